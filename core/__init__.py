@@ -1,0 +1,1 @@
+"""Shiftcast core: everything that is not a screen. Never imports Qt."""

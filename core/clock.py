@@ -1,0 +1,63 @@
+"""Wall time of a classroom ↔ UTC instants. Pure functions; the zone database is the only input.
+
+Rules at daylight-saving edges (documented in docs/architecture.md):
+- a wall time that does not exist (the spring-forward gap) is read with the offset in force before
+  the gap, so 02:30 on a 02:00→03:00 day becomes 03:30 local — never earlier than the time written;
+- a wall time that happens twice (fall back) means its first occurrence.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from functools import lru_cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from core.errors import ValidationError
+
+
+@lru_cache(maxsize=64)
+def zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValidationError(f"unknown time zone {name!r} (use an IANA name such as Asia/Tokyo)") from exc
+
+
+def to_utc(local_date: dt.date, wall: dt.time, zone_name: str, *, next_day: bool = False) -> dt.datetime:
+    """The UTC instant of a wall time on a local date in a zone."""
+    day = local_date + dt.timedelta(days=1) if next_day else local_date
+    naive = dt.datetime.combine(day, wall.replace(tzinfo=None))
+    return naive.replace(tzinfo=zone(zone_name), fold=0).astimezone(dt.UTC)
+
+
+def shift_interval(
+    local_date: dt.date, start: dt.time, end: dt.time, ends_next_day: bool, zone_name: str
+) -> tuple[dt.datetime, dt.datetime]:
+    """Start and end of a shift as UTC instants."""
+    return (
+        to_utc(local_date, start, zone_name),
+        to_utc(local_date, end, zone_name, next_day=ends_next_day),
+    )
+
+
+def local_now(now: dt.datetime, zone_name: str) -> dt.datetime:
+    return now.astimezone(zone(zone_name))
+
+
+def parse_wall_time(text: str, *, allow_next_day: bool = False) -> tuple[dt.time, bool]:
+    """Read 'H:MM' or 'HH:MM'. With allow_next_day, 24:00–47:59 means that time on the next day,
+    the way Japanese rosters write a shift that ends after midnight (26:00 = 02:00 next day)."""
+    raw = text.strip().replace("：", ":")
+    hours_text, sep, minutes_text = raw.partition(":")
+    if not sep or not hours_text.isdigit() or not minutes_text.isdigit() or len(minutes_text) != 2:
+        raise ValidationError(f"bad time {text!r}: write it as HH:MM, e.g. 09:30")
+    hours, minutes = int(hours_text), int(minutes_text)
+    limit = 48 if allow_next_day else 24
+    if not (0 <= hours < limit and 0 <= minutes < 60) or len(hours_text) > 2:
+        raise ValidationError(f"bad time {text!r}: hours must be 00–{limit - 1} and minutes 00–59")
+    return dt.time(hours % 24, minutes), hours >= 24
+
+
+def format_wall_time(value: dt.time, *, next_day: bool = False) -> str:
+    hours = value.hour + (24 if next_day else 0)
+    return f"{hours:02d}:{value.minute:02d}"

@@ -1,0 +1,112 @@
+"""Engine and sessions. All dialect-specific SQL of Shiftcast lives in this module.
+
+SQLite is the default store. Every connection runs in WAL mode with foreign keys on, a busy timeout
+and synchronous=FULL: a notification the manager saw as queued must survive a power cut. pysqlite's
+own transaction handling is switched off so that SQLAlchemy emits BEGIN itself (the recipe from
+SQLAlchemy's pysqlite notes): write transactions begin with BEGIN IMMEDIATE, which takes the write
+lock up front, so two writers queue on the busy timeout instead of failing on commit with
+"database is locked" after doing their work.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+_READ_OPTION = "shiftcast_read_only"
+DEFAULT_BUSY_TIMEOUT_S = 30.0
+
+
+def sqlite_supports_returning() -> bool:
+    """UPDATE … RETURNING arrived in SQLite 3.35."""
+    return sqlite3.sqlite_version_info >= (3, 35, 0)
+
+
+class Database:
+    """One database: an engine plus write and read session scopes."""
+
+    def __init__(self, url: str, *, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S) -> None:
+        self.url = url
+        self.is_sqlite = url.startswith("sqlite")
+        connect_args: dict[str, Any] = {}
+        if self.is_sqlite:
+            connect_args = {"timeout": busy_timeout_s, "check_same_thread": False}
+        self.engine: Engine = create_engine(url, connect_args=connect_args, pool_pre_ping=not self.is_sqlite)
+        if self.is_sqlite:
+            _install_sqlite_hooks(self.engine, busy_timeout_ms=int(busy_timeout_s * 1000))
+        self._write_sessions = sessionmaker(bind=self.engine, expire_on_commit=False)
+        self._read_sessions = sessionmaker(
+            bind=self.engine.execution_options(**{_READ_OPTION: True}), expire_on_commit=False
+        )
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """A write transaction (BEGIN IMMEDIATE on SQLite); commits on success, rolls back on error."""
+        with self._write_sessions() as session, session.begin():
+            yield session
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        """A read-only scope (a deferred transaction on SQLite, so readers never take the write lock)."""
+        with self._read_sessions() as session, session.begin():
+            yield session
+            session.rollback()
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _install_sqlite_hooks(engine: Engine, *, busy_timeout_ms: int) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
+            cursor.execute("PRAGMA journal_mode = WAL")
+            cursor.execute("PRAGMA synchronous = FULL")
+            cursor.execute("PRAGMA foreign_keys = ON")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        read_only = connection.get_execution_options().get(_READ_OPTION, False)
+        connection.exec_driver_sql("BEGIN DEFERRED" if read_only else "BEGIN IMMEDIATE")
+
+
+def sqlite_file_of(url: str) -> str | None:
+    """The file path of a file-backed SQLite URL, or None (memory or another dialect)."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return None
+    database = parsed.database
+    if not database or database == ":memory:" or database.startswith("file::memory:"):
+        return None
+    return database
+
+
+def backup_sqlite(source: str, target: str) -> None:
+    """A consistent copy through SQLite's online backup API (a plain file copy could miss the WAL)."""
+    src = sqlite3.connect(source)
+    try:
+        dst = sqlite3.connect(target)
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+    finally:
+        src.close()
+
+
+def describe_error(exc: BaseException) -> str:
+    """One line for the user: the driver's own message, without SQLAlchemy's background link."""
+    original = getattr(exc, "orig", None) or exc
+    return str(original).splitlines()[0] if str(original) else original.__class__.__name__

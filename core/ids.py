@@ -1,0 +1,44 @@
+"""Formats of identifiers the user types or imports. One place, so messages stay consistent."""
+
+from __future__ import annotations
+
+import re
+
+from core.errors import ValidationError
+
+LINE_USER_ID = re.compile(r"U[0-9a-f]{32}")
+LINE_GROUP_ID = re.compile(r"C[0-9a-f]{32}")
+LINE_ROOM_ID = re.compile(r"R[0-9a-f]{32}")
+# Deliberately loose: the mail server is the judge; this only catches typing mistakes.
+EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+
+
+def line_user_id(value: str | None) -> str | None:
+    value = (value or "").strip()
+    if not value:
+        return None
+    if not LINE_USER_ID.fullmatch(value):
+        raise ValidationError(
+            f"malformed LINE user ID {value!r}: expected U followed by 32 lowercase hex digits"
+        )
+    return value
+
+
+def line_group_id(value: str | None) -> str | None:
+    value = (value or "").strip()
+    if not value:
+        return None
+    if not LINE_GROUP_ID.fullmatch(value):
+        raise ValidationError(
+            f"malformed LINE group ID {value!r}: expected C followed by 32 lowercase hex digits"
+        )
+    return value
+
+
+def email(value: str | None) -> str | None:
+    value = (value or "").strip()
+    if not value:
+        return None
+    if len(value) > 320 or not EMAIL.fullmatch(value):
+        raise ValidationError(f"malformed e-mail address {value!r}")
+    return value

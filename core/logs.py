@@ -1,0 +1,83 @@
+"""Logging to a rotating file in the data dir, with secrets redacted before anything is written."""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from logging.handlers import RotatingFileHandler
+from pathlib import Path
+
+_BEARER = re.compile(r"(?i)((?:bearer|basic)\s+)[A-Za-z0-9._~+/=\-]+")
+_KEY_VALUE = re.compile(
+    r"(?i)((?:access[_-]?token|channel[_-]?access[_-]?token|password|secret|api[_-]?key|"
+    r"aws_secret_access_key)\s*[\"']?\s*[:=]\s*[\"']?)([^\s\"',;}]+)"
+)
+REDACTED = "***"
+
+
+class SecretRegistry:
+    """Exact secret values known at run time (tokens read from the keyring), redacted wherever they appear."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._values: frozenset[str] = frozenset()
+
+    def add(self, value: str | None) -> None:
+        # Very short values would redact ordinary words; real credentials are long.
+        if value and len(value) >= 8:
+            with self._lock:
+                self._values = self._values | {value}
+
+    def values(self) -> frozenset[str]:
+        return self._values
+
+
+secrets_registry = SecretRegistry()
+
+
+def redact(text: str) -> str:
+    for value in secrets_registry.values():
+        if value in text:
+            text = text.replace(value, REDACTED)
+    text = _BEARER.sub(lambda m: m.group(1) + REDACTED, text)
+    return _KEY_VALUE.sub(lambda m: m.group(1) + REDACTED, text)
+
+
+class RedactingFormatter(logging.Formatter):
+    """Redacts the fully formatted record, so arguments and tracebacks are covered too."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(super().format(record))
+
+
+_FORMAT = "%(asctime)s %(levelname)s [%(threadName)s] %(name)s: %(message)s"
+_configured_file: Path | None = None
+
+
+def configure_logging(log_dir: Path, *, level: int = logging.INFO, stderr: bool = False) -> Path:
+    """Send the root logger to `<log_dir>/shiftcast.log` (5 × 2 MB). Safe to call again."""
+    global _configured_file
+    log_dir.mkdir(parents=True, exist_ok=True)
+    path = log_dir / "shiftcast.log"
+    root = logging.getLogger()
+    root.setLevel(level)
+    if _configured_file != path:
+        for handler in list(root.handlers):
+            if getattr(handler, "_shiftcast", False):
+                root.removeHandler(handler)
+                handler.close()
+        file_handler = RotatingFileHandler(path, maxBytes=2_000_000, backupCount=5, encoding="utf-8")
+        file_handler.setFormatter(RedactingFormatter(_FORMAT))
+        file_handler._shiftcast = True  # type: ignore[attr-defined]
+        root.addHandler(file_handler)
+        _configured_file = path
+    if stderr and not any(getattr(h, "_shiftcast_stderr", False) for h in root.handlers):
+        console = logging.StreamHandler()
+        console.setFormatter(RedactingFormatter("%(levelname)s %(name)s: %(message)s"))
+        console._shiftcast = True  # type: ignore[attr-defined]
+        console._shiftcast_stderr = True  # type: ignore[attr-defined]
+        root.addHandler(console)
+    # httpx logs full URLs at INFO; keep them at WARNING so request logs stay small.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    return path

@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+# Before anything imports Qt: widget tests run offscreen, on CI too.
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+
+import pytest
+
+from core.bootstrap import open_database
+from core.db import Database
+from core.paths import DataPaths, data_paths
+
+NOW = dt.datetime(2026, 12, 1, 0, 0, tzinfo=dt.UTC)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own data folder; nothing touches the real user data dir."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("SHIFTCAST_HOME", str(home))
+    monkeypatch.delenv("SHIFTCAST_DB_URL", raising=False)
+    return home
+
+
+@pytest.fixture
+def paths(_isolated_home: Path) -> DataPaths:
+    return data_paths(_isolated_home)
+
+
+@pytest.fixture
+def db(paths: DataPaths) -> Iterator[Database]:
+    database = open_database(paths)
+    yield database
+    database.dispose()
+
+
+@pytest.fixture
+def now() -> dt.datetime:
+    return NOW

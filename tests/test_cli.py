@@ -1,0 +1,102 @@
+"""The command line, in process (fast) and once as a real process (no traceback ever)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import main
+from core.version import __version__
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main.main(["--version"])
+    assert caught.value.code == 0
+    assert capsys.readouterr().out.strip() == f"Shiftcast {__version__}"
+
+
+def test_import_list_export(capsys, tmp_path: Path) -> None:
+    assert run(capsys, "add-classroom", "本校")[0] == 0
+    teachers = tmp_path / "teachers.csv"
+    teachers.write_bytes("name,line_user_id\r\n佐藤,U" .encode("cp932") + b"0" * 32 + b"\r\n")
+    code, out, _ = run(capsys, "import", "teachers", str(teachers))
+    assert code == 0 and "1 added" in out
+    shifts = tmp_path / "shifts.csv"
+    shifts.write_text("classroom,teacher,date,start,end\n本校,佐藤,2026-12-01,16:00,21:00\n", encoding="utf-8")
+    assert run(capsys, "import", "shifts", str(shifts))[0] == 0
+
+    code, out, _ = run(capsys, "shifts", "--classroom", "本校", "--month", "2026-12", "--json")
+    rows = json.loads(out)
+    assert code == 0 and [(r["teacher"], r["start"], r["end"], r["status"]) for r in rows] == [("佐藤", "16:00", "21:00", "draft")]
+    assert run(capsys, "confirm", "--classroom", "本校", "--month", "2026-12")[0] == 0
+    code, out, _ = run(capsys, "shifts", "--classroom", "本校", "--month", "2026-12", "--json")
+    assert json.loads(out)[0]["status"] == "confirmed"
+
+    code, out, _ = run(capsys, "export", "shifts")
+    assert code == 0 and out.splitlines()[1] == "本校,佐藤,2026-12-01,16:00,21:00,confirmed,"
+    target = tmp_path / "out.csv"
+    assert run(capsys, "export", "teachers", "-o", str(target))[0] == 0
+    assert target.read_bytes().startswith(b"\xef\xbb\xbf")
+    code, out, _ = run(capsys, "teachers", "--json")
+    assert json.loads(out)[0]["name"] == "佐藤"
+    code, out, _ = run(capsys, "classrooms", "--json")
+    assert json.loads(out)[0]["quiet_hours"] == "22:00-07:00"
+
+
+def test_bad_import_reports_rows_and_changes_nothing(capsys, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_text("name,line_user_id\n佐藤,U1\n鈴木,\n", encoding="utf-8")
+    code, out, err = run(capsys, "import", "teachers", str(bad))
+    assert code == 1
+    assert "nothing was imported" in err and "line 2: malformed LINE user ID" in err
+    code, out, _ = run(capsys, "teachers", "--json")
+    assert json.loads(out) == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["shifts", "--classroom", "x", "--month", "2026-12"], "no classroom named 'x'"),
+        (["shifts", "--classroom", "x", "--month", "12/2026"], "bad month"),
+        (["import", "teachers", "/nonexistent/file.csv"], "cannot read"),
+        (["frobnicate"], "invalid choice"),
+        (["add-classroom", "A", "--timezone", "Moon/Base"], "unknown time zone"),
+        (["add-classroom", "A", "--quiet", "22-7"], "bad time"),
+    ],
+)
+def test_bad_input_is_one_line(capsys, argv: list[str], message: str) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code != 0
+    assert message in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_real_process_bad_input_has_no_traceback(tmp_path: Path) -> None:
+    env = {"SHIFTCAST_HOME": str(tmp_path / "h"), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "main.py", "shifts", "--classroom", "無い", "--month", "2026-12"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.strip() == "shiftcast: no classroom named '無い'"
+    version = subprocess.run([sys.executable, "main.py", "--version"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert version.returncode == 0 and version.stdout.strip() == f"Shiftcast {__version__}"
+
+
+def test_unreadable_database_is_one_line(capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"this is not a database" * 100)
+    monkeypatch.setenv("SHIFTCAST_DB_URL", f"sqlite:///{junk}")
+    code, _, err = run(capsys, "teachers")
+    assert code == 1 and err.startswith("shiftcast: ") and len(err.strip().splitlines()) == 1

@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from core.logs import configure_logging, redact, secrets_registry
+
+
+def test_redaction_rules() -> None:
+    assert redact("Authorization: Bearer abc.DEF-123_x") == "Authorization: Bearer ***"
+    assert "s3cr3t-value" not in redact('{"password": "s3cr3t-value"}')
+    assert "hunter22" not in redact("access_token=hunter22&x=1")
+    secrets_registry.add("tok-9f8e7d6c5b4a")
+    assert redact("sent with tok-9f8e7d6c5b4a inside") == "sent with *** inside"
+    assert redact("nothing secret here") == "nothing secret here"
+
+
+def test_log_file_is_redacted_including_tracebacks(tmp_path: Path) -> None:
+    path = configure_logging(tmp_path / "logs")
+    secrets_registry.add("channel-token-0123456789")
+    log = logging.getLogger("shiftcast.test")
+    log.warning("header Authorization: Bearer %s", "zzzzzzzzzzzzzz")
+    try:
+        raise RuntimeError("failed with channel-token-0123456789")
+    except RuntimeError:
+        log.exception("boom")
+    for handler in logging.getLogger().handlers:
+        handler.flush()
+    text = path.read_text(encoding="utf-8")
+    assert "boom" in text and "Bearer ***" in text
+    assert "zzzzzzzzzzzzzz" not in text and "channel-token-0123456789" not in text

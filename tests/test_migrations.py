@@ -1,0 +1,100 @@
+"""The database survives upgrades: every row written at the first schema is still there at head."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import text
+
+from core import migrate
+from core.bootstrap import open_database
+from core.db import Database
+from core.models import Base
+from core.paths import DataPaths
+
+FIRST = "0001_roster"
+
+
+def _fill_first_schema(db: Database) -> dict[str, int]:
+    with db.write() as s:
+        s.execute(text(
+            "INSERT INTO classrooms (id, name, timezone, line_group_id, reminder_lead_minutes,"
+            " quiet_hours_enabled, quiet_start, quiet_end, language, liff_id, created_at)"
+            " VALUES (1, '本校', 'Asia/Tokyo', :g, 120, 1, '22:00:00', '07:00:00', 'ja', NULL, '2026-11-01 00:00:00')"
+        ), {"g": "C" + "a" * 32})
+        for i in range(1, 31):
+            s.execute(text(
+                "INSERT INTO teachers (id, name, line_user_id, email, line_opt_in, email_opt_in, active,"
+                " erased_at, created_at, updated_at) VALUES (:i, :n, :u, :e, 1, 0, 1, NULL,"
+                " '2026-11-01 00:00:00', '2026-11-01 00:00:00')"
+            ), {"i": i, "n": f"先生{i}", "u": f"U{i:032x}", "e": f"t{i}@example.com"})
+        for i in range(1, 301):
+            s.execute(text(
+                "INSERT INTO shifts (id, classroom_id, teacher_id, local_date, start_time, end_time,"
+                " ends_next_day, note, status, version, created_at, updated_at) VALUES (:i, 1, :t,"
+                " :d, '16:00:00.000000', '21:00:00.000000', 0, 'メモ', 'confirmed', 2,"
+                " '2026-11-01 00:00:00', '2026-11-01 00:00:00')"
+            ), {"i": i, "t": (i % 30) + 1, "d": f"2026-12-{(i % 28) + 1:02d}"})
+            s.execute(text(
+                "INSERT INTO shift_revisions (shift_id, version, classroom_id, teacher_id, local_date,"
+                " start_time, end_time, ends_next_day, status, recorded_at) VALUES (:i, 2, 1, :t, :d,"
+                " '16:00:00.000000', '21:00:00.000000', 0, 'confirmed', '2026-11-01 00:00:00')"
+            ), {"i": i, "t": (i % 30) + 1, "d": f"2026-12-{(i % 28) + 1:02d}"})
+        s.execute(text("INSERT INTO settings (key, value) VALUES ('language', 'ja')"))
+    return _dump(db)
+
+
+def _dump(db: Database) -> dict[str, int]:
+    tables = ["classrooms", "teachers", "shifts", "shift_revisions", "settings"]
+    with db.read() as s:
+        return {
+            t: hash(tuple(tuple(r) for r in s.execute(text(f"SELECT * FROM {t} ORDER BY 1")).all()))
+            for t in tables
+        } | {f"{t}_count": s.execute(text(f"SELECT count(*) FROM {t}")).scalar_one() for t in tables}
+
+
+def test_upgrade_from_first_migration_keeps_every_row(paths: DataPaths) -> None:
+    db = Database(paths.database_url())
+    migrate.upgrade(db, revision=FIRST)
+    assert migrate.current_revision(db) == FIRST
+    before = _fill_first_schema(db)
+    assert before["shifts_count"] == 300
+    db.dispose()
+
+    upgraded = open_database(paths)  # what every start-up does
+    try:
+        assert migrate.current_revision(upgraded) == migrate.head_revision()
+        assert _dump(upgraded) == before
+        backups = list(paths.backups.glob("shiftcast-*-before-0001_roster.db"))
+        assert len(backups) == 1
+        copy = sqlite3.connect(backups[0])
+        assert copy.execute("SELECT count(*) FROM shifts").fetchone()[0] == 300
+        copy.close()
+    finally:
+        upgraded.dispose()
+
+
+def test_no_backup_or_change_when_already_at_head(paths: DataPaths, db: Database) -> None:
+    assert migrate.upgrade(db, backup_dir=paths.backups) is None
+    assert list(paths.backups.iterdir()) == []
+
+
+def test_models_match_the_migrations(db: Database) -> None:
+    """Head of the migrations creates exactly the schema the ORM declares."""
+    with db.engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        assert compare_metadata(context, Base.metadata) == []
+
+
+def test_downgrade_to_first_and_back(paths: DataPaths, db: Database) -> None:
+    from alembic import command
+
+    config = migrate.alembic_config()
+    with db.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, FIRST)
+    assert migrate.current_revision(db) == FIRST
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.head_revision()

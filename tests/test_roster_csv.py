@@ -1,0 +1,208 @@
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import func, select
+
+from core import roster, roster_csv
+from core.db import Database
+from core.models import Shift, ShiftStatus, Teacher
+from core.roster_csv import CsvImportError
+from tests import factories as f
+
+TEACHERS = (
+    "name,line_user_id,email,line_opt_in,email_opt_in,active\r\n"
+    f"佐藤 花子,U{1:032x},hanako@example.com,yes,no,yes\r\n"
+    f"鈴木 一郎,U{2:032x},,yes,yes,yes\r\n"
+    "Tanaka Ken,,ken@example.com,no,yes,no\r\n"
+)
+SHIFTS = (
+    "classroom,teacher,date,start,end,status,note\r\n"
+    "本校,佐藤 花子,2026-12-01,16:00,21:00,confirmed,\r\n"
+    "本校,佐藤 花子,2026-12-02,22:00,26:00,draft,\"夜間, 受付\"\r\n"
+    "本校,鈴木 一郎,2026/12/03,9:00,12:30,,持ち物: 名札\r\n"
+)
+
+
+def _setup(db: Database) -> None:
+    with db.write() as s:
+        f.classroom(s)
+        roster_csv.import_teachers(s, TEACHERS.encode())
+
+
+def _counts(db: Database) -> tuple[int, int]:
+    with db.read() as s:
+        return s.scalar(select(func.count()).select_from(Teacher)) or 0, s.scalar(select(func.count()).select_from(Shift)) or 0
+
+
+def test_round_trip(db: Database, now: dt.datetime, paths) -> None:
+    _setup(db)
+    with db.write() as s:
+        result = roster_csv.import_shifts(s, SHIFTS.encode(), now=now)
+        assert result.created == 3
+    with db.read() as s:
+        teachers_csv = roster_csv.export_teachers(s)
+        shifts_csv = roster_csv.export_shifts(s)
+        overnight = s.scalar(select(Shift).where(Shift.local_date == dt.date(2026, 12, 2)))
+        assert overnight is not None and overnight.ends_next_day and overnight.end_time == dt.time(2)
+        assert overnight.note == "夜間, 受付"
+    assert "22:00,26:00" in shifts_csv
+    assert "2026-12-03,09:00,12:30,draft,持ち物: 名札" in shifts_csv
+
+    # Into a fresh database, the exports come back identical.
+    from core.bootstrap import open_database
+    from core.paths import data_paths
+
+    other = open_database(data_paths(paths.home.parent / "other"))
+    try:
+        with other.write() as s:
+            f.classroom(s)
+            roster_csv.import_teachers(s, teachers_csv.encode("utf-8-sig"))
+            roster_csv.import_shifts(s, shifts_csv.encode("cp932"), now=now)
+        with other.read() as s:
+            assert roster_csv.export_teachers(s) == teachers_csv
+            assert roster_csv.export_shifts(s) == shifts_csv
+    finally:
+        other.dispose()
+
+
+def test_teacher_reimport_updates_by_name(db: Database) -> None:
+    _setup(db)
+    changed = TEACHERS.replace("hanako@example.com", "hanako@school.example")
+    with db.write() as s:
+        result = roster_csv.import_teachers(s, changed.encode())
+    assert (result.created, result.updated) == (0, 3)
+    with db.read() as s:
+        assert roster.teacher_by_name(s, "佐藤 花子").email == "hanako@school.example"
+
+
+def test_every_bad_row_is_reported_and_nothing_is_imported(db: Database, now: dt.datetime) -> None:
+    _setup(db)
+    with db.write() as s:
+        room, suzuki = roster.classroom_by_name(s, "本校"), roster.teacher_by_name(s, "鈴木 一郎")
+        f.shift(s, room, suzuki, dt.date(2026, 12, 20), now=now)
+    bad = (
+        "classroom,teacher,date,start,end,status,note\r\n"
+        "本校,佐藤 花子,2026-12-05,16:00,21:00,,ok row\r\n"      # line 2 fine on its own
+        "本校,山田,2026-12-05,16:00,21:00,,\r\n"                 # 3 unknown teacher
+        "本校,佐藤 花子,2026-12-32,16:00,21:00,,\r\n"            # 4 bad date
+        "本校,佐藤 花子,2026-12-06,16:00,2100,,\r\n"             # 5 bad time
+        "本校,佐藤 花子,2026-12-05,20:00,22:00,,\r\n"            # 6 overlaps line 2
+        "本校,佐藤 花子,2026-12-05,16:00,21:00,,\r\n"            # 7 duplicate of line 2
+        "分校,佐藤 花子,2026-12-07,16:00,21:00,,\r\n"            # 8 unknown classroom
+        "本校,鈴木 一郎,2026-12-20,16:00,21:00,,\r\n"            # 9 duplicate of an existing shift
+        "本校,佐藤 花子,2026-12-08,16:00,21:00,maybe,\r\n"       # 10 bad status
+        "本校,佐藤 花子,2026-12-09,16:00,21:00,,,extra\r\n"      # 11 too many fields
+    )
+    before = _counts(db)
+    with pytest.raises(CsvImportError) as caught, db.write() as s:
+        roster_csv.import_shifts(s, bad.encode("cp932"), now=now)
+    problems = {p.line: p.reason for p in caught.value.problems}
+    assert sorted(problems) == [3, 4, 5, 6, 7, 8, 9, 10, 11]
+    assert "unknown teacher" in problems[3]
+    assert "bad date" in problems[4]
+    assert "bad time" in problems[5]
+    assert "overlaps" in problems[6]
+    assert "duplicate" in problems[7]
+    assert "unknown classroom" in problems[8]
+    assert "duplicate of existing shift" in problems[9]
+    assert "status" in problems[10]
+    assert "fields" in problems[11]
+    assert _counts(db) == before
+
+
+def test_bad_teacher_rows(db: Database) -> None:
+    bad = (
+        "名前,LINE_ID,メール,LINE通知\r\n"
+        "佐藤,U123,,yes\r\n"
+        "鈴木,,suzuki@,yes\r\n"
+        "田中,,,perhaps\r\n"
+        "高橋,,,yes\r\n"
+        "高橋,,,no\r\n"
+        ",,,yes\r\n"
+    )
+    with pytest.raises(CsvImportError) as caught, db.write() as s:
+        roster_csv.import_teachers(s, bad.encode("utf-8-sig"))
+    reasons = {p.line: p.reason for p in caught.value.problems}
+    assert sorted(reasons) == [2, 3, 4, 6, 7]
+    assert "malformed LINE user ID" in reasons[2] and "e-mail" in reasons[3]
+    assert "yes or no" in reasons[4] and "duplicate" in reasons[6] and "name" in reasons[7]
+    assert _counts(db) == (0, 0)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", "empty"),
+        (b"teacher,date\r\n", "lacks column"),
+        (b"\xff\xfe\x00\x00garbage", "UTF-8 or Shift_JIS"),
+        (b"name,name\r\nx,y\r\n", "more than once"),
+    ],
+)
+def test_unusable_files(db: Database, data: bytes, message: str) -> None:
+    with pytest.raises(CsvImportError, match=message), db.write() as s:
+        roster_csv.import_teachers(s, data)
+
+
+def test_multiline_quoted_field_line_numbers(db: Database, now: dt.datetime) -> None:
+    _setup(db)
+    data = (
+        "classroom,teacher,date,start,end,status,note\r\n"
+        "本校,佐藤 花子,2026-12-05,16:00,21:00,,\"two\r\nlines\"\r\n"
+        "本校,nobody,2026-12-05,16:00,21:00,,\r\n"
+    )
+    with pytest.raises(CsvImportError) as caught, db.write() as s:
+        roster_csv.import_shifts(s, data.encode(), now=now)
+    assert [p.line for p in caught.value.problems] == [4]
+
+
+_cells = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
+_rows = st.lists(st.lists(st.one_of(_cells, st.sampled_from(["本校", "佐藤 花子", "2026-12-01", "16:00", "26:00", "yes", "confirmed", f"U{1:032x}"])), max_size=8), max_size=6)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(header=st.sampled_from([roster_csv.SHIFT_COLUMNS, roster_csv.TEACHER_COLUMNS, ("name",), ("x", "y")]),
+       rows=_rows, encoding=st.sampled_from(["utf-8", "utf-8-sig", "cp932"]), raw=st.binary(max_size=64))
+def test_garbage_never_crashes_nor_half_imports(db: Database, now: dt.datetime, header, rows, encoding, raw) -> None:
+    import csv
+    import io
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(header)
+    writer.writerows(rows)
+    try:
+        data = buffer.getvalue().encode(encoding)
+    except UnicodeEncodeError:
+        data = buffer.getvalue().encode("utf-8")
+    with db.write() as s:
+        if s.scalar(select(func.count()).select_from(Teacher)) == 0:
+            f.classroom(s)
+            roster_csv.import_teachers(s, TEACHERS.encode())
+    for payload in (data, data + raw, raw):
+        for importer in ("teachers", "shifts"):
+            before = _snapshot(db)
+            try:
+                with db.write() as s:
+                    if importer == "teachers":
+                        roster_csv.import_teachers(s, payload)
+                    else:
+                        roster_csv.import_shifts(s, payload, now=now)
+            except CsvImportError as exc:
+                assert exc.problems and all(p.line >= 1 for p in exc.problems)
+                assert _snapshot(db) == before
+            else:
+                # A successful import only adds or updates: every row that was there still is.
+                after = _snapshot(db)
+                assert {t[0] for t in before[0]} <= {t[0] for t in after[0]}
+                assert {x[0] for x in before[1]} <= {x[0] for x in after[1]}
+
+
+def _snapshot(db: Database) -> tuple[list[tuple], list[tuple]]:
+    with db.read() as s:
+        teachers = [(t.id, t.name, t.line_user_id, t.email, t.line_opt_in, t.email_opt_in, t.active) for t in s.scalars(select(Teacher).order_by(Teacher.id))]
+        shifts = [(x.id, x.teacher_id, x.local_date, x.start_time, x.end_time, x.status) for x in s.scalars(select(Shift).order_by(Shift.id))]
+    return teachers, shifts
