@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from core import clock, roster, roster_csv
+from core import cli_outbox, clock, roster, roster_csv
 from core.bootstrap import open_database
 from core.db import Database
 from core.errors import ShiftcastError
@@ -79,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     confirm = sub.add_parser("confirm", help="confirm every draft shift of a classroom's month")
     confirm.add_argument("--classroom", required=True)
     confirm.add_argument("--month", required=True, help="YYYY-MM")
+    cli_outbox.add_parsers(sub)
     return parser
 
 
@@ -246,14 +247,17 @@ COMMANDS: dict[str, Callable[[Database, argparse.Namespace], int]] = {
     "classrooms": cmd_classrooms,
     "add-classroom": cmd_add_classroom,
     "confirm": cmd_confirm,
+    **cli_outbox.COMMANDS,
 }
 
 
 def run(args: argparse.Namespace, *, paths: DataPaths | None = None) -> int:
     """Run a non-screen verb. Errors meant for the user become one line on stderr."""
     paths = paths or data_paths(args.home)
-    log_file = configure_logging(paths.logs)
+    log_file = configure_logging(paths.logs, stderr=args.command == "sender")
     try:
+        if args.command in cli_outbox.NO_DATABASE:
+            return cli_outbox.NO_DATABASE[args.command](None, args)
         db = open_database(paths)
         try:
             return COMMANDS[args.command](db, args)

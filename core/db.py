@@ -110,3 +110,23 @@ def describe_error(exc: BaseException) -> str:
     """One line for the user: the driver's own message, without SQLAlchemy's background link."""
     original = getattr(exc, "orig", None) or exc
     return str(original).splitlines()[0] if str(original) else original.__class__.__name__
+
+
+def insert_unless_exists(session: Any, table: Any, values: dict[str, Any], *, unique: list[str]) -> int | None:
+    """INSERT … ON CONFLICT DO NOTHING RETURNING id: the new row's id, or None if the key existed."""
+    dialect = session.get_bind().dialect.name
+    if dialect == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert
+    elif dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert  # type: ignore[assignment]
+    else:  # pragma: no cover - only SQLite and PostgreSQL are supported
+        raise NotImplementedError(f"database dialect {dialect} is not supported")
+    statement = insert(table).values(**values).on_conflict_do_nothing(index_elements=unique).returning(table.c.id)
+    return session.execute(statement).scalar_one_or_none()
+
+
+def supports_update_returning(session: Any) -> bool:
+    dialect = session.get_bind().dialect
+    if dialect.name == "sqlite":
+        return sqlite_supports_returning()
+    return bool(dialect.update_returning)

@@ -18,6 +18,22 @@ NOW = dt.datetime(2026, 12, 1, 0, 0, tzinfo=dt.UTC)
 
 
 @pytest.fixture(autouse=True)
+def memory_keyring(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """Secrets go to an in-memory keyring in every test."""
+    import keyring
+
+    from tests.memory_keyring import MemoryKeyring
+
+    backend = MemoryKeyring()
+    previous = keyring.get_keyring()
+    keyring.set_keyring(backend)
+    monkeypatch.delenv("SHIFTCAST_LINE_TOKEN", raising=False)
+    monkeypatch.delenv("SHIFTCAST_LINE_API_BASE", raising=False)
+    yield backend
+    keyring.set_keyring(previous)
+
+
+@pytest.fixture(autouse=True)
 def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every test gets its own data folder; nothing touches the real user data dir."""
     home = tmp_path / "home"

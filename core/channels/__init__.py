@@ -1,0 +1,1 @@
+"""Delivery channels behind one small interface: LINE now, e-mail next."""

@@ -1,0 +1,150 @@
+"""Command-line verbs for the outbox: the headless sender, listing, retry, cancel, the emulator."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import getpass
+import json
+import signal
+import sys
+import threading
+from typing import Any
+
+from core import deliveries, secrets
+from core.channels.line import access_from_settings
+from core.db import Database
+from core.errors import ValidationError
+from core.models import DeliveryKind, DeliveryStatus
+from core.sender import Sender
+
+
+def add_parsers(sub: Any) -> None:
+    sender = sub.add_parser("sender", help="send in the foreground, without a window, until Ctrl+C")
+    sender.add_argument("--until-idle", action="store_true", help="stop once nothing is due or in flight")
+
+    listing = sub.add_parser("deliveries", help="list deliveries (newest first)")
+    listing.add_argument("--status", choices=[s.value for s in DeliveryStatus], action="append")
+    listing.add_argument("--kind", choices=[k.value for k in DeliveryKind], action="append")
+    listing.add_argument("--dead", action="store_true", help="only dead letters")
+    listing.add_argument("--limit", type=int, default=100)
+    listing.add_argument("--json", action="store_true")
+
+    retry = sub.add_parser("retry", help="send a delivery again now (or every dead letter with --dead)")
+    retry.add_argument("id", type=int, nargs="?")
+    retry.add_argument("--dead", action="store_true")
+
+    cancel = sub.add_parser("cancel", help="cancel a delivery that was not sent")
+    cancel.add_argument("id", type=int)
+
+    sub.add_parser("line-token", help="save the LINE channel access token (read from standard input) in the keyring")
+
+    emulator = sub.add_parser("emulator", help="run the local LINE emulator")
+    emulator.add_argument("--port", type=int, default=8765)
+    emulator.add_argument("--token", help="the only token it accepts (default: any)")
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def cmd_sender(db: Database, args: argparse.Namespace) -> int:
+    sender = Sender(db, lambda: access_from_settings(db))
+    if args.until_idle:
+        stats = sender.run_until_idle()
+        sender.stop()
+        print(json.dumps(stats.__dict__))
+        return 0
+    stop = threading.Event()
+
+    def on_signal(signum: int, _frame: object) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    sender.start()
+    print(f"sending from {db.url.split('///')[-1]} (Ctrl+C to stop)", flush=True)
+    while not stop.wait(1.0):
+        pass
+    sender.stop()
+    print(json.dumps(sender.stats.__dict__), flush=True)
+    return 0
+
+
+def _row(d: Any) -> dict[str, Any]:
+    return {
+        "id": d.id, "kind": d.kind.value, "status": d.status.value, "recipient": d.recipient,
+        "attempts": d.attempt_count, "next_attempt_at": d.next_attempt_at.isoformat() if d.next_attempt_at else None,
+        "sent_at": d.sent_at.isoformat() if d.sent_at else None, "error_code": d.last_error_code,
+        "error": d.last_error_message, "cancel_reason": d.cancel_reason,
+        "dead_letter": d.dead_lettered_at is not None, "dedup_key": d.dedup_key,
+    }
+
+
+def cmd_deliveries(db: Database, args: argparse.Namespace) -> int:
+    flt = deliveries.DeliveryFilter(
+        statuses=tuple(DeliveryStatus(s) for s in args.status or ()),
+        kinds=tuple(DeliveryKind(k) for k in args.kind or ()),
+        dead_letters_only=args.dead,
+    )
+    with db.read() as session:
+        rows = [_row(d) for d in deliveries.list_deliveries(session, flt, limit=args.limit)]
+        counts = deliveries.counts(session)
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return 0
+    for r in rows:
+        problem = r["error_code"] or r["cancel_reason"] or ""
+        print(f"{r['id']:>7}  {r['kind']:<18} {r['status']:<10} tries {r['attempts']}  {problem}")
+    print("  ".join(f"{k}: {v}" for k, v in counts.items()))
+    return 0
+
+
+def cmd_retry(db: Database, args: argparse.Namespace) -> int:
+    if (args.id is None) == (not args.dead):
+        raise ValidationError("give a delivery id or --dead")
+    with db.write() as session:
+        if args.dead:
+            outcomes = deliveries.requeue_dead_letters(session, now=_now())
+        else:
+            outcomes = [deliveries.retry_now(session, args.id, now=_now())]
+    for o in outcomes:
+        note = ("a new retry key was issued (the old one expired): if an earlier attempt did arrive, "
+                "the teacher may see this message twice") if o.new_retry_key else "the same retry key is reused"
+        print(f"delivery {o.delivery_id} queued; {note}")
+    if not outcomes:
+        print("no dead letters")
+    return 0
+
+
+def cmd_cancel(db: Database, args: argparse.Namespace) -> int:
+    with db.write() as session:
+        deliveries.cancel(session, args.id, now=_now())
+    print(f"delivery {args.id} canceled")
+    return 0
+
+
+def cmd_line_token(db: Database, args: argparse.Namespace) -> int:
+    token = getpass.getpass("LINE channel access token: ") if sys.stdin.isatty() else sys.stdin.readline()
+    if not token.strip():
+        raise ValidationError("no token given")
+    secrets.set_line_token(token.strip())
+    print("saved in the keyring")
+    return 0
+
+
+def cmd_emulator(_db: Database | None, args: argparse.Namespace) -> int:
+    from core.emulator import serve_forever
+
+    serve_forever(args.port, args.token)
+    return 0
+
+
+COMMANDS = {
+    "sender": cmd_sender,
+    "deliveries": cmd_deliveries,
+    "retry": cmd_retry,
+    "cancel": cmd_cancel,
+    "line-token": cmd_line_token,
+}
+NO_DATABASE = {"emulator": cmd_emulator}

@@ -1,0 +1,159 @@
+"""Delivery rules as pure functions: outcome classification, backoff, retry-key validity.
+
+No I/O and no clock of their own: `now` and randomness are passed in, so every rule is tested
+directly (tests/test_policy.py) and again end to end against the emulator.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+RETRY_KEY_LIFETIME = dt.timedelta(hours=24)
+# A request needs time to travel; a key this close to its 24 h limit might be forgotten by LINE
+# before the retry arrives, and then a duplicate would reach the teacher.
+RETRY_KEY_MARGIN = dt.timedelta(minutes=10)
+RATE_LIMIT_MESSAGE = "The API rate limit has been exceeded. Try again later."
+MONTHLY_LIMIT_MESSAGE = "You have reached your monthly limit."
+
+
+class Outcome(StrEnum):
+    SENT = "sent"
+    RETRY = "retry"  # transient: back to queued with backoff, counts against the budget
+    FAILED = "failed"  # permanent for this delivery
+    DEAD = "dead"  # transient, but the budget is spent: failed and dead-lettered
+    THROTTLED = "throttled"  # LINE processed nothing (rate limit): retry soon, budget untouched
+    HOLD = "hold"  # the channel's credentials are refused: stop the channel, keep rows queued
+
+
+class ErrorCode(StrEnum):
+    SERVER_ERROR = "LINE_5XX"
+    TIMEOUT = "TIMEOUT"
+    CONNECTION = "CONNECTION_ERROR"
+    RATE_LIMITED = "RATE_LIMITED"
+    QUOTA_EXHAUSTED = "QUOTA_EXHAUSTED"
+    AUTH_FAILED = "AUTH_FAILED"
+    BAD_REQUEST = "LINE_400"
+    FORBIDDEN = "LINE_403"
+    NOT_FOUND = "LINE_404"
+    CLIENT_ERROR = "LINE_4XX"
+    RETRY_KEY_EXPIRED = "RETRY_KEY_EXPIRED"
+
+
+class Transport(StrEnum):
+    """How a request ended when no HTTP answer came back."""
+
+    TIMEOUT = "timeout"
+    CONNECTION = "connection"
+
+
+@dataclass(frozen=True)
+class SendResult:
+    """What one send attempt produced, as seen by the channel client."""
+
+    http_status: int | None = None
+    transport_error: Transport | None = None
+    request_id: str | None = None
+    accepted_request_id: str | None = None
+    message: str | None = None
+    details: tuple[str, ...] = field(default_factory=tuple)
+    duration_ms: int = 0
+
+
+@dataclass(frozen=True)
+class Verdict:
+    outcome: Outcome
+    code: ErrorCode | None = None
+    message: str | None = None
+
+
+@dataclass(frozen=True)
+class BackoffPolicy:
+    """2, 4, 8, 16, 32 minutes by default; at most `max_retries` retries after the first attempt."""
+
+    base: dt.timedelta = dt.timedelta(minutes=2)
+    factor: float = 2.0
+    max_retries: int = 5
+    jitter: float = 0.1  # ± fraction, so a burst of failures does not retry in lockstep
+    throttle_delay: dt.timedelta = dt.timedelta(seconds=5)
+
+    def delay(self, retry_number: int, rng: random.Random) -> dt.timedelta:
+        """Delay before retry number `retry_number` (1-based)."""
+        nominal = self.base.total_seconds() * self.factor ** (retry_number - 1)
+        spread = nominal * self.jitter
+        return dt.timedelta(seconds=nominal + rng.uniform(-spread, spread))
+
+
+def classify(result: SendResult) -> Verdict:
+    """LINE's answer → what to do with the delivery (before the retry budget is considered)."""
+    status = result.http_status
+    detail = _describe(result)
+    if status is None:
+        if result.transport_error is Transport.TIMEOUT:
+            return Verdict(Outcome.RETRY, ErrorCode.TIMEOUT, detail or "no answer before the timeout")
+        return Verdict(Outcome.RETRY, ErrorCode.CONNECTION, detail or "connection failed")
+    if 200 <= status < 300:
+        return Verdict(Outcome.SENT)
+    if status == 409 and result.accepted_request_id:
+        # An earlier attempt with this retry key was accepted: the teacher already has it.
+        return Verdict(Outcome.SENT)
+    if status >= 500:
+        return Verdict(Outcome.RETRY, ErrorCode.SERVER_ERROR, detail)
+    if status == 429:
+        if (result.message or "").strip() == MONTHLY_LIMIT_MESSAGE:
+            return Verdict(Outcome.FAILED, ErrorCode.QUOTA_EXHAUSTED, detail)
+        # LINE documents that nothing was processed; any other 429 is treated the same, safely.
+        return Verdict(Outcome.THROTTLED, ErrorCode.RATE_LIMITED, detail)
+    if status == 401:
+        return Verdict(Outcome.HOLD, ErrorCode.AUTH_FAILED, detail)
+    code = {400: ErrorCode.BAD_REQUEST, 403: ErrorCode.FORBIDDEN, 404: ErrorCode.NOT_FOUND}.get(
+        status, ErrorCode.CLIENT_ERROR
+    )
+    return Verdict(Outcome.FAILED, code, detail)
+
+
+@dataclass(frozen=True)
+class Decision:
+    outcome: Outcome
+    code: ErrorCode | None
+    message: str | None
+    next_attempt_at: dt.datetime | None = None
+
+
+def decide(
+    result: SendResult,
+    *,
+    attempts_made: int,
+    now: dt.datetime,
+    rng: random.Random,
+    backoff: BackoffPolicy = BackoffPolicy(),
+) -> Decision:
+    """The full rule: classification plus the retry budget. `attempts_made` includes this attempt."""
+    verdict = classify(result)
+    if verdict.outcome is Outcome.RETRY:
+        retries_used = attempts_made - 1
+        if retries_used >= backoff.max_retries:
+            return Decision(Outcome.DEAD, verdict.code, verdict.message)
+        return Decision(Outcome.RETRY, verdict.code, verdict.message, now + backoff.delay(retries_used + 1, rng))
+    if verdict.outcome is Outcome.THROTTLED:
+        return Decision(Outcome.THROTTLED, verdict.code, verdict.message, now + backoff.throttle_delay)
+    return Decision(verdict.outcome, verdict.code, verdict.message)
+
+
+def retry_key_usable(issued_at: dt.datetime | None, now: dt.datetime) -> bool:
+    """May an automatic retry reuse a key issued at `issued_at`? Never once LINE may have forgotten it."""
+    if issued_at is None:
+        return True
+    return now - issued_at < RETRY_KEY_LIFETIME - RETRY_KEY_MARGIN
+
+
+def _describe(result: SendResult) -> str | None:
+    parts = []
+    if result.http_status is not None:
+        parts.append(f"HTTP {result.http_status}")
+    if result.message:
+        parts.append(result.message)
+    parts.extend(result.details)
+    return ": ".join(parts[:2]) + ("; " + "; ".join(parts[2:]) if len(parts) > 2 else "") if parts else None

@@ -1,0 +1,72 @@
+"""Credentials in the OS keyring (service "Shiftcast"). Never in the database, never in logs."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+
+import keyring
+import keyring.errors
+
+from core.errors import ShiftcastError
+from core.logs import secrets_registry
+
+SERVICE = "Shiftcast"
+LINE_TOKEN = "line-channel-access-token"
+LINE_TOKEN_ENV = "SHIFTCAST_LINE_TOKEN"
+
+NO_BACKEND_HELP = (
+    "no usable keyring was found on this computer. On Linux, start a Secret Service provider "
+    "(GNOME Keyring or KWallet) in your desktop session; for a headless sender, set the "
+    f"{LINE_TOKEN_ENV} environment variable instead"
+)
+
+
+class SecretStoreError(ShiftcastError):
+    pass
+
+
+def get_secret(name: str) -> str | None:
+    try:
+        value = keyring.get_password(SERVICE, name)
+    except keyring.errors.NoKeyringError:
+        raise SecretStoreError(NO_BACKEND_HELP) from None
+    except keyring.errors.KeyringError as exc:
+        raise SecretStoreError(f"the keyring refused to read {name}: {exc}") from None
+    secrets_registry.add(value)
+    return value
+
+
+def set_secret(name: str, value: str) -> None:
+    value = value.strip()
+    try:
+        if value:
+            keyring.set_password(SERVICE, name, value)
+        else:
+            try:
+                keyring.delete_password(SERVICE, name)
+            except keyring.errors.PasswordDeleteError:
+                pass
+    except keyring.errors.NoKeyringError:
+        raise SecretStoreError(NO_BACKEND_HELP) from None
+    except keyring.errors.KeyringError as exc:
+        raise SecretStoreError(f"the keyring refused to save {name}: {exc}") from None
+    secrets_registry.add(value)
+
+
+def line_token() -> str | None:
+    """The channel access token: SHIFTCAST_LINE_TOKEN for headless use, else the keyring."""
+    from_env = os.environ.get(LINE_TOKEN_ENV, "").strip()
+    if from_env:
+        secrets_registry.add(from_env)
+        return from_env
+    return get_secret(LINE_TOKEN)
+
+
+def set_line_token(token: str) -> None:
+    set_secret(LINE_TOKEN, token)
+
+
+def fingerprint(secret: str) -> str:
+    """A short, non-reversible tag, so a hold can tell whether the token has changed since."""
+    return hashlib.sha256(secret.encode()).hexdigest()[:16]

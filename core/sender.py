@@ -1,0 +1,432 @@
+"""The background sender: claim → check → build → send → record, on a plain Python thread.
+
+One loop thread owns the database work; a small pool of threads shares one HTTP client for the
+sends (on these 2-core machines a thread pool over one keep-alive client outruns an async client).
+Each turn of the loop records every finished send and claims new work in ONE write transaction, so
+throughput is not capped by one fsync per message. The retry key of each claimed delivery is
+committed in that transaction, before its request leaves.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import queue
+import random
+import threading
+import uuid
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from core import outbox, policy, presend, settings
+from core.channels.line import LineAccess
+from core.db import Database
+from core.models import Channel, Delivery, DeliveryAttempt, DeliveryStatus, utcnow
+from core.policy import BackoffPolicy, ErrorCode, Outcome, SendResult
+from core.ratelimit import TokenBucket
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class SenderConfig:
+    concurrency: int = 16
+    lease: dt.timedelta = dt.timedelta(minutes=2)  # well above the HTTP client's timeouts
+    poll_interval: float = 2.0  # how soon another process's enqueue is noticed
+    backoff: BackoffPolicy = BackoffPolicy()
+    push_rate: float = 2000.0
+    multicast_rate: float = 200.0
+
+    @classmethod
+    def from_settings(cls, session: Session) -> SenderConfig:
+        """Overrides kept in the settings table (for support and tests); defaults otherwise."""
+
+        def number(key: str) -> float | None:
+            value = settings.get(session, key)
+            return float(value) if value not in (None, "") else None
+
+        backoff = BackoffPolicy()
+        base, retries = number("sender.backoff_base_seconds"), number("sender.max_retries")
+        if base is not None:
+            backoff = BackoffPolicy(base=dt.timedelta(seconds=base), max_retries=backoff.max_retries,
+                                    throttle_delay=dt.timedelta(seconds=min(5.0, base)))
+        if retries is not None:
+            backoff = BackoffPolicy(base=backoff.base, max_retries=int(retries), throttle_delay=backoff.throttle_delay)
+        lease, poll, conc = number("sender.lease_seconds"), number("sender.poll_seconds"), number("sender.concurrency")
+        return cls(
+            concurrency=int(conc) if conc else cls.concurrency,
+            lease=dt.timedelta(seconds=lease) if lease else cls.lease,
+            poll_interval=poll if poll else cls.poll_interval,
+            backoff=backoff,
+        )
+
+
+@dataclass(frozen=True)
+class Job:
+    delivery_id: int
+    attempt_number: int
+    retry_key: str
+    outgoing: presend.Outgoing
+    started_at: dt.datetime
+
+
+@dataclass
+class SenderStats:
+    sent: int = 0
+    retried: int = 0
+    failed: int = 0
+    canceled: int = 0
+    throttled: int = 0
+    lost_leases: int = 0
+    turns: int = 0
+
+
+@dataclass
+class SenderEvents:
+    """Plain callbacks (the UI bridges them to Qt signals). Called on the sender thread."""
+
+    deliveries_changed: list[Callable[[list[int]], None]] = field(default_factory=list)
+    hold_changed: list[Callable[[str | None], None]] = field(default_factory=list)
+    alert: list[Callable[[str, str], None]] = field(default_factory=list)
+
+    def emit_changed(self, ids: list[int]) -> None:
+        for cb in self.deliveries_changed:
+            cb(ids)
+
+    def emit_hold(self, reason: str | None) -> None:
+        for cb in self.hold_changed:
+            cb(reason)
+
+    def emit_alert(self, code: str, text: str) -> None:
+        for cb in self.alert:
+            cb(code, text)
+
+
+class Sender:
+    def __init__(
+        self,
+        db: Database,
+        line_access: Callable[[], LineAccess | None],
+        *,
+        config: SenderConfig | None = None,
+        clock: Callable[[], dt.datetime] = utcnow,
+        rng: random.Random | None = None,
+        events: SenderEvents | None = None,
+    ) -> None:
+        self.db = db
+        self._line_access = line_access
+        self.clock = clock
+        self.rng = rng or random.Random()
+        self.events = events or SenderEvents()
+        if config is None:
+            with db.read() as session:
+                config = SenderConfig.from_settings(session)
+        self.config = config
+        self.owner = outbox.new_lease_owner()
+        self.stats = SenderStats()
+        self._buckets = {"push": TokenBucket(config.push_rate), "multicast": TokenBucket(config.multicast_rate)}
+        self._results: queue.SimpleQueue[tuple[Job, SendResult]] = queue.SimpleQueue()
+        self._inflight: dict[int, Future[None]] = {}
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._paused = False
+        self._thread: threading.Thread | None = None
+        self._pool: ThreadPoolExecutor | None = None
+        self._access: LineAccess | None = None
+        self._remove_listener = outbox.on_enqueued(self.wake)
+
+    # ----- control -----
+
+    def start(self) -> Sender:
+        with self.db.write() as session:
+            freed = outbox.release_orphans(session, now=self.clock(), is_alive=outbox.pid_alive)
+        if freed:
+            log.info("freed %d deliveries leased by a sender that is no longer running", freed)
+        self._thread = threading.Thread(target=self._loop, name="shiftcast-sender", daemon=True)
+        self._thread.start()
+        return self
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def pause(self, paused: bool = True) -> None:
+        self._paused = paused
+        self.wake()
+
+    @property
+    def paused(self) -> bool:
+        return self._paused
+
+    def stop(self, timeout: float = 30.0) -> None:
+        """Stop claiming, let in-flight sends finish and record them, release what never started."""
+        self._stop.set()
+        self.wake()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        self._remove_listener()
+
+    # ----- the loop -----
+
+    def _loop(self) -> None:
+        try:
+            while not self._stop.is_set():
+                self._wake.clear()
+                busy = self.turn()
+                if not busy:
+                    self._wake.wait(self._idle_wait())
+            self._shutdown()
+        except Exception:  # noqa: BLE001 - a dying sender must say why
+            log.exception("the sender stopped after an unexpected error")
+            raise
+        finally:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True, cancel_futures=True)
+            if self._access is not None:
+                self._access.client.close()
+
+    def _idle_wait(self) -> float:
+        if self._inflight:
+            return 0.05
+        with self.db.read() as session:
+            due = outbox.next_due_at(session)
+        wait = self.config.poll_interval
+        if due is not None:
+            wait = min(wait, max((due - self.clock()).total_seconds(), 0.01))
+        return wait
+
+    def turn(self) -> bool:
+        """Record finished sends and claim new work in one transaction. True if anything happened."""
+        finished = self._drain()
+        self._forget_done()
+        access = None if self._paused or self._stop.is_set() else self._usable_access()
+        capacity = 0 if access is None else self.config.concurrency * 2 - len(self._inflight)
+        if not finished and capacity <= 0:
+            return False
+        now = self.clock()
+        changed: list[int] = []
+        jobs: list[Job] = []
+        with self.db.write() as session:
+            for job, result in finished:
+                changed.append(job.delivery_id)
+                self._record(session, job, result, now)
+            if capacity > 0:
+                ids = outbox.claim(session, owner=self.owner, now=now, lease=self.config.lease,
+                                   limit=capacity, channels=[Channel.LINE])
+                changed.extend(ids)
+                jobs = self._prepare(session, ids, now)
+        self.stats.turns += 1
+        for job in jobs:
+            self._submit(job, access)  # type: ignore[arg-type]
+        if changed:
+            self.events.emit_changed(changed)
+        return bool(finished or jobs or changed)
+
+    def run_until_idle(self, *, max_turns: int = 10_000) -> SenderStats:
+        """Synchronous driving for tests and the CLI: loop until nothing is due or in flight."""
+        for _ in range(max_turns):
+            busy = self.turn()
+            if not busy and not self._inflight:
+                break
+            if not busy:
+                self._wake.wait(0.01)
+                self._wake.clear()
+        return self.stats
+
+    # ----- steps -----
+
+    def _usable_access(self) -> LineAccess | None:
+        if self._access is None:
+            try:
+                self._access = self._line_access()
+            except Exception as exc:  # noqa: BLE001 - a missing token or keyring must not kill the loop
+                log.warning("LINE is not usable: %s", exc)
+                return None
+            if self._access is None:
+                return None
+        with self.db.read() as session:
+            hold = settings.get(session, settings.LINE_HOLD)
+        if hold:
+            _, fingerprint, _ = (hold.split("|") + ["", ""])[:3]
+            if fingerprint == self._access.token_fingerprint:
+                return None
+            with self.db.write() as session:  # the token changed since the hold: try again
+                settings.put(session, settings.LINE_HOLD, None)
+            self.events.emit_hold(None)
+        return self._access
+
+    def _prepare(self, session: Session, ids: list[int], now: dt.datetime) -> list[Job]:
+        if not ids:
+            return []
+        deliveries = session.scalars(
+            select(Delivery).where(Delivery.id.in_(ids)).execution_options(populate_existing=True)
+        ).all()
+        jobs = []
+        for delivery in deliveries:
+            job = self._prepare_one(session, delivery, now)
+            if job is not None:
+                jobs.append(job)
+        session.flush()
+        return jobs
+
+    def _prepare_one(self, session: Session, delivery: Delivery, now: dt.datetime) -> Job | None:
+        if delivery.retry_key is not None and not policy.retry_key_usable(delivery.retry_key_issued_at, now):
+            self._finish(session, delivery, now, DeliveryStatus.FAILED, ErrorCode.RETRY_KEY_EXPIRED.value,
+                         "the retry key is older than 24 hours, so LINE could no longer recognise a duplicate; "
+                         "whether the last attempt arrived is unknown", dead=True)
+            return None
+        try:
+            outgoing = presend.prepare(session, delivery, now)
+        except presend.CancelDelivery as cancel:
+            self._finish(session, delivery, now, DeliveryStatus.CANCELED, None, None, reason=cancel.reason)
+            return None
+        except presend.CannotBuild as problem:
+            self._finish(session, delivery, now, DeliveryStatus.FAILED, problem.code, str(problem))
+            return None
+        if delivery.retry_key is None:
+            delivery.retry_key = str(self._new_uuid())
+            delivery.retry_key_issued_at = now
+        delivery.attempt_count += 1
+        if delivery.first_attempt_at is None:
+            delivery.first_attempt_at = now
+            if delivery.due_at is not None:
+                delivery.late_seconds = max(0, int((now - delivery.due_at).total_seconds()))
+        number = (session.scalar(select(DeliveryAttempt.number).where(DeliveryAttempt.delivery_id == delivery.id)
+                                 .order_by(DeliveryAttempt.number.desc()).limit(1)) or 0) + 1
+        return Job(delivery.id, number, delivery.retry_key, outgoing, now)
+
+    @staticmethod
+    def _new_uuid() -> str:
+        # Always from the OS's randomness, never a seeded generator: two senders must never collide.
+        return str(uuid.uuid4())
+
+    def _finish(self, session: Session, delivery: Delivery, now: dt.datetime, status: DeliveryStatus,
+                code: str | None, message: str | None, *, reason: str | None = None, dead: bool = False) -> None:
+        applied = outbox.transition(
+            session, delivery.id, expected=[DeliveryStatus.PROCESSING], owner=self.owner, now=now,
+            status=status, last_error_code=code, last_error_message=message, cancel_reason=reason,
+            dead_lettered_at=now if dead else None,
+        )
+        if applied:
+            if status is DeliveryStatus.CANCELED:
+                self.stats.canceled += 1
+            else:
+                self.stats.failed += 1
+
+    def _submit(self, job: Job, access: LineAccess) -> None:
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.config.concurrency, thread_name_prefix="shiftcast-send")
+        self._inflight[job.delivery_id] = self._pool.submit(self._send, job, access)
+
+    def _send(self, job: Job, access: LineAccess) -> None:
+        bucket = self._buckets[job.outgoing.endpoint]
+        bucket.acquire()
+        messages = list(job.outgoing.messages)
+        try:
+            if job.outgoing.endpoint == "multicast":
+                result = access.client.multicast(list(job.outgoing.to), messages, retry_key=job.retry_key)
+            else:
+                result = access.client.push(str(job.outgoing.to), messages, retry_key=job.retry_key)
+        except Exception as exc:  # noqa: BLE001 - an unexpected client error is a transient failure
+            log.exception("send of delivery %s raised", job.delivery_id)
+            result = SendResult(transport_error=policy.Transport.CONNECTION, message=str(exc)[:300])
+        if result.http_status == 429 and policy.classify(result).outcome is Outcome.THROTTLED:
+            bucket.slow_down()
+        self._results.put((job, result))
+        self._wake.set()
+
+    def _drain(self) -> list[tuple[Job, SendResult]]:
+        out = []
+        while True:
+            try:
+                out.append(self._results.get_nowait())
+            except queue.Empty:
+                return out
+
+    def _forget_done(self) -> None:
+        for delivery_id in [i for i, f in self._inflight.items() if f.done()]:
+            future = self._inflight.pop(delivery_id)
+            if future.exception() is not None:
+                log.error("send task for delivery %s failed: %s", delivery_id, future.exception())
+
+    def _record(self, session: Session, job: Job, result: SendResult, now: dt.datetime) -> None:
+        delivery = session.get(Delivery, job.delivery_id)
+        assert delivery is not None
+        decision = policy.decide(result, attempts_made=delivery.attempt_count, now=now, rng=self.rng,
+                                 backoff=self.config.backoff)
+        session.add(DeliveryAttempt(
+            delivery_id=job.delivery_id, number=job.attempt_number, started_at=job.started_at,
+            duration_ms=result.duration_ms, http_status=result.http_status, request_id=result.request_id,
+            accepted_request_id=result.accepted_request_id, retry_key=job.retry_key,
+            outcome=decision.outcome.value, error_code=decision.code.value if decision.code else None,
+            error_message=decision.message,
+        ))
+        guard = {"expected": [DeliveryStatus.PROCESSING], "owner": self.owner, "now": now}
+        code = decision.code.value if decision.code else None
+        if decision.outcome is Outcome.SENT:
+            applied = outbox.transition(
+                session, job.delivery_id, **guard, status=DeliveryStatus.SENT, sent_at=now,
+                line_request_id=result.request_id if result.http_status != 409 else delivery.line_request_id,
+                accepted_request_id=result.accepted_request_id, last_error_code=None, last_error_message=None,
+            )
+            self.stats.sent += applied
+        elif decision.outcome is Outcome.RETRY:
+            applied = outbox.transition(session, job.delivery_id, **guard, status=DeliveryStatus.QUEUED,
+                                        next_attempt_at=decision.next_attempt_at, last_error_code=code,
+                                        last_error_message=decision.message)
+            self.stats.retried += applied
+        elif decision.outcome in (Outcome.THROTTLED, Outcome.HOLD):
+            # LINE processed nothing: the attempt does not count against the retry budget.
+            applied = outbox.transition(session, job.delivery_id, **guard, status=DeliveryStatus.QUEUED,
+                                        next_attempt_at=decision.next_attempt_at or now,
+                                        attempt_count=max(delivery.attempt_count - 1, 0),
+                                        last_error_code=code, last_error_message=decision.message)
+            self.stats.throttled += applied
+            if decision.outcome is Outcome.HOLD and self._access is not None:
+                self._hold(session, code or "AUTH_FAILED", decision.message or "", now)
+        else:
+            dead = decision.outcome is Outcome.DEAD
+            applied = outbox.transition(session, job.delivery_id, **guard, status=DeliveryStatus.FAILED,
+                                        last_error_code=code, last_error_message=decision.message,
+                                        dead_lettered_at=now if dead else None)
+            self.stats.failed += applied
+            if applied and dead:
+                self.events.emit_alert("DEAD_LETTER", f"delivery {job.delivery_id} failed after every retry: {decision.message}")
+            if applied and decision.code is ErrorCode.QUOTA_EXHAUSTED:
+                self.events.emit_alert("QUOTA_EXHAUSTED", "LINE's monthly message quota is used up")
+        if not applied:
+            # Another sender took the row over after our lease expired; it owns the outcome now.
+            self.stats.lost_leases += 1
+            log.warning("lease on delivery %s was lost before its result (%s) was recorded",
+                        job.delivery_id, decision.outcome.value)
+
+    def _hold(self, session: Session, code: str, message: str, now: dt.datetime) -> None:
+        assert self._access is not None
+        if settings.get(session, settings.LINE_HOLD):
+            return
+        settings.put(session, settings.LINE_HOLD, f"{code}|{self._access.token_fingerprint}|{now.isoformat()}")
+        log.error("LINE refused the channel access token; sending is held until the token changes")
+        self.events.emit_hold(code)
+        self.events.emit_alert(code, f"LINE refused the channel access token: {message}")
+
+    def _shutdown(self) -> None:
+        """Graceful stop: cancel sends not yet started (release their leases), record the rest."""
+        not_started = [i for i, f in self._inflight.items() if f.cancel()]
+        deadline = self.clock() + dt.timedelta(seconds=60)
+        while any(not f.done() for f in self._inflight.values()) and self.clock() < deadline:
+            self._wake.wait(0.05)
+            self._wake.clear()
+        finished = self._drain()
+        now = self.clock()
+        with self.db.write() as session:
+            for job, result in finished:
+                self._record(session, job, result, now)
+            for delivery_id in not_started:
+                delivery = session.get(Delivery, delivery_id)
+                outbox.transition(session, delivery_id, expected=[DeliveryStatus.PROCESSING], owner=self.owner,
+                                  now=now, status=DeliveryStatus.QUEUED, next_attempt_at=now,
+                                  attempt_count=max((delivery.attempt_count if delivery else 1) - 1, 0))
+        self._inflight.clear()

@@ -1,0 +1,84 @@
+"""The outcome table and backoff as pure functions (the same rows run end to end in test_sender.py)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+import pytest
+
+from core.policy import (
+    MONTHLY_LIMIT_MESSAGE,
+    RATE_LIMIT_MESSAGE,
+    BackoffPolicy,
+    ErrorCode,
+    Outcome,
+    SendResult,
+    Transport,
+    classify,
+    decide,
+    retry_key_usable,
+)
+
+NOW = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)
+
+
+@pytest.mark.parametrize(
+    ("result", "outcome", "code"),
+    [
+        (SendResult(http_status=200, request_id="r"), Outcome.SENT, None),
+        (SendResult(http_status=409, accepted_request_id="a", message="The retry key is already accepted"), Outcome.SENT, None),
+        (SendResult(http_status=409, message="Conflict without accepted id"), Outcome.FAILED, ErrorCode.CLIENT_ERROR),
+        (SendResult(http_status=500), Outcome.RETRY, ErrorCode.SERVER_ERROR),
+        (SendResult(http_status=503), Outcome.RETRY, ErrorCode.SERVER_ERROR),
+        (SendResult(transport_error=Transport.TIMEOUT), Outcome.RETRY, ErrorCode.TIMEOUT),
+        (SendResult(transport_error=Transport.CONNECTION), Outcome.RETRY, ErrorCode.CONNECTION),
+        (SendResult(http_status=429, message=RATE_LIMIT_MESSAGE), Outcome.THROTTLED, ErrorCode.RATE_LIMITED),
+        (SendResult(http_status=429, message=MONTHLY_LIMIT_MESSAGE), Outcome.FAILED, ErrorCode.QUOTA_EXHAUSTED),
+        (SendResult(http_status=401, message="Authentication failed"), Outcome.HOLD, ErrorCode.AUTH_FAILED),
+        (SendResult(http_status=400, message="The request body has 1 error(s)", details=("to: invalid",)), Outcome.FAILED, ErrorCode.BAD_REQUEST),
+        (SendResult(http_status=403), Outcome.FAILED, ErrorCode.FORBIDDEN),
+        (SendResult(http_status=404), Outcome.FAILED, ErrorCode.NOT_FOUND),
+        (SendResult(http_status=413), Outcome.FAILED, ErrorCode.CLIENT_ERROR),
+    ],
+)
+def test_outcome_table(result: SendResult, outcome: Outcome, code: ErrorCode | None) -> None:
+    verdict = classify(result)
+    assert (verdict.outcome, verdict.code) == (outcome, code)
+
+
+def test_error_message_keeps_lines_details() -> None:
+    verdict = classify(SendResult(http_status=400, message="The request body has 1 error(s)", details=("messages[0].text: too long",)))
+    assert verdict.message == "HTTP 400: The request body has 1 error(s); messages[0].text: too long"
+
+
+def test_backoff_doubles_from_two_minutes_with_small_jitter() -> None:
+    policy = BackoffPolicy()
+    rng = random.Random(7)
+    for n, minutes in enumerate([2, 4, 8, 16, 32], start=1):
+        delay = policy.delay(n, rng).total_seconds()
+        assert minutes * 60 * 0.9 <= delay <= minutes * 60 * 1.1
+    no_jitter = BackoffPolicy(jitter=0)
+    assert [no_jitter.delay(n, rng) for n in (1, 2, 3)] == [dt.timedelta(minutes=m) for m in (2, 4, 8)]
+
+
+def test_five_retries_after_the_first_attempt_then_dead() -> None:
+    rng = random.Random(1)
+    failing = SendResult(http_status=500)
+    outcomes = [decide(failing, attempts_made=n, now=NOW, rng=rng).outcome for n in range(1, 7)]
+    assert outcomes == [Outcome.RETRY] * 5 + [Outcome.DEAD]
+    retry = decide(failing, attempts_made=1, now=NOW, rng=rng, backoff=BackoffPolicy(jitter=0))
+    assert retry.next_attempt_at == NOW + dt.timedelta(minutes=2)
+
+
+def test_throttle_does_not_spend_budget_and_retries_soon() -> None:
+    decision = decide(SendResult(http_status=429, message=RATE_LIMIT_MESSAGE), attempts_made=6, now=NOW, rng=random.Random())
+    assert decision.outcome is Outcome.THROTTLED
+    assert decision.next_attempt_at is not None and decision.next_attempt_at - NOW <= dt.timedelta(seconds=5)
+
+
+def test_retry_key_validity() -> None:
+    assert retry_key_usable(None, NOW)
+    assert retry_key_usable(NOW - dt.timedelta(hours=23), NOW)
+    assert not retry_key_usable(NOW - dt.timedelta(hours=23, minutes=55), NOW)
+    assert not retry_key_usable(NOW - dt.timedelta(hours=24), NOW)
