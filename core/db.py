@@ -52,10 +52,11 @@ class Database:
 
     @contextmanager
     def read(self) -> Iterator[Session]:
-        """A read-only scope (a deferred transaction on SQLite, so readers never take the write lock)."""
+        """A read scope (a deferred transaction on SQLite, so readers never take the write lock).
+
+        Objects loaded here stay usable after the scope ends (expire_on_commit is off)."""
         with self._read_sessions() as session, session.begin():
             yield session
-            session.rollback()
 
     def dispose(self) -> None:
         self.engine.dispose()

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from core import outbox, policy
+from core import hooks, outbox, policy
 from core.errors import NotFoundError, ValidationError
 from core.models import Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus
 
@@ -89,7 +89,7 @@ def retry_now(session: Session, delivery_id: int, *, now: dt.datetime) -> RetryO
     )
     if not applied:
         raise ValidationError(f"delivery {delivery_id} changed meanwhile; look again")
-    session.info["outbox_enqueued"] = True  # wake the sender after commit
+    hooks.mark(session, hooks.ENQUEUED)  # wake the sender after commit
     return RetryOutcome(delivery_id, new_key)
 
 

@@ -11,15 +11,15 @@ import datetime as dt
 import logging
 import os
 import socket
-import threading
 import uuid
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from sqlalchemy import and_, event, func, or_, select, update
+from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.util import identity_key
 
+from core import hooks
 from core.db import insert_unless_exists, supports_update_returning
 from core.models import Channel, Delivery, DeliveryKind, DeliveryStatus
 
@@ -28,30 +28,9 @@ D = Delivery.__table__
 CLAIMABLE = (DeliveryStatus.PENDING, DeliveryStatus.QUEUED)
 FINAL = (DeliveryStatus.SENT, DeliveryStatus.FAILED, DeliveryStatus.CANCELED)
 
-_listeners: list[Callable[[], None]] = []
-_listeners_lock = threading.Lock()
-
-
 def on_enqueued(callback: Callable[[], None]) -> Callable[[], None]:
     """Call `callback` after any transaction in this process that enqueued something commits."""
-    with _listeners_lock:
-        _listeners.append(callback)
-
-    def remove() -> None:
-        with _listeners_lock:
-            if callback in _listeners:
-                _listeners.remove(callback)
-
-    return remove
-
-
-@event.listens_for(Session, "after_commit")
-def _wake_after_commit(session: Session) -> None:
-    if session.info.pop("outbox_enqueued", False):
-        with _listeners_lock:
-            callbacks = list(_listeners)
-        for callback in callbacks:
-            callback()
+    return hooks.listen(hooks.ENQUEUED, callback)
 
 
 def dedup_key(kind: DeliveryKind, subject: str, version: int | str = 0, channel: Channel = Channel.LINE) -> str:
@@ -67,6 +46,7 @@ def enqueue(
     dedup: str,
     due_at: dt.datetime,
     now: dt.datetime,
+    send_at: dt.datetime | None = None,
     channel: Channel = Channel.LINE,
     recipient: str | None = None,
     teacher_id: int | None = None,
@@ -76,7 +56,12 @@ def enqueue(
     publication_id: int | None = None,
     linked_delivery_id: int | None = None,
 ) -> tuple[int, bool]:
-    """Add a delivery in the caller's transaction. Returns (id, created); an existing key is kept as is."""
+    """Add a delivery in the caller's transaction. Returns (id, created); an existing key is kept as is.
+
+    `due_at` is when it should go out; `send_at` (default: due_at) when the sender may first try,
+    e.g. later than due for a late reminder held until quiet hours end.
+    """
+    send_at = send_at or due_at
     values: dict[str, Any] = {
         "kind": kind,
         "channel": channel,
@@ -88,10 +73,10 @@ def enqueue(
         "shift_version": shift_version,
         "publication_id": publication_id,
         "linked_delivery_id": linked_delivery_id,
-        "status": DeliveryStatus.PENDING if due_at > now else DeliveryStatus.QUEUED,
+        "status": DeliveryStatus.PENDING if send_at > now else DeliveryStatus.QUEUED,
         "attempt_count": 0,
         "due_at": due_at,
-        "next_attempt_at": due_at,
+        "next_attempt_at": send_at,
         "created_at": now,
         "updated_at": now,
     }
@@ -100,7 +85,7 @@ def enqueue(
         existing = session.scalar(select(Delivery.id).where(Delivery.dedup_key == dedup))
         assert existing is not None
         return existing, False
-    session.info["outbox_enqueued"] = True
+    hooks.mark(session, hooks.ENQUEUED)
     return new_id, True
 
 

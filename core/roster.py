@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
-from core import clock, ids
+from core import clock, hooks, ids
 from core.errors import NotFoundError, ValidationError
 from core.models import (
     Classroom,
@@ -298,6 +298,7 @@ def add_shift(session: Session, draft: ShiftDraft, *, now: dt.datetime) -> Shift
     session.add(shift)
     session.flush()
     _record_revision(session, shift, now=now)
+    hooks.mark(session, hooks.SHIFTS_CHANGED)
     return shift
 
 
@@ -398,6 +399,7 @@ def _change_shift(session: Session, shift: Shift, changes: dict[str, Any], *, no
     session.flush()
     if bump:
         _record_revision(session, shift, now=now)
+        hooks.mark(session, hooks.SHIFTS_CHANGED)
     return shift
 
 
