@@ -6,17 +6,21 @@ import argparse
 import datetime as dt
 import getpass
 import json
+import logging
 import signal
 import sys
 import threading
 from typing import Any
 
-from core import deliveries, secrets
+from core import deliveries, forecast, secrets
 from core.channels.line import access_from_settings
 from core.db import Database
 from core.errors import ValidationError
 from core.models import DeliveryKind, DeliveryStatus
+from core.scheduler import Scheduler
 from core.sender import Sender
+
+log = logging.getLogger(__name__)
 
 
 def add_parsers(sub: Any) -> None:
@@ -39,6 +43,10 @@ def add_parsers(sub: Any) -> None:
 
     sub.add_parser("line-token", help="save the LINE channel access token (read from standard input) in the keyring")
 
+    plan = sub.add_parser("plan", help="dry run: what would be sent in the next days, and the LINE quota forecast")
+    plan.add_argument("--days", type=int, default=7)
+    plan.add_argument("--json", action="store_true")
+
     emulator = sub.add_parser("emulator", help="run the local LINE emulator")
     emulator.add_argument("--port", type=int, default=8765)
     emulator.add_argument("--token", help="the only token it accepts (default: any)")
@@ -50,7 +58,9 @@ def _now() -> dt.datetime:
 
 def cmd_sender(db: Database, args: argparse.Namespace) -> int:
     sender = Sender(db, lambda: access_from_settings(db))
+    scheduler = Scheduler(db, wake_sender=sender.wake, refresh_quota=lambda: _refresh_quota(db))
     if args.until_idle:
+        scheduler.run_plan()
         stats = sender.run_until_idle()
         sender.stop()
         print(json.dumps(stats.__dict__))
@@ -63,9 +73,11 @@ def cmd_sender(db: Database, args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
     sender.start()
+    scheduler.start()
     print(f"sending from {db.url.split('///')[-1]} (Ctrl+C to stop)", flush=True)
     while not stop.wait(1.0):
         pass
+    scheduler.shutdown()
     sender.stop()
     print(json.dumps(sender.stats.__dict__), flush=True)
     return 0
@@ -133,6 +145,33 @@ def cmd_line_token(db: Database, args: argparse.Namespace) -> int:
     return 0
 
 
+def _refresh_quota(db: Database) -> None:
+    try:
+        forecast.refresh_quota(db)
+    except Exception as exc:  # noqa: BLE001 - the quota is informative; never stop sending for it
+        log.warning("could not refresh the LINE quota: %s", exc)
+
+
+def cmd_plan(db: Database, args: argparse.Namespace) -> int:
+    if not 1 <= args.days <= 62:
+        raise ValidationError("--days must be between 1 and 62")
+    now = _now()
+    items = forecast.dry_run(db, now=now, days=args.days)
+    fc = forecast.forecast(db, now=now)
+    if args.json:
+        print(forecast.as_json(items, fc))
+        return 0
+    for i in items:
+        print(f"{i.local_send_time}  {i.kind:<18} {i.channel:<5} {i.recipient}  [{i.classroom}]  {i.why}")
+    print(f"{len(items)} deliveries in the next {args.days} day(s)")
+    if fc.limit is None:
+        print(f"LINE messages planned for the rest of this month: {fc.planned_rest_of_month} (no monthly limit known)")
+    else:
+        print(f"LINE quota: {fc.used} of {fc.limit} used; {fc.planned_rest_of_month} planned for the rest of the month;"
+              f" {fc.remaining_after_plan} would remain")
+    return 0
+
+
 def cmd_emulator(_db: Database | None, args: argparse.Namespace) -> int:
     from core.emulator import serve_forever
 
@@ -146,5 +185,6 @@ COMMANDS = {
     "retry": cmd_retry,
     "cancel": cmd_cancel,
     "line-token": cmd_line_token,
+    "plan": cmd_plan,
 }
 NO_DATABASE = {"emulator": cmd_emulator}

@@ -10,13 +10,25 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from core import clock, roster
-from core.models import Delivery, DeliveryKind, Publication, ShiftStatus
+from core import messages, roster
+from core.models import (
+    Classroom,
+    Delivery,
+    DeliveryKind,
+    DeliveryStatus,
+    Publication,
+    Shift,
+    ShiftRevision,
+    ShiftStatus,
+    Teacher,
+)
+from core.paths import default_home
 
 
 class CancelDelivery(Exception):
@@ -61,66 +73,80 @@ def prepare(session: Session, delivery: Delivery, now: dt.datetime) -> Outgoing:
     return builder(session, delivery, now)
 
 
-def _shift_for_teacher(session: Session, delivery: Delivery, now: dt.datetime, *, allow_canceled: bool):  # type: ignore[no-untyped-def]
-    if delivery.shift_id is None:
-        raise CancelDelivery("SHIFT_MISSING")
-    shift = session.get(roster.Shift, delivery.shift_id)
+def _check_shift(session: Session, delivery: Delivery, now: dt.datetime) -> Shift:
+    """The shift still is what this delivery is about: same version, not started."""
+    shift = session.get(Shift, delivery.shift_id) if delivery.shift_id is not None else None
     if shift is None:
         raise CancelDelivery("SHIFT_MISSING")
     if shift.version != delivery.shift_version:
         raise CancelDelivery("SHIFT_CHANGED")
-    if shift.status != ShiftStatus.CONFIRMED and not (allow_canceled and shift.status == ShiftStatus.CANCELED):
-        raise CancelDelivery("SHIFT_NOT_CONFIRMED")
     start, _ = roster.shift_instants(shift)
     if start <= now:
         raise CancelDelivery("SHIFT_STARTED")
-    teacher = shift.teacher
-    if delivery.teacher_id is not None and teacher.id != delivery.teacher_id:
-        raise CancelDelivery("TEACHER_CHANGED")
-    if not teacher.active or teacher.erased_at is not None:
-        raise CancelDelivery("TEACHER_INACTIVE")
-    if not teacher.line_opt_in or not teacher.line_user_id:
-        raise CancelDelivery("LINE_NOT_OPTED_IN")
     return shift
 
 
-WEEKDAYS = {"ja": "月火水木金土日", "en": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")}
+def _check_teacher(teacher: Teacher | None) -> Teacher:
+    if teacher is None or not teacher.active or teacher.erased_at is not None:
+        raise CancelDelivery("TEACHER_INACTIVE")
+    if not teacher.line_opt_in or not teacher.line_user_id:
+        raise CancelDelivery("LINE_NOT_OPTED_IN")
+    return teacher
 
 
-def _when(shift: Any, language: str) -> str:
-    day = shift.local_date
-    end = clock.format_wall_time(shift.end_time, next_day=shift.ends_next_day)
-    start = clock.format_wall_time(shift.start_time)
-    if language == "en":
-        return f"{WEEKDAYS['en'][day.weekday()]} {day:%d %b %Y} {start}–{end}"
-    return f"{day.month}月{day.day}日({WEEKDAYS['ja'][day.weekday()]}) {start}〜{end}"
+def facts_of(shift: Shift | ShiftRevision, classroom: Classroom, note: str = "") -> messages.ShiftFacts:
+    return messages.ShiftFacts(classroom.name, shift.local_date, shift.start_time, shift.end_time,
+                               shift.ends_next_day, note)
 
 
 @register(DeliveryKind.SHIFT_REMINDER)
 def build_reminder(session: Session, delivery: Delivery, now: dt.datetime) -> Outgoing:
-    shift = _shift_for_teacher(session, delivery, now, allow_canceled=False)
+    shift = _check_shift(session, delivery, now)
+    if shift.status != ShiftStatus.CONFIRMED:
+        raise CancelDelivery("SHIFT_NOT_CONFIRMED")
+    if delivery.teacher_id is not None and shift.teacher_id != delivery.teacher_id:
+        raise CancelDelivery("TEACHER_CHANGED")
+    teacher = _check_teacher(shift.teacher)
     room = shift.classroom
-    if room.language == "en":
-        text = f"Reminder: your shift at {room.name}\n{_when(shift, 'en')}"
-    else:
-        text = f"【シフトのお知らせ】{room.name}\n{_when(shift, 'ja')}"
-    if shift.note:
-        text += f"\n{shift.note}"
-    return Outgoing("push", shift.teacher.line_user_id, ({"type": "text", "text": text[:5000]},))
+    text = messages.reminder_text(facts_of(shift, room, shift.note), room.language, _templates(room.language))
+    return Outgoing("push", str(teacher.line_user_id), (messages.flex_message(text),))
 
 
 @register(DeliveryKind.SHIFT_CORRECTION)
 def build_correction(session: Session, delivery: Delivery, now: dt.datetime) -> Outgoing:
-    shift = _shift_for_teacher(session, delivery, now, allow_canceled=True)
+    """Old → new for the teacher who was told an older version (or a cancellation / hand-over notice)."""
+    shift = _check_shift(session, delivery, now)
+    teacher = _check_teacher(session.get(Teacher, delivery.teacher_id) if delivery.teacher_id else None)
+    told = planner_told_version(session, shift.id, teacher.id, below=shift.version)
+    if told is None:
+        raise CancelDelivery("NOTHING_TOLD")
+    before_rev = session.scalar(select(ShiftRevision).where(ShiftRevision.shift_id == shift.id,
+                                                            ShiftRevision.version == told))
+    if before_rev is None:
+        raise CancelDelivery("NO_HISTORY")
     room = shift.classroom
-    canceled = shift.status == ShiftStatus.CANCELED
-    if room.language == "en":
-        head = "Your shift was canceled" if canceled else "Your shift was changed"
-        text = f"{head}: {room.name}\n{_when(shift, 'en')}"
-    else:
-        head = "【シフト取消】" if canceled else "【シフト変更】"
-        text = f"{head}{room.name}\n{_when(shift, 'ja')}"
-    return Outgoing("push", shift.teacher.line_user_id, ({"type": "text", "text": text[:5000]},))
+    before = facts_of(before_rev, session.get(Classroom, before_rev.classroom_id) or room)
+    reassigned = shift.teacher_id != teacher.id
+    after = None if reassigned or shift.status == ShiftStatus.CANCELED else facts_of(shift, room, shift.note)
+    text = messages.correction_text(before, after, room.language, _templates(room.language), reassigned=reassigned)
+    return Outgoing("push", str(teacher.line_user_id), (messages.flex_message(text, accent="#C0392B"),))
+
+
+def planner_told_version(session: Session, shift_id: int, teacher_id: int, *, below: int) -> int | None:
+    """The newest version of a shift this teacher received a reminder or correction about."""
+    return session.scalar(
+        select(func.max(Delivery.shift_version)).where(
+            Delivery.shift_id == shift_id, Delivery.teacher_id == teacher_id,
+            Delivery.kind.in_((DeliveryKind.SHIFT_REMINDER, DeliveryKind.SHIFT_CORRECTION)),
+            Delivery.status == DeliveryStatus.SENT, Delivery.shift_version < below,
+        )
+    )
+
+
+@lru_cache(maxsize=8)
+def _templates(language: str) -> dict[str, str]:
+    # Loaded once per process: a template edited in the data folder applies from the next start.
+    return messages.load_templates(language, default_home() / "templates")
 
 
 def check_publication_is_newest(session: Session, delivery: Delivery) -> Publication:
