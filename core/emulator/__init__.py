@@ -1,0 +1,19 @@
+"""A local LINE Messaging API emulator over real HTTP, for tests and the demo mode.
+
+    with LineEmulator(token="test-token") as emu:
+        emu.add_user("U" + "0" * 32, "Hanako")
+        ...  # point the LINE client at emu.base_url
+
+Modules: http11 (the HTTP/1.1 protocol), app (routing), line_api (LINE's endpoints), control_api
+(/_emulator/), validation (body rules), retrykeys, quota, ratelimit, faults, state, records, responses,
+server (LineEmulator), cli (serve_forever), loadcheck (throughput measurement).
+"""
+
+from __future__ import annotations
+
+from core.emulator.cli import serve_forever
+from core.emulator.faults import FaultPlan
+from core.emulator.records import InboxMessage, RequestRecord
+from core.emulator.server import LineEmulator
+
+__all__ = ["FaultPlan", "InboxMessage", "LineEmulator", "RequestRecord", "serve_forever"]

@@ -1,0 +1,39 @@
+"""Which part of the emulator answers a request: the control API, LINE's API, or a framing error."""
+
+from __future__ import annotations
+
+from core.emulator import responses as r
+from core.emulator.control_api import PREFIX, ControlApi
+from core.emulator.http11 import Outcome, Request, Response
+from core.emulator.line_api import LineApi
+from core.emulator.records import RequestRecord
+from core.emulator.state import EmulatorState
+
+
+class EmulatorApp:
+    def __init__(self, state: EmulatorState, token: str | None) -> None:
+        self.state = state
+        self.line = LineApi(state, token)
+        self.control = ControlApi(state)
+
+    def handle(self, request: Request) -> Outcome:
+        if request.error is not None:
+            return self._framing_error(request, *request.error)
+        if request.path.startswith(PREFIX):
+            return self.control.handle(request)
+        return self.line.handle(request)
+
+    def crashed(self) -> Response:
+        response = r.error(500, r.INTERNAL, r.new_request_id())
+        response.close = True  # the connection's state is unknown after a bug
+        return response
+
+    def _framing_error(self, request: Request, status: int, message: str) -> Outcome:
+        rid = r.new_request_id()
+        state = self.state
+        with state.lock:
+            state.record_locked(
+                RequestRecord(request.method, request.path, status, rid,
+                              request.headers.get("x-line-retry-key"), state.clock())
+            )
+        return r.error(status, message, rid)

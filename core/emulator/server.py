@@ -1,0 +1,179 @@
+"""LineEmulator: the emulator's event loop on a daemon thread, and the methods tests call."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import ipaddress
+import socket
+import threading
+from types import TracebackType
+
+from core.emulator.app import EmulatorApp
+from core.emulator.faults import FaultPlan
+from core.emulator.http11 import HttpConnection
+from core.emulator.records import InboxMessage, RequestRecord
+from core.emulator.state import Clock, EmulatorState
+
+_STOP_TIMEOUT = 10.0
+
+
+def _require_loopback(host: str) -> None:
+    # The control API has no authentication, so the emulator must never be reachable from elsewhere.
+    if host == "localhost":
+        return
+    try:
+        loopback = ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback:
+        raise ValueError(f"the LINE emulator only listens on loopback, not {host!r}")
+
+
+class LineEmulator:
+    """A local LINE Messaging API server. token None accepts any non-empty bearer token."""
+
+    def __init__(
+        self,
+        token: str | None = "test-token",
+        host: str = "127.0.0.1",
+        port: int = 0,
+        clock: Clock | None = None,
+    ) -> None:
+        _require_loopback(host)
+        if token is not None and not token:
+            raise ValueError("the token must be non-empty (or None to accept any token)")
+        self.token = token
+        self.host = host
+        self._requested_port = port
+        self._state = EmulatorState(clock)
+        self._app = EmulatorApp(self._state, token)
+        self._connections: set[HttpConnection] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._server: asyncio.AbstractServer | None = None
+        self._port: int | None = None
+
+    # ----- life cycle -----
+
+    def start(self) -> LineEmulator:
+        if self._thread is not None:
+            raise RuntimeError("the emulator is already started")
+        # Bound here, on the caller's thread, so a port in use fails start() itself.
+        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
+        sock = socket.create_server((self.host, self._requested_port), family=family, backlog=1024)
+        self._port = sock.getsockname()[1]
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        self._thread = threading.Thread(target=self._run, args=(loop,), name="line-emulator", daemon=True)
+        self._thread.start()
+        started = asyncio.run_coroutine_threadsafe(self._serve(sock), loop)
+        try:
+            started.result(_STOP_TIMEOUT)
+        except BaseException:
+            sock.close()
+            self.stop()
+            raise
+        return self
+
+    async def _serve(self, sock: socket.socket) -> None:
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(
+            lambda: HttpConnection(self._app, self._connections), sock=sock
+        )
+
+    @staticmethod
+    def _run(loop: asyncio.AbstractEventLoop) -> None:
+        asyncio.set_event_loop(loop)
+        try:
+            loop.run_forever()
+            pending = asyncio.all_tasks(loop)
+            for task in pending:
+                task.cancel()
+            if pending:
+                loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+        finally:
+            loop.close()
+
+    def stop(self) -> None:
+        loop, thread = self._loop, self._thread
+        if loop is None or thread is None:
+            return
+        if thread.is_alive() and not loop.is_closed():
+            try:
+                asyncio.run_coroutine_threadsafe(self._shutdown(), loop).result(_STOP_TIMEOUT)
+            except (RuntimeError, TimeoutError):
+                pass  # the loop died already; joining below is all that is left
+            finally:
+                if not loop.is_closed():
+                    loop.call_soon_threadsafe(loop.stop)
+        thread.join(_STOP_TIMEOUT)
+        self._loop = self._thread = self._server = None
+
+    async def _shutdown(self) -> None:
+        if self._server is not None:
+            self._server.close()
+        for connection in list(self._connections):
+            connection.close()
+        # Let the closed transports deliver connection_lost, which cancels hanging answers.
+        await asyncio.sleep(0)
+
+    def __enter__(self) -> LineEmulator:
+        return self if self._thread is not None else self.start()
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        if self._port is None:
+            raise RuntimeError("start() the emulator first")
+        return self._port
+
+    @property
+    def base_url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
+
+    # ----- arranging -----
+
+    def add_user(self, user_id: str, display_name: str, *, friend: bool = True) -> None:
+        self._state.add_user(user_id, display_name, friend=friend)
+
+    def add_group(self, group_id: str, name: str, members: list[str]) -> None:
+        self._state.add_group(group_id, name, members)
+
+    def set_quota(self, limit: int | None) -> None:
+        self._state.set_quota(limit)
+
+    def set_rate_limit(self, endpoint: str, per_second: float | None) -> None:
+        self._state.set_rate_limit(endpoint, per_second)
+
+    def set_faults(self, plan: FaultPlan) -> None:
+        self._state.set_faults(plan)
+
+    def reset(self) -> None:
+        self._state.reset()
+
+    # ----- inspecting -----
+
+    def inbox(self, recipient_id: str) -> list[InboxMessage]:
+        return self._state.inbox(recipient_id)
+
+    def all_inbox(self) -> list[InboxMessage]:
+        return self._state.all_inbox()
+
+    def accepted_retry_keys(self) -> dict[str, str]:
+        return self._state.accepted_retry_keys()
+
+    def request_log(self) -> list[RequestRecord]:
+        return self._state.request_log()
+
+    @property
+    def consumption(self) -> int:
+        return self._state.consumption()
+
+    @property
+    def now(self) -> dt.datetime:
+        """The emulator's clock, as the 24-hour retry-key window and the monthly quota see it."""
+        return self._state.clock()
