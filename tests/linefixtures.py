@@ -1,0 +1,70 @@
+"""Shared set-up for tests that send to the local LINE emulator over real HTTP."""
+
+from __future__ import annotations
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+
+from core import outbox, secrets
+from core.db import Database
+from core.emulator import LineEmulator
+from core.models import DeliveryKind, ShiftStatus
+from tests import factories as f
+
+TOKEN = "test-channel-token-0123456789abcdef"
+
+
+@dataclass
+class FakeClock:
+    now: dt.datetime
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+    def advance(self, **kwargs: float) -> None:
+        self.now += dt.timedelta(**kwargs)
+
+
+@pytest.fixture
+def emulator() -> Iterator[LineEmulator]:
+    with LineEmulator(token=TOKEN) as emu:
+        yield emu
+
+
+@pytest.fixture
+def line_ready(emulator: LineEmulator, monkeypatch: pytest.MonkeyPatch) -> LineEmulator:
+    """The emulator plus a token in the (in-memory) keyring and the API address pointing at it."""
+    monkeypatch.setenv("SHIFTCAST_LINE_API_BASE", emulator.base_url)
+    secrets.set_line_token(TOKEN)
+    return emulator
+
+
+def user_id(n: int) -> str:
+    return f"U{n:032x}"
+
+
+def make_reminders(db: Database, count: int, *, now: dt.datetime, start_in: dt.timedelta = dt.timedelta(days=2),
+                   emulator: LineEmulator | None = None) -> list[int]:
+    """`count` teachers, each with one confirmed shift and a reminder due now. Returns delivery ids."""
+    ids = []
+    with db.write() as s:
+        room = f.classroom(s, "本校")
+        for n in range(1, count + 1):
+            teacher = f.teacher(s, f"講師{n:05d}", n)
+            local = (now + start_in).astimezone(ZoneInfo("Asia/Tokyo"))
+            day = local.date() + dt.timedelta(days=n // 50)  # spread so one teacher has one shift a day
+            shift = f.shift(s, room, teacher, day, "16:00", "21:00", now=now, status=ShiftStatus.CONFIRMED)
+            if emulator is not None:
+                emulator.add_user(teacher.line_user_id, teacher.name)
+            delivery_id, _ = outbox.enqueue(
+                s, kind=DeliveryKind.SHIFT_REMINDER,
+                dedup=outbox.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version),
+                due_at=now, now=now, recipient=teacher.line_user_id, teacher_id=teacher.id,
+                classroom_id=room.id, shift_id=shift.id, shift_version=shift.version,
+            )
+            ids.append(delivery_id)
+    return ids

@@ -1,0 +1,279 @@
+"""The sender end to end over real HTTP against the emulator: every row of the outcome table again."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from sqlalchemy import select
+
+from core import deliveries, presend, roster, secrets, settings
+from core.channels.line import access_from_settings
+from core.db import Database
+from core.emulator import FaultPlan, LineEmulator
+from core.models import Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus
+from core.policy import BackoffPolicy
+from core.sender import Sender, SenderConfig, SenderEvents
+from tests.linefixtures import FakeClock, line_ready, make_reminders, emulator  # noqa: F401
+
+FAST = SenderConfig(concurrency=4, lease=dt.timedelta(seconds=30),
+                    backoff=BackoffPolicy(base=dt.timedelta(minutes=2), jitter=0))
+
+
+@pytest.fixture
+def clock(now: dt.datetime) -> FakeClock:
+    return FakeClock(now)
+
+
+def _sender(db: Database, clock: FakeClock, *, config: SenderConfig = FAST, events: SenderEvents | None = None) -> Sender:
+    return Sender(db, lambda: access_from_settings(db), config=config, clock=clock, events=events)
+
+
+def _delivery(db: Database, delivery_id: int) -> Delivery:
+    with db.read() as s:
+        d = s.get(Delivery, delivery_id)
+        assert d is not None
+        return d
+
+
+def _attempts(db: Database, delivery_id: int) -> list[DeliveryAttempt]:
+    with db.read() as s:
+        return deliveries.attempts(s, delivery_id)
+
+
+def test_sent_on_2xx_with_request_id_and_retry_key(db, line_ready: LineEmulator, clock: FakeClock) -> None:
+    [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
+    stats = _sender(db, clock).run_until_idle()
+    assert stats.sent == 1
+    d = _delivery(db, delivery_id)
+    [received] = line_ready.inbox(d.recipient)
+    assert d.status == DeliveryStatus.SENT and d.sent_at == clock.now and d.line_request_id == received.request_id
+    assert received.retry_key == d.retry_key and d.retry_key_issued_at == clock.now
+    assert received.message["type"] == "flex"
+    assert "本校" in received.message["altText"] and "16:00〜21:00" in received.message["altText"]
+    [attempt] = _attempts(db, delivery_id)
+    assert (attempt.http_status, attempt.outcome, attempt.retry_key) == (200, "sent", d.retry_key)
+    assert d.late_seconds == 0
+
+
+def test_5xx_retries_with_backoff_reusing_the_key(db, line_ready: LineEmulator, clock: FakeClock) -> None:
+    [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
+    line_ready.set_faults(FaultPlan(fail_next=2))
+    sender = _sender(db, clock)
+    sender.run_until_idle()
+    d = _delivery(db, delivery_id)
+    assert (d.status, d.attempt_count, d.last_error_code) == (DeliveryStatus.QUEUED, 1, "LINE_5XX")
+    assert d.next_attempt_at == clock.now + dt.timedelta(minutes=2)
+    clock.advance(minutes=2)
+    sender.run_until_idle()
+    assert _delivery(db, delivery_id).next_attempt_at == clock.now + dt.timedelta(minutes=4)
+    clock.advance(minutes=4)
+    sender.run_until_idle()
+    d = _delivery(db, delivery_id)
+    assert d.status == DeliveryStatus.SENT and d.last_error_code is None
+    attempts = _attempts(db, delivery_id)
+    assert [a.http_status for a in attempts] == [500, 500, 200] and {a.retry_key for a in attempts} == {d.retry_key}
+    assert len(line_ready.inbox(d.recipient)) == 1
+
+
+def test_accepted_then_5xx_comes_back_as_409_and_counts_as_sent(db, line_ready: LineEmulator, clock: FakeClock) -> None:
+    [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
+    line_ready.set_faults(FaultPlan(accept_then_error_rate=1.0, seed=1))
+    sender = _sender(db, clock)
+    sender.run_until_idle()
+    line_ready.set_faults(FaultPlan())
+    clock.advance(minutes=2)
+    sender.run_until_idle()
+    d = _delivery(db, delivery_id)
+    [received] = line_ready.inbox(d.recipient)
+    assert d.status == DeliveryStatus.SENT and d.accepted_request_id == received.request_id
+    assert [a.http_status for a in _attempts(db, delivery_id)] == [500, 409]
+
+
+def test_timeout_after_acceptance_is_not_a_duplicate(db, line_ready: LineEmulator, clock: FakeClock) -> None:
+    with db.write() as s:
+        settings.put(s, "sender.http_timeout_seconds", "0.5")
+    [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
+    line_ready.set_faults(FaultPlan(timeout_after_accept_rate=1.0, hang_seconds=2.0, seed=1))
+    sender = _sender(db, clock)
+    sender.run_until_idle()
+    assert _delivery(db, delivery_id).last_error_code == "TIMEOUT"
+    line_ready.set_faults(FaultPlan())
+    clock.advance(minutes=2)
+    sender.run_until_idle()
+    d = _delivery(db, delivery_id)
+    assert d.status == DeliveryStatus.SENT and len(line_ready.inbox(d.recipient)) == 1
+    assert [a.error_code for a in _attempts(db, delivery_id)] == ["TIMEOUT", None]
+
+
+def test_connection_reset_is_retried(db, line_ready: LineEmulator, clock: FakeClock) -> None:
+    [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
+    line_ready.set_faults(FaultPlan(reset_rate=1.0, seed=1))
+    sender = _sender(db, clock)
+    sender.run_until_idle()
+    assert _delivery(db, delivery_id).last_error_code == "CONNECTION_ERROR"
+    line_ready.set_faults(FaultPlan())
+    clock.advance(minutes=2)
+    sender.run_until_idle()
+    assert _delivery(db, delivery_id).status == DeliveryStatus.SENT
+
+
+def test_retries_run_out_then_dead_letter_and_alert(db, line_ready: LineEmulator, clock: FakeClock) -> None:
+    [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
+    line_ready.set_faults(FaultPlan(fail_next=100))
+    alerts: list[tuple[str, str]] = []
+    sender = _sender(db, clock, events=SenderEvents(alert=[lambda code, text: alerts.append((code, text))]))
+    for minutes in (0, 2, 4, 8, 16, 32):
+        clock.advance(minutes=minutes)
+        sender.run_until_idle()
+    d = _delivery(db, delivery_id)
+    assert (d.status, d.attempt_count, d.last_error_code) == (DeliveryStatus.FAILED, 6, "LINE_5XX")
+    assert d.dead_lettered_at is not None
+    assert len(_attempts(db, delivery_id)) == 6 and alerts and alerts[0][0] == "DEAD_LETTER"
+    assert line_ready.inbox(d.recipient) == []
+
+
+def test_rate_limit_429_retries_without_spending_budget(db, line_ready: LineEmulator, clock: FakeClock) -> None:
+    ids = make_reminders(db, 3, now=clock.now, emulator=line_ready)
+    line_ready.set_rate_limit("push", 0.001)  # one token, then nothing
+    sender = _sender(db, clock)
+    sender.run_until_idle()
+    throttled = [d for d in map(lambda i: _delivery(db, i), ids) if d.status == DeliveryStatus.QUEUED]
+    assert throttled and all(d.last_error_code == "RATE_LIMITED" and d.attempt_count == 0 for d in throttled)
+    line_ready.set_rate_limit("push", None)
+    clock.advance(seconds=5)
+    sender.run_until_idle()
+    assert all(_delivery(db, i).status == DeliveryStatus.SENT for i in ids)
+
+
+def test_monthly_quota_429_fails_with_quota_code(db, line_ready: LineEmulator, clock: FakeClock) -> None:
+    ids = make_reminders(db, 2, now=clock.now, emulator=line_ready)
+    line_ready.set_quota(1)
+    alerts: list[str] = []
+    _sender(db, clock, events=SenderEvents(alert=[lambda code, _t: alerts.append(code)])).run_until_idle()
+    statuses = sorted((_delivery(db, i).status.value, _delivery(db, i).last_error_code or "") for i in ids)
+    assert statuses == [("failed", "QUOTA_EXHAUSTED"), ("sent", "")]
+    assert "QUOTA_EXHAUSTED" in alerts
+
+
+def test_401_holds_the_channel_until_the_token_changes(db, line_ready: LineEmulator, clock: FakeClock) -> None:
+    ids = make_reminders(db, 3, now=clock.now, emulator=line_ready)
+    secrets.set_line_token("a-wrong-token-that-line-refuses")
+    holds: list[str | None] = []
+    sender = _sender(db, clock, events=SenderEvents(hold_changed=[holds.append]))
+    sender.run_until_idle()
+    rows = [_delivery(db, i) for i in ids]
+    assert all(d.status == DeliveryStatus.QUEUED and d.attempt_count == 0 for d in rows)
+    assert any(d.last_error_code == "AUTH_FAILED" for d in rows) and holds == ["AUTH_FAILED"]
+    requests_before = len(line_ready.request_log())
+    clock.advance(minutes=10)
+    sender.run_until_idle()
+    assert len(line_ready.request_log()) == requests_before  # held: nothing more is tried
+    with db.read() as s:
+        assert settings.get(s, settings.LINE_HOLD, "").startswith("AUTH_FAILED|")
+
+    from tests.linefixtures import TOKEN
+
+    secrets.set_line_token(TOKEN)
+    fresh = _sender(db, clock, events=SenderEvents(hold_changed=[holds.append]))
+    fresh.run_until_idle()
+    assert all(_delivery(db, i).status == DeliveryStatus.SENT for i in ids) and holds[-1] is None
+
+
+def test_400_fails_with_lines_message_and_details(db, line_ready: LineEmulator, clock: FakeClock) -> None:
+    [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
+    original = presend._builders[DeliveryKind.SHIFT_REMINDER]
+    presend._builders[DeliveryKind.SHIFT_REMINDER] = lambda s, d, now: presend.Outgoing(
+        "push", d.recipient, ({"type": "text", "text": ""},))
+    try:
+        _sender(db, clock).run_until_idle()
+    finally:
+        presend._builders[DeliveryKind.SHIFT_REMINDER] = original
+    d = _delivery(db, delivery_id)
+    assert (d.status, d.last_error_code, d.dead_lettered_at) == (DeliveryStatus.FAILED, "LINE_400", None)
+    assert "HTTP 400" in (d.last_error_message or "") and "messages[0].text" in (d.last_error_message or "")
+
+
+def test_retry_key_older_than_24h_is_never_reused_automatically(db, line_ready: LineEmulator, clock: FakeClock) -> None:
+    [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready, start_in=dt.timedelta(days=5))
+    line_ready.set_faults(FaultPlan(fail_next=1))
+    sender = _sender(db, clock)
+    sender.run_until_idle()
+    clock.advance(hours=24)  # the laptop slept through the retry
+    sender.run_until_idle()
+    d = _delivery(db, delivery_id)
+    assert (d.status, d.last_error_code) == (DeliveryStatus.FAILED, "RETRY_KEY_EXPIRED")
+    with db.write() as s:
+        outcome = deliveries.retry_now(s, delivery_id, now=clock.now)
+    assert outcome.new_retry_key
+    sender.run_until_idle()
+    d = _delivery(db, delivery_id)
+    assert d.status == DeliveryStatus.SENT and len(line_ready.inbox(d.recipient)) == 1
+
+
+def test_checks_at_send_time_cancel_with_reasons(db, line_ready: LineEmulator, clock: FakeClock) -> None:
+    ids = make_reminders(db, 4, now=clock.now, emulator=line_ready)
+    with db.write() as s:
+        rows = [s.get(Delivery, i) for i in ids]
+        roster.edit_shift(s, rows[0].shift_id, start_time=dt.time(15), now=clock.now)
+        roster.cancel_shift(s, rows[1].shift_id, now=clock.now)
+        roster.update_teacher(s, rows[2].teacher_id, line_opt_in=False)
+    _sender(db, clock).run_until_idle()
+    got = [(_delivery(db, i).status.value, _delivery(db, i).cancel_reason) for i in ids]
+    assert got == [("canceled", "SHIFT_CHANGED"), ("canceled", "SHIFT_CHANGED"),
+                   ("canceled", "LINE_NOT_OPTED_IN"), ("sent", None)]
+
+
+def test_shift_already_started_is_canceled(db, line_ready: LineEmulator, clock: FakeClock) -> None:
+    [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready, start_in=dt.timedelta(hours=1))
+    clock.advance(days=1)
+    _sender(db, clock).run_until_idle()
+    assert _delivery(db, delivery_id).cancel_reason == "SHIFT_STARTED"
+
+
+def test_late_sends_record_how_late(db, line_ready: LineEmulator, clock: FakeClock) -> None:
+    [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
+    clock.advance(minutes=37)
+    _sender(db, clock).run_until_idle()
+    d = _delivery(db, delivery_id)
+    assert d.status == DeliveryStatus.SENT and d.late_seconds == 37 * 60
+
+
+def test_background_thread_is_woken_by_an_enqueue(db, line_ready: LineEmulator, now: dt.datetime) -> None:
+    import threading
+
+    config = SenderConfig(concurrency=2, poll_interval=600.0)  # only the wake-up can make it send in time
+    done = threading.Event()
+    events = SenderEvents(deliveries_changed=[lambda ids: done.set() if line_ready.all_inbox() else None])
+    sender = Sender(db, lambda: access_from_settings(db), config=config, events=events).start()
+    try:
+        [delivery_id] = make_reminders(db, 1, now=dt.datetime.now(dt.UTC), emulator=line_ready)
+        assert done.wait(10)
+    finally:
+        sender.stop()
+    assert _delivery(db, delivery_id).status == DeliveryStatus.SENT
+
+
+def test_graceful_stop_leaves_no_lease_behind(db, line_ready: LineEmulator) -> None:
+    import time
+
+    make_reminders(db, 40, now=dt.datetime.now(dt.UTC), emulator=line_ready)
+    line_ready.set_faults(FaultPlan(latency_ms=50))
+    sender = Sender(db, lambda: access_from_settings(db), config=SenderConfig(concurrency=2)).start()
+    deadline = time.monotonic() + 10
+    while not line_ready.all_inbox() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    sender.stop()
+    with db.read() as s:
+        rows = s.scalars(select(Delivery)).all()
+    assert not [d for d in rows if d.status == DeliveryStatus.PROCESSING or d.lease_owner]
+    sent = [d for d in rows if d.status == DeliveryStatus.SENT]
+    assert 0 < len(sent) and len(line_ready.all_inbox()) == len(sent)
+    assert all(d.attempt_count == (1 if d.status == DeliveryStatus.SENT else 0) for d in rows)
+
+
+def test_no_token_means_nothing_is_claimed(db, emulator: LineEmulator, clock: FakeClock) -> None:
+    [delivery_id] = make_reminders(db, 1, now=clock.now)
+    _sender(db, clock).run_until_idle()
+    d = _delivery(db, delivery_id)
+    assert d.status == DeliveryStatus.QUEUED and d.attempt_count == 0

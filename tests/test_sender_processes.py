@@ -1,0 +1,135 @@
+"""Real sender processes on one database: two at once, and one killed with SIGKILL again and again.
+
+The emulator is the witness: every delivery must be accepted exactly once, none missing, and the
+database must agree with it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+
+from core import settings
+from core.db import Database
+from core.emulator import FaultPlan, LineEmulator
+from core.models import Delivery, DeliveryAttempt, DeliveryStatus
+from core.paths import DataPaths
+from tests.linefixtures import TOKEN, make_reminders
+
+ROOT = Path(__file__).resolve().parent.parent
+FINAL = (DeliveryStatus.SENT, DeliveryStatus.FAILED, DeliveryStatus.CANCELED)
+
+
+def _tune(db: Database, **values: str) -> None:
+    with db.write() as s:
+        for key, value in values.items():
+            settings.put(s, f"sender.{key}", value)
+
+
+def _spawn(paths: DataPaths, emulator: LineEmulator) -> subprocess.Popen[bytes]:
+    env = os.environ | {
+        "SHIFTCAST_HOME": str(paths.home),
+        "SHIFTCAST_LINE_TOKEN": TOKEN,
+        "SHIFTCAST_LINE_API_BASE": emulator.base_url,
+        "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring",
+    }
+    return subprocess.Popen([sys.executable, "main.py", "sender"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def _unfinished(db: Database) -> int:
+    with db.read() as s:
+        return s.scalar(select(func.count()).select_from(Delivery).where(Delivery.status.not_in(FINAL))) or 0
+
+
+def _wait_until_done(db: Database, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while _unfinished(db) and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+
+def _assert_exactly_once(db: Database, emulator: LineEmulator, expected: int) -> None:
+    with db.read() as s:
+        rows = s.scalars(select(Delivery)).all()
+    assert len(rows) == expected
+    assert [d.id for d in rows if d.status != DeliveryStatus.SENT] == []
+    inbox = emulator.all_inbox()
+    by_recipient: dict[str, list[object]] = {}
+    for message in inbox:
+        by_recipient.setdefault(message.recipient, []).append(message)
+    duplicates = {r: len(m) for r, m in by_recipient.items() if len(m) != 1}
+    assert duplicates == {}
+    assert len(inbox) == expected
+    accepted = {m.retry_key: m.request_id for m in inbox}
+    for d in rows:
+        # The database agrees with the emulator: same key, and the request LINE accepted.
+        assert d.retry_key in accepted
+        assert accepted[d.retry_key] in (d.line_request_id, d.accepted_request_id)
+
+
+@pytest.mark.slow
+def test_two_sender_processes_never_send_one_delivery_twice(db: Database, paths: DataPaths) -> None:
+    with LineEmulator(token=TOKEN) as emulator:
+        make_reminders(db, 600, now=dt.datetime.now(dt.UTC), emulator=emulator)
+        _tune(db, poll_seconds="0.05", concurrency="8")
+        emulator.set_faults(FaultPlan(latency_ms=3))
+        senders = [_spawn(paths, emulator), _spawn(paths, emulator)]
+        try:
+            _wait_until_done(db, 120)
+        finally:
+            for p in senders:
+                p.send_signal(signal.SIGTERM)
+            outputs = [p.communicate(timeout=60)[1].decode() for p in senders]
+        assert [p.returncode for p in senders] == [0, 0], outputs
+        _assert_exactly_once(db, emulator, 600)
+        with db.read() as s:
+            owners = s.scalars(select(func.count(func.distinct(DeliveryAttempt.id)))).one()
+            assert owners == 600  # one attempt each: nobody sent anything twice, nobody got a 409
+        statuses = [r.status for r in emulator.request_log() if r.path.endswith("/push")]
+        assert statuses.count(200) == 600 and 409 not in statuses
+
+    # Secrets never reach the database or the logs.
+    secret = TOKEN.encode()
+    for path in [*paths.home.glob("shiftcast.db*"), *paths.logs.glob("*")]:
+        assert secret not in path.read_bytes(), path
+
+
+@pytest.mark.slow
+def test_sigkill_at_random_moments_loses_nothing_and_duplicates_nothing(db: Database, paths: DataPaths) -> None:
+    rng = random.Random(20261130)
+    with LineEmulator(token=TOKEN) as emulator:
+        make_reminders(db, 1000, now=dt.datetime.now(dt.UTC), emulator=emulator)
+        _tune(db, poll_seconds="0.05", concurrency="4", backoff_base_seconds="0.05", max_retries="60",
+              http_timeout_seconds="0.5", lease_seconds="3")
+        emulator.set_faults(FaultPlan(error_rate=0.2, timeout_after_accept_rate=0.03, accept_then_error_rate=0.03,
+                                      hang_seconds=1.0, latency_ms=15, seed=7))
+        rounds = 0
+        progress = []
+        while _unfinished(db):
+            process = _spawn(paths, emulator)
+            time.sleep(rng.uniform(0.5, 1.2))  # let it work for a random while, then kill it mid-flight
+            process.send_signal(signal.SIGKILL)
+            process.wait(timeout=30)
+            rounds += 1
+            progress.append(_unfinished(db))
+            assert rounds < 200, f"no convergence: {progress}"
+        # At least ten of the kills hit a sender in the middle of its work.
+        assert rounds >= 10 and progress[9] > 0, progress
+        emulator.set_faults(FaultPlan())
+        _assert_exactly_once(db, emulator, 1000)
+        with db.read() as s:
+            attempts = s.scalar(select(func.count()).select_from(DeliveryAttempt))
+        statuses = [r.status for r in emulator.request_log() if r.path.endswith("/push")]
+        # The faults really happened: failures, and 409s where a retry met an earlier acceptance.
+        assert statuses.count(500) > 100 and statuses.count(409) > 0 and attempts > 1000
+        print(f"crash test: {rounds} rounds, unfinished after each: {progress}, push answers:",
+              {code: statuses.count(code) for code in sorted(set(statuses))})
