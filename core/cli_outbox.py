@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime as dt
 import getpass
 import json
@@ -10,13 +11,16 @@ import logging
 import signal
 import sys
 import threading
+from pathlib import Path
 from typing import Any
 
-from core import deliveries, forecast, secrets
+from core import deliveries, forecast, month_image, publication, roster, secrets
 from core.channels.line import access_from_settings
 from core.db import Database
 from core.errors import ValidationError
+from core.image_store import ImageStore
 from core.models import DeliveryKind, DeliveryStatus
+from core.paths import data_paths
 from core.scheduler import Scheduler
 from core.sender import Sender
 
@@ -46,6 +50,17 @@ def add_parsers(sub: Any) -> None:
     plan = sub.add_parser("plan", help="dry run: what would be sent in the next days, and the LINE quota forecast")
     plan.add_argument("--days", type=int, default=7)
     plan.add_argument("--json", action="store_true")
+
+    render = sub.add_parser("render", help="draw a classroom's month as PNG or PDF (for the wall)")
+    render.add_argument("--classroom", required=True)
+    render.add_argument("--month", required=True, help="YYYY-MM")
+    render.add_argument("--out", required=True, type=Path, help="a .png or .pdf file")
+
+    publish = sub.add_parser("publish", help="confirm and publish a classroom's month to its LINE group")
+    publish.add_argument("--classroom", required=True)
+    publish.add_argument("--month", required=True, help="YYYY-MM")
+    publish.add_argument("--dry-run", action="store_true", help="only show recipients, quota cost and warnings")
+    publish.add_argument("--json", action="store_true")
 
     emulator = sub.add_parser("emulator", help="run the local LINE emulator")
     emulator.add_argument("--port", type=int, default=8765)
@@ -172,6 +187,67 @@ def cmd_plan(db: Database, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_render(db: Database, args: argparse.Namespace) -> int:
+    year, month = roster.parse_month(args.month)
+    suffix = args.out.suffix.lower()
+    if suffix not in (".png", ".pdf"):
+        raise ValidationError("--out must end in .png or .pdf")
+    with db.read() as session:
+        classroom = roster.classroom_by_name(session, args.classroom)
+        view = publication.build_month(session, classroom, year, month, now=_now(), include_drafts=True)
+    png = month_image.render_png(view)
+    args.out.write_bytes(month_image.pdf_of(png) if suffix == ".pdf" else png)
+    print(f"wrote {args.out}")
+    return 0
+
+
+def cmd_publish(db: Database, args: argparse.Namespace) -> int:
+    year, month = roster.parse_month(args.month)
+    now = _now()
+    if args.dry_run:
+        with db.read() as session:
+            classroom = roster.classroom_by_name(session, args.classroom)
+        members = _live_member_count(db, classroom.line_group_id)
+        with db.read() as session:
+            plan = publication.plan_publish(session, classroom.id, year, month, now=now, members=members)
+        if args.json:
+            print(json.dumps(dataclasses.asdict(plan), ensure_ascii=False, indent=2))
+        else:
+            print(f"{plan.classroom} {year}-{month:02d}: revision {plan.revision}, {plan.drafts_to_confirm} draft(s) "
+                  f"to confirm, {plan.changed_cells} changed cell(s)")
+            print(f"to LINE group {plan.group_id or '(none)'}: {plan.members if plan.members is not None else '?'} "
+                  f"member(s), costs {plan.messages if plan.messages is not None else '?'} message(s)")
+            if plan.quota_limit is not None:
+                print(f"quota: {plan.quota_used} of {plan.quota_limit} used this month")
+            if plan.warning:
+                print(f"warning: {plan.warning}")
+        return 0
+    paths = data_paths()
+    with db.write() as session:
+        classroom = roster.classroom_by_name(session, args.classroom)
+        done = publication.publish(session, classroom.id, year, month, now=now, store=ImageStore(paths.images))
+    result = dataclasses.asdict(done)
+    print(json.dumps(result) if args.json else
+          f"revision {done.revision} saved and queued as delivery {done.delivery_id}; it goes out as soon as the sender runs (the app, the tray or `main.py sender`)")
+    return 0
+
+
+def _live_member_count(db: Database, group_id: str | None) -> int | None:
+    if not group_id:
+        return None
+    try:
+        access = access_from_settings(db)
+        if access is None:
+            return None
+        try:
+            return access.client.group_member_count(group_id)
+        finally:
+            access.client.close()
+    except Exception as exc:  # noqa: BLE001 - the dry run falls back to the last known count
+        log.warning("could not ask LINE for the group's member count: %s", exc)
+        return None
+
+
 def cmd_emulator(_db: Database | None, args: argparse.Namespace) -> int:
     from core.emulator import serve_forever
 
@@ -186,5 +262,7 @@ COMMANDS = {
     "cancel": cmd_cancel,
     "line-token": cmd_line_token,
     "plan": cmd_plan,
+    "render": cmd_render,
+    "publish": cmd_publish,
 }
 NO_DATABASE = {"emulator": cmd_emulator}

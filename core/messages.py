@@ -117,3 +117,46 @@ def flex_message(text: str, *, accent: str = "#1B7F5B") -> dict[str, Any]:
 
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def publication_text(classroom: str, year: int, month: int, revision: int, changed: int, language: str) -> str:
+    """The alt text of a publication: complete on its own (shown in notifications and chat lists)."""
+    if language == "en":
+        if revision > 1:
+            return (f"Updated shift roster: {classroom}, {dt.date(year, month, 1):%B %Y} "
+                    f"(revision {revision}, {changed} change(s)). Tap to see it.")
+        return f"Shift roster published: {classroom}, {dt.date(year, month, 1):%B %Y}. Tap to see it."
+    if revision > 1:
+        return f"【シフト表・更新】{classroom} {year}年{month}月のシフト表が更新されました（第{revision}版・変更{changed}件）。"
+    return f"【シフト表】{classroom} {year}年{month}月のシフト表を公開しました。"
+
+
+def publication_flex(*, classroom: str, year: int, month: int, revision: int, changed: int, language: str,
+                     preview_url: str, open_url: str, width: int, height: int) -> dict[str, Any]:
+    """A bubble with the preview as hero image, the title, and a button that opens the full image."""
+    en = language == "en"
+    # Flex allows a hero at most three times as tall as it is wide.
+    ratio_h = max(1, min(height * 100 // max(width, 1), 300))
+    title = (f"{classroom} — {dt.date(year, month, 1):%B %Y}" if en else f"{classroom} {year}年{month}月 シフト表")
+    if revision > 1:
+        subtitle = (f"Revision {revision}: {changed} change(s), highlighted in yellow" if en
+                    else f"第{revision}版・変更{changed}件（黄色の枠）")
+    else:
+        subtitle = "New roster" if en else "新しいシフト表です"
+    return {
+        "type": "flex",
+        "altText": _clip(publication_text(classroom, year, month, revision, changed, language), ALT_TEXT_LIMIT),
+        "contents": {
+            "type": "bubble",
+            "hero": {"type": "image", "url": preview_url, "size": "full", "aspectMode": "fit",
+                     "aspectRatio": f"100:{ratio_h}", "action": {"type": "uri", "uri": open_url}},
+            "body": {"type": "box", "layout": "vertical", "spacing": "sm", "contents": [
+                {"type": "text", "text": _clip(title, 200), "weight": "bold", "size": "md", "wrap": True},
+                {"type": "text", "text": subtitle, "size": "sm", "color": "#666666", "wrap": True},
+            ]},
+            "footer": {"type": "box", "layout": "vertical", "contents": [
+                {"type": "button", "style": "primary", "color": "#1B7F5B",
+                 "action": {"type": "uri", "label": "Open the roster" if en else "シフト表を開く", "uri": open_url}},
+            ]},
+        },
+    }

@@ -40,6 +40,7 @@ class ErrorCode(StrEnum):
     NOT_FOUND = "LINE_404"
     CLIENT_ERROR = "LINE_4XX"
     RETRY_KEY_EXPIRED = "RETRY_KEY_EXPIRED"
+    UPLOAD_FAILED = "UPLOAD_FAILED"
 
 
 class Transport(StrEnum):
@@ -47,6 +48,7 @@ class Transport(StrEnum):
 
     TIMEOUT = "timeout"
     CONNECTION = "connection"
+    UPLOAD = "upload"  # the image upload before the request failed; LINE was not contacted
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,8 @@ def classify(result: SendResult) -> Verdict:
     status = result.http_status
     detail = _describe(result)
     if status is None:
+        if result.transport_error is Transport.UPLOAD:
+            return Verdict(Outcome.RETRY, ErrorCode.UPLOAD_FAILED, detail or "the image upload failed")
         if result.transport_error is Transport.TIMEOUT:
             return Verdict(Outcome.RETRY, ErrorCode.TIMEOUT, detail or "no answer before the timeout")
         return Verdict(Outcome.RETRY, ErrorCode.CONNECTION, detail or "connection failed")

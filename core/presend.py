@@ -8,6 +8,7 @@ a reason; otherwise the LINE recipient and messages are built.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -16,7 +17,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from core import messages, roster
+from core import hosting, messages, roster
+from core.image_store import ImageStore
 from core.models import (
     Classroom,
     Delivery,
@@ -52,6 +54,8 @@ class Outgoing:
     endpoint: str  # "push" or "multicast"
     to: str | tuple[str, ...]
     messages: tuple[dict[str, Any], ...]
+    # Work that must succeed before the request leaves (image uploads); run on a send thread.
+    before_send: Callable[[], None] | None = None
 
 
 Builder = Callable[[Session, Delivery, dt.datetime], Outgoing]
@@ -147,6 +151,46 @@ def planner_told_version(session: Session, shift_id: int, teacher_id: int, *, be
 def _templates(language: str) -> dict[str, str]:
     # Loaded once per process: a template edited in the data folder applies from the next start.
     return messages.load_templates(language, default_home() / "templates")
+
+
+@register(DeliveryKind.SHIFT_PUBLICATION)
+def build_publication(session: Session, delivery: Delivery, now: dt.datetime) -> Outgoing:
+    publication = check_publication_is_newest(session, delivery)
+    room = session.get(Classroom, publication.classroom_id)
+    if room is None or not room.line_group_id:
+        raise CancelDelivery("NO_GROUP")
+    try:
+        config = hosting.config_from_settings(session)
+    except hosting.HostingError as exc:
+        raise CannotBuild("HOSTING_CREDENTIALS", str(exc)) from None
+    if config is None:
+        raise CannotBuild("HOSTING_NOT_CONFIGURED",
+                          "LINE shows images only from a public HTTPS address: set up image hosting in Settings")
+    store = ImageStore(default_home() / "images")
+    original = store.path_for(publication.image_sha256, ".png")
+    preview = store.path_for(publication.preview_sha256, ".jpg")
+    if not original.is_file() or not preview.is_file():
+        raise CannotBuild("IMAGE_MISSING", f"the image of revision {publication.revision} is missing from the data folder")
+    host = hosting.Hosting(config)
+    base = f"shiftcast/{publication.document_id}"
+    original_key, preview_key = f"{base}/roster-r{publication.revision}.png", f"{base}/preview-r{publication.revision}.jpg"
+    signed_at = delivery.retry_key_issued_at or now
+    original_url = host.url_for(original_key, signed_at=signed_at)
+    open_url = (f"https://liff.line.me/{room.liff_id}?document={publication.document_id}" if room.liff_id
+                else original_url)
+    changed = len(json.loads(publication.changes_json or "[]"))
+    message = messages.publication_flex(
+        classroom=room.name, year=publication.year, month=publication.month, revision=publication.revision,
+        changed=changed, language=room.language, preview_url=host.url_for(preview_key, signed_at=signed_at),
+        open_url=open_url, width=publication.image_width, height=publication.image_height,
+    )
+
+    def upload() -> None:
+        host.ensure_uploaded(original_key, original, "image/png")
+        host.ensure_uploaded(preview_key, preview, "image/jpeg")
+
+    publication.original_key, publication.preview_key = original_key, preview_key
+    return Outgoing("push", room.line_group_id, (message,), before_send=upload)
 
 
 def check_publication_is_newest(session: Session, delivery: Delivery) -> Publication:

@@ -323,6 +323,14 @@ class Sender:
 
     def _send(self, job: Job, access: LineAccess) -> None:
         bucket = self._buckets[job.outgoing.endpoint]
+        if job.outgoing.before_send is not None:
+            try:
+                job.outgoing.before_send()
+            except Exception as exc:  # noqa: BLE001 - retried like a network error; LINE was not contacted
+                log.warning("preparing delivery %s failed: %s", job.delivery_id, exc)
+                self._results.put((job, SendResult(transport_error=policy.Transport.UPLOAD, message=str(exc)[:300])))
+                self._wake.set()
+                return
         bucket.acquire()
         messages = list(job.outgoing.messages)
         try:

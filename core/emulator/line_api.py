@@ -175,7 +175,7 @@ class LineApi:
     def _push(self, request: Request, ctx: _Context, body: dict[str, Any] | None, _: str) -> Outcome:
         assert body is not None
         rid = ctx.request_id
-        problems = check_push(body)
+        problems = check_push(body, loopback_media=self.state.loopback_media)
         if problems:
             return r.body_errors(problems, rid)
         to: str = body["to"]
@@ -207,7 +207,7 @@ class LineApi:
     def _multicast(self, request: Request, ctx: _Context, body: dict[str, Any] | None, _: str) -> Outcome:
         assert body is not None
         rid = ctx.request_id
-        problems = check_multicast(body)
+        problems = check_multicast(body, loopback_media=self.state.loopback_media)
         if problems:
             return r.body_errors(problems, rid)
         recipients: list[str] = list(dict.fromkeys(body["to"]))  # a repeated ID is one recipient
@@ -277,7 +277,7 @@ class LineApi:
 
     def _validate_push(self, request: Request, ctx: _Context, body: dict[str, Any] | None, _: str) -> Outcome:
         assert body is not None
-        problems = check_validate(body)
+        problems = check_validate(body, loopback_media=self.state.loopback_media)
         if problems:
             return r.body_errors(problems, ctx.request_id)
         return r.json_response(200, {}, ctx.request_id)

@@ -39,6 +39,7 @@ class LineEmulator:
         host: str = "127.0.0.1",
         port: int = 0,
         clock: Clock | None = None,
+        allow_loopback_media: bool = False,
     ) -> None:
         _require_loopback(host)
         if token is not None and not token:
@@ -47,6 +48,7 @@ class LineEmulator:
         self.host = host
         self._requested_port = port
         self._state = EmulatorState(clock)
+        self._state.loopback_media = allow_loopback_media
         self._app = EmulatorApp(self._state, token)
         self._connections: set[HttpConnection] = set()
         self._loop: asyncio.AbstractEventLoop | None = None

@@ -52,6 +52,8 @@ class EmulatorState:
     def __init__(self, clock: Clock | None = None) -> None:
         self.lock = threading.Lock()
         self.clock: Clock = clock or utc_now
+        # LINE only loads images over HTTPS; tests and the demo host images on plain-http loopback.
+        self.loopback_media = False
         self.users: dict[str, User] = {}
         self.groups: dict[str, Group] = {}
         self.quota = MonthlyQuota()

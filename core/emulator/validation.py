@@ -48,19 +48,19 @@ _TYPE_LIST = f"Must be one of the following values: [{', '.join(MESSAGE_TYPES)}]
 MISSING = "must be specified"
 
 
-def check_push(body: dict[str, Any]) -> list[Problem]:
+def check_push(body: dict[str, Any], *, loopback_media: bool = False) -> list[Problem]:
     problems: list[Problem] = []
     to = body.get("to")
     if to is None:
         problems.append(("to", MISSING))
     elif not isinstance(to, str) or PUSH_TARGET.fullmatch(to) is None:
         problems.append(("to", "must be a user ID (U…), group ID (C…) or room ID (R…)"))
-    _check_messages(body, problems)
+    _check_messages(body, problems, loopback_media)
     _check_notification_flag(body, problems)
     return problems
 
 
-def check_multicast(body: dict[str, Any]) -> list[Problem]:
+def check_multicast(body: dict[str, Any], *, loopback_media: bool = False) -> list[Problem]:
     problems: list[Problem] = []
     to = body.get("to")
     if to is None:
@@ -73,14 +73,14 @@ def check_multicast(body: dict[str, Any]) -> list[Problem]:
         for i, user in enumerate(to):
             if not isinstance(user, str) or USER_ID.fullmatch(user) is None:
                 problems.append((f"to[{i}]", "must be a user ID (U…); groups and rooms cannot be multicast to"))
-    _check_messages(body, problems)
+    _check_messages(body, problems, loopback_media)
     _check_notification_flag(body, problems)
     return problems
 
 
-def check_validate(body: dict[str, Any]) -> list[Problem]:
+def check_validate(body: dict[str, Any], *, loopback_media: bool = False) -> list[Problem]:
     problems: list[Problem] = []
-    _check_messages(body, problems)
+    _check_messages(body, problems, loopback_media)
     return problems
 
 
@@ -90,7 +90,7 @@ def _check_notification_flag(body: dict[str, Any], problems: list[Problem]) -> N
         problems.append(("notificationDisabled", "must be a boolean"))
 
 
-def _check_messages(body: dict[str, Any], problems: list[Problem]) -> None:
+def _check_messages(body: dict[str, Any], problems: list[Problem], loopback_media: bool = False) -> None:
     messages = body.get("messages")
     if messages is None:
         problems.append(("messages", MISSING))
@@ -112,9 +112,9 @@ def _check_messages(body: dict[str, Any], problems: list[Problem]) -> None:
         elif kind == "text":
             _check_text(message, where, problems)
         elif kind == "image":
-            _check_image(message, where, problems)
+            _check_image(message, where, problems, loopback_media)
         elif kind == "flex":
-            _check_flex(message, where, problems)
+            _check_flex(message, where, problems, loopback_media)
         elif isinstance(kind, str) and kind in _REQUIRED_ONLY:
             for name in _REQUIRED_ONLY[kind]:
                 if message.get(name) is None:
@@ -132,15 +132,15 @@ def _check_text(message: dict[str, Any], where: str, problems: list[Problem]) ->
         problems.append((f"{where}.quoteToken", "must be a string"))
 
 
-def _check_image(message: dict[str, Any], where: str, problems: list[Problem]) -> None:
+def _check_image(message: dict[str, Any], where: str, problems: list[Problem], loopback_media: bool = False) -> None:
     for name in ("originalContentUrl", "previewImageUrl"):
         prop = f"{where}.{name}"
         url = message.get(name)
-        if _check_string(url, prop, 1, URL_MAX, problems) and not _is_https_url(url):
+        if _check_string(url, prop, 1, URL_MAX, problems) and not _is_https_url(url, loopback_media):
             problems.append((prop, "must be a valid HTTPS URL"))
 
 
-def _check_flex(message: dict[str, Any], where: str, problems: list[Problem]) -> None:
+def _check_flex(message: dict[str, Any], where: str, problems: list[Problem], loopback_media: bool = False) -> None:
     _check_string(message.get("altText"), f"{where}.altText", 1, ALT_TEXT_MAX, problems)
     prop = f"{where}.contents"
     contents = message.get("contents")
@@ -156,6 +156,22 @@ def _check_flex(message: dict[str, Any], where: str, problems: list[Problem]) ->
         problems.append((prop, "must be a flex container of type bubble or carousel"))
         return
     _check_uri_actions(contents, prop, problems)
+    _check_flex_images(contents, prop, problems, loopback_media)
+
+
+def _check_flex_images(root: dict[str, Any], prop: str, problems: list[Problem], loopback_media: bool) -> None:
+    """Image components (hero images among them) load from a public HTTPS URL, like image messages."""
+    stack: list[tuple[Any, str]] = [(root, prop)]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, dict):
+            if node.get("type") == "image" and "url" in node:
+                url = node.get("url")
+                if _check_string(url, f"{path}.url", 1, URL_MAX, problems) and not _is_https_url(url, loopback_media):
+                    problems.append((f"{path}.url", "must be a valid HTTPS URL"))
+            stack.extend((child, f"{path}.{key}") for key, child in node.items() if isinstance(child, dict | list))
+        elif isinstance(node, list):
+            stack.extend((child, f"{path}[{i}]") for i, child in enumerate(node) if isinstance(child, dict | list))
 
 
 def _check_carousel(carousel: dict[str, Any], prop: str, problems: list[Problem]) -> None:
@@ -225,9 +241,11 @@ def _check_string(value: Any, prop: str, low: int, high: int, problems: list[Pro
     return False
 
 
-def _is_https_url(url: str) -> bool:
+def _is_https_url(url: str, loopback_media: bool = False) -> bool:
     try:
         parts = urlsplit(url)
     except ValueError:
         return False
+    if loopback_media and parts.scheme.lower() == "http" and parts.hostname in ("127.0.0.1", "localhost", "::1"):
+        return True  # a deliberate deviation, off by default: local image hosting for tests and the demo
     return parts.scheme.lower() == "https" and bool(parts.hostname)

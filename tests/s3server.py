@@ -1,0 +1,46 @@
+"""A real S3-compatible server on loopback (moto in server mode) for the image-hosting tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from core import hosting, secrets, settings
+from core.db import Database
+
+ACCESS_KEY = "shiftcast-test"
+SECRET_KEY = "shiftcast-test-secret-key-0123456789"
+BUCKET = "rosters"
+
+
+@pytest.fixture(scope="session")
+def s3_endpoint() -> Iterator[str]:
+    from moto.server import ThreadedMotoServer
+
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    yield f"http://{host}:{port}"
+    server.stop()
+
+
+@pytest.fixture
+def hosted(db: Database, s3_endpoint: str) -> str:
+    """Image hosting configured in settings and the keyring, with an empty bucket of its own."""
+    from minio import Minio
+
+    client = Minio(s3_endpoint.removeprefix("http://"), access_key=ACCESS_KEY, secret_key=SECRET_KEY, secure=False,
+                   region="us-east-1")
+    if client.bucket_exists(BUCKET):
+        for item in client.list_objects(BUCKET, recursive=True):
+            client.remove_object(BUCKET, item.object_name)
+    else:
+        client.make_bucket(BUCKET)
+    with db.write() as s:
+        settings.put(s, hosting.ENDPOINT, s3_endpoint)
+        settings.put(s, hosting.BUCKET, BUCKET)
+        settings.put(s, hosting.REGION, "us-east-1")
+        settings.put(s, hosting.ACCESS_KEY_ID, ACCESS_KEY)
+    secrets.set_secret(hosting.SECRET_NAME, SECRET_KEY)
+    return s3_endpoint

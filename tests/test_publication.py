@@ -1,0 +1,153 @@
+"""Publishing end to end: render → store → upload to a real S3-compatible server → Flex to the group."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+
+import httpx
+import pytest
+from sqlalchemy import select
+
+from core import publication, roster
+from core.channels.line import access_from_settings
+from core.db import Database
+from core.emulator import LineEmulator
+from core.errors import ValidationError
+from core.image_store import ImageStore
+from core.models import Delivery, DeliveryStatus, Publication, ShiftStatus
+from core.paths import DataPaths
+from core.sender import Sender, SenderConfig
+from tests import factories as f
+from tests.linefixtures import TOKEN, FakeClock, user_id
+from tests.s3server import hosted, s3_endpoint  # noqa: F401
+
+GROUP = "C" + "1" * 32
+
+
+@pytest.fixture
+def line_group(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    from core import secrets
+
+    with LineEmulator(token=TOKEN, allow_loopback_media=True) as emu:
+        emu.add_group(GROUP, "本校 講師", [user_id(n) for n in range(1, 6)])
+        monkeypatch.setenv("SHIFTCAST_LINE_API_BASE", emu.base_url)
+        secrets.set_line_token(TOKEN)
+        yield emu
+
+
+def _month(db: Database, now: dt.datetime) -> dict[str, int]:
+    with db.write() as s:
+        room = f.classroom(s, line_group_id=GROUP)
+        a, b = f.teacher(s, "佐藤", 1), f.teacher(s, "鈴木", 2)
+        s1 = f.shift(s, room, a, dt.date(2026, 12, 3), now=now)
+        f.shift(s, room, b, dt.date(2026, 12, 4), "09:00", "12:00", now=now)
+        return {"room": room.id, "s1": s1.id}
+
+
+def _send(db: Database, now: dt.datetime) -> None:
+    Sender(db, lambda: access_from_settings(db), config=SenderConfig(concurrency=2), clock=FakeClock(now)).run_until_idle()
+
+
+def test_publish_end_to_end_through_s3_to_the_group(db: Database, paths: DataPaths, hosted: str,
+                                                     line_group: LineEmulator, now: dt.datetime) -> None:
+    ids = _month(db, now)
+    with db.write() as s:
+        done = publication.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(paths.images))
+        assert all(x.status == ShiftStatus.CONFIRMED for x in roster.month_shifts(s, ids["room"], 2026, 12))
+    assert done.revision == 1
+    _send(db, now)
+    [received] = line_group.inbox(GROUP)
+    flex = received.message
+    assert flex["type"] == "flex" and flex["altText"] == "【シフト表】本校 2026年12月のシフト表を公開しました。"
+    hero = flex["contents"]["hero"]
+    with db.read() as s:
+        pub = s.get(Publication, done.publication_id)
+        delivery = s.get(Delivery, done.delivery_id)
+    assert delivery is not None and delivery.status == DeliveryStatus.SENT
+    stored = ImageStore(paths.images)
+    preview = httpx.get(hero["url"])
+    assert preview.status_code == 200 and preview.content == stored.get(pub.preview_sha256, ".jpg")
+    original = httpx.get(hero["action"]["uri"])
+    assert original.content == stored.get(pub.image_sha256, ".png")
+    assert hashlib.sha256(original.content).hexdigest() == pub.image_sha256
+    assert pub.original_key and pub.document_id in pub.original_key
+    assert len(pub.document_id) >= 24  # unguessable
+    # A group push counts once per member against the monthly quota.
+    assert line_group.consumption == 5
+
+
+def test_second_revision_highlights_changes_and_supersedes_the_unsent_first(
+        db: Database, paths: DataPaths, hosted: str, line_group: LineEmulator, now: dt.datetime) -> None:
+    ids = _month(db, now)
+    store = ImageStore(paths.images)
+    with db.write() as s:
+        first = publication.publish(s, ids["room"], 2026, 12, now=now, store=store)
+    with db.write() as s:
+        with pytest.raises(ValidationError, match="nothing changed"):
+            publication.publish(s, ids["room"], 2026, 12, now=now, store=store)
+    with db.write() as s:
+        roster.edit_shift(s, ids["s1"], start_time=dt.time(15), now=now)
+        second = publication.publish(s, ids["room"], 2026, 12, now=now, store=store)
+    assert second.revision == 2 and second.changed_cells == 1 and second.superseded == [first.delivery_id]
+    _send(db, now)
+    with db.read() as s:
+        old = s.get(Delivery, first.delivery_id)
+        pub2 = s.get(Publication, second.publication_id)
+    assert old.status == DeliveryStatus.CANCELED and old.cancel_reason == "SUPERSEDED"
+    assert json.loads(pub2.changes_json) == [["佐藤", 3]] and pub2.is_update
+    [received] = line_group.inbox(GROUP)
+    assert "更新" in received.message["altText"] and "第2版" in received.message["altText"]
+
+
+def test_upload_failure_is_retried_and_nothing_is_sent_meanwhile(
+        db: Database, paths: DataPaths, hosted: str, line_group: LineEmulator, now: dt.datetime) -> None:
+    from core import hosting, settings
+
+    ids = _month(db, now)
+    with db.write() as s:
+        done = publication.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(paths.images))
+        settings.put(s, hosting.BUCKET, "no-such-bucket")
+    _send(db, now)
+    with db.read() as s:
+        d = s.get(Delivery, done.delivery_id)
+    assert (d.status, d.last_error_code) == (DeliveryStatus.QUEUED, "UPLOAD_FAILED")
+    assert line_group.inbox(GROUP) == [] and line_group.request_log() == []
+    with db.write() as s:
+        settings.put(s, hosting.BUCKET, "rosters")
+    _send(db, now + dt.timedelta(minutes=3))
+    assert len(line_group.inbox(GROUP)) == 1
+
+
+def test_publish_without_hosting_fails_with_a_clear_reason(db: Database, paths: DataPaths, line_group: LineEmulator,
+                                                          now: dt.datetime) -> None:
+    ids = _month(db, now)
+    with db.write() as s:
+        done = publication.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(paths.images))
+    _send(db, now)
+    with db.read() as s:
+        d = s.get(Delivery, done.delivery_id)
+    assert (d.status, d.last_error_code) == (DeliveryStatus.FAILED, "HOSTING_NOT_CONFIGURED")
+
+
+def test_dry_run_reports_recipients_cost_and_quota_warning(db: Database, now: dt.datetime) -> None:
+    from core import settings
+    from core.forecast import QUOTA_SETTING
+
+    ids = _month(db, now)
+    with db.write() as s:
+        settings.put(s, QUOTA_SETTING, json.dumps({"limit": 200, "used": 197}))
+    with db.read() as s:
+        plan = publication.plan_publish(s, ids["room"], 2026, 12, now=now, members=5)
+    assert (plan.group_id, plan.members, plan.messages, plan.drafts_to_confirm, plan.revision) == (GROUP, 5, 5, 2, 1)
+    assert plan.warning and "3 message(s) left" in plan.warning
+    with db.read() as s:
+        assert s.scalar(select(Publication.id)) is None  # a dry run stores nothing
+
+
+def test_publish_needs_a_group(db: Database, paths: DataPaths, now: dt.datetime) -> None:
+    with db.write() as s:
+        room = f.classroom(s)
+        with pytest.raises(ValidationError, match="no LINE group ID"):
+            publication.publish(s, room.id, 2026, 12, now=now, store=ImageStore(paths.images))
