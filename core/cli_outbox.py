@@ -21,6 +21,7 @@ from core.errors import ValidationError
 from core.image_store import ImageStore
 from core.models import DeliveryKind, DeliveryStatus
 from core.paths import data_paths
+from core.engine import Engine
 from core.scheduler import Scheduler
 from core.sender import Sender
 
@@ -72,14 +73,16 @@ def _now() -> dt.datetime:
 
 
 def cmd_sender(db: Database, args: argparse.Namespace) -> int:
-    sender = Sender(db, lambda: access_from_settings(db))
-    scheduler = Scheduler(db, wake_sender=sender.wake, refresh_quota=lambda: _refresh_quota(db))
     if args.until_idle:
-        scheduler.run_plan()
+        sender = Sender(db, lambda: access_from_settings(db))
+        Scheduler(db, wake_sender=sender.wake).run_plan()
         stats = sender.run_until_idle()
         sender.stop()
         print(json.dumps(stats.__dict__))
         return 0
+    engine = Engine(db, data_paths(args.home))
+    if not engine.start():
+        raise ValidationError("another Shiftcast (the app, the tray or a sender) is already sending from this data folder")
     stop = threading.Event()
 
     def on_signal(signum: int, _frame: object) -> None:
@@ -87,14 +90,12 @@ def cmd_sender(db: Database, args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
-    sender.start()
-    scheduler.start()
-    print(f"sending from {db.url.split('///')[-1]} (Ctrl+C to stop)", flush=True)
+    print(f"sending from {engine.paths.home} (Ctrl+C to stop)", flush=True)
     while not stop.wait(1.0):
         pass
-    scheduler.shutdown()
-    sender.stop()
-    print(json.dumps(sender.stats.__dict__), flush=True)
+    stats = engine.sender.stats if engine.sender else None
+    engine.stop()
+    print(json.dumps(stats.__dict__ if stats else {}), flush=True)
     return 0
 
 
@@ -158,13 +159,6 @@ def cmd_line_token(db: Database, args: argparse.Namespace) -> int:
     secrets.set_line_token(token.strip())
     print("saved in the keyring")
     return 0
-
-
-def _refresh_quota(db: Database) -> None:
-    try:
-        forecast.refresh_quota(db)
-    except Exception as exc:  # noqa: BLE001 - the quota is informative; never stop sending for it
-        log.warning("could not refresh the LINE quota: %s", exc)
 
 
 def cmd_plan(db: Database, args: argparse.Namespace) -> int:

@@ -109,3 +109,36 @@ class Hosting:
         except Exception as exc:  # noqa: BLE001 - shown to the manager as is
             raise HostingError(f"test upload failed: {exc}") from exc
         return self.url_for(key, signed_at=dt.datetime.now(dt.UTC))
+
+
+LOCAL_ROOT = "hosting.local_root"
+LOCAL_BASE_URL = "hosting.local_base_url"
+
+
+class LocalHosting:
+    """Images copied into a folder that a loopback web server publishes: for demo mode only, where the
+    built-in LINE emulator (not LINE) loads them. Same interface as `Hosting`."""
+
+    def __init__(self, root: Path, base_url: str) -> None:
+        self.root = root
+        self.base_url = base_url.rstrip("/")
+
+    def ensure_uploaded(self, key: str, path: Path, content_type: str) -> bool:
+        target = self.root / key
+        if target.is_file() and target.stat().st_size == path.stat().st_size:
+            return False
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(path.read_bytes())
+        return True
+
+    def url_for(self, key: str, *, signed_at: dt.datetime) -> str:
+        return f"{self.base_url}/{quote(key)}"
+
+
+def from_settings(session: Session) -> Hosting | LocalHosting | None:
+    """The configured image hosting, or None when the manager has not set one up."""
+    local_root, local_url = settings.get(session, LOCAL_ROOT), settings.get(session, LOCAL_BASE_URL)
+    if local_root and local_url:
+        return LocalHosting(Path(local_root), local_url)
+    config = config_from_settings(session)
+    return Hosting(config) if config is not None else None

@@ -160,10 +160,10 @@ def build_publication(session: Session, delivery: Delivery, now: dt.datetime) ->
     if room is None or not room.line_group_id:
         raise CancelDelivery("NO_GROUP")
     try:
-        config = hosting.config_from_settings(session)
+        host = hosting.from_settings(session)
     except hosting.HostingError as exc:
         raise CannotBuild("HOSTING_CREDENTIALS", str(exc)) from None
-    if config is None:
+    if host is None:
         raise CannotBuild("HOSTING_NOT_CONFIGURED",
                           "LINE shows images only from a public HTTPS address: set up image hosting in Settings")
     store = ImageStore(default_home() / "images")
@@ -171,7 +171,6 @@ def build_publication(session: Session, delivery: Delivery, now: dt.datetime) ->
     preview = store.path_for(publication.preview_sha256, ".jpg")
     if not original.is_file() or not preview.is_file():
         raise CannotBuild("IMAGE_MISSING", f"the image of revision {publication.revision} is missing from the data folder")
-    host = hosting.Hosting(config)
     base = f"shiftcast/{publication.document_id}"
     original_key, preview_key = f"{base}/roster-r{publication.revision}.png", f"{base}/preview-r{publication.revision}.jpg"
     signed_at = delivery.retry_key_issued_at or now

@@ -35,9 +35,12 @@ def _tune(db: Database, **values: str) -> None:
             settings.put(s, f"sender.{key}", value)
 
 
-def _spawn(paths: DataPaths, emulator: LineEmulator) -> subprocess.Popen[bytes]:
+def _spawn(paths: DataPaths, emulator: LineEmulator, *, home: Path | None = None) -> subprocess.Popen[bytes]:
+    """A `main.py sender` process. With `home`, it keeps its own data folder (and so its own sender
+    lock) but uses the same database file: two senders really racing for the same outbox."""
     env = os.environ | {
-        "SHIFTCAST_HOME": str(paths.home),
+        "SHIFTCAST_HOME": str(home or paths.home),
+        "SHIFTCAST_DB_URL": paths.database_url(),
         "SHIFTCAST_LINE_TOKEN": TOKEN,
         "SHIFTCAST_LINE_API_BASE": emulator.base_url,
         "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring",
@@ -82,7 +85,7 @@ def test_two_sender_processes_never_send_one_delivery_twice(db: Database, paths:
         make_reminders(db, 600, now=dt.datetime.now(dt.UTC), emulator=emulator)
         _tune(db, poll_seconds="0.05", concurrency="8")
         emulator.set_faults(FaultPlan(latency_ms=3))
-        senders = [_spawn(paths, emulator), _spawn(paths, emulator)]
+        senders = [_spawn(paths, emulator, home=paths.home / "one"), _spawn(paths, emulator, home=paths.home / "two")]
         try:
             _wait_until_done(db, 120)
         finally:
@@ -99,8 +102,35 @@ def test_two_sender_processes_never_send_one_delivery_twice(db: Database, paths:
 
     # Secrets never reach the database or the logs.
     secret = TOKEN.encode()
-    for path in [*paths.home.glob("shiftcast.db*"), *paths.logs.glob("*")]:
+    files = [*paths.home.glob("shiftcast.db*"), *paths.home.glob("*/logs/*")]
+    assert any(p.name.startswith("shiftcast.log") for p in files)
+    for path in files:
         assert secret not in path.read_bytes(), path
+
+
+def _lock_is_free(paths: DataPaths) -> bool:
+    from core.sender_lock import SenderLock
+
+    probe = SenderLock(paths.home / "sender.lock")
+    free = probe.acquire()
+    probe.release()
+    return free
+
+
+def test_a_second_sender_on_the_same_data_folder_is_refused(db: Database, paths: DataPaths) -> None:
+    with LineEmulator(token=TOKEN) as emulator:
+        first = _spawn(paths, emulator)
+        try:
+            deadline = time.monotonic() + 30
+            while _lock_is_free(paths) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            second = _spawn(paths, emulator)
+            _, err = second.communicate(timeout=60)
+            assert second.returncode == 1 and b"already sending" in err
+        finally:
+            first.send_signal(signal.SIGTERM)
+            first.communicate(timeout=60)
+        assert first.returncode == 0
 
 
 @pytest.mark.slow
