@@ -26,7 +26,7 @@ from core.version import __version__
 log = logging.getLogger(__name__)
 EXIT_USAGE = 2
 EXIT_FAILED = 1
-SCREEN_MODES = {"gui"}
+SCREEN_MODES = {"gui", "tray", "demo", "screenshots"}
 
 
 class UsageError(ShiftcastError):
@@ -42,10 +42,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="shiftcast", description="Shift rosters published and reminded over LINE.")
     parser.add_argument("--version", action="version", version=f"Shiftcast {__version__}")
     parser.add_argument("--home", type=Path, help="data folder (default: the platform's user data folder)")
+    parser.add_argument("--smoke", action="store_true",
+                        help="start the whole window, print one JSON line with the start-up time, and exit")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
-    gui = sub.add_parser("gui", help="open the window (the default)")
-    gui.add_argument("--smoke", action="store_true", help="open the window, then quit at once")
+    sub.add_parser("gui", help="open the window (the default)")
+    sub.add_parser("tray", help="start in the system tray only (used when starting at login)")
+    sub.add_parser("demo", help="try Shiftcast with sample data and the built-in LINE simulator")
+    shots = sub.add_parser("screenshots", help="save a PNG of every main view and dialog (demo data)")
+    shots.add_argument("--out", required=True, type=Path)
 
     imp = sub.add_parser("import", help="import teachers or shifts from CSV (all or nothing)")
     imp.add_argument("what", choices=["teachers", "shifts"])

@@ -1,42 +1,222 @@
-"""Starting the desktop app: QApplication, the database, the main window."""
+"""Starting the desktop app in its modes: the window (default), tray only, demo, smoke check, screenshots."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import logging
+import os
 import sys
+import time
+from pathlib import Path
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QProcess, QTimer
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from core import roster
+from core import demo as demo_data
+from core import secrets, settings
 from core.bootstrap import open_database
+from core.engine import Engine
 from core.errors import ShiftcastError
 from core.logs import configure_logging
-from core.paths import data_paths
-from ui.main_window import MainWindow
+from core.models import utcnow
+from core.paths import HOME_ENV, data_paths, default_home
+from core.resources import resource
+from ui import i18n
+from ui.bridge import CoreBridge
+from ui.context import AppContext
+from ui.errors import install_excepthook, show_error
+from ui.single_instance import SingleInstance
+from ui.tasks import Tasks
 
-
-def summary_text(classrooms: int, teachers: int) -> str:
-    return QApplication.translate("app", "{0} classroom(s), {1} teacher(s)").format(classrooms, teachers)
+log = logging.getLogger(__name__)
+SEEN_TRAY_HINT = "ui.tray_hint_shown"
+FIRST_RUN_DONE = "ui.first_run_done"
 
 
 def run_gui(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    mode = args.command or "gui"
+    smoke = bool(getattr(args, "smoke", False))
+    home = args.home
+    if mode in ("demo", "screenshots"):
+        home = demo_data.demo_home(Path(home) if home else None)
+        os.environ[HOME_ENV] = str(home)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Shiftcast")
-    paths = data_paths(args.home)
+    app.setOrganizationName("Shiftcast")
+    icon = QIcon(str(resource("icons", "shiftcast.png")))
+    app.setWindowIcon(icon)
+    paths = data_paths(Path(home) if home else None)
     configure_logging(paths.logs)
+    install_excepthook(paths)
+
+    instance = SingleInstance(paths)
+    if not smoke and mode != "screenshots" and instance.hand_over():
+        log.info("another window is open for %s; asked it to come forward", paths.home)
+        return 0
     try:
         db = open_database(paths)
     except ShiftcastError as exc:
         QMessageBox.critical(None, "Shiftcast", str(exc))
         return 1
+    with db.read() as session:
+        language = i18n.choose(settings.get(session, i18n.SETTING))
+        first_run_done = settings.get(session, FIRST_RUN_DONE) == "yes"
+    i18n.install(app, language, paths.home / "cache")
+
+    ctx = AppContext(paths=paths, db=db, tasks=Tasks(app), bridge=CoreBridge(app))
+    ctx.tasks.error_handler = lambda exc: show_error(None, exc, paths=paths)
+    if mode in ("demo", "screenshots"):
+        demo_data.seed(db, now=utcnow())
+        ctx.demo = demo_data.DemoEnvironment(paths.home).start(db)
+    engine = Engine(db, paths)
+    ctx.bridge.attach(engine.events)
+    if not smoke and mode != "screenshots" and engine.start():
+        ctx.engine = engine
     try:
-        with db.read() as session:
-            text = summary_text(len(roster.list_classrooms(session)), len(roster.list_teachers(session)))
-        window = MainWindow(paths, text)
-        window.show()
-        if getattr(args, "smoke", False):
-            QTimer.singleShot(0, app.quit)
-        return app.exec()
+        if mode == "screenshots":
+            from ui.screenshots import save_all
+
+            return save_all(ctx, Path(args.out), icon)
+        return _run(app, ctx, mode, icon, instance, smoke=smoke, started=started, first_run_done=first_run_done)
     finally:
+        if ctx.engine is not None:
+            ctx.engine.stop()
+        ctx.tasks.wait()
+        ctx.bridge.detach()
+        if ctx.demo is not None:
+            ctx.demo.stop()
+        instance.close()
         db.dispose()
+
+
+class Shell:
+    """The window and the tray of one running app, and what closing means.
+
+    With a tray and a running sender, closing the window hides it and sending goes on (said once,
+    the first time); without a tray (some Linux desktops), closing quits — sending stops with it."""
+
+    def __init__(self, app: QApplication, ctx: AppContext, icon: QIcon, *, tray_available: bool) -> None:
+        from ui.tray import Tray
+
+        self.app = app
+        self.ctx = ctx
+        self.icon = icon
+        self.window = None
+        self.tray: Tray | None = None
+        self.quitting = False
+        if tray_available:
+            self.tray = Tray(ctx, icon, open_window=self.open_window, quit_app=self.quit_app)
+            self.tray.show()
+
+    def open_window(self):  # type: ignore[no-untyped-def]
+        from ui.main_window import MainWindow
+
+        if self.window is None:
+            self.window = MainWindow(self.ctx, self.icon)
+            self.window.close_requested.connect(self.on_close)
+            self.window.quit_requested.connect(self.quit_app)
+            if self.ctx.demo is not None:
+                _add_inbox(self.window, self.ctx)
+        self.window.show()
+        self.window.raise_()
+        self.window.activateWindow()
+        return self.window
+
+    def quit_app(self) -> None:
+        self.quitting = True
+        if self.tray is not None:
+            self.tray.hide()
+        self.app.quit()
+
+    def on_close(self) -> None:
+        if self.tray is None or self.ctx.engine is None:
+            self.quit_app()
+            return
+        assert self.window is not None
+        self.window.hide()
+        with self.ctx.db.write() as session:
+            first_time = settings.get(session, SEEN_TRAY_HINT) != "yes"
+            if first_time:
+                settings.put(session, SEEN_TRAY_HINT, "yes")
+        if first_time:
+            self.tray.say_still_running()
+
+
+def _run(app: QApplication, ctx: AppContext, mode: str, icon: QIcon, instance: SingleInstance, *, smoke: bool,
+         started: float, first_run_done: bool) -> int:
+    from ui.tray import Tray
+
+    app.setQuitOnLastWindowClosed(False)
+    shell = Shell(app, ctx, icon, tray_available=Tray.available() and not smoke)
+    if mode == "tray" and shell.tray is None and not smoke:
+        QMessageBox.information(None, "Shiftcast", app.translate(
+            "app", "This desktop has no system tray, so Shiftcast stays open as a window to keep sending."))
+    instance.activated.connect(shell.open_window)
+    instance.listen()
+    if mode != "tray" or shell.tray is None:
+        shell.open_window()
+    if smoke:
+        window = shell.window
+        assert window is not None
+        app.processEvents()
+        print(json.dumps({"smoke": "ok", "startup_ms": round((time.perf_counter() - started) * 1000),
+                          "window": window.windowTitle(), "tabs": window.tabs.count()}), flush=True)
+        QTimer.singleShot(0, shell.quit_app)
+    elif mode == "gui" and not first_run_done and ctx.demo is None:
+        QTimer.singleShot(0, lambda: _first_run(ctx, shell.window))
+    return app.exec()
+
+
+def _add_inbox(window, ctx: AppContext) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QAction
+
+    from ui.inbox_window import InboxWindow
+
+    holder: list[InboxWindow] = []
+
+    def show_inbox() -> None:
+        if not holder:
+            holder.append(InboxWindow(ctx))
+        holder[0].show()
+        holder[0].raise_()
+
+    menu = window.menuBar().addMenu(window.tr("&Demo"))
+    menu.addAction(QAction(window.tr("Teachers' LINE inbox…"), window, triggered=show_inbox))
+
+
+def _first_run(ctx: AppContext, window) -> None:  # type: ignore[no-untyped-def]
+    """No LINE token yet: offer the demo, LINE set-up, or later."""
+    try:
+        has_token = bool(secrets.line_token())
+    except ShiftcastError:
+        has_token = False
+    with ctx.db.write() as session:
+        settings.put(session, FIRST_RUN_DONE, "yes")
+    if has_token:
+        return
+    box = QMessageBox(window)
+    box.setWindowTitle(window.tr("Welcome to Shiftcast"))
+    box.setText(window.tr("Shiftcast is not connected to LINE yet.\n\nTry it first with sample data that is sent "
+                          "to a built-in LINE simulator (nothing leaves this computer), or connect your LINE "
+                          "Official Account now."))
+    demo_button = box.addButton(window.tr("Try the demo"), QMessageBox.ButtonRole.AcceptRole)
+    setup_button = box.addButton(window.tr("Connect LINE"), QMessageBox.ButtonRole.ActionRole)
+    box.addButton(window.tr("Later"), QMessageBox.ButtonRole.RejectRole)
+    box.exec()
+    if box.clickedButton() is demo_button:
+        start_demo_process()
+    elif box.clickedButton() is setup_button:
+        window.tabs.setCurrentWidget(window.settings)
+
+
+def start_demo_process() -> bool:
+    """Demo mode runs as its own process with its own data folder, so it never mixes with real data."""
+    if getattr(sys, "frozen", False):
+        return QProcess.startDetached(sys.executable, ["demo"])[0]
+    main = Path(__file__).resolve().parent.parent / "main.py"
+    env_home = os.environ.get(HOME_ENV)
+    extra = ["--home", str(default_home())] if env_home else []
+    return QProcess.startDetached(sys.executable, [str(main), *extra, "demo"])[0]

@@ -1,34 +1,88 @@
-"""The main window. For now a welcome screen over the data folder; the roster, publish, deliveries and
-settings areas arrive as their own modules."""
+"""The main window: four areas in tabs, a status line for the sender, the File and Help menus."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QMainWindow, QVBoxLayout, QWidget
+from PySide6.QtCore import QUrl, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QIcon, QKeySequence
+from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QTabWidget
 
-from core.paths import DataPaths
+from core import deliveries, settings
 from core.version import __version__
+from ui.context import AppContext
+from ui.deliveries_view import DeliveriesView
+from ui.publish_view import PublishView
+from ui.settings_view import SettingsView
+from ui.shifts_view import ShiftsView
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, paths: DataPaths, summary: str) -> None:
+    close_requested = Signal()  # the app decides: hide to the tray, or quit
+
+    def __init__(self, ctx: AppContext, icon: QIcon | None = None) -> None:
         super().__init__()
-        self.setWindowTitle(f"Shiftcast {__version__}")
-        self.resize(960, 640)
-        body = QWidget(self)
-        layout = QVBoxLayout(body)
-        title = QLabel(self.tr("Shiftcast"), body)
-        title.setObjectName("title")
-        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        font = title.font()
-        font.setPointSize(font.pointSize() * 2)
-        title.setFont(font)
-        self.summary = QLabel(summary, body)
-        self.summary.setObjectName("summary")
-        self.summary.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        layout.addStretch(1)
-        layout.addWidget(title)
-        layout.addWidget(self.summary)
-        layout.addStretch(2)
-        self.setCentralWidget(body)
-        self.statusBar().showMessage(self.tr("Data folder: {}").format(paths.home))
+        self.ctx = ctx
+        self.setWindowTitle(f"Shiftcast {__version__}" + (self.tr(" — demo") if ctx.demo else ""))
+        if icon is not None:
+            self.setWindowIcon(icon)
+        self.resize(1280, 800)
+        self.tabs = QTabWidget(self)
+        self.tabs.setDocumentMode(True)
+        self.shifts = ShiftsView(ctx, self)
+        self.publish = PublishView(ctx, self)
+        self.deliveries = DeliveriesView(ctx, self)
+        self.settings = SettingsView(ctx, self)
+        self.tabs.addTab(self.shifts, self.tr("Shifts"))
+        self.tabs.addTab(self.publish, self.tr("Publish"))
+        self.tabs.addTab(self.deliveries, self.tr("Deliveries"))
+        self.tabs.addTab(self.settings, self.tr("Settings"))
+        self.setCentralWidget(self.tabs)
+        self.sender_status = QLabel(self)
+        self.statusBar().addPermanentWidget(self.sender_status)
+        self._build_menus()
+        ctx.bridge.deliveries_changed.connect(lambda _ids: self.refresh_status())
+        ctx.bridge.hold_changed.connect(lambda _reason: self.refresh_status())
+        self.refresh_status()
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu(self.tr("&File"))
+        quit_action = QAction(self.tr("&Quit"), self, shortcut=QKeySequence.StandardKey.Quit)
+        quit_action.triggered.connect(self.quit_requested)
+        file_menu.addAction(quit_action)
+        help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        help_menu.addAction(QAction(self.tr("Open the data folder"), self,
+                                    triggered=lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.ctx.paths.home)))))
+        help_menu.addAction(QAction(self.tr("Open the log file"), self,
+                                    triggered=lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.ctx.paths.logs / "shiftcast.log")))))
+        help_menu.addAction(QAction(self.tr("About Shiftcast"), self, triggered=self.about))
+
+    quit_requested = Signal()
+
+    def about(self) -> None:
+        QMessageBox.about(self, self.tr("About Shiftcast"),
+                          self.tr("Shiftcast {0}\nShift rosters published and reminded over LINE.\n\nData folder: {1}")
+                          .format(__version__, self.ctx.paths.home))
+
+    def refresh_status(self) -> None:
+        def load() -> tuple[dict[str, int], str | None]:
+            with self.ctx.db.read() as session:
+                return deliveries.counts(session), settings.get(session, settings.LINE_HOLD)
+
+        self.ctx.tasks.run(load, self._show_status, lambda _exc: None)
+
+    def _show_status(self, result: tuple[dict[str, int], str | None]) -> None:
+        counts, hold = result
+        engine = self.ctx.engine
+        if engine is None or not engine.sending:
+            state = self.tr("Another Shiftcast window or tray is sending")
+        elif hold:
+            state = self.tr("Sending held: LINE refused the channel access token (Settings)")
+        elif engine.sender is not None and engine.sender.paused:
+            state = self.tr("Sending paused")
+        else:
+            state = self.tr("Sending")
+        waiting = counts["pending"] + counts["queued"] + counts["processing"]
+        self.sender_status.setText(self.tr("{0} · waiting {1} · failed {2}").format(state, waiting, counts["failed"]))
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
+        event.ignore()
+        self.close_requested.emit()

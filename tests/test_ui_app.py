@@ -1,0 +1,87 @@
+"""The app shell: tray or no tray, single instance, smoke start."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication
+
+from core import settings
+from core.engine import Engine
+from core.paths import DataPaths
+from ui.app import SEEN_TRAY_HINT, Shell, run_gui
+from ui.context import AppContext
+from ui.single_instance import SingleInstance
+from tests.ui_fixtures import ctx, settle  # noqa: F401
+
+
+class _Quit:
+    def __init__(self, app: QApplication, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.calls = 0
+        monkeypatch.setattr(app, "quit", self)
+
+    def __call__(self) -> None:
+        self.calls += 1
+
+
+def test_without_a_tray_closing_the_window_quits(qtbot, ctx: AppContext, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = QApplication.instance()
+    quit_calls = _Quit(app, monkeypatch)
+    shell = Shell(app, ctx, QIcon(), tray_available=False)
+    window = shell.open_window()
+    qtbot.addWidget(window)
+    window.close()
+    assert quit_calls.calls == 1 and shell.quitting
+
+
+def test_with_a_tray_closing_hides_and_keeps_sending(qtbot, ctx: AppContext, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = QApplication.instance()
+    quit_calls = _Quit(app, monkeypatch)
+    ctx.engine = Engine(ctx.db, ctx.paths)  # an engine that would send (not started: no threads needed)
+    shell = Shell(app, ctx, QIcon(), tray_available=True)
+    hints: list[int] = []
+    assert shell.tray is not None
+    monkeypatch.setattr(shell.tray, "say_still_running", lambda: hints.append(1))
+    window = shell.open_window()
+    qtbot.addWidget(window)
+    window.close()
+    assert quit_calls.calls == 0 and not window.isVisible()
+    shell.open_window()
+    window.close()
+    assert hints == [1]  # said once, the first time only
+    with ctx.db.read() as s:
+        assert settings.get(s, SEEN_TRAY_HINT) == "yes"
+    shell.tray.quit_action.trigger()
+    assert quit_calls.calls == 1
+    settle(qtbot, ctx)
+
+
+def test_tray_menu_pause_send_now_and_counts(qtbot, ctx: AppContext) -> None:
+    from ui.tray import Tray
+
+    tray = Tray(ctx, QIcon(), open_window=lambda: None, quit_app=lambda: None)
+    settle(qtbot, ctx)
+    assert tray.counts_action.text().startswith("Waiting 0")
+    assert not tray.pause_action.isEnabled()  # nothing sends in this context
+
+
+def test_second_launch_hands_over_to_the_first(qtbot, paths: DataPaths) -> None:
+    first = SingleInstance(paths)
+    assert first.listen()
+    try:
+        with qtbot.waitSignal(first.activated, timeout=5000):
+            assert SingleInstance(paths).hand_over()
+    finally:
+        first.close()
+    assert not SingleInstance(paths).hand_over()  # nobody listens any more
+
+
+def test_smoke_start_prints_one_json_line(qtbot, paths: DataPaths, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_gui(argparse.Namespace(home=paths.home, smoke=True, command=None)) == 0
+    line = capsys.readouterr().out.strip().splitlines()[-1]
+    report = json.loads(line)
+    assert report["smoke"] == "ok" and report["tabs"] == 4 and report["startup_ms"] > 0
+    assert paths.database.exists()

@@ -1,0 +1,271 @@
+"""The Deliveries area over a real database: live rows, filters, detail pane and the manager's actions."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QDate
+from PySide6.QtWidgets import QMessageBox
+from sqlalchemy import text
+
+from core.db import Database
+from core.models import Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus
+from tests import factories as f
+from tests.ui_fixtures import ctx, settle  # noqa: F401
+from ui.context import AppContext
+from ui.deliveries_model import ERROR, RECIPIENT, STATUS
+from ui.deliveries_view import DeliveriesView
+
+DAY = dt.timedelta(days=1)
+WAIT = 20_000  # ms; a wait ends as soon as its condition holds, so only a busy machine uses it up
+
+
+def _add(db: Database, now: dt.datetime, key: str, *, status: DeliveryStatus = DeliveryStatus.QUEUED,
+         kind: DeliveryKind = DeliveryKind.SHIFT_REMINDER, **values: object) -> int:
+    values.setdefault("created_at", now)
+    with db.write() as s:
+        row = Delivery(kind=kind, dedup_key=key, status=status, due_at=now, next_attempt_at=now, updated_at=now,
+                       **values)
+        s.add(row)
+        s.flush()
+        return row.id
+
+
+def _view(qtbot, ctx: AppContext) -> DeliveriesView:  # type: ignore[no-untyped-def]
+    view = DeliveriesView(ctx)
+    qtbot.addWidget(view)
+    view.resize(1200, 700)
+    view.show()
+    settle(qtbot, ctx, timeout=WAIT)
+    return view
+
+
+def _ids(view: DeliveriesView) -> list[int]:
+    return [view.model.item_at(r).id for r in range(view.model.rowCount())]
+
+
+def _status(view: DeliveriesView, delivery_id: int) -> str | None:
+    item = view.model.get(delivery_id)
+    return None if item is None else item.badge
+
+
+def test_100k_rows_load_and_an_update_touches_only_the_changed_rows(qtbot, ctx: AppContext, db: Database,
+                                                                   now: dt.datetime) -> None:
+    stamp = now.replace(tzinfo=None).isoformat(sep=" ")
+    rows = [("shift_reminder", "line", f"shift_reminder:shift:{i}:v1", f"U{i:032x}", "sent", 1, stamp, stamp, stamp,
+             stamp, stamp) for i in range(100_000)]
+    with db.engine.begin() as conn:  # one executemany: the app's own paths would take minutes here
+        conn.exec_driver_sql(
+            "INSERT INTO deliveries (kind, channel, dedup_key, recipient, status, attempt_count, due_at, "
+            "next_attempt_at, created_at, updated_at, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    view = _view(qtbot, ctx)
+    model = view.model
+    qtbot.waitUntil(lambda: model.rowCount() == 100_000, timeout=WAIT)
+    assert model.counts["sent"] == 100_000
+    assert view.count_labels["sent"].property("count") == 100_000
+    before = {model.item_at(r).id: model.item_at(r) for r in range(model.rowCount())}
+
+    changed = [17, 50_000, 99_999]
+    with db.engine.begin() as conn:
+        conn.execute(text("UPDATE deliveries SET status = 'failed', last_error_code = 'LINE_400', "
+                          "last_error_message = 'The request body has 1 error(s)' WHERE id IN (17, 50000, 99999)"))
+    newest = _add(db, now, "shift_reminder:shift:new:v1")
+    signals: dict[str, list[Any]] = {"reset": [], "data": [], "inserted": []}
+    model.modelReset.connect(lambda: signals["reset"].append(1))
+    # Rows are numbered as they are when the signal fires, so note which deliveries they were.
+    model.dataChanged.connect(lambda a, b, *_: signals["data"].extend(model.item_at(r).id
+                                                                       for r in range(a.row(), b.row() + 1)))
+    model.rowsInserted.connect(lambda _p, a, b: signals["inserted"].append((a, b)))
+    ctx.bridge.deliveries_changed.emit(changed)
+    qtbot.waitUntil(lambda: model.rowCount() == 100_001 and _status(view, 17) == "failed", timeout=WAIT)
+    settle(qtbot, ctx, timeout=WAIT)
+
+    assert signals["reset"] == []
+    assert signals["inserted"] == [(0, 0)]  # the new delivery, at the top of the newest-first order
+    assert sorted(signals["data"]) == changed
+    assert model.item_at(0).id == newest
+    assert model.counts["failed"] == 3 and model.counts["sent"] == 99_997 and model.counts["queued"] == 1
+    untouched = [i for i in (1, 2, 18, 49_999, 100_000)]
+    assert all(model.get(i) is before[i] for i in untouched)  # the very same objects: not reloaded
+    row = model.row_of(50_000)
+    assert model.index(row, STATUS).data() == "Failed"  # type: ignore[arg-type]
+    assert model.index(row, ERROR).data() == "The request body has 1 error(s)"  # type: ignore[arg-type]
+
+
+def test_filters_by_status_kind_classroom_date_text_and_dead_letters(qtbot, ctx: AppContext, db: Database,
+                                                                     now: dt.datetime) -> None:
+    with db.write() as s:
+        room_a = f.classroom(s, "本校").id
+        room_b = f.classroom(s, "駅前校").id
+        teacher = f.teacher(s, "佐藤", 1).id
+    sent = _add(db, now, "a", status=DeliveryStatus.SENT, classroom_id=room_a, teacher_id=teacher, sent_at=now)
+    failed = _add(db, now - 3 * DAY, "b", status=DeliveryStatus.FAILED, classroom_id=room_b,
+                  last_error_message="Failed to send messages")
+    dead = _add(db, now - 10 * DAY, "c", status=DeliveryStatus.FAILED, classroom_id=room_a, dead_lettered_at=now,
+                kind=DeliveryKind.SHIFT_PUBLICATION, last_error_code="LINE_5XX")
+    queued = _add(db, now, "d", kind=DeliveryKind.SHIFT_CORRECTION, classroom_id=room_b)
+    view = _view(qtbot, ctx)
+    qtbot.waitUntil(lambda: view.model.rowCount() == 4, timeout=WAIT)
+    qtbot.waitUntil(lambda: view.classroom_box.count() == 3, timeout=WAIT)
+    assert view.model.index(view.model.row_of(sent), RECIPIENT).data() == "佐藤"  # type: ignore[arg-type]
+    assert view.model.index(view.model.row_of(dead), RECIPIENT).data() == "本校 (LINE group)"  # type: ignore[arg-type]
+
+    view.status_actions["failed"].setChecked(True)
+    assert sorted(_ids(view)) == [failed, dead]
+    assert "Failed" in view.status_button.text()
+    view.dead_check.setChecked(True)
+    assert _ids(view) == [dead]
+    view.dead_check.setChecked(False)
+    view.status_actions["failed"].setChecked(False)
+
+    view.kind_box.setCurrentIndex(view.kind_box.findData(DeliveryKind.SHIFT_CORRECTION.value))
+    assert _ids(view) == [queued]
+    view.kind_box.setCurrentIndex(0)
+    view.classroom_box.setCurrentIndex(view.classroom_box.findData(room_a))
+    assert sorted(_ids(view)) == [sent, dead]
+    view.classroom_box.setCurrentIndex(0)
+
+    local_today = now.astimezone().date()
+    five_days_ago = local_today - dt.timedelta(days=5)
+    view.date_from.setDate(QDate(five_days_ago.year, five_days_ago.month, five_days_ago.day))
+    view.date_to.setDate(QDate(local_today.year, local_today.month, local_today.day))
+    view.date_check.setChecked(True)
+    assert sorted(_ids(view)) == [sent, failed, queued]
+    view.date_check.setChecked(False)
+
+    qtbot.keyClicks(view.search, "failed to SEND")
+    qtbot.waitUntil(lambda: _ids(view) == [failed], timeout=WAIT)
+    view.search.setText("5xx")
+    qtbot.waitUntil(lambda: _ids(view) == [dead], timeout=WAIT)
+    view.search.clear()
+    qtbot.waitUntil(lambda: len(_ids(view)) == 4, timeout=WAIT)
+
+    # A row that stops matching the filter leaves the table on the next update; one that starts matching joins.
+    view.status_actions["queued"].setChecked(True)
+    assert _ids(view) == [queued]
+    with db.write() as s:
+        s.get(Delivery, queued).status = DeliveryStatus.SENT  # type: ignore[union-attr]
+        s.get(Delivery, failed).status = DeliveryStatus.QUEUED  # type: ignore[union-attr]
+    ctx.bridge.deliveries_changed.emit([queued, failed])
+    qtbot.waitUntil(lambda: _ids(view) == [failed], timeout=WAIT)
+
+
+def test_detail_pane_lists_every_attempt_with_lines_words(qtbot, ctx: AppContext, db: Database,
+                                                          now: dt.datetime) -> None:
+    delivery_id = _add(db, now, "k", status=DeliveryStatus.QUEUED, attempt_count=2, last_error_code="LINE_5XX",
+                       last_error_message="Internal server error")
+    with db.write() as s:
+        s.add_all([
+            DeliveryAttempt(delivery_id=delivery_id, number=1, started_at=now, duration_ms=120, http_status=500,
+                            request_id="req-1", outcome="retry", error_code="LINE_5XX",
+                            error_message="Internal server error"),
+            DeliveryAttempt(delivery_id=delivery_id, number=2, started_at=now + dt.timedelta(seconds=30),
+                            duration_ms=5000, http_status=None, outcome="retry", error_code="TIMEOUT",
+                            error_message="LINE did not answer in time"),
+        ])
+    view = _view(qtbot, ctx)
+    qtbot.waitUntil(lambda: view.model.rowCount() == 1, timeout=WAIT)
+    assert view.select(delivery_id)
+    attempts = view.detail.attempts
+    qtbot.waitUntil(lambda: attempts.topLevelItemCount() == 2, timeout=WAIT)
+    first, second = attempts.topLevelItem(0), attempts.topLevelItem(1)
+    assert first is not None and second is not None
+    assert (first.text(0), first.text(2), first.text(3), first.text(4)) == ("1", "500", "req-1", "120 ms")
+    assert first.text(6) == "LINE_5XX: Internal server error"
+    assert second.text(2) == "no answer" and "did not answer" in second.text(6)
+    assert "k" == view.detail._values["key"].text()
+    assert view.detail.title.text().startswith(f"Delivery #{delivery_id}")
+
+
+def test_retry_a_dead_letter_warns_about_a_new_retry_key(qtbot, ctx: AppContext, db: Database,
+                                                         now: dt.datetime) -> None:
+    dead = _add(db, now - 3 * DAY, "dead", status=DeliveryStatus.FAILED, attempt_count=5, dead_lettered_at=now,
+                retry_key="6f1c1f3e-3d2b-4f7e-9a59-1f0d3c2b1a00", retry_key_issued_at=now - 2 * DAY,
+                last_error_code="LINE_5XX")
+    sent = _add(db, now, "sent", status=DeliveryStatus.SENT, sent_at=now)
+    ctx.clock = lambda: now
+    view = _view(qtbot, ctx)
+    qtbot.waitUntil(lambda: view.model.rowCount() == 2, timeout=WAIT)
+    assert view.count_labels["dead_letters"].property("count") == 1
+    view.select(sent)
+    assert not view.retry_action.isEnabled() and not view.cancel_action.isEnabled()
+    view.select(dead)
+    assert view.retry_action.isEnabled() and view.cancel_action.isEnabled()
+
+    view.retry_action.trigger()
+    qtbot.waitUntil(lambda: _status(view, dead) == "queued", timeout=WAIT)
+    assert view.message is not None and "new retry key" in view.message.text() and "twice" in view.message.text()
+    assert view.model.counts["dead_letters"] == 0 and view.count_labels["dead_letters"].property("count") == 0
+    with db.read() as s:
+        row = s.get(Delivery, dead)
+        assert row is not None and row.retry_key != "6f1c1f3e-3d2b-4f7e-9a59-1f0d3c2b1a00"
+        assert row.attempt_count == 0 and row.dead_lettered_at is None
+
+
+def test_cancel_then_actions_follow_the_new_status(qtbot, ctx: AppContext, db: Database, now: dt.datetime) -> None:
+    queued = _add(db, now, "q")
+    ctx.clock = lambda: now
+    view = _view(qtbot, ctx)
+    qtbot.waitUntil(lambda: view.model.rowCount() == 1, timeout=WAIT)
+    view.select(queued)
+    assert view.cancel_action.isEnabled()
+    view.cancel_action.trigger()
+    qtbot.waitUntil(lambda: _status(view, queued) == "canceled", timeout=WAIT)
+    assert not view.cancel_action.isEnabled() and view.retry_action.isEnabled()
+    qtbot.waitUntil(lambda: "MANAGER" in view.detail._values["status"].text(), timeout=WAIT)
+
+
+def test_requeue_all_dead_letters_counts_the_new_keys(qtbot, ctx: AppContext, db: Database, now: dt.datetime,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    old = _add(db, now, "old", status=DeliveryStatus.FAILED, dead_lettered_at=now, retry_key="k-old",
+               retry_key_issued_at=now - 2 * DAY)
+    fresh = _add(db, now, "fresh", status=DeliveryStatus.FAILED, dead_lettered_at=now, retry_key="k-fresh",
+                 retry_key_issued_at=now - dt.timedelta(hours=1))
+    ctx.clock = lambda: now
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    view = _view(qtbot, ctx)
+    qtbot.waitUntil(lambda: view.requeue_action.isEnabled(), timeout=WAIT)
+    view.requeue_action.trigger()
+    qtbot.waitUntil(lambda: _status(view, old) == "queued" and _status(view, fresh) == "queued", timeout=WAIT)
+    assert view.message is not None
+    assert "2 dead letter(s) are queued again" in view.message.text()
+    assert "1 of them got a new retry key" in view.message.text()
+    assert not view.requeue_action.isEnabled()
+
+
+def test_sorting_keeps_the_selection_and_new_rows_land_in_sorted_place(qtbot, ctx: AppContext, db: Database,
+                                                                      now: dt.datetime) -> None:
+    from PySide6.QtCore import Qt
+
+    ids = {name: _add(db, now, name, recipient=name) for name in ("c", "a", "b")}
+    view = _view(qtbot, ctx)
+    qtbot.waitUntil(lambda: view.model.rowCount() == 3, timeout=WAIT)
+    assert _ids(view) == [ids["b"], ids["a"], ids["c"]]  # newest first by default
+
+    def recipients() -> list[str]:
+        return [view.model.index(r, RECIPIENT).data() for r in range(view.model.rowCount())]
+
+    view.table.sortByColumn(RECIPIENT, Qt.SortOrder.AscendingOrder)
+    view.select(ids["b"])
+    assert recipients() == ["a", "b", "c"]
+    _add(db, now, "bb", recipient="bb")
+    ctx.bridge.deliveries_changed.emit([])  # "something new was enqueued"
+    qtbot.waitUntil(lambda: view.model.rowCount() == 4, timeout=WAIT)
+    assert recipients() == ["a", "b", "bb", "c"]
+    view.table.sortByColumn(RECIPIENT, Qt.SortOrder.DescendingOrder)
+    _add(db, now, "ab", recipient="ab")
+    ctx.bridge.deliveries_changed.emit([])
+    qtbot.waitUntil(lambda: view.model.rowCount() == 5, timeout=WAIT)
+    assert recipients() == ["c", "bb", "b", "ab", "a"]
+    assert view.selected_id() == ids["b"]
+
+    # Sorted by status, a selected row whose status changes moves to its new place and stays selected.
+    view.table.sortByColumn(STATUS, Qt.SortOrder.AscendingOrder)
+    with db.write() as s:
+        s.get(Delivery, ids["b"]).status = DeliveryStatus.SENT  # type: ignore[union-attr]
+    ctx.bridge.deliveries_changed.emit([ids["b"]])
+    qtbot.waitUntil(lambda: _status(view, ids["b"]) == "sent", timeout=WAIT)
+    assert [view.model.item_at(r).status for r in range(5)] == ["queued"] * 4 + ["sent"]
+    assert view.selected_id() == ids["b"] and view.model.row_of(ids["b"]) == 4

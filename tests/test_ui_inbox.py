@@ -1,0 +1,127 @@
+"""The demo inbox window: what the LINE emulator received, per teacher and per group, with the
+publication's preview image loaded from a loopback web server."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QImage
+from PySide6.QtWidgets import QLabel
+
+from core import messages
+from core.channels.line import LineClient
+from core.db import Database
+from core.emulator import LineEmulator
+from tests import factories as f
+from tests.linefixtures import TOKEN
+from tests.ui_fixtures import ctx, settle  # noqa: F401
+from ui.context import AppContext
+from ui.inbox_window import IMAGE_WIDTH, InboxWindow
+
+GROUP = "C" + "ab" * 16
+TEACHER = f"U{1:032x}"  # what factories.teacher(..., n=1) gives teacher 1
+STRANGER = "U" + "9" * 32
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the stdlib's name
+        pass
+
+
+@pytest.fixture
+def image_url(tmp_path: Path) -> Iterator[str]:
+    """A preview image served over loopback HTTP, as the demo serves its roster images."""
+    folder = tmp_path / "served"
+    folder.mkdir()
+    image = QImage(640, 480, QImage.Format.Format_RGB32)
+    image.fill(QColor("#1b7f5b"))
+    assert image.save(str(folder / "preview.png"))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/preview.png"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def demo_emulator(db: Database) -> Iterator[LineEmulator]:
+    with db.write() as s:
+        f.teacher(s, "佐藤 花子", 1)
+        f.classroom(s, "本校", line_group_id=GROUP)
+    with LineEmulator(token=TOKEN, allow_loopback_media=True) as emu:
+        emu.add_user(TEACHER, "佐藤 花子")
+        emu.add_user(STRANGER, "someone")
+        emu.add_group(GROUP, "講師", [TEACHER])
+        yield emu
+
+
+def push(emu: LineEmulator, to: str, message: dict) -> None:  # type: ignore[type-arg]
+    with LineClient(TOKEN, base_url=emu.base_url) as client:
+        result = client.push(to, [message], retry_key=str(uuid.uuid4()))
+    assert result.http_status == 200, result.message
+
+
+def images(window: InboxWindow) -> list[QLabel]:
+    return [label for label in window.findChildren(QLabel, "messageImage") if not label.pixmap().isNull()]
+
+
+def texts(window: InboxWindow) -> list[str]:
+    return [label.text() for label in window.findChildren(QLabel, "messageText")]
+
+
+def test_inbox_shows_each_recipients_messages(qtbot, ctx: AppContext, demo_emulator: LineEmulator,
+                                             image_url: str) -> None:
+    push(demo_emulator, TEACHER, messages.text_message("明日 16:00–21:00 の授業のお知らせです。"))
+    flex = messages.publication_flex(classroom="本校", year=2026, month=12, revision=1, changed=0, language="ja",
+                                     preview_url=image_url, open_url=image_url, width=640, height=480)
+    push(demo_emulator, GROUP, flex)
+    push(demo_emulator, STRANGER, messages.text_message("hello"))
+    ctx.demo = SimpleNamespace(emulator=demo_emulator)  # type: ignore[assignment]
+
+    window = InboxWindow(ctx)
+    qtbot.addWidget(window)
+    window.show()
+    settle(qtbot, ctx)
+
+    rows = [window.recipients.item(i).text() for i in range(window.recipients.count())]
+    assert len(rows) == 3
+    assert rows[0].startswith("本校 (LINE group)") and rows[1].startswith("佐藤 花子") and STRANGER in rows[2]
+    # The group comes first and is shown: the publication's alt text and its preview, scaled to fit.
+    assert texts(window) == [flex["altText"]]
+    qtbot.waitUntil(lambda: len(images(window)) == 1)
+    assert images(window)[0].pixmap().width() == IMAGE_WIDTH
+
+    window.recipients.setCurrentRow(1)
+    assert texts(window) == ["明日 16:00–21:00 の授業のお知らせです。"]
+    assert images(window) == []
+
+
+def test_inbox_refreshes_when_deliveries_change(qtbot, ctx: AppContext, demo_emulator: LineEmulator) -> None:
+    ctx.demo = SimpleNamespace(emulator=demo_emulator)  # type: ignore[assignment]
+    window = InboxWindow(ctx)
+    qtbot.addWidget(window)
+    settle(qtbot, ctx)
+    assert window.recipients.count() == 0
+    assert any("Nothing has been sent yet" in label.text() for label in window.messages.findChildren(QLabel))
+
+    push(demo_emulator, TEACHER, messages.text_message("first"))
+    ctx.bridge.deliveries_changed.emit([1])
+    qtbot.waitUntil(lambda: window.recipients.count() == 1)
+    push(demo_emulator, TEACHER, messages.text_message("second"))
+    qtbot.mouseClick(window.refresh_button, Qt.MouseButton.LeftButton)
+    settle(qtbot, ctx)
+    assert texts(window) == ["first", "second"]
+
+
+def test_inbox_outside_demo_mode_says_so(qtbot, ctx: AppContext) -> None:
+    window = InboxWindow(ctx)
+    qtbot.addWidget(window)
+    assert any("only in demo mode" in label.text() for label in window.messages.findChildren(QLabel))

@@ -1,0 +1,183 @@
+"""The Publish area over a real database: preview, dry run, changes, publishing through the real sender
+to the LINE emulator (images on a loopback S3 server), history and exports."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from core import roster, settings
+from core.channels.line import access_from_settings
+from core.db import Database
+from core.emulator import LineEmulator
+from core.forecast import QUOTA_SETTING
+from core.models import DeliveryKind
+from core.sender import Sender, SenderConfig
+from tests import factories as f
+from tests.linefixtures import TOKEN, FakeClock, user_id
+from tests.s3server import hosted, s3_endpoint  # noqa: F401
+from tests.ui_fixtures import ctx, settle  # noqa: F401
+from ui.context import AppContext
+from ui.deliveries_view import DeliveriesView
+from ui.publish_view import PublishView, default_month
+
+GROUP = "C" + "2" * 32
+WAIT = 20_000  # ms; a wait ends as soon as its condition holds, so only a busy machine uses it up
+
+
+@pytest.fixture
+def line_group(monkeypatch: pytest.MonkeyPatch) -> Iterator[LineEmulator]:
+    from core import secrets
+
+    with LineEmulator(token=TOKEN, allow_loopback_media=True) as emu:
+        emu.add_group(GROUP, "本校 講師", [user_id(n) for n in range(1, 6)])
+        monkeypatch.setenv("SHIFTCAST_LINE_API_BASE", emu.base_url)
+        secrets.set_line_token(TOKEN)
+        yield emu
+
+
+def _month(db: Database, now: dt.datetime, *, group: str | None = GROUP) -> dict[str, int]:
+    with db.write() as s:
+        room = f.classroom(s, line_group_id=group)
+        a, b = f.teacher(s, "佐藤", 1), f.teacher(s, "鈴木", 2)
+        first = f.shift(s, room, a, dt.date(2026, 12, 3), now=now)
+        f.shift(s, room, b, dt.date(2026, 12, 4), "09:00", "12:00", now=now)
+        return {"room": room.id, "shift": first.id}
+
+
+def _view(qtbot, ctx: AppContext) -> PublishView:  # type: ignore[no-untyped-def]
+    view = PublishView(ctx)
+    qtbot.addWidget(view)
+    view.resize(1200, 800)
+    view.show()
+    view.set_month(2026, 12)
+    return view
+
+
+def _loaded(qtbot, ctx: AppContext, view: PublishView) -> None:  # type: ignore[no-untyped-def]
+    qtbot.waitUntil(lambda: view.state is not None and view.state.month == 12 and view.viewer.has_image,
+                    timeout=WAIT)
+    settle(qtbot, ctx, timeout=WAIT)
+
+
+def test_default_month_is_next_month_after_the_20th(qtbot, ctx: AppContext) -> None:
+    assert default_month(dt.date(2026, 12, 20)) == (2026, 12)
+    assert default_month(dt.date(2026, 12, 21)) == (2027, 1)
+    assert default_month(dt.date(2026, 5, 31)) == (2026, 6)
+    ctx.clock = lambda: dt.datetime(2026, 12, 25, 12, 0, tzinfo=dt.UTC)
+    view = PublishView(ctx)
+    qtbot.addWidget(view)
+    assert view.month() == (2027, 1) and view.month_label.text() == "January 2027"
+    view.prev_action.trigger()
+    assert view.month() == (2026, 12) and view.month_label.text() == "December 2026"
+    # No classroom yet: nothing to preview, and the view says what to do.
+    qtbot.waitUntil(lambda: "Add a classroom" in view.viewer.message.text(), timeout=WAIT)
+    assert not view.publish_button.isEnabled()
+
+
+def test_dry_run_warns_when_the_cached_quota_does_not_cover_the_group(qtbot, ctx: AppContext, db: Database,
+                                                                      now: dt.datetime) -> None:
+    ids = _month(db, now)
+    with db.write() as s:
+        settings.put(s, QUOTA_SETTING, json.dumps({"limit": 200, "used": 197}))
+        settings.put(s, f"line.group_members.{ids['room']}", "5")
+    ctx.clock = lambda: now
+    view = _view(qtbot, ctx)
+    _loaded(qtbot, ctx, view)
+
+    assert view.warning.isVisible()
+    assert "3 message(s) left" in view.warning.text() and "needs 5" in view.warning.text()
+    assert view.cost_label.text() == "5 message(s)"
+    assert view.members_label.text() == "5 (cached)"
+    assert view.quota_label.text() == "3 of 200"
+    assert view.drafts_label.text() == "2"
+    assert GROUP in view.recipients_label.text()
+    assert view.publish_button.isEnabled()
+    assert view.history.topLevelItemCount() == 0 and not view.export_png_button.isEnabled()
+
+    # The preview zooms: buttons and Ctrl+wheel both step the zoom; Fit follows the window again.
+    fitted = view.viewer.zoom
+    view.viewer.zoom_in_action.trigger()
+    assert view.viewer.zoom == pytest.approx(fitted * 1.25) and not view.viewer.fitting
+    view.viewer.actual_action.trigger()
+    assert view.viewer.zoom == 1.0
+    view.viewer.fit_action.trigger()
+    assert view.viewer.fitting and view.viewer.zoom == pytest.approx(fitted)
+
+
+def test_no_group_id_disables_publishing_with_a_plain_reason(qtbot, ctx: AppContext, db: Database,
+                                                             now: dt.datetime) -> None:
+    _month(db, now, group=None)
+    ctx.clock = lambda: now
+    view = _view(qtbot, ctx)
+    _loaded(qtbot, ctx, view)
+    assert view.warning.isVisible() and "no LINE group ID" in view.warning.text()
+    assert not view.publish_button.isEnabled()
+
+
+def test_publish_goes_out_through_the_sender_and_shows_as_sent(
+        qtbot, ctx: AppContext, db: Database, hosted: str, line_group: LineEmulator, now: dt.datetime,
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    ids = _month(db, now)
+    clock = FakeClock(now)
+    ctx.clock = clock
+    sender = Sender(db, lambda: access_from_settings(db), config=SenderConfig(concurrency=2), clock=clock)
+    ctx.bridge.attach(sender.events)
+    sender.start()
+    try:
+        deliveries_view = DeliveriesView(ctx)
+        qtbot.addWidget(deliveries_view)
+        view = _view(qtbot, ctx)
+        _loaded(qtbot, ctx, view)
+        # The live member count came from the emulator's group, not from a cache.
+        qtbot.waitUntil(lambda: view.members_label.text() == "5 (from LINE just now)", timeout=WAIT)
+
+        questions: list[str] = []
+
+        def answer_yes(_parent, _title, text, *args, **kwargs):  # type: ignore[no-untyped-def]
+            questions.append(text)
+            return QMessageBox.StandardButton.Yes
+
+        monkeypatch.setattr(QMessageBox, "question", answer_yes)
+        view.publish_button.click()
+        assert "revision 1" in questions[0] and "2 draft shift(s)" in questions[0] and "5 message(s)" in questions[0]
+
+        def publication_row_sent() -> bool:
+            model = deliveries_view.model
+            rows = [model.item_at(r) for r in range(model.rowCount())]
+            return any(i.kind == DeliveryKind.SHIFT_PUBLICATION.value and i.badge == "sent" for i in rows)
+
+        qtbot.waitUntil(publication_row_sent, timeout=WAIT)
+        assert len(line_group.inbox(GROUP)) == 1
+        assert "Revision 1 is published" in view.status.text()
+        def first_revision_sent() -> bool:
+            item = view.history.topLevelItem(0)
+            return view.history.topLevelItemCount() == 1 and item is not None and item.text(3).startswith("Sent")
+
+        qtbot.waitUntil(first_revision_sent, timeout=WAIT)
+
+        # A later edit shows up as "teacher — day: old → new" against the published revision.
+        with db.write() as s:
+            roster.edit_shift(s, ids["shift"], start_time=dt.time(15), now=now)
+        qtbot.waitUntil(lambda: view.state is not None and len(view.state.changes) == 1, timeout=WAIT)
+        line = view.changes.item(0).text()
+        assert line.startswith("佐藤 — ") and line.endswith(": 16:00-21:00 → 15:00-21:00")
+        assert view.state is not None and view.state.plan.revision == 2
+
+        # Export the published revision for the classroom wall.
+        targets = iter([tmp_path / "wall.png", tmp_path / "wall.pdf"])
+        monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(next(targets)), ""))
+        view.export_png_button.click()
+        qtbot.waitUntil(lambda: (tmp_path / "wall.png").exists(), timeout=WAIT)
+        view.export_pdf_button.click()
+        qtbot.waitUntil(lambda: (tmp_path / "wall.pdf").exists(), timeout=WAIT)
+        settle(qtbot, ctx, timeout=WAIT)
+        assert (tmp_path / "wall.png").read_bytes().startswith(b"\x89PNG")
+        assert (tmp_path / "wall.pdf").read_bytes().startswith(b"%PDF")
+    finally:
+        sender.stop()

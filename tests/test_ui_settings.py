@@ -1,0 +1,252 @@
+"""Settings tab: the token stays in the keyring, LINE and image hosting are checked for real (local
+LINE emulator, loopback S3 server), classroom settings save all or nothing."""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import json
+
+import httpx
+import keyring
+import pytest
+from keyring.backends import fail
+from PySide6.QtCore import Qt
+from sqlalchemy import select
+
+from core import forecast, hosting, roster, secrets, settings
+from core.db import Database
+from core.emulator import LineEmulator
+from core.models import Base, Classroom
+from core.paths import DataPaths
+from tests.linefixtures import TOKEN, emulator, line_ready  # noqa: F401
+from tests.s3server import ACCESS_KEY, BUCKET, SECRET_KEY, hosted, s3_endpoint  # noqa: F401
+from tests.ui_fixtures import ctx, settle  # noqa: F401
+from ui import i18n
+from ui.context import AppContext
+from ui.settings_view import SettingsView
+
+GROUP = "C" + "ab" * 16
+CLICK = Qt.MouseButton.LeftButton
+
+
+@pytest.fixture
+def room_id(db: Database) -> int:
+    with db.write() as s:
+        return roster.create_classroom(s, name="本校").id
+
+
+def open_view(qtbot, ctx: AppContext) -> SettingsView:  # type: ignore[no-untyped-def]
+    view = SettingsView(ctx)
+    qtbot.addWidget(view)
+    view.resize(1000, 900)
+    view.show()
+    settle(qtbot, ctx)
+    return view
+
+
+def every_stored_text(db: Database) -> str:
+    with db.read() as s:
+        return "\n".join(repr(s.execute(select(table)).all()) for table in Base.metadata.sorted_tables)
+
+
+def test_token_is_saved_in_the_keyring_and_nowhere_in_the_data_folder(qtbot, ctx: AppContext, memory_keyring,
+                                                                       paths: DataPaths) -> None:
+    view = open_view(qtbot, ctx)
+    assert view.line.token.echoMode() == view.line.token.EchoMode.Password
+    assert "No token" in view.line.token_state.text()
+    changed: list[bool] = []
+    ctx.bridge.settings_changed.connect(lambda: changed.append(True))
+
+    view.line.token.setText(TOKEN)
+    qtbot.mouseClick(view.line.save_token, CLICK)
+    settle(qtbot, ctx)
+
+    assert memory_keyring.store[(secrets.SERVICE, secrets.LINE_TOKEN)] == TOKEN
+    assert "saved in this computer's keyring" in view.line.token_state.text()
+    assert view.line.token.text() == "" and changed
+    assert TOKEN not in every_stored_text(ctx.db)
+    for file in paths.home.rglob("*"):  # the database, its WAL, the logs: nothing holds the token
+        if file.is_file():
+            assert TOKEN.encode() not in file.read_bytes(), file
+
+
+def test_an_unusable_keyring_is_explained(qtbot, ctx: AppContext) -> None:
+    keyring.set_keyring(fail.Keyring())  # the autouse memory_keyring fixture restores the real one
+    view = open_view(qtbot, ctx)
+    assert view.line.token_state.problem_shown
+    assert "No usable keyring" in view.line.token_state.text()
+
+    view.line.token.setText(TOKEN)
+    qtbot.mouseClick(view.line.save_token, CLICK)
+    settle(qtbot, ctx)
+    assert "No usable keyring" in view.line.token_state.text()
+    assert TOKEN not in every_stored_text(ctx.db)
+
+
+def test_connection_shows_the_bot_and_this_months_quota(qtbot, ctx: AppContext, line_ready: LineEmulator) -> None:
+    line_ready.set_quota(500)
+    view = open_view(qtbot, ctx)
+    qtbot.mouseClick(view.line.test, CLICK)
+    settle(qtbot, ctx)
+    text = view.line.result.text()
+    assert not view.line.result.problem_shown, text
+    assert "Shiftcast Emulator" in text and "(@" in text
+    assert "0 of 500 messages" in text
+    with ctx.db.read() as s:  # the saved token was tested: the quota forecast learns the figures too
+        assert json.loads(settings.get(s, forecast.QUOTA_SETTING) or "{}")["limit"] == 500
+
+
+def test_a_refused_token_gets_a_plain_explanation(qtbot, ctx: AppContext, line_ready: LineEmulator) -> None:
+    view = open_view(qtbot, ctx)
+    view.line.token.setText("a-token-line-does-not-know")  # typed, not yet saved: tested as typed
+    qtbot.mouseClick(view.line.test, CLICK)
+    settle(qtbot, ctx)
+    assert view.line.result.problem_shown
+    assert view.line.result.text().startswith("LINE refused this token.")
+
+
+def test_a_hold_is_shown_until_a_new_token_is_saved(qtbot, ctx: AppContext, line_ready: LineEmulator) -> None:
+    with ctx.db.write() as s:
+        settings.put(s, settings.LINE_HOLD, f"AUTH_FAILED|{secrets.fingerprint(TOKEN)}|2026-12-01T00:00:00+00:00")
+    view = open_view(qtbot, ctx)
+    assert view.line.hold.isVisible() and view.line.hold.problem_shown
+    assert "held" in view.line.hold.text() and "resumes automatically" in view.line.hold.text()
+
+    view.line.token.setText("a-corrected-token")
+    qtbot.mouseClick(view.line.save_token, CLICK)
+    settle(qtbot, ctx)
+    assert not view.line.hold.problem_shown
+    assert "A new token has been saved" in view.line.hold.text()
+
+
+def test_api_address_must_be_https_or_this_computer(qtbot, ctx: AppContext, emulator: LineEmulator) -> None:
+    view = open_view(qtbot, ctx)
+    view.line.api_base.setText("http://example.com")
+    qtbot.mouseClick(view.line.save_base, CLICK)
+    settle(qtbot, ctx)
+    assert view.line.base_status.problem_shown and "must use https" in view.line.base_status.text()
+
+    view.line.api_base.setText(emulator.base_url + "/")
+    qtbot.mouseClick(view.line.save_base, CLICK)
+    settle(qtbot, ctx)
+    assert not view.line.base_status.problem_shown
+    with ctx.db.read() as s:
+        assert settings.get(s, settings.LINE_API_BASE) == emulator.base_url
+
+
+def test_group_check_names_the_group_or_says_the_account_is_not_in_it(
+        qtbot, ctx: AppContext, line_ready: LineEmulator, room_id: int) -> None:
+    line_ready.add_user("U" + "1" * 32, "佐藤")
+    line_ready.add_group(GROUP, "講師グループ", ["U" + "1" * 32, "U" + "2" * 32])
+    view = open_view(qtbot, ctx)
+    section = view.classrooms
+    section.group_id.setText(GROUP)
+    qtbot.mouseClick(section.check, CLICK)
+    settle(qtbot, ctx)
+    assert "講師グループ" in section.group_status.text() and "2 members" in section.group_status.text()
+
+    section.group_id.setText("C" + "cd" * 16)
+    qtbot.mouseClick(section.check, CLICK)
+    settle(qtbot, ctx)
+    assert section.group_status.problem_shown
+    assert "not in this group" in section.group_status.text()
+
+
+def test_classroom_settings_round_trip(qtbot, ctx: AppContext, room_id: int) -> None:
+    view = open_view(qtbot, ctx)
+    section = view.classrooms
+    assert section.classroom.currentText() == "本校"
+    section.group_id.setText(GROUP)
+    section.lead.setValue(90)
+    section.quiet.setChecked(True)
+    section.quiet_start.setTime(section.quiet_start.time().fromString("21:30", "HH:mm"))
+    section.quiet_end.setTime(section.quiet_end.time().fromString("06:45", "HH:mm"))
+    section.language.setCurrentIndex(section.language.findData("en"))
+    section.liff_id.setText("1234567890-AbcdEfgh")
+    qtbot.mouseClick(section.save, CLICK)
+    settle(qtbot, ctx)
+    assert not section.status.problem_shown, section.status.text()
+
+    with ctx.db.read() as s:
+        room = s.get(Classroom, room_id)
+        assert (room.line_group_id, room.reminder_lead_minutes, room.quiet_hours_enabled, room.quiet_start,
+                room.quiet_end, room.language, room.liff_id) == (
+            GROUP, 90, True, dt.time(21, 30), dt.time(6, 45), "en", "1234567890-AbcdEfgh")
+
+    second = open_view(qtbot, ctx)  # what was saved is what a new Settings tab shows
+    reopened = second.classrooms
+    assert (reopened.group_id.text(), reopened.lead.value(), reopened.language.currentData()) == (GROUP, 90, "en")
+    assert reopened.quiet_start.time().toString("HH:mm") == "21:30"
+
+
+def test_a_bad_group_id_is_explained_and_nothing_is_saved(qtbot, ctx: AppContext, room_id: int) -> None:
+    view = open_view(qtbot, ctx)
+    section = view.classrooms
+    section.lead.setValue(45)
+    section.quiet.setChecked(False)
+    section.group_id.setText("C123")
+    qtbot.mouseClick(section.save, CLICK)
+    settle(qtbot, ctx)
+    assert section.status.problem_shown
+    assert section.status.text().startswith("Malformed LINE group ID 'C123'")
+    with ctx.db.read() as s:
+        room = s.get(Classroom, room_id)
+        assert (room.line_group_id, room.reminder_lead_minutes, room.quiet_hours_enabled) == (None, 120, True)
+
+
+def test_image_hosting_test_upload_shows_a_link_that_works(qtbot, ctx: AppContext, hosted: str) -> None:
+    view = open_view(qtbot, ctx)
+    section = view.hosting
+    assert section.endpoint.text() == hosted and section.bucket.text() == BUCKET
+    assert "saved in this computer's keyring" in section.secret_state.text()
+    qtbot.mouseClick(section.test, CLICK)
+    settle(qtbot, ctx, timeout=15000)
+    assert not section.status.problem_shown, section.status.text()
+    url = section.status.url
+    assert url and f'href="{html.escape(url)}"' in section.status.text()
+    assert httpx.get(url).content == b"Shiftcast image hosting works.\n"
+
+
+def test_image_hosting_saves_the_secret_in_the_keyring_only(qtbot, ctx: AppContext, memory_keyring,
+                                                            s3_endpoint: str) -> None:
+    view = open_view(qtbot, ctx)
+    section = view.hosting
+    section.endpoint.setText(s3_endpoint)
+    section.bucket.setText(BUCKET)
+    section.region.setText("us-east-1")
+    section.key_id.setText(ACCESS_KEY)
+    section.secret.setText(SECRET_KEY)
+    section.days.setValue(3)
+    qtbot.mouseClick(section.save, CLICK)
+    settle(qtbot, ctx)
+    assert not section.status.problem_shown, section.status.text()
+    assert memory_keyring.store[(secrets.SERVICE, hosting.SECRET_NAME)] == SECRET_KEY
+    assert SECRET_KEY not in every_stored_text(ctx.db)
+    with ctx.db.read() as s:
+        config = hosting.config_from_settings(s)
+    assert config is not None and config.presign_for == dt.timedelta(days=3)
+
+    section.endpoint.setText("ftp://files.example.com")
+    qtbot.mouseClick(section.save, CLICK)
+    settle(qtbot, ctx)
+    assert section.status.problem_shown and "https://" in section.status.text()
+
+
+def test_language_choice_is_stored_and_needs_a_restart(qtbot, ctx: AppContext) -> None:
+    view = open_view(qtbot, ctx)
+    choice = view.language.choice
+    assert choice.currentData() == "auto"
+    choice.setCurrentIndex(choice.findData("en"))
+    choice.activated.emit(choice.currentIndex())
+    settle(qtbot, ctx)
+    with ctx.db.read() as s:
+        assert settings.get(s, i18n.SETTING) == "en"
+    assert "next time Shiftcast starts" in view.language.status.text()
+
+
+def test_data_folder_is_shown(qtbot, ctx: AppContext, paths: DataPaths) -> None:
+    from PySide6.QtWidgets import QLabel
+
+    view = open_view(qtbot, ctx)
+    assert view.findChild(QLabel, "dataFolder").text() == str(paths.home)

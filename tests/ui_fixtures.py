@@ -1,0 +1,26 @@
+"""Fixtures for widget tests: an AppContext over a real database in the test's data folder."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from core.db import Database
+from core.paths import DataPaths
+from ui.bridge import CoreBridge
+from ui.context import AppContext
+from ui.tasks import Tasks
+
+
+@pytest.fixture
+def ctx(qapp, paths: DataPaths, db: Database) -> Iterator[AppContext]:  # type: ignore[no-untyped-def]
+    context = AppContext(paths=paths, db=db, tasks=Tasks(), bridge=CoreBridge())
+    yield context
+    context.tasks.wait()
+    context.bridge.detach()
+
+
+def settle(qtbot, ctx: AppContext, timeout: int = 5000) -> None:  # type: ignore[no-untyped-def]
+    """Wait until every background task has finished and its result reached the UI thread."""
+    qtbot.waitUntil(lambda: ctx.tasks.pending == 0, timeout=timeout)

@@ -1,0 +1,269 @@
+"""Demo mode: what each teacher and each classroom's group received from the built-in LINE simulator.
+
+Left the recipients (teachers by name, groups by classroom), right their messages in order. A Flex
+message shows its alt text, which is what LINE shows in notifications, plus the roster preview when it
+has one. Images are fetched off the UI thread, and only from this computer: the demo promises that
+nothing leaves it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import ipaddress
+from dataclasses import dataclass
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+import httpx
+import shiboken6
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPixmap
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+from sqlalchemy import select
+
+from core.db import Database
+from core.emulator import InboxMessage
+from core.models import Classroom, Teacher
+from ui.context import AppContext
+
+IMAGE_WIDTH = 320  # about the width of a LINE bubble on a phone
+IMAGE_TIMEOUT = httpx.Timeout(10.0)
+
+
+class _Inboxes(Protocol):
+    def all_inbox(self) -> list[InboxMessage]: ...
+
+
+@dataclass(frozen=True)
+class Received:
+    at: dt.datetime
+    text: str
+    image_url: str | None
+
+
+@dataclass(frozen=True)
+class Mailbox:
+    recipient: str  # LINE user or group ID
+    title: str
+    is_group: bool
+    messages: tuple[Received, ...]
+
+
+def received(item: InboxMessage) -> Received:
+    message: dict[str, Any] = item.message
+    kind = message.get("type")
+    if kind in ("text", "textV2"):
+        return Received(item.accepted_at, str(message.get("text", "")), None)
+    if kind == "flex":
+        contents = message.get("contents") or {}
+        hero = contents.get("hero") if isinstance(contents, dict) else None
+        url = hero.get("url") if isinstance(hero, dict) and hero.get("type") == "image" else None
+        return Received(item.accepted_at, str(message.get("altText", "")), url)
+    if kind == "image":
+        return Received(item.accepted_at, "", message.get("previewImageUrl") or message.get("originalContentUrl"))
+    return Received(item.accepted_at, f"({kind})", None)
+
+
+def load_mailboxes(db: Database, emulator: _Inboxes) -> list[Mailbox]:
+    """Everything received so far, grouped by recipient: groups first, then teachers by name."""
+    by_recipient: dict[str, list[Received]] = {}
+    for item in emulator.all_inbox():
+        by_recipient.setdefault(item.recipient, []).append(received(item))
+    ids = list(by_recipient)
+    with db.read() as session:
+        teachers = {t.line_user_id: t.display_name
+                    for t in session.scalars(select(Teacher).where(Teacher.line_user_id.in_(ids)))}
+        groups = {c.line_group_id: c.name
+                  for c in session.scalars(select(Classroom).where(Classroom.line_group_id.in_(ids)))}
+    boxes = [Mailbox(rid, groups.get(rid) or teachers.get(rid) or rid, rid.startswith("C"),
+                     tuple(sorted(msgs, key=lambda m: m.at))) for rid, msgs in by_recipient.items()]
+    return sorted(boxes, key=lambda b: (not b.is_group, b.title == b.recipient, b.title))
+
+
+def fetch_image(url: str) -> bytes:
+    host = urlsplit(url).hostname or ""
+    if not _loopback(host):
+        raise ValueError(f"not fetching {url}: the demo only loads images from this computer")
+    response = httpx.get(url, timeout=IMAGE_TIMEOUT)
+    response.raise_for_status()
+    return response.content
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class InboxWindow(QWidget):
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.ctx = ctx
+        self.setWindowTitle(self.tr("Teachers' LINE inbox (demo)"))
+        self.resize(960, 680)
+        self._boxes: list[Mailbox] = []
+        self._pixmaps: dict[str, QPixmap] = {}
+        self._waiting: dict[str, list[QLabel]] = {}  # image URL → labels to fill when it arrives
+
+        self.refresh_button = QPushButton(self.tr("Refresh"), self)
+        self.refresh_button.clicked.connect(self.refresh)
+        intro = QLabel(self.tr("What the teachers and their groups received from the built-in LINE simulator. "
+                               "Nothing here went to real LINE accounts."), self)
+        intro.setWordWrap(True)
+        top = QHBoxLayout()
+        top.addWidget(intro, 1)
+        top.addWidget(self.refresh_button)
+
+        self.recipients = QListWidget(self)
+        self.recipients.setObjectName("recipients")
+        self.recipients.currentRowChanged.connect(self._show_mailbox)
+        self.messages = QWidget()
+        self.messages.setObjectName("messages")
+        self._column = QVBoxLayout(self.messages)
+        self._column.addStretch(1)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.messages)
+        splitter = QSplitter(self)
+        splitter.addWidget(self.recipients)
+        splitter.addWidget(scroll)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([260, 700])
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(splitter, 1)
+        ctx.bridge.deliveries_changed.connect(self._deliveries_changed)
+        self.refresh()
+
+    # ----- loading -----
+
+    def _deliveries_changed(self, _ids: list[int]) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        demo = self.ctx.demo
+        if demo is None:
+            self._set_boxes([])
+            self._say(self.tr("The inbox exists only in demo mode."))
+            return
+        emulator = demo.emulator
+        self.refresh_button.setEnabled(False)
+        self.ctx.tasks.run(lambda: load_mailboxes(self.ctx.db, emulator), self._guard(self._set_boxes),
+                           self._guard(self._failed))
+
+    def _guard(self, fn: Any) -> Any:
+        return lambda value: fn(value) if shiboken6.isValid(self) else None
+
+    def _failed(self, exc: BaseException) -> None:
+        from ui.errors import show_error
+
+        self.refresh_button.setEnabled(True)
+        show_error(self, exc)
+
+    def _set_boxes(self, boxes: list[Mailbox]) -> None:
+        self.refresh_button.setEnabled(True)
+        current = self.current_recipient()
+        self._boxes = boxes
+        self.recipients.blockSignals(True)
+        self.recipients.clear()
+        for box in boxes:
+            label = (self.tr("{0} (LINE group)").format(box.title) if box.is_group else box.title)
+            item = QListWidgetItem(f"{label}  ·  {len(box.messages)}")
+            item.setData(Qt.ItemDataRole.UserRole, box.recipient)
+            self.recipients.addItem(item)
+        row = next((i for i, b in enumerate(boxes) if b.recipient == current), 0)
+        self.recipients.setCurrentRow(row if boxes else -1)
+        self.recipients.blockSignals(False)
+        if boxes:
+            self._show_mailbox(row)
+        elif self.ctx.demo is not None:
+            self._say(self.tr("Nothing has been sent yet. Messages appear here as the demo sends them."))
+
+    def current_recipient(self) -> str | None:
+        item = self.recipients.currentItem()
+        return item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+
+    # ----- showing -----
+
+    def _clear(self) -> None:
+        while self._column.count() > 1:  # the last item is the stretch that keeps bubbles at the top
+            item = self._column.takeAt(0)
+            widget = item.widget()
+            if widget is not None:
+                widget.setParent(None)  # gone from the window now, not only when the loop comes round
+                widget.deleteLater()
+
+    def _say(self, text: str) -> None:
+        self._clear()
+        label = QLabel(text, self.messages)
+        label.setWordWrap(True)
+        self._column.insertWidget(0, label)
+
+    def _show_mailbox(self, row: int) -> None:
+        self._clear()
+        if not 0 <= row < len(self._boxes):
+            return
+        for index, message in enumerate(self._boxes[row].messages):
+            self._column.insertWidget(index, self._bubble(message))
+
+    def _bubble(self, message: Received) -> QFrame:
+        bubble = QFrame(self.messages)
+        bubble.setObjectName("bubble")
+        bubble.setFrameShape(QFrame.Shape.StyledPanel)
+        column = QVBoxLayout(bubble)
+        when = QLabel(message.at.astimezone().strftime("%Y-%m-%d %H:%M:%S"), bubble)
+        when.setEnabled(False)  # the platform's quieter text colour
+        column.addWidget(when)
+        if message.text:
+            text = QLabel(message.text, bubble)
+            text.setObjectName("messageText")
+            text.setWordWrap(True)
+            text.setTextFormat(Qt.TextFormat.PlainText)
+            text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            column.addWidget(text)
+        if message.image_url:
+            image = QLabel(self.tr("Loading the image…"), bubble)
+            image.setObjectName("messageImage")
+            column.addWidget(image)
+            self._load_image(message.image_url, image)
+        return bubble
+
+    def _load_image(self, url: str, label: QLabel) -> None:
+        if url in self._pixmaps:
+            label.setPixmap(self._pixmaps[url])
+            return
+        first = url not in self._waiting
+        self._waiting.setdefault(url, []).append(label)
+        if first:
+            self.ctx.tasks.run(lambda: fetch_image(url), self._guard(lambda data: self._image_arrived(url, data)),
+                               self._guard(lambda exc: self._image_failed(url, exc)))
+
+    def _image_arrived(self, url: str, data: bytes) -> None:
+        pixmap = QPixmap()
+        if not pixmap.loadFromData(data):
+            self._image_failed(url, ValueError("not an image"))
+            return
+        if pixmap.width() > IMAGE_WIDTH:
+            pixmap = pixmap.scaledToWidth(IMAGE_WIDTH, Qt.TransformationMode.SmoothTransformation)
+        self._pixmaps[url] = pixmap
+        for label in self._waiting.pop(url, []):
+            if shiboken6.isValid(label):
+                label.setPixmap(pixmap)
+
+    def _image_failed(self, url: str, exc: BaseException) -> None:
+        for label in self._waiting.pop(url, []):
+            if shiboken6.isValid(label):
+                label.setText(self.tr("The image could not be loaded: {0}").format(exc))

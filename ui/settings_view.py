@@ -1,0 +1,52 @@
+"""The Settings tab: one scrolling page of sections, each in its own module (ui/settings_*.py).
+
+Every section loads and saves through `ctx.tasks`, so the page opens at once and the keyring, the
+database and LINE are only touched off the UI thread. Saves emit `ctx.bridge.settings_changed`.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QScrollArea, QVBoxLayout, QWidget
+
+from ui.context import AppContext
+from ui.settings_classrooms import ClassroomSection
+from ui.settings_general import DataFolderSection, LanguageSection
+from ui.settings_hosting import HostingSection
+from ui.settings_line import LineSection
+
+# Long lines of explanation are hard to read on a wide window; the page keeps a comfortable width.
+PAGE_WIDTH = 820
+
+
+class SettingsView(QWidget):
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.line = LineSection(ctx)
+        self.classrooms = ClassroomSection(ctx)
+        self.hosting = HostingSection(ctx)
+        self.language = LanguageSection(ctx)
+        self.data_folder = DataFolderSection(ctx)
+
+        page = QWidget()
+        column = QVBoxLayout()
+        column.setSpacing(12)
+        for section in (self.line, self.classrooms, self.hosting, self.language, self.data_folder):
+            column.addWidget(section)
+        column.addStretch(1)
+        page.setMaximumWidth(PAGE_WIDTH)
+        page.setLayout(column)
+        centred = QWidget()
+        row = QHBoxLayout(centred)
+        # The page takes the room up to its width; what is left is shared by the margins either side.
+        row.addStretch(1)
+        row.addWidget(page, 10)
+        row.addStretch(1)
+
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(centred)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(scroll)

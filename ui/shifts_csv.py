@@ -1,0 +1,126 @@
+"""CSV import and export of teachers and shifts from the Shifts area (core.roster_csv does the work).
+
+Reading the file and importing it happen on the pool in one job, inside one write transaction: an
+import is all or nothing, and a rejected file lists every bad line so the manager can fix them all
+in Excel at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QLabel, QMessageBox, QPlainTextEdit, QVBoxLayout, QWidget
+
+from core import roster_csv
+from core.roster_csv import CsvImportError, ImportResult
+from ui.context import AppContext
+from ui.errors import show_error
+
+CSV_FILTER = "CSV (*.csv);;*"
+
+
+class CsvProblemsDialog(QDialog):
+    """Every problem line of a rejected import, selectable so it can be copied."""
+
+    def __init__(self, what: str, error: CsvImportError, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Nothing was imported"))
+        self.resize(620, 380)
+        intro = QLabel(self.tr("The {0} file has {1} problem(s). Nothing was imported; fix these lines "
+                               "and import the file again.").format(what, len(error.problems)), self)
+        intro.setWordWrap(True)
+        self.problems = QPlainTextEdit("\n".join(str(p) for p in error.problems), self)
+        self.problems.setReadOnly(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(self.problems, 1)
+        layout.addWidget(buttons)
+
+
+class CsvActions(QObject):
+    """The four CSV actions. `scope()` tells which classroom and month the shift export covers."""
+
+    imported = Signal()  # something was imported: the roster must be read again
+
+    def __init__(self, ctx: AppContext, parent: QWidget,
+                 scope: Callable[[], tuple[int | None, str, int, int]]) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.widget = parent
+        self.scope = scope
+        self.last_dialog: QDialog | None = None  # what the last action showed (for keyboard users and tests)
+
+    # ----- import -----
+
+    def import_teachers(self) -> None:
+        self._import(self.tr("teachers"), lambda session, data, now: roster_csv.import_teachers(session, data))
+
+    def import_shifts(self) -> None:
+        self._import(self.tr("shifts"), lambda session, data, now: roster_csv.import_shifts(session, data, now=now))
+
+    def _import(self, what: str, run: Callable[..., ImportResult]) -> None:
+        path, _ = QFileDialog.getOpenFileName(self.widget, self.tr("Import {0} from CSV").format(what), "", CSV_FILTER)
+        if not path:
+            return
+        db, now = self.ctx.db, self.ctx.clock()
+
+        def work() -> ImportResult:
+            data = Path(path).read_bytes()
+            with db.write() as session:
+                return run(session, data, now)
+
+        def done(result: ImportResult) -> None:
+            self.imported.emit()
+            self._show(QMessageBox(QMessageBox.Icon.Information, self.tr("Import finished"),
+                                   self.tr("Imported {0}: {1} added, {2} updated.").format(what, result.created, result.updated),
+                                   QMessageBox.StandardButton.Ok, self.widget))
+
+        def failed(exc: BaseException) -> None:
+            if isinstance(exc, CsvImportError):
+                self._show(CsvProblemsDialog(what, exc, self.widget))
+            else:
+                show_error(self.widget, exc, paths=self.ctx.paths)
+
+        self.ctx.tasks.run(work, done, failed)
+
+    # ----- export -----
+
+    def export_teachers(self) -> None:
+        self._export(self.tr("Export teachers to CSV"), "teachers.csv", lambda session: roster_csv.export_teachers(session))
+
+    def export_shifts(self) -> None:
+        classroom_id, name, year, month = self.scope()
+        if classroom_id is None:
+            return
+        self._export(self.tr("Export shifts to CSV"), f"shifts-{name}-{year}-{month:02d}.csv",
+                     lambda session: roster_csv.export_shifts(session, classroom_id=classroom_id, month=(year, month)))
+
+    def _export(self, title: str, suggested: str, run: Callable[..., str]) -> None:
+        path, _ = QFileDialog.getSaveFileName(self.widget, title, suggested, CSV_FILTER)
+        if not path:
+            return
+        db = self.ctx.db
+
+        def work() -> int:
+            with db.read() as session:
+                text = run(session)
+            # UTF-8 with a BOM, so Japanese Excel opens it without garbling.
+            Path(path).write_text(text, encoding="utf-8-sig", newline="")
+            return max(text.count("\n") - 1, 0)
+
+        def done(rows: int) -> None:
+            self._show(QMessageBox(QMessageBox.Icon.Information, self.tr("Export finished"),
+                                   self.tr("{0} row(s) written to {1}").format(rows, path),
+                                   QMessageBox.StandardButton.Ok, self.widget))
+
+        self.ctx.tasks.run(work, done, lambda exc: show_error(self.widget, exc, paths=self.ctx.paths))
+
+    def _show(self, dialog: QDialog) -> None:
+        # open(), not exec(): window-modal without a nested event loop, so background results keep arriving.
+        self.last_dialog = dialog
+        dialog.open()
+

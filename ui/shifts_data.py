@@ -1,0 +1,118 @@
+"""The month as the Shifts area shows it: frozen plain values read in one background scope.
+
+Why copies instead of ORM rows: the snapshot crosses from a pool thread to the UI thread and lives in
+the grid model; plain values cannot lazy-load or be expired behind the painter's back.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+import holidays
+
+from core import clock, roster
+from core.db import Database
+from core.models import Shift, ShiftStatus, Teacher
+
+
+@dataclass(frozen=True)
+class ClassroomItem:
+    id: int
+    name: str
+    timezone: str
+
+
+@dataclass(frozen=True)
+class TeacherItem:
+    id: int
+    name: str  # the display name; erased teachers read "(deleted #id)"
+    active: bool
+    erased: bool = False
+
+    @classmethod
+    def of(cls, teacher: Teacher) -> TeacherItem:
+        return cls(teacher.id, teacher.display_name, teacher.active, teacher.erased_at is not None)
+
+
+@dataclass(frozen=True)
+class ShiftItem:
+    id: int
+    classroom_id: int
+    teacher_id: int
+    local_date: dt.date
+    start_time: dt.time
+    end_time: dt.time
+    ends_next_day: bool
+    note: str
+    status: ShiftStatus
+    version: int
+
+    @classmethod
+    def of(cls, shift: Shift) -> ShiftItem:
+        return cls(shift.id, shift.classroom_id, shift.teacher_id, shift.local_date, shift.start_time,
+                   shift.end_time, shift.ends_next_day, shift.note, shift.status, shift.version)
+
+    @property
+    def start_text(self) -> str:
+        return clock.format_wall_time(self.start_time)
+
+    @property
+    def end_text(self) -> str:
+        # 26:00 rather than 02:00: how Japanese rosters write a shift that ends after midnight.
+        return clock.format_wall_time(self.end_time, next_day=self.ends_next_day)
+
+    def draft(self) -> roster.ShiftDraft:
+        return roster.ShiftDraft(
+            classroom_id=self.classroom_id, teacher_id=self.teacher_id, local_date=self.local_date,
+            start_time=self.start_time, end_time=self.end_time, ends_next_day=self.ends_next_day,
+            note=self.note, status=self.status,
+        )
+
+
+@dataclass(frozen=True)
+class MonthSnapshot:
+    year: int
+    month: int
+    classrooms: tuple[ClassroomItem, ...] = ()
+    classroom: ClassroomItem | None = None
+    rows: tuple[TeacherItem, ...] = ()  # active teachers, then anyone else with a shift this month
+    active_teachers: tuple[TeacherItem, ...] = ()
+    shifts: tuple[ShiftItem, ...] = ()
+    holidays: dict[dt.date, str] = field(default_factory=dict)
+    today: dt.date | None = None  # in the classroom's zone
+
+    @property
+    def days(self) -> list[dt.date]:
+        first, last = roster.month_bounds(self.year, self.month)
+        return [first + dt.timedelta(days=n) for n in range((last - first).days + 1)]
+
+    @property
+    def drafts(self) -> int:
+        return sum(1 for s in self.shifts if s.status == ShiftStatus.DRAFT)
+
+
+def load_month(db: Database, classroom_id: int | None, year: int, month: int, *, now: dt.datetime) -> MonthSnapshot:
+    """Everything the Shifts area shows, in one read. Runs on a pool thread.
+
+    An unknown or missing classroom id falls back to the first classroom, so a deleted or renamed
+    choice never leaves the area blank."""
+    with db.read() as session:
+        classrooms = tuple(ClassroomItem(c.id, c.name, c.timezone) for c in roster.list_classrooms(session))
+        chosen = next((c for c in classrooms if c.id == classroom_id), classrooms[0] if classrooms else None)
+        teachers = roster.list_teachers(session)
+        shifts = roster.month_shifts(session, chosen.id, year, month) if chosen else []
+        active = tuple(TeacherItem.of(t) for t in teachers if t.active)
+        rows = list(active)
+        seen = {t.id for t in rows}
+        for shift in shifts:
+            if shift.teacher_id not in seen:
+                seen.add(shift.teacher_id)
+                rows.append(TeacherItem.of(shift.teacher))
+        items = tuple(ShiftItem.of(s) for s in shifts)
+    first, last = roster.month_bounds(year, month)
+    # Japanese holidays whatever the classroom's zone, as on the published image (core/month_image.py).
+    names = holidays.country_holidays("JP", years=year)
+    in_month = {day: str(name) for day, name in names.items() if first <= day <= last}
+    today = clock.local_now(now, chosen.timezone).date() if chosen else None
+    return MonthSnapshot(year, month, classrooms, chosen, tuple(rows), active, items, in_month, today)

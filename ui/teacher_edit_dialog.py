@@ -1,0 +1,167 @@
+"""One teacher's details: name, contact, consents, and the LINE user ID with a way to check or find it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import shiboken6
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QCheckBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
+
+from core import ids
+from core.errors import ValidationError
+from core.models import Teacher
+from ui.context import AppContext
+from ui.errors import message_for
+from ui.shifts_form import SubmitDialog
+from ui.teacher_friends_dialog import FriendsDialog
+from ui.teacher_line import display_name, explain
+
+
+@dataclass(frozen=True)
+class TeacherRecord:
+    id: int
+    name: str
+    email: str
+    line_user_id: str
+    line_opt_in: bool
+    email_opt_in: bool
+    active: bool
+
+    @classmethod
+    def of(cls, teacher: Teacher) -> TeacherRecord:
+        return cls(teacher.id, teacher.display_name, teacher.email or "", teacher.line_user_id or "",
+                   teacher.line_opt_in, teacher.email_opt_in, teacher.active)
+
+
+@dataclass(frozen=True)
+class TeacherValues:
+    name: str
+    email: str | None
+    line_user_id: str | None
+    line_opt_in: bool
+    email_opt_in: bool
+    active: bool
+
+    def as_kwargs(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+class TeacherEditDialog(SubmitDialog):
+    def __init__(self, ctx: AppContext, record: TeacherRecord | None = None, *,
+                 taken: Mapping[str, str] | None = None, parent: QWidget | None = None) -> None:
+        """`taken`: LINE user IDs of the other teachers → their names (the friends list marks them)."""
+        super().__init__(parent)
+        self.ctx = ctx
+        self.record = record
+        self.taken = dict(taken or {})
+        self.friends_dialog: FriendsDialog | None = None
+        self.setWindowTitle(self.tr("Edit teacher") if record else self.tr("Add teacher"))
+        self.setMinimumWidth(520)
+
+        self.name = QLineEdit(record.name if record else "", self)
+        self.name.setMaxLength(200)
+        self.email = QLineEdit(record.email if record else "", self)
+        self.email.setPlaceholderText(self.tr("optional"))
+        self.line_id = QLineEdit(record.line_user_id if record else "", self)
+        self.line_id.setPlaceholderText(self.tr("U followed by 32 hex digits (optional)"))
+        self.line_id.setToolTip(self.tr("Not the LINE ID people search for: the user ID LINE gives this account. "
+                                        "Teachers cannot see it themselves; use Pick or Check."))
+        self.check_button = QPushButton(self.tr("&Check"), self)
+        self.check_button.setToolTip(self.tr("Ask LINE whose ID this is"))
+        self.check_button.setAutoDefault(False)
+        self.check_button.clicked.connect(self.check)
+        self.pick_button = QPushButton(self.tr("&Pick from the account's friends…"), self)
+        self.pick_button.setAutoDefault(False)
+        self.pick_button.clicked.connect(self.pick)
+        self.line_result = QLabel(self)
+        self.line_result.setWordWrap(True)
+        self.line_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.line_id.textEdited.connect(lambda _text: self.line_result.clear())
+
+        self.line_opt_in = QCheckBox(self.tr("Send LINE messages (the teacher agreed)"), self)
+        self.line_opt_in.setChecked(record.line_opt_in if record else False)
+        self.email_opt_in = QCheckBox(self.tr("Send e-mails (the teacher agreed)"), self)
+        self.email_opt_in.setChecked(record.email_opt_in if record else False)
+        self.active = QCheckBox(self.tr("Active: can be given shifts"), self)
+        self.active.setChecked(record.active if record else True)
+
+        line_row = QHBoxLayout()
+        line_row.addWidget(self.line_id, 1)
+        line_row.addWidget(self.check_button)
+        form = QFormLayout()
+        form.addRow(self.tr("&Name:"), self.name)
+        form.addRow(self.tr("&E-mail:"), self.email)
+        line_label = QLabel(self.tr("&LINE user ID:"), self)
+        line_label.setBuddy(self.line_id)  # a row holding a layout gets no buddy, so no mnemonic, by itself
+        form.addRow(line_label, line_row)
+        form.addRow("", self.pick_button)
+        form.addRow("", self.line_result)
+        form.addRow(self.tr("Notifications:"), self.line_opt_in)
+        form.addRow("", self.email_opt_in)
+        form.addRow("", self.active)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.error)
+        layout.addWidget(self.buttons)
+        self.buttons.button(self.buttons.StandardButton.Ok).setText(self.tr("Save") if record else self.tr("Add"))
+        self.name.setFocus()
+
+    # ----- LINE -----
+
+    def check(self) -> None:
+        try:
+            user_id = ids.line_user_id(self.line_id.text())
+        except ValidationError as exc:
+            self.line_result.setText(str(exc))
+            return
+        if user_id is None:
+            self.line_result.setText(self.tr("Type a LINE user ID first, or pick one from the account's friends."))
+            return
+        self.line_result.setText(self.tr("Asking LINE…"))
+        self.check_button.setEnabled(False)
+        db = self.ctx.db
+        self.ctx.tasks.run(lambda: display_name(db, user_id), self._checked, self._check_failed)
+
+    def _checked(self, name: str) -> None:
+        if shiboken6.isValid(self):
+            self.check_button.setEnabled(True)
+            self.line_result.setText(self.tr("LINE name: {0}").format(name))
+
+    def _check_failed(self, exc: BaseException) -> None:
+        if shiboken6.isValid(self):
+            self.check_button.setEnabled(True)
+            self.line_result.setText(explain(exc) or message_for(exc) or self.tr("LINE could not be asked."))
+
+    def pick(self) -> None:
+        own = self.record.line_user_id if self.record else ""
+        taken = {uid: name for uid, name in self.taken.items() if uid != own}
+        dialog = FriendsDialog(self.ctx, taken, self)
+        self.friends_dialog = dialog
+        dialog.picked.connect(self._picked)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        dialog.start()
+
+    def _picked(self, user_id: str, name: str) -> None:
+        self.line_id.setText(user_id)
+        self.line_result.setText(self.tr("LINE name: {0}").format(name))
+        if not self.name.text().strip():
+            self.name.setText(name)
+
+    # ----- saving -----
+
+    def collect(self) -> TeacherValues:
+        name = self.name.text().strip()
+        if not name:
+            raise ValidationError(self.tr("The teacher needs a name."))
+        return TeacherValues(
+            name=name,
+            email=self.email.text().strip() or None,
+            line_user_id=self.line_id.text().strip() or None,
+            line_opt_in=self.line_opt_in.isChecked(),
+            email_opt_in=self.email_opt_in.isChecked(),
+            active=self.active.isChecked(),
+        )

@@ -1,0 +1,88 @@
+"""The tray: sending goes on with the window closed. Open, send now, pause, counts, quit, and desktop
+notifications for what needs the manager (dead letters, a refused token, the quota)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtGui import QAction, QIcon
+from PySide6.QtWidgets import QMenu, QSystemTrayIcon
+
+from core import deliveries
+from ui.context import AppContext
+
+NOTIFY = {"DEAD_LETTER", "AUTH_FAILED", "QUOTA_EXHAUSTED"}
+
+
+class Tray(QObject):
+    def __init__(self, ctx: AppContext, icon: QIcon, *, open_window: Callable[[], None], quit_app: Callable[[], None]) -> None:
+        super().__init__()
+        self.ctx = ctx
+        self.icon = QSystemTrayIcon(icon, self)
+        self.icon.setToolTip("Shiftcast")
+        menu = QMenu()
+        self._menu = menu
+        self.open_action = QAction(self.tr("Open Shiftcast"), menu, triggered=open_window)
+        self.send_action = QAction(self.tr("Send now"), menu, triggered=self.send_now)
+        self.pause_action = QAction(self.tr("Pause sending"), menu, checkable=True, toggled=self.set_paused)
+        self.counts_action = QAction("", menu, enabled=False)
+        self.quit_action = QAction(self.tr("Quit (stop sending)"), menu, triggered=quit_app)
+        for action in (self.open_action, self.send_action, self.pause_action):
+            menu.addAction(action)
+        menu.addSeparator()
+        menu.addAction(self.counts_action)
+        menu.addSeparator()
+        menu.addAction(self.quit_action)
+        self.icon.setContextMenu(menu)
+        self.icon.activated.connect(lambda reason: open_window() if reason == QSystemTrayIcon.ActivationReason.Trigger else None)
+        ctx.bridge.alert.connect(self.notify)
+        ctx.bridge.deliveries_changed.connect(lambda _ids: self.refresh_counts())
+        self._timer = QTimer(self, interval=60_000, timeout=self.refresh_counts)
+        self._timer.start()
+        sending = ctx.engine is not None and ctx.engine.sending
+        self.send_action.setEnabled(sending)
+        self.pause_action.setEnabled(sending)
+        self.refresh_counts()
+
+    @staticmethod
+    def available() -> bool:
+        return QSystemTrayIcon.isSystemTrayAvailable()
+
+    def show(self) -> None:
+        self.icon.show()
+
+    def hide(self) -> None:
+        self.icon.hide()
+
+    def send_now(self) -> None:
+        self.ctx.wake_sender()
+
+    def set_paused(self, paused: bool) -> None:
+        if self.ctx.engine is not None and self.ctx.engine.sender is not None:
+            self.ctx.engine.sender.pause(paused)
+        self.refresh_counts()
+
+    def refresh_counts(self) -> None:
+        def load() -> dict[str, int]:
+            with self.ctx.db.read() as session:
+                return deliveries.counts(session)
+
+        self.ctx.tasks.run(load, self._show_counts, lambda _exc: None)
+
+    def _show_counts(self, counts: dict[str, int]) -> None:
+        text = self.tr("Waiting {0} · Sent {1} · Failed {2}").format(
+            counts["pending"] + counts["queued"] + counts["processing"], counts["sent"], counts["failed"])
+        if self.pause_action.isChecked():
+            text = self.tr("Paused") + " · " + text
+        self.counts_action.setText(text)
+        self.icon.setToolTip(f"Shiftcast — {text}")
+
+    def notify(self, code: str, text: str) -> None:
+        if code in NOTIFY and self.icon.isVisible():
+            self.icon.showMessage("Shiftcast", text, QSystemTrayIcon.MessageIcon.Warning, 10_000)
+
+    def say_still_running(self) -> None:
+        self.icon.showMessage("Shiftcast", self.tr("Shiftcast keeps sending reminders from here. "
+                                                   "Use Quit in this menu to stop it."),
+                              QSystemTrayIcon.MessageIcon.Information, 8_000)
