@@ -4,8 +4,9 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
+STAMP_BENCH := $(VENV)/.installed-bench
 
-.PHONY: run test venv clean
+.PHONY: run test bench venv clean
 
 $(PY):
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Shiftcast needs Python 3.11 or newer"'
@@ -20,6 +21,10 @@ $(STAMP_TEST): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e ".[test]"
 	touch $(STAMP_RUN) $@
 
+$(STAMP_BENCH): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e ".[test,bench]"
+	touch $(STAMP_RUN) $(STAMP_TEST) $@
+
 venv: $(STAMP_RUN)
 
 run: $(STAMP_RUN)
@@ -28,5 +33,26 @@ run: $(STAMP_RUN)
 test: $(STAMP_TEST)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
 
+bench: $(STAMP_BENCH)
+	QT_QPA_PLATFORM=offscreen $(PY) -m tests.perf.bench $(BENCH_ARGS)
+
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
+
+# Release build: the PyInstaller one-folder app in dist/, and on Linux the tarball and .deb beside it
+# (macOS: the .dmg). See packaging/README.md; CI checks it with packaging/ci_check.sh.
+STAMP_DIST := $(VENV)/.installed-dist
+PYINSTALLER_REQ ?= pyinstaller>=6.10,<7
+
+.PHONY: dist
+
+$(STAMP_DIST): pyproject.toml | $(STAMP_RUN)
+	$(PY) -m pip install --quiet "$(PYINSTALLER_REQ)"
+	touch $@
+
+dist: $(STAMP_RUN) $(STAMP_DIST)
+	$(PY) -m PyInstaller --noconfirm --clean --log-level WARN --distpath dist --workpath build/pyinstaller packaging/shiftcast.spec
+	case "$$(uname -s)" in \
+	    Linux) PY=$(PY) bash packaging/linux/build_deb.sh ;; \
+	    Darwin) PY=$(PY) bash packaging/macos/build_dmg.sh ;; \
+	esac

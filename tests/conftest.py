@@ -38,6 +38,7 @@ def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every test gets its own data folder; nothing touches the real user data dir."""
     home = tmp_path / "home"
     monkeypatch.setenv("SHIFTCAST_HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))  # start-at-login entries
     monkeypatch.delenv("SHIFTCAST_DB_URL", raising=False)
     return home
 

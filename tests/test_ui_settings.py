@@ -250,3 +250,20 @@ def test_data_folder_is_shown(qtbot, ctx: AppContext, paths: DataPaths) -> None:
 
     view = open_view(qtbot, ctx)
     assert view.findChild(QLabel, "dataFolder").text() == str(paths.home)
+
+
+def test_start_at_login_writes_the_autostart_entry(qtbot, ctx, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from core import autostart
+    from ui.settings_autostart import AutostartSection
+
+    section = AutostartSection(ctx)
+    qtbot.addWidget(section)
+    qtbot.waitUntil(section.enabled.isEnabled)
+    assert not section.enabled.isChecked()
+    section.enabled.click()
+    qtbot.waitUntil(lambda: section.enabled.isEnabled() and section.enabled.isChecked())
+    entry = autostart.xdg_autostart_file()
+    assert entry.is_file() and str(tmp_path) in str(entry) and " tray" in entry.read_text()
+    section.enabled.click()
+    qtbot.waitUntil(lambda: section.enabled.isEnabled() and not section.enabled.isChecked())
+    assert not entry.exists()

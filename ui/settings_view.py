@@ -9,6 +9,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QScrollArea, QVBoxLayout, QWidget
 
 from ui.context import AppContext
+from ui.settings_autostart import AutostartSection
 from ui.settings_classrooms import ClassroomSection
 from ui.settings_general import DataFolderSection, LanguageSection
 from ui.settings_hosting import HostingSection
@@ -27,11 +28,12 @@ class SettingsView(QWidget):
         self.hosting = HostingSection(ctx)
         self.language = LanguageSection(ctx)
         self.data_folder = DataFolderSection(ctx)
+        self.autostart = AutostartSection(ctx)
 
         page = QWidget()
         column = QVBoxLayout()
         column.setSpacing(12)
-        for section in (self.line, self.classrooms, self.hosting, self.language, self.data_folder):
+        for section in (self.line, self.classrooms, self.hosting, self.autostart, self.language, self.data_folder):
             column.addWidget(section)
         column.addStretch(1)
         page.setMaximumWidth(PAGE_WIDTH)
