@@ -109,4 +109,22 @@ def seed(db: Database, *, now: dt.datetime) -> bool:
                     end_time=end_time, ends_next_day=next_day, note="",
                     status=ShiftStatus.CONFIRMED if day.month == today.month else ShiftStatus.DRAFT,
                 ), now=now)
+        _add_shifts_starting_soon(session, room, teachers, now)
     return True
+
+
+def _add_shifts_starting_soon(session, room: Classroom, teachers: list[Teacher], now: dt.datetime) -> None:  # type: ignore[no-untyped-def]
+    """Two confirmed shifts starting in about 90 minutes, so their reminders are due at once and the
+    newcomer sees a reminder arrive in the inbox, not only the roster image."""
+    local = (now + dt.timedelta(minutes=90)).astimezone(clock.zone(room.timezone))
+    start = local.replace(minute=0 if local.minute < 30 else 30, second=0, microsecond=0)
+    busy = {s.teacher_id for s in roster.month_shifts(session, room.id, start.year, start.month)
+            if s.local_date == start.date()}
+    free = [t for t in teachers if t.id not in busy][:2]
+    end = start + dt.timedelta(hours=1)
+    for teacher in free:
+        roster.add_shift(session, roster.ShiftDraft(
+            classroom_id=room.id, teacher_id=teacher.id, local_date=start.date(), start_time=start.time(),
+            end_time=end.time(), ends_next_day=end.date() != start.date(), note="デモ: まもなく始まるシフト",
+            status=ShiftStatus.CONFIRMED,
+        ), now=now)

@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QProcess, QTimer
+from PySide6.QtCore import QCoreApplication, QProcess, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -73,7 +73,9 @@ def run_gui(args: argparse.Namespace) -> int:
         ctx.demo = demo_data.DemoEnvironment(paths.home).start(db)
     engine = Engine(db, paths)
     ctx.bridge.attach(engine.events)
-    if not smoke and mode != "screenshots" and engine.start():
+    if mode == "screenshots":
+        ctx.engine = engine  # shown as "not sending": the pictures are taken without a sender running
+    elif not smoke and engine.start():
         ctx.engine = engine
     try:
         if mode == "screenshots":
@@ -183,8 +185,8 @@ def _add_inbox(window, ctx: AppContext) -> None:  # type: ignore[no-untyped-def]
         holder[0].show()
         holder[0].raise_()
 
-    menu = window.menuBar().addMenu(window.tr("&Demo"))
-    menu.addAction(QAction(window.tr("Teachers' LINE inbox…"), window, triggered=show_inbox))
+    menu = window.menuBar().addMenu(QCoreApplication.translate("window", "&Demo"))
+    menu.addAction(QAction(QCoreApplication.translate("window", "Teachers' LINE inbox…"), window, triggered=show_inbox))
 
 
 def _first_run(ctx: AppContext, window) -> None:  # type: ignore[no-untyped-def]
@@ -198,13 +200,13 @@ def _first_run(ctx: AppContext, window) -> None:  # type: ignore[no-untyped-def]
     if has_token:
         return
     box = QMessageBox(window)
-    box.setWindowTitle(window.tr("Welcome to Shiftcast"))
-    box.setText(window.tr("Shiftcast is not connected to LINE yet.\n\nTry it first with sample data that is sent "
+    box.setWindowTitle(QCoreApplication.translate("window", "Welcome to Shiftcast"))
+    box.setText(QCoreApplication.translate("window", "Shiftcast is not connected to LINE yet.\n\nTry it first with sample data that is sent "
                           "to a built-in LINE simulator (nothing leaves this computer), or connect your LINE "
                           "Official Account now."))
-    demo_button = box.addButton(window.tr("Try the demo"), QMessageBox.ButtonRole.AcceptRole)
-    setup_button = box.addButton(window.tr("Connect LINE"), QMessageBox.ButtonRole.ActionRole)
-    box.addButton(window.tr("Later"), QMessageBox.ButtonRole.RejectRole)
+    demo_button = box.addButton(QCoreApplication.translate("window", "Try the demo"), QMessageBox.ButtonRole.AcceptRole)
+    setup_button = box.addButton(QCoreApplication.translate("window", "Connect LINE"), QMessageBox.ButtonRole.ActionRole)
+    box.addButton(QCoreApplication.translate("window", "Later"), QMessageBox.ButtonRole.RejectRole)
     box.exec()
     if box.clickedButton() is demo_button:
         start_demo_process()

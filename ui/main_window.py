@@ -17,6 +17,7 @@ from ui.shifts_view import ShiftsView
 
 class MainWindow(QMainWindow):
     close_requested = Signal()  # the app decides: hide to the tray, or quit
+    quit_requested = Signal()
 
     def __init__(self, ctx: AppContext, icon: QIcon | None = None) -> None:
         super().__init__()
@@ -55,8 +56,6 @@ class MainWindow(QMainWindow):
                                     triggered=lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.ctx.paths.logs / "shiftcast.log")))))
         help_menu.addAction(QAction(self.tr("About Shiftcast"), self, triggered=self.about))
 
-    quit_requested = Signal()
-
     def about(self) -> None:
         QMessageBox.about(self, self.tr("About Shiftcast"),
                           self.tr("Shiftcast {0}\nShift rosters published and reminded over LINE.\n\nData folder: {1}")
@@ -72,8 +71,10 @@ class MainWindow(QMainWindow):
     def _show_status(self, result: tuple[dict[str, int], str | None]) -> None:
         counts, hold = result
         engine = self.ctx.engine
-        if engine is None or not engine.sending:
+        if engine is None:
             state = self.tr("Another Shiftcast window or tray is sending")
+        elif not engine.sending:
+            state = self.tr("Not sending from this window")
         elif hold:
             state = self.tr("Sending held: LINE refused the channel access token (Settings)")
         elif engine.sender is not None and engine.sender.paused:

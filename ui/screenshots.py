@@ -57,6 +57,12 @@ def save_all(ctx: AppContext, out: Path, icon: QIcon) -> int:
     A dialog that is skipped does not fail the run: it says so and the rest go on."""
     out.mkdir(parents=True, exist_ok=True)
     missing = 0
+    if ctx.demo is not None:
+        # Send first, so the Deliveries and Publish pictures show a real history, not empty tables.
+        try:
+            print(in_background(ctx, lambda: send_demo_once(ctx)), flush=True)
+        except Exception as exc:  # noqa: BLE001 - empty tables are still worth a picture
+            print(f"the demo could not send: {exc}", flush=True)
     try:
         from ui.main_window import MainWindow
     except ImportError as exc:
@@ -166,10 +172,6 @@ def _shoot_inbox(ctx: AppContext, path: Path) -> int:
     except ImportError as exc:
         print(f"skipped {path.name} ({exc})", flush=True)
         return 0
-    try:
-        print(in_background(ctx, lambda: send_demo_once(ctx)), flush=True)
-    except Exception as exc:  # noqa: BLE001 - an empty inbox is still worth a picture
-        print(f"the demo could not send: {exc}", flush=True)
     window = InboxWindow(ctx)
     window.resize(960, 680)
     window.show()

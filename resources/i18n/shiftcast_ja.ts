@@ -1,0 +1,1925 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="ja_JP" sourcelanguage="en">
+<context>
+    <name>AutostartSection</name>
+    <message>
+        <source>Start at login</source>
+        <translation>ログイン時に起動</translation>
+    </message>
+    <message>
+        <source>Start Shiftcast in the system tray when I log in</source>
+        <translation>ログイン時にShiftcastをシステムトレイで起動する</translation>
+    </message>
+    <message>
+        <source>Recommended: reminders are sent by Shiftcast on this computer, so it should be running whenever the computer is on. It starts quietly in the tray, without opening the window.</source>
+        <translation>おすすめ: リマインダーはこのコンピューターのShiftcastから送信されるため、コンピューターの電源が入っている間は常に起動しておく必要があります。ウィンドウは開かず、トレイで静かに起動します。</translation>
+    </message>
+    <message>
+        <source>Shiftcast will start at login.</source>
+        <translation>ログイン時にShiftcastを起動します。</translation>
+    </message>
+    <message>
+        <source>Shiftcast will not start at login.</source>
+        <translation>ログイン時にShiftcastを起動しません。</translation>
+    </message>
+</context>
+<context>
+    <name>ClassroomDialog</name>
+    <message>
+        <source>Add classroom</source>
+        <translation>教室を追加</translation>
+    </message>
+    <message>
+        <source>e.g. 本校, Ekimae branch</source>
+        <translation>例: 本校、駅前校</translation>
+    </message>
+    <message>
+        <source>Shift times are written in this zone&apos;s wall time.</source>
+        <translation>シフトの時刻は、このタイムゾーンの現地時刻で入力します。</translation>
+    </message>
+    <message>
+        <source>optional: C followed by 32 hex digits</source>
+        <translation>任意: C に続く16進数32桁</translation>
+    </message>
+    <message>
+        <source>The teachers&apos; LINE group the month&apos;s roster is posted to. It can be added later in Settings.</source>
+        <translation>毎月のシフト表を投稿する、講師のLINEグループです。後から「設定」で追加することもできます。</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>教室名(&amp;N):</translation>
+    </message>
+    <message>
+        <source>&amp;Time zone:</source>
+        <translation>タイムゾーン(&amp;T):</translation>
+    </message>
+    <message>
+        <source>LINE &amp;group ID:</source>
+        <translation>LINEグループID(&amp;G):</translation>
+    </message>
+    <message>
+        <source>Reminder time and quiet hours start with the usual values (2 hours before, quiet 22:00–7:00) and can be changed in Settings.</source>
+        <translation>リマインダーの時刻と通知しない時間帯は標準の値（シフトの2時間前、22:00〜7:00は通知しない）で始まり、「設定」で変更できます。</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>追加</translation>
+    </message>
+    <message>
+        <source>Give the classroom a name.</source>
+        <translation>教室名を入力してください。</translation>
+    </message>
+</context>
+<context>
+    <name>ClassroomSection</name>
+    <message>
+        <source>Classrooms</source>
+        <translation>教室</translation>
+    </message>
+    <message>
+        <source>There are no classrooms yet.</source>
+        <translation>教室はまだありません。</translation>
+    </message>
+    <message>
+        <source>Classroom:</source>
+        <translation>教室:</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>確認</translation>
+    </message>
+    <message>
+        <source>LINE group ID:</source>
+        <translation>LINEグループID:</translation>
+    </message>
+    <message>
+        <source>The teachers&apos; LINE group, where each month&apos;s roster is posted. LINE hands out the group ID (a C followed by 32 letters and digits) only when your LINE Official Account joins the group, in the message it sends to the account&apos;s webhook; whoever set up the account can copy it from there. “Check” asks LINE whether the account is in that group.</source>
+        <translation>毎月のシフト表を投稿する、講師のLINEグループです。グループID（C に続く英数字32文字）は、LINE公式アカウントがグループに参加したときにアカウントのWebhookへ送られるメッセージでのみ通知されます。アカウントを設定した担当者がそこからコピーできます。「確認」を押すと、アカウントがそのグループに参加しているかをLINEに問い合わせます。</translation>
+    </message>
+    <message>
+        <source> minutes before the shift</source>
+        <translation> 分前（シフト開始時刻の）</translation>
+    </message>
+    <message>
+        <source>Reminder:</source>
+        <translation>リマインダー:</translation>
+    </message>
+    <message>
+        <source>Hold messages between</source>
+        <translation>送信を保留する時間帯</translation>
+    </message>
+    <message>
+        <source>Quiet hours:</source>
+        <translation>通知しない時間帯:</translation>
+    </message>
+    <message>
+        <source>and</source>
+        <translation>〜</translation>
+    </message>
+    <message>
+        <source>Reminders due during quiet hours are sent when the quiet hours end.</source>
+        <translation>通知しない時間帯に予定されたリマインダーは、その時間帯が終わってから送信されます。</translation>
+    </message>
+    <message>
+        <source>Messages in:</source>
+        <translation>メッセージの言語:</translation>
+    </message>
+    <message>
+        <source>Optional</source>
+        <translation>任意</translation>
+    </message>
+    <message>
+        <source>LIFF ID:</source>
+        <translation>LIFF ID:</translation>
+    </message>
+    <message>
+        <source>Optional. A LIFF app (made in the LINE Developers console, LIFF tab) opens the roster inside LINE; without one, teachers open it in their web browser.</source>
+        <translation>任意。LIFFアプリ（LINE Developersコンソールの「LIFF」タブで作成）があると、シフト表をLINEの中で開けます。ない場合、講師はWebブラウザーで開きます。</translation>
+    </message>
+    <message>
+        <source>Save classroom settings</source>
+        <translation>教室の設定を保存</translation>
+    </message>
+    <message>
+        <source>Asking LINE…</source>
+        <translation>LINEに問い合わせ中…</translation>
+    </message>
+    <message>
+        <source>✓ The account is in the group “{0}”.</source>
+        <translation>✓ アカウントはグループ「{0}」に参加しています。</translation>
+    </message>
+    <message>
+        <source>✓ The account is in the group “{0}” ({1} members).</source>
+        <translation>✓ アカウントはグループ「{0}」（メンバー{1}人）に参加しています。</translation>
+    </message>
+    <message>
+        <source>LINE says the account is not in this group. Invite the LINE Official Account into the teachers&apos; group, or check the group ID.</source>
+        <translation>LINEによると、アカウントはこのグループに参加していません。LINE公式アカウントを講師のグループに招待するか、グループIDを確認してください。</translation>
+    </message>
+    <message>
+        <source>LINE refused the channel access token; correct it in the LINE section above.</source>
+        <translation>LINEがチャネルアクセストークンを拒否しました。上の「LINE」欄で修正してください。</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>保存中…</translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation>保存しました。</translation>
+    </message>
+</context>
+<context>
+    <name>CopyDaysDialog</name>
+    <message>
+        <source>Copy shift to other days</source>
+        <translation>シフトを他の日にコピー</translation>
+    </message>
+    <message>
+        <source>Copy {0}&apos;s shift {1}–{2} of {3} to the days ticked below. The copies are drafts; if any day clashes, nothing is copied.</source>
+        <translation>{0}の{3}のシフト（{1}〜{2}）を、下でチェックした日にコピーします。コピーは下書きになります。重複する日が1日でもあると、何もコピーされません。</translation>
+    </message>
+    <message>
+        <source>{0} — this shift</source>
+        <translation>{0} — このシフト</translation>
+    </message>
+    <message>
+        <source>{0} — already has a shift</source>
+        <translation>{0} — シフトあり</translation>
+    </message>
+    <message>
+        <source>Same &amp;weekday</source>
+        <translation>同じ曜日(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Tick every {0} of the month</source>
+        <translation>この月のすべての{0}をチェック</translation>
+    </message>
+    <message>
+        <source>&amp;All</source>
+        <translation>すべて(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;None</source>
+        <translation>すべて解除(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>コピー</translation>
+    </message>
+    <message>
+        <source>Tick at least one day.</source>
+        <translation>1日以上チェックしてください。</translation>
+    </message>
+    <message>
+        <source>Nothing was copied:</source>
+        <translation>何もコピーされませんでした:</translation>
+    </message>
+</context>
+<context>
+    <name>CsvActions</name>
+    <message>
+        <source>teachers</source>
+        <translation>講師</translation>
+    </message>
+    <message>
+        <source>shifts</source>
+        <translation>シフト</translation>
+    </message>
+    <message>
+        <source>Import {0} from CSV</source>
+        <translation>CSVから{0}をインポート</translation>
+    </message>
+    <message>
+        <source>Import finished</source>
+        <translation>インポート完了</translation>
+    </message>
+    <message>
+        <source>Imported {0}: {1} added, {2} updated.</source>
+        <translation>{0}をインポートしました: 追加 {1}件、更新 {2}件。</translation>
+    </message>
+    <message>
+        <source>Export teachers to CSV</source>
+        <translation>講師をCSVにエクスポート</translation>
+    </message>
+    <message>
+        <source>Export shifts to CSV</source>
+        <translation>シフトをCSVにエクスポート</translation>
+    </message>
+    <message>
+        <source>Export finished</source>
+        <translation>エクスポート完了</translation>
+    </message>
+    <message>
+        <source>{0} row(s) written to {1}</source>
+        <translation>{0}行を{1}に書き出しました</translation>
+    </message>
+</context>
+<context>
+    <name>CsvProblemsDialog</name>
+    <message>
+        <source>Nothing was imported</source>
+        <translation>インポートされませんでした</translation>
+    </message>
+    <message>
+        <source>The {0} file has {1} problem(s). Nothing was imported; fix these lines and import the file again.</source>
+        <translation>{0}のファイルに問題が{1}件あります。何もインポートされていません。該当する行を修正して、もう一度インポートしてください。</translation>
+    </message>
+</context>
+<context>
+    <name>DataFolderSection</name>
+    <message>
+        <source>Data folder</source>
+        <translation>データフォルダー</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>開く</translation>
+    </message>
+    <message>
+        <source>Location:</source>
+        <translation>場所:</translation>
+    </message>
+    <message>
+        <source>Everything Shiftcast keeps is in this folder: the database, the roster images and the log. Before every upgrade the database is copied into its “backups” folder (the last ten copies are kept). To back up by hand, copy the whole folder while Shiftcast is closed.</source>
+        <translation>Shiftcastのデータ（データベース、シフト表の画像、ログ）はすべてこのフォルダーにあります。アップグレードの前には毎回、データベースが「backups」フォルダーにコピーされます（最新の10件を保持）。手動でバックアップするには、Shiftcastを終了してからフォルダー全体をコピーしてください。</translation>
+    </message>
+</context>
+<context>
+    <name>DeliveriesView</name>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>作成日時</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>種類</translation>
+    </message>
+    <message>
+        <source>Recipient</source>
+        <translation>宛先</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状態</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>試行回数</translation>
+    </message>
+    <message>
+        <source>Next attempt / sent</source>
+        <translation>次回送信 / 送信日時</translation>
+    </message>
+    <message>
+        <source>Last error</source>
+        <translation>直近のエラー</translation>
+    </message>
+    <message>
+        <source>Month published</source>
+        <translation>月間シフトの公開</translation>
+    </message>
+    <message>
+        <source>Shift reminder</source>
+        <translation>シフトのリマインダー</translation>
+    </message>
+    <message>
+        <source>Shift changed</source>
+        <translation>シフトの変更</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>送信予定</translation>
+    </message>
+    <message>
+        <source>Queued</source>
+        <translation>送信待ち</translation>
+    </message>
+    <message>
+        <source>Sending</source>
+        <translation>送信中</translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <translation>送信済み</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <source>Canceled</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Dead letter</source>
+        <translation>配信不能</translation>
+    </message>
+    <message>
+        <source>{0} (LINE group)</source>
+        <translation>{0}（LINEグループ）</translation>
+    </message>
+    <message>
+        <source>(deleted #{0})</source>
+        <translation>（削除済み #{0}）</translation>
+    </message>
+    <message>
+        <source>(unknown)</source>
+        <translation>（不明）</translation>
+    </message>
+    <message>
+        <source>All kinds</source>
+        <translation>すべての種類</translation>
+    </message>
+    <message>
+        <source>All classrooms</source>
+        <translation>すべての教室</translation>
+    </message>
+    <message>
+        <source>Created from</source>
+        <translation>作成日</translation>
+    </message>
+    <message>
+        <source>Search recipient, key or error</source>
+        <translation>宛先・キー・エラーで検索</translation>
+    </message>
+    <message>
+        <source>Dead letters only</source>
+        <translation>配信不能のみ</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>〜</translation>
+    </message>
+    <message>
+        <source>Retry now</source>
+        <translation>今すぐ再送</translation>
+    </message>
+    <message>
+        <source>Send the selected delivery again now, with a fresh retry budget</source>
+        <translation>選択した配信を今すぐ再送します（再試行の回数はリセットされます）</translation>
+    </message>
+    <message>
+        <source>Cancel delivery</source>
+        <translation>配信を取消</translation>
+    </message>
+    <message>
+        <source>Requeue all dead letters</source>
+        <translation>配信不能をすべて再送</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>再読み込み</translation>
+    </message>
+    <message>
+        <source>Dead letters</source>
+        <translation>配信不能</translation>
+    </message>
+    <message>
+        <source>Status: {0}</source>
+        <translation>状態: {0}</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>すべて</translation>
+    </message>
+    <message>
+        <source>Delivery #{0} is queued again with a new retry key, because its old key had expired.
+
+If an earlier attempt did reach LINE, the recipient may get this message twice.</source>
+        <translation>配信 #{0} は、以前の再送キーの有効期限が切れていたため、新しい再送キーで再び送信待ちになりました。
+
+以前の送信がLINEに届いていた場合、宛先にこのメッセージが2回届くことがあります。</translation>
+    </message>
+    <message>
+        <source>Requeue dead letters</source>
+        <translation>配信不能の再送</translation>
+    </message>
+    <message>
+        <source>Send all {0} dead letter(s) again now, each with a fresh retry budget?</source>
+        <translation>配信不能の{0}件をすべて今すぐ再送しますか？（それぞれ再試行の回数はリセットされます）</translation>
+    </message>
+    <message>
+        <source>{0} dead letter(s) are queued again.</source>
+        <translation>配信不能の{0}件を再び送信待ちにしました。</translation>
+    </message>
+    <message>
+        <source>{0} of them got a new retry key because the old one had expired: if an earlier attempt did reach LINE, those recipients may get the message twice.</source>
+        <translation>うち{0}件は、以前の再送キーの有効期限が切れていたため、新しい再送キーを発行しました。以前の送信がLINEに届いていた場合、その宛先にはメッセージが2回届くことがあります。</translation>
+    </message>
+    <message>
+        <source>Deliveries</source>
+        <translation>配信状況</translation>
+    </message>
+</context>
+<context>
+    <name>DeliveryDetail</name>
+    <message>
+        <source>Sent</source>
+        <translation>送信済み</translation>
+    </message>
+    <message>
+        <source>Will retry</source>
+        <translation>再送予定</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <source>Gave up (dead letter)</source>
+        <translation>断念（配信不能）</translation>
+    </message>
+    <message>
+        <source>Rate limited; retried soon</source>
+        <translation>送信数の制限中。まもなく再送</translation>
+    </message>
+    <message>
+        <source>Held: LINE refused the token</source>
+        <translation>保留: LINEがトークンを拒否</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状態</translation>
+    </message>
+    <message>
+        <source>Recipient</source>
+        <translation>宛先</translation>
+    </message>
+    <message>
+        <source>Delivery key</source>
+        <translation>配信キー</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>作成日時</translation>
+    </message>
+    <message>
+        <source>Due</source>
+        <translation>送信予定日時</translation>
+    </message>
+    <message>
+        <source>Next attempt</source>
+        <translation>次回送信</translation>
+    </message>
+    <message>
+        <source>Retry key</source>
+        <translation>再送キー</translation>
+    </message>
+    <message>
+        <source>LINE request ID</source>
+        <translation>LINEリクエストID</translation>
+    </message>
+    <message>
+        <source>Last error</source>
+        <translation>直近のエラー</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>回</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>日時</translation>
+    </message>
+    <message>
+        <source>HTTP</source>
+        <translation>HTTP</translation>
+    </message>
+    <message>
+        <source>Request IDs</source>
+        <translation>リクエストID</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>所要時間</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>結果</translation>
+    </message>
+    <message>
+        <source>LINE&apos;s message</source>
+        <translation>LINEからのメッセージ</translation>
+    </message>
+    <message>
+        <source>Select a delivery to see its attempts.</source>
+        <translation>配信を選択すると、送信の試行履歴が表示されます。</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>試行履歴</translation>
+    </message>
+    <message>
+        <source>This delivery no longer exists (old history is purged).</source>
+        <translation>この配信はもう存在しません（古い履歴は削除されます）。</translation>
+    </message>
+    <message>
+        <source>Delivery #{0} · {1} · {2}</source>
+        <translation>配信 #{0} · {1} · {2}</translation>
+    </message>
+    <message>
+        <source>{0} — dead letter since {1}</source>
+        <translation>{0} — {1}から配信不能</translation>
+    </message>
+    <message>
+        <source>{0} ({1})</source>
+        <translation>{0}（{1}）</translation>
+    </message>
+    <message>
+        <source>{0} — LINE group</source>
+        <translation>{0} — LINEグループ</translation>
+    </message>
+    <message>
+        <source> (late by {0} s)</source>
+        <translation>（{0}秒遅れ）</translation>
+    </message>
+    <message>
+        <source>{0} (issued {1})</source>
+        <translation>{0}（{1}発行）</translation>
+    </message>
+    <message>
+        <source>{0} (accepted earlier: {1})</source>
+        <translation>{0}（受付済み: {1}）</translation>
+    </message>
+    <message>
+        <source>no answer</source>
+        <translation>応答なし</translation>
+    </message>
+    <message>
+        <source>{0} ms</source>
+        <translation>{0} ms</translation>
+    </message>
+</context>
+<context>
+    <name>FriendsDialog</name>
+    <message>
+        <source>Pick from the account&apos;s friends</source>
+        <translation>アカウントの友だちから選ぶ</translation>
+    </message>
+    <message>
+        <source>Asking LINE for the account&apos;s friends…</source>
+        <translation>アカウントの友だちをLINEに問い合わせ中…</translation>
+    </message>
+    <message>
+        <source>Filter by name</source>
+        <translation>名前で絞り込み</translation>
+    </message>
+    <message>
+        <source>Use this friend</source>
+        <translation>この友だちを使う</translation>
+    </message>
+    <message>
+        <source>The account has no friends yet. Ask the teacher to add it as a friend in LINE.</source>
+        <translation>アカウントにはまだ友だちがいません。講師にLINEでアカウントを友だち追加してもらってください。</translation>
+    </message>
+    <message>
+        <source>Reading the names of {0} friend(s)…</source>
+        <translation>友だち{0}人の名前を取得中…</translation>
+    </message>
+    <message>
+        <source>{0} — already {1}</source>
+        <translation>{0} — 登録済み: {1}</translation>
+    </message>
+    <message>
+        <source>{0} friend(s). Pick the teacher and press Use this friend.</source>
+        <translation>友だち{0}人。講師を選んで「この友だちを使う」を押してください。</translation>
+    </message>
+    <message>
+        <source>LINE could not be asked.</source>
+        <translation>LINEに問い合わせできませんでした。</translation>
+    </message>
+</context>
+<context>
+    <name>HostingSection</name>
+    <message>
+        <source>Image hosting</source>
+        <translation>画像ホスティング</translation>
+    </message>
+    <message>
+        <source>Demo mode: images are served by the demo&apos;s own little web server, so nothing here is used.</source>
+        <translation>デモモード: 画像はデモ用の小さなWebサーバーから配信されるため、ここの設定は使われません。</translation>
+    </message>
+    <message>
+        <source>LINE shows pictures only from a public web address, so Shiftcast uploads each month&apos;s roster image to a storage bucket of yours: Cloudflare R2, Amazon S3, MinIO or another S3-compatible service. Your provider&apos;s console shows the values below when you create the bucket and an access key for it.</source>
+        <translation>LINEは公開されたWebアドレスの画像しか表示できないため、Shiftcastは毎月のシフト表の画像を、お使いのストレージバケット（Cloudflare R2、Amazon S3、MinIOなどのS3互換サービス）にアップロードします。以下の値は、バケットとそのアクセスキーを作成したときに、各サービスの管理画面に表示されます。</translation>
+    </message>
+    <message>
+        <source>Endpoint address:</source>
+        <translation>エンドポイント:</translation>
+    </message>
+    <message>
+        <source>Bucket:</source>
+        <translation>バケット:</translation>
+    </message>
+    <message>
+        <source>Region:</source>
+        <translation>リージョン:</translation>
+    </message>
+    <message>
+        <source>R2 uses “auto”; on Amazon S3 it is the bucket&apos;s region, such as ap-northeast-1.</source>
+        <translation>R2では「auto」です。Amazon S3ではバケットのリージョン（ap-northeast-1など）を指定します。</translation>
+    </message>
+    <message>
+        <source>Access key ID:</source>
+        <translation>アクセスキーID:</translation>
+    </message>
+    <message>
+        <source>Type to replace the saved key</source>
+        <translation>入力すると保存済みのキーを置き換えます</translation>
+    </message>
+    <message>
+        <source>Secret access key:</source>
+        <translation>シークレットアクセスキー:</translation>
+    </message>
+    <message>
+        <source>Optional, e.g. https://pub-….r2.dev</source>
+        <translation>任意。例: https://pub-….r2.dev</translation>
+    </message>
+    <message>
+        <source>Public address:</source>
+        <translation>公開アドレス:</translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation> 日</translation>
+    </message>
+    <message>
+        <source>Links stay valid for:</source>
+        <translation>リンクの有効期間:</translation>
+    </message>
+    <message>
+        <source>If the bucket is published at a public address, links to it never expire. Otherwise each link is signed and stops working after at most 7 days (a limit of S3), so older rosters can no longer be opened from LINE.</source>
+        <translation>バケットが公開アドレスで公開されている場合、リンクの有効期限はありません。そうでない場合、各リンクは署名付きで最長7日（S3の制限）で無効になるため、古いシフト表はLINEから開けなくなります。</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Test upload</source>
+        <translation>テストアップロード</translation>
+    </message>
+    <message>
+        <source>✓ A secret access key is saved in this computer&apos;s keyring.</source>
+        <translation>✓ シークレットアクセスキーはこのコンピューターのキーリングに保存されています。</translation>
+    </message>
+    <message>
+        <source>No secret access key is saved yet.</source>
+        <translation>シークレットアクセスキーはまだ保存されていません。</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>保存中…</translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation>保存しました。</translation>
+    </message>
+    <message>
+        <source>Uploading a small test file…</source>
+        <translation>小さなテストファイルをアップロード中…</translation>
+    </message>
+    <message>
+        <source>✓ Uploaded. LINE will load images from links like this one:</source>
+        <translation>✓ アップロードしました。LINEは次のようなリンクから画像を読み込みます:</translation>
+    </message>
+</context>
+<context>
+    <name>ImageViewer</name>
+    <message>
+        <source>Zoom out</source>
+        <translation>縮小</translation>
+    </message>
+    <message>
+        <source>Zoom in</source>
+        <translation>拡大</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>全体表示</translation>
+    </message>
+    <message>
+        <source>100%</source>
+        <translation>100%</translation>
+    </message>
+    <message>
+        <source>No preview yet.</source>
+        <translation>プレビューはまだありません。</translation>
+    </message>
+    <message>
+        <source>{0}%</source>
+        <translation>{0}%</translation>
+    </message>
+</context>
+<context>
+    <name>InboxWindow</name>
+    <message>
+        <source>Teachers&apos; LINE inbox (demo)</source>
+        <translation>講師のLINE受信箱（デモ）</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <source>What the teachers and their groups received from the built-in LINE simulator. Nothing here went to real LINE accounts.</source>
+        <translation>講師と講師のグループが、内蔵のLINEシミュレーターから受け取った内容です。実際のLINEアカウントには何も送られていません。</translation>
+    </message>
+    <message>
+        <source>The inbox exists only in demo mode.</source>
+        <translation>受信箱はデモモードでのみ使えます。</translation>
+    </message>
+    <message>
+        <source>{0} (LINE group)</source>
+        <translation>{0}（LINEグループ）</translation>
+    </message>
+    <message>
+        <source>Nothing has been sent yet. Messages appear here as the demo sends them.</source>
+        <translation>まだ何も送信されていません。デモが送信したメッセージがここに表示されます。</translation>
+    </message>
+    <message>
+        <source>Loading the image…</source>
+        <translation>画像を読み込み中…</translation>
+    </message>
+    <message>
+        <source>The image could not be loaded: {0}</source>
+        <translation>画像を読み込めませんでした: {0}</translation>
+    </message>
+</context>
+<context>
+    <name>InlineError</name>
+    <message>
+        <source>Sorry, something went wrong. The details were written to the log file.</source>
+        <translation>申し訳ありません。問題が発生しました。詳細はログファイルに記録されています。</translation>
+    </message>
+</context>
+<context>
+    <name>LanguageSection</name>
+    <message>
+        <source>Language</source>
+        <translation>言語</translation>
+    </message>
+    <message>
+        <source>Automatic (follow the system)</source>
+        <translation>自動（システムの設定に従う）</translation>
+    </message>
+    <message>
+        <source>Shiftcast&apos;s language:</source>
+        <translation>Shiftcastの表示言語:</translation>
+    </message>
+    <message>
+        <source>The language of the messages teachers receive is set per classroom above.</source>
+        <translation>講師が受け取るメッセージの言語は、上の教室ごとの設定で指定します。</translation>
+    </message>
+    <message>
+        <source>Saved. The new language applies the next time Shiftcast starts.</source>
+        <translation>保存しました。新しい言語は、Shiftcastの次回起動時から適用されます。</translation>
+    </message>
+</context>
+<context>
+    <name>LineSection</name>
+    <message>
+        <source>LINE</source>
+        <translation>LINE</translation>
+    </message>
+    <message>
+        <source>Shiftcast sends through the Messaging API channel of your LINE Official Account. It needs the channel&apos;s access token, a long password that lets it send in the account&apos;s name.</source>
+        <translation>Shiftcastは、LINE公式アカウントのMessaging APIチャネルを通じて送信します。そのために、アカウントの名義で送信するための長いパスワードである、チャネルアクセストークンが必要です。</translation>
+    </message>
+    <message>
+        <source>Paste the channel access token</source>
+        <translation>チャネルアクセストークンを貼り付け</translation>
+    </message>
+    <message>
+        <source>Save token</source>
+        <translation>トークンを保存</translation>
+    </message>
+    <message>
+        <source>Channel access token:</source>
+        <translation>チャネルアクセストークン:</translation>
+    </message>
+    <message>
+        <source>Find it in the LINE Developers console: open your provider, then the Messaging API channel, the “Messaging API” tab, and issue a “Channel access token (long-lived)” at the bottom. Shiftcast keeps it in this computer&apos;s keyring, never in its database, and never shows it again.</source>
+        <translation>LINE Developersコンソールで、プロバイダー、Messaging APIチャネルの順に開き、「Messaging API設定」タブの下部で「チャネルアクセストークン（長期）」を発行してください。Shiftcastはトークンをデータベースではなくこのコンピューターのキーリングに保存し、再び表示することはありません。</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>接続テスト</translation>
+    </message>
+    <message>
+        <source>Connection:</source>
+        <translation>接続:</translation>
+    </message>
+    <message>
+        <source>Asks LINE for the account&apos;s name and how many messages it sent this month. Your LINE plan allows a number of messages per month; a message to a group counts once per member.</source>
+        <translation>アカウント名と今月の送信数をLINEに問い合わせます。LINEのプランでは月ごとに送信できるメッセージ数が決まっており、グループへのメッセージはメンバーの人数分として数えられます。</translation>
+    </message>
+    <message>
+        <source>Advanced</source>
+        <translation>詳細設定</translation>
+    </message>
+    <message>
+        <source>Save address</source>
+        <translation>アドレスを保存</translation>
+    </message>
+    <message>
+        <source>The address Shiftcast sends LINE requests to. Leave it empty to use LINE itself; change it only to try Shiftcast against a LINE simulator.</source>
+        <translation>ShiftcastがLINEへのリクエストを送るアドレスです。空欄にすると本物のLINEを使います。変更するのは、LINEシミュレーターでShiftcastを試す場合だけにしてください。</translation>
+    </message>
+    <message>
+        <source>Demo mode: messages go to the built-in LINE simulator, so no token is needed.</source>
+        <translation>デモモード: メッセージは内蔵のLINEシミュレーターに送られるため、トークンは不要です。</translation>
+    </message>
+    <message>
+        <source>The token comes from the SHIFTCAST_LINE_TOKEN environment variable, which takes the place of the keyring.</source>
+        <translation>トークンは環境変数 SHIFTCAST_LINE_TOKEN から読み込まれ、キーリングの代わりに使われています。</translation>
+    </message>
+    <message>
+        <source>✓ A token is saved in this computer&apos;s keyring.</source>
+        <translation>✓ トークンはこのコンピューターのキーリングに保存されています。</translation>
+    </message>
+    <message>
+        <source>No token is saved yet.</source>
+        <translation>トークンはまだ保存されていません。</translation>
+    </message>
+    <message>
+        <source>For now the SHIFTCAST_LINE_API_BASE environment variable decides the address: {0}</source>
+        <translation>現在は環境変数 SHIFTCAST_LINE_API_BASE でアドレスが指定されています: {0}</translation>
+    </message>
+    <message>
+        <source>Sending to LINE was held because LINE refused the previous token. A new token has been saved, so sending resumes with the next message.</source>
+        <translation>以前のトークンがLINEに拒否されたため、LINEへの送信を保留していました。新しいトークンを保存したので、次のメッセージから送信を再開します。</translation>
+    </message>
+    <message>
+        <source>Sending to LINE is held since {0}: LINE refused the channel access token ({1}). Messages wait in the outbox and none are lost. Save a corrected token above and sending resumes automatically.</source>
+        <translation>{0}からLINEへの送信を保留しています: LINEがチャネルアクセストークンを拒否しました（{1}）。メッセージは送信待ちのまま保持され、失われることはありません。上で正しいトークンを保存すると、自動的に送信を再開します。</translation>
+    </message>
+    <message>
+        <source>Paste the channel access token first.</source>
+        <translation>先にチャネルアクセストークンを貼り付けてください。</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>保存中…</translation>
+    </message>
+    <message>
+        <source>Asking LINE…</source>
+        <translation>LINEに問い合わせ中…</translation>
+    </message>
+    <message>
+        <source>This month {0} of {1} messages are used ({2} left). A message to a group counts once per member.</source>
+        <translation>今月は{1}通中{0}通を使用しました（残り{2}通）。グループへのメッセージはメンバーの人数分として数えられます。</translation>
+    </message>
+    <message>
+        <source>This month {0} messages were sent; this plan has no monthly limit.</source>
+        <translation>今月は{0}通送信しました。このプランには月間の上限がありません。</translation>
+    </message>
+    <message>
+        <source>Connected to “{0}” ({1}).</source>
+        <translation>「{0}」（{1}）に接続しました。</translation>
+    </message>
+    <message>
+        <source>LINE refused this token. Copy the channel access token again from the LINE Developers console (it may have been reissued or revoked), paste it above and save it.</source>
+        <translation>LINEがこのトークンを拒否しました。LINE Developersコンソールからチャネルアクセストークンをもう一度コピーし（再発行または失効している可能性があります）、上に貼り付けて保存してください。</translation>
+    </message>
+    <message>
+        <source>Saved: Shiftcast talks to {0}.</source>
+        <translation>保存しました: Shiftcastは{0}に接続します。</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source> — demo</source>
+        <translation> — デモ</translation>
+    </message>
+    <message>
+        <source>Shifts</source>
+        <translation>シフト</translation>
+    </message>
+    <message>
+        <source>Publish</source>
+        <translation>公開</translation>
+    </message>
+    <message>
+        <source>Deliveries</source>
+        <translation>配信状況</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>設定</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>ファイル(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>終了(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>ヘルプ(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Open the data folder</source>
+        <translation>データフォルダーを開く</translation>
+    </message>
+    <message>
+        <source>Open the log file</source>
+        <translation>ログファイルを開く</translation>
+    </message>
+    <message>
+        <source>About Shiftcast</source>
+        <translation>Shiftcastについて</translation>
+    </message>
+    <message>
+        <source>Shiftcast {0}
+Shift rosters published and reminded over LINE.
+
+Data folder: {1}</source>
+        <translation>Shiftcast {0}
+シフト表をLINEで公開し、リマインダーを送ります。
+
+データフォルダー: {1}</translation>
+    </message>
+    <message>
+        <source>Another Shiftcast window or tray is sending</source>
+        <translation>別のShiftcastのウィンドウまたはトレイが送信しています</translation>
+    </message>
+    <message>
+        <source>Not sending from this window</source>
+        <translation>このウィンドウからは送信していません</translation>
+    </message>
+    <message>
+        <source>Sending held: LINE refused the channel access token (Settings)</source>
+        <translation>送信保留中: LINEがチャネルアクセストークンを拒否しました（設定）</translation>
+    </message>
+    <message>
+        <source>Sending paused</source>
+        <translation>送信一時停止中</translation>
+    </message>
+    <message>
+        <source>Sending</source>
+        <translation>送信中</translation>
+    </message>
+    <message>
+        <source>{0} · waiting {1} · failed {2}</source>
+        <translation>{0} · 待機 {1}件 · 失敗 {2}件</translation>
+    </message>
+</context>
+<context>
+    <name>PublishView</name>
+    <message>
+        <source>Previous month</source>
+        <translation>前の月</translation>
+    </message>
+    <message>
+        <source>Next month</source>
+        <translation>次の月</translation>
+    </message>
+    <message>
+        <source>Classroom:</source>
+        <translation>教室:</translation>
+    </message>
+    <message>
+        <source>Dry run</source>
+        <translation>公開前の確認</translation>
+    </message>
+    <message>
+        <source>Recipients</source>
+        <translation>宛先</translation>
+    </message>
+    <message>
+        <source>Group members</source>
+        <translation>グループのメンバー数</translation>
+    </message>
+    <message>
+        <source>Quota cost</source>
+        <translation>消費する通数</translation>
+    </message>
+    <message>
+        <source>Quota left this month</source>
+        <translation>今月の残り通数</translation>
+    </message>
+    <message>
+        <source>Drafts to confirm</source>
+        <translation>確定する下書き</translation>
+    </message>
+    <message>
+        <source>Revision</source>
+        <translation>版</translation>
+    </message>
+    <message>
+        <source>Changes since the last publication</source>
+        <translation>前回の公開からの変更</translation>
+    </message>
+    <message>
+        <source>Publish…</source>
+        <translation>公開…</translation>
+    </message>
+    <message>
+        <source>Published revisions</source>
+        <translation>公開済みの版</translation>
+    </message>
+    <message>
+        <source>Published</source>
+        <translation>公開日時</translation>
+    </message>
+    <message>
+        <source>Changed cells</source>
+        <translation>変更セル数</translation>
+    </message>
+    <message>
+        <source>Delivery</source>
+        <translation>配信</translation>
+    </message>
+    <message>
+        <source>Export PNG…</source>
+        <translation>PNGで書き出し…</translation>
+    </message>
+    <message>
+        <source>Export PDF…</source>
+        <translation>PDFで書き出し…</translation>
+    </message>
+    <message>
+        <source>MMMM yyyy</source>
+        <comment>date pattern of the month picker</comment>
+        <translation>yyyy年M月</translation>
+    </message>
+    <message>
+        <source>Add a classroom in Settings to publish its roster.</source>
+        <translation>シフト表を公開するには、「設定」で教室を追加してください。</translation>
+    </message>
+    <message>
+        <source>The preview could not be drawn.</source>
+        <translation>プレビューを表示できませんでした。</translation>
+    </message>
+    <message>
+        <source>{0}&apos;s LINE group ({1})</source>
+        <translation>{0}のLINEグループ（{1}）</translation>
+    </message>
+    <message>
+        <source>No LINE group ID is set for this classroom</source>
+        <translation>この教室にはLINEグループIDが設定されていません</translation>
+    </message>
+    <message>
+        <source>unknown (LINE has not been asked yet)</source>
+        <translation>不明（まだLINEに問い合わせていません）</translation>
+    </message>
+    <message>
+        <source>{0} (from LINE just now)</source>
+        <translation>{0}人（LINEから取得）</translation>
+    </message>
+    <message>
+        <source>{0} (cached)</source>
+        <translation>{0}人（前回の取得値）</translation>
+    </message>
+    <message>
+        <source>{0} message(s)</source>
+        <translation>{0}通</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>不明</translation>
+    </message>
+    <message>
+        <source>{0} of {1}</source>
+        <translation>{0}通（上限{1}通）</translation>
+    </message>
+    <message>
+        <source>no monthly limit known</source>
+        <translation>月間の上限は不明</translation>
+    </message>
+    <message>
+        <source>{0} — an update: {1} changed cell(s) are highlighted</source>
+        <translation>第{0}版 — 更新: 変更された{1}セルを強調表示</translation>
+    </message>
+    <message>
+        <source>{0} — the first publication of this month</source>
+        <translation>第{0}版 — この月の初回の公開</translation>
+    </message>
+    <message>
+        <source>Changes since revision {0}</source>
+        <translation>第{0}版からの変更</translation>
+    </message>
+    <message>
+        <source>Nothing published yet for this month: everything is new.</source>
+        <translation>この月はまだ公開されていません。すべてが新規です。</translation>
+    </message>
+    <message>
+        <source>No changes.</source>
+        <translation>変更はありません。</translation>
+    </message>
+    <message>
+        <source>This classroom has no LINE group ID yet: set it in Settings before publishing.</source>
+        <translation>この教室にはまだLINEグループIDがありません。公開する前に「設定」で指定してください。</translation>
+    </message>
+    <message>
+        <source>Nothing changed since revision {0}: there is nothing new to publish.</source>
+        <translation>第{0}版から変更がないため、新たに公開する内容はありません。</translation>
+    </message>
+    <message>
+        <source>LINE&apos;s monthly quota would not cover this: {0} message(s) left, this publication needs {1}. LINE will refuse it until the quota resets or is raised.</source>
+        <translation>LINEの月間の通数が足りません。残り{0}通に対して、この公開には{1}通必要です。上限がリセットされるか引き上げられるまで、LINEは送信を受け付けません。</translation>
+    </message>
+    <message>
+        <source>no shift</source>
+        <translation>シフトなし</translation>
+    </message>
+    <message>
+        <source>{0} — {1}: {2} → {3}</source>
+        <translation>{0} — {1}: {2} → {3}</translation>
+    </message>
+    <message>
+        <source>Sent {0}</source>
+        <translation>送信済み（{0}）</translation>
+    </message>
+    <message>
+        <source>Queued</source>
+        <translation>送信待ち</translation>
+    </message>
+    <message>
+        <source>Failed: {0}</source>
+        <translation>失敗: {0}</translation>
+    </message>
+    <message>
+        <source>Canceled — superseded by a later revision</source>
+        <translation>取消 — 新しい版に置き換え</translation>
+    </message>
+    <message>
+        <source>Canceled</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Unknown (delivery history purged)</source>
+        <translation>不明（配信履歴は削除済み）</translation>
+    </message>
+    <message>
+        <source>Publish {0}&apos;s roster for {1} to its LINE group as revision {2}?</source>
+        <translation>{0}の{1}のシフト表を、第{2}版としてLINEグループに公開しますか？</translation>
+    </message>
+    <message>
+        <source>{0} draft shift(s) will be confirmed first.</source>
+        <translation>先に、下書きのシフト{0}件を確定します。</translation>
+    </message>
+    <message>
+        <source>{0} cell(s) changed since revision {1}; they are highlighted in the image.</source>
+        <translation>第{1}版から{0}セルが変更されています。画像では強調表示されます。</translation>
+    </message>
+    <message>
+        <source> ({0} left this month)</source>
+        <translation>（今月の残り{0}通）</translation>
+    </message>
+    <message>
+        <source>It costs {0} message(s) of LINE&apos;s monthly quota{1}.</source>
+        <translation>LINEの月間通数を{0}通消費します{1}。</translation>
+    </message>
+    <message>
+        <source>Publish</source>
+        <translation>公開</translation>
+    </message>
+    <message>
+        <source>Publishing…</source>
+        <translation>公開中…</translation>
+    </message>
+    <message>
+        <source>Revision {0} is published and on its way to the LINE group.</source>
+        <translation>第{0}版を公開しました。LINEグループへ送信しています。</translation>
+    </message>
+    <message>
+        <source>The earlier revision that had not gone out yet will not be sent.</source>
+        <translation>まだ送信されていなかった前の版は送信されません。</translation>
+    </message>
+    <message>
+        <source>Export PDF</source>
+        <translation>PDFで書き出し</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Export PNG</source>
+        <translation>PNGで書き出し</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG画像 (*.png)</translation>
+    </message>
+    <message>
+        <source>Saved {0}</source>
+        <translation>{0}を保存しました</translation>
+    </message>
+</context>
+<context>
+    <name>QWidget</name>
+    <message>
+        <source>Sorry, something went wrong. The details were written to the log file.</source>
+        <translation>申し訳ありません。問題が発生しました。詳細はログファイルに記録されています。</translation>
+    </message>
+</context>
+<context>
+    <name>RosterCommands</name>
+    <message>
+        <source>Add shift {0}</source>
+        <translation>シフト追加 {0}</translation>
+    </message>
+    <message>
+        <source>Edit shift {0}</source>
+        <translation>シフト編集 {0}</translation>
+    </message>
+    <message>
+        <source>Delete shift {0}</source>
+        <translation>シフト削除 {0}</translation>
+    </message>
+    <message>
+        <source>Cancel shift {0}</source>
+        <translation>シフト取消 {0}</translation>
+    </message>
+    <message>
+        <source>Copy shift {0} to {1} day(s)</source>
+        <translation>シフト {0} を{1}日にコピー</translation>
+    </message>
+    <message>
+        <source>Confirm {0}</source>
+        <translation>{0} の確定</translation>
+    </message>
+</context>
+<context>
+    <name>RosterEditor</name>
+    <message>
+        <source>Add a teacher first (Teachers…).</source>
+        <translation>先に講師を追加してください（講師管理…）。</translation>
+    </message>
+    <message>
+        <source>There is no shift to delete here.</source>
+        <translation>ここには削除するシフトがありません。</translation>
+    </message>
+    <message>
+        <source>Deleted {0}.</source>
+        <translation>削除しました: {0}</translation>
+    </message>
+    <message>
+        <source>Cancel shift</source>
+        <translation>シフトの取消</translation>
+    </message>
+    <message>
+        <source>{0} is confirmed, so the teacher may already know about it.
+
+Cancel it and tell the teacher?</source>
+        <translation>{0} は確定済みのため、講師はすでに知っている可能性があります。
+
+このシフトを取り消して、講師に通知しますか？</translation>
+    </message>
+    <message>
+        <source>Canceled {0}.</source>
+        <translation>取り消しました: {0}</translation>
+    </message>
+    <message>
+        <source>&amp;Add shift…</source>
+        <translation>シフトを追加(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Added {0}.</source>
+        <translation>追加しました: {0}</translation>
+    </message>
+    <message>
+        <source>Saved {0}.</source>
+        <translation>保存しました: {0}</translation>
+    </message>
+    <message>
+        <source>Copied to {0} day(s) as drafts.</source>
+        <translation>{0}日に下書きとしてコピーしました。</translation>
+    </message>
+    <message>
+        <source>{0} has no drafts to confirm.</source>
+        <translation>{0}には確定する下書きがありません。</translation>
+    </message>
+    <message>
+        <source>Confirm month</source>
+        <translation>月の確定</translation>
+    </message>
+    <message>
+        <source>Confirm {0} draft shift(s) of {1} at {2}?
+
+Teachers are told about confirmed shifts and reminded before each one. A confirmed shift cannot become a draft again; it can only be canceled.</source>
+        <translation>{2}の{1}の下書きシフト{0}件を確定しますか？
+
+確定したシフトは講師に通知され、各シフトの前にリマインダーが送られます。確定したシフトは下書きに戻せません（取り消すことはできます）。</translation>
+    </message>
+    <message>
+        <source>Confirmed {0} shift(s).</source>
+        <translation>シフト{0}件を確定しました。</translation>
+    </message>
+    <message>
+        <source>&amp;Edit shift…</source>
+        <translation>シフトを編集(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Delete shift</source>
+        <translation>シフトを削除(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel shift…</source>
+        <translation>シフトを取消(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Copy to other &amp;days…</source>
+        <translation>他の日にコピー(&amp;D)…</translation>
+    </message>
+</context>
+<context>
+    <name>RosterGrid</name>
+    <message>
+        <source>draft</source>
+        <translation>下書き</translation>
+    </message>
+    <message>
+        <source>confirmed</source>
+        <translation>確定</translation>
+    </message>
+    <message>
+        <source>canceled</source>
+        <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>RosterGridModel</name>
+    <message>
+        <source>No shift. Press Enter or N to add one.</source>
+        <translation>シフトなし。Enter キーまたは N キーで追加できます。</translation>
+    </message>
+    <message>
+        <source>Today</source>
+        <translation>今日</translation>
+    </message>
+    <message>
+        <source>{0} is not active; shifts shown are kept for the record.</source>
+        <translation>{0}は現在在籍していません。表示中のシフトは記録として残しています。</translation>
+    </message>
+</context>
+<context>
+    <name>RosterLegend</name>
+    <message>
+        <source>Draft (teachers not told yet)</source>
+        <translation>下書き（講師には未通知）</translation>
+    </message>
+    <message>
+        <source>Confirmed</source>
+        <translation>確定</translation>
+    </message>
+    <message>
+        <source>Canceled</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Saturday</source>
+        <translation>土曜日</translation>
+    </message>
+    <message>
+        <source>Sunday / holiday</source>
+        <translation>日曜・祝日</translation>
+    </message>
+    <message>
+        <source>Today</source>
+        <translation>今日</translation>
+    </message>
+</context>
+<context>
+    <name>ShiftDialog</name>
+    <message>
+        <source>Edit shift</source>
+        <translation>シフトを編集</translation>
+    </message>
+    <message>
+        <source>Add shift</source>
+        <translation>シフトを追加</translation>
+    </message>
+    <message>
+        <source>(teacher #{0})</source>
+        <translation>（講師 #{0}）</translation>
+    </message>
+    <message>
+        <source>HH:MM</source>
+        <translation>HH:MM</translation>
+    </message>
+    <message>
+        <source>Start time in the classroom&apos;s time zone, e.g. 16:00</source>
+        <translation>教室のタイムゾーンでの開始時刻（例: 16:00）</translation>
+    </message>
+    <message>
+        <source>End time. After midnight: tick &quot;ends the next day&quot;, or type 26:00 for 2:00.</source>
+        <translation>終了時刻。0時を過ぎる場合は「翌日に終了」にチェックを入れるか、2:00なら26:00と入力します。</translation>
+    </message>
+    <message>
+        <source>ends the next day</source>
+        <translation>翌日に終了</translation>
+    </message>
+    <message>
+        <source>Shown to the teacher, e.g. what to bring</source>
+        <translation>講師に表示されます（持ち物など）</translation>
+    </message>
+    <message>
+        <source>teachers are told when you confirm the month</source>
+        <translation>月を確定すると講師に通知されます</translation>
+    </message>
+    <message>
+        <source>a change is sent to the teacher as a correction</source>
+        <translation>変更は訂正として講師に送られます</translation>
+    </message>
+    <message>
+        <source>this shift stays canceled</source>
+        <translation>このシフトは取消のままです</translation>
+    </message>
+    <message>
+        <source>&amp;Teacher:</source>
+        <translation>講師(&amp;T):</translation>
+    </message>
+    <message>
+        <source>&amp;Date:</source>
+        <translation>日付(&amp;D):</translation>
+    </message>
+    <message>
+        <source>&amp;Time:</source>
+        <translation>時刻(&amp;I):</translation>
+    </message>
+    <message>
+        <source>&amp;Note:</source>
+        <translation>メモ(&amp;N):</translation>
+    </message>
+    <message>
+        <source>Status:</source>
+        <translation>状態:</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>追加</translation>
+    </message>
+    <message>
+        <source>Add a teacher first (Teachers…).</source>
+        <translation>先に講師を追加してください（講師管理…）。</translation>
+    </message>
+</context>
+<context>
+    <name>ShiftsToolbar</name>
+    <message>
+        <source>Previous month</source>
+        <translation>前の月</translation>
+    </message>
+    <message>
+        <source>Next month</source>
+        <translation>次の月</translation>
+    </message>
+    <message>
+        <source>Classroom:</source>
+        <translation>教室:</translation>
+    </message>
+    <message>
+        <source>The classroom whose roster is shown</source>
+        <translation>シフト表を表示する教室</translation>
+    </message>
+    <message>
+        <source>Add classroom…</source>
+        <translation>教室を追加…</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>元に戻す</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>やり直す</translation>
+    </message>
+    <message>
+        <source>Teachers…</source>
+        <translation>講師管理…</translation>
+    </message>
+    <message>
+        <source>Confirm month…</source>
+        <translation>月を確定…</translation>
+    </message>
+    <message>
+        <source>Confirm every draft of this month; teachers are then told and reminded</source>
+        <translation>この月の下書きをすべて確定します。確定後、講師に通知とリマインダーが送られます</translation>
+    </message>
+    <message>
+        <source>CSV</source>
+        <translation>CSV</translation>
+    </message>
+    <message>
+        <source>Import or export teachers and shifts as CSV (Excel)</source>
+        <translation>講師とシフトをCSV（Excel）でインポート・エクスポート</translation>
+    </message>
+    <message>
+        <source>Import teachers…</source>
+        <translation>講師をインポート…</translation>
+    </message>
+    <message>
+        <source>Import shifts…</source>
+        <translation>シフトをインポート…</translation>
+    </message>
+    <message>
+        <source>Export teachers…</source>
+        <translation>講師をエクスポート…</translation>
+    </message>
+    <message>
+        <source>Export this month&apos;s shifts…</source>
+        <translation>この月のシフトをエクスポート…</translation>
+    </message>
+</context>
+<context>
+    <name>ShiftsView</name>
+    <message>
+        <source>MMMM yyyy</source>
+        <comment>date pattern of the month picker</comment>
+        <translation>yyyy年M月</translation>
+    </message>
+    <message>
+        <source>No classroom yet</source>
+        <translation>教室がまだありません</translation>
+    </message>
+    <message>
+        <source>A roster belongs to a classroom. Add your classroom (you can add more branches later), then add your teachers and their shifts.</source>
+        <translation>シフト表は教室ごとに作成します。まず教室を追加し（ほかの校舎は後から追加できます）、次に講師とそのシフトを追加してください。</translation>
+    </message>
+    <message>
+        <source>Add classroom…</source>
+        <translation>教室を追加…</translation>
+    </message>
+    <message>
+        <source>No teachers yet</source>
+        <translation>講師がまだいません</translation>
+    </message>
+    <message>
+        <source>Add the teachers who work at this classroom, or import them from a CSV file.</source>
+        <translation>この教室で勤務する講師を追加するか、CSVファイルからインポートしてください。</translation>
+    </message>
+    <message>
+        <source>Teachers…</source>
+        <translation>講師管理…</translation>
+    </message>
+    <message>
+        <source>{0} shift(s), {1} draft(s) not confirmed yet</source>
+        <translation>シフト{0}件（未確定の下書き{1}件）</translation>
+    </message>
+    <message>
+        <source>Undo {0}</source>
+        <translation>元に戻す: {0}</translation>
+    </message>
+    <message>
+        <source>Nothing to undo</source>
+        <translation>元に戻す操作はありません</translation>
+    </message>
+    <message>
+        <source>Redo {0}</source>
+        <translation>やり直す: {0}</translation>
+    </message>
+    <message>
+        <source>Nothing to redo</source>
+        <translation>やり直す操作はありません</translation>
+    </message>
+</context>
+<context>
+    <name>TeacherEditDialog</name>
+    <message>
+        <source>Edit teacher</source>
+        <translation>講師を編集</translation>
+    </message>
+    <message>
+        <source>Add teacher</source>
+        <translation>講師を追加</translation>
+    </message>
+    <message>
+        <source>optional</source>
+        <translation>任意</translation>
+    </message>
+    <message>
+        <source>U followed by 32 hex digits (optional)</source>
+        <translation>U に続く16進数32桁（任意）</translation>
+    </message>
+    <message>
+        <source>Not the LINE ID people search for: the user ID LINE gives this account. Teachers cannot see it themselves; use Pick or Check.</source>
+        <translation>友だち検索に使うLINE IDではなく、LINEがこのアカウント向けに割り当てるユーザーIDです。講師本人は確認できないため、「友だちから選ぶ」または「確認」を使ってください。</translation>
+    </message>
+    <message>
+        <source>&amp;Check</source>
+        <translation>確認(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Ask LINE whose ID this is</source>
+        <translation>このIDが誰のものかLINEに問い合わせます</translation>
+    </message>
+    <message>
+        <source>&amp;Pick from the account&apos;s friends…</source>
+        <translation>アカウントの友だちから選ぶ(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Send LINE messages (the teacher agreed)</source>
+        <translation>LINEメッセージを送る（講師の同意あり）</translation>
+    </message>
+    <message>
+        <source>Send e-mails (the teacher agreed)</source>
+        <translation>メールを送る（講師の同意あり）</translation>
+    </message>
+    <message>
+        <source>Active: can be given shifts</source>
+        <translation>在籍中（シフトを割り当て可能）</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>氏名(&amp;N):</translation>
+    </message>
+    <message>
+        <source>&amp;E-mail:</source>
+        <translation>メールアドレス(&amp;E):</translation>
+    </message>
+    <message>
+        <source>&amp;LINE user ID:</source>
+        <translation>LINEユーザーID(&amp;L):</translation>
+    </message>
+    <message>
+        <source>Notifications:</source>
+        <translation>通知:</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>追加</translation>
+    </message>
+    <message>
+        <source>Type a LINE user ID first, or pick one from the account&apos;s friends.</source>
+        <translation>先にLINEユーザーIDを入力するか、アカウントの友だちから選んでください。</translation>
+    </message>
+    <message>
+        <source>Asking LINE…</source>
+        <translation>LINEに問い合わせ中…</translation>
+    </message>
+    <message>
+        <source>LINE name: {0}</source>
+        <translation>LINEの表示名: {0}</translation>
+    </message>
+    <message>
+        <source>LINE could not be asked.</source>
+        <translation>LINEに問い合わせできませんでした。</translation>
+    </message>
+    <message>
+        <source>The teacher needs a name.</source>
+        <translation>講師の氏名を入力してください。</translation>
+    </message>
+</context>
+<context>
+    <name>TeacherLine</name>
+    <message>
+        <source>Shiftcast is not connected to LINE yet: add the channel access token in Settings.</source>
+        <translation>ShiftcastはまだLINEに接続されていません。「設定」でチャネルアクセストークンを追加してください。</translation>
+    </message>
+    <message>
+        <source>LINE does not know this user as a friend of the account. The ID may be mistyped, or the teacher has not added the account as a friend (or has blocked it).</source>
+        <translation>LINEは、このユーザーをアカウントの友だちとして認識していません。IDの入力ミスか、講師がアカウントを友だち追加していない（またはブロックしている）可能性があります。</translation>
+    </message>
+    <message>
+        <source>LINE says this is not a valid user ID. A LINE user ID is U followed by 32 hex digits; it is not the LINE ID people search for.</source>
+        <translation>LINEによると、これは有効なユーザーIDではありません。LINEユーザーIDは U に続く16進数32桁で、友だち検索に使うLINE IDとは異なります。</translation>
+    </message>
+    <message>
+        <source>LINE refused the channel access token. Check it in Settings.</source>
+        <translation>LINEがチャネルアクセストークンを拒否しました。「設定」で確認してください。</translation>
+    </message>
+    <message>
+        <source>Could not reach LINE. Check the connection and try again.</source>
+        <translation>LINEに接続できませんでした。ネットワーク接続を確認して、もう一度お試しください。</translation>
+    </message>
+    <message>
+        <source>LINE lets only verified and premium accounts list their friends, so Shiftcast cannot show them for this account.
+
+Other ways to get a teacher&apos;s LINE user ID:
+• Ask the teacher to send any message to the account, then read their user ID from the webhook log of the account&apos;s Messaging API channel.
+• Use LINE Login: when the teacher logs in through a LINE Login channel linked to the account, their user ID is shown.
+• Add the teacher to the classroom&apos;s LINE group together with the account; their user ID then appears in the group&apos;s member events.
+
+Teachers without a LINE user ID can still be reached by e-mail: enter their address and tick e-mail notifications.</source>
+        <translation>LINEで友だちの一覧を取得できるのは認証済アカウントとプレミアムアカウントだけのため、このアカウントでは友だちを表示できません。
+
+講師のLINEユーザーIDを調べるほかの方法:
+• 講師にアカウントへ何かメッセージを送ってもらい、アカウントのMessaging APIチャネルのWebhookログからユーザーIDを確認する。
+• LINEログインを使う: アカウントに連携したLINEログインチャネルで講師がログインすると、ユーザーIDが表示されます。
+• 講師をアカウントと一緒に教室のLINEグループに追加する: グループのメンバーのイベントに講師のユーザーIDが表示されます。
+
+LINEユーザーIDがない講師にもメールで連絡できます。メールアドレスを入力し、メールの通知にチェックを入れてください。</translation>
+    </message>
+</context>
+<context>
+    <name>TeachersDialog</name>
+    <message>
+        <source>Teachers</source>
+        <translation>講師</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>氏名</translation>
+    </message>
+    <message>
+        <source>E-mail</source>
+        <translation>メール</translation>
+    </message>
+    <message>
+        <source>LINE user ID</source>
+        <translation>LINEユーザーID</translation>
+    </message>
+    <message>
+        <source>LINE messages</source>
+        <translation>LINE通知</translation>
+    </message>
+    <message>
+        <source>E-mails</source>
+        <translation>メール通知</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>在籍</translation>
+    </message>
+    <message>
+        <source>&amp;Add…</source>
+        <translation>追加(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Add a teacher (Insert)</source>
+        <translation>講師を追加（Insert）</translation>
+    </message>
+    <message>
+        <source>&amp;Edit…</source>
+        <translation>編集(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Edit the selected teacher (Enter)</source>
+        <translation>選択した講師を編集（Enter）</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>削除(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Erase the selected teacher&apos;s personal data (Delete)</source>
+        <translation>選択した講師の個人情報を消去（Delete）</translation>
+    </message>
+    <message>
+        <source>No teachers yet. Add them here, or import a CSV file from the Shifts area.</source>
+        <translation>講師がまだいません。ここで追加するか、「シフト」画面からCSVファイルをインポートしてください。</translation>
+    </message>
+    <message>
+        <source>Saved {0}.</source>
+        <translation>{0}を保存しました。</translation>
+    </message>
+    <message>
+        <source>Delete teacher</source>
+        <translation>講師の削除</translation>
+    </message>
+    <message>
+        <source>Delete {0}?
+
+Erased now: the name, LINE user ID, e-mail address and notification consents. Their future shifts are canceled.
+
+Kept: past shifts and the record of messages sent, under an anonymous label such as &quot;(deleted #{1})&quot;, so earlier months still add up.
+
+This cannot be undone.</source>
+        <translation>{0}を削除しますか？
+
+すぐに消去されるもの: 氏名、LINEユーザーID、メールアドレス、通知の同意。今後のシフトは取り消されます。
+
+残るもの: 過去のシフトと送信したメッセージの記録。「(deleted #{1})」のような匿名の名前で残るため、過去の月の集計は変わりません。
+
+この操作は元に戻せません。</translation>
+    </message>
+    <message>
+        <source>{0} was deleted.</source>
+        <translation>{0}を削除しました。</translation>
+    </message>
+</context>
+<context>
+    <name>Tray</name>
+    <message>
+        <source>Open Shiftcast</source>
+        <translation>Shiftcastを開く</translation>
+    </message>
+    <message>
+        <source>Send now</source>
+        <translation>今すぐ送信</translation>
+    </message>
+    <message>
+        <source>Pause sending</source>
+        <translation>送信を一時停止</translation>
+    </message>
+    <message>
+        <source>Quit (stop sending)</source>
+        <translation>終了（送信を停止）</translation>
+    </message>
+    <message>
+        <source>Waiting {0} · Sent {1} · Failed {2}</source>
+        <translation>待機 {0}件 · 送信済み {1}件 · 失敗 {2}件</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>一時停止中</translation>
+    </message>
+    <message>
+        <source>Shiftcast keeps sending reminders from here. Use Quit in this menu to stop it.</source>
+        <translation>Shiftcastはここからリマインダーの送信を続けます。停止するには、このメニューの「終了」を選んでください。</translation>
+    </message>
+</context>
+<context>
+    <name>app</name>
+    <message>
+        <source>This desktop has no system tray, so Shiftcast stays open as a window to keep sending.</source>
+        <translation>このデスクトップにはシステムトレイがないため、送信を続けられるよう、Shiftcastはウィンドウとして開いたままになります。</translation>
+    </message>
+</context>
+<context>
+    <name>window</name>
+    <message>
+        <source>&amp;Demo</source>
+        <translation>デモ(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Teachers&apos; LINE inbox…</source>
+        <translation>講師のLINE受信箱…</translation>
+    </message>
+    <message>
+        <source>Welcome to Shiftcast</source>
+        <translation>Shiftcastへようこそ</translation>
+    </message>
+    <message>
+        <source>Shiftcast is not connected to LINE yet.
+
+Try it first with sample data that is sent to a built-in LINE simulator (nothing leaves this computer), or connect your LINE Official Account now.</source>
+        <translation>ShiftcastはまだLINEに接続されていません。
+
+まずはサンプルデータで試せます。送信先は内蔵のLINEシミュレーターです（このコンピューターの外には何も送られません）。今すぐLINE公式アカウントに接続することもできます。</translation>
+    </message>
+    <message>
+        <source>Try the demo</source>
+        <translation>デモを試す</translation>
+    </message>
+    <message>
+        <source>Connect LINE</source>
+        <translation>LINEに接続</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>後で</translation>
+    </message>
+</context>
+</TS>
