@@ -8,14 +8,18 @@ the lease owner, while processing), and reports whether it applied.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import logging
 import os
 import socket
 import uuid
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy import Integer, Select, Update, and_, bindparam, func, or_, select, update
+from sqlalchemy.sql.dml import ReturningUpdate
+from sqlalchemy.sql.elements import BindParameter
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.util import identity_key
 
@@ -111,36 +115,61 @@ def claim(
     """
     if limit <= 0:
         return []
+    allowed = None if channels is None else [c.value for c in channels]
+    if allowed == []:
+        return []
+    params: dict[str, Any] = {"b_now": now, "b_owner": owner, "b_expires": now + lease, "b_limit": limit}
+    if allowed is not None:
+        params["b_channels"] = allowed
+    if use_returning is None:
+        use_returning = supports_update_returning(session)
+    statements = _claim_statements(allowed is not None)
+    if use_returning:
+        return sorted(session.execute(statements.update_returning, params).scalars())
+    # Without RETURNING: pick, then update only rows still claimable; the write lock held since
+    # BEGIN IMMEDIATE makes the pair atomic on SQLite, and the guard keeps it safe elsewhere.
+    ids = list(session.execute(statements.candidates, params).scalars())
+    if not ids:
+        return []
+    session.execute(statements.update_guarded, params | {"b_ids": ids})
+    return sorted(session.execute(statements.claimed, params | {"b_ids": ids}).scalars())
+
+
+@dataclass(frozen=True)
+class _ClaimStatements:
+    candidates: Select[Any]
+    update_returning: ReturningUpdate[Any]
+    update_guarded: Update
+    claimed: Select[Any]
+
+
+@functools.cache
+def _claim_statements(by_channel: bool) -> _ClaimStatements:
+    """Built once with bound parameters and reused: the sender claims every turn, and building and
+    hashing these statements cost as much as running them."""
+    now = bindparam("b_now", type_=D.c.next_attempt_at.type)
     due = or_(
         and_(D.c.status.in_([s.value for s in CLAIMABLE]), D.c.next_attempt_at <= now),
         and_(D.c.status == DeliveryStatus.PROCESSING.value, D.c.lease_expires_at <= now),
     )
     candidates = select(D.c.id).where(due)
-    if channels is not None:
-        allowed = [c.value for c in channels]
-        if not allowed:
-            return []
-        candidates = candidates.where(D.c.channel.in_(allowed))
-    candidates = candidates.order_by(D.c.next_attempt_at, D.c.id).limit(limit)
+    if by_channel:
+        candidates = candidates.where(D.c.channel.in_(bindparam("b_channels", expanding=True)))
+    candidates = candidates.order_by(D.c.next_attempt_at, D.c.id).limit(bindparam("b_limit", type_=Integer()))
     values = {
         "status": DeliveryStatus.PROCESSING.value,
-        "lease_owner": owner,
-        "lease_expires_at": now + lease,
+        "lease_owner": bindparam("b_owner", type_=D.c.lease_owner.type),
+        "lease_expires_at": bindparam("b_expires", type_=D.c.lease_expires_at.type),
         "updated_at": now,
     }
-    if use_returning is None:
-        use_returning = supports_update_returning(session)
-    if use_returning:
-        statement = update(D).where(D.c.id.in_(candidates.scalar_subquery())).values(**values).returning(D.c.id)
-        return sorted(session.execute(statement).scalars())
-    # Without RETURNING: pick, then update only rows still claimable; the write lock held since
-    # BEGIN IMMEDIATE makes the pair atomic on SQLite, and the guard keeps it safe elsewhere.
-    ids = list(session.execute(candidates).scalars())
-    if not ids:
-        return []
-    session.execute(update(D).where(D.c.id.in_(ids), due).values(**values))
-    return sorted(session.execute(select(D.c.id).where(D.c.id.in_(ids), D.c.lease_owner == owner,
-                                                       D.c.status == DeliveryStatus.PROCESSING.value)).scalars())
+    ids: BindParameter[Any] = bindparam("b_ids", expanding=True)
+    return _ClaimStatements(
+        candidates=candidates,
+        update_returning=update(D).where(D.c.id.in_(candidates.scalar_subquery())).values(**values).returning(D.c.id),
+        update_guarded=update(D).where(D.c.id.in_(ids), due).values(**values),
+        claimed=select(D.c.id).where(D.c.id.in_(ids), D.c.lease_owner == bindparam("b_owner"),
+                                     D.c.status == DeliveryStatus.PROCESSING.value),
+    )
 
 
 def transition(
@@ -163,6 +192,69 @@ def transition(
     result = session.execute(statement.values(updated_at=now, **values))
     _expire(session, delivery_id)
     return result.rowcount == 1  # type: ignore[attr-defined]
+
+
+def leased_by(session: Session, ids: Iterable[int], *, owner: str) -> set[int]:
+    """Which of `ids` are still processing under `owner`'s lease, locked for the rest of the caller's
+    transaction: FOR UPDATE where the database has row locks, and on SQLite the write lock that
+    BEGIN IMMEDIATE took, so no other sender can take a row over before the caller records it."""
+    wanted = list(ids)
+    if not wanted:
+        return set()
+    return set(session.execute(_LEASED_BY, {"b_ids": wanted, "b_owner": owner}).scalars())
+
+
+_LEASED_BY = select(D.c.id).where(D.c.id.in_(bindparam("b_ids", expanding=True)),
+                                  D.c.status == DeliveryStatus.PROCESSING.value,
+                                  D.c.lease_owner == bindparam("b_owner")).with_for_update()
+
+
+def transition_many(
+    session: Session,
+    changes: Iterable[tuple[int, dict[str, Any]]],
+    *,
+    expected: Iterable[DeliveryStatus],
+    owner: str | None = None,
+    now: dt.datetime,
+) -> int:
+    """`transition` for many rows: one guarded executemany UPDATE per distinct set of columns.
+
+    Returns how many rows it applied to. A sender records a whole turn of results this way, so the
+    cost per delivery is a parameter row rather than a statement.
+    """
+    statuses = tuple(s.value for s in expected)
+    guard = {"b_now": now} if owner is None else {"b_now": now, "b_owner": owner}
+    # Only deliveries this session has loaded need re-reading; looking each id up costs more.
+    loaded = {key[1][0] for key in session.identity_map.keys() if key[0] is Delivery}
+    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for delivery_id, values in changes:
+        row = {k: (v.value if isinstance(v, DeliveryStatus) else v) for k, v in values.items()}
+        if "status" in row and row["status"] != DeliveryStatus.PROCESSING.value:
+            row.setdefault("lease_owner", None)
+            row.setdefault("lease_expires_at", None)
+        row = {f"b_{k}": v for k, v in row.items()}
+        groups.setdefault(tuple(sorted(row)), []).append(row | guard | {"b_id": delivery_id})
+        if delivery_id in loaded:
+            _expire(session, delivery_id)
+    # Each row matches at most one delivery, so the summed rowcount is exact where the driver sums it.
+    many = session.get_bind().dialect.supports_sane_multi_rowcount
+    applied = 0
+    for columns, rows in groups.items():
+        statement = _transition_statement(columns, statuses, owner is not None)
+        for chunk in [rows] if many else [[row] for row in rows]:
+            applied += session.execute(statement, chunk).rowcount  # type: ignore[attr-defined]
+    return applied
+
+
+@functools.lru_cache(maxsize=64)
+def _transition_statement(columns: tuple[str, ...], statuses: tuple[str, ...], guard_owner: bool) -> Update:
+    """Built once per shape and reused: building and hashing a statement cost as much as running it."""
+    # IN (…) expands per execution, which executemany cannot do; equalities bind once per statement.
+    statement = update(D).where(D.c.id == bindparam("b_id"), or_(*(D.c.status == s for s in statuses)))
+    if guard_owner:
+        statement = statement.where(D.c.lease_owner == bindparam("b_owner"))
+    values = {c[2:]: bindparam(c, type_=D.c[c[2:]].type) for c in columns}
+    return statement.values(updated_at=bindparam("b_now", type_=D.c.updated_at.type), **values)
 
 
 def _expire(session: Session, delivery_id: int) -> None:

@@ -19,13 +19,13 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, func, insert, select
 from sqlalchemy.orm import Session
 
 from core import outbox, policy, presend, settings
 from core.channels.line import LineAccess
 from core.db import Database
-from core.models import Channel, Delivery, DeliveryAttempt, DeliveryStatus, utcnow
+from core.models import Channel, Delivery, DeliveryAttempt, DeliveryStatus, Shift, utcnow
 from core.policy import BackoffPolicy, ErrorCode, Outcome, SendResult
 from core.ratelimit import TokenBucket
 
@@ -40,6 +40,9 @@ class SenderConfig:
     backoff: BackoffPolicy = BackoffPolicy()
     push_rate: float = 2000.0
     multicast_rate: float = 200.0
+    # While the pool still has sends waiting for a thread, the loop pauses this long between turns
+    # so results gather into fewer, larger transactions; the waiting sends keep every thread busy.
+    batch_window: float = 0.005
 
     @classmethod
     def from_settings(cls, session: Session) -> SenderConfig:
@@ -72,6 +75,9 @@ class Job:
     retry_key: str
     outgoing: presend.Outgoing
     started_at: dt.datetime
+    # The row's attempt_count with this attempt included. The lease keeps the row ours until the
+    # result is recorded, so recording needs no second look at it.
+    attempt_count: int = 1
 
 
 @dataclass
@@ -104,6 +110,15 @@ class SenderEvents:
     def emit_alert(self, code: str, text: str) -> None:
         for cb in self.alert:
             cb(code, text)
+
+
+# Everything a batch of claimed deliveries needs, in one statement built once: each delivery with
+# its shift (whose teacher and classroom the mapping joins in) for the builders, and the number of
+# its last attempt.
+_LAST_ATTEMPT = (select(func.max(DeliveryAttempt.number)).where(DeliveryAttempt.delivery_id == Delivery.id)
+                 .correlate(Delivery).scalar_subquery())
+_CLAIMED = (select(Delivery, Shift, _LAST_ATTEMPT).outerjoin(Shift, Shift.id == Delivery.shift_id)
+            .where(Delivery.id.in_(bindparam("ids", expanding=True))).execution_options(populate_existing=True))
 
 
 class Sender:
@@ -178,6 +193,8 @@ class Sender:
                 busy = self.turn()
                 if not busy:
                     self._wake.wait(self._idle_wait())
+                elif self._queued_for_pool() * 2 >= max(self.config.concurrency, 2):
+                    self._stop.wait(self.config.batch_window)
             self._shutdown()
         except Exception:  # noqa: BLE001 - a dying sender must say why
             log.exception("the sender stopped after an unexpected error")
@@ -187,6 +204,10 @@ class Sender:
                 self._pool.shutdown(wait=True, cancel_futures=True)
             if self._access is not None:
                 self._access.client.close()
+
+    def _queued_for_pool(self) -> int:
+        """Sends claimed but still waiting for a free pool thread (right after a turn)."""
+        return max(len(self._inflight) - self.config.concurrency, 0)
 
     def _idle_wait(self) -> float:
         if self._inflight:
@@ -202,23 +223,31 @@ class Sender:
         """Record finished sends and claim new work in one transaction. True if anything happened."""
         finished = self._drain()
         self._forget_done()
-        access = None if self._paused or self._stop.is_set() else self._usable_access()
+        access = None if self._paused or self._stop.is_set() else self._client()
         capacity = 0 if access is None else self.config.concurrency * 2 - len(self._inflight)
         if not finished and capacity <= 0:
             return False
         now = self.clock()
         changed: list[int] = []
         jobs: list[Job] = []
+        hold_lifted = False
         with self.db.write() as session:
-            for job, result in finished:
-                changed.append(job.delivery_id)
-                self._record(session, job, result, now)
+            if finished:
+                changed.extend(job.delivery_id for job, _ in finished)
+                self._record(session, finished, now)
+            if capacity > 0 and access is not None:
+                held, hold_lifted = self._held(session, access)
+                if held:
+                    capacity = 0
+                    self._forget_client_when_idle()
             if capacity > 0:
                 ids = outbox.claim(session, owner=self.owner, now=now, lease=self.config.lease,
                                    limit=capacity, channels=[Channel.LINE])
                 changed.extend(ids)
                 jobs = self._prepare(session, ids, now)
         self.stats.turns += 1
+        if hold_lifted:
+            self.events.emit_hold(None)
         for job in jobs:
             self._submit(job, access)  # type: ignore[arg-type]
         if changed:
@@ -238,41 +267,58 @@ class Sender:
 
     # ----- steps -----
 
-    def _usable_access(self) -> LineAccess | None:
+    def _client(self) -> LineAccess | None:
         if self._access is None:
             try:
                 self._access = self._line_access()
             except Exception as exc:  # noqa: BLE001 - a missing token or keyring must not kill the loop
                 log.warning("LINE is not usable: %s", exc)
                 return None
-            if self._access is None:
-                return None
-        with self.db.read() as session:
-            hold = settings.get(session, settings.LINE_HOLD)
-        if hold:
-            _, fingerprint, _ = (hold.split("|") + ["", ""])[:3]
-            if fingerprint == self._access.token_fingerprint:
-                return None
-            with self.db.write() as session:  # the token changed since the hold: try again
-                settings.put(session, settings.LINE_HOLD, None)
-            self.events.emit_hold(None)
         return self._access
 
+    def _forget_client_when_idle(self) -> None:
+        """While held, read the token again on the next turn: a corrected token saved in Settings
+        then lifts the hold in the running app, without a restart."""
+        if self._access is not None and not self._inflight:
+            self._access.client.close()
+            self._access = None
+
+    def _held(self, session: Session, access: LineAccess) -> tuple[bool, bool]:
+        """(held, lifted): is LINE held for this token, and was a hold for an older token lifted now?
+
+        Read inside the turn's own transaction rather than in a read scope of its own, which cost a
+        second transaction per turn."""
+        hold = settings.get(session, settings.LINE_HOLD)
+        if not hold:
+            return False, False
+        _, fingerprint, _ = (hold.split("|") + ["", ""])[:3]
+        if fingerprint == access.token_fingerprint:
+            return True, False
+        settings.put(session, settings.LINE_HOLD, None)  # the token changed since the hold: try again
+        return False, True
+
     def _prepare(self, session: Session, ids: list[int], now: dt.datetime) -> list[Job]:
+        """Load what the claimed deliveries need in a few queries for the whole batch, not per delivery."""
         if not ids:
             return []
-        deliveries = session.scalars(
-            select(Delivery).where(Delivery.id.in_(ids)).execution_options(populate_existing=True)
-        ).all()
-        jobs = []
-        for delivery in deliveries:
-            job = self._prepare_one(session, delivery, now)
-            if job is not None:
-                jobs.append(job)
-        session.flush()
-        return jobs
+        # `rows` also keeps the shifts alive: the identity map holds objects weakly, and the builders
+        # must find them there when they call session.get().
+        rows = session.execute(_CLAIMED, {"ids": ids}).all()
+        prepared = [job for delivery, _, last in rows
+                    if (job := self._prepare_one(session, delivery, now, (last or 0) + 1)) is not None]
+        session.flush()  # whatever a builder changed (a publication's hosted image keys)
+        # Nothing reads these objects again; dropped now, they leave the (weak) identity map and the
+        # UPDATE below has nothing to expire (expiring a loaded row costs more than writing it).
+        del rows
+        # Retry keys and attempt counts of the whole batch in one executemany (the ORM's unit of work
+        # cost more than the rest of the turn); they commit with the claim, before any request leaves.
+        outbox.transition_many(session, [(job.delivery_id, values) for job, values in prepared],
+                               expected=[DeliveryStatus.PROCESSING], owner=self.owner, now=now)
+        return [job for job, _ in prepared]
 
-    def _prepare_one(self, session: Session, delivery: Delivery, now: dt.datetime) -> Job | None:
+    def _prepare_one(self, session: Session, delivery: Delivery, now: dt.datetime,
+                     number: int) -> tuple[Job, dict[str, object]] | None:
+        """The job to send and the columns its delivery row gets, or None if it was finished here."""
         if delivery.retry_key is not None and not policy.retry_key_usable(delivery.retry_key_issued_at, now):
             self._finish(session, delivery, now, DeliveryStatus.FAILED, ErrorCode.RETRY_KEY_EXPIRED.value,
                          "the retry key is older than 24 hours, so LINE could no longer recognise a duplicate; "
@@ -286,17 +332,16 @@ class Sender:
         except presend.CannotBuild as problem:
             self._finish(session, delivery, now, DeliveryStatus.FAILED, problem.code, str(problem))
             return None
-        if delivery.retry_key is None:
-            delivery.retry_key = str(self._new_uuid())
-            delivery.retry_key_issued_at = now
-        delivery.attempt_count += 1
+        values: dict[str, object] = {"attempt_count": delivery.attempt_count + 1}
+        retry_key = delivery.retry_key
+        if retry_key is None:
+            retry_key = self._new_uuid()
+            values |= {"retry_key": retry_key, "retry_key_issued_at": now}
         if delivery.first_attempt_at is None:
-            delivery.first_attempt_at = now
+            values["first_attempt_at"] = now
             if delivery.due_at is not None:
-                delivery.late_seconds = max(0, int((now - delivery.due_at).total_seconds()))
-        number = (session.scalar(select(DeliveryAttempt.number).where(DeliveryAttempt.delivery_id == delivery.id)
-                                 .order_by(DeliveryAttempt.number.desc()).limit(1)) or 0) + 1
-        return Job(delivery.id, number, delivery.retry_key, outgoing, now)
+                values["late_seconds"] = max(0, int((now - delivery.due_at).total_seconds()))
+        return Job(delivery.id, number, retry_key, outgoing, now, delivery.attempt_count + 1), values
 
     @staticmethod
     def _new_uuid() -> str:
@@ -360,28 +405,43 @@ class Sender:
             if future.exception() is not None:
                 log.error("send task for delivery %s failed: %s", delivery_id, future.exception())
 
-    def _record(self, session: Session, job: Job, result: SendResult, now: dt.datetime) -> None:
-        delivery = session.get(Delivery, job.delivery_id)
-        assert delivery is not None
-        decision = policy.decide(result, attempts_made=delivery.attempt_count, now=now, rng=self.rng,
-                                 backoff=self.config.backoff)
-        session.add(DeliveryAttempt(
-            delivery_id=job.delivery_id, number=job.attempt_number, started_at=job.started_at,
-            duration_ms=result.duration_ms, http_status=result.http_status, request_id=result.request_id,
-            accepted_request_id=result.accepted_request_id, retry_key=job.retry_key,
-            outcome=decision.outcome.value, error_code=decision.code.value if decision.code else None,
-            error_message=decision.message,
-        ))
+    def _record(self, session: Session, finished: list[tuple[Job, SendResult]], now: dt.datetime) -> None:
+        """A turn's finished sends: every attempt in one INSERT, every sent row in one UPDATE."""
+        decided = [(job, result, policy.decide(result, attempts_made=job.attempt_count, now=now, rng=self.rng,
+                                               backoff=self.config.backoff)) for job, result in finished]
+        session.execute(insert(DeliveryAttempt.__table__), [{
+            "delivery_id": job.delivery_id, "number": job.attempt_number, "started_at": job.started_at,
+            "duration_ms": result.duration_ms, "http_status": result.http_status, "request_id": result.request_id,
+            "accepted_request_id": result.accepted_request_id, "retry_key": job.retry_key,
+            "outcome": decision.outcome.value, "error_code": decision.code.value if decision.code else None,
+            "error_message": decision.message,
+        } for job, result, decision in decided])
+        ours = outbox.leased_by(session, (job.delivery_id for job, _, _ in decided), owner=self.owner)
+        sent: list[tuple[int, dict[str, object]]] = []
+        for job, result, decision in decided:
+            if job.delivery_id not in ours:
+                self._lost_lease(job, decision)
+            elif decision.outcome is Outcome.SENT:
+                values: dict[str, object] = {
+                    "status": DeliveryStatus.SENT, "sent_at": now, "accepted_request_id": result.accepted_request_id,
+                    "last_error_code": None, "last_error_message": None,
+                }
+                if result.http_status != 409:  # a 409 keeps the id of the earlier request LINE accepted
+                    values["line_request_id"] = result.request_id
+                sent.append((job.delivery_id, values))
+            else:
+                self._record_unsent(session, job, decision, now)
+        if sent:
+            applied = outbox.transition_many(session, sent, expected=[DeliveryStatus.PROCESSING], owner=self.owner,
+                                             now=now)
+            self.stats.sent += applied
+            if applied != len(sent):  # cannot happen while leased_by's lock holds; say so if it ever does
+                log.error("%d of %d sent deliveries could not be recorded as sent", len(sent) - applied, len(sent))
+
+    def _record_unsent(self, session: Session, job: Job, decision: policy.Decision, now: dt.datetime) -> None:
         guard = {"expected": [DeliveryStatus.PROCESSING], "owner": self.owner, "now": now}
         code = decision.code.value if decision.code else None
-        if decision.outcome is Outcome.SENT:
-            applied = outbox.transition(
-                session, job.delivery_id, **guard, status=DeliveryStatus.SENT, sent_at=now,
-                line_request_id=result.request_id if result.http_status != 409 else delivery.line_request_id,
-                accepted_request_id=result.accepted_request_id, last_error_code=None, last_error_message=None,
-            )
-            self.stats.sent += applied
-        elif decision.outcome is Outcome.RETRY:
+        if decision.outcome is Outcome.RETRY:
             applied = outbox.transition(session, job.delivery_id, **guard, status=DeliveryStatus.QUEUED,
                                         next_attempt_at=decision.next_attempt_at, last_error_code=code,
                                         last_error_message=decision.message)
@@ -390,7 +450,7 @@ class Sender:
             # LINE processed nothing: the attempt does not count against the retry budget.
             applied = outbox.transition(session, job.delivery_id, **guard, status=DeliveryStatus.QUEUED,
                                         next_attempt_at=decision.next_attempt_at or now,
-                                        attempt_count=max(delivery.attempt_count - 1, 0),
+                                        attempt_count=max(job.attempt_count - 1, 0),
                                         last_error_code=code, last_error_message=decision.message)
             self.stats.throttled += applied
             if decision.outcome is Outcome.HOLD and self._access is not None:
@@ -406,10 +466,13 @@ class Sender:
             if applied and decision.code is ErrorCode.QUOTA_EXHAUSTED:
                 self.events.emit_alert("QUOTA_EXHAUSTED", "LINE's monthly message quota is used up")
         if not applied:
-            # Another sender took the row over after our lease expired; it owns the outcome now.
-            self.stats.lost_leases += 1
-            log.warning("lease on delivery %s was lost before its result (%s) was recorded",
-                        job.delivery_id, decision.outcome.value)
+            self._lost_lease(job, decision)
+
+    def _lost_lease(self, job: Job, decision: policy.Decision) -> None:
+        # Another sender took the row over after our lease expired; it owns the outcome now.
+        self.stats.lost_leases += 1
+        log.warning("lease on delivery %s was lost before its result (%s) was recorded",
+                    job.delivery_id, decision.outcome.value)
 
     def _hold(self, session: Session, code: str, message: str, now: dt.datetime) -> None:
         assert self._access is not None
@@ -430,8 +493,8 @@ class Sender:
         finished = self._drain()
         now = self.clock()
         with self.db.write() as session:
-            for job, result in finished:
-                self._record(session, job, result, now)
+            if finished:
+                self._record(session, finished, now)
             for delivery_id in not_started:
                 delivery = session.get(Delivery, delivery_id)
                 outbox.transition(session, delivery_id, expected=[DeliveryStatus.PROCESSING], owner=self.owner,

@@ -174,9 +174,10 @@ def test_401_holds_the_channel_until_the_token_changes(db, line_ready: LineEmula
 
     from tests.linefixtures import TOKEN
 
+    # The manager saves the corrected token in Settings: the running sender picks it up by itself.
     secrets.set_line_token(TOKEN)
-    fresh = _sender(db, clock, events=SenderEvents(hold_changed=[holds.append]))
-    fresh.run_until_idle()
+    clock.advance(seconds=5)
+    sender.run_until_idle()
     assert all(_delivery(db, i).status == DeliveryStatus.SENT for i in ids) and holds[-1] is None
 
 

@@ -1,0 +1,208 @@
+"""`python -m tests.perf.bench [--quick]` (`make bench`): one JSON document on stdout, progress on stderr.
+
+Figures (docs/performance.md explains each):
+1-2. deliveries/s end to end at 0 and 20 ms of LINE latency: Shiftcast's sender, huey, persist-queue
+     and a plain client without a queue, same client, payloads and thread count, against the LINE
+     emulator in a separate process; each run ends with an exactly-once check of the emulator inbox;
+3. outbox.enqueue rows/s; 4. enqueue-to-accepted latency at low load; 5. claim cost against sent
+   history; 6. CPU of an idle sender.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from core.bootstrap import open_database
+from core.channels.line import LineClient
+from core.db import Database
+from core.models import utcnow
+from tests.perf import machine, outbox_costs, peers, shiftcast_run, sender_idle_latency, workload
+from tests.perf.emulator_process import EmulatorProcess
+from tests.perf.figures import RunFigures
+
+CONTENDERS = ("shiftcast", "huey", "persist_queue", "no_queue")
+LATENCIES_MS = (0, 20)
+TARGET_VS_PEER = 1.5
+TARGET_VS_NO_QUEUE = 0.9
+TARGET_LATENCY_P50_MS = 10.0
+
+
+@dataclass(frozen=True)
+class Sizes:
+    deliveries: int
+    repeats: int
+    latency_samples: int
+    idle_seconds: float
+    enqueue_single: int
+    enqueue_batched: int
+    history: tuple[int, ...]
+    claim_repeats: int
+
+
+FULL = Sizes(deliveries=5000, repeats=3, latency_samples=200, idle_seconds=10.0, enqueue_single=2000,
+             enqueue_batched=20_000, history=(10_000, 100_000, 1_000_000), claim_repeats=200)
+QUICK = Sizes(deliveries=1000, repeats=1, latency_samples=60, idle_seconds=4.0, enqueue_single=500,
+              enqueue_batched=5000, history=(10_000, 100_000), claim_repeats=100)
+
+
+def say(message: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def settle() -> None:
+    """Before a timed section: write back what earlier runs left dirty, so it does not land in this
+    run's fsyncs (on ext4 an fsync can wait for other files' data), and collect garbage."""
+    os.sync()
+    gc.collect()
+    time.sleep(0.2)
+
+
+def _one_run(name: str, latency_ms: int, wl: workload.Workload, emulator: EmulatorProcess,
+             concurrency: int) -> RunFigures:
+    emulator.reset(latency_ms=latency_ms)
+    db = workload.fresh_database(wl, f"{name}-{latency_ms}ms")
+    folder = Path(db.url.removeprefix("sqlite:///")).parent
+    try:
+        if name == "shiftcast":
+            figures = shiftcast_run.drain(db, emulator.base_url, emulator.token, count=wl.count,
+                                          concurrency=concurrency, ready=settle)
+        else:
+            messages = workload.prepared_messages(db, utcnow()) if name == "no_queue" else []
+            with LineClient(emulator.token, base_url=emulator.base_url) as client:
+                if name == "huey":
+                    figures = peers.run_huey(db, client, wl.delivery_ids, workers=concurrency, folder=folder,
+                                             ready=settle)
+                elif name == "persist_queue":
+                    figures = peers.run_persist_queue(db, client, wl.delivery_ids, workers=concurrency,
+                                                      folder=folder, ready=settle)
+                else:
+                    figures = peers.run_no_queue(client, messages, workers=concurrency, ready=settle)
+        emulator.check_exactly_once(wl.count)
+        if name != "no_queue" and workload.count_sent(db) != wl.count:
+            raise AssertionError(f"{name}: the database does not show all {wl.count} deliveries sent")
+    finally:
+        db.dispose()
+    return figures
+
+
+def throughput(wl: workload.Workload, emulator: EmulatorProcess, *, repeats: int,
+               concurrency: int) -> dict[str, Any]:
+    runs: dict[tuple[str, int], list[RunFigures]] = {}
+    for repeat in range(repeats):
+        for latency_ms in LATENCIES_MS:
+            # Rotated each round, so no contender always runs first (or right after another).
+            order = CONTENDERS[repeat % len(CONTENDERS):] + CONTENDERS[:repeat % len(CONTENDERS)]
+            for name in order:
+                figures = _one_run(name, latency_ms, wl, emulator, concurrency)
+                runs.setdefault((name, latency_ms), []).append(figures)
+                say(f"round {repeat + 1}/{repeats} {latency_ms:>2} ms {name:<14} {figures.per_second:7.0f}/s")
+    out: dict[str, Any] = {}
+    for latency_ms in LATENCIES_MS:
+        table: dict[str, Any] = {}
+        for name in CONTENDERS:
+            all_runs = runs[(name, latency_ms)]
+            middle = sorted(all_runs, key=lambda r: r.per_second)[len(all_runs) // 2]
+            table[name] = middle.to_json() | {"all_runs_per_s": [round(r.per_second, 1) for r in all_runs]}
+        ours = table["shiftcast"]["deliveries_per_s"]
+        better = max(("huey", "persist_queue"), key=lambda n: table[n]["deliveries_per_s"])
+        vs_peer = ours / table[better]["deliveries_per_s"]
+        vs_plain = ours / table["no_queue"]["deliveries_per_s"]
+        out[f"{latency_ms}ms"] = {
+            "deliveries_per_s": table,
+            "better_peer": better,
+            "shiftcast_vs_better_peer": round(vs_peer, 2),
+            "shiftcast_vs_no_queue": round(vs_plain, 2),
+            "target_vs_better_peer": TARGET_VS_PEER,
+            "target_vs_better_peer_met": vs_peer >= TARGET_VS_PEER,
+            "target_vs_no_queue": TARGET_VS_NO_QUEUE,
+            "target_vs_no_queue_met": vs_plain >= TARGET_VS_NO_QUEUE,
+        }
+    return out
+
+
+@contextmanager
+def _empty_database(root: Path, name: str) -> Iterator[Database]:
+    """A fresh data folder with an empty database (SHIFTCAST_HOME points there)."""
+    db = open_database(workload.use_home(root / "runs" / name))
+    try:
+        yield db
+    finally:
+        db.dispose()
+
+
+def _timed(label: str, root: Path, step: Callable[[Database], dict[str, Any]]) -> dict[str, Any]:
+    say(f"{label} …")
+    started = time.perf_counter()
+    with _empty_database(root, label.replace(" ", "-")) as db:
+        settle()
+        result = step(db)
+    say(f"{label} done in {time.perf_counter() - started:.0f} s")
+    return result
+
+
+def run(sizes: Sizes, *, concurrency: int, quick: bool) -> dict[str, Any]:
+    started = time.perf_counter()
+    report: dict[str, Any] = {
+        "machine": machine.facts(),
+        "mode": "quick" if quick else "full",
+        "deliveries_per_run": sizes.deliveries,
+        "threads_per_contender": concurrency,
+        "runs_per_figure": sizes.repeats,
+    }
+    with tempfile.TemporaryDirectory(prefix="shiftcast-bench-") as tmp:
+        root = Path(tmp)
+        say(f"building {sizes.deliveries} reminders (teachers, confirmed shifts, outbox rows)")
+        wl = workload.build(root, sizes.deliveries)
+        with EmulatorProcess() as emulator:
+            say(f"emulator at {emulator.base_url} (separate process); adding {wl.count} LINE users")
+            emulator.add_users(wl.user_ids)
+            emulator.lift_rate_limits()
+            report["throughput"] = throughput(wl, emulator, repeats=sizes.repeats, concurrency=concurrency)
+            report["throughput"]["notes"] = (
+                "median of the runs; seconds from the first claim/dequeue to the last result recorded; "
+                "cpu_ms_per_delivery is this process only (the emulator has its own)")
+            emulator.reset(latency_ms=0)
+            latency = _timed("latency at low load", root, lambda db: sender_idle_latency.enqueue_to_accepted(
+                db, emulator, samples=sizes.latency_samples, per_second=20.0))
+            latency["target_p50_ms"] = TARGET_LATENCY_P50_MS
+            latency["target_met"] = latency["p50_ms"] < TARGET_LATENCY_P50_MS
+            report["enqueue_to_accepted_latency"] = latency
+            report["idle_sender_cpu"] = _timed("idle sender", root, lambda db: sender_idle_latency.idle_cpu(
+                db, emulator, seconds=sizes.idle_seconds))
+        report["enqueue_rate"] = _timed("enqueue rate", root, lambda db: outbox_costs.enqueue_rate(
+            db, single=sizes.enqueue_single, batched=sizes.enqueue_batched, batch=500))
+        report["claim_cost"] = _timed("claim cost", root, lambda db: outbox_costs.claim_cost(
+            db, history_sizes=sizes.history, due=1000, limit=64, repeats=sizes.claim_repeats))
+    report["wall_seconds"] = round(time.perf_counter() - started)
+    return report
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.perf.bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a smaller run of about a minute")
+    parser.add_argument("--concurrency", type=int, default=16, help="sending threads of every contender")
+    parser.add_argument("--deliveries", type=int, help="deliveries per throughput run (default 5000, quick 1000)")
+    parser.add_argument("--repeats", type=int, help="runs per throughput figure; the median is reported")
+    args = parser.parse_args(argv)
+    sizes = QUICK if args.quick else FULL
+    if args.deliveries or args.repeats:
+        sizes = Sizes(**{**sizes.__dict__, "deliveries": args.deliveries or sizes.deliveries,
+                         "repeats": args.repeats or sizes.repeats})
+    report = run(sizes, concurrency=args.concurrency, quick=args.quick)
+    print(json.dumps(report, indent=2, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,105 @@
+"""The LINE emulator in a child process, driven through its control API.
+
+A child process, not the in-process `LineEmulator`: the emulator would otherwise share the GIL with
+the code being measured and every figure would include its CPU time.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import subprocess
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]  # the folder that holds the core package
+TOKEN = "bench-channel-token-0123456789abcdef"
+
+
+class EmulatorProcess:
+    """`python -m core.emulator --port 0 --token T`; the port it picked is read from its first line."""
+
+    def __init__(self, token: str = TOKEN) -> None:
+        self.token = token
+        self._child: subprocess.Popen[str] | None = None
+        self.base_url = ""
+        self._control: httpx.Client | None = None
+
+    def start(self) -> EmulatorProcess:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "core.emulator", "--port", "0", "--token", self.token],
+            cwd=ROOT, stdout=subprocess.PIPE, text=True,
+        )
+        assert child.stdout is not None
+        first = child.stdout.readline()
+        if "http://" not in first:
+            child.kill()
+            raise RuntimeError(f"the emulator did not start: {first!r}")
+        self._child = child
+        self.base_url = first[first.index("http://"):].strip()
+        self._control = httpx.Client(base_url=self.base_url, timeout=60.0)
+        return self
+
+    def stop(self) -> None:
+        if self._control is not None:
+            self._control.close()
+        if self._child is not None:
+            self._child.terminate()
+            self._child.wait(10)
+            if self._child.stdout is not None:
+                self._child.stdout.close()
+            self._child = None
+
+    def __enter__(self) -> EmulatorProcess:
+        return self.start()
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.stop()
+
+    # ----- control API -----
+
+    def _call(self, method: str, name: str, payload: Any = None) -> Any:
+        assert self._control is not None, "start() the emulator first"
+        response = self._control.request(method, f"/_emulator/{name}", json=payload)
+        response.raise_for_status()
+        return response.json()
+
+    def add_users(self, user_ids: Iterable[str]) -> None:
+        for user_id in user_ids:
+            self._call("POST", "users", {"userId": user_id, "displayName": f"講師 {user_id[-5:]}", "friend": True})
+
+    def lift_rate_limits(self) -> None:
+        # LINE's 2,000 push/s would otherwise decide the result; the peers do not handle 429 at all.
+        self._call("POST", "rate-limit", {"endpoint": "push", "perSecond": None})
+
+    def reset(self, *, latency_ms: float = 0.0) -> None:
+        """Forget traffic (users stay, see core/emulator/state.py) and set the injected latency."""
+        self._call("POST", "reset")
+        self._call("POST", "faults", {"latency_ms": latency_ms})
+
+    def stats(self) -> dict[str, Any]:
+        return self._call("GET", "stats")  # type: ignore[no-any-return]
+
+    def inbox(self) -> list[dict[str, Any]]:
+        return self._call("GET", "inbox")  # type: ignore[no-any-return]
+
+    def cpu_seconds(self) -> float:
+        return float(self.stats()["cpuSeconds"])
+
+    def check_exactly_once(self, expected: int) -> dict[str, Any]:
+        """The inbox holds `expected` messages, one per recipient; raises otherwise."""
+        stats = self.stats()
+        recipients = {item["recipient"] for item in self.inbox()}
+        if stats["delivered"] != expected or stats["accepted"] != expected or len(recipients) != expected:
+            raise AssertionError(f"expected {expected} messages to {expected} recipients, the emulator has "
+                                 f"delivered={stats['delivered']} accepted={stats['accepted']} "
+                                 f"recipients={len(recipients)} byStatus={stats['byStatus']}")
+        return stats
+
+    def accepted_at(self) -> dict[str, dt.datetime]:
+        """recipient → when the emulator accepted the (single) message to it, on the host's UTC clock."""
+        return {item["recipient"]: dt.datetime.fromisoformat(item["acceptedAt"]) for item in self.inbox()}
