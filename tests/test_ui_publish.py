@@ -72,6 +72,7 @@ def test_default_month_is_next_month_after_the_20th(qtbot, ctx: AppContext) -> N
     ctx.clock = lambda: dt.datetime(2026, 12, 25, 12, 0, tzinfo=dt.UTC)
     view = PublishView(ctx)
     qtbot.addWidget(view)
+    view.show()  # the preview is rendered only while the area is on screen
     assert view.month() == (2027, 1) and view.month_label.text() == "January 2027"
     view.prev_action.trigger()
     assert view.month() == (2026, 12) and view.month_label.text() == "December 2026"

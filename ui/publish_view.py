@@ -150,6 +150,7 @@ class PublishView(QWidget):
         self._state_generation = 0
         self._preview_generation = 0
         self._publishing = False
+        self._stale = True
         # The manager's own calendar decides which month opens, as in the Shifts area.
         self.year, self.month_number = default_month(ctx.clock().astimezone().date())
         self._timer = QTimer(self, singleShot=True, interval=REFRESH_DELAY_MS)
@@ -159,6 +160,11 @@ class PublishView(QWidget):
         ctx.bridge.settings_changed.connect(self._load_rooms)
         ctx.bridge.deliveries_changed.connect(self._deliveries_changed)
         self._load_rooms()
+
+    def showEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        if self._stale:
+            self.schedule_refresh()
 
     # ----- building -----
 
@@ -317,7 +323,14 @@ class PublishView(QWidget):
         self._timer.start()
 
     def refresh(self) -> None:
-        """Reload the month's state and re-render its preview (normally through schedule_refresh)."""
+        """Reload the month's state and re-render its preview (normally through schedule_refresh).
+
+        Only while the area is on screen: rendering a month nobody is looking at would compete with
+        the sender and slow start-up; a hidden view just remembers to refresh when it is shown."""
+        if not self.isVisible():
+            self._stale = True
+            return
+        self._stale = False
         room = self.room()
         if room is None:
             self.state = None
@@ -366,7 +379,10 @@ class PublishView(QWidget):
         # Only this month's publications matter here; an empty list may be a new one.
         mine = {r.delivery_id for r in self.state.revisions} if self.state else set()
         if not ids or mine.intersection(ids):
-            self._load_state()
+            if self.isVisible():
+                self._load_state()
+            else:
+                self._stale = True
 
     # ----- showing -----
 

@@ -27,7 +27,7 @@ from core.bootstrap import open_database
 from core.channels.line import LineClient
 from core.db import Database
 from core.models import utcnow
-from tests.perf import machine, outbox_costs, peers, shiftcast_run, sender_idle_latency, workload
+from tests.perf import machine, outbox_costs, peers, render_cost, sender_idle_latency, shiftcast_run, ui_responsiveness, workload
 from tests.perf.emulator_process import EmulatorProcess
 from tests.perf.figures import RunFigures
 
@@ -180,6 +180,18 @@ def run(sizes: Sizes, *, concurrency: int, quick: bool) -> dict[str, Any]:
             report["enqueue_to_accepted_latency"] = latency
             report["idle_sender_cpu"] = _timed("idle sender", root, lambda db: sender_idle_latency.idle_cpu(
                 db, emulator, seconds=sizes.idle_seconds))
+            emulator.reset(latency_ms=0)
+            say(f"window open on Deliveries while the sender drains {wl.count}")
+            ui_db = workload.fresh_database(wl, "ui-stall")
+            try:
+                report["ui_while_draining"] = ui_responsiveness.stall_while_draining(
+                    ui_db, emulator, count=wl.count, concurrency=concurrency)
+            finally:
+                ui_db.dispose()
+        say("window start-up (--smoke), from source and frozen")
+        report["startup"] = ui_responsiveness.startup_figures()
+        say("month image render, 60 teachers x 31 days")
+        report["render_60x31"] = render_cost.measure()
         report["enqueue_rate"] = _timed("enqueue rate", root, lambda db: outbox_costs.enqueue_rate(
             db, single=sizes.enqueue_single, batched=sizes.enqueue_batched, batch=500))
         report["claim_cost"] = _timed("claim cost", root, lambda db: outbox_costs.claim_cost(
