@@ -29,3 +29,21 @@ def test_log_file_is_redacted_including_tracebacks(tmp_path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert "boom" in text and "Bearer ***" in text
     assert "zzzzzzzzzzzzzz" not in text and "channel-token-0123456789" not in text
+
+
+def test_no_usable_keyring_gives_a_clear_message() -> None:
+    import keyring
+    import pytest
+    from keyring.backends import fail
+
+    from core import secrets
+
+    previous = keyring.get_keyring()
+    keyring.set_keyring(fail.Keyring())
+    try:
+        with pytest.raises(secrets.SecretStoreError, match="SHIFTCAST_LINE_TOKEN"):
+            secrets.line_token()
+        with pytest.raises(secrets.SecretStoreError, match="Secret Service"):
+            secrets.set_line_token("a-token-for-nobody")
+    finally:
+        keyring.set_keyring(previous)
