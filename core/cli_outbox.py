@@ -14,12 +14,13 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from core import deliveries, forecast, month_image, publication, roster, secrets
+from core import alerts, deliveries, forecast, month_image, publication, publication_email, roster, secrets
+from core.channels import email as email_channel
 from core.channels.line import access_from_settings
 from core.db import Database
 from core.errors import ValidationError
 from core.image_store import ImageStore
-from core.models import DeliveryKind, DeliveryStatus
+from core.models import DeliveryKind, DeliveryStatus, Publication
 from core.paths import data_paths
 from core.engine import Engine
 from core.scheduler import Scheduler
@@ -47,6 +48,10 @@ def add_parsers(sub: Any) -> None:
     cancel.add_argument("id", type=int)
 
     sub.add_parser("line-token", help="save the LINE channel access token (read from standard input) in the keyring")
+    sub.add_parser("smtp-password", help="save the SMTP password (read from standard input) in the keyring")
+
+    alert_list = sub.add_parser("alerts", help="list open incidents and those of the last 7 days")
+    alert_list.add_argument("--json", action="store_true")
 
     plan = sub.add_parser("plan", help="dry run: what would be sent in the next days, and the LINE quota forecast")
     plan.add_argument("--days", type=int, default=7)
@@ -74,7 +79,8 @@ def _now() -> dt.datetime:
 
 def cmd_sender(db: Database, args: argparse.Namespace) -> int:
     if args.until_idle:
-        sender = Sender(db, lambda: access_from_settings(db))
+        sender = Sender(db, lambda: access_from_settings(db),
+                        email_access=lambda: email_channel.access_from_settings(db))
         Scheduler(db, wake_sender=sender.wake).run_plan()
         stats = sender.run_until_idle()
         sender.stop()
@@ -161,6 +167,36 @@ def cmd_line_token(db: Database, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_smtp_password(db: Database, args: argparse.Namespace) -> int:
+    password = getpass.getpass("SMTP password: ") if sys.stdin.isatty() else sys.stdin.readline()
+    if not password.strip():
+        raise ValidationError("no password given")
+    email_channel.set_smtp_password(password.strip())
+    print("saved in the keyring")
+    return 0
+
+
+def _alert_row(a: Any) -> dict[str, Any]:
+    return {
+        "id": a.id, "kind": a.kind.value, "scope": a.scope, "open": a.open_key is not None, "title": a.title,
+        "detail": a.detail, "opened_at": a.opened_at.isoformat(), "last_seen_at": a.last_seen_at.isoformat(),
+        "cleared_at": a.cleared_at.isoformat() if a.cleared_at else None,
+    }
+
+
+def cmd_alerts(db: Database, args: argparse.Namespace) -> int:
+    with db.read() as session:
+        rows = [_alert_row(a) for a in alerts.list_alerts(session, now=_now())]
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return 0
+    for r in rows:
+        state = "OPEN   " if r["open"] else "cleared"
+        print(f"{r['id']:>5}  {state}  {r['opened_at'][:16]}  {r['title']}")
+    print(f"{sum(r['open'] for r in rows)} open, {len(rows)} in the last 7 days")
+    return 0
+
+
 def cmd_plan(db: Database, args: argparse.Namespace) -> int:
     if not 1 <= args.days <= 62:
         raise ValidationError("--days must be between 1 and 62")
@@ -220,9 +256,13 @@ def cmd_publish(db: Database, args: argparse.Namespace) -> int:
     with db.write() as session:
         classroom = roster.classroom_by_name(session, args.classroom)
         done = publication.publish(session, classroom.id, year, month, now=now, store=ImageStore(paths.images))
-    result = dataclasses.asdict(done)
+        published = session.get(Publication, done.publication_id)
+        assert published is not None
+        emails = publication_email.fan_out(session, published, now=now)  # in the same transaction
+    result = dataclasses.asdict(done) | {"email_deliveries": emails}
+    by_mail = f" and {len(emails)} e-mail(s)" if emails else ""
     print(json.dumps(result) if args.json else
-          f"revision {done.revision} saved and queued as delivery {done.delivery_id}; it goes out as soon as the sender runs (the app, the tray or `main.py sender`)")
+          f"revision {done.revision} saved and queued as delivery {done.delivery_id}{by_mail}; it goes out as soon as the sender runs (the app, the tray or `main.py sender`)")
     return 0
 
 
@@ -255,6 +295,8 @@ COMMANDS = {
     "retry": cmd_retry,
     "cancel": cmd_cancel,
     "line-token": cmd_line_token,
+    "smtp-password": cmd_smtp_password,
+    "alerts": cmd_alerts,
     "plan": cmd_plan,
     "render": cmd_render,
     "publish": cmd_publish,

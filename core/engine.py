@@ -6,9 +6,13 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from core import forecast
+import datetime as dt
+
+from core import forecast, line_reach
+from core.channels import email as email_channel
 from core.channels.line import access_from_settings
 from core.db import Database
+from core.models import utcnow
 from core.paths import DataPaths
 from core.scheduler import Scheduler
 from core.sender import Sender, SenderEvents
@@ -25,6 +29,7 @@ class Engine:
     sender: Sender | None = None
     scheduler: Scheduler | None = None
     lock: SenderLock | None = None
+    started_at: dt.datetime | None = None  # sending since (None while paused)
 
     def start(self) -> bool:
         """Start sending unless another process already sends from this folder. True if started."""
@@ -32,10 +37,29 @@ class Engine:
         if not self.lock.acquire():
             log.info("another Shiftcast process is already sending from %s", self.paths.home)
             return False
-        self.sender = Sender(self.db, lambda: access_from_settings(self.db), events=self.events).start()
-        self.scheduler = Scheduler(self.db, wake_sender=self.sender.wake,
-                                   refresh_quota=self._refresh_quota).start()
+        self.sender = Sender(self.db, lambda: access_from_settings(self.db), events=self.events,
+                             email_access=lambda: email_channel.access_from_settings(self.db)).start()
+        self.started_at = utcnow()
+        self.scheduler = Scheduler(self.db, wake_sender=self.sender.wake, refresh_quota=self._refresh_quota,
+                                   on_alert=self.events.emit_alert, sending_since=self._sending_since,
+                                   check_line_reach=self._check_line_reach).start()
         return True
+
+    def _sending_since(self) -> dt.datetime | None:
+        """Since when the sender has been sending without a pause (the stall alert counts from then).
+        A pause is the manager's choice, not a stall; a backlog it left starts counting at resume."""
+        if self.sender is None or self.sender.paused:
+            self.started_at = None
+            return None
+        if self.started_at is None:
+            self.started_at = utcnow()
+        return self.started_at
+
+    def _check_line_reach(self) -> None:
+        try:
+            line_reach.check_all(self.db, now=utcnow())
+        except Exception as exc:  # noqa: BLE001 - a daily check; the next day tries again
+            log.warning("could not check which LINE IDs LINE can reach: %s", exc)
 
     @property
     def sending(self) -> bool:

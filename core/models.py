@@ -84,11 +84,29 @@ class DeliveryKind(StrEnum):
     SHIFT_PUBLICATION = "shift_publication"
     SHIFT_REMINDER = "shift_reminder"
     SHIFT_CORRECTION = "shift_correction"
+    ALERT = "alert"  # an incident told to the manager (webhook or e-mail)
 
 
 class Channel(StrEnum):
     LINE = "line"
     EMAIL = "email"
+    WEBHOOK = "webhook"  # a Slack-compatible incoming webhook, for alerts
+
+
+class ChannelChoice(StrEnum):
+    """How a teacher wants to be reached."""
+
+    LINE = "line"
+    EMAIL = "email"
+    BOTH = "both"
+    LINE_FALLBACK = "line_fallback"  # LINE, and e-mail when LINE cannot reach them
+
+
+class AlertKind(StrEnum):
+    DEAD_LETTER = "dead_letter"
+    CHANNEL_HELD = "channel_held"
+    QUOTA_EXHAUSTED = "quota_exhausted"
+    QUEUE_STALLED = "queue_stalled"
 
 
 class DeliveryStatus(StrEnum):
@@ -140,6 +158,11 @@ class Teacher(Base):
     erased_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+    channel: Mapped[ChannelChoice] = mapped_column(_enum(ChannelChoice), default=ChannelChoice.LINE,
+                                                   server_default=ChannelChoice.LINE.value)
+    # Set when LINE said this user ID cannot be reached (profile 404); cleared when it answers again
+    # or the ID changes. Only a recipient problem sets it, never an error about a message.
+    line_unreachable_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
 
     @property
     def display_name(self) -> str:
@@ -239,6 +262,7 @@ class Delivery(Base):
     shift_version: Mapped[int | None] = mapped_column(Integer)
     publication_id: Mapped[int | None] = mapped_column(ForeignKey("publications.id"))
     linked_delivery_id: Mapped[int | None] = mapped_column(ForeignKey("deliveries.id"))
+    alert_id: Mapped[int | None] = mapped_column(ForeignKey("alerts.id"))
     status: Mapped[DeliveryStatus] = mapped_column(_enum(DeliveryStatus), default=DeliveryStatus.PENDING)
     cancel_reason: Mapped[str | None] = mapped_column(String(64))
     dead_lettered_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
@@ -277,3 +301,23 @@ class DeliveryAttempt(Base):
     outcome: Mapped[str] = mapped_column(String(32))
     error_code: Mapped[str | None] = mapped_column(String(64))
     error_message: Mapped[str | None] = mapped_column(Text)
+
+
+class Alert(Base):
+    """One incident for the manager: opened once when a condition starts, cleared when it ends.
+
+    `open_key` is the condition (kind and scope) while the incident is open and NULL afterwards; being
+    unique, it lets at most one incident per condition be open, whoever notices the condition first.
+    """
+
+    __tablename__ = "alerts"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[AlertKind] = mapped_column(_enum(AlertKind))
+    scope: Mapped[str] = mapped_column(String(32), default="")
+    open_key: Mapped[str | None] = mapped_column(String(100), unique=True)
+    title: Mapped[str] = mapped_column(String(300))
+    detail: Mapped[str] = mapped_column(Text, default="")
+    opened_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    last_seen_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    cleared_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)

@@ -59,6 +59,7 @@ def enqueue(
     shift_version: int | None = None,
     publication_id: int | None = None,
     linked_delivery_id: int | None = None,
+    alert_id: int | None = None,
 ) -> tuple[int, bool]:
     """Add a delivery in the caller's transaction. Returns (id, created); an existing key is kept as is.
 
@@ -77,6 +78,7 @@ def enqueue(
         "shift_version": shift_version,
         "publication_id": publication_id,
         "linked_delivery_id": linked_delivery_id,
+        "alert_id": alert_id,
         "status": DeliveryStatus.PENDING if send_at > now else DeliveryStatus.QUEUED,
         "attempt_count": 0,
         "due_at": due_at,

@@ -1,12 +1,16 @@
 """Planning reminders and corrections from the roster into the outbox. Idempotent: run it any number
-of times and it creates nothing new, because every delivery has a dedup key (kind + shift + version).
+of times and it creates nothing new, because every delivery has a dedup key (kind + shift + version,
++ channel for e-mail).
 
 Each run:
-- a confirmed shift of an eligible teacher gets one reminder per version, due `lead` before the start
-  (moved earlier out of quiet hours), created ahead of time as a pending delivery;
+- a confirmed shift gets one reminder per version on each channel the teacher chose and agreed to
+  (core/channel_choice.py), due `lead` before the start (moved earlier out of quiet hours), created
+  ahead of time as a pending delivery; with LINE fallback and a LINE ID that LINE cannot reach, the
+  reminder goes by e-mail, linked to a LINE delivery recorded as canceled (LINE_UNREACHABLE);
 - a reminder or correction still waiting for an older version is canceled as SUPERSEDED;
-- a teacher who was told about an older version gets a correction (old → new), a cancellation notice,
-  or — when the shift went to someone else — a notice that it is no longer theirs.
+- a teacher who was told about an older version (on any channel) gets a correction (old → new), a
+  cancellation notice, or — when the shift went to someone else — a notice that it is no longer theirs;
+- a recent publication gets its e-mail copies (core/publication_email.py).
 """
 
 from __future__ import annotations
@@ -17,8 +21,18 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core import outbox, roster
-from core.models import Classroom, Delivery, DeliveryKind, DeliveryStatus, Shift, ShiftStatus, Teacher
+from core import channel_choice, fallback, outbox, publication_email, roster
+from core.models import (
+    Channel,
+    ChannelChoice,
+    Classroom,
+    Delivery,
+    DeliveryKind,
+    DeliveryStatus,
+    Shift,
+    ShiftStatus,
+    Teacher,
+)
 from core.reminder_times import QuietHours, late_send_time, reminder_due
 
 HORIZON = dt.timedelta(days=45)
@@ -36,12 +50,14 @@ class PlannedDelivery:
     send_at: dt.datetime
     why: str
     created: bool
+    channel: Channel = Channel.LINE
 
 
 @dataclass
 class PlanReport:
     planned: list[PlannedDelivery] = field(default_factory=list)
     superseded: list[int] = field(default_factory=list)
+    publication_emails: list[int] = field(default_factory=list)  # e-mail copies of recent publications
 
     @property
     def created(self) -> list[PlannedDelivery]:
@@ -53,7 +69,7 @@ def quiet_hours_of(classroom: Classroom) -> QuietHours | None:
 
 
 def eligible_for_line(teacher: Teacher) -> bool:
-    return teacher.active and teacher.erased_at is None and teacher.line_opt_in and bool(teacher.line_user_id)
+    return channel_choice.line_eligible(teacher)
 
 
 @dataclass
@@ -101,28 +117,32 @@ def plan(session: Session, *, now: dt.datetime, horizon: dt.timedelta = HORIZON)
         report.superseded.extend(_cancel_superseded(session, shift, known, now))
         corrections = _plan_corrections(session, shift, known, teachers, now)
         report.planned.extend(corrections)
-        if shift.status == ShiftStatus.CONFIRMED and eligible_for_line(shift.teacher):
-            covered = any(c.teacher_id == shift.teacher_id for c in corrections)
-            reminder = _plan_reminder(session, shift, start, known, now, covered_by_correction=covered)
+        if shift.status != ShiftStatus.CONFIRMED:
+            continue
+        for channel in channel_choice.planned_channels(shift.teacher):
+            covered = any(c.teacher_id == shift.teacher_id and c.channel == channel for c in corrections)
+            reminder = _plan_reminder(session, shift, start, known, now, channel=channel, covered_by_correction=covered)
             if reminder is not None:
                 report.planned.append(reminder)
+    report.publication_emails = publication_email.fan_out_recent(session, now=now)
     return report
 
 
 def _plan_reminder(session: Session, shift: Shift, start: dt.datetime, known: _Known, now: dt.datetime, *,
-                   covered_by_correction: bool) -> PlannedDelivery | None:
+                   channel: Channel, covered_by_correction: bool) -> PlannedDelivery | None:
     room = shift.classroom
     quiet = quiet_hours_of(room)
     due = reminder_due(start, lead=dt.timedelta(minutes=room.reminder_lead_minutes), zone_name=room.timezone, quiet=quiet)
     decision = late_send_time(now=now, due=due, shift_start=start, zone_name=room.timezone, quiet=quiet)
     if decision.send_at is None:
         return None
-    key = outbox.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version)
+    key = outbox.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version, channel=channel)
     if covered_by_correction and due <= now:
         # The correction going out now already tells the teacher the new time; a second message
         # at the same moment would only be noise. Recorded as canceled so planning stays idempotent.
         if key not in known.keys:
-            delivery_id, created = _enqueue(session, DeliveryKind.SHIFT_REMINDER, key, shift, shift.teacher, due, now, now)
+            delivery_id, created = _enqueue(session, DeliveryKind.SHIFT_REMINDER, key, shift, shift.teacher, due, now,
+                                            now, channel=channel)
             known.keys.add(key)
             if created:
                 outbox.transition(session, delivery_id, expected=[DeliveryStatus.QUEUED, DeliveryStatus.PENDING],
@@ -133,11 +153,40 @@ def _plan_reminder(session: Session, shift: Shift, start: dt.datetime, known: _K
         why = "late reminder (the app was not running when it was due)"
     if key in known.keys:
         return None
+    linked = _unreachable_line_twin(session, DeliveryKind.SHIFT_REMINDER, key, shift, shift.teacher, due,
+                                    decision.send_at, now, known, channel=channel)
+    if linked is False:
+        return None
+    if linked is not None:
+        why += " by e-mail (LINE cannot reach this teacher)"
     delivery_id, created = _enqueue(session, DeliveryKind.SHIFT_REMINDER, key, shift, shift.teacher, due,
-                                    decision.send_at, now)
+                                    decision.send_at, now, channel=channel, linked=linked or None)
     known.keys.add(key)
     return PlannedDelivery(delivery_id, DeliveryKind.SHIFT_REMINDER, shift.id, shift.version, shift.teacher_id,
-                           due, decision.send_at, why, created)
+                           due, decision.send_at, why, created, channel)
+
+
+def _unreachable_line_twin(session: Session, kind: DeliveryKind, email_key: str, shift: Shift, teacher: Teacher,
+                           due: dt.datetime, send_at: dt.datetime, now: dt.datetime, known: _Known, *,
+                           channel: Channel) -> int | bool | None:
+    """For an e-mail that stands in for LINE (fallback, and LINE cannot reach the teacher): the LINE
+    delivery it replaces, recorded as canceled so the e-mail can link to it.
+
+    None: no twin needed. False: the LINE delivery was planned before the teacher became unreachable;
+    its send-time check sends the e-mail then, so nothing is planned here."""
+    if channel is not Channel.EMAIL or ChannelChoice(teacher.channel) is not ChannelChoice.LINE_FALLBACK:
+        return None
+    if not channel_choice.line_eligible(teacher):
+        return None  # no LINE at all: e-mail is simply their channel
+    line_key = email_key.removesuffix(f":{Channel.EMAIL.value}")
+    if line_key in known.keys:
+        return False
+    line_id, created = _enqueue(session, kind, line_key, shift, teacher, due, send_at, now, channel=Channel.LINE)
+    known.keys.add(line_key)
+    if created:
+        outbox.transition(session, line_id, expected=[DeliveryStatus.QUEUED, DeliveryStatus.PENDING], now=now,
+                          status=DeliveryStatus.CANCELED, cancel_reason=fallback.UNREACHABLE)
+    return line_id
 
 
 def _plan_corrections(session: Session, shift: Shift, known: _Known, teachers: dict[int, Teacher],
@@ -147,7 +196,7 @@ def _plan_corrections(session: Session, shift: Shift, known: _Known, teachers: d
         if version >= shift.version:
             continue
         teacher = teachers.get(teacher_id)
-        if teacher is None or not eligible_for_line(teacher):
+        if teacher is None:
             continue
         if teacher_id != shift.teacher_id:
             why = "the shift went to another teacher"
@@ -155,16 +204,23 @@ def _plan_corrections(session: Session, shift: Shift, known: _Known, teachers: d
             why = "the shift was canceled"
         else:
             why = "the shift changed after the teacher was told"
-        key = outbox.dedup_key(DeliveryKind.SHIFT_CORRECTION, f"shift:{shift.id}:teacher:{teacher_id}", shift.version)
-        if key in known.keys:
-            # Already planned (or sent): it still covers this teacher for this version.
-            out.append(PlannedDelivery(0, DeliveryKind.SHIFT_CORRECTION, shift.id, shift.version, teacher_id,
-                                       now, now, why, False))
-            continue
-        delivery_id, created = _enqueue(session, DeliveryKind.SHIFT_CORRECTION, key, shift, teacher, now, now, now)
-        known.keys.add(key)
-        out.append(PlannedDelivery(delivery_id, DeliveryKind.SHIFT_CORRECTION, shift.id, shift.version, teacher_id,
-                                   now, now, why, created))
+        for channel in channel_choice.planned_channels(teacher):
+            key = outbox.dedup_key(DeliveryKind.SHIFT_CORRECTION, f"shift:{shift.id}:teacher:{teacher_id}",
+                                   shift.version, channel=channel)
+            if key in known.keys:
+                # Already planned (or sent): it still covers this teacher for this version.
+                out.append(PlannedDelivery(0, DeliveryKind.SHIFT_CORRECTION, shift.id, shift.version, teacher_id,
+                                           now, now, why, False, channel))
+                continue
+            linked = _unreachable_line_twin(session, DeliveryKind.SHIFT_CORRECTION, key, shift, teacher, now, now,
+                                            now, known, channel=channel)
+            if linked is False:
+                continue
+            delivery_id, created = _enqueue(session, DeliveryKind.SHIFT_CORRECTION, key, shift, teacher, now, now,
+                                            now, channel=channel, linked=linked or None)
+            known.keys.add(key)
+            out.append(PlannedDelivery(delivery_id, DeliveryKind.SHIFT_CORRECTION, shift.id, shift.version,
+                                       teacher_id, now, now, why, created, channel))
     return out
 
 
@@ -181,8 +237,11 @@ def _cancel_superseded(session: Session, shift: Shift, known: _Known, now: dt.da
 
 
 def _enqueue(session: Session, kind: DeliveryKind, key: str, shift: Shift, teacher: Teacher, due: dt.datetime,
-             send_at: dt.datetime, now: dt.datetime) -> tuple[int, bool]:
+             send_at: dt.datetime, now: dt.datetime, *, channel: Channel = Channel.LINE,
+             linked: int | None = None) -> tuple[int, bool]:
     return outbox.enqueue(
-        session, kind=kind, dedup=key, due_at=due, send_at=send_at, now=now, recipient=teacher.line_user_id,
+        session, kind=kind, dedup=key, due_at=due, send_at=send_at, now=now, channel=channel,
+        recipient=teacher.email if channel is Channel.EMAIL else teacher.line_user_id,
         teacher_id=teacher.id, classroom_id=shift.classroom_id, shift_id=shift.id, shift_version=shift.version,
+        linked_delivery_id=linked,
     )

@@ -1,4 +1,5 @@
-"""Delivery rules as pure functions: outcome classification, backoff, retry-key validity.
+"""Delivery rules as pure functions: outcome classification (LINE, SMTP, webhook), backoff, retry-key
+validity, and what a failed LINE delivery means for its e-mail fallback.
 
 No I/O and no clock of their own: `now` and randomness are passed in, so every rule is tested
 directly (tests/test_policy.py) and again end to end against the emulator.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -41,6 +43,12 @@ class ErrorCode(StrEnum):
     CLIENT_ERROR = "LINE_4XX"
     RETRY_KEY_EXPIRED = "RETRY_KEY_EXPIRED"
     UPLOAD_FAILED = "UPLOAD_FAILED"
+    SMTP_TEMPORARY = "SMTP_4XX"
+    SMTP_REJECTED = "SMTP_5XX"
+    SMTP_AUTH_FAILED = "SMTP_AUTH_FAILED"
+    WEBHOOK_REJECTED = "WEBHOOK_4XX"
+    WEBHOOK_SERVER_ERROR = "WEBHOOK_5XX"
+    DEFERRED = "DEFERRED"
 
 
 class Transport(StrEnum):
@@ -49,13 +57,25 @@ class Transport(StrEnum):
     TIMEOUT = "timeout"
     CONNECTION = "connection"
     UPLOAD = "upload"  # the image upload before the request failed; LINE was not contacted
+    DEFERRED = "deferred"  # never tried: its batch ran out of time first (the lease must not run out)
+
+
+# SMTP replies that refuse our credentials or how we log in (530 authentication required, 534
+# mechanism too weak, 535 credentials invalid, 538 encryption required): every message would fail
+# the same way, so the channel is held instead of failing each delivery.
+SMTP_AUTH_CODES = frozenset({530, 534, 535, 538})
 
 
 @dataclass(frozen=True)
 class SendResult:
-    """What one send attempt produced, as seen by the channel client."""
+    """What one send attempt produced, as seen by the channel client.
 
+    `channel` says whose rules apply ("line", "email" or "webhook"); an SMTP reply is in `smtp_code`.
+    """
+
+    channel: str = "line"
     http_status: int | None = None
+    smtp_code: int | None = None
     transport_error: Transport | None = None
     request_id: str | None = None
     accepted_request_id: str | None = None
@@ -89,15 +109,61 @@ class BackoffPolicy:
 
 
 def classify(result: SendResult) -> Verdict:
-    """LINE's answer → what to do with the delivery (before the retry budget is considered)."""
+    """The channel's answer → what to do with the delivery (before the retry budget is considered)."""
+    if result.channel == "email":
+        return classify_smtp(result)
+    if result.channel == "webhook":
+        return classify_webhook(result)
+    return classify_line(result)
+
+
+def _transport_verdict(result: SendResult, detail: str | None) -> Verdict:
+    if result.transport_error is Transport.DEFERRED:
+        return Verdict(Outcome.THROTTLED, ErrorCode.DEFERRED, detail or "not tried yet: its batch ran out of time")
+    if result.transport_error is Transport.UPLOAD:
+        return Verdict(Outcome.RETRY, ErrorCode.UPLOAD_FAILED, detail or "the image upload failed")
+    if result.transport_error is Transport.TIMEOUT:
+        return Verdict(Outcome.RETRY, ErrorCode.TIMEOUT, detail or "no answer before the timeout")
+    return Verdict(Outcome.RETRY, ErrorCode.CONNECTION, detail or "connection failed")
+
+
+def classify_smtp(result: SendResult) -> Verdict:
+    """The mail server's reply → what to do. 2xx accepted; 4xx, timeouts and dropped connections are
+    temporary; 5xx refuses this message or recipient only; an authentication refusal holds e-mail."""
+    code = result.smtp_code
+    detail = _describe(result)
+    if code is None:
+        return _transport_verdict(result, detail)
+    if 200 <= code < 400:
+        return Verdict(Outcome.SENT)
+    if code in SMTP_AUTH_CODES:
+        return Verdict(Outcome.HOLD, ErrorCode.SMTP_AUTH_FAILED, detail)
+    if 400 <= code < 500:
+        return Verdict(Outcome.RETRY, ErrorCode.SMTP_TEMPORARY, detail)
+    return Verdict(Outcome.FAILED, ErrorCode.SMTP_REJECTED, detail)
+
+
+def classify_webhook(result: SendResult) -> Verdict:
+    """An incoming webhook's answer. It has no credentials to hold: a 4xx means the URL is wrong."""
     status = result.http_status
     detail = _describe(result)
     if status is None:
-        if result.transport_error is Transport.UPLOAD:
-            return Verdict(Outcome.RETRY, ErrorCode.UPLOAD_FAILED, detail or "the image upload failed")
-        if result.transport_error is Transport.TIMEOUT:
-            return Verdict(Outcome.RETRY, ErrorCode.TIMEOUT, detail or "no answer before the timeout")
-        return Verdict(Outcome.RETRY, ErrorCode.CONNECTION, detail or "connection failed")
+        return _transport_verdict(result, detail)
+    if 200 <= status < 300:
+        return Verdict(Outcome.SENT)
+    if status == 429:
+        return Verdict(Outcome.THROTTLED, ErrorCode.RATE_LIMITED, detail)
+    if status >= 500:
+        return Verdict(Outcome.RETRY, ErrorCode.WEBHOOK_SERVER_ERROR, detail)
+    return Verdict(Outcome.FAILED, ErrorCode.WEBHOOK_REJECTED, detail)
+
+
+def classify_line(result: SendResult) -> Verdict:
+    """LINE's answer → what to do with the delivery."""
+    status = result.http_status
+    detail = _describe(result)
+    if status is None:
+        return _transport_verdict(result, detail)
     if 200 <= status < 300:
         return Verdict(Outcome.SENT)
     if status == 409 and result.accepted_request_id:
@@ -153,10 +219,42 @@ def retry_key_usable(issued_at: dt.datetime | None, now: dt.datetime) -> bool:
     return now - issued_at < RETRY_KEY_LIFETIME - RETRY_KEY_MARGIN
 
 
+@dataclass(frozen=True)
+class LineFailure:
+    """What a LINE delivery that ended without being sent means for a teacher with e-mail fallback."""
+
+    fall_back: bool  # send this message by e-mail instead
+    recipient_unreachable: bool  # LINE cannot reach this user ID at all: remember it for the next messages
+
+
+# LINE's details name the request property at fault; "to" is the recipient's ID.
+_POINTS_AT_RECIPIENT = re.compile(r"(^|; )to: ")
+# Failures about LINE or the account rather than the message: the teacher should still be told.
+_CHANNEL_FAILURES = frozenset({ErrorCode.QUOTA_EXHAUSTED.value, ErrorCode.FORBIDDEN.value})
+
+
+def line_failure(code: str | None, message: str | None, *, dead: bool) -> LineFailure:
+    """Only an error about the recipient marks the teacher unreachable — a 404, or a 400 whose details
+    point at `to` — never one about the message: one bad template must not cut every teacher off LINE.
+    A message LINE refused as malformed is not re-sent by e-mail either; the manager has to look.
+    Retries that ran out, a used-up quota or a refused account do not say anything about the teacher,
+    but the message still has to reach them, so it goes by e-mail."""
+    if code == ErrorCode.NOT_FOUND.value:
+        return LineFailure(True, True)
+    if code == ErrorCode.BAD_REQUEST.value:
+        about_recipient = bool(message and _POINTS_AT_RECIPIENT.search(message))
+        return LineFailure(about_recipient, about_recipient)
+    if dead or code in _CHANNEL_FAILURES:
+        return LineFailure(True, False)
+    return LineFailure(False, False)
+
+
 def _describe(result: SendResult) -> str | None:
     parts = []
     if result.http_status is not None:
         parts.append(f"HTTP {result.http_status}")
+    if result.smtp_code is not None:
+        parts.append(f"SMTP {result.smtp_code}")
     if result.message:
         parts.append(result.message)
     parts.extend(result.details)

@@ -1,8 +1,9 @@
 """Checks at send time and the message to send, both read from the database, never from enqueue time.
 
-A delivery carries only its kind and what it is about; here the sender reloads the shift, teacher,
-classroom or publication as they are now. If the delivery no longer makes sense it is canceled with
-a reason; otherwise the LINE recipient and messages are built.
+A delivery carries only its kind, channel and what it is about; here the sender reloads the shift,
+teacher, classroom or publication as they are now. If the delivery no longer makes sense it is
+canceled with a reason; otherwise the recipient and message are built. This module builds LINE
+messages; presend_email and presend_alert register the builders of the other channels.
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from core import hosting, messages, roster
+from core import channel_choice, fallback, hosting, messages, roster
+from core.email_messages import MailDraft
 from core.image_store import ImageStore
 from core.models import (
+    Channel,
     Classroom,
     Delivery,
     DeliveryKind,
@@ -51,29 +54,36 @@ class CannotBuild(Exception):
 
 @dataclass(frozen=True)
 class Outgoing:
-    endpoint: str  # "push" or "multicast"
+    endpoint: str  # "push" or "multicast" (LINE), "email", "webhook"
     to: str | tuple[str, ...]
     messages: tuple[dict[str, Any], ...]
     # Work that must succeed before the request leaves (image uploads); run on a send thread.
     before_send: Callable[[], None] | None = None
+    mail: MailDraft | None = None  # the e-mail, when endpoint is "email"
 
 
 Builder = Callable[[Session, Delivery, dt.datetime], Outgoing]
-_builders: dict[DeliveryKind, Builder] = {}
+_builders: dict[DeliveryKind, Builder] = {}  # LINE
+_channel_builders: dict[tuple[DeliveryKind, Channel], Builder] = {}  # every other channel
 
 
-def register(kind: DeliveryKind) -> Callable[[Builder], Builder]:
+def register(kind: DeliveryKind, channel: Channel = Channel.LINE) -> Callable[[Builder], Builder]:
     def wrap(builder: Builder) -> Builder:
-        _builders[kind] = builder
+        if channel is Channel.LINE:
+            _builders[kind] = builder
+        else:
+            _channel_builders[(kind, channel)] = builder
         return builder
 
     return wrap
 
 
 def prepare(session: Session, delivery: Delivery, now: dt.datetime) -> Outgoing:
-    builder = _builders.get(delivery.kind)
+    channel = Channel(delivery.channel)
+    builder = _builders.get(delivery.kind) if channel is Channel.LINE else _channel_builders.get((delivery.kind, channel))
     if builder is None:
-        raise CannotBuild("UNSUPPORTED_KIND", f"no message is defined for {delivery.kind.value} deliveries")
+        raise CannotBuild("UNSUPPORTED_KIND",
+                          f"no {channel.value} message is defined for {delivery.kind.value} deliveries")
     return builder(session, delivery, now)
 
 
@@ -90,12 +100,30 @@ def _check_shift(session: Session, delivery: Delivery, now: dt.datetime) -> Shif
     return shift
 
 
-def _check_teacher(teacher: Teacher | None) -> Teacher:
+def _check_teacher(session: Session, teacher: Teacher | None, delivery: Delivery, now: dt.datetime) -> Teacher:
+    """The teacher can and wants to get this on LINE; if LINE cannot reach a teacher with e-mail
+    fallback, the e-mail copy is enqueued (in this transaction) before the LINE delivery is canceled."""
     if teacher is None or not teacher.active or teacher.erased_at is not None:
         raise CancelDelivery("TEACHER_INACTIVE")
+    if not channel_choice.wants(teacher, Channel.LINE):
+        raise CancelDelivery("CHANNEL_CHANGED")
     if not teacher.line_opt_in or not teacher.line_user_id:
+        fallback.send_by_email_instead(session, delivery, teacher, now=now)
         raise CancelDelivery("LINE_NOT_OPTED_IN")
+    if teacher.line_unreachable_at is not None and channel_choice.falls_back_to_email(teacher):
+        fallback.send_by_email_instead(session, delivery, teacher, now=now)
+        raise CancelDelivery(fallback.UNREACHABLE)
     return teacher
+
+
+def check_shift_reminder(session: Session, delivery: Delivery, now: dt.datetime) -> Shift:
+    """A reminder still applies: same version, confirmed, same teacher, not started."""
+    shift = _check_shift(session, delivery, now)
+    if shift.status != ShiftStatus.CONFIRMED:
+        raise CancelDelivery("SHIFT_NOT_CONFIRMED")
+    if delivery.teacher_id is not None and shift.teacher_id != delivery.teacher_id:
+        raise CancelDelivery("TEACHER_CHANGED")
+    return shift
 
 
 def facts_of(shift: Shift | ShiftRevision, classroom: Classroom, note: str = "") -> messages.ShiftFacts:
@@ -105,22 +133,26 @@ def facts_of(shift: Shift | ShiftRevision, classroom: Classroom, note: str = "")
 
 @register(DeliveryKind.SHIFT_REMINDER)
 def build_reminder(session: Session, delivery: Delivery, now: dt.datetime) -> Outgoing:
-    shift = _check_shift(session, delivery, now)
-    if shift.status != ShiftStatus.CONFIRMED:
-        raise CancelDelivery("SHIFT_NOT_CONFIRMED")
-    if delivery.teacher_id is not None and shift.teacher_id != delivery.teacher_id:
-        raise CancelDelivery("TEACHER_CHANGED")
-    teacher = _check_teacher(shift.teacher)
+    shift = check_shift_reminder(session, delivery, now)
+    teacher = _check_teacher(session, shift.teacher, delivery, now)
     room = shift.classroom
     text = messages.reminder_text(facts_of(shift, room, shift.note), room.language, _templates(room.language))
     return Outgoing("push", str(teacher.line_user_id), (messages.flex_message(text),))
 
 
-@register(DeliveryKind.SHIFT_CORRECTION)
-def build_correction(session: Session, delivery: Delivery, now: dt.datetime) -> Outgoing:
+@dataclass(frozen=True)
+class Correction:
+    """What a correction tells a teacher, whatever the channel."""
+
+    template: str  # shift_correction, shift_cancellation or shift_reassigned
+    text: str
+    before: messages.ShiftFacts
+    language: str
+    classroom: Classroom
+
+
+def correction_for(session: Session, shift: Shift, teacher: Teacher) -> Correction:
     """Old → new for the teacher who was told an older version (or a cancellation / hand-over notice)."""
-    shift = _check_shift(session, delivery, now)
-    teacher = _check_teacher(session.get(Teacher, delivery.teacher_id) if delivery.teacher_id else None)
     told = planner_told_version(session, shift.id, teacher.id, below=shift.version)
     if told is None:
         raise CancelDelivery("NOTHING_TOLD")
@@ -133,12 +165,23 @@ def build_correction(session: Session, delivery: Delivery, now: dt.datetime) -> 
     reassigned = shift.teacher_id != teacher.id
     after = None if reassigned or shift.status == ShiftStatus.CANCELED else facts_of(shift, room, shift.note)
     text = messages.correction_text(before, after, room.language, _templates(room.language), reassigned=reassigned)
-    return Outgoing("push", str(teacher.line_user_id), (messages.flex_message(text, accent="#C0392B"),))
+    template = "shift_reassigned" if reassigned else "shift_cancellation" if after is None else "shift_correction"
+    return Correction(template, text, before, room.language, room)
+
+
+@register(DeliveryKind.SHIFT_CORRECTION)
+def build_correction(session: Session, delivery: Delivery, now: dt.datetime) -> Outgoing:
+    shift = _check_shift(session, delivery, now)
+    teacher = session.get(Teacher, delivery.teacher_id) if delivery.teacher_id else None
+    teacher = _check_teacher(session, teacher, delivery, now)
+    correction = correction_for(session, shift, teacher)
+    return Outgoing("push", str(teacher.line_user_id), (messages.flex_message(correction.text, accent="#C0392B"),))
 
 
 def planner_told_version(session: Session, shift_id: int, teacher_id: int, *, below: int) -> int | None:
     """The newest version of a shift this teacher received a reminder or correction about."""
     return session.scalar(
+        # Told on any channel: a teacher who read it by e-mail needs the correction as much.
         select(func.max(Delivery.shift_version)).where(
             Delivery.shift_id == shift_id, Delivery.teacher_id == teacher_id,
             Delivery.kind.in_((DeliveryKind.SHIFT_REMINDER, DeliveryKind.SHIFT_CORRECTION)),
@@ -206,3 +249,7 @@ def check_publication_is_newest(session: Session, delivery: Delivery) -> Publica
     if newest != publication.revision:
         raise CancelDelivery("SUPERSEDED")
     return publication
+
+
+# The builders of the other channels register themselves here; imported last because they use this module.
+from core import presend_alert, presend_email  # noqa: E402,F401

@@ -13,9 +13,10 @@ from typing import Any
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
-from core import clock, hooks, ids
+from core import channel_choice, clock, hooks, ids
 from core.errors import NotFoundError, ValidationError
 from core.models import (
+    ChannelChoice,
     Classroom,
     Delivery,
     Shift,
@@ -145,6 +146,7 @@ def create_teacher(
     line_opt_in: bool = False,
     email_opt_in: bool = False,
     active: bool = True,
+    channel: ChannelChoice | str = ChannelChoice.LINE,
 ) -> Teacher:
     values = {"name": _unique_teacher_name(session, name, None)} | _teacher_values(
         session,
@@ -154,6 +156,7 @@ def create_teacher(
         line_opt_in=line_opt_in,
         email_opt_in=email_opt_in,
         active=active,
+        channel=channel,
     )
     teacher = Teacher(**values)
     session.add(teacher)
@@ -166,10 +169,12 @@ def update_teacher(session: Session, teacher_id: int, **changes: Any) -> Teacher
     teacher = get_teacher(session, teacher_id)
     if teacher.erased_at is not None:
         raise ValidationError("this teacher was deleted and cannot be edited")
-    values = {}
+    values: dict[str, Any] = {}
     if "name" in changes:
         values["name"] = _unique_teacher_name(session, changes.pop("name"), teacher.id)
     values |= _teacher_values(session, teacher.id, **changes)
+    if "line_user_id" in values and values["line_user_id"] != teacher.line_user_id:
+        values["line_unreachable_at"] = None  # what LINE said was about the old ID
     for key, value in values.items():
         setattr(teacher, key, value)
     session.flush()
@@ -185,8 +190,11 @@ def _teacher_values(
     line_opt_in: bool = _UNSET,
     email_opt_in: bool = _UNSET,
     active: bool = _UNSET,
+    channel: ChannelChoice | str = _UNSET,
 ) -> dict[str, Any]:
     values: dict[str, Any] = {}
+    if channel is not _UNSET:
+        values["channel"] = channel_choice.parse(channel)
     if line_user_id is not _UNSET:
         value = ids.line_user_id(line_user_id)
         if value is not None:

@@ -12,15 +12,16 @@ import datetime as dt
 import io
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core import clock, roster
+from core import channel_choice, clock, roster
 from core.errors import ShiftcastError, ValidationError
-from core.models import Classroom, Shift, ShiftStatus, Teacher
+from core.models import ChannelChoice, Classroom, Shift, ShiftStatus, Teacher
 
-TEACHER_COLUMNS = ("name", "line_user_id", "email", "line_opt_in", "email_opt_in", "active")
+TEACHER_COLUMNS = ("name", "line_user_id", "email", "line_opt_in", "email_opt_in", "active", "channel")
 SHIFT_COLUMNS = ("classroom", "teacher", "date", "start", "end", "status", "note")
 TEACHER_REQUIRED = ("name",)
 SHIFT_REQUIRED = ("classroom", "teacher", "date", "start", "end")
@@ -31,6 +32,7 @@ ALIASES = {
     "日付": "date", "開始": "start", "終了": "end", "状態": "status", "備考": "note", "メモ": "note",
     "line_id": "line_user_id", "lineユーザーid": "line_user_id", "メール": "email", "e-mail": "email",
     "line通知": "line_opt_in", "メール通知": "email_opt_in", "有効": "active",
+    "通知方法": "channel", "連絡方法": "channel", "チャネル": "channel", "チャンネル": "channel",
 }
 TRUE_WORDS = {"yes", "y", "true", "1", "on", "はい", "○", "〇", "有効"}
 FALSE_WORDS = {"no", "n", "false", "0", "off", "いいえ", "×", "無効", ""}
@@ -167,13 +169,16 @@ def import_teachers(session: Session, data: bytes) -> ImportResult:
         if name in seen:
             raise ValidationError(f"duplicate teacher {name!r} in the file")
         seen.add(name)
-        values = {
+        values: dict[str, Any] = {
             "line_user_id": row.get("line_user_id"),
             "email": row.get("email"),
             "line_opt_in": _flag(row, "line_opt_in", False),
             "email_opt_in": _flag(row, "email_opt_in", False),
             "active": _flag(row, "active", True),
         }
+        # Optional: an empty or missing cell keeps an existing teacher's choice (new ones get LINE).
+        if row.get("channel", "").strip():
+            values["channel"] = channel_choice.parse(row["channel"])
         existing = session.scalar(select(Teacher).where(Teacher.name == name)) if name else None
         if existing is None:
             teacher = roster.create_teacher(session, name=name, **values)
@@ -254,7 +259,8 @@ def export_teachers(session: Session) -> str:
     return _write(
         TEACHER_COLUMNS,
         [
-            [t.name or "", t.line_user_id or "", t.email or "", _yes(t.line_opt_in), _yes(t.email_opt_in), _yes(t.active)]
+            [t.name or "", t.line_user_id or "", t.email or "", _yes(t.line_opt_in), _yes(t.email_opt_in), _yes(t.active),
+             ChannelChoice(t.channel).value]
             for t in roster.list_teachers(session)
         ],
     )

@@ -1,4 +1,6 @@
-"""Timed work, on APScheduler's BackgroundScheduler: planning, purging, quota refresh, wake detection.
+"""Timed work, on APScheduler's BackgroundScheduler: planning, purging, quota refresh, wake detection,
+the minute watch (alerts open and clear, e-mail fallbacks, publication e-mails) and the daily check
+of which LINE IDs LINE can reach.
 
 The scheduler never sends; it plans into the outbox and wakes the sender. Every job reads the time
 from the injected clock, so tests drive it with a controllable clock.
@@ -15,16 +17,19 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from apscheduler.events import EVENT_JOB_ERROR, EVENT_JOB_EXECUTED, JobExecutionEvent
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from core import hooks, planner, retention
+from core import alerts, fallback, hooks, planner, publication_email, retention
 from core.db import Database
 from core.models import utcnow
 
 log = logging.getLogger(__name__)
 PLAN_EVERY = dt.timedelta(minutes=15)
+WATCH_EVERY = dt.timedelta(minutes=1)
+REACH_EVERY = dt.timedelta(days=1)
 CLOCK_CHECK_EVERY = 30.0  # seconds
 JUMP_THRESHOLD = 90.0  # seconds of unexplained wall-clock time that count as a wake-up
 
@@ -41,6 +46,14 @@ class WakeDetector:
         return abs(wall_gap - mono_gap) > JUMP_THRESHOLD or wall_gap > expected_gap + JUMP_THRESHOLD
 
 
+@dataclass(frozen=True)
+class WatchReport:
+    opened: list[tuple[str, str]]  # (code, title) of incidents opened by this run
+    cleared: list[int]
+    fallbacks: list[int]
+    publication_emails: list[int]
+
+
 class Scheduler:
     def __init__(
         self,
@@ -52,11 +65,18 @@ class Scheduler:
         retention_days: int = retention.DEFAULT_DAYS,
         wall: Callable[[], float] = time.time,
         mono: Callable[[], float] = time.monotonic,
+        on_alert: Callable[[str, str], None] | None = None,
+        sending_since: Callable[[], dt.datetime | None] | None = None,
+        check_line_reach: Callable[[], object] | None = None,
     ) -> None:
         self.db = db
         self.clock = clock
         self._wake_sender = wake_sender
         self._refresh_quota = refresh_quota
+        self._on_alert = on_alert
+        # When the sender started sending (None while it is not): a stall is measured from then.
+        self._sending_since = sending_since or (lambda: None)
+        self._check_line_reach = check_line_reach
         self._retention_days = retention_days
         self._wall, self._mono = wall, mono
         self._detector = WakeDetector(wall(), mono())
@@ -79,6 +99,11 @@ class Scheduler:
         self._aps.add_job(self.check_clock, "interval", seconds=CLOCK_CHECK_EVERY, id="clock")
         if self._refresh_quota is not None:
             self._aps.add_job(self._refresh_quota, "interval", hours=1, id="quota", next_run_time=now)
+        self._aps.add_job(self.run_watch, "interval", seconds=WATCH_EVERY.total_seconds(), id="watch",
+                          next_run_time=now + WATCH_EVERY)
+        if self._check_line_reach is not None:
+            self._aps.add_job(self._check_line_reach, "interval", seconds=REACH_EVERY.total_seconds(), id="reach",
+                              next_run_time=now + dt.timedelta(minutes=10))
         self._remove_hook = hooks.listen(hooks.SHIFTS_CHANGED, self.plan_soon)
         self._aps.start()
         return self
@@ -102,6 +127,25 @@ class Scheduler:
         if report.created:
             log.info("planned %d new deliveries", len(report.created))
         self._wake_sender()
+        return report
+
+    def run_watch(self) -> WatchReport:
+        """Open and clear incidents, and enqueue what a missed moment would have: e-mail fallbacks and
+        publication e-mails. Cheap, idempotent, every minute."""
+        now = self.clock()
+        with self.db.write() as session:
+            opened, cleared = alerts.evaluate(session, now=now, running_since=self._sending_since())
+            report = WatchReport(
+                opened=[(a.kind.name, a.title) for a in opened], cleared=[a.id for a in cleared],
+                fallbacks=fallback.sweep(session, now=now),
+                publication_emails=publication_email.fan_out_recent(session, now=now),
+            )
+        for code, title in report.opened:
+            log.warning("alert: %s", title)
+            if self._on_alert is not None:
+                self._on_alert(code, title)
+        if report.opened or report.fallbacks or report.publication_emails:
+            self._wake_sender()
         return report
 
     def run_purge(self) -> int:

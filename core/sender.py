@@ -3,8 +3,12 @@
 One loop thread owns the database work; a small pool of threads shares one HTTP client for the
 sends (on these 2-core machines a thread pool over one keep-alive client outruns an async client).
 Each turn of the loop records every finished send and claims new work in ONE write transaction, so
-throughput is not capped by one fsync per message. The retry key of each claimed delivery is
+throughput is not capped by one fsync per message. The retry key of each claimed LINE delivery is
 committed in that transaction, before its request leaves.
+
+Three channels share the loop: LINE pushes and webhook posts go one request per pool task; the
+e-mails claimed in one turn go as one batch over one SMTP connection (core/sender_email.py). Each
+channel is claimed only while it is usable and not held, so one channel's trouble never stalls another.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import logging
 import queue
 import random
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -22,8 +27,11 @@ from dataclasses import dataclass, field
 from sqlalchemy import bindparam, func, insert, select
 from sqlalchemy.orm import Session
 
-from core import outbox, policy, presend, settings
+from core import alerts, channel_holds, fallback, outbox, policy, presend, sender_email, settings
+from core.channels import email as email_channel
+from core.channels.email import SmtpAccess
 from core.channels.line import LineAccess
+from core.channels.webhook import WebhookClient
 from core.db import Database
 from core.models import Channel, Delivery, DeliveryAttempt, DeliveryStatus, Shift, utcnow
 from core.policy import BackoffPolicy, ErrorCode, Outcome, SendResult
@@ -43,6 +51,9 @@ class SenderConfig:
     # While the pool still has sends waiting for a thread, the loop pauses this long between turns
     # so results gather into fewer, larger transactions; the waiting sends keep every thread busy.
     batch_window: float = 0.005
+    # E-mails claimed per turn. They share one connection and go one after another, so one batch is
+    # in flight at a time; the mailer keeps the connection for the next batch of the same burst.
+    email_batch: int = 200
 
     @classmethod
     def from_settings(cls, session: Session) -> SenderConfig:
@@ -72,7 +83,7 @@ class SenderConfig:
 class Job:
     delivery_id: int
     attempt_number: int
-    retry_key: str
+    retry_key: str | None  # LINE only; SMTP and webhooks have no such thing
     outgoing: presend.Outgoing
     started_at: dt.datetime
     # The row's attempt_count with this attempt included. The lease keeps the row ours until the
@@ -93,7 +104,8 @@ class SenderStats:
 
 @dataclass
 class SenderEvents:
-    """Plain callbacks (the UI bridges them to Qt signals). Called on the sender thread."""
+    """Plain callbacks (the UI bridges them to Qt signals). Called on the sender thread; `alert` also
+    on the scheduler's, for incidents its minute watch opens (core/alerts.py)."""
 
     deliveries_changed: list[Callable[[list[int]], None]] = field(default_factory=list)
     hold_changed: list[Callable[[str | None], None]] = field(default_factory=list)
@@ -131,9 +143,11 @@ class Sender:
         clock: Callable[[], dt.datetime] = utcnow,
         rng: random.Random | None = None,
         events: SenderEvents | None = None,
+        email_access: Callable[[], SmtpAccess | None] | None = None,
     ) -> None:
         self.db = db
         self._line_access = line_access
+        self._email_access = email_access or (lambda: None)
         self.clock = clock
         self.rng = rng or random.Random()
         self.events = events or SenderEvents()
@@ -146,12 +160,19 @@ class Sender:
         self._buckets = {"push": TokenBucket(config.push_rate), "multicast": TokenBucket(config.multicast_rate)}
         self._results: queue.SimpleQueue[tuple[Job, SendResult]] = queue.SimpleQueue()
         self._inflight: dict[int, Future[None]] = {}
+        self._email_inflight: dict[int, Future[None]] = {}  # one batch: every id maps to its one future
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._paused = False
         self._thread: threading.Thread | None = None
         self._pool: ThreadPoolExecutor | None = None
         self._access: LineAccess | None = None
+        self._email: SmtpAccess | None = None
+        self._email_retry_at = 0.0  # monotonic time before which an unconfigured e-mail is not looked up again
+        self._webhook: WebhookClient | None = None
+        self._ready: list[Channel] | None = None  # the channels the last turn could claim (None: any)
+        self._opened: list[tuple[str, str]] = []  # incidents opened this turn, announced once it commits
+        self._died = False  # a delivery was dead-lettered in the results being recorded
         self._remove_listener = outbox.on_enqueued(self.wake)
 
     # ----- control -----
@@ -193,7 +214,8 @@ class Sender:
                 busy = self.turn()
                 if not busy:
                     self._wake.wait(self._idle_wait())
-                elif self._queued_for_pool() * 2 >= max(self.config.concurrency, 2):
+                elif self._queued_for_pool() * 2 >= max(self.config.concurrency, 2) or self._email_inflight:
+                    # An e-mail batch reports one message at a time: gather a few per transaction too.
                     self._stop.wait(self.config.batch_window)
             self._shutdown()
         except Exception:  # noqa: BLE001 - a dying sender must say why
@@ -204,16 +226,22 @@ class Sender:
                 self._pool.shutdown(wait=True, cancel_futures=True)
             if self._access is not None:
                 self._access.client.close()
+            if self._email is not None:
+                self._email.mailer.close()
+            if self._webhook is not None:
+                self._webhook.close()
 
     def _queued_for_pool(self) -> int:
         """Sends claimed but still waiting for a free pool thread (right after a turn)."""
         return max(len(self._inflight) - self.config.concurrency, 0)
 
     def _idle_wait(self) -> float:
-        if self._inflight:
+        if self._inflight or self._email_inflight:
             return 0.05
         with self.db.read() as session:
-            due = outbox.next_due_at(session)
+            # Rows of a channel that cannot send now (no credentials, held) are due but not work:
+            # waking for them would spin.
+            due = outbox.next_due_at(session, self._ready)
         wait = self.config.poll_interval
         if due is not None:
             wait = min(wait, max((due - self.clock()).total_seconds(), 0.01))
@@ -223,33 +251,62 @@ class Sender:
         """Record finished sends and claim new work in one transaction. True if anything happened."""
         finished = self._drain()
         self._forget_done()
-        access = None if self._paused or self._stop.is_set() else self._client()
-        capacity = 0 if access is None else self.config.concurrency * 2 - len(self._inflight)
-        if not finished and capacity <= 0:
+        active = not (self._paused or self._stop.is_set())
+        if not active:
+            self._ready = []  # paused or stopping: nothing is work until woken
+        access = self._client() if active else None
+        mail = self._mailer() if active else None
+        # LINE pushes and webhook posts share the pool; webhooks need no credentials.
+        capacity = self.config.concurrency * 2 - len(self._inflight) if active else 0
+        email_capacity = self.config.email_batch if mail is not None and not self._email_inflight else 0
+        if not finished and capacity <= 0 and email_capacity <= 0:
             return False
         now = self.clock()
         changed: list[int] = []
         jobs: list[Job] = []
         hold_lifted = False
-        with self.db.write() as session:
-            if finished:
-                changed.extend(job.delivery_id for job, _ in finished)
-                self._record(session, finished, now)
-            if capacity > 0 and access is not None:
-                held, hold_lifted = self._held(session, access)
-                if held:
-                    capacity = 0
-                    self._forget_client_when_idle()
-            if capacity > 0:
-                ids = outbox.claim(session, owner=self.owner, now=now, lease=self.config.lease,
-                                   limit=capacity, channels=[Channel.LINE])
+        try:
+            with self.db.write() as session:
+                if finished:
+                    changed.extend(job.delivery_id for job, _ in finished)
+                    self._record(session, finished, now)
+                pooled = [Channel.WEBHOOK]
+                if capacity > 0 and access is not None:
+                    held, hold_lifted = self._held(session, access)
+                    if held:
+                        self._forget_client_when_idle()
+                    else:
+                        pooled.append(Channel.LINE)
+                if email_capacity > 0 and mail is not None:
+                    held, lifted = channel_holds.check(session, email_channel.HOLD, mail.fingerprint)
+                    hold_lifted |= lifted
+                    if held:
+                        email_capacity = 0
+                        self._forget_mailer()
+                if active:
+                    self._ready = pooled + ([Channel.EMAIL] if email_capacity > 0 else [])
+                ids = []
+                if capacity > 0:
+                    ids += outbox.claim(session, owner=self.owner, now=now, lease=self.config.lease,
+                                        limit=capacity, channels=pooled)
+                if email_capacity > 0:
+                    ids += outbox.claim(session, owner=self.owner, now=now, lease=self.config.lease,
+                                        limit=email_capacity, channels=[Channel.EMAIL])
                 changed.extend(ids)
                 jobs = self._prepare(session, ids, now)
+        except BaseException:
+            self._opened.clear()  # rolled back: those incidents were never opened
+            raise
         self.stats.turns += 1
+        self._announce_incidents()
         if hold_lifted:
             self.events.emit_hold(None)
+        mails = [job for job in jobs if job.outgoing.endpoint == "email"]
         for job in jobs:
-            self._submit(job, access)  # type: ignore[arg-type]
+            if job.outgoing.endpoint != "email":
+                self._submit(job, access)  # type: ignore[arg-type]
+        if mails and mail is not None:
+            self._submit_emails(mails, mail)
         if changed:
             self.events.emit_changed(changed)
         return bool(finished or jobs or changed)
@@ -258,7 +315,7 @@ class Sender:
         """Synchronous driving for tests and the CLI: loop until nothing is due or in flight."""
         for _ in range(max_turns):
             busy = self.turn()
-            if not busy and not self._inflight:
+            if not busy and not self._inflight and not self._email_inflight:
                 break
             if not busy:
                 self._wake.wait(0.01)
@@ -276,6 +333,26 @@ class Sender:
                 return None
         return self._access
 
+    def _mailer(self) -> SmtpAccess | None:
+        if self._email is None:
+            # Most classrooms never set up e-mail: look again only every poll interval, not every turn.
+            if time.monotonic() < self._email_retry_at:
+                return None
+            try:
+                self._email = self._email_access()
+            except Exception as exc:  # noqa: BLE001 - a missing password or keyring must not kill the loop
+                log.warning("e-mail is not usable: %s", exc)
+            if self._email is None:
+                self._email_retry_at = time.monotonic() + self.config.poll_interval
+        return self._email
+
+    def _forget_mailer(self) -> None:
+        """While held, read the e-mail settings and password again on the next turn, so a fix lifts
+        the hold in the running app (no batch is in flight when this is called)."""
+        if self._email is not None:
+            self._email.mailer.close()
+            self._email = None
+
     def _forget_client_when_idle(self) -> None:
         """While held, read the token again on the next turn: a corrected token saved in Settings
         then lifts the hold in the running app, without a restart."""
@@ -288,14 +365,7 @@ class Sender:
 
         Read inside the turn's own transaction rather than in a read scope of its own, which cost a
         second transaction per turn."""
-        hold = settings.get(session, settings.LINE_HOLD)
-        if not hold:
-            return False, False
-        _, fingerprint, _ = (hold.split("|") + ["", ""])[:3]
-        if fingerprint == access.token_fingerprint:
-            return True, False
-        settings.put(session, settings.LINE_HOLD, None)  # the token changed since the hold: try again
-        return False, True
+        return channel_holds.check(session, settings.LINE_HOLD, access.token_fingerprint)
 
     def _prepare(self, session: Session, ids: list[int], now: dt.datetime) -> list[Job]:
         """Load what the claimed deliveries need in a few queries for the whole batch, not per delivery."""
@@ -319,7 +389,8 @@ class Sender:
     def _prepare_one(self, session: Session, delivery: Delivery, now: dt.datetime,
                      number: int) -> tuple[Job, dict[str, object]] | None:
         """The job to send and the columns its delivery row gets, or None if it was finished here."""
-        if delivery.retry_key is not None and not policy.retry_key_usable(delivery.retry_key_issued_at, now):
+        line = delivery.channel == Channel.LINE
+        if line and delivery.retry_key is not None and not policy.retry_key_usable(delivery.retry_key_issued_at, now):
             self._finish(session, delivery, now, DeliveryStatus.FAILED, ErrorCode.RETRY_KEY_EXPIRED.value,
                          "the retry key is older than 24 hours, so LINE could no longer recognise a duplicate; "
                          "whether the last attempt arrived is unknown", dead=True)
@@ -334,7 +405,7 @@ class Sender:
             return None
         values: dict[str, object] = {"attempt_count": delivery.attempt_count + 1}
         retry_key = delivery.retry_key
-        if retry_key is None:
+        if retry_key is None and line:
             retry_key = self._new_uuid()
             values |= {"retry_key": retry_key, "retry_key_issued_at": now}
         if delivery.first_attempt_at is None:
@@ -361,10 +432,41 @@ class Sender:
             else:
                 self.stats.failed += 1
 
-    def _submit(self, job: Job, access: LineAccess) -> None:
+    def _submit(self, job: Job, access: LineAccess | None) -> None:
+        pool = self._thread_pool()
+        if job.outgoing.endpoint == "webhook":
+            if self._webhook is None:  # made here, on the loop thread, so pool threads never race to make one
+                self._webhook = WebhookClient()
+            self._inflight[job.delivery_id] = pool.submit(self._send_webhook, job, self._webhook)
+        else:
+            assert access is not None  # LINE rows are claimed only while LINE is usable
+            self._inflight[job.delivery_id] = pool.submit(self._send, job, access)
+
+    def _submit_emails(self, jobs: list[Job], mail: SmtpAccess) -> None:
+        # Half the lease: what is not sent by then goes back untried, well before the rows could be
+        # claimed again (by this sender too) while still waiting in the batch.
+        budget = self.config.lease.total_seconds() / 2
+        future = self._thread_pool().submit(sender_email.send_email_batch, jobs, mail.mailer, self._report,
+                                            time_budget=budget)
+        for job in jobs:
+            self._email_inflight[job.delivery_id] = future
+
+    def _thread_pool(self) -> ThreadPoolExecutor:
         if self._pool is None:
             self._pool = ThreadPoolExecutor(self.config.concurrency, thread_name_prefix="shiftcast-send")
-        self._inflight[job.delivery_id] = self._pool.submit(self._send, job, access)
+        return self._pool
+
+    def _report(self, job: Job, result: SendResult) -> None:
+        self._results.put((job, result))
+        self._wake.set()
+
+    def _send_webhook(self, job: Job, client: WebhookClient) -> None:
+        try:
+            result = sender_email.send_webhook(job, client)
+        except Exception as exc:  # noqa: BLE001 - an unexpected client error is a transient failure
+            log.exception("webhook post of delivery %s raised", job.delivery_id)
+            result = SendResult(channel="webhook", transport_error=policy.Transport.CONNECTION, message=str(exc)[:300])
+        self._report(job, result)
 
     def _send(self, job: Job, access: LineAccess) -> None:
         bucket = self._buckets[job.outgoing.endpoint]
@@ -378,6 +480,7 @@ class Sender:
                 return
         bucket.acquire()
         messages = list(job.outgoing.messages)
+        assert job.retry_key is not None  # every LINE job gets one in _prepare_one
         try:
             if job.outgoing.endpoint == "multicast":
                 result = access.client.multicast(list(job.outgoing.to), messages, retry_key=job.retry_key)
@@ -400,10 +503,11 @@ class Sender:
                 return out
 
     def _forget_done(self) -> None:
-        for delivery_id in [i for i, f in self._inflight.items() if f.done()]:
-            future = self._inflight.pop(delivery_id)
-            if future.exception() is not None:
-                log.error("send task for delivery %s failed: %s", delivery_id, future.exception())
+        for inflight in (self._inflight, self._email_inflight):
+            for delivery_id in [i for i, f in inflight.items() if f.done()]:
+                future = inflight.pop(delivery_id)
+                if not future.cancelled() and future.exception() is not None:
+                    log.error("send task for delivery %s failed: %s", delivery_id, future.exception())
 
     def _record(self, session: Session, finished: list[tuple[Job, SendResult]], now: dt.datetime) -> None:
         """A turn's finished sends: every attempt in one INSERT, every sent row in one UPDATE."""
@@ -437,6 +541,9 @@ class Sender:
             self.stats.sent += applied
             if applied != len(sent):  # cannot happen while leased_by's lock holds; say so if it ever does
                 log.error("%d of %d sent deliveries could not be recorded as sent", len(sent) - applied, len(sent))
+        if self._died:  # after every result is in, so the incident counts all that died together
+            self._died = False
+            self._open_incident(session, alerts.dead_letters(alerts.dead_letter_count(session)), now)
 
     def _record_unsent(self, session: Session, job: Job, decision: policy.Decision, now: dt.datetime) -> None:
         guard = {"expected": [DeliveryStatus.PROCESSING], "owner": self.owner, "now": now}
@@ -453,18 +560,21 @@ class Sender:
                                         attempt_count=max(job.attempt_count - 1, 0),
                                         last_error_code=code, last_error_message=decision.message)
             self.stats.throttled += applied
-            if decision.outcome is Outcome.HOLD and self._access is not None:
-                self._hold(session, code or "AUTH_FAILED", decision.message or "", now)
+            if decision.outcome is Outcome.HOLD:
+                self._hold(session, job, code or "AUTH_FAILED", now)
         else:
             dead = decision.outcome is Outcome.DEAD
             applied = outbox.transition(session, job.delivery_id, **guard, status=DeliveryStatus.FAILED,
                                         last_error_code=code, last_error_message=decision.message,
                                         dead_lettered_at=now if dead else None)
             self.stats.failed += applied
-            if applied and dead:
-                self.events.emit_alert("DEAD_LETTER", f"delivery {job.delivery_id} failed after every retry: {decision.message}")
+            self._died |= bool(applied and dead)
             if applied and decision.code is ErrorCode.QUOTA_EXHAUSTED:
-                self.events.emit_alert("QUOTA_EXHAUSTED", "LINE's monthly message quota is used up")
+                self._open_incident(session, alerts.quota_exhausted(), now)
+            if applied and job.outgoing.endpoint in ("push", "multicast"):
+                # In this transaction: a teacher with e-mail fallback is never left with neither.
+                fallback.after_line_failure(session, job.delivery_id, code=code, message=decision.message, dead=dead,
+                                            now=now)
         if not applied:
             self._lost_lease(job, decision)
 
@@ -474,20 +584,38 @@ class Sender:
         log.warning("lease on delivery %s was lost before its result (%s) was recorded",
                     job.delivery_id, decision.outcome.value)
 
-    def _hold(self, session: Session, code: str, message: str, now: dt.datetime) -> None:
-        assert self._access is not None
-        if settings.get(session, settings.LINE_HOLD):
+    def _hold(self, session: Session, job: Job, code: str, now: dt.datetime) -> None:
+        """Hold the channel whose credentials were refused, for exactly those credentials."""
+        if job.outgoing.endpoint == "email":
+            if self._email is None:
+                return
+            channel, key, fingerprint = Channel.EMAIL, email_channel.HOLD, self._email.fingerprint
+        else:
+            if self._access is None:
+                return
+            channel, key, fingerprint = Channel.LINE, settings.LINE_HOLD, self._access.token_fingerprint
+        if not channel_holds.hold(session, key, code=code, fingerprint=fingerprint, now=now):
             return
-        settings.put(session, settings.LINE_HOLD, f"{code}|{self._access.token_fingerprint}|{now.isoformat()}")
-        log.error("LINE refused the channel access token; sending is held until the token changes")
+        log.error("%s refused our credentials (%s); sending is held until they change", channel.value, code)
         self.events.emit_hold(code)
-        self.events.emit_alert(code, f"LINE refused the channel access token: {message}")
+        self._open_incident(session, alerts.channel_held(channel.value, code), now)
+
+    def _open_incident(self, session: Session, condition: alerts.Condition, now: dt.datetime) -> None:
+        """Once per incident, not per delivery: fifty dead letters of one outage are one alert."""
+        if alerts.open_incident(session, condition, now=now) is not None:
+            self._opened.append((condition.code, condition.title))
+
+    def _announce_incidents(self) -> None:
+        opened, self._opened = self._opened, []
+        for code, title in opened:
+            self.events.emit_alert(code, title)
 
     def _shutdown(self) -> None:
         """Graceful stop: cancel sends not yet started (release their leases), record the rest."""
-        not_started = [i for i, f in self._inflight.items() if f.cancel()]
+        inflight = {**self._inflight, **self._email_inflight}
+        not_started = [i for i, f in inflight.items() if f.cancel()]
         deadline = self.clock() + dt.timedelta(seconds=60)
-        while any(not f.done() for f in self._inflight.values()) and self.clock() < deadline:
+        while any(not f.done() for f in inflight.values()) and self.clock() < deadline:
             self._wake.wait(0.05)
             self._wake.clear()
         finished = self._drain()
@@ -500,4 +628,6 @@ class Sender:
                 outbox.transition(session, delivery_id, expected=[DeliveryStatus.PROCESSING], owner=self.owner,
                                   now=now, status=DeliveryStatus.QUEUED, next_attempt_at=now,
                                   attempt_count=max((delivery.attempt_count if delivery else 1) - 1, 0))
+        self._announce_incidents()
         self._inflight.clear()
+        self._email_inflight.clear()

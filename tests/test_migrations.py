@@ -46,11 +46,17 @@ def _fill_first_schema(db: Database) -> dict[str, int]:
     return _dump(db)
 
 
+# The columns each table had at the first schema; later migrations may add columns, never change these.
+FIRST_COLUMNS = {
+    "teachers": "id, name, line_user_id, email, line_opt_in, email_opt_in, active, erased_at, created_at, updated_at",
+}
+
+
 def _dump(db: Database) -> dict[str, int]:
     tables = ["classrooms", "teachers", "shifts", "shift_revisions", "settings"]
     with db.read() as s:
         return {
-            t: hash(tuple(tuple(r) for r in s.execute(text(f"SELECT * FROM {t} ORDER BY 1")).all()))
+            t: hash(tuple(tuple(r) for r in s.execute(text(f"SELECT {FIRST_COLUMNS.get(t, '*')} FROM {t} ORDER BY 1")).all()))
             for t in tables
         } | {f"{t}_count": s.execute(text(f"SELECT count(*) FROM {t}")).scalar_one() for t in tables}
 

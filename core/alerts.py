@@ -1,0 +1,211 @@
+"""Alerts for the manager: one incident per condition, raised once, cleared when the condition ends.
+
+The conditions: dead letters exist, a channel is held because its credentials were refused, LINE's
+monthly quota ran out, or the oldest due delivery has waited more than 15 minutes while the sender
+runs. Whoever notices a condition first opens its incident (the sender at once, the scheduler's
+minute job otherwise); the unique `open_key` keeps it to one open incident per condition, so fifty
+dead letters in one outage are one alert. Opening an incident enqueues its notifications (webhook,
+manager's e-mail) in the same transaction, through the outbox like any message, so none is lost.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.orm import Session
+
+from core import clock, outbox, settings
+from core.channels import email as email_channel
+from core.channels import webhook
+from core.db import insert_unless_exists
+from core.models import Alert, AlertKind, Channel, Delivery, DeliveryKind, DeliveryStatus
+
+STALL_AFTER = dt.timedelta(minutes=15)
+RECENT = dt.timedelta(days=7)
+MANAGER_EMAIL = "alerts.email"
+WEBHOOK_URL = webhook.URL_SETTING
+QUOTA_ZONE = "Asia/Tokyo"  # LINE counts its monthly quota in Japan time
+HOLD_SETTINGS = {Channel.LINE.value: settings.LINE_HOLD, Channel.EMAIL.value: email_channel.HOLD}
+HOLD_TITLES = {
+    Channel.LINE.value: "LINE refused the channel access token: LINE sending is paused until the token changes",
+    Channel.EMAIL.value: "The mail server refused the login: e-mail sending is paused until the password or the "
+                         "e-mail settings change",
+}
+
+
+@dataclass(frozen=True)
+class Condition:
+    kind: AlertKind
+    scope: str
+    title: str
+    detail: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.kind.value}:{self.scope}"
+
+    @property
+    def code(self) -> str:
+        """The code the app's alert callback receives (SenderEvents.alert)."""
+        return self.kind.name
+
+
+@dataclass(frozen=True)
+class QueueFacts:
+    """What the conditions are decided from, read from the database in a few queries."""
+
+    dead_letters: int
+    holds: Mapping[str, str]  # channel → the hold's error code
+    quota_failed_at: dt.datetime | None  # the newest LINE failure for a used-up quota
+    line_sent_at: dt.datetime | None  # the newest LINE delivery sent
+    oldest_due: dt.datetime | None  # the longest-waiting due delivery on a channel that is not held
+    due_count: int
+
+
+# ----- the rules (pure) -----
+
+
+def dead_letters(count: int) -> Condition:
+    noun = "delivery" if count == 1 else "deliveries"
+    return Condition(AlertKind.DEAD_LETTER, "", f"{count} {noun} failed after every retry (dead letters)",
+                     "Look at the failed deliveries and retry or cancel them; the alert clears when none are left.")
+
+
+def channel_held(channel: str, code: str) -> Condition:
+    return Condition(AlertKind.CHANNEL_HELD, channel, HOLD_TITLES.get(channel, f"{channel} sending is paused"),
+                     f"Messages stay queued and go out once the credentials work ({code}).")
+
+
+def quota_exhausted() -> Condition:
+    return Condition(AlertKind.QUOTA_EXHAUSTED, Channel.LINE.value, "LINE's monthly message quota is used up",
+                     "LINE messages fail until the quota resets next month or the plan is upgraded.")
+
+
+def queue_stalled(count: int, oldest_due: dt.datetime) -> Condition:
+    return Condition(AlertKind.QUEUE_STALLED, "", f"{count} delivery(ies) have waited more than 15 minutes",
+                     f"The oldest has been due since {oldest_due:%Y-%m-%d %H:%M} UTC. Check that LINE and e-mail "
+                     "are set up and reachable.")
+
+
+def month_start(now: dt.datetime, zone_name: str = QUOTA_ZONE) -> dt.datetime:
+    local = now.astimezone(clock.zone(zone_name))
+    return local.replace(day=1, hour=0, minute=0, second=0, microsecond=0).astimezone(dt.UTC)
+
+
+def conditions(facts: QueueFacts, *, now: dt.datetime, running_since: dt.datetime | None) -> list[Condition]:
+    """The conditions that hold now. `running_since`: when the sender started (None: not sending), so
+    a backlog found at start-up counts from then, not from when the app was closed."""
+    found = []
+    if facts.dead_letters:
+        found.append(dead_letters(facts.dead_letters))
+    found.extend(channel_held(channel, code) for channel, code in sorted(facts.holds.items()))
+    quota = facts.quota_failed_at
+    if quota is not None and quota >= month_start(now) and (facts.line_sent_at is None or facts.line_sent_at < quota):
+        found.append(quota_exhausted())
+    if running_since is not None and facts.oldest_due is not None:
+        if now - max(facts.oldest_due, running_since) > STALL_AFTER:
+            found.append(queue_stalled(facts.due_count, facts.oldest_due))
+    return found
+
+
+# ----- reading and recording -----
+
+
+def dead_letter_count(session: Session) -> int:
+    return session.scalar(select(func.count()).select_from(Delivery).where(
+        Delivery.status == DeliveryStatus.FAILED, Delivery.dead_lettered_at.is_not(None))) or 0
+
+
+def read_facts(session: Session, *, now: dt.datetime) -> QueueFacts:
+    dead = dead_letter_count(session)
+    holds = {}
+    for channel, key in HOLD_SETTINGS.items():
+        raw = settings.get(session, key)
+        if raw:
+            holds[channel] = raw.split("|", 1)[0] or "AUTH_FAILED"
+    quota_failed = session.scalar(select(func.max(Delivery.updated_at)).where(
+        Delivery.channel == Channel.LINE, Delivery.status == DeliveryStatus.FAILED,
+        Delivery.last_error_code == "QUOTA_EXHAUSTED"))
+    line_sent = session.scalar(select(func.max(Delivery.sent_at)).where(
+        Delivery.channel == Channel.LINE, Delivery.status == DeliveryStatus.SENT))
+    due = select(func.min(Delivery.next_attempt_at), func.count()).where(
+        Delivery.status.in_([DeliveryStatus.PENDING, DeliveryStatus.QUEUED]), Delivery.next_attempt_at <= now)
+    if holds:  # a held channel has its own incident; its waiting rows are not a second one
+        due = due.where(Delivery.channel.not_in(list(holds)))
+    oldest, count = session.execute(due).one()
+    return QueueFacts(dead, holds, quota_failed, line_sent, oldest, count or 0)
+
+
+def open_incident(session: Session, condition: Condition, *, now: dt.datetime) -> Alert | None:
+    """Open an incident for `condition` unless one is open already. Returns the new incident."""
+    existing = session.scalar(select(Alert).where(Alert.open_key == condition.key))
+    if existing is not None:
+        existing.last_seen_at = now
+        return None
+    new_id = insert_unless_exists(session, Alert.__table__, {
+        "kind": condition.kind, "scope": condition.scope, "open_key": condition.key, "title": condition.title,
+        "detail": condition.detail, "opened_at": now, "last_seen_at": now, "cleared_at": None,
+    }, unique=["open_key"])
+    if new_id is None:  # opened meanwhile by another writer
+        return None
+    alert = session.get(Alert, new_id)
+    assert alert is not None
+    notify(session, alert, now=now)
+    return alert
+
+
+def sync(session: Session, active: list[Condition], *, now: dt.datetime) -> tuple[list[Alert], list[Alert]]:
+    """Open an incident for each active condition without one; clear open incidents whose condition ended."""
+    opened = [alert for condition in active if (alert := open_incident(session, condition, now=now)) is not None]
+    keys = {c.key for c in active}
+    cleared = []
+    for alert in session.scalars(select(Alert).where(Alert.open_key.is_not(None))):
+        if alert.open_key not in keys:
+            alert.open_key, alert.cleared_at = None, now
+            cleared.append(alert)
+    session.flush()
+    return opened, cleared
+
+
+def evaluate(session: Session, *, now: dt.datetime, running_since: dt.datetime | None) -> tuple[list[Alert], list[Alert]]:
+    return sync(session, conditions(read_facts(session, now=now), now=now, running_since=running_since), now=now)
+
+
+def notify(session: Session, alert: Alert, *, now: dt.datetime) -> list[int]:
+    """Enqueue this incident's notifications: the webhook and the manager's e-mail, where set up."""
+    targets = []
+    if settings.get(session, WEBHOOK_URL):
+        targets.append((Channel.WEBHOOK, "webhook"))
+    manager = (settings.get(session, MANAGER_EMAIL) or "").strip()
+    if manager:
+        targets.append((Channel.EMAIL, manager))
+    ids = []
+    for channel, recipient in targets:
+        delivery_id, _ = outbox.enqueue(
+            session, kind=DeliveryKind.ALERT, dedup=outbox.dedup_key(DeliveryKind.ALERT, f"alert:{alert.id}", 0, channel),
+            due_at=now, now=now, channel=channel, recipient=recipient, alert_id=alert.id)
+        ids.append(delivery_id)
+    return ids
+
+
+def message_of(alert: Alert) -> str:
+    text = f"[Shiftcast] {alert.title}"
+    if alert.detail:
+        text += f"\n{alert.detail}"
+    return text + f"\nSince {alert.opened_at:%Y-%m-%d %H:%M} UTC."
+
+
+# ----- what the app shows -----
+
+
+def open_alerts(session: Session) -> list[Alert]:
+    return list(session.scalars(select(Alert).where(Alert.open_key.is_not(None)).order_by(Alert.opened_at.desc())))
+
+
+def list_alerts(session: Session, *, now: dt.datetime, recent: dt.timedelta = RECENT) -> list[Alert]:
+    """Open incidents and those cleared within `recent`, newest first (the app's alerts view, the CLI)."""
+    return list(session.scalars(select(Alert).where(or_(Alert.open_key.is_not(None), Alert.cleared_at >= now - recent))
+                                .order_by(Alert.opened_at.desc(), Alert.id.desc())))

@@ -1,0 +1,341 @@
+"""The e-mail channel: SMTP with STARTTLS or implicit TLS, one connection for a whole batch.
+
+Like the LINE client, sending never raises for the server's answers or network failures: each
+message comes back as a `SendResult` (channel "email", the SMTP reply code in `smtp_code`) for
+core/policy.py to classify. A batch reuses one connection and one login; the connection stays open
+for a short while so the next batch of the same burst (a publication to 200 teachers arrives over a
+few sender turns) does not log in again.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import os
+import smtplib
+import socket
+import ssl
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from core.errors import ValidationError
+from core.logs import secrets_registry
+from core.policy import SendResult, Transport
+
+log = logging.getLogger(__name__)
+
+HOST = "smtp.host"
+PORT = "smtp.port"
+SECURITY = "smtp.security"  # "starttls" (default), "tls" (implicit, usually port 465) or "none" (loopback only)
+USER = "smtp.user"
+FROM_ADDRESS = "smtp.from"
+FROM_NAME = "smtp.from_name"
+CA_FILE = "smtp.ca_file"  # a CA bundle to trust instead of the system's (a private mail server); unset: system
+TIMEOUT = "smtp.timeout_seconds"
+HOLD = "smtp.hold"  # "<error code>|<settings fingerprint>|<ISO time>" while the server refuses our login
+
+PASSWORD_SECRET = "smtp-password"
+PASSWORD_ENV = "SHIFTCAST_SMTP_PASSWORD"
+SECURITY_MODES = ("starttls", "tls", "none")
+DEFAULT_PORTS = {"starttls": 587, "tls": 465, "none": 25}
+DEFAULT_TIMEOUT = 30.0
+KEEPALIVE = 30.0  # seconds an idle connection is kept for the next batch
+AUTH_MECHANISMS = ("PLAIN", "LOGIN", "CRAM-MD5")  # the connection is encrypted, so PLAIN is fine and simplest
+
+K = TypeVar("K")
+
+
+@dataclass(frozen=True)
+class SmtpConfig:
+    host: str
+    port: int
+    security: str
+    user: str | None
+    from_address: str
+    from_name: str | None = None
+    ca_file: str | None = None
+    timeout: float = DEFAULT_TIMEOUT
+
+    def __post_init__(self) -> None:
+        if self.security not in SECURITY_MODES:
+            raise ValidationError(f"SMTP security must be one of {', '.join(SECURITY_MODES)}, not {self.security!r}")
+        if self.security == "none" and not _is_loopback(self.host):
+            raise ValidationError("SMTP without TLS is allowed only to this computer; use starttls or tls")
+
+    @property
+    def from_domain(self) -> str:
+        return self.from_address.rpartition("@")[2] or "localhost"
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """One message ready for the wire: envelope sender, one recipient, the rendered bytes."""
+
+    sender: str
+    recipient: str
+    data: bytes
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def smtp_password() -> str | None:
+    """SHIFTCAST_SMTP_PASSWORD for a headless sender, else the keyring."""
+    from core import secrets
+
+    from_env = os.environ.get(PASSWORD_ENV, "").strip()
+    if from_env:
+        secrets_registry.add(from_env)
+        return from_env
+    return secrets.get_secret(PASSWORD_SECRET)
+
+
+def set_smtp_password(password: str) -> None:
+    from core import secrets
+
+    secrets.set_secret(PASSWORD_SECRET, password)
+
+
+def config_from_settings(session: Any) -> SmtpConfig | None:
+    """The configured server, or None while host or from address are missing (e-mail not set up)."""
+    from core import settings
+
+    host = (settings.get(session, HOST) or "").strip()
+    from_address = (settings.get(session, FROM_ADDRESS) or "").strip()
+    if not host or not from_address:
+        return None
+    security = (settings.get(session, SECURITY) or "starttls").strip().lower()
+    port_text = (settings.get(session, PORT) or "").strip()
+    timeout_text = (settings.get(session, TIMEOUT) or "").strip()
+    return SmtpConfig(
+        host=host,
+        port=int(port_text) if port_text else DEFAULT_PORTS.get(security, 587),
+        security=security,
+        user=(settings.get(session, USER) or "").strip() or None,
+        from_address=from_address,
+        from_name=(settings.get(session, FROM_NAME) or "").strip() or None,
+        ca_file=(settings.get(session, CA_FILE) or "").strip() or None,
+        timeout=float(timeout_text) if timeout_text else DEFAULT_TIMEOUT,
+    )
+
+
+def fingerprint(config: SmtpConfig, password: str | None) -> str:
+    """Changes whenever anything that decides the login changes, so a hold lifts on any fix."""
+    from core import secrets
+
+    parts = (config.host, str(config.port), config.security, config.user or "", password or "", config.ca_file or "")
+    return secrets.fingerprint("\0".join(parts))
+
+
+class _Unavailable(Exception):
+    """No usable connection: every message still waiting in the batch gets `result`."""
+
+    def __init__(self, result: SendResult) -> None:
+        super().__init__(result.message)
+        self.result = result
+
+
+class Mailer:
+    """One SMTP connection at a time, used by one thread at a time (the sender runs one e-mail batch
+    at once). Counts connections and logins, which the tests and the benchmark read."""
+
+    def __init__(self, config: SmtpConfig, password: str | None, *, keepalive: float = KEEPALIVE,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
+        self.config = config
+        self._password = password
+        self._keepalive = keepalive
+        self._monotonic = monotonic
+        self._conn: smtplib.SMTP | None = None
+        self._last_used = 0.0
+        self._lock = threading.Lock()
+        self.connections = 0
+        self.logins = 0
+
+    # ----- sending -----
+
+    def send_batch(self, items: Iterable[tuple[K, Envelope]], report: Callable[[K, SendResult], None], *,
+                   time_budget: float | None = None) -> None:
+        """Send each message over the shared connection and report each result as soon as it is known.
+
+        A refused login or an unreachable server ends the batch: the messages not yet tried all get
+        that result, without a login attempt each. Messages not started within `time_budget` seconds
+        come back DEFERRED, untried: a slow server must not keep rows past their lease, or the sender
+        would claim them again while they still wait here."""
+        with self._lock:
+            pending = list(items)
+            stop_at = None if time_budget is None else self._monotonic() + time_budget
+            for index, (key, envelope) in enumerate(pending):
+                if stop_at is not None and self._monotonic() >= stop_at:
+                    deferred = SendResult(channel="email", transport_error=Transport.DEFERRED)
+                    for rest_key, _ in pending[index:]:
+                        report(rest_key, deferred)
+                    return
+                try:
+                    conn = self._ready()
+                except _Unavailable as down:
+                    for rest_key, _ in pending[index:]:
+                        report(rest_key, down.result)
+                    return
+                report(key, self._send_one(conn, envelope))
+                self._last_used = self._monotonic()
+
+    def _send_one(self, conn: smtplib.SMTP, envelope: Envelope) -> SendResult:
+        started = time.perf_counter()
+        try:
+            conn.sendmail(envelope.sender, [envelope.recipient], envelope.data)
+        except smtplib.SMTPRecipientsRefused as exc:
+            code, text = next(iter(exc.recipients.values()), (550, b"recipient refused"))
+            return _reply(code, text, started)
+        except smtplib.SMTPResponseException as exc:  # sender refused, data refused, 421 …
+            if exc.smtp_code == 421:
+                self._drop()
+            return _reply(exc.smtp_code, exc.smtp_error, started)
+        except (TimeoutError, socket.timeout) as exc:
+            # The message may or may not have been accepted; the Message-ID lets a resend be recognised.
+            self._drop()
+            return SendResult(channel="email", transport_error=Transport.TIMEOUT, message=_short(exc),
+                              duration_ms=_ms(started))
+        except (smtplib.SMTPException, OSError) as exc:
+            self._drop()
+            return SendResult(channel="email", transport_error=Transport.CONNECTION, message=_short(exc),
+                              duration_ms=_ms(started))
+        return SendResult(channel="email", smtp_code=250, duration_ms=_ms(started))
+
+    # ----- the connection -----
+
+    def _ready(self) -> smtplib.SMTP:
+        conn = self._conn
+        if conn is not None and conn.sock is not None:
+            if self._monotonic() - self._last_used <= self._keepalive and self._alive(conn):
+                return conn
+        self._drop()
+        self._conn = self._open()
+        return self._conn
+
+    @staticmethod
+    def _alive(conn: smtplib.SMTP) -> bool:
+        try:
+            return conn.noop()[0] == 250
+        except (smtplib.SMTPException, OSError):
+            return False
+
+    def _open(self) -> smtplib.SMTP:
+        config = self.config
+        started = time.perf_counter()
+        context = ssl.create_default_context(cafile=config.ca_file) if config.ca_file else ssl.create_default_context()
+        # EHLO with the plain host name: smtplib's default (getfqdn) can stall on a DNS lookup.
+        local = socket.gethostname() or "localhost"
+        conn: smtplib.SMTP | None = None
+        try:
+            if config.security == "tls":
+                conn = smtplib.SMTP_SSL(config.host, config.port, local_hostname=local, timeout=config.timeout,
+                                        context=context)
+                self.connections += 1
+            else:
+                conn = smtplib.SMTP(config.host, config.port, local_hostname=local, timeout=config.timeout)
+                self.connections += 1
+                if config.security == "starttls":
+                    conn.starttls(context=context)
+            conn.ehlo()
+            if config.user:
+                if not conn.has_extn("auth"):
+                    raise _Unavailable(_reply(530, "the server offers no login (AUTH) on this connection", started))
+                # One mechanism only: smtplib would try a refused password again with each one the server
+                # offers, and servers lock accounts after a few failures.
+                offered = conn.esmtp_features["auth"].upper().split()
+                conn.esmtp_features["auth"] = next((m for m in AUTH_MECHANISMS if m in offered), offered[0] if offered else "")
+                self.logins += 1
+                conn.login(config.user, self._password or "")
+            return conn
+        except _Unavailable:
+            _quietly_close(conn)
+            raise
+        except smtplib.SMTPNotSupportedError as exc:
+            _quietly_close(conn)
+            # No STARTTLS: the password must not go out in clear text, so this is a settings problem.
+            raise _Unavailable(_reply(538, str(exc) or "the server does not offer STARTTLS", started)) from None
+        except smtplib.SMTPResponseException as exc:  # greeting refused (421 / 554), login refused (535) …
+            _quietly_close(conn)
+            raise _Unavailable(_reply(exc.smtp_code, exc.smtp_error, started)) from None
+        except (TimeoutError, socket.timeout) as exc:
+            _quietly_close(conn)
+            raise _Unavailable(SendResult(channel="email", transport_error=Transport.TIMEOUT, message=_short(exc),
+                                          duration_ms=_ms(started))) from None
+        except (smtplib.SMTPException, OSError) as exc:  # refused, reset, TLS handshake or certificate problems
+            _quietly_close(conn)
+            raise _Unavailable(SendResult(channel="email", transport_error=Transport.CONNECTION,
+                                          message=f"cannot reach the mail server {config.host}:{config.port} ({_short(exc)})",
+                                          duration_ms=_ms(started))) from None
+
+    def _drop(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            try:
+                conn.quit()
+            except (smtplib.SMTPException, OSError):
+                _quietly_close(conn)
+
+    def close(self) -> None:
+        with self._lock:
+            self._drop()
+
+    def check(self) -> None:
+        """Connect and log in once (the Settings screen's test button); raises with the server's reason."""
+        with self._lock:
+            self._drop()
+            try:
+                self._conn = self._open()
+            except _Unavailable as down:
+                code = f"{down.result.smtp_code} " if down.result.smtp_code else ""
+                raise ValidationError(f"the mail server said: {code}{down.result.message or 'no'}") from None
+            self._drop()
+
+
+@dataclass(frozen=True)
+class SmtpAccess:
+    """A usable mailer plus the fingerprint of the settings and password it was built with."""
+
+    mailer: Mailer
+    fingerprint: str
+
+
+def access_from_settings(db: Any) -> SmtpAccess | None:
+    """The mailer for the configured server; None while e-mail is not set up."""
+    with db.read() as session:
+        config = config_from_settings(session)
+    if config is None:
+        return None
+    password = smtp_password() if config.user else None
+    return SmtpAccess(Mailer(config, password), fingerprint(config, password))
+
+
+def _reply(code: int, text: bytes | str, started: float) -> SendResult:
+    message = text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)
+    return SendResult(channel="email", smtp_code=int(code), message=message.strip()[:300] or None,
+                      duration_ms=_ms(started))
+
+
+def _quietly_close(conn: smtplib.SMTP | None) -> None:
+    if conn is not None:
+        try:
+            conn.close()
+        except OSError:
+            pass
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc) or exc.__class__.__name__
+    return text.splitlines()[0][:300]
+
+
+def _ms(started: float) -> int:
+    return int((time.perf_counter() - started) * 1000)

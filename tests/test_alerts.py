@@ -1,0 +1,107 @@
+"""Incidents: the conditions (pure), one incident per condition however often it is seen, clearing
+when the condition ends, and the notifications an incident enqueues."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import select, update
+
+from core import alerts, outbox, settings
+from core.models import Alert, AlertKind, Channel, Delivery, DeliveryKind, DeliveryStatus
+
+NOW = dt.datetime(2026, 12, 10, 3, 0, tzinfo=dt.UTC)
+
+
+def _facts(**changes: object) -> alerts.QueueFacts:
+    base = {"dead_letters": 0, "holds": {}, "quota_failed_at": None, "line_sent_at": None, "oldest_due": None,
+            "due_count": 0}
+    return alerts.QueueFacts(**(base | changes))  # type: ignore[arg-type]
+
+
+def _kinds(found: list[alerts.Condition]) -> list[str]:
+    return [c.key for c in found]
+
+
+def test_quiet_queue_has_no_conditions() -> None:
+    assert alerts.conditions(_facts(), now=NOW, running_since=NOW) == []
+
+
+def test_dead_letters_and_holds() -> None:
+    found = alerts.conditions(_facts(dead_letters=3, holds={"email": "SMTP_AUTH_FAILED"}), now=NOW, running_since=None)
+    assert _kinds(found) == ["dead_letter:", "channel_held:email"]
+    assert found[0].title.startswith("3 deliveries failed") and found[0].code == "DEAD_LETTER"
+
+
+def test_quota_runs_out_until_a_later_send_or_the_next_month() -> None:
+    failed = NOW - dt.timedelta(hours=1)
+    assert _kinds(alerts.conditions(_facts(quota_failed_at=failed), now=NOW, running_since=None)) == ["quota_exhausted:line"]
+    later_sent = _facts(quota_failed_at=failed, line_sent_at=NOW)
+    assert alerts.conditions(later_sent, now=NOW, running_since=None) == []
+    next_month = dt.datetime(2027, 1, 1, 0, 0, tzinfo=dt.UTC)  # 09:00 in Japan: LINE's new month
+    assert alerts.conditions(_facts(quota_failed_at=failed), now=next_month, running_since=None) == []
+
+
+def test_stalled_counts_from_when_the_sender_started() -> None:
+    due = NOW - dt.timedelta(hours=8)  # due while the laptop was closed
+    facts = _facts(oldest_due=due, due_count=4)
+    assert alerts.conditions(facts, now=NOW, running_since=NOW - dt.timedelta(minutes=5)) == []
+    assert _kinds(alerts.conditions(facts, now=NOW, running_since=NOW - dt.timedelta(minutes=16))) == ["queue_stalled:"]
+    assert alerts.conditions(facts, now=NOW, running_since=None) == []  # not sending: not a stall
+
+
+def _dead_letter(db, n: int) -> int:
+    with db.write() as s:
+        delivery_id, _ = outbox.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup=f"k{n}", due_at=NOW, now=NOW)
+        outbox.transition(s, delivery_id, expected=[DeliveryStatus.QUEUED], now=NOW, status=DeliveryStatus.FAILED,
+                          dead_lettered_at=NOW)
+    return delivery_id
+
+
+def test_one_incident_however_often_the_condition_is_seen_then_cleared_then_new(db) -> None:
+    with db.write() as s:
+        settings.put(s, alerts.WEBHOOK_URL, "http://127.0.0.1:9/hook")
+        settings.put(s, alerts.MANAGER_EMAIL, "boss@example.com")
+    _dead_letter(db, 1)
+    with db.write() as s:
+        opened, _ = alerts.evaluate(s, now=NOW, running_since=NOW)
+        assert [a.kind for a in opened] == [AlertKind.DEAD_LETTER]
+        assert alerts.open_incident(s, alerts.dead_letters(5), now=NOW) is None  # the sender noticing again
+    _dead_letter(db, 2)
+    with db.write() as s:
+        assert alerts.evaluate(s, now=NOW + dt.timedelta(minutes=1), running_since=NOW) == ([], [])
+        notes = s.scalars(select(Delivery).where(Delivery.kind == DeliveryKind.ALERT)).all()
+        assert sorted(d.channel.value for d in notes) == ["email", "webhook"]
+        assert {d.alert_id for d in notes} == {opened[0].id} and {d.recipient for d in notes} == {"webhook", "boss@example.com"}
+        s.execute(update(Delivery).where(Delivery.dead_lettered_at.is_not(None)).values(dead_lettered_at=None,
+                                                                                         status="queued"))
+        _, cleared = alerts.evaluate(s, now=NOW + dt.timedelta(minutes=2), running_since=NOW)
+        assert [a.id for a in cleared] == [opened[0].id]
+    _dead_letter(db, 3)
+    with db.write() as s:
+        reopened, _ = alerts.evaluate(s, now=NOW + dt.timedelta(minutes=3), running_since=NOW)
+        assert len(reopened) == 1 and reopened[0].id != opened[0].id
+        listed = alerts.list_alerts(s, now=NOW + dt.timedelta(minutes=3))
+        assert [a.id for a in listed] == [reopened[0].id, opened[0].id]
+        assert [a.id for a in alerts.open_alerts(s)] == [reopened[0].id]
+
+
+def test_a_held_channel_is_not_also_a_stall(db) -> None:
+    with db.write() as s:
+        outbox.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup="e1", due_at=NOW, now=NOW, channel=Channel.EMAIL)
+        settings.put(s, "smtp.hold", f"SMTP_AUTH_FAILED|abc|{NOW.isoformat()}")
+        later = NOW + dt.timedelta(minutes=30)
+        opened, _ = alerts.evaluate(s, now=later, running_since=NOW)
+        assert [a.open_key for a in opened] == ["channel_held:email"]
+        settings.put(s, "smtp.hold", None)
+        opened, cleared = alerts.evaluate(s, now=later, running_since=NOW)
+        assert [a.open_key for a in opened] == ["queue_stalled:"] and [a.scope for a in cleared] == ["email"]
+        assert s.scalar(select(Alert).where(Alert.id == cleared[0].id)).cleared_at == later
+
+
+def test_without_targets_an_incident_enqueues_nothing(db) -> None:
+    _dead_letter(db, 1)
+    with db.write() as s:
+        opened, _ = alerts.evaluate(s, now=NOW, running_since=None)
+        assert len(opened) == 1
+        assert s.scalars(select(Delivery).where(Delivery.kind == DeliveryKind.ALERT)).all() == []

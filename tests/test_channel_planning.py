@@ -1,0 +1,192 @@
+"""Channel choice per teacher: what the planner creates on which channel, the fallback recorded as a
+linked delivery, publication e-mails per teacher, and the CSV column."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from sqlalchemy import select
+
+from core import channel_choice, fallback, publication_email, roster, roster_csv
+from core.db import Database
+from core.errors import ValidationError
+from core.models import Channel, ChannelChoice, Delivery, DeliveryKind, DeliveryStatus, Publication, ShiftStatus
+from core.planner import plan
+from tests import factories as f
+
+DAY = dt.date(2026, 12, 10)
+
+
+def _teacher(s, name: str, n: int, choice: ChannelChoice, **kwargs: object):  # type: ignore[no-untyped-def]
+    kwargs.setdefault("email", f"t{n}@example.com")
+    kwargs.setdefault("email_opt_in", True)
+    return f.teacher(s, name, n, channel=choice, **kwargs)
+
+
+def _rows(db: Database) -> list[Delivery]:
+    with db.read() as s:
+        return list(s.scalars(select(Delivery).order_by(Delivery.id)))
+
+
+@pytest.mark.parametrize("choice,expected", [
+    (ChannelChoice.LINE, ["line"]), (ChannelChoice.EMAIL, ["email"]), (ChannelChoice.BOTH, ["line", "email"]),
+    (ChannelChoice.LINE_FALLBACK, ["line"]),
+])
+def test_reminders_are_planned_per_chosen_channel(db: Database, now: dt.datetime, choice: ChannelChoice,
+                                                  expected: list[str]) -> None:
+    with db.write() as s:
+        room = f.classroom(s)
+        teacher = _teacher(s, "佐藤", 1, choice)
+        f.shift(s, room, teacher, DAY, now=now, status=ShiftStatus.CONFIRMED)
+        plan(s, now=now)
+        plan(s, now=now)  # idempotent per channel
+    rows = _rows(db)
+    assert [d.channel.value for d in rows] == expected
+    assert {d.recipient for d in rows if d.channel == Channel.EMAIL} <= {"t1@example.com"}
+    assert all(d.dedup_key.endswith(":email") == (d.channel == Channel.EMAIL) for d in rows)
+
+
+def test_consent_wins_over_choice(db: Database, now: dt.datetime) -> None:
+    with db.write() as s:
+        room = f.classroom(s)
+        no_mail = _teacher(s, "佐藤", 1, ChannelChoice.BOTH, email_opt_in=False)
+        no_line = _teacher(s, "鈴木", 2, ChannelChoice.LINE_FALLBACK, line_opt_in=False)
+        f.shift(s, room, no_mail, DAY, now=now, status=ShiftStatus.CONFIRMED)
+        f.shift(s, room, no_line, DAY, now=now, status=ShiftStatus.CONFIRMED)
+        plan(s, now=now)
+    assert sorted((d.teacher_id, d.channel.value, d.linked_delivery_id) for d in _rows(db)) == [
+        (no_mail.id, "line", None), (no_line.id, "email", None)]
+
+
+def test_unreachable_fallback_teacher_gets_email_linked_to_a_canceled_line_delivery(db: Database,
+                                                                                    now: dt.datetime) -> None:
+    with db.write() as s:
+        room = f.classroom(s)
+        teacher = _teacher(s, "佐藤", 1, ChannelChoice.LINE_FALLBACK)
+        teacher.line_unreachable_at = now
+        f.shift(s, room, teacher, DAY, now=now, status=ShiftStatus.CONFIRMED)
+        report = plan(s, now=now)
+        plan(s, now=now)
+    line, email = _rows(db)
+    assert (line.channel, line.status, line.cancel_reason) == (Channel.LINE, DeliveryStatus.CANCELED,
+                                                               fallback.UNREACHABLE)
+    assert (email.channel, email.status, email.linked_delivery_id) == (Channel.EMAIL, DeliveryStatus.PENDING, line.id)
+    assert email.next_attempt_at == line.next_attempt_at and email.dedup_key == fallback.email_key(line.dedup_key)
+    assert [p.channel for p in report.created] == [Channel.EMAIL] and "by e-mail" in report.created[0].why
+
+
+def test_a_new_line_id_forgets_unreachability(db: Database, now: dt.datetime) -> None:
+    with db.write() as s:
+        teacher = _teacher(s, "佐藤", 1, ChannelChoice.LINE_FALLBACK)
+        teacher.line_unreachable_at = now
+        roster.update_teacher(s, teacher.id, email="new@example.com")
+        assert teacher.line_unreachable_at == now
+        roster.update_teacher(s, teacher.id, line_user_id="U" + "f" * 32)
+        assert teacher.line_unreachable_at is None
+
+
+def test_channel_words() -> None:
+    assert channel_choice.parse("メール") is ChannelChoice.EMAIL
+    assert channel_choice.parse(" Fallback ") is ChannelChoice.LINE_FALLBACK
+    assert channel_choice.parse("") is ChannelChoice.LINE
+    with pytest.raises(ValidationError):
+        channel_choice.parse("fax")
+
+
+def test_csv_channel_column_is_optional_and_round_trips(db: Database) -> None:
+    data = ("name,line_user_id,email,line_opt_in,email_opt_in,channel\n"
+            f"佐藤,U{1:032x},a@example.com,yes,yes,both\n"
+            f"鈴木,U{2:032x},b@example.com,yes,yes,\n").encode()
+    with db.write() as s:
+        roster_csv.import_teachers(s, data)
+        assert [t.channel for t in roster.list_teachers(s)] == [ChannelChoice.BOTH, ChannelChoice.LINE]
+        # Without the column an update keeps the choice.
+        roster_csv.import_teachers(s, f"name,email\n佐藤,c@example.com\n".encode())
+        assert roster.teacher_by_name(s, "佐藤").channel is ChannelChoice.BOTH
+        exported = roster_csv.export_teachers(s)
+    assert exported.splitlines()[0].endswith(",channel") and ",both" in exported
+    with db.write() as s, pytest.raises(roster_csv.CsvImportError, match="line 2: channel must be"):
+        roster_csv.import_teachers(s, "name,通知方法\n佐藤,fax\n".encode())
+
+
+def test_publication_email_goes_to_each_teacher_of_the_month_once(db: Database, now: dt.datetime) -> None:
+    with db.write() as s:
+        room = f.classroom(s, line_group_id="C" + "1" * 32)
+        other_room = f.classroom(s, "分校")
+        by_mail = _teacher(s, "佐藤", 1, ChannelChoice.EMAIL)
+        both = _teacher(s, "鈴木", 2, ChannelChoice.BOTH)
+        line_only = _teacher(s, "高橋", 3, ChannelChoice.LINE)
+        fallback_ok = _teacher(s, "田中", 4, ChannelChoice.LINE_FALLBACK)
+        fallback_gone = _teacher(s, "伊藤", 5, ChannelChoice.LINE_FALLBACK)
+        fallback_gone.line_unreachable_at = now
+        elsewhere = _teacher(s, "渡辺", 6, ChannelChoice.EMAIL)
+        for t in (by_mail, both, line_only, fallback_ok, fallback_gone):
+            f.shift(s, room, t, DAY, now=now)
+        f.shift(s, other_room, elsewhere, DAY, now=now)
+        publication = Publication(classroom_id=room.id, year=2026, month=12, revision=1, document_id="d1",
+                                  image_sha256="0" * 64, image_bytes=1, image_width=1, image_height=1,
+                                  preview_sha256="1" * 64, preview_bytes=1, snapshot_json="{}", created_at=now)
+        s.add(publication)
+        s.flush()
+        first = publication_email.fan_out(s, publication, now=now)
+        assert publication_email.fan_out(s, publication, now=now) == []
+        assert plan(s, now=now).publication_emails == []
+        rows = s.scalars(select(Delivery).where(Delivery.id.in_(first))).all()
+        assert sorted(d.teacher_id for d in rows) == [by_mail.id, both.id, fallback_gone.id]
+        assert {d.kind for d in rows} == {DeliveryKind.SHIFT_PUBLICATION}
+        # The group message failed for good: the fallback teachers who could read LINE get a copy too.
+        more = publication_email.fan_out(s, publication, now=now, line_failed=True)
+        assert [s.get(Delivery, i).teacher_id for i in more] == [fallback_ok.id]
+
+
+def test_the_minute_sweep_falls_back_for_failures_nobody_followed_up(db: Database, now: dt.datetime) -> None:
+    from core import outbox
+
+    with db.write() as s:
+        room = f.classroom(s)
+        gone = _teacher(s, "佐藤", 1, ChannelChoice.LINE_FALLBACK)
+        bad_message = _teacher(s, "鈴木", 2, ChannelChoice.LINE_FALLBACK)
+        line_only = _teacher(s, "高橋", 3, ChannelChoice.LINE)
+        for teacher, code, message in ((gone, "LINE_404", "HTTP 404: Not found"),
+                                       (bad_message, "LINE_400", "HTTP 400: x; messages[0].text: empty"),
+                                       (line_only, "LINE_404", "HTTP 404: Not found")):
+            shift = f.shift(s, room, teacher, DAY, now=now, status=ShiftStatus.CONFIRMED)
+            delivery_id, _ = outbox.enqueue(
+                s, kind=DeliveryKind.SHIFT_REMINDER,
+                dedup=outbox.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version), due_at=now,
+                now=now, recipient=teacher.line_user_id, teacher_id=teacher.id, classroom_id=room.id,
+                shift_id=shift.id, shift_version=shift.version)
+            outbox.transition(s, delivery_id, expected=[DeliveryStatus.QUEUED], now=now,
+                              status=DeliveryStatus.FAILED, last_error_code=code, last_error_message=message)
+        created = fallback.sweep(s, now=now)
+        assert fallback.sweep(s, now=now) == []
+        [email] = [s.get(Delivery, i) for i in created]
+        assert (email.teacher_id, email.channel, email.recipient) == (gone.id, Channel.EMAIL, "t1@example.com")
+        assert s.get(Delivery, email.linked_delivery_id).teacher_id == gone.id
+
+
+@pytest.mark.parametrize("code,message,unreachable,emailed", [
+    ("LINE_404", "HTTP 404: Not found", True, True),
+    ("LINE_400", "HTTP 400: The request body has 1 error(s); to: The property, 'to', is invalid", True, True),
+    ("LINE_400", "HTTP 400: The request body has 1 error(s); messages[0].text: May not be empty", False, False),
+    ("LINE_5XX", "HTTP 500: Internal error", False, True),  # retries ran out (dead)
+])
+def test_after_a_line_failure(db: Database, now: dt.datetime, code: str, message: str, unreachable: bool,
+                              emailed: bool) -> None:
+    from core import outbox
+
+    with db.write() as s:
+        room = f.classroom(s)
+        teacher = _teacher(s, "佐藤", 1, ChannelChoice.LINE_FALLBACK)
+        shift = f.shift(s, room, teacher, DAY, now=now, status=ShiftStatus.CONFIRMED)
+        line_id, _ = outbox.enqueue(
+            s, kind=DeliveryKind.SHIFT_REMINDER,
+            dedup=outbox.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version), due_at=now,
+            now=now, recipient=teacher.line_user_id, teacher_id=teacher.id, classroom_id=room.id,
+            shift_id=shift.id, shift_version=shift.version)
+        created = fallback.after_line_failure(s, line_id, code=code, message=message, dead=code == "LINE_5XX", now=now)
+        assert (teacher.line_unreachable_at is not None) == unreachable
+        assert bool(created) == emailed
+        if created:
+            assert s.get(Delivery, created[0]).linked_delivery_id == line_id

@@ -1,0 +1,95 @@
+"""The outcome rules of the e-mail and webhook channels, and what a failed LINE delivery means for a
+teacher with e-mail fallback (pure functions, no I/O)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+import pytest
+
+from core import policy
+from core.policy import ErrorCode, Outcome, SendResult, Transport
+
+
+def _smtp(code: int | None = None, transport: Transport | None = None) -> policy.Verdict:
+    return policy.classify(SendResult(channel="email", smtp_code=code, transport_error=transport))
+
+
+@pytest.mark.parametrize("code", [250, 251])
+def test_smtp_2xx_is_sent(code: int) -> None:
+    assert _smtp(code).outcome is Outcome.SENT
+
+
+@pytest.mark.parametrize("code", [421, 450, 451, 452])
+def test_smtp_4xx_is_retried(code: int) -> None:
+    assert (_smtp(code).outcome, _smtp(code).code) == (Outcome.RETRY, ErrorCode.SMTP_TEMPORARY)
+
+
+@pytest.mark.parametrize("transport,code", [(Transport.TIMEOUT, ErrorCode.TIMEOUT),
+                                            (Transport.CONNECTION, ErrorCode.CONNECTION)])
+def test_smtp_timeouts_and_connection_errors_are_retried(transport: Transport, code: ErrorCode) -> None:
+    assert (_smtp(transport=transport).outcome, _smtp(transport=transport).code) == (Outcome.RETRY, code)
+
+
+@pytest.mark.parametrize("code", [550, 551, 552, 553, 554])
+def test_smtp_5xx_fails_that_delivery(code: int) -> None:
+    assert (_smtp(code).outcome, _smtp(code).code) == (Outcome.FAILED, ErrorCode.SMTP_REJECTED)
+
+
+@pytest.mark.parametrize("code", [535, 530, 534, 538])
+def test_smtp_authentication_refusals_hold_the_channel(code: int) -> None:
+    assert (_smtp(code).outcome, _smtp(code).code) == (Outcome.HOLD, ErrorCode.SMTP_AUTH_FAILED)
+
+
+def test_smtp_retries_use_the_engines_backoff_and_budget() -> None:
+    result = SendResult(channel="email", smtp_code=451)
+    now = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
+    backoff = policy.BackoffPolicy(jitter=0)
+    first = policy.decide(result, attempts_made=1, now=now, rng=random.Random(1), backoff=backoff)
+    assert first.outcome is Outcome.RETRY and first.next_attempt_at == now + dt.timedelta(minutes=2)
+    assert policy.decide(result, attempts_made=6, now=now, rng=random.Random(1), backoff=backoff).outcome is Outcome.DEAD
+
+
+def test_smtp_code_shows_in_the_message() -> None:
+    verdict = policy.classify(SendResult(channel="email", smtp_code=550, message="5.1.1 no such user"))
+    assert verdict.message == "SMTP 550: 5.1.1 no such user"
+
+
+@pytest.mark.parametrize("status,outcome", [(200, Outcome.SENT), (204, Outcome.SENT), (429, Outcome.THROTTLED),
+                                            (500, Outcome.RETRY), (503, Outcome.RETRY), (401, Outcome.FAILED),
+                                            (404, Outcome.FAILED), (None, Outcome.RETRY)])
+def test_webhook_outcomes(status: int | None, outcome: Outcome) -> None:
+    result = SendResult(channel="webhook", http_status=status,
+                        transport_error=Transport.CONNECTION if status is None else None)
+    assert policy.classify(result).outcome is outcome
+
+
+def test_line_rules_are_unchanged_for_line_results() -> None:
+    assert policy.classify(SendResult(http_status=401)).outcome is Outcome.HOLD
+    assert policy.classify(SendResult(http_status=400)).code is ErrorCode.BAD_REQUEST
+
+
+def test_a_404_marks_the_teacher_unreachable_and_falls_back() -> None:
+    assert policy.line_failure("LINE_404", "HTTP 404: Not found", dead=False) == policy.LineFailure(True, True)
+
+
+def test_a_400_about_the_message_neither_marks_nor_falls_back() -> None:
+    message = "HTTP 400: The request body has 1 error(s); messages[0].text: May not be empty"
+    assert policy.line_failure("LINE_400", message, dead=False) == policy.LineFailure(False, False)
+
+
+def test_a_400_pointing_at_the_recipient_counts_as_unreachable() -> None:
+    message = "HTTP 400: The request body has 1 error(s); to: The property, 'to', in the request body is invalid"
+    assert policy.line_failure("LINE_400", message, dead=False) == policy.LineFailure(True, True)
+
+
+@pytest.mark.parametrize("code,dead", [("LINE_5XX", True), ("TIMEOUT", True), ("QUOTA_EXHAUSTED", False),
+                                       ("LINE_403", False)])
+def test_failures_about_line_fall_back_without_blaming_the_teacher(code: str, dead: bool) -> None:
+    assert policy.line_failure(code, "x", dead=dead) == policy.LineFailure(True, False)
+
+
+@pytest.mark.parametrize("code", ["RETRY_KEY_EXPIRED", "IMAGE_MISSING", "LINE_4XX", None])
+def test_other_failures_do_nothing(code: str | None) -> None:
+    assert policy.line_failure(code, None, dead=False) == policy.LineFailure(False, False)
