@@ -1,6 +1,8 @@
-"""Old history goes: sent and canceled deliveries (with their attempts) older than N days.
+"""Old history goes: sent and canceled deliveries (with their attempts) older than N days, and
+incidents that cleared before then and that no remaining delivery refers to.
 
 Queued, processing and failed deliveries are never touched: they still need the manager or the sender.
+Open incidents are never touched either.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import datetime as dt
 from sqlalchemy import delete, select, update
 
 from core.db import Database
-from core.models import Delivery, DeliveryAttempt, DeliveryStatus
+from core.models import Alert, Delivery, DeliveryAttempt, DeliveryStatus
 
 DEFAULT_DAYS = 90
 CHUNK = 2000  # short write transactions, so a purge never stalls the sender
@@ -28,6 +30,10 @@ def purge(db: Database, *, now: dt.datetime, days: int = DEFAULT_DAYS) -> int:
                 ).limit(CHUNK)
             ).all()
             if not ids:
+                session.execute(delete(Alert).where(
+                    Alert.cleared_at.is_not(None), Alert.cleared_at < cutoff,
+                    ~select(Delivery.id).where(Delivery.alert_id == Alert.id).exists(),
+                ))
                 return removed
             session.execute(update(Delivery).where(Delivery.linked_delivery_id.in_(ids)).values(linked_delivery_id=None))
             session.execute(delete(DeliveryAttempt).where(DeliveryAttempt.delivery_id.in_(ids)))

@@ -70,3 +70,22 @@ def test_purge_keeps_anything_still_needed(db: Database, now: dt.datetime) -> No
         attempts = s.scalar(select(func.count()).select_from(DeliveryAttempt))
     assert left == ["old-failed", "old-pending", "old-processing", "old-queued", "recent"]
     assert attempts == 4
+
+
+def test_purge_removes_old_cleared_incidents_only(db: Database, now: dt.datetime) -> None:
+    from core.models import Alert
+
+    old = now - dt.timedelta(days=100)
+    with db.write() as s:
+        s.add_all([
+            Alert(kind="dead_letter", scope="", open_key=None, title="old, cleared", detail="", opened_at=old,
+                  last_seen_at=old, cleared_at=old),
+            Alert(kind="dead_letter", scope="", open_key="dead_letter:", title="old, still open", detail="",
+                  opened_at=old, last_seen_at=old, cleared_at=None),
+            Alert(kind="quota_exhausted", scope="", open_key=None, title="recent, cleared", detail="",
+                  opened_at=now, last_seen_at=now, cleared_at=now),
+        ])
+    retention.purge(db, now=now, days=90)
+    with db.read() as s:
+        titles = sorted(a.title for a in s.scalars(select(Alert)))
+    assert titles == ["old, still open", "recent, cleared"]
