@@ -1,13 +1,15 @@
-"""The main window: four areas in tabs, a status line for the sender, the File and Help menus."""
+"""The main window: four areas in tabs under a strip of open alerts, a status line for the sender, the File
+and Help menus."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QUrl, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QIcon, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QTabWidget
+from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QTabWidget, QVBoxLayout, QWidget
 
 from core import deliveries, settings
 from core.version import __version__
+from ui.alerts_banner import AlertsBanner
 from ui.context import AppContext
 from ui.deliveries_view import DeliveriesView
 from ui.publish_view import PublishView
@@ -36,7 +38,16 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.publish, self.tr("Publish"))
         self.tabs.addTab(self.deliveries, self.tr("Deliveries"))
         self.tabs.addTab(self.settings, self.tr("Settings"))
-        self.setCentralWidget(self.tabs)
+        self.alerts_banner = AlertsBanner(ctx, self)
+        self.alerts_banner.deliveries_wanted.connect(self.show_deliveries)
+        self.alerts_banner.settings_wanted.connect(self.show_settings)
+        central = QWidget(self)
+        column = QVBoxLayout(central)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.alerts_banner)
+        column.addWidget(self.tabs, 1)
+        self.setCentralWidget(central)
         self.sender_status = QLabel(self)
         self.statusBar().addPermanentWidget(self.sender_status)
         self._build_menus()
@@ -61,12 +72,21 @@ class MainWindow(QMainWindow):
                           self.tr("Shiftcast {0}\nShift rosters published and reminded over LINE.\n\nData folder: {1}")
                           .format(__version__, self.ctx.paths.home))
 
+    def show_deliveries(self, dead_letters_only: bool) -> None:
+        if dead_letters_only:
+            self.deliveries.dead_check.setChecked(True)
+        self.tabs.setCurrentWidget(self.deliveries)
+
+    def show_settings(self, channel: str) -> None:
+        self.tabs.setCurrentWidget(self.settings)
+        self.settings.show_section(channel)
+
     def refresh_status(self) -> None:
         def load() -> tuple[dict[str, int], str | None]:
             with self.ctx.db.read() as session:
                 return deliveries.counts(session), settings.get(session, settings.LINE_HOLD)
 
-        self.ctx.tasks.run(load, self._show_status, lambda _exc: None)
+        self.ctx.tasks.run(load, self._show_status, lambda _exc: None, owner=self)
 
     def _show_status(self, result: tuple[dict[str, int], str | None]) -> None:
         counts, hold = result

@@ -6,11 +6,13 @@ database and LINE are only touched off the UI thread. Saves emit `ctx.bridge.set
 
 from __future__ import annotations
 
+from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QScrollArea, QVBoxLayout, QWidget
 
 from ui.context import AppContext
 from ui.settings_autostart import AutostartSection
 from ui.settings_classrooms import ClassroomSection
+from ui.settings_email import AlertsSection, EmailSection
 from ui.settings_general import DataFolderSection, LanguageSection
 from ui.settings_hosting import HostingSection
 from ui.settings_line import LineSection
@@ -24,6 +26,8 @@ class SettingsView(QWidget):
         super().__init__(parent)
         self.ctx = ctx
         self.line = LineSection(ctx)
+        self.email = EmailSection(ctx)
+        self.alerts = AlertsSection(ctx)
         self.classrooms = ClassroomSection(ctx)
         self.hosting = HostingSection(ctx)
         self.language = LanguageSection(ctx)
@@ -33,7 +37,8 @@ class SettingsView(QWidget):
         page = QWidget()
         column = QVBoxLayout()
         column.setSpacing(12)
-        for section in (self.line, self.classrooms, self.hosting, self.autostart, self.language, self.data_folder):
+        for section in (self.line, self.email, self.alerts, self.classrooms, self.hosting, self.autostart, self.language,
+                        self.data_folder):
             column.addWidget(section)
         column.addStretch(1)
         page.setMaximumWidth(PAGE_WIDTH)
@@ -45,10 +50,16 @@ class SettingsView(QWidget):
         row.addWidget(page, 10)
         row.addStretch(1)
 
-        scroll = QScrollArea(self)
+        self.page_scroll = scroll = QScrollArea(self)
+        self._scrolled = centred
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(centred)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(scroll)
+
+    def show_section(self, channel: str) -> None:
+        """Scroll to the settings of a channel ("line" or "email"), e.g. from an alert about it."""
+        section = self.email if channel == "email" else self.line
+        self.page_scroll.verticalScrollBar().setValue(section.mapTo(self._scrolled, QPoint(0, 0)).y())

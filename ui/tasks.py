@@ -13,6 +13,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 log = logging.getLogger(__name__)
@@ -51,17 +52,26 @@ class Tasks(QObject):
         fn: Callable[[], Any],
         on_done: Callable[[Any], None] | None = None,
         on_error: Callable[[BaseException], None] | None = None,
+        *,
+        owner: QObject | None = None,
     ) -> None:
+        """With `owner`, the callbacks are dropped if that widget was deleted meanwhile (a window
+        closed while its load was still running must not be touched by the late result)."""
         relay = _Relay()  # created on the UI thread, so its signals are delivered there
         self._relays.add(relay)
 
+        def gone() -> bool:
+            return owner is not None and not shiboken6.isValid(owner)
+
         def finished(result: Any) -> None:
             self._relays.discard(relay)
-            if on_done is not None:
+            if on_done is not None and not gone():
                 on_done(result)
 
         def failed(exc: BaseException) -> None:
             self._relays.discard(relay)
+            if gone():
+                return
             handler = on_error or self.error_handler
             if handler is not None:
                 handler(exc)

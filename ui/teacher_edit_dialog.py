@@ -1,4 +1,5 @@
-"""One teacher's details: name, contact, consents, and the LINE user ID with a way to check or find it."""
+"""One teacher's details: name, contact, consents, how they are reached (LINE, e-mail, both, or LINE with
+e-mail when LINE cannot reach them), and the LINE user ID with a way to check or find it."""
 
 from __future__ import annotations
 
@@ -7,17 +8,45 @@ from dataclasses import dataclass
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
-from core import ids
+from core import channel_choice, ids
 from core.errors import ValidationError
-from core.models import Teacher
+from core.models import ChannelChoice, Teacher
 from ui.context import AppContext
 from ui.errors import message_for
+from ui.settings_widgets import PROBLEM_COLOR
 from ui.shifts_form import SubmitDialog
 from ui.teacher_friends_dialog import FriendsDialog
 from ui.teacher_line import display_name, explain
+
+
+def channel_labels() -> dict[str, str]:
+    """The "Send to" choices in the manager's words (the dialog's list and the teachers table)."""
+    return {
+        ChannelChoice.LINE.value: QCoreApplication.translate("TeacherChannel", "LINE"),
+        ChannelChoice.EMAIL.value: QCoreApplication.translate("TeacherChannel", "E-mail"),
+        ChannelChoice.BOTH.value: QCoreApplication.translate("TeacherChannel", "LINE and e-mail"),
+        ChannelChoice.LINE_FALLBACK.value: QCoreApplication.translate(
+            "TeacherChannel", "LINE, e-mail if LINE cannot reach them"),
+    }
+
+
+def unreachable_text() -> str:
+    return QCoreApplication.translate(
+        "TeacherChannel", "LINE cannot reach this teacher (not a friend of the account, or blocked).")
 
 
 @dataclass(frozen=True)
@@ -29,11 +58,14 @@ class TeacherRecord:
     line_opt_in: bool
     email_opt_in: bool
     active: bool
+    channel: str = ChannelChoice.LINE.value
+    line_unreachable: bool = False  # LINE said this user ID cannot be reached (core.line_reach)
 
     @classmethod
     def of(cls, teacher: Teacher) -> TeacherRecord:
         return cls(teacher.id, teacher.display_name, teacher.email or "", teacher.line_user_id or "",
-                   teacher.line_opt_in, teacher.email_opt_in, teacher.active)
+                   teacher.line_opt_in, teacher.email_opt_in, teacher.active, ChannelChoice(teacher.channel).value,
+                   teacher.line_unreachable_at is not None)
 
 
 @dataclass(frozen=True)
@@ -44,6 +76,7 @@ class TeacherValues:
     line_opt_in: bool
     email_opt_in: bool
     active: bool
+    channel: str = ChannelChoice.LINE.value
 
     def as_kwargs(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -87,6 +120,19 @@ class TeacherEditDialog(SubmitDialog):
         self.email_opt_in.setChecked(record.email_opt_in if record else False)
         self.active = QCheckBox(self.tr("Active: can be given shifts"), self)
         self.active.setChecked(record.active if record else True)
+        self.channel = QComboBox(self)
+        for value, label in channel_labels().items():
+            self.channel.addItem(label, value)
+        self.channel.setCurrentIndex(max(self.channel.findData(record.channel if record else ChannelChoice.LINE.value), 0))
+        self.channel_hint = QLabel(self)
+        self.channel_hint.setWordWrap(True)
+        self.channel_hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)  # quiet unless it warns
+        self.channel_hint.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        for changed in (self.line_opt_in.toggled, self.email_opt_in.toggled, self.active.toggled):
+            changed.connect(self._update_hint)
+        for edited in (self.email.textChanged, self.line_id.textChanged):
+            edited.connect(self._update_hint)
+        self.channel.currentIndexChanged.connect(self._update_hint)
 
         line_row = QHBoxLayout()
         line_row.addWidget(self.line_id, 1)
@@ -102,12 +148,42 @@ class TeacherEditDialog(SubmitDialog):
         form.addRow(self.tr("Notifications:"), self.line_opt_in)
         form.addRow("", self.email_opt_in)
         form.addRow("", self.active)
+        form.addRow(self.tr("Send &to:"), self.channel)
+        form.addRow("", self.channel_hint)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
         self.buttons.button(self.buttons.StandardButton.Ok).setText(self.tr("Save") if record else self.tr("Add"))
+        if record is not None and record.line_unreachable:
+            self.line_result.setText(unreachable_text())
+        self._update_hint()
         self.name.setFocus()
+
+    def _update_hint(self) -> None:
+        """Say so when the choice and the consents leave the teacher with no way to be reached."""
+        if not self.active.isChecked():
+            self.channel_hint.clear()
+            self.channel_hint.hide()
+            return
+        choice = ChannelChoice(self.channel.currentData())
+        line_ok = self.line_opt_in.isChecked() and bool(self.line_id.text().strip())
+        email_ok = self.email_opt_in.isChecked() and bool(self.email.text().strip())
+        unreachable = bool(self.record and self.record.line_unreachable
+                           and self.line_id.text().strip() == self.record.line_user_id)
+        started = self.record is not None or any((
+            self.line_id.text().strip(), self.email.text().strip(), self.line_opt_in.isChecked(),
+            self.email_opt_in.isChecked()))  # a blank new teacher is not warned about yet
+        reached = channel_choice.channels_for(choice, line_ok=line_ok, email_ok=email_ok, line_unreachable=unreachable)
+        if reached or not started:
+            self.channel_hint.setStyleSheet("")
+            self.channel_hint.setText(self.tr("Messages go only by the ways the teacher agreed to above."))
+        else:
+            self.channel_hint.setStyleSheet(f"color: {PROBLEM_COLOR};")
+            self.channel_hint.setText(self.tr(
+                "With these choices this teacher gets no messages: LINE needs a user ID and the teacher's "
+                "agreement, e-mail an address and the teacher's agreement."))
+        self.channel_hint.show()
 
     # ----- LINE -----
 
@@ -164,4 +240,5 @@ class TeacherEditDialog(SubmitDialog):
             line_opt_in=self.line_opt_in.isChecked(),
             email_opt_in=self.email_opt_in.isChecked(),
             active=self.active.isChecked(),
+            channel=str(self.channel.currentData()),
         )

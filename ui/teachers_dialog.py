@@ -6,8 +6,11 @@ anonymous label (core.roster.erase_teacher); the confirmation says exactly that 
 
 from __future__ import annotations
 
+import logging
+
+import shiboken6
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QBrush, QColor, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -23,12 +26,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core import roster
+from core import line_reach, roster
+from core.line_reach import Reach
 from ui.context import AppContext
 from ui.errors import show_error
-from ui.teacher_edit_dialog import TeacherEditDialog, TeacherRecord, TeacherValues
+from ui.teacher_edit_dialog import TeacherEditDialog, TeacherRecord, TeacherValues, channel_labels, unreachable_text
 
+log = logging.getLogger("shiftcast.ui")
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
+UNREACHABLE_ROLE = Qt.ItemDataRole.UserRole + 2
+LINE_ID_COLUMN = 2
+UNREACHABLE_COLOR = "#c0392b"  # readable on light and dark palettes alike
 
 
 class TeachersDialog(QDialog):
@@ -42,10 +50,10 @@ class TeachersDialog(QDialog):
         self.setWindowTitle(self.tr("Teachers"))
         self.resize(820, 460)
 
-        self.table = QTableWidget(0, 6, self)
+        self.table = QTableWidget(0, 7, self)
         self.table.setHorizontalHeaderLabels([
             self.tr("Name"), self.tr("E-mail"), self.tr("LINE user ID"),
-            self.tr("LINE messages"), self.tr("E-mails"), self.tr("Active"),
+            self.tr("LINE messages"), self.tr("E-mails"), self.tr("Send to"), self.tr("Active"),
         ])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -105,14 +113,20 @@ class TeachersDialog(QDialog):
     def _fill(self, records: list[TeacherRecord], select_id: int | None) -> None:
         self.records = records
         self.table.setRowCount(len(records))
+        labels = channel_labels()
         for row, record in enumerate(records):
             cells = [record.name, record.email, record.line_user_id, _mark(record.line_opt_in),
-                     _mark(record.email_opt_in), _mark(record.active)]
+                     _mark(record.email_opt_in), labels.get(record.channel, record.channel), _mark(record.active)]
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(ID_ROLE, record.id)
                 if column >= 3:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                if column == LINE_ID_COLUMN and record.line_unreachable and record.line_user_id:
+                    item.setText(f"⚠ {record.line_user_id}")
+                    item.setToolTip(unreachable_text())
+                    item.setForeground(QBrush(QColor(UNREACHABLE_COLOR)))
+                    item.setData(UNREACHABLE_ROLE, True)
                 self.table.setItem(row, column, item)
             if record.id == select_id:
                 self.table.selectRow(row)
@@ -169,8 +183,26 @@ class TeachersDialog(QDialog):
             self.status.setText(self.tr("Saved {0}.").format(values.name))
             self.reload(teacher_id)
             self.changed.emit()
+            if values.line_user_id:
+                self._check_reach(teacher_id, values.name)
 
         self.ctx.tasks.run(work, done, dialog.failed)
+
+    def _check_reach(self, teacher_id: int, name: str) -> None:
+        """Ask LINE whether it can reach the saved user ID (nothing is asked without a LINE connection)."""
+        db, now = self.ctx.db, self.ctx.clock()
+
+        def reached(reach: Reach) -> None:
+            if not shiboken6.isValid(self) or reach is Reach.UNKNOWN:
+                return
+            if reach is Reach.UNREACHABLE:
+                self.status.setText(self.tr("Saved {0}.").format(name) + " " + unreachable_text())
+            self.reload()
+
+        def unknown(exc: BaseException) -> None:  # the save went through; LINE is asked again daily
+            log.info("could not ask LINE about teacher %s: %r", teacher_id, exc)
+
+        self.ctx.tasks.run(lambda: line_reach.check_teacher(db, teacher_id, now=now), reached, unknown)
 
     # ----- erase -----
 

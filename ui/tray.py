@@ -1,5 +1,6 @@
 """The tray: sending goes on with the window closed. Open, send now, pause, counts, quit, and desktop
-notifications for what needs the manager (dead letters, a refused token, the quota)."""
+notifications for what needs the manager (dead letters, a refused token or password, the quota, a
+stalled queue)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 from core import deliveries
 from ui.context import AppContext
 
-NOTIFY = {"DEAD_LETTER", "AUTH_FAILED", "QUOTA_EXHAUSTED"}
+# Alert codes (core/alerts.py: the kind's name) worth a desktop notification.
+NOTIFY = {"DEAD_LETTER", "AUTH_FAILED", "QUOTA_EXHAUSTED", "CHANNEL_HELD", "QUEUE_STALLED"}
 
 
 class Tray(QObject):
@@ -68,7 +70,7 @@ class Tray(QObject):
             with self.ctx.db.read() as session:
                 return deliveries.counts(session)
 
-        self.ctx.tasks.run(load, self._show_counts, lambda _exc: None)
+        self.ctx.tasks.run(load, self._show_counts, lambda _exc: None, owner=self)
 
     def _show_counts(self, counts: dict[str, int]) -> None:
         text = self.tr("Waiting {0} · Sent {1} · Failed {2}").format(

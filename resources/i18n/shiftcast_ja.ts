@@ -2,6 +2,64 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ja_JP" sourcelanguage="en">
 <context>
+    <name>AlertsBanner</name>
+    <message>
+        <source>Open Settings</source>
+        <translation>設定を開く</translation>
+    </message>
+    <message>
+        <source>Show dead letters</source>
+        <translation>配信不能を表示</translation>
+    </message>
+    <message>
+        <source>Show deliveries</source>
+        <translation>配信状況を表示</translation>
+    </message>
+</context>
+<context>
+    <name>AlertsSection</name>
+    <message>
+        <source>Alerts</source>
+        <translation>アラート</translation>
+    </message>
+    <message>
+        <source>Shiftcast alerts you when something needs you: deliveries that failed after every retry (dead letters), LINE or e-mail sending paused because the token or password was refused, LINE&apos;s monthly message quota used up, or deliveries waiting more than 15 minutes. Each problem sends one message, not one per delivery, and is shown at the top of the window until it clears.</source>
+        <translation>Shiftcastは、対応が必要なことが起きるとアラートでお知らせします。対象は、すべての再送に失敗した配信（配信不能）、トークンまたはパスワードが拒否されたことによるLINEやメールの送信停止、LINEの月間メッセージ数の上限到達、15分を超えて送信待ちの配信です。アラートは配信ごとではなく問題ごとに1通だけ送られ、解消するまでウィンドウの上部に表示されます。</translation>
+    </message>
+    <message>
+        <source>Webhook address:</source>
+        <translation>Webhookのアドレス:</translation>
+    </message>
+    <message>
+        <source>Optional: an incoming webhook of Slack, or of another chat service that accepts Slack-compatible webhooks, posts each alert to a channel.</source>
+        <translation>任意: Slack、またはSlack互換のWebhookに対応したチャットサービスの受信Webhookを指定すると、各アラートがチャンネルに投稿されます。</translation>
+    </message>
+    <message>
+        <source>Optional</source>
+        <translation>任意</translation>
+    </message>
+    <message>
+        <source>Your e-mail address:</source>
+        <translation>管理者のメールアドレス:</translation>
+    </message>
+    <message>
+        <source>Alerts to this address go out through the mail server above.</source>
+        <translation>このアドレスへのアラートは、上のメールサーバーから送信されます。</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>保存中…</translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation>保存しました。</translation>
+    </message>
+</context>
+<context>
     <name>AutostartSection</name>
     <message>
         <source>Start at login</source>
@@ -594,6 +652,197 @@ If an earlier attempt did reach LINE, the recipient may get this message twice.<
     <message>
         <source>{0} ms</source>
         <translation>{0} ms</translation>
+    </message>
+</context>
+<context>
+    <name>EmailSection</name>
+    <message>
+        <source>E-mail</source>
+        <translation>メール</translation>
+    </message>
+    <message>
+        <source>Teachers who chose e-mail get their messages through your mail server, and so do your alerts. Your e-mail provider&apos;s help pages list these values under “SMTP” or “outgoing mail”.</source>
+        <translation>メールを選んだ講師へのメッセージと、管理者へのアラートは、お使いのメールサーバーから送信されます。以下の値は、メールプロバイダーのヘルプページの「SMTP」や「送信メールサーバー」の項目に載っています。</translation>
+    </message>
+    <message>
+        <source>Mail server (SMTP):</source>
+        <translation>メールサーバー（SMTP）:</translation>
+    </message>
+    <message>
+        <source>STARTTLS</source>
+        <translation>STARTTLS</translation>
+    </message>
+    <message>
+        <source>TLS</source>
+        <translation>TLS</translation>
+    </message>
+    <message>
+        <source>Security:</source>
+        <translation>暗号化:</translation>
+    </message>
+    <message>
+        <source>STARTTLS usually uses port 587 and TLS (also called SSL) port 465; your provider says which.</source>
+        <translation>通常、STARTTLSはポート587、TLS（SSLとも呼ばれます）はポート465を使います。どちらを使うかはプロバイダーの案内に従ってください。</translation>
+    </message>
+    <message>
+        <source>Port:</source>
+        <translation>ポート:</translation>
+    </message>
+    <message>
+        <source>Usually your full e-mail address</source>
+        <translation>通常はメールアドレス全体</translation>
+    </message>
+    <message>
+        <source>User name:</source>
+        <translation>ユーザー名:</translation>
+    </message>
+    <message>
+        <source>Leave it empty only if the server sends without a login.</source>
+        <translation>ログインせずに送信できるサーバーの場合だけ空欄にしてください。</translation>
+    </message>
+    <message>
+        <source>Type to replace the saved password</source>
+        <translation>入力すると保存済みのパスワードを置き換えます</translation>
+    </message>
+    <message>
+        <source>Password:</source>
+        <translation>パスワード:</translation>
+    </message>
+    <message>
+        <source>Kept in this computer&apos;s keyring, never in Shiftcast&apos;s database, and never shown again. Some providers (Gmail, Outlook.com, iCloud) want an app password made for Shiftcast here rather than your usual one.</source>
+        <translation>パスワードはShiftcastのデータベースではなくこのコンピューターのキーリングに保存され、再び表示されることはありません。プロバイダーによっては（Gmail、Outlook.com、iCloudなど）、普段のパスワードではなく、Shiftcast用に発行したアプリパスワードが必要です。</translation>
+    </message>
+    <message>
+        <source>From address:</source>
+        <translation>送信元アドレス:</translation>
+    </message>
+    <message>
+        <source>Optional, e.g. the classroom&apos;s name</source>
+        <translation>任意（例: 教室名）</translation>
+    </message>
+    <message>
+        <source>Sender name:</source>
+        <translation>送信者名:</translation>
+    </message>
+    <message>
+        <source>Teachers see this name and address as the sender. Many servers accept only your own address here.</source>
+        <translation>講師には、この名前とアドレスが送信者として表示されます。多くのサーバーでは、ご自身のアドレスしか使えません。</translation>
+    </message>
+    <message>
+        <source>Advanced</source>
+        <translation>詳細設定</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Check login</source>
+        <translation>ログインを確認</translation>
+    </message>
+    <message>
+        <source>Check login connects to the server and logs in once, without sending anything. Changes not yet saved are saved first.</source>
+        <translation>「ログインを確認」はサーバーに接続して一度ログインするだけで、メールは送信しません。保存していない変更は先に保存されます。</translation>
+    </message>
+    <message>
+        <source>The system&apos;s certificates</source>
+        <translation>システムの証明書</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>選択…</translation>
+    </message>
+    <message>
+        <source>A CA certificate file (PEM) to trust instead of the system&apos;s. Only for a mail server of your own whose certificate your organisation issued; leave it empty for any public provider.</source>
+        <translation>システムの証明書の代わりに信頼するCA証明書ファイル（PEM形式）です。自組織で発行した証明書を使う独自のメールサーバーの場合だけ指定し、一般のプロバイダーでは空欄のままにしてください。</translation>
+    </message>
+    <message>
+        <source>The password comes from the SHIFTCAST_SMTP_PASSWORD environment variable, which takes the place of the keyring.</source>
+        <translation>パスワードは環境変数 SHIFTCAST_SMTP_PASSWORD から読み込まれ、キーリングの代わりに使われています。</translation>
+    </message>
+    <message>
+        <source>✓ A password is saved in this computer&apos;s keyring.</source>
+        <translation>✓ パスワードはこのコンピューターのキーリングに保存されています。</translation>
+    </message>
+    <message>
+        <source>No password is saved yet.</source>
+        <translation>パスワードはまだ保存されていません。</translation>
+    </message>
+    <message>
+        <source>None (this computer only)</source>
+        <translation>なし（このコンピューター内のみ）</translation>
+    </message>
+    <message>
+        <source>Sending e-mail was held because the mail server refused the login. The settings or the password have changed since, so sending resumes with the next e-mail.</source>
+        <translation>メールサーバーがログインを拒否したため、メールの送信を保留していました。その後、設定またはパスワードが変更されたので、次のメールから送信を再開します。</translation>
+    </message>
+    <message>
+        <source>Sending e-mail is held since {0}: the mail server refused the login ({1}). E-mails wait in the outbox and none are lost. Correct the password or the settings and save; sending resumes automatically.</source>
+        <translation>{0}からメールの送信を保留しています: メールサーバーがログインを拒否しました（{1}）。メールは送信待ちのまま保持され、失われることはありません。パスワードまたは設定を修正して保存すると、自動的に送信を再開します。</translation>
+    </message>
+    <message>
+        <source>CA certificate file</source>
+        <translation>CA証明書ファイル</translation>
+    </message>
+    <message>
+        <source>Certificates (*.pem *.crt *.cer);;All files (*)</source>
+        <translation>証明書 (*.pem *.crt *.cer);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>保存中…</translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation>保存しました。</translation>
+    </message>
+    <message>
+        <source>Saving, then logging in to the mail server…</source>
+        <translation>保存してから、メールサーバーにログインしています…</translation>
+    </message>
+    <message>
+        <source>Logging in to the mail server…</source>
+        <translation>メールサーバーにログインしています…</translation>
+    </message>
+    <message>
+        <source>✓ Logged in to {0} as {1}.</source>
+        <translation>✓ {0}に{1}としてログインできました。</translation>
+    </message>
+    <message>
+        <source>✓ Connected to {0}; it sends without a login.</source>
+        <translation>✓ {0}に接続できました。このサーバーはログインせずに送信します。</translation>
+    </message>
+    <message>
+        <source>Enter the mail server and the from address, and save them first.</source>
+        <translation>先にメールサーバーと送信元アドレスを入力して保存してください。</translation>
+    </message>
+    <message>
+        <source>The server refused the user name or password. Check both; some providers want an app password here rather than your usual one.</source>
+        <translation>サーバーがユーザー名またはパスワードを拒否しました。両方を確認してください。プロバイダーによっては、普段のパスワードではなくアプリパスワードが必要です。</translation>
+    </message>
+    <message>
+        <source>The server did not accept this way of logging in. Your provider may need the login to be allowed for mail programs, or an app password.</source>
+        <translation>サーバーがこのログイン方法を受け付けませんでした。プロバイダー側でメールソフトからのログインを許可するか、アプリパスワードを使う必要があるかもしれません。</translation>
+    </message>
+    <message>
+        <source>The secure connection to {0} failed. Check the security setting and the port (STARTTLS usually uses 587, TLS 465); for a mail server with its own certificate, choose its CA file under Advanced.</source>
+        <translation>{0}への暗号化接続に失敗しました。暗号化の設定とポートを確認してください（通常、STARTTLSは587、TLSは465）。独自の証明書を使うメールサーバーの場合は、「詳細設定」でCA証明書ファイルを選択してください。</translation>
+    </message>
+    <message>
+        <source>The CA file cannot be read. Choose it again under Advanced, or leave the field empty.</source>
+        <translation>CA証明書ファイルを読み込めません。「詳細設定」で選択し直すか、空欄にしてください。</translation>
+    </message>
+    <message>
+        <source>The mail server {0} did not answer in time. Check the port and the security setting, and that this computer is online.</source>
+        <translation>メールサーバー{0}から時間内に応答がありませんでした。ポートと暗号化の設定、このコンピューターがインターネットに接続されていることを確認してください。</translation>
+    </message>
+    <message>
+        <source>Could not connect to the mail server {0}. Check the server&apos;s address and the port, and that this computer is online.</source>
+        <translation>メールサーバー{0}に接続できませんでした。サーバーのアドレスとポート、このコンピューターがインターネットに接続されていることを確認してください。</translation>
+    </message>
+    <message>
+        <source>The mail server refused the login.</source>
+        <translation>メールサーバーがログインを拒否しました。</translation>
     </message>
 </context>
 <context>
@@ -1631,6 +1880,29 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
     </message>
 </context>
 <context>
+    <name>TeacherChannel</name>
+    <message>
+        <source>LINE</source>
+        <translation>LINE</translation>
+    </message>
+    <message>
+        <source>E-mail</source>
+        <translation>メール</translation>
+    </message>
+    <message>
+        <source>LINE and e-mail</source>
+        <translation>LINEとメール</translation>
+    </message>
+    <message>
+        <source>LINE, e-mail if LINE cannot reach them</source>
+        <translation>LINE（届かない場合はメール）</translation>
+    </message>
+    <message>
+        <source>LINE cannot reach this teacher (not a friend of the account, or blocked).</source>
+        <translation>LINEではこの講師にメッセージが届きません（アカウントの友だちでないか、ブロックされています）。</translation>
+    </message>
+</context>
+<context>
     <name>TeacherEditDialog</name>
     <message>
         <source>Edit teacher</source>
@@ -1693,12 +1965,24 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
         <translation>通知:</translation>
     </message>
     <message>
+        <source>Send &amp;to:</source>
+        <translation>通知方法(&amp;T):</translation>
+    </message>
+    <message>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
         <source>Add</source>
         <translation>追加</translation>
+    </message>
+    <message>
+        <source>Messages go only by the ways the teacher agreed to above.</source>
+        <translation>メッセージは、上で講師が同意した方法でのみ送られます。</translation>
+    </message>
+    <message>
+        <source>With these choices this teacher gets no messages: LINE needs a user ID and the teacher&apos;s agreement, e-mail an address and the teacher&apos;s agreement.</source>
+        <translation>この設定では、この講師にはメッセージが届きません。LINEにはユーザーIDと講師の同意が、メールにはアドレスと講師の同意が必要です。</translation>
     </message>
     <message>
         <source>Type a LINE user ID first, or pick one from the account&apos;s friends.</source>
@@ -1791,6 +2075,10 @@ LINEユーザーIDがない講師にもメールで連絡できます。メー�
     <message>
         <source>Active</source>
         <translation>在籍</translation>
+    </message>
+    <message>
+        <source>Send to</source>
+        <translation>通知方法</translation>
     </message>
     <message>
         <source>&amp;Add…</source>
