@@ -27,6 +27,7 @@ from ui import i18n
 from ui.bridge import CoreBridge
 from ui.context import AppContext
 from ui.errors import install_excepthook, show_error
+from ui.gc_tuning import tune_for_interactivity
 from ui.single_instance import SingleInstance
 from ui.tasks import Tasks
 
@@ -160,6 +161,7 @@ def _run(app: QApplication, ctx: AppContext, mode: str, icon: QIcon, instance: S
     instance.listen()
     if mode != "tray" or shell.tray is None:
         shell.open_window()
+    QTimer.singleShot(2000, tune_for_interactivity)  # after the first loads have landed
     if smoke:
         window = shell.window
         assert window is not None

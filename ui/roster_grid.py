@@ -92,6 +92,13 @@ class RosterGridModel(QAbstractTableModel):
             return ()
         return self._cells.get((teacher.id, day), ())
 
+    def stacked_per_row(self) -> list[int]:
+        """For each row, the most shifts one of its days holds (at least 1): the row's height."""
+        most: dict[int, int] = {}
+        for (teacher_id, _day), shifts in self._cells.items():
+            most[teacher_id] = max(most.get(teacher_id, 1), len(shifts))
+        return [most.get(t.id, 1) for t in self.snapshot.rows]
+
     def index_of(self, teacher_id: int, day: dt.date) -> QModelIndex:
         rows = [t.id for t in self.snapshot.rows]
         if teacher_id not in rows or day not in self._days:

@@ -10,7 +10,7 @@ from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
-from ui.shifts_delegate import ShiftCellDelegate
+from ui.shifts_delegate import GAP, PAD, ShiftCellDelegate, block_height
 
 OPEN_KEYS = {Qt.Key.Key_Return, Qt.Key.Key_Enter}
 ADD_KEYS = {Qt.Key.Key_Insert, Qt.Key.Key_N}
@@ -37,10 +37,23 @@ class RosterTable(QTableView):
         horizontal.setDefaultSectionSize(self.fontMetrics().horizontalAdvance("00:00") + 20)
         horizontal.setHighlightSections(True)
         vertical = self.verticalHeader()
-        vertical.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # Fixed heights set from the data (fit_rows), not ResizeToContents: that asks every cell's
+        # size hint on every change, which froze the window for seconds with a large staff.
+        vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vertical.setDefaultSectionSize(self._row_height(1))
         vertical.setHighlightSections(True)
         self.doubleClicked.connect(self.open_requested)
         self.customContextMenuRequested.connect(self._menu_at)
+
+    def _row_height(self, stacked: int) -> int:
+        return stacked * (block_height(self.font()) + GAP) + 2 * PAD
+
+    def fit_rows(self, stacked_per_row: list[int]) -> None:
+        vertical = self.verticalHeader()
+        for row, stacked in enumerate(stacked_per_row):
+            height = self._row_height(stacked)
+            if vertical.sectionSize(row) != height:
+                vertical.resizeSection(row, height)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
         index = self.currentIndex()

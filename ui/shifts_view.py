@@ -176,6 +176,7 @@ class ShiftsView(QWidget):
         self.classroom_id = snapshot.classroom.id if snapshot.classroom else None
         self._fill_classrooms(snapshot)
         self.model.set_snapshot(snapshot)
+        self.table.fit_rows(self.model.stacked_per_row())
         self.month_label.setText(month_title(snapshot.year, snapshot.month))
         if snapshot.classroom is None:
             self.pages.setCurrentWidget(self.no_classroom)
