@@ -14,13 +14,13 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from core import alerts, deliveries, forecast, month_image, publication, publication_email, roster, secrets
+from core import alerts, deliveries, forecast, month_image, publication, roster, secrets
 from core.channels import email as email_channel
 from core.channels.line import access_from_settings
 from core.db import Database
 from core.errors import ValidationError
 from core.image_store import ImageStore
-from core.models import DeliveryKind, DeliveryStatus, Publication
+from core.models import DeliveryKind, DeliveryStatus
 from core.paths import data_paths
 from core.engine import Engine
 from core.scheduler import Scheduler
@@ -256,13 +256,12 @@ def cmd_publish(db: Database, args: argparse.Namespace) -> int:
     with db.write() as session:
         classroom = roster.classroom_by_name(session, args.classroom)
         done = publication.publish(session, classroom.id, year, month, now=now, store=ImageStore(paths.images))
-        published = session.get(Publication, done.publication_id)
-        assert published is not None
-        emails = publication_email.fan_out(session, published, now=now)  # in the same transaction
-    result = dataclasses.asdict(done) | {"email_deliveries": emails}
-    by_mail = f" and {len(emails)} e-mail(s)" if emails else ""
-    print(json.dumps(result) if args.json else
-          f"revision {done.revision} saved and queued as delivery {done.delivery_id}{by_mail}; it goes out as soon as the sender runs (the app, the tray or `main.py sender`)")
+    emails = done.email_deliveries
+    parts = ([f"the LINE group message (delivery {done.delivery_id})"] if done.delivery_id else []) + (
+        [f"{len(emails)} e-mail(s)"] if emails else [])
+    print(json.dumps(dataclasses.asdict(done)) if args.json else
+          f"revision {done.revision} saved; queued {' and '.join(parts)}; it goes out as soon as the sender runs "
+          "(the app, the tray or `main.py sender`)")
     return 0
 
 

@@ -12,13 +12,13 @@ import datetime as dt
 import io
 import json
 import secrets as token_source
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from PIL import Image
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from core import month_image, month_roster, outbox, roster, settings
+from core import month_image, month_roster, outbox, publication_email, roster, settings
 from core.errors import ValidationError
 from core.forecast import QUOTA_SETTING
 from core.image_store import ImageStore
@@ -28,10 +28,11 @@ from core.models import Classroom, Delivery, DeliveryKind, DeliveryStatus, Publi
 @dataclass(frozen=True)
 class Published:
     publication_id: int
-    delivery_id: int
+    delivery_id: int | None  # the LINE group message; None when the classroom has no LINE group
     revision: int
     changed_cells: int
     superseded: list[int]
+    email_deliveries: list[int] = field(default_factory=list)  # copies for teachers reached by e-mail
 
 
 @dataclass(frozen=True)
@@ -71,8 +72,9 @@ def build_month(session: Session, classroom: Classroom, year: int, month: int, *
 def publish(session: Session, classroom_id: int, year: int, month: int, *, now: dt.datetime, store: ImageStore,
             font_file: str | None = None) -> Published:
     classroom = roster.get_classroom(session, classroom_id)
-    if not classroom.line_group_id:
-        raise ValidationError(f"{classroom.name} has no LINE group ID yet; set it in Settings first")
+    if not classroom.line_group_id and not _anyone_by_email(session, classroom.id, year, month):
+        raise ValidationError(f"{classroom.name} has no LINE group ID and none of its teachers receives e-mail; "
+                              "set the group ID in Settings first")
     roster.confirm_month(session, classroom.id, year, month, now=now)
     view = build_month(session, classroom, year, month, now=now, include_drafts=False)
     if view.is_update and not view.changed:
@@ -94,13 +96,25 @@ def publish(session: Session, classroom_id: int, year: int, month: int, *, now: 
     session.add(publication)
     session.flush()
     superseded = _supersede_older(session, publication, now)
-    delivery_id, _ = outbox.enqueue(
-        session, kind=DeliveryKind.SHIFT_PUBLICATION,
-        dedup=outbox.dedup_key(DeliveryKind.SHIFT_PUBLICATION, f"publication:{publication.id}", publication.revision),
-        due_at=now, now=now, recipient=classroom.line_group_id, classroom_id=classroom.id,
-        publication_id=publication.id,
-    )
-    return Published(publication.id, delivery_id, publication.revision, len(view.changed), superseded)
+    delivery_id = None
+    if classroom.line_group_id:
+        delivery_id, _ = outbox.enqueue(
+            session, kind=DeliveryKind.SHIFT_PUBLICATION,
+            dedup=outbox.dedup_key(DeliveryKind.SHIFT_PUBLICATION, f"publication:{publication.id}", publication.revision),
+            due_at=now, now=now, recipient=classroom.line_group_id, classroom_id=classroom.id,
+            publication_id=publication.id,
+        )
+    # E-mail copies in the same transaction, for teachers who asked for e-mail.
+    emails = publication_email.fan_out(session, publication, now=now)
+    return Published(publication.id, delivery_id, publication.revision, len(view.changed), superseded, emails)
+
+
+def _anyone_by_email(session: Session, classroom_id: int, year: int, month: int) -> bool:
+    first, last = roster.month_bounds(year, month)
+    teachers = session.scalars(select(roster.Teacher).where(roster.Teacher.id.in_(
+        select(roster.Shift.teacher_id).where(roster.Shift.classroom_id == classroom_id,
+                                              roster.Shift.local_date.between(first, last))))).all()
+    return any(publication_email.wants_email(t) for t in teachers)
 
 
 def _supersede_older(session: Session, publication: Publication, now: dt.datetime) -> list[int]:

@@ -35,6 +35,11 @@ def _direct(teacher: Teacher) -> bool:
     return Channel.EMAIL in channel_choice.planned_channels(teacher)
 
 
+def wants_email(teacher: Teacher) -> bool:
+    """Does this teacher receive the month's roster by e-mail (rather than, or besides, the group)?"""
+    return _direct(teacher)
+
+
 def fan_out(session: Session, publication: Publication, *, now: dt.datetime, line_failed: bool = False) -> list[int]:
     """Enqueue the e-mail copies still missing. `line_failed`: the group message could not go out, so
     every teacher with LINE fallback gets a copy too. Returns the ids created."""

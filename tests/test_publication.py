@@ -151,3 +151,19 @@ def test_publish_needs_a_group(db: Database, paths: DataPaths, now: dt.datetime)
         room = f.classroom(s)
         with pytest.raises(ValidationError, match="no LINE group ID"):
             publication.publish(s, room.id, 2026, 12, now=now, store=ImageStore(paths.images))
+
+
+def test_a_classroom_without_a_line_group_publishes_by_email(db: Database, paths: DataPaths, now: dt.datetime) -> None:
+    from core.models import Channel
+
+    with db.write() as s:
+        room = f.classroom(s)
+        by_mail = roster.create_teacher(s, name="メール先生", email="mail@example.com", email_opt_in=True,
+                                        channel="email")
+        line_only = f.teacher(s, "LINE先生", 7)
+        f.shift(s, room, by_mail, dt.date(2026, 12, 3), now=now)
+        f.shift(s, room, line_only, dt.date(2026, 12, 4), now=now)
+        done = publication.publish(s, room.id, 2026, 12, now=now, store=ImageStore(paths.images))
+        rows = s.scalars(select(Delivery).where(Delivery.publication_id == done.publication_id)).all()
+    assert done.delivery_id is None and len(done.email_deliveries) == 1
+    assert [(d.channel, d.teacher_id) for d in rows] == [(Channel.EMAIL, by_mail.id)]

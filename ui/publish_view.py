@@ -549,7 +549,14 @@ class PublishView(QWidget):
     def _published(self, done: Published) -> None:
         self._publishing = False
         self.ctx.wake_sender()
-        text = self.tr("Revision {0} is published and on its way to the LINE group.").format(done.revision)
+        if done.delivery_id is None:
+            text = self.tr("Revision {0} is published and on its way by e-mail ({1} teacher(s)).").format(
+                done.revision, len(done.email_deliveries))
+        elif done.email_deliveries:
+            text = self.tr("Revision {0} is published and on its way to the LINE group and by e-mail "
+                           "({1} teacher(s)).").format(done.revision, len(done.email_deliveries))
+        else:
+            text = self.tr("Revision {0} is published and on its way to the LINE group.").format(done.revision)
         if done.superseded:
             text += " " + self.tr("The earlier revision that had not gone out yet will not be sent.")
         self.status.setText(text)

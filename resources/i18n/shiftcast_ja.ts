@@ -1479,6 +1479,14 @@ Data folder: {1}</source>
         <translation>公開中…</translation>
     </message>
     <message>
+        <source>Revision {0} is published and on its way by e-mail ({1} teacher(s)).</source>
+        <translation>第{0}版を公開しました。メールで送信します（講師{1}名）。</translation>
+    </message>
+    <message>
+        <source>Revision {0} is published and on its way to the LINE group and by e-mail ({1} teacher(s)).</source>
+        <translation>第{0}版を公開しました。LINEグループとメール（講師{1}名）に送信します。</translation>
+    </message>
+    <message>
         <source>Revision {0} is published and on its way to the LINE group.</source>
         <translation>第{0}版を公開しました。LINEグループへ送信しています。</translation>
     </message>
