@@ -192,6 +192,10 @@ def run(sizes: Sizes, *, concurrency: int, quick: bool) -> dict[str, Any]:
         report["startup"] = ui_responsiveness.startup_figures()
         say("month image render, 60 teachers x 31 days")
         report["render_60x31"] = render_cost.measure()
+        say("e-mail: 1,000 messages through one SMTP connection (local aiosmtpd, STARTTLS)")
+        from tests.perf.email_bench import run_email_bench
+
+        report["email_1000_one_connection"] = run_email_bench(n=200 if quick else 1000)
         report["enqueue_rate"] = _timed("enqueue rate", root, lambda db: outbox_costs.enqueue_rate(
             db, single=sizes.enqueue_single, batched=sizes.enqueue_batched, batch=500))
         report["claim_cost"] = _timed("claim cost", root, lambda db: outbox_costs.claim_cost(
