@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from core import demo as demo_data
 from core import secrets, settings
 from core.bootstrap import open_database
-from core.engine import Engine
+from core.engine import WINDOW_SEND_THREADS, Engine
 from core.errors import ShiftcastError
 from core.logs import configure_logging
 from core.models import utcnow
@@ -72,7 +72,7 @@ def run_gui(args: argparse.Namespace) -> int:
     if mode in ("demo", "screenshots"):
         demo_data.seed(db, now=utcnow())
         ctx.demo = demo_data.DemoEnvironment(paths.home).start(db)
-    engine = Engine(db, paths)
+    engine = Engine(db, paths, send_threads=WINDOW_SEND_THREADS)
     ctx.bridge.attach(engine.events)
     if mode == "screenshots":
         ctx.engine = engine  # shown as "not sending": the pictures are taken without a sender running

@@ -184,8 +184,7 @@ def run(sizes: Sizes, *, concurrency: int, quick: bool) -> dict[str, Any]:
             say(f"window open on Deliveries while the sender drains {wl.count}")
             ui_db = workload.fresh_database(wl, "ui-stall")
             try:
-                report["ui_while_draining"] = ui_responsiveness.stall_while_draining(
-                    ui_db, emulator, count=wl.count, concurrency=concurrency)
+                report["ui_while_draining"] = ui_responsiveness.stall_while_draining(ui_db, emulator, count=wl.count)
             finally:
                 ui_db.dispose()
         say("window start-up (--smoke), from source and frozen")

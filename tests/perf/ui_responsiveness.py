@@ -29,12 +29,13 @@ LAST_BIG_GAPS: list[tuple[int, float]] = []  # for investigating a run: (tick nu
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def stall_while_draining(db: Database, emulator: EmulatorProcess, *, count: int, concurrency: int,
+def stall_while_draining(db: Database, emulator: EmulatorProcess, *, count: int,
                          timeout: float = 300.0) -> dict[str, Any]:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
+    from core.engine import WINDOW_SEND_THREADS
     from core.sender import Sender, SenderConfig
     from ui.bridge import CoreBridge
     from ui.context import AppContext
@@ -70,7 +71,8 @@ def stall_while_draining(db: Database, emulator: EmulatorProcess, *, count: int,
     ticker.setInterval(TICK_MS)
     ticker.timeout.connect(tick)
     access = line_access(emulator.base_url, emulator.token)
-    sender = Sender(db, lambda: access, config=SenderConfig(concurrency=concurrency))
+    # The window's own sender settings: fewer sending threads than the headless sender (core/engine.py).
+    sender = Sender(db, lambda: access, config=SenderConfig(concurrency=WINDOW_SEND_THREADS))
     ctx.bridge.attach(sender.events)
     model = window.deliveries.model
 
@@ -103,6 +105,7 @@ def stall_while_draining(db: Database, emulator: EmulatorProcess, *, count: int,
     stalls = sorted(max(g, 0.0) for g in gaps)
     return {
         "deliveries": count,
+        "send_threads": WINDOW_SEND_THREADS,
         "sent": sender.stats.sent,
         "drain_seconds": round(drained_s, 2),
         "ticks": len(gaps),
