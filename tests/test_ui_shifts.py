@@ -24,7 +24,7 @@ from ui.roster_grid import DAY_KIND_ROLE, TODAY_ROLE
 from ui.shift_dialog import ShiftDialog
 from ui.shifts_copy_dialog import CopyDaysDialog
 from ui.shifts_csv import CsvProblemsDialog
-from ui.shifts_editing import month_title
+from ui.month_picker import month_title
 from ui.shifts_view import ShiftsView, default_month
 from ui.teacher_line import explain
 

@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import shiboken6
 from PySide6.QtCore import QDate, QDateTime, QLocale, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QAction, QFont, QImage, QKeySequence
+from PySide6.QtGui import QAction, QImage, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -49,20 +49,13 @@ from core.publication_history import CellChange, Revision
 from ui.context import AppContext
 from ui.errors import show_error
 from ui.image_viewer import ImageViewer
+from ui.month_picker import default_month, month_label, month_title
 
 log = logging.getLogger(__name__)
 REFRESH_DELAY_MS = 300  # a burst of shift edits or picker steps renders once
 MEMBERS_FRESH_S = 600.0  # ask LINE for a group's member count at most every ten minutes
 MEMBERS_TIMEOUT = httpx.Timeout(5.0)
 PUBLICATION_ROLE = Qt.ItemDataRole.UserRole + 1
-LAST_MONTH_DAY_BEFORE_NEXT = 20  # after the 20th, managers are planning next month's roster
-
-
-def default_month(today: dt.date) -> tuple[int, int]:
-    """After the 20th the manager is preparing next month's roster; before, this month's."""
-    if today.day > LAST_MONTH_DAY_BEFORE_NEXT:
-        return (today.year + 1, 1) if today.month == 12 else (today.year, today.month + 1)
-    return today.year, today.month
 
 
 @dataclass(frozen=True)
@@ -182,13 +175,7 @@ class PublishView(QWidget):
             action.setShortcut(QKeySequence(keys))
             action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             self.addAction(action)
-        self.month_label = QLabel(self)
-        font = QFont(self.month_label.font())
-        font.setBold(True)
-        font.setPointSizeF(font.pointSizeF() * 1.25)
-        self.month_label.setFont(font)
-        self.month_label.setMinimumWidth(self.month_label.fontMetrics().horizontalAdvance("September 2026") + 16)
-        self.month_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.month_label = month_label(self)
         bar.addAction(self.prev_action)
         bar.addWidget(self.month_label)
         bar.addAction(self.next_action)
@@ -294,9 +281,7 @@ class PublishView(QWidget):
         self.month_label.setText(self._month_title(self.year, self.month_number))
 
     def _month_title(self, year: int, month: int) -> str:
-        # The pattern is translatable: "MMMM yyyy" in English, "yyyy年M月" in Japanese.
-        pattern = self.tr("MMMM yyyy", "date pattern of the month picker")
-        return QLocale().toString(QDate(year, month, 1), pattern)
+        return month_title(year, month)
 
     def room(self) -> Room | None:
         room_id = self.classroom_box.currentData()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, QDate, QLocale, QModelIndex, QObject, QPoint, Signal
+from PySide6.QtCore import QModelIndex, QObject, QPoint, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QMenu, QMessageBox, QWidget
 
@@ -18,18 +18,13 @@ from core import clock, roster
 from core.models import ShiftStatus
 from ui.context import AppContext
 from ui.errors import show_error
+from ui.month_picker import month_title
 from ui.roster_commands import AddShift, CancelShift, ConfirmMonth, CopyShift, DeleteDraft, EditShift
 from ui.roster_grid import RosterGridModel, date_label, status_word
 from ui.shift_dialog import ShiftDialog, ShiftValues
 from ui.shifts_copy_dialog import CopyDaysDialog
 from ui.shifts_data import ShiftItem
 from ui.shifts_undo import CommandRunner
-
-
-def month_title(year: int, month: int) -> str:
-    # The pattern is translatable: "MMMM yyyy" in English, "yyyy年M月" in Japanese.
-    pattern = QCoreApplication.translate("ShiftsView", "MMMM yyyy", "date pattern of the month picker")
-    return QLocale().toString(QDate(year, month, 1), pattern)
 
 
 def _keys(sequence: str) -> str:

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QFont, QIcon, QKeySequence
+from PySide6.QtGui import QAction, QIcon, QKeySequence
 from PySide6.QtWidgets import QComboBox, QLabel, QMenu, QSizePolicy, QStyle, QToolBar, QToolButton, QWidget
 
+from ui.month_picker import month_label
 from ui.shifts_csv import CsvActions
 
 Slot = Callable[[], object]
@@ -29,13 +30,7 @@ class ShiftsToolbar(QToolBar):
                                         ["Ctrl+PgUp"], lambda: step_month(-1))
         self.next_action = self._action(self.tr("Next month"), style.standardIcon(QStyle.StandardPixmap.SP_ArrowForward),
                                         ["Ctrl+PgDown"], lambda: step_month(1))
-        self.month_label = QLabel(self)
-        font = QFont(self.month_label.font())
-        font.setBold(True)
-        font.setPointSizeF(font.pointSizeF() * 1.25)
-        self.month_label.setFont(font)
-        self.month_label.setMinimumWidth(self.month_label.fontMetrics().horizontalAdvance("September 2026") + 16)
-        self.month_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.month_label = month_label(self)
         self.addAction(self.prev_action)
         self.addWidget(self.month_label)
         self.addAction(self.next_action)

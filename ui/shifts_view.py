@@ -22,7 +22,8 @@ from ui.roster_grid import RosterGridModel
 from ui.shifts_classroom_dialog import ClassroomDialog, ClassroomValues
 from ui.shifts_csv import CsvActions
 from ui.shifts_data import MonthSnapshot, load_month
-from ui.shifts_editing import RosterEditor, month_title
+from ui.month_picker import default_month, month_title, shifted
+from ui.shifts_editing import RosterEditor
 from ui.shifts_empty import EmptyState
 from ui.shifts_legend import RosterLegend
 from ui.shifts_table import RosterTable
@@ -31,18 +32,6 @@ from ui.shifts_undo import CommandRunner
 from ui.teachers_dialog import TeachersDialog
 
 DEBOUNCE_MS = 150  # edits elsewhere arrive in bursts (an import, the sender); one reload covers them
-LAST_MONTH_DAY_BEFORE_NEXT = 20  # after the 20th, managers are planning next month's roster
-
-
-def default_month(today: dt.date) -> tuple[int, int]:
-    if today.day > LAST_MONTH_DAY_BEFORE_NEXT:
-        return (today.year + 1, 1) if today.month == 12 else (today.year, today.month + 1)
-    return today.year, today.month
-
-
-def shifted(year: int, month: int, step: int) -> tuple[int, int]:
-    index = year * 12 + (month - 1) + step
-    return index // 12, index % 12 + 1
 
 
 class ShiftsView(QWidget):

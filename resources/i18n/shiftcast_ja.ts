@@ -1264,6 +1264,14 @@ Data folder: {1}</source>
     </message>
 </context>
 <context>
+    <name>MonthPicker</name>
+    <message>
+        <source>MMMM yyyy</source>
+        <comment>date pattern of the month picker</comment>
+        <translation>yyyy年M月</translation>
+    </message>
+</context>
+<context>
     <name>PublishView</name>
     <message>
         <source>Previous month</source>
@@ -1336,11 +1344,6 @@ Data folder: {1}</source>
     <message>
         <source>Export PDF…</source>
         <translation>PDFで書き出し…</translation>
-    </message>
-    <message>
-        <source>MMMM yyyy</source>
-        <comment>date pattern of the month picker</comment>
-        <translation>yyyy年M月</translation>
     </message>
     <message>
         <source>Add a classroom in Settings to publish its roster.</source>
@@ -1837,11 +1840,6 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
 </context>
 <context>
     <name>ShiftsView</name>
-    <message>
-        <source>MMMM yyyy</source>
-        <comment>date pattern of the month picker</comment>
-        <translation>yyyy年M月</translation>
-    </message>
     <message>
         <source>No classroom yet</source>
         <translation>教室がまだありません</translation>
