@@ -131,3 +131,73 @@ def supports_update_returning(session: Any) -> bool:
     if dialect.name == "sqlite":
         return sqlite_supports_returning()
     return bool(dialect.update_returning)
+
+
+class BulkStatement:
+    """A Core statement compiled once per dialect and run as one executemany straight through the driver.
+
+    SQLAlchemy's own executemany builds and type-converts a parameter dict per row in Python, which
+    cost the sender more than the rest of recording a result. Here a row becomes a tuple in the
+    compiled order, and each distinct value of a typed parameter goes through the type's bind
+    processor once per call (the rows of one call share the same few timestamps). Only plain
+    equality and value binds are supported: no expanding IN lists.
+    """
+
+    def __init__(self, statement: Any) -> None:
+        self.statement = statement
+        self._compiled: dict[str, _CompiledBulk] = {}
+
+    def execute(self, session: Session, rows: list[dict[str, Any]]) -> int:
+        """Run for every row (a dict of bind name → value); returns the summed row count."""
+        if not rows:
+            return 0
+        connection = session.connection()
+        dialect = connection.dialect
+        compiled = self._compiled.get(dialect.name)
+        if compiled is None:
+            compiled = self._compiled[dialect.name] = _CompiledBulk(self.statement, dialect)
+        result = connection.exec_driver_sql(compiled.sql, compiled.parameters(rows))
+        return int(result.rowcount)
+
+
+class _CompiledBulk:
+    def __init__(self, statement: Any, dialect: Any) -> None:
+        compiled = statement.compile(dialect=dialect)
+        self.sql = compiled.string
+        self.positional = bool(compiled.positional)
+        names = list(compiled.positiontup) if self.positional else list(compiled.binds)
+        self.names = names
+        self.processors = []
+        self.constants: dict[str, Any] = {}
+        for name in names:
+            bind = compiled.binds[name]
+            if bind.expanding:
+                raise ValueError(f"{name}: expanding parameters cannot run as executemany")
+            self.processors.append(bind.type.dialect_impl(dialect).bind_processor(dialect))
+            if not bind.required:
+                self.constants[name] = bind.effective_value
+
+    def parameters(self, rows: list[dict[str, Any]]) -> list[Any]:
+        columns = []
+        for name, process in zip(self.names, self.processors):
+            if name in self.constants:
+                value = self.constants[name]
+                column: list[Any] = [process(value) if process else value] * len(rows)
+            elif process is None:
+                column = [row[name] for row in rows]
+            else:
+                seen: dict[Any, Any] = {}
+                column = []
+                for row in rows:
+                    value = row[name]
+                    try:
+                        converted = seen[value]
+                    except KeyError:
+                        converted = seen[value] = process(value)
+                    except TypeError:  # unhashable: convert every time
+                        converted = process(value)
+                    column.append(converted)
+            columns.append(column)
+        if self.positional:
+            return list(zip(*columns))
+        return [dict(zip(self.names, values)) for values in zip(*columns)]
