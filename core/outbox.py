@@ -24,8 +24,8 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.util import identity_key
 
 from core import hooks
-from core.db import insert_unless_exists, supports_update_returning
-from core.models import Channel, Delivery, DeliveryKind, DeliveryStatus
+from core.db import BulkStatement, insert_unless_exists, supports_update_returning
+from core.models import Channel, Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus
 
 log = logging.getLogger(__name__)
 D = Delivery.__table__
@@ -257,6 +257,105 @@ def _transition_statement(columns: tuple[str, ...], statuses: tuple[str, ...], g
         statement = statement.where(D.c.lease_owner == bindparam("b_owner"))
     values = {c[2:]: bindparam(c, type_=D.c[c[2:]].type) for c in columns}
     return statement.values(updated_at=bindparam("b_now", type_=D.c.updated_at.type), **values)
+
+
+@dataclass(frozen=True)
+class AttemptStart:
+    """A claimed delivery's columns as its attempt leaves: counted, with its retry key committed."""
+
+    delivery_id: int
+    attempt_count: int  # this attempt included
+    retry_key: str | None
+    retry_key_issued_at: dt.datetime | None
+    first_attempt_at: dt.datetime
+    late_seconds: int | None
+
+
+def _guarded(statement: Update) -> Update:
+    return statement.where(D.c.id == bindparam("b_id"), D.c.status == DeliveryStatus.PROCESSING.value,
+                           D.c.lease_owner == bindparam("b_owner"))
+
+
+_STARTED = BulkStatement(_guarded(update(D)).values(
+    attempt_count=bindparam("b_attempt_count", type_=D.c.attempt_count.type),
+    retry_key=bindparam("b_retry_key", type_=D.c.retry_key.type),
+    retry_key_issued_at=bindparam("b_retry_key_issued_at", type_=D.c.retry_key_issued_at.type),
+    first_attempt_at=bindparam("b_first_attempt_at", type_=D.c.first_attempt_at.type),
+    late_seconds=bindparam("b_late_seconds", type_=D.c.late_seconds.type),
+    updated_at=bindparam("b_now", type_=D.c.updated_at.type),
+))
+
+
+def start_attempts(session: Session, starts: list[AttemptStart], *, owner: str, now: dt.datetime) -> int:
+    """Record a batch of attempts as started (one guarded executemany); returns how many applied.
+
+    Runs in the claiming transaction, so every retry key is committed before its request leaves."""
+    _expire_loaded(session, [s.delivery_id for s in starts])
+    return _STARTED.execute(session, [{
+        "b_id": s.delivery_id, "b_owner": owner, "b_now": now, "b_attempt_count": s.attempt_count,
+        "b_retry_key": s.retry_key, "b_retry_key_issued_at": s.retry_key_issued_at,
+        "b_first_attempt_at": s.first_attempt_at, "b_late_seconds": s.late_seconds,
+    } for s in starts])
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """LINE (or a mail server, or a webhook) took a delivery."""
+
+    delivery_id: int
+    request_id: str | None  # None keeps the one already recorded (a 409 names an earlier request)
+    accepted_request_id: str | None
+
+
+_SENT = BulkStatement(_guarded(update(D)).values(
+    status=DeliveryStatus.SENT.value, sent_at=bindparam("b_now", type_=D.c.sent_at.type),
+    line_request_id=func.coalesce(bindparam("b_request_id", type_=D.c.line_request_id.type), D.c.line_request_id),
+    accepted_request_id=bindparam("b_accepted", type_=D.c.accepted_request_id.type),
+    last_error_code=None, last_error_message=None, lease_owner=None, lease_expires_at=None,
+    updated_at=bindparam("b_now", type_=D.c.updated_at.type),
+))
+
+
+def mark_sent(session: Session, accepted: list[Accepted], *, owner: str, now: dt.datetime) -> int:
+    """processing → sent for a batch (one guarded executemany); returns how many applied."""
+    _expire_loaded(session, [a.delivery_id for a in accepted])
+    return _SENT.execute(session, [{"b_id": a.delivery_id, "b_owner": owner, "b_now": now,
+                                    "b_request_id": a.request_id, "b_accepted": a.accepted_request_id}
+                                   for a in accepted])
+
+
+def renew_leases(session: Session, ids: list[int], *, owner: str, now: dt.datetime, lease: dt.timedelta) -> int:
+    """Extend `owner`'s leases on deliveries it still has in flight; returns how many it still held.
+
+    A sender keeps several rounds of requests in flight; while LINE is slow, the last of them can
+    wait longer than a lease. Renewing keeps a live sender's work its own, while a dead sender's
+    leases still run out one lease after its last renewal."""
+    renewed = 0
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        renewed += session.execute(
+            update(D).where(D.c.id.in_(chunk), D.c.status == DeliveryStatus.PROCESSING.value, D.c.lease_owner == owner)
+            .values(lease_expires_at=now + lease)).rowcount
+    _expire_loaded(session, ids)
+    return renewed
+
+
+A = DeliveryAttempt.__table__
+ATTEMPT_COLUMNS = ("delivery_id", "number", "started_at", "duration_ms", "http_status", "request_id",
+                   "accepted_request_id", "retry_key", "outcome", "error_code", "error_message")
+_ATTEMPTS = BulkStatement(A.insert().values({name: bindparam(name, type_=A.c[name].type) for name in ATTEMPT_COLUMNS}))
+
+
+def record_attempts(session: Session, attempts: list[dict[str, Any]]) -> int:
+    """Insert DeliveryAttempt rows (dicts keyed by ATTEMPT_COLUMNS) in one executemany."""
+    return _ATTEMPTS.execute(session, attempts)
+
+
+def _expire_loaded(session: Session, ids: list[int]) -> None:
+    # Only deliveries this session has loaded need re-reading; looking each id up costs more.
+    if any(key[0] is Delivery for key in session.identity_map.keys()):
+        for delivery_id in ids:
+            _expire(session, delivery_id)
 
 
 def _expire(session: Session, delivery_id: int) -> None:

@@ -136,8 +136,13 @@ def build_reminder(session: Session, delivery: Delivery, now: dt.datetime) -> Ou
     shift = check_shift_reminder(session, delivery, now)
     teacher = _check_teacher(session, shift.teacher, delivery, now)
     room = shift.classroom
-    text = messages.reminder_text(facts_of(shift, room, shift.note), room.language, _templates(room.language))
-    return Outgoing("push", str(teacher.line_user_id), (messages.flex_message(text),))
+    return reminder_push(facts_of(shift, room, shift.note), room.language, str(teacher.line_user_id))
+
+
+def reminder_push(facts: messages.ShiftFacts, language: str, line_user_id: str) -> Outgoing:
+    """The LINE push of a reminder (also built by core/reminder_batch.py, from the same facts)."""
+    text = messages.reminder_text(facts, language, _templates(language))
+    return Outgoing("push", line_user_id, (messages.flex_message(text),))
 
 
 @dataclass(frozen=True)

@@ -104,7 +104,8 @@ def test_unreachable_found_after_planning_falls_back_at_send_time(
 
 
 def test_a_400_about_the_message_does_not_mark_the_teacher_unreachable(
-        db: Database, line_ready: LineEmulator, starttls_server: SmtpServer, now: dt.datetime) -> None:
+        db: Database, line_ready: LineEmulator, starttls_server: SmtpServer, now: dt.datetime,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     starttls_server.configure(db)
     line_ready.add_user(user_id(1), "佐藤")
     teacher_id, _ = _fallback_teacher(db, now, line_id=user_id(1))
@@ -112,13 +113,10 @@ def test_a_400_about_the_message_does_not_mark_the_teacher_unreachable(
     with db.write() as s:
         plan(s, now=now)
     _make_due(db, now)
-    original = presend._builders[DeliveryKind.SHIFT_REMINDER]
-    presend._builders[DeliveryKind.SHIFT_REMINDER] = lambda s, d, when: presend.Outgoing(
-        "push", d.recipient, ({"type": "text", "text": ""},))  # a bad message, not a bad recipient
-    try:
-        _sender(db, FakeClock(now)).run_until_idle()
-    finally:
-        presend._builders[DeliveryKind.SHIFT_REMINDER] = original
+    # Every reminder's push is built by presend.reminder_push, on the lean path and the ORM path alike.
+    monkeypatch.setattr(presend, "reminder_push", lambda facts, language, to: presend.Outgoing(
+        "push", to, ({"type": "text", "text": ""},)))  # a bad message, not a bad recipient
+    _sender(db, FakeClock(now)).run_until_idle()
     [line] = _all(db)
     assert (line.status, line.last_error_code) == (DeliveryStatus.FAILED, "LINE_400")
     with db.read() as s:

@@ -8,6 +8,7 @@ the sender classifies them (core/policy.py). Read calls (bot info, profile, quot
 from __future__ import annotations
 
 import ipaddress
+import json
 import os
 import time
 from dataclasses import dataclass
@@ -68,6 +69,27 @@ class Quota:
         return None if self.limit is None else max(self.limit - self.used, 0)
 
 
+SEND_PATHS = {"push": "/v2/bot/message/push", "multicast": "/v2/bot/message/multicast"}
+
+
+def _encode(body: dict[str, Any]) -> bytes:
+    # As httpx encodes json=: UTF-8, no spaces; a NaN is an error rather than invalid JSON.
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
+
+
+def encode_push(to: str, messages: list[dict[str, Any]], notification_disabled: bool = False) -> bytes:
+    body: dict[str, Any] = {"to": to, "messages": messages}
+    if notification_disabled:
+        body["notificationDisabled"] = True
+    return _encode(body)
+
+
+def encode_multicast(to: list[str], messages: list[dict[str, Any]]) -> bytes:
+    if not 1 <= len(to) <= MULTICAST_LIMIT:
+        raise ValidationError(f"a multicast goes to 1–{MULTICAST_LIMIT} users, not {len(to)}")
+    return _encode({"to": to, "messages": messages})
+
+
 class LineClient:
     """One client per channel token; safe to share between sender threads (httpx.Client is)."""
 
@@ -76,6 +98,8 @@ class LineClient:
         if not token:
             raise ValidationError("the LINE channel access token is empty")
         self.base_url = resolve_base_url(base_url)
+        self.token = token  # handed to core/courier.py's child process over a pipe, never logged
+        self.timeout = timeout
         self._http = httpx.Client(
             base_url=self.base_url,
             timeout=timeout,
@@ -97,20 +121,18 @@ class LineClient:
 
     def push(self, to: str, messages: list[dict[str, Any]], *, retry_key: str,
              notification_disabled: bool = False) -> SendResult:
-        body: dict[str, Any] = {"to": to, "messages": messages}
-        if notification_disabled:
-            body["notificationDisabled"] = True
-        return self._send("/v2/bot/message/push", body, retry_key)
+        return self.send_encoded("push", encode_push(to, messages, notification_disabled), retry_key=retry_key)
 
     def multicast(self, to: list[str], messages: list[dict[str, Any]], *, retry_key: str) -> SendResult:
-        if not 1 <= len(to) <= MULTICAST_LIMIT:
-            raise ValidationError(f"a multicast goes to 1–{MULTICAST_LIMIT} users, not {len(to)}")
-        return self._send("/v2/bot/message/multicast", {"to": to, "messages": messages}, retry_key)
+        return self.send_encoded("multicast", encode_multicast(to, messages), retry_key=retry_key)
 
-    def _send(self, path: str, body: dict[str, Any], retry_key: str) -> SendResult:
+    def send_encoded(self, endpoint: str, body: bytes, *, retry_key: str) -> SendResult:
+        """POST a body made by encode_push or encode_multicast (the sender encodes in one process and
+        sends from another, core/courier.py)."""
         started = time.perf_counter()
         try:
-            response = self._http.post(path, json=body, headers={"X-Line-Retry-Key": retry_key})
+            response = self._http.post(SEND_PATHS[endpoint], content=body, headers={
+                "Content-Type": "application/json", "X-Line-Retry-Key": retry_key})
         except httpx.TimeoutException as exc:
             return SendResult(transport_error=Transport.TIMEOUT, message=_short(exc), duration_ms=_ms(started))
         except httpx.TransportError as exc:

@@ -1,0 +1,183 @@
+"""The lean reminder path (core/reminder_batch.py) may only ever be stricter than presend's checks.
+
+Every reason presend has not to send a reminder is made here the way another process (or an older
+version of the app) could leave it: straight in the tables, with no planner around to cancel the
+delivery at edit time. The lean query must then not call the reminder ready, and the sender, which
+hands it to presend, must cancel or fail it with presend's reason.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from sqlalchemy import update
+
+from core import presend, reminder_batch
+from core.channels.line import access_from_settings
+from core.db import Database
+from core.emulator import LineEmulator
+from core.models import (
+    ChannelChoice,
+    Delivery,
+    DeliveryStatus,
+    Shift,
+    ShiftStatus,
+    Teacher,
+)
+from core.policy import BackoffPolicy
+from core.sender import Sender, SenderConfig
+from tests import factories as f
+from tests.linefixtures import FakeClock, line_ready, make_reminders, emulator  # noqa: F401
+
+CONFIG = SenderConfig(concurrency=2, backoff=BackoffPolicy(base=dt.timedelta(minutes=2), jitter=0))
+D, S, T = Delivery.__table__, Shift.__table__, Teacher.__table__
+
+Change = Callable[[Any, Delivery, dt.datetime], None]
+
+
+def _shift(**values: Any) -> Change:
+    def change(session: Any, d: Delivery, now: dt.datetime) -> None:
+        session.execute(update(S).where(S.c.id == d.shift_id).values(**values))
+    return change
+
+
+def _teacher(**values: Any) -> Change:
+    def change(session: Any, d: Delivery, now: dt.datetime) -> None:
+        session.execute(update(T).where(T.c.id == d.teacher_id).values(**values))
+    return change
+
+
+def _delivery(**values: Any) -> Change:
+    def change(session: Any, d: Delivery, now: dt.datetime) -> None:
+        session.execute(update(D).where(D.c.id == d.id).values(**values))
+    return change
+
+
+def _bump_version(session: Any, d: Delivery, now: dt.datetime) -> None:
+    session.execute(update(S).where(S.c.id == d.shift_id).values(version=S.c.version + 1))
+
+
+def _another_teacher(session: Any, d: Delivery, now: dt.datetime) -> None:
+    other = f.teacher(session, "別の講師", 99_999)
+    session.execute(update(S).where(S.c.id == d.shift_id).values(teacher_id=other.id))
+
+
+def _started(session: Any, d: Delivery, now: dt.datetime) -> None:
+    session.execute(update(S).where(S.c.id == d.shift_id).values(local_date=(now - dt.timedelta(days=1)).date()))
+
+
+def _old_retry_key(session: Any, d: Delivery, now: dt.datetime) -> None:
+    session.execute(update(D).where(D.c.id == d.id).values(
+        retry_key="5f0e2a8e-7c1b-4d3a-9a53-3f4b2c1d0e9f", retry_key_issued_at=now - dt.timedelta(hours=25),
+        attempt_count=1))
+
+
+# (name, change, what the sender makes of it: status and cancel reason or error code)
+CASES: list[tuple[str, Change, tuple[DeliveryStatus, str | None]]] = [
+    ("shift changed", _bump_version, (DeliveryStatus.CANCELED, "SHIFT_CHANGED")),
+    ("shift canceled", _shift(status=ShiftStatus.CANCELED.value), (DeliveryStatus.CANCELED, "SHIFT_NOT_CONFIRMED")),
+    ("shift back to draft", _shift(status=ShiftStatus.DRAFT.value), (DeliveryStatus.CANCELED, "SHIFT_NOT_CONFIRMED")),
+    ("shift given to another teacher", _another_teacher, (DeliveryStatus.CANCELED, "TEACHER_CHANGED")),
+    ("shift already started", _started, (DeliveryStatus.CANCELED, "SHIFT_STARTED")),
+    ("shift gone", _delivery(shift_id=None), (DeliveryStatus.CANCELED, "SHIFT_MISSING")),
+    ("teacher left", _teacher(active=False), (DeliveryStatus.CANCELED, "TEACHER_INACTIVE")),
+    ("teacher erased", _teacher(erased_at=dt.datetime(2026, 1, 1, tzinfo=dt.UTC)), (DeliveryStatus.CANCELED, "TEACHER_INACTIVE")),
+    ("teacher wants e-mail only", _teacher(channel=ChannelChoice.EMAIL.value),
+     (DeliveryStatus.CANCELED, "CHANNEL_CHANGED")),
+    ("teacher left LINE", _teacher(line_opt_in=False), (DeliveryStatus.CANCELED, "LINE_NOT_OPTED_IN")),
+    ("teacher has no LINE ID", _teacher(line_user_id=None), (DeliveryStatus.CANCELED, "LINE_NOT_OPTED_IN")),
+    ("LINE cannot reach a teacher with e-mail fallback",
+     _teacher(line_unreachable_at=dt.datetime(2026, 1, 1, tzinfo=dt.UTC), channel=ChannelChoice.LINE_FALLBACK.value,
+              email="hanako@example.com", email_opt_in=True),
+     (DeliveryStatus.CANCELED, "LINE_UNREACHABLE")),
+    # Without a fallback presend still tries LINE; the lean path leaves that decision to it too.
+    ("LINE cannot reach a teacher without fallback", _teacher(line_unreachable_at=dt.datetime(2026, 1, 1, tzinfo=dt.UTC)),
+     (DeliveryStatus.SENT, None)),
+    ("retry key older than 24 h", _old_retry_key, (DeliveryStatus.FAILED, "RETRY_KEY_EXPIRED")),
+]
+
+
+@pytest.fixture
+def clock(now: dt.datetime) -> FakeClock:
+    return FakeClock(now)
+
+
+def _one_reminder(db: Database, emulator: LineEmulator, clock: FakeClock, change: Change | None) -> int:
+    [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=emulator)
+    if change is not None:
+        with db.write() as s:
+            d = s.get(Delivery, delivery_id)
+            assert d is not None
+            change(s, d, clock.now)
+    return delivery_id
+
+
+@pytest.mark.parametrize(("name", "change", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_a_reminder_with_a_reason_not_to_send_is_never_ready_on_the_lean_path(
+        db: Database, line_ready: LineEmulator, clock: FakeClock, name: str, change: Change,
+        expected: tuple[DeliveryStatus, str | None]) -> None:
+    delivery_id = _one_reminder(db, line_ready, clock, change)
+    with db.read() as s:
+        assert delivery_id not in reminder_batch.load(s, [delivery_id], clock.now), name
+
+    sender = Sender(db, lambda: access_from_settings(db), config=CONFIG, clock=clock)
+    sender.run_until_idle()
+    sender.stop()
+    with db.read() as s:
+        d = s.get(Delivery, delivery_id)
+        assert d is not None
+        status, reason = expected
+        assert d.status == status, (name, d.status, d.cancel_reason, d.last_error_code)
+        if status == DeliveryStatus.CANCELED:
+            assert d.cancel_reason == reason
+        elif status == DeliveryStatus.FAILED:
+            assert d.last_error_code == reason
+    sent = len(line_ready.all_inbox())
+    assert sent == (1 if status == DeliveryStatus.SENT else 0)
+
+
+def test_a_ready_reminder_is_the_same_message_on_both_paths(db: Database, line_ready: LineEmulator,
+                                                           clock: FakeClock) -> None:
+    ids = make_reminders(db, 3, now=clock.now, emulator=line_ready)
+    with db.write() as s:  # a note and a shift past midnight: every fact the message shows
+        s.execute(update(S).where(S.c.id == s.get(Delivery, ids[0]).shift_id).values(note="教室の鍵は受付に"))
+        s.execute(update(S).where(S.c.id == s.get(Delivery, ids[1]).shift_id).values(
+            end_time=dt.time(1, 30), ends_next_day=True))
+    with db.write() as s:
+        lean = reminder_batch.load(s, ids, clock.now)
+        assert sorted(lean) == sorted(ids)
+        for delivery_id in ids:
+            d = s.get(Delivery, delivery_id)
+            assert d is not None
+            built = presend.build_reminder(s, d, clock.now)
+            ready = lean[delivery_id]
+            assert ready.outgoing == built
+            assert (ready.attempt_count, ready.attempt_number, ready.retry_key) == (0, 1, None)
+            assert ready.due_at == d.due_at and ready.first_attempt_at is None
+        assert "教室の鍵は受付に" in str(lean[ids[0]].outgoing.messages)
+
+
+def test_a_retry_on_the_lean_path_numbers_its_attempt_and_keeps_its_key(db: Database, line_ready: LineEmulator,
+                                                                        clock: FakeClock) -> None:
+    from core.emulator import FaultPlan
+
+    [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
+    line_ready.set_faults(FaultPlan(fail_next=1))
+    sender = Sender(db, lambda: access_from_settings(db), config=CONFIG, clock=clock)
+    sender.run_until_idle()
+    clock.advance(minutes=2)
+    with db.read() as s:
+        first = s.get(Delivery, delivery_id)
+        assert first is not None and first.retry_key is not None
+        ready = reminder_batch.load(s, [delivery_id], clock.now)[delivery_id]
+    assert (ready.attempt_number, ready.attempt_count, ready.retry_key) == (2, 1, first.retry_key)
+    sender.run_until_idle()
+    sender.stop()
+    with db.read() as s:
+        d = s.get(Delivery, delivery_id)
+        assert d is not None and d.status == DeliveryStatus.SENT and d.attempt_count == 2
+    [received] = line_ready.all_inbox()
+    assert received.retry_key == first.retry_key
