@@ -5,10 +5,17 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from core import cli
+COURIER = "courier"  # the sender's own child process (core/courier.py): started without the CLI's imports
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv == [COURIER]:
+        from core import courier
+
+        return courier.serve(sys.stdin.buffer, sys.stdout.buffer)
+    from core import cli
+
     try:
         args = cli.parse_args(argv)
     except cli.UsageError as exc:

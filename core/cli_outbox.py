@@ -24,7 +24,7 @@ from core.models import DeliveryKind, DeliveryStatus
 from core.paths import data_paths
 from core.engine import Engine
 from core.scheduler import Scheduler
-from core.sender import Sender
+from core.sender import Sender, SenderConfig
 
 log = logging.getLogger(__name__)
 
@@ -79,14 +79,16 @@ def _now() -> dt.datetime:
 
 def cmd_sender(db: Database, args: argparse.Namespace) -> int:
     if args.until_idle:
-        sender = Sender(db, lambda: access_from_settings(db),
+        with db.read() as session:
+            config = dataclasses.replace(SenderConfig.from_settings(session), courier=True)
+        sender = Sender(db, lambda: access_from_settings(db), config=config,
                         email_access=lambda: email_channel.access_from_settings(db))
         Scheduler(db, wake_sender=sender.wake).run_plan()
-        stats = sender.run_until_idle()
+        drained = sender.run_until_idle()
         sender.stop()
-        print(json.dumps(stats.__dict__))
+        print(json.dumps(drained.__dict__))
         return 0
-    engine = Engine(db, data_paths(args.home))
+    engine = Engine(db, data_paths(args.home), courier=True)
     if not engine.start():
         raise ValidationError("another Shiftcast (the app, the tray or a sender) is already sending from this data folder")
     stop = threading.Event()

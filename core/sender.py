@@ -24,13 +24,13 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from sqlalchemy import bindparam, func, insert, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
-from core import alerts, channel_holds, fallback, outbox, policy, presend, sender_email, settings
+from core import alerts, channel_holds, courier, fallback, outbox, policy, presend, reminder_batch, sender_email, settings
 from core.channels import email as email_channel
 from core.channels.email import SmtpAccess
-from core.channels.line import LineAccess
+from core.channels.line import LineAccess, encode_multicast, encode_push
 from core.channels.webhook import WebhookClient
 from core.db import Database
 from core.models import Channel, Delivery, DeliveryAttempt, DeliveryStatus, Shift, utcnow
@@ -38,6 +38,12 @@ from core.policy import BackoffPolicy, ErrorCode, Outcome, SendResult
 from core.ratelimit import TokenBucket
 
 log = logging.getLogger(__name__)
+
+
+COURIER_RETRY_S = 600.0  # after a courier failed to start, send from threads this long before trying again
+
+# Rounds of requests a sender keeps in flight (its concurrency times this).
+IN_FLIGHT_ROUNDS = 8
 
 
 @dataclass(frozen=True)
@@ -50,10 +56,13 @@ class SenderConfig:
     multicast_rate: float = 200.0
     # While the pool still has sends waiting for a thread, the loop pauses this long between turns
     # so results gather into fewer, larger transactions; the waiting sends keep every thread busy.
-    batch_window: float = 0.005
+    batch_window: float = 0.05
     # E-mails claimed per turn. They share one connection and go one after another, so one batch is
     # in flight at a time; the mailer keeps the connection for the next batch of the same burst.
     email_batch: int = 200
+    # LINE requests go out from a child process (core/courier.py) so that the loop and the HTTP
+    # work use two cores. The app turns this on; the library default keeps tests in one process.
+    courier: bool = False
 
     @classmethod
     def from_settings(cls, session: Session) -> SenderConfig:
@@ -100,6 +109,7 @@ class SenderStats:
     throttled: int = 0
     lost_leases: int = 0
     turns: int = 0
+    by_courier: int = 0  # LINE requests handed to the courier process (the rest went from threads here)
 
 
 @dataclass
@@ -163,6 +173,7 @@ class Sender:
         self._email_inflight: dict[int, Future[None]] = {}  # one batch: every id maps to its one future
         self._wake = threading.Event()
         self._stop = threading.Event()
+        self.ready = threading.Event()  # the loop runs (and its courier, if used, has started)
         self._paused = False
         self._thread: threading.Thread | None = None
         self._pool: ThreadPoolExecutor | None = None
@@ -170,6 +181,10 @@ class Sender:
         self._email: SmtpAccess | None = None
         self._email_retry_at = 0.0  # monotonic time before which an unconfigured e-mail is not looked up again
         self._webhook: WebhookClient | None = None
+        self._courier: courier.Courier | None = None
+        self._courier_jobs: dict[int, Job] = {}  # handed to the courier, not answered yet
+        self._courier_retry_at = 0.0  # monotonic time before which a courier that failed to start is not tried again
+        self._renew_at: dt.datetime | None = None  # when the leases of what is in flight are next extended
         self._ready: list[Channel] | None = None  # the channels the last turn could claim (None: any)
         self._opened: list[tuple[str, str]] = []  # incidents opened this turn, announced once it commits
         self._died = False  # a delivery was dead-lettered in the results being recorded
@@ -203,12 +218,17 @@ class Sender:
         self.wake()
         if self._thread is not None:
             self._thread.join(timeout)
+        else:  # driven by run_until_idle: nothing is in flight, the courier only waits for more
+            self._close_courier()
         self._remove_listener()
 
     # ----- the loop -----
 
     def _loop(self) -> None:
         try:
+            if self.config.courier and (access := self._client()) is not None:
+                self._courier_for(access)  # started ahead of the first send, on this thread, not the caller's
+            self.ready.set()
             while not self._stop.is_set():
                 self._wake.clear()
                 busy = self.turn()
@@ -224,6 +244,7 @@ class Sender:
         finally:
             if self._pool is not None:
                 self._pool.shutdown(wait=True, cancel_futures=True)
+            self._close_courier()
             if self._access is not None:
                 self._access.client.close()
             if self._email is not None:
@@ -233,10 +254,24 @@ class Sender:
 
     def _queued_for_pool(self) -> int:
         """Sends claimed but still waiting for a free pool thread (right after a turn)."""
-        return max(len(self._inflight) - self.config.concurrency, 0)
+        return max(self._in_flight() - self.config.concurrency, 0)
+
+    def _leases_to_renew(self, now: dt.datetime) -> list[int]:
+        """The deliveries in flight, a quarter of a lease after the last renewal (else none)."""
+        if self._renew_at is None:
+            self._renew_at = now + self.config.lease / 4
+        if now < self._renew_at:
+            return []
+        self._renew_at = now + self.config.lease / 4
+        # copy(): the courier's reader thread removes answered jobs meanwhile
+        return [*self._inflight.copy(), *self._courier_jobs.copy(), *self._email_inflight.copy()]
+
+    def _in_flight(self) -> int:
+        """LINE pushes and webhook posts handed to a thread or the courier, not yet answered."""
+        return len(self._inflight) + len(self._courier_jobs)
 
     def _idle_wait(self) -> float:
-        if self._inflight or self._email_inflight:
+        if self._inflight or self._email_inflight or self._courier_jobs:
             return 0.05
         with self.db.read() as session:
             # Rows of a channel that cannot send now (no credentials, held) are due but not work:
@@ -257,16 +292,21 @@ class Sender:
         access = self._client() if active else None
         mail = self._mailer() if active else None
         # LINE pushes and webhook posts share the pool; webhooks need no credentials.
-        capacity = self.config.concurrency * 2 - len(self._inflight) if active else 0
+        # Several rounds of requests in flight let results gather into larger transactions; the
+        # leases of those still waiting are renewed below, so their depth never outlasts a lease.
+        capacity = self.config.concurrency * IN_FLIGHT_ROUNDS - self._in_flight() if active else 0
         email_capacity = self.config.email_batch if mail is not None and not self._email_inflight else 0
-        if not finished and capacity <= 0 and email_capacity <= 0:
-            return False
         now = self.clock()
+        renew = self._leases_to_renew(now)
+        if not finished and capacity <= 0 and email_capacity <= 0 and not renew:
+            return False
         changed: list[int] = []
         jobs: list[Job] = []
         hold_lifted = False
         try:
             with self.db.write() as session:
+                if renew:
+                    outbox.renew_leases(session, renew, owner=self.owner, now=now, lease=self.config.lease)
                 if finished:
                     changed.extend(job.delivery_id for job, _ in finished)
                     self._record(session, finished, now)
@@ -302,9 +342,15 @@ class Sender:
         if hold_lifted:
             self.events.emit_hold(None)
         mails = [job for job in jobs if job.outgoing.endpoint == "email"]
+        couriered: list[Job] = []
         for job in jobs:
-            if job.outgoing.endpoint != "email":
+            if job.outgoing.endpoint == "email":
+                continue
+            if access is not None and self._for_courier(job) and self._courier_for(access) is not None:
+                couriered.append(job)
+            else:
                 self._submit(job, access)  # type: ignore[arg-type]
+        self._send_by_courier(couriered)
         if mails and mail is not None:
             self._submit_emails(mails, mail)
         if changed:
@@ -315,7 +361,9 @@ class Sender:
         """Synchronous driving for tests and the CLI: loop until nothing is due or in flight."""
         for _ in range(max_turns):
             busy = self.turn()
-            if not busy and not self._inflight and not self._email_inflight:
+            # A courier result leaves _courier_jobs once it is in _results: check both, in that order.
+            if (not busy and not self._inflight and not self._email_inflight and not self._courier_jobs
+                    and self._results.empty()):
                 break
             if not busy:
                 self._wake.wait(0.01)
@@ -356,7 +404,8 @@ class Sender:
     def _forget_client_when_idle(self) -> None:
         """While held, read the token again on the next turn: a corrected token saved in Settings
         then lifts the hold in the running app, without a restart."""
-        if self._access is not None and not self._inflight:
+        if self._access is not None and not self._inflight and not self._courier_jobs:
+            self._close_courier()
             self._access.client.close()
             self._access = None
 
@@ -368,26 +417,39 @@ class Sender:
         return channel_holds.check(session, settings.LINE_HOLD, access.token_fingerprint)
 
     def _prepare(self, session: Session, ids: list[int], now: dt.datetime) -> list[Job]:
-        """Load what the claimed deliveries need in a few queries for the whole batch, not per delivery."""
+        """Check and build the claimed deliveries with a few queries for the whole batch, not per delivery."""
         if not ids:
             return []
-        # `rows` also keeps the shifts alive: the identity map holds objects weakly, and the builders
-        # must find them there when they call session.get().
-        rows = session.execute(_CLAIMED, {"ids": ids}).all()
-        prepared = [job for delivery, _, last in rows
-                    if (job := self._prepare_one(session, delivery, now, (last or 0) + 1)) is not None]
-        session.flush()  # whatever a builder changed (a publication's hosted image keys)
-        # Nothing reads these objects again; dropped now, they leave the (weak) identity map and the
-        # UPDATE below has nothing to expire (expiring a loaded row costs more than writing it).
-        del rows
-        # Retry keys and attempt counts of the whole batch in one executemany (the ORM's unit of work
-        # cost more than the rest of the turn); they commit with the claim, before any request leaves.
-        outbox.transition_many(session, [(job.delivery_id, values) for job, values in prepared],
-                               expected=[DeliveryStatus.PROCESSING], owner=self.owner, now=now)
-        return [job for job, _ in prepared]
+        jobs: list[Job] = []
+        starts: list[outbox.AttemptStart] = []
+        # Reminders that pass every check come from one lean query; everything else (other kinds,
+        # and reminders with a reason not to go as planned) through the ORM and presend's builders.
+        ready = reminder_batch.load(session, ids, now)
+        for r in ready.values():
+            started = self._attempt_start(r.delivery_id, r.attempt_count, r.retry_key, r.retry_key_issued_at,
+                                          r.first_attempt_at, r.due_at, r.late_seconds, line=True, now=now)
+            jobs.append(Job(r.delivery_id, r.attempt_number, started.retry_key, r.outgoing, now, started.attempt_count))
+            starts.append(started)
+        rest = [i for i in ids if i not in ready]
+        if rest:
+            # `rows` also keeps the shifts alive: the identity map holds objects weakly, and the
+            # builders must find them there when they call session.get().
+            rows = session.execute(_CLAIMED, {"ids": rest}).all()
+            for delivery, _, last in rows:
+                prepared = self._prepare_one(session, delivery, now, (last or 0) + 1)
+                if prepared is not None:
+                    jobs.append(prepared[0])
+                    starts.append(prepared[1])
+            session.flush()  # whatever a builder changed (a publication's hosted image keys)
+            # Nothing reads these objects again; dropped now, they leave the (weak) identity map.
+            del rows
+        # Retry keys and attempt counts of the whole batch in one executemany; they commit with the
+        # claim, before any request leaves.
+        outbox.start_attempts(session, starts, owner=self.owner, now=now)
+        return jobs
 
     def _prepare_one(self, session: Session, delivery: Delivery, now: dt.datetime,
-                     number: int) -> tuple[Job, dict[str, object]] | None:
+                     number: int) -> tuple[Job, outbox.AttemptStart] | None:
         """The job to send and the columns its delivery row gets, or None if it was finished here."""
         line = delivery.channel == Channel.LINE
         if line and delivery.retry_key is not None and not policy.retry_key_usable(delivery.retry_key_issued_at, now):
@@ -403,16 +465,23 @@ class Sender:
         except presend.CannotBuild as problem:
             self._finish(session, delivery, now, DeliveryStatus.FAILED, problem.code, str(problem))
             return None
-        values: dict[str, object] = {"attempt_count": delivery.attempt_count + 1}
-        retry_key = delivery.retry_key
+        started = self._attempt_start(delivery.id, delivery.attempt_count, delivery.retry_key,
+                                      delivery.retry_key_issued_at, delivery.first_attempt_at, delivery.due_at,
+                                      delivery.late_seconds, line=line, now=now)
+        return Job(delivery.id, number, started.retry_key, outgoing, now, started.attempt_count), started
+
+    def _attempt_start(self, delivery_id: int, attempt_count: int, retry_key: str | None,
+                       issued_at: dt.datetime | None, first_at: dt.datetime | None, due_at: dt.datetime | None,
+                       late_seconds: int | None, *, line: bool, now: dt.datetime) -> outbox.AttemptStart:
+        """The row's columns as this attempt leaves: a LINE delivery's first attempt issues its retry
+        key; the first attempt of any delivery records how late it went out."""
         if retry_key is None and line:
-            retry_key = self._new_uuid()
-            values |= {"retry_key": retry_key, "retry_key_issued_at": now}
-        if delivery.first_attempt_at is None:
-            values["first_attempt_at"] = now
-            if delivery.due_at is not None:
-                values["late_seconds"] = max(0, int((now - delivery.due_at).total_seconds()))
-        return Job(delivery.id, number, retry_key, outgoing, now, delivery.attempt_count + 1), values
+            retry_key, issued_at = self._new_uuid(), now
+        if first_at is None:
+            first_at = now
+            if due_at is not None:
+                late_seconds = max(0, int((now - due_at).total_seconds()))
+        return outbox.AttemptStart(delivery_id, attempt_count + 1, retry_key, issued_at, first_at, late_seconds)
 
     @staticmethod
     def _new_uuid() -> str:
@@ -450,6 +519,66 @@ class Sender:
                                             time_budget=budget)
         for job in jobs:
             self._email_inflight[job.delivery_id] = future
+
+    @property
+    def courier_pid(self) -> int | None:
+        """The courier process's id while one runs (for the log and the tests)."""
+        return self._courier.pid if self._courier is not None else None
+
+    def _for_courier(self, job: Job) -> bool:
+        # Image uploads run in this process (they need the hosting client): publications stay here.
+        return (self.config.courier and job.outgoing.endpoint in ("push", "multicast")
+                and job.outgoing.before_send is None)
+
+    def _courier_for(self, access: LineAccess) -> courier.Courier | None:
+        """The courier for this client, started on first use; None (send from threads) if it cannot start."""
+        if self._courier is not None and not self._courier.alive and not self._courier_jobs:
+            self._close_courier()  # it died and every request it had came back as a retry: start afresh
+        if self._courier is None and time.monotonic() >= self._courier_retry_at:
+            try:
+                self._courier = courier.Courier(
+                    access.client, threads=self.config.concurrency, push_rate=self.config.push_rate,
+                    multicast_rate=self.config.multicast_rate, on_result=self._courier_answered)
+            except courier.CourierUnavailable as exc:
+                log.warning("%s; sending from this process instead", exc)
+                # Threads here send just as safely; a start that failed is not retried every turn.
+                self._courier_retry_at = time.monotonic() + COURIER_RETRY_S
+        return self._courier if self._courier is not None and self._courier.alive else None
+
+    def _send_by_courier(self, jobs: list[Job]) -> None:
+        if not jobs:
+            return
+        assert self._courier is not None
+        requests: list[courier.Request] = []
+        for job in jobs:
+            assert job.retry_key is not None  # every LINE job gets one in _prepare
+            messages = list(job.outgoing.messages)
+            try:
+                body = (encode_multicast(list(job.outgoing.to), messages) if job.outgoing.endpoint == "multicast"
+                        else encode_push(str(job.outgoing.to), messages))
+            except Exception as exc:  # noqa: BLE001 - as an unexpected client error in _send: transient
+                log.exception("encoding delivery %s failed", job.delivery_id)
+                self._report(job, SendResult(transport_error=policy.Transport.CONNECTION, message=str(exc)[:300]))
+                continue
+            self._courier_jobs[job.delivery_id] = job
+            self.stats.by_courier += 1
+            requests.append((job.delivery_id, job.outgoing.endpoint, job.retry_key, body))
+        self._courier.send(requests)
+
+    def _courier_answered(self, delivery_id: int, result: SendResult) -> None:
+        # On the courier's reader thread: the job leaves the in-flight map only once its result is queued.
+        job = self._courier_jobs.get(delivery_id)
+        if job is None:
+            log.error("the sending process answered for delivery %s, which it was not given", delivery_id)
+            return
+        self._results.put((job, result))
+        del self._courier_jobs[delivery_id]
+        self._wake.set()
+
+    def _close_courier(self) -> None:
+        if self._courier is not None:
+            self._courier.close()
+            self._courier = None
 
     def _thread_pool(self) -> ThreadPoolExecutor:
         if self._pool is None:
@@ -513,7 +642,7 @@ class Sender:
         """A turn's finished sends: every attempt in one INSERT, every sent row in one UPDATE."""
         decided = [(job, result, policy.decide(result, attempts_made=job.attempt_count, now=now, rng=self.rng,
                                                backoff=self.config.backoff)) for job, result in finished]
-        session.execute(insert(DeliveryAttempt.__table__), [{
+        outbox.record_attempts(session, [{
             "delivery_id": job.delivery_id, "number": job.attempt_number, "started_at": job.started_at,
             "duration_ms": result.duration_ms, "http_status": result.http_status, "request_id": result.request_id,
             "accepted_request_id": result.accepted_request_id, "retry_key": job.retry_key,
@@ -521,23 +650,18 @@ class Sender:
             "error_message": decision.message,
         } for job, result, decision in decided])
         ours = outbox.leased_by(session, (job.delivery_id for job, _, _ in decided), owner=self.owner)
-        sent: list[tuple[int, dict[str, object]]] = []
+        sent: list[outbox.Accepted] = []
         for job, result, decision in decided:
             if job.delivery_id not in ours:
                 self._lost_lease(job, decision)
             elif decision.outcome is Outcome.SENT:
-                values: dict[str, object] = {
-                    "status": DeliveryStatus.SENT, "sent_at": now, "accepted_request_id": result.accepted_request_id,
-                    "last_error_code": None, "last_error_message": None,
-                }
-                if result.http_status != 409:  # a 409 keeps the id of the earlier request LINE accepted
-                    values["line_request_id"] = result.request_id
-                sent.append((job.delivery_id, values))
+                # A 409 keeps the id of the earlier request LINE accepted.
+                sent.append(outbox.Accepted(job.delivery_id, None if result.http_status == 409 else result.request_id,
+                                            result.accepted_request_id))
             else:
                 self._record_unsent(session, job, decision, now)
         if sent:
-            applied = outbox.transition_many(session, sent, expected=[DeliveryStatus.PROCESSING], owner=self.owner,
-                                             now=now)
+            applied = outbox.mark_sent(session, sent, owner=self.owner, now=now)
             self.stats.sent += applied
             if applied != len(sent):  # cannot happen while leased_by's lock holds; say so if it ever does
                 log.error("%d of %d sent deliveries could not be recorded as sent", len(sent) - applied, len(sent))
@@ -614,6 +738,8 @@ class Sender:
         """Graceful stop: cancel sends not yet started (release their leases), record the rest."""
         inflight = {**self._inflight, **self._email_inflight}
         not_started = [i for i, f in inflight.items() if f.cancel()]
+        # The courier sends what it was given (a round of requests at most) and reports it all.
+        self._close_courier()
         deadline = self.clock() + dt.timedelta(seconds=60)
         while any(not f.done() for f in inflight.values()) and self.clock() < deadline:
             self._wake.wait(0.05)

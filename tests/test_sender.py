@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import select
@@ -20,13 +22,39 @@ FAST = SenderConfig(concurrency=4, lease=dt.timedelta(seconds=30),
                     backoff=BackoffPolicy(base=dt.timedelta(minutes=2), jitter=0))
 
 
+# Every test runs twice: LINE requests sent from the sender's own threads, and from its courier
+# process (core/courier.py, what the headless sender uses). Both must agree row for row.
+_MODE = {"courier": False}
+_MADE: list[Sender] = []
+
+
+@pytest.fixture(autouse=True, params=["threads", "courier"])
+def send_mode(request: pytest.FixtureRequest) -> Iterator[str]:
+    _MODE["courier"] = request.param == "courier"
+    yield request.param
+    while _MADE:
+        _MADE.pop().stop()
+
+
 @pytest.fixture
 def clock(now: dt.datetime) -> FakeClock:
     return FakeClock(now)
 
 
+def _make(db: Database, config: SenderConfig, **kwargs: object) -> Sender:
+    sender = Sender(db, lambda: access_from_settings(db), config=dataclasses.replace(config, courier=_MODE["courier"]),
+                    **kwargs)  # type: ignore[arg-type]
+    _MADE.append(sender)
+    return sender
+
+
 def _sender(db: Database, clock: FakeClock, *, config: SenderConfig = FAST, events: SenderEvents | None = None) -> Sender:
-    return Sender(db, lambda: access_from_settings(db), config=config, clock=clock, events=events)
+    return _make(db, config, clock=clock, events=events)
+
+
+def _used_courier(sender: Sender) -> None:
+    """In courier mode the LINE requests really went through the courier (no silent fallback)."""
+    assert (sender.stats.by_courier > 0) == _MODE["courier"], sender.stats
 
 
 def _delivery(db: Database, delivery_id: int) -> Delivery:
@@ -43,8 +71,10 @@ def _attempts(db: Database, delivery_id: int) -> list[DeliveryAttempt]:
 
 def test_sent_on_2xx_with_request_id_and_retry_key(db, line_ready: LineEmulator, clock: FakeClock) -> None:
     [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
-    stats = _sender(db, clock).run_until_idle()
+    sender = _sender(db, clock)
+    stats = sender.run_until_idle()
     assert stats.sent == 1
+    _used_courier(sender)
     d = _delivery(db, delivery_id)
     [received] = line_ready.inbox(d.recipient)
     assert d.status == DeliveryStatus.SENT and d.sent_at == clock.now and d.line_request_id == received.request_id
@@ -88,6 +118,7 @@ def test_accepted_then_5xx_comes_back_as_409_and_counts_as_sent(db, line_ready: 
     [received] = line_ready.inbox(d.recipient)
     assert d.status == DeliveryStatus.SENT and d.accepted_request_id == received.request_id
     assert [a.http_status for a in _attempts(db, delivery_id)] == [500, 409]
+    _used_courier(sender)
 
 
 def test_timeout_after_acceptance_is_not_a_duplicate(db, line_ready: LineEmulator, clock: FakeClock) -> None:
@@ -104,6 +135,7 @@ def test_timeout_after_acceptance_is_not_a_duplicate(db, line_ready: LineEmulato
     d = _delivery(db, delivery_id)
     assert d.status == DeliveryStatus.SENT and len(line_ready.inbox(d.recipient)) == 1
     assert [a.error_code for a in _attempts(db, delivery_id)] == ["TIMEOUT", None]
+    _used_courier(sender)
 
 
 def test_connection_reset_is_retried(db, line_ready: LineEmulator, clock: FakeClock) -> None:
@@ -181,15 +213,13 @@ def test_401_holds_the_channel_until_the_token_changes(db, line_ready: LineEmula
     assert all(_delivery(db, i).status == DeliveryStatus.SENT for i in ids) and holds[-1] is None
 
 
-def test_400_fails_with_lines_message_and_details(db, line_ready: LineEmulator, clock: FakeClock) -> None:
+def test_400_fails_with_lines_message_and_details(db, line_ready: LineEmulator, clock: FakeClock,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
     [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
-    original = presend._builders[DeliveryKind.SHIFT_REMINDER]
-    presend._builders[DeliveryKind.SHIFT_REMINDER] = lambda s, d, now: presend.Outgoing(
-        "push", d.recipient, ({"type": "text", "text": ""},))
-    try:
-        _sender(db, clock).run_until_idle()
-    finally:
-        presend._builders[DeliveryKind.SHIFT_REMINDER] = original
+    # Every reminder's push is built by presend.reminder_push, on the lean path and the ORM path alike.
+    monkeypatch.setattr(presend, "reminder_push", lambda facts, language, to: presend.Outgoing(
+        "push", to, ({"type": "text", "text": ""},)))
+    _sender(db, clock).run_until_idle()
     d = _delivery(db, delivery_id)
     assert (d.status, d.last_error_code, d.dead_lettered_at) == (DeliveryStatus.FAILED, "LINE_400", None)
     assert "HTTP 400" in (d.last_error_message or "") and "messages[0].text" in (d.last_error_message or "")
@@ -246,7 +276,7 @@ def test_background_thread_is_woken_by_an_enqueue(db, line_ready: LineEmulator, 
     config = SenderConfig(concurrency=2, poll_interval=600.0)  # only the wake-up can make it send in time
     done = threading.Event()
     events = SenderEvents(deliveries_changed=[lambda ids: done.set() if line_ready.all_inbox() else None])
-    sender = Sender(db, lambda: access_from_settings(db), config=config, events=events).start()
+    sender = _make(db, config, events=events).start()
     try:
         [delivery_id] = make_reminders(db, 1, now=dt.datetime.now(dt.UTC), emulator=line_ready)
         assert done.wait(10)
@@ -260,7 +290,7 @@ def test_graceful_stop_leaves_no_lease_behind(db, line_ready: LineEmulator) -> N
 
     make_reminders(db, 40, now=dt.datetime.now(dt.UTC), emulator=line_ready)
     line_ready.set_faults(FaultPlan(latency_ms=50))
-    sender = Sender(db, lambda: access_from_settings(db), config=SenderConfig(concurrency=2)).start()
+    sender = _make(db, SenderConfig(concurrency=2)).start()
     deadline = time.monotonic() + 10
     while not line_ready.all_inbox() and time.monotonic() < deadline:
         time.sleep(0.01)
@@ -278,3 +308,28 @@ def test_no_token_means_nothing_is_claimed(db, emulator: LineEmulator, clock: Fa
     _sender(db, clock).run_until_idle()
     d = _delivery(db, delivery_id)
     assert d.status == DeliveryStatus.QUEUED and d.attempt_count == 0
+
+
+def test_leases_of_sends_still_in_flight_are_renewed(db, line_ready: LineEmulator, clock: FakeClock) -> None:
+    """Several rounds wait in flight while LINE is slow: a live sender keeps its leases, so nobody
+    else claims what it is still sending."""
+    from core import outbox
+
+    ids = make_reminders(db, 3, now=clock.now, emulator=line_ready)
+    line_ready.set_faults(FaultPlan(latency_ms=1500))
+    sender = _sender(db, clock)
+    claimed_at = clock.now
+    sender.turn()  # claimed and handed over; LINE answers in 1.5 s
+    clock.advance(seconds=8)  # past a quarter of the 30 s lease
+    sender.turn()
+    with db.read() as s:
+        leases = {s.get(Delivery, i).lease_expires_at for i in ids}  # type: ignore[union-attr]
+    assert leases == {clock.now + FAST.lease}
+    clock.now = claimed_at + FAST.lease + dt.timedelta(seconds=1)  # the first lease would have run out
+    with db.write() as s:
+        assert outbox.claim(s, owner="someone-else", now=clock.now, lease=FAST.lease, limit=10) == []
+    sender.run_until_idle()
+    assert all(_delivery(db, i).status == DeliveryStatus.SENT for i in ids)
+    assert len(line_ready.all_inbox()) == 3
+    with db.read() as s:
+        assert all(a.http_status == 200 for i in ids for a in deliveries.attempts(s, i))

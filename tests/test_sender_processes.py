@@ -7,6 +7,7 @@ database must agree with it.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 import random
 import signal
@@ -46,7 +47,7 @@ def _spawn(paths: DataPaths, emulator: LineEmulator, *, home: Path | None = None
         "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring",
     }
     return subprocess.Popen([sys.executable, "main.py", "sender"], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
 def _unfinished(db: Database) -> int:
@@ -91,8 +92,12 @@ def test_two_sender_processes_never_send_one_delivery_twice(db: Database, paths:
         finally:
             for p in senders:
                 p.send_signal(signal.SIGTERM)
-            outputs = [p.communicate(timeout=60)[1].decode() for p in senders]
+            answers = [p.communicate(timeout=60) for p in senders]
+            outputs = [err.decode() for _, err in answers]
         assert [p.returncode for p in senders] == [0, 0], outputs
+        # The headless sender sends LINE requests from its courier process (core/courier.py).
+        stats = [json.loads(out.decode().strip().splitlines()[-1]) for out, _ in answers]
+        assert sum(s["by_courier"] for s in stats) == sum(s["sent"] for s in stats) == 600, stats
         _assert_exactly_once(db, emulator, 600)
         with db.read() as s:
             owners = s.scalars(select(func.count(func.distinct(DeliveryAttempt.id)))).one()
