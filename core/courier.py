@@ -133,6 +133,13 @@ class Courier:
         except (OSError, ValueError):  # the child is gone; the reader reports what it never answered
             log.warning("the sending process is gone; %d requests go back for a retry", len(requests))
 
+    def kill(self) -> None:
+        """End a courier that stopped answering; the reader reports what it held as connection errors."""
+        try:
+            self._child.kill()
+        except OSError:
+            pass
+
     def close(self, timeout: float = 60.0) -> None:
         """No more requests: the child finishes those it has, reports them and exits."""
         try:

@@ -30,6 +30,7 @@ from sqlalchemy.orm import Session
 from core import alerts, channel_holds, courier, fallback, outbox, policy, presend, reminder_batch, sender_email, settings
 from core.channels import email as email_channel
 from core.channels.email import SmtpAccess
+from core.channels import line as line_channel
 from core.channels.line import LineAccess, encode_multicast, encode_push
 from core.channels.webhook import WebhookClient
 from core.db import Database
@@ -286,6 +287,7 @@ class Sender:
         """Record finished sends and claim new work in one transaction. True if anything happened."""
         finished = self._drain()
         self._forget_done()
+        self._watch_courier()
         active = not (self._paused or self._stop.is_set())
         if not active:
             self._ready = []  # paused or stopping: nothing is work until woken
@@ -544,6 +546,25 @@ class Sender:
                 # Threads here send just as safely; a start that failed is not retried every turn.
                 self._courier_retry_at = time.monotonic() + COURIER_RETRY_S
         return self._courier if self._courier is not None and self._courier.alive else None
+
+    def _watch_courier(self) -> None:
+        """A courier that stops answering (stopped, wedged) is killed: its reader then returns every
+        request it held as a connection error, retried with the same key. Without this its leases,
+        renewed while the sender lives, would keep those deliveries forever."""
+        if self._courier is None or not self._courier_jobs:
+            return
+        oldest = min(job.started_at for job in self._courier_jobs.copy().values())
+        waited = self.clock() - oldest
+        if waited > self._courier_patience():
+            log.error("the sending process has not answered for %d s; it is stopped and its %d requests "
+                      "go back for a retry", waited.total_seconds(), len(self._courier_jobs))
+            self._courier.kill()
+
+    def _courier_patience(self) -> dt.timedelta:
+        """Twice the longest a healthy courier can take: every round in flight timing out in turn."""
+        timeout = self._access.client.timeout if self._access is not None else line_channel.DEFAULT_TIMEOUT
+        per_request = sum(60.0 if part is None else float(part) for part in timeout.as_dict().values())
+        return dt.timedelta(seconds=2 * IN_FLIGHT_ROUNDS * per_request)
 
     def _send_by_courier(self, jobs: list[Job]) -> None:
         if not jobs:

@@ -214,3 +214,34 @@ def test_the_courier_serves_nothing_without_a_config() -> None:
     done = subprocess.run([sys.executable, "main.py", "courier"], cwd=ROOT, input=b"", capture_output=True,
                           timeout=60)
     assert done.returncode == 2 and done.stdout == b""
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="needs SIGSTOP")
+def test_a_courier_that_stops_answering_is_replaced_and_nothing_is_lost(
+        db: Database, line_ready: LineEmulator, clock: FakeClock, caplog: pytest.LogCaptureFixture) -> None:
+    ids = make_reminders(db, 12, now=clock.now, emulator=line_ready)
+    sender = Sender(db, lambda: access_from_settings(db), config=CONFIG, clock=clock)
+    try:
+        line_ready.set_faults(FaultPlan(latency_ms=300))
+        sender.turn()  # handed over
+        pid = sender.courier_pid
+        assert pid is not None
+        os.kill(pid, signal.SIGSTOP)  # wedged: alive, but it will never answer
+        clock.advance(minutes=5)  # its leases were renewed meanwhile (a live sender keeps its work)
+        sender.turn()
+        assert sender.courier_pid == pid  # not yet: a healthy courier may take this long
+        clock.advance(minutes=20)  # longer than any healthy courier could take
+        sender.run_until_idle()
+        assert _gone(pid)
+        assert "has not answered" in caplog.text
+        line_ready.set_faults(FaultPlan())
+        clock.advance(minutes=2)
+        sender.run_until_idle()
+    finally:
+        sender.stop()
+    with db.read() as s:
+        rows = s.scalars(select(Delivery).where(Delivery.id.in_(ids))).all()
+        keys = {d.id: {a.retry_key for a in deliveries.attempts(s, d.id)} for d in rows}
+    assert [d.status for d in rows] == [DeliveryStatus.SENT] * 12
+    assert all(keys[d.id] == {d.retry_key} for d in rows)
+    assert sorted(m.recipient for m in line_ready.all_inbox()) == sorted(d.recipient for d in rows)
