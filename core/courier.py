@@ -94,7 +94,7 @@ class Courier:
                 self._in.write(json.dumps(config).encode() + b"\n")
                 self._in.flush()
                 first.append(self._out.readline())
-            except OSError:
+            except OSError:  # the child is gone already: `first` stays empty and the start fails below
                 pass
             ready.set()
 
@@ -137,14 +137,14 @@ class Courier:
         """End a courier that stopped answering; the reader reports what it held as connection errors."""
         try:
             self._child.kill()
-        except OSError:
+        except OSError:  # it has exited meanwhile
             pass
 
     def close(self, timeout: float = 60.0) -> None:
         """No more requests: the child finishes those it has, reports them and exits."""
         try:
             self._in.close()
-        except OSError:
+        except OSError:  # a dead child's pipe: the reader has reported its requests already
             pass
         self._reader.join(timeout)
         try:
@@ -243,15 +243,21 @@ def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
     return 0
 
 
-def _send(client: LineClient, buckets: dict[str, TokenBucket], request: list[bytes]) -> list[Any]:
-    delivery_id, endpoint, retry_key = int(request[0]), request[1].decode(), request[2].decode()
-    bucket = buckets[endpoint]
+def send_limited(client: LineClient, bucket: TokenBucket, endpoint: str, body: bytes, retry_key: str) -> SendResult:
+    """One LINE request under its endpoint's rate limit, from the sender's threads or the courier's."""
     bucket.acquire()
     try:
-        result = client.send_encoded(endpoint, request[3], retry_key=retry_key)
+        result = client.send_encoded(endpoint, body, retry_key=retry_key)
     except Exception as exc:  # noqa: BLE001 - an unexpected client error is a transient failure
+        log.exception("a LINE request raised")
         result = SendResult(transport_error=Transport.CONNECTION, message=str(exc)[:300])
     if result.http_status == 429 and policy.classify(result).outcome is Outcome.THROTTLED:
-        bucket.slow_down()
+        bucket.slow_down()  # LINE's rate limit: slow down for everyone sending on this endpoint
+    return result
+
+
+def _send(client: LineClient, buckets: dict[str, TokenBucket], request: list[bytes]) -> list[Any]:
+    delivery_id, endpoint, retry_key = int(request[0]), request[1].decode(), request[2].decode()
+    result = send_limited(client, buckets[endpoint], endpoint, request[3], retry_key)
     return [delivery_id, result.http_status, result.transport_error.value if result.transport_error else None,
             result.request_id, result.accepted_request_id, result.message, list(result.details), result.duration_ms]

@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
-from core import alerts, channel_holds, courier, fallback, outbox, policy, presend, reminder_batch, sender_email, settings
+from core import alerts, channel_holds, fallback, outbox, policy, presend, reminder_batch, sender_email, sender_line, settings
 from core.channels import email as email_channel
 from core.channels.email import SmtpAccess
-from core.channels import line as line_channel
-from core.channels.line import LineAccess, encode_multicast, encode_push
+from core.channels.line import LineAccess
+from core.courier import send_limited
 from core.channels.webhook import WebhookClient
 from core.db import Database
 from core.models import Channel, Delivery, DeliveryAttempt, DeliveryStatus, Shift, utcnow
@@ -40,8 +40,6 @@ from core.ratelimit import TokenBucket
 
 log = logging.getLogger(__name__)
 
-
-COURIER_RETRY_S = 600.0  # after a courier failed to start, send from threads this long before trying again
 
 # Rounds of requests a sender keeps in flight (its concurrency times this).
 IN_FLIGHT_ROUNDS = 8
@@ -182,9 +180,9 @@ class Sender:
         self._email: SmtpAccess | None = None
         self._email_retry_at = 0.0  # monotonic time before which an unconfigured e-mail is not looked up again
         self._webhook: WebhookClient | None = None
-        self._courier: courier.Courier | None = None
-        self._courier_jobs: dict[int, Job] = {}  # handed to the courier, not answered yet
-        self._courier_retry_at = 0.0  # monotonic time before which a courier that failed to start is not tried again
+        self._courier = sender_line.CourierLane(
+            enabled=config.courier, threads=config.concurrency, push_rate=config.push_rate,
+            multicast_rate=config.multicast_rate, rounds=IN_FLIGHT_ROUNDS, on_result=self._report)
         self._renew_at: dt.datetime | None = None  # when the leases of what is in flight are next extended
         self._ready: list[Channel] | None = None  # the channels the last turn could claim (None: any)
         self._opened: list[tuple[str, str]] = []  # incidents opened this turn, announced once it commits
@@ -220,7 +218,7 @@ class Sender:
         if self._thread is not None:
             self._thread.join(timeout)
         else:  # driven by run_until_idle: nothing is in flight, the courier only waits for more
-            self._close_courier()
+            self._courier.close()
         self._remove_listener()
 
     # ----- the loop -----
@@ -228,7 +226,7 @@ class Sender:
     def _loop(self) -> None:
         try:
             if self.config.courier and (access := self._client()) is not None:
-                self._courier_for(access)  # started ahead of the first send, on this thread, not the caller's
+                self._courier.open(access)  # started ahead of the first send, on this thread, not the caller's
             self.ready.set()
             while not self._stop.is_set():
                 self._wake.clear()
@@ -245,7 +243,7 @@ class Sender:
         finally:
             if self._pool is not None:
                 self._pool.shutdown(wait=True, cancel_futures=True)
-            self._close_courier()
+            self._courier.close()
             if self._access is not None:
                 self._access.client.close()
             if self._email is not None:
@@ -264,15 +262,14 @@ class Sender:
         if now < self._renew_at:
             return []
         self._renew_at = now + self.config.lease / 4
-        # copy(): the courier's reader thread removes answered jobs meanwhile
-        return [*self._inflight.copy(), *self._courier_jobs.copy(), *self._email_inflight.copy()]
+        return [*self._inflight.copy(), *self._courier.ids(), *self._email_inflight.copy()]
 
     def _in_flight(self) -> int:
         """LINE pushes and webhook posts handed to a thread or the courier, not yet answered."""
-        return len(self._inflight) + len(self._courier_jobs)
+        return len(self._inflight) + len(self._courier)
 
     def _idle_wait(self) -> float:
-        if self._inflight or self._email_inflight or self._courier_jobs:
+        if self._inflight or self._email_inflight or self._courier.jobs:
             return 0.05
         with self.db.read() as session:
             # Rows of a channel that cannot send now (no credentials, held) are due but not work:
@@ -287,7 +284,8 @@ class Sender:
         """Record finished sends and claim new work in one transaction. True if anything happened."""
         finished = self._drain()
         self._forget_done()
-        self._watch_courier()
+        if self._access is not None:
+            self._courier.watch(self.clock(), self._access.client.timeout.as_dict())
         active = not (self._paused or self._stop.is_set())
         if not active:
             self._ready = []  # paused or stopping: nothing is work until woken
@@ -348,11 +346,12 @@ class Sender:
         for job in jobs:
             if job.outgoing.endpoint == "email":
                 continue
-            if access is not None and self._for_courier(job) and self._courier_for(access) is not None:
+            if access is not None and self._courier.takes(job) and self._courier.open(access):
                 couriered.append(job)
             else:
                 self._submit(job, access)  # type: ignore[arg-type]
-        self._send_by_courier(couriered)
+        self._courier.hand(couriered)
+        self.stats.by_courier = self._courier.handed
         if mails and mail is not None:
             self._submit_emails(mails, mail)
         if changed:
@@ -363,8 +362,8 @@ class Sender:
         """Synchronous driving for tests and the CLI: loop until nothing is due or in flight."""
         for _ in range(max_turns):
             busy = self.turn()
-            # A courier result leaves _courier_jobs once it is in _results: check both, in that order.
-            if (not busy and not self._inflight and not self._email_inflight and not self._courier_jobs
+            # A courier result leaves its lane once it is in _results: check both, in that order.
+            if (not busy and not self._inflight and not self._email_inflight and not self._courier.jobs
                     and self._results.empty()):
                 break
             if not busy:
@@ -406,8 +405,8 @@ class Sender:
     def _forget_client_when_idle(self) -> None:
         """While held, read the token again on the next turn: a corrected token saved in Settings
         then lifts the hold in the running app, without a restart."""
-        if self._access is not None and not self._inflight and not self._courier_jobs:
-            self._close_courier()
+        if self._access is not None and not self._inflight and not self._courier.jobs:
+            self._courier.close()
             self._access.client.close()
             self._access = None
 
@@ -525,81 +524,7 @@ class Sender:
     @property
     def courier_pid(self) -> int | None:
         """The courier process's id while one runs (for the log and the tests)."""
-        return self._courier.pid if self._courier is not None else None
-
-    def _for_courier(self, job: Job) -> bool:
-        # Image uploads run in this process (they need the hosting client): publications stay here.
-        return (self.config.courier and job.outgoing.endpoint in ("push", "multicast")
-                and job.outgoing.before_send is None)
-
-    def _courier_for(self, access: LineAccess) -> courier.Courier | None:
-        """The courier for this client, started on first use; None (send from threads) if it cannot start."""
-        if self._courier is not None and not self._courier.alive and not self._courier_jobs:
-            self._close_courier()  # it died and every request it had came back as a retry: start afresh
-        if self._courier is None and time.monotonic() >= self._courier_retry_at:
-            try:
-                self._courier = courier.Courier(
-                    access.client, threads=self.config.concurrency, push_rate=self.config.push_rate,
-                    multicast_rate=self.config.multicast_rate, on_result=self._courier_answered)
-            except courier.CourierUnavailable as exc:
-                log.warning("%s; sending from this process instead", exc)
-                # Threads here send just as safely; a start that failed is not retried every turn.
-                self._courier_retry_at = time.monotonic() + COURIER_RETRY_S
-        return self._courier if self._courier is not None and self._courier.alive else None
-
-    def _watch_courier(self) -> None:
-        """A courier that stops answering (stopped, wedged) is killed: its reader then returns every
-        request it held as a connection error, retried with the same key. Without this its leases,
-        renewed while the sender lives, would keep those deliveries forever."""
-        if self._courier is None or not self._courier_jobs:
-            return
-        oldest = min(job.started_at for job in self._courier_jobs.copy().values())
-        waited = self.clock() - oldest
-        if waited > self._courier_patience():
-            log.error("the sending process has not answered for %d s; it is stopped and its %d requests "
-                      "go back for a retry", waited.total_seconds(), len(self._courier_jobs))
-            self._courier.kill()
-
-    def _courier_patience(self) -> dt.timedelta:
-        """Twice the longest a healthy courier can take: every round in flight timing out in turn."""
-        timeout = self._access.client.timeout if self._access is not None else line_channel.DEFAULT_TIMEOUT
-        per_request = sum(60.0 if part is None else float(part) for part in timeout.as_dict().values())
-        return dt.timedelta(seconds=2 * IN_FLIGHT_ROUNDS * per_request)
-
-    def _send_by_courier(self, jobs: list[Job]) -> None:
-        if not jobs:
-            return
-        assert self._courier is not None
-        requests: list[courier.Request] = []
-        for job in jobs:
-            assert job.retry_key is not None  # every LINE job gets one in _prepare
-            messages = list(job.outgoing.messages)
-            try:
-                body = (encode_multicast(list(job.outgoing.to), messages) if job.outgoing.endpoint == "multicast"
-                        else encode_push(str(job.outgoing.to), messages))
-            except Exception as exc:  # noqa: BLE001 - as an unexpected client error in _send: transient
-                log.exception("encoding delivery %s failed", job.delivery_id)
-                self._report(job, SendResult(transport_error=policy.Transport.CONNECTION, message=str(exc)[:300]))
-                continue
-            self._courier_jobs[job.delivery_id] = job
-            self.stats.by_courier += 1
-            requests.append((job.delivery_id, job.outgoing.endpoint, job.retry_key, body))
-        self._courier.send(requests)
-
-    def _courier_answered(self, delivery_id: int, result: SendResult) -> None:
-        # On the courier's reader thread: the job leaves the in-flight map only once its result is queued.
-        job = self._courier_jobs.get(delivery_id)
-        if job is None:
-            log.error("the sending process answered for delivery %s, which it was not given", delivery_id)
-            return
-        self._results.put((job, result))
-        del self._courier_jobs[delivery_id]
-        self._wake.set()
-
-    def _close_courier(self) -> None:
-        if self._courier is not None:
-            self._courier.close()
-            self._courier = None
+        return self._courier.pid
 
     def _thread_pool(self) -> ThreadPoolExecutor:
         if self._pool is None:
@@ -619,30 +544,22 @@ class Sender:
         self._report(job, result)
 
     def _send(self, job: Job, access: LineAccess) -> None:
-        bucket = self._buckets[job.outgoing.endpoint]
         if job.outgoing.before_send is not None:
             try:
                 job.outgoing.before_send()
             except Exception as exc:  # noqa: BLE001 - retried like a network error; LINE was not contacted
                 log.warning("preparing delivery %s failed: %s", job.delivery_id, exc)
-                self._results.put((job, SendResult(transport_error=policy.Transport.UPLOAD, message=str(exc)[:300])))
-                self._wake.set()
+                self._report(job, SendResult(transport_error=policy.Transport.UPLOAD, message=str(exc)[:300]))
                 return
-        bucket.acquire()
-        messages = list(job.outgoing.messages)
-        assert job.retry_key is not None  # every LINE job gets one in _prepare_one
+        assert job.retry_key is not None  # every LINE job gets one in _prepare
         try:
-            if job.outgoing.endpoint == "multicast":
-                result = access.client.multicast(list(job.outgoing.to), messages, retry_key=job.retry_key)
-            else:
-                result = access.client.push(str(job.outgoing.to), messages, retry_key=job.retry_key)
+            body = sender_line.encode(job.outgoing)
         except Exception as exc:  # noqa: BLE001 - an unexpected client error is a transient failure
-            log.exception("send of delivery %s raised", job.delivery_id)
-            result = SendResult(transport_error=policy.Transport.CONNECTION, message=str(exc)[:300])
-        if result.http_status == 429 and policy.classify(result).outcome is Outcome.THROTTLED:
-            bucket.slow_down()
-        self._results.put((job, result))
-        self._wake.set()
+            log.exception("encoding delivery %s failed", job.delivery_id)
+            self._report(job, SendResult(transport_error=policy.Transport.CONNECTION, message=str(exc)[:300]))
+            return
+        endpoint = job.outgoing.endpoint
+        self._report(job, send_limited(access.client, self._buckets[endpoint], endpoint, body, job.retry_key))
 
     def _drain(self) -> list[tuple[Job, SendResult]]:
         out = []
@@ -759,8 +676,8 @@ class Sender:
         """Graceful stop: cancel sends not yet started (release their leases), record the rest."""
         inflight = {**self._inflight, **self._email_inflight}
         not_started = [i for i, f in inflight.items() if f.cancel()]
-        # The courier sends what it was given (a round of requests at most) and reports it all.
-        self._close_courier()
+        # The courier sends what it was given (a few rounds of requests at most) and reports it all.
+        self._courier.close()
         deadline = self.clock() + dt.timedelta(seconds=60)
         while any(not f.done() for f in inflight.values()) and self.clock() < deadline:
             self._wake.wait(0.05)
