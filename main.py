@@ -5,26 +5,26 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-COURIER = "courier"  # the sender's own child process (core/courier.py): started without the CLI's imports
+COURIER = "courier"  # the sender's own child process (core/sending/courier.py): started without the CLI's imports
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv == [COURIER]:
-        from core import courier
+        from core.sending import courier
 
         return courier.serve(sys.stdin.buffer, sys.stdout.buffer)
-    from core import cli
+    from cli import commands
 
     try:
-        args = cli.parse_args(argv)
-    except cli.UsageError as exc:
-        return cli.fail_usage(exc)
-    if args.command in (None, *cli.SCREEN_MODES):
+        args = commands.parse_args(argv)
+    except commands.UsageError as exc:
+        return commands.fail_usage(exc)
+    if args.command in (None, *commands.SCREEN_MODES):
         from ui.app import run_gui
 
         return run_gui(args)
-    return cli.run(args)
+    return commands.run(args)
 
 
 if __name__ == "__main__":

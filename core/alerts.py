@@ -17,11 +17,20 @@ from dataclasses import dataclass
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from core import clock, outbox, settings
 from core.channels import email as email_channel
 from core.channels import webhook
-from core.db import insert_unless_exists
-from core.models import Alert, AlertKind, Channel, Delivery, DeliveryKind, DeliveryStatus
+from core.outbox import queue
+from core.roster import clock
+from core.store import settings
+from core.store.db import insert_unless_exists
+from core.store.models import (
+    Alert,
+    AlertKind,
+    Channel,
+    Delivery,
+    DeliveryKind,
+    DeliveryStatus,
+)
 
 STALL_AFTER = dt.timedelta(minutes=15)
 RECENT = dt.timedelta(days=7)
@@ -184,8 +193,8 @@ def notify(session: Session, alert: Alert, *, now: dt.datetime) -> list[int]:
         targets.append((Channel.EMAIL, manager))
     ids = []
     for channel, recipient in targets:
-        delivery_id, _ = outbox.enqueue(
-            session, kind=DeliveryKind.ALERT, dedup=outbox.dedup_key(DeliveryKind.ALERT, f"alert:{alert.id}", 0, channel),
+        delivery_id, _ = queue.enqueue(
+            session, kind=DeliveryKind.ALERT, dedup=queue.dedup_key(DeliveryKind.ALERT, f"alert:{alert.id}", 0, channel),
             due_at=now, now=now, channel=channel, recipient=recipient, alert_id=alert.id)
         ids.append(delivery_id)
     return ids

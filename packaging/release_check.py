@@ -44,7 +44,7 @@ MiB = 1024 * 1024
 
 def version() -> str:
     namespace: dict[str, str] = {}
-    exec((ROOT / "core" / "version.py").read_text(encoding="utf-8"), namespace)  # noqa: S102 - our own file
+    exec((ROOT / "core" / "version.py").read_text(encoding="utf-8"), namespace)
     return namespace["__version__"]
 
 
@@ -111,7 +111,7 @@ class Release:
         expect(self.frozen.exe.is_file() and os.access(self.frozen.exe, os.X_OK), f"no executable {self.frozen.exe}")
         must = [
             "resources/icons/shiftcast.png", "resources/icons/shiftcast.ico",
-            "core/migrations/env.py", "core/migrations/script.py.mako",
+            "core/store/migrations/env.py", "core/store/migrations/script.py.mako",
             "tzdata/zoneinfo/Asia/Tokyo", "holidays/locale/ja/LC_MESSAGES/JP.mo",
             "PySide6/Qt/plugins/platforms/libqoffscreen.so", "PySide6/Qt/plugins/platforms/libqxcb.so",
             "PySide6/Qt/plugins/imageformats/libqjpeg.so", "PySide6/Qt/plugins/imageformats/libqico.so",
@@ -119,7 +119,7 @@ class Release:
         ]
         for template in sorted((ROOT / "resources" / "templates").rglob("*.txt")):
             must.append(str(template.relative_to(ROOT)))
-        for migration in sorted((ROOT / "core" / "migrations" / "versions").glob("*.py")):
+        for migration in sorted((ROOT / "core" / "store" / "migrations" / "versions").glob("*.py")):
             must.append(str(migration.relative_to(ROOT)))
         for ts in sorted((ROOT / "resources" / "i18n").glob("*.ts")):
             must.append(f"resources/i18n/{ts.stem}.qm")
@@ -228,8 +228,8 @@ class Release:
 
     def check_upgrade_keeps_data(self) -> str:
         """A database at the FIRST migration, with rows, is upgraded by the frozen app at start-up."""
-        from core import migrate
-        from core.db import Database
+        from core.store import migrate
+        from core.store.db import Database
 
         home = self.home("upgrade")
         db_file = home / "shiftcast.db"
@@ -399,7 +399,7 @@ def _http_json(url: str, body: object | None = None) -> object | None:
     request = urllib.request.Request(url, data=data, method="GET" if body is None else "POST",
                                      headers={"Content-Type": "application/json"})
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310 - loopback only
+        with urllib.request.urlopen(request, timeout=10) as response:
             return json.loads(response.read() or b"null")
     except (OSError, ValueError):
         return None

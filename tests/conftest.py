@@ -10,9 +10,9 @@ os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 import pytest
 
-from core.bootstrap import open_database
-from core.db import Database
-from core.paths import DataPaths, data_paths
+from core.store.bootstrap import open_database
+from core.store.db import Database
+from core.store.paths import DataPaths, data_paths
 
 NOW = dt.datetime(2026, 12, 1, 0, 0, tzinfo=dt.UTC)
 
@@ -58,3 +58,21 @@ def db(paths: DataPaths) -> Iterator[Database]:
 @pytest.fixture
 def now() -> dt.datetime:
     return NOW
+
+
+@pytest.fixture(autouse=True)
+def _no_unexpected_message_box(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A modal message box nobody expected fails the test with its text, instead of waiting forever.
+
+    Tests that expect a dialog replace the method themselves (their monkeypatch comes later and wins).
+    """
+    from PySide6.QtWidgets import QMessageBox
+
+    def unexpected(kind: str):  # type: ignore[no-untyped-def]
+        def show(parent, title, text, *args, **kwargs):  # type: ignore[no-untyped-def]
+            raise AssertionError(f"unexpected {kind} message box: {title}: {text}")
+
+        return staticmethod(show)
+
+    for kind in ("warning", "critical", "information", "question"):
+        monkeypatch.setattr(QMessageBox, kind, unexpected(kind))

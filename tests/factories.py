@@ -6,18 +6,18 @@ import datetime as dt
 
 from sqlalchemy.orm import Session
 
-from core import roster
-from core.models import Classroom, Shift, ShiftStatus, Teacher
+from core.roster import rules
+from core.store.models import Classroom, Shift, ShiftStatus, Teacher
 
 
 def classroom(session: Session, name: str = "本校", **kwargs: object) -> Classroom:
-    return roster.create_classroom(session, name=name, **kwargs)  # type: ignore[arg-type]
+    return rules.create_classroom(session, name=name, **kwargs)  # type: ignore[arg-type]
 
 
 def teacher(session: Session, name: str = "佐藤", n: int = 1, **kwargs: object) -> Teacher:
     kwargs.setdefault("line_user_id", f"U{n:032x}")
     kwargs.setdefault("line_opt_in", True)
-    return roster.create_teacher(session, name=name, **kwargs)  # type: ignore[arg-type]
+    return rules.create_teacher(session, name=name, **kwargs)  # type: ignore[arg-type]
 
 
 def shift(
@@ -32,13 +32,13 @@ def shift(
     status: ShiftStatus = ShiftStatus.DRAFT,
     note: str = "",
 ) -> Shift:
-    from core.clock import parse_wall_time
+    from core.roster.clock import parse_wall_time
 
     start_time, _ = parse_wall_time(start)
     end_time, next_day = parse_wall_time(end, allow_next_day=True)
-    return roster.add_shift(
+    return rules.add_shift(
         session,
-        roster.ShiftDraft(
+        rules.ShiftDraft(
             classroom_id=room.id,
             teacher_id=who.id,
             local_date=day,

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
-from zoneinfo import ZoneInfo
 from collections.abc import Iterator
 from dataclasses import dataclass
+from zoneinfo import ZoneInfo
 
 import pytest
 
-from core import outbox, secrets
-from core.db import Database
 from core.emulator import LineEmulator
-from core.models import DeliveryKind, ShiftStatus
+from core.outbox import queue
+from core.store import secrets
+from core.store.db import Database
+from core.store.models import DeliveryKind, ShiftStatus
 from tests import factories as f
 
 TOKEN = "test-channel-token-0123456789abcdef"
@@ -60,9 +61,9 @@ def make_reminders(db: Database, count: int, *, now: dt.datetime, start_in: dt.t
             shift = f.shift(s, room, teacher, day, "16:00", "21:00", now=now, status=ShiftStatus.CONFIRMED)
             if emulator is not None:
                 emulator.add_user(teacher.line_user_id, teacher.name)
-            delivery_id, _ = outbox.enqueue(
+            delivery_id, _ = queue.enqueue(
                 s, kind=DeliveryKind.SHIFT_REMINDER,
-                dedup=outbox.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version),
+                dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version),
                 due_at=now, now=now, recipient=teacher.line_user_id, teacher_id=teacher.id,
                 classroom_id=room.id, shift_id=shift.id, shift_version=shift.version,
             )

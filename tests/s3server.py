@@ -6,8 +6,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from core import hosting, secrets, settings
-from core.db import Database
+from core.publication import hosting
+from core.store import secrets, settings
+from core.store.db import Database
 
 ACCESS_KEY = "shiftcast-test"
 SECRET_KEY = "shiftcast-test-secret-key-0123456789"

@@ -24,9 +24,9 @@ import trustme
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
 
-from core import settings
 from core.channels import email as email_channel
-from core.db import Database
+from core.store import settings
+from core.store.db import Database
 
 # aiosmtpd warns about its own deprecated session attribute on every login; not ours to fix.
 logging.getLogger("mail.log").setLevel(logging.ERROR)

@@ -8,14 +8,23 @@ import datetime as dt
 
 from sqlalchemy import select
 
-from core import alerts, deliveries, outbox, settings
+from core import alerts
 from core.channels.line import access_from_settings
-from core.db import Database
 from core.emulator import FaultPlan, LineEmulator
-from core.models import Channel, Classroom, Delivery, DeliveryKind, DeliveryStatus, ShiftStatus
-from core.policy import BackoffPolicy
-from core.scheduler import Scheduler
-from core.sender import Sender, SenderConfig, SenderEvents
+from core.outbox import deliveries, queue
+from core.outbox.policy import BackoffPolicy
+from core.sending.scheduler import Scheduler
+from core.sending.sender import Sender, SenderConfig, SenderEvents
+from core.store import settings
+from core.store.db import Database
+from core.store.models import (
+    Channel,
+    Classroom,
+    Delivery,
+    DeliveryKind,
+    DeliveryStatus,
+    ShiftStatus,
+)
 from tests import factories as f
 from tests.linefixtures import FakeClock, emulator, line_ready, make_reminders  # noqa: F401
 from tests.webhookserver import WebhookReceiver, webhook  # noqa: F401
@@ -92,9 +101,9 @@ def make_reminders_for_later(db: Database, clock: FakeClock) -> list[int]:
         room = s.scalar(select(Classroom))
         teacher = f.teacher(s, "後から", 900)
         shift = f.shift(s, room, teacher, dt.date(2026, 12, 20), now=clock.now, status=ShiftStatus.CONFIRMED)
-        delivery_id, _ = outbox.enqueue(
+        delivery_id, _ = queue.enqueue(
             s, kind=DeliveryKind.SHIFT_REMINDER,
-            dedup=outbox.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version),
+            dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version),
             due_at=clock.now, now=clock.now, recipient=teacher.line_user_id, teacher_id=teacher.id,
             classroom_id=room.id, shift_id=shift.id, shift_version=shift.version)
     return [delivery_id]

@@ -7,8 +7,17 @@ import datetime as dt
 
 from sqlalchemy import select, update
 
-from core import alerts, outbox, settings
-from core.models import Alert, AlertKind, Channel, Delivery, DeliveryKind, DeliveryStatus
+from core import alerts
+from core.outbox import queue
+from core.store import settings
+from core.store.models import (
+    Alert,
+    AlertKind,
+    Channel,
+    Delivery,
+    DeliveryKind,
+    DeliveryStatus,
+)
 
 NOW = dt.datetime(2026, 12, 10, 3, 0, tzinfo=dt.UTC)
 
@@ -52,8 +61,8 @@ def test_stalled_counts_from_when_the_sender_started() -> None:
 
 def _dead_letter(db, n: int) -> int:
     with db.write() as s:
-        delivery_id, _ = outbox.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup=f"k{n}", due_at=NOW, now=NOW)
-        outbox.transition(s, delivery_id, expected=[DeliveryStatus.QUEUED], now=NOW, status=DeliveryStatus.FAILED,
+        delivery_id, _ = queue.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup=f"k{n}", due_at=NOW, now=NOW)
+        queue.transition(s, delivery_id, expected=[DeliveryStatus.QUEUED], now=NOW, status=DeliveryStatus.FAILED,
                           dead_lettered_at=NOW)
     return delivery_id
 
@@ -88,7 +97,7 @@ def test_one_incident_however_often_the_condition_is_seen_then_cleared_then_new(
 
 def test_a_held_channel_is_not_also_a_stall(db) -> None:
     with db.write() as s:
-        outbox.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup="e1", due_at=NOW, now=NOW, channel=Channel.EMAIL)
+        queue.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup="e1", due_at=NOW, now=NOW, channel=Channel.EMAIL)
         settings.put(s, "smtp.hold", f"SMTP_AUTH_FAILED|abc|{NOW.isoformat()}")
         later = NOW + dt.timedelta(minutes=30)
         opened, _ = alerts.evaluate(s, now=later, running_since=NOW)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from core import autostart
+from core.app import autostart
 
 ROOT = Path(__file__).resolve().parent.parent
 

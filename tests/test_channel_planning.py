@@ -8,11 +8,20 @@ import datetime as dt
 import pytest
 from sqlalchemy import select
 
-from core import channel_choice, fallback, publication_email, roster, roster_csv
-from core.db import Database
 from core.errors import ValidationError
-from core.models import Channel, ChannelChoice, Delivery, DeliveryKind, DeliveryStatus, Publication, ShiftStatus
-from core.planner import plan
+from core.planning import fallback, mailed_publication
+from core.planning.planner import plan
+from core.roster import channel_choice, csv_files, rules
+from core.store.db import Database
+from core.store.models import (
+    Channel,
+    ChannelChoice,
+    Delivery,
+    DeliveryKind,
+    DeliveryStatus,
+    Publication,
+    ShiftStatus,
+)
 from tests import factories as f
 
 DAY = dt.date(2026, 12, 10)
@@ -80,9 +89,9 @@ def test_a_new_line_id_forgets_unreachability(db: Database, now: dt.datetime) ->
     with db.write() as s:
         teacher = _teacher(s, "佐藤", 1, ChannelChoice.LINE_FALLBACK)
         teacher.line_unreachable_at = now
-        roster.update_teacher(s, teacher.id, email="new@example.com")
+        rules.update_teacher(s, teacher.id, email="new@example.com")
         assert teacher.line_unreachable_at == now
-        roster.update_teacher(s, teacher.id, line_user_id="U" + "f" * 32)
+        rules.update_teacher(s, teacher.id, line_user_id="U" + "f" * 32)
         assert teacher.line_unreachable_at is None
 
 
@@ -99,15 +108,15 @@ def test_csv_channel_column_is_optional_and_round_trips(db: Database) -> None:
             f"佐藤,U{1:032x},a@example.com,yes,yes,both\n"
             f"鈴木,U{2:032x},b@example.com,yes,yes,\n").encode()
     with db.write() as s:
-        roster_csv.import_teachers(s, data)
-        assert [t.channel for t in roster.list_teachers(s)] == [ChannelChoice.BOTH, ChannelChoice.LINE]
+        csv_files.import_teachers(s, data)
+        assert [t.channel for t in rules.list_teachers(s)] == [ChannelChoice.BOTH, ChannelChoice.LINE]
         # Without the column an update keeps the choice.
-        roster_csv.import_teachers(s, f"name,email\n佐藤,c@example.com\n".encode())
-        assert roster.teacher_by_name(s, "佐藤").channel is ChannelChoice.BOTH
-        exported = roster_csv.export_teachers(s)
+        csv_files.import_teachers(s, "name,email\n佐藤,c@example.com\n".encode())
+        assert rules.teacher_by_name(s, "佐藤").channel is ChannelChoice.BOTH
+        exported = csv_files.export_teachers(s)
     assert exported.splitlines()[0].endswith(",channel") and ",both" in exported
-    with db.write() as s, pytest.raises(roster_csv.CsvImportError, match="line 2: channel must be"):
-        roster_csv.import_teachers(s, "name,通知方法\n佐藤,fax\n".encode())
+    with db.write() as s, pytest.raises(csv_files.CsvImportError, match="line 2: channel must be"):
+        csv_files.import_teachers(s, "name,通知方法\n佐藤,fax\n".encode())
 
 
 def test_publication_email_goes_to_each_teacher_of_the_month_once(db: Database, now: dt.datetime) -> None:
@@ -129,19 +138,19 @@ def test_publication_email_goes_to_each_teacher_of_the_month_once(db: Database, 
                                   preview_sha256="1" * 64, preview_bytes=1, snapshot_json="{}", created_at=now)
         s.add(publication)
         s.flush()
-        first = publication_email.fan_out(s, publication, now=now)
-        assert publication_email.fan_out(s, publication, now=now) == []
+        first = mailed_publication.fan_out(s, publication, now=now)
+        assert mailed_publication.fan_out(s, publication, now=now) == []
         assert plan(s, now=now).publication_emails == []
         rows = s.scalars(select(Delivery).where(Delivery.id.in_(first))).all()
         assert sorted(d.teacher_id for d in rows) == [by_mail.id, both.id, fallback_gone.id]
         assert {d.kind for d in rows} == {DeliveryKind.SHIFT_PUBLICATION}
         # The group message failed for good: the fallback teachers who could read LINE get a copy too.
-        more = publication_email.fan_out(s, publication, now=now, line_failed=True)
+        more = mailed_publication.fan_out(s, publication, now=now, line_failed=True)
         assert [s.get(Delivery, i).teacher_id for i in more] == [fallback_ok.id]
 
 
 def test_the_minute_sweep_falls_back_for_failures_nobody_followed_up(db: Database, now: dt.datetime) -> None:
-    from core import outbox
+    from core.outbox import queue
 
     with db.write() as s:
         room = f.classroom(s)
@@ -152,12 +161,12 @@ def test_the_minute_sweep_falls_back_for_failures_nobody_followed_up(db: Databas
                                        (bad_message, "LINE_400", "HTTP 400: x; messages[0].text: empty"),
                                        (line_only, "LINE_404", "HTTP 404: Not found")):
             shift = f.shift(s, room, teacher, DAY, now=now, status=ShiftStatus.CONFIRMED)
-            delivery_id, _ = outbox.enqueue(
+            delivery_id, _ = queue.enqueue(
                 s, kind=DeliveryKind.SHIFT_REMINDER,
-                dedup=outbox.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version), due_at=now,
+                dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version), due_at=now,
                 now=now, recipient=teacher.line_user_id, teacher_id=teacher.id, classroom_id=room.id,
                 shift_id=shift.id, shift_version=shift.version)
-            outbox.transition(s, delivery_id, expected=[DeliveryStatus.QUEUED], now=now,
+            queue.transition(s, delivery_id, expected=[DeliveryStatus.QUEUED], now=now,
                               status=DeliveryStatus.FAILED, last_error_code=code, last_error_message=message)
         created = fallback.sweep(s, now=now)
         assert fallback.sweep(s, now=now) == []
@@ -174,15 +183,15 @@ def test_the_minute_sweep_falls_back_for_failures_nobody_followed_up(db: Databas
 ])
 def test_after_a_line_failure(db: Database, now: dt.datetime, code: str, message: str, unreachable: bool,
                               emailed: bool) -> None:
-    from core import outbox
+    from core.outbox import queue
 
     with db.write() as s:
         room = f.classroom(s)
         teacher = _teacher(s, "佐藤", 1, ChannelChoice.LINE_FALLBACK)
         shift = f.shift(s, room, teacher, DAY, now=now, status=ShiftStatus.CONFIRMED)
-        line_id, _ = outbox.enqueue(
+        line_id, _ = queue.enqueue(
             s, kind=DeliveryKind.SHIFT_REMINDER,
-            dedup=outbox.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version), due_at=now,
+            dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version), due_at=now,
             now=now, recipient=teacher.line_user_id, teacher_id=teacher.id, classroom_id=room.id,
             shift_id=shift.id, shift_version=shift.version)
         created = fallback.after_line_failure(s, line_id, code=code, message=message, dead=code == "LINE_5XX", now=now)

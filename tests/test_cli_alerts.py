@@ -10,9 +10,9 @@ import pytest
 
 import main
 from core import alerts
-from core.bootstrap import open_database
 from core.channels import email as email_channel
-from core.paths import DataPaths
+from core.store.bootstrap import open_database
+from core.store.paths import DataPaths
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

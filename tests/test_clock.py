@@ -4,8 +4,8 @@ import datetime as dt
 
 import pytest
 
-from core import clock
 from core.errors import ValidationError
+from core.roster import clock
 
 
 def test_tokyo_wall_time_to_utc() -> None:

@@ -1,4 +1,4 @@
-"""The courier: the sender's LINE requests sent from a child process (core/courier.py).
+"""The courier: the sender's LINE requests sent from a child process (core/sending/courier.py).
 
 The outcome table runs through it in test_sender.py (every test there runs in both modes); here
 is what only a second process can do wrong: die with requests in hand, fail to start, leak the
@@ -20,15 +20,27 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from core import courier, deliveries
-from core.channels.line import LineClient, encode_multicast, encode_push
-from core.db import Database
+from core.channels.line import (
+    LineClient,
+    access_from_settings,
+    encode_multicast,
+    encode_push,
+)
 from core.emulator import FaultPlan, LineEmulator
-from core.models import Delivery, DeliveryStatus
-from core.policy import BackoffPolicy, SendResult, Transport
-from core.sender import Sender, SenderConfig
-from core.channels.line import access_from_settings
-from tests.linefixtures import TOKEN, FakeClock, line_ready, make_reminders, emulator, user_id  # noqa: F401
+from core.outbox import deliveries
+from core.outbox.policy import BackoffPolicy, SendResult
+from core.sending import courier
+from core.sending.sender import Sender, SenderConfig
+from core.store.db import Database
+from core.store.models import Delivery, DeliveryStatus
+from tests.linefixtures import (  # noqa: F401
+    TOKEN,
+    FakeClock,
+    emulator,
+    line_ready,
+    make_reminders,
+    user_id,
+)
 
 CONFIG = SenderConfig(concurrency=4, courier=True, lease=dt.timedelta(seconds=30),
                       backoff=BackoffPolicy(base=dt.timedelta(minutes=2), jitter=0))

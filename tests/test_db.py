@@ -6,8 +6,8 @@ import threading
 import pytest
 from sqlalchemy import text
 
-from core.db import Database
-from core.models import Classroom
+from core.store.db import Database
+from core.store.models import Classroom
 
 
 def test_sqlite_pragmas(db: Database) -> None:
@@ -77,7 +77,7 @@ def test_sqlite_has_returning() -> None:
 def _bulk_table():  # type: ignore[no-untyped-def]
     from sqlalchemy import JSON, Boolean, Column, Integer, MetaData, String, Table
 
-    from core.models import UTCDateTime
+    from core.store.models import UTCDateTime
 
     return Table("bulk_probe", MetaData(), Column("id", Integer, primary_key=True), Column("status", String(20)),
                  Column("at", UTCDateTime()), Column("flag", Boolean), Column("extra", JSON), Column("note", String))
@@ -103,7 +103,7 @@ def test_bulk_insert_stores_exactly_what_the_orm_executemany_stores(tmp_path) ->
 
     from sqlalchemy import bindparam, insert
 
-    from core.db import BulkStatement
+    from core.store.db import BulkStatement
 
     database, table = _bulk_db(tmp_path)
     when = dt.datetime(2026, 11, 30, 12, 0, 0, 123456, tzinfo=dt.UTC)
@@ -127,7 +127,7 @@ def test_bulk_guarded_update_counts_only_the_rows_it_changed(tmp_path) -> None:
 
     from sqlalchemy import bindparam, insert, select, update
 
-    from core.db import BulkStatement
+    from core.store.db import BulkStatement
 
     database, table = _bulk_db(tmp_path)
     when = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
@@ -148,9 +148,9 @@ def test_bulk_guarded_update_counts_only_the_rows_it_changed(tmp_path) -> None:
 
 def test_bulk_statement_refuses_an_in_list() -> None:
     from sqlalchemy import bindparam, update
-
-    from core.db import _CompiledBulk
     from sqlalchemy.dialects import sqlite
+
+    from core.store.db import _CompiledBulk
 
     table = _bulk_table()
     statement = update(table).where(table.c.id.in_(bindparam("ids", expanding=True))).values(status="sent")

@@ -7,12 +7,12 @@ import datetime as dt
 
 import pytest
 
-from core import policy
 from core.channels import email as email_channel
 from core.channels.email import Envelope, Mailer
-from core.email_messages import MailDraft, envelope
+from core.channels.email_draft import MailDraft, envelope
 from core.errors import ValidationError
-from core.policy import Outcome
+from core.outbox import policy
+from core.outbox.policy import Outcome
 from tests.smtpfixtures import FROM, SmtpServer, smtp_ca, smtp_server, starttls_server  # noqa: F401
 
 NOW = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)

@@ -6,17 +6,17 @@ import datetime as dt
 from email import message_from_bytes
 from email import policy as email_policy
 
-from core import email_compose, messages
-from core.email_messages import MailDraft, Part, message_id, render
+from core.channels.email_draft import MailDraft, Part, message_id, render
+from core.messages import email_text, texts
 
-FACTS = messages.ShiftFacts("本校", dt.date(2026, 12, 3), dt.time(16), dt.time(21), False, "鍵当番")
+FACTS = texts.ShiftFacts("本校", dt.date(2026, 12, 3), dt.time(16), dt.time(21), False, "鍵当番")
 
 
 def test_japanese_reminder_subject_text_and_html() -> None:
-    templates = email_compose.load_templates("ja")
-    text = messages.reminder_text(FACTS, "ja", messages.load_templates("ja"))
-    composed = email_compose.compose(templates, subject_name="shift_reminder", message_text=text,
-                                     fields=email_compose.shift_fields(FACTS, "ja"), name="佐藤 花子")
+    templates = email_text.load_templates("ja")
+    text = texts.reminder_text(FACTS, "ja", texts.load_templates("ja"))
+    composed = email_text.compose(templates, subject_name="shift_reminder", message_text=text,
+                                     fields=email_text.shift_fields(FACTS, "ja"), name="佐藤 花子")
     assert composed.subject == "【シフトのお知らせ】12月3日(木) 16:00〜21:00（本校）"
     assert composed.text.startswith("佐藤 花子 先生\n\n【シフトのお知らせ】本校\n12月3日(木) 16:00〜21:00\n鍵当番\n")
     assert "このメールは Shiftcast から自動で送信しています。" in composed.text
@@ -24,29 +24,29 @@ def test_japanese_reminder_subject_text_and_html() -> None:
 
 
 def test_english_subject_and_escaped_html() -> None:
-    templates = email_compose.load_templates("en")
-    facts = messages.ShiftFacts("Main <school>", dt.date(2026, 12, 3), dt.time(22), dt.time(2), True, "")
-    text = messages.reminder_text(facts, "en", messages.load_templates("en"))
-    composed = email_compose.compose(templates, subject_name="shift_reminder", message_text=text,
-                                     fields=email_compose.shift_fields(facts, "en"), name="Ann & Bob")
+    templates = email_text.load_templates("en")
+    facts = texts.ShiftFacts("Main <school>", dt.date(2026, 12, 3), dt.time(22), dt.time(2), True, "")
+    text = texts.reminder_text(facts, "en", texts.load_templates("en"))
+    composed = email_text.compose(templates, subject_name="shift_reminder", message_text=text,
+                                     fields=email_text.shift_fields(facts, "en"), name="Ann & Bob")
     assert composed.subject == "Shift reminder: Thu 3 Dec, 22:00–26:00 (Main <school>)"
     assert composed.text.startswith("Dear Ann & Bob,\n")
     assert "Ann &amp; Bob" in composed.html and "Main &lt;school&gt;" in composed.html and "<school>" not in composed.html
 
 
 def test_publication_text_mentions_the_changes_only_for_an_update() -> None:
-    templates = email_compose.load_templates("ja")
-    fields = email_compose.month_fields("本校", 2026, 12, 1)
-    assert "黄色" not in email_compose.publication_text(templates, fields, revision=1, changed=0)
-    assert "変更（3件）" in email_compose.publication_text(templates, fields | {"revision": "2"}, revision=2, changed=3)
+    templates = email_text.load_templates("ja")
+    fields = email_text.month_fields("本校", 2026, 12, 1)
+    assert "黄色" not in email_text.publication_text(templates, fields, revision=1, changed=0)
+    assert "変更（3件）" in email_text.publication_text(templates, fields | {"revision": "2"}, revision=2, changed=3)
 
 
 def test_a_copy_in_the_data_folder_wins(tmp_path) -> None:
     (tmp_path / "en").mkdir()
     (tmp_path / "en" / "email_subjects.txt").write_text("shift_reminder = Heads up, $name: $date\n", encoding="utf-8")
-    templates = email_compose.load_templates("en", tmp_path)
-    composed = email_compose.compose(templates, subject_name="shift_reminder", message_text="x",
-                                     fields=email_compose.shift_fields(FACTS, "en"), name="Ann")
+    templates = email_text.load_templates("en", tmp_path)
+    composed = email_text.compose(templates, subject_name="shift_reminder", message_text="x",
+                                     fields=email_text.shift_fields(FACTS, "en"), name="Ann")
     assert composed.subject == "Heads up, Ann: Thu 3 Dec"
 
 

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from core import policy
-from core.policy import ErrorCode, Outcome, SendResult, Transport
+from core.outbox import policy
+from core.outbox.policy import ErrorCode, Outcome, SendResult, Transport
 
 
 def _smtp(code: int | None = None, transport: Transport | None = None) -> policy.Verdict:

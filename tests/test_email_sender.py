@@ -8,20 +8,40 @@ import datetime as dt
 import pytest
 from sqlalchemy import select
 
-from core import alerts, deliveries, email_compose, publication, publication_email, settings
+from core import alerts
 from core.channels import email as email_channel
+from core.channels.email_draft import message_id
 from core.channels.line import access_from_settings
-from core.db import Database
-from core.email_messages import message_id
-from core.image_store import ImageStore
-from core.models import Channel, ChannelChoice, Delivery, DeliveryKind, DeliveryStatus, Publication, ShiftStatus
-from core.paths import DataPaths
-from core.planner import plan
-from core.policy import BackoffPolicy
-from core.sender import Sender, SenderConfig, SenderEvents
+from core.messages import email_text
+from core.outbox import deliveries
+from core.outbox.policy import BackoffPolicy
+from core.planning import mailed_publication
+from core.planning.planner import plan
+from core.publication import publish as publication
+from core.publication.image_store import ImageStore
+from core.sending.sender import Sender, SenderConfig, SenderEvents
+from core.store import settings
+from core.store.db import Database
+from core.store.models import (
+    Channel,
+    ChannelChoice,
+    Delivery,
+    DeliveryKind,
+    DeliveryStatus,
+    Publication,
+    ShiftStatus,
+)
+from core.store.paths import DataPaths
 from tests import factories as f
 from tests.linefixtures import FakeClock
-from tests.smtpfixtures import FROM, SMTP_PASSWORD, SmtpServer, smtp_ca, smtp_server, starttls_server  # noqa: F401
+from tests.smtpfixtures import (  # noqa: F401
+    FROM,
+    SMTP_PASSWORD,
+    SmtpServer,
+    smtp_ca,
+    smtp_server,
+    starttls_server,
+)
 
 FAST = SenderConfig(concurrency=4, lease=dt.timedelta(seconds=30),
                     backoff=BackoffPolicy(base=dt.timedelta(minutes=2), jitter=0))
@@ -169,7 +189,7 @@ def test_publication_to_200_teachers_is_one_connection_with_image_and_pdf(
         done = publication.publish(s, room.id, 2026, 12, now=clock.now, store=ImageStore(paths.images))
         pub = s.get(Publication, done.publication_id)
         # publish() queued the copies in its own transaction; planning again adds none.
-        assert publication_email.fan_out(s, pub, now=clock.now) == []
+        assert mailed_publication.fan_out(s, pub, now=clock.now) == []
     created = done.email_deliveries
     assert len(created) == 200
     # 200 mails of ~3 MB each (the roster inline and as PDF): a long lease, so the batch's time budget
@@ -193,7 +213,7 @@ def test_publication_to_200_teachers_is_one_connection_with_image_and_pdf(
         emails = s.scalars(select(Delivery).where(Delivery.id.in_(created))).all()
     assert line.status == DeliveryStatus.QUEUED and {d.status for d in emails} == {DeliveryStatus.SENT}
     assert {d.kind for d in emails} == {DeliveryKind.SHIFT_PUBLICATION}
-    assert email_compose.load_templates("ja").subjects["shift_publication"].startswith("【シフト表】")
+    assert email_text.load_templates("ja").subjects["shift_publication"].startswith("【シフト表】")
 
 
 def test_email_not_set_up_leaves_rows_queued(db: Database, clock: FakeClock) -> None:

@@ -11,15 +11,25 @@ import datetime as dt
 import pytest
 from sqlalchemy import select
 
-from core import fallback, line_reach, presend
 from core.channels import email as email_channel
+from core.channels import line_reach
 from core.channels.line import access_from_settings
-from core.db import Database
 from core.emulator import LineEmulator
-from core.models import Channel, ChannelChoice, Delivery, DeliveryKind, DeliveryStatus, ShiftStatus, Teacher
-from core.planner import plan
-from core.policy import BackoffPolicy
-from core.sender import Sender, SenderConfig
+from core.outbox.policy import BackoffPolicy
+from core.planning import fallback
+from core.planning.planner import plan
+from core.sending import line_builders
+from core.sending.outgoing import Outgoing
+from core.sending.sender import Sender, SenderConfig
+from core.store.db import Database
+from core.store.models import (
+    Channel,
+    ChannelChoice,
+    Delivery,
+    DeliveryStatus,
+    ShiftStatus,
+    Teacher,
+)
 from tests import factories as f
 from tests.linefixtures import FakeClock, emulator, line_ready, user_id  # noqa: F401
 from tests.smtpfixtures import SmtpServer, smtp_ca, starttls_server  # noqa: F401
@@ -113,8 +123,8 @@ def test_a_400_about_the_message_does_not_mark_the_teacher_unreachable(
     with db.write() as s:
         plan(s, now=now)
     _make_due(db, now)
-    # Every reminder's push is built by presend.reminder_push, on the lean path and the ORM path alike.
-    monkeypatch.setattr(presend, "reminder_push", lambda facts, language, to: presend.Outgoing(
+    # Every reminder's push is built by line_builders.reminder_push, on the lean path and the ORM path alike.
+    monkeypatch.setattr(line_builders, "reminder_push", lambda facts, language, to: Outgoing(
         "push", to, ({"type": "text", "text": ""},)))  # a bad message, not a bad recipient
     _sender(db, FakeClock(now)).run_until_idle()
     [line] = _all(db)

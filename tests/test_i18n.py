@@ -11,10 +11,10 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from core.resources import resource
+from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui import i18n
 from ui.context import AppContext
 from ui.main_window import MainWindow
-from tests.ui_fixtures import ctx, settle  # noqa: F401
 
 TS = resource("i18n", "shiftcast_ja.ts")
 PLACEHOLDER = re.compile(r"\{\d+\}")

@@ -1,44 +1,182 @@
-"""The shape of the code: core never imports Qt or ui; main.py stays thin."""
+"""The shape of the code: core is layered packages with no import cycles, never imports Qt, ui or cli;
+main.py stays thin. docs/architecture.md draws the same map."""
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# Bottom to top: a unit may import itself and the units below it, never one above it. The foundation
+# modules import nothing of Shiftcast. The emulator stands apart: it imports only itself, and only the
+# demo (app) and the front ends start it.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("errors", "version", "resources", "logs"),
+    ("store",),
+    ("roster",),
+    ("messages",),
+    ("outbox",),
+    ("channels",),
+    ("planning",),
+    ("publication",),
+    ("alerts",),
+    ("sending",),
+    ("setup",),
+    ("app",),
+)
+LAYER_OF = {unit: i for i, units in enumerate(LAYERS) for unit in units}
+EMULATOR = "emulator"
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for top in ("core", "cli"):
+        for path in sorted((ROOT / top).rglob("*.py")):
+            if "migrations" not in path.parts:
+                found[_module_name(path)] = path
+    return found
+
+
+MODULES = _modules()
+
 
 def _imports(path: Path) -> set[str]:
+    """Every Shiftcast module `path` imports, at any depth of the file (functions and TYPE_CHECKING too)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found.update(alias.name.split(".")[0] for alias in node.names)
+            found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module.split(".")[0])
+            for alias in node.names:
+                sub = f"{node.module}.{alias.name}"
+                found.add(sub if sub in MODULES else node.module)
     return found
 
 
-def test_core_never_imports_qt_or_ui() -> None:
+def _top_names(path: Path) -> set[str]:
+    return {name.split(".")[0] for name in _imports(path)}
+
+
+def _unit(module: str) -> str:
+    parts = module.split(".")
+    return parts[0] if parts[0] != "core" or len(parts) == 1 else parts[1]
+
+
+def test_every_core_unit_has_a_place_in_the_layers() -> None:
+    units = {_unit(m) for m in MODULES if m.startswith("core.")}
+    assert units - set(LAYER_OF) - {EMULATOR} == set()
+    assert len(units) >= 12
+
+
+def test_every_package_says_what_it_owns_and_what_it_may_import() -> None:
+    for init in sorted((ROOT / "core").glob("*/__init__.py")) + [ROOT / "cli" / "__init__.py"]:
+        if "migrations" in init.parts:
+            continue
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8")))
+        assert doc and len(doc) > 120 and "import" in doc, init
+
+
+def test_core_imports_go_down_the_layers_only() -> None:
+    offenders = []
+    for module, path in MODULES.items():
+        if not module.startswith("core."):
+            continue
+        here = _unit(module)
+        for target in _imports(path):
+            if not target.startswith(("core.", "cli")) and target != "core":
+                continue
+            there = _unit(target) if target != "core" else "core"
+            if target.startswith("cli") or there == here:
+                if target.startswith("cli"):
+                    offenders.append(f"{module} -> {target} (core never imports the CLI)")
+                continue
+            if here == EMULATOR or there == EMULATOR:
+                if here == EMULATOR or LAYER_OF.get(here, -1) < LAYER_OF["app"]:
+                    offenders.append(f"{module} -> {target} (the emulator stands apart)")
+                continue
+            if there not in LAYER_OF or LAYER_OF[there] > LAYER_OF[here] or (
+                    LAYER_OF[there] == LAYER_OF[here] and LAYER_OF[here] == 0):
+                offenders.append(f"{module} -> {target}")
+    assert offenders == []
+
+
+def test_no_import_cycles_between_modules() -> None:
+    graph = {m: {t for t in _imports(p) if t in MODULES and t != m} for m, p in MODULES.items()}
+    # A package's own __init__ is imported by every module inside it; it is no edge of a cycle.
+    graph = {m: {t for t in ts if not m.startswith(t + ".")} for m, ts in graph.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:  # Tarjan's strongly connected components
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in graph[node]:
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for module in graph:
+        if module not in index:
+            visit(module)
+    assert cycles == []
+
+
+def test_the_layer_check_catches_an_upward_import(tmp_path: Path) -> None:
+    # The checks above must be able to fail: a store module importing the sender is an offence.
+    bad = tmp_path / "bad.py"
+    bad.write_text("from core.sending.sender import Sender\n", encoding="utf-8")
+    target = next(iter(_imports(bad)))
+    assert _unit(target) == "sending" and LAYER_OF[_unit(target)] > LAYER_OF["store"]
+
+
+def test_core_never_imports_qt_ui_or_cli() -> None:
     files = sorted((ROOT / "core").rglob("*.py"))
     assert len(files) > 10
     offenders = {
         str(f.relative_to(ROOT)): sorted(bad)
         for f in files
-        if (bad := _imports(f) & {"PySide6", "shiboken6", "PyQt5", "PyQt6", "ui"})
+        if (bad := _top_names(f) & {"PySide6", "shiboken6", "PyQt5", "PyQt6", "ui", "cli"})
     }
     assert offenders == {}
 
 
-def test_core_imports_without_qt_loaded() -> None:
-    import subprocess
-    import sys
+def test_cli_never_imports_qt_or_ui() -> None:
+    offenders = {str(p): sorted(bad) for p in sorted((ROOT / "cli").rglob("*.py"))
+                 if (bad := _top_names(p) & {"PySide6", "shiboken6", "ui"})}
+    assert offenders == {}
 
+
+def test_core_imports_without_qt_loaded() -> None:
     code = (
         "import sys, pkgutil, importlib, core\n"
         "for m in pkgutil.walk_packages(core.__path__, 'core.'):\n"
-        "    if not m.name.startswith('core.migrations'): importlib.import_module(m.name)\n"
-        "bad = [m for m in sys.modules if m.startswith(('PySide6', 'shiboken6', 'ui'))]\n"
+        "    if not m.name.startswith('core.store.migrations'): importlib.import_module(m.name)\n"
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6', 'ui', 'cli')]\n"
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
@@ -47,9 +185,10 @@ def test_core_imports_without_qt_loaded() -> None:
 def test_main_only_parses_and_hands_off() -> None:
     source = (ROOT / "main.py").read_text(encoding="utf-8")
     assert len(source.splitlines()) < 40
-    assert _imports(ROOT / "main.py") <= {"__future__", "sys", "collections", "core", "ui"}
+    assert _top_names(ROOT / "main.py") <= {"__future__", "sys", "collections", "core", "cli", "ui"}
 
 
 def test_design_card_top_level() -> None:
-    for name in ("pyproject.toml", "main.py", "core", "ui", "resources", "tests", "packaging", "README.md", "Makefile", "docs", ".ci/run"):
+    for name in ("pyproject.toml", "main.py", "core", "cli", "ui", "resources", "tests", "packaging", "README.md",
+                 "Makefile", "docs", ".ci/run"):
         assert (ROOT / name).exists(), name

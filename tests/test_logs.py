@@ -36,7 +36,7 @@ def test_no_usable_keyring_gives_a_clear_message() -> None:
     import pytest
     from keyring.backends import fail
 
-    from core import secrets
+    from core.store import secrets
 
     previous = keyring.get_keyring()
     keyring.set_keyring(fail.Keyring())

@@ -5,9 +5,9 @@ from __future__ import annotations
 from alembic import command
 from sqlalchemy import text
 
-from core import migrate
-from core.db import Database
-from core.paths import DataPaths
+from core.store import migrate
+from core.store.db import Database
+from core.store.paths import DataPaths
 
 
 def _deliveries_with_attempts(db: Database) -> None:

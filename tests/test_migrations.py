@@ -8,11 +8,11 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import text
 
-from core import migrate
-from core.bootstrap import open_database
-from core.db import Database
-from core.models import Base
-from core.paths import DataPaths
+from core.store import migrate
+from core.store.bootstrap import open_database
+from core.store.db import Database
+from core.store.models import Base
+from core.store.paths import DataPaths
 
 FIRST = "0001_roster"
 

@@ -6,9 +6,15 @@ import io
 import pytest
 from PIL import Image
 
-from core import fonts, month_image
-from core.month_image import CHANGED_BG, SUN_BG, Layout, geometry, render_png
-from core.month_roster import MonthRoster, changed_cells
+from core.publication import fonts, month_image
+from core.publication.month_image import (
+    CHANGED_BG,
+    SUN_BG,
+    Layout,
+    geometry,
+    render_png,
+)
+from core.roster.month import MonthRoster, changed_cells
 
 LAYOUT = Layout()
 

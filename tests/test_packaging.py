@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from core import autostart
+from core.app import autostart
 from core.version import __version__
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,7 +45,7 @@ def test_spec_reads_the_version_from_core_version() -> None:
     tree = ast.parse(_spec())
     func = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "read_version")
     namespace: dict[str, object] = {"ast": ast, "ROOT": ROOT, "Path": Path}
-    exec(compile(ast.Module(body=[func], type_ignores=[]), "shiftcast.spec", "exec"), namespace)  # noqa: S102
+    exec(compile(ast.Module(body=[func], type_ignores=[]), "shiftcast.spec", "exec"), namespace)
     assert namespace["read_version"]() == __version__  # type: ignore[operator]
     assert not re.search(r"""version\s*=\s*["']\d""", _spec()), "a version number is written in the spec"
 
@@ -62,7 +62,7 @@ def test_spec_is_a_one_folder_build_with_everything_loaded_at_run_time() -> None
 
 def test_every_migration_file_alembic_loads_is_collected() -> None:
     # migration_datas() lists env.py, script.py.mako and versions/*.py; all must exist in the source tree.
-    base = ROOT / "core" / "migrations"
+    base = ROOT / "core" / "store" / "migrations"
     assert (base / "env.py").is_file() and (base / "script.py.mako").is_file()
     assert sorted(p.name for p in (base / "versions").glob("*.py"))[0].startswith("0001_")
 
@@ -262,7 +262,7 @@ def test_iss_start_at_login_task_writes_the_run_value_in_tray_mode() -> None:
     assert "Root: HKCU;" in entry and 'ValueName: "Shiftcast"' in entry and "Tasks: startatlogin" in entry
     assert 'ValueData: """{app}\\Shiftcast.exe"" tray"' in entry
     assert "uninsdeletevalue" in entry
-    # Inno's doubled quotes give exactly what core/autostart.py writes.
+    # Inno's doubled quotes give exactly what core/app/autostart.py writes.
     data = re.search(r'ValueData: "((?:[^"]|"")*)"', entry).group(1).replace('""', '"')  # type: ignore[union-attr]
     assert data == autostart.windows_run_value([r"{app}\Shiftcast.exe", "tray"])
 
@@ -270,7 +270,7 @@ def test_iss_start_at_login_task_writes_the_run_value_in_tray_mode() -> None:
 def test_iss_keeps_user_data_unless_the_box_is_ticked() -> None:
     iss = _iss()
     code = "\n".join(_iss_sections()["Code"])
-    assert "{localappdata}\\Shiftcast" in code  # where core/paths.py keeps data on Windows
+    assert "{localappdata}\\Shiftcast" in code  # where core/store/paths.py keeps data on Windows
     assert "Box.Checked := False" in code
     assert "DeleteUserData := Box.Checked" in code
     assert re.search(r"usPostUninstall\)\s+and\s+DeleteUserData\s+then\s+DelTree\(UserDataDir", code)
@@ -431,9 +431,10 @@ def test_release_check_fills_the_first_schema_the_way_the_cli_lists_it(tmp_path:
     """The data-safety check's rows, written at 0001 and listed at head by `shifts --json`, as CI compares them."""
     import release_check
 
-    from core import cli, migrate
-    from core.db import Database
-    from core.paths import DataPaths
+    from cli import commands
+    from core.store import migrate
+    from core.store.db import Database
+    from core.store.paths import DataPaths
 
     paths = DataPaths(tmp_path / "home").ensure()
     db = Database(paths.database_url())
@@ -441,9 +442,9 @@ def test_release_check_fills_the_first_schema_the_way_the_cli_lists_it(tmp_path:
     db.dispose()
     expected = release_check._fill_first_schema(paths.database)
     capsys.readouterr()
-    args = cli.parse_args(["--home", str(paths.home), "shifts", "--classroom", release_check.CLASSROOM,
+    args = commands.parse_args(["--home", str(paths.home), "shifts", "--classroom", release_check.CLASSROOM,
                            "--month", "2026-12", "--json"])
-    assert cli.run(args, paths=paths) == 0
+    assert commands.run(args, paths=paths) == 0
     listed = json.loads(capsys.readouterr().out)
     got = sorted((r["date"], r["teacher"], r["start"], r["end"], r["status"], r["version"], r["note"]) for r in listed)
     assert got == expected and len(got) == 60

@@ -7,13 +7,14 @@ import datetime as dt
 import pytest
 from sqlalchemy import func, select
 
-from core import clock, forecast, roster, roster_csv
 from core.channels.line import access_from_settings
-from core.db import Database
 from core.emulator import LineEmulator
-from core.models import Delivery, DeliveryKind, DeliveryStatus, ShiftStatus
-from core.planner import plan
-from core.sender import Sender, SenderConfig
+from core.planning import forecast
+from core.planning.planner import plan
+from core.roster import clock, csv_files, rules
+from core.sending.sender import Sender, SenderConfig
+from core.store.db import Database
+from core.store.models import Delivery, DeliveryStatus, ShiftStatus
 from tests import factories as f
 from tests.linefixtures import FakeClock, emulator, line_ready, user_id  # noqa: F401
 
@@ -62,7 +63,7 @@ def test_edit_supersedes_pending_reminder(db: Database, now: dt.datetime) -> Non
     ids = _setup(db, now)
     with db.write() as s:
         plan(s, now=now)
-        roster.edit_shift(s, ids["s1"], start_time=dt.time(17), now=now)
+        rules.edit_shift(s, ids["s1"], start_time=dt.time(17), now=now)
         report = plan(s, now=now)
     assert len(report.superseded) == 1 and len(report.created) == 1
     assert report.created[0].due_at == tokyo("2026-12-10", "15:00")
@@ -74,7 +75,7 @@ def test_edit_supersedes_pending_reminder(db: Database, now: dt.datetime) -> Non
 def test_turning_quiet_hours_off_and_lead_time(db: Database, now: dt.datetime) -> None:
     ids = _setup(db, now)
     with db.write() as s:
-        roster.update_classroom(s, 1, quiet_hours=None, reminder_lead_minutes=60)
+        rules.update_classroom(s, 1, quiet_hours=None, reminder_lead_minutes=60)
         report = plan(s, now=now)
     by_shift = {p.shift_id: p.due_at for p in report.created}
     assert by_shift[ids["s2"]] == tokyo("2026-12-10", "07:00")
@@ -89,10 +90,10 @@ def test_end_to_end_import_plan_send_correct(db: Database, line_ready: LineEmula
     clk = FakeClock(tokyo("2026-12-01", "09:00"))
     with db.write() as s:
         f.classroom(s)
-        roster_csv.import_teachers(s, (
+        csv_files.import_teachers(s, (
             "name,line_user_id,line_opt_in\n"
             f"佐藤,{user_id(1)},yes\n鈴木,{user_id(2)},yes\n田中,{user_id(3)},yes\n").encode())
-        roster_csv.import_shifts(s, (
+        csv_files.import_shifts(s, (
             "classroom,teacher,date,start,end,status\n"
             "本校,佐藤,2026-12-02,16:00,21:00,confirmed\n"
             "本校,鈴木,2026-12-03,08:00,12:00,confirmed\n"
@@ -115,7 +116,7 @@ def test_end_to_end_import_plan_send_correct(db: Database, line_ready: LineEmula
     # The shift moves after its reminder went out: exactly one correction, however often planning runs.
     with db.write() as s:
         sato_shift = s.scalar(select(Delivery.shift_id).where(Delivery.recipient == user_id(1)))
-        roster.edit_shift(s, sato_shift, start_time=dt.time(17), end_time=dt.time(22), now=clk.now)
+        rules.edit_shift(s, sato_shift, start_time=dt.time(17), end_time=dt.time(22), now=clk.now)
     for _ in range(3):
         run_at(clk.now + dt.timedelta(minutes=1))
     first, correction = line_ready.inbox(user_id(1))
@@ -131,16 +132,16 @@ def test_end_to_end_import_plan_send_correct(db: Database, line_ready: LineEmula
     # The shift goes to 田中 after 鈴木 was told: 鈴木 hears it is no longer theirs, 田中 is reminded.
     with db.write() as s:
         suzuki_shift = s.scalar(select(Delivery.shift_id).where(Delivery.recipient == user_id(2)))
-        tanaka = roster.teacher_by_name(s, "田中")
-        roster.edit_shift(s, suzuki_shift, teacher_id=tanaka.id, now=clk.now)
+        tanaka = rules.teacher_by_name(s, "田中")
+        rules.edit_shift(s, suzuki_shift, teacher_id=tanaka.id, now=clk.now)
     run_at(clk.now + dt.timedelta(minutes=1))
     assert "担当が変更" in line_ready.inbox(user_id(2))[-1].message["altText"]
     assert "12月3日(木) 08:00〜12:00" in line_ready.inbox(user_id(3))[-1].message["altText"]
 
     # Canceling 田中's own 4th shift before its reminder: nothing is sent for it at all.
     with db.write() as s:
-        own = [x for x in roster.month_shifts(s, 1, 2026, 12) if x.local_date == dt.date(2026, 12, 4)][0]
-        roster.cancel_shift(s, own.id, now=clk.now)
+        own = [x for x in rules.month_shifts(s, 1, 2026, 12) if x.local_date == dt.date(2026, 12, 4)][0]
+        rules.cancel_shift(s, own.id, now=clk.now)
     run_at(tokyo("2026-12-04", "08:00"))
     assert len(line_ready.inbox(user_id(3))) == 1
 

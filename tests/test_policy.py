@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from core.policy import (
+from core.outbox.policy import (
     MONTHLY_LIMIT_MESSAGE,
     RATE_LIMIT_MESSAGE,
     BackoffPolicy,

@@ -10,15 +10,16 @@ import httpx
 import pytest
 from sqlalchemy import select
 
-from core import publication, roster
 from core.channels.line import access_from_settings
-from core.db import Database
 from core.emulator import LineEmulator
 from core.errors import ValidationError
-from core.image_store import ImageStore
-from core.models import Delivery, DeliveryStatus, Publication, ShiftStatus
-from core.paths import DataPaths
-from core.sender import Sender, SenderConfig
+from core.publication import publish
+from core.publication.image_store import ImageStore
+from core.roster import rules
+from core.sending.sender import Sender, SenderConfig
+from core.store.db import Database
+from core.store.models import Delivery, DeliveryStatus, Publication, ShiftStatus
+from core.store.paths import DataPaths
 from tests import factories as f
 from tests.linefixtures import TOKEN, FakeClock, user_id
 from tests.s3server import hosted, s3_endpoint  # noqa: F401
@@ -28,7 +29,7 @@ GROUP = "C" + "1" * 32
 
 @pytest.fixture
 def line_group(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    from core import secrets
+    from core.store import secrets
 
     with LineEmulator(token=TOKEN, allow_loopback_media=True) as emu:
         emu.add_group(GROUP, "本校 講師", [user_id(n) for n in range(1, 6)])
@@ -54,8 +55,8 @@ def test_publish_end_to_end_through_s3_to_the_group(db: Database, paths: DataPat
                                                      line_group: LineEmulator, now: dt.datetime) -> None:
     ids = _month(db, now)
     with db.write() as s:
-        done = publication.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(paths.images))
-        assert all(x.status == ShiftStatus.CONFIRMED for x in roster.month_shifts(s, ids["room"], 2026, 12))
+        done = publish.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(paths.images))
+        assert all(x.status == ShiftStatus.CONFIRMED for x in rules.month_shifts(s, ids["room"], 2026, 12))
     assert done.revision == 1
     _send(db, now)
     [received] = line_group.inbox(GROUP)
@@ -83,13 +84,12 @@ def test_second_revision_highlights_changes_and_supersedes_the_unsent_first(
     ids = _month(db, now)
     store = ImageStore(paths.images)
     with db.write() as s:
-        first = publication.publish(s, ids["room"], 2026, 12, now=now, store=store)
+        first = publish.publish(s, ids["room"], 2026, 12, now=now, store=store)
+    with db.write() as s, pytest.raises(ValidationError, match="nothing changed"):
+        publish.publish(s, ids["room"], 2026, 12, now=now, store=store)
     with db.write() as s:
-        with pytest.raises(ValidationError, match="nothing changed"):
-            publication.publish(s, ids["room"], 2026, 12, now=now, store=store)
-    with db.write() as s:
-        roster.edit_shift(s, ids["s1"], start_time=dt.time(15), now=now)
-        second = publication.publish(s, ids["room"], 2026, 12, now=now, store=store)
+        rules.edit_shift(s, ids["s1"], start_time=dt.time(15), now=now)
+        second = publish.publish(s, ids["room"], 2026, 12, now=now, store=store)
     assert second.revision == 2 and second.changed_cells == 1 and second.superseded == [first.delivery_id]
     _send(db, now)
     with db.read() as s:
@@ -103,11 +103,12 @@ def test_second_revision_highlights_changes_and_supersedes_the_unsent_first(
 
 def test_upload_failure_is_retried_and_nothing_is_sent_meanwhile(
         db: Database, paths: DataPaths, hosted: str, line_group: LineEmulator, now: dt.datetime) -> None:
-    from core import hosting, settings
+    from core.publication import hosting
+    from core.store import settings
 
     ids = _month(db, now)
     with db.write() as s:
-        done = publication.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(paths.images))
+        done = publish.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(paths.images))
         settings.put(s, hosting.BUCKET, "no-such-bucket")
     _send(db, now)
     with db.read() as s:
@@ -124,7 +125,7 @@ def test_publish_without_hosting_fails_with_a_clear_reason(db: Database, paths: 
                                                           now: dt.datetime) -> None:
     ids = _month(db, now)
     with db.write() as s:
-        done = publication.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(paths.images))
+        done = publish.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(paths.images))
     _send(db, now)
     with db.read() as s:
         d = s.get(Delivery, done.delivery_id)
@@ -132,14 +133,14 @@ def test_publish_without_hosting_fails_with_a_clear_reason(db: Database, paths: 
 
 
 def test_dry_run_reports_recipients_cost_and_quota_warning(db: Database, now: dt.datetime) -> None:
-    from core import settings
-    from core.forecast import QUOTA_SETTING
+    from core.planning.forecast import QUOTA_SETTING
+    from core.store import settings
 
     ids = _month(db, now)
     with db.write() as s:
         settings.put(s, QUOTA_SETTING, json.dumps({"limit": 200, "used": 197}))
     with db.read() as s:
-        plan = publication.plan_publish(s, ids["room"], 2026, 12, now=now, members=5)
+        plan = publish.plan_publish(s, ids["room"], 2026, 12, now=now, members=5)
     assert (plan.group_id, plan.members, plan.messages, plan.drafts_to_confirm, plan.revision) == (GROUP, 5, 5, 2, 1)
     assert plan.warning and "3 message(s) left" in plan.warning
     with db.read() as s:
@@ -150,20 +151,20 @@ def test_publish_needs_a_group(db: Database, paths: DataPaths, now: dt.datetime)
     with db.write() as s:
         room = f.classroom(s)
         with pytest.raises(ValidationError, match="no LINE group ID"):
-            publication.publish(s, room.id, 2026, 12, now=now, store=ImageStore(paths.images))
+            publish.publish(s, room.id, 2026, 12, now=now, store=ImageStore(paths.images))
 
 
 def test_a_classroom_without_a_line_group_publishes_by_email(db: Database, paths: DataPaths, now: dt.datetime) -> None:
-    from core.models import Channel
+    from core.store.models import Channel
 
     with db.write() as s:
         room = f.classroom(s)
-        by_mail = roster.create_teacher(s, name="メール先生", email="mail@example.com", email_opt_in=True,
+        by_mail = rules.create_teacher(s, name="メール先生", email="mail@example.com", email_opt_in=True,
                                         channel="email")
         line_only = f.teacher(s, "LINE先生", 7)
         f.shift(s, room, by_mail, dt.date(2026, 12, 3), now=now)
         f.shift(s, room, line_only, dt.date(2026, 12, 4), now=now)
-        done = publication.publish(s, room.id, 2026, 12, now=now, store=ImageStore(paths.images))
+        done = publish.publish(s, room.id, 2026, 12, now=now, store=ImageStore(paths.images))
         rows = s.scalars(select(Delivery).where(Delivery.publication_id == done.publication_id)).all()
     assert done.delivery_id is None and len(done.email_deliveries) == 1
     assert [(d.channel, d.teacher_id) for d in rows] == [(Channel.EMAIL, by_mail.id)]

@@ -1,4 +1,4 @@
-"""The lean reminder path (core/reminder_batch.py) may only ever be stricter than presend's checks.
+"""The lean reminder path (core/sending/reminder_batch.py) may only ever be stricter than presend's checks.
 
 Every reason presend has not to send a reminder is made here the way another process (or an older
 version of the app) could leave it: straight in the tables, with no planner around to cancel the
@@ -15,11 +15,13 @@ from typing import Any
 import pytest
 from sqlalchemy import update
 
-from core import presend, reminder_batch
 from core.channels.line import access_from_settings
-from core.db import Database
 from core.emulator import LineEmulator
-from core.models import (
+from core.outbox.policy import BackoffPolicy
+from core.sending import line_builders, reminder_batch
+from core.sending.sender import Sender, SenderConfig
+from core.store.db import Database
+from core.store.models import (
     ChannelChoice,
     Delivery,
     DeliveryStatus,
@@ -27,10 +29,8 @@ from core.models import (
     ShiftStatus,
     Teacher,
 )
-from core.policy import BackoffPolicy
-from core.sender import Sender, SenderConfig
 from tests import factories as f
-from tests.linefixtures import FakeClock, line_ready, make_reminders, emulator  # noqa: F401
+from tests.linefixtures import FakeClock, emulator, line_ready, make_reminders  # noqa: F401
 
 CONFIG = SenderConfig(concurrency=2, backoff=BackoffPolicy(base=dt.timedelta(minutes=2), jitter=0))
 D, S, T = Delivery.__table__, Shift.__table__, Teacher.__table__
@@ -152,7 +152,7 @@ def test_a_ready_reminder_is_the_same_message_on_both_paths(db: Database, line_r
         for delivery_id in ids:
             d = s.get(Delivery, delivery_id)
             assert d is not None
-            built = presend.build_reminder(s, d, clock.now)
+            built = line_builders.build_reminder(s, d, clock.now)
             ready = lean[delivery_id]
             assert ready.outgoing == built
             assert (ready.attempt_count, ready.attempt_number, ready.retry_key) == (0, 1, None)

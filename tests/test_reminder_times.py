@@ -4,8 +4,8 @@ import datetime as dt
 
 import pytest
 
-from core import clock
-from core.reminder_times import QuietHours, late_send_time, reminder_due
+from core.planning.reminder_times import QuietHours, late_send_time, reminder_due
+from core.roster import clock
 
 TOKYO = "Asia/Tokyo"
 NIGHT = QuietHours(dt.time(22), dt.time(7))

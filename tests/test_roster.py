@@ -5,10 +5,16 @@ import datetime as dt
 import pytest
 from sqlalchemy import func, select
 
-from core import roster
-from core.db import Database
 from core.errors import ValidationError
-from core.models import Delivery, DeliveryKind, ShiftRevision, ShiftStatus, Teacher
+from core.roster import rules
+from core.store.db import Database
+from core.store.models import (
+    Delivery,
+    DeliveryKind,
+    ShiftRevision,
+    ShiftStatus,
+    Teacher,
+)
 from tests import factories as f
 
 DAY = dt.date(2026, 12, 10)
@@ -22,10 +28,10 @@ def test_create_and_validate_classroom(db: Database) -> None:
         with pytest.raises(ValidationError, match="already exists"):
             f.classroom(s)
         with pytest.raises(ValidationError, match="group ID"):
-            roster.create_classroom(s, name="x", line_group_id="C123")
+            rules.create_classroom(s, name="x", line_group_id="C123")
         with pytest.raises(ValidationError, match="time zone"):
-            roster.create_classroom(s, name="y", timezone="Nowhere/Zone")
-        quiet_off = roster.create_classroom(s, name="z", quiet_hours=None)
+            rules.create_classroom(s, name="y", timezone="Nowhere/Zone")
+        quiet_off = rules.create_classroom(s, name="z", quiet_hours=None)
         assert quiet_off.quiet_hours_enabled is False
 
 
@@ -43,9 +49,9 @@ def test_teacher_rules(db: Database) -> None:
         assert a.line_opt_in and not a.email_opt_in
         # A rejected update changes nothing, not even the fields that were fine.
         with pytest.raises(ValidationError, match="e-mail"):
-            roster.update_teacher(s, a.id, name="佐藤花子", email="broken")
+            rules.update_teacher(s, a.id, name="佐藤花子", email="broken")
         assert (a.name, a.email) == ("佐藤", "sato@example.com")
-        assert len(roster.list_teachers(s)) == 1
+        assert len(rules.list_teachers(s)) == 1
 
 
 def test_shift_rules(db: Database, now: dt.datetime) -> None:
@@ -87,20 +93,20 @@ def test_version_bumps_only_on_changes_that_matter(db: Database, now: dt.datetim
         room = f.classroom(s)
         a, b = f.teacher(s, "佐藤", 1), f.teacher(s, "鈴木", 2)
         shift = f.shift(s, room, a, DAY, now=now)
-        roster.edit_shift(s, shift.id, note="持ち物: 教材", now=now)
+        rules.edit_shift(s, shift.id, note="持ち物: 教材", now=now)
         assert shift.version == 1
-        roster.edit_shift(s, shift.id, start_time=dt.time(15), now=now)
+        rules.edit_shift(s, shift.id, start_time=dt.time(15), now=now)
         assert shift.version == 2
-        roster.edit_shift(s, shift.id, teacher_id=b.id, local_date=DAY + dt.timedelta(days=1), now=now)
+        rules.edit_shift(s, shift.id, teacher_id=b.id, local_date=DAY + dt.timedelta(days=1), now=now)
         assert shift.version == 3
-        roster.edit_shift(s, shift.id, start_time=dt.time(15), now=now)  # no change at all
+        rules.edit_shift(s, shift.id, start_time=dt.time(15), now=now)  # no change at all
         assert shift.version == 3
         revisions = s.scalars(select(ShiftRevision).where(ShiftRevision.shift_id == shift.id).order_by(ShiftRevision.version)).all()
         assert [(r.version, r.teacher_id, r.start_time) for r in revisions] == [
             (1, a.id, dt.time(16)), (2, a.id, dt.time(15)), (3, b.id, dt.time(15))
         ]
         with pytest.raises(ValidationError, match="unknown shift field"):
-            roster.edit_shift(s, shift.id, colour="red", now=now)
+            rules.edit_shift(s, shift.id, colour="red", now=now)
 
 
 def test_confirm_month_cancel_and_delete(db: Database, now: dt.datetime) -> None:
@@ -109,22 +115,22 @@ def test_confirm_month_cancel_and_delete(db: Database, now: dt.datetime) -> None
         a = f.teacher(s)
         shifts = [f.shift(s, room, a, dt.date(2026, 12, d), now=now) for d in (1, 15, 31)]
         next_month = f.shift(s, room, a, dt.date(2027, 1, 1), now=now)
-        confirmed = roster.confirm_month(s, room.id, 2026, 12, now=now)
+        confirmed = rules.confirm_month(s, room.id, 2026, 12, now=now)
         assert {x.id for x in confirmed} == {x.id for x in shifts}
         assert all(x.status == ShiftStatus.CONFIRMED and x.version == 2 for x in shifts)
         assert next_month.status == ShiftStatus.DRAFT
-        assert roster.confirm_month(s, room.id, 2026, 12, now=now) == []
+        assert rules.confirm_month(s, room.id, 2026, 12, now=now) == []
 
-        canceled = roster.cancel_shift(s, shifts[0].id, now=now)
+        canceled = rules.cancel_shift(s, shifts[0].id, now=now)
         assert canceled.status == ShiftStatus.CANCELED and canceled.version == 3
-        assert roster.get_shift(s, shifts[0].id) is canceled  # the row stays
+        assert rules.get_shift(s, shifts[0].id) is canceled  # the row stays
         # A canceled shift frees the slot.
         f.shift(s, room, a, dt.date(2026, 12, 1), now=now)
         with pytest.raises(ValidationError, match="back to draft"):
-            roster.edit_shift(s, shifts[1].id, status=ShiftStatus.DRAFT, now=now)
+            rules.edit_shift(s, shifts[1].id, status=ShiftStatus.DRAFT, now=now)
         with pytest.raises(ValidationError, match="cancel it instead"):
-            roster.delete_shift(s, shifts[1].id)
-        roster.delete_shift(s, next_month.id)
+            rules.delete_shift(s, shifts[1].id)
+        rules.delete_shift(s, next_month.id)
         assert s.scalar(select(func.count()).select_from(ShiftRevision).where(ShiftRevision.shift_id == next_month.id)) == 0
 
 
@@ -134,9 +140,9 @@ def test_confirm_month_is_all_or_nothing(db: Database, now: dt.datetime) -> None
         a, b = f.teacher(s, "佐藤", 1), f.teacher(s, "鈴木", 2)
         ok = f.shift(s, room, a, dt.date(2026, 12, 1), now=now)
         f.shift(s, room, b, dt.date(2026, 12, 2), now=now)
-        roster.update_teacher(s, b.id, active=False)
+        rules.update_teacher(s, b.id, active=False)
         with pytest.raises(ValidationError, match="鈴木: teacher is not active"):
-            roster.confirm_month(s, room.id, 2026, 12, now=now)
+            rules.confirm_month(s, room.id, 2026, 12, now=now)
         assert ok.status == ShiftStatus.DRAFT
 
 
@@ -149,22 +155,22 @@ def test_erasing_a_teacher_keeps_history_anonymised(db: Database, now: dt.dateti
         s.add(Delivery(kind=DeliveryKind.SHIFT_REMINDER, dedup_key="r:1:1", recipient=a.line_user_id,
                        teacher_id=a.id, shift_id=past.id, shift_version=1))
         s.flush()
-        roster.erase_teacher(s, a.id, now=now)
+        rules.erase_teacher(s, a.id, now=now)
     with db.read() as s:
         t = s.get(Teacher, a.id)
         assert t is not None and (t.name, t.line_user_id, t.email, t.active) == (None, None, None, False)
         assert t.display_name.startswith("(deleted")
-        assert roster.get_shift(s, past.id).status == ShiftStatus.CONFIRMED
-        assert roster.get_shift(s, future.id).status == ShiftStatus.CANCELED
+        assert rules.get_shift(s, past.id).status == ShiftStatus.CONFIRMED
+        assert rules.get_shift(s, future.id).status == ShiftStatus.CANCELED
         delivery = s.scalar(select(Delivery))
         assert delivery is not None and delivery.recipient is None and delivery.teacher_id == a.id
-        assert roster.list_teachers(s) == []
+        assert rules.list_teachers(s) == []
 
 
 def test_month_helpers() -> None:
-    assert roster.month_bounds(2028, 2) == (dt.date(2028, 2, 1), dt.date(2028, 2, 29))
-    assert roster.month_bounds(2026, 12) == (dt.date(2026, 12, 1), dt.date(2026, 12, 31))
-    assert roster.parse_month("2026-07") == (2026, 7)
+    assert rules.month_bounds(2028, 2) == (dt.date(2028, 2, 1), dt.date(2028, 2, 29))
+    assert rules.month_bounds(2026, 12) == (dt.date(2026, 12, 1), dt.date(2026, 12, 31))
+    assert rules.parse_month("2026-07") == (2026, 7)
     for bad in ("2026-13", "July", "2026/07", ""):
         with pytest.raises(ValidationError):
-            roster.parse_month(bad)
+            rules.parse_month(bad)

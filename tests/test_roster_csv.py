@@ -7,10 +7,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from core import roster, roster_csv
-from core.db import Database
-from core.models import Shift, ShiftStatus, Teacher
-from core.roster_csv import CsvImportError
+from core.roster import csv_files, rules
+from core.roster.csv_files import CsvImportError
+from core.store.db import Database
+from core.store.models import Shift, Teacher
 from tests import factories as f
 
 TEACHERS = (
@@ -30,7 +30,7 @@ SHIFTS = (
 def _setup(db: Database) -> None:
     with db.write() as s:
         f.classroom(s)
-        roster_csv.import_teachers(s, TEACHERS.encode())
+        csv_files.import_teachers(s, TEACHERS.encode())
 
 
 def _counts(db: Database) -> tuple[int, int]:
@@ -41,11 +41,11 @@ def _counts(db: Database) -> tuple[int, int]:
 def test_round_trip(db: Database, now: dt.datetime, paths) -> None:
     _setup(db)
     with db.write() as s:
-        result = roster_csv.import_shifts(s, SHIFTS.encode(), now=now)
+        result = csv_files.import_shifts(s, SHIFTS.encode(), now=now)
         assert result.created == 3
     with db.read() as s:
-        teachers_csv = roster_csv.export_teachers(s)
-        shifts_csv = roster_csv.export_shifts(s)
+        teachers_csv = csv_files.export_teachers(s)
+        shifts_csv = csv_files.export_shifts(s)
         overnight = s.scalar(select(Shift).where(Shift.local_date == dt.date(2026, 12, 2)))
         assert overnight is not None and overnight.ends_next_day and overnight.end_time == dt.time(2)
         assert overnight.note == "夜間, 受付"
@@ -53,18 +53,18 @@ def test_round_trip(db: Database, now: dt.datetime, paths) -> None:
     assert "2026-12-03,09:00,12:30,draft,持ち物: 名札" in shifts_csv
 
     # Into a fresh database, the exports come back identical.
-    from core.bootstrap import open_database
-    from core.paths import data_paths
+    from core.store.bootstrap import open_database
+    from core.store.paths import data_paths
 
     other = open_database(data_paths(paths.home.parent / "other"))
     try:
         with other.write() as s:
             f.classroom(s)
-            roster_csv.import_teachers(s, teachers_csv.encode("utf-8-sig"))
-            roster_csv.import_shifts(s, shifts_csv.encode("cp932"), now=now)
+            csv_files.import_teachers(s, teachers_csv.encode("utf-8-sig"))
+            csv_files.import_shifts(s, shifts_csv.encode("cp932"), now=now)
         with other.read() as s:
-            assert roster_csv.export_teachers(s) == teachers_csv
-            assert roster_csv.export_shifts(s) == shifts_csv
+            assert csv_files.export_teachers(s) == teachers_csv
+            assert csv_files.export_shifts(s) == shifts_csv
     finally:
         other.dispose()
 
@@ -73,16 +73,16 @@ def test_teacher_reimport_updates_by_name(db: Database) -> None:
     _setup(db)
     changed = TEACHERS.replace("hanako@example.com", "hanako@school.example")
     with db.write() as s:
-        result = roster_csv.import_teachers(s, changed.encode())
+        result = csv_files.import_teachers(s, changed.encode())
     assert (result.created, result.updated) == (0, 3)
     with db.read() as s:
-        assert roster.teacher_by_name(s, "佐藤 花子").email == "hanako@school.example"
+        assert rules.teacher_by_name(s, "佐藤 花子").email == "hanako@school.example"
 
 
 def test_every_bad_row_is_reported_and_nothing_is_imported(db: Database, now: dt.datetime) -> None:
     _setup(db)
     with db.write() as s:
-        room, suzuki = roster.classroom_by_name(s, "本校"), roster.teacher_by_name(s, "鈴木 一郎")
+        room, suzuki = rules.classroom_by_name(s, "本校"), rules.teacher_by_name(s, "鈴木 一郎")
         f.shift(s, room, suzuki, dt.date(2026, 12, 20), now=now)
     bad = (
         "classroom,teacher,date,start,end,status,note\r\n"
@@ -99,7 +99,7 @@ def test_every_bad_row_is_reported_and_nothing_is_imported(db: Database, now: dt
     )
     before = _counts(db)
     with pytest.raises(CsvImportError) as caught, db.write() as s:
-        roster_csv.import_shifts(s, bad.encode("cp932"), now=now)
+        csv_files.import_shifts(s, bad.encode("cp932"), now=now)
     problems = {p.line: p.reason for p in caught.value.problems}
     assert sorted(problems) == [3, 4, 5, 6, 7, 8, 9, 10, 11]
     assert "unknown teacher" in problems[3]
@@ -125,7 +125,7 @@ def test_bad_teacher_rows(db: Database) -> None:
         ",,,yes\r\n"
     )
     with pytest.raises(CsvImportError) as caught, db.write() as s:
-        roster_csv.import_teachers(s, bad.encode("utf-8-sig"))
+        csv_files.import_teachers(s, bad.encode("utf-8-sig"))
     reasons = {p.line: p.reason for p in caught.value.problems}
     assert sorted(reasons) == [2, 3, 4, 6, 7]
     assert "malformed LINE user ID" in reasons[2] and "e-mail" in reasons[3]
@@ -144,7 +144,7 @@ def test_bad_teacher_rows(db: Database) -> None:
 )
 def test_unusable_files(db: Database, data: bytes, message: str) -> None:
     with pytest.raises(CsvImportError, match=message), db.write() as s:
-        roster_csv.import_teachers(s, data)
+        csv_files.import_teachers(s, data)
 
 
 def test_multiline_quoted_field_line_numbers(db: Database, now: dt.datetime) -> None:
@@ -155,7 +155,7 @@ def test_multiline_quoted_field_line_numbers(db: Database, now: dt.datetime) -> 
         "本校,nobody,2026-12-05,16:00,21:00,,\r\n"
     )
     with pytest.raises(CsvImportError) as caught, db.write() as s:
-        roster_csv.import_shifts(s, data.encode(), now=now)
+        csv_files.import_shifts(s, data.encode(), now=now)
     assert [p.line for p in caught.value.problems] == [4]
 
 
@@ -164,7 +164,7 @@ _rows = st.lists(st.lists(st.one_of(_cells, st.sampled_from(["本校", "佐藤 �
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(header=st.sampled_from([roster_csv.SHIFT_COLUMNS, roster_csv.TEACHER_COLUMNS, ("name",), ("x", "y")]),
+@given(header=st.sampled_from([csv_files.SHIFT_COLUMNS, csv_files.TEACHER_COLUMNS, ("name",), ("x", "y")]),
        rows=_rows, encoding=st.sampled_from(["utf-8", "utf-8-sig", "cp932"]), raw=st.binary(max_size=64))
 def test_garbage_never_crashes_nor_half_imports(db: Database, now: dt.datetime, header, rows, encoding, raw) -> None:
     import csv
@@ -181,16 +181,16 @@ def test_garbage_never_crashes_nor_half_imports(db: Database, now: dt.datetime, 
     with db.write() as s:
         if s.scalar(select(func.count()).select_from(Teacher)) == 0:
             f.classroom(s)
-            roster_csv.import_teachers(s, TEACHERS.encode())
+            csv_files.import_teachers(s, TEACHERS.encode())
     for payload in (data, data + raw, raw):
         for importer in ("teachers", "shifts"):
             before = _snapshot(db)
             try:
                 with db.write() as s:
                     if importer == "teachers":
-                        roster_csv.import_teachers(s, payload)
+                        csv_files.import_teachers(s, payload)
                     else:
-                        roster_csv.import_shifts(s, payload, now=now)
+                        csv_files.import_shifts(s, payload, now=now)
             except CsvImportError as exc:
                 assert exc.problems and all(p.line >= 1 for p in exc.problems)
                 assert _snapshot(db) == before

@@ -4,10 +4,17 @@ import datetime as dt
 
 from sqlalchemy import func, select
 
-from core import outbox, retention, roster
-from core.db import Database
-from core.models import Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus, ShiftStatus
-from core.scheduler import Scheduler, WakeDetector
+from core.outbox import queue, retention
+from core.roster import rules
+from core.sending.scheduler import Scheduler, WakeDetector
+from core.store.db import Database
+from core.store.models import (
+    Delivery,
+    DeliveryAttempt,
+    DeliveryKind,
+    DeliveryStatus,
+    ShiftStatus,
+)
 from tests import factories as f
 from tests.linefixtures import FakeClock
 
@@ -38,7 +45,7 @@ def test_scheduler_plans_at_start_after_edits_and_after_a_wake(db: Database, now
         assert wakes  # planning wakes the sender rather than sending itself
 
         with db.write() as s:  # a shift edit triggers planning once it commits
-            roster.edit_shift(s, shift.id, start_time=dt.time(15), now=clock.now)
+            rules.edit_shift(s, shift.id, start_time=dt.time(15), now=clock.now)
         assert scheduler.wait_for_plans(2)
         with db.read() as s:
             statuses = sorted(d.status.value for d in s.scalars(select(Delivery)))
@@ -57,11 +64,11 @@ def test_purge_keeps_anything_still_needed(db: Database, now: dt.datetime) -> No
     old = now - dt.timedelta(days=100)
     with db.write() as s:
         for status in DeliveryStatus:
-            delivery_id, _ = outbox.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup=f"old-{status.value}",
+            delivery_id, _ = queue.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup=f"old-{status.value}",
                                             due_at=old, now=old)
             s.execute(Delivery.__table__.update().where(Delivery.id == delivery_id).values(status=status.value))
             s.add(DeliveryAttempt(delivery_id=delivery_id, number=1, started_at=old, outcome="x"))
-        outbox.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup="recent", due_at=now, now=now)
+        queue.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup="recent", due_at=now, now=now)
         s.execute(Delivery.__table__.update().where(Delivery.dedup_key == "recent").values(status="sent"))
         s.execute(Delivery.__table__.update().where(Delivery.dedup_key != "recent").values(updated_at=old))
     assert retention.purge(db, now=now, days=90) == 2
@@ -73,7 +80,7 @@ def test_purge_keeps_anything_still_needed(db: Database, now: dt.datetime) -> No
 
 
 def test_purge_removes_old_cleared_incidents_only(db: Database, now: dt.datetime) -> None:
-    from core.models import Alert
+    from core.store.models import Alert
 
     old = now - dt.timedelta(days=100)
     with db.write() as s:

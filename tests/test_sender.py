@@ -9,21 +9,25 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import select
 
-from core import deliveries, presend, roster, secrets, settings
 from core.channels.line import access_from_settings
-from core.db import Database
 from core.emulator import FaultPlan, LineEmulator
-from core.models import Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus
-from core.policy import BackoffPolicy
-from core.sender import Sender, SenderConfig, SenderEvents
-from tests.linefixtures import FakeClock, line_ready, make_reminders, emulator  # noqa: F401
+from core.outbox import deliveries
+from core.outbox.policy import BackoffPolicy
+from core.roster import rules
+from core.sending import line_builders
+from core.sending.outgoing import Outgoing
+from core.sending.sender import Sender, SenderConfig, SenderEvents
+from core.store import secrets, settings
+from core.store.db import Database
+from core.store.models import Delivery, DeliveryAttempt, DeliveryStatus
+from tests.linefixtures import FakeClock, emulator, line_ready, make_reminders  # noqa: F401
 
 FAST = SenderConfig(concurrency=4, lease=dt.timedelta(seconds=30),
                     backoff=BackoffPolicy(base=dt.timedelta(minutes=2), jitter=0))
 
 
 # Every test runs twice: LINE requests sent from the sender's own threads, and from its courier
-# process (core/courier.py, what the headless sender uses). Both must agree row for row.
+# process (core/sending/courier.py, what the headless sender uses). Both must agree row for row.
 _MODE = {"courier": False}
 _MADE: list[Sender] = []
 
@@ -216,8 +220,8 @@ def test_401_holds_the_channel_until_the_token_changes(db, line_ready: LineEmula
 def test_400_fails_with_lines_message_and_details(db, line_ready: LineEmulator, clock: FakeClock,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
-    # Every reminder's push is built by presend.reminder_push, on the lean path and the ORM path alike.
-    monkeypatch.setattr(presend, "reminder_push", lambda facts, language, to: presend.Outgoing(
+    # Every reminder's push is built by line_builders.reminder_push, on the lean path and the ORM path alike.
+    monkeypatch.setattr(line_builders, "reminder_push", lambda facts, language, to: Outgoing(
         "push", to, ({"type": "text", "text": ""},)))
     _sender(db, clock).run_until_idle()
     d = _delivery(db, delivery_id)
@@ -246,9 +250,9 @@ def test_checks_at_send_time_cancel_with_reasons(db, line_ready: LineEmulator, c
     ids = make_reminders(db, 4, now=clock.now, emulator=line_ready)
     with db.write() as s:
         rows = [s.get(Delivery, i) for i in ids]
-        roster.edit_shift(s, rows[0].shift_id, start_time=dt.time(15), now=clock.now)
-        roster.cancel_shift(s, rows[1].shift_id, now=clock.now)
-        roster.update_teacher(s, rows[2].teacher_id, line_opt_in=False)
+        rules.edit_shift(s, rows[0].shift_id, start_time=dt.time(15), now=clock.now)
+        rules.cancel_shift(s, rows[1].shift_id, now=clock.now)
+        rules.update_teacher(s, rows[2].teacher_id, line_opt_in=False)
     _sender(db, clock).run_until_idle()
     got = [(_delivery(db, i).status.value, _delivery(db, i).cancel_reason) for i in ids]
     assert got == [("canceled", "SHIFT_CHANGED"), ("canceled", "SHIFT_CHANGED"),
@@ -299,7 +303,7 @@ def test_graceful_stop_leaves_no_lease_behind(db, line_ready: LineEmulator) -> N
         rows = s.scalars(select(Delivery)).all()
     assert not [d for d in rows if d.status == DeliveryStatus.PROCESSING or d.lease_owner]
     sent = [d for d in rows if d.status == DeliveryStatus.SENT]
-    assert 0 < len(sent) and len(line_ready.all_inbox()) == len(sent)
+    assert len(sent) > 0 and len(line_ready.all_inbox()) == len(sent)
     assert all(d.attempt_count == (1 if d.status == DeliveryStatus.SENT else 0) for d in rows)
 
 
@@ -313,7 +317,7 @@ def test_no_token_means_nothing_is_claimed(db, emulator: LineEmulator, clock: Fa
 def test_leases_of_sends_still_in_flight_are_renewed(db, line_ready: LineEmulator, clock: FakeClock) -> None:
     """Several rounds wait in flight while LINE is slow: a live sender keeps its leases, so nobody
     else claims what it is still sending."""
-    from core import outbox
+    from core.outbox import queue
 
     ids = make_reminders(db, 3, now=clock.now, emulator=line_ready)
     line_ready.set_faults(FaultPlan(latency_ms=1500))
@@ -327,7 +331,7 @@ def test_leases_of_sends_still_in_flight_are_renewed(db, line_ready: LineEmulato
     assert leases == {clock.now + FAST.lease}
     clock.now = claimed_at + FAST.lease + dt.timedelta(seconds=1)  # the first lease would have run out
     with db.write() as s:
-        assert outbox.claim(s, owner="someone-else", now=clock.now, lease=FAST.lease, limit=10) == []
+        assert queue.claim(s, owner="someone-else", now=clock.now, lease=FAST.lease, limit=10) == []
     sender.run_until_idle()
     assert all(_delivery(db, i).status == DeliveryStatus.SENT for i in ids)
     assert len(line_ready.all_inbox()) == 3

@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from core import settings
-from core.db import Database
 from core.emulator import FaultPlan, LineEmulator
-from core.models import Delivery, DeliveryAttempt, DeliveryStatus
-from core.paths import DataPaths
+from core.store import settings
+from core.store.db import Database
+from core.store.models import Delivery, DeliveryAttempt, DeliveryStatus
+from core.store.paths import DataPaths
 from tests.linefixtures import TOKEN, make_reminders
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,7 +95,7 @@ def test_two_sender_processes_never_send_one_delivery_twice(db: Database, paths:
             answers = [p.communicate(timeout=60) for p in senders]
             outputs = [err.decode() for _, err in answers]
         assert [p.returncode for p in senders] == [0, 0], outputs
-        # The headless sender sends LINE requests from its courier process (core/courier.py).
+        # The headless sender sends LINE requests from its courier process (core/sending/courier.py).
         stats = [json.loads(out.decode().strip().splitlines()[-1]) for out, _ in answers]
         assert sum(s["by_courier"] for s in stats) == sum(s["sent"] for s in stats) == 600, stats
         _assert_exactly_once(db, emulator, 600)
@@ -114,7 +114,7 @@ def test_two_sender_processes_never_send_one_delivery_twice(db: Database, paths:
 
 
 def _lock_is_free(paths: DataPaths) -> bool:
-    from core.sender_lock import SenderLock
+    from core.sending.lock import SenderLock
 
     probe = SenderLock(paths.home / "sender.lock")
     free = probe.acquire()

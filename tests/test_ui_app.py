@@ -9,13 +9,13 @@ import pytest
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
-from core import settings
-from core.engine import Engine
-from core.paths import DataPaths
+from core.sending.engine import Engine
+from core.store import settings
+from core.store.paths import DataPaths
+from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.app import SEEN_TRAY_HINT, Shell, run_gui
 from ui.context import AppContext
 from ui.single_instance import SingleInstance
-from tests.ui_fixtures import ctx, settle  # noqa: F401
 
 
 class _Quit:

@@ -10,8 +10,8 @@ from PySide6.QtCore import QDate
 from PySide6.QtWidgets import QMessageBox
 from sqlalchemy import text
 
-from core.db import Database
-from core.models import Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus
+from core.store.db import Database
+from core.store.models import Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus
 from tests import factories as f
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.context import AppContext
@@ -175,7 +175,7 @@ def test_detail_pane_lists_every_attempt_with_lines_words(qtbot, ctx: AppContext
     assert (first.text(0), first.text(2), first.text(3), first.text(4)) == ("1", "500", "req-1", "120 ms")
     assert first.text(6) == "LINE_5XX: Internal server error"
     assert second.text(2) == "no answer" and "did not answer" in second.text(6)
-    assert "k" == view.detail._values["key"].text()
+    assert view.detail._values["key"].text() == "k"
     assert view.detail.title.text().startswith(f"Delivery #{delivery_id}")
 
 

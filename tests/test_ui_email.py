@@ -11,14 +11,24 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QTableWidgetItem
 from sqlalchemy import select
 
-from core import alerts, deliveries, email_setup, outbox, secrets, settings
+from core import alerts
 from core.channels import email as email_channel
-from core.db import Database
 from core.emulator import LineEmulator
-from core.models import Base, ChannelChoice, DeliveryKind, DeliveryStatus, Teacher
-from core.paths import DataPaths
+from core.outbox import deliveries, queue
+from core.setup import email as email_setup
+from core.store import secrets, settings
+from core.store.db import Database
+from core.store.models import Base, ChannelChoice, DeliveryKind, DeliveryStatus, Teacher
+from core.store.paths import DataPaths
 from tests.linefixtures import emulator, line_ready  # noqa: F401
-from tests.smtpfixtures import FROM, SMTP_PASSWORD, SMTP_USER, SmtpServer, smtp_ca, starttls_server  # noqa: F401
+from tests.smtpfixtures import (  # noqa: F401
+    FROM,
+    SMTP_PASSWORD,
+    SMTP_USER,
+    SmtpServer,
+    smtp_ca,
+    starttls_server,
+)
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui import alerts_banner
 from ui.alerts_banner import AlertsBanner
@@ -287,8 +297,8 @@ def test_without_a_line_connection_nothing_is_marked(qtbot, ctx: AppContext) -> 
 
 def dead_letter(db: Database) -> int:
     with db.write() as s:
-        delivery_id, _ = outbox.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup="k1", due_at=NOW, now=NOW)
-        outbox.transition(s, delivery_id, expected=[DeliveryStatus.QUEUED], now=NOW, status=DeliveryStatus.FAILED,
+        delivery_id, _ = queue.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup="k1", due_at=NOW, now=NOW)
+        queue.transition(s, delivery_id, expected=[DeliveryStatus.QUEUED], now=NOW, status=DeliveryStatus.FAILED,
                           dead_lettered_at=NOW)
         alerts.evaluate(s, now=NOW, running_since=None)
     return delivery_id

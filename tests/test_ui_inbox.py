@@ -16,10 +16,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QLabel
 
-from core import messages
 from core.channels.line import LineClient
-from core.db import Database
 from core.emulator import LineEmulator
+from core.messages import texts as messages
+from core.store.db import Database
 from tests import factories as f
 from tests.linefixtures import TOKEN
 from tests.ui_fixtures import ctx, settle  # noqa: F401

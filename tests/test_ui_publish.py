@@ -11,13 +11,14 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from core import roster, settings
 from core.channels.line import access_from_settings
-from core.db import Database
 from core.emulator import LineEmulator
-from core.forecast import QUOTA_SETTING
-from core.models import DeliveryKind
-from core.sender import Sender, SenderConfig
+from core.planning.forecast import QUOTA_SETTING
+from core.roster import rules
+from core.sending.sender import Sender, SenderConfig
+from core.store import settings
+from core.store.db import Database
+from core.store.models import DeliveryKind
 from tests import factories as f
 from tests.linefixtures import TOKEN, FakeClock, user_id
 from tests.s3server import hosted, s3_endpoint  # noqa: F401
@@ -32,7 +33,7 @@ WAIT = 20_000  # ms; a wait ends as soon as its condition holds, so only a busy 
 
 @pytest.fixture
 def line_group(monkeypatch: pytest.MonkeyPatch) -> Iterator[LineEmulator]:
-    from core import secrets
+    from core.store import secrets
 
     with LineEmulator(token=TOKEN, allow_loopback_media=True) as emu:
         emu.add_group(GROUP, "本校 講師", [user_id(n) for n in range(1, 6)])
@@ -164,7 +165,7 @@ def test_publish_goes_out_through_the_sender_and_shows_as_sent(
 
         # A later edit shows up as "teacher — day: old → new" against the published revision.
         with db.write() as s:
-            roster.edit_shift(s, ids["shift"], start_time=dt.time(15), now=now)
+            rules.edit_shift(s, ids["shift"], start_time=dt.time(15), now=now)
         qtbot.waitUntil(lambda: view.state is not None and len(view.state.changes) == 1, timeout=WAIT)
         line = view.changes.item(0).text()
         assert line.startswith("佐藤 — ") and line.endswith(": 16:00-21:00 → 15:00-21:00")

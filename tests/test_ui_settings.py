@@ -14,11 +14,14 @@ from keyring.backends import fail
 from PySide6.QtCore import Qt
 from sqlalchemy import select
 
-from core import forecast, hosting, roster, secrets, settings
-from core.db import Database
 from core.emulator import LineEmulator
-from core.models import Base, Classroom
-from core.paths import DataPaths
+from core.planning import forecast
+from core.publication import hosting
+from core.roster import rules
+from core.store import secrets, settings
+from core.store.db import Database
+from core.store.models import Base, Classroom
+from core.store.paths import DataPaths
 from tests.linefixtures import TOKEN, emulator, line_ready  # noqa: F401
 from tests.s3server import ACCESS_KEY, BUCKET, SECRET_KEY, hosted, s3_endpoint  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
@@ -33,7 +36,7 @@ CLICK = Qt.MouseButton.LeftButton
 @pytest.fixture
 def room_id(db: Database) -> int:
     with db.write() as s:
-        return roster.create_classroom(s, name="本校").id
+        return rules.create_classroom(s, name="本校").id
 
 
 def open_view(qtbot, ctx: AppContext) -> SettingsView:  # type: ignore[no-untyped-def]
@@ -253,7 +256,7 @@ def test_data_folder_is_shown(qtbot, ctx: AppContext, paths: DataPaths) -> None:
 
 
 def test_start_at_login_writes_the_autostart_entry(qtbot, ctx, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from core import autostart
+    from core.app import autostart
     from ui.settings_autostart import AutostartSection
 
     section = AutostartSection(ctx)

@@ -11,20 +11,20 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 from sqlalchemy import func, select
 
-from core import roster
 from core.channels.line import LineApiError
-from core.db import Database
 from core.emulator import LineEmulator
-from core.models import Shift, ShiftStatus, Teacher
+from core.roster import rules
+from core.store.db import Database
+from core.store.models import Shift, ShiftStatus, Teacher
 from tests import factories as f
 from tests.linefixtures import emulator, line_ready  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.context import AppContext
+from ui.month_picker import month_title
 from ui.roster_grid import DAY_KIND_ROLE, TODAY_ROLE
 from ui.shift_dialog import ShiftDialog
 from ui.shifts_copy_dialog import CopyDaysDialog
 from ui.shifts_csv import CsvProblemsDialog
-from ui.month_picker import month_title
 from ui.shifts_view import ShiftsView, default_month
 from ui.teacher_line import explain
 
@@ -48,7 +48,7 @@ def data(db: Database, now: dt.datetime) -> dict[str, int]:
             "ekimae_shift": f.shift(s, ekimae, suzuki, D(2026, 12, 10), now=now).id,
             "resting_shift": f.shift(s, honkou, resting, D(2026, 12, 8), now=now, status=ShiftStatus.CONFIRMED).id,
         }
-        roster.update_teacher(s, resting.id, active=False)
+        rules.update_teacher(s, resting.id, active=False)
     return ids
 
 
@@ -324,7 +324,7 @@ def test_a_redo_core_refuses_is_shown_and_dropped_from_the_stack(qtbot, ctx: App
     idle(qtbot, ctx, view)
     assert len(shifts_on(ctx.db, data["sato"], D(2026, 12, 3))) == 1
     with ctx.db.write() as s:  # meanwhile it is confirmed elsewhere, so it can no longer be deleted
-        roster.confirm_month(s, data["honkou"], 2026, 12, now=now)
+        rules.confirm_month(s, data["honkou"], 2026, 12, now=now)
     assert view.runner.stack.count() == 1 and view.redo_action.isEnabled()
 
     view.redo_action.trigger()

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from core.db import Database
-from core.paths import DataPaths
+from core.store.db import Database
+from core.store.paths import DataPaths
 from ui.bridge import CoreBridge
 from ui.context import AppContext
 from ui.tasks import Tasks

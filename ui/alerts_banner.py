@@ -12,10 +12,17 @@ from dataclasses import dataclass
 
 import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from core import alerts
-from core.models import AlertKind
+from core.store.models import AlertKind
 from ui.context import AppContext
 
 DEBOUNCE_MS = 3_000  # at most one read per this many milliseconds while deliveries keep changing

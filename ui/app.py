@@ -14,15 +14,15 @@ from PySide6.QtCore import QCoreApplication, QProcess, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from core import demo as demo_data
-from core import secrets, settings
-from core.bootstrap import open_database
-from core.engine import WINDOW_SEND_THREADS, Engine
+from core.app import demo as demo_data
 from core.errors import ShiftcastError
 from core.logs import configure_logging
-from core.models import utcnow
-from core.paths import HOME_ENV, data_paths, default_home
 from core.resources import resource
+from core.sending.engine import WINDOW_SEND_THREADS, Engine
+from core.store import secrets, settings
+from core.store.bootstrap import open_database
+from core.store.models import utcnow
+from core.store.paths import HOME_ENV, data_paths, default_home
 from ui import i18n
 from ui.bridge import CoreBridge
 from ui.context import AppContext

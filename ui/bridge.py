@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from core import hooks
-from core.sender import SenderEvents
+from core.sending.sender import SenderEvents
+from core.store import hooks
 
 COALESCE_MS = 200
 

@@ -6,11 +6,11 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from core.db import Database
-from core.demo import DemoEnvironment
-from core.engine import Engine
-from core.models import utcnow
-from core.paths import DataPaths
+from core.app.demo import DemoEnvironment
+from core.sending.engine import Engine
+from core.store.db import Database
+from core.store.models import utcnow
+from core.store.paths import DataPaths
 from ui.bridge import CoreBridge
 from ui.tasks import Tasks
 

@@ -28,9 +28,9 @@ from PySide6.QtCore import (
     Signal,
 )
 
-from core import delivery_rows
-from core.deliveries import DeliveryFilter
-from core.delivery_rows import DeliveryRow
+from core.outbox import rows as delivery_rows
+from core.outbox.deliveries import DeliveryFilter
+from core.outbox.rows import DeliveryRow
 from ui.context import AppContext
 
 ID, CREATED, KIND, RECIPIENT, STATUS, ATTEMPTS, WHEN, ERROR = range(8)
@@ -167,7 +167,7 @@ def _first_line(text: str) -> str:
 
 
 def matcher(flt: DeliveryFilter) -> Callable[[Item], bool]:
-    """The filter as one predicate over items, with the same meaning as core.deliveries.list_deliveries."""
+    """The filter as one predicate over items, with the same meaning as core.outbox.deliveries.list_deliveries."""
     statuses = {str(s) for s in flt.statuses}
     kinds = {str(k) for k in flt.kinds}
     room = flt.classroom_id
@@ -217,10 +217,10 @@ class DeliveriesModel(QAbstractTableModel):
 
     # ----- Qt's interface -----
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802 - Qt's name
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._visible)
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802 - Qt's name
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else COLUMN_COUNT
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -238,7 +238,7 @@ class DeliveriesModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802 - Qt's name
+    def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return self.words.headers[section]

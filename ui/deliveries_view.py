@@ -41,9 +41,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core import deliveries, roster
-from core.deliveries import RETRYABLE, DeliveryFilter, RetryOutcome
-from core.models import DeliveryKind, DeliveryStatus
+from core.outbox import deliveries
+from core.outbox.deliveries import RETRYABLE, DeliveryFilter, RetryOutcome
+from core.roster import rules
+from core.store.models import DeliveryKind, DeliveryStatus
 from ui.context import AppContext
 from ui.deliveries_model import (
     ATTEMPTS,
@@ -102,7 +103,7 @@ class StatusBadgeDelegate(QStyledItemDelegate):
                          metrics.elidedText(text, Qt.TextElideMode.ElideRight, max(width - 8, 0)))
         painter.restore()
 
-    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
         size = super().sizeHint(option, index)
         return QSize(size.width() + 24, size.height() + 4)
 
@@ -347,7 +348,7 @@ class DeliveriesView(QWidget):
     def _load_classrooms(self) -> None:
         def read() -> list[tuple[int, str]]:
             with self.ctx.db.read() as session:
-                return [(room.id, room.name) for room in roster.list_classrooms(session)]
+                return [(room.id, room.name) for room in rules.list_classrooms(session)]
 
         run_for(self, self.ctx, read, self._show_classrooms, lambda exc: show_error(self, exc))
 

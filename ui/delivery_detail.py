@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core import deliveries
-from core.models import Classroom, Delivery, DeliveryAttempt, Teacher
+from core.outbox import deliveries
+from core.store.models import Classroom, Delivery, DeliveryAttempt, Teacher
 from ui.context import AppContext
 from ui.deliveries_model import Vocabulary, run_for
 from ui.errors import show_error
@@ -51,7 +51,7 @@ class DeliveryDetail(QWidget):
         super().__init__(parent)
         self.ctx = ctx
         self.words = words
-        # core.policy.Outcome values in the manager's words.
+        # core.outbox.policy.Outcome values in the manager's words.
         self._outcomes = {
             "sent": self.tr("Sent"),
             "retry": self.tr("Will retry"),

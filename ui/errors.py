@@ -10,7 +10,7 @@ from types import TracebackType
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from core.errors import ShiftcastError
-from core.paths import DataPaths
+from core.store.paths import DataPaths
 
 log = logging.getLogger("shiftcast.ui")
 

@@ -9,7 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QImage, QKeySequence, QPainter, QPixmap, QResizeEvent, QWheelEvent
+from PySide6.QtGui import (
+    QAction,
+    QImage,
+    QKeySequence,
+    QPainter,
+    QPixmap,
+    QResizeEvent,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import (
     QGraphicsPixmapItem,
     QGraphicsScene,
@@ -29,7 +37,7 @@ class _Canvas(QGraphicsView):
     wheel_zoom = Signal(int)  # steps; the zoom is anchored under the mouse
     resized = Signal()
 
-    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt's name
+    def wheelEvent(self, event: QWheelEvent) -> None:
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
             steps = round(event.angleDelta().y() / 120) or (1 if event.angleDelta().y() > 0 else -1)
             self.wheel_zoom.emit(steps)
@@ -37,7 +45,7 @@ class _Canvas(QGraphicsView):
             return
         super().wheelEvent(event)
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.resized.emit()
 

@@ -32,9 +32,9 @@ from PySide6.QtWidgets import (
 )
 from sqlalchemy import select
 
-from core.db import Database
 from core.emulator import InboxMessage
-from core.models import Classroom, Teacher
+from core.store.db import Database
+from core.store.models import Classroom, Teacher
 from ui.context import AppContext
 
 IMAGE_WIDTH = 320  # about the width of a LINE bubble on a phone

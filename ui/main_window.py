@@ -5,9 +5,17 @@ from __future__ import annotations
 
 from PySide6.QtCore import QUrl, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QIcon, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
-from core import deliveries, settings
+from core.outbox import deliveries
+from core.store import settings
 from core.version import __version__
 from ui.alerts_banner import AlertsBanner
 from ui.context import AppContext
@@ -104,6 +112,6 @@ class MainWindow(QMainWindow):
         waiting = counts["pending"] + counts["queued"] + counts["processing"]
         self.sender_status.setText(self.tr("{0} · waiting {1} · failed {2}").format(state, waiting, counts["failed"]))
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
+    def closeEvent(self, event: QCloseEvent) -> None:
         event.ignore()
         self.close_requested.emit()

@@ -40,12 +40,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core import month_image, publication, publication_history, roster
 from core.channels.line import LineApiError, access_from_settings
 from core.errors import ShiftcastError
-from core.image_store import ImageStore
-from core.publication import Published, PublishPlan
-from core.publication_history import CellChange, Revision
+from core.publication import history as publication_history
+from core.publication import month_image
+from core.publication import publish as publication
+from core.publication.history import CellChange, Revision
+from core.publication.image_store import ImageStore
+from core.publication.publish import Published, PublishPlan
+from core.roster import rules
 from ui.context import AppContext
 from ui.errors import show_error
 from ui.image_viewer import ImageViewer
@@ -79,12 +82,12 @@ class MonthState:
 
 def read_rooms(ctx: AppContext) -> list[Room]:
     with ctx.db.read() as session:
-        return [Room(r.id, r.name, r.line_group_id) for r in roster.list_classrooms(session)]
+        return [Room(r.id, r.name, r.line_group_id) for r in rules.list_classrooms(session)]
 
 
 def read_state(ctx: AppContext, room_id: int, year: int, month: int, members: int | None) -> MonthState:
     with ctx.db.read() as session:
-        room = roster.get_classroom(session, room_id)
+        room = rules.get_classroom(session, room_id)
         now = ctx.clock()
         plan = publication.plan_publish(session, room.id, year, month, now=now, members=members)
         _view, changes = publication_history.pending_changes(session, room, year, month, now=now)
@@ -94,7 +97,7 @@ def read_state(ctx: AppContext, room_id: int, year: int, month: int, members: in
 
 def render_preview(ctx: AppContext, room_id: int, year: int, month: int) -> QImage:
     with ctx.db.read() as session:
-        room = roster.get_classroom(session, room_id)
+        room = rules.get_classroom(session, room_id)
         view = publication.build_month(session, room, year, month, now=ctx.clock(), include_drafts=True)
     image = QImage.fromData(month_image.render_png(view))  # QImage, unlike QPixmap, may be made off the UI thread
     if image.isNull():
@@ -154,7 +157,7 @@ class PublishView(QWidget):
         ctx.bridge.deliveries_changed.connect(self._deliveries_changed)
         self._load_rooms()
 
-    def showEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802 - Qt's name
+    def showEvent(self, event) -> None:  # type: ignore[no-untyped-def]
         super().showEvent(event)
         if self._stale:
             self.schedule_refresh()

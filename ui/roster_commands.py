@@ -13,21 +13,21 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 from sqlalchemy.orm import Session
 
-from core import roster, roster_copy
-from core.models import ShiftStatus
+from core.roster import copying, rules
+from core.store.models import ShiftStatus
 from ui.shifts_undo import IdMap, RosterCommand
 
 
 class AddShift(RosterCommand):
     """Redo adds the draft; undo deletes it again."""
 
-    def __init__(self, draft: roster.ShiftDraft, label: str) -> None:
+    def __init__(self, draft: rules.ShiftDraft, label: str) -> None:
         super().__init__(QCoreApplication.translate("RosterCommands", "Add shift {0}").format(label))
         self.draft = draft
         self.shift_id: int | None = None  # the first id the new shift got
 
     def forward(self, session: Session, now: dt.datetime, ids: IdMap) -> int:
-        return roster.add_shift(session, self.draft, now=now).id
+        return rules.add_shift(session, self.draft, now=now).id
 
     def forward_done(self, result: Any, ids: IdMap) -> None:
         if self.shift_id is None:
@@ -37,11 +37,11 @@ class AddShift(RosterCommand):
 
     def backward(self, session: Session, now: dt.datetime, ids: IdMap) -> None:
         assert self.shift_id is not None
-        roster.delete_shift(session, ids.current(self.shift_id))
+        rules.delete_shift(session, ids.current(self.shift_id))
 
 
 class EditShift(RosterCommand):
-    """Redo applies the new values, undo the old ones, both through core.roster.edit_shift."""
+    """Redo applies the new values, undo the old ones, both through core.roster.rules.edit_shift."""
 
     def __init__(self, shift_id: int, before: dict[str, Any], after: dict[str, Any], label: str) -> None:
         super().__init__(QCoreApplication.translate("RosterCommands", "Edit shift {0}").format(label))
@@ -50,25 +50,25 @@ class EditShift(RosterCommand):
         self.after = dict(after)
 
     def forward(self, session: Session, now: dt.datetime, ids: IdMap) -> None:
-        roster.edit_shift(session, ids.current(self.shift_id), now=now, **self.after)
+        rules.edit_shift(session, ids.current(self.shift_id), now=now, **self.after)
 
     def backward(self, session: Session, now: dt.datetime, ids: IdMap) -> None:
-        roster.edit_shift(session, ids.current(self.shift_id), now=now, **self.before)
+        rules.edit_shift(session, ids.current(self.shift_id), now=now, **self.before)
 
 
 class DeleteDraft(RosterCommand):
     """Redo deletes the draft; undo adds it again (it comes back with a new id)."""
 
-    def __init__(self, shift_id: int, draft: roster.ShiftDraft, label: str) -> None:
+    def __init__(self, shift_id: int, draft: rules.ShiftDraft, label: str) -> None:
         super().__init__(QCoreApplication.translate("RosterCommands", "Delete shift {0}").format(label))
         self.shift_id = shift_id
         self.draft = draft
 
     def forward(self, session: Session, now: dt.datetime, ids: IdMap) -> None:
-        roster.delete_shift(session, ids.current(self.shift_id))
+        rules.delete_shift(session, ids.current(self.shift_id))
 
     def backward(self, session: Session, now: dt.datetime, ids: IdMap) -> int:
-        return roster.add_shift(session, self.draft, now=now).id
+        return rules.add_shift(session, self.draft, now=now).id
 
     def backward_done(self, result: Any, ids: IdMap) -> None:
         ids.moved(self.shift_id, result)
@@ -84,14 +84,14 @@ class CancelShift(RosterCommand):
         self.previous = previous
 
     def forward(self, session: Session, now: dt.datetime, ids: IdMap) -> None:
-        roster.cancel_shift(session, ids.current(self.shift_id), now=now)
+        rules.cancel_shift(session, ids.current(self.shift_id), now=now)
 
     def backward(self, session: Session, now: dt.datetime, ids: IdMap) -> None:
-        roster.edit_shift(session, ids.current(self.shift_id), now=now, status=self.previous)
+        rules.edit_shift(session, ids.current(self.shift_id), now=now, status=self.previous)
 
 
 class CopyShift(RosterCommand):
-    """Redo makes every copy in one transaction (core.roster_copy); undo deletes them all at once."""
+    """Redo makes every copy in one transaction (core.roster.copying); undo deletes them all at once."""
 
     def __init__(self, shift_id: int, days: list[dt.date], label: str) -> None:
         super().__init__(QCoreApplication.translate("RosterCommands", "Copy shift {0} to {1} day(s)").format(label, len(days)))
@@ -100,7 +100,7 @@ class CopyShift(RosterCommand):
         self.copy_ids: list[int] = []  # first ids of the copies, in date order
 
     def forward(self, session: Session, now: dt.datetime, ids: IdMap) -> list[int]:
-        return [s.id for s in roster_copy.copy_shift(session, ids.current(self.shift_id), self.days, now=now)]
+        return [s.id for s in copying.copy_shift(session, ids.current(self.shift_id), self.days, now=now)]
 
     def forward_done(self, result: Any, ids: IdMap) -> None:
         if not self.copy_ids:
@@ -111,7 +111,7 @@ class CopyShift(RosterCommand):
 
     def backward(self, session: Session, now: dt.datetime, ids: IdMap) -> None:
         for original in self.copy_ids:
-            roster.delete_shift(session, ids.current(original))
+            rules.delete_shift(session, ids.current(original))
 
 
 class ConfirmMonth(RosterCommand):
@@ -124,11 +124,11 @@ class ConfirmMonth(RosterCommand):
         self.confirmed: list[int] = []
 
     def forward(self, session: Session, now: dt.datetime, ids: IdMap) -> list[int]:
-        return [s.id for s in roster.confirm_month(session, self.classroom_id, self.year, self.month, now=now)]
+        return [s.id for s in rules.confirm_month(session, self.classroom_id, self.year, self.month, now=now)]
 
     def forward_done(self, result: Any, ids: IdMap) -> None:
         self.confirmed = [ids.original(i) for i in result]
 
     def backward(self, session: Session, now: dt.datetime, ids: IdMap) -> None:
         for original in self.confirmed:
-            roster.edit_shift(session, ids.current(original), now=now, status=ShiftStatus.DRAFT)
+            rules.edit_shift(session, ids.current(original), now=now, status=ShiftStatus.DRAFT)

@@ -10,17 +10,25 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QDate, QLocale, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QCoreApplication,
+    QDate,
+    QLocale,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+)
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from core.models import ShiftStatus
+from core.store.models import ShiftStatus
 from ui.shifts_data import MonthSnapshot, ShiftItem, TeacherItem
 
 SHIFTS_ROLE = Qt.ItemDataRole.UserRole + 1  # tuple[ShiftItem, ...]
 DAY_KIND_ROLE = Qt.ItemDataRole.UserRole + 2  # "weekday" | "sat" | "sun" | "holiday"
 TODAY_ROLE = Qt.ItemDataRole.UserRole + 3  # bool
 
-# Same hues as the published image (core/month_image.py), so the screen and LINE agree.
+# Same hues as the published image (core/publication/month_image.py), so the screen and LINE agree.
 SAT_INK, SUN_INK = QColor(25, 90, 170), QColor(190, 30, 45)
 SAT_TINT, SUN_TINT = QColor(25, 90, 170, 22), QColor(190, 30, 45, 22)
 
@@ -110,10 +118,10 @@ class RosterGridModel(QAbstractTableModel):
 
     # ----- Qt's model interface -----
 
-    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: N802, B008 - Qt's signature
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.snapshot.rows)
 
-    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: N802, B008
+    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._days)
 
     def flags(self, index: AnyIndex) -> Qt.ItemFlag:
@@ -147,7 +155,7 @@ class RosterGridModel(QAbstractTableModel):
             lines.append(self.tr("No shift. Press Enter or N to add one."))
         return "\n".join(lines)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Vertical:
             return self._teacher_header(section, role)
         day = self.day_at(section)

@@ -11,20 +11,22 @@ from __future__ import annotations
 import datetime as dt
 import time
 from collections.abc import Callable
-from typing import TypeVar
 from pathlib import Path
+from typing import TypeVar
 
 from PySide6.QtCore import QEventLoop
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QWidget
 from sqlalchemy import select
 
-from core import clock, planner, publication, roster
 from core.channels.line import access_from_settings
 from core.errors import ShiftcastError
-from core.image_store import ImageStore
-from core.models import Classroom
-from core.sender import Sender
+from core.planning import planner
+from core.publication import publish as publication
+from core.publication.image_store import ImageStore
+from core.roster import clock, rules
+from core.sending.sender import Sender
+from core.store.models import Classroom
 from ui.context import AppContext
 
 SETTLE_LIMIT = 15.0  # seconds to wait for a screen's background work before taking it anyway
@@ -134,7 +136,7 @@ def _shift_dialog(ctx: AppContext, window: QWidget) -> QWidget:
 
     def teachers() -> list[TeacherItem]:
         with ctx.db.read() as session:
-            return [TeacherItem.of(t) for t in roster.list_teachers(session) if t.active]
+            return [TeacherItem.of(t) for t in rules.list_teachers(session) if t.active]
 
     today = ctx.clock().astimezone(clock.zone("Asia/Tokyo")).date()
     return ShiftDialog(in_background(ctx, teachers), day=today, parent=window)

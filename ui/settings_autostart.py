@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QCheckBox, QGroupBox, QWidget
 
-from core import autostart
+from core.app import autostart
 from ui.context import AppContext
 from ui.settings_widgets import StatusLabel, form, guarded, note, report, stack
 

@@ -1,5 +1,5 @@
 """Settings → Classrooms: each classroom's LINE group, reminder lead time, quiet hours, message
-language and LIFF ID. Saved in one `roster.update_classroom` call, so a bad value changes nothing."""
+language and LIFF ID. Saved in one `rules.update_classroom` call, so a bad value changes nothing."""
 
 from __future__ import annotations
 
@@ -20,10 +20,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core import line_setup, roster
 from core.channels.line import LineApiError
-from core.db import Database
-from core.models import Classroom
+from core.roster import rules
+from core.setup import line
+from core.store.db import Database
+from core.store.models import Classroom
 from ui.context import AppContext
 from ui.settings_widgets import StatusLabel, form, guarded, note, report, row, stack
 
@@ -50,12 +51,12 @@ class RoomSettings:
 
 def load_rooms(db: Database) -> list[RoomSettings]:
     with db.read() as session:
-        return [RoomSettings.of(room) for room in roster.list_classrooms(session)]
+        return [RoomSettings.of(room) for room in rules.list_classrooms(session)]
 
 
 def save_room(db: Database, room_id: int, changes: dict[str, object]) -> RoomSettings:
     with db.write() as session:
-        return RoomSettings.of(roster.update_classroom(session, room_id, **changes))
+        return RoomSettings.of(rules.update_classroom(session, room_id, **changes))
 
 
 class ClassroomSection(QGroupBox):
@@ -140,7 +141,7 @@ class ClassroomSection(QGroupBox):
 
     # ----- loading -----
 
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+    def showEvent(self, event: QShowEvent) -> None:
         # Classrooms may have been added on another tab since; re-read them whenever Settings shows.
         super().showEvent(event)
         self.reload()
@@ -215,10 +216,10 @@ class ClassroomSection(QGroupBox):
         value = self.group_id.text()
         self.check.setEnabled(False)
         self.group_status.busy(self.tr("Asking LINE…"))
-        self.ctx.tasks.run(lambda: line_setup.check_group(self.ctx.db, value),
+        self.ctx.tasks.run(lambda: line.check_group(self.ctx.db, value),
                            guarded(self, self._group_checked), guarded(self, self._group_failed))
 
-    def _group_checked(self, group: line_setup.GroupCheck) -> None:
+    def _group_checked(self, group: line.GroupCheck) -> None:
         self.check.setEnabled(True)
         if group.members is None:
             self.group_status.ok(self.tr("✓ The account is in the group “{0}”.").format(group.name))

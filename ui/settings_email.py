@@ -17,12 +17,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core import email_setup, email_ui_support
 from core.channels import email as email_channel
-from core.db import Database
-from core.email_ui_support import LoginCheck, LoginFailure
+from core.setup import email, email_checks
+from core.setup.email_checks import LoginCheck, LoginFailure
+from core.store.db import Database
 from ui.context import AppContext
-from ui.settings_widgets import Expander, StatusLabel, form, guarded, note, report, row, sentence, stack
+from ui.settings_widgets import (
+    Expander,
+    StatusLabel,
+    form,
+    guarded,
+    note,
+    report,
+    row,
+    sentence,
+    stack,
+)
 
 
 @dataclass(frozen=True)
@@ -46,21 +56,21 @@ class EmailDraft:
 
     def save(self, db: Database, password: str) -> None:
         """Settings first (all checked before any is written), then the password, if one was typed."""
-        email_setup.save_email_settings(db, host=self.host, port=self.port, security=self.security,
+        email.save_email_settings(db, host=self.host, port=self.port, security=self.security,
                                         user=self.user, from_address=self.from_address, from_name=self.from_name,
                                         ca_file=self.ca_file)
         if password.strip():
-            email_setup.save_password(password)
+            email.save_password(password)
 
 
 @dataclass(frozen=True)
 class EmailView:
-    state: email_setup.EmailState
-    hold: email_ui_support.EmailHold | None
+    state: email.EmailState
+    hold: email_checks.EmailHold | None
 
 
 def _load(db: Database) -> EmailView:
-    return EmailView(email_setup.email_state(db), email_ui_support.email_hold(db))
+    return EmailView(email.email_state(db), email_checks.email_hold(db))
 
 
 class EmailSection(QGroupBox):
@@ -206,7 +216,7 @@ class EmailSection(QGroupBox):
             edit.setText(value)
         self.saved_draft = self.draft()
 
-    def _show_hold(self, hold: email_ui_support.EmailHold | None) -> None:
+    def _show_hold(self, hold: email_checks.EmailHold | None) -> None:
         if hold is None:
             self.hold.clear_status()
         elif hold.settings_changed_since:
@@ -269,7 +279,7 @@ class EmailSection(QGroupBox):
         def work() -> LoginCheck:
             if save_first:
                 draft.save(db, password)
-            return email_ui_support.check_login(db)
+            return email_checks.check_login(db)
 
         def done(check: LoginCheck) -> None:
             self._busy(False)
@@ -355,10 +365,10 @@ class AlertsSection(QGroupBox):
         self.reload()
 
     def reload(self) -> None:
-        self.ctx.tasks.run(lambda: email_setup.email_state(self.ctx.db), guarded(self, self._loaded),
+        self.ctx.tasks.run(lambda: email.email_state(self.ctx.db), guarded(self, self._loaded),
                            guarded(self, self._failed))
 
-    def _loaded(self, state: email_setup.EmailState) -> None:
+    def _loaded(self, state: email.EmailState) -> None:
         self.save.setEnabled(True)
         if not self._filled:
             self._filled = True
@@ -369,7 +379,7 @@ class AlertsSection(QGroupBox):
         url, address = self.webhook.text(), self.manager_email.text()
         self.save.setEnabled(False)
         self.status.busy(self.tr("Saving…"))
-        self.ctx.tasks.run(lambda: email_setup.save_alert_targets(self.ctx.db, webhook_url=url, manager_email=address),
+        self.ctx.tasks.run(lambda: email.save_alert_targets(self.ctx.db, webhook_url=url, manager_email=address),
                            guarded(self, self._saved), guarded(self, self._failed))
 
     def _saved(self, _result: None) -> None:

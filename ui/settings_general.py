@@ -6,8 +6,8 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QComboBox, QGroupBox, QLabel, QPushButton, QWidget
 
-from core import settings
-from core.db import Database
+from core.store import settings
+from core.store.db import Database
 from ui import i18n
 from ui.context import AppContext
 from ui.settings_widgets import StatusLabel, form, guarded, note, report, row, stack

@@ -5,9 +5,18 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QGroupBox, QLineEdit, QPushButton, QSpinBox, QWidget
 
-from core import hosting_setup
+from core.setup import hosting as hosting_setup
 from ui.context import AppContext
-from ui.settings_widgets import StatusLabel, form, guarded, note, report, row, sentence, stack
+from ui.settings_widgets import (
+    StatusLabel,
+    form,
+    guarded,
+    note,
+    report,
+    row,
+    sentence,
+    stack,
+)
 
 
 class HostingSection(QGroupBox):

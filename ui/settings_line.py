@@ -5,10 +5,20 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QGroupBox, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
-from core import line_setup
 from core.channels.line import DEFAULT_BASE_URL, LineApiError
+from core.setup import line
 from ui.context import AppContext
-from ui.settings_widgets import Expander, StatusLabel, form, guarded, note, report, row, sentence, stack
+from ui.settings_widgets import (
+    Expander,
+    StatusLabel,
+    form,
+    guarded,
+    note,
+    report,
+    row,
+    sentence,
+    stack,
+)
 
 
 class LineSection(QGroupBox):
@@ -81,13 +91,13 @@ class LineSection(QGroupBox):
     # ----- state -----
 
     def reload(self) -> None:
-        self.ctx.tasks.run(lambda: line_setup.token_state(self.ctx.db), guarded(self, self._show_state),
+        self.ctx.tasks.run(lambda: line.token_state(self.ctx.db), guarded(self, self._show_state),
                            guarded(self, lambda exc: report(self, self.token_state, exc, self.ctx.paths)))
 
     def _hold_changed(self, _reason: object) -> None:
         self.reload()
 
-    def _show_state(self, state: line_setup.TokenState) -> None:
+    def _show_state(self, state: line.TokenState) -> None:
         # The demo and the environment variable need no keyring, so a broken one is not their problem.
         if self.ctx.demo is not None:
             self.token_state.ok(self.tr("Demo mode: messages go to the built-in LINE simulator, so no token is needed."))
@@ -108,7 +118,7 @@ class LineSection(QGroupBox):
             self.base_status.ok(self.tr("For now the SHIFTCAST_LINE_API_BASE environment variable decides the "
                                         "address: {0}").format(state.api_base_from_environment))
 
-    def _show_hold(self, hold: line_setup.Hold | None) -> None:
+    def _show_hold(self, hold: line.Hold | None) -> None:
         if hold is None:
             self.hold.clear_status()
         elif hold.token_changed_since:
@@ -130,7 +140,7 @@ class LineSection(QGroupBox):
             return
         self.save_token.setEnabled(False)
         self.token_state.busy(self.tr("Saving…"))
-        self.ctx.tasks.run(lambda: line_setup.save_token(token), guarded(self, self._token_saved),
+        self.ctx.tasks.run(lambda: line.save_token(token), guarded(self, self._token_saved),
                            guarded(self, self._token_failed))
 
     def _token_saved(self, _result: None) -> None:
@@ -149,10 +159,10 @@ class LineSection(QGroupBox):
         typed = self.token.text().strip() or None
         self.test.setEnabled(False)
         self.result.busy(self.tr("Asking LINE…"))
-        self.ctx.tasks.run(lambda: line_setup.check_connection(self.ctx.db, typed),
+        self.ctx.tasks.run(lambda: line.check_connection(self.ctx.db, typed),
                            guarded(self, self._tested), guarded(self, self._test_failed))
 
-    def _tested(self, check: line_setup.BotCheck) -> None:
+    def _tested(self, check: line.BotCheck) -> None:
         self.test.setEnabled(True)
         quota = check.quota
         if quota.limited:
@@ -175,7 +185,7 @@ class LineSection(QGroupBox):
     def _save_base(self) -> None:
         value = self.api_base.text()
         self.save_base.setEnabled(False)
-        self.ctx.tasks.run(lambda: line_setup.save_api_base(self.ctx.db, value),
+        self.ctx.tasks.run(lambda: line.save_api_base(self.ctx.db, value),
                            guarded(self, self._base_saved), guarded(self, self._base_failed))
 
     def _base_saved(self, base: str | None) -> None:

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.paths import DataPaths
+from core.store.paths import DataPaths
 from ui.errors import message_for, show_error
 
 # Readable on light and dark palettes alike.

@@ -13,11 +13,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QDate, QLocale
-from PySide6.QtWidgets import QCheckBox, QComboBox, QDateEdit, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDateEdit,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QVBoxLayout,
+    QWidget,
+)
 
-from core import clock
 from core.errors import ValidationError
-from core.models import ShiftStatus
+from core.roster import clock
+from core.store.models import ShiftStatus
 from ui.roster_grid import status_word
 from ui.shifts_data import ShiftItem, TeacherItem
 from ui.shifts_form import SubmitDialog
@@ -33,7 +43,7 @@ class ShiftValues:
     note: str
 
     def changes_from(self, shift: ShiftItem) -> tuple[dict[str, object], dict[str, object]]:
-        """(before, after) of the fields that differ, as core.roster.edit_shift takes them."""
+        """(before, after) of the fields that differ, as core.roster.rules.edit_shift takes them."""
         before: dict[str, object] = {}
         after: dict[str, object] = {}
         for name in ("teacher_id", "local_date", "start_time", "end_time", "ends_next_day", "note"):

@@ -10,10 +10,18 @@ import datetime as dt
 from collections.abc import Collection, Sequence
 
 from PySide6.QtCore import QLocale, Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from core.errors import ValidationError
-from core.roster_copy import CopyRejected
+from core.roster.copying import CopyRejected
 from ui.roster_grid import date_label
 from ui.shifts_data import ShiftItem
 from ui.shifts_form import SubmitDialog

@@ -1,4 +1,4 @@
-"""CSV import and export of teachers and shifts from the Shifts area (core.roster_csv does the work).
+"""CSV import and export of teachers and shifts from the Shifts area (core.roster.csv_files does the work).
 
 Reading the file and importing it happen on the pool in one job, inside one write transaction: an
 import is all or nothing, and a rejected file lists every bad line so the manager can fix them all
@@ -11,10 +11,19 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QLabel, QMessageBox, QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QLabel,
+    QMessageBox,
+    QPlainTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
 
-from core import roster_csv
-from core.roster_csv import CsvImportError, ImportResult
+from core.roster import csv_files
+from core.roster.csv_files import CsvImportError, ImportResult
 from ui.context import AppContext
 from ui.errors import show_error
 
@@ -57,10 +66,10 @@ class CsvActions(QObject):
     # ----- import -----
 
     def import_teachers(self) -> None:
-        self._import(self.tr("teachers"), lambda session, data, now: roster_csv.import_teachers(session, data))
+        self._import(self.tr("teachers"), lambda session, data, now: csv_files.import_teachers(session, data))
 
     def import_shifts(self) -> None:
-        self._import(self.tr("shifts"), lambda session, data, now: roster_csv.import_shifts(session, data, now=now))
+        self._import(self.tr("shifts"), lambda session, data, now: csv_files.import_shifts(session, data, now=now))
 
     def _import(self, what: str, run: Callable[..., ImportResult]) -> None:
         path, _ = QFileDialog.getOpenFileName(self.widget, self.tr("Import {0} from CSV").format(what), "", CSV_FILTER)
@@ -90,14 +99,14 @@ class CsvActions(QObject):
     # ----- export -----
 
     def export_teachers(self) -> None:
-        self._export(self.tr("Export teachers to CSV"), "teachers.csv", lambda session: roster_csv.export_teachers(session))
+        self._export(self.tr("Export teachers to CSV"), "teachers.csv", lambda session: csv_files.export_teachers(session))
 
     def export_shifts(self) -> None:
         classroom_id, name, year, month = self.scope()
         if classroom_id is None:
             return
         self._export(self.tr("Export shifts to CSV"), f"shifts-{name}-{year}-{month:02d}.csv",
-                     lambda session: roster_csv.export_shifts(session, classroom_id=classroom_id, month=(year, month)))
+                     lambda session: csv_files.export_shifts(session, classroom_id=classroom_id, month=(year, month)))
 
     def _export(self, title: str, suggested: str, run: Callable[..., str]) -> None:
         path, _ = QFileDialog.getSaveFileName(self.widget, title, suggested, CSV_FILTER)

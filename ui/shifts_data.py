@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 
 import holidays
 
-from core import clock, roster
-from core.db import Database
-from core.models import Shift, ShiftStatus, Teacher
+from core.roster import clock, rules
+from core.store.db import Database
+from core.store.models import Shift, ShiftStatus, Teacher
 
 
 @dataclass(frozen=True)
@@ -62,8 +62,8 @@ class ShiftItem:
         # 26:00 rather than 02:00: how Japanese rosters write a shift that ends after midnight.
         return clock.format_wall_time(self.end_time, next_day=self.ends_next_day)
 
-    def draft(self) -> roster.ShiftDraft:
-        return roster.ShiftDraft(
+    def draft(self) -> rules.ShiftDraft:
+        return rules.ShiftDraft(
             classroom_id=self.classroom_id, teacher_id=self.teacher_id, local_date=self.local_date,
             start_time=self.start_time, end_time=self.end_time, ends_next_day=self.ends_next_day,
             note=self.note, status=self.status,
@@ -84,7 +84,7 @@ class MonthSnapshot:
 
     @property
     def days(self) -> list[dt.date]:
-        first, last = roster.month_bounds(self.year, self.month)
+        first, last = rules.month_bounds(self.year, self.month)
         return [first + dt.timedelta(days=n) for n in range((last - first).days + 1)]
 
     @property
@@ -98,10 +98,10 @@ def load_month(db: Database, classroom_id: int | None, year: int, month: int, *,
     An unknown or missing classroom id falls back to the first classroom, so a deleted or renamed
     choice never leaves the area blank."""
     with db.read() as session:
-        classrooms = tuple(ClassroomItem(c.id, c.name, c.timezone) for c in roster.list_classrooms(session))
+        classrooms = tuple(ClassroomItem(c.id, c.name, c.timezone) for c in rules.list_classrooms(session))
         chosen = next((c for c in classrooms if c.id == classroom_id), classrooms[0] if classrooms else None)
-        teachers = roster.list_teachers(session)
-        shifts = roster.month_shifts(session, chosen.id, year, month) if chosen else []
+        teachers = rules.list_teachers(session)
+        shifts = rules.month_shifts(session, chosen.id, year, month) if chosen else []
         active = tuple(TeacherItem.of(t) for t in teachers if t.active)
         rows = list(active)
         seen = {t.id for t in rows}
@@ -110,8 +110,8 @@ def load_month(db: Database, classroom_id: int | None, year: int, month: int, *,
                 seen.add(shift.teacher_id)
                 rows.append(TeacherItem.of(shift.teacher))
         items = tuple(ShiftItem.of(s) for s in shifts)
-    first, last = roster.month_bounds(year, month)
-    # Japanese holidays whatever the classroom's zone, as on the published image (core/month_image.py).
+    first, last = rules.month_bounds(year, month)
+    # Japanese holidays whatever the classroom's zone, as on the published image (core/publication/month_image.py).
     names = holidays.country_holidays("JP", years=year)
     in_month = {day: str(name) for day, name in names.items() if first <= day <= last}
     today = clock.local_now(now, chosen.timezone).date() if chosen else None

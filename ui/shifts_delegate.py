@@ -11,7 +11,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from core.models import ShiftStatus
+from core.store.models import ShiftStatus
 from ui.roster_grid import DAY_KIND_ROLE, SAT_TINT, SHIFTS_ROLE, SUN_TINT, TODAY_ROLE
 
 CONFIRMED_FILL = QColor(27, 127, 91, 38)  # the accent green of the published image, light
@@ -89,7 +89,7 @@ class ShiftCellDelegate(QStyledItemDelegate):
             y += height + GAP
         painter.restore()
 
-    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
         font = option.font  # type: ignore[attr-defined]
         count = max(len(index.data(SHIFTS_ROLE) or ()), 1)
         width = QFontMetrics(font).horizontalAdvance("00:00") + 4 * PAD + 4

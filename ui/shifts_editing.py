@@ -14,12 +14,19 @@ from PySide6.QtCore import QModelIndex, QObject, QPoint, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QMenu, QMessageBox, QWidget
 
-from core import clock, roster
-from core.models import ShiftStatus
+from core.roster import clock, rules
+from core.store.models import ShiftStatus
 from ui.context import AppContext
 from ui.errors import show_error
 from ui.month_picker import month_title
-from ui.roster_commands import AddShift, CancelShift, ConfirmMonth, CopyShift, DeleteDraft, EditShift
+from ui.roster_commands import (
+    AddShift,
+    CancelShift,
+    ConfirmMonth,
+    CopyShift,
+    DeleteDraft,
+    EditShift,
+)
 from ui.roster_grid import RosterGridModel, date_label, status_word
 from ui.shift_dialog import ShiftDialog, ShiftValues
 from ui.shifts_copy_dialog import CopyDaysDialog
@@ -125,7 +132,7 @@ class RosterEditor(QObject):
 
         def count() -> int:  # fresh, not the grid's copy: another window may have changed the month
             with db.read() as session:
-                shifts = roster.month_shifts(session, room.id, year, month)
+                shifts = rules.month_shifts(session, room.id, year, month)
                 return sum(1 for s in shifts if s.status == ShiftStatus.DRAFT)
 
         self.ctx.tasks.run(count, lambda n: self._ask_confirm(room.id, room.name, year, month, n), self._error)
@@ -149,7 +156,7 @@ class RosterEditor(QObject):
     def _add(self, dialog: ShiftDialog, values: ShiftValues) -> None:
         room = self.model.snapshot.classroom
         assert room is not None
-        draft = roster.ShiftDraft(classroom_id=room.id, teacher_id=values.teacher_id, local_date=values.local_date,
+        draft = rules.ShiftDraft(classroom_id=room.id, teacher_id=values.teacher_id, local_date=values.local_date,
                                   start_time=values.start_time, end_time=values.end_time,
                                   ends_next_day=values.ends_next_day, note=values.note)
         label = self._label_of(values.teacher_id, values.local_date, values.start_time, values.end_time, values.ends_next_day)

@@ -9,7 +9,7 @@ from PySide6.QtCore import QRectF, QSize
 from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
-from core.models import ShiftStatus
+from core.store.models import ShiftStatus
 from ui.roster_grid import SAT_TINT, SUN_TINT
 from ui.shifts_delegate import TODAY_TINT, block_height, paint_block
 
@@ -19,10 +19,10 @@ class _ShiftSample(QWidget):
         super().__init__(parent)
         self.status = status
 
-    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+    def sizeHint(self) -> QSize:
         return QSize(self.fontMetrics().horizontalAdvance("00:00") + 12, block_height(self.font()))
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         paint_block(painter, QRectF(self.rect()), self.status, "16:00", "21:00", self.palette(), self.font())
 
@@ -33,7 +33,7 @@ class _DaySample(QWidget):
         self.colour = colour
         self.setFixedSize(16, 16)
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.fillRect(self.rect(), self.palette().base())
         painter.fillRect(self.rect(), QColor(self.colour.red(), self.colour.green(), self.colour.blue(), 90))

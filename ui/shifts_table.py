@@ -55,7 +55,7 @@ class RosterTable(QTableView):
             if vertical.sectionSize(row) != height:
                 vertical.resizeSection(row, height)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         index = self.currentIndex()
         plain = event.modifiers() in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)
         key = Qt.Key(event.key())

@@ -10,7 +10,16 @@ from collections.abc import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QIcon, QKeySequence
-from PySide6.QtWidgets import QComboBox, QLabel, QMenu, QSizePolicy, QStyle, QToolBar, QToolButton, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QLabel,
+    QMenu,
+    QSizePolicy,
+    QStyle,
+    QToolBar,
+    QToolButton,
+    QWidget,
+)
 
 from ui.month_picker import month_label
 from ui.shifts_csv import CsvActions

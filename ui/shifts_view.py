@@ -15,14 +15,14 @@ from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
-from core import roster
+from core.roster import rules
 from ui.context import AppContext
 from ui.errors import show_error
+from ui.month_picker import default_month, month_title, shifted
 from ui.roster_grid import RosterGridModel
 from ui.shifts_classroom_dialog import ClassroomDialog, ClassroomValues
 from ui.shifts_csv import CsvActions
 from ui.shifts_data import MonthSnapshot, load_month
-from ui.month_picker import default_month, month_title, shifted
 from ui.shifts_editing import RosterEditor
 from ui.shifts_empty import EmptyState
 from ui.shifts_legend import RosterLegend
@@ -144,7 +144,7 @@ class ShiftsView(QWidget):
         else:
             self._stale = True  # read again when the tab is shown, not for every edit made elsewhere
 
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         if self._stale:
             self._stale = False
@@ -204,7 +204,7 @@ class ShiftsView(QWidget):
     # ----- navigation -----
 
     def set_month(self, year: int, month: int) -> None:
-        roster.month_bounds(year, month)  # refuses nonsense before anything is read
+        rules.month_bounds(year, month)  # refuses nonsense before anything is read
         self.year, self.month = year, month
         self.status_label.clear()
         self.reload()
@@ -267,7 +267,7 @@ class ShiftsView(QWidget):
         def create(values: ClassroomValues) -> None:
             def work() -> int:
                 with db.write() as session:
-                    return roster.create_classroom(session, name=values.name, timezone=values.timezone,
+                    return rules.create_classroom(session, name=values.name, timezone=values.timezone,
                                                    line_group_id=values.line_group_id).id
 
             def done(classroom_id: int) -> None:

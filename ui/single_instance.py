@@ -11,7 +11,7 @@ import hashlib
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
-from core.paths import DataPaths
+from core.store.paths import DataPaths
 
 
 def server_name(paths: DataPaths) -> str:

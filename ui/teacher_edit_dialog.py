@@ -22,9 +22,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core import channel_choice, ids
 from core.errors import ValidationError
-from core.models import ChannelChoice, Teacher
+from core.roster import channel_choice, ids
+from core.store.models import ChannelChoice, Teacher
 from ui.context import AppContext
 from ui.errors import message_for
 from ui.settings_widgets import PROBLEM_COLOR
@@ -59,7 +59,7 @@ class TeacherRecord:
     email_opt_in: bool
     active: bool
     channel: str = ChannelChoice.LINE.value
-    line_unreachable: bool = False  # LINE said this user ID cannot be reached (core.line_reach)
+    line_unreachable: bool = False  # LINE said this user ID cannot be reached (core.channels.line_reach)
 
     @classmethod
     def of(cls, teacher: Teacher) -> TeacherRecord:

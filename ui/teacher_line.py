@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from PySide6.QtCore import QCoreApplication
 
 from core.channels.line import LineApiError, LineClient, access_from_settings
-from core.db import Database
 from core.errors import ShiftcastError
+from core.store.db import Database
 
 
 class LineNotConnected(ShiftcastError):

@@ -1,7 +1,7 @@
 """The teachers: a table with add, edit and delete (erase), opened from the Shifts area.
 
 Deleting a teacher erases their personal data but keeps the history of shifts and messages under an
-anonymous label (core.roster.erase_teacher); the confirmation says exactly that before anything goes.
+anonymous label (core.roster.rules.erase_teacher); the confirmation says exactly that before anything goes.
 """
 
 from __future__ import annotations
@@ -26,11 +26,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core import line_reach, roster
-from core.line_reach import Reach
+from core.channels import line_reach
+from core.channels.line_reach import Reach
+from core.roster import rules
 from ui.context import AppContext
 from ui.errors import show_error
-from ui.teacher_edit_dialog import TeacherEditDialog, TeacherRecord, TeacherValues, channel_labels, unreachable_text
+from ui.teacher_edit_dialog import (
+    TeacherEditDialog,
+    TeacherRecord,
+    TeacherValues,
+    channel_labels,
+    unreachable_text,
+)
 
 log = logging.getLogger("shiftcast.ui")
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -105,7 +112,7 @@ class TeachersDialog(QDialog):
 
         def load() -> list[TeacherRecord]:
             with db.read() as session:
-                return [TeacherRecord.of(t) for t in roster.list_teachers(session)]
+                return [TeacherRecord.of(t) for t in rules.list_teachers(session)]
 
         keep = select_id if select_id is not None else self.selected_id()
         self.ctx.tasks.run(load, lambda records: self._fill(records, keep), self._error)
@@ -175,8 +182,8 @@ class TeachersDialog(QDialog):
         def work() -> int:
             with db.write() as session:
                 if record is None:
-                    return roster.create_teacher(session, **values.as_kwargs()).id
-                return roster.update_teacher(session, record.id, **values.as_kwargs()).id
+                    return rules.create_teacher(session, **values.as_kwargs()).id
+                return rules.update_teacher(session, record.id, **values.as_kwargs()).id
 
         def done(teacher_id: int) -> None:
             dialog.succeeded()
@@ -225,7 +232,7 @@ class TeachersDialog(QDialog):
 
         def work() -> None:
             with db.write() as session:
-                roster.erase_teacher(session, record.id, now=now)
+                rules.erase_teacher(session, record.id, now=now)
 
         def done(_result: None) -> None:
             self.status.setText(self.tr("{0} was deleted.").format(record.name))

@@ -10,7 +10,7 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QAction, QIcon
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
-from core import deliveries
+from core.outbox import deliveries
 from ui.context import AppContext
 
 # Alert codes (core/alerts.py: the kind's name) worth a desktop notification.

@@ -2,7 +2,7 @@
 
 Like the LINE client, sending never raises for the server's answers or network failures: each
 message comes back as a `SendResult` (channel "email", the SMTP reply code in `smtp_code`) for
-core/policy.py to classify. A batch reuses one connection and one login; the connection stays open
+core/outbox/policy.py to classify. A batch reuses one connection and one login; the connection stays open
 for a short while so the next batch of the same burst (a publication to 200 teachers arrives over a
 few sender turns) does not log in again.
 """
@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 from core.errors import ValidationError
 from core.logs import secrets_registry
-from core.policy import SendResult, Transport
+from core.outbox.policy import SendResult, Transport
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +90,7 @@ def _is_loopback(host: str) -> bool:
 
 def smtp_password() -> str | None:
     """SHIFTCAST_SMTP_PASSWORD for a headless sender, else the keyring."""
-    from core import secrets
+    from core.store import secrets
 
     from_env = os.environ.get(PASSWORD_ENV, "").strip()
     if from_env:
@@ -100,14 +100,14 @@ def smtp_password() -> str | None:
 
 
 def set_smtp_password(password: str) -> None:
-    from core import secrets
+    from core.store import secrets
 
     secrets.set_secret(PASSWORD_SECRET, password)
 
 
 def config_from_settings(session: Any) -> SmtpConfig | None:
     """The configured server, or None while host or from address are missing (e-mail not set up)."""
-    from core import settings
+    from core.store import settings
 
     host = (settings.get(session, HOST) or "").strip()
     from_address = (settings.get(session, FROM_ADDRESS) or "").strip()
@@ -130,7 +130,7 @@ def config_from_settings(session: Any) -> SmtpConfig | None:
 
 def fingerprint(config: SmtpConfig, password: str | None) -> str:
     """Changes whenever anything that decides the login changes, so a hold lifts on any fix."""
-    from core import secrets
+    from core.store import secrets
 
     parts = (config.host, str(config.port), config.security, config.user or "", password or "", config.ca_file or "")
     return secrets.fingerprint("\0".join(parts))
@@ -199,7 +199,7 @@ class Mailer:
             if exc.smtp_code == 421:
                 self._drop()
             return _reply(exc.smtp_code, exc.smtp_error, started)
-        except (TimeoutError, socket.timeout) as exc:
+        except TimeoutError as exc:
             # The message may or may not have been accepted; the Message-ID lets a resend be recognised.
             self._drop()
             return SendResult(channel="email", transport_error=Transport.TIMEOUT, message=_short(exc),
@@ -266,7 +266,7 @@ class Mailer:
         except smtplib.SMTPResponseException as exc:  # greeting refused (421 / 554), login refused (535) …
             _quietly_close(conn)
             raise _Unavailable(_reply(exc.smtp_code, exc.smtp_error, started)) from None
-        except (TimeoutError, socket.timeout) as exc:
+        except TimeoutError as exc:
             _quietly_close(conn)
             raise _Unavailable(SendResult(channel="email", transport_error=Transport.TIMEOUT, message=_short(exc),
                                           duration_ms=_ms(started))) from None

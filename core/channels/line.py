@@ -1,7 +1,7 @@
 """LINE Messaging API client (httpx). Timeouts are always set; only HTTPS leaves the machine.
 
 Sending calls return a `SendResult` and never raise for LINE's answers or network failures, because
-the sender classifies them (core/policy.py). Read calls (bot info, profile, quota …) raise
+the sender classifies them (core/outbox/policy.py). Read calls (bot info, profile, quota …) raise
 `LineApiError` with LINE's status, message and request id.
 """
 
@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from core.errors import ShiftcastError, ValidationError
-from core.policy import SendResult, Transport
+from core.outbox.policy import SendResult, Transport
 
 DEFAULT_BASE_URL = "https://api.line.me"
 BASE_URL_ENV = "SHIFTCAST_LINE_API_BASE"
@@ -98,7 +98,7 @@ class LineClient:
         if not token:
             raise ValidationError("the LINE channel access token is empty")
         self.base_url = resolve_base_url(base_url)
-        self.token = token  # handed to core/courier.py's child process over a pipe, never logged
+        self.token = token  # handed to core/sending/courier.py's child process over a pipe, never logged
         self.timeout = timeout
         self._http = httpx.Client(
             base_url=self.base_url,
@@ -128,7 +128,7 @@ class LineClient:
 
     def send_encoded(self, endpoint: str, body: bytes, *, retry_key: str) -> SendResult:
         """POST a body made by encode_push or encode_multicast (the sender encodes in one process and
-        sends from another, core/courier.py)."""
+        sends from another, core/sending/courier.py)."""
         started = time.perf_counter()
         try:
             response = self._http.post(SEND_PATHS[endpoint], content=body, headers={
@@ -241,7 +241,7 @@ class LineAccess:
 
 def access_from_settings(db: Any, *, timeout: httpx.Timeout = DEFAULT_TIMEOUT) -> LineAccess | None:
     """Build the client from the keyring token and the configured API address; None if no token yet."""
-    from core import secrets, settings
+    from core.store import secrets, settings
 
     token = secrets.line_token()
     if not token:

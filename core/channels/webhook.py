@@ -1,7 +1,7 @@
 """Slack-compatible incoming webhooks: POST {"text": ...} as JSON. Used for the manager's alerts.
 
 Like the LINE client, `post` never raises for the answer or a network failure; it returns a
-`SendResult` (channel "webhook") for core/policy.py to classify.
+`SendResult` (channel "webhook") for core/outbox/policy.py to classify.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from core.errors import ValidationError
-from core.policy import SendResult, Transport
+from core.outbox.policy import SendResult, Transport
 
 URL_SETTING = "alerts.webhook_url"
 TIMEOUT = httpx.Timeout(connect=5.0, read=15.0, write=15.0, pool=30.0)

@@ -7,6 +7,9 @@
 Modules: http11 (the HTTP/1.1 protocol), app (routing), line_api (LINE's endpoints), control_api
 (/_emulator/), validation (body rules), retrykeys, quota, ratelimit, faults, state, records, responses,
 server (LineEmulator), cli (serve_forever), loadcheck (throughput measurement).
+
+It imports only itself: it plays LINE's side, so it must not share Shiftcast's code with the client
+it checks. The demo (core.app), the front ends and the tests start it.
 """
 
 from __future__ import annotations

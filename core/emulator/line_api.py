@@ -29,7 +29,13 @@ from core.emulator.http11 import Hangup, Later, Outcome, Request, Response
 from core.emulator.records import RequestRecord
 from core.emulator.retrykeys import Accepted, is_uuid
 from core.emulator.state import EmulatorState
-from core.emulator.validation import GROUP_ID, USER_ID, check_multicast, check_push, check_validate
+from core.emulator.validation import (
+    GROUP_ID,
+    USER_ID,
+    check_multicast,
+    check_push,
+    check_validate,
+)
 
 FOLLOWERS_DEFAULT_LIMIT = 300  # the OpenAPI spec's default for GET /v2/bot/followers/ids
 FOLLOWERS_MAX_LIMIT = 1000

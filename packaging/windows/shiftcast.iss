@@ -91,7 +91,7 @@ Name: "{autoprograms}\{#AppName}"; Filename: "{app}\{#AppExeName}"; WorkingDir: 
 Name: "{autodesktop}\{#AppName}"; Filename: "{app}\{#AppExeName}"; WorkingDir: "{app}"; Tasks: desktopicon
 
 [Registry]
-; The same value core/autostart.py writes when start at login is switched on in the app's Settings.
+; The same value core/app/autostart.py writes when start at login is switched on in the app's Settings.
 Root: HKCU; Subkey: "Software\Microsoft\Windows\CurrentVersion\Run"; ValueType: string; ValueName: "Shiftcast"; ValueData: """{app}\Shiftcast.exe"" tray"; Tasks: startatlogin; Flags: uninsdeletevalue
 
 [Run]
@@ -104,7 +104,7 @@ Type: dirifempty; Name: "{app}"
 var
   DeleteUserData: Boolean;
 
-{ The data folder core/paths.py uses on Windows: platformdirs' user_data_dir("Shiftcast", roaming=False). }
+{ The data folder core/store/paths.py uses on Windows: platformdirs' user_data_dir("Shiftcast", roaming=False). }
 function UserDataDir: String;
 begin
   Result := ExpandConstant('{localappdata}\Shiftcast');

@@ -23,11 +23,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from core.bootstrap import open_database
 from core.channels.line import LineClient
-from core.db import Database
-from core.models import utcnow
-from tests.perf import machine, outbox_costs, peers, render_cost, sender_idle_latency, shiftcast_run, ui_responsiveness, workload
+from core.store.bootstrap import open_database
+from core.store.db import Database
+from core.store.models import utcnow
+from tests.perf import (
+    machine,
+    outbox_costs,
+    peers,
+    render_cost,
+    sender_idle_latency,
+    shiftcast_run,
+    ui_responsiveness,
+    workload,
+)
 from tests.perf.emulator_process import EmulatorProcess
 from tests.perf.figures import RunFigures
 

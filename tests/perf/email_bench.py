@@ -20,13 +20,14 @@ from zoneinfo import ZoneInfo
 
 import trustme
 
-from core import outbox, settings
-from core.bootstrap import open_database
 from core.channels import email as email_channel
-from core.db import Database
-from core.models import Channel, ChannelChoice, DeliveryKind, ShiftStatus
-from core.paths import data_paths
-from core.sender import Sender, SenderConfig, SenderEvents
+from core.outbox import queue
+from core.sending.sender import Sender, SenderConfig, SenderEvents
+from core.store import settings
+from core.store.bootstrap import open_database
+from core.store.db import Database
+from core.store.models import Channel, ChannelChoice, DeliveryKind, ShiftStatus
+from core.store.paths import data_paths
 from tests import factories as f
 from tests.smtpfixtures import SMTP_PASSWORD, SMTP_USER, start_server
 
@@ -43,8 +44,8 @@ def _reminders(db: Database, n: int, now: dt.datetime) -> None:
                                 channel=ChannelChoice.EMAIL)
             shift = f.shift(s, room, teacher, start + dt.timedelta(days=i // 50), "16:00", "21:00", now=now,
                             status=ShiftStatus.CONFIRMED)
-            outbox.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, channel=Channel.EMAIL,
-                           dedup=outbox.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version,
+            queue.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, channel=Channel.EMAIL,
+                           dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version,
                                                   channel=Channel.EMAIL),
                            due_at=now, now=now, recipient=teacher.email, teacher_id=teacher.id, classroom_id=room.id,
                            shift_id=shift.id, shift_version=shift.version)

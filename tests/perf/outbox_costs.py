@@ -13,9 +13,9 @@ from typing import Any
 
 from sqlalchemy import event
 
-from core import outbox
-from core.db import Database
-from core.models import Channel, DeliveryKind, DeliveryStatus, utcnow
+from core.outbox import queue
+from core.store.db import Database
+from core.store.models import Channel, DeliveryKind, DeliveryStatus, utcnow
 from tests.linefixtures import user_id
 
 LEASE = dt.timedelta(minutes=2)
@@ -28,7 +28,7 @@ def enqueue_rate(db: Database, *, single: int, batched: int, batch: int) -> dict
     due = now + dt.timedelta(days=1)  # pending: nothing here is meant to be sent
 
     def add(session: Any, tag: str, n: int) -> None:
-        outbox.enqueue(session, kind=DeliveryKind.SHIFT_REMINDER, dedup=f"enqueue-bench:{tag}:{n}", due_at=due,
+        queue.enqueue(session, kind=DeliveryKind.SHIFT_REMINDER, dedup=f"enqueue-bench:{tag}:{n}", due_at=due,
                        now=now, recipient=user_id(n + 1), teacher_id=None)
 
     started = time.perf_counter()
@@ -100,7 +100,7 @@ def _captured_sql(db: Database) -> Iterator[list[tuple[str, Any]]]:
 
 
 def _time_claims(db: Database, *, now: dt.datetime, limit: int, repeats: int) -> tuple[list[float], list[str]]:
-    """Seconds per outbox.claim (the sender's own call), and the query plan of its statement."""
+    """Seconds per queue.claim (the sender's own call), and the query plan of its statement."""
     samples: list[float] = []
     plan: list[str] = []
     for attempt in range(repeats):
@@ -108,7 +108,7 @@ def _time_claims(db: Database, *, now: dt.datetime, limit: int, repeats: int) ->
             with db.write() as session:
                 with _captured_sql(db) as seen:
                     started = time.perf_counter()
-                    claimed = outbox.claim(session, owner="bench:0:claim", now=now, lease=LEASE, limit=limit,
+                    claimed = queue.claim(session, owner="bench:0:claim", now=now, lease=LEASE, limit=limit,
                                            channels=[Channel.LINE])
                     samples.append(time.perf_counter() - started)
                 if len(claimed) != limit:

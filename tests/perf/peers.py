@@ -1,7 +1,7 @@
 """The same deliveries through other ways of sending: huey, persist-queue, and no queue at all.
 
 Each uses what Shiftcast uses for the parts that are not the queue: the same `LineClient` (one,
-shared by all threads), the same message builders (core/presend.py), the same number of threads and
+shared by all threads), the same message builders (core/sending/line_builders.py), the same number of threads and
 the same database. A task-queue worker has no turn to batch into, so its bookkeeping is per task:
 read the delivery and build its message, send with a retry key, then mark the row sent with one
 UPDATE in its own transaction. The retry key is derived from the delivery id (uuid5), which gives
@@ -17,11 +17,12 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from core import presend
 from core.channels.line import LineClient
-from core.db import Database
-from core.models import Delivery, utcnow
-from core.policy import Outcome, classify
+from core.outbox.policy import Outcome, classify
+from core.sending import builders
+from core.sending.outgoing import Outgoing
+from core.store.db import Database
+from core.store.models import Delivery, utcnow
 from tests.perf.figures import RunFigures, Stopwatch
 from tests.perf.workload import mark_sent
 
@@ -45,7 +46,7 @@ class _Countdown:
                 self.done.set()
 
 
-def _push(client: LineClient, outgoing: presend.Outgoing, retry_key: str) -> None:
+def _push(client: LineClient, outgoing: Outgoing, retry_key: str) -> None:
     for _ in range(ATTEMPTS):
         result = client.push(str(outgoing.to), list(outgoing.messages), retry_key=retry_key)
         if classify(result).outcome is Outcome.SENT:
@@ -61,7 +62,7 @@ def _task_body(db: Database, client: LineClient, keys: uuid.UUID) -> Callable[[i
         with db.read() as session:
             delivery = session.get(Delivery, delivery_id)
             assert delivery is not None
-            outgoing = presend.prepare(session, delivery, now)
+            outgoing = builders.prepare(session, delivery, now)
         _push(client, outgoing, str(uuid.uuid5(keys, str(delivery_id))))
         mark_sent(db, delivery_id, now)
 
@@ -157,12 +158,12 @@ def run_persist_queue(db: Database, client: LineClient, ids: Sequence[int], *, w
     return watch.figures(len(ids))
 
 
-def run_no_queue(client: LineClient, messages: Sequence[tuple[int, presend.Outgoing]], *,
+def run_no_queue(client: LineClient, messages: Sequence[tuple[int, Outgoing]], *,
                  workers: int, ready: Callable[[], None]) -> RunFigures:
     """Threads over a list of ready messages: no queue, no database, nothing recorded."""
     slices = [messages[n::workers] for n in range(workers)]
 
-    def worker(mine: Sequence[tuple[int, presend.Outgoing]]) -> None:
+    def worker(mine: Sequence[tuple[int, Outgoing]]) -> None:
         for _, outgoing in mine:
             _push(client, outgoing, str(uuid.uuid4()))
 

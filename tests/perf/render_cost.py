@@ -7,8 +7,8 @@ import time
 import tracemalloc
 from typing import Any
 
-from core.month_image import preview_jpeg, render_png
-from core.month_roster import MonthRoster
+from core.publication.month_image import preview_jpeg, render_png
+from core.roster.month import MonthRoster
 
 TARGET_MS = 300
 

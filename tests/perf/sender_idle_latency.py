@@ -8,10 +8,10 @@ import time
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from core import outbox
-from core.db import Database
-from core.models import DeliveryKind, ShiftStatus, utcnow
-from core.sender import Sender, SenderConfig
+from core.outbox import queue
+from core.sending.sender import Sender, SenderConfig
+from core.store.db import Database
+from core.store.models import DeliveryKind, ShiftStatus, utcnow
 from tests import factories as f
 from tests.perf.emulator_process import EmulatorProcess
 from tests.perf.shiftcast_run import line_access, process_cpu_seconds
@@ -65,7 +65,7 @@ def enqueue_to_accepted(db: Database, emulator: EmulatorProcess, *, samples: int
         if pending:
             committed[pending.pop()] = time.time()
 
-    remove_stamp = outbox.on_enqueued(stamp)
+    remove_stamp = queue.on_enqueued(stamp)
     sender = _started(db, emulator, courier)  # default configuration: 2 s poll, woken by the enqueue
     try:
         time.sleep(0.5)  # past its start-up
@@ -74,8 +74,8 @@ def enqueue_to_accepted(db: Database, emulator: EmulatorProcess, *, samples: int
         for teacher_id, shift_id, version, recipient in targets:
             pending.append(recipient)
             with db.write() as session:
-                outbox.enqueue(session, kind=DeliveryKind.SHIFT_REMINDER,
-                               dedup=outbox.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift_id}", version),
+                queue.enqueue(session, kind=DeliveryKind.SHIFT_REMINDER,
+                               dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift_id}", version),
                                due_at=utcnow(), now=utcnow(), recipient=recipient, teacher_id=teacher_id,
                                shift_id=shift_id, shift_version=version)
             next_at += interval

@@ -8,9 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from core.channels.line import LineAccess, LineClient
-from core.db import Database
-from core.secrets import fingerprint
-from core.sender import Sender, SenderConfig, SenderEvents
+from core.sending.sender import Sender, SenderConfig, SenderEvents
+from core.store.db import Database
+from core.store.secrets import fingerprint
 from tests.perf.figures import RunFigures, Stopwatch
 
 

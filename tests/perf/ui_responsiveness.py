@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from core.db import Database
-from core.models import DeliveryStatus
-from core.paths import data_paths
+from core.store.db import Database
+from core.store.models import DeliveryStatus
+from core.store.paths import data_paths
 from tests.perf.emulator_process import EmulatorProcess
 from tests.perf.shiftcast_run import line_access
 
@@ -35,8 +35,8 @@ def stall_while_draining(db: Database, emulator: EmulatorProcess, *, count: int,
     from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from core.engine import WINDOW_SEND_THREADS
-    from core.sender import Sender, SenderConfig
+    from core.sending.engine import WINDOW_SEND_THREADS
+    from core.sending.sender import Sender, SenderConfig
     from ui.bridge import CoreBridge
     from ui.context import AppContext
     from ui.main_window import MainWindow
@@ -71,7 +71,7 @@ def stall_while_draining(db: Database, emulator: EmulatorProcess, *, count: int,
     ticker.setInterval(TICK_MS)
     ticker.timeout.connect(tick)
     access = line_access(emulator.base_url, emulator.token)
-    # The window's own sender settings: fewer sending threads than the headless sender (core/engine.py).
+    # The window's own sender settings: fewer sending threads than the headless sender (core/sending/engine.py).
     sender = Sender(db, lambda: access, config=SenderConfig(concurrency=WINDOW_SEND_THREADS))
     ctx.bridge.attach(sender.events)
     model = window.deliveries.model

@@ -14,10 +14,12 @@ from pathlib import Path
 
 from sqlalchemy import select, update
 
-from core import paths, presend
-from core.bootstrap import open_database
-from core.db import Database, backup_sqlite
-from core.models import Delivery, DeliveryStatus, utcnow
+from core.sending import builders
+from core.sending.outgoing import Outgoing
+from core.store import paths
+from core.store.bootstrap import open_database
+from core.store.db import Database, backup_sqlite
+from core.store.models import Delivery, DeliveryStatus, utcnow
 from tests.linefixtures import make_reminders, user_id
 
 
@@ -62,12 +64,12 @@ def fresh_database(workload: Workload, name: str) -> Database:
     return open_database(data)
 
 
-def prepared_messages(db: Database, now: dt.datetime) -> list[tuple[int, presend.Outgoing]]:
+def prepared_messages(db: Database, now: dt.datetime) -> list[tuple[int, Outgoing]]:
     """Every queued delivery's message, built by the sender's own builders (identical payloads)."""
     with db.read() as session:
         deliveries = session.scalars(select(Delivery).where(Delivery.status == DeliveryStatus.QUEUED)
                                      .order_by(Delivery.id)).all()
-        return [(d.id, presend.prepare(session, d, now)) for d in deliveries]
+        return [(d.id, builders.prepare(session, d, now)) for d in deliveries]
 
 
 def count_sent(db: Database) -> int:

@@ -1,0 +1,283 @@
+"""Command line: argument parsing and the verbs that need no screen.
+
+main.py parses with `build_parser()`; GUI-like modes are handed to ui/, everything else runs here.
+Bad input ends with a one-line message and a non-zero exit, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from cli import outbox
+from core.errors import ShiftcastError
+from core.logs import configure_logging
+from core.roster import clock, csv_files, rules
+from core.store.bootstrap import open_database
+from core.store.db import Database
+from core.store.paths import DataPaths, data_paths
+from core.version import __version__
+
+log = logging.getLogger(__name__)
+EXIT_USAGE = 2
+EXIT_FAILED = 1
+SCREEN_MODES = {"gui", "tray", "demo", "screenshots"}
+
+
+class UsageError(ShiftcastError):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see --help)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="shiftcast", description="Shift rosters published and reminded over LINE.")
+    parser.add_argument("--version", action="version", version=f"Shiftcast {__version__}")
+    parser.add_argument("--home", type=Path, help="data folder (default: the platform's user data folder)")
+    parser.add_argument("--smoke", action="store_true",
+                        help="start the whole window, print one JSON line with the start-up time, and exit")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    sub.add_parser("gui", help="open the window (the default)")
+    sub.add_parser("tray", help="start in the system tray only (used when starting at login)")
+    sub.add_parser("demo", help="try Shiftcast with sample data and the built-in LINE simulator")
+    shots = sub.add_parser("screenshots", help="save a PNG of every main view and dialog (demo data)")
+    shots.add_argument("--out", required=True, type=Path)
+
+    imp = sub.add_parser("import", help="import teachers or shifts from CSV (all or nothing)")
+    imp.add_argument("what", choices=["teachers", "shifts"])
+    imp.add_argument("file", type=Path)
+
+    exp = sub.add_parser("export", help="export teachers or shifts as CSV")
+    exp.add_argument("what", choices=["teachers", "shifts"])
+    exp.add_argument("--classroom", help="only this classroom (shifts)")
+    exp.add_argument("--month", help="only this month, YYYY-MM (shifts)")
+    exp.add_argument("--output", "-o", type=Path, help="write to this file (UTF-8 with BOM, for Excel)")
+
+    shifts = sub.add_parser("shifts", help="list a classroom's shifts for a month")
+    shifts.add_argument("--classroom", required=True)
+    shifts.add_argument("--month", required=True, help="YYYY-MM")
+    shifts.add_argument("--json", action="store_true")
+
+    teachers = sub.add_parser("teachers", help="list teachers")
+    teachers.add_argument("--json", action="store_true")
+
+    classrooms = sub.add_parser("classrooms", help="list classrooms")
+    classrooms.add_argument("--json", action="store_true")
+
+    add_room = sub.add_parser("add-classroom", help="create a classroom")
+    add_room.add_argument("name")
+    add_room.add_argument("--timezone", default="Asia/Tokyo")
+    add_room.add_argument("--group-id", help="the LINE group ID (C + 32 hex digits)")
+    add_room.add_argument("--lead", type=int, default=120, help="reminder lead time in minutes")
+    add_room.add_argument("--quiet", default="22:00-07:00", help="quiet hours HH:MM-HH:MM, or 'off'")
+    add_room.add_argument("--language", choices=["ja", "en"], default="ja")
+
+    confirm = sub.add_parser("confirm", help="confirm every draft shift of a classroom's month")
+    confirm.add_argument("--classroom", required=True)
+    confirm.add_argument("--month", required=True, help="YYYY-MM")
+    outbox.add_parsers(sub)
+    return parser
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    return build_parser().parse_args(argv)
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def _print_json(value: Any) -> None:
+    print(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+def _quiet_hours(text: str) -> tuple[dt.time, dt.time] | None:
+    if text.strip().lower() == "off":
+        return None
+    start, sep, end = text.partition("-")
+    if not sep:
+        raise UsageError(f"bad quiet hours {text!r}: write HH:MM-HH:MM or off")
+    return clock.parse_wall_time(start)[0], clock.parse_wall_time(end)[0]
+
+
+def cmd_import(db: Database, args: argparse.Namespace) -> int:
+    try:
+        data = args.file.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {args.file}: {exc.strerror}") from None
+    try:
+        with db.write() as session:
+            if args.what == "teachers":
+                result = csv_files.import_teachers(session, data)
+            else:
+                result = csv_files.import_shifts(session, data, now=_now())
+    except csv_files.CsvImportError as exc:
+        print(f"shiftcast: {args.file}: {len(exc.problems)} problem(s), nothing was imported", file=sys.stderr)
+        for problem in exc.problems:
+            print(f"  {problem}", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"imported {args.what}: {result.created} added, {result.updated} updated")
+    return 0
+
+
+def cmd_export(db: Database, args: argparse.Namespace) -> int:
+    with db.read() as session:
+        if args.what == "teachers":
+            text = csv_files.export_teachers(session)
+        else:
+            classroom_id = rules.classroom_by_name(session, args.classroom).id if args.classroom else None
+            month = rules.parse_month(args.month) if args.month else None
+            text = csv_files.export_shifts(session, classroom_id=classroom_id, month=month)
+    if args.output:
+        args.output.write_text(text, encoding="utf-8-sig", newline="")
+        print(f"wrote {args.output}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_shifts(db: Database, args: argparse.Namespace) -> int:
+    year, month = rules.parse_month(args.month)
+    with db.read() as session:
+        classroom = rules.classroom_by_name(session, args.classroom)
+        rows = [
+            {
+                "id": s.id,
+                "date": s.local_date.isoformat(),
+                "teacher": s.teacher.display_name,
+                "start": clock.format_wall_time(s.start_time),
+                "end": clock.format_wall_time(s.end_time, next_day=s.ends_next_day),
+                "status": s.status.value,
+                "version": s.version,
+                "note": s.note,
+            }
+            for s in rules.month_shifts(session, classroom.id, year, month)
+        ]
+    if args.json:
+        _print_json(rows)
+    else:
+        for r in rows:
+            print(f"{r['id']:>6}  {r['date']}  {r['start']}–{r['end']}  {r['status']:<9}  v{r['version']}  {r['teacher']}  {r['note']}")
+        print(f"{len(rows)} shift(s)")
+    return 0
+
+
+def cmd_teachers(db: Database, args: argparse.Namespace) -> int:
+    with db.read() as session:
+        rows = [
+            {
+                "id": t.id,
+                "name": t.name,
+                "line_user_id": t.line_user_id,
+                "email": t.email,
+                "line_opt_in": t.line_opt_in,
+                "email_opt_in": t.email_opt_in,
+                "active": t.active,
+            }
+            for t in rules.list_teachers(session)
+        ]
+    if args.json:
+        _print_json(rows)
+    else:
+        for r in rows:
+            flags = ",".join(k for k in ("line_opt_in", "email_opt_in", "active") if r[k])
+            print(f"{r['id']:>5}  {r['name']}  {r['line_user_id'] or '-'}  {r['email'] or '-'}  [{flags}]")
+        print(f"{len(rows)} teacher(s)")
+    return 0
+
+
+def cmd_classrooms(db: Database, args: argparse.Namespace) -> int:
+    with db.read() as session:
+        rows = [
+            {
+                "id": c.id,
+                "name": c.name,
+                "timezone": c.timezone,
+                "line_group_id": c.line_group_id,
+                "reminder_lead_minutes": c.reminder_lead_minutes,
+                "quiet_hours": (
+                    f"{c.quiet_start:%H:%M}-{c.quiet_end:%H:%M}" if c.quiet_hours_enabled else None
+                ),
+                "language": c.language,
+            }
+            for c in rules.list_classrooms(session)
+        ]
+    if args.json:
+        _print_json(rows)
+    else:
+        for r in rows:
+            print(f"{r['id']:>4}  {r['name']}  {r['timezone']}  lead {r['reminder_lead_minutes']} min  quiet {r['quiet_hours'] or 'off'}")
+        print(f"{len(rows)} classroom(s)")
+    return 0
+
+
+def cmd_add_classroom(db: Database, args: argparse.Namespace) -> int:
+    with db.write() as session:
+        classroom = rules.create_classroom(
+            session,
+            name=args.name,
+            timezone=args.timezone,
+            line_group_id=args.group_id,
+            reminder_lead_minutes=args.lead,
+            quiet_hours=_quiet_hours(args.quiet),
+            language=args.language,
+        )
+        print(f"created classroom #{classroom.id} {classroom.name}")
+    return 0
+
+
+def cmd_confirm(db: Database, args: argparse.Namespace) -> int:
+    year, month = rules.parse_month(args.month)
+    with db.write() as session:
+        classroom = rules.classroom_by_name(session, args.classroom)
+        confirmed = rules.confirm_month(session, classroom.id, year, month, now=_now())
+    print(f"confirmed {len(confirmed)} shift(s) of {args.classroom} {year}-{month:02d}")
+    return 0
+
+
+COMMANDS: dict[str, Callable[[Database, argparse.Namespace], int]] = {
+    "import": cmd_import,
+    "export": cmd_export,
+    "shifts": cmd_shifts,
+    "teachers": cmd_teachers,
+    "classrooms": cmd_classrooms,
+    "add-classroom": cmd_add_classroom,
+    "confirm": cmd_confirm,
+    **outbox.COMMANDS,
+}
+
+
+def run(args: argparse.Namespace, *, paths: DataPaths | None = None) -> int:
+    """Run a non-screen verb. Errors meant for the user become one line on stderr."""
+    paths = paths or data_paths(args.home)
+    log_file = configure_logging(paths.logs, stderr=args.command == "sender")
+    try:
+        if args.command in outbox.NO_DATABASE:
+            return outbox.NO_DATABASE[args.command](None, args)
+        db = open_database(paths)
+        try:
+            return COMMANDS[args.command](db, args)
+        finally:
+            db.dispose()
+    except ShiftcastError as exc:
+        print(f"shiftcast: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    except Exception as exc:
+        log.exception("unexpected error in %s", args.command)
+        print(f"shiftcast: unexpected error ({exc.__class__.__name__}); details in {log_file}", file=sys.stderr)
+        return EXIT_FAILED
+
+
+def fail_usage(exc: UsageError) -> int:
+    print(f"shiftcast: {exc}", file=sys.stderr)
+    return EXIT_USAGE

@@ -1,0 +1,311 @@
+"""Command-line verbs for the outbox: the headless sender, listing, retry, cancel, the emulator."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime as dt
+import getpass
+import json
+import logging
+import signal
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from core import alerts
+from core.channels import email as email_channel
+from core.channels.line import access_from_settings
+from core.errors import ValidationError
+from core.outbox import deliveries
+from core.planning import forecast
+from core.publication import month_image
+from core.publication import publish as publication
+from core.publication.image_store import ImageStore
+from core.roster import rules
+from core.sending.engine import Engine
+from core.sending.scheduler import Scheduler
+from core.sending.sender import Sender, SenderConfig
+from core.store import secrets
+from core.store.db import Database
+from core.store.models import DeliveryKind, DeliveryStatus
+from core.store.paths import data_paths
+
+log = logging.getLogger(__name__)
+
+
+def add_parsers(sub: Any) -> None:
+    sender = sub.add_parser("sender", help="send in the foreground, without a window, until Ctrl+C")
+    sender.add_argument("--until-idle", action="store_true", help="stop once nothing is due or in flight")
+
+    listing = sub.add_parser("deliveries", help="list deliveries (newest first)")
+    listing.add_argument("--status", choices=[s.value for s in DeliveryStatus], action="append")
+    listing.add_argument("--kind", choices=[k.value for k in DeliveryKind], action="append")
+    listing.add_argument("--dead", action="store_true", help="only dead letters")
+    listing.add_argument("--limit", type=int, default=100)
+    listing.add_argument("--json", action="store_true")
+
+    retry = sub.add_parser("retry", help="send a delivery again now (or every dead letter with --dead)")
+    retry.add_argument("id", type=int, nargs="?")
+    retry.add_argument("--dead", action="store_true")
+
+    cancel = sub.add_parser("cancel", help="cancel a delivery that was not sent")
+    cancel.add_argument("id", type=int)
+
+    sub.add_parser("line-token", help="save the LINE channel access token (read from standard input) in the keyring")
+    sub.add_parser("smtp-password", help="save the SMTP password (read from standard input) in the keyring")
+
+    alert_list = sub.add_parser("alerts", help="list open incidents and those of the last 7 days")
+    alert_list.add_argument("--json", action="store_true")
+
+    plan = sub.add_parser("plan", help="dry run: what would be sent in the next days, and the LINE quota forecast")
+    plan.add_argument("--days", type=int, default=7)
+    plan.add_argument("--json", action="store_true")
+
+    render = sub.add_parser("render", help="draw a classroom's month as PNG or PDF (for the wall)")
+    render.add_argument("--classroom", required=True)
+    render.add_argument("--month", required=True, help="YYYY-MM")
+    render.add_argument("--out", required=True, type=Path, help="a .png or .pdf file")
+
+    publish = sub.add_parser("publish", help="confirm and publish a classroom's month to its LINE group")
+    publish.add_argument("--classroom", required=True)
+    publish.add_argument("--month", required=True, help="YYYY-MM")
+    publish.add_argument("--dry-run", action="store_true", help="only show recipients, quota cost and warnings")
+    publish.add_argument("--json", action="store_true")
+
+    emulator = sub.add_parser("emulator", help="run the local LINE emulator")
+    emulator.add_argument("--port", type=int, default=8765)
+    emulator.add_argument("--token", help="the only token it accepts (default: any)")
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def cmd_sender(db: Database, args: argparse.Namespace) -> int:
+    if args.until_idle:
+        with db.read() as session:
+            config = dataclasses.replace(SenderConfig.from_settings(session), courier=True)
+        sender = Sender(db, lambda: access_from_settings(db), config=config,
+                        email_access=lambda: email_channel.access_from_settings(db))
+        Scheduler(db, wake_sender=sender.wake).run_plan()
+        drained = sender.run_until_idle()
+        sender.stop()
+        print(json.dumps(drained.__dict__))
+        return 0
+    engine = Engine(db, data_paths(args.home), courier=True)
+    if not engine.start():
+        raise ValidationError("another Shiftcast (the app, the tray or a sender) is already sending from this data folder")
+    stop = threading.Event()
+
+    def on_signal(signum: int, _frame: object) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    print(f"sending from {engine.paths.home} (Ctrl+C to stop)", flush=True)
+    while not stop.wait(1.0):
+        pass
+    stats = engine.sender.stats if engine.sender else None
+    engine.stop()
+    print(json.dumps(stats.__dict__ if stats else {}), flush=True)
+    return 0
+
+
+def _row(d: Any) -> dict[str, Any]:
+    return {
+        "id": d.id, "kind": d.kind.value, "status": d.status.value, "recipient": d.recipient,
+        "attempts": d.attempt_count, "next_attempt_at": d.next_attempt_at.isoformat() if d.next_attempt_at else None,
+        "sent_at": d.sent_at.isoformat() if d.sent_at else None, "error_code": d.last_error_code,
+        "error": d.last_error_message, "cancel_reason": d.cancel_reason,
+        "dead_letter": d.dead_lettered_at is not None, "dedup_key": d.dedup_key,
+    }
+
+
+def cmd_deliveries(db: Database, args: argparse.Namespace) -> int:
+    flt = deliveries.DeliveryFilter(
+        statuses=tuple(DeliveryStatus(s) for s in args.status or ()),
+        kinds=tuple(DeliveryKind(k) for k in args.kind or ()),
+        dead_letters_only=args.dead,
+    )
+    with db.read() as session:
+        rows = [_row(d) for d in deliveries.list_deliveries(session, flt, limit=args.limit)]
+        counts = deliveries.counts(session)
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return 0
+    for r in rows:
+        problem = r["error_code"] or r["cancel_reason"] or ""
+        print(f"{r['id']:>7}  {r['kind']:<18} {r['status']:<10} tries {r['attempts']}  {problem}")
+    print("  ".join(f"{k}: {v}" for k, v in counts.items()))
+    return 0
+
+
+def cmd_retry(db: Database, args: argparse.Namespace) -> int:
+    if (args.id is None) == (not args.dead):
+        raise ValidationError("give a delivery id or --dead")
+    with db.write() as session:
+        if args.dead:
+            outcomes = deliveries.requeue_dead_letters(session, now=_now())
+        else:
+            outcomes = [deliveries.retry_now(session, args.id, now=_now())]
+    for o in outcomes:
+        note = ("a new retry key was issued (the old one expired): if an earlier attempt did arrive, "
+                "the teacher may see this message twice") if o.new_retry_key else "the same retry key is reused"
+        print(f"delivery {o.delivery_id} queued; {note}")
+    if not outcomes:
+        print("no dead letters")
+    return 0
+
+
+def cmd_cancel(db: Database, args: argparse.Namespace) -> int:
+    with db.write() as session:
+        deliveries.cancel(session, args.id, now=_now())
+    print(f"delivery {args.id} canceled")
+    return 0
+
+
+def cmd_line_token(db: Database, args: argparse.Namespace) -> int:
+    token = getpass.getpass("LINE channel access token: ") if sys.stdin.isatty() else sys.stdin.readline()
+    if not token.strip():
+        raise ValidationError("no token given")
+    secrets.set_line_token(token.strip())
+    print("saved in the keyring")
+    return 0
+
+
+def cmd_smtp_password(db: Database, args: argparse.Namespace) -> int:
+    password = getpass.getpass("SMTP password: ") if sys.stdin.isatty() else sys.stdin.readline()
+    if not password.strip():
+        raise ValidationError("no password given")
+    email_channel.set_smtp_password(password.strip())
+    print("saved in the keyring")
+    return 0
+
+
+def _alert_row(a: Any) -> dict[str, Any]:
+    return {
+        "id": a.id, "kind": a.kind.value, "scope": a.scope, "open": a.open_key is not None, "title": a.title,
+        "detail": a.detail, "opened_at": a.opened_at.isoformat(), "last_seen_at": a.last_seen_at.isoformat(),
+        "cleared_at": a.cleared_at.isoformat() if a.cleared_at else None,
+    }
+
+
+def cmd_alerts(db: Database, args: argparse.Namespace) -> int:
+    with db.read() as session:
+        rows = [_alert_row(a) for a in alerts.list_alerts(session, now=_now())]
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return 0
+    for r in rows:
+        state = "OPEN   " if r["open"] else "cleared"
+        print(f"{r['id']:>5}  {state}  {r['opened_at'][:16]}  {r['title']}")
+    print(f"{sum(r['open'] for r in rows)} open, {len(rows)} in the last 7 days")
+    return 0
+
+
+def cmd_plan(db: Database, args: argparse.Namespace) -> int:
+    if not 1 <= args.days <= 62:
+        raise ValidationError("--days must be between 1 and 62")
+    now = _now()
+    items = forecast.dry_run(db, now=now, days=args.days)
+    fc = forecast.forecast(db, now=now)
+    if args.json:
+        print(forecast.as_json(items, fc))
+        return 0
+    for i in items:
+        print(f"{i.local_send_time}  {i.kind:<18} {i.channel:<5} {i.recipient}  [{i.classroom}]  {i.why}")
+    print(f"{len(items)} deliveries in the next {args.days} day(s)")
+    if fc.limit is None:
+        print(f"LINE messages planned for the rest of this month: {fc.planned_rest_of_month} (no monthly limit known)")
+    else:
+        print(f"LINE quota: {fc.used} of {fc.limit} used; {fc.planned_rest_of_month} planned for the rest of the month;"
+              f" {fc.remaining_after_plan} would remain")
+    return 0
+
+
+def cmd_render(db: Database, args: argparse.Namespace) -> int:
+    year, month = rules.parse_month(args.month)
+    suffix = args.out.suffix.lower()
+    if suffix not in (".png", ".pdf"):
+        raise ValidationError("--out must end in .png or .pdf")
+    with db.read() as session:
+        classroom = rules.classroom_by_name(session, args.classroom)
+        view = publication.build_month(session, classroom, year, month, now=_now(), include_drafts=True)
+    png = month_image.render_png(view)
+    args.out.write_bytes(month_image.pdf_of(png) if suffix == ".pdf" else png)
+    print(f"wrote {args.out}")
+    return 0
+
+
+def cmd_publish(db: Database, args: argparse.Namespace) -> int:
+    year, month = rules.parse_month(args.month)
+    now = _now()
+    if args.dry_run:
+        with db.read() as session:
+            classroom = rules.classroom_by_name(session, args.classroom)
+        members = _live_member_count(db, classroom.line_group_id)
+        with db.read() as session:
+            plan = publication.plan_publish(session, classroom.id, year, month, now=now, members=members)
+        if args.json:
+            print(json.dumps(dataclasses.asdict(plan), ensure_ascii=False, indent=2))
+        else:
+            print(f"{plan.classroom} {year}-{month:02d}: revision {plan.revision}, {plan.drafts_to_confirm} draft(s) "
+                  f"to confirm, {plan.changed_cells} changed cell(s)")
+            print(f"to LINE group {plan.group_id or '(none)'}: {plan.members if plan.members is not None else '?'} "
+                  f"member(s), costs {plan.messages if plan.messages is not None else '?'} message(s)")
+            if plan.quota_limit is not None:
+                print(f"quota: {plan.quota_used} of {plan.quota_limit} used this month")
+            if plan.warning:
+                print(f"warning: {plan.warning}")
+        return 0
+    paths = data_paths()
+    with db.write() as session:
+        classroom = rules.classroom_by_name(session, args.classroom)
+        done = publication.publish(session, classroom.id, year, month, now=now, store=ImageStore(paths.images))
+    emails = done.email_deliveries
+    parts = ([f"the LINE group message (delivery {done.delivery_id})"] if done.delivery_id else []) + (
+        [f"{len(emails)} e-mail(s)"] if emails else [])
+    print(json.dumps(dataclasses.asdict(done)) if args.json else
+          f"revision {done.revision} saved; queued {' and '.join(parts)}; it goes out as soon as the sender runs "
+          "(the app, the tray or `main.py sender`)")
+    return 0
+
+
+def _live_member_count(db: Database, group_id: str | None) -> int | None:
+    if not group_id:
+        return None
+    try:
+        access = access_from_settings(db)
+        if access is None:
+            return None
+        try:
+            return access.client.group_member_count(group_id)
+        finally:
+            access.client.close()
+    except Exception as exc:  # noqa: BLE001 - the dry run falls back to the last known count
+        log.warning("could not ask LINE for the group's member count: %s", exc)
+        return None
+
+
+def cmd_emulator(_db: Database | None, args: argparse.Namespace) -> int:
+    from core.emulator import serve_forever
+
+    serve_forever(args.port, args.token)
+    return 0
+
+
+COMMANDS = {
+    "sender": cmd_sender,
+    "deliveries": cmd_deliveries,
+    "retry": cmd_retry,
+    "cancel": cmd_cancel,
+    "line-token": cmd_line_token,
+    "smtp-password": cmd_smtp_password,
+    "alerts": cmd_alerts,
+    "plan": cmd_plan,
+    "render": cmd_render,
+    "publish": cmd_publish,
+}
+NO_DATABASE = {"emulator": cmd_emulator}

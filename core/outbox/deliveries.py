@@ -1,0 +1,120 @@
+"""What the manager can see and do with deliveries: list, filter, count, retry now, cancel, requeue."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from dataclasses import dataclass
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.orm import Session
+
+from core.errors import NotFoundError, ValidationError
+from core.outbox import policy, queue
+from core.store import hooks
+from core.store.models import Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus
+
+
+@dataclass(frozen=True)
+class DeliveryFilter:
+    statuses: tuple[DeliveryStatus, ...] = ()
+    kinds: tuple[DeliveryKind, ...] = ()
+    classroom_id: int | None = None
+    created_from: dt.datetime | None = None
+    created_to: dt.datetime | None = None
+    text: str = ""
+    dead_letters_only: bool = False
+
+
+def list_deliveries(session: Session, flt: DeliveryFilter = DeliveryFilter(), *, limit: int = 500,
+                    offset: int = 0) -> list[Delivery]:
+    query = select(Delivery)
+    if flt.statuses:
+        query = query.where(Delivery.status.in_(flt.statuses))
+    if flt.kinds:
+        query = query.where(Delivery.kind.in_(flt.kinds))
+    if flt.classroom_id is not None:
+        query = query.where(Delivery.classroom_id == flt.classroom_id)
+    if flt.created_from is not None:
+        query = query.where(Delivery.created_at >= flt.created_from)
+    if flt.created_to is not None:
+        query = query.where(Delivery.created_at < flt.created_to)
+    if flt.dead_letters_only:
+        query = query.where(Delivery.dead_lettered_at.is_not(None))
+    if flt.text.strip():
+        like = f"%{flt.text.strip()}%"
+        query = query.where(or_(Delivery.dedup_key.like(like), Delivery.recipient.like(like),
+                                Delivery.last_error_message.like(like), Delivery.last_error_code.like(like)))
+    return list(session.scalars(query.order_by(Delivery.id.desc()).limit(limit).offset(offset)))
+
+
+def attempts(session: Session, delivery_id: int) -> list[DeliveryAttempt]:
+    return list(session.scalars(select(DeliveryAttempt).where(DeliveryAttempt.delivery_id == delivery_id)
+                                .order_by(DeliveryAttempt.number)))
+
+
+def counts(session: Session) -> dict[str, int]:
+    rows = session.execute(select(Delivery.status, func.count()).group_by(Delivery.status)).all()
+    result = {s.value: 0 for s in DeliveryStatus}
+    result.update({status.value: n for status, n in rows})
+    result["dead_letters"] = session.scalar(select(func.count()).select_from(Delivery)
+                                            .where(Delivery.dead_lettered_at.is_not(None),
+                                                   Delivery.status == DeliveryStatus.FAILED)) or 0
+    return result
+
+
+@dataclass(frozen=True)
+class RetryOutcome:
+    delivery_id: int
+    new_retry_key: bool  # True: the old key had expired, so LINE cannot catch a duplicate of an earlier attempt
+
+
+RETRYABLE = (DeliveryStatus.PENDING, DeliveryStatus.QUEUED, DeliveryStatus.FAILED, DeliveryStatus.CANCELED)
+
+
+def retry_now(session: Session, delivery_id: int, *, now: dt.datetime) -> RetryOutcome:
+    """Send again now with a fresh retry budget. A key younger than 24 h is reused; an older one is
+    replaced, and the caller must tell the manager (a duplicate is then possible)."""
+    delivery = _get(session, delivery_id)
+    if delivery.status == DeliveryStatus.SENT:
+        raise ValidationError(f"delivery {delivery_id} was already sent; retrying would send it twice")
+    if delivery.status == DeliveryStatus.PROCESSING:
+        raise ValidationError(f"delivery {delivery_id} is being sent right now")
+    new_key = delivery.retry_key is not None and not policy.retry_key_usable(delivery.retry_key_issued_at, now)
+    values: dict[str, object] = {}
+    if new_key:
+        values = {"retry_key": str(uuid.uuid4()), "retry_key_issued_at": now}
+    applied = queue.transition(
+        session, delivery_id, expected=RETRYABLE, now=now, status=DeliveryStatus.QUEUED, next_attempt_at=now,
+        attempt_count=0, dead_lettered_at=None, cancel_reason=None, **values,
+    )
+    if not applied:
+        raise ValidationError(f"delivery {delivery_id} changed meanwhile; look again")
+    hooks.mark(session, hooks.ENQUEUED)  # wake the sender after commit
+    return RetryOutcome(delivery_id, new_key)
+
+
+def cancel(session: Session, delivery_id: int, *, now: dt.datetime, reason: str = "MANAGER") -> None:
+    delivery = _get(session, delivery_id)
+    if delivery.status in (DeliveryStatus.SENT, DeliveryStatus.CANCELED):
+        raise ValidationError(f"delivery {delivery_id} is already {delivery.status.value}")
+    if delivery.status == DeliveryStatus.PROCESSING:
+        raise ValidationError(f"delivery {delivery_id} is being sent right now; it cannot be stopped")
+    applied = queue.transition(session, delivery_id, expected=(DeliveryStatus.PENDING, DeliveryStatus.QUEUED,
+                                                                 DeliveryStatus.FAILED),
+                                now=now, status=DeliveryStatus.CANCELED, cancel_reason=reason)
+    if not applied:
+        raise ValidationError(f"delivery {delivery_id} changed meanwhile; look again")
+
+
+def requeue_dead_letters(session: Session, *, now: dt.datetime) -> list[RetryOutcome]:
+    ids = session.scalars(select(Delivery.id).where(Delivery.status == DeliveryStatus.FAILED,
+                                                    Delivery.dead_lettered_at.is_not(None))).all()
+    return [retry_now(session, i, now=now) for i in ids]
+
+
+def _get(session: Session, delivery_id: int) -> Delivery:
+    delivery = session.get(Delivery, delivery_id)
+    if delivery is None:
+        raise NotFoundError(f"no delivery with id {delivery_id}")
+    return delivery

@@ -1,0 +1,439 @@
+"""The transactional outbox: enqueue, atomic claim under a lease, guarded transitions.
+
+The deliveries table is the queue. Enqueue happens inside the caller's transaction, so there is no
+separate step that can fail. Every status change is one UPDATE guarded by the status it expects (and
+the lease owner, while processing), and reports whether it applied.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import logging
+import os
+import socket
+import uuid
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    Integer,
+    Select,
+    Update,
+    and_,
+    bindparam,
+    func,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.orm import Session
+from sqlalchemy.orm.util import identity_key
+from sqlalchemy.sql.dml import ReturningUpdate
+from sqlalchemy.sql.elements import BindParameter
+
+from core.store import hooks
+from core.store.db import BulkStatement, insert_unless_exists, supports_update_returning
+from core.store.models import (
+    Channel,
+    Delivery,
+    DeliveryAttempt,
+    DeliveryKind,
+    DeliveryStatus,
+)
+
+log = logging.getLogger(__name__)
+D = Delivery.__table__
+CLAIMABLE = (DeliveryStatus.PENDING, DeliveryStatus.QUEUED)
+FINAL = (DeliveryStatus.SENT, DeliveryStatus.FAILED, DeliveryStatus.CANCELED)
+
+def on_enqueued(callback: Callable[[], None]) -> Callable[[], None]:
+    """Call `callback` after any transaction in this process that enqueued something commits."""
+    return hooks.listen(hooks.ENQUEUED, callback)
+
+
+def dedup_key(kind: DeliveryKind, subject: str, version: int | str = 0, channel: Channel = Channel.LINE) -> str:
+    """kind + subject + version (+ channel when not LINE): the same key twice is one delivery."""
+    key = f"{kind.value}:{subject}:v{version}"
+    return key if channel is Channel.LINE else f"{key}:{channel.value}"
+
+
+def enqueue(
+    session: Session,
+    *,
+    kind: DeliveryKind,
+    dedup: str,
+    due_at: dt.datetime,
+    now: dt.datetime,
+    send_at: dt.datetime | None = None,
+    channel: Channel = Channel.LINE,
+    recipient: str | None = None,
+    teacher_id: int | None = None,
+    classroom_id: int | None = None,
+    shift_id: int | None = None,
+    shift_version: int | None = None,
+    publication_id: int | None = None,
+    linked_delivery_id: int | None = None,
+    alert_id: int | None = None,
+) -> tuple[int, bool]:
+    """Add a delivery in the caller's transaction. Returns (id, created); an existing key is kept as is.
+
+    `due_at` is when it should go out; `send_at` (default: due_at) when the sender may first try,
+    e.g. later than due for a late reminder held until quiet hours end.
+    """
+    send_at = send_at or due_at
+    values: dict[str, Any] = {
+        "kind": kind,
+        "channel": channel,
+        "dedup_key": dedup,
+        "recipient": recipient,
+        "teacher_id": teacher_id,
+        "classroom_id": classroom_id,
+        "shift_id": shift_id,
+        "shift_version": shift_version,
+        "publication_id": publication_id,
+        "linked_delivery_id": linked_delivery_id,
+        "alert_id": alert_id,
+        "status": DeliveryStatus.PENDING if send_at > now else DeliveryStatus.QUEUED,
+        "attempt_count": 0,
+        "due_at": due_at,
+        "next_attempt_at": send_at,
+        "created_at": now,
+        "updated_at": now,
+    }
+    new_id = insert_unless_exists(session, D, values, unique=["dedup_key"])
+    if new_id is None:
+        existing = session.scalar(select(Delivery.id).where(Delivery.dedup_key == dedup))
+        assert existing is not None
+        return existing, False
+    hooks.mark(session, hooks.ENQUEUED)
+    return new_id, True
+
+
+def new_lease_owner() -> str:
+    """host:pid:random — the host and pid let a restarted sender free the leases of a dead one."""
+    return f"{socket.gethostname()[:40]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def claim(
+    session: Session,
+    *,
+    owner: str,
+    now: dt.datetime,
+    lease: dt.timedelta,
+    limit: int,
+    channels: Iterable[Channel] | None = None,
+    use_returning: bool | None = None,
+) -> list[int]:
+    """Atomically move up to `limit` due deliveries to processing under `owner`'s lease.
+
+    Due means pending/queued whose time has come, or processing whose lease has expired (its sender
+    died or hung). Runs inside the caller's write transaction (BEGIN IMMEDIATE on SQLite).
+    """
+    if limit <= 0:
+        return []
+    allowed = None if channels is None else [c.value for c in channels]
+    if allowed == []:
+        return []
+    params: dict[str, Any] = {"b_now": now, "b_owner": owner, "b_expires": now + lease, "b_limit": limit}
+    if allowed is not None:
+        params["b_channels"] = allowed
+    if use_returning is None:
+        use_returning = supports_update_returning(session)
+    statements = _claim_statements(allowed is not None)
+    if use_returning:
+        return sorted(session.execute(statements.update_returning, params).scalars())
+    # Without RETURNING: pick, then update only rows still claimable; the write lock held since
+    # BEGIN IMMEDIATE makes the pair atomic on SQLite, and the guard keeps it safe elsewhere.
+    ids = list(session.execute(statements.candidates, params).scalars())
+    if not ids:
+        return []
+    session.execute(statements.update_guarded, params | {"b_ids": ids})
+    return sorted(session.execute(statements.claimed, params | {"b_ids": ids}).scalars())
+
+
+@dataclass(frozen=True)
+class _ClaimStatements:
+    candidates: Select[Any]
+    update_returning: ReturningUpdate[Any]
+    update_guarded: Update
+    claimed: Select[Any]
+
+
+@functools.cache
+def _claim_statements(by_channel: bool) -> _ClaimStatements:
+    """Built once with bound parameters and reused: the sender claims every turn, and building and
+    hashing these statements cost as much as running them."""
+    now = bindparam("b_now", type_=D.c.next_attempt_at.type)
+    due = or_(
+        and_(D.c.status.in_([s.value for s in CLAIMABLE]), D.c.next_attempt_at <= now),
+        and_(D.c.status == DeliveryStatus.PROCESSING.value, D.c.lease_expires_at <= now),
+    )
+    candidates = select(D.c.id).where(due)
+    if by_channel:
+        candidates = candidates.where(D.c.channel.in_(bindparam("b_channels", expanding=True)))
+    candidates = candidates.order_by(D.c.next_attempt_at, D.c.id).limit(bindparam("b_limit", type_=Integer()))
+    values = {
+        "status": DeliveryStatus.PROCESSING.value,
+        "lease_owner": bindparam("b_owner", type_=D.c.lease_owner.type),
+        "lease_expires_at": bindparam("b_expires", type_=D.c.lease_expires_at.type),
+        "updated_at": now,
+    }
+    ids: BindParameter[Any] = bindparam("b_ids", expanding=True)
+    return _ClaimStatements(
+        candidates=candidates,
+        update_returning=update(D).where(D.c.id.in_(candidates.scalar_subquery())).values(**values).returning(D.c.id),
+        update_guarded=update(D).where(D.c.id.in_(ids), due).values(**values),
+        claimed=select(D.c.id).where(D.c.id.in_(ids), D.c.lease_owner == bindparam("b_owner"),
+                                     D.c.status == DeliveryStatus.PROCESSING.value),
+    )
+
+
+def transition(
+    session: Session,
+    delivery_id: int,
+    *,
+    expected: Iterable[DeliveryStatus],
+    owner: str | None = None,
+    now: dt.datetime,
+    **values: Any,
+) -> bool:
+    """One guarded UPDATE: applies only if the row is in an expected status (and leased by `owner`)."""
+    statement = update(D).where(D.c.id == delivery_id, D.c.status.in_([s.value for s in expected]))
+    if owner is not None:
+        statement = statement.where(D.c.lease_owner == owner)
+    values = {k: (v.value if isinstance(v, DeliveryStatus) else v) for k, v in values.items()}
+    if "status" in values and values["status"] != DeliveryStatus.PROCESSING.value:
+        values.setdefault("lease_owner", None)
+        values.setdefault("lease_expires_at", None)
+    result = session.execute(statement.values(updated_at=now, **values))
+    _expire(session, delivery_id)
+    return result.rowcount == 1  # type: ignore[attr-defined]
+
+
+def leased_by(session: Session, ids: Iterable[int], *, owner: str) -> set[int]:
+    """Which of `ids` are still processing under `owner`'s lease, locked for the rest of the caller's
+    transaction: FOR UPDATE where the database has row locks, and on SQLite the write lock that
+    BEGIN IMMEDIATE took, so no other sender can take a row over before the caller records it."""
+    wanted = list(ids)
+    if not wanted:
+        return set()
+    return set(session.execute(_LEASED_BY, {"b_ids": wanted, "b_owner": owner}).scalars())
+
+
+_LEASED_BY = select(D.c.id).where(D.c.id.in_(bindparam("b_ids", expanding=True)),
+                                  D.c.status == DeliveryStatus.PROCESSING.value,
+                                  D.c.lease_owner == bindparam("b_owner")).with_for_update()
+
+
+def transition_many(
+    session: Session,
+    changes: Iterable[tuple[int, dict[str, Any]]],
+    *,
+    expected: Iterable[DeliveryStatus],
+    owner: str | None = None,
+    now: dt.datetime,
+) -> int:
+    """`transition` for many rows: one guarded executemany UPDATE per distinct set of columns.
+
+    Returns how many rows it applied to. A sender records a whole turn of results this way, so the
+    cost per delivery is a parameter row rather than a statement.
+    """
+    statuses = tuple(s.value for s in expected)
+    guard = {"b_now": now} if owner is None else {"b_now": now, "b_owner": owner}
+    # Only deliveries this session has loaded need re-reading; looking each id up costs more.
+    loaded = {key[1][0] for key in session.identity_map.keys() if key[0] is Delivery}  # noqa: SIM118 - not a dict
+    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for delivery_id, values in changes:
+        row = {k: (v.value if isinstance(v, DeliveryStatus) else v) for k, v in values.items()}
+        if "status" in row and row["status"] != DeliveryStatus.PROCESSING.value:
+            row.setdefault("lease_owner", None)
+            row.setdefault("lease_expires_at", None)
+        row = {f"b_{k}": v for k, v in row.items()}
+        groups.setdefault(tuple(sorted(row)), []).append(row | guard | {"b_id": delivery_id})
+        if delivery_id in loaded:
+            _expire(session, delivery_id)
+    # Each row matches at most one delivery, so the summed rowcount is exact where the driver sums it.
+    many = session.get_bind().dialect.supports_sane_multi_rowcount
+    applied = 0
+    for columns, rows in groups.items():
+        statement = _transition_statement(columns, statuses, owner is not None)
+        for chunk in [rows] if many else [[row] for row in rows]:
+            applied += session.execute(statement, chunk).rowcount  # type: ignore[attr-defined]
+    return applied
+
+
+@functools.lru_cache(maxsize=64)
+def _transition_statement(columns: tuple[str, ...], statuses: tuple[str, ...], guard_owner: bool) -> Update:
+    """Built once per shape and reused: building and hashing a statement cost as much as running it."""
+    # IN (…) expands per execution, which executemany cannot do; equalities bind once per statement.
+    statement = update(D).where(D.c.id == bindparam("b_id"), or_(*(D.c.status == s for s in statuses)))
+    if guard_owner:
+        statement = statement.where(D.c.lease_owner == bindparam("b_owner"))
+    values = {c[2:]: bindparam(c, type_=D.c[c[2:]].type) for c in columns}
+    return statement.values(updated_at=bindparam("b_now", type_=D.c.updated_at.type), **values)
+
+
+@dataclass(frozen=True)
+class AttemptStart:
+    """A claimed delivery's columns as its attempt leaves: counted, with its retry key committed."""
+
+    delivery_id: int
+    attempt_count: int  # this attempt included
+    retry_key: str | None
+    retry_key_issued_at: dt.datetime | None
+    first_attempt_at: dt.datetime
+    late_seconds: int | None
+
+
+def _guarded(statement: Update) -> Update:
+    return statement.where(D.c.id == bindparam("b_id"), D.c.status == DeliveryStatus.PROCESSING.value,
+                           D.c.lease_owner == bindparam("b_owner"))
+
+
+_STARTED = BulkStatement(_guarded(update(D)).values(
+    attempt_count=bindparam("b_attempt_count", type_=D.c.attempt_count.type),
+    retry_key=bindparam("b_retry_key", type_=D.c.retry_key.type),
+    retry_key_issued_at=bindparam("b_retry_key_issued_at", type_=D.c.retry_key_issued_at.type),
+    first_attempt_at=bindparam("b_first_attempt_at", type_=D.c.first_attempt_at.type),
+    late_seconds=bindparam("b_late_seconds", type_=D.c.late_seconds.type),
+    updated_at=bindparam("b_now", type_=D.c.updated_at.type),
+))
+
+
+def start_attempts(session: Session, starts: list[AttemptStart], *, owner: str, now: dt.datetime) -> int:
+    """Record a batch of attempts as started (one guarded executemany); returns how many applied.
+
+    Runs in the claiming transaction, so every retry key is committed before its request leaves."""
+    _expire_loaded(session, [s.delivery_id for s in starts])
+    return _STARTED.execute(session, [{
+        "b_id": s.delivery_id, "b_owner": owner, "b_now": now, "b_attempt_count": s.attempt_count,
+        "b_retry_key": s.retry_key, "b_retry_key_issued_at": s.retry_key_issued_at,
+        "b_first_attempt_at": s.first_attempt_at, "b_late_seconds": s.late_seconds,
+    } for s in starts])
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """LINE (or a mail server, or a webhook) took a delivery."""
+
+    delivery_id: int
+    request_id: str | None  # None keeps the one already recorded (a 409 names an earlier request)
+    accepted_request_id: str | None
+
+
+_SENT = BulkStatement(_guarded(update(D)).values(
+    status=DeliveryStatus.SENT.value, sent_at=bindparam("b_now", type_=D.c.sent_at.type),
+    line_request_id=func.coalesce(bindparam("b_request_id", type_=D.c.line_request_id.type), D.c.line_request_id),
+    accepted_request_id=bindparam("b_accepted", type_=D.c.accepted_request_id.type),
+    last_error_code=None, last_error_message=None, lease_owner=None, lease_expires_at=None,
+    updated_at=bindparam("b_now", type_=D.c.updated_at.type),
+))
+
+
+def mark_sent(session: Session, accepted: list[Accepted], *, owner: str, now: dt.datetime) -> int:
+    """processing → sent for a batch (one guarded executemany); returns how many applied."""
+    _expire_loaded(session, [a.delivery_id for a in accepted])
+    return _SENT.execute(session, [{"b_id": a.delivery_id, "b_owner": owner, "b_now": now,
+                                    "b_request_id": a.request_id, "b_accepted": a.accepted_request_id}
+                                   for a in accepted])
+
+
+def renew_leases(session: Session, ids: list[int], *, owner: str, now: dt.datetime, lease: dt.timedelta) -> int:
+    """Extend `owner`'s leases on deliveries it still has in flight; returns how many it still held.
+
+    A sender keeps several rounds of requests in flight; while LINE is slow, the last of them can
+    wait longer than a lease. Renewing keeps a live sender's work its own, while a dead sender's
+    leases still run out one lease after its last renewal."""
+    renewed = 0
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        renewed += session.execute(
+            update(D).where(D.c.id.in_(chunk), D.c.status == DeliveryStatus.PROCESSING.value, D.c.lease_owner == owner)
+            .values(lease_expires_at=now + lease)).rowcount
+    _expire_loaded(session, ids)
+    return renewed
+
+
+A = DeliveryAttempt.__table__
+ATTEMPT_COLUMNS = ("delivery_id", "number", "started_at", "duration_ms", "http_status", "request_id",
+                   "accepted_request_id", "retry_key", "outcome", "error_code", "error_message")
+_ATTEMPTS = BulkStatement(A.insert().values({name: bindparam(name, type_=A.c[name].type) for name in ATTEMPT_COLUMNS}))
+
+
+def record_attempts(session: Session, attempts: list[dict[str, Any]]) -> int:
+    """Insert DeliveryAttempt rows (dicts keyed by ATTEMPT_COLUMNS) in one executemany."""
+    return _ATTEMPTS.execute(session, attempts)
+
+
+def _expire_loaded(session: Session, ids: list[int]) -> None:
+    # Only deliveries this session has loaded need re-reading; looking each id up costs more.
+    if any(key[0] is Delivery for key in session.identity_map.keys()):  # noqa: SIM118 - not a dict
+        for delivery_id in ids:
+            _expire(session, delivery_id)
+
+
+def _expire(session: Session, delivery_id: int) -> None:
+    """Core UPDATEs bypass the ORM: make a loaded Delivery re-read its row on next access."""
+    loaded = session.identity_map.get(identity_key(Delivery, delivery_id))
+    if loaded is not None:
+        session.expire(loaded)
+
+
+def release_orphans(session: Session, *, now: dt.datetime, is_alive: Callable[[int], bool]) -> int:
+    """Free leases held by senders on this host whose process is gone, without waiting for expiry.
+
+    Their last request may or may not have reached LINE; the retry key they committed makes the
+    resend safe (LINE answers 409 if it had been accepted).
+    """
+    host = socket.gethostname()[:40]
+    rows = session.execute(
+        select(D.c.id, D.c.lease_owner).where(
+            D.c.status == DeliveryStatus.PROCESSING.value, D.c.lease_owner.like(f"{host}:%")
+        )
+    ).all()
+    freed = 0
+    for delivery_id, owner in rows:
+        try:
+            pid = int(owner.split(":")[1])
+        except (IndexError, ValueError):
+            continue
+        if pid != os.getpid() and not is_alive(pid):
+            freed += transition(
+                session, delivery_id, expected=[DeliveryStatus.PROCESSING], owner=owner, now=now,
+                status=DeliveryStatus.QUEUED, next_attempt_at=now,
+            )
+    return freed
+
+
+def next_due_at(session: Session, channels: Iterable[Channel] | None = None) -> dt.datetime | None:
+    """When the sender next has something to do (earliest due time or lease expiry)."""
+    query_due = select(func.min(Delivery.next_attempt_at)).where(Delivery.status.in_(CLAIMABLE))
+    query_lease = select(func.min(Delivery.lease_expires_at)).where(Delivery.status == DeliveryStatus.PROCESSING)
+    if channels is not None:
+        allowed = list(channels)
+        query_due = query_due.where(Delivery.channel.in_(allowed))
+        query_lease = query_lease.where(Delivery.channel.in_(allowed))
+    times = [t for t in (session.scalar(query_due), session.scalar(query_lease)) if t is not None]
+    return min(times) if times else None
+
+
+def pid_alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    if os.name == "nt":  # pragma: no cover - Windows
+        import ctypes
+
+        handle = ctypes.windll.kernel32.OpenProcess(0x1000, False, pid)  # type: ignore[attr-defined]
+        if not handle:
+            return False
+        ctypes.windll.kernel32.CloseHandle(handle)  # type: ignore[attr-defined]
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

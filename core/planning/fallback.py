@@ -1,0 +1,102 @@
+"""LINE with e-mail fallback: when a LINE delivery cannot reach a teacher who chose fallback, the same
+message goes by e-mail, recorded as a delivery linked to the LINE one (`linked_delivery_id`).
+
+The e-mail delivery has the dedup key the planner would give an e-mail of that message, so however
+many paths notice the failure (send time, the sender recording a result, the scheduler's sweep), the
+teacher gets one e-mail. Which failures count is policy.line_failure's rule.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from core.outbox import policy, queue
+from core.planning import mailed_publication
+from core.roster import channel_choice
+from core.store.models import (
+    Channel,
+    Delivery,
+    DeliveryKind,
+    DeliveryStatus,
+    Publication,
+    Teacher,
+)
+
+log = logging.getLogger(__name__)
+UNREACHABLE = "LINE_UNREACHABLE"  # the cancel reason of a LINE delivery that went by e-mail instead
+SWEEP_WINDOW = dt.timedelta(days=1)
+TEACHER_KINDS = (DeliveryKind.SHIFT_REMINDER, DeliveryKind.SHIFT_CORRECTION)
+
+
+def email_key(line_key: str) -> str:
+    """The e-mail twin of a LINE dedup key — what queue.dedup_key(..., channel=EMAIL) gives."""
+    return f"{line_key}:{Channel.EMAIL.value}"
+
+
+def send_by_email_instead(session: Session, line: Delivery, teacher: Teacher, *, now: dt.datetime) -> int | None:
+    """Enqueue the e-mail copy of a teacher's LINE delivery, linked to it. None if e-mail cannot reach them."""
+    if not channel_choice.falls_back_to_email(teacher):
+        return None
+    delivery_id, _ = queue.enqueue(
+        session, kind=line.kind, dedup=email_key(line.dedup_key), due_at=line.due_at,
+        send_at=max(line.next_attempt_at, now), now=now, channel=Channel.EMAIL, recipient=teacher.email,
+        teacher_id=teacher.id, classroom_id=line.classroom_id, shift_id=line.shift_id,
+        shift_version=line.shift_version, publication_id=line.publication_id, linked_delivery_id=line.id,
+    )
+    return delivery_id
+
+
+def after_line_failure(session: Session, delivery_id: int, *, code: str | None, message: str | None, dead: bool,
+                       now: dt.datetime) -> list[int]:
+    """A LINE delivery ended as failed: remember an unreachable teacher, and fall back where the rule says.
+
+    Returns the e-mail deliveries it enqueued (already existing ones included)."""
+    line = session.get(Delivery, delivery_id)
+    if line is None or line.channel != Channel.LINE:
+        return []
+    verdict = policy.line_failure(code, message, dead=dead)
+    if line.kind == DeliveryKind.SHIFT_PUBLICATION:
+        publication = session.get(Publication, line.publication_id) if line.publication_id else None
+        if not verdict.fall_back or publication is None:
+            return []
+        return mailed_publication.fan_out(session, publication, now=now, line_failed=True)
+    teacher = session.get(Teacher, line.teacher_id) if line.teacher_id else None
+    if teacher is None:
+        return []
+    if verdict.recipient_unreachable and teacher.line_user_id == line.recipient and teacher.line_unreachable_at is None:
+        teacher.line_unreachable_at = now
+        log.info("LINE cannot reach teacher %s (%s); remembered for later messages", teacher.id, code)
+    if not verdict.fall_back:
+        return []
+    created = send_by_email_instead(session, line, teacher, now=now)
+    return [created] if created is not None else []
+
+
+def sweep(session: Session, *, now: dt.datetime, window: dt.timedelta = SWEEP_WINDOW) -> list[int]:
+    """Catch failures no one followed up (a sender that stopped between recording and falling back,
+    or a teacher who switched to fallback after the failure): the minute job runs this."""
+    failed = session.scalars(
+        select(Delivery).join(Teacher, Teacher.id == Delivery.teacher_id).where(
+            Delivery.channel == Channel.LINE, Delivery.status == DeliveryStatus.FAILED,
+            Delivery.kind.in_(TEACHER_KINDS), Delivery.updated_at >= now - window,
+            Teacher.channel == "line_fallback",
+        )
+    ).all()
+    if not failed:
+        return []
+    twins = set(session.scalars(select(Delivery.dedup_key).where(
+        Delivery.dedup_key.in_([email_key(d.dedup_key) for d in failed]))))
+    created: list[int] = []
+    for line in failed:
+        if email_key(line.dedup_key) in twins:
+            continue
+        if policy.line_failure(line.last_error_code, line.last_error_message,
+                               dead=line.dead_lettered_at is not None).fall_back:
+            teacher = session.get(Teacher, line.teacher_id)
+            if teacher is not None and (made := send_by_email_instead(session, line, teacher, now=now)) is not None:
+                created.append(made)
+    return created

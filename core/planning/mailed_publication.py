@@ -1,0 +1,91 @@
+"""A publication by e-mail: one delivery per teacher of the month who reads e-mail, each deduplicated
+per teacher, so a re-run (the planner, the scheduler's minute job, the command line) adds nothing.
+
+Who gets it: the teachers with a shift in that classroom's month (canceled ones too, so a teacher
+whose shift went away hears of it) whose choice includes e-mail — and, with LINE fallback, those
+LINE cannot reach, or all of them when the LINE group message itself failed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from core.outbox import queue
+from core.roster import channel_choice, rules
+from core.store.models import (
+    Channel,
+    ChannelChoice,
+    Delivery,
+    DeliveryKind,
+    Publication,
+    Shift,
+    Teacher,
+)
+
+RECENT = dt.timedelta(days=2)
+
+
+def dedup(publication: Publication, teacher_id: int) -> str:
+    return queue.dedup_key(DeliveryKind.SHIFT_PUBLICATION, f"publication:{publication.id}:teacher:{teacher_id}",
+                            publication.revision, channel=Channel.EMAIL)
+
+
+def month_teachers(session: Session, publication: Publication) -> list[Teacher]:
+    first, last = rules.month_bounds(publication.year, publication.month)
+    ids = select(Shift.teacher_id).where(Shift.classroom_id == publication.classroom_id, Shift.local_date >= first,
+                                         Shift.local_date <= last).distinct()
+    return list(session.scalars(select(Teacher).where(Teacher.id.in_(ids)).order_by(Teacher.id)))
+
+
+def _direct(teacher: Teacher) -> bool:
+    return Channel.EMAIL in channel_choice.planned_channels(teacher)
+
+
+def wants_email(teacher: Teacher) -> bool:
+    """Does this teacher receive the month's roster by e-mail (rather than, or besides, the group)?"""
+    return _direct(teacher)
+
+
+def fan_out(session: Session, publication: Publication, *, now: dt.datetime, line_failed: bool = False) -> list[int]:
+    """Enqueue the e-mail copies still missing. `line_failed`: the group message could not go out, so
+    every teacher with LINE fallback gets a copy too. Returns the ids created."""
+    line_delivery = session.scalar(select(Delivery.id).where(Delivery.publication_id == publication.id,
+                                                             Delivery.channel == Channel.LINE).limit(1))
+    known = set(session.scalars(select(Delivery.dedup_key).where(Delivery.publication_id == publication.id,
+                                                                 Delivery.channel == Channel.EMAIL)))
+    created = []
+    for teacher in month_teachers(session, publication):
+        fallback = ChannelChoice(teacher.channel) is ChannelChoice.LINE_FALLBACK
+        if not (_direct(teacher) or (line_failed and channel_choice.falls_back_to_email(teacher))):
+            continue
+        key = dedup(publication, teacher.id)
+        if key in known:
+            continue
+        delivery_id, was_new = queue.enqueue(
+            session, kind=DeliveryKind.SHIFT_PUBLICATION, dedup=key, due_at=now, now=now, channel=Channel.EMAIL,
+            recipient=teacher.email, teacher_id=teacher.id, classroom_id=publication.classroom_id,
+            publication_id=publication.id, linked_delivery_id=line_delivery if fallback else None,
+        )
+        known.add(key)
+        if was_new:
+            created.append(delivery_id)
+    return created
+
+
+def fan_out_recent(session: Session, *, now: dt.datetime, within: dt.timedelta = RECENT) -> list[int]:
+    """The copies of every recent publication that is still the newest revision of its month."""
+    newest = (select(Publication.classroom_id, Publication.year, Publication.month,
+                     func.max(Publication.revision).label("revision"))
+              .group_by(Publication.classroom_id, Publication.year, Publication.month).subquery())
+    recent = session.scalars(select(Publication).join(newest, (Publication.classroom_id == newest.c.classroom_id)
+                                                      & (Publication.year == newest.c.year)
+                                                      & (Publication.month == newest.c.month)
+                                                      & (Publication.revision == newest.c.revision))
+                             .where(Publication.created_at >= now - within)).all()
+    created: list[int] = []
+    for publication in recent:
+        created.extend(fan_out(session, publication, now=now))
+    return created

@@ -1,0 +1,249 @@
+"""Planning reminders and corrections from the roster into the outbox. Idempotent: run it any number
+of times and it creates nothing new, because every delivery has a dedup key (kind + shift + version,
++ channel for e-mail).
+
+Each run:
+- a confirmed shift gets one reminder per version on each channel the teacher chose and agreed to
+  (core/roster/channel_choice.py), due `lead` before the start (moved earlier out of quiet hours), created
+  ahead of time as a pending delivery; with LINE fallback and a LINE ID that LINE cannot reach, the
+  reminder goes by e-mail, linked to a LINE delivery recorded as canceled (LINE_UNREACHABLE);
+- a reminder or correction still waiting for an older version is canceled as SUPERSEDED;
+- a teacher who was told about an older version (on any channel) gets a correction (old → new), a
+  cancellation notice, or — when the shift went to someone else — a notice that it is no longer theirs;
+- a recent publication gets its e-mail copies (core/planning/mailed_publication.py).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from core.outbox import queue
+from core.planning import fallback, mailed_publication
+from core.planning.reminder_times import QuietHours, late_send_time, reminder_due
+from core.roster import channel_choice, rules
+from core.store.models import (
+    Channel,
+    ChannelChoice,
+    Classroom,
+    Delivery,
+    DeliveryKind,
+    DeliveryStatus,
+    Shift,
+    ShiftStatus,
+    Teacher,
+)
+
+HORIZON = dt.timedelta(days=45)
+TOLD_KINDS = (DeliveryKind.SHIFT_REMINDER, DeliveryKind.SHIFT_CORRECTION)
+
+
+@dataclass(frozen=True)
+class PlannedDelivery:
+    delivery_id: int
+    kind: DeliveryKind
+    shift_id: int
+    version: int
+    teacher_id: int
+    due_at: dt.datetime
+    send_at: dt.datetime
+    why: str
+    created: bool
+    channel: Channel = Channel.LINE
+
+
+@dataclass
+class PlanReport:
+    planned: list[PlannedDelivery] = field(default_factory=list)
+    superseded: list[int] = field(default_factory=list)
+    publication_emails: list[int] = field(default_factory=list)  # e-mail copies of recent publications
+
+    @property
+    def created(self) -> list[PlannedDelivery]:
+        return [p for p in self.planned if p.created]
+
+
+def quiet_hours_of(classroom: Classroom) -> QuietHours | None:
+    return QuietHours(classroom.quiet_start, classroom.quiet_end) if classroom.quiet_hours_enabled else None
+
+
+def eligible_for_line(teacher: Teacher) -> bool:
+    return channel_choice.line_eligible(teacher)
+
+
+@dataclass
+class _Known:
+    """What the outbox already holds about the planned shifts, loaded in a few queries up front so
+    a planning run over a whole month costs a handful of statements, not several per shift."""
+
+    keys: set[str] = field(default_factory=set)
+    told: dict[int, dict[int, int]] = field(default_factory=dict)  # shift → teacher → newest version told
+    waiting: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # shift → [(delivery, version)]
+
+
+def _load_known(session: Session, shift_ids: list[int]) -> _Known:
+    known = _Known()
+    for chunk in range(0, len(shift_ids), 500):
+        rows = session.execute(
+            select(Delivery.id, Delivery.shift_id, Delivery.shift_version, Delivery.teacher_id, Delivery.status,
+                   Delivery.dedup_key)
+            .where(Delivery.shift_id.in_(shift_ids[chunk:chunk + 500]), Delivery.kind.in_(TOLD_KINDS))
+        ).all()
+        for delivery_id, shift_id, version, teacher_id, status, key in rows:
+            known.keys.add(key)
+            if status == DeliveryStatus.SENT and teacher_id is not None:
+                told = known.told.setdefault(shift_id, {})
+                told[teacher_id] = max(told.get(teacher_id, 0), version or 0)
+            elif status in (DeliveryStatus.PENDING, DeliveryStatus.QUEUED):
+                known.waiting.setdefault(shift_id, []).append((delivery_id, version or 0))
+    return known
+
+
+def plan(session: Session, *, now: dt.datetime, horizon: dt.timedelta = HORIZON) -> PlanReport:
+    report = PlanReport()
+    shifts = session.scalars(
+        select(Shift).where(
+            Shift.status.in_([ShiftStatus.CONFIRMED, ShiftStatus.CANCELED]),
+            Shift.local_date >= (now - dt.timedelta(days=2)).date(),
+            Shift.local_date <= (now + horizon).date(),
+        ).order_by(Shift.local_date, Shift.start_time)
+    ).all()
+    upcoming = [(shift, start) for shift in shifts
+                if now < (start := rules.shift_instants(shift)[0]) <= now + horizon]
+    known = _load_known(session, [shift.id for shift, _ in upcoming])
+    teachers = {t.id: t for t in session.scalars(select(Teacher))}
+    for shift, start in upcoming:
+        report.superseded.extend(_cancel_superseded(session, shift, known, now))
+        corrections = _plan_corrections(session, shift, known, teachers, now)
+        report.planned.extend(corrections)
+        if shift.status != ShiftStatus.CONFIRMED:
+            continue
+        for channel in channel_choice.planned_channels(shift.teacher):
+            covered = any(c.teacher_id == shift.teacher_id and c.channel == channel for c in corrections)
+            reminder = _plan_reminder(session, shift, start, known, now, channel=channel, covered_by_correction=covered)
+            if reminder is not None:
+                report.planned.append(reminder)
+    report.publication_emails = mailed_publication.fan_out_recent(session, now=now)
+    return report
+
+
+def _plan_reminder(session: Session, shift: Shift, start: dt.datetime, known: _Known, now: dt.datetime, *,
+                   channel: Channel, covered_by_correction: bool) -> PlannedDelivery | None:
+    room = shift.classroom
+    quiet = quiet_hours_of(room)
+    due = reminder_due(start, lead=dt.timedelta(minutes=room.reminder_lead_minutes), zone_name=room.timezone, quiet=quiet)
+    decision = late_send_time(now=now, due=due, shift_start=start, zone_name=room.timezone, quiet=quiet)
+    if decision.send_at is None:
+        return None
+    key = queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version, channel=channel)
+    if covered_by_correction and due <= now:
+        # The correction going out now already tells the teacher the new time; a second message
+        # at the same moment would only be noise. Recorded as canceled so planning stays idempotent.
+        if key not in known.keys:
+            delivery_id, created = _enqueue(session, DeliveryKind.SHIFT_REMINDER, key, shift, shift.teacher, due, now,
+                                            now, channel=channel)
+            known.keys.add(key)
+            if created:
+                queue.transition(session, delivery_id, expected=[DeliveryStatus.QUEUED, DeliveryStatus.PENDING],
+                                  now=now, status=DeliveryStatus.CANCELED, cancel_reason="COVERED_BY_CORRECTION")
+        return None
+    why = "reminder" if decision.reason is None else "reminder (held until quiet hours end)"
+    if due < now and decision.reason is None:
+        why = "late reminder (the app was not running when it was due)"
+    if key in known.keys:
+        return None
+    linked = _unreachable_line_twin(session, DeliveryKind.SHIFT_REMINDER, key, shift, shift.teacher, due,
+                                    decision.send_at, now, known, channel=channel)
+    if linked is False:
+        return None
+    if linked is not None:
+        why += " by e-mail (LINE cannot reach this teacher)"
+    delivery_id, created = _enqueue(session, DeliveryKind.SHIFT_REMINDER, key, shift, shift.teacher, due,
+                                    decision.send_at, now, channel=channel, linked=linked or None)
+    known.keys.add(key)
+    return PlannedDelivery(delivery_id, DeliveryKind.SHIFT_REMINDER, shift.id, shift.version, shift.teacher_id,
+                           due, decision.send_at, why, created, channel)
+
+
+def _unreachable_line_twin(session: Session, kind: DeliveryKind, email_key: str, shift: Shift, teacher: Teacher,
+                           due: dt.datetime, send_at: dt.datetime, now: dt.datetime, known: _Known, *,
+                           channel: Channel) -> int | bool | None:
+    """For an e-mail that stands in for LINE (fallback, and LINE cannot reach the teacher): the LINE
+    delivery it replaces, recorded as canceled so the e-mail can link to it.
+
+    None: no twin needed. False: the LINE delivery was planned before the teacher became unreachable;
+    its send-time check sends the e-mail then, so nothing is planned here."""
+    if channel is not Channel.EMAIL or ChannelChoice(teacher.channel) is not ChannelChoice.LINE_FALLBACK:
+        return None
+    if not channel_choice.line_eligible(teacher):
+        return None  # no LINE at all: e-mail is simply their channel
+    line_key = email_key.removesuffix(f":{Channel.EMAIL.value}")
+    if line_key in known.keys:
+        return False
+    line_id, created = _enqueue(session, kind, line_key, shift, teacher, due, send_at, now, channel=Channel.LINE)
+    known.keys.add(line_key)
+    if created:
+        queue.transition(session, line_id, expected=[DeliveryStatus.QUEUED, DeliveryStatus.PENDING], now=now,
+                          status=DeliveryStatus.CANCELED, cancel_reason=fallback.UNREACHABLE)
+    return line_id
+
+
+def _plan_corrections(session: Session, shift: Shift, known: _Known, teachers: dict[int, Teacher],
+                      now: dt.datetime) -> list[PlannedDelivery]:
+    out = []
+    for teacher_id, version in known.told.get(shift.id, {}).items():
+        if version >= shift.version:
+            continue
+        teacher = teachers.get(teacher_id)
+        if teacher is None:
+            continue
+        if teacher_id != shift.teacher_id:
+            why = "the shift went to another teacher"
+        elif shift.status == ShiftStatus.CANCELED:
+            why = "the shift was canceled"
+        else:
+            why = "the shift changed after the teacher was told"
+        for channel in channel_choice.planned_channels(teacher):
+            key = queue.dedup_key(DeliveryKind.SHIFT_CORRECTION, f"shift:{shift.id}:teacher:{teacher_id}",
+                                   shift.version, channel=channel)
+            if key in known.keys:
+                # Already planned (or sent): it still covers this teacher for this version.
+                out.append(PlannedDelivery(0, DeliveryKind.SHIFT_CORRECTION, shift.id, shift.version, teacher_id,
+                                           now, now, why, False, channel))
+                continue
+            linked = _unreachable_line_twin(session, DeliveryKind.SHIFT_CORRECTION, key, shift, teacher, now, now,
+                                            now, known, channel=channel)
+            if linked is False:
+                continue
+            delivery_id, created = _enqueue(session, DeliveryKind.SHIFT_CORRECTION, key, shift, teacher, now, now,
+                                            now, channel=channel, linked=linked or None)
+            known.keys.add(key)
+            out.append(PlannedDelivery(delivery_id, DeliveryKind.SHIFT_CORRECTION, shift.id, shift.version,
+                                       teacher_id, now, now, why, created, channel))
+    return out
+
+
+def told_versions(session: Session, shift_id: int) -> dict[int, int]:
+    """For each teacher who received something about this shift: the newest version they were told."""
+    return _load_known(session, [shift_id]).told.get(shift_id, {})
+
+
+def _cancel_superseded(session: Session, shift: Shift, known: _Known, now: dt.datetime) -> list[int]:
+    stale = [i for i, version in known.waiting.get(shift.id, []) if version < shift.version]
+    return [i for i in stale if queue.transition(
+        session, i, expected=[DeliveryStatus.PENDING, DeliveryStatus.QUEUED], now=now,
+        status=DeliveryStatus.CANCELED, cancel_reason="SUPERSEDED")]
+
+
+def _enqueue(session: Session, kind: DeliveryKind, key: str, shift: Shift, teacher: Teacher, due: dt.datetime,
+             send_at: dt.datetime, now: dt.datetime, *, channel: Channel = Channel.LINE,
+             linked: int | None = None) -> tuple[int, bool]:
+    return queue.enqueue(
+        session, kind=kind, dedup=key, due_at=due, send_at=send_at, now=now, channel=channel,
+        recipient=teacher.email if channel is Channel.EMAIL else teacher.line_user_id,
+        teacher_id=teacher.id, classroom_id=shift.classroom_id, shift_id=shift.id, shift_version=shift.version,
+        linked_delivery_id=linked,
+    )

@@ -1,0 +1,93 @@
+"""A classroom month's publications as the manager reviews them: every revision with what became of
+its delivery, and what would change if the month were published now."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from core.publication import publish
+from core.roster import month as month_roster
+from core.store.models import (
+    Classroom,
+    Delivery,
+    DeliveryKind,
+    DeliveryStatus,
+    Publication,
+)
+
+
+@dataclass(frozen=True)
+class Revision:
+    publication_id: int
+    revision: int
+    created_at: dt.datetime
+    changed_cells: int
+    image_sha256: str
+    delivery_id: int | None
+    delivery_status: str | None  # a DeliveryStatus value; None if the delivery was purged
+    cancel_reason: str | None
+    sent_at: dt.datetime | None
+    last_error: str | None
+
+    @property
+    def outcome(self) -> str:
+        """sent / queued / failed / superseded / canceled / unknown: one word for the history list."""
+        status = self.delivery_status
+        if status is None:
+            return "unknown"
+        if status in (DeliveryStatus.PENDING, DeliveryStatus.QUEUED, DeliveryStatus.PROCESSING):
+            return "queued"
+        if status == DeliveryStatus.CANCELED and self.cancel_reason == "SUPERSEDED":
+            return "superseded"
+        return str(status)
+
+
+def revisions(session: Session, classroom_id: int, year: int, month: int) -> list[Revision]:
+    """Every published revision of the month, newest first, with its delivery's status."""
+    rows = session.execute(
+        select(Publication.id, Publication.revision, Publication.created_at, Publication.changes_json,
+               Publication.image_sha256, Delivery.id, Delivery.status, Delivery.cancel_reason, Delivery.sent_at,
+               Delivery.last_error_code, Delivery.last_error_message)
+        .outerjoin(Delivery, (Delivery.publication_id == Publication.id)
+                   & (Delivery.kind == DeliveryKind.SHIFT_PUBLICATION))
+        .where(Publication.classroom_id == classroom_id, Publication.year == year, Publication.month == month)
+        .order_by(Publication.revision.desc())
+    ).all()
+    return [
+        Revision(pub_id, rev, created, len(json.loads(changes or "[]")), sha, delivery_id,
+                 status.value if status is not None else None, reason, sent_at,
+                 ": ".join(x for x in (code, message) if x) or None)
+        for pub_id, rev, created, changes, sha, delivery_id, status, reason, sent_at, code, message in rows
+    ]
+
+
+@dataclass(frozen=True)
+class CellChange:
+    """One (teacher, day) cell whose shifts differ from the last published revision."""
+
+    teacher: str
+    day: int
+    before: tuple[str, ...]  # empty: the teacher had no shift that day
+    after: tuple[str, ...]
+
+
+def pending_changes(session: Session, classroom: Classroom, year: int, month: int, *,
+                    now: dt.datetime) -> tuple[month_roster.MonthRoster, list[CellChange]]:
+    """The month as it would be published now (drafts included) and each cell that differs from the
+    previous revision, sorted by teacher then day. No previous revision: no changes to list."""
+    view = publish.build_month(session, classroom, year, month, now=now, include_drafts=True)
+    previous = publish.latest(session, classroom.id, year, month)
+    if previous is None:
+        return view, []
+    before = month_roster.cells_of(previous.snapshot_json)
+    changes = [
+        CellChange(teacher, day, tuple(before.get(teacher, {}).get(day, [])),
+                   tuple(view.cells.get(teacher, {}).get(day, [])))
+        for teacher, day in sorted(view.changed)
+    ]
+    return view, changes

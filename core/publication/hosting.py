@@ -1,0 +1,144 @@
+"""Image hosting on an S3-compatible bucket (Cloudflare R2, AWS S3, MinIO …).
+
+LINE only shows images from public HTTPS URLs and has no upload endpoint, so the sender uploads a
+publication's original and preview before it sends the message. Uploads are idempotent: the same
+publication always uses the same keys, and an object already there with the right size is kept.
+Links are either presigned (expiring) or under a public base URL the manager configured.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+from sqlalchemy.orm import Session
+
+from core.channels.line import _is_loopback
+from core.errors import ShiftcastError, ValidationError
+from core.store import secrets, settings
+
+ENDPOINT = "hosting.endpoint"
+BUCKET = "hosting.bucket"
+REGION = "hosting.region"
+ACCESS_KEY_ID = "hosting.access_key_id"
+PUBLIC_BASE_URL = "hosting.public_base_url"
+PRESIGN_DAYS = "hosting.presign_days"
+SECRET_NAME = "hosting-secret-access-key"
+SECRET_ENV = "SHIFTCAST_HOSTING_SECRET"
+MAX_PRESIGN = dt.timedelta(days=7)  # the longest a SigV4 presigned URL may live
+
+
+class HostingError(ShiftcastError):
+    pass
+
+
+@dataclass(frozen=True)
+class HostingConfig:
+    endpoint: str
+    bucket: str
+    region: str
+    access_key_id: str
+    secret_access_key: str
+    public_base_url: str | None = None
+    presign_for: dt.timedelta = MAX_PRESIGN
+
+
+def config_from_settings(session: Session) -> HostingConfig | None:
+    endpoint = settings.get(session, ENDPOINT)
+    bucket = settings.get(session, BUCKET)
+    key_id = settings.get(session, ACCESS_KEY_ID)
+    if not (endpoint and bucket and key_id):
+        return None
+    secret = os.environ.get(SECRET_ENV, "").strip() or secrets.get_secret(SECRET_NAME)
+    if not secret:
+        raise HostingError("the image hosting secret access key is missing; enter it in Settings")
+    days = float(settings.get(session, PRESIGN_DAYS) or 7)
+    return HostingConfig(endpoint, bucket, settings.get(session, REGION) or "auto", key_id, secret,
+                         settings.get(session, PUBLIC_BASE_URL) or None,
+                         min(dt.timedelta(days=days), MAX_PRESIGN))
+
+
+class Hosting:
+    def __init__(self, config: HostingConfig) -> None:
+        from minio import Minio
+
+        parts = urlsplit(config.endpoint)
+        secure = parts.scheme == "https"
+        if not parts.hostname or (not secure and not (parts.scheme == "http" and _is_loopback(parts.hostname))):
+            raise ValidationError(f"image hosting address {config.endpoint!r} must use https")
+        self.config = config
+        self._client = Minio(parts.netloc, access_key=config.access_key_id, secret_key=config.secret_access_key,
+                             secure=secure, region=config.region)
+
+    def ensure_uploaded(self, key: str, path: Path, content_type: str) -> bool:
+        """Upload unless the object is already there with the same size. True if it was uploaded."""
+        from minio.error import S3Error
+
+        size = path.stat().st_size
+        try:
+            if self._client.stat_object(self.config.bucket, key).size == size:
+                return False
+        except S3Error as exc:
+            if exc.code not in ("NoSuchKey", "NoSuchObject", "NotFound"):
+                raise HostingError(f"image hosting refused to look up {key}: {exc.code}") from exc
+        data = path.read_bytes()
+        try:
+            self._client.put_object(self.config.bucket, key, io.BytesIO(data), len(data), content_type=content_type)
+        except S3Error as exc:
+            raise HostingError(f"image hosting refused the upload: {exc.code} {exc.message}") from exc
+        return True
+
+    def url_for(self, key: str, *, signed_at: dt.datetime) -> str:
+        """The link LINE will load. Presigned links are signed as of `signed_at`, so every retry of one
+        delivery carries byte-identical URLs (LINE requires a retry to repeat the original request)."""
+        if self.config.public_base_url:
+            return f"{self.config.public_base_url.rstrip('/')}/{quote(key)}"
+        return self._client.presigned_get_object(self.config.bucket, key, expires=self.config.presign_for,
+                                                 request_date=signed_at)
+
+    def test_upload(self) -> str:
+        """Settings → "Test upload": put a tiny object and return its link."""
+        key = "shiftcast/connection-test.txt"
+        data = b"Shiftcast image hosting works.\n"
+        try:
+            self._client.put_object(self.config.bucket, key, io.BytesIO(data), len(data), content_type="text/plain")
+        except Exception as exc:
+            raise HostingError(f"test upload failed: {exc}") from exc
+        return self.url_for(key, signed_at=dt.datetime.now(dt.UTC))
+
+
+LOCAL_ROOT = "hosting.local_root"
+LOCAL_BASE_URL = "hosting.local_base_url"
+
+
+class LocalHosting:
+    """Images copied into a folder that a loopback web server publishes: for demo mode only, where the
+    built-in LINE emulator (not LINE) loads them. Same interface as `Hosting`."""
+
+    def __init__(self, root: Path, base_url: str) -> None:
+        self.root = root
+        self.base_url = base_url.rstrip("/")
+
+    def ensure_uploaded(self, key: str, path: Path, content_type: str) -> bool:
+        target = self.root / key
+        if target.is_file() and target.stat().st_size == path.stat().st_size:
+            return False
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(path.read_bytes())
+        return True
+
+    def url_for(self, key: str, *, signed_at: dt.datetime) -> str:
+        return f"{self.base_url}/{quote(key)}"
+
+
+def from_settings(session: Session) -> Hosting | LocalHosting | None:
+    """The configured image hosting, or None when the manager has not set one up."""
+    local_root, local_url = settings.get(session, LOCAL_ROOT), settings.get(session, LOCAL_BASE_URL)
+    if local_root and local_url:
+        return LocalHosting(Path(local_root), local_url)
+    config = config_from_settings(session)
+    return Hosting(config) if config is not None else None

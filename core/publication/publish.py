@@ -1,0 +1,164 @@
+"""Publishing a classroom's month to its LINE group.
+
+`publish` confirms the month's drafts, renders the image, stores it content-addressed, and writes
+the immutable Publication row and its delivery in ONE transaction, then returns: the sender uploads
+the images and sends the Flex message later. A new revision highlights the cells that changed and
+supersedes an older revision that has not gone out yet.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import json
+import secrets as token_source
+from dataclasses import dataclass, field
+
+from PIL import Image
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from core.errors import ValidationError
+from core.outbox import queue
+from core.planning import mailed_publication
+from core.planning.forecast import QUOTA_SETTING
+from core.publication import month_image
+from core.publication.image_store import ImageStore
+from core.roster import month as month_roster
+from core.roster import rules
+from core.store import settings
+from core.store.models import (
+    Classroom,
+    Delivery,
+    DeliveryKind,
+    DeliveryStatus,
+    Publication,
+)
+
+
+@dataclass(frozen=True)
+class Published:
+    publication_id: int
+    delivery_id: int | None  # the LINE group message; None when the classroom has no LINE group
+    revision: int
+    changed_cells: int
+    superseded: list[int]
+    email_deliveries: list[int] = field(default_factory=list)  # copies for teachers reached by e-mail
+
+
+@dataclass(frozen=True)
+class PublishPlan:
+    """The dry run: who receives it and what it costs against LINE's monthly quota."""
+
+    classroom: str
+    group_id: str | None
+    members: int | None  # None: not known yet (LINE not reachable or never asked)
+    messages: int | None  # quota cost: one push to a group counts once per member
+    quota_limit: int | None
+    quota_used: int | None
+    revision: int
+    drafts_to_confirm: int
+    changed_cells: int
+    warning: str | None
+
+
+def latest(session: Session, classroom_id: int, year: int, month: int) -> Publication | None:
+    return session.scalar(select(Publication).where(
+        Publication.classroom_id == classroom_id, Publication.year == year, Publication.month == month,
+    ).order_by(Publication.revision.desc()).limit(1))
+
+
+def build_month(session: Session, classroom: Classroom, year: int, month: int, *, now: dt.datetime,
+                include_drafts: bool) -> month_roster.MonthRoster:
+    """The month as it would be published now, with the changes since the last revision marked."""
+    current = month_roster.from_database(session, classroom, year, month, include_drafts=include_drafts)
+    previous = latest(session, classroom.id, year, month)
+    revision = 1 if previous is None else previous.revision + 1
+    changed = (frozenset() if previous is None else
+               month_roster.changed_cells(month_roster.cells_of(previous.snapshot_json), current.cells))
+    return month_roster.MonthRoster(current.classroom, current.timezone, current.language, year, month,
+                                    current.cells, revision=revision, changed=changed, generated_at=now)
+
+
+def publish(session: Session, classroom_id: int, year: int, month: int, *, now: dt.datetime, store: ImageStore,
+            font_file: str | None = None) -> Published:
+    classroom = rules.get_classroom(session, classroom_id)
+    if not classroom.line_group_id and not _anyone_by_email(session, classroom.id, year, month):
+        raise ValidationError(f"{classroom.name} has no LINE group ID and none of its teachers receives e-mail; "
+                              "set the group ID in Settings first")
+    rules.confirm_month(session, classroom.id, year, month, now=now)
+    view = build_month(session, classroom, year, month, now=now, include_drafts=False)
+    if view.is_update and not view.changed:
+        raise ValidationError(f"nothing changed since revision {view.revision - 1}; there is nothing new to publish")
+    original = month_image.render_png(view, font_file=font_file)
+    preview = month_image.preview_jpeg(original)
+    original_sha, _ = store.put(original, ".png")
+    preview_sha, _ = store.put(preview, ".jpg")
+    width, height = Image.open(io.BytesIO(original)).size
+    publication = Publication(
+        classroom_id=classroom.id, year=year, month=month, revision=view.revision,
+        document_id=token_source.token_urlsafe(18), is_update=view.is_update,
+        image_sha256=original_sha, image_bytes=len(original), image_width=width, image_height=height,
+        preview_sha256=preview_sha, preview_bytes=len(preview),
+        snapshot_json=month_roster.snapshot(view),
+        changes_json=json.dumps(sorted([t, d] for t, d in view.changed), ensure_ascii=False),
+        created_at=now,
+    )
+    session.add(publication)
+    session.flush()
+    superseded = _supersede_older(session, publication, now)
+    delivery_id = None
+    if classroom.line_group_id:
+        delivery_id, _ = queue.enqueue(
+            session, kind=DeliveryKind.SHIFT_PUBLICATION,
+            dedup=queue.dedup_key(DeliveryKind.SHIFT_PUBLICATION, f"publication:{publication.id}", publication.revision),
+            due_at=now, now=now, recipient=classroom.line_group_id, classroom_id=classroom.id,
+            publication_id=publication.id,
+        )
+    # E-mail copies in the same transaction, for teachers who asked for e-mail.
+    emails = mailed_publication.fan_out(session, publication, now=now)
+    return Published(publication.id, delivery_id, publication.revision, len(view.changed), superseded, emails)
+
+
+def _anyone_by_email(session: Session, classroom_id: int, year: int, month: int) -> bool:
+    first, last = rules.month_bounds(year, month)
+    teachers = session.scalars(select(rules.Teacher).where(rules.Teacher.id.in_(
+        select(rules.Shift.teacher_id).where(rules.Shift.classroom_id == classroom_id,
+                                              rules.Shift.local_date.between(first, last))))).all()
+    return any(mailed_publication.wants_email(t) for t in teachers)
+
+
+def _supersede_older(session: Session, publication: Publication, now: dt.datetime) -> list[int]:
+    waiting = session.scalars(select(Delivery.id).join(Publication, Delivery.publication_id == Publication.id).where(
+        Publication.classroom_id == publication.classroom_id, Publication.year == publication.year,
+        Publication.month == publication.month, Publication.revision < publication.revision,
+        Delivery.status.in_([DeliveryStatus.PENDING, DeliveryStatus.QUEUED]),
+    )).all()
+    return [i for i in waiting if queue.transition(
+        session, i, expected=[DeliveryStatus.PENDING, DeliveryStatus.QUEUED], now=now,
+        status=DeliveryStatus.CANCELED, cancel_reason="SUPERSEDED")]
+
+
+def plan_publish(session: Session, classroom_id: int, year: int, month: int, *, now: dt.datetime,
+                 members: int | None = None) -> PublishPlan:
+    """What publishing would do, without doing it. `members` is a live group member count if known."""
+    classroom = rules.get_classroom(session, classroom_id)
+    drafts = session.scalar(select(func.count()).select_from(rules.Shift).where(
+        rules.Shift.classroom_id == classroom.id, rules.Shift.status == rules.ShiftStatus.DRAFT,
+        rules.Shift.local_date.between(*rules.month_bounds(year, month)))) or 0
+    view = build_month(session, classroom, year, month, now=now, include_drafts=True)
+    if members is None:
+        cached = settings.get(session, f"line.group_members.{classroom.id}")
+        members = int(cached) if cached and cached.isdigit() else None
+    quota = json.loads(settings.get(session, QUOTA_SETTING) or "{}")
+    limit, used = quota.get("limit"), quota.get("used")
+    warning = None
+    if not classroom.line_group_id:
+        warning = "no LINE group ID is set for this classroom"
+    elif view.is_update and not view.changed:
+        warning = f"nothing changed since revision {view.revision - 1}"
+    elif members is not None and limit is not None and used is not None and used + members > limit:
+        warning = (f"LINE's monthly quota would not cover it: {limit - used} message(s) left, "
+                   f"this publication needs {members}")
+    return PublishPlan(classroom.name, classroom.line_group_id, members, members, limit, used, view.revision,
+                       drafts, len(view.changed), warning)

@@ -1,0 +1,290 @@
+"""CSV import and export of teachers and shifts.
+
+An import is all-or-nothing: every row is checked inside one transaction, every bad row is reported
+with its line number and reason, and if there is any, the transaction is rolled back. Files may be
+UTF-8 (with or without BOM) or Shift_JIS/CP932, which is what Japanese Excel writes.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from core.errors import ShiftcastError, ValidationError
+from core.roster import channel_choice, clock, rules
+from core.store.models import ChannelChoice, Classroom, Shift, ShiftStatus, Teacher
+
+TEACHER_COLUMNS = ("name", "line_user_id", "email", "line_opt_in", "email_opt_in", "active", "channel")
+SHIFT_COLUMNS = ("classroom", "teacher", "date", "start", "end", "status", "note")
+TEACHER_REQUIRED = ("name",)
+SHIFT_REQUIRED = ("classroom", "teacher", "date", "start", "end")
+
+# Japanese headers as a manager would type them in Excel.
+ALIASES = {
+    "名前": "name", "氏名": "name", "講師": "teacher", "講師名": "teacher", "教室": "classroom",
+    "日付": "date", "開始": "start", "終了": "end", "状態": "status", "備考": "note", "メモ": "note",
+    "line_id": "line_user_id", "lineユーザーid": "line_user_id", "メール": "email", "e-mail": "email",
+    "line通知": "line_opt_in", "メール通知": "email_opt_in", "有効": "active",
+    "通知方法": "channel", "連絡方法": "channel", "チャネル": "channel", "チャンネル": "channel",
+}
+TRUE_WORDS = {"yes", "y", "true", "1", "on", "はい", "○", "〇", "有効"}
+FALSE_WORDS = {"no", "n", "false", "0", "off", "いいえ", "×", "無効", ""}
+STATUS_WORDS = {
+    "draft": ShiftStatus.DRAFT, "下書き": ShiftStatus.DRAFT, "": ShiftStatus.DRAFT,
+    "confirmed": ShiftStatus.CONFIRMED, "確定": ShiftStatus.CONFIRMED,
+    "canceled": ShiftStatus.CANCELED, "cancelled": ShiftStatus.CANCELED, "取消": ShiftStatus.CANCELED,
+}
+MAX_BYTES = 20 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class RowProblem:
+    line: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.reason}"
+
+
+class CsvImportError(ShiftcastError):
+    """The file was rejected as a whole; `problems` lists every bad row."""
+
+    def __init__(self, problems: list[RowProblem]) -> None:
+        self.problems = problems
+        shown = "; ".join(str(p) for p in problems[:5])
+        more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
+        super().__init__(f"{len(problems)} problem(s), nothing was imported: {shown}{more}")
+
+
+@dataclass
+class ImportResult:
+    created: int = 0
+    updated: int = 0
+    ids: list[int] = field(default_factory=list)
+
+
+def decode(data: bytes) -> str:
+    if len(data) > MAX_BYTES:
+        raise CsvImportError([RowProblem(1, "the file is larger than 20 MB")])
+    for encoding in ("utf-8-sig", "cp932"):
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if "\x00" in text:
+            break
+        return text
+    raise CsvImportError([RowProblem(1, "the file is not text in UTF-8 or Shift_JIS")])
+
+
+def _rows(text: str, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]]]:
+    """Yield (line number, row) with normalised headers; raises CsvImportError for a bad header."""
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise CsvImportError([RowProblem(1, "the file is empty; the first line must be a header")]) from None
+    except csv.Error as exc:
+        raise CsvImportError([RowProblem(1, f"unreadable CSV: {exc}")]) from None
+    names = [ALIASES.get(h.strip().lower(), h.strip().lower()) for h in header]
+    missing = [c for c in required if c not in names]
+    if missing:
+        raise CsvImportError(
+            [RowProblem(1, f"the header lacks column(s) {', '.join(missing)} (found: {', '.join(header)})")]
+        )
+    duplicated = sorted({n for n in names if n and names.count(n) > 1})
+    if duplicated:
+        raise CsvImportError([RowProblem(1, f"column(s) {', '.join(duplicated)} appear more than once")])
+    while True:
+        line = reader.line_num + 1
+        try:
+            values = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            yield line, {"__error__": f"unreadable CSV: {exc}"}
+            return
+        if not any(v.strip() for v in values):
+            continue
+        if len(values) > len(names):
+            yield line, {"__error__": f"{len(values)} fields but the header has {len(names)}"}
+            continue
+        yield line, {n: v.strip() for n, v in zip(names, values, strict=False)}
+
+
+def _flag(row: dict[str, str], name: str, default: bool) -> bool:
+    if name not in row:
+        return default
+    value = row[name].strip().lower()
+    if value in TRUE_WORDS:
+        return True
+    if value in FALSE_WORDS:
+        return False
+    raise ValidationError(f"{name} must be yes or no, not {row[name]!r}")
+
+
+def _date(text: str) -> dt.date:
+    cleaned = text.strip().replace("/", "-")
+    try:
+        year, month, day = (int(p) for p in cleaned.split("-"))
+        return dt.date(year, month, day)
+    except ValueError:
+        raise ValidationError(f"bad date {text!r}: write it as YYYY-MM-DD, e.g. 2026-12-01") from None
+
+
+def _run_import(session: Session, rows: Iterator[tuple[int, dict[str, str]]], apply_row) -> ImportResult:  # type: ignore[no-untyped-def]
+    """Apply each row in a savepoint; collect problems; raise (rolling the caller back) if any."""
+    result = ImportResult()
+    problems: list[RowProblem] = []
+    for line, row in rows:
+        if "__error__" in row:
+            problems.append(RowProblem(line, row["__error__"]))
+            continue
+        savepoint = session.begin_nested()
+        try:
+            apply_row(row, result)
+            savepoint.commit()
+        except ShiftcastError as exc:
+            savepoint.rollback()
+            problems.append(RowProblem(line, str(exc)))
+    if problems:
+        raise CsvImportError(problems)
+    return result
+
+
+def import_teachers(session: Session, data: bytes) -> ImportResult:
+    """Add new teachers and update existing ones (matched by name)."""
+    rows = _rows(decode(data), TEACHER_REQUIRED)
+    seen: set[str] = set()
+
+    def apply(row: dict[str, str], result: ImportResult) -> None:
+        name = row.get("name", "").strip()
+        if name in seen:
+            raise ValidationError(f"duplicate teacher {name!r} in the file")
+        seen.add(name)
+        values: dict[str, Any] = {
+            "line_user_id": row.get("line_user_id"),
+            "email": row.get("email"),
+            "line_opt_in": _flag(row, "line_opt_in", False),
+            "email_opt_in": _flag(row, "email_opt_in", False),
+            "active": _flag(row, "active", True),
+        }
+        # Optional: an empty or missing cell keeps an existing teacher's choice (new ones get LINE).
+        if row.get("channel", "").strip():
+            values["channel"] = channel_choice.parse(row["channel"])
+        existing = session.scalar(select(Teacher).where(Teacher.name == name)) if name else None
+        if existing is None:
+            teacher = rules.create_teacher(session, name=name, **values)
+            result.created += 1
+        else:
+            teacher = rules.update_teacher(session, existing.id, **values)
+            result.updated += 1
+        result.ids.append(teacher.id)
+
+    return _run_import(session, rows, apply)
+
+
+def import_shifts(session: Session, data: bytes, *, now: dt.datetime) -> ImportResult:
+    """Add every shift in the file. A row equal to an existing shift or another row is a duplicate."""
+    rows = _rows(decode(data), SHIFT_REQUIRED)
+    classrooms = {c.name: c for c in session.scalars(select(Classroom))}
+    seen: set[tuple[object, ...]] = set()
+
+    def apply(row: dict[str, str], result: ImportResult) -> None:
+        classroom = classrooms.get(row.get("classroom", ""))
+        if classroom is None:
+            raise ValidationError(f"unknown classroom {row.get('classroom', '')!r}")
+        teacher = session.scalar(select(Teacher).where(Teacher.name == row.get("teacher", "")))
+        if teacher is None:
+            raise ValidationError(f"unknown teacher {row.get('teacher', '')!r}")
+        local_date = _date(row.get("date", ""))
+        start, start_next = clock.parse_wall_time(row.get("start", ""))
+        end, ends_next_day = clock.parse_wall_time(row.get("end", ""), allow_next_day=True)
+        status_word = row.get("status", "").strip().lower()
+        if status_word not in STATUS_WORDS:
+            raise ValidationError(f"status must be draft, confirmed or canceled, not {row['status']!r}")
+        key = (classroom.id, teacher.id, local_date, start, end, ends_next_day)
+        if key in seen:
+            raise ValidationError("duplicate of an earlier row")
+        seen.add(key)
+        same = session.scalar(
+            select(Shift.id).where(
+                Shift.classroom_id == classroom.id,
+                Shift.teacher_id == teacher.id,
+                Shift.local_date == local_date,
+                Shift.start_time == start,
+                Shift.end_time == end,
+                Shift.status != ShiftStatus.CANCELED,
+            )
+        )
+        if same is not None:
+            raise ValidationError(f"duplicate of existing shift #{same}")
+        draft = rules.ShiftDraft(
+            classroom_id=classroom.id,
+            teacher_id=teacher.id,
+            local_date=local_date,
+            start_time=start,
+            end_time=end,
+            ends_next_day=ends_next_day,
+            note=row.get("note", ""),
+            status=STATUS_WORDS[status_word],
+        )
+        shift = rules.add_shift(session, draft, now=now)
+        result.created += 1
+        result.ids.append(shift.id)
+
+    return _run_import(session, rows, apply)
+
+
+def _write(header: tuple[str, ...], rows: list[list[str]]) -> str:
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def _yes(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def export_teachers(session: Session) -> str:
+    return _write(
+        TEACHER_COLUMNS,
+        [
+            [t.name or "", t.line_user_id or "", t.email or "", _yes(t.line_opt_in), _yes(t.email_opt_in), _yes(t.active),
+             ChannelChoice(t.channel).value]
+            for t in rules.list_teachers(session)
+        ],
+    )
+
+
+def export_shifts(session: Session, *, classroom_id: int | None = None, month: tuple[int, int] | None = None) -> str:
+    query = select(Shift).order_by(Shift.local_date, Shift.start_time, Shift.id)
+    if classroom_id is not None:
+        query = query.where(Shift.classroom_id == classroom_id)
+    if month is not None:
+        first, last = rules.month_bounds(*month)
+        query = query.where(Shift.local_date >= first, Shift.local_date <= last)
+    return _write(
+        SHIFT_COLUMNS,
+        [
+            [
+                s.classroom.name,
+                s.teacher.display_name,
+                s.local_date.isoformat(),
+                clock.format_wall_time(s.start_time),
+                clock.format_wall_time(s.end_time, next_day=s.ends_next_day),
+                s.status.value,
+                s.note,
+            ]
+            for s in session.scalars(query)
+        ],
+    )

@@ -1,0 +1,473 @@
+"""Roster rules: classrooms, teachers and shifts, with validation. No Qt, no I/O beyond the session.
+
+Every function takes the caller's session, so a screen, the CLI or an import can group several
+changes into one transaction; the caller commits.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session
+
+from core.errors import NotFoundError, ValidationError
+from core.roster import channel_choice, clock, ids
+from core.store import hooks
+from core.store.models import (
+    ChannelChoice,
+    Classroom,
+    Delivery,
+    Shift,
+    ShiftRevision,
+    ShiftStatus,
+    Teacher,
+)
+
+MAX_SHIFT = dt.timedelta(hours=24)
+# Changes to these fields matter to the teacher: they bump the version and may trigger a correction.
+VERSIONED_FIELDS = ("classroom_id", "teacher_id", "local_date", "start_time", "end_time", "ends_next_day", "status")
+
+
+# ----- classrooms -----------------------------------------------------------------------------
+
+
+def create_classroom(
+    session: Session,
+    *,
+    name: str,
+    timezone: str = "Asia/Tokyo",
+    line_group_id: str | None = None,
+    reminder_lead_minutes: int = 120,
+    quiet_hours: tuple[dt.time, dt.time] | None = (dt.time(22, 0), dt.time(7, 0)),
+    language: str = "ja",
+) -> Classroom:
+    values = {"name": _unique_classroom_name(session, name, None)} | _classroom_values(
+        timezone=timezone,
+        line_group_id=line_group_id,
+        reminder_lead_minutes=reminder_lead_minutes,
+        quiet_hours=quiet_hours,
+        language=language,
+    )
+    classroom = Classroom(**values)
+    session.add(classroom)
+    session.flush()
+    return classroom
+
+
+def update_classroom(session: Session, classroom_id: int, **settings: Any) -> Classroom:
+    """Change any classroom setting; all are checked before any is applied."""
+    classroom = get_classroom(session, classroom_id)
+    values = {}
+    if "name" in settings:
+        values["name"] = _unique_classroom_name(session, settings.pop("name"), classroom.id)
+    values |= _classroom_values(**settings)
+    for key, value in values.items():
+        setattr(classroom, key, value)
+    session.flush()
+    return classroom
+
+
+_UNSET: Any = object()
+
+
+def _unique_classroom_name(session: Session, name: str, classroom_id: int | None) -> str:
+    name = _required_name(name, "classroom")
+    clash = session.scalar(select(Classroom.id).where(Classroom.name == name))
+    if clash is not None and clash != classroom_id:
+        raise ValidationError(f"a classroom named {name!r} already exists")
+    return name
+
+
+def _classroom_values(
+    *,
+    timezone: str = _UNSET,
+    line_group_id: str | None = _UNSET,
+    reminder_lead_minutes: int = _UNSET,
+    quiet_hours: tuple[dt.time, dt.time] | None = _UNSET,
+    language: str = _UNSET,
+    liff_id: str | None = _UNSET,
+) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    if timezone is not _UNSET:
+        clock.zone(timezone)
+        values["timezone"] = timezone
+    if line_group_id is not _UNSET:
+        values["line_group_id"] = ids.line_group_id(line_group_id)
+    if reminder_lead_minutes is not _UNSET:
+        if not 0 < reminder_lead_minutes <= 24 * 60:
+            raise ValidationError("the reminder lead time must be between 1 minute and 24 hours")
+        values["reminder_lead_minutes"] = reminder_lead_minutes
+    if quiet_hours is not _UNSET:
+        if quiet_hours is None:
+            values["quiet_hours_enabled"] = False
+        else:
+            start, end = quiet_hours
+            if start == end:
+                raise ValidationError("quiet hours must start and end at different times")
+            values |= {"quiet_hours_enabled": True, "quiet_start": start, "quiet_end": end}
+    if language is not _UNSET:
+        if language not in ("ja", "en"):
+            raise ValidationError(f"unsupported language {language!r}: use ja or en")
+        values["language"] = language
+    if liff_id is not _UNSET:
+        values["liff_id"] = (liff_id or "").strip() or None
+    return values
+
+
+def get_classroom(session: Session, classroom_id: int) -> Classroom:
+    classroom = session.get(Classroom, classroom_id)
+    if classroom is None:
+        raise NotFoundError(f"no classroom with id {classroom_id}")
+    return classroom
+
+
+def classroom_by_name(session: Session, name: str) -> Classroom:
+    classroom = session.scalar(select(Classroom).where(Classroom.name == name.strip()))
+    if classroom is None:
+        raise NotFoundError(f"no classroom named {name.strip()!r}")
+    return classroom
+
+
+def list_classrooms(session: Session) -> list[Classroom]:
+    return list(session.scalars(select(Classroom).order_by(Classroom.name)))
+
+
+# ----- teachers -------------------------------------------------------------------------------
+
+
+def create_teacher(
+    session: Session,
+    *,
+    name: str,
+    line_user_id: str | None = None,
+    email: str | None = None,
+    line_opt_in: bool = False,
+    email_opt_in: bool = False,
+    active: bool = True,
+    channel: ChannelChoice | str = ChannelChoice.LINE,
+) -> Teacher:
+    values = {"name": _unique_teacher_name(session, name, None)} | _teacher_values(
+        session,
+        None,
+        line_user_id=line_user_id,
+        email=email,
+        line_opt_in=line_opt_in,
+        email_opt_in=email_opt_in,
+        active=active,
+        channel=channel,
+    )
+    teacher = Teacher(**values)
+    session.add(teacher)
+    session.flush()
+    return teacher
+
+
+def update_teacher(session: Session, teacher_id: int, **changes: Any) -> Teacher:
+    """Change any teacher field; all are checked before any is applied."""
+    teacher = get_teacher(session, teacher_id)
+    if teacher.erased_at is not None:
+        raise ValidationError("this teacher was deleted and cannot be edited")
+    values: dict[str, Any] = {}
+    if "name" in changes:
+        values["name"] = _unique_teacher_name(session, changes.pop("name"), teacher.id)
+    values |= _teacher_values(session, teacher.id, **changes)
+    if "line_user_id" in values and values["line_user_id"] != teacher.line_user_id:
+        values["line_unreachable_at"] = None  # what LINE said was about the old ID
+    for key, value in values.items():
+        setattr(teacher, key, value)
+    session.flush()
+    return teacher
+
+
+def _teacher_values(
+    session: Session,
+    teacher_id: int | None,
+    *,
+    line_user_id: str | None = _UNSET,
+    email: str | None = _UNSET,
+    line_opt_in: bool = _UNSET,
+    email_opt_in: bool = _UNSET,
+    active: bool = _UNSET,
+    channel: ChannelChoice | str = _UNSET,
+) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    if channel is not _UNSET:
+        values["channel"] = channel_choice.parse(channel)
+    if line_user_id is not _UNSET:
+        value = ids.line_user_id(line_user_id)
+        if value is not None:
+            owner = session.scalar(select(Teacher).where(Teacher.line_user_id == value))
+            if owner is not None and owner.id != teacher_id:
+                raise ValidationError(f"LINE user ID {value} already belongs to {owner.display_name}")
+        values["line_user_id"] = value
+    if email is not _UNSET:
+        values["email"] = ids.email(email)
+    for key, flag in (("line_opt_in", line_opt_in), ("email_opt_in", email_opt_in), ("active", active)):
+        if flag is not _UNSET:
+            values[key] = bool(flag)
+    return values
+
+
+def erase_teacher(session: Session, teacher_id: int, *, now: dt.datetime) -> Teacher:
+    """Delete a teacher: contact data is erased, future shifts are canceled, history stays anonymised."""
+    teacher = get_teacher(session, teacher_id)
+    future = session.scalars(
+        select(Shift).where(
+            Shift.teacher_id == teacher.id,
+            Shift.status != ShiftStatus.CANCELED,
+            Shift.local_date >= (now - dt.timedelta(days=1)).date(),
+        )
+    )
+    for shift in future:
+        start, _ = shift_instants(shift)
+        if start > now:
+            _change_shift(session, shift, {"status": ShiftStatus.CANCELED}, now=now)
+    teacher.name = None
+    teacher.line_user_id = None
+    teacher.email = None
+    teacher.line_opt_in = False
+    teacher.email_opt_in = False
+    teacher.active = False
+    teacher.erased_at = now
+    # The outbox keeps what happened, not to whom: recipients of this teacher's deliveries go too.
+    session.execute(update(Delivery).where(Delivery.teacher_id == teacher.id).values(recipient=None))
+    session.flush()
+    return teacher
+
+
+def get_teacher(session: Session, teacher_id: int) -> Teacher:
+    teacher = session.get(Teacher, teacher_id)
+    if teacher is None:
+        raise NotFoundError(f"no teacher with id {teacher_id}")
+    return teacher
+
+
+def teacher_by_name(session: Session, name: str) -> Teacher:
+    teacher = session.scalar(select(Teacher).where(Teacher.name == name.strip()))
+    if teacher is None:
+        raise NotFoundError(f"unknown teacher {name.strip()!r}")
+    return teacher
+
+
+def list_teachers(session: Session, *, include_erased: bool = False) -> list[Teacher]:
+    query = select(Teacher).order_by(Teacher.name)
+    if not include_erased:
+        query = query.where(Teacher.erased_at.is_(None))
+    return list(session.scalars(query))
+
+
+def _unique_teacher_name(session: Session, name: str, teacher_id: int | None) -> str:
+    name = _required_name(name, "teacher")
+    clash = session.scalar(select(Teacher.id).where(Teacher.name == name))
+    if clash is not None and clash != teacher_id:
+        raise ValidationError(f"a teacher named {name!r} already exists")
+    return name
+
+
+def _required_name(name: str, what: str) -> str:
+    name = (name or "").strip()
+    if not name:
+        raise ValidationError(f"the {what} needs a name")
+    if len(name) > 200:
+        raise ValidationError(f"the {what} name is longer than 200 characters")
+    return name
+
+
+# ----- shifts ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ShiftDraft:
+    """What a shift should look like; validated as a whole before it touches a row."""
+
+    classroom_id: int
+    teacher_id: int
+    local_date: dt.date
+    start_time: dt.time
+    end_time: dt.time
+    ends_next_day: bool = False
+    note: str = ""
+    status: ShiftStatus = ShiftStatus.DRAFT
+
+
+def shift_instants(shift: Shift | ShiftDraft, zone_name: str | None = None) -> tuple[dt.datetime, dt.datetime]:
+    """Start and end of a shift as UTC instants (the classroom's zone unless given)."""
+    if zone_name is None:
+        assert isinstance(shift, Shift)
+        zone_name = shift.classroom.timezone
+    return clock.shift_interval(shift.local_date, shift.start_time, shift.end_time, shift.ends_next_day, zone_name)
+
+
+def add_shift(session: Session, draft: ShiftDraft, *, now: dt.datetime) -> Shift:
+    _validate(session, draft, shift_id=None)
+    shift = Shift(**{f.name: getattr(draft, f.name) for f in fields(draft)}, version=1)
+    session.add(shift)
+    session.flush()
+    _record_revision(session, shift, now=now)
+    hooks.mark(session, hooks.SHIFTS_CHANGED)
+    return shift
+
+
+def edit_shift(session: Session, shift_id: int, *, now: dt.datetime, **changes: Any) -> Shift:
+    """Change any of ShiftDraft's fields. Versioned fields bump the version once per call."""
+    shift = get_shift(session, shift_id)
+    unknown = set(changes) - {f.name for f in fields(ShiftDraft)}
+    if unknown:
+        raise ValidationError(f"unknown shift field(s): {', '.join(sorted(unknown))}")
+    if shift.status == ShiftStatus.CONFIRMED and changes.get("status") == ShiftStatus.DRAFT:
+        raise ValidationError("a confirmed shift cannot go back to draft; cancel it instead")
+    return _change_shift(session, shift, changes, now=now)
+
+
+def cancel_shift(session: Session, shift_id: int, *, now: dt.datetime) -> Shift:
+    """Cancel a shift: the row stays (teachers may have been told about it) and its version grows."""
+    shift = get_shift(session, shift_id)
+    if shift.status == ShiftStatus.CANCELED:
+        return shift
+    return _change_shift(session, shift, {"status": ShiftStatus.CANCELED}, now=now)
+
+
+def delete_shift(session: Session, shift_id: int) -> None:
+    """Delete a draft that nobody was told about. Confirmed shifts are canceled instead."""
+    shift = get_shift(session, shift_id)
+    if shift.status != ShiftStatus.DRAFT:
+        raise ValidationError(f"a {shift.status.value} shift cannot be deleted; cancel it instead")
+    if session.scalar(select(Delivery.id).where(Delivery.shift_id == shift.id).limit(1)) is not None:
+        raise ValidationError("this shift has delivery history; cancel it instead of deleting it")
+    session.execute(delete(ShiftRevision).where(ShiftRevision.shift_id == shift.id))
+    session.delete(shift)
+    session.flush()
+
+
+def confirm_month(session: Session, classroom_id: int, year: int, month: int, *, now: dt.datetime) -> list[Shift]:
+    """Confirm every draft of the classroom's month at once, or none if any cannot be confirmed."""
+    get_classroom(session, classroom_id)
+    drafts = [s for s in month_shifts(session, classroom_id, year, month) if s.status == ShiftStatus.DRAFT]
+    problems = [
+        f"{s.local_date:%Y-%m-%d} {s.teacher.display_name}: teacher is not active"
+        for s in drafts
+        if not s.teacher.active
+    ]
+    if problems:
+        raise ValidationError("cannot confirm the month: " + "; ".join(problems))
+    for shift in drafts:
+        _change_shift(session, shift, {"status": ShiftStatus.CONFIRMED}, now=now)
+    return drafts
+
+
+def get_shift(session: Session, shift_id: int) -> Shift:
+    shift = session.get(Shift, shift_id)
+    if shift is None:
+        raise NotFoundError(f"no shift with id {shift_id}")
+    return shift
+
+
+def month_shifts(session: Session, classroom_id: int, year: int, month: int) -> list[Shift]:
+    first, last = month_bounds(year, month)
+    return list(
+        session.scalars(
+            select(Shift)
+            .where(Shift.classroom_id == classroom_id, Shift.local_date >= first, Shift.local_date <= last)
+            .order_by(Shift.local_date, Shift.start_time, Shift.id)
+        )
+    )
+
+
+def month_bounds(year: int, month: int) -> tuple[dt.date, dt.date]:
+    if not (1 <= month <= 12 and 1900 <= year <= 9999):
+        raise ValidationError(f"bad month {year}-{month:02d}")
+    first = dt.date(year, month, 1)
+    following = dt.date(year + (month == 12), month % 12 + 1, 1)
+    return first, following - dt.timedelta(days=1)
+
+
+def parse_month(text: str) -> tuple[int, int]:
+    try:
+        year_text, month_text = text.strip().split("-")
+        year, month = int(year_text), int(month_text)
+    except ValueError:
+        raise ValidationError(f"bad month {text!r}: write it as YYYY-MM, e.g. 2026-12") from None
+    month_bounds(year, month)
+    return year, month
+
+
+def _change_shift(session: Session, shift: Shift, changes: dict[str, Any], *, now: dt.datetime) -> Shift:
+    current = ShiftDraft(**{f.name: getattr(shift, f.name) for f in fields(ShiftDraft)})
+    wanted = replace(current, **changes)
+    if wanted == current:
+        return shift
+    _validate(session, wanted, shift_id=shift.id)
+    bump = any(getattr(wanted, name) != getattr(current, name) for name in VERSIONED_FIELDS)
+    for f in fields(ShiftDraft):
+        setattr(shift, f.name, getattr(wanted, f.name))
+    if bump:
+        shift.version += 1
+    session.flush()
+    if bump:
+        _record_revision(session, shift, now=now)
+        hooks.mark(session, hooks.SHIFTS_CHANGED)
+    return shift
+
+
+def _record_revision(session: Session, shift: Shift, *, now: dt.datetime) -> None:
+    session.add(
+        ShiftRevision(
+            shift_id=shift.id,
+            version=shift.version,
+            classroom_id=shift.classroom_id,
+            teacher_id=shift.teacher_id,
+            local_date=shift.local_date,
+            start_time=shift.start_time,
+            end_time=shift.end_time,
+            ends_next_day=shift.ends_next_day,
+            status=shift.status,
+            recorded_at=now,
+        )
+    )
+    session.flush()
+
+
+def _validate(session: Session, draft: ShiftDraft, *, shift_id: int | None) -> None:
+    classroom = get_classroom(session, draft.classroom_id)
+    teacher = get_teacher(session, draft.teacher_id)
+    if teacher.erased_at is not None or not teacher.active:
+        if draft.status != ShiftStatus.CANCELED:
+            raise ValidationError(f"{teacher.display_name} is not an active teacher")
+    if len(draft.note) > 1000:
+        raise ValidationError("the note is longer than 1,000 characters")
+    start_minutes = draft.start_time.hour * 60 + draft.start_time.minute
+    end_minutes = draft.end_time.hour * 60 + draft.end_time.minute + (24 * 60 if draft.ends_next_day else 0)
+    if end_minutes <= start_minutes:
+        raise ValidationError(
+            f"the shift must end after it starts ({clock.format_wall_time(draft.start_time)}–"
+            f"{clock.format_wall_time(draft.end_time, next_day=draft.ends_next_day)}); "
+            "write 26:00 for 2:00 the next day"
+        )
+    if end_minutes - start_minutes > MAX_SHIFT.total_seconds() // 60:
+        raise ValidationError("a shift cannot be longer than 24 hours")
+    if draft.status == ShiftStatus.CANCELED:
+        return
+    start, end = shift_instants(draft, classroom.timezone)
+    # Classrooms may sit in different zones, so compare instants; two days either side covers any offset.
+    nearby = session.scalars(
+        select(Shift).where(
+            Shift.teacher_id == draft.teacher_id,
+            Shift.status != ShiftStatus.CANCELED,
+            Shift.local_date >= draft.local_date - dt.timedelta(days=2),
+            Shift.local_date <= draft.local_date + dt.timedelta(days=2),
+        )
+    )
+    for other in nearby:
+        if other.id == shift_id:
+            continue
+        other_start, other_end = shift_instants(other)
+        if start < other_end and other_start < end:
+            raise ValidationError(
+                f"overlaps {teacher.display_name}'s shift on {other.local_date:%Y-%m-%d} "
+                f"{clock.format_wall_time(other.start_time)}–"
+                f"{clock.format_wall_time(other.end_time, next_day=other.ends_next_day)}"
+                f" at {other.classroom.name}"
+            )

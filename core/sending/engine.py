@@ -1,0 +1,96 @@
+"""The sending engine of one data folder: the sender and the scheduler, started together by every
+mode that sends (window, tray, headless `main.py sender`), behind the one-sender-per-folder lock."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import logging
+from dataclasses import dataclass, field
+
+from core.channels import email as email_channel
+from core.channels import line_reach
+from core.channels.line import access_from_settings
+from core.planning import forecast
+from core.sending.lock import SenderLock
+from core.sending.scheduler import Scheduler
+from core.sending.sender import Sender, SenderConfig, SenderEvents
+from core.store.db import Database
+from core.store.models import utcnow
+from core.store.paths import DataPaths
+
+log = logging.getLogger(__name__)
+# In the window and the tray, sending threads compete with the UI thread for Python's lock. Measured
+# with the Deliveries view open while 5,000 deliveries drained: 16 threads stalled the window up to
+# 64 ms, 4 threads at most 28 ms, in the same total time (docs/performance.md). A classroom sends
+# dozens of messages at a time, not thousands, so four are plenty there; `main.py sender` keeps 16.
+WINDOW_SEND_THREADS = 4
+
+
+@dataclass
+class Engine:
+    db: Database
+    paths: DataPaths
+    events: SenderEvents = field(default_factory=SenderEvents)
+    sender: Sender | None = None
+    scheduler: Scheduler | None = None
+    lock: SenderLock | None = None
+    started_at: dt.datetime | None = None  # sending since (None while paused)
+    # None: the sender's own default. The window passes a smaller number (see WINDOW_SEND_THREADS).
+    send_threads: int | None = None
+    # LINE requests from a child process (core/sending/courier.py): the headless sender, built for volume,
+    # turns it on; the window's sends are a classroom's few dozen and stay in its one process.
+    courier: bool = False
+
+    def start(self) -> bool:
+        """Start sending unless another process already sends from this folder. True if started."""
+        self.lock = SenderLock(self.paths.home / "sender.lock")
+        if not self.lock.acquire():
+            log.info("another Shiftcast process is already sending from %s", self.paths.home)
+            return False
+        with self.db.read() as session:
+            config = SenderConfig.from_settings(session)
+        config = dataclasses.replace(config, courier=self.courier,
+                                     concurrency=self.send_threads if self.send_threads is not None else config.concurrency)
+        self.sender = Sender(self.db, lambda: access_from_settings(self.db), events=self.events, config=config,
+                             email_access=lambda: email_channel.access_from_settings(self.db)).start()
+        self.started_at = utcnow()
+        self.scheduler = Scheduler(self.db, wake_sender=self.sender.wake, refresh_quota=self._refresh_quota,
+                                   on_alert=self.events.emit_alert, sending_since=self._sending_since,
+                                   check_line_reach=self._check_line_reach).start()
+        return True
+
+    def _sending_since(self) -> dt.datetime | None:
+        """Since when the sender has been sending without a pause (the stall alert counts from then).
+        A pause is the manager's choice, not a stall; a backlog it left starts counting at resume."""
+        if self.sender is None or self.sender.paused:
+            self.started_at = None
+            return None
+        if self.started_at is None:
+            self.started_at = utcnow()
+        return self.started_at
+
+    def _check_line_reach(self) -> None:
+        try:
+            line_reach.check_all(self.db, now=utcnow())
+        except Exception as exc:  # noqa: BLE001 - a daily check; the next day tries again
+            log.warning("could not check which LINE IDs LINE can reach: %s", exc)
+
+    @property
+    def sending(self) -> bool:
+        return self.sender is not None
+
+    def _refresh_quota(self) -> None:
+        try:
+            forecast.refresh_quota(self.db)
+        except Exception as exc:  # noqa: BLE001 - the quota is informative; never stop sending for it
+            log.warning("could not refresh the LINE quota: %s", exc)
+
+    def stop(self) -> None:
+        if self.scheduler is not None:
+            self.scheduler.shutdown()
+        if self.sender is not None:
+            self.sender.stop()
+        if self.lock is not None:
+            self.lock.release()
+        self.sender = self.scheduler = None

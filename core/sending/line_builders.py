@@ -1,0 +1,204 @@
+"""Checks at send time and the message to send, both read from the database, never from enqueue time.
+
+A delivery carries only its kind, channel and what it is about; here the sender reloads the shift,
+teacher, classroom or publication as they are now. If the delivery no longer makes sense it is
+canceled with a reason; otherwise the recipient and message are built. This module holds the checks
+every channel shares and builds LINE messages; core.sending.builders lists every builder.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from core.messages import texts
+from core.planning import fallback
+from core.publication import hosting
+from core.publication.image_store import ImageStore
+from core.roster import channel_choice, rules
+from core.sending.outgoing import CancelDelivery, CannotBuild, Outgoing
+from core.store.models import (
+    Channel,
+    Classroom,
+    Delivery,
+    DeliveryKind,
+    DeliveryStatus,
+    Publication,
+    Shift,
+    ShiftRevision,
+    ShiftStatus,
+    Teacher,
+)
+from core.store.paths import default_home
+
+
+def _check_shift(session: Session, delivery: Delivery, now: dt.datetime) -> Shift:
+    """The shift still is what this delivery is about: same version, not started."""
+    shift = session.get(Shift, delivery.shift_id) if delivery.shift_id is not None else None
+    if shift is None:
+        raise CancelDelivery("SHIFT_MISSING")
+    if shift.version != delivery.shift_version:
+        raise CancelDelivery("SHIFT_CHANGED")
+    start, _ = rules.shift_instants(shift)
+    if start <= now:
+        raise CancelDelivery("SHIFT_STARTED")
+    return shift
+
+
+def _check_teacher(session: Session, teacher: Teacher | None, delivery: Delivery, now: dt.datetime) -> Teacher:
+    """The teacher can and wants to get this on LINE; if LINE cannot reach a teacher with e-mail
+    fallback, the e-mail copy is enqueued (in this transaction) before the LINE delivery is canceled."""
+    if teacher is None or not teacher.active or teacher.erased_at is not None:
+        raise CancelDelivery("TEACHER_INACTIVE")
+    if not channel_choice.wants(teacher, Channel.LINE):
+        raise CancelDelivery("CHANNEL_CHANGED")
+    if not teacher.line_opt_in or not teacher.line_user_id:
+        fallback.send_by_email_instead(session, delivery, teacher, now=now)
+        raise CancelDelivery("LINE_NOT_OPTED_IN")
+    if teacher.line_unreachable_at is not None and channel_choice.falls_back_to_email(teacher):
+        fallback.send_by_email_instead(session, delivery, teacher, now=now)
+        raise CancelDelivery(fallback.UNREACHABLE)
+    return teacher
+
+
+def check_shift_reminder(session: Session, delivery: Delivery, now: dt.datetime) -> Shift:
+    """A reminder still applies: same version, confirmed, same teacher, not started."""
+    shift = _check_shift(session, delivery, now)
+    if shift.status != ShiftStatus.CONFIRMED:
+        raise CancelDelivery("SHIFT_NOT_CONFIRMED")
+    if delivery.teacher_id is not None and shift.teacher_id != delivery.teacher_id:
+        raise CancelDelivery("TEACHER_CHANGED")
+    return shift
+
+
+def facts_of(shift: Shift | ShiftRevision, classroom: Classroom, note: str = "") -> texts.ShiftFacts:
+    return texts.ShiftFacts(classroom.name, shift.local_date, shift.start_time, shift.end_time,
+                               shift.ends_next_day, note)
+
+
+def build_reminder(session: Session, delivery: Delivery, now: dt.datetime) -> Outgoing:
+    shift = check_shift_reminder(session, delivery, now)
+    teacher = _check_teacher(session, shift.teacher, delivery, now)
+    room = shift.classroom
+    return reminder_push(facts_of(shift, room, shift.note), room.language, str(teacher.line_user_id))
+
+
+def reminder_push(facts: texts.ShiftFacts, language: str, line_user_id: str) -> Outgoing:
+    """The LINE push of a reminder (also built by core/sending/reminder_batch.py, from the same facts)."""
+    text = texts.reminder_text(facts, language, _templates(language))
+    return Outgoing("push", line_user_id, (texts.flex_message(text),))
+
+
+@dataclass(frozen=True)
+class Correction:
+    """What a correction tells a teacher, whatever the channel."""
+
+    template: str  # shift_correction, shift_cancellation or shift_reassigned
+    text: str
+    before: texts.ShiftFacts
+    language: str
+    classroom: Classroom
+
+
+def correction_for(session: Session, shift: Shift, teacher: Teacher) -> Correction:
+    """Old → new for the teacher who was told an older version (or a cancellation / hand-over notice)."""
+    told = planner_told_version(session, shift.id, teacher.id, below=shift.version)
+    if told is None:
+        raise CancelDelivery("NOTHING_TOLD")
+    before_rev = session.scalar(select(ShiftRevision).where(ShiftRevision.shift_id == shift.id,
+                                                            ShiftRevision.version == told))
+    if before_rev is None:
+        raise CancelDelivery("NO_HISTORY")
+    room = shift.classroom
+    before = facts_of(before_rev, session.get(Classroom, before_rev.classroom_id) or room)
+    reassigned = shift.teacher_id != teacher.id
+    after = None if reassigned or shift.status == ShiftStatus.CANCELED else facts_of(shift, room, shift.note)
+    text = texts.correction_text(before, after, room.language, _templates(room.language), reassigned=reassigned)
+    template = "shift_reassigned" if reassigned else "shift_cancellation" if after is None else "shift_correction"
+    return Correction(template, text, before, room.language, room)
+
+
+def build_correction(session: Session, delivery: Delivery, now: dt.datetime) -> Outgoing:
+    shift = _check_shift(session, delivery, now)
+    teacher = session.get(Teacher, delivery.teacher_id) if delivery.teacher_id else None
+    teacher = _check_teacher(session, teacher, delivery, now)
+    correction = correction_for(session, shift, teacher)
+    return Outgoing("push", str(teacher.line_user_id), (texts.flex_message(correction.text, accent="#C0392B"),))
+
+
+def planner_told_version(session: Session, shift_id: int, teacher_id: int, *, below: int) -> int | None:
+    """The newest version of a shift this teacher received a reminder or correction about."""
+    return session.scalar(
+        # Told on any channel: a teacher who read it by e-mail needs the correction as much.
+        select(func.max(Delivery.shift_version)).where(
+            Delivery.shift_id == shift_id, Delivery.teacher_id == teacher_id,
+            Delivery.kind.in_((DeliveryKind.SHIFT_REMINDER, DeliveryKind.SHIFT_CORRECTION)),
+            Delivery.status == DeliveryStatus.SENT, Delivery.shift_version < below,
+        )
+    )
+
+
+@lru_cache(maxsize=8)
+def _templates(language: str) -> dict[str, str]:
+    # Loaded once per process: a template edited in the data folder applies from the next start.
+    return texts.load_templates(language, default_home() / "templates")
+
+
+def build_publication(session: Session, delivery: Delivery, now: dt.datetime) -> Outgoing:
+    publication = check_publication_is_newest(session, delivery)
+    room = session.get(Classroom, publication.classroom_id)
+    if room is None or not room.line_group_id:
+        raise CancelDelivery("NO_GROUP")
+    try:
+        host = hosting.from_settings(session)
+    except hosting.HostingError as exc:
+        raise CannotBuild("HOSTING_CREDENTIALS", str(exc)) from None
+    if host is None:
+        raise CannotBuild("HOSTING_NOT_CONFIGURED",
+                          "LINE shows images only from a public HTTPS address: set up image hosting in Settings")
+    store = ImageStore(default_home() / "images")
+    original = store.path_for(publication.image_sha256, ".png")
+    preview = store.path_for(publication.preview_sha256, ".jpg")
+    if not original.is_file() or not preview.is_file():
+        raise CannotBuild("IMAGE_MISSING", f"the image of revision {publication.revision} is missing from the data folder")
+    base = f"shiftcast/{publication.document_id}"
+    original_key, preview_key = f"{base}/roster-r{publication.revision}.png", f"{base}/preview-r{publication.revision}.jpg"
+    signed_at = delivery.retry_key_issued_at or now
+    original_url = host.url_for(original_key, signed_at=signed_at)
+    open_url = (f"https://liff.line.me/{room.liff_id}?document={publication.document_id}" if room.liff_id
+                else original_url)
+    changed = len(json.loads(publication.changes_json or "[]"))
+    message = texts.publication_flex(
+        classroom=room.name, year=publication.year, month=publication.month, revision=publication.revision,
+        changed=changed, language=room.language, preview_url=host.url_for(preview_key, signed_at=signed_at),
+        open_url=open_url, width=publication.image_width, height=publication.image_height,
+    )
+
+    def upload() -> None:
+        host.ensure_uploaded(original_key, original, "image/png")
+        host.ensure_uploaded(preview_key, preview, "image/jpeg")
+
+    publication.original_key, publication.preview_key = original_key, preview_key
+    return Outgoing("push", room.line_group_id, (message,), before_send=upload)
+
+
+def check_publication_is_newest(session: Session, delivery: Delivery) -> Publication:
+    publication = session.get(Publication, delivery.publication_id) if delivery.publication_id else None
+    if publication is None:
+        raise CancelDelivery("PUBLICATION_MISSING")
+    newest = session.scalar(
+        select(func.max(Publication.revision)).where(
+            Publication.classroom_id == publication.classroom_id,
+            Publication.year == publication.year,
+            Publication.month == publication.month,
+        )
+    )
+    if newest != publication.revision:
+        raise CancelDelivery("SUPERSEDED")
+    return publication
+

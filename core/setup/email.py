@@ -1,0 +1,91 @@
+"""What a Settings screen asks of e-mail and alerts, as plain blocking functions (run on a background
+thread). The password never comes back out: callers learn only whether one is saved."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from dataclasses import dataclass
+
+from core import alerts
+from core.channels import email as email_channel
+from core.channels import webhook
+from core.errors import ValidationError
+from core.roster import ids
+from core.store import secrets, settings
+from core.store.db import Database
+
+
+@dataclass(frozen=True)
+class EmailState:
+    config: email_channel.SmtpConfig | None  # None: e-mail is not set up
+    password_saved: bool
+    password_from_environment: bool
+    keyring_problem: str | None
+    held_since: dt.datetime | None  # the server refused the login; sending waits for a change
+    webhook_url: str | None
+    manager_email: str | None
+
+
+def email_state(db: Database) -> EmailState:
+    saved, problem = False, None
+    try:
+        saved = bool(secrets.get_secret(email_channel.PASSWORD_SECRET))
+    except secrets.SecretStoreError as exc:
+        problem = str(exc)
+    with db.read() as session:
+        config = email_channel.config_from_settings(session)
+        hold = settings.get(session, email_channel.HOLD)
+        webhook_url = settings.get(session, webhook.URL_SETTING)
+        manager = settings.get(session, alerts.MANAGER_EMAIL)
+    since = None
+    if hold:
+        try:
+            since = dt.datetime.fromisoformat(hold.split("|")[2])
+        except (IndexError, ValueError):
+            since = None
+    return EmailState(config, saved, bool(os.environ.get(email_channel.PASSWORD_ENV, "").strip()), problem,
+                      since, webhook_url, manager)
+
+
+def save_email_settings(db: Database, *, host: str, port: int | None, security: str, user: str | None,
+                        from_address: str, from_name: str | None = None, ca_file: str | None = None) -> None:
+    """Check everything first (the same rules the sender applies), then save it all at once."""
+    checked_from = ids.email(from_address)
+    if not host.strip() or checked_from is None:
+        raise ValidationError("enter the mail server and the from address")
+    security = security.strip().lower()
+    config = email_channel.SmtpConfig(host.strip(), port or email_channel.DEFAULT_PORTS.get(security, 587), security,
+                                      (user or "").strip() or None, checked_from, (from_name or "").strip() or None,
+                                      (ca_file or "").strip() or None)
+    if config.ca_file and not os.path.isfile(config.ca_file):
+        raise ValidationError(f"the CA file {config.ca_file} does not exist")
+    with db.write() as session:
+        for key, value in ((email_channel.HOST, config.host), (email_channel.PORT, str(config.port)),
+                           (email_channel.SECURITY, config.security), (email_channel.USER, config.user),
+                           (email_channel.FROM_ADDRESS, config.from_address),
+                           (email_channel.FROM_NAME, config.from_name), (email_channel.CA_FILE, config.ca_file)):
+            settings.put(session, key, value)
+
+
+def save_password(password: str) -> None:
+    """Into the keyring only. The sender notices the change itself and lifts a hold."""
+    if not password.strip():
+        raise ValidationError("enter the password first")
+    email_channel.set_smtp_password(password)
+
+
+def check_login(db: Database) -> None:
+    """Connect and log in once with the saved settings and password; raises with the server's reason."""
+    access = email_channel.access_from_settings(db)
+    if access is None:
+        raise ValidationError("set up the mail server and the from address first")
+    access.mailer.check()
+
+
+def save_alert_targets(db: Database, *, webhook_url: str | None, manager_email: str | None) -> None:
+    checked_url = webhook.check_url(webhook_url)
+    checked_email = ids.email(manager_email)
+    with db.write() as session:
+        settings.put(session, webhook.URL_SETTING, checked_url)
+        settings.put(session, alerts.MANAGER_EMAIL, checked_email)

@@ -1,0 +1,123 @@
+"""Reading, checking, saving and trying out the image hosting settings (the Settings screen's part).
+
+Non-secret fields go to the settings table; the secret access key goes to the keyring only and is
+never read back out to the screen. Blocking functions: the screen runs them on a background thread.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from dataclasses import dataclass, replace
+from urllib.parse import urlsplit
+
+from core.channels.line import _is_loopback
+from core.errors import ValidationError
+from core.publication import hosting
+from core.store import secrets, settings
+from core.store.db import Database
+
+MAX_DAYS = hosting.MAX_PRESIGN.days
+
+
+@dataclass(frozen=True)
+class HostingDraft:
+    """What the manager typed (or what is saved), secret excluded."""
+
+    endpoint: str = ""
+    bucket: str = ""
+    region: str = ""
+    access_key_id: str = ""
+    public_base_url: str = ""
+    presign_days: int = MAX_DAYS
+
+    @property
+    def empty(self) -> bool:
+        return not (self.endpoint or self.bucket or self.access_key_id or self.public_base_url)
+
+
+@dataclass(frozen=True)
+class HostingState:
+    draft: HostingDraft
+    secret_saved: bool
+    keyring_problem: str | None
+    demo_folder: bool  # demo mode serves images from a local folder instead of a bucket
+
+
+def load(db: Database) -> HostingState:
+    with db.read() as session:
+        days = settings.get(session, hosting.PRESIGN_DAYS)
+        draft = HostingDraft(
+            endpoint=settings.get(session, hosting.ENDPOINT) or "",
+            bucket=settings.get(session, hosting.BUCKET) or "",
+            region=settings.get(session, hosting.REGION) or "",
+            access_key_id=settings.get(session, hosting.ACCESS_KEY_ID) or "",
+            public_base_url=settings.get(session, hosting.PUBLIC_BASE_URL) or "",
+            presign_days=_days(days),
+        )
+        demo = bool(settings.get(session, hosting.LOCAL_ROOT))
+    saved, problem = False, None
+    try:
+        saved = bool(secrets.get_secret(hosting.SECRET_NAME))
+    except secrets.SecretStoreError as exc:
+        problem = str(exc)
+    return HostingState(draft, saved, problem, demo)
+
+
+def _days(raw: str | None) -> int:
+    try:
+        return max(1, min(int(float(raw)), MAX_DAYS)) if raw else MAX_DAYS
+    except ValueError:
+        return MAX_DAYS
+
+
+def validate(draft: HostingDraft) -> HostingDraft:
+    """Trimmed and checked; an all-empty draft means "no image hosting"."""
+    draft = replace(draft, endpoint=draft.endpoint.strip().rstrip("/"), bucket=draft.bucket.strip(),
+                    region=draft.region.strip(), access_key_id=draft.access_key_id.strip(),
+                    public_base_url=draft.public_base_url.strip())
+    if draft.empty:
+        return draft
+    if not (draft.endpoint and draft.bucket and draft.access_key_id):
+        raise ValidationError("image hosting needs the endpoint address, the bucket and the access key ID")
+    _require_web_address(draft.endpoint, "the endpoint address")
+    if draft.public_base_url:
+        _require_web_address(draft.public_base_url, "the public address")
+    if not 1 <= draft.presign_days <= MAX_DAYS:
+        raise ValidationError(f"links can stay valid for 1 to {MAX_DAYS} days")
+    return draft
+
+
+def _require_web_address(value: str, what: str) -> None:
+    parts = urlsplit(value)
+    if not parts.hostname or not (parts.scheme == "https" or (parts.scheme == "http" and _is_loopback(parts.hostname))):
+        raise ValidationError(f"{what} {value!r} must start with https://")
+
+
+def save(db: Database, draft: HostingDraft, secret: str | None) -> None:
+    """Check everything first; then the secret (if a new one was typed), then the settings."""
+    draft = validate(draft)
+    if secret and secret.strip():
+        secrets.set_secret(hosting.SECRET_NAME, secret)
+    with db.write() as session:
+        values = {
+            hosting.ENDPOINT: draft.endpoint, hosting.BUCKET: draft.bucket, hosting.REGION: draft.region,
+            hosting.ACCESS_KEY_ID: draft.access_key_id, hosting.PUBLIC_BASE_URL: draft.public_base_url,
+            hosting.PRESIGN_DAYS: None if draft.empty else str(draft.presign_days),
+        }
+        for key, value in values.items():
+            settings.put(session, key, value or None)
+
+
+def upload_test_file(draft: HostingDraft, secret: str | None) -> str:
+    """Upload a tiny object with the values on screen (the typed secret, else the saved one); its link."""
+    draft = validate(draft)
+    if draft.empty:
+        raise ValidationError("enter the image hosting details first")
+    key = ((secret or "").strip() or os.environ.get(hosting.SECRET_ENV, "").strip()
+           or secrets.get_secret(hosting.SECRET_NAME))
+    if not key:
+        raise ValidationError("enter the secret access key")
+    config = hosting.HostingConfig(draft.endpoint, draft.bucket, draft.region or "auto", draft.access_key_id, key,
+                                   draft.public_base_url or None, dt.timedelta(days=draft.presign_days))
+    return hosting.Hosting(config).test_upload()

@@ -1,0 +1,165 @@
+"""What the Settings screen asks of LINE and the keyring, as plain blocking functions.
+
+The screen runs each of these on a background thread. The token itself never comes back out of
+here: callers learn only whether one is saved, so it is never shown again or held by a widget.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import os
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from core.channels.line import (
+    BASE_URL_ENV,
+    DEFAULT_BASE_URL,
+    LineApiError,
+    LineClient,
+    Quota,
+    _is_loopback,
+    access_from_settings,
+)
+from core.errors import ShiftcastError, ValidationError
+from core.planning import forecast
+from core.roster import ids
+from core.store import secrets, settings
+from core.store.db import Database
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Hold:
+    """LINE refused the token and the sender stopped sending until it changes."""
+
+    code: str
+    since: dt.datetime | None
+    token_changed_since: bool  # a different token has been saved: the sender will try it next
+
+
+@dataclass(frozen=True)
+class TokenState:
+    saved: bool  # a token is in the keyring
+    from_environment: bool  # SHIFTCAST_LINE_TOKEN wins over the keyring (demo mode, headless sender)
+    keyring_problem: str | None  # the keyring cannot be used: why, in a sentence
+    hold: Hold | None
+    api_base: str | None  # the configured API address override; None means LINE itself
+    api_base_from_environment: str | None  # SHIFTCAST_LINE_API_BASE, which wins over the setting
+
+
+@dataclass(frozen=True)
+class BotCheck:
+    display_name: str
+    basic_id: str
+    quota: Quota
+
+
+@dataclass(frozen=True)
+class GroupCheck:
+    group_id: str
+    name: str
+    members: int | None  # None when LINE would not say (it may refuse the count to some accounts)
+
+
+def token_state(db: Database) -> TokenState:
+    from_env = bool(os.environ.get(secrets.LINE_TOKEN_ENV, "").strip())
+    saved, problem, current = False, None, None
+    try:
+        stored = secrets.get_secret(secrets.LINE_TOKEN)
+        saved = bool(stored)
+        current = secrets.line_token()
+    except secrets.SecretStoreError as exc:
+        problem = str(exc)
+    with db.read() as session:
+        raw_hold = settings.get(session, settings.LINE_HOLD)
+        api_base = settings.get(session, settings.LINE_API_BASE)
+    return TokenState(saved, from_env, problem, parse_hold(raw_hold, current), api_base,
+                      os.environ.get(BASE_URL_ENV, "").strip() or None)
+
+
+def parse_hold(raw: str | None, current_token: str | None) -> Hold | None:
+    """Read the sender's "<code>|<token fingerprint>|<ISO time>" hold marker."""
+    if not raw:
+        return None
+    code, fingerprint, when = (raw.split("|") + ["", ""])[:3]
+    try:
+        since = dt.datetime.fromisoformat(when) if when else None
+    except ValueError:
+        since = None
+    changed = current_token is not None and secrets.fingerprint(current_token) != fingerprint
+    return Hold(code or "AUTH_FAILED", since, changed)
+
+
+def save_token(token: str) -> None:
+    """Into the keyring only. The sender notices the new token itself and lifts its hold."""
+    token = token.strip()
+    if not token:
+        raise ValidationError("paste the channel access token first")
+    secrets.set_line_token(token)
+
+
+def check_connection(db: Database, token: str | None = None) -> BotCheck:
+    """Ask LINE who the bot is and how much of the monthly quota is used.
+
+    With `token` None the saved token is tested, and the quota is remembered for the quota forecast.
+    """
+    typed = (token or "").strip()
+    if typed:
+        with db.read() as session:
+            base = settings.get(session, settings.LINE_API_BASE)
+        client = LineClient(typed, base_url=base)
+    else:
+        access = access_from_settings(db)
+        if access is None:
+            raise ValidationError("no channel access token is saved yet")
+        client = access.client
+    with client:
+        info = client.bot_info()
+        quota = client.quota()
+    if not typed:
+        try:
+            forecast.refresh_quota(db)
+        except ShiftcastError as exc:  # the check itself succeeded; the forecast can wait an hour
+            log.warning("could not remember the LINE quota: %s", exc)
+    return BotCheck(str(info.get("displayName") or ""), str(info.get("basicId") or ""), quota)
+
+
+def check_group(db: Database, group_id: str) -> GroupCheck:
+    """Is the account in this group? LINE answers 404 when it is not (or the ID is wrong)."""
+    checked = ids.line_group_id(group_id)
+    if checked is None:
+        raise ValidationError("enter the LINE group ID first")
+    access = access_from_settings(db)
+    if access is None:
+        raise ValidationError("save the LINE channel access token first")
+    with access.client as client:
+        summary = client.group_summary(checked)
+        try:
+            members: int | None = client.group_member_count(checked)
+        except LineApiError as exc:
+            log.info("group member count unavailable: %s", exc)
+            members = None
+    return GroupCheck(checked, str(summary.get("groupName") or ""), members)
+
+
+def check_api_base(value: str) -> str | None:
+    """The typed API address, checked by the rules of `resolve_base_url`; None means LINE itself.
+
+    Checked here rather than through `resolve_base_url`, because that one lets the environment
+    variable win, and the typed value must be checked even when the variable is set."""
+    value = value.strip().rstrip("/")
+    if not value or value == DEFAULT_BASE_URL:
+        return None
+    parts = urlsplit(value)
+    if parts.hostname and (parts.scheme == "https" or (parts.scheme == "http" and _is_loopback(parts.hostname))):
+        return value
+    raise ValidationError(f"LINE API address {value!r} must use https (plain http only to this computer)")
+
+
+def save_api_base(db: Database, value: str) -> str | None:
+    checked = check_api_base(value)
+    with db.write() as session:
+        settings.put(session, settings.LINE_API_BASE, checked)
+    return checked

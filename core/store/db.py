@@ -1,0 +1,203 @@
+"""Engine and sessions. All dialect-specific SQL of Shiftcast lives in this module.
+
+SQLite is the default store. Every connection runs in WAL mode with foreign keys on, a busy timeout
+and synchronous=FULL: a notification the manager saw as queued must survive a power cut. pysqlite's
+own transaction handling is switched off so that SQLAlchemy emits BEGIN itself (the recipe from
+SQLAlchemy's pysqlite notes): write transactions begin with BEGIN IMMEDIATE, which takes the write
+lock up front, so two writers queue on the busy timeout instead of failing on commit with
+"database is locked" after doing their work.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+_READ_OPTION = "shiftcast_read_only"
+DEFAULT_BUSY_TIMEOUT_S = 30.0
+
+
+def sqlite_supports_returning() -> bool:
+    """UPDATE … RETURNING arrived in SQLite 3.35."""
+    return sqlite3.sqlite_version_info >= (3, 35, 0)
+
+
+class Database:
+    """One database: an engine plus write and read session scopes."""
+
+    def __init__(self, url: str, *, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S) -> None:
+        self.url = url
+        self.is_sqlite = url.startswith("sqlite")
+        connect_args: dict[str, Any] = {}
+        if self.is_sqlite:
+            connect_args = {"timeout": busy_timeout_s, "check_same_thread": False}
+        self.engine: Engine = create_engine(url, connect_args=connect_args, pool_pre_ping=not self.is_sqlite)
+        if self.is_sqlite:
+            _install_sqlite_hooks(self.engine, busy_timeout_ms=int(busy_timeout_s * 1000))
+        self._write_sessions = sessionmaker(bind=self.engine, expire_on_commit=False)
+        self._read_sessions = sessionmaker(
+            bind=self.engine.execution_options(**{_READ_OPTION: True}), expire_on_commit=False
+        )
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """A write transaction (BEGIN IMMEDIATE on SQLite); commits on success, rolls back on error."""
+        with self._write_sessions() as session, session.begin():
+            yield session
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        """A read scope (a deferred transaction on SQLite, so readers never take the write lock).
+
+        Objects loaded here stay usable after the scope ends (expire_on_commit is off)."""
+        with self._read_sessions() as session, session.begin():
+            yield session
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _install_sqlite_hooks(engine: Engine, *, busy_timeout_ms: int) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
+            cursor.execute("PRAGMA journal_mode = WAL")
+            cursor.execute("PRAGMA synchronous = FULL")
+            cursor.execute("PRAGMA foreign_keys = ON")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        read_only = connection.get_execution_options().get(_READ_OPTION, False)
+        connection.exec_driver_sql("BEGIN DEFERRED" if read_only else "BEGIN IMMEDIATE")
+
+
+def sqlite_file_of(url: str) -> str | None:
+    """The file path of a file-backed SQLite URL, or None (memory or another dialect)."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return None
+    database = parsed.database
+    if not database or database == ":memory:" or database.startswith("file::memory:"):
+        return None
+    return database
+
+
+def backup_sqlite(source: str, target: str) -> None:
+    """A consistent copy through SQLite's online backup API (a plain file copy could miss the WAL)."""
+    src = sqlite3.connect(source)
+    try:
+        dst = sqlite3.connect(target)
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+    finally:
+        src.close()
+
+
+def describe_error(exc: BaseException) -> str:
+    """One line for the user: the driver's own message, without SQLAlchemy's background link."""
+    original = getattr(exc, "orig", None) or exc
+    return str(original).splitlines()[0] if str(original) else original.__class__.__name__
+
+
+def insert_unless_exists(session: Any, table: Any, values: dict[str, Any], *, unique: list[str]) -> int | None:
+    """INSERT … ON CONFLICT DO NOTHING RETURNING id: the new row's id, or None if the key existed."""
+    dialect = session.get_bind().dialect.name
+    if dialect == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert
+    elif dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert  # type: ignore[assignment]
+    else:  # pragma: no cover - only SQLite and PostgreSQL are supported
+        raise NotImplementedError(f"database dialect {dialect} is not supported")
+    statement = insert(table).values(**values).on_conflict_do_nothing(index_elements=unique).returning(table.c.id)
+    return session.execute(statement).scalar_one_or_none()
+
+
+def supports_update_returning(session: Any) -> bool:
+    dialect = session.get_bind().dialect
+    if dialect.name == "sqlite":
+        return sqlite_supports_returning()
+    return bool(dialect.update_returning)
+
+
+class BulkStatement:
+    """A Core statement compiled once per dialect and run as one executemany straight through the driver.
+
+    SQLAlchemy's own executemany builds and type-converts a parameter dict per row in Python, which
+    cost the sender more than the rest of recording a result. Here a row becomes a tuple in the
+    compiled order, and each distinct value of a typed parameter goes through the type's bind
+    processor once per call (the rows of one call share the same few timestamps). Only plain
+    equality and value binds are supported: no expanding IN lists.
+    """
+
+    def __init__(self, statement: Any) -> None:
+        self.statement = statement
+        self._compiled: dict[str, _CompiledBulk] = {}
+
+    def execute(self, session: Session, rows: list[dict[str, Any]]) -> int:
+        """Run for every row (a dict of bind name → value); returns the summed row count."""
+        if not rows:
+            return 0
+        connection = session.connection()
+        dialect = connection.dialect
+        compiled = self._compiled.get(dialect.name)
+        if compiled is None:
+            compiled = self._compiled[dialect.name] = _CompiledBulk(self.statement, dialect)
+        result = connection.exec_driver_sql(compiled.sql, compiled.parameters(rows))
+        return int(result.rowcount)
+
+
+class _CompiledBulk:
+    def __init__(self, statement: Any, dialect: Any) -> None:
+        compiled = statement.compile(dialect=dialect)
+        self.sql = compiled.string
+        self.positional = bool(compiled.positional)
+        names = list(compiled.positiontup) if self.positional else list(compiled.binds)
+        self.names = names
+        self.processors = []
+        self.constants: dict[str, Any] = {}
+        for name in names:
+            bind = compiled.binds[name]
+            if bind.expanding:
+                raise ValueError(f"{name}: expanding parameters cannot run as executemany")
+            self.processors.append(bind.type.dialect_impl(dialect).bind_processor(dialect))
+            if not bind.required:
+                self.constants[name] = bind.effective_value
+
+    def parameters(self, rows: list[dict[str, Any]]) -> list[Any]:
+        columns = []
+        for name, process in zip(self.names, self.processors, strict=True):
+            if name in self.constants:
+                value = self.constants[name]
+                column: list[Any] = [process(value) if process else value] * len(rows)
+            elif process is None:
+                column = [row[name] for row in rows]
+            else:
+                seen: dict[Any, Any] = {}
+                column = []
+                for row in rows:
+                    value = row[name]
+                    try:
+                        converted = seen[value]
+                    except KeyError:
+                        converted = seen[value] = process(value)
+                    except TypeError:  # unhashable: convert every time
+                        converted = process(value)
+                    column.append(converted)
+            columns.append(column)
+        if self.positional:
+            return list(zip(*columns, strict=True))
+        return [dict(zip(self.names, values, strict=True)) for values in zip(*columns, strict=True)]

@@ -1,0 +1,323 @@
+"""The domain as SQLAlchemy 2.0 typed ORM tables.
+
+Instants are stored as UTC and come back timezone-aware. Wall times of shifts stay in the classroom's
+zone (local date + times); core/roster/clock.py turns them into instants for scheduling.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from enum import StrEnum
+
+from sqlalchemy import (
+    Boolean,
+    Date,
+    DateTime,
+    Enum,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    Time,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+# Stable constraint names so Alembic batch migrations on SQLite can find them again.
+NAMING = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class UTCDateTime(TypeDecorator[dt.datetime]):
+    """Stores aware datetimes as naive UTC (sortable text in SQLite), returns them aware."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: dt.datetime | None, dialect: Dialect) -> dt.datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given where a UTC instant is required")
+        return value.astimezone(dt.UTC).replace(tzinfo=None)
+
+    def process_result_value(self, value: dt.datetime | None, dialect: Dialect) -> dt.datetime | None:
+        return None if value is None else value.replace(tzinfo=dt.UTC)
+
+
+def _enum(enum_cls: type[StrEnum]) -> Enum:
+    # Stored as plain strings without CHECK constraints: new kinds and statuses need no migration.
+    return Enum(
+        enum_cls,
+        native_enum=False,
+        create_constraint=False,
+        length=32,
+        values_callable=lambda e: [m.value for m in e],
+        validate_strings=True,
+    )
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class ShiftStatus(StrEnum):
+    DRAFT = "draft"
+    CONFIRMED = "confirmed"
+    CANCELED = "canceled"
+
+
+class DeliveryKind(StrEnum):
+    SHIFT_PUBLICATION = "shift_publication"
+    SHIFT_REMINDER = "shift_reminder"
+    SHIFT_CORRECTION = "shift_correction"
+    ALERT = "alert"  # an incident told to the manager (webhook or e-mail)
+
+
+class Channel(StrEnum):
+    LINE = "line"
+    EMAIL = "email"
+    WEBHOOK = "webhook"  # a Slack-compatible incoming webhook, for alerts
+
+
+class ChannelChoice(StrEnum):
+    """How a teacher wants to be reached."""
+
+    LINE = "line"
+    EMAIL = "email"
+    BOTH = "both"
+    LINE_FALLBACK = "line_fallback"  # LINE, and e-mail when LINE cannot reach them
+
+
+class AlertKind(StrEnum):
+    DEAD_LETTER = "dead_letter"
+    CHANNEL_HELD = "channel_held"
+    QUOTA_EXHAUSTED = "quota_exhausted"
+    QUEUE_STALLED = "queue_stalled"
+
+
+class DeliveryStatus(StrEnum):
+    PENDING = "pending"
+    QUEUED = "queued"
+    PROCESSING = "processing"
+    SENT = "sent"
+    FAILED = "failed"
+    CANCELED = "canceled"
+
+
+class Setting(Base):
+    """Application settings that are not secrets (secrets live in the OS keyring)."""
+
+    __tablename__ = "settings"
+
+    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
+class Classroom(Base):
+    __tablename__ = "classrooms"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    timezone: Mapped[str] = mapped_column(String(64), default="Asia/Tokyo")
+    line_group_id: Mapped[str | None] = mapped_column(String(33))
+    reminder_lead_minutes: Mapped[int] = mapped_column(Integer, default=120)
+    quiet_hours_enabled: Mapped[bool] = mapped_column(Boolean, default=True)
+    quiet_start: Mapped[dt.time] = mapped_column(Time, default=dt.time(22, 0))
+    quiet_end: Mapped[dt.time] = mapped_column(Time, default=dt.time(7, 0))
+    language: Mapped[str] = mapped_column(String(8), default="ja")
+    liff_id: Mapped[str | None] = mapped_column(String(100))
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Teacher(Base):
+    """A teacher. Erasing one clears every contact field; shifts and delivery history stay, anonymised."""
+
+    __tablename__ = "teachers"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(200), unique=True)
+    line_user_id: Mapped[str | None] = mapped_column(String(33), unique=True)
+    email: Mapped[str | None] = mapped_column(String(320))
+    line_opt_in: Mapped[bool] = mapped_column(Boolean, default=False)
+    email_opt_in: Mapped[bool] = mapped_column(Boolean, default=False)
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    erased_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+    channel: Mapped[ChannelChoice] = mapped_column(_enum(ChannelChoice), default=ChannelChoice.LINE,
+                                                   server_default=ChannelChoice.LINE.value)
+    # Set when LINE said this user ID cannot be reached (profile 404); cleared when it answers again
+    # or the ID changes. Only a recipient problem sets it, never an error about a message.
+    line_unreachable_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+
+    @property
+    def display_name(self) -> str:
+        return self.name if self.name is not None else f"(deleted #{self.id})"
+
+
+class Shift(Base):
+    """One shift in wall time of its classroom. `version` grows on every change that matters to the teacher."""
+
+    __tablename__ = "shifts"
+    __table_args__ = (
+        Index("ix_shifts_classroom_date", "classroom_id", "local_date"),
+        Index("ix_shifts_teacher_date", "teacher_id", "local_date"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    classroom_id: Mapped[int] = mapped_column(ForeignKey("classrooms.id"))
+    teacher_id: Mapped[int] = mapped_column(ForeignKey("teachers.id"))
+    local_date: Mapped[dt.date] = mapped_column(Date)
+    start_time: Mapped[dt.time] = mapped_column(Time)
+    end_time: Mapped[dt.time] = mapped_column(Time)
+    ends_next_day: Mapped[bool] = mapped_column(Boolean, default=False)
+    note: Mapped[str] = mapped_column(Text, default="")
+    status: Mapped[ShiftStatus] = mapped_column(_enum(ShiftStatus), default=ShiftStatus.DRAFT)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+    classroom: Mapped[Classroom] = relationship(lazy="joined")
+    teacher: Mapped[Teacher] = relationship(lazy="joined")
+
+
+class ShiftRevision(Base):
+    """What a shift looked like at each version, so a correction can say old → new."""
+
+    __tablename__ = "shift_revisions"
+    __table_args__ = (UniqueConstraint("shift_id", "version"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    shift_id: Mapped[int] = mapped_column(ForeignKey("shifts.id"))
+    version: Mapped[int] = mapped_column(Integer)
+    classroom_id: Mapped[int] = mapped_column(ForeignKey("classrooms.id"))
+    teacher_id: Mapped[int] = mapped_column(ForeignKey("teachers.id"))
+    local_date: Mapped[dt.date] = mapped_column(Date)
+    start_time: Mapped[dt.time] = mapped_column(Time)
+    end_time: Mapped[dt.time] = mapped_column(Time)
+    ends_next_day: Mapped[bool] = mapped_column(Boolean, default=False)
+    status: Mapped[ShiftStatus] = mapped_column(_enum(ShiftStatus))
+    recorded_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Publication(Base):
+    """One immutable published revision of a classroom's month."""
+
+    __tablename__ = "publications"
+    __table_args__ = (UniqueConstraint("classroom_id", "year", "month", "revision"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    classroom_id: Mapped[int] = mapped_column(ForeignKey("classrooms.id"))
+    year: Mapped[int] = mapped_column(Integer)
+    month: Mapped[int] = mapped_column(Integer)
+    revision: Mapped[int] = mapped_column(Integer)
+    document_id: Mapped[str] = mapped_column(String(64), unique=True)
+    is_update: Mapped[bool] = mapped_column(Boolean, default=False)
+    image_sha256: Mapped[str] = mapped_column(String(64))
+    image_bytes: Mapped[int] = mapped_column(Integer)
+    image_width: Mapped[int] = mapped_column(Integer)
+    image_height: Mapped[int] = mapped_column(Integer)
+    preview_sha256: Mapped[str] = mapped_column(String(64))
+    preview_bytes: Mapped[int] = mapped_column(Integer)
+    snapshot_json: Mapped[str] = mapped_column(Text)
+    changes_json: Mapped[str] = mapped_column(Text, default="[]")
+    original_key: Mapped[str | None] = mapped_column(String(300))
+    preview_key: Mapped[str | None] = mapped_column(String(300))
+    uploaded_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Delivery(Base):
+    """The outbox row. The queue is this table: the sender claims due rows and reloads the rest by id."""
+
+    __tablename__ = "deliveries"
+    __table_args__ = (
+        Index("ix_deliveries_status_next_attempt", "status", "next_attempt_at"),
+        Index("ix_deliveries_shift", "shift_id", "shift_version"),
+        Index("ix_deliveries_created", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[DeliveryKind] = mapped_column(_enum(DeliveryKind))
+    channel: Mapped[Channel] = mapped_column(_enum(Channel), default=Channel.LINE)
+    dedup_key: Mapped[str] = mapped_column(String(200), unique=True)
+    recipient: Mapped[str | None] = mapped_column(String(320))
+    teacher_id: Mapped[int | None] = mapped_column(ForeignKey("teachers.id"))
+    classroom_id: Mapped[int | None] = mapped_column(ForeignKey("classrooms.id"))
+    shift_id: Mapped[int | None] = mapped_column(ForeignKey("shifts.id"))
+    shift_version: Mapped[int | None] = mapped_column(Integer)
+    publication_id: Mapped[int | None] = mapped_column(ForeignKey("publications.id"))
+    linked_delivery_id: Mapped[int | None] = mapped_column(ForeignKey("deliveries.id"))
+    alert_id: Mapped[int | None] = mapped_column(ForeignKey("alerts.id"))
+    status: Mapped[DeliveryStatus] = mapped_column(_enum(DeliveryStatus), default=DeliveryStatus.PENDING)
+    cancel_reason: Mapped[str | None] = mapped_column(String(64))
+    dead_lettered_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    attempt_count: Mapped[int] = mapped_column(Integer, default=0)
+    due_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    next_attempt_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    lease_owner: Mapped[str | None] = mapped_column(String(64))
+    lease_expires_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    retry_key: Mapped[str | None] = mapped_column(String(36))
+    retry_key_issued_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    last_error_code: Mapped[str | None] = mapped_column(String(64))
+    last_error_message: Mapped[str | None] = mapped_column(Text)
+    line_request_id: Mapped[str | None] = mapped_column(String(64))
+    accepted_request_id: Mapped[str | None] = mapped_column(String(64))
+    late_seconds: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    first_attempt_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    sent_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+
+class DeliveryAttempt(Base):
+    """One try at sending one delivery, kept for the manager to inspect."""
+
+    __tablename__ = "delivery_attempts"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    delivery_id: Mapped[int] = mapped_column(ForeignKey("deliveries.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    duration_ms: Mapped[int | None] = mapped_column(Integer)
+    http_status: Mapped[int | None] = mapped_column(Integer)
+    request_id: Mapped[str | None] = mapped_column(String(64))
+    accepted_request_id: Mapped[str | None] = mapped_column(String(64))
+    retry_key: Mapped[str | None] = mapped_column(String(36))
+    outcome: Mapped[str] = mapped_column(String(32))
+    error_code: Mapped[str | None] = mapped_column(String(64))
+    error_message: Mapped[str | None] = mapped_column(Text)
+
+
+class Alert(Base):
+    """One incident for the manager: opened once when a condition starts, cleared when it ends.
+
+    `open_key` is the condition (kind and scope) while the incident is open and NULL afterwards; being
+    unique, it lets at most one incident per condition be open, whoever notices the condition first.
+    """
+
+    __tablename__ = "alerts"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[AlertKind] = mapped_column(_enum(AlertKind))
+    scope: Mapped[str] = mapped_column(String(32), default="")
+    open_key: Mapped[str | None] = mapped_column(String(100), unique=True)
+    title: Mapped[str] = mapped_column(String(300))
+    detail: Mapped[str] = mapped_column(Text, default="")
+    opened_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    last_seen_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    cleared_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
