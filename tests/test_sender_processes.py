@@ -13,8 +13,10 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import IO
 
 import pytest
 from sqlalchemy import func, select
@@ -28,6 +30,10 @@ from tests.linefixtures import TOKEN, make_reminders
 
 ROOT = Path(__file__).resolve().parent.parent
 FINAL = (DeliveryStatus.SENT, DeliveryStatus.FAILED, DeliveryStatus.CANCELED)
+SENDING = "sending from "  # what `main.py sender` prints once its loop and courier run
+# How long a sender may take to start before a test gives up: far above the 1–1.5 s a slow,
+# busy 2-core machine needs, since a test that waits for the line costs nothing when it comes sooner.
+START_TIMEOUT_S = 60.0
 
 
 def _tune(db: Database, **values: str) -> None:
@@ -48,6 +54,48 @@ def _spawn(paths: DataPaths, emulator: LineEmulator, *, home: Path | None = None
     }
     return subprocess.Popen([sys.executable, "main.py", "sender"], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+class _Output:
+    """A process's stdout and stderr, read on threads while it runs: it never blocks on a full pipe,
+    and a test can wait for a line it prints (with a timeout) instead of guessing how long it takes."""
+
+    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+        assert process.stdout is not None and process.stderr is not None
+        self._changed = threading.Condition()
+        self._stdout: list[str] = []
+        self._stderr: list[str] = []
+        self._open = 2  # streams not at their end yet
+        self._readers = [threading.Thread(target=self._read, args=(stream, lines), daemon=True)
+                         for stream, lines in ((process.stdout, self._stdout), (process.stderr, self._stderr))]
+        for reader in self._readers:
+            reader.start()
+
+    def _read(self, stream: IO[bytes], lines: list[str]) -> None:
+        for raw in stream:
+            with self._changed:
+                lines.append(raw.decode(errors="replace"))
+                self._changed.notify_all()
+        with self._changed:
+            self._open -= 1
+            self._changed.notify_all()
+
+    def wait_for(self, text: str, timeout: float) -> bool:
+        """Has stdout had a line containing `text`? False once the timeout passed or the process
+        closed its output without printing it."""
+        with self._changed:
+            return self._changed.wait_for(lambda: any(text in line for line in self._stdout) or self._open == 0,
+                                          timeout) and any(text in line for line in self._stdout)
+
+    def close(self, timeout: float = 30.0) -> None:
+        """After the process ended: let the readers reach the end of its output."""
+        for reader in self._readers:
+            reader.join(timeout)
+
+    @property
+    def stderr(self) -> str:
+        with self._changed:
+            return "".join(self._stderr)
 
 
 def _unfinished(db: Database) -> int:
@@ -136,6 +184,27 @@ def test_a_second_sender_on_the_same_data_folder_is_refused(db: Database, paths:
             first.send_signal(signal.SIGTERM)
             first.communicate(timeout=60)
         assert first.returncode == 0
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
+def test_the_sender_says_it_is_sending_once_its_courier_runs(db: Database, paths: DataPaths) -> None:
+    """The line the crash test (and a person at the terminal) goes by: printed when the loop runs
+    with its courier started, not when the process merely got through its imports."""
+    with LineEmulator(token=TOKEN) as emulator:
+        process = _spawn(paths, emulator)
+        output = _Output(process)
+        try:
+            assert output.wait_for(SENDING, START_TIMEOUT_S), output.stderr
+            # Each thread lists the children it started; the sender's loop thread starts the courier.
+            children = [int(p) for task in Path(f"/proc/{process.pid}/task").iterdir()
+                        for p in (task / "children").read_text().split()]
+            commands = [Path(f"/proc/{child}/cmdline").read_bytes() for child in children]
+            assert [c for c in commands if c.endswith(b"main.py\0courier\0")], commands
+        finally:
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=60)
+            output.close()
+        assert process.returncode == 0
 
 
 @pytest.mark.slow
