@@ -161,28 +161,21 @@ def test_two_sender_processes_never_send_one_delivery_twice(db: Database, paths:
         assert secret not in path.read_bytes(), path
 
 
-def _lock_is_free(paths: DataPaths) -> bool:
-    from core.sender_lock import SenderLock
-
-    probe = SenderLock(paths.home / "sender.lock")
-    free = probe.acquire()
-    probe.release()
-    return free
-
-
 def test_a_second_sender_on_the_same_data_folder_is_refused(db: Database, paths: DataPaths) -> None:
     with LineEmulator(token=TOKEN) as emulator:
         first = _spawn(paths, emulator)
+        output = _Output(first)
         try:
-            deadline = time.monotonic() + 30
-            while _lock_is_free(paths) and time.monotonic() < deadline:
-                time.sleep(0.05)
+            # It says so once it holds the folder's lock (taken before its loop starts); probing the
+            # lock instead could take it at the very moment the first sender tries to.
+            assert output.wait_for(SENDING, START_TIMEOUT_S), output.stderr
             second = _spawn(paths, emulator)
             _, err = second.communicate(timeout=60)
             assert second.returncode == 1 and b"already sending" in err
         finally:
             first.send_signal(signal.SIGTERM)
-            first.communicate(timeout=60)
+            first.wait(timeout=60)
+            output.close()
         assert first.returncode == 0
 
 
