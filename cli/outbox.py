@@ -104,7 +104,16 @@ def cmd_sender(db: Database, args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
-    print(f"sending from {engine.paths.home} (Ctrl+C to stop)", flush=True)
+    loop = engine.sender
+    assert loop is not None  # start() said yes
+    # Said once the sender's loop runs, with its courier started: start-up (imports, database,
+    # the courier's own start) can take seconds on a slow machine, and whoever watches this
+    # process (a person, a service manager, the crash test) should see when it really sends.
+    # Polled, not a blocking wait, so Ctrl+C during start-up still stops it.
+    while not stop.is_set() and not loop.ready.wait(0.1):
+        pass
+    if loop.ready.is_set():
+        print(f"sending from {engine.paths.home} (Ctrl+C to stop)", flush=True)
     while not stop.wait(1.0):
         pass
     stats = engine.sender.stats if engine.sender else None
