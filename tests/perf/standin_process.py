@@ -77,7 +77,7 @@ class StandinProcess:
         return self._call("GET", "stats")  # type: ignore[no-any-return]
 
     def cpu_seconds(self) -> float:
-        """The stand-in's CPU since the last reset."""
+        """The stand-in process's CPU so far (user + system), as EmulatorProcess.cpu_seconds."""
         return float(self.stats()["cpuSeconds"])
 
     def check_exactly_once(self, expected: int) -> dict[str, Any]:
