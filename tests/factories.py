@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
+from pathlib import Path
 
 from sqlalchemy.orm import Session
 
 from core.roster import rules
 from core.store.models import Classroom, Shift, ShiftStatus, Teacher
+from core.store.paths import DataPaths, data_paths
 
 
 def classroom(session: Session, name: str = "本校", **kwargs: object) -> Classroom:
@@ -50,3 +53,8 @@ def shift(
         ),
         now=now,
     )
+
+
+def home_paths() -> DataPaths:
+    """This test's own data folder (conftest's autouse fixture points SHIFTCAST_HOME at it)."""
+    return data_paths(Path(os.environ["SHIFTCAST_HOME"]))

@@ -47,7 +47,7 @@ def test_one_webhook_post_per_incident(db: Database, line_ready: LineEmulator, w
     ids = make_reminders(db, 5, now=clock.now, emulator=line_ready, start_in=dt.timedelta(days=5))
     line_ready.set_faults(FaultPlan(fail_next=1000))
     seen: list[str] = []
-    sender = Sender(db, lambda: access_from_settings(db), config=FAST, clock=clock,
+    sender = Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), config=FAST, clock=clock,
                     events=SenderEvents(alert=[lambda code, _t: seen.append(code)]))
     scheduler = Scheduler(db, wake_sender=sender.wake, clock=clock, sending_since=lambda: now)
     _kill_with_retries(sender, clock)
@@ -90,7 +90,7 @@ def test_a_refused_webhook_fails_its_notification_without_retrying(db: Database,
         settings.put(s, alerts.WEBHOOK_URL, webhook.url)
         opened = alerts.open_incident(s, alerts.quota_exhausted(), now=now)
         assert opened is not None
-    Sender(db, lambda: None, config=FAST, clock=clock).run_until_idle()
+    Sender(db, lambda: None, paths=f.home_paths(), config=FAST, clock=clock).run_until_idle()
     with db.read() as s:
         [note] = s.scalars(select(Delivery).where(Delivery.alert_id == opened.id)).all()
     assert (note.status, note.last_error_code, note.dead_lettered_at) == (DeliveryStatus.FAILED, "WEBHOOK_4XX", None)

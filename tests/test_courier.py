@@ -33,6 +33,7 @@ from core.sending import courier
 from core.sending.sender import Sender, SenderConfig
 from core.store.db import Database
 from core.store.models import Delivery, DeliveryStatus
+from tests import factories as f
 from tests.linefixtures import (  # noqa: F401
     TOKEN,
     FakeClock,
@@ -71,7 +72,7 @@ def test_a_courier_killed_with_requests_in_hand_loses_nothing_and_duplicates_not
         db: Database, line_ready: LineEmulator, clock: FakeClock) -> None:
     ids = make_reminders(db, 30, now=clock.now, emulator=line_ready)
     line_ready.set_faults(FaultPlan(latency_ms=400))
-    sender = Sender(db, lambda: access_from_settings(db), config=CONFIG, clock=clock)
+    sender = Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), config=CONFIG, clock=clock)
     try:
         sender.turn()  # all 30 handed to the courier; 4 threads there, 0.4 s each
         assert sender.stats.by_courier == 30
@@ -113,7 +114,7 @@ def test_the_sender_sends_from_its_threads_when_the_courier_cannot_start(
         caplog: pytest.LogCaptureFixture) -> None:
     monkeypatch.setattr(courier, "command", lambda: [sys.executable, "-c", "import sys; sys.exit(3)"])
     ids = make_reminders(db, 5, now=clock.now, emulator=line_ready)
-    sender = Sender(db, lambda: access_from_settings(db), config=CONFIG, clock=clock)
+    sender = Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), config=CONFIG, clock=clock)
     try:
         stats = sender.run_until_idle()
     finally:
@@ -232,7 +233,7 @@ def test_the_courier_serves_nothing_without_a_config() -> None:
 def test_a_courier_that_stops_answering_is_replaced_and_nothing_is_lost(
         db: Database, line_ready: LineEmulator, clock: FakeClock, caplog: pytest.LogCaptureFixture) -> None:
     ids = make_reminders(db, 12, now=clock.now, emulator=line_ready)
-    sender = Sender(db, lambda: access_from_settings(db), config=CONFIG, clock=clock)
+    sender = Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), config=CONFIG, clock=clock)
     try:
         line_ready.set_faults(FaultPlan(latency_ms=300))
         sender.turn()  # handed over

@@ -60,7 +60,7 @@ def clock(now: dt.datetime) -> FakeClock:
 
 def _sender(db: Database, clock: FakeClock, events: SenderEvents | None = None, *,
             config: SenderConfig = FAST) -> Sender:
-    return Sender(db, lambda: access_from_settings(db), email_access=lambda: email_channel.access_from_settings(db),
+    return Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), email_access=lambda: email_channel.access_from_settings(db),
                   config=config, clock=clock, events=events)
 
 

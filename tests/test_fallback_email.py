@@ -45,7 +45,7 @@ def _no_password_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _sender(db: Database, clock: FakeClock) -> Sender:
-    return Sender(db, lambda: access_from_settings(db), email_access=lambda: email_channel.access_from_settings(db),
+    return Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), email_access=lambda: email_channel.access_from_settings(db),
                   config=FAST, clock=clock)
 
 
@@ -124,7 +124,7 @@ def test_a_400_about_the_message_does_not_mark_the_teacher_unreachable(
         plan(s, now=now)
     _make_due(db, now)
     # Every reminder's push is built by line_builders.reminder_push, on the lean path and the ORM path alike.
-    monkeypatch.setattr(line_builders, "reminder_push", lambda facts, language, to: Outgoing(
+    monkeypatch.setattr(line_builders, "reminder_push", lambda facts, language, to, paths: Outgoing(
         "push", to, ({"type": "text", "text": ""},)))  # a bad message, not a bad recipient
     _sender(db, FakeClock(now)).run_until_idle()
     [line] = _all(db)

@@ -48,7 +48,7 @@ def _month(db: Database, now: dt.datetime) -> dict[str, int]:
 
 
 def _send(db: Database, now: dt.datetime) -> None:
-    Sender(db, lambda: access_from_settings(db), config=SenderConfig(concurrency=2), clock=FakeClock(now)).run_until_idle()
+    Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), config=SenderConfig(concurrency=2), clock=FakeClock(now)).run_until_idle()
 
 
 def test_publish_end_to_end_through_s3_to_the_group(db: Database, paths: DataPaths, hosted: str,

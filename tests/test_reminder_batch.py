@@ -1,13 +1,16 @@
-"""The lean reminder path (core/sending/reminder_batch.py) may only ever be stricter than presend's checks.
+"""The lean reminder path (core/sending/reminder_batch.py) and the builders run the same send-time rules.
 
-Every reason presend has not to send a reminder is made here the way another process (or an older
-version of the app) could leave it: straight in the tables, with no planner around to cancel the
-delivery at edit time. The lean query must then not call the reminder ready, and the sender, which
-hands it to presend, must cancel or fail it with presend's reason.
+Every reason not to send a reminder is made here the way another process (or an older version of the
+app) could leave it: straight in the tables, with no planner around to cancel the delivery at edit
+time. The lean query must then not call the reminder ready, and the sender, which hands it to the
+builders, must cancel or fail it with their reason. The cases are checked against the rule table, so
+a new rule without its case here fails; and the two ways of filling in the rules' Subject are
+compared field by field in every case.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Callable
 from typing import Any
@@ -18,7 +21,8 @@ from sqlalchemy import update
 from core.channels.line import access_from_settings
 from core.emulator import LineEmulator
 from core.outbox.policy import BackoffPolicy
-from core.sending import line_builders, reminder_batch
+from core.roster import rules
+from core.sending import line_builders, reminder_batch, send_rules
 from core.sending.sender import Sender, SenderConfig
 from core.store.db import Database
 from core.store.models import (
@@ -93,11 +97,25 @@ CASES: list[tuple[str, Change, tuple[DeliveryStatus, str | None]]] = [
      _teacher(line_unreachable_at=dt.datetime(2026, 1, 1, tzinfo=dt.UTC), channel=ChannelChoice.LINE_FALLBACK.value,
               email="hanako@example.com", email_opt_in=True),
      (DeliveryStatus.CANCELED, "LINE_UNREACHABLE")),
-    # Without a fallback presend still tries LINE; the lean path leaves that decision to it too.
+    # Without a fallback LINE is still tried, on both paths.
     ("LINE cannot reach a teacher without fallback", _teacher(line_unreachable_at=dt.datetime(2026, 1, 1, tzinfo=dt.UTC)),
      (DeliveryStatus.SENT, None)),
     ("retry key older than 24 h", _old_retry_key, (DeliveryStatus.FAILED, "RETRY_KEY_EXPIRED")),
 ]
+
+
+# Reasons the query itself decides (no row to read) or the sender does (the retry key), not a rule.
+NOT_RULES = {"SHIFT_MISSING": "no shift row: the inner join returns nothing", "RETRY_KEY_EXPIRED": "the sender's check"}
+
+
+def test_every_rule_of_a_line_reminder_has_its_case_and_every_case_its_rule() -> None:
+    rule_reasons = [rule.reason for rule in send_rules.LINE_REMINDER]
+    assert len(rule_reasons) == len(set(rule_reasons))
+    case_reasons = {reason for _, _, (status, reason) in CASES if reason is not None}
+    assert case_reasons - set(rule_reasons) <= set(NOT_RULES)
+    assert set(rule_reasons) <= case_reasons
+    # The lean path runs exactly the builders' rules for a LINE reminder, in their order.
+    assert send_rules.LINE_REMINDER == send_rules.SHIFT + send_rules.REMINDER + send_rules.LINE_TEACHER
 
 
 @pytest.fixture
@@ -116,20 +134,23 @@ def _one_reminder(db: Database, emulator: LineEmulator, clock: FakeClock, change
 
 
 @pytest.mark.parametrize(("name", "change", "expected"), CASES, ids=[c[0] for c in CASES])
-def test_a_reminder_with_a_reason_not_to_send_is_never_ready_on_the_lean_path(
+def test_the_lean_path_and_the_builders_agree_on_every_reason_not_to_send(
         db: Database, line_ready: LineEmulator, clock: FakeClock, name: str, change: Change,
         expected: tuple[DeliveryStatus, str | None]) -> None:
     delivery_id = _one_reminder(db, line_ready, clock, change)
+    status, reason = expected
     with db.read() as s:
-        assert delivery_id not in reminder_batch.load(s, [delivery_id], clock.now), name
+        # Ready on the lean path exactly when the builders would send it: the same rules decide.
+        ready = delivery_id in reminder_batch.load(s, [delivery_id], clock.now, f.home_paths())
+        assert ready == (status == DeliveryStatus.SENT), name
+        _assert_same_subject(s, delivery_id, clock.now)
 
-    sender = Sender(db, lambda: access_from_settings(db), config=CONFIG, clock=clock)
+    sender = Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), config=CONFIG, clock=clock)
     sender.run_until_idle()
     sender.stop()
     with db.read() as s:
         d = s.get(Delivery, delivery_id)
         assert d is not None
-        status, reason = expected
         assert d.status == status, (name, d.status, d.cancel_reason, d.last_error_code)
         if status == DeliveryStatus.CANCELED:
             assert d.cancel_reason == reason
@@ -137,6 +158,21 @@ def test_a_reminder_with_a_reason_not_to_send_is_never_ready_on_the_lean_path(
             assert d.last_error_code == reason
     sent = len(line_ready.all_inbox())
     assert sent == (1 if status == DeliveryStatus.SENT else 0)
+
+
+def _assert_same_subject(session: Any, delivery_id: int, now: dt.datetime) -> None:
+    """Both paths see the same facts: the Subject from the query row equals the one from the ORM."""
+    [row] = reminder_batch.rows(session, [delivery_id]) or [None]
+    d = session.get(Delivery, delivery_id)
+    shift = session.get(Shift, d.shift_id) if d.shift_id is not None else None
+    if row is None:  # no shift (or teacher) row: the builders must find a reason in that
+        assert shift is None or shift.teacher is None
+        return
+    assert shift is not None
+    orm = send_rules.subject_of(d, shift, shift.teacher, rules.shift_instants(shift)[0], now)
+    lean = reminder_batch.subject_of_row(row, now)
+    for field in dataclasses.fields(send_rules.Subject):
+        assert getattr(lean, field.name) == getattr(orm, field.name), field.name
 
 
 def test_a_ready_reminder_is_the_same_message_on_both_paths(db: Database, line_ready: LineEmulator,
@@ -147,13 +183,14 @@ def test_a_ready_reminder_is_the_same_message_on_both_paths(db: Database, line_r
         s.execute(update(S).where(S.c.id == s.get(Delivery, ids[1]).shift_id).values(
             end_time=dt.time(1, 30), ends_next_day=True))
     with db.write() as s:
-        lean = reminder_batch.load(s, ids, clock.now)
+        lean = reminder_batch.load(s, ids, clock.now, f.home_paths())
         assert sorted(lean) == sorted(ids)
         for delivery_id in ids:
             d = s.get(Delivery, delivery_id)
             assert d is not None
-            built = line_builders.build_reminder(s, d, clock.now)
+            built = line_builders.build_reminder(s, d, clock.now, f.home_paths())
             ready = lean[delivery_id]
+            _assert_same_subject(s, delivery_id, clock.now)
             assert ready.outgoing == built
             assert (ready.attempt_count, ready.attempt_number, ready.retry_key) == (0, 1, None)
             assert ready.due_at == d.due_at and ready.first_attempt_at is None
@@ -166,13 +203,13 @@ def test_a_retry_on_the_lean_path_numbers_its_attempt_and_keeps_its_key(db: Data
 
     [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
     line_ready.set_faults(FaultPlan(fail_next=1))
-    sender = Sender(db, lambda: access_from_settings(db), config=CONFIG, clock=clock)
+    sender = Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), config=CONFIG, clock=clock)
     sender.run_until_idle()
     clock.advance(minutes=2)
     with db.read() as s:
         first = s.get(Delivery, delivery_id)
         assert first is not None and first.retry_key is not None
-        ready = reminder_batch.load(s, [delivery_id], clock.now)[delivery_id]
+        ready = reminder_batch.load(s, [delivery_id], clock.now, f.home_paths())[delivery_id]
     assert (ready.attempt_number, ready.attempt_count, ready.retry_key) == (2, 1, first.retry_key)
     sender.run_until_idle()
     sender.stop()

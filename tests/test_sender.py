@@ -20,6 +20,7 @@ from core.sending.sender import Sender, SenderConfig, SenderEvents
 from core.store import secrets, settings
 from core.store.db import Database
 from core.store.models import Delivery, DeliveryAttempt, DeliveryStatus
+from tests import factories as f
 from tests.linefixtures import FakeClock, emulator, line_ready, make_reminders  # noqa: F401
 
 FAST = SenderConfig(concurrency=4, lease=dt.timedelta(seconds=30),
@@ -46,7 +47,7 @@ def clock(now: dt.datetime) -> FakeClock:
 
 
 def _make(db: Database, config: SenderConfig, **kwargs: object) -> Sender:
-    sender = Sender(db, lambda: access_from_settings(db), config=dataclasses.replace(config, courier=_MODE["courier"]),
+    sender = Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), config=dataclasses.replace(config, courier=_MODE["courier"]),
                     **kwargs)  # type: ignore[arg-type]
     _MADE.append(sender)
     return sender
@@ -221,7 +222,7 @@ def test_400_fails_with_lines_message_and_details(db, line_ready: LineEmulator, 
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
     # Every reminder's push is built by line_builders.reminder_push, on the lean path and the ORM path alike.
-    monkeypatch.setattr(line_builders, "reminder_push", lambda facts, language, to: Outgoing(
+    monkeypatch.setattr(line_builders, "reminder_push", lambda facts, language, to, paths: Outgoing(
         "push", to, ({"type": "text", "text": ""},)))
     _sender(db, clock).run_until_idle()
     d = _delivery(db, delivery_id)

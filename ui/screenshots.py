@@ -202,7 +202,7 @@ def send_demo_once(ctx: AppContext, *, now: Callable[[], dt.datetime] | None = N
                 except ShiftcastError as exc:
                     notes.append(f"{room.name}: {exc}")
         planner.plan(session, now=moment)
-    sender = Sender(ctx.db, lambda: access_from_settings(ctx.db), clock=now_fn)
+    sender = Sender(ctx.db, lambda: access_from_settings(ctx.db), paths=ctx.paths, clock=now_fn)
     try:
         stats = sender.run_until_idle()
     finally:

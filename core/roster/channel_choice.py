@@ -31,11 +31,16 @@ def parse(value: str | ChannelChoice | None) -> ChannelChoice:
 
 
 def line_eligible(teacher: Teacher) -> bool:
-    return teacher.active and teacher.erased_at is None and teacher.line_opt_in and bool(teacher.line_user_id)
+    return eligible(teacher.active, teacher.erased_at is not None, teacher.line_opt_in, teacher.line_user_id)
 
 
 def email_eligible(teacher: Teacher) -> bool:
-    return teacher.active and teacher.erased_at is None and teacher.email_opt_in and bool(teacher.email)
+    return eligible(teacher.active, teacher.erased_at is not None, teacher.email_opt_in, teacher.email)
+
+
+def eligible(active: bool, erased: bool, opted_in: bool, address: str | None) -> bool:
+    """A channel can be used for a teacher: active, not erased, agreed to it, with an address on it."""
+    return bool(active and not erased and opted_in and address)
 
 
 def channels_for(choice: ChannelChoice, *, line_ok: bool, email_ok: bool, line_unreachable: bool) -> tuple[Channel, ...]:
@@ -61,12 +66,19 @@ def planned_channels(teacher: Teacher) -> tuple[Channel, ...]:
 
 def falls_back_to_email(teacher: Teacher) -> bool:
     """A LINE message that cannot reach this teacher should go by e-mail instead."""
-    return ChannelChoice(teacher.channel) is ChannelChoice.LINE_FALLBACK and email_eligible(teacher)
+    return choice_falls_back(ChannelChoice(teacher.channel), email_ok=email_eligible(teacher))
+
+
+def choice_falls_back(choice: ChannelChoice, *, email_ok: bool) -> bool:
+    return choice is ChannelChoice.LINE_FALLBACK and email_ok
 
 
 def wants(teacher: Teacher, channel: Channel) -> bool:
     """Does the teacher's choice still include this channel (a fallback counts for e-mail)?"""
-    choice = ChannelChoice(teacher.channel)
+    return choice_includes(ChannelChoice(teacher.channel), channel)
+
+
+def choice_includes(choice: ChannelChoice, channel: Channel) -> bool:
     if channel is Channel.LINE:
         return choice is not ChannelChoice.EMAIL
     if channel is Channel.EMAIL:

@@ -19,6 +19,7 @@ from core.sending.email_builders import sender_address
 from core.sending.outgoing import CancelDelivery, Outgoing
 from core.store import settings
 from core.store.models import Alert, Delivery
+from core.store.paths import DataPaths
 
 
 def _alert(session: Session, delivery: Delivery) -> Alert:
@@ -28,7 +29,7 @@ def _alert(session: Session, delivery: Delivery) -> Alert:
     return alert
 
 
-def build_webhook(session: Session, delivery: Delivery, now: dt.datetime) -> Outgoing:
+def build_webhook(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
     alert = _alert(session, delivery)
     url = settings.get(session, webhook.URL_SETTING)
     if not url:
@@ -36,7 +37,7 @@ def build_webhook(session: Session, delivery: Delivery, now: dt.datetime) -> Out
     return Outgoing("webhook", url, ({"text": alerts.message_of(alert)},))
 
 
-def build_email(session: Session, delivery: Delivery, now: dt.datetime) -> Outgoing:
+def build_email(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
     alert = _alert(session, delivery)
     to = (settings.get(session, alerts.MANAGER_EMAIL) or "").strip()
     if not to:

@@ -13,8 +13,9 @@ from sqlalchemy.orm import Session
 from core.sending import alert_builders, email_builders, line_builders
 from core.sending.outgoing import CannotBuild, Outgoing
 from core.store.models import Channel, Delivery, DeliveryKind
+from core.store.paths import DataPaths
 
-Builder = Callable[[Session, Delivery, dt.datetime], Outgoing]
+Builder = Callable[[Session, Delivery, dt.datetime, DataPaths], Outgoing]
 
 BUILDERS: dict[tuple[DeliveryKind, Channel], Builder] = {
     (DeliveryKind.SHIFT_REMINDER, Channel.LINE): line_builders.build_reminder,
@@ -28,11 +29,12 @@ BUILDERS: dict[tuple[DeliveryKind, Channel], Builder] = {
 }
 
 
-def prepare(session: Session, delivery: Delivery, now: dt.datetime) -> Outgoing:
-    """Check `delivery` as things are now and build its request (raises CancelDelivery or CannotBuild)."""
+def prepare(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
+    """Check `delivery` as things are now and build its request (raises CancelDelivery or CannotBuild).
+    Templates and images are read from the data folder `paths`."""
     channel = Channel(delivery.channel)
     builder = BUILDERS.get((delivery.kind, channel))
     if builder is None:
         raise CannotBuild("UNSUPPORTED_KIND",
                           f"no {channel.value} message is defined for {delivery.kind.value} deliveries")
-    return builder(session, delivery, now)
+    return builder(session, delivery, now, paths)

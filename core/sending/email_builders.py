@@ -20,18 +20,12 @@ from core.messages import email_text, texts
 from core.publication import month_image
 from core.publication.image_store import ImageStore
 from core.roster import channel_choice
-from core.sending.line_builders import (
-    _check_shift,
-    check_publication_is_newest,
-    check_shift_reminder,
-    correction_for,
-    facts_of,
-)
-from core.sending.line_builders import _templates as line_templates
+from core.sending.line_builders import check_publication_is_newest, checked_shift, correction_for, facts_of
+from core.sending.line_builders import templates as line_templates
 from core.sending.outgoing import CancelDelivery, CannotBuild, Outgoing
 from core.store import settings
 from core.store.models import Channel, Classroom, Delivery, Teacher
-from core.store.paths import default_home
+from core.store.paths import DataPaths
 
 ROSTER_CID = "roster@shiftcast"
 
@@ -47,10 +41,14 @@ def check_email_teacher(teacher: Teacher | None, delivery: Delivery) -> Teacher:
     return teacher
 
 
+def _templates(language: str, paths: DataPaths) -> email_text.EmailTemplates:
+    return _load_templates(language, paths.templates)
+
+
 @lru_cache(maxsize=8)
-def _templates(language: str) -> email_text.EmailTemplates:
-    # Loaded once per process, like the LINE templates: an edited copy applies from the next start.
-    return email_text.load_templates(language, default_home() / "templates")
+def _load_templates(language: str, folder: Path) -> email_text.EmailTemplates:
+    # Loaded once per process and folder, like the LINE templates: an edited copy applies from the next start.
+    return email_text.load_templates(language, folder)
 
 
 def sender_address(session: Session) -> tuple[str, str | None]:
@@ -71,41 +69,41 @@ def mail_to(session: Session, delivery: Delivery, teacher: Teacher, composed: em
     return Outgoing("email", address, (), mail=draft)
 
 
-def build_reminder(session: Session, delivery: Delivery, now: dt.datetime) -> Outgoing:
-    shift = check_shift_reminder(session, delivery, now)
+def build_reminder(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
+    shift = checked_shift(session, delivery, now, reminder=True)
     teacher = check_email_teacher(shift.teacher, delivery)
     room = shift.classroom
     facts = facts_of(shift, room, shift.note)
-    text = texts.reminder_text(facts, room.language, line_templates(room.language))
-    composed = email_text.compose(_templates(room.language), subject_name="shift_reminder", message_text=text,
+    text = texts.reminder_text(facts, room.language, line_templates(room.language, paths))
+    composed = email_text.compose(_templates(room.language, paths), subject_name="shift_reminder", message_text=text,
                                      fields=email_text.shift_fields(facts, room.language),
                                      name=teacher.display_name)
     return mail_to(session, delivery, teacher, composed)
 
 
-def build_correction(session: Session, delivery: Delivery, now: dt.datetime) -> Outgoing:
-    shift = _check_shift(session, delivery, now)
+def build_correction(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
+    shift = checked_shift(session, delivery, now, reminder=False)
     teacher = check_email_teacher(session.get(Teacher, delivery.teacher_id) if delivery.teacher_id else None,
                                   delivery)
-    correction = correction_for(session, shift, teacher)
+    correction = correction_for(session, shift, teacher, paths)
     fields = email_text.shift_fields(correction.before, correction.language)
-    composed = email_text.compose(_templates(correction.language), subject_name=correction.template,
+    composed = email_text.compose(_templates(correction.language, paths), subject_name=correction.template,
                                      message_text=correction.text, fields=fields, name=teacher.display_name,
                                      accent=email_text.CORRECTION_ACCENT)
     return mail_to(session, delivery, teacher, composed)
 
 
-def build_publication(session: Session, delivery: Delivery, now: dt.datetime) -> Outgoing:
+def build_publication(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
     publication = check_publication_is_newest(session, delivery)
     teacher = check_email_teacher(session.get(Teacher, delivery.teacher_id) if delivery.teacher_id else None,
                                   delivery)
     room = session.get(Classroom, publication.classroom_id)
     if room is None:
         raise CancelDelivery("CLASSROOM_MISSING")
-    original = ImageStore(default_home() / "images").path_for(publication.image_sha256, ".png")
+    original = ImageStore(paths.images).path_for(publication.image_sha256, ".png")
     if not original.is_file():
         raise CannotBuild("IMAGE_MISSING", f"the image of revision {publication.revision} is missing from the data folder")
-    templates = _templates(room.language)
+    templates = _templates(room.language, paths)
     fields = email_text.month_fields(room.name, publication.year, publication.month, publication.revision)
     changed = len(json.loads(publication.changes_json or "[]"))
     text = email_text.publication_text(templates, fields, revision=publication.revision, changed=changed)

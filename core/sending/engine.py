@@ -52,7 +52,7 @@ class Engine:
             config = SenderConfig.from_settings(session)
         config = dataclasses.replace(config, courier=self.courier,
                                      concurrency=self.send_threads if self.send_threads is not None else config.concurrency)
-        self.sender = Sender(self.db, lambda: access_from_settings(self.db), events=self.events, config=config,
+        self.sender = Sender(self.db, lambda: access_from_settings(self.db), paths=self.paths, events=self.events, config=config,
                              email_access=lambda: email_channel.access_from_settings(self.db)).start()
         self.started_at = utcnow()
         self.scheduler = Scheduler(self.db, wake_sender=self.sender.wake, refresh_quota=self._refresh_quota,

@@ -12,6 +12,7 @@ import datetime as dt
 import json
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -20,10 +21,10 @@ from core.messages import texts
 from core.planning import fallback
 from core.publication import hosting
 from core.publication.image_store import ImageStore
-from core.roster import channel_choice, rules
+from core.roster import rules
+from core.sending import send_rules
 from core.sending.outgoing import CancelDelivery, CannotBuild, Outgoing
 from core.store.models import (
-    Channel,
     Classroom,
     Delivery,
     DeliveryKind,
@@ -34,46 +35,39 @@ from core.store.models import (
     ShiftStatus,
     Teacher,
 )
-from core.store.paths import default_home
+from core.store.paths import DataPaths
 
 
-def _check_shift(session: Session, delivery: Delivery, now: dt.datetime) -> Shift:
-    """The shift still is what this delivery is about: same version, not started."""
-    shift = session.get(Shift, delivery.shift_id) if delivery.shift_id is not None else None
-    if shift is None:
-        raise CancelDelivery("SHIFT_MISSING")
-    if shift.version != delivery.shift_version:
-        raise CancelDelivery("SHIFT_CHANGED")
-    start, _ = rules.shift_instants(shift)
-    if start <= now:
-        raise CancelDelivery("SHIFT_STARTED")
+def _shift_of(session: Session, delivery: Delivery) -> Shift | None:
+    return session.get(Shift, delivery.shift_id) if delivery.shift_id is not None else None
+
+
+def _enforce(session: Session, delivery: Delivery, rules_: tuple[send_rules.Rule, ...], shift: Shift | None,
+             teacher: Teacher | None, now: dt.datetime) -> None:
+    """Raise CancelDelivery with the first rule that does not hold; a rule marked `then_email`
+    enqueues the e-mail copy (in this transaction) first, for a teacher who chose fallback."""
+    starts_at = rules.shift_instants(shift)[0] if shift is not None else None
+    broken = send_rules.first_broken(rules_, send_rules.subject_of(delivery, shift, teacher, starts_at, now))
+    if broken is None:
+        return
+    if broken.then_email and teacher is not None:
+        fallback.send_by_email_instead(session, delivery, teacher, now=now)
+    raise CancelDelivery(broken.reason)
+
+
+def checked_shift(session: Session, delivery: Delivery, now: dt.datetime, *, reminder: bool) -> Shift:
+    """The delivery's shift, still what it is about (and for a reminder: confirmed, still this teacher's)."""
+    shift = _shift_of(session, delivery)
+    _enforce(session, delivery, send_rules.SHIFT + (send_rules.REMINDER if reminder else ()), shift, None, now)
+    assert shift is not None  # SHIFT_MISSING comes first
     return shift
 
 
-def _check_teacher(session: Session, teacher: Teacher | None, delivery: Delivery, now: dt.datetime) -> Teacher:
-    """The teacher can and wants to get this on LINE; if LINE cannot reach a teacher with e-mail
-    fallback, the e-mail copy is enqueued (in this transaction) before the LINE delivery is canceled."""
-    if teacher is None or not teacher.active or teacher.erased_at is not None:
-        raise CancelDelivery("TEACHER_INACTIVE")
-    if not channel_choice.wants(teacher, Channel.LINE):
-        raise CancelDelivery("CHANNEL_CHANGED")
-    if not teacher.line_opt_in or not teacher.line_user_id:
-        fallback.send_by_email_instead(session, delivery, teacher, now=now)
-        raise CancelDelivery("LINE_NOT_OPTED_IN")
-    if teacher.line_unreachable_at is not None and channel_choice.falls_back_to_email(teacher):
-        fallback.send_by_email_instead(session, delivery, teacher, now=now)
-        raise CancelDelivery(fallback.UNREACHABLE)
+def checked_line_teacher(session: Session, delivery: Delivery, teacher: Teacher | None, now: dt.datetime) -> Teacher:
+    """The teacher can and wants to get this on LINE."""
+    _enforce(session, delivery, send_rules.LINE_TEACHER, None, teacher, now)
+    assert teacher is not None  # TEACHER_INACTIVE comes first
     return teacher
-
-
-def check_shift_reminder(session: Session, delivery: Delivery, now: dt.datetime) -> Shift:
-    """A reminder still applies: same version, confirmed, same teacher, not started."""
-    shift = _check_shift(session, delivery, now)
-    if shift.status != ShiftStatus.CONFIRMED:
-        raise CancelDelivery("SHIFT_NOT_CONFIRMED")
-    if delivery.teacher_id is not None and shift.teacher_id != delivery.teacher_id:
-        raise CancelDelivery("TEACHER_CHANGED")
-    return shift
 
 
 def facts_of(shift: Shift | ShiftRevision, classroom: Classroom, note: str = "") -> texts.ShiftFacts:
@@ -81,16 +75,16 @@ def facts_of(shift: Shift | ShiftRevision, classroom: Classroom, note: str = "")
                                shift.ends_next_day, note)
 
 
-def build_reminder(session: Session, delivery: Delivery, now: dt.datetime) -> Outgoing:
-    shift = check_shift_reminder(session, delivery, now)
-    teacher = _check_teacher(session, shift.teacher, delivery, now)
+def build_reminder(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
+    shift = checked_shift(session, delivery, now, reminder=True)
+    teacher = checked_line_teacher(session, delivery, shift.teacher, now)
     room = shift.classroom
-    return reminder_push(facts_of(shift, room, shift.note), room.language, str(teacher.line_user_id))
+    return reminder_push(facts_of(shift, room, shift.note), room.language, str(teacher.line_user_id), paths)
 
 
-def reminder_push(facts: texts.ShiftFacts, language: str, line_user_id: str) -> Outgoing:
+def reminder_push(facts: texts.ShiftFacts, language: str, line_user_id: str, paths: DataPaths) -> Outgoing:
     """The LINE push of a reminder (also built by core/sending/reminder_batch.py, from the same facts)."""
-    text = texts.reminder_text(facts, language, _templates(language))
+    text = texts.reminder_text(facts, language, templates(language, paths))
     return Outgoing("push", line_user_id, (texts.flex_message(text),))
 
 
@@ -105,7 +99,7 @@ class Correction:
     classroom: Classroom
 
 
-def correction_for(session: Session, shift: Shift, teacher: Teacher) -> Correction:
+def correction_for(session: Session, shift: Shift, teacher: Teacher, paths: DataPaths) -> Correction:
     """Old → new for the teacher who was told an older version (or a cancellation / hand-over notice)."""
     told = planner_told_version(session, shift.id, teacher.id, below=shift.version)
     if told is None:
@@ -118,16 +112,16 @@ def correction_for(session: Session, shift: Shift, teacher: Teacher) -> Correcti
     before = facts_of(before_rev, session.get(Classroom, before_rev.classroom_id) or room)
     reassigned = shift.teacher_id != teacher.id
     after = None if reassigned or shift.status == ShiftStatus.CANCELED else facts_of(shift, room, shift.note)
-    text = texts.correction_text(before, after, room.language, _templates(room.language), reassigned=reassigned)
+    text = texts.correction_text(before, after, room.language, templates(room.language, paths), reassigned=reassigned)
     template = "shift_reassigned" if reassigned else "shift_cancellation" if after is None else "shift_correction"
     return Correction(template, text, before, room.language, room)
 
 
-def build_correction(session: Session, delivery: Delivery, now: dt.datetime) -> Outgoing:
-    shift = _check_shift(session, delivery, now)
+def build_correction(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
+    shift = checked_shift(session, delivery, now, reminder=False)
     teacher = session.get(Teacher, delivery.teacher_id) if delivery.teacher_id else None
-    teacher = _check_teacher(session, teacher, delivery, now)
-    correction = correction_for(session, shift, teacher)
+    teacher = checked_line_teacher(session, delivery, teacher, now)
+    correction = correction_for(session, shift, teacher, paths)
     return Outgoing("push", str(teacher.line_user_id), (texts.flex_message(correction.text, accent="#C0392B"),))
 
 
@@ -143,13 +137,17 @@ def planner_told_version(session: Session, shift_id: int, teacher_id: int, *, be
     )
 
 
+def templates(language: str, paths: DataPaths) -> dict[str, str]:
+    return _templates(language, paths.templates)
+
+
 @lru_cache(maxsize=8)
-def _templates(language: str) -> dict[str, str]:
-    # Loaded once per process: a template edited in the data folder applies from the next start.
-    return texts.load_templates(language, default_home() / "templates")
+def _templates(language: str, folder: Path) -> dict[str, str]:
+    # Loaded once per process and folder: a template edited in the data folder applies from the next start.
+    return texts.load_templates(language, folder)
 
 
-def build_publication(session: Session, delivery: Delivery, now: dt.datetime) -> Outgoing:
+def build_publication(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
     publication = check_publication_is_newest(session, delivery)
     room = session.get(Classroom, publication.classroom_id)
     if room is None or not room.line_group_id:
@@ -161,7 +159,7 @@ def build_publication(session: Session, delivery: Delivery, now: dt.datetime) ->
     if host is None:
         raise CannotBuild("HOSTING_NOT_CONFIGURED",
                           "LINE shows images only from a public HTTPS address: set up image hosting in Settings")
-    store = ImageStore(default_home() / "images")
+    store = ImageStore(paths.images)
     original = store.path_for(publication.image_sha256, ".png")
     preview = store.path_for(publication.preview_sha256, ".jpg")
     if not original.is_file() or not preview.is_file():

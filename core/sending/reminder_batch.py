@@ -2,14 +2,13 @@
 
 Reminders are nearly all of the sender's traffic, and loading each one's delivery, shift, teacher and
 classroom as ORM objects cost the sender as much CPU as sending it. Here one query reads the few
-columns the send-time checks and the message need, for the whole batch.
+columns the send-time rules and the message need, for the whole batch, and runs the very rules the
+builders run (core/sending/send_rules.py) on them.
 
-This path only ever says "ready". A reminder with any reason not to go exactly as planned (its shift
-changed, was canceled or started, its teacher left LINE or cannot be reached there, its retry key is
-too old) is not returned, and the sender hands it to line_builders.build_reminder, which cancels or fails
-it with the reason and its side effects (an e-mail copy instead, for a teacher with fallback). The
-conditions below may therefore only ever be stricter than presend's checks, never looser; the
-tests run every cancel reason through the sender to hold that.
+This path only ever says "ready". A reminder that breaks a rule, has no shift or teacher row, or whose
+retry key is too old is not returned; the sender hands it to line_builders.build_reminder, which
+cancels or fails it with the reason and its side effects (an e-mail copy instead, for a teacher with
+fallback).
 """
 
 from __future__ import annotations
@@ -17,14 +16,15 @@ from __future__ import annotations
 import datetime as dt
 import functools
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import and_, bindparam, func, or_, select
+from sqlalchemy import Row, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from core.messages import texts
 from core.outbox import policy
-from core.roster import clock
-from core.sending import line_builders
+from core.roster import channel_choice, clock
+from core.sending import line_builders, send_rules
 from core.sending.outgoing import Outgoing
 from core.store.models import (
     Channel,
@@ -37,6 +37,7 @@ from core.store.models import (
     ShiftStatus,
     Teacher,
 )
+from core.store.paths import DataPaths
 
 D, S, T, C = Delivery.__table__, Shift.__table__, Teacher.__table__, Classroom.__table__
 A = DeliveryAttempt.__table__
@@ -59,50 +60,69 @@ class Ready:
 
 _LAST_ATTEMPT = select(func.max(A.c.number)).where(A.c.delivery_id == D.c.id).correlate(D).scalar_subquery()
 
-# Built once: the sender runs it every turn. The WHERE clause is presend's reminder checks that need
-# no clock (the start time needs the classroom's zone and is checked in Python).
+# Built once: the sender runs it every turn. Inner joins: a reminder without its shift, teacher or
+# classroom row is not ready here (the builders name the reason).
 _READY = (
-    select(D.c.id, _LAST_ATTEMPT, D.c.attempt_count, D.c.retry_key, D.c.retry_key_issued_at,
-           D.c.first_attempt_at, D.c.due_at, D.c.late_seconds, S.c.local_date, S.c.start_time, S.c.end_time, S.c.ends_next_day,
-           S.c.note, T.c.line_user_id, C.c.name, C.c.language, C.c.timezone)
+    select(D.c.id, _LAST_ATTEMPT.label("last_attempt"), D.c.attempt_count, D.c.retry_key, D.c.retry_key_issued_at,
+           D.c.first_attempt_at, D.c.due_at, D.c.late_seconds, D.c.shift_version, D.c.teacher_id,
+           S.c.version, S.c.status, S.c.teacher_id.label("shift_teacher_id"), S.c.local_date, S.c.start_time, S.c.end_time,
+           S.c.ends_next_day, S.c.note,
+           T.c.active, T.c.erased_at, T.c.channel, T.c.line_opt_in, T.c.line_user_id, T.c.line_unreachable_at,
+           T.c.email_opt_in, T.c.email,
+           C.c.name, C.c.language, C.c.timezone)
     .select_from(D.join(S, S.c.id == D.c.shift_id).join(T, T.c.id == S.c.teacher_id)
                  .join(C, C.c.id == S.c.classroom_id))
     .where(
         D.c.id.in_(bindparam("ids", expanding=True)),
         D.c.kind == DeliveryKind.SHIFT_REMINDER.value,
         D.c.channel == Channel.LINE.value,
-        # check_shift_reminder: the same version, confirmed, still this teacher's
-        S.c.version == D.c.shift_version,
-        S.c.status == ShiftStatus.CONFIRMED.value,
-        or_(D.c.teacher_id.is_(None), D.c.teacher_id == S.c.teacher_id),
-        # _check_teacher: active, wants LINE, opted in with a LINE ID, not known to be unreachable
-        T.c.active.is_(True),
-        T.c.erased_at.is_(None),
-        T.c.channel != ChannelChoice.EMAIL.value,
-        T.c.line_opt_in.is_(True),
-        and_(T.c.line_user_id.is_not(None), T.c.line_user_id != ""),
-        T.c.line_unreachable_at.is_(None),
     )
 )
 
 
 @functools.lru_cache(maxsize=4096)
-def _starts_at(local_date: dt.date, start: dt.time, zone_name: str) -> dt.datetime:
-    return clock.to_utc(local_date, start, zone_name)
+def _starts_at(local_date: dt.date, start: dt.time, end: dt.time, next_day: bool, zone_name: str) -> dt.datetime:
+    return clock.shift_interval(local_date, start, end, next_day, zone_name)[0]
 
 
-def load(session: Session, ids: list[int], now: dt.datetime) -> dict[int, Ready]:
+def subject_of_row(row: Row[Any], now: dt.datetime) -> send_rules.Subject:
+    """The rules' Subject from one row of the batch query; equal to send_rules.subject_of on the ORM
+    objects of the same delivery (tests/test_reminder_batch.py compares them field by field)."""
+    erased = row.erased_at is not None
+    return send_rules.Subject(
+        now=now,
+        delivery_shift_version=row.shift_version,
+        delivery_teacher_id=row.teacher_id,
+        shift_exists=True,
+        shift_version=row.version,
+        shift_status=ShiftStatus(row.status),
+        shift_teacher_id=row.shift_teacher_id,
+        shift_starts_at=_starts_at(row.local_date, row.start_time, row.end_time, row.ends_next_day, row.timezone),
+        teacher_exists=True,
+        teacher_active=bool(row.active),
+        teacher_erased=erased,
+        teacher_channel=ChannelChoice(row.channel),
+        teacher_line_opt_in=bool(row.line_opt_in),
+        teacher_has_line_id=bool(row.line_user_id),
+        teacher_line_unreachable=row.line_unreachable_at is not None,
+        teacher_email_eligible=channel_choice.eligible(row.active, erased, row.email_opt_in, row.email),
+    )
+
+
+def rows(session: Session, ids: list[int]) -> list[Row[Any]]:
+    return list(session.execute(_READY, {"ids": ids})) if ids else []
+
+
+def load(session: Session, ids: list[int], now: dt.datetime, paths: DataPaths) -> dict[int, Ready]:
     """The reminders among `ids` that are ready to send now, by delivery id."""
-    if not ids:
-        return {}
     ready: dict[int, Ready] = {}
-    for (delivery_id, last, attempt_count, retry_key, issued_at, first_at, due_at, late, local_date, start, end,
-         next_day, note, line_user_id, classroom, language, zone_name) in session.execute(_READY, {"ids": ids}):
-        if retry_key is not None and not policy.retry_key_usable(issued_at, now):
+    for row in rows(session, ids):
+        if row.retry_key is not None and not policy.retry_key_usable(row.retry_key_issued_at, now):
             continue
-        if _starts_at(local_date, start, zone_name) <= now:
+        if send_rules.first_broken(send_rules.LINE_REMINDER, subject_of_row(row, now)) is not None:
             continue
-        facts = texts.ShiftFacts(classroom, local_date, start, end, next_day, note)
-        ready[delivery_id] = Ready(delivery_id, (last or 0) + 1, attempt_count, retry_key, issued_at, first_at,
-                                   due_at, late, line_builders.reminder_push(facts, language, line_user_id))
+        facts = texts.ShiftFacts(row.name, row.local_date, row.start_time, row.end_time, row.ends_next_day, row.note)
+        ready[row.id] = Ready(row.id, (row.last_attempt or 0) + 1, row.attempt_count, row.retry_key, row.retry_key_issued_at,
+                              row.first_attempt_at, row.due_at, row.late_seconds,
+                              line_builders.reminder_push(facts, row.language, row.line_user_id, paths))
     return ready

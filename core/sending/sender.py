@@ -51,6 +51,7 @@ from core.store.models import (
     Shift,
     utcnow,
 )
+from core.store.paths import DataPaths
 
 log = logging.getLogger(__name__)
 
@@ -150,6 +151,7 @@ class Sender:
         db: Database,
         line_access: Callable[[], LineAccess | None],
         *,
+        paths: DataPaths,
         config: SenderConfig | None = None,
         clock: Callable[[], dt.datetime] = utcnow,
         rng: random.Random | None = None,
@@ -157,6 +159,7 @@ class Sender:
         email_access: Callable[[], SmtpAccess | None] | None = None,
     ) -> None:
         self.db = db
+        self.paths = paths  # the data folder: message templates and images are read from it
         self._line_access = line_access
         self._email_access = email_access or (lambda: None)
         self.clock = clock
@@ -427,7 +430,7 @@ class Sender:
         starts: list[outbox.AttemptStart] = []
         # Reminders that pass every check come from one lean query; everything else (other kinds,
         # and reminders with a reason not to go as planned) through the ORM and presend's builders.
-        ready = reminder_batch.load(session, ids, now)
+        ready = reminder_batch.load(session, ids, now, self.paths)
         for r in ready.values():
             started = self._attempt_start(r.delivery_id, r.attempt_count, r.retry_key, r.retry_key_issued_at,
                                           r.first_attempt_at, r.due_at, r.late_seconds, line=True, now=now)
@@ -461,7 +464,7 @@ class Sender:
                          "whether the last attempt arrived is unknown", dead=True)
             return None
         try:
-            outgoing = builders.prepare(session, delivery, now)
+            outgoing = builders.prepare(session, delivery, now, self.paths)
         except CancelDelivery as cancel:
             self._finish(session, delivery, now, DeliveryStatus.CANCELED, None, None, reason=cancel.reason)
             return None

@@ -35,6 +35,11 @@ class DataPaths:
     def logs(self) -> Path:
         return self.home / "logs"
 
+    @property
+    def templates(self) -> Path:
+        """The manager's edited copies of the message templates (resources/templates when absent)."""
+        return self.home / "templates"
+
     def ensure(self) -> DataPaths:
         for folder in (self.home, self.backups, self.images, self.logs):
             folder.mkdir(parents=True, exist_ok=True)

@@ -24,7 +24,7 @@ from core.sending.outgoing import Outgoing
 from core.store.db import Database
 from core.store.models import Delivery, utcnow
 from tests.perf.figures import RunFigures, Stopwatch
-from tests.perf.workload import mark_sent
+from tests.perf.workload import mark_sent, paths_of
 
 ATTEMPTS = 3  # per delivery, inline; with a healthy emulator the first one succeeds
 
@@ -57,12 +57,14 @@ def _push(client: LineClient, outgoing: Outgoing, retry_key: str) -> None:
 def _task_body(db: Database, client: LineClient, keys: uuid.UUID) -> Callable[[int], None]:
     """What one task does with a delivery id: build from the database, send, mark sent."""
 
+    paths = paths_of(db)
+
     def work(delivery_id: int) -> None:
         now = utcnow()
         with db.read() as session:
             delivery = session.get(Delivery, delivery_id)
             assert delivery is not None
-            outgoing = builders.prepare(session, delivery, now)
+            outgoing = builders.prepare(session, delivery, now, paths)
         _push(client, outgoing, str(uuid.uuid5(keys, str(delivery_id))))
         mark_sent(db, delivery_id, now)
 

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import select, update
+from sqlalchemy import make_url, select, update
 
 from core.sending import builders
 from core.sending.outgoing import Outgoing
@@ -20,6 +20,7 @@ from core.store import paths
 from core.store.bootstrap import open_database
 from core.store.db import Database, backup_sqlite
 from core.store.models import Delivery, DeliveryStatus, utcnow
+from core.store.paths import DataPaths
 from tests.linefixtures import make_reminders, user_id
 
 
@@ -64,12 +65,17 @@ def fresh_database(workload: Workload, name: str) -> Database:
     return open_database(data)
 
 
+def paths_of(db: Database) -> DataPaths:
+    """The data folder of a run's database file (each run has its own folder, templates and images)."""
+    return DataPaths(Path(str(make_url(db.url).database)).parent)
+
+
 def prepared_messages(db: Database, now: dt.datetime) -> list[tuple[int, Outgoing]]:
     """Every queued delivery's message, built by the sender's own builders (identical payloads)."""
     with db.read() as session:
         deliveries = session.scalars(select(Delivery).where(Delivery.status == DeliveryStatus.QUEUED)
                                      .order_by(Delivery.id)).all()
-        return [(d.id, builders.prepare(session, d, now)) for d in deliveries]
+        return [(d.id, builders.prepare(session, d, now, paths_of(db))) for d in deliveries]
 
 
 def count_sent(db: Database) -> int:
