@@ -187,7 +187,9 @@ def launch_agent_is_enabled(home: Path | None = None) -> bool:
 
 
 def windows_enable(cmd: Sequence[str], key_path: str = WINDOWS_RUN_KEY) -> None:
-    import winreg  # type: ignore[import-not-found]  # Windows only
+    if sys.platform != "win32":  # the registry exists only there (and mypy checks the rest for Windows)
+        raise AutostartError("start at login through the registry is for Windows only")
+    import winreg
 
     value = windows_run_value(cmd)
     try:
@@ -198,7 +200,9 @@ def windows_enable(cmd: Sequence[str], key_path: str = WINDOWS_RUN_KEY) -> None:
 
 
 def windows_disable(key_path: str = WINDOWS_RUN_KEY) -> None:
-    import winreg  # type: ignore[import-not-found]
+    if sys.platform != "win32":  # the registry exists only there (and mypy checks the rest for Windows)
+        raise AutostartError("start at login through the registry is for Windows only")
+    import winreg
 
     try:
         with winreg.OpenKey(winreg.HKEY_CURRENT_USER, key_path, 0, winreg.KEY_SET_VALUE) as key:
@@ -210,7 +214,9 @@ def windows_disable(key_path: str = WINDOWS_RUN_KEY) -> None:
 
 
 def windows_is_enabled(key_path: str = WINDOWS_RUN_KEY) -> bool:
-    import winreg  # type: ignore[import-not-found]
+    if sys.platform != "win32":  # the registry exists only there (and mypy checks the rest for Windows)
+        raise AutostartError("start at login through the registry is for Windows only")
+    import winreg
 
     try:
         with winreg.OpenKey(winreg.HKEY_CURRENT_USER, key_path, 0, winreg.KEY_QUERY_VALUE) as key:

@@ -15,11 +15,12 @@ import socket
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     Integer,
     Select,
+    Table,
     Update,
     and_,
     bindparam,
@@ -28,6 +29,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.engine import CursorResult, Result
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.util import identity_key
 from sqlalchemy.sql.dml import ReturningUpdate
@@ -44,7 +46,7 @@ from core.store.models import (
 )
 
 log = logging.getLogger(__name__)
-D = Delivery.__table__
+D = cast(Table, Delivery.__table__)  # declared as a FromClause; a mapped class's table is a Table
 CLAIMABLE = (DeliveryStatus.PENDING, DeliveryStatus.QUEUED)
 FINAL = (DeliveryStatus.SENT, DeliveryStatus.FAILED, DeliveryStatus.CANCELED)
 
@@ -190,6 +192,11 @@ def _claim_statements(by_channel: bool) -> _ClaimStatements:
     )
 
 
+def _rowcount(result: Result[Any]) -> int:
+    # An UPDATE's result is a CursorResult; Session.execute is typed for any statement.
+    return cast(CursorResult[Any], result).rowcount
+
+
 def transition(
     session: Session,
     delivery_id: int,
@@ -209,7 +216,7 @@ def transition(
         values.setdefault("lease_expires_at", None)
     result = session.execute(statement.values(updated_at=now, **values))
     _expire(session, delivery_id)
-    return result.rowcount == 1  # type: ignore[attr-defined]
+    return _rowcount(result) == 1
 
 
 def leased_by(session: Session, ids: Iterable[int], *, owner: str) -> set[int]:
@@ -260,7 +267,7 @@ def transition_many(
     for columns, rows in groups.items():
         statement = _transition_statement(columns, statuses, owner is not None)
         for chunk in [rows] if many else [[row] for row in rows]:
-            applied += session.execute(statement, chunk).rowcount  # type: ignore[attr-defined]
+            applied += _rowcount(session.execute(statement, chunk))
     return applied
 
 
@@ -349,14 +356,14 @@ def renew_leases(session: Session, ids: list[int], *, owner: str, now: dt.dateti
     renewed = 0
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
-        renewed += session.execute(
+        renewed += _rowcount(session.execute(
             update(D).where(D.c.id.in_(chunk), D.c.status == DeliveryStatus.PROCESSING.value, D.c.lease_owner == owner)
-            .values(lease_expires_at=now + lease)).rowcount
+            .values(lease_expires_at=now + lease)))
     _expire_loaded(session, ids)
     return renewed
 
 
-A = DeliveryAttempt.__table__
+A = cast(Table, DeliveryAttempt.__table__)
 ATTEMPT_COLUMNS = ("delivery_id", "number", "started_at", "duration_ms", "http_status", "request_id",
                    "accepted_request_id", "retry_key", "outcome", "error_code", "error_message")
 _ATTEMPTS = BulkStatement(A.insert().values({name: bindparam(name, type_=A.c[name].type) for name in ATTEMPT_COLUMNS}))

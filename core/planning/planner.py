@@ -94,6 +94,7 @@ def _load_known(session: Session, shift_ids: list[int]) -> _Known:
         ).all()
         for delivery_id, shift_id, version, teacher_id, status, key in rows:
             known.keys.add(key)
+            assert shift_id is not None  # selected by shift id
             if status == DeliveryStatus.SENT and teacher_id is not None:
                 told = known.told.setdefault(shift_id, {})
                 told[teacher_id] = max(told.get(teacher_id, 0), version or 0)

@@ -8,6 +8,7 @@ crash never leaves it stuck.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import IO
 
@@ -24,7 +25,7 @@ class SenderLock:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         handle = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held for the process's life
         try:
-            if os.name == "nt":  # pragma: no cover - Windows
+            if sys.platform == "win32":  # pragma: no cover - Windows
                 import msvcrt
 
                 handle.seek(0)

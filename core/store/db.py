@@ -123,7 +123,8 @@ def insert_unless_exists(session: Any, table: Any, values: dict[str, Any], *, un
     else:  # pragma: no cover - only SQLite and PostgreSQL are supported
         raise NotImplementedError(f"database dialect {dialect} is not supported")
     statement = insert(table).values(**values).on_conflict_do_nothing(index_elements=unique).returning(table.c.id)
-    return session.execute(statement).scalar_one_or_none()
+    new_id: int | None = session.execute(statement).scalar_one_or_none()
+    return new_id
 
 
 def supports_update_returning(session: Any) -> bool:
