@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +14,7 @@ from PySide6.QtWidgets import QWidget
 
 from ui.tasks import Tasks
 
+UI = Path(__file__).resolve().parent.parent / "ui"
 HOLD_S = 10.0  # a held task gives up after this long, so a broken test fails instead of hanging
 
 
@@ -200,3 +203,20 @@ def test_supersede_drops_the_running_request(qtbot, tasks: Tasks, gates) -> None
     finish(qtbot, tasks)
     assert got == ["again"]
 
+
+
+# ----- one form everywhere -----
+
+def test_every_widget_passes_its_owner() -> None:
+    """Widgets hand their guard to Tasks (owner=...) instead of writing their own."""
+    exempt = {"screenshots.py"}  # a script driving the app from outside; no widget asks there
+    missing = []
+    for path in sorted(UI.glob("*.py")):
+        if path.name in exempt:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "run"
+                    and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "tasks"
+                    and not any(k.arg == "owner" for k in node.keywords)):
+                missing.append(f"{path.name}:{node.lineno}")
+    assert missing == []
