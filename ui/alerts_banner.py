@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QFrame,
@@ -98,11 +97,9 @@ class AlertsBanner(QFrame):
             return
         self._loading = True
         ctx = self.ctx
-        ctx.tasks.run(lambda: read_open_alerts(ctx), self._loaded, self._failed)
+        ctx.tasks.run(lambda: read_open_alerts(ctx), self._loaded, self._failed, owner=self)
 
     def _loaded(self, found: list[OpenAlert]) -> None:
-        if not shiboken6.isValid(self):
-            return
         self._loading = False
         if found != self.alerts:
             self._show(found)
@@ -112,8 +109,7 @@ class AlertsBanner(QFrame):
             self.refresh()
 
     def _failed(self, _exc: BaseException) -> None:  # a busy database now and then: the next read will do
-        if shiboken6.isValid(self):
-            self._loading = False
+        self._loading = False
 
     # ----- showing -----
 

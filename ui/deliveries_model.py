@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import shiboken6
 from PySide6.QtCore import (
     QAbstractTableModel,
     QDateTime,
@@ -426,21 +425,6 @@ def _runs(rows: list[int]) -> list[tuple[int, int]]:
     return runs
 
 
-def run_for(owner: QObject, ctx: AppContext, fn: Callable[[], Any], on_done: Callable[[Any], None],
-            on_error: Callable[[BaseException], None]) -> None:
-    """ctx.tasks.run, except that the answer is dropped if `owner` was deleted while the work ran
-    (a closed window or a finished test): its callbacks would touch a dead Qt object."""
-
-    def alive(callback: Callable[[Any], None]) -> Callable[[Any], None]:
-        def call(value: Any) -> None:
-            if shiboken6.isValid(owner):
-                callback(value)
-
-        return call
-
-    ctx.tasks.run(fn, alive(on_done), alive(on_error))
-
-
 class DeliveriesFeed(QObject):
     """Keeps a DeliveriesModel in step with the outbox: one full load, then only what changed.
 
@@ -497,7 +481,7 @@ class DeliveriesFeed(QObject):
 
     def _start(self, fn: Callable[[], Any], on_done: Callable[[Any], None]) -> None:
         self._busy = True
-        run_for(self, self.ctx, fn, on_done, self._fail)
+        self.ctx.tasks.run(fn, on_done, self._fail, owner=self)
 
     # On a pool thread: read and format, never touch the model.
     def _read_all(self) -> list[Item]:

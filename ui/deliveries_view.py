@@ -60,7 +60,6 @@ from ui.deliveries_model import (
     DeliveriesFeed,
     DeliveriesModel,
     Vocabulary,
-    run_for,
 )
 from ui.delivery_detail import DeliveryDetail
 from ui.errors import show_error
@@ -350,7 +349,7 @@ class DeliveriesView(QWidget):
             with self.ctx.db.read() as session:
                 return [(room.id, room.name) for room in rules.list_classrooms(session)]
 
-        run_for(self, self.ctx, read, self._show_classrooms, lambda exc: show_error(self, exc))
+        self.ctx.tasks.run(read, self._show_classrooms, lambda exc: show_error(self, exc), owner=self)
 
     def _show_classrooms(self, rooms: list[tuple[int, str]]) -> None:
         current = self.classroom_box.currentData()
@@ -376,7 +375,7 @@ class DeliveriesView(QWidget):
                 return deliveries.retry_now(session, delivery_id, now=self.ctx.clock())
 
         self.retry_action.setEnabled(False)
-        run_for(self, self.ctx, work, self._retried, self._action_failed)
+        self.ctx.tasks.run(work, self._retried, self._action_failed, owner=self)
 
     def _retried(self, outcome: RetryOutcome) -> None:
         self.ctx.wake_sender()
@@ -399,7 +398,7 @@ class DeliveriesView(QWidget):
 
         # No confirmation: Retry now brings a canceled delivery back.
         self.cancel_action.setEnabled(False)
-        run_for(self, self.ctx, work, lambda done_id: self.feed.changed([done_id]), self._action_failed)
+        self.ctx.tasks.run(work, lambda done_id: self.feed.changed([done_id]), self._action_failed, owner=self)
 
     def requeue_dead_letters(self) -> None:
         count = self.model.counts.get("dead_letters", 0)
@@ -413,7 +412,7 @@ class DeliveriesView(QWidget):
                 return deliveries.requeue_dead_letters(session, now=self.ctx.clock())
 
         self.requeue_action.setEnabled(False)
-        run_for(self, self.ctx, work, self._requeued, self._action_failed)
+        self.ctx.tasks.run(work, self._requeued, self._action_failed, owner=self)
 
     def _requeued(self, outcomes: list[RetryOutcome]) -> None:
         self.ctx.wake_sender()

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 from core.outbox import deliveries
 from core.store.models import Classroom, Delivery, DeliveryAttempt, Teacher
 from ui.context import AppContext
-from ui.deliveries_model import Vocabulary, run_for
+from ui.deliveries_model import Vocabulary
 from ui.errors import show_error
 
 
@@ -61,7 +61,6 @@ class DeliveryDetail(QWidget):
             "hold": self.tr("Held: LINE refused the token"),
         }
         self.delivery_id: int | None = None
-        self._generation = 0  # answers to an older selection are dropped
         self.title = QLabel(self)
         font = self.title.font()
         font.setBold(True)
@@ -110,18 +109,16 @@ class DeliveryDetail(QWidget):
         self.refresh()
 
     def refresh(self) -> None:
-        self._generation += 1
+        """Read the selected delivery again; an answer for an earlier selection is dropped."""
         if self.delivery_id is None:
+            self.ctx.tasks.supersede(self, "facts")
             self._show_empty(True)
             return
-        generation, delivery_id = self._generation, self.delivery_id
-        run_for(self, self.ctx, lambda: read_facts(self.ctx, delivery_id),
-                           lambda facts: self._show(generation, facts),
-                           lambda exc: show_error(self, exc))
+        delivery_id = self.delivery_id
+        self.ctx.tasks.run(lambda: read_facts(self.ctx, delivery_id), self._show, lambda exc: show_error(self, exc),
+                           owner=self, latest="facts")
 
-    def _show(self, generation: int, facts: DeliveryFacts | None) -> None:
-        if generation != self._generation:
-            return
+    def _show(self, facts: DeliveryFacts | None) -> None:
         if facts is None:
             self.empty.setText(self.tr("This delivery no longer exists (old history is purged)."))
             self._show_empty(True)

@@ -161,11 +161,7 @@ class InboxWindow(QWidget):
             return
         emulator = demo.emulator
         self.refresh_button.setEnabled(False)
-        self.ctx.tasks.run(lambda: load_mailboxes(self.ctx.db, emulator), self._guard(self._set_boxes),
-                           self._guard(self._failed))
-
-    def _guard(self, fn: Any) -> Any:
-        return lambda value: fn(value) if shiboken6.isValid(self) else None
+        self.ctx.tasks.run(lambda: load_mailboxes(self.ctx.db, emulator), self._set_boxes, self._failed, owner=self)
 
     def _failed(self, exc: BaseException) -> None:
         from ui.errors import show_error
@@ -248,8 +244,8 @@ class InboxWindow(QWidget):
         first = url not in self._waiting
         self._waiting.setdefault(url, []).append(label)
         if first:
-            self.ctx.tasks.run(lambda: fetch_image(url), self._guard(lambda data: self._image_arrived(url, data)),
-                               self._guard(lambda exc: self._image_failed(url, exc)))
+            self.ctx.tasks.run(lambda: fetch_image(url), lambda data: self._image_arrived(url, data),
+                               lambda exc: self._image_failed(url, exc), owner=self)
 
     def _image_arrived(self, url: str, data: bytes) -> None:
         pixmap = QPixmap()

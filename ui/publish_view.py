@@ -11,13 +11,10 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import httpx
-import shiboken6
 from PySide6.QtCore import QDate, QDateTime, QLocale, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QAction, QImage, QKeySequence
 from PySide6.QtWidgets import (
@@ -143,8 +140,6 @@ class PublishView(QWidget):
         self.state: MonthState | None = None
         self._members: dict[str, tuple[int, float]] = {}  # group → (live count, when asked)
         self._asking: set[str] = set()
-        self._state_generation = 0
-        self._preview_generation = 0
         self._publishing = False
         self._stale = True
         # The manager's own calendar decides which month opens, as in the Shifts area.
@@ -256,15 +251,6 @@ class PublishView(QWidget):
         layout.addWidget(self.status)
         self._update_buttons()
 
-    def _run(self, fn: Callable[[], Any], on_done: Callable[[Any], None],
-             on_error: Callable[[BaseException], None]) -> None:
-        """ctx.tasks.run, dropping answers that arrive after this view was deleted (a closed window)."""
-
-        def alive(callback: Callable[[Any], None]) -> Callable[[Any], None]:
-            return lambda value: callback(value) if shiboken6.isValid(self) else None
-
-        self.ctx.tasks.run(fn, alive(on_done), alive(on_error))
-
     # ----- pickers -----
 
     def month(self) -> tuple[int, int]:
@@ -291,7 +277,8 @@ class PublishView(QWidget):
         return self.rooms.get(room_id) if room_id is not None else None
 
     def _load_rooms(self) -> None:
-        self._run(lambda: read_rooms(self.ctx), self._show_rooms, lambda exc: show_error(self, exc))
+        self.ctx.tasks.run(lambda: read_rooms(self.ctx), self._show_rooms, lambda exc: show_error(self, exc),
+                           owner=self)
 
     def _show_rooms(self, rooms: list[Room]) -> None:
         current = self.classroom_box.currentData()
@@ -322,16 +309,15 @@ class PublishView(QWidget):
         room = self.room()
         if room is None:
             self.state = None
-            self._state_generation += 1
-            self._preview_generation += 1
+            self.ctx.tasks.supersede(self, "state")
+            self.ctx.tasks.supersede(self, "preview")
             self.viewer.show_message(self.tr("Add a classroom in Settings to publish its roster."))
             self._show_state(None)
             return
         self._load_state()
-        self._preview_generation += 1
-        generation, (year, month) = self._preview_generation, self.month()
-        self._run(lambda: render_preview(self.ctx, room.id, year, month),
-                           lambda image: self._show_preview(generation, image), self._preview_failed)
+        year, month = self.month()
+        self.ctx.tasks.run(lambda: render_preview(self.ctx, room.id, year, month), self.viewer.set_image,
+                           self._preview_failed, owner=self, latest="preview")
         if room.group_id:
             self._ask_members(room.group_id)
 
@@ -339,20 +325,19 @@ class PublishView(QWidget):
         room = self.room()
         if room is None:
             return
-        self._state_generation += 1
-        generation, (year, month) = self._state_generation, self.month()
+        year, month = self.month()
         members = self._members[room.group_id][0] if room.group_id in self._members else None
-        self._run(lambda: read_state(self.ctx, room.id, year, month, members),
-                           lambda state: self._state_read(generation, state), lambda exc: show_error(self, exc))
+        self.ctx.tasks.run(lambda: read_state(self.ctx, room.id, year, month, members), self._show_state,
+                           lambda exc: show_error(self, exc), owner=self, latest="state")
 
     def _ask_members(self, group_id: str) -> None:
         known = self._members.get(group_id)
         if group_id in self._asking or (known and time.monotonic() - known[1] < MEMBERS_FRESH_S):
             return
         self._asking.add(group_id)
-        self._run(lambda: live_members(self.ctx, group_id),
+        self.ctx.tasks.run(lambda: live_members(self.ctx, group_id),
                            lambda count: self._members_read(group_id, count),
-                           lambda _exc: self._asking.discard(group_id))
+                           lambda _exc: self._asking.discard(group_id), owner=self)
 
     def _members_read(self, group_id: str, count: int | None) -> None:
         self._asking.discard(group_id)
@@ -374,17 +359,9 @@ class PublishView(QWidget):
 
     # ----- showing -----
 
-    def _show_preview(self, generation: int, image: QImage) -> None:
-        if generation == self._preview_generation:
-            self.viewer.set_image(image)
-
     def _preview_failed(self, exc: BaseException) -> None:
         self.viewer.show_message(self.tr("The preview could not be drawn."))
         show_error(self, exc)
-
-    def _state_read(self, generation: int, state: MonthState) -> None:
-        if generation == self._state_generation:
-            self._show_state(state)
 
     def _show_state(self, state: MonthState | None) -> None:
         self.state = state
@@ -531,8 +508,8 @@ class PublishView(QWidget):
         self._update_buttons()
         self.status.setText(self.tr("Publishing…"))
         room_id, year, month_number = state.room.id, state.year, state.month
-        self._run(lambda: publish_month(self.ctx, room_id, year, month_number), self._published,
-                           self._publish_failed)
+        self.ctx.tasks.run(lambda: publish_month(self.ctx, room_id, year, month_number), self._published,
+                           self._publish_failed, owner=self)
 
     def _published(self, done: Published) -> None:
         self._publishing = False
@@ -571,6 +548,6 @@ class PublishView(QWidget):
         if not path:
             return
         sha = revision.image_sha256
-        self._run(lambda: export_image(self.ctx, sha, Path(path), pdf=pdf),
+        self.ctx.tasks.run(lambda: export_image(self.ctx, sha, Path(path), pdf=pdf),
                            lambda saved: self.status.setText(self.tr("Saved {0}").format(saved)),
-                           lambda exc: show_error(self, exc))
+                           lambda exc: show_error(self, exc), owner=self)

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QCheckBox, QGroupBox, QWidget
 
 from core.app import autostart
 from ui.context import AppContext
-from ui.settings_widgets import StatusLabel, form, guarded, note, report, stack
+from ui.settings_widgets import StatusLabel, form, note, report, stack
 
 
 class AutostartSection(QGroupBox):
@@ -24,8 +24,8 @@ class AutostartSection(QGroupBox):
         layout.addRow(stack(self.enabled, self.status, note(self.tr(
             "Recommended: reminders are sent by Shiftcast on this computer, so it should be running "
             "whenever the computer is on. It starts quietly in the tray, without opening the window."), self)))
-        ctx.tasks.run(autostart.is_enabled, guarded(self, self._loaded),
-                      guarded(self, lambda exc: report(self, self.status, exc, self.ctx.paths)))
+        ctx.tasks.run(autostart.is_enabled, self._loaded,
+                      lambda exc: report(self, self.status, exc, self.ctx.paths), owner=self)
 
     def _loaded(self, enabled: bool) -> None:
         self.enabled.setChecked(enabled)
@@ -40,7 +40,7 @@ class AutostartSection(QGroupBox):
             return autostart.is_enabled()
 
         self.enabled.setEnabled(False)
-        self.ctx.tasks.run(apply, guarded(self, self._applied), guarded(self, self._failed))
+        self.ctx.tasks.run(apply, self._applied, self._failed, owner=self)
 
     def _applied(self, enabled: bool) -> None:
         self.enabled.setChecked(enabled)

@@ -26,7 +26,7 @@ from core.setup import line
 from core.store.db import Database
 from core.store.models import Classroom
 from ui.context import AppContext
-from ui.settings_widgets import StatusLabel, form, guarded, note, report, row, stack
+from ui.settings_widgets import StatusLabel, form, note, report, row, stack
 
 
 @dataclass(frozen=True)
@@ -150,8 +150,7 @@ class ClassroomSection(QGroupBox):
         if self._loading:
             return
         self._loading = True
-        self.ctx.tasks.run(lambda: load_rooms(self.ctx.db), guarded(self, self._loaded),
-                           guarded(self, self._load_failed))
+        self.ctx.tasks.run(lambda: load_rooms(self.ctx.db), self._loaded, self._load_failed, owner=self)
 
     def _load_failed(self, exc: BaseException) -> None:
         self._loading = False
@@ -217,7 +216,7 @@ class ClassroomSection(QGroupBox):
         self.check.setEnabled(False)
         self.group_status.busy(self.tr("Asking LINE…"))
         self.ctx.tasks.run(lambda: line.check_group(self.ctx.db, value),
-                           guarded(self, self._group_checked), guarded(self, self._group_failed))
+                           self._group_checked, self._group_failed, owner=self)
 
     def _group_checked(self, group: line.GroupCheck) -> None:
         self.check.setEnabled(True)
@@ -254,8 +253,7 @@ class ClassroomSection(QGroupBox):
         }
         self.save.setEnabled(False)
         self.status.busy(self.tr("Saving…"))
-        self.ctx.tasks.run(lambda: save_room(self.ctx.db, room.id, changes), guarded(self, self._saved),
-                           guarded(self, self._save_failed))
+        self.ctx.tasks.run(lambda: save_room(self.ctx.db, room.id, changes), self._saved, self._save_failed, owner=self)
 
     def _saved(self, room: RoomSettings) -> None:
         self.save.setEnabled(True)

@@ -26,7 +26,6 @@ from ui.settings_widgets import (
     Expander,
     StatusLabel,
     form,
-    guarded,
     note,
     report,
     row,
@@ -175,7 +174,7 @@ class EmailSection(QGroupBox):
     # ----- state -----
 
     def reload(self) -> None:
-        self.ctx.tasks.run(lambda: _load(self.ctx.db), guarded(self, self._loaded), guarded(self, self._load_failed))
+        self.ctx.tasks.run(lambda: _load(self.ctx.db), self._loaded, self._load_failed, owner=self)
 
     def _hold_changed(self, _reason: object) -> None:
         self.reload()
@@ -253,8 +252,7 @@ class EmailSection(QGroupBox):
         self._busy(True)
         self.status.busy(self.tr("Saving…"))
         db = self.ctx.db
-        self.ctx.tasks.run(lambda: draft.save(db, password), guarded(self, lambda _r: self._saved(draft)),
-                           guarded(self, self._failed))
+        self.ctx.tasks.run(lambda: draft.save(db, password), lambda _r: self._saved(draft), self._failed, owner=self)
 
     def _saved(self, draft: EmailDraft) -> None:
         self._busy(False)
@@ -287,7 +285,7 @@ class EmailSection(QGroupBox):
                 self._after_save(draft)
             self._show_check(check)
 
-        self.ctx.tasks.run(work, guarded(self, done), guarded(self, self._failed))
+        self.ctx.tasks.run(work, done, self._failed, owner=self)
 
     def _show_check(self, check: LoginCheck) -> None:
         where = f"{check.host}:{check.port}"
@@ -365,8 +363,7 @@ class AlertsSection(QGroupBox):
         self.reload()
 
     def reload(self) -> None:
-        self.ctx.tasks.run(lambda: email.email_state(self.ctx.db), guarded(self, self._loaded),
-                           guarded(self, self._failed))
+        self.ctx.tasks.run(lambda: email.email_state(self.ctx.db), self._loaded, self._failed, owner=self)
 
     def _loaded(self, state: email.EmailState) -> None:
         self.save.setEnabled(True)
@@ -380,7 +377,7 @@ class AlertsSection(QGroupBox):
         self.save.setEnabled(False)
         self.status.busy(self.tr("Saving…"))
         self.ctx.tasks.run(lambda: email.save_alert_targets(self.ctx.db, webhook_url=url, manager_email=address),
-                           guarded(self, self._saved), guarded(self, self._failed))
+                           self._saved, self._failed, owner=self)
 
     def _saved(self, _result: None) -> None:
         self.save.setEnabled(True)

@@ -10,7 +10,7 @@ from core.store import settings
 from core.store.db import Database
 from ui import i18n
 from ui.context import AppContext
-from ui.settings_widgets import StatusLabel, form, guarded, note, report, row, stack
+from ui.settings_widgets import StatusLabel, form, note, report, row, stack
 
 AUTOMATIC = "auto"
 
@@ -43,8 +43,8 @@ class LanguageSection(QGroupBox):
         self.status.setObjectName("languageStatus")
         layout.addRow(self.tr("Shiftcast's language:"), stack(row(self.choice, stretch_last=True), self.status, note(self.tr(
             "The language of the messages teachers receive is set per classroom above."), self)))
-        ctx.tasks.run(lambda: load_language(ctx.db), guarded(self, self._loaded),
-                      guarded(self, lambda exc: report(self, self.status, exc, self.ctx.paths)))
+        ctx.tasks.run(lambda: load_language(ctx.db), self._loaded,
+                      lambda exc: report(self, self.status, exc, self.ctx.paths), owner=self)
 
     def _loaded(self, choice: str) -> None:
         self.choice.setCurrentIndex(max(self.choice.findData(choice), 0))
@@ -52,8 +52,8 @@ class LanguageSection(QGroupBox):
 
     def _chosen(self, _index: int) -> None:
         choice = str(self.choice.currentData())
-        self.ctx.tasks.run(lambda: save_language(self.ctx.db, choice), guarded(self, self._saved),
-                           guarded(self, lambda exc: report(self, self.status, exc, self.ctx.paths)))
+        self.ctx.tasks.run(lambda: save_language(self.ctx.db, choice), self._saved,
+                           lambda exc: report(self, self.status, exc, self.ctx.paths), owner=self)
 
     def _saved(self, _result: None) -> None:
         self.status.ok(self.tr("Saved. The new language applies the next time Shiftcast starts."))

@@ -10,7 +10,6 @@ from ui.context import AppContext
 from ui.settings_widgets import (
     StatusLabel,
     form,
-    guarded,
     note,
     report,
     row,
@@ -83,8 +82,8 @@ class HostingSection(QGroupBox):
                                           self.key_id.text(), self.public_url.text(), self.days.value())
 
     def reload(self) -> None:
-        self.ctx.tasks.run(lambda: hosting_setup.load(self.ctx.db), guarded(self, self._loaded),
-                           guarded(self, lambda exc: report(self, self.status, exc, self.ctx.paths)))
+        self.ctx.tasks.run(lambda: hosting_setup.load(self.ctx.db), self._loaded,
+                           lambda exc: report(self, self.status, exc, self.ctx.paths), owner=self)
 
     def _loaded(self, state: hosting_setup.HostingState) -> None:
         draft = state.draft
@@ -114,7 +113,7 @@ class HostingSection(QGroupBox):
         self.save.setEnabled(False)
         self.status.busy(self.tr("Saving…"))
         self.ctx.tasks.run(lambda: hosting_setup.save(self.ctx.db, draft, secret),
-                           guarded(self, self._saved), guarded(self, self._failed))
+                           self._saved, self._failed, owner=self)
 
     def _saved(self, _result: None) -> None:
         self.save.setEnabled(True)
@@ -128,7 +127,7 @@ class HostingSection(QGroupBox):
         self.test.setEnabled(False)
         self.status.busy(self.tr("Uploading a small test file…"))
         self.ctx.tasks.run(lambda: hosting_setup.upload_test_file(draft, secret),
-                           guarded(self, self._tested), guarded(self, self._failed))
+                           self._tested, self._failed, owner=self)
 
     def _tested(self, url: str) -> None:
         self.test.setEnabled(True)

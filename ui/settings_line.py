@@ -12,7 +12,6 @@ from ui.settings_widgets import (
     Expander,
     StatusLabel,
     form,
-    guarded,
     note,
     report,
     row,
@@ -91,8 +90,8 @@ class LineSection(QGroupBox):
     # ----- state -----
 
     def reload(self) -> None:
-        self.ctx.tasks.run(lambda: line.token_state(self.ctx.db), guarded(self, self._show_state),
-                           guarded(self, lambda exc: report(self, self.token_state, exc, self.ctx.paths)))
+        self.ctx.tasks.run(lambda: line.token_state(self.ctx.db), self._show_state,
+                           lambda exc: report(self, self.token_state, exc, self.ctx.paths), owner=self)
 
     def _hold_changed(self, _reason: object) -> None:
         self.reload()
@@ -140,8 +139,7 @@ class LineSection(QGroupBox):
             return
         self.save_token.setEnabled(False)
         self.token_state.busy(self.tr("Saving…"))
-        self.ctx.tasks.run(lambda: line.save_token(token), guarded(self, self._token_saved),
-                           guarded(self, self._token_failed))
+        self.ctx.tasks.run(lambda: line.save_token(token), self._token_saved, self._token_failed, owner=self)
 
     def _token_saved(self, _result: None) -> None:
         self.save_token.setEnabled(True)
@@ -160,7 +158,7 @@ class LineSection(QGroupBox):
         self.test.setEnabled(False)
         self.result.busy(self.tr("Asking LINE…"))
         self.ctx.tasks.run(lambda: line.check_connection(self.ctx.db, typed),
-                           guarded(self, self._tested), guarded(self, self._test_failed))
+                           self._tested, self._test_failed, owner=self)
 
     def _tested(self, check: line.BotCheck) -> None:
         self.test.setEnabled(True)
@@ -186,7 +184,7 @@ class LineSection(QGroupBox):
         value = self.api_base.text()
         self.save_base.setEnabled(False)
         self.ctx.tasks.run(lambda: line.save_api_base(self.ctx.db, value),
-                           guarded(self, self._base_saved), guarded(self, self._base_failed))
+                           self._base_saved, self._base_failed, owner=self)
 
     def _base_saved(self, base: str | None) -> None:
         self.save_base.setEnabled(True)

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
-from typing import Any
 
-import shiboken6
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
@@ -101,16 +98,6 @@ def report(widget: QWidget, status: StatusLabel, exc: BaseException, paths: Data
     else:
         status.clear_status()
         show_error(widget, exc, paths=paths)
-
-
-def guarded(widget: QWidget, fn: Callable[..., None]) -> Callable[..., None]:
-    """A background result may arrive after its widget was closed and deleted; then it is dropped."""
-
-    def call(*args: Any) -> None:
-        if shiboken6.isValid(widget):
-            fn(*args)
-
-    return call
 
 
 class Expander(QWidget):

@@ -94,7 +94,7 @@ class CsvActions(QObject):
             else:
                 show_error(self.widget, exc, paths=self.ctx.paths)
 
-        self.ctx.tasks.run(work, done, failed)
+        self.ctx.tasks.run(work, done, failed, owner=self)
 
     # ----- export -----
 
@@ -126,7 +126,7 @@ class CsvActions(QObject):
                                    self.tr("{0} row(s) written to {1}").format(rows, path),
                                    QMessageBox.StandardButton.Ok, self.widget))
 
-        self.ctx.tasks.run(work, done, lambda exc: show_error(self.widget, exc, paths=self.ctx.paths))
+        self.ctx.tasks.run(work, done, lambda exc: show_error(self.widget, exc, paths=self.ctx.paths), owner=self)
 
     def _show(self, dialog: QDialog) -> None:
         # open(), not exec(): window-modal without a nested event loop, so background results keep arriving.

@@ -135,7 +135,8 @@ class RosterEditor(QObject):
                 shifts = rules.month_shifts(session, room.id, year, month)
                 return sum(1 for s in shifts if s.status == ShiftStatus.DRAFT)
 
-        self.ctx.tasks.run(count, lambda n: self._ask_confirm(room.id, room.name, year, month, n), self._error)
+        self.ctx.tasks.run(count, lambda n: self._ask_confirm(room.id, room.name, year, month, n), self._error,
+                           owner=self)
 
     def cell_menu(self, index: QModelIndex) -> QMenu:
         """The context menu of a cell; the caller pops it up."""

@@ -176,7 +176,7 @@ class CommandRunner(QObject):
             with db.write() as session:
                 return job(session, now, ids)
 
-        self.ctx.tasks.run(work, done, error)
+        self.ctx.tasks.run(work, done, error, owner=self)
 
     def _finish(self) -> None:
         self._set_busy(False)

@@ -43,7 +43,6 @@ class ShiftsView(QWidget):
         # The manager's own calendar decides which month opens; "today" of the grid is the classroom's.
         self.year, self.month = default_month(ctx.clock().astimezone().date())
         self.classroom_id: int | None = None
-        self._load_seq = 0
         self._loading = False
         self._stale = False
         self._focus: tuple[int, dt.date] | None = None
@@ -131,12 +130,12 @@ class ShiftsView(QWidget):
 
     def reload(self) -> None:
         self._reload_timer.stop()
-        self._load_seq += 1
-        seq, db = self._load_seq, self.ctx.db
+        db = self.ctx.db
         classroom_id, year, month, now = self.classroom_id, self.year, self.month, self.ctx.clock()
         self._loading = True
-        self.ctx.tasks.run(lambda: load_month(db, classroom_id, year, month, now=now),
-                           lambda snapshot: self._show(seq, snapshot), lambda exc: self._load_failed(seq, exc))
+        # Only the newest load answers: the month or classroom may change again before an older one ends.
+        self.ctx.tasks.run(lambda: load_month(db, classroom_id, year, month, now=now), self._show, self._load_failed,
+                           owner=self, latest="month")
 
     def _shifts_changed(self) -> None:
         if self.isVisible():
@@ -150,14 +149,11 @@ class ShiftsView(QWidget):
             self._stale = False
             self.reload()
 
-    def _load_failed(self, seq: int, exc: BaseException) -> None:
-        if seq == self._load_seq:
-            self._loading = False
-            show_error(self, exc, paths=self.ctx.paths)
+    def _load_failed(self, exc: BaseException) -> None:
+        self._loading = False
+        show_error(self, exc, paths=self.ctx.paths)
 
-    def _show(self, seq: int, snapshot: MonthSnapshot) -> None:
-        if seq != self._load_seq:
-            return  # a newer load is on its way
+    def _show(self, snapshot: MonthSnapshot) -> None:
         self._loading = False
         current = self.table.currentIndex()
         keep = self._focus or self._cell_key(current)
@@ -274,7 +270,7 @@ class ShiftsView(QWidget):
                 dialog.succeeded()
                 self.set_classroom(classroom_id)
 
-            self.ctx.tasks.run(work, done, dialog.failed)
+            self.ctx.tasks.run(work, done, dialog.failed, owner=self)
 
         dialog.submitted.connect(create)
         dialog.finished.connect(dialog.deleteLater)

@@ -1,16 +1,22 @@
 """The one way widgets run database and network work off the UI thread.
 
-    ctx.tasks.run(lambda: slow_call(), on_done=show, on_error=complain)
+    ctx.tasks.run(lambda: slow_call(), on_done=self.show, on_error=self.complain, owner=self)
 
 `fn` runs on a pool thread and must not touch widgets; `on_done` / `on_error` run on the UI thread.
 One pool for all such work (why: SQLite and LINE calls are short and I/O bound; two cores gain
 nothing from more than a few threads, and a bounded pool keeps a burst from starving the sender).
+
+Every widget passes itself as `owner`: a window may be closed while its work still runs, and the late
+answer must not touch the deleted widget, so it is dropped here — widgets write no guards of their own.
+Work that a newer request makes pointless (the preview of a month the pickers already left) also
+names a kind, `latest="preview"`: only the newest task of that owner and kind answers.
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 import shiboken6
@@ -45,6 +51,8 @@ class Tasks(QObject):
         self.pool = QThreadPool(self)
         self.pool.setMaxThreadCount(max_threads)
         self._relays: set[_Relay] = set()
+        self._newest: dict[tuple[int | None, Hashable], int] = {}  # (owner, kind) → its newest task
+        self._numbers = itertools.count(1)
         self.error_handler: Callable[[BaseException], None] | None = None
 
     def run(
@@ -54,23 +62,38 @@ class Tasks(QObject):
         on_error: Callable[[BaseException], None] | None = None,
         *,
         owner: QObject | None = None,
+        latest: Hashable | None = None,
     ) -> None:
-        """With `owner`, the callbacks are dropped if that widget was deleted meanwhile (a window
-        closed while its load was still running must not be touched by the late result)."""
+        """Run `fn` on the pool; hand its result to `on_done`, or what it raised to `on_error`.
+
+        `fn` runs on a pool thread and must not touch widgets. The callbacks run on the UI thread,
+        and only if `owner` (the widget that asked) has not been deleted meanwhile. With `latest`,
+        a key naming a kind of request, they also run only for the newest such task of `owner`;
+        the answers of older ones still running are dropped, errors included. An error without
+        `on_error` goes to `error_handler`, or to the log. A dropped error is logged, never raised.
+        """
         relay = _Relay()  # created on the UI thread, so its signals are delivered there
         self._relays.add(relay)
+        kind = (self._key(owner), latest) if latest is not None else None
+        number = next(self._numbers)
+        if kind is not None:
+            self._newest[kind] = number
 
-        def gone() -> bool:
-            return owner is not None and not shiboken6.isValid(owner)
+        def wanted() -> bool:
+            self._relays.discard(relay)
+            if kind is not None:
+                if self._newest.get(kind) != number:
+                    return False  # superseded by a newer request of the same kind
+                del self._newest[kind]
+            return owner is None or shiboken6.isValid(owner)
 
         def finished(result: Any) -> None:
-            self._relays.discard(relay)
-            if on_done is not None and not gone():
+            if wanted() and on_done is not None:
                 on_done(result)
 
         def failed(exc: BaseException) -> None:
-            self._relays.discard(relay)
-            if gone():
+            if not wanted():
+                log.info("dropped the error of a background task nobody waits for any more: %r", exc)
                 return
             handler = on_error or self.error_handler
             if handler is not None:
@@ -81,6 +104,16 @@ class Tasks(QObject):
         relay.done.connect(finished)
         relay.failed.connect(failed)
         self.pool.start(_Job(fn, relay))
+
+    def supersede(self, owner: QObject | None, latest: Hashable) -> None:
+        """Drop the answers of `owner`'s tasks of kind `latest` still running, as a newer request
+        would (for a widget that has nothing to ask any more, e.g. no classroom is picked)."""
+        self._newest.pop((self._key(owner), latest), None)
+
+    @staticmethod
+    def _key(owner: QObject | None) -> int | None:
+        # id() is safe: an entry lives only while its task runs, and the task's callbacks hold the owner.
+        return id(owner) if owner is not None else None
 
     def wait(self, msecs: int = 30_000) -> bool:
         """Wait for every queued task (tests and shutdown)."""

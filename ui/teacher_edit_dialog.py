@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import shiboken6
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
@@ -199,17 +198,15 @@ class TeacherEditDialog(SubmitDialog):
         self.line_result.setText(self.tr("Asking LINE…"))
         self.check_button.setEnabled(False)
         db = self.ctx.db
-        self.ctx.tasks.run(lambda: display_name(db, user_id), self._checked, self._check_failed)
+        self.ctx.tasks.run(lambda: display_name(db, user_id), self._checked, self._check_failed, owner=self)
 
     def _checked(self, name: str) -> None:
-        if shiboken6.isValid(self):
-            self.check_button.setEnabled(True)
-            self.line_result.setText(self.tr("LINE name: {0}").format(name))
+        self.check_button.setEnabled(True)
+        self.line_result.setText(self.tr("LINE name: {0}").format(name))
 
     def _check_failed(self, exc: BaseException) -> None:
-        if shiboken6.isValid(self):
-            self.check_button.setEnabled(True)
-            self.line_result.setText(explain(exc) or message_for(exc) or self.tr("LINE could not be asked."))
+        self.check_button.setEnabled(True)
+        self.line_result.setText(explain(exc) or message_for(exc) or self.tr("LINE could not be asked."))
 
     def pick(self) -> None:
         own = self.record.line_user_id if self.record else ""

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-import shiboken6
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
@@ -77,10 +76,10 @@ class FriendsDialog(QDialog):
 
     def start(self) -> None:
         db = self.ctx.db
-        self.ctx.tasks.run(lambda: friend_ids(db), self._got_ids, self._failed)
+        self.ctx.tasks.run(lambda: friend_ids(db), self._got_ids, self._failed, owner=self)
 
     def _alive(self) -> bool:
-        return not self._stopped and shiboken6.isValid(self)
+        return not self._stopped  # closed: the remaining batches are not fetched
 
     def _got_ids(self, ids: list[str]) -> None:
         if not self._alive():
@@ -98,7 +97,7 @@ class FriendsDialog(QDialog):
         batch = self._ids[self._next : self._next + BATCH]
         self._next += len(batch)
         db = self.ctx.db
-        self.ctx.tasks.run(lambda: friend_profiles(db, batch), self._got_friends, self._failed)
+        self.ctx.tasks.run(lambda: friend_profiles(db, batch), self._got_friends, self._failed, owner=self)
 
     def _got_friends(self, friends: list[Friend]) -> None:
         if not self._alive():

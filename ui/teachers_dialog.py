@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 
-import shiboken6
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QKeySequence
 from PySide6.QtWidgets import (
@@ -115,7 +114,7 @@ class TeachersDialog(QDialog):
                 return [TeacherRecord.of(t) for t in rules.list_teachers(session)]
 
         keep = select_id if select_id is not None else self.selected_id()
-        self.ctx.tasks.run(load, lambda records: self._fill(records, keep), self._error)
+        self.ctx.tasks.run(load, lambda records: self._fill(records, keep), self._error, owner=self)
 
     def _fill(self, records: list[TeacherRecord], select_id: int | None) -> None:
         self.records = records
@@ -193,14 +192,14 @@ class TeachersDialog(QDialog):
             if values.line_user_id:
                 self._check_reach(teacher_id, values.name)
 
-        self.ctx.tasks.run(work, done, dialog.failed)
+        self.ctx.tasks.run(work, done, dialog.failed, owner=self)  # the editor stays open while busy, and is our child
 
     def _check_reach(self, teacher_id: int, name: str) -> None:
         """Ask LINE whether it can reach the saved user ID (nothing is asked without a LINE connection)."""
         db, now = self.ctx.db, self.ctx.clock()
 
         def reached(reach: Reach) -> None:
-            if not shiboken6.isValid(self) or reach is Reach.UNKNOWN:
+            if reach is Reach.UNKNOWN:
                 return
             if reach is Reach.UNREACHABLE:
                 self.status.setText(self.tr("Saved {0}.").format(name) + " " + unreachable_text())
@@ -209,7 +208,7 @@ class TeachersDialog(QDialog):
         def unknown(exc: BaseException) -> None:  # the save went through; LINE is asked again daily
             log.info("could not ask LINE about teacher %s: %r", teacher_id, exc)
 
-        self.ctx.tasks.run(lambda: line_reach.check_teacher(db, teacher_id, now=now), reached, unknown)
+        self.ctx.tasks.run(lambda: line_reach.check_teacher(db, teacher_id, now=now), reached, unknown, owner=self)
 
     # ----- erase -----
 
@@ -239,7 +238,7 @@ class TeachersDialog(QDialog):
             self.reload()
             self.changed.emit()
 
-        self.ctx.tasks.run(work, done, self._error)
+        self.ctx.tasks.run(work, done, self._error, owner=self)
 
     def _error(self, exc: BaseException) -> None:
         show_error(self, exc, paths=self.ctx.paths)
