@@ -10,10 +10,11 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from core.sending.engine import Engine
+from core.store import setting_keys as keys
 from core.store import settings
 from core.store.paths import DataPaths
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.app import SEEN_TRAY_HINT, Shell, run_gui
+from ui.app import Shell, run_gui
 from ui.context import AppContext
 from ui.single_instance import SingleInstance
 
@@ -53,7 +54,7 @@ def test_with_a_tray_closing_hides_and_keeps_sending(qtbot, ctx: AppContext, mon
     window.close()
     assert hints == [1]  # said once, the first time only
     with ctx.db.read() as s:
-        assert settings.get(s, SEEN_TRAY_HINT) == "yes"
+        assert settings.get(s, keys.UI_TRAY_HINT_SHOWN.name) == "yes"
     shell.tray.quit_action.trigger()
     assert quit_calls.calls == 1
     settle(qtbot, ctx)

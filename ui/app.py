@@ -19,7 +19,8 @@ from core.errors import ShiftcastError
 from core.logs import configure_logging
 from core.resources import resource
 from core.sending.engine import WINDOW_SEND_THREADS, Engine
-from core.store import secrets, settings
+from core.store import secrets
+from core.store import setting_keys as keys
 from core.store.bootstrap import open_database
 from core.store.models import utcnow
 from core.store.paths import HOME_ENV, data_paths, default_home
@@ -32,8 +33,6 @@ from ui.single_instance import SingleInstance
 from ui.tasks import Tasks
 
 log = logging.getLogger(__name__)
-SEEN_TRAY_HINT = "ui.tray_hint_shown"
-FIRST_RUN_DONE = "ui.first_run_done"
 
 
 def run_gui(args: argparse.Namespace) -> int:
@@ -63,8 +62,8 @@ def run_gui(args: argparse.Namespace) -> int:
         QMessageBox.critical(None, "Shiftcast", str(exc))
         return 1
     with db.read() as session:
-        language = i18n.choose(settings.get(session, i18n.SETTING))
-        first_run_done = settings.get(session, FIRST_RUN_DONE) == "yes"
+        language = i18n.choose(keys.UI_LANGUAGE.read(session))
+        first_run_done = keys.UI_FIRST_RUN_DONE.read(session)
     i18n.install(app, language, paths.home / "cache")
 
     ctx = AppContext(paths=paths, db=db, tasks=Tasks(app), bridge=CoreBridge(app))
@@ -141,9 +140,9 @@ class Shell:
         assert self.window is not None
         self.window.hide()
         with self.ctx.db.write() as session:
-            first_time = settings.get(session, SEEN_TRAY_HINT) != "yes"
+            first_time = not keys.UI_TRAY_HINT_SHOWN.read(session)
             if first_time:
-                settings.put(session, SEEN_TRAY_HINT, "yes")
+                keys.UI_TRAY_HINT_SHOWN.write(session, True)
         if first_time:
             self.tray.say_still_running()
 
@@ -198,7 +197,7 @@ def _first_run(ctx: AppContext, window) -> None:  # type: ignore[no-untyped-def]
     except ShiftcastError:
         has_token = False
     with ctx.db.write() as session:
-        settings.put(session, FIRST_RUN_DONE, "yes")
+        keys.UI_FIRST_RUN_DONE.write(session, True)
     if has_token:
         return
     box = QMessageBox(window)

@@ -241,14 +241,16 @@ class LineAccess:
 
 def access_from_settings(db: Any, *, timeout: httpx.Timeout = DEFAULT_TIMEOUT) -> LineAccess | None:
     """Build the client from the keyring token and the configured API address; None if no token yet."""
-    from core.store import secrets, settings
+    # Here, not at the top: the courier process imports this module and has no database to read.
+    from core.store import secrets
+    from core.store import setting_keys as keys
 
     token = secrets.line_token()
     if not token:
         return None
     with db.read() as session:
-        base = settings.get(session, settings.LINE_API_BASE)
-        seconds = settings.get(session, "sender.http_timeout_seconds")
-    if seconds:
-        timeout = httpx.Timeout(float(seconds))
+        base = keys.LINE_API_BASE.read(session)
+        seconds = keys.SENDER_HTTP_TIMEOUT_SECONDS.read(session)
+    if seconds is not None:
+        timeout = httpx.Timeout(seconds)
     return LineAccess(LineClient(token, base_url=base, timeout=timeout), secrets.fingerprint(token))

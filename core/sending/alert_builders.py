@@ -12,12 +12,11 @@ import html
 from sqlalchemy.orm import Session
 
 from core import alerts
-from core.channels import webhook
 from core.channels.email_draft import MailDraft, message_id
 from core.messages.email_text import Composed
 from core.sending.email_builders import sender_address
 from core.sending.outgoing import CancelDelivery, Outgoing
-from core.store import settings
+from core.store import setting_keys as keys
 from core.store.models import Alert, Delivery
 
 
@@ -30,7 +29,7 @@ def _alert(session: Session, delivery: Delivery) -> Alert:
 
 def build_webhook(session: Session, delivery: Delivery, now: dt.datetime) -> Outgoing:
     alert = _alert(session, delivery)
-    url = settings.get(session, webhook.URL_SETTING)
+    url = keys.ALERTS_WEBHOOK_URL.read(session)
     if not url:
         raise CancelDelivery("WEBHOOK_NOT_CONFIGURED")
     return Outgoing("webhook", url, ({"text": alerts.message_of(alert)},))
@@ -38,7 +37,7 @@ def build_webhook(session: Session, delivery: Delivery, now: dt.datetime) -> Out
 
 def build_email(session: Session, delivery: Delivery, now: dt.datetime) -> Outgoing:
     alert = _alert(session, delivery)
-    to = (settings.get(session, alerts.MANAGER_EMAIL) or "").strip()
+    to = keys.ALERTS_EMAIL.read(session)
     if not to:
         raise CancelDelivery("MANAGER_EMAIL_NOT_CONFIGURED")
     from_address, from_name = sender_address(session)

@@ -28,7 +28,6 @@ from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
 from core import alerts
-from core.channels import email as email_channel
 from core.channels.email import SmtpAccess
 from core.channels.line import LineAccess
 from core.channels.ratelimit import TokenBucket
@@ -41,7 +40,7 @@ from core.planning import fallback
 from core.sending import builders, email_sends, line_requests, reminder_batch
 from core.sending.courier import send_limited
 from core.sending.outgoing import CancelDelivery, CannotBuild, Job
-from core.store import settings
+from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import (
     Channel,
@@ -80,23 +79,19 @@ class SenderConfig:
     @classmethod
     def from_settings(cls, session: Session) -> SenderConfig:
         """Overrides kept in the settings table (for support and tests); defaults otherwise."""
-
-        def number(key: str) -> float | None:
-            value = settings.get(session, key)
-            return float(value) if value not in (None, "") else None
-
         backoff = BackoffPolicy()
-        base, retries = number("sender.backoff_base_seconds"), number("sender.max_retries")
+        base, retries = keys.SENDER_BACKOFF_BASE_SECONDS.read(session), keys.SENDER_MAX_RETRIES.read(session)
         if base is not None:
             backoff = BackoffPolicy(base=dt.timedelta(seconds=base), max_retries=backoff.max_retries,
                                     throttle_delay=dt.timedelta(seconds=min(5.0, base)))
         if retries is not None:
-            backoff = BackoffPolicy(base=backoff.base, max_retries=int(retries), throttle_delay=backoff.throttle_delay)
-        lease, poll, conc = number("sender.lease_seconds"), number("sender.poll_seconds"), number("sender.concurrency")
+            backoff = BackoffPolicy(base=backoff.base, max_retries=retries, throttle_delay=backoff.throttle_delay)
+        lease, poll = keys.SENDER_LEASE_SECONDS.read(session), keys.SENDER_POLL_SECONDS.read(session)
+        conc = keys.SENDER_CONCURRENCY.read(session)
         return cls(
-            concurrency=int(conc) if conc else cls.concurrency,
-            lease=dt.timedelta(seconds=lease) if lease else cls.lease,
-            poll_interval=poll if poll else cls.poll_interval,
+            concurrency=conc if conc is not None else cls.concurrency,
+            lease=dt.timedelta(seconds=lease) if lease is not None else cls.lease,
+            poll_interval=poll if poll is not None else cls.poll_interval,
             backoff=backoff,
         )
 
@@ -320,7 +315,7 @@ class Sender:
                     else:
                         pooled.append(Channel.LINE)
                 if email_capacity > 0 and mail is not None:
-                    held, lifted = channel_holds.check(session, email_channel.HOLD, mail.fingerprint)
+                    held, lifted = channel_holds.check(session, keys.SMTP_HOLD, mail.fingerprint)
                     hold_lifted |= lifted
                     if held:
                         email_capacity = 0
@@ -417,7 +412,7 @@ class Sender:
 
         Read inside the turn's own transaction rather than in a read scope of its own, which cost a
         second transaction per turn."""
-        return channel_holds.check(session, settings.LINE_HOLD, access.token_fingerprint)
+        return channel_holds.check(session, keys.LINE_HOLD, access.token_fingerprint)
 
     def _prepare(self, session: Session, ids: list[int], now: dt.datetime) -> list[Job]:
         """Check and build the claimed deliveries with a few queries for the whole batch, not per delivery."""
@@ -653,11 +648,11 @@ class Sender:
         if job.outgoing.endpoint == "email":
             if self._email is None:
                 return
-            channel, key, fingerprint = Channel.EMAIL, email_channel.HOLD, self._email.fingerprint
+            channel, key, fingerprint = Channel.EMAIL, keys.SMTP_HOLD, self._email.fingerprint
         else:
             if self._access is None:
                 return
-            channel, key, fingerprint = Channel.LINE, settings.LINE_HOLD, self._access.token_fingerprint
+            channel, key, fingerprint = Channel.LINE, keys.LINE_HOLD, self._access.token_fingerprint
         if not channel_holds.hold(session, key, code=code, fingerprint=fingerprint, now=now):
             return
         log.error("%s refused our credentials (%s); sending is held until they change", channel.value, code)

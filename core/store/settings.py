@@ -28,8 +28,6 @@ from core.errors import ValidationError
 from core.store.models import Setting
 
 T = TypeVar("T")
-LINE_API_BASE = "line.api_base"
-LINE_HOLD = "line.hold"  # "<error code>|<token fingerprint>|<ISO time>" while LINE refuses our token
 MAX_KEY_LENGTH = 100  # the settings table's key column
 
 
