@@ -23,7 +23,7 @@ from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.bootstrap import open_database
 from core.store.models import utcnow
-from core.store.paths import HOME_ENV, data_paths, default_home
+from core.store.paths import HOME_ENV, data_paths, resolve_home
 from ui import i18n
 from ui.bridge import CoreBridge
 from ui.context import AppContext
@@ -39,16 +39,18 @@ def run_gui(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     mode = args.command or "gui"
     smoke = bool(getattr(args, "smoke", False))
-    home = args.home
+    home = Path(args.home) if args.home else None
     if mode in ("demo", "screenshots"):
-        home = demo_data.demo_home(Path(home) if home else None)
+        home = demo_data.demo_home(resolve_home(home))
+        # For the message builders that still look the data folder up themselves (their templates
+        # and images) instead of being handed these paths; harmless once none does.
         os.environ[HOME_ENV] = str(home)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Shiftcast")
     app.setOrganizationName("Shiftcast")
     icon = QIcon(str(resource("icons", "shiftcast.png")))
     app.setWindowIcon(icon)
-    paths = data_paths(Path(home) if home else None)
+    paths = data_paths(home)
     configure_logging(paths.logs)
     install_excepthook(paths)
 
@@ -210,16 +212,16 @@ def _first_run(ctx: AppContext, window) -> None:  # type: ignore[no-untyped-def]
     box.addButton(QCoreApplication.translate("window", "Later"), QMessageBox.ButtonRole.RejectRole)
     box.exec()
     if box.clickedButton() is demo_button:
-        start_demo_process()
+        start_demo_process(ctx.paths.home)
     elif box.clickedButton() is setup_button:
         window.tabs.setCurrentWidget(window.settings)
 
 
-def start_demo_process() -> bool:
-    """Demo mode runs as its own process with its own data folder, so it never mixes with real data."""
+def start_demo_process(home: Path) -> bool:
+    """Demo mode runs as its own process with its own data folder (`<home>/demo`, beside this window's
+    data, whichever folder that is), so it never mixes with real data."""
+    arguments = ["--home", str(home), "demo"]
     if getattr(sys, "frozen", False):
-        return QProcess.startDetached(sys.executable, ["demo"])[0]
+        return QProcess.startDetached(sys.executable, arguments)[0]
     main = Path(__file__).resolve().parent.parent / "main.py"
-    env_home = os.environ.get(HOME_ENV)
-    extra = ["--home", str(default_home())] if env_home else []
-    return QProcess.startDetached(sys.executable, [str(main), *extra, "demo"])[0]
+    return QProcess.startDetached(sys.executable, [str(main), *arguments])[0]

@@ -19,7 +19,6 @@ from core.roster import clock, rules
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Classroom, ShiftStatus, Teacher
-from core.store.paths import default_home
 from core.store.secrets import LINE_TOKEN_ENV
 
 DEMO_TOKEN = "shiftcast-demo-token"
@@ -29,8 +28,9 @@ TEACHERS = ["佐藤 花子", "鈴木 一郎", "高橋 美咲", "田中 健太", 
 PATTERNS = [("16:00", "21:00"), ("13:00", "18:00"), ("10:00", "15:00"), ("17:00", "22:00")]
 
 
-def demo_home(base: Path | None = None) -> Path:
-    return (base or default_home()) / "demo"
+def demo_home(base: Path) -> Path:
+    """The demo's own data folder inside the data folder `base` the app was started with."""
+    return base / "demo"
 
 
 def user_id_for(n: int) -> str:
