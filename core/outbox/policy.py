@@ -51,6 +51,37 @@ class ErrorCode(StrEnum):
     DEFERRED = "DEFERRED"
 
 
+class CancelReason(StrEnum):
+    """Why a delivery was canceled instead of sent, kept in deliveries.cancel_reason. The values are
+    the codes stored before this enum existed, so old rows still compare equal; a new reason is a new
+    member here (no migration: the column is plain text)."""
+
+    # Send-time checks: what the delivery is about changed or went away.
+    SHIFT_MISSING = "SHIFT_MISSING"
+    SHIFT_CHANGED = "SHIFT_CHANGED"  # a newer version of the shift exists
+    SHIFT_STARTED = "SHIFT_STARTED"
+    SHIFT_NOT_CONFIRMED = "SHIFT_NOT_CONFIRMED"
+    TEACHER_INACTIVE = "TEACHER_INACTIVE"  # left or erased
+    TEACHER_CHANGED = "TEACHER_CHANGED"  # the shift went to someone else
+    CHANNEL_CHANGED = "CHANNEL_CHANGED"  # the teacher no longer wants this channel
+    LINE_NOT_OPTED_IN = "LINE_NOT_OPTED_IN"
+    EMAIL_NOT_OPTED_IN = "EMAIL_NOT_OPTED_IN"
+    LINE_UNREACHABLE = "LINE_UNREACHABLE"  # went by e-mail instead (core/planning/fallback.py)
+    NOTHING_TOLD = "NOTHING_TOLD"  # a correction for a teacher who was never told the old version
+    NO_HISTORY = "NO_HISTORY"  # a correction whose earlier version is not on record
+    NO_GROUP = "NO_GROUP"  # the classroom has no LINE group any more
+    CLASSROOM_MISSING = "CLASSROOM_MISSING"
+    PUBLICATION_MISSING = "PUBLICATION_MISSING"
+    SUPERSEDED = "SUPERSEDED"  # a newer revision of the same month replaces it
+    ALERT_MISSING = "ALERT_MISSING"
+    WEBHOOK_NOT_CONFIGURED = "WEBHOOK_NOT_CONFIGURED"
+    MANAGER_EMAIL_NOT_CONFIGURED = "MANAGER_EMAIL_NOT_CONFIGURED"
+    # Planning.
+    COVERED_BY_CORRECTION = "COVERED_BY_CORRECTION"  # a correction sent at the same moment says it all
+    # The manager.
+    MANAGER = "MANAGER"
+
+
 class Transport(StrEnum):
     """How a request ended when no HTTP answer came back."""
 

@@ -27,7 +27,8 @@ from core.store.models import (
 )
 
 log = logging.getLogger(__name__)
-UNREACHABLE = "LINE_UNREACHABLE"  # the cancel reason of a LINE delivery that went by e-mail instead
+# The cancel reason of a LINE delivery that went by e-mail instead (the name line_builders raises).
+UNREACHABLE = policy.CancelReason.LINE_UNREACHABLE
 SWEEP_WINDOW = dt.timedelta(days=1)
 TEACHER_KINDS = (DeliveryKind.SHIFT_REMINDER, DeliveryKind.SHIFT_CORRECTION)
 

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from core.errors import ValidationError
 from core.outbox import queue
+from core.outbox.policy import CancelReason
 from core.planning import mailed_publication
 from core.publication import month_image
 from core.publication.image_store import ImageStore
@@ -135,7 +136,7 @@ def _supersede_older(session: Session, publication: Publication, now: dt.datetim
     )).all()
     return [i for i in waiting if queue.transition(
         session, i, expected=[DeliveryStatus.PENDING, DeliveryStatus.QUEUED], now=now,
-        status=DeliveryStatus.CANCELED, cancel_reason="SUPERSEDED")]
+        status=DeliveryStatus.CANCELED, cancel_reason=CancelReason.SUPERSEDED.value)]
 
 
 def plan_publish(session: Session, classroom_id: int, year: int, month: int, *, now: dt.datetime,

@@ -35,7 +35,7 @@ from core.channels.webhook import WebhookClient
 from core.outbox import holds as channel_holds
 from core.outbox import policy
 from core.outbox import queue as outbox
-from core.outbox.policy import BackoffPolicy, ErrorCode, Outcome, SendResult
+from core.outbox.policy import BackoffPolicy, CancelReason, ErrorCode, Outcome, SendResult
 from core.planning import fallback
 from core.sending import builders, email_sends, line_requests, reminder_batch
 from core.sending.courier import send_limited
@@ -487,10 +487,12 @@ class Sender:
         return str(uuid.uuid4())
 
     def _finish(self, session: Session, delivery: Delivery, now: dt.datetime, status: DeliveryStatus,
-                code: str | None, message: str | None, *, reason: str | None = None, dead: bool = False) -> None:
+                code: str | None, message: str | None, *, reason: CancelReason | None = None,
+                dead: bool = False) -> None:
         applied = outbox.transition(
             session, delivery.id, expected=[DeliveryStatus.PROCESSING], owner=self.owner, now=now,
-            status=status, last_error_code=code, last_error_message=message, cancel_reason=reason,
+            status=status, last_error_code=code, last_error_message=message,
+            cancel_reason=reason.value if reason is not None else None,
             dead_lettered_at=now if dead else None,
         )
         if applied:
