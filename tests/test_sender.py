@@ -228,6 +228,19 @@ def test_400_fails_with_lines_message_and_details(db, line_ready: LineEmulator, 
     d = _delivery(db, delivery_id)
     assert (d.status, d.last_error_code, d.dead_lettered_at) == (DeliveryStatus.FAILED, "LINE_400", None)
     assert "HTTP 400" in (d.last_error_message or "") and "messages[0].text" in (d.last_error_message or "")
+    assert d.last_error_at_recipient is False  # about the message, not the teacher
+
+
+def test_400_naming_the_recipient_is_recorded_as_at_the_recipient(db, line_ready: LineEmulator, clock: FakeClock,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
+    monkeypatch.setattr(line_builders, "reminder_push", lambda facts, language, to: Outgoing(
+        "push", "U-not-a-line-id", ({"type": "text", "text": "明日のシフト"},)))
+    sender = _sender(db, clock)
+    sender.run_until_idle()
+    _used_courier(sender)  # LINE's details came back through the courier's pipe too
+    d = _delivery(db, delivery_id)
+    assert (d.status, d.last_error_code, d.last_error_at_recipient) == (DeliveryStatus.FAILED, "LINE_400", True)
 
 
 def test_retry_key_older_than_24h_is_never_reused_automatically(db, line_ready: LineEmulator, clock: FakeClock) -> None:

@@ -145,6 +145,7 @@ class LineClient:
             message=None if response.is_success else str(payload.get("message") or response.reason_phrase),
             details=_details(payload),
             duration_ms=_ms(started),
+            properties_at_fault=_properties(payload),
         )
 
     # ----- reading (no retry key: LINE rejects it on these endpoints) -----
@@ -220,6 +221,12 @@ def _details(payload: dict[str, Any]) -> tuple[str, ...]:
             prop = item.get("property")
             out.append(f"{prop}: {item.get('message')}" if prop else str(item.get("message")))
     return tuple(out)
+
+
+def _properties(payload: dict[str, Any]) -> tuple[str, ...]:
+    """The request properties LINE's error details name, as LINE wrote them."""
+    return tuple(str(item["property"]) for item in payload.get("details") or []
+                 if isinstance(item, dict) and item.get("property"))
 
 
 def _short(exc: Exception) -> str:

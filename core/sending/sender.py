@@ -491,7 +491,7 @@ class Sender:
                 dead: bool = False) -> None:
         applied = outbox.transition(
             session, delivery.id, expected=[DeliveryStatus.PROCESSING], owner=self.owner, now=now,
-            status=status, last_error_code=code, last_error_message=message,
+            status=status, last_error_code=code, last_error_message=message, last_error_at_recipient=False,
             cancel_reason=reason.value if reason is not None else None,
             dead_lettered_at=now if dead else None,
         )
@@ -609,33 +609,33 @@ class Sender:
     def _record_unsent(self, session: Session, job: Job, decision: policy.Decision, now: dt.datetime) -> None:
         guard = {"expected": [DeliveryStatus.PROCESSING], "owner": self.owner, "now": now}
         code = decision.code.value if decision.code else None
+        # The code, its text and whether it points at the recipient always go together.
+        error = {"last_error_code": code, "last_error_message": decision.message,
+                 "last_error_at_recipient": decision.at_recipient}
         if decision.outcome is Outcome.RETRY:
             applied = outbox.transition(session, job.delivery_id, **guard, status=DeliveryStatus.QUEUED,
-                                        next_attempt_at=decision.next_attempt_at, last_error_code=code,
-                                        last_error_message=decision.message)
+                                        next_attempt_at=decision.next_attempt_at, **error)
             self.stats.retried += applied
         elif decision.outcome in (Outcome.THROTTLED, Outcome.HOLD):
             # LINE processed nothing: the attempt does not count against the retry budget.
             applied = outbox.transition(session, job.delivery_id, **guard, status=DeliveryStatus.QUEUED,
                                         next_attempt_at=decision.next_attempt_at or now,
-                                        attempt_count=max(job.attempt_count - 1, 0),
-                                        last_error_code=code, last_error_message=decision.message)
+                                        attempt_count=max(job.attempt_count - 1, 0), **error)
             self.stats.throttled += applied
             if decision.outcome is Outcome.HOLD:
                 self._hold(session, job, code or "AUTH_FAILED", now)
         else:
             dead = decision.outcome is Outcome.DEAD
             applied = outbox.transition(session, job.delivery_id, **guard, status=DeliveryStatus.FAILED,
-                                        last_error_code=code, last_error_message=decision.message,
-                                        dead_lettered_at=now if dead else None)
+                                        dead_lettered_at=now if dead else None, **error)
             self.stats.failed += applied
             self._died |= bool(applied and dead)
             if applied and decision.code is ErrorCode.QUOTA_EXHAUSTED:
                 self._open_incident(session, alerts.quota_exhausted(), now)
             if applied and job.outgoing.endpoint in ("push", "multicast"):
                 # In this transaction: a teacher with e-mail fallback is never left with neither.
-                fallback.after_line_failure(session, job.delivery_id, code=code, message=decision.message, dead=dead,
-                                            now=now)
+                fallback.after_line_failure(session, job.delivery_id, code=code, at_recipient=decision.at_recipient,
+                                            dead=dead, now=now)
         if not applied:
             self._lost_lease(job, decision)
 
