@@ -23,6 +23,7 @@ import uuid
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
@@ -610,8 +611,8 @@ class Sender:
         guard = {"expected": [DeliveryStatus.PROCESSING], "owner": self.owner, "now": now}
         code = decision.code.value if decision.code else None
         # The code, its text and whether it points at the recipient always go together.
-        error = {"last_error_code": code, "last_error_message": decision.message,
-                 "last_error_at_recipient": decision.at_recipient}
+        error: dict[str, Any] = {"last_error_code": code, "last_error_message": decision.message,
+                                 "last_error_at_recipient": decision.at_recipient}
         if decision.outcome is Outcome.RETRY:
             applied = outbox.transition(session, job.delivery_id, **guard, status=DeliveryStatus.QUEUED,
                                         next_attempt_at=decision.next_attempt_at, **error)
