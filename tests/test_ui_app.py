@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QIcon
@@ -86,3 +87,24 @@ def test_smoke_start_prints_one_json_line(qtbot, paths: DataPaths, capsys: pytes
     report = json.loads(line)
     assert report["smoke"] == "ok" and report["tabs"] == 4 and report["startup_ms"] > 0
     assert paths.database.exists()
+
+
+def test_the_demo_process_gets_a_demo_folder_inside_this_windows_data_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtCore import QProcess
+
+    from core.app import demo
+    from ui import app as ui_app
+
+    started: list[tuple[str, list[str]]] = []
+
+    def start_detached(program: str, arguments: list[str]) -> tuple[bool, int]:
+        started.append((program, arguments))
+        return True, 1
+
+    monkeypatch.setattr(QProcess, "startDetached", start_detached)
+    chosen = tmp_path / "chosen home"
+    assert ui_app.start_demo_process(chosen)
+    [(_, arguments)] = started
+    assert arguments[-3:] == ["--home", str(chosen), "demo"]
+    assert demo.demo_home(chosen) == chosen / "demo"  # where that process then keeps its data
