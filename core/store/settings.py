@@ -8,7 +8,8 @@ Every key is declared once, in core/store/setting_keys.py, with its type, defaul
 value is parsed the same way wherever it is read. The stored form stays the text it always was, so a
 database from before the declarations reads back the same values.
 
-`get` and `put` below are the raw text underneath; only the declarations use them.
+`get` and `put` below are the raw text underneath, for the declarations; tests/test_settings.py
+fails on code elsewhere that calls them or writes a key out.
 """
 
 from __future__ import annotations
