@@ -110,7 +110,7 @@ def _quiet_hours(text: str) -> tuple[dt.time, dt.time] | None:
     return clock.parse_wall_time(start)[0], clock.parse_wall_time(end)[0]
 
 
-def cmd_import(db: Database, args: argparse.Namespace) -> int:
+def cmd_import(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     try:
         data = args.file.read_bytes()
     except OSError as exc:
@@ -130,7 +130,7 @@ def cmd_import(db: Database, args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_export(db: Database, args: argparse.Namespace) -> int:
+def cmd_export(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     with db.read() as session:
         if args.what == "teachers":
             text = csv_files.export_teachers(session)
@@ -146,7 +146,7 @@ def cmd_export(db: Database, args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_shifts(db: Database, args: argparse.Namespace) -> int:
+def cmd_shifts(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     year, month = rules.parse_month(args.month)
     with db.read() as session:
         classroom = rules.classroom_by_name(session, args.classroom)
@@ -172,7 +172,7 @@ def cmd_shifts(db: Database, args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_teachers(db: Database, args: argparse.Namespace) -> int:
+def cmd_teachers(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     with db.read() as session:
         rows = [
             {
@@ -196,7 +196,7 @@ def cmd_teachers(db: Database, args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_classrooms(db: Database, args: argparse.Namespace) -> int:
+def cmd_classrooms(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     with db.read() as session:
         rows = [
             {
@@ -221,7 +221,7 @@ def cmd_classrooms(db: Database, args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_add_classroom(db: Database, args: argparse.Namespace) -> int:
+def cmd_add_classroom(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     with db.write() as session:
         classroom = rules.create_classroom(
             session,
@@ -236,7 +236,7 @@ def cmd_add_classroom(db: Database, args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_confirm(db: Database, args: argparse.Namespace) -> int:
+def cmd_confirm(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     year, month = rules.parse_month(args.month)
     with db.write() as session:
         classroom = rules.classroom_by_name(session, args.classroom)
@@ -245,7 +245,10 @@ def cmd_confirm(db: Database, args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS: dict[str, Callable[[Database, argparse.Namespace], int]] = {
+# Every verb gets the process's one DataPaths: a verb that touches a file finds it there, never in the
+# default data folder on its own.
+Verb = Callable[[Database, argparse.Namespace, DataPaths], int]
+COMMANDS: dict[str, Verb] = {
     "import": cmd_import,
     "export": cmd_export,
     "shifts": cmd_shifts,
@@ -263,10 +266,10 @@ def run(args: argparse.Namespace, *, paths: DataPaths | None = None) -> int:
     log_file = configure_logging(paths.logs, stderr=args.command == "sender")
     try:
         if args.command in outbox.NO_DATABASE:
-            return outbox.NO_DATABASE[args.command](None, args)
+            return outbox.NO_DATABASE[args.command](None, args, paths)
         db = open_database(paths)
         try:
-            return COMMANDS[args.command](db, args)
+            return COMMANDS[args.command](db, args, paths)
         finally:
             db.dispose()
     except ShiftcastError as exc:

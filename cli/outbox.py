@@ -30,7 +30,7 @@ from core.sending.sender import Sender, SenderConfig
 from core.store import secrets
 from core.store.db import Database
 from core.store.models import DeliveryKind, DeliveryStatus
-from core.store.paths import data_paths
+from core.store.paths import DataPaths
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-def cmd_sender(db: Database, args: argparse.Namespace) -> int:
+def cmd_sender(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     if args.until_idle:
         with db.read() as session:
             config = dataclasses.replace(SenderConfig.from_settings(session), courier=True)
@@ -94,7 +94,7 @@ def cmd_sender(db: Database, args: argparse.Namespace) -> int:
         sender.stop()
         print(json.dumps(drained.__dict__))
         return 0
-    engine = Engine(db, data_paths(args.home), courier=True)
+    engine = Engine(db, paths, courier=True)
     if not engine.start():
         raise ValidationError("another Shiftcast (the app, the tray or a sender) is already sending from this data folder")
     stop = threading.Event()
@@ -132,7 +132,7 @@ def _row(d: Any) -> dict[str, Any]:
     }
 
 
-def cmd_deliveries(db: Database, args: argparse.Namespace) -> int:
+def cmd_deliveries(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     flt = deliveries.DeliveryFilter(
         statuses=tuple(DeliveryStatus(s) for s in args.status or ()),
         kinds=tuple(DeliveryKind(k) for k in args.kind or ()),
@@ -151,7 +151,7 @@ def cmd_deliveries(db: Database, args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_retry(db: Database, args: argparse.Namespace) -> int:
+def cmd_retry(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     if (args.id is None) == (not args.dead):
         raise ValidationError("give a delivery id or --dead")
     with db.write() as session:
@@ -168,14 +168,14 @@ def cmd_retry(db: Database, args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_cancel(db: Database, args: argparse.Namespace) -> int:
+def cmd_cancel(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     with db.write() as session:
         deliveries.cancel(session, args.id, now=_now())
     print(f"delivery {args.id} canceled")
     return 0
 
 
-def cmd_line_token(db: Database, args: argparse.Namespace) -> int:
+def cmd_line_token(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     token = getpass.getpass("LINE channel access token: ") if sys.stdin.isatty() else sys.stdin.readline()
     if not token.strip():
         raise ValidationError("no token given")
@@ -184,7 +184,7 @@ def cmd_line_token(db: Database, args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_smtp_password(db: Database, args: argparse.Namespace) -> int:
+def cmd_smtp_password(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     password = getpass.getpass("SMTP password: ") if sys.stdin.isatty() else sys.stdin.readline()
     if not password.strip():
         raise ValidationError("no password given")
@@ -201,7 +201,7 @@ def _alert_row(a: Any) -> dict[str, Any]:
     }
 
 
-def cmd_alerts(db: Database, args: argparse.Namespace) -> int:
+def cmd_alerts(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     with db.read() as session:
         rows = [_alert_row(a) for a in alerts.list_alerts(session, now=_now())]
     if args.json:
@@ -214,7 +214,7 @@ def cmd_alerts(db: Database, args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_plan(db: Database, args: argparse.Namespace) -> int:
+def cmd_plan(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     if not 1 <= args.days <= 62:
         raise ValidationError("--days must be between 1 and 62")
     now = _now()
@@ -234,7 +234,7 @@ def cmd_plan(db: Database, args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_render(db: Database, args: argparse.Namespace) -> int:
+def cmd_render(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     year, month = rules.parse_month(args.month)
     suffix = args.out.suffix.lower()
     if suffix not in (".png", ".pdf"):
@@ -248,7 +248,7 @@ def cmd_render(db: Database, args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_publish(db: Database, args: argparse.Namespace) -> int:
+def cmd_publish(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     year, month = rules.parse_month(args.month)
     now = _now()
     if args.dry_run:
@@ -269,7 +269,6 @@ def cmd_publish(db: Database, args: argparse.Namespace) -> int:
             if plan.warning:
                 print(f"warning: {plan.warning}")
         return 0
-    paths = data_paths()
     with db.write() as session:
         classroom = rules.classroom_by_name(session, args.classroom)
         done = publication.publish(session, classroom.id, year, month, now=now, store=ImageStore(paths.images))
@@ -298,7 +297,7 @@ def _live_member_count(db: Database, group_id: str | None) -> int | None:
         return None
 
 
-def cmd_emulator(_db: Database | None, args: argparse.Namespace) -> int:
+def cmd_emulator(_db: Database | None, args: argparse.Namespace, _paths: DataPaths) -> int:
     from core.emulator import serve_forever
 
     serve_forever(args.port, args.token)

@@ -17,11 +17,9 @@ from dataclasses import dataclass
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from core.channels import email as email_channel
-from core.channels import webhook
 from core.outbox import queue
 from core.roster import clock
-from core.store import settings
+from core.store import setting_keys as keys
 from core.store.db import insert_unless_exists
 from core.store.models import (
     Alert,
@@ -34,10 +32,8 @@ from core.store.models import (
 
 STALL_AFTER = dt.timedelta(minutes=15)
 RECENT = dt.timedelta(days=7)
-MANAGER_EMAIL = "alerts.email"
-WEBHOOK_URL = webhook.URL_SETTING
 QUOTA_ZONE = "Asia/Tokyo"  # LINE counts its monthly quota in Japan time
-HOLD_SETTINGS = {Channel.LINE.value: settings.LINE_HOLD, Channel.EMAIL.value: email_channel.HOLD}
+HOLD_SETTINGS = {Channel.LINE.value: keys.LINE_HOLD, Channel.EMAIL.value: keys.SMTP_HOLD}
 HOLD_TITLES = {
     Channel.LINE.value: "LINE refused the channel access token: LINE sending is paused until the token changes",
     Channel.EMAIL.value: "The mail server refused the login: e-mail sending is paused until the password or the "
@@ -132,9 +128,9 @@ def read_facts(session: Session, *, now: dt.datetime) -> QueueFacts:
     dead = dead_letter_count(session)
     holds = {}
     for channel, key in HOLD_SETTINGS.items():
-        raw = settings.get(session, key)
-        if raw:
-            holds[channel] = raw.split("|", 1)[0] or "AUTH_FAILED"
+        hold = key.read(session)
+        if hold is not None:
+            holds[channel] = hold.code
     quota_failed = session.scalar(select(func.max(Delivery.updated_at)).where(
         Delivery.channel == Channel.LINE, Delivery.status == DeliveryStatus.FAILED,
         Delivery.last_error_code == "QUOTA_EXHAUSTED"))
@@ -186,9 +182,9 @@ def evaluate(session: Session, *, now: dt.datetime, running_since: dt.datetime |
 def notify(session: Session, alert: Alert, *, now: dt.datetime) -> list[int]:
     """Enqueue this incident's notifications: the webhook and the manager's e-mail, where set up."""
     targets = []
-    if settings.get(session, WEBHOOK_URL):
+    if keys.ALERTS_WEBHOOK_URL.read(session):
         targets.append((Channel.WEBHOOK, "webhook"))
-    manager = (settings.get(session, MANAGER_EMAIL) or "").strip()
+    manager = keys.ALERTS_EMAIL.read(session)
     if manager:
         targets.append((Channel.EMAIL, manager))
     ids = []

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 from core.publication import hosting
-from core.store import secrets, settings
+from core.store import secrets
+from core.store import setting_keys as keys
 from core.store.db import Database
 
 ACCESS_KEY = "shiftcast-test"
@@ -39,9 +40,9 @@ def hosted(db: Database, s3_endpoint: str) -> str:
     else:
         client.make_bucket(BUCKET)
     with db.write() as s:
-        settings.put(s, hosting.ENDPOINT, s3_endpoint)
-        settings.put(s, hosting.BUCKET, BUCKET)
-        settings.put(s, hosting.REGION, "us-east-1")
-        settings.put(s, hosting.ACCESS_KEY_ID, ACCESS_KEY)
+        keys.HOSTING_ENDPOINT.write(s, s3_endpoint)
+        keys.HOSTING_BUCKET.write(s, BUCKET)
+        keys.HOSTING_REGION.write(s, "us-east-1")
+        keys.HOSTING_ACCESS_KEY_ID.write(s, ACCESS_KEY)
     secrets.set_secret(hosting.SECRET_NAME, SECRET_KEY)
     return s3_endpoint

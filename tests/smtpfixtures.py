@@ -25,7 +25,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
 
 from core.channels import email as email_channel
-from core.store import settings
+from core.store import setting_keys as keys
 from core.store.db import Database
 
 # aiosmtpd warns about its own deprecated session attribute on every login; not ours to fix.
@@ -110,12 +110,14 @@ class SmtpServer:
     def configure(self, db: Database, *, timeout: float = 5.0) -> None:
         """Point Shiftcast's e-mail settings at this server; the password goes into the keyring."""
         with db.write() as s:
-            for key, value in ((email_channel.HOST, self.host), (email_channel.PORT, str(self.port)),
-                               (email_channel.SECURITY, self.security), (email_channel.USER, SMTP_USER),
-                               (email_channel.FROM_ADDRESS, FROM), (email_channel.FROM_NAME, "本校 シフト"),
-                               (email_channel.CA_FILE, str(self.ca_file)),
-                               (email_channel.TIMEOUT, str(timeout))):
-                settings.put(s, key, value)
+            keys.SMTP_HOST.write(s, self.host)
+            keys.SMTP_PORT.write(s, self.port)
+            keys.SMTP_SECURITY.write(s, self.security)
+            keys.SMTP_USER.write(s, SMTP_USER)
+            keys.SMTP_FROM.write(s, FROM)
+            keys.SMTP_FROM_NAME.write(s, "本校 シフト")
+            keys.SMTP_CA_FILE.write(s, str(self.ca_file))
+            keys.SMTP_TIMEOUT_SECONDS.write(s, timeout)
         email_channel.set_smtp_password(SMTP_PASSWORD)
 
     def config(self, *, timeout: float = 5.0) -> email_channel.SmtpConfig:

@@ -15,7 +15,7 @@ from core.outbox import deliveries, queue
 from core.outbox.policy import BackoffPolicy
 from core.sending.scheduler import Scheduler
 from core.sending.sender import Sender, SenderConfig, SenderEvents
-from core.store import settings
+from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import (
     Channel,
@@ -43,7 +43,7 @@ def test_one_webhook_post_per_incident(db: Database, line_ready: LineEmulator, w
                                        now: dt.datetime) -> None:
     clock = FakeClock(now)
     with db.write() as s:
-        settings.put(s, alerts.WEBHOOK_URL, webhook.url)
+        keys.ALERTS_WEBHOOK_URL.write(s, webhook.url)
     ids = make_reminders(db, 5, now=clock.now, emulator=line_ready, start_in=dt.timedelta(days=5))
     line_ready.set_faults(FaultPlan(fail_next=1000))
     seen: list[str] = []
@@ -87,7 +87,7 @@ def test_a_refused_webhook_fails_its_notification_without_retrying(db: Database,
     clock = FakeClock(now)
     webhook.status = 404
     with db.write() as s:
-        settings.put(s, alerts.WEBHOOK_URL, webhook.url)
+        keys.ALERTS_WEBHOOK_URL.write(s, webhook.url)
         opened = alerts.open_incident(s, alerts.quota_exhausted(), now=now)
         assert opened is not None
     Sender(db, lambda: None, paths=f.home_paths(), config=FAST, clock=clock).run_until_idle()

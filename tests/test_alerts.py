@@ -9,7 +9,7 @@ from sqlalchemy import select, update
 
 from core import alerts
 from core.outbox import queue
-from core.store import settings
+from core.store import setting_keys as keys
 from core.store.models import (
     Alert,
     AlertKind,
@@ -18,6 +18,7 @@ from core.store.models import (
     DeliveryKind,
     DeliveryStatus,
 )
+from core.store.settings import ChannelHold
 
 NOW = dt.datetime(2026, 12, 10, 3, 0, tzinfo=dt.UTC)
 
@@ -69,8 +70,8 @@ def _dead_letter(db, n: int) -> int:
 
 def test_one_incident_however_often_the_condition_is_seen_then_cleared_then_new(db) -> None:
     with db.write() as s:
-        settings.put(s, alerts.WEBHOOK_URL, "http://127.0.0.1:9/hook")
-        settings.put(s, alerts.MANAGER_EMAIL, "boss@example.com")
+        keys.ALERTS_WEBHOOK_URL.write(s, "http://127.0.0.1:9/hook")
+        keys.ALERTS_EMAIL.write(s, "boss@example.com")
     _dead_letter(db, 1)
     with db.write() as s:
         opened, _ = alerts.evaluate(s, now=NOW, running_since=NOW)
@@ -98,11 +99,11 @@ def test_one_incident_however_often_the_condition_is_seen_then_cleared_then_new(
 def test_a_held_channel_is_not_also_a_stall(db) -> None:
     with db.write() as s:
         queue.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup="e1", due_at=NOW, now=NOW, channel=Channel.EMAIL)
-        settings.put(s, "smtp.hold", f"SMTP_AUTH_FAILED|abc|{NOW.isoformat()}")
+        keys.SMTP_HOLD.write(s, ChannelHold("SMTP_AUTH_FAILED", "abc", NOW))
         later = NOW + dt.timedelta(minutes=30)
         opened, _ = alerts.evaluate(s, now=later, running_since=NOW)
         assert [a.open_key for a in opened] == ["channel_held:email"]
-        settings.put(s, "smtp.hold", None)
+        keys.SMTP_HOLD.clear(s)
         opened, cleared = alerts.evaluate(s, now=later, running_since=NOW)
         assert [a.open_key for a in opened] == ["queue_stalled:"] and [a.scope for a in cleared] == ["email"]
         assert s.scalar(select(Alert).where(Alert.id == cleared[0].id)).cleared_at == later

@@ -157,9 +157,13 @@ def test_the_minute_sweep_falls_back_for_failures_nobody_followed_up(db: Databas
         gone = _teacher(s, "佐藤", 1, ChannelChoice.LINE_FALLBACK)
         bad_message = _teacher(s, "鈴木", 2, ChannelChoice.LINE_FALLBACK)
         line_only = _teacher(s, "高橋", 3, ChannelChoice.LINE)
-        for teacher, code, message in ((gone, "LINE_404", "HTTP 404: Not found"),
-                                       (bad_message, "LINE_400", "HTTP 400: x; messages[0].text: empty"),
-                                       (line_only, "LINE_404", "HTTP 404: Not found")):
+        wrong_id = _teacher(s, "伊藤", 4, ChannelChoice.LINE_FALLBACK)
+        # The sweep goes by the recorded flag, not by the words of the message.
+        for teacher, code, message, at_recipient in (
+                (gone, "LINE_404", "HTTP 404: Not found", True),
+                (bad_message, "LINE_400", "HTTP 400: x; messages[0].text: empty", False),
+                (line_only, "LINE_404", "HTTP 404: Not found", True),
+                (wrong_id, "LINE_400", "HTTP 400: The request body has 1 error(s)", True)):
             shift = f.shift(s, room, teacher, DAY, now=now, status=ShiftStatus.CONFIRMED)
             delivery_id, _ = queue.enqueue(
                 s, kind=DeliveryKind.SHIFT_REMINDER,
@@ -167,21 +171,23 @@ def test_the_minute_sweep_falls_back_for_failures_nobody_followed_up(db: Databas
                 now=now, recipient=teacher.line_user_id, teacher_id=teacher.id, classroom_id=room.id,
                 shift_id=shift.id, shift_version=shift.version)
             queue.transition(s, delivery_id, expected=[DeliveryStatus.QUEUED], now=now,
-                              status=DeliveryStatus.FAILED, last_error_code=code, last_error_message=message)
+                              status=DeliveryStatus.FAILED, last_error_code=code, last_error_message=message,
+                              last_error_at_recipient=at_recipient)
         created = fallback.sweep(s, now=now)
         assert fallback.sweep(s, now=now) == []
-        [email] = [s.get(Delivery, i) for i in created]
+        email, other = sorted((s.get(Delivery, i) for i in created), key=lambda d: d.teacher_id)
         assert (email.teacher_id, email.channel, email.recipient) == (gone.id, Channel.EMAIL, "t1@example.com")
         assert s.get(Delivery, email.linked_delivery_id).teacher_id == gone.id
+        assert (other.teacher_id, other.channel, other.recipient) == (wrong_id.id, Channel.EMAIL, "t4@example.com")
 
 
-@pytest.mark.parametrize("code,message,unreachable,emailed", [
-    ("LINE_404", "HTTP 404: Not found", True, True),
-    ("LINE_400", "HTTP 400: The request body has 1 error(s); to: The property, 'to', is invalid", True, True),
-    ("LINE_400", "HTTP 400: The request body has 1 error(s); messages[0].text: May not be empty", False, False),
-    ("LINE_5XX", "HTTP 500: Internal error", False, True),  # retries ran out (dead)
+@pytest.mark.parametrize("code,at_recipient,unreachable,emailed", [
+    ("LINE_404", True, True, True),
+    ("LINE_400", True, True, True),  # LINE named "to": the recipient's ID
+    ("LINE_400", False, False, False),  # about the message (e.g. messages[0].text)
+    ("LINE_5XX", False, False, True),  # retries ran out (dead)
 ])
-def test_after_a_line_failure(db: Database, now: dt.datetime, code: str, message: str, unreachable: bool,
+def test_after_a_line_failure(db: Database, now: dt.datetime, code: str, at_recipient: bool, unreachable: bool,
                               emailed: bool) -> None:
     from core.outbox import queue
 
@@ -194,7 +200,8 @@ def test_after_a_line_failure(db: Database, now: dt.datetime, code: str, message
             dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version), due_at=now,
             now=now, recipient=teacher.line_user_id, teacher_id=teacher.id, classroom_id=room.id,
             shift_id=shift.id, shift_version=shift.version)
-        created = fallback.after_line_failure(s, line_id, code=code, message=message, dead=code == "LINE_5XX", now=now)
+        created = fallback.after_line_failure(s, line_id, code=code, at_recipient=at_recipient, dead=code == "LINE_5XX",
+                                              now=now)
         assert (teacher.line_unreachable_at is not None) == unreachable
         assert bool(created) == emailed
         if created:

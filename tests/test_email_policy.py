@@ -71,25 +71,40 @@ def test_line_rules_are_unchanged_for_line_results() -> None:
 
 
 def test_a_404_marks_the_teacher_unreachable_and_falls_back() -> None:
-    assert policy.line_failure("LINE_404", "HTTP 404: Not found", dead=False) == policy.LineFailure(True, True)
+    assert policy.line_failure("LINE_404", at_recipient=True, dead=False) == policy.LineFailure(True, True)
+    # Rows recorded before the flag existed say it by their code alone.
+    assert policy.line_failure("LINE_404", at_recipient=False, dead=False) == policy.LineFailure(True, True)
 
 
 def test_a_400_about_the_message_neither_marks_nor_falls_back() -> None:
-    message = "HTTP 400: The request body has 1 error(s); messages[0].text: May not be empty"
-    assert policy.line_failure("LINE_400", message, dead=False) == policy.LineFailure(False, False)
+    assert policy.line_failure("LINE_400", at_recipient=False, dead=False) == policy.LineFailure(False, False)
 
 
 def test_a_400_pointing_at_the_recipient_counts_as_unreachable() -> None:
-    message = "HTTP 400: The request body has 1 error(s); to: The property, 'to', in the request body is invalid"
-    assert policy.line_failure("LINE_400", message, dead=False) == policy.LineFailure(True, True)
+    assert policy.line_failure("LINE_400", at_recipient=True, dead=False) == policy.LineFailure(True, True)
+
+
+@pytest.mark.parametrize(("properties", "failure"), [
+    (("to",), policy.LineFailure(True, True)),
+    (("messages[0].text",), policy.LineFailure(False, False)),
+])
+def test_lines_answer_decides_the_fallback_through_the_typed_result(properties: tuple[str, ...],
+                                                                    failure: policy.LineFailure) -> None:
+    """From LINE's answer to the fallback rule, as the sender records it: no message text in between."""
+    result = SendResult(http_status=400, message="The request body has 1 error(s)",
+                        details=tuple(f"{p}: The property, '{p}', is invalid" for p in properties),
+                        properties_at_fault=properties)
+    decision = policy.decide(result, attempts_made=1, now=dt.datetime(2026, 12, 1, tzinfo=dt.UTC),
+                             rng=random.Random(1))
+    assert policy.line_failure(decision.code, at_recipient=decision.at_recipient, dead=False) == failure
 
 
 @pytest.mark.parametrize("code,dead", [("LINE_5XX", True), ("TIMEOUT", True), ("QUOTA_EXHAUSTED", False),
                                        ("LINE_403", False)])
 def test_failures_about_line_fall_back_without_blaming_the_teacher(code: str, dead: bool) -> None:
-    assert policy.line_failure(code, "x", dead=dead) == policy.LineFailure(True, False)
+    assert policy.line_failure(code, at_recipient=False, dead=dead) == policy.LineFailure(True, False)
 
 
 @pytest.mark.parametrize("code", ["RETRY_KEY_EXPIRED", "IMAGE_MISSING", "LINE_4XX", None])
 def test_other_failures_do_nothing(code: str | None) -> None:
-    assert policy.line_failure(code, None, dead=False) == policy.LineFailure(False, False)
+    assert policy.line_failure(code, at_recipient=False, dead=False) == policy.LineFailure(False, False)

@@ -20,6 +20,7 @@ from core.planning.planner import plan
 from core.publication import publish as publication
 from core.publication.image_store import ImageStore
 from core.sending.sender import Sender, SenderConfig, SenderEvents
+from core.store import setting_keys as keys
 from core.store import settings
 from core.store.db import Database
 from core.store.models import (
@@ -169,7 +170,7 @@ def test_535_holds_email_keeps_rows_queued_and_raises_one_alert(db: Database, st
     sender.run_until_idle()  # held: nothing is tried, no second alert
     assert starttls_server.recorder.logins == 1 and len(seen) == 1
     with db.write() as s:
-        assert settings.get(s, email_channel.HOLD, "").startswith("SMTP_AUTH_FAILED|")
+        assert (settings.get(s, keys.SMTP_HOLD.name) or "").startswith("SMTP_AUTH_FAILED|")
         assert [a.scope for a in alerts.open_alerts(s)] == ["email"]
     email_channel.set_smtp_password(SMTP_PASSWORD)  # the manager fixes it; the same sender notices
     sender.run_until_idle()

@@ -129,9 +129,31 @@ def test_a_400_about_the_message_does_not_mark_the_teacher_unreachable(
     _sender(db, FakeClock(now)).run_until_idle()
     [line] = _all(db)
     assert (line.status, line.last_error_code) == (DeliveryStatus.FAILED, "LINE_400")
+    assert line.last_error_at_recipient is False
     with db.read() as s:
         assert s.get(Teacher, teacher_id).line_unreachable_at is None
     assert starttls_server.recorder.received == []
+
+
+def test_a_400_at_the_recipient_marks_the_teacher_unreachable_and_sends_the_email(
+        db: Database, line_ready: LineEmulator, starttls_server: SmtpServer, now: dt.datetime,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    starttls_server.configure(db)
+    line_ready.add_user(user_id(1), "佐藤")
+    teacher_id, _ = _fallback_teacher(db, now, line_id=user_id(1))
+    with db.write() as s:
+        plan(s, now=now)
+    _make_due(db, now)
+    # LINE refuses the request and names "to": the recipient, not the message, is at fault.
+    monkeypatch.setattr(line_builders, "reminder_push", lambda facts, language, to: Outgoing(
+        "push", "U-not-a-line-id", ({"type": "text", "text": "明日のシフト"},)))
+    _sender(db, FakeClock(now)).run_until_idle()
+    line, email = _all(db)
+    assert (line.status, line.last_error_code, line.last_error_at_recipient) == (DeliveryStatus.FAILED, "LINE_400", True)
+    assert (email.channel, email.status, email.linked_delivery_id) == (Channel.EMAIL, DeliveryStatus.SENT, line.id)
+    with db.read() as s:
+        assert s.get(Teacher, teacher_id).line_unreachable_at is not None
+    assert len(starttls_server.recorder.received) == 1
 
 
 def test_a_reachable_line_id_is_sent_by_line_only(db: Database, line_ready: LineEmulator,

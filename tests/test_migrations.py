@@ -104,3 +104,43 @@ def test_downgrade_to_first_and_back(paths: DataPaths, db: Database) -> None:
     assert migrate.current_revision(db) == FIRST
     migrate.upgrade(db)
     assert migrate.current_revision(db) == migrate.head_revision()
+
+
+def test_0004_records_from_old_rows_whether_the_error_was_at_the_recipient(paths: DataPaths) -> None:
+    """Rows failed before the column existed keep what the fallback made of their message text."""
+    db = Database(paths.database_url())
+    try:
+        migrate.upgrade(db, revision="0003_email_alerts")
+        rows = {  # id: (channel, code, message, at the recipient after the upgrade)
+            1: ("line", "LINE_404", "HTTP 404: Not found", True),
+            2: ("line", "LINE_400", "HTTP 400: The request body has 1 error(s); to: The property, 'to', is invalid", True),
+            3: ("line", "LINE_400", "to: The property, 'to', is invalid", True),
+            4: ("line", "LINE_400", "HTTP 400: The request body has 1 error(s); messages[0].text: May not be empty", False),
+            5: ("line", "LINE_5XX", "HTTP 500: to: nowhere", False),
+            6: ("email", "SMTP_5XX", "SMTP 550: to: unknown", False),
+            7: ("line", None, None, False),
+        }
+        with db.write() as s:
+            for i, (channel, code, message, _) in rows.items():
+                s.execute(text(
+                    "INSERT INTO deliveries (id, kind, channel, dedup_key, status, attempt_count, due_at,"
+                    " next_attempt_at, created_at, updated_at, last_error_code, last_error_message) VALUES (:i,"
+                    " 'shift_reminder', :c, :k, 'failed', 1, '2026-11-01 00:00:00', '2026-11-01 00:00:00',"
+                    " '2026-11-01 00:00:00', '2026-11-01 00:00:00', :code, :m)"),
+                    {"i": i, "c": channel, "k": f"k{i}", "code": code, "m": message})
+        migrate.upgrade(db)
+        assert migrate.current_revision(db) == migrate.head_revision() == "0004_error_at_recipient"
+        with db.read() as s:
+            found = dict(s.execute(text("SELECT id, last_error_at_recipient FROM deliveries")).all())
+        assert found == {i: int(flag) for i, (_, _, _, flag) in rows.items()}
+
+        from alembic import command
+
+        config = migrate.alembic_config()
+        with db.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0003_email_alerts")
+        with db.read() as s:
+            assert s.execute(text("SELECT count(*) FROM deliveries")).scalar_one() == len(rows)
+    finally:
+        db.dispose()

@@ -36,7 +36,8 @@ NOW = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)
         (SendResult(http_status=429, message=RATE_LIMIT_MESSAGE), Outcome.THROTTLED, ErrorCode.RATE_LIMITED),
         (SendResult(http_status=429, message=MONTHLY_LIMIT_MESSAGE), Outcome.FAILED, ErrorCode.QUOTA_EXHAUSTED),
         (SendResult(http_status=401, message="Authentication failed"), Outcome.HOLD, ErrorCode.AUTH_FAILED),
-        (SendResult(http_status=400, message="The request body has 1 error(s)", details=("to: invalid",)), Outcome.FAILED, ErrorCode.BAD_REQUEST),
+        (SendResult(http_status=400, message="The request body has 1 error(s)", details=("to: invalid",),
+                    properties_at_fault=("to",)), Outcome.FAILED, ErrorCode.BAD_REQUEST),
         (SendResult(http_status=403), Outcome.FAILED, ErrorCode.FORBIDDEN),
         (SendResult(http_status=404), Outcome.FAILED, ErrorCode.NOT_FOUND),
         (SendResult(http_status=413), Outcome.FAILED, ErrorCode.CLIENT_ERROR),
@@ -45,6 +46,24 @@ NOW = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)
 def test_outcome_table(result: SendResult, outcome: Outcome, code: ErrorCode | None) -> None:
     verdict = classify(result)
     assert (verdict.outcome, verdict.code) == (outcome, code)
+
+
+@pytest.mark.parametrize(("result", "at_recipient"), [
+    (SendResult(http_status=404, message="Not found"), True),
+    (SendResult(http_status=400, details=("to: invalid",), properties_at_fault=("to",)), True),
+    (SendResult(http_status=400, details=("messages[0].text: empty", "to: invalid"),
+                properties_at_fault=("messages[0].text", "to")), True),
+    (SendResult(http_status=400, details=("messages[0].text: empty",), properties_at_fault=("messages[0].text",)), False),
+    # Only the property LINE named counts, never words in its text.
+    (SendResult(http_status=400, message="to: someone", details=("messages[0].text: say hello; to: you",),
+                properties_at_fault=("messages[0].text",)), False),
+    (SendResult(http_status=403, properties_at_fault=("to",)), False),
+    (SendResult(http_status=500), False),
+    (SendResult(transport_error=Transport.TIMEOUT), False),
+])
+def test_a_failure_points_at_the_recipient_only_when_line_says_so(result: SendResult, at_recipient: bool) -> None:
+    assert classify(result).at_recipient is at_recipient
+    assert decide(result, attempts_made=1, now=NOW, rng=random.Random(1)).at_recipient is at_recipient
 
 
 def test_error_message_keeps_lines_details() -> None:

@@ -17,9 +17,11 @@ from core.publication import publish
 from core.publication.image_store import ImageStore
 from core.roster import rules
 from core.sending.sender import Sender, SenderConfig
+from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Delivery, DeliveryStatus, Publication, ShiftStatus
 from core.store.paths import DataPaths
+from core.store.settings import StoredQuota
 from tests import factories as f
 from tests.linefixtures import TOKEN, FakeClock, user_id
 from tests.s3server import hosted, s3_endpoint  # noqa: F401
@@ -103,20 +105,17 @@ def test_second_revision_highlights_changes_and_supersedes_the_unsent_first(
 
 def test_upload_failure_is_retried_and_nothing_is_sent_meanwhile(
         db: Database, paths: DataPaths, hosted: str, line_group: LineEmulator, now: dt.datetime) -> None:
-    from core.publication import hosting
-    from core.store import settings
-
     ids = _month(db, now)
     with db.write() as s:
         done = publish.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(paths.images))
-        settings.put(s, hosting.BUCKET, "no-such-bucket")
+        keys.HOSTING_BUCKET.write(s, "no-such-bucket")
     _send(db, now)
     with db.read() as s:
         d = s.get(Delivery, done.delivery_id)
     assert (d.status, d.last_error_code) == (DeliveryStatus.QUEUED, "UPLOAD_FAILED")
     assert line_group.inbox(GROUP) == [] and line_group.request_log() == []
     with db.write() as s:
-        settings.put(s, hosting.BUCKET, "rosters")
+        keys.HOSTING_BUCKET.write(s, "rosters")
     _send(db, now + dt.timedelta(minutes=3))
     assert len(line_group.inbox(GROUP)) == 1
 
@@ -133,12 +132,9 @@ def test_publish_without_hosting_fails_with_a_clear_reason(db: Database, paths: 
 
 
 def test_dry_run_reports_recipients_cost_and_quota_warning(db: Database, now: dt.datetime) -> None:
-    from core.planning.forecast import QUOTA_SETTING
-    from core.store import settings
-
     ids = _month(db, now)
     with db.write() as s:
-        settings.put(s, QUOTA_SETTING, json.dumps({"limit": 200, "used": 197}))
+        keys.LINE_QUOTA.write(s, StoredQuota(limit=200, used=197))
     with db.read() as s:
         plan = publish.plan_publish(s, ids["room"], 2026, 12, now=now, members=5)
     assert (plan.group_id, plan.members, plan.messages, plan.drafts_to_confirm, plan.revision) == (GROUP, 5, 5, 2, 1)

@@ -18,6 +18,7 @@ from core.sending import line_builders
 from core.sending.outgoing import Outgoing
 from core.sending.sender import Sender, SenderConfig, SenderEvents
 from core.store import secrets, settings
+from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Delivery, DeliveryAttempt, DeliveryStatus
 from tests import factories as f
@@ -128,7 +129,7 @@ def test_accepted_then_5xx_comes_back_as_409_and_counts_as_sent(db, line_ready: 
 
 def test_timeout_after_acceptance_is_not_a_duplicate(db, line_ready: LineEmulator, clock: FakeClock) -> None:
     with db.write() as s:
-        settings.put(s, "sender.http_timeout_seconds", "0.5")
+        keys.SENDER_HTTP_TIMEOUT_SECONDS.write(s, 0.5)
     [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
     line_ready.set_faults(FaultPlan(timeout_after_accept_rate=1.0, hang_seconds=2.0, seed=1))
     sender = _sender(db, clock)
@@ -207,7 +208,7 @@ def test_401_holds_the_channel_until_the_token_changes(db, line_ready: LineEmula
     sender.run_until_idle()
     assert len(line_ready.request_log()) == requests_before  # held: nothing more is tried
     with db.read() as s:
-        assert settings.get(s, settings.LINE_HOLD, "").startswith("AUTH_FAILED|")
+        assert (settings.get(s, keys.LINE_HOLD.name) or "").startswith("AUTH_FAILED|")
 
     from tests.linefixtures import TOKEN
 
@@ -228,6 +229,19 @@ def test_400_fails_with_lines_message_and_details(db, line_ready: LineEmulator, 
     d = _delivery(db, delivery_id)
     assert (d.status, d.last_error_code, d.dead_lettered_at) == (DeliveryStatus.FAILED, "LINE_400", None)
     assert "HTTP 400" in (d.last_error_message or "") and "messages[0].text" in (d.last_error_message or "")
+    assert d.last_error_at_recipient is False  # about the message, not the teacher
+
+
+def test_400_naming_the_recipient_is_recorded_as_at_the_recipient(db, line_ready: LineEmulator, clock: FakeClock,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
+    monkeypatch.setattr(line_builders, "reminder_push", lambda facts, language, to: Outgoing(
+        "push", "U-not-a-line-id", ({"type": "text", "text": "明日のシフト"},)))
+    sender = _sender(db, clock)
+    sender.run_until_idle()
+    _used_courier(sender)  # LINE's details came back through the courier's pipe too
+    d = _delivery(db, delivery_id)
+    assert (d.status, d.last_error_code, d.last_error_at_recipient) == (DeliveryStatus.FAILED, "LINE_400", True)
 
 
 def test_retry_key_older_than_24h_is_never_reused_automatically(db, line_ready: LineEmulator, clock: FakeClock) -> None:

@@ -22,7 +22,7 @@ import pytest
 from sqlalchemy import func, select
 
 from core.emulator import FaultPlan, LineEmulator
-from core.store import settings
+from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Delivery, DeliveryAttempt, DeliveryStatus
 from core.store.paths import DataPaths
@@ -36,10 +36,10 @@ SENDING = "sending from "  # what `main.py sender` prints once its loop and cour
 START_TIMEOUT_S = 60.0
 
 
-def _tune(db: Database, **values: str) -> None:
+def _tune(db: Database, **values: float) -> None:
     with db.write() as s:
         for key, value in values.items():
-            settings.put(s, f"sender.{key}", value)
+            getattr(keys, f"SENDER_{key.upper()}").write(s, value)
 
 
 def _spawn(paths: DataPaths, emulator: LineEmulator, *, home: Path | None = None) -> subprocess.Popen[bytes]:
@@ -132,7 +132,7 @@ def _assert_exactly_once(db: Database, emulator: LineEmulator, expected: int) ->
 def test_two_sender_processes_never_send_one_delivery_twice(db: Database, paths: DataPaths) -> None:
     with LineEmulator(token=TOKEN) as emulator:
         make_reminders(db, 600, now=dt.datetime.now(dt.UTC), emulator=emulator)
-        _tune(db, poll_seconds="0.05", concurrency="8")
+        _tune(db, poll_seconds=0.05, concurrency=8)
         emulator.set_faults(FaultPlan(latency_ms=3))
         senders = [_spawn(paths, emulator, home=paths.home / "one"), _spawn(paths, emulator, home=paths.home / "two")]
         try:
@@ -205,8 +205,8 @@ def test_sigkill_at_random_moments_loses_nothing_and_duplicates_nothing(db: Data
     rng = random.Random(20261130)
     with LineEmulator(token=TOKEN) as emulator:
         make_reminders(db, 1000, now=dt.datetime.now(dt.UTC), emulator=emulator)
-        _tune(db, poll_seconds="0.05", concurrency="4", backoff_base_seconds="0.05", max_retries="60",
-              http_timeout_seconds="0.5", lease_seconds="3")
+        _tune(db, poll_seconds=0.05, concurrency=4, backoff_base_seconds=0.05, max_retries=60,
+              http_timeout_seconds=0.5, lease_seconds=3)
         emulator.set_faults(FaultPlan(error_rate=0.2, timeout_after_accept_rate=0.03, accept_then_error_rate=0.03,
                                       hang_seconds=1.0, latency_ms=15, seed=7))
         rounds = 0

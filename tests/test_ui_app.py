@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from core.sending.engine import Engine
+from core.store import setting_keys as keys
 from core.store import settings
 from core.store.paths import DataPaths
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.app import SEEN_TRAY_HINT, Shell, run_gui
+from ui.app import Shell, run_gui
 from ui.context import AppContext
 from ui.single_instance import SingleInstance
 
@@ -53,7 +55,7 @@ def test_with_a_tray_closing_hides_and_keeps_sending(qtbot, ctx: AppContext, mon
     window.close()
     assert hints == [1]  # said once, the first time only
     with ctx.db.read() as s:
-        assert settings.get(s, SEEN_TRAY_HINT) == "yes"
+        assert settings.get(s, keys.UI_TRAY_HINT_SHOWN.name) == "yes"
     shell.tray.quit_action.trigger()
     assert quit_calls.calls == 1
     settle(qtbot, ctx)
@@ -85,3 +87,24 @@ def test_smoke_start_prints_one_json_line(qtbot, paths: DataPaths, capsys: pytes
     report = json.loads(line)
     assert report["smoke"] == "ok" and report["tabs"] == 4 and report["startup_ms"] > 0
     assert paths.database.exists()
+
+
+def test_the_demo_process_gets_a_demo_folder_inside_this_windows_data_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtCore import QProcess
+
+    from core.app import demo
+    from ui import app as ui_app
+
+    started: list[tuple[str, list[str]]] = []
+
+    def start_detached(program: str, arguments: list[str]) -> tuple[bool, int]:
+        started.append((program, arguments))
+        return True, 1
+
+    monkeypatch.setattr(QProcess, "startDetached", start_detached)
+    chosen = tmp_path / "chosen home"
+    assert ui_app.start_demo_process(chosen)
+    [(_, arguments)] = started
+    assert arguments[-3:] == ["--home", str(chosen), "demo"]
+    assert demo.demo_home(chosen) == chosen / "demo"  # where that process then keeps its data

@@ -16,10 +16,12 @@ from core.channels import email as email_channel
 from core.emulator import LineEmulator
 from core.outbox import deliveries, queue
 from core.setup import email as email_setup
-from core.store import secrets, settings
+from core.store import secrets
+from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Base, ChannelChoice, DeliveryKind, DeliveryStatus, Teacher
 from core.store.paths import DataPaths
+from core.store.settings import ChannelHold
 from tests.linefixtures import emulator, line_ready  # noqa: F401
 from tests.smtpfixtures import (  # noqa: F401
     FROM,
@@ -178,7 +180,7 @@ def test_a_held_email_channel_is_shown_until_the_password_changes(qtbot, ctx: Ap
     access = email_channel.access_from_settings(ctx.db)
     assert access is not None
     with ctx.db.write() as s:
-        settings.put(s, email_channel.HOLD, f"SMTP_AUTH_FAILED|{access.fingerprint}|{NOW.isoformat()}")
+        keys.SMTP_HOLD.write(s, ChannelHold("SMTP_AUTH_FAILED", access.fingerprint, NOW))
     view = open_settings(qtbot, ctx)
     assert view.email.hold.problem_shown and "held since" in view.email.hold.text()
 

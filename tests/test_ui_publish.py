@@ -4,7 +4,6 @@ to the LINE emulator (images on a loopback S3 server), history and exports."""
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,12 +12,12 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from core.channels.line import access_from_settings
 from core.emulator import LineEmulator
-from core.planning.forecast import QUOTA_SETTING
 from core.roster import rules
 from core.sending.sender import Sender, SenderConfig
-from core.store import settings
+from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import DeliveryKind
+from core.store.settings import StoredQuota
 from tests import factories as f
 from tests.linefixtures import TOKEN, FakeClock, user_id
 from tests.s3server import hosted, s3_endpoint  # noqa: F401
@@ -86,8 +85,8 @@ def test_dry_run_warns_when_the_cached_quota_does_not_cover_the_group(qtbot, ctx
                                                                       now: dt.datetime) -> None:
     ids = _month(db, now)
     with db.write() as s:
-        settings.put(s, QUOTA_SETTING, json.dumps({"limit": 200, "used": 197}))
-        settings.put(s, f"line.group_members.{ids['room']}", "5")
+        keys.LINE_QUOTA.write(s, StoredQuota(limit=200, used=197))
+        keys.LINE_GROUP_MEMBERS.of(ids['room']).write(s, 5)
     ctx.clock = lambda: now
     view = _view(qtbot, ctx)
     _loaded(qtbot, ctx, view)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import html
-import json
 
 import httpx
 import keyring
@@ -15,17 +14,16 @@ from PySide6.QtCore import Qt
 from sqlalchemy import select
 
 from core.emulator import LineEmulator
-from core.planning import forecast
 from core.publication import hosting
 from core.roster import rules
 from core.store import secrets, settings
+from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Base, Classroom
 from core.store.paths import DataPaths
 from tests.linefixtures import TOKEN, emulator, line_ready  # noqa: F401
 from tests.s3server import ACCESS_KEY, BUCKET, SECRET_KEY, hosted, s3_endpoint  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui import i18n
 from ui.context import AppContext
 from ui.settings_view import SettingsView
 
@@ -97,7 +95,7 @@ def test_connection_shows_the_bot_and_this_months_quota(qtbot, ctx: AppContext, 
     assert "Shiftcast Emulator" in text and "(@" in text
     assert "0 of 500 messages" in text
     with ctx.db.read() as s:  # the saved token was tested: the quota forecast learns the figures too
-        assert json.loads(settings.get(s, forecast.QUOTA_SETTING) or "{}")["limit"] == 500
+        assert keys.LINE_QUOTA.read(s).limit == 500
 
 
 def test_a_refused_token_gets_a_plain_explanation(qtbot, ctx: AppContext, line_ready: LineEmulator) -> None:
@@ -111,7 +109,7 @@ def test_a_refused_token_gets_a_plain_explanation(qtbot, ctx: AppContext, line_r
 
 def test_a_hold_is_shown_until_a_new_token_is_saved(qtbot, ctx: AppContext, line_ready: LineEmulator) -> None:
     with ctx.db.write() as s:
-        settings.put(s, settings.LINE_HOLD, f"AUTH_FAILED|{secrets.fingerprint(TOKEN)}|2026-12-01T00:00:00+00:00")
+        settings.put(s, keys.LINE_HOLD.name, f"AUTH_FAILED|{secrets.fingerprint(TOKEN)}|2026-12-01T00:00:00+00:00")
     view = open_view(qtbot, ctx)
     assert view.line.hold.isVisible() and view.line.hold.problem_shown
     assert "held" in view.line.hold.text() and "resumes automatically" in view.line.hold.text()
@@ -135,7 +133,7 @@ def test_api_address_must_be_https_or_this_computer(qtbot, ctx: AppContext, emul
     settle(qtbot, ctx)
     assert not view.line.base_status.problem_shown
     with ctx.db.read() as s:
-        assert settings.get(s, settings.LINE_API_BASE) == emulator.base_url
+        assert keys.LINE_API_BASE.read(s) == emulator.base_url
 
 
 def test_group_check_names_the_group_or_says_the_account_is_not_in_it(
@@ -244,7 +242,7 @@ def test_language_choice_is_stored_and_needs_a_restart(qtbot, ctx: AppContext) -
     choice.activated.emit(choice.currentIndex())
     settle(qtbot, ctx)
     with ctx.db.read() as s:
-        assert settings.get(s, i18n.SETTING) == "en"
+        assert keys.UI_LANGUAGE.read(s) == "en"
     assert "next time Shiftcast starts" in view.language.status.text()
 
 

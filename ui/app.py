@@ -19,10 +19,11 @@ from core.errors import ShiftcastError
 from core.logs import configure_logging
 from core.resources import resource
 from core.sending.engine import WINDOW_SEND_THREADS, Engine
-from core.store import secrets, settings
+from core.store import secrets
+from core.store import setting_keys as keys
 from core.store.bootstrap import open_database
 from core.store.models import utcnow
-from core.store.paths import HOME_ENV, data_paths, default_home
+from core.store.paths import HOME_ENV, data_paths, resolve_home
 from ui import i18n
 from ui.bridge import CoreBridge
 from ui.context import AppContext
@@ -32,24 +33,24 @@ from ui.single_instance import SingleInstance
 from ui.tasks import Tasks
 
 log = logging.getLogger(__name__)
-SEEN_TRAY_HINT = "ui.tray_hint_shown"
-FIRST_RUN_DONE = "ui.first_run_done"
 
 
 def run_gui(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     mode = args.command or "gui"
     smoke = bool(getattr(args, "smoke", False))
-    home = args.home
+    home = Path(args.home) if args.home else None
     if mode in ("demo", "screenshots"):
-        home = demo_data.demo_home(Path(home) if home else None)
+        home = demo_data.demo_home(resolve_home(home))
+        # For the message builders that still look the data folder up themselves (their templates
+        # and images) instead of being handed these paths; harmless once none does.
         os.environ[HOME_ENV] = str(home)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Shiftcast")
     app.setOrganizationName("Shiftcast")
     icon = QIcon(str(resource("icons", "shiftcast.png")))
     app.setWindowIcon(icon)
-    paths = data_paths(Path(home) if home else None)
+    paths = data_paths(home)
     configure_logging(paths.logs)
     install_excepthook(paths)
 
@@ -63,8 +64,8 @@ def run_gui(args: argparse.Namespace) -> int:
         QMessageBox.critical(None, "Shiftcast", str(exc))
         return 1
     with db.read() as session:
-        language = i18n.choose(settings.get(session, i18n.SETTING))
-        first_run_done = settings.get(session, FIRST_RUN_DONE) == "yes"
+        language = i18n.choose(keys.UI_LANGUAGE.read(session))
+        first_run_done = keys.UI_FIRST_RUN_DONE.read(session)
     i18n.install(app, language, paths.home / "cache")
 
     ctx = AppContext(paths=paths, db=db, tasks=Tasks(app), bridge=CoreBridge(app))
@@ -141,9 +142,9 @@ class Shell:
         assert self.window is not None
         self.window.hide()
         with self.ctx.db.write() as session:
-            first_time = settings.get(session, SEEN_TRAY_HINT) != "yes"
+            first_time = not keys.UI_TRAY_HINT_SHOWN.read(session)
             if first_time:
-                settings.put(session, SEEN_TRAY_HINT, "yes")
+                keys.UI_TRAY_HINT_SHOWN.write(session, True)
         if first_time:
             self.tray.say_still_running()
 
@@ -198,7 +199,7 @@ def _first_run(ctx: AppContext, window) -> None:  # type: ignore[no-untyped-def]
     except ShiftcastError:
         has_token = False
     with ctx.db.write() as session:
-        settings.put(session, FIRST_RUN_DONE, "yes")
+        keys.UI_FIRST_RUN_DONE.write(session, True)
     if has_token:
         return
     box = QMessageBox(window)
@@ -211,16 +212,16 @@ def _first_run(ctx: AppContext, window) -> None:  # type: ignore[no-untyped-def]
     box.addButton(QCoreApplication.translate("window", "Later"), QMessageBox.ButtonRole.RejectRole)
     box.exec()
     if box.clickedButton() is demo_button:
-        start_demo_process()
+        start_demo_process(ctx.paths.home)
     elif box.clickedButton() is setup_button:
         window.tabs.setCurrentWidget(window.settings)
 
 
-def start_demo_process() -> bool:
-    """Demo mode runs as its own process with its own data folder, so it never mixes with real data."""
+def start_demo_process(home: Path) -> bool:
+    """Demo mode runs as its own process with its own data folder (`<home>/demo`, beside this window's
+    data, whichever folder that is), so it never mixes with real data."""
+    arguments = ["--home", str(home), "demo"]
     if getattr(sys, "frozen", False):
-        return QProcess.startDetached(sys.executable, ["demo"])[0]
+        return QProcess.startDetached(sys.executable, arguments)[0]
     main = Path(__file__).resolve().parent.parent / "main.py"
-    env_home = os.environ.get(HOME_ENV)
-    extra = ["--home", str(default_home())] if env_home else []
-    return QProcess.startDetached(sys.executable, [str(main), *extra, "demo"])[0]
+    return QProcess.startDetached(sys.executable, [str(main), *arguments])[0]

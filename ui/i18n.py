@@ -15,10 +15,11 @@ from core.resources import resource
 
 log = logging.getLogger(__name__)
 LANGUAGES = {"ja": "日本語", "en": "English"}
-SETTING = "ui.language"  # "auto" (follow the OS), "ja" or "en"
 
 
 def choose(setting: str | None) -> str:
+    """The language to show: the saved choice (core.store.setting_keys.UI_LANGUAGE), or the system's
+    for "auto"."""
     if setting in LANGUAGES:
         return setting
     return "ja" if QLocale.system().language() == QLocale.Language.Japanese else "en"

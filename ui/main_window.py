@@ -15,7 +15,8 @@ from PySide6.QtWidgets import (
 )
 
 from core.outbox import deliveries
-from core.store import settings
+from core.store import setting_keys as keys
+from core.store.settings import ChannelHold
 from core.version import __version__
 from ui.alerts_banner import AlertsBanner
 from ui.context import AppContext
@@ -90,20 +91,20 @@ class MainWindow(QMainWindow):
         self.settings.show_section(channel)
 
     def refresh_status(self) -> None:
-        def load() -> tuple[dict[str, int], str | None]:
+        def load() -> tuple[dict[str, int], ChannelHold | None]:
             with self.ctx.db.read() as session:
-                return deliveries.counts(session), settings.get(session, settings.LINE_HOLD)
+                return deliveries.counts(session), keys.LINE_HOLD.read(session)
 
         self.ctx.tasks.run(load, self._show_status, lambda _exc: None, owner=self)
 
-    def _show_status(self, result: tuple[dict[str, int], str | None]) -> None:
+    def _show_status(self, result: tuple[dict[str, int], ChannelHold | None]) -> None:
         counts, hold = result
         engine = self.ctx.engine
         if engine is None:
             state = self.tr("Another Shiftcast window or tray is sending")
         elif not engine.sending:
             state = self.tr("Not sending from this window")
-        elif hold:
+        elif hold is not None:
             state = self.tr("Sending held: LINE refused the channel access token (Settings)")
         elif engine.sender is not None and engine.sender.paused:
             state = self.tr("Sending paused")

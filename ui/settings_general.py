@@ -6,23 +6,23 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QComboBox, QGroupBox, QLabel, QPushButton, QWidget
 
-from core.store import settings
+from core.store import setting_keys as keys
 from core.store.db import Database
 from ui import i18n
 from ui.context import AppContext
 from ui.settings_widgets import StatusLabel, form, note, report, row, stack
 
-AUTOMATIC = "auto"
+AUTOMATIC = keys.UI_LANGUAGE.default  # follow the system
 
 
 def load_language(db: Database) -> str:
     with db.read() as session:
-        return settings.get(session, i18n.SETTING) or AUTOMATIC
+        return keys.UI_LANGUAGE.read(session)
 
 
 def save_language(db: Database, choice: str) -> None:
     with db.write() as session:
-        settings.put(session, i18n.SETTING, choice)
+        keys.UI_LANGUAGE.write(session, choice)
 
 
 class LanguageSection(QGroupBox):

@@ -15,12 +15,10 @@ from pathlib import Path
 from sqlalchemy import select
 
 from core.emulator import LineEmulator
-from core.publication import hosting
 from core.roster import clock, rules
-from core.store import settings
+from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Classroom, ShiftStatus, Teacher
-from core.store.paths import default_home
 from core.store.secrets import LINE_TOKEN_ENV
 
 DEMO_TOKEN = "shiftcast-demo-token"
@@ -30,8 +28,9 @@ TEACHERS = ["佐藤 花子", "鈴木 一郎", "高橋 美咲", "田中 健太", 
 PATTERNS = [("16:00", "21:00"), ("13:00", "18:00"), ("10:00", "15:00"), ("17:00", "22:00")]
 
 
-def demo_home(base: Path | None = None) -> Path:
-    return (base or default_home()) / "demo"
+def demo_home(base: Path) -> Path:
+    """The demo's own data folder inside the data folder `base` the app was started with."""
+    return base / "demo"
 
 
 def user_id_for(n: int) -> str:
@@ -60,10 +59,10 @@ class DemoEnvironment:
         threading.Thread(target=self._httpd.serve_forever, name="shiftcast-demo-images", daemon=True).start()
         os.environ[LINE_TOKEN_ENV] = DEMO_TOKEN
         with db.write() as session:
-            settings.put(session, settings.LINE_API_BASE, self.emulator.base_url)
-            settings.put(session, settings.LINE_HOLD, None)
-            settings.put(session, hosting.LOCAL_ROOT, str(self.hosted))
-            settings.put(session, hosting.LOCAL_BASE_URL, f"http://127.0.0.1:{self._httpd.server_address[1]}")
+            keys.LINE_API_BASE.write(session, self.emulator.base_url)
+            keys.LINE_HOLD.clear(session)
+            keys.HOSTING_LOCAL_ROOT.write(session, str(self.hosted))
+            keys.HOSTING_LOCAL_BASE_URL.write(session, f"http://127.0.0.1:{self._httpd.server_address[1]}")
         self._register_recipients(db)
         return self
 

@@ -24,18 +24,14 @@ from typing import Any, TypeVar
 from core.errors import ValidationError
 from core.logs import secrets_registry
 from core.outbox.policy import SendResult, Transport
+from core.store import setting_keys as keys
 
 log = logging.getLogger(__name__)
 
-HOST = "smtp.host"
-PORT = "smtp.port"
-SECURITY = "smtp.security"  # "starttls" (default), "tls" (implicit, usually port 465) or "none" (loopback only)
-USER = "smtp.user"
-FROM_ADDRESS = "smtp.from"
-FROM_NAME = "smtp.from_name"
-CA_FILE = "smtp.ca_file"  # a CA bundle to trust instead of the system's (a private mail server); unset: system
-TIMEOUT = "smtp.timeout_seconds"
-HOLD = "smtp.hold"  # "<error code>|<settings fingerprint>|<ISO time>" while the server refuses our login
+# The settings are declared in core/store/setting_keys.py (SMTP_*). These two key names stay for
+# core/sending/email_builders.py, which still reads them as raw text.
+FROM_ADDRESS = keys.SMTP_FROM.name
+FROM_NAME = keys.SMTP_FROM_NAME.name
 
 PASSWORD_SECRET = "smtp-password"
 PASSWORD_ENV = "SHIFTCAST_SMTP_PASSWORD"
@@ -107,24 +103,21 @@ def set_smtp_password(password: str) -> None:
 
 def config_from_settings(session: Any) -> SmtpConfig | None:
     """The configured server, or None while host or from address are missing (e-mail not set up)."""
-    from core.store import settings
-
-    host = (settings.get(session, HOST) or "").strip()
-    from_address = (settings.get(session, FROM_ADDRESS) or "").strip()
+    host, from_address = keys.SMTP_HOST.read(session), keys.SMTP_FROM.read(session)
     if not host or not from_address:
         return None
-    security = (settings.get(session, SECURITY) or "starttls").strip().lower()
-    port_text = (settings.get(session, PORT) or "").strip()
-    timeout_text = (settings.get(session, TIMEOUT) or "").strip()
+    security = keys.SMTP_SECURITY.read(session)
+    port = keys.SMTP_PORT.read(session)
+    timeout = keys.SMTP_TIMEOUT_SECONDS.read(session)
     return SmtpConfig(
         host=host,
-        port=int(port_text) if port_text else DEFAULT_PORTS.get(security, 587),
+        port=port if port is not None else DEFAULT_PORTS.get(security, 587),
         security=security,
-        user=(settings.get(session, USER) or "").strip() or None,
+        user=keys.SMTP_USER.read(session),
         from_address=from_address,
-        from_name=(settings.get(session, FROM_NAME) or "").strip() or None,
-        ca_file=(settings.get(session, CA_FILE) or "").strip() or None,
-        timeout=float(timeout_text) if timeout_text else DEFAULT_TIMEOUT,
+        from_name=keys.SMTP_FROM_NAME.read(session),
+        ca_file=keys.SMTP_CA_FILE.read(session),
+        timeout=timeout if timeout is not None else DEFAULT_TIMEOUT,
     )
 
 

@@ -145,6 +145,7 @@ class LineClient:
             message=None if response.is_success else str(payload.get("message") or response.reason_phrase),
             details=_details(payload),
             duration_ms=_ms(started),
+            properties_at_fault=_properties(payload),
         )
 
     # ----- reading (no retry key: LINE rejects it on these endpoints) -----
@@ -222,6 +223,12 @@ def _details(payload: dict[str, Any]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _properties(payload: dict[str, Any]) -> tuple[str, ...]:
+    """The request properties LINE's error details name, as LINE wrote them."""
+    return tuple(str(item["property"]) for item in payload.get("details") or []
+                 if isinstance(item, dict) and item.get("property"))
+
+
 def _short(exc: Exception) -> str:
     text = str(exc) or exc.__class__.__name__
     return text.splitlines()[0][:300]
@@ -241,14 +248,16 @@ class LineAccess:
 
 def access_from_settings(db: Any, *, timeout: httpx.Timeout = DEFAULT_TIMEOUT) -> LineAccess | None:
     """Build the client from the keyring token and the configured API address; None if no token yet."""
-    from core.store import secrets, settings
+    # Here, not at the top: the courier process imports this module and has no database to read.
+    from core.store import secrets
+    from core.store import setting_keys as keys
 
     token = secrets.line_token()
     if not token:
         return None
     with db.read() as session:
-        base = settings.get(session, settings.LINE_API_BASE)
-        seconds = settings.get(session, "sender.http_timeout_seconds")
-    if seconds:
-        timeout = httpx.Timeout(float(seconds))
+        base = keys.LINE_API_BASE.read(session)
+        seconds = keys.SENDER_HTTP_TIMEOUT_SECONDS.read(session)
+    if seconds is not None:
+        timeout = httpx.Timeout(seconds)
     return LineAccess(LineClient(token, base_url=base, timeout=timeout), secrets.fingerprint(token))

@@ -15,7 +15,6 @@ import httpx
 from core.errors import ValidationError
 from core.outbox.policy import SendResult, Transport
 
-URL_SETTING = "alerts.webhook_url"
 TIMEOUT = httpx.Timeout(connect=5.0, read=15.0, write=15.0, pool=30.0)
 
 

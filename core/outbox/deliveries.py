@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from core.errors import NotFoundError, ValidationError
 from core.outbox import policy, queue
+from core.outbox.policy import CancelReason
 from core.store import hooks
 from core.store.models import Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus
 
@@ -94,7 +95,7 @@ def retry_now(session: Session, delivery_id: int, *, now: dt.datetime) -> RetryO
     return RetryOutcome(delivery_id, new_key)
 
 
-def cancel(session: Session, delivery_id: int, *, now: dt.datetime, reason: str = "MANAGER") -> None:
+def cancel(session: Session, delivery_id: int, *, now: dt.datetime, reason: CancelReason = CancelReason.MANAGER) -> None:
     delivery = _get(session, delivery_id)
     if delivery.status in (DeliveryStatus.SENT, DeliveryStatus.CANCELED):
         raise ValidationError(f"delivery {delivery_id} is already {delivery.status.value}")
@@ -102,7 +103,7 @@ def cancel(session: Session, delivery_id: int, *, now: dt.datetime, reason: str 
         raise ValidationError(f"delivery {delivery_id} is being sent right now; it cannot be stopped")
     applied = queue.transition(session, delivery_id, expected=(DeliveryStatus.PENDING, DeliveryStatus.QUEUED,
                                                                  DeliveryStatus.FAILED),
-                                now=now, status=DeliveryStatus.CANCELED, cancel_reason=reason)
+                                now=now, status=DeliveryStatus.CANCELED, cancel_reason=CancelReason(reason).value)
     if not applied:
         raise ValidationError(f"delivery {delivery_id} changed meanwhile; look again")
 

@@ -1,4 +1,5 @@
-"""A channel held because its credentials were refused: a settings row "<code>|<fingerprint>|<ISO time>".
+"""A channel held because its credentials were refused: a hold setting (core/store/setting_keys.py,
+LINE_HOLD or SMTP_HOLD) holding the error code, a fingerprint and the time.
 
 The fingerprint is of the credentials (LINE's token; SMTP's settings and password) at the time of
 the refusal, so the hold lifts itself as soon as they change — nobody has to remember to lift it.
@@ -10,24 +11,23 @@ import datetime as dt
 
 from sqlalchemy.orm import Session
 
-from core.store import settings
+from core.store.settings import ChannelHold, HoldSetting
 
 
-def check(session: Session, key: str, fingerprint: str) -> tuple[bool, bool]:
+def check(session: Session, key: HoldSetting, fingerprint: str) -> tuple[bool, bool]:
     """(held, lifted): is the channel held for these credentials, and was a hold for older ones lifted now?"""
-    hold = settings.get(session, key)
-    if not hold:
+    hold = key.read(session)
+    if hold is None:
         return False, False
-    _, held_for, _ = (hold.split("|") + ["", ""])[:3]
-    if held_for == fingerprint:
+    if hold.fingerprint == fingerprint:
         return True, False
-    settings.put(session, key, None)  # the credentials changed since the hold: try again
+    key.clear(session)  # the credentials changed since the hold: try again
     return False, True
 
 
-def hold(session: Session, key: str, *, code: str, fingerprint: str, now: dt.datetime) -> bool:
+def hold(session: Session, key: HoldSetting, *, code: str, fingerprint: str, now: dt.datetime) -> bool:
     """Hold the channel; False if it already was."""
-    if settings.get(session, key):
+    if key.is_set(session):
         return False
-    settings.put(session, key, f"{code}|{fingerprint}|{now.isoformat()}")
+    key.write(session, ChannelHold(code, fingerprint, now))
     return True

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -51,6 +50,37 @@ class ErrorCode(StrEnum):
     DEFERRED = "DEFERRED"
 
 
+class CancelReason(StrEnum):
+    """Why a delivery was canceled instead of sent, kept in deliveries.cancel_reason. The values are
+    the codes stored before this enum existed, so old rows still compare equal; a new reason is a new
+    member here (no migration: the column is plain text)."""
+
+    # Send-time checks: what the delivery is about changed or went away.
+    SHIFT_MISSING = "SHIFT_MISSING"
+    SHIFT_CHANGED = "SHIFT_CHANGED"  # a newer version of the shift exists
+    SHIFT_STARTED = "SHIFT_STARTED"
+    SHIFT_NOT_CONFIRMED = "SHIFT_NOT_CONFIRMED"
+    TEACHER_INACTIVE = "TEACHER_INACTIVE"  # left or erased
+    TEACHER_CHANGED = "TEACHER_CHANGED"  # the shift went to someone else
+    CHANNEL_CHANGED = "CHANNEL_CHANGED"  # the teacher no longer wants this channel
+    LINE_NOT_OPTED_IN = "LINE_NOT_OPTED_IN"
+    EMAIL_NOT_OPTED_IN = "EMAIL_NOT_OPTED_IN"
+    LINE_UNREACHABLE = "LINE_UNREACHABLE"  # went by e-mail instead (core/planning/fallback.py)
+    NOTHING_TOLD = "NOTHING_TOLD"  # a correction for a teacher who was never told the old version
+    NO_HISTORY = "NO_HISTORY"  # a correction whose earlier version is not on record
+    NO_GROUP = "NO_GROUP"  # the classroom has no LINE group any more
+    CLASSROOM_MISSING = "CLASSROOM_MISSING"
+    PUBLICATION_MISSING = "PUBLICATION_MISSING"
+    SUPERSEDED = "SUPERSEDED"  # a newer revision of the same month replaces it
+    ALERT_MISSING = "ALERT_MISSING"
+    WEBHOOK_NOT_CONFIGURED = "WEBHOOK_NOT_CONFIGURED"
+    MANAGER_EMAIL_NOT_CONFIGURED = "MANAGER_EMAIL_NOT_CONFIGURED"
+    # Planning.
+    COVERED_BY_CORRECTION = "COVERED_BY_CORRECTION"  # a correction sent at the same moment says it all
+    # The manager.
+    MANAGER = "MANAGER"
+
+
 class Transport(StrEnum):
     """How a request ended when no HTTP answer came back."""
 
@@ -71,6 +101,8 @@ class SendResult:
     """What one send attempt produced, as seen by the channel client.
 
     `channel` says whose rules apply ("line", "email" or "webhook"); an SMTP reply is in `smtp_code`.
+    `details` are LINE's error details as text for people; `properties_at_fault` the request
+    properties those details name ("to", "messages[0].text"), for the rules.
     """
 
     channel: str = "line"
@@ -82,6 +114,11 @@ class SendResult:
     message: str | None = None
     details: tuple[str, ...] = field(default_factory=tuple)
     duration_ms: int = 0
+    properties_at_fault: tuple[str, ...] = field(default_factory=tuple)
+
+
+# The request property that holds the recipient's ID, in LINE's push and multicast bodies.
+RECIPIENT_PROPERTY = "to"
 
 
 @dataclass(frozen=True)
@@ -89,6 +126,9 @@ class Verdict:
     outcome: Outcome
     code: ErrorCode | None = None
     message: str | None = None
+    # The failure is about who the message was for, not what it said: LINE does not know the
+    # recipient (404), or refused the request naming the recipient's property (400 at "to").
+    at_recipient: bool = False
 
 
 @dataclass(frozen=True)
@@ -181,7 +221,8 @@ def classify_line(result: SendResult) -> Verdict:
     code = {400: ErrorCode.BAD_REQUEST, 403: ErrorCode.FORBIDDEN, 404: ErrorCode.NOT_FOUND}.get(
         status, ErrorCode.CLIENT_ERROR
     )
-    return Verdict(Outcome.FAILED, code, detail)
+    at_recipient = status == 404 or (status == 400 and RECIPIENT_PROPERTY in result.properties_at_fault)
+    return Verdict(Outcome.FAILED, code, detail, at_recipient)
 
 
 @dataclass(frozen=True)
@@ -190,6 +231,7 @@ class Decision:
     code: ErrorCode | None
     message: str | None
     next_attempt_at: dt.datetime | None = None
+    at_recipient: bool = False  # see Verdict; stored as deliveries.last_error_at_recipient
 
 
 def decide(
@@ -209,7 +251,7 @@ def decide(
         return Decision(Outcome.RETRY, verdict.code, verdict.message, now + backoff.delay(retries_used + 1, rng))
     if verdict.outcome is Outcome.THROTTLED:
         return Decision(Outcome.THROTTLED, verdict.code, verdict.message, now + backoff.throttle_delay)
-    return Decision(verdict.outcome, verdict.code, verdict.message)
+    return Decision(verdict.outcome, verdict.code, verdict.message, at_recipient=verdict.at_recipient)
 
 
 def retry_key_usable(issued_at: dt.datetime | None, now: dt.datetime) -> bool:
@@ -227,23 +269,21 @@ class LineFailure:
     recipient_unreachable: bool  # LINE cannot reach this user ID at all: remember it for the next messages
 
 
-# LINE's details name the request property at fault; "to" is the recipient's ID.
-_POINTS_AT_RECIPIENT = re.compile(r"(^|; )to: ")
 # Failures about LINE or the account rather than the message: the teacher should still be told.
 _CHANNEL_FAILURES = frozenset({ErrorCode.QUOTA_EXHAUSTED.value, ErrorCode.FORBIDDEN.value})
 
 
-def line_failure(code: str | None, message: str | None, *, dead: bool) -> LineFailure:
-    """Only an error about the recipient marks the teacher unreachable — a 404, or a 400 whose details
-    point at `to` — never one about the message: one bad template must not cut every teacher off LINE.
-    A message LINE refused as malformed is not re-sent by e-mail either; the manager has to look.
-    Retries that ran out, a used-up quota or a refused account do not say anything about the teacher,
-    but the message still has to reach them, so it goes by e-mail."""
+def line_failure(code: str | None, *, at_recipient: bool, dead: bool) -> LineFailure:
+    """Only an error about the recipient marks the teacher unreachable — a 404, or a 400 at the
+    recipient (`at_recipient`, as classify_line found it and the delivery row keeps it) — never one
+    about the message: one bad template must not cut every teacher off LINE. A message LINE refused
+    as malformed is not re-sent by e-mail either; the manager has to look. Retries that ran out, a
+    used-up quota or a refused account do not say anything about the teacher, but the message still
+    has to reach them, so it goes by e-mail."""
     if code == ErrorCode.NOT_FOUND.value:
         return LineFailure(True, True)
     if code == ErrorCode.BAD_REQUEST.value:
-        about_recipient = bool(message and _POINTS_AT_RECIPIENT.search(message))
-        return LineFailure(about_recipient, about_recipient)
+        return LineFailure(at_recipient, at_recipient)
     if dead or code in _CHANNEL_FAILURES:
         return LineFailure(True, False)
     return LineFailure(False, False)

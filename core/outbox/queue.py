@@ -334,7 +334,7 @@ _SENT = BulkStatement(_guarded(update(D)).values(
     status=DeliveryStatus.SENT.value, sent_at=bindparam("b_now", type_=D.c.sent_at.type),
     line_request_id=func.coalesce(bindparam("b_request_id", type_=D.c.line_request_id.type), D.c.line_request_id),
     accepted_request_id=bindparam("b_accepted", type_=D.c.accepted_request_id.type),
-    last_error_code=None, last_error_message=None, lease_owner=None, lease_expires_at=None,
+    last_error_code=None, last_error_message=None, last_error_at_recipient=False, lease_owner=None, lease_expires_at=None,
     updated_at=bindparam("b_now", type_=D.c.updated_at.type),
 ))
 

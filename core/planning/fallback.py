@@ -27,7 +27,8 @@ from core.store.models import (
 )
 
 log = logging.getLogger(__name__)
-UNREACHABLE = "LINE_UNREACHABLE"  # the cancel reason of a LINE delivery that went by e-mail instead
+# The cancel reason of a LINE delivery that went by e-mail instead (the name line_builders raises).
+UNREACHABLE = policy.CancelReason.LINE_UNREACHABLE
 SWEEP_WINDOW = dt.timedelta(days=1)
 TEACHER_KINDS = (DeliveryKind.SHIFT_REMINDER, DeliveryKind.SHIFT_CORRECTION)
 
@@ -50,7 +51,7 @@ def send_by_email_instead(session: Session, line: Delivery, teacher: Teacher, *,
     return delivery_id
 
 
-def after_line_failure(session: Session, delivery_id: int, *, code: str | None, message: str | None, dead: bool,
+def after_line_failure(session: Session, delivery_id: int, *, code: str | None, at_recipient: bool, dead: bool,
                        now: dt.datetime) -> list[int]:
     """A LINE delivery ended as failed: remember an unreachable teacher, and fall back where the rule says.
 
@@ -58,7 +59,7 @@ def after_line_failure(session: Session, delivery_id: int, *, code: str | None, 
     line = session.get(Delivery, delivery_id)
     if line is None or line.channel != Channel.LINE:
         return []
-    verdict = policy.line_failure(code, message, dead=dead)
+    verdict = policy.line_failure(code, at_recipient=at_recipient, dead=dead)
     if line.kind == DeliveryKind.SHIFT_PUBLICATION:
         publication = session.get(Publication, line.publication_id) if line.publication_id else None
         if not verdict.fall_back or publication is None:
@@ -94,7 +95,7 @@ def sweep(session: Session, *, now: dt.datetime, window: dt.timedelta = SWEEP_WI
     for line in failed:
         if email_key(line.dedup_key) in twins:
             continue
-        if policy.line_failure(line.last_error_code, line.last_error_message,
+        if policy.line_failure(line.last_error_code, at_recipient=line.last_error_at_recipient,
                                dead=line.dead_lettered_at is not None).fall_back:
             teacher = session.get(Teacher, line.teacher_id)
             if teacher is not None and (made := send_by_email_instead(session, line, teacher, now=now)) is not None:

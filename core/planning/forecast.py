@@ -17,12 +17,12 @@ from sqlalchemy import select
 from core.channels.line import access_from_settings
 from core.planning import planner
 from core.roster import clock
-from core.store import settings
+from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Classroom, Delivery, DeliveryKind, DeliveryStatus, Teacher
+from core.store.settings import StoredQuota
 
 log = logging.getLogger(__name__)
-QUOTA_SETTING = "line.quota"
 # LINE counts its monthly quota in Japan time.
 QUOTA_ZONE = "Asia/Tokyo"
 
@@ -93,8 +93,10 @@ def messages_for(session, delivery: Delivery) -> int:  # type: ignore[no-untyped
 
 
 def group_members(session, classroom_id: int | None) -> int:  # type: ignore[no-untyped-def]
-    raw = settings.get(session, f"line.group_members.{classroom_id}")
-    return int(raw) if raw and raw.isdigit() else 1
+    if classroom_id is None:
+        return 1
+    count = keys.LINE_GROUP_MEMBERS.of(classroom_id).read(session)
+    return count if count is not None else 1
 
 
 def forecast(db: Database, *, now: dt.datetime) -> QuotaForecast:
@@ -105,9 +107,8 @@ def forecast(db: Database, *, now: dt.datetime) -> QuotaForecast:
     items = dry_run(db, now=now, days=(month_end - now).days + 1)
     cost = sum(i.messages for i in items if i.send_at < month_end)
     with db.read() as session:
-        cached = settings.get(session, QUOTA_SETTING)
-    quota = json.loads(cached) if cached else {}
-    return QuotaForecast(quota.get("limit"), quota.get("used"), cost, quota.get("checked_at"))
+        quota = keys.LINE_QUOTA.read(session)
+    return QuotaForecast(quota.limit, quota.used, cost, quota.checked_at)
 
 
 def refresh_quota(db: Database, *, now: dt.datetime | None = None) -> QuotaForecast | None:
@@ -129,9 +130,9 @@ def refresh_quota(db: Database, *, now: dt.datetime | None = None) -> QuotaForec
         access.client.close()
     stamp = (now or dt.datetime.now(dt.UTC)).isoformat()
     with db.write() as session:
-        settings.put(session, QUOTA_SETTING, json.dumps({"limit": quota.limit, "used": quota.used, "checked_at": stamp}))
+        keys.LINE_QUOTA.write(session, StoredQuota(quota.limit, quota.used, stamp))
         for room_id, count in groups.items():
-            settings.put(session, f"line.group_members.{room_id}", str(count))
+            keys.LINE_GROUP_MEMBERS.of(room_id).write(session, count)
     return QuotaForecast(quota.limit, quota.used, 0, stamp)
 
 

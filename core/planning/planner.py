@@ -22,6 +22,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.outbox import queue
+from core.outbox.policy import CancelReason
 from core.planning import fallback, mailed_publication
 from core.planning.reminder_times import QuietHours, late_send_time, reminder_due
 from core.roster import channel_choice, rules
@@ -149,7 +150,7 @@ def _plan_reminder(session: Session, shift: Shift, start: dt.datetime, known: _K
             known.keys.add(key)
             if created:
                 queue.transition(session, delivery_id, expected=[DeliveryStatus.QUEUED, DeliveryStatus.PENDING],
-                                  now=now, status=DeliveryStatus.CANCELED, cancel_reason="COVERED_BY_CORRECTION")
+                                  now=now, status=DeliveryStatus.CANCELED, cancel_reason=CancelReason.COVERED_BY_CORRECTION.value)
         return None
     why = "reminder" if decision.reason is None else "reminder (held until quiet hours end)"
     if due < now and decision.reason is None:
@@ -188,7 +189,7 @@ def _unreachable_line_twin(session: Session, kind: DeliveryKind, email_key: str,
     known.keys.add(line_key)
     if created:
         queue.transition(session, line_id, expected=[DeliveryStatus.QUEUED, DeliveryStatus.PENDING], now=now,
-                          status=DeliveryStatus.CANCELED, cancel_reason=fallback.UNREACHABLE)
+                          status=DeliveryStatus.CANCELED, cancel_reason=fallback.UNREACHABLE.value)
     return line_id
 
 
@@ -236,7 +237,7 @@ def _cancel_superseded(session: Session, shift: Shift, known: _Known, now: dt.da
     stale = [i for i, version in known.waiting.get(shift.id, []) if version < shift.version]
     return [i for i in stale if queue.transition(
         session, i, expected=[DeliveryStatus.PENDING, DeliveryStatus.QUEUED], now=now,
-        status=DeliveryStatus.CANCELED, cancel_reason="SUPERSEDED")]
+        status=DeliveryStatus.CANCELED, cancel_reason=CancelReason.SUPERSEDED.value)]
 
 
 def _enqueue(session: Session, kind: DeliveryKind, key: str, shift: Shift, teacher: Teacher, due: dt.datetime,

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core.outbox.policy import CancelReason
 from core.publication import publish
 from core.roster import month as month_roster
 from core.store.models import (
@@ -30,7 +31,7 @@ class Revision:
     image_sha256: str
     delivery_id: int | None
     delivery_status: str | None  # a DeliveryStatus value; None if the delivery was purged
-    cancel_reason: str | None
+    cancel_reason: str | None  # a CancelReason value
     sent_at: dt.datetime | None
     last_error: str | None
 
@@ -42,7 +43,7 @@ class Revision:
             return "unknown"
         if status in (DeliveryStatus.PENDING, DeliveryStatus.QUEUED, DeliveryStatus.PROCESSING):
             return "queued"
-        if status == DeliveryStatus.CANCELED and self.cancel_reason == "SUPERSEDED":
+        if status == DeliveryStatus.CANCELED and self.cancel_reason == CancelReason.SUPERSEDED:
             return "superseded"
         return str(status)
 

@@ -19,14 +19,9 @@ from sqlalchemy.orm import Session
 
 from core.channels.line import _is_loopback
 from core.errors import ShiftcastError, ValidationError
-from core.store import secrets, settings
+from core.store import secrets
+from core.store import setting_keys as keys
 
-ENDPOINT = "hosting.endpoint"
-BUCKET = "hosting.bucket"
-REGION = "hosting.region"
-ACCESS_KEY_ID = "hosting.access_key_id"
-PUBLIC_BASE_URL = "hosting.public_base_url"
-PRESIGN_DAYS = "hosting.presign_days"
 SECRET_NAME = "hosting-secret-access-key"
 SECRET_ENV = "SHIFTCAST_HOSTING_SECRET"
 MAX_PRESIGN = dt.timedelta(days=7)  # the longest a SigV4 presigned URL may live
@@ -48,17 +43,17 @@ class HostingConfig:
 
 
 def config_from_settings(session: Session) -> HostingConfig | None:
-    endpoint = settings.get(session, ENDPOINT)
-    bucket = settings.get(session, BUCKET)
-    key_id = settings.get(session, ACCESS_KEY_ID)
+    endpoint = keys.HOSTING_ENDPOINT.read(session)
+    bucket = keys.HOSTING_BUCKET.read(session)
+    key_id = keys.HOSTING_ACCESS_KEY_ID.read(session)
     if not (endpoint and bucket and key_id):
         return None
     secret = os.environ.get(SECRET_ENV, "").strip() or secrets.get_secret(SECRET_NAME)
     if not secret:
         raise HostingError("the image hosting secret access key is missing; enter it in Settings")
-    days = float(settings.get(session, PRESIGN_DAYS) or 7)
-    return HostingConfig(endpoint, bucket, settings.get(session, REGION) or "auto", key_id, secret,
-                         settings.get(session, PUBLIC_BASE_URL) or None,
+    days = keys.HOSTING_PRESIGN_DAYS.read(session) or MAX_PRESIGN.days
+    return HostingConfig(endpoint, bucket, keys.HOSTING_REGION.read(session) or "auto", key_id, secret,
+                         keys.HOSTING_PUBLIC_BASE_URL.read(session),
                          min(dt.timedelta(days=days), MAX_PRESIGN))
 
 
@@ -111,10 +106,6 @@ class Hosting:
         return self.url_for(key, signed_at=dt.datetime.now(dt.UTC))
 
 
-LOCAL_ROOT = "hosting.local_root"
-LOCAL_BASE_URL = "hosting.local_base_url"
-
-
 class LocalHosting:
     """Images copied into a folder that a loopback web server publishes: for demo mode only, where the
     built-in LINE emulator (not LINE) loads them. Same interface as `Hosting`."""
@@ -137,7 +128,7 @@ class LocalHosting:
 
 def from_settings(session: Session) -> Hosting | LocalHosting | None:
     """The configured image hosting, or None when the manager has not set one up."""
-    local_root, local_url = settings.get(session, LOCAL_ROOT), settings.get(session, LOCAL_BASE_URL)
+    local_root, local_url = keys.HOSTING_LOCAL_ROOT.read(session), keys.HOSTING_LOCAL_BASE_URL.read(session)
     if local_root and local_url:
         return LocalHosting(Path(local_root), local_url)
     config = config_from_settings(session)

@@ -20,13 +20,13 @@ from sqlalchemy.orm import Session
 
 from core.errors import ValidationError
 from core.outbox import queue
+from core.outbox.policy import CancelReason
 from core.planning import mailed_publication
-from core.planning.forecast import QUOTA_SETTING
 from core.publication import month_image
 from core.publication.image_store import ImageStore
 from core.roster import month as month_roster
 from core.roster import rules
-from core.store import settings
+from core.store import setting_keys as keys
 from core.store.models import (
     Classroom,
     Delivery,
@@ -136,7 +136,7 @@ def _supersede_older(session: Session, publication: Publication, now: dt.datetim
     )).all()
     return [i for i in waiting if queue.transition(
         session, i, expected=[DeliveryStatus.PENDING, DeliveryStatus.QUEUED], now=now,
-        status=DeliveryStatus.CANCELED, cancel_reason="SUPERSEDED")]
+        status=DeliveryStatus.CANCELED, cancel_reason=CancelReason.SUPERSEDED.value)]
 
 
 def plan_publish(session: Session, classroom_id: int, year: int, month: int, *, now: dt.datetime,
@@ -148,10 +148,9 @@ def plan_publish(session: Session, classroom_id: int, year: int, month: int, *, 
         rules.Shift.local_date.between(*rules.month_bounds(year, month)))) or 0
     view = build_month(session, classroom, year, month, now=now, include_drafts=True)
     if members is None:
-        cached = settings.get(session, f"line.group_members.{classroom.id}")
-        members = int(cached) if cached and cached.isdigit() else None
-    quota = json.loads(settings.get(session, QUOTA_SETTING) or "{}")
-    limit, used = quota.get("limit"), quota.get("used")
+        members = keys.LINE_GROUP_MEMBERS.of(classroom.id).read(session)
+    quota = keys.LINE_QUOTA.read(session)
+    limit, used = quota.limit, quota.used
     warning = None
     if not classroom.line_group_id:
         warning = "no LINE group ID is set for this classroom"

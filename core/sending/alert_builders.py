@@ -12,12 +12,12 @@ import html
 from sqlalchemy.orm import Session
 
 from core import alerts
-from core.channels import webhook
 from core.channels.email_draft import MailDraft, message_id
 from core.messages.email_text import Composed
+from core.outbox.policy import CancelReason
 from core.sending.email_builders import sender_address
 from core.sending.outgoing import CancelDelivery, Outgoing
-from core.store import settings
+from core.store import setting_keys as keys
 from core.store.models import Alert, Delivery
 from core.store.paths import DataPaths
 
@@ -25,23 +25,23 @@ from core.store.paths import DataPaths
 def _alert(session: Session, delivery: Delivery) -> Alert:
     alert = session.get(Alert, delivery.alert_id) if delivery.alert_id is not None else None
     if alert is None:
-        raise CancelDelivery("ALERT_MISSING")
+        raise CancelDelivery(CancelReason.ALERT_MISSING)
     return alert
 
 
 def build_webhook(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
     alert = _alert(session, delivery)
-    url = settings.get(session, webhook.URL_SETTING)
+    url = keys.ALERTS_WEBHOOK_URL.read(session)
     if not url:
-        raise CancelDelivery("WEBHOOK_NOT_CONFIGURED")
+        raise CancelDelivery(CancelReason.WEBHOOK_NOT_CONFIGURED)
     return Outgoing("webhook", url, ({"text": alerts.message_of(alert)},))
 
 
 def build_email(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
     alert = _alert(session, delivery)
-    to = (settings.get(session, alerts.MANAGER_EMAIL) or "").strip()
+    to = keys.ALERTS_EMAIL.read(session)
     if not to:
-        raise CancelDelivery("MANAGER_EMAIL_NOT_CONFIGURED")
+        raise CancelDelivery(CancelReason.MANAGER_EMAIL_NOT_CONFIGURED)
     from_address, from_name = sender_address(session)
     text = alerts.message_of(alert)
     composed = Composed(f"[Shiftcast] {alert.title}", text + "\n",

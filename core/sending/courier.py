@@ -17,7 +17,8 @@ The protocol is one line per message, in both directions:
   and the request body as LineClient encodes it. The body is compact JSON, which has no raw tab or
   newline, so the courier passes it on as it is, without decoding it;
 - courier → sender: "ready" once the client exists, then one JSON array per result:
-  [id, http_status, transport_error, request_id, accepted_request_id, message, details, duration_ms].
+  [id, http_status, transport_error, request_id, accepted_request_id, message, details, duration_ms,
+  properties_at_fault]. Sender and courier are always the same build, so the two ends agree.
 """
 
 from __future__ import annotations
@@ -156,13 +157,13 @@ class Courier:
     def _read(self) -> None:
         try:
             for line in self._out:
-                delivery_id, status, transport, request_id, accepted, message, details, ms = json.loads(line)
+                delivery_id, status, transport, request_id, accepted, message, details, ms, faulty = json.loads(line)
                 with self._lock:
                     self._pending.pop(delivery_id, None)
                 self._on_result(delivery_id, SendResult(
                     http_status=status, transport_error=Transport(transport) if transport else None,
                     request_id=request_id, accepted_request_id=accepted, message=message,
-                    details=tuple(details), duration_ms=ms))
+                    details=tuple(details), duration_ms=ms, properties_at_fault=tuple(faulty)))
         except (OSError, ValueError) as exc:
             log.error("reading from the sending process failed: %s", exc)
         finally:
@@ -260,4 +261,5 @@ def _send(client: LineClient, buckets: dict[str, TokenBucket], request: list[byt
     delivery_id, endpoint, retry_key = int(request[0]), request[1].decode(), request[2].decode()
     result = send_limited(client, buckets[endpoint], endpoint, request[3], retry_key)
     return [delivery_id, result.http_status, result.transport_error.value if result.transport_error else None,
-            result.request_id, result.accepted_request_id, result.message, list(result.details), result.duration_ms]
+            result.request_id, result.accepted_request_id, result.message, list(result.details), result.duration_ms,
+            list(result.properties_at_fault)]

@@ -11,14 +11,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.channels.email_draft import MailDraft
+from core.outbox.policy import CancelReason
 
 
 class CancelDelivery(Exception):
-    """Raised by a check: the delivery is canceled with `reason` (a code) instead of sent."""
+    """Raised by a check: the delivery is canceled with `reason` instead of sent."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, reason: CancelReason | str) -> None:
+        # A plain string must be one of CancelReason's values (ValueError otherwise), so a typo can
+        # never reach the database as a reason nobody reads.
+        self.reason = CancelReason(reason)
+        super().__init__(self.reason.value)
 
 
 class CannotBuild(Exception):

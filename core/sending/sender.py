@@ -23,12 +23,12 @@ import uuid
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
 from core import alerts
-from core.channels import email as email_channel
 from core.channels.email import SmtpAccess
 from core.channels.line import LineAccess
 from core.channels.ratelimit import TokenBucket
@@ -36,12 +36,12 @@ from core.channels.webhook import WebhookClient
 from core.outbox import holds as channel_holds
 from core.outbox import policy
 from core.outbox import queue as outbox
-from core.outbox.policy import BackoffPolicy, ErrorCode, Outcome, SendResult
+from core.outbox.policy import BackoffPolicy, CancelReason, ErrorCode, Outcome, SendResult
 from core.planning import fallback
 from core.sending import builders, email_sends, line_requests, reminder_batch
 from core.sending.courier import send_limited
 from core.sending.outgoing import CancelDelivery, CannotBuild, Job
-from core.store import settings
+from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import (
     Channel,
@@ -81,23 +81,19 @@ class SenderConfig:
     @classmethod
     def from_settings(cls, session: Session) -> SenderConfig:
         """Overrides kept in the settings table (for support and tests); defaults otherwise."""
-
-        def number(key: str) -> float | None:
-            value = settings.get(session, key)
-            return float(value) if value not in (None, "") else None
-
         backoff = BackoffPolicy()
-        base, retries = number("sender.backoff_base_seconds"), number("sender.max_retries")
+        base, retries = keys.SENDER_BACKOFF_BASE_SECONDS.read(session), keys.SENDER_MAX_RETRIES.read(session)
         if base is not None:
             backoff = BackoffPolicy(base=dt.timedelta(seconds=base), max_retries=backoff.max_retries,
                                     throttle_delay=dt.timedelta(seconds=min(5.0, base)))
         if retries is not None:
-            backoff = BackoffPolicy(base=backoff.base, max_retries=int(retries), throttle_delay=backoff.throttle_delay)
-        lease, poll, conc = number("sender.lease_seconds"), number("sender.poll_seconds"), number("sender.concurrency")
+            backoff = BackoffPolicy(base=backoff.base, max_retries=retries, throttle_delay=backoff.throttle_delay)
+        lease, poll = keys.SENDER_LEASE_SECONDS.read(session), keys.SENDER_POLL_SECONDS.read(session)
+        conc = keys.SENDER_CONCURRENCY.read(session)
         return cls(
-            concurrency=int(conc) if conc else cls.concurrency,
-            lease=dt.timedelta(seconds=lease) if lease else cls.lease,
-            poll_interval=poll if poll else cls.poll_interval,
+            concurrency=conc if conc is not None else cls.concurrency,
+            lease=dt.timedelta(seconds=lease) if lease is not None else cls.lease,
+            poll_interval=poll if poll is not None else cls.poll_interval,
             backoff=backoff,
         )
 
@@ -323,7 +319,7 @@ class Sender:
                     else:
                         pooled.append(Channel.LINE)
                 if email_capacity > 0 and mail is not None:
-                    held, lifted = channel_holds.check(session, email_channel.HOLD, mail.fingerprint)
+                    held, lifted = channel_holds.check(session, keys.SMTP_HOLD, mail.fingerprint)
                     hold_lifted |= lifted
                     if held:
                         email_capacity = 0
@@ -420,7 +416,7 @@ class Sender:
 
         Read inside the turn's own transaction rather than in a read scope of its own, which cost a
         second transaction per turn."""
-        return channel_holds.check(session, settings.LINE_HOLD, access.token_fingerprint)
+        return channel_holds.check(session, keys.LINE_HOLD, access.token_fingerprint)
 
     def _prepare(self, session: Session, ids: list[int], now: dt.datetime) -> list[Job]:
         """Check and build the claimed deliveries with a few queries for the whole batch, not per delivery."""
@@ -495,10 +491,12 @@ class Sender:
         return str(uuid.uuid4())
 
     def _finish(self, session: Session, delivery: Delivery, now: dt.datetime, status: DeliveryStatus,
-                code: str | None, message: str | None, *, reason: str | None = None, dead: bool = False) -> None:
+                code: str | None, message: str | None, *, reason: CancelReason | None = None,
+                dead: bool = False) -> None:
         applied = outbox.transition(
             session, delivery.id, expected=[DeliveryStatus.PROCESSING], owner=self.owner, now=now,
-            status=status, last_error_code=code, last_error_message=message, cancel_reason=reason,
+            status=status, last_error_code=code, last_error_message=message, last_error_at_recipient=False,
+            cancel_reason=reason.value if reason is not None else None,
             dead_lettered_at=now if dead else None,
         )
         if applied:
@@ -615,33 +613,33 @@ class Sender:
     def _record_unsent(self, session: Session, job: Job, decision: policy.Decision, now: dt.datetime) -> None:
         guard = {"expected": [DeliveryStatus.PROCESSING], "owner": self.owner, "now": now}
         code = decision.code.value if decision.code else None
+        # The code, its text and whether it points at the recipient always go together.
+        error: dict[str, Any] = {"last_error_code": code, "last_error_message": decision.message,
+                                 "last_error_at_recipient": decision.at_recipient}
         if decision.outcome is Outcome.RETRY:
             applied = outbox.transition(session, job.delivery_id, **guard, status=DeliveryStatus.QUEUED,
-                                        next_attempt_at=decision.next_attempt_at, last_error_code=code,
-                                        last_error_message=decision.message)
+                                        next_attempt_at=decision.next_attempt_at, **error)
             self.stats.retried += applied
         elif decision.outcome in (Outcome.THROTTLED, Outcome.HOLD):
             # LINE processed nothing: the attempt does not count against the retry budget.
             applied = outbox.transition(session, job.delivery_id, **guard, status=DeliveryStatus.QUEUED,
                                         next_attempt_at=decision.next_attempt_at or now,
-                                        attempt_count=max(job.attempt_count - 1, 0),
-                                        last_error_code=code, last_error_message=decision.message)
+                                        attempt_count=max(job.attempt_count - 1, 0), **error)
             self.stats.throttled += applied
             if decision.outcome is Outcome.HOLD:
                 self._hold(session, job, code or "AUTH_FAILED", now)
         else:
             dead = decision.outcome is Outcome.DEAD
             applied = outbox.transition(session, job.delivery_id, **guard, status=DeliveryStatus.FAILED,
-                                        last_error_code=code, last_error_message=decision.message,
-                                        dead_lettered_at=now if dead else None)
+                                        dead_lettered_at=now if dead else None, **error)
             self.stats.failed += applied
             self._died |= bool(applied and dead)
             if applied and decision.code is ErrorCode.QUOTA_EXHAUSTED:
                 self._open_incident(session, alerts.quota_exhausted(), now)
             if applied and job.outgoing.endpoint in ("push", "multicast"):
                 # In this transaction: a teacher with e-mail fallback is never left with neither.
-                fallback.after_line_failure(session, job.delivery_id, code=code, message=decision.message, dead=dead,
-                                            now=now)
+                fallback.after_line_failure(session, job.delivery_id, code=code, at_recipient=decision.at_recipient,
+                                            dead=dead, now=now)
         if not applied:
             self._lost_lease(job, decision)
 
@@ -656,11 +654,11 @@ class Sender:
         if job.outgoing.endpoint == "email":
             if self._email is None:
                 return
-            channel, key, fingerprint = Channel.EMAIL, email_channel.HOLD, self._email.fingerprint
+            channel, key, fingerprint = Channel.EMAIL, keys.SMTP_HOLD, self._email.fingerprint
         else:
             if self._access is None:
                 return
-            channel, key, fingerprint = Channel.LINE, settings.LINE_HOLD, self._access.token_fingerprint
+            channel, key, fingerprint = Channel.LINE, keys.LINE_HOLD, self._access.token_fingerprint
         if not channel_holds.hold(session, key, code=code, fingerprint=fingerprint, now=now):
             return
         log.error("%s refused our credentials (%s); sending is held until they change", channel.value, code)

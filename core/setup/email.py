@@ -7,12 +7,12 @@ import datetime as dt
 import os
 from dataclasses import dataclass
 
-from core import alerts
 from core.channels import email as email_channel
 from core.channels import webhook
 from core.errors import ValidationError
 from core.roster import ids
-from core.store import secrets, settings
+from core.store import secrets
+from core.store import setting_keys as keys
 from core.store.db import Database
 
 
@@ -35,17 +35,11 @@ def email_state(db: Database) -> EmailState:
         problem = str(exc)
     with db.read() as session:
         config = email_channel.config_from_settings(session)
-        hold = settings.get(session, email_channel.HOLD)
-        webhook_url = settings.get(session, webhook.URL_SETTING)
-        manager = settings.get(session, alerts.MANAGER_EMAIL)
-    since = None
-    if hold:
-        try:
-            since = dt.datetime.fromisoformat(hold.split("|")[2])
-        except (IndexError, ValueError):
-            since = None
+        hold = keys.SMTP_HOLD.read(session)
+        webhook_url = keys.ALERTS_WEBHOOK_URL.read(session)
+        manager = keys.ALERTS_EMAIL.read(session)
     return EmailState(config, saved, bool(os.environ.get(email_channel.PASSWORD_ENV, "").strip()), problem,
-                      since, webhook_url, manager)
+                      hold.since if hold is not None else None, webhook_url, manager)
 
 
 def save_email_settings(db: Database, *, host: str, port: int | None, security: str, user: str | None,
@@ -61,11 +55,13 @@ def save_email_settings(db: Database, *, host: str, port: int | None, security: 
     if config.ca_file and not os.path.isfile(config.ca_file):
         raise ValidationError(f"the CA file {config.ca_file} does not exist")
     with db.write() as session:
-        for key, value in ((email_channel.HOST, config.host), (email_channel.PORT, str(config.port)),
-                           (email_channel.SECURITY, config.security), (email_channel.USER, config.user),
-                           (email_channel.FROM_ADDRESS, config.from_address),
-                           (email_channel.FROM_NAME, config.from_name), (email_channel.CA_FILE, config.ca_file)):
-            settings.put(session, key, value)
+        keys.SMTP_HOST.write(session, config.host)
+        keys.SMTP_PORT.write(session, config.port)
+        keys.SMTP_SECURITY.write(session, config.security)
+        keys.SMTP_USER.write(session, config.user)
+        keys.SMTP_FROM.write(session, config.from_address)
+        keys.SMTP_FROM_NAME.write(session, config.from_name)
+        keys.SMTP_CA_FILE.write(session, config.ca_file)
 
 
 def save_password(password: str) -> None:
@@ -87,5 +83,5 @@ def save_alert_targets(db: Database, *, webhook_url: str | None, manager_email: 
     checked_url = webhook.check_url(webhook_url)
     checked_email = ids.email(manager_email)
     with db.write() as session:
-        settings.put(session, webhook.URL_SETTING, checked_url)
-        settings.put(session, alerts.MANAGER_EMAIL, checked_email)
+        keys.ALERTS_WEBHOOK_URL.write(session, checked_url)
+        keys.ALERTS_EMAIL.write(session, checked_email)

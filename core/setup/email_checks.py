@@ -22,7 +22,8 @@ from core.channels import email as email_channel
 from core.errors import ValidationError
 from core.outbox.policy import SendResult, Transport
 from core.setup import email
-from core.store import secrets, settings
+from core.store import secrets
+from core.store import setting_keys as keys
 from core.store.db import Database
 
 _PREFIX = "the mail server said: "
@@ -131,20 +132,15 @@ class EmailHold:
 
 def email_hold(db: Database) -> EmailHold | None:
     with db.read() as session:
-        raw = settings.get(session, email_channel.HOLD)
+        hold = keys.SMTP_HOLD.read(session)
         config = email_channel.config_from_settings(session)
-    if not raw:
+    if hold is None:
         return None
-    code, held_for, when = (raw.split("|") + ["", ""])[:3]
-    try:
-        since: dt.datetime | None = dt.datetime.fromisoformat(when)
-    except ValueError:
-        since = None
     changed = config is None
     if config is not None:
         try:
             password = email_channel.smtp_password() if config.user else None
         except secrets.SecretStoreError:
             password = None
-        changed = email_channel.fingerprint(config, password) != held_for
-    return EmailHold(code or "AUTH_FAILED", since, changed)
+        changed = email_channel.fingerprint(config, password) != hold.fingerprint
+    return EmailHold(hold.code, hold.since, changed)

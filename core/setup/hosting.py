@@ -14,7 +14,8 @@ from urllib.parse import urlsplit
 from core.channels.line import _is_loopback
 from core.errors import ValidationError
 from core.publication import hosting
-from core.store import secrets, settings
+from core.store import secrets
+from core.store import setting_keys as keys
 from core.store.db import Database
 
 MAX_DAYS = hosting.MAX_PRESIGN.days
@@ -46,29 +47,21 @@ class HostingState:
 
 def load(db: Database) -> HostingState:
     with db.read() as session:
-        days = settings.get(session, hosting.PRESIGN_DAYS)
         draft = HostingDraft(
-            endpoint=settings.get(session, hosting.ENDPOINT) or "",
-            bucket=settings.get(session, hosting.BUCKET) or "",
-            region=settings.get(session, hosting.REGION) or "",
-            access_key_id=settings.get(session, hosting.ACCESS_KEY_ID) or "",
-            public_base_url=settings.get(session, hosting.PUBLIC_BASE_URL) or "",
-            presign_days=_days(days),
+            endpoint=keys.HOSTING_ENDPOINT.read(session) or "",
+            bucket=keys.HOSTING_BUCKET.read(session) or "",
+            region=keys.HOSTING_REGION.read(session) or "",
+            access_key_id=keys.HOSTING_ACCESS_KEY_ID.read(session) or "",
+            public_base_url=keys.HOSTING_PUBLIC_BASE_URL.read(session) or "",
+            presign_days=keys.HOSTING_PRESIGN_DAYS.read(session) or MAX_DAYS,
         )
-        demo = bool(settings.get(session, hosting.LOCAL_ROOT))
+        demo = keys.HOSTING_LOCAL_ROOT.read(session) is not None
     saved, problem = False, None
     try:
         saved = bool(secrets.get_secret(hosting.SECRET_NAME))
     except secrets.SecretStoreError as exc:
         problem = str(exc)
     return HostingState(draft, saved, problem, demo)
-
-
-def _days(raw: str | None) -> int:
-    try:
-        return max(1, min(int(float(raw)), MAX_DAYS)) if raw else MAX_DAYS
-    except ValueError:
-        return MAX_DAYS
 
 
 def validate(draft: HostingDraft) -> HostingDraft:
@@ -100,13 +93,12 @@ def save(db: Database, draft: HostingDraft, secret: str | None) -> None:
     if secret and secret.strip():
         secrets.set_secret(hosting.SECRET_NAME, secret)
     with db.write() as session:
-        values = {
-            hosting.ENDPOINT: draft.endpoint, hosting.BUCKET: draft.bucket, hosting.REGION: draft.region,
-            hosting.ACCESS_KEY_ID: draft.access_key_id, hosting.PUBLIC_BASE_URL: draft.public_base_url,
-            hosting.PRESIGN_DAYS: None if draft.empty else str(draft.presign_days),
-        }
-        for key, value in values.items():
-            settings.put(session, key, value or None)
+        keys.HOSTING_ENDPOINT.write(session, draft.endpoint)
+        keys.HOSTING_BUCKET.write(session, draft.bucket)
+        keys.HOSTING_REGION.write(session, draft.region)
+        keys.HOSTING_ACCESS_KEY_ID.write(session, draft.access_key_id)
+        keys.HOSTING_PUBLIC_BASE_URL.write(session, draft.public_base_url)
+        keys.HOSTING_PRESIGN_DAYS.write(session, None if draft.empty else draft.presign_days)
 
 
 def upload_test_file(draft: HostingDraft, secret: str | None) -> str:

@@ -24,8 +24,10 @@ from core.channels.line import (
 from core.errors import ShiftcastError, ValidationError
 from core.planning import forecast
 from core.roster import ids
-from core.store import secrets, settings
+from core.store import secrets
+from core.store import setting_keys as keys
 from core.store.db import Database
+from core.store.settings import ChannelHold
 
 log = logging.getLogger(__name__)
 
@@ -73,23 +75,18 @@ def token_state(db: Database) -> TokenState:
     except secrets.SecretStoreError as exc:
         problem = str(exc)
     with db.read() as session:
-        raw_hold = settings.get(session, settings.LINE_HOLD)
-        api_base = settings.get(session, settings.LINE_API_BASE)
-    return TokenState(saved, from_env, problem, parse_hold(raw_hold, current), api_base,
+        hold = keys.LINE_HOLD.read(session)
+        api_base = keys.LINE_API_BASE.read(session)
+    return TokenState(saved, from_env, problem, _hold(hold, current), api_base,
                       os.environ.get(BASE_URL_ENV, "").strip() or None)
 
 
-def parse_hold(raw: str | None, current_token: str | None) -> Hold | None:
-    """Read the sender's "<code>|<token fingerprint>|<ISO time>" hold marker."""
-    if not raw:
+def _hold(hold: ChannelHold | None, current_token: str | None) -> Hold | None:
+    """The sender's hold as the screen shows it: has a different token been saved since?"""
+    if hold is None:
         return None
-    code, fingerprint, when = (raw.split("|") + ["", ""])[:3]
-    try:
-        since = dt.datetime.fromisoformat(when) if when else None
-    except ValueError:
-        since = None
-    changed = current_token is not None and secrets.fingerprint(current_token) != fingerprint
-    return Hold(code or "AUTH_FAILED", since, changed)
+    changed = current_token is not None and secrets.fingerprint(current_token) != hold.fingerprint
+    return Hold(hold.code, hold.since, changed)
 
 
 def save_token(token: str) -> None:
@@ -108,7 +105,7 @@ def check_connection(db: Database, token: str | None = None) -> BotCheck:
     typed = (token or "").strip()
     if typed:
         with db.read() as session:
-            base = settings.get(session, settings.LINE_API_BASE)
+            base = keys.LINE_API_BASE.read(session)
         client = LineClient(typed, base_url=base)
     else:
         access = access_from_settings(db)
@@ -161,5 +158,5 @@ def check_api_base(value: str) -> str | None:
 def save_api_base(db: Database, value: str) -> str | None:
     checked = check_api_base(value)
     with db.write() as session:
-        settings.put(session, settings.LINE_API_BASE, checked)
+        keys.LINE_API_BASE.write(session, checked)
     return checked

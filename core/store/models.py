@@ -23,6 +23,7 @@ from sqlalchemy import (
     Time,
     TypeDecorator,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -275,6 +276,9 @@ class Delivery(Base):
     retry_key_issued_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     last_error_code: Mapped[str | None] = mapped_column(String(64))
     last_error_message: Mapped[str | None] = mapped_column(Text)
+    # The last error is about the recipient (LINE 404, or a 400 naming "to"), not the message: what
+    # the e-mail fallback decides on, kept typed so nothing reads it back out of the message text.
+    last_error_at_recipient: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     line_request_id: Mapped[str | None] = mapped_column(String(64))
     accepted_request_id: Mapped[str | None] = mapped_column(String(64))
     late_seconds: Mapped[int | None] = mapped_column(Integer)

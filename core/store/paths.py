@@ -1,4 +1,9 @@
-"""Where Shiftcast keeps its data: the platform's per-user data dir, or SHIFTCAST_HOME."""
+"""Where Shiftcast keeps its data: the platform's per-user data dir, or SHIFTCAST_HOME, or --home.
+
+The front end builds one DataPaths for the process with `data_paths()` (the only caller of
+`default_home()`) and hands it to whatever reads or writes a file, so `--home X` is obeyed
+everywhere and nothing lands in the default folder behind its back.
+"""
 
 from __future__ import annotations
 
@@ -54,6 +59,8 @@ class DataPaths:
 
 
 def default_home() -> Path:
+    """The data folder when none is given: SHIFTCAST_HOME, else the platform's. Only `resolve_home`
+    calls this; everything else is handed a DataPaths."""
     override = os.environ.get(HOME_ENV, "").strip()
     if override:
         return Path(override).expanduser().resolve()
@@ -61,5 +68,11 @@ def default_home() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False, roaming=False))
 
 
+def resolve_home(home: Path | None = None) -> Path:
+    """`home` (from --home) if given, else the default data folder."""
+    return home if home is not None else default_home()
+
+
 def data_paths(home: Path | None = None) -> DataPaths:
-    return DataPaths(home if home is not None else default_home()).ensure()
+    """The process's data folder, created if missing: the one place a front end gets its DataPaths."""
+    return DataPaths(resolve_home(home)).ensure()

@@ -1,21 +1,48 @@
-"""Non-secret application settings, kept in the `settings` table as text."""
+"""Non-secret application settings, kept in the `settings` table as text, read and written through
+typed declarations.
+
+Every key is declared once, in core/store/setting_keys.py, with its type, default and rule, e.g.
+`SMTP_PORT = IntSetting("smtp.port", "the mail server's port", minimum=1, maximum=65535)`. Code reads
+`SMTP_PORT.read(session)` (an int, or the default while unset) and writes `SMTP_PORT.write(session,
+587)`: a value that breaks the rule raises ValidationError before anything is stored, and a stored
+value is parsed the same way wherever it is read. The stored form stays the text it always was, so a
+database from before the declarations reads back the same values.
+
+`get` and `put` below are the raw text underneath, for the declarations; tests/test_settings.py
+fails on code elsewhere that calls them or writes a key out.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
+import ipaddress
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+from urllib.parse import urlsplit
+
 from sqlalchemy.orm import Session
 
+from core.errors import ValidationError
 from core.store.models import Setting
 
-LINE_API_BASE = "line.api_base"
-LINE_HOLD = "line.hold"  # "<error code>|<token fingerprint>|<ISO time>" while LINE refuses our token
+T = TypeVar("T")
+MAX_KEY_LENGTH = 100  # the settings table's key column
+
+
+# ----- the raw text -----
 
 
 def get(session: Session, key: str, default: str | None = None) -> str | None:
+    """The stored text under `key` (no parsing, no rule): use a declaration instead."""
     row = session.get(Setting, key)
     return row.value if row is not None else default
 
 
 def put(session: Session, key: str, value: str | None) -> None:
+    """Store text under `key`; None deletes the row (no rule): use a declaration instead."""
     row = session.get(Setting, key)
     if value is None:
         if row is not None:
@@ -25,3 +52,353 @@ def put(session: Session, key: str, value: str | None) -> None:
     else:
         row.value = value
     session.flush()
+
+
+# ----- declarations -----
+
+
+class Declared(Generic[T]):
+    """One setting: its key, what it means (`label`, used in messages), its default and its rule.
+
+    `T` is what `read` returns; it includes None for settings whose default is "not set".
+    Subclasses say how text becomes a value (`parse`), which values are allowed (`check`, which
+    also normalises, e.g. trims text) and how a value is stored (`format`).
+    """
+
+    def __init__(self, name: str, label: str, default: T) -> None:
+        if not name or len(name) > MAX_KEY_LENGTH or name != name.strip():
+            raise ValueError(f"bad setting key {name!r}")
+        self.name = name
+        self.label = label
+        self.default = default
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+    def read(self, session: Session) -> T:
+        """The stored value, or the default while unset. A stored text this declaration cannot read
+        (edited by hand) raises ValidationError naming the key, rather than passing on as garbage."""
+        text = get(session, self.name)
+        if text is None:
+            return self.default
+        try:
+            return self.parse(text)
+        except ValidationError as exc:
+            raise ValidationError(f"the saved setting {self.name} ({text!r}) cannot be used: {exc}") from None
+
+    def write(self, session: Session, value: T | None) -> None:
+        """Check `value` and store it; None (or what `check` normalises to None) removes the setting.
+        A refused value raises ValidationError and leaves the stored one as it was."""
+        checked = self.check(value) if value is not None else None
+        put(session, self.name, None if checked is None else self.format(checked))
+
+    def clear(self, session: Session) -> None:
+        put(session, self.name, None)
+
+    def is_set(self, session: Session) -> bool:
+        return get(session, self.name) is not None
+
+    def check(self, value: T) -> T | None:
+        """`value` normalised, or ValidationError with a message fit for the user."""
+        raise NotImplementedError
+
+    def parse(self, text: str) -> T:
+        raise NotImplementedError
+
+    def format(self, value: T) -> str:
+        raise NotImplementedError
+
+    def _refuse(self, value: object, rule: str) -> ValidationError:
+        return ValidationError(f"{self.label} must be {rule}, not {value!r}")
+
+
+class TextSetting(Declared[str | None]):
+    """Free text, trimmed; empty means unset. `rule` checks the trimmed text and may rewrite it."""
+
+    def __init__(self, name: str, label: str, default: str | None = None, *, max_length: int = 1000,
+                 rule: Callable[[str], str] | None = None, rule_says: str = "") -> None:
+        super().__init__(name, label, default)
+        self.max_length = max_length
+        self.rule = rule
+        self.rule_says = rule_says
+
+    def check(self, value: str | None) -> str | None:
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise self._refuse(value, "text")
+        text = value.strip()
+        if not text:
+            return None
+        if len(text) > self.max_length or "\0" in text:
+            raise self._refuse(value, f"text of at most {self.max_length} characters")
+        if self.rule is not None:
+            try:
+                text = self.rule(text)
+            except ValueError:
+                raise self._refuse(value, self.rule_says) from None
+        return text
+
+    def parse(self, text: str) -> str | None:
+        return self.check(text) if text.strip() else self.default
+
+    def format(self, value: str | None) -> str:
+        assert value is not None
+        return value
+
+
+class ChoiceSetting(Declared[str]):
+    """One of a fixed set of words, compared in lower case."""
+
+    def __init__(self, name: str, label: str, choices: Sequence[str], default: str) -> None:
+        super().__init__(name, label, default)
+        self.choices = tuple(choices)
+
+    def check(self, value: str | None) -> str | None:
+        if value is None:
+            return None
+        word = value.strip().lower() if isinstance(value, str) else value
+        if word not in self.choices:
+            raise self._refuse(value, "one of " + ", ".join(self.choices))
+        return word
+
+    def parse(self, text: str) -> str:
+        return self.check(text) or self.default
+
+    def format(self, value: str) -> str:
+        return value
+
+
+class IntSetting(Declared[int | None]):
+    """A whole number within [minimum, maximum]; unset reads as `default` (None unless given)."""
+
+    def __init__(self, name: str, label: str, default: int | None = None, *, minimum: int | None = None,
+                 maximum: int | None = None) -> None:
+        super().__init__(name, label, default)
+        self.minimum = minimum
+        self.maximum = maximum
+
+    def _rule(self) -> str:
+        if self.minimum is not None and self.maximum is not None:
+            return f"a whole number from {self.minimum} to {self.maximum}"
+        if self.minimum is not None:
+            return f"a whole number of at least {self.minimum}"
+        if self.maximum is not None:
+            return f"a whole number of at most {self.maximum}"
+        return "a whole number"
+
+    def check(self, value: int | None) -> int | None:
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self._refuse(value, self._rule())
+        if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
+            raise self._refuse(value, self._rule())
+        return value
+
+    def parse(self, text: str) -> int | None:
+        stripped = text.strip()
+        if not re.fullmatch(r"[+-]?[0-9]+", stripped):
+            raise self._refuse(text, self._rule())
+        return self.check(int(stripped))
+
+    def format(self, value: int | None) -> str:
+        return str(value)
+
+
+class FloatSetting(Declared[float | None]):
+    """A number of seconds …: above `above` (exclusive) and at most `maximum`; unset reads as `default`."""
+
+    def __init__(self, name: str, label: str, default: float | None = None, *, above: float | None = None,
+                 maximum: float | None = None) -> None:
+        super().__init__(name, label, default)
+        self.above = above
+        self.maximum = maximum
+
+    def _rule(self) -> str:
+        parts = ["a number"]
+        if self.above is not None:
+            parts.append(f"above {self.above:g}")
+        if self.maximum is not None:
+            parts.append(f"{'and ' if self.above is not None else ''}at most {self.maximum:g}")
+        return " ".join(parts)
+
+    def check(self, value: float | None) -> float | None:
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self._refuse(value, self._rule())
+        number = float(value)
+        if number != number or number in (float("inf"), float("-inf")):  # NaN and infinities
+            raise self._refuse(value, self._rule())
+        if (self.above is not None and number <= self.above) or (self.maximum is not None and number > self.maximum):
+            raise self._refuse(value, self._rule())
+        return number
+
+    def parse(self, text: str) -> float | None:
+        try:
+            number = float(text.strip())
+        except ValueError:
+            raise self._refuse(text, self._rule()) from None
+        return self.check(number)
+
+    def format(self, value: float | None) -> str:
+        return repr(value)
+
+
+class FlagSetting(Declared[bool]):
+    """Yes or no, stored as "yes" / "no" (the app has always written "yes" for a done step)."""
+
+    def __init__(self, name: str, label: str, default: bool = False) -> None:
+        super().__init__(name, label, default)
+
+    def check(self, value: bool) -> bool | None:
+        if not isinstance(value, bool):
+            raise self._refuse(value, "yes or no")
+        return value
+
+    def parse(self, text: str) -> bool:
+        word = text.strip().lower()
+        if word not in ("yes", "no"):
+            raise self._refuse(text, '"yes" or "no"')
+        return word == "yes"
+
+    def format(self, value: bool) -> str:
+        return "yes" if value else "no"
+
+
+@dataclass(frozen=True)
+class ChannelHold:
+    """A channel stopped because its credentials were refused: the error code, a fingerprint of the
+    credentials refused (so the hold lifts itself when they change) and since when."""
+
+    code: str
+    fingerprint: str
+    since: dt.datetime | None = None
+
+
+class HoldSetting(Declared[ChannelHold | None]):
+    """A ChannelHold, stored as "<code>|<fingerprint>|<ISO time>" as it always was."""
+
+    def __init__(self, name: str, label: str) -> None:
+        super().__init__(name, label, None)
+
+    def check(self, value: ChannelHold | None) -> ChannelHold | None:
+        if value is None:
+            return None
+        if not isinstance(value, ChannelHold) or not value.code or any("|" in part for part in (value.code, value.fingerprint)):
+            raise self._refuse(value, "an error code and a fingerprint without '|'")
+        if value.since is not None and value.since.tzinfo is None:
+            raise self._refuse(value, "held since an aware time")
+        return value
+
+    def parse(self, text: str) -> ChannelHold | None:
+        # Lenient on purpose: a hold must keep holding even if its time was written oddly.
+        if not text.strip():
+            return None
+        code, fingerprint, when = (text.split("|") + ["", ""])[:3]
+        try:
+            since = dt.datetime.fromisoformat(when) if when else None
+        except ValueError:
+            since = None
+        return ChannelHold(code or "AUTH_FAILED", fingerprint, since)
+
+    def format(self, value: ChannelHold | None) -> str:
+        assert value is not None
+        return f"{value.code}|{value.fingerprint}|{value.since.isoformat() if value.since else ''}"
+
+
+@dataclass(frozen=True)
+class StoredQuota:
+    """LINE's monthly message quota as last asked: the limit (None: unlimited or unknown), how much was
+    used, and when it was asked (ISO text)."""
+
+    limit: int | None = None
+    used: int | None = None
+    checked_at: str | None = None
+
+
+class QuotaSetting(Declared[StoredQuota]):
+    """A StoredQuota, stored as the JSON object {"limit", "used", "checked_at"} it always was."""
+
+    def __init__(self, name: str, label: str) -> None:
+        super().__init__(name, label, StoredQuota())
+
+    def check(self, value: StoredQuota) -> StoredQuota | None:
+        if not isinstance(value, StoredQuota):
+            raise self._refuse(value, "a quota reading")
+        for number in (value.limit, value.used):
+            if number is not None and (isinstance(number, bool) or not isinstance(number, int) or number < 0):
+                raise self._refuse(value, "a quota reading with counts of 0 or more")
+        if value.checked_at is not None:
+            try:
+                dt.datetime.fromisoformat(value.checked_at)
+            except (TypeError, ValueError):
+                raise self._refuse(value, "a quota reading with an ISO time") from None
+        return value
+
+    def parse(self, text: str) -> StoredQuota:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            raise self._refuse(text, "a JSON object") from None
+        if not isinstance(data, dict):
+            raise self._refuse(text, "a JSON object")
+        value = StoredQuota(data.get("limit"), data.get("used"), data.get("checked_at"))
+        checked = self.check(value)
+        assert checked is not None
+        return checked
+
+    def format(self, value: StoredQuota) -> str:
+        return json.dumps({"limit": value.limit, "used": value.used, "checked_at": value.checked_at})
+
+
+class SettingFamily(Generic[T]):
+    """Settings of one shape, one per thing (`line.group_members.<classroom id>`): declared once,
+    `of(id)` gives the declaration for one of them."""
+
+    def __init__(self, prefix: str, make: Callable[[str], Declared[T]]) -> None:
+        if not prefix.endswith("."):
+            raise ValueError(f"a family prefix ends with a dot: {prefix!r}")
+        self.prefix = prefix
+        self._make = make
+
+    def __repr__(self) -> str:
+        return f"SettingFamily({self.prefix!r})"
+
+    def of(self, member: int | str) -> Declared[T]:
+        part = str(member)
+        if not part or "." in part or part != part.strip():
+            raise ValueError(f"bad member {member!r} of {self.prefix}")
+        return self._make(self.prefix + part)
+
+
+# ----- rules shared by several declarations -----
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def web_address(text: str) -> str:
+    """https://…, or plain http:// to this computer only (the emulator, a local receiver)."""
+    parts = urlsplit(text)
+    if parts.hostname and (parts.scheme == "https" or (parts.scheme == "http" and _is_loopback(parts.hostname))):
+        return text
+    raise ValueError(text)
+
+
+# The same loose rule as core.roster.ids.email (the store cannot import the roster): the mail
+# server is the judge; this only catches typing mistakes.
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+
+
+def email_address(text: str) -> str:
+    if len(text) > 320 or not _EMAIL.fullmatch(text):
+        raise ValueError(text)
+    return text

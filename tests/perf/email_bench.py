@@ -23,7 +23,7 @@ import trustme
 from core.channels import email as email_channel
 from core.outbox import queue
 from core.sending.sender import Sender, SenderConfig, SenderEvents
-from core.store import settings
+from core.store import setting_keys as keys
 from core.store.bootstrap import open_database
 from core.store.db import Database
 from core.store.models import Channel, ChannelChoice, DeliveryKind, ShiftStatus
@@ -36,7 +36,7 @@ FROM = "shifts@school.example.com"
 
 def _reminders(db: Database, n: int, now: dt.datetime) -> None:
     with db.write() as s:
-        settings.put(s, email_channel.FROM_ADDRESS, FROM)
+        keys.SMTP_FROM.write(s, FROM)
         room = f.classroom(s, "本校")
         start = (now + dt.timedelta(days=2)).astimezone(ZoneInfo("Asia/Tokyo")).date()
         for i in range(1, n + 1):

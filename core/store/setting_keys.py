@@ -1,0 +1,92 @@
+"""Every setting Shiftcast keeps, declared once: key, type, default and rule (core/store/settings.py).
+
+The only place a setting's key is written out. Code reads and writes a setting through its
+declaration here, e.g. `SMTP_PORT.read(session)`; tests/test_settings.py fails on a key written
+anywhere else. A new setting is one line here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.store.settings import (
+    ChoiceSetting,
+    Declared,
+    FlagSetting,
+    FloatSetting,
+    HoldSetting,
+    IntSetting,
+    QuotaSetting,
+    SettingFamily,
+    TextSetting,
+    email_address,
+    web_address,
+)
+
+_WEB = "an https:// address (plain http:// only to this computer)"
+
+# ----- LINE -----
+LINE_API_BASE = TextSetting("line.api_base", "the LINE API address", rule=web_address, rule_says=_WEB)
+# While LINE refuses our token (401): held for that token's fingerprint, lifted when the token changes.
+LINE_HOLD = HoldSetting("line.hold", "the LINE hold")
+LINE_QUOTA = QuotaSetting("line.quota", "LINE's monthly quota")  # refreshed hourly by the scheduler
+# Each classroom group's member count, as LINE last said: a group push costs one message per member.
+LINE_GROUP_MEMBERS = SettingFamily(
+    "line.group_members.", lambda name: IntSetting(name, "a LINE group's member count", minimum=0))
+
+# ----- the sender (support and tests tune these; unset, the sender's own defaults apply) -----
+SENDER_CONCURRENCY = IntSetting("sender.concurrency", "the number of sending threads", minimum=1, maximum=256)
+SENDER_LEASE_SECONDS = FloatSetting("sender.lease_seconds", "the sender's lease in seconds", above=0)
+SENDER_POLL_SECONDS = FloatSetting("sender.poll_seconds", "the sender's poll interval in seconds", above=0)
+SENDER_BACKOFF_BASE_SECONDS = FloatSetting("sender.backoff_base_seconds", "the first retry's delay in seconds",
+                                           above=0)
+SENDER_MAX_RETRIES = IntSetting("sender.max_retries", "the number of retries", minimum=0, maximum=1000)
+SENDER_HTTP_TIMEOUT_SECONDS = FloatSetting("sender.http_timeout_seconds", "the LINE request timeout in seconds",
+                                           above=0, maximum=600)
+
+# ----- e-mail (SMTP); the password is in the keyring -----
+SMTP_HOST = TextSetting("smtp.host", "the mail server", max_length=253)
+SMTP_PORT = IntSetting("smtp.port", "the mail server's port", minimum=1, maximum=65535)
+# "starttls", "tls" (implicit, usually port 465) or "none" (to this computer only)
+SMTP_SECURITY = ChoiceSetting("smtp.security", "the mail server's security", ("starttls", "tls", "none"),
+                              default="starttls")
+SMTP_USER = TextSetting("smtp.user", "the mail server's user name", max_length=320)
+SMTP_FROM = TextSetting("smtp.from", "the from address", max_length=320, rule=email_address,
+                        rule_says="an e-mail address")
+SMTP_FROM_NAME = TextSetting("smtp.from_name", "the sender name", max_length=200)
+# A CA bundle to trust instead of the system's (a private mail server); unset: the system's.
+SMTP_CA_FILE = TextSetting("smtp.ca_file", "the CA file")
+SMTP_TIMEOUT_SECONDS = FloatSetting("smtp.timeout_seconds", "the mail server timeout in seconds", above=0,
+                                    maximum=600)
+# While the server refuses our login: held for a fingerprint of the settings and password.
+SMTP_HOLD = HoldSetting("smtp.hold", "the e-mail hold")
+
+# ----- alerts for the manager -----
+ALERTS_WEBHOOK_URL = TextSetting("alerts.webhook_url", "the webhook address", rule=web_address, rule_says=_WEB)
+ALERTS_EMAIL = TextSetting("alerts.email", "the manager's e-mail address", max_length=320, rule=email_address,
+                           rule_says="an e-mail address")
+
+# ----- image hosting (S3-compatible); the secret key is in the keyring -----
+HOSTING_ENDPOINT = TextSetting("hosting.endpoint", "the image hosting endpoint", rule=web_address, rule_says=_WEB)
+HOSTING_BUCKET = TextSetting("hosting.bucket", "the bucket", max_length=255)
+HOSTING_REGION = TextSetting("hosting.region", "the region", max_length=64)
+HOSTING_ACCESS_KEY_ID = TextSetting("hosting.access_key_id", "the access key ID", max_length=255)
+HOSTING_PUBLIC_BASE_URL = TextSetting("hosting.public_base_url", "the public address", rule=web_address,
+                                      rule_says=_WEB)
+# A SigV4 presigned link lives at most 7 days.
+HOSTING_PRESIGN_DAYS = IntSetting("hosting.presign_days", "how many days image links stay valid", default=7,
+                                  minimum=1, maximum=7)
+# Demo mode only: images copied into a folder that a loopback web server publishes.
+HOSTING_LOCAL_ROOT = TextSetting("hosting.local_root", "the demo image folder")
+HOSTING_LOCAL_BASE_URL = TextSetting("hosting.local_base_url", "the demo image address", rule=web_address,
+                                     rule_says=_WEB)
+
+# ----- the desktop app -----
+UI_LANGUAGE = ChoiceSetting("ui.language", "the interface language", ("auto", "ja", "en"), default="auto")
+UI_TRAY_HINT_SHOWN = FlagSetting("ui.tray_hint_shown", "whether the tray hint was shown")
+UI_FIRST_RUN_DONE = FlagSetting("ui.first_run_done", "whether the first-run question was asked")
+
+
+# Every declaration above, for the tests that hold them to their rules.
+DECLARED: tuple[Declared[Any], ...] = tuple(v for v in list(globals().values()) if isinstance(v, Declared))
+FAMILIES: tuple[SettingFamily[Any], ...] = tuple(v for v in list(globals().values()) if isinstance(v, SettingFamily))
