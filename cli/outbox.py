@@ -87,7 +87,7 @@ def cmd_sender(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     if args.until_idle:
         with db.read() as session:
             config = dataclasses.replace(SenderConfig.from_settings(session), courier=True)
-        sender = Sender(db, lambda: access_from_settings(db), paths=data_paths(args.home), config=config,
+        sender = Sender(db, lambda: access_from_settings(db), paths=paths, config=config,
                         email_access=lambda: email_channel.access_from_settings(db))
         Scheduler(db, wake_sender=sender.wake).run_plan()
         drained = sender.run_until_idle()

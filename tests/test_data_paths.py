@@ -86,8 +86,6 @@ def test_publish_and_render_write_only_under_the_home_they_are_given(db: Databas
     assert not default_folder.exists(), sorted(default_folder.rglob("*"))
 
 
-@pytest.mark.xfail(strict=True, reason="core/sending/line_builders.py and email_builders.py still read templates "
-                                       "and images from default_home(); they are being changed separately")
 def test_sending_reads_images_and_templates_from_the_home_it_is_given(
         db: Database, paths: DataPaths, default_folder: Path, hosted: str) -> None:
     month, reminder = _month(db)
@@ -112,14 +110,10 @@ def test_sending_reads_images_and_templates_from_the_home_it_is_given(
     assert not default_folder.exists(), sorted(default_folder.rglob("*"))
 
 
-# Being changed separately to be handed the data folder; until then they look it up themselves.
-PENDING_ELSEWHERE = {ROOT / "core" / "sending" / "line_builders.py", ROOT / "core" / "sending" / "email_builders.py"}
-
-
 def test_only_the_data_paths_module_looks_up_the_default_folder() -> None:
     callers = []
     for path in sorted((ROOT / "core").rglob("*.py")):
-        if path == ROOT / "core" / "store" / "paths.py" or path in PENDING_ELSEWHERE:
+        if path == ROOT / "core" / "store" / "paths.py":
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         callers += [f"{path.relative_to(ROOT)}:{node.lineno}" for node in ast.walk(tree)

@@ -145,7 +145,7 @@ def test_a_400_at_the_recipient_marks_the_teacher_unreachable_and_sends_the_emai
         plan(s, now=now)
     _make_due(db, now)
     # LINE refuses the request and names "to": the recipient, not the message, is at fault.
-    monkeypatch.setattr(line_builders, "reminder_push", lambda facts, language, to: Outgoing(
+    monkeypatch.setattr(line_builders, "reminder_push", lambda facts, language, to, paths: Outgoing(
         "push", "U-not-a-line-id", ({"type": "text", "text": "明日のシフト"},)))
     _sender(db, FakeClock(now)).run_until_idle()
     line, email = _all(db)

@@ -235,7 +235,7 @@ def test_400_fails_with_lines_message_and_details(db, line_ready: LineEmulator, 
 def test_400_naming_the_recipient_is_recorded_as_at_the_recipient(db, line_ready: LineEmulator, clock: FakeClock,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
-    monkeypatch.setattr(line_builders, "reminder_push", lambda facts, language, to: Outgoing(
+    monkeypatch.setattr(line_builders, "reminder_push", lambda facts, language, to, paths: Outgoing(
         "push", "U-not-a-line-id", ({"type": "text", "text": "明日のシフト"},)))
     sender = _sender(db, clock)
     sender.run_until_idle()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 import sys
 import time
 from pathlib import Path
@@ -23,7 +22,7 @@ from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.bootstrap import open_database
 from core.store.models import utcnow
-from core.store.paths import HOME_ENV, data_paths, resolve_home
+from core.store.paths import data_paths, resolve_home
 from ui import i18n
 from ui.bridge import CoreBridge
 from ui.context import AppContext
@@ -42,9 +41,6 @@ def run_gui(args: argparse.Namespace) -> int:
     home = Path(args.home) if args.home else None
     if mode in ("demo", "screenshots"):
         home = demo_data.demo_home(resolve_home(home))
-        # For the message builders that still look the data folder up themselves (their templates
-        # and images) instead of being handed these paths; harmless once none does.
-        os.environ[HOME_ENV] = str(home)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Shiftcast")
     app.setOrganizationName("Shiftcast")

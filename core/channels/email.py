@@ -28,11 +28,6 @@ from core.store import setting_keys as keys
 
 log = logging.getLogger(__name__)
 
-# The settings are declared in core/store/setting_keys.py (SMTP_*). These two key names stay for
-# core/sending/email_builders.py, which still reads them as raw text.
-FROM_ADDRESS = keys.SMTP_FROM.name
-FROM_NAME = keys.SMTP_FROM_NAME.name
-
 PASSWORD_SECRET = "smtp-password"
 PASSWORD_ENV = "SHIFTCAST_SMTP_PASSWORD"
 SECURITY_MODES = ("starttls", "tls", "none")

@@ -14,16 +14,16 @@ from pathlib import Path
 
 from sqlalchemy.orm import Session
 
-from core.channels import email as email_channel
 from core.channels.email_draft import MailDraft, Part, message_id
 from core.messages import email_text, texts
+from core.outbox.policy import CancelReason
 from core.publication import month_image
 from core.publication.image_store import ImageStore
 from core.roster import channel_choice
 from core.sending.line_builders import check_publication_is_newest, checked_shift, correction_for, facts_of
 from core.sending.line_builders import templates as line_templates
 from core.sending.outgoing import CancelDelivery, CannotBuild, Outgoing
-from core.store import settings
+from core.store import setting_keys as keys
 from core.store.models import Channel, Classroom, Delivery, Teacher
 from core.store.paths import DataPaths
 
@@ -32,12 +32,12 @@ ROSTER_CID = "roster@shiftcast"
 
 def check_email_teacher(teacher: Teacher | None, delivery: Delivery) -> Teacher:
     if teacher is None or not teacher.active or teacher.erased_at is not None:
-        raise CancelDelivery("TEACHER_INACTIVE")
+        raise CancelDelivery(CancelReason.TEACHER_INACTIVE)
     if not teacher.email_opt_in or not teacher.email:
-        raise CancelDelivery("EMAIL_NOT_OPTED_IN")
+        raise CancelDelivery(CancelReason.EMAIL_NOT_OPTED_IN)
     # A fallback copy stands in for a LINE delivery, so the teacher's LINE choice does not cancel it.
     if delivery.linked_delivery_id is None and not channel_choice.wants(teacher, Channel.EMAIL):
-        raise CancelDelivery("CHANNEL_CHANGED")
+        raise CancelDelivery(CancelReason.CHANNEL_CHANGED)
     return teacher
 
 
@@ -52,10 +52,10 @@ def _load_templates(language: str, folder: Path) -> email_text.EmailTemplates:
 
 
 def sender_address(session: Session) -> tuple[str, str | None]:
-    from_address = (settings.get(session, email_channel.FROM_ADDRESS) or "").strip()
+    from_address = (keys.SMTP_FROM.read(session) or "").strip()
     if not from_address:
         raise CannotBuild("SMTP_NOT_CONFIGURED", "set up e-mail (server and from address) in Settings first")
-    return from_address, (settings.get(session, email_channel.FROM_NAME) or "").strip() or None
+    return from_address, (keys.SMTP_FROM_NAME.read(session) or "").strip() or None
 
 
 def mail_to(session: Session, delivery: Delivery, teacher: Teacher, composed: email_text.Composed, *,
@@ -99,7 +99,7 @@ def build_publication(session: Session, delivery: Delivery, now: dt.datetime, pa
                                   delivery)
     room = session.get(Classroom, publication.classroom_id)
     if room is None:
-        raise CancelDelivery("CLASSROOM_MISSING")
+        raise CancelDelivery(CancelReason.CLASSROOM_MISSING)
     original = ImageStore(paths.images).path_for(publication.image_sha256, ".png")
     if not original.is_file():
         raise CannotBuild("IMAGE_MISSING", f"the image of revision {publication.revision} is missing from the data folder")

@@ -18,6 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from core.messages import texts
+from core.outbox.policy import CancelReason
 from core.planning import fallback
 from core.publication import hosting
 from core.publication.image_store import ImageStore
@@ -103,11 +104,11 @@ def correction_for(session: Session, shift: Shift, teacher: Teacher, paths: Data
     """Old → new for the teacher who was told an older version (or a cancellation / hand-over notice)."""
     told = planner_told_version(session, shift.id, teacher.id, below=shift.version)
     if told is None:
-        raise CancelDelivery("NOTHING_TOLD")
+        raise CancelDelivery(CancelReason.NOTHING_TOLD)
     before_rev = session.scalar(select(ShiftRevision).where(ShiftRevision.shift_id == shift.id,
                                                             ShiftRevision.version == told))
     if before_rev is None:
-        raise CancelDelivery("NO_HISTORY")
+        raise CancelDelivery(CancelReason.NO_HISTORY)
     room = shift.classroom
     before = facts_of(before_rev, session.get(Classroom, before_rev.classroom_id) or room)
     reassigned = shift.teacher_id != teacher.id
@@ -151,7 +152,7 @@ def build_publication(session: Session, delivery: Delivery, now: dt.datetime, pa
     publication = check_publication_is_newest(session, delivery)
     room = session.get(Classroom, publication.classroom_id)
     if room is None or not room.line_group_id:
-        raise CancelDelivery("NO_GROUP")
+        raise CancelDelivery(CancelReason.NO_GROUP)
     try:
         host = hosting.from_settings(session)
     except hosting.HostingError as exc:
@@ -188,7 +189,7 @@ def build_publication(session: Session, delivery: Delivery, now: dt.datetime, pa
 def check_publication_is_newest(session: Session, delivery: Delivery) -> Publication:
     publication = session.get(Publication, delivery.publication_id) if delivery.publication_id else None
     if publication is None:
-        raise CancelDelivery("PUBLICATION_MISSING")
+        raise CancelDelivery(CancelReason.PUBLICATION_MISSING)
     newest = session.scalar(
         select(func.max(Publication.revision)).where(
             Publication.classroom_id == publication.classroom_id,
@@ -197,6 +198,6 @@ def check_publication_is_newest(session: Session, delivery: Delivery) -> Publica
         )
     )
     if newest != publication.revision:
-        raise CancelDelivery("SUPERSEDED")
+        raise CancelDelivery(CancelReason.SUPERSEDED)
     return publication
 

@@ -15,6 +15,7 @@ import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from core.outbox.policy import CancelReason
 from core.roster import channel_choice
 from core.store.models import Channel, ChannelChoice, Delivery, Shift, ShiftStatus, Teacher
 
@@ -44,7 +45,7 @@ class Subject:
 
 @dataclass(frozen=True)
 class Rule:
-    reason: str  # the cancel reason when the rule does not hold
+    reason: CancelReason  # the cancel reason when the rule does not hold
     holds: Callable[[Subject], bool]
     # When it fails for a teacher who chose LINE with e-mail fallback, the e-mail copy is enqueued first.
     then_email: bool = False
@@ -60,22 +61,22 @@ def _falls_back(s: Subject) -> bool:
 
 # The shift is still what the delivery is about (every shift message).
 SHIFT: tuple[Rule, ...] = (
-    Rule("SHIFT_MISSING", lambda s: s.shift_exists),
-    Rule("SHIFT_CHANGED", lambda s: s.shift_version == s.delivery_shift_version),
-    Rule("SHIFT_STARTED", lambda s: s.shift_starts_at is not None and s.shift_starts_at > s.now),
+    Rule(CancelReason.SHIFT_MISSING, lambda s: s.shift_exists),
+    Rule(CancelReason.SHIFT_CHANGED, lambda s: s.shift_version == s.delivery_shift_version),
+    Rule(CancelReason.SHIFT_STARTED, lambda s: s.shift_starts_at is not None and s.shift_starts_at > s.now),
 )
 # A reminder also needs the shift confirmed and still this teacher's.
 REMINDER: tuple[Rule, ...] = (
-    Rule("SHIFT_NOT_CONFIRMED", lambda s: s.shift_status is ShiftStatus.CONFIRMED),
-    Rule("TEACHER_CHANGED", lambda s: s.delivery_teacher_id is None or s.shift_teacher_id == s.delivery_teacher_id),
+    Rule(CancelReason.SHIFT_NOT_CONFIRMED, lambda s: s.shift_status is ShiftStatus.CONFIRMED),
+    Rule(CancelReason.TEACHER_CHANGED, lambda s: s.delivery_teacher_id is None or s.shift_teacher_id == s.delivery_teacher_id),
 )
 # The teacher can and wants to get it on LINE.
 LINE_TEACHER: tuple[Rule, ...] = (
-    Rule("TEACHER_INACTIVE", lambda s: s.teacher_exists and s.teacher_active and not s.teacher_erased),
-    Rule("CHANNEL_CHANGED", _wants_line),
-    Rule("LINE_NOT_OPTED_IN", lambda s: s.teacher_line_opt_in and s.teacher_has_line_id, then_email=True),
+    Rule(CancelReason.TEACHER_INACTIVE, lambda s: s.teacher_exists and s.teacher_active and not s.teacher_erased),
+    Rule(CancelReason.CHANNEL_CHANGED, _wants_line),
+    Rule(CancelReason.LINE_NOT_OPTED_IN, lambda s: s.teacher_line_opt_in and s.teacher_has_line_id, then_email=True),
     # Without a fallback LINE is still tried: the teacher may have come back (unblocked the account).
-    Rule("LINE_UNREACHABLE", lambda s: not s.teacher_line_unreachable or not _falls_back(s), then_email=True),
+    Rule(CancelReason.LINE_UNREACHABLE, lambda s: not s.teacher_line_unreachable or not _falls_back(s), then_email=True),
 )
 LINE_REMINDER: tuple[Rule, ...] = SHIFT + REMINDER + LINE_TEACHER
 
