@@ -98,7 +98,6 @@ class LineClient:
         if not token:
             raise ValidationError("the LINE channel access token is empty")
         self.base_url = resolve_base_url(base_url)
-        self.token = token  # handed to core/sending/courier.py's child process over a pipe, never logged
         self.timeout = timeout
         self._http = httpx.Client(
             base_url=self.base_url,
@@ -127,8 +126,8 @@ class LineClient:
         return self.send_encoded("multicast", encode_multicast(to, messages), retry_key=retry_key)
 
     def send_encoded(self, endpoint: str, body: bytes, *, retry_key: str) -> SendResult:
-        """POST a body made by encode_push or encode_multicast (the sender encodes in one process and
-        sends from another, core/sending/courier.py)."""
+        """POST a body made by encode_push or encode_multicast (the sender encodes on its loop thread,
+        core/sending/line_requests.py, and sends from a pool thread)."""
         started = time.perf_counter()
         try:
             response = self._http.post(SEND_PATHS[endpoint], content=body, headers={

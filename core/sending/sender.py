@@ -39,7 +39,6 @@ from core.outbox import queue as outbox
 from core.outbox.policy import BackoffPolicy, ErrorCode, Outcome, SendResult
 from core.planning import fallback
 from core.sending import builders, email_sends, line_requests, reminder_batch
-from core.sending.courier import send_limited
 from core.sending.outgoing import CancelDelivery, CannotBuild, Job
 from core.store import settings
 from core.store.db import Database
@@ -73,9 +72,6 @@ class SenderConfig:
     # E-mails claimed per turn. They share one connection and go one after another, so one batch is
     # in flight at a time; the mailer keeps the connection for the next batch of the same burst.
     email_batch: int = 200
-    # LINE requests go out from a child process (core/sending/courier.py) so that the loop and the HTTP
-    # work use two cores. The app turns this on; the library default keeps tests in one process.
-    courier: bool = False
 
     @classmethod
     def from_settings(cls, session: Session) -> SenderConfig:
@@ -110,7 +106,6 @@ class SenderStats:
     throttled: int = 0
     lost_leases: int = 0
     turns: int = 0
-    by_courier: int = 0  # LINE requests handed to the courier process (the rest went from threads here)
 
 
 @dataclass
@@ -174,7 +169,7 @@ class Sender:
         self._email_inflight: dict[int, Future[None]] = {}  # one batch: every id maps to its one future
         self._wake = threading.Event()
         self._stop = threading.Event()
-        self.ready = threading.Event()  # the loop runs (and its courier, if used, has started)
+        self.ready = threading.Event()  # the loop runs
         self._paused = False
         self._thread: threading.Thread | None = None
         self._pool: ThreadPoolExecutor | None = None
@@ -182,9 +177,6 @@ class Sender:
         self._email: SmtpAccess | None = None
         self._email_retry_at = 0.0  # monotonic time before which an unconfigured e-mail is not looked up again
         self._webhook: WebhookClient | None = None
-        self._courier = line_requests.CourierLane(
-            enabled=config.courier, threads=config.concurrency, push_rate=config.push_rate,
-            multicast_rate=config.multicast_rate, rounds=IN_FLIGHT_ROUNDS, on_result=self._report)
         self._renew_at: dt.datetime | None = None  # when the leases of what is in flight are next extended
         self._ready: list[Channel] | None = None  # the channels the last turn could claim (None: any)
         self._opened: list[tuple[str, str]] = []  # incidents opened this turn, announced once it commits
@@ -219,16 +211,12 @@ class Sender:
         self.wake()
         if self._thread is not None:
             self._thread.join(timeout)
-        else:  # driven by run_until_idle: nothing is in flight, the courier only waits for more
-            self._courier.close()
         self._remove_listener()
 
     # ----- the loop -----
 
     def _loop(self) -> None:
         try:
-            if self.config.courier and (access := self._client()) is not None:
-                self._courier.open(access)  # started ahead of the first send, on this thread, not the caller's
             self.ready.set()
             while not self._stop.is_set():
                 self._wake.clear()
@@ -245,7 +233,6 @@ class Sender:
         finally:
             if self._pool is not None:
                 self._pool.shutdown(wait=True, cancel_futures=True)
-            self._courier.close()
             if self._access is not None:
                 self._access.client.close()
             if self._email is not None:
@@ -264,14 +251,14 @@ class Sender:
         if now < self._renew_at:
             return []
         self._renew_at = now + self.config.lease / 4
-        return [*self._inflight.copy(), *self._courier.ids(), *self._email_inflight.copy()]
+        return [*self._inflight.copy(), *self._email_inflight.copy()]
 
     def _in_flight(self) -> int:
-        """LINE pushes and webhook posts handed to a thread or the courier, not yet answered."""
-        return len(self._inflight) + len(self._courier)
+        """LINE pushes and webhook posts handed to a thread, not yet answered."""
+        return len(self._inflight)
 
     def _idle_wait(self) -> float:
-        if self._inflight or self._email_inflight or self._courier.jobs:
+        if self._inflight or self._email_inflight:
             return 0.05
         with self.db.read() as session:
             # Rows of a channel that cannot send now (no credentials, held) are due but not work:
@@ -286,8 +273,6 @@ class Sender:
         """Record finished sends and claim new work in one transaction. True if anything happened."""
         finished = self._drain()
         self._forget_done()
-        if self._access is not None:
-            self._courier.watch(self.clock(), self._access.client.timeout.as_dict())
         active = not (self._paused or self._stop.is_set())
         if not active:
             self._ready = []  # paused or stopping: nothing is work until woken
@@ -344,16 +329,9 @@ class Sender:
         if hold_lifted:
             self.events.emit_hold(None)
         mails = [job for job in jobs if job.outgoing.endpoint == "email"]
-        couriered: list[Job] = []
         for job in jobs:
-            if job.outgoing.endpoint == "email":
-                continue
-            if access is not None and self._courier.takes(job) and self._courier.open(access):
-                couriered.append(job)
-            else:
-                self._submit(job, access)  # type: ignore[arg-type]
-        self._courier.hand(couriered)
-        self.stats.by_courier = self._courier.handed
+            if job.outgoing.endpoint != "email":
+                self._submit(job, access)
         if mails and mail is not None:
             self._submit_emails(mails, mail)
         if changed:
@@ -364,9 +342,7 @@ class Sender:
         """Synchronous driving for tests and the CLI: loop until nothing is due or in flight."""
         for _ in range(max_turns):
             busy = self.turn()
-            # A courier result leaves its lane once it is in _results: check both, in that order.
-            if (not busy and not self._inflight and not self._email_inflight and not self._courier.jobs
-                    and self._results.empty()):
+            if not busy and not self._inflight and not self._email_inflight and self._results.empty():
                 break
             if not busy:
                 self._wake.wait(0.01)
@@ -407,8 +383,7 @@ class Sender:
     def _forget_client_when_idle(self) -> None:
         """While held, read the token again on the next turn: a corrected token saved in Settings
         then lifts the hold in the running app, without a restart."""
-        if self._access is not None and not self._inflight and not self._courier.jobs:
-            self._courier.close()
+        if self._access is not None and not self._inflight:
             self._access.client.close()
             self._access = None
 
@@ -523,11 +498,6 @@ class Sender:
         for job in jobs:
             self._email_inflight[job.delivery_id] = future
 
-    @property
-    def courier_pid(self) -> int | None:
-        """The courier process's id while one runs (for the log and the tests)."""
-        return self._courier.pid
-
     def _thread_pool(self) -> ThreadPoolExecutor:
         if self._pool is None:
             self._pool = ThreadPoolExecutor(self.config.concurrency, thread_name_prefix="shiftcast-send")
@@ -561,7 +531,8 @@ class Sender:
             self._report(job, SendResult(transport_error=policy.Transport.CONNECTION, message=str(exc)[:300]))
             return
         endpoint = job.outgoing.endpoint
-        self._report(job, send_limited(access.client, self._buckets[endpoint], endpoint, body, job.retry_key))
+        self._report(job, line_requests.send_limited(access.client, self._buckets[endpoint], endpoint, body,
+                                                     job.retry_key))
 
     def _drain(self) -> list[tuple[Job, SendResult]]:
         out = []
@@ -678,8 +649,6 @@ class Sender:
         """Graceful stop: cancel sends not yet started (release their leases), record the rest."""
         inflight = {**self._inflight, **self._email_inflight}
         not_started = [i for i, f in inflight.items() if f.cancel()]
-        # The courier sends what it was given (a few rounds of requests at most) and reports it all.
-        self._courier.close()
         deadline = self.clock() + dt.timedelta(seconds=60)
         while any(not f.done() for f in inflight.values()) and self.clock() < deadline:
             self._wake.wait(0.05)
