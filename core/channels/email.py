@@ -9,7 +9,6 @@ few sender turns) does not log in again.
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import os
 import smtplib
@@ -21,6 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from core.channels.net import is_loopback, ms_since, short
 from core.errors import ValidationError
 from core.logs import secrets_registry
 from core.outbox.policy import SendResult, Transport
@@ -62,7 +62,7 @@ class SmtpConfig:
     def __post_init__(self) -> None:
         if self.security not in SECURITY_MODES:
             raise ValidationError(f"SMTP security must be one of {', '.join(SECURITY_MODES)}, not {self.security!r}")
-        if self.security == "none" and not _is_loopback(self.host):
+        if self.security == "none" and not is_loopback(self.host):
             raise ValidationError("SMTP without TLS is allowed only to this computer; use starttls or tls")
 
     @property
@@ -77,15 +77,6 @@ class Envelope:
     sender: str
     recipient: str
     data: bytes
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def smtp_password() -> str | None:
@@ -202,13 +193,13 @@ class Mailer:
         except TimeoutError as exc:
             # The message may or may not have been accepted; the Message-ID lets a resend be recognised.
             self._drop()
-            return SendResult(channel="email", transport_error=Transport.TIMEOUT, message=_short(exc),
-                              duration_ms=_ms(started))
+            return SendResult(channel="email", transport_error=Transport.TIMEOUT, message=short(exc),
+                              duration_ms=ms_since(started))
         except (smtplib.SMTPException, OSError) as exc:
             self._drop()
-            return SendResult(channel="email", transport_error=Transport.CONNECTION, message=_short(exc),
-                              duration_ms=_ms(started))
-        return SendResult(channel="email", smtp_code=250, duration_ms=_ms(started))
+            return SendResult(channel="email", transport_error=Transport.CONNECTION, message=short(exc),
+                              duration_ms=ms_since(started))
+        return SendResult(channel="email", smtp_code=250, duration_ms=ms_since(started))
 
     # ----- the connection -----
 
@@ -268,13 +259,13 @@ class Mailer:
             raise _Unavailable(_reply(exc.smtp_code, exc.smtp_error, started)) from None
         except TimeoutError as exc:
             _quietly_close(conn)
-            raise _Unavailable(SendResult(channel="email", transport_error=Transport.TIMEOUT, message=_short(exc),
-                                          duration_ms=_ms(started))) from None
+            raise _Unavailable(SendResult(channel="email", transport_error=Transport.TIMEOUT, message=short(exc),
+                                          duration_ms=ms_since(started))) from None
         except (smtplib.SMTPException, OSError) as exc:  # refused, reset, TLS handshake or certificate problems
             _quietly_close(conn)
             raise _Unavailable(SendResult(channel="email", transport_error=Transport.CONNECTION,
-                                          message=f"cannot reach the mail server {config.host}:{config.port} ({_short(exc)})",
-                                          duration_ms=_ms(started))) from None
+                                          message=f"cannot reach the mail server {config.host}:{config.port} ({short(exc)})",
+                                          duration_ms=ms_since(started))) from None
 
     def _drop(self) -> None:
         conn, self._conn = self._conn, None
@@ -321,7 +312,7 @@ def access_from_settings(db: Any) -> SmtpAccess | None:
 def _reply(code: int, text: bytes | str, started: float) -> SendResult:
     message = text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)
     return SendResult(channel="email", smtp_code=int(code), message=message.strip()[:300] or None,
-                      duration_ms=_ms(started))
+                      duration_ms=ms_since(started))
 
 
 def _quietly_close(conn: smtplib.SMTP | None) -> None:
@@ -330,12 +321,3 @@ def _quietly_close(conn: smtplib.SMTP | None) -> None:
             conn.close()
         except OSError:
             pass
-
-
-def _short(exc: BaseException) -> str:
-    text = str(exc) or exc.__class__.__name__
-    return text.splitlines()[0][:300]
-
-
-def _ms(started: float) -> int:
-    return int((time.perf_counter() - started) * 1000)

@@ -7,16 +7,15 @@ the sender classifies them (core/outbox/policy.py). Read calls (bot info, profil
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import os
 import time
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 import httpx
 
+from core.channels.net import ms_since, secure_or_local, short
 from core.errors import ShiftcastError, ValidationError
 from core.outbox.policy import SendResult, Transport
 
@@ -41,21 +40,9 @@ class LineApiError(ShiftcastError):
 def resolve_base_url(configured: str | None = None) -> str:
     """SHIFTCAST_LINE_API_BASE, else the configured value, else LINE itself; checked for safety."""
     base = (os.environ.get(BASE_URL_ENV) or configured or DEFAULT_BASE_URL).strip().rstrip("/")
-    parts = urlsplit(base)
-    if parts.scheme == "https" and parts.hostname:
+    if secure_or_local(base):  # plain http: the local emulator
         return base
-    if parts.scheme == "http" and parts.hostname and _is_loopback(parts.hostname):
-        return base  # the local emulator
     raise ValidationError(f"LINE API address {base!r} must use https (plain http only to this computer)")
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 @dataclass(frozen=True)
@@ -133,9 +120,9 @@ class LineClient:
             response = self._http.post(SEND_PATHS[endpoint], content=body, headers={
                 "Content-Type": "application/json", "X-Line-Retry-Key": retry_key})
         except httpx.TimeoutException as exc:
-            return SendResult(transport_error=Transport.TIMEOUT, message=_short(exc), duration_ms=_ms(started))
+            return SendResult(transport_error=Transport.TIMEOUT, message=short(exc), duration_ms=ms_since(started))
         except httpx.TransportError as exc:
-            return SendResult(transport_error=Transport.CONNECTION, message=_short(exc), duration_ms=_ms(started))
+            return SendResult(transport_error=Transport.CONNECTION, message=short(exc), duration_ms=ms_since(started))
         payload = _json(response)
         return SendResult(
             http_status=response.status_code,
@@ -143,7 +130,7 @@ class LineClient:
             accepted_request_id=response.headers.get("x-line-accepted-request-id"),
             message=None if response.is_success else str(payload.get("message") or response.reason_phrase),
             details=_details(payload),
-            duration_ms=_ms(started),
+            duration_ms=ms_since(started),
         )
 
     # ----- reading (no retry key: LINE rejects it on these endpoints) -----
@@ -192,7 +179,7 @@ class LineClient:
         except httpx.TimeoutException:
             raise LineApiError(None, "LINE did not answer in time") from None
         except httpx.TransportError as exc:
-            raise LineApiError(None, f"could not reach LINE ({_short(exc)})") from None
+            raise LineApiError(None, f"could not reach LINE ({short(exc)})") from None
         payload = _json(response)
         if not response.is_success:
             raise LineApiError(
@@ -219,15 +206,6 @@ def _details(payload: dict[str, Any]) -> tuple[str, ...]:
             prop = item.get("property")
             out.append(f"{prop}: {item.get('message')}" if prop else str(item.get("message")))
     return tuple(out)
-
-
-def _short(exc: Exception) -> str:
-    text = str(exc) or exc.__class__.__name__
-    return text.splitlines()[0][:300]
-
-
-def _ms(started: float) -> int:
-    return int((time.perf_counter() - started) * 1000)
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,11 @@ Like the LINE client, `post` never raises for the answer or a network failure; i
 
 from __future__ import annotations
 
-import ipaddress
 import time
-from urllib.parse import urlsplit
 
 import httpx
 
+from core.channels.net import ms_since, secure_or_local, short
 from core.errors import ValidationError
 from core.outbox.policy import SendResult, Transport
 
@@ -24,19 +23,9 @@ def check_url(value: str | None) -> str | None:
     value = (value or "").strip()
     if not value:
         return None
-    parts = urlsplit(value)
-    if parts.hostname and (parts.scheme == "https" or (parts.scheme == "http" and _is_loopback(parts.hostname))):
+    if secure_or_local(value):
         return value
     raise ValidationError("the webhook address must start with https:// (plain http only to this computer)")
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 class WebhookClient:
@@ -48,25 +37,16 @@ class WebhookClient:
         try:
             response = self._http.post(check_url(url) or "", json={"text": text})
         except ValidationError as exc:
-            return SendResult(channel="webhook", http_status=400, message=str(exc), duration_ms=_ms(started))
+            return SendResult(channel="webhook", http_status=400, message=str(exc), duration_ms=ms_since(started))
         except httpx.TimeoutException as exc:
-            return SendResult(channel="webhook", transport_error=Transport.TIMEOUT, message=_short(exc),
-                              duration_ms=_ms(started))
+            return SendResult(channel="webhook", transport_error=Transport.TIMEOUT, message=short(exc),
+                              duration_ms=ms_since(started))
         except httpx.HTTPError as exc:
-            return SendResult(channel="webhook", transport_error=Transport.CONNECTION, message=_short(exc),
-                              duration_ms=_ms(started))
+            return SendResult(channel="webhook", transport_error=Transport.CONNECTION, message=short(exc),
+                              duration_ms=ms_since(started))
         message = None if response.is_success else (response.text.strip()[:300] or response.reason_phrase)
         return SendResult(channel="webhook", http_status=response.status_code, message=message,
-                          duration_ms=_ms(started))
+                          duration_ms=ms_since(started))
 
     def close(self) -> None:
         self._http.close()
-
-
-def _short(exc: BaseException) -> str:
-    text = str(exc) or exc.__class__.__name__
-    return text.splitlines()[0][:300]
-
-
-def _ms(started: float) -> int:
-    return int((time.perf_counter() - started) * 1000)
