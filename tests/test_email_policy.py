@@ -10,10 +10,11 @@ import pytest
 
 from core.outbox import policy
 from core.outbox.policy import ErrorCode, Outcome, SendResult, Transport
+from core.store.models import Channel
 
 
 def _smtp(code: int | None = None, transport: Transport | None = None) -> policy.Verdict:
-    return policy.classify(SendResult(channel="email", smtp_code=code, transport_error=transport))
+    return policy.classify(SendResult(channel=Channel.EMAIL, smtp_code=code, transport_error=transport))
 
 
 @pytest.mark.parametrize("code", [250, 251])
@@ -43,7 +44,7 @@ def test_smtp_authentication_refusals_hold_the_channel(code: int) -> None:
 
 
 def test_smtp_retries_use_the_engines_backoff_and_budget() -> None:
-    result = SendResult(channel="email", smtp_code=451)
+    result = SendResult(channel=Channel.EMAIL, smtp_code=451)
     now = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
     backoff = policy.BackoffPolicy(jitter=0)
     first = policy.decide(result, attempts_made=1, now=now, rng=random.Random(1), backoff=backoff)
@@ -52,7 +53,7 @@ def test_smtp_retries_use_the_engines_backoff_and_budget() -> None:
 
 
 def test_smtp_code_shows_in_the_message() -> None:
-    verdict = policy.classify(SendResult(channel="email", smtp_code=550, message="5.1.1 no such user"))
+    verdict = policy.classify(SendResult(channel=Channel.EMAIL, smtp_code=550, message="5.1.1 no such user"))
     assert verdict.message == "SMTP 550: 5.1.1 no such user"
 
 
@@ -60,7 +61,7 @@ def test_smtp_code_shows_in_the_message() -> None:
                                             (500, Outcome.RETRY), (503, Outcome.RETRY), (401, Outcome.FAILED),
                                             (404, Outcome.FAILED), (None, Outcome.RETRY)])
 def test_webhook_outcomes(status: int | None, outcome: Outcome) -> None:
-    result = SendResult(channel="webhook", http_status=status,
+    result = SendResult(channel=Channel.WEBHOOK, http_status=status,
                         transport_error=Transport.CONNECTION if status is None else None)
     assert policy.classify(result).outcome is outcome
 

@@ -1,7 +1,7 @@
 """The e-mail channel: SMTP with STARTTLS or implicit TLS, one connection for a whole batch.
 
 Like the LINE client, sending never raises for the server's answers or network failures: each
-message comes back as a `SendResult` (channel "email", the SMTP reply code in `smtp_code`) for
+message comes back as a `SendResult` (channel EMAIL, the SMTP reply code in `smtp_code`) for
 core/outbox/policy.py to classify. A batch reuses one connection and one login; the connection stays open
 for a short while so the next batch of the same burst (a publication to 200 teachers arrives over a
 few sender turns) does not log in again.
@@ -24,6 +24,7 @@ from core.channels.net import is_loopback, ms_since, short
 from core.errors import ValidationError
 from core.logs import secrets_registry
 from core.outbox.policy import SendResult, Transport
+from core.store.models import Channel
 
 log = logging.getLogger(__name__)
 
@@ -166,7 +167,7 @@ class Mailer:
             stop_at = None if time_budget is None else self._monotonic() + time_budget
             for index, (key, envelope) in enumerate(pending):
                 if stop_at is not None and self._monotonic() >= stop_at:
-                    deferred = SendResult(channel="email", transport_error=Transport.DEFERRED)
+                    deferred = SendResult(channel=Channel.EMAIL, transport_error=Transport.DEFERRED)
                     for rest_key, _ in pending[index:]:
                         report(rest_key, deferred)
                     return
@@ -193,13 +194,13 @@ class Mailer:
         except TimeoutError as exc:
             # The message may or may not have been accepted; the Message-ID lets a resend be recognised.
             self._drop()
-            return SendResult(channel="email", transport_error=Transport.TIMEOUT, message=short(exc),
+            return SendResult(channel=Channel.EMAIL, transport_error=Transport.TIMEOUT, message=short(exc),
                               duration_ms=ms_since(started))
         except (smtplib.SMTPException, OSError) as exc:
             self._drop()
-            return SendResult(channel="email", transport_error=Transport.CONNECTION, message=short(exc),
+            return SendResult(channel=Channel.EMAIL, transport_error=Transport.CONNECTION, message=short(exc),
                               duration_ms=ms_since(started))
-        return SendResult(channel="email", smtp_code=250, duration_ms=ms_since(started))
+        return SendResult(channel=Channel.EMAIL, smtp_code=250, duration_ms=ms_since(started))
 
     # ----- the connection -----
 
@@ -259,11 +260,11 @@ class Mailer:
             raise _Unavailable(_reply(exc.smtp_code, exc.smtp_error, started)) from None
         except TimeoutError as exc:
             _quietly_close(conn)
-            raise _Unavailable(SendResult(channel="email", transport_error=Transport.TIMEOUT, message=short(exc),
+            raise _Unavailable(SendResult(channel=Channel.EMAIL, transport_error=Transport.TIMEOUT, message=short(exc),
                                           duration_ms=ms_since(started))) from None
         except (smtplib.SMTPException, OSError) as exc:  # refused, reset, TLS handshake or certificate problems
             _quietly_close(conn)
-            raise _Unavailable(SendResult(channel="email", transport_error=Transport.CONNECTION,
+            raise _Unavailable(SendResult(channel=Channel.EMAIL, transport_error=Transport.CONNECTION,
                                           message=f"cannot reach the mail server {config.host}:{config.port} ({short(exc)})",
                                           duration_ms=ms_since(started))) from None
 
@@ -311,7 +312,7 @@ def access_from_settings(db: Any) -> SmtpAccess | None:
 
 def _reply(code: int, text: bytes | str, started: float) -> SendResult:
     message = text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)
-    return SendResult(channel="email", smtp_code=int(code), message=message.strip()[:300] or None,
+    return SendResult(channel=Channel.EMAIL, smtp_code=int(code), message=message.strip()[:300] or None,
                       duration_ms=ms_since(started))
 
 

@@ -1,7 +1,7 @@
 """Slack-compatible incoming webhooks: POST {"text": ...} as JSON. Used for the manager's alerts.
 
 Like the LINE client, `post` never raises for the answer or a network failure; it returns a
-`SendResult` (channel "webhook") for core/outbox/policy.py to classify.
+`SendResult` (channel WEBHOOK) for core/outbox/policy.py to classify.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import httpx
 from core.channels.net import ms_since, secure_or_local, short
 from core.errors import ValidationError
 from core.outbox.policy import SendResult, Transport
+from core.store.models import Channel
 
 URL_SETTING = "alerts.webhook_url"
 TIMEOUT = httpx.Timeout(connect=5.0, read=15.0, write=15.0, pool=30.0)
@@ -37,15 +38,15 @@ class WebhookClient:
         try:
             response = self._http.post(check_url(url) or "", json={"text": text})
         except ValidationError as exc:
-            return SendResult(channel="webhook", http_status=400, message=str(exc), duration_ms=ms_since(started))
+            return SendResult(channel=Channel.WEBHOOK, http_status=400, message=str(exc), duration_ms=ms_since(started))
         except httpx.TimeoutException as exc:
-            return SendResult(channel="webhook", transport_error=Transport.TIMEOUT, message=short(exc),
+            return SendResult(channel=Channel.WEBHOOK, transport_error=Transport.TIMEOUT, message=short(exc),
                               duration_ms=ms_since(started))
         except httpx.HTTPError as exc:
-            return SendResult(channel="webhook", transport_error=Transport.CONNECTION, message=short(exc),
+            return SendResult(channel=Channel.WEBHOOK, transport_error=Transport.CONNECTION, message=short(exc),
                               duration_ms=ms_since(started))
         message = None if response.is_success else (response.text.strip()[:300] or response.reason_phrase)
-        return SendResult(channel="webhook", http_status=response.status_code, message=message,
+        return SendResult(channel=Channel.WEBHOOK, http_status=response.status_code, message=message,
                           duration_ms=ms_since(started))
 
     def close(self) -> None:

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from core.store.models import Channel
+
 RETRY_KEY_LIFETIME = dt.timedelta(hours=24)
 # A request needs time to travel; a key this close to its 24 h limit might be forgotten by LINE
 # before the retry arrives, and then a duplicate would reach the teacher.
@@ -70,10 +72,10 @@ SMTP_AUTH_CODES = frozenset({530, 534, 535, 538})
 class SendResult:
     """What one send attempt produced, as seen by the channel client.
 
-    `channel` says whose rules apply ("line", "email" or "webhook"); an SMTP reply is in `smtp_code`.
+    `channel` is the channel that sent it, whose rules apply; an SMTP reply is in `smtp_code`.
     """
 
-    channel: str = "line"
+    channel: Channel = Channel.LINE
     http_status: int | None = None
     smtp_code: int | None = None
     transport_error: Transport | None = None
@@ -110,9 +112,9 @@ class BackoffPolicy:
 
 def classify(result: SendResult) -> Verdict:
     """The channel's answer → what to do with the delivery (before the retry budget is considered)."""
-    if result.channel == "email":
+    if result.channel is Channel.EMAIL:
         return classify_smtp(result)
-    if result.channel == "webhook":
+    if result.channel is Channel.WEBHOOK:
         return classify_webhook(result)
     return classify_line(result)
 

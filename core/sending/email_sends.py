@@ -17,6 +17,7 @@ from core.channels.email import Envelope, Mailer
 from core.channels.webhook import WebhookClient
 from core.outbox.policy import SendResult, Transport
 from core.sending.outgoing import Outgoing
+from core.store.models import Channel
 
 log = logging.getLogger(__name__)
 
@@ -51,14 +52,14 @@ def send_email_batch(jobs: Sequence[J], mailer: Mailer, report: Callable[[J, Sen
             ready.append((job, email_draft.envelope(job.outgoing.mail, date=job.started_at)))
         except Exception as exc:  # noqa: BLE001 - e.g. the image file vanished: retried; the server was not contacted
             log.warning("preparing the e-mail of delivery %s failed: %s", job.delivery_id, exc)
-            tell(job, SendResult(channel="email", transport_error=Transport.UPLOAD, message=str(exc)[:300]))
+            tell(job, SendResult(channel=Channel.EMAIL, transport_error=Transport.UPLOAD, message=str(exc)[:300]))
     try:
         mailer.send_batch(ready, tell, time_budget=time_budget)
     except Exception as exc:
         log.exception("the e-mail batch raised")
         for job, _ in ready:
             if job.delivery_id not in reported:
-                tell(job, SendResult(channel="email", transport_error=Transport.CONNECTION, message=str(exc)[:300]))
+                tell(job, SendResult(channel=Channel.EMAIL, transport_error=Transport.CONNECTION, message=str(exc)[:300]))
 
 
 def send_webhook(job: SendJob, client: WebhookClient) -> SendResult:

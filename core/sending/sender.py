@@ -512,7 +512,7 @@ class Sender:
             result = email_sends.send_webhook(job, client)
         except Exception as exc:
             log.exception("webhook post of delivery %s raised", job.delivery_id)
-            result = SendResult(channel="webhook", transport_error=policy.Transport.CONNECTION, message=str(exc)[:300])
+            result = SendResult(channel=Channel.WEBHOOK, transport_error=policy.Transport.CONNECTION, message=str(exc)[:300])
         self._report(job, result)
 
     def _send(self, job: Job, access: LineAccess) -> None:
