@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from core.channels import email as email_channel
-from core.channels import webhook
+from core.channels import registry, webhook
 from core.outbox import queue
 from core.roster import clock
 from core.store import settings
@@ -37,12 +36,9 @@ RECENT = dt.timedelta(days=7)
 MANAGER_EMAIL = "alerts.email"
 WEBHOOK_URL = webhook.URL_SETTING
 QUOTA_ZONE = "Asia/Tokyo"  # LINE counts its monthly quota in Japan time
-HOLD_SETTINGS = {Channel.LINE.value: settings.LINE_HOLD, Channel.EMAIL.value: email_channel.HOLD}
-HOLD_TITLES = {
-    Channel.LINE.value: "LINE refused the channel access token: LINE sending is paused until the token changes",
-    Channel.EMAIL.value: "The mail server refused the login: e-mail sending is paused until the password or the "
-                         "e-mail settings change",
-}
+# Each channel that can be held names its settings row and the alert's words in its driver.
+HOLD_SETTINGS = {d.channel.value: d.hold_key for d in registry.DRIVERS.values() if d.hold_key is not None}
+HOLD_TITLES = {d.channel.value: d.hold_title for d in registry.DRIVERS.values() if d.hold_key is not None}
 
 
 @dataclass(frozen=True)

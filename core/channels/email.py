@@ -1,10 +1,11 @@
-"""The e-mail channel: SMTP with STARTTLS or implicit TLS, one connection for a whole batch.
+"""The e-mail channel: SMTP with STARTTLS or implicit TLS, one connection for a whole batch, and its driver.
 
 Like the LINE client, sending never raises for the server's answers or network failures: each
 message comes back as a `SendResult` (channel EMAIL, the SMTP reply code in `smtp_code`) for
 core/outbox/policy.py to classify. A batch reuses one connection and one login; the connection stays open
 for a short while so the next batch of the same burst (a publication to 200 teachers arrives over a
-few sender turns) does not log in again.
+few sender turns) does not log in again. `SmtpAccess` is e-mail's connection for the sender
+(core/channels/base.py): the e-mails a turn claimed go as one batch over the mailer's connection.
 """
 
 from __future__ import annotations
@@ -16,14 +17,19 @@ import socket
 import ssl
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from core.channels import email_draft
+from core.channels.base import R
+from core.channels.email_draft import Envelope
 from core.channels.net import is_loopback, ms_since, short
 from core.errors import ValidationError
 from core.logs import secrets_registry
-from core.outbox.policy import SendResult, Transport
+from core.outbox import policy
+from core.outbox.policy import SendResult, Transport, Verdict
+from core.store.db import Database
 from core.store.models import Channel
 
 log = logging.getLogger(__name__)
@@ -45,6 +51,9 @@ DEFAULT_PORTS = {"starttls": 587, "tls": 465, "none": 25}
 DEFAULT_TIMEOUT = 30.0
 KEEPALIVE = 30.0  # seconds an idle connection is kept for the next batch
 AUTH_MECHANISMS = ("PLAIN", "LOGIN", "CRAM-MD5")  # the connection is encrypted, so PLAIN is fine and simplest
+# E-mails claimed per turn. They share one connection and go one after another, so one batch is in
+# flight at a time; the mailer keeps the connection for the next batch of the same burst.
+BATCH = 200
 
 K = TypeVar("K")
 
@@ -69,15 +78,6 @@ class SmtpConfig:
     @property
     def from_domain(self) -> str:
         return self.from_address.rpartition("@")[2] or "localhost"
-
-
-@dataclass(frozen=True)
-class Envelope:
-    """One message ready for the wire: envelope sender, one recipient, the rendered bytes."""
-
-    sender: str
-    recipient: str
-    data: bytes
 
 
 def smtp_password() -> str | None:
@@ -294,10 +294,29 @@ class Mailer:
 
 @dataclass(frozen=True)
 class SmtpAccess:
-    """A usable mailer plus the fingerprint of the settings and password it was built with."""
+    """A usable mailer plus the fingerprint of the settings and password it was built with: e-mail's
+    connection, used by one pool task at a time (one batch in flight)."""
 
     mailer: Mailer
     fingerprint: str
+
+    def send(self, requests: Sequence[R], report: Callable[[R, SendResult], None], *, time_budget: float) -> None:
+        """The batch over the mailer's one connection, each result reported as soon as the server
+        answered it, so the sender records results while the batch is still going."""
+        ready: list[tuple[R, Envelope]] = []
+        for request in requests:
+            try:
+                if request.outgoing.mail is None:
+                    raise ValueError("an e-mail request without its e-mail")
+                ready.append((request, email_draft.envelope(request.outgoing.mail, date=request.started_at)))
+            except Exception as exc:  # noqa: BLE001 - e.g. the image file vanished: retried; the server was not contacted
+                log.warning("preparing the e-mail of delivery %s failed: %s", request.delivery_id, exc)
+                report(request, SendResult(channel=Channel.EMAIL, transport_error=Transport.UPLOAD,
+                                           message=str(exc)[:300]))
+        self.mailer.send_batch(ready, report, time_budget=time_budget)
+
+    def close(self) -> None:
+        self.mailer.close()
 
 
 def access_from_settings(db: Any) -> SmtpAccess | None:
@@ -322,3 +341,24 @@ def _quietly_close(conn: smtplib.SMTP | None) -> None:
             conn.close()
         except OSError:
             pass
+
+
+class EmailDriver:
+    """E-mail as the sender sees it (core/channels/base.py)."""
+
+    channel = Channel.EMAIL
+    title = "E-mail"
+    batch: int | None = BATCH
+    hold_key: str | None = HOLD  # 530/534/535/538: the login is refused
+    hold_title = ("The mail server refused the login: e-mail sending is paused until the password or the "
+                  "e-mail settings change")
+    retry_keys = False  # SMTP has none; a resend is recognised by its Message-ID
+
+    def connect(self, db: Database) -> SmtpAccess | None:
+        return access_from_settings(db)
+
+    def classify(self, result: SendResult) -> Verdict:
+        return policy.classify_smtp(result)
+
+
+DRIVER = EmailDriver()

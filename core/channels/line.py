@@ -1,27 +1,42 @@
-"""LINE Messaging API client (httpx). Timeouts are always set; only HTTPS leaves the machine.
+"""LINE Messaging API client (httpx) and LINE's channel driver. Timeouts are always set; only HTTPS
+leaves the machine.
 
 Sending calls return a `SendResult` and never raise for LINE's answers or network failures, because
 the sender classifies them (core/outbox/policy.py). Read calls (bot info, profile, quota …) raise
-`LineApiError` with LINE's status, message and request id.
+`LineApiError` with LINE's status, message and request id. `LineAccess` is LINE's connection for the
+sender (core/channels/base.py): every push or multicast on a pool thread of its own, under LINE's
+rate limits, with its retry key.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import time
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 
+from core.channels.base import Outgoing, R
 from core.channels.net import ms_since, secure_or_local, short
+from core.channels.ratelimit import TokenBucket
 from core.errors import ShiftcastError, ValidationError
-from core.outbox.policy import SendResult, Transport
+from core.outbox import policy
+from core.outbox.policy import Outcome, SendResult, Transport, Verdict
+from core.store.db import Database
+from core.store.models import Channel
+from core.store.settings import LINE_HOLD
+
+log = logging.getLogger(__name__)
 
 DEFAULT_BASE_URL = "https://api.line.me"
 BASE_URL_ENV = "SHIFTCAST_LINE_API_BASE"
 MULTICAST_LIMIT = 500
+# LINE's published limits per endpoint, requests per second; kept under by a client-side bucket each.
+RATE_LIMITS = {"push": 2000.0, "multicast": 200.0}
 DEFAULT_TIMEOUT = httpx.Timeout(connect=5.0, read=15.0, write=15.0, pool=30.0)
 
 
@@ -113,8 +128,7 @@ class LineClient:
         return self.send_encoded("multicast", encode_multicast(to, messages), retry_key=retry_key)
 
     def send_encoded(self, endpoint: str, body: bytes, *, retry_key: str) -> SendResult:
-        """POST a body made by encode_push or encode_multicast (the sender encodes on its loop thread,
-        core/sending/line_requests.py, and sends from a pool thread)."""
+        """POST a body made by encode_push or encode_multicast."""
         started = time.perf_counter()
         try:
             response = self._http.post(SEND_PATHS[endpoint], content=body, headers={
@@ -208,12 +222,68 @@ def _details(payload: dict[str, Any]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def encode(outgoing: Outgoing) -> bytes:
+    """The body of a LINE push or multicast, as LineClient.send_encoded takes it."""
+    messages = list(outgoing.messages)
+    if outgoing.endpoint == "multicast":
+        return encode_multicast(list(outgoing.to), messages)
+    return encode_push(str(outgoing.to), messages)
+
+
+def send_limited(client: LineClient, bucket: TokenBucket, endpoint: str, body: bytes, retry_key: str) -> SendResult:
+    """One LINE request under its endpoint's rate limit. Never raises: a failure is a result to classify."""
+    bucket.acquire()
+    try:
+        result = client.send_encoded(endpoint, body, retry_key=retry_key)
+    except Exception as exc:
+        log.exception("a LINE request raised")
+        result = SendResult(transport_error=Transport.CONNECTION, message=str(exc)[:300])
+    if result.http_status == 429 and policy.classify_line(result).outcome is Outcome.THROTTLED:
+        bucket.slow_down()  # LINE's rate limit: slow down for everyone sending on this endpoint
+    return result
+
+
+def _buckets() -> dict[str, TokenBucket]:
+    return {endpoint: TokenBucket(rate) for endpoint, rate in RATE_LIMITS.items()}
+
+
 @dataclass(frozen=True)
 class LineAccess:
-    """A usable LINE client plus the fingerprint of the token it was built with."""
+    """A usable LINE client plus the fingerprint of the token it was built with: LINE's connection.
+
+    Shared by every pool thread, so one bucket per endpoint keeps all of them under LINE's limits."""
 
     client: LineClient
     token_fingerprint: str
+    buckets: dict[str, TokenBucket] = field(default_factory=_buckets, compare=False, repr=False)
+
+    @property
+    def fingerprint(self) -> str:
+        return self.token_fingerprint
+
+    def send(self, requests: Sequence[R], report: Callable[[R, SendResult], None], *, time_budget: float) -> None:
+        # One request per pool task in practice; each is bounded by the client's timeouts, not the budget.
+        for request in requests:
+            report(request, self._send_one(request))
+
+    def _send_one(self, request: R) -> SendResult:
+        outgoing = request.outgoing
+        if outgoing.before_send is not None:
+            try:
+                outgoing.before_send()
+            except Exception as exc:  # noqa: BLE001 - retried like a network error; LINE was not contacted
+                log.warning("preparing delivery %s failed: %s", request.delivery_id, exc)
+                return SendResult(transport_error=Transport.UPLOAD, message=str(exc)[:300])
+        assert request.retry_key is not None  # LINE's driver asks for one; the sender issued it
+        try:
+            body = encode(outgoing)
+        except Exception as exc:
+            log.exception("encoding delivery %s failed", request.delivery_id)
+            return SendResult(transport_error=Transport.CONNECTION, message=str(exc)[:300])
+        return send_limited(self.client, self.buckets[outgoing.endpoint], outgoing.endpoint, body, request.retry_key)
+
+    def close(self) -> None:
+        self.client.close()
 
 
 def access_from_settings(db: Any, *, timeout: httpx.Timeout = DEFAULT_TIMEOUT) -> LineAccess | None:
@@ -229,3 +299,23 @@ def access_from_settings(db: Any, *, timeout: httpx.Timeout = DEFAULT_TIMEOUT) -
     if seconds:
         timeout = httpx.Timeout(float(seconds))
     return LineAccess(LineClient(token, base_url=base, timeout=timeout), secrets.fingerprint(token))
+
+
+class LineDriver:
+    """LINE as the sender sees it (core/channels/base.py)."""
+
+    channel = Channel.LINE
+    title = "LINE"
+    batch: int | None = None  # one push or multicast per pool task
+    hold_key: str | None = LINE_HOLD  # a 401: the token is refused
+    hold_title = "LINE refused the channel access token: LINE sending is paused until the token changes"
+    retry_keys = True  # X-Line-Retry-Key: LINE answers 409 for a request it had accepted
+
+    def connect(self, db: Database) -> LineAccess | None:
+        return access_from_settings(db)
+
+    def classify(self, result: SendResult) -> Verdict:
+        return policy.classify_line(result)
+
+
+DRIVER = LineDriver()

@@ -1,18 +1,24 @@
 """Slack-compatible incoming webhooks: POST {"text": ...} as JSON. Used for the manager's alerts.
 
 Like the LINE client, `post` never raises for the answer or a network failure; it returns a
-`SendResult` (channel WEBHOOK) for core/outbox/policy.py to classify.
+`SendResult` (channel WEBHOOK) for core/outbox/policy.py to classify. The client is also the
+webhook's connection for the sender (core/channels/base.py): one post per pool task. It needs no
+credentials: the address is read when the message is built.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 
 import httpx
 
+from core.channels.base import R
 from core.channels.net import ms_since, secure_or_local, short
 from core.errors import ValidationError
-from core.outbox.policy import SendResult, Transport
+from core.outbox import policy
+from core.outbox.policy import SendResult, Transport, Verdict
+from core.store.db import Database
 from core.store.models import Channel
 
 URL_SETTING = "alerts.webhook_url"
@@ -49,5 +55,33 @@ class WebhookClient:
         return SendResult(channel=Channel.WEBHOOK, http_status=response.status_code, message=message,
                           duration_ms=ms_since(started))
 
+    fingerprint: str | None = None  # no credentials, nothing to hold
+
+    def send(self, requests: Sequence[R], report: Callable[[R, SendResult], None], *, time_budget: float) -> None:
+        for request in requests:
+            messages = request.outgoing.messages
+            text = str(messages[0].get("text", "")) if messages else ""
+            report(request, self.post(str(request.outgoing.to), text))
+
     def close(self) -> None:
         self._http.close()
+
+
+class WebhookDriver:
+    """The alert webhook as the sender sees it (core/channels/base.py)."""
+
+    channel = Channel.WEBHOOK
+    title = "Webhook"
+    batch: int | None = None  # one post per pool task
+    hold_key: str | None = None  # no credentials: a refusal means a wrong address, and fails the delivery
+    hold_title = "The webhook is paused"
+    retry_keys = False
+
+    def connect(self, db: Database) -> WebhookClient:
+        return WebhookClient()
+
+    def classify(self, result: SendResult) -> Verdict:
+        return policy.classify_webhook(result)
+
+
+DRIVER = WebhookDriver()

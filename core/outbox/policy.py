@@ -1,6 +1,9 @@
 """Delivery rules as pure functions: outcome classification (LINE, SMTP, webhook), backoff, retry-key
 validity, and what a failed LINE delivery means for its e-mail fallback.
 
+Which classification applies is the channel's to say: each channel's driver (core/channels/base.py)
+picks its rule, and `decide` works on the verdict, whatever channel gave it.
+
 No I/O and no clock of their own: `now` and randomness are passed in, so every rule is tested
 directly (tests/test_policy.py) and again end to end against the emulator.
 """
@@ -110,15 +113,6 @@ class BackoffPolicy:
         return dt.timedelta(seconds=nominal + rng.uniform(-spread, spread))
 
 
-def classify(result: SendResult) -> Verdict:
-    """The channel's answer → what to do with the delivery (before the retry budget is considered)."""
-    if result.channel is Channel.EMAIL:
-        return classify_smtp(result)
-    if result.channel is Channel.WEBHOOK:
-        return classify_webhook(result)
-    return classify_line(result)
-
-
 def _transport_verdict(result: SendResult, detail: str | None) -> Verdict:
     if result.transport_error is Transport.DEFERRED:
         return Verdict(Outcome.THROTTLED, ErrorCode.DEFERRED, detail or "not tried yet: its batch ran out of time")
@@ -195,15 +189,14 @@ class Decision:
 
 
 def decide(
-    result: SendResult,
+    verdict: Verdict,
     *,
     attempts_made: int,
     now: dt.datetime,
     rng: random.Random,
     backoff: BackoffPolicy = BackoffPolicy(),
 ) -> Decision:
-    """The full rule: classification plus the retry budget. `attempts_made` includes this attempt."""
-    verdict = classify(result)
+    """The full rule: a channel's verdict plus the retry budget. `attempts_made` includes this attempt."""
     if verdict.outcome is Outcome.RETRY:
         retries_used = attempts_made - 1
         if retries_used >= backoff.max_retries:

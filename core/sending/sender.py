@@ -6,9 +6,11 @@ Each turn of the loop records every finished send and claims new work in ONE wri
 throughput is not capped by one fsync per message. The retry key of each claimed LINE delivery is
 committed in that transaction, before its request leaves.
 
-Three channels share the loop: LINE pushes and webhook posts go one request per pool task; the
-e-mails claimed in one turn go as one batch over one SMTP connection (core/sending/email_sends.py). Each
-channel is claimed only while it is usable and not held, so one channel's trouble never stalls another.
+Every channel shares the loop through its driver (core/channels/base.py, registered in
+core/channels/registry.py): a pooled channel (LINE pushes, webhook posts) gets one pool task per
+request; a batch channel (e-mail) gets the turn's share as one task over one connection. Each
+channel is claimed only while it is connected and not held, so one channel's trouble never stalls
+another; nothing here knows which channel is which.
 """
 
 from __future__ import annotations
@@ -28,17 +30,16 @@ from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
 from core import alerts
-from core.channels import email as email_channel
+from core.channels import registry
+from core.channels.base import ChannelDriver, Connection
 from core.channels.email import SmtpAccess
 from core.channels.line import LineAccess
-from core.channels.ratelimit import TokenBucket
-from core.channels.webhook import WebhookClient
 from core.outbox import holds as channel_holds
 from core.outbox import policy
 from core.outbox import queue as outbox
 from core.outbox.policy import BackoffPolicy, ErrorCode, Outcome, SendResult
 from core.planning import fallback
-from core.sending import builders, email_sends, line_requests, reminder_batch
+from core.sending import builders, reminder_batch
 from core.sending.outgoing import CancelDelivery, CannotBuild, Job
 from core.store import settings
 from core.store.db import Database
@@ -56,6 +57,8 @@ log = logging.getLogger(__name__)
 
 # Rounds of requests a sender keeps in flight (its concurrency times this).
 IN_FLIGHT_ROUNDS = 8
+# reminder_batch's lean path reads LINE reminders only: its jobs are LINE's.
+LEAN_CHANNEL = Channel.LINE
 
 
 @dataclass(frozen=True)
@@ -64,14 +67,9 @@ class SenderConfig:
     lease: dt.timedelta = dt.timedelta(minutes=2)  # well above the HTTP client's timeouts
     poll_interval: float = 2.0  # how soon another process's enqueue is noticed
     backoff: BackoffPolicy = BackoffPolicy()
-    push_rate: float = 2000.0
-    multicast_rate: float = 200.0
     # While the pool still has sends waiting for a thread, the loop pauses this long between turns
     # so results gather into fewer, larger transactions; the waiting sends keep every thread busy.
     batch_window: float = 0.05
-    # E-mails claimed per turn. They share one connection and go one after another, so one batch is
-    # in flight at a time; the mailer keeps the connection for the next batch of the same burst.
-    email_batch: int = 200
 
     @classmethod
     def from_settings(cls, session: Session) -> SenderConfig:
@@ -152,8 +150,6 @@ class Sender:
         email_access: Callable[[], SmtpAccess | None] | None = None,
     ) -> None:
         self.db = db
-        self._line_access = line_access
-        self._email_access = email_access or (lambda: None)
         self.clock = clock
         self.rng = rng or random.Random()
         self.events = events or SenderEvents()
@@ -163,20 +159,21 @@ class Sender:
         self.config = config
         self.owner = outbox.new_lease_owner()
         self.stats = SenderStats()
-        self._buckets = {"push": TokenBucket(config.push_rate), "multicast": TokenBucket(config.multicast_rate)}
+        self._drivers: dict[Channel, ChannelDriver] = dict(registry.DRIVERS)
+        # The two access callables are what callers have always passed (no e-mail unless given);
+        # every other channel connects as its driver says.
+        self._sources = registry.sources(db, line=line_access, email=email_access)
+        self._connections: dict[Channel, Connection] = {}
+        self._look_again_at: dict[Channel, float] = {}  # monotonic time before which a channel not set up is not looked up
         self._results: queue.SimpleQueue[tuple[Job, SendResult]] = queue.SimpleQueue()
-        self._inflight: dict[int, Future[None]] = {}
-        self._email_inflight: dict[int, Future[None]] = {}  # one batch: every id maps to its one future
+        # Per channel, the sends handed to a pool task and not yet answered; a batch's ids share its one future.
+        self._inflight: dict[Channel, dict[int, Future[None]]] = {channel: {} for channel in self._drivers}
         self._wake = threading.Event()
         self._stop = threading.Event()
         self.ready = threading.Event()  # the loop runs
         self._paused = False
         self._thread: threading.Thread | None = None
         self._pool: ThreadPoolExecutor | None = None
-        self._access: LineAccess | None = None
-        self._email: SmtpAccess | None = None
-        self._email_retry_at = 0.0  # monotonic time before which an unconfigured e-mail is not looked up again
-        self._webhook: WebhookClient | None = None
         self._renew_at: dt.datetime | None = None  # when the leases of what is in flight are next extended
         self._ready: list[Channel] | None = None  # the channels the last turn could claim (None: any)
         self._opened: list[tuple[str, str]] = []  # incidents opened this turn, announced once it commits
@@ -223,8 +220,8 @@ class Sender:
                 busy = self.turn()
                 if not busy:
                     self._wake.wait(self._idle_wait())
-                elif self._queued_for_pool() * 2 >= max(self.config.concurrency, 2) or self._email_inflight:
-                    # An e-mail batch reports one message at a time: gather a few per transaction too.
+                elif self._queued_for_pool() * 2 >= max(self.config.concurrency, 2) or self._batch_in_flight():
+                    # A batch reports one message at a time: gather a few per transaction too.
                     self._stop.wait(self.config.batch_window)
             self._shutdown()
         except Exception:
@@ -233,16 +230,27 @@ class Sender:
         finally:
             if self._pool is not None:
                 self._pool.shutdown(wait=True, cancel_futures=True)
-            if self._access is not None:
-                self._access.client.close()
-            if self._email is not None:
-                self._email.mailer.close()
-            if self._webhook is not None:
-                self._webhook.close()
+            for connection in self._connections.values():
+                connection.close()
+            self._connections.clear()
+
+    def _pooled(self, channel: Channel) -> bool:
+        """Does this channel send one request per pool task (not one batch per turn)?"""
+        return self._drivers[channel].batch is None
+
+    def _pool_in_flight(self) -> int:
+        """One-request sends handed to a pool task, not yet answered."""
+        return sum(len(sends) for channel, sends in self._inflight.items() if self._pooled(channel))
+
+    def _batch_in_flight(self) -> bool:
+        return any(sends for channel, sends in self._inflight.items() if not self._pooled(channel))
 
     def _queued_for_pool(self) -> int:
         """Sends claimed but still waiting for a free pool thread (right after a turn)."""
-        return max(self._in_flight() - self.config.concurrency, 0)
+        return max(self._pool_in_flight() - self.config.concurrency, 0)
+
+    def _in_flight_ids(self) -> list[int]:
+        return [delivery_id for sends in self._inflight.values() for delivery_id in sends.copy()]
 
     def _leases_to_renew(self, now: dt.datetime) -> list[int]:
         """The deliveries in flight, a quarter of a lease after the last renewal (else none)."""
@@ -251,14 +259,10 @@ class Sender:
         if now < self._renew_at:
             return []
         self._renew_at = now + self.config.lease / 4
-        return [*self._inflight.copy(), *self._email_inflight.copy()]
-
-    def _in_flight(self) -> int:
-        """LINE pushes and webhook posts handed to a thread, not yet answered."""
-        return len(self._inflight)
+        return self._in_flight_ids()
 
     def _idle_wait(self) -> float:
-        if self._inflight or self._email_inflight:
+        if any(self._inflight.values()):
             return 0.05
         with self.db.read() as session:
             # Rows of a channel that cannot send now (no credentials, held) are due but not work:
@@ -276,16 +280,19 @@ class Sender:
         active = not (self._paused or self._stop.is_set())
         if not active:
             self._ready = []  # paused or stopping: nothing is work until woken
-        access = self._client() if active else None
-        mail = self._mailer() if active else None
-        # LINE pushes and webhook posts share the pool; webhooks need no credentials.
-        # Several rounds of requests in flight let results gather into larger transactions; the
-        # leases of those still waiting are renewed below, so their depth never outlasts a lease.
-        capacity = self.config.concurrency * IN_FLIGHT_ROUNDS - self._in_flight() if active else 0
-        email_capacity = self.config.email_batch if mail is not None and not self._email_inflight else 0
+        connected = self._connected() if active else {}
+        # The one-request channels share the pool. Several rounds of requests in flight let results
+        # gather into larger transactions; the leases of those still waiting are renewed below, so
+        # their depth never outlasts a lease. A batch channel claims its batch while none is in flight.
+        room = self.config.concurrency * IN_FLIGHT_ROUNDS - self._pool_in_flight()
+        wanted: dict[Channel, int] = {}
+        for channel in connected:
+            batch = self._drivers[channel].batch
+            wanted[channel] = room if batch is None else (0 if self._inflight[channel] else batch)
+        wanted = {channel: n for channel, n in wanted.items() if n > 0}
         now = self.clock()
         renew = self._leases_to_renew(now)
-        if not finished and capacity <= 0 and email_capacity <= 0 and not renew:
+        if not finished and not wanted and not renew:
             return False
         changed: list[int] = []
         jobs: list[Job] = []
@@ -297,28 +304,23 @@ class Sender:
                 if finished:
                     changed.extend(job.delivery_id for job, _ in finished)
                     self._record(session, finished, now)
-                pooled = [Channel.WEBHOOK]
-                if capacity > 0 and access is not None:
-                    held, hold_lifted = self._held(session, access)
-                    if held:
-                        self._forget_client_when_idle()
-                    else:
-                        pooled.append(Channel.LINE)
-                if email_capacity > 0 and mail is not None:
-                    held, lifted = channel_holds.check(session, email_channel.HOLD, mail.fingerprint)
+                claimable: list[Channel] = []
+                for channel in wanted:
+                    held, lifted = self._held(session, channel, connected[channel])
                     hold_lifted |= lifted
                     if held:
-                        email_capacity = 0
-                        self._forget_mailer()
+                        self._forget_when_idle(channel)
+                    else:
+                        claimable.append(channel)
                 if active:
-                    self._ready = pooled + ([Channel.EMAIL] if email_capacity > 0 else [])
-                ids = []
-                if capacity > 0:
-                    ids += outbox.claim(session, owner=self.owner, now=now, lease=self.config.lease,
-                                        limit=capacity, channels=pooled)
-                if email_capacity > 0:
-                    ids += outbox.claim(session, owner=self.owner, now=now, lease=self.config.lease,
-                                        limit=email_capacity, channels=[Channel.EMAIL])
+                    self._ready = claimable
+                pooled = [channel for channel in claimable if self._pooled(channel)]
+                ids = outbox.claim(session, owner=self.owner, now=now, lease=self.config.lease, limit=room,
+                                   channels=pooled) if pooled else []
+                for channel in claimable:
+                    if not self._pooled(channel):
+                        ids += outbox.claim(session, owner=self.owner, now=now, lease=self.config.lease,
+                                            limit=wanted[channel], channels=[channel])
                 changed.extend(ids)
                 jobs = self._prepare(session, ids, now)
         except BaseException:
@@ -328,12 +330,7 @@ class Sender:
         self._announce_incidents()
         if hold_lifted:
             self.events.emit_hold(None)
-        mails = [job for job in jobs if job.outgoing.endpoint == "email"]
-        for job in jobs:
-            if job.outgoing.endpoint != "email":
-                self._submit(job, access)
-        if mails and mail is not None:
-            self._submit_emails(mails, mail)
+        self._submit(jobs)
         if changed:
             self.events.emit_changed(changed)
         return bool(finished or jobs or changed)
@@ -342,7 +339,7 @@ class Sender:
         """Synchronous driving for tests and the CLI: loop until nothing is due or in flight."""
         for _ in range(max_turns):
             busy = self.turn()
-            if not busy and not self._inflight and not self._email_inflight and self._results.empty():
+            if not busy and not any(self._inflight.values()) and self._results.empty():
                 break
             if not busy:
                 self._wake.wait(0.01)
@@ -351,48 +348,38 @@ class Sender:
 
     # ----- steps -----
 
-    def _client(self) -> LineAccess | None:
-        if self._access is None:
+    def _connected(self) -> dict[Channel, Connection]:
+        """Every channel that can send now, connected; a channel not set up is looked for again
+        every poll interval, not every turn (most classrooms never set up e-mail)."""
+        for channel, driver in self._drivers.items():
+            if channel in self._connections or time.monotonic() < self._look_again_at.get(channel, 0.0):
+                continue
+            connection: Connection | None = None
             try:
-                self._access = self._line_access()
-            except Exception as exc:  # noqa: BLE001 - a missing token or keyring must not kill the loop
-                log.warning("LINE is not usable: %s", exc)
-                return None
-        return self._access
+                connection = self._sources[channel]()
+            except Exception as exc:  # noqa: BLE001 - a missing token, password or keyring must not kill the loop
+                log.warning("%s is not usable: %s", driver.title, exc)
+            if connection is None:
+                self._look_again_at[channel] = time.monotonic() + self.config.poll_interval
+            else:
+                self._connections[channel] = connection
+        return dict(self._connections)
 
-    def _mailer(self) -> SmtpAccess | None:
-        if self._email is None:
-            # Most classrooms never set up e-mail: look again only every poll interval, not every turn.
-            if time.monotonic() < self._email_retry_at:
-                return None
-            try:
-                self._email = self._email_access()
-            except Exception as exc:  # noqa: BLE001 - a missing password or keyring must not kill the loop
-                log.warning("e-mail is not usable: %s", exc)
-            if self._email is None:
-                self._email_retry_at = time.monotonic() + self.config.poll_interval
-        return self._email
+    def _forget_when_idle(self, channel: Channel) -> None:
+        """While held, read the credentials again on the next turn: a corrected token or password
+        saved in Settings then lifts the hold in the running app, without a restart."""
+        if not self._inflight[channel] and (connection := self._connections.pop(channel, None)) is not None:
+            connection.close()
 
-    def _forget_mailer(self) -> None:
-        """While held, read the e-mail settings and password again on the next turn, so a fix lifts
-        the hold in the running app (no batch is in flight when this is called)."""
-        if self._email is not None:
-            self._email.mailer.close()
-            self._email = None
-
-    def _forget_client_when_idle(self) -> None:
-        """While held, read the token again on the next turn: a corrected token saved in Settings
-        then lifts the hold in the running app, without a restart."""
-        if self._access is not None and not self._inflight:
-            self._access.client.close()
-            self._access = None
-
-    def _held(self, session: Session, access: LineAccess) -> tuple[bool, bool]:
-        """(held, lifted): is LINE held for this token, and was a hold for an older token lifted now?
+    def _held(self, session: Session, channel: Channel, connection: Connection) -> tuple[bool, bool]:
+        """(held, lifted): is the channel held for these credentials, and was a hold for older ones lifted now?
 
         Read inside the turn's own transaction rather than in a read scope of its own, which cost a
         second transaction per turn."""
-        return channel_holds.check(session, settings.LINE_HOLD, access.token_fingerprint)
+        key = self._drivers[channel].hold_key
+        if key is None or connection.fingerprint is None:
+            return False, False
+        return channel_holds.check(session, key, connection.fingerprint)
 
     def _prepare(self, session: Session, ids: list[int], now: dt.datetime) -> list[Job]:
         """Check and build the claimed deliveries with a few queries for the whole batch, not per delivery."""
@@ -403,10 +390,12 @@ class Sender:
         # Reminders that pass every check come from one lean query; everything else (other kinds,
         # and reminders with a reason not to go as planned) through the ORM and presend's builders.
         ready = reminder_batch.load(session, ids, now)
+        keyed = self._drivers[LEAN_CHANNEL].retry_keys if ready else False
         for r in ready.values():
             started = self._attempt_start(r.delivery_id, r.attempt_count, r.retry_key, r.retry_key_issued_at,
-                                          r.first_attempt_at, r.due_at, r.late_seconds, line=True, now=now)
-            jobs.append(Job(r.delivery_id, r.attempt_number, started.retry_key, r.outgoing, now, started.attempt_count))
+                                          r.first_attempt_at, r.due_at, r.late_seconds, keyed=keyed, now=now)
+            jobs.append(Job(r.delivery_id, r.attempt_number, started.retry_key, r.outgoing, now, started.attempt_count,
+                            channel=LEAN_CHANNEL))
             starts.append(started)
         rest = [i for i in ids if i not in ready]
         if rest:
@@ -429,8 +418,9 @@ class Sender:
     def _prepare_one(self, session: Session, delivery: Delivery, now: dt.datetime,
                      number: int) -> tuple[Job, outbox.AttemptStart] | None:
         """The job to send and the columns its delivery row gets, or None if it was finished here."""
-        line = delivery.channel == Channel.LINE
-        if line and delivery.retry_key is not None and not policy.retry_key_usable(delivery.retry_key_issued_at, now):
+        channel = Channel(delivery.channel)
+        keyed = self._drivers[channel].retry_keys
+        if keyed and delivery.retry_key is not None and not policy.retry_key_usable(delivery.retry_key_issued_at, now):
             self._finish(session, delivery, now, DeliveryStatus.FAILED, ErrorCode.RETRY_KEY_EXPIRED.value,
                          "the retry key is older than 24 hours, so LINE could no longer recognise a duplicate; "
                          "whether the last attempt arrived is unknown", dead=True)
@@ -445,15 +435,16 @@ class Sender:
             return None
         started = self._attempt_start(delivery.id, delivery.attempt_count, delivery.retry_key,
                                       delivery.retry_key_issued_at, delivery.first_attempt_at, delivery.due_at,
-                                      delivery.late_seconds, line=line, now=now)
-        return Job(delivery.id, number, started.retry_key, outgoing, now, started.attempt_count), started
+                                      delivery.late_seconds, keyed=keyed, now=now)
+        return Job(delivery.id, number, started.retry_key, outgoing, now, started.attempt_count,
+                   channel=channel), started
 
     def _attempt_start(self, delivery_id: int, attempt_count: int, retry_key: str | None,
                        issued_at: dt.datetime | None, first_at: dt.datetime | None, due_at: dt.datetime | None,
-                       late_seconds: int | None, *, line: bool, now: dt.datetime) -> outbox.AttemptStart:
-        """The row's columns as this attempt leaves: a LINE delivery's first attempt issues its retry
-        key; the first attempt of any delivery records how late it went out."""
-        if retry_key is None and line:
+                       late_seconds: int | None, *, keyed: bool, now: dt.datetime) -> outbox.AttemptStart:
+        """The row's columns as this attempt leaves: the first attempt on a channel with retry keys
+        issues its key; the first attempt of any delivery records how late it went out."""
+        if retry_key is None and keyed:
             retry_key, issued_at = self._new_uuid(), now
         if first_at is None:
             first_at = now
@@ -479,24 +470,21 @@ class Sender:
             else:
                 self.stats.failed += 1
 
-    def _submit(self, job: Job, access: LineAccess | None) -> None:
-        pool = self._thread_pool()
-        if job.outgoing.endpoint == "webhook":
-            if self._webhook is None:  # made here, on the loop thread, so pool threads never race to make one
-                self._webhook = WebhookClient()
-            self._inflight[job.delivery_id] = pool.submit(self._send_webhook, job, self._webhook)
-        else:
-            assert access is not None  # LINE rows are claimed only while LINE is usable
-            self._inflight[job.delivery_id] = pool.submit(self._send, job, access)
-
-    def _submit_emails(self, jobs: list[Job], mail: SmtpAccess) -> None:
-        # Half the lease: what is not sent by then goes back untried, well before the rows could be
-        # claimed again (by this sender too) while still waiting in the batch.
-        budget = self.config.lease.total_seconds() / 2
-        future = self._thread_pool().submit(email_sends.send_email_batch, jobs, mail.mailer, self._report,
-                                            time_budget=budget)
+    def _submit(self, jobs: list[Job]) -> None:
+        """Hand a turn's jobs to their channels: a pool task per request, or per batch."""
+        by_channel: dict[Channel, list[Job]] = {}
         for job in jobs:
-            self._email_inflight[job.delivery_id] = future
+            by_channel.setdefault(job.channel, []).append(job)
+        # Half the lease for a batch: what is not sent by then goes back untried, well before the
+        # rows could be claimed again (by this sender too) while still waiting in the batch.
+        budget = self.config.lease.total_seconds() / 2
+        for channel, mine in by_channel.items():
+            connection = self._connections[channel]  # claimed only while connected
+            tasks = [[job] for job in mine] if self._pooled(channel) else [mine]
+            for task in tasks:
+                future = self._thread_pool().submit(self._send, channel, connection, task, budget)
+                for job in task:
+                    self._inflight[channel][job.delivery_id] = future
 
     def _thread_pool(self) -> ThreadPoolExecutor:
         if self._pool is None:
@@ -507,32 +495,22 @@ class Sender:
         self._results.put((job, result))
         self._wake.set()
 
-    def _send_webhook(self, job: Job, client: WebhookClient) -> None:
-        try:
-            result = email_sends.send_webhook(job, client)
-        except Exception as exc:
-            log.exception("webhook post of delivery %s raised", job.delivery_id)
-            result = SendResult(channel=Channel.WEBHOOK, transport_error=policy.Transport.CONNECTION, message=str(exc)[:300])
-        self._report(job, result)
+    def _send(self, channel: Channel, connection: Connection, jobs: list[Job], budget: float) -> None:
+        """On a pool thread: every job gets exactly one result, also when the channel raises."""
+        reported: set[int] = set()
 
-    def _send(self, job: Job, access: LineAccess) -> None:
-        if job.outgoing.before_send is not None:
-            try:
-                job.outgoing.before_send()
-            except Exception as exc:  # noqa: BLE001 - retried like a network error; LINE was not contacted
-                log.warning("preparing delivery %s failed: %s", job.delivery_id, exc)
-                self._report(job, SendResult(transport_error=policy.Transport.UPLOAD, message=str(exc)[:300]))
-                return
-        assert job.retry_key is not None  # every LINE job gets one in _prepare
+        def report(job: Job, result: SendResult) -> None:
+            reported.add(job.delivery_id)
+            self._report(job, result)
+
         try:
-            body = line_requests.encode(job.outgoing)
+            connection.send(jobs, report, time_budget=budget)
         except Exception as exc:
-            log.exception("encoding delivery %s failed", job.delivery_id)
-            self._report(job, SendResult(transport_error=policy.Transport.CONNECTION, message=str(exc)[:300]))
-            return
-        endpoint = job.outgoing.endpoint
-        self._report(job, line_requests.send_limited(access.client, self._buckets[endpoint], endpoint, body,
-                                                     job.retry_key))
+            log.exception("%s send of %d deliveries raised", self._drivers[channel].title, len(jobs))
+            for job in jobs:
+                if job.delivery_id not in reported:
+                    self._report(job, SendResult(channel=channel, transport_error=policy.Transport.CONNECTION,
+                                                 message=str(exc)[:300]))
 
     def _drain(self) -> list[tuple[Job, SendResult]]:
         out = []
@@ -543,7 +521,7 @@ class Sender:
                 return out
 
     def _forget_done(self) -> None:
-        for inflight in (self._inflight, self._email_inflight):
+        for inflight in self._inflight.values():
             for delivery_id in [i for i, f in inflight.items() if f.done()]:
                 future = inflight.pop(delivery_id)
                 if not future.cancelled() and future.exception() is not None:
@@ -551,7 +529,8 @@ class Sender:
 
     def _record(self, session: Session, finished: list[tuple[Job, SendResult]], now: dt.datetime) -> None:
         """A turn's finished sends: every attempt in one INSERT, every sent row in one UPDATE."""
-        decided = [(job, result, policy.decide(result, attempts_made=job.attempt_count, now=now, rng=self.rng,
+        decided = [(job, result, policy.decide(self._drivers[job.channel].classify(result),
+                                               attempts_made=job.attempt_count, now=now, rng=self.rng,
                                                backoff=self.config.backoff)) for job, result in finished]
         outbox.record_attempts(session, [{
             "delivery_id": job.delivery_id, "number": job.attempt_number, "started_at": job.started_at,
@@ -589,14 +568,14 @@ class Sender:
                                         last_error_message=decision.message)
             self.stats.retried += applied
         elif decision.outcome in (Outcome.THROTTLED, Outcome.HOLD):
-            # LINE processed nothing: the attempt does not count against the retry budget.
+            # The channel processed nothing: the attempt does not count against the retry budget.
             applied = outbox.transition(session, job.delivery_id, **guard, status=DeliveryStatus.QUEUED,
                                         next_attempt_at=decision.next_attempt_at or now,
                                         attempt_count=max(job.attempt_count - 1, 0),
                                         last_error_code=code, last_error_message=decision.message)
             self.stats.throttled += applied
             if decision.outcome is Outcome.HOLD:
-                self._hold(session, job, code or "AUTH_FAILED", now)
+                self._hold(session, job.channel, code or "AUTH_FAILED", now)
         else:
             dead = decision.outcome is Outcome.DEAD
             applied = outbox.transition(session, job.delivery_id, **guard, status=DeliveryStatus.FAILED,
@@ -606,10 +585,10 @@ class Sender:
             self._died |= bool(applied and dead)
             if applied and decision.code is ErrorCode.QUOTA_EXHAUSTED:
                 self._open_incident(session, alerts.quota_exhausted(), now)
-            if applied and job.outgoing.endpoint in ("push", "multicast"):
+            if applied:
                 # In this transaction: a teacher with e-mail fallback is never left with neither.
-                fallback.after_line_failure(session, job.delivery_id, code=code, message=decision.message, dead=dead,
-                                            now=now)
+                fallback.after_failure(session, job.delivery_id, code=code, message=decision.message, dead=dead,
+                                       now=now)
         if not applied:
             self._lost_lease(job, decision)
 
@@ -619,19 +598,14 @@ class Sender:
         log.warning("lease on delivery %s was lost before its result (%s) was recorded",
                     job.delivery_id, decision.outcome.value)
 
-    def _hold(self, session: Session, job: Job, code: str, now: dt.datetime) -> None:
+    def _hold(self, session: Session, channel: Channel, code: str, now: dt.datetime) -> None:
         """Hold the channel whose credentials were refused, for exactly those credentials."""
-        if job.outgoing.endpoint == "email":
-            if self._email is None:
-                return
-            channel, key, fingerprint = Channel.EMAIL, email_channel.HOLD, self._email.fingerprint
-        else:
-            if self._access is None:
-                return
-            channel, key, fingerprint = Channel.LINE, settings.LINE_HOLD, self._access.token_fingerprint
-        if not channel_holds.hold(session, key, code=code, fingerprint=fingerprint, now=now):
+        driver, connection = self._drivers[channel], self._connections.get(channel)
+        if driver.hold_key is None or connection is None or connection.fingerprint is None:
             return
-        log.error("%s refused our credentials (%s); sending is held until they change", channel.value, code)
+        if not channel_holds.hold(session, driver.hold_key, code=code, fingerprint=connection.fingerprint, now=now):
+            return
+        log.error("%s refused our credentials (%s); sending is held until they change", driver.title, code)
         self.events.emit_hold(code)
         self._open_incident(session, alerts.channel_held(channel.value, code), now)
 
@@ -647,7 +621,7 @@ class Sender:
 
     def _shutdown(self) -> None:
         """Graceful stop: cancel sends not yet started (release their leases), record the rest."""
-        inflight = {**self._inflight, **self._email_inflight}
+        inflight = {i: f for sends in self._inflight.values() for i, f in sends.items()}
         not_started = [i for i, f in inflight.items() if f.cancel()]
         deadline = self.clock() + dt.timedelta(seconds=60)
         while any(not f.done() for f in inflight.values()) and self.clock() < deadline:
@@ -664,5 +638,5 @@ class Sender:
                                   now=now, status=DeliveryStatus.QUEUED, next_attempt_at=now,
                                   attempt_count=max((delivery.attempt_count if delivery else 1) - 1, 0))
         self._announce_incidents()
-        self._inflight.clear()
-        self._email_inflight.clear()
+        for sends in self._inflight.values():
+            sends.clear()
