@@ -36,9 +36,6 @@ RECENT = dt.timedelta(days=7)
 MANAGER_EMAIL = "alerts.email"
 WEBHOOK_URL = webhook.URL_SETTING
 QUOTA_ZONE = "Asia/Tokyo"  # LINE counts its monthly quota in Japan time
-# Each channel that can be held names its settings row and the alert's words in its driver.
-HOLD_SETTINGS = {d.channel.value: d.hold_key for d in registry.DRIVERS.values() if d.hold_key is not None}
-HOLD_TITLES = {d.channel.value: d.hold_title for d in registry.DRIVERS.values() if d.hold_key is not None}
 
 
 @dataclass(frozen=True)
@@ -80,7 +77,10 @@ def dead_letters(count: int) -> Condition:
 
 
 def channel_held(channel: str, code: str) -> Condition:
-    return Condition(AlertKind.CHANNEL_HELD, channel, HOLD_TITLES.get(channel, f"{channel} sending is paused"),
+    # The driver's words: each channel that can be held says what its hold means.
+    driver = registry.DRIVERS.get(Channel(channel))
+    title = driver.hold_title if driver is not None and driver.hold_key is not None else f"{channel} sending is paused"
+    return Condition(AlertKind.CHANNEL_HELD, channel, title,
                      f"Messages stay queued and go out once the credentials work ({code}).")
 
 
@@ -127,10 +127,10 @@ def dead_letter_count(session: Session) -> int:
 def read_facts(session: Session, *, now: dt.datetime) -> QueueFacts:
     dead = dead_letter_count(session)
     holds = {}
-    for channel, key in HOLD_SETTINGS.items():
-        raw = settings.get(session, key)
+    for channel, driver in registry.DRIVERS.items():
+        raw = settings.get(session, driver.hold_key) if driver.hold_key is not None else None
         if raw:
-            holds[channel] = raw.split("|", 1)[0] or "AUTH_FAILED"
+            holds[channel.value] = raw.split("|", 1)[0] or "AUTH_FAILED"
     quota_failed = session.scalar(select(func.max(Delivery.updated_at)).where(
         Delivery.channel == Channel.LINE, Delivery.status == DeliveryStatus.FAILED,
         Delivery.last_error_code == "QUOTA_EXHAUSTED"))
