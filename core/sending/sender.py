@@ -22,7 +22,7 @@ import random
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -148,6 +148,7 @@ class Sender:
         rng: random.Random | None = None,
         events: SenderEvents | None = None,
         email_access: Callable[[], SmtpAccess | None] | None = None,
+        connect: Mapping[Channel, registry.Source] | None = None,
     ) -> None:
         self.db = db
         self.clock = clock
@@ -161,8 +162,8 @@ class Sender:
         self.stats = SenderStats()
         self._drivers: dict[Channel, ChannelDriver] = dict(registry.DRIVERS)
         # The two access callables are what callers have always passed (no e-mail unless given);
-        # every other channel connects as its driver says.
-        self._sources = registry.sources(db, line=line_access, email=email_access)
+        # every other channel connects as its driver says, unless `connect` says otherwise for it.
+        self._sources = registry.sources(db, line=line_access, email=email_access) | dict(connect or {})
         self._connections: dict[Channel, Connection] = {}
         self._look_again_at: dict[Channel, float] = {}  # monotonic time before which a channel not set up is not looked up
         self._results: queue.SimpleQueue[tuple[Job, SendResult]] = queue.SimpleQueue()
