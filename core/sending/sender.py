@@ -24,7 +24,6 @@ import time
 import uuid
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
 
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
@@ -37,11 +36,11 @@ from core.channels.line import LineAccess
 from core.outbox import holds as channel_holds
 from core.outbox import policy
 from core.outbox import queue as outbox
-from core.outbox.policy import BackoffPolicy, ErrorCode, Outcome, SendResult
+from core.outbox.policy import ErrorCode, Outcome, SendResult
 from core.planning import fallback
 from core.sending import builders, reminder_batch
+from core.sending.config import IN_FLIGHT_ROUNDS, SenderConfig, SenderEvents, SenderStats
 from core.sending.outgoing import CancelDelivery, CannotBuild, Job
-from core.store import settings
 from core.store.db import Database
 from core.store.models import (
     Channel,
@@ -52,80 +51,13 @@ from core.store.models import (
     utcnow,
 )
 
+__all__ = ["IN_FLIGHT_ROUNDS", "Sender", "SenderConfig", "SenderEvents", "SenderStats"]
+
 log = logging.getLogger(__name__)
 
 
-# Rounds of requests a sender keeps in flight (its concurrency times this).
-IN_FLIGHT_ROUNDS = 8
 # reminder_batch's lean path reads LINE reminders only: its jobs are LINE's.
 LEAN_CHANNEL = Channel.LINE
-
-
-@dataclass(frozen=True)
-class SenderConfig:
-    concurrency: int = 16
-    lease: dt.timedelta = dt.timedelta(minutes=2)  # well above the HTTP client's timeouts
-    poll_interval: float = 2.0  # how soon another process's enqueue is noticed
-    backoff: BackoffPolicy = BackoffPolicy()
-    # While the pool still has sends waiting for a thread, the loop pauses this long between turns
-    # so results gather into fewer, larger transactions; the waiting sends keep every thread busy.
-    batch_window: float = 0.05
-
-    @classmethod
-    def from_settings(cls, session: Session) -> SenderConfig:
-        """Overrides kept in the settings table (for support and tests); defaults otherwise."""
-
-        def number(key: str) -> float | None:
-            value = settings.get(session, key)
-            return float(value) if value not in (None, "") else None
-
-        backoff = BackoffPolicy()
-        base, retries = number("sender.backoff_base_seconds"), number("sender.max_retries")
-        if base is not None:
-            backoff = BackoffPolicy(base=dt.timedelta(seconds=base), max_retries=backoff.max_retries,
-                                    throttle_delay=dt.timedelta(seconds=min(5.0, base)))
-        if retries is not None:
-            backoff = BackoffPolicy(base=backoff.base, max_retries=int(retries), throttle_delay=backoff.throttle_delay)
-        lease, poll, conc = number("sender.lease_seconds"), number("sender.poll_seconds"), number("sender.concurrency")
-        return cls(
-            concurrency=int(conc) if conc else cls.concurrency,
-            lease=dt.timedelta(seconds=lease) if lease else cls.lease,
-            poll_interval=poll if poll else cls.poll_interval,
-            backoff=backoff,
-        )
-
-
-@dataclass
-class SenderStats:
-    sent: int = 0
-    retried: int = 0
-    failed: int = 0
-    canceled: int = 0
-    throttled: int = 0
-    lost_leases: int = 0
-    turns: int = 0
-
-
-@dataclass
-class SenderEvents:
-    """Plain callbacks (the UI bridges them to Qt signals). Called on the sender thread; `alert` also
-    on the scheduler's, for incidents its minute watch opens (core/alerts.py)."""
-
-    deliveries_changed: list[Callable[[list[int]], None]] = field(default_factory=list)
-    hold_changed: list[Callable[[str | None], None]] = field(default_factory=list)
-    alert: list[Callable[[str, str], None]] = field(default_factory=list)
-
-    def emit_changed(self, ids: list[int]) -> None:
-        for cb in self.deliveries_changed:
-            cb(ids)
-
-    def emit_hold(self, reason: str | None) -> None:
-        for cb in self.hold_changed:
-            cb(reason)
-
-    def emit_alert(self, code: str, text: str) -> None:
-        for cb in self.alert:
-            cb(code, text)
 
 
 # Everything a batch of claimed deliveries needs, in one statement built once: each delivery with
