@@ -1,6 +1,7 @@
-"""Sending: the sender loop — claim, check, build, send, record (sender) —, every message builder in
-one table (builders: line_builders, email_builders, alert_builders, outgoing), the lean reminder query
-(reminder_batch), the scheduler, the engine that starts both, and the one-sender lock (lock). It
-reaches the channels only through their drivers (core/channels/base.py). It may import alerts,
-publication, planning, channels, the outbox and everything below; never setup, app, cli or ui.
+"""Sending: the sender loop — claim, check, build, send, record (sender, composed of turn, prepare,
+submit and record, sharing config) —, every message builder in one table (builders: line_builders,
+email_builders, alert_builders, outgoing), the lean reminder query (reminder_batch), the scheduler,
+the engine that starts both, and the one-sender lock (lock). It reaches the channels only through
+their drivers (core/channels/base.py). It may import alerts, publication, planning, channels, the
+outbox and everything below; never setup, app, cli or ui.
 """
