@@ -6,7 +6,7 @@ STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 STAMP_BENCH := $(VENV)/.installed-bench
 
-.PHONY: run test bench venv clean
+.PHONY: run test lint bench venv clean
 
 $(PY):
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Shiftcast needs Python 3.11 or newer"'
@@ -30,8 +30,13 @@ venv: $(STAMP_RUN)
 run: $(STAMP_RUN)
 	$(PY) main.py
 
-test: $(STAMP_TEST)
+test: $(STAMP_TEST) lint
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
+
+# Lint and types: ruff (with import order) everywhere, mypy strict for core; both configured in pyproject.toml.
+lint: $(STAMP_TEST)
+	$(PY) -m ruff check core cli ui tests main.py packaging
+	$(PY) -m mypy
 
 bench: $(STAMP_BENCH)
 	QT_QPA_PLATFORM=offscreen $(PY) -m tests.perf.bench $(BENCH_ARGS)

@@ -5,15 +5,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-COURIER = "courier"  # the sender's own child process (core/sending/courier.py): started without the CLI's imports
-
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv == [COURIER]:
-        from core.sending import courier
-
-        return courier.serve(sys.stdin.buffer, sys.stdout.buffer)
     from cli import commands
 
     try:

@@ -26,7 +26,7 @@ from core.publication.image_store import ImageStore
 from core.roster import rules
 from core.sending.engine import Engine
 from core.sending.scheduler import Scheduler
-from core.sending.sender import Sender, SenderConfig
+from core.sending.sender import Sender
 from core.store import secrets
 from core.store.db import Database
 from core.store.models import DeliveryKind, DeliveryStatus
@@ -85,16 +85,14 @@ def _now() -> dt.datetime:
 
 def cmd_sender(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     if args.until_idle:
-        with db.read() as session:
-            config = dataclasses.replace(SenderConfig.from_settings(session), courier=True)
-        sender = Sender(db, lambda: access_from_settings(db), paths=paths, config=config,
+        sender = Sender(db, lambda: access_from_settings(db), paths=paths,
                         email_access=lambda: email_channel.access_from_settings(db))
         Scheduler(db, wake_sender=sender.wake).run_plan()
         drained = sender.run_until_idle()
         sender.stop()
         print(json.dumps(drained.__dict__))
         return 0
-    engine = Engine(db, paths, courier=True)
+    engine = Engine(db, paths)
     if not engine.start():
         raise ValidationError("another Shiftcast (the app, the tray or a sender) is already sending from this data folder")
     stop = threading.Event()
@@ -106,9 +104,9 @@ def cmd_sender(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     loop = engine.sender
     assert loop is not None  # start() said yes
-    # Said once the sender's loop runs, with its courier started: start-up (imports, database,
-    # the courier's own start) can take seconds on a slow machine, and whoever watches this
-    # process (a person, a service manager, the crash test) should see when it really sends.
+    # Said once the sender's loop runs: start-up (imports, database, the orphan sweep) can take
+    # seconds on a slow machine, and whoever watches this process (a person, a service manager,
+    # the crash test) should see when it really sends.
     # Polled, not a blocking wait, so Ctrl+C during start-up still stops it.
     while not stop.is_set() and not loop.ready.wait(0.1):
         pass

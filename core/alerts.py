@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
+from core.channels import registry
 from core.outbox import queue
 from core.roster import clock
 from core.store import setting_keys as keys
@@ -33,12 +34,6 @@ from core.store.models import (
 STALL_AFTER = dt.timedelta(minutes=15)
 RECENT = dt.timedelta(days=7)
 QUOTA_ZONE = "Asia/Tokyo"  # LINE counts its monthly quota in Japan time
-HOLD_SETTINGS = {Channel.LINE.value: keys.LINE_HOLD, Channel.EMAIL.value: keys.SMTP_HOLD}
-HOLD_TITLES = {
-    Channel.LINE.value: "LINE refused the channel access token: LINE sending is paused until the token changes",
-    Channel.EMAIL.value: "The mail server refused the login: e-mail sending is paused until the password or the "
-                         "e-mail settings change",
-}
 
 
 @dataclass(frozen=True)
@@ -80,7 +75,10 @@ def dead_letters(count: int) -> Condition:
 
 
 def channel_held(channel: str, code: str) -> Condition:
-    return Condition(AlertKind.CHANNEL_HELD, channel, HOLD_TITLES.get(channel, f"{channel} sending is paused"),
+    # The driver's words: each channel that can be held says what its hold means.
+    driver = registry.DRIVERS.get(Channel(channel))
+    title = driver.hold_title if driver is not None and driver.hold_key is not None else f"{channel} sending is paused"
+    return Condition(AlertKind.CHANNEL_HELD, channel, title,
                      f"Messages stay queued and go out once the credentials work ({code}).")
 
 
@@ -127,10 +125,10 @@ def dead_letter_count(session: Session) -> int:
 def read_facts(session: Session, *, now: dt.datetime) -> QueueFacts:
     dead = dead_letter_count(session)
     holds = {}
-    for channel, key in HOLD_SETTINGS.items():
-        hold = key.read(session)
+    for channel, driver in registry.DRIVERS.items():
+        hold = driver.hold_key.read(session) if driver.hold_key is not None else None
         if hold is not None:
-            holds[channel] = hold.code
+            holds[channel.value] = hold.code
     quota_failed = session.scalar(select(func.max(Delivery.updated_at)).where(
         Delivery.channel == Channel.LINE, Delivery.status == DeliveryStatus.FAILED,
         Delivery.last_error_code == "QUOTA_EXHAUSTED"))

@@ -200,8 +200,8 @@ def test_after_a_line_failure(db: Database, now: dt.datetime, code: str, at_reci
             dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version), due_at=now,
             now=now, recipient=teacher.line_user_id, teacher_id=teacher.id, classroom_id=room.id,
             shift_id=shift.id, shift_version=shift.version)
-        created = fallback.after_line_failure(s, line_id, code=code, at_recipient=at_recipient, dead=code == "LINE_5XX",
-                                              now=now)
+        created = fallback.after_failure(s, line_id, code=code, at_recipient=at_recipient, dead=code == "LINE_5XX",
+                                         now=now)
         assert (teacher.line_unreachable_at is not None) == unreachable
         assert bool(created) == emailed
         if created:

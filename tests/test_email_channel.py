@@ -8,6 +8,7 @@ import datetime as dt
 import pytest
 
 from core.channels import email as email_channel
+from core.channels import registry
 from core.channels.email import Envelope, Mailer
 from core.channels.email_draft import MailDraft, envelope
 from core.errors import ValidationError
@@ -33,7 +34,7 @@ def _send(mailer: Mailer, envelopes: list[Envelope]) -> list[policy.SendResult]:
 def test_a_batch_goes_through_one_connection_and_one_login(smtp_server: SmtpServer) -> None:
     mailer = Mailer(smtp_server.config(), "correct horse battery staple")
     results = _send(mailer, [_mail(f"t{n}@example.com", n) for n in range(25)])
-    assert [policy.classify(r).outcome for r in results] == [Outcome.SENT] * 25
+    assert [registry.classify(r).outcome for r in results] == [Outcome.SENT] * 25
     assert (smtp_server.recorder.connections, smtp_server.recorder.logins) == (1, 1)
     assert len(smtp_server.recorder.received) == 25
     # The next batch soon after reuses the connection.
@@ -57,7 +58,7 @@ def test_a_refused_recipient_fails_only_that_message(starttls_server: SmtpServer
     starttls_server.recorder.rcpt_codes["gone@example.com"] = "550 5.1.1 no such user"
     mailer = Mailer(starttls_server.config(), "correct horse battery staple")
     results = _send(mailer, [_mail("a@example.com"), _mail("gone@example.com"), _mail("b@example.com")])
-    verdicts = [policy.classify(r) for r in results]
+    verdicts = [registry.classify(r) for r in results]
     assert [v.outcome for v in verdicts] == [Outcome.SENT, Outcome.FAILED, Outcome.SENT]
     assert verdicts[1].code is policy.ErrorCode.SMTP_REJECTED and "SMTP 550" in (verdicts[1].message or "")
     assert starttls_server.recorder.connections == 1
@@ -69,7 +70,7 @@ def test_421_drops_the_connection_and_the_next_message_reconnects(starttls_serve
     mailer = Mailer(starttls_server.config(), "correct horse battery staple")
     results = _send(mailer, [_mail("a@example.com", 1), _mail("b@example.com", 2), _mail("c@example.com", 3)])
     assert [r.smtp_code for r in results] == [421, 451, 250]
-    assert [policy.classify(r).outcome for r in results] == [Outcome.RETRY, Outcome.RETRY, Outcome.SENT]
+    assert [registry.classify(r).outcome for r in results] == [Outcome.RETRY, Outcome.RETRY, Outcome.SENT]
     assert starttls_server.recorder.connections == 2
     mailer.close()
 
@@ -78,7 +79,7 @@ def test_a_refused_login_holds_every_message_of_the_batch_after_one_try(starttls
     mailer = Mailer(starttls_server.config(), "a wrong password")
     results = _send(mailer, [_mail(f"t{n}@example.com", n) for n in range(5)])
     assert {r.smtp_code for r in results} == {535}
-    assert {policy.classify(r).outcome for r in results} == {Outcome.HOLD}
+    assert {registry.classify(r).outcome for r in results} == {Outcome.HOLD}
     assert starttls_server.recorder.logins == 1 and starttls_server.recorder.received == []
 
 
@@ -86,14 +87,14 @@ def test_an_unreachable_server_is_a_connection_error_for_the_batch(starttls_serv
     config = starttls_server.config()
     dead = email_channel.SmtpConfig(config.host, 1, config.security, config.user, FROM, None, config.ca_file, 2.0)
     results = _send(Mailer(dead, "x"), [_mail("a@example.com"), _mail("b@example.com")])
-    assert {policy.classify(r).code for r in results} == {policy.ErrorCode.CONNECTION}
+    assert {registry.classify(r).code for r in results} == {policy.ErrorCode.CONNECTION}
 
 
 def test_a_server_certificate_from_an_unknown_ca_is_refused(starttls_server: SmtpServer) -> None:
     config = starttls_server.config()
     system_ca_only = email_channel.SmtpConfig(config.host, config.port, config.security, config.user, FROM)
     [result] = _send(Mailer(system_ca_only, "correct horse battery staple"), [_mail("a@example.com")])
-    assert policy.classify(result).outcome is Outcome.RETRY and "certificate" in (result.message or "").lower()
+    assert registry.classify(result).outcome is Outcome.RETRY and "certificate" in (result.message or "").lower()
     assert starttls_server.recorder.logins == 0  # the password never left
 
 
@@ -132,7 +133,7 @@ def test_messages_not_started_within_the_time_budget_come_back_untried(starttls_
     results: list[policy.SendResult] = []
     mailer.send_batch(((n, _mail(f"t{n}@example.com", n)) for n in range(6)), lambda _k, r: results.append(r),
                       time_budget=3.5)
-    verdicts = [policy.classify(r) for r in results]
+    verdicts = [registry.classify(r) for r in results]
     assert [v.outcome for v in verdicts].count(Outcome.SENT) == len(starttls_server.recorder.received) > 0
     assert {v.outcome for v in verdicts[len(starttls_server.recorder.received):]} == {Outcome.THROTTLED}
     assert verdicts[-1].code is policy.ErrorCode.DEFERRED and len(results) == 6

@@ -8,12 +8,14 @@ import random
 
 import pytest
 
+from core.channels import registry
 from core.outbox import policy
 from core.outbox.policy import ErrorCode, Outcome, SendResult, Transport
+from core.store.models import Channel
 
 
 def _smtp(code: int | None = None, transport: Transport | None = None) -> policy.Verdict:
-    return policy.classify(SendResult(channel="email", smtp_code=code, transport_error=transport))
+    return registry.classify(SendResult(channel=Channel.EMAIL, smtp_code=code, transport_error=transport))
 
 
 @pytest.mark.parametrize("code", [250, 251])
@@ -43,16 +45,16 @@ def test_smtp_authentication_refusals_hold_the_channel(code: int) -> None:
 
 
 def test_smtp_retries_use_the_engines_backoff_and_budget() -> None:
-    result = SendResult(channel="email", smtp_code=451)
+    result = SendResult(channel=Channel.EMAIL, smtp_code=451)
     now = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
     backoff = policy.BackoffPolicy(jitter=0)
-    first = policy.decide(result, attempts_made=1, now=now, rng=random.Random(1), backoff=backoff)
+    first = policy.decide(registry.classify(result), attempts_made=1, now=now, rng=random.Random(1), backoff=backoff)
     assert first.outcome is Outcome.RETRY and first.next_attempt_at == now + dt.timedelta(minutes=2)
-    assert policy.decide(result, attempts_made=6, now=now, rng=random.Random(1), backoff=backoff).outcome is Outcome.DEAD
+    assert policy.decide(registry.classify(result), attempts_made=6, now=now, rng=random.Random(1), backoff=backoff).outcome is Outcome.DEAD
 
 
 def test_smtp_code_shows_in_the_message() -> None:
-    verdict = policy.classify(SendResult(channel="email", smtp_code=550, message="5.1.1 no such user"))
+    verdict = registry.classify(SendResult(channel=Channel.EMAIL, smtp_code=550, message="5.1.1 no such user"))
     assert verdict.message == "SMTP 550: 5.1.1 no such user"
 
 
@@ -60,14 +62,14 @@ def test_smtp_code_shows_in_the_message() -> None:
                                             (500, Outcome.RETRY), (503, Outcome.RETRY), (401, Outcome.FAILED),
                                             (404, Outcome.FAILED), (None, Outcome.RETRY)])
 def test_webhook_outcomes(status: int | None, outcome: Outcome) -> None:
-    result = SendResult(channel="webhook", http_status=status,
+    result = SendResult(channel=Channel.WEBHOOK, http_status=status,
                         transport_error=Transport.CONNECTION if status is None else None)
-    assert policy.classify(result).outcome is outcome
+    assert registry.classify(result).outcome is outcome
 
 
 def test_line_rules_are_unchanged_for_line_results() -> None:
-    assert policy.classify(SendResult(http_status=401)).outcome is Outcome.HOLD
-    assert policy.classify(SendResult(http_status=400)).code is ErrorCode.BAD_REQUEST
+    assert registry.classify(SendResult(http_status=401)).outcome is Outcome.HOLD
+    assert registry.classify(SendResult(http_status=400)).code is ErrorCode.BAD_REQUEST
 
 
 def test_a_404_marks_the_teacher_unreachable_and_falls_back() -> None:
@@ -94,7 +96,7 @@ def test_lines_answer_decides_the_fallback_through_the_typed_result(properties: 
     result = SendResult(http_status=400, message="The request body has 1 error(s)",
                         details=tuple(f"{p}: The property, '{p}', is invalid" for p in properties),
                         properties_at_fault=properties)
-    decision = policy.decide(result, attempts_made=1, now=dt.datetime(2026, 12, 1, tzinfo=dt.UTC),
+    decision = policy.decide(policy.classify_line(result), attempts_made=1, now=dt.datetime(2026, 12, 1, tzinfo=dt.UTC),
                              rng=random.Random(1))
     assert policy.line_failure(decision.code, at_recipient=decision.at_recipient, dead=False) == failure
 

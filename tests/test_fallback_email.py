@@ -13,13 +13,13 @@ from sqlalchemy import select
 
 from core.channels import email as email_channel
 from core.channels import line_reach
+from core.channels.base import Outgoing
 from core.channels.line import access_from_settings
 from core.emulator import LineEmulator
 from core.outbox.policy import BackoffPolicy
 from core.planning import fallback
 from core.planning.planner import plan
 from core.sending import line_builders
-from core.sending.outgoing import Outgoing
 from core.sending.sender import Sender, SenderConfig
 from core.store.db import Database
 from core.store.models import (

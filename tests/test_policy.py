@@ -15,7 +15,7 @@ from core.outbox.policy import (
     Outcome,
     SendResult,
     Transport,
-    classify,
+    classify_line,
     decide,
     retry_key_usable,
 )
@@ -44,7 +44,7 @@ NOW = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)
     ],
 )
 def test_outcome_table(result: SendResult, outcome: Outcome, code: ErrorCode | None) -> None:
-    verdict = classify(result)
+    verdict = classify_line(result)
     assert (verdict.outcome, verdict.code) == (outcome, code)
 
 
@@ -62,12 +62,12 @@ def test_outcome_table(result: SendResult, outcome: Outcome, code: ErrorCode | N
     (SendResult(transport_error=Transport.TIMEOUT), False),
 ])
 def test_a_failure_points_at_the_recipient_only_when_line_says_so(result: SendResult, at_recipient: bool) -> None:
-    assert classify(result).at_recipient is at_recipient
-    assert decide(result, attempts_made=1, now=NOW, rng=random.Random(1)).at_recipient is at_recipient
+    assert classify_line(result).at_recipient is at_recipient
+    assert decide(classify_line(result), attempts_made=1, now=NOW, rng=random.Random(1)).at_recipient is at_recipient
 
 
 def test_error_message_keeps_lines_details() -> None:
-    verdict = classify(SendResult(http_status=400, message="The request body has 1 error(s)", details=("messages[0].text: too long",)))
+    verdict = classify_line(SendResult(http_status=400, message="The request body has 1 error(s)", details=("messages[0].text: too long",)))
     assert verdict.message == "HTTP 400: The request body has 1 error(s); messages[0].text: too long"
 
 
@@ -84,14 +84,14 @@ def test_backoff_doubles_from_two_minutes_with_small_jitter() -> None:
 def test_five_retries_after_the_first_attempt_then_dead() -> None:
     rng = random.Random(1)
     failing = SendResult(http_status=500)
-    outcomes = [decide(failing, attempts_made=n, now=NOW, rng=rng).outcome for n in range(1, 7)]
+    outcomes = [decide(classify_line(failing), attempts_made=n, now=NOW, rng=rng).outcome for n in range(1, 7)]
     assert outcomes == [Outcome.RETRY] * 5 + [Outcome.DEAD]
-    retry = decide(failing, attempts_made=1, now=NOW, rng=rng, backoff=BackoffPolicy(jitter=0))
+    retry = decide(classify_line(failing), attempts_made=1, now=NOW, rng=rng, backoff=BackoffPolicy(jitter=0))
     assert retry.next_attempt_at == NOW + dt.timedelta(minutes=2)
 
 
 def test_throttle_does_not_spend_budget_and_retries_soon() -> None:
-    decision = decide(SendResult(http_status=429, message=RATE_LIMIT_MESSAGE), attempts_made=6, now=NOW, rng=random.Random())
+    decision = decide(classify_line(SendResult(http_status=429, message=RATE_LIMIT_MESSAGE)), attempts_made=6, now=NOW, rng=random.Random())
     assert decision.outcome is Outcome.THROTTLED
     assert decision.next_attempt_at is not None and decision.next_attempt_at - NOW <= dt.timedelta(seconds=5)
 

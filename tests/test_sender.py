@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
+import json
 from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import select
 
-from core.channels.line import access_from_settings
+from core.channels.base import Outgoing
+from core.channels.line import access_from_settings, encode_multicast, encode_push
 from core.emulator import FaultPlan, LineEmulator
 from core.outbox import deliveries
 from core.outbox.policy import BackoffPolicy
 from core.roster import rules
 from core.sending import line_builders
-from core.sending.outgoing import Outgoing
 from core.sending.sender import Sender, SenderConfig, SenderEvents
 from core.store import secrets, settings
 from core.store import setting_keys as keys
@@ -28,16 +28,12 @@ FAST = SenderConfig(concurrency=4, lease=dt.timedelta(seconds=30),
                     backoff=BackoffPolicy(base=dt.timedelta(minutes=2), jitter=0))
 
 
-# Every test runs twice: LINE requests sent from the sender's own threads, and from its courier
-# process (core/sending/courier.py, what the headless sender uses). Both must agree row for row.
-_MODE = {"courier": False}
 _MADE: list[Sender] = []
 
 
-@pytest.fixture(autouse=True, params=["threads", "courier"])
-def send_mode(request: pytest.FixtureRequest) -> Iterator[str]:
-    _MODE["courier"] = request.param == "courier"
-    yield request.param
+@pytest.fixture(autouse=True)
+def stop_senders() -> Iterator[None]:
+    yield
     while _MADE:
         _MADE.pop().stop()
 
@@ -48,19 +44,13 @@ def clock(now: dt.datetime) -> FakeClock:
 
 
 def _make(db: Database, config: SenderConfig, **kwargs: object) -> Sender:
-    sender = Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), config=dataclasses.replace(config, courier=_MODE["courier"]),
-                    **kwargs)  # type: ignore[arg-type]
+    sender = Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), config=config, **kwargs)  # type: ignore[arg-type]
     _MADE.append(sender)
     return sender
 
 
 def _sender(db: Database, clock: FakeClock, *, config: SenderConfig = FAST, events: SenderEvents | None = None) -> Sender:
     return _make(db, config, clock=clock, events=events)
-
-
-def _used_courier(sender: Sender) -> None:
-    """In courier mode the LINE requests really went through the courier (no silent fallback)."""
-    assert (sender.stats.by_courier > 0) == _MODE["courier"], sender.stats
 
 
 def _delivery(db: Database, delivery_id: int) -> Delivery:
@@ -80,7 +70,6 @@ def test_sent_on_2xx_with_request_id_and_retry_key(db, line_ready: LineEmulator,
     sender = _sender(db, clock)
     stats = sender.run_until_idle()
     assert stats.sent == 1
-    _used_courier(sender)
     d = _delivery(db, delivery_id)
     [received] = line_ready.inbox(d.recipient)
     assert d.status == DeliveryStatus.SENT and d.sent_at == clock.now and d.line_request_id == received.request_id
@@ -124,7 +113,6 @@ def test_accepted_then_5xx_comes_back_as_409_and_counts_as_sent(db, line_ready: 
     [received] = line_ready.inbox(d.recipient)
     assert d.status == DeliveryStatus.SENT and d.accepted_request_id == received.request_id
     assert [a.http_status for a in _attempts(db, delivery_id)] == [500, 409]
-    _used_courier(sender)
 
 
 def test_timeout_after_acceptance_is_not_a_duplicate(db, line_ready: LineEmulator, clock: FakeClock) -> None:
@@ -141,7 +129,6 @@ def test_timeout_after_acceptance_is_not_a_duplicate(db, line_ready: LineEmulato
     d = _delivery(db, delivery_id)
     assert d.status == DeliveryStatus.SENT and len(line_ready.inbox(d.recipient)) == 1
     assert [a.error_code for a in _attempts(db, delivery_id)] == ["TIMEOUT", None]
-    _used_courier(sender)
 
 
 def test_connection_reset_is_retried(db, line_ready: LineEmulator, clock: FakeClock) -> None:
@@ -239,9 +226,30 @@ def test_400_naming_the_recipient_is_recorded_as_at_the_recipient(db, line_ready
         "push", "U-not-a-line-id", ({"type": "text", "text": "明日のシフト"},)))
     sender = _sender(db, clock)
     sender.run_until_idle()
-    _used_courier(sender)  # LINE's details came back through the courier's pipe too
     d = _delivery(db, delivery_id)
     assert (d.status, d.last_error_code, d.last_error_at_recipient) == (DeliveryStatus.FAILED, "LINE_400", True)
+
+
+def test_the_text_reaches_line_exactly_as_built(db, line_ready: LineEmulator, clock: FakeClock,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tabs, newlines, quotes and backslashes survive the encoding the sender does on its loop thread."""
+    text = "タブ\tと改行\nを含む \"引用\" \\ \u2028"
+    [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
+    monkeypatch.setattr(line_builders, "reminder_push", lambda facts, language, to, paths: Outgoing(
+        "push", to, ({"type": "text", "text": text},)))
+    _sender(db, clock).run_until_idle()
+    d = _delivery(db, delivery_id)
+    [received] = line_ready.inbox(d.recipient)
+    assert d.status == DeliveryStatus.SENT and received.message["text"] == text
+
+
+def test_encoded_bodies_are_the_messages_as_built() -> None:
+    text = "行1\n行2\t列\r\u2028\u0000 \"引用\" \\"
+    messages = [{"type": "text", "text": text}]
+    push = json.loads(encode_push("U" + "0" * 32, messages))
+    multicast = json.loads(encode_multicast(["U" + "1" * 32, "U" + "2" * 32], messages))
+    assert push == {"to": "U" + "0" * 32, "messages": messages}
+    assert multicast == {"to": ["U" + "1" * 32, "U" + "2" * 32], "messages": messages}
 
 
 def test_retry_key_older_than_24h_is_never_reused_automatically(db, line_ready: LineEmulator, clock: FakeClock) -> None:

@@ -10,8 +10,9 @@ from PySide6.QtCore import QDate
 from PySide6.QtWidgets import QMessageBox
 from sqlalchemy import text
 
+from core.channels import registry
 from core.store.db import Database
-from core.store.models import Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus
+from core.store.models import Channel, Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus
 from tests import factories as f
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.context import AppContext
@@ -177,6 +178,24 @@ def test_detail_pane_lists_every_attempt_with_lines_words(qtbot, ctx: AppContext
     assert second.text(2) == "no answer" and "did not answer" in second.text(6)
     assert view.detail._values["key"].text() == "k"
     assert view.detail.title.text().startswith(f"Delivery #{delivery_id}")
+
+
+def test_the_detail_pane_names_each_channel_as_its_driver_does(qtbot, ctx: AppContext, db: Database,
+                                                               now: dt.datetime) -> None:
+    """No channel's words are written into the pane: an e-mail held for its login says so, not LINE."""
+    delivery_id = _add(db, now, "mail", status=DeliveryStatus.QUEUED, channel=Channel.EMAIL,
+                       last_error_code="SMTP_AUTH_FAILED")
+    with db.write() as s:
+        s.add(DeliveryAttempt(delivery_id=delivery_id, number=1, started_at=now, duration_ms=40, outcome="hold",
+                              error_code="SMTP_AUTH_FAILED", error_message="SMTP 535: authentication failed"))
+    view = _view(qtbot, ctx)
+    qtbot.waitUntil(lambda: view.model.rowCount() == 1, timeout=WAIT)
+    assert view.select(delivery_id)
+    attempts = view.detail.attempts
+    qtbot.waitUntil(lambda: attempts.topLevelItemCount() == 1, timeout=WAIT)
+    title = registry.driver(Channel.EMAIL).title
+    assert view.detail.title.text().endswith(f"· {title}")
+    assert attempts.topLevelItem(0).text(5) == f"Held: {title} refused our credentials"  # type: ignore[union-attr]
 
 
 def test_retry_a_dead_letter_warns_about_a_new_retry_key(qtbot, ctx: AppContext, db: Database,

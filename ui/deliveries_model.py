@@ -39,7 +39,7 @@ STATUS_ORDER = ("pending", "queued", "processing", "sent", "failed", "canceled")
 NO_TIME = float("inf")  # sorts rows without a time after every row with one
 MAX_MOVES = 20  # more rows changing place in one update are removed and inserted instead
 _CACHE_LIMIT = 200_000  # formatted strings kept for reuse, per cache
-_ERROR_CHARS = 200  # the table shows the start of LINE's message; the tooltip and detail pane the rest
+_ERROR_CHARS = 200  # the table shows the start of the server's message; the tooltip and detail pane the rest
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -52,7 +52,8 @@ class Vocabulary:
     kinds: dict[str, str]
     statuses: dict[str, str]
     dead_letter: str
-    group_of: str  # "{0}" → the classroom's name, for a delivery to its LINE group
+    channels: dict[str, str]  # channel value → its name, from its driver (core/channels/registry.py)
+    group_of: str  # "{0}" → the classroom's name, "{1}" → the channel's, for a delivery to a classroom's group
     deleted_teacher: str  # "{0}" → the anonymised teacher's id
     unknown: str
 
@@ -136,7 +137,7 @@ class RowFormatter:
             name = (row.teacher_name if row.teacher_name is not None
                     else self.words.deleted_teacher.format(row.teacher_id))
         elif row.classroom_name is not None:
-            name = self.words.group_of.format(row.classroom_name)
+            name = self.words.group_of.format(row.classroom_name, self.words.channels.get(row.channel, row.channel))
         else:
             name = row.recipient or self.words.unknown
         return self._intern(name)

@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.channels import registry
 from core.outbox import deliveries
 from core.outbox.deliveries import RETRYABLE, DeliveryFilter, RetryOutcome
 from core.roster import rules
@@ -154,7 +155,8 @@ class DeliveriesView(QWidget):
             statuses={"pending": self.tr("Pending"), "queued": self.tr("Queued"), "processing": self.tr("Sending"),
                       "sent": self.tr("Sent"), "failed": self.tr("Failed"), "canceled": self.tr("Canceled")},
             dead_letter=self.tr("Dead letter"),
-            group_of=self.tr("{0} (LINE group)"),
+            channels={channel.value: driver.title for channel, driver in registry.DRIVERS.items()},
+            group_of=self.tr("{0} ({1} group)"),
             deleted_teacher=self.tr("(deleted #{0})"),
             unknown=self.tr("(unknown)"),
         )
@@ -383,7 +385,7 @@ class DeliveriesView(QWidget):
         if outcome.new_retry_key:
             self._notify(QMessageBox.Icon.Warning, self.tr(
                 "Delivery #{0} is queued again with a new retry key, because its old key had expired.\n\n"
-                "If an earlier attempt did reach LINE, the recipient may get this message twice."
+                "If an earlier attempt did get through, the recipient may get this message twice."
             ).format(outcome.delivery_id))
 
     def cancel_selected(self) -> None:
@@ -422,7 +424,7 @@ class DeliveriesView(QWidget):
         if renewed:
             text += "\n\n" + self.tr(
                 "{0} of them got a new retry key because the old one had expired: if an earlier attempt did "
-                "reach LINE, those recipients may get the message twice.").format(renewed)
+                "get through, those recipients may get the message twice.").format(renewed)
         self._notify(QMessageBox.Icon.Warning if renewed else QMessageBox.Icon.Information, text)
 
     def _action_failed(self, exc: BaseException) -> None:

@@ -1,4 +1,4 @@
-"""The selected delivery in full: its fields and every attempt, with LINE's own words for each failure."""
+"""The selected delivery in full: its fields and every attempt, with the server's own words for each failure."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ class DeliveryDetail(QWidget):
             "failed": self.tr("Failed"),
             "dead": self.tr("Gave up (dead letter)"),
             "throttled": self.tr("Rate limited; retried soon"),
-            "hold": self.tr("Held: LINE refused the token"),
+            "hold": self.tr("Held: {0} refused our credentials"),  # {0}: the channel's name
         }
         self.delivery_id: int | None = None
         self.title = QLabel(self)
@@ -72,11 +72,11 @@ class DeliveryDetail(QWidget):
             ("status", self.tr("Status")), ("recipient", self.tr("Recipient")), ("key", self.tr("Delivery key")),
             ("created", self.tr("Created")), ("due", self.tr("Due")), ("next", self.tr("Next attempt")),
             ("sent", self.tr("Sent")), ("retry_key", self.tr("Retry key")),
-            ("request", self.tr("LINE request ID")), ("error", self.tr("Last error")),
+            ("request", self.tr("Request ID")), ("error", self.tr("Last error")),
         ):
             value = QLabel(self)
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            # Long values (keys, LINE's messages) must not widen the pane; the tooltip has them in full.
+            # Long values (keys, the server's messages) must not widen the pane; the tooltip has them in full.
             value.setMinimumWidth(1)
             self._values[key] = value
             self.fields.addRow(label, value)
@@ -84,7 +84,7 @@ class DeliveryDetail(QWidget):
         self.attempts.setRootIsDecorated(False)
         self.attempts.setUniformRowHeights(True)
         self.attempts.setHeaderLabels([self.tr("#"), self.tr("Time"), self.tr("HTTP"), self.tr("Request IDs"),
-                                       self.tr("Duration"), self.tr("Outcome"), self.tr("LINE's message")])
+                                       self.tr("Duration"), self.tr("Outcome"), self.tr("Server's message")])
         self.attempts.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.attempts.header().setStretchLastSection(True)
         self.empty = QLabel(self.tr("Select a delivery to see its attempts."), self)
@@ -126,14 +126,16 @@ class DeliveryDetail(QWidget):
         self._show_empty(False)
         d = facts.delivery
         words = self.words
+        channel = words.channels.get(d.channel.value, d.channel.value)
         self.title.setText(self.tr("Delivery #{0} · {1} · {2}").format(
-            d.id, words.kinds.get(d.kind.value, d.kind.value), d.channel.value.upper()))
+            d.id, words.kinds.get(d.kind.value, d.kind.value), channel))
         status = words.statuses.get(d.status.value, d.status.value)
         if d.dead_lettered_at is not None:
             status = self.tr("{0} — dead letter since {1}").format(status, self._time(d.dead_lettered_at))
         if d.cancel_reason:
             status = self.tr("{0} ({1})").format(status, d.cancel_reason)
-        recipient = facts.teacher or (self.tr("{0} — LINE group").format(facts.classroom) if facts.classroom else "")
+        recipient = facts.teacher or (self.tr("{0} — {1} group").format(facts.classroom, channel)
+                                      if facts.classroom else "")
         values = {
             "status": status,
             "recipient": " ".join(x for x in (recipient, f"<{d.recipient}>" if d.recipient else "") if x),
@@ -160,7 +162,7 @@ class DeliveryDetail(QWidget):
                 str(attempt.number), self._time(attempt.started_at, seconds=True),
                 str(attempt.http_status) if attempt.http_status is not None else self.tr("no answer"),
                 ids, self.tr("{0} ms").format(attempt.duration_ms) if attempt.duration_ms is not None else "",
-                self._outcomes.get(attempt.outcome, attempt.outcome),
+                self._outcomes.get(attempt.outcome, attempt.outcome).format(channel),
                 ": ".join(x for x in (attempt.error_code, attempt.error_message) if x),
             ])
             row.setToolTip(6, attempt.error_message or "")

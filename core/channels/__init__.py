@@ -1,6 +1,7 @@
 """The ways a message leaves: the LINE Messaging API client (line) with its client-side rate limits
 (ratelimit) and the reachability check (line_reach), SMTP e-mail (email) with the MIME draft it sends
-(email_draft), and the Slack-compatible alert webhook (webhook). Each speaks the outbox policy's terms
-(core.outbox.policy) for what a result means. It may import the outbox, messages, the roster, the
-store and the foundation modules; never planning, publication or sending.
+(email_draft), the Slack-compatible alert webhook (webhook), and what their clients share (net).
+Each implements the one channel interface (base) and is listed in the registry; each speaks the
+outbox policy's terms (core.outbox.policy) for what a result means. It may import the outbox,
+messages, the roster, the store and the foundation modules; never planning, publication or sending.
 """

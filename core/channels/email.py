@@ -1,15 +1,15 @@
-"""The e-mail channel: SMTP with STARTTLS or implicit TLS, one connection for a whole batch.
+"""The e-mail channel: SMTP with STARTTLS or implicit TLS, one connection for a whole batch, and its driver.
 
 Like the LINE client, sending never raises for the server's answers or network failures: each
-message comes back as a `SendResult` (channel "email", the SMTP reply code in `smtp_code`) for
+message comes back as a `SendResult` (channel EMAIL, the SMTP reply code in `smtp_code`) for
 core/outbox/policy.py to classify. A batch reuses one connection and one login; the connection stays open
 for a short while so the next batch of the same burst (a publication to 200 teachers arrives over a
-few sender turns) does not log in again.
+few sender turns) does not log in again. `SmtpAccess` is e-mail's connection for the sender
+(core/channels/base.py): the e-mails a turn claimed go as one batch over the mailer's connection.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import os
 import smtplib
@@ -17,14 +17,22 @@ import socket
 import ssl
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from core.channels import email_draft
+from core.channels.base import R
+from core.channels.email_draft import Envelope
+from core.channels.net import is_loopback, ms_since, short
 from core.errors import ValidationError
 from core.logs import secrets_registry
-from core.outbox.policy import SendResult, Transport
+from core.outbox import policy
+from core.outbox.policy import SendResult, Transport, Verdict
 from core.store import setting_keys as keys
+from core.store.db import Database
+from core.store.models import Channel
+from core.store.settings import HoldSetting
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +43,9 @@ DEFAULT_PORTS = {"starttls": 587, "tls": 465, "none": 25}
 DEFAULT_TIMEOUT = 30.0
 KEEPALIVE = 30.0  # seconds an idle connection is kept for the next batch
 AUTH_MECHANISMS = ("PLAIN", "LOGIN", "CRAM-MD5")  # the connection is encrypted, so PLAIN is fine and simplest
+# E-mails claimed per turn. They share one connection and go one after another, so one batch is in
+# flight at a time; the mailer keeps the connection for the next batch of the same burst.
+BATCH = 200
 
 K = TypeVar("K")
 
@@ -53,30 +64,12 @@ class SmtpConfig:
     def __post_init__(self) -> None:
         if self.security not in SECURITY_MODES:
             raise ValidationError(f"SMTP security must be one of {', '.join(SECURITY_MODES)}, not {self.security!r}")
-        if self.security == "none" and not _is_loopback(self.host):
+        if self.security == "none" and not is_loopback(self.host):
             raise ValidationError("SMTP without TLS is allowed only to this computer; use starttls or tls")
 
     @property
     def from_domain(self) -> str:
         return self.from_address.rpartition("@")[2] or "localhost"
-
-
-@dataclass(frozen=True)
-class Envelope:
-    """One message ready for the wire: envelope sender, one recipient, the rendered bytes."""
-
-    sender: str
-    recipient: str
-    data: bytes
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def smtp_password() -> str | None:
@@ -163,7 +156,7 @@ class Mailer:
             stop_at = None if time_budget is None else self._monotonic() + time_budget
             for index, (key, envelope) in enumerate(pending):
                 if stop_at is not None and self._monotonic() >= stop_at:
-                    deferred = SendResult(channel="email", transport_error=Transport.DEFERRED)
+                    deferred = SendResult(channel=Channel.EMAIL, transport_error=Transport.DEFERRED)
                     for rest_key, _ in pending[index:]:
                         report(rest_key, deferred)
                     return
@@ -190,13 +183,13 @@ class Mailer:
         except TimeoutError as exc:
             # The message may or may not have been accepted; the Message-ID lets a resend be recognised.
             self._drop()
-            return SendResult(channel="email", transport_error=Transport.TIMEOUT, message=_short(exc),
-                              duration_ms=_ms(started))
+            return SendResult(channel=Channel.EMAIL, transport_error=Transport.TIMEOUT, message=short(exc),
+                              duration_ms=ms_since(started))
         except (smtplib.SMTPException, OSError) as exc:
             self._drop()
-            return SendResult(channel="email", transport_error=Transport.CONNECTION, message=_short(exc),
-                              duration_ms=_ms(started))
-        return SendResult(channel="email", smtp_code=250, duration_ms=_ms(started))
+            return SendResult(channel=Channel.EMAIL, transport_error=Transport.CONNECTION, message=short(exc),
+                              duration_ms=ms_since(started))
+        return SendResult(channel=Channel.EMAIL, smtp_code=250, duration_ms=ms_since(started))
 
     # ----- the connection -----
 
@@ -256,13 +249,13 @@ class Mailer:
             raise _Unavailable(_reply(exc.smtp_code, exc.smtp_error, started)) from None
         except TimeoutError as exc:
             _quietly_close(conn)
-            raise _Unavailable(SendResult(channel="email", transport_error=Transport.TIMEOUT, message=_short(exc),
-                                          duration_ms=_ms(started))) from None
+            raise _Unavailable(SendResult(channel=Channel.EMAIL, transport_error=Transport.TIMEOUT, message=short(exc),
+                                          duration_ms=ms_since(started))) from None
         except (smtplib.SMTPException, OSError) as exc:  # refused, reset, TLS handshake or certificate problems
             _quietly_close(conn)
-            raise _Unavailable(SendResult(channel="email", transport_error=Transport.CONNECTION,
-                                          message=f"cannot reach the mail server {config.host}:{config.port} ({_short(exc)})",
-                                          duration_ms=_ms(started))) from None
+            raise _Unavailable(SendResult(channel=Channel.EMAIL, transport_error=Transport.CONNECTION,
+                                          message=f"cannot reach the mail server {config.host}:{config.port} ({short(exc)})",
+                                          duration_ms=ms_since(started))) from None
 
     def _drop(self) -> None:
         conn, self._conn = self._conn, None
@@ -290,10 +283,29 @@ class Mailer:
 
 @dataclass(frozen=True)
 class SmtpAccess:
-    """A usable mailer plus the fingerprint of the settings and password it was built with."""
+    """A usable mailer plus the fingerprint of the settings and password it was built with: e-mail's
+    connection, used by one pool task at a time (one batch in flight)."""
 
     mailer: Mailer
     fingerprint: str
+
+    def send(self, requests: Sequence[R], report: Callable[[R, SendResult], None], *, time_budget: float) -> None:
+        """The batch over the mailer's one connection, each result reported as soon as the server
+        answered it, so the sender records results while the batch is still going."""
+        ready: list[tuple[R, Envelope]] = []
+        for request in requests:
+            try:
+                if request.outgoing.mail is None:
+                    raise ValueError("an e-mail request without its e-mail")
+                ready.append((request, email_draft.envelope(request.outgoing.mail, date=request.started_at)))
+            except Exception as exc:  # noqa: BLE001 - e.g. the image file vanished: retried; the server was not contacted
+                log.warning("preparing the e-mail of delivery %s failed: %s", request.delivery_id, exc)
+                report(request, SendResult(channel=Channel.EMAIL, transport_error=Transport.UPLOAD,
+                                           message=str(exc)[:300]))
+        self.mailer.send_batch(ready, report, time_budget=time_budget)
+
+    def close(self) -> None:
+        self.mailer.close()
 
 
 def access_from_settings(db: Any) -> SmtpAccess | None:
@@ -308,8 +320,8 @@ def access_from_settings(db: Any) -> SmtpAccess | None:
 
 def _reply(code: int, text: bytes | str, started: float) -> SendResult:
     message = text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)
-    return SendResult(channel="email", smtp_code=int(code), message=message.strip()[:300] or None,
-                      duration_ms=_ms(started))
+    return SendResult(channel=Channel.EMAIL, smtp_code=int(code), message=message.strip()[:300] or None,
+                      duration_ms=ms_since(started))
 
 
 def _quietly_close(conn: smtplib.SMTP | None) -> None:
@@ -320,10 +332,22 @@ def _quietly_close(conn: smtplib.SMTP | None) -> None:
             pass
 
 
-def _short(exc: BaseException) -> str:
-    text = str(exc) or exc.__class__.__name__
-    return text.splitlines()[0][:300]
+class EmailDriver:
+    """E-mail as the sender sees it (core/channels/base.py)."""
+
+    channel = Channel.EMAIL
+    title = "E-mail"
+    batch: int | None = BATCH
+    hold_key: HoldSetting | None = keys.SMTP_HOLD  # 530/534/535/538: the login is refused
+    hold_title = ("The mail server refused the login: e-mail sending is paused until the password or the "
+                  "e-mail settings change")
+    retry_keys = False  # SMTP has none; a resend is recognised by its Message-ID
+
+    def connect(self, db: Database) -> SmtpAccess | None:
+        return access_from_settings(db)
+
+    def classify(self, result: SendResult) -> Verdict:
+        return policy.classify_smtp(result)
 
 
-def _ms(started: float) -> int:
-    return int((time.perf_counter() - started) * 1000)
+DRIVER = EmailDriver()

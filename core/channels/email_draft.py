@@ -21,7 +21,14 @@ from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime
 
-from core.channels.email import Envelope
+
+@dataclass(frozen=True)
+class Envelope:
+    """One message ready for the wire: envelope sender, one recipient, the rendered bytes."""
+
+    sender: str
+    recipient: str
+    data: bytes
 
 
 @dataclass(frozen=True)

@@ -1,28 +1,43 @@
-"""LINE Messaging API client (httpx). Timeouts are always set; only HTTPS leaves the machine.
+"""LINE Messaging API client (httpx) and LINE's channel driver. Timeouts are always set; only HTTPS
+leaves the machine.
 
 Sending calls return a `SendResult` and never raise for LINE's answers or network failures, because
 the sender classifies them (core/outbox/policy.py). Read calls (bot info, profile, quota …) raise
-`LineApiError` with LINE's status, message and request id.
+`LineApiError` with LINE's status, message and request id. `LineAccess` is LINE's connection for the
+sender (core/channels/base.py): every push or multicast on a pool thread of its own, under LINE's
+rate limits, with its retry key.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import json
+import logging
 import os
 import time
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 import httpx
 
+from core.channels.base import Outgoing, R
+from core.channels.net import ms_since, secure_or_local, short
+from core.channels.ratelimit import TokenBucket
 from core.errors import ShiftcastError, ValidationError
-from core.outbox.policy import SendResult, Transport
+from core.outbox import policy
+from core.outbox.policy import Outcome, SendResult, Transport, Verdict
+from core.store import setting_keys as keys
+from core.store.db import Database
+from core.store.models import Channel
+from core.store.settings import HoldSetting
+
+log = logging.getLogger(__name__)
 
 DEFAULT_BASE_URL = "https://api.line.me"
 BASE_URL_ENV = "SHIFTCAST_LINE_API_BASE"
 MULTICAST_LIMIT = 500
+# LINE's published limits per endpoint, requests per second; kept under by a client-side bucket each.
+RATE_LIMITS = {"push": 2000.0, "multicast": 200.0}
 DEFAULT_TIMEOUT = httpx.Timeout(connect=5.0, read=15.0, write=15.0, pool=30.0)
 
 
@@ -41,21 +56,9 @@ class LineApiError(ShiftcastError):
 def resolve_base_url(configured: str | None = None) -> str:
     """SHIFTCAST_LINE_API_BASE, else the configured value, else LINE itself; checked for safety."""
     base = (os.environ.get(BASE_URL_ENV) or configured or DEFAULT_BASE_URL).strip().rstrip("/")
-    parts = urlsplit(base)
-    if parts.scheme == "https" and parts.hostname:
+    if secure_or_local(base):  # plain http: the local emulator
         return base
-    if parts.scheme == "http" and parts.hostname and _is_loopback(parts.hostname):
-        return base  # the local emulator
     raise ValidationError(f"LINE API address {base!r} must use https (plain http only to this computer)")
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 @dataclass(frozen=True)
@@ -98,7 +101,6 @@ class LineClient:
         if not token:
             raise ValidationError("the LINE channel access token is empty")
         self.base_url = resolve_base_url(base_url)
-        self.token = token  # handed to core/sending/courier.py's child process over a pipe, never logged
         self.timeout = timeout
         self._http = httpx.Client(
             base_url=self.base_url,
@@ -127,16 +129,15 @@ class LineClient:
         return self.send_encoded("multicast", encode_multicast(to, messages), retry_key=retry_key)
 
     def send_encoded(self, endpoint: str, body: bytes, *, retry_key: str) -> SendResult:
-        """POST a body made by encode_push or encode_multicast (the sender encodes in one process and
-        sends from another, core/sending/courier.py)."""
+        """POST a body made by encode_push or encode_multicast."""
         started = time.perf_counter()
         try:
             response = self._http.post(SEND_PATHS[endpoint], content=body, headers={
                 "Content-Type": "application/json", "X-Line-Retry-Key": retry_key})
         except httpx.TimeoutException as exc:
-            return SendResult(transport_error=Transport.TIMEOUT, message=_short(exc), duration_ms=_ms(started))
+            return SendResult(transport_error=Transport.TIMEOUT, message=short(exc), duration_ms=ms_since(started))
         except httpx.TransportError as exc:
-            return SendResult(transport_error=Transport.CONNECTION, message=_short(exc), duration_ms=_ms(started))
+            return SendResult(transport_error=Transport.CONNECTION, message=short(exc), duration_ms=ms_since(started))
         payload = _json(response)
         return SendResult(
             http_status=response.status_code,
@@ -144,7 +145,7 @@ class LineClient:
             accepted_request_id=response.headers.get("x-line-accepted-request-id"),
             message=None if response.is_success else str(payload.get("message") or response.reason_phrase),
             details=_details(payload),
-            duration_ms=_ms(started),
+            duration_ms=ms_since(started),
             properties_at_fault=_properties(payload),
         )
 
@@ -194,7 +195,7 @@ class LineClient:
         except httpx.TimeoutException:
             raise LineApiError(None, "LINE did not answer in time") from None
         except httpx.TransportError as exc:
-            raise LineApiError(None, f"could not reach LINE ({_short(exc)})") from None
+            raise LineApiError(None, f"could not reach LINE ({short(exc)})") from None
         payload = _json(response)
         if not response.is_success:
             raise LineApiError(
@@ -229,28 +230,73 @@ def _properties(payload: dict[str, Any]) -> tuple[str, ...]:
                  if isinstance(item, dict) and item.get("property"))
 
 
-def _short(exc: Exception) -> str:
-    text = str(exc) or exc.__class__.__name__
-    return text.splitlines()[0][:300]
+def encode(outgoing: Outgoing) -> bytes:
+    """The body of a LINE push or multicast, as LineClient.send_encoded takes it."""
+    messages = list(outgoing.messages)
+    if outgoing.endpoint == "multicast":
+        return encode_multicast(list(outgoing.to), messages)
+    return encode_push(str(outgoing.to), messages)
 
 
-def _ms(started: float) -> int:
-    return int((time.perf_counter() - started) * 1000)
+def send_limited(client: LineClient, bucket: TokenBucket, endpoint: str, body: bytes, retry_key: str) -> SendResult:
+    """One LINE request under its endpoint's rate limit. Never raises: a failure is a result to classify."""
+    bucket.acquire()
+    try:
+        result = client.send_encoded(endpoint, body, retry_key=retry_key)
+    except Exception as exc:
+        log.exception("a LINE request raised")
+        result = SendResult(transport_error=Transport.CONNECTION, message=str(exc)[:300])
+    if result.http_status == 429 and policy.classify_line(result).outcome is Outcome.THROTTLED:
+        bucket.slow_down()  # LINE's rate limit: slow down for everyone sending on this endpoint
+    return result
+
+
+def _buckets() -> dict[str, TokenBucket]:
+    return {endpoint: TokenBucket(rate) for endpoint, rate in RATE_LIMITS.items()}
 
 
 @dataclass(frozen=True)
 class LineAccess:
-    """A usable LINE client plus the fingerprint of the token it was built with."""
+    """A usable LINE client plus the fingerprint of the token it was built with: LINE's connection.
+
+    Shared by every pool thread, so one bucket per endpoint keeps all of them under LINE's limits."""
 
     client: LineClient
     token_fingerprint: str
+    buckets: dict[str, TokenBucket] = field(default_factory=_buckets, compare=False, repr=False)
+
+    @property
+    def fingerprint(self) -> str:
+        return self.token_fingerprint
+
+    def send(self, requests: Sequence[R], report: Callable[[R, SendResult], None], *, time_budget: float) -> None:
+        # One request per pool task in practice; each is bounded by the client's timeouts, not the budget.
+        for request in requests:
+            report(request, self._send_one(request))
+
+    def _send_one(self, request: R) -> SendResult:
+        outgoing = request.outgoing
+        if outgoing.before_send is not None:
+            try:
+                outgoing.before_send()
+            except Exception as exc:  # noqa: BLE001 - retried like a network error; LINE was not contacted
+                log.warning("preparing delivery %s failed: %s", request.delivery_id, exc)
+                return SendResult(transport_error=Transport.UPLOAD, message=str(exc)[:300])
+        assert request.retry_key is not None  # LINE's driver asks for one; the sender issued it
+        try:
+            body = encode(outgoing)
+        except Exception as exc:
+            log.exception("encoding delivery %s failed", request.delivery_id)
+            return SendResult(transport_error=Transport.CONNECTION, message=str(exc)[:300])
+        return send_limited(self.client, self.buckets[outgoing.endpoint], outgoing.endpoint, body, request.retry_key)
+
+    def close(self) -> None:
+        self.client.close()
 
 
 def access_from_settings(db: Any, *, timeout: httpx.Timeout = DEFAULT_TIMEOUT) -> LineAccess | None:
     """Build the client from the keyring token and the configured API address; None if no token yet."""
-    # Here, not at the top: the courier process imports this module and has no database to read.
-    from core.store import secrets
-    from core.store import setting_keys as keys
+    from core.store import secrets  # the keyring backend loads only when a client is made
 
     token = secrets.line_token()
     if not token:
@@ -261,3 +307,23 @@ def access_from_settings(db: Any, *, timeout: httpx.Timeout = DEFAULT_TIMEOUT) -
     if seconds is not None:
         timeout = httpx.Timeout(seconds)
     return LineAccess(LineClient(token, base_url=base, timeout=timeout), secrets.fingerprint(token))
+
+
+class LineDriver:
+    """LINE as the sender sees it (core/channels/base.py)."""
+
+    channel = Channel.LINE
+    title = "LINE"
+    batch: int | None = None  # one push or multicast per pool task
+    hold_key: HoldSetting | None = keys.LINE_HOLD  # a 401: the token is refused
+    hold_title = "LINE refused the channel access token: LINE sending is paused until the token changes"
+    retry_keys = True  # X-Line-Retry-Key: LINE answers 409 for a request it had accepted
+
+    def connect(self, db: Database) -> LineAccess | None:
+        return access_from_settings(db)
+
+    def classify(self, result: SendResult) -> Verdict:
+        return policy.classify_line(result)
+
+
+DRIVER = LineDriver()

@@ -1,19 +1,26 @@
 """Slack-compatible incoming webhooks: POST {"text": ...} as JSON. Used for the manager's alerts.
 
 Like the LINE client, `post` never raises for the answer or a network failure; it returns a
-`SendResult` (channel "webhook") for core/outbox/policy.py to classify.
+`SendResult` (channel WEBHOOK) for core/outbox/policy.py to classify. The client is also the
+webhook's connection for the sender (core/channels/base.py): one post per pool task. It needs no
+credentials: the address is read when the message is built.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import time
-from urllib.parse import urlsplit
+from collections.abc import Callable, Sequence
 
 import httpx
 
+from core.channels.base import R
+from core.channels.net import ms_since, secure_or_local, short
 from core.errors import ValidationError
-from core.outbox.policy import SendResult, Transport
+from core.outbox import policy
+from core.outbox.policy import SendResult, Transport, Verdict
+from core.store.db import Database
+from core.store.models import Channel
+from core.store.settings import HoldSetting
 
 TIMEOUT = httpx.Timeout(connect=5.0, read=15.0, write=15.0, pool=30.0)
 
@@ -23,19 +30,9 @@ def check_url(value: str | None) -> str | None:
     value = (value or "").strip()
     if not value:
         return None
-    parts = urlsplit(value)
-    if parts.hostname and (parts.scheme == "https" or (parts.scheme == "http" and _is_loopback(parts.hostname))):
+    if secure_or_local(value):
         return value
     raise ValidationError("the webhook address must start with https:// (plain http only to this computer)")
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 class WebhookClient:
@@ -47,25 +44,44 @@ class WebhookClient:
         try:
             response = self._http.post(check_url(url) or "", json={"text": text})
         except ValidationError as exc:
-            return SendResult(channel="webhook", http_status=400, message=str(exc), duration_ms=_ms(started))
+            return SendResult(channel=Channel.WEBHOOK, http_status=400, message=str(exc), duration_ms=ms_since(started))
         except httpx.TimeoutException as exc:
-            return SendResult(channel="webhook", transport_error=Transport.TIMEOUT, message=_short(exc),
-                              duration_ms=_ms(started))
+            return SendResult(channel=Channel.WEBHOOK, transport_error=Transport.TIMEOUT, message=short(exc),
+                              duration_ms=ms_since(started))
         except httpx.HTTPError as exc:
-            return SendResult(channel="webhook", transport_error=Transport.CONNECTION, message=_short(exc),
-                              duration_ms=_ms(started))
+            return SendResult(channel=Channel.WEBHOOK, transport_error=Transport.CONNECTION, message=short(exc),
+                              duration_ms=ms_since(started))
         message = None if response.is_success else (response.text.strip()[:300] or response.reason_phrase)
-        return SendResult(channel="webhook", http_status=response.status_code, message=message,
-                          duration_ms=_ms(started))
+        return SendResult(channel=Channel.WEBHOOK, http_status=response.status_code, message=message,
+                          duration_ms=ms_since(started))
+
+    fingerprint: str | None = None  # no credentials, nothing to hold
+
+    def send(self, requests: Sequence[R], report: Callable[[R, SendResult], None], *, time_budget: float) -> None:
+        for request in requests:
+            messages = request.outgoing.messages
+            text = str(messages[0].get("text", "")) if messages else ""
+            report(request, self.post(str(request.outgoing.to), text))
 
     def close(self) -> None:
         self._http.close()
 
 
-def _short(exc: BaseException) -> str:
-    text = str(exc) or exc.__class__.__name__
-    return text.splitlines()[0][:300]
+class WebhookDriver:
+    """The alert webhook as the sender sees it (core/channels/base.py)."""
+
+    channel = Channel.WEBHOOK
+    title = "Webhook"
+    batch: int | None = None  # one post per pool task
+    hold_key: HoldSetting | None = None  # no credentials: a refusal means a wrong address, and fails the delivery
+    hold_title = "The webhook is paused"
+    retry_keys = False
+
+    def connect(self, db: Database) -> WebhookClient:
+        return WebhookClient()
+
+    def classify(self, result: SendResult) -> Verdict:
+        return policy.classify_webhook(result)
 
 
-def _ms(started: float) -> int:
-    return int((time.perf_counter() - started) * 1000)
+DRIVER = WebhookDriver()

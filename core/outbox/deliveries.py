@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
@@ -82,7 +83,7 @@ def retry_now(session: Session, delivery_id: int, *, now: dt.datetime) -> RetryO
     if delivery.status == DeliveryStatus.PROCESSING:
         raise ValidationError(f"delivery {delivery_id} is being sent right now")
     new_key = delivery.retry_key is not None and not policy.retry_key_usable(delivery.retry_key_issued_at, now)
-    values: dict[str, object] = {}
+    values: dict[str, Any] = {}
     if new_key:
         values = {"retry_key": str(uuid.uuid4()), "retry_key_issued_at": now}
     applied = queue.transition(

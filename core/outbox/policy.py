@@ -1,6 +1,9 @@
 """Delivery rules as pure functions: outcome classification (LINE, SMTP, webhook), backoff, retry-key
 validity, and what a failed LINE delivery means for its e-mail fallback.
 
+Which classification applies is the channel's to say: each channel's driver (core/channels/base.py)
+picks its rule, and `decide` works on the verdict, whatever channel gave it.
+
 No I/O and no clock of their own: `now` and randomness are passed in, so every rule is tested
 directly (tests/test_policy.py) and again end to end against the emulator.
 """
@@ -11,6 +14,8 @@ import datetime as dt
 import random
 from dataclasses import dataclass, field
 from enum import StrEnum
+
+from core.store.models import Channel
 
 RETRY_KEY_LIFETIME = dt.timedelta(hours=24)
 # A request needs time to travel; a key this close to its 24 h limit might be forgotten by LINE
@@ -100,12 +105,12 @@ SMTP_AUTH_CODES = frozenset({530, 534, 535, 538})
 class SendResult:
     """What one send attempt produced, as seen by the channel client.
 
-    `channel` says whose rules apply ("line", "email" or "webhook"); an SMTP reply is in `smtp_code`.
+    `channel` is the channel that sent it, whose rules apply; an SMTP reply is in `smtp_code`.
     `details` are LINE's error details as text for people; `properties_at_fault` the request
     properties those details name ("to", "messages[0].text"), for the rules.
     """
 
-    channel: str = "line"
+    channel: Channel = Channel.LINE
     http_status: int | None = None
     smtp_code: int | None = None
     transport_error: Transport | None = None
@@ -146,15 +151,6 @@ class BackoffPolicy:
         nominal = self.base.total_seconds() * self.factor ** (retry_number - 1)
         spread = nominal * self.jitter
         return dt.timedelta(seconds=nominal + rng.uniform(-spread, spread))
-
-
-def classify(result: SendResult) -> Verdict:
-    """The channel's answer → what to do with the delivery (before the retry budget is considered)."""
-    if result.channel == "email":
-        return classify_smtp(result)
-    if result.channel == "webhook":
-        return classify_webhook(result)
-    return classify_line(result)
 
 
 def _transport_verdict(result: SendResult, detail: str | None) -> Verdict:
@@ -235,15 +231,14 @@ class Decision:
 
 
 def decide(
-    result: SendResult,
+    verdict: Verdict,
     *,
     attempts_made: int,
     now: dt.datetime,
     rng: random.Random,
     backoff: BackoffPolicy = BackoffPolicy(),
 ) -> Decision:
-    """The full rule: classification plus the retry budget. `attempts_made` includes this attempt."""
-    verdict = classify(result)
+    """The full rule: a channel's verdict plus the retry budget. `attempts_made` includes this attempt."""
     if verdict.outcome is Outcome.RETRY:
         retries_used = attempts_made - 1
         if retries_used >= backoff.max_retries:

@@ -51,9 +51,10 @@ def send_by_email_instead(session: Session, line: Delivery, teacher: Teacher, *,
     return delivery_id
 
 
-def after_line_failure(session: Session, delivery_id: int, *, code: str | None, at_recipient: bool, dead: bool,
-                       now: dt.datetime) -> list[int]:
-    """A LINE delivery ended as failed: remember an unreachable teacher, and fall back where the rule says.
+def after_failure(session: Session, delivery_id: int, *, code: str | None, at_recipient: bool, dead: bool,
+                  now: dt.datetime) -> list[int]:
+    """A delivery ended as failed. Only a LINE one means anything here: remember an unreachable
+    teacher, and fall back to e-mail where the rule says; any other does nothing.
 
     Returns the e-mail deliveries it enqueued (already existing ones included)."""
     line = session.get(Delivery, delivery_id)

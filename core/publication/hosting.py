@@ -17,7 +17,7 @@ from urllib.parse import quote, urlsplit
 
 from sqlalchemy.orm import Session
 
-from core.channels.line import _is_loopback
+from core.channels.net import secure_or_local
 from core.errors import ShiftcastError, ValidationError
 from core.store import secrets
 from core.store import setting_keys as keys
@@ -63,7 +63,7 @@ class Hosting:
 
         parts = urlsplit(config.endpoint)
         secure = parts.scheme == "https"
-        if not parts.hostname or (not secure and not (parts.scheme == "http" and _is_loopback(parts.hostname))):
+        if not secure_or_local(config.endpoint):
             raise ValidationError(f"image hosting address {config.endpoint!r} must use https")
         self.config = config
         self._client = Minio(parts.netloc, access_key=config.access_key_id, secret_key=config.secret_access_key,

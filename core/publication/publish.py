@@ -33,6 +33,9 @@ from core.store.models import (
     DeliveryKind,
     DeliveryStatus,
     Publication,
+    Shift,
+    ShiftStatus,
+    Teacher,
 )
 
 
@@ -122,9 +125,9 @@ def publish(session: Session, classroom_id: int, year: int, month: int, *, now: 
 
 def _anyone_by_email(session: Session, classroom_id: int, year: int, month: int) -> bool:
     first, last = rules.month_bounds(year, month)
-    teachers = session.scalars(select(rules.Teacher).where(rules.Teacher.id.in_(
-        select(rules.Shift.teacher_id).where(rules.Shift.classroom_id == classroom_id,
-                                              rules.Shift.local_date.between(first, last))))).all()
+    teachers = session.scalars(select(Teacher).where(Teacher.id.in_(
+        select(Shift.teacher_id).where(Shift.classroom_id == classroom_id,
+                                              Shift.local_date.between(first, last))))).all()
     return any(mailed_publication.wants_email(t) for t in teachers)
 
 
@@ -143,9 +146,9 @@ def plan_publish(session: Session, classroom_id: int, year: int, month: int, *, 
                  members: int | None = None) -> PublishPlan:
     """What publishing would do, without doing it. `members` is a live group member count if known."""
     classroom = rules.get_classroom(session, classroom_id)
-    drafts = session.scalar(select(func.count()).select_from(rules.Shift).where(
-        rules.Shift.classroom_id == classroom.id, rules.Shift.status == rules.ShiftStatus.DRAFT,
-        rules.Shift.local_date.between(*rules.month_bounds(year, month)))) or 0
+    drafts = session.scalar(select(func.count()).select_from(Shift).where(
+        Shift.classroom_id == classroom.id, Shift.status == ShiftStatus.DRAFT,
+        Shift.local_date.between(*rules.month_bounds(year, month)))) or 0
     view = build_month(session, classroom, year, month, now=now, include_drafts=True)
     if members is None:
         members = keys.LINE_GROUP_MEMBERS.of(classroom.id).read(session)

@@ -12,11 +12,12 @@ import html
 from sqlalchemy.orm import Session
 
 from core import alerts
+from core.channels.base import Outgoing
 from core.channels.email_draft import MailDraft, message_id
 from core.messages.email_text import Composed
 from core.outbox.policy import CancelReason
 from core.sending.email_builders import sender_address
-from core.sending.outgoing import CancelDelivery, Outgoing
+from core.sending.outgoing import CancelDelivery
 from core.store import setting_keys as keys
 from core.store.models import Alert, Delivery
 from core.store.paths import DataPaths

@@ -10,8 +10,9 @@ from collections.abc import Callable
 
 from sqlalchemy.orm import Session
 
+from core.channels.base import Outgoing
 from core.sending import alert_builders, email_builders, line_builders
-from core.sending.outgoing import CannotBuild, Outgoing
+from core.sending.outgoing import CannotBuild
 from core.store.models import Channel, Delivery, DeliveryKind
 from core.store.paths import DataPaths
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from sqlalchemy.orm import Session
 
+from core.channels.base import Outgoing
 from core.channels.email_draft import MailDraft, Part, message_id
 from core.messages import email_text, texts
 from core.outbox.policy import CancelReason
@@ -22,7 +23,7 @@ from core.publication.image_store import ImageStore
 from core.roster import channel_choice
 from core.sending.line_builders import check_publication_is_newest, checked_shift, correction_for, facts_of
 from core.sending.line_builders import templates as line_templates
-from core.sending.outgoing import CancelDelivery, CannotBuild, Outgoing
+from core.sending.outgoing import CancelDelivery, CannotBuild
 from core.store import setting_keys as keys
 from core.store.models import Channel, Classroom, Delivery, Teacher
 from core.store.paths import DataPaths

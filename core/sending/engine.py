@@ -38,9 +38,6 @@ class Engine:
     started_at: dt.datetime | None = None  # sending since (None while paused)
     # None: the sender's own default. The window passes a smaller number (see WINDOW_SEND_THREADS).
     send_threads: int | None = None
-    # LINE requests from a child process (core/sending/courier.py): the headless sender, built for volume,
-    # turns it on; the window's sends are a classroom's few dozen and stay in its one process.
-    courier: bool = False
 
     def start(self) -> bool:
         """Start sending unless another process already sends from this folder. True if started."""
@@ -50,8 +47,8 @@ class Engine:
             return False
         with self.db.read() as session:
             config = SenderConfig.from_settings(session)
-        config = dataclasses.replace(config, courier=self.courier,
-                                     concurrency=self.send_threads if self.send_threads is not None else config.concurrency)
+        if self.send_threads is not None:
+            config = dataclasses.replace(config, concurrency=self.send_threads)
         self.sender = Sender(self.db, lambda: access_from_settings(self.db), paths=self.paths, events=self.events, config=config,
                              email_access=lambda: email_channel.access_from_settings(self.db)).start()
         self.started_at = utcnow()

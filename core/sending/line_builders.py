@@ -17,6 +17,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from core.channels.base import Outgoing
 from core.messages import texts
 from core.outbox.policy import CancelReason
 from core.planning import fallback
@@ -24,7 +25,7 @@ from core.publication import hosting
 from core.publication.image_store import ImageStore
 from core.roster import rules
 from core.sending import send_rules
-from core.sending.outgoing import CancelDelivery, CannotBuild, Outgoing
+from core.sending.outgoing import CancelDelivery, CannotBuild
 from core.store.models import (
     Classroom,
     Delivery,

@@ -1,17 +1,18 @@
-"""What a message builder hands the sender: the request to make, or why it must not be made.
+"""What a message builder hands the sender besides its request (`Outgoing`, in core/channels/base.py):
+why the request must not be made.
 
-Also the sender's unit of work (`Job`): one attempt of one delivery, with its retry key already on disk.
+Also the sender's unit of work (`Job`): one attempt of one delivery, with its retry key already on
+disk; it is the `Request` a channel sends.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
 
-from core.channels.email_draft import MailDraft
+from core.channels.base import Outgoing
 from core.outbox.policy import CancelReason
+from core.store.models import Channel
 
 
 class CancelDelivery(Exception):
@@ -33,23 +34,13 @@ class CannotBuild(Exception):
 
 
 @dataclass(frozen=True)
-class Outgoing:
-    endpoint: str  # "push" or "multicast" (LINE), "email", "webhook"
-    to: str | tuple[str, ...]
-    messages: tuple[dict[str, Any], ...]
-    # Work that must succeed before the request leaves (image uploads); run on a send thread.
-    before_send: Callable[[], None] | None = None
-    mail: MailDraft | None = None  # the e-mail, when endpoint is "email"
-
-
-
-@dataclass(frozen=True)
 class Job:
     delivery_id: int
     attempt_number: int
-    retry_key: str | None  # LINE only; SMTP and webhooks have no such thing
+    retry_key: str | None  # only for a channel whose driver has retry keys (LINE)
     outgoing: Outgoing
     started_at: dt.datetime
     # The row's attempt_count with this attempt included. The lease keeps the row ours until the
     # result is recorded, so recording needs no second look at it.
     attempt_count: int = 1
+    channel: Channel = field(kw_only=True)  # whose driver sends it and reads its answer

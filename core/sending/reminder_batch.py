@@ -21,11 +21,11 @@ from typing import Any
 from sqlalchemy import Row, bindparam, func, select
 from sqlalchemy.orm import Session
 
+from core.channels.base import Outgoing
 from core.messages import texts
 from core.outbox import policy
 from core.roster import channel_choice, clock
 from core.sending import line_builders, send_rules
-from core.sending.outgoing import Outgoing
 from core.store.models import (
     Channel,
     ChannelChoice,

@@ -1,144 +1,46 @@
 """The background sender: claim → check → build → send → record, on a plain Python thread.
 
-One loop thread owns the database work; a small pool of threads shares one HTTP client for the
-sends (on these 2-core machines a thread pool over one keep-alive client outruns an async client).
-Each turn of the loop records every finished send and claims new work in ONE write transaction, so
-throughput is not capped by one fsync per message. The retry key of each claimed LINE delivery is
-committed in that transaction, before its request leaves.
+One loop thread owns the database work; a small pool of threads shares each channel's client for
+the sends (on these 2-core machines a thread pool over one keep-alive client outruns an async
+client). Each turn of the loop records every finished send and claims new work in ONE write
+transaction, so throughput is not capped by one fsync per message. The retry key of each claimed
+delivery that needs one is committed in that transaction, before its request leaves.
 
-Three channels share the loop: LINE pushes and webhook posts go one request per pool task; the
-e-mails claimed in one turn go as one batch over one SMTP connection (core/sending/email_sends.py). Each
-channel is claimed only while it is usable and not held, so one channel's trouble never stalls another.
+Every channel shares the loop through its driver (core/channels/base.py, registered in
+core/channels/registry.py): a pooled channel (LINE pushes, webhook posts) gets one pool task per
+request; a batch channel (e-mail) gets the turn's share as one task over one connection. Each
+channel is claimed only while it is connected and not held, so one channel's trouble never stalls
+another; nothing here knows which channel is which.
+
+A turn's parts, each in its own module: claim (turn.py: connections, holds, how much each channel
+may take, lease renewal), check and build (prepare.py), hand over (submit.py), record (record.py).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
-import queue
 import random
 import threading
-import time
-import uuid
-from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Mapping
 
-from sqlalchemy import bindparam, func, select
-from sqlalchemy.orm import Session
-
-from core import alerts
+from core.channels import registry
 from core.channels.email import SmtpAccess
 from core.channels.line import LineAccess
-from core.channels.ratelimit import TokenBucket
-from core.channels.webhook import WebhookClient
-from core.outbox import holds as channel_holds
-from core.outbox import policy
 from core.outbox import queue as outbox
-from core.outbox.policy import BackoffPolicy, CancelReason, ErrorCode, Outcome, SendResult
-from core.planning import fallback
-from core.sending import builders, email_sends, line_requests, reminder_batch
-from core.sending.courier import send_limited
-from core.sending.outgoing import CancelDelivery, CannotBuild, Job
-from core.store import setting_keys as keys
+from core.sending.config import IN_FLIGHT_ROUNDS, SenderConfig, SenderEvents, SenderStats
+from core.sending.outgoing import Job
+from core.sending.prepare import Preparer
+from core.sending.record import Recorder
+from core.sending.submit import Submitter
+from core.sending.turn import Claimer, Connections
 from core.store.db import Database
-from core.store.models import (
-    Channel,
-    Delivery,
-    DeliveryAttempt,
-    DeliveryStatus,
-    Shift,
-    utcnow,
-)
+from core.store.models import Channel, Delivery, DeliveryStatus, utcnow
 from core.store.paths import DataPaths
 
+__all__ = ["IN_FLIGHT_ROUNDS", "Sender", "SenderConfig", "SenderEvents", "SenderStats"]
+
 log = logging.getLogger(__name__)
-
-
-# Rounds of requests a sender keeps in flight (its concurrency times this).
-IN_FLIGHT_ROUNDS = 8
-
-
-@dataclass(frozen=True)
-class SenderConfig:
-    concurrency: int = 16
-    lease: dt.timedelta = dt.timedelta(minutes=2)  # well above the HTTP client's timeouts
-    poll_interval: float = 2.0  # how soon another process's enqueue is noticed
-    backoff: BackoffPolicy = BackoffPolicy()
-    push_rate: float = 2000.0
-    multicast_rate: float = 200.0
-    # While the pool still has sends waiting for a thread, the loop pauses this long between turns
-    # so results gather into fewer, larger transactions; the waiting sends keep every thread busy.
-    batch_window: float = 0.05
-    # E-mails claimed per turn. They share one connection and go one after another, so one batch is
-    # in flight at a time; the mailer keeps the connection for the next batch of the same burst.
-    email_batch: int = 200
-    # LINE requests go out from a child process (core/sending/courier.py) so that the loop and the HTTP
-    # work use two cores. The app turns this on; the library default keeps tests in one process.
-    courier: bool = False
-
-    @classmethod
-    def from_settings(cls, session: Session) -> SenderConfig:
-        """Overrides kept in the settings table (for support and tests); defaults otherwise."""
-        backoff = BackoffPolicy()
-        base, retries = keys.SENDER_BACKOFF_BASE_SECONDS.read(session), keys.SENDER_MAX_RETRIES.read(session)
-        if base is not None:
-            backoff = BackoffPolicy(base=dt.timedelta(seconds=base), max_retries=backoff.max_retries,
-                                    throttle_delay=dt.timedelta(seconds=min(5.0, base)))
-        if retries is not None:
-            backoff = BackoffPolicy(base=backoff.base, max_retries=retries, throttle_delay=backoff.throttle_delay)
-        lease, poll = keys.SENDER_LEASE_SECONDS.read(session), keys.SENDER_POLL_SECONDS.read(session)
-        conc = keys.SENDER_CONCURRENCY.read(session)
-        return cls(
-            concurrency=conc if conc is not None else cls.concurrency,
-            lease=dt.timedelta(seconds=lease) if lease is not None else cls.lease,
-            poll_interval=poll if poll is not None else cls.poll_interval,
-            backoff=backoff,
-        )
-
-
-@dataclass
-class SenderStats:
-    sent: int = 0
-    retried: int = 0
-    failed: int = 0
-    canceled: int = 0
-    throttled: int = 0
-    lost_leases: int = 0
-    turns: int = 0
-    by_courier: int = 0  # LINE requests handed to the courier process (the rest went from threads here)
-
-
-@dataclass
-class SenderEvents:
-    """Plain callbacks (the UI bridges them to Qt signals). Called on the sender thread; `alert` also
-    on the scheduler's, for incidents its minute watch opens (core/alerts.py)."""
-
-    deliveries_changed: list[Callable[[list[int]], None]] = field(default_factory=list)
-    hold_changed: list[Callable[[str | None], None]] = field(default_factory=list)
-    alert: list[Callable[[str, str], None]] = field(default_factory=list)
-
-    def emit_changed(self, ids: list[int]) -> None:
-        for cb in self.deliveries_changed:
-            cb(ids)
-
-    def emit_hold(self, reason: str | None) -> None:
-        for cb in self.hold_changed:
-            cb(reason)
-
-    def emit_alert(self, code: str, text: str) -> None:
-        for cb in self.alert:
-            cb(code, text)
-
-
-# Everything a batch of claimed deliveries needs, in one statement built once: each delivery with
-# its shift (whose teacher and classroom the mapping joins in) for the builders, and the number of
-# its last attempt.
-_LAST_ATTEMPT = (select(func.max(DeliveryAttempt.number)).where(DeliveryAttempt.delivery_id == Delivery.id)
-                 .correlate(Delivery).scalar_subquery())
-_CLAIMED = (select(Delivery, Shift, _LAST_ATTEMPT).outerjoin(Shift, Shift.id == Delivery.shift_id)
-            .where(Delivery.id.in_(bindparam("ids", expanding=True))).execution_options(populate_existing=True))
 
 
 class Sender:
@@ -153,11 +55,10 @@ class Sender:
         rng: random.Random | None = None,
         events: SenderEvents | None = None,
         email_access: Callable[[], SmtpAccess | None] | None = None,
+        connect: Mapping[Channel, registry.Source] | None = None,
     ) -> None:
         self.db = db
         self.paths = paths  # the data folder: message templates and images are read from it
-        self._line_access = line_access
-        self._email_access = email_access or (lambda: None)
         self.clock = clock
         self.rng = rng or random.Random()
         self.events = events or SenderEvents()
@@ -167,27 +68,22 @@ class Sender:
         self.config = config
         self.owner = outbox.new_lease_owner()
         self.stats = SenderStats()
-        self._buckets = {"push": TokenBucket(config.push_rate), "multicast": TokenBucket(config.multicast_rate)}
-        self._results: queue.SimpleQueue[tuple[Job, SendResult]] = queue.SimpleQueue()
-        self._inflight: dict[int, Future[None]] = {}
-        self._email_inflight: dict[int, Future[None]] = {}  # one batch: every id maps to its one future
         self._wake = threading.Event()
         self._stop = threading.Event()
-        self.ready = threading.Event()  # the loop runs (and its courier, if used, has started)
+        self.ready = threading.Event()  # the loop runs
         self._paused = False
         self._thread: threading.Thread | None = None
-        self._pool: ThreadPoolExecutor | None = None
-        self._access: LineAccess | None = None
-        self._email: SmtpAccess | None = None
-        self._email_retry_at = 0.0  # monotonic time before which an unconfigured e-mail is not looked up again
-        self._webhook: WebhookClient | None = None
-        self._courier = line_requests.CourierLane(
-            enabled=config.courier, threads=config.concurrency, push_rate=config.push_rate,
-            multicast_rate=config.multicast_rate, rounds=IN_FLIGHT_ROUNDS, on_result=self._report)
-        self._renew_at: dt.datetime | None = None  # when the leases of what is in flight are next extended
-        self._ready: list[Channel] | None = None  # the channels the last turn could claim (None: any)
-        self._opened: list[tuple[str, str]] = []  # incidents opened this turn, announced once it commits
-        self._died = False  # a delivery was dead-lettered in the results being recorded
+        drivers = dict(registry.DRIVERS)
+        # The two access callables are what callers have always passed (no e-mail unless given);
+        # every other channel connects as its driver says, unless `connect` says otherwise for it.
+        sources = registry.sources(db, line=line_access, email=email_access) | dict(connect or {})
+        self._connections = Connections(drivers, sources, poll_interval=config.poll_interval)
+        self._claimer = Claimer(drivers, self._connections, config, self.owner)
+        self._preparer = Preparer(drivers, self.owner, self.stats, paths)
+        self._submitter = Submitter(drivers, concurrency=config.concurrency,
+                                    time_budget=config.lease.total_seconds() / 2, wake=self._wake)
+        self._recorder = Recorder(drivers, self._connections, owner=self.owner, stats=self.stats,
+                                  events=self.events, rng=self.rng, backoff=config.backoff)
         self._remove_listener = outbox.on_enqueued(self.wake)
 
     # ----- control -----
@@ -218,64 +114,37 @@ class Sender:
         self.wake()
         if self._thread is not None:
             self._thread.join(timeout)
-        else:  # driven by run_until_idle: nothing is in flight, the courier only waits for more
-            self._courier.close()
         self._remove_listener()
 
     # ----- the loop -----
 
     def _loop(self) -> None:
         try:
-            if self.config.courier and (access := self._client()) is not None:
-                self._courier.open(access)  # started ahead of the first send, on this thread, not the caller's
             self.ready.set()
             while not self._stop.is_set():
                 self._wake.clear()
                 busy = self.turn()
                 if not busy:
                     self._wake.wait(self._idle_wait())
-                elif self._queued_for_pool() * 2 >= max(self.config.concurrency, 2) or self._email_inflight:
-                    # An e-mail batch reports one message at a time: gather a few per transaction too.
+                elif (self._submitter.queued_for_pool() * 2 >= max(self.config.concurrency, 2)
+                      or self._submitter.batch_in_flight()):
+                    # A batch reports one message at a time: gather a few per transaction too.
                     self._stop.wait(self.config.batch_window)
             self._shutdown()
         except Exception:
             log.exception("the sender stopped after an unexpected error")
             raise
         finally:
-            if self._pool is not None:
-                self._pool.shutdown(wait=True, cancel_futures=True)
-            self._courier.close()
-            if self._access is not None:
-                self._access.client.close()
-            if self._email is not None:
-                self._email.mailer.close()
-            if self._webhook is not None:
-                self._webhook.close()
-
-    def _queued_for_pool(self) -> int:
-        """Sends claimed but still waiting for a free pool thread (right after a turn)."""
-        return max(self._in_flight() - self.config.concurrency, 0)
-
-    def _leases_to_renew(self, now: dt.datetime) -> list[int]:
-        """The deliveries in flight, a quarter of a lease after the last renewal (else none)."""
-        if self._renew_at is None:
-            self._renew_at = now + self.config.lease / 4
-        if now < self._renew_at:
-            return []
-        self._renew_at = now + self.config.lease / 4
-        return [*self._inflight.copy(), *self._courier.ids(), *self._email_inflight.copy()]
-
-    def _in_flight(self) -> int:
-        """LINE pushes and webhook posts handed to a thread or the courier, not yet answered."""
-        return len(self._inflight) + len(self._courier)
+            self._submitter.shutdown()
+            self._connections.close_all()
 
     def _idle_wait(self) -> float:
-        if self._inflight or self._email_inflight or self._courier.jobs:
+        if self._submitter.any_in_flight():
             return 0.05
         with self.db.read() as session:
             # Rows of a channel that cannot send now (no credentials, held) are due but not work:
             # waking for them would spin.
-            due = outbox.next_due_at(session, self._ready)
+            due = outbox.next_due_at(session, self._claimer.ready)
         wait = self.config.poll_interval
         if due is not None:
             wait = min(wait, max((due - self.clock()).total_seconds(), 0.01))
@@ -283,23 +152,17 @@ class Sender:
 
     def turn(self) -> bool:
         """Record finished sends and claim new work in one transaction. True if anything happened."""
-        finished = self._drain()
-        self._forget_done()
-        if self._access is not None:
-            self._courier.watch(self.clock(), self._access.client.timeout.as_dict())
+        submitter, claimer = self._submitter, self._claimer
+        finished = submitter.drain()
+        submitter.forget_done()
         active = not (self._paused or self._stop.is_set())
         if not active:
-            self._ready = []  # paused or stopping: nothing is work until woken
-        access = self._client() if active else None
-        mail = self._mailer() if active else None
-        # LINE pushes and webhook posts share the pool; webhooks need no credentials.
-        # Several rounds of requests in flight let results gather into larger transactions; the
-        # leases of those still waiting are renewed below, so their depth never outlasts a lease.
-        capacity = self.config.concurrency * IN_FLIGHT_ROUNDS - self._in_flight() if active else 0
-        email_capacity = self.config.email_batch if mail is not None and not self._email_inflight else 0
+            claimer.ready = []  # paused or stopping: nothing is work until woken
+        connected = self._connections.connected() if active else {}
+        wanted = claimer.wanted(connected, room=claimer.pool_room(submitter.pool_in_flight()), busy=submitter.busy)
         now = self.clock()
-        renew = self._leases_to_renew(now)
-        if not finished and capacity <= 0 and email_capacity <= 0 and not renew:
+        renew = claimer.leases_to_renew(now, submitter.in_flight_ids)
+        if not finished and not wanted and not renew:
             return False
         changed: list[int] = []
         jobs: list[Job] = []
@@ -310,51 +173,18 @@ class Sender:
                     outbox.renew_leases(session, renew, owner=self.owner, now=now, lease=self.config.lease)
                 if finished:
                     changed.extend(job.delivery_id for job, _ in finished)
-                    self._record(session, finished, now)
-                pooled = [Channel.WEBHOOK]
-                if capacity > 0 and access is not None:
-                    held, hold_lifted = self._held(session, access)
-                    if held:
-                        self._forget_client_when_idle()
-                    else:
-                        pooled.append(Channel.LINE)
-                if email_capacity > 0 and mail is not None:
-                    held, lifted = channel_holds.check(session, keys.SMTP_HOLD, mail.fingerprint)
-                    hold_lifted |= lifted
-                    if held:
-                        email_capacity = 0
-                        self._forget_mailer()
-                if active:
-                    self._ready = pooled + ([Channel.EMAIL] if email_capacity > 0 else [])
-                ids = []
-                if capacity > 0:
-                    ids += outbox.claim(session, owner=self.owner, now=now, lease=self.config.lease,
-                                        limit=capacity, channels=pooled)
-                if email_capacity > 0:
-                    ids += outbox.claim(session, owner=self.owner, now=now, lease=self.config.lease,
-                                        limit=email_capacity, channels=[Channel.EMAIL])
+                    self._recorder.record(session, finished, now)
+                ids, hold_lifted = claimer.claim(session, wanted, now, active=active, busy=submitter.busy)
                 changed.extend(ids)
-                jobs = self._prepare(session, ids, now)
+                jobs = self._preparer.prepare(session, ids, now)
         except BaseException:
-            self._opened.clear()  # rolled back: those incidents were never opened
+            self._recorder.discard()
             raise
         self.stats.turns += 1
-        self._announce_incidents()
+        self._recorder.announce()
         if hold_lifted:
             self.events.emit_hold(None)
-        mails = [job for job in jobs if job.outgoing.endpoint == "email"]
-        couriered: list[Job] = []
-        for job in jobs:
-            if job.outgoing.endpoint == "email":
-                continue
-            if access is not None and self._courier.takes(job) and self._courier.open(access):
-                couriered.append(job)
-            else:
-                self._submit(job, access)  # type: ignore[arg-type]
-        self._courier.hand(couriered)
-        self.stats.by_courier = self._courier.handed
-        if mails and mail is not None:
-            self._submit_emails(mails, mail)
+        submitter.submit(jobs, self._connections.current())
         if changed:
             self.events.emit_changed(changed)
         return bool(finished or jobs or changed)
@@ -363,338 +193,29 @@ class Sender:
         """Synchronous driving for tests and the CLI: loop until nothing is due or in flight."""
         for _ in range(max_turns):
             busy = self.turn()
-            # A courier result leaves its lane once it is in _results: check both, in that order.
-            if (not busy and not self._inflight and not self._email_inflight and not self._courier.jobs
-                    and self._results.empty()):
+            if not busy and self._submitter.idle():
                 break
             if not busy:
                 self._wake.wait(0.01)
                 self._wake.clear()
         return self.stats
 
-    # ----- steps -----
-
-    def _client(self) -> LineAccess | None:
-        if self._access is None:
-            try:
-                self._access = self._line_access()
-            except Exception as exc:  # noqa: BLE001 - a missing token or keyring must not kill the loop
-                log.warning("LINE is not usable: %s", exc)
-                return None
-        return self._access
-
-    def _mailer(self) -> SmtpAccess | None:
-        if self._email is None:
-            # Most classrooms never set up e-mail: look again only every poll interval, not every turn.
-            if time.monotonic() < self._email_retry_at:
-                return None
-            try:
-                self._email = self._email_access()
-            except Exception as exc:  # noqa: BLE001 - a missing password or keyring must not kill the loop
-                log.warning("e-mail is not usable: %s", exc)
-            if self._email is None:
-                self._email_retry_at = time.monotonic() + self.config.poll_interval
-        return self._email
-
-    def _forget_mailer(self) -> None:
-        """While held, read the e-mail settings and password again on the next turn, so a fix lifts
-        the hold in the running app (no batch is in flight when this is called)."""
-        if self._email is not None:
-            self._email.mailer.close()
-            self._email = None
-
-    def _forget_client_when_idle(self) -> None:
-        """While held, read the token again on the next turn: a corrected token saved in Settings
-        then lifts the hold in the running app, without a restart."""
-        if self._access is not None and not self._inflight and not self._courier.jobs:
-            self._courier.close()
-            self._access.client.close()
-            self._access = None
-
-    def _held(self, session: Session, access: LineAccess) -> tuple[bool, bool]:
-        """(held, lifted): is LINE held for this token, and was a hold for an older token lifted now?
-
-        Read inside the turn's own transaction rather than in a read scope of its own, which cost a
-        second transaction per turn."""
-        return channel_holds.check(session, keys.LINE_HOLD, access.token_fingerprint)
-
-    def _prepare(self, session: Session, ids: list[int], now: dt.datetime) -> list[Job]:
-        """Check and build the claimed deliveries with a few queries for the whole batch, not per delivery."""
-        if not ids:
-            return []
-        jobs: list[Job] = []
-        starts: list[outbox.AttemptStart] = []
-        # Reminders that pass every check come from one lean query; everything else (other kinds,
-        # and reminders with a reason not to go as planned) through the ORM and presend's builders.
-        ready = reminder_batch.load(session, ids, now, self.paths)
-        for r in ready.values():
-            started = self._attempt_start(r.delivery_id, r.attempt_count, r.retry_key, r.retry_key_issued_at,
-                                          r.first_attempt_at, r.due_at, r.late_seconds, line=True, now=now)
-            jobs.append(Job(r.delivery_id, r.attempt_number, started.retry_key, r.outgoing, now, started.attempt_count))
-            starts.append(started)
-        rest = [i for i in ids if i not in ready]
-        if rest:
-            # `rows` also keeps the shifts alive: the identity map holds objects weakly, and the
-            # builders must find them there when they call session.get().
-            rows = session.execute(_CLAIMED, {"ids": rest}).all()
-            for delivery, _, last in rows:
-                prepared = self._prepare_one(session, delivery, now, (last or 0) + 1)
-                if prepared is not None:
-                    jobs.append(prepared[0])
-                    starts.append(prepared[1])
-            session.flush()  # whatever a builder changed (a publication's hosted image keys)
-            # Nothing reads these objects again; dropped now, they leave the (weak) identity map.
-            del rows
-        # Retry keys and attempt counts of the whole batch in one executemany; they commit with the
-        # claim, before any request leaves.
-        outbox.start_attempts(session, starts, owner=self.owner, now=now)
-        return jobs
-
-    def _prepare_one(self, session: Session, delivery: Delivery, now: dt.datetime,
-                     number: int) -> tuple[Job, outbox.AttemptStart] | None:
-        """The job to send and the columns its delivery row gets, or None if it was finished here."""
-        line = delivery.channel == Channel.LINE
-        if line and delivery.retry_key is not None and not policy.retry_key_usable(delivery.retry_key_issued_at, now):
-            self._finish(session, delivery, now, DeliveryStatus.FAILED, ErrorCode.RETRY_KEY_EXPIRED.value,
-                         "the retry key is older than 24 hours, so LINE could no longer recognise a duplicate; "
-                         "whether the last attempt arrived is unknown", dead=True)
-            return None
-        try:
-            outgoing = builders.prepare(session, delivery, now, self.paths)
-        except CancelDelivery as cancel:
-            self._finish(session, delivery, now, DeliveryStatus.CANCELED, None, None, reason=cancel.reason)
-            return None
-        except CannotBuild as problem:
-            self._finish(session, delivery, now, DeliveryStatus.FAILED, problem.code, str(problem))
-            return None
-        started = self._attempt_start(delivery.id, delivery.attempt_count, delivery.retry_key,
-                                      delivery.retry_key_issued_at, delivery.first_attempt_at, delivery.due_at,
-                                      delivery.late_seconds, line=line, now=now)
-        return Job(delivery.id, number, started.retry_key, outgoing, now, started.attempt_count), started
-
-    def _attempt_start(self, delivery_id: int, attempt_count: int, retry_key: str | None,
-                       issued_at: dt.datetime | None, first_at: dt.datetime | None, due_at: dt.datetime | None,
-                       late_seconds: int | None, *, line: bool, now: dt.datetime) -> outbox.AttemptStart:
-        """The row's columns as this attempt leaves: a LINE delivery's first attempt issues its retry
-        key; the first attempt of any delivery records how late it went out."""
-        if retry_key is None and line:
-            retry_key, issued_at = self._new_uuid(), now
-        if first_at is None:
-            first_at = now
-            if due_at is not None:
-                late_seconds = max(0, int((now - due_at).total_seconds()))
-        return outbox.AttemptStart(delivery_id, attempt_count + 1, retry_key, issued_at, first_at, late_seconds)
-
-    @staticmethod
-    def _new_uuid() -> str:
-        # Always from the OS's randomness, never a seeded generator: two senders must never collide.
-        return str(uuid.uuid4())
-
-    def _finish(self, session: Session, delivery: Delivery, now: dt.datetime, status: DeliveryStatus,
-                code: str | None, message: str | None, *, reason: CancelReason | None = None,
-                dead: bool = False) -> None:
-        applied = outbox.transition(
-            session, delivery.id, expected=[DeliveryStatus.PROCESSING], owner=self.owner, now=now,
-            status=status, last_error_code=code, last_error_message=message, last_error_at_recipient=False,
-            cancel_reason=reason.value if reason is not None else None,
-            dead_lettered_at=now if dead else None,
-        )
-        if applied:
-            if status is DeliveryStatus.CANCELED:
-                self.stats.canceled += 1
-            else:
-                self.stats.failed += 1
-
-    def _submit(self, job: Job, access: LineAccess | None) -> None:
-        pool = self._thread_pool()
-        if job.outgoing.endpoint == "webhook":
-            if self._webhook is None:  # made here, on the loop thread, so pool threads never race to make one
-                self._webhook = WebhookClient()
-            self._inflight[job.delivery_id] = pool.submit(self._send_webhook, job, self._webhook)
-        else:
-            assert access is not None  # LINE rows are claimed only while LINE is usable
-            self._inflight[job.delivery_id] = pool.submit(self._send, job, access)
-
-    def _submit_emails(self, jobs: list[Job], mail: SmtpAccess) -> None:
-        # Half the lease: what is not sent by then goes back untried, well before the rows could be
-        # claimed again (by this sender too) while still waiting in the batch.
-        budget = self.config.lease.total_seconds() / 2
-        future = self._thread_pool().submit(email_sends.send_email_batch, jobs, mail.mailer, self._report,
-                                            time_budget=budget)
-        for job in jobs:
-            self._email_inflight[job.delivery_id] = future
-
-    @property
-    def courier_pid(self) -> int | None:
-        """The courier process's id while one runs (for the log and the tests)."""
-        return self._courier.pid
-
-    def _thread_pool(self) -> ThreadPoolExecutor:
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(self.config.concurrency, thread_name_prefix="shiftcast-send")
-        return self._pool
-
-    def _report(self, job: Job, result: SendResult) -> None:
-        self._results.put((job, result))
-        self._wake.set()
-
-    def _send_webhook(self, job: Job, client: WebhookClient) -> None:
-        try:
-            result = email_sends.send_webhook(job, client)
-        except Exception as exc:
-            log.exception("webhook post of delivery %s raised", job.delivery_id)
-            result = SendResult(channel="webhook", transport_error=policy.Transport.CONNECTION, message=str(exc)[:300])
-        self._report(job, result)
-
-    def _send(self, job: Job, access: LineAccess) -> None:
-        if job.outgoing.before_send is not None:
-            try:
-                job.outgoing.before_send()
-            except Exception as exc:  # noqa: BLE001 - retried like a network error; LINE was not contacted
-                log.warning("preparing delivery %s failed: %s", job.delivery_id, exc)
-                self._report(job, SendResult(transport_error=policy.Transport.UPLOAD, message=str(exc)[:300]))
-                return
-        assert job.retry_key is not None  # every LINE job gets one in _prepare
-        try:
-            body = line_requests.encode(job.outgoing)
-        except Exception as exc:
-            log.exception("encoding delivery %s failed", job.delivery_id)
-            self._report(job, SendResult(transport_error=policy.Transport.CONNECTION, message=str(exc)[:300]))
-            return
-        endpoint = job.outgoing.endpoint
-        self._report(job, send_limited(access.client, self._buckets[endpoint], endpoint, body, job.retry_key))
-
-    def _drain(self) -> list[tuple[Job, SendResult]]:
-        out = []
-        while True:
-            try:
-                out.append(self._results.get_nowait())
-            except queue.Empty:
-                return out
-
-    def _forget_done(self) -> None:
-        for inflight in (self._inflight, self._email_inflight):
-            for delivery_id in [i for i, f in inflight.items() if f.done()]:
-                future = inflight.pop(delivery_id)
-                if not future.cancelled() and future.exception() is not None:
-                    log.error("send task for delivery %s failed: %s", delivery_id, future.exception())
-
-    def _record(self, session: Session, finished: list[tuple[Job, SendResult]], now: dt.datetime) -> None:
-        """A turn's finished sends: every attempt in one INSERT, every sent row in one UPDATE."""
-        decided = [(job, result, policy.decide(result, attempts_made=job.attempt_count, now=now, rng=self.rng,
-                                               backoff=self.config.backoff)) for job, result in finished]
-        outbox.record_attempts(session, [{
-            "delivery_id": job.delivery_id, "number": job.attempt_number, "started_at": job.started_at,
-            "duration_ms": result.duration_ms, "http_status": result.http_status, "request_id": result.request_id,
-            "accepted_request_id": result.accepted_request_id, "retry_key": job.retry_key,
-            "outcome": decision.outcome.value, "error_code": decision.code.value if decision.code else None,
-            "error_message": decision.message,
-        } for job, result, decision in decided])
-        ours = outbox.leased_by(session, (job.delivery_id for job, _, _ in decided), owner=self.owner)
-        sent: list[outbox.Accepted] = []
-        for job, result, decision in decided:
-            if job.delivery_id not in ours:
-                self._lost_lease(job, decision)
-            elif decision.outcome is Outcome.SENT:
-                # A 409 keeps the id of the earlier request LINE accepted.
-                sent.append(outbox.Accepted(job.delivery_id, None if result.http_status == 409 else result.request_id,
-                                            result.accepted_request_id))
-            else:
-                self._record_unsent(session, job, decision, now)
-        if sent:
-            applied = outbox.mark_sent(session, sent, owner=self.owner, now=now)
-            self.stats.sent += applied
-            if applied != len(sent):  # cannot happen while leased_by's lock holds; say so if it ever does
-                log.error("%d of %d sent deliveries could not be recorded as sent", len(sent) - applied, len(sent))
-        if self._died:  # after every result is in, so the incident counts all that died together
-            self._died = False
-            self._open_incident(session, alerts.dead_letters(alerts.dead_letter_count(session)), now)
-
-    def _record_unsent(self, session: Session, job: Job, decision: policy.Decision, now: dt.datetime) -> None:
-        guard = {"expected": [DeliveryStatus.PROCESSING], "owner": self.owner, "now": now}
-        code = decision.code.value if decision.code else None
-        # The code, its text and whether it points at the recipient always go together.
-        error: dict[str, Any] = {"last_error_code": code, "last_error_message": decision.message,
-                                 "last_error_at_recipient": decision.at_recipient}
-        if decision.outcome is Outcome.RETRY:
-            applied = outbox.transition(session, job.delivery_id, **guard, status=DeliveryStatus.QUEUED,
-                                        next_attempt_at=decision.next_attempt_at, **error)
-            self.stats.retried += applied
-        elif decision.outcome in (Outcome.THROTTLED, Outcome.HOLD):
-            # LINE processed nothing: the attempt does not count against the retry budget.
-            applied = outbox.transition(session, job.delivery_id, **guard, status=DeliveryStatus.QUEUED,
-                                        next_attempt_at=decision.next_attempt_at or now,
-                                        attempt_count=max(job.attempt_count - 1, 0), **error)
-            self.stats.throttled += applied
-            if decision.outcome is Outcome.HOLD:
-                self._hold(session, job, code or "AUTH_FAILED", now)
-        else:
-            dead = decision.outcome is Outcome.DEAD
-            applied = outbox.transition(session, job.delivery_id, **guard, status=DeliveryStatus.FAILED,
-                                        dead_lettered_at=now if dead else None, **error)
-            self.stats.failed += applied
-            self._died |= bool(applied and dead)
-            if applied and decision.code is ErrorCode.QUOTA_EXHAUSTED:
-                self._open_incident(session, alerts.quota_exhausted(), now)
-            if applied and job.outgoing.endpoint in ("push", "multicast"):
-                # In this transaction: a teacher with e-mail fallback is never left with neither.
-                fallback.after_line_failure(session, job.delivery_id, code=code, at_recipient=decision.at_recipient,
-                                            dead=dead, now=now)
-        if not applied:
-            self._lost_lease(job, decision)
-
-    def _lost_lease(self, job: Job, decision: policy.Decision) -> None:
-        # Another sender took the row over after our lease expired; it owns the outcome now.
-        self.stats.lost_leases += 1
-        log.warning("lease on delivery %s was lost before its result (%s) was recorded",
-                    job.delivery_id, decision.outcome.value)
-
-    def _hold(self, session: Session, job: Job, code: str, now: dt.datetime) -> None:
-        """Hold the channel whose credentials were refused, for exactly those credentials."""
-        if job.outgoing.endpoint == "email":
-            if self._email is None:
-                return
-            channel, key, fingerprint = Channel.EMAIL, keys.SMTP_HOLD, self._email.fingerprint
-        else:
-            if self._access is None:
-                return
-            channel, key, fingerprint = Channel.LINE, keys.LINE_HOLD, self._access.token_fingerprint
-        if not channel_holds.hold(session, key, code=code, fingerprint=fingerprint, now=now):
-            return
-        log.error("%s refused our credentials (%s); sending is held until they change", channel.value, code)
-        self.events.emit_hold(code)
-        self._open_incident(session, alerts.channel_held(channel.value, code), now)
-
-    def _open_incident(self, session: Session, condition: alerts.Condition, now: dt.datetime) -> None:
-        """Once per incident, not per delivery: fifty dead letters of one outage are one alert."""
-        if alerts.open_incident(session, condition, now=now) is not None:
-            self._opened.append((condition.code, condition.title))
-
-    def _announce_incidents(self) -> None:
-        opened, self._opened = self._opened, []
-        for code, title in opened:
-            self.events.emit_alert(code, title)
-
     def _shutdown(self) -> None:
         """Graceful stop: cancel sends not yet started (release their leases), record the rest."""
-        inflight = {**self._inflight, **self._email_inflight}
-        not_started = [i for i, f in inflight.items() if f.cancel()]
-        # The courier sends what it was given (a few rounds of requests at most) and reports it all.
-        self._courier.close()
+        not_started, running = self._submitter.cancel_unstarted()
         deadline = self.clock() + dt.timedelta(seconds=60)
-        while any(not f.done() for f in inflight.values()) and self.clock() < deadline:
+        while any(not f.done() for f in running) and self.clock() < deadline:
             self._wake.wait(0.05)
             self._wake.clear()
-        finished = self._drain()
+        finished = self._submitter.drain()
         now = self.clock()
         with self.db.write() as session:
             if finished:
-                self._record(session, finished, now)
+                self._recorder.record(session, finished, now)
             for delivery_id in not_started:
                 delivery = session.get(Delivery, delivery_id)
                 outbox.transition(session, delivery_id, expected=[DeliveryStatus.PROCESSING], owner=self.owner,
                                   now=now, status=DeliveryStatus.QUEUED, next_attempt_at=now,
                                   attempt_count=max((delivery.attempt_count if delivery else 1) - 1, 0))
-        self._announce_incidents()
-        self._inflight.clear()
-        self._email_inflight.clear()
+        self._recorder.announce()
+        self._submitter.clear()

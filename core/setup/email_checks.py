@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from core.channels import email as email_channel
+from core.channels.net import short
 from core.errors import ValidationError
 from core.outbox.policy import SendResult, Transport
 from core.setup import email
@@ -75,7 +76,7 @@ def check_login(db: Database) -> LoginCheck:
 def classify(exc: BaseException) -> tuple[LoginFailure, int | None, str]:
     """Which case a failed check was, from the error and the errors it was raised from."""
     if isinstance(exc, (FileNotFoundError, PermissionError, IsADirectoryError)):
-        return LoginFailure.CA_FILE, None, _short(exc)  # raised before connecting: reading the CA file
+        return LoginFailure.CA_FILE, None, short(exc)  # raised before connecting: reading the CA file
     chain = list(_chain(exc))
     # The channel wraps what went wrong in an exception carrying the SendResult it would have recorded.
     results = [getattr(e, "result", None) for e in chain]
@@ -114,11 +115,6 @@ def _chain(exc: BaseException | None) -> Iterator[BaseException]:
         seen.add(id(exc))
         yield exc
         exc = exc.__cause__ or exc.__context__
-
-
-def _short(exc: BaseException) -> str:
-    text = str(exc) or exc.__class__.__name__
-    return text.splitlines()[0][:300]
 
 
 @dataclass(frozen=True)

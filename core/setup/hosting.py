@@ -9,9 +9,8 @@ from __future__ import annotations
 import datetime as dt
 import os
 from dataclasses import dataclass, replace
-from urllib.parse import urlsplit
 
-from core.channels.line import _is_loopback
+from core.channels.net import secure_or_local
 from core.errors import ValidationError
 from core.publication import hosting
 from core.store import secrets
@@ -82,8 +81,7 @@ def validate(draft: HostingDraft) -> HostingDraft:
 
 
 def _require_web_address(value: str, what: str) -> None:
-    parts = urlsplit(value)
-    if not parts.hostname or not (parts.scheme == "https" or (parts.scheme == "http" and _is_loopback(parts.hostname))):
+    if not secure_or_local(value):
         raise ValidationError(f"{what} {value!r} must start with https://")
 
 

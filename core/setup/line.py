@@ -10,7 +10,6 @@ import datetime as dt
 import logging
 import os
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 from core.channels.line import (
     BASE_URL_ENV,
@@ -18,9 +17,9 @@ from core.channels.line import (
     LineApiError,
     LineClient,
     Quota,
-    _is_loopback,
     access_from_settings,
 )
+from core.channels.net import secure_or_local
 from core.errors import ShiftcastError, ValidationError
 from core.planning import forecast
 from core.roster import ids
@@ -149,8 +148,7 @@ def check_api_base(value: str) -> str | None:
     value = value.strip().rstrip("/")
     if not value or value == DEFAULT_BASE_URL:
         return None
-    parts = urlsplit(value)
-    if parts.hostname and (parts.scheme == "https" or (parts.scheme == "http" and _is_loopback(parts.hostname))):
+    if secure_or_local(value):
         return value
     raise ValidationError(f"LINE API address {value!r} must use https (plain http only to this computer)")
 

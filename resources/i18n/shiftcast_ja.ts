@@ -419,8 +419,20 @@
         <translation>配信不能</translation>
     </message>
     <message>
-        <source>{0} (LINE group)</source>
-        <translation>{0}（LINEグループ）</translation>
+        <source>{0} ({1} group)</source>
+        <translation>{0}（{1}グループ）</translation>
+    </message>
+    <message>
+        <source>Delivery #{0} is queued again with a new retry key, because its old key had expired.
+
+If an earlier attempt did get through, the recipient may get this message twice.</source>
+        <translation>配信 #{0} は、以前の再送キーの有効期限が切れていたため、新しい再送キーで再び送信待ちになりました。
+
+以前の送信が届いていた場合、宛先にこのメッセージが2回届くことがあります。</translation>
+    </message>
+    <message>
+        <source>{0} of them got a new retry key because the old one had expired: if an earlier attempt did get through, those recipients may get the message twice.</source>
+        <translation>うち{0}件は、以前の再送キーの有効期限が切れていたため、新しい再送キーを発行しました。以前の送信が届いていた場合、その宛先にはメッセージが2回届くことがあります。</translation>
     </message>
     <message>
         <source>(deleted #{0})</source>
@@ -487,14 +499,6 @@
         <translation>すべて</translation>
     </message>
     <message>
-        <source>Delivery #{0} is queued again with a new retry key, because its old key had expired.
-
-If an earlier attempt did reach LINE, the recipient may get this message twice.</source>
-        <translation>配信 #{0} は、以前の再送キーの有効期限が切れていたため、新しい再送キーで再び送信待ちになりました。
-
-以前の送信がLINEに届いていた場合、宛先にこのメッセージが2回届くことがあります。</translation>
-    </message>
-    <message>
         <source>Requeue dead letters</source>
         <translation>配信不能の再送</translation>
     </message>
@@ -505,10 +509,6 @@ If an earlier attempt did reach LINE, the recipient may get this message twice.<
     <message>
         <source>{0} dead letter(s) are queued again.</source>
         <translation>配信不能の{0}件を再び送信待ちにしました。</translation>
-    </message>
-    <message>
-        <source>{0} of them got a new retry key because the old one had expired: if an earlier attempt did reach LINE, those recipients may get the message twice.</source>
-        <translation>うち{0}件は、以前の再送キーの有効期限が切れていたため、新しい再送キーを発行しました。以前の送信がLINEに届いていた場合、その宛先にはメッセージが2回届くことがあります。</translation>
     </message>
     <message>
         <source>Deliveries</source>
@@ -538,8 +538,8 @@ If an earlier attempt did reach LINE, the recipient may get this message twice.<
         <translation>送信数の制限中。まもなく再送</translation>
     </message>
     <message>
-        <source>Held: LINE refused the token</source>
-        <translation>保留: LINEがトークンを拒否</translation>
+        <source>Held: {0} refused our credentials</source>
+        <translation>保留: {0}が認証情報を拒否</translation>
     </message>
     <message>
         <source>Status</source>
@@ -570,12 +570,20 @@ If an earlier attempt did reach LINE, the recipient may get this message twice.<
         <translation>再送キー</translation>
     </message>
     <message>
-        <source>LINE request ID</source>
-        <translation>LINEリクエストID</translation>
+        <source>Server&apos;s message</source>
+        <translation>サーバーからのメッセージ</translation>
+    </message>
+    <message>
+        <source>{0} — {1} group</source>
+        <translation>{0} — {1}グループ</translation>
     </message>
     <message>
         <source>Last error</source>
         <translation>直近のエラー</translation>
+    </message>
+    <message>
+        <source>Request ID</source>
+        <translation>リクエストID</translation>
     </message>
     <message>
         <source>#</source>
@@ -602,10 +610,6 @@ If an earlier attempt did reach LINE, the recipient may get this message twice.<
         <translation>結果</translation>
     </message>
     <message>
-        <source>LINE&apos;s message</source>
-        <translation>LINEからのメッセージ</translation>
-    </message>
-    <message>
         <source>Select a delivery to see its attempts.</source>
         <translation>配信を選択すると、送信の試行履歴が表示されます。</translation>
     </message>
@@ -628,10 +632,6 @@ If an earlier attempt did reach LINE, the recipient may get this message twice.<
     <message>
         <source>{0} ({1})</source>
         <translation>{0}（{1}）</translation>
-    </message>
-    <message>
-        <source>{0} — LINE group</source>
-        <translation>{0} — LINEグループ</translation>
     </message>
     <message>
         <source> (late by {0} s)</source>

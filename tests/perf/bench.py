@@ -43,15 +43,12 @@ from tests.perf.emulator_process import EmulatorProcess
 from tests.perf.figures import RunFigures
 from tests.perf.standin_process import StandinProcess
 
-# shiftcast is the sender as `main.py sender` runs it (with its courier process); shiftcast_one_process
-# is the same sender sending from its own threads, as the window does, shown for comparison.
-CONTENDERS = ("shiftcast", "shiftcast_one_process", "huey", "persist_queue", "no_queue")
+# shiftcast is the sender as `main.py sender` runs it: its loop and its own sending threads in one process.
+CONTENDERS = ("shiftcast", "huey", "persist_queue", "no_queue")
 LATENCIES_MS = (0, 20)
 TARGET_VS_PEER = 1.5
 TARGET_VS_NO_QUEUE = 0.9
 TARGET_LATENCY_P50_MS = 10.0
-# The courier process has to earn its keep: shiftcast (with it) at least 10 % above shiftcast_one_process.
-TARGET_COURIER_GAIN = 1.1
 # Both in every run unless --servers says otherwise. The emulator is cheap per request (a hand-written
 # asyncio server); the stand-in costs what an ordinary web stack costs, so a result that holds only
 # against the emulator is the emulator's.
@@ -109,9 +106,9 @@ def _one_run(name: str, latency_ms: int, wl: workload.Workload, server: LineServ
     folder = Path(db.url.removeprefix("sqlite:///")).parent
     server_cpu = server.cpu_seconds()
     try:
-        if name.startswith("shiftcast"):
+        if name == "shiftcast":
             figures = shiftcast_run.drain(db, server.base_url, server.token, count=wl.count,
-                                          concurrency=concurrency, ready=settle, courier=name == "shiftcast")
+                                          concurrency=concurrency, ready=settle)
         else:
             messages = workload.prepared_messages(db, utcnow()) if name == "no_queue" else []
             with LineClient(server.token, base_url=server.base_url) as client:
@@ -137,11 +134,7 @@ def _one_run(name: str, latency_ms: int, wl: workload.Workload, server: LineServ
         "server_cpu_ms_per_delivery": round(server_cpu / wl.count * 1000, 3)})
 
 
-def _ratio(a: float, b: float) -> float:
-    return round(a / b, 2)
-
-
-def _table(runs: dict[tuple[str, int], list[RunFigures]], latency_ms: int, repeats: int) -> dict[str, Any]:
+def _table(runs: dict[tuple[str, int], list[RunFigures]], latency_ms: int) -> dict[str, Any]:
     """One server at one latency: each contender's median run and the ratios the targets are about."""
     table: dict[str, Any] = {}
     for name in CONTENDERS:
@@ -149,28 +142,18 @@ def _table(runs: dict[tuple[str, int], list[RunFigures]], latency_ms: int, repea
         middle = sorted(all_runs, key=lambda r: r.per_second)[len(all_runs) // 2]
         table[name] = middle.to_json() | {"all_runs_per_s": [round(r.per_second, 1) for r in all_runs]}
     rate = {name: float(table[name]["deliveries_per_s"]) for name in CONTENDERS}
-    ours, one_process = rate["shiftcast"], rate["shiftcast_one_process"]
+    ours = rate["shiftcast"]
     better = max(("huey", "persist_queue"), key=lambda n: rate[n])
-    vs_peer, vs_plain, vs_one = ours / rate[better], ours / rate["no_queue"], ours / one_process
-    # The two Shiftcast modes ran in the same round, a few seconds apart: their ratio round by
-    # round is less exposed to other load on the machine than the ratio of medians.
-    per_round = [_ratio(runs[("shiftcast", latency_ms)][n].per_second,
-                        runs[("shiftcast_one_process", latency_ms)][n].per_second) for n in range(repeats)]
+    vs_peer, vs_plain = ours / rate[better], ours / rate["no_queue"]
     return {
         "deliveries_per_s": table,
         "better_peer": better,
         "shiftcast_vs_better_peer": round(vs_peer, 2),
         "shiftcast_vs_no_queue": round(vs_plain, 2),
-        "shiftcast_vs_one_process": round(vs_one, 2),
-        "shiftcast_vs_one_process_per_round": per_round,
         "target_vs_better_peer": TARGET_VS_PEER,
         "target_vs_better_peer_met": vs_peer >= TARGET_VS_PEER,
         "target_vs_no_queue": TARGET_VS_NO_QUEUE,
         "target_vs_no_queue_met": vs_plain >= TARGET_VS_NO_QUEUE,
-        "target_courier_gain": TARGET_COURIER_GAIN,
-        "target_courier_gain_met": vs_one >= TARGET_COURIER_GAIN,
-        "one_process_vs_better_peer": round(one_process / rate[better], 2),
-        "one_process_vs_no_queue": round(one_process / rate["no_queue"], 2),
     }
 
 
@@ -191,7 +174,7 @@ def throughput(wl: workload.Workload, servers: dict[str, LineServer], *, repeats
                     say(f"round {repeat + 1}/{repeats} {server_name:<8} {latency_ms:>2} ms {name:<21} "
                         f"{figures.per_second:7.0f}/s")
     out: dict[str, Any] = {
-        server_name: {f"{latency_ms}ms": _table(runs[server_name], latency_ms, repeats) for latency_ms in LATENCIES_MS}
+        server_name: {f"{latency_ms}ms": _table(runs[server_name], latency_ms) for latency_ms in LATENCIES_MS}
         for server_name in server_names}
     out["load_average_1_5_15_min"] = {"before": [round(x, 2) for x in load_before],
                                       "after": [round(x, 2) for x in os.getloadavg()]}
@@ -246,22 +229,18 @@ def run(sizes: Sizes, *, concurrency: int, quick: bool, servers: Sequence[str] =
                 "per LINE server (emulator: core/emulator; standin: tests/perf/standin_server.py) and "
                 "latency; median of the runs (of an even number, the upper one); seconds from the first "
                 "claim/dequeue to the last result recorded; cpu_ms_per_delivery is the code under test "
-                "(each server has its own process): for shiftcast its process plus the courier process, "
-                "split in the two fields beside it; server_cpu_ms_per_delivery is the server's process")
+                "(each server has its own process); server_cpu_ms_per_delivery is the server's process")
             if only == "throughput":
                 report["wall_seconds"] = round(time.perf_counter() - started)
                 return report
-            # As `main.py sender` runs (courier) and as the window runs (one process).
-            for label, courier in (("", True), ("_one_process", False)):
-                emulator.reset(latency_ms=0)
-                latency = _timed(f"latency at low load{label}", root, lambda db: sender_idle_latency.enqueue_to_accepted(
-                    db, emulator, samples=sizes.latency_samples, per_second=20.0, courier=courier))
-                latency["target_p50_ms"] = TARGET_LATENCY_P50_MS
-                latency["target_met"] = latency["p50_ms"] < TARGET_LATENCY_P50_MS
-                report[f"enqueue_to_accepted_latency{label}"] = latency
-                report[f"idle_sender_cpu{label}"] = _timed(f"idle sender{label}", root,
-                                                           lambda db: sender_idle_latency.idle_cpu(
-                                                               db, emulator, seconds=sizes.idle_seconds, courier=courier))
+            emulator.reset(latency_ms=0)
+            latency = _timed("latency at low load", root, lambda db: sender_idle_latency.enqueue_to_accepted(
+                db, emulator, samples=sizes.latency_samples, per_second=20.0))
+            latency["target_p50_ms"] = TARGET_LATENCY_P50_MS
+            latency["target_met"] = latency["p50_ms"] < TARGET_LATENCY_P50_MS
+            report["enqueue_to_accepted_latency"] = latency
+            report["idle_sender_cpu"] = _timed("idle sender", root, lambda db: sender_idle_latency.idle_cpu(
+                db, emulator, seconds=sizes.idle_seconds))
             emulator.reset(latency_ms=0)
             say(f"window open on Deliveries while the sender drains {wl.count}")
             ui_db = workload.fresh_database(wl, "ui-stall")

@@ -17,10 +17,10 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from core.channels.base import Outgoing
 from core.channels.line import LineClient
-from core.outbox.policy import Outcome, classify
+from core.outbox.policy import Outcome, classify_line
 from core.sending import builders
-from core.sending.outgoing import Outgoing
 from core.store.db import Database
 from core.store.models import Delivery, utcnow
 from tests.perf.figures import RunFigures, Stopwatch
@@ -49,7 +49,7 @@ class _Countdown:
 def _push(client: LineClient, outgoing: Outgoing, retry_key: str) -> None:
     for _ in range(ATTEMPTS):
         result = client.push(str(outgoing.to), list(outgoing.messages), retry_key=retry_key)
-        if classify(result).outcome is Outcome.SENT:
+        if classify_line(result).outcome is Outcome.SENT:
             return
     raise RuntimeError(f"push to {outgoing.to} failed: {result}")
 

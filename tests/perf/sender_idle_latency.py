@@ -14,15 +14,15 @@ from core.store.db import Database
 from core.store.models import DeliveryKind, ShiftStatus, utcnow
 from tests import factories as f
 from tests.perf.emulator_process import EmulatorProcess
-from tests.perf.shiftcast_run import line_access, process_cpu_seconds
+from tests.perf.shiftcast_run import line_access
 
 
-def _started(db: Database, emulator: EmulatorProcess, courier: bool) -> Sender:
-    """A Sender with default settings, running (with its courier process started, if asked)."""
+def _started(db: Database, emulator: EmulatorProcess) -> Sender:
+    """A Sender with default settings, running."""
     access = line_access(emulator.base_url, emulator.token)
-    sender = Sender(db, lambda: access, config=SenderConfig(courier=courier)).start()
-    if not sender.ready.wait(30) or (courier and sender.courier_pid is None):
-        raise AssertionError("the sender (or its courier) did not start")
+    sender = Sender(db, lambda: access, config=SenderConfig()).start()
+    if not sender.ready.wait(30):
+        raise AssertionError("the sender did not start")
     return sender
 
 
@@ -47,8 +47,7 @@ def _percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
-def enqueue_to_accepted(db: Database, emulator: EmulatorProcess, *, samples: int, per_second: float,
-                        courier: bool) -> dict[str, Any]:
+def enqueue_to_accepted(db: Database, emulator: EmulatorProcess, *, samples: int, per_second: float) -> dict[str, Any]:
     """Enqueue one reminder at a time, each in its own transaction, into a running Sender.
 
     The clock starts when the enqueuing transaction has committed (an after-commit listener
@@ -66,7 +65,7 @@ def enqueue_to_accepted(db: Database, emulator: EmulatorProcess, *, samples: int
             committed[pending.pop()] = time.time()
 
     remove_stamp = queue.on_enqueued(stamp)
-    sender = _started(db, emulator, courier)  # default configuration: 2 s poll, woken by the enqueue
+    sender = _started(db, emulator)  # default configuration: 2 s poll, woken by the enqueue
     try:
         time.sleep(0.5)  # past its start-up
         interval = 1.0 / per_second
@@ -102,22 +101,19 @@ def enqueue_to_accepted(db: Database, emulator: EmulatorProcess, *, samples: int
     }
 
 
-def idle_cpu(db: Database, emulator: EmulatorProcess, *, seconds: float, courier: bool) -> dict[str, Any]:
-    """CPU time of this whole process (and the courier's) while a started Sender has nothing to do."""
-    sender = _started(db, emulator, courier)
+def idle_cpu(db: Database, emulator: EmulatorProcess, *, seconds: float) -> dict[str, Any]:
+    """CPU time of this whole process while a started Sender has nothing to do."""
+    sender = _started(db, emulator)
     try:
         time.sleep(1.0)  # past its start-up
-        pid = sender.courier_pid
-        cpu, child, wall = time.process_time(), process_cpu_seconds(pid), time.perf_counter()
+        cpu, wall = time.process_time(), time.perf_counter()
         time.sleep(seconds)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-        child = process_cpu_seconds(pid) - child
     finally:
         sender.stop()
     return {
         "seconds": round(wall, 2),
-        "cpu_seconds": round(cpu + child, 4),
-        "courier_cpu_seconds": round(child, 4),
-        "percent_of_one_core": round(100 * (cpu + child) / wall, 3),
+        "cpu_seconds": round(cpu, 4),
+        "percent_of_one_core": round(100 * cpu / wall, 3),
         "poll_interval_s": sender.config.poll_interval,
     }

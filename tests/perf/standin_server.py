@@ -1,7 +1,7 @@
 """A LINE stand-in for the benchmark, independent of core/emulator: Starlette under uvicorn.
 
 `python -m tests.perf.standin_server --port 0 --token T` prints `listening on http://127.0.0.1:PORT`
-and serves until SIGTERM. It answers what the sender and its courier call (push, multicast) and the
+and serves until SIGTERM. It answers what the sender calls (push, multicast) and the
 read endpoints a starting engine asks for (bot info, quota, quota consumption, profile), in the
 shapes of LINE's OpenAPI (shared reference: messaging-api.yml). It does not share a line of code with
 the project's emulator, so a figure measured against both says whether a result is the emulator's.

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from sqlalchemy import make_url, select, update
 
+from core.channels.base import Outgoing
 from core.sending import builders
-from core.sending.outgoing import Outgoing
 from core.store import paths
 from core.store.bootstrap import open_database
 from core.store.db import Database, backup_sqlite

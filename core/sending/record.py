@@ -1,0 +1,148 @@
+"""A turn's finished sends recorded: each result read by its channel's rules, decided by the outcome
+policy, and applied to its row under the lease, with the holds, fallbacks and alerts it causes.
+
+All attempts go in one INSERT and all sent rows in one UPDATE; retries, throttles and failures are
+one guarded transition each. A row whose lease another sender took over is left to that sender.
+Incidents opened here are announced only after the turn's transaction committed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import random
+from collections.abc import Mapping
+
+from sqlalchemy.orm import Session
+
+from core import alerts
+from core.channels.base import ChannelDriver
+from core.outbox import holds as channel_holds
+from core.outbox import policy
+from core.outbox import queue as outbox
+from core.outbox.policy import BackoffPolicy, Decision, ErrorCode, Outcome, SendResult
+from core.planning import fallback
+from core.sending.config import SenderEvents, SenderStats
+from core.sending.outgoing import Job
+from core.sending.turn import Connections
+from core.store.models import Channel, DeliveryStatus
+
+log = logging.getLogger(__name__)
+
+_PROCESSING = [DeliveryStatus.PROCESSING]
+
+
+class Recorder:
+    def __init__(self, drivers: Mapping[Channel, ChannelDriver], connections: Connections, *, owner: str,
+                 stats: SenderStats, events: SenderEvents, rng: random.Random, backoff: BackoffPolicy) -> None:
+        self._drivers = drivers
+        self._connections = connections
+        self._owner = owner
+        self._stats = stats
+        self._events = events
+        self._rng = rng
+        self._backoff = backoff
+        self._opened: list[tuple[str, str]] = []  # incidents opened this turn, announced once it commits
+        self._died = False  # a delivery was dead-lettered in the results being recorded
+
+    def record(self, session: Session, finished: list[tuple[Job, SendResult]], now: dt.datetime) -> None:
+        """A turn's finished sends: every attempt in one INSERT, every sent row in one UPDATE."""
+        decided = [(job, result, policy.decide(self._drivers[job.channel].classify(result),
+                                               attempts_made=job.attempt_count, now=now, rng=self._rng,
+                                               backoff=self._backoff)) for job, result in finished]
+        outbox.record_attempts(session, [{
+            "delivery_id": job.delivery_id, "number": job.attempt_number, "started_at": job.started_at,
+            "duration_ms": result.duration_ms, "http_status": result.http_status, "request_id": result.request_id,
+            "accepted_request_id": result.accepted_request_id, "retry_key": job.retry_key,
+            "outcome": decision.outcome.value, "error_code": decision.code.value if decision.code else None,
+            "error_message": decision.message,
+        } for job, result, decision in decided])
+        ours = outbox.leased_by(session, (job.delivery_id for job, _, _ in decided), owner=self._owner)
+        sent: list[outbox.Accepted] = []
+        for job, result, decision in decided:
+            if job.delivery_id not in ours:
+                self._lost_lease(job, decision)
+            elif decision.outcome is Outcome.SENT:
+                # A 409 keeps the id of the earlier request LINE accepted.
+                sent.append(outbox.Accepted(job.delivery_id, None if result.http_status == 409 else result.request_id,
+                                            result.accepted_request_id))
+            else:
+                self._record_unsent(session, job, decision, now)
+        if sent:
+            applied = outbox.mark_sent(session, sent, owner=self._owner, now=now)
+            self._stats.sent += applied
+            if applied != len(sent):  # cannot happen while leased_by's lock holds; say so if it ever does
+                log.error("%d of %d sent deliveries could not be recorded as sent", len(sent) - applied, len(sent))
+        if self._died:  # after every result is in, so the incident counts all that died together
+            self._died = False
+            self.open_incident(session, alerts.dead_letters(alerts.dead_letter_count(session)), now)
+
+    def _record_unsent(self, session: Session, job: Job, decision: Decision, now: dt.datetime) -> None:
+        code = decision.code.value if decision.code else None
+        if decision.outcome is Outcome.RETRY:
+            applied = outbox.transition(session, job.delivery_id, expected=_PROCESSING, owner=self._owner, now=now,
+                                        status=DeliveryStatus.QUEUED, next_attempt_at=decision.next_attempt_at,
+                                        last_error_code=code, last_error_message=decision.message,
+                                        last_error_at_recipient=decision.at_recipient)
+            self._stats.retried += applied
+        elif decision.outcome in (Outcome.THROTTLED, Outcome.HOLD):
+            # The channel processed nothing: the attempt does not count against the retry budget.
+            applied = outbox.transition(session, job.delivery_id, expected=_PROCESSING, owner=self._owner, now=now,
+                                        status=DeliveryStatus.QUEUED, next_attempt_at=decision.next_attempt_at or now,
+                                        attempt_count=max(job.attempt_count - 1, 0),
+                                        last_error_code=code, last_error_message=decision.message,
+                                        last_error_at_recipient=decision.at_recipient)
+            self._stats.throttled += applied
+            if decision.outcome is Outcome.HOLD:
+                self._hold(session, job.channel, code or ErrorCode.AUTH_FAILED.value, now)
+        else:
+            dead = decision.outcome is Outcome.DEAD
+            applied = outbox.transition(session, job.delivery_id, expected=_PROCESSING, owner=self._owner, now=now,
+                                        status=DeliveryStatus.FAILED, last_error_code=code,
+                                        last_error_message=decision.message,
+                                        last_error_at_recipient=decision.at_recipient,
+                                        dead_lettered_at=now if dead else None)
+            self._stats.failed += applied
+            self._died |= bool(applied and dead)
+            if applied and decision.code is ErrorCode.QUOTA_EXHAUSTED:
+                self.open_incident(session, alerts.quota_exhausted(), now)
+            if applied:
+                # In this transaction: a teacher with e-mail fallback is never left with neither.
+                fallback.after_failure(session, job.delivery_id, code=code, at_recipient=decision.at_recipient,
+                                       dead=dead, now=now)
+        if not applied:
+            self._lost_lease(job, decision)
+
+    def _lost_lease(self, job: Job, decision: Decision) -> None:
+        # Another sender took the row over after our lease expired; it owns the outcome now.
+        self._stats.lost_leases += 1
+        log.warning("lease on delivery %s was lost before its result (%s) was recorded",
+                    job.delivery_id, decision.outcome.value)
+
+    def _hold(self, session: Session, channel: Channel, code: str, now: dt.datetime) -> None:
+        """Hold the channel whose credentials were refused, for exactly those credentials."""
+        driver, connection = self._drivers[channel], self._connections.get(channel)
+        if driver.hold_key is None or connection is None or connection.fingerprint is None:
+            return
+        if not channel_holds.hold(session, driver.hold_key, code=code, fingerprint=connection.fingerprint, now=now):
+            return
+        log.error("%s refused our credentials (%s); sending is held until they change", driver.title, code)
+        self._events.emit_hold(code)
+        self.open_incident(session, alerts.channel_held(channel.value, code), now)
+
+    # ----- incidents -----
+
+    def open_incident(self, session: Session, condition: alerts.Condition, now: dt.datetime) -> None:
+        """Once per incident, not per delivery: fifty dead letters of one outage are one alert."""
+        if alerts.open_incident(session, condition, now=now) is not None:
+            self._opened.append((condition.code, condition.title))
+
+    def announce(self) -> None:
+        """After the turn committed: tell the listeners about the incidents it opened."""
+        opened, self._opened = self._opened, []
+        for code, title in opened:
+            self._events.emit_alert(code, title)
+
+    def discard(self) -> None:
+        """The turn rolled back: the incidents it opened never were."""
+        self._opened.clear()

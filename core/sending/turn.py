@@ -1,0 +1,148 @@
+"""A turn's claim: which channels can send now, how much each may take, and the claim itself.
+
+`Connections` keeps each channel's connection while it can send. `Claimer` decides, per turn,
+how many rows each connected channel may take (the pooled ones share the pool's room, a batch
+channel takes its batch while none of it is in flight), checks the holds in the turn's own
+transaction, claims, and renews the leases of what is still in flight.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import time
+from collections.abc import Callable, Mapping
+
+from sqlalchemy.orm import Session
+
+from core.channels import registry
+from core.channels.base import ChannelDriver, Connection
+from core.outbox import holds as channel_holds
+from core.outbox import queue as outbox
+from core.sending.config import IN_FLIGHT_ROUNDS, SenderConfig
+from core.store.models import Channel
+
+log = logging.getLogger(__name__)
+
+
+class Connections:
+    """Each channel's connection while it can send; the sender's parts share one of these."""
+
+    def __init__(self, drivers: Mapping[Channel, ChannelDriver], sources: Mapping[Channel, registry.Source], *,
+                 poll_interval: float) -> None:
+        self._drivers = drivers
+        self._sources = sources
+        self._poll_interval = poll_interval
+        self._open: dict[Channel, Connection] = {}
+        self._look_again_at: dict[Channel, float] = {}  # monotonic time before which a channel not set up is not looked up
+
+    def connected(self) -> dict[Channel, Connection]:
+        """Every channel that can send now, connected; a channel not set up is looked for again
+        every poll interval, not every turn (most classrooms never set up e-mail)."""
+        for channel, driver in self._drivers.items():
+            if channel in self._open or time.monotonic() < self._look_again_at.get(channel, 0.0):
+                continue
+            connection: Connection | None = None
+            try:
+                connection = self._sources[channel]()
+            except Exception as exc:  # noqa: BLE001 - a missing token, password or keyring must not kill the loop
+                log.warning("%s is not usable: %s", driver.title, exc)
+            if connection is None:
+                self._look_again_at[channel] = time.monotonic() + self._poll_interval
+            else:
+                self._open[channel] = connection
+        return self.current()
+
+    def current(self) -> dict[Channel, Connection]:
+        """The channels connected now, without looking for more."""
+        return dict(self._open)
+
+    def get(self, channel: Channel) -> Connection | None:
+        return self._open.get(channel)
+
+    def forget(self, channel: Channel) -> None:
+        """Close it; the next turn reads the credentials again (only while none of its sends is in flight)."""
+        if (connection := self._open.pop(channel, None)) is not None:
+            connection.close()
+
+    def close_all(self) -> None:
+        for channel in list(self._open):
+            self.forget(channel)
+
+
+class Claimer:
+    def __init__(self, drivers: Mapping[Channel, ChannelDriver], connections: Connections, config: SenderConfig,
+                 owner: str) -> None:
+        self._drivers = drivers
+        self._connections = connections
+        self._config = config
+        self._owner = owner
+        self._renew_at: dt.datetime | None = None  # when the leases of what is in flight are next extended
+        self.ready: list[Channel] | None = None  # the channels the last turn could claim (None: any)
+
+    def pooled(self, channel: Channel) -> bool:
+        """Does this channel send one request per pool task (not one batch per turn)?"""
+        return self._drivers[channel].batch is None
+
+    def pool_room(self, pool_in_flight: int) -> int:
+        # Several rounds of requests in flight let results gather into larger transactions; the
+        # leases of those still waiting are renewed, so their depth never outlasts a lease.
+        return self._config.concurrency * IN_FLIGHT_ROUNDS - pool_in_flight
+
+    def wanted(self, connected: Mapping[Channel, Connection], *, room: int,
+               busy: Callable[[Channel], bool]) -> dict[Channel, int]:
+        """How many rows each connected channel may claim this turn (only those that may claim some)."""
+        wanted: dict[Channel, int] = {}
+        for channel in connected:
+            batch = self._drivers[channel].batch
+            count = room if batch is None else (0 if busy(channel) else batch)
+            if count > 0:
+                wanted[channel] = count
+        return wanted
+
+    def leases_to_renew(self, now: dt.datetime, in_flight: Callable[[], list[int]]) -> list[int]:
+        """The deliveries in flight, a quarter of a lease after the last renewal (else none)."""
+        if self._renew_at is None:
+            self._renew_at = now + self._config.lease / 4
+        if now < self._renew_at:
+            return []
+        self._renew_at = now + self._config.lease / 4
+        return in_flight()
+
+    def claim(self, session: Session, wanted: Mapping[Channel, int], now: dt.datetime, *, active: bool,
+              busy: Callable[[Channel], bool]) -> tuple[list[int], bool]:
+        """(claimed ids, was a hold lifted): claim for every wanted channel that is not held."""
+        claimable: list[Channel] = []
+        lifted_any = False
+        for channel in wanted:
+            held, lifted = self._held(session, channel)
+            lifted_any |= lifted
+            if not held:
+                claimable.append(channel)
+            elif not busy(channel):
+                # Read the credentials again on the next turn: a corrected token or password saved
+                # in Settings then lifts the hold in the running app, without a restart.
+                self._connections.forget(channel)
+        if active:
+            self.ready = claimable
+        lease, owner = self._config.lease, self._owner
+        pooled = [channel for channel in claimable if self.pooled(channel)]
+        # The pooled channels claim together: one limit, the earliest due first, whatever the channel.
+        ids = outbox.claim(session, owner=owner, now=now, lease=lease, limit=max(wanted[c] for c in pooled),
+                           channels=pooled) if pooled else []
+        for channel in claimable:
+            if not self.pooled(channel):
+                ids += outbox.claim(session, owner=owner, now=now, lease=lease, limit=wanted[channel],
+                                    channels=[channel])
+        return ids, lifted_any
+
+    def _held(self, session: Session, channel: Channel) -> tuple[bool, bool]:
+        """(held, lifted): is the channel held for these credentials, and was a hold for older ones lifted now?
+
+        Read inside the turn's own transaction rather than in a read scope of its own, which cost a
+        second transaction per turn."""
+        key = self._drivers[channel].hold_key
+        connection = self._connections.get(channel)
+        if key is None or connection is None or connection.fingerprint is None:
+            return False, False
+        return channel_holds.check(session, key, connection.fingerprint)
