@@ -44,7 +44,7 @@ class Received:
 
     @property
     def message(self) -> EmailMessage:
-        return message_from_bytes(self.data, policy=email_policy.default)  # type: ignore[return-value]
+        return message_from_bytes(self.data, policy=email_policy.default)
 
 
 @dataclass

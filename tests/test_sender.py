@@ -350,7 +350,7 @@ def test_leases_of_sends_still_in_flight_are_renewed(db, line_ready: LineEmulato
     clock.advance(seconds=8)  # past a quarter of the 30 s lease
     sender.turn()
     with db.read() as s:
-        leases = {s.get(Delivery, i).lease_expires_at for i in ids}  # type: ignore[union-attr]
+        leases = {s.get(Delivery, i).lease_expires_at for i in ids}
     assert leases == {clock.now + FAST.lease}
     clock.now = claimed_at + FAST.lease + dt.timedelta(seconds=1)  # the first lease would have run out
     with db.write() as s:

@@ -114,7 +114,7 @@ def test_email_settings_are_saved_and_the_password_only_in_the_keyring(qtbot, ct
     section.from_address.setText("not an address")  # refused as a whole: nothing changes
     click(qtbot, ctx, section.save)
     assert section.status.problem_shown
-    assert email_setup.email_state(ctx.db).config.from_address == "shifts@example.com"  # type: ignore[union-attr]
+    assert email_setup.email_state(ctx.db).config.from_address == "shifts@example.com"
 
 
 def test_alert_targets_are_saved_and_explained(qtbot, ctx: AppContext) -> None:

@@ -56,9 +56,9 @@ def paint_block(painter: QPainter, rect: QRectF, status: ShiftStatus, start: str
 class ShiftCellDelegate(QStyledItemDelegate):
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
         painter.save()
-        rect = option.rect  # type: ignore[attr-defined]
-        state = option.state  # type: ignore[attr-defined]
-        palette: QPalette = option.palette  # type: ignore[attr-defined]
+        rect = option.rect
+        state = option.state
+        palette: QPalette = option.palette
         # The view's style has already filled a selected cell with the solid highlight; start again from
         # the base colour so the day tint and the status marks stay readable under a light highlight.
         painter.fillRect(rect, palette.base())
@@ -80,7 +80,7 @@ class ShiftCellDelegate(QStyledItemDelegate):
             painter.setPen(QPen(palette.color(QPalette.ColorRole.Highlight), 2))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRect(rect.adjusted(1, 1, -1, -1))
-        font = option.font  # type: ignore[attr-defined]
+        font = option.font
         height = block_height(font)
         y = rect.top() + PAD
         for shift in index.data(SHIFTS_ROLE) or ():
@@ -90,7 +90,7 @@ class ShiftCellDelegate(QStyledItemDelegate):
         painter.restore()
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
-        font = option.font  # type: ignore[attr-defined]
+        font = option.font
         count = max(len(index.data(SHIFTS_ROLE) or ()), 1)
         width = QFontMetrics(font).horizontalAdvance("00:00") + 4 * PAD + 4
         return QSize(width, count * (block_height(font) + GAP) + 2 * PAD)
