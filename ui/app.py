@@ -34,6 +34,8 @@ from ui.tasks import Tasks
 log = logging.getLogger(__name__)
 SEEN_TRAY_HINT = "ui.tray_hint_shown"
 FIRST_RUN_DONE = "ui.first_run_done"
+# Set by tests/perf/startup.py: one "window shown" line on stderr once the event loop has shown it.
+REPORT_SHOWN_ENV = "SHIFTCAST_REPORT_SHOWN"
 
 
 def run_gui(args: argparse.Namespace) -> int:
@@ -161,6 +163,8 @@ def _run(app: QApplication, ctx: AppContext, mode: str, icon: QIcon, instance: S
     instance.listen()
     if mode != "tray" or shell.tray is None:
         shell.open_window()
+        if os.environ.get(REPORT_SHOWN_ENV):
+            QTimer.singleShot(0, lambda: print("shiftcast: window shown", file=sys.stderr, flush=True))
     QTimer.singleShot(2000, tune_for_interactivity)  # after the first loads have landed
     if smoke:
         window = shell.window
