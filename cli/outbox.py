@@ -12,25 +12,15 @@ import signal
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from core import alerts
-from core.channels import email as email_channel
-from core.channels.line import access_from_settings
 from core.errors import ValidationError
-from core.outbox import deliveries
-from core.planning import forecast
-from core.publication import month_image
-from core.publication import publish as publication
-from core.publication.image_store import ImageStore
-from core.roster import rules
-from core.sending.engine import Engine
-from core.sending.scheduler import Scheduler
-from core.sending.sender import Sender, SenderConfig
-from core.store import secrets
-from core.store.db import Database
-from core.store.models import DeliveryKind, DeliveryStatus
-from core.store.paths import data_paths
+from core.store.kinds import DeliveryKind, DeliveryStatus
+
+# Every verb imports the core it needs when it runs: parsing (and --help) must not load SQLAlchemy,
+# httpx or the sender (tests/test_cli.py holds that).
+if TYPE_CHECKING:
+    from core.store.db import Database
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +74,13 @@ def _now() -> dt.datetime:
 
 
 def cmd_sender(db: Database, args: argparse.Namespace) -> int:
+    from core.channels import email as email_channel
+    from core.channels.line import access_from_settings
+    from core.sending.engine import Engine
+    from core.sending.scheduler import Scheduler
+    from core.sending.sender import Sender, SenderConfig
+    from core.store.paths import data_paths
+
     if args.until_idle:
         with db.read() as session:
             config = dataclasses.replace(SenderConfig.from_settings(session), courier=True)
@@ -124,6 +121,8 @@ def _row(d: Any) -> dict[str, Any]:
 
 
 def cmd_deliveries(db: Database, args: argparse.Namespace) -> int:
+    from core.outbox import deliveries
+
     flt = deliveries.DeliveryFilter(
         statuses=tuple(DeliveryStatus(s) for s in args.status or ()),
         kinds=tuple(DeliveryKind(k) for k in args.kind or ()),
@@ -143,6 +142,8 @@ def cmd_deliveries(db: Database, args: argparse.Namespace) -> int:
 
 
 def cmd_retry(db: Database, args: argparse.Namespace) -> int:
+    from core.outbox import deliveries
+
     if (args.id is None) == (not args.dead):
         raise ValidationError("give a delivery id or --dead")
     with db.write() as session:
@@ -160,6 +161,8 @@ def cmd_retry(db: Database, args: argparse.Namespace) -> int:
 
 
 def cmd_cancel(db: Database, args: argparse.Namespace) -> int:
+    from core.outbox import deliveries
+
     with db.write() as session:
         deliveries.cancel(session, args.id, now=_now())
     print(f"delivery {args.id} canceled")
@@ -167,6 +170,8 @@ def cmd_cancel(db: Database, args: argparse.Namespace) -> int:
 
 
 def cmd_line_token(db: Database, args: argparse.Namespace) -> int:
+    from core.store import secrets
+
     token = getpass.getpass("LINE channel access token: ") if sys.stdin.isatty() else sys.stdin.readline()
     if not token.strip():
         raise ValidationError("no token given")
@@ -176,6 +181,8 @@ def cmd_line_token(db: Database, args: argparse.Namespace) -> int:
 
 
 def cmd_smtp_password(db: Database, args: argparse.Namespace) -> int:
+    from core.channels import email as email_channel
+
     password = getpass.getpass("SMTP password: ") if sys.stdin.isatty() else sys.stdin.readline()
     if not password.strip():
         raise ValidationError("no password given")
@@ -193,6 +200,8 @@ def _alert_row(a: Any) -> dict[str, Any]:
 
 
 def cmd_alerts(db: Database, args: argparse.Namespace) -> int:
+    from core import alerts
+
     with db.read() as session:
         rows = [_alert_row(a) for a in alerts.list_alerts(session, now=_now())]
     if args.json:
@@ -206,6 +215,8 @@ def cmd_alerts(db: Database, args: argparse.Namespace) -> int:
 
 
 def cmd_plan(db: Database, args: argparse.Namespace) -> int:
+    from core.planning import forecast
+
     if not 1 <= args.days <= 62:
         raise ValidationError("--days must be between 1 and 62")
     now = _now()
@@ -226,6 +237,10 @@ def cmd_plan(db: Database, args: argparse.Namespace) -> int:
 
 
 def cmd_render(db: Database, args: argparse.Namespace) -> int:
+    from core.publication import month_image
+    from core.publication import publish as publication
+    from core.roster import rules
+
     year, month = rules.parse_month(args.month)
     suffix = args.out.suffix.lower()
     if suffix not in (".png", ".pdf"):
@@ -240,6 +255,11 @@ def cmd_render(db: Database, args: argparse.Namespace) -> int:
 
 
 def cmd_publish(db: Database, args: argparse.Namespace) -> int:
+    from core.publication import publish as publication
+    from core.publication.image_store import ImageStore
+    from core.roster import rules
+    from core.store.paths import data_paths
+
     year, month = rules.parse_month(args.month)
     now = _now()
     if args.dry_run:
@@ -274,6 +294,8 @@ def cmd_publish(db: Database, args: argparse.Namespace) -> int:
 
 
 def _live_member_count(db: Database, group_id: str | None) -> int | None:
+    from core.channels.line import access_from_settings
+
     if not group_id:
         return None
     try:
