@@ -127,3 +127,7 @@ def test_parsing_loads_no_database_network_or_screen_code(tmp_path: Path, argv: 
     # Every CLI call, tray start and wake-up pays for what parsing imports (docs/performance.md, Start-up).
     assert _loaded(tmp_path, *argv) & HEAVY == set()
 
+
+def test_a_listing_on_an_up_to_date_database_does_not_load_alembic(tmp_path: Path) -> None:
+    assert "alembic" in _loaded(tmp_path, "teachers", "--json")  # the first start creates the schema
+    assert _loaded(tmp_path, "teachers", "--json") & {"alembic", "httpx", "apscheduler", "PySide6"} == set()
