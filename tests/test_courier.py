@@ -257,3 +257,27 @@ def test_a_courier_that_stops_answering_is_replaced_and_nothing_is_lost(
     assert [d.status for d in rows] == [DeliveryStatus.SENT] * 12
     assert all(keys[d.id] == {d.retry_key} for d in rows)
     assert sorted(m.recipient for m in line_ready.all_inbox()) == sorted(d.recipient for d in rows)
+
+
+def test_a_line_client_builds_its_connection_pool_on_first_use(line_ready: LineEmulator) -> None:
+    # The headless sender's own client rarely sends (its courier does): building it must cost nothing.
+    line_ready.add_user(user_id(1), "講師")
+    client = LineClient(TOKEN, base_url=line_ready.base_url)
+    assert client._client is None
+    result = client.push(user_id(1), [{"type": "text", "text": "こんにちは"}],
+                         retry_key="00000000-0000-4000-8000-000000000001")
+    assert result.http_status == 200 and client._client is not None
+    client.close()
+    with pytest.raises(RuntimeError):
+        client.push(user_id(1), [{"type": "text", "text": "もう一度"}], retry_key="00000000-0000-4000-8000-000000000002")
+    LineClient(TOKEN, base_url=line_ready.base_url).close()  # closing one never used is fine
+
+
+def test_line_clients_share_one_verifying_tls_context() -> None:
+    import ssl
+
+    from core.channels.line import tls_context
+
+    assert tls_context() is tls_context()
+    assert tls_context().verify_mode == ssl.CERT_REQUIRED and tls_context().check_hostname
+
