@@ -277,7 +277,6 @@ COMMANDS: dict[str, Callable[[Database, argparse.Namespace], int]] = {
 def run(args: argparse.Namespace, *, paths: DataPaths | None = None) -> int:
     """Run a non-screen verb. Errors meant for the user become one line on stderr."""
     from core.logs import configure_logging
-    from core.store.bootstrap import open_database
     from core.store.paths import data_paths
 
     paths = paths or data_paths(args.home)
@@ -285,6 +284,9 @@ def run(args: argparse.Namespace, *, paths: DataPaths | None = None) -> int:
     try:
         if args.command in outbox.NO_DATABASE:
             return outbox.NO_DATABASE[args.command](None, args)
+        outbox.before_database(args)
+        from core.store.bootstrap import open_database  # SQLAlchemy: after what can start without it
+
         db = open_database(paths)
         try:
             return COMMANDS[args.command](db, args)

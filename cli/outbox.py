@@ -73,6 +73,16 @@ def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
+def before_database(args: argparse.Namespace) -> None:
+    """What a verb can start while this process still imports SQLAlchemy and opens the database."""
+    if args.command == "sender":
+        from core.sending import courier
+
+        # The courier's own start-up (a Python process and its imports) then runs on the other core,
+        # and the first message waits only for the handshake.
+        courier.start_early()
+
+
 def cmd_sender(db: Database, args: argparse.Namespace) -> int:
     from core.channels import email as email_channel
     from core.channels.line import access_from_settings

@@ -281,3 +281,45 @@ def test_line_clients_share_one_verifying_tls_context() -> None:
     assert tls_context() is tls_context()
     assert tls_context().verify_mode == ssl.CERT_REQUIRED and tls_context().check_hostname
 
+
+def test_a_courier_started_early_is_the_one_the_sender_uses(line_ready: LineEmulator) -> None:
+    courier.start_early()
+    spare = courier._spare
+    assert spare is not None
+    client = LineClient(TOKEN, base_url=line_ready.base_url)
+    line_ready.add_user(user_id(1), "講師")
+    results: list[SendResult] = []
+    done = threading.Event()
+    sender_side = courier.Courier(client, threads=1, push_rate=10, multicast_rate=10,
+                                  on_result=lambda _id, r: (results.append(r), done.set()))
+    try:
+        assert sender_side.pid == spare.pid and courier._spare is None
+        sender_side.send([(1, "push", "00000000-0000-4000-8000-000000000001",
+                           encode_push(user_id(1), [{"type": "text", "text": "早い"}]))])
+        assert done.wait(30) and results[0].http_status == 200
+    finally:
+        sender_side.close()
+        client.close()
+
+
+def test_a_courier_started_early_that_died_is_replaced(line_ready: LineEmulator) -> None:
+    courier.start_early()
+    spare = courier._spare
+    assert spare is not None
+    spare.kill()
+    spare.wait()
+    client = LineClient(TOKEN, base_url=line_ready.base_url)
+    sender_side = courier.Courier(client, threads=1, push_rate=10, multicast_rate=10, on_result=lambda *_: None)
+    try:
+        assert sender_side.pid != spare.pid and sender_side.alive
+    finally:
+        sender_side.close()
+        client.close()
+
+
+def test_a_courier_started_early_and_never_used_ends() -> None:
+    courier.start_early()
+    spare = courier._spare
+    assert spare is not None
+    courier.discard_spare()  # at exit, or SPARE_TTL_S after it started
+    assert courier._spare is None and spare.returncode == 2  # it saw no config and served nothing

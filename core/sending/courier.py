@@ -18,10 +18,15 @@ The protocol is one line per message, in both directions:
   newline, so the courier passes it on as it is, without decoding it;
 - courier → sender: "ready" once the client exists, then one JSON array per result:
   [id, http_status, transport_error, request_id, accepted_request_id, message, details, duration_ms].
+
+Start-up: the headless sender calls `start_early()` before it opens its database, so the child's
+imports run on the other core meanwhile; the first `Courier` then adopts that child and only the
+handshake is left to wait for. A child nobody adopts is ended after SPARE_TTL_S or at exit.
 """
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import queue
@@ -30,18 +35,21 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-import httpx
-
-from core.channels.line import LineClient
 from core.channels.ratelimit import TokenBucket
 from core.outbox import policy
 from core.outbox.policy import Outcome, SendResult, Transport
 
+# httpx and the client are imported where the child serves: start_early() runs before the sender has
+# imported them, and spawning the child should not wait for them.
+if TYPE_CHECKING:
+    from core.channels.line import LineClient
+
 log = logging.getLogger(__name__)
 
 START_TIMEOUT_S = 20.0
+SPARE_TTL_S = 60.0  # a child started early and not adopted by then (no token, say) is ended
 WRITE_INTERVAL_S = 0.005
 _END = object()
 
@@ -59,6 +67,62 @@ def command() -> list[str]:
 
 Request = tuple[int, str, str, bytes]  # delivery id, endpoint, retry key, encoded body
 
+_spare: subprocess.Popen[bytes] | None = None  # started by start_early(), not yet adopted by a Courier
+_spare_lock = threading.Lock()
+
+
+def _spawn() -> subprocess.Popen[bytes]:
+    # No console window for the child of a windowed app on Windows.
+    flags = getattr(subprocess, "CREATE_NO_WINDOW", 0)
+    return subprocess.Popen(command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            creationflags=flags)
+
+
+def start_early() -> None:
+    """Start the child now; the first Courier adopts it. Failing here only means starting it later."""
+    global _spare
+    with _spare_lock:
+        if _spare is not None:
+            return
+        try:
+            _spare = _spawn()
+        except OSError as exc:
+            log.warning("could not start the sending process ahead: %s", exc)
+            return
+    timer = threading.Timer(SPARE_TTL_S, discard_spare)
+    timer.daemon = True
+    timer.start()
+
+
+def discard_spare() -> None:
+    """End a child started early that no Courier adopted: without its config it exits at once."""
+    global _spare
+    with _spare_lock:
+        child, _spare = _spare, None
+    if child is not None:
+        _end(child)
+
+
+atexit.register(discard_spare)
+
+
+def _adopt_spare() -> subprocess.Popen[bytes] | None:
+    global _spare
+    with _spare_lock:
+        child, _spare = _spare, None
+    if child is not None and child.poll() is not None:  # it died meanwhile: start a new one
+        _end(child)
+        return None
+    return child
+
+
+def _end(child: subprocess.Popen[bytes]) -> None:
+    try:
+        child.communicate(timeout=5)  # closes its stdin: a child without a config exits (serve returns 2)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.communicate()
+
 
 class Courier:
     """The sender's side: start the child, hand it requests, report each result through `on_result`.
@@ -71,11 +135,8 @@ class Courier:
         self._on_result = on_result
         self._pending: dict[int, None] = {}  # ids handed over and not yet answered (dicts keep order)
         self._lock = threading.Lock()
-        # No console window for the child of a windowed app on Windows.
-        flags = getattr(subprocess, "CREATE_NO_WINDOW", 0)
         try:
-            self._child = subprocess.Popen(command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                           stderr=subprocess.PIPE, creationflags=flags)
+            self._child = _adopt_spare() or _spawn()
         except OSError as exc:
             raise CourierUnavailable(f"could not start the sending process: {exc}") from exc
         assert self._child.stdin is not None and self._child.stdout is not None and self._child.stderr is not None
@@ -187,6 +248,13 @@ class Courier:
 
 def serve(stdin: IO[bytes], stdout: IO[bytes]) -> int:
     """The courier's main: read the config, answer "ready", then send every request line until stdin ends."""
+    import httpx
+
+    from core.channels.line import LineClient, warm_up
+
+    # Usually started ahead of need (start_early): what the first request loads is loaded while the
+    # sender still starts, not after the handshake.
+    warm_up()
     config = json.loads(stdin.readline() or b"{}")
     if not config:
         return 2
