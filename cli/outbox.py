@@ -84,14 +84,12 @@ def before_database(args: argparse.Namespace) -> None:
 
 
 def cmd_sender(db: Database, args: argparse.Namespace) -> int:
-    from core.channels import email as email_channel
-    from core.channels.line import access_from_settings
-    from core.sending.engine import Engine
-    from core.sending.scheduler import Scheduler
-    from core.sending.sender import Sender, SenderConfig
-    from core.store.paths import data_paths
-
     if args.until_idle:
+        from core.channels import email as email_channel
+        from core.channels.line import access_from_settings
+        from core.sending.scheduler import Scheduler
+        from core.sending.sender import Sender, SenderConfig
+
         with db.read() as session:
             config = dataclasses.replace(SenderConfig.from_settings(session), courier=True)
         sender = Sender(db, lambda: access_from_settings(db), config=config,
@@ -101,6 +99,9 @@ def cmd_sender(db: Database, args: argparse.Namespace) -> int:
         sender.stop()
         print(json.dumps(drained.__dict__))
         return 0
+    from core.sending.engine import Engine
+    from core.store.paths import data_paths
+
     engine = Engine(db, data_paths(args.home), courier=True)
     if not engine.start():
         raise ValidationError("another Shiftcast (the app, the tray or a sender) is already sending from this data folder")

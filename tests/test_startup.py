@@ -30,7 +30,7 @@ def test_the_sending_stack_loads_no_drawing_keyring_or_emulator(module: str) -> 
     # Pillow and holidays draw the month image, keyring reads a secret, the emulator serves the demo:
     # each is imported where it is used, not by every process that might use it.
     loaded = _loaded_by(f"import {module}")
-    assert _tops(loaded) & {"PIL", "holidays", "keyring", "alembic"} == set()
+    assert _tops(loaded) & {"PIL", "holidays", "keyring", "apscheduler", "alembic"} == set()
     assert {"core.emulator", "http.server"} & loaded == set()
 
 
@@ -38,3 +38,14 @@ def test_the_courier_module_loads_without_httpx() -> None:
     # The headless sender starts its courier before it has imported httpx or SQLAlchemy.
     assert _tops(_loaded_by("from core.sending import courier")) & {"httpx", "sqlalchemy"} == set()
 
+
+def test_planning_once_loads_no_apscheduler(tmp_path: Path) -> None:
+    # `main.py sender --until-idle` plans once through the Scheduler without starting APScheduler.
+    loaded = _loaded_by(
+        "from core.store.bootstrap import open_database\n"
+        "from core.store.paths import data_paths\n"
+        "from core.sending.scheduler import Scheduler\n"
+        f"db = open_database(data_paths(__import__('pathlib').Path({str(tmp_path)!r})))\n"
+        "Scheduler(db, wake_sender=lambda: None).run_plan()\n"
+        "db.dispose()\n")
+    assert "apscheduler" not in _tops(loaded)
