@@ -102,16 +102,18 @@ def cmd_sender(db: Database, args: argparse.Namespace) -> int:
     from core.sending.engine import Engine
     from core.store.paths import data_paths
 
-    engine = Engine(db, data_paths(args.home), courier=True)
-    if not engine.start():
-        raise ValidationError("another Shiftcast (the app, the tray or a sender) is already sending from this data folder")
     stop = threading.Event()
 
     def on_signal(signum: int, _frame: object) -> None:
         stop.set()
 
+    # Before the engine starts: its first message can leave while start() still runs, and a signal
+    # then must stop it cleanly, not end the process with the courier's requests in hand.
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
+    engine = Engine(db, data_paths(args.home), courier=True)
+    if not engine.start():
+        raise ValidationError("another Shiftcast (the app, the tray or a sender) is already sending from this data folder")
     print(f"sending from {engine.paths.home} (Ctrl+C to stop)", flush=True)
     while not stop.wait(1.0):
         pass
