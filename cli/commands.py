@@ -13,16 +13,17 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from cli import outbox
 from core.errors import ShiftcastError
-from core.logs import configure_logging
-from core.roster import clock, csv_files, rules
-from core.store.bootstrap import open_database
-from core.store.db import Database
-from core.store.paths import DataPaths, data_paths
 from core.version import __version__
+
+# `--version`, `--help` and a usage error end before any verb runs, so the parser imports nothing
+# beyond the standard library and these; each verb imports its own core when it runs.
+if TYPE_CHECKING:
+    from core.store.db import Database
+    from core.store.paths import DataPaths
 
 log = logging.getLogger(__name__)
 EXIT_USAGE = 2
@@ -102,6 +103,8 @@ def _print_json(value: Any) -> None:
 
 
 def _quiet_hours(text: str) -> tuple[dt.time, dt.time] | None:
+    from core.roster import clock
+
     if text.strip().lower() == "off":
         return None
     start, sep, end = text.partition("-")
@@ -111,6 +114,8 @@ def _quiet_hours(text: str) -> tuple[dt.time, dt.time] | None:
 
 
 def cmd_import(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.roster import csv_files
+
     try:
         data = args.file.read_bytes()
     except OSError as exc:
@@ -131,6 +136,8 @@ def cmd_import(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 
 
 def cmd_export(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.roster import csv_files, rules
+
     with db.read() as session:
         if args.what == "teachers":
             text = csv_files.export_teachers(session)
@@ -147,6 +154,8 @@ def cmd_export(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 
 
 def cmd_shifts(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.roster import clock, rules
+
     year, month = rules.parse_month(args.month)
     with db.read() as session:
         classroom = rules.classroom_by_name(session, args.classroom)
@@ -173,6 +182,8 @@ def cmd_shifts(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 
 
 def cmd_teachers(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.roster import rules
+
     with db.read() as session:
         rows = [
             {
@@ -197,6 +208,8 @@ def cmd_teachers(db: Database, args: argparse.Namespace, paths: DataPaths) -> in
 
 
 def cmd_classrooms(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.roster import rules
+
     with db.read() as session:
         rows = [
             {
@@ -222,6 +235,8 @@ def cmd_classrooms(db: Database, args: argparse.Namespace, paths: DataPaths) -> 
 
 
 def cmd_add_classroom(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.roster import rules
+
     with db.write() as session:
         classroom = rules.create_classroom(
             session,
@@ -237,6 +252,8 @@ def cmd_add_classroom(db: Database, args: argparse.Namespace, paths: DataPaths) 
 
 
 def cmd_confirm(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.roster import rules
+
     year, month = rules.parse_month(args.month)
     with db.write() as session:
         classroom = rules.classroom_by_name(session, args.classroom)
@@ -247,7 +264,7 @@ def cmd_confirm(db: Database, args: argparse.Namespace, paths: DataPaths) -> int
 
 # Every verb gets the process's one DataPaths: a verb that touches a file finds it there, never in the
 # default data folder on its own.
-Verb = Callable[[Database, argparse.Namespace, DataPaths], int]
+Verb = Callable[["Database", argparse.Namespace, "DataPaths"], int]
 COMMANDS: dict[str, Verb] = {
     "import": cmd_import,
     "export": cmd_export,
@@ -262,11 +279,15 @@ COMMANDS: dict[str, Verb] = {
 
 def run(args: argparse.Namespace, *, paths: DataPaths | None = None) -> int:
     """Run a non-screen verb. Errors meant for the user become one line on stderr."""
+    from core.logs import configure_logging
+    from core.store.paths import data_paths
+
     paths = paths or data_paths(args.home)
     log_file = configure_logging(paths.logs, stderr=args.command == "sender")
     try:
         if args.command in outbox.NO_DATABASE:
             return outbox.NO_DATABASE[args.command](None, args, paths)
+        from core.store.bootstrap import open_database  # SQLAlchemy: only for the verbs that need it
         db = open_database(paths)
         try:
             return COMMANDS[args.command](db, args, paths)

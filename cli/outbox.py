@@ -12,25 +12,16 @@ import signal
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from core import alerts
-from core.channels import email as email_channel
-from core.channels.line import access_from_settings
 from core.errors import ValidationError
-from core.outbox import deliveries
-from core.planning import forecast
-from core.publication import month_image
-from core.publication import publish as publication
-from core.publication.image_store import ImageStore
-from core.roster import rules
-from core.sending.engine import Engine
-from core.sending.scheduler import Scheduler
-from core.sending.sender import Sender
-from core.store import secrets
-from core.store.db import Database
-from core.store.models import DeliveryKind, DeliveryStatus
-from core.store.paths import DataPaths
+from core.store.kinds import DeliveryKind, DeliveryStatus
+
+# Every verb imports the core it needs when it runs: parsing (and --help) must not load SQLAlchemy,
+# httpx or the sender (tests/test_cli.py holds that).
+if TYPE_CHECKING:
+    from core.store.db import Database
+    from core.store.paths import DataPaths
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +76,11 @@ def _now() -> dt.datetime:
 
 def cmd_sender(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     if args.until_idle:
+        from core.channels import email as email_channel
+        from core.channels.line import access_from_settings
+        from core.sending.scheduler import Scheduler
+        from core.sending.sender import Sender
+
         sender = Sender(db, lambda: access_from_settings(db), paths=paths,
                         email_access=lambda: email_channel.access_from_settings(db))
         Scheduler(db, wake_sender=sender.wake).run_plan()
@@ -92,16 +88,20 @@ def cmd_sender(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
         sender.stop()
         print(json.dumps(drained.__dict__))
         return 0
-    engine = Engine(db, paths)
-    if not engine.start():
-        raise ValidationError("another Shiftcast (the app, the tray or a sender) is already sending from this data folder")
+    from core.sending.engine import Engine
+
     stop = threading.Event()
 
     def on_signal(signum: int, _frame: object) -> None:
         stop.set()
 
+    # Before the engine starts: its first message can leave while start() still runs, and a signal
+    # then must stop it cleanly, not end the process with requests in flight.
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
+    engine = Engine(db, paths)
+    if not engine.start():
+        raise ValidationError("another Shiftcast (the app, the tray or a sender) is already sending from this data folder")
     loop = engine.sender
     assert loop is not None  # start() said yes
     # Said once the sender's loop runs: start-up (imports, database, the orphan sweep) can take
@@ -131,6 +131,8 @@ def _row(d: Any) -> dict[str, Any]:
 
 
 def cmd_deliveries(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.outbox import deliveries
+
     flt = deliveries.DeliveryFilter(
         statuses=tuple(DeliveryStatus(s) for s in args.status or ()),
         kinds=tuple(DeliveryKind(k) for k in args.kind or ()),
@@ -150,6 +152,8 @@ def cmd_deliveries(db: Database, args: argparse.Namespace, paths: DataPaths) -> 
 
 
 def cmd_retry(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.outbox import deliveries
+
     if (args.id is None) == (not args.dead):
         raise ValidationError("give a delivery id or --dead")
     with db.write() as session:
@@ -167,6 +171,8 @@ def cmd_retry(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 
 
 def cmd_cancel(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.outbox import deliveries
+
     with db.write() as session:
         deliveries.cancel(session, args.id, now=_now())
     print(f"delivery {args.id} canceled")
@@ -174,6 +180,8 @@ def cmd_cancel(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 
 
 def cmd_line_token(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.store import secrets
+
     token = getpass.getpass("LINE channel access token: ") if sys.stdin.isatty() else sys.stdin.readline()
     if not token.strip():
         raise ValidationError("no token given")
@@ -183,6 +191,8 @@ def cmd_line_token(db: Database, args: argparse.Namespace, paths: DataPaths) -> 
 
 
 def cmd_smtp_password(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.channels import email as email_channel
+
     password = getpass.getpass("SMTP password: ") if sys.stdin.isatty() else sys.stdin.readline()
     if not password.strip():
         raise ValidationError("no password given")
@@ -200,6 +210,8 @@ def _alert_row(a: Any) -> dict[str, Any]:
 
 
 def cmd_alerts(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core import alerts
+
     with db.read() as session:
         rows = [_alert_row(a) for a in alerts.list_alerts(session, now=_now())]
     if args.json:
@@ -213,6 +225,8 @@ def cmd_alerts(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 
 
 def cmd_plan(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.planning import forecast
+
     if not 1 <= args.days <= 62:
         raise ValidationError("--days must be between 1 and 62")
     now = _now()
@@ -233,6 +247,10 @@ def cmd_plan(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 
 
 def cmd_render(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.publication import month_image
+    from core.publication import publish as publication
+    from core.roster import rules
+
     year, month = rules.parse_month(args.month)
     suffix = args.out.suffix.lower()
     if suffix not in (".png", ".pdf"):
@@ -247,6 +265,10 @@ def cmd_render(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 
 
 def cmd_publish(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.publication import publish as publication
+    from core.publication.image_store import ImageStore
+    from core.roster import rules
+
     year, month = rules.parse_month(args.month)
     now = _now()
     if args.dry_run:
@@ -280,6 +302,8 @@ def cmd_publish(db: Database, args: argparse.Namespace, paths: DataPaths) -> int
 
 
 def _live_member_count(db: Database, group_id: str | None) -> int | None:
+    from core.channels.line import access_from_settings
+
     if not group_id:
         return None
     try:

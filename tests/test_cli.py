@@ -100,3 +100,34 @@ def test_unreadable_database_is_one_line(capsys, tmp_path: Path, monkeypatch: py
     monkeypatch.setenv("SHIFTCAST_DB_URL", f"sqlite:///{junk}")
     code, _, err = run(capsys, "teachers")
     assert code == 1 and err.startswith("shiftcast: ") and len(err.strip().splitlines()) == 1
+
+
+# What a process has loaded once main.main(argv) returned (or exited): run in a fresh interpreter.
+_LOADED = (
+    "import json, sys\n"
+    "import main\n"
+    "try:\n"
+    "    main.main(sys.argv[1:])\n"
+    "except SystemExit:\n"
+    "    pass\n"
+    "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})), file=sys.stderr)\n"
+)
+HEAVY = {"sqlalchemy", "alembic", "httpx", "apscheduler", "PIL", "PySide6", "keyring"}
+
+
+def _loaded(tmp_path: Path, *argv: str) -> set[str]:
+    env = {"SHIFTCAST_HOME": str(tmp_path / "h"), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-c", _LOADED, *argv], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=60)
+    return set(json.loads(done.stderr.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["--help"], ["sender", "--help"], ["frobnicate"]])
+def test_parsing_loads_no_database_network_or_screen_code(tmp_path: Path, argv: list[str]) -> None:
+    # Every CLI call, tray start and wake-up pays for what parsing imports (docs/performance.md, Start-up).
+    assert _loaded(tmp_path, *argv) & HEAVY == set()
+
+
+def test_a_listing_on_an_up_to_date_database_does_not_load_alembic(tmp_path: Path) -> None:
+    assert "alembic" in _loaded(tmp_path, "teachers", "--json")  # the first start creates the schema
+    assert _loaded(tmp_path, "teachers", "--json") & {"alembic", "httpx", "apscheduler", "PySide6"} == set()

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
+from pathlib import Path
 
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
@@ -15,6 +18,7 @@ from core.store.models import Base
 from core.store.paths import DataPaths
 
 FIRST = "0001_roster"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _fill_first_schema(db: Database) -> dict[str, int]:
@@ -144,3 +148,31 @@ def test_0004_records_from_old_rows_whether_the_error_was_at_the_recipient(paths
             assert s.execute(text("SELECT count(*) FROM deliveries")).scalar_one() == len(rows)
     finally:
         db.dispose()
+def test_the_head_constant_is_alembics_head() -> None:
+    # Start-up compares alembic_version with HEAD_REVISION instead of loading Alembic: a new migration
+    # must move the constant too, or databases would never be upgraded to it.
+    assert migrate.head_revision() == migrate.HEAD_REVISION
+
+
+def test_an_at_head_database_is_checked_without_alembic(paths: DataPaths, db: Database) -> None:
+    code = (
+        "import sys\n"
+        "from core.store.bootstrap import open_database\n"
+        "from core.store.paths import data_paths\n"
+        "open_database(data_paths()).dispose()\n"
+        "assert 'alembic' not in sys.modules, 'alembic was imported'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_database_behind_head_is_still_upgraded_with_a_backup(paths: DataPaths) -> None:
+    db = Database(paths.database_url())
+    migrate.upgrade(db, revision="0002_outbox")
+    db.dispose()
+    upgraded = open_database(paths)
+    try:
+        assert migrate.current_revision(upgraded) == migrate.HEAD_REVISION
+        assert len(list(paths.backups.glob("shiftcast-*-before-0002_outbox.db"))) == 1
+    finally:
+        upgraded.dispose()

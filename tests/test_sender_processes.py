@@ -261,3 +261,29 @@ def test_sigkill_at_random_moments_loses_nothing_and_duplicates_nothing(db: Data
         print(f"crash test: {rounds} rounds, start-up {min(startups):.2f}–{max(startups):.2f} s,"
               f" unfinished after each: {progress}, push answers:",
               {code: statuses.count(code) for code in sorted(set(statuses))})
+
+
+
+def test_a_sender_stopped_while_it_starts_stops_cleanly(db: Database, paths: DataPaths) -> None:
+    # The first message can leave while the engine is still starting (docs/performance.md, Start-up):
+    # a SIGTERM from then on must stop the sender cleanly, every request it handed out answered and
+    # recorded, and nothing sent once it has exited.
+    with LineEmulator(token=TOKEN) as emulator:
+        make_reminders(db, 200, now=dt.datetime.now(dt.UTC), emulator=emulator)
+        emulator.set_faults(FaultPlan(latency_ms=20))
+        process = _spawn(paths, emulator)
+        lock = paths.home / "sender.lock"
+        deadline = time.monotonic() + 60
+        # The engine writes its pid into the lock first thing when it starts.
+        while time.monotonic() < deadline and process.poll() is None:
+            if lock.exists() and lock.read_text().strip() == str(process.pid):
+                break
+            time.sleep(0.001)
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=60)
+        assert process.returncode == 0, err.decode()[-2000:]
+        stats = json.loads(out.decode().strip().splitlines()[-1])
+        delivered = len(emulator.all_inbox())  # the process has exited: nothing of it sends any more
+        with db.read() as s:
+            sent = s.scalar(select(func.count()).select_from(Delivery).where(Delivery.status == DeliveryStatus.SENT))
+        assert stats.get("sent", 0) == sent == delivered

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 import time
 from pathlib import Path
@@ -32,6 +33,8 @@ from ui.single_instance import SingleInstance
 from ui.tasks import Tasks
 
 log = logging.getLogger(__name__)
+# Set by tests/perf/startup.py: one "window shown" line on stderr once the event loop has shown it.
+REPORT_SHOWN_ENV = "SHIFTCAST_REPORT_SHOWN"
 
 
 def run_gui(args: argparse.Namespace) -> int:
@@ -158,6 +161,8 @@ def _run(app: QApplication, ctx: AppContext, mode: str, icon: QIcon, instance: S
     instance.listen()
     if mode != "tray" or shell.tray is None:
         shell.open_window()
+        if os.environ.get(REPORT_SHOWN_ENV):
+            QTimer.singleShot(0, lambda: print("shiftcast: window shown", file=sys.stderr, flush=True))
     QTimer.singleShot(2000, tune_for_interactivity)  # after the first loads have landed
     if smoke:
         window = shell.window

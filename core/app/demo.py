@@ -7,19 +7,25 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import http.server
 import os
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
-from core.emulator import LineEmulator
 from core.roster import clock, rules
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Classroom, ShiftStatus, Teacher
 from core.store.secrets import LINE_TOKEN_ENV
+
+# The emulator and the image server are imported when a demo starts: the window imports this module
+# at every start, and almost never runs the demo.
+if TYPE_CHECKING:
+    import http.server
+
+    from core.emulator import LineEmulator
 
 DEMO_TOKEN = "shiftcast-demo-token"
 DEMO_CLASSROOM = "さくら教室（デモ）"
@@ -37,9 +43,14 @@ def user_id_for(n: int) -> str:
     return f"U{n:032x}"
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the stdlib's name
-        pass
+def _image_server(directory: Path) -> http.server.ThreadingHTTPServer:
+    import http.server
+
+    class QuietHandler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the stdlib's name
+            pass
+
+    return http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(directory)))
 
 
 class DemoEnvironment:
@@ -48,14 +59,15 @@ class DemoEnvironment:
     def __init__(self, home: Path) -> None:
         self.home = home
         self.hosted = home / "hosted"
-        self.emulator = LineEmulator(token=DEMO_TOKEN, allow_loopback_media=True)
+        from core.emulator import LineEmulator
+
+        self.emulator: LineEmulator = LineEmulator(token=DEMO_TOKEN, allow_loopback_media=True)
         self._httpd: http.server.ThreadingHTTPServer | None = None
 
     def start(self, db: Database) -> DemoEnvironment:
         self.emulator.start()
         self.hosted.mkdir(parents=True, exist_ok=True)
-        handler = functools.partial(_QuietHandler, directory=str(self.hosted))
-        self._httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._httpd = _image_server(self.hosted)
         threading.Thread(target=self._httpd.serve_forever, name="shiftcast-demo-images", daemon=True).start()
         os.environ[LINE_TOKEN_ENV] = DEMO_TOKEN
         with db.write() as session:

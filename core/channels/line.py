@@ -10,9 +10,12 @@ rate limits, with its retry key.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
+import ssl
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -93,6 +96,15 @@ def encode_multicast(to: list[str], messages: list[dict[str, Any]]) -> bytes:
     return _encode({"to": to, "messages": messages})
 
 
+@functools.cache
+def tls_context() -> ssl.SSLContext:
+    """The process's one TLS context, shared by every LineClient.
+
+    httpx would build one per client, loading the CA bundle each time (tens of ms on a slow PC, at
+    every start); create_ssl_context still honours SSL_CERT_FILE and SSL_CERT_DIR as httpx does."""
+    return httpx.create_ssl_context()
+
+
 class LineClient:
     """One client per channel token; safe to share between sender threads (httpx.Client is)."""
 
@@ -100,18 +112,42 @@ class LineClient:
                  max_connections: int = 32) -> None:
         if not token:
             raise ValidationError("the LINE channel access token is empty")
+        self._token = token
         self.base_url = resolve_base_url(base_url)
         self.timeout = timeout
-        self._http = httpx.Client(
-            base_url=self.base_url,
-            timeout=timeout,
-            headers={"Authorization": f"Bearer {token}", "User-Agent": "Shiftcast"},
-            limits=httpx.Limits(max_connections=max_connections, max_keepalive_connections=max_connections),
-            follow_redirects=False,
-        )
+        self._max_connections = max_connections
+        self._lock = threading.Lock()
+        self._client: httpx.Client | None = None
+        self._closed = False
+
+    @property
+    def _http(self) -> httpx.Client:
+        # Built on first use: a client made for a check or a sender that never sends costs nothing,
+        # and building one is part of every start-up.
+        client = self._client
+        if client is None:
+            with self._lock:
+                if self._closed:
+                    raise RuntimeError("the LINE client has been closed")
+                if self._client is None:
+                    self._client = httpx.Client(
+                        base_url=self.base_url,
+                        timeout=self.timeout,
+                        headers={"Authorization": f"Bearer {self._token}", "User-Agent": "Shiftcast"},
+                        limits=httpx.Limits(max_connections=self._max_connections,
+                                            max_keepalive_connections=self._max_connections),
+                        follow_redirects=False,
+                        verify=tls_context(),
+                    )
+                client = self._client
+        return client
 
     def close(self) -> None:
-        self._http.close()
+        with self._lock:
+            self._closed = True
+            client = self._client
+        if client is not None:
+            client.close()
 
     def __enter__(self) -> LineClient:
         return self

@@ -13,11 +13,13 @@ import subprocess
 import sys
 from functools import lru_cache
 from pathlib import Path
-
-from PIL import ImageFont
+from typing import TYPE_CHECKING
 
 from core.errors import ShiftcastError
 from core.resources import resource
+
+if TYPE_CHECKING:  # Pillow is imported where a font is opened (see month_image.py)
+    from PIL import ImageFont
 
 SAMPLE = "佐藤鈴木月火水木金土日"
 
@@ -83,6 +85,8 @@ def candidates(configured: str | None = None) -> list[str]:
 
 def has_japanese(path: str) -> bool:
     """True if the font draws distinct shapes for different kanji (a tofu box is the same for all)."""
+    from PIL import ImageFont
+
     try:
         font = ImageFont.truetype(path, 24)
     except OSError:
@@ -104,4 +108,6 @@ def find_cjk_font(configured: str | None = None) -> str:
 
 @lru_cache(maxsize=32)
 def load(size: int, configured: str | None = None) -> ImageFont.FreeTypeFont:
+    from PIL import ImageFont
+
     return ImageFont.truetype(find_cjk_font(configured), size)

@@ -11,12 +11,16 @@ from __future__ import annotations
 import datetime as dt
 import io
 from dataclasses import dataclass
-
-import holidays
-from PIL import Image, ImageDraw
+from typing import TYPE_CHECKING
 
 from core.publication import fonts
 from core.roster.month import MonthRoster
+
+# Pillow and holidays are imported where a month is drawn: the sender and the window import this
+# module on every start and rarely draw anything.
+if TYPE_CHECKING:
+    import holidays
+    from PIL import Image, ImageDraw
 
 MAX_ORIGINAL_BYTES = 10 * 1024 * 1024
 MAX_PREVIEW_BYTES = 1024 * 1024
@@ -94,6 +98,9 @@ def render_png(month: MonthRoster, *, font_file: str | None = None, layout: Layo
     geo = geometry(month, layout, font_file)
     name_w, width, height = geo.name_w, geo.width, geo.height
     rows_h = max(len(teachers), 1) * layout.row_h
+    import holidays
+    from PIL import Image, ImageDraw
+
     image = Image.new("RGB", (width, height), "white")
     draw = ImageDraw.Draw(image)
     jp_holidays = holidays.country_holidays("JP", years=month.year)
@@ -201,6 +208,8 @@ def fonts_zone(name: str):  # type: ignore[no-untyped-def]
 
 
 def _cell_mask(lines: list[str], layout: Layout, font, small) -> Image.Image:  # type: ignore[no-untyped-def]
+    from PIL import Image, ImageDraw
+
     mask = Image.new("L", (layout.day_w, layout.row_h), 0)
     _draw_cell(ImageDraw.Draw(mask), lines, layout.day_w // 2, layout.row_h // 2, font, small, ink=255)
     return mask
@@ -226,6 +235,8 @@ def _fit(text: str, font, width: int) -> str:  # type: ignore[no-untyped-def]
 
 def preview_jpeg(original: bytes, *, max_side: int = PREVIEW_MAX_SIDE) -> bytes:
     """The smaller image LINE shows in the chat (≤ 1 MB, JPEG)."""
+    from PIL import Image
+
     image = Image.open(io.BytesIO(original)).convert("RGB")
     image.thumbnail((max_side, max_side), Image.Resampling.LANCZOS)
     for quality in (88, 80, 70, 60, 50):
@@ -241,6 +252,8 @@ def preview_jpeg(original: bytes, *, max_side: int = PREVIEW_MAX_SIDE) -> bytes:
 
 def pdf_of(original: bytes) -> bytes:
     """The month as a one-page PDF, for printing on the classroom wall."""
+    from PIL import Image
+
     image = Image.open(io.BytesIO(original)).convert("RGB")
     out = io.BytesIO()
     image.save(out, "PDF", resolution=150.0)

@@ -14,7 +14,6 @@ import json
 import secrets as token_source
 from dataclasses import dataclass, field
 
-from PIL import Image
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -97,6 +96,8 @@ def publish(session: Session, classroom_id: int, year: int, month: int, *, now: 
     preview = month_image.preview_jpeg(original)
     original_sha, _ = store.put(original, ".png")
     preview_sha, _ = store.put(preview, ".jpg")
+    from PIL import Image  # here, not above: the window and the sender import this module at every start
+
     width, height = Image.open(io.BytesIO(original)).size
     publication = Publication(
         classroom_id=classroom.id, year=year, month=month, revision=view.revision,

@@ -18,9 +18,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-
-from apscheduler.events import EVENT_JOB_ERROR, EVENT_JOB_EXECUTED, JobExecutionEvent
-from apscheduler.schedulers.background import BackgroundScheduler
+from typing import TYPE_CHECKING
 
 from core import alerts
 from core.outbox import retention
@@ -28,6 +26,11 @@ from core.planning import fallback, mailed_publication, planner
 from core.store import hooks
 from core.store.db import Database
 from core.store.models import utcnow
+
+# APScheduler is imported by start(): `main.py sender --until-idle` only plans once and never starts it.
+if TYPE_CHECKING:
+    from apscheduler.events import JobExecutionEvent
+    from apscheduler.schedulers.background import BackgroundScheduler
 
 log = logging.getLogger(__name__)
 PLAN_EVERY = dt.timedelta(minutes=15)
@@ -83,11 +86,7 @@ class Scheduler:
         self._retention_days = retention_days
         self._wall, self._mono = wall, mono
         self._detector = WakeDetector(wall(), mono())
-        self._aps = BackgroundScheduler(
-            timezone=dt.UTC,
-            job_defaults={"coalesce": True, "misfire_grace_time": 15 * 60, "max_instances": 1},
-        )
-        self._aps.add_listener(self._on_job_event, EVENT_JOB_EXECUTED | EVENT_JOB_ERROR)
+        self._aps: BackgroundScheduler | None = None
         self._plan_lock = threading.Lock()
         self.plans_run = 0
         self.last_report: planner.PlanReport | None = None
@@ -95,6 +94,14 @@ class Scheduler:
         self._remove_hook: Callable[[], None] | None = None
 
     def start(self) -> Scheduler:
+        from apscheduler.events import EVENT_JOB_ERROR, EVENT_JOB_EXECUTED
+        from apscheduler.schedulers.background import BackgroundScheduler
+
+        self._aps = BackgroundScheduler(
+            timezone=dt.UTC,
+            job_defaults={"coalesce": True, "misfire_grace_time": 15 * 60, "max_instances": 1},
+        )
+        self._aps.add_listener(self._on_job_event, EVENT_JOB_EXECUTED | EVENT_JOB_ERROR)
         now = dt.datetime.now(dt.UTC)
         self._aps.add_job(self.run_plan, "interval", seconds=PLAN_EVERY.total_seconds(), id="plan",
                           next_run_time=now)  # right after start-up too
@@ -114,12 +121,12 @@ class Scheduler:
     def shutdown(self) -> None:
         if self._remove_hook is not None:
             self._remove_hook()
-        if self._aps.running:
+        if self._aps is not None and self._aps.running:
             self._aps.shutdown(wait=True)
 
     def plan_soon(self) -> None:
         """Plan on the scheduler's thread as soon as possible (after a shift edit or a wake-up)."""
-        if self._aps.running:
+        if self._aps is not None and self._aps.running:
             self._aps.modify_job("plan", next_run_time=dt.datetime.now(dt.UTC))
 
     def run_plan(self) -> planner.PlanReport:

@@ -1,8 +1,8 @@
 """The store: where everything Shiftcast knows is kept. The SQLAlchemy engine and its two session
-scopes (db), the typed ORM tables (models), Alembic migrations run at start-up with a backup first
-(migrate, migrations/), after-commit hooks (hooks), non-secret settings read and written through
-typed declarations (settings, and every key declared once in setting_keys), credentials in the OS
-keyring (secrets), the data folder (paths) and opening all of it the same way in every mode
-(bootstrap). It may import only the foundation modules (core.errors, core.logs, core.resources,
-core.version); every other package imports it.
+scopes (db), the typed ORM tables (models) and the string enums they store (kinds), Alembic
+migrations run at start-up with a backup first (migrate, migrations/), after-commit hooks (hooks),
+non-secret settings read and written through typed declarations (settings, and every key declared
+once in setting_keys), credentials in the OS keyring (secrets), the data folder (paths) and opening
+all of it the same way in every mode (bootstrap). It may import only the foundation modules
+(core.errors, core.logs, core.resources, core.version); every other package imports it.
 """

@@ -1,39 +1,70 @@
-"""Schema migrations with Alembic, applied at start-up after a backup of the database file."""
+"""Schema migrations with Alembic, applied at start-up after a backup of the database file.
+
+Every start-up of every mode opens the database, and loading Alembic and reading its script folder
+cost more than the rest of a CLI call. So the common case, a schema already at head, is a plain read
+of alembic_version compared with HEAD_REVISION, and Alembic is imported only when there is something
+to upgrade.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
+from sqlalchemy import inspect, text
 
 from core.errors import DatabaseError
 from core.store.db import Database, backup_sqlite, describe_error, sqlite_file_of
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 log = logging.getLogger(__name__)
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 KEEP_BACKUPS = 10
+# The newest file in migrations/versions. A new migration must change this too; tests/test_migrations.py
+# fails while it differs from what Alembic's script folder says is head.
+HEAD_REVISION = "0004_error_at_recipient"
+VERSION_TABLE = "alembic_version"  # Alembic's default, which migrations/env.py keeps
 
 
 def alembic_config() -> Config:
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     return config
 
 
 def head_revision() -> str:
+    """Head as Alembic's script folder says (slow: it imports every migration)."""
+    from alembic.script import ScriptDirectory
+
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert head is not None
     return head
 
 
 def current_revision(db: Database) -> str | None:
-    with db.engine.connect() as connection:
-        return MigrationContext.configure(connection).get_current_revision()
+    """The revision the database is at, None for a database without Alembic's table (a new one)."""
+    revisions = _stamped(db)
+    if len(revisions) > 1:  # branches are never made here; let Alembic say what it makes of them
+        from alembic.runtime.migration import MigrationContext
+
+        with db.engine.connect() as connection:
+            return MigrationContext.configure(connection).get_current_revision()
+    return revisions[0] if revisions else None
+
+
+def _stamped(db: Database) -> list[str]:
+    # A read scope: checking the version must not queue behind a sender holding the write lock.
+    with db.read() as session:
+        connection = session.connection()
+        if not inspect(connection).has_table(VERSION_TABLE):
+            return []
+        return list(connection.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalars())
 
 
 def upgrade(db: Database, *, revision: str = "head", backup_dir: Path | None = None) -> Path | None:
@@ -42,6 +73,11 @@ def upgrade(db: Database, *, revision: str = "head", backup_dir: Path | None = N
     A backup is taken only when an existing SQLite database with data is about to change, so a
     failed upgrade can always be undone by the manager (or support) from `<home>/backups`.
     """
+    if revision in ("head", HEAD_REVISION) and _stamped(db) == [HEAD_REVISION]:
+        return None
+    from alembic import command
+    from alembic.script import ScriptDirectory
+
     config = alembic_config()
     target = ScriptDirectory.from_config(config).get_revision(revision)
     current = current_revision(db)

@@ -28,6 +28,14 @@ from sqlalchemy import (
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+# The enums the columns store live in kinds (importable without SQLAlchemy); they belong to the model.
+from core.store.kinds import AlertKind as AlertKind
+from core.store.kinds import Channel as Channel
+from core.store.kinds import ChannelChoice as ChannelChoice
+from core.store.kinds import DeliveryKind as DeliveryKind
+from core.store.kinds import DeliveryStatus as DeliveryStatus
+from core.store.kinds import ShiftStatus as ShiftStatus
+
 # Stable constraint names so Alembic batch migrations on SQLite can find them again.
 NAMING = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -73,50 +81,6 @@ def _enum(enum_cls: type[StrEnum]) -> Enum:
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
-
-
-class ShiftStatus(StrEnum):
-    DRAFT = "draft"
-    CONFIRMED = "confirmed"
-    CANCELED = "canceled"
-
-
-class DeliveryKind(StrEnum):
-    SHIFT_PUBLICATION = "shift_publication"
-    SHIFT_REMINDER = "shift_reminder"
-    SHIFT_CORRECTION = "shift_correction"
-    ALERT = "alert"  # an incident told to the manager (webhook or e-mail)
-
-
-class Channel(StrEnum):
-    LINE = "line"
-    EMAIL = "email"
-    WEBHOOK = "webhook"  # a Slack-compatible incoming webhook, for alerts
-
-
-class ChannelChoice(StrEnum):
-    """How a teacher wants to be reached."""
-
-    LINE = "line"
-    EMAIL = "email"
-    BOTH = "both"
-    LINE_FALLBACK = "line_fallback"  # LINE, and e-mail when LINE cannot reach them
-
-
-class AlertKind(StrEnum):
-    DEAD_LETTER = "dead_letter"
-    CHANNEL_HELD = "channel_held"
-    QUOTA_EXHAUSTED = "quota_exhausted"
-    QUEUE_STALLED = "queue_stalled"
-
-
-class DeliveryStatus(StrEnum):
-    PENDING = "pending"
-    QUEUED = "queued"
-    PROCESSING = "processing"
-    SENT = "sent"
-    FAILED = "failed"
-    CANCELED = "canceled"
 
 
 class Setting(Base):

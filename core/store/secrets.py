@@ -5,9 +5,6 @@ from __future__ import annotations
 import hashlib
 import os
 
-import keyring
-import keyring.errors
-
 from core.errors import ShiftcastError
 from core.logs import secrets_registry
 
@@ -27,6 +24,11 @@ class SecretStoreError(ShiftcastError):
 
 
 def get_secret(name: str) -> str | None:
+    # keyring is imported here, not above: loading it (and its backends) costs every start-up, and a
+    # headless sender with SHIFTCAST_LINE_TOKEN never needs it.
+    import keyring
+    import keyring.errors
+
     try:
         value = keyring.get_password(SERVICE, name)
     except keyring.errors.NoKeyringError:
@@ -38,6 +40,9 @@ def get_secret(name: str) -> str | None:
 
 
 def set_secret(name: str, value: str) -> None:
+    import keyring
+    import keyring.errors
+
     value = value.strip()
     try:
         if value:

@@ -250,6 +250,12 @@ def run(sizes: Sizes, *, concurrency: int, quick: bool, servers: Sequence[str] =
                 ui_db.dispose()
         say("window start-up (--smoke), from source and frozen")
         report["startup"] = ui_responsiveness.startup_figures()
+        # --- process start-up (tests/perf/startup.py): CLI verbs, the sender's first message, the window ---
+        from tests.perf import startup as process_startup
+
+        say("process start-up: --version, --help, teachers --json, the sender's first message, the window")
+        report["process_startup"] = process_startup.measure(runs=5 if quick else 9)
+        # --- end of process start-up ---
         say("month image render, 60 teachers x 31 days")
         report["render_60x31"] = render_cost.measure()
         say("e-mail: 1,000 messages through one SMTP connection (local aiosmtpd, STARTTLS)")

@@ -1,0 +1,53 @@
+"""The kinds and statuses the tables store, as plain string enums.
+
+Apart from the ORM tables (core/store/models.py, which re-exports them) so the command line can offer
+them as choices without loading SQLAlchemy: parsing `--help` must stay as cheap as a bare Python.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class ShiftStatus(StrEnum):
+    DRAFT = "draft"
+    CONFIRMED = "confirmed"
+    CANCELED = "canceled"
+
+
+class DeliveryKind(StrEnum):
+    SHIFT_PUBLICATION = "shift_publication"
+    SHIFT_REMINDER = "shift_reminder"
+    SHIFT_CORRECTION = "shift_correction"
+    ALERT = "alert"  # an incident told to the manager (webhook or e-mail)
+
+
+class Channel(StrEnum):
+    LINE = "line"
+    EMAIL = "email"
+    WEBHOOK = "webhook"  # a Slack-compatible incoming webhook, for alerts
+
+
+class ChannelChoice(StrEnum):
+    """How a teacher wants to be reached."""
+
+    LINE = "line"
+    EMAIL = "email"
+    BOTH = "both"
+    LINE_FALLBACK = "line_fallback"  # LINE, and e-mail when LINE cannot reach them
+
+
+class AlertKind(StrEnum):
+    DEAD_LETTER = "dead_letter"
+    CHANNEL_HELD = "channel_held"
+    QUOTA_EXHAUSTED = "quota_exhausted"
+    QUEUE_STALLED = "queue_stalled"
+
+
+class DeliveryStatus(StrEnum):
+    PENDING = "pending"
+    QUEUED = "queued"
+    PROCESSING = "processing"
+    SENT = "sent"
+    FAILED = "failed"
+    CANCELED = "canceled"
