@@ -9,8 +9,6 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-import holidays
-
 from core.roster import clock, rules
 from core.store.db import Database
 from core.store.models import Shift, ShiftStatus, Teacher
@@ -112,6 +110,10 @@ def load_month(db: Database, classroom_id: int | None, year: int, month: int, *,
         items = tuple(ShiftItem.of(s) for s in shifts)
     first, last = rules.month_bounds(year, month)
     # Japanese holidays whatever the classroom's zone, as on the published image (core/publication/month_image.py).
+    # Imported here, on the background thread that reads the month: the package loads every country's
+    # calendar, and the window should not wait for it at start-up.
+    import holidays
+
     names = holidays.country_holidays("JP", years=year)
     in_month = {day: str(name) for day, name in names.items() if first <= day <= last}
     today = clock.local_now(now, chosen.timezone).date() if chosen else None
