@@ -29,6 +29,7 @@ from core.store.db import Database
 from core.store.models import Channel, ChannelChoice, DeliveryKind, ShiftStatus
 from core.store.paths import data_paths
 from tests import factories as f
+from tests.perf.workload import paths_of
 from tests.smtpfixtures import SMTP_PASSWORD, SMTP_USER, start_server
 
 FROM = "shifts@school.example.com"
@@ -71,7 +72,7 @@ def run_email_bench(n: int = 1000, *, timeout: float = 300.0) -> dict[str, Any]:
                 if sender.stats.sent >= n:
                     done.set()
 
-            sender = Sender(db, lambda: None, email_access=lambda: access, config=SenderConfig(),
+            sender = Sender(db, lambda: None, paths=paths_of(db), email_access=lambda: access, config=SenderConfig(),
                             events=SenderEvents(deliveries_changed=[changed]))
             started = time.perf_counter()
             sender.start()

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
 import httpx
 
@@ -20,8 +20,13 @@ ROOT = Path(__file__).resolve().parents[2]  # the folder that holds the core pac
 TOKEN = "bench-channel-token-0123456789abcdef"
 
 
-class EmulatorProcess:
-    """`python -m core.emulator --port 0 --token T`; the port it picked is read from its first line."""
+class ServerProcess:
+    """A LINE server started as `python -m MODULE --port 0 --token T`; the port it picked is read from
+    its first line, and it is driven through its control API under `/CONTROL/`."""
+
+    module = ""
+    control = ""
+    label = ""
 
     def __init__(self, token: str = TOKEN) -> None:
         self.token = token
@@ -29,16 +34,16 @@ class EmulatorProcess:
         self.base_url = ""
         self._control: httpx.Client | None = None
 
-    def start(self) -> EmulatorProcess:
+    def start(self) -> Self:
         child = subprocess.Popen(
-            [sys.executable, "-m", "core.emulator", "--port", "0", "--token", self.token],
+            [sys.executable, "-m", self.module, "--port", "0", "--token", self.token],
             cwd=ROOT, stdout=subprocess.PIPE, text=True,
         )
         assert child.stdout is not None
         first = child.stdout.readline()
         if "http://" not in first:
             child.kill()
-            raise RuntimeError(f"the emulator did not start: {first!r}")
+            raise RuntimeError(f"the {self.label} did not start: {first!r}")
         self._child = child
         self.base_url = first[first.index("http://"):].strip()
         self._control = httpx.Client(base_url=self.base_url, timeout=60.0)
@@ -49,24 +54,37 @@ class EmulatorProcess:
             self._control.close()
         if self._child is not None:
             self._child.terminate()
-            self._child.wait(10)
+            try:
+                self._child.wait(10)
+            except subprocess.TimeoutExpired:
+                # uvicorn waits for open keep-alive connections; the benchmark has no use for that.
+                self._child.kill()
+                self._child.wait(10)
             if self._child.stdout is not None:
                 self._child.stdout.close()
             self._child = None
 
-    def __enter__(self) -> EmulatorProcess:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         self.stop()
 
-    # ----- control API -----
-
     def _call(self, method: str, name: str, payload: Any = None) -> Any:
-        assert self._control is not None, "start() the emulator first"
-        response = self._control.request(method, f"/_emulator/{name}", json=payload)
+        assert self._control is not None, f"start() the {self.label} first"
+        response = self._control.request(method, f"/{self.control}/{name}", json=payload)
         response.raise_for_status()
         return response.json()
+
+
+class EmulatorProcess(ServerProcess):
+    """`python -m core.emulator`: the project's own LINE emulator."""
+
+    module = "core.emulator"
+    control = "_emulator"
+    label = "emulator"
+
+    # ----- control API -----
 
     def add_users(self, user_ids: Iterable[str]) -> None:
         for user_id in user_ids:

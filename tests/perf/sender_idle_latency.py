@@ -15,12 +15,13 @@ from core.store.models import DeliveryKind, ShiftStatus, utcnow
 from tests import factories as f
 from tests.perf.emulator_process import EmulatorProcess
 from tests.perf.shiftcast_run import line_access
+from tests.perf.workload import paths_of
 
 
 def _started(db: Database, emulator: EmulatorProcess) -> Sender:
     """A Sender with default settings, running."""
     access = line_access(emulator.base_url, emulator.token)
-    sender = Sender(db, lambda: access, config=SenderConfig()).start()
+    sender = Sender(db, lambda: access, paths=paths_of(db), config=SenderConfig()).start()
     if not sender.ready.wait(30):
         raise AssertionError("the sender did not start")
     return sender

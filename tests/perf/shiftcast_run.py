@@ -10,6 +10,7 @@ from core.sending.sender import Sender, SenderConfig, SenderEvents
 from core.store.db import Database
 from core.store.secrets import fingerprint
 from tests.perf.figures import RunFigures, Stopwatch
+from tests.perf.workload import paths_of
 
 
 def line_access(base_url: str, token: str) -> LineAccess:
@@ -30,7 +31,7 @@ def drain(db: Database, base_url: str, token: str, *, count: int, concurrency: i
             done.set()
 
     access = line_access(base_url, token)
-    sender = Sender(db, lambda: access, config=SenderConfig(concurrency=concurrency),
+    sender = Sender(db, lambda: access, paths=paths_of(db), config=SenderConfig(concurrency=concurrency),
                     events=SenderEvents(deliveries_changed=[changed]))
     # Running, as in the app, before the work comes due: paused until the clock starts, so the
     # sender's start (once per app start) is not counted as sending time.

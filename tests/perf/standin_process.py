@@ -6,68 +6,18 @@ benchmark's process it would share the GIL with the code being measured.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
-import httpx
-
-from tests.perf.emulator_process import ROOT, TOKEN
+from tests.perf.emulator_process import ServerProcess
 
 
-class StandinProcess:
+class StandinProcess(ServerProcess):
     """Same calls as EmulatorProcess where the throughput runs use them: reset, check_exactly_once."""
 
     name = "standin"
-
-    def __init__(self, token: str = TOKEN) -> None:
-        self.token = token
-        self._child: subprocess.Popen[str] | None = None
-        self.base_url = ""
-        self._control: httpx.Client | None = None
-
-    def start(self) -> Self:
-        child = subprocess.Popen(
-            [sys.executable, "-m", "tests.perf.standin_server", "--port", "0", "--token", self.token],
-            cwd=ROOT, stdout=subprocess.PIPE, text=True,
-        )
-        assert child.stdout is not None
-        first = child.stdout.readline()
-        if "http://" not in first:
-            child.kill()
-            raise RuntimeError(f"the LINE stand-in did not start: {first!r}")
-        self._child = child
-        self.base_url = first[first.index("http://"):].strip()
-        self._control = httpx.Client(base_url=self.base_url, timeout=60.0)
-        return self
-
-    def stop(self) -> None:
-        if self._control is not None:
-            self._control.close()
-        if self._child is not None:
-            self._child.terminate()
-            try:
-                self._child.wait(10)
-            except subprocess.TimeoutExpired:
-                # uvicorn waits for open keep-alive connections; the benchmark has no use for that.
-                self._child.kill()
-                self._child.wait(10)
-            if self._child.stdout is not None:
-                self._child.stdout.close()
-            self._child = None
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
-        self.stop()
-
-    def _call(self, method: str, name: str, payload: Any = None) -> Any:
-        assert self._control is not None, "start() the stand-in first"
-        response = self._control.request(method, f"/_standin/{name}", json=payload)
-        response.raise_for_status()
-        return response.json()
+    module = "tests.perf.standin_server"
+    control = "_standin"
+    label = "LINE stand-in"
 
     def reset(self, *, latency_ms: float = 0.0) -> None:
         """Forget accepted messages and retry keys, and set the fixed latency of every answer."""

@@ -23,6 +23,7 @@ from core.store.models import DeliveryStatus
 from core.store.paths import data_paths
 from tests.perf.emulator_process import EmulatorProcess
 from tests.perf.shiftcast_run import line_access
+from tests.perf.workload import paths_of
 
 TICK_MS = 5
 LAST_BIG_GAPS: list[tuple[int, float]] = []  # for investigating a run: (tick number, stall ms)
@@ -72,7 +73,7 @@ def stall_while_draining(db: Database, emulator: EmulatorProcess, *, count: int,
     ticker.timeout.connect(tick)
     access = line_access(emulator.base_url, emulator.token)
     # The window's own sender settings: fewer sending threads than the headless sender (core/sending/engine.py).
-    sender = Sender(db, lambda: access, config=SenderConfig(concurrency=WINDOW_SEND_THREADS))
+    sender = Sender(db, lambda: access, paths=paths_of(db), config=SenderConfig(concurrency=WINDOW_SEND_THREADS))
     ctx.bridge.attach(sender.events)
     model = window.deliveries.model
 
