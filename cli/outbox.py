@@ -20,6 +20,7 @@ from core.store.kinds import DeliveryKind, DeliveryStatus
 # Every verb imports the core it needs when it runs: parsing (and --help) must not load SQLAlchemy,
 # httpx or the sender (tests/test_cli.py holds that).
 if TYPE_CHECKING:
+    from core.outbox.deliveries import RetryOutcome
     from core.store.db import Database
     from core.store.paths import DataPaths
 
@@ -164,10 +165,22 @@ def cmd_retry(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     for o in outcomes:
         note = ("a new retry key was issued (the old one expired): if an earlier attempt did arrive, "
                 "the teacher may see this message twice") if o.new_retry_key else "the same retry key is reused"
-        print(f"delivery {o.delivery_id} queued; {note}")
+        print(f"delivery {o.delivery_id} {_when_retried(o)}; {note}")
     if not outcomes:
         print("no dead letters")
     return 0
+
+
+def _when_retried(outcome: RetryOutcome) -> str:
+    """When a retried delivery goes, in its classroom's zone, as `plan` says it."""
+    if not outcome.waits:
+        return "will be sent now"
+    from core.roster import clock
+
+    zone = outcome.zone or "UTC"
+    local = outcome.send_at.astimezone(clock.zone(zone))
+    return (f"will be sent on {local:%Y-%m-%d} at {local:%H:%M} ({zone}), its due time, "
+            "unless its shift or teacher no longer allow it then")
 
 
 def cmd_cancel(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:

@@ -14,7 +14,7 @@ from core.errors import NotFoundError, ValidationError
 from core.outbox import policy, queue
 from core.outbox.policy import CancelReason
 from core.store import hooks
-from core.store.models import Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus
+from core.store.models import Classroom, Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus
 
 
 @dataclass(frozen=True)
@@ -65,35 +65,70 @@ def counts(session: Session) -> dict[str, int]:
     return result
 
 
+# What the manager may do with a delivery, by its status. The Deliveries view enables its actions
+# from these, and retry_now and cancel refuse anything else, so the window and `main.py` agree.
+#
+#   status      Retry  Cancel  why
+#   pending     no     yes     never tried and waiting for its time: it goes then anyway
+#   queued      yes    yes     waiting between attempts: retry skips the wait with a fresh budget
+#   processing  no     no      being sent right now; its result decides
+#   sent        no     no      retrying would send it twice, and nothing is left to stop
+#   failed      yes    yes     failed or a dead letter: try again, or drop it for good
+#   canceled    yes    no      brought back for its due time, checked again when it is sent
+RETRYABLE = (DeliveryStatus.QUEUED, DeliveryStatus.FAILED, DeliveryStatus.CANCELED)
+CANCELABLE = (DeliveryStatus.PENDING, DeliveryStatus.QUEUED, DeliveryStatus.FAILED)
+
+
 @dataclass(frozen=True)
 class RetryOutcome:
+    """What a retry did, for the front ends to phrase."""
+
     delivery_id: int
     new_retry_key: bool  # True: the old key had expired, so LINE cannot catch a duplicate of an earlier attempt
+    send_at: dt.datetime  # when the sender may send it: now, or its due time if that is still to come
+    zone: str | None = None  # the IANA zone of its classroom, to say send_at in; None: no classroom
+    now: dt.datetime | None = None  # when the retry was made
 
-
-RETRYABLE = (DeliveryStatus.PENDING, DeliveryStatus.QUEUED, DeliveryStatus.FAILED, DeliveryStatus.CANCELED)
+    @property
+    def waits(self) -> bool:
+        """True: it goes at its due time, not now."""
+        return self.now is not None and self.send_at > self.now
 
 
 def retry_now(session: Session, delivery_id: int, *, now: dt.datetime) -> RetryOutcome:
-    """Send again now with a fresh retry budget. A key younger than 24 h is reused; an older one is
-    replaced, and the caller must tell the manager (a duplicate is then possible)."""
+    """Send again with a fresh retry budget as soon as it may go: now, but never before its due time
+    (nor, if it was never tried, before the time it was planned for, e.g. held out of quiet hours).
+
+    The sender checks it again when it claims it (core/sending/send_rules.py), as every send: a shift
+    canceled or a consent withdrawn meanwhile still cancels it then. A key younger than 24 h at the
+    time it goes is reused; an older one is replaced, and the caller must tell the manager (a duplicate
+    is then possible)."""
     delivery = _get(session, delivery_id)
     if delivery.status == DeliveryStatus.SENT:
         raise ValidationError(f"delivery {delivery_id} was already sent; retrying would send it twice")
     if delivery.status == DeliveryStatus.PROCESSING:
         raise ValidationError(f"delivery {delivery_id} is being sent right now")
-    new_key = delivery.retry_key is not None and not policy.retry_key_usable(delivery.retry_key_issued_at, now)
+    if delivery.status == DeliveryStatus.PENDING:
+        raise ValidationError(f"delivery {delivery_id} has not been tried yet; it is sent at its time")
+    send_at = max(now, delivery.due_at)
+    if delivery.first_attempt_at is None:
+        send_at = max(send_at, delivery.next_attempt_at)
+    new_key = delivery.retry_key is not None and not policy.retry_key_usable(delivery.retry_key_issued_at, send_at)
     values: dict[str, Any] = {}
-    if new_key:
+    if new_key and send_at <= now:
         values = {"retry_key": str(uuid.uuid4()), "retry_key_issued_at": now}
+    elif new_key:  # a key issued now would be as stale by then: the first attempt issues one
+        values = {"retry_key": None, "retry_key_issued_at": None}
     applied = queue.transition(
-        session, delivery_id, expected=RETRYABLE, now=now, status=DeliveryStatus.QUEUED, next_attempt_at=now,
+        session, delivery_id, expected=RETRYABLE, now=now,
+        status=DeliveryStatus.PENDING if send_at > now else DeliveryStatus.QUEUED, next_attempt_at=send_at,
         attempt_count=0, dead_lettered_at=None, cancel_reason=None, **values,
     )
     if not applied:
         raise ValidationError(f"delivery {delivery_id} changed meanwhile; look again")
     hooks.mark(session, hooks.ENQUEUED)  # wake the sender after commit
-    return RetryOutcome(delivery_id, new_key)
+    room = session.get(Classroom, delivery.classroom_id) if delivery.classroom_id is not None else None
+    return RetryOutcome(delivery_id, new_key, send_at, room.timezone if room is not None else None, now)
 
 
 def cancel(session: Session, delivery_id: int, *, now: dt.datetime, reason: CancelReason = CancelReason.MANAGER) -> None:
@@ -102,8 +137,7 @@ def cancel(session: Session, delivery_id: int, *, now: dt.datetime, reason: Canc
         raise ValidationError(f"delivery {delivery_id} is already {delivery.status.value}")
     if delivery.status == DeliveryStatus.PROCESSING:
         raise ValidationError(f"delivery {delivery_id} is being sent right now; it cannot be stopped")
-    applied = queue.transition(session, delivery_id, expected=(DeliveryStatus.PENDING, DeliveryStatus.QUEUED,
-                                                                 DeliveryStatus.FAILED),
+    applied = queue.transition(session, delivery_id, expected=CANCELABLE,
                                 now=now, status=DeliveryStatus.CANCELED, cancel_reason=CancelReason(reason).value)
     if not applied:
         raise ValidationError(f"delivery {delivery_id} changed meanwhile; look again")
