@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QDate
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtCore import QDate, QDateTime, QLocale, QTime, QTimeZone
+from PySide6.QtWidgets import QApplication, QMessageBox, QStyle
 from sqlalchemy import text
 
 from core.channels import registry
@@ -15,8 +18,9 @@ from core.store.db import Database
 from core.store.models import Channel, Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus
 from tests import factories as f
 from tests.ui_fixtures import ctx, settle  # noqa: F401
+from ui import i18n
 from ui.context import AppContext
-from ui.deliveries_model import ERROR, RECIPIENT, STATUS
+from ui.deliveries_model import CREATED, ERROR, KIND, RECIPIENT, STATUS, WHEN
 from ui.deliveries_view import DeliveriesView
 
 DAY = dt.timedelta(days=1)
@@ -25,10 +29,10 @@ WAIT = 20_000  # ms; a wait ends as soon as its condition holds, so only a busy 
 
 def _add(db: Database, now: dt.datetime, key: str, *, status: DeliveryStatus = DeliveryStatus.QUEUED,
          kind: DeliveryKind = DeliveryKind.SHIFT_REMINDER, **values: object) -> int:
-    values.setdefault("created_at", now)
+    for name in ("created_at", "due_at", "next_attempt_at"):
+        values.setdefault(name, now)
     with db.write() as s:
-        row = Delivery(kind=kind, dedup_key=key, status=status, due_at=now, next_attempt_at=now, updated_at=now,
-                       **values)
+        row = Delivery(kind=kind, dedup_key=key, status=status, updated_at=now, **values)
         s.add(row)
         s.flush()
         return row.id
@@ -223,13 +227,15 @@ def test_retry_a_dead_letter_warns_about_a_new_retry_key(qtbot, ctx: AppContext,
         assert row.attempt_count == 0 and row.dead_lettered_at is None
 
 
-def test_cancel_then_actions_follow_the_new_status(qtbot, ctx: AppContext, db: Database, now: dt.datetime) -> None:
+def test_cancel_then_actions_follow_the_new_status(qtbot, ctx: AppContext, db: Database, now: dt.datetime,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     queued = _add(db, now, "q")
     ctx.clock = lambda: now
     view = _view(qtbot, ctx)
     qtbot.waitUntil(lambda: view.model.rowCount() == 1, timeout=WAIT)
     view.select(queued)
     assert view.cancel_action.isEnabled()
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     view.cancel_action.trigger()
     qtbot.waitUntil(lambda: _status(view, queued) == "canceled", timeout=WAIT)
     assert not view.cancel_action.isEnabled() and view.retry_action.isEnabled()
@@ -288,3 +294,161 @@ def test_sorting_keeps_the_selection_and_new_rows_land_in_sorted_place(qtbot, ct
     qtbot.waitUntil(lambda: _status(view, ids["b"]) == "sent", timeout=WAIT)
     assert [view.model.item_at(r).status for r in range(5)] == ["queued"] * 4 + ["sent"]
     assert view.selected_id() == ids["b"] and view.model.row_of(ids["b"]) == 4
+
+
+@pytest.fixture
+def computer_zone(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], None]]:
+    """Sets this process's time zone, as the PC's own; the original is back afterwards."""
+    def use(name: str) -> None:
+        monkeypatch.setenv("TZ", name)
+        time.tzset()
+
+    yield use
+    monkeypatch.undo()
+    time.tzset()
+
+
+def _wall(day: dt.date, hour: int, minute: int = 0) -> str:
+    """A wall time as the table writes it in this locale."""
+    return QLocale().toString(QDateTime(QDate(day.year, day.month, day.day), QTime(hour, minute), QTimeZone.utc()),
+                              QLocale.FormatType.ShortFormat)
+
+
+def test_times_are_the_classrooms_and_a_note_names_its_zone(qtbot, ctx: AppContext, db: Database, now: dt.datetime,
+                                                            computer_zone: Callable[[str], None]) -> None:
+    computer_zone("UTC")
+    due = dt.datetime(2026, 12, 1, 8, 0, tzinfo=dt.UTC)  # 17:00 in Tokyo
+    with db.write() as s:
+        room = f.classroom(s, "本校", timezone="Asia/Tokyo").id
+    queued = _add(db, now, "tokyo", classroom_id=room, due_at=due, next_attempt_at=due)
+    alert = _add(db, now, "alert", kind=DeliveryKind.ALERT, due_at=due, next_attempt_at=due)
+    ctx.clock = lambda: now
+    view = _view(qtbot, ctx)
+    qtbot.waitUntil(lambda: view.model.rowCount() == 2, timeout=WAIT)
+    for delivery_id in (queued, alert):  # an alert has no classroom: the classrooms' zone all the same
+        row = view.model.row_of(delivery_id)
+        assert view.model.index(row, WHEN).data() == _wall(due.date(), 17)  # type: ignore[arg-type]
+        assert view.model.index(row, CREATED).data() == _wall(now.date(), 9)  # type: ignore[arg-type]
+    assert view.model.index(view.model.row_of(alert), KIND).data() == "Alert"  # type: ignore[arg-type]
+    note = view.zone_note
+    assert note.isVisible() and all(w in note.text() for w in ("Asia/Tokyo", "JST", "UTC"))
+    view.select(queued)
+    qtbot.waitUntil(lambda: view.detail._values["due"].text() == f"{_wall(due.date(), 17)} JST", timeout=WAIT)
+
+
+def test_no_zone_note_when_the_computer_keeps_the_classrooms_time(qtbot, ctx: AppContext, db: Database,
+                                                                   now: dt.datetime,
+                                                                   computer_zone: Callable[[str], None]) -> None:
+    computer_zone("Asia/Tokyo")
+    with db.write() as s:
+        room = f.classroom(s, "本校", timezone="Asia/Tokyo").id
+    queued = _add(db, now, "tokyo", classroom_id=room)
+    view = _view(qtbot, ctx)
+    qtbot.waitUntil(lambda: view.model.rowCount() == 1, timeout=WAIT)
+    assert view.model.index(0, WHEN).data() == _wall(now.date(), 9)  # type: ignore[arg-type]
+    assert not view.zone_note.isVisible()
+    view.select(queued)
+    qtbot.waitUntil(lambda: view.detail._values["due"].text() == _wall(now.date(), 9), timeout=WAIT)
+
+
+def test_each_status_enables_only_its_actions_and_cancel_asks_first(qtbot, ctx: AppContext, db: Database,
+                                                                    now: dt.datetime,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    allowed = {  # the table in core/outbox/deliveries.py
+        DeliveryStatus.PENDING: (False, True), DeliveryStatus.QUEUED: (True, True),
+        DeliveryStatus.PROCESSING: (False, False), DeliveryStatus.SENT: (False, False),
+        DeliveryStatus.FAILED: (True, True), DeliveryStatus.CANCELED: (True, False),
+    }
+    ids = {status: _add(db, now, status.value, status=status) for status in allowed}
+    ctx.clock = lambda: now
+    view = _view(qtbot, ctx)
+    qtbot.waitUntil(lambda: view.model.rowCount() == len(allowed), timeout=WAIT)
+    for status, (retry, cancel) in allowed.items():
+        assert view.select(ids[status])
+        assert (view.retry_action.isEnabled(), view.cancel_action.isEnabled()) == (retry, cancel), status
+
+    asked: list[str] = []
+    answer = QMessageBox.StandardButton.No
+
+    def question(_parent, _title, text, *_a, **_k):  # type: ignore[no-untyped-def]
+        asked.append(text)
+        return answer
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    queued = ids[DeliveryStatus.QUEUED]
+    view.select(queued)
+    view.cancel_action.trigger()
+    settle(qtbot, ctx, timeout=WAIT)
+    assert len(asked) == 1 and f"#{queued}" in asked[0] and "will not be sent" in asked[0]
+    assert _status(view, queued) == "queued" and view.cancel_action.isEnabled()
+    with db.read() as s:
+        assert s.get(Delivery, queued).status == DeliveryStatus.QUEUED  # type: ignore[union-attr]
+    answer = QMessageBox.StandardButton.Yes
+    view.cancel_action.trigger()
+    qtbot.waitUntil(lambda: _status(view, queued) == "canceled", timeout=WAIT)
+    assert len(asked) == 2 and not view.cancel_action.isEnabled() and view.retry_action.isEnabled()
+
+
+def test_retry_of_a_canceled_future_reminder_says_when_it_goes(qtbot, ctx: AppContext, db: Database,
+                                                               now: dt.datetime,
+                                                               computer_zone: Callable[[str], None]) -> None:
+    computer_zone("UTC")
+    due = dt.datetime(2026, 12, 31, 6, 0, tzinfo=dt.UTC)  # 15:00 in Tokyo
+    with db.write() as s:
+        room = f.classroom(s, "本校", timezone="Asia/Tokyo").id
+    future = _add(db, now, "future", status=DeliveryStatus.CANCELED, classroom_id=room, due_at=due,
+                  next_attempt_at=due, cancel_reason="MANAGER")
+    past = _add(db, now, "past", status=DeliveryStatus.FAILED, classroom_id=room, first_attempt_at=now,
+                attempt_count=3)
+    ctx.clock = lambda: now
+    view = _view(qtbot, ctx)
+    qtbot.waitUntil(lambda: view.model.rowCount() == 2, timeout=WAIT)
+    view.select(future)
+    view.retry_action.trigger()
+    qtbot.waitUntil(lambda: _status(view, future) == "pending", timeout=WAIT)
+    assert view.message is not None
+    day = QLocale().toString(QDate(2026, 12, 31), QLocale.FormatType.ShortFormat)
+    hour = QLocale().toString(QTime(15, 0), QLocale.FormatType.ShortFormat)
+    assert f"will be sent on {day} at {hour} JST" in view.message.text()
+    with db.read() as s:
+        assert s.get(Delivery, future).next_attempt_at == due  # type: ignore[union-attr]
+    view.select(past)
+    view.retry_action.trigger()
+    qtbot.waitUntil(lambda: _status(view, past) == "queued", timeout=WAIT)
+    assert view.message.text() == f"Delivery #{past} will be sent now."
+
+
+@pytest.fixture(params=["en", "ja"])
+def language(request: pytest.FixtureRequest, qapp: QApplication, tmp_path: Path) -> Iterator[str]:
+    """The interface in each language in turn; English again afterwards."""
+    try:
+        yield i18n.install(qapp, request.param, tmp_path)
+    finally:
+        i18n.install(qapp, "en", tmp_path)
+
+
+def test_kind_column_and_status_filter_fit_their_longest_text(qtbot, ctx: AppContext, language: str) -> None:
+    view = DeliveriesView(ctx)
+    qtbot.addWidget(view)
+    view.resize(1366, 768)  # the smallest screen a manager was seen using
+    view.show()
+    settle(qtbot, ctx, timeout=WAIT)
+    if language == "ja":
+        assert view.words.kinds[DeliveryKind.SHIFT_REMINDER.value] != "Shift reminder"  # really translated
+    metrics = view.table.fontMetrics()
+    style = view.table.style()
+    margins = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view.table) + 1)
+    longest_kind = max(metrics.horizontalAdvance(text) for text in view.words.kinds.values())
+    assert view.table.columnWidth(KIND) >= longest_kind + margins
+    box = view.kind_box
+    assert box.width() >= max(box.fontMetrics().horizontalAdvance(box.itemText(i)) for i in range(box.count()))
+
+    button = view.status_button
+    arrow = button.style().pixelMetric(QStyle.PixelMetric.PM_MenuButtonIndicator, None, button)
+    for key, action in [("", None), *view.status_actions.items()]:
+        if action is not None:
+            action.setChecked(True)
+        qtbot.waitUntil(lambda: button.width() >= button.minimumWidth(), timeout=WAIT)
+        assert button.width() >= button.fontMetrics().horizontalAdvance(button.text()) + arrow, key
+        if action is not None:
+            action.setChecked(False)

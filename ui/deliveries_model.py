@@ -18,18 +18,22 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QDate,
     QDateTime,
     QLocale,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
     Qt,
+    QTime,
+    QTimeZone,
     Signal,
 )
 
 from core.outbox import rows as delivery_rows
 from core.outbox.deliveries import DeliveryFilter
 from core.outbox.rows import DeliveryRow
+from core.roster import clock
 from ui.context import AppContext
 
 ID, CREATED, KIND, RECIPIENT, STATUS, ATTEMPTS, WHEN, ERROR = range(8)
@@ -56,6 +60,49 @@ class Vocabulary:
     group_of: str  # "{0}" → the classroom's name, "{1}" → the channel's, for a delivery to a classroom's group
     deleted_teacher: str  # "{0}" → the anonymised teacher's id
     unknown: str
+
+
+@dataclass(frozen=True)
+class Zones:
+    """The time zones the outbox's times are shown in, as the roster and `plan` show them: each row in
+    its classroom's zone; a row without a classroom (an alert) in the classrooms' zone if they share
+    one, else in the computer's."""
+
+    classrooms: tuple[str, ...] = ()  # every classroom's zone, once each, sorted
+
+    @property
+    def default(self) -> str | None:
+        """The zone of rows without a classroom; None: the computer's."""
+        return self.classrooms[0] if len(self.classrooms) == 1 else None
+
+    def foreign(self, now: dt.datetime) -> tuple[str, ...]:
+        """The classrooms' zones whose clocks differ from this computer's."""
+        return tuple(z for z in self.classrooms if not same_clock_as_computer(z, now))
+
+
+def same_clock_as_computer(zone_name: str, now: dt.datetime) -> bool:
+    """Does the zone read the same wall time as this computer, now and half a year on (either side of
+    a daylight-saving change)? Names differ for the same clock (Asia/Tokyo and Japan), so offsets decide."""
+    for moment in (now, now + dt.timedelta(days=182)):
+        if moment.astimezone(clock.zone(zone_name)).utcoffset() != moment.astimezone().utcoffset():
+            return False
+    return True
+
+
+def zone_abbreviation(zone_name: str | None, now: dt.datetime) -> str:
+    """JST, CET, UTC…: how the zone is written after a time; None is the computer's zone."""
+    moment = now.astimezone(clock.zone(zone_name)) if zone_name else now.astimezone()
+    return moment.tzname() or zone_name or ""
+
+
+def wall_time(moment: dt.datetime, zone_name: str | None) -> QDateTime:
+    """The instant as the clock on the wall reads it in the zone (None: the computer's)."""
+    if zone_name is None:
+        return QDateTime.fromSecsSinceEpoch(int(moment.timestamp()))
+    wall = moment.astimezone(clock.zone(zone_name))
+    # Wall fields in a fixed zone, so Qt applies none of the computer's own rules (its DST gaps) to them.
+    return QDateTime(QDate(wall.year, wall.month, wall.day), QTime(wall.hour, wall.minute, wall.second),
+                     QTimeZone.utc())
 
 
 class Item:
@@ -102,7 +149,8 @@ class RowFormatter:
     def __init__(self, words: Vocabulary) -> None:
         self.words = words
         self.locale = QLocale()
-        self._times: dict[int, str] = {}  # minute → text; rows of one burst share a few minutes
+        self.zones = Zones()  # set by the feed before each read's rows are formatted
+        self._times: dict[tuple[str | None, int], str] = {}  # (zone, minute) → text; a burst shares a few minutes
         self._small: dict[Any, str] = {}  # interned short strings (attempt counts, names, errors)
 
     def items(self, rows: Iterable[DeliveryRow]) -> list[Item]:
@@ -117,15 +165,16 @@ class RowFormatter:
         else:  # processing, failed, canceled: no next attempt to show
             moment = None
         recipient = self._recipient(row)
+        zone = row.classroom_zone or self.zones.default
         error = self._intern(_first_line(row.last_error_message or row.last_error_code or ""))
         texts = (
             str(row.id),
-            self._time(row.created_at),
+            self._time(row.created_at, zone),
             words.kinds.get(row.kind, row.kind),
             recipient,
             words.dead_letter if row.is_dead_letter else words.statuses.get(row.status, row.status),
             self._intern(row.attempt_count),
-            self._time(moment) if moment is not None else "",
+            self._time(moment, zone) if moment is not None else "",
             error,
         )
         haystack = "\x1f".join((recipient, row.recipient or "", row.dedup_key, row.last_error_code or "",
@@ -142,14 +191,14 @@ class RowFormatter:
             name = row.recipient or self.words.unknown
         return self._intern(name)
 
-    def _time(self, moment: dt.datetime) -> str:
+    def _time(self, moment: dt.datetime, zone: str | None) -> str:
         minute = int(moment.timestamp()) // 60
-        text = self._times.get(minute)
+        text = self._times.get((zone, minute))
         if text is None:
             if len(self._times) > _CACHE_LIMIT:  # an app left open for months keeps adding minutes
                 self._times.clear()
-            local = QDateTime.fromSecsSinceEpoch(minute * 60)  # shown in the computer's time zone
-            text = self._times[minute] = self.locale.toString(local, QLocale.FormatType.ShortFormat)
+            local = wall_time(dt.datetime.fromtimestamp(minute * 60, dt.UTC), zone)
+            text = self._times[(zone, minute)] = self.locale.toString(local, QLocale.FormatType.ShortFormat)
         return text
 
     def _intern(self, value: Any) -> str:
@@ -435,6 +484,7 @@ class DeliveriesFeed(QObject):
 
     loaded = Signal()  # the first full load reached the model
     applied = Signal(list)  # ids of the rows an update brought (changed or new)
+    zones_changed = Signal()  # the classrooms' time zones, which the times are shown in, changed
     failed = Signal(object)
 
     def __init__(self, ctx: AppContext, model: DeliveriesModel, parent: QObject | None = None) -> None:
@@ -442,6 +492,7 @@ class DeliveriesFeed(QObject):
         self.ctx = ctx
         self.model = model
         self.formatter = RowFormatter(model.words)
+        self.zones = Zones()  # as of the last read that reached the UI thread
         self._waiting: set[int] = set()
         self._wanted = False  # something changed since the last fetch started
         self._reload_wanted = False
@@ -484,31 +535,53 @@ class DeliveriesFeed(QObject):
         self._busy = True
         self.ctx.tasks.run(fn, on_done, self._fail, owner=self)
 
-    # On a pool thread: read and format, never touch the model.
-    def _read_all(self) -> list[Item]:
-        with self.ctx.db.read() as session:
-            rows = delivery_rows.all_rows(session)
-        return self.formatter.items(rows)
+    def check_zones(self) -> None:
+        """Read the classrooms' zones again (a classroom was added or edited); a change reloads."""
+        def read() -> Zones:
+            with self.ctx.db.read() as session:
+                return Zones(tuple(delivery_rows.classroom_zones(session)))
 
-    def _read_changed(self, ids: list[int], newest: int) -> tuple[list[Item], list[int]]:
+        self.ctx.tasks.run(read, self._zones_read, self.failed.emit, owner=self, latest="zones")
+
+    # On a pool thread: read and format, never touch the model.
+    def _read_all(self) -> tuple[Zones, list[Item]]:
         with self.ctx.db.read() as session:
+            zones = Zones(tuple(delivery_rows.classroom_zones(session)))
+            rows = delivery_rows.all_rows(session)
+        self.formatter.zones = zones
+        return zones, self.formatter.items(rows)
+
+    def _read_changed(self, ids: list[int], newest: int) -> tuple[Zones, list[Item], list[int]]:
+        with self.ctx.db.read() as session:
+            zones = Zones(tuple(delivery_rows.classroom_zones(session)))
             rows, missing = delivery_rows.changed_rows(session, ids, newer_than=newest)
-        return self.formatter.items(rows), missing
+        # Rows made with other zones are read again in full (_zones_read); these already use the new ones.
+        self.formatter.zones = zones
+        return zones, self.formatter.items(rows), missing
 
     # Back on the UI thread.
-    def _all_read(self, items: list[Item]) -> None:
+    def _all_read(self, result: tuple[Zones, list[Item]]) -> None:
+        zones, items = result
         self._busy = False
         self._loaded = True
         self.model.set_items(items)
+        if zones != self.zones:
+            self.zones = zones
+            self.zones_changed.emit()
         self.loaded.emit()
         self._next()
 
-    def _changed_read(self, result: tuple[list[Item], list[int]]) -> None:
-        items, missing = result
+    def _changed_read(self, result: tuple[Zones, list[Item], list[int]]) -> None:
+        zones, items, missing = result
         self._busy = False
         self.model.apply(items, missing)
         self.applied.emit([i.id for i in items])
+        self._zones_read(zones)
         self._next()
+
+    def _zones_read(self, zones: Zones) -> None:
+        if zones != self.zones and self._loaded:
+            self.reload()  # the rows held were shown in the old zones
 
     def _fail(self, exc: BaseException) -> None:
         self._busy = False

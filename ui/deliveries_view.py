@@ -43,8 +43,8 @@ from PySide6.QtWidgets import (
 
 from core.channels import registry
 from core.outbox import deliveries
-from core.outbox.deliveries import RETRYABLE, DeliveryFilter, RetryOutcome
-from core.roster import rules
+from core.outbox.deliveries import CANCELABLE, RETRYABLE, DeliveryFilter, RetryOutcome
+from core.roster import clock, rules
 from core.store.models import DeliveryKind, DeliveryStatus
 from ui.context import AppContext
 from ui.deliveries_model import (
@@ -61,6 +61,8 @@ from ui.deliveries_model import (
     DeliveriesFeed,
     DeliveriesModel,
     Vocabulary,
+    wall_time,
+    zone_abbreviation,
 )
 from ui.delivery_detail import DeliveryDetail
 from ui.errors import show_error
@@ -75,7 +77,6 @@ BADGE_COLOURS = {
     "canceled": "#adb5bd",
     "dead_letter": "#842029",
 }
-CANCELABLE = (DeliveryStatus.PENDING, DeliveryStatus.QUEUED, DeliveryStatus.FAILED)
 SEARCH_DELAY_MS = 250  # typing in the search box filters once the manager pauses
 
 
@@ -120,6 +121,10 @@ class DeliveriesView(QWidget):
         self._build_filters()
         self._build_actions()
         self._build_table()
+        # Times are the classrooms' wall times; said above the table whenever this computer's clock differs.
+        self.zone_note = QLabel(self)
+        self.zone_note.setWordWrap(True)
+        self.zone_note.setVisible(False)
         self.detail = DeliveryDetail(ctx, self.words, self)
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.addWidget(self.table)
@@ -130,6 +135,7 @@ class DeliveriesView(QWidget):
         layout.addLayout(self.counts_row)
         layout.addLayout(self.filters_row)
         layout.addWidget(self.toolbar)
+        layout.addWidget(self.zone_note)
         layout.addWidget(splitter, 1)
         self.model.counts_changed.connect(self._show_counts)
         self.model.modelReset.connect(self._update_actions)
@@ -137,7 +143,9 @@ class DeliveriesView(QWidget):
         self.model.rowsRemoved.connect(lambda *_: self._update_actions())
         self.feed.applied.connect(self._rows_applied)
         self.feed.failed.connect(lambda exc: show_error(self, exc))
+        self.feed.zones_changed.connect(self._show_zones)
         ctx.bridge.settings_changed.connect(self._load_classrooms)
+        ctx.bridge.settings_changed.connect(self.feed.check_zones)
         self._load_classrooms()
         self._show_counts()
         self._update_actions()
@@ -151,7 +159,8 @@ class DeliveriesView(QWidget):
                      self.tr("Attempts"), self.tr("Next attempt / sent"), self.tr("Last error")),
             kinds={DeliveryKind.SHIFT_PUBLICATION.value: self.tr("Month published"),
                    DeliveryKind.SHIFT_REMINDER.value: self.tr("Shift reminder"),
-                   DeliveryKind.SHIFT_CORRECTION.value: self.tr("Shift changed")},
+                   DeliveryKind.SHIFT_CORRECTION.value: self.tr("Shift changed"),
+                   DeliveryKind.ALERT.value: self.tr("Alert")},
             statuses={"pending": self.tr("Pending"), "queued": self.tr("Queued"), "processing": self.tr("Sending"),
                       "sent": self.tr("Sent"), "failed": self.tr("Failed"), "canceled": self.tr("Canceled")},
             dead_letter=self.tr("Dead letter"),
@@ -220,8 +229,10 @@ class DeliveriesView(QWidget):
     def _build_actions(self) -> None:
         self.toolbar = QToolBar(self)
         self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        self.retry_action = QAction(self.tr("Retry now"), self)
-        self.retry_action.setToolTip(self.tr("Send the selected delivery again now, with a fresh retry budget"))
+        # Not "now": a delivery whose due time is still to come waits for it.
+        self.retry_action = QAction(self.tr("Retry"), self)
+        self.retry_action.setToolTip(self.tr("Send the selected delivery again with a fresh retry budget: now, or at "
+                                             "its due time if that is still to come"))
         self.retry_action.triggered.connect(self.retry_selected)
         self.cancel_action = QAction(self.tr("Cancel delivery"), self)
         self.cancel_action.triggered.connect(self.cancel_selected)
@@ -253,10 +264,12 @@ class DeliveriesView(QWidget):
         metrics = self.fontMetrics()
         em = metrics.horizontalAdvance("M")
         sample = QLocale().toString(QDateTime(QDate(2026, 12, 28), QTime(23, 59)), QLocale.FormatType.ShortFormat)
-        for column, width in ((ID, 5 * em), (CREATED, 0), (KIND, 10 * em), (RECIPIENT, 14 * em), (STATUS, 8 * em),
+        for column, width in ((ID, 5 * em), (CREATED, 0), (KIND, 0), (RECIPIENT, 14 * em), (STATUS, 8 * em),
                               (ATTEMPTS, 0), (WHEN, 0), (ERROR, 20 * em)):
             header = metrics.horizontalAdvance(self.words.headers[column]) + 3 * em  # room for the sort arrow
-            if column in (CREATED, WHEN):
+            if column == KIND:  # the longest kind's name, in whichever language, with the cell's margins
+                width = max(metrics.horizontalAdvance(w) for w in self.words.kinds.values()) + 2 * em
+            elif column in (CREATED, WHEN):
                 width = metrics.horizontalAdvance(sample) + 2 * em
             elif column == STATUS:  # the longest badge, with its padding
                 words = [*self.words.statuses.values(), self.words.dead_letter]
@@ -270,6 +283,26 @@ class DeliveriesView(QWidget):
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._selection_changed())
 
     # ----- state shown -----
+
+    def _show_zones(self) -> None:
+        zones = self.feed.zones
+        now = self.ctx.clock()
+        self.detail.default_zone = zones.default
+        if not zones.foreign(now):
+            self.zone_note.clear()
+            self.zone_note.setVisible(False)
+        elif len(zones.classrooms) == 1:
+            [zone] = zones.classrooms
+            self.zone_note.setText(self.tr("Times are shown in the classroom's time zone, {0} ({1}). "
+                                           "This computer's clock is on {2}.").format(
+                zone, zone_abbreviation(zone, now), zone_abbreviation(None, now)))
+            self.zone_note.setVisible(True)
+        else:
+            self.zone_note.setText(self.tr("Times are shown in each classroom's own time zone ({0}). "
+                                           "This computer's clock is on {1}.").format(
+                ", ".join(zones.classrooms), zone_abbreviation(None, now)))
+            self.zone_note.setVisible(True)
+        self.detail.refresh()
 
     def _show_counts(self) -> None:
         counts = self.model.counts
@@ -319,8 +352,9 @@ class DeliveriesView(QWidget):
         kind = self.kind_box.currentData()
         created_from = created_to = None
         if self.date_check.isChecked():
-            created_from = _local_midnight(self.date_from.date())
-            created_to = _local_midnight(self.date_to.date().addDays(1))  # the end day is included
+            zone = self.feed.zones.default
+            created_from = _midnight(self.date_from.date(), zone)
+            created_to = _midnight(self.date_to.date().addDays(1), zone)  # the end day is included
         return DeliveryFilter(
             statuses=statuses,
             kinds=(DeliveryKind(kind),) if kind else (),
@@ -342,7 +376,13 @@ class DeliveriesView(QWidget):
     def _show_status_choice(self) -> None:
         """The filter bar's own state: the status button's text, the date range's enabled edits."""
         chosen = [self.words.statuses[k] for k, a in self.status_actions.items() if a.isChecked()]
-        self.status_button.setText(self.tr("Status: {0}").format(", ".join(chosen) if chosen else self.tr("all")))
+        button = self.status_button
+        button.setText(self.tr("Status: {0}").format(", ".join(chosen) if chosen else self.tr("all")))
+        # The menu arrow is drawn inside the button's text area, over the text's end, unless room is made for it.
+        style = button.style()
+        room = (style.pixelMetric(QStyle.PixelMetric.PM_MenuButtonIndicator, None, button)
+                + 2 * style.pixelMetric(QStyle.PixelMetric.PM_ButtonMargin, None, button))
+        button.setMinimumWidth(button.fontMetrics().horizontalAdvance(button.text()) + room)
         self.date_from.setEnabled(self.date_check.isChecked())
         self.date_to.setEnabled(self.date_check.isChecked())
 
@@ -382,15 +422,35 @@ class DeliveriesView(QWidget):
     def _retried(self, outcome: RetryOutcome) -> None:
         self.ctx.wake_sender()
         self.feed.changed([outcome.delivery_id])
+        if outcome.waits:
+            zone = outcome.zone or self.feed.zones.default
+            local, locale = wall_time(outcome.send_at, zone), QLocale()
+            at = locale.toString(local.time(), QLocale.FormatType.ShortFormat)
+            if zone is not None and zone in self.feed.zones.foreign(self.ctx.clock()):
+                at = f"{at} {zone_abbreviation(zone, outcome.send_at)}"
+            text = self.tr("Delivery #{0} will be sent on {1} at {2}, its due time, if its shift and teacher "
+                           "still allow it then.").format(
+                outcome.delivery_id, locale.toString(local.date(), QLocale.FormatType.ShortFormat), at)
+        else:
+            text = self.tr("Delivery #{0} will be sent now.").format(outcome.delivery_id)
         if outcome.new_retry_key:
-            self._notify(QMessageBox.Icon.Warning, self.tr(
-                "Delivery #{0} is queued again with a new retry key, because its old key had expired.\n\n"
-                "If an earlier attempt did get through, the recipient may get this message twice."
-            ).format(outcome.delivery_id))
+            text += "\n\n" + self.tr(
+                "It has a new retry key, because its old key had expired. If an earlier attempt did get "
+                "through, the recipient may get this message twice.")
+        self._notify(QMessageBox.Icon.Warning if outcome.new_retry_key else QMessageBox.Icon.Information, text)
 
     def cancel_selected(self) -> None:
         delivery_id = self.selected_id()
-        if delivery_id is None:
+        item = self.model.get(delivery_id) if delivery_id is not None else None
+        if delivery_id is None or item is None:
+            return
+        answer = QMessageBox.question(
+            self, self.tr("Cancel delivery"),
+            self.tr("Cancel delivery #{0}, {1} to {2}? It will not be sent.\n\n"
+                    "Retry brings it back; it then goes at its due time.").format(
+                delivery_id, item.texts[KIND], item.texts[RECIPIENT]),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        if answer != QMessageBox.StandardButton.Yes:
             return
 
         def work() -> int:
@@ -398,7 +458,6 @@ class DeliveriesView(QWidget):
                 deliveries.cancel(session, delivery_id, now=self.ctx.clock())
             return delivery_id
 
-        # No confirmation: Retry now brings a canceled delivery back.
         self.cancel_action.setEnabled(False)
         self.ctx.tasks.run(work, lambda done_id: self.feed.changed([done_id]), self._action_failed, owner=self)
 
@@ -421,6 +480,9 @@ class DeliveriesView(QWidget):
         self.feed.changed([o.delivery_id for o in outcomes])
         renewed = sum(o.new_retry_key for o in outcomes)
         text = self.tr("{0} dead letter(s) are queued again.").format(len(outcomes))
+        waiting = sum(o.waits for o in outcomes)
+        if waiting:
+            text += " " + self.tr("{0} of them wait for their due time.").format(waiting)
         if renewed:
             text += "\n\n" + self.tr(
                 "{0} of them got a new retry key because the old one had expired: if an earlier attempt did "
@@ -439,7 +501,9 @@ class DeliveriesView(QWidget):
         self.message.open()
 
 
-def _local_midnight(day: QDate) -> dt.datetime:
-    """The start of `day` in the computer's time zone, as a UTC instant."""
+def _midnight(day: QDate, zone: str | None) -> dt.datetime:
+    """The start of `day` in the zone the times are shown in (None: the computer's), as a UTC instant."""
+    if zone is not None:
+        return clock.to_utc(dt.date(day.year(), day.month(), day.day()), dt.time(0), zone)
     seconds = QDateTime(day, QTime(0, 0)).toSecsSinceEpoch()
     return dt.datetime.fromtimestamp(seconds, dt.UTC)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from PySide6.QtCore import QDateTime, QLocale, Qt
+from PySide6.QtCore import QLocale, Qt
 from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 from core.outbox import deliveries
 from core.store.models import Classroom, Delivery, DeliveryAttempt, Teacher
 from ui.context import AppContext
-from ui.deliveries_model import Vocabulary
+from ui.deliveries_model import Vocabulary, same_clock_as_computer, wall_time, zone_abbreviation
 from ui.errors import show_error
 
 
@@ -32,6 +32,7 @@ class DeliveryFacts:
     attempts: list[DeliveryAttempt]
     teacher: str | None
     classroom: str | None
+    zone: str | None  # the classroom's time zone
 
 
 def read_facts(ctx: AppContext, delivery_id: int) -> DeliveryFacts | None:
@@ -43,7 +44,8 @@ def read_facts(ctx: AppContext, delivery_id: int) -> DeliveryFacts | None:
         teacher = session.get(Teacher, delivery.teacher_id) if delivery.teacher_id else None
         room = session.get(Classroom, delivery.classroom_id) if delivery.classroom_id else None
         return DeliveryFacts(delivery, deliveries.attempts(session, delivery_id),
-                             teacher.display_name if teacher else None, room.name if room else None)
+                             teacher.display_name if teacher else None, room.name if room else None,
+                             room.timezone if room else None)
 
 
 class DeliveryDetail(QWidget):
@@ -61,6 +63,8 @@ class DeliveryDetail(QWidget):
             "hold": self.tr("Held: {0} refused our credentials"),  # {0}: the channel's name
         }
         self.delivery_id: int | None = None
+        self.default_zone: str | None = None  # for a delivery without a classroom; None: the computer's
+        self._zone: str | None = None  # the shown delivery's
         self.title = QLabel(self)
         font = self.title.font()
         font.setBold(True)
@@ -124,6 +128,7 @@ class DeliveryDetail(QWidget):
             self._show_empty(True)
             return
         self._show_empty(False)
+        self._zone = facts.zone or self.default_zone
         d = facts.delivery
         words = self.words
         channel = words.channels.get(d.channel.value, d.channel.value)
@@ -179,11 +184,16 @@ class DeliveryDetail(QWidget):
             self.empty.setText(self.tr("Select a delivery to see its attempts."))
 
     def _time(self, moment: dt.datetime | None, *, seconds: bool = False) -> str:
+        """In the delivery's classroom's zone, named when this computer's clock differs."""
         if moment is None:
             return ""
-        local = QDateTime.fromSecsSinceEpoch(int(moment.timestamp()))
+        local = wall_time(moment, self._zone)
         locale = QLocale()
         if seconds:  # attempts can be seconds apart
             day = locale.toString(local.date(), QLocale.FormatType.ShortFormat)
-            return f"{day} {local.time().toString('HH:mm:ss')}"
-        return locale.toString(local, QLocale.FormatType.ShortFormat)
+            text = f"{day} {local.time().toString('HH:mm:ss')}"
+        else:
+            text = locale.toString(local, QLocale.FormatType.ShortFormat)
+        if self._zone is not None and not same_clock_as_computer(self._zone, moment):
+            text = f"{text} {zone_abbreviation(self._zone, moment)}"
+        return text

@@ -39,6 +39,7 @@ class DeliveryRow(NamedTuple):
     teacher_name: str | None
     dead_lettered_at: dt.datetime | None
     cancel_reason: str | None
+    classroom_zone: str | None  # the classroom's IANA zone, which its times are shown in
 
     @property
     def is_dead_letter(self) -> bool:
@@ -61,7 +62,7 @@ def _query() -> Select[tuple]:  # type: ignore[type-arg]
             D.id, _raw(D.created_at), _raw(D.kind), _raw(D.channel), _raw(D.status),
             D.attempt_count, _raw(D.next_attempt_at), _raw(D.sent_at), D.last_error_code,
             D.last_error_message, D.dedup_key, D.recipient, D.classroom_id,
-            C.name, D.teacher_id, T.name, _raw(D.dead_lettered_at), D.cancel_reason,
+            C.name, D.teacher_id, T.name, _raw(D.dead_lettered_at), D.cancel_reason, C.timezone,
         )
         .select_from(Delivery.__table__)
         .outerjoin(Classroom.__table__, C.id == D.classroom_id)
@@ -82,7 +83,7 @@ def _rows(session: Session, query: Select[tuple]) -> list[DeliveryRow]:  # type:
     instant = _instant
     return [
         DeliveryRow(r[0], instant(r[1]), r[2], r[3], r[4], r[5], instant(r[6]), instant(r[7]), r[8], r[9], r[10],
-                    r[11], r[12], r[13], r[14], r[15], instant(r[16]), r[17])
+                    r[11], r[12], r[13], r[14], r[15], instant(r[16]), r[17], r[18])
         for r in session.connection().execute(query).all()
     ]
 
@@ -90,6 +91,11 @@ def _rows(session: Session, query: Select[tuple]) -> list[DeliveryRow]:  # type:
 def all_rows(session: Session) -> list[DeliveryRow]:
     """Every delivery, newest first."""
     return _rows(session, _query().order_by(D.id.desc()))
+
+
+def classroom_zones(session: Session) -> list[str]:
+    """Every classroom's time zone, once each, sorted."""
+    return list(session.scalars(select(Classroom.timezone).distinct().order_by(Classroom.timezone)))
 
 
 def changed_rows(session: Session, ids: Iterable[int], *, newer_than: int) -> tuple[list[DeliveryRow], list[int]]:

@@ -423,12 +423,12 @@
         <translation>{0}（{1}グループ）</translation>
     </message>
     <message>
-        <source>Delivery #{0} is queued again with a new retry key, because its old key had expired.
-
-If an earlier attempt did get through, the recipient may get this message twice.</source>
-        <translation>配信 #{0} は、以前の再送キーの有効期限が切れていたため、新しい再送キーで再び送信待ちになりました。
-
-以前の送信が届いていた場合、宛先にこのメッセージが2回届くことがあります。</translation>
+        <source>Retry</source>
+        <translation>再送</translation>
+    </message>
+    <message>
+        <source>Send the selected delivery again with a fresh retry budget: now, or at its due time if that is still to come</source>
+        <translation>選択した配信を再送します（再試行の回数はリセットされます）。予定時刻がまだ先なら、その時刻に送信します</translation>
     </message>
     <message>
         <source>{0} of them got a new retry key because the old one had expired: if an earlier attempt did get through, those recipients may get the message twice.</source>
@@ -437,6 +437,10 @@ If an earlier attempt did get through, the recipient may get this message twice.
     <message>
         <source>(deleted #{0})</source>
         <translation>（削除済み #{0}）</translation>
+    </message>
+    <message>
+        <source>Alert</source>
+        <translation>アラート</translation>
     </message>
     <message>
         <source>(unknown)</source>
@@ -467,14 +471,6 @@ If an earlier attempt did get through, the recipient may get this message twice.
         <translation>〜</translation>
     </message>
     <message>
-        <source>Retry now</source>
-        <translation>今すぐ再送</translation>
-    </message>
-    <message>
-        <source>Send the selected delivery again now, with a fresh retry budget</source>
-        <translation>選択した配信を今すぐ再送します（再試行の回数はリセットされます）</translation>
-    </message>
-    <message>
         <source>Cancel delivery</source>
         <translation>配信を取消</translation>
     </message>
@@ -485,6 +481,14 @@ If an earlier attempt did get through, the recipient may get this message twice.
     <message>
         <source>Reload</source>
         <translation>再読み込み</translation>
+    </message>
+    <message>
+        <source>Times are shown in the classroom&apos;s time zone, {0} ({1}). This computer&apos;s clock is on {2}.</source>
+        <translation>時刻は教室のタイムゾーン {0}（{1}）で表示しています。このパソコンの時計は{2}です。</translation>
+    </message>
+    <message>
+        <source>Times are shown in each classroom&apos;s own time zone ({0}). This computer&apos;s clock is on {1}.</source>
+        <translation>時刻はそれぞれの教室のタイムゾーン（{0}）で表示しています。このパソコンの時計は{1}です。</translation>
     </message>
     <message>
         <source>Dead letters</source>
@@ -499,6 +503,26 @@ If an earlier attempt did get through, the recipient may get this message twice.
         <translation>すべて</translation>
     </message>
     <message>
+        <source>Delivery #{0} will be sent on {1} at {2}, its due time, if its shift and teacher still allow it then.</source>
+        <translation>配信 #{0} は予定時刻の{1} {2}に送信します。その時点でシフトや講師の状態が変わっていれば送信しません。</translation>
+    </message>
+    <message>
+        <source>Delivery #{0} will be sent now.</source>
+        <translation>配信 #{0} を今すぐ送信します。</translation>
+    </message>
+    <message>
+        <source>It has a new retry key, because its old key had expired. If an earlier attempt did get through, the recipient may get this message twice.</source>
+        <translation>以前の再送キーの有効期限が切れていたため、新しい再送キーを発行しました。以前の送信が届いていた場合、宛先にこのメッセージが2回届くことがあります。</translation>
+    </message>
+    <message>
+        <source>Cancel delivery #{0}, {1} to {2}? It will not be sent.
+
+Retry brings it back; it then goes at its due time.</source>
+        <translation>配信 #{0}（{2}への{1}）を取り消しますか？このメッセージは送信されません。
+
+「再送」で元に戻すと、予定時刻に送信します。</translation>
+    </message>
+    <message>
         <source>Requeue dead letters</source>
         <translation>配信不能の再送</translation>
     </message>
@@ -509,6 +533,10 @@ If an earlier attempt did get through, the recipient may get this message twice.
     <message>
         <source>{0} dead letter(s) are queued again.</source>
         <translation>配信不能の{0}件を再び送信待ちにしました。</translation>
+    </message>
+    <message>
+        <source>{0} of them wait for their due time.</source>
+        <translation>うち{0}件は予定時刻まで待ってから送信します。</translation>
     </message>
     <message>
         <source>Deliveries</source>
