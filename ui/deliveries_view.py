@@ -1,5 +1,5 @@
 """The Deliveries area: the live outbox with status counts, filters, a detail pane and the manager's
-actions (retry now, cancel, requeue every dead letter)."""
+actions (retry, cancel, requeue every dead letter)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What the manager can see and do with deliveries: list, filter, count, retry now, cancel, requeue."""
+"""What the manager can see and do with deliveries: list, filter, count, retry, cancel, requeue."""
 
 from __future__ import annotations
 
