@@ -89,7 +89,7 @@ def test_every_bad_row_is_reported_and_nothing_is_imported(db: Database, now: dt
         "本校,佐藤 花子,2026-12-05,16:00,21:00,,ok row\r\n"      # line 2 fine on its own
         "本校,山田,2026-12-05,16:00,21:00,,\r\n"                 # 3 unknown teacher
         "本校,佐藤 花子,2026-12-32,16:00,21:00,,\r\n"            # 4 bad date
-        "本校,佐藤 花子,2026-12-06,16:00,2100,,\r\n"             # 5 bad time
+        "本校,佐藤 花子,2026-12-06,16:00,21:70,,\r\n"            # 5 bad time
         "本校,佐藤 花子,2026-12-05,20:00,22:00,,\r\n"            # 6 overlaps line 2
         "本校,佐藤 花子,2026-12-05,16:00,21:00,,\r\n"            # 7 duplicate of line 2
         "分校,佐藤 花子,2026-12-07,16:00,21:00,,\r\n"            # 8 unknown classroom
