@@ -294,6 +294,13 @@ def test_escape_is_undone_exactly(value: str, exported: str) -> None:
     assert csv_files.unescape(exported) == value
 
 
+@given(st.text(alphabet=st.sampled_from("'=+-@\t\rab 本"), max_size=8))
+def test_every_text_survives_escaping_and_none_exports_as_a_formula(value: str) -> None:
+    exported = csv_files.escape(value)
+    assert csv_files.unescape(exported) == value
+    assert exported[:1] not in ("=", "+", "-", "@", "\t", "\r")
+
+
 @pytest.mark.parametrize(
     ("data", "line"),
     [
