@@ -174,3 +174,24 @@ def test_month_helpers() -> None:
     for bad in ("2026-13", "July", "2026/07", ""):
         with pytest.raises(ValidationError):
             rules.parse_month(bad)
+
+
+@pytest.mark.parametrize("text", ["9999-12", "0001-01", "1999-12", "2100-01"])
+def test_months_beyond_the_roster_years_are_bad_values(text: str) -> None:
+    with pytest.raises(ValidationError, match=f"bad month {text}: months go from 2000-01 to 2099-12"):
+        rules.parse_month(text)
+    assert rules.month_bounds(2099, 12) == (dt.date(2099, 12, 1), dt.date(2099, 12, 31))
+    assert rules.month_bounds(2000, 1) == (dt.date(2000, 1, 1), dt.date(2000, 1, 31))
+
+
+@pytest.mark.parametrize("day", [dt.date(1, 1, 1), dt.date(9999, 12, 31), dt.date(1999, 12, 31), dt.date(2100, 1, 1)])
+def test_a_shift_beyond_the_roster_years_is_refused(db: Database, now: dt.datetime, day: dt.date) -> None:
+    with db.write() as s:
+        room, teacher = f.classroom(s), f.teacher(s, "佐藤", 1)
+        kept = f.shift(s, room, teacher, dt.date(2026, 12, 1), now=now)
+        draft = rules.ShiftDraft(classroom_id=room.id, teacher_id=teacher.id, local_date=day,
+                                 start_time=dt.time(16), end_time=dt.time(2), ends_next_day=True)
+        with pytest.raises(ValidationError, match=f"bad date {day.isoformat()}"):
+            rules.add_shift(s, draft, now=now)
+        with pytest.raises(ValidationError, match="between 2000-01-01 and 2099-12-31"):
+            rules.edit_shift(s, kept.id, now=now, local_date=day)

@@ -89,7 +89,7 @@ def test_every_bad_row_is_reported_and_nothing_is_imported(db: Database, now: dt
         "本校,佐藤 花子,2026-12-05,16:00,21:00,,ok row\r\n"      # line 2 fine on its own
         "本校,山田,2026-12-05,16:00,21:00,,\r\n"                 # 3 unknown teacher
         "本校,佐藤 花子,2026-12-32,16:00,21:00,,\r\n"            # 4 bad date
-        "本校,佐藤 花子,2026-12-06,16:00,2100,,\r\n"             # 5 bad time
+        "本校,佐藤 花子,2026-12-06,16:00,21:70,,\r\n"            # 5 bad time
         "本校,佐藤 花子,2026-12-05,20:00,22:00,,\r\n"            # 6 overlaps line 2
         "本校,佐藤 花子,2026-12-05,16:00,21:00,,\r\n"            # 7 duplicate of line 2
         "分校,佐藤 花子,2026-12-07,16:00,21:00,,\r\n"            # 8 unknown classroom
@@ -206,3 +206,153 @@ def _snapshot(db: Database) -> tuple[list[tuple], list[tuple]]:
         teachers = [(t.id, t.name, t.line_user_id, t.email, t.line_opt_in, t.email_opt_in, t.active) for t in s.scalars(select(Teacher).order_by(Teacher.id))]
         shifts = [(x.id, x.teacher_id, x.local_date, x.start_time, x.end_time, x.status) for x in s.scalars(select(Shift).order_by(Shift.id))]
     return teachers, shifts
+
+
+def test_typed_times_import_in_every_accepted_form(db: Database, now: dt.datetime) -> None:
+    _setup(db)
+    data = (
+        "classroom,teacher,date,start,end\r\n"
+        "本校,佐藤 花子,2026-12-01,1600,21時\r\n"
+        "本校,佐藤 花子,2026-12-02,１６：００,２１時３０分\r\n"
+        "本校,鈴木 一郎,2026-12-03,22時,2600\r\n"
+    )
+    with db.write() as s:
+        csv_files.import_shifts(s, data.encode("utf-8"), now=now)
+    with db.read() as s:
+        got = [(x.start_time, x.end_time, x.ends_next_day) for x in s.scalars(select(Shift).order_by(Shift.local_date))]
+    assert got == [(dt.time(16), dt.time(21), False), (dt.time(16), dt.time(21, 30), False), (dt.time(22), dt.time(2), True)]
+
+
+# The payloads of a CSV-injection report: each would run as a formula when Excel opens the export.
+FORMULAS = ('=HYPERLINK("http://x","click")', "+cmd|' /C calc'!A0", "@SUM(1+1)", "-2+3", "'=already quoted")
+
+
+def _cells(text: str) -> list[list[str]]:
+    import csv
+    import io
+
+    return list(csv.reader(io.StringIO(text, newline="")))
+
+
+def test_formula_cells_are_exported_with_an_apostrophe_and_round_trip(db: Database, now: dt.datetime, paths) -> None:
+    import csv
+    import io
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(["name", "line_user_id"])
+    writer.writerows([name, ""] for name in FORMULAS[:-1])
+    with db.write() as s:
+        room = f.classroom(s, "@本校")
+        csv_files.import_teachers(s, buffer.getvalue().encode())
+        # Typed in the app: in a CSV a leading apostrophe is the spreadsheet's own "this is text" mark.
+        rules.create_teacher(s, name=FORMULAS[-1])
+        teachers = [rules.teacher_by_name(s, name) for name in FORMULAS]
+        for day, teacher in enumerate(teachers, start=1):
+            f.shift(s, room, teacher, dt.date(2026, 12, day), now=now)
+        rules.edit_shift(s, s.scalars(select(Shift).order_by(Shift.id)).first().id, now=now,  # type: ignore[union-attr]
+                         note="=1+1\tsecond")
+    with db.read() as s:
+        assert sorted(t.name for t in rules.list_teachers(s)) == sorted(FORMULAS)  # imported as written
+        teachers_csv = csv_files.export_teachers(s)
+        shifts_csv = csv_files.export_shifts(s)
+
+    exported_names = [row[0] for row in _cells(teachers_csv)[1:]]
+    assert sorted(exported_names) == sorted("'" + name for name in FORMULAS)
+    shift_rows = _cells(shifts_csv)[1:]
+    assert {row[0] for row in shift_rows} == {"'@本校"}
+    assert sorted(row[1] for row in shift_rows) == sorted("'" + name for name in FORMULAS)
+    assert shift_rows[0][6] == "'=1+1\tsecond"
+    for row in _cells(teachers_csv) + _cells(shifts_csv):
+        assert not any(cell[:1] in ("=", "+", "-", "@", "\t", "\r") for cell in row), row
+
+    from core.store.bootstrap import open_database
+    from core.store.paths import data_paths
+
+    other = open_database(data_paths(paths.home.parent / "other"))
+    try:
+        with other.write() as s:
+            f.classroom(s, "@本校")
+            csv_files.import_teachers(s, teachers_csv.encode("utf-8-sig"))
+            csv_files.import_shifts(s, shifts_csv.encode("utf-8-sig"), now=now)
+        with other.read() as s:
+            assert sorted(t.name for t in rules.list_teachers(s)) == sorted(FORMULAS)  # the apostrophe came off
+            assert s.scalars(select(Shift).order_by(Shift.local_date)).first().note == "=1+1\tsecond"  # type: ignore[union-attr]
+            assert csv_files.export_teachers(s) == teachers_csv
+            assert csv_files.export_shifts(s) == shifts_csv
+    finally:
+        other.dispose()
+
+
+@pytest.mark.parametrize(
+    ("value", "exported"),
+    [("=A1", "'=A1"), ("+1", "'+1"), ("-1", "'-1"), ("@x", "'@x"), ("\tx", "'\tx"), ("\rx", "'\rx"),
+     ("'=A1", "''=A1"), ("''@x", "'''@x"), ("it's", "it's"), ("'quoted'", "'quoted'"), ("a=b", "a=b"), ("", "")],
+)
+def test_escape_is_undone_exactly(value: str, exported: str) -> None:
+    assert csv_files.escape(value) == exported
+    assert csv_files.unescape(exported) == value
+
+
+@given(st.text(alphabet=st.sampled_from("'=+-@\t\rab 本"), max_size=8))
+def test_every_text_survives_escaping_and_none_exports_as_a_formula(value: str) -> None:
+    exported = csv_files.escape(value)
+    assert csv_files.unescape(exported) == value
+    assert exported[:1] not in ("=", "+", "-", "@", "\t", "\r")
+
+
+@pytest.mark.parametrize(
+    ("data", "line"),
+    [
+        ('name,line_user_id\n"unterminated,U123\n', 2),
+        (f'name,line_user_id\n佐藤,U{1:032x}\n"unterminated,U123\n鈴木,\n', 3),
+        ('name,line_user_id\n佐藤,\n"closed" and more,U123\n', 3),
+    ],
+)
+def test_a_broken_quote_is_refused_at_its_line_and_nothing_is_imported(db: Database, data: str, line: int) -> None:
+    with pytest.raises(CsvImportError) as caught, db.write() as s:
+        csv_files.import_teachers(s, data.encode())
+    assert [p.line for p in caught.value.problems] == [line]
+    assert '"' in caught.value.problems[0].reason and "nothing was imported" in str(caught.value)
+    assert _counts(db) == (0, 0)
+
+
+def test_an_unterminated_quote_in_shifts_is_refused(db: Database, now: dt.datetime) -> None:
+    _setup(db)
+    data = (
+        "classroom,teacher,date,start,end,status,note\r\n"
+        "本校,佐藤 花子,2026-12-05,16:00,21:00,,fine\r\n"
+        "本校,佐藤 花子,2026-12-06,16:00,21:00,,\"never closed\r\n"
+        "本校,佐藤 花子,2026-12-07,16:00,21:00,,\r\n"
+    )
+    with pytest.raises(CsvImportError) as caught, db.write() as s:
+        csv_files.import_shifts(s, data.encode(), now=now)
+    assert [(p.line, "never closed" in p.reason) for p in caught.value.problems] == [(3, True)]
+    assert _counts(db) == (3, 0)
+
+
+@pytest.mark.parametrize("day", ["0001-01-01", "9999-12-31", "1999-12-31", "2100-01-01"])
+def test_dates_beyond_the_roster_years_are_bad_values(db: Database, now: dt.datetime, day: str) -> None:
+    _setup(db)
+    data = (
+        "classroom,teacher,date,start,end\r\n"
+        "本校,佐藤 花子,2026-12-05,16:00,21:00\r\n"
+        f"本校,佐藤 花子,{day},16:00,26:00\r\n"
+    )
+    with pytest.raises(CsvImportError) as caught, db.write() as s:
+        csv_files.import_shifts(s, data.encode(), now=now)
+    assert [p.line for p in caught.value.problems] == [3]
+    assert caught.value.problems[0].reason == (f"bad date {day}: a shift's date must be between 2000-01-01 and 2099-12-31")
+    assert _counts(db) == (3, 0)
+
+
+def test_the_first_and_last_roster_days_import(db: Database, now: dt.datetime) -> None:
+    _setup(db)
+    data = (
+        "classroom,teacher,date,start,end\r\n"
+        "本校,佐藤 花子,2000-01-01,00:00,21:00\r\n"
+        "本校,佐藤 花子,2099-12-31,23:00,47:00\r\n"
+    )
+    with db.write() as s:
+        assert csv_files.import_shifts(s, data.encode(), now=now).created == 2
+        assert csv_files.export_shifts(s, month=(2099, 12)).splitlines()[1] == "本校,佐藤 花子,2099-12-31,23:00,47:00,draft,"

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 
-from PySide6.QtCore import QCoreApplication, QDate, QLocale, Qt
+from PySide6.QtCore import QCoreApplication, QDate, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QWidget
+
+from ui import dates
 
 LAST_MONTH_DAY_BEFORE_NEXT = 20  # after the 20th, managers are planning next month's roster
 
@@ -26,7 +28,7 @@ def shifted(year: int, month: int, step: int) -> tuple[int, int]:
 def month_title(year: int, month: int) -> str:
     # The pattern is translatable: "MMMM yyyy" in English, "yyyy年M月" in Japanese.
     pattern = QCoreApplication.translate("MonthPicker", "MMMM yyyy", "date pattern of the month picker")
-    return QLocale().toString(QDate(year, month, 1), pattern)
+    return dates.locale().toString(QDate(year, month, 1), pattern)
 
 
 def month_label(parent: QWidget) -> QLabel:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
-from PySide6.QtCore import QDate, QDateTime, QLocale, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QAction, QImage, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -46,6 +46,7 @@ from core.publication.history import CellChange, Revision
 from core.publication.image_store import ImageStore
 from core.publication.publish import Published, PublishPlan
 from core.roster import rules
+from ui import dates
 from ui.context import AppContext
 from ui.errors import show_error
 from ui.image_viewer import ImageViewer
@@ -436,7 +437,7 @@ class PublishView(QWidget):
         return plan.warning
 
     def _describe_change(self, state: MonthState, change: CellChange) -> str:
-        day = QLocale().toString(QDate(state.year, state.month, change.day), QLocale.FormatType.ShortFormat)
+        day = dates.day_short(dt.date(state.year, state.month, change.day))
         nothing = self.tr("no shift")
         return self.tr("{0} — {1}: {2} → {3}").format(change.teacher, day, ", ".join(change.before) or nothing,
                                                       ", ".join(change.after) or nothing)
@@ -458,7 +459,7 @@ class PublishView(QWidget):
     def _time(self, moment: dt.datetime | None) -> str:
         if moment is None:
             return ""
-        return QLocale().toString(QDateTime.fromSecsSinceEpoch(int(moment.timestamp())), QLocale.FormatType.ShortFormat)
+        return dates.moment_text(moment)
 
     def _selected_revision(self) -> int | None:
         items = self.history.selectedItems()

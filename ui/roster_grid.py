@@ -13,8 +13,6 @@ from typing import Any
 from PySide6.QtCore import (
     QAbstractTableModel,
     QCoreApplication,
-    QDate,
-    QLocale,
     QModelIndex,
     QPersistentModelIndex,
     Qt,
@@ -22,6 +20,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from core.store.models import ShiftStatus
+from ui import dates
 from ui.shifts_data import MonthSnapshot, ShiftItem, TeacherItem
 
 SHIFTS_ROLE = Qt.ItemDataRole.UserRole + 1  # tuple[ShiftItem, ...]
@@ -50,8 +49,8 @@ def status_word(status: ShiftStatus) -> str:
 
 
 def date_label(day: dt.date) -> str:
-    """"12/3 (Thu)": month, day and the weekday in the interface's language."""
-    return QLocale().toString(QDate(day.year, day.month, day.day), "M/d (ddd)")
+    """"Thu 3 Dec" / "12月3日(木)": the month's year is on screen already (ui/dates.py)."""
+    return dates.day_short(day)
 
 
 class RosterGridModel(QAbstractTableModel):
@@ -164,7 +163,7 @@ class RosterGridModel(QAbstractTableModel):
         kind = day_kind(day, self.snapshot.holidays)
         today = day == self.snapshot.today
         if role == Qt.ItemDataRole.DisplayRole:
-            return QLocale().toString(QDate(day.year, day.month, day.day), "d\nddd")
+            return f"{day.day}\n{dates.weekday_short(day)}"
         if role == Qt.ItemDataRole.ForegroundRole:
             if kind == "sat":
                 return QBrush(SAT_INK)
@@ -179,7 +178,7 @@ class RosterGridModel(QAbstractTableModel):
             font.setUnderline(True)
             return font
         if role == Qt.ItemDataRole.ToolTipRole:
-            parts = [QLocale().toString(QDate(day.year, day.month, day.day), QLocale.FormatType.LongFormat)]
+            parts = [dates.day_text(day)]
             if kind == "holiday":
                 parts.append(self.snapshot.holidays[day])
             if today:

@@ -16,17 +16,17 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSpinBox,
-    QTimeEdit,
     QWidget,
 )
 
 from core.channels.line import LineApiError
+from core.errors import ValidationError
 from core.roster import rules
 from core.setup import line
 from core.store.db import Database
 from core.store.models import Classroom
 from ui.context import AppContext
-from ui.settings_widgets import StatusLabel, form, note, report, row, stack
+from ui.settings_widgets import StatusLabel, TimeField, form, note, report, row, stack
 
 
 @dataclass(frozen=True)
@@ -102,11 +102,9 @@ class ClassroomSection(QGroupBox):
 
         self.quiet = QCheckBox(self.tr("Hold messages between"), self)
         self.quiet.setObjectName("quietHours")
-        self.quiet_start, self.quiet_end = QTimeEdit(self), QTimeEdit(self)
+        self.quiet_start, self.quiet_end = TimeField(self), TimeField(self)
         self.quiet_start.setObjectName("quietStart")
         self.quiet_end.setObjectName("quietEnd")
-        for edit in (self.quiet_start, self.quiet_end):
-            edit.setDisplayFormat("HH:mm")
         self.quiet.toggled.connect(self._quiet_toggled)
         layout.addRow(self.tr("Quiet hours:"), stack(
             row(self.quiet, self.quiet_start, QLabel(self.tr("and"), self), self.quiet_end, stretch_last=True),
@@ -133,7 +131,7 @@ class ClassroomSection(QGroupBox):
         layout.addRow("", stack(row(self.save, stretch_last=True), self.status))
 
         for signal in (self.group_id.textEdited, self.liff_id.textEdited, self.lead.valueChanged,
-                       self.quiet.toggled, self.quiet_start.timeChanged, self.quiet_end.timeChanged,
+                       self.quiet.toggled, self.quiet_start.textEdited, self.quiet_end.textEdited,
                        self.language.currentIndexChanged):
             signal.connect(self._edited)
         self._set_enabled(False)
@@ -242,12 +240,16 @@ class ClassroomSection(QGroupBox):
         room = self.selected()
         if room is None:
             return
-        start, end = self.quiet_start.time(), self.quiet_end.time()
+        try:
+            quiet = ((self.quiet_start.time().toPython(), self.quiet_end.time().toPython())
+                     if self.quiet.isChecked() else None)
+        except ValidationError as exc:
+            report(self, self.status, exc, self.ctx.paths)
+            return
         changes: dict[str, object] = {
             "line_group_id": self.group_id.text(),
             "reminder_lead_minutes": self.lead.value(),
-            "quiet_hours": ((dt.time(start.hour(), start.minute()), dt.time(end.hour(), end.minute()))
-                            if self.quiet.isChecked() else None),
+            "quiet_hours": quiet,
             "language": self.language.currentData(),
             "liff_id": self.liff_id.text(),
         }

@@ -1,22 +1,25 @@
-"""Small pieces the Settings sections share: explanatory notes, inline results, an expander."""
+"""Small pieces the Settings sections share: explanatory notes, inline results, an expander, time fields."""
 
 from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTime
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
     QLayout,
+    QLineEdit,
     QSizePolicy,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
+from core.errors import ValidationError
+from core.roster import time_of_day
 from core.store.paths import DataPaths
 from ui.errors import message_for, show_error
 
@@ -156,3 +159,29 @@ def form(parent: QWidget) -> QFormLayout:
     layout = QFormLayout(parent)
     layout.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
     return layout
+
+
+class TimeField(QLineEdit):
+    """A time of day typed as the manager writes it (22:00, 2200, 22時, full-width digits), shown
+    back as HH:MM once the field is left. Read like a QTimeEdit: `time()` and `setTime()`; an
+    unreadable text raises ValidationError from `time()`, so saving says what is wrong with it."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setPlaceholderText(self.tr("HH:MM"))
+        self.setToolTip(self.tr("A time such as 22:00, 2200 or 22時"))
+        self.setMaximumWidth(self.fontMetrics().horizontalAdvance("00:00") * 2 + 16)
+        self.editingFinished.connect(self._tidy)
+
+    def time(self) -> QTime:
+        wall, _ = time_of_day.parse(self.text())
+        return QTime(wall.hour, wall.minute)
+
+    def setTime(self, value: QTime) -> None:  # the QTimeEdit name it stands in for
+        self.setText(value.toString("HH:mm"))
+
+    def _tidy(self) -> None:
+        try:
+            self.setTime(self.time())
+        except ValidationError:
+            pass  # left as typed: saving names the problem

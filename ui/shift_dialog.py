@@ -1,7 +1,9 @@
 """Adding or editing one shift: teacher, date, start, end (after midnight allowed), note.
 
-The end accepts 26:00 the way Japanese rosters write it, or 02:00 with "ends the next day" ticked;
-either way the field is shown back as 02:00 with the box ticked, so there is one way to read it.
+Times are typed as the manager writes them (17:00, 1700, 17時30分, full-width digits) and shown
+back as HH:MM once the field is left. The end accepts 26:00 the way Japanese rosters write it, or
+02:00 with "ends the next day" ticked; either way the field is shown back as 02:00 with the box
+ticked, so there is one way to read it.
 The status is shown, not edited: drafts are confirmed with the month and confirmed shifts are
 canceled from the grid, because each of those tells the teachers something.
 """
@@ -12,7 +14,7 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QDate, QLocale
+from PySide6.QtCore import QDate
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -26,8 +28,9 @@ from PySide6.QtWidgets import (
 )
 
 from core.errors import ValidationError
-from core.roster import clock
+from core.roster import clock, rules
 from core.store.models import ShiftStatus
+from ui import dates
 from ui.roster_grid import status_word
 from ui.shifts_data import ShiftItem, TeacherItem
 from ui.shifts_form import SubmitDialog
@@ -74,19 +77,23 @@ class ShiftDialog(SubmitDialog):
 
         self.date = QDateEdit(self)
         self.date.setCalendarPopup(True)
-        self.date.setDisplayFormat(QLocale().dateFormat(QLocale.FormatType.ShortFormat) + " (ddd)")
+        self.date.setLocale(dates.locale())
+        self.date.setDisplayFormat(dates.day_pattern())
+        first, last = rules.FIRST_DAY, rules.LAST_DAY
+        self.date.setDateRange(QDate(first.year, first.month, first.day), QDate(last.year, last.month, last.day))
         when = shift.local_date if shift else day
         self.date.setDate(QDate(when.year, when.month, when.day))
 
         self.start = QLineEdit(shift.start_text if shift else start, self)
         self.start.setPlaceholderText(self.tr("HH:MM"))
-        self.start.setToolTip(self.tr("Start time in the classroom's time zone, e.g. 16:00"))
+        self.start.setToolTip(self.tr("Start time in the classroom's time zone, e.g. 16:00, 1600 or 16時"))
         end_text = clock.format_wall_time(shift.end_time) if shift else end
         self.end = QLineEdit(end_text, self)
         self.end.setPlaceholderText(self.tr("HH:MM"))
         self.end.setToolTip(self.tr("End time. After midnight: tick \"ends the next day\", or type 26:00 for 2:00."))
         self.next_day = QCheckBox(self.tr("ends the next day"), self)
         self.next_day.setChecked(bool(shift and shift.ends_next_day))
+        self.start.editingFinished.connect(self._normalise_start)
         self.end.editingFinished.connect(self._normalise_end)
         for field in (self.start, self.end):
             field.setMaximumWidth(self.fontMetrics().horizontalAdvance("000:000") + 16)
@@ -127,13 +134,20 @@ class ShiftDialog(SubmitDialog):
         self._normalise_end()
         (self.start if shift is None else self.teacher).setFocus()
 
+    def _normalise_start(self) -> None:
+        try:
+            start, _ = clock.parse_wall_time(self.start.text())
+        except ValidationError:
+            return  # said when OK is pressed
+        self.start.setText(clock.format_wall_time(start))
+
     def _normalise_end(self) -> None:
         try:
             end, next_day = clock.parse_wall_time(self.end.text(), allow_next_day=True)
         except ValidationError:
             return  # said when OK is pressed
+        self.end.setText(clock.format_wall_time(end))
         if next_day:
-            self.end.setText(clock.format_wall_time(end))
             self.next_day.setChecked(True)
 
     def collect(self) -> ShiftValues:

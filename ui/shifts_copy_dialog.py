@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Collection, Sequence
 
-from PySide6.QtCore import QLocale, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from core.errors import ValidationError
 from core.roster.copying import CopyRejected
+from ui import dates
 from ui.roster_grid import date_label
 from ui.shifts_data import ShiftItem
 from ui.shifts_form import SubmitDialog
@@ -56,7 +57,7 @@ class CopyDaysDialog(SubmitDialog):
                 if day in busy_days:
                     item.setText(self.tr("{0} — already has a shift").format(date_label(day)))
         same = QPushButton(self.tr("Same &weekday"), self)
-        same.setToolTip(self.tr("Tick every {0} of the month").format(QLocale().dayName(shift.local_date.isoweekday())))
+        same.setToolTip(self.tr("Tick every {0} of the month").format(dates.locale().dayName(shift.local_date.isoweekday())))
         same.clicked.connect(lambda: self._tick(lambda d: d.weekday() == shift.local_date.weekday()))
         every = QPushButton(self.tr("&All"), self)
         every.clicked.connect(lambda: self._tick(lambda d: True))

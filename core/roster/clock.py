@@ -13,6 +13,7 @@ from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.errors import ValidationError
+from core.roster import time_of_day
 
 
 @lru_cache(maxsize=64)
@@ -45,17 +46,9 @@ def local_now(now: dt.datetime, zone_name: str) -> dt.datetime:
 
 
 def parse_wall_time(text: str, *, allow_next_day: bool = False) -> tuple[dt.time, bool]:
-    """Read 'H:MM' or 'HH:MM'. With allow_next_day, 24:00–47:59 means that time on the next day,
-    the way Japanese rosters write a shift that ends after midnight (26:00 = 02:00 next day)."""
-    raw = text.strip().replace("：", ":")
-    hours_text, sep, minutes_text = raw.partition(":")
-    if not sep or not hours_text.isdigit() or not minutes_text.isdigit() or len(minutes_text) != 2:
-        raise ValidationError(f"bad time {text!r}: write it as HH:MM, e.g. 09:30")
-    hours, minutes = int(hours_text), int(minutes_text)
-    limit = 48 if allow_next_day else 24
-    if not (0 <= hours < limit and 0 <= minutes < 60) or len(hours_text) > 2:
-        raise ValidationError(f"bad time {text!r}: hours must be 00–{limit - 1} and minutes 00–59")
-    return dt.time(hours % 24, minutes), hours >= 24
+    """A typed time of day (17:00, 1700, 17時30分, full width too); see core/roster/time_of_day.py.
+    With allow_next_day, 24:00–47:59 means that time on the next day (26:00 = 02:00 next day)."""
+    return time_of_day.parse(text, allow_next_day=allow_next_day)
 
 
 def format_wall_time(value: dt.time, *, next_day: bool = False) -> str:

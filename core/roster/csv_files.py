@@ -2,7 +2,13 @@
 
 An import is all-or-nothing: every row is checked inside one transaction, every bad row is reported
 with its line number and reason, and if there is any, the transaction is rolled back. Files may be
-UTF-8 (with or without BOM) or Shift_JIS/CP932, which is what Japanese Excel writes.
+UTF-8 (with or without BOM) or Shift_JIS/CP932, which is what Japanese Excel writes. Quotes are read
+strictly: a quote left open would otherwise swallow the rest of the file into one cell, so it is
+refused at the line it opens on.
+
+An exported cell that a spreadsheet would run as a formula (it starts with = + - @, a tab or a
+carriage return) gets a leading apostrophe, OWASP's advice against CSV injection; Excel shows the
+text as written. Import takes the apostrophe off again, so export → import gives back the same text.
 """
 
 from __future__ import annotations
@@ -10,6 +16,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +49,10 @@ STATUS_WORDS = {
     "canceled": ShiftStatus.CANCELED, "cancelled": ShiftStatus.CANCELED, "取消": ShiftStatus.CANCELED,
 }
 MAX_BYTES = 20 * 1024 * 1024
+# Cells a spreadsheet would run as a formula. Apostrophes already in front are counted in, so a text
+# that itself starts with "'=" gains one more on export and loses exactly that one on import.
+_FORMULA = re.compile(r"'*[=+\-@\t\r]")
+_ESCAPED = re.compile(r"'+[=+\-@\t\r]")
 
 
 @dataclass(frozen=True)
@@ -86,13 +97,13 @@ def decode(data: bytes) -> str:
 
 def _rows(text: str, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]]]:
     """Yield (line number, row) with normalised headers; raises CsvImportError for a bad header."""
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         header = next(reader)
     except StopIteration:
         raise CsvImportError([RowProblem(1, "the file is empty; the first line must be a header")]) from None
     except csv.Error as exc:
-        raise CsvImportError([RowProblem(1, f"unreadable CSV: {exc}")]) from None
+        raise CsvImportError([RowProblem(1, _unreadable(exc))]) from None
     names = [ALIASES.get(h.strip().lower(), h.strip().lower()) for h in header]
     missing = [c for c in required if c not in names]
     if missing:
@@ -109,14 +120,34 @@ def _rows(text: str, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str,
         except StopIteration:
             return
         except csv.Error as exc:
-            yield line, {"__error__": f"unreadable CSV: {exc}"}
+            yield line, {"__error__": _unreadable(exc)}
             return
         if not any(v.strip() for v in values):
             continue
         if len(values) > len(names):
             yield line, {"__error__": f"{len(values)} fields but the header has {len(names)}"}
             continue
-        yield line, {n: v.strip() for n, v in zip(names, values, strict=False)}
+        yield line, {n: unescape(v).strip() for n, v in zip(names, values, strict=False)}
+
+
+def _unreadable(exc: csv.Error) -> str:
+    """The csv module's complaint in words a spreadsheet user knows."""
+    text = str(exc)
+    if "unexpected end of data" in text:
+        return 'a quoted cell opened on this line is never closed: a closing " is missing'
+    if "expected after" in text:
+        return 'text follows a closing " in a cell: write a " inside a quoted cell as ""'
+    return f"unreadable CSV: {text}"
+
+
+def escape(value: str) -> str:
+    """A cell as exported: text a spreadsheet would run as a formula gets a leading apostrophe."""
+    return "'" + value if _FORMULA.match(value) else value
+
+
+def unescape(value: str) -> str:
+    """A cell as imported: the apostrophe `escape` added comes off."""
+    return value[1:] if _ESCAPED.match(value) else value
 
 
 def _flag(row: dict[str, str], name: str, default: bool) -> bool:
@@ -134,9 +165,10 @@ def _date(text: str) -> dt.date:
     cleaned = text.strip().replace("/", "-")
     try:
         year, month, day = (int(p) for p in cleaned.split("-"))
-        return dt.date(year, month, day)
+        parsed = dt.date(year, month, day)
     except ValueError:
         raise ValidationError(f"bad date {text!r}: write it as YYYY-MM-DD, e.g. 2026-12-01") from None
+    return rules.check_day(parsed)
 
 
 def _run_import(session: Session, rows: Iterator[tuple[int, dict[str, str]]], apply_row) -> ImportResult:  # type: ignore[no-untyped-def]
@@ -247,7 +279,7 @@ def _write(header: tuple[str, ...], rows: list[list[str]]) -> str:
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerows([escape(cell) for cell in row] for row in rows)
     return buffer.getvalue()
 
 

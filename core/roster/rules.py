@@ -29,6 +29,10 @@ from core.store.models import (
 MAX_SHIFT = dt.timedelta(hours=24)
 # Changes to these fields matter to the teacher: they bump the version and may trigger a correction.
 VERSIONED_FIELDS = ("classroom_id", "teacher_id", "local_date", "start_time", "end_time", "ends_next_day", "status")
+# A roster is planned for the months around today, so a year outside these is a slip (2206 for 2026),
+# and staying far from the ends of the calendar keeps the arithmetic around a shift (its time zone,
+# the next day, the next month) in range.
+FIRST_DAY, LAST_DAY = dt.date(2000, 1, 1), dt.date(2099, 12, 31)
 
 
 # ----- classrooms -----------------------------------------------------------------------------
@@ -376,9 +380,16 @@ def month_shifts(session: Session, classroom_id: int, year: int, month: int) -> 
     )
 
 
+def check_day(day: dt.date) -> dt.date:
+    """The day itself if a shift may fall on it; ValidationError otherwise."""
+    if not FIRST_DAY <= day <= LAST_DAY:
+        raise ValidationError(f"bad date {day.isoformat()}: a shift's date must be between {FIRST_DAY} and {LAST_DAY}")
+    return day
+
+
 def month_bounds(year: int, month: int) -> tuple[dt.date, dt.date]:
-    if not (1 <= month <= 12 and 1900 <= year <= 9999):
-        raise ValidationError(f"bad month {year}-{month:02d}")
+    if not (1 <= month <= 12 and FIRST_DAY.year <= year <= LAST_DAY.year):
+        raise ValidationError(f"bad month {year:04d}-{month:02d}: months go from {FIRST_DAY:%Y-%m} to {LAST_DAY:%Y-%m}")
     first = dt.date(year, month, 1)
     following = dt.date(year + (month == 12), month % 12 + 1, 1)
     return first, following - dt.timedelta(days=1)
@@ -431,6 +442,7 @@ def _record_revision(session: Session, shift: Shift, *, now: dt.datetime) -> Non
 
 
 def _validate(session: Session, draft: ShiftDraft, *, shift_id: int | None) -> None:
+    check_day(draft.local_date)
     classroom = get_classroom(session, draft.classroom_id)
     teacher = get_teacher(session, draft.teacher_id)
     if teacher.erased_at is not None or not teacher.active:

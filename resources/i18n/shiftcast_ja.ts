@@ -345,6 +345,24 @@
     </message>
 </context>
 <context>
+    <name>Dates</name>
+    <message>
+        <source>en_GB</source>
+        <comment>the locale for month and weekday names: ja_JP in Japanese</comment>
+        <translation>ja_JP</translation>
+    </message>
+    <message>
+        <source>ddd d MMM yyyy</source>
+        <comment>a day with weekday and year, Qt date pattern: yyyy年M月d日(ddd) in Japanese</comment>
+        <translation>yyyy年M月d日(ddd)</translation>
+    </message>
+    <message>
+        <source>ddd d MMM</source>
+        <comment>a day with weekday, no year, Qt date pattern: M月d日(ddd) in Japanese</comment>
+        <translation>M月d日(ddd)</translation>
+    </message>
+</context>
+<context>
     <name>DeliveriesView</name>
     <message>
         <source>ID</source>
@@ -1739,8 +1757,8 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
         <translation>HH:MM</translation>
     </message>
     <message>
-        <source>Start time in the classroom&apos;s time zone, e.g. 16:00</source>
-        <translation>教室のタイムゾーンでの開始時刻（例: 16:00）</translation>
+        <source>Start time in the classroom&apos;s time zone, e.g. 16:00, 1600 or 16時</source>
+        <translation>教室のタイムゾーンでの開始時刻（例: 16:00、1600、16時）</translation>
     </message>
     <message>
         <source>End time. After midnight: tick &quot;ends the next day&quot;, or type 26:00 for 2:00.</source>
@@ -2169,6 +2187,17 @@ This cannot be undone.</source>
     <message>
         <source>{0} was deleted.</source>
         <translation>{0}を削除しました。</translation>
+    </message>
+</context>
+<context>
+    <name>TimeField</name>
+    <message>
+        <source>HH:MM</source>
+        <translation>HH:MM</translation>
+    </message>
+    <message>
+        <source>A time such as 22:00, 2200 or 22時</source>
+        <translation>時刻（例: 22:00、2200、22時）</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,48 @@
+"""How the interface writes a date: the one place for it.
+
+Unambiguous in both languages: "Wed 2 Dec 2026" / "2026年12月2日(水)", never "2/12/26", which a
+British and an American manager read as different days. The names of months and weekdays follow
+the interface's language, not the PC's, so an English window on a Japanese PC says "Wed", not "水".
+The patterns are translatable (the Japanese translation holds the Japanese ones), so the language
+a date is written in is always the language of the words around it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from PySide6.QtCore import QCoreApplication, QDate, QDateTime, QLocale
+
+
+def locale() -> QLocale:
+    """The locale whose month and weekday names the interface uses."""
+    return QLocale(QCoreApplication.translate("Dates", "en_GB", "the locale for month and weekday names: ja_JP in Japanese"))
+
+
+def day_pattern() -> str:
+    """A day with its weekday and year, as a Qt date pattern (also what the date fields show)."""
+    return QCoreApplication.translate("Dates", "ddd d MMM yyyy",
+                                      "a day with weekday and year, Qt date pattern: yyyy年M月d日(ddd) in Japanese")
+
+
+def day_text(day: dt.date) -> str:
+    """ "Wed 2 Dec 2026" / "2026年12月2日(水)". """
+    return locale().toString(QDate(day.year, day.month, day.day), day_pattern())
+
+
+def day_short(day: dt.date) -> str:
+    """ "Wed 2 Dec" / "12月2日(水)": where the month's year is already on screen."""
+    pattern = QCoreApplication.translate("Dates", "ddd d MMM",
+                                         "a day with weekday, no year, Qt date pattern: M月d日(ddd) in Japanese")
+    return locale().toString(QDate(day.year, day.month, day.day), pattern)
+
+
+def weekday_short(day: dt.date) -> str:
+    """ "Wed" / "水". """
+    return locale().toString(QDate(day.year, day.month, day.day), "ddd")
+
+
+def moment_text(moment: dt.datetime) -> str:
+    """ "Wed 2 Dec 2026 15:00" / "2026年12月2日(水) 15:00", in the PC's time zone. """
+    local = QDateTime.fromSecsSinceEpoch(int(moment.timestamp())).toLocalTime()
+    return f"{locale().toString(local.date(), day_pattern())} {local.time().toString('HH:mm')}"
