@@ -99,6 +99,17 @@ def cmd_sender(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     # then must stop it cleanly, not end the process with requests in flight.
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
+    # A thread that ends on an error (the sender's loop, on a read-only or full disk) stops the process
+    # with that error, which run() reports; Python's own hook would print its traceback and keep waiting.
+    died: list[BaseException] = []
+    previous_hook = threading.excepthook
+
+    def on_thread_error(hook_args: threading.ExceptHookArgs) -> None:
+        if hook_args.exc_value is not None and not died:
+            died.append(hook_args.exc_value)
+        stop.set()
+
+    threading.excepthook = on_thread_error
     engine = Engine(db, paths)
     if not engine.start():
         raise ValidationError("another Shiftcast (the app, the tray or a sender) is already sending from this data folder")
@@ -112,10 +123,15 @@ def cmd_sender(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
         pass
     if loop.ready.is_set():
         print(f"sending from {engine.paths.home} (Ctrl+C to stop)", flush=True)
-    while not stop.wait(1.0):
+    while not stop.wait(1.0) and not died:
         pass
     stats = engine.sender.stats if engine.sender else None
     engine.stop()
+    threading.excepthook = previous_hook
+    if died:
+        # The loop logged it with its traceback; the front end says it in one line and exits non-zero,
+        # instead of a process that looks alive but no longer sends.
+        raise died[0]
     print(json.dumps(stats.__dict__ if stats else {}), flush=True)
     return 0
 

@@ -128,6 +128,45 @@ def describe_error(exc: BaseException) -> str:
     return str(original).splitlines()[0] if str(original) else original.__class__.__name__
 
 
+# SQLite's own words for storage the manager must fix, and how to say each in theirs. A failure inside a
+# savepoint is often reported as "no such savepoint" (SQLite rolled the whole transaction back on a full
+# disk), so the whole chain of an error is searched, not just its last message.
+_STORAGE_PROBLEMS = (
+    ("readonly database", "the database is read-only: {path} (check the file's permissions and that its "
+                          "disk is not mounted read-only); nothing was changed"),
+    ("database or disk is full", "the disk is full: {path} cannot grow; nothing was changed (free some space)"),
+    ("unable to open database file", "the database cannot be opened: {path} (its folder must exist and be "
+                                     "writable)"),
+    ("disk i/o error", "the disk could not be read or written at {path}; nothing was changed"),
+)
+
+
+def storage_problem(exc: BaseException, *, database: str | None = None) -> str | None:
+    """One line for a database or file the disk refused (read-only, full, unwritable), else None.
+
+    `database` is the file shown when SQLite's message names none."""
+    import errno
+
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        original = getattr(current, "orig", None)
+        for candidate in (original, current):
+            if isinstance(candidate, sqlite3.Error):
+                message = str(candidate).lower()
+                for needle, text in _STORAGE_PROBLEMS:
+                    if needle in message:
+                        return text.format(path=database or "the database file")
+            elif isinstance(candidate, OSError) and candidate.errno in (errno.ENOSPC, errno.EROFS, errno.EACCES):
+                where = candidate.filename or database or "the data folder"
+                if candidate.errno == errno.ENOSPC:
+                    return f"the disk is full: cannot write {where}"
+                return f"not writable: {where} (check its permissions)"
+        current = current.__cause__ or current.__context__
+    return None
+
+
 def insert_unless_exists(session: Any, table: Any, values: dict[str, Any], *, unique: list[str]) -> int | None:
     """INSERT … ON CONFLICT DO NOTHING RETURNING id: the new row's id, or None if the key existed."""
     dialect = session.get_bind().dialect.name
