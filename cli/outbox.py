@@ -86,8 +86,13 @@ def cmd_sender(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
         Scheduler(db, wake_sender=sender.wake).run_plan()
         drained = sender.run_until_idle()
         sender.stop()
-        print(json.dumps(drained.__dict__))
-        return 0
+        print(json.dumps(drained.__dict__), flush=True)
+        stranded = _stranded_for_credentials(db, now=_now())
+        for line in stranded:
+            print(f"shiftcast: {line}", file=sys.stderr)
+        # Exit 0 only when nothing due was left behind for want of a credential: a service manager or a
+        # cron job must see that reminders are not going out.
+        return EXIT_NOT_SENT if stranded else 0
     from core.sending.engine import Engine
 
     stop = threading.Event()
@@ -134,6 +139,46 @@ def cmd_sender(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
         raise died[0]
     print(json.dumps(stats.__dict__ if stats else {}), flush=True)
     return 0
+
+
+EXIT_NOT_SENT = 1
+# What each channel needs before it can send, in the words of someone running the sender headless.
+_SET_UP_HINTS = {
+    "line": "the LINE channel access token is missing: save it with `main.py line-token < token.txt`, or set "
+            "the SHIFTCAST_LINE_TOKEN environment variable for a headless sender",
+    "email": "e-mail is not set up: set the SMTP server in Settings → E-mail (smtp.host), and the password with "
+             "`main.py smtp-password < pw.txt` or the SHIFTCAST_SMTP_PASSWORD environment variable",
+}
+
+
+def _stranded_for_credentials(db: Database, *, now: dt.datetime) -> list[str]:
+    """One line per channel that has deliveries due now but cannot connect (no token, no keyring)."""
+    from sqlalchemy import func, select
+
+    from core.channels import registry
+    from core.outbox.queue import CLAIMABLE
+    from core.store.models import Delivery
+
+    with db.read() as session:
+        due = dict(session.execute(
+            select(Delivery.channel, func.count()).where(Delivery.status.in_(CLAIMABLE), Delivery.next_attempt_at <= now)
+            .group_by(Delivery.channel)).tuples().all())
+    lines = []
+    for channel, count in due.items():
+        driver = registry.DRIVERS.get(channel)
+        if driver is None or not count:
+            continue
+        try:
+            connection = driver.connect(db)
+        except Exception as exc:  # noqa: BLE001 - a missing keyring says what to do in its own message
+            reason = str(exc)
+        else:
+            if connection is not None:
+                connection.close()
+                continue
+            reason = _SET_UP_HINTS.get(channel.value, f"{driver.title} is not set up")
+        lines.append(f"{count} due {driver.title} deliveries were not sent: {reason}")
+    return lines
 
 
 def _row(d: Any) -> dict[str, Any]:

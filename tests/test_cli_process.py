@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from core.emulator import LineEmulator
 from core.store.db import Database
 from core.store.paths import DataPaths
 from tests import factories as f
+from tests.linefixtures import TOKEN, emulator, make_reminders  # noqa: F401 - emulator is a fixture
 
 ROOT = Path(__file__).resolve().parent.parent
 NOW = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
@@ -54,3 +59,32 @@ def test_a_reader_that_stops_early_ends_the_listing_quietly(paths: DataPaths, db
         err = child.stderr.read().decode()
         code = child.wait(timeout=120)
     assert (code, err) == (0, "")
+
+
+def _due_reminders(paths: DataPaths, db: Database, emulator: LineEmulator | None = None) -> None:
+    make_reminders(db, 2, now=dt.datetime.now(dt.UTC), emulator=emulator)
+    db.dispose()
+
+
+@pytest.mark.parametrize(("keyring_backend", "says"), [
+    ("keyring.backends.null.Keyring", "SHIFTCAST_LINE_TOKEN"),  # a keyring without the token
+    ("keyring.backends.fail.Keyring", "SHIFTCAST_LINE_TOKEN"),  # no keyring on this computer at all
+])
+def test_a_headless_sender_without_a_token_says_why_and_fails(paths: DataPaths, db: Database, keyring_backend: str,
+                                                               says: str) -> None:
+    _due_reminders(paths, db)
+    done = _main(paths.home, "sender", "--until-idle", PYTHON_KEYRING_BACKEND=keyring_backend)
+    assert done.returncode == 1, done.stderr
+    assert json.loads(done.stdout)["sent"] == 0
+    ours = [line for line in done.stderr.splitlines() if line.startswith("shiftcast: ")]
+    assert len(ours) == 1, done.stderr
+    assert "2 due LINE deliveries were not sent" in ours[0] and says in ours[0]
+
+
+def test_a_headless_sender_with_a_token_sends_and_succeeds(paths: DataPaths, db: Database,
+                                                            emulator: LineEmulator) -> None:
+    _due_reminders(paths, db, emulator)
+    done = _main(paths.home, "sender", "--until-idle", SHIFTCAST_LINE_TOKEN=TOKEN,
+                 SHIFTCAST_LINE_API_BASE=emulator.base_url)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["sent"] == 2 and "shiftcast:" not in done.stderr
