@@ -162,7 +162,7 @@ def _stranded_for_credentials(db: Database, *, now: dt.datetime) -> list[str]:
     with db.read() as session:
         due = dict(session.execute(
             select(Delivery.channel, func.count()).where(Delivery.status.in_(CLAIMABLE), Delivery.next_attempt_at <= now)
-            .group_by(Delivery.channel)).tuples().all())
+            .group_by(Delivery.channel)).all())
     lines = []
     for channel, count in due.items():
         driver = registry.DRIVERS.get(channel)
@@ -181,14 +181,52 @@ def _stranded_for_credentials(db: Database, *, now: dt.datetime) -> list[str]:
     return lines
 
 
-def _row(d: Any) -> dict[str, Any]:
+def _row(d: Any, names: _Names) -> dict[str, Any]:
+    due_local, zone = names.local(d.due_at, d.classroom_id)
     return {
         "id": d.id, "kind": d.kind.value, "status": d.status.value, "recipient": d.recipient,
-        "attempts": d.attempt_count, "next_attempt_at": d.next_attempt_at.isoformat() if d.next_attempt_at else None,
+        "recipient_name": names.recipient(d), "due_at": d.due_at.isoformat(), "due_local": due_local,
+        "timezone": zone, "attempts": d.attempt_count,
+        "next_attempt_at": d.next_attempt_at.isoformat() if d.next_attempt_at else None,
         "sent_at": d.sent_at.isoformat() if d.sent_at else None, "error_code": d.last_error_code,
         "error": d.last_error_message, "cancel_reason": d.cancel_reason,
         "dead_letter": d.dead_lettered_at is not None, "dedup_key": d.dedup_key,
     }
+
+
+class _Names:
+    """Who a delivery is for and its classroom's time zone, looked up once for the whole listing."""
+
+    def __init__(self, session: Any, rows: list[Any]) -> None:
+        from sqlalchemy import select
+
+        from core.store.models import Classroom, Teacher
+
+        teacher_ids = {d.teacher_id for d in rows if d.teacher_id is not None}
+        room_ids = {d.classroom_id for d in rows if d.classroom_id is not None}
+        self.teachers: dict[int, str] = dict(session.execute(
+            select(Teacher.id, Teacher.name).where(Teacher.id.in_(teacher_ids))).all()) if teacher_ids else {}
+        self.rooms: dict[int, tuple[str, str]] = {
+            room_id: (name, zone) for room_id, name, zone in session.execute(
+                select(Classroom.id, Classroom.name, Classroom.timezone).where(Classroom.id.in_(room_ids)))
+        } if room_ids else {}
+
+    def recipient(self, d: Any) -> str | None:
+        if d.teacher_id in self.teachers:
+            return self.teachers[d.teacher_id]
+        if d.classroom_id in self.rooms and d.kind == DeliveryKind.SHIFT_PUBLICATION:
+            return f"{self.rooms[d.classroom_id][0]} (LINE group)"
+        return None
+
+    def local(self, when: dt.datetime, classroom_id: int | None) -> tuple[str, str]:
+        """`when` on the classroom's wall clock, as the roster and `plan` show it (the PC's without one)."""
+        from core.roster import clock
+
+        if classroom_id in self.rooms:
+            zone_name = self.rooms[classroom_id][1]
+            return when.astimezone(clock.zone(zone_name)).strftime("%Y-%m-%d %H:%M"), zone_name
+        local = when.astimezone()
+        return local.strftime("%Y-%m-%d %H:%M"), local.tzname() or "local"
 
 
 def cmd_deliveries(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
@@ -200,14 +238,18 @@ def cmd_deliveries(db: Database, args: argparse.Namespace, paths: DataPaths) -> 
         dead_letters_only=args.dead,
     )
     with db.read() as session:
-        rows = [_row(d) for d in deliveries.list_deliveries(session, flt, limit=args.limit)]
+        found = deliveries.list_deliveries(session, flt, limit=args.limit)
+        names = _Names(session, found)
+        rows = [_row(d, names) for d in found]
         counts = deliveries.counts(session)
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return 0
     for r in rows:
         problem = r["error_code"] or r["cancel_reason"] or ""
-        print(f"{r['id']:>7}  {r['kind']:<18} {r['status']:<10} tries {r['attempts']}  {problem}")
+        who = r["recipient_name"] or r["recipient"] or "-"
+        print(f"{r['id']:>7}  {r['kind']:<18} {r['status']:<10} due {r['due_local']} {r['timezone']}  {who}"
+              f"  tries {r['attempts']}  {problem}".rstrip())
     print("  ".join(f"{k}: {v}" for k, v in counts.items()))
     return 0
 
