@@ -295,7 +295,9 @@ def run(args: argparse.Namespace, *, paths: DataPaths | None = None) -> int:
                 db.dispose()
         sys.stdout.flush()  # a closed pipe shows here for output still in the buffer
         return code
-    except BrokenPipeError:
+    except BrokenPipeError as exc:
+        if not _stdout_reader_gone():  # a socket's broken pipe (a mail server hanging up) is a real error
+            return _failed(exc, args, paths, log_file)
         # The reader (`| head`) has all it wanted: end quietly, as Unix tools do. Later writes,
         # including the interpreter's own flush at exit, go to devnull instead of raising again.
         _stdout_to_devnull()
@@ -303,19 +305,24 @@ def run(args: argparse.Namespace, *, paths: DataPaths | None = None) -> int:
     except ShiftcastError as exc:
         print(f"shiftcast: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    except Exception as exc:
-        from core.logs import FILE_ONLY
-        from core.store.db import storage_problem
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, never a traceback
+        return _failed(exc, args, paths, log_file)
 
-        problem = storage_problem(exc, database=_database_file(paths))
-        if problem is not None:
-            log.error("%s: %s", args.command, problem, exc_info=True, extra=FILE_ONLY)
-            print(f"shiftcast: {problem}", file=sys.stderr)
-            return EXIT_FAILED
-        log.exception("unexpected error in %s", args.command)
-        where = f"; details in {log_file}" if log_file else ""
-        print(f"shiftcast: unexpected error ({exc.__class__.__name__}){where}", file=sys.stderr)
+
+def _failed(exc: Exception, args: argparse.Namespace, paths: DataPaths | None, log_file: Path | None) -> int:
+    """An error no verb expected: storage the manager must fix in its own words, anything else briefly."""
+    from core.logs import FILE_ONLY
+    from core.store.db import storage_problem
+
+    problem = storage_problem(exc, database=_database_file(paths))
+    if problem is not None:
+        log.error("%s: %s", args.command, problem, exc_info=exc, extra=FILE_ONLY)
+        print(f"shiftcast: {problem}", file=sys.stderr)
         return EXIT_FAILED
+    log.error("unexpected error in %s", args.command, exc_info=exc)
+    where = f"; details in {log_file}" if log_file else ""
+    print(f"shiftcast: unexpected error ({exc.__class__.__name__}){where}", file=sys.stderr)
+    return EXIT_FAILED
 
 
 def _database_file(paths: DataPaths | None) -> str | None:
@@ -358,6 +365,20 @@ def _folder_problem(what: str, path: Path, exc: OSError) -> str:
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         return f"{what} is not writable: {where} (check its permissions)"
     return f"cannot write {what} at {where}: {exc.strerror or exc}"
+
+
+def _stdout_reader_gone() -> bool:
+    """Whether standard output is a pipe whose reader has closed it."""
+    import select
+
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+    except AttributeError:  # no poll() (Windows): a broken pipe there is almost always stdout's
+        return True
+    except (OSError, ValueError):  # no file descriptor behind stdout
+        return False
 
 
 def _stdout_to_devnull() -> None:

@@ -148,3 +148,14 @@ def test_deliveries_show_whom_each_is_for_and_when_it_is_due(capsys, db) -> None
     code, out, _ = run(capsys, "deliveries")
     [line] = [line for line in out.splitlines() if line.strip().startswith(str(reminder))]
     assert "講師00001" in line and "due 2026-12-01 17:00 Asia/Tokyo" in line
+
+
+def test_a_broken_pipe_that_is_not_stdout_is_an_error(capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cli import commands
+
+    def hung_up(*_args: object) -> int:
+        raise BrokenPipeError(32, "Broken pipe")  # as a mail server that closed its socket
+
+    monkeypatch.setitem(commands.COMMANDS, "teachers", hung_up)
+    code, _, err = run(capsys, "teachers")
+    assert code == 1 and "unexpected error (BrokenPipeError)" in err
