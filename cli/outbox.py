@@ -150,6 +150,8 @@ _SET_UP_HINTS = {
              "`main.py smtp-password < pw.txt` or the SHIFTCAST_SMTP_PASSWORD environment variable",
 }
 
+_CREDENTIALS = {"line": "the LINE channel access token", "email": "the SMTP password"}
+
 
 def _stranded_for_credentials(db: Database, *, now: dt.datetime) -> list[str]:
     """One line per channel that has deliveries due now but cannot connect (no token, no keyring)."""
@@ -171,13 +173,14 @@ def _stranded_for_credentials(db: Database, *, now: dt.datetime) -> list[str]:
         try:
             connection = driver.connect(db)
         except Exception as exc:  # noqa: BLE001 - a missing keyring says what to do in its own message
-            reason = str(exc)
+            reason = f"{_CREDENTIALS.get(channel.value, 'its credentials')} cannot be read: {exc}"
         else:
             if connection is not None:
                 connection.close()
                 continue
             reason = _SET_UP_HINTS.get(channel.value, f"{driver.title} is not set up")
-        lines.append(f"{count} due {driver.title} deliveries were not sent: {reason}")
+        lines.append(f"{count} due {driver.title} {'delivery was' if count == 1 else 'deliveries were'} not sent: "
+                     f"{reason}")
     return lines
 
 

@@ -67,8 +67,8 @@ def _due_reminders(paths: DataPaths, db: Database, emulator: LineEmulator | None
 
 
 @pytest.mark.parametrize(("keyring_backend", "says"), [
-    ("keyring.backends.null.Keyring", "SHIFTCAST_LINE_TOKEN"),  # a keyring without the token
-    ("keyring.backends.fail.Keyring", "SHIFTCAST_LINE_TOKEN"),  # no keyring on this computer at all
+    ("keyring.backends.null.Keyring", "the LINE channel access token is missing"),  # a keyring without it
+    ("keyring.backends.fail.Keyring", "the LINE channel access token cannot be read"),  # no keyring at all
 ])
 def test_a_headless_sender_without_a_token_says_why_and_fails(paths: DataPaths, db: Database, keyring_backend: str,
                                                                says: str) -> None:
@@ -79,6 +79,7 @@ def test_a_headless_sender_without_a_token_says_why_and_fails(paths: DataPaths, 
     ours = [line for line in done.stderr.splitlines() if line.startswith("shiftcast: ")]
     assert len(ours) == 1, done.stderr
     assert "2 due LINE deliveries were not sent" in ours[0] and says in ours[0]
+    assert "SHIFTCAST_LINE_TOKEN" in ours[0]  # how to set it, headless
 
 
 def test_a_headless_sender_with_a_token_sends_and_succeeds(paths: DataPaths, db: Database,
