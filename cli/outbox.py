@@ -20,6 +20,7 @@ from core.store.kinds import DeliveryKind, DeliveryStatus
 # Every verb imports the core it needs when it runs: parsing (and --help) must not load SQLAlchemy,
 # httpx or the sender (tests/test_cli.py holds that).
 if TYPE_CHECKING:
+    from core.sending.engine import Engine
     from core.store.db import Database
     from core.store.paths import DataPaths
 
@@ -115,7 +116,13 @@ def cmd_sender(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
         stop.set()
 
     threading.excepthook = on_thread_error
-    engine = Engine(db, paths)
+    try:
+        return _send_until_stopped(Engine(db, paths), stop, died)
+    finally:
+        threading.excepthook = previous_hook
+
+
+def _send_until_stopped(engine: Engine, stop: threading.Event, died: list[BaseException]) -> int:
     if not engine.start():
         raise ValidationError("another Shiftcast (the app, the tray or a sender) is already sending from this data folder")
     loop = engine.sender
@@ -132,7 +139,6 @@ def cmd_sender(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
         pass
     stats = engine.sender.stats if engine.sender else None
     engine.stop()
-    threading.excepthook = previous_hook
     if died:
         # The loop logged it with its traceback; the front end says it in one line and exits non-zero,
         # instead of a process that looks alive but no longer sends.
@@ -146,7 +152,7 @@ EXIT_NOT_SENT = 1
 _SET_UP_HINTS = {
     "line": "the LINE channel access token is missing: save it with `main.py line-token < token.txt`, or set "
             "the SHIFTCAST_LINE_TOKEN environment variable for a headless sender",
-    "email": "e-mail is not set up: set the SMTP server in Settings → E-mail (smtp.host), and the password with "
+    "email": "e-mail is not set up: set the SMTP server in Settings (smtp.host), and the password with "
              "`main.py smtp-password < pw.txt` or the SHIFTCAST_SMTP_PASSWORD environment variable",
 }
 
@@ -217,7 +223,7 @@ class _Names:
     def recipient(self, d: Any) -> str | None:
         if d.teacher_id in self.teachers:
             return self.teachers[d.teacher_id]
-        if d.classroom_id in self.rooms and d.kind == DeliveryKind.SHIFT_PUBLICATION:
+        if d.classroom_id in self.rooms and d.kind == DeliveryKind.SHIFT_PUBLICATION and d.channel.value == "line":
             return f"{self.rooms[d.classroom_id][0]} (LINE group)"
         return None
 
