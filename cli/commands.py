@@ -279,27 +279,117 @@ COMMANDS: dict[str, Verb] = {
 
 def run(args: argparse.Namespace, *, paths: DataPaths | None = None) -> int:
     """Run a non-screen verb. Errors meant for the user become one line on stderr."""
-    from core.logs import configure_logging
-    from core.store.paths import data_paths
-
-    paths = paths or data_paths(args.home)
-    log_file = configure_logging(paths.logs, stderr=args.command == "sender")
+    log_file: Path | None = None
     try:
+        # Creating the data folder and opening the log are inside the error handling: an unwritable
+        # folder or log file is the manager's problem to fix, told in one line, not a traceback.
+        paths, log_file = _open_data_folder(args, paths)
         if args.command in outbox.NO_DATABASE:
-            return outbox.NO_DATABASE[args.command](None, args, paths)
-        from core.store.bootstrap import open_database  # SQLAlchemy: only for the verbs that need it
-        db = open_database(paths)
-        try:
-            return COMMANDS[args.command](db, args, paths)
-        finally:
-            db.dispose()
+            code = outbox.NO_DATABASE[args.command](None, args, paths)
+        else:
+            from core.store.bootstrap import open_database  # SQLAlchemy: only for the verbs that need it
+            db = open_database(paths)
+            try:
+                code = COMMANDS[args.command](db, args, paths)
+            finally:
+                db.dispose()
+        sys.stdout.flush()  # a closed pipe shows here for output still in the buffer
+        return code
+    except BrokenPipeError as exc:
+        if not _stdout_reader_gone():  # a socket's broken pipe (a mail server hanging up) is a real error
+            return _failed(exc, args, paths, log_file)
+        # The reader (`| head`) has all it wanted: end quietly, as Unix tools do. Later writes,
+        # including the interpreter's own flush at exit, go to devnull instead of raising again.
+        _stdout_to_devnull()
+        return 0
     except ShiftcastError as exc:
         print(f"shiftcast: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    except Exception as exc:
-        log.exception("unexpected error in %s", args.command)
-        print(f"shiftcast: unexpected error ({exc.__class__.__name__}); details in {log_file}", file=sys.stderr)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, never a traceback
+        return _failed(exc, args, paths, log_file)
+
+
+def _failed(exc: Exception, args: argparse.Namespace, paths: DataPaths | None, log_file: Path | None) -> int:
+    """An error no verb expected: storage the manager must fix in its own words, anything else briefly."""
+    from core.logs import FILE_ONLY
+    from core.store.db import storage_problem
+
+    problem = storage_problem(exc, database=_database_file(paths))
+    if problem is not None:
+        log.error("%s: %s", args.command, problem, exc_info=exc, extra=FILE_ONLY)
+        print(f"shiftcast: {problem}", file=sys.stderr)
         return EXIT_FAILED
+    log.error("unexpected error in %s", args.command, exc_info=exc)
+    where = f"; details in {log_file}" if log_file else ""
+    print(f"shiftcast: unexpected error ({exc.__class__.__name__}){where}", file=sys.stderr)
+    return EXIT_FAILED
+
+
+def _database_file(paths: DataPaths | None) -> str | None:
+    from core.store.db import sqlite_file_of
+
+    database = sqlite_file_of(paths.database_url()) if paths is not None else None
+    if database and database.startswith("file:"):  # a URI filename: show the file, not its options
+        database = database.removeprefix("file:").partition("?")[0]
+    return database
+
+
+def _open_data_folder(args: argparse.Namespace, paths: DataPaths | None) -> tuple[DataPaths, Path]:
+    from core.logs import configure_logging
+    from core.store.paths import data_paths, resolve_home
+
+    if paths is None:
+        try:
+            paths = data_paths(args.home)
+        except OSError as exc:
+            raise StorageError(_folder_problem("the data folder", resolve_home(args.home), exc)) from exc
+    try:
+        log_file = configure_logging(paths.logs, stderr=args.command == "sender")
+    except OSError as exc:
+        raise StorageError(_folder_problem("the log file", paths.logs / "shiftcast.log", exc)) from exc
+    return paths, log_file
+
+
+class StorageError(ShiftcastError):
+    """The data folder, the log file or the database cannot be written; nothing was changed."""
+
+
+def _folder_problem(what: str, path: Path, exc: OSError) -> str:
+    import errno
+
+    where = Path(exc.filename) if exc.filename else path
+    if exc.errno == errno.ENOSPC:
+        return f"the disk is full: cannot write {what} at {where}"
+    if isinstance(exc, (FileExistsError, NotADirectoryError)):
+        return f"cannot create {what} at {path}: {where} is a file, not a folder"
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return f"{what} is not writable: {where} (check its permissions)"
+    return f"cannot write {what} at {where}: {exc.strerror or exc}"
+
+
+def _stdout_reader_gone() -> bool:
+    """Whether standard output is a pipe whose reader has closed it."""
+    import select
+
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+    except AttributeError:  # no poll() (Windows): a broken pipe there is almost always stdout's
+        return True
+    except (OSError, ValueError):  # no file descriptor behind stdout
+        return False
+
+
+def _stdout_to_devnull() -> None:
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no real file descriptor behind stdout (a test's capture)
+        pass
 
 
 def fail_usage(exc: UsageError) -> int:

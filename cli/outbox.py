@@ -21,6 +21,7 @@ from core.store.kinds import DeliveryKind, DeliveryStatus
 # httpx or the sender (tests/test_cli.py holds that).
 if TYPE_CHECKING:
     from core.outbox.deliveries import RetryOutcome
+    from core.sending.engine import Engine
     from core.store.db import Database
     from core.store.paths import DataPaths
 
@@ -87,8 +88,13 @@ def cmd_sender(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
         Scheduler(db, wake_sender=sender.wake).run_plan()
         drained = sender.run_until_idle()
         sender.stop()
-        print(json.dumps(drained.__dict__))
-        return 0
+        print(json.dumps(drained.__dict__), flush=True)
+        stranded = _stranded_for_credentials(db, now=_now())
+        for line in stranded:
+            print(f"shiftcast: {line}", file=sys.stderr)
+        # Exit 0 only when nothing due was left behind for want of a credential: a service manager or a
+        # cron job must see that reminders are not going out.
+        return EXIT_NOT_SENT if stranded else 0
     from core.sending.engine import Engine
 
     stop = threading.Event()
@@ -100,7 +106,24 @@ def cmd_sender(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     # then must stop it cleanly, not end the process with requests in flight.
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
-    engine = Engine(db, paths)
+    # A thread that ends on an error (the sender's loop, on a read-only or full disk) stops the process
+    # with that error, which run() reports; Python's own hook would print its traceback and keep waiting.
+    died: list[BaseException] = []
+    previous_hook = threading.excepthook
+
+    def on_thread_error(hook_args: threading.ExceptHookArgs) -> None:
+        if hook_args.exc_value is not None and not died:
+            died.append(hook_args.exc_value)
+        stop.set()
+
+    threading.excepthook = on_thread_error
+    try:
+        return _send_until_stopped(Engine(db, paths), stop, died)
+    finally:
+        threading.excepthook = previous_hook
+
+
+def _send_until_stopped(engine: Engine, stop: threading.Event, died: list[BaseException]) -> int:
     if not engine.start():
         raise ValidationError("another Shiftcast (the app, the tray or a sender) is already sending from this data folder")
     loop = engine.sender
@@ -113,22 +136,107 @@ def cmd_sender(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
         pass
     if loop.ready.is_set():
         print(f"sending from {engine.paths.home} (Ctrl+C to stop)", flush=True)
-    while not stop.wait(1.0):
+    while not stop.wait(1.0) and not died:
         pass
     stats = engine.sender.stats if engine.sender else None
     engine.stop()
+    if died:
+        # The loop logged it with its traceback; the front end says it in one line and exits non-zero,
+        # instead of a process that looks alive but no longer sends.
+        raise died[0]
     print(json.dumps(stats.__dict__ if stats else {}), flush=True)
     return 0
 
 
-def _row(d: Any) -> dict[str, Any]:
+EXIT_NOT_SENT = 1
+# What each channel needs before it can send, in the words of someone running the sender headless.
+_SET_UP_HINTS = {
+    "line": "the LINE channel access token is missing: save it with `main.py line-token < token.txt`, or set "
+            "the SHIFTCAST_LINE_TOKEN environment variable for a headless sender",
+    "email": "e-mail is not set up: set the SMTP server in Settings (smtp.host), and the password with "
+             "`main.py smtp-password < pw.txt` or the SHIFTCAST_SMTP_PASSWORD environment variable",
+}
+
+_CREDENTIALS = {"line": "the LINE channel access token", "email": "the SMTP password"}
+
+
+def _stranded_for_credentials(db: Database, *, now: dt.datetime) -> list[str]:
+    """One line per channel that has deliveries due now but cannot connect (no token, no keyring)."""
+    from sqlalchemy import func, select
+
+    from core.channels import registry
+    from core.outbox.queue import CLAIMABLE
+    from core.store.models import Delivery
+
+    with db.read() as session:
+        due = dict(session.execute(
+            select(Delivery.channel, func.count()).where(Delivery.status.in_(CLAIMABLE), Delivery.next_attempt_at <= now)
+            .group_by(Delivery.channel)).all())
+    lines = []
+    for channel, count in due.items():
+        driver = registry.DRIVERS.get(channel)
+        if driver is None or not count:
+            continue
+        try:
+            connection = driver.connect(db)
+        except Exception as exc:  # noqa: BLE001 - a missing keyring says what to do in its own message
+            reason = f"{_CREDENTIALS.get(channel.value, 'its credentials')} cannot be read: {exc}"
+        else:
+            if connection is not None:
+                connection.close()
+                continue
+            reason = _SET_UP_HINTS.get(channel.value, f"{driver.title} is not set up")
+        lines.append(f"{count} due {driver.title} {'delivery was' if count == 1 else 'deliveries were'} not sent: "
+                     f"{reason}")
+    return lines
+
+
+def _row(d: Any, names: _Names) -> dict[str, Any]:
+    due_local, zone = names.local(d.due_at, d.classroom_id)
     return {
         "id": d.id, "kind": d.kind.value, "status": d.status.value, "recipient": d.recipient,
-        "attempts": d.attempt_count, "next_attempt_at": d.next_attempt_at.isoformat() if d.next_attempt_at else None,
+        "recipient_name": names.recipient(d), "due_at": d.due_at.isoformat(), "due_local": due_local,
+        "timezone": zone, "attempts": d.attempt_count,
+        "next_attempt_at": d.next_attempt_at.isoformat() if d.next_attempt_at else None,
         "sent_at": d.sent_at.isoformat() if d.sent_at else None, "error_code": d.last_error_code,
         "error": d.last_error_message, "cancel_reason": d.cancel_reason,
         "dead_letter": d.dead_lettered_at is not None, "dedup_key": d.dedup_key,
     }
+
+
+class _Names:
+    """Who a delivery is for and its classroom's time zone, looked up once for the whole listing."""
+
+    def __init__(self, session: Any, rows: list[Any]) -> None:
+        from sqlalchemy import select
+
+        from core.store.models import Classroom, Teacher
+
+        teacher_ids = {d.teacher_id for d in rows if d.teacher_id is not None}
+        room_ids = {d.classroom_id for d in rows if d.classroom_id is not None}
+        self.teachers: dict[int, str] = dict(session.execute(
+            select(Teacher.id, Teacher.name).where(Teacher.id.in_(teacher_ids))).all()) if teacher_ids else {}
+        self.rooms: dict[int, tuple[str, str]] = {
+            room_id: (name, zone) for room_id, name, zone in session.execute(
+                select(Classroom.id, Classroom.name, Classroom.timezone).where(Classroom.id.in_(room_ids)))
+        } if room_ids else {}
+
+    def recipient(self, d: Any) -> str | None:
+        if d.teacher_id in self.teachers:
+            return self.teachers[d.teacher_id]
+        if d.classroom_id in self.rooms and d.kind == DeliveryKind.SHIFT_PUBLICATION and d.channel.value == "line":
+            return f"{self.rooms[d.classroom_id][0]} (LINE group)"
+        return None
+
+    def local(self, when: dt.datetime, classroom_id: int | None) -> tuple[str, str]:
+        """`when` on the classroom's wall clock, as the roster and `plan` show it (the PC's without one)."""
+        from core.roster import clock
+
+        if classroom_id in self.rooms:
+            zone_name = self.rooms[classroom_id][1]
+            return when.astimezone(clock.zone(zone_name)).strftime("%Y-%m-%d %H:%M"), zone_name
+        local = when.astimezone()
+        return local.strftime("%Y-%m-%d %H:%M"), local.tzname() or "local"
 
 
 def cmd_deliveries(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
@@ -140,14 +248,18 @@ def cmd_deliveries(db: Database, args: argparse.Namespace, paths: DataPaths) -> 
         dead_letters_only=args.dead,
     )
     with db.read() as session:
-        rows = [_row(d) for d in deliveries.list_deliveries(session, flt, limit=args.limit)]
+        found = deliveries.list_deliveries(session, flt, limit=args.limit)
+        names = _Names(session, found)
+        rows = [_row(d, names) for d in found]
         counts = deliveries.counts(session)
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return 0
     for r in rows:
         problem = r["error_code"] or r["cancel_reason"] or ""
-        print(f"{r['id']:>7}  {r['kind']:<18} {r['status']:<10} tries {r['attempts']}  {problem}")
+        who = r["recipient_name"] or r["recipient"] or "-"
+        print(f"{r['id']:>7}  {r['kind']:<18} {r['status']:<10} due {r['due_local']} {r['timezone']}  {who}"
+              f"  tries {r['attempts']}  {problem}".rstrip())
     print("  ".join(f"{k}: {v}" for k, v in counts.items()))
     return 0
 

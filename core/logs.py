@@ -51,12 +51,37 @@ class RedactingFormatter(logging.Formatter):
         return redact(super().format(record))
 
 
+class ConsoleFormatter(RedactingFormatter):
+    """One line per record on a terminal: the traceback, if any, is in the log file only."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        if record.exc_info or record.exc_text or record.stack_info:
+            record = logging.makeLogRecord(record.__dict__)
+            record.exc_info = None
+            record.exc_text = None
+            record.stack_info = None
+        return super().format(record)
+
+
+FILE_ONLY = {"file_only": True}  # `log.error(..., extra=FILE_ONLY)`: already said on the terminal another way
+_CHATTY = ("alembic", "apscheduler")
+
+
+def _for_the_terminal(record: logging.LogRecord) -> bool:
+    # Alembic announces every migration step and APScheduler every job at INFO, on each new data
+    # folder's first start and each sender start: that is for the log file, not the terminal.
+    if getattr(record, "file_only", False):
+        return False
+    return record.levelno >= logging.WARNING or not record.name.startswith(_CHATTY)
+
+
 _FORMAT = "%(asctime)s %(levelname)s [%(threadName)s] %(name)s: %(message)s"
 _configured_file: Path | None = None
 
 
 def configure_logging(log_dir: Path, *, level: int = logging.INFO, stderr: bool = False) -> Path:
-    """Send the root logger to `<log_dir>/shiftcast.log` (5 × 2 MB). Safe to call again."""
+    """Send the root logger to `<log_dir>/shiftcast.log` (5 × 2 MB), and with `stderr` to the terminal too.
+    Safe to call again. Raises OSError when the folder or the file cannot be written."""
     global _configured_file
     log_dir.mkdir(parents=True, exist_ok=True)
     path = log_dir / "shiftcast.log"
@@ -74,7 +99,8 @@ def configure_logging(log_dir: Path, *, level: int = logging.INFO, stderr: bool 
         _configured_file = path
     if stderr and not any(getattr(h, "_shiftcast_stderr", False) for h in root.handlers):
         console = logging.StreamHandler()
-        console.setFormatter(RedactingFormatter("%(levelname)s %(name)s: %(message)s"))
+        console.setFormatter(ConsoleFormatter("%(levelname)s %(name)s: %(message)s"))
+        console.addFilter(_for_the_terminal)
         console._shiftcast = True  # type: ignore[attr-defined]
         console._shiftcast_stderr = True  # type: ignore[attr-defined]
         root.addHandler(console)

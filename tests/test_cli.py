@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import subprocess
 import sys
@@ -131,3 +132,30 @@ def test_parsing_loads_no_database_network_or_screen_code(tmp_path: Path, argv: 
 def test_a_listing_on_an_up_to_date_database_does_not_load_alembic(tmp_path: Path) -> None:
     assert "alembic" in _loaded(tmp_path, "teachers", "--json")  # the first start creates the schema
     assert _loaded(tmp_path, "teachers", "--json") & {"alembic", "httpx", "apscheduler", "PySide6"} == set()
+
+
+def test_deliveries_show_whom_each_is_for_and_when_it_is_due(capsys, db) -> None:
+    from tests.linefixtures import make_reminders
+
+    [reminder] = make_reminders(db, 1, now=dt.datetime(2026, 12, 1, 8, 0, tzinfo=dt.UTC))
+    code, out, _ = run(capsys, "deliveries", "--json")
+    [row] = json.loads(out)
+    assert code == 0 and row["id"] == reminder
+    assert row["recipient_name"] == "講師00001"
+    # On the classroom's wall clock, like the roster and `plan` (08:00 UTC is 17:00 in Tokyo).
+    assert (row["due_local"], row["timezone"]) == ("2026-12-01 17:00", "Asia/Tokyo")
+    assert row["due_at"].startswith("2026-12-01T08:00")
+    code, out, _ = run(capsys, "deliveries")
+    [line] = [line for line in out.splitlines() if line.strip().startswith(str(reminder))]
+    assert "講師00001" in line and "due 2026-12-01 17:00 Asia/Tokyo" in line
+
+
+def test_a_broken_pipe_that_is_not_stdout_is_an_error(capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cli import commands
+
+    def hung_up(*_args: object) -> int:
+        raise BrokenPipeError(32, "Broken pipe")  # as a mail server that closed its socket
+
+    monkeypatch.setitem(commands.COMMANDS, "teachers", hung_up)
+    code, _, err = run(capsys, "teachers")
+    assert code == 1 and "unexpected error (BrokenPipeError)" in err

@@ -6,11 +6,16 @@ own transaction handling is switched off so that SQLAlchemy emits BEGIN itself (
 SQLAlchemy's pysqlite notes): write transactions begin with BEGIN IMMEDIATE, which takes the write
 lock up front, so two writers queue on the busy timeout instead of failing on commit with
 "database is locked" after doing their work.
+
+On macOS fsync() only hands the data to the drive, whose cache a power cut empties; SQLite asks for
+F_FULLFSYNC there only when told to, so every connection on macOS sets fullfsync and
+checkpoint_fullfsync as well.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -22,6 +27,13 @@ _READ_OPTION = "shiftcast_read_only"
 DEFAULT_BUSY_TIMEOUT_S = 30.0
 
 
+def durability_pragmas(platform: str) -> tuple[str, ...]:
+    """The pragmas, beyond synchronous=FULL, that make a commit reach the disk on `platform` (sys.platform)."""
+    if platform == "darwin":
+        return ("PRAGMA fullfsync = ON", "PRAGMA checkpoint_fullfsync = ON")
+    return ()
+
+
 def sqlite_supports_returning() -> bool:
     """UPDATE … RETURNING arrived in SQLite 3.35."""
     return sqlite3.sqlite_version_info >= (3, 35, 0)
@@ -30,7 +42,7 @@ def sqlite_supports_returning() -> bool:
 class Database:
     """One database: an engine plus write and read session scopes."""
 
-    def __init__(self, url: str, *, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S) -> None:
+    def __init__(self, url: str, *, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S, platform: str = sys.platform) -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
         connect_args: dict[str, Any] = {}
@@ -38,7 +50,8 @@ class Database:
             connect_args = {"timeout": busy_timeout_s, "check_same_thread": False}
         self.engine: Engine = create_engine(url, connect_args=connect_args, pool_pre_ping=not self.is_sqlite)
         if self.is_sqlite:
-            _install_sqlite_hooks(self.engine, busy_timeout_ms=int(busy_timeout_s * 1000))
+            _install_sqlite_hooks(self.engine, busy_timeout_ms=int(busy_timeout_s * 1000),
+                                  extra_pragmas=durability_pragmas(platform))
         self._write_sessions = sessionmaker(bind=self.engine, expire_on_commit=False)
         self._read_sessions = sessionmaker(
             bind=self.engine.execution_options(**{_READ_OPTION: True}), expire_on_commit=False
@@ -62,7 +75,7 @@ class Database:
         self.engine.dispose()
 
 
-def _install_sqlite_hooks(engine: Engine, *, busy_timeout_ms: int) -> None:
+def _install_sqlite_hooks(engine: Engine, *, busy_timeout_ms: int, extra_pragmas: tuple[str, ...]) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
         dbapi_connection.isolation_level = None
@@ -72,6 +85,8 @@ def _install_sqlite_hooks(engine: Engine, *, busy_timeout_ms: int) -> None:
             cursor.execute("PRAGMA journal_mode = WAL")
             cursor.execute("PRAGMA synchronous = FULL")
             cursor.execute("PRAGMA foreign_keys = ON")
+            for pragma in extra_pragmas:
+                cursor.execute(pragma)
         finally:
             cursor.close()
 
@@ -111,6 +126,45 @@ def describe_error(exc: BaseException) -> str:
     """One line for the user: the driver's own message, without SQLAlchemy's background link."""
     original = getattr(exc, "orig", None) or exc
     return str(original).splitlines()[0] if str(original) else original.__class__.__name__
+
+
+# SQLite's own words for storage the manager must fix, and how to say each in theirs. A failure inside a
+# savepoint is often reported as "no such savepoint" (SQLite rolled the whole transaction back on a full
+# disk), so the whole chain of an error is searched, not just its last message.
+_STORAGE_PROBLEMS = (
+    ("readonly database", "the database is read-only: {path} (check the file's permissions and that its "
+                          "disk is not mounted read-only); nothing was changed"),
+    ("database or disk is full", "the disk is full: {path} cannot grow; nothing was changed (free some space)"),
+    ("unable to open database file", "the database cannot be opened: {path} (its folder must exist and be "
+                                     "writable)"),
+    ("disk i/o error", "the disk could not be read or written at {path}; nothing was changed"),
+)
+
+
+def storage_problem(exc: BaseException, *, database: str | None = None) -> str | None:
+    """One line for a database or file the disk refused (read-only, full, unwritable), else None.
+
+    `database` is the file shown when SQLite's message names none."""
+    import errno
+
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        original = getattr(current, "orig", None)
+        for candidate in (original, current):
+            if isinstance(candidate, sqlite3.Error):
+                message = str(candidate).lower()
+                for needle, text in _STORAGE_PROBLEMS:
+                    if needle in message:
+                        return text.format(path=database or "the database file")
+            elif isinstance(candidate, OSError) and candidate.errno in (errno.ENOSPC, errno.EROFS, errno.EACCES):
+                where = candidate.filename or database or "the data folder"
+                if candidate.errno == errno.ENOSPC:
+                    return f"the disk is full: cannot write {where}"
+                return f"not writable: {where} (check its permissions)"
+        current = current.__cause__ or current.__context__
+    return None
 
 
 def insert_unless_exists(session: Any, table: Any, values: dict[str, Any], *, unique: list[str]) -> int | None:

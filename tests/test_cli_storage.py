@@ -1,0 +1,170 @@
+"""Storage the manager must fix (a folder or file that cannot be written, a read-only database, a full
+disk): one line naming the cause and the path, exit status 1, and nothing changed."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import stat
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, event, text
+
+import main
+from core.store.bootstrap import open_database
+from core.store.paths import DataPaths
+from tests.linefixtures import TOKEN, make_reminders
+
+ROOT = Path(__file__).resolve().parent.parent
+AS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
+needs_permissions = pytest.mark.skipif(AS_ROOT, reason="root writes through file permissions")
+
+
+def _main(home: Path, *argv: str, **env: str) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if not k.startswith("SHIFTCAST_")}
+    base |= {"SHIFTCAST_HOME": str(home), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+    return subprocess.run([sys.executable, "main.py", *argv], cwd=ROOT, env=base | env, capture_output=True,
+                          text=True, timeout=120, stdin=subprocess.DEVNULL)
+
+
+def _one_line(done: subprocess.CompletedProcess[str], *words: str) -> str:
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+    return lines[0]
+
+
+def _classroom_names(paths: DataPaths) -> list[str]:
+    db = open_database(paths)
+    try:
+        with db.read() as session:
+            return list(session.execute(text("SELECT name FROM classrooms ORDER BY id")).scalars())
+    finally:
+        db.dispose()
+
+
+@pytest.fixture
+def restore_modes() -> Iterator[list[Path]]:
+    """Paths made read-only by a test get their write bits back, so pytest can delete them."""
+    changed: list[Path] = []
+    yield changed
+    for path in changed:
+        path.chmod(path.stat().st_mode | stat.S_IWUSR)
+
+
+# ----- the data folder and the log file -----
+
+def test_a_file_where_the_data_folder_should_be(tmp_path: Path) -> None:
+    squatter = tmp_path / "Shiftcast"
+    squatter.write_text("not a folder")
+    line = _one_line(_main(squatter, "classrooms"), str(squatter), "is a file, not a folder")
+    assert line.startswith("shiftcast: ")
+    assert squatter.read_text() == "not a folder"
+
+
+@needs_permissions
+def test_a_data_folder_in_a_folder_without_write_permission(tmp_path: Path, restore_modes: list[Path]) -> None:
+    parent = tmp_path / "locked"
+    parent.mkdir()
+    parent.chmod(0o500)
+    restore_modes.append(parent)
+    _one_line(_main(parent / "Shiftcast", "classrooms"), "not writable", str(parent))
+    assert list(parent.iterdir()) == []
+
+
+@needs_permissions
+def test_a_read_only_log_file(paths: DataPaths, restore_modes: list[Path]) -> None:
+    log_file = paths.logs / "shiftcast.log"
+    log_file.write_text("")
+    log_file.chmod(0o444)
+    restore_modes.append(log_file)
+    _one_line(_main(paths.home, "classrooms"), "log file", "not writable", str(log_file))
+
+
+def test_a_folder_where_the_log_file_should_be(paths: DataPaths) -> None:
+    (paths.logs / "shiftcast.log").mkdir(parents=True)
+    _one_line(_main(paths.home, "add-classroom", "本校"), "log file", str(paths.logs / "shiftcast.log"))
+    assert _classroom_names(paths) == []
+
+
+# ----- a read-only database -----
+
+def _read_only(paths: DataPaths, restore_modes: list[Path], how: str) -> dict[str, str]:
+    """Make the database read-only: by its file mode, or (as root, who writes through modes) by opening
+    it read-only as a mounted read-only disk would."""
+    if how == "file mode":
+        paths.database.chmod(0o444)
+        restore_modes.append(paths.database)
+        return {}
+    return {"SHIFTCAST_DB_URL": f"sqlite:///file:{paths.database.as_posix()}?mode=ro&uri=true"}
+
+
+READ_ONLY_WAYS = [pytest.param("file mode", marks=needs_permissions), "read-only open"]
+
+
+@pytest.mark.parametrize("how", READ_ONLY_WAYS)
+def test_a_read_only_database_refuses_a_change_in_one_line(paths: DataPaths, restore_modes: list[Path], how: str) -> None:
+    assert main.main(["add-classroom", "本校"]) == 0
+    env = _read_only(paths, restore_modes, how)
+    _one_line(_main(paths.home, "add-classroom", "分校", **env), "database is read-only", str(paths.database))
+    assert _classroom_names(paths) == ["本校"]
+
+
+@pytest.mark.parametrize("how", READ_ONLY_WAYS)
+@pytest.mark.parametrize("mode", [["sender", "--until-idle"], ["sender"]])
+def test_a_sender_on_a_read_only_database_stops_in_one_line(paths: DataPaths, restore_modes: list[Path], how: str,
+                                                           mode: list[str]) -> None:
+    db = open_database(paths)
+    make_reminders(db, 2, now=dt.datetime.now(dt.UTC))  # due work: the sender must write to claim it
+    db.dispose()
+    env = _read_only(paths, restore_modes, how)
+    # A token, so LINE's rows are claimable; the address is never reached, the claim fails first.
+    env |= {"SHIFTCAST_LINE_TOKEN": TOKEN, "SHIFTCAST_LINE_API_BASE": "http://127.0.0.1:9"}
+    done = _main(paths.home, *mode, **env)
+    assert done.returncode == 1, done.stderr
+    problems = [line for line in done.stderr.splitlines() if line.startswith("shiftcast: ")]
+    assert len(problems) == 1 and "database is read-only" in problems[0] and str(paths.database) in problems[0]
+    assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) <= 10, done.stderr
+
+
+# ----- a full disk -----
+
+@contextmanager
+def full_disk() -> Iterator[None]:
+    """Every new SQLite connection may not grow its file: SQLite then fails as on a full disk."""
+
+    def cap(dbapi_connection: Any, _record: Any) -> None:
+        pages = dbapi_connection.execute("PRAGMA page_count").fetchone()[0]
+        dbapi_connection.execute(f"PRAGMA max_page_count = {max(pages, 1)}")
+
+    event.listen(Engine, "connect", cap)
+    try:
+        yield
+    finally:
+        event.remove(Engine, "connect", cap)
+
+
+def test_a_full_disk_during_an_import_is_named_and_imports_nothing(
+        paths: DataPaths, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main.main(["add-classroom", "本校"]) == 0  # the schema exists before the disk fills up
+    capsys.readouterr()
+    rows = "".join(f"講師{n:04d},U{n:032x}\n" for n in range(1, 2001))
+    csv = tmp_path / "teachers.csv"
+    csv.write_text("name,line_user_id\n" + rows, encoding="utf-8")
+    with full_disk():
+        code = main.main(["import", "teachers", str(csv)])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert len(err.strip().splitlines()) == 1 and "disk is full" in err and str(paths.database) in err, err
+    # The log keeps SQLite's own words, not only the savepoint error that used to hide them.
+    assert "database or disk is full" in (paths.logs / "shiftcast.log").read_text(encoding="utf-8")
+    assert main.main(["teachers", "--json"]) == 0
+    assert capsys.readouterr().out.strip() == "[]"
