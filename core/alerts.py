@@ -6,6 +6,15 @@ runs. Whoever notices a condition first opens its incident (the sender at once, 
 minute job otherwise); the unique `open_key` keeps it to one open incident per condition, so fifty
 dead letters in one outage are one alert. Opening an incident enqueues its notifications (webhook,
 manager's e-mail) in the same transaction, through the outbox like any message, so none is lost.
+
+Most incidents clear when the scheduler's minute watch no longer sees their condition. Two of them
+a successful send disproves at once, and the sender clears them in the transaction that records the
+send, so they do not outlive their cause where no scheduler runs (`main.py sender --until-idle`):
+- the channel's hold (its credentials were refused): the channel just accepted a message with the
+  credentials it has now, so the hold and its incident close;
+- LINE's monthly quota used up: LINE just accepted a message, so the quota is not used up.
+A send disproves neither dead letters (those rows stay failed until the manager acts) nor a stalled
+queue (one message out says nothing of the others still waiting); the minute watch clears those.
 """
 
 from __future__ import annotations
@@ -114,6 +123,14 @@ def conditions(facts: QueueFacts, *, now: dt.datetime, running_since: dt.datetim
     return found
 
 
+def disproved_by_send(channel: str) -> list[str]:
+    """The open keys of the incidents that a message accepted on `channel` shows to be over."""
+    found = [f"{AlertKind.CHANNEL_HELD.value}:{channel}"]
+    if channel == Channel.LINE.value:
+        found.append(quota_exhausted().key)
+    return found
+
+
 # ----- reading and recording -----
 
 
@@ -171,6 +188,15 @@ def sync(session: Session, active: list[Condition], *, now: dt.datetime) -> tupl
             cleared.append(alert)
     session.flush()
     return opened, cleared
+
+
+def clear(session: Session, open_keys: list[str], *, now: dt.datetime) -> list[Alert]:
+    """Clear the open incidents with these keys (their condition is known to be over)."""
+    cleared = list(session.scalars(select(Alert).where(Alert.open_key.in_(open_keys))))
+    for alert in cleared:
+        alert.open_key, alert.cleared_at = None, now
+    session.flush()
+    return cleared
 
 
 def evaluate(session: Session, *, now: dt.datetime, running_since: dt.datetime | None) -> tuple[list[Alert], list[Alert]]:
