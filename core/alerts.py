@@ -1,8 +1,9 @@
 """Alerts for the manager: one incident per condition, raised once, cleared when the condition ends.
 
 The conditions: dead letters exist, a channel is held because its credentials were refused, LINE's
-monthly quota ran out, or the oldest due delivery has waited more than 15 minutes while the sender
-runs. Whoever notices a condition first opens its incident (the sender at once, the scheduler's
+monthly quota ran out, the oldest due delivery has waited more than 15 minutes while the sender
+runs, or another computer sent from this database within the last day (its data folder was copied
+or moved while both may still send: core/store/identity.py, docs/reliability.md). Whoever notices a condition first opens its incident (the sender at once, the scheduler's
 minute job otherwise); the unique `open_key` keeps it to one open incident per condition, so fifty
 dead letters in one outage are one alert. Opening an incident enqueues its notifications (webhook,
 manager's e-mail) in the same transaction, through the outbox like any message, so none is lost.
@@ -29,6 +30,7 @@ from sqlalchemy.orm import Session
 from core.channels import registry
 from core.outbox import queue
 from core.roster import clock
+from core.store import identity
 from core.store import setting_keys as keys
 from core.store.db import insert_unless_exists
 from core.store.models import (
@@ -42,6 +44,7 @@ from core.store.models import (
 
 STALL_AFTER = dt.timedelta(minutes=15)
 RECENT = dt.timedelta(days=7)
+OTHER_COMPUTER_WITHIN = dt.timedelta(hours=24)  # as long as LINE remembers a retry key
 QUOTA_ZONE = "Asia/Tokyo"  # LINE counts its monthly quota in Japan time
 
 
@@ -72,6 +75,8 @@ class QueueFacts:
     line_sent_at: dt.datetime | None  # the newest LINE delivery sent
     oldest_due: dt.datetime | None  # the longest-waiting due delivery on a channel that is not held
     due_count: int
+    # Other computers that sent from this database lately: (host, when it last sent), latest first.
+    other_computers: tuple[tuple[str, dt.datetime], ...] = ()
 
 
 # ----- the rules (pure) -----
@@ -102,6 +107,16 @@ def queue_stalled(count: int, oldest_due: dt.datetime) -> Condition:
                      "are set up and reachable.")
 
 
+def other_computer(others: tuple[tuple[str, dt.datetime], ...]) -> Condition:
+    host, last = others[0]
+    more = f" and {len(others) - 1} more" if len(others) > 1 else ""
+    return Condition(AlertKind.OTHER_COMPUTER, "", f"This data folder also sent messages from another computer ({host}{more})",
+                     f"Last sent there at {last:%Y-%m-%d %H:%M} UTC. If Shiftcast still runs there on a copy of this "
+                     "folder, stop one of the two: each copy sends what it plans on its own, so teachers may get "
+                     "messages twice. If the folder was moved here and the other computer stopped sending, this "
+                     "clears itself a day after its last send.")
+
+
 def month_start(now: dt.datetime, zone_name: str = QUOTA_ZONE) -> dt.datetime:
     local = now.astimezone(clock.zone(zone_name))
     return local.replace(day=1, hour=0, minute=0, second=0, microsecond=0).astimezone(dt.UTC)
@@ -120,6 +135,8 @@ def conditions(facts: QueueFacts, *, now: dt.datetime, running_since: dt.datetim
     if running_since is not None and facts.oldest_due is not None:
         if now - max(facts.oldest_due, running_since) > STALL_AFTER:
             found.append(queue_stalled(facts.due_count, facts.oldest_due))
+    if facts.other_computers:
+        found.append(other_computer(facts.other_computers))
     return found
 
 
@@ -156,7 +173,14 @@ def read_facts(session: Session, *, now: dt.datetime) -> QueueFacts:
     if holds:  # a held channel has its own incident; its waiting rows are not a second one
         due = due.where(Delivery.channel.not_in(list(holds)))
     oldest, count = session.execute(due).one()
-    return QueueFacts(dead, holds, quota_failed, line_sent, oldest, count or 0)
+    return QueueFacts(dead, holds, quota_failed, line_sent, oldest, count or 0,
+                      other_computers(session, identity.this_machine(), now=now))
+
+
+def other_computers(session: Session, machine: identity.Machine | None, *,
+                    now: dt.datetime) -> tuple[tuple[str, dt.datetime], ...]:
+    """The other computers that sent from this database within OTHER_COMPUTER_WITHIN of `now`."""
+    return tuple((m.host, m.last_sent_at) for m in identity.others_since(session, machine, now - OTHER_COMPUTER_WITHIN))
 
 
 def open_incident(session: Session, condition: Condition, *, now: dt.datetime) -> Alert | None:

@@ -27,6 +27,7 @@ from core.planning import fallback
 from core.sending.config import SenderEvents, SenderStats
 from core.sending.outgoing import Job
 from core.sending.turn import Connections
+from core.store import identity
 from core.store.models import Channel, DeliveryStatus
 
 log = logging.getLogger(__name__)
@@ -36,7 +37,8 @@ _PROCESSING = [DeliveryStatus.PROCESSING]
 
 class Recorder:
     def __init__(self, drivers: Mapping[Channel, ChannelDriver], connections: Connections, *, owner: str,
-                 stats: SenderStats, events: SenderEvents, rng: random.Random, backoff: BackoffPolicy) -> None:
+                 stats: SenderStats, events: SenderEvents, rng: random.Random, backoff: BackoffPolicy,
+                 machine: identity.Machine | None = None) -> None:
         self._drivers = drivers
         self._connections = connections
         self._owner = owner
@@ -47,6 +49,8 @@ class Recorder:
         self._opened: list[tuple[str, str]] = []  # incidents opened this turn, announced once it commits
         self._died = False  # a delivery was dead-lettered in the results being recorded
         self._released = False  # a hold was lifted by a send this turn, announced once it commits
+        self._machine = machine  # this computer, stamped into the database as it sends (None: unknown)
+        self._stamped_at: dt.datetime | None = None
 
     def record(self, session: Session, finished: list[tuple[Job, SendResult]], now: dt.datetime) -> None:
         """A turn's finished sends: every attempt in one INSERT, every sent row in one UPDATE."""
@@ -80,6 +84,8 @@ class Recorder:
                 log.error("%d of %d sent deliveries could not be recorded as sent", len(sent) - applied, len(sent))
             for channel in sorted(sent_on):
                 self._accepted_on(session, channel, now)
+            if applied:
+                self._stamp(session, now)
         if self._died:  # after every result is in, so the incident counts all that died together
             self._died = False
             self.open_incident(session, alerts.dead_letters(alerts.dead_letter_count(session)), now)
@@ -145,6 +151,18 @@ class Recorder:
             self._released = True
         for alert in alerts.clear(session, alerts.disproved_by_send(channel.value), now=now):
             log.info("alert cleared: %s (%s accepted a message)", alert.title, self._drivers[channel].title)
+
+    def _stamp(self, session: Session, now: dt.datetime) -> None:
+        """Say in the database that this computer sends from it (once a minute at most), and raise
+        the alert if another computer did too lately: the data folder exists twice."""
+        if self._machine is None or (self._stamped_at is not None and now - self._stamped_at < identity.STAMP_EVERY):
+            return
+        self._stamped_at = now
+        identity.stamp(session, self._machine, now=now)
+        others = alerts.other_computers(session, self._machine, now=now)
+        if others:
+            log.warning("this database was also sent from on %s at %s", others[0][0], others[0][1])
+            self.open_incident(session, alerts.other_computer(others), now)
 
     # ----- incidents -----
 
