@@ -167,3 +167,19 @@ def test_a_copy_sent_from_another_computer_raises_an_alert(db: Database, paths: 
             assert [m.host for m in s.scalars(select(SendingMachine))] == ["office-pc"]
     finally:
         original.dispose()
+
+
+def test_the_machine_identity_is_kept_outside_the_data_folder_and_reused(paths: DataPaths, tmp_path: Path) -> None:
+    first = identity.this_machine()
+    assert first is not None and identity.machine_file() == tmp_path / "xdg-config" / "Shiftcast" / "machine-id"
+    assert not identity.machine_file().is_relative_to(paths.home)  # a copied data folder does not carry it
+    assert identity.load_machine(identity.machine_file()) == first  # read again, not made again
+    broken = tmp_path / "broken" / "machine-id"
+    broken.parent.mkdir()
+    broken.write_text("not a uuid\n", encoding="ascii")
+    remade = identity.load_machine(broken)
+    assert remade is not None and remade.machine_id != first.machine_id
+    assert broken.read_text(encoding="ascii").strip() == remade.machine_id
+    blocked = tmp_path / "a-file"
+    blocked.write_text("", encoding="ascii")
+    assert identity.load_machine(blocked / "machine-id") is None  # cannot be kept: the check is off, sending is not

@@ -95,6 +95,7 @@ def load_machine(path: Path) -> Machine | None:
     """The identity kept at `path`, made there if there is none. None if it can be neither read nor
     written: a sender then sends as before and only the check for other computers is skipped."""
     host = socket.gethostname() or "?"
+    unusable = False
     try:
         text = path.read_text(encoding="ascii").strip()
         return Machine(str(uuid.UUID(text)), host)
@@ -102,15 +103,19 @@ def load_machine(path: Path) -> Machine | None:
         pass
     except (OSError, ValueError) as exc:
         log.warning("the machine identity in %s is unusable (%s); making a new one", path, exc)
+        unusable = True
     made = str(uuid.uuid4())
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex}")
         temporary.write_text(made + "\n", encoding="ascii")
         try:
-            # Linked into place, never replaced: when two processes start at once, the first one's
-            # identity wins and the other reads it, so both are the same computer.
-            os.link(temporary, path)
+            if unusable:
+                os.replace(temporary, path)
+            else:
+                # Linked into place, never replaced: when two processes start at once, the first
+                # one's identity wins and the other reads it, so both are the same computer.
+                os.link(temporary, path)
         except FileExistsError:
             pass
         except OSError:  # a file system without hard links
@@ -125,10 +130,15 @@ def load_machine(path: Path) -> Machine | None:
         return None
 
 
-@functools.cache
 def this_machine() -> Machine | None:
-    """This user's machine identity, read once per process."""
-    return load_machine(machine_file())
+    """This user's machine identity, read once per process (and per configuration folder, which
+    only changes under tests)."""
+    return _machine_at(machine_file())
+
+
+@functools.lru_cache(maxsize=4)
+def _machine_at(path: Path) -> Machine | None:
+    return load_machine(path)
 
 
 # ----- stamps -----
