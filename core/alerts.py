@@ -1,11 +1,21 @@
 """Alerts for the manager: one incident per condition, raised once, cleared when the condition ends.
 
 The conditions: dead letters exist, a channel is held because its credentials were refused, LINE's
-monthly quota ran out, or the oldest due delivery has waited more than 15 minutes while the sender
-runs. Whoever notices a condition first opens its incident (the sender at once, the scheduler's
+monthly quota ran out, the oldest due delivery has waited more than 15 minutes while the sender
+runs, or another computer sent from this database within the last day (its data folder was copied
+or moved while both may still send: core/store/identity.py, docs/reliability.md). Whoever notices a condition first opens its incident (the sender at once, the scheduler's
 minute job otherwise); the unique `open_key` keeps it to one open incident per condition, so fifty
 dead letters in one outage are one alert. Opening an incident enqueues its notifications (webhook,
 manager's e-mail) in the same transaction, through the outbox like any message, so none is lost.
+
+Most incidents clear when the scheduler's minute watch no longer sees their condition. Two of them
+a successful send disproves at once, and the sender clears them in the transaction that records the
+send, so they do not outlive their cause where no scheduler runs (`main.py sender --until-idle`):
+- the channel's hold (its credentials were refused): the channel just accepted a message with the
+  credentials it has now, so the hold and its incident close;
+- LINE's monthly quota used up: LINE just accepted a message, so the quota is not used up.
+A send disproves neither dead letters (those rows stay failed until the manager acts) nor a stalled
+queue (one message out says nothing of the others still waiting); the minute watch clears those.
 """
 
 from __future__ import annotations
@@ -20,6 +30,7 @@ from sqlalchemy.orm import Session
 from core.channels import registry
 from core.outbox import queue
 from core.roster import clock
+from core.store import identity
 from core.store import setting_keys as keys
 from core.store.db import insert_unless_exists
 from core.store.models import (
@@ -33,6 +44,7 @@ from core.store.models import (
 
 STALL_AFTER = dt.timedelta(minutes=15)
 RECENT = dt.timedelta(days=7)
+OTHER_COMPUTER_WITHIN = dt.timedelta(hours=24)  # as long as LINE remembers a retry key
 QUOTA_ZONE = "Asia/Tokyo"  # LINE counts its monthly quota in Japan time
 
 
@@ -63,6 +75,8 @@ class QueueFacts:
     line_sent_at: dt.datetime | None  # the newest LINE delivery sent
     oldest_due: dt.datetime | None  # the longest-waiting due delivery on a channel that is not held
     due_count: int
+    # Other computers that sent from this database lately: (host, when it last sent), latest first.
+    other_computers: tuple[tuple[str, dt.datetime], ...] = ()
 
 
 # ----- the rules (pure) -----
@@ -93,6 +107,16 @@ def queue_stalled(count: int, oldest_due: dt.datetime) -> Condition:
                      "are set up and reachable.")
 
 
+def other_computer(others: tuple[tuple[str, dt.datetime], ...]) -> Condition:
+    host, last = others[0]
+    more = f" and {len(others) - 1} more" if len(others) > 1 else ""
+    return Condition(AlertKind.OTHER_COMPUTER, "", f"This data folder also sent messages from another computer ({host}{more})",
+                     f"Last sent there at {last:%Y-%m-%d %H:%M} UTC. If Shiftcast still runs there on a copy of this "
+                     "folder, stop one of the two: each copy sends what it plans on its own, so teachers may get "
+                     "messages twice. If the folder was moved here and the other computer stopped sending, this "
+                     "clears itself a day after its last send.")
+
+
 def month_start(now: dt.datetime, zone_name: str = QUOTA_ZONE) -> dt.datetime:
     local = now.astimezone(clock.zone(zone_name))
     return local.replace(day=1, hour=0, minute=0, second=0, microsecond=0).astimezone(dt.UTC)
@@ -111,6 +135,16 @@ def conditions(facts: QueueFacts, *, now: dt.datetime, running_since: dt.datetim
     if running_since is not None and facts.oldest_due is not None:
         if now - max(facts.oldest_due, running_since) > STALL_AFTER:
             found.append(queue_stalled(facts.due_count, facts.oldest_due))
+    if facts.other_computers:
+        found.append(other_computer(facts.other_computers))
+    return found
+
+
+def disproved_by_send(channel: str) -> list[str]:
+    """The open keys of the incidents that a message accepted on `channel` shows to be over."""
+    found = [f"{AlertKind.CHANNEL_HELD.value}:{channel}"]
+    if channel == Channel.LINE.value:
+        found.append(quota_exhausted().key)
     return found
 
 
@@ -139,7 +173,14 @@ def read_facts(session: Session, *, now: dt.datetime) -> QueueFacts:
     if holds:  # a held channel has its own incident; its waiting rows are not a second one
         due = due.where(Delivery.channel.not_in(list(holds)))
     oldest, count = session.execute(due).one()
-    return QueueFacts(dead, holds, quota_failed, line_sent, oldest, count or 0)
+    return QueueFacts(dead, holds, quota_failed, line_sent, oldest, count or 0,
+                      other_computers(session, identity.this_machine(), now=now))
+
+
+def other_computers(session: Session, machine: identity.Machine | None, *,
+                    now: dt.datetime) -> tuple[tuple[str, dt.datetime], ...]:
+    """The other computers that sent from this database within OTHER_COMPUTER_WITHIN of `now`."""
+    return tuple((m.host, m.last_sent_at) for m in identity.others_since(session, machine, now - OTHER_COMPUTER_WITHIN))
 
 
 def open_incident(session: Session, condition: Condition, *, now: dt.datetime) -> Alert | None:
@@ -171,6 +212,15 @@ def sync(session: Session, active: list[Condition], *, now: dt.datetime) -> tupl
             cleared.append(alert)
     session.flush()
     return opened, cleared
+
+
+def clear(session: Session, open_keys: list[str], *, now: dt.datetime) -> list[Alert]:
+    """Clear the open incidents with these keys (their condition is known to be over)."""
+    cleared = list(session.scalars(select(Alert).where(Alert.open_key.in_(open_keys))))
+    for alert in cleared:
+        alert.open_key, alert.cleared_at = None, now
+    session.flush()
+    return cleared
 
 
 def evaluate(session: Session, *, now: dt.datetime, running_since: dt.datetime | None) -> tuple[list[Alert], list[Alert]]:

@@ -176,6 +176,8 @@ def test_535_holds_email_keeps_rows_queued_and_raises_one_alert(db: Database, st
     sender.run_until_idle()
     assert all(_delivery(db, i).status == DeliveryStatus.SENT for i in ids) and holds[-1] is None
     assert len(starttls_server.recorder.received) == 3
+    with db.read() as s:
+        assert alerts.open_alerts(s) == []  # the mail server took a message: the hold's incident is over
 
 
 def test_publication_to_200_teachers_is_one_connection_with_image_and_pdf(

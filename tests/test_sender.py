@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import select
 
+from core import alerts
 from core.channels.base import Outgoing
 from core.channels.line import access_from_settings, encode_multicast, encode_push
 from core.emulator import FaultPlan, LineEmulator
@@ -20,7 +21,7 @@ from core.sending.sender import Sender, SenderConfig, SenderEvents
 from core.store import secrets, settings
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.models import Delivery, DeliveryAttempt, DeliveryStatus
+from core.store.models import AlertKind, Delivery, DeliveryAttempt, DeliveryStatus
 from tests import factories as f
 from tests.linefixtures import FakeClock, emulator, line_ready, make_reminders  # noqa: F401
 
@@ -204,6 +205,42 @@ def test_401_holds_the_channel_until_the_token_changes(db, line_ready: LineEmula
     clock.advance(seconds=5)
     sender.run_until_idle()
     assert all(_delivery(db, i).status == DeliveryStatus.SENT for i in ids) and holds[-1] is None
+
+
+def test_a_send_with_the_corrected_token_closes_the_auth_incident(db, line_ready: LineEmulator,
+                                                                    clock: FakeClock) -> None:
+    from tests.linefixtures import TOKEN
+
+    first = make_reminders(db, 2, now=clock.now, emulator=line_ready)
+    secrets.set_line_token("a-wrong-token-that-line-refuses")
+    holds: list[str | None] = []
+    _sender(db, clock, events=SenderEvents(hold_changed=[holds.append])).run_until_idle()
+    with db.read() as s:
+        assert [a.open_key for a in alerts.open_alerts(s)] == ["channel_held:line"]
+
+    # Later runs, each a sender of its own as `main.py sender --until-idle` is, with no scheduler
+    # whose minute watch would notice: the good token sends, and that closes the incident.
+    secrets.set_line_token(TOKEN)
+    clock.advance(minutes=5)
+    _sender(db, clock, events=SenderEvents(hold_changed=[holds.append])).run_until_idle()
+    assert all(_delivery(db, i).status == DeliveryStatus.SENT for i in first)
+    with db.read() as s:
+        assert alerts.open_alerts(s) == []
+        [closed] = alerts.list_alerts(s, now=clock.now)
+        assert closed.kind is AlertKind.CHANNEL_HELD and closed.cleared_at == clock.now
+        assert not keys.LINE_HOLD.is_set(s)
+    assert holds == ["AUTH_FAILED", None]
+
+
+def test_a_send_on_line_closes_the_quota_incident_but_not_dead_letters(db, line_ready: LineEmulator,
+                                                                         clock: FakeClock) -> None:
+    with db.write() as s:
+        alerts.open_incident(s, alerts.quota_exhausted(), now=clock.now)
+        alerts.open_incident(s, alerts.dead_letters(1), now=clock.now)
+    make_reminders(db, 1, now=clock.now, emulator=line_ready)
+    _sender(db, clock).run_until_idle()
+    with db.read() as s:
+        assert [a.kind for a in alerts.open_alerts(s)] == [AlertKind.DEAD_LETTER]
 
 
 def test_400_fails_with_lines_message_and_details(db, line_ready: LineEmulator, clock: FakeClock,

@@ -8,8 +8,9 @@ Each run:
   ahead of time as a pending delivery; with LINE fallback and a LINE ID that LINE cannot reach, the
   reminder goes by e-mail, linked to a LINE delivery recorded as canceled (LINE_UNREACHABLE);
 - a reminder or correction still waiting for an older version is canceled as SUPERSEDED;
-- a teacher who was told about an older version (on any channel) gets a correction (old → new), a
-  cancellation notice, or — when the shift went to someone else — a notice that it is no longer theirs;
+- a teacher who was told about an older version (by a reminder or correction on any channel, or by a
+  published month: core/planning/told.py) gets a correction (old → new), a cancellation notice, or —
+  when the shift went to someone else — a notice that it is no longer theirs;
 - a recent publication gets its e-mail copies (core/planning/mailed_publication.py).
 """
 
@@ -23,7 +24,7 @@ from sqlalchemy.orm import Session
 
 from core.outbox import queue
 from core.outbox.policy import CancelReason
-from core.planning import fallback, mailed_publication
+from core.planning import fallback, mailed_publication, told
 from core.planning.reminder_times import QuietHours, late_send_time, reminder_due
 from core.roster import channel_choice, rules
 from core.store.models import (
@@ -39,7 +40,7 @@ from core.store.models import (
 )
 
 HORIZON = dt.timedelta(days=45)
-TOLD_KINDS = (DeliveryKind.SHIFT_REMINDER, DeliveryKind.SHIFT_CORRECTION)
+TOLD_KINDS = told.TOLD_KINDS
 
 
 @dataclass(frozen=True)
@@ -97,10 +98,14 @@ def _load_known(session: Session, shift_ids: list[int]) -> _Known:
             known.keys.add(key)
             assert shift_id is not None  # selected by shift id
             if status == DeliveryStatus.SENT and teacher_id is not None:
-                told = known.told.setdefault(shift_id, {})
-                told[teacher_id] = max(told.get(teacher_id, 0), version or 0)
+                versions = known.told.setdefault(shift_id, {})
+                versions[teacher_id] = max(versions.get(teacher_id, 0), version or 0)
             elif status in (DeliveryStatus.PENDING, DeliveryStatus.QUEUED):
                 known.waiting.setdefault(shift_id, []).append((delivery_id, version or 0))
+    for shift_id, shown in told.told_by_publication(session, shift_ids).items():
+        by_teacher = known.told.setdefault(shift_id, {})
+        for teacher_id, version in shown.items():
+            by_teacher[teacher_id] = max(by_teacher.get(teacher_id, 0), version)
     return known
 
 
@@ -229,7 +234,7 @@ def _plan_corrections(session: Session, shift: Shift, known: _Known, teachers: d
 
 
 def told_versions(session: Session, shift_id: int) -> dict[int, int]:
-    """For each teacher who received something about this shift: the newest version they were told."""
+    """For each teacher told about this shift (a message or a publication): the newest version they were told."""
     return _load_known(session, [shift_id]).told.get(shift_id, {})
 
 

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from core.channels.base import Outgoing
 from core.messages import texts
 from core.outbox.policy import CancelReason
-from core.planning import fallback
+from core.planning import fallback, told
 from core.publication import hosting
 from core.publication.image_store import ImageStore
 from core.roster import rules
@@ -29,8 +29,6 @@ from core.sending.outgoing import CancelDelivery, CannotBuild
 from core.store.models import (
     Classroom,
     Delivery,
-    DeliveryKind,
-    DeliveryStatus,
     Publication,
     Shift,
     ShiftRevision,
@@ -128,15 +126,9 @@ def build_correction(session: Session, delivery: Delivery, now: dt.datetime, pat
 
 
 def planner_told_version(session: Session, shift_id: int, teacher_id: int, *, below: int) -> int | None:
-    """The newest version of a shift this teacher received a reminder or correction about."""
-    return session.scalar(
-        # Told on any channel: a teacher who read it by e-mail needs the correction as much.
-        select(func.max(Delivery.shift_version)).where(
-            Delivery.shift_id == shift_id, Delivery.teacher_id == teacher_id,
-            Delivery.kind.in_((DeliveryKind.SHIFT_REMINDER, DeliveryKind.SHIFT_CORRECTION)),
-            Delivery.status == DeliveryStatus.SENT, Delivery.shift_version < below,
-        )
-    )
+    """The newest version of a shift this teacher was told about: by a reminder or correction, or a
+    published month (the planner's own rule, core/planning/told.py)."""
+    return told.told_version(session, shift_id, teacher_id, below=below)
 
 
 def templates(language: str, paths: DataPaths) -> dict[str, str]:

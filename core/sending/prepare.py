@@ -3,26 +3,27 @@
 Each becomes a `Job`, or is canceled or failed here with its reason. A channel whose driver has
 retry keys gets its key on the first attempt; every key and attempt count of the batch is written
 in one executemany before the transaction commits, so no request ever leaves with a key that is
-not on disk. Reminders that pass every check come from one lean query (core/sending/reminder_batch.py),
+not on disk. Keys are derived from the database's identity, the delivery and what it says
+(core/store/identity.py), so a copy of the data folder sending the same delivery presents the same key. Reminders that pass every check come from one lean query (core/sending/reminder_batch.py),
 everything else through the ORM and core/sending/builders.prepare.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import uuid
 from collections.abc import Mapping
 
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
-from core.channels.base import ChannelDriver
+from core.channels.base import ChannelDriver, Outgoing
 from core.outbox import policy
 from core.outbox import queue as outbox
 from core.outbox.policy import CancelReason, ErrorCode
 from core.sending import builders, reminder_batch
 from core.sending.config import SenderStats
 from core.sending.outgoing import CancelDelivery, CannotBuild, Job
+from core.store import identity
 from core.store.models import Channel, Delivery, DeliveryAttempt, DeliveryStatus, Shift
 from core.store.paths import DataPaths
 
@@ -45,6 +46,7 @@ class Preparer:
         self._paths = paths
         self._owner = owner
         self._stats = stats
+        self._database: str | None = None  # the database's identity, read once
 
     def prepare(self, session: Session, ids: list[int], now: dt.datetime) -> list[Job]:
         """Check and build the claimed deliveries with a few queries for the whole batch, not per delivery."""
@@ -52,11 +54,14 @@ class Preparer:
             return []
         jobs: list[Job] = []
         starts: list[outbox.AttemptStart] = []
+        if self._database is None:
+            self._database = identity.database_identity(session)
         ready = reminder_batch.load(session, ids, now, self._paths)
         keyed = self._drivers[LEAN_CHANNEL].retry_keys if ready else False
         for r in ready.values():
             started = self._attempt_start(r.delivery_id, r.attempt_count, r.retry_key, r.retry_key_issued_at,
-                                          r.first_attempt_at, r.due_at, r.late_seconds, keyed=keyed, now=now)
+                                          r.first_attempt_at, r.due_at, r.late_seconds, keyed=keyed, now=now,
+                                          generation=r.retry_key_generation, outgoing=r.outgoing)
             jobs.append(Job(r.delivery_id, r.attempt_number, started.retry_key, r.outgoing, now, started.attempt_count,
                             channel=LEAN_CHANNEL))
             starts.append(started)
@@ -98,19 +103,22 @@ class Preparer:
             return None
         started = self._attempt_start(delivery.id, delivery.attempt_count, delivery.retry_key,
                                       delivery.retry_key_issued_at, delivery.first_attempt_at, delivery.due_at,
-                                      delivery.late_seconds, keyed=keyed, now=now)
+                                      delivery.late_seconds, keyed=keyed, now=now,
+                                      generation=delivery.retry_key_generation, outgoing=outgoing)
         return Job(delivery.id, number, started.retry_key, outgoing, now, started.attempt_count,
                    channel=channel), started
 
-    @staticmethod
-    def _attempt_start(delivery_id: int, attempt_count: int, retry_key: str | None, issued_at: dt.datetime | None,
-                       first_at: dt.datetime | None, due_at: dt.datetime | None, late_seconds: int | None, *,
-                       keyed: bool, now: dt.datetime) -> outbox.AttemptStart:
+    def _attempt_start(self, delivery_id: int, attempt_count: int, retry_key: str | None,
+                       issued_at: dt.datetime | None, first_at: dt.datetime | None, due_at: dt.datetime | None,
+                       late_seconds: int | None, *, keyed: bool, now: dt.datetime, generation: int,
+                       outgoing: Outgoing) -> outbox.AttemptStart:
         """The row's columns as this attempt leaves: the first attempt on a channel with retry keys
         issues its key; the first attempt of any delivery records how late it went out."""
         if retry_key is None and keyed:
-            # Always from the OS's randomness, never a seeded generator: two senders must never collide.
-            retry_key, issued_at = str(uuid.uuid4()), now
+            assert self._database is not None  # read at the start of prepare()
+            # Derived, never drawn: every copy of this database sending this delivery presents this key.
+            digest = identity.request_digest(outgoing.endpoint, outgoing.to, outgoing.messages)
+            retry_key, issued_at = identity.retry_key(self._database, delivery_id, generation, digest), now
         if first_at is None:
             first_at = now
             if due_at is not None:

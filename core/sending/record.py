@@ -3,7 +3,9 @@ policy, and applied to its row under the lease, with the holds, fallbacks and al
 
 All attempts go in one INSERT and all sent rows in one UPDATE; retries, throttles and failures are
 one guarded transition each. A row whose lease another sender took over is left to that sender.
-Incidents opened here are announced only after the turn's transaction committed.
+Incidents opened here are announced only after the turn's transaction committed. A message
+accepted on a channel lifts that channel's hold and clears the incidents its acceptance disproves
+(core/alerts.py says which), so they never outlive their cause.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from core.planning import fallback
 from core.sending.config import SenderEvents, SenderStats
 from core.sending.outgoing import Job
 from core.sending.turn import Connections
+from core.store import identity
 from core.store.models import Channel, DeliveryStatus
 
 log = logging.getLogger(__name__)
@@ -34,7 +37,8 @@ _PROCESSING = [DeliveryStatus.PROCESSING]
 
 class Recorder:
     def __init__(self, drivers: Mapping[Channel, ChannelDriver], connections: Connections, *, owner: str,
-                 stats: SenderStats, events: SenderEvents, rng: random.Random, backoff: BackoffPolicy) -> None:
+                 stats: SenderStats, events: SenderEvents, rng: random.Random, backoff: BackoffPolicy,
+                 machine: identity.Machine | None = None) -> None:
         self._drivers = drivers
         self._connections = connections
         self._owner = owner
@@ -44,6 +48,9 @@ class Recorder:
         self._backoff = backoff
         self._opened: list[tuple[str, str]] = []  # incidents opened this turn, announced once it commits
         self._died = False  # a delivery was dead-lettered in the results being recorded
+        self._released = False  # a hold was lifted by a send this turn, announced once it commits
+        self._machine = machine  # this computer, stamped into the database as it sends (None: unknown)
+        self._stamped_at: dt.datetime | None = None
 
     def record(self, session: Session, finished: list[tuple[Job, SendResult]], now: dt.datetime) -> None:
         """A turn's finished sends: every attempt in one INSERT, every sent row in one UPDATE."""
@@ -59,6 +66,7 @@ class Recorder:
         } for job, result, decision in decided])
         ours = outbox.leased_by(session, (job.delivery_id for job, _, _ in decided), owner=self._owner)
         sent: list[outbox.Accepted] = []
+        sent_on: set[Channel] = set()
         for job, result, decision in decided:
             if job.delivery_id not in ours:
                 self._lost_lease(job, decision)
@@ -66,6 +74,7 @@ class Recorder:
                 # A 409 keeps the id of the earlier request LINE accepted.
                 sent.append(outbox.Accepted(job.delivery_id, None if result.http_status == 409 else result.request_id,
                                             result.accepted_request_id))
+                sent_on.add(job.channel)
             else:
                 self._record_unsent(session, job, decision, now)
         if sent:
@@ -73,6 +82,10 @@ class Recorder:
             self._stats.sent += applied
             if applied != len(sent):  # cannot happen while leased_by's lock holds; say so if it ever does
                 log.error("%d of %d sent deliveries could not be recorded as sent", len(sent) - applied, len(sent))
+            for channel in sorted(sent_on):
+                self._accepted_on(session, channel, now)
+            if applied:
+                self._stamp(session, now)
         if self._died:  # after every result is in, so the incident counts all that died together
             self._died = False
             self.open_incident(session, alerts.dead_letters(alerts.dead_letter_count(session)), now)
@@ -130,6 +143,27 @@ class Recorder:
         self._events.emit_hold(code)
         self.open_incident(session, alerts.channel_held(channel.value, code), now)
 
+    def _accepted_on(self, session: Session, channel: Channel, now: dt.datetime) -> None:
+        """The channel accepted a message with its current credentials: whatever says otherwise is over."""
+        key = self._drivers[channel].hold_key
+        if key is not None and key.is_set(session):
+            key.clear(session)
+            self._released = True
+        for alert in alerts.clear(session, alerts.disproved_by_send(channel.value), now=now):
+            log.info("alert cleared: %s (%s accepted a message)", alert.title, self._drivers[channel].title)
+
+    def _stamp(self, session: Session, now: dt.datetime) -> None:
+        """Say in the database that this computer sends from it (once a minute at most), and raise
+        the alert if another computer did too lately: the data folder exists twice."""
+        if self._machine is None or (self._stamped_at is not None and now - self._stamped_at < identity.STAMP_EVERY):
+            return
+        self._stamped_at = now
+        identity.stamp(session, self._machine, now=now)
+        others = alerts.other_computers(session, self._machine, now=now)
+        if others:
+            log.warning("this database was also sent from on %s at %s", others[0][0], others[0][1])
+            self.open_incident(session, alerts.other_computer(others), now)
+
     # ----- incidents -----
 
     def open_incident(self, session: Session, condition: alerts.Condition, now: dt.datetime) -> None:
@@ -140,9 +174,13 @@ class Recorder:
     def announce(self) -> None:
         """After the turn committed: tell the listeners about the incidents it opened."""
         opened, self._opened = self._opened, []
+        released, self._released = self._released, False
+        if released:
+            self._events.emit_hold(None)
         for code, title in opened:
             self._events.emit_alert(code, title)
 
     def discard(self) -> None:
         """The turn rolled back: the incidents it opened never were."""
         self._opened.clear()
+        self._released = False

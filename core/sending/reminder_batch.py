@@ -56,6 +56,7 @@ class Ready:
     due_at: dt.datetime | None
     late_seconds: int | None
     outgoing: Outgoing
+    retry_key_generation: int = 0
 
 
 _LAST_ATTEMPT = select(func.max(A.c.number)).where(A.c.delivery_id == D.c.id).correlate(D).scalar_subquery()
@@ -64,7 +65,7 @@ _LAST_ATTEMPT = select(func.max(A.c.number)).where(A.c.delivery_id == D.c.id).co
 # classroom row is not ready here (the builders name the reason).
 _READY = (
     select(D.c.id, _LAST_ATTEMPT.label("last_attempt"), D.c.attempt_count, D.c.retry_key, D.c.retry_key_issued_at,
-           D.c.first_attempt_at, D.c.due_at, D.c.late_seconds, D.c.shift_version, D.c.teacher_id,
+           D.c.first_attempt_at, D.c.due_at, D.c.late_seconds, D.c.shift_version, D.c.teacher_id, D.c.retry_key_generation,
            S.c.version, S.c.status, S.c.teacher_id.label("shift_teacher_id"), S.c.local_date, S.c.start_time, S.c.end_time,
            S.c.ends_next_day, S.c.note,
            T.c.active, T.c.erased_at, T.c.channel, T.c.line_opt_in, T.c.line_user_id, T.c.line_unreachable_at,
@@ -124,5 +125,6 @@ def load(session: Session, ids: list[int], now: dt.datetime, paths: DataPaths) -
         facts = texts.ShiftFacts(row.name, row.local_date, row.start_time, row.end_time, row.ends_next_day, row.note)
         ready[row.id] = Ready(row.id, (row.last_attempt or 0) + 1, row.attempt_count, row.retry_key, row.retry_key_issued_at,
                               row.first_attempt_at, row.due_at, row.late_seconds,
-                              line_builders.reminder_push(facts, row.language, row.line_user_id, paths))
+                              line_builders.reminder_push(facts, row.language, row.line_user_id, paths),
+                              row.retry_key_generation)
     return ready

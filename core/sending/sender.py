@@ -34,6 +34,7 @@ from core.sending.prepare import Preparer
 from core.sending.record import Recorder
 from core.sending.submit import Submitter
 from core.sending.turn import Claimer, Connections
+from core.store import identity
 from core.store.db import Database
 from core.store.models import Channel, Delivery, DeliveryStatus, utcnow
 from core.store.paths import DataPaths
@@ -56,6 +57,7 @@ class Sender:
         events: SenderEvents | None = None,
         email_access: Callable[[], SmtpAccess | None] | None = None,
         connect: Mapping[Channel, registry.Source] | None = None,
+        machine: identity.Machine | None = None,
     ) -> None:
         self.db = db
         self.paths = paths  # the data folder: message templates and images are read from it
@@ -82,8 +84,11 @@ class Sender:
         self._preparer = Preparer(drivers, self.owner, self.stats, paths)
         self._submitter = Submitter(drivers, concurrency=config.concurrency,
                                     time_budget=config.lease.total_seconds() / 2, wake=self._wake)
+        # The computer it stamps into the database as it sends (core/store/identity.py): this one,
+        # unless a test plays another.
         self._recorder = Recorder(drivers, self._connections, owner=self.owner, stats=self.stats,
-                                  events=self.events, rng=self.rng, backoff=config.backoff)
+                                  events=self.events, rng=self.rng, backoff=config.backoff,
+                                  machine=machine or identity.this_machine())
         self._remove_listener = outbox.on_enqueued(self.wake)
 
     # ----- control -----

@@ -42,6 +42,7 @@ class AlertKind(StrEnum):
     CHANNEL_HELD = "channel_held"
     QUOTA_EXHAUSTED = "quota_exhausted"
     QUEUE_STALLED = "queue_stalled"
+    OTHER_COMPUTER = "other_computer"  # this database was recently sent from by another computer too
 
 
 class DeliveryStatus(StrEnum):

@@ -238,6 +238,10 @@ class Delivery(Base):
     lease_expires_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     retry_key: Mapped[str | None] = mapped_column(String(36))
     retry_key_issued_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    # How many retry keys this delivery had before its current one: a key is derived from the
+    # database's identity, the delivery id and this counter (core/store/identity.py), so a copy of the
+    # data folder presents the same key for the same delivery and LINE refuses the second send.
+    retry_key_generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     last_error_code: Mapped[str | None] = mapped_column(String(64))
     last_error_message: Mapped[str | None] = mapped_column(Text)
     # The last error is about the recipient (LINE 404, or a 400 naming "to"), not the message: what
@@ -289,3 +293,25 @@ class Alert(Base):
     opened_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
     last_seen_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
     cleared_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+
+
+class DatabaseIdentity(Base):
+    """The database's own random identity, made once when it is created (one row). A copied data
+    folder carries it along, which is what lets two copies derive the same retry keys."""
+
+    __tablename__ = "database_identity"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    identity: Mapped[str] = mapped_column(String(36))
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+
+
+class SendingMachine(Base):
+    """A computer that sent from this database, and when it last did (core/store/identity.py)."""
+
+    __tablename__ = "sending_machines"
+
+    machine_id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    host: Mapped[str] = mapped_column(String(255))
+    first_sent_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    last_sent_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)

@@ -1,0 +1,165 @@
+"""Who this database is, which computer is sending from it, and the retry keys both make.
+
+- The database identity is a random UUID made once, when the database is created (migration 0005,
+  which also gives existing databases theirs). It lives in the database file, so every copy of a
+  data folder — a restored backup, a folder copied to a new computer — carries the same one.
+- A retry key is derived, not drawn: UUIDv5 in the database identity's namespace over the delivery
+  id, the delivery's key generation and a digest of the request. Two copies of one folder that
+  send the same delivery present the same X-Line-Retry-Key, and LINE accepts only the first.
+  The digest keeps copies that went their own way after the copy from sharing a key between two
+  different messages that happen to have the same delivery id: LINE would answer 409 to the second
+  and it would never be sent.
+- The machine identity is a random UUID kept outside the data folder, in the user's configuration
+  folder, so a copied data folder does not carry it. Each sender stamps it (with the host name, for
+  people to read) into the database with the time it last sent, so a database that was recently sent
+  from by another computer can say so (core/alerts.py). docs/reliability.md says what this can and
+  cannot detect.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import hashlib
+import json
+import logging
+import os
+import socket
+import uuid
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from core.store.db import insert_unless_exists
+from core.store.models import DatabaseIdentity, SendingMachine
+
+log = logging.getLogger(__name__)
+
+APP_NAME = "Shiftcast"
+MACHINE_FILE = "machine-id"
+# A sender writes its stamp at most this often: one small UPDATE a minute, not one per turn.
+STAMP_EVERY = dt.timedelta(minutes=1)
+
+
+# ----- retry keys (pure) -----
+
+
+def request_digest(endpoint: str, to: str | tuple[str, ...], messages: Iterable[Mapping[str, Any]]) -> str:
+    """A digest of what a request says and to whom, the same in every copy that builds it alike."""
+    body = json.dumps([endpoint, to, list(messages)], ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def retry_key(database: str, delivery_id: int, generation: int, digest: str) -> str:
+    """The retry key of one delivery's `generation`-th key: the same wherever the same database sends it."""
+    return str(uuid.uuid5(uuid.UUID(database), f"delivery:{delivery_id}:{generation}:{digest}"))
+
+
+# ----- the database's identity -----
+
+
+def database_identity(session: Session) -> str:
+    """This database's identity; made now only for a database created without the migrations
+    (tests' metadata.create_all), since migration 0005 makes it for every other one."""
+    found = session.scalar(select(DatabaseIdentity.identity).where(DatabaseIdentity.id == 1))
+    if found is not None:
+        return found
+    insert_unless_exists(session, DatabaseIdentity.__table__,
+                         {"id": 1, "identity": str(uuid.uuid4()), "created_at": dt.datetime.now(dt.UTC)},
+                         unique=["id"])
+    made = session.scalar(select(DatabaseIdentity.identity).where(DatabaseIdentity.id == 1))
+    assert made is not None
+    return made
+
+
+# ----- the machine's identity -----
+
+
+@dataclass(frozen=True)
+class Machine:
+    machine_id: str
+    host: str
+
+
+def machine_file() -> Path:
+    """Where this user's machine identity is kept: the configuration folder, never the data folder."""
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False, roaming=False)) / MACHINE_FILE
+
+
+def load_machine(path: Path) -> Machine | None:
+    """The identity kept at `path`, made there if there is none. None if it can be neither read nor
+    written: a sender then sends as before and only the check for other computers is skipped."""
+    host = socket.gethostname() or "?"
+    unusable = False
+    try:
+        text = path.read_text(encoding="ascii").strip()
+        return Machine(str(uuid.UUID(text)), host)
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError) as exc:
+        log.warning("the machine identity in %s is unusable (%s); making a new one", path, exc)
+        unusable = True
+    made = str(uuid.uuid4())
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex}")
+        temporary.write_text(made + "\n", encoding="ascii")
+        try:
+            if unusable:
+                os.replace(temporary, path)
+            else:
+                # Linked into place, never replaced: when two processes start at once, the first
+                # one's identity wins and the other reads it, so both are the same computer.
+                os.link(temporary, path)
+        except FileExistsError:
+            pass
+        except OSError:  # a file system without hard links
+            if not path.exists():
+                os.replace(temporary, path)
+        finally:
+            temporary.unlink(missing_ok=True)
+        return Machine(str(uuid.UUID(path.read_text(encoding="ascii").strip())), host)
+    except (OSError, ValueError) as exc:
+        log.warning("cannot keep a machine identity in %s (%s); other computers sending from this data "
+                    "folder will not be noticed", path, exc)
+        return None
+
+
+def this_machine() -> Machine | None:
+    """This user's machine identity, read once per process (and per configuration folder, which
+    only changes under tests)."""
+    return _machine_at(machine_file())
+
+
+@functools.lru_cache(maxsize=4)
+def _machine_at(path: Path) -> Machine | None:
+    return load_machine(path)
+
+
+# ----- stamps -----
+
+
+def stamp(session: Session, machine: Machine, *, now: dt.datetime) -> None:
+    """Record that `machine` sends from this database now (in a write transaction, which holds
+    SQLite's write lock: two senders cannot both insert the same machine's row)."""
+    row = session.get(SendingMachine, machine.machine_id)
+    if row is None:
+        session.add(SendingMachine(machine_id=machine.machine_id, host=machine.host[:255], first_sent_at=now,
+                                   last_sent_at=now))
+    else:
+        row.host, row.last_sent_at = machine.host[:255], max(row.last_sent_at, now)
+    session.flush()
+
+
+def others_since(session: Session, machine: Machine | None, since: dt.datetime) -> list[SendingMachine]:
+    """Other computers that sent from this database at or after `since`, the latest first."""
+    if machine is None:
+        return []
+    return list(session.scalars(select(SendingMachine).where(
+        SendingMachine.machine_id != machine.machine_id, SendingMachine.last_sent_at >= since,
+    ).order_by(SendingMachine.last_sent_at.desc())))
