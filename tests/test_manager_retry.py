@@ -194,3 +194,18 @@ def test_cli_retry_says_when_it_will_be_sent(db: Database, now: dt.datetime, cap
                                 status=DeliveryStatus.FAILED, first_attempt_at=DUE, due_at=now)
     assert main.main(["retry", str(delivery_id)]) == 0
     assert capsys.readouterr().out.startswith(f"delivery {delivery_id} will be sent now;")
+
+
+def test_a_retry_past_its_keys_life_moves_to_the_next_derived_key(db: Database, now: dt.datetime) -> None:
+    """The replacement key is derived (database identity, delivery, generation), not drawn at random,
+    so a copy of the data folder retrying the same delivery presents the same key to LINE."""
+    delivery_id = _future_reminder(db, now)
+    later = DUE + dt.timedelta(days=2)
+    with db.write() as s:
+        assert queue.transition(s, delivery_id, expected=[DeliveryStatus.PENDING], now=later,
+                                status=DeliveryStatus.FAILED, first_attempt_at=DUE, attempt_count=5,
+                                retry_key="old", retry_key_issued_at=DUE)
+        outcome = deliveries.retry_now(s, delivery_id, now=later)
+    d = _delivery(db, delivery_id)
+    assert outcome.new_retry_key and not outcome.waits
+    assert (d.retry_key, d.retry_key_issued_at, d.retry_key_generation) == (None, None, 1)

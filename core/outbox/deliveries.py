@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import uuid
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,10 +114,11 @@ def retry_now(session: Session, delivery_id: int, *, now: dt.datetime) -> RetryO
         send_at = max(send_at, delivery.next_attempt_at)
     new_key = delivery.retry_key is not None and not policy.retry_key_usable(delivery.retry_key_issued_at, send_at)
     values: dict[str, Any] = {}
-    if new_key and send_at <= now:
-        values = {"retry_key": str(uuid.uuid4()), "retry_key_issued_at": now}
-    elif new_key:  # a key issued now would be as stale by then: the first attempt issues one
-        values = {"retry_key": None, "retry_key_issued_at": None}
+    if new_key:
+        # The next attempt derives the key from the database identity and the next generation, so a
+        # copy of this data folder making the same retry presents the same key (core/store/identity.py).
+        values = {"retry_key": None, "retry_key_issued_at": None,
+                  "retry_key_generation": delivery.retry_key_generation + 1}
     applied = queue.transition(
         session, delivery_id, expected=RETRYABLE, now=now,
         status=DeliveryStatus.PENDING if send_at > now else DeliveryStatus.QUEUED, next_attempt_at=send_at,
