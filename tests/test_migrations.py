@@ -133,7 +133,7 @@ def test_0004_records_from_old_rows_whether_the_error_was_at_the_recipient(paths
                     " '2026-11-01 00:00:00', '2026-11-01 00:00:00', :code, :m)"),
                     {"i": i, "c": channel, "k": f"k{i}", "code": code, "m": message})
         migrate.upgrade(db)
-        assert migrate.current_revision(db) == migrate.head_revision() == "0004_error_at_recipient"
+        assert migrate.current_revision(db) == migrate.head_revision() == migrate.HEAD_REVISION
         with db.read() as s:
             found = dict(s.execute(text("SELECT id, last_error_at_recipient FROM deliveries")).all())
         assert found == {i: int(flag) for i, (_, _, _, flag) in rows.items()}
