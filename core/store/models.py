@@ -308,6 +308,8 @@ class WebhookEvent(Base):
     source_group_id: Mapped[str | None] = mapped_column(String(33))
     source_room_id: Mapped[str | None] = mapped_column(String(33))
     is_redelivery: Mapped[bool] = mapped_column(Boolean, default=False)
+    # LINE's `timestamp` (when it happened, kept on redelivery): orders a late redelivery after newer news.
+    occurred_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     received_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
     raw_json: Mapped[str] = mapped_column(Text)
     handled_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)

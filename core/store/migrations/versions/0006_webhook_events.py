@@ -25,6 +25,7 @@ def upgrade() -> None:
     sa.Column('source_group_id', sa.String(length=33), nullable=True),
     sa.Column('source_room_id', sa.String(length=33), nullable=True),
     sa.Column('is_redelivery', sa.Boolean(), nullable=False),
+    sa.Column('occurred_at', sa.DateTime(), nullable=True),
     sa.Column('received_at', sa.DateTime(), nullable=False),
     sa.Column('raw_json', sa.Text(), nullable=False),
     sa.Column('handled_at', sa.DateTime(), nullable=True),
