@@ -59,14 +59,18 @@ def _text(value: Any, limit: int) -> str | None:
     return value if isinstance(value, str) and 0 < len(value) <= limit else None
 
 
+def _object(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def read_event(event: dict[str, Any]) -> ReceivedEvent | None:
     """The event's fields, or None for one that cannot be stored once (no usable webhookEventId)."""
     event_id = _text(event.get("webhookEventId"), EVENT_ID_MAX)
     kind = _text(event.get("type"), 32)
     if event_id is None or kind is None:
         return None
-    source = event.get("source") if isinstance(event.get("source"), dict) else {}
-    context = event.get("deliveryContext") if isinstance(event.get("deliveryContext"), dict) else {}
+    source = _object(event.get("source"))
+    context = _object(event.get("deliveryContext"))
     stamp = event.get("timestamp")
     occurred = (dt.datetime.fromtimestamp(stamp / 1000, dt.UTC)
                 if isinstance(stamp, int) and not isinstance(stamp, bool) and 0 < stamp < 10**14 else None)

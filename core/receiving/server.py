@@ -109,7 +109,8 @@ class WebhookReceiver:
         except OSError as exc:
             raise ReceiverError(f"cannot listen on {self.host}:{self._requested_port}: {exc.strerror or exc}") from None
         self._port = sock.getsockname()[1]
-        config = uvicorn.Config(self._app, log_level="warning", lifespan="off", access_log=False,
+        # log_config=None: uvicorn must not replace the app's logging set-up (core/logs.py) with its own.
+        config = uvicorn.Config(self._app, log_config=None, log_level="warning", lifespan="off", access_log=False,
                                 server_header=False, timeout_graceful_shutdown=5)
         self._server = server = uvicorn.Server(config)
         self.dispatcher.start()
