@@ -1,0 +1,91 @@
+"""`main.py webhook` as its own process: it says when it listens, records a signed emulator event
+in the data folder's database, its handler acts on it, and SIGTERM stops it cleanly."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from sqlalchemy import select
+
+from core.emulator import LineEmulator
+from core.store.db import Database
+from core.store.models import Teacher, WebhookEvent
+from core.store.paths import DataPaths
+from tests import factories as f
+from tests.linefixtures import TOKEN, user_id
+from tests.test_sender_processes import _Output
+
+ROOT = Path(__file__).resolve().parent.parent
+SECRET = "a1b2c3d4e5f60718293a4b5c6d7e8f90"
+STARTUP = 120.0  # a slow 2-core machine importing SQLAlchemy, Starlette and uvicorn
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _spawn(paths: DataPaths, *args: str, secret: str | None = SECRET) -> subprocess.Popen[bytes]:
+    env = os.environ | {"SHIFTCAST_HOME": str(paths.home), "SHIFTCAST_DB_URL": paths.database_url(),
+                        "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+    env.pop("SHIFTCAST_LINE_CHANNEL_SECRET", None)
+    if secret is not None:
+        env["SHIFTCAST_LINE_CHANNEL_SECRET"] = secret
+    return subprocess.Popen([sys.executable, "main.py", "webhook", *args], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _wait_for_row(db: Database, event_id: str, timeout: float) -> WebhookEvent | None:
+    """The event's row once its handlers ran (a row is the signal; nothing here waits a fixed time)."""
+    deadline = time.monotonic() + timeout
+    pause = threading.Event()
+    while time.monotonic() < deadline:
+        with db.read() as s:
+            row = s.scalar(select(WebhookEvent).where(WebhookEvent.event_id == event_id,
+                                                      WebhookEvent.handled_at.is_not(None)))
+        if row is not None:
+            return row
+        pause.wait(0.05)
+    return None
+
+
+def test_the_headless_receiver_listens_records_handles_and_stops_on_sigterm(paths: DataPaths, db: Database) -> None:
+    with db.write() as s:
+        teacher_id = f.teacher(s, "佐藤", 1).id
+    port = _free_port()
+    process = _spawn(paths, "--port", str(port))
+    output = _Output(process)
+    try:
+        url = f"http://127.0.0.1:{port}/line/webhook"
+        assert output.wait_for(f"receiving LINE webhooks on {url}", STARTUP), output.stderr
+        with LineEmulator(token=TOKEN, channel_secret=SECRET, loopback_webhooks=True) as line:
+            line.set_webhook_endpoint(url)
+            sent = line.unfollow(user_id(1))
+        assert sent.result is not None and sent.result.status_code == 200
+        row = _wait_for_row(db, sent.event["webhookEventId"], timeout=60)
+        assert row is not None and row.type == "unfollow"
+        with db.read() as s:
+            assert s.get(Teacher, teacher_id).line_unreachable_at is not None  # type: ignore[union-attr]
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(60) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(30)
+        output.close()
+    assert output.stdout.count("receiving LINE webhooks on") == 1
+
+
+def test_without_a_channel_secret_it_says_what_to_set_and_fails(paths: DataPaths) -> None:
+    process = _spawn(paths, "--port", str(_free_port()), secret=None)
+    _, err = process.communicate(timeout=STARTUP)
+    assert process.returncode == 1
+    assert "SHIFTCAST_LINE_CHANNEL_SECRET" in err.decode()
