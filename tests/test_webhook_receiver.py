@@ -17,7 +17,16 @@ from core.outbox.policy import CancelReason
 from core.receiving import signature
 from core.receiving.server import MAX_BODY_BYTES, ReceiverError, WebhookReceiver
 from core.store.db import Database
-from core.store.models import Channel, ChannelChoice, Delivery, DeliveryKind, DeliveryStatus, ShiftStatus, Teacher, WebhookEvent
+from core.store.models import (
+    Channel,
+    ChannelChoice,
+    Delivery,
+    DeliveryKind,
+    DeliveryStatus,
+    ShiftStatus,
+    Teacher,
+    WebhookEvent,
+)
 from tests import factories as f
 from tests.linefixtures import TOKEN, user_id
 
