@@ -12,6 +12,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select
 
 from core.emulator import LineEmulator
@@ -57,7 +58,9 @@ def _wait_for_row(db: Database, event_id: str, timeout: float) -> WebhookEvent |
     return None
 
 
-def test_the_headless_receiver_listens_records_handles_and_stops_on_sigterm(paths: DataPaths, db: Database) -> None:
+@pytest.mark.parametrize("stop_with", [signal.SIGTERM, signal.SIGINT])
+def test_the_headless_receiver_listens_records_handles_and_stops_on_a_signal(
+        paths: DataPaths, db: Database, stop_with: signal.Signals) -> None:
     with db.write() as s:
         teacher_id = f.teacher(s, "佐藤", 1).id
     port = _free_port()
@@ -74,7 +77,7 @@ def test_the_headless_receiver_listens_records_handles_and_stops_on_sigterm(path
         assert row is not None and row.type == "unfollow"
         with db.read() as s:
             assert s.get(Teacher, teacher_id).line_unreachable_at is not None  # type: ignore[union-attr]
-        process.send_signal(signal.SIGTERM)
+        process.send_signal(stop_with)
         assert process.wait(60) == 0
     finally:
         if process.poll() is None:

@@ -230,3 +230,45 @@ def test_events_of_strangers_and_groups_are_recorded_and_change_no_teacher(
     with db.read() as s:
         assert s.get(Teacher, teacher_id).line_unreachable_at is None  # type: ignore[union-attr]
         assert s.get(Delivery, delivery_id).status == DeliveryStatus.PENDING  # type: ignore[union-attr]
+
+
+# ----- the handlers' dispatcher -----
+
+def test_events_left_unhandled_are_handled_when_the_receiver_starts(db: Database, now: dt.datetime) -> None:
+    from core.receiving import events
+
+    teacher_id, _ = _fallback_teacher_with_a_queued_reminder(db, now)
+    unfollow = {**_follow_event(), "type": "unfollow"}
+    del unfollow["follow"], unfollow["replyToken"]
+    with db.write() as s:  # recorded by a receiver that stopped before its handlers ran
+        assert events.record(s, [unfollow], now=now) == 1
+    with WebhookReceiver(db, SECRET) as rx:
+        assert rx.dispatcher.wait_handled(1, timeout=30)
+    with db.read() as s:
+        assert s.get(Teacher, teacher_id).line_unreachable_at is not None  # type: ignore[union-attr]
+
+
+class _Failing:
+    types = frozenset({"follow"})
+
+    def handle(self, session: object, event: object, *, now: dt.datetime) -> None:
+        raise RuntimeError("a handler bug")
+
+
+def test_an_event_a_handler_fails_on_stays_unhandled_and_the_rest_go_on(db: Database) -> None:
+    from core.receiving.follow import FollowHandler
+
+    with db.write() as s:
+        f.teacher(s, "佐藤", 1)
+    with WebhookReceiver(db, SECRET, handlers=[FollowHandler(), _Failing()]) as rx:
+        follow = _body(_follow_event("01HAAAAAAAAAAAAAAAAAAAAAAA"))
+        unfollow_event = {**_follow_event("01HBBBBBBBBBBBBBBBBBBBBBBB", stamp=1_700_000_001_000), "type": "unfollow"}
+        unfollow = _body(unfollow_event)
+        assert _post(rx, follow, signature.sign(SECRET, follow)).status_code == 200
+        assert _post(rx, unfollow, signature.sign(SECRET, unfollow)).status_code == 200
+        assert rx.dispatcher.wait_handled(1, timeout=30)
+    rows = {r.event_id: r for r in _events(db)}
+    assert rows["01HAAAAAAAAAAAAAAAAAAAAAAA"].handled_at is None  # its transaction was rolled back
+    assert rows["01HBBBBBBBBBBBBBBBBBBBBBBB"].handled_at is not None
+    with db.read() as s:
+        assert s.scalar(select(Teacher.line_unreachable_at)) is not None
