@@ -120,7 +120,6 @@ class ControlApi:
         self.state.set_rate_limit(_field(body, "endpoint"), body["perSecond"])
         return {}
 
-
     def _event(self, request: Request, act: Callable[[dict[str, Any]], Delivered]) -> dict[str, Any]:
         return act(_object(request)).to_json()
 
