@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import threading
 from collections.abc import Iterator
 
 import httpx
@@ -14,7 +15,8 @@ from sqlalchemy import func, select
 from core.emulator import LineEmulator
 from core.outbox import queue
 from core.outbox.policy import CancelReason
-from core.receiving import signature
+from core.receiving import events, signature
+from core.receiving.follow import FollowHandler
 from core.receiving.server import MAX_BODY_BYTES, ReceiverError, WebhookReceiver
 from core.store.db import Database
 from core.store.models import (
@@ -235,8 +237,6 @@ def test_events_of_strangers_and_groups_are_recorded_and_change_no_teacher(
 # ----- the handlers' dispatcher -----
 
 def test_events_left_unhandled_are_handled_when_the_receiver_starts(db: Database, now: dt.datetime) -> None:
-    from core.receiving import events
-
     teacher_id, _ = _fallback_teacher_with_a_queued_reminder(db, now)
     unfollow = {**_follow_event(), "type": "unfollow"}
     del unfollow["follow"], unfollow["replyToken"]
@@ -256,8 +256,6 @@ class _Failing:
 
 
 def test_an_event_a_handler_fails_on_stays_unhandled_and_the_rest_go_on(db: Database) -> None:
-    from core.receiving.follow import FollowHandler
-
     with db.write() as s:
         f.teacher(s, "佐藤", 1)
     with WebhookReceiver(db, SECRET, handlers=[FollowHandler(), _Failing()]) as rx:
@@ -272,3 +270,31 @@ def test_an_event_a_handler_fails_on_stays_unhandled_and_the_rest_go_on(db: Data
     assert rows["01HBBBBBBBBBBBBBBBBBBBBBBB"].handled_at is not None
     with db.read() as s:
         assert s.scalar(select(Teacher.line_unreachable_at)) is not None
+
+
+class _Gated:
+    """A handler that waits until the test lets it go: LINE's answer must not wait for it."""
+
+    types = frozenset({"follow"})
+
+    def __init__(self) -> None:
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
+    def handle(self, session: object, event: object, *, now: dt.datetime) -> None:
+        self.entered.set()
+        assert self.release.wait(60)
+
+
+def test_line_gets_its_answer_before_the_handlers_run(db: Database) -> None:
+    gated = _Gated()
+    with WebhookReceiver(db, SECRET, handlers=[gated]) as rx:
+        body = _body(_follow_event())
+        try:
+            assert _post(rx, body, signature.sign(SECRET, body)).status_code == 200
+            assert gated.entered.wait(30)  # the handler is running, and LINE already had its 200
+            with db.read() as s:
+                assert s.scalar(select(WebhookEvent.handled_at)) is None
+        finally:
+            gated.release.set()
+        assert rx.dispatcher.wait_handled(1, timeout=30)
