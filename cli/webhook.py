@@ -1,4 +1,5 @@
-"""`main.py webhook`: the LINE webhook receiver alone, in the foreground, until SIGINT or SIGTERM.
+"""`main.py webhook`: the LINE webhook receiver alone, in the foreground, until SIGINT or SIGTERM;
+`main.py line-channel`: the channel ID and secret it (and the stateless tokens) are made from.
 
 For an always-on box behind the owner's own HTTPS reverse proxy. The channel secret comes from
 SHIFTCAST_LINE_CHANNEL_SECRET or the keyring; the line "receiving LINE webhooks on …" is printed
@@ -8,7 +9,9 @@ once it listens, so whoever starts it knows when to point LINE at it.
 from __future__ import annotations
 
 import argparse
+import getpass
 import signal
+import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +27,9 @@ def add_parsers(sub: Any) -> None:
     webhook.add_argument("--port", type=int, required=True, help="TCP port to listen on")
     webhook.add_argument("--host", default="127.0.0.1",
                          help="address to listen on (default 127.0.0.1: only a reverse proxy on this computer)")
+    channel = sub.add_parser("line-channel", help="save the LINE channel ID and the channel secret (read from "
+                                                  "standard input, kept in the keyring)")
+    channel.add_argument("--id", required=True, dest="channel_id", help="the channel ID (digits)")
 
 
 def cmd_webhook(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
@@ -56,4 +62,22 @@ def cmd_webhook(db: Database, args: argparse.Namespace, paths: DataPaths) -> int
     return 0
 
 
-COMMANDS = {"webhook": cmd_webhook}
+def cmd_line_channel(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.store import secrets
+    from core.store import setting_keys as keys
+
+    channel_id = args.channel_id.strip()
+    if not (channel_id.isascii() and channel_id.isdigit()):
+        raise ValidationError(f"--id {args.channel_id!r}: the channel ID is digits (LINE Developers console, "
+                              "Basic settings)")
+    secret = getpass.getpass("LINE channel secret: ") if sys.stdin.isatty() else sys.stdin.readline()
+    if not secret.strip():
+        raise ValidationError("no channel secret given")
+    secrets.set_line_channel_secret(secret.strip())
+    with db.write() as session:
+        keys.LINE_CHANNEL_ID.write(session, channel_id)
+    print("saved: the channel ID in the settings, the secret in the keyring")
+    return 0
+
+
+COMMANDS = {"webhook": cmd_webhook, "line-channel": cmd_line_channel}

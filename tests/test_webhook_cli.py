@@ -3,6 +3,7 @@ in the data folder's database, its handler acts on it, and SIGTERM stops it clea
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import socket
@@ -15,7 +16,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+import main
 from core.emulator import LineEmulator
+from core.store import secrets
+from core.store import setting_keys as keys
+from core.store.bootstrap import open_database
 from core.store.db import Database
 from core.store.models import Teacher, WebhookEvent
 from core.store.paths import DataPaths
@@ -92,3 +97,24 @@ def test_without_a_channel_secret_it_says_what_to_set_and_fails(paths: DataPaths
     _, err = process.communicate(timeout=STARTUP)
     assert process.returncode == 1
     assert "SHIFTCAST_LINE_CHANNEL_SECRET" in err.decode()
+
+
+def test_line_channel_saves_the_id_in_the_settings_and_the_secret_in_the_keyring(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, paths: DataPaths) -> None:
+    monkeypatch.delenv(secrets.LINE_CHANNEL_SECRET_ENV, raising=False)
+    monkeypatch.setattr("sys.stdin", io.StringIO(SECRET + "\n"))
+    assert main.main(["line-channel", "--id", "1234567890"]) == 0
+    assert "saved" in capsys.readouterr().out
+    assert secrets.line_channel_secret() == SECRET
+    db = open_database(paths)
+    try:
+        with db.read() as s:
+            assert keys.LINE_CHANNEL_ID.read(s) == "1234567890"
+    finally:
+        db.dispose()
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n"))
+    assert main.main(["line-channel", "--id", "1234567890"]) == 1
+    assert "no channel secret" in capsys.readouterr().err
+    monkeypatch.setattr("sys.stdin", io.StringIO(SECRET + "\n"))
+    assert main.main(["line-channel", "--id", "@bot"]) == 1
+    assert "digits" in capsys.readouterr().err
