@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from cli import outbox
+from cli import outbox, webhook
 from core.errors import ShiftcastError
 from core.version import __version__
 
@@ -87,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     confirm.add_argument("--classroom", required=True)
     confirm.add_argument("--month", required=True, help="YYYY-MM")
     outbox.add_parsers(sub)
+    webhook.add_parsers(sub)
     return parser
 
 
@@ -274,6 +275,7 @@ COMMANDS: dict[str, Verb] = {
     "add-classroom": cmd_add_classroom,
     "confirm": cmd_confirm,
     **outbox.COMMANDS,
+    **webhook.COMMANDS,
 }
 
 

@@ -23,8 +23,9 @@ EXCLUDED_MODULES = [
     "tkinter", "_tkinter", "pytest", "_pytest", "hypothesis", "moto", "boto3", "botocore", "flask",
     "IPython", "numpy", "sympy", "mpmath", "networkx", "pydoc_data", "readline", "pdb",
     # build-time or CLI-only parts of dependencies: setuptools/distutils (cffi's build helpers), the httpx CLI
-    # (click, rich, pygments), Mako's pygments plug-in, pkg_resources and its vendored pyparsing
-    "setuptools", "pkg_resources", "distutils", "_distutils_hack", "click", "rich", "pygments", "jinja2",
+    # (rich, pygments; not click, which `import uvicorn` loads), Mako's pygments plug-in, pkg_resources and
+    # its vendored pyparsing
+    "setuptools", "pkg_resources", "distutils", "_distutils_hack", "rich", "pygments", "jinja2",
     "pyparsing", "httpx._main", "mako.ext",
     # Pillow codecs Shiftcast never reads or writes (it writes PNG, JPEG and PDF only)
     "PIL._avif", "PIL.AvifImagePlugin", "PIL._webp", "PIL.WebPImagePlugin", "PIL._imagingtk", "PIL.ImageTk",

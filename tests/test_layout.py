@@ -24,6 +24,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("publication",),
     ("alerts",),
     ("sending",),
+    ("receiving",),
     ("setup",),
     ("app",),
 )

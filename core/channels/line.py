@@ -109,10 +109,12 @@ class LineClient:
     """One client per channel token; safe to share between sender threads (httpx.Client is)."""
 
     def __init__(self, token: str, *, base_url: str | None = None, timeout: httpx.Timeout = DEFAULT_TIMEOUT,
-                 max_connections: int = 32) -> None:
-        if not token:
+                 max_connections: int = 32, auth: httpx.Auth | None = None) -> None:
+        # auth: the token comes from it per request (a stateless token, core/channels/line_token.py).
+        if not token and auth is None:
             raise ValidationError("the LINE channel access token is empty")
         self._token = token
+        self._auth = auth
         self.base_url = resolve_base_url(base_url)
         self.timeout = timeout
         self._max_connections = max_connections
@@ -130,10 +132,14 @@ class LineClient:
                 if self._closed:
                     raise RuntimeError("the LINE client has been closed")
                 if self._client is None:
+                    headers = {"User-Agent": "Shiftcast"}
+                    if self._auth is None:
+                        headers["Authorization"] = f"Bearer {self._token}"
                     self._client = httpx.Client(
                         base_url=self.base_url,
                         timeout=self.timeout,
-                        headers={"Authorization": f"Bearer {self._token}", "User-Agent": "Shiftcast"},
+                        headers=headers,
+                        auth=self._auth,
                         limits=httpx.Limits(max_connections=self._max_connections,
                                             max_keepalive_connections=self._max_connections),
                         follow_redirects=False,
@@ -331,18 +337,30 @@ class LineAccess:
 
 
 def access_from_settings(db: Any, *, timeout: httpx.Timeout = DEFAULT_TIMEOUT) -> LineAccess | None:
-    """Build the client from the keyring token and the configured API address; None if no token yet."""
+    """Build the client from the keyring token and the configured API address; None if no token yet.
+
+    Without a long-lived token, a channel ID (setting) and channel secret (keyring) make one that
+    issues stateless tokens; its fingerprint is of the ID and secret, so a hold lifts when they change."""
     from core.store import secrets  # the keyring backend loads only when a client is made
 
     token = secrets.line_token()
-    if not token:
-        return None
     with db.read() as session:
+        channel_id = None if token else keys.LINE_CHANNEL_ID.read(session)
         base = keys.LINE_API_BASE.read(session)
         seconds = keys.SENDER_HTTP_TIMEOUT_SECONDS.read(session)
     if seconds is not None:
         timeout = httpx.Timeout(seconds)
-    return LineAccess(LineClient(token, base_url=base, timeout=timeout), secrets.fingerprint(token))
+    if token:
+        return LineAccess(LineClient(token, base_url=base, timeout=timeout), secrets.fingerprint(token))
+    channel_secret = secrets.line_channel_secret() if channel_id else None
+    if not channel_id or not channel_secret:
+        return None
+    from core.channels.line_token import StatelessTokenSource
+
+    source = StatelessTokenSource(channel_id, channel_secret, base_url=resolve_base_url(base), timeout=timeout,
+                                  verify=tls_context())
+    client = LineClient("", base_url=base, timeout=timeout, auth=source.auth())
+    return LineAccess(client, secrets.fingerprint(f"{channel_id}:{channel_secret}"))
 
 
 class LineDriver:

@@ -6,7 +6,9 @@
 
 Modules: http11 (the HTTP/1.1 protocol), app (routing), line_api (LINE's endpoints), control_api
 (/_emulator/), validation (body rules), retrykeys, quota, ratelimit, faults, state, records, responses,
-server (LineEmulator), cli (serve_forever), loadcheck (throughput measurement).
+server (LineEmulator), cli (serve_forever), loadcheck (throughput measurement); and the other
+direction: webhooks (endpoint rules, signing, event shapes), simulate (users and groups acting on the
+bot, each a signed webhook POST), tokens (stateless channel access tokens).
 
 It imports only itself: it plays LINE's side, so it must not share Shiftcast's code with the client
 it checks. The demo (core.app), the front ends and the tests start it.

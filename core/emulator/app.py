@@ -8,20 +8,31 @@ from core.emulator.http11 import Outcome, Request, Response
 from core.emulator.line_api import LineApi
 from core.emulator.records import RequestRecord
 from core.emulator.state import EmulatorState
+from core.emulator.tokens import PATH as TOKEN_PATH
 
 
 class EmulatorApp:
     def __init__(self, state: EmulatorState, token: str | None) -> None:
         self.state = state
         self.line = LineApi(state, token)
-        self.control = ControlApi(state)
+        self.control = ControlApi(state, self.line.simulator)
 
     def handle(self, request: Request) -> Outcome:
         if request.error is not None:
             return self._framing_error(request, *request.error)
         if request.path.startswith(PREFIX):
             return self.control.handle(request)
+        if request.path == TOKEN_PATH:
+            return self._issue_token(request)
         return self.line.handle(request)
+
+    def _issue_token(self, request: Request) -> Outcome:
+        state = self.state
+        with state.lock:
+            response = state.tokens.answer(request, state.clock())
+            state.record_locked(RequestRecord(request.method, request.path, response.status,
+                                              dict(response.headers)["X-Line-Request-Id"], None, state.clock()))
+        return response
 
     def crashed(self) -> Response:
         response = r.error(500, r.INTERNAL, r.new_request_id())

@@ -14,6 +14,7 @@ from urllib.parse import parse_qs
 from core.emulator import responses as r
 from core.emulator.faults import FaultPlan
 from core.emulator.http11 import Request, Response
+from core.emulator.simulate import Delivered, Simulator
 from core.emulator.state import EmulatorState
 
 PREFIX = "/_emulator/"
@@ -24,8 +25,9 @@ class _BadInput(Exception):
 
 
 class ControlApi:
-    def __init__(self, state: EmulatorState) -> None:
+    def __init__(self, state: EmulatorState, simulator: Simulator) -> None:
         self.state = state
+        self.simulator = simulator
         self._routes: dict[tuple[str, str], Callable[[Request], Any]] = {
             ("GET", "inbox"): self._inbox,
             ("GET", "stats"): lambda _: self.state.stats(),
@@ -38,6 +40,24 @@ class ControlApi:
             ("POST", "groups"): self._groups,
             ("POST", "quota"): self._quota,
             ("POST", "rate-limit"): self._rate_limit,
+            ("GET", "webhook"): self._webhook_state,
+            ("POST", "webhook"): self._webhook_switch,
+            ("POST", "tokens/revoke"): self._revoke_tokens,
+            ("POST", "events/follow"): lambda q: self._event(q, lambda b: self.simulator.follow(
+                _field(b, "userId"), b.get("displayName"))),
+            ("POST", "events/unfollow"): lambda q: self._event(q, lambda b: self.simulator.unfollow(_field(b, "userId"))),
+            ("POST", "events/message"): lambda q: self._event(q, lambda b: self.simulator.message(
+                _field(b, "userId"), _field(b, "text"), group_id=b.get("groupId"))),
+            ("POST", "events/postback"): lambda q: self._event(q, lambda b: self.simulator.postback(
+                _field(b, "userId"), _field(b, "data"), group_id=b.get("groupId"))),
+            ("POST", "events/join"): lambda q: self._event(q, lambda b: self.simulator.join(_field(b, "groupId"))),
+            ("POST", "events/leave"): lambda q: self._event(q, lambda b: self.simulator.leave(_field(b, "groupId"))),
+            ("POST", "events/member-joined"): lambda q: self._event(q, lambda b: self.simulator.member_joined(
+                _field(b, "groupId"), _list(b, "userIds"))),
+            ("POST", "events/member-left"): lambda q: self._event(q, lambda b: self.simulator.member_left(
+                _field(b, "groupId"), _list(b, "userIds"))),
+            ("POST", "events/redeliver"): lambda q: self._event(q, lambda b: self.simulator.redeliver(
+                _field(b, "webhookEventId"))),
         }
 
     def handle(self, request: Request) -> Response:
@@ -99,6 +119,38 @@ class ControlApi:
             raise _BadInput('send {"endpoint": "push"|"multicast"|"other", "perSecond": N or null}')
         self.state.set_rate_limit(_field(body, "endpoint"), body["perSecond"])
         return {}
+
+    def _event(self, request: Request, act: Callable[[dict[str, Any]], Delivered]) -> dict[str, Any]:
+        return act(_object(request)).to_json()
+
+    def _webhook_state(self, request: Request) -> dict[str, Any]:
+        with self.state.lock:
+            settings = self.state.webhooks
+            value: dict[str, Any] = {"endpoint": settings.endpoint, "active": settings.active,
+                                     "channelSecret": settings.channel_secret}
+        value["sent"] = [{"url": s.url, "body": s.body, **s.result.to_json()} for s in settings.history()]
+        return value
+
+    def _webhook_switch(self, request: Request) -> dict[str, Any]:
+        body = _object(request)
+        active = body.get("active")
+        if not isinstance(active, bool):
+            raise _BadInput('send {"active": true} or {"active": false} (the console\'s "Use webhook")')
+        with self.state.lock:
+            self.state.webhooks.active = active
+        return {}
+
+    def _revoke_tokens(self, request: Request) -> dict[str, Any]:
+        with self.state.lock:
+            self.state.tokens.revoke_all()
+        return {}
+
+
+def _list(body: dict[str, Any], name: str) -> list[str]:
+    value = body.get(name)
+    if not isinstance(value, list) or not value:
+        raise _BadInput(f"{name} is required (a non-empty list)")
+    return value
 
 
 def _object(request: Request) -> dict[str, Any]:

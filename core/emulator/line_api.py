@@ -28,6 +28,7 @@ from core.emulator.faults import Fault
 from core.emulator.http11 import Hangup, Later, Outcome, Request, Response
 from core.emulator.records import RequestRecord
 from core.emulator.retrykeys import Accepted, is_uuid
+from core.emulator.simulate import Simulator
 from core.emulator.state import EmulatorState
 from core.emulator.validation import (
     GROUP_ID,
@@ -36,6 +37,7 @@ from core.emulator.validation import (
     check_push,
     check_validate,
 )
+from core.emulator.webhooks import endpoint_problem
 
 FOLLOWERS_DEFAULT_LIMIT = 300  # the OpenAPI spec's default for GET /v2/bot/followers/ids
 FOLLOWERS_MAX_LIMIT = 1000
@@ -58,6 +60,7 @@ class _Route:
     method: str
     handler: Handler
     sends: bool = False  # push/multicast: the retry key is allowed, faults apply
+    body_optional: bool = False  # an empty body stands for {} (no Content-Type needed)
 
 
 class LineApi:
@@ -81,6 +84,13 @@ class LineApi:
             "/v2/bot/message/quota/consumption": _Route("GET", self._consumption),
             "/v2/bot/followers/ids": _Route("GET", self._followers),
         }
+        self.simulator = Simulator(state, self.bot_info["userId"])
+        # Paths with more than one method: method → route.
+        self._methods: dict[str, dict[str, _Route]] = {
+            "/v2/bot/channel/webhook/endpoint": {"GET": _Route("GET", self._get_endpoint),
+                                                 "PUT": _Route("PUT", self._set_endpoint)},
+        }
+        self._exact["/v2/bot/channel/webhook/test"] = _Route("POST", self._test_endpoint, body_optional=True)
         self._profile = _Route("GET", self._get_profile)
         self._summary = _Route("GET", self._group_summary)
         self._count = _Route("GET", self._group_count)
@@ -117,6 +127,13 @@ class LineApi:
     def _dispatch(self, request: Request, ctx: _Context) -> Outcome:
         rid = ctx.request_id
         route, param = self._route(request.path)
+        by_method = self._methods.get(request.path)
+        if by_method is not None:
+            route = by_method.get(request.method)
+            if route is None:
+                response = r.error(405, r.METHOD_NOT_ALLOWED, rid)
+                response.headers.append(("Allow", ", ".join(by_method)))
+                return response
         if route is None:
             return r.error(404, r.NOT_FOUND, rid)
         if request.method != route.method:
@@ -126,7 +143,8 @@ class LineApi:
         denied = self._check_auth(request.headers.get("authorization"), rid)
         if denied is not None:
             return denied
-        if route.method == "POST":
+        has_body = route.method in ("POST", "PUT") and not (route.body_optional and not request.body.strip())
+        if has_body:
             media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
             if media_type != "application/json":
                 return r.error(415, r.UNSUPPORTED_MEDIA, rid)
@@ -137,8 +155,8 @@ class LineApi:
                 return r.error(400, r.RETRY_KEY_NOT_SUPPORTED, rid)
             if not is_uuid(ctx.retry_key):
                 return r.error(400, r.RETRY_KEY_INVALID, rid)
-        body: dict[str, Any] | None = None
-        if route.method == "POST":
+        body: dict[str, Any] | None = {} if route.body_optional else None
+        if has_body:
             parsed = _parse_json(request.body)
             if isinstance(parsed, str):
                 return r.body_errors([("", parsed)], rid)
@@ -173,7 +191,10 @@ class LineApi:
         if scheme.lower() != "bearer" or not token:
             return r.error(401, r.AUTH_REQUIRED, rid)
         if self._token is not None and not hmac.compare_digest(token.encode("utf-8"), self._token):
-            return r.error(401, r.AUTH_INVALID, rid)
+            with self.state.lock:
+                stateless = self.state.tokens.valid(token, self.state.clock())
+            if not stateless:
+                return r.error(401, r.AUTH_INVALID, rid)
         return None
 
     # ----- sending -----
@@ -287,6 +308,38 @@ class LineApi:
         if problems:
             return r.body_errors(problems, ctx.request_id)
         return r.json_response(200, {}, ctx.request_id)
+
+    # ----- the webhook endpoint -----
+
+    def _get_endpoint(self, request: Request, ctx: _Context, body: dict[str, Any] | None, _: str) -> Outcome:
+        with self.state.lock:
+            settings = self.state.webhooks
+            answer = {"endpoint": settings.endpoint or "", "active": settings.active and settings.endpoint is not None}
+        return r.json_response(200, answer, ctx.request_id)
+
+    def _set_endpoint(self, request: Request, ctx: _Context, body: dict[str, Any] | None, _: str) -> Outcome:
+        assert body is not None
+        with self.state.lock:
+            settings = self.state.webhooks
+            problem = endpoint_problem(body.get("endpoint"), loopback=settings.loopback)
+            if problem is None:
+                settings.endpoint = body["endpoint"]
+        if problem is not None:
+            return r.body_errors([("endpoint", problem)], ctx.request_id)
+        return r.json_response(200, {}, ctx.request_id)
+
+    def _test_endpoint(self, request: Request, ctx: _Context, body: dict[str, Any] | None, _: str) -> Outcome:
+        assert body is not None
+        with self.state.lock:
+            settings = self.state.webhooks
+            url = body.get("endpoint") or settings.endpoint
+            problem = None if url is None else endpoint_problem(url, loopback=settings.loopback)
+        if url is None:
+            return r.error(400, "The webhook endpoint URL is not set", ctx.request_id)
+        if problem is not None:
+            return r.body_errors([("endpoint", problem)], ctx.request_id)
+        result = self.simulator.test_endpoint(url)
+        return r.json_response(200, result.to_json(), ctx.request_id)
 
     # ----- reading -----
 

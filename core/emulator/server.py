@@ -13,7 +13,9 @@ from core.emulator.app import EmulatorApp
 from core.emulator.faults import FaultPlan
 from core.emulator.http11 import HttpConnection
 from core.emulator.records import InboxMessage, RequestRecord
+from core.emulator.simulate import Delivered
 from core.emulator.state import Clock, EmulatorState
+from core.emulator.webhooks import SentWebhook, endpoint_problem
 
 _STOP_TIMEOUT = 10.0
 
@@ -40,6 +42,10 @@ class LineEmulator:
         port: int = 0,
         clock: Clock | None = None,
         allow_loopback_media: bool = False,
+        *,
+        channel_id: str | None = None,
+        channel_secret: str | None = None,
+        loopback_webhooks: bool = False,
     ) -> None:
         _require_loopback(host)
         if token is not None and not token:
@@ -49,6 +55,15 @@ class LineEmulator:
         self._requested_port = port
         self._state = EmulatorState(clock)
         self._state.loopback_media = allow_loopback_media
+        # Webhooks go to https endpoints only, unless tests or the demo point them at a loopback receiver.
+        self._state.webhooks.loopback = loopback_webhooks
+        if channel_secret is not None:
+            if not channel_secret:
+                raise ValueError("the channel secret must be non-empty")
+            self._state.webhooks.channel_secret = channel_secret
+        # /oauth2/v3/token issues stateless tokens for this channel ID and the channel secret.
+        self._state.tokens.channel_id = channel_id
+        self._state.tokens.channel_secret = self._state.webhooks.channel_secret
         self._app = EmulatorApp(self._state, token)
         self._connections: set[HttpConnection] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -156,6 +171,74 @@ class LineEmulator:
 
     def reset(self) -> None:
         self._state.reset()
+
+    # ----- the other direction: the channel's webhook and simulated users -----
+
+    @property
+    def channel_secret(self) -> str:
+        """The secret webhooks are signed with (random unless one was given)."""
+        return self._state.webhooks.channel_secret
+
+    @property
+    def bot_user_id(self) -> str:
+        return self._app.line.simulator.destination
+
+    def set_webhook_endpoint(self, url: str | None) -> None:
+        """As PUT /v2/bot/channel/webhook/endpoint does, checked the same way; None unsets it."""
+        with self._state.lock:
+            if url is not None and (problem := endpoint_problem(url, loopback=self._state.webhooks.loopback)):
+                raise ValueError(f"webhook endpoint {url!r}: {problem}")
+            self._state.webhooks.endpoint = url
+
+    @property
+    def webhook_endpoint(self) -> str | None:
+        with self._state.lock:
+            return self._state.webhooks.endpoint
+
+    def set_webhook_active(self, active: bool) -> None:
+        """The console's "Use webhook" switch; off, events are not sent."""
+        with self._state.lock:
+            self._state.webhooks.active = bool(active)
+
+    def webhooks_sent(self) -> list[SentWebhook]:
+        return self._state.webhooks.history()
+
+    def follow(self, user_id: str, display_name: str | None = None) -> Delivered:
+        return self._app.line.simulator.follow(user_id, display_name)
+
+    def unfollow(self, user_id: str) -> Delivered:
+        return self._app.line.simulator.unfollow(user_id)
+
+    def send_text(self, user_id: str, text: str, *, group_id: str | None = None) -> Delivered:
+        return self._app.line.simulator.message(user_id, text, group_id=group_id)
+
+    def postback(self, user_id: str, data: str, *, group_id: str | None = None) -> Delivered:
+        return self._app.line.simulator.postback(user_id, data, group_id=group_id)
+
+    def join(self, group_id: str) -> Delivered:
+        return self._app.line.simulator.join(group_id)
+
+    def leave(self, group_id: str) -> Delivered:
+        return self._app.line.simulator.leave(group_id)
+
+    def member_joined(self, group_id: str, user_ids: list[str]) -> Delivered:
+        return self._app.line.simulator.member_joined(group_id, user_ids)
+
+    def member_left(self, group_id: str, user_ids: list[str]) -> Delivered:
+        return self._app.line.simulator.member_left(group_id, user_ids)
+
+    def redeliver(self, event_id: str) -> Delivered:
+        return self._app.line.simulator.redeliver(event_id)
+
+    def revoke_stateless_tokens(self) -> None:
+        """Refuse every stateless token issued so far (LINE cannot; a test of the 401 path can)."""
+        with self._state.lock:
+            self._state.tokens.revoke_all()
+
+    @property
+    def stateless_tokens_issued(self) -> int:
+        with self._state.lock:
+            return self._state.tokens.issued
 
     # ----- inspecting -----
 

@@ -22,7 +22,9 @@ from core.emulator.quota import MonthlyQuota
 from core.emulator.ratelimit import RateLimits
 from core.emulator.records import InboxMessage, RequestRecord, Via
 from core.emulator.retrykeys import RetryKeyStore
+from core.emulator.tokens import StatelessTokens
 from core.emulator.validation import GROUP_ID, USER_ID
+from core.emulator.webhooks import WebhookSettings
 
 Clock = Callable[[], dt.datetime]
 
@@ -65,6 +67,9 @@ class EmulatorState:
         self.log: list[RequestRecord] = []
         self.status_counts: Counter[str] = Counter()
         self.accepted_requests = 0
+        # The other direction (webhooks) and the stateless tokens: arranged once, kept by reset().
+        self.webhooks = WebhookSettings()
+        self.tokens = StatelessTokens()
         # LINE message ids are numeric strings of about 18 digits; a counter keeps them unique.
         self._message_ids = itertools.count(500_000_000_000_000_001)
 
@@ -161,6 +166,9 @@ class EmulatorState:
     def record_locked(self, record: RequestRecord) -> None:
         self.log.append(record)
         self.status_counts["noAnswer" if record.status is None else str(record.status)] += 1
+
+    def new_message_id_locked(self) -> str:
+        return str(next(self._message_ids))
 
     def sent_message_locked(self, message: dict[str, Any]) -> dict[str, str]:
         sent = {"id": str(next(self._message_ids))}

@@ -71,6 +71,7 @@ class CancelReason(StrEnum):
     LINE_NOT_OPTED_IN = "LINE_NOT_OPTED_IN"
     EMAIL_NOT_OPTED_IN = "EMAIL_NOT_OPTED_IN"
     LINE_UNREACHABLE = "LINE_UNREACHABLE"  # went by e-mail instead (core/planning/fallback.py)
+    LINE_UNFOLLOWED = "LINE_UNFOLLOWED"  # the teacher blocked the LINE account (a webhook unfollow)
     NOTHING_TOLD = "NOTHING_TOLD"  # a correction for a teacher who was never told the old version
     NO_HISTORY = "NO_HISTORY"  # a correction whose earlier version is not on record
     NO_GROUP = "NO_GROUP"  # the classroom has no LINE group any more

@@ -16,6 +16,8 @@ from sqlalchemy.orm import Session
 log = logging.getLogger(__name__)
 ENQUEUED = "outbox_enqueued"
 SHIFTS_CHANGED = "shifts_changed"
+WEBHOOK_EVENTS = "webhook_events"  # LINE webhook events were recorded; their handlers run after commit
+TOPICS = (ENQUEUED, SHIFTS_CHANGED, WEBHOOK_EVENTS)
 
 _listeners: dict[str, list[Callable[[], None]]] = {}
 _lock = threading.Lock()
@@ -40,7 +42,7 @@ def listen(topic: str, callback: Callable[[], None]) -> Callable[[], None]:
 
 @event.listens_for(Session, "after_commit")
 def _after_commit(session: Session) -> None:
-    fired = [topic for topic in list(session.info) if topic in (ENQUEUED, SHIFTS_CHANGED) and session.info.pop(topic)]
+    fired = [topic for topic in list(session.info) if topic in TOPICS and session.info.pop(topic)]
     for topic in fired:
         with _lock:
             callbacks = list(_listeners.get(topic, []))
@@ -53,5 +55,5 @@ def _after_commit(session: Session) -> None:
 
 @event.listens_for(Session, "after_rollback")
 def _after_rollback(session: Session) -> None:
-    for topic in (ENQUEUED, SHIFTS_CHANGED):
+    for topic in TOPICS:
         session.info.pop(topic, None)

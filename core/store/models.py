@@ -315,3 +315,27 @@ class SendingMachine(Base):
     host: Mapped[str] = mapped_column(String(255))
     first_sent_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
     last_sent_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+
+
+class WebhookEvent(Base):
+    """One event LINE posted to the webhook receiver, stored once by LINE's `webhookEventId`.
+
+    Kept raw as well as in columns: the handlers of a later version may want what this one ignored.
+    `handled_at` is set once the handlers ran, so events received while a handler failed stand out.
+    """
+
+    __tablename__ = "webhook_event"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[str] = mapped_column(String(64), unique=True)
+    type: Mapped[str] = mapped_column(String(32))
+    source_type: Mapped[str | None] = mapped_column(String(16))
+    source_user_id: Mapped[str | None] = mapped_column(String(33))
+    source_group_id: Mapped[str | None] = mapped_column(String(33))
+    source_room_id: Mapped[str | None] = mapped_column(String(33))
+    is_redelivery: Mapped[bool] = mapped_column(Boolean, default=False)
+    # LINE's `timestamp` (when it happened, kept on redelivery): orders a late redelivery after newer news.
+    occurred_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    received_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    raw_json: Mapped[str] = mapped_column(Text)
+    handled_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)

@@ -11,6 +11,9 @@ from core.logs import secrets_registry
 SERVICE = "Shiftcast"
 LINE_TOKEN = "line-channel-access-token"
 LINE_TOKEN_ENV = "SHIFTCAST_LINE_TOKEN"
+# The channel secret signs LINE's webhooks and, with the channel ID, issues stateless tokens.
+LINE_CHANNEL_SECRET = "line-channel-secret"
+LINE_CHANNEL_SECRET_ENV = "SHIFTCAST_LINE_CHANNEL_SECRET"
 
 NO_BACKEND_HELP = (
     "no usable keyring was found on this computer. On Linux, start a Secret Service provider "
@@ -70,6 +73,19 @@ def line_token() -> str | None:
 
 def set_line_token(token: str) -> None:
     set_secret(LINE_TOKEN, token)
+
+
+def line_channel_secret() -> str | None:
+    """The channel secret: SHIFTCAST_LINE_CHANNEL_SECRET for headless use, else the keyring."""
+    from_env = os.environ.get(LINE_CHANNEL_SECRET_ENV, "").strip()
+    if from_env:
+        secrets_registry.add(from_env)
+        return from_env
+    return get_secret(LINE_CHANNEL_SECRET)
+
+
+def set_line_channel_secret(secret: str) -> None:
+    set_secret(LINE_CHANNEL_SECRET, secret)
 
 
 def fingerprint(secret: str) -> str:

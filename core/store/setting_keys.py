@@ -27,6 +27,8 @@ _WEB = "an https:// address (plain http:// only to this computer)"
 
 # ----- LINE -----
 LINE_API_BASE = TextSetting("line.api_base", "the LINE API address", rule=web_address, rule_says=_WEB)
+# The channel ID: with the channel secret (keyring) it issues stateless tokens when no long-lived one is set.
+LINE_CHANNEL_ID = TextSetting("line.channel_id", "the LINE channel ID", max_length=32)
 # While LINE refuses our token (401): held for that token's fingerprint, lifted when the token changes.
 LINE_HOLD = HoldSetting("line.hold", "the LINE hold")
 LINE_QUOTA = QuotaSetting("line.quota", "LINE's monthly quota")  # refreshed hourly by the scheduler

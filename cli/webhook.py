@@ -1,0 +1,83 @@
+"""`main.py webhook`: the LINE webhook receiver alone, in the foreground, until SIGINT or SIGTERM;
+`main.py line-channel`: the channel ID and secret it (and the stateless tokens) are made from.
+
+For an always-on box behind the owner's own HTTPS reverse proxy. The channel secret comes from
+SHIFTCAST_LINE_CHANNEL_SECRET or the keyring; the line "receiving LINE webhooks on …" is printed
+once it listens, so whoever starts it knows when to point LINE at it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import signal
+import sys
+import threading
+from typing import TYPE_CHECKING, Any
+
+from core.errors import ValidationError
+
+if TYPE_CHECKING:
+    from core.store.db import Database
+    from core.store.paths import DataPaths
+
+
+def add_parsers(sub: Any) -> None:
+    webhook = sub.add_parser("webhook", help="receive LINE webhooks (follow, unfollow …) until Ctrl+C")
+    webhook.add_argument("--port", type=int, required=True, help="TCP port to listen on")
+    webhook.add_argument("--host", default="127.0.0.1",
+                         help="address to listen on (default 127.0.0.1: only a reverse proxy on this computer)")
+    channel = sub.add_parser("line-channel", help="save the LINE channel ID and the channel secret (read from "
+                                                  "standard input, kept in the keyring)")
+    channel.add_argument("--id", required=True, dest="channel_id", help="the channel ID (digits)")
+
+
+def cmd_webhook(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.receiving.server import WebhookReceiver
+    from core.store import secrets
+
+    if not 0 < args.port < 65536:
+        raise ValidationError(f"--port {args.port}: a TCP port is 1–65535")
+    try:
+        secret = secrets.line_channel_secret()
+    except secrets.SecretStoreError as exc:  # its advice names the token; here the secret is what is missing
+        raise ValidationError(f"cannot read the LINE channel secret ({exc}); or set "
+                              f"{secrets.LINE_CHANNEL_SECRET_ENV}") from None
+    if not secret:
+        raise ValidationError(f"no LINE channel secret: save it in the keyring or set {secrets.LINE_CHANNEL_SECRET_ENV}")
+    stop = threading.Event()
+
+    def on_signal(signum: int, _frame: object) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    receiver = WebhookReceiver(db, secret, host=args.host, port=args.port).start()
+    try:
+        print(f"receiving LINE webhooks on {receiver.url}", flush=True)
+        while not stop.wait(0.5):
+            pass
+    finally:
+        receiver.stop()
+    return 0
+
+
+def cmd_line_channel(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.store import secrets
+    from core.store import setting_keys as keys
+
+    channel_id = args.channel_id.strip()
+    if not (channel_id.isascii() and channel_id.isdigit()):
+        raise ValidationError(f"--id {args.channel_id!r}: the channel ID is digits (LINE Developers console, "
+                              "Basic settings)")
+    secret = getpass.getpass("LINE channel secret: ") if sys.stdin.isatty() else sys.stdin.readline()
+    if not secret.strip():
+        raise ValidationError("no channel secret given")
+    secrets.set_line_channel_secret(secret.strip())
+    with db.write() as session:
+        keys.LINE_CHANNEL_ID.write(session, channel_id)
+    print("saved: the channel ID in the settings, the secret in the keyring")
+    return 0
+
+
+COMMANDS = {"webhook": cmd_webhook, "line-channel": cmd_line_channel}

@@ -1,0 +1,300 @@
+"""The LINE webhook receiver over real HTTP: the emulator (or a plain client) posts, a real SQLite
+file records, and the follow/unfollow handler acts on teachers and their queued LINE deliveries."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import threading
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from sqlalchemy import func, select
+
+from core.emulator import LineEmulator
+from core.outbox import queue
+from core.outbox.policy import CancelReason
+from core.receiving import events, signature
+from core.receiving.follow import FollowHandler
+from core.receiving.server import MAX_BODY_BYTES, ReceiverError, WebhookReceiver
+from core.store.db import Database
+from core.store.models import (
+    Channel,
+    ChannelChoice,
+    Delivery,
+    DeliveryKind,
+    DeliveryStatus,
+    ShiftStatus,
+    Teacher,
+    WebhookEvent,
+)
+from tests import factories as f
+from tests.linefixtures import TOKEN, user_id
+
+SECRET = "0123456789abcdef0123456789abcdef"
+TEACHER = user_id(1)
+
+
+@pytest.fixture
+def receiver(db: Database) -> Iterator[WebhookReceiver]:
+    with WebhookReceiver(db, SECRET) as rx:
+        yield rx
+
+
+@pytest.fixture
+def line(receiver: WebhookReceiver) -> Iterator[LineEmulator]:
+    with LineEmulator(token=TOKEN, channel_secret=SECRET, loopback_webhooks=True) as emu:
+        emu.set_webhook_endpoint(receiver.url)
+        yield emu
+
+
+def _events(db: Database) -> list[WebhookEvent]:
+    with db.read() as s:
+        return list(s.scalars(select(WebhookEvent).order_by(WebhookEvent.id)))
+
+
+def _body(*events: dict[str, object]) -> bytes:
+    return json.dumps({"destination": "U" + "f" * 32, "events": list(events)}).encode()
+
+
+def _follow_event(event_id: str = "01HZZZZZZZZZZZZZZZZZZZZZZZ", stamp: int = 1_700_000_000_000) -> dict[str, object]:
+    return {"type": "follow", "mode": "active", "timestamp": stamp, "webhookEventId": event_id,
+            "deliveryContext": {"isRedelivery": False}, "source": {"type": "user", "userId": TEACHER},
+            "replyToken": "r" * 32, "follow": {"isUnblocked": False}}
+
+
+def _post(receiver: WebhookReceiver, body: bytes, sig: str | bytes | None) -> httpx.Response:
+    headers: dict[str, str | bytes] = {"Content-Type": "application/json"}
+    if sig is not None:
+        headers["x-line-signature"] = sig
+    return httpx.post(receiver.url, content=body, headers=headers, timeout=30)
+
+
+# ----- the signature comes first -----
+
+def test_a_signed_event_is_recorded_once_with_its_fields(receiver: WebhookReceiver, db: Database) -> None:
+    body = _body(_follow_event())
+    answer = _post(receiver, body, signature.sign(SECRET, body))
+    assert answer.status_code == 200
+    [row] = _events(db)
+    assert (row.event_id, row.type, row.source_type, row.source_user_id, row.is_redelivery) == (
+        "01HZZZZZZZZZZZZZZZZZZZZZZZ", "follow", "user", TEACHER, False)
+    assert row.occurred_at == dt.datetime(2023, 11, 14, 22, 13, 20, tzinfo=dt.UTC)
+    assert json.loads(row.raw_json)["replyToken"] == "r" * 32
+
+
+@pytest.mark.parametrize("sig", [None, "", "bm90IHRoZSBzaWduYXR1cmU=", "ü-not-ascii".encode("latin-1"),
+                                 signature.sign("another secret", _body(_follow_event()))])
+def test_unsigned_or_badly_signed_posts_are_refused_and_nothing_is_recorded(
+        receiver: WebhookReceiver, db: Database, sig: str | bytes | None) -> None:
+    answer = _post(receiver, _body(_follow_event()), sig)
+    assert answer.status_code == 401
+    assert _events(db) == []
+
+
+def test_the_signature_is_checked_before_the_body_is_parsed(receiver: WebhookReceiver, db: Database) -> None:
+    # Not JSON at all: unsigned it is 401 (the parser never saw it); signed, a 400.
+    assert _post(receiver, b"{not json", None).status_code == 401
+    assert _post(receiver, b"{not json", signature.sign(SECRET, b"{not json")).status_code == 400
+    assert _events(db) == []
+
+
+def test_a_replayed_post_records_its_event_once(receiver: WebhookReceiver, db: Database) -> None:
+    body = _body(_follow_event())
+    for _ in range(3):
+        assert _post(receiver, body, signature.sign(SECRET, body)).status_code == 200
+    assert len(_events(db)) == 1
+
+
+def test_a_body_over_one_megabyte_is_refused_without_being_read(receiver: WebhookReceiver, db: Database) -> None:
+    big = b'{"events": [], "pad": "' + b"x" * MAX_BODY_BYTES + b'"}'
+    answer = _post(receiver, big, signature.sign(SECRET, big))
+    assert answer.status_code == 413
+    sent = 0
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: the receiver must stop at the limit by itself
+        nonlocal sent
+        for _ in range(4):
+            sent += 1
+            yield b"x" * (MAX_BODY_BYTES // 2)
+
+    streamed = httpx.post(receiver.url, content=chunks(), headers={"x-line-signature": "x"}, timeout=30)
+    assert streamed.status_code == 413
+    assert _events(db) == []
+
+
+def test_lines_verification_post_without_events_answers_200(line: LineEmulator, db: Database) -> None:
+    answer = httpx.post(f"{line.base_url}/v2/bot/channel/webhook/test", json={},
+                        headers={"Authorization": f"Bearer {TOKEN}"}, timeout=30).json()
+    assert (answer["success"], answer["statusCode"], answer["reason"]) == (True, 200, "OK")
+    [sent] = line.webhooks_sent()
+    assert sent.body["events"] == [] and sent.body["destination"] == line.bot_user_id
+    assert _events(db) == []
+
+
+def test_a_receiver_without_a_secret_does_not_start(db: Database) -> None:
+    with pytest.raises(ReceiverError, match="secret"):
+        WebhookReceiver(db, "")
+
+
+# ----- events from the emulator, and the follow/unfollow handler -----
+
+def _fallback_teacher_with_a_queued_reminder(db: Database, now: dt.datetime) -> tuple[int, int]:
+    with db.write() as s:
+        room = f.classroom(s, "本校")
+        teacher = f.teacher(s, "佐藤", 1, email="sato@example.com", email_opt_in=True,
+                            channel=ChannelChoice.LINE_FALLBACK)
+        shift = f.shift(s, room, teacher, (now + dt.timedelta(days=2)).date(), now=now, status=ShiftStatus.CONFIRMED)
+        delivery_id, _ = queue.enqueue(
+            s, kind=DeliveryKind.SHIFT_REMINDER,
+            dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version),
+            due_at=now + dt.timedelta(days=1), now=now, recipient=teacher.line_user_id, teacher_id=teacher.id,
+            classroom_id=room.id, shift_id=shift.id, shift_version=shift.version)
+        return teacher.id, delivery_id
+
+
+def test_unfollow_marks_the_teacher_unreachable_and_cancels_queued_line_reminders(
+        line: LineEmulator, receiver: WebhookReceiver, db: Database, now: dt.datetime) -> None:
+    teacher_id, delivery_id = _fallback_teacher_with_a_queued_reminder(db, now)
+    line.add_user(TEACHER, "佐藤")
+
+    sent = line.unfollow(TEACHER)
+    assert sent.result is not None and sent.result.status_code == 200
+    assert receiver.dispatcher.wait_handled(1, timeout=30)
+    with db.read() as s:
+        teacher = s.get(Teacher, teacher_id)
+        line_delivery = s.get(Delivery, delivery_id)
+        assert teacher is not None and teacher.line_unreachable_at is not None
+        assert line_delivery is not None
+        assert (line_delivery.status, line_delivery.cancel_reason) == (DeliveryStatus.CANCELED,
+                                                                       CancelReason.LINE_UNFOLLOWED.value)
+        [email] = s.scalars(select(Delivery).where(Delivery.channel == Channel.EMAIL)).all()
+        assert (email.linked_delivery_id, email.recipient, email.status) == (
+            delivery_id, "sato@example.com", DeliveryStatus.PENDING)
+        assert s.scalar(select(WebhookEvent.handled_at)) is not None
+
+    line.follow(TEACHER)
+    assert receiver.dispatcher.wait_handled(2, timeout=30)
+    with db.read() as s:
+        teacher = s.get(Teacher, teacher_id)
+        assert teacher is not None and teacher.line_unreachable_at is None
+        # What was canceled stays canceled; later messages go by LINE again.
+        assert s.get(Delivery, delivery_id).status == DeliveryStatus.CANCELED  # type: ignore[union-attr]
+
+
+def test_a_redelivered_event_is_handled_once(line: LineEmulator, receiver: WebhookReceiver, db: Database,
+                                             now: dt.datetime) -> None:
+    teacher_id, _ = _fallback_teacher_with_a_queued_reminder(db, now)
+    first = line.unfollow(TEACHER)
+    assert receiver.dispatcher.wait_handled(1, timeout=30)
+    again = line.redeliver(first.event["webhookEventId"])
+    assert again.result is not None and again.result.status_code == 200
+    assert again.event["deliveryContext"] == {"isRedelivery": True}
+    with db.read() as s:
+        assert s.scalar(select(func.count()).select_from(WebhookEvent)) == 1
+        assert s.scalar(select(func.count()).select_from(Delivery).where(Delivery.channel == Channel.EMAIL)) == 1
+
+
+def test_an_old_follow_redelivered_after_an_unfollow_changes_nothing(
+        line: LineEmulator, receiver: WebhookReceiver, db: Database, now: dt.datetime) -> None:
+    teacher_id, _ = _fallback_teacher_with_a_queued_reminder(db, now)
+    follow = line.follow(TEACHER)
+    line.unfollow(TEACHER)
+    assert receiver.dispatcher.wait_handled(2, timeout=30)
+    with db.write() as s:  # LINE lost the first copy of the follow: it arrives only now, redelivered
+        s.execute(WebhookEvent.__table__.delete().where(WebhookEvent.event_id == follow.event["webhookEventId"]))
+    line.redeliver(follow.event["webhookEventId"])
+    assert receiver.dispatcher.wait_handled(3, timeout=30)
+    with db.read() as s:
+        teacher = s.get(Teacher, teacher_id)
+        assert teacher is not None and teacher.line_unreachable_at is not None
+
+
+def test_events_of_strangers_and_groups_are_recorded_and_change_no_teacher(
+        line: LineEmulator, receiver: WebhookReceiver, db: Database, now: dt.datetime) -> None:
+    teacher_id, delivery_id = _fallback_teacher_with_a_queued_reminder(db, now)
+    group = "C" + "1" * 32
+    line.add_group(group, "講師", [TEACHER])
+    stranger = user_id(99)
+    line.unfollow(stranger)
+    line.join(group)
+    line.member_joined(group, [stranger])
+    line.send_text(stranger, "こんにちは", group_id=group)
+    line.postback(stranger, "ack=1")
+    line.member_left(group, [stranger])
+    line.leave(group)
+    assert receiver.dispatcher.wait_handled(7, timeout=30)
+    rows = _events(db)
+    assert [r.type for r in rows] == ["unfollow", "join", "memberJoined", "message", "postback", "memberLeft", "leave"]
+    assert [(r.source_type, r.source_group_id) for r in rows[1:4]] == [("group", group)] * 3
+    assert json.loads(rows[3].raw_json)["message"]["text"] == "こんにちは"
+    with db.read() as s:
+        assert s.get(Teacher, teacher_id).line_unreachable_at is None  # type: ignore[union-attr]
+        assert s.get(Delivery, delivery_id).status == DeliveryStatus.PENDING  # type: ignore[union-attr]
+
+
+# ----- the handlers' dispatcher -----
+
+def test_events_left_unhandled_are_handled_when_the_receiver_starts(db: Database, now: dt.datetime) -> None:
+    teacher_id, _ = _fallback_teacher_with_a_queued_reminder(db, now)
+    unfollow = {**_follow_event(), "type": "unfollow"}
+    del unfollow["follow"], unfollow["replyToken"]
+    with db.write() as s:  # recorded by a receiver that stopped before its handlers ran
+        assert events.record(s, [unfollow], now=now) == 1
+    with WebhookReceiver(db, SECRET) as rx:
+        assert rx.dispatcher.wait_handled(1, timeout=30)
+    with db.read() as s:
+        assert s.get(Teacher, teacher_id).line_unreachable_at is not None  # type: ignore[union-attr]
+
+
+class _Failing:
+    types = frozenset({"follow"})
+
+    def handle(self, session: object, event: object, *, now: dt.datetime) -> None:
+        raise RuntimeError("a handler bug")
+
+
+def test_an_event_a_handler_fails_on_stays_unhandled_and_the_rest_go_on(db: Database) -> None:
+    with db.write() as s:
+        f.teacher(s, "佐藤", 1)
+    with WebhookReceiver(db, SECRET, handlers=[FollowHandler(), _Failing()]) as rx:
+        follow = _body(_follow_event("01HAAAAAAAAAAAAAAAAAAAAAAA"))
+        unfollow_event = {**_follow_event("01HBBBBBBBBBBBBBBBBBBBBBBB", stamp=1_700_000_001_000), "type": "unfollow"}
+        unfollow = _body(unfollow_event)
+        assert _post(rx, follow, signature.sign(SECRET, follow)).status_code == 200
+        assert _post(rx, unfollow, signature.sign(SECRET, unfollow)).status_code == 200
+        assert rx.dispatcher.wait_handled(1, timeout=30)
+    rows = {r.event_id: r for r in _events(db)}
+    assert rows["01HAAAAAAAAAAAAAAAAAAAAAAA"].handled_at is None  # its transaction was rolled back
+    assert rows["01HBBBBBBBBBBBBBBBBBBBBBBB"].handled_at is not None
+    with db.read() as s:
+        assert s.scalar(select(Teacher.line_unreachable_at)) is not None
+
+
+class _Gated:
+    """A handler that waits until the test lets it go: LINE's answer must not wait for it."""
+
+    types = frozenset({"follow"})
+
+    def __init__(self) -> None:
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
+    def handle(self, session: object, event: object, *, now: dt.datetime) -> None:
+        self.entered.set()
+        assert self.release.wait(60)
+
+
+def test_line_gets_its_answer_before_the_handlers_run(db: Database) -> None:
+    gated = _Gated()
+    with WebhookReceiver(db, SECRET, handlers=[gated]) as rx:
+        body = _body(_follow_event())
+        try:
+            assert _post(rx, body, signature.sign(SECRET, body)).status_code == 200
+            assert gated.entered.wait(30)  # the handler is running, and LINE already had its 200
+            with db.read() as s:
+                assert s.scalar(select(WebhookEvent.handled_at)) is None
+        finally:
+            gated.release.set()
+        assert rx.dispatcher.wait_handled(1, timeout=30)
