@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QDate, QDateTime, QLocale, QTime, QTimeZone
+from PySide6.QtCore import QDate
 from PySide6.QtWidgets import QApplication, QMessageBox, QStyle
 from sqlalchemy import text
 
@@ -309,9 +309,8 @@ def computer_zone(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], N
 
 
 def _wall(day: dt.date, hour: int, minute: int = 0) -> str:
-    """A wall time as the table writes it in this locale."""
-    return QLocale().toString(QDateTime(QDate(day.year, day.month, day.day), QTime(hour, minute), QTimeZone.utc()),
-                              QLocale.FormatType.ShortFormat)
+    """A wall time as the English table writes it: weekday, day, month name and year, never "1 12 2026"."""
+    return f"{day:%a} {day.day} {day:%b %Y} {hour:02d}:{minute:02d}"
 
 
 def test_times_are_the_classrooms_and_a_note_names_its_zone(qtbot, ctx: AppContext, db: Database, now: dt.datetime,
@@ -407,9 +406,7 @@ def test_retry_of_a_canceled_future_reminder_says_when_it_goes(qtbot, ctx: AppCo
     view.retry_action.trigger()
     qtbot.waitUntil(lambda: _status(view, future) == "pending", timeout=WAIT)
     assert view.message is not None
-    day = QLocale().toString(QDate(2026, 12, 31), QLocale.FormatType.ShortFormat)
-    hour = QLocale().toString(QTime(15, 0), QLocale.FormatType.ShortFormat)
-    assert f"will be sent on {day} at {hour} JST" in view.message.text()
+    assert "will be sent on Thu 31 Dec 2026 at 15:00 JST" in view.message.text()
     with db.read() as s:
         assert s.get(Delivery, future).next_attempt_at == due  # type: ignore[union-attr]
     view.select(past)

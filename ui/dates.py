@@ -44,5 +44,11 @@ def weekday_short(day: dt.date) -> str:
 
 def moment_text(moment: dt.datetime) -> str:
     """ "Wed 2 Dec 2026 15:00" / "2026年12月2日(水) 15:00", in the PC's time zone. """
-    local = QDateTime.fromSecsSinceEpoch(int(moment.timestamp())).toLocalTime()
-    return f"{locale().toString(local.date(), day_pattern())} {local.time().toString('HH:mm')}"
+    return wall_text(QDateTime.fromSecsSinceEpoch(int(moment.timestamp())).toLocalTime())
+
+
+def wall_text(local: QDateTime, *, seconds: bool = False) -> str:
+    """A wall-clock moment already in the zone it is to be read in (e.g. a classroom's):
+    "Wed 2 Dec 2026 15:00" / "2026年12月2日(水) 15:00", with ":05" seconds when they matter."""
+    time = local.time().toString("HH:mm:ss" if seconds else "HH:mm")
+    return f"{locale().toString(local.date(), day_pattern())} {time}"

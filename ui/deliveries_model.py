@@ -34,6 +34,7 @@ from core.outbox import rows as delivery_rows
 from core.outbox.deliveries import DeliveryFilter
 from core.outbox.rows import DeliveryRow
 from core.roster import clock
+from ui import dates
 from ui.context import AppContext
 
 ID, CREATED, KIND, RECIPIENT, STATUS, ATTEMPTS, WHEN, ERROR = range(8)
@@ -198,7 +199,7 @@ class RowFormatter:
             if len(self._times) > _CACHE_LIMIT:  # an app left open for months keeps adding minutes
                 self._times.clear()
             local = wall_time(dt.datetime.fromtimestamp(minute * 60, dt.UTC), zone)
-            text = self._times[(zone, minute)] = self.locale.toString(local, QLocale.FormatType.ShortFormat)
+            text = self._times[(zone, minute)] = dates.wall_text(local)
         return text
 
     def _intern(self, value: Any) -> str:

@@ -8,7 +8,6 @@ import datetime as dt
 from PySide6.QtCore import (
     QDate,
     QDateTime,
-    QLocale,
     QModelIndex,
     QPersistentModelIndex,
     QRect,
@@ -46,6 +45,7 @@ from core.outbox import deliveries
 from core.outbox.deliveries import CANCELABLE, RETRYABLE, DeliveryFilter, RetryOutcome
 from core.roster import clock, rules
 from core.store.models import DeliveryKind, DeliveryStatus
+from ui import dates
 from ui.context import AppContext
 from ui.deliveries_model import (
     ATTEMPTS,
@@ -263,7 +263,7 @@ class DeliveriesView(QWidget):
         columns.setStretchLastSection(True)
         metrics = self.fontMetrics()
         em = metrics.horizontalAdvance("M")
-        sample = QLocale().toString(QDateTime(QDate(2026, 12, 28), QTime(23, 59)), QLocale.FormatType.ShortFormat)
+        sample = dates.wall_text(QDateTime(QDate(2026, 12, 30), QTime(23, 59)))  # a long weekday and month
         for column, width in ((ID, 5 * em), (CREATED, 0), (KIND, 0), (RECIPIENT, 14 * em), (STATUS, 8 * em),
                               (ATTEMPTS, 0), (WHEN, 0), (ERROR, 20 * em)):
             header = metrics.horizontalAdvance(self.words.headers[column]) + 3 * em  # room for the sort arrow
@@ -424,13 +424,13 @@ class DeliveriesView(QWidget):
         self.feed.changed([outcome.delivery_id])
         if outcome.waits:
             zone = outcome.zone or self.feed.zones.default
-            local, locale = wall_time(outcome.send_at, zone), QLocale()
-            at = locale.toString(local.time(), QLocale.FormatType.ShortFormat)
+            local = wall_time(outcome.send_at, zone)
+            at = local.time().toString("HH:mm")
             if zone is not None and zone in self.feed.zones.foreign(self.ctx.clock()):
                 at = f"{at} {zone_abbreviation(zone, outcome.send_at)}"
             text = self.tr("Delivery #{0} will be sent on {1} at {2}, its due time, if its shift and teacher "
                            "still allow it then.").format(
-                outcome.delivery_id, locale.toString(local.date(), QLocale.FormatType.ShortFormat), at)
+                outcome.delivery_id, dates.day_text(local.date().toPython()), at)
         else:
             text = self.tr("Delivery #{0} will be sent now.").format(outcome.delivery_id)
         if outcome.new_retry_key:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from PySide6.QtCore import QLocale, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from core.outbox import deliveries
 from core.store.models import Classroom, Delivery, DeliveryAttempt, Teacher
+from ui import dates
 from ui.context import AppContext
 from ui.deliveries_model import Vocabulary, same_clock_as_computer, wall_time, zone_abbreviation
 from ui.errors import show_error
@@ -188,12 +189,7 @@ class DeliveryDetail(QWidget):
         if moment is None:
             return ""
         local = wall_time(moment, self._zone)
-        locale = QLocale()
-        if seconds:  # attempts can be seconds apart
-            day = locale.toString(local.date(), QLocale.FormatType.ShortFormat)
-            text = f"{day} {local.time().toString('HH:mm:ss')}"
-        else:
-            text = locale.toString(local, QLocale.FormatType.ShortFormat)
+        text = dates.wall_text(local, seconds=seconds)  # attempts can be seconds apart
         if self._zone is not None and not same_clock_as_computer(self._zone, moment):
             text = f"{text} {zone_abbreviation(self._zone, moment)}"
         return text
