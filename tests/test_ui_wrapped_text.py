@@ -12,6 +12,8 @@ from PySide6.QtWidgets import QLabel, QWidget
 from tests.test_i18n import japanese  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.context import AppContext
+from ui.settings_view import SettingsView
+from ui.settings_widgets import StatusLabel
 from ui.teacher_edit_dialog import TeacherEditDialog
 from ui.teacher_friends_dialog import FriendsDialog
 
@@ -76,3 +78,20 @@ def test_friends_picker_without_a_keyring_says_so_in_a_whole_sentence(
     qtbot.waitUntil(lambda: not picker.loading)
     assert picker.message.text().startswith("No usable keyring") and picker.message.text().endswith(".")
     assert shows_whole(picker, picker.message)
+
+
+def test_no_settings_line_is_cut_even_when_every_status_is_long(qtbot, ctx: AppContext, language: str) -> None:  # type: ignore[no-untyped-def]
+    view = SettingsView(ctx)
+    qtbot.addWidget(view)
+    view.resize(700, 700)  # narrower than the page's own width: every explanation wraps more
+    view.show()
+    qtbot.waitExposed(view)
+    settle(qtbot, ctx)
+    statuses = view.findChildren(StatusLabel)
+    assert len(statuses) >= 10
+    for status in statuses:
+        status.problem("LINE says the account is not in this group. Invite the LINE Official Account into the "
+                       "teachers' group, or check the group ID.")
+    labels = [label for label in view.findChildren(QLabel) if label.isVisible() and label.text()]
+    assert all(label.wordWrap() for label in labels if label.sizeHint().width() > label.width())
+    qtbot.waitUntil(lambda: not [label.text() for label in labels if label.wordWrap() and cut(label)])

@@ -28,6 +28,7 @@ from core.store.db import Database
 from core.store.models import Classroom
 from ui.context import AppContext
 from ui.settings_widgets import StatusLabel, TimeField, form, note, report, row, stack
+from ui.wrapped_text import keep_text_visible
 
 
 @dataclass(frozen=True)
@@ -170,6 +171,7 @@ class ClassroomSection(QGroupBox):
             signal.connect(self._edited)
         self._set_enabled(False)
         self._update_quiet_hint()
+        keep_text_visible(self)  # Qt's form layout would cut long notes and answers mid-sentence
         self.reload()
 
     # ----- loading -----
