@@ -227,7 +227,7 @@ def test_quiet_hours_hint_shows_when_the_planner_sends(qtbot, ctx: AppContext, r
     sent = sent_by_the_rule(day, "07:30", 90, "21:00", "06:30")
     assert sent.date() == day - dt.timedelta(days=1)
     hint = section.quiet_hint.text()
-    assert "30 minutes before quiet hours begin" in hint
+    assert "moves earlier, to 30 minutes before they begin" in hint
     assert f"for a shift at 07:30, the reminder due at 06:00 goes out at {sent:%H:%M} the day before." in hint
     assert "quiet hours end" not in hint
 

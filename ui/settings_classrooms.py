@@ -257,8 +257,8 @@ class ClassroomSection(QGroupBox):
             quiet = QuietHours(self.quiet_start.time().toPython(), self.quiet_end.time().toPython())
         except ValidationError:  # a time still being typed: the rule without an example
             self.quiet_hint.setText(self.tr(
-                "Reminders never go out during quiet hours: they move earlier, to {0} minutes before quiet "
-                "hours begin.").format(margin))
+                "A reminder that would fall in quiet hours moves earlier, to {0} minutes before they begin.")
+                .format(margin))
             return
         room = self.selected()
         zone_name = room.timezone if room is not None else "UTC"
@@ -267,15 +267,15 @@ class ClassroomSection(QGroupBox):
         values = (margin, example.shift.strftime("%H:%M"), example.due.strftime("%H:%M"),
                   example.sent.strftime("%H:%M"), example.days_before)
         if example.days_before == 0:
-            text = self.tr("Reminders never go out during quiet hours: they move earlier, to {0} minutes before "
-                           "quiet hours begin. Example: for a shift at {1}, the reminder due at {2} goes out at {3}.")
+            text = self.tr("A reminder that would fall in quiet hours moves earlier, to {0} minutes before they "
+                           "begin. Example: for a shift at {1}, the reminder due at {2} goes out at {3}.")
         elif example.days_before == 1:
-            text = self.tr("Reminders never go out during quiet hours: they move earlier, to {0} minutes before "
-                           "quiet hours begin. Example: for a shift at {1}, the reminder due at {2} goes out at {3} "
+            text = self.tr("A reminder that would fall in quiet hours moves earlier, to {0} minutes before they "
+                           "begin. Example: for a shift at {1}, the reminder due at {2} goes out at {3} "
                            "the day before.")
         else:
-            text = self.tr("Reminders never go out during quiet hours: they move earlier, to {0} minutes before "
-                           "quiet hours begin. Example: for a shift at {1}, the reminder due at {2} goes out at {3}, "
+            text = self.tr("A reminder that would fall in quiet hours moves earlier, to {0} minutes before they "
+                           "begin. Example: for a shift at {1}, the reminder due at {2} goes out at {3}, "
                            "{4} days before.")
         self.quiet_hint.setText(text.format(*values))
 

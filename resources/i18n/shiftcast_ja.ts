@@ -200,20 +200,20 @@
         <translation>オフ：リマインダーは時刻を問わず、シフトの{0}分前に送ります。</translation>
     </message>
     <message>
-        <source>Reminders never go out during quiet hours: they move earlier, to {0} minutes before quiet hours begin.</source>
-        <translation>通知しない時間帯にはリマインダーを送らず、その時間帯が始まる{0}分前に早めて送ります。</translation>
+        <source>A reminder that would fall in quiet hours moves earlier, to {0} minutes before they begin.</source>
+        <translation>通知しない時間帯にかかるリマインダーは、その時間帯が始まる{0}分前に早めて送ります。</translation>
     </message>
     <message>
-        <source>Reminders never go out during quiet hours: they move earlier, to {0} minutes before quiet hours begin. Example: for a shift at {1}, the reminder due at {2} goes out at {3}.</source>
-        <translation>通知しない時間帯にはリマインダーを送らず、その時間帯が始まる{0}分前に早めて送ります。例：{1}開始のシフトでは、{2}に送る予定のリマインダーを{3}に送ります。</translation>
+        <source>A reminder that would fall in quiet hours moves earlier, to {0} minutes before they begin. Example: for a shift at {1}, the reminder due at {2} goes out at {3}.</source>
+        <translation>通知しない時間帯にかかるリマインダーは、その時間帯が始まる{0}分前に早めて送ります。例：{1}開始のシフトでは、{2}に送る予定のリマインダーを{3}に送ります。</translation>
     </message>
     <message>
-        <source>Reminders never go out during quiet hours: they move earlier, to {0} minutes before quiet hours begin. Example: for a shift at {1}, the reminder due at {2} goes out at {3} the day before.</source>
-        <translation>通知しない時間帯にはリマインダーを送らず、その時間帯が始まる{0}分前に早めて送ります。例：{1}開始のシフトでは、{2}に送る予定のリマインダーを前日の{3}に送ります。</translation>
+        <source>A reminder that would fall in quiet hours moves earlier, to {0} minutes before they begin. Example: for a shift at {1}, the reminder due at {2} goes out at {3} the day before.</source>
+        <translation>通知しない時間帯にかかるリマインダーは、その時間帯が始まる{0}分前に早めて送ります。例：{1}開始のシフトでは、{2}に送る予定のリマインダーを前日の{3}に送ります。</translation>
     </message>
     <message>
-        <source>Reminders never go out during quiet hours: they move earlier, to {0} minutes before quiet hours begin. Example: for a shift at {1}, the reminder due at {2} goes out at {3}, {4} days before.</source>
-        <translation>通知しない時間帯にはリマインダーを送らず、その時間帯が始まる{0}分前に早めて送ります。例：{1}開始のシフトでは、{2}に送る予定のリマインダーを{4}日前の{3}に送ります。</translation>
+        <source>A reminder that would fall in quiet hours moves earlier, to {0} minutes before they begin. Example: for a shift at {1}, the reminder due at {2} goes out at {3}, {4} days before.</source>
+        <translation>通知しない時間帯にかかるリマインダーは、その時間帯が始まる{0}分前に早めて送ります。例：{1}開始のシフトでは、{2}に送る予定のリマインダーを{4}日前の{3}に送ります。</translation>
     </message>
     <message>
         <source>Asking LINE…</source>
