@@ -250,6 +250,21 @@ def test_quiet_hours_hint_shows_when_the_planner_sends(qtbot, ctx: AppContext, r
                                          "the day or night.")
 
 
+@pytest.mark.parametrize(("lead", "start", "end", "shift", "says"), [
+    (60, "12:00", "13:30", "14:00", "goes out at {0:%H:%M}."),  # quiet hours within the day: the same day
+    (24 * 60, "22:00", "07:00", "06:00", "goes out at {0:%H:%M}, 2 days before."),
+])
+def test_quiet_hours_hint_names_the_day_the_rule_picks(qtbot, ctx: AppContext, room_id: int, now: dt.datetime,
+                                                       lead: int, start: str, end: str, shift: str, says: str) -> None:
+    ctx.clock = lambda: now
+    view = open_view(qtbot, ctx)
+    set_quiet_hours(view.classrooms, lead, start, end)
+    day = dt.date(2026, 12, 3)
+    sent = sent_by_the_rule(day, shift, lead, start, end)
+    assert f"for a shift at {shift}," in view.classrooms.quiet_hint.text()
+    assert view.classrooms.quiet_hint.text().endswith(says.format(sent))
+
+
 def test_quiet_hours_hint_in_japanese(qtbot, ctx: AppContext, room_id: int, now: dt.datetime,
                                       japanese: Path) -> None:
     ctx.clock = lambda: now
