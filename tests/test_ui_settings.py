@@ -245,6 +245,9 @@ def test_quiet_hours_hint_shows_when_the_planner_sends(qtbot, ctx: AppContext, r
     section.quiet_start.setTime(QTime(23, 15))
     later = sent_by_the_rule(day, "07:30", 90, "23:15", "06:30")
     assert f"goes out at {later:%H:%M} the day before." in section.quiet_hint.text()
+    section.quiet_start.setText("23:")  # being typed: the rule, without an example to get wrong
+    assert section.quiet_hint.text() == ("A reminder that would fall in quiet hours moves earlier, to 30 minutes "
+                                         "before they begin.")
     section.quiet.setChecked(False)
     assert section.quiet_hint.text() == ("Off: each reminder goes out 90 minutes before its shift, at any hour of "
                                          "the day or night.")
