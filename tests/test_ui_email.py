@@ -6,7 +6,9 @@ from __future__ import annotations
 import datetime as dt
 import socket
 
+import keyring
 import pytest
+from keyring.backends import fail
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QTableWidgetItem
 from sqlalchemy import select
@@ -15,6 +17,7 @@ from core import alerts
 from core.channels import email as email_channel
 from core.emulator import LineEmulator
 from core.outbox import deliveries, queue
+from core.publication import hosting
 from core.setup import email as email_setup
 from core.store import secrets
 from core.store import setting_keys as keys
@@ -115,6 +118,25 @@ def test_email_settings_are_saved_and_the_password_only_in_the_keyring(qtbot, ct
     click(qtbot, ctx, section.save)
     assert section.status.problem_shown
     assert email_setup.email_state(ctx.db).config.from_address == "shifts@example.com"
+
+
+def test_without_a_keyring_each_secret_names_its_own_environment_variable(qtbot, ctx: AppContext) -> None:
+    keyring.set_keyring(fail.Keyring())  # the autouse memory_keyring fixture restores the real one
+    view = open_settings(qtbot, ctx)
+    states = {email_channel.PASSWORD_ENV: view.email.password_state, hosting.SECRET_ENV: view.hosting.secret_state,
+              secrets.LINE_TOKEN_ENV: view.line.token_state}
+    for env, state in states.items():
+        assert state.problem_shown and "No usable keyring" in state.text(), state.text()
+        assert [name for name in states if name in state.text()] == [env], state.text()
+
+    section = view.email  # saving a password into the missing keyring says the same
+    section.host.setText("smtp.example.com")
+    section.user.setText("manager@example.com")
+    section.from_address.setText("shifts@example.com")
+    section.password.setText("s3cret app password")
+    click(qtbot, ctx, section.save)
+    assert section.status.problem_shown
+    assert email_channel.PASSWORD_ENV in section.status.text() and secrets.LINE_TOKEN_ENV not in section.status.text()
 
 
 def test_alert_targets_are_saved_and_explained(qtbot, ctx: AppContext) -> None:

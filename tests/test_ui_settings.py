@@ -1,33 +1,40 @@
 """Settings tab: the token stays in the keyring, LINE and image hosting are checked for real (local
-LINE emulator, loopback S3 server), classroom settings save all or nothing."""
+LINE emulator, loopback S3 server), classroom settings save all or nothing, and the quiet-hours hint
+says what the planner does."""
 
 from __future__ import annotations
 
 import datetime as dt
 import html
+from pathlib import Path
 
 import httpx
 import keyring
 import pytest
 from keyring.backends import fail
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTime
 from sqlalchemy import select
 
 from core.emulator import LineEmulator
+from core.planning.planner import plan
+from core.planning.reminder_times import QuietHours, reminder_due
 from core.publication import hosting
-from core.roster import rules
+from core.roster import clock, rules
 from core.store import secrets, settings
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.models import Base, Classroom
+from core.store.models import Base, Classroom, Delivery, ShiftStatus
 from core.store.paths import DataPaths
+from tests import factories as f
 from tests.linefixtures import TOKEN, emulator, line_ready  # noqa: F401
 from tests.s3server import ACCESS_KEY, BUCKET, SECRET_KEY, hosted, s3_endpoint  # noqa: F401
+from tests.test_i18n import japanese  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.context import AppContext
 from ui.settings_view import SettingsView
 
 GROUP = "C" + "ab" * 16
+TOKYO = "Asia/Tokyo"
 CLICK = Qt.MouseButton.LeftButton
 
 
@@ -194,6 +201,83 @@ def test_a_bad_group_id_is_explained_and_nothing_is_saved(qtbot, ctx: AppContext
     with ctx.db.read() as s:
         room = s.get(Classroom, room_id)
         assert (room.line_group_id, room.reminder_lead_minutes, room.quiet_hours_enabled) == (None, 120, True)
+
+
+def set_quiet_hours(section, lead: int, start: str, end: str) -> None:  # type: ignore[no-untyped-def]
+    section.lead.setValue(lead)
+    section.quiet.setChecked(True)
+    section.quiet_start.setTime(QTime.fromString(start, "HH:mm"))
+    section.quiet_end.setTime(QTime.fromString(end, "HH:mm"))
+
+
+def sent_by_the_rule(day: dt.date, shift: str, lead: int, start: str, end: str) -> dt.datetime:
+    """Where reminder_due, the planner's rule, puts the reminder for that shift (Tokyo wall time)."""
+    quiet = QuietHours(dt.time.fromisoformat(start), dt.time.fromisoformat(end))
+    due = reminder_due(clock.to_utc(day, dt.time.fromisoformat(shift), TOKYO), lead=dt.timedelta(minutes=lead),
+                       zone_name=TOKYO, quiet=quiet)
+    return clock.local_now(due, TOKYO)
+
+
+def test_quiet_hours_hint_shows_when_the_planner_sends(qtbot, ctx: AppContext, room_id: int, now: dt.datetime) -> None:
+    ctx.clock = lambda: now
+    view = open_view(qtbot, ctx)
+    section = view.classrooms
+    set_quiet_hours(section, 90, "21:00", "06:30")
+    day = dt.date(2026, 12, 3)
+    sent = sent_by_the_rule(day, "07:30", 90, "21:00", "06:30")
+    assert sent.date() == day - dt.timedelta(days=1)
+    hint = section.quiet_hint.text()
+    assert "moves earlier, to 30 minutes before they begin" in hint
+    assert f"for a shift at 07:30, the reminder due at 06:00 goes out at {sent:%H:%M} the day before." in hint
+    assert "quiet hours end" not in hint
+
+    # Saved, the same settings make the planner send the sample shift's reminder when the hint said.
+    qtbot.mouseClick(section.save, CLICK)
+    settle(qtbot, ctx)
+    assert not section.status.problem_shown, section.status.text()
+    with ctx.db.write() as s:
+        room = s.get(Classroom, room_id)
+        f.shift(s, room, f.teacher(s), day, "07:30", "12:00", now=now, status=ShiftStatus.CONFIRMED)
+        plan(s, now=now)
+    with ctx.db.read() as s:
+        assert [clock.local_now(d.due_at, TOKYO) for d in s.scalars(select(Delivery))] == [sent]
+
+    section.quiet_start.setTime(QTime(23, 15))
+    later = sent_by_the_rule(day, "07:30", 90, "23:15", "06:30")
+    assert f"goes out at {later:%H:%M} the day before." in section.quiet_hint.text()
+    section.quiet_start.setText("23:")  # being typed: the rule, without an example to get wrong
+    assert section.quiet_hint.text() == ("A reminder that would fall in quiet hours moves earlier, to 30 minutes "
+                                         "before they begin.")
+    section.quiet.setChecked(False)
+    assert section.quiet_hint.text() == ("Off: each reminder goes out 90 minutes before its shift, at any hour of "
+                                         "the day or night.")
+
+
+@pytest.mark.parametrize(("lead", "start", "end", "shift", "says"), [
+    (60, "12:00", "13:30", "14:00", "goes out at {0:%H:%M}."),  # quiet hours within the day: the same day
+    (24 * 60, "22:00", "07:00", "06:00", "goes out at {0:%H:%M}, 2 days before."),
+])
+def test_quiet_hours_hint_names_the_day_the_rule_picks(qtbot, ctx: AppContext, room_id: int, now: dt.datetime,
+                                                       lead: int, start: str, end: str, shift: str, says: str) -> None:
+    ctx.clock = lambda: now
+    view = open_view(qtbot, ctx)
+    set_quiet_hours(view.classrooms, lead, start, end)
+    day = dt.date(2026, 12, 3)
+    sent = sent_by_the_rule(day, shift, lead, start, end)
+    assert f"for a shift at {shift}," in view.classrooms.quiet_hint.text()
+    assert view.classrooms.quiet_hint.text().endswith(says.format(sent))
+
+
+def test_quiet_hours_hint_in_japanese(qtbot, ctx: AppContext, room_id: int, now: dt.datetime,
+                                      japanese: Path) -> None:
+    ctx.clock = lambda: now
+    view = open_view(qtbot, ctx)
+    section = view.classrooms
+    set_quiet_hours(section, 120, "22:00", "07:00")
+    sent = sent_by_the_rule(dt.date(2026, 12, 3), "08:00", 120, "22:00", "07:00")
+    hint = section.quiet_hint.text()
+    assert f"08:00開始のシフトでは、06:00に送る予定のリマインダーを前日の{sent:%H:%M}に送ります" in hint
+    assert "30分前" in hint and "終わって" not in hint
 
 
 def test_image_hosting_test_upload_shows_a_link_that_works(qtbot, ctx: AppContext, hosted: str) -> None:

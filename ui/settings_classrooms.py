@@ -21,12 +21,14 @@ from PySide6.QtWidgets import (
 
 from core.channels.line import LineApiError
 from core.errors import ValidationError
-from core.roster import rules
+from core.planning.reminder_times import QUIET_MARGIN, QuietHours, reminder_due
+from core.roster import clock, rules
 from core.setup import line
 from core.store.db import Database
 from core.store.models import Classroom
 from ui.context import AppContext
 from ui.settings_widgets import StatusLabel, TimeField, form, note, report, row, stack
+from ui.wrapped_text import keep_text_visible
 
 
 @dataclass(frozen=True)
@@ -42,11 +44,39 @@ class RoomSettings:
     quiet_end: dt.time
     language: str
     liff_id: str
+    timezone: str
 
     @classmethod
     def of(cls, room: Classroom) -> RoomSettings:
         return cls(room.id, room.name, room.line_group_id or "", room.reminder_lead_minutes, room.quiet_hours_enabled,
-                   room.quiet_start, room.quiet_end, room.language, room.liff_id or "")
+                   room.quiet_start, room.quiet_end, room.language, room.liff_id or "", room.timezone)
+
+
+@dataclass(frozen=True)
+class QuietExample:
+    """A sample shift whose reminder falls in quiet hours, and where the planner's rule moves it."""
+
+    shift: dt.time
+    due: dt.time  # lead before the shift, inside quiet hours
+    sent: dt.time  # what reminder_due returns
+    days_before: int  # the sent time's local day, counted back from the shift's
+
+
+def quiet_example(*, lead_minutes: int, quiet: QuietHours, zone_name: str, day: dt.date) -> QuietExample:
+    """Run a sample shift through `reminder_due`, the function the planner calls, so the hint under
+    quiet hours can only ever describe what the planner really does."""
+    # Due at the last full hour inside quiet hours (06:00 for 22:00–07:00): an early shift, the
+    # usual case a manager meets.
+    end = dt.datetime.combine(day, quiet.end)
+    wall = (end.replace(minute=0) - (dt.timedelta(hours=1) if quiet.end.minute == 0 else dt.timedelta())).time()
+    if not quiet.contains(wall):
+        wall = quiet.start
+    lead = dt.timedelta(minutes=lead_minutes)
+    start = clock.to_utc(day, wall, zone_name) + lead
+    sent = reminder_due(start, lead=lead, zone_name=zone_name, quiet=quiet)
+    local_start, local_sent = clock.local_now(start, zone_name), clock.local_now(sent, zone_name)
+    return QuietExample(local_start.time(), clock.local_now(start - lead, zone_name).time(), local_sent.time(),
+                        (local_start.date() - local_sent.date()).days)
 
 
 def load_rooms(db: Database) -> list[RoomSettings]:
@@ -100,15 +130,20 @@ class ClassroomSection(QGroupBox):
         self.lead.setSuffix(self.tr(" minutes before the shift"))
         layout.addRow(self.tr("Reminder:"), self.lead)
 
-        self.quiet = QCheckBox(self.tr("Hold messages between"), self)
+        self.quiet = QCheckBox(self.tr("No reminders between"), self)
         self.quiet.setObjectName("quietHours")
         self.quiet_start, self.quiet_end = TimeField(self), TimeField(self)
         self.quiet_start.setObjectName("quietStart")
         self.quiet_end.setObjectName("quietEnd")
         self.quiet.toggled.connect(self._quiet_toggled)
+        self.quiet_hint = note("", self)
+        self.quiet_hint.setObjectName("quietHint")
         layout.addRow(self.tr("Quiet hours:"), stack(
             row(self.quiet, self.quiet_start, QLabel(self.tr("and"), self), self.quiet_end, stretch_last=True),
-            note(self.tr("Reminders due during quiet hours are sent when the quiet hours end."), self)))
+            self.quiet_hint))
+        for changed in (self.lead.valueChanged, self.quiet.toggled, self.quiet_start.textChanged,
+                        self.quiet_end.textChanged):
+            changed.connect(self._update_quiet_hint)
 
         self.language = QComboBox(self)
         self.language.setObjectName("messageLanguage")
@@ -135,6 +170,8 @@ class ClassroomSection(QGroupBox):
                        self.language.currentIndexChanged):
             signal.connect(self._edited)
         self._set_enabled(False)
+        self._update_quiet_hint()
+        keep_text_visible(self)  # Qt's form layout would cut long notes and answers mid-sentence
         self.reload()
 
     # ----- loading -----
@@ -189,6 +226,7 @@ class ClassroomSection(QGroupBox):
         self.language.setCurrentIndex(max(self.language.findData(room.language), 0))
         self.liff_id.setText(room.liff_id)
         self._quiet_toggled(room.quiet_enabled)
+        self._update_quiet_hint()  # the zone may differ even where the times do not
         self.group_status.clear_status()
         self.status.clear_status()
         self._dirty = self._filling = False
@@ -206,6 +244,40 @@ class ClassroomSection(QGroupBox):
     def _quiet_toggled(self, on: bool) -> None:
         self.quiet_start.setEnabled(on)
         self.quiet_end.setEnabled(on)
+
+    def _update_quiet_hint(self, *_args: object) -> None:
+        lead = self.lead.value()
+        if not self.quiet.isChecked():
+            self.quiet_hint.setText(self.tr(
+                "Off: each reminder goes out {0} minutes before its shift, at any hour of the day or night.")
+                .format(lead))
+            return
+        margin = int(QUIET_MARGIN.total_seconds() // 60)
+        try:
+            quiet = QuietHours(self.quiet_start.time().toPython(), self.quiet_end.time().toPython())
+        except ValidationError:  # a time still being typed: the rule without an example
+            self.quiet_hint.setText(self.tr(
+                "A reminder that would fall in quiet hours moves earlier, to {0} minutes before they begin.")
+                .format(margin))
+            return
+        room = self.selected()
+        zone_name = room.timezone if room is not None else "UTC"
+        example = quiet_example(lead_minutes=lead, quiet=quiet, zone_name=zone_name,
+                                day=clock.local_now(self.ctx.clock(), zone_name).date())
+        values = (margin, example.shift.strftime("%H:%M"), example.due.strftime("%H:%M"),
+                  example.sent.strftime("%H:%M"), example.days_before)
+        if example.days_before == 0:
+            text = self.tr("A reminder that would fall in quiet hours moves earlier, to {0} minutes before they "
+                           "begin. Example: for a shift at {1}, the reminder due at {2} goes out at {3}.")
+        elif example.days_before == 1:
+            text = self.tr("A reminder that would fall in quiet hours moves earlier, to {0} minutes before they "
+                           "begin. Example: for a shift at {1}, the reminder due at {2} goes out at {3} "
+                           "the day before.")
+        else:
+            text = self.tr("A reminder that would fall in quiet hours moves earlier, to {0} minutes before they "
+                           "begin. Example: for a shift at {1}, the reminder due at {2} goes out at {3}, "
+                           "{4} days before.")
+        self.quiet_hint.setText(text.format(*values))
 
     # ----- actions -----
 

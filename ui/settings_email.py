@@ -32,6 +32,7 @@ from ui.settings_widgets import (
     sentence,
     stack,
 )
+from ui.wrapped_text import keep_text_visible
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,7 @@ class EmailSection(QGroupBox):
         # Bound methods: Qt drops these connections when the section is deleted.
         ctx.bridge.settings_changed.connect(self.reload)
         ctx.bridge.hold_changed.connect(self._hold_changed)
+        keep_text_visible(self)  # Qt's form layout would cut long notes and answers mid-sentence
         self.reload()
 
     def _field(self, name: str, placeholder: str) -> QLineEdit:
@@ -360,6 +362,7 @@ class AlertsSection(QGroupBox):
         self.status = StatusLabel(self)
         self.status.setObjectName("alertsStatus")
         layout.addRow("", stack(row(self.save, stretch_last=True), self.status))
+        keep_text_visible(self)  # Qt's form layout would cut long notes and answers mid-sentence
         self.reload()
 
     def reload(self) -> None:

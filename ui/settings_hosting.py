@@ -16,6 +16,7 @@ from ui.settings_widgets import (
     sentence,
     stack,
 )
+from ui.wrapped_text import keep_text_visible
 
 
 class HostingSection(QGroupBox):
@@ -69,6 +70,7 @@ class HostingSection(QGroupBox):
         self.status = StatusLabel(self)
         self.status.setObjectName("hostingStatus")
         layout.addRow("", stack(row(self.save, self.test, stretch_last=True), self.status))
+        keep_text_visible(self)  # Qt's form layout would cut long notes and answers mid-sentence
         self.reload()
 
     def _field(self, name: str, placeholder: str) -> QLineEdit:

@@ -18,6 +18,7 @@ from ui.settings_widgets import (
     sentence,
     stack,
 )
+from ui.wrapped_text import keep_text_visible
 
 
 class LineSection(QGroupBox):
@@ -67,6 +68,7 @@ class LineSection(QGroupBox):
         # Bound methods: Qt drops these connections when the section is deleted.
         ctx.bridge.hold_changed.connect(self._hold_changed)
         ctx.bridge.settings_changed.connect(self.reload)
+        keep_text_visible(self)  # Qt's form layout would cut long notes and answers mid-sentence
         self.reload()
 
     def _advanced(self) -> QWidget:

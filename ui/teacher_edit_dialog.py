@@ -26,10 +26,11 @@ from core.roster import channel_choice, ids
 from core.store.models import ChannelChoice, Teacher
 from ui.context import AppContext
 from ui.errors import message_for
-from ui.settings_widgets import PROBLEM_COLOR
+from ui.settings_widgets import PROBLEM_COLOR, sentence
 from ui.shifts_form import SubmitDialog
 from ui.teacher_friends_dialog import FriendsDialog
 from ui.teacher_line import display_name, explain
+from ui.wrapped_text import keep_text_visible
 
 
 def channel_labels() -> dict[str, str]:
@@ -157,6 +158,7 @@ class TeacherEditDialog(SubmitDialog):
         if record is not None and record.line_unreachable:
             self.line_result.setText(unreachable_text())
         self._update_hint()
+        keep_text_visible(self)  # LINE's answers and the warning below can be several lines long
         self.name.setFocus()
 
     def _update_hint(self) -> None:
@@ -206,7 +208,7 @@ class TeacherEditDialog(SubmitDialog):
 
     def _check_failed(self, exc: BaseException) -> None:
         self.check_button.setEnabled(True)
-        self.line_result.setText(explain(exc) or message_for(exc) or self.tr("LINE could not be asked."))
+        self.line_result.setText(explain(exc) or sentence(message_for(exc)) or self.tr("LINE could not be asked."))
 
     def pick(self) -> None:
         own = self.record.line_user_id if self.record else ""

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from ui.context import AppContext
 from ui.errors import message_for
+from ui.settings_widgets import sentence
 from ui.teacher_line import Friend, explain, friend_ids, friend_profiles
 
 BATCH = 20
@@ -131,7 +132,7 @@ class FriendsDialog(QDialog):
         self.progress.hide()
         self.list.hide()
         self.filter.hide()
-        self.message.setText(explain(exc) or message_for(exc) or self.tr("LINE could not be asked."))
+        self.message.setText(explain(exc) or sentence(message_for(exc)) or self.tr("LINE could not be asked."))
 
     def _stop(self) -> None:
         self._stopped = True  # batches still in flight are ignored; no new ones start

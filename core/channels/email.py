@@ -80,13 +80,13 @@ def smtp_password() -> str | None:
     if from_env:
         secrets_registry.add(from_env)
         return from_env
-    return secrets.get_secret(PASSWORD_SECRET)
+    return secrets.get_secret(PASSWORD_SECRET, env=PASSWORD_ENV)
 
 
 def set_smtp_password(password: str) -> None:
     from core.store import secrets
 
-    secrets.set_secret(PASSWORD_SECRET, password)
+    secrets.set_secret(PASSWORD_SECRET, password, env=PASSWORD_ENV)
 
 
 def config_from_settings(session: Any) -> SmtpConfig | None:

@@ -48,7 +48,7 @@ def config_from_settings(session: Session) -> HostingConfig | None:
     key_id = keys.HOSTING_ACCESS_KEY_ID.read(session)
     if not (endpoint and bucket and key_id):
         return None
-    secret = os.environ.get(SECRET_ENV, "").strip() or secrets.get_secret(SECRET_NAME)
+    secret = os.environ.get(SECRET_ENV, "").strip() or secrets.get_secret(SECRET_NAME, env=SECRET_ENV)
     if not secret:
         raise HostingError("the image hosting secret access key is missing; enter it in Settings")
     days = keys.HOSTING_PRESIGN_DAYS.read(session) or MAX_PRESIGN.days

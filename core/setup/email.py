@@ -30,7 +30,7 @@ class EmailState:
 def email_state(db: Database) -> EmailState:
     saved, problem = False, None
     try:
-        saved = bool(secrets.get_secret(email_channel.PASSWORD_SECRET))
+        saved = bool(secrets.get_secret(email_channel.PASSWORD_SECRET, env=email_channel.PASSWORD_ENV))
     except secrets.SecretStoreError as exc:
         problem = str(exc)
     with db.read() as session:

@@ -57,7 +57,7 @@ def load(db: Database) -> HostingState:
         demo = keys.HOSTING_LOCAL_ROOT.read(session) is not None
     saved, problem = False, None
     try:
-        saved = bool(secrets.get_secret(hosting.SECRET_NAME))
+        saved = bool(secrets.get_secret(hosting.SECRET_NAME, env=hosting.SECRET_ENV))
     except secrets.SecretStoreError as exc:
         problem = str(exc)
     return HostingState(draft, saved, problem, demo)
@@ -89,7 +89,7 @@ def save(db: Database, draft: HostingDraft, secret: str | None) -> None:
     """Check everything first; then the secret (if a new one was typed), then the settings."""
     draft = validate(draft)
     if secret and secret.strip():
-        secrets.set_secret(hosting.SECRET_NAME, secret)
+        secrets.set_secret(hosting.SECRET_NAME, secret, env=hosting.SECRET_ENV)
     with db.write() as session:
         keys.HOSTING_ENDPOINT.write(session, draft.endpoint)
         keys.HOSTING_BUCKET.write(session, draft.bucket)
@@ -105,7 +105,7 @@ def upload_test_file(draft: HostingDraft, secret: str | None) -> str:
     if draft.empty:
         raise ValidationError("enter the image hosting details first")
     key = ((secret or "").strip() or os.environ.get(hosting.SECRET_ENV, "").strip()
-           or secrets.get_secret(hosting.SECRET_NAME))
+           or secrets.get_secret(hosting.SECRET_NAME, env=hosting.SECRET_ENV))
     if not key:
         raise ValidationError("enter the secret access key")
     config = hosting.HostingConfig(draft.endpoint, draft.bucket, draft.region or "auto", draft.access_key_id, key,

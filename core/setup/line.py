@@ -68,7 +68,7 @@ def token_state(db: Database) -> TokenState:
     from_env = bool(os.environ.get(secrets.LINE_TOKEN_ENV, "").strip())
     saved, problem, current = False, None, None
     try:
-        stored = secrets.get_secret(secrets.LINE_TOKEN)
+        stored = secrets.get_secret(secrets.LINE_TOKEN, env=secrets.LINE_TOKEN_ENV)
         saved = bool(stored)
         current = secrets.line_token()
     except secrets.SecretStoreError as exc:

@@ -15,18 +15,20 @@ LINE_TOKEN_ENV = "SHIFTCAST_LINE_TOKEN"
 LINE_CHANNEL_SECRET = "line-channel-secret"
 LINE_CHANNEL_SECRET_ENV = "SHIFTCAST_LINE_CHANNEL_SECRET"
 
-NO_BACKEND_HELP = (
-    "no usable keyring was found on this computer. On Linux, start a Secret Service provider "
-    "(GNOME Keyring or KWallet) in your desktop session; for a headless sender, set the "
-    f"{LINE_TOKEN_ENV} environment variable instead"
-)
+
+def no_backend_help(env: str | None) -> str:
+    """Why the keyring cannot be used, naming the variable that stands in for this one secret."""
+    text = ("no usable keyring was found on this computer. On Linux, start a Secret Service provider "
+            "(GNOME Keyring or KWallet) in your desktop session")
+    return text + (f"; for a headless sender, set the {env} environment variable instead" if env else "")
 
 
 class SecretStoreError(ShiftcastError):
     pass
 
 
-def get_secret(name: str) -> str | None:
+def get_secret(name: str, *, env: str | None = None) -> str | None:
+    """`env`: the environment variable that can stand in for this secret, named when the keyring fails."""
     # keyring is imported here, not above: loading it (and its backends) costs every start-up, and a
     # headless sender with SHIFTCAST_LINE_TOKEN never needs it.
     import keyring
@@ -35,14 +37,14 @@ def get_secret(name: str) -> str | None:
     try:
         value = keyring.get_password(SERVICE, name)
     except keyring.errors.NoKeyringError:
-        raise SecretStoreError(NO_BACKEND_HELP) from None
+        raise SecretStoreError(no_backend_help(env)) from None
     except keyring.errors.KeyringError as exc:
         raise SecretStoreError(f"the keyring refused to read {name}: {exc}") from None
     secrets_registry.add(value)
     return value
 
 
-def set_secret(name: str, value: str) -> None:
+def set_secret(name: str, value: str, *, env: str | None = None) -> None:
     import keyring
     import keyring.errors
 
@@ -56,7 +58,7 @@ def set_secret(name: str, value: str) -> None:
             except keyring.errors.PasswordDeleteError:
                 pass
     except keyring.errors.NoKeyringError:
-        raise SecretStoreError(NO_BACKEND_HELP) from None
+        raise SecretStoreError(no_backend_help(env)) from None
     except keyring.errors.KeyringError as exc:
         raise SecretStoreError(f"the keyring refused to save {name}: {exc}") from None
     secrets_registry.add(value)
@@ -68,11 +70,11 @@ def line_token() -> str | None:
     if from_env:
         secrets_registry.add(from_env)
         return from_env
-    return get_secret(LINE_TOKEN)
+    return get_secret(LINE_TOKEN, env=LINE_TOKEN_ENV)
 
 
 def set_line_token(token: str) -> None:
-    set_secret(LINE_TOKEN, token)
+    set_secret(LINE_TOKEN, token, env=LINE_TOKEN_ENV)
 
 
 def line_channel_secret() -> str | None:

@@ -164,10 +164,6 @@
         <translation>リマインダー:</translation>
     </message>
     <message>
-        <source>Hold messages between</source>
-        <translation>送信を保留する時間帯</translation>
-    </message>
-    <message>
         <source>Quiet hours:</source>
         <translation>通知しない時間帯:</translation>
     </message>
@@ -176,8 +172,8 @@
         <translation>〜</translation>
     </message>
     <message>
-        <source>Reminders due during quiet hours are sent when the quiet hours end.</source>
-        <translation>通知しない時間帯に予定されたリマインダーは、その時間帯が終わってから送信されます。</translation>
+        <source>No reminders between</source>
+        <translation>リマインダーを送らない時間帯</translation>
     </message>
     <message>
         <source>Messages in:</source>
@@ -198,6 +194,26 @@
     <message>
         <source>Save classroom settings</source>
         <translation>教室の設定を保存</translation>
+    </message>
+    <message>
+        <source>Off: each reminder goes out {0} minutes before its shift, at any hour of the day or night.</source>
+        <translation>オフ：リマインダーは時刻を問わず、シフトの{0}分前に送ります。</translation>
+    </message>
+    <message>
+        <source>A reminder that would fall in quiet hours moves earlier, to {0} minutes before they begin.</source>
+        <translation>通知しない時間帯にかかるリマインダーは、その時間帯が始まる{0}分前に早めて送ります。</translation>
+    </message>
+    <message>
+        <source>A reminder that would fall in quiet hours moves earlier, to {0} minutes before they begin. Example: for a shift at {1}, the reminder due at {2} goes out at {3}.</source>
+        <translation>通知しない時間帯にかかるリマインダーは、その時間帯が始まる{0}分前に早めて送ります。例：{1}開始のシフトでは、{2}に送る予定のリマインダーを{3}に送ります。</translation>
+    </message>
+    <message>
+        <source>A reminder that would fall in quiet hours moves earlier, to {0} minutes before they begin. Example: for a shift at {1}, the reminder due at {2} goes out at {3} the day before.</source>
+        <translation>通知しない時間帯にかかるリマインダーは、その時間帯が始まる{0}分前に早めて送ります。例：{1}開始のシフトでは、{2}に送る予定のリマインダーを前日の{3}に送ります。</translation>
+    </message>
+    <message>
+        <source>A reminder that would fall in quiet hours moves earlier, to {0} minutes before they begin. Example: for a shift at {1}, the reminder due at {2} goes out at {3}, {4} days before.</source>
+        <translation>通知しない時間帯にかかるリマインダーは、その時間帯が始まる{0}分前に早めて送ります。例：{1}開始のシフトでは、{2}に送る予定のリマインダーを{4}日前の{3}に送ります。</translation>
     </message>
     <message>
         <source>Asking LINE…</source>
