@@ -52,8 +52,6 @@ def _fill_first_schema(db: Database) -> dict[str, int]:
 
 # The columns each table had at the first schema; later migrations may add columns, never change these.
 FIRST_COLUMNS = {
-    "classrooms": "id, name, timezone, line_group_id, reminder_lead_minutes, quiet_hours_enabled, quiet_start, quiet_end,"
-                  " language, liff_id, created_at",
     "teachers": "id, name, line_user_id, email, line_opt_in, email_opt_in, active, erased_at, created_at, updated_at",
 }
 

@@ -99,8 +99,6 @@ class Classroom(Base):
     name: Mapped[str] = mapped_column(String(200), unique=True)
     timezone: Mapped[str] = mapped_column(String(64), default="Asia/Tokyo")
     line_group_id: Mapped[str | None] = mapped_column(String(33))
-    # When LINE said the account left that group (a leave event); cleared when it joins it again.
-    line_group_left_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     reminder_lead_minutes: Mapped[int] = mapped_column(Integer, default=120)
     quiet_hours_enabled: Mapped[bool] = mapped_column(Boolean, default=True)
     quiet_start: Mapped[dt.time] = mapped_column(Time, default=dt.time(22, 0))
@@ -348,9 +346,10 @@ class WebhookEvent(Base):
     handled_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
 
 
-class GroupProposal(Base):
+class ProposedGroup(Base):
     """A LINE group the account was invited into (a join event), offered to the manager as a classroom's
-    group. Its name and member count are LINE's group summary at the time of the join."""
+    group. Its name and member count are LINE's group summary at the time of the join. `left_at`: the
+    account was removed from it (a leave event, also for a group pasted by hand); cleared by a new join."""
 
     __tablename__ = "line_group_proposals"
 

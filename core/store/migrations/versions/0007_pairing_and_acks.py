@@ -18,7 +18,7 @@ down_revision = '0006_webhook_events'
 branch_labels = None
 depends_on = None
 
-_COLUMNS = (('teachers', 'line_opt_in_at'), ('classrooms', 'line_group_left_at'), ('deliveries', 'acknowledged_at'))
+_COLUMNS = (('teachers', 'line_opt_in_at'), ('deliveries', 'acknowledged_at'))
 
 
 def upgrade() -> None:
