@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from core.channels.base import Outgoing
-from core.messages import texts
+from core.messages import ack, texts
 from core.outbox.policy import CancelReason
 from core.planning import fallback, told
 from core.publication import hosting
@@ -79,13 +79,22 @@ def build_reminder(session: Session, delivery: Delivery, now: dt.datetime, paths
     shift = checked_shift(session, delivery, now, reminder=True)
     teacher = checked_line_teacher(session, delivery, shift.teacher, now)
     room = shift.classroom
-    return reminder_push(facts_of(shift, room, shift.note), room.language, str(teacher.line_user_id), paths)
+    return reminder_push(facts_of(shift, room, shift.note), room.language, str(teacher.line_user_id), paths,
+                         ack_data=ack_data(session, delivery))
 
 
-def reminder_push(facts: texts.ShiftFacts, language: str, line_user_id: str, paths: DataPaths) -> Outgoing:
+def ack_data(session: Session, delivery: Delivery) -> str | None:
+    """The 了解 button's data for this delivery, or None while the buttons are off (the setting is read
+    at every build: a retry after the manager switched it carries what the setting says now)."""
+    sign = ack.signer(session)
+    return None if sign is None else sign(delivery.id)
+
+
+def reminder_push(facts: texts.ShiftFacts, language: str, line_user_id: str, paths: DataPaths, *,
+                  ack_data: str | None = None) -> Outgoing:
     """The LINE push of a reminder (also built by core/sending/reminder_batch.py, from the same facts)."""
     text = texts.reminder_text(facts, language, templates(language, paths))
-    return Outgoing("push", line_user_id, (texts.flex_message(text),))
+    return Outgoing("push", line_user_id, (texts.flex_message(text, ack_data=ack_data, language=language),))
 
 
 @dataclass(frozen=True)
@@ -122,7 +131,9 @@ def build_correction(session: Session, delivery: Delivery, now: dt.datetime, pat
     teacher = session.get(Teacher, delivery.teacher_id) if delivery.teacher_id else None
     teacher = checked_line_teacher(session, delivery, teacher, now)
     correction = correction_for(session, shift, teacher, paths)
-    return Outgoing("push", str(teacher.line_user_id), (texts.flex_message(correction.text, accent="#C0392B"),))
+    message = texts.flex_message(correction.text, accent="#C0392B", ack_data=ack_data(session, delivery),
+                                 language=correction.language)
+    return Outgoing("push", str(teacher.line_user_id), (message,))
 
 
 def planner_told_version(session: Session, shift_id: int, teacher_id: int, *, below: int) -> int | None:
