@@ -350,3 +350,32 @@ def test_the_control_api_taps_a_button_the_user_received(line: LineEmulator) -> 
     assert answer["event"]["postback"] == {"data": "ack:1:x"}
     missing = httpx.post(f"{line.base_url}/_emulator/events/tap", json={"userId": user_id(2)}, timeout=30)
     assert missing.status_code == 400
+
+
+def test_a_teacher_who_blocked_the_account_is_reachable_after_a_follow_and_consents_again_by_pairing(
+        db: Database, line: LineEmulator, handled: Handled, clock: FakeClock) -> None:
+    with db.write() as s:
+        room_id = f.classroom(s, "本校").id
+        teacher_id = f.teacher(s, "佐藤", 1).id  # paired before, consenting
+    line.add_user(user_id(1), "佐藤")
+    with db.write() as s:
+        assert issue_codes(s, clock.now, room_id) == []  # nothing to pair
+
+    line.unfollow(user_id(1))
+    clock.advance(minutes=1)
+    line.follow(user_id(1))
+    handled(2)
+    with db.write() as s:
+        teacher = s.get(Teacher, teacher_id)
+        assert teacher is not None
+        assert (teacher.line_unreachable_at, teacher.line_opt_in, teacher.line_opt_in_at) == (None, False, None)
+        [code] = issue_codes(s, clock.now, room_id)  # consent comes back by pairing again
+    assert code.teacher_id == teacher_id
+
+    clock.advance(minutes=1)
+    line.send_text(user_id(1), code.code)
+    handled()
+    with db.read() as s:
+        teacher = s.get(Teacher, teacher_id)
+        assert teacher is not None and (teacher.line_opt_in, teacher.line_opt_in_at) == (True, clock.now)
+    assert _replies(line, user_id(1)) == [PAIRED_JA]
