@@ -25,6 +25,7 @@ from core.store import setting_keys as keys
 
 PREFIX = "ack"
 LABELS = {"ja": "了解", "en": "OK"}
+DEFAULT_ACCENT = "#1B7F5B"
 
 
 def _mac(key: str, delivery_id: int) -> str:
@@ -56,6 +57,17 @@ def button(data: str, language: str, accent: str) -> dict[str, Any]:
     return {"type": "box", "layout": "vertical", "contents": [
         {"type": "button", "style": "primary", "height": "sm", "color": accent,
          "action": {"type": "postback", "label": word, "data": data, "displayText": word}}]}
+
+
+def with_button(message: dict[str, Any], data: str | None, language: str) -> dict[str, Any]:
+    """The message with the button as its bubble's footer, in the colour of its title bar; a message
+    that is not a single flex bubble, or no data (buttons off), stays as it is."""
+    contents = message.get("contents")
+    if data is None or message.get("type") != "flex" or not isinstance(contents, dict) or contents.get("type") != "bubble":
+        return message
+    header = contents.get("header")
+    accent = header.get("backgroundColor") if isinstance(header, dict) else None
+    return {**message, "contents": {**contents, "footer": button(data, language, accent or DEFAULT_ACCENT)}}
 
 
 def signing_key(session: Session) -> str:

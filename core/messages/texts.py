@@ -9,7 +9,6 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
-from core.messages import ack
 from core.resources import resource
 from core.roster import clock
 
@@ -96,13 +95,11 @@ def text_message(text: str) -> dict[str, Any]:
     return {"type": "text", "text": text[:TEXT_LIMIT]}
 
 
-def flex_message(text: str, *, accent: str = "#1B7F5B", ack_data: str | None = None,
-                 language: str = "ja") -> dict[str, Any]:
+def flex_message(text: str, *, accent: str = "#1B7F5B") -> dict[str, Any]:
     """A small bubble: the first line as a coloured title bar, the other lines below it. The alt text
-    is the whole text, so notifications and old LINE versions read well on their own. With `ack_data`,
-    a 了解 button below (core/messages/ack.py), labelled in `language`."""
+    is the whole text, so notifications and old LINE versions read well on their own."""
     lines = text.splitlines() or [" "]
-    message: dict[str, Any] = {
+    return {
         "type": "flex",
         "altText": _clip(text, ALT_TEXT_LIMIT),
         "contents": {
@@ -116,9 +113,6 @@ def flex_message(text: str, *, accent: str = "#1B7F5B", ack_data: str | None = N
                                   for line in lines[1:21]] or [{"type": "text", "text": " "}]},
         },
     }
-    if ack_data is not None:
-        message["contents"]["footer"] = ack.button(ack_data, language, accent)
-    return message
 
 
 def _clip(text: str, limit: int) -> str:

@@ -8,6 +8,7 @@ every channel shares and builds LINE messages; core.sending.builders lists every
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 from dataclasses import dataclass
@@ -79,8 +80,8 @@ def build_reminder(session: Session, delivery: Delivery, now: dt.datetime, paths
     shift = checked_shift(session, delivery, now, reminder=True)
     teacher = checked_line_teacher(session, delivery, shift.teacher, now)
     room = shift.classroom
-    return reminder_push(facts_of(shift, room, shift.note), room.language, str(teacher.line_user_id), paths,
-                         ack_data=ack_data(session, delivery))
+    push = reminder_push(facts_of(shift, room, shift.note), room.language, str(teacher.line_user_id), paths)
+    return with_ack(push, ack_data(session, delivery), room.language)
 
 
 def ack_data(session: Session, delivery: Delivery) -> str | None:
@@ -90,11 +91,17 @@ def ack_data(session: Session, delivery: Delivery) -> str | None:
     return None if sign is None else sign(delivery.id)
 
 
-def reminder_push(facts: texts.ShiftFacts, language: str, line_user_id: str, paths: DataPaths, *,
-                  ack_data: str | None = None) -> Outgoing:
+def with_ack(outgoing: Outgoing, data: str | None, language: str) -> Outgoing:
+    """The push with the 了解 button in its message (as it is, without data)."""
+    if data is None:
+        return outgoing
+    return dataclasses.replace(outgoing, messages=tuple(ack.with_button(m, data, language) for m in outgoing.messages))
+
+
+def reminder_push(facts: texts.ShiftFacts, language: str, line_user_id: str, paths: DataPaths) -> Outgoing:
     """The LINE push of a reminder (also built by core/sending/reminder_batch.py, from the same facts)."""
     text = texts.reminder_text(facts, language, templates(language, paths))
-    return Outgoing("push", line_user_id, (texts.flex_message(text, ack_data=ack_data, language=language),))
+    return Outgoing("push", line_user_id, (texts.flex_message(text),))
 
 
 @dataclass(frozen=True)
@@ -131,9 +138,8 @@ def build_correction(session: Session, delivery: Delivery, now: dt.datetime, pat
     teacher = session.get(Teacher, delivery.teacher_id) if delivery.teacher_id else None
     teacher = checked_line_teacher(session, delivery, teacher, now)
     correction = correction_for(session, shift, teacher, paths)
-    message = texts.flex_message(correction.text, accent="#C0392B", ack_data=ack_data(session, delivery),
-                                 language=correction.language)
-    return Outgoing("push", str(teacher.line_user_id), (message,))
+    push = Outgoing("push", str(teacher.line_user_id), (texts.flex_message(correction.text, accent="#C0392B"),))
+    return with_ack(push, ack_data(session, delivery), correction.language)
 
 
 def planner_told_version(session: Session, shift_id: int, teacher_id: int, *, below: int) -> int | None:

@@ -125,9 +125,9 @@ def load(session: Session, ids: list[int], now: dt.datetime, paths: DataPaths) -
         if send_rules.first_broken(send_rules.LINE_REMINDER, subject_of_row(row, now)) is not None:
             continue
         facts = texts.ShiftFacts(row.name, row.local_date, row.start_time, row.end_time, row.ends_next_day, row.note)
+        push = line_builders.reminder_push(facts, row.language, row.line_user_id, paths)
+        if sign is not None:
+            push = line_builders.with_ack(push, sign(row.id), row.language)
         ready[row.id] = Ready(row.id, (row.last_attempt or 0) + 1, row.attempt_count, row.retry_key, row.retry_key_issued_at,
-                              row.first_attempt_at, row.due_at, row.late_seconds,
-                              line_builders.reminder_push(facts, row.language, row.line_user_id, paths,
-                                                          ack_data=None if sign is None else sign(row.id)),
-                              row.retry_key_generation)
+                              row.first_attempt_at, row.due_at, row.late_seconds, push, row.retry_key_generation)
     return ready
