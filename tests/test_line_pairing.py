@@ -5,6 +5,7 @@ summary, reply), and a real SQLite file records the outcome."""
 from __future__ import annotations
 
 import datetime as dt
+import threading
 from collections.abc import Iterator
 
 import httpx
@@ -14,6 +15,7 @@ from sqlalchemy import select
 from core import alerts
 from core.channels.line import LineApiError, LineClient
 from core.emulator import LineEmulator
+from core.errors import ValidationError
 from core.receiving import pairing
 from core.receiving.groups import GroupProposal, accept_group, proposed_groups
 from core.receiving.pairing import issue_codes, pairing_progress
@@ -121,7 +123,7 @@ def test_a_group_line_cannot_describe_is_still_proposed(db: Database, line: Line
 def test_accepting_a_group_the_account_is_not_in_is_refused(db: Database, clock: FakeClock) -> None:
     with db.write() as s:
         room_id = f.classroom(s, "本校").id
-    with pytest.raises(Exception, match="not in that group"), db.write() as s:
+    with pytest.raises(ValidationError, match="not in that group"), db.write() as s:
         accept_group(s, room_id, GROUP, clock.now)
 
 
@@ -379,3 +381,39 @@ def test_a_teacher_who_blocked_the_account_is_reachable_after_a_follow_and_conse
         teacher = s.get(Teacher, teacher_id)
         assert teacher is not None and (teacher.line_opt_in, teacher.line_opt_in_at) == (True, clock.now)
     assert _replies(line, user_id(1)) == [PAIRED_JA]
+
+
+class _Fails:
+    """A handler after pairing that fails, so the pairing's transaction rolls back."""
+
+    types = frozenset({"message"})
+
+    def __init__(self, calls: int) -> None:
+        self.left = calls
+        self.done = threading.Event()
+
+    def handle(self, session: object, event: object, *, now: dt.datetime) -> None:
+        self.left -= 1
+        if self.left == 0:
+            self.done.set()
+        raise RuntimeError("the disk is full")
+
+
+def test_no_reply_is_sent_when_the_pairing_is_rolled_back(db: Database, line: LineEmulator, client: LineClient,
+                                                         clock: FakeClock) -> None:
+    room_id, (teacher_id,) = _teachers_without_line(db, "青木")
+    with db.write() as s:
+        [code] = issue_codes(s, clock.now, room_id)
+    _friends(line, 51)
+    failing = _Fails(calls=2)
+    with WebhookReceiver(db, SECRET, handlers=(pairing.PairingHandler(lambda: client), failing), clock=clock) as rx:
+        line.set_webhook_endpoint(rx.url)
+        line.send_text(user_id(51), code.code)
+        line.send_text(user_id(51), "ZZ9ZZ9")
+        assert failing.done.wait(30)
+    # Leaving the block joined the handlers' thread: both transactions are rolled back by now.
+    with db.read() as s:
+        teacher = s.get(Teacher, teacher_id)
+        assert teacher is not None and teacher.line_user_id is None
+        assert s.scalar(select(PairingCode.used_at)) is None
+    assert _replies(line, user_id(51)) == []

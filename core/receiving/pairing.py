@@ -78,7 +78,8 @@ class PairingCode:
 
 @dataclass(frozen=True, slots=True)
 class TeacherPairing:
-    """One active teacher's pairing: their live code (if any) and when they paired on LINE (if they did)."""
+    """One active teacher's pairing: their live code (if any) and when they paired on LINE (if they did).
+    Neither: a teacher with a LINE ID and consent from before pairing existed, or the manager's tick."""
 
     teacher_id: int
     name: str
@@ -208,8 +209,10 @@ def _send_replies(session: Session) -> None:
             client = line()
             if client is not None:
                 client.reply(token, [{"type": "text", "text": text}])
-        except (LineApiError, RuntimeError) as exc:
+        except LineApiError as exc:
             log.warning("a reply to a LINE message could not be sent: %s", exc)
+        except Exception:  # the event is committed as handled; a reply is a courtesy
+            log.exception("replying to a LINE message failed")
 
 
 @sa_event.listens_for(Session, "after_rollback")
