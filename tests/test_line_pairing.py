@@ -20,9 +20,10 @@ from core.receiving import pairing
 from core.receiving.groups import GroupProposal, accept_group, proposed_groups
 from core.receiving.pairing import issue_codes, pairing_progress
 from core.receiving.server import WebhookReceiver
+from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.models import Alert, AlertKind, Classroom, PairingCode, Teacher
+from core.store.models import Alert, AlertKind, Classroom, PairingCode, Teacher, WebhookEvent
 from tests import factories as f
 from tests.linefixtures import TOKEN, FakeClock, user_id
 
@@ -417,3 +418,35 @@ def test_no_reply_is_sent_when_the_pairing_is_rolled_back(db: Database, line: Li
         assert teacher is not None and teacher.line_user_id is None
         assert s.scalar(select(PairingCode.used_at)) is None
     assert _replies(line, user_id(51)) == []
+
+
+def test_an_old_join_redelivered_after_a_leave_does_not_bring_the_group_back(
+        db: Database, line: LineEmulator, handled: Handled, clock: FakeClock) -> None:
+    with db.write() as s:
+        room_id = f.classroom(s, "本校").id
+    line.add_group(GROUP, "講師", [user_id(1)])
+    joined = line.join(GROUP)
+    handled()
+    with db.write() as s:
+        accept_group(s, room_id, GROUP, clock.now)
+    clock.advance(minutes=1)
+    line.leave(GROUP)
+    handled()
+    with db.write() as s:  # LINE lost the first copy of the join: it arrives only now, redelivered
+        s.execute(WebhookEvent.__table__.delete().where(WebhookEvent.event_id == joined.event["webhookEventId"]))
+    line.redeliver(joined.event["webhookEventId"])
+    handled()
+    with db.read() as s:
+        assert [a.kind for a in alerts.open_alerts(s)] == [AlertKind.LINE_GROUP_LEFT]
+
+
+def test_the_handlers_take_line_from_the_settings(db: Database, line: LineEmulator,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    source = pairing.line_from_settings(db)
+    assert source() is None  # LINE is not set up yet
+    monkeypatch.setenv("SHIFTCAST_LINE_API_BASE", line.base_url)
+    secrets.set_line_token(TOKEN)
+    client = source()
+    assert client is not None and client.bot_info()["basicId"].startswith("@")
+    assert source() is client  # made once
+    client.close()
