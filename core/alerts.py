@@ -5,9 +5,10 @@ monthly quota ran out, the oldest due delivery has waited more than 15 minutes w
 runs, or another computer sent from this database within the last day (its data folder was copied
 or moved while both may still send: core/store/identity.py, docs/reliability.md), or the LINE account
 was removed from a classroom's group (a leave event, core/receiving/groups.py; over when it joins the
-group again or the classroom gets another group). Whoever notices a condition first opens its incident (the sender at once, the scheduler's
-minute job otherwise); the unique `open_key` keeps it to one open incident per condition, so fifty
-dead letters in one outage are one alert. Opening an incident enqueues its notifications (webhook,
+group again or the classroom gets another group). Whoever notices a condition first opens its incident
+(the sender at once, the webhook receiver for a left group, the scheduler's minute job otherwise);
+the unique `open_key` keeps it to one open incident per condition, so fifty dead letters in one
+outage are one alert. Opening an incident enqueues its notifications (webhook,
 manager's e-mail) in the same transaction, through the outbox like any message, so none is lost.
 
 Most incidents clear when the scheduler's minute watch no longer sees their condition. Two of them
