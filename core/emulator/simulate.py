@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.emulator import webhooks as wh
-from core.emulator.state import EmulatorState, Group, ReplyToken, User
+from core.emulator.state import EmulatorState, Group, User
 from core.emulator.validation import GROUP_ID, USER_ID
 
 
@@ -75,7 +75,7 @@ class Simulator:
             event = wh.base_event(kind, source, now, reply=reply)
             if reply:  # POST /v2/bot/message/reply takes it once, within a minute, to where it came from
                 recipient = source.get("groupId") or source["userId"]
-                self.state.reply_tokens[event["replyToken"]] = ReplyToken(recipient, now)
+                self.state.add_reply_token_locked(event["replyToken"], recipient, now)
         return event
 
     # ----- users -----

@@ -213,6 +213,12 @@ class EmulatorState:
             box.append(item)
             self.delivered.append(item)
 
+    def add_reply_token_locked(self, token: str, recipient: str, now: dt.datetime) -> None:
+        if len(self.reply_tokens) >= 10_000:  # a long demo run: forget the tokens no reply can use any more
+            self.reply_tokens = {k: v for k, v in self.reply_tokens.items()
+                                 if not v.used and now - v.issued_at <= REPLY_TOKEN_LIFE}
+        self.reply_tokens[token] = ReplyToken(recipient, now)
+
     def take_reply_token_locked(self, token: str, now: dt.datetime) -> str | None:
         """The recipient of a reply with this token, spending it; None if unknown, used or too old."""
         found = self.reply_tokens.get(token)
