@@ -3,9 +3,12 @@
 The conditions: dead letters exist, a channel is held because its credentials were refused, LINE's
 monthly quota ran out, the oldest due delivery has waited more than 15 minutes while the sender
 runs, or another computer sent from this database within the last day (its data folder was copied
-or moved while both may still send: core/store/identity.py, docs/reliability.md). Whoever notices a condition first opens its incident (the sender at once, the scheduler's
-minute job otherwise); the unique `open_key` keeps it to one open incident per condition, so fifty
-dead letters in one outage are one alert. Opening an incident enqueues its notifications (webhook,
+or moved while both may still send: core/store/identity.py, docs/reliability.md), or the LINE account
+was removed from a classroom's group (a leave event, core/receiving/groups.py; over when it joins the
+group again or the classroom gets another group). Whoever notices a condition first opens its incident
+(the sender at once, the webhook receiver for a left group, the scheduler's minute job otherwise);
+the unique `open_key` keeps it to one open incident per condition, so fifty dead letters in one
+outage are one alert. Opening an incident enqueues its notifications (webhook,
 manager's e-mail) in the same transaction, through the outbox like any message, so none is lost.
 
 Most incidents clear when the scheduler's minute watch no longer sees their condition. Two of them
@@ -37,9 +40,11 @@ from core.store.models import (
     Alert,
     AlertKind,
     Channel,
+    Classroom,
     Delivery,
     DeliveryKind,
     DeliveryStatus,
+    ProposedGroup,
 )
 
 STALL_AFTER = dt.timedelta(minutes=15)
@@ -77,6 +82,8 @@ class QueueFacts:
     due_count: int
     # Other computers that sent from this database lately: (host, when it last sent), latest first.
     other_computers: tuple[tuple[str, dt.datetime], ...] = ()
+    # Classrooms whose LINE group the account was removed from: (classroom id, name), by id.
+    left_groups: tuple[tuple[int, str], ...] = ()
 
 
 # ----- the rules (pure) -----
@@ -117,6 +124,13 @@ def other_computer(others: tuple[tuple[str, dt.datetime], ...]) -> Condition:
                      "clears itself a day after its last send.")
 
 
+def group_left(classroom_id: int, classroom: str) -> Condition:
+    return Condition(AlertKind.LINE_GROUP_LEFT, str(classroom_id),
+                     f"The LINE account was removed from the teachers' group of {classroom}",
+                     "Roster messages to that group fail until the account is invited into it again (or another "
+                     "group is chosen in Connect LINE); the alert clears when it is.")
+
+
 def month_start(now: dt.datetime, zone_name: str = QUOTA_ZONE) -> dt.datetime:
     local = now.astimezone(clock.zone(zone_name))
     return local.replace(day=1, hour=0, minute=0, second=0, microsecond=0).astimezone(dt.UTC)
@@ -137,6 +151,7 @@ def conditions(facts: QueueFacts, *, now: dt.datetime, running_since: dt.datetim
             found.append(queue_stalled(facts.due_count, facts.oldest_due))
     if facts.other_computers:
         found.append(other_computer(facts.other_computers))
+    found.extend(group_left(classroom_id, name) for classroom_id, name in facts.left_groups)
     return found
 
 
@@ -173,8 +188,11 @@ def read_facts(session: Session, *, now: dt.datetime) -> QueueFacts:
     if holds:  # a held channel has its own incident; its waiting rows are not a second one
         due = due.where(Delivery.channel.not_in(list(holds)))
     oldest, count = session.execute(due).one()
+    left = tuple((row.id, row.name) for row in session.execute(
+        select(Classroom.id, Classroom.name).join(ProposedGroup, ProposedGroup.group_id == Classroom.line_group_id)
+        .where(ProposedGroup.left_at.is_not(None)).order_by(Classroom.id)))
     return QueueFacts(dead, holds, quota_failed, line_sent, oldest, count or 0,
-                      other_computers(session, identity.this_machine(), now=now))
+                      other_computers(session, identity.this_machine(), now=now), left)
 
 
 def other_computers(session: Session, machine: identity.Machine | None, *,

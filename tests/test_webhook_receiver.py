@@ -166,6 +166,7 @@ def test_unfollow_marks_the_teacher_unreachable_and_cancels_queued_line_reminder
         teacher = s.get(Teacher, teacher_id)
         line_delivery = s.get(Delivery, delivery_id)
         assert teacher is not None and teacher.line_unreachable_at is not None
+        assert (teacher.line_opt_in, teacher.line_opt_in_at) == (False, None)  # blocking withdraws consent
         assert line_delivery is not None
         assert (line_delivery.status, line_delivery.cancel_reason) == (DeliveryStatus.CANCELED,
                                                                        CancelReason.LINE_UNFOLLOWED.value)
@@ -179,7 +180,9 @@ def test_unfollow_marks_the_teacher_unreachable_and_cancels_queued_line_reminder
     with db.read() as s:
         teacher = s.get(Teacher, teacher_id)
         assert teacher is not None and teacher.line_unreachable_at is None
-        # What was canceled stays canceled; later messages go by LINE again.
+        # Reachable again, but consent comes back only by pairing again or the manager's tick.
+        assert (teacher.line_opt_in, teacher.line_opt_in_at) == (False, None)
+        # What was canceled stays canceled.
         assert s.get(Delivery, delivery_id).status == DeliveryStatus.CANCELED  # type: ignore[union-attr]
 
 

@@ -191,6 +191,12 @@ class LineClient:
             properties_at_fault=_properties(payload),
         )
 
+    def reply(self, reply_token: str, messages: list[dict[str, Any]]) -> None:
+        """Answer a webhook event with its reply token (free of the monthly quota; one use, within about
+        a minute of the event). Raises LineApiError: a reply is not queued or retried."""
+        self._request("POST", "/v2/bot/message/reply", content=_encode({"replyToken": reply_token, "messages": messages}),
+                      headers={"Content-Type": "application/json"})
+
     # ----- reading (no retry key: LINE rejects it on these endpoints) -----
 
     def bot_info(self) -> dict[str, Any]:

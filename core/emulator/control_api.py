@@ -50,6 +50,8 @@ class ControlApi:
                 _field(b, "userId"), _field(b, "text"), group_id=b.get("groupId"))),
             ("POST", "events/postback"): lambda q: self._event(q, lambda b: self.simulator.postback(
                 _field(b, "userId"), _field(b, "data"), group_id=b.get("groupId"))),
+            ("POST", "events/tap"): lambda q: self._event(q, lambda b: self.simulator.tap(
+                _field(b, "userId"), message_id=b.get("messageId"), label=b.get("label"))),
             ("POST", "events/join"): lambda q: self._event(q, lambda b: self.simulator.join(_field(b, "groupId"))),
             ("POST", "events/leave"): lambda q: self._event(q, lambda b: self.simulator.leave(_field(b, "groupId"))),
             ("POST", "events/member-joined"): lambda q: self._event(q, lambda b: self.simulator.member_joined(
@@ -103,7 +105,8 @@ class ControlApi:
 
     def _groups(self, request: Request) -> dict[str, Any]:
         body = _object(request)
-        self.state.add_group(_field(body, "groupId"), _field(body, "groupName"), body.get("members", []))
+        self.state.add_group(_field(body, "groupId"), _field(body, "groupName"), body.get("members", []),
+                             body.get("pictureUrl"))
         return {}
 
     def _quota(self, request: Request) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from core.emulator.validation import (
     USER_ID,
     check_multicast,
     check_push,
+    check_reply,
     check_validate,
 )
 from core.emulator.webhooks import endpoint_problem
@@ -79,6 +80,7 @@ class LineApi:
             "/v2/bot/message/push": _Route("POST", self._push, sends=True),
             "/v2/bot/message/multicast": _Route("POST", self._multicast, sends=True),
             "/v2/bot/message/validate/push": _Route("POST", self._validate_push),
+            "/v2/bot/message/reply": _Route("POST", self._reply),
             "/v2/bot/info": _Route("GET", self._info),
             "/v2/bot/message/quota": _Route("GET", self._quota),
             "/v2/bot/message/quota/consumption": _Route("GET", self._consumption),
@@ -302,6 +304,26 @@ class LineApi:
             return Later(self.state.dice.plan.hang_seconds, lambda: answer)
         return answer
 
+    def _reply(self, request: Request, ctx: _Context, body: dict[str, Any] | None, _: str) -> Outcome:
+        """A reply: free (no quota), once per reply token, within its minute, to where the event came from."""
+        assert body is not None
+        rid = ctx.request_id
+        problems = check_reply(body, loopback_media=self.state.loopback_media)
+        if problems:
+            return r.body_errors(problems, rid)
+        messages: list[dict[str, Any]] = body["messages"]
+        state = self.state
+        with state.lock:
+            now = state.clock()
+            recipient = state.take_reply_token_locked(body["replyToken"], now)
+            if recipient is None:
+                return r.error(400, r.INVALID_REPLY_TOKEN, rid)
+            sent = [state.sent_message_locked(m) for m in messages]
+            if recipient in state.groups or state.is_friend_locked(recipient):
+                state.deliver_locked(recipient, messages, [s["id"] for s in sent], request_id=rid, retry_key=None,
+                                     now=now, via="reply", notification_disabled=bool(body.get("notificationDisabled")))
+        return r.json_response(200, {"sentMessages": sent}, rid)
+
     def _validate_push(self, request: Request, ctx: _Context, body: dict[str, Any] | None, _: str) -> Outcome:
         assert body is not None
         problems = check_validate(body, loopback_media=self.state.loopback_media)
@@ -377,7 +399,10 @@ class LineApi:
         group, problem = self._group(group_id, ctx.request_id)
         if problem is not None:
             return problem
-        return r.json_response(200, {"groupId": group.group_id, "groupName": group.name}, ctx.request_id)
+        summary = {"groupId": group.group_id, "groupName": group.name}
+        if group.picture_url is not None:  # LINE leaves it out for a group without an icon
+            summary["pictureUrl"] = group.picture_url
+        return r.json_response(200, summary, ctx.request_id)
 
     def _group_count(self, request: Request, ctx: _Context, body: dict[str, Any] | None, group_id: str) -> Outcome:
         group, problem = self._group(group_id, ctx.request_id)

@@ -6,7 +6,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any, Literal
 
-Via = Literal["push", "multicast"]
+Via = Literal["push", "multicast", "reply"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ METHOD_NOT_ALLOWED = "Method not allowed"
 UNSUPPORTED_MEDIA = "The request body must be JSON with Content-Type: application/json"
 RETRY_KEY_NOT_SUPPORTED = "X-Line-Retry-Key header is not supported"
 RETRY_KEY_INVALID = "The retry key is not a valid UUID"
+INVALID_REPLY_TOKEN = "Invalid reply token"  # unknown, used already, or older than a minute
 
 
 def new_request_id() -> str:

@@ -157,8 +157,8 @@ class LineEmulator:
     def add_user(self, user_id: str, display_name: str, *, friend: bool = True) -> None:
         self._state.add_user(user_id, display_name, friend=friend)
 
-    def add_group(self, group_id: str, name: str, members: list[str]) -> None:
-        self._state.add_group(group_id, name, members)
+    def add_group(self, group_id: str, name: str, members: list[str], picture_url: str | None = None) -> None:
+        self._state.add_group(group_id, name, members, picture_url)
 
     def set_quota(self, limit: int | None) -> None:
         self._state.set_quota(limit)
@@ -214,6 +214,10 @@ class LineEmulator:
 
     def postback(self, user_id: str, data: str, *, group_id: str | None = None) -> Delivered:
         return self._app.line.simulator.postback(user_id, data, group_id=group_id)
+
+    def tap(self, user_id: str, *, message_id: str | None = None, label: str | None = None) -> Delivered:
+        """The user taps a postback button in a message they received (the newest with one)."""
+        return self._app.line.simulator.tap(user_id, message_id=message_id, label=label)
 
     def join(self, group_id: str) -> Delivered:
         return self._app.line.simulator.join(group_id)

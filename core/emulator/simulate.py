@@ -5,6 +5,7 @@ LINE), and the emulator's own state follows it (a follow makes a friend, a leave
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -71,7 +72,11 @@ class Simulator:
     def _now_event(self, kind: str, source: dict[str, Any], *, reply: bool) -> dict[str, Any]:
         with self.state.lock:
             now = self.state.clock()
-        return wh.base_event(kind, source, now, reply=reply)
+            event = wh.base_event(kind, source, now, reply=reply)
+            if reply:  # POST /v2/bot/message/reply takes it once, within a minute, to where it came from
+                recipient = source.get("groupId") or source["userId"]
+                self.state.add_reply_token_locked(event["replyToken"], recipient, now)
+        return event
 
     # ----- users -----
 
@@ -118,6 +123,20 @@ class Simulator:
         event["postback"] = {"data": data}
         return self._one(event)
 
+    def tap(self, user_id: str, *, message_id: str | None = None, label: str | None = None) -> Delivered:
+        """The user taps a postback button of a message they received (the newest one that has one,
+        or `message_id`): the event carries that button's own data, as LINE's would."""
+        user_id = _user(user_id)
+        for item in reversed(self.state.inbox(user_id)):
+            if message_id is not None and item.message_id != message_id:
+                continue
+            actions = [a for a in postback_actions(item.message) if label is None or a.get("label") == label]
+            if actions:
+                return self.postback(user_id, actions[0]["data"])
+            if message_id is not None:
+                break
+        raise ValueError(f"{user_id} received no message with a postback button to tap")
+
     # ----- groups -----
 
     def join(self, group_id: str) -> Delivered:
@@ -151,7 +170,7 @@ class Simulator:
             group = state.groups.get(group_id)
             if group is None:
                 raise ValueError(f"the account is not in group {group_id!r}")
-            state.groups[group_id] = Group(group_id, group.name, tuple(dict.fromkeys([*group.members, *users])))
+            state.groups[group_id] = dataclasses.replace(group, members=tuple(dict.fromkeys([*group.members, *users])))
         event = self._now_event("memberJoined", wh.group_source(group_id), reply=True)
         event["joined"] = {"members": [wh.user_source(u) for u in users]}
         return self._one(event)
@@ -166,7 +185,7 @@ class Simulator:
             group = state.groups.get(group_id)
             if group is None:
                 raise ValueError(f"the account is not in group {group_id!r}")
-            state.groups[group_id] = Group(group_id, group.name, tuple(m for m in group.members if m not in users))
+            state.groups[group_id] = dataclasses.replace(group, members=tuple(m for m in group.members if m not in users))
         event = self._now_event("memberLeft", wh.group_source(group_id), reply=False)
         event["left"] = {"members": [wh.user_source(u) for u in users]}
         return self._one(event)
@@ -178,3 +197,18 @@ class Simulator:
         if event is None:
             raise ValueError(f"no event {event_id!r} was sent")
         return self._one(wh.redelivered(event))
+
+
+def postback_actions(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every postback action in a message, in document order (buttons, quick replies, templates)."""
+    found: list[dict[str, Any]] = []
+    stack: list[Any] = [message]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if node.get("type") == "postback" and isinstance(node.get("data"), str):
+                found.append(node)
+            stack.extend(reversed([v for v in node.values() if isinstance(v, dict | list)]))
+        elif isinstance(node, list):
+            stack.extend(reversed([v for v in node if isinstance(v, dict | list)]))
+    return found

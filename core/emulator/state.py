@@ -48,6 +48,20 @@ class Group:
     group_id: str
     name: str
     members: tuple[str, ...]
+    picture_url: str | None = None
+
+
+@dataclass(slots=True)
+class ReplyToken:
+    """A webhook event's reply token: where a reply goes, and whether it was used (LINE: once)."""
+
+    recipient: str  # the user, or the group the event came from
+    issued_at: dt.datetime
+    used: bool = False
+
+
+# LINE: "the reply token can be used only once and must be used within one minute" of the event.
+REPLY_TOKEN_LIFE = dt.timedelta(minutes=1)
 
 
 class EmulatorState:
@@ -70,6 +84,7 @@ class EmulatorState:
         # The other direction (webhooks) and the stateless tokens: arranged once, kept by reset().
         self.webhooks = WebhookSettings()
         self.tokens = StatelessTokens()
+        self.reply_tokens: dict[str, ReplyToken] = {}
         # LINE message ids are numeric strings of about 18 digits; a counter keeps them unique.
         self._message_ids = itertools.count(500_000_000_000_000_001)
 
@@ -83,7 +98,7 @@ class EmulatorState:
         with self.lock:
             self.users[user_id] = User(user_id, display_name, bool(friend))
 
-    def add_group(self, group_id: str, name: str, members: list[str]) -> None:
+    def add_group(self, group_id: str, name: str, members: list[str], picture_url: str | None = None) -> None:
         if not isinstance(group_id, str) or GROUP_ID.fullmatch(group_id) is None:
             raise ValueError(f"malformed group ID {group_id!r}: C followed by 32 lowercase hex digits")
         if not isinstance(name, str) or not name:
@@ -92,8 +107,10 @@ class EmulatorState:
             not isinstance(m, str) or USER_ID.fullmatch(m) is None for m in members
         ):
             raise ValueError("group members must be a list of user IDs")
+        if picture_url is not None and (not isinstance(picture_url, str) or not picture_url.startswith("https://")):
+            raise ValueError("a group's picture URL is an https:// URL")
         with self.lock:
-            self.groups[group_id] = Group(group_id, name, tuple(dict.fromkeys(members)))
+            self.groups[group_id] = Group(group_id, name, tuple(dict.fromkeys(members)), picture_url)
 
     def set_quota(self, limit: int | None) -> None:
         with self.lock:
@@ -195,6 +212,20 @@ class EmulatorState:
             )
             box.append(item)
             self.delivered.append(item)
+
+    def add_reply_token_locked(self, token: str, recipient: str, now: dt.datetime) -> None:
+        if len(self.reply_tokens) >= 10_000:  # a long demo run: forget the tokens no reply can use any more
+            self.reply_tokens = {k: v for k, v in self.reply_tokens.items()
+                                 if not v.used and now - v.issued_at <= REPLY_TOKEN_LIFE}
+        self.reply_tokens[token] = ReplyToken(recipient, now)
+
+    def take_reply_token_locked(self, token: str, now: dt.datetime) -> str | None:
+        """The recipient of a reply with this token, spending it; None if unknown, used or too old."""
+        found = self.reply_tokens.get(token)
+        if found is None or found.used or now - found.issued_at > REPLY_TOKEN_LIFE:
+            return None
+        found.used = True
+        return found.recipient
 
     def is_friend_locked(self, user_id: str) -> bool:
         user = self.users.get(user_id)

@@ -1,4 +1,4 @@
-"""LINE's request-body checks for push, multicast and validate/push.
+"""LINE's request-body checks for push, multicast, reply and validate/push.
 
 Each check appends (property, message) pairs with LINE's property paths (`to`, `messages[0].text`,
 `messages[1].contents.body.contents[2].action.uri`), so the client's error display can be tested
@@ -26,6 +26,8 @@ ALT_TEXT_MAX = 1500
 URL_MAX = 2000
 URI_ACTION_MAX = 1000
 URI_SCHEMES = frozenset({"http", "https", "line", "tel"})
+POSTBACK_DATA_MAX = 300  # PostbackAction.data in the spec; LINE's reference also caps displayText at 300
+POSTBACK_DISPLAY_MAX = 300
 # LINE states "30 KB" and "50 KB"; read as KiB so a client that checks 30,000 bytes is never refused.
 BUBBLE_MAX_BYTES = 30 * 1024
 CAROUSEL_MAX_BYTES = 50 * 1024
@@ -78,6 +80,18 @@ def check_multicast(body: dict[str, Any], *, loopback_media: bool = False) -> li
     return problems
 
 
+def check_reply(body: dict[str, Any], *, loopback_media: bool = False) -> list[Problem]:
+    problems: list[Problem] = []
+    token = body.get("replyToken")
+    if token is None:
+        problems.append(("replyToken", MISSING))
+    elif not isinstance(token, str) or not token:
+        problems.append(("replyToken", "must be a non-empty string"))
+    _check_messages(body, problems, loopback_media)
+    _check_notification_flag(body, problems)
+    return problems
+
+
 def check_validate(body: dict[str, Any], *, loopback_media: bool = False) -> list[Problem]:
     problems: list[Problem] = []
     _check_messages(body, problems, loopback_media)
@@ -121,6 +135,7 @@ def _check_messages(body: dict[str, Any], problems: list[Problem], loopback_medi
                     problems.append((f"{where}.{name}", MISSING))
         else:
             problems.append((f"{where}.type", _TYPE_LIST))
+        _check_postback_actions(message, where, problems)
 
 
 def _check_text(message: dict[str, Any], where: str, problems: list[Problem]) -> None:
@@ -216,6 +231,23 @@ def _check_uri_actions(root: dict[str, Any], prop: str, problems: list[Problem])
             for i, child in enumerate(node):
                 if isinstance(child, dict | list):
                     stack.append((child, f"{path}[{i}]"))
+
+
+def _check_postback_actions(root: dict[str, Any], prop: str, problems: list[Problem]) -> None:
+    """Postback actions wherever they sit (flex buttons, quick replies, templates): `data` is required
+    (LINE's reference) and at most 300 characters, `displayText` and `label` are strings."""
+    stack: list[tuple[Any, str]] = [(root, prop)]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, dict):
+            if node.get("type") == "postback":
+                _check_string(node.get("data"), f"{path}.data", 1, POSTBACK_DATA_MAX, problems)
+                for name, high in (("displayText", POSTBACK_DISPLAY_MAX), ("label", 40)):
+                    if name in node:
+                        _check_string(node.get(name), f"{path}.{name}", 1, high, problems)
+            stack.extend((child, f"{path}.{key}") for key, child in node.items() if isinstance(child, dict | list))
+        elif isinstance(node, list):
+            stack.extend((child, f"{path}[{i}]") for i, child in enumerate(node) if isinstance(child, dict | list))
 
 
 def _check_uri(uri: Any, prop: str, problems: list[Problem]) -> None:

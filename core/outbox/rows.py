@@ -40,6 +40,7 @@ class DeliveryRow(NamedTuple):
     dead_lettered_at: dt.datetime | None
     cancel_reason: str | None
     classroom_zone: str | None  # the classroom's IANA zone, which its times are shown in
+    acknowledged_at: dt.datetime | None = None  # when the teacher tapped its 了解 button
 
     @property
     def is_dead_letter(self) -> bool:
@@ -63,6 +64,7 @@ def _query() -> Select[tuple]:  # type: ignore[type-arg]
             D.attempt_count, _raw(D.next_attempt_at), _raw(D.sent_at), D.last_error_code,
             D.last_error_message, D.dedup_key, D.recipient, D.classroom_id,
             C.name, D.teacher_id, T.name, _raw(D.dead_lettered_at), D.cancel_reason, C.timezone,
+            _raw(D.acknowledged_at),
         )
         .select_from(Delivery.__table__)
         .outerjoin(Classroom.__table__, C.id == D.classroom_id)
@@ -83,7 +85,7 @@ def _rows(session: Session, query: Select[tuple]) -> list[DeliveryRow]:  # type:
     instant = _instant
     return [
         DeliveryRow(r[0], instant(r[1]), r[2], r[3], r[4], r[5], instant(r[6]), instant(r[7]), r[8], r[9], r[10],
-                    r[11], r[12], r[13], r[14], r[15], instant(r[16]), r[17], r[18])
+                    r[11], r[12], r[13], r[14], r[15], instant(r[16]), r[17], r[18], instant(r[19]))
         for r in session.connection().execute(query).all()
     ]
 

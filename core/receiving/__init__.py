@@ -2,7 +2,12 @@
 
 Modules: signature (LINE's x-line-signature, pure), events (the POST body → rows of webhook_event,
 once per webhookEventId), handlers (the handler interface, and running handlers after commit),
-follow (follow/unfollow of a known teacher), server (the Starlette app on uvicorn, on loopback).
+follow (follow/unfollow of a known teacher: reachable or not, consent withdrawn on a block), groups
+(a join proposes the group, with its name and member count; accept_group; a left classroom group
+alerts), pairing (one-time codes, the add-friend link and QR code, the message handler that binds a
+teacher's LINE user ID with their consent time and replies; standard_handlers, every handler at once),
+acknowledge (了解 postbacks mark a delivery acknowledged once), server (the Starlette app on uvicorn,
+on loopback).
 
 A layer above sending: it may import the store, the roster, the outbox, the channels, planning (the
 e-mail fallback) and alerts; setup and app, which start it for the screens, import it. It never

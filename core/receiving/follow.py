@@ -1,10 +1,13 @@
 """follow / unfollow of a teacher's LINE user ID: reachable again, or unreachable.
 
 An unfollow means the teacher blocked the account: LINE would accept pushes to them and deliver
-nothing. So the teacher is marked unreachable at once (as a profile 404 does, core/channels/line_reach.py)
-and their queued LINE reminders and corrections are canceled (LINE_UNFOLLOWED), each followed by its
-e-mail copy for a teacher who chose LINE with e-mail fallback, as for any unreachable teacher. A follow
-(added again, or unblocked) clears the mark; what was canceled stays canceled, later messages go by LINE.
+nothing. So the teacher is marked unreachable at once (as a profile 404 does, core/channels/line_reach.py),
+their LINE consent is withdrawn (line_opt_in off, its time cleared: blocking says "no more"), and their
+queued LINE reminders and corrections are canceled (LINE_UNFOLLOWED), each followed by its e-mail copy
+for a teacher who chose LINE with e-mail fallback, as for any unreachable teacher. A follow (added
+again, or unblocked) clears the mark, so the teacher is reachable again; consent comes back only by
+pairing again or by the manager's explicit tick (core/receiving/pairing.py). What was canceled stays
+canceled.
 
 LINE may redeliver an old event after a newer one: an event older than the newest follow/unfollow
 already recorded for the same user changes nothing.
@@ -63,13 +66,14 @@ class FollowHandler:
             return
         teacher = session.scalar(select(Teacher).where(Teacher.line_user_id == event.user_id))
         if teacher is None:
-            return  # someone who is not (yet) a teacher here; pairing will know them by this event
+            return  # someone who is not (yet) a teacher here: pairing knows them once they send their code
         if event.type == "follow":
             if teacher.line_unreachable_at is not None:
                 log.info("teacher %s follows the LINE account again", teacher.id)
             teacher.line_unreachable_at = None
             return
         teacher.line_unreachable_at = teacher.line_unreachable_at or now
+        teacher.line_opt_in, teacher.line_opt_in_at = False, None
         canceled = cancel_queued_line(session, teacher, now=now)
         log.info("teacher %s blocked the LINE account; %d queued LINE message(s) canceled", teacher.id, len(canceled))
 

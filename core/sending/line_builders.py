@@ -8,6 +8,7 @@ every channel shares and builds LINE messages; core.sending.builders lists every
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from core.channels.base import Outgoing
-from core.messages import texts
+from core.messages import ack, texts
 from core.outbox.policy import CancelReason
 from core.planning import fallback, told
 from core.publication import hosting
@@ -79,7 +80,22 @@ def build_reminder(session: Session, delivery: Delivery, now: dt.datetime, paths
     shift = checked_shift(session, delivery, now, reminder=True)
     teacher = checked_line_teacher(session, delivery, shift.teacher, now)
     room = shift.classroom
-    return reminder_push(facts_of(shift, room, shift.note), room.language, str(teacher.line_user_id), paths)
+    push = reminder_push(facts_of(shift, room, shift.note), room.language, str(teacher.line_user_id), paths)
+    return with_ack(push, ack_data(session, delivery), room.language)
+
+
+def ack_data(session: Session, delivery: Delivery) -> str | None:
+    """The 了解 button's data for this delivery, or None while the buttons are off (the setting is read
+    at every build: a retry after the manager switched it carries what the setting says now)."""
+    sign = ack.signer(session)
+    return None if sign is None else sign(delivery.id)
+
+
+def with_ack(outgoing: Outgoing, data: str | None, language: str) -> Outgoing:
+    """The push with the 了解 button in its message (as it is, without data)."""
+    if data is None:
+        return outgoing
+    return dataclasses.replace(outgoing, messages=tuple(ack.with_button(m, data, language) for m in outgoing.messages))
 
 
 def reminder_push(facts: texts.ShiftFacts, language: str, line_user_id: str, paths: DataPaths) -> Outgoing:
@@ -122,7 +138,8 @@ def build_correction(session: Session, delivery: Delivery, now: dt.datetime, pat
     teacher = session.get(Teacher, delivery.teacher_id) if delivery.teacher_id else None
     teacher = checked_line_teacher(session, delivery, teacher, now)
     correction = correction_for(session, shift, teacher, paths)
-    return Outgoing("push", str(teacher.line_user_id), (texts.flex_message(correction.text, accent="#C0392B"),))
+    push = Outgoing("push", str(teacher.line_user_id), (texts.flex_message(correction.text, accent="#C0392B"),))
+    return with_ack(push, ack_data(session, delivery), correction.language)
 
 
 def planner_told_version(session: Session, shift_id: int, teacher_id: int, *, below: int) -> int | None:

@@ -22,7 +22,7 @@ from sqlalchemy import Row, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from core.channels.base import Outgoing
-from core.messages import texts
+from core.messages import ack, texts
 from core.outbox import policy
 from core.roster import channel_choice, clock
 from core.sending import line_builders, send_rules
@@ -117,14 +117,17 @@ def rows(session: Session, ids: list[int]) -> list[Row[Any]]:
 def load(session: Session, ids: list[int], now: dt.datetime, paths: DataPaths) -> dict[int, Ready]:
     """The reminders among `ids` that are ready to send now, by delivery id."""
     ready: dict[int, Ready] = {}
-    for row in rows(session, ids):
+    found = rows(session, ids)
+    sign = ack.signer(session) if found else None  # once per batch: the 了解 button's setting and key
+    for row in found:
         if row.retry_key is not None and not policy.retry_key_usable(row.retry_key_issued_at, now):
             continue
         if send_rules.first_broken(send_rules.LINE_REMINDER, subject_of_row(row, now)) is not None:
             continue
         facts = texts.ShiftFacts(row.name, row.local_date, row.start_time, row.end_time, row.ends_next_day, row.note)
+        push = line_builders.reminder_push(facts, row.language, row.line_user_id, paths)
+        if sign is not None:
+            push = line_builders.with_ack(push, sign(row.id), row.language)
         ready[row.id] = Ready(row.id, (row.last_attempt or 0) + 1, row.attempt_count, row.retry_key, row.retry_key_issued_at,
-                              row.first_attempt_at, row.due_at, row.late_seconds,
-                              line_builders.reminder_push(facts, row.language, row.line_user_id, paths),
-                              row.retry_key_generation)
+                              row.first_attempt_at, row.due_at, row.late_seconds, push, row.retry_key_generation)
     return ready

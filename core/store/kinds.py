@@ -43,6 +43,7 @@ class AlertKind(StrEnum):
     QUOTA_EXHAUSTED = "quota_exhausted"
     QUEUE_STALLED = "queue_stalled"
     OTHER_COMPUTER = "other_computer"  # this database was recently sent from by another computer too
+    LINE_GROUP_LEFT = "line_group_left"  # the LINE account was removed from a classroom's group
 
 
 class DeliveryStatus(StrEnum):

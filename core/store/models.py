@@ -118,6 +118,9 @@ class Teacher(Base):
     line_user_id: Mapped[str | None] = mapped_column(String(33), unique=True)
     email: Mapped[str | None] = mapped_column(String(320))
     line_opt_in: Mapped[bool] = mapped_column(Boolean, default=False)
+    # When the teacher consented on LINE themselves (sent their pairing code); None: no consent recorded
+    # by LINE (none at all, or only the manager's tick). Cleared with line_opt_in when they block the account.
+    line_opt_in_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     email_opt_in: Mapped[bool] = mapped_column(Boolean, default=False)
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     erased_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
@@ -250,6 +253,8 @@ class Delivery(Base):
     line_request_id: Mapped[str | None] = mapped_column(String(64))
     accepted_request_id: Mapped[str | None] = mapped_column(String(64))
     late_seconds: Mapped[int | None] = mapped_column(Integer)
+    # When the teacher tapped the 了解 button of this message (core/receiving/acknowledge.py); set once.
+    acknowledged_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
     first_attempt_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     sent_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
@@ -339,3 +344,39 @@ class WebhookEvent(Base):
     received_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
     raw_json: Mapped[str] = mapped_column(Text)
     handled_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+
+
+class ProposedGroup(Base):
+    """A LINE group the account was invited into (a join event), offered to the manager as a classroom's
+    group. Its name and member count are LINE's group summary at the time of the join. `left_at`: the
+    account was removed from it (a leave event, also for a group pasted by hand); cleared by a new join."""
+
+    __tablename__ = "line_group_proposals"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[str] = mapped_column(String(33), unique=True)
+    name: Mapped[str | None] = mapped_column(String(200))
+    member_count: Mapped[int | None] = mapped_column(Integer)
+    picture_url: Mapped[str | None] = mapped_column(Text)
+    joined_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    left_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    accepted_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    classroom_id: Mapped[int | None] = mapped_column(ForeignKey("classrooms.id"))
+
+
+class PairingCode(Base):
+    """A one-time code a teacher sends the LINE account so their LINE user ID can be stored.
+
+    Codes are unique for all time (not only among live ones): a short table, and a repeated code can
+    never pair the wrong teacher with an old printout."""
+
+    __tablename__ = "pairing_codes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str] = mapped_column(String(8), unique=True)
+    teacher_id: Mapped[int] = mapped_column(ForeignKey("teachers.id"), index=True)
+    classroom_id: Mapped[int | None] = mapped_column(ForeignKey("classrooms.id"))
+    issued_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    used_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    used_by: Mapped[str | None] = mapped_column(String(33))

@@ -35,6 +35,10 @@ LINE_QUOTA = QuotaSetting("line.quota", "LINE's monthly quota")  # refreshed hou
 # Each classroom group's member count, as LINE last said: a group push costs one message per member.
 LINE_GROUP_MEMBERS = SettingFamily(
     "line.group_members.", lambda name: IntSetting(name, "a LINE group's member count", minimum=0))
+# Reminders and corrections carry a 了解 button (core/receiving/acknowledge.py); off unless the manager turns it on.
+LINE_ACK_BUTTON = FlagSetting("line.ack_button", "whether LINE reminders carry a 了解 button")
+# The key the buttons' postback data is signed with: made once, on first use; never shown.
+LINE_ACK_SECRET = TextSetting("line.ack_secret", "the 了解 button key", max_length=100)
 
 # ----- the sender (support and tests tune these; unset, the sender's own defaults apply) -----
 SENDER_CONCURRENCY = IntSetting("sender.concurrency", "the number of sending threads", minimum=1, maximum=256)

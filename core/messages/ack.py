@@ -1,0 +1,87 @@
+"""The 了解 (acknowledge) button of LINE reminders and corrections, and its signed postback data.
+
+A button's `data` is `ack:<delivery id>:<MAC>`, the MAC being HMAC-SHA256 over `ack:<delivery id>`
+with a key made once per database (a setting, never shown). LINE hands the data back unchanged in
+the postback event, so only a button this database built can acknowledge a delivery, and nobody
+can make one for another delivery by changing the number. Whether the buttons are sent at all is
+the manager's choice (LINE_ACK_BUTTON, off by default): taps are seen only while the receiver runs.
+
+Signing and reading are pure; `signer` reads the setting and the key (making the key on first use,
+so it is called in a write transaction: the sender's claim, or a webhook handler).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from core.store import setting_keys as keys
+
+PREFIX = "ack"
+LABELS = {"ja": "了解", "en": "OK"}
+DEFAULT_ACCENT = "#1B7F5B"
+
+
+def _mac(key: str, delivery_id: int) -> str:
+    digest = hmac.new(key.encode("utf-8"), f"{PREFIX}:{delivery_id}".encode("ascii"), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
+
+
+def postback_data(key: str, delivery_id: int) -> str:
+    return f"{PREFIX}:{delivery_id}:{_mac(key, delivery_id)}"
+
+
+def read_postback(key: str, data: str) -> int | None:
+    """The delivery id a button of ours carries, or None for data we did not sign (compared in constant time)."""
+    prefix, _, rest = data.partition(":")
+    number, _, mac = rest.partition(":")
+    if prefix != PREFIX or not number.isascii() or not number.isdigit() or len(number) > 18 or not mac:
+        return None
+    delivery_id = int(number)
+    return delivery_id if hmac.compare_digest(_mac(key, delivery_id).encode(), mac.encode("utf-8", "replace")) else None
+
+
+def label(language: str) -> str:
+    return LABELS.get(language, LABELS["ja"])
+
+
+def button(data: str, language: str, accent: str) -> dict[str, Any]:
+    """A flex bubble footer with the button; tapping it shows 了解 (or OK) in the chat as the teacher's words."""
+    word = label(language)
+    return {"type": "box", "layout": "vertical", "contents": [
+        {"type": "button", "style": "primary", "height": "sm", "color": accent,
+         "action": {"type": "postback", "label": word, "data": data, "displayText": word}}]}
+
+
+def with_button(message: dict[str, Any], data: str | None, language: str) -> dict[str, Any]:
+    """The message with the button as its bubble's footer, in the colour of its title bar; a message
+    that is not a single flex bubble, or no data (buttons off), stays as it is."""
+    contents = message.get("contents")
+    if data is None or message.get("type") != "flex" or not isinstance(contents, dict) or contents.get("type") != "bubble":
+        return message
+    header = contents.get("header")
+    accent = header.get("backgroundColor") if isinstance(header, dict) else None
+    return {**message, "contents": {**contents, "footer": button(data, language, accent or DEFAULT_ACCENT)}}
+
+
+def signing_key(session: Session) -> str:
+    """This database's key, made on first use (in a write transaction)."""
+    key = keys.LINE_ACK_SECRET.read(session)
+    if not key:
+        key = secrets.token_urlsafe(32)
+        keys.LINE_ACK_SECRET.write(session, key)
+    return key
+
+
+def signer(session: Session) -> Callable[[int], str] | None:
+    """What makes a delivery's button data, or None while the buttons are off."""
+    if not keys.LINE_ACK_BUTTON.read(session):
+        return None
+    key = signing_key(session)
+    return lambda delivery_id: postback_data(key, delivery_id)

@@ -1,0 +1,71 @@
+"""了解 taps: a postback from a reminder's or correction's button marks that delivery acknowledged.
+
+The buttons are off by default (LINE_ACK_BUTTON; core/messages/ack.py builds them and signs their
+data). A postback counts when its data carries a delivery id with a valid MAC of this database's key,
+the delivery is a LINE reminder or correction, and the user who tapped is the teacher it went to;
+the first tap sets `acknowledged_at` (to when it was tapped) and later ones change nothing. Anything
+else, forged data included, is ignored without a reply. Taps are seen only while the receiver runs;
+LINE's "Webhook redelivery" brings the ones made meanwhile, as far as LINE keeps them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Iterable
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from core.messages import ack
+from core.receiving.events import ReceivedEvent
+from core.store import setting_keys as keys
+from core.store.models import Channel, Delivery, DeliveryKind, Teacher
+
+log = logging.getLogger(__name__)
+TYPES = frozenset({"postback"})
+KINDS = (DeliveryKind.SHIFT_REMINDER, DeliveryKind.SHIFT_CORRECTION)
+_CHUNK = 900  # SQLite's bound parameters per statement, with room to spare
+
+
+def enable(session: Session, on: bool) -> None:
+    """Switch the buttons on or off (the key is made when they are first switched on)."""
+    keys.LINE_ACK_BUTTON.write(session, on)
+    if on:
+        ack.signing_key(session)
+
+
+class AckHandler:
+    types = TYPES
+
+    def handle(self, session: Session, event: ReceivedEvent, *, now: dt.datetime) -> None:
+        postback = event.body.get("postback")
+        data = postback.get("data") if isinstance(postback, dict) else None
+        if event.source_type != "user" or not event.user_id or not isinstance(data, str):
+            return
+        key = keys.LINE_ACK_SECRET.read(session)
+        delivery_id = ack.read_postback(key, data) if key else None
+        if delivery_id is None:
+            if data.startswith(ack.PREFIX + ":"):
+                log.warning("a 了解 postback with data this database did not sign was ignored")
+            return
+        delivery = session.get(Delivery, delivery_id)
+        teacher = session.get(Teacher, delivery.teacher_id) if delivery and delivery.teacher_id else None
+        if (delivery is None or delivery.channel != Channel.LINE or delivery.kind not in KINDS or teacher is None
+                or teacher.line_user_id != event.user_id):
+            log.warning("a 了解 postback for delivery %s from someone it was not sent to was ignored", delivery_id)
+            return
+        if delivery.acknowledged_at is None:
+            delivery.acknowledged_at = min(event.occurred_at or now, now)
+            log.info("delivery %s acknowledged by its teacher", delivery_id)
+
+
+def acknowledged(session: Session, delivery_ids: Iterable[int]) -> dict[int, dt.datetime]:
+    """When each of these deliveries was acknowledged, for those that were (the Deliveries view, the roster grid)."""
+    wanted = sorted(set(delivery_ids))
+    found: dict[int, dt.datetime] = {}
+    for start in range(0, len(wanted), _CHUNK):
+        rows = session.execute(select(Delivery.id, Delivery.acknowledged_at).where(
+            Delivery.id.in_(wanted[start:start + _CHUNK]), Delivery.acknowledged_at.is_not(None)))
+        found.update((row.id, row.acknowledged_at) for row in rows)
+    return found

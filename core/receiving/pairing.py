@@ -1,0 +1,277 @@
+"""Pairing teachers with their LINE user ID: one-time codes, the add-friend link, and the message
+handler that binds a code's teacher to the LINE user who sent it.
+
+A teacher's `U…` ID reaches the app only in a webhook event, so the manager hands every teacher
+without a LINE ID (or without LINE consent) a short code, with the account's add-friend link and QR
+code. The teacher adds the account and sends the code; the handler stores their user ID, records
+LINE opt-in with the time they sent it (their own consent, `line_opt_in_at`), spends the code and
+replies politely in the language of the classroom the code was issued for. A wrong, used or expired
+code gets a polite reply and changes nothing; a message that does not look like a code (any chat
+with the account) gets no reply. Codes are 6 characters from an alphabet without 0/O, 1/I/L, with at
+least one digit and one letter (so a word such as "THANKS" is never taken for one), unique for all
+time, and live for 7 days (`is_live`, pure, the clock passed in).
+
+Consent and blocking (core/receiving/follow.py): an unfollow (the teacher blocked the account)
+withdraws LINE consent and clears its time, besides marking the teacher unreachable. A later follow
+makes the teacher reachable again but does not bring consent back: that takes pairing again (the
+teacher sends a new code, which `issue_codes` gives every active teacher without consent) or the
+manager's explicit tick, which sets `line_opt_in` without a consent time.
+
+Replies go out after the transaction commits (a reply saying "registered" must not precede a
+rollback), with the event's reply token, once: LINE's reply tokens are single-use and short-lived,
+so a failed reply is logged, not retried.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import logging
+import secrets
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import event as sa_event
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from core.channels.line import LineApiError, LineClient, access_from_settings
+from core.receiving import acknowledge, follow, groups
+from core.receiving.events import ReceivedEvent
+from core.receiving.handlers import EventHandler
+from core.store.db import Database
+from core.store.models import Classroom, Shift, Teacher
+from core.store.models import PairingCode as PairingCodeRow
+
+log = logging.getLogger(__name__)
+TYPES = frozenset({"message"})
+ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud or copied from paper without doubt
+CODE_LENGTH = 6
+CODE_LIFE = dt.timedelta(days=7)
+FRIEND_URL = "https://line.me/R/ti/p/{basic_id}"
+LineSource = Callable[[], LineClient | None]
+_REPLIES_KEY = "shiftcast.line_replies"
+
+REPLIES = {
+    "ja": {"paired": "登録できました。シフトのお知らせをこちらにお送りします。",
+           "wrong": "コードを確認できませんでした。お手数ですが、届いたコードをもう一度お確かめください。"
+                    "期限切れの場合は教室の担当者にお問い合わせください。",
+           "taken": "このLINEアカウントはすでに別の方で登録されています。教室の担当者にお問い合わせください。"},
+    "en": {"paired": "You're registered. Shift reminders will arrive here.",
+           "wrong": "We couldn't match that code. Please check it and send it again, or ask the classroom "
+                    "manager for a new one if it has expired.",
+           "taken": "This LINE account is already registered for someone else. Please ask the classroom manager."},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PairingCode:
+    """A teacher's live code, as the wizard hands it out."""
+
+    teacher_id: int
+    name: str
+    code: str
+    expires_at: dt.datetime
+
+
+@dataclass(frozen=True, slots=True)
+class TeacherPairing:
+    """One active teacher's pairing: their live code (if any) and when they paired on LINE (if they did).
+    Neither: a teacher with a LINE ID and consent from before pairing existed, or the manager's tick."""
+
+    teacher_id: int
+    name: str
+    code: str | None
+    expires_at: dt.datetime | None
+    paired_at: dt.datetime | None
+
+
+# ----- the rules (pure) -----
+
+
+def is_live(expires_at: dt.datetime, used_at: dt.datetime | None, at: dt.datetime) -> bool:
+    return used_at is None and at < expires_at
+
+
+def new_code(choose: Callable[[str], str] = secrets.choice) -> str:
+    """A random code with at least one digit and one letter."""
+    while True:
+        code = "".join(choose(ALPHABET) for _ in range(CODE_LENGTH))
+        if any(c.isdigit() for c in code) and any(c.isalpha() for c in code):
+            return code
+
+
+def as_code(text: str) -> str | None:
+    """The code a message means, or None if it is not meant as one. Full-width characters, lower case,
+    spaces and hyphens are forgiven (phones type them); it need not be a valid code to be meant as one."""
+    folded = unicodedata.normalize("NFKC", text).upper()
+    compact = "".join(c for c in folded if c not in " -\u3000\t\n")
+    if len(compact) != CODE_LENGTH or not compact.isascii() or not compact.isalnum():
+        return None
+    if not any(c.isdigit() for c in compact) or not any(c.isalpha() for c in compact):
+        return None
+    return compact
+
+
+def friend_url(basic_id: str) -> str:
+    return FRIEND_URL.format(basic_id=basic_id)
+
+
+def friend_link(bot_info: dict[str, Any]) -> tuple[str, bytes]:
+    """The add-friend link from the bot info's basic ID (`GET /v2/bot/info`), and its QR code as PNG."""
+    import segno  # loaded only when the wizard shows the link
+
+    basic_id = bot_info.get("basicId")
+    if not isinstance(basic_id, str) or not basic_id.startswith("@") or len(basic_id) > 32:
+        raise ValueError("LINE's bot info has no basic ID")
+    url = friend_url(basic_id)
+    out = io.BytesIO()
+    segno.make_qr(url, error="m").save(out, kind="png", scale=8, border=4)
+    return url, out.getvalue()
+
+
+# ----- codes -----
+
+
+def _needs_pairing(teacher: Teacher) -> bool:
+    return teacher.active and teacher.erased_at is None and (not teacher.line_user_id or not teacher.line_opt_in)
+
+
+def _live_codes(session: Session, at: dt.datetime) -> dict[int, PairingCodeRow]:
+    """Each teacher's newest live code."""
+    rows = session.scalars(select(PairingCodeRow).where(PairingCodeRow.used_at.is_(None),
+                                                        PairingCodeRow.expires_at > at).order_by(PairingCodeRow.id))
+    return {row.teacher_id: row for row in rows}
+
+
+def issue_codes(session: Session, now: dt.datetime, classroom_id: int | None = None) -> list[PairingCode]:
+    """A live code for every active teacher without a LINE ID or LINE consent, by name. A teacher who
+    has a live code keeps it (it may be on paper already); `classroom_id` names the classroom being
+    connected, whose language the replies use (teachers are not bound to one classroom)."""
+    live = _live_codes(session, now)
+    used = set(session.scalars(select(PairingCodeRow.code)))
+    out = []
+    for teacher in session.scalars(select(Teacher).where(Teacher.active.is_(True)).order_by(Teacher.name, Teacher.id)):
+        if not _needs_pairing(teacher):
+            continue
+        row = live.get(teacher.id)
+        if row is None:
+            code = new_code()
+            while code in used:
+                code = new_code()
+            used.add(code)
+            row = PairingCodeRow(code=code, teacher_id=teacher.id, classroom_id=classroom_id, issued_at=now,
+                                 expires_at=now + CODE_LIFE)
+            session.add(row)
+        out.append(PairingCode(teacher.id, teacher.display_name, row.code, row.expires_at))
+    session.flush()
+    return out
+
+
+def pairing_progress(session: Session, now: dt.datetime) -> list[TeacherPairing]:
+    """Every active teacher: their live code and when they paired on LINE, by name."""
+    live = _live_codes(session, now)
+    out = []
+    for teacher in session.scalars(select(Teacher).where(Teacher.active.is_(True), Teacher.erased_at.is_(None))
+                                   .order_by(Teacher.name, Teacher.id)):
+        row = live.get(teacher.id) if _needs_pairing(teacher) else None
+        out.append(TeacherPairing(teacher.id, teacher.display_name, row.code if row else None,
+                                  row.expires_at if row else None,
+                                  teacher.line_opt_in_at if teacher.line_opt_in else None))
+    return out
+
+
+# ----- the message handler -----
+
+
+def _language(session: Session, row: PairingCodeRow | None, teacher: Teacher | None) -> str:
+    room = session.get(Classroom, row.classroom_id) if row is not None and row.classroom_id is not None else None
+    if room is None and teacher is not None:  # the classroom of the teacher's latest shift
+        room = session.scalar(select(Classroom).join(Shift, Shift.classroom_id == Classroom.id)
+                              .where(Shift.teacher_id == teacher.id).order_by(Shift.local_date.desc()).limit(1))
+    language = room.language if room is not None else "ja"
+    return language if language in REPLIES else "ja"
+
+
+def reply_after_commit(session: Session, line: LineSource, reply_token: str | None, text: str) -> None:
+    """Send `text` as the event's reply once this transaction commits (nothing if it rolls back)."""
+    if not reply_token:
+        return
+    session.info.setdefault(_REPLIES_KEY, []).append((line, reply_token, text))
+
+
+@sa_event.listens_for(Session, "after_commit")
+def _send_replies(session: Session) -> None:
+    for line, token, text in session.info.pop(_REPLIES_KEY, []):
+        try:
+            client = line()
+            if client is not None:
+                client.reply(token, [{"type": "text", "text": text}])
+        except LineApiError as exc:
+            log.warning("a reply to a LINE message could not be sent: %s", exc)
+        except Exception:  # the event is committed as handled; a reply is a courtesy
+            log.exception("replying to a LINE message failed")
+
+
+@sa_event.listens_for(Session, "after_rollback")
+def _drop_replies(session: Session) -> None:
+    session.info.pop(_REPLIES_KEY, None)
+
+
+class PairingHandler:
+    types = TYPES
+
+    def __init__(self, line: LineSource) -> None:
+        self.line = line
+
+    def handle(self, session: Session, event: ReceivedEvent, *, now: dt.datetime) -> None:
+        message = event.body.get("message")
+        if event.source_type != "user" or not event.user_id or not isinstance(message, dict):
+            return
+        text = message.get("text")
+        code = as_code(text) if message.get("type") == "text" and isinstance(text, str) and len(text) <= 40 else None
+        if code is None:
+            return  # ordinary chat with the account: not ours to answer
+        token = event.body.get("replyToken") if not event.is_redelivery else None
+        at = min(event.occurred_at or now, now)  # when the teacher sent it (a late redelivery still counts)
+        row = session.scalar(select(PairingCodeRow).where(PairingCodeRow.code == code))
+        teacher = session.get(Teacher, row.teacher_id) if row is not None else None
+        if row is None or teacher is None or not is_live(row.expires_at, row.used_at, at) or not _needs_pairing(teacher):
+            log.info("a LINE user sent a pairing code that is wrong, used or expired")
+            reply_after_commit(session, self.line, token, REPLIES[_language(session, row, teacher)]["wrong"])
+            return
+        language = _language(session, row, teacher)
+        owner = session.scalar(select(Teacher).where(Teacher.line_user_id == event.user_id))
+        if owner is not None and owner.id != teacher.id:
+            log.info("a pairing code came from the LINE user of teacher %s, not of teacher %s", owner.id, teacher.id)
+            reply_after_commit(session, self.line, token, REPLIES[language]["taken"])
+            return
+        teacher.line_user_id = event.user_id
+        teacher.line_opt_in, teacher.line_opt_in_at = True, at
+        teacher.line_unreachable_at = None
+        row.used_at, row.used_by = at, event.user_id
+        log.info("teacher %s paired with their LINE account", teacher.id)
+        reply_after_commit(session, self.line, token, REPLIES[language]["paired"])
+
+
+def standard_handlers(line: LineSource) -> tuple[EventHandler, ...]:
+    """Every handler of the receiver: follow/unfollow, groups, pairing and 了解 postbacks."""
+    return (follow.FollowHandler(), groups.GroupHandler(line), PairingHandler(line), acknowledge.AckHandler())
+
+
+def line_from_settings(db: Database) -> LineSource:
+    """The LINE client the settings make (a token, or the channel ID and secret), made on first use and
+    kept; while LINE is not set up, None (the handlers then store what they can and do not reply)."""
+    made: list[LineClient] = []
+
+    def source() -> LineClient | None:
+        if not made:
+            access = access_from_settings(db)
+            if access is None:
+                return None
+            made.append(access.client)
+        return made[0]
+
+    return source
