@@ -31,6 +31,13 @@ class LineSection(QGroupBox):
             "Shiftcast sends through the Messaging API channel of your LINE Official Account. "
             "It needs the channel's access token, a long password that lets it send in the account's name."), self))
 
+        self.connect_line = QPushButton(self.tr("Connect LINE…"), self)
+        self.connect_line.setObjectName("connectLine")
+        self.connect_line.clicked.connect(self.open_connect)
+        layout.addRow(self.tr("Connect:"), stack(row(self.connect_line, stretch_last=True), note(self.tr(
+            "A guided set-up with the channel ID and channel secret: Shiftcast makes its own access tokens and "
+            "checks that LINE can reach it."), self)))
+
         self.token = QLineEdit(self)
         self.token.setObjectName("lineToken")
         self.token.setEchoMode(QLineEdit.EchoMode.Password)
@@ -131,6 +138,13 @@ class LineSection(QGroupBox):
                 "automatically.").format(since, hold.code))
 
     # ----- actions -----
+
+    def open_connect(self) -> None:
+        from ui.connect_line import open_connect_line
+
+        self.connect_dialog = open_connect_line(self.ctx, self)
+        self.connect_dialog.use_token_instead.connect(self.token.setFocus)
+        self.connect_dialog.connected.connect(self.reload)
 
     def _save_token(self) -> None:
         token = self.token.text().strip()
