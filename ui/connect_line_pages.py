@@ -35,7 +35,15 @@ from core.receiving.address import (
     PublicAddress,
     QuickTunnel,
 )
-from core.setup.line_connect import CONSOLE_URL, BotIdentity, ConnectLine, Restore, TestOutcome, WebhookTest
+from core.setup.line_connect import (
+    CONSOLE_URL,
+    BotIdentity,
+    ConnectLine,
+    EndpointState,
+    Restore,
+    TestOutcome,
+    WebhookTest,
+)
 from ui.context import AppContext
 from ui.settings_widgets import StatusLabel, note, report, row, sentence
 
@@ -258,6 +266,9 @@ class WebhookPage(WizardPage):
         self.column.addWidget(note(self.tr(
             "Shiftcast now points the channel's webhook at itself and asks LINE to test it. The address LINE "
             "used before is kept and put back when you finish."), self))
+        self.where = StatusLabel(self)
+        self.where.setObjectName("webhookWhere")
+        self.column.addWidget(self.where)
         self.answer = StatusLabel(self)
         self.answer.setObjectName("webhookAnswer")
         self.again = QPushButton(self.tr("Test again"), self)
@@ -275,12 +286,22 @@ class WebhookPage(WizardPage):
         self.result = None
         self._pointed = False
         self.answer.clear_status()
+        self.where.clear_status()
         self._working(self.tr("Setting Shiftcast's address at LINE…"))
         flow = self.host.flow
         self.host.ctx.tasks.run(flow.point_line_here, self._pointed_here, self._failed_here, owner=self)
 
-    def _pointed_here(self, _previous: object) -> None:
+    def _pointed_here(self, previous: EndpointState) -> None:
         self._pointed = True
+        ours = self.host.flow.endpoint or ""
+        if previous.endpoint and previous.endpoint != ours:
+            self.where.ok(self.tr("LINE now calls {0}\nBefore, it called {1}; that address is put back when you "
+                                  "finish.").format(ours, previous.endpoint))
+        else:
+            self.where.ok(self.tr("LINE now calls {0}\nNo other address was set before. LINE cannot remove an "
+                                  "address, so this one stays after you finish; once the tunnel stops, nothing "
+                                  "answers there. You may switch “Use webhook” off in the LINE Developers console "
+                                  "then.").format(ours))
         self._test()
 
     def _failed_here(self, exc: BaseException) -> None:
@@ -311,6 +332,10 @@ class WebhookPage(WizardPage):
     def words(self, result: WebhookTest) -> str:
         """LINE's answer in plain words (core/setup/line_connect.py's table, translated)."""
         outcome = result.outcome
+        if outcome is TestOutcome.OK and not result.active:
+            return self.tr("LINE's test reached Shiftcast, but webhooks are switched off for this channel: switch "
+                           "“Use webhook” on in the LINE Developers console (Messaging API tab), then press "
+                           "“Test again”.")
         if outcome is TestOutcome.OK:
             text = self.tr("LINE reached Shiftcast: webhooks work.")
         elif outcome is TestOutcome.SIGNATURE:

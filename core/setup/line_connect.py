@@ -134,6 +134,8 @@ class WebhookTest:
 
     @property
     def words(self) -> str:
+        if self.outcome is TestOutcome.OK and not self.active:
+            return f"LINE's test reached Shiftcast, but it will not send events yet. {INACTIVE_WORDS}"
         text = _WORDS[self.outcome].format(code=self.status_code, reason=self.reason or self.detail or "?")
         return text if self.active else f"{text} {INACTIVE_WORDS}"
 

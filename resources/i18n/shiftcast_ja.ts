@@ -2422,8 +2422,24 @@ This cannot be undone.</source>
         <translation>LINEにShiftcastのアドレスを設定しています…</translation>
     </message>
     <message>
+        <source>LINE now calls {0}
+Before, it called {1}; that address is put back when you finish.</source>
+        <translation>LINEの呼び出し先: {0}
+以前の呼び出し先は {1} です。このアドレスは完了時に元に戻されます。</translation>
+    </message>
+    <message>
+        <source>LINE now calls {0}
+No other address was set before. LINE cannot remove an address, so this one stays after you finish; once the tunnel stops, nothing answers there. You may switch “Use webhook” off in the LINE Developers console then.</source>
+        <translation>LINEの呼び出し先: {0}
+以前は何も設定されていませんでした。LINEではアドレスを削除できないため、完了後もこのアドレスが残りますが、トンネルを停止すると応答しなくなります。必要に応じて、LINE Developersコンソールで「Webhookの利用」をオフにしてください。</translation>
+    </message>
+    <message>
         <source>Asking LINE to test the address…</source>
         <translation>LINEにアドレスの確認を依頼しています…</translation>
+    </message>
+    <message>
+        <source>LINE&apos;s test reached Shiftcast, but webhooks are switched off for this channel: switch “Use webhook” on in the LINE Developers console (Messaging API tab), then press “Test again”.</source>
+        <translation>LINEの確認はShiftcastに届きましたが、このチャネルではWebhookがオフになっています。LINE Developersコンソールの「Messaging API設定」タブで「Webhookの利用」をオンにしてから、「もう一度確認」を押してください。</translation>
     </message>
     <message>
         <source>LINE reached Shiftcast: webhooks work.</source>
