@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import textwrap
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from core.errors import ValidationError
 from core.receiving.address import LoopbackAddress
 from core.setup.line_connect import (
     ConnectLine,
+    FlowEnded,
     Restore,
     TestOutcome,
     explain,
@@ -260,7 +262,7 @@ CHILD = textwrap.dedent("""
 def _env(paths: DataPaths, line: LineEmulator) -> dict[str, str]:
     env = os.environ | {"SHIFTCAST_HOME": str(paths.home), "SHIFTCAST_DB_URL": paths.database_url(),
                         "SHIFTCAST_LINE_API_BASE": line.base_url,
-                        # each process its own empty keyring: the next start finds the secret in its environment
+                        # the flow's own keyring, empty and in memory: nothing reaches this machine's keyring
                         "PYTHON_KEYRING_BACKEND": "tests.memory_keyring.MemoryKeyring",
                         "PYTHONPATH": str(ROOT)}
     env.pop("SHIFTCAST_LINE_CHANNEL_SECRET", None)
@@ -287,8 +289,10 @@ def test_a_flow_killed_after_setting_its_endpoint_is_repaired_at_the_next_start(
     assert line.webhook_endpoint == ours and _settings(db) == (True, EARLIER, ours)
 
     port = _unused_port()
+    # The next start is a headless receiver without any keyring: the secret comes from its environment.
     webhook = subprocess.Popen([sys.executable, "main.py", "webhook", "--port", str(port)], cwd=ROOT,
-                               env=_env(paths, line) | {"SHIFTCAST_LINE_CHANNEL_SECRET": SECRET},
+                               env=_env(paths, line) | {"SHIFTCAST_LINE_CHANNEL_SECRET": SECRET,
+                                                        "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"},
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     output = _Output(webhook)
     try:
@@ -318,3 +322,39 @@ def test_the_sender_puts_a_pending_endpoint_back_when_it_starts(db: Database, li
         keys.LINE_WEBHOOK_RESTORE_PENDING.write(s, True)
     assert main.main(["sender", "--until-idle"]) == 0
     assert line.webhook_endpoint == EARLIER and _settings(db) == (False, None, None)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="a fake cloudflared shell script")
+def test_finishing_while_the_tunnel_still_starts_stops_it_at_once(
+        tmp_path: Path, db: Database, line: LineEmulator, flow: ConnectLine) -> None:
+    from core.receiving.address import AddressError, QuickTunnel
+    from tests.test_public_address import _gone, _script
+
+    line.set_webhook_endpoint(EARLIER)
+    fake = _script(tmp_path / "bin", 'echo "$$" > "$(dirname "$0")/pid"\nwhile :; do sleep 1; done\n')
+    flow.check_credentials(CHANNEL_ID, SECRET)
+    outcome: list[BaseException | str] = []
+
+    def start() -> None:
+        try:
+            outcome.append(flow.start_receiving(QuickTunnel(fake, url_timeout=600.0)))
+        except BaseException as exc:  # noqa: BLE001 - handed to the test's thread
+            outcome.append(exc)
+
+    starter = threading.Thread(target=start)
+    starter.start()
+    pid_file = fake.parent / "pid"
+    seen = threading.Event()
+    for _ in range(6000):  # the signal: the fake cloudflared runs (it wrote its pid)
+        if pid_file.exists() and pid_file.read_text().strip():
+            break
+        seen.wait(0.01)
+    pid = int(pid_file.read_text())
+    finished = flow.finish()  # the wizard closed while cloudflared had not answered yet
+    starter.join(30)
+    assert not starter.is_alive()
+    assert len(outcome) == 1 and isinstance(outcome[0], AddressError)
+    assert finished.restore is Restore.NOTHING_PENDING and line.webhook_endpoint == EARLIER
+    assert _gone(pid) and flow.receiver is None
+    with pytest.raises(FlowEnded):
+        flow.test()

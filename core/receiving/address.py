@@ -189,10 +189,14 @@ class QuickTunnel:
         self._reader: threading.Thread | None = None
         self._seen: list[str] = []
         self.url: str | None = None
+        # stop() may come from another thread while start() waits (the wizard closed): a stopped
+        # tunnel stays stopped, so a start() that had not launched cloudflared yet does not launch it.
+        self._guard = threading.Lock()
+        self._stopped = False
 
     def start(self, local_port: int) -> str:
         if self._process is not None:
-            raise RuntimeError("the tunnel is already started")
+            raise RuntimeError("the tunnel is already started")  # one start per QuickTunnel
         executable = self._executable or find_cloudflared(self._search_path, self._beside)
         if executable is None:
             raise AddressError(AddressProblem.NOT_INSTALLED, not_installed_message())
@@ -203,26 +207,32 @@ class QuickTunnel:
         else:
             options["creationflags"] = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0) | getattr(
                 subprocess, "CREATE_NO_WINDOW", 0)
-        try:
-            self._process = subprocess.Popen(
-                command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                text=True, encoding="utf-8", errors="replace", **options)  # type: ignore[call-overload]
-        except OSError as exc:
-            raise AddressError(AddressProblem.NOT_STARTED,
-                               f"cloudflared could not be started ({exc.strerror or exc})") from None
-        assert self._process.stderr is not None
-        self._reader = threading.Thread(target=self._read, args=(self._process.stderr,), name="cloudflared-output",
-                                        daemon=True)
-        self._reader.start()
+        with self._guard:
+            if self._stopped:
+                raise AddressError(AddressProblem.NOT_STARTED, "the tunnel was stopped before it started")
+            try:
+                process = subprocess.Popen(
+                    command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                    text=True, encoding="utf-8", errors="replace", **options)  # type: ignore[call-overload]
+            except OSError as exc:
+                raise AddressError(AddressProblem.NOT_STARTED,
+                                   f"cloudflared could not be started ({exc.strerror or exc})") from None
+            self._process = process
+            assert process.stderr is not None
+            self._reader = threading.Thread(target=self._read, args=(process.stderr,), name="cloudflared-output",
+                                            daemon=True)
+            self._reader.start()
         try:
             url = self._wait_for(_QUICK_URL, self.url_timeout)
+            self._raise_if_stopped()
             if url is None:
-                raise self._failure("did not give an address", self.url_timeout)
+                raise self._failure(process, "did not give an address", self.url_timeout)
             self.url = url
             # The address exists before its connection is up; LINE's test would fail until then.
             if self._wait_for(re.compile(re.escape(_REGISTERED)), self.register_timeout) is None:
-                if self._process.poll() is not None:
-                    raise self._failure("stopped right after giving its address", self.register_timeout)
+                self._raise_if_stopped()
+                if process.poll() is not None:
+                    raise self._failure(process, "stopped right after giving its address", self.register_timeout)
                 log.warning("cloudflared gave %s but did not say it connected within %g s", url, self.register_timeout)
         except BaseException:
             self.stop()
@@ -256,9 +266,12 @@ class QuickTunnel:
                 return found.group(0)
         return None
 
-    def _failure(self, what: str, waited: float) -> AddressError:
-        process = self._process
-        code = process.poll() if process is not None else None
+    def _raise_if_stopped(self) -> None:
+        if self._stopped:
+            raise AddressError(AddressProblem.NOT_STARTED, "the tunnel was stopped before it was up")
+
+    def _failure(self, process: subprocess.Popen[str], what: str, waited: float) -> AddressError:
+        code = process.poll()
         output = "\n".join(self._seen)
         if code is not None:
             return AddressError(AddressProblem.EXITED,
@@ -268,7 +281,9 @@ class QuickTunnel:
                             "connection and try again", output=output)
 
     def stop(self) -> None:
-        process, self._process = self._process, None
+        with self._guard:
+            self._stopped = True
+            process, self._process = self._process, None
         if process is None:
             return
         if process.poll() is None:

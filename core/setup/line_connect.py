@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import enum
 import logging
+import os
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,7 +76,13 @@ class WebhookClient(LineClient):
 
 def client_from_settings(db: Database) -> WebhookClient | None:
     """A client with the saved credentials (the long-lived token, else the channel ID and secret)."""
-    token = secrets.line_token()
+    try:
+        token = secrets.line_token()
+    except secrets.SecretStoreError:
+        # A headless receiver may have no keyring at all, only the secret in its environment.
+        if not os.environ.get(secrets.LINE_CHANNEL_SECRET_ENV, "").strip():
+            raise
+        token = None
     with db.read() as session:
         channel_id = None if token else keys.LINE_CHANNEL_ID.read(session)
         base = resolve_base_url(keys.LINE_API_BASE.read(session))
@@ -246,9 +254,15 @@ def check_channel_secret(text: str) -> str:
     return secret
 
 
+class FlowEnded(ShiftcastError):
+    """A step was asked of a flow that has finished (the wizard was closed meanwhile)."""
+
+
 class ConnectLine:
     """One run of the connect flow. Its steps block (HTTP, a subprocess); a screen runs each on a
-    background thread, one after the other."""
+    background thread. Steps run one at a time (a lock), and `finish` or `close` from another thread
+    first stops a tunnel that is still starting, so closing the wizard never waits out cloudflared
+    and never leaves a tunnel behind that a late step would have started."""
 
     def __init__(self, db: Database, *, timeout: httpx.Timeout = DEFAULT_TIMEOUT, receiver_host: str = "127.0.0.1",
                  clock: Clock | None = None) -> None:
@@ -265,111 +279,149 @@ class ConnectLine:
         self.endpoint: str | None = None
         self.previous: EndpointState | None = None
         self._secret: str | None = None
+        self._lock = threading.RLock()
+        self._starting: PublicAddress | None = None  # an address whose start() is under way
+        self._ended = False
 
     # 1
     def check_credentials(self, channel_id: str, channel_secret: str) -> BotIdentity:
         channel_id = check_channel_id(channel_id)
         channel_secret = check_channel_secret(channel_secret)
-        source = StatelessTokenSource(channel_id, channel_secret, base_url=self.base_url, timeout=self.timeout,
-                                      verify=tls_context(), **({"clock": self.clock} if self.clock else {}))
-        try:
-            source.current()
-        except TokenRefused as exc:
-            raise ValidationError(f"LINE refused this channel ID and secret ({exc}); copy both again from the "
-                                  "LINE Developers console") from None
-        except httpx.HTTPError as exc:
-            raise LineApiError(None, f"could not reach LINE ({type(exc).__name__})") from None
-        client = WebhookClient("", base_url=self.base_url, timeout=self.timeout, auth=source.auth())
-        try:
-            info = client.bot_info()
-        except BaseException:
-            client.close()
-            raise
-        secrets.set_line_channel_secret(channel_secret)
-        with self.db.write() as session:
-            keys.LINE_CHANNEL_ID.write(session, channel_id)
-        if self.client is not None:
-            self.client.close()
-        self.client = client
-        self._secret = channel_secret
-        self.bot = BotIdentity(str(info.get("displayName") or ""), str(info.get("basicId") or ""),
-                               str(info.get("userId") or ""))
-        return self.bot
+        with self._lock:
+            self._check_open()
+            source = StatelessTokenSource(channel_id, channel_secret, base_url=self.base_url, timeout=self.timeout,
+                                          verify=tls_context(), **({"clock": self.clock} if self.clock else {}))
+            try:
+                source.current()
+            except TokenRefused as exc:
+                raise ValidationError(f"LINE refused this channel ID and secret ({exc}); copy both again from the "
+                                      "LINE Developers console") from None
+            except httpx.HTTPError as exc:
+                raise LineApiError(None, f"could not reach LINE ({type(exc).__name__})") from None
+            client = WebhookClient("", base_url=self.base_url, timeout=self.timeout, auth=source.auth())
+            try:
+                info = client.bot_info()
+            except BaseException:
+                client.close()
+                raise
+            secrets.set_line_channel_secret(channel_secret)
+            with self.db.write() as session:
+                keys.LINE_CHANNEL_ID.write(session, channel_id)
+            if self.client is not None:
+                self.client.close()
+            self.client = client
+            self._secret = channel_secret
+            self.bot = BotIdentity(str(info.get("displayName") or ""), str(info.get("basicId") or ""),
+                                   str(info.get("userId") or ""))
+            return self.bot
 
     # 2
     def start_receiving(self, address: PublicAddress, *, port: int = 0) -> str:
-        if self._secret is None:
-            raise RuntimeError("check the credentials first")
-        self.stop_receiving()
-        receiver = WebhookReceiver(self.db, self._secret, host=self.receiver_host, port=port).start()
-        try:
-            url = endpoint(address.start(receiver.port))
-        except BaseException:
-            receiver.stop()
-            raise
-        self.receiver, self.address, self.endpoint = receiver, address, url
-        return url
+        with self._lock:
+            self._check_open()
+            if self._secret is None:
+                raise RuntimeError("check the credentials first")
+            self.stop_receiving()
+            receiver = WebhookReceiver(self.db, self._secret, host=self.receiver_host, port=port).start()
+            self._starting = address
+            try:
+                url = endpoint(address.start(receiver.port))
+                self._check_open()  # ended while the address started: stop both below
+            except BaseException:
+                address.stop()
+                receiver.stop()
+                raise
+            finally:
+                self._starting = None
+            self.receiver, self.address, self.endpoint = receiver, address, url
+            return url
 
     # 3
     def point_line_here(self) -> EndpointState:
-        client, ours = self._client(), self._endpoint()
-        current = client.webhook_endpoint()
-        with self.db.write() as session:
-            pending = keys.LINE_WEBHOOK_RESTORE_PENDING.read(session)
-            if not pending or current.endpoint != keys.LINE_WEBHOOK_OURS.read(session):
-                keys.LINE_WEBHOOK_SAVED.write(session, current.endpoint)
-            keys.LINE_WEBHOOK_OURS.write(session, ours)
-            keys.LINE_WEBHOOK_RESTORE_PENDING.write(session, True)
-        # Saved and committed first: from here on a crash is repaired at the next start.
-        try:
-            client.set_webhook_endpoint(ours)
-        except BaseException:
-            if not pending:  # LINE kept its endpoint: nothing to put back
-                with self.db.write() as session:
-                    _clear(session)
-            raise
-        self.previous = current
-        return current
+        with self._lock:
+            self._check_open()
+            client, ours = self._client(), self._endpoint()
+            current = client.webhook_endpoint()
+            with self.db.write() as session:
+                pending = keys.LINE_WEBHOOK_RESTORE_PENDING.read(session)
+                if not pending or current.endpoint != keys.LINE_WEBHOOK_OURS.read(session):
+                    keys.LINE_WEBHOOK_SAVED.write(session, current.endpoint)
+                keys.LINE_WEBHOOK_OURS.write(session, ours)
+                keys.LINE_WEBHOOK_RESTORE_PENDING.write(session, True)
+            # Saved and committed first: from here on a crash is repaired at the next start.
+            try:
+                client.set_webhook_endpoint(ours)
+            except BaseException:
+                if not pending:  # LINE kept its endpoint: nothing to put back
+                    with self.db.write() as session:
+                        _clear(session)
+                raise
+            self.previous = current
+            return current
 
     # 4
     def test(self) -> WebhookTest:
-        client, ours = self._client(), self._endpoint()
-        answer = client.test_webhook(ours)
-        state = client.webhook_endpoint()
-        return explain(answer, active=state.active)
+        with self._lock:
+            self._check_open()
+            client, ours = self._client(), self._endpoint()
+            answer = client.test_webhook(ours)
+            state = client.webhook_endpoint()
+            return explain(answer, active=state.active)
 
     # 5
     def finish(self, *, keep_receiving: bool = False) -> Finished:
-        try:
-            if keep_receiving:
-                with self.db.write() as session:
-                    _clear(session)
-                return Finished(None, True)
-            restore = restore_if_pending(self.db, self.client)
-            return Finished(restore, False)
-        finally:
-            if not keep_receiving:
-                self.close()
+        """Put LINE's earlier endpoint back and stop, or keep receiving (`close()` later). Safe to call
+        from another thread while a step runs, and more than once."""
+        if not keep_receiving:
+            self._interrupt()
+        with self._lock:
+            try:
+                if keep_receiving:
+                    self._check_open()
+                    with self.db.write() as session:
+                        _clear(session)
+                    return Finished(None, True)
+                return Finished(restore_if_pending(self.db, self.client), False)
+            finally:
+                if not keep_receiving:
+                    self._close_locked()
 
     def stop_receiving(self) -> None:
-        address, self.address = self.address, None
-        receiver, self.receiver = self.receiver, None
-        self.endpoint = None
-        try:
-            if address is not None:
-                address.stop()
-        finally:
-            if receiver is not None:
-                receiver.stop()
+        with self._lock:
+            address, self.address = self.address, None
+            receiver, self.receiver = self.receiver, None
+            self.endpoint = None
+            try:
+                if address is not None:
+                    address.stop()
+            finally:
+                if receiver is not None:
+                    receiver.stop()
 
     def close(self) -> None:
         """Stop the tunnel and the receiver and drop the client, restoring nothing."""
+        self._interrupt()
+        with self._lock:
+            self._close_locked()
+
+    def _interrupt(self) -> None:
+        self._ended = True  # read by a step still running: it stops what it started
+        starting = self._starting
+        if starting is not None:
+            starting.stop()  # its start() then ends at once with an AddressError
+
+    def _close_locked(self) -> None:
+        self._ended = True
         try:
             self.stop_receiving()
         finally:
             if self.client is not None:
                 self.client.close()
                 self.client = None
+
+    def _check_open(self) -> None:
+        if self._ended:
+            raise FlowEnded("the LINE connection set-up was closed")
 
     def _client(self) -> WebhookClient:
         if self.client is None:
