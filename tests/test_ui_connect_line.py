@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import shiboken6
@@ -15,6 +16,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from core.emulator import LineEmulator
+from core.receiving.address import DOWNLOAD_PAGE
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
@@ -177,5 +179,25 @@ def test_the_welcome_offers_to_connect_line(qtbot, ctx: AppContext, line: LineEm
     assert window.tabs.currentWidget() is window.settings
     dialog = window.settings.line.connect_dialog
     assert dialog.isVisible() and isinstance(dialog.page, CredentialsPage)
+    dialog.reject()
+    settle(qtbot, ctx)
+
+
+def test_a_missing_cloudflared_is_explained_and_a_second_click_raises_the_same_wizard(
+        qtbot, ctx: AppContext, line: LineEmulator, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))  # no cloudflared on PATH, none bundled beside Python
+    view, dialog = _open(qtbot, ctx)
+    qtbot.mouseClick(view.line.connect_line, CLICK)
+    assert view.line.connect_dialog is dialog
+    _credentials(qtbot, ctx, dialog)
+    address = dialog.page
+    assert isinstance(address, AddressPage)
+    address.tunnel.setChecked(True)
+    qtbot.mouseClick(dialog.next, CLICK)
+    settle(qtbot, ctx)
+    assert dialog.page is address and address.status.problem_shown
+    assert DOWNLOAD_PAGE in address.status.text() and "not installed" in address.status.text()
+    assert line.webhook_endpoint == EARLIER
     dialog.reject()
     settle(qtbot, ctx)

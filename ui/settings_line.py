@@ -140,8 +140,15 @@ class LineSection(QGroupBox):
     # ----- actions -----
 
     def open_connect(self) -> None:
+        import shiboken6
+
         from ui.connect_line import open_connect_line
 
+        dialog = getattr(self, "connect_dialog", None)
+        if dialog is not None and shiboken6.isValid(dialog) and dialog.isVisible():
+            dialog.raise_()  # one set-up at a time: a second would fight the first over the webhook
+            dialog.activateWindow()
+            return
         self.connect_dialog = open_connect_line(self.ctx, self)
         self.connect_dialog.use_token_instead.connect(self.token.setFocus)
         self.connect_dialog.connected.connect(self.reload)
