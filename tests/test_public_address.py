@@ -105,13 +105,45 @@ def test_a_missing_cloudflared_says_what_to_install(tmp_path: Path) -> None:
     assert DOWNLOAD_PAGE in str(missing.value) and "cloudflared" in str(missing.value)
 
 
-def test_a_cloudflared_that_prints_nothing_and_exits_is_reported(tmp_path: Path) -> None:
-    fake = _script(tmp_path / "bin", "echo 'failed to request quick Tunnel' >&2\nexit 3\n")
+@pytest.mark.parametrize(("body", "code", "output"), [
+    ("exit 0\n", 0, ""),  # silent
+    ("echo 'failed to request quick Tunnel' >&2\nexit 3\n", 3, "failed to request quick Tunnel"),
+])
+def test_a_cloudflared_that_exits_without_an_address_is_reported(tmp_path: Path, body: str, code: int,
+                                                                 output: str) -> None:
+    fake = _script(tmp_path / "bin", body)
     tunnel = QuickTunnel(fake, clock=StepClock(0.001), url_timeout=1e6)  # only its exit can end the wait
     with pytest.raises(AddressError) as exited:
         tunnel.start(8765)
     assert exited.value.problem is AddressProblem.EXITED
-    assert "exit code 3" in str(exited.value) and "failed to request quick Tunnel" in exited.value.output
+    assert f"exit code {code}" in str(exited.value) and exited.value.output == output
+
+
+def test_a_tunnel_stopped_from_another_thread_while_it_waits_ends_its_start(tmp_path: Path) -> None:
+    fake = _script(tmp_path / "bin", 'echo "$$" > "$(dirname "$0")/pid"\nwhile :; do sleep 1; done\n')
+    tunnel = QuickTunnel(fake, url_timeout=600.0)  # only stop() can end this wait
+    raised: list[BaseException] = []
+    starter = threading.Thread(target=lambda: _catch(raised, lambda: tunnel.start(8765)))
+    starter.start()
+    pid_file = fake.parent / "pid"
+    pause = threading.Event()
+    for _ in range(6000):  # the signal: the fake runs
+        if pid_file.exists() and pid_file.read_text().strip():
+            break
+        pause.wait(0.01)
+    tunnel.stop()
+    starter.join(30)
+    assert not starter.is_alive() and isinstance(raised[0], AddressError)
+    assert _gone(int(pid_file.read_text()))
+    with pytest.raises(AddressError):  # a stopped tunnel stays stopped
+        tunnel.start(8765)
+
+
+def _catch(into: list[BaseException], fn) -> None:  # type: ignore[no-untyped-def]
+    try:
+        fn()
+    except BaseException as exc:  # noqa: BLE001 - handed to the test's thread
+        into.append(exc)
 
 
 def test_a_hanging_cloudflared_times_out_and_is_killed(tmp_path: Path) -> None:
