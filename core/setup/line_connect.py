@@ -31,6 +31,7 @@ import enum
 import logging
 import os
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +41,7 @@ from core.channels.line import DEFAULT_TIMEOUT, LineApiError, LineClient, resolv
 from core.channels.line_token import Clock, StatelessTokenSource, TokenRefused
 from core.errors import ShiftcastError, ValidationError
 from core.receiving.address import PublicAddress, endpoint
+from core.receiving.handlers import EventHandler
 from core.receiving.server import WebhookReceiver
 from core.store import secrets
 from core.store import setting_keys as keys
@@ -265,8 +267,9 @@ class ConnectLine:
     and never leaves a tunnel behind that a late step would have started."""
 
     def __init__(self, db: Database, *, timeout: httpx.Timeout = DEFAULT_TIMEOUT, receiver_host: str = "127.0.0.1",
-                 clock: Clock | None = None) -> None:
+                 clock: Clock | None = None, handlers: Sequence[EventHandler] | None = None) -> None:
         self.db = db
+        self.handlers = handlers  # the receiver's; None: its default ones
         self.timeout = timeout
         self.receiver_host = receiver_host
         self.clock = clock  # the token cache's clock (tests); None: the wall clock
@@ -322,7 +325,8 @@ class ConnectLine:
             if self._secret is None:
                 raise RuntimeError("check the credentials first")
             self.stop_receiving()
-            receiver = WebhookReceiver(self.db, self._secret, host=self.receiver_host, port=port).start()
+            receiver = WebhookReceiver(self.db, self._secret, host=self.receiver_host, port=port,
+                                       handlers=self.handlers).start()
             self._starting = address
             try:
                 url = endpoint(address.start(receiver.port))
