@@ -77,6 +77,9 @@ def _now() -> dt.datetime:
 
 
 def cmd_sender(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.setup.line_connect import restore_if_pending
+
+    restore_if_pending(db)  # a connect flow that crashed left LINE's webhook pointing at its tunnel
     if args.until_idle:
         from core.channels import email as email_channel
         from core.channels.line import access_from_settings

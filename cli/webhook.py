@@ -34,6 +34,7 @@ def add_parsers(sub: Any) -> None:
 
 def cmd_webhook(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     from core.receiving.server import WebhookReceiver
+    from core.setup import line_connect
     from core.store import secrets
 
     if not 0 < args.port < 65536:
@@ -52,6 +53,7 @@ def cmd_webhook(db: Database, args: argparse.Namespace, paths: DataPaths) -> int
 
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
+    line_connect.restore_if_pending(db)  # a connect flow that crashed left LINE pointing at its tunnel
     receiver = WebhookReceiver(db, secret, host=args.host, port=args.port).start()
     try:
         print(f"receiving LINE webhooks on {receiver.url}", flush=True)

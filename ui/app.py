@@ -19,6 +19,7 @@ from core.errors import ShiftcastError
 from core.logs import configure_logging
 from core.resources import resource
 from core.sending.engine import WINDOW_SEND_THREADS, Engine
+from core.setup.line_connect import restore_if_pending
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.bootstrap import open_database
@@ -72,6 +73,7 @@ def run_gui(args: argparse.Namespace) -> int:
     if mode in ("demo", "screenshots"):
         demo_data.seed(db, now=utcnow())
         ctx.demo = demo_data.DemoEnvironment(paths.home).start(db)
+    ctx.tasks.run(lambda: restore_if_pending(db), owner=app)  # a connect flow that crashed left LINE pointing at it
     engine = Engine(db, paths, send_threads=WINDOW_SEND_THREADS)
     ctx.bridge.attach(engine.events)
     if mode == "screenshots":
@@ -216,6 +218,7 @@ def _first_run(ctx: AppContext, window) -> None:  # type: ignore[no-untyped-def]
         start_demo_process(ctx.paths.home)
     elif box.clickedButton() is setup_button:
         window.tabs.setCurrentWidget(window.settings)
+        window.settings.line.open_connect()
 
 
 def start_demo_process(home: Path) -> bool:

@@ -32,6 +32,13 @@ class LineSection(QGroupBox):
             "Shiftcast sends through the Messaging API channel of your LINE Official Account. "
             "It needs the channel's access token, a long password that lets it send in the account's name."), self))
 
+        self.connect_line = QPushButton(self.tr("Connect LINE…"), self)
+        self.connect_line.setObjectName("connectLine")
+        self.connect_line.clicked.connect(self.open_connect)
+        layout.addRow(self.tr("Connect:"), stack(row(self.connect_line, stretch_last=True), note(self.tr(
+            "A guided set-up with the channel ID and channel secret: Shiftcast makes its own access tokens and "
+            "checks that LINE can reach it."), self)))
+
         self.token = QLineEdit(self)
         self.token.setObjectName("lineToken")
         self.token.setEchoMode(QLineEdit.EchoMode.Password)
@@ -133,6 +140,20 @@ class LineSection(QGroupBox):
                 "automatically.").format(since, hold.code))
 
     # ----- actions -----
+
+    def open_connect(self) -> None:
+        import shiboken6
+
+        from ui.connect_line import open_connect_line
+
+        dialog = getattr(self, "connect_dialog", None)
+        if dialog is not None and shiboken6.isValid(dialog) and dialog.isVisible():
+            dialog.raise_()  # one set-up at a time: a second would fight the first over the webhook
+            dialog.activateWindow()
+            return
+        self.connect_dialog = open_connect_line(self.ctx, self)
+        self.connect_dialog.use_token_instead.connect(self.token.setFocus)
+        self.connect_dialog.connected.connect(self.reload)
 
     def _save_token(self) -> None:
         token = self.token.text().strip()

@@ -32,6 +32,15 @@ LINE_CHANNEL_ID = TextSetting("line.channel_id", "the LINE channel ID", max_leng
 # While LINE refuses our token (401): held for that token's fingerprint, lifted when the token changes.
 LINE_HOLD = HoldSetting("line.hold", "the LINE hold")
 LINE_QUOTA = QuotaSetting("line.quota", "LINE's monthly quota")  # refreshed hourly by the scheduler
+# Connecting LINE points the channel's webhook at Shiftcast for a while: the address LINE had before
+# (unset: none) is kept here with a "restore pending" flag until it is put back, so a crash in between
+# is repaired at the next start; ours is what Shiftcast set, so a restore never undoes someone else's change.
+LINE_WEBHOOK_SAVED = TextSetting("line.webhook.saved_endpoint", "the webhook address to put back", max_length=500,
+                                 rule=web_address, rule_says=_WEB)
+LINE_WEBHOOK_OURS = TextSetting("line.webhook.our_endpoint", "the webhook address Shiftcast set", max_length=500,
+                                rule=web_address, rule_says=_WEB)
+LINE_WEBHOOK_RESTORE_PENDING = FlagSetting("line.webhook.restore_pending",
+                                           "whether the earlier webhook address is still to be put back")
 # Each classroom group's member count, as LINE last said: a group push costs one message per member.
 LINE_GROUP_MEMBERS = SettingFamily(
     "line.group_members.", lambda name: IntSetting(name, "a LINE group's member count", minimum=0))

@@ -2,6 +2,65 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ja_JP" sourcelanguage="en">
 <context>
+    <name>AddressPage</name>
+    <message>
+        <source>LINE tells Shiftcast about your group and your teachers by calling an internet address. Shiftcast listens on this computer only, so it needs a public address while you connect.</source>
+        <translation>LINEは、インターネット上のアドレスを呼び出して、グループや講師の情報をShiftcastに知らせます。Shiftcastはこのコンピューター上でのみ待ち受けるため、接続の間は公開アドレスが必要です。</translation>
+    </message>
+    <message>
+        <source>A Cloudflare quick tunnel (free, no account needed)</source>
+        <translation>Cloudflareのクイックトンネル（無料、アカウント不要）</translation>
+    </message>
+    <message>
+        <source>My own HTTPS address (a reverse proxy, Tailscale Funnel …)</source>
+        <translation>自分で用意したHTTPSアドレス（リバースプロキシ、Tailscale Funnelなど）</translation>
+    </message>
+    <message>
+        <source>This computer only (the built-in LINE simulator)</source>
+        <translation>このコンピューターのみ（内蔵のLINEシミュレーター）</translation>
+    </message>
+    <message>
+        <source>Shiftcast starts Cloudflare&apos;s cloudflared program, which gives a temporary address ending in trycloudflare.com, and stops it when you finish.</source>
+        <translation>ShiftcastはCloudflareのcloudflaredプログラムを起動します。cloudflaredは末尾がtrycloudflare.comの一時的なアドレスを用意し、完了するとShiftcastが停止します。</translation>
+    </message>
+    <message>
+        <source>Address:</source>
+        <translation>アドレス:</translation>
+    </message>
+    <message>
+        <source>Forwarded to port:</source>
+        <translation>転送先のポート:</translation>
+    </message>
+    <message>
+        <source>A public address for Shiftcast</source>
+        <translation>Shiftcastの公開アドレス</translation>
+    </message>
+    <message>
+        <source>Starting the receiver and the tunnel… (this can take half a minute)</source>
+        <translation>受信とトンネルを開始しています…（30秒ほどかかることがあります）</translation>
+    </message>
+    <message>
+        <source>Starting the receiver…</source>
+        <translation>受信を開始しています…</translation>
+    </message>
+    <message>
+        <source>Shiftcast is reachable at {0}</source>
+        <translation>Shiftcastは {0} で受信できます</translation>
+    </message>
+    <message>
+        <source>Cloudflare&apos;s cloudflared program is not installed on this computer. Install it from {0} (on Windows: winget install --id Cloudflare.cloudflared; on a Mac: brew install cloudflared) and try again, or use an HTTPS address of your own.</source>
+        <translation>このコンピューターにはCloudflareのcloudflaredプログラムがインストールされていません。{0} からインストールして（Windowsの場合: winget install --id Cloudflare.cloudflared、Macの場合: brew install cloudflared）もう一度お試しいただくか、ご自分のHTTPSアドレスをお使いください。</translation>
+    </message>
+    <message>
+        <source>cloudflared did not give an address in time. Check this computer&apos;s internet connection and try again.</source>
+        <translation>cloudflaredから時間内にアドレスが返されませんでした。このコンピューターのインターネット接続を確認して、もう一度お試しください。</translation>
+    </message>
+    <message>
+        <source>cloudflared stopped without giving an address. Try again in a moment.</source>
+        <translation>cloudflaredがアドレスを返さずに終了しました。しばらくしてからもう一度お試しください。</translation>
+    </message>
+</context>
+<context>
     <name>AlertsBanner</name>
     <message>
         <source>Open Settings</source>
@@ -245,6 +304,25 @@
     </message>
 </context>
 <context>
+    <name>ConnectLineDialog</name>
+    <message>
+        <source>Connect LINE</source>
+        <translation>LINEに接続</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>戻る</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>Step {0} of {1}</source>
+        <translation>ステップ {0}/{1}</translation>
+    </message>
+</context>
+<context>
     <name>CopyDaysDialog</name>
     <message>
         <source>Copy shift to other days</source>
@@ -289,6 +367,49 @@
     <message>
         <source>Nothing was copied:</source>
         <translation>何もコピーされませんでした:</translation>
+    </message>
+</context>
+<context>
+    <name>CredentialsPage</name>
+    <message>
+        <source>Shiftcast connects to the Messaging API channel of your LINE Official Account with two values from the LINE Developers console ({0}): open your provider, then the channel, and the “Basic settings” tab. The secret is kept in this computer&apos;s keyring; Shiftcast makes its own short-lived access tokens from it.</source>
+        <translation>Shiftcastは、LINE Developersコンソール（{0}）にある2つの値を使って、LINE公式アカウントのMessaging APIチャネルに接続します。プロバイダー、チャネルの順に開き、「チャネル基本設定」タブをご覧ください。チャネルシークレットはこのコンピューターのキーリングに保存され、Shiftcastはそこから短期間有効なアクセストークンを自動で発行します。</translation>
+    </message>
+    <message>
+        <source>e.g. 2001234567</source>
+        <translation>例: 2001234567</translation>
+    </message>
+    <message>
+        <source>32 letters and digits</source>
+        <translation>英数字32文字</translation>
+    </message>
+    <message>
+        <source>Channel ID:</source>
+        <translation>チャネルID:</translation>
+    </message>
+    <message>
+        <source>Channel secret:</source>
+        <translation>チャネルシークレット:</translation>
+    </message>
+    <message>
+        <source>Use a long-lived access token instead…</source>
+        <translation>代わりに長期のチャネルアクセストークンを使う…</translation>
+    </message>
+    <message>
+        <source>An account that already has a “Channel access token (long-lived)” can paste it in Settings → LINE instead. Receiving LINE&apos;s events (to find the group and the teachers) still needs the channel secret.</source>
+        <translation>「チャネルアクセストークン（長期）」をすでにお持ちの場合は、代わりに「設定」→「LINE」に貼り付けることもできます。ただし、LINEからのイベントを受信する（グループや講師を見つける）には、チャネルシークレットが必要です。</translation>
+    </message>
+    <message>
+        <source>Channel ID and secret</source>
+        <translation>チャネルIDとチャネルシークレット</translation>
+    </message>
+    <message>
+        <source>Asking LINE for an access token…</source>
+        <translation>LINEにアクセストークンを要求しています…</translation>
+    </message>
+    <message>
+        <source>Connected to “{0}” ({1}).</source>
+        <translation>「{0}」（{1}）に接続しました。</translation>
     </message>
 </context>
 <context>
@@ -1144,6 +1265,18 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>Shiftcastは、LINE公式アカウントのMessaging APIチャネルを通じて送信します。そのために、アカウントの名義で送信するための長いパスワードである、チャネルアクセストークンが必要です。</translation>
     </message>
     <message>
+        <source>Connect LINE…</source>
+        <translation>LINEに接続…</translation>
+    </message>
+    <message>
+        <source>Connect:</source>
+        <translation>接続:</translation>
+    </message>
+    <message>
+        <source>A guided set-up with the channel ID and channel secret: Shiftcast makes its own access tokens and checks that LINE can reach it.</source>
+        <translation>チャネルIDとチャネルシークレットを使って、順を追って設定します。Shiftcastがアクセストークンを自動で発行し、LINEからShiftcastに届くことを確認します。</translation>
+    </message>
+    <message>
         <source>Paste the channel access token</source>
         <translation>チャネルアクセストークンを貼り付け</translation>
     </message>
@@ -1331,6 +1464,45 @@ Data folder: {1}</source>
         <source>MMMM yyyy</source>
         <comment>date pattern of the month picker</comment>
         <translation>yyyy年M月</translation>
+    </message>
+</context>
+<context>
+    <name>NextStepsPage</name>
+    <message>
+        <source>Shiftcast and your LINE channel are connected.</source>
+        <translation>ShiftcastとLINEチャネルが接続されました。</translation>
+    </message>
+    <message>
+        <source>Next, invite the LINE Official Account into your teachers&apos; LINE group: in the group, tap the menu, then “Invite”, and choose the account. Shiftcast learns the group from LINE while it receives.</source>
+        <translation>次に、LINE公式アカウントを講師のLINEグループに招待してください。グループのメニューから「招待」をタップし、アカウントを選びます。受信している間に、ShiftcastはLINEからグループの情報を受け取ります。</translation>
+    </message>
+    <message>
+        <source>Keep receiving LINE&apos;s events while Shiftcast is open</source>
+        <translation>Shiftcastを開いている間、LINEからのイベントを受信し続ける</translation>
+    </message>
+    <message>
+        <source>Otherwise, when you press Finish, Shiftcast puts back the webhook address LINE had before and stops the tunnel.</source>
+        <translation>オフの場合、「完了」を押すと、ShiftcastはLINEのWebhook URLを元に戻し、トンネルを停止します。</translation>
+    </message>
+    <message>
+        <source>What comes next</source>
+        <translation>次に行うこと</translation>
+    </message>
+    <message>
+        <source>Finish</source>
+        <translation>完了</translation>
+    </message>
+    <message>
+        <source>Putting LINE&apos;s earlier webhook address back…</source>
+        <translation>LINEのWebhook URLを元に戻しています…</translation>
+    </message>
+    <message>
+        <source>Finishing…</source>
+        <translation>完了しています…</translation>
+    </message>
+    <message>
+        <source>LINE could not be reached to put the earlier webhook address back. Shiftcast tries again the next time it starts.</source>
+        <translation>LINEに接続できず、Webhook URLを元に戻せませんでした。次にShiftcastを起動したときにもう一度試します。</translation>
     </message>
 </context>
 <context>
@@ -2245,6 +2417,84 @@ This cannot be undone.</source>
     <message>
         <source>Shiftcast keeps sending reminders from here. Use Quit in this menu to stop it.</source>
         <translation>Shiftcastはここからリマインダーの送信を続けます。停止するには、このメニューの「終了」を選んでください。</translation>
+    </message>
+</context>
+<context>
+    <name>WebhookPage</name>
+    <message>
+        <source>Shiftcast now points the channel&apos;s webhook at itself and asks LINE to test it. The address LINE used before is kept and put back when you finish.</source>
+        <translation>ShiftcastはチャネルのWebhook URLを自分のアドレスに設定し、LINEに疎通確認を依頼します。それまでのWebhook URLは保存され、完了時に元に戻されます。</translation>
+    </message>
+    <message>
+        <source>Test again</source>
+        <translation>もう一度確認</translation>
+    </message>
+    <message>
+        <source>LINE&apos;s webhook</source>
+        <translation>LINEのWebhook</translation>
+    </message>
+    <message>
+        <source>Setting Shiftcast&apos;s address at LINE…</source>
+        <translation>LINEにShiftcastのアドレスを設定しています…</translation>
+    </message>
+    <message>
+        <source>LINE now calls {0}
+Before, it called {1}; that address is put back when you finish.</source>
+        <translation>LINEの呼び出し先: {0}
+以前の呼び出し先は {1} です。このアドレスは完了時に元に戻されます。</translation>
+    </message>
+    <message>
+        <source>LINE now calls {0}
+No other address was set before. LINE cannot remove an address, so this one stays after you finish; once the tunnel stops, nothing answers there. You may switch “Use webhook” off in the LINE Developers console then.</source>
+        <translation>LINEの呼び出し先: {0}
+以前は何も設定されていませんでした。LINEではアドレスを削除できないため、完了後もこのアドレスが残りますが、トンネルを停止すると応答しなくなります。必要に応じて、LINE Developersコンソールで「Webhookの利用」をオフにしてください。</translation>
+    </message>
+    <message>
+        <source>Asking LINE to test the address…</source>
+        <translation>LINEにアドレスの確認を依頼しています…</translation>
+    </message>
+    <message>
+        <source>LINE&apos;s test reached Shiftcast, but webhooks are switched off for this channel: switch “Use webhook” on in the LINE Developers console (Messaging API tab), then press “Test again”.</source>
+        <translation>LINEの確認はShiftcastに届きましたが、このチャネルではWebhookがオフになっています。LINE Developersコンソールの「Messaging API設定」タブで「Webhookの利用」をオンにしてから、「もう一度確認」を押してください。</translation>
+    </message>
+    <message>
+        <source>LINE reached Shiftcast: webhooks work.</source>
+        <translation>LINEからShiftcastに届きました。Webhookは正常に動作しています。</translation>
+    </message>
+    <message>
+        <source>LINE reached Shiftcast, but its signature did not match the channel secret. Check that the secret is this channel&apos;s (Basic settings → Channel secret).</source>
+        <translation>LINEからShiftcastに届きましたが、署名がチャネルシークレットと一致しませんでした。このチャネルのチャネルシークレットかどうかを確認してください（「チャネル基本設定」→「チャネルシークレット」）。</translation>
+    </message>
+    <message>
+        <source>LINE reached a server at that address, but not Shiftcast&apos;s receiver (HTTP 404).</source>
+        <translation>LINEはそのアドレスのサーバーに接続しましたが、Shiftcastの受信先ではありませんでした（HTTP 404）。</translation>
+    </message>
+    <message>
+        <source>LINE reached the address, but it answered with an error (HTTP {0}).</source>
+        <translation>LINEはそのアドレスに接続しましたが、エラーが返されました（HTTP {0}）。</translation>
+    </message>
+    <message>
+        <source>LINE reached the address, but no answer came within 2 seconds.</source>
+        <translation>LINEはそのアドレスに接続しましたが、2秒以内に応答がありませんでした。</translation>
+    </message>
+    <message>
+        <source>LINE could not connect to the address: the tunnel may still be starting, or something blocks it. Try the test again in a moment.</source>
+        <translation>LINEがそのアドレスに接続できませんでした。トンネルがまだ起動中か、通信が妨げられている可能性があります。しばらくしてからもう一度確認してください。</translation>
+    </message>
+    <message>
+        <source>LINE could not deliver to the address for a reason it did not classify ({0}).</source>
+        <translation>LINEは分類されていない理由でそのアドレスに送信できませんでした（{0}）。</translation>
+    </message>
+    <message>
+        <source>Webhooks are switched off for this channel: switch “Use webhook” on in the LINE Developers console (Messaging API tab), then press “Test again”.</source>
+        <translation>このチャネルではWebhookがオフになっています。LINE Developersコンソールの「Messaging API設定」タブで「Webhookの利用」をオンにしてから、「もう一度確認」を押してください。</translation>
+    </message>
+</context>
+<context>
+    <name>WizardPage</name>
+    <message>
+        <source>Next</source>
+        <translation>次へ</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,203 @@
+"""The "Connect LINE" wizard walked offscreen against the LINE emulator over real HTTP, with the loopback
+address: Settings → LINE → Connect LINE… → channel ID and secret → receiver → endpoint set and tested →
+Finish → LINE's earlier endpoint is back. Also: a failed webhook test in words, Cancel puts the
+endpoint back, and the token paste stays the alternative."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import shiboken6
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from core.emulator import LineEmulator
+from core.receiving.address import DOWNLOAD_PAGE
+from core.store import secrets
+from core.store import setting_keys as keys
+from core.store.db import Database
+from core.store.paths import DataPaths
+from tests.ui_fixtures import ctx, settle  # noqa: F401
+from ui.app import run_gui
+from ui.connect_line import ConnectLineDialog
+from ui.connect_line_pages import AddressPage, CredentialsPage, NextStepsPage, WebhookPage
+from ui.context import AppContext
+from ui.settings_view import SettingsView
+
+CLICK = Qt.MouseButton.LeftButton
+CHANNEL_ID = "2001234567"
+SECRET = "0123456789abcdef0123456789abcdef"
+EARLIER = "https://old-bot.example.jp/callback"
+
+
+@pytest.fixture
+def line(db: Database) -> Iterator[LineEmulator]:
+    with LineEmulator(token="long-lived-token-nobody-has", channel_id=CHANNEL_ID, channel_secret=SECRET,
+                      loopback_webhooks=True) as emu:
+        with db.write() as s:
+            keys.LINE_API_BASE.write(s, emu.base_url)
+        emu.set_webhook_endpoint(EARLIER)
+        yield emu
+
+
+def _open(qtbot, ctx: AppContext) -> tuple[SettingsView, ConnectLineDialog]:  # type: ignore[no-untyped-def]
+    view = SettingsView(ctx)
+    qtbot.addWidget(view)
+    view.resize(1000, 900)
+    view.show()
+    settle(qtbot, ctx)
+    qtbot.mouseClick(view.line.connect_line, CLICK)
+    dialog = view.line.connect_dialog
+    assert dialog.isVisible() and isinstance(dialog.page, CredentialsPage)
+    return view, dialog
+
+
+def _credentials(qtbot, ctx: AppContext, dialog: ConnectLineDialog) -> None:  # type: ignore[no-untyped-def]
+    page = dialog.page
+    assert isinstance(page, CredentialsPage)
+    assert not dialog.next.isEnabled()  # nothing typed yet
+    page.channel_id.setText(CHANNEL_ID)
+    page.secret.setText(SECRET)
+    assert dialog.next.isEnabled()
+    qtbot.mouseClick(dialog.next, CLICK)
+    settle(qtbot, ctx)
+
+
+def test_the_wizard_connects_tests_and_puts_the_earlier_endpoint_back(
+        qtbot, ctx: AppContext, line: LineEmulator) -> None:  # type: ignore[no-untyped-def]
+    _, dialog = _open(qtbot, ctx)
+    _credentials(qtbot, ctx, dialog)
+    assert secrets.line_channel_secret() == SECRET  # the secret went to the keyring
+    address = dialog.page
+    assert isinstance(address, AddressPage), dialog.pages[0].status.text()
+    assert address.loopback.isVisible() and address.loopback.isChecked()  # the API address is the simulator
+    qtbot.mouseClick(dialog.next, CLICK)
+    settle(qtbot, ctx)
+
+    webhook = dialog.page
+    assert isinstance(webhook, WebhookPage), address.status.text()
+    settle(qtbot, ctx)  # setting the endpoint starts the test
+    assert webhook.result is not None and webhook.result.works, webhook.answer.text()
+    assert "webhooks work" in webhook.answer.text() and not webhook.answer.problem_shown
+    ours = line.webhook_endpoint
+    assert ours is not None and ours.startswith("http://127.0.0.1:")
+    with ctx.db.read() as s:
+        assert keys.LINE_WEBHOOK_SAVED.read(s) == EARLIER and keys.LINE_WEBHOOK_RESTORE_PENDING.read(s)
+    assert dialog.next.isEnabled()
+    qtbot.mouseClick(dialog.next, CLICK)
+
+    last = dialog.page
+    assert isinstance(last, NextStepsPage) and dialog.next.text() == "Finish"
+    assert not last.keep.isChecked()
+    with qtbot.waitSignal(dialog.connected, timeout=10000):
+        qtbot.mouseClick(dialog.next, CLICK)
+    settle(qtbot, ctx)
+    assert line.webhook_endpoint == EARLIER
+    with ctx.db.read() as s:
+        assert not keys.LINE_WEBHOOK_RESTORE_PENDING.read(s)
+        assert keys.LINE_CHANNEL_ID.read(s) == CHANNEL_ID
+    assert not shiboken6.isValid(dialog) or not dialog.isVisible()
+
+
+def test_a_failing_webhook_test_is_said_in_words_and_cancel_puts_the_endpoint_back(
+        qtbot, ctx: AppContext, line: LineEmulator) -> None:  # type: ignore[no-untyped-def]
+    _, dialog = _open(qtbot, ctx)
+    _credentials(qtbot, ctx, dialog)
+    qtbot.mouseClick(dialog.next, CLICK)
+    settle(qtbot, ctx)
+    line.set_webhook_active(False)  # the console's "Use webhook" is off
+    webhook = dialog.page
+    assert isinstance(webhook, WebhookPage)
+    qtbot.mouseClick(webhook.again, CLICK)
+    settle(qtbot, ctx)
+    assert webhook.answer.problem_shown and "“Use webhook” on" in webhook.answer.text()
+    assert not dialog.next.isEnabled()
+    assert line.webhook_endpoint != EARLIER
+
+    qtbot.mouseClick(dialog.cancel, CLICK)
+    settle(qtbot, ctx)
+    assert line.webhook_endpoint == EARLIER
+    with ctx.db.read() as s:
+        assert not keys.LINE_WEBHOOK_RESTORE_PENDING.read(s)
+
+
+def test_wrong_credentials_stay_on_the_first_page_with_lines_answer(
+        qtbot, ctx: AppContext, line: LineEmulator) -> None:  # type: ignore[no-untyped-def]
+    _, dialog = _open(qtbot, ctx)
+    page = dialog.page
+    assert isinstance(page, CredentialsPage)
+    page.channel_id.setText(CHANNEL_ID)
+    page.secret.setText("f" * 32)
+    qtbot.mouseClick(dialog.next, CLICK)
+    settle(qtbot, ctx)
+    assert dialog.page is page and page.status.problem_shown
+    assert "refused this channel ID and secret" in page.status.text()
+    assert secrets.line_channel_secret() is None
+
+
+def test_the_long_lived_token_stays_the_alternative(qtbot, ctx: AppContext, line: LineEmulator) -> None:  # type: ignore[no-untyped-def]
+    view, dialog = _open(qtbot, ctx)
+    page = dialog.page
+    assert isinstance(page, CredentialsPage)
+    qtbot.mouseClick(page.token_button, CLICK)
+    settle(qtbot, ctx)
+    assert not shiboken6.isValid(dialog) or not dialog.isVisible()
+    assert view.line.token.isVisible()
+    QApplication.processEvents()
+    assert line.webhook_endpoint == EARLIER  # nothing was changed at LINE
+
+
+def test_the_window_puts_a_pending_endpoint_back_when_it_starts(
+        qtbot, paths: DataPaths, db: Database, line: LineEmulator) -> None:  # type: ignore[no-untyped-def]
+    tunnel = "https://gone-tunnel-1234.trycloudflare.com/line/webhook"
+    line.set_webhook_endpoint(tunnel)
+    secrets.set_line_channel_secret(SECRET)
+    with db.write() as s:
+        keys.LINE_CHANNEL_ID.write(s, CHANNEL_ID)
+        keys.LINE_WEBHOOK_SAVED.write(s, EARLIER)
+        keys.LINE_WEBHOOK_OURS.write(s, tunnel)
+        keys.LINE_WEBHOOK_RESTORE_PENDING.write(s, True)
+    assert run_gui(argparse.Namespace(home=paths.home, smoke=True, command=None)) == 0
+    assert line.webhook_endpoint == EARLIER  # the start-up task ran before the window's tasks were waited for
+
+
+def test_the_welcome_offers_to_connect_line(qtbot, ctx: AppContext, line: LineEmulator,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    from ui import app as app_module
+    from ui.main_window import MainWindow
+
+    window = MainWindow(ctx, QIcon())
+    qtbot.addWidget(window)
+    monkeypatch.setattr(QMessageBox, "exec", lambda self: 0)
+    monkeypatch.setattr(QMessageBox, "clickedButton",
+                        lambda self: next(b for b in self.buttons() if b.text() == "Connect LINE"))
+    app_module._first_run(ctx, window)
+    assert window.tabs.currentWidget() is window.settings
+    dialog = window.settings.line.connect_dialog
+    assert dialog.isVisible() and isinstance(dialog.page, CredentialsPage)
+    dialog.reject()
+    settle(qtbot, ctx)
+
+
+def test_a_missing_cloudflared_is_explained_and_a_second_click_raises_the_same_wizard(
+        qtbot, ctx: AppContext, line: LineEmulator, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))  # no cloudflared on PATH, none bundled beside Python
+    view, dialog = _open(qtbot, ctx)
+    qtbot.mouseClick(view.line.connect_line, CLICK)
+    assert view.line.connect_dialog is dialog
+    _credentials(qtbot, ctx, dialog)
+    address = dialog.page
+    assert isinstance(address, AddressPage)
+    address.tunnel.setChecked(True)
+    qtbot.mouseClick(dialog.next, CLICK)
+    settle(qtbot, ctx)
+    assert dialog.page is address and address.status.problem_shown
+    assert DOWNLOAD_PAGE in address.status.text() and "not installed" in address.status.text()
+    assert line.webhook_endpoint == EARLIER
+    dialog.reject()
+    settle(qtbot, ctx)
