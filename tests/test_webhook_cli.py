@@ -3,6 +3,7 @@ in the data folder's database, its handler acts on it, and SIGTERM stops it clea
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import os
 import signal
@@ -18,6 +19,8 @@ from sqlalchemy import select
 
 import main
 from core.emulator import LineEmulator
+from core.receiving.pairing import issue_codes
+from core.roster import rules
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.bootstrap import open_database
@@ -39,12 +42,15 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _spawn(paths: DataPaths, *args: str, secret: str | None = SECRET) -> subprocess.Popen[bytes]:
+def _spawn(paths: DataPaths, *args: str, secret: str | None = SECRET,
+           line: LineEmulator | None = None) -> subprocess.Popen[bytes]:
     env = os.environ | {"SHIFTCAST_HOME": str(paths.home), "SHIFTCAST_DB_URL": paths.database_url(),
                         "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
     env.pop("SHIFTCAST_LINE_CHANNEL_SECRET", None)
     if secret is not None:
         env["SHIFTCAST_LINE_CHANNEL_SECRET"] = secret
+    if line is not None:  # the handlers' replies go to this emulator
+        env |= {"SHIFTCAST_LINE_TOKEN": TOKEN, "SHIFTCAST_LINE_API_BASE": line.base_url}
     return subprocess.Popen([sys.executable, "main.py", "webhook", *args], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
@@ -118,3 +124,35 @@ def test_line_channel_saves_the_id_in_the_settings_and_the_secret_in_the_keyring
     monkeypatch.setattr("sys.stdin", io.StringIO(SECRET + "\n"))
     assert main.main(["line-channel", "--id", "@bot"]) == 1
     assert "digits" in capsys.readouterr().err
+
+
+def test_the_headless_receiver_pairs_a_teacher_who_sends_the_code_and_replies(paths: DataPaths, db: Database) -> None:
+    """The receiver runs every standard handler, not only follow/unfollow: a pairing code sent to the
+    account binds the teacher and LINE's reply reaches the phone."""
+    with db.write() as s:
+        teacher_id = rules.create_teacher(s, name="青木").id
+        [code] = issue_codes(s, dt.datetime.now(dt.UTC), None)
+    port = _free_port()
+    with LineEmulator(token=TOKEN, channel_secret=SECRET, loopback_webhooks=True) as line:
+        process = _spawn(paths, "--port", str(port), line=line)
+        output = _Output(process)
+        try:
+            url = f"http://127.0.0.1:{port}/line/webhook"
+            assert output.wait_for(f"receiving LINE webhooks on {url}", STARTUP), output.stderr
+            line.set_webhook_endpoint(url)
+            line.follow(user_id(50), "青木")  # a teacher adds the account as a friend, then sends the code
+            sent = line.send_text(user_id(50), code.code)
+            assert sent.result is not None and sent.result.status_code == 200
+            assert _wait_for_row(db, sent.event["webhookEventId"], timeout=60) is not None
+            with db.read() as s:
+                teacher = s.get(Teacher, teacher_id)
+                assert teacher is not None and (teacher.line_user_id, teacher.line_opt_in) == (user_id(50), True)
+            # The reply leaves after the pairing commits: the emulator receiving it is the signal.
+            deadline, pause = time.monotonic() + 60, threading.Event()
+            while not line.inbox(user_id(50)) and time.monotonic() < deadline:
+                pause.wait(0.05)
+            assert [m.via for m in line.inbox(user_id(50))] == ["reply"], (paths.logs / "shiftcast.log").read_text()
+        finally:
+            process.terminate()
+            process.wait(60)
+            output.close()

@@ -86,9 +86,9 @@ class WebhookReceiver:
         if not secret:
             raise ReceiverError("the LINE channel secret is not set: webhooks cannot be checked without it")
         if handlers is None:
-            from core.receiving.follow import HANDLERS
+            from core.receiving import pairing
 
-            handlers = HANDLERS
+            handlers = pairing.standard_handlers(pairing.line_from_settings(db))
         self.db = db
         self.host = host
         self._requested_port = port
