@@ -140,3 +140,30 @@ def test_the_emulator_refuses_a_wrong_grant_or_client(line: LineEmulator) -> Non
     assert httpx.post(url, data={**form, "client_id": "1"}, timeout=30).json()["error"] == "invalid_client"
     assert httpx.post(url, data={**form, "grant_type": "password"}, timeout=30).json()["error"] == "unsupported_grant_type"
     assert httpx.post(url, json=form, timeout=30).status_code == 400
+
+
+def test_a_box_without_a_keyring_sends_with_the_secret_from_its_environment(
+        line: LineEmulator, db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    import keyring
+    from keyring.backends.fail import Keyring as NoKeyring
+
+    monkeypatch.setenv("SHIFTCAST_LINE_API_BASE", line.base_url)
+    monkeypatch.delenv(secrets.LINE_TOKEN_ENV, raising=False)
+    with db.write() as s:
+        keys.LINE_CHANNEL_ID.write(s, CHANNEL_ID)
+    previous = keyring.get_keyring()
+    keyring.set_keyring(NoKeyring())
+    try:
+        monkeypatch.delenv(secrets.LINE_CHANNEL_SECRET_ENV, raising=False)
+        with pytest.raises(secrets.SecretStoreError):
+            access_from_settings(db)  # nothing stands in for the keyring: say so, as before
+        monkeypatch.setenv(secrets.LINE_CHANNEL_SECRET_ENV, SECRET)
+        access = access_from_settings(db)
+        assert access is not None
+        line.add_user(user_id(1), "佐藤")
+        with access.client as client:
+            assert client.push(user_id(1), [{"type": "text", "text": "x"}],
+                               retry_key="0b8f5a4e-6a3e-4f9a-9d59-2f1c1f0e7a14").http_status == 200
+    finally:
+        keyring.set_keyring(previous)
+    assert line.stateless_tokens_issued == 1
