@@ -33,6 +33,7 @@ from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Channel
 from core.store.settings import HoldSetting
+from core.texts import t
 
 log = logging.getLogger(__name__)
 
@@ -339,8 +340,7 @@ class EmailDriver:
     title = "E-mail"
     batch: int | None = BATCH
     hold_key: HoldSetting | None = keys.SMTP_HOLD  # 530/534/535/538: the login is refused
-    hold_title = ("The mail server refused the login: e-mail sending is paused until the password or the "
-                  "e-mail settings change")
+    hold_title = t("alert.email_held")
     retry_keys = False  # SMTP has none; a resend is recognised by its Message-ID
 
     def connect(self, db: Database) -> SmtpAccess | None:

@@ -33,6 +33,7 @@ from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Channel
 from core.store.settings import HoldSetting
+from core.texts import t
 
 log = logging.getLogger(__name__)
 
@@ -370,7 +371,7 @@ class LineDriver:
     title = "LINE"
     batch: int | None = None  # one push or multicast per pool task
     hold_key: HoldSetting | None = keys.LINE_HOLD  # a 401: the token is refused
-    hold_title = "LINE refused the channel access token: LINE sending is paused until the token changes"
+    hold_title = t("alert.line_held")
     retry_keys = True  # X-Line-Retry-Key: LINE answers 409 for a request it had accepted
 
     def connect(self, db: Database) -> LineAccess | None:

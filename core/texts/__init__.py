@@ -10,6 +10,7 @@ code. This package imports nothing of Shiftcast but itself; every other part of 
 
 from __future__ import annotations
 
-from core.texts.message import Param, Plural, Text, describe, render, t
+from core.texts.message import Param, Text, describe, render, t
+from core.texts.template import Plural
 
 __all__ = ["Param", "Plural", "Text", "describe", "render", "t"]

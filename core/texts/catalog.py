@@ -9,7 +9,7 @@ office app. tests/test_texts_catalog.py holds both languages to the same paramet
 
 from __future__ import annotations
 
-from core.texts.message import Plural, Template
+from core.texts.template import Plural, Template
 
 CATALOG: dict[str, tuple[Template, Template]] = {
     # ----- words used inside other messages -----
@@ -122,4 +122,38 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                        "状態は draft（下書き）、confirmed（確定）、canceled（取消）のいずれかです（「{value}」は指定できません）。"),
     "csv.duplicate_row": ("duplicate of an earlier row", "前の行と重複しています。"),
     "csv.duplicate_shift": ("duplicate of existing shift #{id}", "登録済みのシフト #{id} と重複しています。"),
+    # ----- alerts (banner, tray, alert e-mail and webhook) -----
+    "alert.dead_letters": (Plural("count", "{count} delivery failed after every retry (dead letters)",
+                                  "{count} deliveries failed after every retry (dead letters)"),
+                           "{count}件の配信が再送をすべて試しても失敗しました（配信不能）。"),
+    "alert.dead_letters.detail": ("Look at the failed deliveries and retry or cancel them; the alert clears when none are left.",
+                                  "失敗した配信を確認し、再送するか取り消してください。なくなると、このお知らせは消えます。"),
+    "alert.channel_held": ("{channel} sending is paused", "{channel}の配信を一時停止しています。"),
+    "alert.channel_held.detail": ("Messages stay queued and go out once the credentials work ({code}).",
+                                  "メッセージは送信待ちのまま保持され、認証情報が使えるようになると送信されます（{code}）。"),
+    "alert.quota": ("LINE's monthly message quota is used up", "LINEの今月のメッセージ送信数が上限に達しました。"),
+    "alert.quota.detail": ("LINE messages fail until the quota resets next month or the plan is upgraded.",
+                           "来月に上限がリセットされるか、プランを変更するまで、LINEのメッセージは送信できません。"),
+    "alert.stalled": (Plural("count", "{count} delivery has waited more than 15 minutes",
+                             "{count} deliveries have waited more than 15 minutes"),
+                      "{count}件の配信が15分以上送信待ちになっています。"),
+    "alert.stalled.detail": ("The oldest has been due since {since} UTC. Check that LINE and e-mail are set up and reachable.",
+                             "最も古いものは {since}（UTC）から送信待ちです。LINEとメールの設定と接続を確認してください。"),
+    "alert.other_computer": ("This data folder also sent messages from another computer ({host}{more})",
+                             "このデータフォルダーから別のパソコン（{host}{more}）でも送信されています。"),
+    "alert.other_computer.more": (" and {count} more", "ほか{count}台"),
+    "alert.other_computer.detail": (
+        "Last sent there at {last} UTC. If Shiftcast still runs there on a copy of this folder, stop one of the two: "
+        "each copy sends what it plans on its own, so teachers may get messages twice. If the folder was moved here "
+        "and the other computer stopped sending, this clears itself a day after its last send.",
+        "最後に送信したのは {last}（UTC）です。そのパソコンでこのフォルダーのコピーを使って Shiftcast が動いている場合は、"
+        "どちらか一方を止めてください。それぞれが別々に送信するため、講師に同じメッセージが2回届くおそれがあります。"
+        "フォルダーをこちらへ移して、もう一方で送信していなければ、最後の送信から1日たつと、このお知らせは消えます。"),
+    "alert.since": ("Since {since} UTC.", "発生: {since}（UTC）"),
+    "alert.line_held": ("LINE refused the channel access token: LINE sending is paused until the token changes",
+                        "LINEがチャネルアクセストークンを受け付けませんでした。トークンを変更するまでLINEの配信を停止します。"),
+    "alert.email_held": ("The mail server refused the login: e-mail sending is paused until the password or the "
+                         "e-mail settings change",
+                         "メールサーバーにログインできませんでした。パスワードかメールの設定を変更するまでメールの配信を停止します。"),
+    "alert.webhook_held": ("The webhook is paused", "Webhookへの通知を停止しています。"),
 }

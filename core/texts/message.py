@@ -9,28 +9,15 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import string
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Union
 
 from core.texts import formats
+from core.texts.catalog import CATALOG
 from core.texts.formats import Language
+from core.texts.template import Plural
 
-
-@dataclass(frozen=True)
-class Plural:
-    """A template with a form per count (English: one and other; Japanese needs only one text)."""
-
-    count: str  # the parameter that decides the form
-    one: str
-    other: str
-
-    def pick(self, params: Mapping[str, object]) -> str:
-        return self.one if params.get(self.count) == 1 else self.other
-
-
-Template = str | Plural
 Param = Union[str, int, float, dt.date, dt.time, "Text", tuple["Param", ...]]
 
 
@@ -47,21 +34,9 @@ class Text:
 
 def t(code: str, /, **params: Param) -> Text:
     """A message of the catalog: `t("csv.bad_date", text=cell)`. Unknown codes fail here, at once."""
-    from core.texts.catalog import CATALOG
-
     if code not in CATALOG:
         raise KeyError(f"no message {code!r} in core/texts/catalog.py")
     return Text(code, dict(params))
-
-
-def fields(template: Template) -> set[str]:
-    """The parameter names a template uses."""
-    parts = [template] if isinstance(template, str) else [template.one, template.other]
-    found = {name.split(".")[0].split("[")[0] for part in parts
-             for _, name, _, _ in string.Formatter().parse(part) if name}
-    if isinstance(template, Plural):
-        found.add(template.count)
-    return found
 
 
 def _value(value: Param, lang: Language, counted: bool = False) -> str:
@@ -92,8 +67,6 @@ def render(text: Text | str, lang: Language) -> str:
     """The sentence in `lang`. A plain string (an old or foreign message) is shown as it is."""
     if isinstance(text, str):
         return text
-    from core.texts.catalog import CATALOG
-
     english, japanese = CATALOG[text.code]
     template = japanese if lang == "ja" else english
     chosen = template.pick(text.params) if isinstance(template, Plural) else template
