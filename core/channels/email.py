@@ -64,9 +64,9 @@ class SmtpConfig:
 
     def __post_init__(self) -> None:
         if self.security not in SECURITY_MODES:
-            raise ValidationError(f"SMTP security must be one of {', '.join(SECURITY_MODES)}, not {self.security!r}")
+            raise ValidationError(t("smtp.bad_security", modes=tuple(SECURITY_MODES), value=self.security))
         if self.security == "none" and not is_loopback(self.host):
-            raise ValidationError("SMTP without TLS is allowed only to this computer; use starttls or tls")
+            raise ValidationError(t("smtp.plain_remote"))
 
     @property
     def from_domain(self) -> str:
@@ -278,7 +278,7 @@ class Mailer:
                 self._conn = self._open()
             except _Unavailable as down:
                 code = f"{down.result.smtp_code} " if down.result.smtp_code else ""
-                raise ValidationError(f"the mail server said: {code}{down.result.message or 'no'}") from None
+                raise ValidationError(t("smtp.server_said", code=code, message=down.result.message or "no")) from None
             self._drop()
 
 

@@ -33,7 +33,7 @@ def check_url(value: str | None) -> str | None:
         return None
     if secure_or_local(value):
         return value
-    raise ValidationError("the webhook address must start with https:// (plain http only to this computer)")
+    raise ValidationError(t("webhook.insecure"))
 
 
 class WebhookClient:

@@ -36,6 +36,7 @@ from core.store.models import (
     ShiftStatus,
     Teacher,
 )
+from core.texts import t
 
 
 @dataclass(frozen=True)
@@ -86,12 +87,11 @@ def publish(session: Session, classroom_id: int, year: int, month: int, *, now: 
             font_file: str | None = None) -> Published:
     classroom = rules.get_classroom(session, classroom_id)
     if not classroom.line_group_id and not _anyone_by_email(session, classroom.id, year, month):
-        raise ValidationError(f"{classroom.name} has no LINE group ID and none of its teachers receives e-mail; "
-                              "set the group ID in Settings first")
+        raise ValidationError(t("publish.nowhere", classroom=classroom.name))
     rules.confirm_month(session, classroom.id, year, month, now=now)
     view = build_month(session, classroom, year, month, now=now, include_drafts=False)
     if view.is_update and not view.changed:
-        raise ValidationError(f"nothing changed since revision {view.revision - 1}; there is nothing new to publish")
+        raise ValidationError(t("publish.nothing_new", revision=view.revision - 1))
     original = month_image.render_png(view, font_file=font_file)
     preview = month_image.preview_jpeg(original)
     original_sha, _ = store.put(original, ".png")
