@@ -7,6 +7,11 @@ from pathlib import Path
 
 # Before anything imports Qt: widget tests run offscreen, on CI too.
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
+# Tests speak English whatever the machine's locale (core/texts/language.py reads these); a test that
+# wants Japanese asks for it (tests/test_cli_language.py, the `japanese` fixture of tests/test_i18n.py).
+for _name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
 
 import pytest
 
