@@ -248,7 +248,8 @@ def cmd_classrooms(db: Database, args: argparse.Namespace, paths: DataPaths) -> 
         _print_json(rows)
     else:
         for r in rows:
-            print(f"{r['id']:>4}  {r['name']}  {r['timezone']}  lead {r['reminder_lead_minutes']} min  quiet {r['quiet_hours'] or 'off'}")
+            print(words.line("cli.classrooms.row", id=f"{r['id']:>4}", name=r["name"], zone=r["timezone"],
+                             lead=r["reminder_lead_minutes"], quiet=r["quiet_hours"] or words.line("cli.quiet_off")))
         print(words.line("cli.classroom_count", count=len(rows)))
     return 0
 

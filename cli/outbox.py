@@ -255,8 +255,9 @@ def cmd_deliveries(db: Database, args: argparse.Namespace, paths: DataPaths) -> 
     for r in rows:
         problem = r["error_code"] or r["cancel_reason"] or ""
         who = r["recipient_name"] or r["recipient"] or "-"
-        print(f"{r['id']:>7}  {r['kind']:<18} {r['status']:<10} due {r['due_local']} {r['timezone']}  {who}"
-              f"  tries {r['attempts']}  {problem}".rstrip())
+        print(words.line("cli.deliveries.row", id=f"{r['id']:>7}", kind=f"{r['kind']:<18}", status=f"{r['status']:<10}",
+                         due=r["due_local"], zone=r["timezone"], who=who, attempts=r["attempts"],
+                         problem=problem).rstrip())
     print("  ".join(f"{k}: {v}" for k, v in counts.items()))
     return 0
 
@@ -402,26 +403,29 @@ def cmd_publish(db: Database, args: argparse.Namespace, paths: DataPaths) -> int
         with db.read() as session:
             plan = publication.plan_publish(session, classroom.id, year, month, now=now, members=members)
         if args.json:
-            print(json.dumps(dataclasses.asdict(plan), ensure_ascii=False, indent=2))
+            shown = {k: v for k, v in dataclasses.asdict(plan).items() if k != "warning_text"}
+            print(json.dumps(shown, ensure_ascii=False, indent=2))
         else:
-            print(f"{plan.classroom} {year}-{month:02d}: revision {plan.revision}, {plan.drafts_to_confirm} draft(s) "
-                  f"to confirm, {plan.changed_cells} changed cell(s)")
-            print(f"to LINE group {plan.group_id or '(none)'}: {plan.members if plan.members is not None else '?'} "
-                  f"member(s), costs {plan.messages if plan.messages is not None else '?'} message(s)")
+            print(words.line("cli.publish.plan", classroom=plan.classroom, month=f"{year}-{month:02d}",
+                             revision=plan.revision, draft_count=plan.drafts_to_confirm,
+                             changed_count=plan.changed_cells))
+            print(words.line("cli.publish.group", group=plan.group_id or "-",
+                             members=plan.members if plan.members is not None else "?",
+                             messages=plan.messages if plan.messages is not None else "?"))
             if plan.quota_limit is not None:
-                print(f"quota: {plan.quota_used} of {plan.quota_limit} used this month")
-            if plan.warning:
-                print(f"warning: {plan.warning}")
+                print(words.line("cli.publish.quota", used_count=plan.quota_used or 0, limit_count=plan.quota_limit))
+            if plan.warning_text:
+                print(words.line("cli.publish.warning", warning=plan.warning_text))
         return 0
     with db.write() as session:
         classroom = rules.classroom_by_name(session, args.classroom)
         done = publication.publish(session, classroom.id, year, month, now=now, store=ImageStore(paths.images))
     emails = done.email_deliveries
-    parts = ([f"the LINE group message (delivery {done.delivery_id})"] if done.delivery_id else []) + (
-        [f"{len(emails)} e-mail(s)"] if emails else [])
+    parts = ([t("cli.publish.group_message", id=done.delivery_id)] if done.delivery_id else []) + (
+        [t("cli.publish.emails", count=len(emails))] if emails else [])
     print(json.dumps(dataclasses.asdict(done)) if args.json else
-          f"revision {done.revision} saved; queued {' and '.join(parts)}; it goes out as soon as the sender runs "
-          "(the app, the tray or `main.py sender`)")
+          words.line("cli.publish.done", revision=done.revision,
+                     queued=t("word.and", first=parts[0], second=parts[1]) if len(parts) == 2 else tuple(parts)))
     return 0
 
 

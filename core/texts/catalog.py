@@ -19,6 +19,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "word.public_base": ("the public address", "公開用のアドレス"),
     "word.data_folder": ("the data folder", "データフォルダー"),
     "word.log_file": ("the log file", "ログファイル"),
+    "word.and": ("{first} and {second}", "{first}と{second}"),
     "text.plain": ("{text}", "{text}"),  # a message from outside the catalog (a library's own words)
     "status.draft": ("draft", "下書き"),
     "status.confirmed": ("confirmed", "確定"),
@@ -371,4 +372,27 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "cli.webhook.no_secret_given": ("no channel secret given", "チャネルシークレットが入力されていません。"),
     "cli.webhook.saved": ("saved: the channel ID in the settings, the secret in the keyring",
                           "保存しました: チャネルIDは設定に、シークレットはキーリングに保存しています。"),
+    "cli.deliveries.row": ("{id}  {kind} {status} due {due} {zone}  {who}  tries {attempts}  {problem}",
+                           "{id}  {kind} {status} 予定 {due} {zone}  {who}  試行 {attempts}回  {problem}"),
+    "cli.classrooms.row": ("{id}  {name}  {zone}  lead {lead} min  quiet {quiet}",
+                           "{id}  {name}  {zone}  リマインダー {lead}分前  配信停止 {quiet}"),
+    "cli.quiet_off": ("off", "なし"),
+    "cli.publish.plan": ("{classroom} {month}: revision {revision}, {draft_count} draft(s) to confirm, "
+                         "{changed_count} changed cell(s)",
+                         "{classroom} {month}: 第{revision}版、確定する下書き {draft_count}件、変更したセル {changed_count}件"),
+    "cli.publish.group": ("to LINE group {group}: {members} member(s), costs {messages} message(s)",
+                          "LINEグループ {group} へ: メンバー {members}人、送信数 {messages}通"),
+    "cli.publish.quota": ("quota: {used_count} of {limit_count} used this month", "送信数: 今月 {limit_count}通中 {used_count}通を使用済み"),
+    "cli.publish.warning": ("warning: {warning}", "注意: {warning}"),
+    "cli.publish.group_message": ("the LINE group message (delivery {id})", "LINEグループへのメッセージ（配信 {id}）"),
+    "cli.publish.emails": (Plural("count", "{count} e-mail", "{count} e-mails"), "メール {count}通"),
+    "cli.publish.done": ("revision {revision} saved; queued {queued}; it goes out as soon as the sender runs "
+                         "(the app, the tray or `main.py sender`)",
+                         "第{revision}版を保存し、{queued}を送信待ちにしました。送信プロセス（アプリ、タスクトレイ、"
+                         "`main.py sender`）が動いていれば、すぐに送信されます。"),
+    "publish.warn.no_group": ("no LINE group ID is set for this classroom", "この教室にはLINEグループIDが設定されていません"),
+    "publish.warn.unchanged": ("nothing changed since revision {revision}", "第{revision}版から変更はありません"),
+    "publish.warn.quota": ("LINE's monthly quota would not cover it: {left_count} message(s) left, "
+                           "this publication needs {needed_count}",
+                           "LINEの今月の送信数が足りません: 残り {left_count}通に対し、この公開には {needed_count}通必要です"),
 }
