@@ -276,6 +276,13 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "setting.saved_unusable": ("the saved setting {key} ('{value}') cannot be used: {problem}",
                                "保存されている設定 {key}（「{value}」）は使えません: {problem}"),
     "setting.refused": ("{label} must be {rule}, not {value}", "{label}の値 {value} は使えません（{rule}）。"),
+    # ----- LINE's webhooks -----
+    "receiving.not_json": ("the webhook body is not JSON", "Webhookの本文がJSONではありません。"),
+    "receiving.no_events": ('the webhook body has no "events" list', "Webhookの本文に events の一覧がありません。"),
+    "receiving.no_secret": ("the LINE channel secret is not set: webhooks cannot be checked without it",
+                            "LINEのチャネルシークレットが設定されていないため、Webhookを確認できません。"),
+    "receiving.cannot_listen": ("cannot listen on {address}: {detail}", "{address} で待ち受けできません: {detail}"),
+    "receiving.not_started": ("the webhook receiver did not start on {address}", "{address} でWebhookの受信を開始できませんでした。"),
     # ----- start at login -----
     "autostart.windows_only": ("start at login through the registry is for Windows only",
                                "レジストリによるログイン時の起動は Windows 専用です。"),
