@@ -141,11 +141,11 @@ HELP_JA: dict[str, str] = {
     "start in the system tray only (used when starting at login)": "タスクトレイだけで起動します（ログイン時の起動用）",
     "try Shiftcast with sample data and the built-in LINE simulator": "サンプルデータと内蔵のLINEシミュレーターで試します",
     "save a PNG of every main view and dialog (demo data)": "主な画面とダイアログをすべてPNGで保存します（デモデータ）",
-    "import teachers or shifts from CSV (all or nothing)": "講師またはシフトをCSVから取り込みます（問題があれば何も取り込みません）",
-    "export teachers or shifts as CSV": "講師またはシフトをCSVに書き出します",
+    "import teachers or shifts from CSV (all or nothing)": "講師またはシフトをCSVからインポートします（問題があれば何もインポートしません）",
+    "export teachers or shifts as CSV": "講師またはシフトをCSVにエクスポートします",
     "only this classroom (shifts)": "この教室だけ（シフト）",
     "only this month, YYYY-MM (shifts)": "この月だけ、YYYY-MM（シフト）",
-    "write to this file (UTF-8 with BOM, for Excel)": "このファイルに書き出します（Excel向けのBOM付きUTF-8）",
+    "write to this file (UTF-8 with BOM, for Excel)": "このファイルにエクスポートします（Excel向けのBOM付きUTF-8）",
     "list a classroom's shifts for a month": "教室の1か月分のシフトを一覧表示します",
     "YYYY-MM": "YYYY-MM（例: 2026-12）",
     "list teachers": "講師を一覧表示します",
@@ -153,7 +153,7 @@ HELP_JA: dict[str, str] = {
     "create a classroom": "教室を作成します",
     "the LINE group ID (C + 32 hex digits)": "LINEグループID（C と32桁の16進数）",
     "reminder lead time in minutes": "リマインダーをシフトの何分前に送るか",
-    "quiet hours HH:MM-HH:MM, or 'off'": "配信停止時間帯 HH:MM-HH:MM、または off",
+    "quiet hours HH:MM-HH:MM, or 'off'": "通知しない時間帯 HH:MM-HH:MM、または off",
     "confirm every draft shift of a classroom's month": "教室の1か月分の下書きのシフトをすべて確定します",
     "send in the foreground, without a window, until Ctrl+C": "ウィンドウなしで、Ctrl+C を押すまで送信を続けます",
     "stop once nothing is due or in flight": "送信予定も送信中のものもなくなったら終了します",
@@ -165,7 +165,7 @@ HELP_JA: dict[str, str] = {
         "LINEのチャネルアクセストークン（標準入力から読み込み）をキーリングに保存します",
     "save the SMTP password (read from standard input) in the keyring":
         "SMTPのパスワード（標準入力から読み込み）をキーリングに保存します",
-    "list open incidents and those of the last 7 days": "未解決のお知らせと、過去7日間のお知らせを一覧表示します",
+    "list open incidents and those of the last 7 days": "未解決のアラートと、過去7日間のアラートを一覧表示します",
     "dry run: what would be sent in the next days, and the LINE quota forecast":
         "試算: この先数日間に送る予定のものと、LINEの送信数の見込み",
     "draw a classroom's month as PNG or PDF (for the wall)": "教室の1か月分のシフト表をPNGまたはPDFで作成します（掲示用）",
@@ -177,7 +177,7 @@ HELP_JA: dict[str, str] = {
     "receive LINE webhooks (follow, unfollow …) until Ctrl+C": "Ctrl+C を押すまでLINEのWebhook（友だち追加・ブロックなど）を受け取ります",
     "TCP port to listen on": "待ち受けるTCPポート",
     "address to listen on (default 127.0.0.1: only a reverse proxy on this computer)":
-        "待ち受けるアドレス（既定は 127.0.0.1: このパソコンのリバースプロキシからだけ）",
+        "待ち受けるアドレス（既定は 127.0.0.1: このコンピューターのリバースプロキシからだけ）",
     "save the LINE channel ID and the channel secret (read from standard input, kept in the keyring)":
         "LINEのチャネルIDとチャネルシークレット（標準入力から読み込み、キーリングに保存）を保存します",
     "the channel ID (digits)": "チャネルID（数字）",

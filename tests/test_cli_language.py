@@ -50,7 +50,7 @@ def test_a_bad_csv_under_a_japanese_locale_is_told_in_japanese_with_its_lines(ho
     done = shiftcast(home, "import", "shifts", str(bad_csv), lang="ja_JP.UTF-8")
     assert done.returncode == 1 and "Traceback" not in done.stderr
     lines = done.stderr.splitlines()
-    assert lines[0] == f"shiftcast: {bad_csv}: 4件の問題があるため、何も取り込んでいません。"
+    assert lines[0] == f"shiftcast: {bad_csv}: 4件の問題があるため、何もインポートしていません。"
     assert lines[1:] == [
         "  2行目: 「山田」という講師は登録されていません。",
         "  3行目: 「2026-13-01」は日付として読めません。2026-12-01 のように YYYY-MM-DD で入力してください。",
@@ -114,7 +114,7 @@ def test_help_and_usage_errors_in_japanese(tmp_path: Path) -> None:
     assert top.stdout.startswith("使い方: shiftcast")
     assert "シフト表をLINEで公開し、リマインダーを送ります。" in top.stdout
     assert "オプション:" in top.stdout and "このヘルプを表示して終了します" in top.stdout
-    assert "講師またはシフトをCSVから取り込みます" in top.stdout and "usage" not in top.stdout
+    assert "講師またはシフトをCSVからインポートします" in top.stdout and "usage" not in top.stdout
     verb = shiftcast(home, "import", "--help", lang="ja_JP.UTF-8")
     assert verb.stdout.startswith("使い方: shiftcast import") and "引数:" in verb.stdout
     english = shiftcast(home, "--lang", "en", "import", "--help", lang="ja_JP.UTF-8")

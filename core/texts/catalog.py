@@ -31,9 +31,9 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "roster.name_too_long": ("the {what} name is longer than 200 characters",
                              "{what}の名前は200文字以内で入力してください。"),
     "roster.lead_range": ("the reminder lead time must be between 1 minute and 24 hours",
-                          "リマインダーの送信タイミングは1分前から24時間前の間で指定してください。"),
+                          "リマインダーは、シフトの1分前から24時間前までの間で指定してください。"),
     "roster.quiet_same": ("quiet hours must start and end at different times",
-                          "配信停止時間帯の開始と終了には別の時刻を指定してください。"),
+                          "通知しない時間帯の開始と終了には別の時刻を指定してください。"),
     "roster.language_unsupported": ("unsupported language '{language}': use ja or en",
                                     "「{language}」には対応していません。ja か en を指定してください。"),
     "roster.no_classroom_id": ("no classroom with id {id}", "ID {id} の教室は見つかりません。"),
@@ -96,7 +96,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "csv.row": ("line {line}: {reason}", "{line}行目: {reason}"),
     "csv.rejected": (Plural("count", "{count} problem, nothing was imported: {shown}{more}",
                             "{count} problems, nothing was imported: {shown}{more}"),
-                     "{count}件の問題があるため、何も取り込んでいません: {shown}{more}"),
+                     "{count}件の問題があるため、何もインポートしていません: {shown}{more}"),
     "csv.more": (" (and {count} more)", "（ほか{count}件）"),
     "csv.too_large": ("the file is larger than 20 MB", "ファイルが20MBを超えています。"),
     "csv.not_text": ("the file is not text in UTF-8 or Shift_JIS", "UTF-8 または Shift_JIS のテキストファイルではありません。"),
@@ -126,12 +126,12 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     # ----- alerts (banner, tray, alert e-mail and webhook) -----
     "alert.dead_letters": (Plural("count", "{count} delivery failed after every retry (dead letters)",
                                   "{count} deliveries failed after every retry (dead letters)"),
-                           "{count}件の配信が再送をすべて試しても失敗しました（配信不能）。"),
+                           "{count}件の配信が、すべての再送に失敗しました（配信不能）。"),
     "alert.dead_letters.detail": ("Look at the failed deliveries and retry or cancel them; the alert clears when none are left.",
-                                  "失敗した配信を確認し、再送するか取り消してください。なくなると、このお知らせは消えます。"),
+                                  "失敗した配信を確認し、再送するか取り消してください。なくなると、このアラートは消えます。"),
     "alert.channel_held": ("{channel} sending is paused", "{channel}の配信を一時停止しています。"),
     "alert.channel_held.detail": ("Messages stay queued and go out once the credentials work ({code}).",
-                                  "メッセージは送信待ちのまま保持され、認証情報が使えるようになると送信されます（{code}）。"),
+                                  "メッセージは送信待ちのまま残り、認証情報が使えるようになると送信されます（{code}）。"),
     "alert.quota": ("LINE's monthly message quota is used up", "LINEの今月のメッセージ送信数が上限に達しました。"),
     "alert.quota.detail": ("LINE messages fail until the quota resets next month or the plan is upgraded.",
                            "来月に上限がリセットされるか、プランを変更するまで、LINEのメッセージは送信できません。"),
@@ -141,15 +141,15 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "alert.stalled.detail": ("The oldest has been due since {since} UTC. Check that LINE and e-mail are set up and reachable.",
                              "最も古いものは {since}（UTC）から送信待ちです。LINEとメールの設定と接続を確認してください。"),
     "alert.other_computer": ("This data folder also sent messages from another computer ({host}{more})",
-                             "このデータフォルダーから別のパソコン（{host}{more}）でも送信されています。"),
+                             "このデータフォルダーから別のコンピューター（{host}{more}）でも送信されています。"),
     "alert.other_computer.more": (" and {count} more", "ほか{count}台"),
     "alert.other_computer.detail": (
         "Last sent there at {last} UTC. If Shiftcast still runs there on a copy of this folder, stop one of the two: "
         "each copy sends what it plans on its own, so teachers may get messages twice. If the folder was moved here "
         "and the other computer stopped sending, this clears itself a day after its last send.",
-        "最後に送信したのは {last}（UTC）です。そのパソコンでこのフォルダーのコピーを使って Shiftcast が動いている場合は、"
+        "最後に送信したのは {last}（UTC）です。そのコンピューターでこのフォルダーのコピーを使って Shiftcast が動いている場合は、"
         "どちらか一方を止めてください。それぞれが別々に送信するため、講師に同じメッセージが2回届くおそれがあります。"
-        "フォルダーをこちらへ移して、もう一方で送信していなければ、最後の送信から1日たつと、このお知らせは消えます。"),
+        "フォルダーをこちらへ移して、もう一方で送信していなければ、最後の送信から1日たつと、このアラートは消えます。"),
     "alert.since": ("Since {since} UTC.", "発生: {since}（UTC）"),
     "alert.line_held": ("LINE refused the channel access token: LINE sending is paused until the token changes",
                         "LINEがチャネルアクセストークンを受け付けませんでした。トークンを変更するまでLINEの配信を停止します。"),
@@ -163,7 +163,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                              "シフトが変更されたため、新しい内容を送ります"),
     "cancel.SHIFT_STARTED": ("the shift had already started", "シフトの開始時刻を過ぎていました"),
     "cancel.SHIFT_NOT_CONFIRMED": ("the shift is not confirmed", "シフトが確定していません"),
-    "cancel.TEACHER_INACTIVE": ("the teacher has left or was erased", "講師が退職済み、または削除されています"),
+    "cancel.TEACHER_INACTIVE": ("the teacher has left or was erased", "講師が在籍していないか、削除されています"),
     "cancel.TEACHER_CHANGED": ("the shift went to another teacher", "シフトの担当が別の講師に変わりました"),
     "cancel.CHANNEL_CHANGED": ("the teacher no longer receives messages this way", "講師がこの連絡方法を使わなくなりました"),
     "cancel.LINE_NOT_OPTED_IN": ("the teacher does not receive LINE messages", "講師はLINEでの通知を受け取らない設定です"),
@@ -177,11 +177,11 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "cancel.CLASSROOM_MISSING": ("the classroom no longer exists", "教室が削除されています"),
     "cancel.PUBLICATION_MISSING": ("the published month no longer exists", "公開した月の記録がありません"),
     "cancel.SUPERSEDED": ("a newer revision of the month replaces it", "この月の新しい版が公開されました"),
-    "cancel.ALERT_MISSING": ("the alert no longer exists", "お知らせが削除されています"),
-    "cancel.WEBHOOK_NOT_CONFIGURED": ("no webhook is set up for alerts", "お知らせ用のWebhookが設定されていません"),
+    "cancel.ALERT_MISSING": ("the alert no longer exists", "アラートが削除されています"),
+    "cancel.WEBHOOK_NOT_CONFIGURED": ("no webhook is set up for alerts", "アラート用のWebhookが設定されていません"),
     "cancel.MANAGER_EMAIL_NOT_CONFIGURED": ("no e-mail address is set up for alerts",
-                                            "お知らせ用のメールアドレスが設定されていません"),
-    "cancel.COVERED_BY_CORRECTION": ("a correction sent at the same time says it all", "同時に送る変更のお知らせに含まれています"),
+                                            "アラート用のメールアドレスが設定されていません"),
+    "cancel.COVERED_BY_CORRECTION": ("a correction sent at the same time says it all", "同時に送る変更の連絡に含まれています"),
     "cancel.MANAGER": ("canceled by the manager", "管理者が取り消しました"),
     "cancel.shown": ("{reason} — {code}", "{reason}（{code}）"),
     # ----- deliveries (the manager's retry and cancel) -----
@@ -207,7 +207,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "line.timeout": ("LINE did not answer in time", "LINEから時間内に応答がありませんでした"),
     "line.unreachable": ("could not reach LINE ({detail})", "LINEに接続できませんでした（{detail}）"),
     "line.insecure_base": ("LINE API address '{address}' must use https (plain http only to this computer)",
-                           "LINE API のアドレス「{address}」には https を使ってください（http はこのパソコン内だけ使えます）。"),
+                           "LINE API のアドレス「{address}」には https を使ってください（http はこのコンピューター内だけ使えます）。"),
     "line.multicast_size": ("a multicast goes to 1–{limit} users, not {given}",
                             "一斉送信の宛先は1〜{limit}人です（{given}人は指定できません）。"),
     "line.token_empty": ("the LINE channel access token is empty", "LINEのチャネルアクセストークンが空です。"),
@@ -219,7 +219,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "smtp.bad_security": ("SMTP security must be one of {modes}, not '{value}'",
                           "SMTPの暗号化方式は {modes} のいずれかです（「{value}」は指定できません）。"),
     "smtp.plain_remote": ("SMTP without TLS is allowed only to this computer; use starttls or tls",
-                          "TLSなしのSMTPはこのパソコン内だけ使えます。starttls か tls を選んでください。"),
+                          "TLSなしのSMTPはこのコンピューター内だけ使えます。starttls か tls を選んでください。"),
     "smtp.server_said": ("the mail server said: {code}{message}", "メールサーバーからの応答: {code}{message}"),
     "setup.email.enter_server": ("enter the mail server and the from address", "メールサーバーと送信元アドレスを入力してください。"),
     "setup.email.no_ca_file": ("the CA file {path} does not exist", "CAファイル {path} が見つかりません。"),
@@ -227,7 +227,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "setup.email.set_up_first": ("set up the mail server and the from address first",
                                  "先にメールサーバーと送信元アドレスを設定してください。"),
     "webhook.insecure": ("the webhook address must start with https:// (plain http only to this computer)",
-                         "Webhookのアドレスは https:// で始めてください（http はこのパソコン内だけ使えます）。"),
+                         "Webhookのアドレスは https:// で始めてください（http はこのコンピューター内だけ使えます）。"),
     # ----- image hosting (S3-compatible) -----
     "hosting.secret_missing": ("the image hosting secret access key is missing; enter it in Settings",
                                "画像ホスティングのシークレットアクセスキーがありません。設定画面で入力してください。"),
@@ -261,12 +261,12 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     # ----- the data folder, the database, the keyring, settings -----
     "keyring.missing": ("no usable keyring was found on this computer. On Linux, start a Secret Service provider "
                         "(GNOME Keyring or KWallet) in your desktop session",
-                        "このパソコンで使えるキーリングが見つかりません。Linux ではデスクトップで Secret Service"
+                        "このコンピューターで使えるキーリングが見つかりません。Linux ではデスクトップで Secret Service"
                         "（GNOME Keyring や KWallet）を起動してください。"),
     "keyring.missing_env": ("no usable keyring was found on this computer. On Linux, start a Secret Service provider "
                             "(GNOME Keyring or KWallet) in your desktop session; for a headless sender, set the {env} "
                             "environment variable instead",
-                            "このパソコンで使えるキーリングが見つかりません。Linux ではデスクトップで Secret Service"
+                            "このコンピューターで使えるキーリングが見つかりません。Linux ではデスクトップで Secret Service"
                             "（GNOME Keyring や KWallet）を起動してください。画面なしで送信する場合は、代わりに環境変数 {env} を設定してください。"),
     "keyring.read_refused": ("the keyring refused to read {name}: {detail}", "キーリングから {name} を読み出せませんでした: {detail}"),
     "keyring.save_refused": ("the keyring refused to save {name}: {detail}", "キーリングに {name} を保存できませんでした: {detail}"),
@@ -296,16 +296,16 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     # ----- the command line -----
     "cli.usage": ("{message} (see --help)", "{message}（--help をご覧ください）"),
     "cli.bad_quiet_hours": ("bad quiet hours '{text}': write HH:MM-HH:MM or off",
-                            "配信停止時間帯「{text}」は読めません。HH:MM-HH:MM か off で指定してください。"),
+                            "通知しない時間帯「{text}」は読めません。HH:MM-HH:MM か off で指定してください。"),
     "cli.cannot_read": ("cannot read {path}: {detail}", "{path} を読み込めません: {detail}"),
     "cli.what.teachers": ("teachers", "講師"),
     "cli.what.shifts": ("shifts", "シフト"),
     "cli.import.rejected": (Plural("count", "{path}: {count} problem, nothing was imported",
                                    "{path}: {count} problems, nothing was imported"),
-                            "{path}: {count}件の問題があるため、何も取り込んでいません。"),
+                            "{path}: {count}件の問題があるため、何もインポートしていません。"),
     "cli.import.done": ("imported {what}: {added_count} added, {updated_count} updated",
-                        "{what}を取り込みました: 追加 {added_count}件、更新 {updated_count}件"),
-    "cli.wrote": ("wrote {path}", "{path} に書き出しました。"),
+                        "{what}をインポートしました: 追加 {added_count}件、更新 {updated_count}件"),
+    "cli.wrote": ("wrote {path}", "{path} に保存しました。"),
     "cli.shift_count": (Plural("count", "{count} shift", "{count} shifts"), "シフト {count}件"),
     "cli.teacher_count": (Plural("count", "{count} teacher", "{count} teachers"), "講師 {count}人"),
     "cli.classroom_count": (Plural("count", "{count} classroom", "{count} classrooms"), "教室 {count}件"),
@@ -382,7 +382,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "cli.deliveries.row": ("{id}  {kind} {status} due {due} {zone}  {who}  tries {attempts}  {problem}",
                            "{id}  {kind} {status} 予定 {due} {zone}  {who}  試行 {attempts}回  {problem}"),
     "cli.classrooms.row": ("{id}  {name}  {zone}  lead {lead} min  quiet {quiet}",
-                           "{id}  {name}  {zone}  リマインダー {lead}分前  配信停止 {quiet}"),
+                           "{id}  {name}  {zone}  リマインダー {lead}分前  通知しない時間帯 {quiet}"),
     "cli.quiet_off": ("off", "なし"),
     "cli.publish.plan": ("{classroom} {month}: revision {revision}, {draft_count} draft(s) to confirm, "
                          "{changed_count} changed cell(s)",
