@@ -37,7 +37,7 @@ def _keep(widget: QWidget, name: str) -> None:
         widget.grab().save(str(Path(folder) / name))
 
 
-def test_the_banner_and_the_tray_speak_japanese(qtbot, ctx: AppContext, japanese: Path,  # noqa: F811
+def test_the_banner_and_the_tray_speak_japanese(qtbot, ctx: AppContext, japanese: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(alerts_banner, "DEBOUNCE_MS", 50)
     told: list[tuple[str, str]] = []
@@ -68,7 +68,7 @@ def test_the_banner_and_the_tray_speak_japanese(qtbot, ctx: AppContext, japanese
 
 
 def test_cancel_reasons_in_deliveries_speak_japanese(qtbot, ctx: AppContext, db: Database, now: dt.datetime,
-                                                     japanese: Path) -> None:  # noqa: F811
+                                                     japanese: Path) -> None:
     with db.write() as s:
         row = Delivery(kind=DeliveryKind.SHIFT_REMINDER, dedup_key="c", status=DeliveryStatus.CANCELED, updated_at=now,
                        created_at=now, due_at=now, next_attempt_at=now, cancel_reason="SHIFT_CHANGED")
@@ -90,7 +90,7 @@ def test_cancel_reasons_in_deliveries_speak_japanese(qtbot, ctx: AppContext, db:
 
 
 def test_a_csv_import_error_lists_its_problems_in_japanese(qtbot, ctx: AppContext, db: Database, now: dt.datetime,
-                                                           tmp_path: Path, japanese: Path,  # noqa: F811
+                                                           tmp_path: Path, japanese: Path,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     with db.write() as s:
         f.classroom(s, "本校")

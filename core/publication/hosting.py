@@ -80,12 +80,12 @@ class Hosting:
                 return False
         except S3Error as exc:
             if exc.code not in ("NoSuchKey", "NoSuchObject", "NotFound"):
-                raise HostingError(t("hosting.lookup_refused", key=key, code=exc.code)) from exc
+                raise HostingError(t("hosting.lookup_refused", key=key, code=str(exc.code))) from exc
         data = path.read_bytes()
         try:
             self._client.put_object(self.config.bucket, key, io.BytesIO(data), len(data), content_type=content_type)
         except S3Error as exc:
-            raise HostingError(t("hosting.upload_refused", code=exc.code, message=exc.message)) from exc
+            raise HostingError(t("hosting.upload_refused", code=str(exc.code), message=str(exc.message))) from exc
         return True
 
     def url_for(self, key: str, *, signed_at: dt.datetime) -> str:

@@ -45,7 +45,7 @@ def system_language(env: Mapping[str, str], platform: str, user_locale: str | No
 def choose(setting: str | None, env: Mapping[str, str], platform: str, user_locale: str | None = None) -> Language:
     """The saved choice ("ja", "en"), or for "auto"/nothing the OS locale's language."""
     if setting in LANGUAGES:
-        return setting  # type: ignore[return-value]  # narrowed by the membership test
+        return setting  # type: ignore[return-value,unused-ignore]  # narrowed by the membership test
     return system_language(env, platform, user_locale)
 
 
