@@ -84,3 +84,10 @@ def test_the_window_writes_dates_as_core_does(interface: str) -> None:
     wall = QDateTime(QDate(2026, 12, 1), QTime(17, 0, 5))
     expected = {"en": "Tue 1 Dec 2026 17:00:05", "ja": "2026年12月1日(火) 17:00:05"}[interface]
     assert dates.wall_text(wall, seconds=True) == expected
+
+
+def test_the_window_chooses_its_language_by_the_same_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANG", "ja_JP.UTF-8")
+    assert i18n.choose("auto") == "ja" and i18n.choose("en") == "en"
+    monkeypatch.setenv("LC_ALL", "en_US.UTF-8")
+    assert i18n.choose("auto") == "en" and i18n.choose("ja") == "ja"
