@@ -312,7 +312,7 @@ def run(args: argparse.Namespace, *, paths: DataPaths | None = None) -> int:
             from core.store.bootstrap import open_database  # SQLAlchemy: only for the verbs that need it
             db = open_database(paths)
             try:
-                _settle_language(db)
+                _settle_language(db, getattr(args, "lang", None))
                 code = COMMANDS[args.command](db, args, paths)
             finally:
                 db.dispose()
@@ -398,15 +398,18 @@ def _file_only() -> dict[str, bool]:
     return FILE_ONLY
 
 
-def _settle_language(db: Database) -> None:
+def _settle_language(db: Database, given: str | None) -> None:
     """The app's saved language, now that the database is open (--lang still wins)."""
     from core.store import setting_keys as keys
 
+    if given:
+        words.settle(given, None)
+        return
     try:
         with db.read() as session:
-            words.settle(keys.UI_LANGUAGE.read(session))
+            words.settle(None, keys.UI_LANGUAGE.read(session))
     except ShiftcastError:  # a hand-edited, unusable value: the locale's language will do
-        words.settle(None)
+        words.settle(None, None)
 
 
 def _stdout_reader_gone() -> bool:

@@ -21,7 +21,6 @@ from core.texts import language as languages
 from core.texts.formats import LANGUAGES, Language
 
 _current: list[Language] = ["en"]
-_chosen_on_command_line: list[bool] = [False]
 
 
 def from_argv(argv: Sequence[str]) -> Language | None:
@@ -38,16 +37,12 @@ def from_argv(argv: Sequence[str]) -> Language | None:
 
 def start(argv: Sequence[str]) -> Language:
     """The run's language before anything is read: --lang, else the OS locale."""
-    given = from_argv(argv)
-    _chosen_on_command_line[0] = given is not None
-    return use(given or languages.choose(None, os.environ, sys.platform, languages.user_locale()))
+    return use(from_argv(argv) or languages.choose(None, os.environ, sys.platform, languages.user_locale()))
 
 
-def settle(saved: str | None) -> Language:
-    """Once the database is open: the app's saved language wins over the locale, never over --lang."""
-    if _chosen_on_command_line[0]:
-        return _current[0]
-    return use(languages.choose(saved, os.environ, sys.platform, languages.user_locale()))
+def settle(given: str | None, saved: str | None) -> Language:
+    """Once the database is open: `--lang` as parsed, else the app's saved language, else the locale."""
+    return use(languages.choose(given or saved, os.environ, sys.platform, languages.user_locale()))
 
 
 def use(lang: Language) -> Language:
