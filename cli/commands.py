@@ -15,8 +15,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from cli import outbox, webhook
+from cli import outbox, webhook, words
 from core.errors import ShiftcastError
+from core.texts import Text, t
+from core.texts.formats import LANGUAGES
+from core.texts.message import logged
 from core.version import __version__
 
 # `--version`, `--help` and a usage error end before any verb runs, so the parser imports nothing
@@ -36,13 +39,21 @@ class UsageError(ShiftcastError):
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", words.HelpFormatter)  # sub-commands' help in the run's language too
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{message} (see --help)")
+        raise UsageError(t("cli.usage", message=message))
+
+
+LANG_HELP = "the language of this run's messages and help: ja or en (default: the app's setting, else the system's)"
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="shiftcast", description="Shift rosters published and reminded over LINE.")
     parser.add_argument("--version", action="version", version=f"Shiftcast {__version__}")
+    parser.add_argument("--lang", choices=LANGUAGES, help=LANG_HELP)
     parser.add_argument("--home", type=Path, help="data folder (default: the platform's user data folder)")
     parser.add_argument("--smoke", action="store_true",
                         help="start the whole window, print one JSON line with the start-up time, and exit")
@@ -88,11 +99,15 @@ def build_parser() -> argparse.ArgumentParser:
     confirm.add_argument("--month", required=True, help="YYYY-MM")
     outbox.add_parsers(sub)
     webhook.add_parsers(sub)
+    for verb in sub.choices.values():  # `shiftcast import --lang en …` as well as `shiftcast --lang en import …`
+        verb.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=LANG_HELP)
     return parser
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    return build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    with words.argparse_in(words.start(argv)):
+        return build_parser().parse_args(argv)
 
 
 def _now() -> dt.datetime:
@@ -110,7 +125,7 @@ def _quiet_hours(text: str) -> tuple[dt.time, dt.time] | None:
         return None
     start, sep, end = text.partition("-")
     if not sep:
-        raise UsageError(f"bad quiet hours {text!r}: write HH:MM-HH:MM or off")
+        raise UsageError(t("cli.bad_quiet_hours", text=text))
     return clock.parse_wall_time(start)[0], clock.parse_wall_time(end)[0]
 
 
@@ -120,7 +135,7 @@ def cmd_import(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     try:
         data = args.file.read_bytes()
     except OSError as exc:
-        raise UsageError(f"cannot read {args.file}: {exc.strerror}") from None
+        raise UsageError(t("cli.cannot_read", path=str(args.file), detail=str(exc.strerror))) from None
     try:
         with db.write() as session:
             if args.what == "teachers":
@@ -128,11 +143,14 @@ def cmd_import(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
             else:
                 result = csv_files.import_shifts(session, data, now=_now())
     except csv_files.CsvImportError as exc:
-        print(f"shiftcast: {args.file}: {len(exc.problems)} problem(s), nothing was imported", file=sys.stderr)
+        log.info("import of %s refused: %s", args.file, logged(exc.text), extra=_file_only())
+        print("shiftcast: " + words.line("cli.import.rejected", path=str(args.file), count=len(exc.problems)),
+              file=sys.stderr)
         for problem in exc.problems:
-            print(f"  {problem}", file=sys.stderr)
+            print(f"  {words.say(problem.text)}", file=sys.stderr)
         return EXIT_FAILED
-    print(f"imported {args.what}: {result.created} added, {result.updated} updated")
+    print(words.line("cli.import.done", what=t(f"cli.what.{args.what}"), added_count=result.created,
+                     updated_count=result.updated))
     return 0
 
 
@@ -148,7 +166,7 @@ def cmd_export(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
             text = csv_files.export_shifts(session, classroom_id=classroom_id, month=month)
     if args.output:
         args.output.write_text(text, encoding="utf-8-sig", newline="")
-        print(f"wrote {args.output}")
+        print(words.line("cli.wrote", path=str(args.output)))
     else:
         sys.stdout.write(text)
     return 0
@@ -178,7 +196,7 @@ def cmd_shifts(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     else:
         for r in rows:
             print(f"{r['id']:>6}  {r['date']}  {r['start']}–{r['end']}  {r['status']:<9}  v{r['version']}  {r['teacher']}  {r['note']}")
-        print(f"{len(rows)} shift(s)")
+        print(words.line("cli.shift_count", count=len(rows)))
     return 0
 
 
@@ -204,7 +222,7 @@ def cmd_teachers(db: Database, args: argparse.Namespace, paths: DataPaths) -> in
         for r in rows:
             flags = ",".join(k for k in ("line_opt_in", "email_opt_in", "active") if r[k])
             print(f"{r['id']:>5}  {r['name']}  {r['line_user_id'] or '-'}  {r['email'] or '-'}  [{flags}]")
-        print(f"{len(rows)} teacher(s)")
+        print(words.line("cli.teacher_count", count=len(rows)))
     return 0
 
 
@@ -230,8 +248,9 @@ def cmd_classrooms(db: Database, args: argparse.Namespace, paths: DataPaths) -> 
         _print_json(rows)
     else:
         for r in rows:
-            print(f"{r['id']:>4}  {r['name']}  {r['timezone']}  lead {r['reminder_lead_minutes']} min  quiet {r['quiet_hours'] or 'off'}")
-        print(f"{len(rows)} classroom(s)")
+            print(words.line("cli.classrooms.row", id=f"{r['id']:>4}", name=r["name"], zone=r["timezone"],
+                             lead=r["reminder_lead_minutes"], quiet=r["quiet_hours"] or words.line("cli.quiet_off")))
+        print(words.line("cli.classroom_count", count=len(rows)))
     return 0
 
 
@@ -248,7 +267,7 @@ def cmd_add_classroom(db: Database, args: argparse.Namespace, paths: DataPaths) 
             quiet_hours=_quiet_hours(args.quiet),
             language=args.language,
         )
-        print(f"created classroom #{classroom.id} {classroom.name}")
+        print(words.line("cli.classroom_created", id=classroom.id, name=classroom.name))
     return 0
 
 
@@ -259,7 +278,8 @@ def cmd_confirm(db: Database, args: argparse.Namespace, paths: DataPaths) -> int
     with db.write() as session:
         classroom = rules.classroom_by_name(session, args.classroom)
         confirmed = rules.confirm_month(session, classroom.id, year, month, now=_now())
-    print(f"confirmed {len(confirmed)} shift(s) of {args.classroom} {year}-{month:02d}")
+    print(words.line("cli.confirmed", count=len(confirmed), classroom=args.classroom,
+                     month=f"{year}-{month:02d}"))
     return 0
 
 
@@ -292,6 +312,7 @@ def run(args: argparse.Namespace, *, paths: DataPaths | None = None) -> int:
             from core.store.bootstrap import open_database  # SQLAlchemy: only for the verbs that need it
             db = open_database(paths)
             try:
+                _settle_language(db, getattr(args, "lang", None))
                 code = COMMANDS[args.command](db, args, paths)
             finally:
                 db.dispose()
@@ -305,7 +326,9 @@ def run(args: argparse.Namespace, *, paths: DataPaths | None = None) -> int:
         _stdout_to_devnull()
         return 0
     except ShiftcastError as exc:
-        print(f"shiftcast: {exc}", file=sys.stderr)
+        # The log keeps English and the code, for a support request; the manager reads their language.
+        log.info("%s failed: %s", args.command, logged(exc.text), extra=_file_only())
+        print(f"shiftcast: {words.say(exc.text)}", file=sys.stderr)
         return EXIT_FAILED
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, never a traceback
         return _failed(exc, args, paths, log_file)
@@ -322,8 +345,8 @@ def _failed(exc: Exception, args: argparse.Namespace, paths: DataPaths | None, l
         print(f"shiftcast: {problem}", file=sys.stderr)
         return EXIT_FAILED
     log.error("unexpected error in %s", args.command, exc_info=exc)
-    where = f"; details in {log_file}" if log_file else ""
-    print(f"shiftcast: unexpected error ({exc.__class__.__name__}){where}", file=sys.stderr)
+    where = t("cli.details_in", path=str(log_file)) if log_file else ""
+    print("shiftcast: " + words.line("cli.unexpected", kind=exc.__class__.__name__, where=where), file=sys.stderr)
     return EXIT_FAILED
 
 
@@ -344,11 +367,11 @@ def _open_data_folder(args: argparse.Namespace, paths: DataPaths | None) -> tupl
         try:
             paths = data_paths(args.home)
         except OSError as exc:
-            raise StorageError(_folder_problem("the data folder", resolve_home(args.home), exc)) from exc
+            raise StorageError(_folder_problem(t("word.data_folder"), resolve_home(args.home), exc)) from exc
     try:
         log_file = configure_logging(paths.logs, stderr=args.command == "sender")
     except OSError as exc:
-        raise StorageError(_folder_problem("the log file", paths.logs / "shiftcast.log", exc)) from exc
+        raise StorageError(_folder_problem(t("word.log_file"), paths.logs / "shiftcast.log", exc)) from exc
     return paths, log_file
 
 
@@ -356,17 +379,37 @@ class StorageError(ShiftcastError):
     """The data folder, the log file or the database cannot be written; nothing was changed."""
 
 
-def _folder_problem(what: str, path: Path, exc: OSError) -> str:
+def _folder_problem(what: Text, path: Path, exc: OSError) -> Text:
     import errno
 
-    where = Path(exc.filename) if exc.filename else path
+    where = str(Path(exc.filename) if exc.filename else path)
     if exc.errno == errno.ENOSPC:
-        return f"the disk is full: cannot write {what} at {where}"
+        return t("cli.disk_full", what=what, where=where)
     if isinstance(exc, (FileExistsError, NotADirectoryError)):
-        return f"cannot create {what} at {path}: {where} is a file, not a folder"
+        return t("cli.not_a_folder", what=what, path=str(path), where=where)
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        return f"{what} is not writable: {where} (check its permissions)"
-    return f"cannot write {what} at {where}: {exc.strerror or exc}"
+        return t("cli.not_writable", what=what, where=where)
+    return t("cli.cannot_write", what=what, where=where, detail=str(exc.strerror or exc))
+
+
+def _file_only() -> dict[str, bool]:
+    from core.logs import FILE_ONLY
+
+    return FILE_ONLY
+
+
+def _settle_language(db: Database, given: str | None) -> None:
+    """The app's saved language, now that the database is open (--lang still wins)."""
+    from core.store import setting_keys as keys
+
+    if given:
+        words.settle(given, None)
+        return
+    try:
+        with db.read() as session:
+            words.settle(None, keys.UI_LANGUAGE.read(session))
+    except ShiftcastError:  # a hand-edited, unusable value: the locale's language will do
+        words.settle(None, None)
 
 
 def _stdout_reader_gone() -> bool:
@@ -395,5 +438,5 @@ def _stdout_to_devnull() -> None:
 
 
 def fail_usage(exc: UsageError) -> int:
-    print(f"shiftcast: {exc}", file=sys.stderr)
+    print(f"shiftcast: {words.say(exc.text)}", file=sys.stderr)
     return EXIT_USAGE

@@ -14,8 +14,10 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.errors import ValidationError
+from cli import words
+from core.errors import ShiftcastError, ValidationError
 from core.store.kinds import DeliveryKind, DeliveryStatus
+from core.texts import Text, t
 
 # Every verb imports the core it needs when it runs: parsing (and --help) must not load SQLAlchemy,
 # httpx or the sender (tests/test_cli.py holds that).
@@ -94,7 +96,7 @@ def cmd_sender(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
         print(json.dumps(drained.__dict__), flush=True)
         stranded = _stranded_for_credentials(db, now=_now())
         for line in stranded:
-            print(f"shiftcast: {line}", file=sys.stderr)
+            print(f"shiftcast: {words.say(line)}", file=sys.stderr)
         # Exit 0 only when nothing due was left behind for want of a credential: a service manager or a
         # cron job must see that reminders are not going out.
         return EXIT_NOT_SENT if stranded else 0
@@ -128,7 +130,7 @@ def cmd_sender(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 
 def _send_until_stopped(engine: Engine, stop: threading.Event, died: list[BaseException]) -> int:
     if not engine.start():
-        raise ValidationError("another Shiftcast (the app, the tray or a sender) is already sending from this data folder")
+        raise ValidationError(t("cli.sender.busy"))
     loop = engine.sender
     assert loop is not None  # start() said yes
     # Said once the sender's loop runs: start-up (imports, database, the orphan sweep) can take
@@ -138,7 +140,7 @@ def _send_until_stopped(engine: Engine, stop: threading.Event, died: list[BaseEx
     while not stop.is_set() and not loop.ready.wait(0.1):
         pass
     if loop.ready.is_set():
-        print(f"sending from {engine.paths.home} (Ctrl+C to stop)", flush=True)
+        print(words.line("cli.sending_from", path=str(engine.paths.home)), flush=True)
     while not stop.wait(1.0) and not died:
         pass
     stats = engine.sender.stats if engine.sender else None
@@ -153,17 +155,12 @@ def _send_until_stopped(engine: Engine, stop: threading.Event, died: list[BaseEx
 
 EXIT_NOT_SENT = 1
 # What each channel needs before it can send, in the words of someone running the sender headless.
-_SET_UP_HINTS = {
-    "line": "the LINE channel access token is missing: save it with `main.py line-token < token.txt`, or set "
-            "the SHIFTCAST_LINE_TOKEN environment variable for a headless sender",
-    "email": "e-mail is not set up: set the SMTP server in Settings (smtp.host), and the password with "
-             "`main.py smtp-password < pw.txt` or the SHIFTCAST_SMTP_PASSWORD environment variable",
-}
+_SET_UP_HINTS = {"line": t("cli.hint.line"), "email": t("cli.hint.email")}
 
-_CREDENTIALS = {"line": "the LINE channel access token", "email": "the SMTP password"}
+_CREDENTIALS = {"line": t("cli.credential.line"), "email": t("cli.credential.email")}
 
 
-def _stranded_for_credentials(db: Database, *, now: dt.datetime) -> list[str]:
+def _stranded_for_credentials(db: Database, *, now: dt.datetime) -> list[Text]:
     """One line per channel that has deliveries due now but cannot connect (no token, no keyring)."""
     from sqlalchemy import func, select
 
@@ -183,14 +180,14 @@ def _stranded_for_credentials(db: Database, *, now: dt.datetime) -> list[str]:
         try:
             connection = driver.connect(db)
         except Exception as exc:  # noqa: BLE001 - a missing keyring says what to do in its own message
-            reason = f"{_CREDENTIALS.get(channel.value, 'its credentials')} cannot be read: {exc}"
+            reason = t("cli.credential.unreadable", what=_CREDENTIALS.get(channel.value, t("cli.credential.other")),
+                       detail=exc.text if isinstance(exc, ShiftcastError) else str(exc))
         else:
             if connection is not None:
                 connection.close()
                 continue
-            reason = _SET_UP_HINTS.get(channel.value, f"{driver.title} is not set up")
-        lines.append(f"{count} due {driver.title} {'delivery was' if count == 1 else 'deliveries were'} not sent: "
-                     f"{reason}")
+            reason = _SET_UP_HINTS.get(channel.value, t("cli.not_set_up", channel=driver.title))
+        lines.append(t("cli.stranded", count=count, channel=driver.title, reason=reason))
     return lines
 
 
@@ -261,8 +258,9 @@ def cmd_deliveries(db: Database, args: argparse.Namespace, paths: DataPaths) -> 
     for r in rows:
         problem = r["error_code"] or r["cancel_reason"] or ""
         who = r["recipient_name"] or r["recipient"] or "-"
-        print(f"{r['id']:>7}  {r['kind']:<18} {r['status']:<10} due {r['due_local']} {r['timezone']}  {who}"
-              f"  tries {r['attempts']}  {problem}".rstrip())
+        print(words.line("cli.deliveries.row", id=f"{r['id']:>7}", kind=f"{r['kind']:<18}", status=f"{r['status']:<10}",
+                         due=r["due_local"], zone=r["timezone"], who=who, attempts=r["attempts"],
+                         problem=problem).rstrip())
     print("  ".join(f"{k}: {v}" for k, v in counts.items()))
     return 0
 
@@ -271,31 +269,29 @@ def cmd_retry(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     from core.outbox import deliveries
 
     if (args.id is None) == (not args.dead):
-        raise ValidationError("give a delivery id or --dead")
+        raise ValidationError(t("cli.retry.what"))
     with db.write() as session:
         if args.dead:
             outcomes = deliveries.requeue_dead_letters(session, now=_now())
         else:
             outcomes = [deliveries.retry_now(session, args.id, now=_now())]
     for o in outcomes:
-        note = ("a new retry key was issued (the old one expired): if an earlier attempt did arrive, "
-                "the teacher may see this message twice") if o.new_retry_key else "the same retry key is reused"
-        print(f"delivery {o.delivery_id} {_when_retried(o)}; {note}")
+        note = t("cli.retry.new_key") if o.new_retry_key else t("cli.retry.same_key")
+        print(words.line("cli.retry.done", id=o.delivery_id, when=_when_retried(o), note=note))
     if not outcomes:
-        print("no dead letters")
+        print(words.line("cli.retry.none"))
     return 0
 
 
-def _when_retried(outcome: RetryOutcome) -> str:
+def _when_retried(outcome: RetryOutcome) -> Text:
     """When a retried delivery goes, in its classroom's zone, as `plan` says it."""
     if not outcome.waits:
-        return "will be sent now"
+        return t("cli.retry.now")
     from core.roster import clock
 
     zone = outcome.zone or "UTC"
     local = outcome.send_at.astimezone(clock.zone(zone))
-    return (f"will be sent on {local:%Y-%m-%d} at {local:%H:%M} ({zone}), its due time, "
-            "unless its shift or teacher no longer allow it then")
+    return t("cli.retry.at", day=local.date(), time=local.time(), zone=zone)
 
 
 def cmd_cancel(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
@@ -303,7 +299,7 @@ def cmd_cancel(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 
     with db.write() as session:
         deliveries.cancel(session, args.id, now=_now())
-    print(f"delivery {args.id} canceled")
+    print(words.line("cli.canceled", id=args.id))
     return 0
 
 
@@ -312,9 +308,9 @@ def cmd_line_token(db: Database, args: argparse.Namespace, paths: DataPaths) -> 
 
     token = getpass.getpass("LINE channel access token: ") if sys.stdin.isatty() else sys.stdin.readline()
     if not token.strip():
-        raise ValidationError("no token given")
+        raise ValidationError(t("cli.no_token"))
     secrets.set_line_token(token.strip())
-    print("saved in the keyring")
+    print(words.line("cli.saved_in_keyring"))
     return 0
 
 
@@ -323,16 +319,20 @@ def cmd_smtp_password(db: Database, args: argparse.Namespace, paths: DataPaths) 
 
     password = getpass.getpass("SMTP password: ") if sys.stdin.isatty() else sys.stdin.readline()
     if not password.strip():
-        raise ValidationError("no password given")
+        raise ValidationError(t("cli.no_password"))
     email_channel.set_smtp_password(password.strip())
-    print("saved in the keyring")
+    print(words.line("cli.saved_in_keyring"))
     return 0
 
 
 def _alert_row(a: Any) -> dict[str, Any]:
+    from core import alerts
+
+    title, detail = alerts.title_of(a), alerts.detail_of(a)
     return {
-        "id": a.id, "kind": a.kind.value, "scope": a.scope, "open": a.open_key is not None, "title": a.title,
-        "detail": a.detail, "opened_at": a.opened_at.isoformat(), "last_seen_at": a.last_seen_at.isoformat(),
+        "id": a.id, "kind": a.kind.value, "scope": a.scope, "open": a.open_key is not None, "title": words.say(title),
+        "title_code": title.code if isinstance(title, Text) else None,
+        "detail": words.say(detail), "opened_at": a.opened_at.isoformat(), "last_seen_at": a.last_seen_at.isoformat(),
         "cleared_at": a.cleared_at.isoformat() if a.cleared_at else None,
     }
 
@@ -346,9 +346,9 @@ def cmd_alerts(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return 0
     for r in rows:
-        state = "OPEN   " if r["open"] else "cleared"
+        state = words.line("cli.alerts.open") if r["open"] else words.line("cli.alerts.cleared")
         print(f"{r['id']:>5}  {state}  {r['opened_at'][:16]}  {r['title']}")
-    print(f"{sum(r['open'] for r in rows)} open, {len(rows)} in the last 7 days")
+    print(words.line("cli.alerts.summary", open_count=sum(r["open"] for r in rows), count=len(rows)))
     return 0
 
 
@@ -356,7 +356,7 @@ def cmd_plan(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     from core.planning import forecast
 
     if not 1 <= args.days <= 62:
-        raise ValidationError("--days must be between 1 and 62")
+        raise ValidationError(t("cli.plan.days"))
     now = _now()
     items = forecast.dry_run(db, now=now, days=args.days)
     fc = forecast.forecast(db, now=now)
@@ -365,12 +365,12 @@ def cmd_plan(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
         return 0
     for i in items:
         print(f"{i.local_send_time}  {i.kind:<18} {i.channel:<5} {i.recipient}  [{i.classroom}]  {i.why}")
-    print(f"{len(items)} deliveries in the next {args.days} day(s)")
+    print(words.line("cli.plan.count", count=len(items), days=args.days))
     if fc.limit is None:
-        print(f"LINE messages planned for the rest of this month: {fc.planned_rest_of_month} (no monthly limit known)")
+        print(words.line("cli.plan.no_limit", planned_count=fc.planned_rest_of_month))
     else:
-        print(f"LINE quota: {fc.used} of {fc.limit} used; {fc.planned_rest_of_month} planned for the rest of the month;"
-              f" {fc.remaining_after_plan} would remain")
+        print(words.line("cli.plan.quota", used_count=fc.used, limit_count=fc.limit,
+                         planned_count=fc.planned_rest_of_month, remaining_count=fc.remaining_after_plan))
     return 0
 
 
@@ -382,13 +382,13 @@ def cmd_render(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     year, month = rules.parse_month(args.month)
     suffix = args.out.suffix.lower()
     if suffix not in (".png", ".pdf"):
-        raise ValidationError("--out must end in .png or .pdf")
+        raise ValidationError(t("cli.render.suffix"))
     with db.read() as session:
         classroom = rules.classroom_by_name(session, args.classroom)
         view = publication.build_month(session, classroom, year, month, now=_now(), include_drafts=True)
     png = month_image.render_png(view)
     args.out.write_bytes(month_image.pdf_of(png) if suffix == ".pdf" else png)
-    print(f"wrote {args.out}")
+    print(words.line("cli.wrote", path=str(args.out)))
     return 0
 
 
@@ -406,26 +406,29 @@ def cmd_publish(db: Database, args: argparse.Namespace, paths: DataPaths) -> int
         with db.read() as session:
             plan = publication.plan_publish(session, classroom.id, year, month, now=now, members=members)
         if args.json:
-            print(json.dumps(dataclasses.asdict(plan), ensure_ascii=False, indent=2))
+            shown = {k: v for k, v in dataclasses.asdict(plan).items() if k != "warning_text"}
+            print(json.dumps(shown, ensure_ascii=False, indent=2))
         else:
-            print(f"{plan.classroom} {year}-{month:02d}: revision {plan.revision}, {plan.drafts_to_confirm} draft(s) "
-                  f"to confirm, {plan.changed_cells} changed cell(s)")
-            print(f"to LINE group {plan.group_id or '(none)'}: {plan.members if plan.members is not None else '?'} "
-                  f"member(s), costs {plan.messages if plan.messages is not None else '?'} message(s)")
+            print(words.line("cli.publish.plan", classroom=plan.classroom, month=f"{year}-{month:02d}",
+                             revision=plan.revision, draft_count=plan.drafts_to_confirm,
+                             changed_count=plan.changed_cells))
+            print(words.line("cli.publish.group", group=plan.group_id or "-",
+                             members=plan.members if plan.members is not None else "?",
+                             messages=plan.messages if plan.messages is not None else "?"))
             if plan.quota_limit is not None:
-                print(f"quota: {plan.quota_used} of {plan.quota_limit} used this month")
-            if plan.warning:
-                print(f"warning: {plan.warning}")
+                print(words.line("cli.publish.quota", used_count=plan.quota_used or 0, limit_count=plan.quota_limit))
+            if plan.warning_text:
+                print(words.line("cli.publish.warning", warning=plan.warning_text))
         return 0
     with db.write() as session:
         classroom = rules.classroom_by_name(session, args.classroom)
         done = publication.publish(session, classroom.id, year, month, now=now, store=ImageStore(paths.images))
     emails = done.email_deliveries
-    parts = ([f"the LINE group message (delivery {done.delivery_id})"] if done.delivery_id else []) + (
-        [f"{len(emails)} e-mail(s)"] if emails else [])
+    parts = ([t("cli.publish.group_message", id=done.delivery_id)] if done.delivery_id else []) + (
+        [t("cli.publish.emails", count=len(emails))] if emails else [])
     print(json.dumps(dataclasses.asdict(done)) if args.json else
-          f"revision {done.revision} saved; queued {' and '.join(parts)}; it goes out as soon as the sender runs "
-          "(the app, the tray or `main.py sender`)")
+          words.line("cli.publish.done", revision=done.revision,
+                     queued=t("word.and", first=parts[0], second=parts[1]) if len(parts) == 2 else tuple(parts)))
     return 0
 
 

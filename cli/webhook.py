@@ -15,7 +15,9 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
+from cli import words
 from core.errors import ValidationError
+from core.texts import t
 
 if TYPE_CHECKING:
     from core.store.db import Database
@@ -38,14 +40,14 @@ def cmd_webhook(db: Database, args: argparse.Namespace, paths: DataPaths) -> int
     from core.store import secrets
 
     if not 0 < args.port < 65536:
-        raise ValidationError(f"--port {args.port}: a TCP port is 1–65535")
+        raise ValidationError(t("cli.webhook.port", port=args.port))
     try:
         secret = secrets.line_channel_secret()
     except secrets.SecretStoreError as exc:  # its advice names the token; here the secret is what is missing
-        raise ValidationError(f"cannot read the LINE channel secret ({exc}); or set "
-                              f"{secrets.LINE_CHANNEL_SECRET_ENV}") from None
+        raise ValidationError(t("cli.webhook.secret_unreadable", detail=exc.text,
+                                env=secrets.LINE_CHANNEL_SECRET_ENV)) from None
     if not secret:
-        raise ValidationError(f"no LINE channel secret: save it in the keyring or set {secrets.LINE_CHANNEL_SECRET_ENV}")
+        raise ValidationError(t("cli.webhook.no_secret", env=secrets.LINE_CHANNEL_SECRET_ENV))
     stop = threading.Event()
 
     def on_signal(signum: int, _frame: object) -> None:
@@ -56,7 +58,7 @@ def cmd_webhook(db: Database, args: argparse.Namespace, paths: DataPaths) -> int
     line_connect.restore_if_pending(db)  # a connect flow that crashed left LINE pointing at its tunnel
     receiver = WebhookReceiver(db, secret, host=args.host, port=args.port).start()
     try:
-        print(f"receiving LINE webhooks on {receiver.url}", flush=True)
+        print(words.line("cli.webhook.receiving", url=receiver.url), flush=True)
         while not stop.wait(0.5):
             pass
     finally:
@@ -70,15 +72,14 @@ def cmd_line_channel(db: Database, args: argparse.Namespace, paths: DataPaths) -
 
     channel_id = args.channel_id.strip()
     if not (channel_id.isascii() and channel_id.isdigit()):
-        raise ValidationError(f"--id {args.channel_id!r}: the channel ID is digits (LINE Developers console, "
-                              "Basic settings)")
+        raise ValidationError(t("cli.webhook.bad_id", value=args.channel_id))
     secret = getpass.getpass("LINE channel secret: ") if sys.stdin.isatty() else sys.stdin.readline()
     if not secret.strip():
-        raise ValidationError("no channel secret given")
+        raise ValidationError(t("cli.webhook.no_secret_given"))
     secrets.set_line_channel_secret(secret.strip())
     with db.write() as session:
         keys.LINE_CHANNEL_ID.write(session, channel_id)
-    print("saved: the channel ID in the settings, the secret in the keyring")
+    print(words.line("cli.webhook.saved"))
     return 0
 
 

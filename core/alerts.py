@@ -46,6 +46,9 @@ from core.store.models import (
     DeliveryStatus,
     ProposedGroup,
 )
+from core.texts import Text, render, t
+from core.texts import message as texts
+from core.texts.formats import Language
 
 STALL_AFTER = dt.timedelta(minutes=15)
 RECENT = dt.timedelta(days=7)
@@ -57,8 +60,8 @@ QUOTA_ZONE = "Asia/Tokyo"  # LINE counts its monthly quota in Japan time
 class Condition:
     kind: AlertKind
     scope: str
-    title: str
-    detail: str = ""
+    title: Text
+    detail: Text | str = ""
 
     @property
     def key(self) -> str:
@@ -90,38 +93,32 @@ class QueueFacts:
 
 
 def dead_letters(count: int) -> Condition:
-    noun = "delivery" if count == 1 else "deliveries"
-    return Condition(AlertKind.DEAD_LETTER, "", f"{count} {noun} failed after every retry (dead letters)",
-                     "Look at the failed deliveries and retry or cancel them; the alert clears when none are left.")
+    return Condition(AlertKind.DEAD_LETTER, "", t("alert.dead_letters", count=count), t("alert.dead_letters.detail"))
 
 
 def channel_held(channel: str, code: str) -> Condition:
     # The driver's words: each channel that can be held says what its hold means.
     driver = registry.DRIVERS.get(Channel(channel))
-    title = driver.hold_title if driver is not None and driver.hold_key is not None else f"{channel} sending is paused"
-    return Condition(AlertKind.CHANNEL_HELD, channel, title,
-                     f"Messages stay queued and go out once the credentials work ({code}).")
+    held = driver.hold_title if driver is not None and driver.hold_key is not None else None
+    title = (held if isinstance(held, Text) else t("text.plain", text=held) if held
+             else t("alert.channel_held", channel=channel))
+    return Condition(AlertKind.CHANNEL_HELD, channel, title, t("alert.channel_held.detail", code=code))
 
 
 def quota_exhausted() -> Condition:
-    return Condition(AlertKind.QUOTA_EXHAUSTED, Channel.LINE.value, "LINE's monthly message quota is used up",
-                     "LINE messages fail until the quota resets next month or the plan is upgraded.")
+    return Condition(AlertKind.QUOTA_EXHAUSTED, Channel.LINE.value, t("alert.quota"), t("alert.quota.detail"))
 
 
 def queue_stalled(count: int, oldest_due: dt.datetime) -> Condition:
-    return Condition(AlertKind.QUEUE_STALLED, "", f"{count} delivery(ies) have waited more than 15 minutes",
-                     f"The oldest has been due since {oldest_due:%Y-%m-%d %H:%M} UTC. Check that LINE and e-mail "
-                     "are set up and reachable.")
+    return Condition(AlertKind.QUEUE_STALLED, "", t("alert.stalled", count=count),
+                     t("alert.stalled.detail", since=oldest_due.astimezone(dt.UTC)))
 
 
 def other_computer(others: tuple[tuple[str, dt.datetime], ...]) -> Condition:
     host, last = others[0]
-    more = f" and {len(others) - 1} more" if len(others) > 1 else ""
-    return Condition(AlertKind.OTHER_COMPUTER, "", f"This data folder also sent messages from another computer ({host}{more})",
-                     f"Last sent there at {last:%Y-%m-%d %H:%M} UTC. If Shiftcast still runs there on a copy of this "
-                     "folder, stop one of the two: each copy sends what it plans on its own, so teachers may get "
-                     "messages twice. If the folder was moved here and the other computer stopped sending, this "
-                     "clears itself a day after its last send.")
+    more: Text | str = t("alert.other_computer.more", count=len(others) - 1) if len(others) > 1 else ""
+    return Condition(AlertKind.OTHER_COMPUTER, "", t("alert.other_computer", host=host, more=more),
+                     t("alert.other_computer.detail", last=last.astimezone(dt.UTC)))
 
 
 def group_left(classroom_id: int, classroom: str) -> Condition:
@@ -208,8 +205,8 @@ def open_incident(session: Session, condition: Condition, *, now: dt.datetime) -
         existing.last_seen_at = now
         return None
     new_id = insert_unless_exists(session, Alert.__table__, {
-        "kind": condition.kind, "scope": condition.scope, "open_key": condition.key, "title": condition.title,
-        "detail": condition.detail, "opened_at": now, "last_seen_at": now, "cleared_at": None,
+        "kind": condition.kind, "scope": condition.scope, "open_key": condition.key, "title": texts.dumps(condition.title),
+        "detail": texts.dumps(condition.detail), "opened_at": now, "last_seen_at": now, "cleared_at": None,
     }, unique=["open_key"])
     if new_id is None:  # opened meanwhile by another writer
         return None
@@ -262,11 +259,32 @@ def notify(session: Session, alert: Alert, *, now: dt.datetime) -> list[int]:
     return ids
 
 
-def message_of(alert: Alert) -> str:
-    text = f"[Shiftcast] {alert.title}"
-    if alert.detail:
-        text += f"\n{alert.detail}"
-    return text + f"\nSince {alert.opened_at:%Y-%m-%d %H:%M} UTC."
+def title_of(alert: Alert) -> Text | str:
+    """The incident's title as raised (a row from before messages had codes gives its English words)."""
+    return texts.loads(alert.title)
+
+
+def detail_of(alert: Alert) -> Text | str:
+    return texts.loads(alert.detail or "")
+
+
+def message_of(alert: Alert, lang: Language = "en") -> str:
+    """The notification's text (banner, webhook, e-mail) in `lang`: title, detail, since when."""
+    text = f"[Shiftcast] {render(title_of(alert), lang)}"
+    detail = render(detail_of(alert), lang)
+    if detail:
+        text += f"\n{detail}"
+    return text + "\n" + render(t("alert.since", since=alert.opened_at.astimezone(dt.UTC)), lang)
+
+
+def manager_language(session: Session) -> Language:
+    """The language the manager reads: the app's setting, else this computer's locale."""
+    import os
+    import sys
+
+    from core.texts import language
+
+    return language.choose(keys.UI_LANGUAGE.read(session), os.environ, sys.platform, language.user_locale())
 
 
 # ----- what the app shows -----

@@ -14,6 +14,12 @@ from core.store.bootstrap import open_database
 from core.store.db import Database
 from core.store.paths import DataPaths, data_paths
 
+# Tests speak English whatever the machine's locale (core/texts/language.py reads these); a test that
+# wants Japanese asks for it (tests/test_cli_language.py, the `japanese` fixture of tests/test_i18n.py).
+for _name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
+
 NOW = dt.datetime(2026, 12, 1, 0, 0, tzinfo=dt.UTC)
 
 

@@ -40,7 +40,7 @@ def test_quiet_queue_has_no_conditions() -> None:
 def test_dead_letters_and_holds() -> None:
     found = alerts.conditions(_facts(dead_letters=3, holds={"email": "SMTP_AUTH_FAILED"}), now=NOW, running_since=None)
     assert _kinds(found) == ["dead_letter:", "channel_held:email"]
-    assert found[0].title.startswith("3 deliveries failed") and found[0].code == "DEAD_LETTER"
+    assert str(found[0].title).startswith("3 deliveries failed") and found[0].code == "DEAD_LETTER"
 
 
 def test_quota_runs_out_until_a_later_send_or_the_next_month() -> None:

@@ -141,7 +141,7 @@ def test_a_copy_sent_from_another_computer_raises_an_alert(db: Database, paths: 
         # The window on the new computer, before it sent anything: its minute watch notices.
         with copied.write() as s:
             opened, _ = alerts.evaluate(s, now=clock.now, running_since=None)
-            assert [(a.kind, "office-pc" in a.title) for a in opened] == [(AlertKind.OTHER_COMPUTER, True)]
+            assert [(a.kind, "office-pc" in str(alerts.title_of(a))) for a in opened] == [(AlertKind.OTHER_COMPUTER, True)]
             # Its copy of the reminder goes out again there (as if it had not been sent before the copy).
             s.execute(Delivery.__table__.update().values(status=DeliveryStatus.QUEUED.value, retry_key=None,
                                                           retry_key_issued_at=None, next_attempt_at=clock.now))

@@ -186,7 +186,7 @@ def test_cli_retry_says_when_it_will_be_sent(db: Database, now: dt.datetime, cap
     assert main.main(["cancel", str(delivery_id)]) == 0
     assert main.main(["retry", str(delivery_id)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[-1].startswith(f"delivery {delivery_id} will be sent on 2026-12-31 at 15:00 (Asia/Tokyo)")
+    assert out[-1].startswith(f"delivery {delivery_id} will be sent on Thu 31 Dec 2026 at 15:00 (Asia/Tokyo)")
     assert _delivery(db, delivery_id).next_attempt_at == DUE
 
     with db.write() as s:

@@ -27,7 +27,7 @@ def test_the_banner_warns_of_another_computer_sending_from_this_data_folder(qtbo
         identity.stamp(s, identity.Machine("11111111-1111-4111-8111-111111111111", "office-pc"), now=NOW)
     now = NOW + dt.timedelta(minutes=30)
     # The window's minute watch, as its engine runs it, with its alerts reaching the window's bridge.
-    watch = Scheduler(ctx.db, wake_sender=lambda: None, clock=lambda: now, on_alert=ctx.bridge.alert.emit)
+    watch = Scheduler(ctx.db, wake_sender=lambda: None, clock=lambda: now, on_alert=ctx.bridge.raise_alert)
     report = watch.run_watch()
     assert [code for code, _ in report.opened] == ["OTHER_COMPUTER"]
     qtbot.waitUntil(banner.isVisible, timeout=5000)

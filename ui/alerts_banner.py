@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from core import alerts
 from core.store.models import AlertKind
+from ui import i18n
 from ui.context import AppContext
 
 DEBOUNCE_MS = 3_000  # at most one read per this many milliseconds while deliveries keep changing
@@ -42,7 +43,8 @@ class OpenAlert:
 
 def read_open_alerts(ctx: AppContext) -> list[OpenAlert]:
     with ctx.db.read() as session:
-        return [OpenAlert(a.id, a.kind, a.scope, alerts.message_of(a).removeprefix("[Shiftcast] "))
+        lang = i18n.current()
+        return [OpenAlert(a.id, a.kind, a.scope, alerts.message_of(a, lang).removeprefix("[Shiftcast] "))
                 for a in alerts.open_alerts(session)]
 
 

@@ -8,6 +8,8 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from core.sending.sender import SenderEvents
 from core.store import hooks
+from core.texts import Text, render
+from ui import i18n
 
 COALESCE_MS = 200
 
@@ -15,7 +17,7 @@ COALESCE_MS = 200
 class CoreBridge(QObject):
     deliveries_changed = Signal(list)  # delivery ids, coalesced
     shifts_changed = Signal()
-    alert = Signal(str, str)  # code, text
+    alert = Signal(str, str)  # code, text in the interface's language
     hold_changed = Signal(object)  # reason or None
     settings_changed = Signal()
     _raw_changed = Signal(list)
@@ -35,8 +37,13 @@ class CoreBridge(QObject):
 
     def attach(self, events: SenderEvents) -> None:
         events.deliveries_changed.append(self._raw_changed.emit)
-        events.alert.append(self.alert.emit)
+        events.alert.append(self.raise_alert)
         events.hold_changed.append(self.hold_changed.emit)
+
+    def raise_alert(self, code: str, text: Text | str) -> None:
+        """Core's alert callback (any thread): the title is rendered in the interface's language here,
+        so the banner, the tray and every listener read the same words."""
+        self.alert.emit(code, render(text, i18n.current()))
 
     def detach(self) -> None:
         for unhook in self._unhook:

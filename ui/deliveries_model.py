@@ -30,11 +30,12 @@ from PySide6.QtCore import (
     Signal,
 )
 
+from core.outbox import policy
 from core.outbox import rows as delivery_rows
 from core.outbox.deliveries import DeliveryFilter
 from core.outbox.rows import DeliveryRow
 from core.roster import clock
-from ui import dates
+from ui import dates, i18n
 from ui.context import AppContext
 
 ID, CREATED, KIND, RECIPIENT, STATUS, ATTEMPTS, WHEN, ERROR = range(8)
@@ -283,7 +284,7 @@ class DeliveriesModel(QAbstractTableModel):
             if index.column() == ERROR and item.error:
                 return item.error
             if index.column() == STATUS and item.cancel_reason:
-                return item.cancel_reason
+                return i18n.render(policy.cancel_text(item.cancel_reason))
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() in (ID, ATTEMPTS):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

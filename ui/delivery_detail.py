@@ -17,9 +17,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.outbox import deliveries
+from core.outbox import deliveries, policy
 from core.store.models import Classroom, Delivery, DeliveryAttempt, Teacher
-from ui import dates
+from ui import dates, i18n
 from ui.context import AppContext
 from ui.deliveries_model import Vocabulary, same_clock_as_computer, wall_time, zone_abbreviation
 from ui.errors import show_error
@@ -139,7 +139,7 @@ class DeliveryDetail(QWidget):
         if d.dead_lettered_at is not None:
             status = self.tr("{0} — dead letter since {1}").format(status, self._time(d.dead_lettered_at))
         if d.cancel_reason:
-            status = self.tr("{0} ({1})").format(status, d.cancel_reason)
+            status = self.tr("{0} ({1})").format(status, i18n.render(policy.cancel_text(d.cancel_reason)))
         recipient = facts.teacher or (self.tr("{0} — {1} group").format(facts.classroom, channel)
                                       if facts.classroom else "")
         values = {

@@ -11,14 +11,16 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from core.errors import ShiftcastError
 from core.store.paths import DataPaths
+from ui import i18n
 
 log = logging.getLogger("shiftcast.ui")
 
 
 def message_for(exc: BaseException) -> str:
-    """Typed errors carry their own user-facing message; anything else is an apology."""
+    """Typed errors carry their own user-facing message, shown in the interface's language; anything
+    else is an apology."""
     if isinstance(exc, ShiftcastError):
-        return str(exc)
+        return i18n.describe(exc)
     from core.channels.line import LineApiError
 
     if isinstance(exc, LineApiError):

@@ -5,13 +5,18 @@ start-up into the data folder's cache with Qt's lrelease."""
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
+from PySide6.QtCore import QCoreApplication, QTranslator
 
+from core import texts
 from core.resources import resource
+from core.texts import Text, language
+from core.texts.formats import Language
 
 log = logging.getLogger(__name__)
 LANGUAGES = {"ja": "日本語", "en": "English"}
@@ -20,9 +25,27 @@ LANGUAGES = {"ja": "日本語", "en": "English"}
 def choose(setting: str | None) -> str:
     """The language to show: the saved choice (core.store.setting_keys.UI_LANGUAGE), or the system's
     for "auto"."""
-    if setting in LANGUAGES:
-        return setting
-    return "ja" if QLocale.system().language() == QLocale.Language.Japanese else "en"
+    # The same rule as the CLI's and the alert e-mails' (core/texts/language.py), so a window, its
+    # tray and a terminal on one computer speak one language.
+    return language.choose(setting, os.environ, sys.platform, language.user_locale())
+
+
+_current: list[Language] = ["en"]
+
+
+def current() -> Language:
+    """The language installed last (what core's messages are rendered in on screen)."""
+    return _current[0]
+
+
+def render(text: Text | str) -> str:
+    """A core message (an error's, a problem's, an alert's Text) in the interface's language."""
+    return texts.render(text, current())
+
+
+def describe(error: BaseException) -> str:
+    """An exception as the manager reads it: its Text in the interface's language, else its words."""
+    return texts.describe(error, current())
 
 
 def _lrelease() -> str | None:
@@ -68,6 +91,7 @@ def install(app: QCoreApplication, language: str, cache_dir: Path) -> str:
     for translator in _installed:
         app.removeTranslator(translator)
     _installed.clear()
+    _current[0] = "ja" if language == "ja" else "en"
     if language == "en":
         return language
     qm = compiled(language, cache_dir)

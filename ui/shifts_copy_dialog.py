@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from core.errors import ValidationError
 from core.roster.copying import CopyRejected
-from ui import dates
+from ui import dates, i18n
 from ui.roster_grid import date_label
 from ui.shifts_data import ShiftItem
 from ui.shifts_form import SubmitDialog
@@ -98,7 +98,7 @@ class CopyDaysDialog(SubmitDialog):
         if isinstance(exc, CopyRejected):
             super().failed(exc)
             lines = [self.tr("Nothing was copied:")]
-            lines += [f"• {date_label(p.day)}: {p.reason}" for p in exc.problems]
+            lines += [f"• {date_label(p.day)}: {i18n.render(p.problem)}" for p in exc.problems]
             self.error.show_text("\n".join(lines))
         else:
             super().failed(exc)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from core.roster import csv_files
 from core.roster.csv_files import CsvImportError, ImportResult
+from ui import i18n
 from ui.context import AppContext
 from ui.errors import show_error
 
@@ -40,7 +41,7 @@ class CsvProblemsDialog(QDialog):
         intro = QLabel(self.tr("The {0} file has {1} problem(s). Nothing was imported; fix these lines "
                                "and import the file again.").format(what, len(error.problems)), self)
         intro.setWordWrap(True)
-        self.problems = QPlainTextEdit("\n".join(str(p) for p in error.problems), self)
+        self.problems = QPlainTextEdit("\n".join(i18n.render(p.text) for p in error.problems), self)
         self.problems.setReadOnly(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)

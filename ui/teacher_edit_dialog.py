@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from core.errors import ValidationError
 from core.roster import channel_choice, ids
 from core.store.models import ChannelChoice, Teacher
+from ui import i18n
 from ui.context import AppContext
 from ui.errors import message_for
 from ui.settings_widgets import PROBLEM_COLOR, sentence
@@ -192,7 +193,7 @@ class TeacherEditDialog(SubmitDialog):
         try:
             user_id = ids.line_user_id(self.line_id.text())
         except ValidationError as exc:
-            self.line_result.setText(str(exc))
+            self.line_result.setText(i18n.describe(exc))
             return
         if user_id is None:
             self.line_result.setText(self.tr("Type a LINE user ID first, or pick one from the account's friends."))

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from core.errors import ShiftcastError
+from core.texts import t
 
 APP_NAME = "Shiftcast"
 TRAY_MODE = "tray"
@@ -188,7 +189,7 @@ def launch_agent_is_enabled(home: Path | None = None) -> bool:
 
 def windows_enable(cmd: Sequence[str], key_path: str = WINDOWS_RUN_KEY) -> None:
     if sys.platform != "win32":  # the registry exists only there (and mypy checks the rest for Windows)
-        raise AutostartError("start at login through the registry is for Windows only")
+        raise AutostartError(t("autostart.windows_only"))
     import winreg
 
     value = windows_run_value(cmd)
@@ -196,12 +197,12 @@ def windows_enable(cmd: Sequence[str], key_path: str = WINDOWS_RUN_KEY) -> None:
         with winreg.CreateKeyEx(winreg.HKEY_CURRENT_USER, key_path, 0, winreg.KEY_SET_VALUE) as key:
             winreg.SetValueEx(key, WINDOWS_VALUE_NAME, 0, winreg.REG_SZ, value)
     except OSError as exc:
-        raise AutostartError(f"Windows refused to save the start-at-login setting: {exc.strerror or exc}") from exc
+        raise AutostartError(t("autostart.windows_save", detail=str(exc.strerror or exc))) from exc
 
 
 def windows_disable(key_path: str = WINDOWS_RUN_KEY) -> None:
     if sys.platform != "win32":  # the registry exists only there (and mypy checks the rest for Windows)
-        raise AutostartError("start at login through the registry is for Windows only")
+        raise AutostartError(t("autostart.windows_only"))
     import winreg
 
     try:
@@ -210,12 +211,12 @@ def windows_disable(key_path: str = WINDOWS_RUN_KEY) -> None:
     except FileNotFoundError:
         return
     except OSError as exc:
-        raise AutostartError(f"Windows refused to remove the start-at-login setting: {exc.strerror or exc}") from exc
+        raise AutostartError(t("autostart.windows_remove", detail=str(exc.strerror or exc))) from exc
 
 
 def windows_is_enabled(key_path: str = WINDOWS_RUN_KEY) -> bool:
     if sys.platform != "win32":  # the registry exists only there (and mypy checks the rest for Windows)
-        raise AutostartError("start at login through the registry is for Windows only")
+        raise AutostartError(t("autostart.windows_only"))
     import winreg
 
     try:
@@ -249,7 +250,7 @@ def enable(executable_command: list[str], *, base: Path | None = None) -> None:
         else:
             xdg_enable(executable_command, base)
     except OSError as exc:
-        raise AutostartError(f"could not save the start-at-login setting: {exc.strerror or exc}") from exc
+        raise AutostartError(t("autostart.save", detail=str(exc.strerror or exc))) from exc
 
 
 def disable(*, base: Path | None = None) -> None:
@@ -262,7 +263,7 @@ def disable(*, base: Path | None = None) -> None:
         else:
             xdg_disable(base)
     except OSError as exc:
-        raise AutostartError(f"could not remove the start-at-login setting: {exc.strerror or exc}") from exc
+        raise AutostartError(t("autostart.remove", detail=str(exc.strerror or exc))) from exc
 
 
 def is_enabled(*, base: Path | None = None) -> bool:

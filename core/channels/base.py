@@ -29,6 +29,7 @@ from core.outbox.policy import SendResult, Verdict
 from core.store.db import Database
 from core.store.models import Channel
 from core.store.settings import HoldSetting
+from core.texts import Text
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,7 @@ class ChannelDriver(Protocol):
     def hold_key(self) -> HoldSetting | None: ...
 
     @property
-    def hold_title(self) -> str:
+    def hold_title(self) -> Text:
         """The alert's words while the channel is held."""
         ...
 

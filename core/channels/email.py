@@ -33,6 +33,7 @@ from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Channel
 from core.store.settings import HoldSetting
+from core.texts import t
 
 log = logging.getLogger(__name__)
 
@@ -63,9 +64,9 @@ class SmtpConfig:
 
     def __post_init__(self) -> None:
         if self.security not in SECURITY_MODES:
-            raise ValidationError(f"SMTP security must be one of {', '.join(SECURITY_MODES)}, not {self.security!r}")
+            raise ValidationError(t("smtp.bad_security", modes=tuple(SECURITY_MODES), value=self.security))
         if self.security == "none" and not is_loopback(self.host):
-            raise ValidationError("SMTP without TLS is allowed only to this computer; use starttls or tls")
+            raise ValidationError(t("smtp.plain_remote"))
 
     @property
     def from_domain(self) -> str:
@@ -277,7 +278,7 @@ class Mailer:
                 self._conn = self._open()
             except _Unavailable as down:
                 code = f"{down.result.smtp_code} " if down.result.smtp_code else ""
-                raise ValidationError(f"the mail server said: {code}{down.result.message or 'no'}") from None
+                raise ValidationError(t("smtp.server_said", code=code, message=down.result.message or "no")) from None
             self._drop()
 
 
@@ -339,8 +340,7 @@ class EmailDriver:
     title = "E-mail"
     batch: int | None = BATCH
     hold_key: HoldSetting | None = keys.SMTP_HOLD  # 530/534/535/538: the login is refused
-    hold_title = ("The mail server refused the login: e-mail sending is paused until the password or the "
-                  "e-mail settings change")
+    hold_title = t("alert.email_held")
     retry_keys = False  # SMTP has none; a resend is recognised by its Message-ID
 
     def connect(self, db: Database) -> SmtpAccess | None:

@@ -33,6 +33,7 @@ from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Channel
 from core.store.settings import HoldSetting
+from core.texts import Text, t
 
 log = logging.getLogger(__name__)
 
@@ -45,15 +46,17 @@ DEFAULT_TIMEOUT = httpx.Timeout(connect=5.0, read=15.0, write=15.0, pool=30.0)
 
 
 class LineApiError(ShiftcastError):
-    def __init__(self, status: int | None, message: str, *, request_id: str | None = None,
+    def __init__(self, status: int | None, message: Text | str, *, request_id: str | None = None,
                  details: tuple[str, ...] = ()) -> None:
         self.status = status
-        self.line_message = message
+        self.line_message = str(message)  # LINE's own words (English), or ours for a network failure
         self.request_id = request_id
         self.details = details
-        where = f"HTTP {status}" if status is not None else "network error"
         extra = f" ({'; '.join(details)})" if details else ""
-        super().__init__(f"LINE answered {where}: {message}{extra}")
+        if status is None:
+            super().__init__(t("line.network_error", message=message, extra=extra))
+        else:
+            super().__init__(t("line.answered", status=status, message=message, extra=extra))
 
 
 def resolve_base_url(configured: str | None = None) -> str:
@@ -61,7 +64,7 @@ def resolve_base_url(configured: str | None = None) -> str:
     base = (os.environ.get(BASE_URL_ENV) or configured or DEFAULT_BASE_URL).strip().rstrip("/")
     if secure_or_local(base):  # plain http: the local emulator
         return base
-    raise ValidationError(f"LINE API address {base!r} must use https (plain http only to this computer)")
+    raise ValidationError(t("line.insecure_base", address=base))
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,7 @@ def encode_push(to: str, messages: list[dict[str, Any]], notification_disabled: 
 
 def encode_multicast(to: list[str], messages: list[dict[str, Any]]) -> bytes:
     if not 1 <= len(to) <= MULTICAST_LIMIT:
-        raise ValidationError(f"a multicast goes to 1–{MULTICAST_LIMIT} users, not {len(to)}")
+        raise ValidationError(t("line.multicast_size", limit=MULTICAST_LIMIT, given=len(to)))
     return _encode({"to": to, "messages": messages})
 
 
@@ -112,7 +115,7 @@ class LineClient:
                  max_connections: int = 32, auth: httpx.Auth | None = None) -> None:
         # auth: the token comes from it per request (a stateless token, core/channels/line_token.py).
         if not token and auth is None:
-            raise ValidationError("the LINE channel access token is empty")
+            raise ValidationError(t("line.token_empty"))
         self._token = token
         self._auth = auth
         self.base_url = resolve_base_url(base_url)
@@ -241,9 +244,9 @@ class LineClient:
         try:
             response = self._http.request(method, path, **kwargs)
         except httpx.TimeoutException:
-            raise LineApiError(None, "LINE did not answer in time") from None
+            raise LineApiError(None, t("line.timeout")) from None
         except httpx.TransportError as exc:
-            raise LineApiError(None, f"could not reach LINE ({short(exc)})") from None
+            raise LineApiError(None, t("line.unreachable", detail=short(exc))) from None
         payload = _json(response)
         if not response.is_success:
             raise LineApiError(
@@ -382,7 +385,7 @@ class LineDriver:
     title = "LINE"
     batch: int | None = None  # one push or multicast per pool task
     hold_key: HoldSetting | None = keys.LINE_HOLD  # a 401: the token is refused
-    hold_title = "LINE refused the channel access token: LINE sending is paused until the token changes"
+    hold_title = t("alert.line_held")
     retry_keys = True  # X-Line-Retry-Key: LINE answers 409 for a request it had accepted
 
     def connect(self, db: Database) -> LineAccess | None:

@@ -19,6 +19,7 @@ from core.errors import NotFoundError
 from core.roster import channel_choice
 from core.store.db import Database
 from core.store.models import Teacher
+from core.texts import t
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +63,7 @@ def check_teacher(db: Database, teacher_id: int, *, now: dt.datetime) -> Reach:
     with db.read() as session:
         teacher = session.get(Teacher, teacher_id)
         if teacher is None:
-            raise NotFoundError(f"no teacher with id {teacher_id}")
+            raise NotFoundError(t("roster.no_teacher_id", id=teacher_id))
         user_id = teacher.line_user_id
     if not user_id:
         return Reach.UNKNOWN

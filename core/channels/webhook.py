@@ -21,6 +21,7 @@ from core.outbox.policy import SendResult, Transport, Verdict
 from core.store.db import Database
 from core.store.models import Channel
 from core.store.settings import HoldSetting
+from core.texts import t
 
 TIMEOUT = httpx.Timeout(connect=5.0, read=15.0, write=15.0, pool=30.0)
 
@@ -32,7 +33,7 @@ def check_url(value: str | None) -> str | None:
         return None
     if secure_or_local(value):
         return value
-    raise ValidationError("the webhook address must start with https:// (plain http only to this computer)")
+    raise ValidationError(t("webhook.insecure"))
 
 
 class WebhookClient:
@@ -74,7 +75,7 @@ class WebhookDriver:
     title = "Webhook"
     batch: int | None = None  # one post per pool task
     hold_key: HoldSetting | None = None  # no credentials: a refusal means a wrong address, and fails the delivery
-    hold_title = "The webhook is paused"
+    hold_title = t("alert.webhook_held")
     retry_keys = False
 
     def connect(self, db: Database) -> WebhookClient:

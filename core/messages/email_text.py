@@ -17,6 +17,7 @@ from string import Template
 from core.messages import texts
 from core.resources import resource
 from core.roster import clock
+from core.texts import formats
 
 FILES = {"text": "email.txt", "html": "email.html", "publication": "email_publication.txt",
          "subjects": "email_subjects.txt"}
@@ -69,8 +70,7 @@ def parse_subjects(text: str) -> dict[str, str]:
 def shift_fields(facts: texts.ShiftFacts, language: str) -> dict[str, str]:
     """Per-recipient fields about one shift, for subjects and layouts."""
     day = facts.local_date
-    date = (f"{texts.EN_WEEKDAYS[day.weekday()]} {day.day} {day:%b}" if language == "en"
-            else f"{day.month}月{day.day}日({texts.JA_WEEKDAYS[day.weekday()]})")
+    date = formats.day_short(day, "en" if language == "en" else "ja")
     return {"classroom": facts.classroom, "date": date, "start": clock.format_wall_time(facts.start),
             "end": clock.format_wall_time(facts.end, next_day=facts.ends_next_day),
             "when": texts.when(facts, language)}

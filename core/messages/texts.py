@@ -11,6 +11,7 @@ from typing import Any
 
 from core.resources import resource
 from core.roster import clock
+from core.texts import formats
 
 TEMPLATES = ("shift_reminder", "shift_correction", "shift_cancellation", "shift_reassigned")
 LANGUAGES = ("ja", "en")
@@ -60,8 +61,8 @@ def when(facts: ShiftFacts, language: str) -> str:
     start = clock.format_wall_time(facts.start)
     end = clock.format_wall_time(facts.end, next_day=facts.ends_next_day)
     if language == "en":
-        return f"{EN_WEEKDAYS[day.weekday()]} {day.day} {day:%b %Y}, {start}–{end}"
-    return f"{day.month}月{day.day}日({JA_WEEKDAYS[day.weekday()]}) {start}〜{end}"
+        return f"{formats.day_text(day, 'en')}, {start}–{end}"
+    return f"{formats.day_short(day, 'ja')} {start}〜{end}"
 
 
 def _describe(facts: ShiftFacts, language: str, *, with_classroom: bool) -> str:
@@ -137,7 +138,7 @@ def publication_flex(*, classroom: str, year: int, month: int, revision: int, ch
     en = language == "en"
     # Flex allows a hero at most three times as tall as it is wide.
     ratio_h = max(1, min(height * 100 // max(width, 1), 300))
-    title = (f"{classroom} — {dt.date(year, month, 1):%B %Y}" if en else f"{classroom} {year}年{month}月 シフト表")
+    title = (f"{classroom} — {formats.month_text(year, month, 'en')}" if en else f"{classroom} {year}年{month}月 シフト表")
     if revision > 1:
         subtitle = (f"Revision {revision}: {changed} change(s), highlighted in yellow" if en
                     else f"第{revision}版・変更{changed}件（黄色の枠）")

@@ -14,6 +14,7 @@ from core.outbox import policy, queue
 from core.outbox.policy import CancelReason
 from core.store import hooks
 from core.store.models import Classroom, Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus
+from core.texts import t
 
 
 @dataclass(frozen=True)
@@ -104,11 +105,11 @@ def retry_now(session: Session, delivery_id: int, *, now: dt.datetime) -> RetryO
     is then possible)."""
     delivery = _get(session, delivery_id)
     if delivery.status == DeliveryStatus.SENT:
-        raise ValidationError(f"delivery {delivery_id} was already sent; retrying would send it twice")
+        raise ValidationError(t("delivery.already_sent", id=delivery_id))
     if delivery.status == DeliveryStatus.PROCESSING:
-        raise ValidationError(f"delivery {delivery_id} is being sent right now")
+        raise ValidationError(t("delivery.sending_now", id=delivery_id))
     if delivery.status == DeliveryStatus.PENDING:
-        raise ValidationError(f"delivery {delivery_id} has not been tried yet; it is sent at its time")
+        raise ValidationError(t("delivery.not_tried", id=delivery_id))
     send_at = max(now, delivery.due_at)
     if delivery.first_attempt_at is None:
         send_at = max(send_at, delivery.next_attempt_at)
@@ -125,7 +126,7 @@ def retry_now(session: Session, delivery_id: int, *, now: dt.datetime) -> RetryO
         attempt_count=0, dead_lettered_at=None, cancel_reason=None, **values,
     )
     if not applied:
-        raise ValidationError(f"delivery {delivery_id} changed meanwhile; look again")
+        raise ValidationError(t("delivery.changed", id=delivery_id))
     hooks.mark(session, hooks.ENQUEUED)  # wake the sender after commit
     room = session.get(Classroom, delivery.classroom_id) if delivery.classroom_id is not None else None
     return RetryOutcome(delivery_id, new_key, send_at, room.timezone if room is not None else None, now)
@@ -134,13 +135,13 @@ def retry_now(session: Session, delivery_id: int, *, now: dt.datetime) -> RetryO
 def cancel(session: Session, delivery_id: int, *, now: dt.datetime, reason: CancelReason = CancelReason.MANAGER) -> None:
     delivery = _get(session, delivery_id)
     if delivery.status in (DeliveryStatus.SENT, DeliveryStatus.CANCELED):
-        raise ValidationError(f"delivery {delivery_id} is already {delivery.status.value}")
+        raise ValidationError(t("delivery.already_done", id=delivery_id, status=t(f"delivery_status.{delivery.status.value}")))
     if delivery.status == DeliveryStatus.PROCESSING:
-        raise ValidationError(f"delivery {delivery_id} is being sent right now; it cannot be stopped")
+        raise ValidationError(t("delivery.cannot_stop", id=delivery_id))
     applied = queue.transition(session, delivery_id, expected=CANCELABLE,
                                 now=now, status=DeliveryStatus.CANCELED, cancel_reason=CancelReason(reason).value)
     if not applied:
-        raise ValidationError(f"delivery {delivery_id} changed meanwhile; look again")
+        raise ValidationError(t("delivery.changed", id=delivery_id))
 
 
 def requeue_dead_letters(session: Session, *, now: dt.datetime) -> list[RetryOutcome]:
@@ -152,5 +153,5 @@ def requeue_dead_letters(session: Session, *, now: dt.datetime) -> list[RetryOut
 def _get(session: Session, delivery_id: int) -> Delivery:
     delivery = session.get(Delivery, delivery_id)
     if delivery is None:
-        raise NotFoundError(f"no delivery with id {delivery_id}")
+        raise NotFoundError(t("delivery.not_found", id=delivery_id))
     return delivery

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from core.store.models import Channel
+from core.texts import Text, t
 
 RETRY_KEY_LIFETIME = dt.timedelta(hours=24)
 # A request needs time to travel; a key this close to its 24 h limit might be forgotten by LINE
@@ -85,6 +86,13 @@ class CancelReason(StrEnum):
     COVERED_BY_CORRECTION = "COVERED_BY_CORRECTION"  # a correction sent at the same moment says it all
     # The manager.
     MANAGER = "MANAGER"
+
+
+def cancel_text(reason: str) -> Text:
+    """Why a delivery was canceled, in words (core/texts/catalog.py "cancel.<reason>"), with the code."""
+    known = reason in {r.value for r in CancelReason}
+    words = t(f"cancel.{reason}") if known else t("text.plain", text=reason)
+    return t("cancel.shown", reason=words, code=reason)
 
 
 class Transport(StrEnum):

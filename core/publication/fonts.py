@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from core.errors import ShiftcastError
 from core.resources import resource
+from core.texts import t
 
 if TYPE_CHECKING:  # Pillow is imported where a font is opened (see month_image.py)
     from PIL import ImageFont
@@ -43,9 +44,9 @@ SYSTEM_CANDIDATES = {
 }
 
 HOW_TO_FIX = {
-    "linux": "install a Japanese font, e.g. `sudo apt install fonts-noto-cjk`",
-    "darwin": "macOS normally ships Hiragino; choose a Japanese font file in Settings",
-    "win32": "Windows normally ships Yu Gothic or Meiryo; choose a Japanese font file in Settings",
+    "linux": t("font.fix.linux"),
+    "darwin": t("font.fix.darwin"),
+    "win32": t("font.fix.win32"),
 }
 
 
@@ -100,10 +101,7 @@ def find_cjk_font(configured: str | None = None) -> str:
     for path in candidates(configured):
         if Path(path).is_file() and has_japanese(path):
             return path
-    raise FontNotFoundError(
-        "no font with Japanese characters was found, so the month image cannot be drawn: "
-        + HOW_TO_FIX[_platform()]
-    )
+    raise FontNotFoundError(t("font.missing", fix=HOW_TO_FIX[_platform()]))
 
 
 @lru_cache(maxsize=32)

@@ -21,6 +21,7 @@ from core.channels.net import secure_or_local
 from core.errors import ShiftcastError, ValidationError
 from core.store import secrets
 from core.store import setting_keys as keys
+from core.texts import t
 
 SECRET_NAME = "hosting-secret-access-key"
 SECRET_ENV = "SHIFTCAST_HOSTING_SECRET"
@@ -50,7 +51,7 @@ def config_from_settings(session: Session) -> HostingConfig | None:
         return None
     secret = os.environ.get(SECRET_ENV, "").strip() or secrets.get_secret(SECRET_NAME, env=SECRET_ENV)
     if not secret:
-        raise HostingError("the image hosting secret access key is missing; enter it in Settings")
+        raise HostingError(t("hosting.secret_missing"))
     days = keys.HOSTING_PRESIGN_DAYS.read(session) or MAX_PRESIGN.days
     return HostingConfig(endpoint, bucket, keys.HOSTING_REGION.read(session) or "auto", key_id, secret,
                          keys.HOSTING_PUBLIC_BASE_URL.read(session),
@@ -64,7 +65,7 @@ class Hosting:
         parts = urlsplit(config.endpoint)
         secure = parts.scheme == "https"
         if not secure_or_local(config.endpoint):
-            raise ValidationError(f"image hosting address {config.endpoint!r} must use https")
+            raise ValidationError(t("hosting.insecure", address=config.endpoint))
         self.config = config
         self._client = Minio(parts.netloc, access_key=config.access_key_id, secret_key=config.secret_access_key,
                              secure=secure, region=config.region)
@@ -79,12 +80,12 @@ class Hosting:
                 return False
         except S3Error as exc:
             if exc.code not in ("NoSuchKey", "NoSuchObject", "NotFound"):
-                raise HostingError(f"image hosting refused to look up {key}: {exc.code}") from exc
+                raise HostingError(t("hosting.lookup_refused", key=key, code=str(exc.code))) from exc
         data = path.read_bytes()
         try:
             self._client.put_object(self.config.bucket, key, io.BytesIO(data), len(data), content_type=content_type)
         except S3Error as exc:
-            raise HostingError(f"image hosting refused the upload: {exc.code} {exc.message}") from exc
+            raise HostingError(t("hosting.upload_refused", code=str(exc.code), message=str(exc.message))) from exc
         return True
 
     def url_for(self, key: str, *, signed_at: dt.datetime) -> str:
@@ -102,7 +103,7 @@ class Hosting:
         try:
             self._client.put_object(self.config.bucket, key, io.BytesIO(data), len(data), content_type="text/plain")
         except Exception as exc:
-            raise HostingError(f"test upload failed: {exc}") from exc
+            raise HostingError(t("hosting.test_failed", detail=str(exc))) from exc
         return self.url_for(key, signed_at=dt.datetime.now(dt.UTC))
 
 

@@ -36,6 +36,7 @@ from core.store.models import (
     ShiftStatus,
     Teacher,
 )
+from core.texts import Text, t
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,8 @@ class PublishPlan:
     revision: int
     drafts_to_confirm: int
     changed_cells: int
-    warning: str | None
+    warning: str | None  # in English; `warning_text` is the same for rendering in the manager's language
+    warning_text: Text | None = None
 
 
 def latest(session: Session, classroom_id: int, year: int, month: int) -> Publication | None:
@@ -86,12 +88,11 @@ def publish(session: Session, classroom_id: int, year: int, month: int, *, now: 
             font_file: str | None = None) -> Published:
     classroom = rules.get_classroom(session, classroom_id)
     if not classroom.line_group_id and not _anyone_by_email(session, classroom.id, year, month):
-        raise ValidationError(f"{classroom.name} has no LINE group ID and none of its teachers receives e-mail; "
-                              "set the group ID in Settings first")
+        raise ValidationError(t("publish.nowhere", classroom=classroom.name))
     rules.confirm_month(session, classroom.id, year, month, now=now)
     view = build_month(session, classroom, year, month, now=now, include_drafts=False)
     if view.is_update and not view.changed:
-        raise ValidationError(f"nothing changed since revision {view.revision - 1}; there is nothing new to publish")
+        raise ValidationError(t("publish.nothing_new", revision=view.revision - 1))
     original = month_image.render_png(view, font_file=font_file)
     preview = month_image.preview_jpeg(original)
     original_sha, _ = store.put(original, ".png")
@@ -155,13 +156,12 @@ def plan_publish(session: Session, classroom_id: int, year: int, month: int, *, 
         members = keys.LINE_GROUP_MEMBERS.of(classroom.id).read(session)
     quota = keys.LINE_QUOTA.read(session)
     limit, used = quota.limit, quota.used
-    warning = None
+    warning: Text | None = None
     if not classroom.line_group_id:
-        warning = "no LINE group ID is set for this classroom"
+        warning = t("publish.warn.no_group")
     elif view.is_update and not view.changed:
-        warning = f"nothing changed since revision {view.revision - 1}"
+        warning = t("publish.warn.unchanged", revision=view.revision - 1)
     elif members is not None and limit is not None and used is not None and used + members > limit:
-        warning = (f"LINE's monthly quota would not cover it: {limit - used} message(s) left, "
-                   f"this publication needs {members}")
+        warning = t("publish.warn.quota", left_count=limit - used, needed_count=members)
     return PublishPlan(classroom.name, classroom.line_group_id, members, members, limit, used, view.revision,
-                       drafts, len(view.changed), warning)
+                       drafts, len(view.changed), str(warning) if warning else None, warning)

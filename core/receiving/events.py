@@ -18,6 +18,7 @@ from core.errors import ValidationError
 from core.store import hooks
 from core.store.db import insert_unless_exists
 from core.store.models import WebhookEvent
+from core.texts import t
 
 log = logging.getLogger(__name__)
 EVENT_ID_MAX = 64
@@ -49,9 +50,9 @@ def parse_body(raw: bytes) -> list[dict[str, Any]]:
     try:
         value = json.loads(raw)
     except (ValueError, RecursionError):
-        raise ValidationError("the webhook body is not JSON") from None
+        raise ValidationError(t("receiving.not_json")) from None
     if not isinstance(value, dict) or not isinstance(value.get("events"), list):
-        raise ValidationError('the webhook body has no "events" list')
+        raise ValidationError(t("receiving.no_events"))
     return [e for e in value["events"] if isinstance(e, dict)]
 
 

@@ -23,6 +23,7 @@ from core.errors import ShiftcastError, ValidationError
 from core.receiving import events, signature
 from core.receiving.handlers import Dispatcher, EventHandler
 from core.store.db import Database
+from core.texts import t
 
 log = logging.getLogger(__name__)
 PATH = "/line/webhook"
@@ -84,7 +85,7 @@ class WebhookReceiver:
     def __init__(self, db: Database, secret: str, *, host: str = DEFAULT_HOST, port: int = 0,
                  handlers: Sequence[EventHandler] | None = None, clock: Clock = _utc_now) -> None:
         if not secret:
-            raise ReceiverError("the LINE channel secret is not set: webhooks cannot be checked without it")
+            raise ReceiverError(t("receiving.no_secret"))
         if handlers is None:
             from core.receiving import pairing
 
@@ -107,7 +108,8 @@ class WebhookReceiver:
         try:
             sock = socket.create_server((self.host, self._requested_port), family=family)
         except OSError as exc:
-            raise ReceiverError(f"cannot listen on {self.host}:{self._requested_port}: {exc.strerror or exc}") from None
+            raise ReceiverError(t("receiving.cannot_listen", address=f"{self.host}:{self._requested_port}",
+                                  detail=str(exc.strerror or exc))) from None
         self._port = sock.getsockname()[1]
         # log_config=None: uvicorn must not replace the app's logging set-up (core/logs.py) with its own.
         config = uvicorn.Config(self._app, log_config=None, log_level="warning", lifespan="off", access_log=False,
@@ -124,7 +126,7 @@ class WebhookReceiver:
             waited.wait(0.005)
         if not server.started:
             self.stop()
-            raise ReceiverError(f"the webhook receiver did not start on {self.host}:{self._port}")
+            raise ReceiverError(t("receiving.not_started", address=f"{self.host}:{self._port}"))
         return self
 
     def stop(self) -> None:

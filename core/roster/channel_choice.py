@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from core.errors import ValidationError
 from core.store.models import Channel, ChannelChoice, Teacher
+from core.texts import t
 
 # What a manager may type in a CSV file or the command line, Japanese included.
 WORDS = {
@@ -26,7 +27,7 @@ def parse(value: str | ChannelChoice | None) -> ChannelChoice:
         return ChannelChoice.LINE
     choice = WORDS.get(word)
     if choice is None:
-        raise ValidationError(f"channel must be line, email, both or line_fallback, not {value!r}")
+        raise ValidationError(t("roster.bad_channel", value=str(value)))
     return choice
 
 

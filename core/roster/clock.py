@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.errors import ValidationError
 from core.roster import time_of_day
+from core.texts import t
 
 
 @lru_cache(maxsize=64)
@@ -21,7 +22,7 @@ def zone(name: str) -> ZoneInfo:
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ValidationError(f"unknown time zone {name!r} (use an IANA name such as Asia/Tokyo)") from exc
+        raise ValidationError(t("roster.bad_zone", name=name)) from exc
 
 
 def to_utc(local_date: dt.date, wall: dt.time, zone_name: str, *, next_day: bool = False) -> dt.datetime:

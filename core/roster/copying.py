@@ -16,15 +16,25 @@ from sqlalchemy.orm import Session
 from core.errors import ShiftcastError, ValidationError
 from core.roster import rules
 from core.store.models import Shift, ShiftStatus
+from core.texts import Text, t
 
 
 @dataclass(frozen=True)
 class CopyProblem:
     day: dt.date
-    reason: str
+    problem: Text
+
+    @property
+    def reason(self) -> str:
+        """Why the day cannot take the copy, in English."""
+        return str(self.problem)
+
+    @property
+    def text(self) -> Text:
+        return t("copy.day", day=self.day.isoformat(), reason=self.problem)
 
     def __str__(self) -> str:
-        return f"{self.day:%Y-%m-%d}: {self.reason}"
+        return str(self.text)
 
 
 class CopyRejected(ValidationError):
@@ -32,7 +42,7 @@ class CopyRejected(ValidationError):
 
     def __init__(self, problems: list[CopyProblem]) -> None:
         self.problems = problems
-        super().__init__(f"nothing was copied: {'; '.join(str(p) for p in problems)}")
+        super().__init__(t("copy.rejected", problems=tuple(p.text for p in problems)))
 
 
 def copy_shift(session: Session, shift_id: int, days: Iterable[dt.date], *, now: dt.datetime) -> list[Shift]:
@@ -45,7 +55,7 @@ def copy_shift(session: Session, shift_id: int, days: Iterable[dt.date], *, now:
     source = rules.get_shift(session, shift_id)
     wanted = sorted(set(days))
     if not wanted:
-        raise ValidationError("choose at least one day to copy the shift to")
+        raise ValidationError(t("roster.copy_no_days"))
     template = rules.ShiftDraft(
         classroom_id=source.classroom_id,
         teacher_id=source.teacher_id,
@@ -60,7 +70,7 @@ def copy_shift(session: Session, shift_id: int, days: Iterable[dt.date], *, now:
     problems: list[CopyProblem] = []
     for day in wanted:
         if day == source.local_date:
-            problems.append(CopyProblem(day, "this is the day of the shift being copied"))
+            problems.append(CopyProblem(day, t("copy.same_day")))
             continue
         savepoint = session.begin_nested()
         try:
@@ -68,7 +78,7 @@ def copy_shift(session: Session, shift_id: int, days: Iterable[dt.date], *, now:
             savepoint.commit()
         except ShiftcastError as exc:
             savepoint.rollback()
-            problems.append(CopyProblem(day, str(exc)))
+            problems.append(CopyProblem(day, exc.text if isinstance(exc.text, Text) else t("text.plain", text=exc.text)))
     if problems:
         raise CopyRejected(problems)
     return copies

@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 from core.errors import ShiftcastError, ValidationError
 from core.roster import channel_choice, clock, rules
 from core.store.models import ChannelChoice, Classroom, Shift, ShiftStatus, Teacher
+from core.texts import Text, t
 
 TEACHER_COLUMNS = ("name", "line_user_id", "email", "line_opt_in", "email_opt_in", "active", "channel")
 SHIFT_COLUMNS = ("classroom", "teacher", "date", "start", "end", "status", "note")
@@ -58,10 +59,19 @@ _ESCAPED = re.compile(r"'+[=+\-@\t\r]")
 @dataclass(frozen=True)
 class RowProblem:
     line: int
-    reason: str
+    problem: Text
+
+    @property
+    def reason(self) -> str:
+        """What is wrong with the line, in English."""
+        return str(self.problem)
+
+    @property
+    def text(self) -> Text:
+        return t("csv.row", line=self.line, reason=self.problem)
 
     def __str__(self) -> str:
-        return f"line {self.line}: {self.reason}"
+        return str(self.text)
 
 
 class CsvImportError(ShiftcastError):
@@ -69,9 +79,8 @@ class CsvImportError(ShiftcastError):
 
     def __init__(self, problems: list[RowProblem]) -> None:
         self.problems = problems
-        shown = "; ".join(str(p) for p in problems[:5])
-        more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
-        super().__init__(f"{len(problems)} problem(s), nothing was imported: {shown}{more}")
+        more: Text | str = t("csv.more", count=len(problems) - 5) if len(problems) > 5 else ""
+        super().__init__(t("csv.rejected", count=len(problems), shown=tuple(p.text for p in problems[:5]), more=more))
 
 
 @dataclass
@@ -83,7 +92,7 @@ class ImportResult:
 
 def decode(data: bytes) -> str:
     if len(data) > MAX_BYTES:
-        raise CsvImportError([RowProblem(1, "the file is larger than 20 MB")])
+        raise CsvImportError([RowProblem(1, t("csv.too_large"))])
     for encoding in ("utf-8-sig", "cp932"):
         try:
             text = data.decode(encoding)
@@ -92,7 +101,7 @@ def decode(data: bytes) -> str:
         if "\x00" in text:
             break
         return text
-    raise CsvImportError([RowProblem(1, "the file is not text in UTF-8 or Shift_JIS")])
+    raise CsvImportError([RowProblem(1, t("csv.not_text"))])
 
 
 def _rows(text: str, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]]]:
@@ -101,18 +110,18 @@ def _rows(text: str, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str,
     try:
         header = next(reader)
     except StopIteration:
-        raise CsvImportError([RowProblem(1, "the file is empty; the first line must be a header")]) from None
+        raise CsvImportError([RowProblem(1, t("csv.empty"))]) from None
     except csv.Error as exc:
         raise CsvImportError([RowProblem(1, _unreadable(exc))]) from None
     names = [ALIASES.get(h.strip().lower(), h.strip().lower()) for h in header]
     missing = [c for c in required if c not in names]
     if missing:
         raise CsvImportError(
-            [RowProblem(1, f"the header lacks column(s) {', '.join(missing)} (found: {', '.join(header)})")]
+            [RowProblem(1, t("csv.missing_columns", missing=tuple(missing), found=tuple(header)))]
         )
     duplicated = sorted({n for n in names if n and names.count(n) > 1})
     if duplicated:
-        raise CsvImportError([RowProblem(1, f"column(s) {', '.join(duplicated)} appear more than once")])
+        raise CsvImportError([RowProblem(1, t("csv.duplicate_columns", columns=tuple(duplicated)))])
     while True:
         line = reader.line_num + 1
         try:
@@ -120,24 +129,32 @@ def _rows(text: str, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str,
         except StopIteration:
             return
         except csv.Error as exc:
-            yield line, {"__error__": _unreadable(exc)}
+            yield line, _Unreadable(_unreadable(exc))
             return
         if not any(v.strip() for v in values):
             continue
         if len(values) > len(names):
-            yield line, {"__error__": f"{len(values)} fields but the header has {len(names)}"}
+            yield line, _Unreadable(t("csv.too_many_fields", fields=len(values), columns=len(names)))
             continue
         yield line, {n: unescape(v).strip() for n, v in zip(names, values, strict=False)}
 
 
-def _unreadable(exc: csv.Error) -> str:
+class _Unreadable(dict[str, str]):
+    """A row that could not be read: no cells, only what was wrong."""
+
+    def __init__(self, problem: Text) -> None:
+        super().__init__()
+        self.problem = problem
+
+
+def _unreadable(exc: csv.Error) -> Text:
     """The csv module's complaint in words a spreadsheet user knows."""
     text = str(exc)
     if "unexpected end of data" in text:
-        return 'a quoted cell opened on this line is never closed: a closing " is missing'
+        return t("csv.unclosed_quote")
     if "expected after" in text:
-        return 'text follows a closing " in a cell: write a " inside a quoted cell as ""'
-    return f"unreadable CSV: {text}"
+        return t("csv.text_after_quote")
+    return t("csv.unreadable", detail=text)
 
 
 def escape(value: str) -> str:
@@ -158,7 +175,7 @@ def _flag(row: dict[str, str], name: str, default: bool) -> bool:
         return True
     if value in FALSE_WORDS:
         return False
-    raise ValidationError(f"{name} must be yes or no, not {row[name]!r}")
+    raise ValidationError(t("csv.bad_flag", column=name, value=row[name]))
 
 
 def _date(text: str) -> dt.date:
@@ -167,7 +184,7 @@ def _date(text: str) -> dt.date:
         year, month, day = (int(p) for p in cleaned.split("-"))
         parsed = dt.date(year, month, day)
     except ValueError:
-        raise ValidationError(f"bad date {text!r}: write it as YYYY-MM-DD, e.g. 2026-12-01") from None
+        raise ValidationError(t("csv.bad_date", text=text)) from None
     return rules.check_day(parsed)
 
 
@@ -176,8 +193,8 @@ def _run_import(session: Session, rows: Iterator[tuple[int, dict[str, str]]], ap
     result = ImportResult()
     problems: list[RowProblem] = []
     for line, row in rows:
-        if "__error__" in row:
-            problems.append(RowProblem(line, row["__error__"]))
+        if isinstance(row, _Unreadable):
+            problems.append(RowProblem(line, row.problem))
             continue
         savepoint = session.begin_nested()
         try:
@@ -185,7 +202,7 @@ def _run_import(session: Session, rows: Iterator[tuple[int, dict[str, str]]], ap
             savepoint.commit()
         except ShiftcastError as exc:
             savepoint.rollback()
-            problems.append(RowProblem(line, str(exc)))
+            problems.append(RowProblem(line, exc.text if isinstance(exc.text, Text) else t("text.plain", text=exc.text)))
     if problems:
         raise CsvImportError(problems)
     return result
@@ -199,7 +216,7 @@ def import_teachers(session: Session, data: bytes) -> ImportResult:
     def apply(row: dict[str, str], result: ImportResult) -> None:
         name = row.get("name", "").strip()
         if name in seen:
-            raise ValidationError(f"duplicate teacher {name!r} in the file")
+            raise ValidationError(t("csv.duplicate_teacher", name=name))
         seen.add(name)
         values: dict[str, Any] = {
             "line_user_id": row.get("line_user_id"),
@@ -232,19 +249,19 @@ def import_shifts(session: Session, data: bytes, *, now: dt.datetime) -> ImportR
     def apply(row: dict[str, str], result: ImportResult) -> None:
         classroom = classrooms.get(row.get("classroom", ""))
         if classroom is None:
-            raise ValidationError(f"unknown classroom {row.get('classroom', '')!r}")
+            raise ValidationError(t("csv.unknown_classroom", name=row.get("classroom", "")))
         teacher = session.scalar(select(Teacher).where(Teacher.name == row.get("teacher", "")))
         if teacher is None:
-            raise ValidationError(f"unknown teacher {row.get('teacher', '')!r}")
+            raise ValidationError(t("csv.unknown_teacher", name=row.get("teacher", "")))
         local_date = _date(row.get("date", ""))
         start, start_next = clock.parse_wall_time(row.get("start", ""))
         end, ends_next_day = clock.parse_wall_time(row.get("end", ""), allow_next_day=True)
         status_word = row.get("status", "").strip().lower()
         if status_word not in STATUS_WORDS:
-            raise ValidationError(f"status must be draft, confirmed or canceled, not {row['status']!r}")
+            raise ValidationError(t("csv.bad_status", value=row["status"]))
         key = (classroom.id, teacher.id, local_date, start, end, ends_next_day)
         if key in seen:
-            raise ValidationError("duplicate of an earlier row")
+            raise ValidationError(t("csv.duplicate_row"))
         seen.add(key)
         same = session.scalar(
             select(Shift.id).where(
@@ -257,7 +274,7 @@ def import_shifts(session: Session, data: bytes, *, now: dt.datetime) -> ImportR
             )
         )
         if same is not None:
-            raise ValidationError(f"duplicate of existing shift #{same}")
+            raise ValidationError(t("csv.duplicate_shift", id=same))
         draft = rules.ShiftDraft(
             classroom_id=classroom.id,
             teacher_id=teacher.id,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from core.errors import ValidationError
+from core.texts import t
 
 LINE_USER_ID = re.compile(r"U[0-9a-f]{32}")
 LINE_GROUP_ID = re.compile(r"C[0-9a-f]{32}")
@@ -18,9 +19,7 @@ def line_user_id(value: str | None) -> str | None:
     if not value:
         return None
     if not LINE_USER_ID.fullmatch(value):
-        raise ValidationError(
-            f"malformed LINE user ID {value!r}: expected U followed by 32 lowercase hex digits"
-        )
+        raise ValidationError(t("roster.bad_user_id", value=value))
     return value
 
 
@@ -29,9 +28,7 @@ def line_group_id(value: str | None) -> str | None:
     if not value:
         return None
     if not LINE_GROUP_ID.fullmatch(value):
-        raise ValidationError(
-            f"malformed LINE group ID {value!r}: expected C followed by 32 lowercase hex digits"
-        )
+        raise ValidationError(t("roster.bad_group_id", value=value))
     return value
 
 
@@ -40,5 +37,5 @@ def email(value: str | None) -> str | None:
     if not value:
         return None
     if len(value) > 320 or not EMAIL.fullmatch(value):
-        raise ValidationError(f"malformed e-mail address {value!r}")
+        raise ValidationError(t("roster.bad_email", value=value))
     return value

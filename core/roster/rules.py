@@ -25,6 +25,7 @@ from core.store.models import (
     ShiftStatus,
     Teacher,
 )
+from core.texts import t
 
 MAX_SHIFT = dt.timedelta(hours=24)
 # Changes to these fields matter to the teacher: they bump the version and may trigger a correction.
@@ -81,7 +82,7 @@ def _unique_classroom_name(session: Session, name: str, classroom_id: int | None
     name = _required_name(name, "classroom")
     clash = session.scalar(select(Classroom.id).where(Classroom.name == name))
     if clash is not None and clash != classroom_id:
-        raise ValidationError(f"a classroom named {name!r} already exists")
+        raise ValidationError(t("roster.classroom_exists", name=name))
     return name
 
 
@@ -102,7 +103,7 @@ def _classroom_values(
         values["line_group_id"] = ids.line_group_id(line_group_id)
     if reminder_lead_minutes is not _UNSET:
         if not 0 < reminder_lead_minutes <= 24 * 60:
-            raise ValidationError("the reminder lead time must be between 1 minute and 24 hours")
+            raise ValidationError(t("roster.lead_range"))
         values["reminder_lead_minutes"] = reminder_lead_minutes
     if quiet_hours is not _UNSET:
         if quiet_hours is None:
@@ -110,11 +111,11 @@ def _classroom_values(
         else:
             start, end = quiet_hours
             if start == end:
-                raise ValidationError("quiet hours must start and end at different times")
+                raise ValidationError(t("roster.quiet_same"))
             values |= {"quiet_hours_enabled": True, "quiet_start": start, "quiet_end": end}
     if language is not _UNSET:
         if language not in ("ja", "en"):
-            raise ValidationError(f"unsupported language {language!r}: use ja or en")
+            raise ValidationError(t("roster.language_unsupported", language=language))
         values["language"] = language
     if liff_id is not _UNSET:
         values["liff_id"] = (liff_id or "").strip() or None
@@ -124,14 +125,14 @@ def _classroom_values(
 def get_classroom(session: Session, classroom_id: int) -> Classroom:
     classroom = session.get(Classroom, classroom_id)
     if classroom is None:
-        raise NotFoundError(f"no classroom with id {classroom_id}")
+        raise NotFoundError(t("roster.no_classroom_id", id=classroom_id))
     return classroom
 
 
 def classroom_by_name(session: Session, name: str) -> Classroom:
     classroom = session.scalar(select(Classroom).where(Classroom.name == name.strip()))
     if classroom is None:
-        raise NotFoundError(f"no classroom named {name.strip()!r}")
+        raise NotFoundError(t("roster.no_classroom_named", name=name.strip()))
     return classroom
 
 
@@ -173,7 +174,7 @@ def update_teacher(session: Session, teacher_id: int, **changes: Any) -> Teacher
     """Change any teacher field; all are checked before any is applied."""
     teacher = get_teacher(session, teacher_id)
     if teacher.erased_at is not None:
-        raise ValidationError("this teacher was deleted and cannot be edited")
+        raise ValidationError(t("roster.teacher_deleted"))
     values: dict[str, Any] = {}
     if "name" in changes:
         values["name"] = _unique_teacher_name(session, changes.pop("name"), teacher.id)
@@ -205,7 +206,7 @@ def _teacher_values(
         if value is not None:
             owner = session.scalar(select(Teacher).where(Teacher.line_user_id == value))
             if owner is not None and owner.id != teacher_id:
-                raise ValidationError(f"LINE user ID {value} already belongs to {owner.display_name}")
+                raise ValidationError(t("roster.line_user_taken", line_user_id=value, teacher=owner.display_name))
         values["line_user_id"] = value
     if email is not _UNSET:
         values["email"] = ids.email(email)
@@ -245,14 +246,14 @@ def erase_teacher(session: Session, teacher_id: int, *, now: dt.datetime) -> Tea
 def get_teacher(session: Session, teacher_id: int) -> Teacher:
     teacher = session.get(Teacher, teacher_id)
     if teacher is None:
-        raise NotFoundError(f"no teacher with id {teacher_id}")
+        raise NotFoundError(t("roster.no_teacher_id", id=teacher_id))
     return teacher
 
 
 def teacher_by_name(session: Session, name: str) -> Teacher:
     teacher = session.scalar(select(Teacher).where(Teacher.name == name.strip()))
     if teacher is None:
-        raise NotFoundError(f"unknown teacher {name.strip()!r}")
+        raise NotFoundError(t("roster.unknown_teacher", name=name.strip()))
     return teacher
 
 
@@ -267,16 +268,16 @@ def _unique_teacher_name(session: Session, name: str, teacher_id: int | None) ->
     name = _required_name(name, "teacher")
     clash = session.scalar(select(Teacher.id).where(Teacher.name == name))
     if clash is not None and clash != teacher_id:
-        raise ValidationError(f"a teacher named {name!r} already exists")
+        raise ValidationError(t("roster.teacher_exists", name=name))
     return name
 
 
 def _required_name(name: str, what: str) -> str:
     name = (name or "").strip()
     if not name:
-        raise ValidationError(f"the {what} needs a name")
+        raise ValidationError(t("roster.name_missing", what=t(f"word.{what}")))
     if len(name) > 200:
-        raise ValidationError(f"the {what} name is longer than 200 characters")
+        raise ValidationError(t("roster.name_too_long", what=t(f"word.{what}")))
     return name
 
 
@@ -320,9 +321,9 @@ def edit_shift(session: Session, shift_id: int, *, now: dt.datetime, **changes: 
     shift = get_shift(session, shift_id)
     unknown = set(changes) - {f.name for f in fields(ShiftDraft)}
     if unknown:
-        raise ValidationError(f"unknown shift field(s): {', '.join(sorted(unknown))}")
+        raise ValidationError(t("roster.unknown_shift_fields", fields=tuple(sorted(unknown))))
     if shift.status == ShiftStatus.CONFIRMED and changes.get("status") == ShiftStatus.DRAFT:
-        raise ValidationError("a confirmed shift cannot go back to draft; cancel it instead")
+        raise ValidationError(t("roster.confirmed_to_draft"))
     return _change_shift(session, shift, changes, now=now)
 
 
@@ -338,9 +339,9 @@ def delete_shift(session: Session, shift_id: int) -> None:
     """Delete a draft that nobody was told about. Confirmed shifts are canceled instead."""
     shift = get_shift(session, shift_id)
     if shift.status != ShiftStatus.DRAFT:
-        raise ValidationError(f"a {shift.status.value} shift cannot be deleted; cancel it instead")
+        raise ValidationError(t("roster.delete_not_draft", status=t(f"status.{shift.status.value}")))
     if session.scalar(select(Delivery.id).where(Delivery.shift_id == shift.id).limit(1)) is not None:
-        raise ValidationError("this shift has delivery history; cancel it instead of deleting it")
+        raise ValidationError(t("roster.delete_has_history"))
     session.execute(delete(ShiftRevision).where(ShiftRevision.shift_id == shift.id))
     session.delete(shift)
     session.flush()
@@ -351,12 +352,12 @@ def confirm_month(session: Session, classroom_id: int, year: int, month: int, *,
     get_classroom(session, classroom_id)
     drafts = [s for s in month_shifts(session, classroom_id, year, month) if s.status == ShiftStatus.DRAFT]
     problems = [
-        f"{s.local_date:%Y-%m-%d} {s.teacher.display_name}: teacher is not active"
+        t("roster.confirm_inactive", day=s.local_date, teacher=s.teacher.display_name)
         for s in drafts
         if not s.teacher.active
     ]
     if problems:
-        raise ValidationError("cannot confirm the month: " + "; ".join(problems))
+        raise ValidationError(t("roster.confirm_month_failed", problems=tuple(problems)))
     for shift in drafts:
         _change_shift(session, shift, {"status": ShiftStatus.CONFIRMED}, now=now)
     return drafts
@@ -365,7 +366,7 @@ def confirm_month(session: Session, classroom_id: int, year: int, month: int, *,
 def get_shift(session: Session, shift_id: int) -> Shift:
     shift = session.get(Shift, shift_id)
     if shift is None:
-        raise NotFoundError(f"no shift with id {shift_id}")
+        raise NotFoundError(t("roster.no_shift_id", id=shift_id))
     return shift
 
 
@@ -383,13 +384,15 @@ def month_shifts(session: Session, classroom_id: int, year: int, month: int) -> 
 def check_day(day: dt.date) -> dt.date:
     """The day itself if a shift may fall on it; ValidationError otherwise."""
     if not FIRST_DAY <= day <= LAST_DAY:
-        raise ValidationError(f"bad date {day.isoformat()}: a shift's date must be between {FIRST_DAY} and {LAST_DAY}")
+        raise ValidationError(t("roster.day_range", day=day.isoformat(), first=FIRST_DAY.isoformat(),
+                                  last=LAST_DAY.isoformat()))
     return day
 
 
 def month_bounds(year: int, month: int) -> tuple[dt.date, dt.date]:
     if not (1 <= month <= 12 and FIRST_DAY.year <= year <= LAST_DAY.year):
-        raise ValidationError(f"bad month {year:04d}-{month:02d}: months go from {FIRST_DAY:%Y-%m} to {LAST_DAY:%Y-%m}")
+        raise ValidationError(t("roster.month_range", month=f"{year:04d}-{month:02d}", first=f"{FIRST_DAY:%Y-%m}",
+                                  last=f"{LAST_DAY:%Y-%m}"))
     first = dt.date(year, month, 1)
     following = dt.date(year + (month == 12), month % 12 + 1, 1)
     return first, following - dt.timedelta(days=1)
@@ -400,7 +403,7 @@ def parse_month(text: str) -> tuple[int, int]:
         year_text, month_text = text.strip().split("-")
         year, month = int(year_text), int(month_text)
     except ValueError:
-        raise ValidationError(f"bad month {text!r}: write it as YYYY-MM, e.g. 2026-12") from None
+        raise ValidationError(t("roster.bad_month", text=text)) from None
     month_bounds(year, month)
     return year, month
 
@@ -447,19 +450,16 @@ def _validate(session: Session, draft: ShiftDraft, *, shift_id: int | None) -> N
     teacher = get_teacher(session, draft.teacher_id)
     if teacher.erased_at is not None or not teacher.active:
         if draft.status != ShiftStatus.CANCELED:
-            raise ValidationError(f"{teacher.display_name} is not an active teacher")
+            raise ValidationError(t("roster.teacher_inactive", teacher=teacher.display_name))
     if len(draft.note) > 1000:
-        raise ValidationError("the note is longer than 1,000 characters")
+        raise ValidationError(t("roster.note_too_long"))
     start_minutes = draft.start_time.hour * 60 + draft.start_time.minute
     end_minutes = draft.end_time.hour * 60 + draft.end_time.minute + (24 * 60 if draft.ends_next_day else 0)
     if end_minutes <= start_minutes:
-        raise ValidationError(
-            f"the shift must end after it starts ({clock.format_wall_time(draft.start_time)}–"
-            f"{clock.format_wall_time(draft.end_time, next_day=draft.ends_next_day)}); "
-            "write 26:00 for 2:00 the next day"
-        )
+        raise ValidationError(t("roster.end_before_start", start=clock.format_wall_time(draft.start_time),
+                                end=clock.format_wall_time(draft.end_time, next_day=draft.ends_next_day)))
     if end_minutes - start_minutes > MAX_SHIFT.total_seconds() // 60:
-        raise ValidationError("a shift cannot be longer than 24 hours")
+        raise ValidationError(t("roster.too_long"))
     if draft.status == ShiftStatus.CANCELED:
         return
     start, end = shift_instants(draft, classroom.timezone)
@@ -477,9 +477,8 @@ def _validate(session: Session, draft: ShiftDraft, *, shift_id: int | None) -> N
             continue
         other_start, other_end = shift_instants(other)
         if start < other_end and other_start < end:
-            raise ValidationError(
-                f"overlaps {teacher.display_name}'s shift on {other.local_date:%Y-%m-%d} "
-                f"{clock.format_wall_time(other.start_time)}–"
-                f"{clock.format_wall_time(other.end_time, next_day=other.ends_next_day)}"
-                f" at {other.classroom.name}"
-            )
+            raise ValidationError(t(
+                "roster.overlaps", teacher=teacher.display_name, day=other.local_date,
+                start=clock.format_wall_time(other.start_time),
+                end=clock.format_wall_time(other.end_time, next_day=other.ends_next_day), classroom=other.classroom.name,
+            ))

@@ -16,6 +16,7 @@ import re
 import unicodedata
 
 from core.errors import ValidationError
+from core.texts import t
 
 EXAMPLES = "17:00, 1700 or 17時30分"
 
@@ -31,23 +32,23 @@ def parse(text: str, *, allow_next_day: bool = False) -> tuple[dt.time, bool]:
     # NFKC folds full-width digits and colons (１７：００) to ASCII; spaces carry no meaning here.
     raw = re.sub(r"\s+", "", unicodedata.normalize("NFKC", text)).lower()
     if not raw:
-        raise ValidationError(f"no time given: write it like {EXAMPLES}")
+        raise ValidationError(t("time.missing", examples=EXAMPLES))
     japanese = _JAPANESE_HALF_DAY.fullmatch(raw)
     if japanese:
         hours, minutes = _twenty_four_hour(japanese["rest"], text)
         if hours > 11:
-            raise ValidationError(f"bad time {text!r}: after 午前 or 午後 the hour is 0–11")
+            raise ValidationError(t("time.half_day_hour", text=text))
         return dt.time(hours + (12 if japanese["half"] == "午後" else 0), minutes), False
     twelve = _TWELVE_HOUR.fullmatch(raw)
     if twelve:
         hours, minutes = int(twelve["hours"]), int(twelve["minutes"] or 0)
         if not (1 <= hours <= 12 and minutes < 60):
-            raise ValidationError(f"bad time {text!r}: with am or pm the hour is 1–12 and minutes 00–59")
+            raise ValidationError(t("time.twelve_hour", text=text))
         return dt.time(hours % 12 + (12 if twelve["half"] == "p" else 0), minutes), False
     hours, minutes = _twenty_four_hour(raw, text)
     limit = 48 if allow_next_day else 24
     if hours >= limit:
-        raise ValidationError(f"bad time {text!r}: hours must be 00–{limit - 1} and minutes 00–59")
+        raise ValidationError(t("time.hour_range", text=text, last=limit - 1))
     return dt.time(hours % 24, minutes), hours >= 24
 
 
@@ -57,10 +58,10 @@ def _twenty_four_hour(raw: str, text: str) -> tuple[int, int]:
         if found:
             break
     else:
-        raise ValidationError(f"bad time {text!r}: write it like {EXAMPLES}")
+        raise ValidationError(t("time.unreadable", text=text, examples=EXAMPLES))
     groups = found.groupdict()
     minutes = 30 if groups.get("half") else int(groups["minutes"] or 0)
     if minutes >= 60:
-        raise ValidationError(f"bad time {text!r}: minutes must be 00–59")
+        raise ValidationError(t("time.minute_range", text=text))
     return int(found["hours"]), minutes
 

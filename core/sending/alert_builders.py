@@ -21,6 +21,7 @@ from core.sending.outgoing import CancelDelivery
 from core.store import setting_keys as keys
 from core.store.models import Alert, Delivery
 from core.store.paths import DataPaths
+from core.texts import render
 
 
 def _alert(session: Session, delivery: Delivery) -> Alert:
@@ -35,7 +36,7 @@ def build_webhook(session: Session, delivery: Delivery, now: dt.datetime, paths:
     url = keys.ALERTS_WEBHOOK_URL.read(session)
     if not url:
         raise CancelDelivery(CancelReason.WEBHOOK_NOT_CONFIGURED)
-    return Outgoing("webhook", url, ({"text": alerts.message_of(alert)},))
+    return Outgoing("webhook", url, ({"text": alerts.message_of(alert, alerts.manager_language(session))},))
 
 
 def build_email(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
@@ -44,8 +45,9 @@ def build_email(session: Session, delivery: Delivery, now: dt.datetime, paths: D
     if not to:
         raise CancelDelivery(CancelReason.MANAGER_EMAIL_NOT_CONFIGURED)
     from_address, from_name = sender_address(session)
-    text = alerts.message_of(alert)
-    composed = Composed(f"[Shiftcast] {alert.title}", text + "\n",
+    lang = alerts.manager_language(session)
+    text = alerts.message_of(alert, lang)
+    composed = Composed(f"[Shiftcast] {render(alerts.title_of(alert), lang)}", text + "\n",
                         "<!DOCTYPE html><html><body><p>" + "<br>\n".join(html.escape(line) for line in text.splitlines())
                         + "</p></body></html>")
     draft = MailDraft(to=to, from_address=from_address, from_name=from_name, subject=composed.subject,

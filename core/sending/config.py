@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from core.outbox.policy import BackoffPolicy
 from core.store import setting_keys as keys
+from core.texts import Text
 
 # Rounds of requests a sender keeps in flight (its concurrency times this).
 IN_FLIGHT_ROUNDS = 8
@@ -67,7 +68,7 @@ class SenderEvents:
 
     deliveries_changed: list[Callable[[list[int]], None]] = field(default_factory=list)
     hold_changed: list[Callable[[str | None], None]] = field(default_factory=list)
-    alert: list[Callable[[str, str], None]] = field(default_factory=list)
+    alert: list[Callable[[str, Text | str], None]] = field(default_factory=list)
 
     def emit_changed(self, ids: list[int]) -> None:
         for cb in self.deliveries_changed:
@@ -77,6 +78,6 @@ class SenderEvents:
         for cb in self.hold_changed:
             cb(reason)
 
-    def emit_alert(self, code: str, text: str) -> None:
+    def emit_alert(self, code: str, text: Text | str) -> None:
         for cb in self.alert:
             cb(code, text)

@@ -29,6 +29,8 @@ from core.sending.outgoing import Job
 from core.sending.turn import Connections
 from core.store import identity
 from core.store.models import Channel, DeliveryStatus
+from core.texts import Text
+from core.texts.message import logged
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +48,7 @@ class Recorder:
         self._events = events
         self._rng = rng
         self._backoff = backoff
-        self._opened: list[tuple[str, str]] = []  # incidents opened this turn, announced once it commits
+        self._opened: list[tuple[str, Text]] = []  # incidents opened this turn, announced once it commits
         self._died = False  # a delivery was dead-lettered in the results being recorded
         self._released = False  # a hold was lifted by a send this turn, announced once it commits
         self._machine = machine  # this computer, stamped into the database as it sends (None: unknown)
@@ -150,7 +152,8 @@ class Recorder:
             key.clear(session)
             self._released = True
         for alert in alerts.clear(session, alerts.disproved_by_send(channel.value), now=now):
-            log.info("alert cleared: %s (%s accepted a message)", alert.title, self._drivers[channel].title)
+            log.info("alert cleared: %s (%s accepted a message)", logged(alerts.title_of(alert)),
+                     self._drivers[channel].title)
 
     def _stamp(self, session: Session, now: dt.datetime) -> None:
         """Say in the database that this computer sends from it (once a minute at most), and raise

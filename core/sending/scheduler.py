@@ -26,6 +26,8 @@ from core.planning import fallback, mailed_publication, planner
 from core.store import hooks
 from core.store.db import Database
 from core.store.models import utcnow
+from core.texts import Text
+from core.texts.message import logged
 
 # APScheduler is imported by start(): `main.py sender --until-idle` only plans once and never starts it.
 if TYPE_CHECKING:
@@ -54,7 +56,7 @@ class WakeDetector:
 
 @dataclass(frozen=True)
 class WatchReport:
-    opened: list[tuple[str, str]]  # (code, title) of incidents opened by this run
+    opened: list[tuple[str, Text | str]]  # (code, title) of incidents opened by this run
     cleared: list[int]
     fallbacks: list[int]
     publication_emails: list[int]
@@ -71,7 +73,7 @@ class Scheduler:
         retention_days: int = retention.DEFAULT_DAYS,
         wall: Callable[[], float] = time.time,
         mono: Callable[[], float] = time.monotonic,
-        on_alert: Callable[[str, str], None] | None = None,
+        on_alert: Callable[[str, Text | str], None] | None = None,
         sending_since: Callable[[], dt.datetime | None] | None = None,
         check_line_reach: Callable[[], object] | None = None,
     ) -> None:
@@ -146,12 +148,12 @@ class Scheduler:
         with self.db.write() as session:
             opened, cleared = alerts.evaluate(session, now=now, running_since=self._sending_since())
             report = WatchReport(
-                opened=[(a.kind.name, a.title) for a in opened], cleared=[a.id for a in cleared],
+                opened=[(a.kind.name, alerts.title_of(a)) for a in opened], cleared=[a.id for a in cleared],
                 fallbacks=fallback.sweep(session, now=now),
                 publication_emails=mailed_publication.fan_out_recent(session, now=now),
             )
         for code, title in report.opened:
-            log.warning("alert: %s", title)
+            log.warning("alert: %s", logged(title))
             if self._on_alert is not None:
                 self._on_alert(code, title)
         if report.opened or report.fallbacks or report.publication_emails:

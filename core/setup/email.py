@@ -14,6 +14,7 @@ from core.roster import ids
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
+from core.texts import t
 
 
 @dataclass(frozen=True)
@@ -47,13 +48,13 @@ def save_email_settings(db: Database, *, host: str, port: int | None, security: 
     """Check everything first (the same rules the sender applies), then save it all at once."""
     checked_from = ids.email(from_address)
     if not host.strip() or checked_from is None:
-        raise ValidationError("enter the mail server and the from address")
+        raise ValidationError(t("setup.email.enter_server"))
     security = security.strip().lower()
     config = email_channel.SmtpConfig(host.strip(), port or email_channel.DEFAULT_PORTS.get(security, 587), security,
                                       (user or "").strip() or None, checked_from, (from_name or "").strip() or None,
                                       (ca_file or "").strip() or None)
     if config.ca_file and not os.path.isfile(config.ca_file):
-        raise ValidationError(f"the CA file {config.ca_file} does not exist")
+        raise ValidationError(t("setup.email.no_ca_file", path=config.ca_file))
     with db.write() as session:
         keys.SMTP_HOST.write(session, config.host)
         keys.SMTP_PORT.write(session, config.port)
@@ -67,7 +68,7 @@ def save_email_settings(db: Database, *, host: str, port: int | None, security: 
 def save_password(password: str) -> None:
     """Into the keyring only. The sender notices the change itself and lifts a hold."""
     if not password.strip():
-        raise ValidationError("enter the password first")
+        raise ValidationError(t("setup.email.enter_password"))
     email_channel.set_smtp_password(password)
 
 
@@ -75,7 +76,7 @@ def check_login(db: Database) -> None:
     """Connect and log in once with the saved settings and password; raises with the server's reason."""
     access = email_channel.access_from_settings(db)
     if access is None:
-        raise ValidationError("set up the mail server and the from address first")
+        raise ValidationError(t("setup.email.set_up_first"))
     access.mailer.check()
 
 

@@ -16,6 +16,7 @@ from core.publication import hosting
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
+from core.texts import Text, t
 
 MAX_DAYS = hosting.MAX_PRESIGN.days
 
@@ -71,18 +72,18 @@ def validate(draft: HostingDraft) -> HostingDraft:
     if draft.empty:
         return draft
     if not (draft.endpoint and draft.bucket and draft.access_key_id):
-        raise ValidationError("image hosting needs the endpoint address, the bucket and the access key ID")
-    _require_web_address(draft.endpoint, "the endpoint address")
+        raise ValidationError(t("setup.hosting.incomplete"))
+    _require_web_address(draft.endpoint, t("word.endpoint"))
     if draft.public_base_url:
-        _require_web_address(draft.public_base_url, "the public address")
+        _require_web_address(draft.public_base_url, t("word.public_base"))
     if not 1 <= draft.presign_days <= MAX_DAYS:
-        raise ValidationError(f"links can stay valid for 1 to {MAX_DAYS} days")
+        raise ValidationError(t("setup.hosting.days", days=MAX_DAYS))
     return draft
 
 
-def _require_web_address(value: str, what: str) -> None:
+def _require_web_address(value: str, what: Text) -> None:
     if not secure_or_local(value):
-        raise ValidationError(f"{what} {value!r} must start with https://")
+        raise ValidationError(t("setup.hosting.insecure", what=what, address=value))
 
 
 def save(db: Database, draft: HostingDraft, secret: str | None) -> None:
@@ -103,11 +104,11 @@ def upload_test_file(draft: HostingDraft, secret: str | None) -> str:
     """Upload a tiny object with the values on screen (the typed secret, else the saved one); its link."""
     draft = validate(draft)
     if draft.empty:
-        raise ValidationError("enter the image hosting details first")
+        raise ValidationError(t("setup.hosting.enter_first"))
     key = ((secret or "").strip() or os.environ.get(hosting.SECRET_ENV, "").strip()
            or secrets.get_secret(hosting.SECRET_NAME, env=hosting.SECRET_ENV))
     if not key:
-        raise ValidationError("enter the secret access key")
+        raise ValidationError(t("setup.hosting.enter_secret"))
     config = hosting.HostingConfig(draft.endpoint, draft.bucket, draft.region or "auto", draft.access_key_id, key,
                                    draft.public_base_url or None, dt.timedelta(days=draft.presign_days))
     return hosting.Hosting(config).test_upload()

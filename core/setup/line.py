@@ -27,6 +27,7 @@ from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.settings import ChannelHold
+from core.texts import t
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +93,7 @@ def save_token(token: str) -> None:
     """Into the keyring only. The sender notices the new token itself and lifts its hold."""
     token = token.strip()
     if not token:
-        raise ValidationError("paste the channel access token first")
+        raise ValidationError(t("setup.line.paste_token"))
     secrets.set_line_token(token)
 
 
@@ -109,7 +110,7 @@ def check_connection(db: Database, token: str | None = None) -> BotCheck:
     else:
         access = access_from_settings(db)
         if access is None:
-            raise ValidationError("no channel access token is saved yet")
+            raise ValidationError(t("setup.line.no_token"))
         client = access.client
     with client:
         info = client.bot_info()
@@ -126,10 +127,10 @@ def check_group(db: Database, group_id: str) -> GroupCheck:
     """Is the account in this group? LINE answers 404 when it is not (or the ID is wrong)."""
     checked = ids.line_group_id(group_id)
     if checked is None:
-        raise ValidationError("enter the LINE group ID first")
+        raise ValidationError(t("setup.line.enter_group"))
     access = access_from_settings(db)
     if access is None:
-        raise ValidationError("save the LINE channel access token first")
+        raise ValidationError(t("setup.line.save_token"))
     with access.client as client:
         summary = client.group_summary(checked)
         try:
@@ -150,7 +151,7 @@ def check_api_base(value: str) -> str | None:
         return None
     if secure_or_local(value):
         return value
-    raise ValidationError(f"LINE API address {value!r} must use https (plain http only to this computer)")
+    raise ValidationError(t("line.insecure_base", address=value))
 
 
 def save_api_base(db: Database, value: str) -> str | None:

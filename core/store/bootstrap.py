@@ -8,6 +8,7 @@ from core.errors import DatabaseError
 from core.store import migrate
 from core.store.db import Database, describe_error
 from core.store.paths import DataPaths
+from core.texts import t
 
 
 def open_database(paths: DataPaths, *, url: str | None = None) -> Database:
@@ -20,5 +21,5 @@ def open_database(paths: DataPaths, *, url: str | None = None) -> Database:
         raise
     except SQLAlchemyError as exc:
         db.dispose()
-        raise DatabaseError(f"could not open the database: {describe_error(exc)}") from exc
+        raise DatabaseError(t("db.open_failed", detail=describe_error(exc))) from exc
     return db

@@ -17,6 +17,7 @@ from sqlalchemy import inspect, text
 
 from core.errors import DatabaseError
 from core.store.db import Database, backup_sqlite, describe_error, sqlite_file_of
+from core.texts import Text, t
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -92,8 +93,8 @@ def upgrade(db: Database, *, revision: str = "head", backup_dir: Path | None = N
             config.attributes["connection"] = connection
             command.upgrade(config, revision)
     except Exception as exc:
-        hint = f"; the database before the upgrade is saved at {backup}" if backup else ""
-        raise DatabaseError(f"could not upgrade the database: {describe_error(exc)}{hint}") from exc
+        hint: Text | str = t("db.backup_at", path=str(backup)) if backup else ""
+        raise DatabaseError(t("db.upgrade_failed", detail=describe_error(exc), hint=hint)) from exc
     return backup
 
 

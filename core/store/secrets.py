@@ -7,6 +7,7 @@ import os
 
 from core.errors import ShiftcastError
 from core.logs import secrets_registry
+from core.texts import Text, t
 
 SERVICE = "Shiftcast"
 LINE_TOKEN = "line-channel-access-token"
@@ -16,11 +17,9 @@ LINE_CHANNEL_SECRET = "line-channel-secret"
 LINE_CHANNEL_SECRET_ENV = "SHIFTCAST_LINE_CHANNEL_SECRET"
 
 
-def no_backend_help(env: str | None) -> str:
+def no_backend_help(env: str | None) -> Text:
     """Why the keyring cannot be used, naming the variable that stands in for this one secret."""
-    text = ("no usable keyring was found on this computer. On Linux, start a Secret Service provider "
-            "(GNOME Keyring or KWallet) in your desktop session")
-    return text + (f"; for a headless sender, set the {env} environment variable instead" if env else "")
+    return t("keyring.missing_env", env=env) if env else t("keyring.missing")
 
 
 class SecretStoreError(ShiftcastError):
@@ -39,7 +38,7 @@ def get_secret(name: str, *, env: str | None = None) -> str | None:
     except keyring.errors.NoKeyringError:
         raise SecretStoreError(no_backend_help(env)) from None
     except keyring.errors.KeyringError as exc:
-        raise SecretStoreError(f"the keyring refused to read {name}: {exc}") from None
+        raise SecretStoreError(t("keyring.read_refused", name=name, detail=str(exc))) from None
     secrets_registry.add(value)
     return value
 
@@ -60,7 +59,7 @@ def set_secret(name: str, value: str, *, env: str | None = None) -> None:
     except keyring.errors.NoKeyringError:
         raise SecretStoreError(no_backend_help(env)) from None
     except keyring.errors.KeyringError as exc:
-        raise SecretStoreError(f"the keyring refused to save {name}: {exc}") from None
+        raise SecretStoreError(t("keyring.save_refused", name=name, detail=str(exc))) from None
     secrets_registry.add(value)
 
 

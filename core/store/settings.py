@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 
 from core.errors import ValidationError
 from core.store.models import Setting
+from core.texts import t
 
 T = TypeVar("T")
 MAX_KEY_LENGTH = 100  # the settings table's key column
@@ -84,7 +85,7 @@ class Declared(Generic[T]):
         try:
             return self.parse(text)
         except ValidationError as exc:
-            raise ValidationError(f"the saved setting {self.name} ({text!r}) cannot be used: {exc}") from None
+            raise ValidationError(t("setting.saved_unusable", key=self.name, value=text, problem=exc.text)) from None
 
     def write(self, session: Session, value: T | None) -> None:
         """Check `value` and store it; None (or what `check` normalises to None) removes the setting.
@@ -109,7 +110,7 @@ class Declared(Generic[T]):
         raise NotImplementedError
 
     def _refuse(self, value: object, rule: str) -> ValidationError:
-        return ValidationError(f"{self.label} must be {rule}, not {value!r}")
+        return ValidationError(t("setting.refused", label=self.label, rule=rule, value=repr(value)))
 
 
 class TextSetting(Declared[str | None]):

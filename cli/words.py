@@ -1,0 +1,179 @@
+"""The language the command line speaks, and its --help in that language.
+
+One run speaks one language: `--lang ja|en`, else the app's saved language (read once the database is
+open), else the OS locale (core/texts/language.py, the window's rule too). Messages are core's Texts,
+rendered with `say`. The --help words are gettext-style: the English text in the parser is the key,
+`HELP_JA` holds its Japanese, and argparse's own words ("usage: ", "options", its error messages) are
+translated the same way while a parser is built and used (`argparse_in`), so nothing of argparse is
+forked. tests/test_cli_language.py holds every help text to having its Japanese.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+from core.texts import Param, Text, render, t
+from core.texts import language as languages
+from core.texts.formats import LANGUAGES, Language
+
+_current: list[Language] = ["en"]
+
+
+def from_argv(argv: Sequence[str]) -> Language | None:
+    """`--lang ja` / `--lang=ja` as given, before the parser runs (its --help must already speak it)."""
+    for i, word in enumerate(argv):
+        if word == "--":
+            break
+        value = argv[i + 1] if word == "--lang" and i + 1 < len(argv) else word.partition("=")[2] \
+            if word.startswith("--lang=") else None
+        if value in LANGUAGES:
+            return value  # type: ignore[return-value]  # narrowed by the membership test
+    return None
+
+
+def start(argv: Sequence[str]) -> Language:
+    """The run's language before anything is read: --lang, else the OS locale."""
+    return use(from_argv(argv) or languages.choose(None, os.environ, sys.platform, languages.user_locale()))
+
+
+def settle(given: str | None, saved: str | None) -> Language:
+    """Once the database is open: `--lang` as parsed, else the app's saved language, else the locale."""
+    return use(languages.choose(given or saved, os.environ, sys.platform, languages.user_locale()))
+
+
+def use(lang: Language) -> Language:
+    _current[0] = lang
+    return lang
+
+
+def current() -> Language:
+    return _current[0]
+
+
+def say(text: Text | str) -> str:
+    """A core message (or the CLI's own, from the catalog) in the run's language."""
+    return render(text, current())
+
+
+def line(code: str, /, **params: Param) -> str:
+    """`say(t(code, **params))`: one line the CLI prints."""
+    return say(t(code, **params))
+
+
+def tr(english: str) -> str:
+    """A --help text or an argparse word in the run's language (English is the key)."""
+    if current() != "ja":
+        return english
+    return HELP_JA.get(english, english)
+
+
+def _ngettext(singular: str, plural: str, n: int) -> str:
+    return tr(singular if n == 1 else plural)
+
+
+@contextmanager
+def argparse_in(lang: Language) -> Iterator[None]:
+    """argparse's own words in `lang` while a parser is built and parses (it looks them up through
+    the module's `_` and `ngettext` when it needs them)."""
+    saved = argparse._, argparse.ngettext  # type: ignore[attr-defined]
+    use(lang)
+    argparse._, argparse.ngettext = tr, _ngettext  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Every help text and description through `tr`, when the help is written."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        return tr(action.help) if action.help else action.help
+
+    def _format_text(self, text: str) -> str:
+        return super()._format_text(tr(text))
+
+
+# The Japanese of every --help text and of the argparse words a manager meets. A help text missing
+# here is shown in English; tests/test_cli_language.py fails on one.
+HELP_JA: dict[str, str] = {
+    # argparse's own words
+    "usage: ": "使い方: ",
+    "options": "オプション",
+    "positional arguments": "引数",
+    "show this help message and exit": "このヘルプを表示して終了します",
+    "show program's version number and exit": "バージョンを表示して終了します",
+    "the following arguments are required: %s": "次の引数が必要です: %s",
+    "invalid choice: %(value)r (choose from %(choices)s)": "%(value)r は選べません（%(choices)s から選んでください）",
+    "unrecognized arguments: %s": "不明な引数です: %s",
+    "expected one argument": "値を1つ指定してください",
+    "expected at least one argument": "値を1つ以上指定してください",
+    "expected at most one argument": "値は1つまでです",
+    "expected %s argument": "値を%s個指定してください",
+    "expected %s arguments": "値を%s個指定してください",
+    "argument %(argument_name)s: %(message)s": "引数 %(argument_name)s: %(message)s",
+    "invalid %(type)s value: %(value)r": "%(value)r は %(type)s の値として使えません",
+    "ambiguous option: %(option)s could match %(matches)s": "オプション %(option)s があいまいです（候補: %(matches)s）",
+    "not allowed with argument %s": "引数 %s とは一緒に使えません",
+    "one of the arguments %s is required": "引数 %s のいずれかが必要です",
+    "ignored explicit argument %r": "値 %r は使われません",
+    "unknown parser %(parser_name)r (choices: %(choices)s)": "%(parser_name)r というコマンドはありません（候補: %(choices)s）",
+    "%(prog)s: error: %(message)s\n": "%(prog)s: エラー: %(message)s\n",
+    "can't open '%(filename)s': %(error)s": "'%(filename)s' を開けません: %(error)s",
+    "%(message)s (see --help)": "%(message)s（--help をご覧ください）",
+    # shiftcast
+    "Shift rosters published and reminded over LINE.": "シフト表をLINEで公開し、リマインダーを送ります。",
+    "data folder (default: the platform's user data folder)": "データフォルダー（省略時はOS標準のユーザーデータフォルダー）",
+    "the language of this run's messages and help: ja or en (default: the app's setting, else the system's)":
+        "この実行で使う言語: ja または en（省略時はアプリの設定、なければOSの設定）",
+    "start the whole window, print one JSON line with the start-up time, and exit":
+        "ウィンドウ全体を起動し、起動時間をJSONで1行出力して終了します",
+    "open the window (the default)": "ウィンドウを開きます（既定）",
+    "start in the system tray only (used when starting at login)": "タスクトレイだけで起動します（ログイン時の起動用）",
+    "try Shiftcast with sample data and the built-in LINE simulator": "サンプルデータと内蔵のLINEシミュレーターで試します",
+    "save a PNG of every main view and dialog (demo data)": "主な画面とダイアログをすべてPNGで保存します（デモデータ）",
+    "import teachers or shifts from CSV (all or nothing)": "講師またはシフトをCSVからインポートします（問題があれば何もインポートしません）",
+    "export teachers or shifts as CSV": "講師またはシフトをCSVにエクスポートします",
+    "only this classroom (shifts)": "この教室だけ（シフト）",
+    "only this month, YYYY-MM (shifts)": "この月だけ、YYYY-MM（シフト）",
+    "write to this file (UTF-8 with BOM, for Excel)": "このファイルにエクスポートします（Excel向けのBOM付きUTF-8）",
+    "list a classroom's shifts for a month": "教室の1か月分のシフトを一覧表示します",
+    "YYYY-MM": "YYYY-MM（例: 2026-12）",
+    "list teachers": "講師を一覧表示します",
+    "list classrooms": "教室を一覧表示します",
+    "create a classroom": "教室を作成します",
+    "the LINE group ID (C + 32 hex digits)": "LINEグループID（C と32桁の16進数）",
+    "reminder lead time in minutes": "リマインダーをシフトの何分前に送るか",
+    "quiet hours HH:MM-HH:MM, or 'off'": "通知しない時間帯 HH:MM-HH:MM、または off",
+    "confirm every draft shift of a classroom's month": "教室の1か月分の下書きのシフトをすべて確定します",
+    "send in the foreground, without a window, until Ctrl+C": "ウィンドウなしで、Ctrl+C を押すまで送信を続けます",
+    "stop once nothing is due or in flight": "送信予定も送信中のものもなくなったら終了します",
+    "list deliveries (newest first)": "配信を一覧表示します（新しい順）",
+    "only dead letters": "配信不能のものだけ",
+    "send a delivery again now (or every dead letter with --dead)": "配信をいますぐ再送します（--dead で配信不能のものすべて）",
+    "cancel a delivery that was not sent": "まだ送信していない配信を取り消します",
+    "save the LINE channel access token (read from standard input) in the keyring":
+        "LINEのチャネルアクセストークン（標準入力から読み込み）をキーリングに保存します",
+    "save the SMTP password (read from standard input) in the keyring":
+        "SMTPのパスワード（標準入力から読み込み）をキーリングに保存します",
+    "list open incidents and those of the last 7 days": "未解決のアラートと、過去7日間のアラートを一覧表示します",
+    "dry run: what would be sent in the next days, and the LINE quota forecast":
+        "試算: この先数日間に送る予定のものと、LINEの送信数の見込み",
+    "draw a classroom's month as PNG or PDF (for the wall)": "教室の1か月分のシフト表をPNGまたはPDFで作成します（掲示用）",
+    "a .png or .pdf file": ".png または .pdf のファイル",
+    "confirm and publish a classroom's month to its LINE group": "教室の1か月分のシフトを確定し、LINEグループに公開します",
+    "only show recipients, quota cost and warnings": "宛先、送信数、注意点の表示だけを行います",
+    "run the local LINE emulator": "ローカルのLINEエミュレーターを起動します",
+    "the only token it accepts (default: any)": "受け付けるトークン（省略時はすべて）",
+    "receive LINE webhooks (follow, unfollow …) until Ctrl+C": "Ctrl+C を押すまでLINEのWebhook（友だち追加・ブロックなど）を受け取ります",
+    "TCP port to listen on": "待ち受けるTCPポート",
+    "address to listen on (default 127.0.0.1: only a reverse proxy on this computer)":
+        "待ち受けるアドレス（既定は 127.0.0.1: このコンピューターのリバースプロキシからだけ）",
+    "save the LINE channel ID and the channel secret (read from standard input, kept in the keyring)":
+        "LINEのチャネルIDとチャネルシークレット（標準入力から読み込み、キーリングに保存）を保存します",
+    "the channel ID (digits)": "チャネルID（数字）",
+}

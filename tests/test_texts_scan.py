@@ -1,0 +1,166 @@
+"""No sentence for a person is built outside the catalog (core/texts/catalog.py) in core or the CLI.
+
+Scanned: every construction of the project's errors (ShiftcastError and its subclasses, found in the
+code), of CSV and copy problems and of alert conditions, and every `print` of the CLI. Each must pass
+a `t("code", …)` (or a variable holding one), never a string literal, an f-string, a concatenation or
+a `.format`. A new module (core/receiving/…, core/setup/…) is held to it the moment it is merged.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCANNED = ("core", "cli")
+# The catalog itself, the emulator (LINE's stand-in speaks LINE's English to the app, not to a
+# person) and the migrations (run once, logged) are not scanned.
+SKIPPED = ("core/texts/", "core/emulator/", "core/store/migrations/")
+# Constructions whose argument at this position is a sentence for a person.
+SENTENCE_ARGUMENTS = {"RowProblem": (1,), "CopyProblem": (1,), "Condition": (2, 3), "LineApiError": (1,)}
+WORD = re.compile(r"[A-Za-z]{3,}")
+# A print's own words allowed as they are: the program's name before its message.
+PRINT_WORDS = {"shiftcast"}
+
+HOW_TO_FIX = """
+These sites build a sentence for a person outside the message catalog:
+{sites}
+
+Convert each one: give the sentence a stable code in core/texts/catalog.py, with its English and its
+Japanese (resources/i18n/glossary.md for the words) and named parameters, then pass the code and the
+values instead of the words:
+
+    raise ValidationError(f"no teacher named {{name!r}}")          # before
+    "roster.unknown_teacher": ("unknown teacher '{{name}}'",       # core/texts/catalog.py
+                               "「{{name}}」という講師は登録されていません。"),
+    raise ValidationError(t("roster.unknown_teacher", name=name))  # after (from core.texts import t)
+
+Values stay typed (a date as a date, a count as an int named count/…_count), so each language writes
+them its own way; a count that changes the English words is a Plural. In the CLI, print
+words.line("code", …) or words.say(text) (cli/words.py). tests/test_texts_catalog.py then checks the
+new entry in both languages.
+"""
+
+
+def _files() -> Iterator[Path]:
+    for top in SCANNED:
+        for path in sorted((ROOT / top).rglob("*.py")):
+            if not str(path.relative_to(ROOT)).replace("\\", "/").startswith(SKIPPED):
+                yield path
+
+
+def _trees() -> dict[Path, ast.Module]:
+    return {path: ast.parse(path.read_text(encoding="utf-8"), filename=str(path)) for path in _files()}
+
+
+def _name(node: ast.expr) -> str | None:
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+
+
+def error_classes(trees: dict[Path, ast.Module]) -> set[str]:
+    """ShiftcastError and every class that derives from it, by name, across core and cli."""
+    found = {"ShiftcastError"}
+    bases = {node.name: {_name(b) for b in node.bases} for tree in trees.values()
+             for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
+    while True:
+        more = {name for name, parents in bases.items() if parents & found} - found
+        if not more:
+            return found
+        found |= more
+
+
+def is_sentence(node: ast.expr) -> bool:
+    """A string built here: a literal with words, an f-string, a concatenation, a .format or a % of one."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and bool(WORD.search(node.value))
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Mod):
+        return is_sentence(node.left) or is_sentence(node.right)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("format", "join"):
+        return is_sentence(node.func.value)
+    return False
+
+
+def _printed_words(node: ast.expr) -> Iterator[str]:
+    """The literal words of a printed expression, leaving out what the catalog renders and dict keys."""
+    if isinstance(node, ast.Call) and _name(node.func) in ("t", "line", "say", "dumps"):
+        return
+    if isinstance(node, ast.Subscript):
+        yield from _printed_words(node.value)
+        return
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        yield node.value
+        return
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.expr) and not isinstance(child, ast.FormattedValue | ast.JoinedStr):
+            yield from _printed_words(child)
+        elif isinstance(child, ast.FormattedValue):
+            yield from _printed_words(child.value)
+        elif isinstance(child, ast.JoinedStr):
+            yield from _printed_words(child)
+
+
+def offences(trees: dict[Path, ast.Module]) -> list[str]:
+    errors = error_classes(trees)
+    found = []
+    for path, tree in trees.items():
+        where = path.relative_to(ROOT)
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            name = _name(node.func)
+            positions = (0,) if name in errors else SENTENCE_ARGUMENTS.get(name or "", ())
+            arguments = [node.args[i] for i in positions if i < len(node.args)]
+            if name == "Condition":
+                arguments += [k.value for k in node.keywords if k.arg in ("title", "detail")]
+            if any(is_sentence(a) for a in arguments):
+                found.append(f"  {where}:{node.lineno}: {ast.unparse(node)[:100]}")
+            if name == "print" and path.parts[len(ROOT.parts)] == "cli":
+                literal = " ".join(w for a in node.args for w in _printed_words(a))
+                if any(word.lower() not in PRINT_WORDS for word in WORD.findall(literal)):
+                    found.append(f"  {where}:{node.lineno}: {ast.unparse(node)[:100]}")
+    return found
+
+
+def test_no_sentence_is_built_outside_the_catalog() -> None:
+    trees = _trees()
+    assert len(trees) > 80 and len(error_classes(trees)) >= 10
+    found = offences(trees)
+    assert not found, HOW_TO_FIX.format(sites="\n".join(found))
+
+
+def test_the_scan_finds_each_kind_of_site(tmp_path: Path) -> None:
+    source = '''
+class ReceiverError(ShiftcastError): pass
+class HookError(ReceiverError): pass
+def f(name, line, n):
+    raise ValidationError(f"no teacher named {name!r}")
+    raise HookError("the webhook said no")
+    raise NotFoundError("no shift with id " + str(n))
+    raise ValidationError("{} is busy".format(name))
+    problems.append(RowProblem(line, "duplicate row"))
+    Condition(kind, "", "LINE is down", detail="try later")
+    raise ValidationError(t("roster.unknown_teacher", name=name))
+    raise ValidationError(message)
+    RowProblem(line, t("csv.duplicate_row"))
+'''
+    tree = ast.parse(source)
+    fake = {ROOT / "core" / "receiving" / "new_module.py": tree}
+    found = offences(fake | {ROOT / "core" / "errors.py": _trees()[ROOT / "core" / "errors.py"]})
+    assert sorted(int(line.split(":")[1]) for line in found) == [5, 6, 7, 8, 9, 10]
+
+
+def test_the_scan_reads_cli_prints(tmp_path: Path) -> None:
+    source = '''
+print(f"imported {what}: {n} added")
+print("saved in the keyring")
+print(words.line("cli.wrote", path=p))
+print(f"shiftcast: {words.say(exc.text)}", file=sys.stderr)
+print(json.dumps(rows, ensure_ascii=False, indent=2))
+print(f"{r['id']:>5}  {r['title']}")
+'''
+    found = offences({ROOT / "cli" / "new_verbs.py": ast.parse(source)})
+    assert [line.split(":")[1] for line in found] == ["2", "3"]
