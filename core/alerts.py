@@ -122,10 +122,8 @@ def other_computer(others: tuple[tuple[str, dt.datetime], ...]) -> Condition:
 
 
 def group_left(classroom_id: int, classroom: str) -> Condition:
-    return Condition(AlertKind.LINE_GROUP_LEFT, str(classroom_id),
-                     f"The LINE account was removed from the teachers' group of {classroom}",
-                     "Roster messages to that group fail until the account is invited into it again (or another "
-                     "group is chosen in Connect LINE); the alert clears when it is.")
+    return Condition(AlertKind.LINE_GROUP_LEFT, str(classroom_id), t("alert.line_group_left", classroom=classroom),
+                     t("alert.line_group_left.detail"))
 
 
 def month_start(now: dt.datetime, zone_name: str = QUOTA_ZONE) -> dt.datetime:

@@ -30,6 +30,7 @@ from core.receiving.events import ReceivedEvent
 from core.roster import rules
 from core.store import setting_keys as keys
 from core.store.models import Classroom, ProposedGroup, WebhookEvent
+from core.texts import t
 
 log = logging.getLogger(__name__)
 TYPES = frozenset({"join", "leave"})
@@ -126,7 +127,7 @@ def accept_group(session: Session, classroom_id: int, group_id: str, now: dt.dat
     """Make a proposed group the classroom's group (its member count kept for the quota forecast)."""
     proposal = session.scalar(select(ProposedGroup).where(ProposedGroup.group_id == group_id))
     if proposal is None or proposal.left_at is not None:
-        raise ValidationError("the LINE account is not in that group (invite it into the group again)")
+        raise ValidationError(t("line.group_not_joined"))
     previous = rules.get_classroom(session, classroom_id).line_group_id
     room = rules.update_classroom(session, classroom_id, line_group_id=group_id)
     proposal.accepted_at, proposal.classroom_id = now, classroom_id

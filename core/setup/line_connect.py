@@ -46,6 +46,7 @@ from core.receiving.server import WebhookReceiver
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
+from core.texts import t
 
 log = logging.getLogger(__name__)
 ENDPOINT_PATH = "/v2/bot/channel/webhook/endpoint"
@@ -245,14 +246,14 @@ class Finished:
 def check_channel_id(text: str) -> str:
     channel_id = text.strip()
     if not (channel_id.isascii() and channel_id.isdigit() and len(channel_id) <= 32):
-        raise ValidationError("the channel ID is a number (LINE Developers console, Basic settings)")
+        raise ValidationError(t("line.channel_id_format"))
     return channel_id
 
 
 def check_channel_secret(text: str) -> str:
     secret = text.strip()
     if not secret or not secret.isascii() or any(c.isspace() for c in secret) or len(secret) > 200:
-        raise ValidationError("paste the channel secret (LINE Developers console, Basic settings)")
+        raise ValidationError(t("line.channel_secret_missing"))
     return secret
 
 
@@ -297,10 +298,9 @@ class ConnectLine:
             try:
                 source.current()
             except TokenRefused as exc:
-                raise ValidationError(f"LINE refused this channel ID and secret ({exc}); copy both again from the "
-                                      "LINE Developers console") from None
+                raise ValidationError(t("line.credentials_refused", reason=str(exc))) from None
             except httpx.HTTPError as exc:
-                raise LineApiError(None, f"could not reach LINE ({type(exc).__name__})") from None
+                raise LineApiError(None, t("line.unreachable", detail=type(exc).__name__)) from None
             client = WebhookClient("", base_url=self.base_url, timeout=self.timeout, auth=source.auth())
             try:
                 info = client.bot_info()
@@ -425,7 +425,7 @@ class ConnectLine:
 
     def _check_open(self) -> None:
         if self._ended:
-            raise FlowEnded("the LINE connection set-up was closed")
+            raise FlowEnded(t("line.connect_closed"))
 
     def _client(self) -> WebhookClient:
         if self.client is None:

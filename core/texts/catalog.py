@@ -157,6 +157,13 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                          "e-mail settings change",
                          "メールサーバーにログインできませんでした。パスワードかメールの設定を変更するまでメールの配信を停止します。"),
     "alert.webhook_held": ("The webhook is paused", "Webhookへの通知を停止しています。"),
+    "alert.line_group_left": ("The LINE account was removed from the teachers' group of {classroom}",
+                              "LINE公式アカウントが「{classroom}」の講師グループから外されました。"),
+    "alert.line_group_left.detail": (
+        "Roster messages to that group fail until the account is invited into it again (or another group is "
+        "chosen in Connect LINE); the alert clears when it is.",
+        "アカウントをグループにもう一度招待するか、「LINEに接続」で別のグループを選ぶまで、そのグループにはシフト表が"
+        "届きません。対応するとこのアラートは消えます。"),
     # ----- why a delivery was canceled (Deliveries, the CLI) -----
     "cancel.SHIFT_MISSING": ("the shift no longer exists", "シフトが削除されています"),
     "cancel.SHIFT_CHANGED": ("the shift changed since; the newer version is sent instead",
@@ -206,6 +213,17 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "line.network_error": ("LINE answered network error: {message}{extra}", "LINEに接続できませんでした: {message}{extra}"),
     "line.timeout": ("LINE did not answer in time", "LINEから時間内に応答がありませんでした"),
     "line.unreachable": ("could not reach LINE ({detail})", "LINEに接続できませんでした（{detail}）"),
+    "line.group_not_joined": ("the LINE account is not in that group (invite it into the group again)",
+                              "LINE公式アカウントはそのグループに参加していません。もう一度グループに招待してください。"),
+    "line.channel_id_format": ("the channel ID is a number (LINE Developers console, Basic settings)",
+                               "チャネルIDは数字です（LINE Developersコンソールの「チャネル基本設定」にあります）。"),
+    "line.channel_secret_missing": ("paste the channel secret (LINE Developers console, Basic settings)",
+                                    "チャネルシークレットを貼り付けてください（LINE Developersコンソールの「チャネル基本設定」にあります）。"),
+    "line.connect_closed": ("the LINE connection set-up was closed", "LINEの接続設定は閉じられました。"),
+    "line.credentials_refused": ("LINE refused this channel ID and secret ({reason}); copy both again from the "
+                                 "LINE Developers console",
+                                 "LINEがこのチャネルIDとチャネルシークレットを受け付けませんでした（{reason}）。"
+                                 "LINE Developersコンソールから両方をもう一度コピーしてください。"),
     "line.insecure_base": ("LINE API address '{address}' must use https (plain http only to this computer)",
                            "LINE API のアドレス「{address}」には https を使ってください（http はこのコンピューター内だけ使えます）。"),
     "line.multicast_size": ("a multicast goes to 1–{limit} users, not {given}",
