@@ -449,3 +449,27 @@ def test_kind_column_and_status_filter_fit_their_longest_text(qtbot, ctx: AppCon
         assert button.width() >= button.fontMetrics().horizontalAdvance(button.text()) + arrow, key
         if action is not None:
             action.setChecked(False)
+
+
+def test_an_acknowledged_delivery_says_when_its_teacher_tapped_ok(qtbot, ctx: AppContext, db: Database,
+                                                                  now: dt.datetime) -> None:
+    with db.write() as s:
+        room = f.classroom(s, timezone="Asia/Tokyo")
+        who = f.teacher(s)
+        room_id, teacher_id = room.id, who.id
+    tapped = dt.datetime(2026, 12, 1, 6, 5, tzinfo=dt.UTC)  # 15:05 in Tokyo
+    acked = _add(db, now, "shift_reminder:shift:1:v1", status=DeliveryStatus.SENT, sent_at=now,
+                 classroom_id=room_id, teacher_id=teacher_id, acknowledged_at=tapped)
+    plain = _add(db, now, "shift_reminder:shift:2:v1", status=DeliveryStatus.SENT, sent_at=now,
+                 classroom_id=room_id, teacher_id=teacher_id)
+    view = _view(qtbot, ctx)
+    qtbot.waitUntil(lambda: view.model.rowCount() == 2, timeout=WAIT)
+    status_of = {view.model.item_at(r).id: view.model.item_at(r).texts[STATUS] for r in range(2)}
+    assert status_of[plain] == "Sent"
+    assert status_of[acked].startswith("Sent · ✓ 了解 ") and "15:05" in status_of[acked]
+    assert view.select(acked)
+    settle(qtbot, ctx, timeout=WAIT)
+    assert "1 Dec 2026 15:05" in view.detail._values["acknowledged"].text()  # in the classroom's zone
+    assert view.select(plain)
+    settle(qtbot, ctx, timeout=WAIT)
+    assert view.detail._values["acknowledged"].text() == "—"

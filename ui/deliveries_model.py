@@ -61,6 +61,7 @@ class Vocabulary:
     group_of: str  # "{0}" → the classroom's name, "{1}" → the channel's, for a delivery to a classroom's group
     deleted_teacher: str  # "{0}" → the anonymised teacher's id
     unknown: str
+    acknowledged: str = "{0} · ✓ {1}"  # "{0}" → the status, "{1}" → when the teacher tapped 了解
 
 
 @dataclass(frozen=True)
@@ -168,12 +169,15 @@ class RowFormatter:
         recipient = self._recipient(row)
         zone = row.classroom_zone or self.zones.default
         error = self._intern(_first_line(row.last_error_message or row.last_error_code or ""))
+        status = words.dead_letter if row.is_dead_letter else words.statuses.get(row.status, row.status)
+        if row.acknowledged_at is not None:  # the teacher tapped 了解: the one thing the manager waits to see
+            status = words.acknowledged.format(status, self._time(row.acknowledged_at, zone))
         texts = (
             str(row.id),
             self._time(row.created_at, zone),
             words.kinds.get(row.kind, row.kind),
             recipient,
-            words.dead_letter if row.is_dead_letter else words.statuses.get(row.status, row.status),
+            status,
             self._intern(row.attempt_count),
             self._time(moment, zone) if moment is not None else "",
             error,
