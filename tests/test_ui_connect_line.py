@@ -267,6 +267,7 @@ def test_the_whole_wizard_finds_the_group_pairs_three_teachers_and_puts_the_endp
     assert people.link.text().count("https://line.me/R/ti/p/@") == 2  # the link, shown and clickable
     assert not people.qr.pixmap().isNull()
     assert people.progress.text() == "0 of 3 teachers are connected on LINE."
+    assert not people.status.text()  # "Making the codes…" is over
     copy = people.table.cellWidget(1, 3)
     qtbot.mouseClick(copy, CLICK)
     pasted = QApplication.clipboard().text()

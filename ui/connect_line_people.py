@@ -3,8 +3,8 @@
 Both show what LINE tells the receiver while the page is open: a `join` proposes a group, a teacher's
 code binds them. The receiver's dispatcher counts the events it has handled; a timer on the UI thread
 compares that number (an int, no lock, no database) and reads the database through `ctx.tasks` only
-when it moved, so an idle page costs nothing. Both pages may be skipped: the group can be chosen
-later in Settings → Classrooms, and a teacher may send their code days later.
+when it moved, so an idle page costs nothing. Both pages may be skipped: a proposed group is kept and
+offered again at the next run, and a teacher may send their code days later.
 """
 
 from __future__ import annotations
@@ -116,8 +116,8 @@ class GroupPage(_Watching):
         buttons.addStretch(1)
         self.column.addLayout(buttons)
         self.column.addWidget(note(self.tr(
-            "You can skip this step and choose the group later: it stays offered in Settings → Classrooms while "
-            "Shiftcast receives."), self))
+            "You can skip this step and come back to it: a group the account has joined stays offered here the next "
+            "time you open Connect LINE."), self))
         self.list.itemSelectionChanged.connect(self._selection_changed)
         self.classroom.currentIndexChanged.connect(lambda _i: self._classroom_changed())
         self.finish_layout()
@@ -148,8 +148,8 @@ class GroupPage(_Watching):
         self.classroom.setCurrentIndex(max(index, 0))
         self.classroom.blockSignals(False)
         if not rooms:
-            self.status.problem(self.tr("There is no classroom yet: add one in Settings → Classrooms, then choose its "
-                                        "group there. You can skip this step."))
+            self.status.problem(self.tr("There is no classroom yet: add one in Settings → Classrooms, then open "
+                                        "Connect LINE again to choose its group. You can skip this step."))
         self._classroom_changed()
 
     def _classroom_changed(self) -> None:
@@ -290,6 +290,7 @@ class TeachersPage(_Watching):
 
     def _issued(self, codes: Codes) -> None:
         self._done()
+        self.status.clear_status()
         self.codes = codes
         if codes.url is not None and codes.qr_png is not None:
             pixmap = QPixmap()

@@ -1094,10 +1094,6 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>このグループを使う</translation>
     </message>
     <message>
-        <source>You can skip this step and choose the group later: it stays offered in Settings → Classrooms while Shiftcast receives.</source>
-        <translation>この手順は省略して、あとでグループを選ぶこともできます。Shiftcastが受信している間は「設定 → 教室」に候補として表示されます。</translation>
-    </message>
-    <message>
         <source>Your teachers&apos; group</source>
         <translation>講師のLINEグループ</translation>
     </message>
@@ -1118,8 +1114,12 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>今すぐ講師のグループにアカウントを招待してください。LINEアプリでグループを開き、メニューの「招待」から「{0}」を選びます。LINEからShiftcastに通知が届くと、下にグループが表示されます。</translation>
     </message>
     <message>
-        <source>There is no classroom yet: add one in Settings → Classrooms, then choose its group there. You can skip this step.</source>
-        <translation>教室がまだありません。「設定 → 教室」で教室を追加し、そこでグループを選んでください。この手順は省略できます。</translation>
+        <source>You can skip this step and come back to it: a group the account has joined stays offered here the next time you open Connect LINE.</source>
+        <translation>この手順は省略して、あとで選ぶこともできます。アカウントが参加したグループは、次に「LINEに接続」を開いたときもここに表示されます。</translation>
+    </message>
+    <message>
+        <source>There is no classroom yet: add one in Settings → Classrooms, then open Connect LINE again to choose its group. You can skip this step.</source>
+        <translation>教室がまだありません。「設定 → 教室」で教室を追加してから、もう一度「LINEに接続」を開いてグループを選んでください。この手順は省略できます。</translation>
     </message>
     <message>
         <source>A group (LINE did not give its name)</source>
