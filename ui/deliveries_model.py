@@ -33,7 +33,9 @@ from PySide6.QtCore import (
 from core.outbox import rows as delivery_rows
 from core.outbox.deliveries import DeliveryFilter
 from core.outbox.rows import DeliveryRow
+from core.receiving import acknowledge
 from core.roster import clock
+from core.store import hooks
 from ui import dates
 from ui.context import AppContext
 
@@ -491,6 +493,7 @@ class DeliveriesFeed(QObject):
     applied = Signal(list)  # ids of the rows an update brought (changed or new)
     zones_changed = Signal()  # the classrooms' time zones, which the times are shown in, changed
     failed = Signal(object)
+    _tapped = Signal()  # from the receiver's thread: a 了解 tap was recorded (queued to the UI thread)
 
     def __init__(self, ctx: AppContext, model: DeliveriesModel, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -503,7 +506,12 @@ class DeliveriesFeed(QObject):
         self._reload_wanted = False
         self._busy = False
         self._loaded = False
+        self._acknowledged: set[int] | None = None  # as of the last look; None: not looked yet
         ctx.bridge.deliveries_changed.connect(self.changed)
+        # The receiver changes no delivery the sender would announce: a tap is heard from the store's hook.
+        self._tapped.connect(self._check_acknowledged)
+        self._unlisten = hooks.listen(hooks.ACKNOWLEDGED, self._tapped.emit)
+        self.destroyed.connect(lambda _obj=None, unlisten=self._unlisten: unlisten())
 
     @property
     def busy(self) -> bool:
@@ -539,6 +547,19 @@ class DeliveriesFeed(QObject):
     def _start(self, fn: Callable[[], Any], on_done: Callable[[Any], None]) -> None:
         self._busy = True
         self.ctx.tasks.run(fn, on_done, self._fail, owner=self)
+
+    def _check_acknowledged(self) -> None:
+        def read() -> set[int]:
+            with self.ctx.db.read() as session:
+                return acknowledge.acknowledged_ids(session)
+
+        self.ctx.tasks.run(read, self._acknowledged_read, self.failed.emit, owner=self, latest="acknowledged")
+
+    def _acknowledged_read(self, ids: set[int]) -> None:
+        known, self._acknowledged = self._acknowledged, ids
+        fresh = ids - known if known is not None else ids
+        if fresh:
+            self.changed(sorted(fresh))
 
     def check_zones(self) -> None:
         """Read the classrooms' zones again (a classroom was added or edited); a change reloads."""
