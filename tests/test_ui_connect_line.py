@@ -7,6 +7,7 @@ endpoint back, and the token paste stays the alternative."""
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -295,3 +296,34 @@ def test_the_whole_wizard_finds_the_group_pairs_three_teachers_and_puts_the_endp
     assert line.webhook_endpoint == EARLIER
     with ctx.db.read() as s:
         assert not keys.LINE_WEBHOOK_RESTORE_PENDING.read(s)
+
+
+def test_the_message_to_copy_is_in_the_classrooms_language_and_the_group_step_can_be_skipped(
+        qtbot, ctx: AppContext, line: LineEmulator, now: dt.datetime) -> None:  # type: ignore[no-untyped-def]
+    ctx.clock = lambda: now  # the codes are issued now and live 7 days
+    with ctx.db.write() as s:
+        room_id = f.classroom(s, "Main school", language="en").id
+        f.teacher(s, "Ken", line_user_id=None, line_opt_in=False)
+    _, dialog = _open(qtbot, ctx)
+    _to_webhook_tested(qtbot, ctx, dialog)
+    qtbot.mouseClick(dialog.next, CLICK)
+    settle(qtbot, ctx)
+    group = dialog.page
+    assert isinstance(group, GroupPage) and group.classroom.currentData() == room_id
+    assert dialog.next.text() == "Skip"
+    qtbot.mouseClick(dialog.next, CLICK)
+    people = dialog.page
+    assert isinstance(people, TeachersPage)
+    settle(qtbot, ctx)
+    code = people.table.item(0, 1).text()
+    qtbot.mouseClick(people.table.cellWidget(0, 3), CLICK)
+    pasted = QApplication.clipboard().text()
+    assert pasted.startswith("Hello Ken,") and f"Code: {code}" in pasted and "valid until 2026-12-0" in pasted
+    assert dialog.next.text() == "Skip"  # Ken has not sent it yet
+    qtbot.mouseClick(dialog.next, CLICK)
+    last = dialog.page
+    assert isinstance(last, NextStepsPage) and last.group_hint.isVisibleTo(last)
+    assert "0 of 1 teachers" in last.done_label.text()
+    dialog.reject()
+    settle(qtbot, ctx)
+    assert line.webhook_endpoint == EARLIER
