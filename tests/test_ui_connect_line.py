@@ -1,11 +1,13 @@
 """The "Connect LINE" wizard walked offscreen against the LINE emulator over real HTTP, with the loopback
 address: Settings → LINE → Connect LINE… → channel ID and secret → receiver → endpoint set and tested →
+the simulated bot joins a group, which is chosen for a classroom → three teachers send their codes →
 Finish → LINE's earlier endpoint is back. Also: a failed webhook test in words, Cancel puts the
 endpoint back, and the token paste stays the alternative."""
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,17 +16,22 @@ import shiboken6
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
+from sqlalchemy import select
 
 from core.emulator import LineEmulator
 from core.receiving.address import DOWNLOAD_PAGE
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
+from core.store.models import Classroom, Teacher
 from core.store.paths import DataPaths
+from tests import factories as f
+from tests.linefixtures import user_id
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.app import run_gui
 from ui.connect_line import ConnectLineDialog
 from ui.connect_line_pages import AddressPage, CredentialsPage, NextStepsPage, WebhookPage
+from ui.connect_line_people import GroupPage, TeachersPage
 from ui.context import AppContext
 from ui.settings_view import SettingsView
 
@@ -89,9 +96,14 @@ def test_the_wizard_connects_tests_and_puts_the_earlier_endpoint_back(
         assert keys.LINE_WEBHOOK_SAVED.read(s) == EARLIER and keys.LINE_WEBHOOK_RESTORE_PENDING.read(s)
     assert dialog.next.isEnabled()
     qtbot.mouseClick(dialog.next, CLICK)
+    for skipped, text in ((GroupPage, "Skip"), (TeachersPage, "Next")):  # no classroom, nobody to pair
+        settle(qtbot, ctx)
+        assert isinstance(dialog.page, skipped) and dialog.next.text() == text and dialog.next.isEnabled()
+        qtbot.mouseClick(dialog.next, CLICK)
 
     last = dialog.page
     assert isinstance(last, NextStepsPage) and dialog.next.text() == "Finish"
+    assert last.group_hint.isVisibleTo(last)  # no group was chosen: how to invite the account stays said
     assert not last.keep.isChecked()
     with qtbot.waitSignal(dialog.connected, timeout=10000):
         qtbot.mouseClick(dialog.next, CLICK)
@@ -201,3 +213,117 @@ def test_a_missing_cloudflared_is_explained_and_a_second_click_raises_the_same_w
     assert line.webhook_endpoint == EARLIER
     dialog.reject()
     settle(qtbot, ctx)
+
+
+GROUP = "C" + "b2" * 16
+
+
+def _to_webhook_tested(qtbot, ctx: AppContext, dialog: ConnectLineDialog) -> None:  # type: ignore[no-untyped-def]
+    _credentials(qtbot, ctx, dialog)
+    assert isinstance(dialog.page, AddressPage), dialog.pages[0].status.text()
+    qtbot.mouseClick(dialog.next, CLICK)
+    settle(qtbot, ctx)
+    webhook = dialog.page
+    assert isinstance(webhook, WebhookPage)
+    settle(qtbot, ctx)
+    assert webhook.result is not None and webhook.result.works, webhook.answer.text()
+
+
+def test_the_whole_wizard_finds_the_group_pairs_three_teachers_and_puts_the_endpoint_back(
+        qtbot, ctx: AppContext, line: LineEmulator, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    with ctx.db.write() as s:
+        room = f.classroom(s, "本校")
+        f.classroom(s, "駅前校")
+        teachers = [f.teacher(s, name, line_user_id=None, line_opt_in=False) for name in ("青木", "佐藤", "鈴木")]
+        room_id, names = room.id, sorted(t.name for t in teachers)  # the page lists them by name
+    _, dialog = _open(qtbot, ctx)
+    _to_webhook_tested(qtbot, ctx, dialog)
+    qtbot.mouseClick(dialog.next, CLICK)
+
+    group = dialog.page
+    assert isinstance(group, GroupPage) and dialog.next.text() == "Skip"
+    settle(qtbot, ctx)
+    group.classroom.setCurrentIndex(group.classroom.findData(room_id))
+    assert group.list.count() == 0 and group.waiting.isVisibleTo(group) and not group.use.isEnabled()
+    line.add_group(GROUP, "講師グループ", [user_id(n) for n in range(1, 9)])
+    joined = line.join(GROUP)  # the owner invites the account into the group
+    assert joined.result is not None and joined.result.status_code == 200
+    qtbot.waitUntil(lambda: group.list.count() == 1, timeout=15000)  # the receiver handled the join
+    assert group.list.item(0).text() == "講師グループ — 8 members"
+    assert group.use.isEnabled()
+    qtbot.mouseClick(group.use, CLICK)
+    settle(qtbot, ctx)
+    with ctx.db.read() as s:
+        assert s.get(Classroom, room_id).line_group_id == GROUP
+    assert "講師グループ" in group.status.text() and "本校" in group.status.text()
+    assert dialog.next.text() == "Next"
+    qtbot.mouseClick(dialog.next, CLICK)
+
+    people = dialog.page
+    assert isinstance(people, TeachersPage)
+    settle(qtbot, ctx)
+    assert [people.table.item(r, 0).text() for r in range(3)] == names
+    codes = [people.table.item(r, 1).text() for r in range(3)]
+    assert all(len(code) == 6 for code in codes), codes
+    assert people.link.text().count("https://line.me/R/ti/p/@") == 2  # the link, shown and clickable
+    assert not people.qr.pixmap().isNull()
+    assert people.progress.text() == "0 of 3 teachers are connected on LINE."
+    assert not people.status.text()  # "Making the codes…" is over
+    copy = people.table.cellWidget(1, 3)
+    qtbot.mouseClick(copy, CLICK)
+    pasted = QApplication.clipboard().text()
+    assert codes[1] in pasted and "https://line.me/R/ti/p/@" in pasted and f"{names[1]}さん" in pasted  # in the classroom's language
+    for n, code in enumerate(codes):
+        line.add_user(user_id(100 + n), names[n])
+        sent = line.send_text(user_id(100 + n), code)  # each teacher sends their code to the account
+        assert sent.result is not None and sent.result.status_code == 200
+    qtbot.waitUntil(lambda: people.progress.text() == "3 of 3 teachers are connected on LINE.", timeout=15000)
+    assert all(people.table.item(r, 2).text().startswith("✓ Connected") for r in range(3))
+    assert people.table.cellWidget(0, 3) is None  # nothing left to copy for a paired teacher
+    with ctx.db.read() as s:
+        bound = {t.name: (t.line_user_id, t.line_opt_in) for t in s.scalars(select(Teacher))}
+    assert bound == {names[n]: (user_id(100 + n), True) for n in range(3)}
+    assert dialog.next.text() == "Next"
+    qtbot.mouseClick(dialog.next, CLICK)
+
+    last = dialog.page
+    assert isinstance(last, NextStepsPage)
+    said = last.done_label.text()
+    assert "講師グループ" in said and "3 of 3 teachers" in said and not last.group_hint.isVisibleTo(last)
+    with qtbot.waitSignal(dialog.connected, timeout=10000):
+        qtbot.mouseClick(dialog.next, CLICK)
+    settle(qtbot, ctx)
+    assert line.webhook_endpoint == EARLIER
+    with ctx.db.read() as s:
+        assert not keys.LINE_WEBHOOK_RESTORE_PENDING.read(s)
+
+
+def test_the_message_to_copy_is_in_the_classrooms_language_and_the_group_step_can_be_skipped(
+        qtbot, ctx: AppContext, line: LineEmulator, now: dt.datetime) -> None:  # type: ignore[no-untyped-def]
+    ctx.clock = lambda: now  # the codes are issued now and live 7 days
+    with ctx.db.write() as s:
+        room_id = f.classroom(s, "Main school", language="en").id
+        f.teacher(s, "Ken", line_user_id=None, line_opt_in=False)
+    _, dialog = _open(qtbot, ctx)
+    _to_webhook_tested(qtbot, ctx, dialog)
+    qtbot.mouseClick(dialog.next, CLICK)
+    settle(qtbot, ctx)
+    group = dialog.page
+    assert isinstance(group, GroupPage) and group.classroom.currentData() == room_id
+    assert dialog.next.text() == "Skip"
+    qtbot.mouseClick(dialog.next, CLICK)
+    people = dialog.page
+    assert isinstance(people, TeachersPage)
+    settle(qtbot, ctx)
+    code = people.table.item(0, 1).text()
+    qtbot.mouseClick(people.table.cellWidget(0, 3), CLICK)
+    pasted = QApplication.clipboard().text()
+    assert pasted.startswith("Hello Ken,") and f"Code: {code}" in pasted and "valid until 2026-12-0" in pasted
+    assert dialog.next.text() == "Skip"  # Ken has not sent it yet
+    qtbot.mouseClick(dialog.next, CLICK)
+    last = dialog.page
+    assert isinstance(last, NextStepsPage) and last.group_hint.isVisibleTo(last)
+    assert "0 of 1 teachers" in last.done_label.text()
+    dialog.reject()
+    settle(qtbot, ctx)
+    assert line.webhook_endpoint == EARLIER

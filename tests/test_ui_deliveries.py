@@ -449,3 +449,56 @@ def test_kind_column_and_status_filter_fit_their_longest_text(qtbot, ctx: AppCon
         assert button.width() >= button.fontMetrics().horizontalAdvance(button.text()) + arrow, key
         if action is not None:
             action.setChecked(False)
+
+
+def test_an_acknowledged_delivery_says_when_its_teacher_tapped_ok(qtbot, ctx: AppContext, db: Database,
+                                                                  now: dt.datetime) -> None:
+    with db.write() as s:
+        room = f.classroom(s, timezone="Asia/Tokyo")
+        who = f.teacher(s)
+        room_id, teacher_id = room.id, who.id
+    tapped = dt.datetime(2026, 12, 1, 6, 5, tzinfo=dt.UTC)  # 15:05 in Tokyo
+    acked = _add(db, now, "shift_reminder:shift:1:v1", status=DeliveryStatus.SENT, sent_at=now,
+                 classroom_id=room_id, teacher_id=teacher_id, acknowledged_at=tapped)
+    plain = _add(db, now, "shift_reminder:shift:2:v1", status=DeliveryStatus.SENT, sent_at=now,
+                 classroom_id=room_id, teacher_id=teacher_id)
+    view = _view(qtbot, ctx)
+    qtbot.waitUntil(lambda: view.model.rowCount() == 2, timeout=WAIT)
+    status_of = {view.model.item_at(r).id: view.model.item_at(r).texts[STATUS] for r in range(2)}
+    assert status_of[plain] == "Sent"
+    assert status_of[acked].startswith("Sent · ✓ 了解 ") and "15:05" in status_of[acked]
+    assert view.select(acked)
+    settle(qtbot, ctx, timeout=WAIT)
+    assert "1 Dec 2026 15:05" in view.detail._values["acknowledged"].text()  # in the classroom's zone
+    assert view.select(plain)
+    settle(qtbot, ctx, timeout=WAIT)
+    assert view.detail._values["acknowledged"].text() == "—"
+
+
+def test_a_tap_received_while_the_view_is_open_shows_without_a_reload(qtbot, ctx: AppContext, db: Database,
+                                                                      now: dt.datetime) -> None:
+    from core.emulator import LineEmulator
+    from core.messages import ack
+    from core.receiving import acknowledge
+    from core.receiving.server import WebhookReceiver
+    from tests.linefixtures import user_id
+
+    secret = "0f1e2d3c4b5a69780f1e2d3c4b5a6978"
+    with db.write() as s:
+        acknowledge.enable(s, True)
+        key = ack.signing_key(s)
+        who = f.teacher(s, "佐藤", 1, line_user_id=user_id(1))
+        teacher_id = who.id
+    tapped = _add(db, now, "shift_reminder:shift:1:v1", status=DeliveryStatus.SENT, sent_at=now,
+                  channel=Channel.LINE, teacher_id=teacher_id, recipient=user_id(1))
+    view = _view(qtbot, ctx)
+    qtbot.waitUntil(lambda: view.model.rowCount() == 1, timeout=WAIT)
+    assert view.model.item_at(0).texts[STATUS] == "Sent"
+    with LineEmulator(token="t", channel_secret=secret, loopback_webhooks=True) as line, \
+            WebhookReceiver(db, secret, handlers=[acknowledge.AckHandler()]) as rx:
+        line.set_webhook_endpoint(rx.url)
+        sent = line.postback(user_id(1), ack.postback_data(key, tapped))  # the teacher taps 了解
+        assert sent.result is not None and sent.result.status_code == 200
+        assert rx.dispatcher.wait_handled(1, timeout=30)
+    # Nobody pressed Reload: the store's hook told the table.
+    qtbot.waitUntil(lambda: "了解" in view.model.item_at(0).texts[STATUS], timeout=WAIT)

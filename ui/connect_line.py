@@ -2,7 +2,8 @@
 
 It drives core/setup/line_connect.py one step per page (ui/connect_line_pages.py), each step on
 `ctx.tasks`, so the window never freezes on LINE or on cloudflared. `PAGES` is the order; the group
-and the teachers' pages go in before the last one.
+and the teachers' pages (ui/connect_line_people.py) come after the webhook test, while LINE reaches
+the receiver.
 
 Closing it before the end (Cancel, Esc, the window's ×) finishes the flow without keeping anything:
 LINE's earlier webhook address is put back and the tunnel and the receiver stop. A flow the owner
@@ -17,9 +18,11 @@ from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QStacke
 
 from core.setup.line_connect import ConnectLine
 from ui.connect_line_pages import AddressPage, CredentialsPage, NextStepsPage, WebhookPage, WizardPage
+from ui.connect_line_people import GroupPage, TeachersPage
 from ui.context import AppContext
 
-PAGES: tuple[type[WizardPage], ...] = (CredentialsPage, AddressPage, WebhookPage, NextStepsPage)
+PAGES: tuple[type[WizardPage], ...] = (CredentialsPage, AddressPage, WebhookPage, GroupPage, TeachersPage,
+                                       NextStepsPage)
 
 
 class _Kept(QObject):
@@ -53,6 +56,8 @@ class ConnectLineDialog(QDialog):
         super().__init__(parent)
         self.ctx = ctx
         self.flow = ConnectLine(ctx.db)
+        self.classroom_id: int | None = None
+        self.results: dict[str, str] = {}
         self._closing = False
         self.setWindowTitle(self.tr("Connect LINE"))
         self.setObjectName("connectLineDialog")
@@ -139,7 +144,8 @@ class ConnectLineDialog(QDialog):
         self.next.setEnabled(page.ready())
         # Going back over a step that runs by itself (the webhook test) would run it again; only the
         # step before the address may be revisited while nothing is running.
-        self.back.setEnabled(index > 0 and not page.busy and not isinstance(page, NextStepsPage))
+        self.back.setEnabled(index > 0 and not page.busy and not isinstance(page, NextStepsPage)
+                             and not isinstance(self.pages[index - 1], WebhookPage))
 
     def _token_instead(self) -> None:
         self.use_token_instead.emit()

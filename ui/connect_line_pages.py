@@ -53,6 +53,8 @@ class Host(Protocol):
 
     ctx: AppContext
     flow: ConnectLine
+    classroom_id: int | None  # the classroom being connected (the group page chooses it)
+    results: dict[str, str]  # what each page did, in a sentence, for the last page
 
     def advance(self) -> None: ...
 
@@ -372,10 +374,11 @@ class NextStepsPage(WizardPage):
         self.done_label.setWordWrap(True)
         self.done_label.setText(self.tr("Shiftcast and your LINE channel are connected."))
         self.column.addWidget(self.done_label)
-        self.column.addWidget(note(self.tr(
+        self.group_hint = note(self.tr(
             "Next, invite the LINE Official Account into your teachers' LINE group: in the group, tap the menu, "
             "then “Invite”, and choose the account. Shiftcast learns the group from LINE while it receives."),
-            self))
+            self)
+        self.column.addWidget(self.group_hint)
         self.keep = QCheckBox(self.tr("Keep receiving LINE's events while Shiftcast is open"), self)
         self.keep.setObjectName("keepReceiving")
         self.column.addWidget(self.keep)
@@ -386,6 +389,13 @@ class NextStepsPage(WizardPage):
 
     def title(self) -> str:
         return self.tr("What comes next")
+
+    def entered(self) -> None:
+        results = self.host.results
+        lines = [self.tr("✓ Shiftcast and your LINE channel are connected.")]
+        lines += ["✓ " + results[key] for key in ("group", "teachers") if key in results]
+        self.done_label.setText("\n".join(lines))
+        self.group_hint.setVisible("group" not in results)
 
     def next_text(self) -> str:
         return self.tr("Finish")

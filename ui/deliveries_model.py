@@ -34,7 +34,9 @@ from core.outbox import policy
 from core.outbox import rows as delivery_rows
 from core.outbox.deliveries import DeliveryFilter
 from core.outbox.rows import DeliveryRow
+from core.receiving import acknowledge
 from core.roster import clock
+from core.store import hooks
 from ui import dates, i18n
 from ui.context import AppContext
 
@@ -62,6 +64,7 @@ class Vocabulary:
     group_of: str  # "{0}" → the classroom's name, "{1}" → the channel's, for a delivery to a classroom's group
     deleted_teacher: str  # "{0}" → the anonymised teacher's id
     unknown: str
+    acknowledged: str = "{0} · ✓ {1}"  # "{0}" → the status, "{1}" → when the teacher tapped 了解
 
 
 @dataclass(frozen=True)
@@ -169,12 +172,15 @@ class RowFormatter:
         recipient = self._recipient(row)
         zone = row.classroom_zone or self.zones.default
         error = self._intern(_first_line(row.last_error_message or row.last_error_code or ""))
+        status = words.dead_letter if row.is_dead_letter else words.statuses.get(row.status, row.status)
+        if row.acknowledged_at is not None:  # the teacher tapped 了解: the one thing the manager waits to see
+            status = words.acknowledged.format(status, self._time(row.acknowledged_at, zone))
         texts = (
             str(row.id),
             self._time(row.created_at, zone),
             words.kinds.get(row.kind, row.kind),
             recipient,
-            words.dead_letter if row.is_dead_letter else words.statuses.get(row.status, row.status),
+            status,
             self._intern(row.attempt_count),
             self._time(moment, zone) if moment is not None else "",
             error,
@@ -488,6 +494,7 @@ class DeliveriesFeed(QObject):
     applied = Signal(list)  # ids of the rows an update brought (changed or new)
     zones_changed = Signal()  # the classrooms' time zones, which the times are shown in, changed
     failed = Signal(object)
+    _tapped = Signal()  # from the receiver's thread: a 了解 tap was recorded (queued to the UI thread)
 
     def __init__(self, ctx: AppContext, model: DeliveriesModel, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -500,7 +507,12 @@ class DeliveriesFeed(QObject):
         self._reload_wanted = False
         self._busy = False
         self._loaded = False
+        self._acknowledged: set[int] | None = None  # as of the last look; None: not looked yet
         ctx.bridge.deliveries_changed.connect(self.changed)
+        # The receiver changes no delivery the sender would announce: a tap is heard from the store's hook.
+        self._tapped.connect(self._check_acknowledged)
+        self._unlisten = hooks.listen(hooks.ACKNOWLEDGED, self._tapped.emit)
+        self.destroyed.connect(lambda _obj=None, unlisten=self._unlisten: unlisten())
 
     @property
     def busy(self) -> bool:
@@ -536,6 +548,19 @@ class DeliveriesFeed(QObject):
     def _start(self, fn: Callable[[], Any], on_done: Callable[[Any], None]) -> None:
         self._busy = True
         self.ctx.tasks.run(fn, on_done, self._fail, owner=self)
+
+    def _check_acknowledged(self) -> None:
+        def read() -> set[int]:
+            with self.ctx.db.read() as session:
+                return acknowledge.acknowledged_ids(session)
+
+        self.ctx.tasks.run(read, self._acknowledged_read, self.failed.emit, owner=self, latest="acknowledged")
+
+    def _acknowledged_read(self, ids: set[int]) -> None:
+        known, self._acknowledged = self._acknowledged, ids
+        fresh = ids - known if known is not None else ids
+        if fresh:
+            self.changed(sorted(fresh))
 
     def check_zones(self) -> None:
         """Read the classrooms' zones again (a classroom was added or edited); a change reloads."""

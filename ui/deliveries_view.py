@@ -168,6 +168,7 @@ class DeliveriesView(QWidget):
             group_of=self.tr("{0} ({1} group)"),
             deleted_teacher=self.tr("(deleted #{0})"),
             unknown=self.tr("(unknown)"),
+            acknowledged=self.tr("{0} · ✓ 了解 {1}"),
         )
 
     def _build_counts(self) -> None:

@@ -76,7 +76,7 @@ class DeliveryDetail(QWidget):
         for key, label in (
             ("status", self.tr("Status")), ("recipient", self.tr("Recipient")), ("key", self.tr("Delivery key")),
             ("created", self.tr("Created")), ("due", self.tr("Due")), ("next", self.tr("Next attempt")),
-            ("sent", self.tr("Sent")), ("retry_key", self.tr("Retry key")),
+            ("sent", self.tr("Sent")), ("acknowledged", self.tr("Acknowledged (了解)")), ("retry_key", self.tr("Retry key")),
             ("request", self.tr("Request ID")), ("error", self.tr("Last error")),
         ):
             value = QLabel(self)
@@ -151,6 +151,7 @@ class DeliveryDetail(QWidget):
                                            if d.late_seconds else ""),
             "next": self._time(d.next_attempt_at) if d.status.value in ("pending", "queued") else "",
             "sent": self._time(d.sent_at),
+            "acknowledged": self._time(d.acknowledged_at),
             "retry_key": (self.tr("{0} (issued {1})").format(d.retry_key, self._time(d.retry_key_issued_at))
                           if d.retry_key else ""),
             "request": " / ".join(x for x in (d.line_request_id, d.accepted_request_id) if x),

@@ -148,6 +148,9 @@ class RosterGridModel(QAbstractTableModel):
         lines = [f"{teacher.name if teacher else ''} — {date_label(day)}"]
         for shift in self.shifts_at(index):
             lines.append(f"{shift.start_text}–{shift.end_text}  ({status_word(shift.status)})")
+            if shift.acknowledged_at is not None:
+                lines.append("    " + self.tr("✓ {0} tapped 了解 on {1}").format(
+                    teacher.name if teacher else "", dates.moment_text(shift.acknowledged_at)))
             if shift.note:
                 lines.append(f"    {shift.note}")
         if len(lines) == 1:

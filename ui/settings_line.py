@@ -1,12 +1,14 @@
 """Settings → LINE: the channel access token (keyring only), a connection test, the sending hold,
-and the API address override for testing against a LINE simulator."""
+the 了解 button, and the API address override for testing against a LINE simulator."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QGroupBox, QLineEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QGroupBox, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from core.channels.line import DEFAULT_BASE_URL, LineApiError
+from core.receiving import acknowledge
 from core.setup import line
+from core.store import setting_keys as keys
 from ui.context import AppContext
 from ui.settings_widgets import (
     Expander,
@@ -71,6 +73,21 @@ class LineSection(QGroupBox):
                          "per member."), self),
             self.result))
 
+        self.ack = QCheckBox(self.tr("Add a “了解” button to reminders and corrections"), self)
+        self.ack.setObjectName("ackButton")
+        self.ack.toggled.connect(self._ack_toggled)
+        self.ack_state = StatusLabel(self)
+        self.ack_state.setObjectName("ackState")
+        layout.addRow(self.tr("了解 button:"), stack(
+            self.ack,
+            note(self.tr(
+                "A teacher taps it to say they have seen the message; Deliveries and the roster then show when. "
+                "Taps are seen only while Shiftcast is receiving LINE's events: this computer awake, with its "
+                "public address up (Connect LINE… → keep receiving). Switch “Webhook redelivery” on in the LINE "
+                "Developers console (Messaging API tab) so that LINE sends the taps made meanwhile again, as far "
+                "as it keeps them."), self),
+            self.ack_state))
+
         layout.addRow(Expander(self.tr("Advanced"), self._advanced(), self))
         # Bound methods: Qt drops these connections when the section is deleted.
         ctx.bridge.hold_changed.connect(self._hold_changed)
@@ -101,6 +118,17 @@ class LineSection(QGroupBox):
     def reload(self) -> None:
         self.ctx.tasks.run(lambda: line.token_state(self.ctx.db), self._show_state,
                            lambda exc: report(self, self.token_state, exc, self.ctx.paths), owner=self)
+        self.ctx.tasks.run(self._read_ack, self._show_ack,
+                           lambda exc: report(self, self.ack_state, exc, self.ctx.paths), owner=self, latest="ack")
+
+    def _read_ack(self) -> bool:
+        with self.ctx.db.read() as session:
+            return keys.LINE_ACK_BUTTON.read(session)
+
+    def _show_ack(self, on: bool) -> None:
+        self.ack.blockSignals(True)  # showing the stored state is not the manager switching it
+        self.ack.setChecked(on)
+        self.ack.blockSignals(False)
 
     def _hold_changed(self, _reason: object) -> None:
         self.reload()
@@ -154,6 +182,27 @@ class LineSection(QGroupBox):
         self.connect_dialog = open_connect_line(self.ctx, self)
         self.connect_dialog.use_token_instead.connect(self.token.setFocus)
         self.connect_dialog.connected.connect(self.reload)
+
+    def _ack_toggled(self, on: bool) -> None:
+        self.ack.setEnabled(False)
+        self.ack_state.busy(self.tr("Saving…"))
+
+        def save() -> bool:
+            with self.ctx.db.write() as session:
+                acknowledge.enable(session, on)
+            return on
+
+        self.ctx.tasks.run(save, self._ack_saved, self._ack_failed, owner=self)
+
+    def _ack_saved(self, on: bool) -> None:
+        self.ack.setEnabled(True)
+        self.ack_state.ok(self.tr("✓ Reminders and corrections sent from now on carry a “了解” button.") if on
+                          else self.tr("Messages sent from now on have no “了解” button."))
+
+    def _ack_failed(self, exc: BaseException) -> None:
+        self.ack.setEnabled(True)
+        report(self, self.ack_state, exc, self.ctx.paths)
+        self.reload()  # show what is stored, not what was asked
 
     def _save_token(self) -> None:
         token = self.token.text().strip()

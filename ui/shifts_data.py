@@ -7,11 +7,15 @@ the grid model; plain values cannot lazy-load or be expired behind the painter's
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from core.roster import clock, rules
 from core.store.db import Database
-from core.store.models import Shift, ShiftStatus, Teacher
+from core.store.models import Channel, Delivery, DeliveryKind, Shift, ShiftStatus, Teacher
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,7 @@ class ShiftItem:
     note: str
     status: ShiftStatus
     version: int
+    acknowledged_at: dt.datetime | None = None  # the teacher tapped 了解 on this version's reminder or correction
 
     @classmethod
     def of(cls, shift: Shift) -> ShiftItem:
@@ -90,6 +95,24 @@ class MonthSnapshot:
         return sum(1 for s in self.shifts if s.status == ShiftStatus.DRAFT)
 
 
+def _acknowledged(session: Session, shifts: Sequence[Shift]) -> dict[tuple[int, int], dt.datetime]:
+    """(shift id, version) → the first 了解 tap on its LINE reminder or correction. An acknowledgement of an
+    earlier version does not count: the teacher has not seen the change yet."""
+    ids = [s.id for s in shifts]
+    found: dict[tuple[int, int], dt.datetime] = {}
+    for start in range(0, len(ids), 900):  # SQLite's bound parameters per statement, with room to spare
+        rows = session.execute(
+            select(Delivery.shift_id, Delivery.shift_version, func.min(Delivery.acknowledged_at))
+            .where(Delivery.shift_id.in_(ids[start:start + 900]), Delivery.acknowledged_at.is_not(None),
+                   Delivery.channel == Channel.LINE,
+                   Delivery.kind.in_((DeliveryKind.SHIFT_REMINDER, DeliveryKind.SHIFT_CORRECTION)))
+            .group_by(Delivery.shift_id, Delivery.shift_version))
+        for shift_id, version, at in rows:
+            if shift_id is not None and version is not None and at is not None:
+                found[(shift_id, version)] = at if at.tzinfo else at.replace(tzinfo=dt.UTC)
+    return found
+
+
 def load_month(db: Database, classroom_id: int | None, year: int, month: int, *, now: dt.datetime) -> MonthSnapshot:
     """Everything the Shifts area shows, in one read. Runs on a pool thread.
 
@@ -107,7 +130,9 @@ def load_month(db: Database, classroom_id: int | None, year: int, month: int, *,
             if shift.teacher_id not in seen:
                 seen.add(shift.teacher_id)
                 rows.append(TeacherItem.of(shift.teacher))
-        items = tuple(ShiftItem.of(s) for s in shifts)
+        acks = _acknowledged(session, shifts) if shifts else {}
+        items = tuple(replace(item, acknowledged_at=acks.get((item.id, item.version)))
+                      if (item.id, item.version) in acks else item for item in map(ShiftItem.of, shifts))
     first, last = rules.month_bounds(year, month)
     # Japanese holidays whatever the classroom's zone, as on the published image (core/publication/month_image.py).
     # Imported here, on the background thread that reads the month: the package loads every country's

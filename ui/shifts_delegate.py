@@ -53,6 +53,18 @@ def paint_block(painter: QPainter, rect: QRectF, status: ShiftStatus, start: str
     painter.restore()
 
 
+def paint_acknowledged(painter: QPainter, rect: QRectF, font: QFont) -> None:
+    """A small ✓ in the block's top right corner: the teacher tapped 了解 (the tooltip says when)."""
+    painter.save()
+    mark = QFont(font)
+    mark.setPointSizeF(max(font.pointSizeF() * 0.7, 6.0))
+    mark.setBold(True)
+    painter.setFont(mark)
+    painter.setPen(CONFIRMED_EDGE.darker(150))
+    painter.drawText(rect.adjusted(0, 0, -2, 0), int(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignRight), "✓")
+    painter.restore()
+
+
 class ShiftCellDelegate(QStyledItemDelegate):
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
         painter.save()
@@ -86,6 +98,8 @@ class ShiftCellDelegate(QStyledItemDelegate):
         for shift in index.data(SHIFTS_ROLE) or ():
             block = QRectF(rect.left() + PAD, y, rect.width() - 2 * PAD, height)
             paint_block(painter, block, shift.status, shift.start_text, shift.end_text, palette, font)
+            if shift.acknowledged_at is not None:
+                paint_acknowledged(painter, block, font)
             y += height + GAP
         painter.restore()
 

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from core.messages import ack
 from core.receiving.events import ReceivedEvent
+from core.store import hooks
 from core.store import setting_keys as keys
 from core.store.models import Channel, Delivery, DeliveryKind, Teacher
 
@@ -57,7 +58,15 @@ class AckHandler:
             return
         if delivery.acknowledged_at is None:
             delivery.acknowledged_at = min(event.occurred_at or now, now)
+            hooks.mark(session, hooks.ACKNOWLEDGED)
             log.info("delivery %s acknowledged by its teacher", delivery_id)
+
+
+def acknowledged_ids(session: Session) -> set[int]:
+    """Every acknowledged delivery: what a screen compares with what it shows when told of a tap (a
+    redelivered tap may be older than the newest one seen, so a time mark would miss it). Taps are
+    rare, so a scan per tap needs no index."""
+    return set(session.scalars(select(Delivery.id).where(Delivery.acknowledged_at.is_not(None))))
 
 
 def acknowledged(session: Session, delivery_ids: Iterable[int]) -> dict[int, dt.datetime]:

@@ -66,6 +66,21 @@ REPLIES = {
 }
 
 
+INVITATIONS = {
+    "ja": ("{name}さん\nシフトのお知らせをLINEでお送りします。下のリンクから教室のLINE公式アカウントを友だち追加し、"
+           "このコードを送ってください（{expires}まで有効です）。\n\nコード：{code}\n{url}"),
+    "en": ("Hello {name},\nShift reminders will come to you on LINE. Please add the classroom's LINE account as a "
+           "friend with the link below and send it this code (valid until {expires}).\n\nCode: {code}\n{url}"),
+}
+
+
+def invitation(language: str, name: str, code: str, url: str, expires: str) -> str:
+    """The message a manager pastes to a teacher (e-mail, chat): their code and the add-friend link, in
+    the classroom's language, as the replies are."""
+    template = INVITATIONS.get(language, INVITATIONS["ja"])
+    return template.format(name=name, code=code, url=url, expires=expires)
+
+
 @dataclass(frozen=True, slots=True)
 class PairingCode:
     """A teacher's live code, as the wizard hands it out."""

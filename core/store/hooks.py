@@ -17,7 +17,8 @@ log = logging.getLogger(__name__)
 ENQUEUED = "outbox_enqueued"
 SHIFTS_CHANGED = "shifts_changed"
 WEBHOOK_EVENTS = "webhook_events"  # LINE webhook events were recorded; their handlers run after commit
-TOPICS = (ENQUEUED, SHIFTS_CHANGED, WEBHOOK_EVENTS)
+ACKNOWLEDGED = "deliveries_acknowledged"  # a teacher's 了解 tap marked a delivery (screens show it)
+TOPICS = (ENQUEUED, SHIFTS_CHANGED, WEBHOOK_EVENTS, ACKNOWLEDGED)
 
 _listeners: dict[str, list[Callable[[], None]]] = {}
 _lock = threading.Lock()

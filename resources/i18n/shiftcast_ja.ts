@@ -602,6 +602,10 @@
         <translation>（不明）</translation>
     </message>
     <message>
+        <source>{0} · ✓ 了解 {1}</source>
+        <translation>{0} · ✓ 了解 {1}</translation>
+    </message>
+    <message>
         <source>All kinds</source>
         <translation>すべての種類</translation>
     </message>
@@ -763,6 +767,10 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>Last error</source>
         <translation>直近のエラー</translation>
+    </message>
+    <message>
+        <source>Acknowledged (了解)</source>
+        <translation>了解</translation>
     </message>
     <message>
         <source>Request ID</source>
@@ -1068,6 +1076,77 @@ Retry brings it back; it then goes at its due time.</source>
     </message>
 </context>
 <context>
+    <name>GroupPage</name>
+    <message>
+        <source>Classroom:</source>
+        <translation>教室:</translation>
+    </message>
+    <message>
+        <source>Groups the account is in:</source>
+        <translation>アカウントが参加しているグループ:</translation>
+    </message>
+    <message>
+        <source>Waiting for LINE… The group appears here a moment after the account joins it.</source>
+        <translation>LINEからの通知を待っています…。アカウントがグループに参加すると、まもなくここに表示されます。</translation>
+    </message>
+    <message>
+        <source>Use this group</source>
+        <translation>このグループを使う</translation>
+    </message>
+    <message>
+        <source>Your teachers&apos; group</source>
+        <translation>講師のLINEグループ</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>次へ</translation>
+    </message>
+    <message>
+        <source>Skip</source>
+        <translation>省略</translation>
+    </message>
+    <message>
+        <source>your LINE Official Account</source>
+        <translation>LINE公式アカウント</translation>
+    </message>
+    <message>
+        <source>Invite the account into your teachers&apos; group now: in the LINE app, open the group, tap the menu, then “Invite”, and choose “{0}”. LINE tells Shiftcast, and the group appears below.</source>
+        <translation>今すぐ講師のグループにアカウントを招待してください。LINEアプリでグループを開き、メニューの「招待」から「{0}」を選びます。LINEからShiftcastに通知が届くと、下にグループが表示されます。</translation>
+    </message>
+    <message>
+        <source>You can skip this step and come back to it: a group the account has joined stays offered here the next time you open Connect LINE.</source>
+        <translation>この手順は省略して、あとで選ぶこともできます。アカウントが参加したグループは、次に「LINEに接続」を開いたときもここに表示されます。</translation>
+    </message>
+    <message>
+        <source>There is no classroom yet: add one in Settings → Classrooms, then open Connect LINE again to choose its group. You can skip this step.</source>
+        <translation>教室がまだありません。「設定 → 教室」で教室を追加してから、もう一度「LINEに接続」を開いてグループを選んでください。この手順は省略できます。</translation>
+    </message>
+    <message>
+        <source>A group (LINE did not give its name)</source>
+        <translation>グループ（LINEから名前を取得できませんでした）</translation>
+    </message>
+    <message>
+        <source>{0} — {1} members</source>
+        <translation>{0} — {1}人</translation>
+    </message>
+    <message>
+        <source>Saving the group…</source>
+        <translation>グループを保存中…</translation>
+    </message>
+    <message>
+        <source>The group</source>
+        <translation>グループ</translation>
+    </message>
+    <message>
+        <source>✓ “{0}” is now the LINE group of {1}.</source>
+        <translation>✓ 「{0}」を{1}のLINEグループに設定しました。</translation>
+    </message>
+    <message>
+        <source>Reminders for {0} go to the LINE group “{1}”.</source>
+        <translation>{0}のお知らせはLINEグループ「{1}」に送られます。</translation>
+    </message>
+</context>
+<context>
     <name>HostingSection</name>
     <message>
         <source>Image hosting</source>
@@ -1305,6 +1384,18 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>アカウント名と今月の送信数をLINEに問い合わせます。LINEのプランでは月ごとに送信できるメッセージ数が決まっており、グループへのメッセージはメンバーの人数分として数えられます。</translation>
     </message>
     <message>
+        <source>Add a “了解” button to reminders and corrections</source>
+        <translation>リマインダーと変更のお知らせに「了解」ボタンを付ける</translation>
+    </message>
+    <message>
+        <source>了解 button:</source>
+        <translation>了解ボタン:</translation>
+    </message>
+    <message>
+        <source>A teacher taps it to say they have seen the message; Deliveries and the roster then show when. Taps are seen only while Shiftcast is receiving LINE&apos;s events: this computer awake, with its public address up (Connect LINE… → keep receiving). Switch “Webhook redelivery” on in the LINE Developers console (Messaging API tab) so that LINE sends the taps made meanwhile again, as far as it keeps them.</source>
+        <translation>講師がメッセージを確認したときにタップします。タップした日時は配信状況とシフト表に表示されます。タップが届くのは、ShiftcastがLINEのイベントを受信している間（このパソコンが起動していて、公開アドレスが有効な間。「LINEに接続…」で受信を続ける）だけです。LINE Developersコンソール（Messaging APIタブ）で「Webhookの再送」をオンにすると、その間のタップもLINEが保持している範囲で再送されます。</translation>
+    </message>
+    <message>
         <source>Advanced</source>
         <translation>詳細設定</translation>
     </message>
@@ -1343,6 +1434,14 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>Sending to LINE is held since {0}: LINE refused the channel access token ({1}). Messages wait in the outbox and none are lost. Save a corrected token above and sending resumes automatically.</source>
         <translation>{0}からLINEへの送信を保留しています: LINEがチャネルアクセストークンを拒否しました（{1}）。メッセージは送信待ちのまま保持され、失われることはありません。上で正しいトークンを保存すると、自動的に送信を再開します。</translation>
+    </message>
+    <message>
+        <source>✓ Reminders and corrections sent from now on carry a “了解” button.</source>
+        <translation>✓ これから送るリマインダーと変更のお知らせに「了解」ボタンが付きます。</translation>
+    </message>
+    <message>
+        <source>Messages sent from now on have no “了解” button.</source>
+        <translation>これから送るメッセージには「了解」ボタンが付きません。</translation>
     </message>
     <message>
         <source>Paste the channel access token first.</source>
@@ -1487,6 +1586,10 @@ Data folder: {1}</source>
     <message>
         <source>What comes next</source>
         <translation>次に行うこと</translation>
+    </message>
+    <message>
+        <source>✓ Shiftcast and your LINE channel are connected.</source>
+        <translation>✓ ShiftcastとLINEチャネルが接続されました。</translation>
     </message>
     <message>
         <source>Finish</source>
@@ -1886,6 +1989,10 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
 </context>
 <context>
     <name>RosterGridModel</name>
+    <message>
+        <source>✓ {0} tapped 了解 on {1}</source>
+        <translation>✓ {0}さんが{1}に了解しました</translation>
+    </message>
     <message>
         <source>No shift. Press Enter or N to add one.</source>
         <translation>シフトなし。Enter キーまたは N キーで追加できます。</translation>
@@ -2375,6 +2482,81 @@ This cannot be undone.</source>
     <message>
         <source>{0} was deleted.</source>
         <translation>{0}を削除しました。</translation>
+    </message>
+</context>
+<context>
+    <name>TeachersPage</name>
+    <message>
+        <source>Each teacher adds the account as a friend (with the link or the QR code) and sends it their code. Shiftcast then stores their LINE ID with their consent. A code works once and for 7 days.</source>
+        <translation>各講師がリンクまたはQRコードからアカウントを友だち追加し、自分のコードを送ります。Shiftcastは本人の同意とともにLINEのIDを登録します。コードは1回だけ、7日間有効です。</translation>
+    </message>
+    <message>
+        <source>Teacher</source>
+        <translation>講師</translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation>コード</translation>
+    </message>
+    <message>
+        <source>LINE</source>
+        <translation>LINE</translation>
+    </message>
+    <message>
+        <source>Your teachers on LINE</source>
+        <translation>講師のLINE登録</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>次へ</translation>
+    </message>
+    <message>
+        <source>Skip</source>
+        <translation>省略</translation>
+    </message>
+    <message>
+        <source>Making the teachers&apos; codes…</source>
+        <translation>講師のコードを作成中…</translation>
+    </message>
+    <message>
+        <source>Add-friend link: &lt;a href=&quot;{0}&quot;&gt;{0}&lt;/a&gt;</source>
+        <translation>友だち追加リンク: &lt;a href=&quot;{0}&quot;&gt;{0}&lt;/a&gt;</translation>
+    </message>
+    <message>
+        <source>LINE did not give the account&apos;s ID, so there is no add-friend link: teachers can search for the account by name in LINE.</source>
+        <translation>LINEからアカウントのIDを取得できなかったため、友だち追加リンクはありません。講師はLINEでアカウント名を検索して追加できます。</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>コピー</translation>
+    </message>
+    <message>
+        <source>Copy a message with the code and the link, to paste to {0}</source>
+        <translation>{0}さんに送る、コードとリンク入りのメッセージをコピーします</translation>
+    </message>
+    <message>
+        <source>{0} of {1} teachers are connected on LINE.</source>
+        <translation>講師{1}人のうち{0}人がLINEで登録済みです。</translation>
+    </message>
+    <message>
+        <source>There are no teachers yet. Add them under Teachers; their codes are made when you come back here.</source>
+        <translation>講師がまだいません。「講師」で追加してからここに戻ると、コードが作成されます。</translation>
+    </message>
+    <message>
+        <source>Waiting for the code</source>
+        <translation>コード待ち</translation>
+    </message>
+    <message>
+        <source>✓ Connected {0}</source>
+        <translation>✓ 登録済み {0}</translation>
+    </message>
+    <message>
+        <source>✓ Connected</source>
+        <translation>✓ 登録済み</translation>
+    </message>
+    <message>
+        <source>The message for {0} is copied: paste it into an e-mail or a chat.</source>
+        <translation>{0}さん宛てのメッセージをコピーしました。メールやチャットに貼り付けてください。</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,96 @@
+"""了解 in the screens: the Settings → LINE switch for the button, and the roster grid's mark on a shift
+whose teacher tapped it (the Deliveries view's side is in tests/test_ui_deliveries.py)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from PySide6.QtCore import QModelIndex, QPoint, QRect, Qt
+from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtWidgets import QLabel, QStyleOptionViewItem
+
+from core.messages import ack
+from core.store import setting_keys as keys
+from core.store.db import Database
+from core.store.models import Channel, Delivery, DeliveryKind, DeliveryStatus, ShiftStatus
+from tests import factories as f
+from tests.ui_fixtures import ctx, settle  # noqa: F401
+from ui.context import AppContext
+from ui.settings_view import SettingsView
+from ui.shifts_delegate import ShiftCellDelegate
+from ui.shifts_view import ShiftsView
+
+DAY = dt.date(2026, 12, 3)
+
+
+def test_the_ack_switch_turns_the_button_on_and_off_and_says_when_taps_are_seen(
+        qtbot, ctx: AppContext, db: Database) -> None:  # type: ignore[no-untyped-def]
+    view = SettingsView(ctx)
+    qtbot.addWidget(view)
+    view.resize(1000, 900)
+    view.show()
+    settle(qtbot, ctx)
+    line = view.line
+    assert not line.ack.isChecked()  # off by default
+    said = " ".join(label.text() for label in line.findChildren(QLabel))
+    assert "only while Shiftcast is receiving" in said and "“Webhook redelivery”" in said
+
+    line.ack.click()
+    settle(qtbot, ctx)
+    with db.read() as s:
+        assert keys.LINE_ACK_BUTTON.read(s) and keys.LINE_ACK_SECRET.read(s)  # on, with its signing key
+        assert ack.signer(s) is not None  # reminders sent from now on carry the button
+    assert "carry a “了解” button" in line.ack_state.text()
+
+    again = SettingsView(ctx)  # a later visit shows what is stored
+    qtbot.addWidget(again)
+    settle(qtbot, ctx)
+    assert again.line.ack.isChecked()
+
+    line.ack.click()
+    settle(qtbot, ctx)
+    with db.read() as s:
+        assert not keys.LINE_ACK_BUTTON.read(s) and ack.signer(s) is None
+
+
+def _paint(view: ShiftsView, index: QModelIndex) -> QImage:
+    rect = view.table.visualRect(index)
+    image = QImage(rect.size(), QImage.Format.Format_ARGB32)
+    image.fill(QColor("white"))
+    option = QStyleOptionViewItem()
+    option.rect = QRect(QPoint(0, 0), rect.size())
+    option.font = view.table.font()
+    painter = QPainter(image)
+    ShiftCellDelegate().paint(painter, option, index)
+    painter.end()
+    return image
+
+
+def test_the_grid_marks_a_shift_whose_teacher_tapped_ok_with_a_tooltip_saying_when(
+        qtbot, ctx: AppContext, db: Database, now: dt.datetime) -> None:  # type: ignore[no-untyped-def]
+    tapped = dt.datetime(2026, 12, 1, 6, 5, tzinfo=dt.UTC)
+    with db.write() as s:
+        room = f.classroom(s, "本校")
+        sato, suzuki = f.teacher(s, "佐藤", 1), f.teacher(s, "鈴木", 2)
+        seen = f.shift(s, room, sato, DAY, now=now, status=ShiftStatus.CONFIRMED)
+        unseen = f.shift(s, room, suzuki, DAY, now=now, status=ShiftStatus.CONFIRMED)
+        for n, (shift, at) in enumerate(((seen, tapped), (unseen, None))):
+            s.add(Delivery(kind=DeliveryKind.SHIFT_REMINDER, channel=Channel.LINE, dedup_key=f"r{n}",
+                           status=DeliveryStatus.SENT, teacher_id=shift.teacher_id, classroom_id=room.id,
+                           shift_id=shift.id, shift_version=shift.version, sent_at=now, acknowledged_at=at,
+                           created_at=now, due_at=now, next_attempt_at=now, updated_at=now))
+        ids = (sato.id, suzuki.id)
+    ctx.clock = lambda: now
+    view = ShiftsView(ctx)
+    qtbot.addWidget(view)
+    view.resize(1200, 700)
+    view.show()
+    settle(qtbot, ctx)
+    qtbot.waitUntil(lambda: ctx.tasks.pending == 0 and not view.busy, timeout=5000)
+    marked, plain = (view.model.index_of(teacher, DAY) for teacher in ids)
+    assert view.model.shifts_at(marked)[0].acknowledged_at == tapped
+    assert view.model.shifts_at(plain)[0].acknowledged_at is None
+    assert "✓ 佐藤 tapped 了解 on" in marked.data(Qt.ItemDataRole.ToolTipRole)
+    assert "了解" not in plain.data(Qt.ItemDataRole.ToolTipRole)
+    # Same times, same status, same size: only the mark tells the two cells apart.
+    assert _paint(view, marked) != _paint(view, plain)
