@@ -25,6 +25,9 @@ from core.store.models import AlertKind, Delivery, DeliveryAttempt, DeliveryStat
 from tests import factories as f
 from tests.linefixtures import FakeClock, emulator, line_ready, make_reminders  # noqa: F401
 
+# One contract, two databases: every test here runs on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
+
 FAST = SenderConfig(concurrency=4, lease=dt.timedelta(seconds=30),
                     backoff=BackoffPolicy(base=dt.timedelta(minutes=2), jitter=0))
 

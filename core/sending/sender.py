@@ -35,13 +35,14 @@ from core.sending.record import Recorder
 from core.sending.submit import Submitter
 from core.sending.turn import Claimer, Connections
 from core.store import identity
-from core.store.db import Database
+from core.store.db import Database, retryable
 from core.store.models import Channel, Delivery, DeliveryStatus, utcnow
 from core.store.paths import DataPaths
 
 __all__ = ["IN_FLIGHT_ROUNDS", "Sender", "SenderConfig", "SenderEvents", "SenderStats"]
 
 log = logging.getLogger(__name__)
+TURN_ATTEMPTS = 3  # a turn the database rolled back for a deadlock or serialization failure runs again
 
 
 class Sender:
@@ -169,22 +170,30 @@ class Sender:
         renew = claimer.leases_to_renew(now, submitter.in_flight_ids)
         if not finished and not wanted and not renew:
             return False
-        changed: list[int] = []
-        jobs: list[Job] = []
-        hold_lifted = False
-        try:
-            with self.db.write() as session:
-                if renew:
-                    outbox.renew_leases(session, renew, owner=self.owner, now=now, lease=self.config.lease)
-                if finished:
-                    changed.extend(job.delivery_id for job, _ in finished)
-                    self._recorder.record(session, finished, now)
-                ids, hold_lifted = claimer.claim(session, wanted, now, active=active, busy=submitter.busy)
-                changed.extend(ids)
-                jobs = self._preparer.prepare(session, ids, now)
-        except BaseException:
-            self._recorder.discard()
-            raise
+        for attempt in range(1, TURN_ATTEMPTS + 1):
+            changed: list[int] = []
+            jobs: list[Job] = []
+            hold_lifted = False
+            try:
+                with self.db.write() as session:
+                    if renew:
+                        outbox.renew_leases(session, renew, owner=self.owner, now=now, lease=self.config.lease)
+                    if finished:
+                        changed.extend(job.delivery_id for job, _ in finished)
+                        self._recorder.record(session, finished, now)
+                    ids, hold_lifted = claimer.claim(session, wanted, now, active=active, busy=submitter.busy)
+                    changed.extend(ids)
+                    jobs = self._preparer.prepare(session, ids, now)
+                break
+            except BaseException as exc:
+                self._recorder.discard()
+                # On a shared server another transaction (a manager's retry, another sender's
+                # renewal) can still meet this one in a deadlock; the server rolled this one back
+                # whole, so the same turn simply runs again with the same results.
+                if attempt < TURN_ATTEMPTS and isinstance(exc, Exception) and retryable(exc):
+                    log.info("the turn met a concurrent transaction (%s); running it again", exc.__class__.__name__)
+                    continue
+                raise
         self.stats.turns += 1
         self._recorder.announce()
         if hold_lifted:

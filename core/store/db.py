@@ -188,6 +188,22 @@ def supports_update_returning(session: Any) -> bool:
     return bool(dialect.update_returning)
 
 
+def supports_skip_locked(session: Any) -> bool:
+    """Row locks that a query can skip (SELECT … FOR UPDATE SKIP LOCKED): PostgreSQL, not SQLite."""
+    return bool(session.get_bind().dialect.name == "postgresql")
+
+
+# SQLSTATEs after which the whole transaction may simply run again: serialization_failure and
+# deadlock_detected (the server rolled the transaction back; nothing of it was applied).
+_RETRYABLE_SQLSTATES = frozenset({"40001", "40P01"})
+
+
+def retryable(exc: BaseException) -> bool:
+    """Did the database roll the transaction back only because of a concurrent one (run it again)?"""
+    original = getattr(exc, "orig", None) or exc
+    return getattr(original, "sqlstate", None) in _RETRYABLE_SQLSTATES
+
+
 class BulkStatement:
     """A Core statement compiled once per dialect and run as one executemany straight through the driver.
 
