@@ -435,6 +435,15 @@ def release_orphans(session: Session, *, now: dt.datetime, is_alive: Callable[[i
     return freed
 
 
+def release_owned(session: Session, *, owner: str, now: dt.datetime) -> int:
+    """Give back every delivery still processing under `owner`'s lease (a sender that stops); how many."""
+    result = session.execute(
+        update(D).where(D.c.status == DeliveryStatus.PROCESSING.value, D.c.lease_owner == owner)
+        .values(status=DeliveryStatus.QUEUED.value, next_attempt_at=now, lease_owner=None, lease_expires_at=None,
+                updated_at=now))
+    return _rowcount(result)
+
+
 def next_due_at(session: Session, channels: Iterable[Channel] | None = None) -> dt.datetime | None:
     """When the sender next has something to do (earliest due time or lease expiry)."""
     query_due = select(func.min(Delivery.next_attempt_at)).where(Delivery.status.in_(CLAIMABLE))

@@ -28,9 +28,11 @@ from core.channels import registry
 from core.channels.email import SmtpAccess
 from core.channels.line import LineAccess
 from core.outbox import queue as outbox
+from core.sending import presence
 from core.sending.config import IN_FLIGHT_ROUNDS, SenderConfig, SenderEvents, SenderStats
 from core.sending.outgoing import Job
 from core.sending.prepare import Preparer
+from core.sending.presence import Presence
 from core.sending.record import Recorder
 from core.sending.submit import Submitter
 from core.sending.turn import Claimer, Connections
@@ -59,6 +61,7 @@ class Sender:
         email_access: Callable[[], SmtpAccess | None] | None = None,
         connect: Mapping[Channel, registry.Source] | None = None,
         machine: identity.Machine | None = None,
+        app: str = "sender",
     ) -> None:
         self.db = db
         self.paths = paths  # the data folder: message templates and images are read from it
@@ -91,6 +94,8 @@ class Sender:
                                   events=self.events, rng=self.rng, backoff=config.backoff,
                                   machine=machine or identity.this_machine())
         self._remove_listener = outbox.on_enqueued(self.wake)
+        # Who sends from where, for every sender sharing the database to see (core/sending/presence.py).
+        self.presence = Presence(db, self.owner, home=str(paths.home), app=app)
 
     # ----- control -----
 
@@ -99,6 +104,7 @@ class Sender:
             freed = outbox.release_orphans(session, now=self.clock(), is_alive=outbox.pid_alive)
         if freed:
             log.info("freed %d deliveries leased by a sender that is no longer running", freed)
+        self.presence.start(self.clock())
         self._thread = threading.Thread(target=self._loop, name="shiftcast-sender", daemon=True)
         self._thread.start()
         return self
@@ -129,6 +135,7 @@ class Sender:
             self.ready.set()
             while not self._stop.is_set():
                 self._wake.clear()
+                self._heartbeat()
                 busy = self.turn()
                 if not busy:
                     self._wake.wait(self._idle_wait())
@@ -143,6 +150,15 @@ class Sender:
         finally:
             self._submitter.shutdown()
             self._connections.close_all()
+
+    def _heartbeat(self) -> None:
+        now = self.clock()
+        if not self.presence.due(now):
+            return
+        try:
+            self.presence.beat(now)
+        except Exception as exc:  # noqa: BLE001 - a missed heartbeat must not stop the sending; the next turn tries again
+            log.warning("could not record this sender's heartbeat: %s", exc)
 
     def _idle_wait(self) -> float:
         if self._submitter.any_in_flight():
@@ -231,5 +247,12 @@ class Sender:
                 outbox.transition(session, delivery_id, expected=[DeliveryStatus.PROCESSING], owner=self.owner,
                                   now=now, status=DeliveryStatus.QUEUED, next_attempt_at=now,
                                   attempt_count=max((delivery.attempt_count if delivery else 1) - 1, 0))
+            # Whatever is still leased to it (a send that outlived the wait above) goes back now rather
+            # than one lease later: another sender may take it at once, and its committed retry key
+            # makes a resend of a request that did reach LINE come back as 409, not a second message.
+            left = outbox.release_owned(session, owner=self.owner, now=now)
+            if left:
+                log.info("released %d deliveries still leased to this sender as it stopped", left)
+            presence.stopped(session, self.owner, now=now)
         self._recorder.announce()
         self._submitter.clear()
