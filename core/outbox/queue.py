@@ -36,7 +36,14 @@ from sqlalchemy.sql.dml import ReturningUpdate
 from sqlalchemy.sql.elements import BindParameter
 
 from core.store import hooks
-from core.store.db import BulkStatement, insert_unless_exists, supports_skip_locked, supports_update_returning
+from core.store.db import (
+    OUTBOX_CHANNEL,
+    BulkStatement,
+    insert_unless_exists,
+    notify,
+    supports_skip_locked,
+    supports_update_returning,
+)
 from core.store.models import (
     Channel,
     Delivery,
@@ -109,6 +116,10 @@ def enqueue(
         existing = session.scalar(select(Delivery.id).where(Delivery.dedup_key == dedup))
         assert existing is not None
         return existing, False
+    if not session.info.get(hooks.ENQUEUED):
+        # Senders in other processes and on other computers wake on this once it commits (PostgreSQL);
+        # those in this process wake on the after-commit hook below.
+        notify(session, OUTBOX_CHANNEL)
     hooks.mark(session, hooks.ENQUEUED)
     return new_id, True
 

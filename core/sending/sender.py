@@ -30,6 +30,7 @@ from core.channels.line import LineAccess
 from core.outbox import queue as outbox
 from core.sending import presence
 from core.sending.config import IN_FLIGHT_ROUNDS, SenderConfig, SenderEvents, SenderStats
+from core.sending.listener import OutboxListener
 from core.sending.outgoing import Job
 from core.sending.prepare import Preparer
 from core.sending.presence import Presence
@@ -37,7 +38,7 @@ from core.sending.record import Recorder
 from core.sending.submit import Submitter
 from core.sending.turn import Claimer, Connections
 from core.store import identity
-from core.store.db import Database, retryable
+from core.store.db import Database, is_postgresql, retryable
 from core.store.models import Channel, Delivery, DeliveryStatus, utcnow
 from core.store.paths import DataPaths
 
@@ -96,6 +97,7 @@ class Sender:
         self._remove_listener = outbox.on_enqueued(self.wake)
         # Who sends from where, for every sender sharing the database to see (core/sending/presence.py).
         self.presence = Presence(db, self.owner, home=str(paths.home), app=app)
+        self.listener: OutboxListener | None = None  # other processes' enqueues, on PostgreSQL
 
     # ----- control -----
 
@@ -105,6 +107,8 @@ class Sender:
         if freed:
             log.info("freed %d deliveries leased by a sender that is no longer running", freed)
         self.presence.start(self.clock())
+        if is_postgresql(self.db.url):
+            self.listener = OutboxListener(self.db.url, self.wake).start()
         self._thread = threading.Thread(target=self._loop, name="shiftcast-sender", daemon=True)
         self._thread.start()
         return self
@@ -126,6 +130,8 @@ class Sender:
         self.wake()
         if self._thread is not None:
             self._thread.join(timeout)
+        if self.listener is not None:
+            self.listener.stop()
         self._remove_listener()
 
     # ----- the loop -----

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
 _READ_OPTION = "shiftcast_read_only"
@@ -186,6 +186,60 @@ def supports_update_returning(session: Any) -> bool:
     if dialect.name == "sqlite":
         return sqlite_supports_returning()
     return bool(dialect.update_returning)
+
+
+OUTBOX_CHANNEL = "shiftcast_outbox"  # the NOTIFY channel an enqueue signals on PostgreSQL
+
+
+def notify(session: Any, channel: str) -> None:
+    """Signal `channel` when the caller's transaction commits (PostgreSQL's NOTIFY; nothing elsewhere).
+
+    The server delivers it only on commit and folds repeats within one transaction into one, so a
+    rolled-back enqueue wakes nobody and a thousand enqueues wake each listener once."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SELECT pg_notify(:channel, '')"), {"channel": channel})
+
+
+class Listener:
+    """A connection of its own that LISTENs on one channel (PostgreSQL only), for a thread to wait on.
+
+    Kept apart from the engine's pool: a pooled connection is handed to other work between uses, and
+    LISTEN belongs to one session for as long as it lives."""
+
+    def __init__(self, url: str, channel: str) -> None:
+        import psycopg
+        from sqlalchemy.engine import make_url
+
+        conninfo = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+        self._connection = psycopg.connect(conninfo, autocommit=True, connect_timeout=10)
+        self._connection.execute(sql_identifier_statement("LISTEN", channel))
+        self.backend_pid = int(self._connection.info.backend_pid)
+
+    def wait(self, timeout: float) -> int:
+        """Wait up to `timeout` seconds; how many notifications came (0: none). Raises once the
+        connection is lost, so the caller can listen again on a new one."""
+        count = 0
+        for _ in self._connection.notifies(timeout=timeout, stop_after=1):
+            count += 1
+        if count == 0 and self._connection.closed:
+            raise ConnectionError("the listening connection was closed")
+        return count
+
+    def close(self) -> None:
+        self._connection.close()
+
+
+def sql_identifier_statement(verb: str, name: str) -> Any:
+    """`verb "name"` with the name quoted as an identifier (LISTEN takes no bound parameter)."""
+    from psycopg import sql
+
+    return sql.SQL("{} {}").format(sql.SQL(verb), sql.Identifier(name))
+
+
+def is_postgresql(url: str) -> bool:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).get_backend_name() == "postgresql"
 
 
 def supports_skip_locked(session: Any) -> bool:
