@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from typing import Any
 
 from core.store.db import OUTBOX_CHANNEL, Listener
 
@@ -21,7 +22,7 @@ RETRY_S = (0.5, 1.0, 2.0, 5.0, 10.0)  # pauses before connecting again, the last
 
 
 class OutboxListener:
-    def __init__(self, url: str, on_notify: Callable[[], None], *, channel: str = OUTBOX_CHANNEL) -> None:
+    def __init__(self, url: Any, on_notify: Callable[[], None], *, channel: str = OUTBOX_CHANNEL) -> None:
         self.url = url
         self.channel = channel
         self.on_notify = on_notify

@@ -108,7 +108,7 @@ class Sender:
             log.info("freed %d deliveries leased by a sender that is no longer running", freed)
         self.presence.start(self.clock())
         if is_postgresql(self.db.url):
-            self.listener = OutboxListener(self.db.url, self.wake).start()
+            self.listener = OutboxListener(self.db.connect_url, self.wake).start()
         self._thread = threading.Thread(target=self._loop, name="shiftcast-sender", daemon=True)
         self._thread.start()
         return self

@@ -48,7 +48,8 @@ class Database:
         connect_args: dict[str, Any] = {}
         if self.is_sqlite:
             connect_args = {"timeout": busy_timeout_s, "check_same_thread": False}
-        self.engine: Engine = create_engine(url, connect_args=connect_args, pool_pre_ping=not self.is_sqlite)
+        self.connect_url = with_password_file(url)
+        self.engine: Engine = create_engine(self.connect_url, connect_args=connect_args, pool_pre_ping=not self.is_sqlite)
         if self.is_sqlite:
             _install_sqlite_hooks(self.engine, busy_timeout_ms=int(busy_timeout_s * 1000),
                                   extra_pragmas=durability_pragmas(platform))
@@ -73,6 +74,25 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+DB_PASSWORD_FILE_ENV = "SHIFTCAST_DB_PASSWORD_FILE"
+DB_PASSWORD_CREDENTIAL = "db-password"
+
+
+def with_password_file(url: str) -> Any:
+    """The URL to connect with: a server URL without a password takes it from SHIFTCAST_DB_PASSWORD_FILE
+    (or systemd's credential db-password), so a service's password is kept in a file, never in its
+    environment or command line. Returned as a URL object, whose text hides the password."""
+    from sqlalchemy.engine import make_url
+
+    from core.store.secrets import secret_file
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite" or parsed.password is not None:
+        return parsed
+    password = secret_file(DB_PASSWORD_FILE_ENV, DB_PASSWORD_CREDENTIAL)
+    return parsed if password is None else parsed.set(password=password)
 
 
 def _install_sqlite_hooks(engine: Engine, *, busy_timeout_ms: int, extra_pragmas: tuple[str, ...]) -> None:
@@ -206,7 +226,7 @@ class Listener:
     Kept apart from the engine's pool: a pooled connection is handed to other work between uses, and
     LISTEN belongs to one session for as long as it lives."""
 
-    def __init__(self, url: str, channel: str) -> None:
+    def __init__(self, url: Any, channel: str) -> None:
         import psycopg
         from sqlalchemy.engine import make_url
 
