@@ -6,11 +6,11 @@ import datetime as dt
 import threading
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, insert, text
 
 from core.outbox import queue
 from core.store.db import Database, retryable
-from core.store.models import DeliveryKind
+from core.store.models import Channel, Delivery, DeliveryKind, DeliveryStatus
 
 pytestmark = pytest.mark.backends("postgresql")
 
@@ -50,3 +50,53 @@ def test_a_real_deadlock_is_retryable(db: Database, now: dt.datetime) -> None:
     assert len(errors) == 1, errors
     assert retryable(errors[0])
     assert not retryable(RuntimeError("anything else"))
+
+
+def _history(db: Database, now: dt.datetime, start: int, count: int, status: DeliveryStatus) -> None:
+    rows = [{"kind": DeliveryKind.SHIFT_REMINDER, "channel": Channel.LINE, "dedup_key": f"{status.value}:{i}",
+             "status": status, "attempt_count": 1, "due_at": now,
+             "next_attempt_at": now - dt.timedelta(seconds=i) if status is not DeliveryStatus.QUEUED
+             else now + dt.timedelta(seconds=i - 50), "created_at": now, "updated_at": now}
+            for i in range(start, start + count)]
+    with db.write() as s:
+        for chunk in range(0, len(rows), 10_000):
+            s.execute(insert(Delivery), rows[chunk:chunk + 10_000])
+        s.execute(text("ANALYZE deliveries"))
+
+
+def _claim_plan(db: Database, now: dt.datetime) -> list[str]:
+    """EXPLAIN ANALYZE of the real claim as the sender runs it, rolled back."""
+    explain = "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF) "
+
+    def prefix(_conn, _cursor, statement, parameters, _context, _many):  # type: ignore[no-untyped-def]
+        return explain + statement, parameters
+
+    params = {"b_now": now, "b_owner": "x", "b_expires": now + dt.timedelta(minutes=2), "b_limit": 64,
+              "b_channels": ["line", "webhook"]}
+    with db.read() as s:
+        connection = s.connection()
+        event.listen(connection, "before_cursor_execute", prefix, retval=True)
+        try:
+            lines = list(s.execute(queue._claim_statements(True).update_skip_locked, params).scalars())
+        finally:
+            event.remove(connection, "before_cursor_execute", prefix)
+        s.rollback()
+    return lines
+
+
+def _cte_buffers(plan: list[str]) -> int:
+    """Pages the candidate search read (the CTE's first Buffers line): what grows if history is scanned."""
+    cte = plan.index(next(line for line in plan if line.strip() == "CTE picked"))
+    line = next(line for line in plan[cte:] if "Buffers:" in line)
+    return sum(int(part.split("=")[1]) for part in line.split(":", 1)[1].split() if "=" in part)
+
+
+def test_the_claims_cost_stays_flat_as_history_grows(db: Database, now: dt.datetime) -> None:
+    """The partial index holds only claimable rows, so 50 times the history reads the same few pages."""
+    _history(db, now, 0, 100, DeliveryStatus.QUEUED)
+    _history(db, now, 0, 1_000, DeliveryStatus.SENT)
+    small = _claim_plan(db, now)
+    _history(db, now, 1_000, 49_000, DeliveryStatus.SENT)
+    large = _claim_plan(db, now)
+    assert any("ix_deliveries_claimable" in line for line in large), "\n".join(large)
+    assert _cte_buffers(large) <= _cte_buffers(small) + 4, "\n".join(small + ["----"] + large)
