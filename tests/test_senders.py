@@ -127,3 +127,22 @@ def test_one_sender_per_folder_on_sqlite_several_on_postgresql(db: Database, pat
     finally:
         second.stop()
         first.stop()
+
+
+@pytest.mark.backends("postgresql")
+def test_computers_sharing_a_server_are_not_taken_for_a_copied_data_folder(db: Database, now: dt.datetime) -> None:
+    """On SQLite a second computer's stamp means the folder was copied (tests/test_data_folder_copies.py);
+    on a server it is how several senders work, and raises no alert."""
+    from core import alerts
+    from core.store import identity
+    from core.store.models import AlertKind
+
+    office = identity.Machine("11111111-1111-4111-8111-111111111111", "office-pc")
+    nas = identity.Machine("22222222-2222-4222-8222-222222222222", "nas")
+    with db.write() as s:
+        identity.stamp(s, office, now=now)
+        identity.stamp(s, nas, now=now)
+    with db.write() as s:
+        assert alerts.other_computers(s, nas, now=now) == ()
+        opened, _ = alerts.evaluate(s, now=now, running_since=None)
+        assert AlertKind.OTHER_COMPUTER not in [a.kind for a in opened]
