@@ -146,3 +146,23 @@ def test_computers_sharing_a_server_are_not_taken_for_a_copied_data_folder(db: D
         assert alerts.other_computers(s, nas, now=now) == ()
         opened, _ = alerts.evaluate(s, now=now, running_since=None)
         assert AlertKind.OTHER_COMPUTER not in [a.kind for a in opened]
+
+
+def test_a_starting_sender_marks_this_computers_dead_senders_stopped(db: Database, now: dt.datetime) -> None:
+    """A SIGKILLed sender never says it stopped; the next one on the same computer says it for it."""
+    import socket
+    import subprocess
+    import sys
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True)
+    dead_pid = int(gone.stdout)
+    host = socket.gethostname()
+    last = now - dt.timedelta(minutes=5)
+    with db.write() as s:
+        presence.register(s, f"{host}:{dead_pid}:dead", home="/x", app="sender", now=last, host=host, pid=dead_pid)
+        presence.register(s, "elsewhere:1:far", home="/y", app="sender", now=last, host="elsewhere", pid=1)
+    sender = _sender(db, FakeClock(now)).start()
+    sender.stop()
+    assert _row(db, f"{host}:{dead_pid}:dead").stopped_at == last  # as of its last heartbeat
+    assert _row(db, "elsewhere:1:far").stopped_at is None  # another computer's pids cannot be checked here

@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -60,13 +61,26 @@ def state_of(heartbeat_at: dt.datetime, stopped_at: dt.datetime | None, *, now: 
 def register(session: Session, owner: str, *, home: str, app: str, now: dt.datetime, host: str | None = None,
              pid: int | None = None) -> None:
     """A sender starts (in the caller's write transaction): this process unless `host`/`pid` say
-    otherwise. Old stopped rows are tidied away here."""
-    session.execute(delete(SenderRecord).where(SenderRecord.stopped_at.is_not(None),
-                                               SenderRecord.stopped_at < now - KEEP_STOPPED))
+    otherwise. Rows without a heartbeat for KEEP_STOPPED, stopped or not, are tidied away here."""
+    session.execute(delete(SenderRecord).where(SenderRecord.heartbeat_at < now - KEEP_STOPPED))
     session.add(SenderRecord(id=owner, host=(host or socket.gethostname() or "?")[:255],
                              pid=os.getpid() if pid is None else pid, home=home[:4000], app=app[:32],
                              started_at=now, heartbeat_at=now, stopped_at=None))
     session.flush()
+
+
+def close_dead_on_host(session: Session, *, is_alive: Callable[[int], bool], host: str | None = None) -> int:
+    """Mark stopped the senders of this host whose process is gone (killed, crashed, power cut), as of
+    their last heartbeat, so they are not listed as stale forever. Only this host's pids can be checked;
+    another computer's dead sender stays stale until its own host starts a sender or the rows age out."""
+    rows = session.execute(select(SenderRecord.id, SenderRecord.pid, SenderRecord.heartbeat_at).where(
+        SenderRecord.host == (host or socket.gethostname() or "?")[:255], SenderRecord.stopped_at.is_(None))).all()
+    closed = 0
+    for owner, pid, last in rows:
+        if pid != os.getpid() and not is_alive(pid):
+            session.execute(update(SenderRecord).where(SenderRecord.id == owner).values(stopped_at=last))
+            closed += 1
+    return closed
 
 
 def heartbeat(session: Session, owner: str, *, now: dt.datetime) -> bool:
@@ -115,8 +129,9 @@ class Presence:
         self._next_beat: dt.datetime | None = None
         self.beats = 0
 
-    def start(self, now: dt.datetime) -> None:
+    def start(self, now: dt.datetime, *, is_alive: Callable[[int], bool]) -> None:
         with self.db.write() as session:
+            close_dead_on_host(session, is_alive=is_alive)
             register(session, self.owner, home=self.home, app=self.app, now=now)
         self._next_beat = now + HEARTBEAT_EVERY
 

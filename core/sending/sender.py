@@ -106,7 +106,7 @@ class Sender:
             freed = outbox.release_orphans(session, now=self.clock(), is_alive=outbox.pid_alive)
         if freed:
             log.info("freed %d deliveries leased by a sender that is no longer running", freed)
-        self.presence.start(self.clock())
+        self.presence.start(self.clock(), is_alive=outbox.pid_alive)
         if is_postgresql(self.db.url):
             self.listener = OutboxListener(self.db.connect_url, self.wake).start()
         self._thread = threading.Thread(target=self._loop, name="shiftcast-sender", daemon=True)
