@@ -34,6 +34,12 @@ def add_parsers(sub: Any) -> None:
     sender = sub.add_parser("sender", help="send in the foreground, without a window, until Ctrl+C")
     sender.add_argument("--until-idle", action="store_true", help="stop once nothing is due or in flight")
 
+    senders = sub.add_parser("senders", help="list who sends from this database, from where and since when")
+    senders.add_argument("--json", action="store_true")
+
+    sub.add_parser("health", help="exit 0 if the database answers and a sender on this computer has a fresh "
+                                  "heartbeat (a service's or container's health check)")
+
     listing = sub.add_parser("deliveries", help="list deliveries (newest first)")
     listing.add_argument("--status", choices=[s.value for s in DeliveryStatus], action="append")
     listing.add_argument("--kind", choices=[k.value for k in DeliveryKind], action="append")
@@ -237,6 +243,47 @@ class _Names:
             return when.astimezone(clock.zone(zone_name)).strftime("%Y-%m-%d %H:%M"), zone_name
         local = when.astimezone()
         return local.strftime("%Y-%m-%d %H:%M"), local.tzname() or "local"
+
+
+def cmd_senders(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.sending import presence
+
+    now = _now()
+    with db.read() as session:
+        found = presence.listing(session, now=now)
+    rows = [{"id": i.id, "state": i.state.value, "host": i.host, "pid": i.pid, "home": i.home, "app": i.app,
+             "started_at": i.started_at.isoformat(), "heartbeat_at": i.heartbeat_at.isoformat(),
+             "stopped_at": i.stopped_at.isoformat() if i.stopped_at else None,
+             "heartbeat_age_s": round((now - i.heartbeat_at).total_seconds(), 1)} for i in found]
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return 0
+    if not rows:
+        print("no sender has sent from this database yet")
+    for r in rows:
+        since = r["stopped_at"] if r["state"] == "stopped" else r["started_at"]
+        word = {"sending": "sending since", "stale": "STALE (no heartbeat for "
+                f"{r['heartbeat_age_s']:.0f} s), started", "stopped": "stopped at"}[r["state"]]
+        print(f"{r['host']} pid {r['pid']} ({r['app']}, {r['home']}): {word} {since}")
+    return 0
+
+
+def cmd_health(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    """The database answered (opening it ran a query); now: does a sender here keep its heartbeat?"""
+    import socket
+
+    from core.sending import presence
+
+    host = socket.gethostname()
+    with db.read() as session:
+        live = presence.live_on_host(session, host, now=_now())
+    if not live:
+        print(f"unhealthy: the database answers, but no sender on {host} has a heartbeat from the last "
+              f"{presence.STALE_AFTER.total_seconds():.0f} s", file=sys.stderr)
+        return EXIT_NOT_SENT
+    age = min((_now() - i.heartbeat_at).total_seconds() for i in live)
+    print(f"ok: the database answers; {len(live)} sender(s) on {host}, last heartbeat {age:.0f} s ago")
+    return 0
 
 
 def cmd_deliveries(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
@@ -459,6 +506,8 @@ def cmd_emulator(_db: Database | None, args: argparse.Namespace, _paths: DataPat
 
 COMMANDS = {
     "sender": cmd_sender,
+    "senders": cmd_senders,
+    "health": cmd_health,
     "deliveries": cmd_deliveries,
     "retry": cmd_retry,
     "cancel": cmd_cancel,

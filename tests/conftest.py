@@ -13,6 +13,8 @@ import pytest
 from core.store.bootstrap import open_database
 from core.store.db import Database
 from core.store.paths import DataPaths, data_paths
+from tests import pgserver
+from tests.pgserver import PgServer
 
 # Tests speak English whatever the machine's locale (core/texts/language.py reads these); a test that
 # wants Japanese asks for it (tests/test_cli_language.py, the `japanese` fixture of tests/test_i18n.py).
@@ -54,9 +56,78 @@ def paths(_isolated_home: Path) -> DataPaths:
     return data_paths(_isolated_home)
 
 
+BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """`@pytest.mark.backends("sqlite", "postgresql")` (on a test or a module) runs each test using
+    `db` (or `backend`) once per backend: one contract suite, two databases."""
+    marker = metafunc.definition.get_closest_marker("backends")
+    if marker is None or "backend" not in metafunc.fixturenames:
+        return
+    chosen = marker.args or BACKENDS
+    unknown = set(chosen) - set(BACKENDS)
+    if unknown:
+        raise pytest.UsageError(f"unknown backends {sorted(unknown)}; known: {BACKENDS}")
+    metafunc.parametrize("backend", chosen, indirect=True)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """One throwaway PostgreSQL cluster for the session, started on first use (tests/pgserver.py).
+
+    Skips where PostgreSQL or psycopg is missing, with the reason; under CI (CI=true) that fails."""
+    reason = pgserver.available()
+    if reason is not None:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(f"PostgreSQL is required under CI: {reason}")
+        pytest.skip(f"PostgreSQL tests skipped: {reason}")
+    server = PgServer()
+    try:
+        server.start()
+    except BaseException:
+        server.stop()
+        raise
+    yield server
+    server.stop()
+
+
 @pytest.fixture
-def db(paths: DataPaths) -> Iterator[Database]:
-    database = open_database(paths)
+def pg_url(pg_server: PgServer) -> Iterator[str]:
+    """The URL of a fresh PostgreSQL database at the schema's head, dropped after the test."""
+    url = pg_server.create_database(template=PgServer.MIGRATED)
+    yield url
+    pg_server.drop_database(url)
+
+
+@pytest.fixture
+def pg_empty_url(pg_server: PgServer) -> Iterator[str]:
+    """The URL of a fresh, empty PostgreSQL database (no schema), dropped after the test."""
+    url = pg_server.create_database()
+    yield url
+    pg_server.drop_database(url)
+
+
+@pytest.fixture
+def backend(request: pytest.FixtureRequest) -> str:
+    """Which database `db` is: "sqlite" unless the test is marked `backends(...)`."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture
+def db_url(backend: str, paths: DataPaths, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The test's database URL. On PostgreSQL it is also SHIFTCAST_DB_URL, so every part of the app the
+    test starts (a CLI verb, a `main.py` process) opens the same database."""
+    if backend == "sqlite":
+        return paths.database_url()
+    url = str(request.getfixturevalue("pg_url"))
+    monkeypatch.setenv("SHIFTCAST_DB_URL", url)
+    return url
+
+
+@pytest.fixture
+def db(paths: DataPaths, db_url: str) -> Iterator[Database]:
+    database = open_database(paths, url=db_url)
     yield database
     database.dispose()
 

@@ -21,6 +21,9 @@ from core.store.models import Delivery, DeliveryKind, DeliveryStatus, ShiftStatu
 from tests import factories as f
 from tests.linefixtures import FakeClock, emulator, line_ready  # noqa: F401
 
+# One contract, two databases: every test here runs on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
+
 TOKYO = "Asia/Tokyo"
 NEW_YEARS_EVE = dt.date(2026, 12, 31)
 DUE = clock.to_utc(NEW_YEARS_EVE, dt.time(15, 0), TOKYO)  # two hours before a 17:00 shift

@@ -9,6 +9,8 @@ from core.outbox import deliveries, queue
 from core.store.db import Database
 from core.store.models import Delivery, DeliveryKind, DeliveryStatus
 
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
+
 LEASE = dt.timedelta(minutes=2)
 HOUR = dt.timedelta(hours=1)
 
@@ -100,6 +102,7 @@ def test_orphaned_leases_of_dead_local_senders_are_freed(db: Database, now: dt.d
     assert statuses[ids[1]][0] == DeliveryStatus.PROCESSING  # another host: wait for its lease
 
 
+@pytest.mark.backends("sqlite")  # SQLite's plan; PostgreSQL's is checked in tests/test_postgresql.py
 def test_claim_uses_the_status_index(db: Database, now: dt.datetime) -> None:
     from sqlalchemy.dialects import sqlite
 

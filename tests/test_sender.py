@@ -25,6 +25,9 @@ from core.store.models import AlertKind, Delivery, DeliveryAttempt, DeliveryStat
 from tests import factories as f
 from tests.linefixtures import FakeClock, emulator, line_ready, make_reminders  # noqa: F401
 
+# One contract, two databases: every test here runs on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
+
 FAST = SenderConfig(concurrency=4, lease=dt.timedelta(seconds=30),
                     backoff=BackoffPolicy(base=dt.timedelta(minutes=2), jitter=0))
 
@@ -80,6 +83,32 @@ def test_sent_on_2xx_with_request_id_and_retry_key(db, line_ready: LineEmulator,
     [attempt] = _attempts(db, delivery_id)
     assert (attempt.http_status, attempt.outcome, attempt.retry_key) == (200, "sent", d.retry_key)
     assert d.late_seconds == 0
+
+
+def test_a_turn_rolled_back_for_a_deadlock_runs_again_with_the_same_results(db, line_ready: LineEmulator, clock: FakeClock,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a shared server a turn can meet another transaction in a deadlock; the server rolls it back
+    whole and the turn runs again, recording the same results: nothing lost, nothing sent twice."""
+    from psycopg.errors import DeadlockDetected
+    from sqlalchemy.exc import OperationalError
+
+    [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
+    sender = _sender(db, clock)
+    real_claim = sender._claimer.claim
+    calls: list[int] = []
+
+    def deadlocked_on_the_second_turn(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        if len(calls) == 2:  # the turn after the first claim: the one recording its result, if it is back
+            raise OperationalError("UPDATE deliveries …", {}, DeadlockDetected("deadlock detected"))
+        return real_claim(*args, **kwargs)
+
+    monkeypatch.setattr(sender._claimer, "claim", deadlocked_on_the_second_turn)
+    stats = sender.run_until_idle()
+    assert len(calls) >= 3 and stats.sent == 1
+    d = _delivery(db, delivery_id)
+    assert d.status == DeliveryStatus.SENT and len(line_ready.inbox(d.recipient)) == 1
+    assert [a.outcome for a in _attempts(db, delivery_id)] == ["sent"]
 
 
 def test_5xx_retries_with_backoff_reusing_the_key(db, line_ready: LineEmulator, clock: FakeClock) -> None:

@@ -502,3 +502,21 @@ def test_a_tap_received_while_the_view_is_open_shows_without_a_reload(qtbot, ctx
         assert rx.dispatcher.wait_handled(1, timeout=30)
     # Nobody pressed Reload: the store's hook told the table.
     qtbot.waitUntil(lambda: "了解" in view.model.item_at(0).texts[STATUS], timeout=WAIT)
+
+
+def test_the_view_says_who_sends_from_this_database(qtbot, ctx: AppContext, db: Database, now: dt.datetime) -> None:
+    from core.sending import presence
+
+    clock_now = ctx.clock()
+    with db.write() as s:
+        presence.register(s, "nas:1:a", home="/srv/shiftcast", app="sender", now=clock_now, host="nas", pid=1)
+        presence.register(s, "pc:2:b", home="C:/Shiftcast", app="window", host="office-pc", pid=2,
+                          now=clock_now - presence.STALE_AFTER - dt.timedelta(minutes=1))
+        presence.register(s, "old:3:c", home="/old", app="tray", now=clock_now, host="old", pid=3)
+        presence.stopped(s, "old:3:c", now=clock_now)
+    view = _view(qtbot, ctx)
+    note = view.senders_note
+    assert note.isVisible()
+    assert note.text().startswith("Sending from: nas (since ") and "office-pc (no heartbeat since " in note.text()
+    assert "old" not in note.text()  # a sender that said it stopped is not sending
+    assert "nas · sender · pid 1 · /srv/shiftcast" in note.toolTip()

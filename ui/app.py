@@ -74,7 +74,7 @@ def run_gui(args: argparse.Namespace) -> int:
         demo_data.seed(db, now=utcnow())
         ctx.demo = demo_data.DemoEnvironment(paths.home).start(db)
     ctx.tasks.run(lambda: restore_if_pending(db), owner=app)  # a connect flow that crashed left LINE pointing at it
-    engine = Engine(db, paths, send_threads=WINDOW_SEND_THREADS)
+    engine = Engine(db, paths, send_threads=WINDOW_SEND_THREADS, app=mode)
     ctx.bridge.attach(engine.events)
     if mode == "screenshots":
         ctx.engine = engine  # shown as "not sending": the pictures are taken without a sender running

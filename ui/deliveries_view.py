@@ -44,6 +44,7 @@ from core.channels import registry
 from core.outbox import deliveries
 from core.outbox.deliveries import CANCELABLE, RETRYABLE, DeliveryFilter, RetryOutcome
 from core.roster import clock, rules
+from core.sending import presence
 from core.store.models import DeliveryKind, DeliveryStatus
 from ui import dates
 from ui.context import AppContext
@@ -125,6 +126,10 @@ class DeliveriesView(QWidget):
         self.zone_note = QLabel(self)
         self.zone_note.setWordWrap(True)
         self.zone_note.setVisible(False)
+        # Who sends from this database (several senders can share a PostgreSQL server): one line.
+        self.senders_note = QLabel(self)
+        self.senders_note.setWordWrap(True)
+        self.senders_note.setVisible(False)
         self.detail = DeliveryDetail(ctx, self.words, self)
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.addWidget(self.table)
@@ -136,6 +141,7 @@ class DeliveriesView(QWidget):
         layout.addLayout(self.filters_row)
         layout.addWidget(self.toolbar)
         layout.addWidget(self.zone_note)
+        layout.addWidget(self.senders_note)
         layout.addWidget(splitter, 1)
         self.model.counts_changed.connect(self._show_counts)
         self.model.modelReset.connect(self._update_actions)
@@ -147,6 +153,7 @@ class DeliveriesView(QWidget):
         ctx.bridge.settings_changed.connect(self._load_classrooms)
         ctx.bridge.settings_changed.connect(self.feed.check_zones)
         self._load_classrooms()
+        self._load_senders()
         self._show_counts()
         self._update_actions()
         self.feed.reload()
@@ -242,6 +249,7 @@ class DeliveriesView(QWidget):
         self.reload_action = QAction(self.tr("Reload"), self)
         self.reload_action.setShortcut(QKeySequence.StandardKey.Refresh)
         self.reload_action.triggered.connect(self.feed.reload)
+        self.reload_action.triggered.connect(self._load_senders)
         for action in (self.retry_action, self.cancel_action, self.requeue_action):
             self.toolbar.addAction(action)
         self.toolbar.addSeparator()
@@ -393,6 +401,26 @@ class DeliveriesView(QWidget):
                 return [(room.id, room.name) for room in rules.list_classrooms(session)]
 
         self.ctx.tasks.run(read, self._show_classrooms, lambda exc: show_error(self, exc), owner=self)
+
+    def _load_senders(self) -> None:
+        def read() -> list[presence.SenderInfo]:
+            with self.ctx.db.read() as session:
+                return presence.listing(session, now=self.ctx.clock(), include_stopped=False)
+
+        self.ctx.tasks.run(read, self._show_senders, lambda exc: show_error(self, exc), owner=self, latest="senders")
+
+    def _show_senders(self, senders: list[presence.SenderInfo]) -> None:
+        parts, details = [], []
+        for info in senders:
+            since = dates.moment_text(info.started_at)
+            if info.state is presence.SenderState.STALE:
+                parts.append(self.tr("{0} (no heartbeat since {1})").format(info.host, dates.moment_text(info.heartbeat_at)))
+            else:
+                parts.append(self.tr("{0} (since {1})").format(info.host, since))
+            details.append(f"{info.host} · {info.app} · pid {info.pid} · {info.home}")
+        self.senders_note.setText(self.tr("Sending from: {0}").format(", ".join(parts)) if parts else "")
+        self.senders_note.setToolTip("\n".join(details))
+        self.senders_note.setVisible(bool(parts))
 
     def _show_classrooms(self, rooms: list[tuple[int, str]]) -> None:
         current = self.classroom_box.currentData()

@@ -36,7 +36,14 @@ from sqlalchemy.sql.dml import ReturningUpdate
 from sqlalchemy.sql.elements import BindParameter
 
 from core.store import hooks
-from core.store.db import BulkStatement, insert_unless_exists, supports_update_returning
+from core.store.db import (
+    OUTBOX_CHANNEL,
+    BulkStatement,
+    insert_unless_exists,
+    notify,
+    supports_skip_locked,
+    supports_update_returning,
+)
 from core.store.models import (
     Channel,
     Delivery,
@@ -109,6 +116,10 @@ def enqueue(
         existing = session.scalar(select(Delivery.id).where(Delivery.dedup_key == dedup))
         assert existing is not None
         return existing, False
+    if not session.info.get(hooks.ENQUEUED):
+        # Senders in other processes and on other computers wake on this once it commits (PostgreSQL);
+        # those in this process wake on the after-commit hook below.
+        notify(session, OUTBOX_CHANNEL)
     hooks.mark(session, hooks.ENQUEUED)
     return new_id, True
 
@@ -127,11 +138,15 @@ def claim(
     limit: int,
     channels: Iterable[Channel] | None = None,
     use_returning: bool | None = None,
+    skip_locked: bool | None = None,
 ) -> list[int]:
     """Atomically move up to `limit` due deliveries to processing under `owner`'s lease.
 
     Due means pending/queued whose time has come, or processing whose lease has expired (its sender
-    died or hung). Runs inside the caller's write transaction (BEGIN IMMEDIATE on SQLite).
+    died or hung). Runs inside the caller's write transaction (BEGIN IMMEDIATE on SQLite, which
+    serialises every claim; on PostgreSQL candidates are locked FOR UPDATE SKIP LOCKED, so any number
+    of senders claim side by side). `skip_locked` and `use_returning` default to what the database
+    supports; tests set them to compare the ways.
     """
     if limit <= 0:
         return []
@@ -141,9 +156,18 @@ def claim(
     params: dict[str, Any] = {"b_now": now, "b_owner": owner, "b_expires": now + lease, "b_limit": limit}
     if allowed is not None:
         params["b_channels"] = allowed
+    statements = _claim_statements(allowed is not None)
+    if skip_locked is None:
+        skip_locked = supports_skip_locked(session)
+    if skip_locked:
+        # Many senders on one server: each locks only candidates no other sender holds (so none
+        # waits on another, and none can take a row another one has just taken), and the UPDATE
+        # checks again that each row is still due. Without SKIP LOCKED, PostgreSQL re-evaluates a
+        # subquery's rows only for the outer WHERE after waiting on their locks, so two senders
+        # could both claim a row the first had already leased.
+        return sorted(session.execute(statements.update_skip_locked, params).scalars())
     if use_returning is None:
         use_returning = supports_update_returning(session)
-    statements = _claim_statements(allowed is not None)
     if use_returning:
         return sorted(session.execute(statements.update_returning, params).scalars())
     # Without RETURNING: pick, then update only rows still claimable; the write lock held since
@@ -159,6 +183,7 @@ def claim(
 class _ClaimStatements:
     candidates: Select[Any]
     update_returning: ReturningUpdate[Any]
+    update_skip_locked: ReturningUpdate[Any]
     update_guarded: Update
     claimed: Select[Any]
 
@@ -183,9 +208,13 @@ def _claim_statements(by_channel: bool) -> _ClaimStatements:
         "updated_at": now,
     }
     ids: BindParameter[Any] = bindparam("b_ids", expanding=True)
+    # WITH picked AS (SELECT id … ORDER BY … LIMIT n FOR UPDATE SKIP LOCKED) UPDATE … FROM picked
+    # WHERE id = picked.id AND <due again> RETURNING id — the form PostgreSQL's job queues use.
+    picked = candidates.with_for_update(skip_locked=True).cte("picked")
     return _ClaimStatements(
         candidates=candidates,
         update_returning=update(D).where(D.c.id.in_(candidates.scalar_subquery())).values(**values).returning(D.c.id),
+        update_skip_locked=update(D).where(D.c.id == picked.c.id, due).values(**values).returning(D.c.id),
         update_guarded=update(D).where(D.c.id.in_(ids), due).values(**values),
         claimed=select(D.c.id).where(D.c.id.in_(ids), D.c.lease_owner == bindparam("b_owner"),
                                      D.c.status == DeliveryStatus.PROCESSING.value),
@@ -231,7 +260,7 @@ def leased_by(session: Session, ids: Iterable[int], *, owner: str) -> set[int]:
 
 _LEASED_BY = select(D.c.id).where(D.c.id.in_(bindparam("b_ids", expanding=True)),
                                   D.c.status == DeliveryStatus.PROCESSING.value,
-                                  D.c.lease_owner == bindparam("b_owner")).with_for_update()
+                                  D.c.lease_owner == bindparam("b_owner")).order_by(D.c.id).with_for_update()
 
 
 def transition_many(
@@ -266,6 +295,8 @@ def transition_many(
     applied = 0
     for columns, rows in groups.items():
         statement = _transition_statement(columns, statuses, owner is not None)
+        # Row locks taken in id order, as everywhere else, so two transactions never wait on each other in a cycle.
+        rows.sort(key=lambda row: row["b_id"])
         for chunk in [rows] if many else [[row] for row in rows]:
             applied += _rowcount(session.execute(statement, chunk))
     return applied
@@ -354,6 +385,7 @@ def renew_leases(session: Session, ids: list[int], *, owner: str, now: dt.dateti
     wait longer than a lease. Renewing keeps a live sender's work its own, while a dead sender's
     leases still run out one lease after its last renewal."""
     renewed = 0
+    ids = sorted(ids)  # row locks in id order (see transition_many)
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
         renewed += _rowcount(session.execute(
@@ -412,6 +444,15 @@ def release_orphans(session: Session, *, now: dt.datetime, is_alive: Callable[[i
                 status=DeliveryStatus.QUEUED, next_attempt_at=now,
             )
     return freed
+
+
+def release_owned(session: Session, *, owner: str, now: dt.datetime) -> int:
+    """Give back every delivery still processing under `owner`'s lease (a sender that stops); how many."""
+    result = session.execute(
+        update(D).where(D.c.status == DeliveryStatus.PROCESSING.value, D.c.lease_owner == owner)
+        .values(status=DeliveryStatus.QUEUED.value, next_attempt_at=now, lease_owner=None, lease_expires_at=None,
+                updated_at=now))
+    return _rowcount(result)
 
 
 def next_due_at(session: Session, channels: Iterable[Channel] | None = None) -> dt.datetime | None:

@@ -1,5 +1,6 @@
 """The sending engine of one data folder: the sender and the scheduler, started together by every
-mode that sends (window, tray, headless `main.py sender`), behind the one-sender-per-folder lock."""
+mode that sends (window, tray, headless `main.py sender`), behind the one-sender-per-folder lock on
+SQLite (on a PostgreSQL server several senders share the work; core/sending/lock.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from core.channels import email as email_channel
 from core.channels import line_reach
 from core.channels.line import access_from_settings
 from core.planning import forecast
-from core.sending.lock import SenderLock
+from core.sending.lock import SenderLock, one_sender_only
 from core.sending.scheduler import Scheduler
 from core.sending.sender import Sender, SenderConfig, SenderEvents
 from core.store.db import Database
@@ -38,19 +39,21 @@ class Engine:
     started_at: dt.datetime | None = None  # sending since (None while paused)
     # None: the sender's own default. The window passes a smaller number (see WINDOW_SEND_THREADS).
     send_threads: int | None = None
+    app: str = "sender"  # which part of Shiftcast sends, as the other senders see it (core/sending/presence.py)
 
     def start(self) -> bool:
         """Start sending unless another process already sends from this folder. True if started."""
-        self.lock = SenderLock(self.paths.home / "sender.lock")
-        if not self.lock.acquire():
-            log.info("another Shiftcast process is already sending from %s", self.paths.home)
-            return False
+        if one_sender_only(self.db):
+            self.lock = SenderLock(self.paths.home / "sender.lock")
+            if not self.lock.acquire():
+                log.info("another Shiftcast process is already sending from %s", self.paths.home)
+                return False
         with self.db.read() as session:
             config = SenderConfig.from_settings(session)
         if self.send_threads is not None:
             config = dataclasses.replace(config, concurrency=self.send_threads)
         self.sender = Sender(self.db, lambda: access_from_settings(self.db), paths=self.paths, events=self.events, config=config,
-                             email_access=lambda: email_channel.access_from_settings(self.db)).start()
+                             email_access=lambda: email_channel.access_from_settings(self.db), app=self.app).start()
         self.started_at = utcnow()
         self.scheduler = Scheduler(self.db, wake_sender=self.sender.wake, refresh_quota=self._refresh_quota,
                                    on_alert=self.events.emit_alert, sending_since=self._sending_since,

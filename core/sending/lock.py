@@ -3,6 +3,10 @@
 The outbox stays safe even if two processes sent (claims are atomic), but one sender per folder keeps
 the rate limits and the tray's picture of the world honest. The lock dies with its process, so a
 crash never leaves it stuck.
+
+The rule holds for SQLite, a file one computer writes. A PostgreSQL server is shared by design: senders
+on several computers claim side by side (FOR UPDATE SKIP LOCKED) and see each other in the `senders`
+table (core/sending/presence.py), which a file lock on one computer could not.
 """
 
 from __future__ import annotations
@@ -11,6 +15,13 @@ import os
 import sys
 from pathlib import Path
 from typing import IO
+
+from core.store.db import Database
+
+
+def one_sender_only(db: Database) -> bool:
+    """Must this process hold the data folder's lock to send? Only on SQLite."""
+    return db.is_sqlite
 
 
 class SenderLock:

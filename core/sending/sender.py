@@ -28,20 +28,24 @@ from core.channels import registry
 from core.channels.email import SmtpAccess
 from core.channels.line import LineAccess
 from core.outbox import queue as outbox
+from core.sending import presence
 from core.sending.config import IN_FLIGHT_ROUNDS, SenderConfig, SenderEvents, SenderStats
+from core.sending.listener import OutboxListener
 from core.sending.outgoing import Job
 from core.sending.prepare import Preparer
+from core.sending.presence import Presence
 from core.sending.record import Recorder
 from core.sending.submit import Submitter
 from core.sending.turn import Claimer, Connections
 from core.store import identity
-from core.store.db import Database
+from core.store.db import Database, is_postgresql, retryable
 from core.store.models import Channel, Delivery, DeliveryStatus, utcnow
 from core.store.paths import DataPaths
 
 __all__ = ["IN_FLIGHT_ROUNDS", "Sender", "SenderConfig", "SenderEvents", "SenderStats"]
 
 log = logging.getLogger(__name__)
+TURN_ATTEMPTS = 3  # a turn the database rolled back for a deadlock or serialization failure runs again
 
 
 class Sender:
@@ -58,6 +62,7 @@ class Sender:
         email_access: Callable[[], SmtpAccess | None] | None = None,
         connect: Mapping[Channel, registry.Source] | None = None,
         machine: identity.Machine | None = None,
+        app: str = "sender",
     ) -> None:
         self.db = db
         self.paths = paths  # the data folder: message templates and images are read from it
@@ -90,6 +95,9 @@ class Sender:
                                   events=self.events, rng=self.rng, backoff=config.backoff,
                                   machine=machine or identity.this_machine())
         self._remove_listener = outbox.on_enqueued(self.wake)
+        # Who sends from where, for every sender sharing the database to see (core/sending/presence.py).
+        self.presence = Presence(db, self.owner, home=str(paths.home), app=app)
+        self.listener: OutboxListener | None = None  # other processes' enqueues, on PostgreSQL
 
     # ----- control -----
 
@@ -98,6 +106,9 @@ class Sender:
             freed = outbox.release_orphans(session, now=self.clock(), is_alive=outbox.pid_alive)
         if freed:
             log.info("freed %d deliveries leased by a sender that is no longer running", freed)
+        self.presence.start(self.clock(), is_alive=outbox.pid_alive)
+        if is_postgresql(self.db.url):
+            self.listener = OutboxListener(self.db.connect_url, self.wake).start()
         self._thread = threading.Thread(target=self._loop, name="shiftcast-sender", daemon=True)
         self._thread.start()
         return self
@@ -119,6 +130,8 @@ class Sender:
         self.wake()
         if self._thread is not None:
             self._thread.join(timeout)
+        if self.listener is not None:
+            self.listener.stop()
         self._remove_listener()
 
     # ----- the loop -----
@@ -128,6 +141,7 @@ class Sender:
             self.ready.set()
             while not self._stop.is_set():
                 self._wake.clear()
+                self._heartbeat()
                 busy = self.turn()
                 if not busy:
                     self._wake.wait(self._idle_wait())
@@ -142,6 +156,15 @@ class Sender:
         finally:
             self._submitter.shutdown()
             self._connections.close_all()
+
+    def _heartbeat(self) -> None:
+        now = self.clock()
+        if not self.presence.due(now):
+            return
+        try:
+            self.presence.beat(now)
+        except Exception as exc:  # noqa: BLE001 - a missed heartbeat must not stop the sending; the next turn tries again
+            log.warning("could not record this sender's heartbeat: %s", exc)
 
     def _idle_wait(self) -> float:
         if self._submitter.any_in_flight():
@@ -169,22 +192,30 @@ class Sender:
         renew = claimer.leases_to_renew(now, submitter.in_flight_ids)
         if not finished and not wanted and not renew:
             return False
-        changed: list[int] = []
-        jobs: list[Job] = []
-        hold_lifted = False
-        try:
-            with self.db.write() as session:
-                if renew:
-                    outbox.renew_leases(session, renew, owner=self.owner, now=now, lease=self.config.lease)
-                if finished:
-                    changed.extend(job.delivery_id for job, _ in finished)
-                    self._recorder.record(session, finished, now)
-                ids, hold_lifted = claimer.claim(session, wanted, now, active=active, busy=submitter.busy)
-                changed.extend(ids)
-                jobs = self._preparer.prepare(session, ids, now)
-        except BaseException:
-            self._recorder.discard()
-            raise
+        for attempt in range(1, TURN_ATTEMPTS + 1):
+            changed: list[int] = []
+            jobs: list[Job] = []
+            hold_lifted = False
+            try:
+                with self.db.write() as session:
+                    if renew:
+                        outbox.renew_leases(session, renew, owner=self.owner, now=now, lease=self.config.lease)
+                    if finished:
+                        changed.extend(job.delivery_id for job, _ in finished)
+                        self._recorder.record(session, finished, now)
+                    ids, hold_lifted = claimer.claim(session, wanted, now, active=active, busy=submitter.busy)
+                    changed.extend(ids)
+                    jobs = self._preparer.prepare(session, ids, now)
+                break
+            except BaseException as exc:
+                self._recorder.discard()
+                # On a shared server another transaction (a manager's retry, another sender's
+                # renewal) can still meet this one in a deadlock; the server rolled this one back
+                # whole, so the same turn simply runs again with the same results.
+                if attempt < TURN_ATTEMPTS and isinstance(exc, Exception) and retryable(exc):
+                    log.info("the turn met a concurrent transaction (%s); running it again", exc.__class__.__name__)
+                    continue
+                raise
         self.stats.turns += 1
         self._recorder.announce()
         if hold_lifted:
@@ -222,5 +253,12 @@ class Sender:
                 outbox.transition(session, delivery_id, expected=[DeliveryStatus.PROCESSING], owner=self.owner,
                                   now=now, status=DeliveryStatus.QUEUED, next_attempt_at=now,
                                   attempt_count=max((delivery.attempt_count if delivery else 1) - 1, 0))
+            # Whatever is still leased to it (a send that outlived the wait above) goes back now rather
+            # than one lease later: another sender may take it at once, and its committed retry key
+            # makes a resend of a request that did reach LINE come back as 409, not a second message.
+            left = outbox.release_owned(session, owner=self.owner, now=now)
+            if left:
+                log.info("released %d deliveries still leased to this sender as it stopped", left)
+            presence.stopped(session, self.owner, now=now)
         self._recorder.announce()
         self._submitter.clear()

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
 _READ_OPTION = "shiftcast_read_only"
@@ -48,7 +48,8 @@ class Database:
         connect_args: dict[str, Any] = {}
         if self.is_sqlite:
             connect_args = {"timeout": busy_timeout_s, "check_same_thread": False}
-        self.engine: Engine = create_engine(url, connect_args=connect_args, pool_pre_ping=not self.is_sqlite)
+        self.connect_url = with_password_file(url)
+        self.engine: Engine = create_engine(self.connect_url, connect_args=connect_args, pool_pre_ping=not self.is_sqlite)
         if self.is_sqlite:
             _install_sqlite_hooks(self.engine, busy_timeout_ms=int(busy_timeout_s * 1000),
                                   extra_pragmas=durability_pragmas(platform))
@@ -73,6 +74,25 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+DB_PASSWORD_FILE_ENV = "SHIFTCAST_DB_PASSWORD_FILE"
+DB_PASSWORD_CREDENTIAL = "db-password"
+
+
+def with_password_file(url: str) -> Any:
+    """The URL to connect with: a server URL without a password takes it from SHIFTCAST_DB_PASSWORD_FILE
+    (or systemd's credential db-password), so a service's password is kept in a file, never in its
+    environment or command line. Returned as a URL object, whose text hides the password."""
+    from sqlalchemy.engine import make_url
+
+    from core.store.secrets import secret_file
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite" or parsed.password is not None:
+        return parsed
+    password = secret_file(DB_PASSWORD_FILE_ENV, DB_PASSWORD_CREDENTIAL)
+    return parsed if password is None else parsed.set(password=password)
 
 
 def _install_sqlite_hooks(engine: Engine, *, busy_timeout_ms: int, extra_pragmas: tuple[str, ...]) -> None:
@@ -186,6 +206,76 @@ def supports_update_returning(session: Any) -> bool:
     if dialect.name == "sqlite":
         return sqlite_supports_returning()
     return bool(dialect.update_returning)
+
+
+OUTBOX_CHANNEL = "shiftcast_outbox"  # the NOTIFY channel an enqueue signals on PostgreSQL
+
+
+def notify(session: Any, channel: str) -> None:
+    """Signal `channel` when the caller's transaction commits (PostgreSQL's NOTIFY; nothing elsewhere).
+
+    The server delivers it only on commit and folds repeats within one transaction into one, so a
+    rolled-back enqueue wakes nobody and a thousand enqueues wake each listener once."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SELECT pg_notify(:channel, '')"), {"channel": channel})
+
+
+class Listener:
+    """A connection of its own that LISTENs on one channel (PostgreSQL only), for a thread to wait on.
+
+    Kept apart from the engine's pool: a pooled connection is handed to other work between uses, and
+    LISTEN belongs to one session for as long as it lives."""
+
+    def __init__(self, url: Any, channel: str) -> None:
+        import psycopg
+        from sqlalchemy.engine import make_url
+
+        conninfo = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+        self._connection = psycopg.connect(conninfo, autocommit=True, connect_timeout=10)
+        self._connection.execute(sql_identifier_statement("LISTEN", channel))
+        self.backend_pid = int(self._connection.info.backend_pid)
+
+    def wait(self, timeout: float) -> int:
+        """Wait up to `timeout` seconds; how many notifications came (0: none). Raises once the
+        connection is lost, so the caller can listen again on a new one."""
+        count = 0
+        for _ in self._connection.notifies(timeout=timeout, stop_after=1):
+            count += 1
+        if count == 0 and self._connection.closed:
+            raise ConnectionError("the listening connection was closed")
+        return count
+
+    def close(self) -> None:
+        self._connection.close()
+
+
+def sql_identifier_statement(verb: str, name: str) -> Any:
+    """`verb "name"` with the name quoted as an identifier (LISTEN takes no bound parameter)."""
+    from psycopg import sql
+
+    return sql.SQL("{} {}").format(sql.SQL(verb), sql.Identifier(name))
+
+
+def is_postgresql(url: str) -> bool:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).get_backend_name() == "postgresql"
+
+
+def supports_skip_locked(session: Any) -> bool:
+    """Row locks that a query can skip (SELECT … FOR UPDATE SKIP LOCKED): PostgreSQL, not SQLite."""
+    return bool(session.get_bind().dialect.name == "postgresql")
+
+
+# SQLSTATEs after which the whole transaction may simply run again: serialization_failure and
+# deadlock_detected (the server rolled the transaction back; nothing of it was applied).
+_RETRYABLE_SQLSTATES = frozenset({"40001", "40P01"})
+
+
+def retryable(exc: BaseException) -> bool:
+    """Did the database roll the transaction back only because of a concurrent one (run it again)?"""
+    original = getattr(exc, "orig", None) or exc
+    return getattr(original, "sqlstate", None) in _RETRYABLE_SQLSTATES
 
 
 class BulkStatement:

@@ -157,8 +157,11 @@ def stamp(session: Session, machine: Machine, *, now: dt.datetime) -> None:
 
 
 def others_since(session: Session, machine: Machine | None, since: dt.datetime) -> list[SendingMachine]:
-    """Other computers that sent from this database at or after `since`, the latest first."""
-    if machine is None:
+    """Other computers that sent from this database at or after `since`, the latest first.
+
+    Only a database file can be copied to another computer; a server (PostgreSQL) is shared by every
+    computer that sends from it by design (core/sending/presence.py lists them), so there it is none."""
+    if machine is None or session.get_bind().dialect.name != "sqlite":
         return []
     return list(session.scalars(select(SendingMachine).where(
         SendingMachine.machine_id != machine.machine_id, SendingMachine.last_sent_at >= since,

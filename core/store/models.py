@@ -24,6 +24,7 @@ from sqlalchemy import (
     TypeDecorator,
     UniqueConstraint,
     false,
+    text,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -209,6 +210,9 @@ class Publication(Base):
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
+_CLAIMABLE_SQL = "status IN ('pending', 'queued', 'processing')"
+
+
 class Delivery(Base):
     """The outbox row. The queue is this table: the sender claims due rows and reloads the rest by id."""
 
@@ -217,6 +221,10 @@ class Delivery(Base):
         Index("ix_deliveries_status_next_attempt", "status", "next_attempt_at"),
         Index("ix_deliveries_shift", "shift_id", "shift_version"),
         Index("ix_deliveries_created", "created_at"),
+        # Only the rows a claim can take, in the order it takes them: the claim's cost follows the live
+        # queue, not the history (docs/postgresql.md).
+        Index("ix_deliveries_claimable", "next_attempt_at", "id",
+              postgresql_where=text(_CLAIMABLE_SQL), sqlite_where=text(_CLAIMABLE_SQL)),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -320,6 +328,22 @@ class SendingMachine(Base):
     host: Mapped[str] = mapped_column(String(255))
     first_sent_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
     last_sent_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+
+
+class SenderRecord(Base):
+    """A sender that sends, or sent, from this database: who, where, since when, and its last heartbeat
+    (core/sending/presence.py). Its id is its lease owner, so the rows it has claimed name it."""
+
+    __tablename__ = "senders"
+
+    id: Mapped[str] = mapped_column(String(80), primary_key=True)
+    host: Mapped[str] = mapped_column(String(255))
+    pid: Mapped[int] = mapped_column(Integer)
+    home: Mapped[str] = mapped_column(Text)  # the data folder it was started with
+    app: Mapped[str] = mapped_column(String(32))  # which part of Shiftcast sends: sender, window, tray
+    started_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    heartbeat_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    stopped_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
 
 
 class WebhookEvent(Base):

@@ -64,12 +64,43 @@ def set_secret(name: str, value: str, *, env: str | None = None) -> None:
 
 
 def line_token() -> str | None:
-    """The channel access token: SHIFTCAST_LINE_TOKEN for headless use, else the keyring."""
+    """The channel access token: SHIFTCAST_LINE_TOKEN for headless use, else a file (below), else the keyring."""
     from_env = os.environ.get(LINE_TOKEN_ENV, "").strip()
     if from_env:
         secrets_registry.add(from_env)
         return from_env
+    from_file = secret_file(LINE_TOKEN_FILE_ENV, LINE_TOKEN_CREDENTIAL)
+    if from_file:
+        return from_file
     return get_secret(LINE_TOKEN, env=LINE_TOKEN_ENV)
+
+
+# A service keeps secrets in files rather than in its environment or on its command line: a file
+# named by SHIFTCAST_LINE_TOKEN_FILE (a Docker secret, /run/secrets/…), or a systemd credential
+# (LoadCredential=line-token:…, which systemd hands over in $CREDENTIALS_DIRECTORY).
+LINE_TOKEN_FILE_ENV = "SHIFTCAST_LINE_TOKEN_FILE"
+LINE_TOKEN_CREDENTIAL = "line-token"
+CREDENTIALS_DIRECTORY_ENV = "CREDENTIALS_DIRECTORY"
+
+
+def secret_file(file_env: str, credential: str) -> str | None:
+    """The secret kept in the file `file_env` names, else in systemd's credential `credential`; None
+    if neither is set. A file that is named but unreadable is an error, not a silent fallback."""
+    path = os.environ.get(file_env, "").strip()
+    if not path:
+        folder = os.environ.get(CREDENTIALS_DIRECTORY_ENV, "").strip()
+        if not folder or not os.path.exists(os.path.join(folder, credential)):
+            return None
+        path = os.path.join(folder, credential)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            value = handle.read().strip()
+    except OSError as exc:
+        raise SecretStoreError(f"cannot read the secret file {path} ({file_env}): {exc.strerror}") from None
+    if not value:
+        raise SecretStoreError(f"the secret file {path} ({file_env}) is empty")
+    secrets_registry.add(value)
+    return value
 
 
 def set_line_token(token: str) -> None:

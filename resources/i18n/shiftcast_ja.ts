@@ -662,6 +662,18 @@
         <translation>すべて</translation>
     </message>
     <message>
+        <source>{0} (no heartbeat since {1})</source>
+        <translation>{0}（{1}以降応答なし）</translation>
+    </message>
+    <message>
+        <source>{0} (since {1})</source>
+        <translation>{0}（{1}から）</translation>
+    </message>
+    <message>
+        <source>Sending from: {0}</source>
+        <translation>送信中のコンピューター：{0}</translation>
+    </message>
+    <message>
         <source>Delivery #{0} will be sent on {1} at {2}, its due time, if its shift and teacher still allow it then.</source>
         <translation>配信 #{0} は予定時刻の{1} {2}に送信します。その時点でシフトや講師の状態が変わっていれば送信しません。</translation>
     </message>
