@@ -13,7 +13,7 @@ from urllib.parse import parse_qs
 
 from core.emulator import responses as r
 from core.emulator.faults import FaultPlan
-from core.emulator.http11 import Request, Response
+from core.emulator.exchange import Request, Response
 from core.emulator.simulate import Delivered, Simulator
 from core.emulator.state import EmulatorState
 
