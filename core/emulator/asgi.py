@@ -1,8 +1,9 @@
 """The emulator as a bare ASGI application: an HTTP request in, the handlers' Outcome out.
 
-Bare rather than on Starlette: the emulator routes by itself (LINE's 404/405 and the order of its
-checks are part of what it emulates), so a framework's router would only add a second lookup and a
-second request object to every push; docs/performance.md has the figures.
+Bare rather than on Starlette: the emulator routes by itself, because LINE's 404/405 answers, the
+order of its checks and a request-log entry for every request are part of what it emulates; a
+framework's router in front would be a second route table that decides nothing. (It would cost
+little: docs/performance.md, "Emulator on uvicorn".)
 
 Handlers are synchronous and take the state lock only briefly, so they run on the event loop, except
 those that may wait on the bot's webhook endpoint (Application.blocks), which run on a worker thread.
