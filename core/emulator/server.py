@@ -24,6 +24,7 @@ _STOP_TIMEOUT = 10.0
 # has just closed would see a failure that is the emulator's, not LINE's.
 _KEEP_ALIVE_SECONDS = 300
 _MAX_HEAD_BYTES = 64 * 1024
+_HALT_WAIT = 1.0
 
 
 def _require_loopback(host: str) -> None:
@@ -108,6 +109,7 @@ class LineEmulator:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._server: Any = None  # uvicorn.Server, imported when the emulator starts
+        self._serving: asyncio.Task[None] | None = None
         self._port: int | None = None
 
     # ----- life cycle -----
@@ -126,7 +128,7 @@ class LineEmulator:
         config = uvicorn.Config(AsgiEmulator(self._app, self._connections), http=_protocol_class(self._connections),
                                 ws="none", interface="asgi3", lifespan="off", log_config=None, log_level="warning",
                                 access_log=False, server_header=False, proxy_headers=False,
-                                timeout_keep_alive=_KEEP_ALIVE_SECONDS, timeout_graceful_shutdown=1,
+                                timeout_keep_alive=_KEEP_ALIVE_SECONDS,
                                 h11_max_incomplete_event_size=_MAX_HEAD_BYTES)
         self._server = server = uvicorn.Server(config)
         loop = asyncio.new_event_loop()
@@ -144,34 +146,45 @@ class LineEmulator:
             raise RuntimeError(f"the LINE emulator did not start on {self.host}:{self._port}")
         return self
 
-    @staticmethod
-    def _run(loop: asyncio.AbstractEventLoop, server: Any, sock: socket.socket) -> None:
+    def _run(self, loop: asyncio.AbstractEventLoop, server: Any, sock: socket.socket) -> None:
         asyncio.set_event_loop(loop)
+        self._serving = serving = loop.create_task(server.serve(sockets=[sock]))
         try:
-            loop.run_until_complete(server.serve(sockets=[sock]))
+            loop.run_until_complete(serving)
+        except asyncio.CancelledError:
+            pass  # stop() ends serving this way
         finally:
+            pending = asyncio.all_tasks(loop)
+            for task in pending:
+                task.cancel()
+            if pending:
+                loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
             sock.close()
             loop.close()
 
     def stop(self) -> None:
-        loop, thread, server = self._loop, self._thread, self._server
+        loop, thread = self._loop, self._thread
         if loop is None or thread is None:
             return
         if thread.is_alive() and not loop.is_closed():
-            # Every connection is dropped at once, so answers still waiting (a hang, latency) give up now
-            # instead of holding the shutdown for their full delay.
             try:
-                loop.call_soon_threadsafe(self._drop_connections)
-            except RuntimeError:
-                pass  # the loop closed meanwhile; joining below is all that is left
-        if server is not None:
-            server.should_exit = True
+                asyncio.run_coroutine_threadsafe(self._halt(), loop).result(_STOP_TIMEOUT)
+            except (RuntimeError, TimeoutError):
+                pass  # the loop died already; joining below is all that is left
         thread.join(_STOP_TIMEOUT)
-        self._loop = self._thread = self._server = None
+        self._loop = self._thread = self._server = self._serving = None
 
-    def _drop_connections(self) -> None:
+    async def _halt(self) -> None:
+        # uvicorn's own shutdown polls every 100 ms, which every test starting an emulator would pay.
+        # Every connection is dropped at once instead, so answers still waiting (a hang, latency) give
+        # up now; what is still running gets a moment to finish before serving is cancelled.
         for transport in list(self._connections.values()):
             transport.close()
+        others = asyncio.all_tasks() - {asyncio.current_task(), self._serving}
+        if others:
+            await asyncio.wait(others, timeout=_HALT_WAIT)
+        if self._serving is not None:
+            self._serving.cancel()
 
     def __enter__(self) -> LineEmulator:
         return self if self._thread is not None else self.start()
