@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import socket
@@ -629,6 +630,83 @@ def test_latency_does_not_block_other_connections(emu: LineEmulator) -> None:
     elapsed = time.perf_counter() - started
     assert statuses == [200] * 4
     assert 0.2 <= elapsed < 0.7  # four 200 ms answers side by side, not one after another
+
+
+def test_stop_is_prompt_while_an_accepted_answer_hangs(clock: FakeClock) -> None:
+    emulator = LineEmulator(token=TOKEN, clock=clock).start()
+    emulator.add_user(ALICE, "佐藤 花子")
+    emulator.set_faults(FaultPlan(timeout_after_accept_rate=1.0, hang_seconds=60))
+    outcome: list[BaseException] = []
+
+    def call() -> None:
+        with httpx.Client(base_url=emulator.base_url, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=30) as own:
+            try:
+                push(own, ALICE, retry_key=key())
+            except httpx.HTTPError as exc:
+                outcome.append(exc)
+
+    worker = threading.Thread(target=call)
+    worker.start()
+    deadline = time.monotonic() + 10
+    while not emulator.inbox(ALICE) and time.monotonic() < deadline:  # accepted: now it hangs
+        threading.Event().wait(0.01)
+    assert len(emulator.inbox(ALICE)) == 1
+    started = time.monotonic()
+    emulator.stop()
+    worker.join(10)
+    assert time.monotonic() - started < 5  # not the 60 s the answer would have waited
+    assert not worker.is_alive() and len(outcome) == 1  # the client saw the connection end, not a 200
+
+
+def test_a_slow_webhook_endpoint_does_not_hold_other_requests() -> None:
+    # A bot endpoint that takes the webhook test's POST and answers only when told to.
+    accepted, release = threading.Event(), threading.Event()
+    endpoint = socket.create_server(("127.0.0.1", 0))
+
+    def bot() -> None:
+        conn, _ = endpoint.accept()
+        with conn:
+            accepted.set()
+            conn.recv(65536)
+            release.wait(10)
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
+
+    serving = threading.Thread(target=bot, daemon=True)
+    serving.start()
+    answers: list[httpx.Response] = []
+    with endpoint, LineEmulator(token=TOKEN, loopback_webhooks=True) as emulator:
+        emulator.set_webhook_endpoint(f"http://127.0.0.1:{endpoint.getsockname()[1]}/line/webhook")
+        line = {"Authorization": f"Bearer {TOKEN}"}
+
+        def webhook_test() -> None:
+            answers.append(httpx.post(emulator.base_url + "/v2/bot/channel/webhook/test", headers=line, timeout=10))
+
+        tester = threading.Thread(target=webhook_test)
+        tester.start()
+        assert accepted.wait(10)
+        try:
+            # While the emulator waits for the bot, LINE's other endpoints and the control API answer.
+            assert httpx.get(emulator.base_url + "/v2/bot/info", headers=line, timeout=1.5).status_code == 200
+            assert httpx.get(emulator.base_url + "/_emulator/stats", timeout=1.5).status_code == 200
+            assert tester.is_alive()
+        finally:
+            release.set()
+            tester.join(10)
+    [answer] = answers
+    assert answer.status_code == 200 and answer.json()["statusCode"] == 200
+
+
+def test_a_handler_bug_costs_one_answer(client: httpx.Client, emu: LineEmulator,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_: Any) -> Any:
+        raise RuntimeError("a bug in a handler")
+
+    routes = emu._app.line._exact
+    monkeypatch.setitem(routes, "/v2/bot/info", dataclasses.replace(routes["/v2/bot/info"], handler=broken))
+    failed = client.get("/v2/bot/info")
+    assert failed.status_code == 500 and failed.json() == {"message": "Internal server error"}
+    assert failed.headers["Connection"] == "close"
+    assert push(client, ALICE).status_code == 200  # the server goes on, on a new connection
 
 
 def test_fault_plan_rejects_nonsense() -> None:

@@ -4,8 +4,8 @@
         emu.add_user("U" + "0" * 32, "Hanako")
         ...  # point the LINE client at emu.base_url
 
-Modules: http11 (the HTTP/1.1 protocol), app (routing), line_api (LINE's endpoints), control_api
-(/_emulator/), validation (body rules), retrykeys, quota, ratelimit, faults, state, records, responses,
+Modules: exchange (what handlers are given and answer), asgi (the ASGI application uvicorn serves),
+app (routing), line_api (LINE's endpoints), control_api (/_emulator/), validation (body rules), retrykeys, quota, ratelimit, faults, state, records, responses,
 server (LineEmulator), cli (serve_forever), loadcheck (throughput measurement); and the other
 direction: webhooks (endpoint rules, signing, event shapes), simulate (users and groups acting on the
 bot, each a signed webhook POST), tokens (stateless channel access tokens).

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from core.emulator import responses as r
 from core.emulator.control_api import PREFIX, ControlApi
-from core.emulator.http11 import Outcome, Request, Response
+from core.emulator.exchange import Outcome, Request, Response
 from core.emulator.line_api import LineApi
 from core.emulator.records import RequestRecord
 from core.emulator.state import EmulatorState
 from core.emulator.tokens import PATH as TOKEN_PATH
+
+# Answered only after a signed POST to the bot's endpoint, which may take its full timeout.
+_WEBHOOK_TEST = "/v2/bot/channel/webhook/test"
 
 
 class EmulatorApp:
@@ -25,6 +28,10 @@ class EmulatorApp:
         if request.path == TOKEN_PATH:
             return self._issue_token(request)
         return self.line.handle(request)
+
+    def blocks(self, request: Request) -> bool:
+        # The control API posts simulated events to the bot; the rest only takes the state lock briefly.
+        return request.path.startswith(PREFIX) or request.path == _WEBHOOK_TEST
 
     def _issue_token(self, request: Request) -> Outcome:
         state = self.state

@@ -12,8 +12,8 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from core.emulator import responses as r
+from core.emulator.exchange import Request, Response
 from core.emulator.faults import FaultPlan
-from core.emulator.http11 import Request, Response
 from core.emulator.simulate import Delivered, Simulator
 from core.emulator.state import EmulatorState
 

@@ -24,8 +24,8 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from core.emulator import responses as r
+from core.emulator.exchange import Hangup, Later, Outcome, Request, Response
 from core.emulator.faults import Fault
-from core.emulator.http11 import Hangup, Later, Outcome, Request, Response
 from core.emulator.records import RequestRecord
 from core.emulator.retrykeys import Accepted, is_uuid
 from core.emulator.simulate import Simulator

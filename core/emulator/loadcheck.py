@@ -51,7 +51,7 @@ def _start_child() -> tuple[subprocess.Popen[str], str]:
 
 
 def _httpx_worker(base_url: str, threads: int) -> tuple[Callable[[], Callable[[], int]], Callable[[], None]]:
-    import httpx  # only this measuring tool needs a client library; the emulator itself is stdlib
+    import httpx  # imported here so the raw driver runs without it
 
     client = httpx.Client(
         base_url=base_url,

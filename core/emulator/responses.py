@@ -6,7 +6,7 @@ import json
 import uuid
 from typing import Any
 
-from core.emulator.http11 import Response
+from core.emulator.exchange import Response
 
 # LINE's wording where LINE documents or is known to use it.
 NOT_FOUND = "Not found"

@@ -1,4 +1,4 @@
-"""LineEmulator: the emulator's event loop on a daemon thread, and the methods tests call."""
+"""LineEmulator: the emulator served by uvicorn on a daemon thread, and the methods tests call."""
 
 from __future__ import annotations
 
@@ -7,17 +7,24 @@ import datetime as dt
 import ipaddress
 import socket
 import threading
+import time
 from types import TracebackType
+from typing import Any
 
 from core.emulator.app import EmulatorApp
+from core.emulator.asgi import AsgiEmulator, Connections
 from core.emulator.faults import FaultPlan
-from core.emulator.http11 import HttpConnection
 from core.emulator.records import InboxMessage, RequestRecord
 from core.emulator.simulate import Delivered
 from core.emulator.state import Clock, EmulatorState
 from core.emulator.webhooks import SentWebhook, endpoint_problem
 
 _STOP_TIMEOUT = 10.0
+# A client's idle keep-alive connection stays open this long: a pool reusing a connection the server
+# has just closed would see a failure that is the emulator's, not LINE's.
+_KEEP_ALIVE_SECONDS = 300
+_MAX_HEAD_BYTES = 64 * 1024
+_HALT_WAIT = 1.0
 
 
 def _require_loopback(host: str) -> None:
@@ -30,6 +37,39 @@ def _require_loopback(host: str) -> None:
         loopback = False
     if not loopback:
         raise ValueError(f"the LINE emulator only listens on loopback, not {host!r}")
+
+
+def _protocol_class(connections: Connections) -> Any:
+    """uvicorn's h11 protocol, keeping each connection's transport where the ASGI app can hang it up."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class Protocol(H11Protocol):
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            # Nagle off: uvicorn writes the head and the body apart, and the second would wait ~40 ms
+            # for a delayed ACK (asyncio turns it off only for a listening socket made with IPPROTO_TCP).
+            sock = transport.get_extra_info("socket")
+            if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+                try:
+                    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                except OSError:
+                    pass
+            super().connection_made(transport)
+            self._emulator_key = _client_key(transport)
+            if self._emulator_key is not None:
+                connections[self._emulator_key] = transport
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._emulator_key is not None and connections.get(self._emulator_key) is self.transport:
+                del connections[self._emulator_key]
+            super().connection_lost(exc)
+
+    return Protocol
+
+
+def _client_key(transport: asyncio.Transport) -> tuple[str, int] | None:
+    # The same form as the ASGI scope's "client", which uvicorn takes from the peer address too.
+    peer = transport.get_extra_info("peername")
+    return (str(peer[0]), int(peer[1])) if isinstance(peer, tuple) and len(peer) >= 2 else None
 
 
 class LineEmulator:
@@ -65,51 +105,61 @@ class LineEmulator:
         self._state.tokens.channel_id = channel_id
         self._state.tokens.channel_secret = self._state.webhooks.channel_secret
         self._app = EmulatorApp(self._state, token)
-        self._connections: set[HttpConnection] = set()
+        self._connections: Connections = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
-        self._server: asyncio.AbstractServer | None = None
+        self._server: Any = None  # uvicorn.Server, imported when the emulator starts
+        self._serving: asyncio.Task[None] | None = None
         self._port: int | None = None
 
     # ----- life cycle -----
 
     def start(self) -> LineEmulator:
+        import uvicorn
+
         if self._thread is not None:
             raise RuntimeError("the emulator is already started")
         # Bound here, on the caller's thread, so a port in use fails start() itself.
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
         sock = socket.create_server((self.host, self._requested_port), family=family, backlog=1024)
         self._port = sock.getsockname()[1]
+        # log_config=None: uvicorn must not replace the host application's logging with its own.
+        # proxy_headers off: the client address is how a hang-up finds its connection.
+        config = uvicorn.Config(AsgiEmulator(self._app, self._connections), http=_protocol_class(self._connections),
+                                ws="none", interface="asgi3", lifespan="off", log_config=None, log_level="warning",
+                                access_log=False, server_header=False, proxy_headers=False,
+                                timeout_keep_alive=_KEEP_ALIVE_SECONDS,
+                                h11_max_incomplete_event_size=_MAX_HEAD_BYTES)
+        self._server = server = uvicorn.Server(config)
         loop = asyncio.new_event_loop()
         self._loop = loop
-        self._thread = threading.Thread(target=self._run, args=(loop,), name="line-emulator", daemon=True)
+        self._thread = threading.Thread(target=self._run, args=(loop, server, sock), name="line-emulator", daemon=True)
         self._thread.start()
-        started = asyncio.run_coroutine_threadsafe(self._serve(sock), loop)
-        try:
-            started.result(_STOP_TIMEOUT)
-        except BaseException:
+        # uvicorn says it listens only through this flag; the socket is bound already, so this is short.
+        waited = threading.Event()
+        deadline = time.monotonic() + _STOP_TIMEOUT
+        while not (server.started or server.should_exit) and self._thread.is_alive() and time.monotonic() < deadline:
+            waited.wait(0.002)
+        if not server.started:
             sock.close()
             self.stop()
-            raise
+            raise RuntimeError(f"the LINE emulator did not start on {self.host}:{self._port}")
         return self
 
-    async def _serve(self, sock: socket.socket) -> None:
-        loop = asyncio.get_running_loop()
-        self._server = await loop.create_server(
-            lambda: HttpConnection(self._app, self._connections), sock=sock
-        )
-
-    @staticmethod
-    def _run(loop: asyncio.AbstractEventLoop) -> None:
+    def _run(self, loop: asyncio.AbstractEventLoop, server: Any, sock: socket.socket) -> None:
         asyncio.set_event_loop(loop)
+        self._serving = serving = loop.create_task(server.serve(sockets=[sock]))
         try:
-            loop.run_forever()
+            loop.run_until_complete(serving)
+        except asyncio.CancelledError:
+            pass  # stop() ends serving this way
+        finally:
             pending = asyncio.all_tasks(loop)
             for task in pending:
                 task.cancel()
             if pending:
                 loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
-        finally:
+            sock.close()
             loop.close()
 
     def stop(self) -> None:
@@ -118,22 +168,23 @@ class LineEmulator:
             return
         if thread.is_alive() and not loop.is_closed():
             try:
-                asyncio.run_coroutine_threadsafe(self._shutdown(), loop).result(_STOP_TIMEOUT)
+                asyncio.run_coroutine_threadsafe(self._halt(), loop).result(_STOP_TIMEOUT)
             except (RuntimeError, TimeoutError):
                 pass  # the loop died already; joining below is all that is left
-            finally:
-                if not loop.is_closed():
-                    loop.call_soon_threadsafe(loop.stop)
         thread.join(_STOP_TIMEOUT)
-        self._loop = self._thread = self._server = None
+        self._loop = self._thread = self._server = self._serving = None
 
-    async def _shutdown(self) -> None:
-        if self._server is not None:
-            self._server.close()
-        for connection in list(self._connections):
-            connection.close()
-        # Let the closed transports deliver connection_lost, which cancels hanging answers.
-        await asyncio.sleep(0)
+    async def _halt(self) -> None:
+        # uvicorn's own shutdown polls every 100 ms, which every test starting an emulator would pay.
+        # Every connection is dropped at once instead, so answers still waiting (a hang, latency) give
+        # up now; what is still running gets a moment to finish before serving is cancelled.
+        for transport in list(self._connections.values()):
+            transport.close()
+        others = asyncio.all_tasks() - {asyncio.current_task(), self._serving}
+        if others:
+            await asyncio.wait(others, timeout=_HALT_WAIT)
+        if self._serving is not None:
+            self._serving.cancel()
 
     def __enter__(self) -> LineEmulator:
         return self if self._thread is not None else self.start()

@@ -15,7 +15,7 @@ import secrets
 from urllib.parse import parse_qs
 
 from core.emulator import responses as r
-from core.emulator.http11 import Request, Response
+from core.emulator.exchange import Request, Response
 
 PATH = "/oauth2/v3/token"
 LIFETIME = dt.timedelta(seconds=900)

@@ -49,9 +49,9 @@ LATENCIES_MS = (0, 20)
 TARGET_VS_PEER = 1.5
 TARGET_VS_NO_QUEUE = 0.9
 TARGET_LATENCY_P50_MS = 10.0
-# Both in every run unless --servers says otherwise. The emulator is cheap per request (a hand-written
-# asyncio server); the stand-in costs what an ordinary web stack costs, so a result that holds only
-# against the emulator is the emulator's.
+# Both in every run unless --servers says otherwise. The emulator (a bare ASGI app on uvicorn) and the
+# stand-in (Starlette on uvicorn) share no code, so a result that holds only against the emulator is
+# the emulator's.
 SERVERS = ("emulator", "standin")
 SECTIONS = ("all", "throughput")
 
