@@ -149,6 +149,7 @@ class PublishView(QWidget):
         self._build()
         ctx.bridge.shifts_changed.connect(self.schedule_refresh)
         ctx.bridge.settings_changed.connect(self._load_rooms)
+        ctx.signals.roster_changed.connect(self._load_rooms)
         ctx.bridge.deliveries_changed.connect(self._deliveries_changed)
         self._load_rooms()
 
@@ -311,7 +312,8 @@ class PublishView(QWidget):
             self.state = None
             self.ctx.tasks.supersede(self, "state")
             self.ctx.tasks.supersede(self, "preview")
-            self.viewer.show_message(self.tr("Add a classroom in Settings to publish its roster."))
+            self.viewer.show_message(self.tr("No classroom yet. Add one with “Add classroom…” in the Shifts area; "
+                                             "its roster can then be published here."))
             self._show_state(None)
             return
         self._load_state()

@@ -137,6 +137,7 @@ class ClassroomSection(QGroupBox):
                        self.language.currentIndexChanged):
             signal.connect(self._edited)
         self._set_enabled(False)
+        ctx.signals.roster_changed.connect(self.reload)
         self.reload()
 
     # ----- loading -----
@@ -262,6 +263,7 @@ class ClassroomSection(QGroupBox):
             self._fill(room)
         self.status.ok(self.tr("Saved."))
         self.ctx.bridge.settings_changed.emit()
+        self.ctx.signals.roster_changed.emit()
 
     def _save_failed(self, exc: BaseException) -> None:
         self.save.setEnabled(True)
