@@ -187,7 +187,7 @@ class PublishView(QWidget):
         bar.addWidget(self.classroom_box)
         self._show_month()
 
-        self.viewer = ImageViewer(self)
+        self.viewer = ImageViewer(self, fit="width")
         self.warning = QLabel(self)
         self.warning.setWordWrap(True)
         self.warning.setStyleSheet("QLabel { background: #fff3cd; color: #664d03; border: 1px solid #ffda6a;"
@@ -242,8 +242,9 @@ class PublishView(QWidget):
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.addWidget(self.viewer)
         splitter.addWidget(side)
+        # Most of the width to the picture: on a 1366-pixel screen a 3:2 split left it at a third of its size.
         splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
+        splitter.setStretchFactor(1, 1)
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         layout = QVBoxLayout(self)
