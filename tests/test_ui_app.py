@@ -108,3 +108,19 @@ def test_the_demo_process_gets_a_demo_folder_inside_this_windows_data_folder(
     [(_, arguments)] = started
     assert arguments[-3:] == ["--home", str(chosen), "demo"]
     assert demo.demo_home(chosen) == chosen / "demo"  # where that process then keeps its data
+
+
+def test_the_tray_offers_sending_once_the_engine_has_started(qtbot, ctx: AppContext) -> None:
+    from ui.app import start_engine
+    from ui.tray import Tray
+
+    ctx.engine_starting = True  # the window and the tray come first, the engine right after them
+    tray = Tray(ctx, QIcon(), open_window=lambda: None, quit_app=lambda: None)
+    assert not tray.pause_action.isEnabled() and not tray.send_action.isEnabled()
+    engine = Engine(ctx.db, ctx.paths)
+    try:
+        assert start_engine(ctx, engine)
+        assert tray.pause_action.isEnabled() and tray.send_action.isEnabled()
+    finally:
+        engine.stop()
+    settle(qtbot, ctx)

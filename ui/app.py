@@ -76,8 +76,11 @@ def run_gui(args: argparse.Namespace) -> int:
     ctx.bridge.attach(engine.events)
     if mode == "screenshots":
         ctx.engine = engine  # shown as "not sending": the pictures are taken without a sender running
-    elif not smoke and engine.start():
-        ctx.engine = engine
+    elif not smoke:
+        # The window comes first and the engine right after it (about 100 ms of start-up the manager
+        # would otherwise wait through); the status line and the tray follow ctx.signals.engine_changed.
+        ctx.engine_starting = True
+        QTimer.singleShot(0, lambda: start_engine(ctx, engine))
     try:
         if mode == "screenshots":
             from ui.screenshots import save_all
@@ -93,6 +96,13 @@ def run_gui(args: argparse.Namespace) -> int:
             ctx.demo.stop()
         instance.close()
         db.dispose()
+
+
+def start_engine(ctx: AppContext, engine: Engine) -> bool:
+    """Start sending from this process, unless another one already sends for the folder."""
+    started = engine.start()
+    ctx.set_engine(engine if started else None)
+    return started
 
 
 class Shell:

@@ -42,7 +42,12 @@ class Tray(QObject):
         ctx.bridge.deliveries_changed.connect(lambda _ids: self.refresh_counts())
         self._timer = QTimer(self, interval=60_000, timeout=self.refresh_counts)
         self._timer.start()
-        sending = ctx.engine is not None and ctx.engine.sending
+        ctx.signals.engine_changed.connect(self.engine_changed)
+        self.engine_changed()
+
+    def engine_changed(self) -> None:
+        """The engine starts after the tray is built (or not at all, when another process sends)."""
+        sending = self.ctx.engine is not None and self.ctx.engine.sending
         self.send_action.setEnabled(sending)
         self.pause_action.setEnabled(sending)
         self.refresh_counts()
