@@ -139,6 +139,8 @@ class Shell:
         return self.window
 
     def quit_app(self) -> None:
+        if self.window is not None:
+            self.window.save_geometry()
         self.quitting = True
         if self.tray is not None:
             self.tray.hide()

@@ -28,6 +28,7 @@ from core.store.settings import ChannelHold
 from core.version import __version__
 from ui.alerts_banner import AlertsBanner
 from ui.context import AppContext
+from ui.window_geometry import Rect, SavedGeometry, screen_key, window_rect
 
 if TYPE_CHECKING:
     from ui.deliveries_view import DeliveriesView
@@ -81,7 +82,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"Shiftcast {__version__}" + (self.tr(" — demo") if ctx.demo else ""))
         if icon is not None:
             self.setWindowIcon(icon)
-        self.resize(1280, 800)
+        self._saved_geometry = SavedGeometry(ctx.paths.home)
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(True)
         self._views: dict[str, QWidget] = {}
@@ -108,6 +109,7 @@ class MainWindow(QMainWindow):
         ctx.bridge.hold_changed.connect(lambda _reason: self.refresh_status())
         ctx.signals.engine_changed.connect(self.refresh_status)
         self.refresh_status()
+        self.place()
 
     # ----- areas -----
 
@@ -151,10 +153,25 @@ class MainWindow(QMainWindow):
     def built_areas(self) -> list[str]:
         return [area for area in AREAS if area in self._views]
 
+    # ----- size and place -----
+
+    def place(self, available: Rect | None = None, key: str | None = None) -> None:
+        """Fit the window into the screen's available area, where it last was on that screen."""
+        screen = self.screen()
+        if available is None:
+            available = Rect.of(screen.availableGeometry())
+        key = key or screen_key(screen)
+        self.setGeometry(window_rect(available, self._saved_geometry.read(key)).qrect())
+
+    def save_geometry(self) -> None:
+        if not self.isVisible():
+            return
+        self._saved_geometry.write(screen_key(self.screen()), Rect.of(self.normalGeometry()))
+
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu(self.tr("&File"))
         quit_action = QAction(self.tr("&Quit"), self, shortcut=QKeySequence.StandardKey.Quit)
-        quit_action.triggered.connect(self.quit_requested)
+        quit_action.triggered.connect(self._quit)
         file_menu.addAction(quit_action)
         help_menu = self.menuBar().addMenu(self.tr("&Help"))
         help_menu.addAction(QAction(self.tr("Open the data folder"), self,
@@ -162,6 +179,10 @@ class MainWindow(QMainWindow):
         help_menu.addAction(QAction(self.tr("Open the log file"), self,
                                     triggered=lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.ctx.paths.logs / "shiftcast.log")))))
         help_menu.addAction(QAction(self.tr("About Shiftcast"), self, triggered=self.about))
+
+    def _quit(self) -> None:
+        self.save_geometry()
+        self.quit_requested.emit()
 
     def about(self) -> None:
         QMessageBox.about(self, self.tr("About Shiftcast"),
@@ -203,5 +224,6 @@ class MainWindow(QMainWindow):
         self.sender_status.setText(self.tr("{0} · waiting {1} · failed {2}").format(state, waiting, counts["failed"]))
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_geometry()
         event.ignore()
         self.close_requested.emit()
