@@ -124,3 +124,75 @@ def test_the_tray_offers_sending_once_the_engine_has_started(qtbot, ctx: AppCont
     finally:
         engine.stop()
     settle(qtbot, ctx)
+
+
+class _Demo:
+    """Stands for a started DemoEnvironment: the shell and the tray only ask whether there is one."""
+
+
+def test_the_demo_says_demo_in_its_title_tray_tooltip_and_icon(qtbot, ctx: AppContext) -> None:
+    from PySide6.QtGui import QColor, QPixmap
+
+    from ui.app import DEMO_BADGE_COLOUR, demo_icon
+    from ui.main_window import MainWindow
+    from ui.tray import Tray
+
+    plain = QPixmap(64, 64)
+    plain.fill(QColor("white"))
+    badged = demo_icon(QIcon(plain)).pixmap(64, 64).toImage()
+    assert badged.pixelColor(32, 60) == QColor(DEMO_BADGE_COLOUR)  # a band across the bottom…
+    assert badged.pixelColor(32, 8) == QColor("white")  # …leaving the app's picture above it
+    ctx.demo = _Demo()  # type: ignore[assignment]
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    assert window.windowTitle().endswith("— DEMO")
+    tray = Tray(ctx, QIcon(), open_window=lambda: None, quit_app=lambda: None)
+    assert tray.icon.toolTip().startswith("Shiftcast DEMO")
+    settle(qtbot, ctx)
+    assert tray.icon.toolTip().startswith("Shiftcast DEMO — Waiting 0")
+
+
+def test_choosing_the_demo_at_first_start_hands_over_and_quits(
+        qtbot, ctx: AppContext, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    from ui import app as ui_app
+
+    app = QApplication.instance()
+    quit_calls = _Quit(app, monkeypatch)
+    started: list[Path] = []
+    monkeypatch.setattr(ui_app, "start_demo_process", lambda home: started.append(home) or True)
+
+    def click_try_the_demo(box: QMessageBox) -> int:
+        [demo_button] = [b for b in box.buttons() if b.text() == "Try the demo"]
+        demo_button.click()
+        return 0
+
+    monkeypatch.setattr(QMessageBox, "exec", click_try_the_demo)
+    shell = Shell(app, ctx, QIcon(), tray_available=True)
+    window = shell.open_window()
+    qtbot.addWidget(window)
+    ui_app._first_run(ctx, shell)
+    assert started == [ctx.paths.home]
+    assert quit_calls.calls == 1 and shell.quitting  # this app leaves; one Shiftcast runs, the demo
+    assert shell.tray is not None and not shell.tray.icon.isVisible()
+    with ctx.db.read() as s:
+        assert keys.UI_FIRST_RUN_DONE.read(s)
+    settle(qtbot, ctx)
+
+
+def test_if_the_demo_cannot_start_this_app_stays(qtbot, ctx: AppContext, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    from ui import app as ui_app
+
+    app = QApplication.instance()
+    quit_calls = _Quit(app, monkeypatch)
+    warnings: list[str] = []
+    monkeypatch.setattr(ui_app, "start_demo_process", lambda home: False)
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: warnings.append(text))
+    shell = Shell(app, ctx, QIcon(), tray_available=False)
+    qtbot.addWidget(shell.open_window())
+    assert not ui_app.hand_over_to_demo(ctx, shell)
+    assert quit_calls.calls == 0 and warnings == ["The demo could not be started."]
+    settle(qtbot, ctx)

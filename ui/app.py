@@ -33,6 +33,7 @@ from ui.single_instance import SingleInstance
 from ui.tasks import Tasks
 
 log = logging.getLogger(__name__)
+DEMO_BADGE_COLOUR = "#d32f2f"
 # Set by tests/perf/startup.py: one "window shown" line on stderr once the event loop has shown it.
 REPORT_SHOWN_ENV = "SHIFTCAST_REPORT_SHOWN"
 
@@ -72,6 +73,9 @@ def run_gui(args: argparse.Namespace) -> int:
     if mode in ("demo", "screenshots"):
         demo_data.seed(db, now=utcnow())
         ctx.demo = demo_data.DemoEnvironment(paths.home).start(db)
+    if ctx.demo is not None:
+        icon = demo_icon(icon)
+        app.setWindowIcon(icon)
     engine = Engine(db, paths, send_threads=WINDOW_SEND_THREADS)
     ctx.bridge.attach(engine.events)
     if mode == "screenshots":
@@ -103,6 +107,33 @@ def start_engine(ctx: AppContext, engine: Engine) -> bool:
     started = engine.start()
     ctx.set_engine(engine if started else None)
     return started
+
+
+def demo_icon(icon: QIcon) -> QIcon:
+    """The app's icon with a red DEMO badge across its lower part, so the demo's window and tray icon
+    are never taken for the real app's."""
+    from PySide6.QtCore import QRect, Qt
+    from PySide6.QtGui import QColor, QFont, QPainter, QPixmap
+
+    base = icon.pixmap(128, 128)
+    if base.isNull():
+        base = QPixmap(128, 128)
+        base.fill(QColor("white"))
+    badge = QPixmap(base)
+    painter = QPainter(badge)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    band = QRect(0, badge.height() * 5 // 8, badge.width(), badge.height() * 3 // 8)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor(DEMO_BADGE_COLOUR))
+    painter.drawRoundedRect(band, badge.width() / 16, badge.width() / 16)
+    font = QFont()
+    font.setBold(True)
+    font.setPixelSize(band.height() * 3 // 4)
+    painter.setFont(font)
+    painter.setPen(QColor("white"))
+    painter.drawText(band, Qt.AlignmentFlag.AlignCenter, QCoreApplication.translate("app", "DEMO"))
+    painter.end()
+    return QIcon(badge)
 
 
 class Shell:
@@ -184,7 +215,7 @@ def _run(app: QApplication, ctx: AppContext, mode: str, icon: QIcon, instance: S
                           "window": window.windowTitle(), "tabs": window.tabs.count()}), flush=True)
         QTimer.singleShot(0, shell.quit_app)
     elif mode == "gui" and not first_run_done and ctx.demo is None:
-        QTimer.singleShot(0, lambda: _first_run(ctx, shell.window))
+        QTimer.singleShot(0, lambda: _first_run(ctx, shell))
     return app.exec()
 
 
@@ -205,8 +236,9 @@ def _add_inbox(window, ctx: AppContext) -> None:  # type: ignore[no-untyped-def]
     menu.addAction(QAction(QCoreApplication.translate("window", "Teachers' LINE inbox…"), window, triggered=show_inbox))
 
 
-def _first_run(ctx: AppContext, window) -> None:  # type: ignore[no-untyped-def]
+def _first_run(ctx: AppContext, shell: Shell) -> None:
     """No LINE token yet: offer the demo, LINE set-up, or later."""
+    window = shell.window
     try:
         has_token = bool(secrets.line_token())
     except ShiftcastError:
@@ -225,9 +257,26 @@ def _first_run(ctx: AppContext, window) -> None:  # type: ignore[no-untyped-def]
     box.addButton(QCoreApplication.translate("window", "Later"), QMessageBox.ButtonRole.RejectRole)
     box.exec()
     if box.clickedButton() is demo_button:
-        start_demo_process(ctx.paths.home)
-    elif box.clickedButton() is setup_button:
+        hand_over_to_demo(ctx, shell)
+    elif box.clickedButton() is setup_button and window is not None:
         window.tabs.setCurrentWidget(window.settings)
+
+
+def hand_over_to_demo(ctx: AppContext, shell: Shell) -> bool:
+    """Start the demo and quit this app, so one Shiftcast runs, not two with identical tray icons.
+
+    Why a new process and not the demo inside this one: the demo's LINE token is set in the process
+    environment, and this process's engine, sender lock, single-instance socket and log all belong to
+    the real data folder. Swapping them in place would risk the real folder sending with the demo's
+    settings (or the reverse); a process per folder keeps them apart by construction. Nothing is lost
+    by quitting here: with no LINE token yet this app had nothing it could send. Starting Shiftcast
+    again opens the real data folder."""
+    if not start_demo_process(ctx.paths.home):
+        QMessageBox.warning(shell.window, "Shiftcast",
+                            QCoreApplication.translate("window", "The demo could not be started."))
+        return False
+    shell.quit_app()
+    return True
 
 
 def start_demo_process(home: Path) -> bool:

@@ -79,7 +79,7 @@ class MainWindow(QMainWindow):
     def __init__(self, ctx: AppContext, icon: QIcon | None = None) -> None:
         super().__init__()
         self.ctx = ctx
-        self.setWindowTitle(f"Shiftcast {__version__}" + (self.tr(" — demo") if ctx.demo else ""))
+        self.setWindowTitle(f"Shiftcast {__version__}" + (self.tr(" — DEMO") if ctx.demo else ""))
         if icon is not None:
             self.setWindowIcon(icon)
         self._saved_geometry = SavedGeometry(ctx.paths.home)
