@@ -74,6 +74,8 @@ class ImageViewer(QWidget):
         self.canvas.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.canvas.wheel_zoom.connect(lambda steps: self.set_zoom(self.zoom * STEP ** steps))
         self.canvas.resized.connect(lambda: self.fit() if self.fitting else None)
+        if fit == "width":
+            self.canvas.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)  # read from the top
         self.message = QLabel(self)
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.message.setWordWrap(True)
