@@ -9,6 +9,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QProcess, QTimer
 from PySide6.QtGui import QIcon
@@ -18,7 +19,6 @@ from core.app import demo as demo_data
 from core.errors import ShiftcastError
 from core.logs import configure_logging
 from core.resources import resource
-from core.sending.engine import WINDOW_SEND_THREADS, Engine
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.bootstrap import open_database
@@ -31,6 +31,9 @@ from ui.errors import install_excepthook, show_error
 from ui.gc_tuning import tune_for_interactivity
 from ui.single_instance import SingleInstance
 from ui.tasks import Tasks
+
+if TYPE_CHECKING:
+    from core.sending.engine import Engine
 
 log = logging.getLogger(__name__)
 DEMO_BADGE_COLOUR = "#d32f2f"
@@ -76,15 +79,14 @@ def run_gui(args: argparse.Namespace) -> int:
     if ctx.demo is not None:
         icon = demo_icon(icon)
         app.setWindowIcon(icon)
-    engine = Engine(db, paths, send_threads=WINDOW_SEND_THREADS)
-    ctx.bridge.attach(engine.events)
     if mode == "screenshots":
-        ctx.engine = engine  # shown as "not sending": the pictures are taken without a sender running
+        ctx.engine = window_engine(ctx)  # shown as "not sending": the pictures are taken without a sender running
     elif not smoke:
-        # The window comes first and the engine right after it (about 100 ms of start-up the manager
-        # would otherwise wait through); the status line and the tray follow ctx.signals.engine_changed.
+        # The window comes first and the engine (imported, built and started) right after it: about
+        # 100 ms of start-up the manager would otherwise wait through. The status line and the tray
+        # follow ctx.signals.engine_changed.
         ctx.engine_starting = True
-        QTimer.singleShot(0, lambda: start_engine(ctx, engine))
+        QTimer.singleShot(0, lambda: start_engine(ctx))
     try:
         if mode == "screenshots":
             from ui.screenshots import save_all
@@ -102,8 +104,18 @@ def run_gui(args: argparse.Namespace) -> int:
         db.dispose()
 
 
-def start_engine(ctx: AppContext, engine: Engine) -> bool:
+def window_engine(ctx: AppContext) -> Engine:
+    from core.sending.engine import WINDOW_SEND_THREADS, Engine
+
+    engine = Engine(ctx.db, ctx.paths, send_threads=WINDOW_SEND_THREADS)
+    ctx.bridge.attach(engine.events)
+    return engine
+
+
+def start_engine(ctx: AppContext, engine: Engine | None = None) -> bool:
     """Start sending from this process, unless another one already sends for the folder."""
+    if engine is None:
+        engine = window_engine(ctx)
     started = engine.start()
     ctx.set_engine(engine if started else None)
     return started

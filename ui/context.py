@@ -5,16 +5,19 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
 from core.app.demo import DemoEnvironment
-from core.sending.engine import Engine
 from core.store.db import Database
 from core.store.models import utcnow
 from core.store.paths import DataPaths
 from ui.bridge import CoreBridge
 from ui.tasks import Tasks
+
+if TYPE_CHECKING:
+    from core.sending.engine import Engine  # imported once the window is shown (ui/app.py)
 
 
 class AppSignals(QObject):
