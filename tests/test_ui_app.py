@@ -196,3 +196,32 @@ def test_if_the_demo_cannot_start_this_app_stays(qtbot, ctx: AppContext, monkeyp
     assert not ui_app.hand_over_to_demo(ctx, shell)
     assert quit_calls.calls == 0 and warnings == ["The demo could not be started."]
     settle(qtbot, ctx)
+
+
+def test_the_window_is_on_screen_before_the_engine_starts(qtbot, paths: DataPaths, db,  # type: ignore[no-untyped-def]
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtCore import QTimer
+
+    from ui import app as ui_app
+    from ui.main_window import MainWindow
+
+    with db.write() as s:
+        keys.UI_FIRST_RUN_DONE.write(s, True)  # no welcome dialog: straight to the window
+    seen: list[object] = []
+    real = ui_app.start_engine
+
+    def recording(ctx: AppContext, engine: Engine | None = None) -> bool:
+        windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.ctx is ctx]
+        seen.append((ctx.engine_starting, [w.isVisible() for w in windows],
+                     [w.sender_status.text().split(" ·")[0] for w in windows]))
+        started = real(ctx, engine)
+        seen.append(ctx.engine is not None and not ctx.engine_starting)
+        # exit(), not quit(): quit() first asks every window to close, and windows of earlier tests refuse.
+        QTimer.singleShot(0, lambda: QApplication.exit(0))
+        return started
+
+    monkeypatch.setattr(ui_app, "start_engine", recording)
+    assert run_gui(argparse.Namespace(home=paths.home, smoke=False, command=None)) == 0
+    assert seen[0][:2] == (True, [True])  # the window was shown while the engine had not started yet
+    assert seen[0][2] in (["Starting to send…"], [""])  # its status, if it was read in time, says so
+    assert seen[1] is True

@@ -82,11 +82,7 @@ def run_gui(args: argparse.Namespace) -> int:
     if mode == "screenshots":
         ctx.engine = window_engine(ctx)  # shown as "not sending": the pictures are taken without a sender running
     elif not smoke:
-        # The window comes first and the engine (imported, built and started) right after it: about
-        # 100 ms of start-up the manager would otherwise wait through. The status line and the tray
-        # follow ctx.signals.engine_changed.
-        ctx.engine_starting = True
-        QTimer.singleShot(0, lambda: start_engine(ctx))
+        ctx.engine_starting = True  # started by _run once the window is up
     try:
         if mode == "screenshots":
             from ui.screenshots import save_all
@@ -218,6 +214,11 @@ def _run(app: QApplication, ctx: AppContext, mode: str, icon: QIcon, instance: S
         shell.open_window()
         if os.environ.get(REPORT_SHOWN_ENV):
             QTimer.singleShot(0, lambda: print("shiftcast: window shown", file=sys.stderr, flush=True))
+    if ctx.engine_starting:
+        # The window first, the engine (imported, built and started: about 100 ms) a turn of the event
+        # loop later, after the window's first paint. The status line and the tray follow
+        # ctx.signals.engine_changed.
+        QTimer.singleShot(0, lambda: QTimer.singleShot(0, lambda: start_engine(ctx)))
     QTimer.singleShot(2000, tune_for_interactivity)  # after the first loads have landed
     if smoke:
         window = shell.window
