@@ -44,3 +44,12 @@ def test_planning_once_loads_no_apscheduler(tmp_path: Path) -> None:
         "Scheduler(db, wake_sender=lambda: None).run_plan()\n"
         "db.dispose()\n")
     assert "apscheduler" not in _tops(loaded)
+
+
+def test_the_window_imports_its_first_area_only_and_no_engine() -> None:
+    # The other areas are imported when first shown, the engine once the window is on screen
+    # (ui/main_window.py, ui/app.py): neither is paid for before the window appears.
+    loaded = _loaded_by("import ui.app, ui.main_window")
+    assert "ui.shifts_view" not in loaded  # built by the window, not at import
+    assert {"ui.publish_view", "ui.deliveries_view", "ui.settings_view", "core.sending.engine",
+            "core.sending.scheduler"} & loaded == set()

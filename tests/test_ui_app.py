@@ -108,3 +108,120 @@ def test_the_demo_process_gets_a_demo_folder_inside_this_windows_data_folder(
     [(_, arguments)] = started
     assert arguments[-3:] == ["--home", str(chosen), "demo"]
     assert demo.demo_home(chosen) == chosen / "demo"  # where that process then keeps its data
+
+
+def test_the_tray_offers_sending_once_the_engine_has_started(qtbot, ctx: AppContext) -> None:
+    from ui.app import start_engine
+    from ui.tray import Tray
+
+    ctx.engine_starting = True  # the window and the tray come first, the engine right after them
+    tray = Tray(ctx, QIcon(), open_window=lambda: None, quit_app=lambda: None)
+    assert not tray.pause_action.isEnabled() and not tray.send_action.isEnabled()
+    engine = Engine(ctx.db, ctx.paths)
+    try:
+        assert start_engine(ctx, engine)
+        assert tray.pause_action.isEnabled() and tray.send_action.isEnabled()
+    finally:
+        engine.stop()
+    settle(qtbot, ctx)
+
+
+class _Demo:
+    """Stands for a started DemoEnvironment: the shell and the tray only ask whether there is one."""
+
+
+def test_the_demo_says_demo_in_its_title_tray_tooltip_and_icon(qtbot, ctx: AppContext) -> None:
+    from PySide6.QtGui import QColor, QPixmap
+
+    from ui.app import DEMO_BADGE_COLOUR, demo_icon
+    from ui.main_window import MainWindow
+    from ui.tray import Tray
+
+    plain = QPixmap(64, 64)
+    plain.fill(QColor("white"))
+    badged = demo_icon(QIcon(plain)).pixmap(64, 64).toImage()
+    assert badged.pixelColor(32, 60) == QColor(DEMO_BADGE_COLOUR)  # a band across the bottom…
+    assert badged.pixelColor(32, 8) == QColor("white")  # …leaving the app's picture above it
+    ctx.demo = _Demo()  # type: ignore[assignment]
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    assert window.windowTitle().endswith("— DEMO")
+    tray = Tray(ctx, QIcon(), open_window=lambda: None, quit_app=lambda: None)
+    assert tray.icon.toolTip().startswith("Shiftcast DEMO")
+    settle(qtbot, ctx)
+    assert tray.icon.toolTip().startswith("Shiftcast DEMO — Waiting 0")
+
+
+def test_choosing_the_demo_at_first_start_hands_over_and_quits(
+        qtbot, ctx: AppContext, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    from ui import app as ui_app
+
+    app = QApplication.instance()
+    quit_calls = _Quit(app, monkeypatch)
+    started: list[Path] = []
+    monkeypatch.setattr(ui_app, "start_demo_process", lambda home: started.append(home) or True)
+
+    def click_try_the_demo(box: QMessageBox) -> int:
+        [demo_button] = [b for b in box.buttons() if b.text() == "Try the demo"]
+        demo_button.click()
+        return 0
+
+    monkeypatch.setattr(QMessageBox, "exec", click_try_the_demo)
+    shell = Shell(app, ctx, QIcon(), tray_available=True)
+    window = shell.open_window()
+    qtbot.addWidget(window)
+    ui_app._first_run(ctx, shell)
+    assert started == [ctx.paths.home]
+    assert quit_calls.calls == 1 and shell.quitting  # this app leaves; one Shiftcast runs, the demo
+    assert shell.tray is not None and not shell.tray.icon.isVisible()
+    with ctx.db.read() as s:
+        assert keys.UI_FIRST_RUN_DONE.read(s)
+    settle(qtbot, ctx)
+
+
+def test_if_the_demo_cannot_start_this_app_stays(qtbot, ctx: AppContext, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    from ui import app as ui_app
+
+    app = QApplication.instance()
+    quit_calls = _Quit(app, monkeypatch)
+    warnings: list[str] = []
+    monkeypatch.setattr(ui_app, "start_demo_process", lambda home: False)
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: warnings.append(text))
+    shell = Shell(app, ctx, QIcon(), tray_available=False)
+    qtbot.addWidget(shell.open_window())
+    assert not ui_app.hand_over_to_demo(ctx, shell)
+    assert quit_calls.calls == 0 and warnings == ["The demo could not be started."]
+    settle(qtbot, ctx)
+
+
+def test_the_window_is_on_screen_before_the_engine_starts(qtbot, paths: DataPaths, db,  # type: ignore[no-untyped-def]
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtCore import QTimer
+
+    from ui import app as ui_app
+    from ui.main_window import MainWindow
+
+    with db.write() as s:
+        keys.UI_FIRST_RUN_DONE.write(s, True)  # no welcome dialog: straight to the window
+    seen: list[object] = []
+    real = ui_app.start_engine
+
+    def recording(ctx: AppContext, engine: Engine | None = None) -> bool:
+        windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.ctx is ctx]
+        seen.append((ctx.engine_starting, [w.isVisible() for w in windows],
+                     [w.sender_status.text().split(" ·")[0] for w in windows]))
+        started = real(ctx, engine)
+        seen.append(ctx.engine is not None and not ctx.engine_starting)
+        # exit(), not quit(): quit() first asks every window to close, and windows of earlier tests refuse.
+        QTimer.singleShot(0, lambda: QApplication.exit(0))
+        return started
+
+    monkeypatch.setattr(ui_app, "start_engine", recording)
+    assert run_gui(argparse.Namespace(home=paths.home, smoke=False, command=None)) == 0
+    assert seen[0][:2] == (True, [True])  # the window was shown while the engine had not started yet
+    assert seen[0][2] in (["Starting to send…"], [""])  # its status, if it was read in time, says so
+    assert seen[1] is True

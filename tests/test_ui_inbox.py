@@ -125,3 +125,43 @@ def test_inbox_outside_demo_mode_says_so(qtbot, ctx: AppContext) -> None:
     window = InboxWindow(ctx)
     qtbot.addWidget(window)
     assert any("only in demo mode" in label.text() for label in window.messages.findChildren(QLabel))
+
+
+def test_inbox_follows_the_simulator_by_itself(qtbot, ctx: AppContext, demo_emulator: LineEmulator) -> None:
+    ctx.demo = SimpleNamespace(emulator=demo_emulator)  # type: ignore[assignment]
+    window = InboxWindow(ctx)
+    qtbot.addWidget(window)
+    window.show()
+    settle(qtbot, ctx)
+    assert window.recipients.count() == 0
+    # Received with no change signal from this window's sender (another process may have sent it).
+    push(demo_emulator, TEACHER, messages.text_message("first"))
+    qtbot.waitUntil(lambda: texts(window) == ["first"], timeout=10_000)
+    push(demo_emulator, TEACHER, messages.text_message("second"))
+    qtbot.waitUntil(lambda: texts(window) == ["first", "second"], timeout=10_000)
+    window.hide()
+    assert not window._poll.isActive()  # nobody is looking: no polling
+    settle(qtbot, ctx)
+
+
+def test_a_received_image_opens_full_size_in_a_zoomable_viewer(qtbot, ctx: AppContext, demo_emulator: LineEmulator,
+                                                              image_url: str) -> None:
+    flex = messages.publication_flex(classroom="本校", year=2026, month=12, revision=1, changed=0, language="ja",
+                                     preview_url=image_url, open_url=image_url, width=640, height=480)
+    push(demo_emulator, GROUP, flex)
+    ctx.demo = SimpleNamespace(emulator=demo_emulator)  # type: ignore[assignment]
+    window = InboxWindow(ctx)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: len(images(window)) == 1, timeout=10_000)
+    [thumbnail] = images(window)
+    qtbot.mouseClick(thumbnail, Qt.MouseButton.LeftButton)
+    viewer_window = window.image_window
+    assert viewer_window is not None and viewer_window.isVisible()
+    viewer = viewer_window.viewer
+    assert viewer.has_image and viewer.pixmap_item.pixmap().width() == 640  # the full image, not the thumbnail
+    viewer.actual_action.trigger()
+    assert viewer.zoom == 1.0
+    viewer.zoom_in_action.trigger()
+    assert viewer.zoom > 1.0
+    settle(qtbot, ctx)

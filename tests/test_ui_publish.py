@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from core.channels.line import access_from_settings
 from core.emulator import LineEmulator
@@ -77,7 +78,8 @@ def test_default_month_is_next_month_after_the_20th(qtbot, ctx: AppContext) -> N
     view.prev_action.trigger()
     assert view.month() == (2026, 12) and view.month_label.text() == "December 2026"
     # No classroom yet: nothing to preview, and the view says what to do.
-    qtbot.waitUntil(lambda: "Add a classroom" in view.viewer.message.text(), timeout=WAIT)
+    qtbot.waitUntil(lambda: "Add classroom…" in view.viewer.message.text(), timeout=WAIT)
+    assert "Shifts" in view.viewer.message.text()  # where a classroom is really added
     assert not view.publish_button.isEnabled()
 
 
@@ -182,3 +184,38 @@ def test_publish_goes_out_through_the_sender_and_shows_as_sent(
         assert (tmp_path / "wall.pdf").read_bytes().startswith(b"%PDF")
     finally:
         sender.stop()
+
+
+def test_the_preview_opens_fitted_to_its_width_and_zooms(qtbot, ctx: AppContext, db: Database,
+                                                         now: dt.datetime) -> None:
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+
+    _month(db, now)
+    ctx.clock = lambda: now
+    view = PublishView(ctx)
+    qtbot.addWidget(view)
+    view.resize(1366, 640)  # the area in a window on a 1366×768 screen, under the menus and tabs
+    view.show()
+    view.set_month(2026, 12)
+    _loaded(qtbot, ctx, view)
+    viewer = view.viewer
+    image = viewer.pixmap_item.boundingRect()
+    shown_width = image.width() * viewer.zoom
+    canvas = viewer.canvas.contentsRect().width()
+    assert canvas - viewer.canvas.verticalScrollBar().sizeHint().width() - 4 <= shown_width <= canvas
+    assert viewer.fit_action.text() == "Fit width"
+    assert viewer.canvas.width() >= view.width() * 0.65, (viewer.canvas.width(), view.width())  # most of the room
+
+    fitted = viewer.zoom
+    viewer.zoom_in_action.trigger()
+    assert viewer.zoom == pytest.approx(fitted * 1.25) and not viewer.fitting
+    assert {"+", "Ctrl++"} <= {k.toString() for k in viewer.zoom_in_action.shortcuts()}
+    assert "-" in {k.toString() for k in viewer.zoom_out_action.shortcuts()}
+    wheel = QWheelEvent(QPointF(10, 10), QPointF(viewer.canvas.mapToGlobal(QPoint(10, 10))), QPoint(0, 0),
+                        QPoint(0, 120), Qt.MouseButton.NoButton, Qt.KeyboardModifier.ControlModifier,
+                        Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(viewer.canvas.viewport(), wheel)
+    assert viewer.zoom == pytest.approx(fitted * 1.25 * 1.25)
+    viewer.fit_action.trigger()
+    assert viewer.zoom == pytest.approx(fitted) and viewer.fitting

@@ -9,6 +9,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QProcess, QTimer
 from PySide6.QtGui import QIcon
@@ -18,8 +19,6 @@ from core.app import demo as demo_data
 from core.errors import ShiftcastError
 from core.logs import configure_logging
 from core.resources import resource
-from core.sending.engine import WINDOW_SEND_THREADS, Engine
-from core.setup.line_connect import restore_if_pending
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.bootstrap import open_database
@@ -33,7 +32,14 @@ from ui.gc_tuning import tune_for_interactivity
 from ui.single_instance import SingleInstance
 from ui.tasks import Tasks
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from core.sending.engine import Engine
+    from core.store.db import Database
+
 log = logging.getLogger(__name__)
+DEMO_BADGE_COLOUR = "#d32f2f"
 # Set by tests/perf/startup.py: one "window shown" line on stderr once the event loop has shown it.
 REPORT_SHOWN_ENV = "SHIFTCAST_REPORT_SHOWN"
 
@@ -73,13 +79,14 @@ def run_gui(args: argparse.Namespace) -> int:
     if mode in ("demo", "screenshots"):
         demo_data.seed(db, now=utcnow())
         ctx.demo = demo_data.DemoEnvironment(paths.home).start(db)
-    ctx.tasks.run(lambda: restore_if_pending(db), owner=app)  # a connect flow that crashed left LINE pointing at it
-    engine = Engine(db, paths, send_threads=WINDOW_SEND_THREADS, app=mode)
-    ctx.bridge.attach(engine.events)
+    if ctx.demo is not None:
+        icon = demo_icon(icon)
+        app.setWindowIcon(icon)
+    ctx.tasks.run(_restore_pending_endpoint(db), owner=app)  # a connect flow that crashed left LINE pointing at it
     if mode == "screenshots":
-        ctx.engine = engine  # shown as "not sending": the pictures are taken without a sender running
-    elif not smoke and engine.start():
-        ctx.engine = engine
+        ctx.engine = window_engine(ctx, mode)  # shown as "not sending": the pictures are taken without a sender running
+    elif not smoke:
+        ctx.engine_starting = True  # started by _run once the window is up
     try:
         if mode == "screenshots":
             from ui.screenshots import save_all
@@ -95,6 +102,60 @@ def run_gui(args: argparse.Namespace) -> int:
             ctx.demo.stop()
         instance.close()
         db.dispose()
+
+
+def _restore_pending_endpoint(db: Database) -> Callable[[], object]:
+    def work() -> object:
+        from core.setup.line_connect import restore_if_pending  # off the start-up path: imported on the task's thread
+
+        return restore_if_pending(db)
+
+    return work
+
+
+def window_engine(ctx: AppContext, mode: str = "gui") -> Engine:
+    """`mode`: which part of Shiftcast sends (gui, tray, demo), as the other senders see it."""
+    from core.sending.engine import WINDOW_SEND_THREADS, Engine
+
+    engine = Engine(ctx.db, ctx.paths, send_threads=WINDOW_SEND_THREADS, app=mode)
+    ctx.bridge.attach(engine.events)
+    return engine
+
+
+def start_engine(ctx: AppContext, engine: Engine | None = None, mode: str = "gui") -> bool:
+    """Start sending from this process, unless another one already sends for the folder."""
+    if engine is None:
+        engine = window_engine(ctx, mode)
+    started = engine.start()
+    ctx.set_engine(engine if started else None)
+    return started
+
+
+def demo_icon(icon: QIcon) -> QIcon:
+    """The app's icon with a red DEMO badge across its lower part, so the demo's window and tray icon
+    are never taken for the real app's."""
+    from PySide6.QtCore import QRect, Qt
+    from PySide6.QtGui import QColor, QFont, QPainter, QPixmap
+
+    base = icon.pixmap(128, 128)
+    if base.isNull():
+        base = QPixmap(128, 128)
+        base.fill(QColor("white"))
+    badge = QPixmap(base)
+    painter = QPainter(badge)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    band = QRect(0, badge.height() * 5 // 8, badge.width(), badge.height() * 3 // 8)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor(DEMO_BADGE_COLOUR))
+    painter.drawRoundedRect(band, badge.width() / 16, badge.width() / 16)
+    font = QFont()
+    font.setBold(True)
+    font.setPixelSize(band.height() * 3 // 4)
+    painter.setFont(font)
+    painter.setPen(QColor("white"))
+    painter.drawText(band, Qt.AlignmentFlag.AlignCenter, QCoreApplication.translate("app", "DEMO"))
+    painter.end()
+    return QIcon(badge)
 
 
 class Shell:
@@ -131,6 +192,8 @@ class Shell:
         return self.window
 
     def quit_app(self) -> None:
+        if self.window is not None:
+            self.window.save_geometry()
         self.quitting = True
         if self.tray is not None:
             self.tray.hide()
@@ -165,6 +228,11 @@ def _run(app: QApplication, ctx: AppContext, mode: str, icon: QIcon, instance: S
         shell.open_window()
         if os.environ.get(REPORT_SHOWN_ENV):
             QTimer.singleShot(0, lambda: print("shiftcast: window shown", file=sys.stderr, flush=True))
+    if ctx.engine_starting:
+        # The window first, the engine (imported, built and started: about 100 ms) a turn of the event
+        # loop later, after the window's first paint. The status line and the tray follow
+        # ctx.signals.engine_changed.
+        QTimer.singleShot(0, lambda: QTimer.singleShot(0, lambda: start_engine(ctx, mode=mode)))
     QTimer.singleShot(2000, tune_for_interactivity)  # after the first loads have landed
     if smoke:
         window = shell.window
@@ -174,7 +242,7 @@ def _run(app: QApplication, ctx: AppContext, mode: str, icon: QIcon, instance: S
                           "window": window.windowTitle(), "tabs": window.tabs.count()}), flush=True)
         QTimer.singleShot(0, shell.quit_app)
     elif mode == "gui" and not first_run_done and ctx.demo is None:
-        QTimer.singleShot(0, lambda: _first_run(ctx, shell.window))
+        QTimer.singleShot(0, lambda: _first_run(ctx, shell))
     return app.exec()
 
 
@@ -195,8 +263,9 @@ def _add_inbox(window, ctx: AppContext) -> None:  # type: ignore[no-untyped-def]
     menu.addAction(QAction(QCoreApplication.translate("window", "Teachers' LINE inbox…"), window, triggered=show_inbox))
 
 
-def _first_run(ctx: AppContext, window) -> None:  # type: ignore[no-untyped-def]
+def _first_run(ctx: AppContext, shell: Shell) -> None:
     """No LINE token yet: offer the demo, LINE set-up, or later."""
+    window = shell.window
     try:
         has_token = bool(secrets.line_token())
     except ShiftcastError:
@@ -215,10 +284,27 @@ def _first_run(ctx: AppContext, window) -> None:  # type: ignore[no-untyped-def]
     box.addButton(QCoreApplication.translate("window", "Later"), QMessageBox.ButtonRole.RejectRole)
     box.exec()
     if box.clickedButton() is demo_button:
-        start_demo_process(ctx.paths.home)
-    elif box.clickedButton() is setup_button:
+        hand_over_to_demo(ctx, shell)
+    elif box.clickedButton() is setup_button and window is not None:
         window.tabs.setCurrentWidget(window.settings)
         window.settings.line.open_connect()
+
+
+def hand_over_to_demo(ctx: AppContext, shell: Shell) -> bool:
+    """Start the demo and quit this app, so one Shiftcast runs, not two with identical tray icons.
+
+    Why a new process and not the demo inside this one: the demo's LINE token is set in the process
+    environment, and this process's engine, sender lock, single-instance socket and log all belong to
+    the real data folder. Swapping them in place would risk the real folder sending with the demo's
+    settings (or the reverse); a process per folder keeps them apart by construction. Nothing is lost
+    by quitting here: with no LINE token yet this app had nothing it could send. Starting Shiftcast
+    again opens the real data folder."""
+    if not start_demo_process(ctx.paths.home):
+        QMessageBox.warning(shell.window, "Shiftcast",
+                            QCoreApplication.translate("window", "The demo could not be started."))
+        return False
+    shell.quit_app()
+    return True
 
 
 def start_demo_process(home: Path) -> bool:

@@ -1,4 +1,8 @@
-"""A zoomable image preview: zoom in/out, fit to the window, actual size, Ctrl+wheel under the mouse.
+"""A zoomable image preview: zoom in/out (buttons, Ctrl+wheel under the mouse, Ctrl++/Ctrl+−, + and −),
+fit to the window or to its width, actual size.
+
+Fit to width suits a month roster, wider than tall with small text: fitting the whole page into a
+laptop's window made it unreadable (about a third of its size); to the width, it scrolls down instead.
 
 QGraphicsView rather than a QLabel in a scroll area: it scales the pixmap while painting instead of
 keeping a scaled copy per zoom step, which matters for a month image of 3,000 × 2,000 pixels.
@@ -7,6 +11,7 @@ keeping a scaled copy per zoom step, which matters for a month image of 3,000 ×
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import (
@@ -31,6 +36,7 @@ from PySide6.QtWidgets import (
 
 STEP = 1.25
 MIN_ZOOM, MAX_ZOOM = 0.05, 8.0
+Fit = Literal["page", "width"]
 
 
 class _Canvas(QGraphicsView):
@@ -53,10 +59,11 @@ class _Canvas(QGraphicsView):
 class ImageViewer(QWidget):
     zoom_changed = Signal(float)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, fit: Fit = "page") -> None:
         super().__init__(parent)
         self.zoom = 1.0
         self.fitting = True  # follow the window's size until the manager picks a zoom
+        self.fit_mode: Fit = fit
         self.scene = QGraphicsScene(self)
         self.pixmap_item = QGraphicsPixmapItem()
         self.pixmap_item.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
@@ -67,6 +74,8 @@ class ImageViewer(QWidget):
         self.canvas.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.canvas.wheel_zoom.connect(lambda steps: self.set_zoom(self.zoom * STEP ** steps))
         self.canvas.resized.connect(lambda: self.fit() if self.fitting else None)
+        if fit == "width":
+            self.canvas.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)  # read from the top
         self.message = QLabel(self)
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.message.setWordWrap(True)
@@ -75,12 +84,13 @@ class ImageViewer(QWidget):
         self.stack.addWidget(self.canvas)
         self.toolbar = QToolBar(self)
         self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        self.zoom_out_action = self._action(self.tr("Zoom out"), QKeySequence(QKeySequence.StandardKey.ZoomOut),
-                                            lambda: self.set_zoom(self.zoom / STEP))
-        self.zoom_in_action = self._action(self.tr("Zoom in"), QKeySequence(QKeySequence.StandardKey.ZoomIn),
-                                           lambda: self.set_zoom(self.zoom * STEP))
-        self.fit_action = self._action(self.tr("Fit"), QKeySequence("Ctrl+0"), self.fit)
-        self.actual_action = self._action(self.tr("100%"), QKeySequence("Ctrl+1"), lambda: self.set_zoom(1.0))
+        self.zoom_out_action = self._action(self.tr("Zoom out"), [QKeySequence(QKeySequence.StandardKey.ZoomOut),
+                                            QKeySequence("-")], lambda: self.set_zoom(self.zoom / STEP))
+        self.zoom_in_action = self._action(self.tr("Zoom in"), [QKeySequence(QKeySequence.StandardKey.ZoomIn),
+                                           QKeySequence("+"), QKeySequence("=")], lambda: self.set_zoom(self.zoom * STEP))
+        self.fit_action = self._action(self.tr("Fit width") if fit == "width" else self.tr("Fit"),
+                                       [QKeySequence("Ctrl+0")], self.fit)
+        self.actual_action = self._action(self.tr("100%"), [QKeySequence("Ctrl+1")], lambda: self.set_zoom(1.0))
         self.zoom_label = QLabel(self)
         for action in (self.zoom_out_action, self.zoom_in_action, self.fit_action, self.actual_action):
             action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -93,9 +103,9 @@ class ImageViewer(QWidget):
         layout.addWidget(self.stack, 1)
         self.show_message(self.tr("No preview yet."))
 
-    def _action(self, text: str, keys: QKeySequence, slot: Callable[[], None]) -> QAction:
+    def _action(self, text: str, keys: list[QKeySequence], slot: Callable[[], None]) -> QAction:
         action = QAction(text, self)
-        action.setShortcut(keys)
+        action.setShortcuts(keys)
         action.triggered.connect(slot)
         return action
 
@@ -128,6 +138,12 @@ class ImageViewer(QWidget):
         rect = self.pixmap_item.boundingRect()
         viewport = self.canvas.viewport().rect()
         if rect.isEmpty() or viewport.isEmpty():
+            return
+        if self.fit_mode == "width":
+            # The width beside a vertical scroll bar, shown or not: fitting to the width with and
+            # without it would make the bar come and go at every resize.
+            width = self.canvas.contentsRect().width() - self.canvas.verticalScrollBar().sizeHint().width()
+            self._apply(max(1, width - 2) / rect.width())
             return
         self._apply(min(viewport.width() / rect.width(), viewport.height() / rect.height()))
 

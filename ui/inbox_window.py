@@ -2,8 +2,12 @@
 
 Left the recipients (teachers by name, groups by classroom), right their messages in order. A Flex
 message shows its alt text, which is what LINE shows in notifications, plus the roster preview when it
-has one. Images are fetched off the UI thread, and only from this computer: the demo promises that
-nothing leaves it.
+has one; a click on it opens it full size in a zoomable viewer. Images are fetched off the UI thread,
+and only from this computer: the demo promises that nothing leaves it.
+
+The window follows the simulator by itself: while it is open it looks once a second whether the
+simulator holds more messages than it shows (a length under a lock, in this process) and reloads if so.
+The sender's own change signal is not enough: the simulator can receive what another process sent.
 """
 
 from __future__ import annotations
@@ -16,8 +20,8 @@ from urllib.parse import urlsplit
 
 import httpx
 import shiboken6
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QPixmap
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QImage, QMouseEvent, QPixmap
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -36,9 +40,11 @@ from core.emulator import InboxMessage
 from core.store.db import Database
 from core.store.models import Classroom, Teacher
 from ui.context import AppContext
+from ui.image_viewer import ImageViewer
 
 IMAGE_WIDTH = 320  # about the width of a LINE bubble on a phone
 IMAGE_TIMEOUT = httpx.Timeout(10.0)
+POLL_MS = 1000
 
 
 class _Inboxes(Protocol):
@@ -107,6 +113,26 @@ def _loopback(host: str) -> bool:
         return False
 
 
+class _ClickableImage(QLabel):
+    clicked = Signal()
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton and not self.pixmap().isNull():
+            self.clicked.emit()
+        super().mouseReleaseEvent(event)
+
+
+class ImageWindow(QWidget):
+    """One received image at full size: zoom, fit, actual size, as in the Publish area."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.setWindowTitle(self.tr("Image (demo)"))
+        self.resize(1000, 700)
+        self.viewer = ImageViewer(self, fit="width")
+        QVBoxLayout(self).addWidget(self.viewer)
+
+
 class InboxWindow(QWidget):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
@@ -115,6 +141,9 @@ class InboxWindow(QWidget):
         self.resize(960, 680)
         self._boxes: list[Mailbox] = []
         self._pixmaps: dict[str, QPixmap] = {}
+        self._images: dict[str, QImage] = {}  # full size, for the viewer
+        self.image_window: ImageWindow | None = None
+        self._shown_count = -1  # messages in the simulator when the window last loaded them
         self._waiting: dict[str, list[QLabel]] = {}  # image URL → labels to fill when it arrives
 
         self.refresh_button = QPushButton(self.tr("Refresh"), self)
@@ -146,7 +175,22 @@ class InboxWindow(QWidget):
         layout.addLayout(top)
         layout.addWidget(splitter, 1)
         ctx.bridge.deliveries_changed.connect(self._deliveries_changed)
+        self._poll = QTimer(self, interval=POLL_MS, timeout=self._check_for_new)
         self.refresh()
+
+    def showEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+        super().showEvent(event)
+        self._poll.start()
+        self._check_for_new()
+
+    def hideEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+        super().hideEvent(event)
+        self._poll.stop()
+
+    def _check_for_new(self) -> None:
+        demo = self.ctx.demo
+        if demo is not None and self.refresh_button.isEnabled() and len(demo.emulator.all_inbox()) != self._shown_count:
+            self.refresh()
 
     # ----- loading -----
 
@@ -161,7 +205,8 @@ class InboxWindow(QWidget):
             return
         emulator = demo.emulator
         self.refresh_button.setEnabled(False)
-        self.ctx.tasks.run(lambda: load_mailboxes(self.ctx.db, emulator), self._set_boxes, self._failed, owner=self)
+        self.ctx.tasks.run(lambda: load_mailboxes(self.ctx.db, emulator), self._set_boxes, self._failed, owner=self,
+                           latest="mailboxes")
 
     def _failed(self, exc: BaseException) -> None:
         from ui.errors import show_error
@@ -171,6 +216,7 @@ class InboxWindow(QWidget):
 
     def _set_boxes(self, boxes: list[Mailbox]) -> None:
         self.refresh_button.setEnabled(True)
+        self._shown_count = sum(len(box.messages) for box in boxes)
         current = self.current_recipient()
         self._boxes = boxes
         self.recipients.blockSignals(True)
@@ -231,8 +277,12 @@ class InboxWindow(QWidget):
             text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             column.addWidget(text)
         if message.image_url:
-            image = QLabel(self.tr("Loading the image…"), bubble)
+            image = _ClickableImage(self.tr("Loading the image…"), bubble)
             image.setObjectName("messageImage")
+            image.setToolTip(self.tr("Click to see it full size"))
+            image.setCursor(Qt.CursorShape.PointingHandCursor)
+            url = message.image_url
+            image.clicked.connect(lambda: self.open_image(url))
             column.addWidget(image)
             self._load_image(message.image_url, image)
         return bubble
@@ -248,10 +298,12 @@ class InboxWindow(QWidget):
                                lambda exc: self._image_failed(url, exc), owner=self)
 
     def _image_arrived(self, url: str, data: bytes) -> None:
-        pixmap = QPixmap()
-        if not pixmap.loadFromData(data):
+        full = QImage()
+        if not full.loadFromData(data):
             self._image_failed(url, ValueError("not an image"))
             return
+        self._images[url] = full
+        pixmap = QPixmap.fromImage(full)
         if pixmap.width() > IMAGE_WIDTH:
             pixmap = pixmap.scaledToWidth(IMAGE_WIDTH, Qt.TransformationMode.SmoothTransformation)
         self._pixmaps[url] = pixmap
@@ -263,3 +315,13 @@ class InboxWindow(QWidget):
         for label in self._waiting.pop(url, []):
             if shiboken6.isValid(label):
                 label.setText(self.tr("The image could not be loaded: {0}").format(exc))
+
+    def open_image(self, url: str) -> None:
+        image = self._images.get(url)
+        if image is None:
+            return
+        if self.image_window is None:
+            self.image_window = ImageWindow(self)
+        self.image_window.viewer.set_image(image)
+        self.image_window.show()
+        self.image_window.raise_()

@@ -150,6 +150,7 @@ class PublishView(QWidget):
         self._build()
         ctx.bridge.shifts_changed.connect(self.schedule_refresh)
         ctx.bridge.settings_changed.connect(self._load_rooms)
+        ctx.signals.roster_changed.connect(self._load_rooms)
         ctx.bridge.deliveries_changed.connect(self._deliveries_changed)
         self._load_rooms()
 
@@ -187,7 +188,7 @@ class PublishView(QWidget):
         bar.addWidget(self.classroom_box)
         self._show_month()
 
-        self.viewer = ImageViewer(self)
+        self.viewer = ImageViewer(self, fit="width")
         self.warning = QLabel(self)
         self.warning.setWordWrap(True)
         self.warning.setStyleSheet("QLabel { background: #fff3cd; color: #664d03; border: 1px solid #ffda6a;"
@@ -242,8 +243,9 @@ class PublishView(QWidget):
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.addWidget(self.viewer)
         splitter.addWidget(side)
+        # Most of the width to the picture: on a 1366-pixel screen a 3:2 split left it at a third of its size.
         splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
+        splitter.setStretchFactor(1, 1)
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         layout = QVBoxLayout(self)
@@ -312,7 +314,8 @@ class PublishView(QWidget):
             self.state = None
             self.ctx.tasks.supersede(self, "state")
             self.ctx.tasks.supersede(self, "preview")
-            self.viewer.show_message(self.tr("Add a classroom in Settings to publish its roster."))
+            self.viewer.show_message(self.tr("No classroom yet. Add one with “Add classroom…” in the Shifts area; "
+                                             "its roster can then be published here."))
             self._show_state(None)
             return
         self._load_state()

@@ -172,6 +172,7 @@ class ClassroomSection(QGroupBox):
         self._set_enabled(False)
         self._update_quiet_hint()
         keep_text_visible(self)  # Qt's form layout would cut long notes and answers mid-sentence
+        ctx.signals.roster_changed.connect(self.reload)
         self.reload()
 
     # ----- loading -----
@@ -336,6 +337,7 @@ class ClassroomSection(QGroupBox):
             self._fill(room)
         self.status.ok(self.tr("Saved."))
         self.ctx.bridge.settings_changed.emit()
+        self.ctx.signals.roster_changed.emit()
 
     def _save_failed(self, exc: BaseException) -> None:
         self.save.setEnabled(True)

@@ -118,8 +118,10 @@ class ShiftsView(QWidget):
         self.runner.stack.indexChanged.connect(self._update_undo_actions)
         self.runner.busy_changed.connect(self._update_undo_actions)
         self.csv.imported.connect(self.reload)
+        self.csv.imported.connect(self.ctx.signals.roster_changed)  # an import may add teachers
         self.ctx.bridge.shifts_changed.connect(self._shifts_changed)
         self.ctx.bridge.settings_changed.connect(self._shifts_changed)  # a classroom added or renamed in Settings
+        self.ctx.signals.roster_changed.connect(self._shifts_changed)
 
     # ----- loading -----
 
@@ -269,6 +271,7 @@ class ShiftsView(QWidget):
             def done(classroom_id: int) -> None:
                 dialog.succeeded()
                 self.set_classroom(classroom_id)
+                self.ctx.signals.roster_changed.emit()
 
             self.ctx.tasks.run(work, done, dialog.failed, owner=self)
 
@@ -283,6 +286,7 @@ class ShiftsView(QWidget):
         dialog = TeachersDialog(self.ctx, self)
         self.teachers_dialog = dialog
         dialog.changed.connect(self.reload)
+        dialog.changed.connect(self.ctx.signals.roster_changed)
         dialog.finished.connect(self._teachers_closed)
         dialog.open()
 

@@ -21,8 +21,10 @@ class Tray(QObject):
     def __init__(self, ctx: AppContext, icon: QIcon, *, open_window: Callable[[], None], quit_app: Callable[[], None]) -> None:
         super().__init__()
         self.ctx = ctx
+        # The demo runs beside the real app at times: its name says so wherever the tray shows it.
+        self.name = self.tr("Shiftcast DEMO") if ctx.demo is not None else "Shiftcast"
         self.icon = QSystemTrayIcon(icon, self)
-        self.icon.setToolTip("Shiftcast")
+        self.icon.setToolTip(self.name)
         menu = QMenu()
         self._menu = menu
         self.open_action = QAction(self.tr("Open Shiftcast"), menu, triggered=open_window)
@@ -42,7 +44,12 @@ class Tray(QObject):
         ctx.bridge.deliveries_changed.connect(lambda _ids: self.refresh_counts())
         self._timer = QTimer(self, interval=60_000, timeout=self.refresh_counts)
         self._timer.start()
-        sending = ctx.engine is not None and ctx.engine.sending
+        ctx.signals.engine_changed.connect(self.engine_changed)
+        self.engine_changed()
+
+    def engine_changed(self) -> None:
+        """The engine starts after the tray is built (or not at all, when another process sends)."""
+        sending = self.ctx.engine is not None and self.ctx.engine.sending
         self.send_action.setEnabled(sending)
         self.pause_action.setEnabled(sending)
         self.refresh_counts()
@@ -78,13 +85,13 @@ class Tray(QObject):
         if self.pause_action.isChecked():
             text = self.tr("Paused") + " · " + text
         self.counts_action.setText(text)
-        self.icon.setToolTip(f"Shiftcast — {text}")
+        self.icon.setToolTip(f"{self.name} — {text}")
 
     def notify(self, code: str, text: str) -> None:
         if code in NOTIFY and self.icon.isVisible():
-            self.icon.showMessage("Shiftcast", text, QSystemTrayIcon.MessageIcon.Warning, 10_000)
+            self.icon.showMessage(self.name, text, QSystemTrayIcon.MessageIcon.Warning, 10_000)
 
     def say_still_running(self) -> None:
-        self.icon.showMessage("Shiftcast", self.tr("Shiftcast keeps sending reminders from here. "
+        self.icon.showMessage(self.name, self.tr("Shiftcast keeps sending reminders from here. "
                                                    "Use Quit in this menu to stop it."),
                               QSystemTrayIcon.MessageIcon.Information, 8_000)

@@ -1268,6 +1268,10 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>全体表示</translation>
     </message>
     <message>
+        <source>Fit width</source>
+        <translation>幅に合わせる</translation>
+    </message>
+    <message>
         <source>100%</source>
         <translation>100%</translation>
     </message>
@@ -1278,6 +1282,13 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>{0}%</source>
         <translation>{0}%</translation>
+    </message>
+</context>
+<context>
+    <name>ImageWindow</name>
+    <message>
+        <source>Image (demo)</source>
+        <translation>画像（デモ）</translation>
     </message>
 </context>
 <context>
@@ -1309,6 +1320,10 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>Loading the image…</source>
         <translation>画像を読み込み中…</translation>
+    </message>
+    <message>
+        <source>Click to see it full size</source>
+        <translation>クリックすると原寸で表示します</translation>
     </message>
     <message>
         <source>The image could not be loaded: {0}</source>
@@ -1491,7 +1506,7 @@ Retry brings it back; it then goes at its due time.</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <source> — demo</source>
+        <source> — DEMO</source>
         <translation> — デモ</translation>
     </message>
     <message>
@@ -1543,6 +1558,10 @@ Data folder: {1}</source>
 シフト表をLINEで公開し、リマインダーを送ります。
 
 データフォルダー: {1}</translation>
+    </message>
+    <message>
+        <source>Starting to send…</source>
+        <translation>送信を開始しています…</translation>
     </message>
     <message>
         <source>Another Shiftcast window or tray is sending</source>
@@ -1695,8 +1714,8 @@ Data folder: {1}</source>
         <translation>PDFで書き出し…</translation>
     </message>
     <message>
-        <source>Add a classroom in Settings to publish its roster.</source>
-        <translation>シフト表を公開するには、「設定」で教室を追加してください。</translation>
+        <source>No classroom yet. Add one with “Add classroom…” in the Shifts area; its roster can then be published here.</source>
+        <translation>教室がまだありません。「シフト」画面の「教室を追加…」で追加すると、ここでシフト表を公開できます。</translation>
     </message>
     <message>
         <source>The preview could not be drawn.</source>
@@ -2585,6 +2604,10 @@ This cannot be undone.</source>
 <context>
     <name>Tray</name>
     <message>
+        <source>Shiftcast DEMO</source>
+        <translation>Shiftcast デモ</translation>
+    </message>
+    <message>
         <source>Open Shiftcast</source>
         <translation>Shiftcastを開く</translation>
     </message>
@@ -2694,6 +2717,10 @@ No other address was set before. LINE cannot remove an address, so this one stay
 <context>
     <name>app</name>
     <message>
+        <source>DEMO</source>
+        <translation>デモ</translation>
+    </message>
+    <message>
         <source>This desktop has no system tray, so Shiftcast stays open as a window to keep sending.</source>
         <translation>このデスクトップにはシステムトレイがないため、送信を続けられるよう、Shiftcastはウィンドウとして開いたままになります。</translation>
     </message>
@@ -2731,6 +2758,10 @@ Try it first with sample data that is sent to a built-in LINE simulator (nothing
     <message>
         <source>Later</source>
         <translation>後で</translation>
+    </message>
+    <message>
+        <source>The demo could not be started.</source>
+        <translation>デモを開始できませんでした。</translation>
     </message>
 </context>
 </TS>
