@@ -197,7 +197,9 @@ class Shell:
         self.quitting = True
         if self.tray is not None:
             self.tray.hide()
-        self.app.quit()
+        # exit(), not quit(): Qt 6's quit() first asks every top-level window to close, and one that
+        # refuses (a dialog still busy) would keep the app running after the manager chose Quit.
+        self.app.exit(0)
 
     def on_close(self) -> None:
         if self.tray is None or self.ctx.engine is None:
