@@ -294,6 +294,22 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "setting.saved_unusable": ("the saved setting {key} ('{value}') cannot be used: {problem}",
                                "保存されている設定 {key}（「{value}」）は使えません: {problem}"),
     "setting.refused": ("{label} must be {rule}, not {value}", "{label}の値 {value} は使えません（{rule}）。"),
+    # storage the manager must fix (core/store/db.py storage_problem)
+    "word.database_file": ("the database file", "データベースファイル"),
+    "storage.read_only": ("the database is read-only: {path} (check the file's permissions and that its disk is not "
+                          "mounted read-only); nothing was changed",
+                          "データベースが読み取り専用です: {path}（ファイルのアクセス権と、ディスクが読み取り専用で"
+                          "マウントされていないかを確認してください）。何も変更していません。"),
+    "storage.database_full": ("the disk is full: {path} cannot grow; nothing was changed (free some space)",
+                              "ディスクがいっぱいのため、{path} に書き込めません。何も変更していません"
+                              "（ディスクの空き容量を増やしてください）。"),
+    "storage.cannot_open": ("the database cannot be opened: {path} (its folder must exist and be writable)",
+                            "データベースを開けません: {path}（フォルダーが存在し、書き込みできる必要があります）。"),
+    "storage.disk_error": ("the disk could not be read or written at {path}; nothing was changed",
+                           "{path} でディスクの読み書きができませんでした。何も変更していません。"),
+    "storage.disk_full": ("the disk is full: cannot write {path}", "ディスクがいっぱいです。{path} に書き込めません。"),
+    "storage.not_writable": ("not writable: {path} (check its permissions)",
+                             "{path} に書き込めません（アクセス権を確認してください）。"),
     # ----- LINE's webhooks -----
     "receiving.not_json": ("the webhook body is not JSON", "Webhookの本文がJSONではありません。"),
     "receiving.no_events": ('the webhook body has no "events" list', "Webhookの本文に events の一覧がありません。"),
