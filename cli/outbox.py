@@ -408,10 +408,10 @@ def cmd_plan(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     items = forecast.dry_run(db, now=now, days=args.days)
     fc = forecast.forecast(db, now=now)
     if args.json:
-        print(forecast.as_json(items, fc))
+        print(forecast.as_json(items, fc, words.current()))
         return 0
     for i in items:
-        print(f"{i.local_send_time}  {i.kind:<18} {i.channel:<5} {i.recipient}  [{i.classroom}]  {i.why}")
+        print(f"{i.local_send_time}  {i.kind:<18} {i.channel:<5} {i.recipient}  [{i.classroom}]  {words.say(i.why)}")
     print(words.line("cli.plan.count", count=len(items), days=args.days))
     if fc.limit is None:
         print(words.line("cli.plan.no_limit", planned_count=fc.planned_rest_of_month))
