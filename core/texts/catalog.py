@@ -288,6 +288,9 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                             "（GNOME Keyring や KWallet）を起動してください。画面なしで送信する場合は、代わりに環境変数 {env} を設定してください。"),
     "keyring.read_refused": ("the keyring refused to read {name}: {detail}", "キーリングから {name} を読み出せませんでした: {detail}"),
     "keyring.save_refused": ("the keyring refused to save {name}: {detail}", "キーリングに {name} を保存できませんでした: {detail}"),
+    "keyring.secret_file_unreadable": ("cannot read the secret file {path} ({env}): {detail}",
+                                       "シークレットファイル {path}（{env}）を読み込めません: {detail}"),
+    "keyring.secret_file_empty": ("the secret file {path} ({env}) is empty", "シークレットファイル {path}（{env}）が空です。"),
     "db.open_failed": ("could not open the database: {detail}", "データベースを開けませんでした: {detail}"),
     "db.upgrade_failed": ("could not upgrade the database: {detail}{hint}", "データベースを更新できませんでした: {detail}{hint}"),
     "db.backup_at": ("; the database before the upgrade is saved at {path}", "（更新前のデータベースは {path} に保存してあります）"),
@@ -515,4 +518,17 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "publish.warn.quota": ("LINE's monthly quota would not cover it: {left_count} message(s) left, "
                            "this publication needs {needed_count}",
                            "LINEの今月の送信数が足りません: 残り {left_count}通に対し、この公開には {needed_count}通必要です"),
+    # the senders and the health check (main.py senders, main.py health)
+    "cli.senders.none": ("no sender has sent from this database yet", "このデータベースから送信した送信プロセスはまだありません。"),
+    "cli.senders.sending": ("{host} pid {pid} ({app}, {home}): sending since {since}",
+                            "{host} pid {pid}（{app}、{home}）: {since} から送信中"),
+    "cli.senders.stale": ("{host} pid {pid} ({app}, {home}): STALE (no heartbeat for {seconds} s), started {since}",
+                          "{host} pid {pid}（{app}、{home}）: 応答なし（{seconds}秒間ハートビートがありません）、{since} に開始"),
+    "cli.senders.stopped": ("{host} pid {pid} ({app}, {home}): stopped at {since}",
+                            "{host} pid {pid}（{app}、{home}）: {since} に停止"),
+    "cli.health.unhealthy": ("unhealthy: the database answers, but no sender on {host} has a heartbeat from the last "
+                             "{seconds} s",
+                             "異常: データベースは応答していますが、{host} の送信プロセスから直近{seconds}秒間ハートビートがありません。"),
+    "cli.health.ok": ("ok: the database answers; {count} sender(s) on {host}, last heartbeat {seconds} s ago",
+                      "正常: データベースは応答しています。{host} の送信プロセス {count}件、最後のハートビートは{seconds}秒前です。"),
 }
