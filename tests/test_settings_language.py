@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from core.errors import ValidationError
-from core.store import settings
 from core.store import setting_keys as keys
+from core.store import settings
 from core.store.db import Database
 from core.store.settings import Declared
 from core.texts import render

@@ -399,6 +399,31 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                             "LINEのチャネルシークレットが設定されていないため、Webhookを確認できません。"),
     "receiving.cannot_listen": ("cannot listen on {address}: {detail}", "{address} で待ち受けできません: {detail}"),
     "receiving.not_started": ("the webhook receiver did not start on {address}", "{address} でWebhookの受信を開始できませんでした。"),
+    # the address LINE calls (core/receiving/address.py: your own, or a Cloudflare quick tunnel)
+    "address.too_long": ("the webhook address is {length} characters long; LINE allows at most {limit}",
+                         "Webhookのアドレスが{length}文字あります。LINEで使えるのは{limit}文字までです。"),
+    "address.not_https": ("{value} is not an https:// address; LINE calls https only",
+                          "{value} は https:// のアドレスではありません。LINEは https のアドレスにだけ送信します。"),
+    "address.extra_parts": ("{value}: give the address without ?…, #… or a user name",
+                            "{value}: ?… や #…、ユーザー名を付けずにアドレスを入力してください。"),
+    "address.not_installed": (
+        "cloudflared (Cloudflare's tunnel program) is not installed on this computer. Install it from {page} "
+        "(Windows: winget install --id Cloudflare.cloudflared; macOS: brew install cloudflared), then try again, "
+        "or use an HTTPS address of your own.",
+        "このコンピューターには cloudflared（Cloudflare のトンネルプログラム）がインストールされていません。"
+        "{page} からインストールして（Windows: winget install --id Cloudflare.cloudflared、macOS: brew install "
+        "cloudflared）もう一度お試しいただくか、お持ちの HTTPS アドレスを使ってください。"),
+    "address.stopped_before_start": ("the tunnel was stopped before it started", "トンネルは開始する前に停止されました。"),
+    "address.stopped_before_up": ("the tunnel was stopped before it was up", "トンネルは接続が確立する前に停止されました。"),
+    "address.cannot_start": ("cloudflared could not be started ({detail})", "cloudflared を起動できませんでした（{detail}）。"),
+    "address.exited_without_address": ("cloudflared stopped (exit code {code}) and did not give an address",
+                                       "cloudflared がアドレスを返さずに終了しました（終了コード {code}）。"),
+    "address.exited_after_address": ("cloudflared stopped (exit code {code}) right after giving its address",
+                                     "cloudflared がアドレスを返した直後に終了しました（終了コード {code}）。"),
+    "address.timeout": ("cloudflared did not give an address within {seconds} seconds; check this computer's "
+                        "internet connection and try again",
+                        "cloudflared から{seconds}秒以内にアドレスが返りませんでした。このコンピューターのインターネット接続を"
+                        "確認して、もう一度お試しください。"),
     # ----- start at login -----
     "autostart.windows_only": ("start at login through the registry is for Windows only",
                                "レジストリによるログイン時の起動は Windows 専用です。"),
