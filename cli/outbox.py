@@ -352,7 +352,7 @@ def cmd_cancel(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 def cmd_line_token(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     from core.store import secrets
 
-    token = getpass.getpass("LINE channel access token: ") if sys.stdin.isatty() else sys.stdin.readline()
+    token = getpass.getpass(words.line("cli.prompt.line_token")) if sys.stdin.isatty() else sys.stdin.readline()
     if not token.strip():
         raise ValidationError(t("cli.no_token"))
     secrets.set_line_token(token.strip())
@@ -363,7 +363,7 @@ def cmd_line_token(db: Database, args: argparse.Namespace, paths: DataPaths) -> 
 def cmd_smtp_password(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     from core.channels import email as email_channel
 
-    password = getpass.getpass("SMTP password: ") if sys.stdin.isatty() else sys.stdin.readline()
+    password = getpass.getpass(words.line("cli.prompt.smtp_password")) if sys.stdin.isatty() else sys.stdin.readline()
     if not password.strip():
         raise ValidationError(t("cli.no_password"))
     email_channel.set_smtp_password(password.strip())

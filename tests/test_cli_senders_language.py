@@ -1,9 +1,12 @@
-"""`main.py senders` and `main.py health` speak the run's language, and a secret file's problem carries a
-code: a Japanese manager reads Japanese, English stays as it was."""
+"""`main.py senders` and `main.py health` speak the run's language, so do the prompts for a secret typed at
+the keyboard, and a secret file's problem carries a code: a Japanese manager reads Japanese, English stays
+as it was."""
 
 from __future__ import annotations
 
 import datetime as dt
+import getpass
+import io
 from pathlib import Path
 
 import pytest
@@ -58,3 +61,21 @@ def test_a_secret_file_problem_is_told_in_japanese(tmp_path: Path, monkeypatch: 
         secrets.line_token()
     assert unreadable.value.code == "keyring.secret_file_unreadable"
     assert render(unreadable.value.text, "ja").startswith(f"シークレットファイル {tmp_path / 'missing'}（")
+
+
+class _Keyboard(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(("lang", "prompt"), [("ja", "LINEのチャネルアクセストークン: "),
+                                              ("en", "LINE channel access token: ")])
+def test_the_token_prompt_speaks_the_run_language(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                                  lang: str, prompt: str) -> None:
+    asked: list[str] = []
+    monkeypatch.setattr("sys.stdin", _Keyboard(""))
+    monkeypatch.setattr(getpass, "getpass", lambda words="": asked.append(words) or "a-token")
+    assert main.main(["--lang", lang, "line-token"]) == 0
+    assert asked == [prompt]
+    assert secrets.line_token() == "a-token"
+    capsys.readouterr()

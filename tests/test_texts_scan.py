@@ -2,7 +2,7 @@
 
 Scanned: every construction of the project's errors (ShiftcastError and its subclasses, found in the
 code; each positional argument, as an error may take a kind before its message), of CSV and copy problems
-and of alert conditions, and every `print` of the CLI. Each must pass
+and of alert conditions, and every `print` and prompt (`input`, `getpass`) of the CLI. Each must pass
 a `t("code", …)` (or a variable holding one), never a string literal, an f-string, a concatenation or
 a `.format`. A new module (core/receiving/…, core/setup/…) is held to it the moment it is merged.
 """
@@ -120,7 +120,7 @@ def offences(trees: dict[Path, ast.Module]) -> list[str]:
                 arguments += [k.value for k in node.keywords if k.arg in ("title", "detail")]
             if any(is_sentence(a) for a in arguments):
                 found.append(f"  {where}:{node.lineno}: {ast.unparse(node)[:100]}")
-            if name == "print" and path.parts[len(ROOT.parts)] == "cli":
+            if name in ("print", "input", "getpass") and path.parts[len(ROOT.parts)] == "cli":
                 literal = " ".join(w for a in node.args for w in _printed_words(a))
                 if any(word.lower() not in PRINT_WORDS for word in WORD.findall(literal)):
                     found.append(f"  {where}:{node.lineno}: {ast.unparse(node)[:100]}")
@@ -165,6 +165,8 @@ print(words.line("cli.wrote", path=p))
 print(f"shiftcast: {words.say(exc.text)}", file=sys.stderr)
 print(json.dumps(rows, ensure_ascii=False, indent=2))
 print(f"{r['id']:>5}  {r['title']}")
+token = getpass.getpass("LINE channel access token: ")
+name = input(words.line("cli.prompt.line_token"))
 '''
     found = offences({ROOT / "cli" / "new_verbs.py": ast.parse(source)})
-    assert [line.split(":")[1] for line in found] == ["2", "3"]
+    assert [line.split(":")[1] for line in found] == ["2", "3", "8"]

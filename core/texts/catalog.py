@@ -543,6 +543,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "publish.warn.quota": ("LINE's monthly quota would not cover it: {left_count} message(s) left, "
                            "this publication needs {needed_count}",
                            "LINEの今月の送信数が足りません: 残り {left_count}通に対し、この公開には {needed_count}通必要です"),
+    # what the CLI asks for when it reads a secret from the keyboard
+    "cli.prompt.line_token": ("LINE channel access token: ", "LINEのチャネルアクセストークン: "),
+    "cli.prompt.smtp_password": ("SMTP password: ", "SMTPのパスワード: "),
+    "cli.prompt.channel_secret": ("LINE channel secret: ", "LINEのチャネルシークレット: "),
     # the senders and the health check (main.py senders, main.py health)
     "cli.senders.none": ("no sender has sent from this database yet", "このデータベースから送信した送信プロセスはまだありません。"),
     "cli.senders.sending": ("{host} pid {pid} ({app}, {home}): sending since {since}",
