@@ -341,8 +341,8 @@ def _failed(exc: Exception, args: argparse.Namespace, paths: DataPaths | None, l
 
     problem = storage_problem(exc, database=_database_file(paths))
     if problem is not None:
-        log.error("%s: %s", args.command, problem, exc_info=exc, extra=FILE_ONLY)
-        print(f"shiftcast: {problem}", file=sys.stderr)
+        log.error("%s: %s", args.command, logged(problem), exc_info=exc, extra=FILE_ONLY)
+        print(f"shiftcast: {words.say(problem)}", file=sys.stderr)
         return EXIT_FAILED
     log.error("unexpected error in %s", args.command, exc_info=exc)
     where = t("cli.details_in", path=str(log_file)) if log_file else ""

@@ -259,12 +259,11 @@ def cmd_senders(db: Database, args: argparse.Namespace, paths: DataPaths) -> int
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return 0
     if not rows:
-        print("no sender has sent from this database yet")
+        print(words.line("cli.senders.none"))
     for r in rows:
         since = r["stopped_at"] if r["state"] == "stopped" else r["started_at"]
-        word = {"sending": "sending since", "stale": "STALE (no heartbeat for "
-                f"{r['heartbeat_age_s']:.0f} s), started", "stopped": "stopped at"}[r["state"]]
-        print(f"{r['host']} pid {r['pid']} ({r['app']}, {r['home']}): {word} {since}")
+        print(words.line(f"cli.senders.{r['state']}", host=r["host"], pid=r["pid"], app=r["app"], home=r["home"],
+                         since=since, seconds=f"{r['heartbeat_age_s']:.0f}"))
     return 0
 
 
@@ -278,11 +277,11 @@ def cmd_health(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     with db.read() as session:
         live = presence.live_on_host(session, host, now=_now())
     if not live:
-        print(f"unhealthy: the database answers, but no sender on {host} has a heartbeat from the last "
-              f"{presence.STALE_AFTER.total_seconds():.0f} s", file=sys.stderr)
+        print(words.line("cli.health.unhealthy", host=host, seconds=f"{presence.STALE_AFTER.total_seconds():.0f}"),
+              file=sys.stderr)
         return EXIT_NOT_SENT
     age = min((_now() - i.heartbeat_at).total_seconds() for i in live)
-    print(f"ok: the database answers; {len(live)} sender(s) on {host}, last heartbeat {age:.0f} s ago")
+    print(words.line("cli.health.ok", count=len(live), host=host, seconds=f"{age:.0f}"))
     return 0
 
 
@@ -353,7 +352,7 @@ def cmd_cancel(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 def cmd_line_token(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     from core.store import secrets
 
-    token = getpass.getpass("LINE channel access token: ") if sys.stdin.isatty() else sys.stdin.readline()
+    token = getpass.getpass(words.line("cli.prompt.line_token")) if sys.stdin.isatty() else sys.stdin.readline()
     if not token.strip():
         raise ValidationError(t("cli.no_token"))
     secrets.set_line_token(token.strip())
@@ -364,7 +363,7 @@ def cmd_line_token(db: Database, args: argparse.Namespace, paths: DataPaths) -> 
 def cmd_smtp_password(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     from core.channels import email as email_channel
 
-    password = getpass.getpass("SMTP password: ") if sys.stdin.isatty() else sys.stdin.readline()
+    password = getpass.getpass(words.line("cli.prompt.smtp_password")) if sys.stdin.isatty() else sys.stdin.readline()
     if not password.strip():
         raise ValidationError(t("cli.no_password"))
     email_channel.set_smtp_password(password.strip())
@@ -408,10 +407,10 @@ def cmd_plan(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     items = forecast.dry_run(db, now=now, days=args.days)
     fc = forecast.forecast(db, now=now)
     if args.json:
-        print(forecast.as_json(items, fc))
+        print(forecast.as_json(items, fc, words.current()))
         return 0
     for i in items:
-        print(f"{i.local_send_time}  {i.kind:<18} {i.channel:<5} {i.recipient}  [{i.classroom}]  {i.why}")
+        print(f"{i.local_send_time}  {i.kind:<18} {i.channel:<5} {i.recipient}  [{i.classroom}]  {words.say(i.why)}")
     print(words.line("cli.plan.count", count=len(items), days=args.days))
     if fc.limit is None:
         print(words.line("cli.plan.no_limit", planned_count=fc.planned_rest_of_month))

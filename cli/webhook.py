@@ -73,7 +73,7 @@ def cmd_line_channel(db: Database, args: argparse.Namespace, paths: DataPaths) -
     channel_id = args.channel_id.strip()
     if not (channel_id.isascii() and channel_id.isdigit()):
         raise ValidationError(t("cli.webhook.bad_id", value=args.channel_id))
-    secret = getpass.getpass("LINE channel secret: ") if sys.stdin.isatty() else sys.stdin.readline()
+    secret = getpass.getpass(words.line("cli.prompt.channel_secret")) if sys.stdin.isatty() else sys.stdin.readline()
     if not secret.strip():
         raise ValidationError(t("cli.webhook.no_secret_given"))
     secrets.set_line_channel_secret(secret.strip())

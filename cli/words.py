@@ -176,4 +176,10 @@ HELP_JA: dict[str, str] = {
     "save the LINE channel ID and the channel secret (read from standard input, kept in the keyring)":
         "LINEのチャネルIDとチャネルシークレット（標準入力から読み込み、キーリングに保存）を保存します",
     "the channel ID (digits)": "チャネルID（数字）",
+    "list who sends from this database, from where and since when":
+        "このデータベースから送信しているプロセスを、送信元といつからかとともに一覧表示します",
+    "exit 0 if the database answers and a sender on this computer has a fresh heartbeat (a service's or container's "
+    "health check)":
+        "データベースが応答し、このコンピューターの送信プロセスに最新のハートビートがあれば終了コード 0 で終了します"
+        "（サービスやコンテナーのヘルスチェック用）",
 }

@@ -82,7 +82,7 @@ def test_unreachable_fallback_teacher_gets_email_linked_to_a_canceled_line_deliv
                                                                fallback.UNREACHABLE)
     assert (email.channel, email.status, email.linked_delivery_id) == (Channel.EMAIL, DeliveryStatus.PENDING, line.id)
     assert email.next_attempt_at == line.next_attempt_at and email.dedup_key == fallback.email_key(line.dedup_key)
-    assert [p.channel for p in report.created] == [Channel.EMAIL] and "by e-mail" in report.created[0].why
+    assert [p.channel for p in report.created] == [Channel.EMAIL] and "by e-mail" in str(report.created[0].why)
 
 
 def test_a_new_line_id_forgets_unreachability(db: Database, now: dt.datetime) -> None:

@@ -173,7 +173,7 @@ def test_dry_run_changes_nothing_and_forecasts_quota(db: Database, now: dt.datet
     _setup(db, now)
     items = forecast.dry_run(db, now=now, days=14)
     assert _count(db) == 0
-    assert [(i.recipient, i.local_send_time, i.why) for i in items] == [
+    assert [(i.recipient, i.local_send_time, str(i.why)) for i in items] == [
         ("鈴木", "2026-12-09 21:30", "reminder"), ("佐藤", "2026-12-10 14:00", "reminder")]
     fc = forecast.forecast(db, now=now)
     assert fc.planned_rest_of_month == 2 and fc.limit is None

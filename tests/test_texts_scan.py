@@ -1,7 +1,8 @@
 """No sentence for a person is built outside the catalog (core/texts/catalog.py) in core or the CLI.
 
 Scanned: every construction of the project's errors (ShiftcastError and its subclasses, found in the
-code), of CSV and copy problems and of alert conditions, and every `print` of the CLI. Each must pass
+code; each positional argument, as an error may take a kind before its message), of CSV and copy problems
+and of alert conditions, and every `print` and prompt (`input`, `getpass`) of the CLI. Each must pass
 a `t("code", …)` (or a variable holding one), never a string literal, an f-string, a concatenation or
 a `.format`. A new module (core/receiving/…, core/setup/…) is held to it the moment it is merged.
 """
@@ -112,13 +113,14 @@ def offences(trees: dict[Path, ast.Module]) -> list[str]:
             if not isinstance(node, ast.Call):
                 continue
             name = _name(node.func)
-            positions = (0,) if name in errors else SENTENCE_ARGUMENTS.get(name or "", ())
+            # An error's message may follow a kind (AddressError(AddressProblem.INVALID, …)): every argument.
+            positions = range(len(node.args)) if name in errors else SENTENCE_ARGUMENTS.get(name or "", ())
             arguments = [node.args[i] for i in positions if i < len(node.args)]
             if name == "Condition":
                 arguments += [k.value for k in node.keywords if k.arg in ("title", "detail")]
             if any(is_sentence(a) for a in arguments):
                 found.append(f"  {where}:{node.lineno}: {ast.unparse(node)[:100]}")
-            if name == "print" and path.parts[len(ROOT.parts)] == "cli":
+            if name in ("print", "input", "getpass") and path.parts[len(ROOT.parts)] == "cli":
                 literal = " ".join(w for a in node.args for w in _printed_words(a))
                 if any(word.lower() not in PRINT_WORDS for word in WORD.findall(literal)):
                     found.append(f"  {where}:{node.lineno}: {ast.unparse(node)[:100]}")
@@ -146,11 +148,13 @@ def f(name, line, n):
     raise ValidationError(t("roster.unknown_teacher", name=name))
     raise ValidationError(message)
     RowProblem(line, t("csv.duplicate_row"))
+    raise HookError(Kind.INVALID, f"{name!r} is not an https:// address")
+    raise HookError(Kind.INVALID, t("address.not_https", value=name), output=name)
 '''
     tree = ast.parse(source)
     fake = {ROOT / "core" / "receiving" / "new_module.py": tree}
     found = offences(fake | {ROOT / "core" / "errors.py": _trees()[ROOT / "core" / "errors.py"]})
-    assert sorted(int(line.split(":")[1]) for line in found) == [5, 6, 7, 8, 9, 10]
+    assert sorted(int(line.split(":")[1]) for line in found) == [5, 6, 7, 8, 9, 10, 14]
 
 
 def test_the_scan_reads_cli_prints(tmp_path: Path) -> None:
@@ -161,6 +165,8 @@ print(words.line("cli.wrote", path=p))
 print(f"shiftcast: {words.say(exc.text)}", file=sys.stderr)
 print(json.dumps(rows, ensure_ascii=False, indent=2))
 print(f"{r['id']:>5}  {r['title']}")
+token = getpass.getpass("LINE channel access token: ")
+name = input(words.line("cli.prompt.line_token"))
 '''
     found = offences({ROOT / "cli" / "new_verbs.py": ast.parse(source)})
-    assert [line.split(":")[1] for line in found] == ["2", "3"]
+    assert [line.split(":")[1] for line in found] == ["2", "3", "8"]

@@ -21,6 +21,8 @@ from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Classroom, Delivery, DeliveryKind, DeliveryStatus, Teacher
 from core.store.settings import StoredQuota
+from core.texts import Text, render, t
+from core.texts.formats import Language
 
 log = logging.getLogger(__name__)
 # LINE counts its monthly quota in Japan time.
@@ -36,7 +38,7 @@ class PlannedSend:
     classroom: str
     local_send_time: str
     send_at: dt.datetime
-    why: str
+    why: Text  # rendered in the manager's language where it is shown
     messages: int  # against LINE's monthly quota
 
 
@@ -68,16 +70,21 @@ def dry_run(db: Database, *, now: dt.datetime, days: int) -> list[PlannedSend]:
     return out
 
 
-def _describe(session, delivery: Delivery, why: str | None) -> PlannedSend:  # type: ignore[no-untyped-def]
+# What a delivery is, when planning gave no reason of its own (one planned before this run).
+_KIND_WHY = {DeliveryKind.SHIFT_REMINDER: "plan.why.reminder", DeliveryKind.SHIFT_CORRECTION: "plan.why.correction",
+             DeliveryKind.SHIFT_PUBLICATION: "plan.why.publication", DeliveryKind.ALERT: "plan.why.alert"}
+
+
+def _describe(session, delivery: Delivery, why: Text | None) -> PlannedSend:  # type: ignore[no-untyped-def]
     room = session.get(Classroom, delivery.classroom_id) if delivery.classroom_id else None
     zone = room.timezone if room else QUOTA_ZONE
     teacher = session.get(Teacher, delivery.teacher_id) if delivery.teacher_id else None
     recipient = teacher.display_name if teacher else (room.name if room else (delivery.recipient or "?"))
     local = delivery.next_attempt_at.astimezone(clock.zone(zone)).strftime("%Y-%m-%d %H:%M")
-    default_why = {DeliveryKind.SHIFT_REMINDER: "reminder", DeliveryKind.SHIFT_CORRECTION: "correction",
-                   DeliveryKind.SHIFT_PUBLICATION: "publication"}.get(delivery.kind, delivery.kind.value)
+    default_why = t(_KIND_WHY[delivery.kind]) if delivery.kind in _KIND_WHY else t("text.plain", text=delivery.kind.value)
     if delivery.status == DeliveryStatus.QUEUED and delivery.attempt_count:
-        default_why += f" (retry {delivery.attempt_count}: {delivery.last_error_code})"
+        default_why = t("plan.why.retry", why=default_why, attempt=delivery.attempt_count,
+                        code=delivery.last_error_code or "")
     return PlannedSend(delivery.id, delivery.kind.value, delivery.channel.value, recipient,
                        room.name if room else "", local, delivery.next_attempt_at, why or default_why,
                        messages_for(session, delivery))
@@ -136,7 +143,8 @@ def refresh_quota(db: Database, *, now: dt.datetime | None = None) -> QuotaForec
     return QuotaForecast(quota.limit, quota.used, 0, stamp)
 
 
-def as_json(items: list[PlannedSend], fc: QuotaForecast) -> str:
-    return json.dumps({"deliveries": [asdict(i) for i in items],
+def as_json(items: list[PlannedSend], fc: QuotaForecast, lang: Language = "en") -> str:
+    """The dry run for scripts: each reason in `lang`, with its code beside it (`why_code`)."""
+    return json.dumps({"deliveries": [asdict(i) | {"why": render(i.why, lang), "why_code": i.why.code} for i in items],
                        "quota": asdict(fc) | {"remaining_after_plan": fc.remaining_after_plan}},
                       ensure_ascii=False, indent=2, default=str)

@@ -38,6 +38,7 @@ from core.store.models import (
     ShiftStatus,
     Teacher,
 )
+from core.texts import Text, t
 
 HORIZON = dt.timedelta(days=45)
 TOLD_KINDS = told.TOLD_KINDS
@@ -52,7 +53,7 @@ class PlannedDelivery:
     teacher_id: int
     due_at: dt.datetime
     send_at: dt.datetime
-    why: str
+    why: Text  # the dry run's reason column, in the manager's language when shown
     created: bool
     channel: Channel = Channel.LINE
 
@@ -157,9 +158,9 @@ def _plan_reminder(session: Session, shift: Shift, start: dt.datetime, known: _K
                 queue.transition(session, delivery_id, expected=[DeliveryStatus.QUEUED, DeliveryStatus.PENDING],
                                   now=now, status=DeliveryStatus.CANCELED, cancel_reason=CancelReason.COVERED_BY_CORRECTION.value)
         return None
-    why = "reminder" if decision.reason is None else "reminder (held until quiet hours end)"
+    why = t("plan.why.reminder") if decision.reason is None else t("plan.why.reminder_held")
     if due < now and decision.reason is None:
-        why = "late reminder (the app was not running when it was due)"
+        why = t("plan.why.reminder_late")
     if key in known.keys:
         return None
     linked = _unreachable_line_twin(session, DeliveryKind.SHIFT_REMINDER, key, shift, shift.teacher, due,
@@ -167,7 +168,7 @@ def _plan_reminder(session: Session, shift: Shift, start: dt.datetime, known: _K
     if linked is False:
         return None
     if linked is not None:
-        why += " by e-mail (LINE cannot reach this teacher)"
+        why = t("plan.why.by_email", why=why)
     delivery_id, created = _enqueue(session, DeliveryKind.SHIFT_REMINDER, key, shift, shift.teacher, due,
                                     decision.send_at, now, channel=channel, linked=linked or None)
     known.keys.add(key)
@@ -208,11 +209,11 @@ def _plan_corrections(session: Session, shift: Shift, known: _Known, teachers: d
         if teacher is None:
             continue
         if teacher_id != shift.teacher_id:
-            why = "the shift went to another teacher"
+            why = t("plan.why.other_teacher")
         elif shift.status == ShiftStatus.CANCELED:
-            why = "the shift was canceled"
+            why = t("plan.why.canceled")
         else:
-            why = "the shift changed after the teacher was told"
+            why = t("plan.why.changed")
         for channel in channel_choice.planned_channels(teacher):
             key = queue.dedup_key(DeliveryKind.SHIFT_CORRECTION, f"shift:{shift.id}:teacher:{teacher_id}",
                                    shift.version, channel=channel)

@@ -35,6 +35,7 @@ from urllib.parse import urlsplit
 
 from core.errors import ShiftcastError
 from core.receiving.server import PATH
+from core.texts import Text, t
 
 log = logging.getLogger(__name__)
 ENDPOINT_MAX = 500  # LINE's limit on a webhook URL
@@ -60,7 +61,7 @@ class AddressProblem(enum.Enum):
 
 
 class AddressError(ShiftcastError):
-    def __init__(self, problem: AddressProblem, message: str, *, output: str = "") -> None:
+    def __init__(self, problem: AddressProblem, message: Text, *, output: str = "") -> None:
         super().__init__(message)
         self.problem = problem
         self.output = output  # the last lines the tool printed, for the log and a "details" box
@@ -83,8 +84,7 @@ def endpoint(base: str, path: str = PATH) -> str:
     """The webhook URL: the base address with the receiver's path joined (one slash between)."""
     url = base.rstrip("/") + "/" + path.lstrip("/")
     if len(url) > ENDPOINT_MAX:
-        raise AddressError(AddressProblem.INVALID,
-                           f"the webhook address is {len(url)} characters long; LINE allows at most {ENDPOINT_MAX}")
+        raise AddressError(AddressProblem.INVALID, t("address.too_long", length=len(url), limit=ENDPOINT_MAX))
     return url
 
 
@@ -101,9 +101,9 @@ def check_own_address(text: str) -> str:
         host = None
         parts = None
     if parts is None or parts.scheme != "https" or not host:
-        raise AddressError(AddressProblem.INVALID, f"{value!r} is not an https:// address; LINE calls https only")
+        raise AddressError(AddressProblem.INVALID, t("address.not_https", value=repr(value)))
     if parts.query or parts.fragment or parts.username or parts.password:
-        raise AddressError(AddressProblem.INVALID, f"{value!r}: give the address without ?…, #… or a user name")
+        raise AddressError(AddressProblem.INVALID, t("address.extra_parts", value=repr(value)))
     endpoint(value)  # the length with the path joined
     return value.rstrip("/")
 
@@ -163,10 +163,8 @@ def find_cloudflared(search_path: str | None = None, beside: Sequence[Path] | No
     return None
 
 
-def not_installed_message() -> str:
-    return ("cloudflared (Cloudflare's tunnel program) is not installed on this computer. Install it from "
-            f"{DOWNLOAD_PAGE} (Windows: winget install --id Cloudflare.cloudflared; macOS: brew install "
-            "cloudflared), then try again, or use an HTTPS address of your own.")
+def not_installed_message() -> Text:
+    return t("address.not_installed", page=DOWNLOAD_PAGE)
 
 
 class QuickTunnel:
@@ -209,14 +207,14 @@ class QuickTunnel:
                 subprocess, "CREATE_NO_WINDOW", 0)
         with self._guard:
             if self._stopped:
-                raise AddressError(AddressProblem.NOT_STARTED, "the tunnel was stopped before it started")
+                raise AddressError(AddressProblem.NOT_STARTED, t("address.stopped_before_start"))
             try:
                 process = subprocess.Popen(
                     command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                     text=True, encoding="utf-8", errors="replace", **options)  # type: ignore[call-overload]
             except OSError as exc:
                 raise AddressError(AddressProblem.NOT_STARTED,
-                                   f"cloudflared could not be started ({exc.strerror or exc})") from None
+                                   t("address.cannot_start", detail=str(exc.strerror or exc))) from None
             self._process = process
             assert process.stderr is not None
             self._reader = threading.Thread(target=self._read, args=(process.stderr,), name="cloudflared-output",
@@ -226,13 +224,13 @@ class QuickTunnel:
             url = self._wait_for(_QUICK_URL, self.url_timeout)
             self._raise_if_stopped()
             if url is None:
-                raise self._failure(process, "did not give an address", self.url_timeout)
+                raise self._failure(process, "address.exited_without_address", self.url_timeout)
             self.url = url
             # The address exists before its connection is up; LINE's test would fail until then.
             if self._wait_for(re.compile(re.escape(_REGISTERED)), self.register_timeout) is None:
                 self._raise_if_stopped()
                 if process.poll() is not None:
-                    raise self._failure(process, "stopped right after giving its address", self.register_timeout)
+                    raise self._failure(process, "address.exited_after_address", self.register_timeout)
                 log.warning("cloudflared gave %s but did not say it connected within %g s", url, self.register_timeout)
         except BaseException:
             self.stop()
@@ -268,17 +266,15 @@ class QuickTunnel:
 
     def _raise_if_stopped(self) -> None:
         if self._stopped:
-            raise AddressError(AddressProblem.NOT_STARTED, "the tunnel was stopped before it was up")
+            raise AddressError(AddressProblem.NOT_STARTED, t("address.stopped_before_up"))
 
-    def _failure(self, process: subprocess.Popen[str], what: str, waited: float) -> AddressError:
+    def _failure(self, process: subprocess.Popen[str], exited: str, waited: float) -> AddressError:
+        """`exited`: the message code for cloudflared having ended; still running, it took too long."""
         code = process.poll()
         output = "\n".join(self._seen)
         if code is not None:
-            return AddressError(AddressProblem.EXITED,
-                                f"cloudflared stopped (exit code {code}) and {what}", output=output)
-        return AddressError(AddressProblem.TIMEOUT,
-                            f"cloudflared {what} within {waited:g} seconds; check this computer's internet "
-                            "connection and try again", output=output)
+            return AddressError(AddressProblem.EXITED, t(exited, code=code), output=output)
+        return AddressError(AddressProblem.TIMEOUT, t("address.timeout", seconds=f"{waited:g}"), output=output)
 
     def stop(self) -> None:
         with self._guard:

@@ -23,6 +23,8 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
+from core.texts import Text, t
+
 _READ_OPTION = "shiftcast_read_only"
 DEFAULT_BUSY_TIMEOUT_S = 30.0
 
@@ -148,21 +150,19 @@ def describe_error(exc: BaseException) -> str:
     return str(original).splitlines()[0] if str(original) else original.__class__.__name__
 
 
-# SQLite's own words for storage the manager must fix, and how to say each in theirs. A failure inside a
-# savepoint is often reported as "no such savepoint" (SQLite rolled the whole transaction back on a full
-# disk), so the whole chain of an error is searched, not just its last message.
+# SQLite's own words for storage the manager must fix, and the message for each in the catalog. A failure
+# inside a savepoint is often reported as "no such savepoint" (SQLite rolled the whole transaction back on
+# a full disk), so the whole chain of an error is searched, not just its last message.
 _STORAGE_PROBLEMS = (
-    ("readonly database", "the database is read-only: {path} (check the file's permissions and that its "
-                          "disk is not mounted read-only); nothing was changed"),
-    ("database or disk is full", "the disk is full: {path} cannot grow; nothing was changed (free some space)"),
-    ("unable to open database file", "the database cannot be opened: {path} (its folder must exist and be "
-                                     "writable)"),
-    ("disk i/o error", "the disk could not be read or written at {path}; nothing was changed"),
+    ("readonly database", "storage.read_only"),
+    ("database or disk is full", "storage.database_full"),
+    ("unable to open database file", "storage.cannot_open"),
+    ("disk i/o error", "storage.disk_error"),
 )
 
 
-def storage_problem(exc: BaseException, *, database: str | None = None) -> str | None:
-    """One line for a database or file the disk refused (read-only, full, unwritable), else None.
+def storage_problem(exc: BaseException, *, database: str | None = None) -> Text | None:
+    """The message for a database or file the disk refused (read-only, full, unwritable), else None.
 
     `database` is the file shown when SQLite's message names none."""
     import errno
@@ -175,14 +175,14 @@ def storage_problem(exc: BaseException, *, database: str | None = None) -> str |
         for candidate in (original, current):
             if isinstance(candidate, sqlite3.Error):
                 message = str(candidate).lower()
-                for needle, text in _STORAGE_PROBLEMS:
+                for needle, code in _STORAGE_PROBLEMS:
                     if needle in message:
-                        return text.format(path=database or "the database file")
+                        return t(code, path=database or t("word.database_file"))
             elif isinstance(candidate, OSError) and candidate.errno in (errno.ENOSPC, errno.EROFS, errno.EACCES):
-                where = candidate.filename or database or "the data folder"
+                where: str | Text = candidate.filename or database or t("word.data_folder")
                 if candidate.errno == errno.ENOSPC:
-                    return f"the disk is full: cannot write {where}"
-                return f"not writable: {where} (check its permissions)"
+                    return t("storage.disk_full", path=where)
+                return t("storage.not_writable", path=where)
         current = current.__cause__ or current.__context__
     return None
 

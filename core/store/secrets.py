@@ -96,9 +96,10 @@ def secret_file(file_env: str, credential: str) -> str | None:
         with open(path, encoding="utf-8") as handle:
             value = handle.read().strip()
     except OSError as exc:
-        raise SecretStoreError(f"cannot read the secret file {path} ({file_env}): {exc.strerror}") from None
+        raise SecretStoreError(t("keyring.secret_file_unreadable", path=path, env=file_env,
+                                 detail=str(exc.strerror or exc))) from None
     if not value:
-        raise SecretStoreError(f"the secret file {path} ({file_env}) is empty")
+        raise SecretStoreError(t("keyring.secret_file_empty", path=path, env=file_env))
     secrets_registry.add(value)
     return value
 

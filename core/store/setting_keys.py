@@ -22,84 +22,85 @@ from core.store.settings import (
     email_address,
     web_address,
 )
+from core.texts import t
 
-_WEB = "an https:// address (plain http:// only to this computer)"
+_WEB = t("setting.rule.web_address")
 
 # ----- LINE -----
-LINE_API_BASE = TextSetting("line.api_base", "the LINE API address", rule=web_address, rule_says=_WEB)
+LINE_API_BASE = TextSetting("line.api_base", t("setting.label.line.api_base"), rule=web_address, rule_says=_WEB)
 # The channel ID: with the channel secret (keyring) it issues stateless tokens when no long-lived one is set.
-LINE_CHANNEL_ID = TextSetting("line.channel_id", "the LINE channel ID", max_length=32)
+LINE_CHANNEL_ID = TextSetting("line.channel_id", t("setting.label.line.channel_id"), max_length=32)
 # While LINE refuses our token (401): held for that token's fingerprint, lifted when the token changes.
-LINE_HOLD = HoldSetting("line.hold", "the LINE hold")
-LINE_QUOTA = QuotaSetting("line.quota", "LINE's monthly quota")  # refreshed hourly by the scheduler
+LINE_HOLD = HoldSetting("line.hold", t("setting.label.line.hold"))
+LINE_QUOTA = QuotaSetting("line.quota", t("setting.label.line.quota"))  # refreshed hourly by the scheduler
 # Connecting LINE points the channel's webhook at Shiftcast for a while: the address LINE had before
 # (unset: none) is kept here with a "restore pending" flag until it is put back, so a crash in between
 # is repaired at the next start; ours is what Shiftcast set, so a restore never undoes someone else's change.
-LINE_WEBHOOK_SAVED = TextSetting("line.webhook.saved_endpoint", "the webhook address to put back", max_length=500,
+LINE_WEBHOOK_SAVED = TextSetting("line.webhook.saved_endpoint", t("setting.label.line.webhook.saved_endpoint"), max_length=500,
                                  rule=web_address, rule_says=_WEB)
-LINE_WEBHOOK_OURS = TextSetting("line.webhook.our_endpoint", "the webhook address Shiftcast set", max_length=500,
+LINE_WEBHOOK_OURS = TextSetting("line.webhook.our_endpoint", t("setting.label.line.webhook.our_endpoint"), max_length=500,
                                 rule=web_address, rule_says=_WEB)
 LINE_WEBHOOK_RESTORE_PENDING = FlagSetting("line.webhook.restore_pending",
-                                           "whether the earlier webhook address is still to be put back")
+                                           t("setting.label.line.webhook.restore_pending"))
 # Each classroom group's member count, as LINE last said: a group push costs one message per member.
 LINE_GROUP_MEMBERS = SettingFamily(
-    "line.group_members.", lambda name: IntSetting(name, "a LINE group's member count", minimum=0))
+    "line.group_members.", lambda name: IntSetting(name, t("setting.label.line.group_members"), minimum=0))
 # Reminders and corrections carry a 了解 button (core/receiving/acknowledge.py); off unless the manager turns it on.
-LINE_ACK_BUTTON = FlagSetting("line.ack_button", "whether LINE reminders carry a 了解 button")
+LINE_ACK_BUTTON = FlagSetting("line.ack_button", t("setting.label.line.ack_button"))
 # The key the buttons' postback data is signed with: made once, on first use; never shown.
-LINE_ACK_SECRET = TextSetting("line.ack_secret", "the 了解 button key", max_length=100)
+LINE_ACK_SECRET = TextSetting("line.ack_secret", t("setting.label.line.ack_secret"), max_length=100)
 
 # ----- the sender (support and tests tune these; unset, the sender's own defaults apply) -----
-SENDER_CONCURRENCY = IntSetting("sender.concurrency", "the number of sending threads", minimum=1, maximum=256)
-SENDER_LEASE_SECONDS = FloatSetting("sender.lease_seconds", "the sender's lease in seconds", above=0)
-SENDER_POLL_SECONDS = FloatSetting("sender.poll_seconds", "the sender's poll interval in seconds", above=0)
-SENDER_BACKOFF_BASE_SECONDS = FloatSetting("sender.backoff_base_seconds", "the first retry's delay in seconds",
+SENDER_CONCURRENCY = IntSetting("sender.concurrency", t("setting.label.sender.concurrency"), minimum=1, maximum=256)
+SENDER_LEASE_SECONDS = FloatSetting("sender.lease_seconds", t("setting.label.sender.lease_seconds"), above=0)
+SENDER_POLL_SECONDS = FloatSetting("sender.poll_seconds", t("setting.label.sender.poll_seconds"), above=0)
+SENDER_BACKOFF_BASE_SECONDS = FloatSetting("sender.backoff_base_seconds", t("setting.label.sender.backoff_base_seconds"),
                                            above=0)
-SENDER_MAX_RETRIES = IntSetting("sender.max_retries", "the number of retries", minimum=0, maximum=1000)
-SENDER_HTTP_TIMEOUT_SECONDS = FloatSetting("sender.http_timeout_seconds", "the LINE request timeout in seconds",
+SENDER_MAX_RETRIES = IntSetting("sender.max_retries", t("setting.label.sender.max_retries"), minimum=0, maximum=1000)
+SENDER_HTTP_TIMEOUT_SECONDS = FloatSetting("sender.http_timeout_seconds", t("setting.label.sender.http_timeout_seconds"),
                                            above=0, maximum=600)
 
 # ----- e-mail (SMTP); the password is in the keyring -----
-SMTP_HOST = TextSetting("smtp.host", "the mail server", max_length=253)
-SMTP_PORT = IntSetting("smtp.port", "the mail server's port", minimum=1, maximum=65535)
+SMTP_HOST = TextSetting("smtp.host", t("setting.label.smtp.host"), max_length=253)
+SMTP_PORT = IntSetting("smtp.port", t("setting.label.smtp.port"), minimum=1, maximum=65535)
 # "starttls", "tls" (implicit, usually port 465) or "none" (to this computer only)
-SMTP_SECURITY = ChoiceSetting("smtp.security", "the mail server's security", ("starttls", "tls", "none"),
+SMTP_SECURITY = ChoiceSetting("smtp.security", t("setting.label.smtp.security"), ("starttls", "tls", "none"),
                               default="starttls")
-SMTP_USER = TextSetting("smtp.user", "the mail server's user name", max_length=320)
-SMTP_FROM = TextSetting("smtp.from", "the from address", max_length=320, rule=email_address,
-                        rule_says="an e-mail address")
-SMTP_FROM_NAME = TextSetting("smtp.from_name", "the sender name", max_length=200)
+SMTP_USER = TextSetting("smtp.user", t("setting.label.smtp.user"), max_length=320)
+SMTP_FROM = TextSetting("smtp.from", t("setting.label.smtp.from"), max_length=320, rule=email_address,
+                        rule_says=t("setting.rule.email"))
+SMTP_FROM_NAME = TextSetting("smtp.from_name", t("setting.label.smtp.from_name"), max_length=200)
 # A CA bundle to trust instead of the system's (a private mail server); unset: the system's.
-SMTP_CA_FILE = TextSetting("smtp.ca_file", "the CA file")
-SMTP_TIMEOUT_SECONDS = FloatSetting("smtp.timeout_seconds", "the mail server timeout in seconds", above=0,
+SMTP_CA_FILE = TextSetting("smtp.ca_file", t("setting.label.smtp.ca_file"))
+SMTP_TIMEOUT_SECONDS = FloatSetting("smtp.timeout_seconds", t("setting.label.smtp.timeout_seconds"), above=0,
                                     maximum=600)
 # While the server refuses our login: held for a fingerprint of the settings and password.
-SMTP_HOLD = HoldSetting("smtp.hold", "the e-mail hold")
+SMTP_HOLD = HoldSetting("smtp.hold", t("setting.label.smtp.hold"))
 
 # ----- alerts for the manager -----
-ALERTS_WEBHOOK_URL = TextSetting("alerts.webhook_url", "the webhook address", rule=web_address, rule_says=_WEB)
-ALERTS_EMAIL = TextSetting("alerts.email", "the manager's e-mail address", max_length=320, rule=email_address,
-                           rule_says="an e-mail address")
+ALERTS_WEBHOOK_URL = TextSetting("alerts.webhook_url", t("setting.label.alerts.webhook_url"), rule=web_address, rule_says=_WEB)
+ALERTS_EMAIL = TextSetting("alerts.email", t("setting.label.alerts.email"), max_length=320, rule=email_address,
+                           rule_says=t("setting.rule.email"))
 
 # ----- image hosting (S3-compatible); the secret key is in the keyring -----
-HOSTING_ENDPOINT = TextSetting("hosting.endpoint", "the image hosting endpoint", rule=web_address, rule_says=_WEB)
-HOSTING_BUCKET = TextSetting("hosting.bucket", "the bucket", max_length=255)
-HOSTING_REGION = TextSetting("hosting.region", "the region", max_length=64)
-HOSTING_ACCESS_KEY_ID = TextSetting("hosting.access_key_id", "the access key ID", max_length=255)
-HOSTING_PUBLIC_BASE_URL = TextSetting("hosting.public_base_url", "the public address", rule=web_address,
+HOSTING_ENDPOINT = TextSetting("hosting.endpoint", t("setting.label.hosting.endpoint"), rule=web_address, rule_says=_WEB)
+HOSTING_BUCKET = TextSetting("hosting.bucket", t("setting.label.hosting.bucket"), max_length=255)
+HOSTING_REGION = TextSetting("hosting.region", t("setting.label.hosting.region"), max_length=64)
+HOSTING_ACCESS_KEY_ID = TextSetting("hosting.access_key_id", t("setting.label.hosting.access_key_id"), max_length=255)
+HOSTING_PUBLIC_BASE_URL = TextSetting("hosting.public_base_url", t("setting.label.hosting.public_base_url"), rule=web_address,
                                       rule_says=_WEB)
 # A SigV4 presigned link lives at most 7 days.
-HOSTING_PRESIGN_DAYS = IntSetting("hosting.presign_days", "how many days image links stay valid", default=7,
+HOSTING_PRESIGN_DAYS = IntSetting("hosting.presign_days", t("setting.label.hosting.presign_days"), default=7,
                                   minimum=1, maximum=7)
 # Demo mode only: images copied into a folder that a loopback web server publishes.
-HOSTING_LOCAL_ROOT = TextSetting("hosting.local_root", "the demo image folder")
-HOSTING_LOCAL_BASE_URL = TextSetting("hosting.local_base_url", "the demo image address", rule=web_address,
+HOSTING_LOCAL_ROOT = TextSetting("hosting.local_root", t("setting.label.hosting.local_root"))
+HOSTING_LOCAL_BASE_URL = TextSetting("hosting.local_base_url", t("setting.label.hosting.local_base_url"), rule=web_address,
                                      rule_says=_WEB)
 
 # ----- the desktop app -----
-UI_LANGUAGE = ChoiceSetting("ui.language", "the interface language", ("auto", "ja", "en"), default="auto")
-UI_TRAY_HINT_SHOWN = FlagSetting("ui.tray_hint_shown", "whether the tray hint was shown")
-UI_FIRST_RUN_DONE = FlagSetting("ui.first_run_done", "whether the first-run question was asked")
+UI_LANGUAGE = ChoiceSetting("ui.language", t("setting.label.ui.language"), ("auto", "ja", "en"), default="auto")
+UI_TRAY_HINT_SHOWN = FlagSetting("ui.tray_hint_shown", t("setting.label.ui.tray_hint_shown"))
+UI_FIRST_RUN_DONE = FlagSetting("ui.first_run_done", t("setting.label.ui.first_run_done"))
 
 
 # Every declaration above, for the tests that hold them to their rules.

@@ -2,7 +2,7 @@
 typed declarations.
 
 Every key is declared once, in core/store/setting_keys.py, with its type, default and rule, e.g.
-`SMTP_PORT = IntSetting("smtp.port", "the mail server's port", minimum=1, maximum=65535)`. Code reads
+`SMTP_PORT = IntSetting("smtp.port", t("setting.label.smtp.port"), minimum=1, maximum=65535)`. Code reads
 `SMTP_PORT.read(session)` (an int, or the default while unset) and writes `SMTP_PORT.write(session,
 587)`: a value that breaks the rule raises ValidationError before anything is stored, and a stored
 value is parsed the same way wherever it is read. The stored form stays the text it always was, so a
@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 
 from core.errors import ValidationError
 from core.store.models import Setting
-from core.texts import t
+from core.texts import Text, t
 
 T = TypeVar("T")
 MAX_KEY_LENGTH = 100  # the settings table's key column
@@ -59,14 +59,15 @@ def put(session: Session, key: str, value: str | None) -> None:
 
 
 class Declared(Generic[T]):
-    """One setting: its key, what it means (`label`, used in messages), its default and its rule.
+    """One setting: its key, what it means (`label`, a catalog Text used in messages), its default and
+    its rule (also a Text: a refused value is told in the manager's language).
 
     `T` is what `read` returns; it includes None for settings whose default is "not set".
     Subclasses say how text becomes a value (`parse`), which values are allowed (`check`, which
     also normalises, e.g. trims text) and how a value is stored (`format`).
     """
 
-    def __init__(self, name: str, label: str, default: T) -> None:
+    def __init__(self, name: str, label: Text, default: T) -> None:
         if not name or len(name) > MAX_KEY_LENGTH or name != name.strip():
             raise ValueError(f"bad setting key {name!r}")
         self.name = name
@@ -109,15 +110,15 @@ class Declared(Generic[T]):
     def format(self, value: T) -> str:
         raise NotImplementedError
 
-    def _refuse(self, value: object, rule: str) -> ValidationError:
+    def _refuse(self, value: object, rule: Text) -> ValidationError:
         return ValidationError(t("setting.refused", label=self.label, rule=rule, value=repr(value)))
 
 
 class TextSetting(Declared[str | None]):
     """Free text, trimmed; empty means unset. `rule` checks the trimmed text and may rewrite it."""
 
-    def __init__(self, name: str, label: str, default: str | None = None, *, max_length: int = 1000,
-                 rule: Callable[[str], str] | None = None, rule_says: str = "") -> None:
+    def __init__(self, name: str, label: Text, default: str | None = None, *, max_length: int = 1000,
+                 rule: Callable[[str], str] | None = None, rule_says: Text | None = None) -> None:
         super().__init__(name, label, default)
         self.max_length = max_length
         self.rule = rule
@@ -127,17 +128,17 @@ class TextSetting(Declared[str | None]):
         if value is None:
             return None
         if not isinstance(value, str):
-            raise self._refuse(value, "text")
+            raise self._refuse(value, t("setting.rule.text"))
         text = value.strip()
         if not text:
             return None
         if len(text) > self.max_length or "\0" in text:
-            raise self._refuse(value, f"text of at most {self.max_length} characters")
+            raise self._refuse(value, t("setting.rule.text_length", length=self.max_length))
         if self.rule is not None:
             try:
                 text = self.rule(text)
             except ValueError:
-                raise self._refuse(value, self.rule_says) from None
+                raise self._refuse(value, self.rule_says or t("setting.rule.text")) from None
         return text
 
     def parse(self, text: str) -> str | None:
@@ -151,7 +152,7 @@ class TextSetting(Declared[str | None]):
 class ChoiceSetting(Declared[str]):
     """One of a fixed set of words, compared in lower case."""
 
-    def __init__(self, name: str, label: str, choices: Sequence[str], default: str) -> None:
+    def __init__(self, name: str, label: Text, choices: Sequence[str], default: str) -> None:
         super().__init__(name, label, default)
         self.choices = tuple(choices)
 
@@ -160,7 +161,7 @@ class ChoiceSetting(Declared[str]):
             return None
         word = value.strip().lower() if isinstance(value, str) else value
         if word not in self.choices:
-            raise self._refuse(value, "one of " + ", ".join(self.choices))
+            raise self._refuse(value, t("setting.rule.choice", choices=self.choices))
         return word
 
     def parse(self, text: str) -> str:
@@ -173,20 +174,20 @@ class ChoiceSetting(Declared[str]):
 class IntSetting(Declared[int | None]):
     """A whole number within [minimum, maximum]; unset reads as `default` (None unless given)."""
 
-    def __init__(self, name: str, label: str, default: int | None = None, *, minimum: int | None = None,
+    def __init__(self, name: str, label: Text, default: int | None = None, *, minimum: int | None = None,
                  maximum: int | None = None) -> None:
         super().__init__(name, label, default)
         self.minimum = minimum
         self.maximum = maximum
 
-    def _rule(self) -> str:
+    def _rule(self) -> Text:
         if self.minimum is not None and self.maximum is not None:
-            return f"a whole number from {self.minimum} to {self.maximum}"
+            return t("setting.rule.whole_range", minimum=self.minimum, maximum=self.maximum)
         if self.minimum is not None:
-            return f"a whole number of at least {self.minimum}"
+            return t("setting.rule.whole_at_least", minimum=self.minimum)
         if self.maximum is not None:
-            return f"a whole number of at most {self.maximum}"
-        return "a whole number"
+            return t("setting.rule.whole_at_most", maximum=self.maximum)
+        return t("setting.rule.whole")
 
     def check(self, value: int | None) -> int | None:
         if value is None:
@@ -210,19 +211,21 @@ class IntSetting(Declared[int | None]):
 class FloatSetting(Declared[float | None]):
     """A number of seconds …: above `above` (exclusive) and at most `maximum`; unset reads as `default`."""
 
-    def __init__(self, name: str, label: str, default: float | None = None, *, above: float | None = None,
+    def __init__(self, name: str, label: Text, default: float | None = None, *, above: float | None = None,
                  maximum: float | None = None) -> None:
         super().__init__(name, label, default)
         self.above = above
         self.maximum = maximum
 
-    def _rule(self) -> str:
-        parts = ["a number"]
+    def _rule(self) -> Text:
+        # Written with :g, so a bound of 0 reads "0", not "0.0".
+        if self.above is not None and self.maximum is not None:
+            return t("setting.rule.number_between", above=f"{self.above:g}", maximum=f"{self.maximum:g}")
         if self.above is not None:
-            parts.append(f"above {self.above:g}")
+            return t("setting.rule.number_above", above=f"{self.above:g}")
         if self.maximum is not None:
-            parts.append(f"{'and ' if self.above is not None else ''}at most {self.maximum:g}")
-        return " ".join(parts)
+            return t("setting.rule.number_at_most", maximum=f"{self.maximum:g}")
+        return t("setting.rule.number")
 
     def check(self, value: float | None) -> float | None:
         if value is None:
@@ -250,18 +253,18 @@ class FloatSetting(Declared[float | None]):
 class FlagSetting(Declared[bool]):
     """Yes or no, stored as "yes" / "no" (the app has always written "yes" for a done step)."""
 
-    def __init__(self, name: str, label: str, default: bool = False) -> None:
+    def __init__(self, name: str, label: Text, default: bool = False) -> None:
         super().__init__(name, label, default)
 
     def check(self, value: bool) -> bool | None:
         if not isinstance(value, bool):
-            raise self._refuse(value, "yes or no")
+            raise self._refuse(value, t("setting.rule.yes_no"))
         return value
 
     def parse(self, text: str) -> bool:
         word = text.strip().lower()
         if word not in ("yes", "no"):
-            raise self._refuse(text, '"yes" or "no"')
+            raise self._refuse(text, t("setting.rule.yes_no_words"))
         return word == "yes"
 
     def format(self, value: bool) -> str:
@@ -281,16 +284,16 @@ class ChannelHold:
 class HoldSetting(Declared[ChannelHold | None]):
     """A ChannelHold, stored as "<code>|<fingerprint>|<ISO time>" as it always was."""
 
-    def __init__(self, name: str, label: str) -> None:
+    def __init__(self, name: str, label: Text) -> None:
         super().__init__(name, label, None)
 
     def check(self, value: ChannelHold | None) -> ChannelHold | None:
         if value is None:
             return None
         if not isinstance(value, ChannelHold) or not value.code or any("|" in part for part in (value.code, value.fingerprint)):
-            raise self._refuse(value, "an error code and a fingerprint without '|'")
+            raise self._refuse(value, t("setting.rule.hold"))
         if value.since is not None and value.since.tzinfo is None:
-            raise self._refuse(value, "held since an aware time")
+            raise self._refuse(value, t("setting.rule.hold_since"))
         return value
 
     def parse(self, text: str) -> ChannelHold | None:
@@ -322,29 +325,29 @@ class StoredQuota:
 class QuotaSetting(Declared[StoredQuota]):
     """A StoredQuota, stored as the JSON object {"limit", "used", "checked_at"} it always was."""
 
-    def __init__(self, name: str, label: str) -> None:
+    def __init__(self, name: str, label: Text) -> None:
         super().__init__(name, label, StoredQuota())
 
     def check(self, value: StoredQuota) -> StoredQuota | None:
         if not isinstance(value, StoredQuota):
-            raise self._refuse(value, "a quota reading")
+            raise self._refuse(value, t("setting.rule.quota"))
         for number in (value.limit, value.used):
             if number is not None and (isinstance(number, bool) or not isinstance(number, int) or number < 0):
-                raise self._refuse(value, "a quota reading with counts of 0 or more")
+                raise self._refuse(value, t("setting.rule.quota_counts"))
         if value.checked_at is not None:
             try:
                 dt.datetime.fromisoformat(value.checked_at)
             except (TypeError, ValueError):
-                raise self._refuse(value, "a quota reading with an ISO time") from None
+                raise self._refuse(value, t("setting.rule.quota_time")) from None
         return value
 
     def parse(self, text: str) -> StoredQuota:
         try:
             data = json.loads(text)
         except ValueError:
-            raise self._refuse(text, "a JSON object") from None
+            raise self._refuse(text, t("setting.rule.json")) from None
         if not isinstance(data, dict):
-            raise self._refuse(text, "a JSON object")
+            raise self._refuse(text, t("setting.rule.json"))
         value = StoredQuota(data.get("limit"), data.get("used"), data.get("checked_at"))
         checked = self.check(value)
         assert checked is not None
