@@ -23,9 +23,10 @@ from ui.single_instance import SingleInstance
 class _Quit:
     def __init__(self, app: QApplication, monkeypatch: pytest.MonkeyPatch) -> None:
         self.calls = 0
-        monkeypatch.setattr(app, "quit", self)
+        monkeypatch.setattr(app, "exit", self)
 
-    def __call__(self) -> None:
+    def __call__(self, code: int = 0) -> None:
+        assert code == 0
         self.calls += 1
 
 
@@ -210,11 +211,11 @@ def test_the_window_is_on_screen_before_the_engine_starts(qtbot, paths: DataPath
     seen: list[object] = []
     real = ui_app.start_engine
 
-    def recording(ctx: AppContext, engine: Engine | None = None) -> bool:
+    def recording(ctx: AppContext, engine: Engine | None = None, mode: str = "gui") -> bool:
         windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.ctx is ctx]
         seen.append((ctx.engine_starting, [w.isVisible() for w in windows],
                      [w.sender_status.text().split(" ·")[0] for w in windows]))
-        started = real(ctx, engine)
+        started = real(ctx, engine, mode)
         seen.append(ctx.engine is not None and not ctx.engine_starting)
         # exit(), not quit(): quit() first asks every window to close, and windows of earlier tests refuse.
         QTimer.singleShot(0, lambda: QApplication.exit(0))

@@ -182,12 +182,14 @@ def test_the_welcome_offers_to_connect_line(qtbot, ctx: AppContext, line: LineEm
     from ui import app as app_module
     from ui.main_window import MainWindow
 
-    window = MainWindow(ctx, QIcon())
+    shell = app_module.Shell(QApplication.instance(), ctx, QIcon(), tray_available=False)
+    window = shell.open_window()
+    assert isinstance(window, MainWindow)
     qtbot.addWidget(window)
     monkeypatch.setattr(QMessageBox, "exec", lambda self: 0)
     monkeypatch.setattr(QMessageBox, "clickedButton",
                         lambda self: next(b for b in self.buttons() if b.text() == "Connect LINE"))
-    app_module._first_run(ctx, window)
+    app_module._first_run(ctx, shell)
     assert window.tabs.currentWidget() is window.settings
     dialog = window.settings.line.connect_dialog
     assert dialog.isVisible() and isinstance(dialog.page, CredentialsPage)
