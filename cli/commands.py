@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from cli import outbox, webhook, words
 from core.errors import ShiftcastError
-from core.texts import Text, t
+from core.texts import t
 from core.texts.formats import LANGUAGES
 from core.texts.message import logged
 from core.version import __version__
@@ -360,36 +360,9 @@ def _database_file(paths: DataPaths | None) -> str | None:
 
 
 def _open_data_folder(args: argparse.Namespace, paths: DataPaths | None) -> tuple[DataPaths, Path]:
-    from core.logs import configure_logging
-    from core.store.paths import data_paths, resolve_home
+    from core.store.data_folder import open_data_folder
 
-    if paths is None:
-        try:
-            paths = data_paths(args.home)
-        except OSError as exc:
-            raise StorageError(_folder_problem(t("word.data_folder"), resolve_home(args.home), exc)) from exc
-    try:
-        log_file = configure_logging(paths.logs, stderr=args.command == "sender")
-    except OSError as exc:
-        raise StorageError(_folder_problem(t("word.log_file"), paths.logs / "shiftcast.log", exc)) from exc
-    return paths, log_file
-
-
-class StorageError(ShiftcastError):
-    """The data folder, the log file or the database cannot be written; nothing was changed."""
-
-
-def _folder_problem(what: Text, path: Path, exc: OSError) -> Text:
-    import errno
-
-    where = str(Path(exc.filename) if exc.filename else path)
-    if exc.errno == errno.ENOSPC:
-        return t("cli.disk_full", what=what, where=where)
-    if isinstance(exc, (FileExistsError, NotADirectoryError)):
-        return t("cli.not_a_folder", what=what, path=str(path), where=where)
-    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        return t("cli.not_writable", what=what, where=where)
-    return t("cli.cannot_write", what=what, where=where, detail=str(exc.strerror or exc))
+    return open_data_folder(args.home, stderr=args.command == "sender", paths=paths)
 
 
 def _file_only() -> dict[str, bool]:

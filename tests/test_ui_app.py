@@ -226,3 +226,19 @@ def test_the_window_is_on_screen_before_the_engine_starts(qtbot, paths: DataPath
     assert seen[0][:2] == (True, [True])  # the window was shown while the engine had not started yet
     assert seen[0][2] in (["Starting to send…"], [""])  # its status, if it was read in time, says so
     assert seen[1] is True
+
+
+def test_a_window_that_cannot_open_its_data_folder_says_why_in_one_line(
+        qtbot, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    squatter = tmp_path / "Shiftcast"
+    squatter.write_text("not a folder")
+    assert run_gui(argparse.Namespace(home=squatter, smoke=True, command=None)) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(squatter) in err[0] and "is a file, not a folder" in err[0], err
+    assert squatter.read_text() == "not a folder"
+    monkeypatch.setenv("LANG", "ja_JP.UTF-8")  # no saved choice can be read: the computer's language
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    assert run_gui(argparse.Namespace(home=squatter, smoke=True, command=None)) == 1
+    err_ja = capsys.readouterr().err
+    assert str(squatter) in err_ja and "データフォルダー" in err_ja, err_ja

@@ -17,13 +17,13 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from core.app import demo as demo_data
 from core.errors import ShiftcastError
-from core.logs import configure_logging
 from core.resources import resource
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.bootstrap import open_database
+from core.store.data_folder import open_data_folder
 from core.store.models import utcnow
-from core.store.paths import data_paths, resolve_home
+from core.store.paths import DataPaths, resolve_home
 from ui import i18n
 from ui.bridge import CoreBridge
 from ui.context import AppContext
@@ -56,8 +56,10 @@ def run_gui(args: argparse.Namespace) -> int:
     app.setOrganizationName("Shiftcast")
     icon = QIcon(str(resource("icons", "shiftcast.png")))
     app.setWindowIcon(icon)
-    paths = data_paths(home)
-    configure_logging(paths.logs)
+    try:
+        paths, _ = open_data_folder(home)
+    except ShiftcastError as exc:
+        return _cannot_start(exc)
     install_excepthook(paths)
 
     instance = SingleInstance(paths)
@@ -66,9 +68,8 @@ def run_gui(args: argparse.Namespace) -> int:
         return 0
     try:
         db = open_database(paths)
-    except ShiftcastError as exc:
-        QMessageBox.critical(None, "Shiftcast", str(exc))
-        return 1
+    except Exception as exc:  # noqa: BLE001 - a window that cannot start says why in one box, never a traceback
+        return _cannot_start(exc, paths)
     with db.read() as session:
         language = i18n.choose(keys.UI_LANGUAGE.read(session))
         first_run_done = keys.UI_FIRST_RUN_DONE.read(session)
@@ -102,6 +103,29 @@ def run_gui(args: argparse.Namespace) -> int:
             ctx.demo.stop()
         instance.close()
         db.dispose()
+
+
+def _cannot_start(exc: BaseException, paths: DataPaths | None = None) -> int:
+    """Say in one box, in the computer's language, why Shiftcast cannot open (the data folder, the log or
+    the database cannot be written), and end with status 1."""
+    from core.store.db import sqlite_file_of, storage_problem
+    from core.texts import describe, render
+
+    language = i18n.choose(None)  # the database, which keeps the saved choice, is what failed
+    database = sqlite_file_of(paths.database_url()) if paths is not None else None
+    problem = storage_problem(exc, database=database)
+    if problem is not None:
+        text = render(problem, language)
+    elif isinstance(exc, ShiftcastError):
+        text = describe(exc, language)
+    else:
+        log.error("Shiftcast could not start", exc_info=exc)
+        text = f"{type(exc).__name__}: {exc}"
+    log.error("cannot start: %s", text)
+    print(f"shiftcast: {text}", file=sys.stderr)  # for a start from a terminal, or without a screen
+    if os.environ.get("QT_QPA_PLATFORM") != "offscreen":
+        QMessageBox.critical(None, "Shiftcast", text)
+    return 1
 
 
 def _restore_pending_endpoint(db: Database) -> Callable[[], object]:

@@ -44,6 +44,7 @@ from core.setup.line_connect import (
     TestOutcome,
     WebhookTest,
 )
+from ui import i18n
 from ui.context import AppContext
 from ui.settings_widgets import StatusLabel, note, report, row, sentence
 
@@ -227,7 +228,7 @@ class AddressPage(WizardPage):
         try:
             address, port = self._address()
         except AddressError as exc:
-            self.status.problem(sentence(str(exc)))
+            self.status.problem(sentence(i18n.describe(exc)))
             return
         self._working(self.tr("Starting the receiver and the tunnel… (this can take half a minute)")
                       if isinstance(address, QuickTunnel) else self.tr("Starting the receiver…"))

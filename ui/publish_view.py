@@ -46,7 +46,7 @@ from core.publication.history import CellChange, Revision
 from core.publication.image_store import ImageStore
 from core.publication.publish import Published, PublishPlan
 from core.roster import rules
-from ui import dates
+from ui import dates, i18n
 from ui.context import AppContext
 from ui.errors import show_error
 from ui.image_viewer import ImageViewer
@@ -437,7 +437,7 @@ class PublishView(QWidget):
             return self.tr("LINE's monthly quota would not cover this: {0} message(s) left, this publication "
                            "needs {1}. LINE will refuse it until the quota resets or is raised.").format(
                 plan.quota_limit - plan.quota_used, plan.members)
-        return plan.warning
+        return i18n.render(plan.warning_text) if plan.warning_text is not None else plan.warning
 
     def _describe_change(self, state: MonthState, change: CellChange) -> str:
         day = dates.day_short(dt.date(state.year, state.month, change.day))
