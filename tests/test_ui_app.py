@@ -242,3 +242,11 @@ def test_a_window_that_cannot_open_its_data_folder_says_why_in_one_line(
     assert run_gui(argparse.Namespace(home=squatter, smoke=True, command=None)) == 1
     err_ja = capsys.readouterr().err
     assert str(squatter) in err_ja and "データフォルダー" in err_ja, err_ja
+
+
+def test_the_tray_announces_every_kind_of_alert() -> None:
+    from core.store.kinds import AlertKind
+    from ui.tray import NOTIFY
+
+    assert {"OTHER_COMPUTER", "LINE_GROUP_LEFT", "DEAD_LETTER", "AUTH_FAILED"} <= NOTIFY
+    assert {kind.name for kind in AlertKind} <= NOTIFY

@@ -1,6 +1,6 @@
 """The tray: sending goes on with the window closed. Open, send now, pause, counts, quit, and desktop
-notifications for what needs the manager (dead letters, a refused token or password, the quota, a
-stalled queue)."""
+notifications for what needs the manager: every alert kind (dead letters, a refused token or password,
+the quota, a stalled queue, another computer sending from this data folder, a left LINE group)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,12 @@ from PySide6.QtGui import QAction, QIcon
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
 from core.outbox import deliveries
+from core.store.kinds import AlertKind
 from ui.context import AppContext
 
-# Alert codes (core/alerts.py: the kind's name) worth a desktop notification.
-NOTIFY = {"DEAD_LETTER", "AUTH_FAILED", "QUOTA_EXHAUSTED", "CHANNEL_HELD", "QUEUE_STALLED"}
+# Alert codes worth a desktop notification: the sender's AUTH_FAILED and every alert kind's name
+# (core/alerts.py), so a kind added later is announced too. Each asks the manager to act.
+NOTIFY = {"AUTH_FAILED", *(kind.name for kind in AlertKind)}
 
 
 class Tray(QObject):
