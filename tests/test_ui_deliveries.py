@@ -520,3 +520,9 @@ def test_the_view_says_who_sends_from_this_database(qtbot, ctx: AppContext, db: 
     assert note.text().startswith("Sending from: nas (since ") and "office-pc (no heartbeat since " in note.text()
     assert "old" not in note.text()  # a sender that said it stopped is not sending
     assert "nas · sender · pid 1 · /srv/shiftcast" in note.toolTip()
+
+
+def test_the_date_filter_writes_days_as_the_rest_of_the_window(qtbot, ctx: AppContext) -> None:
+    view = _view(qtbot, ctx)
+    view.date_from.setDate(QDate(2026, 11, 24))
+    assert view.date_from.text() == "Tue 24 Nov 2026"

@@ -212,6 +212,8 @@ class DeliveriesView(QWidget):
         self.date_to = QDateEdit(today, self)
         for edit in (self.date_from, self.date_to):
             edit.setCalendarPopup(True)
+            edit.setLocale(dates.locale())  # "Tue 24 Nov 2026", never the ambiguous "24/11/2026"
+            edit.setDisplayFormat(dates.day_pattern())
         self.search = QLineEdit(self)
         self.search.setPlaceholderText(self.tr("Search recipient, key or error"))
         self.search.setClearButtonEnabled(True)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from PySide6.QtCore import QEventLoop
-from PySide6.QtGui import QIcon
+from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication, QWidget
 from sqlalchemy import select
 
@@ -34,6 +34,7 @@ QUIET_FOR = 0.3  # no task pending for this long counts as settled (results ofte
 TABS = (("01-shifts.png", "shifts"), ("02-publish.png", "publish"), ("03-deliveries.png", "deliveries"),
         ("04-settings.png", "settings"))
 INBOX = "09-demo-inbox.png"
+SCREEN = "00-screen.png"  # the whole screen, on a real display
 T = TypeVar("T")
 
 
@@ -74,8 +75,12 @@ def save_all(ctx: AppContext, out: Path, icon: QIcon) -> int:
         missing += len(TABS)
     else:
         window = MainWindow(ctx, icon)
-        window.resize(1280, 800)
+        window.place()  # as a manager's start sizes it: fitted to the screen's available area
         window.show()
+        if QGuiApplication.platformName() not in ("offscreen", "minimal"):
+            # The whole screen as well, so the picture shows the window fitting it, frame included.
+            window.tabs.setCurrentWidget(window.shifts)
+            missing += 1 - _shoot_screen(ctx, window, out / SCREEN)
         for name, attribute in TABS:
             window.tabs.setCurrentWidget(getattr(window, attribute))
             missing += 1 - _shoot(ctx, window, out / name)
@@ -88,6 +93,16 @@ def save_all(ctx: AppContext, out: Path, icon: QIcon) -> int:
         window.deleteLater()
     ctx.tasks.wait()
     return 0 if missing == 0 else 1
+
+
+def _shoot_screen(ctx: AppContext, window: QWidget, path: Path) -> int:
+    settle(ctx)
+    QApplication.processEvents()
+    if not window.screen().grabWindow(0).save(str(path)):
+        print(f"could not write {path}", flush=True)
+        return 0
+    print(f"saved {path}", flush=True)
+    return 1
 
 
 def _shoot(ctx: AppContext, widget: QWidget, path: Path) -> int:
