@@ -295,7 +295,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                        "データベースサーバーに接続できません。復旧するまで変更は保存できません。再接続しています…"),
     "db.server_backups_apply": ("pg_dump was not found on this computer, so no copy was made before the upgrade: "
                                 "the database server's own backups apply",
-                                "このコンピューターに pg_dump がないため、更新前のコピーは作成していません。"
+                                "このコンピューターにpg_dumpがないため、更新前のコピーは作成していません。"
                                 "データベースサーバー側のバックアップをご利用ください。"),
     "db.dump_failed": ("the backup before the upgrade failed (pg_dump: {detail}); nothing was changed",
                        "更新前のバックアップに失敗しました（pg_dump: {detail}）。何も変更していません。"),
@@ -305,19 +305,19 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "dbcheck.no_database": ("The server has no database with this name: {detail}",
                             "サーバーにこの名前のデータベースがありません: {detail}"),
     "dbcheck.empty": ("Connected. The database is empty: Shiftcast will set it up at the next start.",
-                      "接続できました。データベースは空です。次回の起動時に Shiftcast が準備します。"),
+                      "接続できました。データベースは空です。次回の起動時にShiftcastが準備します。"),
     "dbcheck.current": ("Connected. The database is ready for this version of Shiftcast.",
-                        "接続できました。このバージョンの Shiftcast でそのまま使えます。"),
+                        "接続できました。このバージョンのShiftcastでそのまま使えます。"),
     "dbcheck.older": ("Connected. The database was made by an older Shiftcast ({revision}); it will be upgraded "
                       "at the next start.",
-                      "接続できました。データベースは以前の Shiftcast（{revision}）のものです。次回の起動時に更新します。"),
+                      "接続できました。データベースは以前のShiftcast（{revision}）のものです。次回の起動時に更新します。"),
     "dbcheck.newer": ("Connected, but the database was made by a newer Shiftcast ({revision}): update this app "
                       "before using it.",
-                      "接続できましたが、データベースは新しい Shiftcast（{revision}）のものです。先にこのアプリを更新してください。"),
+                      "接続できましたが、データベースは新しいShiftcast（{revision}）のものです。先にこのアプリを更新してください。"),
     "copyup.target_has_data": ("The server's database already has data ({table}); nothing was copied.",
                                "サーバーのデータベースにはすでにデータがあります（{table}）。何もコピーしていません。"),
     "copyup.count_mismatch": ("The copy of {table} has {copied} rows instead of {expected}; nothing was copied.",
-                              "{table} のコピーが {expected} 行ではなく {copied} 行になりました。何もコピーしていません。"),
+                              "{table}のコピーが{expected}行ではなく{copied}行になりました。何もコピーしていません。"),
     "copyup.schema_differs": ("The local file and the server are at different versions ({source} and {target}); "
                               "nothing was copied.",
                               "ローカルのファイルとサーバーのバージョンが異なります（{source} と {target}）。何もコピーしていません。"),
