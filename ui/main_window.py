@@ -20,6 +20,7 @@ from core.store.settings import ChannelHold
 from core.version import __version__
 from ui.alerts_banner import AlertsBanner
 from ui.context import AppContext
+from ui.database_banner import DatabaseBanner
 from ui.deliveries_view import DeliveriesView
 from ui.publish_view import PublishView
 from ui.settings_view import SettingsView
@@ -55,6 +56,7 @@ class MainWindow(QMainWindow):
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
         column.addWidget(self.alerts_banner)
+        column.addWidget(DatabaseBanner(ctx, central))
         column.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
         self.sender_status = QLabel(self)
