@@ -74,8 +74,9 @@ def _stamped(db: Database) -> list[str]:
 def upgrade(db: Database, *, revision: str = "head", backup_dir: Path | None = None) -> Path | None:
     """Bring the schema to `revision`. Returns the backup taken first, if any.
 
-    A backup is taken only when an existing SQLite database with data is about to change, so a
-    failed upgrade can always be undone by the manager (or support) from `<home>/backups`.
+    A backup is taken only when an existing database with data is about to change, so a failed
+    upgrade can always be undone by the manager (or support) from `<home>/backups`: SQLite's own
+    copy of the file, or on PostgreSQL a pg_dump where one is installed (dump_postgresql).
     """
     if revision in ("head", HEAD_REVISION) and _stamped(db) == [HEAD_REVISION]:
         return None
