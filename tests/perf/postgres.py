@@ -141,7 +141,10 @@ def procrastinate_workers(db: Database, paths: DataPaths, dsn: str, base_url: st
     own transaction, as a task-queue user would write it."""
     import procrastinate
 
-    app = procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=dsn))
+    # Its pool sized like the work (psycopg_pool's default is 4 connections for every worker together):
+    # a connection for each job in flight, and one more per worker for its LISTEN.
+    pool = workers * (threads + 1)
+    app = procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=dsn, min_size=pool, max_size=pool))
     keys = uuid.uuid4()
     watch = Stopwatch()
     countdown = _Countdown(len(ids), watch)
