@@ -158,3 +158,23 @@ def test_the_banner_shows_while_the_server_is_down_and_clears_when_it_is_back(
     finally:
         context.tasks.wait()
         db.dispose()
+
+
+def test_choosing_the_local_file_again_forgets_the_server(qtbot, ctx: AppContext, paths: DataPaths,  # type: ignore[no-untyped-def]
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.store.paths import write_database_choice
+
+    write_database_choice(paths, ServerAddress("db.example", 5432, "chain", "manager").url())
+    restarts: list[bool] = []
+    monkeypatch.setattr(settings_database, "restart_app", lambda: restarts.append(True))
+    answer_dialog(monkeypatch, "Later")
+    section = DatabaseSection(ctx)
+    qtbot.addWidget(section)
+    settle(qtbot, ctx)
+    assert section.server.isChecked() and section.host.text() == "db.example"
+    section.local.setChecked(True)
+    section.use.click()
+    settle(qtbot, ctx)
+    assert read_database_choice(paths) is None and not paths.database_config.exists()
+    assert paths.database_url() == paths.local_database_url()
+    assert restarts == []  # "Later": nothing restarted
