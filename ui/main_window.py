@@ -28,6 +28,7 @@ from core.store.settings import ChannelHold
 from core.version import __version__
 from ui.alerts_banner import AlertsBanner
 from ui.context import AppContext
+from ui.database_banner import DatabaseBanner
 from ui.window_geometry import Rect, SavedGeometry, screen_key, window_rect
 
 if TYPE_CHECKING:
@@ -100,6 +101,7 @@ class MainWindow(QMainWindow):
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
         column.addWidget(self.alerts_banner)
+        column.addWidget(DatabaseBanner(ctx, central))
         column.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
         self.sender_status = QLabel(self)

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QScrollArea, QVBoxLayout, QWi
 from ui.context import AppContext
 from ui.settings_autostart import AutostartSection
 from ui.settings_classrooms import ClassroomSection
+from ui.settings_database import DatabaseSection
 from ui.settings_email import AlertsSection, EmailSection
 from ui.settings_general import DataFolderSection, LanguageSection
 from ui.settings_hosting import HostingSection
@@ -33,12 +34,13 @@ class SettingsView(QWidget):
         self.language = LanguageSection(ctx)
         self.data_folder = DataFolderSection(ctx)
         self.autostart = AutostartSection(ctx)
+        self.database = DatabaseSection(ctx)
 
         page = QWidget()
         column = QVBoxLayout()
         column.setSpacing(12)
         for section in (self.line, self.email, self.alerts, self.classrooms, self.hosting, self.autostart, self.language,
-                        self.data_folder):
+                        self.data_folder, self.database):
             column.addWidget(section)
         column.addStretch(1)
         page.setMaximumWidth(PAGE_WIDTH)

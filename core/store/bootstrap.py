@@ -8,12 +8,17 @@ from core.errors import DatabaseError
 from core.store import migrate
 from core.store.db import Database, describe_error
 from core.store.paths import DataPaths
+from core.store.secrets import DATABASE_PASSWORD, get_secret
 from core.texts import t
 
 
 def open_database(paths: DataPaths, *, url: str | None = None) -> Database:
     """Open the database of `paths` and bring its schema to head (backing the file up first when it changes)."""
-    db = Database(url or paths.database_url())
+    password = None
+    if url is None and paths.database_url_is_chosen():
+        # The server chosen in Settings → Database: its password lives in the keyring, never in the URL.
+        password = get_secret(DATABASE_PASSWORD)
+    db = Database(url or paths.database_url(), password=password)
     try:
         migrate.upgrade(db, backup_dir=paths.backups)
     except DatabaseError:

@@ -21,12 +21,43 @@ from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
+from core.errors import DatabaseError
 from core.texts import Text, t
 
 _READ_OPTION = "shiftcast_read_only"
 DEFAULT_BUSY_TIMEOUT_S = 30.0
+SERVER_CONNECT_TIMEOUT_S = 5
+
+
+class ServerUnreachable(DatabaseError):
+    """The database server cannot be reached: whatever was being saved was refused, and nothing of it applied."""
+
+
+def is_connection_error(exc: BaseException) -> bool:
+    """Did `exc` come from a lost or refused connection to the server (rather than from the SQL)?
+
+    SQLAlchemy marks an error that invalidated its connection; psycopg's own connection errors are
+    OperationalErrors with SQLSTATE class 08 (connection exception) or 57P (the server shutting down),
+    or none at all when the connection never opened."""
+    current: BaseException | None = exc
+    seen: set[int] = set()
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, ServerUnreachable):
+            return True
+        if isinstance(current, DBAPIError) and current.connection_invalidated:
+            return True
+        original = getattr(current, "orig", None) or current
+        if type(original).__module__.startswith("psycopg") and type(original).__name__ in (
+                "OperationalError", "InterfaceError"):
+            sqlstate = getattr(original, "sqlstate", None)
+            if sqlstate is None or sqlstate.startswith(("08", "57P")):
+                return True
+        current = current.__cause__ or current.__context__
+    return False
 
 
 def durability_pragmas(platform: str) -> tuple[str, ...]:
@@ -44,13 +75,22 @@ def sqlite_supports_returning() -> bool:
 class Database:
     """One database: an engine plus write and read session scopes."""
 
-    def __init__(self, url: str, *, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S, platform: str = sys.platform) -> None:
+    def __init__(self, url: str, *, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S, platform: str = sys.platform,
+                 password: str | None = None) -> None:
+        """`password`: for a server URL that has none (the keyring's, chosen in Settings → Database)."""
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
         connect_args: dict[str, Any] = {}
         if self.is_sqlite:
             connect_args = {"timeout": busy_timeout_s, "check_same_thread": False}
+        else:
+            # A server that went away must fail a click within seconds, not hang it for libpq's default.
+            connect_args = {"connect_timeout": SERVER_CONNECT_TIMEOUT_S}
         self.connect_url = with_password_file(url)
+        if password and self.connect_url.password is None:
+            self.connect_url = self.connect_url.set(password=password)
+        # pool_pre_ping: a pooled connection the server dropped (a restart, a network blip) is replaced
+        # before use instead of failing the next click.
         self.engine: Engine = create_engine(self.connect_url, connect_args=connect_args, pool_pre_ping=not self.is_sqlite)
         if self.is_sqlite:
             _install_sqlite_hooks(self.engine, busy_timeout_ms=int(busy_timeout_s * 1000),
@@ -62,17 +102,44 @@ class Database:
 
     @contextmanager
     def write(self) -> Iterator[Session]:
-        """A write transaction (BEGIN IMMEDIATE on SQLite); commits on success, rolls back on error."""
-        with self._write_sessions() as session, session.begin():
-            yield session
+        """A write transaction (BEGIN IMMEDIATE on SQLite); commits on success, rolls back on error.
+
+        On a server, a lost connection raises ServerUnreachable: the change was refused, not half made."""
+        try:
+            with self._write_sessions() as session, session.begin():
+                yield session
+        except ServerUnreachable:
+            raise
+        except Exception as exc:
+            if not self.is_sqlite and is_connection_error(exc):
+                raise ServerUnreachable(t("db.unreachable")) from exc
+            raise
+
+    def ping(self) -> bool:
+        """A cheap round trip: can the database be reached now? (The banner's periodic check.)"""
+        try:
+            with self.engine.connect() as connection:
+                connection.execute(text("SELECT 1"))
+        except Exception as exc:
+            if is_connection_error(exc):
+                return False
+            raise
+        return True
 
     @contextmanager
     def read(self) -> Iterator[Session]:
         """A read scope (a deferred transaction on SQLite, so readers never take the write lock).
 
         Objects loaded here stay usable after the scope ends (expire_on_commit is off)."""
-        with self._read_sessions() as session, session.begin():
-            yield session
+        try:
+            with self._read_sessions() as session, session.begin():
+                yield session
+        except ServerUnreachable:
+            raise
+        except Exception as exc:
+            if not self.is_sqlite and is_connection_error(exc):
+                raise ServerUnreachable(t("db.unreachable")) from exc
+            raise
 
     def dispose(self) -> None:
         self.engine.dispose()

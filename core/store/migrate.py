@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import os
+import shutil
+import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sqlalchemy import inspect, text
 
 from core.errors import DatabaseError
-from core.store.db import Database, backup_sqlite, describe_error, sqlite_file_of
+from core.store.db import Database, backup_sqlite, describe_error, is_postgresql, sqlite_file_of
 from core.texts import Text, t
 
 if TYPE_CHECKING:
@@ -71,8 +74,9 @@ def _stamped(db: Database) -> list[str]:
 def upgrade(db: Database, *, revision: str = "head", backup_dir: Path | None = None) -> Path | None:
     """Bring the schema to `revision`. Returns the backup taken first, if any.
 
-    A backup is taken only when an existing SQLite database with data is about to change, so a
-    failed upgrade can always be undone by the manager (or support) from `<home>/backups`.
+    A backup is taken only when an existing database with data is about to change, so a failed
+    upgrade can always be undone by the manager (or support) from `<home>/backups`: SQLite's own
+    copy of the file, or on PostgreSQL a pg_dump where one is installed (dump_postgresql).
     """
     if revision in ("head", HEAD_REVISION) and _stamped(db) == [HEAD_REVISION]:
         return None
@@ -88,6 +92,8 @@ def upgrade(db: Database, *, revision: str = "head", backup_dir: Path | None = N
     source = sqlite_file_of(db.url)
     if backup_dir is not None and source and Path(source).exists() and current is not None:
         backup = _backup(source, backup_dir, current)
+    elif backup_dir is not None and current is not None and is_postgresql(db.url):
+        backup = dump_postgresql(db, backup_dir, current)
     try:
         with db.engine.begin() as connection:
             config.attributes["connection"] = connection
@@ -105,5 +111,45 @@ def _backup(source: str, backup_dir: Path, revision: str) -> Path:
     backup_sqlite(source, str(target))
     log.info("database backed up to %s before migration", target)
     for old in sorted(backup_dir.glob("shiftcast-*-before-*.db"))[:-KEEP_BACKUPS]:
+        old.unlink(missing_ok=True)
+    return target
+
+
+PG_DUMP_TIMEOUT_S = 600
+
+
+def dump_postgresql(db: Database, backup_dir: Path, revision: str, *, pg_dump: str | None = None) -> Path | None:
+    """A pg_dump of the server's database before it changes, into `backup_dir` like the SQLite copy.
+
+    None, with the reason logged, when this computer has no pg_dump: the server's own backups apply
+    then (a managed or NAS server has them; the app cannot copy a server it does not run). A pg_dump
+    that fails stops the upgrade, as a failed SQLite copy would."""
+    program = pg_dump or shutil.which("pg_dump")
+    if program is None:
+        log.warning("%s", t("db.server_backups_apply"))
+        return None
+    backup_dir.mkdir(parents=True, exist_ok=True)
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S-%f")
+    target = backup_dir / f"shiftcast-{stamp}-before-{revision}.pgdump"
+    url = db.connect_url
+    env = dict(os.environ)
+    if url.password is not None:
+        env["PGPASSWORD"] = str(url.password)  # never on the command line, where other users could read it
+    command = [program, "--format=custom", "--no-owner", f"--file={target}",
+               f"--host={url.host or 'localhost'}", f"--port={url.port or 5432}", f"--dbname={url.database}"]
+    if url.username:
+        command.append(f"--username={url.username}")
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=PG_DUMP_TIMEOUT_S,
+                              check=False, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        target.unlink(missing_ok=True)
+        raise DatabaseError(t("db.dump_failed", detail=str(exc))) from exc
+    if done.returncode != 0:
+        target.unlink(missing_ok=True)
+        detail = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+        raise DatabaseError(t("db.dump_failed", detail=detail))
+    log.info("database dumped to %s before migration", target)
+    for old in sorted(backup_dir.glob("shiftcast-*-before-*.pgdump"))[:-KEEP_BACKUPS]:
         old.unlink(missing_ok=True)
     return target

@@ -7,7 +7,9 @@ everywhere and nothing lands in the default folder behind its back.
 
 from __future__ import annotations
 
+import json
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,17 +47,64 @@ class DataPaths:
         """The manager's edited copies of the message templates (resources/templates when absent)."""
         return self.home / "templates"
 
+    @property
+    def database_config(self) -> Path:
+        """The server chosen in Settings → Database; read before any database opens, so not a setting."""
+        return self.home / "database.json"
+
     def ensure(self) -> DataPaths:
         for folder in (self.home, self.backups, self.images, self.logs):
             folder.mkdir(parents=True, exist_ok=True)
         return self
 
     def database_url(self) -> str:
-        """SHIFTCAST_DB_URL wins; otherwise the SQLite file in the data dir."""
+        """SHIFTCAST_DB_URL wins; then the server of database.json; otherwise the SQLite file in the data dir."""
         override = os.environ.get(DB_URL_ENV, "").strip()
         if override:
             return override
+        chosen = read_database_choice(self)
+        if chosen is not None:
+            return chosen
+        return self.local_database_url()
+
+    def local_database_url(self) -> str:
         return f"sqlite:///{self.database.as_posix()}"
+
+    def database_url_is_chosen(self) -> bool:
+        """Is the URL the one of database.json (whose password is in the keyring), not the environment's?"""
+        return not os.environ.get(DB_URL_ENV, "").strip() and read_database_choice(self) is not None
+
+
+def read_database_choice(paths: DataPaths) -> str | None:
+    """The server URL saved in database.json (without a password), None for the local file.
+
+    A damaged file counts as no choice: the app then opens the local file rather than not at all."""
+    try:
+        data = json.loads(paths.database_config.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    url = data.get("url") if isinstance(data, dict) else None
+    return url.strip() or None if isinstance(url, str) else None
+
+
+def write_database_choice(paths: DataPaths, url: str | None) -> None:
+    """Save the server URL for the next start (None: back to the local file), atomically: a crash
+    mid-write leaves the old file, never half a new one."""
+    target = paths.database_config
+    if url is None:
+        target.unlink(missing_ok=True)
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=".database-", suffix=".json", dir=target.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            json.dump({"url": url}, out)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def default_home() -> Path:

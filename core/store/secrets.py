@@ -15,6 +15,8 @@ LINE_TOKEN_ENV = "SHIFTCAST_LINE_TOKEN"
 # The channel secret signs LINE's webhooks and, with the channel ID, issues stateless tokens.
 LINE_CHANNEL_SECRET = "line-channel-secret"
 LINE_CHANNEL_SECRET_ENV = "SHIFTCAST_LINE_CHANNEL_SECRET"
+# The password of the database server chosen in Settings → Database; the URL in database.json has none.
+DATABASE_PASSWORD = "database-password"
 
 
 def no_backend_help(env: str | None) -> Text:

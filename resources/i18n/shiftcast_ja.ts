@@ -482,6 +482,101 @@
     </message>
 </context>
 <context>
+    <name>DatabaseSection</name>
+    <message>
+        <source>Database</source>
+        <translation>データベース</translation>
+    </message>
+    <message>
+        <source>This computer (a file in the data folder)</source>
+        <translation>このコンピューター（データフォルダー内のファイル）</translation>
+    </message>
+    <message>
+        <source>A PostgreSQL server shared by several computers</source>
+        <translation>複数のコンピューターで共有するPostgreSQLサーバー</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>接続テスト</translation>
+    </message>
+    <message>
+        <source>Copy this computer&apos;s data to the server…</source>
+        <translation>このコンピューターのデータをサーバーにコピー…</translation>
+    </message>
+    <message>
+        <source>Save and restart…</source>
+        <translation>保存して再起動…</translation>
+    </message>
+    <message>
+        <source>Keep the roster in:</source>
+        <translation>シフト表の保存先:</translation>
+    </message>
+    <message>
+        <source>Server:</source>
+        <translation>サーバー:</translation>
+    </message>
+    <message>
+        <source>Database:</source>
+        <translation>データベース:</translation>
+    </message>
+    <message>
+        <source>User:</source>
+        <translation>ユーザー:</translation>
+    </message>
+    <message>
+        <source>Password:</source>
+        <translation>パスワード:</translation>
+    </message>
+    <message>
+        <source>The password is kept in this computer&apos;s keyring, never in the data folder.</source>
+        <translation>パスワードはこのコンピューターのキーリングに保存され、データフォルダーには保存されません。</translation>
+    </message>
+    <message>
+        <source>A change takes effect when Shiftcast starts again. Before a server&apos;s database is upgraded, it is saved with pg_dump into the “backups” folder when pg_dump is installed; otherwise the server&apos;s own backups apply.</source>
+        <translation>変更はShiftcastの次回の起動から反映されます。サーバーのデータベースを更新する前に、pg_dumpがインストールされていれば「backups」フォルダーに保存します。インストールされていない場合は、サーバー側のバックアップをご利用ください。</translation>
+    </message>
+    <message>
+        <source>The environment variable {0} is set: it decides the database, whatever is chosen here.</source>
+        <translation>環境変数{0}が設定されているため、ここでの選択にかかわらず、そちらのデータベースを使います。</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>接続しています…</translation>
+    </message>
+    <message>
+        <source>Copy to the server</source>
+        <translation>サーバーにコピー</translation>
+    </message>
+    <message>
+        <source>Copy every classroom, teacher, shift and delivery on this computer to the server&apos;s database? The server&apos;s database must be empty; if anything goes wrong, nothing is copied.</source>
+        <translation>このコンピューターの教室・講師・シフト・配信をすべてサーバーのデータベースにコピーしますか？サーバーのデータベースは空である必要があります。途中で問題が起きた場合は、何もコピーされません。</translation>
+    </message>
+    <message>
+        <source>Copying…</source>
+        <translation>コピーしています…</translation>
+    </message>
+    <message>
+        <source>Copied {0} rows to the server. Choose “Save and restart” to use it.</source>
+        <translation>{0}行をサーバーにコピーしました。使い始めるには「保存して再起動」を選んでください。</translation>
+    </message>
+    <message>
+        <source>Saved. Shiftcast uses the new database from its next start.</source>
+        <translation>保存しました。次回の起動から新しいデータベースを使います。</translation>
+    </message>
+    <message>
+        <source>The new database is used from the next start. Restart Shiftcast now?</source>
+        <translation>新しいデータベースは次回の起動から使われます。今すぐShiftcastを再起動しますか？</translation>
+    </message>
+    <message>
+        <source>Restart now</source>
+        <translation>今すぐ再起動</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>後で</translation>
+    </message>
+</context>
+<context>
     <name>Dates</name>
     <message>
         <source>en_GB</source>

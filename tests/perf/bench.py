@@ -7,7 +7,8 @@ Figures (docs/performance.md explains each):
      stand-in on Starlette/uvicorn (tests/perf/standin_server.py); each run ends with an exactly-once
      check of what the server accepted;
 3. outbox.enqueue rows/s; 4. enqueue-to-accepted latency at low load; 5. claim cost against sent
-   history; 6. CPU of an idle sender.
+   history; 6. CPU of an idle sender; 7. on PostgreSQL (tests/perf/postgres.py, `--only postgres`
+   alone): 1, 2 and 4 senders against procrastinate, NOTIFY latency across processes, claim cost.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ TARGET_LATENCY_P50_MS = 10.0
 # stand-in (Starlette on uvicorn) share no code, so a result that holds only against the emulator is
 # the emulator's.
 SERVERS = ("emulator", "standin")
-SECTIONS = ("all", "throughput")
+SECTIONS = ("all", "throughput", "postgres")
 
 
 class LineServer(Protocol):
@@ -212,6 +213,10 @@ def run(sizes: Sizes, *, concurrency: int, quick: bool, servers: Sequence[str] =
         "runs_per_figure": sizes.repeats,
         "line_servers": list(servers),
     }
+    if only == "postgres":
+        report["postgres"] = _postgres(quick)
+        report["wall_seconds"] = round(time.perf_counter() - started)
+        return report
     with tempfile.TemporaryDirectory(prefix="shiftcast-bench-") as tmp:
         root = Path(tmp)
         say(f"building {sizes.deliveries} reminders (teachers, confirmed shifts, outbox rows)")
@@ -266,8 +271,17 @@ def run(sizes: Sizes, *, concurrency: int, quick: bool, servers: Sequence[str] =
             db, single=sizes.enqueue_single, batched=sizes.enqueue_batched, batch=500))
         report["claim_cost"] = _timed("claim cost", root, lambda db: outbox_costs.claim_cost(
             db, history_sizes=sizes.history, due=1000, limit=64, repeats=sizes.claim_repeats))
+    report["postgres"] = _postgres(quick)
     report["wall_seconds"] = round(time.perf_counter() - started)
     return report
+
+
+def _postgres(quick: bool) -> dict[str, Any]:
+    """The PostgreSQL figures (tests/perf/postgres.py) on a throwaway cluster, against procrastinate."""
+    from tests.perf import postgres
+
+    say("PostgreSQL: senders against procrastinate, NOTIFY latency, claim cost")
+    return postgres.run(quick=quick, threads=postgres.THREADS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -279,7 +293,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--servers", default=",".join(SERVERS),
                         help=f"LINE servers the throughput runs go to, comma-separated (default {','.join(SERVERS)})")
     parser.add_argument("--only", choices=SECTIONS, default="all",
-                        help="throughput: only the deliveries/s figures, none of the others")
+                        help="throughput: only the deliveries/s figures, none of the others; "
+                             "postgres: only the PostgreSQL figures")
     args = parser.parse_args(argv)
     servers = tuple(name.strip() for name in args.servers.split(",") if name.strip())
     if not servers or any(name not in SERVERS for name in servers):
