@@ -166,3 +166,45 @@ def test_a_starting_sender_marks_this_computers_dead_senders_stopped(db: Databas
     sender.stop()
     assert _row(db, f"{host}:{dead_pid}:dead").stopped_at == last  # as of its last heartbeat
     assert _row(db, "elsewhere:1:far").stopped_at is None  # another computer's pids cannot be checked here
+
+
+@pytest.mark.backends("postgresql")
+def test_two_senders_of_one_computer_stamping_at_once_both_succeed(db: Database, now: dt.datetime) -> None:
+    """The second stamp waits on the first one's row lock, then finds the row: no duplicate-key error
+    after LINE already accepted the messages."""
+    from sqlalchemy import text
+
+    from core.store import identity
+    from core.store.models import SendingMachine
+
+    office = identity.Machine("33333333-3333-4333-8333-333333333333", "office-pc")
+    first_stamped, errors = threading.Event(), []
+
+    def second() -> None:
+        first_stamped.wait(60)
+        try:
+            with db.write() as s:
+                identity.stamp(s, office, now=now + dt.timedelta(seconds=1))
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    thread = threading.Thread(target=second)
+    thread.start()
+    with db.write() as s:
+        identity.stamp(s, office, now=now)
+        first_stamped.set()
+        # Commit only once the second stamp waits on this row (the server says so), so they overlap.
+        waiting = False
+        for _ in range(6000):
+            with db.read() as watch:
+                waiting = bool(watch.scalar(text(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")))
+            if waiting:
+                break
+            threading.Event().wait(0.01)
+        assert waiting
+    thread.join(60)
+    assert errors == []
+    with db.read() as s:
+        row = s.get(SendingMachine, office.machine_id)
+        assert row is not None and row.last_sent_at == now + dt.timedelta(seconds=1) and row.first_sent_at == now

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
-from sqlalchemy import select
+from sqlalchemy import case, select, update
 from sqlalchemy.orm import Session
 
 from core.store.db import insert_unless_exists
@@ -145,14 +145,20 @@ def _machine_at(path: Path) -> Machine | None:
 
 
 def stamp(session: Session, machine: Machine, *, now: dt.datetime) -> None:
-    """Record that `machine` sends from this database now (in a write transaction, which holds
-    SQLite's write lock: two senders cannot both insert the same machine's row)."""
-    row = session.get(SendingMachine, machine.machine_id)
-    if row is None:
-        session.add(SendingMachine(machine_id=machine.machine_id, host=machine.host[:255], first_sent_at=now,
-                                   last_sent_at=now))
+    """Record that `machine` sends from this database now. An insert that skips an existing row, then
+    an update: two senders of one computer stamping at once (on PostgreSQL they do not queue on a
+    file lock) never fail on the primary key after LINE has already accepted their messages."""
+    dialect = session.get_bind().dialect.name
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
     else:
-        row.host, row.last_sent_at = machine.host[:255], max(row.last_sent_at, now)
+        from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
+    host = machine.host[:255]
+    session.execute(insert(SendingMachine).values(machine_id=machine.machine_id, host=host, first_sent_at=now,
+                                                  last_sent_at=now).on_conflict_do_nothing(index_elements=["machine_id"]))
+    session.execute(update(SendingMachine).where(SendingMachine.machine_id == machine.machine_id)
+                    .values(host=host, last_sent_at=case((SendingMachine.last_sent_at < now, now),
+                                                         else_=SendingMachine.last_sent_at)))
     session.flush()
 
 
