@@ -21,6 +21,7 @@ from core.outbox.policy import BackoffPolicy
 from core.planning.planner import plan
 from core.receiving import acknowledge
 from core.sending.sender import Sender, SenderConfig
+from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Delivery, Shift, Teacher
@@ -170,3 +171,17 @@ def test_the_grid_marks_a_tapped_shift_without_reading_the_month_again(
         assert delivery_id in acknowledge.acknowledged(s, [delivery_id])
     assert loads == []  # marked in place: the month was not read again
     settle(qtbot, ctx)
+
+
+def test_connect_line_in_the_demo_cannot_replace_the_real_channel_secret(db: Database, now: dt.datetime,
+                                                                        tmp_path: Any, memory_keyring: Any) -> None:
+    secrets.set_line_channel_secret("the real classroom's secret")
+    assert demo_data.seed(db, now=now)
+    environment = demo_data.DemoEnvironment(tmp_path / "demo").start(db)
+    try:
+        assert secrets.line_channel_secret() is None  # the demo sees none of the real secrets…
+        secrets.set_line_channel_secret(demo_data.DEMO_CHANNEL_SECRET)  # …as the wizard saves the demo's
+        assert secrets.line_channel_secret() == demo_data.DEMO_CHANNEL_SECRET
+    finally:
+        environment.stop()
+    assert secrets.line_channel_secret() == "the real classroom's secret"

@@ -1,6 +1,8 @@
 """Demo mode: a sample classroom that sends to the built-in LINE emulator, so a newcomer can walk
 through the whole flow with no LINE account. It lives in its own data folder (`<data>/demo`) and
 never mixes with real data; its token is set for this process only, never saved in the keyring.
+While the demo runs, the process keeps secrets in memory instead of the OS keyring, so walking
+through Connect LINE with the demo channel's secret cannot replace the real classroom's.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from core.store.secrets import LINE_TOKEN_ENV
 # at every start, and almost never runs the demo.
 if TYPE_CHECKING:
     import http.server
+
+    from keyring.backend import KeyringBackend
 
     from core.emulator import LineEmulator
     from core.emulator.simulate import Delivered
@@ -66,6 +70,29 @@ def _image_server(directory: Path) -> http.server.ThreadingHTTPServer:
     return http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(directory)))
 
 
+def _memory_keyring() -> KeyringBackend:
+    """A keyring that forgets everything when the demo ends."""
+    from keyring.backend import KeyringBackend
+    from keyring.errors import PasswordDeleteError
+
+    store: dict[tuple[str, str], str] = {}
+
+    class DemoKeyring(KeyringBackend):
+        priority = 1
+
+        def get_password(self, service: str, username: str) -> str | None:
+            return store.get((service, username))
+
+        def set_password(self, service: str, username: str, password: str) -> None:
+            store[(service, username)] = password
+
+        def delete_password(self, service: str, username: str) -> None:
+            if store.pop((service, username), None) is None:
+                raise PasswordDeleteError(username)
+
+    return DemoKeyring()  # type: ignore[no-untyped-call]  # keyring's own __init__ is untyped
+
+
 class DemoEnvironment:
     """The emulator plus a loopback web server for images, wired into the demo database's settings, and
     a webhook receiver the emulator's simulated teachers reach: their 了解 taps and pairing codes are
@@ -81,10 +108,15 @@ class DemoEnvironment:
                                                    loopback_webhooks=True)
         self.receiver: WebhookReceiver | None = None
         self._httpd: http.server.ThreadingHTTPServer | None = None
+        self._real_keyring: KeyringBackend | None = None
 
     def start(self, db: Database) -> DemoEnvironment:
+        import keyring
+
         from core.receiving.server import WebhookReceiver
 
+        self._real_keyring = keyring.get_keyring()
+        keyring.set_keyring(_memory_keyring())
         self.emulator.start()
         self.hosted.mkdir(parents=True, exist_ok=True)
         self._httpd = _image_server(self.hosted)
@@ -111,6 +143,11 @@ class DemoEnvironment:
         self.emulator.stop()
         if os.environ.get(LINE_TOKEN_ENV) == DEMO_TOKEN:
             del os.environ[LINE_TOKEN_ENV]
+        if self._real_keyring is not None:
+            import keyring
+
+            keyring.set_keyring(self._real_keyring)
+            self._real_keyring = None
 
     # ----- acting as a teacher, through the simulator -----
 
