@@ -185,3 +185,25 @@ def test_connect_line_in_the_demo_cannot_replace_the_real_channel_secret(db: Dat
     finally:
         environment.stop()
     assert secrets.line_channel_secret() == "the real classroom's secret"
+
+
+def test_connect_line_can_be_walked_through_in_the_demo_and_gives_the_demo_its_receiver_back(
+        db: Database, demo: demo_data.DemoEnvironment) -> None:
+    from core.receiving.address import LoopbackAddress
+    from core.setup.line_connect import ConnectLine
+
+    assert demo.receiver is not None
+    demos_own = demo.receiver.url
+    flow = ConnectLine(db)
+    try:
+        bot = flow.check_credentials(demo_data.DEMO_CHANNEL_ID, demo_data.DEMO_CHANNEL_SECRET)
+        assert bot.user_id == demo.emulator.bot_user_id
+        url = flow.start_receiving(LoopbackAddress())
+        assert flow.point_line_here().endpoint == demos_own  # what the wizard saves to put back
+        assert demo.emulator.webhook_endpoint == url
+        assert flow.test().works
+    finally:
+        flow.finish()
+    assert demo.emulator.webhook_endpoint == demos_own
+    delivered = demo.emulator.follow(demo_data.user_id_for(1))  # and the demo's receiver still takes events
+    assert delivered.result is not None and delivered.result.success
