@@ -8,6 +8,10 @@ and only from this computer: the demo promises that nothing leaves it.
 The window follows the simulator by itself: while it is open it looks once a second whether the
 simulator holds more messages than it shows (a length under a lock, in this process) and reloads if so.
 The sender's own change signal is not enough: the simulator can receive what another process sent.
+
+The window also acts as the teachers, through the simulator: a message with a 了解 button can be
+tapped as the teacher it went to, and a teacher not on LINE yet can add the account and send their
+pairing code. Both arrive at the demo's webhook receiver as signed webhooks, as a real tap would.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QImage, QMouseEvent, QPixmap
 from PySide6.QtWidgets import (
     QFrame,
+    QGroupBox,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -36,7 +41,10 @@ from PySide6.QtWidgets import (
 )
 from sqlalchemy import select
 
+from core.app.demo import DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET
 from core.emulator import InboxMessage
+from core.emulator.simulate import Delivered, postback_actions
+from core.receiving import pairing
 from core.store.db import Database
 from core.store.models import Classroom, Teacher
 from ui.context import AppContext
@@ -56,6 +64,17 @@ class Received:
     at: dt.datetime
     text: str
     image_url: str | None
+    message_id: str = ""
+    button: str | None = None  # the label of its postback (了解) button, if it has one
+
+
+@dataclass(frozen=True)
+class Unpaired:
+    """A teacher not on LINE yet who has a live pairing code."""
+
+    teacher_id: int
+    name: str
+    code: str
 
 
 @dataclass(frozen=True)
@@ -69,16 +88,36 @@ class Mailbox:
 def received(item: InboxMessage) -> Received:
     message: dict[str, Any] = item.message
     kind = message.get("type")
+    actions = postback_actions(message)
+    button = str(actions[0].get("label") or "") if actions else None
     if kind in ("text", "textV2"):
-        return Received(item.accepted_at, str(message.get("text", "")), None)
+        return Received(item.accepted_at, str(message.get("text", "")), None, item.message_id, button)
     if kind == "flex":
         contents = message.get("contents") or {}
         hero = contents.get("hero") if isinstance(contents, dict) else None
         url = hero.get("url") if isinstance(hero, dict) and hero.get("type") == "image" else None
-        return Received(item.accepted_at, str(message.get("altText", "")), url)
+        return Received(item.accepted_at, str(message.get("altText", "")), url, item.message_id, button)
     if kind == "image":
-        return Received(item.accepted_at, "", message.get("previewImageUrl") or message.get("originalContentUrl"))
-    return Received(item.accepted_at, f"({kind})", None)
+        return Received(item.accepted_at, "", message.get("previewImageUrl") or message.get("originalContentUrl"),
+                        item.message_id, button)
+    return Received(item.accepted_at, f"({kind})", None, item.message_id, button)
+
+
+def load_unpaired(db: Database, now: dt.datetime) -> list[Unpaired]:
+    """Teachers without LINE who hold a live pairing code, by name."""
+    with db.read() as session:
+        return [Unpaired(p.teacher_id, p.name, p.code) for p in pairing.pairing_progress(session, now)
+                if p.code is not None]
+
+
+@dataclass(frozen=True)
+class Inbox:
+    boxes: list[Mailbox]
+    unpaired: list[Unpaired]
+
+
+def load_inbox(db: Database, emulator: _Inboxes, now: dt.datetime) -> Inbox:
+    return Inbox(load_mailboxes(db, emulator), load_unpaired(db, now))
 
 
 def load_mailboxes(db: Database, emulator: _Inboxes) -> list[Mailbox]:
@@ -146,18 +185,38 @@ class InboxWindow(QWidget):
         self._shown_count = -1  # messages in the simulator when the window last loaded them
         self._waiting: dict[str, list[QLabel]] = {}  # image URL → labels to fill when it arrives
 
+        self._unpaired: list[Unpaired] = []
         self.refresh_button = QPushButton(self.tr("Refresh"), self)
         self.refresh_button.clicked.connect(self.refresh)
         intro = QLabel(self.tr("What the teachers and their groups received from the built-in LINE simulator. "
                                "Nothing here went to real LINE accounts."), self)
         intro.setWordWrap(True)
+        self.channel_label = QLabel(self)  # what to type into Connect LINE to try it against the simulator
+        self.channel_label.setWordWrap(True)
+        self.channel_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.status_label = QLabel(self)  # what the last action as a teacher did
+        self.status_label.setObjectName("actionStatus")
+        self.status_label.setWordWrap(True)
+        words = QVBoxLayout()
+        words.addWidget(intro)
+        words.addWidget(self.channel_label)
+        words.addWidget(self.status_label)
         top = QHBoxLayout()
-        top.addWidget(intro, 1)
-        top.addWidget(self.refresh_button)
+        top.addLayout(words, 1)
+        top.addWidget(self.refresh_button, 0, Qt.AlignmentFlag.AlignTop)
 
         self.recipients = QListWidget(self)
         self.recipients.setObjectName("recipients")
         self.recipients.currentRowChanged.connect(self._show_mailbox)
+        self.unpaired_box = QGroupBox(self.tr("Teachers not on LINE yet"), self)
+        self.unpaired_box.setObjectName("unpaired")
+        self._unpaired_column = QVBoxLayout(self.unpaired_box)
+        self.unpaired_box.hide()
+        left = QWidget(self)
+        left_column = QVBoxLayout(left)
+        left_column.setContentsMargins(0, 0, 0, 0)
+        left_column.addWidget(self.recipients, 1)
+        left_column.addWidget(self.unpaired_box)
         self.messages = QWidget()
         self.messages.setObjectName("messages")
         self._column = QVBoxLayout(self.messages)
@@ -166,7 +225,7 @@ class InboxWindow(QWidget):
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.messages)
         splitter = QSplitter(self)
-        splitter.addWidget(self.recipients)
+        splitter.addWidget(left)
         splitter.addWidget(scroll)
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([260, 700])
@@ -204,9 +263,16 @@ class InboxWindow(QWidget):
             self._say(self.tr("The inbox exists only in demo mode."))
             return
         emulator = demo.emulator
+        self.channel_label.setText(self.tr("To try Connect LINE with the simulator, enter channel ID {0} and "
+                                           "channel secret {1}.").format(DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET))
         self.refresh_button.setEnabled(False)
-        self.ctx.tasks.run(lambda: load_mailboxes(self.ctx.db, emulator), self._set_boxes, self._failed, owner=self,
+        db, now = self.ctx.db, self.ctx.clock()
+        self.ctx.tasks.run(lambda: load_inbox(db, emulator, now), self._set_inbox, self._failed, owner=self,
                            latest="mailboxes")
+
+    def _set_inbox(self, inbox: Inbox) -> None:
+        self._set_unpaired(inbox.unpaired)
+        self._set_boxes(inbox.boxes)
 
     def _failed(self, exc: BaseException) -> None:
         from ui.errors import show_error
@@ -238,6 +304,65 @@ class InboxWindow(QWidget):
         item = self.recipients.currentItem()
         return item.data(Qt.ItemDataRole.UserRole) if item is not None else None
 
+    def _set_unpaired(self, unpaired: list[Unpaired]) -> None:
+        if unpaired == self._unpaired:
+            return  # untouched, so a button being pressed is not pulled away by the poll
+        self._unpaired = unpaired
+        while self._unpaired_column.count():
+            item = self._unpaired_column.takeAt(0)
+            widget = item.widget()
+            if widget is not None:
+                widget.setParent(None)
+                widget.deleteLater()
+        for teacher in unpaired:
+            row = QWidget(self.unpaired_box)
+            line = QHBoxLayout(row)
+            line.setContentsMargins(0, 0, 0, 0)
+            line.addWidget(QLabel(self.tr("{0} (code {1})").format(teacher.name, teacher.code), row), 1)
+            button = QPushButton(self.tr("Send the code as this teacher"), row)
+            button.setObjectName("sendCode")
+            button.setToolTip(self.tr("The simulator acts as {0}: adds the LINE account as a friend and sends it "
+                                      "the pairing code, as the teacher would on their phone.").format(teacher.name))
+            button.clicked.connect(lambda _checked=False, t=teacher, b=button: self.send_code(t, b))
+            line.addWidget(button)
+            self._unpaired_column.addWidget(row)
+        self.unpaired_box.setVisible(bool(unpaired))
+
+    # ----- acting as a teacher (the simulator) -----
+
+    def send_code(self, teacher: Unpaired, button: QPushButton | None = None) -> None:
+        demo = self.ctx.demo
+        if demo is None:
+            return
+        if button is not None:
+            button.setEnabled(False)
+        self.ctx.tasks.run(lambda: demo.send_code_as_teacher(teacher.teacher_id, teacher.name, teacher.code),
+                           lambda done: self._acted(done, self.tr("Sent the code {0} as {1}.")
+                                                    .format(teacher.code, teacher.name)),
+                           self._failed, owner=self)
+
+    def tap_ok(self, recipient: str, title: str, message: Received, button: QPushButton | None = None) -> None:
+        demo = self.ctx.demo
+        if demo is None:
+            return
+        if button is not None:
+            button.setEnabled(False)
+        self.ctx.tasks.run(lambda: demo.tap_as_teacher(recipient, message.message_id),
+                           lambda done: self._acted(done, self.tr("Tapped “{0}” as {1}.")
+                                                    .format(message.button, title)),
+                           self._failed, owner=self)
+
+    def _acted(self, delivered: Delivered, said: str) -> None:
+        result = delivered.result
+        if result is None:
+            self.status_label.setText(self.tr("The simulator has no webhook address to send it to."))
+        elif not result.success:
+            self.status_label.setText(self.tr("Shiftcast did not take it: {0} {1}").format(result.status_code,
+                                                                                          result.reason))
+        else:
+            self.status_label.setText(said)
+        self.refresh()
+
     # ----- showing -----
 
     def _clear(self) -> None:
@@ -258,10 +383,11 @@ class InboxWindow(QWidget):
         self._clear()
         if not 0 <= row < len(self._boxes):
             return
-        for index, message in enumerate(self._boxes[row].messages):
-            self._column.insertWidget(index, self._bubble(message))
+        box = self._boxes[row]
+        for index, message in enumerate(box.messages):
+            self._column.insertWidget(index, self._bubble(message, None if box.is_group else box))
 
-    def _bubble(self, message: Received) -> QFrame:
+    def _bubble(self, message: Received, teacher: Mailbox | None = None) -> QFrame:
         bubble = QFrame(self.messages)
         bubble.setObjectName("bubble")
         bubble.setFrameShape(QFrame.Shape.StyledPanel)
@@ -285,6 +411,14 @@ class InboxWindow(QWidget):
             image.clicked.connect(lambda: self.open_image(url))
             column.addWidget(image)
             self._load_image(message.image_url, image)
+        if teacher is not None and message.button and message.message_id:
+            reply = QPushButton(self.tr("Reply “{0}” as the teacher").format(message.button), bubble)
+            reply.setObjectName("replyOk")
+            reply.setToolTip(self.tr("The simulator taps this message's button as {0} would on their phone.")
+                             .format(teacher.title))
+            reply.clicked.connect(lambda _checked=False, b=reply: self.tap_ok(teacher.recipient, teacher.title,
+                                                                              message, b))
+            column.addWidget(reply, 0, Qt.AlignmentFlag.AlignLeft)
         return bubble
 
     def _load_image(self, url: str, label: QLabel) -> None:

@@ -95,7 +95,7 @@ class MonthSnapshot:
         return sum(1 for s in self.shifts if s.status == ShiftStatus.DRAFT)
 
 
-def _acknowledged(session: Session, shifts: Sequence[Shift]) -> dict[tuple[int, int], dt.datetime]:
+def _acknowledged(session: Session, shifts: Sequence[Shift] | Sequence[ShiftItem]) -> dict[tuple[int, int], dt.datetime]:
     """(shift id, version) → the first 了解 tap on its LINE reminder or correction. An acknowledgement of an
     earlier version does not count: the teacher has not seen the change yet."""
     ids = [s.id for s in shifts]
@@ -111,6 +111,13 @@ def _acknowledged(session: Session, shifts: Sequence[Shift]) -> dict[tuple[int, 
             if shift_id is not None and version is not None and at is not None:
                 found[(shift_id, version)] = at if at.tzinfo else at.replace(tzinfo=dt.UTC)
     return found
+
+
+def with_acknowledgements(db: Database, shifts: tuple[ShiftItem, ...]) -> tuple[ShiftItem, ...]:
+    """The shifts shown, with their 了解 marks read again (a tap arrived): one query, not a month's reload."""
+    with db.read() as session:
+        acks = _acknowledged(session, shifts) if shifts else {}
+    return tuple(replace(item, acknowledged_at=acks.get((item.id, item.version))) for item in shifts)
 
 
 def load_month(db: Database, classroom_id: int | None, year: int, month: int, *, now: dt.datetime) -> MonthSnapshot:

@@ -10,19 +10,21 @@ stale month.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from core.roster import rules
+from core.store import hooks
 from ui.context import AppContext
 from ui.errors import show_error
 from ui.month_picker import default_month, month_title, shifted
 from ui.roster_grid import RosterGridModel
 from ui.shifts_classroom_dialog import ClassroomDialog, ClassroomValues
 from ui.shifts_csv import CsvActions
-from ui.shifts_data import MonthSnapshot, load_month
+from ui.shifts_data import MonthSnapshot, ShiftItem, load_month, with_acknowledgements
 from ui.shifts_editing import RosterEditor
 from ui.shifts_empty import EmptyState
 from ui.shifts_legend import RosterLegend
@@ -36,6 +38,8 @@ DEBOUNCE_MS = 150  # edits elsewhere arrive in bursts (an import, the sender); o
 
 class ShiftsView(QWidget):
     loaded = Signal()  # a month was shown (after every load)
+    acknowledgements_shown = Signal()  # the shown shifts' 了解 marks were read again after a tap
+    _tapped = Signal()  # from the receiver's thread: a 了解 tap was recorded (queued to the UI thread)
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -122,6 +126,10 @@ class ShiftsView(QWidget):
         self.ctx.bridge.shifts_changed.connect(self._shifts_changed)
         self.ctx.bridge.settings_changed.connect(self._shifts_changed)  # a classroom added or renamed in Settings
         self.ctx.signals.roster_changed.connect(self._shifts_changed)
+        # A tap changes no shift, so no shifts_changed: it is heard from the store's hook.
+        self._tapped.connect(self._read_acknowledgements)
+        unlisten = hooks.listen(hooks.ACKNOWLEDGED, self._tapped.emit)
+        self.destroyed.connect(lambda _obj=None: unlisten())
 
     # ----- loading -----
 
@@ -144,6 +152,21 @@ class ShiftsView(QWidget):
             self._reload_timer.start()
         else:
             self._stale = True  # read again when the tab is shown, not for every edit made elsewhere
+
+    def _read_acknowledgements(self) -> None:
+        snapshot = self.model.snapshot
+        if not snapshot.shifts:
+            return
+        db = self.ctx.db
+        self.ctx.tasks.run(lambda: with_acknowledgements(db, snapshot.shifts),
+                           lambda shifts: self._show_acknowledgements(snapshot, shifts),
+                           lambda exc: show_error(self, exc, paths=self.ctx.paths), owner=self, latest="acknowledged")
+
+    def _show_acknowledgements(self, read_from: MonthSnapshot, shifts: tuple[ShiftItem, ...]) -> None:
+        # A month loaded meanwhile has read the marks itself, and has other shifts.
+        if self.model.snapshot is read_from and shifts != read_from.shifts:
+            self.model.set_snapshot(replace(read_from, shifts=shifts))
+        self.acknowledgements_shown.emit()
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)

@@ -1,6 +1,8 @@
 """Demo mode: a sample classroom that sends to the built-in LINE emulator, so a newcomer can walk
 through the whole flow with no LINE account. It lives in its own data folder (`<data>/demo`) and
 never mixes with real data; its token is set for this process only, never saved in the keyring.
+While the demo runs, the process keeps secrets in memory instead of the OS keyring, so walking
+through Connect LINE with the demo channel's secret cannot replace the real classroom's.
 """
 
 from __future__ import annotations
@@ -25,12 +27,21 @@ from core.store.secrets import LINE_TOKEN_ENV
 if TYPE_CHECKING:
     import http.server
 
+    from keyring.backend import KeyringBackend
+
     from core.emulator import LineEmulator
+    from core.emulator.simulate import Delivered
+    from core.receiving.server import WebhookReceiver
 
 DEMO_TOKEN = "shiftcast-demo-token"
+# The demo channel's ID and secret, so the Connect LINE wizard can be walked through against the simulator.
+DEMO_CHANNEL_ID = "2000000000"
+DEMO_CHANNEL_SECRET = "5a" * 16
 DEMO_CLASSROOM = "さくら教室（デモ）"
 DEMO_GROUP = "C" + "5a" * 16
 TEACHERS = ["佐藤 花子", "鈴木 一郎", "高橋 美咲", "田中 健太", "伊藤 さくら", "渡辺 翔", "山本 結衣", "中村 大輝"]
+# Not on LINE yet: they get a pairing code, which the demo inbox can send as them.
+NEW_TEACHERS = ["小林 陽菜", "加藤 蓮"]
 PATTERNS = [("16:00", "21:00"), ("13:00", "18:00"), ("10:00", "15:00"), ("17:00", "22:00")]
 
 
@@ -43,6 +54,12 @@ def user_id_for(n: int) -> str:
     return f"U{n:032x}"
 
 
+def new_user_id_for(teacher_id: int) -> str:
+    """The LINE user ID a teacher not on LINE yet gets when the demo makes them add the account: apart
+    from the seeded teachers' IDs, and the same each time for the same teacher."""
+    return f"U{0xde40 << 112 | teacher_id:032x}"
+
+
 def _image_server(directory: Path) -> http.server.ThreadingHTTPServer:
     import http.server
 
@@ -53,18 +70,53 @@ def _image_server(directory: Path) -> http.server.ThreadingHTTPServer:
     return http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(directory)))
 
 
+def _memory_keyring() -> KeyringBackend:
+    """A keyring that forgets everything when the demo ends."""
+    from keyring.backend import KeyringBackend
+    from keyring.errors import PasswordDeleteError
+
+    store: dict[tuple[str, str], str] = {}
+
+    class DemoKeyring(KeyringBackend):
+        priority = 1
+
+        def get_password(self, service: str, username: str) -> str | None:
+            return store.get((service, username))
+
+        def set_password(self, service: str, username: str, password: str) -> None:
+            store[(service, username)] = password
+
+        def delete_password(self, service: str, username: str) -> None:
+            if store.pop((service, username), None) is None:
+                raise PasswordDeleteError(username)
+
+    return DemoKeyring()  # type: ignore[no-untyped-call]  # keyring's own __init__ is untyped
+
+
 class DemoEnvironment:
-    """The emulator plus a loopback web server for images, wired into the demo database's settings."""
+    """The emulator plus a loopback web server for images, wired into the demo database's settings, and
+    a webhook receiver the emulator's simulated teachers reach: their 了解 taps and pairing codes are
+    recorded from the start, without walking through Connect LINE first."""
 
     def __init__(self, home: Path) -> None:
         self.home = home
         self.hosted = home / "hosted"
         from core.emulator import LineEmulator
 
-        self.emulator: LineEmulator = LineEmulator(token=DEMO_TOKEN, allow_loopback_media=True)
+        self.emulator: LineEmulator = LineEmulator(token=DEMO_TOKEN, allow_loopback_media=True,
+                                                   channel_id=DEMO_CHANNEL_ID, channel_secret=DEMO_CHANNEL_SECRET,
+                                                   loopback_webhooks=True)
+        self.receiver: WebhookReceiver | None = None
         self._httpd: http.server.ThreadingHTTPServer | None = None
+        self._real_keyring: KeyringBackend | None = None
 
     def start(self, db: Database) -> DemoEnvironment:
+        import keyring
+
+        from core.receiving.server import WebhookReceiver
+
+        self._real_keyring = keyring.get_keyring()
+        keyring.set_keyring(_memory_keyring())
         self.emulator.start()
         self.hosted.mkdir(parents=True, exist_ok=True)
         self._httpd = _image_server(self.hosted)
@@ -76,15 +128,38 @@ class DemoEnvironment:
             keys.HOSTING_LOCAL_ROOT.write(session, str(self.hosted))
             keys.HOSTING_LOCAL_BASE_URL.write(session, f"http://127.0.0.1:{self._httpd.server_address[1]}")
         self._register_recipients(db)
+        self.receiver = WebhookReceiver(db, DEMO_CHANNEL_SECRET).start()
+        self.emulator.set_webhook_endpoint(self.receiver.url)
         return self
 
     def stop(self) -> None:
+        if self.receiver is not None:
+            self.emulator.set_webhook_endpoint(None)
+            self.receiver.stop()
+            self.receiver = None
         if self._httpd is not None:
             self._httpd.shutdown()
             self._httpd.server_close()
         self.emulator.stop()
         if os.environ.get(LINE_TOKEN_ENV) == DEMO_TOKEN:
             del os.environ[LINE_TOKEN_ENV]
+        if self._real_keyring is not None:
+            import keyring
+
+            keyring.set_keyring(self._real_keyring)
+            self._real_keyring = None
+
+    # ----- acting as a teacher, through the simulator -----
+
+    def tap_as_teacher(self, user_id: str, message_id: str) -> Delivered:
+        """The teacher taps the postback (了解) button of a message they received."""
+        return self.emulator.tap(user_id, message_id=message_id)
+
+    def send_code_as_teacher(self, teacher_id: int, name: str, code: str) -> Delivered:
+        """A teacher not on LINE yet adds the account as a friend and sends it their pairing code."""
+        user_id = new_user_id_for(teacher_id)
+        self.emulator.follow(user_id, name)
+        return self.emulator.send_text(user_id, code)
 
     def _register_recipients(self, db: Database) -> None:
         """The emulator forgets everything between runs; teach it the demo's friends and group again."""
@@ -99,6 +174,8 @@ class DemoEnvironment:
 
 def seed(db: Database, *, now: dt.datetime) -> bool:
     """Create the sample classroom, teachers and two months of shifts, once. True if it seeded."""
+    from core.receiving import acknowledge, pairing
+
     with db.write() as session:
         if session.scalar(select(Classroom.id).limit(1)) is not None:
             return False
@@ -106,6 +183,8 @@ def seed(db: Database, *, now: dt.datetime) -> bool:
         teachers = [rules.create_teacher(session, name=name, line_user_id=user_id_for(i + 1), line_opt_in=True,
                                           email=f"teacher{i + 1}@example.com")
                     for i, name in enumerate(TEACHERS)]
+        for name in NEW_TEACHERS:
+            rules.create_teacher(session, name=name)
         today = now.astimezone(clock.zone(room.timezone)).date()
         first = today.replace(day=1)
         for offset in range(0, 62):
@@ -123,6 +202,9 @@ def seed(db: Database, *, now: dt.datetime) -> bool:
                     status=ShiftStatus.CONFIRMED if day.month == today.month else ShiftStatus.DRAFT,
                 ), now=now)
         _add_shifts_starting_soon(session, room, teachers, now)
+        # Reminders carry the 了解 button, so the demo inbox can tap it as the teacher.
+        acknowledge.enable(session, True)
+        pairing.issue_codes(session, now, room.id)
     return True
 
 

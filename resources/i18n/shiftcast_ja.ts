@@ -1401,8 +1401,16 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>講師と講師のグループが、内蔵のLINEシミュレーターから受け取った内容です。実際のLINEアカウントには何も送られていません。</translation>
     </message>
     <message>
+        <source>Teachers not on LINE yet</source>
+        <translation>まだLINEに登録していない講師</translation>
+    </message>
+    <message>
         <source>The inbox exists only in demo mode.</source>
         <translation>受信箱はデモモードでのみ使えます。</translation>
+    </message>
+    <message>
+        <source>To try Connect LINE with the simulator, enter channel ID {0} and channel secret {1}.</source>
+        <translation>シミュレーターで「LINEに接続」を試すには、チャネルID {0} とチャネルシークレット {1} を入力してください。</translation>
     </message>
     <message>
         <source>{0} (LINE group)</source>
@@ -1413,12 +1421,48 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>まだ何も送信されていません。デモが送信したメッセージがここに表示されます。</translation>
     </message>
     <message>
+        <source>{0} (code {1})</source>
+        <translation>{0}（コード {1}）</translation>
+    </message>
+    <message>
+        <source>Send the code as this teacher</source>
+        <translation>この講師としてコードを送る</translation>
+    </message>
+    <message>
+        <source>The simulator acts as {0}: adds the LINE account as a friend and sends it the pairing code, as the teacher would on their phone.</source>
+        <translation>シミュレーターが{0}さんの代わりに、講師がスマートフォンで行うのと同じように、LINE公式アカウントを友だち追加して登録コードを送ります。</translation>
+    </message>
+    <message>
+        <source>Sent the code {0} as {1}.</source>
+        <translation>{1}さんとしてコード {0} を送りました。</translation>
+    </message>
+    <message>
+        <source>Tapped “{0}” as {1}.</source>
+        <translation>{1}さんとして「{0}」をタップしました。</translation>
+    </message>
+    <message>
+        <source>The simulator has no webhook address to send it to.</source>
+        <translation>シミュレーターに送信先のWebhookアドレスが設定されていません。</translation>
+    </message>
+    <message>
+        <source>Shiftcast did not take it: {0} {1}</source>
+        <translation>Shiftcastが受け付けませんでした: {0} {1}</translation>
+    </message>
+    <message>
         <source>Loading the image…</source>
         <translation>画像を読み込み中…</translation>
     </message>
     <message>
         <source>Click to see it full size</source>
         <translation>クリックすると原寸で表示します</translation>
+    </message>
+    <message>
+        <source>Reply “{0}” as the teacher</source>
+        <translation>講師として「{0}」と返信</translation>
+    </message>
+    <message>
+        <source>The simulator taps this message&apos;s button as {0} would on their phone.</source>
+        <translation>シミュレーターが{0}さんの代わりに、スマートフォンで行うのと同じようにこのメッセージのボタンをタップします。</translation>
     </message>
     <message>
         <source>The image could not be loaded: {0}</source>

@@ -1,0 +1,209 @@
+"""The demo's LINE in the other direction, over real HTTP: the demo starts a webhook receiver the
+simulator knows, the demo inbox taps 了解 and sends a pairing code as a teacher, and the roster grid
+marks a tapped shift without reading the month again."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QPushButton
+from sqlalchemy import select
+
+from core.app import demo as demo_data
+from core.channels.line import access_from_settings
+from core.emulator.simulate import postback_actions
+from core.messages import ack
+from core.outbox.policy import BackoffPolicy
+from core.planning.planner import plan
+from core.receiving import acknowledge
+from core.sending.sender import Sender, SenderConfig
+from core.store import secrets
+from core.store import setting_keys as keys
+from core.store.db import Database
+from core.store.models import Delivery, Shift, Teacher
+from tests import factories as f
+from tests.linefixtures import FakeClock
+from tests.ui_fixtures import ctx, settle  # noqa: F401
+from ui.context import AppContext
+from ui.inbox_window import InboxWindow
+from ui.shifts_view import ShiftsView
+
+FAST = SenderConfig(concurrency=2, lease=dt.timedelta(seconds=30),
+                    backoff=BackoffPolicy(base=dt.timedelta(minutes=2), jitter=0))
+
+
+@pytest.fixture
+def demo(db: Database, now: dt.datetime, tmp_path: Any) -> Iterator[demo_data.DemoEnvironment]:
+    assert demo_data.seed(db, now=now)
+    environment = demo_data.DemoEnvironment(tmp_path / "demo").start(db)
+    yield environment
+    environment.stop()
+
+
+def _send_due_reminders(db: Database, now: dt.datetime) -> None:
+    """The planner and the sender, as the demo's engine runs them: the shifts starting soon get their reminders."""
+    with db.write() as s:
+        plan(s, now=now)
+    sender = Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), config=FAST, clock=FakeClock(now))
+    try:
+        sender.run_until_idle()
+    finally:
+        sender.stop()
+
+
+def _with_button(demo: demo_data.DemoEnvironment) -> list[Any]:
+    return [m for m in demo.emulator.all_inbox() if postback_actions(m.message)]
+
+
+def _acknowledged(db: Database) -> dict[int, dt.datetime]:
+    with db.read() as s:
+        return {d.id: d.acknowledged_at for d in s.scalars(select(Delivery).where(Delivery.acknowledged_at.is_not(None)))}
+
+
+def test_the_demo_starts_a_receiver_whose_address_the_simulator_knows(db: Database, demo: demo_data.DemoEnvironment
+                                                                      ) -> None:
+    receiver = demo.receiver
+    assert receiver is not None
+    assert demo.emulator.webhook_endpoint == receiver.url
+    assert demo.emulator.channel_secret == demo_data.DEMO_CHANNEL_SECRET
+    with db.read() as s:  # the seed turns the 了解 button on, so the demo's reminders carry it
+        assert keys.LINE_ACK_BUTTON.read(s) and ack.signer(s) is not None
+    # A simulated teacher's event reaches it, signed with the demo channel's secret.
+    delivered = demo.emulator.follow(demo_data.user_id_for(1))
+    assert delivered.result is not None and delivered.result.success, delivered.result
+    demo.stop()
+    assert demo.receiver is None and demo.emulator.webhook_endpoint is None
+
+
+def test_reply_ok_in_the_inbox_acknowledges_the_reminder(qtbot, ctx: AppContext, db: Database, now: dt.datetime,
+                                                        demo: demo_data.DemoEnvironment) -> None:
+    _send_due_reminders(db, now)
+    [first, *_] = _with_button(demo)
+    ctx.demo = demo
+    window = InboxWindow(ctx)
+    qtbot.addWidget(window)
+    window.show()
+    settle(qtbot, ctx)
+    row = next(i for i in range(window.recipients.count())
+               if window.recipients.item(i).data(Qt.ItemDataRole.UserRole) == first.recipient)
+    window.recipients.setCurrentRow(row)
+    [reply] = window.messages.findChildren(QPushButton, "replyOk")
+    assert reply.text() == "Reply “了解” as the teacher"
+    assert _acknowledged(db) == {}
+
+    qtbot.mouseClick(reply, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: len(_acknowledged(db)) == 1, timeout=10_000)
+    [delivery_id] = _acknowledged(db)
+    with db.read() as s:
+        key = keys.LINE_ACK_SECRET.read(s)
+        assert key and ack.read_postback(key, postback_actions(first.message)[0]["data"]) == delivery_id
+    qtbot.waitUntil(lambda: window.status_label.text().startswith("Tapped “了解” as "))
+    settle(qtbot, ctx)
+
+
+def test_send_the_code_in_the_inbox_pairs_the_teacher(qtbot, ctx: AppContext, db: Database,
+                                                     demo: demo_data.DemoEnvironment) -> None:
+    ctx.demo = demo
+    window = InboxWindow(ctx)
+    qtbot.addWidget(window)
+    window.show()
+    settle(qtbot, ctx)
+    assert window.unpaired_box.isVisible()
+    buttons = window.unpaired_box.findChildren(QPushButton, "sendCode")
+    assert len(buttons) == len(demo_data.NEW_TEACHERS)
+    with db.read() as s:
+        kobayashi = s.scalars(select(Teacher).where(Teacher.name == demo_data.NEW_TEACHERS[0])).one()
+        assert kobayashi.line_user_id is None and not kobayashi.line_opt_in
+        teacher_id = kobayashi.id
+
+    [button] = [b for b in buttons if demo_data.NEW_TEACHERS[0] in b.toolTip()]
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+    def paired() -> bool:
+        with db.read() as s:
+            teacher = s.get(Teacher, teacher_id)
+            return teacher is not None and teacher.line_opt_in_at is not None
+
+    qtbot.waitUntil(paired, timeout=10_000)
+    with db.read() as s:
+        teacher = s.get(Teacher, teacher_id)
+        assert teacher is not None and teacher.line_user_id == demo_data.new_user_id_for(teacher_id)
+        assert teacher.line_opt_in
+    # The account's reply reaches the inbox, and the teacher leaves the list of those not on LINE yet.
+    qtbot.waitUntil(lambda: len(window.unpaired_box.findChildren(QPushButton, "sendCode")) == 1, timeout=10_000)
+    assert any(m.recipient == demo_data.new_user_id_for(teacher_id) for m in demo.emulator.all_inbox())
+    settle(qtbot, ctx)
+
+
+def test_the_grid_marks_a_tapped_shift_without_reading_the_month_again(
+        qtbot, ctx: AppContext, db: Database, now: dt.datetime, demo: demo_data.DemoEnvironment) -> None:
+    _send_due_reminders(db, now)
+    [first, *_] = _with_button(demo)
+    with db.read() as s:
+        key = keys.LINE_ACK_SECRET.read(s)
+        assert key
+        delivery_id = ack.read_postback(key, postback_actions(first.message)[0]["data"])
+        delivery = s.get(Delivery, delivery_id)
+        assert delivery is not None and delivery.shift_id is not None
+        shift = s.get(Shift, delivery.shift_id)
+        assert shift is not None
+        shift_id, day = shift.id, shift.local_date
+    view = ShiftsView(ctx)
+    qtbot.addWidget(view)
+    view.set_month(day.year, day.month)
+    qtbot.waitUntil(lambda: not view.busy and view.model.find_shift(shift_id) is not None)
+    settle(qtbot, ctx)
+    item = view.model.find_shift(shift_id)
+    assert item is not None and item.acknowledged_at is None
+    loads: list[None] = []
+    view.loaded.connect(lambda: loads.append(None))
+
+    with qtbot.waitSignal(view.acknowledgements_shown, timeout=10_000):
+        result = demo.tap_as_teacher(first.recipient, first.message_id).result
+        assert result is not None and result.success
+    item = view.model.find_shift(shift_id)
+    assert item is not None and item.acknowledged_at is not None
+    with db.read() as s:
+        assert delivery_id in acknowledge.acknowledged(s, [delivery_id])
+    assert loads == []  # marked in place: the month was not read again
+    settle(qtbot, ctx)
+
+
+def test_connect_line_in_the_demo_cannot_replace_the_real_channel_secret(db: Database, now: dt.datetime,
+                                                                        tmp_path: Any, memory_keyring: Any) -> None:
+    secrets.set_line_channel_secret("the real classroom's secret")
+    assert demo_data.seed(db, now=now)
+    environment = demo_data.DemoEnvironment(tmp_path / "demo").start(db)
+    try:
+        assert secrets.line_channel_secret() is None  # the demo sees none of the real secrets…
+        secrets.set_line_channel_secret(demo_data.DEMO_CHANNEL_SECRET)  # …as the wizard saves the demo's
+        assert secrets.line_channel_secret() == demo_data.DEMO_CHANNEL_SECRET
+    finally:
+        environment.stop()
+    assert secrets.line_channel_secret() == "the real classroom's secret"
+
+
+def test_connect_line_can_be_walked_through_in_the_demo_and_gives_the_demo_its_receiver_back(
+        db: Database, demo: demo_data.DemoEnvironment) -> None:
+    from core.receiving.address import LoopbackAddress
+    from core.setup.line_connect import ConnectLine
+
+    assert demo.receiver is not None
+    demos_own = demo.receiver.url
+    flow = ConnectLine(db)
+    try:
+        bot = flow.check_credentials(demo_data.DEMO_CHANNEL_ID, demo_data.DEMO_CHANNEL_SECRET)
+        assert bot.user_id == demo.emulator.bot_user_id
+        url = flow.start_receiving(LoopbackAddress())
+        assert flow.point_line_here().endpoint == demos_own  # what the wizard saves to put back
+        assert demo.emulator.webhook_endpoint == url
+        assert flow.test().works
+    finally:
+        flow.finish()
+    assert demo.emulator.webhook_endpoint == demos_own
+    delivered = demo.emulator.follow(demo_data.user_id_for(1))  # and the demo's receiver still takes events
+    assert delivered.result is not None and delivered.result.success
