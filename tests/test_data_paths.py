@@ -112,8 +112,10 @@ def test_sending_reads_images_and_templates_from_the_home_it_is_given(
 
 def test_only_the_data_paths_module_looks_up_the_default_folder() -> None:
     callers = []
+    # data_folder.open_data_folder is how the front ends (cli/, ui/) open the folder they were given.
+    allowed = {ROOT / "core" / "store" / "paths.py", ROOT / "core" / "store" / "data_folder.py"}
     for path in sorted((ROOT / "core").rglob("*.py")):
-        if path == ROOT / "core" / "store" / "paths.py":
+        if path in allowed:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         callers += [f"{path.relative_to(ROOT)}:{node.lineno}" for node in ast.walk(tree)

@@ -55,7 +55,8 @@ def test_add_teacher_check_without_a_keyring_shows_the_whole_message_and_warning
     """The keyring's explanation and the red "gets no messages" warning used to be cut mid-sentence."""
     keyring.set_keyring(fail.Keyring())  # the autouse memory_keyring fixture restores the real one
     dialog = press_check_with_a_user_id(qtbot, ctx)
-    assert "keyring" in dialog.line_result.text() and dialog.line_result.text().endswith(".")
+    words = ("keyring", ".") if language == "en" else ("キーリング", "。")  # core's words, in the window's language
+    assert words[0] in dialog.line_result.text() and dialog.line_result.text().endswith(words[1])
     qtbot.waitUntil(lambda: shows_whole(dialog, dialog.line_result, dialog.channel_hint))
 
 
@@ -76,7 +77,8 @@ def test_friends_picker_without_a_keyring_says_so_in_a_whole_sentence(
     qtbot.waitExposed(picker)
     picker.start()
     qtbot.waitUntil(lambda: not picker.loading)
-    assert picker.message.text().startswith("No usable keyring") and picker.message.text().endswith(".")
+    start, end = ("No usable keyring", ".") if language == "en" else ("このコンピューターで使えるキーリング", "。")
+    assert picker.message.text().startswith(start) and picker.message.text().endswith(end)
     assert shows_whole(picker, picker.message)
 
 
