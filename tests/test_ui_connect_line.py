@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -290,7 +291,12 @@ def test_the_whole_wizard_finds_the_group_pairs_three_teachers_and_puts_the_endp
 
     last = dialog.page
     assert isinstance(last, NextStepsPage)
+    if shots := os.environ.get("SHIFTCAST_SCREENSHOTS"):  # docs/screenshots: the last step as it stands
+        settle(qtbot, ctx)
+        assert dialog.grab().save(str(Path(shots) / "10-connect-line-4-next-steps.png"))
     said = last.done_label.text()
+    assert len(said.splitlines()) >= 3  # connected, the group, the teachers: every line of it shown
+    qtbot.waitUntil(lambda: last.done_label.height() >= last.done_label.heightForWidth(last.done_label.width()))
     assert "講師グループ" in said and "3 of 3 teachers" in said and not last.group_hint.isVisibleTo(last)
     with qtbot.waitSignal(dialog.connected, timeout=10000):
         qtbot.mouseClick(dialog.next, CLICK)

@@ -20,6 +20,7 @@ from core.setup.line_connect import ConnectLine
 from ui.connect_line_pages import AddressPage, CredentialsPage, NextStepsPage, WebhookPage, WizardPage
 from ui.connect_line_people import GroupPage, TeachersPage
 from ui.context import AppContext
+from ui.wrapped_text import keep_text_visible
 
 PAGES: tuple[type[WizardPage], ...] = (CredentialsPage, AddressPage, WebhookPage, GroupPage, TeachersPage,
                                        NextStepsPage)
@@ -98,6 +99,9 @@ class ConnectLineDialog(QDialog):
         layout.addWidget(self.heading)
         layout.addWidget(self.stack, 1)
         layout.addLayout(buttons)
+        for page in self.pages:
+            if isinstance(page, NextStepsPage):
+                keep_text_visible(page)  # its summary grows to several lines once it is shown
         self._show(0)
 
     @property
