@@ -85,9 +85,14 @@ def _now() -> dt.datetime:
 
 
 def cmd_sender(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
-    from core.setup.line_connect import restore_if_pending
+    from core.store import setting_keys as keys
 
-    restore_if_pending(db)  # a connect flow that crashed left LINE's webhook pointing at its tunnel
+    with db.read() as session:
+        pending = keys.LINE_WEBHOOK_RESTORE_PENDING.read(session)
+    if pending:  # a connect flow that crashed left LINE's webhook pointing at its tunnel
+        from core.setup.line_connect import restore_if_pending  # only then: it loads the receiver's modules
+
+        restore_if_pending(db)
     if args.until_idle:
         from core.channels import email as email_channel
         from core.channels.line import access_from_settings
