@@ -14,7 +14,7 @@ from core.outbox import policy, queue
 from core.outbox.policy import CancelReason
 from core.store import hooks
 from core.store.models import Classroom, Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus
-from core.texts import t
+from core.texts import Text, render, t
 
 
 @dataclass(frozen=True)
@@ -46,8 +46,34 @@ def list_deliveries(session: Session, flt: DeliveryFilter = DeliveryFilter(), *,
     if flt.text.strip():
         like = f"%{flt.text.strip()}%"
         query = query.where(or_(Delivery.dedup_key.like(like), Delivery.recipient.like(like),
-                                Delivery.last_error_message.like(like), Delivery.last_error_code.like(like)))
+                                _error_words(session).like(like), Delivery.last_error_code.like(like)))
     return list(session.scalars(query.order_by(Delivery.id.desc()).limit(limit).offset(offset)))
+
+
+# last_error_message keeps an encoded message (code + parameters, policy.stored_error), so its
+# words exist only once rendered. The search renders it inside the query, in English and Japanese,
+# through a function given to this SQLite connection: whatever the manager reads in either language
+# (and LINE's own words, a parameter) finds the row, with no second column to keep in step. Rows
+# written before errors had codes render as their plain words.
+_ERROR_WORDS = "shiftcast_error_words"
+
+
+def error_words(stored: str | None) -> str | None:
+    """A stored error as the search reads it: its English and its Japanese, one after the other."""
+    if not stored:
+        return stored
+    shown = policy.shown_error(stored)
+    return f"{render(shown, 'en')}\x1f{render(shown, 'ja')}" if isinstance(shown, Text) else shown
+
+
+def _error_words(session: Session) -> Any:
+    connection = session.connection()
+    if connection.dialect.name != "sqlite":
+        return Delivery.last_error_message
+    raw = connection.connection.driver_connection
+    assert raw is not None
+    raw.create_function(_ERROR_WORDS, 1, error_words, deterministic=True)
+    return getattr(func, _ERROR_WORDS)(Delivery.last_error_message)
 
 
 def attempts(session: Session, delivery_id: int) -> list[DeliveryAttempt]:
