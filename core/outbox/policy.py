@@ -126,7 +126,7 @@ class SendResult:
     transport_error: Transport | None = None
     request_id: str | None = None
     accepted_request_id: str | None = None
-    message: str | None = None
+    message: Text | str | None = None  # the answer's words; a Text when the words are ours (a refused URL)
     details: tuple[str, ...] = field(default_factory=tuple)
     duration_ms: int = 0
     properties_at_fault: tuple[str, ...] = field(default_factory=tuple)
@@ -219,7 +219,7 @@ def classify_line(result: SendResult) -> Verdict:
     if status >= 500:
         return _failed(Outcome.RETRY, ErrorCode.SERVER_ERROR, result)
     if status == 429:
-        if (result.message or "").strip() == MONTHLY_LIMIT_MESSAGE:
+        if str(result.message or "").strip() == MONTHLY_LIMIT_MESSAGE:
             return _failed(Outcome.FAILED, ErrorCode.QUOTA_EXHAUSTED, result)
         # LINE documents that nothing was processed; any other 429 is treated the same, safely.
         return _failed(Outcome.THROTTLED, ErrorCode.RATE_LIMITED, result)
@@ -310,8 +310,10 @@ def error_text(code: ErrorCode, result: SendResult) -> Text:
     """Why a send failed, as a catalog message ("send_error.<code>"). The answer's own words (LINE's
     message and details, the mail server's reply, a library's connection error) are not ours to
     translate: they travel as one parameter, shown as they came."""
-    words = [result.message] if result.message else []
-    words.extend(result.details)
-    said = t("send_error.said", words="; ".join(words)) if words else t("text.plain", text="")
+    words: Text | str = "; ".join(([result.message] if isinstance(result.message, str) and result.message else [])
+                                  + list(result.details))
+    if isinstance(result.message, Text):
+        words = result.message
+    said = t("send_error.said", words=words) if words else t("text.plain", text="")
     status = result.smtp_code if result.smtp_code is not None else result.http_status
     return t(f"send_error.{code.value}", said=said, **({"status": status} if status is not None else {}))

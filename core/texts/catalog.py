@@ -607,6 +607,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                           "in Settings",
                                           "LINEは公開されたHTTPSのアドレスにある画像しか表示できません。"
                                           "設定で画像ホスティングを設定してください。"),
+    "send_error.UNSUPPORTED_KIND": ("no {channel} message is defined for {kind} deliveries",
+                                    "{kind} の配信には {channel} のメッセージがありません。"),
     "send_error.IMAGE_MISSING": ("the image of revision {revision} is missing from the data folder",
                                  "第{revision}版の画像がデータフォルダーにありません。"),
 }
