@@ -20,14 +20,17 @@ from core.channels.line import access_from_settings
 from core.emulator import LineEmulator
 from core.outbox import deliveries
 from core.outbox.deliveries import DeliveryFilter
-from core.outbox.policy import BackoffPolicy
+from core.outbox.policy import BackoffPolicy, shown_error
 from core.sending import line_builders
 from core.sending.sender import Sender, SenderConfig
+from core.setup import email_checks
+from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Delivery, DeliveryKind, DeliveryStatus
+from core.texts import render
 from tests import factories as f
 from tests.linefixtures import FakeClock, emulator, line_ready, make_reminders  # noqa: F401
-from tests.smtpfixtures import SmtpServer, smtp_ca, starttls_server  # noqa: F401
+from tests.smtpfixtures import SmtpServer, _free_port, smtp_ca, starttls_server  # noqa: F401
 from tests.test_email_sender import _email_teachers
 from tests.test_i18n import japanese  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
@@ -184,3 +187,24 @@ def test_the_search_finds_an_error_by_its_english_or_japanese_words(db: Database
     assert found("internal server") == [old_id]  # an old row's plain words
     assert found("LINE_") == [old_id, refused]  # the code column, as before
     assert found("params") == []  # how the message is kept is not searchable text
+
+
+def test_an_unreachable_mail_server_is_said_once_in_the_delivery_and_the_settings_check(
+        db: Database, starttls_server: SmtpServer, clock: FakeClock) -> None:
+    starttls_server.configure(db)
+    closed = _free_port()  # nothing listens there
+    with db.write() as s:
+        keys.SMTP_PORT.write(s, closed)
+    [delivery_id] = _email_teachers(db, clock.now, 1)
+    _send(db, clock, email=True)
+    with db.read() as s:
+        d = s.get(Delivery, delivery_id)
+        assert d is not None
+        error = shown_error(d.last_error_message)
+    assert d.last_error_code == "CONNECTION_ERROR"
+    assert render(error, "en").startswith(f"could not connect: {starttls_server.host}:{closed}: ")
+    assert render(error, "ja").startswith(f"接続できませんでした: {starttls_server.host}:{closed}: ")
+    check = email_checks.check_login(db)
+    # The check names the server itself; its detail is only why.
+    assert check.failure is email_checks.LoginFailure.CONNECTION and check.detail
+    assert f":{closed}" not in check.detail
