@@ -41,7 +41,7 @@ from ui.deliveries_view import DeliveriesView
 FAST = SenderConfig(concurrency=2, lease=dt.timedelta(seconds=30),
                     backoff=BackoffPolicy(base=dt.timedelta(minutes=2), jitter=0))
 WAIT = 20_000  # ms; a wait ends as soon as its condition holds
-LINE_400_JA = "LINEがリクエストを不正として受け付けませんでした（HTTP 400）: "
+LINE_400_JA = "リクエストの内容に誤りがあるため、LINEが受け付けませんでした（HTTP 400）: "
 LINE_400_EN = "LINE refused the request as invalid (HTTP 400): "
 
 
@@ -182,7 +182,7 @@ def test_the_search_finds_an_error_by_its_english_or_japanese_words(db: Database
             return [d.id for d in deliveries.list_deliveries(s, DeliveryFilter(text=words))]
 
     assert found("refused the request as invalid") == [refused]  # our English
-    assert found("不正として受け付けません") == [refused]  # our Japanese
+    assert found("内容に誤りがある") == [refused]  # our Japanese
     assert found("messages[0].text") == [refused]  # LINE's words, a parameter
     assert found("Internal server") == [old_id]  # an old row's plain words
     assert found("LINE_") == [old_id, refused]  # the code column, as before

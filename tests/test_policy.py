@@ -73,7 +73,7 @@ def test_error_message_keeps_lines_details() -> None:
     assert str(verdict.message) == ("LINE refused the request as invalid (HTTP 400): "
                                     "The request body has 1 error(s); messages[0].text: too long")
     # LINE's words are LINE's: the Japanese keeps them as they came.
-    assert render(verdict.message, "ja") == ("LINEがリクエストを不正として受け付けませんでした（HTTP 400）: "
+    assert render(verdict.message, "ja") == ("リクエストの内容に誤りがあるため、LINEが受け付けませんでした（HTTP 400）: "
                                              "The request body has 1 error(s); messages[0].text: too long")
 
 

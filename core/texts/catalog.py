@@ -567,7 +567,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "send_error.said": (": {words}", ": {words}"),
     "send_error.coded": ("{code}: {error}", "{code}: {error}"),  # the code first, as the Deliveries detail shows it
     "send_error.LINE_400": ("LINE refused the request as invalid (HTTP {status}){said}",
-                            "LINEがリクエストを不正として受け付けませんでした（HTTP {status}）{said}"),
+                            "リクエストの内容に誤りがあるため、LINEが受け付けませんでした（HTTP {status}）{said}"),
     "send_error.AUTH_FAILED": ("LINE refused the channel access token (HTTP {status}){said}",
                                "LINEがチャネルアクセストークンを受け付けませんでした（HTTP {status}）{said}"),
     "send_error.LINE_403": ("LINE does not allow this account to send this (HTTP {status}){said}",
