@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import logging
 
 import httpx
 import pytest
@@ -122,11 +123,14 @@ def test_upload_failure_is_retried_and_nothing_is_sent_meanwhile(
 
 
 def test_publish_without_hosting_fails_with_a_clear_reason(db: Database, paths: DataPaths, line_group: LineEmulator,
-                                                          now: dt.datetime) -> None:
+                                                          now: dt.datetime, caplog: pytest.LogCaptureFixture) -> None:
     ids = _month(db, now)
     with db.write() as s:
         done = publish.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(paths.images))
-    _send(db, now)
+    with caplog.at_level(logging.INFO, logger="core.sending.prepare"):
+        _send(db, now)
+    assert any(r.getMessage().endswith("set up image hosting in Settings [send_error.HOSTING_NOT_CONFIGURED] (failed)")
+               for r in caplog.records if r.name == "core.sending.prepare")  # the log: English and the code
     with db.read() as s:
         d = s.get(Delivery, done.delivery_id)
     assert (d.status, d.last_error_code) == (DeliveryStatus.FAILED, "HOSTING_NOT_CONFIGURED")

@@ -11,6 +11,7 @@ everything else through the ORM and core/sending/builders.prepare.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from collections.abc import Mapping
 
 from sqlalchemy import bindparam, func, select
@@ -27,6 +28,9 @@ from core.store import identity
 from core.store.models import Channel, Delivery, DeliveryAttempt, DeliveryStatus, Shift
 from core.store.paths import DataPaths
 from core.texts import Text, t
+from core.texts.message import logged
+
+log = logging.getLogger(__name__)
 
 # reminder_batch's lean path reads LINE reminders only: its jobs are LINE's.
 LEAN_CHANNEL = Channel.LINE
@@ -139,3 +143,5 @@ class Preparer:
                 self._stats.canceled += 1
             else:
                 self._stats.failed += 1
+                if message is not None:  # English with its code, as the sender logs a failed send
+                    log.info("delivery %s: %s (failed)", delivery.id, logged(message))
