@@ -203,6 +203,8 @@ def _stranded_for_credentials(db: Database, *, now: dt.datetime) -> list[Text]:
 
 
 def _row(d: Any, names: _Names) -> dict[str, Any]:
+    from core.outbox import policy
+
     due_local, zone = names.local(d.due_at, d.classroom_id)
     return {
         "id": d.id, "kind": d.kind.value, "status": d.status.value, "recipient": d.recipient,
@@ -210,7 +212,7 @@ def _row(d: Any, names: _Names) -> dict[str, Any]:
         "timezone": zone, "attempts": d.attempt_count,
         "next_attempt_at": d.next_attempt_at.isoformat() if d.next_attempt_at else None,
         "sent_at": d.sent_at.isoformat() if d.sent_at else None, "error_code": d.last_error_code,
-        "error": d.last_error_message, "cancel_reason": d.cancel_reason,
+        "error": words.say(policy.shown_error(d.last_error_message)) or None, "cancel_reason": d.cancel_reason,
         "dead_letter": d.dead_lettered_at is not None, "dedup_key": d.dedup_key,
     }
 
@@ -307,7 +309,7 @@ def cmd_deliveries(db: Database, args: argparse.Namespace, paths: DataPaths) -> 
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return 0
     for r in rows:
-        problem = r["error_code"] or r["cancel_reason"] or ""
+        problem = ": ".join(x for x in (r["error_code"], r["error"]) if x) or r["cancel_reason"] or ""
         who = r["recipient_name"] or r["recipient"] or "-"
         print(words.line("cli.deliveries.row", id=f"{r['id']:>7}", kind=f"{r['kind']:<18}", status=f"{r['status']:<10}",
                          due=r["due_local"], zone=r["timezone"], who=who, attempts=r["attempts"],

@@ -55,7 +55,7 @@ def test_smtp_retries_use_the_engines_backoff_and_budget() -> None:
 
 def test_smtp_code_shows_in_the_message() -> None:
     verdict = registry.classify(SendResult(channel=Channel.EMAIL, smtp_code=550, message="5.1.1 no such user"))
-    assert verdict.message == "SMTP 550: 5.1.1 no such user"
+    assert str(verdict.message) == "the mail server refused the message (SMTP 550): 5.1.1 no such user"
 
 
 @pytest.mark.parametrize("status,outcome", [(200, Outcome.SENT), (204, Outcome.SENT), (429, Outcome.THROTTLED),

@@ -14,7 +14,7 @@ from core.channels.email_draft import message_id
 from core.channels.line import access_from_settings
 from core.messages import email_text
 from core.outbox import deliveries
-from core.outbox.policy import BackoffPolicy
+from core.outbox.policy import BackoffPolicy, shown_error
 from core.planning import mailed_publication
 from core.planning.planner import plan
 from core.publication import publish as publication
@@ -127,7 +127,7 @@ def test_4xx_then_success_is_retried_with_backoff(db: Database, starttls_server:
     sender.run_until_idle()
     d = _delivery(db, delivery_id)
     assert (d.status, d.attempt_count, d.last_error_code) == (DeliveryStatus.QUEUED, 1, "SMTP_4XX")
-    assert d.next_attempt_at == clock.now + dt.timedelta(minutes=2) and "SMTP 421" in (d.last_error_message or "")
+    assert d.next_attempt_at == clock.now + dt.timedelta(minutes=2) and "SMTP 421" in str(shown_error(d.last_error_message))
     clock.advance(minutes=2)
     sender.run_until_idle()
     assert _delivery(db, delivery_id).next_attempt_at == clock.now + dt.timedelta(minutes=4)
@@ -149,7 +149,7 @@ def test_550_fails_that_delivery_only(db: Database, starttls_server: SmtpServer,
     rows = [_delivery(db, i) for i in ids]
     assert [r.status for r in rows] == [DeliveryStatus.SENT, DeliveryStatus.FAILED, DeliveryStatus.SENT]
     assert (rows[1].last_error_code, rows[1].dead_lettered_at) == ("SMTP_5XX", None)
-    assert "550" in (rows[1].last_error_message or "") and alerts_seen == []
+    assert "SMTP 550" in str(shown_error(rows[1].last_error_message)) and alerts_seen == []
     assert starttls_server.recorder.connections == 1
 
 

@@ -19,6 +19,7 @@ from core.outbox.policy import (
     decide,
     retry_key_usable,
 )
+from core.texts import render
 
 NOW = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)
 
@@ -68,7 +69,12 @@ def test_a_failure_points_at_the_recipient_only_when_line_says_so(result: SendRe
 
 def test_error_message_keeps_lines_details() -> None:
     verdict = classify_line(SendResult(http_status=400, message="The request body has 1 error(s)", details=("messages[0].text: too long",)))
-    assert verdict.message == "HTTP 400: The request body has 1 error(s); messages[0].text: too long"
+    assert verdict.message is not None and verdict.message.code == "send_error.LINE_400"
+    assert str(verdict.message) == ("LINE refused the request as invalid (HTTP 400): "
+                                    "The request body has 1 error(s); messages[0].text: too long")
+    # LINE's words are LINE's: the Japanese keeps them as they came.
+    assert render(verdict.message, "ja") == ("リクエストの内容に誤りがあるため、LINEが受け付けませんでした（HTTP 400）: "
+                                             "The request body has 1 error(s); messages[0].text: too long")
 
 
 def test_backoff_doubles_from_two_minutes_with_small_jitter() -> None:

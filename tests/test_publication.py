@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import logging
 
 import httpx
 import pytest
@@ -13,7 +14,7 @@ from sqlalchemy import select
 from core.channels.line import access_from_settings
 from core.emulator import LineEmulator
 from core.errors import ValidationError
-from core.publication import publish
+from core.publication import history, publish
 from core.publication.image_store import ImageStore
 from core.roster import rules
 from core.sending.sender import Sender, SenderConfig
@@ -22,6 +23,7 @@ from core.store.db import Database
 from core.store.models import Delivery, DeliveryStatus, Publication, ShiftStatus
 from core.store.paths import DataPaths
 from core.store.settings import StoredQuota
+from core.texts import render
 from tests import factories as f
 from tests.linefixtures import TOKEN, FakeClock, user_id
 from tests.s3server import hosted, s3_endpoint  # noqa: F401
@@ -121,14 +123,23 @@ def test_upload_failure_is_retried_and_nothing_is_sent_meanwhile(
 
 
 def test_publish_without_hosting_fails_with_a_clear_reason(db: Database, paths: DataPaths, line_group: LineEmulator,
-                                                          now: dt.datetime) -> None:
+                                                          now: dt.datetime, caplog: pytest.LogCaptureFixture) -> None:
     ids = _month(db, now)
     with db.write() as s:
         done = publish.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(paths.images))
-    _send(db, now)
+    with caplog.at_level(logging.INFO, logger="core.sending.prepare"):
+        _send(db, now)
+    assert any(r.getMessage().endswith("set up image hosting in Settings [send_error.HOSTING_NOT_CONFIGURED] (failed)")
+               for r in caplog.records if r.name == "core.sending.prepare")  # the log: English and the code
     with db.read() as s:
         d = s.get(Delivery, done.delivery_id)
     assert (d.status, d.last_error_code) == (DeliveryStatus.FAILED, "HOSTING_NOT_CONFIGURED")
+    with db.read() as s:  # the month's history says why, in the manager's language
+        [revision] = history.revisions(s, ids["room"], 2026, 12)
+    assert revision.last_error is not None
+    assert render(revision.last_error, "en") == ("HOSTING_NOT_CONFIGURED: LINE shows images only from a public "
+                                                 "HTTPS address: set up image hosting in Settings")
+    assert render(revision.last_error, "ja").startswith("HOSTING_NOT_CONFIGURED: LINEは公開されたHTTPSのアドレス")
 
 
 def test_dry_run_reports_recipients_cost_and_quota_warning(db: Database, now: dt.datetime) -> None:

@@ -14,7 +14,7 @@ from core.channels.base import Outgoing
 from core.channels.line import access_from_settings, encode_multicast, encode_push
 from core.emulator import FaultPlan, LineEmulator
 from core.outbox import deliveries
-from core.outbox.policy import BackoffPolicy
+from core.outbox.policy import BackoffPolicy, shown_error
 from core.roster import rules
 from core.sending import line_builders
 from core.sending.sender import Sender, SenderConfig, SenderEvents
@@ -281,7 +281,8 @@ def test_400_fails_with_lines_message_and_details(db, line_ready: LineEmulator, 
     _sender(db, clock).run_until_idle()
     d = _delivery(db, delivery_id)
     assert (d.status, d.last_error_code, d.dead_lettered_at) == (DeliveryStatus.FAILED, "LINE_400", None)
-    assert "HTTP 400" in (d.last_error_message or "") and "messages[0].text" in (d.last_error_message or "")
+    error = str(shown_error(d.last_error_message))
+    assert "HTTP 400" in error and "messages[0].text" in error
     assert d.last_error_at_recipient is False  # about the message, not the teacher
 
 

@@ -20,7 +20,11 @@ SCANNED = ("core", "cli")
 # person) and the migrations (run once, logged) are not scanned.
 SKIPPED = ("core/texts/", "core/emulator/", "core/store/migrations/")
 # Constructions whose argument at this position is a sentence for a person.
-SENTENCE_ARGUMENTS = {"RowProblem": (1,), "CopyProblem": (1,), "Condition": (2, 3), "LineApiError": (1,)}
+SENTENCE_ARGUMENTS = {"RowProblem": (1,), "CopyProblem": (1,), "Condition": (2, 3), "LineApiError": (1,),
+                      "CannotBuild": (1,), "Verdict": (2,), "Decision": (2,)}
+# Why a delivery was not sent, as its rows keep it (deliveries.last_error_message, delivery_attempts
+# .error_message): passed by these names to a call, a dict or an assignment, it must be a catalog message.
+ERROR_COLUMNS = {"last_error_message", "error_message"}
 WORD = re.compile(r"[A-Za-z]{3,}")
 # A print's own words allowed as they are: the program's name before its message.
 PRINT_WORDS = {"shiftcast"}
@@ -104,12 +108,25 @@ def _printed_words(node: ast.expr) -> Iterator[str]:
             yield from _printed_words(child)
 
 
+def _stores_an_error_sentence(node: ast.AST) -> bool:
+    """`{"error_message": "…"}` or `delivery.last_error_message = f"…"`: a delivery's error in words."""
+    if isinstance(node, ast.Dict):
+        return any(isinstance(k, ast.Constant) and k.value in ERROR_COLUMNS and is_sentence(v)
+                   for k, v in zip(node.keys, node.values, strict=True))
+    if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return any(isinstance(t, ast.Attribute) and t.attr in ERROR_COLUMNS for t in targets) and is_sentence(node.value)
+    return False
+
+
 def offences(trees: dict[Path, ast.Module]) -> list[str]:
     errors = error_classes(trees)
     found = []
     for path, tree in trees.items():
         where = path.relative_to(ROOT)
         for node in ast.walk(tree):
+            if _stores_an_error_sentence(node):
+                found.append(f"  {where}:{node.lineno}: {ast.unparse(node)[:100]}")
             if not isinstance(node, ast.Call):
                 continue
             name = _name(node.func)
@@ -118,6 +135,9 @@ def offences(trees: dict[Path, ast.Module]) -> list[str]:
             arguments = [node.args[i] for i in positions if i < len(node.args)]
             if name == "Condition":
                 arguments += [k.value for k in node.keywords if k.arg in ("title", "detail")]
+            if name in ("Verdict", "Decision"):
+                arguments += [k.value for k in node.keywords if k.arg == "message"]
+            arguments += [k.value for k in node.keywords if k.arg in ERROR_COLUMNS]
             if any(is_sentence(a) for a in arguments):
                 found.append(f"  {where}:{node.lineno}: {ast.unparse(node)[:100]}")
             if name in ("print", "input", "getpass") and path.parts[len(ROOT.parts)] == "cli":
@@ -170,3 +190,22 @@ name = input(words.line("cli.prompt.line_token"))
 '''
     found = offences({ROOT / "cli" / "new_verbs.py": ast.parse(source)})
     assert [line.split(":")[1] for line in found] == ["2", "3", "8"]
+
+
+def test_the_scan_finds_delivery_errors_written_in_words() -> None:
+    source = '''
+def f(session, delivery, code, result):
+    outbox.transition(session, 1, status=FAILED, last_error_message="the image upload failed")
+    outbox.transition(session, 1, status=FAILED, last_error_message=policy.stored_error(text))
+    outbox.record_attempts(session, [{"delivery_id": 1, "error_message": f"HTTP {code}: gone"}])
+    outbox.record_attempts(session, [{"delivery_id": 1, "error_message": policy.stored_error(text)}])
+    delivery.last_error_message = "LINE said no " + code
+    delivery.last_error_message = policy.stored_error(t("send_error.TIMEOUT", said=said))
+    raise CannotBuild("IMAGE_MISSING", f"the image of revision {n} is missing")
+    raise CannotBuild("IMAGE_MISSING", t("send_error.IMAGE_MISSING", revision=n))
+    return Verdict(Outcome.RETRY, ErrorCode.TIMEOUT, "no answer before the timeout")
+    return Verdict(Outcome.RETRY, ErrorCode.TIMEOUT, message="connection failed")
+    return Verdict(Outcome.RETRY, ErrorCode.TIMEOUT, error_text(code, result))
+'''
+    found = offences({ROOT / "core" / "sending" / "new_module.py": ast.parse(source)})
+    assert sorted(int(line.split(":")[1]) for line in found) == [3, 5, 7, 9, 11, 12]

@@ -37,6 +37,7 @@ from core.outbox.rows import DeliveryRow
 from core.receiving import acknowledge
 from core.roster import clock
 from core.store import hooks
+from core.texts import render as texts_render
 from ui import dates, i18n
 from ui.context import AppContext
 
@@ -171,7 +172,9 @@ class RowFormatter:
             moment = None
         recipient = self._recipient(row)
         zone = row.classroom_zone or self.zones.default
-        error = self._intern(_first_line(row.last_error_message or row.last_error_code or ""))
+        stored = policy.shown_error(row.last_error_message)
+        shown = i18n.render(stored)
+        error = self._intern(_first_line(shown or row.last_error_code or ""))
         status = words.dead_letter if row.is_dead_letter else words.statuses.get(row.status, row.status)
         if row.acknowledged_at is not None:  # the teacher tapped 了解: the one thing the manager waits to see
             status = words.acknowledged.format(status, self._time(row.acknowledged_at, zone))
@@ -185,8 +188,9 @@ class RowFormatter:
             self._time(moment, zone) if moment is not None else "",
             error,
         )
+        # The error in the window's language and in English, as the database search finds it either way.
         haystack = "\x1f".join((recipient, row.recipient or "", row.dedup_key, row.last_error_code or "",
-                                row.last_error_message or "")).casefold()
+                                shown, texts_render(stored, "en") if shown else "")).casefold()
         return Item(row, texts, moment.timestamp() if moment is not None else NO_TIME, haystack)
 
     def _recipient(self, row: DeliveryRow) -> str:
@@ -288,7 +292,7 @@ class DeliveriesModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             item = self._visible[index.row()]
             if index.column() == ERROR and item.error:
-                return item.error
+                return i18n.render(policy.shown_error(item.error))
             if index.column() == STATUS and item.cancel_reason:
                 return i18n.render(policy.cancel_text(item.cancel_reason))
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() in (ID, ATTEMPTS):

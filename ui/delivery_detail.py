@@ -155,13 +155,15 @@ class DeliveryDetail(QWidget):
             "retry_key": (self.tr("{0} (issued {1})").format(d.retry_key, self._time(d.retry_key_issued_at))
                           if d.retry_key else ""),
             "request": " / ".join(x for x in (d.line_request_id, d.accepted_request_id) if x),
-            "error": ": ".join(x for x in (d.last_error_code, d.last_error_message) if x),
+            "error": ": ".join(x for x in (d.last_error_code, i18n.render(policy.shown_error(d.last_error_message)))
+                               if x),
         }
         for key, text in values.items():
             self._values[key].setText(text or "—")
             self._values[key].setToolTip(text)
         self.attempts.clear()
         for attempt in facts.attempts:
+            error = i18n.render(policy.shown_error(attempt.error_message))
             ids = attempt.request_id or ""
             if attempt.accepted_request_id:
                 ids = self.tr("{0} (accepted earlier: {1})").format(ids or "—", attempt.accepted_request_id)
@@ -170,9 +172,9 @@ class DeliveryDetail(QWidget):
                 str(attempt.http_status) if attempt.http_status is not None else self.tr("no answer"),
                 ids, self.tr("{0} ms").format(attempt.duration_ms) if attempt.duration_ms is not None else "",
                 self._outcomes.get(attempt.outcome, attempt.outcome).format(channel),
-                ": ".join(x for x in (attempt.error_code, attempt.error_message) if x),
+                ": ".join(x for x in (attempt.error_code, error) if x),
             ])
-            row.setToolTip(6, attempt.error_message or "")
+            row.setToolTip(6, error)
             self.attempts.addTopLevelItem(row)
 
     def _show_empty(self, empty: bool) -> None:

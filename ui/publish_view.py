@@ -415,7 +415,7 @@ class PublishView(QWidget):
                                     str(revision.changed_cells), self._outcome(revision)])
             item.setData(0, PUBLICATION_ROLE, revision.revision)
             if revision.last_error:
-                item.setToolTip(3, revision.last_error)
+                item.setToolTip(3, i18n.render(revision.last_error))
             self.history.addTopLevelItem(item)
             if revision.revision == selected:
                 item.setSelected(True)
@@ -452,7 +452,7 @@ class PublishView(QWidget):
         if outcome == "queued":
             return self.tr("Queued")
         if outcome == "failed":
-            return self.tr("Failed: {0}").format(revision.last_error or "")
+            return self.tr("Failed: {0}").format(i18n.render(revision.last_error or ""))
         if outcome == "superseded":
             return self.tr("Canceled — superseded by a later revision")
         if outcome == "canceled":

@@ -255,7 +255,7 @@ class Mailer:
         except (smtplib.SMTPException, OSError) as exc:  # refused, reset, TLS handshake or certificate problems
             _quietly_close(conn)
             raise _Unavailable(SendResult(channel=Channel.EMAIL, transport_error=Transport.CONNECTION,
-                                          message=f"cannot reach the mail server {config.host}:{config.port} ({short(exc)})",
+                                          message=f"{config.host}:{config.port}: {short(exc)}",
                                           duration_ms=ms_since(started))) from None
 
     def _drop(self) -> None:

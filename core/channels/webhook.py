@@ -45,7 +45,7 @@ class WebhookClient:
         try:
             response = self._http.post(check_url(url) or "", json={"text": text})
         except ValidationError as exc:
-            return SendResult(channel=Channel.WEBHOOK, http_status=400, message=str(exc), duration_ms=ms_since(started))
+            return SendResult(channel=Channel.WEBHOOK, http_status=400, message=exc.text, duration_ms=ms_since(started))
         except httpx.TimeoutException as exc:
             return SendResult(channel=Channel.WEBHOOK, transport_error=Transport.TIMEOUT, message=short(exc),
                               duration_ms=ms_since(started))

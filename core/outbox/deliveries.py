@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import string
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +15,8 @@ from core.outbox import policy, queue
 from core.outbox.policy import CancelReason
 from core.store import hooks
 from core.store.models import Classroom, Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus
-from core.texts import t
+from core.texts import Text, render, t
+from core.texts.catalog import CATALOG
 
 
 @dataclass(frozen=True)
@@ -46,8 +48,49 @@ def list_deliveries(session: Session, flt: DeliveryFilter = DeliveryFilter(), *,
     if flt.text.strip():
         like = f"%{flt.text.strip()}%"
         query = query.where(or_(Delivery.dedup_key.like(like), Delivery.recipient.like(like),
-                                Delivery.last_error_message.like(like), Delivery.last_error_code.like(like)))
+                                _error_says(session, flt.text.strip()), Delivery.last_error_code.like(like)))
     return list(session.scalars(query.order_by(Delivery.id.desc()).limit(limit).offset(offset)))
+
+
+# last_error_message keeps an encoded message (code + parameters, policy.stored_error), so its
+# words exist only once rendered. On SQLite the search renders it inside the query, in English and
+# Japanese, through a function given to the connection: whatever the manager reads in either language
+# (and LINE's own words, a parameter) finds the row, with no second column to keep in step. PostgreSQL
+# cannot call back into Python, so there a row is found by its parameters' words (kept as written) or
+# by its catalog code when the searched words are in that code's English or Japanese template. Rows
+# written before errors had codes are their plain words on both.
+_ERROR_WORDS = "shiftcast_error_words"
+
+
+def error_words(stored: str | None) -> str | None:
+    """A stored error as the search reads it: its English and its Japanese, one after the other."""
+    if not stored:
+        return stored
+    shown = policy.shown_error(stored)
+    return f"{render(shown, 'en')}\x1f{render(shown, 'ja')}" if isinstance(shown, Text) else shown
+
+
+def _error_says(session: Session, words: str) -> Any:
+    like = f"%{words}%"
+    connection = session.connection()
+    if connection.dialect.name == "sqlite":
+        raw = connection.connection.driver_connection
+        assert raw is not None
+        raw.create_function(_ERROR_WORDS, 1, error_words, deterministic=True)
+        return getattr(func, _ERROR_WORDS)(Delivery.last_error_message).like(like)
+    codes = [code for code in CATALOG if code.startswith("send_error.") and _template_says(code, words)]
+    return or_(Delivery.last_error_message.like(like),
+               *(Delivery.last_error_message.like(f'%"code": "{code}"%') for code in codes))
+
+
+def _template_says(code: str, words: str) -> bool:
+    """Are `words` inside one stretch of the code's English or Japanese (between its parameters)?"""
+    wanted = words.casefold()
+    for template in CATALOG[code]:
+        for form in (template,) if isinstance(template, str) else (template.one, template.other):
+            if any(wanted in (literal or "").casefold() for literal, *_ in string.Formatter().parse(form)):
+                return True
+    return False
 
 
 def attempts(session: Session, delivery_id: int) -> list[DeliveryAttempt]:

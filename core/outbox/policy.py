@@ -17,6 +17,7 @@ from enum import StrEnum
 
 from core.store.models import Channel
 from core.texts import Text, t
+from core.texts.message import dumps, loads
 
 RETRY_KEY_LIFETIME = dt.timedelta(hours=24)
 # A request needs time to travel; a key this close to its 24 h limit might be forgotten by LINE
@@ -125,7 +126,7 @@ class SendResult:
     transport_error: Transport | None = None
     request_id: str | None = None
     accepted_request_id: str | None = None
-    message: str | None = None
+    message: Text | str | None = None  # the answer's words; a Text when the words are ours (a refused URL)
     details: tuple[str, ...] = field(default_factory=tuple)
     duration_ms: int = 0
     properties_at_fault: tuple[str, ...] = field(default_factory=tuple)
@@ -139,7 +140,7 @@ RECIPIENT_PROPERTY = "to"
 class Verdict:
     outcome: Outcome
     code: ErrorCode | None = None
-    message: str | None = None
+    message: Text | None = None  # "send_error.<code>": stored encoded (core/texts/message.dumps)
     # The failure is about who the message was for, not what it said: LINE does not know the
     # recipient (404), or refused the request naming the recipient's property (400 at "to").
     at_recipient: bool = False
@@ -162,79 +163,80 @@ class BackoffPolicy:
         return dt.timedelta(seconds=nominal + rng.uniform(-spread, spread))
 
 
-def _transport_verdict(result: SendResult, detail: str | None) -> Verdict:
+def _transport_verdict(result: SendResult) -> Verdict:
     if result.transport_error is Transport.DEFERRED:
-        return Verdict(Outcome.THROTTLED, ErrorCode.DEFERRED, detail or "not tried yet: its batch ran out of time")
+        return _failed(Outcome.THROTTLED, ErrorCode.DEFERRED, result)
     if result.transport_error is Transport.UPLOAD:
-        return Verdict(Outcome.RETRY, ErrorCode.UPLOAD_FAILED, detail or "the image upload failed")
+        return _failed(Outcome.RETRY, ErrorCode.UPLOAD_FAILED, result)
     if result.transport_error is Transport.TIMEOUT:
-        return Verdict(Outcome.RETRY, ErrorCode.TIMEOUT, detail or "no answer before the timeout")
-    return Verdict(Outcome.RETRY, ErrorCode.CONNECTION, detail or "connection failed")
+        return _failed(Outcome.RETRY, ErrorCode.TIMEOUT, result)
+    return _failed(Outcome.RETRY, ErrorCode.CONNECTION, result)
+
+
+def _failed(outcome: Outcome, code: ErrorCode, result: SendResult, at_recipient: bool = False) -> Verdict:
+    return Verdict(outcome, code, error_text(code, result), at_recipient)
 
 
 def classify_smtp(result: SendResult) -> Verdict:
     """The mail server's reply → what to do. 2xx accepted; 4xx, timeouts and dropped connections are
     temporary; 5xx refuses this message or recipient only; an authentication refusal holds e-mail."""
     code = result.smtp_code
-    detail = _describe(result)
     if code is None:
-        return _transport_verdict(result, detail)
+        return _transport_verdict(result)
     if 200 <= code < 400:
         return Verdict(Outcome.SENT)
     if code in SMTP_AUTH_CODES:
-        return Verdict(Outcome.HOLD, ErrorCode.SMTP_AUTH_FAILED, detail)
+        return _failed(Outcome.HOLD, ErrorCode.SMTP_AUTH_FAILED, result)
     if 400 <= code < 500:
-        return Verdict(Outcome.RETRY, ErrorCode.SMTP_TEMPORARY, detail)
-    return Verdict(Outcome.FAILED, ErrorCode.SMTP_REJECTED, detail)
+        return _failed(Outcome.RETRY, ErrorCode.SMTP_TEMPORARY, result)
+    return _failed(Outcome.FAILED, ErrorCode.SMTP_REJECTED, result)
 
 
 def classify_webhook(result: SendResult) -> Verdict:
     """An incoming webhook's answer. It has no credentials to hold: a 4xx means the URL is wrong."""
     status = result.http_status
-    detail = _describe(result)
     if status is None:
-        return _transport_verdict(result, detail)
+        return _transport_verdict(result)
     if 200 <= status < 300:
         return Verdict(Outcome.SENT)
     if status == 429:
-        return Verdict(Outcome.THROTTLED, ErrorCode.RATE_LIMITED, detail)
+        return _failed(Outcome.THROTTLED, ErrorCode.RATE_LIMITED, result)
     if status >= 500:
-        return Verdict(Outcome.RETRY, ErrorCode.WEBHOOK_SERVER_ERROR, detail)
-    return Verdict(Outcome.FAILED, ErrorCode.WEBHOOK_REJECTED, detail)
+        return _failed(Outcome.RETRY, ErrorCode.WEBHOOK_SERVER_ERROR, result)
+    return _failed(Outcome.FAILED, ErrorCode.WEBHOOK_REJECTED, result)
 
 
 def classify_line(result: SendResult) -> Verdict:
     """LINE's answer → what to do with the delivery."""
     status = result.http_status
-    detail = _describe(result)
     if status is None:
-        return _transport_verdict(result, detail)
+        return _transport_verdict(result)
     if 200 <= status < 300:
         return Verdict(Outcome.SENT)
     if status == 409 and result.accepted_request_id:
         # An earlier attempt with this retry key was accepted: the teacher already has it.
         return Verdict(Outcome.SENT)
     if status >= 500:
-        return Verdict(Outcome.RETRY, ErrorCode.SERVER_ERROR, detail)
+        return _failed(Outcome.RETRY, ErrorCode.SERVER_ERROR, result)
     if status == 429:
-        if (result.message or "").strip() == MONTHLY_LIMIT_MESSAGE:
-            return Verdict(Outcome.FAILED, ErrorCode.QUOTA_EXHAUSTED, detail)
+        if str(result.message or "").strip() == MONTHLY_LIMIT_MESSAGE:
+            return _failed(Outcome.FAILED, ErrorCode.QUOTA_EXHAUSTED, result)
         # LINE documents that nothing was processed; any other 429 is treated the same, safely.
-        return Verdict(Outcome.THROTTLED, ErrorCode.RATE_LIMITED, detail)
+        return _failed(Outcome.THROTTLED, ErrorCode.RATE_LIMITED, result)
     if status == 401:
-        return Verdict(Outcome.HOLD, ErrorCode.AUTH_FAILED, detail)
+        return _failed(Outcome.HOLD, ErrorCode.AUTH_FAILED, result)
     code = {400: ErrorCode.BAD_REQUEST, 403: ErrorCode.FORBIDDEN, 404: ErrorCode.NOT_FOUND}.get(
         status, ErrorCode.CLIENT_ERROR
     )
     at_recipient = status == 404 or (status == 400 and RECIPIENT_PROPERTY in result.properties_at_fault)
-    return Verdict(Outcome.FAILED, code, detail, at_recipient)
+    return _failed(Outcome.FAILED, code, result, at_recipient)
 
 
 @dataclass(frozen=True)
 class Decision:
     outcome: Outcome
     code: ErrorCode | None
-    message: str | None
+    message: Text | None
     next_attempt_at: dt.datetime | None = None
     at_recipient: bool = False  # see Verdict; stored as deliveries.last_error_at_recipient
 
@@ -293,13 +295,25 @@ def line_failure(code: str | None, *, at_recipient: bool, dead: bool) -> LineFai
     return LineFailure(False, False)
 
 
-def _describe(result: SendResult) -> str | None:
-    parts = []
-    if result.http_status is not None:
-        parts.append(f"HTTP {result.http_status}")
-    if result.smtp_code is not None:
-        parts.append(f"SMTP {result.smtp_code}")
-    if result.message:
-        parts.append(result.message)
-    parts.extend(result.details)
-    return ": ".join(parts[:2]) + ("; " + "; ".join(parts[2:]) if len(parts) > 2 else "") if parts else None
+def stored_error(message: Text | str | None) -> str | None:
+    """A delivery's error as its text columns keep it (last_error_message, delivery_attempts.error_message):
+    encoded, so each reader renders it in its own language (core/texts/message.dumps)."""
+    return dumps(message) if message is not None else None
+
+
+def shown_error(stored: str | None) -> Text | str:
+    """What `stored_error` kept; a row written before errors had codes gives back its plain words."""
+    return loads(stored) if stored else ""
+
+
+def error_text(code: ErrorCode, result: SendResult) -> Text:
+    """Why a send failed, as a catalog message ("send_error.<code>"). The answer's own words (LINE's
+    message and details, the mail server's reply, a library's connection error) are not ours to
+    translate: they travel as one parameter, shown as they came."""
+    words: Text | str = "; ".join(([result.message] if isinstance(result.message, str) and result.message else [])
+                                  + list(result.details))
+    if isinstance(result.message, Text):
+        words = result.message
+    said = t("send_error.said", words=words) if words else t("text.plain", text="")
+    status = result.smtp_code if result.smtp_code is not None else result.http_status
+    return t(f"send_error.{code.value}", said=said, **({"status": status} if status is not None else {}))

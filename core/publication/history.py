@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core.outbox import policy
 from core.outbox.policy import CancelReason
 from core.publication import publish
 from core.roster import month as month_roster
@@ -20,6 +21,7 @@ from core.store.models import (
     DeliveryStatus,
     Publication,
 )
+from core.texts import Text, t
 
 
 @dataclass(frozen=True)
@@ -33,7 +35,7 @@ class Revision:
     delivery_status: str | None  # a DeliveryStatus value; None if the delivery was purged
     cancel_reason: str | None  # a CancelReason value
     sent_at: dt.datetime | None
-    last_error: str | None
+    last_error: Text | str | None  # the code and the error, rendered by whoever shows it
 
     @property
     def outcome(self) -> str:
@@ -46,6 +48,13 @@ class Revision:
         if status == DeliveryStatus.CANCELED and self.cancel_reason == CancelReason.SUPERSEDED:
             return "superseded"
         return str(status)
+
+
+def _error(code: str | None, stored: str | None) -> Text | str | None:
+    error = policy.shown_error(stored)
+    if code and error:
+        return t("send_error.coded", code=code, error=error)
+    return code or error or None
 
 
 def revisions(session: Session, classroom_id: int, year: int, month: int) -> list[Revision]:
@@ -62,7 +71,7 @@ def revisions(session: Session, classroom_id: int, year: int, month: int) -> lis
     return [
         Revision(pub_id, rev, created, len(json.loads(changes or "[]")), sha, delivery_id,
                  status.value if status is not None else None, reason, sent_at,
-                 ": ".join(x for x in (code, message) if x) or None)
+                 _error(code, message))
         for pub_id, rev, created, changes, sha, delivery_id, status, reason, sent_at, code, message in rows
     ]
 

@@ -15,6 +15,7 @@ from core.sending import alert_builders, email_builders, line_builders
 from core.sending.outgoing import CannotBuild
 from core.store.models import Channel, Delivery, DeliveryKind
 from core.store.paths import DataPaths
+from core.texts import t
 
 Builder = Callable[[Session, Delivery, dt.datetime, DataPaths], Outgoing]
 
@@ -36,6 +37,6 @@ def prepare(session: Session, delivery: Delivery, now: dt.datetime, paths: DataP
     channel = Channel(delivery.channel)
     builder = BUILDERS.get((delivery.kind, channel))
     if builder is None:
-        raise CannotBuild("UNSUPPORTED_KIND",
-                          f"no {channel.value} message is defined for {delivery.kind.value} deliveries")
+        raise CannotBuild("UNSUPPORTED_KIND", t("send_error.UNSUPPORTED_KIND", channel=channel.value,
+                                                kind=delivery.kind.value))
     return builder(session, delivery, now, paths)

@@ -27,6 +27,7 @@ from core.sending.outgoing import CancelDelivery, CannotBuild
 from core.store import setting_keys as keys
 from core.store.models import Channel, Classroom, Delivery, Teacher
 from core.store.paths import DataPaths
+from core.texts import t
 
 ROSTER_CID = "roster@shiftcast"
 
@@ -55,7 +56,7 @@ def _load_templates(language: str, folder: Path) -> email_text.EmailTemplates:
 def sender_address(session: Session) -> tuple[str, str | None]:
     from_address = (keys.SMTP_FROM.read(session) or "").strip()
     if not from_address:
-        raise CannotBuild("SMTP_NOT_CONFIGURED", "set up e-mail (server and from address) in Settings first")
+        raise CannotBuild("SMTP_NOT_CONFIGURED", t("send_error.SMTP_NOT_CONFIGURED"))
     return from_address, (keys.SMTP_FROM_NAME.read(session) or "").strip() or None
 
 
@@ -103,7 +104,7 @@ def build_publication(session: Session, delivery: Delivery, now: dt.datetime, pa
         raise CancelDelivery(CancelReason.CLASSROOM_MISSING)
     original = ImageStore(paths.images).path_for(publication.image_sha256, ".png")
     if not original.is_file():
-        raise CannotBuild("IMAGE_MISSING", f"the image of revision {publication.revision} is missing from the data folder")
+        raise CannotBuild("IMAGE_MISSING", t("send_error.IMAGE_MISSING", revision=publication.revision))
     templates = _templates(room.language, paths)
     fields = email_text.month_fields(room.name, publication.year, publication.month, publication.revision)
     changed = len(json.loads(publication.changes_json or "[]"))

@@ -37,6 +37,7 @@ from core.store.models import (
     Teacher,
 )
 from core.store.paths import DataPaths
+from core.texts import t
 
 
 def _shift_of(session: Session, delivery: Delivery) -> Shift | None:
@@ -166,15 +167,14 @@ def build_publication(session: Session, delivery: Delivery, now: dt.datetime, pa
     try:
         host = hosting.from_settings(session)
     except hosting.HostingError as exc:
-        raise CannotBuild("HOSTING_CREDENTIALS", str(exc)) from None
+        raise CannotBuild("HOSTING_CREDENTIALS", exc.text) from None
     if host is None:
-        raise CannotBuild("HOSTING_NOT_CONFIGURED",
-                          "LINE shows images only from a public HTTPS address: set up image hosting in Settings")
+        raise CannotBuild("HOSTING_NOT_CONFIGURED", t("send_error.HOSTING_NOT_CONFIGURED"))
     store = ImageStore(paths.images)
     original = store.path_for(publication.image_sha256, ".png")
     preview = store.path_for(publication.preview_sha256, ".jpg")
     if not original.is_file() or not preview.is_file():
-        raise CannotBuild("IMAGE_MISSING", f"the image of revision {publication.revision} is missing from the data folder")
+        raise CannotBuild("IMAGE_MISSING", t("send_error.IMAGE_MISSING", revision=publication.revision))
     base = f"shiftcast/{publication.document_id}"
     original_key, preview_key = f"{base}/roster-r{publication.revision}.png", f"{base}/preview-r{publication.revision}.jpg"
     signed_at = delivery.retry_key_issued_at or now

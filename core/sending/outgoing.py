@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from core.channels.base import Outgoing
 from core.outbox.policy import CancelReason
 from core.store.models import Channel
+from core.texts import Text
 
 
 class CancelDelivery(Exception):
@@ -28,9 +29,10 @@ class CancelDelivery(Exception):
 class CannotBuild(Exception):
     """The message cannot be built at all (a permanent failure with a code)."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, message: Text | str) -> None:
+        super().__init__(str(message))
         self.code = code
+        self.text = message  # kept encoded in last_error_message, rendered in the manager's language
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ everything else through the ORM and core/sending/builders.prepare.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from collections.abc import Mapping
 
 from sqlalchemy import bindparam, func, select
@@ -26,6 +27,10 @@ from core.sending.outgoing import CancelDelivery, CannotBuild, Job
 from core.store import identity
 from core.store.models import Channel, Delivery, DeliveryAttempt, DeliveryStatus, Shift
 from core.store.paths import DataPaths
+from core.texts import Text, t
+from core.texts.message import logged
+
+log = logging.getLogger(__name__)
 
 # reminder_batch's lean path reads LINE reminders only: its jobs are LINE's.
 LEAN_CHANNEL = Channel.LINE
@@ -90,8 +95,7 @@ class Preparer:
         keyed = self._drivers[channel].retry_keys
         if keyed and delivery.retry_key is not None and not policy.retry_key_usable(delivery.retry_key_issued_at, now):
             self._finish(session, delivery, now, DeliveryStatus.FAILED, ErrorCode.RETRY_KEY_EXPIRED.value,
-                         "the retry key is older than 24 hours, so LINE could no longer recognise a duplicate; "
-                         "whether the last attempt arrived is unknown", dead=True)
+                         t("send_error.RETRY_KEY_EXPIRED"), dead=True)
             return None
         try:
             outgoing = builders.prepare(session, delivery, now, self._paths)
@@ -99,7 +103,7 @@ class Preparer:
             self._finish(session, delivery, now, DeliveryStatus.CANCELED, None, None, reason=cancel.reason)
             return None
         except CannotBuild as problem:
-            self._finish(session, delivery, now, DeliveryStatus.FAILED, problem.code, str(problem))
+            self._finish(session, delivery, now, DeliveryStatus.FAILED, problem.code, problem.text)
             return None
         started = self._attempt_start(delivery.id, delivery.attempt_count, delivery.retry_key,
                                       delivery.retry_key_issued_at, delivery.first_attempt_at, delivery.due_at,
@@ -126,11 +130,11 @@ class Preparer:
         return outbox.AttemptStart(delivery_id, attempt_count + 1, retry_key, issued_at, first_at, late_seconds)
 
     def _finish(self, session: Session, delivery: Delivery, now: dt.datetime, status: DeliveryStatus,
-                code: str | None, message: str | None, *, reason: CancelReason | None = None,
+                code: str | None, message: Text | str | None, *, reason: CancelReason | None = None,
                 dead: bool = False) -> None:
         applied = outbox.transition(
             session, delivery.id, expected=[DeliveryStatus.PROCESSING], owner=self._owner, now=now,
-            status=status, last_error_code=code, last_error_message=message, last_error_at_recipient=False,
+            status=status, last_error_code=code, last_error_message=policy.stored_error(message), last_error_at_recipient=False,
             cancel_reason=reason.value if reason is not None else None,
             dead_lettered_at=now if dead else None,
         )
@@ -139,3 +143,5 @@ class Preparer:
                 self._stats.canceled += 1
             else:
                 self._stats.failed += 1
+                if message is not None:  # English with its code, as the sender logs a failed send
+                    log.info("delivery %s: %s (failed)", delivery.id, logged(message))

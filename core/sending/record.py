@@ -64,7 +64,7 @@ class Recorder:
             "duration_ms": result.duration_ms, "http_status": result.http_status, "request_id": result.request_id,
             "accepted_request_id": result.accepted_request_id, "retry_key": job.retry_key,
             "outcome": decision.outcome.value, "error_code": decision.code.value if decision.code else None,
-            "error_message": decision.message,
+            "error_message": policy.stored_error(decision.message),
         } for job, result, decision in decided])
         ours = outbox.leased_by(session, (job.delivery_id for job, _, _ in decided), owner=self._owner)
         sent: list[outbox.Accepted] = []
@@ -94,10 +94,12 @@ class Recorder:
 
     def _record_unsent(self, session: Session, job: Job, decision: Decision, now: dt.datetime) -> None:
         code = decision.code.value if decision.code else None
+        if decision.message is not None:  # English with its code, whatever language the manager reads
+            log.info("delivery %s: %s (%s)", job.delivery_id, logged(decision.message), decision.outcome.value)
         if decision.outcome is Outcome.RETRY:
             applied = outbox.transition(session, job.delivery_id, expected=_PROCESSING, owner=self._owner, now=now,
                                         status=DeliveryStatus.QUEUED, next_attempt_at=decision.next_attempt_at,
-                                        last_error_code=code, last_error_message=decision.message,
+                                        last_error_code=code, last_error_message=policy.stored_error(decision.message),
                                         last_error_at_recipient=decision.at_recipient)
             self._stats.retried += applied
         elif decision.outcome in (Outcome.THROTTLED, Outcome.HOLD):
@@ -105,7 +107,7 @@ class Recorder:
             applied = outbox.transition(session, job.delivery_id, expected=_PROCESSING, owner=self._owner, now=now,
                                         status=DeliveryStatus.QUEUED, next_attempt_at=decision.next_attempt_at or now,
                                         attempt_count=max(job.attempt_count - 1, 0),
-                                        last_error_code=code, last_error_message=decision.message,
+                                        last_error_code=code, last_error_message=policy.stored_error(decision.message),
                                         last_error_at_recipient=decision.at_recipient)
             self._stats.throttled += applied
             if decision.outcome is Outcome.HOLD:
@@ -114,7 +116,7 @@ class Recorder:
             dead = decision.outcome is Outcome.DEAD
             applied = outbox.transition(session, job.delivery_id, expected=_PROCESSING, owner=self._owner, now=now,
                                         status=DeliveryStatus.FAILED, last_error_code=code,
-                                        last_error_message=decision.message,
+                                        last_error_message=policy.stored_error(decision.message),
                                         last_error_at_recipient=decision.at_recipient,
                                         dead_lettered_at=now if dead else None)
             self._stats.failed += applied

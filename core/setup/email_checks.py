@@ -29,7 +29,7 @@ from core.store.db import Database
 
 _PREFIX = "the mail server said: "
 _SAID = re.compile(r"said: (\d{3})\b\s*(.*)", re.DOTALL)
-_UNREACHABLE = re.compile(r"^cannot reach the mail server \S+ \((.*)\)$", re.DOTALL)  # the host is said anyway
+_UNREACHABLE = re.compile(r"^\S+:\d+: (.*)$", re.DOTALL)  # "host:port: why" (core/channels/email.py); the host is said anyway
 _TLS_WORDS = ("ssl", "tls", "certificate", "handshake", "wrong version number")
 
 
@@ -83,7 +83,7 @@ def classify(exc: BaseException) -> tuple[LoginFailure, int | None, str]:
     result = next((r for r in results if isinstance(r, SendResult)), None)
     text = str(exc)
     if result is not None:
-        code, detail = result.smtp_code, result.message or ""
+        code, detail = result.smtp_code, str(result.message or "")
     elif said := _SAID.search(text):
         code, detail = int(said.group(1)), said.group(2).strip()
     elif isinstance(exc, ValidationError) and _PREFIX not in text:

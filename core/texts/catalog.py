@@ -590,4 +590,55 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                              "異常: データベースは応答していますが、{host} の送信プロセスから直近{seconds}秒間ハートビートがありません。"),
     "cli.health.ok": ("ok: the database answers; {count} sender(s) on {host}, last heartbeat {seconds} s ago",
                       "正常: データベースは応答しています。{host} の送信プロセス {count}件、最後のハートビートは{seconds}秒前です。"),
+    # ----- why a delivery was not sent (Deliveries' Last error, its attempts, the CLI) -----
+    # "send_error.<ErrorCode value>" (core/outbox/policy.py). `said` is the answer's own words (LINE's
+    # message and details, the mail server's reply), kept as they came: send_error.said, or text.plain
+    # with "" when the answer had none.
+    "send_error.said": (": {words}", ": {words}"),
+    "send_error.coded": ("{code}: {error}", "{code}: {error}"),  # the code first, as the Deliveries detail shows it
+    "send_error.LINE_400": ("LINE refused the request as invalid (HTTP {status}){said}",
+                            "リクエストの内容に誤りがあるため、LINEが受け付けませんでした（HTTP {status}）{said}"),
+    "send_error.AUTH_FAILED": ("LINE refused the channel access token (HTTP {status}){said}",
+                               "LINEがチャネルアクセストークンを受け付けませんでした（HTTP {status}）{said}"),
+    "send_error.LINE_403": ("LINE does not allow this account to send this (HTTP {status}){said}",
+                            "このLINE公式アカウントでは、この送信は許可されていません（HTTP {status}）{said}"),
+    "send_error.LINE_404": ("LINE does not know this recipient (HTTP {status}){said}",
+                            "LINEにこの宛先が見つかりません（HTTP {status}）{said}"),
+    "send_error.LINE_4XX": ("LINE refused the request (HTTP {status}){said}",
+                            "LINEがリクエストを受け付けませんでした（HTTP {status}）{said}"),
+    "send_error.LINE_5XX": ("LINE had a server error (HTTP {status}){said}",
+                            "LINEのサーバーでエラーが発生しました（HTTP {status}）{said}"),
+    "send_error.RATE_LIMITED": ("too many requests in a short time (HTTP {status}){said}",
+                                "短時間の送信が多すぎるため、受け付けられませんでした（HTTP {status}）{said}"),
+    "send_error.QUOTA_EXHAUSTED": ("the LINE account has used up this month's messages (HTTP {status}){said}",
+                                   "LINE公式アカウントの今月の送信数が上限に達しました（HTTP {status}）{said}"),
+    "send_error.SMTP_AUTH_FAILED": ("the mail server refused the user name or password (SMTP {status}){said}",
+                                    "メールサーバーがユーザー名またはパスワードを受け付けませんでした（SMTP {status}）{said}"),
+    "send_error.SMTP_4XX": ("the mail server could not take the message for now (SMTP {status}){said}",
+                            "メールサーバーが一時的にメールを受け付けませんでした（SMTP {status}）{said}"),
+    "send_error.SMTP_5XX": ("the mail server refused the message (SMTP {status}){said}",
+                            "メールサーバーがメールを受け付けませんでした（SMTP {status}）{said}"),
+    "send_error.WEBHOOK_4XX": ("the webhook address refused the request (HTTP {status}){said}",
+                               "Webhookのアドレスがリクエストを受け付けませんでした（HTTP {status}）{said}"),
+    "send_error.WEBHOOK_5XX": ("the webhook server had an error (HTTP {status}){said}",
+                               "Webhookのサーバーでエラーが発生しました（HTTP {status}）{said}"),
+    "send_error.TIMEOUT": ("no answer before the timeout{said}", "時間内に応答がありませんでした{said}"),
+    "send_error.CONNECTION_ERROR": ("could not connect{said}", "接続できませんでした{said}"),
+    "send_error.UPLOAD_FAILED": ("the image upload failed{said}", "画像のアップロードに失敗しました{said}"),
+    "send_error.DEFERRED": ("not tried yet: its batch ran out of time{said}",
+                            "まだ送信していません（まとめて送信する時間が足りませんでした）{said}"),
+    "send_error.RETRY_KEY_EXPIRED": ("the retry key is older than 24 hours, so LINE could no longer recognise a "
+                                     "duplicate; whether the last attempt arrived is unknown",
+                                     "再送キーが発行から24時間を過ぎたため、LINEが重複を見分けられません。"
+                                     "前回の送信が届いたかどうかはわかりません。"),
+    "send_error.SMTP_NOT_CONFIGURED": ("set up e-mail (server and from address) in Settings first",
+                                       "先に設定でメール（メールサーバーと送信元アドレス）を設定してください。"),
+    "send_error.HOSTING_NOT_CONFIGURED": ("LINE shows images only from a public HTTPS address: set up image hosting "
+                                          "in Settings",
+                                          "LINEは公開されたHTTPSのアドレスにある画像しか表示できません。"
+                                          "設定で画像ホスティングを設定してください。"),
+    "send_error.UNSUPPORTED_KIND": ("no {channel} message is defined for {kind} deliveries",
+                                    "{kind} の配信には {channel} のメッセージがありません。"),
+    "send_error.IMAGE_MISSING": ("the image of revision {revision} is missing from the data folder",
+                                 "第{revision}版の画像がデータフォルダーにありません。"),
 }
