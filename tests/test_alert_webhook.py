@@ -114,3 +114,12 @@ def _row(db: Database, delivery_id: int) -> Delivery:
         d = s.get(Delivery, delivery_id)
         assert d is not None
         return d
+
+
+def test_connecting_the_webhook_channel_makes_no_http_client_until_an_alert_goes() -> None:
+    """Every sender start connects every channel; most classrooms never set a webhook."""
+    from core.channels.webhook import DRIVER
+
+    client = DRIVER.connect(None)  # type: ignore[arg-type]  # it needs no settings
+    assert client._client is None
+    client.close()

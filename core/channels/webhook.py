@@ -8,12 +8,14 @@ credentials: the address is read when the message is built.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
 
 import httpx
 
 from core.channels.base import R
+from core.channels.line import tls_context
 from core.channels.net import ms_since, secure_or_local, short
 from core.errors import ValidationError
 from core.outbox import policy
@@ -38,7 +40,19 @@ def check_url(value: str | None) -> str | None:
 
 class WebhookClient:
     def __init__(self, *, timeout: httpx.Timeout = TIMEOUT) -> None:
-        self._http = httpx.Client(timeout=timeout, follow_redirects=False, headers={"User-Agent": "Shiftcast"})
+        self._timeout = timeout
+        self._client: httpx.Client | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def _http(self) -> httpx.Client:
+        # Made at the first alert, not when the sender connects its channels: most classrooms never set
+        # a webhook, and a client with its own TLS context costs every sender start ~100 ms on a slow PC.
+        with self._lock:
+            if self._client is None:
+                self._client = httpx.Client(timeout=self._timeout, follow_redirects=False, verify=tls_context(),
+                                            headers={"User-Agent": "Shiftcast"})
+            return self._client
 
     def post(self, url: str, text: str) -> SendResult:
         started = time.perf_counter()
@@ -65,7 +79,10 @@ class WebhookClient:
             report(request, self.post(str(request.outgoing.to), text))
 
     def close(self) -> None:
-        self._http.close()
+        with self._lock:
+            if self._client is not None:
+                self._client.close()
+                self._client = None
 
 
 class WebhookDriver:
