@@ -60,7 +60,7 @@ def test_a_refused_recipient_fails_only_that_message(starttls_server: SmtpServer
     results = _send(mailer, [_mail("a@example.com"), _mail("gone@example.com"), _mail("b@example.com")])
     verdicts = [registry.classify(r) for r in results]
     assert [v.outcome for v in verdicts] == [Outcome.SENT, Outcome.FAILED, Outcome.SENT]
-    assert verdicts[1].code is policy.ErrorCode.SMTP_REJECTED and "SMTP 550" in (verdicts[1].message or "")
+    assert verdicts[1].code is policy.ErrorCode.SMTP_REJECTED and "SMTP 550" in str(verdicts[1].message or "")
     assert starttls_server.recorder.connections == 1
     mailer.close()
 
