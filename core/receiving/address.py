@@ -264,6 +264,15 @@ class QuickTunnel:
                 return found.group(0)
         return None
 
+    def _output_ended(self) -> bool:
+        """True once the reader has seen the end of cloudflared's output (it leaves None queued)."""
+        try:
+            last = self._lines.get_nowait()
+        except queue.Empty:
+            return False
+        self._lines.put(last)
+        return last is None
+
     def _raise_if_stopped(self) -> None:
         if self._stopped:
             raise AddressError(AddressProblem.NOT_STARTED, t("address.stopped_before_up"))
@@ -271,6 +280,12 @@ class QuickTunnel:
     def _failure(self, process: subprocess.Popen[str], exited: str, waited: float) -> AddressError:
         """`exited`: the message code for cloudflared having ended; still running, it took too long."""
         code = process.poll()
+        if code is None and self._output_ended():
+            # It closed its output as it ended; its exit status can come a moment after the EOF.
+            try:
+                code = process.wait(self.stop_timeout)
+            except subprocess.TimeoutExpired:
+                code = None
         output = "\n".join(self._seen)
         if code is not None:
             return AddressError(AddressProblem.EXITED, t(exited, code=code), output=output)
