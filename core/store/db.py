@@ -105,15 +105,8 @@ class Database:
         """A write transaction (BEGIN IMMEDIATE on SQLite); commits on success, rolls back on error.
 
         On a server, a lost connection raises ServerUnreachable: the change was refused, not half made."""
-        try:
-            with self._write_sessions() as session, session.begin():
-                yield session
-        except ServerUnreachable:
-            raise
-        except Exception as exc:
-            if not self.is_sqlite and is_connection_error(exc):
-                raise ServerUnreachable(t("db.unreachable")) from exc
-            raise
+        with self._server_reachable(), self._write_sessions() as session, session.begin():
+            yield session
 
     def ping(self) -> bool:
         """A cheap round trip: can the database be reached now? (The banner's periodic check.)"""
@@ -131,9 +124,14 @@ class Database:
         """A read scope (a deferred transaction on SQLite, so readers never take the write lock).
 
         Objects loaded here stay usable after the scope ends (expire_on_commit is off)."""
+        with self._server_reachable(), self._read_sessions() as session, session.begin():
+            yield session
+
+    @contextmanager
+    def _server_reachable(self) -> Iterator[None]:
+        """A lost connection to a server becomes ServerUnreachable, in the manager's words."""
         try:
-            with self._read_sessions() as session, session.begin():
-                yield session
+            yield
         except ServerUnreachable:
             raise
         except Exception as exc:
