@@ -5,20 +5,26 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
+from core.startup import pause_collector, resume_collector
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    from cli import commands
-
+    pause_collector()  # until start-up ends (core/startup.py)
     try:
-        args = commands.parse_args(argv)
-    except commands.UsageError as exc:
-        return commands.fail_usage(exc)
-    if args.command in (None, *commands.SCREEN_MODES):
-        from ui.app import run_gui
+        from cli import commands
 
-        return run_gui(args)
-    return commands.run(args)
+        try:
+            args = commands.parse_args(argv)
+        except commands.UsageError as exc:
+            return commands.fail_usage(exc)
+        if args.command in (None, *commands.SCREEN_MODES):
+            from ui.app import run_gui
+
+            return run_gui(args)
+        return commands.run(args)
+    finally:
+        resume_collector()
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from cli import outbox, webhook, words
 from core.errors import ShiftcastError
+from core.startup import resume_collector
 from core.texts import t
 from core.texts.formats import LANGUAGES
 from core.texts.message import logged
@@ -307,12 +308,15 @@ def run(args: argparse.Namespace, *, paths: DataPaths | None = None) -> int:
         # folder or log file is the manager's problem to fix, told in one line, not a traceback.
         paths, log_file = _open_data_folder(args, paths)
         if args.command in outbox.NO_DATABASE:
+            resume_collector()
             code = outbox.NO_DATABASE[args.command](None, args, paths)
         else:
             from core.store.bootstrap import open_database  # SQLAlchemy: only for the verbs that need it
             db = open_database(paths)
             try:
                 _settle_language(db, getattr(args, "lang", None))
+                if args.command not in outbox.END_START_UP_THEMSELVES:
+                    resume_collector()  # start-up is over; the verb may run long or build much
                 code = COMMANDS[args.command](db, args, paths)
             finally:
                 db.dispose()

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from cli import words
 from core.errors import ShiftcastError, ValidationError
+from core.startup import resume_collector
 from core.store.kinds import DeliveryKind, DeliveryStatus
 from core.texts import Text, t
 
@@ -102,6 +103,7 @@ def cmd_sender(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
         sender = Sender(db, lambda: access_from_settings(db), paths=paths,
                         email_access=lambda: email_channel.access_from_settings(db))
         Scheduler(db, wake_sender=sender.wake).run_plan()
+        resume_collector()  # start-up ends here; a long drain must not keep its cycles
         drained = sender.run_until_idle()
         sender.stop()
         print(json.dumps(drained.__dict__), flush=True)
@@ -150,6 +152,7 @@ def _send_until_stopped(engine: Engine, stop: threading.Event, died: list[BaseEx
     # Polled, not a blocking wait, so Ctrl+C during start-up still stops it.
     while not stop.is_set() and not loop.ready.wait(0.1):
         pass
+    resume_collector()  # start-up ends once the loop runs (core/startup.py)
     if loop.ready.is_set():
         print(words.line("cli.sending_from", path=str(engine.paths.home)), flush=True)
     while not stop.wait(1.0) and not died:
@@ -525,3 +528,6 @@ COMMANDS = {
     "publish": cmd_publish,
 }
 NO_DATABASE = {"emulator": cmd_emulator}
+# Verbs that end start-up themselves, past their own imports and set-up (core/startup.py); run() ends it
+# just before every other verb.
+END_START_UP_THEMSELVES = frozenset({"sender"})

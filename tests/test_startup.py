@@ -53,3 +53,75 @@ def test_the_window_imports_its_first_area_only_and_no_engine() -> None:
     assert "ui.shifts_view" not in loaded  # built by the window, not at import
     assert {"ui.publish_view", "ui.deliveries_view", "ui.settings_view", "core.sending.engine",
             "core.sending.scheduler"} & loaded == set()
+
+
+def test_a_verb_on_sqlite_loads_neither_alembic_nor_the_postgresql_dialect(tmp_path: Path) -> None:
+    # `teachers --json` on a database at head: a version check, no Alembic, and no PostgreSQL dialect
+    # (its import alone costs 30-50 ms; core/store/models.py says why the model names SQLite's index
+    # condition only).
+    home = tmp_path / "home"
+    subprocess.run([sys.executable, "main.py", "--home", str(home), "teachers"], cwd=ROOT, check=True,
+                   capture_output=True, timeout=60)  # creates the database and migrates it to head
+    loaded = _loaded_by(
+        "import main\n"
+        f"main.main(['--home', {str(home)!r}, 'teachers', '--json'])\n")
+    assert "core.roster.rules" in loaded  # the verb did run
+    assert {"alembic", "psycopg"} & _tops(loaded) == set()
+    assert not {m for m in loaded if m.startswith("sqlalchemy.dialects.postgresql")}
+
+
+def _collector_after(statement: str) -> dict[str, object]:
+    code = ("import gc, json\n"
+            f"{statement}\n"
+            "print(json.dumps({'enabled': gc.isenabled(), 'frozen': gc.get_freeze_count()}))\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def test_start_up_pauses_the_collector_and_every_way_out_resumes_it(tmp_path: Path) -> None:
+    paused = _collector_after("from core.startup import pause_collector\npause_collector()")
+    assert paused == {"enabled": False, "frozen": 0}
+    resumed = _collector_after("from core.startup import pause_collector, resume_collector\n"
+                               "pause_collector()\nimport sqlalchemy.orm\nresume_collector()")
+    assert resumed["enabled"] is True
+    assert resumed["frozen"] > 10_000  # start-up's objects are out of the collector's sight
+    untouched = _collector_after("from core.startup import resume_collector\nresume_collector()")
+    assert untouched == {"enabled": True, "frozen": 0}  # nothing was paused: nothing to freeze
+    # A verb runs with the collector on; so does whatever follows a usage error.
+    verb = _collector_after(
+        "import main\n"
+        "seen = []\n"
+        "import cli.commands as c\n"
+        "c.COMMANDS['teachers'] = lambda db, args, paths: seen.append(gc.isenabled()) or 0\n"
+        f"assert main.main(['--home', {str(tmp_path / 'home')!r}, 'teachers']) == 0\n"
+        "assert seen == [True], seen")
+    assert verb["enabled"] is True
+    usage = _collector_after("import main\nassert main.main(['no-such-verb']) == 2")
+    assert usage["enabled"] is True
+    # The sender ends start-up itself, past its imports: a one-off drain before it sends ...
+    drain = _collector_after(
+        "import main, types\n"
+        "from core.sending.sender import Sender\n"
+        "seen = []\n"
+        "Sender.run_until_idle = lambda self: seen.append(gc.isenabled()) or types.SimpleNamespace()\n"
+        f"assert main.main(['--home', {str(tmp_path / 'home')!r}, 'sender', '--until-idle']) == 0\n"
+        "assert seen == [True], seen")
+    assert drain["enabled"] is True
+    # ... and the long-running sender once its loop runs.
+    running = _collector_after(
+        "import threading, types\n"
+        "from core.startup import pause_collector\n"
+        "from cli.outbox import _send_until_stopped\n"
+        "ready, stop = threading.Event(), threading.Event()\n"
+        "loop = types.SimpleNamespace(ready=ready, stats=None)\n"
+        "engine = types.SimpleNamespace(start=lambda: ready.set() or True, sender=loop, stop=lambda: None,\n"
+        "                               paths=types.SimpleNamespace(home='h'))\n"
+        "threading.Timer(0, stop.set).start()\n"
+        "pause_collector()\n"
+        "assert _send_until_stopped(engine, stop, []) == 0\n")
+    assert running["enabled"] is True
+    # The window's start-up ends once its first loads have landed (ui/app.py schedules this).
+    window = _collector_after("from core.startup import pause_collector\npause_collector()\n"
+                              "from ui.gc_tuning import tune_for_interactivity\ntune_for_interactivity()")
+    assert window["enabled"] is True

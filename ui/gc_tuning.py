@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import gc
 
+from core.startup import resume_collector
+
 THRESHOLDS = (10_000, 50, 100)  # CPython's defaults are (700, 10, 10)
 
 
@@ -19,3 +21,4 @@ def tune_for_interactivity() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*THRESHOLDS)
+    resume_collector()  # paused since main.py began (core/startup.py)
