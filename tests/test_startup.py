@@ -76,7 +76,8 @@ def _collector_after(statement: str) -> dict[str, object]:
             "print(json.dumps({'enabled': gc.isenabled(), 'frozen': gc.get_freeze_count()}))\n")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+    state: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return state
 
 
 def test_start_up_pauses_the_collector_and_every_way_out_resumes_it(tmp_path: Path) -> None:
