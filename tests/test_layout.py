@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # demo (app) and the front ends start it.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("texts",),
-    ("errors", "version", "resources", "logs", "startup"),
+    ("errors", "version", "resources", "logs", "startup", "addresses"),
     ("store",),
     ("roster",),
     ("messages",),
@@ -183,6 +183,14 @@ def test_core_imports_without_qt_loaded() -> None:
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
+def test_the_address_rule_lives_once() -> None:
+    # HTTPS anywhere, plain HTTP to this computer only: core/addresses.py. The emulator stands apart
+    # (it imports only itself) and checks the address it binds to.
+    deciding = {path.relative_to(ROOT).as_posix() for folder in ("core", "cli", "ui") for path in (ROOT / folder).rglob("*.py")
+                if ".is_loopback" in path.read_text(encoding="utf-8")}
+    assert deciding == {"core/addresses.py", "core/emulator/server.py"}
 
 
 def test_main_only_parses_and_hands_off() -> None:

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.channels.net import secure_or_local
+from core.addresses import secure_or_local
 from core.receiving.address import (
     DOWNLOAD_PAGE,
     AddressError,

@@ -17,7 +17,6 @@ pairing code. Both arrive at the demo's webhook receiver as signed webhooks, as 
 from __future__ import annotations
 
 import datetime as dt
-import ipaddress
 from dataclasses import dataclass
 from typing import Any, Protocol
 from urllib.parse import urlsplit
@@ -41,6 +40,7 @@ from PySide6.QtWidgets import (
 )
 from sqlalchemy import select
 
+from core.addresses import is_loopback
 from core.app.demo import DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET
 from core.emulator import InboxMessage
 from core.emulator.simulate import Delivered, postback_actions
@@ -138,18 +138,11 @@ def load_mailboxes(db: Database, emulator: _Inboxes) -> list[Mailbox]:
 
 def fetch_image(url: str) -> bytes:
     host = urlsplit(url).hostname or ""
-    if not _loopback(host):
+    if not is_loopback(host):
         raise ValueError(f"not fetching {url}: the demo only loads images from this computer")
     response = httpx.get(url, timeout=IMAGE_TIMEOUT)
     response.raise_for_status()
     return response.content
-
-
-def _loopback(host: str) -> bool:
-    try:
-        return host == "localhost" or ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 class _ClickableImage(QLabel):

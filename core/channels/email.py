@@ -21,10 +21,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from core.addresses import is_loopback
 from core.channels import email_draft
 from core.channels.base import R
 from core.channels.email_draft import Envelope
-from core.channels.net import is_loopback, ms_since, short
+from core.channels.net import ms_since, short
 from core.errors import ValidationError
 from core.logs import secrets_registry
 from core.outbox import policy

@@ -23,8 +23,9 @@ from typing import Any
 
 import httpx
 
+from core.addresses import secure_or_local
 from core.channels.base import Outgoing, R
-from core.channels.net import ms_since, secure_or_local, short
+from core.channels.net import ms_since, short
 from core.channels.ratelimit import TokenBucket
 from core.errors import ShiftcastError, ValidationError
 from core.outbox import policy

@@ -1,29 +1,9 @@
-"""What every network client here shares: which addresses it may use in the clear, and how a failure
-or a duration is written into a `SendResult` or an error message."""
+"""What every network client here shares: how a failure or a duration is written into a `SendResult`
+or an error message. Which addresses a client may use in the clear is core/addresses.py."""
 
 from __future__ import annotations
 
-import ipaddress
 import time
-from urllib.parse import urlsplit
-
-
-def is_loopback(host: str) -> bool:
-    """This computer: the only place a request may go without TLS (the emulator, a local receiver)."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def secure_or_local(url: str) -> bool:
-    """HTTPS anywhere, or plain HTTP to this computer only."""
-    parts = urlsplit(url)
-    if not parts.hostname:
-        return False
-    return parts.scheme == "https" or (parts.scheme == "http" and is_loopback(parts.hostname))
 
 
 def short(exc: BaseException) -> str:

@@ -14,9 +14,10 @@ from collections.abc import Callable, Sequence
 
 import httpx
 
+from core.addresses import secure_or_local
 from core.channels.base import R
 from core.channels.line import tls_context
-from core.channels.net import ms_since, secure_or_local, short
+from core.channels.net import ms_since, short
 from core.errors import ValidationError
 from core.outbox import policy
 from core.outbox.policy import SendResult, Transport, Verdict

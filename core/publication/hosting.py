@@ -17,7 +17,7 @@ from urllib.parse import quote, urlsplit
 
 from sqlalchemy.orm import Session
 
-from core.channels.net import secure_or_local
+from core.addresses import secure_or_local
 from core.errors import ShiftcastError, ValidationError
 from core.store import secrets
 from core.store import setting_keys as keys

@@ -10,7 +10,7 @@ import datetime as dt
 import os
 from dataclasses import dataclass, replace
 
-from core.channels.net import secure_or_local
+from core.addresses import secure_or_local
 from core.errors import ValidationError
 from core.publication import hosting
 from core.store import secrets

@@ -11,6 +11,7 @@ import logging
 import os
 from dataclasses import dataclass
 
+from core.addresses import secure_or_local
 from core.channels.line import (
     BASE_URL_ENV,
     DEFAULT_BASE_URL,
@@ -19,7 +20,6 @@ from core.channels.line import (
     Quota,
     access_from_settings,
 )
-from core.channels.net import secure_or_local
 from core.errors import ShiftcastError, ValidationError
 from core.planning import forecast
 from core.roster import ids

@@ -15,16 +15,15 @@ fails on code elsewhere that calls them or writes a key out.
 from __future__ import annotations
 
 import datetime as dt
-import ipaddress
 import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
-from urllib.parse import urlsplit
 
 from sqlalchemy.orm import Session
 
+from core.addresses import secure_or_local
 from core.errors import ValidationError
 from core.store.models import Setting
 from core.texts import Text, t
@@ -380,19 +379,9 @@ class SettingFamily(Generic[T]):
 # ----- rules shared by several declarations -----
 
 
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def web_address(text: str) -> str:
     """https://…, or plain http:// to this computer only (the emulator, a local receiver)."""
-    parts = urlsplit(text)
-    if parts.hostname and (parts.scheme == "https" or (parts.scheme == "http" and _is_loopback(parts.hostname))):
+    if secure_or_local(text):
         return text
     raise ValueError(text)
 
