@@ -168,6 +168,34 @@ def test_a_starting_sender_marks_this_computers_dead_senders_stopped(db: Databas
     assert _row(db, "elsewhere:1:far").stopped_at is None  # another computer's pids cannot be checked here
 
 
+def test_a_predecessor_with_this_processs_pid_counts_as_dead(db: Database, now: dt.datetime) -> None:
+    """A container's sender is pid 1 after every restart: a senders row and a lease with this pid
+    that this process did not make belong to the killed predecessor, and are closed and freed at
+    once instead of after the 2-minute lease; those of a sender of this process stay."""
+    import os
+    import socket
+
+    from core.store.kinds import DeliveryKind
+
+    host = socket.gethostname()
+    predecessor = f"{host[:40]}:{os.getpid()}:0ldpid01"
+    ours = queue.new_lease_owner()  # what a Sender of this process holds its leases under
+    last = now - dt.timedelta(minutes=1)
+    with db.write() as s:
+        for n, owner in enumerate((predecessor, ours)):
+            presence.register(s, owner, home="/x", app="sender", now=last, host=host, pid=os.getpid())
+            queue.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, due_at=now, now=now, recipient=f"U{n:032x}",
+                          dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{n}", 1))
+            queue.claim(s, owner=owner, now=now, lease=dt.timedelta(minutes=2), limit=1)
+    with db.write() as s:
+        assert queue.release_orphans(s, now=now, is_alive=queue.pid_alive) == 1
+        assert presence.close_dead_on_host(s, is_alive=queue.pid_alive) == 1
+        still = {d.lease_owner for d in s.scalars(select(Delivery).where(Delivery.status == DeliveryStatus.PROCESSING))}
+    assert still == {ours}
+    assert _row(db, predecessor).stopped_at == last
+    assert _row(db, ours).stopped_at is None
+
+
 @pytest.mark.backends("postgresql")
 def test_two_senders_of_one_computer_stamping_at_once_both_succeed(db: Database, now: dt.datetime) -> None:
     """The second stamp waits on the first one's row lock, then finds the row: no duplicate-key error

@@ -124,9 +124,24 @@ def enqueue(
     return new_id, True
 
 
+# The lease owners this process made. A sender in a container is pid 1 after every restart, so a
+# lease with this process's pid is this process's only if it is one of these; any other is a dead
+# predecessor's, to be freed at once rather than after its lease runs out.
+_OWNERS_HERE: set[str] = set()
+
+
 def new_lease_owner() -> str:
     """host:pid:random — the host and pid let a restarted sender free the leases of a dead one."""
-    return f"{socket.gethostname()[:40]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+    owner = f"{socket.gethostname()[:40]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+    _OWNERS_HERE.add(owner)
+    return owner
+
+
+def owner_gone(owner: str, pid: int, *, is_alive: Callable[[int], bool]) -> bool:
+    """Whether the process behind a lease owner of this host has ended."""
+    if pid == os.getpid():
+        return owner not in _OWNERS_HERE
+    return not is_alive(pid)
 
 
 def claim(
@@ -438,7 +453,7 @@ def release_orphans(session: Session, *, now: dt.datetime, is_alive: Callable[[i
             pid = int(owner.split(":")[1])
         except (IndexError, ValueError):
             continue
-        if pid != os.getpid() and not is_alive(pid):
+        if owner_gone(owner, pid, is_alive=is_alive):
             freed += transition(
                 session, delivery_id, expected=[DeliveryStatus.PROCESSING], owner=owner, now=now,
                 status=DeliveryStatus.QUEUED, next_attempt_at=now,

@@ -23,6 +23,7 @@ from enum import StrEnum
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
+from core.outbox.queue import owner_gone
 from core.store.db import Database
 from core.store.models import SenderRecord
 
@@ -77,7 +78,7 @@ def close_dead_on_host(session: Session, *, is_alive: Callable[[int], bool], hos
         SenderRecord.host == (host or socket.gethostname() or "?")[:255], SenderRecord.stopped_at.is_(None))).all()
     closed = 0
     for owner, pid, last in rows:
-        if pid != os.getpid() and not is_alive(pid):
+        if owner_gone(owner, pid, is_alive=is_alive):
             session.execute(update(SenderRecord).where(SenderRecord.id == owner).values(stopped_at=last))
             closed += 1
     return closed
