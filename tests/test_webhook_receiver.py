@@ -124,6 +124,33 @@ def test_a_body_over_one_megabyte_is_refused_without_being_read(receiver: Webhoo
     assert _events(db) == []
 
 
+def _text_event(event_id: str, text: str) -> dict[str, object]:
+    return {"type": "message", "mode": "active", "timestamp": 1_700_000_000_500, "webhookEventId": event_id,
+            "deliveryContext": {"isRedelivery": False}, "source": {"type": "user", "userId": TEACHER},
+            "replyToken": "q" * 32, "message": {"id": "1", "type": "text", "text": text}}
+
+
+def test_a_lone_surrogate_in_one_event_loses_no_event_of_its_batch(db: Database, now: dt.datetime) -> None:
+    """Valid JSON ("\\ud800") that no database can store as text: it is stored escaped, once, and the
+    follow beside it is handled, on the first delivery and on LINE's redelivery alike."""
+    with db.write() as s:
+        teacher = f.teacher(s, "佐藤", 1)
+        teacher.line_unreachable_at, teacher_id = now, teacher.id
+    message, follow = _text_event("01HMMMMMMMMMMMMMMMMMMMMMMM", "了解\ud800"), _follow_event()
+    body = _body(message, follow)
+    assert b"\\ud800" in body
+    with WebhookReceiver(db, SECRET) as rx:
+        for _ in range(2):  # the second time as LINE redelivers a batch it had no 200 for
+            assert _post(rx, body, signature.sign(SECRET, body)).status_code == 200
+        assert rx.dispatcher.wait_handled(2, timeout=30)
+    rows = {r.event_id: r for r in _events(db)}
+    assert sorted(rows) == ["01HMMMMMMMMMMMMMMMMMMMMMMM", "01HZZZZZZZZZZZZZZZZZZZZZZZ"]
+    assert json.loads(rows["01HMMMMMMMMMMMMMMMMMMMMMMM"].raw_json)["message"]["text"] == "了解\ud800"
+    assert all(row.handled_at is not None for row in rows.values())
+    with db.read() as s:
+        assert s.get(Teacher, teacher_id).line_unreachable_at is None  # type: ignore[union-attr]
+
+
 def test_lines_verification_post_without_events_answers_200(line: LineEmulator, db: Database) -> None:
     answer = httpx.post(f"{line.base_url}/v2/bot/channel/webhook/test", json={},
                         headers={"Authorization": f"Bearer {TOKEN}"}, timeout=30).json()
