@@ -11,15 +11,20 @@ from collections.abc import Iterator
 import httpx
 import pytest
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
+import main
+from core import alerts
 from core.emulator import LineEmulator
 from core.outbox import queue
 from core.outbox.policy import CancelReason
 from core.receiving import events, signature
+from core.receiving.events import ReceivedEvent
 from core.receiving.follow import FollowHandler
 from core.receiving.server import MAX_BODY_BYTES, ReceiverError, WebhookReceiver
 from core.store.db import Database
 from core.store.models import (
+    AlertKind,
     Channel,
     ChannelChoice,
     Delivery,
@@ -30,7 +35,7 @@ from core.store.models import (
     WebhookEvent,
 )
 from tests import factories as f
-from tests.linefixtures import TOKEN, user_id
+from tests.linefixtures import TOKEN, FakeClock, user_id
 
 SECRET = "0123456789abcdef0123456789abcdef"
 TEACHER = user_id(1)
@@ -328,3 +333,81 @@ def test_line_gets_its_answer_before_the_handlers_run(db: Database) -> None:
         finally:
             gated.release.set()
         assert rx.dispatcher.wait_handled(1, timeout=30)
+
+
+class _NeedsTeacher:
+    """Fails until the event's teacher is in the database: state that appears later, as in real life a
+    row another transaction commits."""
+
+    types = frozenset({"follow"})
+
+    def handle(self, session: Session, event: ReceivedEvent, *, now: dt.datetime) -> None:
+        if session.scalar(select(Teacher.id).where(Teacher.line_user_id == event.user_id)) is None:
+            raise LookupError("no teacher with this LINE user ID yet")
+
+
+def _row(db: Database, event_id: str = "01HZZZZZZZZZZZZZZZZZZZZZZZ") -> WebhookEvent:
+    with db.read() as s:
+        row = s.scalar(select(WebhookEvent).where(WebhookEvent.event_id == event_id))
+        assert row is not None
+        return row
+
+
+def test_a_failed_event_is_retried_with_backoff_while_the_receiver_runs(db: Database, now: dt.datetime) -> None:
+    clock = FakeClock(now)
+    with WebhookReceiver(db, SECRET, handlers=[_NeedsTeacher()], clock=clock) as rx:
+        body = _body(_follow_event())
+        assert _post(rx, body, signature.sign(SECRET, body)).status_code == 200
+        assert rx.dispatcher.wait_failed(1, timeout=30)
+        row = _row(db)
+        assert (row.handled_at, row.handle_failures, row.retry_at) == (None, 1, now + dt.timedelta(minutes=1))
+        assert row.handle_error == "LookupError: no teacher with this LINE user ID yet"
+        rx.dispatcher.wake()  # not due yet: nothing is tried
+        with db.write() as s:
+            f.teacher(s, "佐藤", 1)
+        clock.advance(seconds=59)
+        rx.dispatcher.wake()
+        assert not rx.dispatcher.wait_handled(1, timeout=0.5) and rx.dispatcher.failed == 1
+        clock.advance(seconds=1)
+        rx.dispatcher.wake()  # the timer's own wake-up, without waiting the minute
+        assert rx.dispatcher.wait_handled(1, timeout=30)
+    row = _row(db)
+    assert (row.handled_at, row.handle_failures, row.retry_at, row.given_up_at) == (
+        now + dt.timedelta(minutes=1), 1, None, None)
+
+
+def test_an_event_that_fails_every_try_ends_as_an_alert_the_cli_lists(
+        db: Database, now: dt.datetime, capsys: pytest.CaptureFixture[str]) -> None:
+    clock = FakeClock(now)
+    with WebhookReceiver(db, SECRET, handlers=[_NeedsTeacher()], clock=clock) as rx:
+        body = _body(_follow_event())
+        assert _post(rx, body, signature.sign(SECRET, body)).status_code == 200
+        assert rx.dispatcher.wait_failed(1, timeout=30)
+        for tries, delay in enumerate([1, 2, 4, 8, 16], start=2):
+            assert _row(db).retry_at == clock.now + dt.timedelta(minutes=delay)
+            clock.advance(minutes=delay)
+            rx.dispatcher.wake()
+            assert rx.dispatcher.wait_failed(tries, timeout=30)
+        row = _row(db)
+        assert (row.handled_at, row.handle_failures, row.retry_at, row.given_up_at) == (None, 6, None, clock.now)
+        clock.advance(hours=5)
+        rx.dispatcher.wake()  # given up: no seventh try while this receiver runs
+        assert not rx.dispatcher.wait_failed(7, timeout=0.5)
+    with db.read() as s:
+        [alert] = alerts.open_alerts(s)
+        assert alert.kind == AlertKind.WEBHOOK_EVENT_FAILED
+        assert alerts.message_of(alert, "ja").startswith("[Shiftcast] LINEから届いた1件のイベントを処理できませんでした。")
+        assert [c.kind for c in alerts.conditions(alerts.read_facts(s, now=clock.now), now=clock.now,
+                                                  running_since=None)] == [AlertKind.WEBHOOK_EVENT_FAILED]
+    assert main.main(["alerts", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [(r["kind"], r["open"]) for r in listed] == [("webhook_event_failed", True)]
+    assert "could not act on 1 event from LINE" in listed[0]["title"]
+
+    with db.write() as s:  # what it needed is there now: the next start tries it once more and clears the alert
+        f.teacher(s, "佐藤", 1)
+    with WebhookReceiver(db, SECRET, handlers=[_NeedsTeacher()], clock=clock) as rx:
+        assert rx.dispatcher.wait_handled(1, timeout=30)
+    with db.read() as s:
+        assert alerts.open_alerts(s) == []
+    assert _row(db).handled_at == clock.now
