@@ -23,6 +23,7 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from core import alerts
+from core.logs import redact
 from core.outbox.policy import BackoffPolicy
 from core.receiving.events import ReceivedEvent, storable
 from core.store import hooks
@@ -112,7 +113,7 @@ def _record_failure(db: Database, row_id: int, exc: Exception, *, now: dt.dateti
             if row is None or row.handled_at is not None:
                 return
             row.handle_failures += 1
-            row.handle_error = storable(f"{type(exc).__name__}: {exc}")[:200]
+            row.handle_error = storable(redact(f"{type(exc).__name__}: {exc}"))[:200]
             retry = None if row.given_up_at is not None else next_try(row.handle_failures, now)
             row.retry_at = retry
             if retry is not None:
