@@ -135,6 +135,7 @@ def _text_event(event_id: str, text: str) -> dict[str, object]:
             "replyToken": "q" * 32, "message": {"id": "1", "type": "text", "text": text}}
 
 
+@pytest.mark.backends("sqlite", "postgresql")
 def test_a_lone_surrogate_in_one_event_loses_no_event_of_its_batch(db: Database, now: dt.datetime) -> None:
     """Valid JSON ("\\ud800") that no database can store as text: it is stored escaped, once, and the
     follow beside it is handled, on the first delivery and on LINE's redelivery alike."""
@@ -376,6 +377,7 @@ def test_a_failed_event_is_retried_with_backoff_while_the_receiver_runs(db: Data
         now + dt.timedelta(minutes=1), 1, None, None)
 
 
+@pytest.mark.backends("sqlite", "postgresql")
 def test_an_event_that_fails_every_try_ends_as_an_alert_the_cli_lists(
         db: Database, now: dt.datetime, capsys: pytest.CaptureFixture[str]) -> None:
     clock = FakeClock(now)
