@@ -109,6 +109,11 @@ class FoldRepeats(logging.Filter):
         self._clock = clock
         self._lock = threading.Lock()
 
+    def forget(self) -> None:
+        """Start afresh (another log file: the first of each line belongs in it too)."""
+        with self._lock:
+            self._folder = RepeatFolder(self._folder.window, self._folder.remembered)
+
     def filter(self, record: logging.LogRecord) -> bool:
         decided = getattr(record, "_shiftcast_written", None)
         if decided is not None:
@@ -155,6 +160,7 @@ def configure_logging(log_dir: Path, *, level: int = logging.INFO, stderr: bool 
                 handler.close()
         file_handler = RotatingFileHandler(path, maxBytes=2_000_000, backupCount=5, encoding="utf-8")
         file_handler.setFormatter(RedactingFormatter(_FORMAT))
+        _repeats.forget()
         file_handler.addFilter(_repeats)
         file_handler._shiftcast = True  # type: ignore[attr-defined]
         root.addHandler(file_handler)

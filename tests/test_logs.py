@@ -95,3 +95,15 @@ def test_a_burst_of_tracebacks_becomes_two_lines_in_the_log(tmp_path: Path) -> N
     assert "socket.accept() out of system resource (repeated 2999 times)" in text
     assert "a different line" in text
     assert len(text.splitlines()) < 20
+
+
+def test_a_new_log_file_gets_the_first_of_each_line_again(tmp_path: Path) -> None:
+    """One process may write to several data folders' logs (tests, the demo): a line held back as a
+    repeat in the first file is still written once in the next."""
+    log = logging.getLogger("shiftcast.test.files")
+    for name in ("a", "b"):
+        path = configure_logging(tmp_path / name)
+        log.error("the disk is full")
+        for handler in logging.getLogger().handlers:
+            handler.flush()
+        assert path.read_text(encoding="utf-8").count("the disk is full") == 1
