@@ -5,8 +5,10 @@ monthly quota ran out, the oldest due delivery has waited more than 15 minutes w
 runs, or another computer sent from this database within the last day (its data folder was copied
 or moved while both may still send: core/store/identity.py, docs/reliability.md), or the LINE account
 was removed from a classroom's group (a leave event, core/receiving/groups.py; over when it joins the
-group again or the classroom gets another group). Whoever notices a condition first opens its incident
-(the sender at once, the webhook receiver for a left group, the scheduler's minute job otherwise);
+group again or the classroom gets another group), or events LINE sent stayed unhandled after every try
+(core/receiving/handlers.py; over when they are handled). Whoever notices a condition first opens its incident
+(the sender at once, the webhook receiver for a left group or a failed event, the scheduler's minute
+job otherwise);
 the unique `open_key` keeps it to one open incident per condition, so fifty dead letters in one
 outage are one alert. Opening an incident enqueues its notifications (webhook,
 manager's e-mail) in the same transaction, through the outbox like any message, so none is lost.
@@ -45,6 +47,7 @@ from core.store.models import (
     DeliveryKind,
     DeliveryStatus,
     ProposedGroup,
+    WebhookEvent,
 )
 from core.texts import Text, render, t
 from core.texts import message as texts
@@ -87,6 +90,7 @@ class QueueFacts:
     other_computers: tuple[tuple[str, dt.datetime], ...] = ()
     # Classrooms whose LINE group the account was removed from: (classroom id, name), by id.
     left_groups: tuple[tuple[int, str], ...] = ()
+    failed_webhook_events: int = 0  # LINE events given up after every try, still unhandled
 
 
 # ----- the rules (pure) -----
@@ -126,6 +130,11 @@ def group_left(classroom_id: int, classroom: str) -> Condition:
                      t("alert.line_group_left.detail"))
 
 
+def webhook_events_failed(count: int) -> Condition:
+    return Condition(AlertKind.WEBHOOK_EVENT_FAILED, "", t("alert.webhook_events_failed", count=count),
+                     t("alert.webhook_events_failed.detail"))
+
+
 def month_start(now: dt.datetime, zone_name: str = QUOTA_ZONE) -> dt.datetime:
     local = now.astimezone(clock.zone(zone_name))
     return local.replace(day=1, hour=0, minute=0, second=0, microsecond=0).astimezone(dt.UTC)
@@ -147,6 +156,8 @@ def conditions(facts: QueueFacts, *, now: dt.datetime, running_since: dt.datetim
     if facts.other_computers:
         found.append(other_computer(facts.other_computers))
     found.extend(group_left(classroom_id, name) for classroom_id, name in facts.left_groups)
+    if facts.failed_webhook_events:
+        found.append(webhook_events_failed(facts.failed_webhook_events))
     return found
 
 
@@ -164,6 +175,11 @@ def disproved_by_send(channel: str) -> list[str]:
 def dead_letter_count(session: Session) -> int:
     return session.scalar(select(func.count()).select_from(Delivery).where(
         Delivery.status == DeliveryStatus.FAILED, Delivery.dead_lettered_at.is_not(None))) or 0
+
+
+def failed_webhook_event_count(session: Session) -> int:
+    return session.scalar(select(func.count()).select_from(WebhookEvent).where(
+        WebhookEvent.handled_at.is_(None), WebhookEvent.given_up_at.is_not(None))) or 0
 
 
 def read_facts(session: Session, *, now: dt.datetime) -> QueueFacts:
@@ -187,7 +203,8 @@ def read_facts(session: Session, *, now: dt.datetime) -> QueueFacts:
         select(Classroom.id, Classroom.name).join(ProposedGroup, ProposedGroup.group_id == Classroom.line_group_id)
         .where(ProposedGroup.left_at.is_not(None)).order_by(Classroom.id)))
     return QueueFacts(dead, holds, quota_failed, line_sent, oldest, count or 0,
-                      other_computers(session, identity.this_machine(), now=now), left)
+                      other_computers(session, identity.this_machine(), now=now), left,
+                      failed_webhook_event_count(session))
 
 
 def other_computers(session: Session, machine: identity.Machine | None, *,

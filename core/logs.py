@@ -1,10 +1,15 @@
-"""Logging to a rotating file in the data dir, with secrets redacted before anything is written."""
+"""Logging to a rotating file in the data dir, with secrets redacted before anything is written, and
+a burst of one same line (a flood of refused connections, a failure repeated in a loop) written once
+with its count, so it cannot rotate away the log that explains it."""
 
 from __future__ import annotations
 
 import logging
 import re
 import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
@@ -63,6 +68,66 @@ class ConsoleFormatter(RedactingFormatter):
         return super().format(record)
 
 
+REPEAT_WINDOW = 60.0  # seconds
+
+
+@dataclass
+class _Burst:
+    since: float  # when the line was last written
+    held: int = 0  # how many times it came again since, unwritten
+
+
+class RepeatFolder:
+    """The rule (pure; the time is passed in): the first of a line is written; the same line again
+    within `window` seconds is held back and counted; the first one after the window is written with
+    how many were held."""
+
+    def __init__(self, window: float = REPEAT_WINDOW, remembered: int = 1000) -> None:
+        self.window = window
+        self.remembered = remembered
+        self._bursts: dict[object, _Burst] = {}
+
+    def decide(self, key: object, now: float) -> int | None:
+        """None: hold this one back; a number: write it, saying it was repeated that many times."""
+        burst = self._bursts.get(key)
+        if burst is not None and now - burst.since < self.window:
+            burst.held += 1
+            return None
+        if burst is None and len(self._bursts) >= self.remembered:  # forget lines whose burst is over
+            self._bursts = {k: b for k, b in self._bursts.items() if now - b.since < self.window}
+        self._bursts[key] = _Burst(now)
+        return burst.held if burst is not None else 0
+
+
+class FoldRepeats(logging.Filter):
+    """A handler filter around RepeatFolder: one line per burst, "… (repeated N times)" on the next.
+    One instance may serve several handlers: a record is decided once, whichever handler sees it first."""
+
+    def __init__(self, window: float = REPEAT_WINDOW, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self._folder = RepeatFolder(window)
+        self._clock = clock
+        self._lock = threading.Lock()
+
+    def forget(self) -> None:
+        """Start afresh (another log file: the first of each line belongs in it too)."""
+        with self._lock:
+            self._folder = RepeatFolder(self._folder.window, self._folder.remembered)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        decided = getattr(record, "_shiftcast_written", None)
+        if decided is not None:
+            return bool(decided)
+        exc = record.exc_info[0] if record.exc_info else None
+        key = (record.name, record.levelno, record.getMessage(), exc)
+        with self._lock:
+            held = self._folder.decide(key, self._clock())
+        if held:
+            record.msg, record.args = f"{record.getMessage()} (repeated {held} times)", None
+        record._shiftcast_written = held is not None
+        return held is not None
+
+
 FILE_ONLY = {"file_only": True}  # `log.error(..., extra=FILE_ONLY)`: already said on the terminal another way
 _CHATTY = ("alembic", "apscheduler")
 
@@ -77,6 +142,7 @@ def _for_the_terminal(record: logging.LogRecord) -> bool:
 
 _FORMAT = "%(asctime)s %(levelname)s [%(threadName)s] %(name)s: %(message)s"
 _configured_file: Path | None = None
+_repeats = FoldRepeats()
 
 
 def configure_logging(log_dir: Path, *, level: int = logging.INFO, stderr: bool = False) -> Path:
@@ -94,6 +160,8 @@ def configure_logging(log_dir: Path, *, level: int = logging.INFO, stderr: bool 
                 handler.close()
         file_handler = RotatingFileHandler(path, maxBytes=2_000_000, backupCount=5, encoding="utf-8")
         file_handler.setFormatter(RedactingFormatter(_FORMAT))
+        _repeats.forget()
+        file_handler.addFilter(_repeats)
         file_handler._shiftcast = True  # type: ignore[attr-defined]
         root.addHandler(file_handler)
         _configured_file = path
@@ -101,6 +169,7 @@ def configure_logging(log_dir: Path, *, level: int = logging.INFO, stderr: bool 
         console = logging.StreamHandler()
         console.setFormatter(ConsoleFormatter("%(levelname)s %(name)s: %(message)s"))
         console.addFilter(_for_the_terminal)
+        console.addFilter(_repeats)
         console._shiftcast = True  # type: ignore[attr-defined]
         console._shiftcast_stderr = True  # type: ignore[attr-defined]
         root.addHandler(console)

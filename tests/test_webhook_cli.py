@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -42,8 +43,8 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _spawn(paths: DataPaths, *args: str, secret: str | None = SECRET,
-           line: LineEmulator | None = None) -> subprocess.Popen[bytes]:
+def _spawn(paths: DataPaths, *args: str, secret: str | None = SECRET, line: LineEmulator | None = None,
+           preexec_fn: Callable[[], None] | None = None) -> subprocess.Popen[bytes]:
     env = os.environ | {"SHIFTCAST_HOME": str(paths.home), "SHIFTCAST_DB_URL": paths.database_url(),
                         "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
     env.pop("SHIFTCAST_LINE_CHANNEL_SECRET", None)
@@ -52,7 +53,7 @@ def _spawn(paths: DataPaths, *args: str, secret: str | None = SECRET,
     if line is not None:  # the handlers' replies go to this emulator
         env |= {"SHIFTCAST_LINE_TOKEN": TOKEN, "SHIFTCAST_LINE_API_BASE": line.base_url}
     return subprocess.Popen([sys.executable, "main.py", "webhook", *args], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=preexec_fn)
 
 
 def _wait_for_row(db: Database, event_id: str, timeout: float) -> WebhookEvent | None:

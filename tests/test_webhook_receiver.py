@@ -11,15 +11,20 @@ from collections.abc import Iterator
 import httpx
 import pytest
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
+import main
+from core import alerts
 from core.emulator import LineEmulator
 from core.outbox import queue
 from core.outbox.policy import CancelReason
 from core.receiving import events, signature
+from core.receiving.events import ReceivedEvent
 from core.receiving.follow import FollowHandler
 from core.receiving.server import MAX_BODY_BYTES, ReceiverError, WebhookReceiver
 from core.store.db import Database
 from core.store.models import (
+    AlertKind,
     Channel,
     ChannelChoice,
     Delivery,
@@ -30,7 +35,7 @@ from core.store.models import (
     WebhookEvent,
 )
 from tests import factories as f
-from tests.linefixtures import TOKEN, user_id
+from tests.linefixtures import TOKEN, FakeClock, user_id
 
 SECRET = "0123456789abcdef0123456789abcdef"
 TEACHER = user_id(1)
@@ -122,6 +127,34 @@ def test_a_body_over_one_megabyte_is_refused_without_being_read(receiver: Webhoo
     streamed = httpx.post(receiver.url, content=chunks(), headers={"x-line-signature": "x"}, timeout=30)
     assert streamed.status_code == 413
     assert _events(db) == []
+
+
+def _text_event(event_id: str, text: str) -> dict[str, object]:
+    return {"type": "message", "mode": "active", "timestamp": 1_700_000_000_500, "webhookEventId": event_id,
+            "deliveryContext": {"isRedelivery": False}, "source": {"type": "user", "userId": TEACHER},
+            "replyToken": "q" * 32, "message": {"id": "1", "type": "text", "text": text}}
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_a_lone_surrogate_in_one_event_loses_no_event_of_its_batch(db: Database, now: dt.datetime) -> None:
+    """Valid JSON ("\\ud800") that no database can store as text: it is stored escaped, once, and the
+    follow beside it is handled, on the first delivery and on LINE's redelivery alike."""
+    with db.write() as s:
+        teacher = f.teacher(s, "佐藤", 1)
+        teacher.line_unreachable_at, teacher_id = now, teacher.id
+    message, follow = _text_event("01HMMMMMMMMMMMMMMMMMMMMMMM", "了解\ud800"), _follow_event()
+    body = _body(message, follow)
+    assert b"\\ud800" in body
+    with WebhookReceiver(db, SECRET) as rx:
+        for _ in range(2):  # the second time as LINE redelivers a batch it had no 200 for
+            assert _post(rx, body, signature.sign(SECRET, body)).status_code == 200
+        assert rx.dispatcher.wait_handled(2, timeout=30)
+    rows = {r.event_id: r for r in _events(db)}
+    assert sorted(rows) == ["01HMMMMMMMMMMMMMMMMMMMMMMM", "01HZZZZZZZZZZZZZZZZZZZZZZZ"]
+    assert json.loads(rows["01HMMMMMMMMMMMMMMMMMMMMMMM"].raw_json)["message"]["text"] == "了解\ud800"
+    assert all(row.handled_at is not None for row in rows.values())
+    with db.read() as s:
+        assert s.get(Teacher, teacher_id).line_unreachable_at is None  # type: ignore[union-attr]
 
 
 def test_lines_verification_post_without_events_answers_200(line: LineEmulator, db: Database) -> None:
@@ -301,3 +334,82 @@ def test_line_gets_its_answer_before_the_handlers_run(db: Database) -> None:
         finally:
             gated.release.set()
         assert rx.dispatcher.wait_handled(1, timeout=30)
+
+
+class _NeedsTeacher:
+    """Fails until the event's teacher is in the database: state that appears later, as in real life a
+    row another transaction commits."""
+
+    types = frozenset({"follow"})
+
+    def handle(self, session: Session, event: ReceivedEvent, *, now: dt.datetime) -> None:
+        if session.scalar(select(Teacher.id).where(Teacher.line_user_id == event.user_id)) is None:
+            raise LookupError("no teacher with this LINE user ID yet")
+
+
+def _row(db: Database, event_id: str = "01HZZZZZZZZZZZZZZZZZZZZZZZ") -> WebhookEvent:
+    with db.read() as s:
+        row = s.scalar(select(WebhookEvent).where(WebhookEvent.event_id == event_id))
+        assert row is not None
+        return row
+
+
+def test_a_failed_event_is_retried_with_backoff_while_the_receiver_runs(db: Database, now: dt.datetime) -> None:
+    clock = FakeClock(now)
+    with WebhookReceiver(db, SECRET, handlers=[_NeedsTeacher()], clock=clock) as rx:
+        body = _body(_follow_event())
+        assert _post(rx, body, signature.sign(SECRET, body)).status_code == 200
+        assert rx.dispatcher.wait_failed(1, timeout=30)
+        row = _row(db)
+        assert (row.handled_at, row.handle_failures, row.retry_at) == (None, 1, now + dt.timedelta(minutes=1))
+        assert row.handle_error == "LookupError: no teacher with this LINE user ID yet"
+        rx.dispatcher.wake()  # not due yet: nothing is tried
+        with db.write() as s:
+            f.teacher(s, "佐藤", 1)
+        clock.advance(seconds=59)
+        rx.dispatcher.wake()
+        assert not rx.dispatcher.wait_handled(1, timeout=0.5) and rx.dispatcher.failed == 1
+        clock.advance(seconds=1)
+        rx.dispatcher.wake()  # the timer's own wake-up, without waiting the minute
+        assert rx.dispatcher.wait_handled(1, timeout=30)
+    row = _row(db)
+    assert (row.handled_at, row.handle_failures, row.retry_at, row.given_up_at) == (
+        now + dt.timedelta(minutes=1), 1, None, None)
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_an_event_that_fails_every_try_ends_as_an_alert_the_cli_lists(
+        db: Database, now: dt.datetime, capsys: pytest.CaptureFixture[str]) -> None:
+    clock = FakeClock(now)
+    with WebhookReceiver(db, SECRET, handlers=[_NeedsTeacher()], clock=clock) as rx:
+        body = _body(_follow_event())
+        assert _post(rx, body, signature.sign(SECRET, body)).status_code == 200
+        assert rx.dispatcher.wait_failed(1, timeout=30)
+        for tries, delay in enumerate([1, 2, 4, 8, 16], start=2):
+            assert _row(db).retry_at == clock.now + dt.timedelta(minutes=delay)
+            clock.advance(minutes=delay)
+            rx.dispatcher.wake()
+            assert rx.dispatcher.wait_failed(tries, timeout=30)
+        row = _row(db)
+        assert (row.handled_at, row.handle_failures, row.retry_at, row.given_up_at) == (None, 6, None, clock.now)
+        clock.advance(hours=5)
+        rx.dispatcher.wake()  # given up: no seventh try while this receiver runs
+        assert not rx.dispatcher.wait_failed(7, timeout=0.5)
+    with db.read() as s:
+        [alert] = alerts.open_alerts(s)
+        assert alert.kind == AlertKind.WEBHOOK_EVENT_FAILED
+        assert alerts.message_of(alert, "ja").startswith("[Shiftcast] LINEから届いた1件のイベントを処理できませんでした。")
+        assert [c.kind for c in alerts.conditions(alerts.read_facts(s, now=clock.now), now=clock.now,
+                                                  running_since=None)] == [AlertKind.WEBHOOK_EVENT_FAILED]
+    assert main.main(["alerts", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [(r["kind"], r["open"]) for r in listed] == [("webhook_event_failed", True)]
+    assert "could not act on 1 event from LINE" in listed[0]["title"]
+
+    with db.write() as s:  # what it needed is there now: the next start tries it once more and clears the alert
+        f.teacher(s, "佐藤", 1)
+    with WebhookReceiver(db, SECRET, handlers=[_NeedsTeacher()], clock=clock) as rx:
+        assert rx.dispatcher.wait_handled(1, timeout=30)
+    with db.read() as s:
+        assert alerts.open_alerts(s) == []
+    assert _row(db).handled_at == clock.now

@@ -7,7 +7,8 @@ follow (follow/unfollow of a known teacher: reachable or not, consent withdrawn 
 alerts), pairing (one-time codes, the add-friend link and QR code, the message handler that binds a
 teacher's LINE user ID with their consent time and replies; standard_handlers, every handler at once),
 acknowledge (了解 postbacks mark a delivery acknowledged once), server (the Starlette app on uvicorn,
-on loopback; every standard handler unless told otherwise), address (the public HTTPS address LINE
+on loopback; every standard handler unless told otherwise), guard (a deadline for a request's headers
+and a cap on connections, so slow clients cannot starve it), address (the public HTTPS address LINE
 calls: a Cloudflare quick tunnel, the owner's own address, or loopback).
 
 A layer above sending: it may import the store, the roster, the outbox, the channels, planning (the

@@ -2,6 +2,11 @@
 
 LINE redelivers an event it thinks we did not take, with the same webhookEventId: the second copy
 is ignored here (INSERT … ON CONFLICT DO NOTHING), so no handler sees an event twice.
+
+LINE redelivers a whole batch, so one event that cannot be stored must not cost the others: each is
+stored in its own savepoint. Text JSON allows and databases refuse (a lone surrogate such as
+"\\ud800", a NUL) is stored escaped in the raw body and replaced by U+FFFD in the columns; an event
+that still cannot be stored is logged by its webhookEventId and skipped.
 """
 
 from __future__ import annotations
@@ -9,9 +14,11 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy.exc import DataError
 from sqlalchemy.orm import Session
 
 from core.errors import ValidationError
@@ -22,6 +29,7 @@ from core.texts import t
 
 log = logging.getLogger(__name__)
 EVENT_ID_MAX = 64
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")  # valid in a JSON string, refused by UTF-8 or PostgreSQL
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +64,19 @@ def parse_body(raw: bytes) -> list[dict[str, Any]]:
     return [e for e in value["events"] if isinstance(e, dict)]
 
 
+def storable(text: str) -> str:
+    """`text` as every database stores it: a lone surrogate or a NUL becomes U+FFFD."""
+    return _UNSTORABLE.sub("\ufffd", text)
+
+
+def raw_json(event: dict[str, Any]) -> str:
+    """The event as stored: readable UTF-8, or escaped (lossless) where it holds unstorable text."""
+    text = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(event, separators=(",", ":")) if _UNSTORABLE.search(text) else text
+
+
 def _text(value: Any, limit: int) -> str | None:
-    return value if isinstance(value, str) and 0 < len(value) <= limit else None
+    return storable(value) if isinstance(value, str) and 0 < len(value) <= limit else None
 
 
 def _object(value: Any) -> dict[str, Any]:
@@ -94,8 +113,15 @@ def record(session: Session, raw_events: list[dict[str, Any]], *, now: dt.dateti
         values = dict(event_id=event.event_id, type=event.type, source_type=event.source_type,
                       source_user_id=event.user_id, source_group_id=event.group_id, source_room_id=event.room_id,
                       is_redelivery=event.is_redelivery, occurred_at=event.occurred_at, received_at=now,
-                      raw_json=json.dumps(raw, ensure_ascii=False, separators=(",", ":")))
-        if insert_unless_exists(session, WebhookEvent.__table__, values, unique=["event_id"]) is not None:
+                      raw_json=raw_json(raw))
+        try:
+            with session.begin_nested():
+                stored = insert_unless_exists(session, WebhookEvent.__table__, values, unique=["event_id"])
+        except (UnicodeError, DataError) as exc:  # about this event; a full disk or a lost server fails the POST
+            log.error("webhook event %s (%s) cannot be stored and was skipped: %s", event.event_id, event.type,
+                      type(exc).__name__)
+            continue
+        if stored is not None:
             new += 1
     if new:
         hooks.mark(session, hooks.WEBHOOK_EVENTS)

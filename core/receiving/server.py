@@ -2,9 +2,11 @@
 
 POST /line/webhook: the signature is checked on the raw body before anything is parsed (401 and
 nothing recorded when it is missing or wrong); a body over 1 MB is refused (413) from its
-Content-Length, or as soon as a chunked body passes the limit, without reading the rest; the events
-are committed once each and the answer is 200 at once. The handlers run afterwards, on the
-dispatcher's thread (core/receiving/handlers.py), so LINE never waits for them.
+Content-Length, or as soon as a chunked body passes the limit, without reading the rest; a body that
+has not arrived within BODY_DEADLINE is refused (408) and its connection closed; the events are
+committed once each and the answer is 200 at once. The handlers run afterwards, on the dispatcher's
+thread (core/receiving/handlers.py), so LINE never waits for them. Slow headers and too many
+connections are the guard's (core/receiving/guard.py).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from core.texts import t
 log = logging.getLogger(__name__)
 PATH = "/line/webhook"
 MAX_BODY_BYTES = 1024 * 1024
+BODY_DEADLINE = 10.0  # seconds for the whole body; LINE's are a few kilobytes, sent at once
 DEFAULT_HOST = "127.0.0.1"
 _START_TIMEOUT = 30.0
 Clock = Callable[[], dt.datetime]
@@ -41,7 +44,7 @@ def _utc_now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-def build_app(db: Database, secret: str, *, clock: Clock = _utc_now) -> Any:
+def build_app(db: Database, secret: str, *, clock: Clock = _utc_now, body_deadline: float = BODY_DEADLINE) -> Any:
     """The Starlette application (typed Any: Starlette is imported here, when a receiver is made)."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
@@ -61,10 +64,14 @@ def build_app(db: Database, secret: str, *, clock: Clock = _utc_now) -> Any:
             if int(declared) > MAX_BODY_BYTES:
                 return JSONResponse({"message": "Request Entity Too Large"}, status_code=413)
         body = bytearray()
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_BODY_BYTES:
-                return JSONResponse({"message": "Request Entity Too Large"}, status_code=413)
+        try:
+            async with asyncio.timeout(body_deadline):
+                async for chunk in request.stream():
+                    body += chunk
+                    if len(body) > MAX_BODY_BYTES:
+                        return JSONResponse({"message": "Request Entity Too Large"}, status_code=413)
+        except TimeoutError:
+            return JSONResponse({"message": "Request Timeout"}, status_code=408, headers={"Connection": "close"})
         raw = bytes(body)
         if not signature.verify(secret, raw, request.headers.get("x-line-signature")):
             return JSONResponse({"message": "invalid signature"}, status_code=401)
@@ -102,6 +109,8 @@ class WebhookReceiver:
     def start(self) -> WebhookReceiver:
         import uvicorn
 
+        from core.receiving import guard
+
         if self._thread is not None:
             raise RuntimeError("the receiver is already started")
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
@@ -112,8 +121,10 @@ class WebhookReceiver:
                                   detail=str(exc.strerror or exc))) from None
         self._port = sock.getsockname()[1]
         # log_config=None: uvicorn must not replace the app's logging set-up (core/logs.py) with its own.
+        cap = guard.connection_cap(guard.open_file_limit())
         config = uvicorn.Config(self._app, log_config=None, log_level="warning", lifespan="off", access_log=False,
-                                server_header=False, timeout_graceful_shutdown=5)
+                                server_header=False, timeout_graceful_shutdown=5, http=guard.guarded_protocol(cap),
+                                **guard.server_limits(cap))
         self._server = server = uvicorn.Server(config)
         self.dispatcher.start()
         self._thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])),

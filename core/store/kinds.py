@@ -44,6 +44,7 @@ class AlertKind(StrEnum):
     QUEUE_STALLED = "queue_stalled"
     OTHER_COMPUTER = "other_computer"  # this database was recently sent from by another computer too
     LINE_GROUP_LEFT = "line_group_left"  # the LINE account was removed from a classroom's group
+    WEBHOOK_EVENT_FAILED = "webhook_event_failed"  # LINE events whose handlers failed every try
 
 
 class DeliveryStatus(StrEnum):

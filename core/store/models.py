@@ -353,6 +353,8 @@ class WebhookEvent(Base):
 
     Kept raw as well as in columns: the handlers of a later version may want what this one ignored.
     `handled_at` is set once the handlers ran, so events received while a handler failed stand out.
+    A failed event is tried again at `retry_at` (core/receiving/handlers.py) until its tries run out
+    (`given_up_at`), which keeps an alert open while it stays unhandled.
     """
 
     __tablename__ = "webhook_event"
@@ -370,6 +372,10 @@ class WebhookEvent(Base):
     received_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
     raw_json: Mapped[str] = mapped_column(Text)
     handled_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    handle_failures: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    retry_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    handle_error: Mapped[str | None] = mapped_column(String(200))
+    given_up_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
 
 
 class ProposedGroup(Base):

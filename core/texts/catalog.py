@@ -159,6 +159,14 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "alert.webhook_held": ("The webhook is paused", "Webhookへの通知を停止しています。"),
     "alert.line_group_left": ("The LINE account was removed from the teachers' group of {classroom}",
                               "LINE公式アカウントが「{classroom}」の講師グループから外されました。"),
+    "alert.webhook_events_failed": (
+        Plural("count", "Shiftcast could not act on {count} event from LINE", "Shiftcast could not act on {count} events from LINE"),
+        "LINEから届いた{count}件のイベントを処理できませんでした。"),
+    "alert.webhook_events_failed.detail": (
+        "Every try failed (a follow, a block, a teacher's code or a 了解 may be missing); the log file names each "
+        "event and its error. They are tried again when Shiftcast starts, and the alert clears once they succeed.",
+        "何度試しても失敗しました（友だち追加、ブロック、講師のコード、了解が反映されていない可能性があります）。"
+        "各イベントとエラーはログファイルに記録されています。Shiftcastの起動時にもう一度処理し、成功するとこのアラートは消えます。"),
     "alert.line_group_left.detail": (
         "Roster messages to that group fail until the account is invited into it again (or another group is "
         "chosen in Connect LINE); the alert clears when it is.",
