@@ -5,8 +5,10 @@ monthly quota ran out, the oldest due delivery has waited more than 15 minutes w
 runs, or another computer sent from this database within the last day (its data folder was copied
 or moved while both may still send: core/store/identity.py, docs/reliability.md), or the LINE account
 was removed from a classroom's group (a leave event, core/receiving/groups.py; over when it joins the
-group again or the classroom gets another group). Whoever notices a condition first opens its incident
-(the sender at once, the webhook receiver for a left group, the scheduler's minute job otherwise);
+group again or the classroom gets another group), or pairing codes are being ignored because too many
+wrong ones came (core/receiving/pairing_limits.py: from one LINE user, or from everyone together; over
+when the lockout's hour ends). Whoever notices a condition first opens its incident (the sender at
+once, the webhook receiver for a left group or a lockout, the scheduler's minute job otherwise);
 the unique `open_key` keeps it to one open incident per condition, so fifty dead letters in one
 outage are one alert. Opening an incident enqueues its notifications (webhook,
 manager's e-mail) in the same transaction, through the outbox like any message, so none is lost.
@@ -44,6 +46,7 @@ from core.store.models import (
     Delivery,
     DeliveryKind,
     DeliveryStatus,
+    PairingLockout,
     ProposedGroup,
 )
 from core.texts import Text, render, t
@@ -87,6 +90,10 @@ class QueueFacts:
     other_computers: tuple[tuple[str, dt.datetime], ...] = ()
     # Classrooms whose LINE group the account was removed from: (classroom id, name), by id.
     left_groups: tuple[tuple[int, str], ...] = ()
+    # Pairing codes ignored after too many wrong ones: how many LINE users are locked out, and until when
+    # everyone is (None: pairing is not paused).
+    pairing_locked_users: int = 0
+    pairing_paused_until: dt.datetime | None = None
 
 
 # ----- the rules (pure) -----
@@ -126,6 +133,22 @@ def group_left(classroom_id: int, classroom: str) -> Condition:
                      t("alert.line_group_left.detail"))
 
 
+def pairing_locked(users: int) -> Condition:
+    return Condition(AlertKind.PAIRING_LOCKOUT, "", t("alert.pairing_locked", count=users),
+                     t("alert.pairing_locked.detail"))
+
+
+def pairing_paused(until: dt.datetime) -> Condition:
+    return Condition(AlertKind.PAIRING_PAUSED, "", t("alert.pairing_paused"),
+                     t("alert.pairing_paused.detail", until=until.astimezone(dt.UTC)))
+
+
+def pairing_conditions(locked_users: int, paused_until: dt.datetime | None) -> list[Condition]:
+    """The pairing lockouts in force, as incidents (the wizard's teachers page shows them too)."""
+    found = [pairing_locked(locked_users)] if locked_users else []
+    return found + ([pairing_paused(paused_until)] if paused_until is not None else [])
+
+
 def month_start(now: dt.datetime, zone_name: str = QUOTA_ZONE) -> dt.datetime:
     local = now.astimezone(clock.zone(zone_name))
     return local.replace(day=1, hour=0, minute=0, second=0, microsecond=0).astimezone(dt.UTC)
@@ -147,6 +170,7 @@ def conditions(facts: QueueFacts, *, now: dt.datetime, running_since: dt.datetim
     if facts.other_computers:
         found.append(other_computer(facts.other_computers))
     found.extend(group_left(classroom_id, name) for classroom_id, name in facts.left_groups)
+    found.extend(pairing_conditions(facts.pairing_locked_users, facts.pairing_paused_until))
     return found
 
 
@@ -187,7 +211,15 @@ def read_facts(session: Session, *, now: dt.datetime) -> QueueFacts:
         select(Classroom.id, Classroom.name).join(ProposedGroup, ProposedGroup.group_id == Classroom.line_group_id)
         .where(ProposedGroup.left_at.is_not(None)).order_by(Classroom.id)))
     return QueueFacts(dead, holds, quota_failed, line_sent, oldest, count or 0,
-                      other_computers(session, identity.this_machine(), now=now), left)
+                      other_computers(session, identity.this_machine(), now=now), left, *pairing_lockouts(session, now=now))
+
+
+def pairing_lockouts(session: Session, *, now: dt.datetime) -> tuple[int, dt.datetime | None]:
+    """How many LINE users' pairing codes are ignored at `now`, and until when everyone's are (None: not)."""
+    rows = session.execute(select(PairingLockout.scope, PairingLockout.locked_until)
+                           .where(PairingLockout.locked_until > now)).all()
+    users = sum(1 for scope, _ in rows if scope != PairingLockout.EVERYONE)
+    return users, next((until for scope, until in rows if scope == PairingLockout.EVERYONE), None)
 
 
 def other_computers(session: Session, machine: identity.Machine | None, *,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -267,7 +268,7 @@ def test_the_whole_wizard_finds_the_group_pairs_three_teachers_and_puts_the_endp
     settle(qtbot, ctx)
     assert [people.table.item(r, 0).text() for r in range(3)] == names
     codes = [people.table.item(r, 1).text() for r in range(3)]
-    assert all(len(code) == 6 for code in codes), codes
+    assert all(re.fullmatch(r"[2-9A-Z]{3}-[2-9A-Z]{3}-[2-9A-Z]{3}", code) for code in codes), codes
     assert people.link.text().count("https://line.me/R/ti/p/@") == 2  # the link, shown and clickable
     assert not people.qr.pixmap().isNull()
     assert people.progress.text() == "0 of 3 teachers are connected on LINE."

@@ -44,6 +44,8 @@ class AlertKind(StrEnum):
     QUEUE_STALLED = "queue_stalled"
     OTHER_COMPUTER = "other_computer"  # this database was recently sent from by another computer too
     LINE_GROUP_LEFT = "line_group_left"  # the LINE account was removed from a classroom's group
+    PAIRING_LOCKOUT = "pairing_lockout"  # LINE users are ignored for an hour after too many wrong pairing codes
+    PAIRING_PAUSED = "pairing_paused"  # every pairing code is ignored for an hour after too many from everyone
 
 
 class DeliveryStatus(StrEnum):
