@@ -6,9 +6,10 @@ runs, or another computer sent from this database within the last day (its data 
 or moved while both may still send: core/store/identity.py, docs/reliability.md), or the LINE account
 was removed from a classroom's group (a leave event, core/receiving/groups.py; over when it joins the
 group again or the classroom gets another group), or events LINE sent stayed unhandled after every try
-(core/receiving/handlers.py; over when they are handled). Whoever notices a condition first opens its incident
-(the sender at once, the webhook receiver for a left group or a failed event, the scheduler's minute
-job otherwise);
+(core/receiving/handlers.py; over when they are handled), or pairing codes are being ignored because too
+many wrong ones came (core/receiving/pairing_limits.py: from one LINE user, or from everyone together; over
+when the lockout's hour ends). Whoever notices a condition first opens its incident (the sender at once,
+the webhook receiver for a left group, a failed event or a lockout, the scheduler's minute job otherwise);
 the unique `open_key` keeps it to one open incident per condition, so fifty dead letters in one
 outage are one alert. Opening an incident enqueues its notifications (webhook,
 manager's e-mail) in the same transaction, through the outbox like any message, so none is lost.
@@ -46,6 +47,7 @@ from core.store.models import (
     Delivery,
     DeliveryKind,
     DeliveryStatus,
+    PairingLockout,
     ProposedGroup,
     WebhookEvent,
 )
@@ -91,6 +93,10 @@ class QueueFacts:
     # Classrooms whose LINE group the account was removed from: (classroom id, name), by id.
     left_groups: tuple[tuple[int, str], ...] = ()
     failed_webhook_events: int = 0  # LINE events given up after every try, still unhandled
+    # Pairing codes ignored after too many wrong ones: how many LINE users are locked out, and until when
+    # everyone is (None: pairing is not paused).
+    pairing_locked_users: int = 0
+    pairing_paused_until: dt.datetime | None = None
 
 
 # ----- the rules (pure) -----
@@ -135,6 +141,22 @@ def webhook_events_failed(count: int) -> Condition:
                      t("alert.webhook_events_failed.detail"))
 
 
+def pairing_locked(users: int) -> Condition:
+    return Condition(AlertKind.PAIRING_LOCKOUT, "", t("alert.pairing_locked", count=users),
+                     t("alert.pairing_locked.detail"))
+
+
+def pairing_paused(until: dt.datetime) -> Condition:
+    return Condition(AlertKind.PAIRING_PAUSED, "", t("alert.pairing_paused"),
+                     t("alert.pairing_paused.detail", until=until.astimezone(dt.UTC)))
+
+
+def pairing_conditions(locked_users: int, paused_until: dt.datetime | None) -> list[Condition]:
+    """The pairing lockouts in force, as incidents (the wizard's teachers page shows them too)."""
+    found = [pairing_locked(locked_users)] if locked_users else []
+    return found + ([pairing_paused(paused_until)] if paused_until is not None else [])
+
+
 def month_start(now: dt.datetime, zone_name: str = QUOTA_ZONE) -> dt.datetime:
     local = now.astimezone(clock.zone(zone_name))
     return local.replace(day=1, hour=0, minute=0, second=0, microsecond=0).astimezone(dt.UTC)
@@ -158,6 +180,7 @@ def conditions(facts: QueueFacts, *, now: dt.datetime, running_since: dt.datetim
     found.extend(group_left(classroom_id, name) for classroom_id, name in facts.left_groups)
     if facts.failed_webhook_events:
         found.append(webhook_events_failed(facts.failed_webhook_events))
+    found.extend(pairing_conditions(facts.pairing_locked_users, facts.pairing_paused_until))
     return found
 
 
@@ -204,7 +227,15 @@ def read_facts(session: Session, *, now: dt.datetime) -> QueueFacts:
         .where(ProposedGroup.left_at.is_not(None)).order_by(Classroom.id)))
     return QueueFacts(dead, holds, quota_failed, line_sent, oldest, count or 0,
                       other_computers(session, identity.this_machine(), now=now), left,
-                      failed_webhook_event_count(session))
+                      failed_webhook_event_count(session), *pairing_lockouts(session, now=now))
+
+
+def pairing_lockouts(session: Session, *, now: dt.datetime) -> tuple[int, dt.datetime | None]:
+    """How many LINE users' pairing codes are ignored at `now`, and until when everyone's are (None: not)."""
+    rows = session.execute(select(PairingLockout.scope, PairingLockout.locked_until)
+                           .where(PairingLockout.locked_until > now)).all()
+    users = sum(1 for scope, _ in rows if scope != PairingLockout.EVERYONE)
+    return users, next((until for scope, until in rows if scope == PairingLockout.EVERYONE), None)
 
 
 def other_computers(session: Session, machine: identity.Machine | None, *,

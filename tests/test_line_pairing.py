@@ -5,6 +5,7 @@ summary, reply), and a real SQLite file records the outcome."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import threading
 from collections.abc import Iterator
 
@@ -12,11 +13,12 @@ import httpx
 import pytest
 from sqlalchemy import select
 
+import main
 from core import alerts
 from core.channels.line import LineApiError, LineClient
 from core.emulator import LineEmulator
 from core.errors import ValidationError
-from core.receiving import pairing
+from core.receiving import pairing, pairing_limits
 from core.receiving.groups import GroupProposal, accept_group, proposed_groups
 from core.receiving.pairing import issue_codes, pairing_progress
 from core.receiving.server import WebhookReceiver
@@ -24,6 +26,7 @@ from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Alert, AlertKind, Classroom, PairingCode, Teacher, WebhookEvent
+from core.texts import render
 from tests import factories as f
 from tests.linefixtures import TOKEN, FakeClock, user_id
 
@@ -176,7 +179,7 @@ def _teachers_without_line(db: Database, *names: str, language: str = "ja") -> t
                          for n, name in enumerate(names, start=1)]
 
 
-def test_codes_are_short_unambiguous_unique_and_live_for_seven_days(db: Database, clock: FakeClock) -> None:
+def test_codes_are_grouped_unambiguous_unique_and_live_for_seven_days(db: Database, clock: FakeClock) -> None:
     room_id, ids = _teachers_without_line(db, "青木", "井上", "上田")
     with db.write() as s:
         f.teacher(s, "佐藤", 9)  # paired already: no code
@@ -185,8 +188,10 @@ def test_codes_are_short_unambiguous_unique_and_live_for_seven_days(db: Database
     assert sorted(c.teacher_id for c in codes) == sorted(ids)
     assert len({c.code for c in codes}) == 3
     for code in codes:
-        assert len(code.code) == 6 and set(code.code) <= set(pairing.ALPHABET)
+        groups = code.code.split("-")
+        assert [len(g) for g in groups] == [3, 3, 3] and set("".join(groups)) <= set(pairing.ALPHABET)
         assert not set(code.code) & set("0O1IL")
+        assert pairing.as_code(code.code) == "".join(groups)  # read back as it is shown
         assert code.expires_at == clock.now + dt.timedelta(days=7)
     assert again == codes  # a live code is kept: it may be on paper already
 
@@ -196,13 +201,17 @@ def test_the_expiry_and_code_rules_are_pure() -> None:
     assert pairing.is_live(at + dt.timedelta(seconds=1), None, at)
     assert not pairing.is_live(at, None, at)
     assert not pairing.is_live(at + dt.timedelta(days=1), at, at)
-    assert pairing.as_code(" ab3-de5 ") == "AB3DE5"
-    assert pairing.as_code("ＡＢ３ＤＥ５") == "AB3DE5"  # typed full-width on a phone
-    assert pairing.as_code("THANKS") is None and pairing.as_code("123456") is None  # words and numbers are chat
-    assert pairing.as_code("こんにちは") is None and pairing.as_code("AB3DE") is None
+    assert pairing.as_code(" ab3-de5-fg7 ") == "AB3DE5FG7"
+    assert pairing.as_code("ＡＢ３－ＤＥ５－ＦＧ７") == "AB3DE5FG7"  # typed full-width on a phone
+    assert pairing.as_code("AB3ーDE5ーFG7") == "AB3DE5FG7"  # a Japanese keyboard's "-" is a long-vowel mark
+    assert pairing.as_code("ab3 de5\u3000fg7") == "AB3DE5FG7"
+    assert pairing.as_code("ab3-de5") == "AB3DE5"  # the length issued before: read, to be answered
+    assert pairing.as_code("WONDERFUL") is None and pairing.as_code("123456789") is None  # words and numbers
+    assert pairing.as_code("こんにちは") is None and pairing.as_code("AB3DE5FG") is None
+    assert pairing.shown("AB3DE5FG7") == "AB3-DE5-FG7"
     # A draw without a digit (or without a letter) is drawn again.
-    draws = iter("AAAAAA" "222222" "AAAAA2")
-    assert pairing.new_code(lambda alphabet: next(draws)) == "AAAAA2"
+    draws = iter("AAAAAAAAA" "222222222" "AAAAAAAA2")
+    assert pairing.new_code(lambda alphabet: next(draws)) == "AAAAAAAA2"
 
 
 def test_pairing_codes_bind_three_teachers_with_their_consent_time_and_a_reply(
@@ -240,7 +249,7 @@ def test_replies_follow_the_classroom_language(db: Database, line: LineEmulator,
         [code] = issue_codes(s, clock.now, room_id)
     _friends(line, 7, 8)
     line.send_text(user_id(7), code.code)
-    line.send_text(user_id(8), "ZZ9ZZ9")
+    line.send_text(user_id(8), "ZZ9-ZZ9-ZZ9")
     handled(2)
     assert _replies(line, user_id(7)) == [pairing.REPLIES["en"]["paired"]]
     assert _replies(line, user_id(8)) == [pairing.REPLIES["ja"]["wrong"]]  # no code: the default language
@@ -268,7 +277,7 @@ def test_an_expired_a_reused_and_a_wrong_code_change_nothing_and_get_a_polite_re
 
     line.send_text(user_id(22), expired.code)  # seven days and a second old
     line.send_text(user_id(23), live.code)  # spent by user 21 already
-    line.send_text(user_id(24), "ZZ9ZZ9")  # never issued
+    line.send_text(user_id(24), "ZZ9-ZZ9-ZZ9")  # never issued
     line.send_text(user_id(25), "よろしくお願いします")  # chat, not a code
     handled(4)
     assert _snapshot(db) == before
@@ -305,6 +314,134 @@ def test_a_code_sent_in_a_group_is_not_taken(db: Database, line: LineEmulator, h
     with db.read() as s:
         assert s.scalar(select(PairingCode.used_at)) is None
     assert _replies(line, GROUP) == [] and _replies(line, user_id(41)) == []
+
+
+# ----- guessing codes -----
+
+def test_the_guessing_limits_are_pure() -> None:
+    at = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
+    minutes = [at - dt.timedelta(minutes=m) for m in (50, 40, 30, 20, 0)]
+    assert pairing_limits.lock_until(minutes[1:], pairing_limits.PER_USER, at=at) is None  # 4 within the hour
+    assert pairing_limits.lock_until(minutes, pairing_limits.PER_USER, at=at) == at + dt.timedelta(hours=1)
+    # A wrong code exactly an hour old, or older, no longer counts.
+    old = [at - dt.timedelta(hours=1), at - dt.timedelta(hours=3), *minutes[1:]]
+    assert pairing_limits.lock_until(old, pairing_limits.PER_USER, at=at) is None
+    many = [at - dt.timedelta(seconds=s) for s in range(pairing_limits.EVERYONE)]
+    assert pairing_limits.lock_until(many[1:], pairing_limits.EVERYONE, at=at) is None
+    assert pairing_limits.lock_until(many, pairing_limits.EVERYONE, at=at) == at + dt.timedelta(hours=1)
+    until = at + dt.timedelta(hours=1)
+    assert pairing_limits.is_locked(until, at) and pairing_limits.is_locked(until, until - dt.timedelta(seconds=1))
+    assert not pairing_limits.is_locked(until, until) and not pairing_limits.is_locked(None, at)
+
+
+def test_the_code_space_keeps_a_hit_below_one_in_a_million_at_the_allowed_rate() -> None:
+    assert pairing.code_space() == 31 ** 9 - 23 ** 9 - 8 ** 9
+    # At most EVERYONE codes are checked in any hour, for 7 × 24 hours, against a thousand live codes.
+    assert pairing_limits.EVERYONE * 7 * 24 == 5_040
+    assert pairing.guess_chance(pairing_limits.EVERYONE, live_codes=1_000) < 1e-6
+    assert pairing.guess_chance(pairing_limits.EVERYONE, live_codes=1) < 1e-9
+
+
+def _wrong_codes(n: int) -> list[str]:
+    """Codes of the issued form that no teacher holds (the alphabet has no 0/O, so none is ever issued)."""
+    return [f"ZZ0-{i // 1000:03d}-{i % 1000:03d}" for i in range(1, n + 1)]
+
+
+def _bound(db: Database) -> list[str | None]:
+    with db.read() as s:
+        return [t.line_user_id for t in s.scalars(select(Teacher).order_by(Teacher.id))]
+
+
+def _pairing_alerts(db: Database) -> list[tuple[AlertKind, bool]]:
+    with db.read() as s:
+        return [(a.kind, a.open_key is not None) for a in s.scalars(select(Alert).order_by(Alert.id))
+                if a.kind in (AlertKind.PAIRING_LOCKOUT, AlertKind.PAIRING_PAUSED)]
+
+
+def test_a_stranger_is_ignored_for_an_hour_after_five_wrong_codes_even_across_a_restart(
+        db: Database, line: LineEmulator, client: LineClient, clock: FakeClock,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    room_id, (teacher_id,) = _teachers_without_line(db, "青木")
+    with db.write() as s:
+        [code] = issue_codes(s, clock.now, room_id)
+    stranger = user_id(66)
+    _friends(line, 66)
+    wrong = pairing.REPLIES["ja"]["wrong"]
+    with WebhookReceiver(db, SECRET, handlers=pairing.standard_handlers(lambda: client), clock=clock) as rx:
+        line.set_webhook_endpoint(rx.url)
+        handled = Handled(rx)
+        for guess in _wrong_codes(12):
+            line.send_text(stranger, guess)
+            handled()
+        assert _replies(line, stranger) == [wrong] * pairing_limits.PER_USER  # the 6th to the 12th: no answer
+        line.send_text(stranger, code.code)  # the right code, during the lockout
+        handled()
+    assert _replies(line, stranger) == [wrong] * pairing_limits.PER_USER
+    assert _bound(db) == [None]
+    assert _pairing_alerts(db) == [(AlertKind.PAIRING_LOCKOUT, True)]
+    assert main.main(["alerts", "--json"]) == 0  # the manager sees it on the command line too
+    [shown] = [a for a in json.loads(capsys.readouterr().out) if a["kind"] == "pairing_lockout"]
+    assert (shown["open"], shown["title_code"]) == (True, "alert.pairing_locked")
+    assert "1 LINE user sent too many wrong pairing codes" in shown["title"]
+
+    # A new receiver (the app restarted) still ignores them until the hour is over.
+    clock.advance(minutes=59)
+    with WebhookReceiver(db, SECRET, handlers=pairing.standard_handlers(lambda: client), clock=clock) as rx:
+        line.set_webhook_endpoint(rx.url)
+        handled = Handled(rx)
+        line.send_text(stranger, code.code)
+        handled()
+        assert _bound(db) == [None] and _replies(line, stranger) == [wrong] * pairing_limits.PER_USER
+        with db.write() as s:  # the minute watch keeps the incident open while the lockout lasts
+            alerts.evaluate(s, now=clock.now, running_since=None)
+        assert _pairing_alerts(db) == [(AlertKind.PAIRING_LOCKOUT, True)]
+
+        clock.advance(minutes=1)
+        line.send_text(stranger, code.code)
+        handled()
+    assert _bound(db) == [stranger]
+    assert _replies(line, stranger)[-1] == PAIRED_JA
+    with db.write() as s:
+        alerts.evaluate(s, now=clock.now, running_since=None)
+        assert s.get(Teacher, teacher_id).line_opt_in  # type: ignore[union-attr]
+    assert _pairing_alerts(db) == [(AlertKind.PAIRING_LOCKOUT, False)]  # one incident, cleared after the hour
+
+
+def test_wrong_codes_from_many_strangers_pause_pairing_for_everyone_for_an_hour(
+        db: Database, line: LineEmulator, handled: Handled, clock: FakeClock) -> None:
+    room_id, (teacher_id,) = _teachers_without_line(db, "青木")
+    with db.write() as s:
+        [code] = issue_codes(s, clock.now, room_id)
+    strangers = pairing_limits.EVERYONE // pairing_limits.PER_USER  # each stops at the limit for one user
+    _friends(line, *range(70, 70 + strangers + 2))
+    guesses = iter(_wrong_codes(strangers * pairing_limits.PER_USER + 1))
+    for n in range(70, 70 + strangers):
+        for _ in range(pairing_limits.PER_USER):
+            line.send_text(user_id(n), next(guesses))
+            handled()
+    answered = sum(len(_replies(line, user_id(n))) for n in range(70, 70 + strangers))
+    assert answered == pairing_limits.EVERYONE
+    fresh, teacher = user_id(70 + strangers), user_id(71 + strangers)
+    line.send_text(fresh, next(guesses))  # a new LINE user, never locked out: ignored all the same
+    line.send_text(teacher, code.code)  # even the right code, from the teacher's own phone
+    handled(2)
+    assert _replies(line, fresh) == [] and _replies(line, teacher) == []
+    assert _bound(db) == [None]
+    assert _pairing_alerts(db) == [(AlertKind.PAIRING_LOCKOUT, True), (AlertKind.PAIRING_PAUSED, True)]
+    with db.read() as s:
+        assert [render(text, "en") for text in pairing_limits.notices(s, clock.now)] == [
+            f"{strangers} LINE users sent too many wrong pairing codes and are ignored for an hour",
+            "Connecting teachers on LINE is paused: too many wrong pairing codes came within an hour"]
+
+    clock.advance(hours=1)
+    line.send_text(teacher, code.code)
+    handled()
+    assert _bound(db) == [teacher] and _replies(line, teacher) == [PAIRED_JA]
+    with db.write() as s:
+        alerts.evaluate(s, now=clock.now, running_since=None)
+        assert pairing_limits.notices(s, clock.now) == []
+        assert s.get(Teacher, teacher_id).line_opt_in  # type: ignore[union-attr]
+    assert _pairing_alerts(db) == [(AlertKind.PAIRING_LOCKOUT, False), (AlertKind.PAIRING_PAUSED, False)]
 
 
 # ----- the reply endpoint and the add-friend link -----
@@ -410,7 +547,7 @@ def test_no_reply_is_sent_when_the_pairing_is_rolled_back(db: Database, line: Li
     with WebhookReceiver(db, SECRET, handlers=(pairing.PairingHandler(lambda: client), failing), clock=clock) as rx:
         line.set_webhook_endpoint(rx.url)
         line.send_text(user_id(51), code.code)
-        line.send_text(user_id(51), "ZZ9ZZ9")
+        line.send_text(user_id(51), "ZZ9-ZZ9-ZZ9")
         assert failing.done.wait(30)
     # Leaving the block joined the handlers' thread: both transactions are rolled back by now.
     with db.read() as s:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import text
+from sqlalchemy import select, text
 
 from core.store import migrate
 from core.store.bootstrap import open_database
@@ -197,3 +197,40 @@ def test_a_database_behind_head_is_still_upgraded_with_a_backup(paths: DataPaths
         assert len(list(paths.backups.glob("shiftcast-*-before-0002_outbox.db"))) == 1
     finally:
         upgraded.dispose()
+
+
+def test_0010_expires_the_unused_short_codes_so_teachers_get_new_ones(paths: DataPaths) -> None:
+    """Codes issued before are too short to stay unguessed for their 7 days: the upgrade retires the live ones."""
+    import datetime as dt
+
+    from core.receiving import pairing
+    from core.store.models import PairingCode
+    from tests import factories as f
+
+    db = Database(paths.database_url())
+    try:
+        migrate.upgrade(db, revision="0008_senders")
+        issued = dt.datetime.now(dt.UTC).replace(microsecond=0) - dt.timedelta(days=1)
+        with db.write() as s:
+            room = f.classroom(s, "本校")
+            waiting = f.teacher(s, "青木", 1, line_user_id=None, line_opt_in=False)
+            paired = f.teacher(s, "井上", 2)
+            s.add_all([
+                PairingCode(code="AB3DE5", teacher_id=waiting.id, classroom_id=room.id, issued_at=issued,
+                            expires_at=issued + pairing.CODE_LIFE),
+                PairingCode(code="CD4EF6", teacher_id=paired.id, classroom_id=room.id, issued_at=issued,
+                            expires_at=issued + pairing.CODE_LIFE, used_at=issued, used_by=paired.line_user_id),
+            ])
+            room_id, waiting_id = room.id, waiting.id
+        before = dt.datetime.now(dt.UTC)
+        migrate.upgrade(db)
+        after = dt.datetime.now(dt.UTC)
+        with db.write() as s:
+            rows = {row.code: row for row in s.scalars(select(PairingCode))}
+            assert before - dt.timedelta(seconds=1) <= rows["AB3DE5"].expires_at <= after
+            assert not pairing.is_live(rows["AB3DE5"].expires_at, None, after)
+            assert rows["CD4EF6"].expires_at == issued + pairing.CODE_LIFE  # the record of a pairing stays
+            new = {c.teacher_id: c.code for c in pairing.issue_codes(s, after, room_id)}
+        assert list(new) == [waiting_id] and len(pairing.as_code(new[waiting_id]) or "") == pairing.CODE_LENGTH
+    finally:
+        db.dispose()

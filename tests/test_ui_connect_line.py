@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from sqlalchemy import select
 
 from core.emulator import LineEmulator
+from core.receiving import pairing_limits
 from core.receiving.address import DOWNLOAD_PAGE
 from core.store import secrets
 from core.store import setting_keys as keys
@@ -267,7 +269,7 @@ def test_the_whole_wizard_finds_the_group_pairs_three_teachers_and_puts_the_endp
     settle(qtbot, ctx)
     assert [people.table.item(r, 0).text() for r in range(3)] == names
     codes = [people.table.item(r, 1).text() for r in range(3)]
-    assert all(len(code) == 6 for code in codes), codes
+    assert all(re.fullmatch(r"[2-9A-Z]{3}-[2-9A-Z]{3}-[2-9A-Z]{3}", code) for code in codes), codes
     assert people.link.text().count("https://line.me/R/ti/p/@") == 2  # the link, shown and clickable
     assert not people.qr.pixmap().isNull()
     assert people.progress.text() == "0 of 3 teachers are connected on LINE."
@@ -335,3 +337,29 @@ def test_the_message_to_copy_is_in_the_classrooms_language_and_the_group_step_ca
     dialog.reject()
     settle(qtbot, ctx)
     assert line.webhook_endpoint == EARLIER
+
+
+def test_the_teachers_page_says_when_codes_are_ignored_after_too_many_wrong_ones(
+        qtbot, ctx: AppContext, line: LineEmulator) -> None:  # type: ignore[no-untyped-def]
+    with ctx.db.write() as s:
+        f.classroom(s, "Main school", language="en")
+        f.teacher(s, "Ken", line_user_id=None, line_opt_in=False)
+    _, dialog = _open(qtbot, ctx)
+    _to_webhook_tested(qtbot, ctx, dialog)
+    qtbot.mouseClick(dialog.next, CLICK)
+    settle(qtbot, ctx)
+    qtbot.mouseClick(dialog.next, CLICK)  # the group step is skipped
+    people = dialog.page
+    assert isinstance(people, TeachersPage)
+    settle(qtbot, ctx)
+    assert not people.limits.isVisibleTo(people)
+    stranger = user_id(66)
+    line.add_user(stranger, "someone")
+    for n in range(1, pairing_limits.PER_USER + 1):
+        line.send_text(stranger, f"ZZ0-000-{n:03d}")  # codes nobody was given
+    qtbot.waitUntil(lambda: people.limits.isVisibleTo(people), timeout=15000)
+    assert people.limits.text() == "1 LINE user sent too many wrong pairing codes and is ignored for an hour"
+    assert people.limits.problem_shown
+    assert people.progress.text() == "0 of 1 teachers are connected on LINE."
+    dialog.reject()
+    settle(qtbot, ctx)

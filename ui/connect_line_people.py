@@ -28,13 +28,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.receiving import groups, pairing
+from core.receiving import groups, pairing, pairing_limits
 from core.receiving.groups import GroupProposal
 from core.receiving.pairing import TeacherPairing
 from core.roster import rules
+from core.texts import Text
 from ui import dates
 from ui.connect_line_pages import Host, WizardPage
-from ui.settings_widgets import note
+from ui.i18n import render
+from ui.settings_widgets import StatusLabel, note
 
 POLL_MS = 250  # how often the handled-event counter is looked at (a number, not a query)
 
@@ -222,6 +224,7 @@ class Codes:
     url: str | None
     qr_png: bytes | None
     language: str
+    limits: list[Text]  # while codes are ignored after too many wrong ones, the incidents' words
 
 
 class TeachersPage(_Watching):
@@ -261,6 +264,9 @@ class TeachersPage(_Watching):
         self.progress = QLabel(self)
         self.progress.setObjectName("pairingProgress")
         self.column.addWidget(self.progress)
+        self.limits = StatusLabel(self)
+        self.limits.setObjectName("pairingLimits")
+        self.column.addWidget(self.limits)
         self.finish_layout()
 
     def title(self) -> str:
@@ -278,13 +284,14 @@ class TeachersPage(_Watching):
             with ctx.db.write() as session:
                 pairing.issue_codes(session, ctx.clock(), room_id)
                 progress = pairing.pairing_progress(session, ctx.clock())
+                limits = pairing_limits.notices(session, ctx.clock())
                 room = rules.get_classroom(session, room_id) if room_id is not None else None
                 language = room.language if room is not None else "ja"
             try:
                 url, png = pairing.friend_link({"basicId": basic_id})
             except ValueError:
                 url, png = None, None
-            return Codes(progress, url, png, language)
+            return Codes(progress, url, png, language, limits)
 
         ctx.tasks.run(issue, self._issued, self._failed, owner=self, latest="codes")
 
@@ -301,15 +308,16 @@ class TeachersPage(_Watching):
             self.qr.clear()
             self.link.setText(self.tr("LINE did not give the account's ID, so there is no add-friend link: teachers "
                                       "can search for the account by name in LINE."))
-        self._show(codes.progress)
+        self._show((codes.progress, codes.limits))
 
     def refresh(self) -> None:
         if self.codes is None:
             return  # the codes are still being made; they come with the progress
 
-        def read() -> list[TeacherPairing]:
+        def read() -> tuple[list[TeacherPairing], list[Text]]:
             with self.host.ctx.db.read() as session:
-                return pairing.pairing_progress(session, self.host.ctx.clock())
+                now = self.host.ctx.clock()
+                return pairing.pairing_progress(session, now), pairing_limits.notices(session, now)
 
         self.host.ctx.tasks.run(read, self._show, self._failed, owner=self, latest="progress")
 
@@ -317,10 +325,15 @@ class TeachersPage(_Watching):
         codes = self.codes
         return codes is not None and all(p.code is None for p in codes.progress)
 
-    def _show(self, progress: list[TeacherPairing]) -> None:
+    def _show(self, read: tuple[list[TeacherPairing], list[Text]]) -> None:
         if self.codes is None:
             return
-        self.codes = Codes(progress, self.codes.url, self.codes.qr_png, self.codes.language)
+        progress, limits = read
+        self.codes = Codes(progress, self.codes.url, self.codes.qr_png, self.codes.language, limits)
+        if limits:
+            self.limits.problem("\n".join(render(text) for text in limits))
+        else:
+            self.limits.clear_status()
         self.table.setRowCount(len(progress))
         for row, person in enumerate(progress):
             self.table.setItem(row, self.NAME, QTableWidgetItem(person.name))

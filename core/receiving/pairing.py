@@ -7,9 +7,26 @@ code. The teacher adds the account and sends the code; the handler stores their 
 LINE opt-in with the time they sent it (their own consent, `line_opt_in_at`), spends the code and
 replies politely in the language of the classroom the code was issued for. A wrong, used or expired
 code gets a polite reply and changes nothing; a message that does not look like a code (any chat
-with the account) gets no reply. Codes are 6 characters from an alphabet without 0/O, 1/I/L, with at
-least one digit and one letter (so a word such as "THANKS" is never taken for one), unique for all
-time, and live for 7 days (`is_live`, pure, the clock passed in).
+with the account) gets no reply. Codes are 9 characters from an alphabet without 0/O, 1/I/L, with at
+least one digit and one letter (so a word such as "WONDERFUL" is never taken for one), shown and read
+aloud in groups of three (`AB3-DE5-FG7`), unique for all time, and live for 7 days (`is_live`, pure,
+the clock passed in). A code is read from a message however a phone typed it: lower case, full-width,
+with or without spaces and hyphens (or the dashes a Japanese keyboard makes instead).
+
+Guessing (core/receiving/pairing_limits.py): a LINE user's 5th wrong code within an hour has their
+codes ignored for an hour, and the 30th from all users together within an hour has everyone's
+ignored for an hour, so no more than 30 codes are checked in any hour, however many LINE users an
+attacker makes. The code space is sized for that:
+- a code lives 7 days = 168 hours, so at most 30 × 168 = 5,040 guesses are checked in its life;
+- there are N = 31⁹ − 23⁹ − 8⁹ = 24,638,335,281,480 ≈ 2.46 × 10¹³ codes (9 of 31 characters, less
+  those without a digit or without a letter);
+- a guess hits one given code with chance 1/N, so in its life a code is hit with chance at most
+  5,040 / N ≈ 2.0 × 10⁻¹⁰; a guess hits one of L live codes with chance L/N, so with L = 1,000
+  teachers waiting to pair (far more than a small classroom chain has) some code is hit with chance
+  at most 5,040 × 1,000 / N ≈ 2.0 × 10⁻⁷, below one in a million, as it stays up to L = 4,888
+  (`guess_chance` computes it; a test holds it).
+Codes of 6 characters from before (31⁶ − 23⁶ − 8⁶ ≈ 7.4 × 10⁸: 6.8 × 10⁻⁶ for one code at this rate)
+were expired by the upgrade to migration 0010; one sent now is read as a code and answered as expired.
 
 Consent and blocking (core/receiving/follow.py): an unfollow (the teacher blocked the account)
 withdraws LINE consent and clears its time, besides marking the teacher unreachable. A later follow
@@ -38,7 +55,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.channels.line import LineApiError, LineClient, access_from_settings
-from core.receiving import acknowledge, follow, groups
+from core.receiving import acknowledge, follow, groups, pairing_limits
 from core.receiving.events import ReceivedEvent
 from core.receiving.handlers import EventHandler
 from core.store.db import Database
@@ -48,8 +65,13 @@ from core.store.models import PairingCode as PairingCodeRow
 log = logging.getLogger(__name__)
 TYPES = frozenset({"message"})
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud or copied from paper without doubt
-CODE_LENGTH = 6
+CODE_LENGTH = 9
+GROUP = 3  # characters shown together: AB3-DE5-FG7
+OLD_CODE_LENGTH = 6  # codes issued before 0010: still read as codes, so their sender hears that they expired
 CODE_LIFE = dt.timedelta(days=7)
+# What a person types between the groups: spaces, hyphens, and the dashes and long-vowel marks a Japanese
+# keyboard gives for "-" (NFKC leaves them as they are).
+SEPARATORS = frozenset(" -\u3000\t\n\u30fc\u2010\u2011\u2012\u2013\u2014\u2015\u2212")
 FRIEND_URL = "https://line.me/R/ti/p/{basic_id}"
 LineSource = Callable[[], LineClient | None]
 _REPLIES_KEY = "shiftcast.line_replies"
@@ -83,7 +105,7 @@ def invitation(language: str, name: str, code: str, url: str, expires: str) -> s
 
 @dataclass(frozen=True, slots=True)
 class PairingCode:
-    """A teacher's live code, as the wizard hands it out."""
+    """A teacher's live code, as the wizard hands it out (`code` in groups: AB3-DE5-FG7)."""
 
     teacher_id: int
     name: str
@@ -93,8 +115,8 @@ class PairingCode:
 
 @dataclass(frozen=True, slots=True)
 class TeacherPairing:
-    """One active teacher's pairing: their live code (if any) and when they paired on LINE (if they did).
-    Neither: a teacher with a LINE ID and consent from before pairing existed, or the manager's tick."""
+    """One active teacher's pairing: their live code (if any, in groups) and when they paired on LINE (if
+    they did). Neither: a teacher with a LINE ID and consent from before pairing existed, or the manager's tick."""
 
     teacher_id: int
     name: str
@@ -110,24 +132,44 @@ def is_live(expires_at: dt.datetime, used_at: dt.datetime | None, at: dt.datetim
     return used_at is None and at < expires_at
 
 
+def _digit_and_letter(code: str) -> bool:
+    return any(c.isdigit() for c in code) and any(c.isalpha() for c in code)
+
+
 def new_code(choose: Callable[[str], str] = secrets.choice) -> str:
-    """A random code with at least one digit and one letter."""
+    """A random code with at least one digit and one letter, as stored (without hyphens)."""
     while True:
         code = "".join(choose(ALPHABET) for _ in range(CODE_LENGTH))
-        if any(c.isdigit() for c in code) and any(c.isalpha() for c in code):
+        if _digit_and_letter(code):
             return code
+
+
+def shown(code: str) -> str:
+    """A code as people read it: in groups of three joined by hyphens."""
+    return "-".join(code[i:i + GROUP] for i in range(0, len(code), GROUP))
+
+
+def code_space(length: int = CODE_LENGTH) -> int:
+    """How many codes there are: every draw of `length` characters with a digit and a letter."""
+    letters = sum(1 for c in ALPHABET if c.isalpha())
+    return int(len(ALPHABET) ** length - letters ** length - (len(ALPHABET) - letters) ** length)
+
+
+def guess_chance(guesses_per_hour: int, live_codes: int, life: dt.timedelta = CODE_LIFE) -> float:
+    """The chance that guessing at this rate hits any of `live_codes` codes within a code's life."""
+    guesses = guesses_per_hour * (life // dt.timedelta(hours=1))
+    return guesses * live_codes / code_space()
 
 
 def as_code(text: str) -> str | None:
     """The code a message means, or None if it is not meant as one. Full-width characters, lower case,
-    spaces and hyphens are forgiven (phones type them); it need not be a valid code to be meant as one."""
+    spaces, hyphens and dashes are forgiven (phones type them); it need not be a valid code to be meant
+    as one, and a code of the length issued before 0010 is one too."""
     folded = unicodedata.normalize("NFKC", text).upper()
-    compact = "".join(c for c in folded if c not in " -\u3000\t\n")
-    if len(compact) != CODE_LENGTH or not compact.isascii() or not compact.isalnum():
+    compact = "".join(c for c in folded if c not in SEPARATORS)
+    if len(compact) not in (CODE_LENGTH, OLD_CODE_LENGTH) or not compact.isascii() or not compact.isalnum():
         return None
-    if not any(c.isdigit() for c in compact) or not any(c.isalpha() for c in compact):
-        return None
-    return compact
+    return compact if _digit_and_letter(compact) else None
 
 
 def friend_url(basic_id: str) -> str:
@@ -180,7 +222,7 @@ def issue_codes(session: Session, now: dt.datetime, classroom_id: int | None = N
             row = PairingCodeRow(code=code, teacher_id=teacher.id, classroom_id=classroom_id, issued_at=now,
                                  expires_at=now + CODE_LIFE)
             session.add(row)
-        out.append(PairingCode(teacher.id, teacher.display_name, row.code, row.expires_at))
+        out.append(PairingCode(teacher.id, teacher.display_name, shown(row.code), row.expires_at))
     session.flush()
     return out
 
@@ -192,7 +234,7 @@ def pairing_progress(session: Session, now: dt.datetime) -> list[TeacherPairing]
     for teacher in session.scalars(select(Teacher).where(Teacher.active.is_(True), Teacher.erased_at.is_(None))
                                    .order_by(Teacher.name, Teacher.id)):
         row = live.get(teacher.id) if _needs_pairing(teacher) else None
-        out.append(TeacherPairing(teacher.id, teacher.display_name, row.code if row else None,
+        out.append(TeacherPairing(teacher.id, teacher.display_name, shown(row.code) if row else None,
                                   row.expires_at if row else None,
                                   teacher.line_opt_in_at if teacher.line_opt_in else None))
     return out
@@ -249,6 +291,9 @@ class PairingHandler:
         code = as_code(text) if message.get("type") == "text" and isinstance(text, str) and len(text) <= 40 else None
         if code is None:
             return  # ordinary chat with the account: not ours to answer
+        if pairing_limits.ignored(session, event.user_id, now):
+            log.debug("a pairing code from a LINE user who is locked out was ignored")
+            return  # no reply: a guesser learns nothing, not even that the code was read
         token = event.body.get("replyToken") if not event.is_redelivery else None
         at = min(event.occurred_at or now, now)  # when the teacher sent it (a late redelivery still counts)
         row = session.scalar(select(PairingCodeRow).where(PairingCodeRow.code == code))
@@ -256,12 +301,14 @@ class PairingHandler:
         if row is None or teacher is None or not is_live(row.expires_at, row.used_at, at) or not _needs_pairing(teacher):
             log.info("a LINE user sent a pairing code that is wrong, used or expired")
             reply_after_commit(session, self.line, token, REPLIES[_language(session, row, teacher)]["wrong"])
+            pairing_limits.record_wrong(session, event.user_id, now)
             return
         language = _language(session, row, teacher)
         owner = session.scalar(select(Teacher).where(Teacher.line_user_id == event.user_id))
         if owner is not None and owner.id != teacher.id:
             log.info("a pairing code came from the LINE user of teacher %s, not of teacher %s", owner.id, teacher.id)
             reply_after_commit(session, self.line, token, REPLIES[language]["taken"])
+            pairing_limits.record_wrong(session, event.user_id, now)
             return
         teacher.line_user_id = event.user_id
         teacher.line_opt_in, teacher.line_opt_in_at = True, at

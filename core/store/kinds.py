@@ -45,6 +45,8 @@ class AlertKind(StrEnum):
     OTHER_COMPUTER = "other_computer"  # this database was recently sent from by another computer too
     LINE_GROUP_LEFT = "line_group_left"  # the LINE account was removed from a classroom's group
     WEBHOOK_EVENT_FAILED = "webhook_event_failed"  # LINE events whose handlers failed every try
+    PAIRING_LOCKOUT = "pairing_lockout"  # LINE users are ignored for an hour after too many wrong pairing codes
+    PAIRING_PAUSED = "pairing_paused"  # every pairing code is ignored for an hour after too many from everyone
 
 
 class DeliveryStatus(StrEnum):

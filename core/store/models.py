@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from enum import StrEnum
+from typing import ClassVar
 
 from sqlalchemy import (
     Boolean,
@@ -405,10 +406,36 @@ class PairingCode(Base):
     __tablename__ = "pairing_codes"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    code: Mapped[str] = mapped_column(String(8), unique=True)
+    code: Mapped[str] = mapped_column(String(16), unique=True)  # without its hyphens (core/receiving/pairing.py)
     teacher_id: Mapped[int] = mapped_column(ForeignKey("teachers.id"), index=True)
     classroom_id: Mapped[int | None] = mapped_column(ForeignKey("classrooms.id"))
     issued_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
     expires_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
     used_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     used_by: Mapped[str | None] = mapped_column(String(33))
+
+
+class PairingFailure(Base):
+    """A pairing code that bound nobody (wrong, used, expired or another teacher's account), with the LINE
+    user who sent it and when: what the guessing limits count (core/receiving/pairing_limits.py)."""
+
+    __tablename__ = "pairing_failures"
+    __table_args__ = (Index("ix_pairing_failures_user_at", "line_user_id", "at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    line_user_id: Mapped[str] = mapped_column(String(33))
+    at: Mapped[dt.datetime] = mapped_column(UTCDateTime, index=True)
+
+
+class PairingLockout(Base):
+    """Whose pairing codes are ignored until when: one LINE user after too many wrong codes, or everyone
+    (`scope` EVERYONE) after too many from all users together. Kept in the database so a restart of the
+    receiver does not lift it."""
+
+    __tablename__ = "pairing_lockouts"
+    EVERYONE: ClassVar[str] = "*"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    scope: Mapped[str] = mapped_column(String(33), unique=True)  # a LINE user ID, or EVERYONE
+    locked_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    locked_until: Mapped[dt.datetime] = mapped_column(UTCDateTime)

@@ -172,6 +172,21 @@ CATALOG: dict[str, tuple[Template, Template]] = {
         "chosen in Connect LINE); the alert clears when it is.",
         "アカウントをグループにもう一度招待するか、「LINEに接続」で別のグループを選ぶまで、そのグループにはシフト表が"
         "届きません。対応するとこのアラートは消えます。"),
+    "alert.pairing_locked": (Plural("count", "{count} LINE user sent too many wrong pairing codes and is ignored for an hour",
+                                    "{count} LINE users sent too many wrong pairing codes and are ignored for an hour"),
+                             "{count}人のLINEユーザーが登録コードを何度も間違えたため、1時間、そのユーザーからのコードを受け付けません。"),
+    "alert.pairing_locked.detail": (
+        "Nobody was connected. If it was one of your teachers, they can send their code again after the hour; if "
+        "not, someone may be trying to guess codes. The alert clears when the hour is over.",
+        "だれも登録されていません。講師の方であれば、1時間たってからもう一度コードを送ってもらってください。心当たりがなければ、"
+        "第三者がコードを推測しようとしている可能性があります。1時間たつと、このアラートは消えます。"),
+    "alert.pairing_paused": ("Connecting teachers on LINE is paused: too many wrong pairing codes came within an hour",
+                             "1時間のうちに誤った登録コードが多数送られたため、LINEでの講師の登録を一時停止しています。"),
+    "alert.pairing_paused.detail": (
+        "No pairing code from anyone is accepted until {until} UTC, so that codes cannot be guessed. A teacher who "
+        "sends their code before then gets no answer and can send it again afterwards.",
+        "コードを推測されないよう、{until}（UTC）まで、だれからの登録コードも受け付けません。それまでにコードを送った講師には"
+        "返信がありませんので、その後にもう一度送ってもらってください。"),
     # ----- why a delivery was canceled (Deliveries, the CLI) -----
     "cancel.SHIFT_MISSING": ("the shift no longer exists", "シフトが削除されています"),
     "cancel.SHIFT_CHANGED": ("the shift changed since; the newer version is sent instead",
