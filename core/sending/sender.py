@@ -39,7 +39,7 @@ from core.sending.submit import Submitter
 from core.sending.turn import Claimer, Connections
 from core.store import identity
 from core.store.db import Database, is_postgresql, retryable
-from core.store.models import Channel, Delivery, DeliveryStatus, utcnow
+from core.store.models import Channel, DeliveryStatus, utcnow
 from core.store.paths import DataPaths
 
 __all__ = ["IN_FLIGHT_ROUNDS", "Sender", "SenderConfig", "SenderEvents", "SenderStats"]
@@ -248,11 +248,9 @@ class Sender:
         with self.db.write() as session:
             if finished:
                 self._recorder.record(session, finished, now)
-            for delivery_id in not_started:
-                delivery = session.get(Delivery, delivery_id)
+            for delivery_id in not_started:  # never sent, never counted (attempts count when recorded)
                 outbox.transition(session, delivery_id, expected=[DeliveryStatus.PROCESSING], owner=self.owner,
-                                  now=now, status=DeliveryStatus.QUEUED, next_attempt_at=now,
-                                  attempt_count=max((delivery.attempt_count if delivery else 1) - 1, 0))
+                                  now=now, status=DeliveryStatus.QUEUED, next_attempt_at=now)
             # Whatever is still leased to it (a send that outlived the wait above) goes back now rather
             # than one lease later: another sender may take it at once, and its committed retry key
             # makes a resend of a request that did reach LINE come back as 409, not a second message.
