@@ -124,6 +124,13 @@ def _pushes(emulator: LineEmulator, fault: str | None = None) -> list[RequestRec
     return [r for r in emulator.request_log() if r.path.endswith("/push") and (fault is None or r.fault == fault)]
 
 
+def _leased_to(db: Database, pid: int) -> int:
+    """How many deliveries the sender process `pid` holds (its lease owner is host:pid:random)."""
+    with db.read() as s:
+        return s.scalar(select(func.count()).select_from(Delivery).where(
+            Delivery.status == DeliveryStatus.PROCESSING, Delivery.lease_owner.like(f"%:{pid}:%"))) or 0
+
+
 def _unfinished(db: Database) -> int:
     with db.read() as s:
         return s.scalar(select(func.count()).select_from(Delivery).where(Delivery.status.not_in(FINAL))) or 0
@@ -349,6 +356,33 @@ def test_kills_with_the_request_in_flight_do_not_spend_the_retry_budget(db: Data
     waits = (delivery.next_attempt_at - attempt.started_at).total_seconds()
     assert 0.9 * 120 <= waits <= 1.1 * 120, waits  # the first backoff (2 min ± 10 %)
     assert alerts == []  # nothing "failed after every retry"
+
+
+def test_sender_until_idle_sends_what_a_killed_sender_held(db: Database, paths: DataPaths) -> None:
+    """`main.py sender --until-idle` after a crash frees the dead sender's leases, as `main.py
+    sender` does at its start, instead of exiting 0 with the rows still held for a whole lease."""
+    with LineEmulator(token=TOKEN) as emulator:
+        make_reminders(db, 5, now=dt.datetime.now(dt.UTC), emulator=emulator)
+        emulator.set_faults(FaultPlan(timeout_before_accept_rate=1.0, hang_seconds=300))
+        process = _spawn(paths, emulator)
+        output = _Output(process)
+        try:
+            held = _until(lambda: _leased_to(db, process.pid) == 5, START_TIMEOUT_S)
+            assert held, output.stderr[-4000:]
+        finally:
+            process.send_signal(signal.SIGKILL)
+            process.wait(timeout=30)
+            output.close()
+        emulator.set_faults(FaultPlan())
+        drain = _spawn(paths, emulator, until_idle=True)
+        out, err = drain.communicate(timeout=120)
+        assert drain.returncode == 0, err.decode()[-4000:]
+        assert json.loads(out.decode().strip().splitlines()[-1])["sent"] == 5
+        assert _unfinished(db) == 0
+        per_teacher: dict[str, int] = {}
+        for message in emulator.all_inbox():
+            per_teacher[message.recipient] = per_teacher.get(message.recipient, 0) + 1
+        assert sorted(per_teacher.values()) == [1] * 5
 
 
 def test_a_sender_stopped_while_it_starts_stops_cleanly(db: Database, paths: DataPaths) -> None:
