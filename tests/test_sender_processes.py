@@ -246,8 +246,9 @@ def test_sigkill_at_random_moments_loses_nothing_and_duplicates_nothing(db: Data
         # shortened, so the run takes minutes, not the hour that 2, 4, 8, 16 and 32 minutes add up to.
         _tune(db, poll_seconds=0.05, concurrency=4, backoff_base_seconds=0.05, http_timeout_seconds=0.5,
               lease_seconds=3)
-        # 10 % refused outright: with six tries a delivery runs out of them by the faults alone once
-        # in a million (1 in 16 runs of 1,000 at 20 %), so a reminder lost here was lost by a kill.
+        # 10 % refused outright. The policy itself gives a delivery up when all six tries fail (or the
+        # sixth is accepted but answered 500): 1.6 in a million here, one run in 600. At 20 % it would
+        # be one run in 12, so a reminder lost here was lost by a kill, not by the faults.
         emulator.set_faults(FaultPlan(error_rate=0.1, timeout_after_accept_rate=0.03, accept_then_error_rate=0.03,
                                       hang_seconds=1.0, latency_ms=15, seed=7))
         rounds = 0
