@@ -8,8 +8,9 @@
   the recipient and the delivery's key generation — never the row's id, which is only its place in
   one copy's outbox. Two copies of one folder, or two senders in two places, that send the same
   message present the same X-Line-Retry-Key, and LINE accepts only the first, even when the copies
-  planned it under different delivery ids. A row that already has a key (derived by an earlier
-  rule, or drawn by a manual retry) keeps it: a retry must present the key its first request had.
+  planned it under different delivery ids. A row that already has a key (one derived by the
+  earlier rule from its delivery id) keeps it: a retry must present the key its first request had.
+  A manual retry after a key expired derives the next generation's key (core/outbox/deliveries.py).
 - No digest of the request is in the key. It would tell apart requests that are one message: the
   了解 button's postback data carries the delivery id, and a publication's image links are signed
   as of its first send, so two copies would derive two keys and the teachers would get it twice.
