@@ -11,22 +11,26 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 
 from core import alerts
 from core.channels.line import access_from_settings
 from core.emulator import LineEmulator
+from core.planning import planner
 from core.sending.sender import Sender, SenderConfig
 from core.store import identity, migrate
 from core.store.bootstrap import open_database
 from core.store.db import Database
-from core.store.models import AlertKind, Delivery, DeliveryStatus, SendingMachine
+from core.store.models import AlertKind, Delivery, DeliveryStatus, SendingMachine, ShiftStatus
 from core.store.paths import DataPaths, data_paths
+from tests import factories as f
 from tests.linefixtures import TOKEN, FakeClock, emulator, line_ready, make_reminders  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 TEACHERS = 12
+LATER = 50  # teachers whose shift starts after the copy does
 
 
 def _sender_until_idle(home: Path, emulator: LineEmulator) -> subprocess.Popen[bytes]:
@@ -45,6 +49,16 @@ def _rows(home: Path) -> dict[int, tuple[str, str | None]]:
     try:
         return {i: (status, key) for i, status, key in connection.execute(
             "SELECT id, status, retry_key FROM deliveries WHERE kind = 'shift_reminder' AND retry_key IS NOT NULL")}
+    finally:
+        connection.close()
+
+
+def _reminders(home: Path) -> dict[str, tuple[int, str, str | None]]:
+    """Each reminder's (delivery id, status, retry key), by its dedup key."""
+    connection = sqlite3.connect(home / "shiftcast.db")
+    try:
+        return {dedup: (i, status, key) for i, dedup, status, key in connection.execute(
+            "SELECT id, dedup_key, status, retry_key FROM deliveries WHERE kind = 'shift_reminder'")}
     finally:
         connection.close()
 
@@ -85,14 +99,78 @@ def test_two_copies_of_a_data_folder_send_each_reminder_once(db: Database, paths
     assert _open_alert_kinds(paths.home) == _open_alert_kinds(copy) == []
 
 
-def test_keys_differ_by_database_delivery_generation_and_content() -> None:
+def _zone_near_noon(now: dt.datetime) -> str:
+    """A fixed-offset zone where it is within half an hour of noon now: the test's shifts then never
+    cross midnight, whenever it runs. (Etc/GMT names count the other way: Etc/GMT-9 is UTC+9.)"""
+    offset = (12 - now.hour - (1 if now.minute >= 30 else 0) + 12) % 24 - 12
+    return "Etc/GMT" if offset == 0 else f"Etc/GMT{-offset:+d}"
+
+
+def _wall(moment: dt.datetime, zone: str) -> tuple[dt.date, str]:
+    local = moment.astimezone(ZoneInfo(zone))
+    return local.date(), f"{local:%H:%M}"
+
+
+def test_copies_that_planned_apart_send_each_reminder_once(db: Database, paths: DataPaths, tmp_path: Path) -> None:
+    """Copied before planning, the copy started after the earliest shift began: it plans one
+    reminder fewer, so every later reminder has another delivery id there. The keys name the
+    message, not the row, so each teacher still gets one."""
+    now = dt.datetime.now(dt.UTC)
+    zone = _zone_near_noon(now)
+    with LineEmulator(token=TOKEN) as emu:
+        with db.write() as s:
+            room = f.classroom(s, "本校", timezone=zone, quiet_hours=None)
+            first = f.teacher(s, "講師00000", 0)
+            day, start = _wall(now - dt.timedelta(minutes=10), zone)
+            _, end = _wall(now + dt.timedelta(minutes=50), zone)
+            f.shift(s, room, first, day, start, end, now=now, status=ShiftStatus.CONFIRMED)  # began just now
+            day, start = _wall(now + dt.timedelta(minutes=60), zone)
+            _, end = _wall(now + dt.timedelta(minutes=120), zone)
+            later = [f.teacher(s, f"講師{n:05d}", n) for n in range(1, LATER + 1)]
+            for teacher in later:
+                f.shift(s, room, teacher, day, start, end, now=now, status=ShiftStatus.CONFIRMED)
+            for teacher in [first, *later]:
+                assert teacher.line_user_id is not None
+                emu.add_user(teacher.line_user_id, teacher.name)
+            first_id = first.line_user_id
+        db.dispose()
+        copy = tmp_path / "copied-home"
+        shutil.copytree(paths.home, copy, symlinks=True)  # before either plans
+        with db.write() as s:  # the original planned before the earliest shift began
+            planned = planner.plan(s, now=now - dt.timedelta(minutes=30)).created
+        db.dispose()
+        assert len(planned) == LATER + 1
+        # The copy plans when its sender starts, after the earliest shift began: one reminder fewer.
+        senders = [_sender_until_idle(paths.home, emu), _sender_until_idle(copy, emu)]
+        answers = [p.communicate(timeout=180) for p in senders]
+        assert [p.returncode for p in senders] == [0, 0], [err.decode() for _, err in answers]
+
+        per_teacher: dict[str, int] = {}
+        for message in emu.all_inbox():
+            per_teacher[message.recipient] = per_teacher.get(message.recipient, 0) + 1
+        pushes = [r.status for r in emu.request_log() if r.path.endswith("/push")]
+
+    original, copied = _reminders(paths.home), _reminders(copy)
+    assert len(original) == LATER + 1 and len(copied) == LATER
+    moved = [key for key, (delivery_id, _, _) in copied.items() if original[key][0] != delivery_id]
+    assert len(moved) == LATER  # every later reminder has another delivery id in the copy
+    # The earliest shift had begun when the senders ran, so its reminder went nowhere (canceled).
+    assert per_teacher.get(first_id, 0) == 0
+    assert len(per_teacher) == LATER and set(per_teacher.values()) == {1}, per_teacher
+    assert {key: row[1:] for key, row in copied.items()} == {
+        key: row[1:] for key, row in original.items() if key in copied}  # same key, sent, in both
+    assert pushes.count(200) == LATER and pushes.count(409) == LATER, pushes
+
+
+def test_keys_name_the_message_recipient_and_generation_in_their_database() -> None:
     one, other = "0b7c7f0e-2f5e-4c8b-9a55-3f0b9a1d2c11", "5d2a7c1e-8b3f-4e6a-9c0d-1e2f3a4b5c6d"
-    digest = identity.request_digest("push", "U1", [{"type": "text", "text": "明日 16:00"}])
-    key = identity.retry_key(one, 7, 0, digest)
-    assert key == identity.retry_key(one, 7, 0, digest)  # derived, so every copy computes it alike
-    assert len({key, identity.retry_key(other, 7, 0, digest), identity.retry_key(one, 8, 0, digest),
-                identity.retry_key(one, 7, 1, digest),
-                identity.retry_key(one, 7, 0, identity.request_digest("push", "U2", [{"type": "text", "text": "明日 16:00"}]))}) == 5
+    reminder = "shift_reminder:shift:7:v1"
+    key = identity.retry_key(one, reminder, "U1", 0)
+    assert key == identity.retry_key(one, reminder, "U1", 0)  # derived, so every copy computes it alike
+    assert len({key, identity.retry_key(other, reminder, "U1", 0), identity.retry_key(one, "shift_reminder:shift:7:v2", "U1", 0),
+                identity.retry_key(one, reminder, "U2", 0), identity.retry_key(one, reminder, "U1", 1)}) == 5
+    # A multicast's recipients are a set: their order does not make another message.
+    assert identity.retry_key(one, reminder, ("U1", "U2"), 0) == identity.retry_key(one, reminder, ("U2", "U1"), 0)
 
 
 def test_every_database_gets_its_own_identity_and_an_upgrade_gives_an_old_one_one(tmp_path: Path) -> None:

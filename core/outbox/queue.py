@@ -330,10 +330,12 @@ def _transition_statement(columns: tuple[str, ...], statuses: tuple[str, ...], g
 
 @dataclass(frozen=True)
 class AttemptStart:
-    """A claimed delivery's columns as its attempt leaves: counted, with its retry key committed."""
+    """A claimed delivery's columns as its attempt leaves, with its retry key committed.
+
+    The attempt is not counted here but when its outcome is recorded (mark_sent, or the transition
+    to queued or failed): a sender that dies before then leaves the row's retry budget as it was."""
 
     delivery_id: int
-    attempt_count: int  # this attempt included
     retry_key: str | None
     retry_key_issued_at: dt.datetime | None
     first_attempt_at: dt.datetime
@@ -346,7 +348,6 @@ def _guarded(statement: Update) -> Update:
 
 
 _STARTED = BulkStatement(_guarded(update(D)).values(
-    attempt_count=bindparam("b_attempt_count", type_=D.c.attempt_count.type),
     retry_key=bindparam("b_retry_key", type_=D.c.retry_key.type),
     retry_key_issued_at=bindparam("b_retry_key_issued_at", type_=D.c.retry_key_issued_at.type),
     first_attempt_at=bindparam("b_first_attempt_at", type_=D.c.first_attempt_at.type),
@@ -356,14 +357,14 @@ _STARTED = BulkStatement(_guarded(update(D)).values(
 
 
 def start_attempts(session: Session, starts: list[AttemptStart], *, owner: str, now: dt.datetime) -> int:
-    """Record a batch of attempts as started (one guarded executemany); returns how many applied.
+    """Record a batch of attempts as started, uncounted (one guarded executemany); returns how many applied.
 
     Runs in the claiming transaction, so every retry key is committed before its request leaves."""
     _expire_loaded(session, [s.delivery_id for s in starts])
     return _STARTED.execute(session, [{
-        "b_id": s.delivery_id, "b_owner": owner, "b_now": now, "b_attempt_count": s.attempt_count,
-        "b_retry_key": s.retry_key, "b_retry_key_issued_at": s.retry_key_issued_at,
-        "b_first_attempt_at": s.first_attempt_at, "b_late_seconds": s.late_seconds,
+        "b_id": s.delivery_id, "b_owner": owner, "b_now": now, "b_retry_key": s.retry_key,
+        "b_retry_key_issued_at": s.retry_key_issued_at, "b_first_attempt_at": s.first_attempt_at,
+        "b_late_seconds": s.late_seconds,
     } for s in starts])
 
 
@@ -374,12 +375,14 @@ class Accepted:
     delivery_id: int
     request_id: str | None  # None keeps the one already recorded (a 409 names an earlier request)
     accepted_request_id: str | None
+    attempt_count: int  # the row's attempts with the one that was accepted
 
 
 _SENT = BulkStatement(_guarded(update(D)).values(
     status=DeliveryStatus.SENT.value, sent_at=bindparam("b_now", type_=D.c.sent_at.type),
     line_request_id=func.coalesce(bindparam("b_request_id", type_=D.c.line_request_id.type), D.c.line_request_id),
     accepted_request_id=bindparam("b_accepted", type_=D.c.accepted_request_id.type),
+    attempt_count=bindparam("b_attempt_count", type_=D.c.attempt_count.type),
     last_error_code=None, last_error_message=None, last_error_at_recipient=False, lease_owner=None, lease_expires_at=None,
     updated_at=bindparam("b_now", type_=D.c.updated_at.type),
 ))
@@ -389,7 +392,8 @@ def mark_sent(session: Session, accepted: list[Accepted], *, owner: str, now: dt
     """processing → sent for a batch (one guarded executemany); returns how many applied."""
     _expire_loaded(session, [a.delivery_id for a in accepted])
     return _SENT.execute(session, [{"b_id": a.delivery_id, "b_owner": owner, "b_now": now,
-                                    "b_request_id": a.request_id, "b_accepted": a.accepted_request_id}
+                                    "b_request_id": a.request_id, "b_accepted": a.accepted_request_id,
+                                    "b_attempt_count": a.attempt_count}
                                    for a in accepted])
 
 
@@ -439,7 +443,8 @@ def release_orphans(session: Session, *, now: dt.datetime, is_alive: Callable[[i
     """Free leases held by senders on this host whose process is gone, without waiting for expiry.
 
     Their last request may or may not have reached LINE; the retry key they committed makes the
-    resend safe (LINE answers 409 if it had been accepted).
+    resend safe (LINE answers 409 if it had been accepted). Its attempt was never counted (attempts
+    count when their outcome is recorded), so the delivery keeps its whole retry budget.
     """
     host = socket.gethostname()[:40]
     rows = session.execute(

@@ -42,7 +42,8 @@ class Job:
     retry_key: str | None  # only for a channel whose driver has retry keys (LINE)
     outgoing: Outgoing
     started_at: dt.datetime
-    # The row's attempt_count with this attempt included. The lease keeps the row ours until the
-    # result is recorded, so recording needs no second look at it.
+    # The row's attempt_count with this attempt included, written when its result is recorded (not
+    # at claim: a killed sender spends no budget). The lease keeps the row ours until then, so
+    # recording needs no second look at it.
     attempt_count: int = 1
     channel: Channel = field(kw_only=True)  # whose driver sends it and reads its answer

@@ -1,11 +1,15 @@
 """A turn's claimed deliveries checked and built at send time, in the claim's own transaction.
 
 Each becomes a `Job`, or is canceled or failed here with its reason. A channel whose driver has
-retry keys gets its key on the first attempt; every key and attempt count of the batch is written
-in one executemany before the transaction commits, so no request ever leaves with a key that is
-not on disk. Keys are derived from the database's identity, the delivery and what it says
-(core/store/identity.py), so a copy of the data folder sending the same delivery presents the same key. Reminders that pass every check come from one lean query (core/sending/reminder_batch.py),
-everything else through the ORM and core/sending/builders.prepare.
+retry keys gets its key on the first attempt; every key of the batch is written in one executemany
+before the transaction commits, so no request ever leaves with a key that is not on disk. The
+attempt itself counts only when its outcome is recorded (core/sending/record.py): a sender that dies
+with the request in flight has not spent the delivery's retry budget. Keys are derived from the
+database's identity and what is sent — the delivery's dedup key, its recipient and key generation,
+never its id (core/store/identity.py) — so a copy of the data folder sending the same message
+presents the same key, whichever row it planned it in. Reminders that pass every check come from one
+lean query (core/sending/reminder_batch.py), everything else through the ORM and
+core/sending/builders.prepare.
 """
 
 from __future__ import annotations
@@ -64,10 +68,10 @@ class Preparer:
         ready = reminder_batch.load(session, ids, now, self._paths)
         keyed = self._drivers[LEAN_CHANNEL].retry_keys if ready else False
         for r in ready.values():
-            started = self._attempt_start(r.delivery_id, r.attempt_count, r.retry_key, r.retry_key_issued_at,
+            started = self._attempt_start(r.delivery_id, r.dedup_key, r.retry_key, r.retry_key_issued_at,
                                           r.first_attempt_at, r.due_at, r.late_seconds, keyed=keyed, now=now,
                                           generation=r.retry_key_generation, outgoing=r.outgoing)
-            jobs.append(Job(r.delivery_id, r.attempt_number, started.retry_key, r.outgoing, now, started.attempt_count,
+            jobs.append(Job(r.delivery_id, r.attempt_number, started.retry_key, r.outgoing, now, r.attempt_count + 1,
                             channel=LEAN_CHANNEL))
             starts.append(started)
         rest = [i for i in ids if i not in ready]
@@ -83,8 +87,8 @@ class Preparer:
             session.flush()  # whatever a builder changed (a publication's hosted image keys)
             # Nothing reads these objects again; dropped now, they leave the (weak) identity map.
             del rows
-        # Retry keys and attempt counts of the whole batch in one executemany; they commit with the
-        # claim, before any request leaves.
+        # Retry keys of the whole batch in one executemany; they commit with the claim, before any
+        # request leaves. The attempts count when their outcomes are recorded (core/sending/record.py).
         outbox.start_attempts(session, starts, owner=self._owner, now=now)
         return jobs
 
@@ -105,14 +109,14 @@ class Preparer:
         except CannotBuild as problem:
             self._finish(session, delivery, now, DeliveryStatus.FAILED, problem.code, problem.text)
             return None
-        started = self._attempt_start(delivery.id, delivery.attempt_count, delivery.retry_key,
+        started = self._attempt_start(delivery.id, delivery.dedup_key, delivery.retry_key,
                                       delivery.retry_key_issued_at, delivery.first_attempt_at, delivery.due_at,
                                       delivery.late_seconds, keyed=keyed, now=now,
                                       generation=delivery.retry_key_generation, outgoing=outgoing)
-        return Job(delivery.id, number, started.retry_key, outgoing, now, started.attempt_count,
+        return Job(delivery.id, number, started.retry_key, outgoing, now, delivery.attempt_count + 1,
                    channel=channel), started
 
-    def _attempt_start(self, delivery_id: int, attempt_count: int, retry_key: str | None,
+    def _attempt_start(self, delivery_id: int, dedup_key: str, retry_key: str | None,
                        issued_at: dt.datetime | None, first_at: dt.datetime | None, due_at: dt.datetime | None,
                        late_seconds: int | None, *, keyed: bool, now: dt.datetime, generation: int,
                        outgoing: Outgoing) -> outbox.AttemptStart:
@@ -120,14 +124,13 @@ class Preparer:
         issues its key; the first attempt of any delivery records how late it went out."""
         if retry_key is None and keyed:
             assert self._database is not None  # read at the start of prepare()
-            # Derived, never drawn: every copy of this database sending this delivery presents this key.
-            digest = identity.request_digest(outgoing.endpoint, outgoing.to, outgoing.messages)
-            retry_key, issued_at = identity.retry_key(self._database, delivery_id, generation, digest), now
+            # Derived, never drawn: every copy of this database sending this message presents this key.
+            retry_key, issued_at = identity.retry_key(self._database, dedup_key, outgoing.to, generation), now
         if first_at is None:
             first_at = now
             if due_at is not None:
                 late_seconds = max(0, int((now - due_at).total_seconds()))
-        return outbox.AttemptStart(delivery_id, attempt_count + 1, retry_key, issued_at, first_at, late_seconds)
+        return outbox.AttemptStart(delivery_id, retry_key, issued_at, first_at, late_seconds)
 
     def _finish(self, session: Session, delivery: Delivery, now: dt.datetime, status: DeliveryStatus,
                 code: str | None, message: Text | str | None, *, reason: CancelReason | None = None,

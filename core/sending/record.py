@@ -2,7 +2,10 @@
 policy, and applied to its row under the lease, with the holds, fallbacks and alerts it causes.
 
 All attempts go in one INSERT and all sent rows in one UPDATE; retries, throttles and failures are
-one guarded transition each. A row whose lease another sender took over is left to that sender.
+one guarded transition each. An attempt counts against the retry budget here, once its outcome is
+known (or, after a timeout, it may have reached the channel), never when it is claimed: a sender
+killed with the request in flight spends nothing, and the retry reuses the committed key, so LINE
+answers 409 if the request had reached it. A row whose lease another sender took over is left to that sender.
 Incidents opened here are announced only after the turn's transaction committed. A message
 accepted on a channel lifts that channel's hold and clears the incidents its acceptance disproves
 (core/alerts.py says which), so they never outlive their cause.
@@ -75,7 +78,7 @@ class Recorder:
             elif decision.outcome is Outcome.SENT:
                 # A 409 keeps the id of the earlier request LINE accepted.
                 sent.append(outbox.Accepted(job.delivery_id, None if result.http_status == 409 else result.request_id,
-                                            result.accepted_request_id))
+                                            result.accepted_request_id, job.attempt_count))
                 sent_on.add(job.channel)
             else:
                 self._record_unsent(session, job, decision, now)
@@ -99,14 +102,13 @@ class Recorder:
         if decision.outcome is Outcome.RETRY:
             applied = outbox.transition(session, job.delivery_id, expected=_PROCESSING, owner=self._owner, now=now,
                                         status=DeliveryStatus.QUEUED, next_attempt_at=decision.next_attempt_at,
-                                        last_error_code=code, last_error_message=policy.stored_error(decision.message),
+                                        attempt_count=job.attempt_count, last_error_code=code, last_error_message=policy.stored_error(decision.message),
                                         last_error_at_recipient=decision.at_recipient)
             self._stats.retried += applied
         elif decision.outcome in (Outcome.THROTTLED, Outcome.HOLD):
             # The channel processed nothing: the attempt does not count against the retry budget.
             applied = outbox.transition(session, job.delivery_id, expected=_PROCESSING, owner=self._owner, now=now,
                                         status=DeliveryStatus.QUEUED, next_attempt_at=decision.next_attempt_at or now,
-                                        attempt_count=max(job.attempt_count - 1, 0),
                                         last_error_code=code, last_error_message=policy.stored_error(decision.message),
                                         last_error_at_recipient=decision.at_recipient)
             self._stats.throttled += applied
@@ -115,7 +117,8 @@ class Recorder:
         else:
             dead = decision.outcome is Outcome.DEAD
             applied = outbox.transition(session, job.delivery_id, expected=_PROCESSING, owner=self._owner, now=now,
-                                        status=DeliveryStatus.FAILED, last_error_code=code,
+                                        status=DeliveryStatus.FAILED, attempt_count=job.attempt_count,
+                                        last_error_code=code,
                                         last_error_message=policy.stored_error(decision.message),
                                         last_error_at_recipient=decision.at_recipient,
                                         dead_lettered_at=now if dead else None)

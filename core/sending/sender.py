@@ -39,7 +39,7 @@ from core.sending.submit import Submitter
 from core.sending.turn import Claimer, Connections
 from core.store import identity
 from core.store.db import Database, is_postgresql, retryable
-from core.store.models import Channel, Delivery, DeliveryStatus, utcnow
+from core.store.models import Channel, DeliveryStatus, utcnow
 from core.store.paths import DataPaths
 
 __all__ = ["IN_FLIGHT_ROUNDS", "Sender", "SenderConfig", "SenderEvents", "SenderStats"]
@@ -102,16 +102,20 @@ class Sender:
     # ----- control -----
 
     def start(self) -> Sender:
-        with self.db.write() as session:
-            freed = outbox.release_orphans(session, now=self.clock(), is_alive=outbox.pid_alive)
-        if freed:
-            log.info("freed %d deliveries leased by a sender that is no longer running", freed)
+        self._free_orphans()
         self.presence.start(self.clock(), is_alive=outbox.pid_alive)
         if is_postgresql(self.db.url):
             self.listener = OutboxListener(self.db.connect_url, self.wake).start()
         self._thread = threading.Thread(target=self._loop, name="shiftcast-sender", daemon=True)
         self._thread.start()
         return self
+
+    def _free_orphans(self) -> None:
+        """Give back at once what senders on this host that died still hold, rather than one lease later."""
+        with self.db.write() as session:
+            freed = outbox.release_orphans(session, now=self.clock(), is_alive=outbox.pid_alive)
+        if freed:
+            log.info("freed %d deliveries leased by a sender that is no longer running", freed)
 
     def wake(self) -> None:
         self._wake.set()
@@ -226,7 +230,11 @@ class Sender:
         return bool(finished or jobs or changed)
 
     def run_until_idle(self, *, max_turns: int = 10_000) -> SenderStats:
-        """Synchronous driving for tests and the CLI: loop until nothing is due or in flight."""
+        """Synchronous driving for tests and the CLI: loop until nothing is due or in flight.
+
+        A dead sender's rows are freed first, as start() does: otherwise they are neither due nor
+        in flight here, and a run after a crash would end without sending them."""
+        self._free_orphans()
         for _ in range(max_turns):
             busy = self.turn()
             if not busy and self._submitter.idle():
@@ -248,11 +256,9 @@ class Sender:
         with self.db.write() as session:
             if finished:
                 self._recorder.record(session, finished, now)
-            for delivery_id in not_started:
-                delivery = session.get(Delivery, delivery_id)
+            for delivery_id in not_started:  # never sent, never counted (attempts count when recorded)
                 outbox.transition(session, delivery_id, expected=[DeliveryStatus.PROCESSING], owner=self.owner,
-                                  now=now, status=DeliveryStatus.QUEUED, next_attempt_at=now,
-                                  attempt_count=max((delivery.attempt_count if delivery else 1) - 1, 0))
+                                  now=now, status=DeliveryStatus.QUEUED, next_attempt_at=now)
             # Whatever is still leased to it (a send that outlived the wait above) goes back now rather
             # than one lease later: another sender may take it at once, and its committed retry key
             # makes a resend of a request that did reach LINE come back as 409, not a second message.

@@ -3,12 +3,20 @@
 - The database identity is a random UUID made once, when the database is created (migration 0005,
   which also gives existing databases theirs). It lives in the database file, so every copy of a
   data folder — a restored backup, a folder copied to a new computer — carries the same one.
-- A retry key is derived, not drawn: UUIDv5 in the database identity's namespace over the delivery
-  id, the delivery's key generation and a digest of the request. Two copies of one folder that
-  send the same delivery present the same X-Line-Retry-Key, and LINE accepts only the first.
-  The digest keeps copies that went their own way after the copy from sharing a key between two
-  different messages that happen to have the same delivery id: LINE would answer 409 to the second
-  and it would never be sent.
+- A retry key is derived, not drawn: UUIDv5 in the database identity's namespace over what is sent
+  — the delivery's dedup key (message kind, subject, its version, and the channel when not LINE),
+  the recipient and the delivery's key generation — never the row's id, which is only its place in
+  one copy's outbox. Two copies of one folder, or two senders in two places, that send the same
+  message present the same X-Line-Retry-Key, and LINE accepts only the first, even when the copies
+  planned it under different delivery ids. A row that already has a key (one derived by the
+  earlier rule from its delivery id) keeps it: a retry must present the key its first request had.
+  A manual retry after a key expired derives the next generation's key (core/outbox/deliveries.py).
+- No digest of the request is in the key. It would tell apart requests that are one message: the
+  了解 button's postback data carries the delivery id, and a publication's image links are signed
+  as of its first send, so two copies would derive two keys and the teachers would get it twice.
+  The cost is the other way round: copies that went their own way after the copy and each made a
+  new subject under the same id (a shift added in each, same id, same version, same teacher) share
+  a key, and within LINE's day only the first of the two messages is sent.
 - The machine identity is a random UUID kept outside the data folder, in the user's configuration
   folder, so a copied data folder does not carry it. Each sender stamps it (with the host name, for
   people to read) into the database with the time it last sent, so a database that was recently sent
@@ -20,16 +28,13 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import hashlib
 import json
 import logging
 import os
 import socket
 import uuid
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import platformdirs
 from sqlalchemy import case, select, update
@@ -49,15 +54,13 @@ STAMP_EVERY = dt.timedelta(minutes=1)
 # ----- retry keys (pure) -----
 
 
-def request_digest(endpoint: str, to: str | tuple[str, ...], messages: Iterable[Mapping[str, Any]]) -> str:
-    """A digest of what a request says and to whom, the same in every copy that builds it alike."""
-    body = json.dumps([endpoint, to, list(messages)], ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(body.encode("utf-8")).hexdigest()
-
-
-def retry_key(database: str, delivery_id: int, generation: int, digest: str) -> str:
-    """The retry key of one delivery's `generation`-th key: the same wherever the same database sends it."""
-    return str(uuid.uuid5(uuid.UUID(database), f"delivery:{delivery_id}:{generation}:{digest}"))
+def retry_key(database: str, dedup_key: str, recipient: str | tuple[str, ...], generation: int) -> str:
+    """The `generation`-th retry key of the message `dedup_key` names, to `recipient` (a user or
+    group ID, or a multicast's IDs): the same wherever the same database sends that message."""
+    to = recipient if isinstance(recipient, str) else ",".join(sorted(recipient))
+    # A JSON list, not joined text: a dedup key may hold any character, and no two lists encode alike.
+    name = json.dumps(["message", dedup_key, to, generation], ensure_ascii=False, separators=(",", ":"))
+    return str(uuid.uuid5(uuid.UUID(database), name))
 
 
 # ----- the database's identity -----
