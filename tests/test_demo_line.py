@@ -21,7 +21,7 @@ from core.outbox.policy import BackoffPolicy
 from core.planning.planner import plan
 from core.receiving import acknowledge
 from core.sending.sender import Sender, SenderConfig
-from core.store import secrets
+from core.store import ack_key, secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Delivery, Shift, Teacher
@@ -99,7 +99,7 @@ def test_reply_ok_in_the_inbox_acknowledges_the_reminder(qtbot, ctx: AppContext,
     qtbot.waitUntil(lambda: len(_acknowledged(db)) == 1, timeout=10_000)
     [delivery_id] = _acknowledged(db)
     with db.read() as s:
-        key = keys.LINE_ACK_SECRET.read(s)
+        key = ack_key.held_key(s)
         assert key and ack.read_postback(key, postback_actions(first.message)[0]["data"]) == delivery_id
     qtbot.waitUntil(lambda: window.status_label.text().startswith("Tapped “了解” as "))
     settle(qtbot, ctx)
@@ -144,7 +144,7 @@ def test_the_grid_marks_a_tapped_shift_without_reading_the_month_again(
     _send_due_reminders(db, now)
     [first, *_] = _with_button(demo)
     with db.read() as s:
-        key = keys.LINE_ACK_SECRET.read(s)
+        key = ack_key.held_key(s)
         assert key
         delivery_id = ack.read_postback(key, postback_actions(first.message)[0]["data"])
         delivery = s.get(Delivery, delivery_id)

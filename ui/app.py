@@ -67,7 +67,7 @@ def run_gui(args: argparse.Namespace) -> int:
         log.info("another window is open for %s; asked it to come forward", paths.home)
         return 0
     try:
-        db = open_database(paths)
+        db = open_database(paths, keyring=mode not in ("demo", "screenshots"))  # the demo keeps its secrets in memory
     except Exception as exc:  # noqa: BLE001 - a window that cannot start says why in one box, never a traceback
         return _cannot_start(exc, paths)
     with db.read() as session:
