@@ -96,3 +96,29 @@ def test_the_grid_marks_a_shift_whose_teacher_tapped_ok_with_a_tooltip_saying_wh
     # Same times, same status, same size: only the mark tells the two cells apart.
     assert _paint(view, marked) != _paint(view, plain)
 
+
+def test_without_a_keyring_the_switch_says_the_button_is_off_and_switching_it_on_changes_nothing(
+        qtbot, ctx: AppContext, db: Database) -> None:  # type: ignore[no-untyped-def]
+    import keyring
+    from keyring.backends import fail
+
+    with db.write() as s:
+        keys.LINE_ACK_BUTTON.write(s, True)  # switched on while this computer still had its keyring
+    keyring.set_keyring(fail.Keyring())  # type: ignore[no-untyped-call]
+    view = SettingsView(ctx)
+    qtbot.addWidget(view)
+    view.show()
+    settle(qtbot, ctx)
+    line = view.line
+    assert line.ack.isChecked()
+    assert "button is off because its key cannot be read" in line.ack_state.text()
+    assert "SHIFTCAST_LINE_ACK_KEY" in line.ack_state.text()
+
+    line.ack.click()  # off: needs no key
+    settle(qtbot, ctx)
+    line.ack.click()  # on again: there is nowhere to keep a key
+    settle(qtbot, ctx)
+    assert "SHIFTCAST_LINE_ACK_KEY" in line.ack_state.text()
+    assert not line.ack.isChecked()
+    with db.read() as s:
+        assert not keys.LINE_ACK_BUTTON.read(s)
