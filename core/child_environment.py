@@ -34,6 +34,21 @@ FONTCONFIG = ("FONTCONFIG_FILE", "FONTCONFIG_PATH", "FONTCONFIG_SYSROOT", "XDG_C
 LIBPQ_PREFIX = "PG"
 
 
+# Shiftcast's own variables: its secrets and the overrides of where its data lives (SHIFTCAST_DB_URL,
+# SHIFTCAST_HOME); systemd's folder of credentials too.
+OWN_PREFIX = "SHIFTCAST_"
+CREDENTIALS_DIRECTORY = "CREDENTIALS_DIRECTORY"
+
+
+def without_own_variables(source: Mapping[str, str] | None = None) -> dict[str, str]:
+    """For Shiftcast started again as the demo: the whole environment (a window needs its display,
+    session bus and Qt's variables, more than an allow-list could name) but Shiftcast's own, so the
+    demo neither holds the real secrets nor opens the real database that SHIFTCAST_DB_URL names."""
+    found = os.environ if source is None else source
+    return {name: value for name, value in found.items()
+            if not name.upper().startswith(OWN_PREFIX) and name.upper() != CREDENTIALS_DIRECTORY}
+
+
 def child_environment(*, passes: Iterable[str] = (), prefixes: Iterable[str] = (), given: Mapping[str, str] | None = None,
                       source: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment for a child: of `source` (this process's environment), what every program
