@@ -64,6 +64,19 @@ def _acknowledged(db: Database) -> dict[int, dt.datetime]:
         return {d.id: d.acknowledged_at for d in s.scalars(select(Delivery).where(Delivery.acknowledged_at.is_not(None)))}
 
 
+def test_the_demo_keeps_its_button_key_out_of_the_managers_keyring(db: Database, now: dt.datetime, tmp_path: Any,
+                                                                    memory_keyring: Any) -> None:
+    assert demo_data.seed(db, now=now)
+    assert memory_keyring.store == {}  # the seed runs before the demo's own keyring is in place
+    environment = demo_data.DemoEnvironment(tmp_path / "demo").start(db)
+    try:
+        with db.read() as s:
+            assert ack.signer(s) is not None  # its key, made in the demo's keyring
+    finally:
+        environment.stop()
+    assert memory_keyring.store == {}
+
+
 def test_the_demo_starts_a_receiver_whose_address_the_simulator_knows(db: Database, demo: demo_data.DemoEnvironment
                                                                       ) -> None:
     receiver = demo.receiver
