@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -124,6 +126,25 @@ def test_the_demo_process_gets_a_demo_folder_and_none_of_this_windows_secrets_or
     seen = dict(entry.split("=", 1) for entry in written.read_text().split("\0") if "=" in entry)
     assert [name for name in seen if name.startswith("SHIFTCAST_")] == []  # nor the real database's URL
     assert seen["DISPLAY"] == ":7" and seen["PATH"] == os.environ["PATH"]  # what a window needs stays
+
+
+def test_the_demo_never_opens_the_database_shiftcast_db_url_names(tmp_path: Path) -> None:
+    """Started from a shell where SHIFTCAST_DB_URL points at the real data, the demo keeps to its own file."""
+    root = Path(__file__).resolve().parent.parent
+    env = os.environ | {"PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring", "QT_QPA_PLATFORM": "offscreen"}
+    real = tmp_path / "real"
+    made = subprocess.run([sys.executable, "main.py", "--home", str(real), "add-classroom", "本校"], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    env["SHIFTCAST_DB_URL"] = f"sqlite:///{(real / 'shiftcast.db').as_posix()}"
+    # --smoke prints one JSON line once the window is shown, then quits: the signal waited for.
+    done = subprocess.run([sys.executable, "main.py", "--home", str(tmp_path / "elsewhere"), "--smoke", "demo"],
+                          cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and '"smoke": "ok"' in done.stdout, done.stderr
+    with sqlite3.connect(real / "shiftcast.db") as connection:
+        assert connection.execute("SELECT key, value FROM settings").fetchall() == []  # no simulator address in it
+        assert connection.execute("SELECT name FROM classrooms").fetchall() == [("本校",)]
+    assert (tmp_path / "elsewhere" / "demo" / "shiftcast.db").exists()
 
 
 def test_the_tray_offers_sending_once_the_engine_has_started(qtbot, ctx: AppContext) -> None:

@@ -68,7 +68,9 @@ def run_gui(args: argparse.Namespace) -> int:
         log.info("another window is open for %s; asked it to come forward", paths.home)
         return 0
     try:
-        db = open_database(paths, keyring=mode not in ("demo", "screenshots"))  # the demo keeps its secrets in memory
+        demo = mode in ("demo", "screenshots")
+        # The demo's own file, whatever SHIFTCAST_DB_URL says: that names the real data. Its secrets stay in memory.
+        db = open_database(paths, url=paths.local_database_url() if demo else None, keyring=not demo)
     except Exception as exc:  # noqa: BLE001 - a window that cannot start says why in one box, never a traceback
         return _cannot_start(exc, paths)
     with db.read() as session:
