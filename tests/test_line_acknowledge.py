@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from core.channels.line import LineApiError, LineClient, access_from_settings
 from core.emulator import LineEmulator
@@ -299,3 +299,17 @@ def test_without_a_keyring_the_key_stays_unused_and_the_buttons_are_off_until_on
     assert receiver.dispatcher.wait_handled(2, timeout=30)
     assert delivery_id in _acknowledged(db, delivery_id)
     assert OLD_KEY.encode() not in _file_bytes(paths)
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_the_move_leaves_no_key_in_either_database_and_the_keyring_signs_as_the_old_key_did(
+        db: Database, paths: DataPaths, db_url: str, memory_keyring: Any) -> None:
+    _as_an_earlier_version_left_it(db)
+    open_database(paths, url=db_url).dispose()  # the next start
+    with db.read() as s:
+        assert not keys.LINE_ACK_SECRET.is_set(s)
+        assert OLD_KEY not in [value for (value,) in s.execute(text("SELECT value FROM settings"))]
+        assert ack_key.held_key(s) == OLD_KEY
+    open_database(paths, url=db_url).dispose()  # a later start finds nothing to move
+    with db.read() as s:
+        assert ack_key.held_key(s) == OLD_KEY
