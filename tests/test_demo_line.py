@@ -21,7 +21,7 @@ from core.outbox.policy import BackoffPolicy
 from core.planning.planner import plan
 from core.receiving import acknowledge
 from core.sending.sender import Sender, SenderConfig
-from core.store import secrets
+from core.store import ack_key, secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Delivery, Shift, Teacher
@@ -64,6 +64,19 @@ def _acknowledged(db: Database) -> dict[int, dt.datetime]:
         return {d.id: d.acknowledged_at for d in s.scalars(select(Delivery).where(Delivery.acknowledged_at.is_not(None)))}
 
 
+def test_the_demo_keeps_its_button_key_out_of_the_managers_keyring(db: Database, now: dt.datetime, tmp_path: Any,
+                                                                    memory_keyring: Any) -> None:
+    assert demo_data.seed(db, now=now)
+    assert memory_keyring.store == {}  # the seed runs before the demo's own keyring is in place
+    environment = demo_data.DemoEnvironment(tmp_path / "demo").start(db)
+    try:
+        with db.read() as s:
+            assert ack.signer(s) is not None  # its key, made in the demo's keyring
+    finally:
+        environment.stop()
+    assert memory_keyring.store == {}
+
+
 def test_the_demo_starts_a_receiver_whose_address_the_simulator_knows(db: Database, demo: demo_data.DemoEnvironment
                                                                       ) -> None:
     receiver = demo.receiver
@@ -99,7 +112,7 @@ def test_reply_ok_in_the_inbox_acknowledges_the_reminder(qtbot, ctx: AppContext,
     qtbot.waitUntil(lambda: len(_acknowledged(db)) == 1, timeout=10_000)
     [delivery_id] = _acknowledged(db)
     with db.read() as s:
-        key = keys.LINE_ACK_SECRET.read(s)
+        key = ack_key.held_key(s)
         assert key and ack.read_postback(key, postback_actions(first.message)[0]["data"]) == delivery_id
     qtbot.waitUntil(lambda: window.status_label.text().startswith("Tapped “了解” as "))
     settle(qtbot, ctx)
@@ -144,7 +157,7 @@ def test_the_grid_marks_a_tapped_shift_without_reading_the_month_again(
     _send_due_reminders(db, now)
     [first, *_] = _with_button(demo)
     with db.read() as s:
-        key = keys.LINE_ACK_SECRET.read(s)
+        key = ack_key.held_key(s)
         assert key
         delivery_id = ack.read_postback(key, postback_actions(first.message)[0]["data"])
         delivery = s.get(Delivery, delivery_id)

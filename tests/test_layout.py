@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # demo (app) and the front ends start it.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("texts",),
-    ("errors", "version", "resources", "logs", "startup", "addresses"),
+    ("errors", "version", "resources", "logs", "startup", "addresses", "child_environment"),
     ("store",),
     ("roster",),
     ("messages",),

@@ -10,6 +10,7 @@ from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QLabel, QStyleOptionViewItem
 
 from core.messages import ack
+from core.store import ack_key
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Channel, Delivery, DeliveryKind, DeliveryStatus, ShiftStatus
@@ -38,7 +39,7 @@ def test_the_ack_switch_turns_the_button_on_and_off_and_says_when_taps_are_seen(
     line.ack.click()
     settle(qtbot, ctx)
     with db.read() as s:
-        assert keys.LINE_ACK_BUTTON.read(s) and keys.LINE_ACK_SECRET.read(s)  # on, with its signing key
+        assert keys.LINE_ACK_BUTTON.read(s) and ack_key.held_key(s)  # on, with its signing key
         assert ack.signer(s) is not None  # reminders sent from now on carry the button
     assert "carry a “了解” button" in line.ack_state.text()
 
@@ -94,3 +95,30 @@ def test_the_grid_marks_a_shift_whose_teacher_tapped_ok_with_a_tooltip_saying_wh
     assert "了解" not in plain.data(Qt.ItemDataRole.ToolTipRole)
     # Same times, same status, same size: only the mark tells the two cells apart.
     assert _paint(view, marked) != _paint(view, plain)
+
+
+def test_without_a_keyring_the_switch_says_the_button_is_off_and_switching_it_on_changes_nothing(
+        qtbot, ctx: AppContext, db: Database) -> None:  # type: ignore[no-untyped-def]
+    import keyring
+    from keyring.backends import fail
+
+    with db.write() as s:
+        keys.LINE_ACK_BUTTON.write(s, True)  # switched on while this computer still had its keyring
+    keyring.set_keyring(fail.Keyring())  # type: ignore[no-untyped-call]
+    view = SettingsView(ctx)
+    qtbot.addWidget(view)
+    view.show()
+    settle(qtbot, ctx)
+    line = view.line
+    assert line.ack.isChecked()
+    assert "button is off because its key cannot be read" in line.ack_state.text()
+    assert "SHIFTCAST_LINE_ACK_KEY" in line.ack_state.text()
+
+    line.ack.click()  # off: needs no key
+    settle(qtbot, ctx)
+    line.ack.click()  # on again: there is nowhere to keep a key
+    settle(qtbot, ctx)
+    assert "SHIFTCAST_LINE_ACK_KEY" in line.ack_state.text()
+    assert not line.ack.isChecked()
+    with db.read() as s:
+        assert not keys.LINE_ACK_BUTTON.read(s)

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QIcon
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from core.sending.engine import Engine
@@ -90,25 +96,55 @@ def test_smoke_start_prints_one_json_line(qtbot, paths: DataPaths, capsys: pytes
     assert paths.database.exists()
 
 
-def test_the_demo_process_gets_a_demo_folder_inside_this_windows_data_folder(
+def test_the_demo_process_gets_a_demo_folder_and_none_of_this_windows_secrets_or_database(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from PySide6.QtCore import QProcess
-
     from core.app import demo
     from ui import app as ui_app
 
-    started: list[tuple[str, list[str]]] = []
-
-    def start_detached(program: str, arguments: list[str]) -> tuple[bool, int]:
-        started.append((program, arguments))
-        return True, 1
-
-    monkeypatch.setattr(QProcess, "startDetached", start_detached)
+    # A stand-in for the interpreter (or the frozen app): it writes its arguments and its environment.
+    stand_in = tmp_path / "bin" / "python"
+    stand_in.parent.mkdir()
+    stand_in.write_text('#!/bin/sh\nhere="$(dirname "$0")"\nprintf "%s\\n" "$@" > "$here/arguments"\n'
+                        'env -0 > "$here/environment.part" && mv "$here/environment.part" "$here/environment"\n')
+    stand_in.chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(stand_in))
+    for name, value in {"SHIFTCAST_LINE_TOKEN": "real-token", "SHIFTCAST_SMTP_PASSWORD": "real-password",
+                        "SHIFTCAST_LINE_CHANNEL_SECRET": "real-secret", "SHIFTCAST_LINE_ACK_KEY": "real-key",
+                        "SHIFTCAST_DB_URL": "postgresql+psycopg://shiftcast:real-pw@db.invalid/shiftcast",
+                        "DISPLAY": ":7"}.items():
+        monkeypatch.setenv(name, value)
     chosen = tmp_path / "chosen home"
     assert ui_app.start_demo_process(chosen)
-    [(_, arguments)] = started
+    written = tmp_path / "bin" / "environment"
+    deadline = time.monotonic() + 60
+    while not written.exists():  # the signal: the stand-in wrote what it was given
+        assert time.monotonic() < deadline, "the demo process did not start"
+        QTest.qWait(20)
+    arguments = (tmp_path / "bin" / "arguments").read_text().splitlines()
     assert arguments[-3:] == ["--home", str(chosen), "demo"]
     assert demo.demo_home(chosen) == chosen / "demo"  # where that process then keeps its data
+    seen = dict(entry.split("=", 1) for entry in written.read_text().split("\0") if "=" in entry)
+    assert [name for name in seen if name.startswith("SHIFTCAST_")] == []  # nor the real database's URL
+    assert seen["DISPLAY"] == ":7" and seen["PATH"] == os.environ["PATH"]  # what a window needs stays
+
+
+def test_the_demo_never_opens_the_database_shiftcast_db_url_names(tmp_path: Path) -> None:
+    """Started from a shell where SHIFTCAST_DB_URL points at the real data, the demo keeps to its own file."""
+    root = Path(__file__).resolve().parent.parent
+    env = os.environ | {"PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring", "QT_QPA_PLATFORM": "offscreen"}
+    real = tmp_path / "real"
+    made = subprocess.run([sys.executable, "main.py", "--home", str(real), "add-classroom", "本校"], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    env["SHIFTCAST_DB_URL"] = f"sqlite:///{(real / 'shiftcast.db').as_posix()}"
+    # --smoke prints one JSON line once the window is shown, then quits: the signal waited for.
+    done = subprocess.run([sys.executable, "main.py", "--home", str(tmp_path / "elsewhere"), "--smoke", "demo"],
+                          cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and '"smoke": "ok"' in done.stdout, done.stderr
+    with sqlite3.connect(real / "shiftcast.db") as connection:
+        assert connection.execute("SELECT key, value FROM settings").fetchall() == []  # no simulator address in it
+        assert connection.execute("SELECT name FROM classrooms").fetchall() == [("本校",)]
+    assert (tmp_path / "elsewhere" / "demo" / "shiftcast.db").exists()
 
 
 def test_the_tray_offers_sending_once_the_engine_has_started(qtbot, ctx: AppContext) -> None:

@@ -481,12 +481,13 @@ def test_a_tap_received_while_the_view_is_open_shows_without_a_reload(qtbot, ctx
     from core.messages import ack
     from core.receiving import acknowledge
     from core.receiving.server import WebhookReceiver
+    from core.store import ack_key
     from tests.linefixtures import user_id
 
     secret = "0f1e2d3c4b5a69780f1e2d3c4b5a6978"
     with db.write() as s:
         acknowledge.enable(s, True)
-        key = ack.signing_key(s)
+        key = ack_key.signing_key(s)
         who = f.teacher(s, "佐藤", 1, line_user_id=user_id(1))
         teacher_id = who.id
     tapped = _add(db, now, "shift_reminder:shift:1:v1", status=DeliveryStatus.SENT, sent_at=now,

@@ -11,11 +11,12 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QProcess, QTimer
+from PySide6.QtCore import QCoreApplication, QProcess, QProcessEnvironment, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from core.app import demo as demo_data
+from core.child_environment import without_own_variables
 from core.errors import ShiftcastError
 from core.resources import resource
 from core.store import secrets
@@ -67,7 +68,9 @@ def run_gui(args: argparse.Namespace) -> int:
         log.info("another window is open for %s; asked it to come forward", paths.home)
         return 0
     try:
-        db = open_database(paths)
+        demo = mode in ("demo", "screenshots")
+        # The demo's own file, whatever SHIFTCAST_DB_URL says: that names the real data. Its secrets stay in memory.
+        db = open_database(paths, url=paths.local_database_url() if demo else None, keyring=not demo)
     except Exception as exc:  # noqa: BLE001 - a window that cannot start says why in one box, never a traceback
         return _cannot_start(exc, paths)
     with db.read() as session:
@@ -337,7 +340,13 @@ def start_demo_process(home: Path) -> bool:
     """Demo mode runs as its own process with its own data folder (`<home>/demo`, beside this window's
     data, whichever folder that is), so it never mixes with real data."""
     arguments = ["--home", str(home), "demo"]
-    if getattr(sys, "frozen", False):
-        return QProcess.startDetached(sys.executable, arguments)[0]
-    main = Path(__file__).resolve().parent.parent / "main.py"
-    return QProcess.startDetached(sys.executable, [str(main), *arguments])[0]
+    if not getattr(sys, "frozen", False):
+        arguments.insert(0, str(Path(__file__).resolve().parent.parent / "main.py"))
+    process = QProcess()
+    process.setProgram(sys.executable)
+    process.setArguments(arguments)
+    environment = QProcessEnvironment()
+    for name, value in without_own_variables().items():
+        environment.insert(name, value)
+    process.setProcessEnvironment(environment)
+    return bool(process.startDetached())  # the instance form returns whether it started (its stub says a tuple)

@@ -14,6 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QTranslator
 
 from core import texts
+from core.child_environment import child_environment
 from core.resources import resource
 from core.texts import Text, language
 from core.texts.formats import Language
@@ -76,7 +77,8 @@ def compiled(language: str, cache_dir: Path) -> Path | None:
         log.warning("no lrelease found; the interface stays in English")
         return None
     cache_dir.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run([tool, "-silent", str(source), "-qm", str(target)], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([tool, "-silent", str(source), "-qm", str(target)], capture_output=True, text=True, timeout=60,
+                          env=child_environment())
     if done.returncode != 0 or not target.is_file():
         log.warning("could not compile translations: %s", done.stderr.strip())
         return None

@@ -8,7 +8,10 @@ from PySide6.QtWidgets import QCheckBox, QGroupBox, QLineEdit, QPushButton, QVBo
 from core.channels.line import DEFAULT_BASE_URL, LineApiError
 from core.receiving import acknowledge
 from core.setup import line
+from core.store import ack_key
 from core.store import setting_keys as keys
+from core.store.secrets import SecretStoreError
+from core.texts import t
 from ui.context import AppContext
 from ui.settings_widgets import (
     Expander,
@@ -121,14 +124,24 @@ class LineSection(QGroupBox):
         self.ctx.tasks.run(self._read_ack, self._show_ack,
                            lambda exc: report(self, self.ack_state, exc, self.ctx.paths), owner=self, latest="ack")
 
-    def _read_ack(self) -> bool:
+    def _read_ack(self) -> tuple[bool, SecretStoreError | None]:
+        """Whether the buttons are on, and why they are off after all (no keyring to read their key from)."""
         with self.ctx.db.read() as session:
-            return keys.LINE_ACK_BUTTON.read(session)
+            on = keys.LINE_ACK_BUTTON.read(session)
+            try:
+                if on:
+                    ack_key.held_key(session)
+            except SecretStoreError as exc:
+                return on, SecretStoreError(t("ack.button_off", detail=exc.text))
+        return on, None
 
-    def _show_ack(self, on: bool) -> None:
+    def _show_ack(self, state: tuple[bool, SecretStoreError | None]) -> None:
+        on, problem = state
         self.ack.blockSignals(True)  # showing the stored state is not the manager switching it
         self.ack.setChecked(on)
         self.ack.blockSignals(False)
+        if problem is not None:
+            report(self, self.ack_state, problem, self.ctx.paths)
 
     def _hold_changed(self, _reason: object) -> None:
         self.reload()

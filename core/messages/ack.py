@@ -1,13 +1,15 @@
 """The 了解 (acknowledge) button of LINE reminders and corrections, and its signed postback data.
 
 A button's `data` is `ack:<delivery id>:<MAC>`, the MAC being HMAC-SHA256 over `ack:<delivery id>`
-with a key made once per database (a setting, never shown). LINE hands the data back unchanged in
+with a key made once per database and kept with the other secrets, never in the database
+(core/store/ack_key.py), so a copy of the database cannot make buttons. LINE hands the data back unchanged in
 the postback event, so only a button this database built can acknowledge a delivery, and nobody
 can make one for another delivery by changing the number. Whether the buttons are sent at all is
 the manager's choice (LINE_ACK_BUTTON, off by default): taps are seen only while the receiver runs.
 
 Signing and reading are pure; `signer` reads the setting and the key (making the key on first use,
-so it is called in a write transaction: the sender's claim, or a webhook handler).
+so it is called in a write transaction: the sender's claim, or a webhook handler). Without a keyring
+to hold the key the buttons are off: messages go without one, and nothing stops sending.
 """
 
 from __future__ import annotations
@@ -15,17 +17,24 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import secrets
+import logging
+import threading
 from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.orm import Session
 
+from core.store import ack_key
 from core.store import setting_keys as keys
+from core.store.secrets import SecretStoreError
+from core.texts import t
+from core.texts.message import logged
 
 PREFIX = "ack"
 LABELS = {"ja": "了解", "en": "OK"}
 DEFAULT_ACCENT = "#1B7F5B"
+log = logging.getLogger(__name__)
+_said_off = threading.Event()  # the buttons being off for want of a keyring is logged once, not per batch
 
 
 def _mac(key: str, delivery_id: int) -> str:
@@ -70,18 +79,16 @@ def with_button(message: dict[str, Any], data: str | None, language: str) -> dic
     return {**message, "contents": {**contents, "footer": button(data, language, accent or DEFAULT_ACCENT)}}
 
 
-def signing_key(session: Session) -> str:
-    """This database's key, made on first use (in a write transaction)."""
-    key = keys.LINE_ACK_SECRET.read(session)
-    if not key:
-        key = secrets.token_urlsafe(32)
-        keys.LINE_ACK_SECRET.write(session, key)
-    return key
-
-
 def signer(session: Session) -> Callable[[int], str] | None:
-    """What makes a delivery's button data, or None while the buttons are off."""
+    """What makes a delivery's button data, or None while the buttons are off or their key cannot be
+    kept (no keyring: said once in the log, and the message goes without the button)."""
     if not keys.LINE_ACK_BUTTON.read(session):
         return None
-    key = signing_key(session)
+    try:
+        key = ack_key.signing_key(session)
+    except SecretStoreError as exc:
+        if not _said_off.is_set():
+            _said_off.set()
+            log.warning("%s", logged(t("ack.button_off", detail=exc.text)))
+        return None
     return lambda delivery_id: postback_data(key, delivery_id)

@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from core.child_environment import FONTCONFIG, child_environment
 from core.errors import ShiftcastError
 from core.resources import resource
 from core.texts import t
@@ -62,7 +63,8 @@ def _fontconfig_candidates() -> list[str]:
     if not shutil.which("fc-match"):
         return []
     try:
-        done = subprocess.run(["fc-match", "-f", "%{file}\n", ":lang=ja"], capture_output=True, text=True, timeout=5)
+        done = subprocess.run(["fc-match", "-f", "%{file}\n", ":lang=ja"], capture_output=True, text=True, timeout=5,
+                              env=child_environment(passes=FONTCONFIG))
     except (OSError, subprocess.SubprocessError):
         return []
     return [line for line in done.stdout.splitlines() if line.strip()]

@@ -1,9 +1,9 @@
 """了解 taps: a postback from a reminder's or correction's button marks that delivery acknowledged.
 
 The buttons are off by default (LINE_ACK_BUTTON; core/messages/ack.py builds them and signs their
-data). A postback counts when its data carries a delivery id with a valid MAC of this database's key,
-the delivery is a LINE reminder or correction, and the user who tapped is the teacher it went to;
-the first tap sets `acknowledged_at` (to when it was tapped) and later ones change nothing. Anything
+data). A postback counts when its data carries a delivery id with a valid MAC of this database's key
+(kept in the keyring, core/store/ack_key.py), the delivery is a LINE reminder or correction, and the
+user who tapped is the teacher it went to; the first tap sets `acknowledged_at` (to when it was tapped) and later ones change nothing. Anything
 else, forged data included, is ignored without a reply. Taps are seen only while the receiver runs;
 LINE's "Webhook redelivery" brings the ones made meanwhile, as far as LINE keeps them.
 """
@@ -19,9 +19,11 @@ from sqlalchemy.orm import Session
 
 from core.messages import ack
 from core.receiving.events import ReceivedEvent
-from core.store import hooks
+from core.store import ack_key, hooks
 from core.store import setting_keys as keys
 from core.store.models import Channel, Delivery, DeliveryKind, Teacher
+from core.store.secrets import SecretStoreError
+from core.texts.message import logged
 
 log = logging.getLogger(__name__)
 TYPES = frozenset({"postback"})
@@ -33,7 +35,7 @@ def enable(session: Session, on: bool) -> None:
     """Switch the buttons on or off (the key is made when they are first switched on)."""
     keys.LINE_ACK_BUTTON.write(session, on)
     if on:
-        ack.signing_key(session)
+        ack_key.signing_key(session)  # no keyring: SecretStoreError, and the transaction keeps the buttons off
 
 
 class AckHandler:
@@ -44,7 +46,11 @@ class AckHandler:
         data = postback.get("data") if isinstance(postback, dict) else None
         if event.source_type != "user" or not event.user_id or not isinstance(data, str):
             return
-        key = keys.LINE_ACK_SECRET.read(session)
+        try:
+            key = ack_key.held_key(session)
+        except SecretStoreError as exc:
+            log.warning("a 了解 postback was ignored: %s", logged(exc.text))
+            return
         delivery_id = ack.read_postback(key, data) if key else None
         if delivery_id is None:
             if data.startswith(ack.PREFIX + ":"):

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import IO, Protocol
 from urllib.parse import urlsplit
 
+from core.child_environment import NETWORK, child_environment
 from core.errors import ShiftcastError
 from core.receiving.server import PATH
 from core.texts import Text, t
@@ -211,7 +212,8 @@ class QuickTunnel:
             try:
                 process = subprocess.Popen(
                     command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                    text=True, encoding="utf-8", errors="replace", **options)  # type: ignore[call-overload]
+                    text=True, encoding="utf-8", errors="replace", env=child_environment(passes=NETWORK),
+                    **options)  # type: ignore[call-overload]
             except OSError as exc:
                 raise AddressError(AddressProblem.NOT_STARTED,
                                    t("address.cannot_start", detail=str(exc.strerror or exc))) from None

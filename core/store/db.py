@@ -209,6 +209,20 @@ def backup_sqlite(source: str, target: str) -> None:
         src.close()
 
 
+def erase_deleted(path: str, *, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S) -> bool:
+    """Rebuild the SQLite file (VACUUM) and fold its WAL into it (checkpoint, TRUNCATE), so rows deleted
+    before leave no bytes behind: a DELETE only marks their space free, and the WAL keeps older copies
+    of pages. False when another connection's read kept the checkpoint from finishing; SQLite's own
+    checkpoints overwrite the rest later."""
+    connection = sqlite3.connect(path, timeout=busy_timeout_s, isolation_level=None)
+    try:
+        connection.execute("VACUUM")
+        busy, _, _ = connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    finally:
+        connection.close()
+    return not busy
+
+
 def describe_error(exc: BaseException) -> str:
     """One line for the user: the driver's own message, without SQLAlchemy's background link."""
     original = getattr(exc, "orig", None) or exc

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import inspect, text
 
+from core.child_environment import LIBPQ_PREFIX, child_environment
 from core.errors import DatabaseError
 from core.store.db import Database, backup_sqlite, describe_error, is_postgresql, sqlite_file_of
 from core.texts import Text, t
@@ -132,9 +132,10 @@ def dump_postgresql(db: Database, backup_dir: Path, revision: str, *, pg_dump: s
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S-%f")
     target = backup_dir / f"shiftcast-{stamp}-before-{revision}.pgdump"
     url = db.connect_url
-    env = dict(os.environ)
-    if url.password is not None:
-        env["PGPASSWORD"] = str(url.password)  # never on the command line, where other users could read it
+    # The password alone, never on the command line (where other users could read it) and never the
+    # rest of this process's environment, which may hold the URL with it and the other secrets.
+    given = {} if url.password is None else {"PGPASSWORD": str(url.password)}
+    env = child_environment(prefixes=[LIBPQ_PREFIX], given=given)
     command = [program, "--format=custom", "--no-owner", f"--file={target}",
                f"--host={url.host or 'localhost'}", f"--port={url.port or 5432}", f"--dbname={url.database}"]
     if url.username:

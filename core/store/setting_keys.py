@@ -47,7 +47,8 @@ LINE_GROUP_MEMBERS = SettingFamily(
     "line.group_members.", lambda name: IntSetting(name, t("setting.label.line.group_members"), minimum=0))
 # Reminders and corrections carry a 了解 button (core/receiving/acknowledge.py); off unless the manager turns it on.
 LINE_ACK_BUTTON = FlagSetting("line.ack_button", t("setting.label.line.ack_button"))
-# The key the buttons' postback data is signed with: made once, on first use; never shown.
+# Where versions before kept the key the buttons' postback data is signed with. The key now lives in the
+# keyring (core/store/ack_key.py), which moves it from here at start-up and removes this row.
 LINE_ACK_SECRET = TextSetting("line.ack_secret", t("setting.label.line.ack_secret"), max_length=100)
 
 # ----- the sender (support and tests tune these; unset, the sender's own defaults apply) -----

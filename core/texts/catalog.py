@@ -314,6 +314,20 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "keyring.secret_file_unreadable": ("cannot read the secret file {path} ({env}): {detail}",
                                        "シークレットファイル {path}（{env}）を読み込めません: {detail}"),
     "keyring.secret_file_empty": ("the secret file {path} ({env}) is empty", "シークレットファイル {path}（{env}）が空です。"),
+    "ack.key_stays_in_database": ("the 了解 button key could not be moved from the database to the keyring ({detail}): "
+                                  "it stays in the database unused, and messages carry no 了解 button until a keyring "
+                                  "can keep the key",
+                                  "了解ボタンの署名キーをデータベースからキーリングへ移せませんでした（{detail}）。"
+                                  "キーはデータベースに残りますが使いません。キーリングが使えるようになるまで、"
+                                  "メッセージに了解ボタンは付きません。"),
+    "ack.keyring_lost_key": ("the keyring did not give the key back after saving it",
+                             "キーリングに保存したキーを読み出せませんでした"),
+    "ack.database_key_replaced": ("the keyring already held another 了解 button key for this database; that key is "
+                                  "kept, and buttons signed with the database's old key no longer count",
+                                  "キーリングにはこのデータベースの別の了解ボタンの署名キーがすでにあります。"
+                                  "そのキーを使い続けるため、データベースにあった古いキーで署名されたボタンは無効になります。"),
+    "ack.button_off": ("the 了解 button is off because its key cannot be read: {detail}",
+                       "了解ボタンの署名キーを読み出せないため、了解ボタンはオフになっています: {detail}"),
     "db.open_failed": ("could not open the database: {detail}", "データベースを開けませんでした: {detail}"),
     "db.upgrade_failed": ("could not upgrade the database: {detail}{hint}", "データベースを更新できませんでした: {detail}{hint}"),
     "db.backup_at": ("; the database before the upgrade is saved at {path}", "（更新前のデータベースは {path} に保存してあります）"),
