@@ -321,6 +321,8 @@ def run(args: argparse.Namespace, *, paths: DataPaths | None = None) -> int:
             finally:
                 db.dispose()
         sys.stdout.flush()  # a closed pipe shows here for output still in the buffer
+        if code == 0:
+            _say_log_failure()
         return code
     except BrokenPipeError as exc:
         if not _stdout_reader_gone():  # a socket's broken pipe (a mail server hanging up) is a real error
@@ -330,9 +332,13 @@ def run(args: argparse.Namespace, *, paths: DataPaths | None = None) -> int:
         _stdout_to_devnull()
         return 0
     except ShiftcastError as exc:
+        from core.store.db import storage_problem
+
+        # A database that could not be opened or upgraded names the disk's own trouble when it is one.
+        text = storage_problem(exc, database=_database_file(paths)) or exc.text
         # The log keeps English and the code, for a support request; the manager reads their language.
-        log.info("%s failed: %s", args.command, logged(exc.text), extra=_file_only())
-        print(f"shiftcast: {words.say(exc.text)}", file=sys.stderr)
+        log.info("%s failed: %s", args.command, logged(text), extra=_file_only())
+        print(f"shiftcast: {words.say(text)}", file=sys.stderr)
         return EXIT_FAILED
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, never a traceback
         return _failed(exc, args, paths, log_file)
@@ -352,6 +358,16 @@ def _failed(exc: Exception, args: argparse.Namespace, paths: DataPaths | None, l
     where = t("cli.details_in", path=str(log_file)) if log_file else ""
     print("shiftcast: " + words.line("cli.unexpected", kind=exc.__class__.__name__, where=where), file=sys.stderr)
     return EXIT_FAILED
+
+
+def _say_log_failure() -> None:
+    """A verb that did its work while its log file could not be written says so, once, in one line."""
+    from core.logs import write_failure
+    from core.store.data_folder import folder_problem
+
+    failure = write_failure()
+    if failure is not None:
+        print(f"shiftcast: {words.say(folder_problem(t('word.log_file'), *failure))}", file=sys.stderr)
 
 
 def _database_file(paths: DataPaths | None) -> str | None:
