@@ -382,7 +382,10 @@ def _database_file(paths: DataPaths | None) -> str | None:
 def _open_data_folder(args: argparse.Namespace, paths: DataPaths | None) -> tuple[DataPaths, Path]:
     from core.store.data_folder import open_data_folder
 
-    return open_data_folder(args.home, stderr=args.command == "sender", paths=paths)
+    # The sender that runs until stopped tells its progress on the terminal; every other verb, `sender
+    # --until-idle` too, prints only its own result there, and its log lines go to the log file.
+    watched = args.command == "sender" and not getattr(args, "until_idle", False)
+    return open_data_folder(args.home, stderr=watched, paths=paths)
 
 
 def _file_only() -> dict[str, bool]:
