@@ -145,6 +145,10 @@ def cmd_import(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
                 result = csv_files.import_shifts(session, data, now=_now())
     except csv_files.CsvImportError as exc:
         log.info("import of %s refused: %s", args.file, logged(exc.text), extra=_file_only())
+        if len(exc.problems) == 1:
+            print("shiftcast: " + words.line("cli.import.rejected_one", path=str(args.file),
+                                             problem=exc.problems[0].text), file=sys.stderr)
+            return EXIT_FAILED
         print("shiftcast: " + words.line("cli.import.rejected", path=str(args.file), count=len(exc.problems)),
               file=sys.stderr)
         for problem in exc.problems:

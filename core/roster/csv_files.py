@@ -17,6 +17,7 @@ import csv
 import datetime as dt
 import io
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,6 +51,10 @@ STATUS_WORDS = {
     "canceled": ShiftStatus.CANCELED, "cancelled": ShiftStatus.CANCELED, "取消": ShiftStatus.CANCELED,
 }
 MAX_BYTES = 20 * 1024 * 1024
+# Far beyond any real file (7 columns; a row's longest cells are a 1,000-character note and a few names),
+# so that a header of 200,000 columns or a line of megabytes is refused at once with its line number.
+MAX_COLUMNS = 100
+MAX_LINE_CHARACTERS = 10_000
 # Cells a spreadsheet would run as a formula. Apostrophes already in front are counted in, so a text
 # that itself starts with "'=" gains one more on export and loses exactly that one on import.
 _FORMULA = re.compile(r"'*[=+\-@\t\r]")
@@ -113,13 +118,18 @@ def _rows(text: str, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str,
         raise CsvImportError([RowProblem(1, t("csv.empty"))]) from None
     except csv.Error as exc:
         raise CsvImportError([RowProblem(1, _unreadable(exc))]) from None
+    if len(header) > MAX_COLUMNS:
+        raise CsvImportError([RowProblem(1, t("csv.too_many_columns", count=len(header), limit_count=MAX_COLUMNS))])
+    too_wide = _too_wide(header)
+    if too_wide is not None:
+        raise CsvImportError([RowProblem(1, too_wide)])
     names = [ALIASES.get(h.strip().lower(), h.strip().lower()) for h in header]
     missing = [c for c in required if c not in names]
     if missing:
         raise CsvImportError(
             [RowProblem(1, t("csv.missing_columns", missing=tuple(missing), found=tuple(header)))]
         )
-    duplicated = sorted({n for n in names if n and names.count(n) > 1})
+    duplicated = sorted(n for n, times in Counter(names).items() if n and times > 1)
     if duplicated:
         raise CsvImportError([RowProblem(1, t("csv.duplicate_columns", columns=tuple(duplicated)))])
     while True:
@@ -136,7 +146,17 @@ def _rows(text: str, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str,
         if len(values) > len(names):
             yield line, _Unreadable(t("csv.too_many_fields", fields=len(values), columns=len(names)))
             continue
+        too_wide = _too_wide(values)
+        if too_wide is not None:
+            yield line, _Unreadable(too_wide)
+            continue
         yield line, {n: unescape(v).strip() for n, v in zip(names, values, strict=False)}
+
+
+def _too_wide(values: list[str]) -> Text | None:
+    """Why a line is far longer than any real row, if it is."""
+    length = sum(len(v) for v in values) + len(values) - 1  # the commas between the cells
+    return t("csv.line_too_long", count=length, limit_count=MAX_LINE_CHARACTERS) if length > MAX_LINE_CHARACTERS else None
 
 
 class _Unreadable(dict[str, str]):
@@ -154,6 +174,8 @@ def _unreadable(exc: csv.Error) -> Text:
         return t("csv.unclosed_quote")
     if "expected after" in text:
         return t("csv.text_after_quote")
+    if "field larger than field limit" in text:
+        return t("csv.cell_too_long", limit_count=csv.field_size_limit())
     return t("csv.unreadable", detail=text)
 
 
@@ -183,7 +205,7 @@ def _date(text: str) -> dt.date:
     try:
         year, month, day = (int(p) for p in cleaned.split("-"))
         parsed = dt.date(year, month, day)
-    except ValueError:
+    except (ValueError, OverflowError):  # a year of 20 digits does not fit a C long
         raise ValidationError(t("csv.bad_date", text=text)) from None
     return rules.check_day(parsed)
 
