@@ -118,3 +118,17 @@ def test_a_year_of_twenty_digits_in_a_csv_is_a_bad_date(home: Path, tmp_path: Pa
                       "本校,佐藤,99999999999999999999-01-01,16:00,21:00\n", encoding="utf-8")
     one_line(shiftcast(home, "--lang", lang, "import", "shifts", str(shifts)), str(shifts), said)
     assert listing(home, "shifts") == []
+
+
+HUGE = "99999999999999999999"
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("argv", [["deliveries", "--limit", HUGE], ["retry", HUGE], ["cancel", HUGE],
+                                  ["emulator", "--port", HUGE]])
+def test_a_number_of_twenty_digits_is_out_of_range_in_one_line(home: Path, lang: str, argv: list[str]) -> None:
+    done = shiftcast(home, "--lang", lang, *argv)
+    assert done.returncode == 2 and "OverflowError" not in done.stderr and "Traceback" not in done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and HUGE in lines[0], done.stderr[:3000]
+    assert ("is out of range" if lang == "en" else "は範囲外です") in lines[0]
