@@ -132,3 +132,24 @@ def test_a_number_of_twenty_digits_is_out_of_range_in_one_line(home: Path, lang:
     lines = done.stderr.splitlines()
     assert len(lines) == 1 and HUGE in lines[0], done.stderr[:3000]
     assert ("is out of range" if lang == "en" else "は範囲外です") in lines[0]
+
+
+SHORTENED = {"en": "… (100,000 characters)", "ja": "…（100,000文字）"}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_value_of_100000_characters_is_echoed_by_its_start_and_length(home: Path, lang: str) -> None:
+    month = "2" * 100_000
+    line = one_line(shiftcast(home, "--lang", lang, "shifts", "--classroom", "本校", "--month", month),
+                    "2" * 60 + SHORTENED[lang])
+    assert "2" * 61 not in line and len(line) < 300
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "active must be yes or no, not 'yyy"),
+                                            ("ja", "active は yes か no で入力してください（「yyy")])
+def test_a_long_bad_cell_is_echoed_by_its_start_and_length(home: Path, tmp_path: Path, lang: str, said: str) -> None:
+    teachers = tmp_path / "teachers.csv"
+    teachers.write_text(f"name,active\n鈴木,{'y' * 5_000}\n", encoding="utf-8")
+    line = one_line(shiftcast(home, "--lang", lang, "import", "teachers", str(teachers)), said,
+                    "y" * 60 + SHORTENED[lang].replace("100,000", "5,000"))
+    assert "y" * 61 not in line and len(line) < 400

@@ -21,6 +21,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "word.log_file": ("the log file", "ログファイル"),
     "word.and": ("{first} and {second}", "{first}と{second}"),
     "text.plain": ("{text}", "{text}"),  # a message from outside the catalog (a library's own words)
+    "text.shortened": ("{start}… ({count} characters)", "{start}…（{count}文字）"),  # core/texts/message.py shortened
     "status.draft": ("draft", "下書き"),
     "status.confirmed": ("confirmed", "確定"),
     "status.canceled": ("canceled", "取消"),
