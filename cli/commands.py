@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from cli import outbox, webhook, words
-from core.errors import ShiftcastError
+from core.errors import DatabaseError, ShiftcastError
 from core.startup import resume_collector
 from core.texts import t
 from core.texts.formats import LANGUAGES
@@ -170,7 +170,9 @@ def cmd_export(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
             month = rules.parse_month(args.month) if args.month else None
             text = csv_files.export_shifts(session, classroom_id=classroom_id, month=month)
     if args.output:
-        args.output.write_text(text, encoding="utf-8-sig", newline="")
+        from core.store.exports import write_export
+
+        write_export(args.output, lambda: text.encode("utf-8-sig"))
         print(words.line("cli.wrote", path=str(args.output)))
     else:
         sys.stdout.write(text)
@@ -339,7 +341,8 @@ def run(args: argparse.Namespace, *, paths: DataPaths | None = None) -> int:
         from core.store.db import storage_problem
 
         # A database that could not be opened or upgraded names the disk's own trouble when it is one.
-        text = storage_problem(exc, database=_database_file(paths)) or exc.text
+        storage = storage_problem(exc, database=_database_file(paths)) if isinstance(exc, DatabaseError) else None
+        text = storage or exc.text
         # The log keeps English and the code, for a support request; the manager reads their language.
         log.info("%s failed: %s", args.command, logged(text), extra=_file_only())
         print(f"shiftcast: {words.say(text)}", file=sys.stderr)

@@ -434,6 +434,7 @@ def cmd_render(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     from core.publication import month_image
     from core.publication import publish as publication
     from core.roster import rules
+    from core.store.exports import write_export
 
     year, month = rules.parse_month(args.month)
     suffix = args.out.suffix.lower()
@@ -442,8 +443,12 @@ def cmd_render(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     with db.read() as session:
         classroom = rules.classroom_by_name(session, args.classroom)
         view = publication.build_month(session, classroom, year, month, now=_now(), include_drafts=True)
-    png = month_image.render_png(view)
-    args.out.write_bytes(month_image.pdf_of(png) if suffix == ".pdf" else png)
+
+    def drawn() -> bytes:
+        png = month_image.render_png(view)
+        return month_image.pdf_of(png) if suffix == ".pdf" else png
+
+    write_export(args.out, drawn)
     print(words.line("cli.wrote", path=str(args.out)))
     return 0
 

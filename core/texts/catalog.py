@@ -350,6 +350,18 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "storage.disk_full": ("the disk is full: cannot write {path}", "ディスクがいっぱいです。{path} に書き込めません。"),
     "storage.not_writable": ("not writable: {path} (check its permissions)",
                              "{path} に書き込めません（アクセス権を確認してください）。"),
+    # a file the manager asked for (core/store/exports.py)
+    "export.disk_full": ("cannot write {path}: the disk is full", "{path} に書き込めません。ディスクがいっぱいです。"),
+    "export.read_only": ("cannot write {path}: {folder} is on a read-only disk",
+                         "{path} に書き込めません。{folder} は読み取り専用のディスクにあります。"),
+    "export.no_permission": ("cannot write {path}: no permission to write in {folder}",
+                             "{path} に書き込めません。{folder} に書き込む権限がありません。"),
+    "export.is_a_folder": ("cannot write {path}: it is a folder", "{path} に書き込めません。フォルダーです。"),
+    "export.no_folder": ("cannot write {path}: the folder {folder} does not exist",
+                         "{path} に書き込めません。フォルダー {folder} がありません。"),
+    "export.no_files_there": ("cannot write {path}: files cannot be made in {folder}",
+                              "{path} に書き込めません。{folder} にはファイルを作れません。"),
+    "export.cannot_write": ("cannot write {path}: {detail}", "{path} に書き込めません: {detail}"),
     # what each setting is, in a refused value's message (core/store/setting_keys.py)
     "setting.label.line.api_base": ("the LINE API address", "LINE API のアドレス"),
     "setting.label.line.channel_id": ("the LINE channel ID", "LINEのチャネルID"),
