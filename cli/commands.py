@@ -131,19 +131,22 @@ def _quiet_hours(text: str) -> tuple[dt.time, dt.time] | None:
 
 
 def cmd_import(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from cli.progress import ImportProgress
     from core.roster import csv_files
 
     try:
         data = args.file.read_bytes()
     except OSError as exc:
         raise UsageError(t("cli.cannot_read", path=str(args.file), detail=str(exc.strerror))) from None
+    progress = ImportProgress()
     try:
         with db.write() as session:
             if args.what == "teachers":
-                result = csv_files.import_teachers(session, data)
+                result = csv_files.import_teachers(session, data, progress=progress)
             else:
-                result = csv_files.import_shifts(session, data, now=_now())
+                result = csv_files.import_shifts(session, data, now=_now(), progress=progress)
     except csv_files.CsvImportError as exc:
+        progress.end()
         log.info("import of %s refused: %s", args.file, logged(exc.text), extra=_file_only())
         if len(exc.problems) == 1:
             print("shiftcast: " + words.line("cli.import.rejected_one", path=str(args.file),
@@ -154,6 +157,8 @@ def cmd_import(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
         for problem in exc.problems:
             print(f"  {words.say(problem.text)}", file=sys.stderr)
         return EXIT_FAILED
+    finally:
+        progress.end()
     print(words.line("cli.import.done", what=t(f"cli.what.{args.what}"), added_count=result.created,
                      updated_count=result.updated))
     return 0

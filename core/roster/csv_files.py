@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 
 from core.errors import ShiftcastError, ValidationError
 from core.roster import channel_choice, clock, rules
+from core.roster.progress import Progress
 from core.store.models import ChannelChoice, Classroom, Shift, ShiftStatus, Teacher
 from core.texts import Text, t
 
@@ -210,11 +211,14 @@ def _date(text: str) -> dt.date:
     return rules.check_day(parsed)
 
 
-def _run_import(session: Session, rows: Iterator[tuple[int, dict[str, str]]], apply_row) -> ImportResult:  # type: ignore[no-untyped-def]
+def _run_import(session: Session, rows: Iterator[tuple[int, dict[str, str]]], apply_row,  # type: ignore[no-untyped-def]
+                lines: int, progress: Progress | None) -> ImportResult:
     """Apply each row in a savepoint; collect problems; raise (rolling the caller back) if any."""
     result = ImportResult()
     problems: list[RowProblem] = []
     for line, row in rows:
+        if progress is not None:
+            progress(line, lines)
         if isinstance(row, _Unreadable):
             problems.append(RowProblem(line, row.problem))
             continue
@@ -230,10 +234,13 @@ def _run_import(session: Session, rows: Iterator[tuple[int, dict[str, str]]], ap
     return result
 
 
-def import_teachers(session: Session, data: bytes) -> ImportResult:
+def import_teachers(session: Session, data: bytes, *, progress: Progress | None = None) -> ImportResult:
     """Add new teachers and update existing ones (matched by name)."""
-    rows = _rows(decode(data), TEACHER_REQUIRED)
+    text = decode(data)
+    rows = _rows(text, TEACHER_REQUIRED)
     seen: set[str] = set()
+    # Looked up once, not with a query per row: a name is in the file once, so the map stays true.
+    by_name = {teacher.name: teacher for teacher in session.scalars(select(Teacher).where(Teacher.name.is_not(None)))}
 
     def apply(row: dict[str, str], result: ImportResult) -> None:
         name = row.get("name", "").strip()
@@ -250,7 +257,7 @@ def import_teachers(session: Session, data: bytes) -> ImportResult:
         # Optional: an empty or missing cell keeps an existing teacher's choice (new ones get LINE).
         if row.get("channel", "").strip():
             values["channel"] = channel_choice.parse(row["channel"])
-        existing = session.scalar(select(Teacher).where(Teacher.name == name)) if name else None
+        existing = by_name.get(name) if name else None
         if existing is None:
             teacher = rules.create_teacher(session, name=name, **values)
             result.created += 1
@@ -259,12 +266,13 @@ def import_teachers(session: Session, data: bytes) -> ImportResult:
             result.updated += 1
         result.ids.append(teacher.id)
 
-    return _run_import(session, rows, apply)
+    return _run_import(session, rows, apply, _line_count(text), progress)
 
 
-def import_shifts(session: Session, data: bytes, *, now: dt.datetime) -> ImportResult:
+def import_shifts(session: Session, data: bytes, *, now: dt.datetime, progress: Progress | None = None) -> ImportResult:
     """Add every shift in the file. A row equal to an existing shift or another row is a duplicate."""
-    rows = _rows(decode(data), SHIFT_REQUIRED)
+    text = decode(data)
+    rows = _rows(text, SHIFT_REQUIRED)
     classrooms = {c.name: c for c in session.scalars(select(Classroom))}
     seen: set[tuple[object, ...]] = set()
 
@@ -311,7 +319,12 @@ def import_shifts(session: Session, data: bytes, *, now: dt.datetime) -> ImportR
         result.created += 1
         result.ids.append(shift.id)
 
-    return _run_import(session, rows, apply)
+    return _run_import(session, rows, apply, _line_count(text), progress)
+
+
+def _line_count(text: str) -> int:
+    """The file's lines, for progress (a quoted cell over several lines makes it a little high)."""
+    return text.count("\n") + (0 if text.endswith("\n") else 1)
 
 
 def _write(header: tuple[str, ...], rows: list[list[str]]) -> str:

@@ -497,6 +497,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                    "{path}: {count} problems, nothing was imported"),
                             "{path}: {count}件の問題があるため、何もインポートしていません。"),
     "cli.import.rejected_one": ("{path}: nothing was imported: {problem}", "{path}: 何もインポートしていません。{problem}"),
+    "cli.import.progress": ("reading line {line_count} of {lines_count}…", "{lines_count}行中{line_count}行目まで読み込みました…"),
     "cli.import.done": ("imported {what}: {added_count} added, {updated_count} updated",
                         "{what}をインポートしました: 追加 {added_count}件、更新 {updated_count}件"),
     "cli.wrote": ("wrote {path}", "{path} に保存しました。"),
