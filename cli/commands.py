@@ -20,7 +20,7 @@ from core.errors import DatabaseError, ShiftcastError
 from core.startup import resume_collector
 from core.texts import t
 from core.texts.formats import LANGUAGES
-from core.texts.message import logged
+from core.texts.message import logged, shortened
 from core.version import __version__
 
 # `--version`, `--help` and a usage error end before any verb runs, so the parser imports nothing
@@ -46,6 +46,10 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(t("cli.usage", message=message))
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        # argparse writes a refused choice into its sentence itself: shortened first, as every value is.
+        super()._check_value(action, shortened(value, words.current()) if isinstance(value, str) else value)
 
 
 LANG_HELP = "the language of this run's messages and help: ja or en (default: the app's setting, else the system's)"

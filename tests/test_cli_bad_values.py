@@ -153,3 +153,13 @@ def test_a_long_bad_cell_is_echoed_by_its_start_and_length(home: Path, tmp_path:
     line = one_line(shiftcast(home, "--lang", lang, "import", "teachers", str(teachers)), said,
                     "y" * 60 + SHORTENED[lang].replace("100,000", "5,000"))
     assert "y" * 61 not in line and len(line) < 400
+
+
+@pytest.mark.parametrize(("lang", "choices"), [("en", "(choose from 'teachers', 'shifts')"),
+                                               ("ja", "'teachers', 'shifts' から選んでください")])
+def test_a_refused_choice_of_100000_characters_is_shortened_and_the_choices_still_shown(
+        home: Path, lang: str, choices: str) -> None:
+    done = shiftcast(home, "--lang", lang, "import", "x" * 100_000, "teachers.csv")
+    assert done.returncode == 2
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and "x" * 60 + SHORTENED[lang] in lines[0] and choices in lines[0], done.stderr[:3000]
