@@ -163,3 +163,11 @@ def test_a_refused_choice_of_100000_characters_is_shortened_and_the_choices_stil
     assert done.returncode == 2
     lines = done.stderr.splitlines()
     assert len(lines) == 1 and "x" * 60 + SHORTENED[lang] in lines[0] and choices in lines[0], done.stderr[:3000]
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", f"bad month {HUGE}-01"), ("ja", f"{HUGE}-01 は指定できません")])
+@pytest.mark.parametrize("verb", [["shifts", "--classroom", "本校"], ["export", "shifts"], ["confirm", "--classroom", "本校"],
+                                  ["render", "--classroom", "本校", "--out", "month.png"]])
+def test_a_month_of_a_twenty_digit_year_is_a_bad_month_in_every_verb(home: Path, lang: str, said: str,
+                                                                     verb: list[str]) -> None:
+    one_line(shiftcast(home, "--lang", lang, *verb, "--month", f"{HUGE}-01"), said)
