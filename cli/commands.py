@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from cli import outbox, webhook, words
-from core.errors import ShiftcastError
+from core.errors import DatabaseError, ShiftcastError
 from core.startup import resume_collector
 from core.texts import t
 from core.texts.formats import LANGUAGES
-from core.texts.message import logged
+from core.texts.message import logged, shortened
 from core.version import __version__
 
 # `--version`, `--help` and a usage error end before any verb runs, so the parser imports nothing
@@ -46,6 +46,10 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(t("cli.usage", message=message))
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        # argparse writes a refused choice into its sentence itself: shortened first, as every value is.
+        super()._check_value(action, shortened(value, words.current()) if isinstance(value, str) else value)
 
 
 LANG_HELP = "the language of this run's messages and help: ja or en (default: the app's setting, else the system's)"
@@ -131,25 +135,34 @@ def _quiet_hours(text: str) -> tuple[dt.time, dt.time] | None:
 
 
 def cmd_import(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from cli.progress import ImportProgress
     from core.roster import csv_files
 
     try:
         data = args.file.read_bytes()
     except OSError as exc:
         raise UsageError(t("cli.cannot_read", path=str(args.file), detail=str(exc.strerror))) from None
+    progress = ImportProgress()
     try:
         with db.write() as session:
             if args.what == "teachers":
-                result = csv_files.import_teachers(session, data)
+                result = csv_files.import_teachers(session, data, progress=progress)
             else:
-                result = csv_files.import_shifts(session, data, now=_now())
+                result = csv_files.import_shifts(session, data, now=_now(), progress=progress)
     except csv_files.CsvImportError as exc:
+        progress.end()
         log.info("import of %s refused: %s", args.file, logged(exc.text), extra=_file_only())
+        if len(exc.problems) == 1:
+            print("shiftcast: " + words.line("cli.import.rejected_one", path=str(args.file),
+                                             problem=exc.problems[0].text), file=sys.stderr)
+            return EXIT_FAILED
         print("shiftcast: " + words.line("cli.import.rejected", path=str(args.file), count=len(exc.problems)),
               file=sys.stderr)
         for problem in exc.problems:
             print(f"  {words.say(problem.text)}", file=sys.stderr)
         return EXIT_FAILED
+    finally:
+        progress.end()
     print(words.line("cli.import.done", what=t(f"cli.what.{args.what}"), added_count=result.created,
                      updated_count=result.updated))
     return 0
@@ -166,7 +179,9 @@ def cmd_export(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
             month = rules.parse_month(args.month) if args.month else None
             text = csv_files.export_shifts(session, classroom_id=classroom_id, month=month)
     if args.output:
-        args.output.write_text(text, encoding="utf-8-sig", newline="")
+        from core.store.exports import write_export
+
+        write_export(args.output, lambda: text.encode("utf-8-sig"))
         print(words.line("cli.wrote", path=str(args.output)))
     else:
         sys.stdout.write(text)
@@ -321,6 +336,8 @@ def run(args: argparse.Namespace, *, paths: DataPaths | None = None) -> int:
             finally:
                 db.dispose()
         sys.stdout.flush()  # a closed pipe shows here for output still in the buffer
+        if code == 0:
+            _say_log_failure()
         return code
     except BrokenPipeError as exc:
         if not _stdout_reader_gone():  # a socket's broken pipe (a mail server hanging up) is a real error
@@ -330,9 +347,14 @@ def run(args: argparse.Namespace, *, paths: DataPaths | None = None) -> int:
         _stdout_to_devnull()
         return 0
     except ShiftcastError as exc:
+        from core.store.db import storage_problem
+
+        # A database that could not be opened or upgraded names the disk's own trouble when it is one.
+        storage = storage_problem(exc, database=_database_file(paths)) if isinstance(exc, DatabaseError) else None
+        text = storage or exc.text
         # The log keeps English and the code, for a support request; the manager reads their language.
-        log.info("%s failed: %s", args.command, logged(exc.text), extra=_file_only())
-        print(f"shiftcast: {words.say(exc.text)}", file=sys.stderr)
+        log.info("%s failed: %s", args.command, logged(text), extra=_file_only())
+        print(f"shiftcast: {words.say(text)}", file=sys.stderr)
         return EXIT_FAILED
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, never a traceback
         return _failed(exc, args, paths, log_file)
@@ -354,6 +376,16 @@ def _failed(exc: Exception, args: argparse.Namespace, paths: DataPaths | None, l
     return EXIT_FAILED
 
 
+def _say_log_failure() -> None:
+    """A verb that did its work while its log file could not be written says so, once, in one line."""
+    from core.logs import write_failure
+    from core.store.data_folder import folder_problem
+
+    failure = write_failure()
+    if failure is not None:
+        print(f"shiftcast: {words.say(folder_problem(t('word.log_file'), *failure))}", file=sys.stderr)
+
+
 def _database_file(paths: DataPaths | None) -> str | None:
     from core.store.db import sqlite_file_of
 
@@ -366,7 +398,10 @@ def _database_file(paths: DataPaths | None) -> str | None:
 def _open_data_folder(args: argparse.Namespace, paths: DataPaths | None) -> tuple[DataPaths, Path]:
     from core.store.data_folder import open_data_folder
 
-    return open_data_folder(args.home, stderr=args.command == "sender", paths=paths)
+    # The sender that runs until stopped tells its progress on the terminal; every other verb, `sender
+    # --until-idle` too, prints only its own result there, and its log lines go to the log file.
+    watched = args.command == "sender" and not getattr(args, "until_idle", False)
+    return open_data_folder(args.home, stderr=watched, paths=paths)
 
 
 def _file_only() -> dict[str, bool]:

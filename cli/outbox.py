@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cli import words
+from cli import numbers, words
 from core.errors import ShiftcastError, ValidationError
 from core.startup import resume_collector
 from core.store.kinds import DeliveryKind, DeliveryStatus
@@ -45,15 +45,15 @@ def add_parsers(sub: Any) -> None:
     listing.add_argument("--status", choices=[s.value for s in DeliveryStatus], action="append")
     listing.add_argument("--kind", choices=[k.value for k in DeliveryKind], action="append")
     listing.add_argument("--dead", action="store_true", help="only dead letters")
-    listing.add_argument("--limit", type=int, default=100)
+    listing.add_argument("--limit", type=numbers.whole_number(1, 100_000), default=100)
     listing.add_argument("--json", action="store_true")
 
     retry = sub.add_parser("retry", help="send a delivery again now (or every dead letter with --dead)")
-    retry.add_argument("id", type=int, nargs="?")
+    retry.add_argument("id", type=numbers.ROW_ID, nargs="?")
     retry.add_argument("--dead", action="store_true")
 
     cancel = sub.add_parser("cancel", help="cancel a delivery that was not sent")
-    cancel.add_argument("id", type=int)
+    cancel.add_argument("id", type=numbers.ROW_ID)
 
     sub.add_parser("line-token", help="save the LINE channel access token (read from standard input) in the keyring")
     sub.add_parser("smtp-password", help="save the SMTP password (read from standard input) in the keyring")
@@ -77,7 +77,7 @@ def add_parsers(sub: Any) -> None:
     publish.add_argument("--json", action="store_true")
 
     emulator = sub.add_parser("emulator", help="run the local LINE emulator")
-    emulator.add_argument("--port", type=int, default=8765)
+    emulator.add_argument("--port", type=numbers.PORT, default=8765)
     emulator.add_argument("--token", help="the only token it accepts (default: any)")
 
 
@@ -434,6 +434,7 @@ def cmd_render(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     from core.publication import month_image
     from core.publication import publish as publication
     from core.roster import rules
+    from core.store.exports import write_export
 
     year, month = rules.parse_month(args.month)
     suffix = args.out.suffix.lower()
@@ -442,8 +443,12 @@ def cmd_render(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     with db.read() as session:
         classroom = rules.classroom_by_name(session, args.classroom)
         view = publication.build_month(session, classroom, year, month, now=_now(), include_drafts=True)
-    png = month_image.render_png(view)
-    args.out.write_bytes(month_image.pdf_of(png) if suffix == ".pdf" else png)
+
+    def drawn() -> bytes:
+        png = month_image.render_png(view)
+        return month_image.pdf_of(png) if suffix == ".pdf" else png
+
+    write_export(args.out, drawn)
     print(words.line("cli.wrote", path=str(args.out)))
     return 0
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -140,6 +141,35 @@ def _for_the_terminal(record: logging.LogRecord) -> bool:
     return record.levelno >= logging.WARNING or not record.name.startswith(_CHATTY)
 
 
+class QuietFileHandler(RotatingFileHandler):
+    """The log file, which never sprays the terminal when it cannot be written.
+
+    logging's own handleError prints "--- Logging error ---" and a traceback to stderr for every record
+    that fails: on a full disk that is dozens of lines before the verb's one-line message. Here the
+    first failure is kept for the caller to name once (`write_failure`), later ones are dropped, and
+    writing is tried again at each record, so the log resumes when space comes back."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path, maxBytes=2_000_000, backupCount=5, encoding="utf-8")
+        self.path = path
+        self.failure: OSError | None = None
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        error = sys.exc_info()[1]
+        if not isinstance(error, OSError):  # a record that cannot be formatted is a bug: say it as logging does
+            super().handleError(record)
+        elif self.failure is None:
+            self.failure = error
+
+
+def write_failure() -> tuple[Path, OSError] | None:
+    """The log file and the first error that kept a record out of it in this process, if any."""
+    for handler in logging.getLogger().handlers:
+        if isinstance(handler, QuietFileHandler) and handler.failure is not None:
+            return handler.path, handler.failure
+    return None
+
+
 _FORMAT = "%(asctime)s %(levelname)s [%(threadName)s] %(name)s: %(message)s"
 _configured_file: Path | None = None
 _repeats = FoldRepeats()
@@ -158,7 +188,7 @@ def configure_logging(log_dir: Path, *, level: int = logging.INFO, stderr: bool 
             if getattr(handler, "_shiftcast", False):
                 root.removeHandler(handler)
                 handler.close()
-        file_handler = RotatingFileHandler(path, maxBytes=2_000_000, backupCount=5, encoding="utf-8")
+        file_handler = QuietFileHandler(path)
         file_handler.setFormatter(RedactingFormatter(_FORMAT))
         _repeats.forget()
         file_handler.addFilter(_repeats)

@@ -13,6 +13,7 @@ import pytest
 
 from core.emulator import LineEmulator
 from core.store.db import Database
+from core.store.kinds import ShiftStatus
 from core.store.paths import DataPaths
 from tests import factories as f
 from tests.linefixtures import TOKEN, emulator, make_reminders  # noqa: F401 - emulator is a fixture
@@ -89,3 +90,17 @@ def test_a_headless_sender_with_a_token_sends_and_succeeds(paths: DataPaths, db:
                  SHIFTCAST_LINE_API_BASE=emulator.base_url)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["sent"] == 2 and "shiftcast:" not in done.stderr
+
+
+def test_a_headless_sender_until_idle_prints_only_its_result(paths: DataPaths, db: Database) -> None:
+    with db.write() as s:  # a confirmed shift without its reminder: the scheduler plans it, and logs that
+        room = f.classroom(s, "本校")
+        teacher = f.teacher(s, "佐藤", 1)
+        f.shift(s, room, teacher, dt.date.today() + dt.timedelta(days=3), "16:00", "21:00", now=dt.datetime.now(dt.UTC),
+                status=ShiftStatus.CONFIRMED)
+    db.dispose()
+    done = _main(paths.home, "sender", "--until-idle", SHIFTCAST_LINE_TOKEN=TOKEN,
+                 SHIFTCAST_LINE_API_BASE="http://127.0.0.1:9")
+    assert done.returncode == 0 and json.loads(done.stdout)["sent"] == 0, done.stderr
+    assert done.stderr == ""  # the verb's own output only
+    assert "core.sending.scheduler: planned 1 new deliveries" in (paths.logs / "shiftcast.log").read_text(encoding="utf-8")

@@ -174,3 +174,59 @@ def test_a_full_disk_during_an_import_is_named_and_imports_nothing(
     assert "database or disk is full" in (paths.logs / "shiftcast.log").read_text(encoding="utf-8")
     assert main.main(["teachers", "--json"]) == 0
     assert capsys.readouterr().out.strip() == "[]"
+
+
+# ----- a file the manager asks for (render --out, export --output) -----
+
+CANNOT_WRITE = {"en": "cannot write", "ja": "に書き込めません"}
+
+
+def _refused_file(paths: DataPaths, target: Path, lang: str, *words: str) -> None:
+    for argv in (["render", "--classroom", "本校", "--month", "2026-12", "--out", str(target)],
+                 ["export", "teachers", "--output", str(target.with_suffix(".csv"))]):
+        done = _main(paths.home, "--lang", lang, *argv)
+        written = target if argv[0] == "render" else target.with_suffix(".csv")
+        _one_line(done, str(written), CANNOT_WRITE[lang], *words)
+        assert "unexpected" not in done.stderr and "予期しない" not in done.stderr
+
+
+@pytest.mark.parametrize(("lang", "says"), [("en", "files cannot be made in /proc"), ("ja", "/proc にはファイルを作れません")])
+def test_a_file_where_no_file_can_be_made_is_named_with_the_cause(paths: DataPaths, lang: str, says: str) -> None:
+    assert main.main(["add-classroom", "本校"]) == 0
+    _refused_file(paths, Path("/proc/x.png"), lang, says)
+
+
+@pytest.mark.parametrize(("lang", "says"), [("en", "does not exist"), ("ja", "がありません")])
+def test_a_file_in_a_folder_that_does_not_exist_is_named_with_the_cause(paths: DataPaths, tmp_path: Path, lang: str,
+                                                                        says: str) -> None:
+    assert main.main(["add-classroom", "本校"]) == 0
+    _refused_file(paths, tmp_path / "missing" / "month.png", lang, says, str(tmp_path / "missing"))
+    assert not (tmp_path / "missing").exists()
+
+
+@needs_permissions
+@pytest.mark.parametrize(("lang", "says"), [("en", "no permission to write in"), ("ja", "に書き込む権限がありません")])
+def test_a_file_in_a_folder_without_write_permission_is_named_with_the_cause(
+        paths: DataPaths, tmp_path: Path, restore_modes: list[Path], lang: str, says: str) -> None:
+    assert main.main(["add-classroom", "本校"]) == 0
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    restore_modes.append(locked)
+    _refused_file(paths, locked / "month.png", lang, says, str(locked))
+    assert list(locked.iterdir()) == []
+
+
+@pytest.mark.parametrize(("lang", "says"), [("en", "is on a read-only disk"), ("ja", "は読み取り専用のディスクにあります")])
+def test_a_file_on_a_read_only_disk_is_named_with_the_cause(paths: DataPaths, tmp_path: Path, lang: str,
+                                                            says: str) -> None:
+    assert main.main(["add-classroom", "本校"]) == 0
+    disk = tmp_path / "read-only"
+    disk.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m,ro", "tmpfs", str(disk)], capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip("cannot mount a read-only tmpfs here")
+    try:
+        _refused_file(paths, disk / "month.png", lang, says, str(disk))
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=True)

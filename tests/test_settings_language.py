@@ -35,8 +35,9 @@ def _refusal(declared: Declared[Any], value: Any) -> ValidationError:
      "管理者のメールアドレスの値 'not an address' は使えません。メールアドレスで指定してください。"),
     (keys.SENDER_HTTP_TIMEOUT_SECONDS, 0, "the LINE request timeout in seconds must be a number above 0 and at most 600, "
      "not 0", "LINEへのリクエストのタイムアウト（秒）の値 0 は使えません。0より大きく600以下の数値で指定してください。"),
-    (keys.HOSTING_BUCKET, "x" * 256, f"the bucket must be text of at most 255 characters, not '{'x' * 256}'",
-     f"バケットの値 '{'x' * 256}' は使えません。255文字以内の文字列で指定してください。"),
+    # A value longer than any real one is shown by its start and its length (core/texts/message.py).
+    (keys.HOSTING_BUCKET, "x" * 256, f"the bucket must be text of at most 255 characters, not '{'x' * 59}… (258 characters)",
+     f"バケットの値 '{'x' * 59}…（258文字） は使えません。255文字以内の文字列で指定してください。"),
     (keys.LINE_ACK_BUTTON, "yes", "whether LINE reminders carry a 了解 button must be yes or no, not 'yes'",
      "LINEのリマインダーに了解ボタンを付けるかどうかの値 'yes' は使えません。yes か no のどちらかで指定してください。"),
 ])

@@ -17,6 +17,7 @@ import csv
 import datetime as dt
 import io
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +27,7 @@ from sqlalchemy.orm import Session
 
 from core.errors import ShiftcastError, ValidationError
 from core.roster import channel_choice, clock, rules
+from core.roster.progress import Progress
 from core.store.models import ChannelChoice, Classroom, Shift, ShiftStatus, Teacher
 from core.texts import Text, t
 
@@ -50,6 +52,10 @@ STATUS_WORDS = {
     "canceled": ShiftStatus.CANCELED, "cancelled": ShiftStatus.CANCELED, "取消": ShiftStatus.CANCELED,
 }
 MAX_BYTES = 20 * 1024 * 1024
+# Far beyond any real file (7 columns; a row's longest cells are a 1,000-character note and a few names),
+# so that a header of 200,000 columns or a line of megabytes is refused at once with its line number.
+MAX_COLUMNS = 100
+MAX_LINE_CHARACTERS = 10_000
 # Cells a spreadsheet would run as a formula. Apostrophes already in front are counted in, so a text
 # that itself starts with "'=" gains one more on export and loses exactly that one on import.
 _FORMULA = re.compile(r"'*[=+\-@\t\r]")
@@ -113,13 +119,18 @@ def _rows(text: str, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str,
         raise CsvImportError([RowProblem(1, t("csv.empty"))]) from None
     except csv.Error as exc:
         raise CsvImportError([RowProblem(1, _unreadable(exc))]) from None
+    if len(header) > MAX_COLUMNS:
+        raise CsvImportError([RowProblem(1, t("csv.too_many_columns", count=len(header), limit_count=MAX_COLUMNS))])
+    too_wide = _too_wide(header)
+    if too_wide is not None:
+        raise CsvImportError([RowProblem(1, too_wide)])
     names = [ALIASES.get(h.strip().lower(), h.strip().lower()) for h in header]
     missing = [c for c in required if c not in names]
     if missing:
         raise CsvImportError(
             [RowProblem(1, t("csv.missing_columns", missing=tuple(missing), found=tuple(header)))]
         )
-    duplicated = sorted({n for n in names if n and names.count(n) > 1})
+    duplicated = sorted(n for n, times in Counter(names).items() if n and times > 1)
     if duplicated:
         raise CsvImportError([RowProblem(1, t("csv.duplicate_columns", columns=tuple(duplicated)))])
     while True:
@@ -136,7 +147,17 @@ def _rows(text: str, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str,
         if len(values) > len(names):
             yield line, _Unreadable(t("csv.too_many_fields", fields=len(values), columns=len(names)))
             continue
+        too_wide = _too_wide(values)
+        if too_wide is not None:
+            yield line, _Unreadable(too_wide)
+            continue
         yield line, {n: unescape(v).strip() for n, v in zip(names, values, strict=False)}
+
+
+def _too_wide(values: list[str]) -> Text | None:
+    """Why a line is far longer than any real row, if it is."""
+    length = sum(len(v) for v in values) + len(values) - 1  # the commas between the cells
+    return t("csv.line_too_long", count=length, limit_count=MAX_LINE_CHARACTERS) if length > MAX_LINE_CHARACTERS else None
 
 
 class _Unreadable(dict[str, str]):
@@ -154,6 +175,8 @@ def _unreadable(exc: csv.Error) -> Text:
         return t("csv.unclosed_quote")
     if "expected after" in text:
         return t("csv.text_after_quote")
+    if "field larger than field limit" in text:
+        return t("csv.cell_too_long", limit_count=csv.field_size_limit())
     return t("csv.unreadable", detail=text)
 
 
@@ -183,16 +206,19 @@ def _date(text: str) -> dt.date:
     try:
         year, month, day = (int(p) for p in cleaned.split("-"))
         parsed = dt.date(year, month, day)
-    except ValueError:
+    except (ValueError, OverflowError):  # a year of 20 digits does not fit a C long
         raise ValidationError(t("csv.bad_date", text=text)) from None
     return rules.check_day(parsed)
 
 
-def _run_import(session: Session, rows: Iterator[tuple[int, dict[str, str]]], apply_row) -> ImportResult:  # type: ignore[no-untyped-def]
+def _run_import(session: Session, rows: Iterator[tuple[int, dict[str, str]]], apply_row,  # type: ignore[no-untyped-def]
+                lines: int, progress: Progress | None) -> ImportResult:
     """Apply each row in a savepoint; collect problems; raise (rolling the caller back) if any."""
     result = ImportResult()
     problems: list[RowProblem] = []
     for line, row in rows:
+        if progress is not None:
+            progress(line, lines)
         if isinstance(row, _Unreadable):
             problems.append(RowProblem(line, row.problem))
             continue
@@ -208,10 +234,13 @@ def _run_import(session: Session, rows: Iterator[tuple[int, dict[str, str]]], ap
     return result
 
 
-def import_teachers(session: Session, data: bytes) -> ImportResult:
+def import_teachers(session: Session, data: bytes, *, progress: Progress | None = None) -> ImportResult:
     """Add new teachers and update existing ones (matched by name)."""
-    rows = _rows(decode(data), TEACHER_REQUIRED)
+    text = decode(data)
+    rows = _rows(text, TEACHER_REQUIRED)
     seen: set[str] = set()
+    # Looked up once, not with a query per row: a name is in the file once, so the map stays true.
+    by_name = {teacher.name: teacher for teacher in session.scalars(select(Teacher).where(Teacher.name.is_not(None)))}
 
     def apply(row: dict[str, str], result: ImportResult) -> None:
         name = row.get("name", "").strip()
@@ -228,7 +257,7 @@ def import_teachers(session: Session, data: bytes) -> ImportResult:
         # Optional: an empty or missing cell keeps an existing teacher's choice (new ones get LINE).
         if row.get("channel", "").strip():
             values["channel"] = channel_choice.parse(row["channel"])
-        existing = session.scalar(select(Teacher).where(Teacher.name == name)) if name else None
+        existing = by_name.get(name) if name else None
         if existing is None:
             teacher = rules.create_teacher(session, name=name, **values)
             result.created += 1
@@ -237,12 +266,13 @@ def import_teachers(session: Session, data: bytes) -> ImportResult:
             result.updated += 1
         result.ids.append(teacher.id)
 
-    return _run_import(session, rows, apply)
+    return _run_import(session, rows, apply, _line_count(text), progress)
 
 
-def import_shifts(session: Session, data: bytes, *, now: dt.datetime) -> ImportResult:
+def import_shifts(session: Session, data: bytes, *, now: dt.datetime, progress: Progress | None = None) -> ImportResult:
     """Add every shift in the file. A row equal to an existing shift or another row is a duplicate."""
-    rows = _rows(decode(data), SHIFT_REQUIRED)
+    text = decode(data)
+    rows = _rows(text, SHIFT_REQUIRED)
     classrooms = {c.name: c for c in session.scalars(select(Classroom))}
     seen: set[tuple[object, ...]] = set()
 
@@ -289,7 +319,12 @@ def import_shifts(session: Session, data: bytes, *, now: dt.datetime) -> ImportR
         result.created += 1
         result.ids.append(shift.id)
 
-    return _run_import(session, rows, apply)
+    return _run_import(session, rows, apply, _line_count(text), progress)
+
+
+def _line_count(text: str) -> int:
+    """The file's lines, for progress (a quoted cell over several lines makes it a little high)."""
+    return text.count("\n") + (0 if text.endswith("\n") else 1)
 
 
 def _write(header: tuple[str, ...], rows: list[list[str]]) -> str:

@@ -240,6 +240,19 @@ _STORAGE_PROBLEMS = (
 )
 
 
+_NEARLY_FULL_BYTES = 1024 * 1024  # less free space than this beside a database that failed to write: it is full
+
+
+def _no_room_beside(database: str) -> bool:
+    import shutil
+    from pathlib import Path
+
+    try:
+        return shutil.disk_usage(Path(database).parent).free < _NEARLY_FULL_BYTES
+    except OSError:
+        return False
+
+
 def storage_problem(exc: BaseException, *, database: str | None = None) -> Text | None:
     """The message for a database or file the disk refused (read-only, full, unwritable), else None.
 
@@ -256,6 +269,8 @@ def storage_problem(exc: BaseException, *, database: str | None = None) -> Text 
                 message = str(candidate).lower()
                 for needle, code in _STORAGE_PROBLEMS:
                     if needle in message:
+                        if code == "storage.disk_error" and database and _no_room_beside(database):
+                            code = "storage.database_full"  # SQLite says only "disk I/O error" when it runs out
                         return t(code, path=database or t("word.database_file"))
             elif isinstance(candidate, OSError) and candidate.errno in (errno.ENOSPC, errno.EROFS, errno.EACCES):
                 where: str | Text = candidate.filename or database or t("word.data_folder")

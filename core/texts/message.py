@@ -60,7 +60,20 @@ def _value(value: Param, lang: Language, counted: bool = False) -> str:
             # Whole sentences (CSV problems, say) are listed as sentences, not as words.
             return ("; " if lang == "en" else " ").join(items)
         return formats.join(items, lang)
-    return str(value)
+    return shortened(value, lang) if isinstance(value, str) else str(value)
+
+
+# A value longer than any real name, date or address (a whole file pasted into a cell, a path of
+# megabytes) is shown by its start and its length: the sentence stays one line and still says which.
+ECHO_LIMIT = 200
+ECHO_START = 60
+
+
+def shortened(value: str, lang: Language) -> str:
+    """`value` as a message shows it: whole, or its first characters, "…" and its length."""
+    if len(value) <= ECHO_LIMIT:
+        return value
+    return render(Text("text.shortened", {"start": value[:ECHO_START], "count": len(value)}), lang)
 
 
 def render(text: Text | str, lang: Language) -> str:
