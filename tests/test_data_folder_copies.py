@@ -10,27 +10,45 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import pytest
 from sqlalchemy import select
 
 from core import alerts
 from core.channels.line import access_from_settings
 from core.emulator import LineEmulator
 from core.planning import planner
+from core.publication import publish
+from core.publication.image_store import ImageStore
+from core.roster import rules
 from core.sending.sender import Sender, SenderConfig
-from core.store import identity, migrate
+from core.store import identity, migrate, secrets
 from core.store.bootstrap import open_database
 from core.store.db import Database
-from core.store.models import AlertKind, Delivery, DeliveryStatus, SendingMachine, ShiftStatus
+from core.store.models import (
+    AlertKind,
+    Classroom,
+    Delivery,
+    DeliveryKind,
+    DeliveryStatus,
+    Publication,
+    SendingMachine,
+    Shift,
+    ShiftStatus,
+    Teacher,
+)
 from core.store.paths import DataPaths, data_paths
 from tests import factories as f
 from tests.linefixtures import TOKEN, FakeClock, emulator, line_ready, make_reminders  # noqa: F401
+from tests.s3server import hosted, s3_endpoint  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 TEACHERS = 12
 LATER = 50  # teachers whose shift starts after the copy does
+GROUP = "C" + "1" * 32
 
 
 def _sender_until_idle(home: Path, emulator: LineEmulator) -> subprocess.Popen[bytes]:
@@ -162,15 +180,140 @@ def test_copies_that_planned_apart_send_each_reminder_once(db: Database, paths: 
     assert pushes.count(200) == LATER and pushes.count(409) == LATER, pushes
 
 
+def _add_and_plan(db: Database, teacher_name: str, day: dt.date, start: str, end: str, now: dt.datetime) -> int:
+    """A new confirmed shift for the teacher, planned at once; the id it got."""
+    with db.write() as s:
+        room = s.scalars(select(Classroom)).one()
+        teacher = s.scalars(select(Teacher).where(Teacher.name == teacher_name)).one()
+        shift = f.shift(s, room, teacher, day, start, end, now=now, status=ShiftStatus.CONFIRMED)
+        planned = planner.plan(s, now=now).created
+        assert [p.shift_id for p in planned] == [shift.id]  # only the new shift's reminder: the rest was planned
+        return shift.id
+
+
+def test_copies_that_each_made_a_shift_under_one_id_send_both(db: Database, paths: DataPaths, tmp_path: Path) -> None:
+    """After the copy, each copy adds a shift for one teacher on another day. Both get the same id,
+    version 1 and teacher, so their reminders have one dedup key; they are two messages, and the
+    teacher gets both. The reminders both copies held still go once."""
+    now = dt.datetime.now(dt.UTC)
+    zone = _zone_near_noon(now)
+    with LineEmulator(token=TOKEN) as emu:
+        with db.write() as s:
+            # A day's lead and no quiet hours: a shift within the next day is reminded at once.
+            room = f.classroom(s, "本校", timezone=zone, quiet_hours=None, reminder_lead_minutes=24 * 60)
+            day, start = _wall(now + dt.timedelta(minutes=60), zone)
+            _, end = _wall(now + dt.timedelta(minutes=120), zone)
+            teachers = [f.teacher(s, f"講師{n:05d}", n) for n in range(TEACHERS)]
+            for teacher in teachers:
+                f.shift(s, room, teacher, day, start, end, now=now, status=ShiftStatus.CONFIRMED)
+                assert teacher.line_user_id is not None
+                emu.add_user(teacher.line_user_id, teacher.name)
+            assert len(planner.plan(s, now=now).created) == TEACHERS
+            name, line_id = teachers[0].name, teachers[0].line_user_id
+            assert name is not None
+        db.dispose()
+        copy = tmp_path / "copied-home"
+        shutil.copytree(paths.home, copy, symlinks=True)  # file by file, like `cp -a`
+        # Later the same day in the original, the next morning in the copy.
+        later, later_start = _wall(now + dt.timedelta(hours=3), zone)
+        _, later_end = _wall(now + dt.timedelta(hours=4), zone)
+        here = _add_and_plan(db, name, later, later_start, later_end, now)
+        db.dispose()
+        copied = open_database(data_paths(copy))
+        try:
+            there = _add_and_plan(copied, name, later + dt.timedelta(days=1), "09:00", "10:00", now)
+        finally:
+            copied.dispose()
+        assert here == there
+        new_key = f"shift_reminder:shift:{here}:v1"
+        senders = [_sender_until_idle(paths.home, emu), _sender_until_idle(copy, emu)]
+        answers = [p.communicate(timeout=180) for p in senders]
+        assert [p.returncode for p in senders] == [0, 0], [err.decode() for _, err in answers]
+
+        per_teacher: dict[str, list[str | None]] = {}
+        for message in emu.all_inbox():
+            per_teacher.setdefault(message.recipient, []).append(message.retry_key)
+        pushes = [r.status for r in emu.request_log() if r.path.endswith("/push")]
+
+    original, copied_rows = _reminders(paths.home), _reminders(copy)
+    assert set(original) == set(copied_rows) and len(original) == TEACHERS + 1 and new_key in original
+    assert {row[1] for row in original.values()} == {row[1] for row in copied_rows.values()} == {
+        DeliveryStatus.SENT.value}
+    # The reminders both copies held: the same key in both, sent once.
+    assert all(original[key][2] == copied_rows[key][2] for key in original if key != new_key)
+    # The two new shifts' reminders: one dedup key, two shifts, two keys, and the teacher got both.
+    assert original[new_key][2] != copied_rows[new_key][2]
+    assert sorted(len(keys) for keys in per_teacher.values()) == [1] * (TEACHERS - 1) + [3], per_teacher
+    assert {original[new_key][2], copied_rows[new_key][2]} <= set(per_teacher[line_id])
+    assert pushes.count(200) == TEACHERS + 2 and pushes.count(409) == TEACHERS, pushes
+
+
+def test_every_kind_sent_on_line_names_its_subjects_uid(db: Database, paths: DataPaths, hosted: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reminders (the lean path), corrections and publications (the builders) reach LINE: each key
+    names the uid of the shift or publication the message is about."""
+    now = dt.datetime.now(dt.UTC).replace(microsecond=0)
+    zone = _zone_near_noon(now)
+    with LineEmulator(token=TOKEN, allow_loopback_media=True) as emu:
+        monkeypatch.setenv("SHIFTCAST_LINE_API_BASE", emu.base_url)
+        secrets.set_line_token(TOKEN)
+        with db.write() as s:
+            room = f.classroom(s, "本校", timezone=zone, quiet_hours=None, line_group_id=GROUP)
+            teacher = f.teacher(s, "講師00001", 1)
+            assert teacher.line_user_id is not None
+            emu.add_user(teacher.line_user_id, teacher.name)
+            emu.add_group(GROUP, "本校 講師", [teacher.line_user_id])
+            day, start = _wall(now + dt.timedelta(minutes=60), zone)
+            _, end = _wall(now + dt.timedelta(minutes=120), zone)
+            shift = f.shift(s, room, teacher, day, start, end, now=now, status=ShiftStatus.CONFIRMED)
+            planner.plan(s, now=now)
+            shift_id, room_id = shift.id, room.id
+        _send_as(db, paths.home, identity.Machine(str(uuid.uuid4()), "office-pc"), FakeClock(now))
+        _, later_end = _wall(now + dt.timedelta(minutes=150), zone)
+        with db.write() as s:  # a change the teacher must hear of, and the month published
+            rules.edit_shift(s, shift_id, end_time=dt.time.fromisoformat(later_end), now=now)
+            planner.plan(s, now=now)
+            publish.publish(s, room_id, day.year, day.month, now=now, store=ImageStore(paths.images))
+        _send_as(db, paths.home, identity.Machine(str(uuid.uuid4()), "office-pc"), FakeClock(now))
+        received = emu.all_inbox()
+
+    with db.read() as s:
+        database = identity.database_identity(s)
+        sent = {d.retry_key: d for d in s.scalars(select(Delivery).where(Delivery.status == DeliveryStatus.SENT))}
+        uids = {("shift", shift_id): s.get(Shift, shift_id).uid} | {
+            ("publication", p.id): p.uid for p in s.scalars(select(Publication))}
+    kinds = set()
+    for message in received:
+        delivery = sent[message.retry_key]
+        subject = ("shift", delivery.shift_id) if delivery.shift_id is not None else ("publication", delivery.publication_id)
+        assert message.retry_key == identity.retry_key(database, delivery.dedup_key, uids[subject], message.recipient,
+                                                       delivery.retry_key_generation), delivery.kind
+        kinds.add(delivery.kind)
+    assert kinds == {DeliveryKind.SHIFT_REMINDER, DeliveryKind.SHIFT_CORRECTION, DeliveryKind.SHIFT_PUBLICATION}
+
+
 def test_keys_name_the_message_recipient_and_generation_in_their_database() -> None:
     one, other = "0b7c7f0e-2f5e-4c8b-9a55-3f0b9a1d2c11", "5d2a7c1e-8b3f-4e6a-9c0d-1e2f3a4b5c6d"
-    reminder = "shift_reminder:shift:7:v1"
-    key = identity.retry_key(one, reminder, "U1", 0)
-    assert key == identity.retry_key(one, reminder, "U1", 0)  # derived, so every copy computes it alike
-    assert len({key, identity.retry_key(other, reminder, "U1", 0), identity.retry_key(one, "shift_reminder:shift:7:v2", "U1", 0),
-                identity.retry_key(one, reminder, "U2", 0), identity.retry_key(one, reminder, "U1", 1)}) == 5
+    reminder, uid = "shift_reminder:shift:7:v1", "7c0d3b52-1a4e-4f7b-8e2d-5a6b7c8d9e0f"
+    key = identity.retry_key(one, reminder, uid, "U1", 0)
+    assert key == identity.retry_key(one, reminder, uid, "U1", 0)  # derived, so every copy computes it alike
+    assert len({key, identity.retry_key(other, reminder, uid, "U1", 0),
+                identity.retry_key(one, "shift_reminder:shift:7:v2", uid, "U1", 0),
+                identity.retry_key(one, reminder, uid, "U2", 0), identity.retry_key(one, reminder, uid, "U1", 1)}) == 5
     # A multicast's recipients are a set: their order does not make another message.
-    assert identity.retry_key(one, reminder, ("U1", "U2"), 0) == identity.retry_key(one, reminder, ("U2", "U1"), 0)
+    assert identity.retry_key(one, reminder, uid, ("U1", "U2"), 0) == identity.retry_key(one, reminder, uid, ("U2", "U1"), 0)
+
+
+def test_two_shifts_under_one_id_version_and_teacher_get_different_keys() -> None:
+    """Copies that went apart can each make a shift with the same id (same version, same teacher):
+    their reminders have one dedup key, but the shifts' uids differ, and so do the retry keys."""
+    database, reminder = "0b7c7f0e-2f5e-4c8b-9a55-3f0b9a1d2c11", "shift_reminder:shift:7:v1"
+    made_here, made_there = "7c0d3b52-1a4e-4f7b-8e2d-5a6b7c8d9e0f", "e3a1f6d4-0b2c-4d8e-9f7a-6b5c4d3e2f10"
+    assert (identity.retry_key(database, reminder, made_here, "U1", 0)
+            != identity.retry_key(database, reminder, made_there, "U1", 0))
+    # A shift both copies hold (made before the copy) has one uid in both: one key.
+    assert (identity.retry_key(database, reminder, made_here, "U1", 0)
+            == identity.retry_key(database, reminder, made_here, "U1", 0))
 
 
 def test_every_database_gets_its_own_identity_and_an_upgrade_gives_an_old_one_one(tmp_path: Path) -> None:

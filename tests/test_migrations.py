@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -54,6 +55,8 @@ def _fill_first_schema(db: Database) -> dict[str, int]:
 # The columns each table had at the first schema; later migrations may add columns, never change these.
 FIRST_COLUMNS = {
     "teachers": "id, name, line_user_id, email, line_opt_in, email_opt_in, active, erased_at, created_at, updated_at",
+    "shifts": "id, classroom_id, teacher_id, local_date, start_time, end_time, ends_next_day, note, status, version,"
+              " created_at, updated_at",
 }
 
 
@@ -234,3 +237,46 @@ def test_0010_expires_the_unused_short_codes_so_teachers_get_new_ones(paths: Dat
         assert list(new) == [waiting_id] and len(pairing.as_code(new[waiting_id]) or "") == pairing.CODE_LENGTH
     finally:
         db.dispose()
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_0011_gives_every_shift_and_publication_its_own_uid(db: Database) -> None:
+    """The retry keys of their messages name these uids: each row needs one, and no two rows share it."""
+    import datetime as dt
+
+    from alembic import command
+
+    from core.store.models import Publication, Shift
+    from tests import factories as f
+
+    config = migrate.alembic_config()
+    with db.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0010_pairing_limits")
+    with db.write() as s:
+        room_id = s.execute(text("INSERT INTO classrooms (name, timezone, reminder_lead_minutes, quiet_hours_enabled,"
+                                 " quiet_start, quiet_end, language, created_at) VALUES ('本校', 'Asia/Tokyo', 120,"
+                                 " :yes, '22:00:00', '07:00:00', 'ja', '2026-11-01 00:00:00') RETURNING id"),
+                            {"yes": True}).scalar_one()
+        teacher_id = s.execute(text("INSERT INTO teachers (name, line_opt_in, email_opt_in, active, channel,"
+                                    " created_at, updated_at) VALUES ('先生', :yes, :no, :yes, 'line',"
+                                    " '2026-11-01 00:00:00', '2026-11-01 00:00:00') RETURNING id"),
+                               {"yes": True, "no": False}).scalar_one()
+        for day in range(1, 4):
+            s.execute(text("INSERT INTO shifts (classroom_id, teacher_id, local_date, start_time, end_time,"
+                           " ends_next_day, note, status, version, created_at, updated_at) VALUES (:r, :t, :d,"
+                           " '16:00:00', '21:00:00', :no, '', 'confirmed', 1, '2026-11-01 00:00:00',"
+                           " '2026-11-01 00:00:00')"), {"r": room_id, "t": teacher_id, "d": dt.date(2026, 12, day),
+                                                        "no": False})
+        s.execute(text("INSERT INTO publications (classroom_id, year, month, revision, document_id, is_update,"
+                       " image_sha256, image_bytes, image_width, image_height, preview_sha256, preview_bytes,"
+                       " snapshot_json, changes_json, created_at) VALUES (:r, 2026, 12, 1, 'doc', :no, 'a', 1, 1, 1,"
+                       " 'b', 1, '{}', '[]', '2026-11-01 00:00:00')"), {"r": room_id, "no": False})
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION
+    with db.write() as s:
+        room, teacher = f.classroom(s, "分校"), f.teacher(s, "後藤", 2)
+        f.shift(s, room, teacher, dt.date(2026, 12, 5), now=dt.datetime(2026, 11, 2, tzinfo=dt.UTC))  # made at head
+        uids = list(s.scalars(select(Shift.uid))) + list(s.scalars(select(Publication.uid)))
+    assert len(uids) == 5 and len(set(uids)) == 5
+    assert all(uid == str(uuid.UUID(uid)) for uid in uids)  # UUID text, never the column's empty default

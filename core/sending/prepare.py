@@ -5,11 +5,12 @@ retry keys gets its key on the first attempt; every key of the batch is written 
 before the transaction commits, so no request ever leaves with a key that is not on disk. The
 attempt itself counts only when its outcome is recorded (core/sending/record.py): a sender that dies
 with the request in flight has not spent the delivery's retry budget. Keys are derived from the
-database's identity and what is sent — the delivery's dedup key, its recipient and key generation,
-never its id (core/store/identity.py) — so a copy of the data folder sending the same message
-presents the same key, whichever row it planned it in. Reminders that pass every check come from one
-lean query (core/sending/reminder_batch.py), everything else through the ORM and
-core/sending/builders.prepare.
+database's identity and what is sent — the delivery's dedup key, the uid of the shift or publication
+it is about, its recipient and key generation, never its id (core/store/identity.py) — so a copy of
+the data folder sending the same message presents the same key, whichever row it planned it in,
+and two copies that each made a new shift under the same id do not. Reminders that pass every
+check come from one lean query (core/sending/reminder_batch.py), everything else through the ORM
+and core/sending/builders.prepare.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from core.sending import builders, reminder_batch
 from core.sending.config import SenderStats
 from core.sending.outgoing import CancelDelivery, CannotBuild, Job
 from core.store import identity
-from core.store.models import Channel, Delivery, DeliveryAttempt, DeliveryStatus, Shift
+from core.store.models import Channel, Delivery, DeliveryAttempt, DeliveryStatus, Publication, Shift
 from core.store.paths import DataPaths
 from core.texts import Text, t
 from core.texts.message import logged
@@ -40,11 +41,13 @@ log = logging.getLogger(__name__)
 LEAN_CHANNEL = Channel.LINE
 
 # Everything a batch of claimed deliveries needs, in one statement built once: each delivery with
-# its shift (whose teacher and classroom the mapping joins in) for the builders, and the number of
-# its last attempt.
+# its shift (whose teacher and classroom the mapping joins in) for the builders, the uid of the row
+# it is about (its shift or its publication) for its retry key, and the number of its last attempt.
 _LAST_ATTEMPT = (select(func.max(DeliveryAttempt.number)).where(DeliveryAttempt.delivery_id == Delivery.id)
                  .correlate(Delivery).scalar_subquery())
-_CLAIMED = (select(Delivery, Shift, _LAST_ATTEMPT).outerjoin(Shift, Shift.id == Delivery.shift_id)
+_CLAIMED = (select(Delivery, Shift, func.coalesce(Shift.uid, Publication.uid), _LAST_ATTEMPT)
+            .outerjoin(Shift, Shift.id == Delivery.shift_id)
+            .outerjoin(Publication, Publication.id == Delivery.publication_id)
             .where(Delivery.id.in_(bindparam("ids", expanding=True))).execution_options(populate_existing=True))
 
 
@@ -68,8 +71,9 @@ class Preparer:
         ready = reminder_batch.load(session, ids, now, self._paths)
         keyed = self._drivers[LEAN_CHANNEL].retry_keys if ready else False
         for r in ready.values():
-            started = self._attempt_start(r.delivery_id, r.dedup_key, r.retry_key, r.retry_key_issued_at,
-                                          r.first_attempt_at, r.due_at, r.late_seconds, keyed=keyed, now=now,
+            started = self._attempt_start(r.delivery_id, r.dedup_key, r.shift_uid, r.retry_key,
+                                          r.retry_key_issued_at, r.first_attempt_at, r.due_at, r.late_seconds,
+                                          keyed=keyed, now=now,
                                           generation=r.retry_key_generation, outgoing=r.outgoing)
             jobs.append(Job(r.delivery_id, r.attempt_number, started.retry_key, r.outgoing, now, r.attempt_count + 1,
                             channel=LEAN_CHANNEL))
@@ -79,8 +83,8 @@ class Preparer:
             # `rows` also keeps the shifts alive: the identity map holds objects weakly, and the
             # builders must find them there when they call session.get().
             rows = session.execute(_CLAIMED, {"ids": rest}).all()
-            for delivery, _, last in rows:
-                prepared = self._prepare_one(session, delivery, now, (last or 0) + 1)
+            for delivery, _, subject, last in rows:
+                prepared = self._prepare_one(session, delivery, subject, now, (last or 0) + 1)
                 if prepared is not None:
                     jobs.append(prepared[0])
                     starts.append(prepared[1])
@@ -92,7 +96,7 @@ class Preparer:
         outbox.start_attempts(session, starts, owner=self._owner, now=now)
         return jobs
 
-    def _prepare_one(self, session: Session, delivery: Delivery, now: dt.datetime,
+    def _prepare_one(self, session: Session, delivery: Delivery, subject: str | None, now: dt.datetime,
                      number: int) -> tuple[Job, outbox.AttemptStart] | None:
         """The job to send and the columns its delivery row gets, or None if it was finished here."""
         channel = Channel(delivery.channel)
@@ -109,14 +113,14 @@ class Preparer:
         except CannotBuild as problem:
             self._finish(session, delivery, now, DeliveryStatus.FAILED, problem.code, problem.text)
             return None
-        started = self._attempt_start(delivery.id, delivery.dedup_key, delivery.retry_key,
+        started = self._attempt_start(delivery.id, delivery.dedup_key, subject, delivery.retry_key,
                                       delivery.retry_key_issued_at, delivery.first_attempt_at, delivery.due_at,
                                       delivery.late_seconds, keyed=keyed, now=now,
                                       generation=delivery.retry_key_generation, outgoing=outgoing)
         return Job(delivery.id, number, started.retry_key, outgoing, now, delivery.attempt_count + 1,
                    channel=channel), started
 
-    def _attempt_start(self, delivery_id: int, dedup_key: str, retry_key: str | None,
+    def _attempt_start(self, delivery_id: int, dedup_key: str, subject: str | None, retry_key: str | None,
                        issued_at: dt.datetime | None, first_at: dt.datetime | None, due_at: dt.datetime | None,
                        late_seconds: int | None, *, keyed: bool, now: dt.datetime, generation: int,
                        outgoing: Outgoing) -> outbox.AttemptStart:
@@ -125,7 +129,8 @@ class Preparer:
         if retry_key is None and keyed:
             assert self._database is not None  # read at the start of prepare()
             # Derived, never drawn: every copy of this database sending this message presents this key.
-            retry_key, issued_at = identity.retry_key(self._database, dedup_key, outgoing.to, generation), now
+            retry_key = identity.retry_key(self._database, dedup_key, subject, outgoing.to, generation)
+            issued_at = now
         if first_at is None:
             first_at = now
             if due_at is not None:

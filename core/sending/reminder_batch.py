@@ -49,6 +49,7 @@ class Ready:
 
     delivery_id: int
     dedup_key: str  # what the message is, which its retry key names (core/store/identity.py)
+    shift_uid: str  # the shift it is about, beyond this copy of the data folder; the key names it too
     attempt_number: int  # of the attempt about to start
     attempt_count: int  # before it
     retry_key: str | None
@@ -68,8 +69,8 @@ _READY = (
     select(D.c.id, _LAST_ATTEMPT.label("last_attempt"), D.c.attempt_count, D.c.retry_key, D.c.retry_key_issued_at,
            D.c.first_attempt_at, D.c.due_at, D.c.late_seconds, D.c.shift_version, D.c.teacher_id, D.c.retry_key_generation,
            D.c.dedup_key,
-           S.c.version, S.c.status, S.c.teacher_id.label("shift_teacher_id"), S.c.local_date, S.c.start_time, S.c.end_time,
-           S.c.ends_next_day, S.c.note,
+           S.c.uid.label("shift_uid"), S.c.version, S.c.status, S.c.teacher_id.label("shift_teacher_id"), S.c.local_date,
+           S.c.start_time, S.c.end_time, S.c.ends_next_day, S.c.note,
            T.c.active, T.c.erased_at, T.c.channel, T.c.line_opt_in, T.c.line_user_id, T.c.line_unreachable_at,
            T.c.email_opt_in, T.c.email,
            C.c.name, C.c.language, C.c.timezone)
@@ -130,7 +131,7 @@ def load(session: Session, ids: list[int], now: dt.datetime, paths: DataPaths) -
         push = line_builders.reminder_push(facts, row.language, row.line_user_id, paths)
         if sign is not None:
             push = line_builders.with_ack(push, sign(row.id), row.language)
-        ready[row.id] = Ready(row.id, row.dedup_key, (row.last_attempt or 0) + 1, row.attempt_count, row.retry_key,
-                              row.retry_key_issued_at, row.first_attempt_at, row.due_at, row.late_seconds, push,
-                              row.retry_key_generation)
+        ready[row.id] = Ready(row.id, row.dedup_key, row.shift_uid, (row.last_attempt or 0) + 1, row.attempt_count,
+                              row.retry_key, row.retry_key_issued_at, row.first_attempt_at, row.due_at,
+                              row.late_seconds, push, row.retry_key_generation)
     return ready

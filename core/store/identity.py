@@ -5,18 +5,21 @@
   data folder — a restored backup, a folder copied to a new computer — carries the same one.
 - A retry key is derived, not drawn: UUIDv5 in the database identity's namespace over what is sent
   — the delivery's dedup key (message kind, subject, its version, and the channel when not LINE),
-  the recipient and the delivery's key generation — never the row's id, which is only its place in
-  one copy's outbox. Two copies of one folder, or two senders in two places, that send the same
-  message present the same X-Line-Retry-Key, and LINE accepts only the first, even when the copies
-  planned it under different delivery ids. A row that already has a key (one derived by the
-  earlier rule from its delivery id) keeps it: a retry must present the key its first request had.
-  A manual retry after a key expired derives the next generation's key (core/outbox/deliveries.py).
+  the uid of its subject's row (the shift or publication), the recipient and the delivery's key
+  generation — never the delivery's id, which is only its place in one copy's outbox. Two copies of
+  one folder, or two senders in two places, that send the same message present the same
+  X-Line-Retry-Key, and LINE accepts only the first, even when the copies planned it under different
+  delivery ids. A row that already has a key (one derived by an earlier rule) keeps it: a retry must
+  present the key its first request had. A manual retry after a key expired derives the next
+  generation's key (core/outbox/deliveries.py).
+- The subject's uid is drawn when its row is made and travels with the folder. The dedup key names
+  the subject by its row id, and copies that went their own way after the copy can each make a new
+  shift (or publication) under the same id, version and teacher: without the uid the two different
+  messages would share a key, and within LINE's day the second would be refused as a repeat and
+  never reach its teacher.
 - No digest of the request is in the key. It would tell apart requests that are one message: the
   了解 button's postback data carries the delivery id, and a publication's image links are signed
   as of its first send, so two copies would derive two keys and the teachers would get it twice.
-  The cost is the other way round: copies that went their own way after the copy and each made a
-  new subject under the same id (a shift added in each, same id, same version, same teacher) share
-  a key, and within LINE's day only the first of the two messages is sent.
 - The machine identity is a random UUID kept outside the data folder, in the user's configuration
   folder, so a copied data folder does not carry it. Each sender stamps it (with the host name, for
   people to read) into the database with the time it last sent, so a database that was recently sent
@@ -54,12 +57,14 @@ STAMP_EVERY = dt.timedelta(minutes=1)
 # ----- retry keys (pure) -----
 
 
-def retry_key(database: str, dedup_key: str, recipient: str | tuple[str, ...], generation: int) -> str:
-    """The `generation`-th retry key of the message `dedup_key` names, to `recipient` (a user or
-    group ID, or a multicast's IDs): the same wherever the same database sends that message."""
+def retry_key(database: str, dedup_key: str, subject: str | None, recipient: str | tuple[str, ...],
+              generation: int) -> str:
+    """The `generation`-th retry key of the message `dedup_key` names about the row whose uid is
+    `subject` (None: a message about no such row), to `recipient` (a user or group ID, or a
+    multicast's IDs): the same wherever the same database sends that message."""
     to = recipient if isinstance(recipient, str) else ",".join(sorted(recipient))
     # A JSON list, not joined text: a dedup key may hold any character, and no two lists encode alike.
-    name = json.dumps(["message", dedup_key, to, generation], ensure_ascii=False, separators=(",", ":"))
+    name = json.dumps(["message", dedup_key, subject, to, generation], ensure_ascii=False, separators=(",", ":"))
     return str(uuid.uuid5(uuid.UUID(database), name))
 
 

@@ -7,6 +7,7 @@ zone (local date + times); core/roster/clock.py turns them into instants for sch
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 from enum import StrEnum
 from typing import ClassVar
 
@@ -50,6 +51,11 @@ NAMING = {
 
 def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
+
+
+def new_uid() -> str:
+    """A random identity for a new row, which no other database (nor another copy of this one) makes."""
+    return str(uuid.uuid4())
 
 
 class UTCDateTime(TypeDecorator[dt.datetime]):
@@ -149,6 +155,10 @@ class Shift(Base):
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    # What the shift's messages are about, beyond this database: its id is only its place in one copy
+    # of the data folder, and two copies that went apart can each give another shift the same id. The
+    # retry keys of its reminders and corrections name this (core/store/identity.py).
+    uid: Mapped[str] = mapped_column(String(36), default=new_uid)
     classroom_id: Mapped[int] = mapped_column(ForeignKey("classrooms.id"))
     teacher_id: Mapped[int] = mapped_column(ForeignKey("teachers.id"))
     local_date: Mapped[dt.date] = mapped_column(Date)
@@ -191,6 +201,8 @@ class Publication(Base):
     __table_args__ = (UniqueConstraint("classroom_id", "year", "month", "revision"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    # Its identity beyond this database, as a shift's: what the retry key of its LINE message names.
+    uid: Mapped[str] = mapped_column(String(36), default=new_uid)
     classroom_id: Mapped[int] = mapped_column(ForeignKey("classrooms.id"))
     year: Mapped[int] = mapped_column(Integer)
     month: Mapped[int] = mapped_column(Integer)
@@ -253,8 +265,8 @@ class Delivery(Base):
     retry_key: Mapped[str | None] = mapped_column(String(36))
     retry_key_issued_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     # How many retry keys this delivery had before its current one: a key is derived from the
-    # database's identity, the delivery id and this counter (core/store/identity.py), so a copy of the
-    # data folder presents the same key for the same delivery and LINE refuses the second send.
+    # database's identity, what is sent and this counter (core/store/identity.py), so a copy of the
+    # data folder presents the same key for the same message and LINE refuses the second send.
     retry_key_generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     last_error_code: Mapped[str | None] = mapped_column(String(64))
     last_error_message: Mapped[str | None] = mapped_column(Text)
