@@ -13,7 +13,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import select, text
 
-from core.store import migrate
+from core.store import identity, migrate
 from core.store.bootstrap import open_database
 from core.store.db import Database
 from core.store.models import Base
@@ -240,7 +240,7 @@ def test_0010_expires_the_unused_short_codes_so_teachers_get_new_ones(paths: Dat
 
 
 @pytest.mark.backends("sqlite", "postgresql")
-def test_0011_gives_every_shift_and_publication_its_own_uid(db: Database) -> None:
+def test_0011_gives_every_shift_and_publication_a_uid_every_copy_derives_alike(db: Database) -> None:
     """The retry keys of their messages name these uids: each row needs one, and no two rows share it."""
     import datetime as dt
 
@@ -278,5 +278,12 @@ def test_0011_gives_every_shift_and_publication_its_own_uid(db: Database) -> Non
         room, teacher = f.classroom(s, "分校"), f.teacher(s, "後藤", 2)
         f.shift(s, room, teacher, dt.date(2026, 12, 5), now=dt.datetime(2026, 11, 2, tzinfo=dt.UTC))  # made at head
         uids = list(s.scalars(select(Shift.uid))) + list(s.scalars(select(Publication.uid)))
+        older = dict(s.execute(select(Shift.id, Shift.uid).where(Shift.classroom_id == room_id)).tuples().all())
+        older_publication = s.execute(select(Publication.id, Publication.uid)).one()
+        namespace = uuid.UUID(identity.database_identity(s))
     assert len(uids) == 5 and len(set(uids)) == 5
     assert all(uid == str(uuid.UUID(uid)) for uid in uids)  # UUID text, never the column's empty default
+    # Rows that existed before the upgrade get the uid any copy of this database gets for them when
+    # upgraded on its own: derived from the database's identity and the row, not drawn.
+    assert older == {i: str(uuid.uuid5(namespace, f"shifts:{i}")) for i in older}
+    assert older_publication[1] == str(uuid.uuid5(namespace, f"publications:{older_publication[0]}"))
