@@ -2,15 +2,20 @@
 
 Reading the file and importing it happen on the pool in one job, inside one write transaction: an
 import is all or nothing, and a rejected file lists every bad line so the manager can fix them all
-in Excel at once.
+in Excel at once. A long import shows how far it is once it has run for a few seconds (core's rule,
+core/roster/progress.py, as on the terminal) and can be stopped: stopping rolls the transaction
+back, so nothing of the file is imported. An export is written beside its place and moved in whole
+(core/store/exports.py), so a failed one leaves no half file.
 """
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -18,12 +23,15 @@ from PySide6.QtWidgets import (
     QLabel,
     QMessageBox,
     QPlainTextEdit,
+    QProgressDialog,
     QVBoxLayout,
     QWidget,
 )
 
 from core.roster import csv_files
 from core.roster.csv_files import CsvImportError, ImportResult
+from core.roster.progress import progress_due
+from core.store.exports import write_export
 from ui import i18n
 from ui.context import AppContext
 from ui.errors import show_error
@@ -51,10 +59,36 @@ class CsvProblemsDialog(QDialog):
         layout.addWidget(buttons)
 
 
+class ImportStopped(Exception):
+    """The manager stopped a long import; raised inside its transaction, so nothing is imported."""
+
+
+class ImportProgress:
+    """The import's `Progress` callback, on the pool's thread: tells the window how far it is when the
+    rule says so, and stops the import (by raising) once the manager asked to."""
+
+    def __init__(self, tell: Callable[[int, int], None], clock: Callable[[], float]) -> None:
+        self.tell = tell
+        self.clock = clock
+        self.started = clock()
+        self.shown_at: float | None = None
+        self.stop = threading.Event()
+
+    def __call__(self, line: int, lines: int) -> None:
+        if self.stop.is_set():
+            raise ImportStopped
+        now = self.clock()
+        if progress_due(self.started, self.shown_at, now):
+            self.shown_at = now
+            self.tell(line, lines)
+
+
 class CsvActions(QObject):
     """The four CSV actions. `scope()` tells which classroom and month the shift export covers."""
 
     imported = Signal()  # something was imported: the roster must be read again
+    # (line, lines) from the pool's thread; the connection queues it to the window's thread.
+    progressed = Signal(int, int)
 
     def __init__(self, ctx: AppContext, parent: QWidget,
                  scope: Callable[[], tuple[int | None, str, int, int]]) -> None:
@@ -63,39 +97,82 @@ class CsvActions(QObject):
         self.widget = parent
         self.scope = scope
         self.last_dialog: QDialog | None = None  # what the last action showed (for keyboard users and tests)
+        self.progress_dialog: QProgressDialog | None = None  # while a long import shows how far it is
+        self.clock: Callable[[], float] = time.monotonic  # the import's progress clock (tests step it)
+        self._running: ImportProgress | None = None
+        self.progressed.connect(self._show_progress)
 
     # ----- import -----
 
     def import_teachers(self) -> None:
-        self._import(self.tr("teachers"), lambda session, data, now: csv_files.import_teachers(session, data))
+        self._import(self.tr("teachers"),
+                     lambda session, data, now, progress: csv_files.import_teachers(session, data, progress=progress))
 
     def import_shifts(self) -> None:
-        self._import(self.tr("shifts"), lambda session, data, now: csv_files.import_shifts(session, data, now=now))
+        self._import(self.tr("shifts"), lambda session, data, now, progress:
+                     csv_files.import_shifts(session, data, now=now, progress=progress))
 
     def _import(self, what: str, run: Callable[..., ImportResult]) -> None:
         path, _ = QFileDialog.getOpenFileName(self.widget, self.tr("Import {0} from CSV").format(what), "", CSV_FILTER)
         if not path:
             return
         db, now = self.ctx.db, self.ctx.clock()
+        progress = self._running = ImportProgress(self.progressed.emit, self.clock)
 
         def work() -> ImportResult:
             data = Path(path).read_bytes()
             with db.write() as session:
-                return run(session, data, now)
+                return run(session, data, now, progress)
 
         def done(result: ImportResult) -> None:
+            self._end_progress()
             self.imported.emit()
             self._show(QMessageBox(QMessageBox.Icon.Information, self.tr("Import finished"),
                                    self.tr("Imported {0}: {1} added, {2} updated.").format(what, result.created, result.updated),
                                    QMessageBox.StandardButton.Ok, self.widget))
 
         def failed(exc: BaseException) -> None:
-            if isinstance(exc, CsvImportError):
+            self._end_progress()
+            if isinstance(exc, ImportStopped):
+                self._show(QMessageBox(QMessageBox.Icon.Information, self.tr("Import stopped"),
+                                       self.tr("The import was stopped. Nothing was imported."),
+                                       QMessageBox.StandardButton.Ok, self.widget))
+            elif isinstance(exc, CsvImportError):
                 self._show(CsvProblemsDialog(what, exc, self.widget))
             else:
                 show_error(self.widget, exc, paths=self.ctx.paths)
 
         self.ctx.tasks.run(work, done, failed, owner=self)
+
+    def _show_progress(self, line: int, lines: int) -> None:
+        running = self._running
+        if running is None:
+            return  # a late signal from an import that already ended
+        dialog = self.progress_dialog
+        if dialog is None:
+            dialog = QProgressDialog(self.widget)
+            dialog.setWindowTitle(self.tr("Importing"))
+            dialog.setCancelButtonText(self.tr("Stop"))
+            # Not modal: a modal progress dialog runs the event loop inside setValue(), which would
+            # take the next progress signal while this one is half shown.
+            dialog.setWindowModality(Qt.WindowModality.NonModal)
+            dialog.setMinimumDuration(0)  # core's rule already waited the first seconds
+            dialog.setAutoClose(False)
+            dialog.setAutoReset(False)
+            dialog.canceled.connect(running.stop.set)
+            self.progress_dialog = dialog
+        dialog.setMaximum(max(lines, 1))
+        dialog.setValue(min(line, max(lines, 1)))
+        dialog.setLabelText(self.tr("Reading line {0} of {1}…").format(f"{line:,}", f"{lines:,}"))
+        dialog.show()
+
+    def _end_progress(self) -> None:
+        self._running = None
+        if self.progress_dialog is not None:
+            self.progress_dialog.canceled.disconnect()
+            self.progress_dialog.close()
+            self.progress_dialog.deleteLater()
+            self.progress_dialog = None
 
     # ----- export -----
 
@@ -119,7 +196,7 @@ class CsvActions(QObject):
             with db.read() as session:
                 text = run(session)
             # UTF-8 with a BOM, so Japanese Excel opens it without garbling.
-            Path(path).write_text(text, encoding="utf-8-sig", newline="")
+            write_export(Path(path), lambda: text.encode("utf-8-sig"))
             return max(text.count("\n") - 1, 0)
 
         def done(rows: int) -> None:

@@ -435,6 +435,26 @@
         <translation>{0}をインポートしました: 追加 {1}件、更新 {2}件。</translation>
     </message>
     <message>
+        <source>Import stopped</source>
+        <translation>インポートを中止しました</translation>
+    </message>
+    <message>
+        <source>The import was stopped. Nothing was imported.</source>
+        <translation>インポートを中止しました。何もインポートされていません。</translation>
+    </message>
+    <message>
+        <source>Importing</source>
+        <translation>インポート中</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>中止</translation>
+    </message>
+    <message>
+        <source>Reading line {0} of {1}…</source>
+        <translation>{1}行中{0}行目まで読み込みました…</translation>
+    </message>
+    <message>
         <source>Export teachers to CSV</source>
         <translation>講師をCSVにエクスポート</translation>
     </message>
