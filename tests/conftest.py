@@ -153,3 +153,11 @@ def _no_unexpected_message_box(monkeypatch: pytest.MonkeyPatch) -> None:
 
     for kind in ("warning", "critical", "information", "question"):
         monkeypatch.setattr(QMessageBox, kind, unexpected(kind))
+
+
+@pytest.fixture
+def qtbot(qapp, request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    """pytest-qt's `qtbot`, patient on a busy machine: see tests/waiting.py."""
+    from tests.waiting import PatientQtBot
+
+    return PatientQtBot(request)
