@@ -28,6 +28,8 @@ from core.store.models import Delivery, DeliveryAttempt, DeliveryStatus
 from core.store.paths import DataPaths
 from tests.linefixtures import TOKEN, make_reminders
 
+pytestmark = pytest.mark.slow  # every test here starts real processes
+
 ROOT = Path(__file__).resolve().parent.parent
 FINAL = (DeliveryStatus.SENT, DeliveryStatus.FAILED, DeliveryStatus.CANCELED)
 SENDING = "sending from "  # what `main.py sender` prints once its loop runs
