@@ -68,7 +68,7 @@ def emu(clock: FakeClock) -> Iterator[LineEmulator]:
 
 @pytest.fixture
 def client(emu: LineEmulator) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=emu.base_url, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=5) as c:
+    with httpx.Client(base_url=emu.base_url, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=30) as c:
         yield c
 
 
@@ -199,7 +199,7 @@ def test_body_over_2mb_is_413_and_2mb_is_accepted(client: httpx.Client, emu: Lin
 
 
 def test_413_is_decided_from_content_length_before_the_body(emu: LineEmulator) -> None:
-    with socket.create_connection(("127.0.0.1", emu.port), timeout=5) as sock:
+    with socket.create_connection(("127.0.0.1", emu.port), timeout=30) as sock:
         sock.sendall(
             f"POST {PUSH} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\n"
             "Content-Type: application/json\r\nContent-Length: 3000000\r\n\r\n".encode()
@@ -229,7 +229,7 @@ def test_chunked_body_is_refused(client: httpx.Client, emu: LineEmulator) -> Non
 
 def test_keep_alive_pipelining_and_connection_close(emu: LineEmulator) -> None:
     get = f"GET /v2/bot/info HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\n\r\n".encode()
-    with socket.create_connection(("127.0.0.1", emu.port), timeout=5) as sock:
+    with socket.create_connection(("127.0.0.1", emu.port), timeout=30) as sock:
         sock.sendall(get + get + get.replace(b"\r\n\r\n", b"\r\nConnection: close\r\n\r\n"))
         statuses = [_read_response(sock)[0] for _ in range(3)]
         assert statuses == [200, 200, 200]
@@ -240,7 +240,7 @@ def test_expect_100_continue_and_http_10(emu: LineEmulator) -> None:
     body = json.dumps({"to": ALICE, "messages": [TEXT]}).encode()
     head = (f"POST {PUSH} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\nExpect: 100-continue\r\n"
             "Content-Type: application/json\r\nContent-Length: {}\r\n\r\n")
-    with socket.create_connection(("127.0.0.1", emu.port), timeout=5) as sock:
+    with socket.create_connection(("127.0.0.1", emu.port), timeout=30) as sock:
         sock.sendall(head.format(len(body)).encode())
         assert sock.recv(25) == b"HTTP/1.1 100 Continue\r\n\r\n"
         sock.sendall(body)
@@ -248,7 +248,7 @@ def test_expect_100_continue_and_http_10(emu: LineEmulator) -> None:
         sock.sendall(head.format(3_000_000).encode())  # too large: refused before it is sent, then closed
         assert _read_response(sock)[0] == 413
         assert sock.recv(1) == b""
-    with socket.create_connection(("127.0.0.1", emu.port), timeout=5) as sock:
+    with socket.create_connection(("127.0.0.1", emu.port), timeout=30) as sock:
         sock.sendall(f"GET /v2/bot/info HTTP/1.0\r\nAuthorization: Bearer {TOKEN}\r\n\r\n".encode())
         assert _read_response(sock)[0] == 200
         assert sock.recv(1) == b""  # HTTP/1.0: one answer per connection
@@ -769,7 +769,7 @@ def test_request_log_and_reset(client: httpx.Client, emu: LineEmulator, clock: F
 
 def test_control_api(emu: LineEmulator) -> None:
     dave, group = "U" + "5" * 32, "C" + "6" * 32
-    with httpx.Client(base_url=emu.base_url, timeout=5) as control:  # no Authorization needed here
+    with httpx.Client(base_url=emu.base_url, timeout=30) as control:  # no Authorization needed here
         user = {"userId": dave, "displayName": "Dave", "friend": True}
         assert control.post("/_emulator/users", json=user).json() == {}
         members = {"groupId": group, "groupName": "G", "members": [dave, ALICE]}
