@@ -62,7 +62,8 @@ BACKENDS = ("sqlite", "postgresql")
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """`@pytest.mark.backends("sqlite", "postgresql")` (on a test or a module) runs each test using
-    `db` (or `backend`) once per backend: one contract suite, two databases."""
+    `db` (or `backend`) once per backend: one contract suite, two databases. The PostgreSQL runs are
+    slow: part of `make test`, not of `make check`."""
     marker = metafunc.definition.get_closest_marker("backends")
     if marker is None or "backend" not in metafunc.fixturenames:
         return
@@ -70,7 +71,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     unknown = set(chosen) - set(BACKENDS)
     if unknown:
         raise pytest.UsageError(f"unknown backends {sorted(unknown)}; known: {BACKENDS}")
-    metafunc.parametrize("backend", chosen, indirect=True)
+    # The PostgreSQL half runs against a server process, a fresh database per test: a third of the
+    # fast tier's time. `make check` runs the contract on SQLite; `make test` runs both halves.
+    params = [pytest.param(name, marks=pytest.mark.slow) if name == "postgresql" else name for name in chosen]
+    metafunc.parametrize("backend", params, indirect=True)
 
 
 @pytest.fixture(scope="session")
