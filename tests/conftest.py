@@ -137,14 +137,15 @@ def sqlite_at_head(tmp_path_factory: pytest.TempPathFactory) -> Path:
     `db` starts each SQLite test from a copy, as the PostgreSQL tests start from PgServer.MIGRATED:
     migrating a new file takes 0.1-0.2 s and a copy a millisecond, in a suite where most tests open a
     database. Opening the copy still goes through open_database, which finds it at head."""
-    home = tmp_path_factory.mktemp("sqlite-at-head") / "home"
-    open_database(data_paths(home)).dispose()
-    return data_paths(home).database
+    at_head = data_paths(tmp_path_factory.mktemp("sqlite-at-head") / "home")
+    # The file's own URL: a PostgreSQL test that asks first has SHIFTCAST_DB_URL set to its server.
+    open_database(at_head, url=at_head.local_database_url()).dispose()
+    return at_head.database
 
 
 @pytest.fixture
 def db(paths: DataPaths, db_url: str, request: pytest.FixtureRequest) -> Iterator[Database]:
-    if db_url == paths.database_url() and not paths.database.exists():
+    if db_url == paths.local_database_url() and not paths.database.exists():
         paths.home.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(request.getfixturevalue("sqlite_at_head"), paths.database)
     database = open_database(paths, url=db_url)
