@@ -1,4 +1,5 @@
 # Two commands for a newcomer: `make run` and `make test`. Both create .venv when it is missing.
+# `make check` is the everyday fast tier: `make test` without the tests marked slow.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -6,7 +7,7 @@ STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 STAMP_BENCH := $(VENV)/.installed-bench
 
-.PHONY: run test lint bench venv clean
+.PHONY: run test check lint bench venv clean
 
 $(PY):
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Shiftcast needs Python 3.11 or newer"'
@@ -32,6 +33,11 @@ run: $(STAMP_RUN)
 
 test: $(STAMP_TEST) lint
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
+
+# Lint and every test but the slow ones (reliability runs, real processes killed again and again, the
+# Xvfb start): under two minutes on a 2-core machine. `make test` runs them too; CI runs `make test`.
+check: $(STAMP_TEST) lint
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
 
 # Lint and types: ruff (with import order) everywhere, mypy strict for core; both configured in pyproject.toml.
 lint: $(STAMP_TEST)

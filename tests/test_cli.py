@@ -85,6 +85,7 @@ def test_bad_input_is_one_line(capsys, argv: list[str], message: str) -> None:
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
+@pytest.mark.slow  # real processes
 def test_real_process_bad_input_has_no_traceback(tmp_path: Path) -> None:
     env = {"SHIFTCAST_HOME": str(tmp_path / "h"), "PATH": "/usr/bin:/bin"}
     done = subprocess.run([sys.executable, "main.py", "shifts", "--classroom", "無い", "--month", "2026-12"],
@@ -123,12 +124,14 @@ def _loaded(tmp_path: Path, *argv: str) -> set[str]:
     return set(json.loads(done.stderr.strip().splitlines()[-1]))
 
 
+@pytest.mark.slow  # a fresh interpreter each
 @pytest.mark.parametrize("argv", [["--version"], ["--help"], ["sender", "--help"], ["frobnicate"]])
 def test_parsing_loads_no_database_network_or_screen_code(tmp_path: Path, argv: list[str]) -> None:
     # Every CLI call, tray start and wake-up pays for what parsing imports (docs/performance.md, Start-up).
     assert _loaded(tmp_path, *argv) & HEAVY == set()
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_a_listing_on_an_up_to_date_database_does_not_load_alembic(tmp_path: Path) -> None:
     assert "alembic" in _loaded(tmp_path, "teachers", "--json")  # the first start creates the schema
     assert _loaded(tmp_path, "teachers", "--json") & {"alembic", "httpx", "apscheduler", "PySide6"} == set()

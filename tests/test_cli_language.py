@@ -22,6 +22,8 @@ BAD_SHIFTS = (
     "本校,佐藤,2026-12-03,19:00,17:00\n"       # line 5: ends before it starts
 )
 
+pytestmark = pytest.mark.slow  # every test here starts real processes
+
 
 def shiftcast(home: Path, *argv: str, lang: str = "C.UTF-8") -> subprocess.CompletedProcess[str]:
     env = {"SHIFTCAST_HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": lang}

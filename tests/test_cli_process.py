@@ -18,6 +18,8 @@ from core.store.paths import DataPaths
 from tests import factories as f
 from tests.linefixtures import TOKEN, emulator, make_reminders  # noqa: F401 - emulator is a fixture
 
+pytestmark = pytest.mark.slow  # every test here starts real processes
+
 ROOT = Path(__file__).resolve().parent.parent
 NOW = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
 

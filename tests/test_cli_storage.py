@@ -22,6 +22,8 @@ from core.store.bootstrap import open_database
 from core.store.paths import DataPaths
 from tests.linefixtures import TOKEN, make_reminders
 
+pytestmark = pytest.mark.slow  # real processes, all but the full-disk test
+
 ROOT = Path(__file__).resolve().parent.parent
 AS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 # Root writes through file modes; without the capabilities that allow it (setpriv, from util-linux) the

@@ -89,6 +89,7 @@ def _open_alert_kinds(home: Path) -> list[str]:
         connection.close()
 
 
+@pytest.mark.slow  # two sender processes
 def test_two_copies_of_a_data_folder_send_each_reminder_once(db: Database, paths: DataPaths, tmp_path: Path) -> None:
     with LineEmulator(token=TOKEN) as emu:
         make_reminders(db, TEACHERS, now=dt.datetime.now(dt.UTC), emulator=emu)

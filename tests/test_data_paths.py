@@ -66,6 +66,7 @@ def _month(db: Database) -> tuple[str, int]:
     return f"{day:%Y-%m}", reminder
 
 
+@pytest.mark.slow  # real processes
 def test_publish_and_render_write_only_under_the_home_they_are_given(db: Database, paths: DataPaths,
                                                                     default_folder: Path, tmp_path: Path) -> None:
     month, _ = _month(db)
@@ -86,6 +87,7 @@ def test_publish_and_render_write_only_under_the_home_they_are_given(db: Databas
     assert not default_folder.exists(), sorted(default_folder.rglob("*"))
 
 
+@pytest.mark.slow  # real processes
 def test_sending_reads_images_and_templates_from_the_home_it_is_given(
         db: Database, paths: DataPaths, default_folder: Path, hosted: str) -> None:
     month, reminder = _month(db)

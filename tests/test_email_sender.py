@@ -180,6 +180,7 @@ def test_535_holds_email_keeps_rows_queued_and_raises_one_alert(db: Database, st
         assert alerts.open_alerts(s) == []  # the mail server took a message: the hold's incident is over
 
 
+@pytest.mark.slow  # draws the month and its PDF, then mails 200 teachers: about 20 s alone
 def test_publication_to_200_teachers_is_one_connection_with_image_and_pdf(
         db: Database, paths: DataPaths, starttls_server: SmtpServer, clock: FakeClock) -> None:
     starttls_server.configure(db)

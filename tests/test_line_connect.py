@@ -329,6 +329,7 @@ def test_finishing_while_the_tunnel_still_starts_stops_it_at_once(
         tmp_path: Path, db: Database, line: LineEmulator, flow: ConnectLine) -> None:
     from core.receiving.address import AddressError, QuickTunnel
     from tests.test_public_address import _gone, _script
+    from tests.waiting import wait_until
 
     line.set_webhook_endpoint(EARLIER)
     fake = _script(tmp_path / "bin", 'echo "$$" > "$(dirname "$0")/pid"\nwhile :; do sleep 1; done\n')
@@ -355,6 +356,6 @@ def test_finishing_while_the_tunnel_still_starts_stops_it_at_once(
     assert not starter.is_alive()
     assert len(outcome) == 1 and isinstance(outcome[0], AddressError)
     assert finished.restore is Restore.NOTHING_PENDING and line.webhook_endpoint == EARLIER
-    assert _gone(pid) and flow.receiver is None
+    assert wait_until(lambda: _gone(pid)) and flow.receiver is None  # its `sleep` ends a moment after
     with pytest.raises(FlowEnded):
         flow.test()

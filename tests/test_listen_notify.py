@@ -5,10 +5,8 @@ listening connection drops, it listens again."""
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -21,6 +19,7 @@ from core.store.db import Database
 from core.store.models import Delivery, DeliveryStatus
 from tests import factories as f
 from tests.linefixtures import emulator, line_ready, user_id  # noqa: F401
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.backends("postgresql")
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,16 +43,6 @@ db.dispose()
 """
 
 
-def _until(condition, timeout: float = 30.0) -> bool:  # type: ignore[no-untyped-def]
-    gate = threading.Event()
-    deadline = dt.datetime.now() + dt.timedelta(seconds=timeout)
-    while dt.datetime.now() < deadline:
-        if condition():
-            return True
-        gate.wait(0.02)
-    return bool(condition())
-
-
 def _enqueue_elsewhere(db_url: str, n: int) -> None:
     """Another process enqueues a reminder for teacher `n` (its after-commit hook cannot reach this one)."""
     subprocess.run([sys.executable, "-c", ENQUEUE, db_url, str(n)], cwd=ROOT, check=True, timeout=120)
@@ -72,7 +61,7 @@ def test_an_enqueue_in_another_process_wakes_a_waiting_sender(db: Database, db_u
     try:
         assert sender.listener is not None and sender.listener.listening.wait(30)
         _enqueue_elsewhere(db_url, 1)
-        assert _until(lambda: _sent(db) == 1)
+        assert wait_until(lambda: _sent(db) == 1)
         assert sender.listener.notified >= 1
         assert len(line_ready.inbox(user_id(1))) == 1
 
@@ -80,12 +69,12 @@ def test_an_enqueue_in_another_process_wakes_a_waiting_sender(db: Database, db_u
         first = sender.listener.backend_pid
         with db.write() as s:
             s.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": first})
-        assert _until(lambda: sender.listener is not None and sender.listener.connects >= 2
-                      and sender.listener.listening.is_set())
+        assert wait_until(lambda: sender.listener is not None and sender.listener.connects >= 2
+                           and sender.listener.listening.is_set())
         assert sender.listener.backend_pid != first
         notified = sender.listener.notified
         _enqueue_elsewhere(db_url, 2)  # a second teacher's reminder, from the other process again
-        assert _until(lambda: _sent(db) == 2)
+        assert wait_until(lambda: _sent(db) == 2)
         assert sender.listener.notified > notified
         assert len(line_ready.inbox(user_id(2))) == 1
     finally:

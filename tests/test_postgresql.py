@@ -36,7 +36,7 @@ def test_a_real_deadlock_is_retryable(db: Database, now: dt.datetime) -> None:
                 s.execute(text("SET LOCAL deadlock_timeout = '50ms'"))
                 s.execute(lock_row, {"id": mine})
                 locked.set()
-                other.wait(10)
+                other.wait(60)  # the other transaction holds its row
                 s.execute(lock_row, {"id": theirs})
         except Exception as exc:  # noqa: BLE001 - the deadlock is what the test wants to see
             errors.append(exc)

@@ -7,6 +7,10 @@ import os
 import subprocess
 import sys
 
+import pytest
+
+pytestmark = pytest.mark.slow  # a fresh interpreter with Qt
+
 PROBE = """
 import sys
 from PySide6.QtCore import QObject, Signal

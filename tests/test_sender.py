@@ -24,6 +24,7 @@ from core.store.db import Database
 from core.store.models import AlertKind, Delivery, DeliveryAttempt, DeliveryStatus
 from tests import factories as f
 from tests.linefixtures import FakeClock, emulator, line_ready, make_reminders  # noqa: F401
+from tests.waiting import PATIENCE_S, wait_until
 
 # One contract, two databases: every test here runs on SQLite and on PostgreSQL.
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
@@ -373,21 +374,17 @@ def test_background_thread_is_woken_by_an_enqueue(db, line_ready: LineEmulator, 
     sender = _make(db, config, events=events).start()
     try:
         [delivery_id] = make_reminders(db, 1, now=dt.datetime.now(dt.UTC), emulator=line_ready)
-        assert done.wait(10)
+        assert done.wait(PATIENCE_S)
     finally:
         sender.stop()
     assert _delivery(db, delivery_id).status == DeliveryStatus.SENT
 
 
 def test_graceful_stop_leaves_no_lease_behind(db, line_ready: LineEmulator) -> None:
-    import time
-
     make_reminders(db, 40, now=dt.datetime.now(dt.UTC), emulator=line_ready)
     line_ready.set_faults(FaultPlan(latency_ms=50))
     sender = _make(db, SenderConfig(concurrency=2)).start()
-    deadline = time.monotonic() + 10
-    while not line_ready.all_inbox() and time.monotonic() < deadline:
-        time.sleep(0.01)
+    assert wait_until(lambda: bool(line_ready.all_inbox()))  # stopped in the middle of its work
     sender.stop()
     with db.read() as s:
         rows = s.scalars(select(Delivery)).all()

@@ -11,6 +11,7 @@ import random
 import signal
 import threading
 import time
+from dataclasses import dataclass
 
 import pytest
 from sqlalchemy import func, select
@@ -22,6 +23,7 @@ from core.store.models import Delivery, DeliveryAttempt, DeliveryStatus, SenderR
 from core.store.paths import DataPaths
 from tests.linefixtures import TOKEN, make_reminders
 from tests.test_sender_processes import (
+    FINAL,
     SENDING,
     START_TIMEOUT_S,
     _assert_exactly_once,
@@ -30,16 +32,53 @@ from tests.test_sender_processes import (
     _tune,
     _unfinished,
 )
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.backends("postgresql")
 SENDERS = 3
 DELIVERIES = 1000
+# Each sender is killed once the run has finished this many more deliveries (at random between the
+# two) since it said it sends: about twenty kills per sender, whatever the machine's speed.
+KILL_AFTER = (10, 80)
+# How long the run may go with deliveries due and none attempted or finished before it fails.
+STALL_S = 180.0
 
 
 def _processing(db: Database) -> int:
     with db.read() as s:
         return s.scalar(select(func.count()).select_from(Delivery)
                         .where(Delivery.status == DeliveryStatus.PROCESSING)) or 0
+
+
+@dataclass(frozen=True)
+class _Outbox:
+    """What the run has done so far, as the database tells it."""
+
+    unfinished: int
+    attempts: int
+    next_due: dt.datetime | None  # the earliest time an unfinished delivery may be tried (None: none left)
+
+    @property
+    def work(self) -> tuple[int, int]:
+        """Changes whenever a sender finishes a delivery or starts an attempt: the run moves."""
+        return self.unfinished, self.attempts
+
+
+def _outbox(db: Database) -> _Outbox:
+    with db.read() as s:
+        open_rows = select(Delivery).where(Delivery.status.not_in(FINAL)).subquery()
+        unfinished, next_due = s.execute(select(func.count(), func.min(open_rows.c.next_attempt_at))).one()
+        attempts = s.scalar(select(func.count()).select_from(DeliveryAttempt)) or 0
+    return _Outbox(unfinished, attempts, next_due)
+
+
+def _stuck(db: Database) -> str:
+    """Where the unfinished deliveries are, for the message of a run that stopped moving."""
+    with db.read() as s:
+        rows = s.execute(select(Delivery.status, Delivery.attempt_count, func.count())
+                         .where(Delivery.status.not_in(FINAL))
+                         .group_by(Delivery.status, Delivery.attempt_count)).all()
+    return ", ".join(f"{count} {status.value} after {attempts} attempts" for status, attempts, count in rows)
 
 
 @pytest.mark.slow
@@ -61,13 +100,15 @@ def test_three_senders_killed_at_random_moments_send_each_message_once(db: Datab
                 process = _spawn(paths, emulator, home=paths.home / f"sender-{n}")
                 output = _Output(process)
                 try:
-                    # The random moment counts from when it says it sends (see the SQLite crash test);
-                    # up to 2 s, so a round's work outweighs its start-up on a busy 2-core machine.
                     if not output.wait_for(SENDING, START_TIMEOUT_S):
                         failures.append(f"sender {n} never started sending:\n{output.stderr[-3000:]}")
                         done.set()
                         return
-                    done.wait(rng.uniform(0.3, 2.0))
+                    # The moment is a random amount of the run's work after it says it sends, not a
+                    # time: a busy machine does less in a second, and a kill after a fixed time would
+                    # cut more requests short per delivery finished, until backoff outgrew the run.
+                    goal = _unfinished(db) - rng.randint(KILL_AFTER[0], KILL_AFTER[1])
+                    wait_until(lambda goal=goal: done.is_set() or _unfinished(db) <= goal, timeout=STALL_S, pause=0.05)
                 finally:
                     process.send_signal(signal.SIGKILL)
                     process.wait(timeout=30)
@@ -80,17 +121,24 @@ def test_three_senders_killed_at_random_moments_send_each_message_once(db: Datab
             t.start()
         progress: list[int] = []
         try:
-            while not done.is_set():
-                left = _unfinished(db)
-                progress.append(left)
-                if left == 0:
-                    break
-                assert time.monotonic() - started < 240, f"no convergence: {progress[-20:]}"
+            state = _outbox(db)
+            moved = time.monotonic()
+            while not done.is_set() and state.unfinished:
                 done.wait(0.5)
+                now, before, state = time.monotonic(), state, _outbox(db)
+                if state.work != before.work or state.next_due is None or state.next_due > dt.datetime.now(dt.UTC):
+                    moved = now  # it moved, or what is left waits out its backoff: not a stall
+                if state.unfinished != before.unfinished:
+                    progress.append(state.unfinished)
+                # No convergence is a long while with work due and nothing done, however slow the
+                # machine; a backoff that put the next try that far off would be as bad.
+                waiting = (state.next_due - dt.datetime.now(dt.UTC)).total_seconds() if state.next_due else 0.0
+                assert now - moved < STALL_S and waiting < STALL_S, (
+                    f"no convergence: {_stuck(db)}; unfinished after each change {progress[-20:]}; kills {kills}")
         finally:
             done.set()
             for t in threads:
-                t.join(60)
+                t.join(STALL_S + 60)
         assert failures == []
         assert min(kills) >= 3, kills  # every sender was killed mid-work several times
         emulator.set_faults(FaultPlan())

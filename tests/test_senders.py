@@ -21,6 +21,7 @@ from core.store.models import Delivery, DeliveryStatus, SenderRecord
 from core.store.paths import DataPaths
 from tests import factories as f
 from tests.linefixtures import FakeClock, make_reminders
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 NO_LINE = SenderConfig(concurrency=1, poll_interval=0.05)
@@ -37,17 +38,6 @@ def _row(db: Database, owner: str) -> SenderRecord:
         return row
 
 
-def _until(condition, timeout: float = 20.0) -> bool:  # type: ignore[no-untyped-def]
-    """Waits on the condition, not on time: checked every time the event below times out briefly."""
-    gate = threading.Event()
-    deadline = dt.datetime.now() + dt.timedelta(seconds=timeout)
-    while dt.datetime.now() < deadline:
-        if condition():
-            return True
-        gate.wait(0.02)
-    return bool(condition())
-
-
 def test_a_sender_registers_keeps_a_heartbeat_and_says_when_it_stopped(db: Database, now: dt.datetime) -> None:
     clock = FakeClock(now)
     sender = _sender(db, clock).start()
@@ -57,7 +47,7 @@ def test_a_sender_registers_keeps_a_heartbeat_and_says_when_it_stopped(db: Datab
         assert row.home == str(f.home_paths().home) and row.app == "sender"
         clock.now = now + presence.HEARTBEAT_EVERY
         sender.wake()
-        assert _until(lambda: sender.presence.beats >= 1)
+        assert wait_until(lambda: sender.presence.beats >= 1)
         assert _row(db, sender.owner).heartbeat_at == now + presence.HEARTBEAT_EVERY
     finally:
         sender.stop()

@@ -32,6 +32,8 @@ from tests import factories as f
 from tests.linefixtures import TOKEN, user_id
 from tests.test_sender_processes import _Output
 
+pytestmark = pytest.mark.slow  # every test here starts real processes
+
 ROOT = Path(__file__).resolve().parent.parent
 SECRET = "a1b2c3d4e5f60718293a4b5c6d7e8f90"
 STARTUP = 120.0  # a slow 2-core machine importing SQLAlchemy, Starlette and uvicorn

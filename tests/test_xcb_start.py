@@ -22,7 +22,12 @@ UNDER_CI = os.environ.get("CI", "").lower() == "true"
 XVFB = shutil.which("Xvfb")
 WINDOW_MANAGER = shutil.which("matchbox-window-manager")
 
-needs_display = pytest.mark.skipif(XVFB is None and not UNDER_CI, reason="no Xvfb on this machine (CI always runs it)")
+_display_here = pytest.mark.skipif(XVFB is None and not UNDER_CI, reason="no Xvfb on this machine (CI always runs it)")
+
+
+def needs_display(test):  # type: ignore[no-untyped-def]
+    """An X server, a window manager and the window, as processes: slow (`make test`, not `make check`)."""
+    return pytest.mark.slow(_display_here(test))
 
 
 @pytest.fixture
