@@ -20,6 +20,7 @@ from core.store.bootstrap import open_database
 from core.store.paths import data_paths
 from tests.linefixtures import TOKEN, make_reminders
 
+pytestmark = pytest.mark.slow  # real CLI processes on a filled tmpfs
 ROOT = Path(__file__).resolve().parent.parent
 FULL = {"en": "the disk is full", "ja": "ディスクがいっぱい"}
 

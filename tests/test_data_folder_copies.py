@@ -130,6 +130,7 @@ def _wall(moment: dt.datetime, zone: str) -> tuple[dt.date, str]:
     return local.date(), f"{local:%H:%M}"
 
 
+@pytest.mark.slow  # two sender processes
 def test_copies_that_planned_apart_send_each_reminder_once(db: Database, paths: DataPaths, tmp_path: Path) -> None:
     """Copied before planning, the copy started after the earliest shift began: it plans one
     reminder fewer, so every later reminder has another delivery id there. The keys name the
@@ -192,6 +193,7 @@ def _add_and_plan(db: Database, teacher_name: str, day: dt.date, start: str, end
         return shift.id
 
 
+@pytest.mark.slow  # two sender processes
 def test_copies_that_each_made_a_shift_under_one_id_send_both(db: Database, paths: DataPaths, tmp_path: Path) -> None:
     """After the copy, each copy adds a shift for one teacher on another day. Both get the same id,
     version 1 and teacher, so their reminders have one dedup key; they are two messages, and the

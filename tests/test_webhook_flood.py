@@ -16,6 +16,7 @@ import socket
 import time
 
 import httpx
+import pytest
 from sqlalchemy import select
 
 from core.receiving import signature
@@ -28,6 +29,7 @@ from tests.linefixtures import user_id
 from tests.test_sender_processes import _Output
 from tests.test_webhook_cli import SECRET, STARTUP, _free_port, _spawn, _wait_for_row
 
+pytestmark = pytest.mark.slow  # a real receiver process under hundreds of slow connections
 CHILD_FILES = 256  # the receiver's RLIMIT_NOFILE: the flood below is more than twice as many connections
 SLOW = 600
 DEADLINE = 60.0  # generous: a busy 2-core machine shared with other work
