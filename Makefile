@@ -51,7 +51,9 @@ clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
 
 # Release build: the PyInstaller one-folder app in dist/, and on Linux the tarball and .deb beside it
-# (macOS: the .dmg). See packaging/README.md; CI checks it with packaging/ci_check.sh.
+# (macOS: the .dmg). See packaging/README.md; CI checks it with packaging/ci_check.sh. PyInstaller's
+# cache of processed binaries stays in this checkout's build/: two checkouts building at once shared
+# the user-wide one and one of them bundled a Qt library of 0 bytes.
 STAMP_DIST := $(VENV)/.installed-dist
 PYINSTALLER_REQ ?= pyinstaller>=6.10,<7
 
@@ -62,7 +64,7 @@ $(STAMP_DIST): pyproject.toml | $(STAMP_RUN)
 	touch $@
 
 dist: $(STAMP_RUN) $(STAMP_DIST)
-	$(PY) -m PyInstaller --noconfirm --clean --log-level WARN --distpath dist --workpath build/pyinstaller packaging/shiftcast.spec
+	PYINSTALLER_CONFIG_DIR=build/pyinstaller-cache $(PY) -m PyInstaller --noconfirm --clean --log-level WARN --distpath dist --workpath build/pyinstaller packaging/shiftcast.spec
 	case "$$(uname -s)" in \
 	    Linux) PY=$(PY) bash packaging/linux/build_deb.sh ;; \
 	    Darwin) PY=$(PY) bash packaging/macos/build_dmg.sh ;; \
