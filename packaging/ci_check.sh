@@ -24,6 +24,14 @@ fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 elapsed() { echo $(($(date +%s) - $1)); }
 
 apt_updated=0
+apt_update() {  # another apt on the machine holds the package lists' lock for a while: wait for it
+    local try
+    for try in 1 2 3 4 5 6 7 8 9 10 11 12; do
+        apt-get update -qq && return 0
+        sleep 10
+    done
+    return 1
+}
 apt_install() {  # apt_install PACKAGE... : install those not installed yet
     local missing=() p
     for p in "$@"; do
@@ -31,10 +39,10 @@ apt_install() {  # apt_install PACKAGE... : install those not installed yet
     done
     [ "${#missing[@]}" -eq 0 ] && return 0
     if [ "$apt_updated" -eq 0 ]; then
-        apt-get update -qq || return 1
+        apt_update || return 1
         apt_updated=1
     fi
-    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
 # ---- 1. build tools ------------------------------------------------------------------------------------------
@@ -70,8 +78,8 @@ deb=$(ls dist/shiftcast_*.deb 2>/dev/null | head -1)
 if command -v apt-get >/dev/null 2>&1 && [ -n "$deb" ]; then
     t=$(date +%s)
     depends=$(dpkg-deb --field "$deb" Depends)
-    if [ "$apt_updated" -eq 0 ]; then apt-get update -qq && apt_updated=1; fi
-    if apt-get satisfy -y -qq --no-install-recommends "$depends" >/dev/null; then
+    if [ "$apt_updated" -eq 0 ]; then apt_update && apt_updated=1; fi
+    if apt-get -o DPkg::Lock::Timeout=600 satisfy -y -qq --no-install-recommends "$depends" >/dev/null; then
         pass "depends: every package in the .deb's Depends is installable and installed ($(elapsed "$t") s)"
     else
         fail "depends: apt-get could not satisfy the .deb's Depends: $depends"
