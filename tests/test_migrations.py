@@ -278,7 +278,7 @@ def test_0011_gives_every_shift_and_publication_a_uid_every_copy_derives_alike(d
         room, teacher = f.classroom(s, "分校"), f.teacher(s, "後藤", 2)
         f.shift(s, room, teacher, dt.date(2026, 12, 5), now=dt.datetime(2026, 11, 2, tzinfo=dt.UTC))  # made at head
         uids = list(s.scalars(select(Shift.uid))) + list(s.scalars(select(Publication.uid)))
-        older = dict(s.execute(select(Shift.id, Shift.uid).where(Shift.classroom_id == room_id)).tuples().all())
+        older = {i: uid for i, uid in s.execute(select(Shift.id, Shift.uid).where(Shift.classroom_id == room_id))}
         older_publication = s.execute(select(Publication.id, Publication.uid)).one()
         namespace = uuid.UUID(identity.database_identity(s))
     assert len(uids) == 5 and len(set(uids)) == 5
