@@ -148,7 +148,9 @@ def test_send_the_code_in_the_inbox_pairs_the_teacher(qtbot, ctx: AppContext, db
         assert teacher.line_opt_in
     # The account's reply reaches the inbox, and the teacher leaves the list of those not on LINE yet.
     qtbot.waitUntil(lambda: len(window.unpaired_box.findChildren(QPushButton, "sendCode")) == 1, timeout=10_000)
-    assert any(m.recipient == demo_data.new_user_id_for(teacher_id) for m in demo.emulator.all_inbox())
+    # The reply goes out after the pairing committed, on the receiver's thread: wait for it to arrive.
+    qtbot.waitUntil(lambda: any(m.recipient == demo_data.new_user_id_for(teacher_id)
+                                for m in demo.emulator.all_inbox()), timeout=10_000)
     settle(qtbot, ctx)
 
 
