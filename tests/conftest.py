@@ -77,6 +77,15 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     metafunc.parametrize("backend", params, indirect=True)
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m "not slow"` deselects by the marks
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that needs the PostgreSQL server is slow too: the server is a process of its own,
+    and a fast tier without it does not start one at all."""
+    for item in items:
+        if "pg_server" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[PgServer]:
     """One throwaway PostgreSQL cluster for the session, started on first use (tests/pgserver.py).

@@ -269,6 +269,7 @@ def _env(paths: DataPaths, line: LineEmulator) -> dict[str, str]:
     return env
 
 
+@pytest.mark.slow  # a real process killed
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="SIGKILL is POSIX")
 def test_a_flow_killed_after_setting_its_endpoint_is_repaired_at_the_next_start(
         paths: DataPaths, db: Database, line: LineEmulator) -> None:

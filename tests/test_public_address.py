@@ -149,6 +149,7 @@ def _catch(into: list[BaseException], fn) -> None:  # type: ignore[no-untyped-de
         into.append(exc)
 
 
+@pytest.mark.slow  # waits out a hanging child's timeout
 def test_a_hanging_cloudflared_times_out_and_is_killed(tmp_path: Path) -> None:
     fake = _script(tmp_path / "bin", 'echo "$$" > "$(dirname "$0")/pid"\n'
                                      "trap '' TERM\n"  # ignores SIGTERM: only SIGKILL ends it

@@ -163,6 +163,7 @@ _cells = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",
 _rows = st.lists(st.lists(st.one_of(_cells, st.sampled_from(["本校", "佐藤 花子", "2026-12-01", "16:00", "26:00", "yes", "confirmed", f"U{1:032x}"])), max_size=8), max_size=6)
 
 
+@pytest.mark.slow  # 150 generated files
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(header=st.sampled_from([csv_files.SHIFT_COLUMNS, csv_files.TEACHER_COLUMNS, ("name",), ("x", "y")]),
        rows=_rows, encoding=st.sampled_from(["utf-8", "utf-8-sig", "cp932"]), raw=st.binary(max_size=64))

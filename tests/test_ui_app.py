@@ -128,6 +128,7 @@ def test_the_demo_process_gets_a_demo_folder_and_none_of_this_windows_secrets_or
     assert seen["DISPLAY"] == ":7" and seen["PATH"] == os.environ["PATH"]  # what a window needs stays
 
 
+@pytest.mark.slow  # a real main.py --smoke demo process
 def test_the_demo_never_opens_the_database_shiftcast_db_url_names(tmp_path: Path) -> None:
     """Started from a shell where SHIFTCAST_DB_URL points at the real data, the demo keeps to its own file."""
     root = Path(__file__).resolve().parent.parent

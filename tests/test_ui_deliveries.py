@@ -56,6 +56,7 @@ def _status(view: DeliveriesView, delivery_id: int) -> str | None:
     return None if item is None else item.badge
 
 
+@pytest.mark.slow  # 100,000 rows
 def test_100k_rows_load_and_an_update_touches_only_the_changed_rows(qtbot, ctx: AppContext, db: Database,
                                                                    now: dt.datetime) -> None:
     stamp = now.replace(tzinfo=None).isoformat(sep=" ")
