@@ -182,10 +182,10 @@ def test_each_status_allows_the_actions_of_its_table(db: Database, now: dt.datet
 
 def test_cli_retry_says_when_it_will_be_sent(db: Database, now: dt.datetime, capsys: pytest.CaptureFixture[str],
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    import cli.outbox
+    import cli.verbs
 
     delivery_id = _future_reminder(db, now)
-    monkeypatch.setattr(cli.outbox, "_now", lambda: now)
+    monkeypatch.setattr(cli.verbs, "now", lambda: now)
     assert main.main(["cancel", str(delivery_id)]) == 0
     assert main.main(["retry", str(delivery_id)]) == 0
     out = capsys.readouterr().out.splitlines()

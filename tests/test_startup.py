@@ -115,7 +115,7 @@ def test_start_up_pauses_the_collector_and_every_way_out_resumes_it(tmp_path: Pa
     running = _collector_after(
         "import threading, types\n"
         "from core.startup import pause_collector\n"
-        "from cli.outbox import _send_until_stopped\n"
+        "from cli.sending import _send_until_stopped\n"
         "ready, stop = threading.Event(), threading.Event()\n"
         "loop = types.SimpleNamespace(ready=ready, stats=None)\n"
         "engine = types.SimpleNamespace(start=lambda: ready.set() or True, sender=loop, stop=lambda: None,\n"
