@@ -64,7 +64,7 @@ class _Names:
 
         teacher_ids = {d.teacher_id for d in rows if d.teacher_id is not None}
         room_ids = {d.classroom_id for d in rows if d.classroom_id is not None}
-        self.teachers: dict[int, str] = {
+        self.teachers: dict[int, str | None] = {
             teacher_id: name for teacher_id, name in session.execute(
                 select(Teacher.id, Teacher.name).where(Teacher.id.in_(teacher_ids)))
         } if teacher_ids else {}

@@ -38,9 +38,14 @@ def cmd_plan(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     if fc.limit is None:
         print(words.line("cli.plan.no_limit", planned_count=fc.planned_rest_of_month))
     else:
-        print(words.line("cli.plan.quota", used_count=fc.used, limit_count=fc.limit,
-                         planned_count=fc.planned_rest_of_month, remaining_count=fc.remaining_after_plan))
+        # What LINE did not say (this month's use, and so what remains) is a "?", as the publish dry run says it.
+        print(words.line("cli.plan.quota", used_count=_known(fc.used), limit_count=fc.limit,
+                         planned_count=fc.planned_rest_of_month, remaining_count=_known(fc.remaining_after_plan)))
     return 0
+
+
+def _known(count: int | None) -> int | str:
+    return count if count is not None else "?"
 
 
 COMMANDS: dict[str, Verb] = {"plan": cmd_plan}

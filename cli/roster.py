@@ -7,7 +7,7 @@ import datetime as dt
 import logging
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cli import words
 from cli.verbs import EXIT_FAILED, Subcommands, UsageError, Verb, file_only, now, print_json
@@ -127,7 +127,7 @@ def cmd_shifts(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     year, month = rules.parse_month(args.month)
     with db.read() as session:
         classroom = rules.classroom_by_name(session, args.classroom)
-        rows = [
+        rows: list[dict[str, Any]] = [
             {
                 "id": s.id,
                 "date": s.local_date.isoformat(),
@@ -153,7 +153,7 @@ def cmd_teachers(db: Database, args: argparse.Namespace, paths: DataPaths) -> in
     from core.roster import rules
 
     with db.read() as session:
-        rows = [
+        rows: list[dict[str, Any]] = [
             {
                 "id": t.id,
                 "name": t.name,
@@ -179,7 +179,7 @@ def cmd_classrooms(db: Database, args: argparse.Namespace, paths: DataPaths) -> 
     from core.roster import rules
 
     with db.read() as session:
-        rows = [
+        rows: list[dict[str, Any]] = [
             {
                 "id": c.id,
                 "name": c.name,

@@ -9,7 +9,7 @@ import json
 import signal
 import sys
 import threading
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cli import words
 from cli.verbs import Subcommands, Verb, now
@@ -177,7 +177,7 @@ def cmd_senders(db: Database, args: argparse.Namespace, paths: DataPaths) -> int
     at = now()
     with db.read() as session:
         found = presence.listing(session, now=at)
-    rows = [{"id": i.id, "state": i.state.value, "host": i.host, "pid": i.pid, "home": i.home, "app": i.app,
+    rows: list[dict[str, Any]] = [{"id": i.id, "state": i.state.value, "host": i.host, "pid": i.pid, "home": i.home, "app": i.app,
              "started_at": i.started_at.isoformat(), "heartbeat_at": i.heartbeat_at.isoformat(),
              "stopped_at": i.stopped_at.isoformat() if i.stopped_at else None,
              "heartbeat_age_s": round((at - i.heartbeat_at).total_seconds(), 1)} for i in found]

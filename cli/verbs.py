@@ -29,7 +29,12 @@ EXIT_FAILED = 1
 Verb: TypeAlias = Callable[["Database", argparse.Namespace, "DataPaths"], int]
 # A verb that runs before any database is opened (the emulator): it gets no database.
 NoDatabaseVerb: TypeAlias = Callable[[None, argparse.Namespace, "DataPaths"], int]
-Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
+class Subcommands(Protocol):
+    """What a topic is given to add its sub-commands to: argparse's sub-parsers, of the CLI's parser class."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...
 
 
 class UsageError(ShiftcastError):
