@@ -14,6 +14,7 @@ import ast
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import TypeGuard
 
 from cli import texts as cli_texts
 from core.texts.catalog import CATALOG
@@ -112,7 +113,7 @@ def _printed_words(node: ast.expr) -> Iterator[str]:
             yield from _printed_words(child)
 
 
-def _stores_an_error_sentence(node: ast.AST) -> bool:
+def _stores_an_error_sentence(node: ast.AST) -> TypeGuard[ast.Dict | ast.Assign | ast.AnnAssign]:
     """`{"error_message": "…"}` or `delivery.last_error_message = f"…"`: a delivery's error in words."""
     if isinstance(node, ast.Dict):
         return any(isinstance(k, ast.Constant) and k.value in ERROR_COLUMNS and is_sentence(v)
@@ -257,7 +258,8 @@ def misplaced_codes(core: Mapping[str, object], cli: Mapping[str, object], by_co
 
 
 def test_each_message_lives_in_the_catalog_of_those_who_say_it() -> None:
-    by_core, by_cli = said_in(("core", "ui")), said_in(("cli",))
+    by_core = said_in(("core", "ui"))
+    by_cli = said_in(("cli",))
     assert len(by_cli[0]) > 50 and "cli.what." in by_cli[1]
     found = misplaced_codes(CATALOG, cli_texts.CATALOG, by_core, by_cli)
     assert not found, "\n".join(found)
@@ -266,7 +268,7 @@ def test_each_message_lives_in_the_catalog_of_those_who_say_it() -> None:
 def test_the_placement_check_names_each_kind_of_misplaced_code() -> None:
     core = {"roster.shared": "", "cli.only_here": "", "cli.dynamic.one": ""}
     cli = {"cli.said_by_core": "", "cli.forgotten": "", "cli.fine": ""}
-    by_core = ({"roster.shared", "cli.said_by_core"}, set())
+    by_core: tuple[set[str], set[str]] = ({"roster.shared", "cli.said_by_core"}, set())
     by_cli = ({"roster.shared", "cli.only_here", "cli.fine", "cli.said_by_core"}, {"cli.dynamic."})
     found = misplaced_codes(core, cli, by_core, by_cli)
     assert [line.split(":")[0].strip() for line in found] == [
