@@ -1,4 +1,8 @@
-"""The command-line front end over core, beside ui/: argument parsing and the verbs that need no screen
-(commands) and the outbox verbs — the headless sender, listing, retry, cancel, the emulator (outbox).
-It may import any core package, never ui or Qt; core never imports it.
+"""The command-line front end over core, beside ui/: the parser and the run of a verb (commands), one
+module per group of verbs (roster, publish, sending, deliveries, credentials, alerts, planning,
+webhook, emulator, screens; cli/verbs.py says what a group gives), its own messages (texts) and the
+language it speaks (words). It may import any core package, never ui or Qt; core never imports it.
 """
+
+# The CLI's messages join core's catalog before any module of the package says one.
+import cli.texts  # noqa: F401

@@ -1,21 +1,20 @@
-"""`main.py webhook`: the LINE webhook receiver alone, in the foreground, until SIGINT or SIGTERM;
-`main.py line-channel`: the channel ID and secret it (and the stateless tokens) are made from.
+"""`main.py webhook`: the LINE webhook receiver alone, in the foreground, until SIGINT or SIGTERM.
 
 For an always-on box behind the owner's own HTTPS reverse proxy. The channel secret comes from
-SHIFTCAST_LINE_CHANNEL_SECRET or the keyring; the line "receiving LINE webhooks on …" is printed
-once it listens, so whoever starts it knows when to point LINE at it.
+SHIFTCAST_LINE_CHANNEL_SECRET or the keyring (`main.py line-channel`, cli/credentials.py); the line
+"receiving LINE webhooks on …" is printed once it listens, so whoever starts it knows when to point
+LINE at it.
 """
 
 from __future__ import annotations
 
 import argparse
-import getpass
 import signal
-import sys
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cli import words
+from cli.verbs import Subcommands, Verb
 from core.errors import ValidationError
 from core.texts import t
 
@@ -24,14 +23,11 @@ if TYPE_CHECKING:
     from core.store.paths import DataPaths
 
 
-def add_parsers(sub: Any) -> None:
+def add_parsers(sub: Subcommands) -> None:
     webhook = sub.add_parser("webhook", help="receive LINE webhooks (follow, unfollow …) until Ctrl+C")
     webhook.add_argument("--port", type=int, required=True, help="TCP port to listen on")
     webhook.add_argument("--host", default="127.0.0.1",
                          help="address to listen on (default 127.0.0.1: only a reverse proxy on this computer)")
-    channel = sub.add_parser("line-channel", help="save the LINE channel ID and the channel secret (read from "
-                                                  "standard input, kept in the keyring)")
-    channel.add_argument("--id", required=True, dest="channel_id", help="the channel ID (digits)")
 
 
 def cmd_webhook(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
@@ -66,21 +62,4 @@ def cmd_webhook(db: Database, args: argparse.Namespace, paths: DataPaths) -> int
     return 0
 
 
-def cmd_line_channel(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
-    from core.store import secrets
-    from core.store import setting_keys as keys
-
-    channel_id = args.channel_id.strip()
-    if not (channel_id.isascii() and channel_id.isdigit()):
-        raise ValidationError(t("cli.webhook.bad_id", value=args.channel_id))
-    secret = getpass.getpass(words.line("cli.prompt.channel_secret")) if sys.stdin.isatty() else sys.stdin.readline()
-    if not secret.strip():
-        raise ValidationError(t("cli.webhook.no_secret_given"))
-    secrets.set_line_channel_secret(secret.strip())
-    with db.write() as session:
-        keys.LINE_CHANNEL_ID.write(session, channel_id)
-    print(words.line("cli.webhook.saved"))
-    return 0
-
-
-COMMANDS = {"webhook": cmd_webhook, "line-channel": cmd_line_channel}
+COMMANDS: dict[str, Verb] = {"webhook": cmd_webhook}

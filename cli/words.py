@@ -1,11 +1,12 @@
 """The language the command line speaks, and its --help in that language.
 
 One run speaks one language: `--lang ja|en`, else the app's saved language (read once the database is
-open), else the OS locale (core/texts/language.py, the window's rule too). Messages are core's Texts,
-rendered with `say`. The --help words are gettext-style: the English text in the parser is the key,
-`HELP_JA` holds its Japanese, and argparse's own words ("usage: ", "options", its error messages) are
-translated the same way while a parser is built and used (`argparse_in`), so nothing of argparse is
-forked. tests/test_cli_language.py holds every help text to having its Japanese.
+open), else the OS locale (core/texts/language.py, the window's rule too). Messages are Texts, core's
+or the CLI's own (cli/texts.py), rendered with `say`. The --help words are gettext-style: the English
+text in the parser is the key, `HELP_JA` holds its Japanese, and argparse's own words ("usage: ",
+"options", its error messages) are translated the same way while a parser is built and used
+(`argparse_in`), so nothing of argparse is forked. tests/test_cli_language.py holds every help text
+to having its Japanese.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ def from_argv(argv: Sequence[str]) -> Language | None:
         value = argv[i + 1] if word == "--lang" and i + 1 < len(argv) else word.partition("=")[2] \
             if word.startswith("--lang=") else None
         if value in LANGUAGES:
-            return value  # type: ignore[return-value]  # narrowed by the membership test
+            return value
     return None
 
 
@@ -55,7 +56,7 @@ def current() -> Language:
 
 
 def say(text: Text | str) -> str:
-    """A core message (or the CLI's own, from the catalog) in the run's language."""
+    """A core message (or the CLI's own, cli/texts.py) in the run's language."""
     return render(text, current())
 
 

@@ -27,7 +27,7 @@ NOW = dt.datetime(2026, 12, 1, 0, 0, tzinfo=dt.UTC)
 
 
 @pytest.fixture(autouse=True)
-def memory_keyring(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+def memory_keyring(monkeypatch: pytest.MonkeyPatch):
     """Secrets go to an in-memory keyring in every test."""
     import keyring
 
@@ -175,8 +175,8 @@ def _no_unexpected_message_box(monkeypatch: pytest.MonkeyPatch) -> None:
     """
     from PySide6.QtWidgets import QMessageBox
 
-    def unexpected(kind: str):  # type: ignore[no-untyped-def]
-        def show(parent, title, text, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def unexpected(kind: str):
+        def show(parent, title, text, *args, **kwargs):
             raise AssertionError(f"unexpected {kind} message box: {title}: {text}")
 
         return staticmethod(show)
@@ -186,7 +186,7 @@ def _no_unexpected_message_box(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def qtbot(qapp, request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+def qtbot(qapp, request: pytest.FixtureRequest):
     """pytest-qt's `qtbot`, patient on a busy machine: see tests/waiting.py."""
     from tests.waiting import PatientQtBot
 

@@ -60,6 +60,7 @@ def make_reminders(db: Database, count: int, *, now: dt.datetime, start_in: dt.t
             day = local.date() + dt.timedelta(days=n // 50)  # spread so one teacher has one shift a day
             shift = f.shift(s, room, teacher, day, "16:00", "21:00", now=now, status=ShiftStatus.CONFIRMED)
             if emulator is not None:
+                assert teacher.line_user_id is not None and teacher.name is not None
                 emulator.add_user(teacher.line_user_id, teacher.name)
             delivery_id, _ = queue.enqueue(
                 s, kind=DeliveryKind.SHIFT_REMINDER,

@@ -165,7 +165,7 @@ class PgServer:
         import psycopg
 
         with psycopg.connect(self.dsn(), autocommit=True) as connection:
-            connection.execute(sql)  # type: ignore[arg-type]
+            connection.execute(sql)
 
     def create_database(self, *, template: str | None = None, name: str | None = None) -> str:
         """A new database's URL: empty, or a copy of `template` (PgServer.MIGRATED: at head)."""

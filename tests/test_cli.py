@@ -162,3 +162,17 @@ def test_a_broken_pipe_that_is_not_stdout_is_an_error(capsys, monkeypatch: pytes
     monkeypatch.setitem(commands.COMMANDS, "teachers", hung_up)
     code, _, err = run(capsys, "teachers")
     assert code == 1 and "unexpected error (BrokenPipeError)" in err
+
+
+def test_plan_says_a_question_mark_for_the_quota_use_line_did_not_tell(capsys, db) -> None:
+    from core.store import setting_keys as keys
+    from core.store.settings import StoredQuota
+
+    with db.write() as s:
+        keys.LINE_QUOTA.write(s, StoredQuota(limit=500, used=None))
+    code, out, _ = run(capsys, "plan")
+    assert code == 0
+    assert "LINE quota: ? of 500 used; 0 planned for the rest of the month; ? would remain" in out
+    with db.write() as s:
+        keys.LINE_QUOTA.write(s, StoredQuota(limit=500, used=12))
+    assert "LINE quota: 12 of 500 used; 0 planned for the rest of the month; 488 would remain" in run(capsys, "plan")[1]

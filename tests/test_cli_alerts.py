@@ -21,7 +21,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def test_alerts_lists_open_and_recent_incidents(capsys, paths: DataPaths) -> None:  # type: ignore[no-untyped-def]
+def test_alerts_lists_open_and_recent_incidents(capsys: pytest.CaptureFixture[str], paths: DataPaths) -> None:
     code, out, _ = run(capsys, "alerts", "--json")
     assert code == 0 and json.loads(out) == []
     db = open_database(paths)
@@ -37,7 +37,7 @@ def test_alerts_lists_open_and_recent_incidents(capsys, paths: DataPaths) -> Non
     assert code == 0 and "OPEN" in out and "1 open, 2 in the last 7 days" in out
 
 
-def test_smtp_password_goes_to_the_keyring(capsys, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+def test_smtp_password_goes_to_the_keyring(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(email_channel.PASSWORD_ENV, raising=False)
     monkeypatch.setattr("sys.stdin", io.StringIO("s3cret\n"))
     code, out, _ = run(capsys, "smtp-password")

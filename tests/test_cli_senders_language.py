@@ -74,7 +74,12 @@ def test_the_token_prompt_speaks_the_run_language(monkeypatch: pytest.MonkeyPatc
                                                   lang: str, prompt: str) -> None:
     asked: list[str] = []
     monkeypatch.setattr("sys.stdin", _Keyboard(""))
-    monkeypatch.setattr(getpass, "getpass", lambda words="": asked.append(words) or "a-token")
+
+    def typed(words: str = "") -> str:
+        asked.append(words)
+        return "a-token"
+
+    monkeypatch.setattr(getpass, "getpass", typed)
     assert main.main(["--lang", lang, "line-token"]) == 0
     assert asked == [prompt]
     assert secrets.line_token() == "a-token"

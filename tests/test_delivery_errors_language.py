@@ -73,7 +73,7 @@ def _line_400(db: Database, emulator: LineEmulator, clock: FakeClock, monkeypatc
     return delivery_id
 
 
-def _view(qtbot, ctx: AppContext, count: int) -> DeliveriesView:  # type: ignore[no-untyped-def]
+def _view(qtbot, ctx: AppContext, count: int) -> DeliveriesView:
     view = DeliveriesView(ctx)
     qtbot.addWidget(view)
     view.resize(1200, 700)
@@ -82,7 +82,7 @@ def _view(qtbot, ctx: AppContext, count: int) -> DeliveriesView:  # type: ignore
     return view
 
 
-def _shown(qtbot, view: DeliveriesView, delivery_id: int) -> tuple[str, str, str, str]:  # type: ignore[no-untyped-def]
+def _shown(qtbot, view: DeliveriesView, delivery_id: int) -> tuple[str, str, str, str]:
     """The row's Last error cell and its tooltip, the detail pane's error and its first attempt's error."""
     row = _ids(view).index(delivery_id)
     index = view.model.index(row, ERROR)
@@ -100,7 +100,7 @@ def _ids(view: DeliveriesView) -> list[int]:
 
 
 def test_a_line_400_reads_japanese_in_deliveries_and_logs_english_with_its_code(
-        qtbot, ctx: AppContext, db: Database, line_ready: LineEmulator, clock: FakeClock,  # type: ignore[no-untyped-def]
+        qtbot, ctx: AppContext, db: Database, line_ready: LineEmulator, clock: FakeClock,
         monkeypatch: pytest.MonkeyPatch, japanese: Path, caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.INFO, logger="core.sending.record"):
         delivery_id = _line_400(db, line_ready, clock, monkeypatch)
@@ -122,7 +122,7 @@ def test_a_line_400_reads_japanese_in_deliveries_and_logs_english_with_its_code(
     settle(qtbot, ctx, timeout=WAIT)
 
 
-def test_a_used_up_monthly_quota_reads_japanese(qtbot, ctx: AppContext, db: Database,  # type: ignore[no-untyped-def]
+def test_a_used_up_monthly_quota_reads_japanese(qtbot, ctx: AppContext, db: Database,
                                                  line_ready: LineEmulator, clock: FakeClock, japanese: Path) -> None:
     make_reminders(db, 2, now=clock.now, emulator=line_ready)
     line_ready.set_quota(1)
@@ -136,7 +136,7 @@ def test_a_used_up_monthly_quota_reads_japanese(qtbot, ctx: AppContext, db: Data
     settle(qtbot, ctx, timeout=WAIT)
 
 
-def test_an_smtp_535_reads_japanese(qtbot, ctx: AppContext, db: Database, starttls_server: SmtpServer,  # type: ignore[no-untyped-def]
+def test_an_smtp_535_reads_japanese(qtbot, ctx: AppContext, db: Database, starttls_server: SmtpServer,
                                     clock: FakeClock, japanese: Path) -> None:
     starttls_server.configure(db)
     email_channel.set_smtp_password("not the password")

@@ -273,7 +273,7 @@ def test_without_a_keyring_the_key_stays_unused_and_the_buttons_are_off_until_on
 
     _as_an_earlier_version_left_it(db)
     monkeypatch.setenv("SHIFTCAST_LINE_TOKEN", TOKEN)
-    keyring.set_keyring(fail.Keyring())  # type: ignore[no-untyped-call]
+    keyring.set_keyring(fail.Keyring())
     with caplog.at_level("WARNING"):
         open_database(paths).dispose()  # a start that cannot write the keyring
     assert "[ack.key_stays_in_database]" in caplog.text and "SHIFTCAST_LINE_ACK_KEY" in caplog.text

@@ -52,6 +52,7 @@ def _future_reminder(db: Database, now: dt.datetime, emu: LineEmulator | None = 
         teacher = f.teacher(s, "佐藤", 1)
         shift = f.shift(s, room, teacher, NEW_YEARS_EVE, "17:00", "21:00", now=now, status=ShiftStatus.CONFIRMED)
         if emu is not None:
+            assert teacher.line_user_id is not None and teacher.name is not None
             emu.add_user(teacher.line_user_id, teacher.name)
         delivery_id, _ = queue.enqueue(
             s, kind=DeliveryKind.SHIFT_REMINDER,
@@ -94,6 +95,7 @@ def test_the_sender_sends_a_retried_future_reminder_at_its_due_time_not_before(
     sender = _sender(db, fake, senders)
     sender.run_until_idle()
     d = _delivery(db, delivery_id)
+    assert d.recipient is not None
     assert d.status == DeliveryStatus.PENDING and line_ready.inbox(d.recipient) == []
 
     fake.now = DUE - dt.timedelta(seconds=1)
@@ -103,6 +105,7 @@ def test_the_sender_sends_a_retried_future_reminder_at_its_due_time_not_before(
     fake.now = DUE
     sender.run_until_idle()
     d = _delivery(db, delivery_id)
+    assert d.recipient is not None
     assert d.status == DeliveryStatus.SENT and len(line_ready.inbox(d.recipient)) == 1
 
 
@@ -125,6 +128,7 @@ def test_a_retried_reminder_is_still_stopped_by_the_send_time_checks(
     _sender(db, FakeClock(DUE), senders).run_until_idle()
     d = _delivery(db, delivery_id)
     assert (d.status, d.cancel_reason) == (DeliveryStatus.CANCELED, reason)
+    assert d.recipient is not None
     assert line_ready.inbox(d.recipient) == []
 
 
@@ -182,10 +186,10 @@ def test_each_status_allows_the_actions_of_its_table(db: Database, now: dt.datet
 
 def test_cli_retry_says_when_it_will_be_sent(db: Database, now: dt.datetime, capsys: pytest.CaptureFixture[str],
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    import cli.outbox
+    import cli.verbs
 
     delivery_id = _future_reminder(db, now)
-    monkeypatch.setattr(cli.outbox, "_now", lambda: now)
+    monkeypatch.setattr(cli.verbs, "now", lambda: now)
     assert main.main(["cancel", str(delivery_id)]) == 0
     assert main.main(["retry", str(delivery_id)]) == 0
     out = capsys.readouterr().out.splitlines()

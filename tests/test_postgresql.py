@@ -68,7 +68,7 @@ def _claim_plan(db: Database, now: dt.datetime) -> list[str]:
     """EXPLAIN ANALYZE of the real claim as the sender runs it, rolled back."""
     explain = "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF) "
 
-    def prefix(_conn, _cursor, statement, parameters, _context, _many):  # type: ignore[no-untyped-def]
+    def prefix(_conn, _cursor, statement, parameters, _context, _many):
         return explain + statement, parameters
 
     params = {"b_now": now, "b_owner": "x", "b_expires": now + dt.timedelta(minutes=2), "b_limit": 64,

@@ -142,7 +142,7 @@ def test_a_tunnel_stopped_from_another_thread_while_it_waits_ends_its_start(tmp_
         tunnel.start(8765)
 
 
-def _catch(into: list[BaseException], fn) -> None:  # type: ignore[no-untyped-def]
+def _catch(into: list[BaseException], fn) -> None:
     try:
         fn()
     except BaseException as exc:  # noqa: BLE001 - handed to the test's thread

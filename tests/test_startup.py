@@ -72,13 +72,13 @@ def test_a_verb_on_sqlite_loads_neither_alembic_nor_the_postgresql_dialect(tmp_p
     assert not {m for m in loaded if m.startswith("sqlalchemy.dialects.postgresql")}
 
 
-def _collector_after(statement: str) -> dict[str, object]:
+def _collector_after(statement: str) -> dict[str, bool | int]:
     code = ("import gc, json\n"
             f"{statement}\n"
             "print(json.dumps({'enabled': gc.isenabled(), 'frozen': gc.get_freeze_count()}))\n")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    state: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    state: dict[str, bool | int] = json.loads(done.stdout.strip().splitlines()[-1])
     return state
 
 
@@ -115,7 +115,7 @@ def test_start_up_pauses_the_collector_and_every_way_out_resumes_it(tmp_path: Pa
     running = _collector_after(
         "import threading, types\n"
         "from core.startup import pause_collector\n"
-        "from cli.outbox import _send_until_stopped\n"
+        "from cli.sending import _send_until_stopped\n"
         "ready, stop = threading.Event(), threading.Event()\n"
         "loop = types.SimpleNamespace(ready=ready, stats=None)\n"
         "engine = types.SimpleNamespace(start=lambda: ready.set() or True, sender=loop, stop=lambda: None,\n"

@@ -1,4 +1,5 @@
-"""The message catalog: every code in both languages with the same parameters, and what a Text is."""
+"""The message catalogs (core's, and the command line's registered beside it): every code in both
+languages with the same parameters, and what a Text is."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ import re
 
 import pytest
 
+from cli import texts as cli_texts
 from core.errors import ValidationError
 from core.texts import Plural, Text, describe, render, t
-from core.texts.catalog import CATALOG
+from core.texts.catalog import CATALOG, MESSAGES, register_catalog
 from core.texts.message import dumps, loads, logged
 from core.texts.template import Template, fields
 
@@ -41,6 +43,8 @@ def catalog_problems(catalog: dict[str, tuple[Template, Template]]) -> list[str]
 def test_every_code_has_english_and_japanese_with_the_same_parameters() -> None:
     assert len(CATALOG) > 200
     assert catalog_problems(CATALOG) == []
+    assert len(cli_texts.CATALOG) > 60
+    assert catalog_problems(cli_texts.CATALOG) == []
 
 
 def test_the_check_catches_a_missing_language_and_a_parameter_named_once() -> None:
@@ -67,7 +71,8 @@ def _sample(name: str) -> object:
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_every_message_renders_in_both_languages(lang: str) -> None:
-    for code, (english, _) in CATALOG.items():
+    assert set(cli_texts.CATALOG) <= set(MESSAGES)  # the command line's are rendered too
+    for code, (english, _) in MESSAGES.items():
         text = Text(code, {name: _sample(name) for name in fields(english)})  # type: ignore[misc]
         rendered = render(text, lang)  # type: ignore[arg-type]
         assert rendered and "{" not in rendered.replace("{}", ""), code
@@ -78,6 +83,28 @@ def test_a_text_is_english_for_logs_and_japanese_on_request() -> None:
     assert str(text) == "overlaps 佐藤's shift on Tue 1 Dec 2026 17:00–19:00 at 本校"
     assert render(text, "ja") == "佐藤さんの2026年12月1日(火) 17:00–19:00（本校）のシフトと重なっています。"
     assert logged(text).endswith("[roster.overlaps]")
+
+
+def test_a_front_ends_catalog_joins_cores_and_cannot_change_a_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(MESSAGES, "maps", list(MESSAGES.maps))  # what this test registers goes with it
+    with pytest.raises(KeyError):
+        t("front.greeting", name="佐藤")
+    entries: dict[str, tuple[Template, Template]] = {"front.greeting": ("hello {name}", "{name}さん、こんにちは")}
+    register_catalog(entries)
+    register_catalog(dict(entries))  # the same words again: nothing changes
+    assert render(t("front.greeting", name="佐藤"), "ja") == "佐藤さん、こんにちは"
+    assert str(t("front.greeting", name="佐藤")) == "hello 佐藤"
+    with pytest.raises(ValueError, match="front.greeting"):
+        register_catalog({"front.greeting": ("hi {name}", "{name}さん")})
+    with pytest.raises(ValueError, match="roster.no_shift_id"):
+        register_catalog({"roster.no_shift_id": ("shift {id}?", "シフト {id}？")})
+    assert str(t("roster.no_shift_id", id=3)) == "no shift with id 3"
+
+
+def test_the_command_lines_words_are_its_own_and_core_knows_them_only_once_registered() -> None:
+    assert set(cli_texts.CATALOG).isdisjoint(CATALOG)
+    assert MESSAGES.maps[0] is CATALOG and cli_texts.CATALOG.items() <= MESSAGES.items()
+    assert render(t("cli.wrote", path="a.csv"), "ja") == "a.csv に保存しました。"
 
 
 def test_an_unknown_code_fails_where_it_is_written() -> None:

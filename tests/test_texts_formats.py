@@ -77,7 +77,7 @@ def test_the_window_writes_dates_as_core_does(interface: str) -> None:
     for offset in range(366):
         day = DAY + dt.timedelta(days=offset)
         qdate = QDate(day.year, day.month, day.day)
-        assert dates.day_text(day) == formats.day_text(day, interface)  # type: ignore[arg-type]
+        assert dates.day_text(day) == formats.day_text(day, interface)
         assert qt(qdate, dates.day_pattern()) == dates.day_text(day)
         assert qt(qdate, dates.day_short_pattern()) == dates.day_short(day)
         assert qt(qdate, "ddd") == dates.weekday_short(day)

@@ -1,4 +1,5 @@
-"""No sentence for a person is built outside the catalog (core/texts/catalog.py) in core or the CLI.
+"""No sentence for a person is built outside the catalog (core/texts/catalog.py, and the command line's
+own, cli/texts.py) in core or the CLI, and each message lives in the catalog of those who say it.
 
 Scanned: every construction of the project's errors (ShiftcastError and its subclasses, found in the
 code; each positional argument, as an error may take a kind before its message), of CSV and copy problems
@@ -11,8 +12,12 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import TypeGuard
+
+from cli import texts as cli_texts
+from core.texts.catalog import CATALOG
 
 ROOT = Path(__file__).resolve().parent.parent
 SCANNED = ("core", "cli")
@@ -33,8 +38,8 @@ HOW_TO_FIX = """
 These sites build a sentence for a person outside the message catalog:
 {sites}
 
-Convert each one: give the sentence a stable code in core/texts/catalog.py, with its English and its
-Japanese (resources/i18n/glossary.md for the words) and named parameters, then pass the code and the
+Convert each one: give the sentence a stable code in core/texts/catalog.py (words only the command
+line says: cli/texts.py), with its English and its Japanese (resources/i18n/glossary.md for the words) and named parameters, then pass the code and the
 values instead of the words:
 
     raise ValidationError(f"no teacher named {{name!r}}")          # before
@@ -108,7 +113,7 @@ def _printed_words(node: ast.expr) -> Iterator[str]:
             yield from _printed_words(child)
 
 
-def _stores_an_error_sentence(node: ast.AST) -> bool:
+def _stores_an_error_sentence(node: ast.AST) -> TypeGuard[ast.Dict | ast.Assign | ast.AnnAssign]:
     """`{"error_message": "…"}` or `delivery.last_error_message = f"…"`: a delivery's error in words."""
     if isinstance(node, ast.Dict):
         return any(isinstance(k, ast.Constant) and k.value in ERROR_COLUMNS and is_sentence(v)
@@ -209,3 +214,62 @@ def f(session, delivery, code, result):
 '''
     found = offences({ROOT / "core" / "sending" / "new_module.py": ast.parse(source)})
     assert sorted(int(line.split(":")[1]) for line in found) == [3, 5, 7, 9, 11, 12]
+
+
+# The catalogs themselves name every code; they are not who says it.
+CATALOG_FILES = ("core/texts/catalog.py", "cli/texts.py")
+CODE = re.compile(r"[a-z][a-z0-9_]*(\.[A-Za-z0-9_]+)+")
+
+
+def said_in(tops: tuple[str, ...]) -> tuple[set[str], set[str]]:
+    """The message codes the code under `tops` names: whole (`t("cli.wrote")`) and by their start
+    (`t(f"cli.what.{what}")`, every code that starts so)."""
+    whole: set[str] = set()
+    starts: set[str] = set()
+    for top in tops:
+        for path in sorted((ROOT / top).rglob("*.py")):
+            if path.relative_to(ROOT).as_posix() in CATALOG_FILES:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str) and CODE.fullmatch(node.value):
+                    whole.add(node.value)
+                elif isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.Constant):
+                    start = str(node.values[0].value)
+                    if start.endswith(".") and CODE.fullmatch(start[:-1]):
+                        starts.add(start)
+    return whole, starts
+
+
+def _says(said: tuple[set[str], set[str]], code: str) -> bool:
+    whole, starts = said
+    return code in whole or any(code.startswith(start) for start in starts)
+
+
+def misplaced_codes(core: Mapping[str, object], cli: Mapping[str, object], by_core: tuple[set[str], set[str]],
+                    by_cli: tuple[set[str], set[str]]) -> list[str]:
+    """A code in the wrong catalog: core's said only by the command line, or the command line's said by
+    core or the window (which never load cli/texts.py, so `t()` would fail there), or said by no one."""
+    found = [f"  {code}: only the command line says it; move it to cli/texts.py"
+             for code in core if _says(by_cli, code) and not _says(by_core, code)]
+    found += [f"  {code}: core or the window says it; it belongs in core/texts/catalog.py"
+              for code in cli if _says(by_core, code)]
+    found += [f"  {code}: nothing says it" for code in cli if not _says(by_cli, code)]
+    return found
+
+
+def test_each_message_lives_in_the_catalog_of_those_who_say_it() -> None:
+    by_core = said_in(("core", "ui"))
+    by_cli = said_in(("cli",))
+    assert len(by_cli[0]) > 50 and "cli.what." in by_cli[1]
+    found = misplaced_codes(CATALOG, cli_texts.CATALOG, by_core, by_cli)
+    assert not found, "\n".join(found)
+
+
+def test_the_placement_check_names_each_kind_of_misplaced_code() -> None:
+    core = {"roster.shared": "", "cli.only_here": "", "cli.dynamic.one": ""}
+    cli = {"cli.said_by_core": "", "cli.forgotten": "", "cli.fine": ""}
+    by_core: tuple[set[str], set[str]] = ({"roster.shared", "cli.said_by_core"}, set())
+    by_cli = ({"roster.shared", "cli.only_here", "cli.fine", "cli.said_by_core"}, {"cli.dynamic."})
+    found = misplaced_codes(core, cli, by_core, by_cli)
+    assert [line.split(":")[0].strip() for line in found] == [
+        "cli.only_here", "cli.dynamic.one", "cli.said_by_core", "cli.forgotten"]

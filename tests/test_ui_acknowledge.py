@@ -25,7 +25,7 @@ DAY = dt.date(2026, 12, 3)
 
 
 def test_the_ack_switch_turns_the_button_on_and_off_and_says_when_taps_are_seen(
-        qtbot, ctx: AppContext, db: Database) -> None:  # type: ignore[no-untyped-def]
+        qtbot, ctx: AppContext, db: Database) -> None:
     view = SettingsView(ctx)
     qtbot.addWidget(view)
     view.resize(1000, 900)
@@ -68,7 +68,7 @@ def _paint(view: ShiftsView, index: QModelIndex) -> QImage:
 
 
 def test_the_grid_marks_a_shift_whose_teacher_tapped_ok_with_a_tooltip_saying_when(
-        qtbot, ctx: AppContext, db: Database, now: dt.datetime) -> None:  # type: ignore[no-untyped-def]
+        qtbot, ctx: AppContext, db: Database, now: dt.datetime) -> None:
     tapped = dt.datetime(2026, 12, 1, 6, 5, tzinfo=dt.UTC)
     with db.write() as s:
         room = f.classroom(s, "本校")
@@ -98,13 +98,13 @@ def test_the_grid_marks_a_shift_whose_teacher_tapped_ok_with_a_tooltip_saying_wh
 
 
 def test_without_a_keyring_the_switch_says_the_button_is_off_and_switching_it_on_changes_nothing(
-        qtbot, ctx: AppContext, db: Database) -> None:  # type: ignore[no-untyped-def]
+        qtbot, ctx: AppContext, db: Database) -> None:
     import keyring
     from keyring.backends import fail
 
     with db.write() as s:
         keys.LINE_ACK_BUTTON.write(s, True)  # switched on while this computer still had its keyring
-    keyring.set_keyring(fail.Keyring())  # type: ignore[no-untyped-call]
+    keyring.set_keyring(fail.Keyring())
     view = SettingsView(ctx)
     qtbot.addWidget(view)
     view.show()

@@ -25,7 +25,7 @@ from ui.database_banner import DatabaseBanner
 from ui.settings_database import DatabaseSection
 
 
-def section_for(qtbot, ctx: AppContext, url: str) -> DatabaseSection:  # type: ignore[no-untyped-def]
+def section_for(qtbot, ctx: AppContext, url: str) -> DatabaseSection:
     section = DatabaseSection(ctx)
     qtbot.addWidget(section)
     settle(qtbot, ctx)
@@ -52,7 +52,7 @@ def answer_dialog(monkeypatch: pytest.MonkeyPatch, button: str) -> list[str]:
     return asked
 
 
-def test_the_section_starts_on_the_local_file_with_the_server_fields_off(qtbot, ctx: AppContext) -> None:  # type: ignore[no-untyped-def]
+def test_the_section_starts_on_the_local_file_with_the_server_fields_off(qtbot, ctx: AppContext) -> None:
     section = DatabaseSection(ctx)
     qtbot.addWidget(section)
     settle(qtbot, ctx)
@@ -61,7 +61,7 @@ def test_the_section_starts_on_the_local_file_with_the_server_fields_off(qtbot, 
     assert section.host.isEnabled() and section.password.echoMode() == section.password.EchoMode.Password
 
 
-def test_testing_a_server_says_what_it_found(qtbot, ctx: AppContext, pg_empty_url: str) -> None:  # type: ignore[no-untyped-def]
+def test_testing_a_server_says_what_it_found(qtbot, ctx: AppContext, pg_empty_url: str) -> None:
     section = section_for(qtbot, ctx, pg_empty_url)
     section.test.click()
     settle(qtbot, ctx)
@@ -69,7 +69,7 @@ def test_testing_a_server_says_what_it_found(qtbot, ctx: AppContext, pg_empty_ur
 
 
 def test_saving_a_server_keeps_the_url_and_the_password_apart_and_offers_a_restart(
-        qtbot, ctx: AppContext, paths: DataPaths, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+        qtbot, ctx: AppContext, paths: DataPaths, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     restarts: list[bool] = []
     monkeypatch.setattr(settings_database, "restart_app", lambda: restarts.append(True))
     asked = answer_dialog(monkeypatch, "Restart now")
@@ -86,7 +86,7 @@ def test_saving_a_server_keeps_the_url_and_the_password_apart_and_offers_a_resta
     assert again.server.isChecked() and again.password.text() == "pw-for-keyring"
 
 
-def test_a_server_with_a_newer_schema_is_refused(qtbot, ctx: AppContext, paths: DataPaths, pg_url: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_server_with_a_newer_schema_is_refused(qtbot, ctx: AppContext, paths: DataPaths, pg_url: str) -> None:
     server = Database(pg_url)
     with server.write() as s:
         s.execute(text("UPDATE alembic_version SET version_num = '9999_future'"))
@@ -99,7 +99,7 @@ def test_a_server_with_a_newer_schema_is_refused(qtbot, ctx: AppContext, paths: 
 
 
 def test_copying_up_fills_an_empty_server_once(qtbot, ctx: AppContext, pg_empty_url: str, now: dt.datetime,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
     with ctx.db.write() as s:
         room = factories.classroom(s)
         for n in range(1, 4):
@@ -122,7 +122,7 @@ def test_copying_up_fills_an_empty_server_once(qtbot, ctx: AppContext, pg_empty_
 
 
 def test_the_banner_shows_while_the_server_is_down_and_clears_when_it_is_back(
-        qtbot, qapp, paths: DataPaths, own_server: PgServer) -> None:  # type: ignore[no-untyped-def]
+        qtbot, qapp, paths: DataPaths, own_server: PgServer) -> None:
     from ui.bridge import CoreBridge
     from ui.tasks import Tasks
 
@@ -160,7 +160,7 @@ def test_the_banner_shows_while_the_server_is_down_and_clears_when_it_is_back(
         db.dispose()
 
 
-def test_choosing_the_local_file_again_forgets_the_server(qtbot, ctx: AppContext, paths: DataPaths,  # type: ignore[no-untyped-def]
+def test_choosing_the_local_file_again_forgets_the_server(qtbot, ctx: AppContext, paths: DataPaths,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     from core.store.paths import write_database_choice
 

@@ -38,7 +38,7 @@ def _add(db: Database, now: dt.datetime, key: str, *, status: DeliveryStatus = D
         return row.id
 
 
-def _view(qtbot, ctx: AppContext) -> DeliveriesView:  # type: ignore[no-untyped-def]
+def _view(qtbot, ctx: AppContext) -> DeliveriesView:
     view = DeliveriesView(ctx)
     qtbot.addWidget(view)
     view.resize(1200, 700)
@@ -345,7 +345,7 @@ def test_no_zone_note_when_the_computer_keeps_the_classrooms_time(qtbot, ctx: Ap
     queued = _add(db, now, "tokyo", classroom_id=room)
     view = _view(qtbot, ctx)
     qtbot.waitUntil(lambda: view.model.rowCount() == 1, timeout=WAIT)
-    assert view.model.index(0, WHEN).data() == _wall(now.date(), 9)  # type: ignore[arg-type]
+    assert view.model.index(0, WHEN).data() == _wall(now.date(), 9)
     assert not view.zone_note.isVisible()
     view.select(queued)
     qtbot.waitUntil(lambda: view.detail._values["due"].text() == _wall(now.date(), 9), timeout=WAIT)
@@ -370,7 +370,7 @@ def test_each_status_enables_only_its_actions_and_cancel_asks_first(qtbot, ctx: 
     asked: list[str] = []
     answer = QMessageBox.StandardButton.No
 
-    def question(_parent, _title, text, *_a, **_k):  # type: ignore[no-untyped-def]
+    def question(_parent, _title, text, *_a, **_k):
         asked.append(text)
         return answer
 

@@ -50,7 +50,7 @@ def teachers(db: Database) -> int:
 
 
 @pytest.fixture
-def actions(qtbot, ctx: AppContext, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CsvActions:  # type: ignore[no-untyped-def]
+def actions(qtbot, ctx: AppContext, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CsvActions:
     from PySide6.QtWidgets import QWidget
 
     host = QWidget()
@@ -59,7 +59,7 @@ def actions(qtbot, ctx: AppContext, tmp_path: Path, monkeypatch: pytest.MonkeyPa
     return CsvActions(ctx, host, lambda: (None, "", 2026, 12))
 
 
-def test_a_long_import_shows_its_progress_then_closes_it(qtbot, ctx: AppContext, actions: CsvActions) -> None:  # type: ignore[no-untyped-def]
+def test_a_long_import_shows_its_progress_then_closes_it(qtbot, ctx: AppContext, actions: CsvActions) -> None:
     actions.clock = SteppingClock()
     shown: list[str] = []
     actions.progressed.connect(lambda line, lines: shown.append(actions.progress_dialog.labelText()))  # type: ignore[union-attr]
@@ -75,7 +75,7 @@ def test_a_long_import_shows_its_progress_then_closes_it(qtbot, ctx: AppContext,
     assert teachers(ctx.db) == 40
 
 
-def test_a_short_import_shows_no_progress(qtbot, ctx: AppContext, actions: CsvActions) -> None:  # type: ignore[no-untyped-def]
+def test_a_short_import_shows_no_progress(qtbot, ctx: AppContext, actions: CsvActions) -> None:
     actions.clock = lambda: 0.0  # no time passes: the import ends within its quiet seconds
     told: list[int] = []
     actions.progressed.connect(lambda line, lines: told.append(line))
@@ -87,7 +87,7 @@ def test_a_short_import_shows_no_progress(qtbot, ctx: AppContext, actions: CsvAc
     assert teachers(ctx.db) == 40
 
 
-def test_stop_imports_nothing_and_says_so(qtbot, ctx: AppContext, actions: CsvActions) -> None:  # type: ignore[no-untyped-def]
+def test_stop_imports_nothing_and_says_so(qtbot, ctx: AppContext, actions: CsvActions) -> None:
     clock = actions.clock = SteppingClock(hold_after=7)  # the reading after the first progress waits for Stop
 
     def press_stop(line: int, lines: int) -> None:

@@ -63,7 +63,7 @@ def demo_emulator(db: Database) -> Iterator[LineEmulator]:
         yield emu
 
 
-def push(emu: LineEmulator, to: str, message: dict) -> None:  # type: ignore[type-arg]
+def push(emu: LineEmulator, to: str, message: dict) -> None:
     with LineClient(TOKEN, base_url=emu.base_url) as client:
         result = client.push(to, [message], retry_key=str(uuid.uuid4()))
     assert result.http_status == 200, result.message

@@ -16,7 +16,7 @@ from ui.context import AppContext
 NOW = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)
 
 
-def test_the_banner_warns_of_another_computer_sending_from_this_data_folder(qtbot, ctx: AppContext,  # type: ignore[no-untyped-def]
+def test_the_banner_warns_of_another_computer_sending_from_this_data_folder(qtbot, ctx: AppContext,
                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(alerts_banner, "DEBOUNCE_MS", 50)
     banner = AlertsBanner(ctx)

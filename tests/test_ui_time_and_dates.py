@@ -40,7 +40,7 @@ def japanese(qapp: QApplication, tmp_path: Path) -> Iterator[None]:
         i18n.install(qapp, "en", tmp_path)
 
 
-def type_into(qtbot, field, text: str) -> None:  # type: ignore[no-untyped-def]
+def type_into(qtbot, field, text: str) -> None:
     """Type over the field's text, then leave it (what tidies it). The text arrives as an input
     method commits it, so full-width digits and kanji come in the way a Japanese keyboard sends them."""
     field.setFocus()
@@ -86,7 +86,7 @@ def test_quiet_hours_take_the_times_as_typed(qtbot, ctx: AppContext, db: Databas
         assert room is not None and room.quiet_end == dt.time(6, 45)
 
 
-def test_the_shift_dialog_takes_the_times_as_typed(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_the_shift_dialog_takes_the_times_as_typed(qtbot) -> None:
     dialog = ShiftDialog([TeacherItem(1, "佐藤", True)], day=WEDNESDAY)
     qtbot.addWidget(dialog)
     type_into(qtbot, dialog.start, "1700")
@@ -115,7 +115,7 @@ def _column_header(day: dt.date, role: Qt.ItemDataRole) -> str:
     return str(model.headerData(day.day - 1, Qt.Orientation.Horizontal, role))
 
 
-def _change_line(qtbot, ctx: AppContext) -> str:  # type: ignore[no-untyped-def]
+def _change_line(qtbot, ctx: AppContext) -> str:
     view = PublishView(ctx)
     qtbot.addWidget(view)
     try:
@@ -125,7 +125,7 @@ def _change_line(qtbot, ctx: AppContext) -> str:  # type: ignore[no-untyped-def]
         settle(qtbot, ctx)
 
 
-def _dialog_date(qtbot) -> str:  # type: ignore[no-untyped-def]
+def _dialog_date(qtbot) -> str:
     dialog = ShiftDialog([TeacherItem(1, "佐藤", True)], day=WEDNESDAY)
     qtbot.addWidget(dialog)
     return dialog.date.text()
@@ -153,7 +153,7 @@ def test_dates_read_one_way_in_japanese(qtbot, ctx: AppContext, japanese: None) 
     assert _change_line(qtbot, ctx).startswith("佐藤 — 12月2日(水): 16:00-21:00 → ")
 
 
-def test_the_date_field_stays_in_the_roster_years(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_the_date_field_stays_in_the_roster_years(qtbot) -> None:
     dialog = ShiftDialog([TeacherItem(1, "佐藤", True)], day=WEDNESDAY)
     qtbot.addWidget(dialog)
     first, last = dialog.date.minimumDate(), dialog.date.maximumDate()

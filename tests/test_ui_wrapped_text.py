@@ -38,7 +38,7 @@ def shows_whole(window: QWidget, *labels: QLabel) -> bool:
             and layout is not None and window.height() >= layout.minimumSize().height())
 
 
-def press_check_with_a_user_id(qtbot, ctx: AppContext) -> TeacherEditDialog:  # type: ignore[no-untyped-def]
+def press_check_with_a_user_id(qtbot, ctx: AppContext) -> TeacherEditDialog:
     dialog = TeacherEditDialog(ctx)
     qtbot.addWidget(dialog)
     dialog.show()
@@ -51,7 +51,7 @@ def press_check_with_a_user_id(qtbot, ctx: AppContext) -> TeacherEditDialog:  # 
 
 
 def test_add_teacher_check_without_a_keyring_shows_the_whole_message_and_warning(
-        qtbot, ctx: AppContext, language: str) -> None:  # type: ignore[no-untyped-def]
+        qtbot, ctx: AppContext, language: str) -> None:
     """The keyring's explanation and the red "gets no messages" warning used to be cut mid-sentence."""
     keyring.set_keyring(fail.Keyring())  # the autouse memory_keyring fixture restores the real one
     dialog = press_check_with_a_user_id(qtbot, ctx)
@@ -61,7 +61,7 @@ def test_add_teacher_check_without_a_keyring_shows_the_whole_message_and_warning
 
 
 def test_add_teacher_check_without_a_token_shows_the_whole_message_and_warning(
-        qtbot, ctx: AppContext, language: str) -> None:  # type: ignore[no-untyped-def]
+        qtbot, ctx: AppContext, language: str) -> None:
     dialog = press_check_with_a_user_id(qtbot, ctx)
     assert dialog.line_result.text() == QCoreApplication.translate(
         "TeacherLine", "Shiftcast is not connected to LINE yet: add the channel access token in Settings.")
@@ -69,7 +69,7 @@ def test_add_teacher_check_without_a_token_shows_the_whole_message_and_warning(
 
 
 def test_friends_picker_without_a_keyring_says_so_in_a_whole_sentence(
-        qtbot, ctx: AppContext, language: str) -> None:  # type: ignore[no-untyped-def]
+        qtbot, ctx: AppContext, language: str) -> None:
     keyring.set_keyring(fail.Keyring())
     picker = FriendsDialog(ctx)
     qtbot.addWidget(picker)
@@ -83,7 +83,7 @@ def test_friends_picker_without_a_keyring_says_so_in_a_whole_sentence(
     qtbot.waitUntil(lambda: shows_whole(picker, picker.message))
 
 
-def test_no_settings_line_is_cut_even_when_every_status_is_long(qtbot, ctx: AppContext, language: str) -> None:  # type: ignore[no-untyped-def]
+def test_no_settings_line_is_cut_even_when_every_status_is_long(qtbot, ctx: AppContext, language: str) -> None:
     view = SettingsView(ctx)
     qtbot.addWidget(view)
     view.resize(700, 700)  # narrower than the page's own width: every explanation wraps more

@@ -25,7 +25,7 @@ WINDOW_MANAGER = shutil.which("matchbox-window-manager")
 _display_here = pytest.mark.skipif(XVFB is None and not UNDER_CI, reason="no Xvfb on this machine (CI always runs it)")
 
 
-def needs_display(test):  # type: ignore[no-untyped-def]
+def needs_display(test):
     """An X server, a window manager and the window, as processes: slow (`make test`, not `make check`)."""
     return pytest.mark.slow(_display_here(test))
 

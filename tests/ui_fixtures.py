@@ -14,13 +14,13 @@ from ui.tasks import Tasks
 
 
 @pytest.fixture
-def ctx(qapp, paths: DataPaths, db: Database) -> Iterator[AppContext]:  # type: ignore[no-untyped-def]
+def ctx(qapp, paths: DataPaths, db: Database) -> Iterator[AppContext]:
     context = AppContext(paths=paths, db=db, tasks=Tasks(), bridge=CoreBridge())
     yield context
     context.tasks.wait()
     context.bridge.detach()
 
 
-def settle(qtbot, ctx: AppContext, timeout: int = 5000) -> None:  # type: ignore[no-untyped-def]
+def settle(qtbot, ctx: AppContext, timeout: int = 5000) -> None:
     """Wait until every background task has finished and its result reached the UI thread."""
     qtbot.waitUntil(lambda: ctx.tasks.pending == 0, timeout=timeout)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from core.texts import formats
-from core.texts.catalog import CATALOG
+from core.texts.catalog import MESSAGES
 from core.texts.formats import Language
 from core.texts.template import Plural
 
@@ -34,8 +34,8 @@ class Text:
 
 def t(code: str, /, **params: Param) -> Text:
     """A message of the catalog: `t("csv.bad_date", text=cell)`. Unknown codes fail here, at once."""
-    if code not in CATALOG:
-        raise KeyError(f"no message {code!r} in core/texts/catalog.py")
+    if code not in MESSAGES:
+        raise KeyError(f"no message {code!r} in core/texts/catalog.py or a front end's registered catalog")
     return Text(code, dict(params))
 
 
@@ -80,7 +80,7 @@ def render(text: Text | str, lang: Language) -> str:
     """The sentence in `lang`. A plain string (an old or foreign message) is shown as it is."""
     if isinstance(text, str):
         return text
-    english, japanese = CATALOG[text.code]
+    english, japanese = MESSAGES[text.code]
     template = japanese if lang == "ja" else english
     chosen = template.pick(text.params) if isinstance(template, Plural) else template
     return chosen.format_map({name: _value(value, lang, name.endswith("count"))

@@ -100,10 +100,10 @@ class EmulatorProcess(ServerProcess):
         self._call("POST", "faults", {"latency_ms": latency_ms})
 
     def stats(self) -> dict[str, Any]:
-        return self._call("GET", "stats")  # type: ignore[no-any-return]
+        return self._call("GET", "stats")
 
     def inbox(self) -> list[dict[str, Any]]:
-        return self._call("GET", "inbox")  # type: ignore[no-any-return]
+        return self._call("GET", "inbox")
 
     def cpu_seconds(self) -> float:
         return float(self.stats()["cpuSeconds"])

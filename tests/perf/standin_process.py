@@ -24,7 +24,7 @@ class StandinProcess(ServerProcess):
         self._call("POST", "reset", {"latency_ms": latency_ms})
 
     def stats(self) -> dict[str, Any]:
-        return self._call("GET", "stats")  # type: ignore[no-any-return]
+        return self._call("GET", "stats")
 
     def cpu_seconds(self) -> float:
         """The stand-in process's CPU so far (user + system), as EmulatorProcess.cpu_seconds."""

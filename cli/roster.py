@@ -1,0 +1,243 @@
+"""The roster verbs: classrooms, teachers and shifts listed, created and confirmed; CSV import and export."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import logging
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cli import words
+from cli.verbs import EXIT_FAILED, Subcommands, UsageError, Verb, file_only, now, print_json
+from core.texts import t
+from core.texts.message import logged
+
+if TYPE_CHECKING:
+    from core.store.db import Database
+    from core.store.paths import DataPaths
+
+log = logging.getLogger(__name__)
+
+
+def add_parsers(sub: Subcommands) -> None:
+    imp = sub.add_parser("import", help="import teachers or shifts from CSV (all or nothing)")
+    imp.add_argument("what", choices=["teachers", "shifts"])
+    imp.add_argument("file", type=Path)
+
+    exp = sub.add_parser("export", help="export teachers or shifts as CSV")
+    exp.add_argument("what", choices=["teachers", "shifts"])
+    exp.add_argument("--classroom", help="only this classroom (shifts)")
+    exp.add_argument("--month", help="only this month, YYYY-MM (shifts)")
+    exp.add_argument("--output", "-o", type=Path, help="write to this file (UTF-8 with BOM, for Excel)")
+
+    shifts = sub.add_parser("shifts", help="list a classroom's shifts for a month")
+    shifts.add_argument("--classroom", required=True)
+    shifts.add_argument("--month", required=True, help="YYYY-MM")
+    shifts.add_argument("--json", action="store_true")
+
+    teachers = sub.add_parser("teachers", help="list teachers")
+    teachers.add_argument("--json", action="store_true")
+
+    classrooms = sub.add_parser("classrooms", help="list classrooms")
+    classrooms.add_argument("--json", action="store_true")
+
+    add_room = sub.add_parser("add-classroom", help="create a classroom")
+    add_room.add_argument("name")
+    add_room.add_argument("--timezone", default="Asia/Tokyo")
+    add_room.add_argument("--group-id", help="the LINE group ID (C + 32 hex digits)")
+    add_room.add_argument("--lead", type=int, default=120, help="reminder lead time in minutes")
+    add_room.add_argument("--quiet", default="22:00-07:00", help="quiet hours HH:MM-HH:MM, or 'off'")
+    add_room.add_argument("--language", choices=["ja", "en"], default="ja")
+
+    confirm = sub.add_parser("confirm", help="confirm every draft shift of a classroom's month")
+    confirm.add_argument("--classroom", required=True)
+    confirm.add_argument("--month", required=True, help="YYYY-MM")
+
+
+def _quiet_hours(text: str) -> tuple[dt.time, dt.time] | None:
+    from core.roster import clock
+
+    if text.strip().lower() == "off":
+        return None
+    start, sep, end = text.partition("-")
+    if not sep:
+        raise UsageError(t("cli.bad_quiet_hours", text=text))
+    return clock.parse_wall_time(start)[0], clock.parse_wall_time(end)[0]
+
+
+def cmd_import(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from cli.progress import ImportProgress
+    from core.roster import csv_files
+
+    try:
+        data = args.file.read_bytes()
+    except OSError as exc:
+        raise UsageError(t("cli.cannot_read", path=str(args.file), detail=str(exc.strerror))) from None
+    progress = ImportProgress()
+    try:
+        with db.write() as session:
+            if args.what == "teachers":
+                result = csv_files.import_teachers(session, data, progress=progress)
+            else:
+                result = csv_files.import_shifts(session, data, now=now(), progress=progress)
+    except csv_files.CsvImportError as exc:
+        progress.end()
+        log.info("import of %s refused: %s", args.file, logged(exc.text), extra=file_only())
+        if len(exc.problems) == 1:
+            print("shiftcast: " + words.line("cli.import.rejected_one", path=str(args.file),
+                                             problem=exc.problems[0].text), file=sys.stderr)
+            return EXIT_FAILED
+        print("shiftcast: " + words.line("cli.import.rejected", path=str(args.file), count=len(exc.problems)),
+              file=sys.stderr)
+        for problem in exc.problems:
+            print(f"  {words.say(problem.text)}", file=sys.stderr)
+        return EXIT_FAILED
+    finally:
+        progress.end()
+    print(words.line("cli.import.done", what=t(f"cli.what.{args.what}"), added_count=result.created,
+                     updated_count=result.updated))
+    return 0
+
+
+def cmd_export(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.roster import csv_files, rules
+
+    with db.read() as session:
+        if args.what == "teachers":
+            text = csv_files.export_teachers(session)
+        else:
+            classroom_id = rules.classroom_by_name(session, args.classroom).id if args.classroom else None
+            month = rules.parse_month(args.month) if args.month else None
+            text = csv_files.export_shifts(session, classroom_id=classroom_id, month=month)
+    if args.output:
+        from core.store.exports import write_export
+
+        write_export(args.output, lambda: text.encode("utf-8-sig"))
+        print(words.line("cli.wrote", path=str(args.output)))
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_shifts(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.roster import clock, rules
+
+    year, month = rules.parse_month(args.month)
+    with db.read() as session:
+        classroom = rules.classroom_by_name(session, args.classroom)
+        rows: list[dict[str, Any]] = [
+            {
+                "id": s.id,
+                "date": s.local_date.isoformat(),
+                "teacher": s.teacher.display_name,
+                "start": clock.format_wall_time(s.start_time),
+                "end": clock.format_wall_time(s.end_time, next_day=s.ends_next_day),
+                "status": s.status.value,
+                "version": s.version,
+                "note": s.note,
+            }
+            for s in rules.month_shifts(session, classroom.id, year, month)
+        ]
+    if args.json:
+        print_json(rows)
+    else:
+        for r in rows:
+            print(f"{r['id']:>6}  {r['date']}  {r['start']}–{r['end']}  {r['status']:<9}  v{r['version']}  {r['teacher']}  {r['note']}")
+        print(words.line("cli.shift_count", count=len(rows)))
+    return 0
+
+
+def cmd_teachers(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.roster import rules
+
+    with db.read() as session:
+        rows: list[dict[str, Any]] = [
+            {
+                "id": t.id,
+                "name": t.name,
+                "line_user_id": t.line_user_id,
+                "email": t.email,
+                "line_opt_in": t.line_opt_in,
+                "email_opt_in": t.email_opt_in,
+                "active": t.active,
+            }
+            for t in rules.list_teachers(session)
+        ]
+    if args.json:
+        print_json(rows)
+    else:
+        for r in rows:
+            flags = ",".join(k for k in ("line_opt_in", "email_opt_in", "active") if r[k])
+            print(f"{r['id']:>5}  {r['name']}  {r['line_user_id'] or '-'}  {r['email'] or '-'}  [{flags}]")
+        print(words.line("cli.teacher_count", count=len(rows)))
+    return 0
+
+
+def cmd_classrooms(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.roster import rules
+
+    with db.read() as session:
+        rows: list[dict[str, Any]] = [
+            {
+                "id": c.id,
+                "name": c.name,
+                "timezone": c.timezone,
+                "line_group_id": c.line_group_id,
+                "reminder_lead_minutes": c.reminder_lead_minutes,
+                "quiet_hours": (
+                    f"{c.quiet_start:%H:%M}-{c.quiet_end:%H:%M}" if c.quiet_hours_enabled else None
+                ),
+                "language": c.language,
+            }
+            for c in rules.list_classrooms(session)
+        ]
+    if args.json:
+        print_json(rows)
+    else:
+        for r in rows:
+            print(words.line("cli.classrooms.row", id=f"{r['id']:>4}", name=r["name"], zone=r["timezone"],
+                             lead=r["reminder_lead_minutes"], quiet=r["quiet_hours"] or words.line("cli.quiet_off")))
+        print(words.line("cli.classroom_count", count=len(rows)))
+    return 0
+
+
+def cmd_add_classroom(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.roster import rules
+
+    with db.write() as session:
+        classroom = rules.create_classroom(
+            session,
+            name=args.name,
+            timezone=args.timezone,
+            line_group_id=args.group_id,
+            reminder_lead_minutes=args.lead,
+            quiet_hours=_quiet_hours(args.quiet),
+            language=args.language,
+        )
+        print(words.line("cli.classroom_created", id=classroom.id, name=classroom.name))
+    return 0
+
+
+def cmd_confirm(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.roster import rules
+
+    year, month = rules.parse_month(args.month)
+    with db.write() as session:
+        classroom = rules.classroom_by_name(session, args.classroom)
+        confirmed = rules.confirm_month(session, classroom.id, year, month, now=now())
+    print(words.line("cli.confirmed", count=len(confirmed), classroom=args.classroom,
+                     month=f"{year}-{month:02d}"))
+    return 0
+
+
+COMMANDS: dict[str, Verb] = {
+    "import": cmd_import,
+    "export": cmd_export,
+    "shifts": cmd_shifts,
+    "teachers": cmd_teachers,
+    "classrooms": cmd_classrooms,
+    "add-classroom": cmd_add_classroom,
+    "confirm": cmd_confirm,
+}

@@ -1,0 +1,142 @@
+"""The command line's own words: its messages and the lines it prints, code → (English, Japanese).
+
+The same form as core's catalog (core/texts/catalog.py) and the same rules: stable codes that logs
+quote, named parameters, a Plural where a count changes the English words, and Japanese in the
+glossary's words (resources/i18n/glossary.md, です・ます). Only the CLI says these, so they live here;
+a code core or the window uses stays in core's catalog. Importing this module registers them with
+core's `t()` (cli/__init__.py does, before any verb speaks). tests/test_texts_catalog.py checks them
+as it checks core's, and tests/test_texts_scan.py that each code lives where it is used.
+--help texts are not here: they are argparse's keys, translated in cli/words.py.
+"""
+
+from __future__ import annotations
+
+from core.texts.catalog import register_catalog
+from core.texts.template import Plural, Template
+
+CATALOG: dict[str, tuple[Template, Template]] = {
+    # a word used inside other messages
+    "word.and": ("{first} and {second}", "{first}と{second}"),
+    # the lines and problems of the verbs
+    "cli.usage": ("{message} (see --help)", "{message}（--help をご覧ください）"),
+    "cli.bad_quiet_hours": ("bad quiet hours '{text}': write HH:MM-HH:MM or off",
+                            "通知しない時間帯「{text}」は読めません。HH:MM-HH:MM か off で指定してください。"),
+    "cli.cannot_read": ("cannot read {path}: {detail}", "{path} を読み込めません: {detail}"),
+    "cli.not_a_number": ("'{value}' is not a whole number", "「{value}」は整数ではありません。"),
+    "cli.number_range": ("{value} is out of range: give a number from {low} to {high}",
+                         "{value} は範囲外です。{low}〜{high}の数を指定してください。"),
+    "cli.what.teachers": ("teachers", "講師"),
+    "cli.what.shifts": ("shifts", "シフト"),
+    "cli.import.rejected": (Plural("count", "{path}: {count} problem, nothing was imported",
+                                   "{path}: {count} problems, nothing was imported"),
+                            "{path}: {count}件の問題があるため、何もインポートしていません。"),
+    "cli.import.rejected_one": ("{path}: nothing was imported: {problem}", "{path}: 何もインポートしていません。{problem}"),
+    "cli.import.progress": ("reading line {line_count} of {lines_count}…", "{lines_count}行中{line_count}行目まで読み込みました…"),
+    "cli.import.done": ("imported {what}: {added_count} added, {updated_count} updated",
+                        "{what}をインポートしました: 追加 {added_count}件、更新 {updated_count}件"),
+    "cli.wrote": ("wrote {path}", "{path} に保存しました。"),
+    "cli.shift_count": (Plural("count", "{count} shift", "{count} shifts"), "シフト {count}件"),
+    "cli.teacher_count": (Plural("count", "{count} teacher", "{count} teachers"), "講師 {count}人"),
+    "cli.classroom_count": (Plural("count", "{count} classroom", "{count} classrooms"), "教室 {count}件"),
+    "cli.classroom_created": ("created classroom #{id} {name}", "教室 #{id} {name} を作成しました。"),
+    "cli.confirmed": (Plural("count", "confirmed {count} shift of {classroom} {month}",
+                             "confirmed {count} shifts of {classroom} {month}"),
+                      "{classroom}の{month}のシフトを{count}件確定しました。"),
+    "cli.details_in": ("; details in {path}", "（詳細は {path} に記録しました）"),
+    "cli.unexpected": ("unexpected error ({kind}){where}", "予期しないエラーが発生しました（{kind}）{where}"),
+    "cli.sender.busy": ("another Shiftcast (the app, the tray or a sender) is already sending from this data folder",
+                        "このデータフォルダーからは、別の Shiftcast（アプリ、タスクトレイ、送信プロセス）がすでに送信しています。"),
+    "cli.hint.line": ("the LINE channel access token is missing: save it with `main.py line-token < token.txt`, or set "
+                      "the SHIFTCAST_LINE_TOKEN environment variable for a headless sender",
+                      "LINEのチャネルアクセストークンがありません。`main.py line-token < token.txt` で保存するか、"
+                      "画面なしで送信する場合は環境変数 SHIFTCAST_LINE_TOKEN を設定してください。"),
+    "cli.hint.email": ("e-mail is not set up: set the SMTP server in Settings (smtp.host), and the password with "
+                       "`main.py smtp-password < pw.txt` or the SHIFTCAST_SMTP_PASSWORD environment variable",
+                       "メールが設定されていません。設定画面でSMTPサーバー（smtp.host）を設定し、パスワードを "
+                       "`main.py smtp-password < pw.txt` か環境変数 SHIFTCAST_SMTP_PASSWORD で設定してください。"),
+    "cli.credential.line": ("the LINE channel access token", "LINEのチャネルアクセストークン"),
+    "cli.credential.email": ("the SMTP password", "SMTPのパスワード"),
+    "cli.credential.other": ("its credentials", "認証情報"),
+    "cli.credential.unreadable": ("{what} cannot be read: {detail}", "{what}を読み出せません: {detail}"),
+    "cli.not_set_up": ("{channel} is not set up", "{channel}が設定されていません。"),
+    "cli.stranded": (Plural("count", "{count} due {channel} delivery was not sent: {reason}",
+                            "{count} due {channel} deliveries were not sent: {reason}"),
+                     "送信予定の{channel}の配信{count}件を送信できませんでした: {reason}"),
+    "cli.sending_from": ("sending from {path} (Ctrl+C to stop)", "{path} から送信しています（Ctrl+C で停止）"),
+    "cli.retry.what": ("give a delivery id or --dead", "配信のIDか --dead を指定してください。"),
+    "cli.retry.new_key": ("a new retry key was issued (the old one expired): if an earlier attempt did arrive, "
+                          "the teacher may see this message twice",
+                          "再送キーを新しく発行しました（以前のキーは期限切れです）。前回の送信が届いていた場合、講師に2回届くことがあります"),
+    "cli.retry.same_key": ("the same retry key is reused", "同じ再送キーを使います"),
+    "cli.retry.done": ("delivery {id} {when}; {note}", "配信 {id}: {when}。{note}。"),
+    "cli.retry.none": ("no dead letters", "配信不能のものはありません。"),
+    "cli.retry.now": ("will be sent now", "いますぐ送信します"),
+    "cli.retry.at": ("will be sent on {day} at {time} ({zone}), its due time, "
+                     "unless its shift or teacher no longer allow it then",
+                     "予定どおり {day} {time}（{zone}）に送信します（その時点でシフトや講師の状況が変わっていれば送信しません）"),
+    "cli.canceled": ("delivery {id} canceled", "配信 {id} を取り消しました。"),
+    "cli.no_token": ("no token given", "トークンが入力されていません。"),
+    "cli.no_password": ("no password given", "パスワードが入力されていません。"),
+    "cli.saved_in_keyring": ("saved in the keyring", "キーリングに保存しました。"),
+    "cli.alerts.open": ("OPEN   ", "未解決"),
+    "cli.alerts.cleared": ("cleared", "解決済"),
+    "cli.alerts.summary": ("{open_count} open, {count} in the last 7 days", "未解決 {open_count}件、過去7日間 {count}件"),
+    "cli.plan.days": ("--days must be between 1 and 62", "--days は1〜62で指定してください。"),
+    "cli.plan.count": (Plural("count", "{count} delivery in the next {days} day(s)", "{count} deliveries in the next {days} day(s)"),
+                       "今後{days}日間の配信 {count}件"),
+    "cli.plan.no_limit": ("LINE messages planned for the rest of this month: {planned_count} (no monthly limit known)",
+                          "今月の残りに送る予定のLINEメッセージ: {planned_count}通（月の上限は不明です）"),
+    "cli.plan.quota": ("LINE quota: {used_count} of {limit_count} used; {planned_count} planned for the rest of the month; "
+                       "{remaining_count} would remain",
+                       "LINEの送信数: {limit_count}通中 {used_count}通を使用済み、今月の残りに {planned_count}通の予定、"
+                       "残りは {remaining_count}通の見込みです"),
+    "cli.render.suffix": ("--out must end in .png or .pdf", "--out のファイル名は .png か .pdf で終わるようにしてください。"),
+    "cli.webhook.port": ("--port {port}: a TCP port is 1–65535", "--port {port}: TCPポートは1〜65535です。"),
+    "cli.webhook.secret_unreadable": ("cannot read the LINE channel secret ({detail}); or set {env}",
+                                      "LINEのチャネルシークレットを読み出せません（{detail}）。環境変数 {env} でも設定できます。"),
+    "cli.webhook.no_secret": ("no LINE channel secret: save it in the keyring or set {env}",
+                              "LINEのチャネルシークレットがありません。キーリングに保存するか、環境変数 {env} を設定してください。"),
+    "cli.webhook.receiving": ("receiving LINE webhooks on {url}", "{url} でLINEのWebhookを受け付けています"),
+    "cli.webhook.bad_id": ("--id '{value}': the channel ID is digits (LINE Developers console, Basic settings)",
+                           "--id「{value}」: チャネルIDは数字です（LINE Developers コンソールの「チャネル基本設定」）。"),
+    "cli.webhook.no_secret_given": ("no channel secret given", "チャネルシークレットが入力されていません。"),
+    "cli.webhook.saved": ("saved: the channel ID in the settings, the secret in the keyring",
+                          "保存しました: チャネルIDは設定に、シークレットはキーリングに保存しています。"),
+    "cli.deliveries.row": ("{id}  {kind} {status} due {due} {zone}  {who}  tries {attempts}  {problem}",
+                           "{id}  {kind} {status} 予定 {due} {zone}  {who}  試行 {attempts}回  {problem}"),
+    "cli.classrooms.row": ("{id}  {name}  {zone}  lead {lead} min  quiet {quiet}",
+                           "{id}  {name}  {zone}  リマインダー {lead}分前  通知しない時間帯 {quiet}"),
+    "cli.quiet_off": ("off", "なし"),
+    "cli.publish.plan": ("{classroom} {month}: revision {revision}, {draft_count} draft(s) to confirm, "
+                         "{changed_count} changed cell(s)",
+                         "{classroom} {month}: 第{revision}版、確定する下書き {draft_count}件、変更したセル {changed_count}件"),
+    "cli.publish.group": ("to LINE group {group}: {members} member(s), costs {messages} message(s)",
+                          "LINEグループ {group} へ: メンバー {members}人、送信数 {messages}通"),
+    "cli.publish.quota": ("quota: {used_count} of {limit_count} used this month", "送信数: 今月 {limit_count}通中 {used_count}通を使用済み"),
+    "cli.publish.warning": ("warning: {warning}", "注意: {warning}"),
+    "cli.publish.group_message": ("the LINE group message (delivery {id})", "LINEグループへのメッセージ（配信 {id}）"),
+    "cli.publish.emails": (Plural("count", "{count} e-mail", "{count} e-mails"), "メール {count}通"),
+    "cli.publish.done": ("revision {revision} saved; queued {queued}; it goes out as soon as the sender runs "
+                         "(the app, the tray or `main.py sender`)",
+                         "第{revision}版を保存し、{queued}を送信待ちにしました。送信プロセス（アプリ、タスクトレイ、"
+                         "`main.py sender`）が動いていれば、すぐに送信されます。"),
+    # what the command line asks for when it reads a secret from the keyboard
+    "cli.prompt.line_token": ("LINE channel access token: ", "LINEのチャネルアクセストークン: "),
+    "cli.prompt.smtp_password": ("SMTP password: ", "SMTPのパスワード: "),
+    "cli.prompt.channel_secret": ("LINE channel secret: ", "LINEのチャネルシークレット: "),
+    # the senders and the health check (main.py senders, main.py health)
+    "cli.senders.none": ("no sender has sent from this database yet", "このデータベースから送信した送信プロセスはまだありません。"),
+    "cli.senders.sending": ("{host} pid {pid} ({app}, {home}): sending since {since}",
+                            "{host} pid {pid}（{app}、{home}）: {since} から送信中"),
+    "cli.senders.stale": ("{host} pid {pid} ({app}, {home}): STALE (no heartbeat for {seconds} s), started {since}",
+                          "{host} pid {pid}（{app}、{home}）: 応答なし（{seconds}秒間ハートビートがありません）、{since} に開始"),
+    "cli.senders.stopped": ("{host} pid {pid} ({app}, {home}): stopped at {since}",
+                            "{host} pid {pid}（{app}、{home}）: {since} に停止"),
+    "cli.health.unhealthy": ("unhealthy: the database answers, but no sender on {host} has a heartbeat from the last "
+                             "{seconds} s",
+                             "異常: データベースは応答していますが、{host} の送信プロセスから直近{seconds}秒間ハートビートがありません。"),
+    "cli.health.ok": ("ok: the database answers; {count} sender(s) on {host}, last heartbeat {seconds} s ago",
+                      "正常: データベースは応答しています。{host} の送信プロセス {count}件、最後のハートビートは{seconds}秒前です。"),
+}
+
+register_catalog(CATALOG)
