@@ -28,9 +28,9 @@ from core.store.models import Delivery, Shift, Teacher
 from tests import factories as f
 from tests.linefixtures import FakeClock
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.context import AppContext
-from ui.inbox_window import InboxWindow
-from ui.shifts_view import ShiftsView
+from ui.demo.inbox import InboxWindow
+from ui.shell.context import AppContext
+from ui.shifts.view import ShiftsView
 
 FAST = SenderConfig(concurrency=2, lease=dt.timedelta(seconds=30),
                     backoff=BackoffPolicy(base=dt.timedelta(minutes=2), jitter=0))
