@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -17,36 +16,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.outbox import deliveries, policy
-from core.store.models import Classroom, Delivery, DeliveryAttempt, Teacher
+from core.outbox import detail, policy
+from core.outbox.detail import DeliveryFacts
 from ui.common import dates, i18n
 from ui.common.errors import show_error
 from ui.deliveries.model import Vocabulary, same_clock_as_computer, wall_time, zone_abbreviation
 from ui.shell.context import AppContext
 
 
-@dataclass(frozen=True)
-class DeliveryFacts:
-    """What the pane shows, read in one background scope (the ORM objects are detached, fully loaded)."""
-
-    delivery: Delivery
-    attempts: list[DeliveryAttempt]
-    teacher: str | None
-    classroom: str | None
-    zone: str | None  # the classroom's time zone
-
-
 def read_facts(ctx: AppContext, delivery_id: int) -> DeliveryFacts | None:
     """Runs on a pool thread. None: the delivery was purged meanwhile."""
     with ctx.db.read() as session:
-        delivery = session.get(Delivery, delivery_id)
-        if delivery is None:
-            return None
-        teacher = session.get(Teacher, delivery.teacher_id) if delivery.teacher_id else None
-        room = session.get(Classroom, delivery.classroom_id) if delivery.classroom_id else None
-        return DeliveryFacts(delivery, deliveries.attempts(session, delivery_id),
-                             teacher.display_name if teacher else None, room.name if room else None,
-                             room.timezone if room else None)
+        return detail.delivery_facts(session, delivery_id)
 
 
 class DeliveryDetail(QWidget):
