@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication
 
 from core.publication.history import CellChange
 from core.roster import rules
+from core.roster.month_grid import ClassroomItem, MonthSnapshot, TeacherItem
 from core.store.db import Database
 from core.store.models import Classroom
 from tests.ui_fixtures import ctx, settle  # noqa: F401
@@ -22,7 +23,6 @@ from ui.common.month_picker import month_title
 from ui.publish.view import PublishView
 from ui.settings.view import SettingsView
 from ui.shell.context import AppContext
-from ui.shifts.data import ClassroomItem, MonthSnapshot, TeacherItem
 from ui.shifts.grid import RosterGridModel, date_label
 from ui.shifts.shift_dialog import ShiftDialog
 

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from core.receiving import groups, pairing, pairing_limits
 from core.receiving.groups import GroupProposal
 from core.receiving.pairing import TeacherPairing
-from core.roster import rules
+from core.roster import queries
 from core.texts import Text
 from ui.common import dates
 from ui.common.i18n import render
@@ -51,7 +51,7 @@ class Room:
 
 def _rooms(host: Host) -> list[Room]:
     with host.ctx.db.read() as session:
-        return [Room(r.id, r.name, r.language, r.line_group_id) for r in rules.list_classrooms(session)]
+        return [Room(r.id, r.name, r.language, r.line_group_id or None) for r in queries.classrooms(session)]
 
 
 class _Watching(WizardPage):
@@ -285,7 +285,7 @@ class TeachersPage(_Watching):
                 pairing.issue_codes(session, ctx.clock(), room_id)
                 progress = pairing.pairing_progress(session, ctx.clock())
                 limits = pairing_limits.notices(session, ctx.clock())
-                room = rules.get_classroom(session, room_id) if room_id is not None else None
+                room = queries.classroom(session, room_id) if room_id is not None else None
                 language = room.language if room is not None else "ja"
             try:
                 url, png = pairing.friend_link({"basicId": basic_id})

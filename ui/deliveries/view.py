@@ -43,9 +43,9 @@ from PySide6.QtWidgets import (
 from core.channels import registry
 from core.outbox import deliveries
 from core.outbox.deliveries import CANCELABLE, RETRYABLE, DeliveryFilter, RetryOutcome
-from core.roster import clock, rules
+from core.roster import clock, queries
 from core.sending import presence
-from core.store.models import DeliveryKind, DeliveryStatus
+from core.store.kinds import DeliveryKind, DeliveryStatus
 from ui.common import dates
 from ui.common.errors import show_error
 from ui.deliveries.detail import DeliveryDetail
@@ -400,7 +400,7 @@ class DeliveriesView(QWidget):
     def _load_classrooms(self) -> None:
         def read() -> list[tuple[int, str]]:
             with self.ctx.db.read() as session:
-                return [(room.id, room.name) for room in rules.list_classrooms(session)]
+                return [(room.id, room.name) for room in queries.classrooms(session)]
 
         self.ctx.tasks.run(read, self._show_classrooms, lambda exc: show_error(self, exc), owner=self)
 

@@ -38,15 +38,14 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from sqlalchemy import select
 
 from core.addresses import is_loopback
 from core.app.demo import DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET
 from core.emulator import InboxMessage
 from core.emulator.simulate import Delivered, postback_actions
 from core.receiving import pairing
+from core.roster import queries
 from core.store.db import Database
-from core.store.models import Classroom, Teacher
 from ui.common.image_viewer import ImageViewer
 from ui.shell.context import AppContext
 
@@ -125,13 +124,9 @@ def load_mailboxes(db: Database, emulator: _Inboxes) -> list[Mailbox]:
     by_recipient: dict[str, list[Received]] = {}
     for item in emulator.all_inbox():
         by_recipient.setdefault(item.recipient, []).append(received(item))
-    ids = list(by_recipient)
     with db.read() as session:
-        teachers = {t.line_user_id: t.display_name
-                    for t in session.scalars(select(Teacher).where(Teacher.line_user_id.in_(ids)))}
-        groups = {c.line_group_id: c.name
-                  for c in session.scalars(select(Classroom).where(Classroom.line_group_id.in_(ids)))}
-    boxes = [Mailbox(rid, groups.get(rid) or teachers.get(rid) or rid, rid.startswith("C"),
+        names = queries.line_recipient_names(session, list(by_recipient))
+    boxes = [Mailbox(rid, names.get(rid) or rid, rid.startswith("C"),
                      tuple(sorted(msgs, key=lambda m: m.at))) for rid, msgs in by_recipient.items()]
     return sorted(boxes, key=lambda b: (not b.is_group, b.title == b.recipient, b.title))
 

@@ -8,7 +8,6 @@ missing screen never costs all the others.
 
 from __future__ import annotations
 
-import datetime as dt
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -17,16 +16,9 @@ from typing import TypeVar
 from PySide6.QtCore import QEventLoop
 from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication, QWidget
-from sqlalchemy import select
 
-from core.channels.line import access_from_settings
-from core.errors import ShiftcastError
-from core.planning import planner
-from core.publication import publish as publication
-from core.publication.image_store import ImageStore
-from core.roster import clock, rules
-from core.sending.sender import Sender
-from core.store.models import Classroom
+from core.app import demo
+from core.roster import clock
 from ui.shell.context import AppContext
 
 SETTLE_LIMIT = 15.0  # seconds to wait for a screen's background work before taking it anyway
@@ -63,7 +55,7 @@ def save_all(ctx: AppContext, out: Path, icon: QIcon) -> int:
     if ctx.demo is not None:
         # Send first, so the Deliveries and Publish pictures show a real history, not empty tables.
         try:
-            print(in_background(ctx, lambda: send_demo_once(ctx)), flush=True)
+            print(in_background(ctx, lambda: demo.send_once(ctx.db, ctx.paths, now=ctx.clock)), flush=True)
         except Exception as exc:  # noqa: BLE001 - empty tables are still worth a picture
             print(f"the demo could not send: {exc}", flush=True)
     try:
@@ -146,12 +138,12 @@ def in_background(ctx: AppContext, fn: Callable[[], T]) -> T:
 # screen that is missing or has changed costs only its own picture.
 
 def _shift_dialog(ctx: AppContext, window: QWidget) -> QWidget:
-    from ui.shifts.data import TeacherItem
+    from core.roster.month_grid import TeacherItem, active_teachers
     from ui.shifts.shift_dialog import ShiftDialog
 
     def teachers() -> list[TeacherItem]:
         with ctx.db.read() as session:
-            return [TeacherItem.of(t) for t in rules.list_teachers(session) if t.active]
+            return active_teachers(session)
 
     today = ctx.clock().astimezone(clock.zone("Asia/Tokyo")).date()
     return ShiftDialog(in_background(ctx, teachers), day=today, parent=window)
@@ -198,28 +190,3 @@ def _shoot_inbox(ctx: AppContext, path: Path) -> int:
     finally:
         window.hide()
         window.deleteLater()
-
-
-def send_demo_once(ctx: AppContext, *, now: Callable[[], dt.datetime] | None = None) -> str:
-    """Give the inbox something to show: publish this month (once per demo folder), plan the
-    reminders that are due, and send whatever is due to the simulator. Runs on a pool thread."""
-    now_fn = now or ctx.clock
-    moment = now_fn()
-    notes = []
-    with ctx.db.write() as session:
-        for room in session.scalars(select(Classroom).where(Classroom.line_group_id.is_not(None))).all():
-            local = moment.astimezone(clock.zone(room.timezone))
-            if publication.latest(session, room.id, local.year, local.month) is None:
-                try:
-                    with session.begin_nested():
-                        publication.publish(session, room.id, local.year, local.month, now=moment,
-                                            store=ImageStore(ctx.paths.images))
-                except ShiftcastError as exc:
-                    notes.append(f"{room.name}: {exc}")
-        planner.plan(session, now=moment)
-    sender = Sender(ctx.db, lambda: access_from_settings(ctx.db), paths=ctx.paths, clock=now_fn)
-    try:
-        stats = sender.run_until_idle()
-    finally:
-        sender.stop()
-    return "; ".join([f"sent {stats.sent} demo message(s) to the LINE simulator", *notes])

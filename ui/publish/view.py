@@ -45,7 +45,7 @@ from core.publication import publish as publication
 from core.publication.history import CellChange, Revision
 from core.publication.image_store import ImageStore
 from core.publication.publish import Published, PublishPlan
-from core.roster import rules
+from core.roster import queries
 from ui.common import dates, i18n
 from ui.common.errors import show_error
 from ui.common.image_viewer import ImageViewer
@@ -80,23 +80,23 @@ class MonthState:
 
 def read_rooms(ctx: AppContext) -> list[Room]:
     with ctx.db.read() as session:
-        return [Room(r.id, r.name, r.line_group_id) for r in rules.list_classrooms(session)]
+        return [Room(r.id, r.name, r.line_group_id or None) for r in queries.classrooms(session)]
 
 
 def read_state(ctx: AppContext, room_id: int, year: int, month: int, members: int | None) -> MonthState:
     with ctx.db.read() as session:
-        room = rules.get_classroom(session, room_id)
+        room = queries.classroom(session, room_id)
         now = ctx.clock()
         plan = publication.plan_publish(session, room.id, year, month, now=now, members=members)
-        _view, changes = publication_history.pending_changes(session, room, year, month, now=now)
+        _view, changes = publication_history.pending_changes(session, room.id, year, month, now=now)
         revisions = publication_history.revisions(session, room.id, year, month)
-        return MonthState(Room(room.id, room.name, room.line_group_id), year, month, plan, changes, revisions)
+        return MonthState(Room(room.id, room.name, room.line_group_id or None), year, month, plan, changes,
+                          revisions)
 
 
 def render_preview(ctx: AppContext, room_id: int, year: int, month: int) -> QImage:
     with ctx.db.read() as session:
-        room = rules.get_classroom(session, room_id)
-        view = publication.build_month(session, room, year, month, now=ctx.clock(), include_drafts=True)
+        view = publication.preview_month(session, room_id, year, month, now=ctx.clock())
     image = QImage.fromData(month_image.render_png(view))  # QImage, unlike QPixmap, may be made off the UI thread
     if image.isNull():
         raise ShiftcastError("the preview image could not be read back")

@@ -22,34 +22,13 @@ from PySide6.QtWidgets import (
 from core.channels.line import LineApiError
 from core.errors import ValidationError
 from core.planning.reminder_times import QUIET_MARGIN, QuietHours, reminder_due
-from core.roster import clock, rules
+from core.roster import clock, queries
+from core.roster.queries import ClassroomSettings
 from core.setup import line
 from core.store.db import Database
-from core.store.models import Classroom
 from ui.common.widgets import StatusLabel, TimeField, form, note, report, row, stack
 from ui.common.wrapped_text import keep_text_visible
 from ui.shell.context import AppContext
-
-
-@dataclass(frozen=True)
-class RoomSettings:
-    """A classroom's settings as plain values, safe to hand from a pool thread to the UI thread."""
-
-    id: int
-    name: str
-    line_group_id: str
-    lead_minutes: int
-    quiet_enabled: bool
-    quiet_start: dt.time
-    quiet_end: dt.time
-    language: str
-    liff_id: str
-    timezone: str
-
-    @classmethod
-    def of(cls, room: Classroom) -> RoomSettings:
-        return cls(room.id, room.name, room.line_group_id or "", room.reminder_lead_minutes, room.quiet_hours_enabled,
-                   room.quiet_start, room.quiet_end, room.language, room.liff_id or "", room.timezone)
 
 
 @dataclass(frozen=True)
@@ -79,14 +58,14 @@ def quiet_example(*, lead_minutes: int, quiet: QuietHours, zone_name: str, day: 
                         (local_start.date() - local_sent.date()).days)
 
 
-def load_rooms(db: Database) -> list[RoomSettings]:
+def load_rooms(db: Database) -> list[ClassroomSettings]:
     with db.read() as session:
-        return [RoomSettings.of(room) for room in rules.list_classrooms(session)]
+        return queries.classrooms(session)
 
 
-def save_room(db: Database, room_id: int, changes: dict[str, object]) -> RoomSettings:
+def save_room(db: Database, room_id: int, changes: dict[str, object]) -> ClassroomSettings:
     with db.write() as session:
-        return RoomSettings.of(rules.update_classroom(session, room_id, **changes))
+        return queries.update_classroom(session, room_id, **changes)
 
 
 class ClassroomSection(QGroupBox):
@@ -94,7 +73,7 @@ class ClassroomSection(QGroupBox):
         super().__init__(parent)
         self.setTitle(self.tr("Classrooms"))
         self.ctx = ctx
-        self._rooms: list[RoomSettings] = []
+        self._rooms: list[ClassroomSettings] = []
         self._dirty = False  # unsaved edits: a reload must not overwrite them
         self._loading = False
         self._filling = False  # fields being set from the database, not typed by the manager
@@ -192,7 +171,7 @@ class ClassroomSection(QGroupBox):
         self._loading = False
         report(self, self.status, exc, self.ctx.paths)
 
-    def _loaded(self, rooms: list[RoomSettings]) -> None:
+    def _loaded(self, rooms: list[ClassroomSettings]) -> None:
         self._loading = False
         current = self.selected()
         self._rooms = rooms
@@ -208,7 +187,7 @@ class ClassroomSection(QGroupBox):
         if rooms and not (self._dirty and current is not None and current.id == rooms[index].id):
             self._fill(rooms[index])
 
-    def selected(self) -> RoomSettings | None:
+    def selected(self) -> ClassroomSettings | None:
         index = self.classroom.currentIndex()
         return self._rooms[index] if 0 <= index < len(self._rooms) else None
 
@@ -217,7 +196,7 @@ class ClassroomSection(QGroupBox):
         if room is not None and not self._filling:
             self._fill(room)
 
-    def _fill(self, room: RoomSettings) -> None:
+    def _fill(self, room: ClassroomSettings) -> None:
         self._filling = True
         self.group_id.setText(room.line_group_id)
         self.lead.setValue(room.lead_minutes)
@@ -330,7 +309,7 @@ class ClassroomSection(QGroupBox):
         self.status.busy(self.tr("Saving…"))
         self.ctx.tasks.run(lambda: save_room(self.ctx.db, room.id, changes), self._saved, self._save_failed, owner=self)
 
-    def _saved(self, room: RoomSettings) -> None:
+    def _saved(self, room: ClassroomSettings) -> None:
         self.save.setEnabled(True)
         self._rooms = [room if r.id == room.id else r for r in self._rooms]
         if self.selected() is not None and self.selected().id == room.id:  # type: ignore[union-attr]

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from core import alerts
-from core.store.models import AlertKind
+from core.store.kinds import AlertKind
 from ui.common import i18n
 from ui.shell.context import AppContext
 

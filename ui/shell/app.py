@@ -23,7 +23,6 @@ from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.bootstrap import open_database
 from core.store.data_folder import open_data_folder
-from core.store.models import utcnow
 from core.store.paths import DataPaths, resolve_home
 from ui.common import i18n
 from ui.common.errors import install_excepthook, show_error
@@ -81,7 +80,7 @@ def run_gui(args: argparse.Namespace) -> int:
     ctx = AppContext(paths=paths, db=db, tasks=Tasks(app), bridge=CoreBridge(app))
     ctx.tasks.error_handler = lambda exc: show_error(None, exc, paths=paths)
     if mode in ("demo", "screenshots"):
-        demo_data.seed(db, now=utcnow())
+        demo_data.seed(db, now=ctx.clock())
         ctx.demo = demo_data.DemoEnvironment(paths.home).start(db)
     if ctx.demo is not None:
         icon = demo_icon(icon)

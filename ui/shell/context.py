@@ -11,13 +11,17 @@ from PySide6.QtCore import QObject, Signal
 
 from core.app.demo import DemoEnvironment
 from core.store.db import Database
-from core.store.models import utcnow
 from core.store.paths import DataPaths
 from ui.shell.bridge import CoreBridge
 from ui.shell.tasks import Tasks
 
 if TYPE_CHECKING:
     from core.sending.engine import Engine  # imported once the window is shown (ui/shell/app.py)
+
+
+def system_clock() -> dt.datetime:
+    """The present instant in UTC, from this computer's clock; tests hand AppContext a clock of their own."""
+    return dt.datetime.now(dt.UTC)
 
 
 class AppSignals(QObject):
@@ -38,7 +42,7 @@ class AppContext:
     bridge: CoreBridge
     engine: Engine | None = None  # None when another process sends for this data folder
     demo: DemoEnvironment | None = None
-    clock: Callable[[], dt.datetime] = field(default=utcnow)
+    clock: Callable[[], dt.datetime] = field(default=system_clock)
     signals: AppSignals = field(default_factory=AppSignals)
     engine_starting: bool = False  # the window is shown first; the engine starts right after
 

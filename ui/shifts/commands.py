@@ -11,10 +11,10 @@ import datetime as dt
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
-from sqlalchemy.orm import Session
 
-from core.roster import copying, rules
-from core.store.models import ShiftStatus
+from core.roster import rules
+from core.roster.edits import RosterEdits
+from core.store.kinds import ShiftStatus
 from ui.shifts.undo import IdMap, RosterCommand
 
 
@@ -26,8 +26,8 @@ class AddShift(RosterCommand):
         self.draft = draft
         self.shift_id: int | None = None  # the first id the new shift got
 
-    def forward(self, session: Session, now: dt.datetime, ids: IdMap) -> int:
-        return rules.add_shift(session, self.draft, now=now).id
+    def forward(self, edits: RosterEdits, ids: IdMap) -> int:
+        return edits.add_shift(self.draft)
 
     def forward_done(self, result: Any, ids: IdMap) -> None:
         if self.shift_id is None:
@@ -35,9 +35,9 @@ class AddShift(RosterCommand):
         else:
             ids.moved(self.shift_id, result)
 
-    def backward(self, session: Session, now: dt.datetime, ids: IdMap) -> None:
+    def backward(self, edits: RosterEdits, ids: IdMap) -> None:
         assert self.shift_id is not None
-        rules.delete_shift(session, ids.current(self.shift_id))
+        edits.delete_shifts([ids.current(self.shift_id)])
 
 
 class EditShift(RosterCommand):
@@ -49,11 +49,11 @@ class EditShift(RosterCommand):
         self.before = dict(before)
         self.after = dict(after)
 
-    def forward(self, session: Session, now: dt.datetime, ids: IdMap) -> None:
-        rules.edit_shift(session, ids.current(self.shift_id), now=now, **self.after)
+    def forward(self, edits: RosterEdits, ids: IdMap) -> None:
+        edits.edit_shift(ids.current(self.shift_id), **self.after)
 
-    def backward(self, session: Session, now: dt.datetime, ids: IdMap) -> None:
-        rules.edit_shift(session, ids.current(self.shift_id), now=now, **self.before)
+    def backward(self, edits: RosterEdits, ids: IdMap) -> None:
+        edits.edit_shift(ids.current(self.shift_id), **self.before)
 
 
 class DeleteDraft(RosterCommand):
@@ -64,11 +64,11 @@ class DeleteDraft(RosterCommand):
         self.shift_id = shift_id
         self.draft = draft
 
-    def forward(self, session: Session, now: dt.datetime, ids: IdMap) -> None:
-        rules.delete_shift(session, ids.current(self.shift_id))
+    def forward(self, edits: RosterEdits, ids: IdMap) -> None:
+        edits.delete_shifts([ids.current(self.shift_id)])
 
-    def backward(self, session: Session, now: dt.datetime, ids: IdMap) -> int:
-        return rules.add_shift(session, self.draft, now=now).id
+    def backward(self, edits: RosterEdits, ids: IdMap) -> int:
+        return edits.add_shift(self.draft)
 
     def backward_done(self, result: Any, ids: IdMap) -> None:
         ids.moved(self.shift_id, result)
@@ -83,11 +83,11 @@ class CancelShift(RosterCommand):
         self.shift_id = shift_id
         self.previous = previous
 
-    def forward(self, session: Session, now: dt.datetime, ids: IdMap) -> None:
-        rules.cancel_shift(session, ids.current(self.shift_id), now=now)
+    def forward(self, edits: RosterEdits, ids: IdMap) -> None:
+        edits.cancel_shift(ids.current(self.shift_id))
 
-    def backward(self, session: Session, now: dt.datetime, ids: IdMap) -> None:
-        rules.edit_shift(session, ids.current(self.shift_id), now=now, status=self.previous)
+    def backward(self, edits: RosterEdits, ids: IdMap) -> None:
+        edits.edit_shift(ids.current(self.shift_id), status=self.previous)
 
 
 class CopyShift(RosterCommand):
@@ -99,8 +99,8 @@ class CopyShift(RosterCommand):
         self.days = sorted(days)
         self.copy_ids: list[int] = []  # first ids of the copies, in date order
 
-    def forward(self, session: Session, now: dt.datetime, ids: IdMap) -> list[int]:
-        return [s.id for s in copying.copy_shift(session, ids.current(self.shift_id), self.days, now=now)]
+    def forward(self, edits: RosterEdits, ids: IdMap) -> list[int]:
+        return edits.copy_shift(ids.current(self.shift_id), self.days)
 
     def forward_done(self, result: Any, ids: IdMap) -> None:
         if not self.copy_ids:
@@ -109,9 +109,8 @@ class CopyShift(RosterCommand):
             for original, current in zip(self.copy_ids, result, strict=True):
                 ids.moved(original, current)
 
-    def backward(self, session: Session, now: dt.datetime, ids: IdMap) -> None:
-        for original in self.copy_ids:
-            rules.delete_shift(session, ids.current(original))
+    def backward(self, edits: RosterEdits, ids: IdMap) -> None:
+        edits.delete_shifts([ids.current(original) for original in self.copy_ids])
 
 
 class ConfirmMonth(RosterCommand):
@@ -123,12 +122,11 @@ class ConfirmMonth(RosterCommand):
         self.classroom_id, self.year, self.month = classroom_id, year, month
         self.confirmed: list[int] = []
 
-    def forward(self, session: Session, now: dt.datetime, ids: IdMap) -> list[int]:
-        return [s.id for s in rules.confirm_month(session, self.classroom_id, self.year, self.month, now=now)]
+    def forward(self, edits: RosterEdits, ids: IdMap) -> list[int]:
+        return edits.confirm_month(self.classroom_id, self.year, self.month)
 
     def forward_done(self, result: Any, ids: IdMap) -> None:
         self.confirmed = [ids.original(i) for i in result]
 
-    def backward(self, session: Session, now: dt.datetime, ids: IdMap) -> None:
-        for original in self.confirmed:
-            rules.edit_shift(session, ids.current(original), now=now, status=ShiftStatus.DRAFT)
+    def backward(self, edits: RosterEdits, ids: IdMap) -> None:
+        edits.make_drafts([ids.current(original) for original in self.confirmed])

@@ -11,7 +11,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from core.store.models import ShiftStatus
+from core.store.kinds import ShiftStatus
 from ui.shifts.grid import DAY_KIND_ROLE, SAT_TINT, SHIFTS_ROLE, SUN_TINT, TODAY_ROLE
 
 CONFIRMED_FILL = QColor(27, 127, 91, 38)  # the accent green of the published image, light

@@ -14,8 +14,9 @@ from PySide6.QtCore import QModelIndex, QObject, QPoint, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QMenu, QMessageBox, QWidget
 
-from core.roster import clock, rules
-from core.store.models import ShiftStatus
+from core.roster import clock, month_grid, rules
+from core.roster.month_grid import ShiftItem
+from core.store.kinds import ShiftStatus
 from ui.common.errors import show_error
 from ui.common.month_picker import month_title
 from ui.shell.context import AppContext
@@ -28,7 +29,6 @@ from ui.shifts.commands import (
     EditShift,
 )
 from ui.shifts.copy_dialog import CopyDaysDialog
-from ui.shifts.data import ShiftItem
 from ui.shifts.grid import RosterGridModel, date_label, status_word
 from ui.shifts.shift_dialog import ShiftDialog, ShiftValues
 from ui.shifts.undo import CommandRunner
@@ -132,8 +132,7 @@ class RosterEditor(QObject):
 
         def count() -> int:  # fresh, not the grid's copy: another window may have changed the month
             with db.read() as session:
-                shifts = rules.month_shifts(session, room.id, year, month)
-                return sum(1 for s in shifts if s.status == ShiftStatus.DRAFT)
+                return month_grid.draft_count(session, room.id, year, month)
 
         self.ctx.tasks.run(count, lambda n: self._ask_confirm(room.id, room.name, year, month, n), self._error,
                            owner=self)

@@ -19,9 +19,9 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from core.store.models import ShiftStatus
+from core.roster.month_grid import MonthSnapshot, ShiftItem, TeacherItem
+from core.store.kinds import ShiftStatus
 from ui.common import dates
-from ui.shifts.data import MonthSnapshot, ShiftItem, TeacherItem
 
 SHIFTS_ROLE = Qt.ItemDataRole.UserRole + 1  # tuple[ShiftItem, ...]
 DAY_KIND_ROLE = Qt.ItemDataRole.UserRole + 2  # "weekday" | "sat" | "sun" | "holiday"

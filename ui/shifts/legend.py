@@ -9,7 +9,7 @@ from PySide6.QtCore import QRectF, QSize
 from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
-from core.store.models import ShiftStatus
+from core.store.kinds import ShiftStatus
 from ui.shifts.delegate import TODAY_TINT, block_height, paint_block
 from ui.shifts.grid import SAT_TINT, SUN_TINT
 

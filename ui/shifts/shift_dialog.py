@@ -29,10 +29,10 @@ from PySide6.QtWidgets import (
 
 from core.errors import ValidationError
 from core.roster import clock, rules
-from core.store.models import ShiftStatus
+from core.roster.month_grid import ShiftItem, TeacherItem
+from core.store.kinds import ShiftStatus
 from ui.common import dates
 from ui.common.form_dialog import SubmitDialog
-from ui.shifts.data import ShiftItem, TeacherItem
 from ui.shifts.grid import status_word
 
 

@@ -17,7 +17,6 @@ they were made and translate it through `IdMap`.
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 from collections import deque
 from collections.abc import Callable
@@ -25,8 +24,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
-from sqlalchemy.orm import Session
 
+from core.roster.edits import RosterEdits, editing
 from ui.shell.context import AppContext
 
 log = logging.getLogger(__name__)
@@ -52,8 +51,8 @@ class IdMap:
 
 
 class RosterCommand(QUndoCommand):
-    """One undoable roster edit. `forward` and `backward` run on a pool thread inside one write
-    transaction and must not touch widgets or change the command; what they return is handed to
+    """One undoable roster edit. `forward` and `backward` run on a pool thread with the edits of one write
+    transaction (core.roster.edits) and must not touch widgets or change the command; what they return is handed to
     `forward_done` / `backward_done` on the UI thread once the transaction has committed."""
 
     def __init__(self, text: str) -> None:
@@ -61,10 +60,10 @@ class RosterCommand(QUndoCommand):
         self.runner: CommandRunner | None = None
         self._already_done = False
 
-    def forward(self, session: Session, now: dt.datetime, ids: IdMap) -> Any:
+    def forward(self, edits: RosterEdits, ids: IdMap) -> Any:
         raise NotImplementedError
 
-    def backward(self, session: Session, now: dt.datetime, ids: IdMap) -> Any:
+    def backward(self, edits: RosterEdits, ids: IdMap) -> Any:
         raise NotImplementedError
 
     def forward_done(self, result: Any, ids: IdMap) -> None:
@@ -167,14 +166,14 @@ class CommandRunner(QObject):
         self._set_busy(True)
         self._run(command.forward if forward else command.backward, done, error)
 
-    def _run(self, job: Callable[[Session, dt.datetime, IdMap], Any], done: Callable[[Any], None],
+    def _run(self, job: Callable[[RosterEdits, IdMap], Any], done: Callable[[Any], None],
              error: Callable[[BaseException], None]) -> None:
         self._set_busy(True)
         now, ids, db = self.ctx.clock(), self.ids, self.ctx.db
 
         def work() -> Any:
-            with db.write() as session:
-                return job(session, now, ids)
+            with editing(db, now=now) as edits:
+                return job(edits, ids)
 
         self.ctx.tasks.run(work, done, error, owner=self)
 

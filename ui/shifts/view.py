@@ -17,13 +17,13 @@ from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from core.roster import rules
+from core.roster.month_grid import MonthSnapshot, ShiftItem, load_month, with_acknowledgements
 from core.store import hooks
 from ui.common.errors import show_error
 from ui.common.month_picker import default_month, month_title, shifted
 from ui.shell.context import AppContext
 from ui.shifts.classroom_dialog import ClassroomDialog, ClassroomValues
 from ui.shifts.csv_files import CsvActions
-from ui.shifts.data import MonthSnapshot, ShiftItem, load_month, with_acknowledgements
 from ui.shifts.editing import RosterEditor
 from ui.shifts.empty import EmptyState
 from ui.shifts.grid import RosterGridModel

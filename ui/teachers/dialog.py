@@ -27,12 +27,12 @@ from PySide6.QtWidgets import (
 
 from core.channels import line_reach
 from core.channels.line_reach import Reach
-from core.roster import rules
+from core.roster import queries, rules
+from core.roster.queries import TeacherRecord
 from ui.common.errors import show_error
 from ui.shell.context import AppContext
 from ui.teachers.edit_dialog import (
     TeacherEditDialog,
-    TeacherRecord,
     TeacherValues,
     channel_labels,
     unreachable_text,
@@ -111,7 +111,7 @@ class TeachersDialog(QDialog):
 
         def load() -> list[TeacherRecord]:
             with db.read() as session:
-                return [TeacherRecord.of(t) for t in rules.list_teachers(session)]
+                return queries.teachers(session)
 
         keep = select_id if select_id is not None else self.selected_id()
         self.ctx.tasks.run(load, lambda records: self._fill(records, keep), self._error, owner=self)

@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (
 
 from core.errors import ValidationError
 from core.roster import channel_choice, ids
-from core.store.models import ChannelChoice, Teacher
+from core.roster.queries import TeacherRecord
+from core.store.kinds import ChannelChoice
 from ui.common import i18n
 from ui.common.errors import message_for
 from ui.common.form_dialog import SubmitDialog
@@ -48,25 +49,6 @@ def channel_labels() -> dict[str, str]:
 def unreachable_text() -> str:
     return QCoreApplication.translate(
         "TeacherChannel", "LINE cannot reach this teacher (not a friend of the account, or blocked).")
-
-
-@dataclass(frozen=True)
-class TeacherRecord:
-    id: int
-    name: str
-    email: str
-    line_user_id: str
-    line_opt_in: bool
-    email_opt_in: bool
-    active: bool
-    channel: str = ChannelChoice.LINE.value
-    line_unreachable: bool = False  # LINE said this user ID cannot be reached (core.channels.line_reach)
-
-    @classmethod
-    def of(cls, teacher: Teacher) -> TeacherRecord:
-        return cls(teacher.id, teacher.display_name, teacher.email or "", teacher.line_user_id or "",
-                   teacher.line_opt_in, teacher.email_opt_in, teacher.active, ChannelChoice(teacher.channel).value,
-                   teacher.line_unreachable_at is not None)
 
 
 @dataclass(frozen=True)

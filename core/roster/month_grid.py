@@ -1,7 +1,8 @@
-"""The month as the Shifts area shows it: frozen plain values read in one background scope.
+"""The month as the Shifts area's grid shows it: classrooms, teachers and shifts as frozen plain values,
+with each shift's 了解 mark and the month's Japanese holidays, read in one scope.
 
-Why copies instead of ORM rows: the snapshot crosses from a pool thread to the UI thread and lives in
-the grid model; plain values cannot lazy-load or be expired behind the painter's back.
+Why copies instead of ORM rows: the snapshot crosses from a pool thread to the window's thread and
+lives in the grid model; plain values cannot lazy-load or be expired behind the painter's back.
 """
 
 from __future__ import annotations
@@ -113,6 +114,16 @@ def _acknowledged(session: Session, shifts: Sequence[Shift] | Sequence[ShiftItem
     return found
 
 
+def active_teachers(session: Session) -> list[TeacherItem]:
+    """The teachers a shift can be given to, by name: the shift dialog's choices."""
+    return [TeacherItem.of(t) for t in rules.list_teachers(session) if t.active]
+
+
+def draft_count(session: Session, classroom_id: int, year: int, month: int) -> int:
+    """How many of the month's shifts are drafts: what confirming the month would confirm."""
+    return sum(1 for s in rules.month_shifts(session, classroom_id, year, month) if s.status == ShiftStatus.DRAFT)
+
+
 def with_acknowledgements(db: Database, shifts: tuple[ShiftItem, ...]) -> tuple[ShiftItem, ...]:
     """The shifts shown, with their 了解 marks read again (a tap arrived): one query, not a month's reload."""
     with db.read() as session:
@@ -121,16 +132,15 @@ def with_acknowledgements(db: Database, shifts: tuple[ShiftItem, ...]) -> tuple[
 
 
 def load_month(db: Database, classroom_id: int | None, year: int, month: int, *, now: dt.datetime) -> MonthSnapshot:
-    """Everything the Shifts area shows, in one read. Runs on a pool thread.
+    """Everything the Shifts area shows, in one read (the window runs it on a pool thread).
 
     An unknown or missing classroom id falls back to the first classroom, so a deleted or renamed
     choice never leaves the area blank."""
     with db.read() as session:
         classrooms = tuple(ClassroomItem(c.id, c.name, c.timezone) for c in rules.list_classrooms(session))
         chosen = next((c for c in classrooms if c.id == classroom_id), classrooms[0] if classrooms else None)
-        teachers = rules.list_teachers(session)
         shifts = rules.month_shifts(session, chosen.id, year, month) if chosen else []
-        active = tuple(TeacherItem.of(t) for t in teachers if t.active)
+        active = tuple(active_teachers(session))
         rows = list(active)
         seen = {t.id for t in rows}
         for shift in shifts:
