@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from PySide6.QtCore import QCoreApplication, QDateTime, QLocale
+from PySide6.QtCore import QCoreApplication, QDate, QDateTime, QLocale
 
 from core.texts import formats
 from core.texts.formats import Language
@@ -61,9 +61,14 @@ def moment_text(moment: dt.datetime) -> str:
     return wall_text(QDateTime.fromSecsSinceEpoch(int(moment.timestamp())).toLocalTime())
 
 
+def day_of(day: QDate) -> dt.date:
+    """A QDate as a date (PySide6's stubs type QDate.toPython() as object)."""
+    return dt.date(day.year(), day.month(), day.day())
+
+
 def wall_text(local: QDateTime, *, seconds: bool = False) -> str:
     """A wall-clock moment already in the zone it is to be read in (e.g. a classroom's):
     "Wed 2 Dec 2026 15:00" / "2026年12月2日(水) 15:00", with ":05" seconds when they matter."""
-    date, time = local.date(), local.time()
-    moment = dt.datetime(date.year(), date.month(), date.day(), time.hour(), time.minute(), time.second())
+    time = local.time()
+    moment = dt.datetime.combine(day_of(local.date()), dt.time(time.hour(), time.minute(), time.second()))
     return formats.wall_text(moment, language(), seconds=seconds)

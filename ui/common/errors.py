@@ -7,6 +7,7 @@ import sys
 import traceback
 from types import TracebackType
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from core.errors import ShiftcastError
@@ -35,7 +36,8 @@ def show_error(parent: QWidget | None, exc: BaseException, *, title: str = "Shif
     if not text:
         log.error("unexpected error", exc_info=(type(exc), exc, exc.__traceback__))
         where = f"\n\n{paths.logs / 'shiftcast.log'}" if paths else ""
-        text = QWidget.tr("Sorry, something went wrong. The details were written to the log file.") + where
+        text = QCoreApplication.translate(
+            "QWidget", "Sorry, something went wrong. The details were written to the log file.") + where
     QMessageBox.warning(parent, title, text)
 
 

@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 LANGUAGES = {"ja": "日本語", "en": "English"}
 
 
-def choose(setting: str | None) -> str:
+def choose(setting: str | None) -> Language:
     """The language to show: the saved choice (core.store.setting_keys.UI_LANGUAGE), or the system's
     for "auto"."""
     # The same rule as the CLI's and the alert e-mails' (core/texts/language.py), so a window, its

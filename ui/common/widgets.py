@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 
 from PySide6.QtCore import Qt, QTime
@@ -174,8 +175,13 @@ class TimeField(QLineEdit):
         self.editingFinished.connect(self._tidy)
 
     def time(self) -> QTime:
-        wall, _ = time_of_day.parse(self.text())
+        wall = self.wall_time()
         return QTime(wall.hour, wall.minute)
+
+    def wall_time(self) -> dt.time:
+        """The time typed, to the minute, as core's rules take it."""
+        wall, _ = time_of_day.parse(self.text())
+        return dt.time(wall.hour, wall.minute)
 
     def setTime(self, value: QTime) -> None:  # the QTimeEdit name it stands in for
         self.setText(value.toString("HH:mm"))

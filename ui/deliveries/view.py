@@ -461,7 +461,7 @@ class DeliveriesView(QWidget):
                 at = f"{at} {zone_abbreviation(zone, outcome.send_at)}"
             text = self.tr("Delivery #{0} will be sent on {1} at {2}, its due time, if its shift and teacher "
                            "still allow it then.").format(
-                outcome.delivery_id, dates.day_text(local.date().toPython()), at)
+                outcome.delivery_id, dates.day_text(dates.day_of(local.date())), at)
         else:
             text = self.tr("Delivery #{0} will be sent now.").format(outcome.delivery_id)
         if outcome.new_retry_key:
@@ -535,6 +535,6 @@ class DeliveriesView(QWidget):
 def _midnight(day: QDate, zone: str | None) -> dt.datetime:
     """The start of `day` in the zone the times are shown in (None: the computer's), as a UTC instant."""
     if zone is not None:
-        return clock.to_utc(dt.date(day.year(), day.month(), day.day()), dt.time(0), zone)
+        return clock.to_utc(dates.day_of(day), dt.time(0), zone)
     seconds = QDateTime(day, QTime(0, 0)).toSecsSinceEpoch()
     return dt.datetime.fromtimestamp(seconds, dt.UTC)

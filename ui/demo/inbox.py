@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 import httpx
 import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QImage, QMouseEvent, QPixmap
+from PySide6.QtGui import QHideEvent, QImage, QMouseEvent, QPixmap, QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
     QGroupBox,
@@ -222,15 +222,16 @@ class InboxWindow(QWidget):
         layout.addLayout(top)
         layout.addWidget(splitter, 1)
         ctx.bridge.deliveries_changed.connect(self._deliveries_changed)
-        self._poll = QTimer(self, interval=POLL_MS, timeout=self._check_for_new)
+        self._poll = QTimer(self, interval=POLL_MS)
+        self._poll.timeout.connect(self._check_for_new)
         self.refresh()
 
-    def showEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self._poll.start()
         self._check_for_new()
 
-    def hideEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+    def hideEvent(self, event: QHideEvent) -> None:
         super().hideEvent(event)
         self._poll.stop()
 
@@ -290,7 +291,7 @@ class InboxWindow(QWidget):
 
     def current_recipient(self) -> str | None:
         item = self.recipients.currentItem()
-        return item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        return str(item.data(Qt.ItemDataRole.UserRole)) if item is not None else None
 
     def _set_unpaired(self, unpaired: list[Unpaired]) -> None:
         if unpaired == self._unpaired:
@@ -298,7 +299,7 @@ class InboxWindow(QWidget):
         self._unpaired = unpaired
         while self._unpaired_column.count():
             item = self._unpaired_column.takeAt(0)
-            widget = item.widget()
+            widget = item.widget() if item is not None else None
             if widget is not None:
                 widget.setParent(None)
                 widget.deleteLater()
@@ -356,7 +357,7 @@ class InboxWindow(QWidget):
     def _clear(self) -> None:
         while self._column.count() > 1:  # the last item is the stretch that keeps bubbles at the top
             item = self._column.takeAt(0)
-            widget = item.widget()
+            widget = item.widget() if item is not None else None
             if widget is not None:
                 widget.setParent(None)  # gone from the window now, not only when the loop comes round
                 widget.deleteLater()

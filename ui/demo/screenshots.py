@@ -33,6 +33,7 @@ T = TypeVar("T")
 def settle(ctx: AppContext, limit: float = SETTLE_LIMIT) -> bool:
     """Process events until no background task has been pending for a moment. False on time-out."""
     app = QApplication.instance()
+    assert app is not None, "the screenshots run inside the app"
     deadline = time.monotonic() + limit
     quiet_since: float | None = None
     while time.monotonic() < deadline:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx
 from PySide6.QtCore import QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QAction, QImage, QKeySequence
+from PySide6.QtGui import QAction, QImage, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -154,7 +154,7 @@ class PublishView(QWidget):
         ctx.bridge.deliveries_changed.connect(self._deliveries_changed)
         self._load_rooms()
 
-    def showEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         if self._stale:
             self.schedule_refresh()

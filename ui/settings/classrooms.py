@@ -234,7 +234,7 @@ class ClassroomSection(QGroupBox):
             return
         margin = int(QUIET_MARGIN.total_seconds() // 60)
         try:
-            quiet = QuietHours(self.quiet_start.time().toPython(), self.quiet_end.time().toPython())
+            quiet = QuietHours(self.quiet_start.wall_time(), self.quiet_end.wall_time())
         except ValidationError:  # a time still being typed: the rule without an example
             self.quiet_hint.setText(self.tr(
                 "A reminder that would fall in quiet hours moves earlier, to {0} minutes before they begin.")
@@ -293,7 +293,7 @@ class ClassroomSection(QGroupBox):
         if room is None:
             return
         try:
-            quiet = ((self.quiet_start.time().toPython(), self.quiet_end.time().toPython())
+            quiet = ((self.quiet_start.wall_time(), self.quiet_end.wall_time())
                      if self.quiet.isChecked() else None)
         except ValidationError as exc:
             report(self, self.status, exc, self.ctx.paths)
@@ -312,7 +312,7 @@ class ClassroomSection(QGroupBox):
     def _saved(self, room: ClassroomSettings) -> None:
         self.save.setEnabled(True)
         self._rooms = [room if r.id == room.id else r for r in self._rooms]
-        if self.selected() is not None and self.selected().id == room.id:  # type: ignore[union-attr]
+        if (shown := self.selected()) is not None and shown.id == room.id:
             self._fill(room)
         self.status.ok(self.tr("Saved."))
         self.ctx.bridge.settings_changed.emit()

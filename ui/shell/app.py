@@ -9,7 +9,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QCoreApplication, QProcess, QProcessEnvironment, QTimer
 from PySide6.QtGui import QIcon
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     from core.sending.engine import Engine
     from core.store.db import Database
+    from ui.shell.main_window import MainWindow
 
 log = logging.getLogger(__name__)
 DEMO_BADGE_COLOUR = "#d32f2f"
@@ -51,7 +52,9 @@ def run_gui(args: argparse.Namespace) -> int:
     home = Path(args.home) if args.home else None
     if mode in ("demo", "screenshots"):
         home = demo_data.demo_home(resolve_home(home))
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    # Whoever made the application object first (pytest-qt, an earlier run) made a QApplication: this
+    # module is the only one that makes it, and the window needs widgets.
+    app = cast(QApplication, QApplication.instance() or QApplication(sys.argv[:1]))
     app.setApplicationName("Shiftcast")
     app.setOrganizationName("Shiftcast")
     icon = QIcon(str(resource("icons", "shiftcast.png")))
@@ -196,14 +199,14 @@ class Shell:
         self.app = app
         self.ctx = ctx
         self.icon = icon
-        self.window = None
+        self.window: MainWindow | None = None
         self.tray: Tray | None = None
         self.quitting = False
         if tray_available:
             self.tray = Tray(ctx, icon, open_window=self.open_window, quit_app=self.quit_app)
             self.tray.show()
 
-    def open_window(self):  # type: ignore[no-untyped-def]
+    def open_window(self) -> MainWindow:
         from ui.shell.main_window import MainWindow
 
         if self.window is None:
@@ -274,8 +277,7 @@ def _run(app: QApplication, ctx: AppContext, mode: str, icon: QIcon, instance: S
     return app.exec()
 
 
-def _add_inbox(window, ctx: AppContext) -> None:  # type: ignore[no-untyped-def]
-    from PySide6.QtGui import QAction
+def _add_inbox(window: MainWindow, ctx: AppContext) -> None:
 
     from ui.demo.inbox import InboxWindow
 
@@ -288,7 +290,7 @@ def _add_inbox(window, ctx: AppContext) -> None:  # type: ignore[no-untyped-def]
         holder[0].raise_()
 
     menu = window.menuBar().addMenu(QCoreApplication.translate("window", "&Demo"))
-    menu.addAction(QAction(QCoreApplication.translate("window", "Teachers' LINE inbox…"), window, triggered=show_inbox))
+    menu.addAction(QCoreApplication.translate("window", "Teachers' LINE inbox…"), show_inbox)
 
 
 def _first_run(ctx: AppContext, shell: Shell) -> None:

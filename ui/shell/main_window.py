@@ -9,7 +9,7 @@ more at every start (measured here), for areas most starts never open.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QUrl, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QIcon, QKeySequence
@@ -133,24 +133,25 @@ class MainWindow(QMainWindow):
             self.tabs.setCurrentIndex(current)
         finally:
             self.tabs.blockSignals(False)
-        stand_in.deleteLater()
+        if stand_in is not None:
+            stand_in.deleteLater()
         return view
 
     @property
     def shifts(self) -> ShiftsView:
-        return self._area("shifts")  # type: ignore[return-value]
+        return cast("ShiftsView", self._area("shifts"))  # BUILDERS["shifts"] builds one
 
     @property
     def publish(self) -> PublishView:
-        return self._area("publish")  # type: ignore[return-value]
+        return cast("PublishView", self._area("publish"))  # BUILDERS["publish"] builds one
 
     @property
     def deliveries(self) -> DeliveriesView:
-        return self._area("deliveries")  # type: ignore[return-value]
+        return cast("DeliveriesView", self._area("deliveries"))  # BUILDERS["deliveries"] builds one
 
     @property
     def settings(self) -> SettingsView:
-        return self._area("settings")  # type: ignore[return-value]
+        return cast("SettingsView", self._area("settings"))  # BUILDERS["settings"] builds one
 
     def built_areas(self) -> list[str]:
         return [area for area in AREAS if area in self._views]
@@ -172,15 +173,15 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu(self.tr("&File"))
-        quit_action = QAction(self.tr("&Quit"), self, shortcut=QKeySequence.StandardKey.Quit)
+        quit_action = QAction(self.tr("&Quit"), self, shortcut=QKeySequence(QKeySequence.StandardKey.Quit))
         quit_action.triggered.connect(self._quit)
         file_menu.addAction(quit_action)
         help_menu = self.menuBar().addMenu(self.tr("&Help"))
-        help_menu.addAction(QAction(self.tr("Open the data folder"), self,
-                                    triggered=lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.ctx.paths.home)))))
-        help_menu.addAction(QAction(self.tr("Open the log file"), self,
-                                    triggered=lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.ctx.paths.logs / "shiftcast.log")))))
-        help_menu.addAction(QAction(self.tr("About Shiftcast"), self, triggered=self.about))
+        help_menu.addAction(self.tr("Open the data folder"),
+                            lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.ctx.paths.home))))
+        help_menu.addAction(self.tr("Open the log file"),
+                            lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.ctx.paths.logs / "shiftcast.log"))))
+        help_menu.addAction(self.tr("About Shiftcast"), self.about)
 
     def _quit(self) -> None:
         self.save_geometry()

@@ -20,7 +20,7 @@ NOTIFY = {"AUTH_FAILED", *(kind.name for kind in AlertKind)}
 
 
 class Tray(QObject):
-    def __init__(self, ctx: AppContext, icon: QIcon, *, open_window: Callable[[], None], quit_app: Callable[[], None]) -> None:
+    def __init__(self, ctx: AppContext, icon: QIcon, *, open_window: Callable[[], object], quit_app: Callable[[], None]) -> None:
         super().__init__()
         self.ctx = ctx
         # The demo runs beside the real app at times: its name says so wherever the tray shows it.
@@ -29,11 +29,15 @@ class Tray(QObject):
         self.icon.setToolTip(self.name)
         menu = QMenu()
         self._menu = menu
-        self.open_action = QAction(self.tr("Open Shiftcast"), menu, triggered=open_window)
-        self.send_action = QAction(self.tr("Send now"), menu, triggered=self.send_now)
-        self.pause_action = QAction(self.tr("Pause sending"), menu, checkable=True, toggled=self.set_paused)
+        self.open_action = QAction(self.tr("Open Shiftcast"), menu)
+        self.open_action.triggered.connect(open_window)
+        self.send_action = QAction(self.tr("Send now"), menu)
+        self.send_action.triggered.connect(self.send_now)
+        self.pause_action = QAction(self.tr("Pause sending"), menu, checkable=True)
+        self.pause_action.toggled.connect(self.set_paused)
         self.counts_action = QAction("", menu, enabled=False)
-        self.quit_action = QAction(self.tr("Quit (stop sending)"), menu, triggered=quit_app)
+        self.quit_action = QAction(self.tr("Quit (stop sending)"), menu)
+        self.quit_action.triggered.connect(quit_app)
         for action in (self.open_action, self.send_action, self.pause_action):
             menu.addAction(action)
         menu.addSeparator()
@@ -44,7 +48,8 @@ class Tray(QObject):
         self.icon.activated.connect(lambda reason: open_window() if reason == QSystemTrayIcon.ActivationReason.Trigger else None)
         ctx.bridge.alert.connect(self.notify)
         ctx.bridge.deliveries_changed.connect(lambda _ids: self.refresh_counts())
-        self._timer = QTimer(self, interval=60_000, timeout=self.refresh_counts)
+        self._timer = QTimer(self, interval=60_000)
+        self._timer.timeout.connect(self.refresh_counts)
         self._timer.start()
         ctx.signals.engine_changed.connect(self.engine_changed)
         self.engine_changed()

@@ -7,7 +7,7 @@ why it is special (the source day, a day that already has a shift for this teach
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -77,7 +77,7 @@ class CopyDaysDialog(SubmitDialog):
         self.buttons.button(self.buttons.StandardButton.Ok).setText(self.tr("Copy"))
         self.days.setFocus()
 
-    def _tick(self, wanted) -> None:  # type: ignore[no-untyped-def]
+    def _tick(self, wanted: Callable[[dt.date], bool]) -> None:
         for item in self._checkable():
             item.setCheckState(Qt.CheckState.Checked if wanted(item.data(DAY_ROLE)) else Qt.CheckState.Unchecked)
 

@@ -31,7 +31,7 @@ from ui.shifts.commands import (
 from ui.shifts.copy_dialog import CopyDaysDialog
 from ui.shifts.grid import RosterGridModel, date_label, status_word
 from ui.shifts.shift_dialog import ShiftDialog, ShiftValues
-from ui.shifts.undo import CommandRunner
+from ui.shifts.undo import CommandRunner, RosterCommand
 
 
 def _keys(sequence: str) -> str:
@@ -97,7 +97,7 @@ class RosterEditor(QObject):
         """Drafts nobody heard of are deleted; a confirmed shift is canceled after asking."""
         label = self._label(shift)
         if shift.status == ShiftStatus.DRAFT:
-            command = DeleteDraft(self.runner.ids.original(shift.id), shift.draft(), label)
+            command: RosterCommand = DeleteDraft(self.runner.ids.original(shift.id), shift.draft(), label)
             self.runner.execute(command, on_done=lambda _r: self.status.emit(self.tr("Deleted {0}.").format(label)),
                                 on_error=self._error)
             return

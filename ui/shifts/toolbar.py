@@ -44,7 +44,8 @@ class ShiftsToolbar(QToolBar):
         self.addWidget(self.month_label)
         self.addAction(self.next_action)
         for action in (self.prev_action, self.next_action):
-            self.widgetForAction(action).setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+            if isinstance(button := self.widgetForAction(action), QToolButton):
+                button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
         self.addSeparator()
 
         self.addWidget(QLabel(self.tr("Classroom:"), self))

@@ -60,7 +60,8 @@ class ShiftsView(QWidget):
         self.teachers_dialog: TeachersDialog | None = None
         self.classroom_dialog: ClassroomDialog | None = None
 
-        self._reload_timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS, timeout=self.reload)
+        self._reload_timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
+        self._reload_timer.timeout.connect(self.reload)
         self._build()
         self._connect()
         self.reload()

@@ -83,7 +83,8 @@ class TeachersDialog(QDialog):
         self.delete_button.clicked.connect(self.erase_selected)
         for key, slot in ((QKeySequence.StandardKey.New, self.add), ("Ins", self.add), ("Return", self.edit_selected),
                           ("Enter", self.edit_selected), (QKeySequence.StandardKey.Delete, self.erase_selected)):
-            action = QAction(self.table, shortcut=QKeySequence(key), triggered=slot)
+            action = QAction(self.table, shortcut=QKeySequence(key))
+            action.triggered.connect(slot)
             action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
             self.table.addAction(action)
 
