@@ -15,6 +15,9 @@ from core.store.kinds import Channel, DeliveryKind, DeliveryStatus
 from core.store.models import DeliveryAttempt
 from tests import factories as f
 
+# A contract on both databases: the queries are what every screen reads, on a local file or a server.
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
+
 
 def _reminder(db: Database, now: dt.datetime) -> tuple[int, int]:
     with db.write() as s:

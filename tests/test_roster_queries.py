@@ -15,6 +15,9 @@ from core.store.db import Database
 from core.store.kinds import ChannelChoice, ShiftStatus
 from tests import factories as f
 
+# A contract on both databases: the queries are what every screen reads, on a local file or a server.
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
+
 DAY = dt.date(2026, 12, 10)
 GROUP = "C" + "ab" * 16
 
