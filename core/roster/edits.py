@@ -20,6 +20,8 @@ from core.store.kinds import ShiftStatus
 
 
 class RosterEdits:
+    """The edits of one write transaction, at one moment (`now`)."""
+
     def __init__(self, session: Session, now: dt.datetime) -> None:
         self._session = session
         self.now = now
@@ -46,7 +48,8 @@ class RosterEdits:
         return [s.id for s in rules.confirm_month(self._session, classroom_id, year, month, now=self.now)]
 
     def make_drafts(self, shift_ids: Iterable[int]) -> None:
-        """Confirmed shifts back to draft, which rules refuses once teachers may have been told."""
+        """Shifts back to draft: what undoing a month's confirmation asks, and what rules refuses for a
+        confirmed shift, since its teacher may have been told."""
         for shift_id in shift_ids:
             rules.edit_shift(self._session, shift_id, now=self.now, status=ShiftStatus.DRAFT)
 
