@@ -39,7 +39,7 @@ test: $(STAMP_TEST) lint
 check: $(STAMP_TEST) lint
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
 
-# Lint and types: ruff (with import order) everywhere, mypy strict for core, cli and main.py; both configured in pyproject.toml.
+# Lint and types: ruff (with import order) everywhere, mypy strict for core, cli, ui and main.py, the tests with check_untyped_defs; both configured in pyproject.toml.
 lint: $(STAMP_TEST)
 	$(PY) -m ruff check core cli ui tests main.py packaging
 	$(PY) -m mypy

@@ -19,7 +19,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except commands.UsageError as exc:
             return commands.fail_usage(exc)
         if args.command in (None, *commands.SCREEN_MODES):
-            from ui.app import run_gui
+            from ui.shell.app import run_gui
 
             return run_gui(args)
         return commands.run(args)

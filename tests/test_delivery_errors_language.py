@@ -34,9 +34,9 @@ from tests.smtpfixtures import SmtpServer, _free_port, smtp_ca, starttls_server 
 from tests.test_email_sender import _email_teachers
 from tests.test_i18n import japanese  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.context import AppContext
-from ui.deliveries_model import ERROR
-from ui.deliveries_view import DeliveriesView
+from ui.deliveries.model import ERROR
+from ui.deliveries.view import DeliveriesView
+from ui.shell.context import AppContext
 
 FAST = SenderConfig(concurrency=2, lease=dt.timedelta(seconds=30),
                     backoff=BackoffPolicy(base=dt.timedelta(minutes=2), jitter=0))

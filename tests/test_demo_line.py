@@ -24,13 +24,13 @@ from core.sending.sender import Sender, SenderConfig
 from core.store import ack_key, secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.models import Delivery, Shift, Teacher
+from core.store.models import Delivery, Publication, Shift, Teacher
 from tests import factories as f
 from tests.linefixtures import FakeClock
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.context import AppContext
-from ui.inbox_window import InboxWindow
-from ui.shifts_view import ShiftsView
+from ui.demo.inbox import InboxWindow
+from ui.shell.context import AppContext
+from ui.shifts.view import ShiftsView
 
 FAST = SenderConfig(concurrency=2, lease=dt.timedelta(seconds=30),
                     backoff=BackoffPolicy(base=dt.timedelta(minutes=2), jitter=0))
@@ -222,3 +222,18 @@ def test_connect_line_can_be_walked_through_in_the_demo_and_gives_the_demo_its_r
     assert demo.emulator.webhook_endpoint == demos_own
     delivered = demo.emulator.follow(demo_data.user_id_for(1))  # and the demo's receiver still takes events
     assert delivered.result is not None and delivered.result.success
+
+
+def test_sending_once_publishes_the_month_once_and_sends_what_is_due(db: Database, now: dt.datetime,
+                                                                     demo: demo_data.DemoEnvironment) -> None:
+    """What `main.py screenshots` runs first, so its Deliveries and Publish pictures show a history."""
+    said = demo_data.send_once(db, f.home_paths(), now=FakeClock(now))
+    assert said.startswith("sent ") and "; " not in said, said  # no classroom failed to publish
+    to_group = [m for m in demo.emulator.all_inbox() if m.recipient == demo_data.DEMO_GROUP]
+    to_teachers = [m for m in demo.emulator.all_inbox() if m.recipient.startswith("U")]
+    assert to_group and to_teachers  # the month's image, and the reminders of the shifts starting soon
+    with db.read() as s:
+        published = s.scalars(select(Publication.id)).all()
+    demo_data.send_once(db, f.home_paths(), now=FakeClock(now))
+    with db.read() as s:
+        assert s.scalars(select(Publication.id)).all() == published  # once per demo folder

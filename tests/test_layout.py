@@ -203,3 +203,46 @@ def test_design_card_top_level() -> None:
     for name in ("pyproject.toml", "main.py", "core", "cli", "ui", "resources", "tests", "packaging", "README.md",
                  "Makefile", "docs", ".ci/run"):
         assert (ROOT / name).exists(), name
+
+
+# What a ui module may take from core.store.db: the handle screens pass around, and the two functions
+# that put a database that cannot be opened into the manager's words. Everything else there is how
+# queries are made, which is core's business.
+UI_FROM_STORE_DB = {"Database", "sqlite_file_of", "storage_problem"}
+
+
+def _store_reaches(path: Path) -> list[tuple[int, str]]:
+    """(line, name) wherever `path` reaches past core's query functions into the store: SQLAlchemy
+    itself, the ORM models, or core.store.db beyond UI_FROM_STORE_DB. At any depth of the file."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module]
+            if node.module == "core.store.db":
+                names = [f"core.store.db.{a.name}" for a in node.names if a.name not in UI_FROM_STORE_DB]
+            elif node.module == "core.store":
+                names = [f"core.store.{a.name}" for a in node.names]
+        else:
+            continue
+        found += [(node.lineno, name) for name in names
+                  if name.split(".")[0] == "sqlalchemy" or name.startswith(("core.store.models", "core.store.db"))]
+    return found
+
+
+def test_ui_reads_through_core_never_through_the_store() -> None:
+    files = sorted((ROOT / "ui").rglob("*.py"))
+    assert len(files) > 40
+    assert [f"{path.relative_to(ROOT).as_posix()}:{line} {name}"
+            for path in files for line, name in _store_reaches(path)] == []
+
+
+def test_the_ui_store_check_catches_each_way_in(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("import sqlalchemy.orm\nfrom sqlalchemy import select\nfrom core.store.models import Teacher\n"
+                   "from core.store import models, db, hooks\nfrom core.store.db import Database, BulkStatement\n"
+                   "def later():\n    from core.store.db import insert_unless_exists\n", encoding="utf-8")
+    assert _store_reaches(bad) == [
+        (1, "sqlalchemy.orm"), (2, "sqlalchemy"), (3, "core.store.models"), (4, "core.store.models"),
+        (4, "core.store.db"), (5, "core.store.db.BulkStatement"), (7, "core.store.db.insert_unless_exists")]

@@ -50,10 +50,10 @@ def test_planning_once_loads_no_apscheduler(tmp_path: Path) -> None:
 
 def test_the_window_imports_its_first_area_only_and_no_engine() -> None:
     # The other areas are imported when first shown, the engine once the window is on screen
-    # (ui/main_window.py, ui/app.py): neither is paid for before the window appears.
-    loaded = _loaded_by("import ui.app, ui.main_window")
-    assert "ui.shifts_view" not in loaded  # built by the window, not at import
-    assert {"ui.publish_view", "ui.deliveries_view", "ui.settings_view", "core.sending.engine",
+    # (ui/shell/main_window.py, ui/shell/app.py): neither is paid for before the window appears.
+    loaded = _loaded_by("import ui.shell.app, ui.shell.main_window")
+    assert "ui.shifts.view" not in loaded  # built by the window, not at import
+    assert {"ui.publish.view", "ui.deliveries.view", "ui.settings.view", "core.sending.engine",
             "core.sending.scheduler"} & loaded == set()
 
 
@@ -124,7 +124,7 @@ def test_start_up_pauses_the_collector_and_every_way_out_resumes_it(tmp_path: Pa
         "pause_collector()\n"
         "assert _send_until_stopped(engine, stop, []) == 0\n")
     assert running["enabled"] is True
-    # The window's start-up ends once its first loads have landed (ui/app.py schedules this).
+    # The window's start-up ends once its first loads have landed (ui/shell/app.py schedules this).
     window = _collector_after("from core.startup import pause_collector\npause_collector()\n"
-                              "from ui.gc_tuning import tune_for_interactivity\ntune_for_interactivity()")
+                              "from ui.shell.gc_tuning import tune_for_interactivity\ntune_for_interactivity()")
     assert window["enabled"] is True

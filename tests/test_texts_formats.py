@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from core.texts import formats
 from core.texts.language import choose, of_locale, system_language
-from ui import dates, i18n
+from ui.common import dates, i18n
 
 DAY = dt.date(2026, 12, 1)
 
@@ -65,7 +65,7 @@ def interface(request: pytest.FixtureRequest, qapp: QApplication, tmp_path: Path
 
 
 def test_the_window_writes_dates_as_core_does(interface: str) -> None:
-    """One definition: ui/dates.py's text is core's, and the translated Qt patterns the date fields
+    """One definition: ui/common/dates.py's text is core's, and the translated Qt patterns the date fields
     show give the same text for every day of a year (all weekdays, one- and two-digit days) but one
     word: Qt's British English (CLDR) abbreviates September "Sept", core writes "Sep" like every other
     three-letter month; only a date field's own display can still say "Sept"."""

@@ -21,9 +21,9 @@ from core.store import setting_keys as keys
 from core.store import settings
 from core.store.paths import DataPaths
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.app import Shell, run_gui
-from ui.context import AppContext
-from ui.single_instance import SingleInstance
+from ui.shell.app import Shell, run_gui
+from ui.shell.context import AppContext
+from ui.shell.single_instance import SingleInstance
 
 
 class _Quit:
@@ -69,7 +69,7 @@ def test_with_a_tray_closing_hides_and_keeps_sending(qtbot, ctx: AppContext, mon
 
 
 def test_tray_menu_pause_send_now_and_counts(qtbot, ctx: AppContext) -> None:
-    from ui.tray import Tray
+    from ui.shell.tray import Tray
 
     tray = Tray(ctx, QIcon(), open_window=lambda: None, quit_app=lambda: None)
     settle(qtbot, ctx)
@@ -99,7 +99,7 @@ def test_smoke_start_prints_one_json_line(qtbot, paths: DataPaths, capsys: pytes
 def test_the_demo_process_gets_a_demo_folder_and_none_of_this_windows_secrets_or_database(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from core.app import demo
-    from ui import app as ui_app
+    from ui.shell import app as ui_app
 
     # A stand-in for the interpreter (or the frozen app): it writes its arguments and its environment.
     stand_in = tmp_path / "bin" / "python"
@@ -149,8 +149,8 @@ def test_the_demo_never_opens_the_database_shiftcast_db_url_names(tmp_path: Path
 
 
 def test_the_tray_offers_sending_once_the_engine_has_started(qtbot, ctx: AppContext) -> None:
-    from ui.app import start_engine
-    from ui.tray import Tray
+    from ui.shell.app import start_engine
+    from ui.shell.tray import Tray
 
     ctx.engine_starting = True  # the window and the tray come first, the engine right after them
     tray = Tray(ctx, QIcon(), open_window=lambda: None, quit_app=lambda: None)
@@ -171,9 +171,9 @@ class _Demo:
 def test_the_demo_says_demo_in_its_title_tray_tooltip_and_icon(qtbot, ctx: AppContext) -> None:
     from PySide6.QtGui import QColor, QPixmap
 
-    from ui.app import DEMO_BADGE_COLOUR, demo_icon
-    from ui.main_window import MainWindow
-    from ui.tray import Tray
+    from ui.shell.app import DEMO_BADGE_COLOUR, demo_icon
+    from ui.shell.main_window import MainWindow
+    from ui.shell.tray import Tray
 
     plain = QPixmap(64, 64)
     plain.fill(QColor("white"))
@@ -194,7 +194,7 @@ def test_choosing_the_demo_at_first_start_hands_over_and_quits(
         qtbot, ctx: AppContext, monkeypatch: pytest.MonkeyPatch) -> None:
     from PySide6.QtWidgets import QMessageBox
 
-    from ui import app as ui_app
+    from ui.shell import app as ui_app
 
     app = QApplication.instance()
     quit_calls = _Quit(app, monkeypatch)
@@ -222,7 +222,7 @@ def test_choosing_the_demo_at_first_start_hands_over_and_quits(
 def test_if_the_demo_cannot_start_this_app_stays(qtbot, ctx: AppContext, monkeypatch: pytest.MonkeyPatch) -> None:
     from PySide6.QtWidgets import QMessageBox
 
-    from ui import app as ui_app
+    from ui.shell import app as ui_app
 
     app = QApplication.instance()
     quit_calls = _Quit(app, monkeypatch)
@@ -240,8 +240,8 @@ def test_the_window_is_on_screen_before_the_engine_starts(qtbot, paths: DataPath
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     from PySide6.QtCore import QTimer
 
-    from ui import app as ui_app
-    from ui.main_window import MainWindow
+    from ui.shell import app as ui_app
+    from ui.shell.main_window import MainWindow
 
     with db.write() as s:
         keys.UI_FIRST_RUN_DONE.write(s, True)  # no welcome dialog: straight to the window
@@ -283,7 +283,7 @@ def test_a_window_that_cannot_open_its_data_folder_says_why_in_one_line(
 
 def test_the_tray_announces_every_kind_of_alert() -> None:
     from core.store.kinds import AlertKind
-    from ui.tray import NOTIFY
+    from ui.shell.tray import NOTIFY
 
     assert {"OTHER_COMPUTER", "LINE_GROUP_LEFT", "DEAD_LETTER", "AUTH_FAILED"} <= NOTIFY
     assert {kind.name for kind in AlertKind} <= NOTIFY

@@ -31,12 +31,12 @@ from core.store.paths import DataPaths
 from tests import factories as f
 from tests.linefixtures import user_id
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.app import run_gui
-from ui.connect_line import ConnectLineDialog
-from ui.connect_line_pages import AddressPage, CredentialsPage, NextStepsPage, WebhookPage
-from ui.connect_line_people import GroupPage, TeachersPage
-from ui.context import AppContext
-from ui.settings_view import SettingsView
+from ui.connect_line.pages import AddressPage, CredentialsPage, NextStepsPage, WebhookPage
+from ui.connect_line.people import GroupPage, TeachersPage
+from ui.connect_line.wizard import ConnectLineDialog
+from ui.settings.view import SettingsView
+from ui.shell.app import run_gui
+from ui.shell.context import AppContext
 
 CLICK = Qt.MouseButton.LeftButton
 CHANNEL_ID = "2001234567"
@@ -182,8 +182,8 @@ def test_the_window_puts_a_pending_endpoint_back_when_it_starts(
 
 def test_the_welcome_offers_to_connect_line(qtbot, ctx: AppContext, line: LineEmulator,
                                             monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
-    from ui import app as app_module
-    from ui.main_window import MainWindow
+    from ui.shell import app as app_module
+    from ui.shell.main_window import MainWindow
 
     shell = app_module.Shell(QApplication.instance(), ctx, QIcon(), tray_available=False)
     window = shell.open_window()

@@ -19,10 +19,10 @@ from tests import factories
 from tests.pgserver import PgServer
 from tests.test_database_server import own_server  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui import settings_database
-from ui.context import AppContext
-from ui.database_banner import DatabaseBanner
-from ui.settings_database import DatabaseSection
+from ui.settings import database as settings_database
+from ui.settings.database import DatabaseSection
+from ui.shell.context import AppContext
+from ui.shell.database_banner import DatabaseBanner
 
 
 def section_for(qtbot, ctx: AppContext, url: str) -> DatabaseSection:
@@ -123,8 +123,8 @@ def test_copying_up_fills_an_empty_server_once(qtbot, ctx: AppContext, pg_empty_
 
 def test_the_banner_shows_while_the_server_is_down_and_clears_when_it_is_back(
         qtbot, qapp, paths: DataPaths, own_server: PgServer) -> None:
-    from ui.bridge import CoreBridge
-    from ui.tasks import Tasks
+    from ui.shell.bridge import CoreBridge
+    from ui.shell.tasks import Tasks
 
     db = Database(own_server.create_database(template=PgServer.MIGRATED))
     context = AppContext(paths=paths, db=db, tasks=Tasks(), bridge=CoreBridge())

@@ -18,10 +18,10 @@ from core.store.db import Database
 from core.store.models import Channel, Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus
 from tests import factories as f
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui import i18n
-from ui.context import AppContext
-from ui.deliveries_model import CREATED, ERROR, KIND, RECIPIENT, STATUS, WHEN
-from ui.deliveries_view import DeliveriesView
+from ui.common import i18n
+from ui.deliveries.model import CREATED, ERROR, KIND, RECIPIENT, STATUS, WHEN
+from ui.deliveries.view import DeliveriesView
+from ui.shell.context import AppContext
 
 DAY = dt.timedelta(days=1)
 WAIT = 20_000  # ms; a wait ends as soon as its condition holds, so only a busy machine uses it up

@@ -35,12 +35,12 @@ from tests.smtpfixtures import (  # noqa: F401
     starttls_server,
 )
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui import alerts_banner
-from ui.alerts_banner import AlertsBanner
-from ui.context import AppContext
-from ui.main_window import MainWindow
-from ui.settings_view import SettingsView
-from ui.teachers_dialog import LINE_ID_COLUMN, UNREACHABLE_ROLE, TeachersDialog
+from ui.settings.view import SettingsView
+from ui.shell import alerts_banner
+from ui.shell.alerts_banner import AlertsBanner
+from ui.shell.context import AppContext
+from ui.shell.main_window import MainWindow
+from ui.teachers.dialog import LINE_ID_COLUMN, UNREACHABLE_ROLE, TeachersDialog
 
 CLICK = Qt.MouseButton.LeftButton
 NOW = dt.datetime(2026, 12, 1, 0, 0, tzinfo=dt.UTC)

@@ -16,8 +16,8 @@ from sqlalchemy import func, select
 from core.store.db import Database
 from core.store.models import Teacher
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.context import AppContext
-from ui.shifts_csv import CsvActions
+from ui.shell.context import AppContext
+from ui.shifts.csv_files import CsvActions
 
 
 class SteppingClock:

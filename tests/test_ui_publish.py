@@ -23,9 +23,9 @@ from tests import factories as f
 from tests.linefixtures import TOKEN, FakeClock, user_id
 from tests.s3server import hosted, s3_endpoint  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.context import AppContext
-from ui.deliveries_view import DeliveriesView
-from ui.publish_view import PublishView, default_month
+from ui.deliveries.view import DeliveriesView
+from ui.publish.view import PublishView, default_month
+from ui.shell.context import AppContext
 
 GROUP = "C" + "2" * 32
 WAIT = 20_000  # ms; a wait ends as soon as its condition holds, so only a busy machine uses it up

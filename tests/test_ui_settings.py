@@ -30,8 +30,8 @@ from tests.linefixtures import TOKEN, emulator, line_ready  # noqa: F401
 from tests.s3server import ACCESS_KEY, BUCKET, SECRET_KEY, hosted, s3_endpoint  # noqa: F401
 from tests.test_i18n import japanese  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.context import AppContext
-from ui.settings_view import SettingsView
+from ui.settings.view import SettingsView
+from ui.shell.context import AppContext
 
 GROUP = "C" + "ab" * 16
 TOKYO = "Asia/Tokyo"
@@ -339,7 +339,7 @@ def test_data_folder_is_shown(qtbot, ctx: AppContext, paths: DataPaths) -> None:
 
 def test_start_at_login_writes_the_autostart_entry(qtbot, ctx, tmp_path) -> None:  # type: ignore[no-untyped-def]
     from core.app import autostart
-    from ui.settings_autostart import AutostartSection
+    from ui.settings.autostart import AutostartSection
 
     section = AutostartSection(ctx)
     qtbot.addWidget(section)

@@ -19,14 +19,14 @@ from core.store.models import Shift, ShiftStatus, Teacher
 from tests import factories as f
 from tests.linefixtures import emulator, line_ready  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.context import AppContext
-from ui.month_picker import month_title
-from ui.roster_grid import DAY_KIND_ROLE, TODAY_ROLE
-from ui.shift_dialog import ShiftDialog
-from ui.shifts_copy_dialog import CopyDaysDialog
-from ui.shifts_csv import CsvProblemsDialog
-from ui.shifts_view import ShiftsView, default_month
-from ui.teacher_line import explain
+from ui.common.month_picker import month_title
+from ui.shell.context import AppContext
+from ui.shifts.copy_dialog import CopyDaysDialog
+from ui.shifts.csv_files import CsvProblemsDialog
+from ui.shifts.grid import DAY_KIND_ROLE, TODAY_ROLE
+from ui.shifts.shift_dialog import ShiftDialog
+from ui.shifts.view import ShiftsView, default_month
+from ui.teachers.line import explain
 
 D = dt.date
 YES = QMessageBox.StandardButton.Yes
@@ -412,7 +412,7 @@ def test_line_check_shows_the_display_name(qtbot, ctx: AppContext, data: dict[st
 
 def test_friends_picker_lists_the_accounts_friends(qtbot, ctx: AppContext, data: dict[str, int], now: dt.datetime,
                                                    line_ready: LineEmulator, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("ui.teacher_friends_dialog.BATCH", 2)  # three batches for five friends
+    monkeypatch.setattr("ui.teachers.friends_dialog.BATCH", 2)  # three batches for five friends
     friends = {f"U{n:032x}": name for n, name in enumerate(["佐藤", "山田", "田中", "中村", "小林"], start=1)}
     for user_id, name in friends.items():
         line_ready.add_user(user_id, name)
@@ -446,7 +446,7 @@ def test_when_line_will_not_list_friends_the_alternatives_are_explained(qtbot, c
     def refuse(db: Database) -> list[str]:
         raise refusal
 
-    monkeypatch.setattr("ui.teacher_friends_dialog.friend_ids", refuse)
+    monkeypatch.setattr("ui.teachers.friends_dialog.friend_ids", refuse)
     view = open_view(qtbot, ctx, now)
     dialog = open_teachers(qtbot, ctx, view)
     dialog.add()

@@ -19,13 +19,13 @@ from tests import factories as f
 from tests.test_i18n import japanese  # noqa: F401
 from tests.test_ui_email import NOW, dead_letter
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui import alerts_banner
-from ui.alerts_banner import AlertsBanner
-from ui.context import AppContext
-from ui.deliveries_model import STATUS
-from ui.deliveries_view import DeliveriesView
-from ui.shifts_csv import CsvProblemsDialog
-from ui.shifts_view import ShiftsView
+from ui.deliveries.model import STATUS
+from ui.deliveries.view import DeliveriesView
+from ui.shell import alerts_banner
+from ui.shell.alerts_banner import AlertsBanner
+from ui.shell.context import AppContext
+from ui.shifts.csv_files import CsvProblemsDialog
+from ui.shifts.view import ShiftsView
 
 WAIT = 10_000
 

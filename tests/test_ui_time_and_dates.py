@@ -14,17 +14,17 @@ from PySide6.QtWidgets import QApplication
 
 from core.publication.history import CellChange
 from core.roster import rules
+from core.roster.month_grid import ClassroomItem, MonthSnapshot, TeacherItem
 from core.store.db import Database
 from core.store.models import Classroom
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui import dates, i18n
-from ui.context import AppContext
-from ui.month_picker import month_title
-from ui.publish_view import PublishView
-from ui.roster_grid import RosterGridModel, date_label
-from ui.settings_view import SettingsView
-from ui.shift_dialog import ShiftDialog
-from ui.shifts_data import ClassroomItem, MonthSnapshot, TeacherItem
+from ui.common import dates, i18n
+from ui.common.month_picker import month_title
+from ui.publish.view import PublishView
+from ui.settings.view import SettingsView
+from ui.shell.context import AppContext
+from ui.shifts.grid import RosterGridModel, date_label
+from ui.shifts.shift_dialog import ShiftDialog
 
 CLICK = Qt.MouseButton.LeftButton
 WEDNESDAY = dt.date(2026, 12, 2)

@@ -10,10 +10,10 @@ from core.sending.engine import Engine
 from core.store.db import Database
 from tests import factories as f
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.app import start_engine
-from ui.context import AppContext
-from ui.main_window import MainWindow
-from ui.window_geometry import DEFAULT_SIZE, Rect, SavedGeometry, screen_key, window_rect
+from ui.shell.app import start_engine
+from ui.shell.context import AppContext
+from ui.shell.main_window import MainWindow
+from ui.shell.window_geometry import DEFAULT_SIZE, Rect, SavedGeometry, screen_key, window_rect
 
 NO_FRAME = (0, 0, 0, 0)
 FRAME = (4, 32, 4, 4)

@@ -11,11 +11,11 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from tests.test_i18n import japanese  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.context import AppContext
-from ui.settings_view import SettingsView
-from ui.settings_widgets import StatusLabel
-from ui.teacher_edit_dialog import TeacherEditDialog
-from ui.teacher_friends_dialog import FriendsDialog
+from ui.common.widgets import StatusLabel
+from ui.settings.view import SettingsView
+from ui.shell.context import AppContext
+from ui.teachers.edit_dialog import TeacherEditDialog
+from ui.teachers.friends_dialog import FriendsDialog
 
 LANGUAGES = ["en", "ja"]
 CLICK = Qt.MouseButton.LeftButton

@@ -8,9 +8,9 @@ import pytest
 
 from core.store.db import Database
 from core.store.paths import DataPaths
-from ui.bridge import CoreBridge
-from ui.context import AppContext
-from ui.tasks import Tasks
+from ui.shell.bridge import CoreBridge
+from ui.shell.context import AppContext
+from ui.shell.tasks import Tasks
 
 
 @pytest.fixture

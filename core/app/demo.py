@@ -11,6 +11,7 @@ import datetime as dt
 import functools
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,7 @@ from core.roster import clock, rules
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Classroom, ShiftStatus, Teacher
+from core.store.paths import DataPaths
 from core.store.secrets import LINE_TOKEN_ENV
 
 # The emulator and the image server are imported when a demo starts: the window imports this module
@@ -208,6 +210,38 @@ def seed(db: Database, *, now: dt.datetime) -> bool:
         keys.LINE_ACK_BUTTON.write(session, True)
         pairing.issue_codes(session, now, room.id)
     return True
+
+
+def send_once(db: Database, paths: DataPaths, *, now: Callable[[], dt.datetime]) -> str:
+    """Give the demo inbox something to show: publish this month (once per demo folder), plan the
+    reminders that are due, and send whatever is due to the emulator. What it did, in English."""
+    # Imported here: the sender and the publisher are not paid for by a process that only seeds.
+    from core.channels.line import access_from_settings
+    from core.errors import ShiftcastError
+    from core.planning import planner
+    from core.publication import publish as publication
+    from core.publication.image_store import ImageStore
+    from core.sending.sender import Sender
+
+    moment = now()
+    notes = []
+    with db.write() as session:
+        for room in session.scalars(select(Classroom).where(Classroom.line_group_id.is_not(None))).all():
+            local = moment.astimezone(clock.zone(room.timezone))
+            if publication.latest(session, room.id, local.year, local.month) is None:
+                try:
+                    with session.begin_nested():
+                        publication.publish(session, room.id, local.year, local.month, now=moment,
+                                            store=ImageStore(paths.images))
+                except ShiftcastError as exc:
+                    notes.append(f"{room.name}: {exc}")
+        planner.plan(session, now=moment)
+    sender = Sender(db, lambda: access_from_settings(db), paths=paths, clock=now)
+    try:
+        stats = sender.run_until_idle()
+    finally:
+        sender.stop()
+    return "; ".join([f"sent {stats.sent} demo message(s) to the LINE simulator", *notes])
 
 
 def _add_shifts_starting_soon(session, room: Classroom, teachers: list[Teacher], now: dt.datetime) -> None:  # type: ignore[no-untyped-def]

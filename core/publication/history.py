@@ -15,7 +15,6 @@ from core.outbox.policy import CancelReason
 from core.publication import publish
 from core.roster import month as month_roster
 from core.store.models import (
-    Classroom,
     Delivery,
     DeliveryKind,
     DeliveryStatus,
@@ -86,12 +85,12 @@ class CellChange:
     after: tuple[str, ...]
 
 
-def pending_changes(session: Session, classroom: Classroom, year: int, month: int, *,
+def pending_changes(session: Session, classroom_id: int, year: int, month: int, *,
                     now: dt.datetime) -> tuple[month_roster.MonthRoster, list[CellChange]]:
     """The month as it would be published now (drafts included) and each cell that differs from the
     previous revision, sorted by teacher then day. No previous revision: no changes to list."""
-    view = publish.build_month(session, classroom, year, month, now=now, include_drafts=True)
-    previous = publish.latest(session, classroom.id, year, month)
+    view = publish.preview_month(session, classroom_id, year, month, now=now)
+    previous = publish.latest(session, classroom_id, year, month)
     if previous is None:
         return view, []
     before = month_roster.cells_of(previous.snapshot_json)

@@ -144,6 +144,12 @@ def _supersede_older(session: Session, publication: Publication, now: dt.datetim
         status=DeliveryStatus.CANCELED, cancel_reason=CancelReason.SUPERSEDED.value)]
 
 
+def preview_month(session: Session, classroom_id: int, year: int, month: int, *,
+                  now: dt.datetime) -> month_roster.MonthRoster:
+    """The month as publishing it now would show it, drafts included: the Publish area's preview."""
+    return build_month(session, rules.get_classroom(session, classroom_id), year, month, now=now, include_drafts=True)
+
+
 def plan_publish(session: Session, classroom_id: int, year: int, month: int, *, now: dt.datetime,
                  members: int | None = None) -> PublishPlan:
     """What publishing would do, without doing it. `members` is a live group member count if known."""

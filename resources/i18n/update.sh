@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Refresh the Japanese translation source after UI strings changed.
 #
-# Runs Qt's lupdate over ui/*.py and merges the result into resources/i18n/shiftcast_ja.ts:
+# Runs Qt's lupdate over ui/**/*.py and merges the result into resources/i18n/shiftcast_ja.ts:
 # existing translations are kept, new strings appear as unfinished entries, and strings that
 # no longer exist in the code are dropped (-no-obsolete). No source locations are stored, so
 # the file only changes when the strings do.
@@ -27,7 +27,7 @@ if [ -z "$lupdate" ]; then
     fi
 fi
 
-"$lupdate" ui/*.py \
+"$lupdate" ui/*.py ui/*/*.py \
     -source-language en \
     -target-language ja_JP \
     -no-obsolete \

@@ -6,7 +6,7 @@
   LINE emulator (its own process) logged the first push it accepted, both on the host's UTC clock;
   `main.py sender --until-idle` (one drain, then exit) and `main.py sender` (the long-running one);
 - the window: `main.py` under QT_QPA_PLATFORM=offscreen until it writes "window shown" to stderr
-  (ui/app.py does so only when SHOWN_ENV asks).
+  (ui/shell/app.py does so only when SHOWN_ENV asks).
 
 The source tree's bytecode is compiled first, as pip and the installer do: without it a machine that sets
 PYTHONDONTWRITEBYTECODE would compile every module again in every process, a cost no installed copy pays.
@@ -43,7 +43,7 @@ from tests.linefixtures import make_reminders, user_id
 from tests.perf.emulator_process import EmulatorProcess
 
 ROOT = Path(__file__).resolve().parents[2]
-SHOWN_ENV = "SHIFTCAST_REPORT_SHOWN"  # read by ui/app.py
+SHOWN_ENV = "SHIFTCAST_REPORT_SHOWN"  # read by ui/shell/app.py
 SHOWN_LINE = "window shown"
 TEACHERS = 20  # "a small database": a classroom's teachers, each with a shift and a reminder
 TIMEOUT_S = 60.0

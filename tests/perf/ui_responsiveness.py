@@ -38,10 +38,10 @@ def stall_while_draining(db: Database, emulator: EmulatorProcess, *, count: int,
 
     from core.sending.engine import WINDOW_SEND_THREADS
     from core.sending.sender import Sender, SenderConfig
-    from ui.bridge import CoreBridge
-    from ui.context import AppContext
-    from ui.main_window import MainWindow
-    from ui.tasks import Tasks
+    from ui.shell.bridge import CoreBridge
+    from ui.shell.context import AppContext
+    from ui.shell.main_window import MainWindow
+    from ui.shell.tasks import Tasks
 
     app = QApplication.instance() or QApplication([])
     paths = data_paths(Path(db.url.removeprefix("sqlite:///")).parent)
@@ -56,9 +56,9 @@ def stall_while_draining(db: Database, emulator: EmulatorProcess, *, count: int,
     while ctx.tasks.pending and time.monotonic() < deadline:
         app.processEvents()
     window_ms = clock.elapsed()
-    from ui.gc_tuning import tune_for_interactivity
+    from ui.shell.gc_tuning import tune_for_interactivity
 
-    tune_for_interactivity()  # as ui/app.py does once the window is up
+    tune_for_interactivity()  # as ui/shell/app.py does once the window is up
 
     gaps: list[float] = []
     last = [clock.nsecsElapsed()]

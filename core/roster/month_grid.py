@@ -1,0 +1,162 @@
+"""The month as the Shifts area's grid shows it: classrooms, teachers and shifts as frozen plain values,
+with each shift's 了解 mark and the month's Japanese holidays, read in one scope.
+
+Why copies instead of ORM rows: the snapshot crosses from a pool thread to the window's thread and
+lives in the grid model; plain values cannot lazy-load or be expired behind the painter's back.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from core.roster import clock, rules
+from core.store.db import Database
+from core.store.models import Channel, Delivery, DeliveryKind, Shift, ShiftStatus, Teacher
+
+
+@dataclass(frozen=True)
+class ClassroomItem:
+    id: int
+    name: str
+    timezone: str
+
+
+@dataclass(frozen=True)
+class TeacherItem:
+    id: int
+    name: str  # the display name; erased teachers read "(deleted #id)"
+    active: bool
+    erased: bool = False
+
+    @classmethod
+    def of(cls, teacher: Teacher) -> TeacherItem:
+        return cls(teacher.id, teacher.display_name, teacher.active, teacher.erased_at is not None)
+
+
+@dataclass(frozen=True)
+class ShiftItem:
+    id: int
+    classroom_id: int
+    teacher_id: int
+    local_date: dt.date
+    start_time: dt.time
+    end_time: dt.time
+    ends_next_day: bool
+    note: str
+    status: ShiftStatus
+    version: int
+    acknowledged_at: dt.datetime | None = None  # the teacher tapped 了解 on this version's reminder or correction
+
+    @classmethod
+    def of(cls, shift: Shift) -> ShiftItem:
+        return cls(shift.id, shift.classroom_id, shift.teacher_id, shift.local_date, shift.start_time,
+                   shift.end_time, shift.ends_next_day, shift.note, shift.status, shift.version)
+
+    @property
+    def start_text(self) -> str:
+        return clock.format_wall_time(self.start_time)
+
+    @property
+    def end_text(self) -> str:
+        # 26:00 rather than 02:00: how Japanese rosters write a shift that ends after midnight.
+        return clock.format_wall_time(self.end_time, next_day=self.ends_next_day)
+
+    def draft(self) -> rules.ShiftDraft:
+        return rules.ShiftDraft(
+            classroom_id=self.classroom_id, teacher_id=self.teacher_id, local_date=self.local_date,
+            start_time=self.start_time, end_time=self.end_time, ends_next_day=self.ends_next_day,
+            note=self.note, status=self.status,
+        )
+
+
+@dataclass(frozen=True)
+class MonthSnapshot:
+    year: int
+    month: int
+    classrooms: tuple[ClassroomItem, ...] = ()
+    classroom: ClassroomItem | None = None
+    rows: tuple[TeacherItem, ...] = ()  # active teachers, then anyone else with a shift this month
+    active_teachers: tuple[TeacherItem, ...] = ()
+    shifts: tuple[ShiftItem, ...] = ()
+    holidays: dict[dt.date, str] = field(default_factory=dict)
+    today: dt.date | None = None  # in the classroom's zone
+
+    @property
+    def days(self) -> list[dt.date]:
+        first, last = rules.month_bounds(self.year, self.month)
+        return [first + dt.timedelta(days=n) for n in range((last - first).days + 1)]
+
+    @property
+    def drafts(self) -> int:
+        return sum(1 for s in self.shifts if s.status == ShiftStatus.DRAFT)
+
+
+def _acknowledged(session: Session, shifts: Sequence[Shift] | Sequence[ShiftItem]) -> dict[tuple[int, int], dt.datetime]:
+    """(shift id, version) → the first 了解 tap on its LINE reminder or correction. An acknowledgement of an
+    earlier version does not count: the teacher has not seen the change yet."""
+    ids = [s.id for s in shifts]
+    found: dict[tuple[int, int], dt.datetime] = {}
+    for start in range(0, len(ids), 900):  # SQLite's bound parameters per statement, with room to spare
+        rows = session.execute(
+            select(Delivery.shift_id, Delivery.shift_version, func.min(Delivery.acknowledged_at))
+            .where(Delivery.shift_id.in_(ids[start:start + 900]), Delivery.acknowledged_at.is_not(None),
+                   Delivery.channel == Channel.LINE,
+                   Delivery.kind.in_((DeliveryKind.SHIFT_REMINDER, DeliveryKind.SHIFT_CORRECTION)))
+            .group_by(Delivery.shift_id, Delivery.shift_version))
+        for shift_id, version, at in rows:
+            if shift_id is not None and version is not None and at is not None:
+                found[(shift_id, version)] = at if at.tzinfo else at.replace(tzinfo=dt.UTC)
+    return found
+
+
+def active_teachers(session: Session) -> list[TeacherItem]:
+    """The teachers a shift can be given to, by name: the shift dialog's choices."""
+    return [TeacherItem.of(t) for t in rules.list_teachers(session) if t.active]
+
+
+def draft_count(session: Session, classroom_id: int, year: int, month: int) -> int:
+    """How many of the month's shifts are drafts: what confirming the month would confirm."""
+    return sum(1 for s in rules.month_shifts(session, classroom_id, year, month) if s.status == ShiftStatus.DRAFT)
+
+
+def with_acknowledgements(db: Database, shifts: tuple[ShiftItem, ...]) -> tuple[ShiftItem, ...]:
+    """The shifts shown, with their 了解 marks read again (a tap arrived): one query, not a month's reload."""
+    with db.read() as session:
+        acks = _acknowledged(session, shifts) if shifts else {}
+    return tuple(replace(item, acknowledged_at=acks.get((item.id, item.version))) for item in shifts)
+
+
+def load_month(db: Database, classroom_id: int | None, year: int, month: int, *, now: dt.datetime) -> MonthSnapshot:
+    """Everything the Shifts area shows, in one read (the window runs it on a pool thread).
+
+    An unknown or missing classroom id falls back to the first classroom, so a deleted or renamed
+    choice never leaves the area blank."""
+    with db.read() as session:
+        classrooms = tuple(ClassroomItem(c.id, c.name, c.timezone) for c in rules.list_classrooms(session))
+        chosen = next((c for c in classrooms if c.id == classroom_id), classrooms[0] if classrooms else None)
+        shifts = rules.month_shifts(session, chosen.id, year, month) if chosen else []
+        active = tuple(active_teachers(session))
+        rows = list(active)
+        seen = {t.id for t in rows}
+        for shift in shifts:
+            if shift.teacher_id not in seen:
+                seen.add(shift.teacher_id)
+                rows.append(TeacherItem.of(shift.teacher))
+        acks = _acknowledged(session, shifts) if shifts else {}
+        items = tuple(replace(item, acknowledged_at=acks.get((item.id, item.version)))
+                      if (item.id, item.version) in acks else item for item in map(ShiftItem.of, shifts))
+    first, last = rules.month_bounds(year, month)
+    # Japanese holidays whatever the classroom's zone, as on the published image (core/publication/month_image.py).
+    # Imported here, on the background thread that reads the month: the package loads every country's
+    # calendar, and the window should not wait for it at start-up.
+    import holidays
+
+    names = holidays.country_holidays("JP", years=year)
+    in_month = {day: str(name) for day, name in names.items() if first <= day <= last}
+    today = clock.local_now(now, chosen.timezone).date() if chosen else None
+    return MonthSnapshot(year, month, classrooms, chosen, tuple(rows), active, items, in_month, today)

@@ -1,0 +1,94 @@
+"""Classrooms and teachers as the screens list them: frozen plain values read inside the caller's scope.
+
+The window reads on a pool thread and shows on its own; ORM rows would cross between them and could
+lazy-load or expire behind a widget's back, so every function here copies what a screen shows into a
+dataclass before the scope ends. Changes go through core.roster.rules, which says what is allowed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from core.roster import rules
+from core.store.kinds import ChannelChoice
+from core.store.models import Classroom, Teacher
+
+
+@dataclass(frozen=True)
+class ClassroomSettings:
+    """A classroom and every setting the Settings screen edits."""
+
+    id: int
+    name: str
+    line_group_id: str  # empty: no LINE group yet
+    lead_minutes: int
+    quiet_enabled: bool
+    quiet_start: dt.time
+    quiet_end: dt.time
+    language: str
+    liff_id: str
+    timezone: str
+
+    @classmethod
+    def of(cls, room: Classroom) -> ClassroomSettings:
+        return cls(room.id, room.name, room.line_group_id or "", room.reminder_lead_minutes, room.quiet_hours_enabled,
+                   room.quiet_start, room.quiet_end, room.language, room.liff_id or "", room.timezone)
+
+
+@dataclass(frozen=True)
+class TeacherRecord:
+    """A teacher as the teachers' table shows them and the editor starts from."""
+
+    id: int
+    name: str  # the display name; erased teachers read "(deleted #id)"
+    email: str
+    line_user_id: str
+    line_opt_in: bool
+    email_opt_in: bool
+    active: bool
+    channel: str = ChannelChoice.LINE.value
+    line_unreachable: bool = False  # LINE said this user ID cannot be reached (core.channels.line_reach)
+
+    @classmethod
+    def of(cls, teacher: Teacher) -> TeacherRecord:
+        return cls(teacher.id, teacher.display_name, teacher.email or "", teacher.line_user_id or "",
+                   teacher.line_opt_in, teacher.email_opt_in, teacher.active, ChannelChoice(teacher.channel).value,
+                   teacher.line_unreachable_at is not None)
+
+
+def classrooms(session: Session) -> list[ClassroomSettings]:
+    """Every classroom, by name."""
+    return [ClassroomSettings.of(room) for room in rules.list_classrooms(session)]
+
+
+def classroom(session: Session, classroom_id: int) -> ClassroomSettings:
+    """One classroom; NotFoundError if it is gone."""
+    return ClassroomSettings.of(rules.get_classroom(session, classroom_id))
+
+
+def update_classroom(session: Session, classroom_id: int, **settings: object) -> ClassroomSettings:
+    """rules.update_classroom, answered with the classroom as saved."""
+    return ClassroomSettings.of(rules.update_classroom(session, classroom_id, **settings))
+
+
+def teachers(session: Session) -> list[TeacherRecord]:
+    """Every teacher not erased, by name."""
+    return [TeacherRecord.of(t) for t in rules.list_teachers(session)]
+
+
+def line_recipient_names(session: Session, recipients: Collection[str]) -> dict[str, str]:
+    """LINE user and group IDs → the teacher's or the classroom's name; IDs nobody has are left out."""
+    if not recipients:
+        return {}
+    found = {t.line_user_id: t.display_name
+             for t in session.scalars(select(Teacher).where(Teacher.line_user_id.in_(recipients)))
+             if t.line_user_id is not None}
+    found.update({c.line_group_id: c.name
+                  for c in session.scalars(select(Classroom).where(Classroom.line_group_id.in_(recipients)))
+                  if c.line_group_id is not None})
+    return found

@@ -1,0 +1,450 @@
+"""Demo mode: what each teacher and each classroom's group received from the built-in LINE simulator.
+
+Left the recipients (teachers by name, groups by classroom), right their messages in order. A Flex
+message shows its alt text, which is what LINE shows in notifications, plus the roster preview when it
+has one; a click on it opens it full size in a zoomable viewer. Images are fetched off the UI thread,
+and only from this computer: the demo promises that nothing leaves it.
+
+The window follows the simulator by itself: while it is open it looks once a second whether the
+simulator holds more messages than it shows (a length under a lock, in this process) and reloads if so.
+The sender's own change signal is not enough: the simulator can receive what another process sent.
+
+The window also acts as the teachers, through the simulator: a message with a 了解 button can be
+tapped as the teacher it went to, and a teacher not on LINE yet can add the account and send their
+pairing code. Both arrive at the demo's webhook receiver as signed webhooks, as a real tap would.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+import httpx
+import shiboken6
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QHideEvent, QImage, QMouseEvent, QPixmap, QShowEvent
+from PySide6.QtWidgets import (
+    QFrame,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.addresses import is_loopback
+from core.app.demo import DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET
+from core.emulator import InboxMessage
+from core.emulator.simulate import Delivered, postback_actions
+from core.receiving import pairing
+from core.roster import queries
+from core.store.db import Database
+from ui.common.image_viewer import ImageViewer
+from ui.shell.context import AppContext
+
+IMAGE_WIDTH = 320  # about the width of a LINE bubble on a phone
+IMAGE_TIMEOUT = httpx.Timeout(10.0)
+POLL_MS = 1000
+
+
+class _Inboxes(Protocol):
+    def all_inbox(self) -> list[InboxMessage]: ...
+
+
+@dataclass(frozen=True)
+class Received:
+    at: dt.datetime
+    text: str
+    image_url: str | None
+    message_id: str = ""
+    button: str | None = None  # the label of its postback (了解) button, if it has one
+
+
+@dataclass(frozen=True)
+class Unpaired:
+    """A teacher not on LINE yet who has a live pairing code."""
+
+    teacher_id: int
+    name: str
+    code: str
+
+
+@dataclass(frozen=True)
+class Mailbox:
+    recipient: str  # LINE user or group ID
+    title: str
+    is_group: bool
+    messages: tuple[Received, ...]
+
+
+def received(item: InboxMessage) -> Received:
+    message: dict[str, Any] = item.message
+    kind = message.get("type")
+    actions = postback_actions(message)
+    button = str(actions[0].get("label") or "") if actions else None
+    if kind in ("text", "textV2"):
+        return Received(item.accepted_at, str(message.get("text", "")), None, item.message_id, button)
+    if kind == "flex":
+        contents = message.get("contents") or {}
+        hero = contents.get("hero") if isinstance(contents, dict) else None
+        url = hero.get("url") if isinstance(hero, dict) and hero.get("type") == "image" else None
+        return Received(item.accepted_at, str(message.get("altText", "")), url, item.message_id, button)
+    if kind == "image":
+        return Received(item.accepted_at, "", message.get("previewImageUrl") or message.get("originalContentUrl"),
+                        item.message_id, button)
+    return Received(item.accepted_at, f"({kind})", None, item.message_id, button)
+
+
+def load_unpaired(db: Database, now: dt.datetime) -> list[Unpaired]:
+    """Teachers without LINE who hold a live pairing code, by name."""
+    with db.read() as session:
+        return [Unpaired(p.teacher_id, p.name, p.code) for p in pairing.pairing_progress(session, now)
+                if p.code is not None]
+
+
+@dataclass(frozen=True)
+class Inbox:
+    boxes: list[Mailbox]
+    unpaired: list[Unpaired]
+
+
+def load_inbox(db: Database, emulator: _Inboxes, now: dt.datetime) -> Inbox:
+    return Inbox(load_mailboxes(db, emulator), load_unpaired(db, now))
+
+
+def load_mailboxes(db: Database, emulator: _Inboxes) -> list[Mailbox]:
+    """Everything received so far, grouped by recipient: groups first, then teachers by name."""
+    by_recipient: dict[str, list[Received]] = {}
+    for item in emulator.all_inbox():
+        by_recipient.setdefault(item.recipient, []).append(received(item))
+    with db.read() as session:
+        names = queries.line_recipient_names(session, list(by_recipient))
+    boxes = [Mailbox(rid, names.get(rid) or rid, rid.startswith("C"),
+                     tuple(sorted(msgs, key=lambda m: m.at))) for rid, msgs in by_recipient.items()]
+    return sorted(boxes, key=lambda b: (not b.is_group, b.title == b.recipient, b.title))
+
+
+def fetch_image(url: str) -> bytes:
+    host = urlsplit(url).hostname or ""
+    if not is_loopback(host):
+        raise ValueError(f"not fetching {url}: the demo only loads images from this computer")
+    response = httpx.get(url, timeout=IMAGE_TIMEOUT)
+    response.raise_for_status()
+    return response.content
+
+
+class _ClickableImage(QLabel):
+    clicked = Signal()
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton and not self.pixmap().isNull():
+            self.clicked.emit()
+        super().mouseReleaseEvent(event)
+
+
+class ImageWindow(QWidget):
+    """One received image at full size: zoom, fit, actual size, as in the Publish area."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.setWindowTitle(self.tr("Image (demo)"))
+        self.resize(1000, 700)
+        self.viewer = ImageViewer(self, fit="width")
+        QVBoxLayout(self).addWidget(self.viewer)
+
+
+class InboxWindow(QWidget):
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.ctx = ctx
+        self.setWindowTitle(self.tr("Teachers' LINE inbox (demo)"))
+        self.resize(960, 680)
+        self._boxes: list[Mailbox] = []
+        self._pixmaps: dict[str, QPixmap] = {}
+        self._images: dict[str, QImage] = {}  # full size, for the viewer
+        self.image_window: ImageWindow | None = None
+        self._shown_count = -1  # messages in the simulator when the window last loaded them
+        self._waiting: dict[str, list[QLabel]] = {}  # image URL → labels to fill when it arrives
+
+        self._unpaired: list[Unpaired] = []
+        self.refresh_button = QPushButton(self.tr("Refresh"), self)
+        self.refresh_button.clicked.connect(self.refresh)
+        intro = QLabel(self.tr("What the teachers and their groups received from the built-in LINE simulator. "
+                               "Nothing here went to real LINE accounts."), self)
+        intro.setWordWrap(True)
+        self.channel_label = QLabel(self)  # what to type into Connect LINE to try it against the simulator
+        self.channel_label.setWordWrap(True)
+        self.channel_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.status_label = QLabel(self)  # what the last action as a teacher did
+        self.status_label.setObjectName("actionStatus")
+        self.status_label.setWordWrap(True)
+        words = QVBoxLayout()
+        words.addWidget(intro)
+        words.addWidget(self.channel_label)
+        words.addWidget(self.status_label)
+        top = QHBoxLayout()
+        top.addLayout(words, 1)
+        top.addWidget(self.refresh_button, 0, Qt.AlignmentFlag.AlignTop)
+
+        self.recipients = QListWidget(self)
+        self.recipients.setObjectName("recipients")
+        self.recipients.currentRowChanged.connect(self._show_mailbox)
+        self.unpaired_box = QGroupBox(self.tr("Teachers not on LINE yet"), self)
+        self.unpaired_box.setObjectName("unpaired")
+        self._unpaired_column = QVBoxLayout(self.unpaired_box)
+        self.unpaired_box.hide()
+        left = QWidget(self)
+        left_column = QVBoxLayout(left)
+        left_column.setContentsMargins(0, 0, 0, 0)
+        left_column.addWidget(self.recipients, 1)
+        left_column.addWidget(self.unpaired_box)
+        self.messages = QWidget()
+        self.messages.setObjectName("messages")
+        self._column = QVBoxLayout(self.messages)
+        self._column.addStretch(1)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.messages)
+        splitter = QSplitter(self)
+        splitter.addWidget(left)
+        splitter.addWidget(scroll)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([260, 700])
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(splitter, 1)
+        ctx.bridge.deliveries_changed.connect(self._deliveries_changed)
+        self._poll = QTimer(self, interval=POLL_MS)
+        self._poll.timeout.connect(self._check_for_new)
+        self.refresh()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._poll.start()
+        self._check_for_new()
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        super().hideEvent(event)
+        self._poll.stop()
+
+    def _check_for_new(self) -> None:
+        demo = self.ctx.demo
+        if demo is not None and self.refresh_button.isEnabled() and len(demo.emulator.all_inbox()) != self._shown_count:
+            self.refresh()
+
+    # ----- loading -----
+
+    def _deliveries_changed(self, _ids: list[int]) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        demo = self.ctx.demo
+        if demo is None:
+            self._set_boxes([])
+            self._say(self.tr("The inbox exists only in demo mode."))
+            return
+        emulator = demo.emulator
+        self.channel_label.setText(self.tr("To try Connect LINE with the simulator, enter channel ID {0} and "
+                                           "channel secret {1}.").format(DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET))
+        self.refresh_button.setEnabled(False)
+        db, now = self.ctx.db, self.ctx.clock()
+        self.ctx.tasks.run(lambda: load_inbox(db, emulator, now), self._set_inbox, self._failed, owner=self,
+                           latest="mailboxes")
+
+    def _set_inbox(self, inbox: Inbox) -> None:
+        self._set_unpaired(inbox.unpaired)
+        self._set_boxes(inbox.boxes)
+
+    def _failed(self, exc: BaseException) -> None:
+        from ui.common.errors import show_error
+
+        self.refresh_button.setEnabled(True)
+        show_error(self, exc)
+
+    def _set_boxes(self, boxes: list[Mailbox]) -> None:
+        self.refresh_button.setEnabled(True)
+        self._shown_count = sum(len(box.messages) for box in boxes)
+        current = self.current_recipient()
+        self._boxes = boxes
+        self.recipients.blockSignals(True)
+        self.recipients.clear()
+        for box in boxes:
+            label = (self.tr("{0} (LINE group)").format(box.title) if box.is_group else box.title)
+            item = QListWidgetItem(f"{label}  ·  {len(box.messages)}")
+            item.setData(Qt.ItemDataRole.UserRole, box.recipient)
+            self.recipients.addItem(item)
+        row = next((i for i, b in enumerate(boxes) if b.recipient == current), 0)
+        self.recipients.setCurrentRow(row if boxes else -1)
+        self.recipients.blockSignals(False)
+        if boxes:
+            self._show_mailbox(row)
+        elif self.ctx.demo is not None:
+            self._say(self.tr("Nothing has been sent yet. Messages appear here as the demo sends them."))
+
+    def current_recipient(self) -> str | None:
+        item = self.recipients.currentItem()
+        return str(item.data(Qt.ItemDataRole.UserRole)) if item is not None else None
+
+    def _set_unpaired(self, unpaired: list[Unpaired]) -> None:
+        if unpaired == self._unpaired:
+            return  # untouched, so a button being pressed is not pulled away by the poll
+        self._unpaired = unpaired
+        while self._unpaired_column.count():
+            item = self._unpaired_column.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.setParent(None)
+                widget.deleteLater()
+        for teacher in unpaired:
+            row = QWidget(self.unpaired_box)
+            line = QHBoxLayout(row)
+            line.setContentsMargins(0, 0, 0, 0)
+            line.addWidget(QLabel(self.tr("{0} (code {1})").format(teacher.name, teacher.code), row), 1)
+            button = QPushButton(self.tr("Send the code as this teacher"), row)
+            button.setObjectName("sendCode")
+            button.setToolTip(self.tr("The simulator acts as {0}: adds the LINE account as a friend and sends it "
+                                      "the pairing code, as the teacher would on their phone.").format(teacher.name))
+            button.clicked.connect(lambda _checked=False, t=teacher, b=button: self.send_code(t, b))
+            line.addWidget(button)
+            self._unpaired_column.addWidget(row)
+        self.unpaired_box.setVisible(bool(unpaired))
+
+    # ----- acting as a teacher (the simulator) -----
+
+    def send_code(self, teacher: Unpaired, button: QPushButton | None = None) -> None:
+        demo = self.ctx.demo
+        if demo is None:
+            return
+        if button is not None:
+            button.setEnabled(False)
+        self.ctx.tasks.run(lambda: demo.send_code_as_teacher(teacher.teacher_id, teacher.name, teacher.code),
+                           lambda done: self._acted(done, self.tr("Sent the code {0} as {1}.")
+                                                    .format(teacher.code, teacher.name)),
+                           self._failed, owner=self)
+
+    def tap_ok(self, recipient: str, title: str, message: Received, button: QPushButton | None = None) -> None:
+        demo = self.ctx.demo
+        if demo is None:
+            return
+        if button is not None:
+            button.setEnabled(False)
+        self.ctx.tasks.run(lambda: demo.tap_as_teacher(recipient, message.message_id),
+                           lambda done: self._acted(done, self.tr("Tapped “{0}” as {1}.")
+                                                    .format(message.button, title)),
+                           self._failed, owner=self)
+
+    def _acted(self, delivered: Delivered, said: str) -> None:
+        result = delivered.result
+        if result is None:
+            self.status_label.setText(self.tr("The simulator has no webhook address to send it to."))
+        elif not result.success:
+            self.status_label.setText(self.tr("Shiftcast did not take it: {0} {1}").format(result.status_code,
+                                                                                          result.reason))
+        else:
+            self.status_label.setText(said)
+        self.refresh()
+
+    # ----- showing -----
+
+    def _clear(self) -> None:
+        while self._column.count() > 1:  # the last item is the stretch that keeps bubbles at the top
+            item = self._column.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.setParent(None)  # gone from the window now, not only when the loop comes round
+                widget.deleteLater()
+
+    def _say(self, text: str) -> None:
+        self._clear()
+        label = QLabel(text, self.messages)
+        label.setWordWrap(True)
+        self._column.insertWidget(0, label)
+
+    def _show_mailbox(self, row: int) -> None:
+        self._clear()
+        if not 0 <= row < len(self._boxes):
+            return
+        box = self._boxes[row]
+        for index, message in enumerate(box.messages):
+            self._column.insertWidget(index, self._bubble(message, None if box.is_group else box))
+
+    def _bubble(self, message: Received, teacher: Mailbox | None = None) -> QFrame:
+        bubble = QFrame(self.messages)
+        bubble.setObjectName("bubble")
+        bubble.setFrameShape(QFrame.Shape.StyledPanel)
+        column = QVBoxLayout(bubble)
+        when = QLabel(message.at.astimezone().strftime("%Y-%m-%d %H:%M:%S"), bubble)
+        when.setEnabled(False)  # the platform's quieter text colour
+        column.addWidget(when)
+        if message.text:
+            text = QLabel(message.text, bubble)
+            text.setObjectName("messageText")
+            text.setWordWrap(True)
+            text.setTextFormat(Qt.TextFormat.PlainText)
+            text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            column.addWidget(text)
+        if message.image_url:
+            image = _ClickableImage(self.tr("Loading the image…"), bubble)
+            image.setObjectName("messageImage")
+            image.setToolTip(self.tr("Click to see it full size"))
+            image.setCursor(Qt.CursorShape.PointingHandCursor)
+            url = message.image_url
+            image.clicked.connect(lambda: self.open_image(url))
+            column.addWidget(image)
+            self._load_image(message.image_url, image)
+        if teacher is not None and message.button and message.message_id:
+            reply = QPushButton(self.tr("Reply “{0}” as the teacher").format(message.button), bubble)
+            reply.setObjectName("replyOk")
+            reply.setToolTip(self.tr("The simulator taps this message's button as {0} would on their phone.")
+                             .format(teacher.title))
+            reply.clicked.connect(lambda _checked=False, b=reply: self.tap_ok(teacher.recipient, teacher.title,
+                                                                              message, b))
+            column.addWidget(reply, 0, Qt.AlignmentFlag.AlignLeft)
+        return bubble
+
+    def _load_image(self, url: str, label: QLabel) -> None:
+        if url in self._pixmaps:
+            label.setPixmap(self._pixmaps[url])
+            return
+        first = url not in self._waiting
+        self._waiting.setdefault(url, []).append(label)
+        if first:
+            self.ctx.tasks.run(lambda: fetch_image(url), lambda data: self._image_arrived(url, data),
+                               lambda exc: self._image_failed(url, exc), owner=self)
+
+    def _image_arrived(self, url: str, data: bytes) -> None:
+        full = QImage()
+        if not full.loadFromData(data):
+            self._image_failed(url, ValueError("not an image"))
+            return
+        self._images[url] = full
+        pixmap = QPixmap.fromImage(full)
+        if pixmap.width() > IMAGE_WIDTH:
+            pixmap = pixmap.scaledToWidth(IMAGE_WIDTH, Qt.TransformationMode.SmoothTransformation)
+        self._pixmaps[url] = pixmap
+        for label in self._waiting.pop(url, []):
+            if shiboken6.isValid(label):
+                label.setPixmap(pixmap)
+
+    def _image_failed(self, url: str, exc: BaseException) -> None:
+        for label in self._waiting.pop(url, []):
+            if shiboken6.isValid(label):
+                label.setText(self.tr("The image could not be loaded: {0}").format(exc))
+
+    def open_image(self, url: str) -> None:
+        image = self._images.get(url)
+        if image is None:
+            return
+        if self.image_window is None:
+            self.image_window = ImageWindow(self)
+        self.image_window.viewer.set_image(image)
+        self.image_window.show()
+        self.image_window.raise_()

@@ -1,0 +1,557 @@
+"""The Publish area: pick a classroom and month, see the image as it would go out, what changed since
+the last revision and what it costs, publish it, and follow every revision's delivery.
+
+Three kinds of background work, each dropped if the pickers moved on meanwhile: the month's state
+(dry run, changes, history — a few quick queries), the preview image (a Pillow render, the slow part)
+and the LINE group's live member count (network; the cached count is used until it answers).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+from PySide6.QtCore import QStandardPaths, Qt, QTimer
+from PySide6.QtGui import QAction, QImage, QKeySequence, QShowEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QStyle,
+    QToolBar,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.channels.line import LineApiError, access_from_settings
+from core.errors import ShiftcastError
+from core.publication import history as publication_history
+from core.publication import month_image
+from core.publication import publish as publication
+from core.publication.history import CellChange, Revision
+from core.publication.image_store import ImageStore
+from core.publication.publish import Published, PublishPlan
+from core.roster import queries
+from ui.common import dates, i18n
+from ui.common.errors import show_error
+from ui.common.image_viewer import ImageViewer
+from ui.common.month_picker import default_month, month_label, month_title
+from ui.shell.context import AppContext
+
+log = logging.getLogger(__name__)
+REFRESH_DELAY_MS = 300  # a burst of shift edits or picker steps renders once
+MEMBERS_FRESH_S = 600.0  # ask LINE for a group's member count at most every ten minutes
+MEMBERS_TIMEOUT = httpx.Timeout(5.0)
+PUBLICATION_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+@dataclass(frozen=True)
+class Room:
+    id: int
+    name: str
+    group_id: str | None
+
+
+@dataclass(frozen=True)
+class MonthState:
+    room: Room
+    year: int
+    month: int
+    plan: PublishPlan
+    changes: list[CellChange]
+    revisions: list[Revision]
+
+
+# ----- background work (pool threads: no widgets here) -----
+
+def read_rooms(ctx: AppContext) -> list[Room]:
+    with ctx.db.read() as session:
+        return [Room(r.id, r.name, r.line_group_id or None) for r in queries.classrooms(session)]
+
+
+def read_state(ctx: AppContext, room_id: int, year: int, month: int, members: int | None) -> MonthState:
+    with ctx.db.read() as session:
+        room = queries.classroom(session, room_id)
+        now = ctx.clock()
+        plan = publication.plan_publish(session, room.id, year, month, now=now, members=members)
+        _view, changes = publication_history.pending_changes(session, room.id, year, month, now=now)
+        revisions = publication_history.revisions(session, room.id, year, month)
+        return MonthState(Room(room.id, room.name, room.line_group_id or None), year, month, plan, changes,
+                          revisions)
+
+
+def render_preview(ctx: AppContext, room_id: int, year: int, month: int) -> QImage:
+    with ctx.db.read() as session:
+        view = publication.preview_month(session, room_id, year, month, now=ctx.clock())
+    image = QImage.fromData(month_image.render_png(view))  # QImage, unlike QPixmap, may be made off the UI thread
+    if image.isNull():
+        raise ShiftcastError("the preview image could not be read back")
+    return image
+
+
+def live_members(ctx: AppContext, group_id: str) -> int | None:
+    """The group's member count straight from LINE; None (use the cached count) if LINE is not set up or
+    does not answer."""
+    try:
+        access = access_from_settings(ctx.db, timeout=MEMBERS_TIMEOUT)
+    except ShiftcastError as exc:  # e.g. no usable keyring
+        log.info("LINE not usable for the member count: %s", exc)
+        return None
+    if access is None:
+        return None
+    try:
+        return access.client.group_member_count(group_id)
+    except LineApiError as exc:
+        log.info("member count of %s unavailable: %s", group_id, exc)
+        return None
+    finally:
+        access.client.close()
+
+
+def publish_month(ctx: AppContext, room_id: int, year: int, month: int) -> Published:
+    with ctx.db.write() as session:
+        return publication.publish(session, room_id, year, month, now=ctx.clock(), store=ImageStore(ctx.paths.images))
+
+
+def export_image(ctx: AppContext, sha256: str, target: Path, *, pdf: bool) -> Path:
+    data = ImageStore(ctx.paths.images).get(sha256, ".png")
+    target.write_bytes(month_image.pdf_of(data) if pdf else data)
+    return target
+
+
+class PublishView(QWidget):
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.rooms: dict[int, Room] = {}
+        self.state: MonthState | None = None
+        self._members: dict[str, tuple[int, float]] = {}  # group → (live count, when asked)
+        self._asking: set[str] = set()
+        self._publishing = False
+        self._stale = True
+        # The manager's own calendar decides which month opens, as in the Shifts area.
+        self.year, self.month_number = default_month(ctx.clock().astimezone().date())
+        self._timer = QTimer(self, singleShot=True, interval=REFRESH_DELAY_MS)
+        self._timer.timeout.connect(self.refresh)
+        self._build()
+        ctx.bridge.shifts_changed.connect(self.schedule_refresh)
+        ctx.bridge.settings_changed.connect(self._load_rooms)
+        ctx.signals.roster_changed.connect(self._load_rooms)
+        ctx.bridge.deliveries_changed.connect(self._deliveries_changed)
+        self._load_rooms()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._stale:
+            self.schedule_refresh()
+
+    # ----- building -----
+
+    def _build(self) -> None:
+        # The same month and classroom bar as the Shifts area: arrows and Ctrl+PgUp / Ctrl+PgDown step months.
+        style = self.style()
+        bar = QToolBar(self)
+        self.prev_action = QAction(style.standardIcon(QStyle.StandardPixmap.SP_ArrowBack), self.tr("Previous month"),
+                                   self)
+        self.next_action = QAction(style.standardIcon(QStyle.StandardPixmap.SP_ArrowForward), self.tr("Next month"),
+                                   self)
+        self.prev_action.triggered.connect(lambda: self.step_month(-1))
+        self.next_action.triggered.connect(lambda: self.step_month(1))
+        for action, keys in ((self.prev_action, "Ctrl+PgUp"), (self.next_action, "Ctrl+PgDown")):
+            action.setShortcut(QKeySequence(keys))
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            self.addAction(action)
+        self.month_label = month_label(self)
+        bar.addAction(self.prev_action)
+        bar.addWidget(self.month_label)
+        bar.addAction(self.next_action)
+        bar.addSeparator()
+        bar.addWidget(QLabel(self.tr("Classroom:"), self))
+        self.classroom_box = QComboBox(self)
+        self.classroom_box.setMinimumContentsLength(12)
+        self.classroom_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.classroom_box.currentIndexChanged.connect(self.schedule_refresh)
+        bar.addWidget(self.classroom_box)
+        self._show_month()
+
+        self.viewer = ImageViewer(self, fit="width")
+        self.warning = QLabel(self)
+        self.warning.setWordWrap(True)
+        self.warning.setStyleSheet("QLabel { background: #fff3cd; color: #664d03; border: 1px solid #ffda6a;"
+                                   " border-radius: 4px; padding: 8px; font-weight: bold; }")
+        self.warning.hide()
+        self.plan_box = QGroupBox(self.tr("Dry run"), self)
+        form = QFormLayout(self.plan_box)
+        self.recipients_label, self.members_label, self.cost_label = QLabel(self), QLabel(self), QLabel(self)
+        self.quota_label, self.drafts_label, self.revision_label = QLabel(self), QLabel(self), QLabel(self)
+        form.addRow(self.tr("Recipients"), self.recipients_label)
+        form.addRow(self.tr("Group members"), self.members_label)
+        form.addRow(self.tr("Quota cost"), self.cost_label)
+        form.addRow(self.tr("Quota left this month"), self.quota_label)
+        form.addRow(self.tr("Drafts to confirm"), self.drafts_label)
+        form.addRow(self.tr("Revision"), self.revision_label)
+        for label in (self.recipients_label, self.members_label, self.quota_label, self.revision_label):
+            label.setWordWrap(True)
+        self.changes_box = QGroupBox(self.tr("Changes since the last publication"), self)
+        self.changes = QListWidget(self.changes_box)
+        QVBoxLayout(self.changes_box).addWidget(self.changes)
+        self.publish_button = QPushButton(self.tr("Publish…"), self)
+        self.publish_button.setDefault(True)
+        self.publish_button.clicked.connect(self.publish)
+        self.history_box = QGroupBox(self.tr("Published revisions"), self)
+        self.history = QTreeWidget(self.history_box)
+        self.history.setRootIsDecorated(False)
+        self.history.setHeaderLabels([self.tr("Revision"), self.tr("Published"), self.tr("Changed cells"),
+                                      self.tr("Delivery")])
+        self.history.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.history.header().setStretchLastSection(True)
+        self.history.itemSelectionChanged.connect(self._update_buttons)
+        self.export_png_button = QPushButton(self.tr("Export PNG…"), self)
+        self.export_pdf_button = QPushButton(self.tr("Export PDF…"), self)
+        self.export_png_button.clicked.connect(lambda: self.export(pdf=False))
+        self.export_pdf_button.clicked.connect(lambda: self.export(pdf=True))
+        exports = QHBoxLayout()
+        exports.addStretch(1)
+        exports.addWidget(self.export_png_button)
+        exports.addWidget(self.export_pdf_button)
+        history_layout = QVBoxLayout(self.history_box)
+        history_layout.addWidget(self.history)
+        history_layout.addLayout(exports)
+
+        side = QWidget(self)
+        side_layout = QVBoxLayout(side)
+        side_layout.setContentsMargins(0, 0, 0, 0)
+        side_layout.addWidget(self.warning)
+        side_layout.addWidget(self.plan_box)
+        side_layout.addWidget(self.changes_box, 1)
+        side_layout.addWidget(self.publish_button)
+        side_layout.addWidget(self.history_box, 1)
+        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        splitter.addWidget(self.viewer)
+        splitter.addWidget(side)
+        # Most of the width to the picture: on a 1366-pixel screen a 3:2 split left it at a third of its size.
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 1)
+        self.status = QLabel(self)
+        self.status.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addWidget(bar)
+        layout.addWidget(splitter, 1)
+        layout.addWidget(self.status)
+        self._update_buttons()
+
+    # ----- pickers -----
+
+    def month(self) -> tuple[int, int]:
+        return self.year, self.month_number
+
+    def set_month(self, year: int, month: int) -> None:
+        if (year, month) != (self.year, self.month_number):
+            self.year, self.month_number = year, month
+            self._show_month()
+            self.schedule_refresh()
+
+    def step_month(self, step: int) -> None:
+        index = self.year * 12 + (self.month_number - 1) + step
+        self.set_month(index // 12, index % 12 + 1)
+
+    def _show_month(self) -> None:
+        self.month_label.setText(self._month_title(self.year, self.month_number))
+
+    def _month_title(self, year: int, month: int) -> str:
+        return month_title(year, month)
+
+    def room(self) -> Room | None:
+        room_id = self.classroom_box.currentData()
+        return self.rooms.get(room_id) if room_id is not None else None
+
+    def _load_rooms(self) -> None:
+        self.ctx.tasks.run(lambda: read_rooms(self.ctx), self._show_rooms, lambda exc: show_error(self, exc),
+                           owner=self)
+
+    def _show_rooms(self, rooms: list[Room]) -> None:
+        current = self.classroom_box.currentData()
+        self.rooms = {r.id: r for r in rooms}
+        self.classroom_box.blockSignals(True)
+        self.classroom_box.clear()
+        for r in rooms:
+            self.classroom_box.addItem(r.name, r.id)
+        self.classroom_box.setCurrentIndex(max(self.classroom_box.findData(current), 0))
+        self.classroom_box.blockSignals(False)
+        self._members.clear()  # a group ID may have changed in Settings
+        self.schedule_refresh()
+
+    # ----- refreshing -----
+
+    def schedule_refresh(self) -> None:
+        self._timer.start()
+
+    def refresh(self) -> None:
+        """Reload the month's state and re-render its preview (normally through schedule_refresh).
+
+        Only while the area is on screen: rendering a month nobody is looking at would compete with
+        the sender and slow start-up; a hidden view just remembers to refresh when it is shown."""
+        if not self.isVisible():
+            self._stale = True
+            return
+        self._stale = False
+        room = self.room()
+        if room is None:
+            self.state = None
+            self.ctx.tasks.supersede(self, "state")
+            self.ctx.tasks.supersede(self, "preview")
+            self.viewer.show_message(self.tr("No classroom yet. Add one with “Add classroom…” in the Shifts area; "
+                                             "its roster can then be published here."))
+            self._show_state(None)
+            return
+        self._load_state()
+        year, month = self.month()
+        self.ctx.tasks.run(lambda: render_preview(self.ctx, room.id, year, month), self.viewer.set_image,
+                           self._preview_failed, owner=self, latest="preview")
+        if room.group_id:
+            self._ask_members(room.group_id)
+
+    def _load_state(self) -> None:
+        room = self.room()
+        if room is None:
+            return
+        year, month = self.month()
+        members = self._members[room.group_id][0] if room.group_id in self._members else None
+        self.ctx.tasks.run(lambda: read_state(self.ctx, room.id, year, month, members), self._show_state,
+                           lambda exc: show_error(self, exc), owner=self, latest="state")
+
+    def _ask_members(self, group_id: str) -> None:
+        known = self._members.get(group_id)
+        if group_id in self._asking or (known and time.monotonic() - known[1] < MEMBERS_FRESH_S):
+            return
+        self._asking.add(group_id)
+        self.ctx.tasks.run(lambda: live_members(self.ctx, group_id),
+                           lambda count: self._members_read(group_id, count),
+                           lambda _exc: self._asking.discard(group_id), owner=self)
+
+    def _members_read(self, group_id: str, count: int | None) -> None:
+        self._asking.discard(group_id)
+        if count is None:
+            return
+        self._members[group_id] = (count, time.monotonic())
+        room = self.room()
+        if room is not None and room.group_id == group_id:
+            self._load_state()
+
+    def _deliveries_changed(self, ids: list[int]) -> None:
+        # Only this month's publications matter here; an empty list may be a new one.
+        mine = {r.delivery_id for r in self.state.revisions} if self.state else set()
+        if not ids or mine.intersection(ids):
+            if self.isVisible():
+                self._load_state()
+            else:
+                self._stale = True
+
+    # ----- showing -----
+
+    def _preview_failed(self, exc: BaseException) -> None:
+        self.viewer.show_message(self.tr("The preview could not be drawn."))
+        show_error(self, exc)
+
+    def _show_state(self, state: MonthState | None) -> None:
+        self.state = state
+        self.changes.clear()
+        selected = self._selected_revision()
+        self.history.clear()
+        if state is None:
+            for label in (self.recipients_label, self.members_label, self.cost_label, self.quota_label,
+                          self.drafts_label, self.revision_label):
+                label.clear()
+            self.warning.hide()
+            self._update_buttons()
+            return
+        plan = state.plan
+        live = state.room.group_id in self._members
+        self.recipients_label.setText(
+            self.tr("{0}'s LINE group ({1})").format(state.room.name, state.room.group_id) if state.room.group_id
+            else self.tr("No LINE group ID is set for this classroom"))
+        if plan.members is None:
+            self.members_label.setText(self.tr("unknown (LINE has not been asked yet)"))
+        else:
+            self.members_label.setText((self.tr("{0} (from LINE just now)") if live else self.tr("{0} (cached)"))
+                                       .format(plan.members))
+        self.cost_label.setText(self.tr("{0} message(s)").format(plan.messages) if plan.messages is not None
+                                else self.tr("unknown"))
+        if plan.quota_limit is not None and plan.quota_used is not None:
+            self.quota_label.setText(self.tr("{0} of {1}").format(plan.quota_limit - plan.quota_used, plan.quota_limit))
+        else:
+            self.quota_label.setText(self.tr("no monthly limit known"))
+        self.drafts_label.setText(str(plan.drafts_to_confirm))
+        self.revision_label.setText(
+            self.tr("{0} — an update: {1} changed cell(s) are highlighted").format(plan.revision, plan.changed_cells)
+            if plan.revision > 1 else self.tr("{0} — the first publication of this month").format(plan.revision))
+        warning = self._warning_text(plan)
+        self.warning.setText(warning)
+        self.warning.setVisible(bool(warning))
+        self.changes_box.setTitle(self.tr("Changes since revision {0}").format(plan.revision - 1) if plan.revision > 1
+                                  else self.tr("Changes since the last publication"))
+        if plan.revision == 1:
+            self.changes.addItem(self.tr("Nothing published yet for this month: everything is new."))
+        elif not state.changes:
+            self.changes.addItem(self.tr("No changes."))
+        for change in state.changes:
+            self.changes.addItem(self._describe_change(state, change))
+        for revision in state.revisions:
+            item = QTreeWidgetItem([str(revision.revision), self._time(revision.created_at),
+                                    str(revision.changed_cells), self._outcome(revision)])
+            item.setData(0, PUBLICATION_ROLE, revision.revision)
+            if revision.last_error:
+                item.setToolTip(3, i18n.render(revision.last_error))
+            self.history.addTopLevelItem(item)
+            if revision.revision == selected:
+                item.setSelected(True)
+        newest = self.history.topLevelItem(0)
+        if not self.history.selectedItems() and newest is not None:
+            newest.setSelected(True)
+        self._update_buttons()
+
+    def _warning_text(self, plan: PublishPlan) -> str:
+        """The dry run's warning in the manager's language (core's text is English for logs and the CLI)."""
+        if not plan.warning:
+            return ""
+        if not plan.group_id:
+            return self.tr("This classroom has no LINE group ID yet: set it in Settings before publishing.")
+        if plan.revision > 1 and not plan.changed_cells:
+            return self.tr("Nothing changed since revision {0}: there is nothing new to publish.").format(
+                plan.revision - 1)
+        if plan.members is not None and plan.quota_limit is not None and plan.quota_used is not None:
+            return self.tr("LINE's monthly quota would not cover this: {0} message(s) left, this publication "
+                           "needs {1}. LINE will refuse it until the quota resets or is raised.").format(
+                plan.quota_limit - plan.quota_used, plan.members)
+        return i18n.render(plan.warning_text) if plan.warning_text is not None else plan.warning
+
+    def _describe_change(self, state: MonthState, change: CellChange) -> str:
+        day = dates.day_short(dt.date(state.year, state.month, change.day))
+        nothing = self.tr("no shift")
+        return self.tr("{0} — {1}: {2} → {3}").format(change.teacher, day, ", ".join(change.before) or nothing,
+                                                      ", ".join(change.after) or nothing)
+
+    def _outcome(self, revision: Revision) -> str:
+        outcome = revision.outcome
+        if outcome == "sent":
+            return self.tr("Sent {0}").format(self._time(revision.sent_at))
+        if outcome == "queued":
+            return self.tr("Queued")
+        if outcome == "failed":
+            return self.tr("Failed: {0}").format(i18n.render(revision.last_error or ""))
+        if outcome == "superseded":
+            return self.tr("Canceled — superseded by a later revision")
+        if outcome == "canceled":
+            return self.tr("Canceled")
+        return self.tr("Unknown (delivery history purged)")
+
+    def _time(self, moment: dt.datetime | None) -> str:
+        if moment is None:
+            return ""
+        return dates.moment_text(moment)
+
+    def _selected_revision(self) -> int | None:
+        items = self.history.selectedItems()
+        return items[0].data(0, PUBLICATION_ROLE) if items else None
+
+    def _selected(self) -> Revision | None:
+        number = self._selected_revision()
+        if self.state is None or number is None:
+            return None
+        return next((r for r in self.state.revisions if r.revision == number), None)
+
+    def _update_buttons(self) -> None:
+        plan = self.state.plan if self.state else None
+        can_publish = (plan is not None and bool(plan.group_id) and not (plan.revision > 1 and not plan.changed_cells)
+                       and not self._publishing)
+        self.publish_button.setEnabled(can_publish)
+        exportable = self._selected() is not None
+        self.export_png_button.setEnabled(exportable)
+        self.export_pdf_button.setEnabled(exportable)
+
+    # ----- actions -----
+
+    def publish(self) -> None:
+        state = self.state
+        if state is None:
+            return
+        plan = state.plan
+        month = self._month_title(state.year, state.month)
+        lines = [self.tr("Publish {0}'s roster for {1} to its LINE group as revision {2}?").format(
+            state.room.name, month, plan.revision)]
+        if plan.drafts_to_confirm:
+            lines.append(self.tr("{0} draft shift(s) will be confirmed first.").format(plan.drafts_to_confirm))
+        if plan.revision > 1:
+            lines.append(self.tr("{0} cell(s) changed since revision {1}; they are highlighted in the image.").format(
+                plan.changed_cells, plan.revision - 1))
+        if plan.messages is not None:
+            left = (self.tr(" ({0} left this month)").format(plan.quota_limit - plan.quota_used)
+                    if plan.quota_limit is not None and plan.quota_used is not None else "")
+            lines.append(self.tr("It costs {0} message(s) of LINE's monthly quota{1}.").format(plan.messages, left))
+        warning = self._warning_text(plan)
+        if warning:
+            lines.append(warning)
+        answer = QMessageBox.question(self, self.tr("Publish"), "\n\n".join(lines))
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        self._publishing = True
+        self._update_buttons()
+        self.status.setText(self.tr("Publishing…"))
+        room_id, year, month_number = state.room.id, state.year, state.month
+        self.ctx.tasks.run(lambda: publish_month(self.ctx, room_id, year, month_number), self._published,
+                           self._publish_failed, owner=self)
+
+    def _published(self, done: Published) -> None:
+        self._publishing = False
+        self.ctx.wake_sender()
+        if done.delivery_id is None:
+            text = self.tr("Revision {0} is published and on its way by e-mail ({1} teacher(s)).").format(
+                done.revision, len(done.email_deliveries))
+        elif done.email_deliveries:
+            text = self.tr("Revision {0} is published and on its way to the LINE group and by e-mail "
+                           "({1} teacher(s)).").format(done.revision, len(done.email_deliveries))
+        else:
+            text = self.tr("Revision {0} is published and on its way to the LINE group.").format(done.revision)
+        if done.superseded:
+            text += " " + self.tr("The earlier revision that had not gone out yet will not be sent.")
+        self.status.setText(text)
+        self.schedule_refresh()
+
+    def _publish_failed(self, exc: BaseException) -> None:
+        self._publishing = False
+        self.status.clear()
+        self._update_buttons()
+        show_error(self, exc)
+
+    def export(self, *, pdf: bool) -> None:
+        revision, state = self._selected(), self.state
+        if revision is None or state is None:
+            return
+        suffix = "pdf" if pdf else "png"
+        folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+        name = f"{state.room.name}-{state.year}-{state.month:02d}-r{revision.revision}.{suffix}"
+        suggested = str(Path(folder) / name)
+        if pdf:
+            path, _ = QFileDialog.getSaveFileName(self, self.tr("Export PDF"), suggested, self.tr("PDF (*.pdf)"))
+        else:
+            path, _ = QFileDialog.getSaveFileName(self, self.tr("Export PNG"), suggested, self.tr("PNG image (*.png)"))
+        if not path:
+            return
+        sha = revision.image_sha256
+        self.ctx.tasks.run(lambda: export_image(self.ctx, sha, Path(path), pdf=pdf),
+                           lambda saved: self.status.setText(self.tr("Saved {0}").format(saved)),
+                           lambda exc: show_error(self, exc), owner=self)

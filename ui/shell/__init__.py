@@ -1,0 +1,3 @@
+"""The frame around the areas: starting the app in its modes (window, tray, demo, smoke check, screenshots), the main
+window with its tabs, banners and menus, the tray, one instance per data folder, where the window opens, and what
+every screen is handed (the context, the background-work helper, core's events as Qt signals)."""

@@ -1,0 +1,353 @@
+"""Starting the desktop app in its modes: the window (default), tray only, demo, smoke check, screenshots."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from PySide6.QtCore import QCoreApplication, QProcess, QProcessEnvironment, QTimer
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from core.app import demo as demo_data
+from core.child_environment import without_own_variables
+from core.errors import ShiftcastError
+from core.resources import resource
+from core.store import secrets
+from core.store import setting_keys as keys
+from core.store.bootstrap import open_database
+from core.store.data_folder import open_data_folder
+from core.store.paths import DataPaths, resolve_home
+from ui.common import i18n
+from ui.common.errors import install_excepthook, show_error
+from ui.shell.bridge import CoreBridge
+from ui.shell.context import AppContext
+from ui.shell.gc_tuning import tune_for_interactivity
+from ui.shell.single_instance import SingleInstance
+from ui.shell.tasks import Tasks
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from core.sending.engine import Engine
+    from core.store.db import Database
+    from ui.shell.main_window import MainWindow
+
+log = logging.getLogger(__name__)
+DEMO_BADGE_COLOUR = "#d32f2f"
+# Set by tests/perf/startup.py: one "window shown" line on stderr once the event loop has shown it.
+REPORT_SHOWN_ENV = "SHIFTCAST_REPORT_SHOWN"
+
+
+def run_gui(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    mode = args.command or "gui"
+    smoke = bool(getattr(args, "smoke", False))
+    home = Path(args.home) if args.home else None
+    if mode in ("demo", "screenshots"):
+        home = demo_data.demo_home(resolve_home(home))
+    # Whoever made the application object first (pytest-qt, an earlier run) made a QApplication: this
+    # module is the only one that makes it, and the window needs widgets.
+    app = cast(QApplication, QApplication.instance() or QApplication(sys.argv[:1]))
+    app.setApplicationName("Shiftcast")
+    app.setOrganizationName("Shiftcast")
+    icon = QIcon(str(resource("icons", "shiftcast.png")))
+    app.setWindowIcon(icon)
+    try:
+        paths, _ = open_data_folder(home)
+    except ShiftcastError as exc:
+        return _cannot_start(exc)
+    install_excepthook(paths)
+
+    instance = SingleInstance(paths)
+    if not smoke and mode != "screenshots" and instance.hand_over():
+        log.info("another window is open for %s; asked it to come forward", paths.home)
+        return 0
+    try:
+        demo = mode in ("demo", "screenshots")
+        # The demo's own file, whatever SHIFTCAST_DB_URL says: that names the real data. Its secrets stay in memory.
+        db = open_database(paths, url=paths.local_database_url() if demo else None, keyring=not demo)
+    except Exception as exc:  # noqa: BLE001 - a window that cannot start says why in one box, never a traceback
+        return _cannot_start(exc, paths)
+    with db.read() as session:
+        language = i18n.choose(keys.UI_LANGUAGE.read(session))
+        first_run_done = keys.UI_FIRST_RUN_DONE.read(session)
+    i18n.install(app, language, paths.home / "cache")
+
+    ctx = AppContext(paths=paths, db=db, tasks=Tasks(app), bridge=CoreBridge(app))
+    ctx.tasks.error_handler = lambda exc: show_error(None, exc, paths=paths)
+    if mode in ("demo", "screenshots"):
+        demo_data.seed(db, now=ctx.clock())
+        ctx.demo = demo_data.DemoEnvironment(paths.home).start(db)
+    if ctx.demo is not None:
+        icon = demo_icon(icon)
+        app.setWindowIcon(icon)
+    ctx.tasks.run(_restore_pending_endpoint(db), owner=app)  # a connect flow that crashed left LINE pointing at it
+    if mode == "screenshots":
+        ctx.engine = window_engine(ctx, mode)  # shown as "not sending": the pictures are taken without a sender running
+    elif not smoke:
+        ctx.engine_starting = True  # started by _run once the window is up
+    try:
+        if mode == "screenshots":
+            from ui.demo.screenshots import save_all
+
+            return save_all(ctx, Path(args.out), icon)
+        return _run(app, ctx, mode, icon, instance, smoke=smoke, started=started, first_run_done=first_run_done)
+    finally:
+        if ctx.engine is not None:
+            ctx.engine.stop()
+        ctx.tasks.wait()
+        ctx.bridge.detach()
+        if ctx.demo is not None:
+            ctx.demo.stop()
+        instance.close()
+        db.dispose()
+
+
+def _cannot_start(exc: BaseException, paths: DataPaths | None = None) -> int:
+    """Say in one box, in the computer's language, why Shiftcast cannot open (the data folder, the log or
+    the database cannot be written), and end with status 1."""
+    from core.store.db import sqlite_file_of, storage_problem
+    from core.texts import describe, render
+
+    language = i18n.choose(None)  # the database, which keeps the saved choice, is what failed
+    database = sqlite_file_of(paths.database_url()) if paths is not None else None
+    problem = storage_problem(exc, database=database)
+    if problem is not None:
+        text = render(problem, language)
+    elif isinstance(exc, ShiftcastError):
+        text = describe(exc, language)
+    else:
+        log.error("Shiftcast could not start", exc_info=exc)
+        text = f"{type(exc).__name__}: {exc}"
+    log.error("cannot start: %s", text)
+    print(f"shiftcast: {text}", file=sys.stderr)  # for a start from a terminal, or without a screen
+    if os.environ.get("QT_QPA_PLATFORM") != "offscreen":
+        QMessageBox.critical(None, "Shiftcast", text)
+    return 1
+
+
+def _restore_pending_endpoint(db: Database) -> Callable[[], object]:
+    def work() -> object:
+        from core.setup.line_connect import restore_if_pending  # off the start-up path: imported on the task's thread
+
+        return restore_if_pending(db)
+
+    return work
+
+
+def window_engine(ctx: AppContext, mode: str = "gui") -> Engine:
+    """`mode`: which part of Shiftcast sends (gui, tray, demo), as the other senders see it."""
+    from core.sending.engine import WINDOW_SEND_THREADS, Engine
+
+    engine = Engine(ctx.db, ctx.paths, send_threads=WINDOW_SEND_THREADS, app=mode)
+    ctx.bridge.attach(engine.events)
+    return engine
+
+
+def start_engine(ctx: AppContext, engine: Engine | None = None, mode: str = "gui") -> bool:
+    """Start sending from this process, unless another one already sends for the folder."""
+    if engine is None:
+        engine = window_engine(ctx, mode)
+    started = engine.start()
+    ctx.set_engine(engine if started else None)
+    return started
+
+
+def demo_icon(icon: QIcon) -> QIcon:
+    """The app's icon with a red DEMO badge across its lower part, so the demo's window and tray icon
+    are never taken for the real app's."""
+    from PySide6.QtCore import QRect, Qt
+    from PySide6.QtGui import QColor, QFont, QPainter, QPixmap
+
+    base = icon.pixmap(128, 128)
+    if base.isNull():
+        base = QPixmap(128, 128)
+        base.fill(QColor("white"))
+    badge = QPixmap(base)
+    painter = QPainter(badge)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    band = QRect(0, badge.height() * 5 // 8, badge.width(), badge.height() * 3 // 8)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor(DEMO_BADGE_COLOUR))
+    painter.drawRoundedRect(band, badge.width() / 16, badge.width() / 16)
+    font = QFont()
+    font.setBold(True)
+    font.setPixelSize(band.height() * 3 // 4)
+    painter.setFont(font)
+    painter.setPen(QColor("white"))
+    painter.drawText(band, Qt.AlignmentFlag.AlignCenter, QCoreApplication.translate("app", "DEMO"))
+    painter.end()
+    return QIcon(badge)
+
+
+class Shell:
+    """The window and the tray of one running app, and what closing means.
+
+    With a tray and a running sender, closing the window hides it and sending goes on (said once,
+    the first time); without a tray (some Linux desktops), closing quits — sending stops with it."""
+
+    def __init__(self, app: QApplication, ctx: AppContext, icon: QIcon, *, tray_available: bool) -> None:
+        from ui.shell.tray import Tray
+
+        self.app = app
+        self.ctx = ctx
+        self.icon = icon
+        self.window: MainWindow | None = None
+        self.tray: Tray | None = None
+        self.quitting = False
+        if tray_available:
+            self.tray = Tray(ctx, icon, open_window=self.open_window, quit_app=self.quit_app)
+            self.tray.show()
+
+    def open_window(self) -> MainWindow:
+        from ui.shell.main_window import MainWindow
+
+        if self.window is None:
+            self.window = MainWindow(self.ctx, self.icon)
+            self.window.close_requested.connect(self.on_close)
+            self.window.quit_requested.connect(self.quit_app)
+            if self.ctx.demo is not None:
+                _add_inbox(self.window, self.ctx)
+        self.window.show()
+        self.window.raise_()
+        self.window.activateWindow()
+        return self.window
+
+    def quit_app(self) -> None:
+        if self.window is not None:
+            self.window.save_geometry()
+        self.quitting = True
+        if self.tray is not None:
+            self.tray.hide()
+        # exit(), not quit(): Qt 6's quit() first asks every top-level window to close, and one that
+        # refuses (a dialog still busy) would keep the app running after the manager chose Quit.
+        self.app.exit(0)
+
+    def on_close(self) -> None:
+        if self.tray is None or self.ctx.engine is None:
+            self.quit_app()
+            return
+        assert self.window is not None
+        self.window.hide()
+        with self.ctx.db.write() as session:
+            first_time = not keys.UI_TRAY_HINT_SHOWN.read(session)
+            if first_time:
+                keys.UI_TRAY_HINT_SHOWN.write(session, True)
+        if first_time:
+            self.tray.say_still_running()
+
+
+def _run(app: QApplication, ctx: AppContext, mode: str, icon: QIcon, instance: SingleInstance, *, smoke: bool,
+         started: float, first_run_done: bool) -> int:
+    from ui.shell.tray import Tray
+
+    app.setQuitOnLastWindowClosed(False)
+    shell = Shell(app, ctx, icon, tray_available=Tray.available() and not smoke)
+    if mode == "tray" and shell.tray is None and not smoke:
+        QMessageBox.information(None, "Shiftcast", app.translate(
+            "app", "This desktop has no system tray, so Shiftcast stays open as a window to keep sending."))
+    instance.activated.connect(shell.open_window)
+    instance.listen()
+    if mode != "tray" or shell.tray is None:
+        shell.open_window()
+        if os.environ.get(REPORT_SHOWN_ENV):
+            QTimer.singleShot(0, lambda: print("shiftcast: window shown", file=sys.stderr, flush=True))
+    if ctx.engine_starting:
+        # The window first, the engine (imported, built and started: about 100 ms) a turn of the event
+        # loop later, after the window's first paint. The status line and the tray follow
+        # ctx.signals.engine_changed.
+        QTimer.singleShot(0, lambda: QTimer.singleShot(0, lambda: start_engine(ctx, mode=mode)))
+    QTimer.singleShot(2000, tune_for_interactivity)  # after the first loads have landed
+    if smoke:
+        window = shell.window
+        assert window is not None
+        app.processEvents()
+        print(json.dumps({"smoke": "ok", "startup_ms": round((time.perf_counter() - started) * 1000),
+                          "window": window.windowTitle(), "tabs": window.tabs.count()}), flush=True)
+        QTimer.singleShot(0, shell.quit_app)
+    elif mode == "gui" and not first_run_done and ctx.demo is None:
+        QTimer.singleShot(0, lambda: _first_run(ctx, shell))
+    return app.exec()
+
+
+def _add_inbox(window: MainWindow, ctx: AppContext) -> None:
+
+    from ui.demo.inbox import InboxWindow
+
+    holder: list[InboxWindow] = []
+
+    def show_inbox() -> None:
+        if not holder:
+            holder.append(InboxWindow(ctx))
+        holder[0].show()
+        holder[0].raise_()
+
+    menu = window.menuBar().addMenu(QCoreApplication.translate("window", "&Demo"))
+    menu.addAction(QCoreApplication.translate("window", "Teachers' LINE inbox…"), show_inbox)
+
+
+def _first_run(ctx: AppContext, shell: Shell) -> None:
+    """No LINE token yet: offer the demo, LINE set-up, or later."""
+    window = shell.window
+    try:
+        has_token = bool(secrets.line_token())
+    except ShiftcastError:
+        has_token = False
+    with ctx.db.write() as session:
+        keys.UI_FIRST_RUN_DONE.write(session, True)
+    if has_token:
+        return
+    box = QMessageBox(window)
+    box.setWindowTitle(QCoreApplication.translate("window", "Welcome to Shiftcast"))
+    box.setText(QCoreApplication.translate("window", "Shiftcast is not connected to LINE yet.\n\nTry it first with sample data that is sent "
+                          "to a built-in LINE simulator (nothing leaves this computer), or connect your LINE "
+                          "Official Account now."))
+    demo_button = box.addButton(QCoreApplication.translate("window", "Try the demo"), QMessageBox.ButtonRole.AcceptRole)
+    setup_button = box.addButton(QCoreApplication.translate("window", "Connect LINE"), QMessageBox.ButtonRole.ActionRole)
+    box.addButton(QCoreApplication.translate("window", "Later"), QMessageBox.ButtonRole.RejectRole)
+    box.exec()
+    if box.clickedButton() is demo_button:
+        hand_over_to_demo(ctx, shell)
+    elif box.clickedButton() is setup_button and window is not None:
+        window.tabs.setCurrentWidget(window.settings)
+        window.settings.line.open_connect()
+
+
+def hand_over_to_demo(ctx: AppContext, shell: Shell) -> bool:
+    """Start the demo and quit this app, so one Shiftcast runs, not two with identical tray icons.
+
+    Why a new process and not the demo inside this one: the demo's LINE token is set in the process
+    environment, and this process's engine, sender lock, single-instance socket and log all belong to
+    the real data folder. Swapping them in place would risk the real folder sending with the demo's
+    settings (or the reverse); a process per folder keeps them apart by construction. Nothing is lost
+    by quitting here: with no LINE token yet this app had nothing it could send. Starting Shiftcast
+    again opens the real data folder."""
+    if not start_demo_process(ctx.paths.home):
+        QMessageBox.warning(shell.window, "Shiftcast",
+                            QCoreApplication.translate("window", "The demo could not be started."))
+        return False
+    shell.quit_app()
+    return True
+
+
+def start_demo_process(home: Path) -> bool:
+    """Demo mode runs as its own process with its own data folder (`<home>/demo`, beside this window's
+    data, whichever folder that is), so it never mixes with real data."""
+    arguments = ["--home", str(home), "demo"]
+    if not getattr(sys, "frozen", False):
+        arguments.insert(0, str(Path(__file__).resolve().parents[2] / "main.py"))
+    process = QProcess()
+    process.setProgram(sys.executable)
+    process.setArguments(arguments)
+    environment = QProcessEnvironment()
+    for name, value in without_own_variables().items():
+        environment.insert(name, value)
+    process.setProcessEnvironment(environment)
+    return bool(process.startDetached())  # the instance form returns whether it started (its stub says a tuple)

@@ -1,0 +1,63 @@
+"""Core events as Qt signals. Core calls plain callbacks on its own threads; these signals are
+emitted from there and Qt queues them to the UI thread. Bursts of delivery changes are coalesced
+so a sender draining thousands of rows costs the UI a few updates a second, not one per row."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
+
+from core.sending.sender import SenderEvents
+from core.store import hooks
+from core.texts import Text, render
+from ui.common import i18n
+
+COALESCE_MS = 200
+
+
+class CoreBridge(QObject):
+    deliveries_changed = Signal(list)  # delivery ids, coalesced
+    shifts_changed = Signal()
+    alert = Signal(str, str)  # code, text in the interface's language
+    hold_changed = Signal(object)  # reason or None
+    settings_changed = Signal()
+    _raw_changed = Signal(list)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._pending: set[int] = set()
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(COALESCE_MS)
+        self._timer.timeout.connect(self._flush)
+        self._raw_changed.connect(self._collect)
+        self._unhook = [
+            hooks.listen(hooks.SHIFTS_CHANGED, self.shifts_changed.emit),
+            hooks.listen(hooks.ENQUEUED, lambda: self._raw_changed.emit([])),
+        ]
+
+    def attach(self, events: SenderEvents) -> None:
+        events.deliveries_changed.append(self._raw_changed.emit)
+        events.alert.append(self.raise_alert)
+        events.hold_changed.append(self.hold_changed.emit)
+
+    def raise_alert(self, code: str, text: Text | str) -> None:
+        """Core's alert callback (any thread): the title is rendered in the interface's language here,
+        so the banner, the tray and every listener read the same words."""
+        self.alert.emit(code, render(text, i18n.current()))
+
+    def detach(self) -> None:
+        for unhook in self._unhook:
+            unhook()
+        self._unhook.clear()
+
+    @Slot(list)
+    def _collect(self, ids: list[int]) -> None:
+        self._pending.update(ids)
+        if not self._timer.isActive():
+            self._timer.start()
+
+    @Slot()
+    def _flush(self) -> None:
+        ids = sorted(self._pending)
+        self._pending.clear()
+        self.deliveries_changed.emit(ids)

@@ -1,0 +1,232 @@
+"""The main window: four areas in tabs under a strip of open alerts, a status line for the sender, the File
+and Help menus.
+
+Only the area on screen is built (and its module imported) when the window opens; the others are
+built the first time they are shown or asked for. Importing and building all four cost about 250 ms
+more at every start (measured here), for areas most starts never open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
+
+from PySide6.QtCore import QUrl, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QIcon, QKeySequence
+from PySide6.QtWidgets import (
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.outbox import deliveries
+from core.store import setting_keys as keys
+from core.store.settings import ChannelHold
+from core.version import __version__
+from ui.shell.alerts_banner import AlertsBanner
+from ui.shell.context import AppContext
+from ui.shell.database_banner import DatabaseBanner
+from ui.shell.window_geometry import Rect, SavedGeometry, screen_key, window_rect
+
+if TYPE_CHECKING:
+    from ui.deliveries.view import DeliveriesView
+    from ui.publish.view import PublishView
+    from ui.settings.view import SettingsView
+    from ui.shifts.view import ShiftsView
+
+AREAS = ("shifts", "publish", "deliveries", "settings")  # in tab order
+
+
+def _build_shifts(ctx: AppContext, parent: QWidget) -> QWidget:
+    from ui.shifts.view import ShiftsView
+
+    return ShiftsView(ctx, parent)
+
+
+def _build_publish(ctx: AppContext, parent: QWidget) -> QWidget:
+    from ui.publish.view import PublishView
+
+    return PublishView(ctx, parent)
+
+
+def _build_deliveries(ctx: AppContext, parent: QWidget) -> QWidget:
+    from ui.deliveries.view import DeliveriesView
+
+    view = DeliveriesView(ctx, parent)
+    # Its classroom filter follows classrooms added or renamed in any area.
+    ctx.signals.roster_changed.connect(view._load_classrooms)
+    return view
+
+
+def _build_settings(ctx: AppContext, parent: QWidget) -> QWidget:
+    from ui.settings.view import SettingsView
+
+    return SettingsView(ctx, parent)
+
+
+BUILDERS: dict[str, Callable[[AppContext, QWidget], QWidget]] = {
+    "shifts": _build_shifts, "publish": _build_publish, "deliveries": _build_deliveries,
+    "settings": _build_settings,
+}
+
+
+class MainWindow(QMainWindow):
+    close_requested = Signal()  # the app decides: hide to the tray, or quit
+    quit_requested = Signal()
+
+    def __init__(self, ctx: AppContext, icon: QIcon | None = None) -> None:
+        super().__init__()
+        self.ctx = ctx
+        self.setWindowTitle(f"Shiftcast {__version__}" + (self.tr(" — DEMO") if ctx.demo else ""))
+        if icon is not None:
+            self.setWindowIcon(icon)
+        self._saved_geometry = SavedGeometry(ctx.paths.home)
+        self.tabs = QTabWidget(self)
+        self.tabs.setDocumentMode(True)
+        self._views: dict[str, QWidget] = {}
+        titles = {"shifts": self.tr("Shifts"), "publish": self.tr("Publish"), "deliveries": self.tr("Deliveries"),
+                  "settings": self.tr("Settings")}
+        for area in AREAS:
+            self.tabs.addTab(QWidget(self.tabs), titles[area])  # a stand-in until the area is first shown
+        self._area(AREAS[0])
+        self.tabs.currentChanged.connect(lambda index: self._area(AREAS[index]) if 0 <= index < len(AREAS) else None)
+        self.alerts_banner = AlertsBanner(ctx, self)
+        self.alerts_banner.deliveries_wanted.connect(self.show_deliveries)
+        self.alerts_banner.settings_wanted.connect(self.show_settings)
+        central = QWidget(self)
+        column = QVBoxLayout(central)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.alerts_banner)
+        column.addWidget(DatabaseBanner(ctx, central))
+        column.addWidget(self.tabs, 1)
+        self.setCentralWidget(central)
+        self.sender_status = QLabel(self)
+        self.statusBar().addPermanentWidget(self.sender_status)
+        self._build_menus()
+        ctx.bridge.deliveries_changed.connect(lambda _ids: self.refresh_status())
+        ctx.bridge.hold_changed.connect(lambda _reason: self.refresh_status())
+        ctx.signals.engine_changed.connect(self.refresh_status)
+        self.refresh_status()
+        self.place()
+
+    # ----- areas -----
+
+    def _area(self, name: str) -> QWidget:
+        """The area's view, built on first use in place of its stand-in tab."""
+        view = self._views.get(name)
+        if view is not None:
+            return view
+        view = BUILDERS[name](self.ctx, self.tabs)
+        self._views[name] = view
+        index = AREAS.index(name)
+        current, title = self.tabs.currentIndex(), self.tabs.tabText(index)
+        stand_in = self.tabs.widget(index)
+        # Swapping the page moves the current tab for a moment; nobody should hear of it.
+        self.tabs.blockSignals(True)
+        try:
+            self.tabs.removeTab(index)
+            self.tabs.insertTab(index, view, title)
+            self.tabs.setCurrentIndex(current)
+        finally:
+            self.tabs.blockSignals(False)
+        if stand_in is not None:
+            stand_in.deleteLater()
+        return view
+
+    @property
+    def shifts(self) -> ShiftsView:
+        return cast("ShiftsView", self._area("shifts"))  # BUILDERS["shifts"] builds one
+
+    @property
+    def publish(self) -> PublishView:
+        return cast("PublishView", self._area("publish"))  # BUILDERS["publish"] builds one
+
+    @property
+    def deliveries(self) -> DeliveriesView:
+        return cast("DeliveriesView", self._area("deliveries"))  # BUILDERS["deliveries"] builds one
+
+    @property
+    def settings(self) -> SettingsView:
+        return cast("SettingsView", self._area("settings"))  # BUILDERS["settings"] builds one
+
+    def built_areas(self) -> list[str]:
+        return [area for area in AREAS if area in self._views]
+
+    # ----- size and place -----
+
+    def place(self, available: Rect | None = None, key: str | None = None) -> None:
+        """Fit the window into the screen's available area, where it last was on that screen."""
+        screen = self.screen()
+        if available is None:
+            available = Rect.of(screen.availableGeometry())
+        key = key or screen_key(screen)
+        self.setGeometry(window_rect(available, self._saved_geometry.read(key)).qrect())
+
+    def save_geometry(self) -> None:
+        if not self.isVisible():
+            return
+        self._saved_geometry.write(screen_key(self.screen()), Rect.of(self.normalGeometry()))
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu(self.tr("&File"))
+        quit_action = QAction(self.tr("&Quit"), self, shortcut=QKeySequence(QKeySequence.StandardKey.Quit))
+        quit_action.triggered.connect(self._quit)
+        file_menu.addAction(quit_action)
+        help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        help_menu.addAction(self.tr("Open the data folder"),
+                            lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.ctx.paths.home))))
+        help_menu.addAction(self.tr("Open the log file"),
+                            lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.ctx.paths.logs / "shiftcast.log"))))
+        help_menu.addAction(self.tr("About Shiftcast"), self.about)
+
+    def _quit(self) -> None:
+        self.save_geometry()
+        self.quit_requested.emit()
+
+    def about(self) -> None:
+        QMessageBox.about(self, self.tr("About Shiftcast"),
+                          self.tr("Shiftcast {0}\nShift rosters published and reminded over LINE.\n\nData folder: {1}")
+                          .format(__version__, self.ctx.paths.home))
+
+    def show_deliveries(self, dead_letters_only: bool) -> None:
+        if dead_letters_only:
+            self.deliveries.dead_check.setChecked(True)
+        self.tabs.setCurrentWidget(self.deliveries)
+
+    def show_settings(self, channel: str) -> None:
+        self.tabs.setCurrentWidget(self.settings)
+        self.settings.show_section(channel)
+
+    def refresh_status(self) -> None:
+        def load() -> tuple[dict[str, int], ChannelHold | None]:
+            with self.ctx.db.read() as session:
+                return deliveries.counts(session), keys.LINE_HOLD.read(session)
+
+        self.ctx.tasks.run(load, self._show_status, lambda _exc: None, owner=self)
+
+    def _show_status(self, result: tuple[dict[str, int], ChannelHold | None]) -> None:
+        counts, hold = result
+        engine = self.ctx.engine
+        if engine is None and self.ctx.engine_starting:
+            state = self.tr("Starting to send…")
+        elif engine is None:
+            state = self.tr("Another Shiftcast window or tray is sending")
+        elif not engine.sending:
+            state = self.tr("Not sending from this window")
+        elif hold is not None:
+            state = self.tr("Sending held: LINE refused the channel access token (Settings)")
+        elif engine.sender is not None and engine.sender.paused:
+            state = self.tr("Sending paused")
+        else:
+            state = self.tr("Sending")
+        waiting = counts["pending"] + counts["queued"] + counts["processing"]
+        self.sender_status.setText(self.tr("{0} · waiting {1} · failed {2}").format(state, waiting, counts["failed"]))
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_geometry()
+        event.ignore()
+        self.close_requested.emit()

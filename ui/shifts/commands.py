@@ -1,0 +1,132 @@
+"""The roster edits that Ctrl+Z can take back: add, edit, delete, cancel, copy, confirm month.
+
+Each command states its two directions in core's own terms, so every rule (overlaps, confirmed
+shifts never returning to draft, delivery history) is checked by core on undo and redo as well.
+Ids are the ones shifts had when the command was made; `ids.current()` finds the row today.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+
+from core.roster import rules
+from core.roster.edits import RosterEdits
+from core.store.kinds import ShiftStatus
+from ui.shifts.undo import IdMap, RosterCommand
+
+
+class AddShift(RosterCommand):
+    """Redo adds the draft; undo deletes it again."""
+
+    def __init__(self, draft: rules.ShiftDraft, label: str) -> None:
+        super().__init__(QCoreApplication.translate("RosterCommands", "Add shift {0}").format(label))
+        self.draft = draft
+        self.shift_id: int | None = None  # the first id the new shift got
+
+    def forward(self, edits: RosterEdits, ids: IdMap) -> int:
+        return edits.add_shift(self.draft)
+
+    def forward_done(self, result: Any, ids: IdMap) -> None:
+        if self.shift_id is None:
+            self.shift_id = result
+        else:
+            ids.moved(self.shift_id, result)
+
+    def backward(self, edits: RosterEdits, ids: IdMap) -> None:
+        assert self.shift_id is not None
+        edits.delete_shifts([ids.current(self.shift_id)])
+
+
+class EditShift(RosterCommand):
+    """Redo applies the new values, undo the old ones, both through core.roster.rules.edit_shift."""
+
+    def __init__(self, shift_id: int, before: dict[str, Any], after: dict[str, Any], label: str) -> None:
+        super().__init__(QCoreApplication.translate("RosterCommands", "Edit shift {0}").format(label))
+        self.shift_id = shift_id
+        self.before = dict(before)
+        self.after = dict(after)
+
+    def forward(self, edits: RosterEdits, ids: IdMap) -> None:
+        edits.edit_shift(ids.current(self.shift_id), **self.after)
+
+    def backward(self, edits: RosterEdits, ids: IdMap) -> None:
+        edits.edit_shift(ids.current(self.shift_id), **self.before)
+
+
+class DeleteDraft(RosterCommand):
+    """Redo deletes the draft; undo adds it again (it comes back with a new id)."""
+
+    def __init__(self, shift_id: int, draft: rules.ShiftDraft, label: str) -> None:
+        super().__init__(QCoreApplication.translate("RosterCommands", "Delete shift {0}").format(label))
+        self.shift_id = shift_id
+        self.draft = draft
+
+    def forward(self, edits: RosterEdits, ids: IdMap) -> None:
+        edits.delete_shifts([ids.current(self.shift_id)])
+
+    def backward(self, edits: RosterEdits, ids: IdMap) -> int:
+        return edits.add_shift(self.draft)
+
+    def backward_done(self, result: Any, ids: IdMap) -> None:
+        ids.moved(self.shift_id, result)
+
+
+class CancelShift(RosterCommand):
+    """Redo cancels; undo puts the shift back to what it was (confirmed), which core counts as a
+    new version, so the teacher hears that the shift is on again."""
+
+    def __init__(self, shift_id: int, previous: ShiftStatus, label: str) -> None:
+        super().__init__(QCoreApplication.translate("RosterCommands", "Cancel shift {0}").format(label))
+        self.shift_id = shift_id
+        self.previous = previous
+
+    def forward(self, edits: RosterEdits, ids: IdMap) -> None:
+        edits.cancel_shift(ids.current(self.shift_id))
+
+    def backward(self, edits: RosterEdits, ids: IdMap) -> None:
+        edits.edit_shift(ids.current(self.shift_id), status=self.previous)
+
+
+class CopyShift(RosterCommand):
+    """Redo makes every copy in one transaction (core.roster.copying); undo deletes them all at once."""
+
+    def __init__(self, shift_id: int, days: list[dt.date], label: str) -> None:
+        super().__init__(QCoreApplication.translate("RosterCommands", "Copy shift {0} to {1} day(s)").format(label, len(days)))
+        self.shift_id = shift_id
+        self.days = sorted(days)
+        self.copy_ids: list[int] = []  # first ids of the copies, in date order
+
+    def forward(self, edits: RosterEdits, ids: IdMap) -> list[int]:
+        return edits.copy_shift(ids.current(self.shift_id), self.days)
+
+    def forward_done(self, result: Any, ids: IdMap) -> None:
+        if not self.copy_ids:
+            self.copy_ids = list(result)
+        else:
+            for original, current in zip(self.copy_ids, result, strict=True):
+                ids.moved(original, current)
+
+    def backward(self, edits: RosterEdits, ids: IdMap) -> None:
+        edits.delete_shifts([ids.current(original) for original in self.copy_ids])
+
+
+class ConfirmMonth(RosterCommand):
+    """Redo confirms every draft of the month. Undo asks core to make them drafts again, which core
+    refuses once teachers may have been told; the runner then shows why and drops the command."""
+
+    def __init__(self, classroom_id: int, year: int, month: int, label: str) -> None:
+        super().__init__(QCoreApplication.translate("RosterCommands", "Confirm {0}").format(label))
+        self.classroom_id, self.year, self.month = classroom_id, year, month
+        self.confirmed: list[int] = []
+
+    def forward(self, edits: RosterEdits, ids: IdMap) -> list[int]:
+        return edits.confirm_month(self.classroom_id, self.year, self.month)
+
+    def forward_done(self, result: Any, ids: IdMap) -> None:
+        self.confirmed = [ids.original(i) for i in result]
+
+    def backward(self, edits: RosterEdits, ids: IdMap) -> None:
+        edits.make_drafts([ids.current(original) for original in self.confirmed])

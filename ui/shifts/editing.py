@@ -1,0 +1,258 @@
+"""What the manager can do to the shifts in the grid: add, edit, delete or cancel, copy, confirm the month.
+
+Every change is a command from ui/shifts/commands.py run through the CommandRunner, so it is done in
+the background, checked by core, and undoable. Dialogs are opened with open() (window-modal, no
+nested event loop) and stay open until core accepted what they ask.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+
+from PySide6.QtCore import QModelIndex, QObject, QPoint, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDialog, QMenu, QMessageBox, QWidget
+
+from core.roster import clock, month_grid, rules
+from core.roster.month_grid import ShiftItem
+from core.store.kinds import ShiftStatus
+from ui.common.errors import show_error
+from ui.common.month_picker import month_title
+from ui.shell.context import AppContext
+from ui.shifts.commands import (
+    AddShift,
+    CancelShift,
+    ConfirmMonth,
+    CopyShift,
+    DeleteDraft,
+    EditShift,
+)
+from ui.shifts.copy_dialog import CopyDaysDialog
+from ui.shifts.grid import RosterGridModel, date_label, status_word
+from ui.shifts.shift_dialog import ShiftDialog, ShiftValues
+from ui.shifts.undo import CommandRunner, RosterCommand
+
+
+def _keys(sequence: str) -> str:
+    """A key shown in a menu's shortcut column without registering it: the grid handles the keys
+    itself (ui/shifts/table.py), and a registered Return would fight the menu's own."""
+    return "\t" + QKeySequence(sequence).toString(QKeySequence.SequenceFormat.NativeText)
+
+
+class RosterEditor(QObject):
+    status = Signal(str)  # a short sentence for the view's status line
+    focus_cell = Signal(int, object)  # teacher id, date: show and select this cell after the next load
+
+    def __init__(self, ctx: AppContext, runner: CommandRunner, model: RosterGridModel, widget: QWidget) -> None:
+        super().__init__(widget)
+        self.ctx = ctx
+        self.runner = runner
+        self.model = model
+        self.widget = widget
+        self.dialog: QDialog | None = None  # the dialog currently open (for the keyboard and tests)
+        self._times = ("16:00", "21:00")  # the last times added: most shifts repeat them
+
+    # ----- entry points -----
+
+    def open_cell(self, index: QModelIndex, where: QPoint | None = None) -> None:
+        """Enter or double-click: edit the cell's shift, or add one on an empty day."""
+        shifts = self.model.shifts_at(index)
+        if not shifts:
+            self.add_at(index)
+            return
+        self._pick(shifts, where, self.edit)
+
+    def add_at(self, index: QModelIndex) -> None:
+        snapshot = self.model.snapshot
+        teacher, day = self.model.teacher_at(index.row()), self.model.day_at(index.column())
+        if snapshot.classroom is None or day is None:
+            return
+        if not snapshot.active_teachers:
+            self.status.emit(self.tr("Add a teacher first (Teachers…)."))
+            return
+        start, end = self._times
+        dialog = ShiftDialog(snapshot.active_teachers, teacher_id=teacher.id if teacher else None, day=day,
+                             start=start, end=end, parent=self.widget)
+        dialog.submitted.connect(lambda values: self._add(dialog, values))
+        self._open(dialog)
+
+    def edit(self, shift: ShiftItem) -> None:
+        snapshot = self.model.snapshot
+        teachers = list(snapshot.active_teachers)
+        if all(t.id != shift.teacher_id for t in teachers):  # an inactive teacher's shift keeps its teacher
+            teachers += [t for t in snapshot.rows if t.id == shift.teacher_id]
+        dialog = ShiftDialog(teachers, shift=shift, day=shift.local_date, parent=self.widget)
+        dialog.submitted.connect(lambda values: self._edit(dialog, shift, values))
+        self._open(dialog)
+
+    def delete_at(self, index: QModelIndex, where: QPoint | None = None) -> None:
+        live = tuple(s for s in self.model.shifts_at(index) if s.status != ShiftStatus.CANCELED)
+        if not live:
+            self.status.emit(self.tr("There is no shift to delete here."))
+            return
+        self._pick(live, where, self.delete)
+
+    def delete(self, shift: ShiftItem) -> None:
+        """Drafts nobody heard of are deleted; a confirmed shift is canceled after asking."""
+        label = self._label(shift)
+        if shift.status == ShiftStatus.DRAFT:
+            command: RosterCommand = DeleteDraft(self.runner.ids.original(shift.id), shift.draft(), label)
+            self.runner.execute(command, on_done=lambda _r: self.status.emit(self.tr("Deleted {0}.").format(label)),
+                                on_error=self._error)
+            return
+        if shift.status != ShiftStatus.CONFIRMED:
+            return
+        answer = QMessageBox.question(
+            self.widget, self.tr("Cancel shift"),
+            self.tr("{0} is confirmed, so the teacher may already know about it.\n\n"
+                    "Cancel it and tell the teacher?").format(label),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        command = CancelShift(self.runner.ids.original(shift.id), shift.status, label)
+        self.runner.execute(command, on_done=lambda _r: self.status.emit(self.tr("Canceled {0}.").format(label)),
+                            on_error=self._error)
+
+    def copy(self, shift: ShiftItem) -> None:
+        snapshot = self.model.snapshot
+        busy = {s.local_date for s in snapshot.shifts
+                if s.teacher_id == shift.teacher_id and s.status != ShiftStatus.CANCELED}
+        dialog = CopyDaysDialog(shift, self._teacher_name(shift.teacher_id), snapshot.days, busy, parent=self.widget)
+        dialog.submitted.connect(lambda days: self._copy(dialog, shift, days))
+        self._open(dialog)
+
+    def confirm_month(self) -> None:
+        snapshot = self.model.snapshot
+        room = snapshot.classroom
+        if room is None:
+            return
+        year, month = snapshot.year, snapshot.month
+        db = self.ctx.db
+
+        def count() -> int:  # fresh, not the grid's copy: another window may have changed the month
+            with db.read() as session:
+                return month_grid.draft_count(session, room.id, year, month)
+
+        self.ctx.tasks.run(count, lambda n: self._ask_confirm(room.id, room.name, year, month, n), self._error,
+                           owner=self)
+
+    def cell_menu(self, index: QModelIndex) -> QMenu:
+        """The context menu of a cell; the caller pops it up."""
+        menu = QMenu(self.widget)
+        menu.addAction(self.tr("&Add shift…") + _keys("N"), lambda: self.add_at(index))
+        shifts = self.model.shifts_at(index)
+        for shift in shifts:
+            target = menu
+            if len(shifts) > 1:
+                target = menu.addMenu(f"{shift.start_text}–{shift.end_text} ({status_word(shift.status)})")
+            else:
+                menu.addSeparator()
+            self._shift_actions(target, shift)
+        return menu
+
+    # ----- dialogs' answers -----
+
+    def _add(self, dialog: ShiftDialog, values: ShiftValues) -> None:
+        room = self.model.snapshot.classroom
+        assert room is not None
+        draft = rules.ShiftDraft(classroom_id=room.id, teacher_id=values.teacher_id, local_date=values.local_date,
+                                  start_time=values.start_time, end_time=values.end_time,
+                                  ends_next_day=values.ends_next_day, note=values.note)
+        label = self._label_of(values.teacher_id, values.local_date, values.start_time, values.end_time, values.ends_next_day)
+
+        def done(_id: object) -> None:
+            self._times = (clock.format_wall_time(values.start_time),
+                           clock.format_wall_time(values.end_time, next_day=values.ends_next_day))
+            dialog.succeeded()
+            self.status.emit(self.tr("Added {0}.").format(label))
+            self.focus_cell.emit(values.teacher_id, values.local_date)
+
+        self.runner.execute(AddShift(draft, label), on_done=done, on_error=dialog.failed)
+
+    def _edit(self, dialog: ShiftDialog, shift: ShiftItem, values: ShiftValues) -> None:
+        before, after = values.changes_from(shift)
+        if not after:
+            dialog.succeeded()
+            return
+        label = self._label(shift)
+
+        def done(_result: object) -> None:
+            dialog.succeeded()
+            self.status.emit(self.tr("Saved {0}.").format(label))
+            self.focus_cell.emit(values.teacher_id, values.local_date)
+
+        command = EditShift(self.runner.ids.original(shift.id), before, after, label)
+        self.runner.execute(command, on_done=done, on_error=dialog.failed)
+
+    def _copy(self, dialog: CopyDaysDialog, shift: ShiftItem, days: list[dt.date]) -> None:
+        def done(ids: object) -> None:
+            dialog.succeeded()
+            self.status.emit(self.tr("Copied to {0} day(s) as drafts.").format(len(days)))
+
+        command = CopyShift(self.runner.ids.original(shift.id), days, self._label(shift))
+        self.runner.execute(command, on_done=done, on_error=dialog.failed)
+
+    def _ask_confirm(self, classroom_id: int, classroom: str, year: int, month: int, drafts: int) -> None:
+        title = month_title(year, month)
+        if drafts == 0:
+            self.status.emit(self.tr("{0} has no drafts to confirm.").format(title))
+            return
+        answer = QMessageBox.question(
+            self.widget, self.tr("Confirm month"),
+            self.tr("Confirm {0} draft shift(s) of {1} at {2}?\n\nTeachers are told about confirmed shifts and "
+                    "reminded before each one. A confirmed shift cannot become a draft again; it can only be "
+                    "canceled.").format(drafts, title, classroom),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        command = ConfirmMonth(classroom_id, year, month, f"{classroom} {title}")
+        self.runner.execute(
+            command, on_error=self._error,
+            on_done=lambda ids: self.status.emit(self.tr("Confirmed {0} shift(s).").format(len(ids))))
+
+    # ----- helpers -----
+
+    def _shift_actions(self, menu: QMenu, shift: ShiftItem) -> None:
+        menu.addAction(self.tr("&Edit shift…") + _keys("Return"), lambda: self.edit(shift))
+        if shift.status == ShiftStatus.DRAFT:
+            menu.addAction(self.tr("&Delete shift") + _keys("Del"), lambda: self.delete(shift))
+        elif shift.status == ShiftStatus.CONFIRMED:
+            menu.addAction(self.tr("&Cancel shift…") + _keys("Del"), lambda: self.delete(shift))
+        menu.addAction(self.tr("Copy to other &days…"), lambda: self.copy(shift))
+
+    def _pick(self, shifts: tuple[ShiftItem, ...], where: QPoint | None, then: Callable[[ShiftItem], None]) -> None:
+        """One shift in the cell: act on it. Several: let the manager choose which."""
+        if len(shifts) == 1:
+            then(shifts[0])
+            return
+        menu = QMenu(self.widget)
+        for shift in shifts:
+            action = QAction(f"{shift.start_text}–{shift.end_text} ({status_word(shift.status)})", menu)
+            action.triggered.connect(lambda _checked=False, s=shift: then(s))
+            menu.addAction(action)
+        menu.popup(where or self.widget.mapToGlobal(self.widget.rect().center()))
+
+    def _open(self, dialog: QDialog) -> None:
+        self.dialog = dialog
+        dialog.finished.connect(lambda _result: self._closed(dialog))
+        dialog.open()
+
+    def _closed(self, dialog: QDialog) -> None:
+        if self.dialog is dialog:
+            self.dialog = None
+        dialog.deleteLater()
+
+    def _error(self, exc: BaseException) -> None:
+        show_error(self.widget, exc, paths=self.ctx.paths)
+
+    def _teacher_name(self, teacher_id: int) -> str:
+        rows = self.model.snapshot.rows + self.model.snapshot.active_teachers
+        return next((t.name for t in rows if t.id == teacher_id), f"#{teacher_id}")
+
+    def _label(self, shift: ShiftItem) -> str:
+        return self._label_of(shift.teacher_id, shift.local_date, shift.start_time, shift.end_time, shift.ends_next_day)
+
+    def _label_of(self, teacher_id: int, day: dt.date, start: dt.time, end: dt.time, next_day: bool) -> str:
+        return (f"{self._teacher_name(teacher_id)} {date_label(day)} "
+                f"{clock.format_wall_time(start)}–{clock.format_wall_time(end, next_day=next_day)}")

@@ -1,0 +1,60 @@
+"""The small legend under the roster: what draft, confirmed and canceled look like, and the day colours.
+
+Samples are painted by the same code as the grid, so the legend cannot drift from what it explains.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, QSize
+from PySide6.QtGui import QColor, QPainter, QPaintEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+
+from core.store.kinds import ShiftStatus
+from ui.shifts.delegate import TODAY_TINT, block_height, paint_block
+from ui.shifts.grid import SAT_TINT, SUN_TINT
+
+
+class _ShiftSample(QWidget):
+    def __init__(self, status: ShiftStatus, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.status = status
+
+    def sizeHint(self) -> QSize:
+        return QSize(self.fontMetrics().horizontalAdvance("00:00") + 12, block_height(self.font()))
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        paint_block(painter, QRectF(self.rect()), self.status, "16:00", "21:00", self.palette(), self.font())
+
+
+class _DaySample(QWidget):
+    def __init__(self, colour: QColor, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.colour = colour
+        self.setFixedSize(16, 16)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), self.palette().base())
+        painter.fillRect(self.rect(), QColor(self.colour.red(), self.colour.green(), self.colour.blue(), 90))
+        painter.drawRect(self.rect().adjusted(0, 0, -1, -1))
+
+
+class RosterLegend(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        samples: list[tuple[QWidget, str]] = [
+            (_ShiftSample(ShiftStatus.DRAFT, self), self.tr("Draft (teachers not told yet)")),
+            (_ShiftSample(ShiftStatus.CONFIRMED, self), self.tr("Confirmed")),
+            (_ShiftSample(ShiftStatus.CANCELED, self), self.tr("Canceled")),
+            (_DaySample(SAT_TINT, self), self.tr("Saturday")),
+            (_DaySample(SUN_TINT, self), self.tr("Sunday / holiday")),
+            (_DaySample(TODAY_TINT, self), self.tr("Today")),
+        ]
+        for sample, text in samples:
+            layout.addWidget(sample)
+            layout.addWidget(QLabel(text, self))
+            layout.addSpacing(10)
+        layout.addStretch(1)

@@ -1,0 +1,166 @@
+"""Adding or editing one shift: teacher, date, start, end (after midnight allowed), note.
+
+Times are typed as the manager writes them (17:00, 1700, 17時30分, full-width digits) and shown
+back as HH:MM once the field is left. The end accepts 26:00 the way Japanese rosters write it, or
+02:00 with "ends the next day" ticked; either way the field is shown back as 02:00 with the box
+ticked, so there is one way to read it.
+The status is shown, not edited: drafts are confirmed with the month and confirmed shifts are
+canceled from the grid, because each of those tells the teachers something.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PySide6.QtCore import QDate
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDateEdit,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.errors import ValidationError
+from core.roster import clock, rules
+from core.roster.month_grid import ShiftItem, TeacherItem
+from core.store.kinds import ShiftStatus
+from ui.common import dates
+from ui.common.form_dialog import SubmitDialog
+from ui.shifts.grid import status_word
+
+
+@dataclass(frozen=True)
+class ShiftValues:
+    teacher_id: int
+    local_date: dt.date
+    start_time: dt.time
+    end_time: dt.time
+    ends_next_day: bool
+    note: str
+
+    def changes_from(self, shift: ShiftItem) -> tuple[dict[str, object], dict[str, object]]:
+        """(before, after) of the fields that differ, as core.roster.rules.edit_shift takes them."""
+        before: dict[str, object] = {}
+        after: dict[str, object] = {}
+        for name in ("teacher_id", "local_date", "start_time", "end_time", "ends_next_day", "note"):
+            old, new = getattr(shift, name), getattr(self, name)
+            if old != new:
+                before[name], after[name] = old, new
+        return before, after
+
+
+class ShiftDialog(SubmitDialog):
+    def __init__(self, teachers: Sequence[TeacherItem], *, shift: ShiftItem | None = None,
+                 teacher_id: int | None = None, day: dt.date, start: str = "16:00", end: str = "21:00",
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.shift = shift
+        self.setWindowTitle(self.tr("Edit shift") if shift else self.tr("Add shift"))
+        self.setMinimumWidth(380)
+
+        self.teacher = QComboBox(self)
+        choices = list(teachers)
+        if shift is not None and all(t.id != shift.teacher_id for t in choices):
+            choices.append(TeacherItem(shift.teacher_id, self.tr("(teacher #{0})").format(shift.teacher_id), False))
+        for item in choices:
+            self.teacher.addItem(item.name, item.id)
+        wanted = shift.teacher_id if shift else teacher_id
+        if wanted is not None and self.teacher.findData(wanted) >= 0:
+            self.teacher.setCurrentIndex(self.teacher.findData(wanted))
+
+        self.date = QDateEdit(self)
+        self.date.setCalendarPopup(True)
+        self.date.setLocale(dates.locale())
+        self.date.setDisplayFormat(dates.day_pattern())
+        first, last = rules.FIRST_DAY, rules.LAST_DAY
+        self.date.setDateRange(QDate(first.year, first.month, first.day), QDate(last.year, last.month, last.day))
+        when = shift.local_date if shift else day
+        self.date.setDate(QDate(when.year, when.month, when.day))
+
+        self.start = QLineEdit(shift.start_text if shift else start, self)
+        self.start.setPlaceholderText(self.tr("HH:MM"))
+        self.start.setToolTip(self.tr("Start time in the classroom's time zone, e.g. 16:00, 1600 or 16時"))
+        end_text = clock.format_wall_time(shift.end_time) if shift else end
+        self.end = QLineEdit(end_text, self)
+        self.end.setPlaceholderText(self.tr("HH:MM"))
+        self.end.setToolTip(self.tr("End time. After midnight: tick \"ends the next day\", or type 26:00 for 2:00."))
+        self.next_day = QCheckBox(self.tr("ends the next day"), self)
+        self.next_day.setChecked(bool(shift and shift.ends_next_day))
+        self.start.editingFinished.connect(self._normalise_start)
+        self.end.editingFinished.connect(self._normalise_end)
+        for field in (self.start, self.end):
+            field.setMaximumWidth(self.fontMetrics().horizontalAdvance("000:000") + 16)
+
+        self.note = QLineEdit(shift.note if shift else "", self)
+        self.note.setPlaceholderText(self.tr("Shown to the teacher, e.g. what to bring"))
+        self.note.setMaxLength(1000)
+
+        status = shift.status if shift else ShiftStatus.DRAFT
+        explain = {
+            ShiftStatus.DRAFT: self.tr("teachers are told when you confirm the month"),
+            ShiftStatus.CONFIRMED: self.tr("a change is sent to the teacher as a correction"),
+            ShiftStatus.CANCELED: self.tr("this shift stays canceled"),
+        }[status]
+        self.status = QLabel(f"{status_word(status)} — {explain}", self)
+        self.status.setWordWrap(True)
+
+        times = QHBoxLayout()
+        times.addWidget(self.start)
+        times.addWidget(QLabel("–", self))
+        times.addWidget(self.end)
+        times.addWidget(self.next_day)
+        times.addStretch(1)
+        form = QFormLayout()
+        form.addRow(self.tr("&Teacher:"), self.teacher)
+        form.addRow(self.tr("&Date:"), self.date)
+        time_label = QLabel(self.tr("&Time:"), self)
+        time_label.setBuddy(self.start)  # a row holding a layout gets no buddy, so no mnemonic, by itself
+        form.addRow(time_label, times)
+        form.addRow(self.tr("&Note:"), self.note)
+        form.addRow(self.tr("Status:"), self.status)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.error)
+        layout.addWidget(self.buttons)
+        ok = self.buttons.button(self.buttons.StandardButton.Ok)
+        ok.setText(self.tr("Save") if shift else self.tr("Add"))
+        self._normalise_end()
+        (self.start if shift is None else self.teacher).setFocus()
+
+    def _normalise_start(self) -> None:
+        try:
+            start, _ = clock.parse_wall_time(self.start.text())
+        except ValidationError:
+            return  # said when OK is pressed
+        self.start.setText(clock.format_wall_time(start))
+
+    def _normalise_end(self) -> None:
+        try:
+            end, next_day = clock.parse_wall_time(self.end.text(), allow_next_day=True)
+        except ValidationError:
+            return  # said when OK is pressed
+        self.end.setText(clock.format_wall_time(end))
+        if next_day:
+            self.next_day.setChecked(True)
+
+    def collect(self) -> ShiftValues:
+        if self.teacher.currentIndex() < 0:
+            raise ValidationError(self.tr("Add a teacher first (Teachers…)."))
+        start, _ = clock.parse_wall_time(self.start.text())
+        end, typed_next_day = clock.parse_wall_time(self.end.text(), allow_next_day=True)
+        day = self.date.date()
+        return ShiftValues(
+            teacher_id=int(self.teacher.currentData()),
+            local_date=dt.date(day.year(), day.month(), day.day()),
+            start_time=start,
+            end_time=end,
+            ends_next_day=typed_next_day or self.next_day.isChecked(),
+            note=self.note.text().strip(),
+        )

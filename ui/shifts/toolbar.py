@@ -1,0 +1,106 @@
+"""The Shifts area's toolbar: month, classroom, undo and redo, teachers, CSV, confirm month.
+
+Every action is also added to the area itself, so its shortcut works wherever the focus is inside
+the Shifts tab (and nowhere else in the window).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QIcon, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QLabel,
+    QMenu,
+    QSizePolicy,
+    QStyle,
+    QToolBar,
+    QToolButton,
+    QWidget,
+)
+
+from ui.common.month_picker import month_label
+from ui.shifts.csv_files import CsvActions
+
+Slot = Callable[[], object]
+
+
+class ShiftsToolbar(QToolBar):
+    def __init__(self, owner: QWidget, *, step_month: Callable[[int], object], add_classroom: Slot, undo: Slot,
+                 redo: Slot, teachers: Slot, csv: CsvActions, confirm_month: Slot) -> None:
+        super().__init__(owner)
+        self.owner = owner
+        style = owner.style()
+        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+
+        self.prev_action = self._action(self.tr("Previous month"), style.standardIcon(QStyle.StandardPixmap.SP_ArrowBack),
+                                        ["Ctrl+PgUp"], lambda: step_month(-1))
+        self.next_action = self._action(self.tr("Next month"), style.standardIcon(QStyle.StandardPixmap.SP_ArrowForward),
+                                        ["Ctrl+PgDown"], lambda: step_month(1))
+        self.month_label = month_label(self)
+        self.addAction(self.prev_action)
+        self.addWidget(self.month_label)
+        self.addAction(self.next_action)
+        for action in (self.prev_action, self.next_action):
+            if isinstance(button := self.widgetForAction(action), QToolButton):
+                button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+        self.addSeparator()
+
+        self.addWidget(QLabel(self.tr("Classroom:"), self))
+        self.classroom_combo = QComboBox(self)
+        self.classroom_combo.setMinimumContentsLength(12)
+        self.classroom_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.classroom_combo.setToolTip(self.tr("The classroom whose roster is shown"))
+        self.addWidget(self.classroom_combo)
+        self.add_classroom_action = self._action(self.tr("Add classroom…"), None, [], add_classroom)
+        self.addAction(self.add_classroom_action)
+        self.addSeparator()
+
+        redo_keys = ["Ctrl+Shift+Z"] + [k.toString() for k in QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
+                                        if k != QKeySequence("Ctrl+Shift+Z")]
+        self.undo_action = self._action(self.tr("Undo"), QIcon.fromTheme(QIcon.ThemeIcon.EditUndo),
+                                        [QKeySequence(QKeySequence.StandardKey.Undo).toString()], undo)
+        self.redo_action = self._action(self.tr("Redo"), QIcon.fromTheme(QIcon.ThemeIcon.EditRedo), redo_keys, redo)
+        self.addAction(self.undo_action)
+        self.addAction(self.redo_action)
+        self.addSeparator()
+
+        self.teachers_action = self._action(self.tr("Teachers…"), None, ["Ctrl+T"], teachers)
+        self.addAction(self.teachers_action)
+        self.addWidget(self._csv_button(csv))
+        spacer = QWidget(self)
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.addWidget(spacer)
+        self.confirm_action = self._action(self.tr("Confirm month…"),
+                                           style.standardIcon(QStyle.StandardPixmap.SP_DialogApplyButton), [], confirm_month)
+        self.confirm_action.setToolTip(self.tr("Confirm every draft of this month; teachers are then told and reminded"))
+        self.addAction(self.confirm_action)
+
+    def _action(self, text: str, icon: QIcon | None, keys: list[str], slot: Slot) -> QAction:
+        action = QAction(text, self.owner)
+        if icon is not None and not icon.isNull():
+            action.setIcon(icon)
+        if keys:
+            sequences = [QKeySequence(k) for k in keys]
+            action.setShortcuts(sequences)
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            action.setToolTip(f"{text} ({sequences[0].toString(QKeySequence.SequenceFormat.NativeText)})")
+        action.triggered.connect(slot)
+        self.owner.addAction(action)
+        return action
+
+    def _csv_button(self, csv: CsvActions) -> QToolButton:
+        button = QToolButton(self)
+        button.setText(self.tr("CSV"))
+        button.setToolTip(self.tr("Import or export teachers and shifts as CSV (Excel)"))
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(button)
+        menu.addAction(self.tr("Import teachers…"), csv.import_teachers)
+        menu.addAction(self.tr("Import shifts…"), csv.import_shifts)
+        menu.addSeparator()
+        menu.addAction(self.tr("Export teachers…"), csv.export_teachers)
+        menu.addAction(self.tr("Export this month's shifts…"), csv.export_shifts)
+        button.setMenu(menu)
+        return button

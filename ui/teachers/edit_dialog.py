@@ -1,0 +1,226 @@
+"""One teacher's details: name, contact, consents, how they are reached (LINE, e-mail, both, or LINE with
+e-mail when LINE cannot reach them), and the LINE user ID with a way to check or find it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.errors import ValidationError
+from core.roster import channel_choice, ids
+from core.roster.queries import TeacherRecord
+from core.store.kinds import ChannelChoice
+from ui.common import i18n
+from ui.common.errors import message_for
+from ui.common.form_dialog import SubmitDialog
+from ui.common.widgets import PROBLEM_COLOR, sentence
+from ui.common.wrapped_text import keep_text_visible
+from ui.shell.context import AppContext
+from ui.teachers.friends_dialog import FriendsDialog
+from ui.teachers.line import display_name, explain
+
+
+def channel_labels() -> dict[str, str]:
+    """The "Send to" choices in the manager's words (the dialog's list and the teachers table)."""
+    return {
+        ChannelChoice.LINE.value: QCoreApplication.translate("TeacherChannel", "LINE"),
+        ChannelChoice.EMAIL.value: QCoreApplication.translate("TeacherChannel", "E-mail"),
+        ChannelChoice.BOTH.value: QCoreApplication.translate("TeacherChannel", "LINE and e-mail"),
+        ChannelChoice.LINE_FALLBACK.value: QCoreApplication.translate(
+            "TeacherChannel", "LINE, e-mail if LINE cannot reach them"),
+    }
+
+
+def unreachable_text() -> str:
+    return QCoreApplication.translate(
+        "TeacherChannel", "LINE cannot reach this teacher (not a friend of the account, or blocked).")
+
+
+@dataclass(frozen=True)
+class TeacherValues:
+    name: str
+    email: str | None
+    line_user_id: str | None
+    line_opt_in: bool
+    email_opt_in: bool
+    active: bool
+    channel: str = ChannelChoice.LINE.value
+
+    def as_kwargs(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+class TeacherEditDialog(SubmitDialog):
+    def __init__(self, ctx: AppContext, record: TeacherRecord | None = None, *,
+                 taken: Mapping[str, str] | None = None, parent: QWidget | None = None) -> None:
+        """`taken`: LINE user IDs of the other teachers → their names (the friends list marks them)."""
+        super().__init__(parent)
+        self.ctx = ctx
+        self.record = record
+        self.taken = dict(taken or {})
+        self.friends_dialog: FriendsDialog | None = None
+        self.setWindowTitle(self.tr("Edit teacher") if record else self.tr("Add teacher"))
+        self.setMinimumWidth(520)
+
+        self.name = QLineEdit(record.name if record else "", self)
+        self.name.setMaxLength(200)
+        self.email = QLineEdit(record.email if record else "", self)
+        self.email.setPlaceholderText(self.tr("optional"))
+        self.line_id = QLineEdit(record.line_user_id if record else "", self)
+        self.line_id.setPlaceholderText(self.tr("U followed by 32 hex digits (optional)"))
+        self.line_id.setToolTip(self.tr("Not the LINE ID people search for: the user ID LINE gives this account. "
+                                        "Teachers cannot see it themselves; use Pick or Check."))
+        self.check_button = QPushButton(self.tr("&Check"), self)
+        self.check_button.setToolTip(self.tr("Ask LINE whose ID this is"))
+        self.check_button.setAutoDefault(False)
+        self.check_button.clicked.connect(self.check)
+        self.pick_button = QPushButton(self.tr("&Pick from the account's friends…"), self)
+        self.pick_button.setAutoDefault(False)
+        self.pick_button.clicked.connect(self.pick)
+        self.line_result = QLabel(self)
+        self.line_result.setWordWrap(True)
+        self.line_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.line_id.textEdited.connect(lambda _text: self.line_result.clear())
+
+        self.line_opt_in = QCheckBox(self.tr("Send LINE messages (the teacher agreed)"), self)
+        self.line_opt_in.setChecked(record.line_opt_in if record else False)
+        self.email_opt_in = QCheckBox(self.tr("Send e-mails (the teacher agreed)"), self)
+        self.email_opt_in.setChecked(record.email_opt_in if record else False)
+        self.active = QCheckBox(self.tr("Active: can be given shifts"), self)
+        self.active.setChecked(record.active if record else True)
+        self.channel = QComboBox(self)
+        for value, label in channel_labels().items():
+            self.channel.addItem(label, value)
+        self.channel.setCurrentIndex(max(self.channel.findData(record.channel if record else ChannelChoice.LINE.value), 0))
+        self.channel_hint = QLabel(self)
+        self.channel_hint.setWordWrap(True)
+        self.channel_hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)  # quiet unless it warns
+        self.channel_hint.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        for changed in (self.line_opt_in.toggled, self.email_opt_in.toggled, self.active.toggled):
+            changed.connect(self._update_hint)
+        for edited in (self.email.textChanged, self.line_id.textChanged):
+            edited.connect(self._update_hint)
+        self.channel.currentIndexChanged.connect(self._update_hint)
+
+        line_row = QHBoxLayout()
+        line_row.addWidget(self.line_id, 1)
+        line_row.addWidget(self.check_button)
+        form = QFormLayout()
+        form.addRow(self.tr("&Name:"), self.name)
+        form.addRow(self.tr("&E-mail:"), self.email)
+        line_label = QLabel(self.tr("&LINE user ID:"), self)
+        line_label.setBuddy(self.line_id)  # a row holding a layout gets no buddy, so no mnemonic, by itself
+        form.addRow(line_label, line_row)
+        form.addRow("", self.pick_button)
+        form.addRow("", self.line_result)
+        form.addRow(self.tr("Notifications:"), self.line_opt_in)
+        form.addRow("", self.email_opt_in)
+        form.addRow("", self.active)
+        form.addRow(self.tr("Send &to:"), self.channel)
+        form.addRow("", self.channel_hint)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.error)
+        layout.addWidget(self.buttons)
+        self.buttons.button(self.buttons.StandardButton.Ok).setText(self.tr("Save") if record else self.tr("Add"))
+        if record is not None and record.line_unreachable:
+            self.line_result.setText(unreachable_text())
+        self._update_hint()
+        keep_text_visible(self)  # LINE's answers and the warning below can be several lines long
+        self.name.setFocus()
+
+    def _update_hint(self) -> None:
+        """Say so when the choice and the consents leave the teacher with no way to be reached."""
+        if not self.active.isChecked():
+            self.channel_hint.clear()
+            self.channel_hint.hide()
+            return
+        choice = ChannelChoice(self.channel.currentData())
+        line_ok = self.line_opt_in.isChecked() and bool(self.line_id.text().strip())
+        email_ok = self.email_opt_in.isChecked() and bool(self.email.text().strip())
+        unreachable = bool(self.record and self.record.line_unreachable
+                           and self.line_id.text().strip() == self.record.line_user_id)
+        started = self.record is not None or any((
+            self.line_id.text().strip(), self.email.text().strip(), self.line_opt_in.isChecked(),
+            self.email_opt_in.isChecked()))  # a blank new teacher is not warned about yet
+        reached = channel_choice.channels_for(choice, line_ok=line_ok, email_ok=email_ok, line_unreachable=unreachable)
+        if reached or not started:
+            self.channel_hint.setStyleSheet("")
+            self.channel_hint.setText(self.tr("Messages go only by the ways the teacher agreed to above."))
+        else:
+            self.channel_hint.setStyleSheet(f"color: {PROBLEM_COLOR};")
+            self.channel_hint.setText(self.tr(
+                "With these choices this teacher gets no messages: LINE needs a user ID and the teacher's "
+                "agreement, e-mail an address and the teacher's agreement."))
+        self.channel_hint.show()
+
+    # ----- LINE -----
+
+    def check(self) -> None:
+        try:
+            user_id = ids.line_user_id(self.line_id.text())
+        except ValidationError as exc:
+            self.line_result.setText(i18n.describe(exc))
+            return
+        if user_id is None:
+            self.line_result.setText(self.tr("Type a LINE user ID first, or pick one from the account's friends."))
+            return
+        self.line_result.setText(self.tr("Asking LINE…"))
+        self.check_button.setEnabled(False)
+        db = self.ctx.db
+        self.ctx.tasks.run(lambda: display_name(db, user_id), self._checked, self._check_failed, owner=self)
+
+    def _checked(self, name: str) -> None:
+        self.check_button.setEnabled(True)
+        self.line_result.setText(self.tr("LINE name: {0}").format(name))
+
+    def _check_failed(self, exc: BaseException) -> None:
+        self.check_button.setEnabled(True)
+        self.line_result.setText(explain(exc) or sentence(message_for(exc)) or self.tr("LINE could not be asked."))
+
+    def pick(self) -> None:
+        own = self.record.line_user_id if self.record else ""
+        taken = {uid: name for uid, name in self.taken.items() if uid != own}
+        dialog = FriendsDialog(self.ctx, taken, self)
+        self.friends_dialog = dialog
+        dialog.picked.connect(self._picked)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        dialog.start()
+
+    def _picked(self, user_id: str, name: str) -> None:
+        self.line_id.setText(user_id)
+        self.line_result.setText(self.tr("LINE name: {0}").format(name))
+        if not self.name.text().strip():
+            self.name.setText(name)
+
+    # ----- saving -----
+
+    def collect(self) -> TeacherValues:
+        name = self.name.text().strip()
+        if not name:
+            raise ValidationError(self.tr("The teacher needs a name."))
+        return TeacherValues(
+            name=name,
+            email=self.email.text().strip() or None,
+            line_user_id=self.line_id.text().strip() or None,
+            line_opt_in=self.line_opt_in.isChecked(),
+            email_opt_in=self.email_opt_in.isChecked(),
+            active=self.active.isChecked(),
+            channel=str(self.channel.currentData()),
+        )
