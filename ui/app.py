@@ -78,7 +78,7 @@ def run_gui(args: argparse.Namespace) -> int:
         first_run_done = keys.UI_FIRST_RUN_DONE.read(session)
     i18n.install(app, language, paths.home / "cache")
 
-    ctx = AppContext(paths=paths, db=db, tasks=Tasks(app), bridge=CoreBridge(app))
+    ctx = AppContext(paths=paths, db=db, tasks=Tasks(app), bridge=CoreBridge(db.events, app))
     ctx.tasks.error_handler = lambda exc: show_error(None, exc, paths=paths)
     if mode in ("demo", "screenshots"):
         demo_data.seed(db, now=utcnow())

@@ -25,6 +25,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from core.errors import DatabaseError
+from core.store.events import Events
 from core.texts import Text, t
 
 _READ_OPTION = "shiftcast_read_only"
@@ -73,7 +74,7 @@ def sqlite_supports_returning() -> bool:
 
 
 class Database:
-    """One database: an engine plus write and read session scopes."""
+    """One database: an engine, write and read session scopes, and the events its commits announce."""
 
     def __init__(self, url: str, *, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S, platform: str = sys.platform,
                  password: str | None = None) -> None:
@@ -99,6 +100,10 @@ class Database:
         self._read_sessions = sessionmaker(
             bind=self.engine.execution_options(**{_READ_OPTION: True}), expire_on_commit=False
         )
+        # Owned here, not by the process: two databases open at once never hear each other's changes.
+        self.events = Events()
+        self.events.attach(self._write_sessions)
+        self.events.attach(self._read_sessions)
 
     @contextmanager
     def write(self) -> Iterator[Session]:
