@@ -5,16 +5,22 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
 from core.outbox import queue
 from core.roster import rules
 from core.store import events
+from core.store.changes import ChangeWatcher
 from core.store.db import Database
 from core.store.models import Channel, DeliveryKind, Shift
 from tests import factories as f
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _heard(db: Database, kind: type[events.E]) -> list[events.E]:
@@ -112,3 +118,76 @@ def test_an_action_after_commit_runs_once_committed_and_not_after_a_rollback(db:
         events.after_commit(s, lambda: done.append("committed"))
         assert done == []
     assert done == ["committed"]
+
+
+def _counter(db: Database, topic: str) -> int:
+    with db.read() as s:
+        return int(s.execute(text("SELECT seq FROM changes WHERE topic = :t"), {"t": topic}).scalar_one())
+
+
+def test_a_commit_that_emits_bumps_its_topic_once_and_a_rollback_does_not(db: Database, now: dt.datetime) -> None:
+    before = _counter(db, "shifts")
+    with pytest.raises(RuntimeError), db.write() as s:
+        events.emit(s, events.ShiftsChanged(frozenset({1})))
+        raise RuntimeError
+    assert _counter(db, "shifts") == before
+    with db.write() as s:
+        events.emit(s, events.ShiftsChanged(frozenset({1})))
+        events.emit(s, events.ShiftsChanged(frozenset({2})))
+        events.emit(s, events.WebhookEventsRecorded(1))  # this process's own business: no counter
+    assert _counter(db, "shifts") == before + 1
+
+
+_OTHER_PROCESS = """
+import sys
+from core.store import events
+from core.store.db import Database
+db = Database(sys.argv[1])
+with db.write() as s:
+    events.emit(s, events.ShiftsChanged(frozenset({7})))
+db.dispose()
+"""
+
+
+def _commit_in_another_process(db: Database) -> None:
+    subprocess.run([sys.executable, "-c", _OTHER_PROCESS, db.url], check=True, cwd=ROOT, timeout=120)
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_the_watcher_hears_another_process_once_and_not_this_one(db: Database, now: dt.datetime) -> None:
+    heard = _heard(db, events.ShiftsChanged)
+    watcher = ChangeWatcher(db)
+    assert watcher.look() == []  # learns where the counters stand
+    _add_shift(db, now)  # this process's own commit, through another of its connections
+    assert len(heard) == 1  # heard after its commit, as ever
+    assert watcher.look() == []  # and not again as news: the counter value is known as this process's
+    _commit_in_another_process(db)
+    assert watcher.look() == [events.ShiftsChanged()]  # "some shifts": which ones is not carried across
+    assert heard[1:] == [events.ShiftsChanged()]
+    assert watcher.look() == []  # once
+    _add_shift(db, now, day=6)
+    _commit_in_another_process(db)
+    assert watcher.look() == [events.ShiftsChanged()]  # one of two commits was foreign: heard once
+    assert watcher.heard == 2
+    watcher.stop()
+
+
+def test_the_watcher_thread_delivers_within_seconds(db: Database) -> None:
+    from tests.waiting import wait_until
+
+    heard = _heard(db, events.ShiftsChanged)
+    watcher = ChangeWatcher(db, every=0.05).start()
+    try:
+        _commit_in_another_process(db)
+        assert wait_until(lambda: heard == [events.ShiftsChanged()])
+    finally:
+        watcher.stop()
+
+
+def test_a_topic_without_its_row_gets_one(db: Database) -> None:
+    """A topic newer than the migration that seeded the counters starts counting at its first commit."""
+    with db.write() as s:
+        s.execute(text("DELETE FROM changes WHERE topic = 'acknowledgements'"))
+    with db.write() as s:
+        events.emit(s, events.DeliveriesAcknowledged(frozenset({1})))
+    assert _counter(db, "acknowledgements") == 1
