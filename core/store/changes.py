@@ -45,6 +45,7 @@ class ChangeWatcher:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._listener: Listener | None = None
+        db.events.watched()
 
     def look(self) -> list[Any]:
         """Deliver the events of what others committed since the last look; returns them. The first

@@ -2,7 +2,7 @@
 
 Each `Database` owns one `Events` bus (`db.events`), so two databases open in one process never hear
 each other. A transaction emits into its session (`events.emit(session, ShiftsChanged(...))`, which
-needs only the session; the session knows its database's bus); the bus delivers after the commit and
+needs only the session: the database's session factories carry its bus); the bus delivers after the commit and
 drops them on a rollback, so nobody ever reacts to work that was undone. Several events of one type in
 one transaction are merged into one (their ids joined). Each listener's failure is logged and the
 others still run. `after_commit(session, action)` runs a plain action after the commit the same way
@@ -124,8 +124,9 @@ class Events:
     def __init__(self) -> None:
         self._listeners: dict[type[Any], list[Callable[[Any], None]]] = {}
         self._lock = threading.Lock()
-        # Counter values this process's own commits reached, per topic: the watcher skips them.
-        self._own: dict[str, set[int]] = {}
+        # Counter values this process's own commits reached, per topic, kept only while a watcher
+        # looks (it skips them and forgets what it checked): None until one does.
+        self._own: dict[str, set[int]] | None = None
         self._bump: Bump | None = None
 
     def emit(self, session: Session, event: Event) -> None:
@@ -164,16 +165,24 @@ class Events:
         """From now on a commit that emits a cross-process event bumps its topic's counter with `bump`."""
         self._bump = bump
 
+    def watched(self) -> None:
+        """A watcher looks from now on: remember this process's own counter values for it."""
+        with self._lock:
+            if self._own is None:
+                self._own = {}
+
     def own_bump(self, topic: str, value: int) -> None:
         with self._lock:
-            self._own.setdefault(topic, set()).add(value)
+            if self._own is not None:
+                self._own.setdefault(topic, set()).add(value)
 
     def foreign(self, topic: str, seen: int, current: int) -> bool:
         """Did anyone but this process bump `topic` from `seen` to `current`? Forgets what it checked."""
         with self._lock:
-            own = self._own.get(topic, set())
+            own = self._own.get(topic, set()) if self._own is not None else set()
             others = any(value not in own for value in range(seen + 1, current + 1))
-            self._own[topic] = {value for value in own if value > current}
+            if self._own is not None:
+                self._own[topic] = {value for value in own if value > current}
         return others
 
     # ----- wiring into the database's sessions -----
@@ -189,14 +198,16 @@ class Events:
         pending: dict[type[Any], Any] = session.info.get(_PENDING, {})
         if bump is None or not pending:
             return
-        for kind in pending:
-            value = bump(session, kind.topic) if kind.topic is not None else None
+        # Always in one order, so two transactions bumping the same topics on a server never wait for
+        # each other's rows the other way round (a deadlock).
+        for topic in sorted(kind.topic for kind in pending if kind.topic is not None):
+            value = bump(session, topic)
             if value is not None:
                 # Known as ours before the commit ends: the watcher may read the counter the moment
                 # it is committed. Nobody else can commit this value while this transaction holds the
                 # row, and a rollback takes it back.
-                self.own_bump(kind.topic, value)
-                session.info.setdefault(_BUMPED, []).append((kind.topic, value))
+                self.own_bump(topic, value)
+                session.info.setdefault(_BUMPED, []).append((topic, value))
 
     def _after_commit(self, session: Session) -> None:
         session.info.pop(_BUMPED, None)
@@ -212,6 +223,7 @@ class Events:
     def _after_rollback(self, session: Session) -> None:
         for topic, value in session.info.pop(_BUMPED, []):
             with self._lock:
-                self._own.get(topic, set()).discard(value)
+                if self._own is not None:
+                    self._own.get(topic, set()).discard(value)
         for key in (_PENDING, _ACTIONS):
             session.info.pop(key, None)
