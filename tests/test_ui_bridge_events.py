@@ -3,14 +3,24 @@ change was made in this process or heard from another one."""
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
 
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from core.sending.engine import Engine
 from core.store import events
+from core.store import setting_keys as keys
 from core.store.changes import ChangeWatcher
 from core.store.db import Database
+from core.store.paths import DataPaths
 from tests import factories as f
 from tests.test_store_events import _commit_in_another_process
 from tests.ui_fixtures import ctx  # noqa: F401
+from tests.waiting import PATIENCE_MS
+from ui.app import run_gui
 from ui.context import AppContext
 
 
@@ -36,3 +46,25 @@ def test_another_process_s_shift_change_reaches_the_window(qtbot, ctx: AppContex
         watcher.look()
     assert signal.args == [events.ShiftsChanged()]  # "some shifts": the screens read the month again
     watcher.stop()
+
+
+def test_a_window_that_does_not_send_still_hears_another_process(qtbot, paths: DataPaths, db: Database,  # type: ignore[no-untyped-def]
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process sends for the folder (this window's engine is refused); a shift confirmed from
+    the command line still reaches the window's screens as ShiftsChanged."""
+    from ui import app as ui_app
+
+    with db.write() as s:
+        keys.UI_FIRST_RUN_DONE.write(s, True)  # no welcome dialog: straight to the window
+    heard: list[object] = []
+
+    def refused(ctx: AppContext, engine: Engine | None = None, mode: str = "gui") -> bool:
+        ctx.set_engine(None)  # as when another process holds the folder's sender lock
+        ctx.bridge.shifts_changed.connect(lambda event: (heard.append(event), QApplication.exit(0)))
+        _commit_in_another_process(ctx.db)
+        QTimer.singleShot(PATIENCE_MS, lambda: QApplication.exit(1))  # not heard: the test fails below
+        return False
+
+    monkeypatch.setattr(ui_app, "start_engine", refused)
+    assert run_gui(argparse.Namespace(home=paths.home, smoke=False, command=None)) == 0
+    assert heard == [events.ShiftsChanged()]

@@ -44,6 +44,8 @@ class Engine:
     # None: the sender's own default. The window passes a smaller number (see WINDOW_SEND_THREADS).
     send_threads: int | None = None
     app: str = "sender"  # which part of Shiftcast sends, as the other senders see it (core/sending/presence.py)
+    # Hear other processes' changes while sending. The window runs its own watcher, sending or not.
+    watch: bool = True
 
     def start(self) -> bool:
         """Start sending unless another process already sends from this folder. True if started."""
@@ -62,7 +64,8 @@ class Engine:
         self.scheduler = Scheduler(self.db, wake_sender=self.sender.wake, refresh_quota=self._refresh_quota,
                                    on_alert=self.events.emit_alert, sending_since=self._sending_since,
                                    check_line_reach=self._check_line_reach).start()
-        self.watcher = ChangeWatcher(self.db).start()
+        if self.watch:
+            self.watcher = ChangeWatcher(self.db).start()
         return True
 
     def _sending_since(self) -> dt.datetime | None:

@@ -87,7 +87,10 @@ class ChangeWatcher:
 
     def start(self) -> ChangeWatcher:
         self._stop.clear()
-        self.look()  # where the counters stand now: what comes later is news
+        try:
+            self.look()  # where the counters stand now: what comes later is news
+        except Exception as exc:  # noqa: BLE001 - a server away at start-up: the thread's looks try again
+            log.warning("could not look for other processes' changes: %s", exc)
         self._thread = threading.Thread(target=self._run, name="shiftcast-changes", daemon=True)
         self._thread.start()
         return self
