@@ -2,7 +2,8 @@
 changes, started together by every mode that sends (window, tray, headless `main.py sender`), behind
 the one-sender-per-folder lock on SQLite (on a PostgreSQL server several senders share the work;
 core/sending/lock.py). The watcher is what makes a shift confirmed from the command line or another
-computer planned within seconds: it delivers their ShiftsChanged to the scheduler as if made here."""
+computer planned within seconds: it delivers their ShiftsChanged to the scheduler as if made here.
+The window runs the watcher itself, sending or not, and starts its engine without one."""
 
 from __future__ import annotations
 
