@@ -287,3 +287,40 @@ def test_0011_gives_every_shift_and_publication_a_uid_every_copy_derives_alike(d
     # upgraded on its own: derived from the database's identity and the row, not drawn.
     assert older == {i: str(uuid.uuid5(namespace, f"shifts:{i}")) for i in older}
     assert older_publication[1] == str(uuid.uuid5(namespace, f"publications:{older_publication[0]}"))
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_0012_adds_a_counter_per_topic_and_keeps_every_row(db: Database) -> None:
+    """A database at 0011 with rows in it: the rows stay, every topic of core/store/events.py gets its
+    counter, and the first commit that emits an event bumps it."""
+    import datetime as dt
+
+    from alembic import command
+
+    from core.store import events
+    from tests import factories as f
+
+    config = migrate.alembic_config()
+    with db.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0011_subject_uids")
+    with db.write() as s:
+        room, teacher = f.classroom(s), f.teacher(s)
+        for day in range(1, 4):  # made at 0011: no counter is bumped (there is none yet)
+            f.shift(s, room, teacher, dt.date(2026, 12, day), now=dt.datetime(2026, 11, 1, tzinfo=dt.UTC))
+    before = {t: s_ for t, s_ in _table_rows(db, ("shifts", "shift_revisions", "teachers", "classrooms"))}
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION
+    assert {t: s_ for t, s_ in _table_rows(db, ("shifts", "shift_revisions", "teachers", "classrooms"))} == before
+    with db.read() as s:
+        counters = {topic: seq for topic, seq in s.execute(text("SELECT topic, seq FROM changes"))}
+    assert counters == {topic: 0 for topic in events.TOPICS}
+    with db.write() as s:
+        f.shift(s, room, teacher, dt.date(2026, 12, 9), now=dt.datetime(2026, 11, 2, tzinfo=dt.UTC))
+    with db.read() as s:
+        assert s.execute(text("SELECT seq FROM changes WHERE topic = 'shifts'")).scalar_one() == 1
+
+
+def _table_rows(db: Database, tables: tuple[str, ...]) -> list[tuple[str, list[tuple[object, ...]]]]:
+    with db.read() as s:
+        return [(t, [tuple(r) for r in s.execute(text(f"SELECT * FROM {t} ORDER BY 1"))]) for t in tables]

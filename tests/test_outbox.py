@@ -41,7 +41,7 @@ def test_enqueue_is_idempotent_and_part_of_the_callers_transaction(db: Database,
 
 def test_wake_listener_fires_after_commit_only(db: Database, now: dt.datetime) -> None:
     calls: list[int] = []
-    remove = queue.on_enqueued(lambda: calls.append(1))
+    remove = queue.on_enqueued(db, lambda: calls.append(1))
     try:
         with pytest.raises(RuntimeError), db.write() as s:
             queue.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup="a", due_at=now, now=now)

@@ -127,7 +127,7 @@ def test_the_banner_shows_while_the_server_is_down_and_clears_when_it_is_back(
     from ui.shell.tasks import Tasks
 
     db = Database(own_server.create_database(template=PgServer.MIGRATED))
-    context = AppContext(paths=paths, db=db, tasks=Tasks(), bridge=CoreBridge())
+    context = AppContext(paths=paths, db=db, tasks=Tasks(), bridge=CoreBridge(db.events))
     try:
         banner = DatabaseBanner(context)
         qtbot.addWidget(banner)

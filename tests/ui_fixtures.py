@@ -15,7 +15,7 @@ from ui.shell.tasks import Tasks
 
 @pytest.fixture
 def ctx(qapp, paths: DataPaths, db: Database) -> Iterator[AppContext]:
-    context = AppContext(paths=paths, db=db, tasks=Tasks(), bridge=CoreBridge())
+    context = AppContext(paths=paths, db=db, tasks=Tasks(), bridge=CoreBridge(db.events))
     yield context
     context.tasks.wait()
     context.bridge.detach()

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from core.errors import NotFoundError, ValidationError
 from core.outbox import policy, queue
 from core.outbox.policy import CancelReason
-from core.store import hooks
+from core.store import events
 from core.store.models import Classroom, Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus
 from core.texts import Text, render, t
 from core.texts.catalog import CATALOG
@@ -170,7 +170,7 @@ def retry_now(session: Session, delivery_id: int, *, now: dt.datetime) -> RetryO
     )
     if not applied:
         raise ValidationError(t("delivery.changed", id=delivery_id))
-    hooks.mark(session, hooks.ENQUEUED)  # wake the sender after commit
+    events.emit(session, events.DeliveriesEnqueued(frozenset({delivery.channel})))  # wake the sender after commit
     room = session.get(Classroom, delivery.classroom_id) if delivery.classroom_id is not None else None
     return RetryOutcome(delivery_id, new_key, send_at, room.timezone if room is not None else None, now)
 

@@ -35,10 +35,11 @@ from sqlalchemy.orm.util import identity_key
 from sqlalchemy.sql.dml import ReturningUpdate
 from sqlalchemy.sql.elements import BindParameter
 
-from core.store import hooks
+from core.store import events
 from core.store.db import (
     OUTBOX_CHANNEL,
     BulkStatement,
+    Database,
     insert_unless_exists,
     notify,
     supports_skip_locked,
@@ -57,9 +58,10 @@ D = cast(Table, Delivery.__table__)  # declared as a FromClause; a mapped class'
 CLAIMABLE = (DeliveryStatus.PENDING, DeliveryStatus.QUEUED)
 FINAL = (DeliveryStatus.SENT, DeliveryStatus.FAILED, DeliveryStatus.CANCELED)
 
-def on_enqueued(callback: Callable[[], None]) -> Callable[[], None]:
-    """Call `callback` after any transaction in this process that enqueued something commits."""
-    return hooks.listen(hooks.ENQUEUED, callback)
+def on_enqueued(db: Database, callback: Callable[[], None]) -> Callable[[], None]:
+    """Call `callback` after any transaction on `db` that enqueued something commits (in this process,
+    or, heard through the change counters, in another)."""
+    return db.events.listen(events.DeliveriesEnqueued, lambda _event: callback())
 
 
 def dedup_key(kind: DeliveryKind, subject: str, version: int | str = 0, channel: Channel = Channel.LINE) -> str:
@@ -116,11 +118,11 @@ def enqueue(
         existing = session.scalar(select(Delivery.id).where(Delivery.dedup_key == dedup))
         assert existing is not None
         return existing, False
-    if not session.info.get(hooks.ENQUEUED):
+    if events.emitted(session, events.DeliveriesEnqueued) is None:
         # Senders in other processes and on other computers wake on this once it commits (PostgreSQL);
-        # those in this process wake on the after-commit hook below.
+        # those in this process wake on the event below.
         notify(session, OUTBOX_CHANNEL)
-    hooks.mark(session, hooks.ENQUEUED)
+    events.emit(session, events.DeliveriesEnqueued(frozenset({channel})))
     return new_id, True
 
 

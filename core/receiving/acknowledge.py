@@ -19,7 +19,8 @@ from sqlalchemy.orm import Session
 
 from core.messages import ack
 from core.receiving.events import ReceivedEvent
-from core.store import ack_key, hooks
+from core.store import ack_key
+from core.store import events as store_events
 from core.store import setting_keys as keys
 from core.store.models import Channel, Delivery, DeliveryKind, Teacher
 from core.store.secrets import SecretStoreError
@@ -64,7 +65,7 @@ class AckHandler:
             return
         if delivery.acknowledged_at is None:
             delivery.acknowledged_at = min(event.occurred_at or now, now)
-            hooks.mark(session, hooks.ACKNOWLEDGED)
+            store_events.emit(session, store_events.DeliveriesAcknowledged(frozenset({delivery.id})))
             log.info("delivery %s acknowledged by its teacher", delivery_id)
 
 

@@ -22,7 +22,7 @@ from sqlalchemy.exc import DataError
 from sqlalchemy.orm import Session
 
 from core.errors import ValidationError
-from core.store import hooks
+from core.store import events as store_events
 from core.store.db import insert_unless_exists
 from core.store.models import WebhookEvent
 from core.texts import t
@@ -124,5 +124,5 @@ def record(session: Session, raw_events: list[dict[str, Any]], *, now: dt.dateti
         if stored is not None:
             new += 1
     if new:
-        hooks.mark(session, hooks.WEBHOOK_EVENTS)
+        store_events.emit(session, store_events.WebhookEventsRecorded(new))
     return new

@@ -26,7 +26,7 @@ from core import alerts
 from core.logs import redact
 from core.outbox.policy import BackoffPolicy
 from core.receiving.events import ReceivedEvent, storable
-from core.store import hooks
+from core.store import events as store_events
 from core.store.db import Database
 from core.store.models import WebhookEvent
 
@@ -154,7 +154,7 @@ class Dispatcher:
         self.failed = 0
 
     def start(self) -> Dispatcher:
-        self._unlisten = hooks.listen(hooks.WEBHOOK_EVENTS, self._wake.set)
+        self._unlisten = self.db.events.listen(store_events.WebhookEventsRecorded, lambda _event: self._wake.set())
         self._wake.set()
         self._thread = threading.Thread(target=self._run, name="webhook-handlers", daemon=True)
         self._thread.start()

@@ -50,7 +50,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import event as sa_event
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -58,6 +57,7 @@ from core.channels.line import LineApiError, LineClient, access_from_settings
 from core.receiving import acknowledge, follow, groups, pairing_limits
 from core.receiving.events import ReceivedEvent
 from core.receiving.handlers import EventHandler
+from core.store import events as store_events
 from core.store.db import Database
 from core.store.models import Classroom, Shift, Teacher
 from core.store.models import PairingCode as PairingCodeRow
@@ -74,7 +74,6 @@ CODE_LIFE = dt.timedelta(days=7)
 SEPARATORS = frozenset(" -\u3000\t\n\u30fc\u2010\u2011\u2012\u2013\u2014\u2015\u2212")
 FRIEND_URL = "https://line.me/R/ti/p/{basic_id}"
 LineSource = Callable[[], LineClient | None]
-_REPLIES_KEY = "shiftcast.line_replies"
 
 REPLIES = {
     "ja": {"paired": "登録できました。シフトのお知らせをこちらにお送りします。",
@@ -254,27 +253,19 @@ def _language(session: Session, row: PairingCodeRow | None, teacher: Teacher | N
 
 def reply_after_commit(session: Session, line: LineSource, reply_token: str | None, text: str) -> None:
     """Send `text` as the event's reply once this transaction commits (nothing if it rolls back)."""
-    if not reply_token:
-        return
-    session.info.setdefault(_REPLIES_KEY, []).append((line, reply_token, text))
+    if reply_token:
+        store_events.after_commit(session, lambda: _reply(line, reply_token, text))
 
 
-@sa_event.listens_for(Session, "after_commit")
-def _send_replies(session: Session) -> None:
-    for line, token, text in session.info.pop(_REPLIES_KEY, []):
-        try:
-            client = line()
-            if client is not None:
-                client.reply(token, [{"type": "text", "text": text}])
-        except LineApiError as exc:
-            log.warning("a reply to a LINE message could not be sent: %s", exc)
-        except Exception:  # the event is committed as handled; a reply is a courtesy
-            log.exception("replying to a LINE message failed")
-
-
-@sa_event.listens_for(Session, "after_rollback")
-def _drop_replies(session: Session) -> None:
-    session.info.pop(_REPLIES_KEY, None)
+def _reply(line: LineSource, token: str, text: str) -> None:
+    try:
+        client = line()
+        if client is not None:
+            client.reply(token, [{"type": "text", "text": text}])
+    except LineApiError as exc:
+        log.warning("a reply to a LINE message could not be sent: %s", exc)
+    except Exception:  # the event is committed as handled; a reply is a courtesy
+        log.exception("replying to a LINE message failed")
 
 
 class PairingHandler:

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from core.errors import NotFoundError, ValidationError
 from core.roster import channel_choice, clock, ids
-from core.store import hooks
+from core.store import events
 from core.store.models import (
     ChannelChoice,
     Classroom,
@@ -312,7 +312,7 @@ def add_shift(session: Session, draft: ShiftDraft, *, now: dt.datetime) -> Shift
     session.add(shift)
     session.flush()
     _record_revision(session, shift, now=now)
-    hooks.mark(session, hooks.SHIFTS_CHANGED)
+    _announce(session, shift)
     return shift
 
 
@@ -422,8 +422,18 @@ def _change_shift(session: Session, shift: Shift, changes: dict[str, Any], *, no
     session.flush()
     if bump:
         _record_revision(session, shift, now=now)
-        hooks.mark(session, hooks.SHIFTS_CHANGED)
+        _announce(session, shift, was=current)
     return shift
+
+
+def _announce(session: Session, shift: Shift, *, was: ShiftDraft | None = None) -> None:
+    """Tell listeners after commit which shift changed, and whose and where it was and is (planning and
+    the screens; a shift moved to another teacher concerns both)."""
+    teachers, rooms = {shift.teacher_id}, {shift.classroom_id}
+    if was is not None:
+        teachers.add(was.teacher_id)
+        rooms.add(was.classroom_id)
+    events.emit(session, events.ShiftsChanged(frozenset({shift.id}), frozenset(teachers), frozenset(rooms)))
 
 
 def _record_revision(session: Session, shift: Shift, *, now: dt.datetime) -> None:

@@ -1,6 +1,9 @@
-"""The sending engine of one data folder: the sender and the scheduler, started together by every
-mode that sends (window, tray, headless `main.py sender`), behind the one-sender-per-folder lock on
-SQLite (on a PostgreSQL server several senders share the work; core/sending/lock.py)."""
+"""The sending engine of one data folder: the sender, the scheduler and the watcher of other processes'
+changes, started together by every mode that sends (window, tray, headless `main.py sender`), behind
+the one-sender-per-folder lock on SQLite (on a PostgreSQL server several senders share the work;
+core/sending/lock.py). The watcher is what makes a shift confirmed from the command line or another
+computer planned within seconds: it delivers their ShiftsChanged to the scheduler as if made here.
+The window runs the watcher itself, sending or not, and starts its engine without one."""
 
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from core.planning import forecast
 from core.sending.lock import SenderLock, one_sender_only
 from core.sending.scheduler import Scheduler
 from core.sending.sender import Sender, SenderConfig, SenderEvents
+from core.store.changes import ChangeWatcher
 from core.store.db import Database
 from core.store.models import utcnow
 from core.store.paths import DataPaths
@@ -36,10 +40,13 @@ class Engine:
     sender: Sender | None = None
     scheduler: Scheduler | None = None
     lock: SenderLock | None = None
+    watcher: ChangeWatcher | None = None
     started_at: dt.datetime | None = None  # sending since (None while paused)
     # None: the sender's own default. The window passes a smaller number (see WINDOW_SEND_THREADS).
     send_threads: int | None = None
     app: str = "sender"  # which part of Shiftcast sends, as the other senders see it (core/sending/presence.py)
+    # Hear other processes' changes while sending. The window runs its own watcher, sending or not.
+    watch: bool = True
 
     def start(self) -> bool:
         """Start sending unless another process already sends from this folder. True if started."""
@@ -58,6 +65,8 @@ class Engine:
         self.scheduler = Scheduler(self.db, wake_sender=self.sender.wake, refresh_quota=self._refresh_quota,
                                    on_alert=self.events.emit_alert, sending_since=self._sending_since,
                                    check_line_reach=self._check_line_reach).start()
+        if self.watch:
+            self.watcher = ChangeWatcher(self.db).start()
         return True
 
     def _sending_since(self) -> dt.datetime | None:
@@ -87,10 +96,12 @@ class Engine:
             log.warning("could not refresh the LINE quota: %s", exc)
 
     def stop(self) -> None:
+        if self.watcher is not None:
+            self.watcher.stop()
         if self.scheduler is not None:
             self.scheduler.shutdown()
         if self.sender is not None:
             self.sender.stop()
         if self.lock is not None:
             self.lock.release()
-        self.sender = self.scheduler = None
+        self.sender = self.scheduler = self.watcher = None

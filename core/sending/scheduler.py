@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from core import alerts
 from core.outbox import retention
 from core.planning import fallback, mailed_publication, planner
-from core.store import hooks
+from core.store import events
 from core.store.db import Database
 from core.store.models import utcnow
 from core.texts import Text
@@ -116,7 +116,7 @@ class Scheduler:
         if self._check_line_reach is not None:
             self._aps.add_job(self._check_line_reach, "interval", seconds=REACH_EVERY.total_seconds(), id="reach",
                               next_run_time=now + dt.timedelta(minutes=10))
-        self._remove_hook = hooks.listen(hooks.SHIFTS_CHANGED, self.plan_soon)
+        self._remove_hook = self.db.events.listen(events.ShiftsChanged, self._shifts_changed)
         self._aps.start()
         return self
 
@@ -125,6 +125,10 @@ class Scheduler:
             self._remove_hook()
         if self._aps is not None and self._aps.running:
             self._aps.shutdown(wait=True)
+
+    def _shifts_changed(self, _event: events.ShiftsChanged) -> None:
+        # Planning looks at every shift whichever changed; the payload says only that it must run.
+        self.plan_soon()
 
     def plan_soon(self) -> None:
         """Plan on the scheduler's thread as soon as possible (after a shift edit or a wake-up)."""

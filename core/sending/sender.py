@@ -94,7 +94,7 @@ class Sender:
         self._recorder = Recorder(drivers, self._connections, owner=self.owner, stats=self.stats,
                                   events=self.events, rng=self.rng, backoff=config.backoff,
                                   machine=machine or identity.this_machine())
-        self._remove_listener = outbox.on_enqueued(self.wake)
+        self._remove_listener = outbox.on_enqueued(db, self.wake)
         # Who sends from where, for every sender sharing the database to see (core/sending/presence.py).
         self.presence = Presence(db, self.owner, home=str(paths.home), app=app)
         self.listener: OutboxListener | None = None  # other processes' enqueues, on PostgreSQL

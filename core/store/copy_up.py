@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from core.errors import DatabaseError
 from core.store.db import Database
 from core.store.migrate import current_revision
-from core.store.models import Base, DatabaseIdentity, SenderRecord
+from core.store.models import Base, ChangeCounter, DatabaseIdentity, SenderRecord
 from core.texts import t
 
 log = logging.getLogger(__name__)
@@ -27,7 +27,8 @@ CHUNK = 1000
 # Made by the migration that creates every database; replaced by the source's, not counted as data.
 _REPLACED = DatabaseIdentity.__tablename__
 # Who is sending right now from the local file is not data: the senders on the server register themselves.
-_SKIPPED = frozenset({SenderRecord.__tablename__})
+# Nor are the change counters: each database counts its own commits, and only the differences matter.
+_SKIPPED = frozenset({SenderRecord.__tablename__, ChangeCounter.__tablename__})
 
 
 @dataclass(frozen=True)

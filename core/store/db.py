@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sqlite3
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -25,6 +25,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from core.errors import DatabaseError
+from core.store.events import Events
 from core.texts import Text, t
 
 _READ_OPTION = "shiftcast_read_only"
@@ -73,7 +74,7 @@ def sqlite_supports_returning() -> bool:
 
 
 class Database:
-    """One database: an engine plus write and read session scopes."""
+    """One database: an engine, write and read session scopes, and the events its commits announce."""
 
     def __init__(self, url: str, *, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S, platform: str = sys.platform,
                  password: str | None = None) -> None:
@@ -99,6 +100,12 @@ class Database:
         self._read_sessions = sessionmaker(
             bind=self.engine.execution_options(**{_READ_OPTION: True}), expire_on_commit=False
         )
+        # Owned here, not by the process: two databases open at once never hear each other's changes.
+        self.events = Events()
+        self.events.attach(self._write_sessions)
+        self.events.attach(self._read_sessions)
+        self._has_counters = False  # known once seen: until migrated to 0012 there are none to bump
+        self.events.count_changes(self._bump_change)
 
     @contextmanager
     def write(self) -> Iterator[Session]:
@@ -138,6 +145,15 @@ class Database:
             if not self.is_sqlite and is_connection_error(exc):
                 raise ServerUnreachable(t("db.unreachable")) from exc
             raise
+
+    def _bump_change(self, session: Session, topic: str) -> int | None:
+        if not self._has_counters:
+            from sqlalchemy import inspect
+
+            self._has_counters = bool(inspect(session.connection()).has_table("changes"))
+            if not self._has_counters:
+                return None
+        return bump_change(session, topic)
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -303,6 +319,29 @@ def supports_update_returning(session: Any) -> bool:
 
 
 OUTBOX_CHANNEL = "shiftcast_outbox"  # the NOTIFY channel an enqueue signals on PostgreSQL
+CHANGES_CHANNEL = "shiftcast_changes"  # the NOTIFY channel a bumped change counter signals on PostgreSQL
+
+
+def bump_change(session: Session, topic: str) -> int:
+    """Count one more change of `topic` in the caller's transaction; the counter's new value.
+
+    The UPDATE holds the row until commit, so two transactions bump one after the other and every
+    value belongs to exactly one commit."""
+    bumped = session.execute(text("UPDATE changes SET seq = seq + 1 WHERE topic = :topic"), {"topic": topic})
+    if not bumped.rowcount:  # type: ignore[attr-defined]  # a topic newer than the migration that seeded them
+        session.execute(text("INSERT INTO changes (topic, seq) VALUES (:topic, 0) ON CONFLICT (topic) DO NOTHING"),
+                        {"topic": topic})
+        session.execute(text("UPDATE changes SET seq = seq + 1 WHERE topic = :topic"), {"topic": topic})
+    notify(session, CHANGES_CHANNEL)
+    return int(session.execute(text("SELECT seq FROM changes WHERE topic = :topic"), {"topic": topic}).scalar_one())
+
+
+COUNTERS = "SELECT topic, seq FROM changes"  # plain SQL: run on SQLAlchemy's connections and on a bare sqlite3 one
+
+
+def change_counters(rows: Iterable[Any]) -> dict[str, int]:
+    """Every topic's counter, from the rows of COUNTERS."""
+    return {str(topic): int(seq) for topic, seq in rows}
 
 
 def notify(session: Any, channel: str) -> None:

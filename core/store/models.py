@@ -451,3 +451,13 @@ class PairingLockout(Base):
     scope: Mapped[str] = mapped_column(String(33), unique=True)  # a LINE user ID, or EVERYONE
     locked_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
     locked_until: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+
+
+class ChangeCounter(Base):
+    """How often each kind of change was committed (one row per topic of core/store/events.py): what
+    another process compares with what it saw last to hear a change it did not make (core/store/changes.py)."""
+
+    __tablename__ = "changes"
+
+    topic: Mapped[str] = mapped_column(String(40), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer)

@@ -65,7 +65,7 @@ def enqueue_to_accepted(db: Database, emulator: EmulatorProcess, *, samples: int
         if pending:
             committed[pending.pop()] = time.time()
 
-    remove_stamp = queue.on_enqueued(stamp)
+    remove_stamp = queue.on_enqueued(db, stamp)
     sender = _started(db, emulator)  # default configuration: 2 s poll, woken by the enqueue
     try:
         time.sleep(0.5)  # past its start-up

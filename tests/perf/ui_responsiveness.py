@@ -45,7 +45,7 @@ def stall_while_draining(db: Database, emulator: EmulatorProcess, *, count: int,
 
     app = QApplication.instance() or QApplication([])
     paths = data_paths(Path(db.url.removeprefix("sqlite:///")).parent)
-    ctx = AppContext(paths=paths, db=db, tasks=Tasks(), bridge=CoreBridge())
+    ctx = AppContext(paths=paths, db=db, tasks=Tasks(), bridge=CoreBridge(db.events))
     clock = QElapsedTimer()
     clock.start()
     window = MainWindow(ctx)

@@ -36,7 +36,6 @@ from core.outbox.deliveries import DeliveryFilter
 from core.outbox.rows import DeliveryRow
 from core.receiving import acknowledge
 from core.roster import clock
-from core.store import hooks
 from core.texts import render as texts_render
 from ui.common import dates, i18n
 from ui.shell.context import AppContext
@@ -498,7 +497,6 @@ class DeliveriesFeed(QObject):
     applied = Signal(list)  # ids of the rows an update brought (changed or new)
     zones_changed = Signal()  # the classrooms' time zones, which the times are shown in, changed
     failed = Signal(object)
-    _tapped = Signal()  # from the receiver's thread: a 了解 tap was recorded (queued to the UI thread)
 
     def __init__(self, ctx: AppContext, model: DeliveriesModel, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -513,10 +511,8 @@ class DeliveriesFeed(QObject):
         self._loaded = False
         self._acknowledged: set[int] | None = None  # as of the last look; None: not looked yet
         ctx.bridge.deliveries_changed.connect(self.changed)
-        # The receiver changes no delivery the sender would announce: a tap is heard from the store's hook.
-        self._tapped.connect(self._check_acknowledged)
-        self._unlisten = hooks.listen(hooks.ACKNOWLEDGED, self._tapped.emit)
-        self.destroyed.connect(lambda _obj=None, unlisten=self._unlisten: unlisten())
+        # The receiver changes no delivery the sender would announce: a tap is heard as its own event.
+        ctx.bridge.acknowledged.connect(self._check_acknowledged)
 
     @property
     def busy(self) -> bool:

@@ -22,6 +22,7 @@ from core.resources import resource
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.bootstrap import open_database
+from core.store.changes import ChangeWatcher
 from core.store.data_folder import open_data_folder
 from core.store.paths import DataPaths, resolve_home
 from ui.common import i18n
@@ -80,7 +81,7 @@ def run_gui(args: argparse.Namespace) -> int:
         first_run_done = keys.UI_FIRST_RUN_DONE.read(session)
     i18n.install(app, language, paths.home / "cache")
 
-    ctx = AppContext(paths=paths, db=db, tasks=Tasks(app), bridge=CoreBridge(app))
+    ctx = AppContext(paths=paths, db=db, tasks=Tasks(app), bridge=CoreBridge(db.events, app))
     ctx.tasks.error_handler = lambda exc: show_error(None, exc, paths=paths)
     if mode in ("demo", "screenshots"):
         demo_data.seed(db, now=ctx.clock())
@@ -89,6 +90,9 @@ def run_gui(args: argparse.Namespace) -> int:
         icon = demo_icon(icon)
         app.setWindowIcon(icon)
     ctx.tasks.run(_restore_pending_endpoint(db), owner=app)  # a connect flow that crashed left LINE pointing at it
+    # What the command line or another computer changes reaches the screens (and this window's
+    # scheduler, when it sends) within seconds, whether this window sends or another process does.
+    watcher = ChangeWatcher(db).start() if mode != "screenshots" else None
     if mode == "screenshots":
         ctx.engine = window_engine(ctx, mode)  # shown as "not sending": the pictures are taken without a sender running
     elif not smoke:
@@ -102,6 +106,8 @@ def run_gui(args: argparse.Namespace) -> int:
     finally:
         if ctx.engine is not None:
             ctx.engine.stop()
+        if watcher is not None:
+            watcher.stop()
         ctx.tasks.wait()
         ctx.bridge.detach()
         if ctx.demo is not None:
@@ -146,7 +152,7 @@ def window_engine(ctx: AppContext, mode: str = "gui") -> Engine:
     """`mode`: which part of Shiftcast sends (gui, tray, demo), as the other senders see it."""
     from core.sending.engine import WINDOW_SEND_THREADS, Engine
 
-    engine = Engine(ctx.db, ctx.paths, send_threads=WINDOW_SEND_THREADS, app=mode)
+    engine = Engine(ctx.db, ctx.paths, send_threads=WINDOW_SEND_THREADS, app=mode, watch=False)  # run_gui watches
     ctx.bridge.attach(engine.events)
     return engine
 

@@ -1,13 +1,15 @@
 """Core events as Qt signals. Core calls plain callbacks on its own threads; these signals are
-emitted from there and Qt queues them to the UI thread. Bursts of delivery changes are coalesced
-so a sender draining thousands of rows costs the UI a few updates a second, not one per row."""
+emitted from there and Qt queues them to the UI thread. The database's events (core/store/events.py,
+this process's commits and other processes' alike) arrive with their payload; bursts of delivery
+changes are coalesced so a sender draining thousands of rows costs the UI a few updates a second,
+not one per row."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from core.sending.sender import SenderEvents
-from core.store import hooks
+from core.store import events as store_events
 from core.texts import Text, render
 from ui.common import i18n
 
@@ -16,13 +18,14 @@ COALESCE_MS = 200
 
 class CoreBridge(QObject):
     deliveries_changed = Signal(list)  # delivery ids, coalesced
-    shifts_changed = Signal()
+    shifts_changed = Signal(object)  # store_events.ShiftsChanged: which shifts (None: some, from elsewhere)
+    acknowledged = Signal(object)  # store_events.DeliveriesAcknowledged: teachers' 了解 taps
     alert = Signal(str, str)  # code, text in the interface's language
     hold_changed = Signal(object)  # reason or None
     settings_changed = Signal()
     _raw_changed = Signal(list)
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, events: store_events.Events, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._pending: set[int] = set()
         self._timer = QTimer(self)
@@ -31,8 +34,9 @@ class CoreBridge(QObject):
         self._timer.timeout.connect(self._flush)
         self._raw_changed.connect(self._collect)
         self._unhook = [
-            hooks.listen(hooks.SHIFTS_CHANGED, self.shifts_changed.emit),
-            hooks.listen(hooks.ENQUEUED, lambda: self._raw_changed.emit([])),
+            events.listen(store_events.ShiftsChanged, self.shifts_changed.emit),
+            events.listen(store_events.DeliveriesAcknowledged, self.acknowledged.emit),
+            events.listen(store_events.DeliveriesEnqueued, lambda _event: self._raw_changed.emit([])),
         ]
 
     def attach(self, events: SenderEvents) -> None:

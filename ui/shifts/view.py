@@ -18,7 +18,6 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, 
 
 from core.roster import rules
 from core.roster.month_grid import MonthSnapshot, ShiftItem, load_month, with_acknowledgements
-from core.store import hooks
 from ui.common.errors import show_error
 from ui.common.month_picker import default_month, month_title, shifted
 from ui.shell.context import AppContext
@@ -39,7 +38,6 @@ DEBOUNCE_MS = 150  # edits elsewhere arrive in bursts (an import, the sender); o
 class ShiftsView(QWidget):
     loaded = Signal()  # a month was shown (after every load)
     acknowledgements_shown = Signal()  # the shown shifts' 了解 marks were read again after a tap
-    _tapped = Signal()  # from the receiver's thread: a 了解 tap was recorded (queued to the UI thread)
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -127,10 +125,8 @@ class ShiftsView(QWidget):
         self.ctx.bridge.shifts_changed.connect(self._shifts_changed)
         self.ctx.bridge.settings_changed.connect(self._shifts_changed)  # a classroom added or renamed in Settings
         self.ctx.signals.roster_changed.connect(self._shifts_changed)
-        # A tap changes no shift, so no shifts_changed: it is heard from the store's hook.
-        self._tapped.connect(self._read_acknowledgements)
-        unlisten = hooks.listen(hooks.ACKNOWLEDGED, self._tapped.emit)
-        self.destroyed.connect(lambda _obj=None: unlisten())
+        # A tap changes no shift, so no shifts_changed: it is heard as its own event.
+        self.ctx.bridge.acknowledged.connect(self._read_acknowledgements)
 
     # ----- loading -----
 
