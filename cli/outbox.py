@@ -95,13 +95,10 @@ def cmd_sender(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 
         restore_if_pending(db)
     if args.until_idle:
-        from core.channels import email as email_channel
-        from core.channels.line import access_from_settings
         from core.sending.scheduler import Scheduler
         from core.sending.sender import Sender
 
-        sender = Sender(db, lambda: access_from_settings(db), paths=paths,
-                        email_access=lambda: email_channel.access_from_settings(db))
+        sender = Sender(db, paths=paths)
         Scheduler(db, wake_sender=sender.wake).run_plan()
         resume_collector()  # start-up ends here; a long drain must not keep its cycles
         drained = sender.run_until_idle()
@@ -194,13 +191,13 @@ def _stranded_for_credentials(db: Database, *, now: dt.datetime) -> list[Text]:
         try:
             connection = driver.connect(db)
         except Exception as exc:  # noqa: BLE001 - a missing keyring says what to do in its own message
-            reason = t("cli.credential.unreadable", what=_CREDENTIALS.get(channel.value, t("cli.credential.other")),
+            reason = t("cli.credential.unreadable", what=_CREDENTIALS.get(channel, t("cli.credential.other")),
                        detail=exc.text if isinstance(exc, ShiftcastError) else str(exc))
         else:
             if connection is not None:
                 connection.close()
                 continue
-            reason = _SET_UP_HINTS.get(channel.value, t("cli.not_set_up", channel=driver.title))
+            reason = _SET_UP_HINTS.get(channel, t("cli.not_set_up", channel=driver.title))
         lines.append(t("cli.stranded", count=count, channel=driver.title, reason=reason))
     return lines
 

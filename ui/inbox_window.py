@@ -46,7 +46,7 @@ from core.emulator import InboxMessage
 from core.emulator.simulate import Delivered, postback_actions
 from core.receiving import pairing
 from core.store.db import Database
-from core.store.models import Classroom, Teacher
+from core.store.models import Channel, Classroom, Teacher, TeacherContact
 from ui.context import AppContext
 from ui.image_viewer import ImageViewer
 
@@ -127,8 +127,9 @@ def load_mailboxes(db: Database, emulator: _Inboxes) -> list[Mailbox]:
         by_recipient.setdefault(item.recipient, []).append(received(item))
     ids = list(by_recipient)
     with db.read() as session:
-        teachers = {t.line_user_id: t.display_name
-                    for t in session.scalars(select(Teacher).where(Teacher.line_user_id.in_(ids)))}
+        teachers = {str(line.address): teacher.display_name for teacher, line in session.execute(
+            select(Teacher, TeacherContact).join(TeacherContact).where(
+                TeacherContact.channel == Channel.LINE, TeacherContact.address.in_(ids)))}
         groups = {c.line_group_id: c.name
                   for c in session.scalars(select(Classroom).where(Classroom.line_group_id.in_(ids)))}
     boxes = [Mailbox(rid, groups.get(rid) or teachers.get(rid) or rid, rid.startswith("C"),

@@ -19,7 +19,6 @@ from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication, QWidget
 from sqlalchemy import select
 
-from core.channels.line import access_from_settings
 from core.errors import ShiftcastError
 from core.planning import planner
 from core.publication import publish as publication
@@ -217,7 +216,7 @@ def send_demo_once(ctx: AppContext, *, now: Callable[[], dt.datetime] | None = N
                 except ShiftcastError as exc:
                     notes.append(f"{room.name}: {exc}")
         planner.plan(session, now=moment)
-    sender = Sender(ctx.db, lambda: access_from_settings(ctx.db), paths=ctx.paths, clock=now_fn)
+    sender = Sender(ctx.db, paths=ctx.paths, clock=now_fn)
     try:
         stats = sender.run_until_idle()
     finally:
