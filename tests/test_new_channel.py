@@ -4,7 +4,8 @@ The chat channel (tests/chat_channel.py) is one driver and one `register_channel
 teacher whose contact is a chat room gets a confirmed shift's reminder and, after the shift moves,
 the correction, through the real planner and the real sender (claim → check → build → send →
 record) into a real HTTP server on loopback; the Deliveries view names the channel by its driver's
-label. A teacher who ranks the chat room first and LINE second gets LINE when the room is gone.
+label. A teacher who ranks the chat room first and LINE second gets LINE when the room is gone. The
+teacher dialog offers the channel an address row and a consent tick from its driver.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.context import AppContext
 from ui.deliveries_model import RECIPIENT
 from ui.deliveries_view import DeliveriesView
+from ui.teachers_dialog import TeachersDialog
 
 DAY = dt.date(2026, 12, 1)  # the tests' clock is 09:00 in Tokyo that day (tests/conftest.py NOW)
 WAIT = 20_000  # ms; a wait ends as soon as its condition holds
@@ -139,3 +141,33 @@ def test_a_chat_room_that_is_gone_falls_back_to_the_teachers_next_channel(
     later = _deliveries(db)[2:]
     assert later == [(DeliveryKind.SHIFT_REMINDER, KEY, DeliveryStatus.CANCELED, UNREACHABLE),
                      (DeliveryKind.SHIFT_REMINDER, "line", DeliveryStatus.PENDING, None)]  # due at 14:00
+
+
+def test_the_teacher_dialog_offers_the_new_channel_from_its_driver(
+        qtbot, ctx: AppContext, db: Database, chat: ChatRoom) -> None:  # type: ignore[no-untyped-def]
+    dialog = TeachersDialog(ctx)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    settle(qtbot, ctx, timeout=WAIT)
+    dialog.add()
+    editor = dialog.edit_dialog
+    assert editor is not None and set(editor.others) == {KEY}  # LINE and e-mail keep their own rows
+    address, agreed = editor.others[KEY]
+    editor.name.setText("高橋")
+    editor.channel.setCurrentIndex(editor.channel.findData(KEY))
+    address.setText(chat.url)
+    assert "gets no messages" in editor.channel_hint.text()  # an address, but the teacher did not agree yet
+    agreed.setChecked(True)
+    assert "gets no messages" not in editor.channel_hint.text()
+    editor.accept()
+
+    def saved() -> bool:
+        with db.read() as s:
+            return any(t.name == "高橋" for t in rules.list_teachers(s))
+
+    qtbot.waitUntil(saved, timeout=WAIT)
+    with db.read() as s:
+        teacher = next(t for t in rules.list_teachers(s) if t.name == "高橋")
+        assert contacts.planned_for(teacher) == (KEY,)
+        assert contacts.address_on(teacher, KEY) == chat.url
+    qtbot.waitUntil(lambda: any(r.name == "高橋" and r.channel == KEY for r in dialog.records), timeout=WAIT)
