@@ -143,11 +143,6 @@ def address_on(teacher: Teacher, channel: str) -> str | None:
     return contact.address if contact is not None else None
 
 
-def agreed_on(teacher: Teacher, channel: str) -> bool:
-    contact = on(teacher.contacts, channel)
-    return contact is not None and contact.agreed_at is not None
-
-
 def eligible(teacher: Teacher, channel: str) -> bool:
     """A channel can be used for this teacher: active, not erased, with a usable contact on it."""
     contact = on(teacher.contacts, channel)
