@@ -77,7 +77,7 @@ class _Names:
         if d.teacher_id is not None and d.teacher_id in self.teachers:
             return self.teachers[d.teacher_id]
         if d.classroom_id is not None and d.classroom_id in self.rooms and d.kind == DeliveryKind.SHIFT_PUBLICATION \
-                and d.channel.value == "line":
+                and d.channel == "line":
             return f"{self.rooms[d.classroom_id][0]} (LINE group)"
         return None
 

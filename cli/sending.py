@@ -82,13 +82,11 @@ def cmd_sender(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 
 
 def _headless_sender(db: Database, paths: DataPaths) -> Sender:
-    """The sender `--until-idle` drains with: every channel's access read from the settings and keyring."""
-    from core.channels import email as email_channel
-    from core.channels.line import access_from_settings
+    """The sender `--until-idle` drains with: every registered channel, connected by its driver from the
+    settings and keyring."""
     from core.sending.sender import Sender
 
-    return Sender(db, lambda: access_from_settings(db), paths=paths,
-                  email_access=lambda: email_channel.access_from_settings(db))
+    return Sender(db, paths=paths)
 
 
 def _send_until_idle(db: Database, paths: DataPaths) -> int:
@@ -160,13 +158,13 @@ def _stranded_for_credentials(db: Database, *, now: dt.datetime) -> list[Text]:
         try:
             connection = driver.connect(db)
         except Exception as exc:  # noqa: BLE001 - a missing keyring says what to do in its own message
-            reason = t("cli.credential.unreadable", what=_CREDENTIALS.get(channel.value, t("cli.credential.other")),
+            reason = t("cli.credential.unreadable", what=_CREDENTIALS.get(channel, t("cli.credential.other")),
                        detail=exc.text if isinstance(exc, ShiftcastError) else str(exc))
         else:
             if connection is not None:
                 connection.close()
                 continue
-            reason = _SET_UP_HINTS.get(channel.value, t("cli.not_set_up", channel=driver.title))
+            reason = _SET_UP_HINTS.get(channel, t("cli.not_set_up", channel=driver.title))
         lines.append(t("cli.stranded", count=count, channel=driver.title, reason=reason))
     return lines
 

@@ -108,7 +108,7 @@ def dead_letters(count: int) -> Condition:
 
 def channel_held(channel: str, code: str) -> Condition:
     # The driver's words: each channel that can be held says what its hold means.
-    driver = registry.DRIVERS.get(Channel(channel))
+    driver = registry.DRIVERS.get(channel)
     held = driver.hold_title if driver is not None and driver.hold_key is not None else None
     title = (held if isinstance(held, Text) else t("text.plain", text=held) if held
              else t("alert.channel_held", channel=channel))
@@ -211,7 +211,7 @@ def read_facts(session: Session, *, now: dt.datetime) -> QueueFacts:
     for channel, driver in registry.DRIVERS.items():
         hold = driver.hold_key.read(session) if driver.hold_key is not None else None
         if hold is not None:
-            holds[channel.value] = hold.code
+            holds[channel] = hold.code
     quota_failed = session.scalar(select(func.max(Delivery.updated_at)).where(
         Delivery.channel == Channel.LINE, Delivery.status == DeliveryStatus.FAILED,
         Delivery.last_error_code == "QUOTA_EXHAUSTED"))

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from sqlalchemy.orm import Session
 
-from core.roster import rules
-from core.store.models import Classroom, Shift, ShiftStatus, Teacher
+from core.roster import channel_choice, contacts, rules
+from core.store.models import Channel, Classroom, Shift, ShiftStatus, Teacher, TeacherContact
 from core.store.paths import DataPaths, data_paths
 
 
@@ -21,6 +22,38 @@ def teacher(session: Session, name: str = "佐藤", n: int = 1, **kwargs: object
     kwargs.setdefault("line_user_id", f"U{n:032x}")
     kwargs.setdefault("line_opt_in", True)
     return rules.create_teacher(session, name=name, **kwargs)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Reach:
+    """A teacher's LINE and e-mail contacts under the names the teachers table once had, for assertions."""
+
+    line_user_id: str | None
+    email: str | None
+    line_opt_in: bool
+    email_opt_in: bool
+    line_opt_in_at: dt.datetime | None  # when they agreed on LINE themselves (a pairing code)
+    line_unreachable_at: dt.datetime | None
+    channel: str  # the word of their choice: line, email, both, line_fallback
+
+
+def reach(teacher: Teacher) -> Reach:
+    line = contacts.on(teacher.contacts, Channel.LINE)
+    fields = rules.contact_fields(teacher)
+    return Reach(
+        line_user_id=line.address if line else None,
+        email=contacts.address_on(teacher, Channel.EMAIL),
+        line_opt_in=bool(fields["line_opt_in"]),
+        email_opt_in=bool(fields["email_opt_in"]),
+        line_opt_in_at=line.agreed_at if line is not None and line.agreed_by_teacher else None,
+        line_unreachable_at=line.unreachable_since if line else None,
+        channel=channel_choice.of(teacher).word,
+    )
+
+
+def line(teacher: Teacher) -> TeacherContact:
+    """The teacher's LINE contact, to change it as LINE's answers would."""
+    return contacts.contact(teacher, Channel.LINE)
 
 
 def shift(

@@ -11,26 +11,28 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import pytest
 from sqlalchemy.orm import Session
 
 from core.channels import registry
-from core.channels.base import ChannelDriver, Outgoing, R
+from core.channels.base import AddressRule, Builder, CancelReasons, ChannelDriver, Outgoing, R
 from core.outbox.policy import ErrorCode, Outcome, SendResult, Verdict
+from core.roster.contacts import ContactView
 from core.sending import builders
 from core.store.db import Database
 from core.store.models import Channel, Delivery, DeliveryKind
 from core.store.paths import DataPaths
 from core.store.settings import HoldSetting
+from core.texts import t
 
 HOLD = HoldSetting("fake.hold", "the fake channel's hold")
 ANSWERS = {"ok": 200, "busy": 503, "wrong": 400}
 
 
 class FakeConnection:
-    def __init__(self, channel: Channel, fingerprint: str, refused: set[str]) -> None:
+    def __init__(self, channel: str, fingerprint: str, refused: set[str]) -> None:
         self.channel = channel
         self.fingerprint: str | None = fingerprint
         self._refused = refused
@@ -57,8 +59,13 @@ class FakeConnection:
 
 class FakeDriver:
     def __init__(self, channel: Channel, *, batch: int | None, retry_keys: bool) -> None:
-        self.channel = channel
+        self.key: str = channel
+        self.label = t("text.plain", text="Fake")
         self.title = "Fake"
+        self.address: AddressRule | None = None  # it stands in for a channel as the sender sees it; no teacher types an address
+        self.needs_consent = False
+        self.builders: Mapping[DeliveryKind, Builder] = {}  # its alert builder is put in core/sending/builders.py's table
+        self.cancel_reasons: CancelReasons | None = None
         self.batch = batch
         self.hold_key: HoldSetting | None = HOLD
         self.hold_title = "The fake server refused us"
@@ -67,8 +74,11 @@ class FakeDriver:
         self.refused: set[str] = set()  # credentials its server refuses
         self.connections: list[FakeConnection] = []
 
+    def recipient(self, contact: ContactView) -> str | None:
+        return contact.address
+
     def connect(self, db: Database) -> FakeConnection:
-        connection = FakeConnection(self.channel, self.fingerprint, self.refused)
+        connection = FakeConnection(self.key, self.fingerprint, self.refused)
         self.connections.append(connection)
         return connection
 

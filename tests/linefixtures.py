@@ -60,12 +60,13 @@ def make_reminders(db: Database, count: int, *, now: dt.datetime, start_in: dt.t
             day = local.date() + dt.timedelta(days=n // 50)  # spread so one teacher has one shift a day
             shift = f.shift(s, room, teacher, day, "16:00", "21:00", now=now, status=ShiftStatus.CONFIRMED)
             if emulator is not None:
-                assert teacher.line_user_id is not None and teacher.name is not None
-                emulator.add_user(teacher.line_user_id, teacher.name)
+                line_user_id = f.reach(teacher).line_user_id
+                assert line_user_id is not None and teacher.name is not None
+                emulator.add_user(line_user_id, teacher.name)
             delivery_id, _ = queue.enqueue(
                 s, kind=DeliveryKind.SHIFT_REMINDER,
                 dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version),
-                due_at=now, now=now, recipient=teacher.line_user_id, teacher_id=teacher.id,
+                due_at=now, now=now, recipient=f.reach(teacher).line_user_id, teacher_id=teacher.id,
                 classroom_id=room.id, shift_id=shift.id, shift_version=shift.version,
             )
             ids.append(delivery_id)

@@ -9,7 +9,6 @@ import datetime as dt
 from sqlalchemy import select
 
 from core import alerts
-from core.channels.line import access_from_settings
 from core.emulator import FaultPlan, LineEmulator
 from core.outbox import deliveries, queue
 from core.outbox.policy import BackoffPolicy
@@ -47,7 +46,7 @@ def test_one_webhook_post_per_incident(db: Database, line_ready: LineEmulator, w
     ids = make_reminders(db, 5, now=clock.now, emulator=line_ready, start_in=dt.timedelta(days=5))
     line_ready.set_faults(FaultPlan(fail_next=1000))
     seen: list[str] = []
-    sender = Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), config=FAST, clock=clock,
+    sender = Sender(db, paths=f.home_paths(), config=FAST, clock=clock,
                     events=SenderEvents(alert=[lambda code, _t: seen.append(code)]))
     scheduler = Scheduler(db, wake_sender=sender.wake, clock=clock, sending_since=lambda: now)
     _kill_with_retries(sender, clock)
@@ -90,7 +89,7 @@ def test_a_refused_webhook_fails_its_notification_without_retrying(db: Database,
         keys.ALERTS_WEBHOOK_URL.write(s, webhook.url)
         opened = alerts.open_incident(s, alerts.quota_exhausted(), now=now)
         assert opened is not None
-    Sender(db, lambda: None, paths=f.home_paths(), config=FAST, clock=clock).run_until_idle()
+    Sender(db, connect={"line": None}, paths=f.home_paths(), config=FAST, clock=clock).run_until_idle()
     with db.read() as s:
         [note] = s.scalars(select(Delivery).where(Delivery.alert_id == opened.id)).all()
     assert (note.status, note.last_error_code, note.dead_lettered_at) == (DeliveryStatus.FAILED, "WEBHOOK_4XX", None)
@@ -104,7 +103,7 @@ def make_reminders_for_later(db: Database, clock: FakeClock) -> list[int]:
         delivery_id, _ = queue.enqueue(
             s, kind=DeliveryKind.SHIFT_REMINDER,
             dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version),
-            due_at=clock.now, now=clock.now, recipient=teacher.line_user_id, teacher_id=teacher.id,
+            due_at=clock.now, now=clock.now, recipient=f.reach(teacher).line_user_id, teacher_id=teacher.id,
             classroom_id=room.id, shift_id=shift.id, shift_version=shift.version)
     return [delivery_id]
 

@@ -53,8 +53,9 @@ def _shifts_due_now(db: Database, emulator: LineEmulator) -> int:
         room = f.classroom(s, "本校", timezone="UTC", quiet_hours=None, reminder_lead_minutes=240)
         for n, status in ((1, ShiftStatus.CONFIRMED), (2, ShiftStatus.DRAFT)):
             teacher = f.teacher(s, f"講師{n}", n)
-            assert teacher.line_user_id is not None and teacher.name is not None
-            emulator.add_user(teacher.line_user_id, teacher.name)
+            line_user_id = f.reach(teacher).line_user_id
+            assert line_user_id is not None and teacher.name is not None
+            emulator.add_user(line_user_id, teacher.name)
             f.shift(s, room, teacher, start.date(), start.strftime("%H:%M"), end.strftime("%H:%M"), now=now,
                     status=status)
     return start.year * 100 + start.month

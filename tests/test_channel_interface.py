@@ -41,8 +41,8 @@ def _enqueue(db: Database, channel: Channel, recipients: list[str], now: dt.date
 
 def _sender(db: Database, driver: FakeDriver, clock: FakeClock, events: SenderEvents | None = None) -> Sender:
     # The fake connects as its driver says, whichever channel it stands in for.
-    return Sender(db, lambda: None, paths=f.home_paths(), config=CONFIG, clock=clock, events=events,
-                  connect={driver.channel: partial(driver.connect, db)})
+    return Sender(db, paths=f.home_paths(), config=CONFIG, clock=clock, events=events,
+                  connect={"line": None} | {driver.key: partial(driver.connect, db)})
 
 
 def _rows(db: Database, ids: list[int]) -> list[Delivery]:
@@ -118,4 +118,4 @@ def test_a_refusal_holds_any_channel_by_its_own_key_until_its_credentials_change
 
 def test_every_channel_has_a_driver_that_names_it() -> None:
     assert set(registry.DRIVERS) == set(Channel)
-    assert all(channel is driver.channel for channel, driver in registry.DRIVERS.items())
+    assert all(channel == driver.key for channel, driver in registry.DRIVERS.items())

@@ -15,7 +15,6 @@ from core.roster import channel_choice, csv_files, rules
 from core.store.db import Database
 from core.store.models import (
     Channel,
-    ChannelChoice,
     Delivery,
     DeliveryKind,
     DeliveryStatus,
@@ -27,7 +26,7 @@ from tests import factories as f
 DAY = dt.date(2026, 12, 10)
 
 
-def _teacher(s, name: str, n: int, choice: ChannelChoice, **kwargs: object):  # type: ignore[no-untyped-def]
+def _teacher(s, name: str, n: int, choice: channel_choice.Choice, **kwargs: object):  # type: ignore[no-untyped-def]
     kwargs.setdefault("email", f"t{n}@example.com")
     kwargs.setdefault("email_opt_in", True)
     return f.teacher(s, name, n, channel=choice, **kwargs)
@@ -39,10 +38,10 @@ def _rows(db: Database) -> list[Delivery]:
 
 
 @pytest.mark.parametrize("choice,expected", [
-    (ChannelChoice.LINE, ["line"]), (ChannelChoice.EMAIL, ["email"]), (ChannelChoice.BOTH, ["line", "email"]),
-    (ChannelChoice.LINE_FALLBACK, ["line"]),
+    (channel_choice.LINE, ["line"]), (channel_choice.EMAIL, ["email"]), (channel_choice.BOTH, ["line", "email"]),
+    (channel_choice.LINE_FALLBACK, ["line"]),
 ])
-def test_reminders_are_planned_per_chosen_channel(db: Database, now: dt.datetime, choice: ChannelChoice,
+def test_reminders_are_planned_per_chosen_channel(db: Database, now: dt.datetime, choice: channel_choice.Choice,
                                                   expected: list[str]) -> None:
     with db.write() as s:
         room = f.classroom(s)
@@ -51,7 +50,7 @@ def test_reminders_are_planned_per_chosen_channel(db: Database, now: dt.datetime
         plan(s, now=now)
         plan(s, now=now)  # idempotent per channel
     rows = _rows(db)
-    assert [d.channel.value for d in rows] == expected
+    assert [d.channel for d in rows] == expected
     assert {d.recipient for d in rows if d.channel == Channel.EMAIL} <= {"t1@example.com"}
     assert all(d.dedup_key.endswith(":email") == (d.channel == Channel.EMAIL) for d in rows)
 
@@ -59,12 +58,12 @@ def test_reminders_are_planned_per_chosen_channel(db: Database, now: dt.datetime
 def test_consent_wins_over_choice(db: Database, now: dt.datetime) -> None:
     with db.write() as s:
         room = f.classroom(s)
-        no_mail = _teacher(s, "佐藤", 1, ChannelChoice.BOTH, email_opt_in=False)
-        no_line = _teacher(s, "鈴木", 2, ChannelChoice.LINE_FALLBACK, line_opt_in=False)
+        no_mail = _teacher(s, "佐藤", 1, channel_choice.BOTH, email_opt_in=False)
+        no_line = _teacher(s, "鈴木", 2, channel_choice.LINE_FALLBACK, line_opt_in=False)
         f.shift(s, room, no_mail, DAY, now=now, status=ShiftStatus.CONFIRMED)
         f.shift(s, room, no_line, DAY, now=now, status=ShiftStatus.CONFIRMED)
         plan(s, now=now)
-    assert sorted((d.teacher_id, d.channel.value, d.linked_delivery_id) for d in _rows(db)) == [
+    assert sorted((d.teacher_id, d.channel, d.linked_delivery_id) for d in _rows(db)) == [
         (no_mail.id, "line", None), (no_line.id, "email", None)]
 
 
@@ -72,8 +71,8 @@ def test_unreachable_fallback_teacher_gets_email_linked_to_a_canceled_line_deliv
                                                                                     now: dt.datetime) -> None:
     with db.write() as s:
         room = f.classroom(s)
-        teacher = _teacher(s, "佐藤", 1, ChannelChoice.LINE_FALLBACK)
-        teacher.line_unreachable_at = now
+        teacher = _teacher(s, "佐藤", 1, channel_choice.LINE_FALLBACK)
+        f.line(teacher).unreachable_since = now
         f.shift(s, room, teacher, DAY, now=now, status=ShiftStatus.CONFIRMED)
         report = plan(s, now=now)
         plan(s, now=now)
@@ -87,18 +86,18 @@ def test_unreachable_fallback_teacher_gets_email_linked_to_a_canceled_line_deliv
 
 def test_a_new_line_id_forgets_unreachability(db: Database, now: dt.datetime) -> None:
     with db.write() as s:
-        teacher = _teacher(s, "佐藤", 1, ChannelChoice.LINE_FALLBACK)
-        teacher.line_unreachable_at = now
+        teacher = _teacher(s, "佐藤", 1, channel_choice.LINE_FALLBACK)
+        f.line(teacher).unreachable_since = now
         rules.update_teacher(s, teacher.id, email="new@example.com")
-        assert teacher.line_unreachable_at == now
+        assert f.reach(teacher).line_unreachable_at == now
         rules.update_teacher(s, teacher.id, line_user_id="U" + "f" * 32)
-        assert teacher.line_unreachable_at is None
+        assert f.reach(teacher).line_unreachable_at is None
 
 
 def test_channel_words() -> None:
-    assert channel_choice.parse("メール") is ChannelChoice.EMAIL
-    assert channel_choice.parse(" Fallback ") is ChannelChoice.LINE_FALLBACK
-    assert channel_choice.parse("") is ChannelChoice.LINE
+    assert channel_choice.parse("メール") is channel_choice.EMAIL
+    assert channel_choice.parse(" Fallback ") is channel_choice.LINE_FALLBACK
+    assert channel_choice.parse("") is channel_choice.LINE
     with pytest.raises(ValidationError):
         channel_choice.parse("fax")
 
@@ -109,10 +108,10 @@ def test_csv_channel_column_is_optional_and_round_trips(db: Database) -> None:
             f"鈴木,U{2:032x},b@example.com,yes,yes,\n").encode()
     with db.write() as s:
         csv_files.import_teachers(s, data)
-        assert [t.channel for t in rules.list_teachers(s)] == [ChannelChoice.BOTH, ChannelChoice.LINE]
+        assert [channel_choice.of(t) for t in rules.list_teachers(s)] == [channel_choice.BOTH, channel_choice.LINE]
         # Without the column an update keeps the choice.
         csv_files.import_teachers(s, "name,email\n佐藤,c@example.com\n".encode())
-        assert rules.teacher_by_name(s, "佐藤").channel is ChannelChoice.BOTH
+        assert channel_choice.of(rules.teacher_by_name(s, "佐藤")) == channel_choice.BOTH
         exported = csv_files.export_teachers(s)
     assert exported.splitlines()[0].endswith(",channel") and ",both" in exported
     with db.write() as s, pytest.raises(csv_files.CsvImportError, match="line 2: channel must be"):
@@ -123,13 +122,13 @@ def test_publication_email_goes_to_each_teacher_of_the_month_once(db: Database, 
     with db.write() as s:
         room = f.classroom(s, line_group_id="C" + "1" * 32)
         other_room = f.classroom(s, "分校")
-        by_mail = _teacher(s, "佐藤", 1, ChannelChoice.EMAIL)
-        both = _teacher(s, "鈴木", 2, ChannelChoice.BOTH)
-        line_only = _teacher(s, "高橋", 3, ChannelChoice.LINE)
-        fallback_ok = _teacher(s, "田中", 4, ChannelChoice.LINE_FALLBACK)
-        fallback_gone = _teacher(s, "伊藤", 5, ChannelChoice.LINE_FALLBACK)
-        fallback_gone.line_unreachable_at = now
-        elsewhere = _teacher(s, "渡辺", 6, ChannelChoice.EMAIL)
+        by_mail = _teacher(s, "佐藤", 1, channel_choice.EMAIL)
+        both = _teacher(s, "鈴木", 2, channel_choice.BOTH)
+        line_only = _teacher(s, "高橋", 3, channel_choice.LINE)
+        fallback_ok = _teacher(s, "田中", 4, channel_choice.LINE_FALLBACK)
+        fallback_gone = _teacher(s, "伊藤", 5, channel_choice.LINE_FALLBACK)
+        f.line(fallback_gone).unreachable_since = now
+        elsewhere = _teacher(s, "渡辺", 6, channel_choice.EMAIL)
         for t in (by_mail, both, line_only, fallback_ok, fallback_gone):
             f.shift(s, room, t, DAY, now=now)
         f.shift(s, other_room, elsewhere, DAY, now=now)
@@ -154,10 +153,10 @@ def test_the_minute_sweep_falls_back_for_failures_nobody_followed_up(db: Databas
 
     with db.write() as s:
         room = f.classroom(s)
-        gone = _teacher(s, "佐藤", 1, ChannelChoice.LINE_FALLBACK)
-        bad_message = _teacher(s, "鈴木", 2, ChannelChoice.LINE_FALLBACK)
-        line_only = _teacher(s, "高橋", 3, ChannelChoice.LINE)
-        wrong_id = _teacher(s, "伊藤", 4, ChannelChoice.LINE_FALLBACK)
+        gone = _teacher(s, "佐藤", 1, channel_choice.LINE_FALLBACK)
+        bad_message = _teacher(s, "鈴木", 2, channel_choice.LINE_FALLBACK)
+        line_only = _teacher(s, "高橋", 3, channel_choice.LINE)
+        wrong_id = _teacher(s, "伊藤", 4, channel_choice.LINE_FALLBACK)
         # The sweep goes by the recorded flag, not by the words of the message.
         for teacher, code, message, at_recipient in (
                 (gone, "LINE_404", "HTTP 404: Not found", True),
@@ -168,7 +167,7 @@ def test_the_minute_sweep_falls_back_for_failures_nobody_followed_up(db: Databas
             delivery_id, _ = queue.enqueue(
                 s, kind=DeliveryKind.SHIFT_REMINDER,
                 dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version), due_at=now,
-                now=now, recipient=teacher.line_user_id, teacher_id=teacher.id, classroom_id=room.id,
+                now=now, recipient=f.reach(teacher).line_user_id, teacher_id=teacher.id, classroom_id=room.id,
                 shift_id=shift.id, shift_version=shift.version)
             queue.transition(s, delivery_id, expected=[DeliveryStatus.QUEUED], now=now,
                               status=DeliveryStatus.FAILED, last_error_code=code, last_error_message=message,
@@ -193,16 +192,16 @@ def test_after_a_line_failure(db: Database, now: dt.datetime, code: str, at_reci
 
     with db.write() as s:
         room = f.classroom(s)
-        teacher = _teacher(s, "佐藤", 1, ChannelChoice.LINE_FALLBACK)
+        teacher = _teacher(s, "佐藤", 1, channel_choice.LINE_FALLBACK)
         shift = f.shift(s, room, teacher, DAY, now=now, status=ShiftStatus.CONFIRMED)
         line_id, _ = queue.enqueue(
             s, kind=DeliveryKind.SHIFT_REMINDER,
             dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version), due_at=now,
-            now=now, recipient=teacher.line_user_id, teacher_id=teacher.id, classroom_id=room.id,
+            now=now, recipient=f.reach(teacher).line_user_id, teacher_id=teacher.id, classroom_id=room.id,
             shift_id=shift.id, shift_version=shift.version)
         created = fallback.after_failure(s, line_id, code=code, at_recipient=at_recipient, dead=code == "LINE_5XX",
                                          now=now)
-        assert (teacher.line_unreachable_at is not None) == unreachable
+        assert (f.reach(teacher).line_unreachable_at is not None) == unreachable
         assert bool(created) == emailed
         if created:
             assert s.get(Delivery, created[0]).linked_delivery_id == line_id

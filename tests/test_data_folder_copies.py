@@ -18,7 +18,6 @@ import pytest
 from sqlalchemy import select
 
 from core import alerts
-from core.channels.line import access_from_settings
 from core.emulator import LineEmulator
 from core.planning import planner
 from core.publication import publish
@@ -150,9 +149,9 @@ def test_copies_that_planned_apart_send_each_reminder_once(db: Database, paths: 
             for teacher in later:
                 f.shift(s, room, teacher, day, start, end, now=now, status=ShiftStatus.CONFIRMED)
             for teacher in [first, *later]:
-                assert teacher.line_user_id is not None
-                emu.add_user(teacher.line_user_id, teacher.name)
-            first_id = first.line_user_id
+                assert f.reach(teacher).line_user_id is not None
+                emu.add_user(f.reach(teacher).line_user_id, teacher.name)
+            first_id = f.reach(first).line_user_id
         db.dispose()
         copy = tmp_path / "copied-home"
         shutil.copytree(paths.home, copy, symlinks=True)  # before either plans
@@ -209,10 +208,10 @@ def test_copies_that_each_made_a_shift_under_one_id_send_both(db: Database, path
             teachers = [f.teacher(s, f"講師{n:05d}", n) for n in range(TEACHERS)]
             for teacher in teachers:
                 f.shift(s, room, teacher, day, start, end, now=now, status=ShiftStatus.CONFIRMED)
-                assert teacher.line_user_id is not None
-                emu.add_user(teacher.line_user_id, teacher.name)
+                assert f.reach(teacher).line_user_id is not None
+                emu.add_user(f.reach(teacher).line_user_id, teacher.name)
             assert len(planner.plan(s, now=now).created) == TEACHERS
-            name, line_id = teachers[0].name, teachers[0].line_user_id
+            name, line_id = teachers[0].name, f.reach(teachers[0]).line_user_id
             assert name is not None
         db.dispose()
         copy = tmp_path / "copied-home"
@@ -263,9 +262,9 @@ def test_every_kind_sent_on_line_names_its_subjects_uid(db: Database, paths: Dat
         with db.write() as s:
             room = f.classroom(s, "本校", timezone=zone, quiet_hours=None, line_group_id=GROUP)
             teacher = f.teacher(s, "講師00001", 1)
-            assert teacher.line_user_id is not None
-            emu.add_user(teacher.line_user_id, teacher.name)
-            emu.add_group(GROUP, "本校 講師", [teacher.line_user_id])
+            assert f.reach(teacher).line_user_id is not None
+            emu.add_user(f.reach(teacher).line_user_id, teacher.name)
+            emu.add_group(GROUP, "本校 講師", [f.reach(teacher).line_user_id])
             day, start = _wall(now + dt.timedelta(minutes=60), zone)
             _, end = _wall(now + dt.timedelta(minutes=120), zone)
             shift = f.shift(s, room, teacher, day, start, end, now=now, status=ShiftStatus.CONFIRMED)
@@ -341,7 +340,7 @@ def test_every_database_gets_its_own_identity_and_an_upgrade_gives_an_old_one_on
 
 
 def _send_as(db: Database, home: Path, machine: identity.Machine, clock: FakeClock) -> None:
-    sender = Sender(db, lambda: access_from_settings(db), paths=data_paths(home), config=SenderConfig(concurrency=2),
+    sender = Sender(db, paths=data_paths(home), config=SenderConfig(concurrency=2),
                     clock=clock, machine=machine)
     try:
         sender.run_until_idle()

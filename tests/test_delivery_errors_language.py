@@ -16,7 +16,6 @@ from PySide6.QtCore import Qt
 import main
 from core.channels import email as email_channel
 from core.channels.base import Outgoing
-from core.channels.line import access_from_settings
 from core.emulator import LineEmulator
 from core.outbox import deliveries
 from core.outbox.deliveries import DeliveryFilter
@@ -56,8 +55,8 @@ def _no_password_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _send(db: Database, clock: FakeClock, *, email: bool = False) -> None:
-    sender = Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), config=FAST, clock=clock,
-                    email_access=(lambda: email_channel.access_from_settings(db)) if email else None)
+    sender = Sender(db, paths=f.home_paths(), config=FAST, clock=clock,
+                    connect={} if email else {"email": None})
     try:
         sender.run_until_idle()
     finally:

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import QPushButton
 from sqlalchemy import select
 
 from core.app import demo as demo_data
-from core.channels.line import access_from_settings
 from core.emulator.simulate import postback_actions
 from core.messages import ack
 from core.outbox.policy import BackoffPolicy
@@ -48,7 +47,7 @@ def _send_due_reminders(db: Database, now: dt.datetime) -> None:
     """The planner and the sender, as the demo's engine runs them: the shifts starting soon get their reminders."""
     with db.write() as s:
         plan(s, now=now)
-    sender = Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), config=FAST, clock=FakeClock(now))
+    sender = Sender(db, paths=f.home_paths(), config=FAST, clock=FakeClock(now))
     try:
         sender.run_until_idle()
     finally:
@@ -130,7 +129,7 @@ def test_send_the_code_in_the_inbox_pairs_the_teacher(qtbot, ctx: AppContext, db
     assert len(buttons) == len(demo_data.NEW_TEACHERS)
     with db.read() as s:
         kobayashi = s.scalars(select(Teacher).where(Teacher.name == demo_data.NEW_TEACHERS[0])).one()
-        assert kobayashi.line_user_id is None and not kobayashi.line_opt_in
+        assert f.reach(kobayashi).line_user_id is None and not f.reach(kobayashi).line_opt_in
         teacher_id = kobayashi.id
 
     [button] = [b for b in buttons if demo_data.NEW_TEACHERS[0] in b.toolTip()]
@@ -139,13 +138,13 @@ def test_send_the_code_in_the_inbox_pairs_the_teacher(qtbot, ctx: AppContext, db
     def paired() -> bool:
         with db.read() as s:
             teacher = s.get(Teacher, teacher_id)
-            return teacher is not None and teacher.line_opt_in_at is not None
+            return teacher is not None and f.reach(teacher).line_opt_in_at is not None
 
     qtbot.waitUntil(paired, timeout=10_000)
     with db.read() as s:
         teacher = s.get(Teacher, teacher_id)
-        assert teacher is not None and teacher.line_user_id == demo_data.new_user_id_for(teacher_id)
-        assert teacher.line_opt_in
+        assert teacher is not None and f.reach(teacher).line_user_id == demo_data.new_user_id_for(teacher_id)
+        assert f.reach(teacher).line_opt_in
     # The account's reply reaches the inbox, and the teacher leaves the list of those not on LINE yet.
     qtbot.waitUntil(lambda: len(window.unpaired_box.findChildren(QPushButton, "sendCode")) == 1, timeout=10_000)
     # The reply goes out after the pairing committed, on the receiver's thread: wait for it to arrive.

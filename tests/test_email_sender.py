@@ -11,7 +11,6 @@ from sqlalchemy import select
 from core import alerts
 from core.channels import email as email_channel
 from core.channels.email_draft import message_id
-from core.channels.line import access_from_settings
 from core.messages import email_text
 from core.outbox import deliveries
 from core.outbox.policy import BackoffPolicy, shown_error
@@ -19,13 +18,13 @@ from core.planning import mailed_publication
 from core.planning.planner import plan
 from core.publication import publish as publication
 from core.publication.image_store import ImageStore
+from core.roster import channel_choice
 from core.sending.sender import Sender, SenderConfig, SenderEvents
 from core.store import setting_keys as keys
 from core.store import settings
 from core.store.db import Database
 from core.store.models import (
     Channel,
-    ChannelChoice,
     Delivery,
     DeliveryKind,
     DeliveryStatus,
@@ -61,7 +60,7 @@ def clock(now: dt.datetime) -> FakeClock:
 
 def _sender(db: Database, clock: FakeClock, events: SenderEvents | None = None, *,
             config: SenderConfig = FAST) -> Sender:
-    return Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), email_access=lambda: email_channel.access_from_settings(db),
+    return Sender(db, paths=f.home_paths(),
                   config=config, clock=clock, events=events)
 
 
@@ -71,7 +70,7 @@ def _email_teachers(db: Database, now: dt.datetime, count: int, *, language: str
         room = f.classroom(s, "本校" if language == "ja" else "Main", language=language)
         for n in range(1, count + 1):
             teacher = f.teacher(s, f"講師{n:03d}", n, email=f"t{n}@example.com", email_opt_in=True,
-                                channel=ChannelChoice.EMAIL)
+                                channel=channel_choice.EMAIL)
             f.shift(s, room, teacher, DAY + dt.timedelta(days=n // 50), "16:00", "21:00", now=now,
                     status=ShiftStatus.CONFIRMED, note="鍵当番" if n == 1 else "")
         plan(s, now=now)
@@ -188,7 +187,7 @@ def test_publication_to_200_teachers_is_one_connection_with_image_and_pdf(
         room = f.classroom(s, line_group_id="C" + "1" * 32)
         for n in range(1, 201):
             teacher = f.teacher(s, f"講師{n:03d}", n, email=f"t{n}@example.com", email_opt_in=True,
-                                channel=ChannelChoice.BOTH if n % 2 else ChannelChoice.EMAIL)
+                                channel=channel_choice.BOTH if n % 2 else channel_choice.EMAIL)
             f.shift(s, room, teacher, dt.date(2026, 12, 1 + n % 28), "16:00", "21:00", now=clock.now)
         done = publication.publish(s, room.id, 2026, 12, now=clock.now, store=ImageStore(paths.images))
         pub = s.get(Publication, done.publication_id)

@@ -14,17 +14,16 @@ from sqlalchemy import select
 from core.channels import email as email_channel
 from core.channels import line_reach
 from core.channels.base import Outgoing
-from core.channels.line import access_from_settings
 from core.emulator import LineEmulator
 from core.outbox.policy import BackoffPolicy
 from core.planning import fallback
 from core.planning.planner import plan
+from core.roster import channel_choice
 from core.sending import line_builders
 from core.sending.sender import Sender, SenderConfig
 from core.store.db import Database
 from core.store.models import (
     Channel,
-    ChannelChoice,
     Delivery,
     DeliveryStatus,
     ShiftStatus,
@@ -45,7 +44,7 @@ def _no_password_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _sender(db: Database, clock: FakeClock) -> Sender:
-    return Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), email_access=lambda: email_channel.access_from_settings(db),
+    return Sender(db, paths=f.home_paths(),
                   config=FAST, clock=clock)
 
 
@@ -53,7 +52,7 @@ def _fallback_teacher(db: Database, now: dt.datetime, line_id: str = UNKNOWN) ->
     with db.write() as s:
         room = f.classroom(s)
         teacher = f.teacher(s, "佐藤", 1, line_user_id=line_id, email="sato@example.com", email_opt_in=True,
-                            channel=ChannelChoice.LINE_FALLBACK)
+                            channel=channel_choice.LINE_FALLBACK)
         shift = f.shift(s, room, teacher, dt.date(2026, 12, 3), now=now, status=ShiftStatus.CONFIRMED)
         return teacher.id, shift.id
 
@@ -131,7 +130,7 @@ def test_a_400_about_the_message_does_not_mark_the_teacher_unreachable(
     assert (line.status, line.last_error_code) == (DeliveryStatus.FAILED, "LINE_400")
     assert line.last_error_at_recipient is False
     with db.read() as s:
-        assert s.get(Teacher, teacher_id).line_unreachable_at is None
+        assert f.reach(s.get(Teacher, teacher_id)).line_unreachable_at is None
     assert starttls_server.recorder.received == []
 
 
@@ -152,7 +151,7 @@ def test_a_400_at_the_recipient_marks_the_teacher_unreachable_and_sends_the_emai
     assert (line.status, line.last_error_code, line.last_error_at_recipient) == (DeliveryStatus.FAILED, "LINE_400", True)
     assert (email.channel, email.status, email.linked_delivery_id) == (Channel.EMAIL, DeliveryStatus.SENT, line.id)
     with db.read() as s:
-        assert s.get(Teacher, teacher_id).line_unreachable_at is not None
+        assert f.reach(s.get(Teacher, teacher_id)).line_unreachable_at is not None
     assert len(starttls_server.recorder.received) == 1
 
 
@@ -191,4 +190,4 @@ def test_retries_running_out_on_line_fall_back_without_blaming_the_teacher(
     assert line.dead_lettered_at is not None and email.linked_delivery_id == line.id
     assert email.status == DeliveryStatus.SENT and len(starttls_server.recorder.received) == 1
     with db.read() as s:
-        assert s.get(Teacher, teacher_id).line_unreachable_at is None
+        assert f.reach(s.get(Teacher, teacher_id)).line_unreachable_at is None

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select, text
 
-from core.channels.line import LineApiError, LineClient, access_from_settings
+from core.channels.line import LineApiError, LineClient
 from core.emulator import LineEmulator
 from core.emulator.simulate import postback_actions
 from core.messages import ack
@@ -64,7 +64,7 @@ def send(db: Database, clock: FakeClock) -> Iterator[Any]:
     made: list[Sender] = []
 
     def run() -> None:
-        sender = Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), config=FAST, clock=clock)
+        sender = Sender(db, paths=f.home_paths(), config=FAST, clock=clock)
         made.append(sender)
         sender.run_until_idle()
 

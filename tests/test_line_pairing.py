@@ -234,7 +234,7 @@ def test_pairing_codes_bind_three_teachers_with_their_consent_time_and_a_reply(
         for teacher_id in ids:
             teacher = s.get(Teacher, teacher_id)
             assert teacher is not None
-            assert (teacher.line_user_id, teacher.line_opt_in, teacher.line_opt_in_at) == (
+            assert (f.reach(teacher).line_user_id, f.reach(teacher).line_opt_in, f.reach(teacher).line_opt_in_at) == (
                 user_of[teacher_id], True, sent_at[teacher_id])
         assert all(row.used_at is not None for row in s.scalars(select(PairingCode)))
         progress = pairing_progress(s, clock.now)
@@ -257,7 +257,7 @@ def test_replies_follow_the_classroom_language(db: Database, line: LineEmulator,
 
 def _snapshot(db: Database) -> list[tuple[object, ...]]:
     with db.read() as s:
-        teachers = [(t.id, t.line_user_id, t.line_opt_in, t.line_opt_in_at) for t in s.scalars(select(Teacher))]
+        teachers = [(t.id, f.reach(t).line_user_id, f.reach(t).line_opt_in, f.reach(t).line_opt_in_at) for t in s.scalars(select(Teacher))]
         codes = [(c.id, c.used_at, c.used_by) for c in s.scalars(select(PairingCode))]
     return [*teachers, *codes]
 
@@ -285,7 +285,7 @@ def test_an_expired_a_reused_and_a_wrong_code_change_nothing_and_get_a_polite_re
     assert [_replies(line, user_id(n)) for n in (22, 23, 24, 25)] == [[wrong], [wrong], [wrong], []]
     with db.read() as s:
         late = s.get(Teacher, late_id)
-        assert late is not None and (late.line_user_id, late.line_opt_in) == (None, False)
+        assert late is not None and (f.reach(late).line_user_id, f.reach(late).line_opt_in) == (None, False)
 
 
 def test_a_code_from_the_line_account_of_another_teacher_changes_nothing(
@@ -349,7 +349,7 @@ def _wrong_codes(n: int) -> list[str]:
 
 def _bound(db: Database) -> list[str | None]:
     with db.read() as s:
-        return [t.line_user_id for t in s.scalars(select(Teacher).order_by(Teacher.id))]
+        return [f.reach(t).line_user_id for t in s.scalars(select(Teacher).order_by(Teacher.id))]
 
 
 def _pairing_alerts(db: Database) -> list[tuple[AlertKind, bool]]:
@@ -403,7 +403,7 @@ def test_a_stranger_is_ignored_for_an_hour_after_five_wrong_codes_even_across_a_
     assert _replies(line, stranger)[-1] == PAIRED_JA
     with db.write() as s:
         alerts.evaluate(s, now=clock.now, running_since=None)
-        assert s.get(Teacher, teacher_id).line_opt_in  # type: ignore[union-attr]
+        assert f.reach(s.get(Teacher, teacher_id)).line_opt_in  # type: ignore[union-attr]
     assert _pairing_alerts(db) == [(AlertKind.PAIRING_LOCKOUT, False)]  # one incident, cleared after the hour
 
 
@@ -440,7 +440,7 @@ def test_wrong_codes_from_many_strangers_pause_pairing_for_everyone_for_an_hour(
     with db.write() as s:
         alerts.evaluate(s, now=clock.now, running_since=None)
         assert pairing_limits.notices(s, clock.now) == []
-        assert s.get(Teacher, teacher_id).line_opt_in  # type: ignore[union-attr]
+        assert f.reach(s.get(Teacher, teacher_id)).line_opt_in  # type: ignore[union-attr]
     assert _pairing_alerts(db) == [(AlertKind.PAIRING_LOCKOUT, False), (AlertKind.PAIRING_PAUSED, False)]
 
 
@@ -508,7 +508,7 @@ def test_a_teacher_who_blocked_the_account_is_reachable_after_a_follow_and_conse
     with db.write() as s:
         teacher = s.get(Teacher, teacher_id)
         assert teacher is not None
-        assert (teacher.line_unreachable_at, teacher.line_opt_in, teacher.line_opt_in_at) == (None, False, None)
+        assert (f.reach(teacher).line_unreachable_at, f.reach(teacher).line_opt_in, f.reach(teacher).line_opt_in_at) == (None, False, None)
         [code] = issue_codes(s, clock.now, room_id)  # consent comes back by pairing again
     assert code.teacher_id == teacher_id
 
@@ -517,7 +517,7 @@ def test_a_teacher_who_blocked_the_account_is_reachable_after_a_follow_and_conse
     handled()
     with db.read() as s:
         teacher = s.get(Teacher, teacher_id)
-        assert teacher is not None and (teacher.line_opt_in, teacher.line_opt_in_at) == (True, clock.now)
+        assert teacher is not None and (f.reach(teacher).line_opt_in, f.reach(teacher).line_opt_in_at) == (True, clock.now)
     assert _replies(line, user_id(1)) == [PAIRED_JA]
 
 
@@ -552,7 +552,7 @@ def test_no_reply_is_sent_when_the_pairing_is_rolled_back(db: Database, line: Li
     # Leaving the block joined the handlers' thread: both transactions are rolled back by now.
     with db.read() as s:
         teacher = s.get(Teacher, teacher_id)
-        assert teacher is not None and teacher.line_user_id is None
+        assert teacher is not None and f.reach(teacher).line_user_id is None
         assert s.scalar(select(PairingCode.used_at)) is None
     assert _replies(line, user_id(51)) == []
 

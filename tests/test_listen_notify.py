@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select, text
 
-from core.channels.line import access_from_settings
 from core.emulator import LineEmulator
 from core.sending.sender import Sender, SenderConfig
 from core.store.db import Database
@@ -37,7 +36,7 @@ with db.write() as s:
     teacher = f.teacher(s, f"講師{n}", n)
     shift = f.shift(s, room, teacher, (now + dt.timedelta(days=2)).date(), now=now, status=ShiftStatus.CONFIRMED)
     queue.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup=f"reminder:{shift.id}", due_at=now, now=now,
-                  recipient=teacher.line_user_id, teacher_id=teacher.id, classroom_id=room.id, shift_id=shift.id,
+                  recipient=f.reach(teacher).line_user_id, teacher_id=teacher.id, classroom_id=room.id, shift_id=shift.id,
                   shift_version=shift.version)
 db.dispose()
 """
@@ -57,7 +56,7 @@ def test_an_enqueue_in_another_process_wakes_a_waiting_sender(db: Database, db_u
                                                               line_ready: LineEmulator) -> None:
     line_ready.add_user(user_id(1), "講師1")
     line_ready.add_user(user_id(2), "講師2")
-    sender = Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), config=NEVER_POLLS).start()
+    sender = Sender(db, paths=f.home_paths(), config=NEVER_POLLS).start()
     try:
         assert sender.listener is not None and sender.listener.listening.wait(30)
         _enqueue_elsewhere(db_url, 1)

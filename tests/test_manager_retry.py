@@ -9,7 +9,6 @@ from collections.abc import Iterator
 import pytest
 
 import main
-from core.channels.line import access_from_settings
 from core.emulator import LineEmulator
 from core.errors import ValidationError
 from core.outbox import deliveries, queue
@@ -40,7 +39,7 @@ def senders() -> Iterator[list[Sender]]:
 
 
 def _sender(db: Database, fake: FakeClock, made: list[Sender]) -> Sender:
-    sender = Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), config=CONFIG, clock=fake)
+    sender = Sender(db, paths=f.home_paths(), config=CONFIG, clock=fake)
     made.append(sender)
     return sender
 
@@ -52,12 +51,13 @@ def _future_reminder(db: Database, now: dt.datetime, emu: LineEmulator | None = 
         teacher = f.teacher(s, "佐藤", 1)
         shift = f.shift(s, room, teacher, NEW_YEARS_EVE, "17:00", "21:00", now=now, status=ShiftStatus.CONFIRMED)
         if emu is not None:
-            assert teacher.line_user_id is not None and teacher.name is not None
-            emu.add_user(teacher.line_user_id, teacher.name)
+            line_user_id = f.reach(teacher).line_user_id
+            assert line_user_id is not None and teacher.name is not None
+            emu.add_user(line_user_id, teacher.name)
         delivery_id, _ = queue.enqueue(
             s, kind=DeliveryKind.SHIFT_REMINDER,
             dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version),
-            due_at=DUE, now=now, recipient=teacher.line_user_id, teacher_id=teacher.id, classroom_id=room.id,
+            due_at=DUE, now=now, recipient=f.reach(teacher).line_user_id, teacher_id=teacher.id, classroom_id=room.id,
             shift_id=shift.id, shift_version=shift.version,
         )
     return delivery_id

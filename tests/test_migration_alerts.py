@@ -29,7 +29,7 @@ def test_upgrade_and_downgrade_keep_deliveries_that_attempts_point_at(paths: Dat
     try:
         migrate.upgrade(db, revision="0002_outbox")
         _deliveries_with_attempts(db)
-        migrate.upgrade(db)
+        migrate.upgrade(db, revision="0003_email_alerts")  # teachers' channel column lives until 0012
         with db.read() as s:
             assert s.execute(text("SELECT alert_id FROM deliveries")).all() == [(None,)]
             assert s.execute(text("SELECT channel FROM teachers")).all() == [("line",)]
@@ -56,8 +56,13 @@ def test_existing_teachers_default_to_line(paths: DataPaths) -> None:
             s.execute(text(
                 "INSERT INTO teachers (id, name, line_opt_in, email_opt_in, active, created_at, updated_at)"
                 " VALUES (1, 'a', 1, 0, 1, '2026-11-01 00:00:00', '2026-11-01 00:00:00')"))
-        migrate.upgrade(db)
+        migrate.upgrade(db, revision="0003_email_alerts")
         with db.read() as s:
             assert s.execute(text("SELECT channel, line_unreachable_at FROM teachers")).all() == [("line", None)]
+        migrate.upgrade(db)  # and at head, as contacts: LINE only
+        with db.read() as s:
+            assert s.execute(text("SELECT contact_rule FROM teachers")).all() == [("every",)]
+            assert s.execute(text("SELECT channel, rank, unreachable_since FROM teacher_contacts")).all() == [
+                ("line", 0, None)]
     finally:
         db.dispose()

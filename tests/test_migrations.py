@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import sqlite3
 import subprocess
 import sys
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import select, text
+from sqlalchemy import inspect, select, text
 
 from core.store import identity, migrate
 from core.store.bootstrap import open_database
@@ -60,11 +61,26 @@ FIRST_COLUMNS = {
 }
 
 
+# From migration 0012 on, a teacher's LINE and e-mail columns are their contacts: the same values, read there.
+TEACHERS_AS_CONTACTS = (
+    "SELECT t.id, t.name, l.address, m.address, l.agreed_at IS NOT NULL, m.agreed_at IS NOT NULL, t.active,"
+    " t.erased_at, t.created_at, t.updated_at FROM teachers t"
+    " LEFT JOIN teacher_contacts l ON l.teacher_id = t.id AND l.channel = 'line'"
+    " LEFT JOIN teacher_contacts m ON m.teacher_id = t.id AND m.channel = 'email' ORDER BY 1")
+
+
 def _dump(db: Database) -> dict[str, int]:
     tables = ["classrooms", "teachers", "shifts", "shift_revisions", "settings"]
     with db.read() as s:
+        contacts = inspect(s.connection()).has_table("teacher_contacts")
+
+        def query(t: str) -> str:
+            if t == "teachers" and contacts:
+                return TEACHERS_AS_CONTACTS
+            return f"SELECT {FIRST_COLUMNS.get(t, '*')} FROM {t} ORDER BY 1"
+
         return {
-            t: hash(tuple(tuple(r) for r in s.execute(text(f"SELECT {FIRST_COLUMNS.get(t, '*')} FROM {t} ORDER BY 1")).all()))
+            t: hash(tuple(tuple(r) for r in s.execute(text(query(t))).all()))
             for t in tables
         } | {f"{t}_count": s.execute(text(f"SELECT count(*) FROM {t}")).scalar_one() for t in tables}
 
@@ -216,15 +232,20 @@ def test_0010_expires_the_unused_short_codes_so_teachers_get_new_ones(paths: Dat
         issued = dt.datetime.now(dt.UTC).replace(microsecond=0) - dt.timedelta(days=1)
         with db.write() as s:
             room = f.classroom(s, "本校")
-            waiting = f.teacher(s, "青木", 1, line_user_id=None, line_opt_in=False)
-            paired = f.teacher(s, "井上", 2)
+            # Teachers as the schema at 0008 has them (the ORM's are today's).
+            teacher_sql = text("INSERT INTO teachers (name, line_user_id, line_opt_in, email_opt_in, active, channel,"
+                               " created_at, updated_at) VALUES (:n, :u, :ok, :no, :yes, 'line', '2026-11-01 00:00:00',"
+                               " '2026-11-01 00:00:00') RETURNING id")
+            waiting_id = s.execute(teacher_sql, {"n": "青木", "u": None, "ok": False, "no": False, "yes": True}).scalar_one()
+            paired_id, paired_user = s.execute(teacher_sql, {"n": "井上", "u": f"U{2:032x}", "ok": True, "no": False,
+                                                             "yes": True}).scalar_one(), f"U{2:032x}"
             s.add_all([
-                PairingCode(code="AB3DE5", teacher_id=waiting.id, classroom_id=room.id, issued_at=issued,
+                PairingCode(code="AB3DE5", teacher_id=waiting_id, classroom_id=room.id, issued_at=issued,
                             expires_at=issued + pairing.CODE_LIFE),
-                PairingCode(code="CD4EF6", teacher_id=paired.id, classroom_id=room.id, issued_at=issued,
-                            expires_at=issued + pairing.CODE_LIFE, used_at=issued, used_by=paired.line_user_id),
+                PairingCode(code="CD4EF6", teacher_id=paired_id, classroom_id=room.id, issued_at=issued,
+                            expires_at=issued + pairing.CODE_LIFE, used_at=issued, used_by=paired_user),
             ])
-            room_id, waiting_id = room.id, waiting.id
+            room_id = room.id
         before = dt.datetime.now(dt.UTC)
         migrate.upgrade(db)
         after = dt.datetime.now(dt.UTC)
@@ -300,18 +321,20 @@ def test_0012_adds_a_counter_per_topic_and_keeps_every_row(db: Database) -> None
     from core.store import events
     from tests import factories as f
 
+    with db.write() as s:  # made with today's models, then taken down to 0011 with the rest of the schema
+        room, teacher = f.classroom(s), f.teacher(s)
+        for day in range(1, 4):
+            f.shift(s, room, teacher, dt.date(2026, 12, day), now=dt.datetime(2026, 11, 1, tzinfo=dt.UTC))
     config = migrate.alembic_config()
     with db.engine.begin() as connection:
         config.attributes["connection"] = connection
         command.downgrade(config, "0011_subject_uids")
-    with db.write() as s:
-        room, teacher = f.classroom(s), f.teacher(s)
-        for day in range(1, 4):  # made at 0011: no counter is bumped (there is none yet)
-            f.shift(s, room, teacher, dt.date(2026, 12, day), now=dt.datetime(2026, 11, 1, tzinfo=dt.UTC))
-    before = {t: s_ for t, s_ in _table_rows(db, ("shifts", "shift_revisions", "teachers", "classrooms"))}
+    # The teachers' table changes shape in a later migration (its own test follows them across).
+    kept = ("shifts", "shift_revisions", "classrooms")
+    before = {t: s_ for t, s_ in _table_rows(db, kept)}
     migrate.upgrade(db)
     assert migrate.current_revision(db) == migrate.HEAD_REVISION
-    assert {t: s_ for t, s_ in _table_rows(db, ("shifts", "shift_revisions", "teachers", "classrooms"))} == before
+    assert {t: s_ for t, s_ in _table_rows(db, kept)} == before
     with db.read() as s:
         counters = {topic: seq for topic, seq in s.execute(text("SELECT topic, seq FROM changes"))}
     assert counters == {topic: 0 for topic in events.TOPICS}
@@ -324,3 +347,97 @@ def test_0012_adds_a_counter_per_topic_and_keeps_every_row(db: Database) -> None
 def _table_rows(db: Database, tables: tuple[str, ...]) -> list[tuple[str, list[tuple[object, ...]]]]:
     with db.read() as s:
         return [(t, [tuple(r) for r in s.execute(text(f"SELECT * FROM {t} ORDER BY 1"))]) for t in tables]
+
+
+# (name, line_user_id, email, line_opt_in, line_opt_in_at, email_opt_in, channel, line_unreachable_at, erased)
+PAIRED, TICKED, GONE = "2026-10-01 09:00:00", "2026-11-01 00:00:00", "2026-10-20 12:00:00"
+TEACHERS_AT_0011 = [
+    ("線", f"U{1:032x}", None, True, PAIRED, False, "line", None, False),
+    ("印", f"U{2:032x}", "b@example.com", True, None, False, "line", None, False),  # the manager's tick
+    ("便", f"U{3:032x}", "c@example.com", False, None, True, "email", None, False),  # a LINE ID kept, not used
+    ("両", f"U{4:032x}", "d@example.com", True, PAIRED, True, "both", None, False),
+    ("落", f"U{5:032x}", "e@example.com", True, PAIRED, True, "line_fallback", GONE, False),
+    ("待", None, None, False, None, False, "line_fallback", None, False),  # nothing yet
+    ("未", None, "g@example.com", False, None, False, "email", None, False),  # an address, no consent
+    ("保", f"U{8:032x}", "h@example.com", True, PAIRED, False, "line_fallback", None, False),  # no e-mail consent
+    (None, None, None, False, None, False, "both", None, True),  # erased
+]
+
+
+def _at(text_: str | None) -> dt.datetime | None:
+    return None if text_ is None else dt.datetime.fromisoformat(text_).replace(tzinfo=dt.UTC)
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_0013_reaches_every_teacher_by_their_contacts_exactly_as_their_choice_did(db: Database) -> None:
+    """LINE → line only; EMAIL → e-mail only; BOTH → both; LINE_FALLBACK → LINE, then e-mail; the
+    addresses, consents and LINE's reachability carried across, the history pointing at them kept."""
+    from alembic import command
+
+    from core.roster import channel_choice, contacts, rules
+    from core.store.models import Shift, Teacher, TeacherContact
+    from tests import factories as f
+
+    config = migrate.alembic_config()
+    with db.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0011_subject_uids")
+    ids = {}
+    with db.write() as s:
+        room_id = s.execute(text("INSERT INTO classrooms (name, timezone, reminder_lead_minutes, quiet_hours_enabled,"
+                                 " quiet_start, quiet_end, language, created_at) VALUES ('本校', 'Asia/Tokyo', 120,"
+                                 " :yes, '22:00:00', '07:00:00', 'ja', '2026-11-01 00:00:00') RETURNING id"),
+                            {"yes": True}).scalar_one()
+        for name, line_id, email, line_ok, paired, email_ok, choice, gone, erased in TEACHERS_AT_0011:
+            teacher_id = s.execute(text(
+                "INSERT INTO teachers (name, line_user_id, email, line_opt_in, line_opt_in_at, email_opt_in, active,"
+                " channel, line_unreachable_at, erased_at, created_at, updated_at) VALUES (:n, :u, :e, :lo, :la, :eo,"
+                " :active, :c, :gone, :erased, '2026-11-01 00:00:00', :updated) RETURNING id"),
+                {"n": name, "u": line_id, "e": email, "lo": line_ok, "la": _at(paired), "eo": email_ok, "c": choice,
+                 "gone": _at(gone), "active": not erased, "erased": _at(TICKED) if erased else None,
+                 "updated": _at(TICKED)}).scalar_one()
+            ids[name] = teacher_id
+            s.execute(text("INSERT INTO shifts (uid, classroom_id, teacher_id, local_date, start_time, end_time,"
+                           " ends_next_day, note, status, version, created_at, updated_at) VALUES (:uid, :r, :t, :d,"
+                           " '16:00:00', '21:00:00', :no, '', 'confirmed', 1, '2026-11-01 00:00:00',"
+                           " '2026-11-01 00:00:00')"),
+                      {"uid": str(uuid.uuid4()), "r": room_id, "t": teacher_id, "d": dt.date(2026, 12, 1), "no": False})
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION
+
+    with db.write() as s:
+        by_name = {t.id: t for t in s.scalars(select(Teacher))}
+        planned = {name: contacts.planned_for(by_name[i]) for name, i in ids.items()}
+        assert planned == {"線": ("line",), "印": ("line",), "便": ("email",), "両": ("line", "email"),
+                           "落": ("email",),  # LINE said it cannot reach them: e-mail, as before
+                           "待": (), "未": (), "保": ("line",), None: ()}
+        assert {name: channel_choice.of(by_name[i]).word for name, i in ids.items() if name} == {
+            "線": "line", "印": "line", "便": "email", "両": "both", "落": "line_fallback", "待": "line_fallback",
+            "未": "email", "保": "line_fallback"}
+        rows = {(c.teacher_id, c.channel): (c.address, c.agreed_at, c.agreed_by_teacher, c.unreachable_since, c.rank)
+                for c in s.scalars(select(TeacherContact))}
+        assert rows[(ids["線"], "line")] == (f"U{1:032x}", _at(PAIRED), True, None, 0)
+        assert rows[(ids["印"], "line")] == (f"U{2:032x}", _at(TICKED), False, None, 0)  # consent since the tick
+        assert rows[(ids["印"], "email")] == ("b@example.com", None, False, None, None)
+        assert rows[(ids["便"], "line")] == (f"U{3:032x}", None, False, None, None)  # kept, not used
+        assert rows[(ids["便"], "email")] == ("c@example.com", _at(TICKED), False, None, 0)
+        assert rows[(ids["落"], "line")] == (f"U{5:032x}", _at(PAIRED), True, _at(GONE), 0)
+        assert rows[(ids["落"], "email")] == ("e@example.com", _at(TICKED), False, None, 1)
+        assert rows[(ids["待"], "line")] == (None, None, False, None, 0)
+        assert rows[(ids["待"], "email")] == (None, None, False, None, 1)
+        assert not [key for key in rows if key[0] == ids[None]]  # an erased teacher has nothing to reach them by
+        assert {by_name[i].contact_rule.value for name, i in ids.items()} == {"every", "first"}
+        assert len(list(s.scalars(select(Shift)))) == len(TEACHERS_AT_0011)  # the history still points at them
+        with pytest.raises(Exception, match="already belongs"):  # one teacher per LINE user ID, still
+            f.teacher(s, "新", 1)
+        assert rules.get_teacher(s, ids["保"]).contacts  # loaded with the teacher
+
+    with db.engine.begin() as connection:  # and back: the old columns say what they said
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0011_subject_uids")
+    with db.read() as s:
+        back = {row[0]: tuple(row[1:]) for row in s.execute(text(
+            "SELECT name, line_user_id, email, line_opt_in, email_opt_in, channel FROM teachers WHERE name IS NOT NULL"))}
+    assert back == {name: (line_id, email, bool(line_ok), bool(email_ok), choice)
+                    for name, line_id, email, line_ok, _, email_ok, choice, _, _ in TEACHERS_AT_0011 if name}
+    migrate.upgrade(db)

@@ -24,7 +24,7 @@ def _reminder(db: Database, now: dt.datetime) -> tuple[int, int]:
         room = f.classroom(s, "本校", timezone="America/New_York")
         teacher = f.teacher(s, "佐藤", 1)
         delivery_id, _ = queue.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup="reminder:1", due_at=now, now=now,
-                                       recipient=teacher.line_user_id, teacher_id=teacher.id, classroom_id=room.id)
+                                       recipient=f.reach(teacher).line_user_id, teacher_id=teacher.id, classroom_id=room.id)
         # Stored out of order: the pane lists them by number.
         s.add_all([
             DeliveryAttempt(delivery_id=delivery_id, number=2, started_at=now + dt.timedelta(seconds=30),

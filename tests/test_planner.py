@@ -7,7 +7,6 @@ import datetime as dt
 import pytest
 from sqlalchemy import func, select
 
-from core.channels.line import access_from_settings
 from core.emulator import LineEmulator
 from core.planning import forecast
 from core.planning.planner import plan
@@ -82,7 +81,7 @@ def test_turning_quiet_hours_off_and_lead_time(db: Database, now: dt.datetime) -
 
 
 def _send_all(db: Database, clk: FakeClock) -> None:
-    Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), config=SenderConfig(concurrency=2), clock=clk).run_until_idle()
+    Sender(db, paths=f.home_paths(), config=SenderConfig(concurrency=2), clock=clk).run_until_idle()
 
 
 def test_end_to_end_import_plan_send_correct(db: Database, line_ready: LineEmulator) -> None:

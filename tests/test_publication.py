@@ -11,7 +11,6 @@ import httpx
 import pytest
 from sqlalchemy import select
 
-from core.channels.line import access_from_settings
 from core.emulator import LineEmulator
 from core.errors import ValidationError
 from core.publication import history, publish
@@ -52,7 +51,7 @@ def _month(db: Database, now: dt.datetime) -> dict[str, int]:
 
 
 def _send(db: Database, now: dt.datetime) -> None:
-    Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), config=SenderConfig(concurrency=2), clock=FakeClock(now)).run_until_idle()
+    Sender(db, paths=f.home_paths(), config=SenderConfig(concurrency=2), clock=FakeClock(now)).run_until_idle()
 
 
 def test_publish_end_to_end_through_s3_to_the_group(db: Database, paths: DataPaths, hosted: str,

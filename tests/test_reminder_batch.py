@@ -18,15 +18,13 @@ from typing import Any
 import pytest
 from sqlalchemy import update
 
-from core.channels.line import access_from_settings
 from core.emulator import LineEmulator
 from core.outbox.policy import BackoffPolicy
-from core.roster import rules
+from core.roster import channel_choice, rules
 from core.sending import line_builders, reminder_batch, send_rules
 from core.sending.sender import Sender, SenderConfig
 from core.store.db import Database
 from core.store.models import (
-    ChannelChoice,
     Delivery,
     DeliveryStatus,
     Shift,
@@ -49,8 +47,18 @@ def _shift(**values: Any) -> Change:
 
 
 def _teacher(**values: Any) -> Change:
+    """Change the teacher: their own columns behind the ORM's back, their contacts through the roster rules."""
     def change(session: Any, d: Delivery, now: dt.datetime) -> None:
-        session.execute(update(T).where(T.c.id == d.teacher_id).values(**values))
+        own = {k: v for k, v in values.items() if k in ("active", "erased_at")}
+        unreachable = values.get("line_unreachable_at")
+        rest = {k: v for k, v in values.items() if k not in own and k != "line_unreachable_at"}
+        if rest:
+            rules.update_teacher(session, d.teacher_id, **rest)
+        if unreachable is not None:
+            f.line(session.get(Teacher, d.teacher_id)).unreachable_since = unreachable
+            session.flush()
+        if own:
+            session.execute(update(T).where(T.c.id == d.teacher_id).values(**own))
     return change
 
 
@@ -89,12 +97,12 @@ CASES: list[tuple[str, Change, tuple[DeliveryStatus, str | None]]] = [
     ("shift gone", _delivery(shift_id=None), (DeliveryStatus.CANCELED, "SHIFT_MISSING")),
     ("teacher left", _teacher(active=False), (DeliveryStatus.CANCELED, "TEACHER_INACTIVE")),
     ("teacher erased", _teacher(erased_at=dt.datetime(2026, 1, 1, tzinfo=dt.UTC)), (DeliveryStatus.CANCELED, "TEACHER_INACTIVE")),
-    ("teacher wants e-mail only", _teacher(channel=ChannelChoice.EMAIL.value),
+    ("teacher wants e-mail only", _teacher(channel=channel_choice.EMAIL.word),
      (DeliveryStatus.CANCELED, "CHANNEL_CHANGED")),
     ("teacher left LINE", _teacher(line_opt_in=False), (DeliveryStatus.CANCELED, "LINE_NOT_OPTED_IN")),
     ("teacher has no LINE ID", _teacher(line_user_id=None), (DeliveryStatus.CANCELED, "LINE_NOT_OPTED_IN")),
     ("LINE cannot reach a teacher with e-mail fallback",
-     _teacher(line_unreachable_at=dt.datetime(2026, 1, 1, tzinfo=dt.UTC), channel=ChannelChoice.LINE_FALLBACK.value,
+     _teacher(line_unreachable_at=dt.datetime(2026, 1, 1, tzinfo=dt.UTC), channel=channel_choice.LINE_FALLBACK.word,
               email="hanako@example.com", email_opt_in=True),
      (DeliveryStatus.CANCELED, "LINE_UNREACHABLE")),
     # Without a fallback LINE is still tried, on both paths.
@@ -145,7 +153,7 @@ def test_the_lean_path_and_the_builders_agree_on_every_reason_not_to_send(
         assert ready == (status == DeliveryStatus.SENT), name
         _assert_same_subject(s, delivery_id, clock.now)
 
-    sender = Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), config=CONFIG, clock=clock)
+    sender = Sender(db, paths=f.home_paths(), config=CONFIG, clock=clock)
     sender.run_until_idle()
     sender.stop()
     with db.read() as s:
@@ -203,7 +211,7 @@ def test_a_retry_on_the_lean_path_numbers_its_attempt_and_keeps_its_key(db: Data
 
     [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
     line_ready.set_faults(FaultPlan(fail_next=1))
-    sender = Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), config=CONFIG, clock=clock)
+    sender = Sender(db, paths=f.home_paths(), config=CONFIG, clock=clock)
     sender.run_until_idle()
     clock.advance(minutes=2)
     with db.read() as s:

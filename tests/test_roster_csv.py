@@ -76,7 +76,7 @@ def test_teacher_reimport_updates_by_name(db: Database) -> None:
         result = csv_files.import_teachers(s, changed.encode())
     assert (result.created, result.updated) == (0, 3)
     with db.read() as s:
-        assert rules.teacher_by_name(s, "佐藤 花子").email == "hanako@school.example"
+        assert f.reach(rules.teacher_by_name(s, "佐藤 花子")).email == "hanako@school.example"
 
 
 def test_every_bad_row_is_reported_and_nothing_is_imported(db: Database, now: dt.datetime) -> None:
@@ -204,7 +204,7 @@ def test_garbage_never_crashes_nor_half_imports(db: Database, now: dt.datetime, 
 
 def _snapshot(db: Database) -> tuple[list[tuple], list[tuple]]:
     with db.read() as s:
-        teachers = [(t.id, t.name, t.line_user_id, t.email, t.line_opt_in, t.email_opt_in, t.active) for t in s.scalars(select(Teacher).order_by(Teacher.id))]
+        teachers = [(t.id, t.name, f.reach(t).line_user_id, f.reach(t).email, f.reach(t).line_opt_in, f.reach(t).email_opt_in, t.active) for t in s.scalars(select(Teacher).order_by(Teacher.id))]
         shifts = [(x.id, x.teacher_id, x.local_date, x.start_time, x.end_time, x.status) for x in s.scalars(select(Shift).order_by(Shift.id))]
     return teachers, shifts
 

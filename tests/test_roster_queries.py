@@ -10,9 +10,9 @@ import datetime as dt
 import pytest
 
 from core.errors import NotFoundError, ValidationError
-from core.roster import edits, month_grid, queries, rules
+from core.roster import channel_choice, edits, month_grid, queries, rules
 from core.store.db import Database
-from core.store.kinds import ChannelChoice, ShiftStatus
+from core.store.kinds import ShiftStatus
 from tests import factories as f
 
 # A contract on both databases: the queries are what every screen reads, on a local file or a server.
@@ -53,11 +53,11 @@ def test_a_classroom_update_answers_with_what_was_saved(db: Database) -> None:
 
 def test_teachers_as_the_table_lists_them(db: Database, now: dt.datetime) -> None:
     with db.write() as s:
-        sato = f.teacher(s, "佐藤", 1, email="sato@example.com", channel=ChannelChoice.BOTH)
+        sato = f.teacher(s, "佐藤", 1, email="sato@example.com", channel=channel_choice.BOTH)
         suzuki = f.teacher(s, "鈴木", 2)
         gone = f.teacher(s, "田中", 3)
         rules.erase_teacher(s, gone.id, now=now)
-        sato.line_unreachable_at = now
+        f.line(sato).unreachable_since = now
         sato_id, suzuki_id = sato.id, suzuki.id
     with db.read() as s:
         records = queries.teachers(s)

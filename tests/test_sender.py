@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from core import alerts
 from core.channels.base import Outgoing
-from core.channels.line import access_from_settings, encode_multicast, encode_push
+from core.channels.line import encode_multicast, encode_push
 from core.emulator import FaultPlan, LineEmulator
 from core.outbox import deliveries
 from core.outbox.policy import BackoffPolicy, shown_error
@@ -49,7 +49,7 @@ def clock(now: dt.datetime) -> FakeClock:
 
 
 def _make(db: Database, config: SenderConfig, **kwargs: object) -> Sender:
-    sender = Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), config=config, **kwargs)  # type: ignore[arg-type]
+    sender = Sender(db, paths=f.home_paths(), config=config, **kwargs)  # type: ignore[arg-type]
     _MADE.append(sender)
     return sender
 

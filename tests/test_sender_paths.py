@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from core.channels.line import access_from_settings
 from core.emulator import LineEmulator
 from core.sending.sender import Sender, SenderConfig
 from core.store.db import Database
@@ -31,7 +30,7 @@ def test_an_edited_template_in_the_given_data_folder_is_the_one_sent(
         from core.sending import reminder_batch
 
         monkeypatch.setattr(reminder_batch, "load", lambda *args: {})
-    sender = Sender(db, lambda: access_from_settings(db), paths=paths, config=SenderConfig(concurrency=2),
+    sender = Sender(db, paths=paths, config=SenderConfig(concurrency=2),
                     clock=FakeClock(now))
     sender.run_until_idle()
     sender.stop()

@@ -28,7 +28,7 @@ NO_LINE = SenderConfig(concurrency=1, poll_interval=0.05)
 
 
 def _sender(db: Database, clock: FakeClock) -> Sender:
-    return Sender(db, lambda: None, paths=f.home_paths(), config=NO_LINE, clock=clock)
+    return Sender(db, connect={"line": None}, paths=f.home_paths(), config=NO_LINE, clock=clock)
 
 
 def _row(db: Database, owner: str) -> SenderRecord:
@@ -91,7 +91,7 @@ def test_senders_lists_who_sends_and_marks_the_stale(db: Database, now: dt.datet
 def test_health_needs_a_fresh_heartbeat_on_this_computer(db: Database, capsys) -> None:
     assert main.main(["health"]) == 1
     assert "unhealthy" in capsys.readouterr().err
-    sender = Sender(db, lambda: None, paths=f.home_paths(), config=NO_LINE).start()
+    sender = Sender(db, connect={"line": None}, paths=f.home_paths(), config=NO_LINE).start()
     try:
         assert main.main(["health"]) == 0
         assert capsys.readouterr().out.startswith("ok: the database answers; 1 sender(s)")

@@ -34,7 +34,7 @@ def test_the_webhook_and_the_alert_email_follow_the_apps_language(db: Database, 
     with db.write() as s:
         keys.UI_LANGUAGE.write(s, "ja")
         webhook, mail = sorted(s.scalars(select(Delivery).where(Delivery.kind == DeliveryKind.ALERT)),
-                               key=lambda d: d.channel.value != "webhook")
+                               key=lambda d: d.channel != "webhook")
         posted = alert_builders.build_webhook(s, webhook, now, f.home_paths())
         mailed = alert_builders.build_email(s, mail, now, f.home_paths())
     text = posted.messages[0]["text"]

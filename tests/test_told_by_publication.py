@@ -7,7 +7,6 @@ import datetime as dt
 
 from sqlalchemy import select
 
-from core.channels.line import access_from_settings
 from core.emulator import LineEmulator
 from core.planning import told
 from core.planning.planner import plan
@@ -135,7 +134,7 @@ def test_canceling_a_published_shift_sends_one_cancellation_notice(db: Database,
     for _ in range(3):
         clk.now += MINUTE
         _plan(db, clk.now)
-        Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), config=SenderConfig(concurrency=2),
+        Sender(db, paths=f.home_paths(), config=SenderConfig(concurrency=2),
                clock=clk).run_until_idle()
     [notice] = line_ready.inbox(user_id(1))
     assert "12月10日(木) 16:00〜21:00" in notice.message["altText"] and "取り消されました" in notice.message["altText"]

@@ -286,7 +286,7 @@ def test_the_whole_wizard_finds_the_group_pairs_three_teachers_and_puts_the_endp
     assert all(people.table.item(r, 2).text().startswith("✓ Connected") for r in range(3))
     assert people.table.cellWidget(0, 3) is None  # nothing left to copy for a paired teacher
     with ctx.db.read() as s:
-        bound = {t.name: (t.line_user_id, t.line_opt_in) for t in s.scalars(select(Teacher))}
+        bound = {t.name: (f.reach(t).line_user_id, f.reach(t).line_opt_in) for t in s.scalars(select(Teacher))}
     assert bound == {names[n]: (user_id(100 + n), True) for n in range(3)}
     assert dialog.next.text() == "Next"
     qtbot.mouseClick(dialog.next, CLICK)

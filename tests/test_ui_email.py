@@ -18,13 +18,15 @@ from core.channels import email as email_channel
 from core.emulator import LineEmulator
 from core.outbox import deliveries, queue
 from core.publication import hosting
+from core.roster import channel_choice
 from core.setup import email as email_setup
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.models import Base, ChannelChoice, DeliveryKind, DeliveryStatus, Teacher
+from core.store.models import Base, DeliveryKind, DeliveryStatus, Teacher
 from core.store.paths import DataPaths
 from core.store.settings import ChannelHold
+from tests import factories as f
 from tests.linefixtures import emulator, line_ready  # noqa: F401
 from tests.smtpfixtures import (  # noqa: F401
     FROM,
@@ -246,12 +248,12 @@ def test_teacher_channel_choice_round_trip(qtbot, ctx: AppContext) -> None:
     editor.name.setText("高橋")
     editor.email.setText("takahashi@example.com")
     editor.email_opt_in.setChecked(True)
-    editor.channel.setCurrentIndex(editor.channel.findData(ChannelChoice.LINE_FALLBACK.value))
+    editor.channel.setCurrentIndex(editor.channel.findData(channel_choice.LINE_FALLBACK.word))
     assert "no messages" not in editor.channel_hint.text()
     editor.accept()
     settle(qtbot, ctx)
     teacher = teacher_named(ctx.db, "高橋")
-    assert teacher.channel is ChannelChoice.LINE_FALLBACK
+    assert f.reach(teacher).channel == channel_choice.LINE_FALLBACK.word
     row = next(r for r in range(dialog.table.rowCount()) if cell(dialog, r, 0).text() == "高橋")
     assert cell(dialog, row, 5).text() == "LINE, e-mail if LINE cannot reach them"
 
@@ -265,7 +267,7 @@ def test_teacher_channel_choice_round_trip(qtbot, ctx: AppContext) -> None:
     editor.email_opt_in.setChecked(True)
     editor.accept()
     settle(qtbot, ctx)
-    assert teacher_named(ctx.db, "高橋").channel is ChannelChoice.EMAIL
+    assert f.reach(teacher_named(ctx.db, "高橋")).channel == channel_choice.EMAIL.word
     assert cell(dialog, row, 5).text() == "E-mail"
 
 
@@ -284,7 +286,7 @@ def test_a_saved_line_id_line_cannot_reach_is_marked(qtbot, ctx: AppContext, lin
     settle(qtbot, ctx)
     settle(qtbot, ctx)  # the save, then the question to LINE, then the table read again
     teacher = teacher_named(ctx.db, "山田")
-    assert teacher.line_unreachable_at is not None
+    assert f.reach(teacher).line_unreachable_at is not None
     assert "LINE cannot reach this teacher (not a friend of the account, or blocked)" in dialog.status.text()
     qtbot.waitUntil(lambda: dialog.table.rowCount() == 1 and cell(dialog, 0, LINE_ID_COLUMN).data(UNREACHABLE_ROLE))
     assert cell(dialog, 0, LINE_ID_COLUMN).text().startswith("⚠")
@@ -297,7 +299,7 @@ def test_a_saved_line_id_line_cannot_reach_is_marked(qtbot, ctx: AppContext, lin
     editor.accept()
     settle(qtbot, ctx)
     settle(qtbot, ctx)
-    assert teacher_named(ctx.db, "山田").line_unreachable_at is None
+    assert f.reach(teacher_named(ctx.db, "山田")).line_unreachable_at is None
     qtbot.waitUntil(lambda: not cell(dialog, 0, LINE_ID_COLUMN).data(UNREACHABLE_ROLE))
     assert cell(dialog, 0, LINE_ID_COLUMN).text() == friend
 
@@ -312,7 +314,7 @@ def test_without_a_line_connection_nothing_is_marked(qtbot, ctx: AppContext) -> 
     editor.accept()
     settle(qtbot, ctx)
     settle(qtbot, ctx)
-    assert teacher_named(ctx.db, "佐藤").line_unreachable_at is None
+    assert f.reach(teacher_named(ctx.db, "佐藤")).line_unreachable_at is None
     assert "cannot reach" not in dialog.status.text()
 
 

@@ -11,7 +11,6 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
-from core.channels.line import access_from_settings
 from core.emulator import LineEmulator
 from core.roster import rules
 from core.sending.sender import Sender, SenderConfig
@@ -129,7 +128,7 @@ def test_publish_goes_out_through_the_sender_and_shows_as_sent(
     ids = _month(db, now)
     clock = FakeClock(now)
     ctx.clock = clock
-    sender = Sender(db, lambda: access_from_settings(db), paths=f.home_paths(), config=SenderConfig(concurrency=2), clock=clock)
+    sender = Sender(db, paths=f.home_paths(), config=SenderConfig(concurrency=2), clock=clock)
     ctx.bridge.attach(sender.events)
     sender.start()
     try:

@@ -367,7 +367,7 @@ def test_teachers_add_edit_and_erase(qtbot, ctx: AppContext, data: dict[str, int
     idle(qtbot, ctx, view)
     with ctx.db.read() as s:
         added = s.scalar(select(Teacher).where(Teacher.name == "高橋"))
-        assert added is not None and (added.email, added.email_opt_in, added.active) == ("takahashi@example.com", True, True)
+        assert added is not None and (f.reach(added).email, f.reach(added).email_opt_in, added.active) == ("takahashi@example.com", True, True)
     assert "高橋" in [t.name for t in view.model.snapshot.rows]  # the grid was read again
 
     dialog.select(added.id)
@@ -378,7 +378,7 @@ def test_teachers_add_edit_and_erase(qtbot, ctx: AppContext, data: dict[str, int
     editor.accept()
     idle(qtbot, ctx, view)
     with ctx.db.read() as s:
-        assert s.get(Teacher, added.id).email == "t.takahashi@example.com"  # type: ignore[union-attr]
+        assert f.reach(s.get(Teacher, added.id)).email == "t.takahashi@example.com"  # type: ignore[union-attr]
 
     dialog.select(data["sato"])
     dialog.erase_selected()

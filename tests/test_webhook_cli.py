@@ -90,7 +90,8 @@ def test_the_headless_receiver_listens_records_handles_and_stops_on_a_signal(
         row = _wait_for_row(db, sent.event["webhookEventId"], timeout=60)
         assert row is not None and row.type == "unfollow"
         with db.read() as s:
-            assert s.get(Teacher, teacher_id).line_unreachable_at is not None  # type: ignore[union-attr]
+            teacher = s.get(Teacher, teacher_id)
+            assert teacher is not None and f.reach(teacher).line_unreachable_at is not None
         process.send_signal(stop_with)
         assert process.wait(60) == 0
     finally:
@@ -149,7 +150,7 @@ def test_the_headless_receiver_pairs_a_teacher_who_sends_the_code_and_replies(pa
             assert _wait_for_row(db, sent.event["webhookEventId"], timeout=60) is not None
             with db.read() as s:
                 teacher = s.get(Teacher, teacher_id)
-                assert teacher is not None and (teacher.line_user_id, teacher.line_opt_in) == (user_id(50), True)
+                assert teacher is not None and (f.reach(teacher).line_user_id, f.reach(teacher).line_opt_in) == (user_id(50), True)
             # The reply leaves after the pairing commits: the emulator receiving it is the signal.
             deadline, pause = time.monotonic() + 60, threading.Event()
             while not line.inbox(user_id(50)) and time.monotonic() < deadline:

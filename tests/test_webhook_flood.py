@@ -22,7 +22,7 @@ from sqlalchemy import select
 from core.receiving import signature
 from core.receiving.guard import connection_cap
 from core.store.db import Database
-from core.store.models import Teacher
+from core.store.models import TeacherContact
 from core.store.paths import DataPaths
 from tests import factories as f
 from tests.linefixtures import user_id
@@ -82,7 +82,7 @@ def _follow(event_id: str) -> bytes:
 def test_a_flood_of_slow_connections_does_not_starve_line_or_flood_the_log(paths: DataPaths, db: Database) -> None:
     with db.write() as s:
         teacher = f.teacher(s, "佐藤", 1)
-        teacher.line_unreachable_at = dt.datetime(2026, 11, 30, tzinfo=dt.UTC)
+        f.line(teacher).unreachable_since = dt.datetime(2026, 11, 30, tzinfo=dt.UTC)
     port = _free_port()
     process = _spawn(paths, "--port", str(port), preexec_fn=_few_files)
     output = _Output(process)
@@ -100,7 +100,7 @@ def test_a_flood_of_slow_connections_does_not_starve_line_or_flood_the_log(paths
         assert answer.status_code == 200, answer.text
         assert _wait_for_row(db, "01HFLOODFLOODFLOODFLOODFLOO", timeout=DEADLINE) is not None
         with db.read() as s:
-            assert s.scalar(select(Teacher.line_unreachable_at)) is None
+            assert s.scalar(select(TeacherContact.unreachable_since)) is None
 
         # A client that sends its headers and then its body slowly is cut off with 408.
         with socket.create_connection(("127.0.0.1", port), timeout=DEADLINE) as slow_body:

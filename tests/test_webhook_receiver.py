@@ -22,16 +22,17 @@ from core.receiving import events, signature
 from core.receiving.events import ReceivedEvent
 from core.receiving.follow import FollowHandler
 from core.receiving.server import MAX_BODY_BYTES, ReceiverError, WebhookReceiver
+from core.roster import channel_choice, contacts
 from core.store.db import Database
 from core.store.models import (
     AlertKind,
     Channel,
-    ChannelChoice,
     Delivery,
     DeliveryKind,
     DeliveryStatus,
     ShiftStatus,
     Teacher,
+    TeacherContact,
     WebhookEvent,
 )
 from tests import factories as f
@@ -141,7 +142,7 @@ def test_a_lone_surrogate_in_one_event_loses_no_event_of_its_batch(db: Database,
     follow beside it is handled, on the first delivery and on LINE's redelivery alike."""
     with db.write() as s:
         teacher = f.teacher(s, "佐藤", 1)
-        teacher.line_unreachable_at, teacher_id = now, teacher.id
+        f.line(teacher).unreachable_since, teacher_id = now, teacher.id
     message, follow = _text_event("01HMMMMMMMMMMMMMMMMMMMMMMM", "了解\ud800"), _follow_event()
     body = _body(message, follow)
     assert b"\\ud800" in body
@@ -154,7 +155,7 @@ def test_a_lone_surrogate_in_one_event_loses_no_event_of_its_batch(db: Database,
     assert json.loads(rows["01HMMMMMMMMMMMMMMMMMMMMMMM"].raw_json)["message"]["text"] == "了解\ud800"
     assert all(row.handled_at is not None for row in rows.values())
     with db.read() as s:
-        assert s.get(Teacher, teacher_id).line_unreachable_at is None  # type: ignore[union-attr]
+        assert f.reach(s.get(Teacher, teacher_id)).line_unreachable_at is None  # type: ignore[union-attr]
 
 
 def test_lines_verification_post_without_events_answers_200(line: LineEmulator, db: Database) -> None:
@@ -180,12 +181,12 @@ def _fallback_teacher_with_a_queued_reminder(db: Database, now: dt.datetime) -> 
     with db.write() as s:
         room = f.classroom(s, "本校")
         teacher = f.teacher(s, "佐藤", 1, email="sato@example.com", email_opt_in=True,
-                            channel=ChannelChoice.LINE_FALLBACK)
+                            channel=channel_choice.LINE_FALLBACK)
         shift = f.shift(s, room, teacher, (now + dt.timedelta(days=2)).date(), now=now, status=ShiftStatus.CONFIRMED)
         delivery_id, _ = queue.enqueue(
             s, kind=DeliveryKind.SHIFT_REMINDER,
             dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version),
-            due_at=now + dt.timedelta(days=1), now=now, recipient=teacher.line_user_id, teacher_id=teacher.id,
+            due_at=now + dt.timedelta(days=1), now=now, recipient=f.reach(teacher).line_user_id, teacher_id=teacher.id,
             classroom_id=room.id, shift_id=shift.id, shift_version=shift.version)
         return teacher.id, delivery_id
 
@@ -201,8 +202,8 @@ def test_unfollow_marks_the_teacher_unreachable_and_cancels_queued_line_reminder
     with db.read() as s:
         teacher = s.get(Teacher, teacher_id)
         line_delivery = s.get(Delivery, delivery_id)
-        assert teacher is not None and teacher.line_unreachable_at is not None
-        assert (teacher.line_opt_in, teacher.line_opt_in_at) == (False, None)  # blocking withdraws consent
+        assert teacher is not None and f.reach(teacher).line_unreachable_at is not None
+        assert (f.reach(teacher).line_opt_in, f.reach(teacher).line_opt_in_at) == (False, None)  # blocking withdraws consent
         assert line_delivery is not None
         assert (line_delivery.status, line_delivery.cancel_reason) == (DeliveryStatus.CANCELED,
                                                                        CancelReason.LINE_UNFOLLOWED.value)
@@ -215,9 +216,9 @@ def test_unfollow_marks_the_teacher_unreachable_and_cancels_queued_line_reminder
     assert receiver.dispatcher.wait_handled(2, timeout=30)
     with db.read() as s:
         teacher = s.get(Teacher, teacher_id)
-        assert teacher is not None and teacher.line_unreachable_at is None
+        assert teacher is not None and f.reach(teacher).line_unreachable_at is None
         # Reachable again, but consent comes back only by pairing again or the manager's tick.
-        assert (teacher.line_opt_in, teacher.line_opt_in_at) == (False, None)
+        assert (f.reach(teacher).line_opt_in, f.reach(teacher).line_opt_in_at) == (False, None)
         # What was canceled stays canceled.
         assert s.get(Delivery, delivery_id).status == DeliveryStatus.CANCELED  # type: ignore[union-attr]
 
@@ -247,7 +248,7 @@ def test_an_old_follow_redelivered_after_an_unfollow_changes_nothing(
     assert receiver.dispatcher.wait_handled(3, timeout=30)
     with db.read() as s:
         teacher = s.get(Teacher, teacher_id)
-        assert teacher is not None and teacher.line_unreachable_at is not None
+        assert teacher is not None and f.reach(teacher).line_unreachable_at is not None
 
 
 def test_events_of_strangers_and_groups_are_recorded_and_change_no_teacher(
@@ -269,7 +270,7 @@ def test_events_of_strangers_and_groups_are_recorded_and_change_no_teacher(
     assert [(r.source_type, r.source_group_id) for r in rows[1:4]] == [("group", group)] * 3
     assert json.loads(rows[3].raw_json)["message"]["text"] == "こんにちは"
     with db.read() as s:
-        assert s.get(Teacher, teacher_id).line_unreachable_at is None  # type: ignore[union-attr]
+        assert f.reach(s.get(Teacher, teacher_id)).line_unreachable_at is None  # type: ignore[union-attr]
         assert s.get(Delivery, delivery_id).status == DeliveryStatus.PENDING  # type: ignore[union-attr]
 
 
@@ -284,7 +285,7 @@ def test_events_left_unhandled_are_handled_when_the_receiver_starts(db: Database
     with WebhookReceiver(db, SECRET) as rx:
         assert rx.dispatcher.wait_handled(1, timeout=30)
     with db.read() as s:
-        assert s.get(Teacher, teacher_id).line_unreachable_at is not None  # type: ignore[union-attr]
+        assert f.reach(s.get(Teacher, teacher_id)).line_unreachable_at is not None  # type: ignore[union-attr]
 
 
 class _Failing:
@@ -308,7 +309,7 @@ def test_an_event_a_handler_fails_on_stays_unhandled_and_the_rest_go_on(db: Data
     assert rows["01HAAAAAAAAAAAAAAAAAAAAAAA"].handled_at is None  # its transaction was rolled back
     assert rows["01HBBBBBBBBBBBBBBBBBBBBBBB"].handled_at is not None
     with db.read() as s:
-        assert s.scalar(select(Teacher.line_unreachable_at)) is not None
+        assert s.scalar(select(TeacherContact.unreachable_since)) is not None
 
 
 class _Gated:
@@ -346,7 +347,7 @@ class _NeedsTeacher:
     types = frozenset({"follow"})
 
     def handle(self, session: Session, event: ReceivedEvent, *, now: dt.datetime) -> None:
-        if session.scalar(select(Teacher.id).where(Teacher.line_user_id == event.user_id)) is None:
+        if contacts.owner(session, "line", event.user_id) is None:
             raise LookupError("no teacher with this LINE user ID yet")
 
 

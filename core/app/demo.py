@@ -20,7 +20,7 @@ from sqlalchemy import select
 from core.roster import clock, rules
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.models import Classroom, ShiftStatus, Teacher
+from core.store.models import Channel, Classroom, ShiftStatus, Teacher, TeacherContact
 from core.store.paths import DataPaths
 from core.store.secrets import LINE_TOKEN_ENV
 
@@ -166,12 +166,14 @@ class DemoEnvironment:
     def _register_recipients(self, db: Database) -> None:
         """The emulator forgets everything between runs; teach it the demo's friends and group again."""
         with db.read() as session:
-            teachers = session.scalars(select(Teacher).where(Teacher.line_user_id.is_not(None))).all()
+            friends = [(str(line.address), line.teacher_id) for line in session.scalars(select(TeacherContact).where(
+                TeacherContact.channel == Channel.LINE, TeacherContact.address.is_not(None)))]
+            names = {t.id: t.display_name for t in session.scalars(select(Teacher))}
             rooms = session.scalars(select(Classroom).where(Classroom.line_group_id.is_not(None))).all()
-        for teacher in teachers:
-            self.emulator.add_user(str(teacher.line_user_id), teacher.display_name)
+        for user_id, teacher_id in friends:
+            self.emulator.add_user(user_id, names[teacher_id])
         for room in rooms:
-            self.emulator.add_group(str(room.line_group_id), room.name, [str(t.line_user_id) for t in teachers])
+            self.emulator.add_group(str(room.line_group_id), room.name, [user_id for user_id, _ in friends])
 
 
 def seed(db: Database, *, now: dt.datetime) -> bool:
@@ -216,7 +218,6 @@ def send_once(db: Database, paths: DataPaths, *, now: Callable[[], dt.datetime])
     """Give the demo inbox something to show: publish this month (once per demo folder), plan the
     reminders that are due, and send whatever is due to the emulator. What it did, in English."""
     # Imported here: the sender and the publisher are not paid for by a process that only seeds.
-    from core.channels.line import access_from_settings
     from core.errors import ShiftcastError
     from core.planning import planner
     from core.publication import publish as publication
@@ -236,7 +237,7 @@ def send_once(db: Database, paths: DataPaths, *, now: Callable[[], dt.datetime])
                 except ShiftcastError as exc:
                     notes.append(f"{room.name}: {exc}")
         planner.plan(session, now=moment)
-    sender = Sender(db, lambda: access_from_settings(db), paths=paths, clock=now)
+    sender = Sender(db, paths=paths, clock=now)
     try:
         stats = sender.run_until_idle()
     finally:

@@ -1,7 +1,18 @@
 """The one interface every channel implements (`ChannelDriver`), and the plain data it is handed.
 
-The sender (core/sending) knows a channel only through its driver, registered in
-core/channels/registry.py:
+Everything a channel is, its driver declares; it is registered with one call in
+core/channels/registry.py (`register_channel`), and nothing else names the channel:
+
+- `key` and `label`: the value its deliveries and a teacher's contacts carry (any short string), and its
+  name on screens (a catalog Text);
+- `address`: how a manager's typing becomes an address on it (`check`, raising a ValidationError that
+  says what is wrong), or None for a channel nobody types an address for (the alert webhook);
+- `needs_consent`: whether a contact on it reaches its teacher only once they agreed to it;
+- `recipient(contact)`: where a teacher's delivery goes, taken from their contact on the channel;
+- `builders`: what each kind of delivery says on it (core/sending/builders.py asks the kind first);
+- `cancel_reasons`: the codes its send-time checks cancel with (not agreed, cannot reach), and their words;
+
+and, for the sender (core/sending), which knows a channel only through its driver:
 
 - `connect(db)`: what the channel needs from the settings and the keyring, as a `Connection` (the
   client and the fingerprint of the credentials it was made with), or None while it is not set up;
@@ -20,14 +31,18 @@ sender's `Job` reaches a channel as a `Request` (any object with its four fields
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from sqlalchemy.orm import Session
+
 from core.channels.email_draft import MailDraft
 from core.outbox.policy import SendResult, Verdict
+from core.roster.contacts import ContactView
 from core.store.db import Database
-from core.store.models import Channel
+from core.store.models import Delivery, DeliveryKind
+from core.store.paths import DataPaths
 from core.store.settings import HoldSetting
 from core.texts import Text
 
@@ -82,13 +97,57 @@ class Connection(Protocol):
     def close(self) -> None: ...
 
 
+# What checks a delivery at send time and builds its request (raises CancelDelivery or CannotBuild).
+Builder = Callable[[Session, Delivery, dt.datetime, DataPaths], Outgoing]
+
+
+class AddressRule(Protocol):
+    def check(self, text: str | None) -> str | None:
+        """The address as stored (normalised), None for a blank; a ValidationError says what is wrong."""
+        ...
+
+
+@dataclass(frozen=True)
+class CancelReasons:
+    """The codes a channel's send-time checks cancel with, and their words (core/outbox/policy.py shows them)."""
+
+    not_agreed: str  # the teacher has not agreed to the channel, or has no address on it
+    unreachable: str  # the channel said it cannot reach the address; a fallback went instead
+    words: dict[str, Text]
+
+
 class ChannelDriver(Protocol):
     @property
-    def channel(self) -> Channel: ...
+    def key(self) -> str:
+        """The value its deliveries and contacts carry: "line", "email", "webhook"."""
+        ...
+
+    @property
+    def label(self) -> Text:
+        """Its name on screens: LINE, メール."""
+        ...
 
     @property
     def title(self) -> str:
-        """Its name on screens and in the log: "LINE", "E-mail", "Webhook"."""
+        """Its name in the log: "LINE", "E-mail", "Webhook"."""
+        ...
+
+    @property
+    def address(self) -> AddressRule | None: ...
+
+    @property
+    def needs_consent(self) -> bool: ...
+
+    def recipient(self, contact: ContactView) -> str | None:
+        """Where a teacher's delivery on this channel goes; None: the contact cannot be sent to."""
+        ...
+
+    @property
+    def builders(self) -> Mapping[DeliveryKind, Builder]: ...
+
+    @property
+    def cancel_reasons(self) -> CancelReasons | None:
+        """None for a channel that reaches no teacher (the alert webhook)."""
         ...
 
     @property

@@ -17,22 +17,25 @@ import socket
 import ssl
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from core.addresses import is_loopback
 from core.channels import email_draft
-from core.channels.base import R
+from core.channels.base import AddressRule, Builder, CancelReasons, R
 from core.channels.email_draft import Envelope
 from core.channels.net import ms_since, short
 from core.errors import ValidationError
 from core.logs import secrets_registry
 from core.outbox import policy
-from core.outbox.policy import SendResult, Transport, Verdict
+from core.outbox.policy import CancelReason, SendResult, Transport, Verdict
+from core.roster import contacts
+from core.roster.contacts import ContactView
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.models import Channel
+from core.store.models import Channel, DeliveryKind
 from core.store.settings import HoldSetting
 from core.texts import t
 
@@ -337,12 +340,23 @@ def _quietly_close(conn: smtplib.SMTP | None) -> None:
 class EmailDriver:
     """E-mail as the sender sees it (core/channels/base.py)."""
 
-    channel = Channel.EMAIL
+    key = Channel.EMAIL.value
+    label = contacts.ADDRESSING[Channel.EMAIL].label
     title = "E-mail"
+    address: AddressRule | None = contacts.ADDRESSING[Channel.EMAIL]
+    needs_consent = True
+    builders: Mapping[DeliveryKind, Builder] = MappingProxyType({})  # the kinds' (core/sending/builders.py)
+    cancel_reasons: CancelReasons | None = CancelReasons(
+        not_agreed=CancelReason.EMAIL_NOT_OPTED_IN, unreachable=CancelReason.UNREACHABLE,
+        words={CancelReason.EMAIL_NOT_OPTED_IN: t("cancel.EMAIL_NOT_OPTED_IN"),
+               CancelReason.UNREACHABLE: t("cancel.UNREACHABLE")})
     batch: int | None = BATCH
     hold_key: HoldSetting | None = keys.SMTP_HOLD  # 530/534/535/538: the login is refused
     hold_title = t("alert.email_held")
     retry_keys = False  # SMTP has none; a resend is recognised by its Message-ID
+
+    def recipient(self, contact: ContactView) -> str | None:
+        return contact.address
 
     def connect(self, db: Database) -> SmtpAccess | None:
         return access_from_settings(db)

@@ -17,22 +17,25 @@ import os
 import ssl
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 import httpx
 
 from core.addresses import secure_or_local
-from core.channels.base import Outgoing, R
+from core.channels.base import AddressRule, Builder, CancelReasons, Outgoing, R
 from core.channels.net import ms_since, short
 from core.channels.ratelimit import TokenBucket
 from core.errors import ShiftcastError, ValidationError
 from core.outbox import policy
-from core.outbox.policy import Outcome, SendResult, Transport, Verdict
+from core.outbox.policy import CancelReason, Outcome, SendResult, Transport, Verdict
+from core.roster import contacts
+from core.roster.contacts import ContactView
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.models import Channel
+from core.store.models import Channel, DeliveryKind
 from core.store.settings import HoldSetting
 from core.texts import Text, t
 
@@ -382,12 +385,25 @@ def access_from_settings(db: Any, *, timeout: httpx.Timeout = DEFAULT_TIMEOUT) -
 class LineDriver:
     """LINE as the sender sees it (core/channels/base.py)."""
 
-    channel = Channel.LINE
+    key = Channel.LINE.value
+    label = contacts.ADDRESSING[Channel.LINE].label
     title = "LINE"
+    address: AddressRule | None = contacts.ADDRESSING[Channel.LINE]  # a user ID: U + 32 hex digits
+    needs_consent = True
+    # Its messages are built by the kinds' builders (core/sending/builders.py), which sit above the channels.
+    builders: Mapping[DeliveryKind, Builder] = MappingProxyType({})
+    cancel_reasons: CancelReasons | None = CancelReasons(
+        not_agreed=CancelReason.LINE_NOT_OPTED_IN, unreachable=CancelReason.LINE_UNREACHABLE,
+        words={CancelReason.LINE_NOT_OPTED_IN: t("cancel.LINE_NOT_OPTED_IN"),
+               CancelReason.LINE_UNREACHABLE: t("cancel.LINE_UNREACHABLE"),
+               CancelReason.LINE_UNFOLLOWED: t("cancel.LINE_UNFOLLOWED")})
     batch: int | None = None  # one push or multicast per pool task
     hold_key: HoldSetting | None = keys.LINE_HOLD  # a 401: the token is refused
     hold_title = t("alert.line_held")
     retry_keys = True  # X-Line-Retry-Key: LINE answers 409 for a request it had accepted
+
+    def recipient(self, contact: ContactView) -> str | None:
+        return contact.address
 
     def connect(self, db: Database) -> LineAccess | None:
         return access_from_settings(db)

@@ -16,9 +16,9 @@ from sqlalchemy import select
 
 from core.channels.line import LineApiError, LineClient, access_from_settings
 from core.errors import NotFoundError
-from core.roster import channel_choice
+from core.roster import contacts
 from core.store.db import Database
-from core.store.models import Teacher
+from core.store.models import Channel, Teacher, TeacherContact
 from core.texts import t
 
 log = logging.getLogger(__name__)
@@ -48,14 +48,15 @@ def record(db: Database, answers: dict[int, tuple[str, Reach]], *, now: dt.datet
     if not answers:
         return
     with db.write() as session:
-        for teacher in session.scalars(select(Teacher).where(Teacher.id.in_(list(answers)))):
-            user_id, reach = answers[teacher.id]
-            if teacher.line_user_id != user_id:
+        for line in session.scalars(select(TeacherContact).where(TeacherContact.teacher_id.in_(list(answers)),
+                                                                 TeacherContact.channel == Channel.LINE)):
+            user_id, reach = answers[line.teacher_id]
+            if line.address != user_id:
                 continue
             if reach is Reach.UNREACHABLE:
-                teacher.line_unreachable_at = teacher.line_unreachable_at or now
+                line.unreachable_since = line.unreachable_since or now
             else:
-                teacher.line_unreachable_at = None
+                line.unreachable_since = None
 
 
 def check_teacher(db: Database, teacher_id: int, *, now: dt.datetime) -> Reach:
@@ -64,7 +65,7 @@ def check_teacher(db: Database, teacher_id: int, *, now: dt.datetime) -> Reach:
         teacher = session.get(Teacher, teacher_id)
         if teacher is None:
             raise NotFoundError(t("roster.no_teacher_id", id=teacher_id))
-        user_id = teacher.line_user_id
+        user_id = contacts.address_on(teacher, Channel.LINE)
     if not user_id:
         return Reach.UNKNOWN
     access = access_from_settings(db)
@@ -79,8 +80,10 @@ def check_teacher(db: Database, teacher_id: int, *, now: dt.datetime) -> Reach:
 def check_all(db: Database, *, now: dt.datetime) -> dict[int, Reach]:
     """Every active teacher with a LINE ID and LINE consent (the daily job)."""
     with db.read() as session:
-        wanted = [(t.id, str(t.line_user_id)) for t in session.scalars(select(Teacher).where(Teacher.line_user_id.is_not(None)))
-                  if channel_choice.line_eligible(t)]
+        wanted = [(t.id, str(contacts.address_on(t, Channel.LINE)))
+                  for t in session.scalars(select(Teacher).join(TeacherContact).where(
+                      TeacherContact.channel == Channel.LINE, TeacherContact.address.is_not(None)))
+                  if contacts.eligible(t, Channel.LINE)]
     if not wanted:
         return {}
     access = access_from_settings(db)

@@ -1,28 +1,70 @@
-"""Every channel's driver, by the `Channel` value its deliveries carry. A new channel is one line here."""
+"""Every channel's driver, by the key its deliveries and contacts carry. A new channel is its driver
+module and one `register_channel` call; the built-in ones are registered below.
+
+Registering also gives the roster the channel's address rules (core/roster/contacts.py), which sits
+below the channels and checks what a manager types; `register_channel` returns the call that undoes
+it all, for tests.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
+from typing import TypeVar
 
 from core.channels import email, line, webhook
 from core.channels.base import ChannelDriver, Connection
+from core.outbox import policy
 from core.outbox.policy import SendResult, Verdict
+from core.roster import contacts
 from core.store.db import Database
-from core.store.models import Channel
 
 # In the order a turn serves them; dicts keep it.
-DRIVERS: dict[Channel, ChannelDriver] = {driver.channel: driver for driver in (
-    line.DRIVER,
-    email.DRIVER,
-    webhook.DRIVER,
-)}
+DRIVERS: dict[str, ChannelDriver] = {}
 
 Source = Callable[[], Connection | None]
+V = TypeVar("V")
 
 
-def driver(channel: Channel) -> ChannelDriver:
-    return DRIVERS[channel]
+def register_channel(driver: ChannelDriver) -> Callable[[], None]:
+    """Make `driver`'s channel one Shiftcast sends on (replacing a driver with the same key). Returns
+    the call that puts back what was there before."""
+    key = driver.key
+    before, addressing_before = DRIVERS.get(key), contacts.ADDRESSING.get(key)
+    words = dict(driver.cancel_reasons.words) if driver.cancel_reasons is not None else {}
+    words_before = {code: policy.CHANNEL_CANCEL_WORDS.get(code) for code in words}
+    DRIVERS[key] = driver
+    if driver.address is not None:
+        contacts.ADDRESSING[key] = contacts.Addressing(driver.label, driver.address.check, driver.needs_consent)
+    policy.CHANNEL_CANCEL_WORDS.update(words)
+
+    def undo() -> None:
+        _put_back(DRIVERS, key, before)
+        _put_back(contacts.ADDRESSING, key, addressing_before)
+        for code, said in words_before.items():
+            _put_back(policy.CHANNEL_CANCEL_WORDS, code, said)
+
+    return undo
+
+
+def _put_back(table: dict[str, V], key: str, value: V | None) -> None:
+    if value is None:
+        table.pop(key, None)
+    else:
+        table[key] = value
+
+
+def registered(key: str) -> bool:
+    return key in DRIVERS
+
+
+def driver(key: str) -> ChannelDriver:
+    return DRIVERS[key]
+
+
+def with_addresses() -> list[ChannelDriver]:
+    """The channels a teacher has an address on that a manager types (LINE, e-mail; not the alert webhook)."""
+    return [d for d in DRIVERS.values() if d.address is not None]
 
 
 def classify(result: SendResult) -> Verdict:
@@ -30,14 +72,18 @@ def classify(result: SendResult) -> Verdict:
     return DRIVERS[result.channel].classify(result)
 
 
-def sources(db: Database, **given: Source | None) -> dict[Channel, Source]:
-    """How to connect each channel: as its driver says, unless the caller gave its own (a keyword
-    per channel value, e.g. line=…); a source that is None leaves that channel unusable."""
-    out: dict[Channel, Source] = {channel: partial(d.connect, db) for channel, d in DRIVERS.items()}
-    for name, source in given.items():
-        out[Channel(name)] = source if source is not None else _unusable
+def sources(db: Database, overrides: Mapping[str, Source | None] | None = None) -> dict[str, Source]:
+    """How to connect each registered channel: as its driver says, unless `overrides` gives its own
+    for a channel key; an override that is None leaves that channel unusable."""
+    out: dict[str, Source] = {key: partial(d.connect, db) for key, d in DRIVERS.items()}
+    for key, source in (overrides or {}).items():
+        out[key] = source if source is not None else _unusable
     return out
 
 
 def _unusable() -> Connection | None:
     return None
+
+
+for _builtin in (line.DRIVER, email.DRIVER, webhook.DRIVER):
+    register_channel(_builtin)

@@ -10,19 +10,21 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 
 import httpx
 
 from core.addresses import secure_or_local
-from core.channels.base import R
+from core.channels.base import AddressRule, Builder, CancelReasons, R
 from core.channels.line import tls_context
 from core.channels.net import ms_since, short
 from core.errors import ValidationError
 from core.outbox import policy
 from core.outbox.policy import SendResult, Transport, Verdict
+from core.roster.contacts import ContactView
 from core.store.db import Database
-from core.store.models import Channel
+from core.store.models import Channel, DeliveryKind
 from core.store.settings import HoldSetting
 from core.texts import t
 
@@ -89,12 +91,20 @@ class WebhookClient:
 class WebhookDriver:
     """The alert webhook as the sender sees it (core/channels/base.py)."""
 
-    channel = Channel.WEBHOOK
+    key = Channel.WEBHOOK.value
+    label = t("text.plain", text="Webhook")  # the same word in Japanese (resources/i18n/glossary.md)
     title = "Webhook"
+    address: AddressRule | None = None  # its one address is a setting (alerts.webhook_url), not a teacher's
+    needs_consent = False
+    builders: Mapping[DeliveryKind, Builder] = MappingProxyType({})  # alerts' (core/sending/builders.py)
+    cancel_reasons: CancelReasons | None = None  # it reaches no teacher
     batch: int | None = None  # one post per pool task
     hold_key: HoldSetting | None = None  # no credentials: a refusal means a wrong address, and fails the delivery
     hold_title = t("alert.webhook_held")
     retry_keys = False
+
+    def recipient(self, contact: ContactView) -> str | None:
+        return None
 
     def connect(self, db: Database) -> WebhookClient:
         return WebhookClient()

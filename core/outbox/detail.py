@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from core.outbox import deliveries
-from core.store.kinds import Channel, DeliveryKind, DeliveryStatus
+from core.store.kinds import DeliveryKind, DeliveryStatus
 from core.store.models import Classroom, Delivery, DeliveryAttempt, Teacher
 
 
@@ -21,7 +21,7 @@ from core.store.models import Classroom, Delivery, DeliveryAttempt, Teacher
 class DeliveryFields:
     id: int
     kind: DeliveryKind
-    channel: Channel
+    channel: str  # a registered channel's key
     status: DeliveryStatus
     recipient: str | None
     dedup_key: str

@@ -73,6 +73,7 @@ class CancelReason(StrEnum):
     LINE_NOT_OPTED_IN = "LINE_NOT_OPTED_IN"
     EMAIL_NOT_OPTED_IN = "EMAIL_NOT_OPTED_IN"
     LINE_UNREACHABLE = "LINE_UNREACHABLE"  # went by e-mail instead (core/planning/fallback.py)
+    UNREACHABLE = "UNREACHABLE"  # a channel could not reach the teacher; their next channel went instead
     LINE_UNFOLLOWED = "LINE_UNFOLLOWED"  # the teacher blocked the LINE account (a webhook unfollow)
     NOTHING_TOLD = "NOTHING_TOLD"  # a correction for a teacher who was never told the old version
     NO_HISTORY = "NO_HISTORY"  # a correction whose earlier version is not on record
@@ -89,10 +90,17 @@ class CancelReason(StrEnum):
     MANAGER = "MANAGER"
 
 
+# The words of the cancel reasons channels bring along (their drivers' `cancel_reasons`), by code;
+# core/channels/registry.py fills it as it registers each channel.
+CHANNEL_CANCEL_WORDS: dict[str, Text] = {}
+
+
 def cancel_text(reason: str) -> Text:
-    """Why a delivery was canceled, in words (core/texts/catalog.py "cancel.<reason>"), with the code."""
+    """Why a delivery was canceled, in words (core/texts/catalog.py "cancel.<reason>", or the words its
+    channel gave), with the code."""
     known = reason in {r.value for r in CancelReason}
-    words = t(f"cancel.{reason}") if known else t("text.plain", text=reason)
+    words = (t(f"cancel.{reason}") if known else CHANNEL_CANCEL_WORDS.get(reason)
+             or t("text.plain", text=reason))
     return t("cancel.shown", reason=words, code=reason)
 
 
@@ -120,7 +128,7 @@ class SendResult:
     properties those details name ("to", "messages[0].text"), for the rules.
     """
 
-    channel: Channel = Channel.LINE
+    channel: str = Channel.LINE
     http_status: int | None = None
     smtp_code: int | None = None
     transport_error: Transport | None = None

@@ -64,10 +64,10 @@ def on_enqueued(db: Database, callback: Callable[[], None]) -> Callable[[], None
     return db.events.listen(events.DeliveriesEnqueued, lambda _event: callback())
 
 
-def dedup_key(kind: DeliveryKind, subject: str, version: int | str = 0, channel: Channel = Channel.LINE) -> str:
+def dedup_key(kind: DeliveryKind, subject: str, version: int | str = 0, channel: str = Channel.LINE) -> str:
     """kind + subject + version (+ channel when not LINE): the same key twice is one delivery."""
     key = f"{kind.value}:{subject}:v{version}"
-    return key if channel is Channel.LINE else f"{key}:{channel.value}"
+    return key if channel == Channel.LINE else f"{key}:{channel}"
 
 
 def enqueue(
@@ -78,7 +78,7 @@ def enqueue(
     due_at: dt.datetime,
     now: dt.datetime,
     send_at: dt.datetime | None = None,
-    channel: Channel = Channel.LINE,
+    channel: str = Channel.LINE,
     recipient: str | None = None,
     teacher_id: int | None = None,
     classroom_id: int | None = None,
@@ -153,7 +153,7 @@ def claim(
     now: dt.datetime,
     lease: dt.timedelta,
     limit: int,
-    channels: Iterable[Channel] | None = None,
+    channels: Iterable[str] | None = None,
     use_returning: bool | None = None,
     skip_locked: bool | None = None,
 ) -> list[int]:
@@ -167,7 +167,7 @@ def claim(
     """
     if limit <= 0:
         return []
-    allowed = None if channels is None else [c.value for c in channels]
+    allowed = None if channels is None else [str(c) for c in channels]
     if allowed == []:
         return []
     params: dict[str, Any] = {"b_now": now, "b_owner": owner, "b_expires": now + lease, "b_limit": limit}
@@ -477,7 +477,7 @@ def release_owned(session: Session, *, owner: str, now: dt.datetime) -> int:
     return _rowcount(result)
 
 
-def next_due_at(session: Session, channels: Iterable[Channel] | None = None) -> dt.datetime | None:
+def next_due_at(session: Session, channels: Iterable[str] | None = None) -> dt.datetime | None:
     """When the sender next has something to do (earliest due time or lease expiry)."""
     query_due = select(func.min(Delivery.next_attempt_at)).where(Delivery.status.in_(CLAIMABLE))
     query_lease = select(func.min(Delivery.lease_expires_at)).where(Delivery.status == DeliveryStatus.PROCESSING)

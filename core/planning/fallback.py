@@ -1,9 +1,12 @@
-"""LINE with e-mail fallback: when a LINE delivery cannot reach a teacher who chose fallback, the same
-message goes by e-mail, recorded as a delivery linked to the LINE one (`linked_delivery_id`).
+"""Fallback: when a teacher's delivery cannot reach them on one channel and their contact rule is
+"the first that can reach them, then the next" (core/roster/contacts.py), the same message goes on the
+next channel they agreed to, recorded as a delivery linked to the first one (`linked_delivery_id`).
+LINE with e-mail after it is the usual case; any registered channel can be either.
 
-The e-mail delivery has the dedup key the planner would give an e-mail of that message, so however
-many paths notice the failure (send time, the sender recording a result, the scheduler's sweep), the
-teacher gets one e-mail. Which failures count is policy.line_failure's rule.
+The stand-in has the dedup key the planner would give that message on its channel, so however many
+paths notice the failure (send time, the sender recording a result, the scheduler's sweep), the
+teacher gets one copy. Which failures count is policy.line_failure's rule, which reads only the
+error codes every channel's classification shares.
 """
 
 from __future__ import annotations
@@ -14,11 +17,13 @@ import logging
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core.channels import registry
 from core.outbox import policy, queue
 from core.planning import mailed_publication
-from core.roster import channel_choice
+from core.roster import contacts
 from core.store.models import (
     Channel,
+    ContactRule,
     Delivery,
     DeliveryKind,
     DeliveryStatus,
@@ -33,35 +38,57 @@ SWEEP_WINDOW = dt.timedelta(days=1)
 TEACHER_KINDS = (DeliveryKind.SHIFT_REMINDER, DeliveryKind.SHIFT_CORRECTION)
 
 
+def twin_key(key: str, sent_on: str, instead: str) -> str:
+    """The dedup key of the same message on another channel, as queue.dedup_key gives it there."""
+    base = key if sent_on == Channel.LINE else key.removesuffix(f":{sent_on}")
+    return base if instead == Channel.LINE else f"{base}:{instead}"
+
+
 def email_key(line_key: str) -> str:
     """The e-mail twin of a LINE dedup key — what queue.dedup_key(..., channel=EMAIL) gives."""
-    return f"{line_key}:{Channel.EMAIL.value}"
+    return twin_key(line_key, Channel.LINE, Channel.EMAIL)
 
 
-def send_by_email_instead(session: Session, line: Delivery, teacher: Teacher, *, now: dt.datetime) -> int | None:
-    """Enqueue the e-mail copy of a teacher's LINE delivery, linked to it. None if e-mail cannot reach them."""
-    if not channel_choice.falls_back_to_email(teacher):
+def next_channel(teacher: Teacher, channel: str) -> str | None:
+    """The channel a teacher's message goes by when `channel` cannot carry it; None: no fallback."""
+    if not (teacher.active and teacher.erased_at is None):
+        return None
+    instead = contacts.fallback_after(ContactRule(teacher.contact_rule), teacher.contacts, channel)
+    return instead if instead is not None and registry.registered(instead) else None
+
+
+def recipient(teacher: Teacher, channel: str) -> str | None:
+    """Where the teacher's message on `channel` goes, as the channel's driver takes it from their contact."""
+    contact = contacts.on(teacher.contacts, channel)
+    return registry.driver(channel).recipient(contact) if contact is not None else None
+
+
+def send_instead(session: Session, failed: Delivery, teacher: Teacher, *, now: dt.datetime) -> int | None:
+    """Enqueue the copy of a teacher's delivery on their next channel, linked to it. None if no other
+    channel can reach them."""
+    instead = next_channel(teacher, failed.channel)
+    if instead is None:
         return None
     delivery_id, _ = queue.enqueue(
-        session, kind=line.kind, dedup=email_key(line.dedup_key), due_at=line.due_at,
-        send_at=max(line.next_attempt_at, now), now=now, channel=Channel.EMAIL, recipient=teacher.email,
-        teacher_id=teacher.id, classroom_id=line.classroom_id, shift_id=line.shift_id,
-        shift_version=line.shift_version, publication_id=line.publication_id, linked_delivery_id=line.id,
+        session, kind=failed.kind, dedup=twin_key(failed.dedup_key, failed.channel, instead), due_at=failed.due_at,
+        send_at=max(failed.next_attempt_at, now), now=now, channel=instead, recipient=recipient(teacher, instead),
+        teacher_id=teacher.id, classroom_id=failed.classroom_id, shift_id=failed.shift_id,
+        shift_version=failed.shift_version, publication_id=failed.publication_id, linked_delivery_id=failed.id,
     )
     return delivery_id
 
 
 def after_failure(session: Session, delivery_id: int, *, code: str | None, at_recipient: bool, dead: bool,
                   now: dt.datetime) -> list[int]:
-    """A delivery ended as failed. Only a LINE one means anything here: remember an unreachable
-    teacher, and fall back to e-mail where the rule says; any other does nothing.
+    """A delivery ended as failed: remember a teacher the channel cannot reach, and fall back to their
+    next channel where their rule says. A LINE group message that failed sends the month by e-mail.
 
-    Returns the e-mail deliveries it enqueued (already existing ones included)."""
+    Returns the deliveries it enqueued (already existing ones included)."""
     line = session.get(Delivery, delivery_id)
-    if line is None or line.channel != Channel.LINE:
+    if line is None:
         return []
     verdict = policy.line_failure(code, at_recipient=at_recipient, dead=dead)
-    if line.kind == DeliveryKind.SHIFT_PUBLICATION:
+    if line.kind == DeliveryKind.SHIFT_PUBLICATION and line.channel == Channel.LINE:
         publication = session.get(Publication, line.publication_id) if line.publication_id else None
         if not verdict.fall_back or publication is None:
             return []
@@ -69,12 +96,14 @@ def after_failure(session: Session, delivery_id: int, *, code: str | None, at_re
     teacher = session.get(Teacher, line.teacher_id) if line.teacher_id else None
     if teacher is None:
         return []
-    if verdict.recipient_unreachable and teacher.line_user_id == line.recipient and teacher.line_unreachable_at is None:
-        teacher.line_unreachable_at = now
-        log.info("LINE cannot reach teacher %s (%s); remembered for later messages", teacher.id, code)
+    contact = contacts.on(teacher.contacts, line.channel)
+    if (verdict.recipient_unreachable and contact is not None and contact.address == line.recipient
+            and contact.unreachable_since is None):
+        contact.unreachable_since = now
+        log.info("%s cannot reach teacher %s (%s); remembered for later messages", line.channel, teacher.id, code)
     if not verdict.fall_back:
         return []
-    created = send_by_email_instead(session, line, teacher, now=now)
+    created = send_instead(session, line, teacher, now=now)
     return [created] if created is not None else []
 
 
@@ -83,22 +112,25 @@ def sweep(session: Session, *, now: dt.datetime, window: dt.timedelta = SWEEP_WI
     or a teacher who switched to fallback after the failure): the minute job runs this."""
     failed = session.scalars(
         select(Delivery).join(Teacher, Teacher.id == Delivery.teacher_id).where(
-            Delivery.channel == Channel.LINE, Delivery.status == DeliveryStatus.FAILED,
-            Delivery.kind.in_(TEACHER_KINDS), Delivery.updated_at >= now - window,
-            Teacher.channel == "line_fallback",
+            Delivery.status == DeliveryStatus.FAILED, Delivery.kind.in_(TEACHER_KINDS),
+            Delivery.updated_at >= now - window, Teacher.contact_rule == ContactRule.FIRST,
         )
     ).all()
-    if not failed:
+    wanted = {}
+    for delivery in failed:
+        teacher = session.get(Teacher, delivery.teacher_id)
+        instead = next_channel(teacher, delivery.channel) if teacher is not None else None
+        if teacher is not None and instead is not None:
+            wanted[twin_key(delivery.dedup_key, delivery.channel, instead)] = (delivery, teacher)
+    if not wanted:
         return []
-    twins = set(session.scalars(select(Delivery.dedup_key).where(
-        Delivery.dedup_key.in_([email_key(d.dedup_key) for d in failed]))))
+    twins = set(session.scalars(select(Delivery.dedup_key).where(Delivery.dedup_key.in_(list(wanted)))))
     created: list[int] = []
-    for line in failed:
-        if email_key(line.dedup_key) in twins:
+    for key, (delivery, teacher) in wanted.items():
+        if key in twins:
             continue
-        if policy.line_failure(line.last_error_code, at_recipient=line.last_error_at_recipient,
-                               dead=line.dead_lettered_at is not None).fall_back:
-            teacher = session.get(Teacher, line.teacher_id)
-            if teacher is not None and (made := send_by_email_instead(session, line, teacher, now=now)) is not None:
+        if policy.line_failure(delivery.last_error_code, at_recipient=delivery.last_error_at_recipient,
+                               dead=delivery.dead_lettered_at is not None).fall_back:
+            if (made := send_instead(session, delivery, teacher, now=now)) is not None:
                 created.append(made)
     return created

@@ -85,14 +85,14 @@ def _describe(session, delivery: Delivery, why: Text | None) -> PlannedSend:  # 
     if delivery.status == DeliveryStatus.QUEUED and delivery.attempt_count:
         default_why = t("plan.why.retry", why=default_why, attempt=delivery.attempt_count,
                         code=delivery.last_error_code or "")
-    return PlannedSend(delivery.id, delivery.kind.value, delivery.channel.value, recipient,
+    return PlannedSend(delivery.id, delivery.kind.value, delivery.channel, recipient,
                        room.name if room else "", local, delivery.next_attempt_at, why or default_why,
                        messages_for(session, delivery))
 
 
 def messages_for(session, delivery: Delivery) -> int:  # type: ignore[no-untyped-def]
     """Quota cost: a push to one user counts 1; a push to a group counts once per member."""
-    if delivery.channel.value != "line":
+    if delivery.channel != "line":
         return 0
     if delivery.kind == DeliveryKind.SHIFT_PUBLICATION:
         return group_members(session, delivery.classroom_id)

@@ -14,10 +14,10 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from core.outbox import queue
-from core.roster import channel_choice, rules
+from core.roster import contacts, rules
 from core.store.models import (
     Channel,
-    ChannelChoice,
+    ContactRule,
     Delivery,
     DeliveryKind,
     Publication,
@@ -41,7 +41,7 @@ def month_teachers(session: Session, publication: Publication) -> list[Teacher]:
 
 
 def _direct(teacher: Teacher) -> bool:
-    return Channel.EMAIL in channel_choice.planned_channels(teacher)
+    return Channel.EMAIL in contacts.planned_for(teacher)
 
 
 def wants_email(teacher: Teacher) -> bool:
@@ -58,15 +58,18 @@ def fan_out(session: Session, publication: Publication, *, now: dt.datetime, lin
                                                                  Delivery.channel == Channel.EMAIL)))
     created = []
     for teacher in month_teachers(session, publication):
-        fallback = ChannelChoice(teacher.channel) is ChannelChoice.LINE_FALLBACK
-        if not (_direct(teacher) or (line_failed and channel_choice.falls_back_to_email(teacher))):
+        fallback = teacher.contact_rule == ContactRule.FIRST
+        falls_back = teacher.active and teacher.erased_at is None and contacts.fallback_after(
+            ContactRule(teacher.contact_rule), teacher.contacts, Channel.LINE) == Channel.EMAIL
+        if not (_direct(teacher) or (line_failed and falls_back)):
             continue
         key = dedup(publication, teacher.id)
         if key in known:
             continue
         delivery_id, was_new = queue.enqueue(
             session, kind=DeliveryKind.SHIFT_PUBLICATION, dedup=key, due_at=now, now=now, channel=Channel.EMAIL,
-            recipient=teacher.email, teacher_id=teacher.id, classroom_id=publication.classroom_id,
+            recipient=contacts.address_on(teacher, Channel.EMAIL), teacher_id=teacher.id,
+            classroom_id=publication.classroom_id,
             publication_id=publication.id, linked_delivery_id=line_delivery if fallback else None,
         )
         known.add(key)

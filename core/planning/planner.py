@@ -3,10 +3,11 @@ of times and it creates nothing new, because every delivery has a dedup key (kin
 + channel for e-mail).
 
 Each run:
-- a confirmed shift gets one reminder per version on each channel the teacher chose and agreed to
-  (core/roster/channel_choice.py), due `lead` before the start (moved earlier out of quiet hours), created
-  ahead of time as a pending delivery; with LINE fallback and a LINE ID that LINE cannot reach, the
-  reminder goes by e-mail, linked to a LINE delivery recorded as canceled (LINE_UNREACHABLE);
+- a confirmed shift gets one reminder per version on each channel the teacher's contacts plan
+  (core/roster/contacts.py), due `lead` before the start (moved earlier out of quiet hours), created
+  ahead of time as a pending delivery, addressed as each channel's driver takes it from the contact;
+  with fallback and a first channel that cannot reach them, the reminder goes on the next, linked to
+  a delivery on the first recorded as canceled (that channel's unreachable reason, LINE_UNREACHABLE);
 - a reminder or correction still waiting for an older version is canceled as SUPERSEDED;
 - a teacher who was told about an older version (by a reminder or correction on any channel, or by a
   published month: core/planning/told.py) gets a correction (old → new), a cancellation notice, or —
@@ -22,15 +23,16 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core.channels import registry
 from core.outbox import queue
 from core.outbox.policy import CancelReason
 from core.planning import fallback, mailed_publication, told
 from core.planning.reminder_times import QuietHours, late_send_time, reminder_due
-from core.roster import channel_choice, rules
+from core.roster import contacts, rules
 from core.store.models import (
     Channel,
-    ChannelChoice,
     Classroom,
+    ContactRule,
     Delivery,
     DeliveryKind,
     DeliveryStatus,
@@ -55,7 +57,7 @@ class PlannedDelivery:
     send_at: dt.datetime
     why: Text  # the dry run's reason column, in the manager's language when shown
     created: bool
-    channel: Channel = Channel.LINE
+    channel: str = Channel.LINE
 
 
 @dataclass
@@ -74,7 +76,12 @@ def quiet_hours_of(classroom: Classroom) -> QuietHours | None:
 
 
 def eligible_for_line(teacher: Teacher) -> bool:
-    return channel_choice.line_eligible(teacher)
+    return contacts.eligible(teacher, Channel.LINE)
+
+
+def planned_channels(teacher: Teacher) -> list[str]:
+    """The channels the teacher's contacts plan, those with a registered driver (one that was removed sends nothing)."""
+    return [channel for channel in contacts.planned_for(teacher) if registry.registered(channel)]
 
 
 @dataclass
@@ -129,7 +136,7 @@ def plan(session: Session, *, now: dt.datetime, horizon: dt.timedelta = HORIZON)
         report.planned.extend(corrections)
         if shift.status != ShiftStatus.CONFIRMED:
             continue
-        for channel in channel_choice.planned_channels(shift.teacher):
+        for channel in planned_channels(shift.teacher):
             covered = any(c.teacher_id == shift.teacher_id and c.channel == channel for c in corrections)
             reminder = _plan_reminder(session, shift, start, known, now, channel=channel, covered_by_correction=covered)
             if reminder is not None:
@@ -139,14 +146,15 @@ def plan(session: Session, *, now: dt.datetime, horizon: dt.timedelta = HORIZON)
 
 
 def _plan_reminder(session: Session, shift: Shift, start: dt.datetime, known: _Known, now: dt.datetime, *,
-                   channel: Channel, covered_by_correction: bool) -> PlannedDelivery | None:
+                   channel: str, covered_by_correction: bool) -> PlannedDelivery | None:
     room = shift.classroom
     quiet = quiet_hours_of(room)
     due = reminder_due(start, lead=dt.timedelta(minutes=room.reminder_lead_minutes), zone_name=room.timezone, quiet=quiet)
     decision = late_send_time(now=now, due=due, shift_start=start, zone_name=room.timezone, quiet=quiet)
     if decision.send_at is None:
         return None
-    key = queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version, channel=channel)
+    subject = f"shift:{shift.id}"
+    key = queue.dedup_key(DeliveryKind.SHIFT_REMINDER, subject, shift.version, channel=channel)
     if covered_by_correction and due <= now:
         # The correction going out now already tells the teacher the new time; a second message
         # at the same moment would only be noise. Recorded as canceled so planning stays idempotent.
@@ -163,8 +171,8 @@ def _plan_reminder(session: Session, shift: Shift, start: dt.datetime, known: _K
         why = t("plan.why.reminder_late")
     if key in known.keys:
         return None
-    linked = _unreachable_line_twin(session, DeliveryKind.SHIFT_REMINDER, key, shift, shift.teacher, due,
-                                    decision.send_at, now, known, channel=channel)
+    linked = _unreachable_twin(session, DeliveryKind.SHIFT_REMINDER, subject, shift, shift.teacher, due,
+                               decision.send_at, now, known, channel=channel)
     if linked is False:
         return None
     if linked is not None:
@@ -176,27 +184,31 @@ def _plan_reminder(session: Session, shift: Shift, start: dt.datetime, known: _K
                            due, decision.send_at, why, created, channel)
 
 
-def _unreachable_line_twin(session: Session, kind: DeliveryKind, email_key: str, shift: Shift, teacher: Teacher,
-                           due: dt.datetime, send_at: dt.datetime, now: dt.datetime, known: _Known, *,
-                           channel: Channel) -> int | bool | None:
-    """For an e-mail that stands in for LINE (fallback, and LINE cannot reach the teacher): the LINE
-    delivery it replaces, recorded as canceled so the e-mail can link to it.
+def _unreachable_twin(session: Session, kind: DeliveryKind, subject: str, shift: Shift, teacher: Teacher,
+                      due: dt.datetime, send_at: dt.datetime, now: dt.datetime, known: _Known, *,
+                      channel: str) -> int | bool | None:
+    """For a message that stands in for an earlier channel (fallback, and that channel cannot reach the
+    teacher): the delivery on that channel it replaces, recorded as canceled so this one can link to it.
 
-    None: no twin needed. False: the LINE delivery was planned before the teacher became unreachable;
-    its send-time check sends the e-mail then, so nothing is planned here."""
-    if channel is not Channel.EMAIL or ChannelChoice(teacher.channel) is not ChannelChoice.LINE_FALLBACK:
+    None: no twin needed. False: the earlier delivery was planned before the teacher became unreachable;
+    its send-time check sends this one then, so nothing is planned here."""
+    if teacher.contact_rule != ContactRule.FIRST:
         return None
-    if not channel_choice.line_eligible(teacher):
-        return None  # no LINE at all: e-mail is simply their channel
-    line_key = email_key.removesuffix(f":{Channel.EMAIL.value}")
-    if line_key in known.keys:
+    usable = [c.channel for c in contacts.ranked(teacher.contacts) if contacts.usable(c)]
+    if channel not in usable or usable.index(channel) == 0:
+        return None  # nothing before it they can use: this is simply their channel
+    replaced = usable[usable.index(channel) - 1]
+    twin_key = queue.dedup_key(kind, subject, shift.version, channel=replaced)
+    if twin_key in known.keys:
         return False
-    line_id, created = _enqueue(session, kind, line_key, shift, teacher, due, send_at, now, channel=Channel.LINE)
-    known.keys.add(line_key)
+    twin_id, created = _enqueue(session, kind, twin_key, shift, teacher, due, send_at, now, channel=replaced)
+    known.keys.add(twin_key)
+    reasons = registry.driver(replaced).cancel_reasons if registry.registered(replaced) else None
     if created:
-        queue.transition(session, line_id, expected=[DeliveryStatus.QUEUED, DeliveryStatus.PENDING], now=now,
-                          status=DeliveryStatus.CANCELED, cancel_reason=fallback.UNREACHABLE.value)
-    return line_id
+        queue.transition(session, twin_id, expected=[DeliveryStatus.QUEUED, DeliveryStatus.PENDING], now=now,
+                          status=DeliveryStatus.CANCELED,
+                          cancel_reason=reasons.unreachable if reasons is not None else fallback.UNREACHABLE.value)
+    return twin_id
 
 
 def _plan_corrections(session: Session, shift: Shift, known: _Known, teachers: dict[int, Teacher],
@@ -214,16 +226,16 @@ def _plan_corrections(session: Session, shift: Shift, known: _Known, teachers: d
             why = t("plan.why.canceled")
         else:
             why = t("plan.why.changed")
-        for channel in channel_choice.planned_channels(teacher):
-            key = queue.dedup_key(DeliveryKind.SHIFT_CORRECTION, f"shift:{shift.id}:teacher:{teacher_id}",
-                                   shift.version, channel=channel)
+        for channel in planned_channels(teacher):
+            subject = f"shift:{shift.id}:teacher:{teacher_id}"
+            key = queue.dedup_key(DeliveryKind.SHIFT_CORRECTION, subject, shift.version, channel=channel)
             if key in known.keys:
                 # Already planned (or sent): it still covers this teacher for this version.
                 out.append(PlannedDelivery(0, DeliveryKind.SHIFT_CORRECTION, shift.id, shift.version, teacher_id,
                                            now, now, why, False, channel))
                 continue
-            linked = _unreachable_line_twin(session, DeliveryKind.SHIFT_CORRECTION, key, shift, teacher, now, now,
-                                            now, known, channel=channel)
+            linked = _unreachable_twin(session, DeliveryKind.SHIFT_CORRECTION, subject, shift, teacher, now, now,
+                                       now, known, channel=channel)
             if linked is False:
                 continue
             delivery_id, created = _enqueue(session, DeliveryKind.SHIFT_CORRECTION, key, shift, teacher, now, now,
@@ -247,11 +259,11 @@ def _cancel_superseded(session: Session, shift: Shift, known: _Known, now: dt.da
 
 
 def _enqueue(session: Session, kind: DeliveryKind, key: str, shift: Shift, teacher: Teacher, due: dt.datetime,
-             send_at: dt.datetime, now: dt.datetime, *, channel: Channel = Channel.LINE,
+             send_at: dt.datetime, now: dt.datetime, *, channel: str = Channel.LINE,
              linked: int | None = None) -> tuple[int, bool]:
     return queue.enqueue(
         session, kind=kind, dedup=key, due_at=due, send_at=send_at, now=now, channel=channel,
-        recipient=teacher.email if channel is Channel.EMAIL else teacher.line_user_id,
+        recipient=fallback.recipient(teacher, channel),
         teacher_id=teacher.id, classroom_id=shift.classroom_id, shift_id=shift.id, shift_version=shift.version,
         linked_delivery_id=linked,
     )

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from core.messages import ack
 from core.receiving.events import ReceivedEvent
+from core.roster import contacts
 from core.store import ack_key
 from core.store import events as store_events
 from core.store import setting_keys as keys
@@ -60,7 +61,7 @@ class AckHandler:
         delivery = session.get(Delivery, delivery_id)
         teacher = session.get(Teacher, delivery.teacher_id) if delivery and delivery.teacher_id else None
         if (delivery is None or delivery.channel != Channel.LINE or delivery.kind not in KINDS or teacher is None
-                or teacher.line_user_id != event.user_id):
+                or contacts.address_on(teacher, Channel.LINE) != event.user_id):
             log.warning("a 了解 postback for delivery %s from someone it was not sent to was ignored", delivery_id)
             return
         if delivery.acknowledged_at is None:

@@ -2,9 +2,9 @@
 
 An unfollow means the teacher blocked the account: LINE would accept pushes to them and deliver
 nothing. So the teacher is marked unreachable at once (as a profile 404 does, core/channels/line_reach.py),
-their LINE consent is withdrawn (line_opt_in off, its time cleared: blocking says "no more"), and their
-queued LINE reminders and corrections are canceled (LINE_UNFOLLOWED), each followed by its e-mail copy
-for a teacher who chose LINE with e-mail fallback, as for any unreachable teacher. A follow (added
+their LINE consent is withdrawn (their LINE contact's agreement cleared: blocking says "no more"), and their
+queued LINE reminders and corrections are canceled (LINE_UNFOLLOWED), each followed by its copy on
+their next channel for a teacher whose rule falls back, as for any unreachable teacher. A follow (added
 again, or unblocked) clears the mark, so the teacher is reachable again; consent comes back only by
 pairing again or by the manager's explicit tick (core/receiving/pairing.py). What was canceled stays
 canceled.
@@ -25,6 +25,7 @@ from core.outbox import queue
 from core.outbox.policy import CancelReason
 from core.planning import fallback
 from core.receiving.events import ReceivedEvent
+from core.roster import contacts
 from core.store.models import Channel, Delivery, DeliveryStatus, Teacher, WebhookEvent
 
 log = logging.getLogger(__name__)
@@ -54,7 +55,7 @@ def cancel_queued_line(session: Session, teacher: Teacher, *, now: dt.datetime) 
             canceled.append(delivery.id)
             line = session.get(Delivery, delivery.id)
             if line is not None:
-                fallback.send_by_email_instead(session, line, teacher, now=now)
+                fallback.send_instead(session, line, teacher, now=now)
     return canceled
 
 
@@ -64,16 +65,17 @@ class FollowHandler:
     def handle(self, session: Session, event: ReceivedEvent, *, now: dt.datetime) -> None:
         if event.source_type != "user" or not event.user_id or _superseded(session, event):
             return
-        teacher = session.scalar(select(Teacher).where(Teacher.line_user_id == event.user_id))
+        teacher = contacts.owner(session, Channel.LINE, event.user_id)
         if teacher is None:
             return  # someone who is not (yet) a teacher here: pairing knows them once they send their code
+        line = contacts.contact(teacher, Channel.LINE)
         if event.type == "follow":
-            if teacher.line_unreachable_at is not None:
+            if line.unreachable_since is not None:
                 log.info("teacher %s follows the LINE account again", teacher.id)
-            teacher.line_unreachable_at = None
+            line.unreachable_since = None
             return
-        teacher.line_unreachable_at = teacher.line_unreachable_at or now
-        teacher.line_opt_in, teacher.line_opt_in_at = False, None
+        line.unreachable_since = line.unreachable_since or now
+        line.agreed_at, line.agreed_by_teacher = None, False
         canceled = cancel_queued_line(session, teacher, now=now)
         log.info("teacher %s blocked the LINE account; %d queued LINE message(s) canceled", teacher.id, len(canceled))
 

@@ -4,7 +4,7 @@ handler that binds a code's teacher to the LINE user who sent it.
 A teacher's `U…` ID reaches the app only in a webhook event, so the manager hands every teacher
 without a LINE ID (or without LINE consent) a short code, with the account's add-friend link and QR
 code. The teacher adds the account and sends the code; the handler stores their user ID, records
-LINE opt-in with the time they sent it (their own consent, `line_opt_in_at`), spends the code and
+LINE consent with the time they sent it (their own: `agreed_by_teacher` on their LINE contact), spends the code and
 replies politely in the language of the classroom the code was issued for. A wrong, used or expired
 code gets a polite reply and changes nothing; a message that does not look like a code (any chat
 with the account) gets no reply. Codes are 9 characters from an alphabet without 0/O, 1/I/L, with at
@@ -32,7 +32,7 @@ Consent and blocking (core/receiving/follow.py): an unfollow (the teacher blocke
 withdraws LINE consent and clears its time, besides marking the teacher unreachable. A later follow
 makes the teacher reachable again but does not bring consent back: that takes pairing again (the
 teacher sends a new code, which `issue_codes` gives every active teacher without consent) or the
-manager's explicit tick, which sets `line_opt_in` without a consent time.
+manager's explicit tick, which is consent not given on LINE by the teacher themselves.
 
 Replies go out after the transaction commits (a reply saying "registered" must not precede a
 rollback), with the event's reply token, once: LINE's reply tokens are single-use and short-lived,
@@ -57,9 +57,10 @@ from core.channels.line import LineApiError, LineClient, access_from_settings
 from core.receiving import acknowledge, follow, groups, pairing_limits
 from core.receiving.events import ReceivedEvent
 from core.receiving.handlers import EventHandler
+from core.roster import contacts
 from core.store import events as store_events
 from core.store.db import Database
-from core.store.models import Classroom, Shift, Teacher
+from core.store.models import Channel, Classroom, Shift, Teacher
 from core.store.models import PairingCode as PairingCodeRow
 
 log = logging.getLogger(__name__)
@@ -192,7 +193,8 @@ def friend_link(bot_info: dict[str, Any]) -> tuple[str, bytes]:
 
 
 def _needs_pairing(teacher: Teacher) -> bool:
-    return teacher.active and teacher.erased_at is None and (not teacher.line_user_id or not teacher.line_opt_in)
+    line = contacts.on(teacher.contacts, Channel.LINE)
+    return teacher.active and teacher.erased_at is None and (line is None or not line.address or line.agreed_at is None)
 
 
 def _live_codes(session: Session, at: dt.datetime) -> dict[int, PairingCodeRow]:
@@ -235,8 +237,14 @@ def pairing_progress(session: Session, now: dt.datetime) -> list[TeacherPairing]
         row = live.get(teacher.id) if _needs_pairing(teacher) else None
         out.append(TeacherPairing(teacher.id, teacher.display_name, shown(row.code) if row else None,
                                   row.expires_at if row else None,
-                                  teacher.line_opt_in_at if teacher.line_opt_in else None))
+                                  _paired_at(teacher)))
     return out
+
+
+def _paired_at(teacher: Teacher) -> dt.datetime | None:
+    """When the teacher agreed to LINE themselves, by sending their code (not the manager's tick)."""
+    line = next((c for c in teacher.contacts if c.channel == Channel.LINE), None)
+    return line.agreed_at if line is not None and line.agreed_by_teacher else None
 
 
 # ----- the message handler -----
@@ -295,15 +303,15 @@ class PairingHandler:
             pairing_limits.record_wrong(session, event.user_id, now)
             return
         language = _language(session, row, teacher)
-        owner = session.scalar(select(Teacher).where(Teacher.line_user_id == event.user_id))
+        owner = contacts.owner(session, Channel.LINE, event.user_id)
         if owner is not None and owner.id != teacher.id:
             log.info("a pairing code came from the LINE user of teacher %s, not of teacher %s", owner.id, teacher.id)
             reply_after_commit(session, self.line, token, REPLIES[language]["taken"])
             pairing_limits.record_wrong(session, event.user_id, now)
             return
-        teacher.line_user_id = event.user_id
-        teacher.line_opt_in, teacher.line_opt_in_at = True, at
-        teacher.line_unreachable_at = None
+        line = contacts.contact(teacher, Channel.LINE)
+        line.address, line.agreed_at, line.agreed_by_teacher = event.user_id, at, True
+        line.unreachable_since = None
         row.used_at, row.used_by = at, event.user_id
         log.info("teacher %s paired with their LINE account", teacher.id)
         reply_after_commit(session, self.line, token, REPLIES[language]["paired"])

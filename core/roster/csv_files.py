@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 from core.errors import ShiftcastError, ValidationError
 from core.roster import channel_choice, clock, rules
 from core.roster.progress import Progress
-from core.store.models import ChannelChoice, Classroom, Shift, ShiftStatus, Teacher
+from core.store.models import Classroom, Shift, ShiftStatus, Teacher
 from core.texts import Text, t
 
 TEACHER_COLUMNS = ("name", "line_user_id", "email", "line_opt_in", "email_opt_in", "active", "channel")
@@ -343,9 +343,10 @@ def export_teachers(session: Session) -> str:
     return _write(
         TEACHER_COLUMNS,
         [
-            [t.name or "", t.line_user_id or "", t.email or "", _yes(t.line_opt_in), _yes(t.email_opt_in), _yes(t.active),
-             ChannelChoice(t.channel).value]
-            for t in rules.list_teachers(session)
+            [t.name or "", str(fields["line_user_id"] or ""), str(fields["email"] or ""),
+             _yes(bool(fields["line_opt_in"])), _yes(bool(fields["email_opt_in"])), _yes(t.active),
+             channel_choice.of(t).word]
+            for t in rules.list_teachers(session) for fields in (rules.contact_fields(t),)
         ],
     )
 

@@ -8,15 +8,14 @@ dataclass before the scope ends. Changes go through core.roster.rules, which say
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.roster import rules
-from core.store.kinds import ChannelChoice
-from core.store.models import Classroom, Teacher
+from core.roster import channel_choice, contacts, rules
+from core.store.models import Channel, Classroom, Teacher, TeacherContact
 
 
 @dataclass(frozen=True)
@@ -51,14 +50,20 @@ class TeacherRecord:
     line_opt_in: bool
     email_opt_in: bool
     active: bool
-    channel: str = ChannelChoice.LINE.value
+    channel: str = channel_choice.LINE.word
     line_unreachable: bool = False  # LINE said this user ID cannot be reached (core.channels.line_reach)
+    # Every other channel's contact: key → (address, agreed).
+    others: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, teacher: Teacher) -> TeacherRecord:
-        return cls(teacher.id, teacher.display_name, teacher.email or "", teacher.line_user_id or "",
-                   teacher.line_opt_in, teacher.email_opt_in, teacher.active, ChannelChoice(teacher.channel).value,
-                   teacher.line_unreachable_at is not None)
+        fields = rules.contact_fields(teacher)
+        line = contacts.on(teacher.contacts, Channel.LINE)
+        others = {c.channel: (c.address or "", c.agreed_at is not None) for c in teacher.contacts
+                  if c.channel not in (Channel.LINE, Channel.EMAIL)}
+        return cls(teacher.id, teacher.display_name, str(fields["email"] or ""), str(fields["line_user_id"] or ""),
+                   bool(fields["line_opt_in"]), bool(fields["email_opt_in"]), teacher.active,
+                   channel_choice.of(teacher).word, line is not None and line.unreachable_since is not None, others)
 
 
 def classrooms(session: Session) -> list[ClassroomSettings]:
@@ -85,9 +90,9 @@ def line_recipient_names(session: Session, recipients: Collection[str]) -> dict[
     """LINE user and group IDs → the teacher's or the classroom's name; IDs nobody has are left out."""
     if not recipients:
         return {}
-    found = {t.line_user_id: t.display_name
-             for t in session.scalars(select(Teacher).where(Teacher.line_user_id.in_(recipients)))
-             if t.line_user_id is not None}
+    found = {str(line.address): teacher.display_name for teacher, line in session.execute(
+        select(Teacher, TeacherContact).join(TeacherContact).where(
+            TeacherContact.channel == Channel.LINE, TeacherContact.address.in_(recipients)))}
     found.update({c.line_group_id: c.name
                   for c in session.scalars(select(Classroom).where(Classroom.line_group_id.in_(recipients)))
                   if c.line_group_id is not None})

@@ -7,6 +7,7 @@ changes into one transaction; the caller commits.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -14,16 +15,17 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from core.errors import NotFoundError, ValidationError
-from core.roster import channel_choice, clock, ids
+from core.roster import channel_choice, clock, contacts, ids
 from core.store import events
 from core.store.models import (
-    ChannelChoice,
+    Channel,
     Classroom,
     Delivery,
     Shift,
     ShiftRevision,
     ShiftStatus,
     Teacher,
+    utcnow,
 )
 from core.texts import t
 
@@ -143,77 +145,118 @@ def list_classrooms(session: Session) -> list[Classroom]:
 # ----- teachers -------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class ContactChange:
+    """What changes about a teacher's contact on one channel; a field left out stays as it is."""
+
+    address: str | None = _UNSET  # as typed; checked by the channel's rule (core/roster/contacts.py)
+    agreed: bool = _UNSET  # the manager's tick: the teacher agreed to be reached this way
+
+
+# The names callers have long used for the built-in channels' fields: each is one field of one
+# channel's contact, so they go through the same generic path as any channel's `contacts`.
+CONTACT_FIELDS = {
+    "line_user_id": (Channel.LINE, "address"),
+    "email": (Channel.EMAIL, "address"),
+    "line_opt_in": (Channel.LINE, "agreed"),
+    "email_opt_in": (Channel.EMAIL, "agreed"),
+}
+
+
 def create_teacher(
     session: Session,
     *,
     name: str,
-    line_user_id: str | None = None,
-    email: str | None = None,
-    line_opt_in: bool = False,
-    email_opt_in: bool = False,
     active: bool = True,
-    channel: ChannelChoice | str = ChannelChoice.LINE,
+    channel: channel_choice.Choice | str = channel_choice.LINE,
+    contacts_in: Mapping[str, ContactChange] | None = None,
+    now: dt.datetime | None = None,
+    **fields_by_name: Any,
 ) -> Teacher:
-    values = {"name": _unique_teacher_name(session, name, None)} | _teacher_values(
-        session,
-        None,
-        line_user_id=line_user_id,
-        email=email,
-        line_opt_in=line_opt_in,
-        email_opt_in=email_opt_in,
-        active=active,
-        channel=channel,
-    )
-    teacher = Teacher(**values)
+    """A new teacher: `contacts_in` (channel key → ContactChange) or the built-in fields' names
+    (line_user_id=…, email_opt_in=…), and how they are reached (`channel`: a choice or its word)."""
+    teacher = Teacher(name=_unique_teacher_name(session, name, None), active=bool(active))
+    changes = _contact_changes(contacts_in, fields_by_name)
+    _check_contacts(session, None, changes)
     session.add(teacher)
+    _apply_contacts(teacher, changes, now=now or utcnow())
+    choice = channel_choice.parse(channel)
+    contacts.set_choice(teacher, choice.rule, choice.channels)
     session.flush()
     return teacher
 
 
-def update_teacher(session: Session, teacher_id: int, **changes: Any) -> Teacher:
-    """Change any teacher field; all are checked before any is applied."""
+def update_teacher(session: Session, teacher_id: int, *, contacts_in: Mapping[str, ContactChange] | None = None,
+                   now: dt.datetime | None = None, **changes: Any) -> Teacher:
+    """Change any teacher field or contact; all are checked before any is applied."""
     teacher = get_teacher(session, teacher_id)
     if teacher.erased_at is not None:
         raise ValidationError(t("roster.teacher_deleted"))
-    values: dict[str, Any] = {}
-    if "name" in changes:
-        values["name"] = _unique_teacher_name(session, changes.pop("name"), teacher.id)
-    values |= _teacher_values(session, teacher.id, **changes)
-    if "line_user_id" in values and values["line_user_id"] != teacher.line_user_id:
-        values["line_unreachable_at"] = None  # what LINE said was about the old ID
-    for key, value in values.items():
-        setattr(teacher, key, value)
+    name = _unique_teacher_name(session, changes.pop("name"), teacher.id) if "name" in changes else None
+    choice = channel_choice.parse(changes.pop("channel")) if "channel" in changes else None
+    active = changes.pop("active", _UNSET)
+    by_channel = _contact_changes(contacts_in, changes)
+    _check_contacts(session, teacher.id, by_channel)
+    if name is not None:
+        teacher.name = name
+    if active is not _UNSET:
+        teacher.active = bool(active)
+    _apply_contacts(teacher, by_channel, now=now or utcnow())
+    if choice is not None:
+        contacts.set_choice(teacher, choice.rule, choice.channels)
+    teacher.updated_at = utcnow()  # a contact's change is the teacher's change too
     session.flush()
     return teacher
 
 
-def _teacher_values(
-    session: Session,
-    teacher_id: int | None,
-    *,
-    line_user_id: str | None = _UNSET,
-    email: str | None = _UNSET,
-    line_opt_in: bool = _UNSET,
-    email_opt_in: bool = _UNSET,
-    active: bool = _UNSET,
-    channel: ChannelChoice | str = _UNSET,
-) -> dict[str, Any]:
-    values: dict[str, Any] = {}
-    if channel is not _UNSET:
-        values["channel"] = channel_choice.parse(channel)
-    if line_user_id is not _UNSET:
-        value = ids.line_user_id(line_user_id)
-        if value is not None:
-            owner = session.scalar(select(Teacher).where(Teacher.line_user_id == value))
+def contact_fields(teacher: Teacher) -> dict[str, str | bool | None]:
+    """The built-in fields by their names (line_user_id, email_opt_in, …), read from the teacher's contacts:
+    what the CSV files and the command line show."""
+    out: dict[str, str | bool | None] = {}
+    for name, (channel, field_name) in CONTACT_FIELDS.items():
+        found = contacts.on(teacher.contacts, channel)
+        if field_name == "address":
+            out[name] = found.address if found is not None else None
+        else:
+            out[name] = found is not None and found.agreed_at is not None
+    return out
+
+
+def _contact_changes(given: Mapping[str, ContactChange] | None, by_name: Mapping[str, Any]) -> dict[str, ContactChange]:
+    """Every contact change by channel: those given, and those named by a built-in field's name."""
+    unknown = set(by_name) - set(CONTACT_FIELDS)
+    if unknown:
+        raise TypeError(f"unknown teacher fields: {sorted(unknown)}")
+    out = dict(given or {})
+    for name, value in by_name.items():
+        channel, field_name = CONTACT_FIELDS[name]
+        out[channel] = replace(out.get(channel, ContactChange()), **{field_name: value})
+    return out
+
+
+def _check_contacts(session: Session, teacher_id: int | None, changes: dict[str, ContactChange]) -> None:
+    """Each address through its channel's rule, stored back checked; one teacher per address."""
+    for channel, change in changes.items():
+        if change.address is _UNSET:
+            continue
+        address = contacts.check_address(channel, change.address)
+        if address is not None:
+            owner = contacts.owner(session, channel, address)
             if owner is not None and owner.id != teacher_id:
-                raise ValidationError(t("roster.line_user_taken", line_user_id=value, teacher=owner.display_name))
-        values["line_user_id"] = value
-    if email is not _UNSET:
-        values["email"] = ids.email(email)
-    for key, flag in (("line_opt_in", line_opt_in), ("email_opt_in", email_opt_in), ("active", active)):
-        if flag is not _UNSET:
-            values[key] = bool(flag)
-    return values
+                raise ValidationError(t("roster.address_taken", channel=contacts.label(channel), address=address,
+                                        teacher=owner.display_name))
+        changes[channel] = replace(change, address=address)
+
+
+def _apply_contacts(teacher: Teacher, changes: Mapping[str, ContactChange], *, now: dt.datetime) -> None:
+    for channel, change in changes.items():
+        contact = contacts.contact(teacher, channel)
+        if change.address is not _UNSET and change.address != contact.address:
+            contact.address = change.address
+            contact.unreachable_since = None  # what the channel said was about the old address
+        if change.agreed is not _UNSET and bool(change.agreed) != (contact.agreed_at is not None):
+            contact.agreed_at = now if change.agreed else None
+            contact.agreed_by_teacher = False
 
 
 def erase_teacher(session: Session, teacher_id: int, *, now: dt.datetime) -> Teacher:
@@ -231,10 +274,7 @@ def erase_teacher(session: Session, teacher_id: int, *, now: dt.datetime) -> Tea
         if start > now:
             _change_shift(session, shift, {"status": ShiftStatus.CANCELED}, now=now)
     teacher.name = None
-    teacher.line_user_id = None
-    teacher.email = None
-    teacher.line_opt_in = False
-    teacher.email_opt_in = False
+    teacher.contacts.clear()  # every address and consent, whatever the channel
     teacher.active = False
     teacher.erased_at = now
     # The outbox keeps what happened, not to whom: recipients of this teacher's deliveries go too.

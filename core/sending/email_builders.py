@@ -20,7 +20,7 @@ from core.messages import email_text, texts
 from core.outbox.policy import CancelReason
 from core.publication import month_image
 from core.publication.image_store import ImageStore
-from core.roster import channel_choice
+from core.roster import contacts
 from core.sending.line_builders import check_publication_is_newest, checked_shift, correction_for, facts_of
 from core.sending.line_builders import templates as line_templates
 from core.sending.outgoing import CancelDelivery, CannotBuild
@@ -35,10 +35,11 @@ ROSTER_CID = "roster@shiftcast"
 def check_email_teacher(teacher: Teacher | None, delivery: Delivery) -> Teacher:
     if teacher is None or not teacher.active or teacher.erased_at is not None:
         raise CancelDelivery(CancelReason.TEACHER_INACTIVE)
-    if not teacher.email_opt_in or not teacher.email:
+    mail = contacts.on(teacher.contacts, Channel.EMAIL)
+    if mail is None or not contacts.usable(mail):
         raise CancelDelivery(CancelReason.EMAIL_NOT_OPTED_IN)
     # A fallback copy stands in for a LINE delivery, so the teacher's LINE choice does not cancel it.
-    if delivery.linked_delivery_id is None and not channel_choice.wants(teacher, Channel.EMAIL):
+    if delivery.linked_delivery_id is None and not contacts.wants(teacher.contacts, Channel.EMAIL):
         raise CancelDelivery(CancelReason.CHANNEL_CHANGED)
     return teacher
 
@@ -63,7 +64,7 @@ def sender_address(session: Session) -> tuple[str, str | None]:
 def mail_to(session: Session, delivery: Delivery, teacher: Teacher, composed: email_text.Composed, *,
             inline: tuple[Part, ...] = (), attachments: tuple[Part, ...] = ()) -> Outgoing:
     from_address, from_name = sender_address(session)
-    address = str(teacher.email)
+    address = str(contacts.address_on(teacher, Channel.EMAIL))
     draft = MailDraft(to=address, to_name=teacher.name, from_address=from_address, from_name=from_name,
                       subject=composed.subject, text=composed.text, html=composed.html,
                       message_id=message_id(delivery.id, delivery.dedup_key, from_address),

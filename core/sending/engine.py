@@ -12,9 +12,7 @@ import datetime as dt
 import logging
 from dataclasses import dataclass, field
 
-from core.channels import email as email_channel
 from core.channels import line_reach
-from core.channels.line import access_from_settings
 from core.planning import forecast
 from core.sending.lock import SenderLock, one_sender_only
 from core.sending.scheduler import Scheduler
@@ -59,8 +57,7 @@ class Engine:
             config = SenderConfig.from_settings(session)
         if self.send_threads is not None:
             config = dataclasses.replace(config, concurrency=self.send_threads)
-        self.sender = Sender(self.db, lambda: access_from_settings(self.db), paths=self.paths, events=self.events, config=config,
-                             email_access=lambda: email_channel.access_from_settings(self.db), app=self.app).start()
+        self.sender = Sender(self.db, paths=self.paths, events=self.events, config=config, app=self.app).start()
         self.started_at = utcnow()
         self.scheduler = Scheduler(self.db, wake_sender=self.sender.wake, refresh_quota=self._refresh_quota,
                                    on_alert=self.events.emit_alert, sending_since=self._sending_since,

@@ -18,6 +18,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from core.channels import registry
 from core.channels.base import Outgoing
 from core.messages import ack, texts
 from core.outbox.policy import CancelReason
@@ -46,14 +47,14 @@ def _shift_of(session: Session, delivery: Delivery) -> Shift | None:
 
 def _enforce(session: Session, delivery: Delivery, rules_: tuple[send_rules.Rule, ...], shift: Shift | None,
              teacher: Teacher | None, now: dt.datetime) -> None:
-    """Raise CancelDelivery with the first rule that does not hold; a rule marked `then_email`
-    enqueues the e-mail copy (in this transaction) first, for a teacher who chose fallback."""
+    """Raise CancelDelivery with the first rule that does not hold; a rule marked `then_fallback`
+    enqueues the copy on the teacher's next channel (in this transaction) first, if their rule falls back."""
     starts_at = rules.shift_instants(shift)[0] if shift is not None else None
     broken = send_rules.first_broken(rules_, send_rules.subject_of(delivery, shift, teacher, starts_at, now))
     if broken is None:
         return
-    if broken.then_email and teacher is not None:
-        fallback.send_by_email_instead(session, delivery, teacher, now=now)
+    if broken.then_fallback and teacher is not None:
+        fallback.send_instead(session, delivery, teacher, now=now)
     raise CancelDelivery(broken.reason)
 
 
@@ -65,11 +66,20 @@ def checked_shift(session: Session, delivery: Delivery, now: dt.datetime, *, rem
     return shift
 
 
-def checked_line_teacher(session: Session, delivery: Delivery, teacher: Teacher | None, now: dt.datetime) -> Teacher:
-    """The teacher can and wants to get this on LINE."""
-    _enforce(session, delivery, send_rules.LINE_TEACHER, None, teacher, now)
+def checked_teacher(session: Session, delivery: Delivery, teacher: Teacher | None, now: dt.datetime) -> Teacher:
+    """The teacher can and wants to get this on the delivery's channel (its driver's cancel reasons)."""
+    _enforce(session, delivery, send_rules.for_channel(delivery.channel), None, teacher, now)
     assert teacher is not None  # TEACHER_INACTIVE comes first
     return teacher
+
+
+def recipient(teacher: Teacher, delivery: Delivery) -> str:
+    """Where the delivery goes now: the teacher's contact on its channel, as the channel's driver takes it."""
+    found = fallback.recipient(teacher, delivery.channel)
+    if found is None:  # checked_teacher found the contact usable
+        raise CancelDelivery(registry.driver(delivery.channel).cancel_reasons.not_agreed  # type: ignore[union-attr]
+                             if registry.registered(delivery.channel) else CancelReason.CHANNEL_CHANGED)
+    return found
 
 
 def facts_of(shift: Shift | ShiftRevision, classroom: Classroom, note: str = "") -> texts.ShiftFacts:
@@ -79,9 +89,9 @@ def facts_of(shift: Shift | ShiftRevision, classroom: Classroom, note: str = "")
 
 def build_reminder(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
     shift = checked_shift(session, delivery, now, reminder=True)
-    teacher = checked_line_teacher(session, delivery, shift.teacher, now)
+    teacher = checked_teacher(session, delivery, shift.teacher, now)
     room = shift.classroom
-    push = reminder_push(facts_of(shift, room, shift.note), room.language, str(teacher.line_user_id), paths)
+    push = reminder_push(facts_of(shift, room, shift.note), room.language, recipient(teacher, delivery), paths)
     return with_ack(push, ack_data(session, delivery), room.language)
 
 
@@ -137,9 +147,9 @@ def correction_for(session: Session, shift: Shift, teacher: Teacher, paths: Data
 def build_correction(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
     shift = checked_shift(session, delivery, now, reminder=False)
     teacher = session.get(Teacher, delivery.teacher_id) if delivery.teacher_id else None
-    teacher = checked_line_teacher(session, delivery, teacher, now)
+    teacher = checked_teacher(session, delivery, teacher, now)
     correction = correction_for(session, shift, teacher, paths)
-    push = Outgoing("push", str(teacher.line_user_id), (texts.flex_message(correction.text, accent="#C0392B"),))
+    push = Outgoing("push", recipient(teacher, delivery), (texts.flex_message(correction.text, accent="#C0392B"),))
     return with_ack(push, ack_data(session, delivery), correction.language)
 
 

@@ -11,8 +11,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from core.channels.base import Outgoing
-from core.outbox.policy import CancelReason
-from core.store.models import Channel
+from core.outbox.policy import CHANNEL_CANCEL_WORDS, CancelReason
 from core.texts import Text
 
 
@@ -20,10 +19,10 @@ class CancelDelivery(Exception):
     """Raised by a check: the delivery is canceled with `reason` instead of sent."""
 
     def __init__(self, reason: CancelReason | str) -> None:
-        # A plain string must be one of CancelReason's values (ValueError otherwise), so a typo can
-        # never reach the database as a reason nobody reads.
-        self.reason = CancelReason(reason)
-        super().__init__(self.reason.value)
+        # A plain string must be one of CancelReason's values or a code a registered channel declared
+        # (ValueError otherwise), so a typo can never reach the database as a reason nobody reads.
+        self.reason: str = reason if reason in CHANNEL_CANCEL_WORDS else CancelReason(reason)
+        super().__init__(str(self.reason))
 
 
 class CannotBuild(Exception):
@@ -46,4 +45,4 @@ class Job:
     # at claim: a killed sender spends no budget). The lease keeps the row ours until then, so
     # recording needs no second look at it.
     attempt_count: int = 1
-    channel: Channel = field(kw_only=True)  # whose driver sends it and reads its answer
+    channel: str = field(kw_only=True)  # whose driver sends it and reads its answer

@@ -25,12 +25,12 @@ from sqlalchemy.orm import Session
 from core.channels.base import ChannelDriver, Outgoing
 from core.outbox import policy
 from core.outbox import queue as outbox
-from core.outbox.policy import CancelReason, ErrorCode
+from core.outbox.policy import ErrorCode
 from core.sending import builders, reminder_batch
 from core.sending.config import SenderStats
 from core.sending.outgoing import CancelDelivery, CannotBuild, Job
 from core.store import identity
-from core.store.models import Channel, Delivery, DeliveryAttempt, DeliveryStatus, Publication, Shift
+from core.store.models import Delivery, DeliveryAttempt, DeliveryStatus, Publication, Shift
 from core.store.paths import DataPaths
 from core.texts import Text, t
 from core.texts.message import logged
@@ -38,7 +38,7 @@ from core.texts.message import logged
 log = logging.getLogger(__name__)
 
 # reminder_batch's lean path reads LINE reminders only: its jobs are LINE's.
-LEAN_CHANNEL = Channel.LINE
+LEAN_CHANNEL = reminder_batch.LEAN
 
 # Everything a batch of claimed deliveries needs, in one statement built once: each delivery with
 # its shift (whose teacher and classroom the mapping joins in) for the builders, the uid of the row
@@ -52,7 +52,7 @@ _CLAIMED = (select(Delivery, Shift, func.coalesce(Shift.uid, Publication.uid), _
 
 
 class Preparer:
-    def __init__(self, drivers: Mapping[Channel, ChannelDriver], owner: str, stats: SenderStats,
+    def __init__(self, drivers: Mapping[str, ChannelDriver], owner: str, stats: SenderStats,
                  paths: DataPaths) -> None:
         self._drivers = drivers
         self._paths = paths
@@ -99,7 +99,7 @@ class Preparer:
     def _prepare_one(self, session: Session, delivery: Delivery, subject: str | None, now: dt.datetime,
                      number: int) -> tuple[Job, outbox.AttemptStart] | None:
         """The job to send and the columns its delivery row gets, or None if it was finished here."""
-        channel = Channel(delivery.channel)
+        channel = delivery.channel
         keyed = self._drivers[channel].retry_keys
         if keyed and delivery.retry_key is not None and not policy.retry_key_usable(delivery.retry_key_issued_at, now):
             self._finish(session, delivery, now, DeliveryStatus.FAILED, ErrorCode.RETRY_KEY_EXPIRED.value,
@@ -138,12 +138,12 @@ class Preparer:
         return outbox.AttemptStart(delivery_id, retry_key, issued_at, first_at, late_seconds)
 
     def _finish(self, session: Session, delivery: Delivery, now: dt.datetime, status: DeliveryStatus,
-                code: str | None, message: Text | str | None, *, reason: CancelReason | None = None,
+                code: str | None, message: Text | str | None, *, reason: str | None = None,
                 dead: bool = False) -> None:
         applied = outbox.transition(
             session, delivery.id, expected=[DeliveryStatus.PROCESSING], owner=self._owner, now=now,
             status=status, last_error_code=code, last_error_message=policy.stored_error(message), last_error_at_recipient=False,
-            cancel_reason=reason.value if reason is not None else None,
+            cancel_reason=str(reason) if reason is not None else None,
             dead_lettered_at=now if dead else None,
         )
         if applied:

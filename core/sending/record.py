@@ -31,7 +31,7 @@ from core.sending.config import SenderEvents, SenderStats
 from core.sending.outgoing import Job
 from core.sending.turn import Connections
 from core.store import identity
-from core.store.models import Channel, DeliveryStatus
+from core.store.models import DeliveryStatus
 from core.texts import Text
 from core.texts.message import logged
 
@@ -41,7 +41,7 @@ _PROCESSING = [DeliveryStatus.PROCESSING]
 
 
 class Recorder:
-    def __init__(self, drivers: Mapping[Channel, ChannelDriver], connections: Connections, *, owner: str,
+    def __init__(self, drivers: Mapping[str, ChannelDriver], connections: Connections, *, owner: str,
                  stats: SenderStats, events: SenderEvents, rng: random.Random, backoff: BackoffPolicy,
                  machine: identity.Machine | None = None) -> None:
         self._drivers = drivers
@@ -71,7 +71,7 @@ class Recorder:
         } for job, result, decision in decided])
         ours = outbox.leased_by(session, (job.delivery_id for job, _, _ in decided), owner=self._owner)
         sent: list[outbox.Accepted] = []
-        sent_on: set[Channel] = set()
+        sent_on: set[str] = set()
         for job, result, decision in decided:
             if job.delivery_id not in ours:
                 self._lost_lease(job, decision)
@@ -139,7 +139,7 @@ class Recorder:
         log.warning("lease on delivery %s was lost before its result (%s) was recorded",
                     job.delivery_id, decision.outcome.value)
 
-    def _hold(self, session: Session, channel: Channel, code: str, now: dt.datetime) -> None:
+    def _hold(self, session: Session, channel: str, code: str, now: dt.datetime) -> None:
         """Hold the channel whose credentials were refused, for exactly those credentials."""
         driver, connection = self._drivers[channel], self._connections.get(channel)
         if driver.hold_key is None or connection is None or connection.fingerprint is None:
@@ -148,15 +148,15 @@ class Recorder:
             return
         log.error("%s refused our credentials (%s); sending is held until they change", driver.title, code)
         self._events.emit_hold(code)
-        self.open_incident(session, alerts.channel_held(channel.value, code), now)
+        self.open_incident(session, alerts.channel_held(channel, code), now)
 
-    def _accepted_on(self, session: Session, channel: Channel, now: dt.datetime) -> None:
+    def _accepted_on(self, session: Session, channel: str, now: dt.datetime) -> None:
         """The channel accepted a message with its current credentials: whatever says otherwise is over."""
         key = self._drivers[channel].hold_key
         if key is not None and key.is_set(session):
             key.clear(session)
             self._released = True
-        for alert in alerts.clear(session, alerts.disproved_by_send(channel.value), now=now):
+        for alert in alerts.clear(session, alerts.disproved_by_send(channel), now=now):
             log.info("alert cleared: %s (%s accepted a message)", logged(alerts.title_of(alert)),
                      self._drivers[channel].title)
 

@@ -24,23 +24,26 @@ from sqlalchemy.orm import Session
 from core.channels.base import Outgoing
 from core.messages import ack, texts
 from core.outbox import policy
-from core.roster import channel_choice, clock
+from core.roster import clock, contacts
 from core.sending import line_builders, send_rules
 from core.store.models import (
     Channel,
-    ChannelChoice,
     Classroom,
+    ContactRule,
     Delivery,
     DeliveryAttempt,
     DeliveryKind,
     Shift,
     ShiftStatus,
     Teacher,
+    TeacherContact,
 )
 from core.store.paths import DataPaths
 
 D, S, T, C = Delivery.__table__, Shift.__table__, Teacher.__table__, Classroom.__table__
+TC = TeacherContact.__table__
 A = DeliveryAttempt.__table__
+LEAN = Channel.LINE.value  # the channel of the reminders this path reads: nearly all of the traffic
 
 
 @dataclass(frozen=True)
@@ -71,17 +74,30 @@ _READY = (
            D.c.dedup_key,
            S.c.uid.label("shift_uid"), S.c.version, S.c.status, S.c.teacher_id.label("shift_teacher_id"), S.c.local_date,
            S.c.start_time, S.c.end_time, S.c.ends_next_day, S.c.note,
-           T.c.active, T.c.erased_at, T.c.channel, T.c.line_opt_in, T.c.line_user_id, T.c.line_unreachable_at,
-           T.c.email_opt_in, T.c.email,
+           T.c.active, T.c.erased_at, T.c.contact_rule,
            C.c.name, C.c.language, C.c.timezone)
     .select_from(D.join(S, S.c.id == D.c.shift_id).join(T, T.c.id == S.c.teacher_id)
                  .join(C, C.c.id == S.c.classroom_id))
     .where(
         D.c.id.in_(bindparam("ids", expanding=True)),
         D.c.kind == DeliveryKind.SHIFT_REMINDER.value,
-        D.c.channel == Channel.LINE.value,
+        D.c.channel == LEAN,
     )
 )
+
+
+# Every contact of the batch's teachers, in one query: the rules read the teacher's other contacts too
+# (is there a channel to fall back on).
+_CONTACTS = (select(TC.c.teacher_id, TC.c.channel, TC.c.address, TC.c.agreed_at, TC.c.unreachable_since, TC.c.rank)
+             .where(TC.c.teacher_id.in_(bindparam("teachers", expanding=True))).order_by(TC.c.id))
+
+
+@dataclass(frozen=True)
+class Found:
+    """A reminder's row of the batch query and its teacher's contacts."""
+
+    row: Row[Any]
+    contacts: tuple[Row[Any], ...]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -89,10 +105,12 @@ def _starts_at(local_date: dt.date, start: dt.time, end: dt.time, next_day: bool
     return clock.shift_interval(local_date, start, end, next_day, zone_name)[0]
 
 
-def subject_of_row(row: Row[Any], now: dt.datetime) -> send_rules.Subject:
+def subject_of_row(found: Found, now: dt.datetime) -> send_rules.Subject:
     """The rules' Subject from one row of the batch query; equal to send_rules.subject_of on the ORM
     objects of the same delivery (tests/test_reminder_batch.py compares them field by field)."""
+    row, theirs = found.row, found.contacts
     erased = row.erased_at is not None
+    line = contacts.on(theirs, LEAN)
     return send_rules.Subject(
         now=now,
         delivery_shift_version=row.shift_version,
@@ -105,16 +123,21 @@ def subject_of_row(row: Row[Any], now: dt.datetime) -> send_rules.Subject:
         teacher_exists=True,
         teacher_active=bool(row.active),
         teacher_erased=erased,
-        teacher_channel=ChannelChoice(row.channel),
-        teacher_line_opt_in=bool(row.line_opt_in),
-        teacher_has_line_id=bool(row.line_user_id),
-        teacher_line_unreachable=row.line_unreachable_at is not None,
-        teacher_email_eligible=channel_choice.eligible(row.active, erased, row.email_opt_in, row.email),
+        wants_channel=contacts.wants(theirs, LEAN),
+        contact_usable=line is not None and contacts.usable(line),
+        contact_unreachable=line is not None and line.unreachable_since is not None,
+        has_fallback=contacts.fallback_after(ContactRule(row.contact_rule), theirs, LEAN) is not None
+        and bool(row.active) and not erased,
     )
 
 
-def rows(session: Session, ids: list[int]) -> list[Row[Any]]:
-    return list(session.execute(_READY, {"ids": ids})) if ids else []
+def rows(session: Session, ids: list[int]) -> list[Found]:
+    found: list[Any] = list(session.execute(_READY, {"ids": ids})) if ids else []
+    theirs: dict[int, list[Any]] = {}
+    if found:
+        for contact in session.execute(_CONTACTS, {"teachers": sorted({r.shift_teacher_id for r in found})}):
+            theirs.setdefault(contact.teacher_id, []).append(contact)
+    return [Found(row, tuple(theirs.get(row.shift_teacher_id, ()))) for row in found]
 
 
 def load(session: Session, ids: list[int], now: dt.datetime, paths: DataPaths) -> dict[int, Ready]:
@@ -122,13 +145,16 @@ def load(session: Session, ids: list[int], now: dt.datetime, paths: DataPaths) -
     ready: dict[int, Ready] = {}
     found = rows(session, ids)
     sign = ack.signer(session) if found else None  # once per batch: the 了解 button's setting and key
-    for row in found:
+    for one in found:
+        row = one.row
         if row.retry_key is not None and not policy.retry_key_usable(row.retry_key_issued_at, now):
             continue
-        if send_rules.first_broken(send_rules.LINE_REMINDER, subject_of_row(row, now)) is not None:
+        if send_rules.first_broken(send_rules.LINE_REMINDER, subject_of_row(one, now)) is not None:
             continue
         facts = texts.ShiftFacts(row.name, row.local_date, row.start_time, row.end_time, row.ends_next_day, row.note)
-        push = line_builders.reminder_push(facts, row.language, row.line_user_id, paths)
+        line = contacts.on(one.contacts, LEAN)
+        assert line is not None and line.address is not None  # the rules hold: a usable contact
+        push = line_builders.reminder_push(facts, row.language, line.address, paths)
         if sign is not None:
             push = line_builders.with_ack(push, sign(row.id), row.language)
         ready[row.id] = Ready(row.id, row.dedup_key, row.shift_uid, (row.last_attempt or 0) + 1, row.attempt_count,

@@ -15,15 +15,18 @@ import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from core.channels import registry
+from core.channels.base import CancelReasons
 from core.outbox.policy import CancelReason
-from core.roster import channel_choice
-from core.store.models import Channel, ChannelChoice, Delivery, Shift, ShiftStatus, Teacher
+from core.roster import contacts
+from core.store.models import Channel, ContactRule, Delivery, Shift, ShiftStatus, Teacher
 
 
 @dataclass(frozen=True, slots=True)
 class Subject:
     """What the rules look at. A missing shift or teacher leaves its fields at their empty values;
-    the rule that notices it comes before every rule that reads them."""
+    the rule that notices it comes before every rule that reads them. The contact fields are about
+    the teacher's contact on the delivery's channel."""
 
     now: dt.datetime
     delivery_shift_version: int | None
@@ -36,27 +39,18 @@ class Subject:
     teacher_exists: bool = False
     teacher_active: bool = False
     teacher_erased: bool = False
-    teacher_channel: ChannelChoice = ChannelChoice.LINE
-    teacher_line_opt_in: bool = False
-    teacher_has_line_id: bool = False
-    teacher_line_unreachable: bool = False
-    teacher_email_eligible: bool = False
+    wants_channel: bool = False  # the teacher still ranks this channel among their ways
+    contact_usable: bool = False  # an address on it, and their consent if the channel asks
+    contact_unreachable: bool = False  # the channel said it cannot reach the address
+    has_fallback: bool = False  # their rule sends a message this channel cannot carry on another
 
 
 @dataclass(frozen=True)
 class Rule:
-    reason: CancelReason  # the cancel reason when the rule does not hold
+    reason: str  # the cancel reason when the rule does not hold (CancelReason, or a channel's own)
     holds: Callable[[Subject], bool]
-    # When it fails for a teacher who chose LINE with e-mail fallback, the e-mail copy is enqueued first.
-    then_email: bool = False
-
-
-def _wants_line(s: Subject) -> bool:
-    return channel_choice.choice_includes(s.teacher_channel, Channel.LINE)
-
-
-def _falls_back(s: Subject) -> bool:
-    return channel_choice.choice_falls_back(s.teacher_channel, email_ok=s.teacher_email_eligible)
+    # When it fails for a teacher whose rule falls back, the copy on their next channel is enqueued first.
+    then_fallback: bool = False
 
 
 # The shift is still what the delivery is about (every shift message).
@@ -70,14 +64,28 @@ REMINDER: tuple[Rule, ...] = (
     Rule(CancelReason.SHIFT_NOT_CONFIRMED, lambda s: s.shift_status is ShiftStatus.CONFIRMED),
     Rule(CancelReason.TEACHER_CHANGED, lambda s: s.delivery_teacher_id is None or s.shift_teacher_id == s.delivery_teacher_id),
 )
-# The teacher can and wants to get it on LINE.
-LINE_TEACHER: tuple[Rule, ...] = (
-    Rule(CancelReason.TEACHER_INACTIVE, lambda s: s.teacher_exists and s.teacher_active and not s.teacher_erased),
-    Rule(CancelReason.CHANNEL_CHANGED, _wants_line),
-    Rule(CancelReason.LINE_NOT_OPTED_IN, lambda s: s.teacher_line_opt_in and s.teacher_has_line_id, then_email=True),
-    # Without a fallback LINE is still tried: the teacher may have come back (unblocked the account).
-    Rule(CancelReason.LINE_UNREACHABLE, lambda s: not s.teacher_line_unreachable or not _falls_back(s), then_email=True),
-)
+
+
+def teacher_rules(reasons: CancelReasons) -> tuple[Rule, ...]:
+    """The teacher can and wants to get it on the channel, in the channel's cancel reasons."""
+    return (
+        Rule(CancelReason.TEACHER_INACTIVE, lambda s: s.teacher_exists and s.teacher_active and not s.teacher_erased),
+        Rule(CancelReason.CHANNEL_CHANGED, lambda s: s.wants_channel),
+        Rule(reasons.not_agreed, lambda s: s.contact_usable, then_fallback=True),
+        # Without a fallback the channel is still tried: the teacher may have come back (unblocked the account).
+        Rule(reasons.unreachable, lambda s: not s.contact_unreachable or not s.has_fallback, then_fallback=True),
+    )
+
+
+def for_channel(channel: str) -> tuple[Rule, ...]:
+    """The teacher rules of a registered channel that reaches teachers."""
+    reasons = registry.driver(channel).cancel_reasons
+    if reasons is None:
+        raise ValueError(f"channel {channel!r} reaches no teacher")
+    return teacher_rules(reasons)
+
+
+LINE_TEACHER: tuple[Rule, ...] = for_channel(Channel.LINE)
 LINE_REMINDER: tuple[Rule, ...] = SHIFT + REMINDER + LINE_TEACHER
 
 
@@ -91,6 +99,7 @@ def first_broken(rules: Sequence[Rule], subject: Subject) -> Rule | None:
 def subject_of(delivery: Delivery, shift: Shift | None, teacher: Teacher | None, starts_at: dt.datetime | None,
                now: dt.datetime) -> Subject:
     """The Subject from ORM objects. `starts_at` is the shift's start instant (None without a shift)."""
+    contact = contacts.on(teacher.contacts, delivery.channel) if teacher is not None else None
     return Subject(
         now=now,
         delivery_shift_version=delivery.shift_version,
@@ -103,9 +112,10 @@ def subject_of(delivery: Delivery, shift: Shift | None, teacher: Teacher | None,
         teacher_exists=teacher is not None,
         teacher_active=bool(teacher is not None and teacher.active),
         teacher_erased=teacher is not None and teacher.erased_at is not None,
-        teacher_channel=ChannelChoice(teacher.channel) if teacher is not None else ChannelChoice.LINE,
-        teacher_line_opt_in=bool(teacher is not None and teacher.line_opt_in),
-        teacher_has_line_id=bool(teacher is not None and teacher.line_user_id),
-        teacher_line_unreachable=teacher is not None and teacher.line_unreachable_at is not None,
-        teacher_email_eligible=teacher is not None and channel_choice.email_eligible(teacher),
+        wants_channel=teacher is not None and contacts.wants(teacher.contacts, delivery.channel),
+        contact_usable=contact is not None and contacts.usable(contact),
+        contact_unreachable=contact is not None and contact.unreachable_since is not None,
+        has_fallback=teacher is not None and contacts.fallback_after(
+            ContactRule(teacher.contact_rule), teacher.contacts, delivery.channel) is not None
+        and teacher.active and teacher.erased_at is None,
     )

@@ -25,8 +25,6 @@ import threading
 from collections.abc import Callable, Mapping
 
 from core.channels import registry
-from core.channels.email import SmtpAccess
-from core.channels.line import LineAccess
 from core.outbox import queue as outbox
 from core.sending import presence
 from core.sending.config import IN_FLIGHT_ROUNDS, SenderConfig, SenderEvents, SenderStats
@@ -39,7 +37,7 @@ from core.sending.submit import Submitter
 from core.sending.turn import Claimer, Connections
 from core.store import identity
 from core.store.db import Database, is_postgresql, retryable
-from core.store.models import Channel, DeliveryStatus, utcnow
+from core.store.models import DeliveryStatus, utcnow
 from core.store.paths import DataPaths
 
 __all__ = ["IN_FLIGHT_ROUNDS", "Sender", "SenderConfig", "SenderEvents", "SenderStats"]
@@ -52,15 +50,13 @@ class Sender:
     def __init__(
         self,
         db: Database,
-        line_access: Callable[[], LineAccess | None],
         *,
         paths: DataPaths,
         config: SenderConfig | None = None,
         clock: Callable[[], dt.datetime] = utcnow,
         rng: random.Random | None = None,
         events: SenderEvents | None = None,
-        email_access: Callable[[], SmtpAccess | None] | None = None,
-        connect: Mapping[Channel, registry.Source] | None = None,
+        connect: Mapping[str, registry.Source | None] | None = None,
         machine: identity.Machine | None = None,
         app: str = "sender",
     ) -> None:
@@ -81,9 +77,9 @@ class Sender:
         self._paused = False
         self._thread: threading.Thread | None = None
         drivers = dict(registry.DRIVERS)
-        # The two access callables are what callers have always passed (no e-mail unless given);
-        # every other channel connects as its driver says, unless `connect` says otherwise for it.
-        sources = registry.sources(db, line=line_access, email=email_access) | dict(connect or {})
+        # Every registered channel connects as its driver says, unless `connect` says otherwise for
+        # it (a test's own client; None: that channel does not send here).
+        sources = registry.sources(db, connect)
         self._connections = Connections(drivers, sources, poll_interval=config.poll_interval)
         self._claimer = Claimer(drivers, self._connections, config, self.owner)
         self._preparer = Preparer(drivers, self.owner, self.stats, paths)

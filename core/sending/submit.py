@@ -16,13 +16,12 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from core.channels.base import ChannelDriver, Connection
 from core.outbox.policy import SendResult, Transport
 from core.sending.outgoing import Job
-from core.store.models import Channel
 
 log = logging.getLogger(__name__)
 
 
 class Submitter:
-    def __init__(self, drivers: Mapping[Channel, ChannelDriver], *, concurrency: int, time_budget: float,
+    def __init__(self, drivers: Mapping[str, ChannelDriver], *, concurrency: int, time_budget: float,
                  wake: threading.Event) -> None:
         self._drivers = drivers
         self._concurrency = concurrency
@@ -31,14 +30,14 @@ class Submitter:
         self._pool: ThreadPoolExecutor | None = None
         self._results: queue.SimpleQueue[tuple[Job, SendResult]] = queue.SimpleQueue()
         # Per channel, the sends handed to a pool task and not yet answered; a batch's ids share its one future.
-        self._inflight: dict[Channel, dict[int, Future[None]]] = {channel: {} for channel in drivers}
+        self._inflight: dict[str, dict[int, Future[None]]] = {channel: {} for channel in drivers}
 
     # ----- what is in flight -----
 
-    def _pooled(self, channel: Channel) -> bool:
+    def _pooled(self, channel: str) -> bool:
         return self._drivers[channel].batch is None
 
-    def busy(self, channel: Channel) -> bool:
+    def busy(self, channel: str) -> bool:
         """Is any send of this channel in flight?"""
         return bool(self._inflight[channel])
 
@@ -65,9 +64,9 @@ class Submitter:
 
     # ----- handing over and collecting -----
 
-    def submit(self, jobs: list[Job], connection_of: Mapping[Channel, Connection]) -> None:
+    def submit(self, jobs: list[Job], connection_of: Mapping[str, Connection]) -> None:
         """Hand a turn's jobs to their channels: a pool task per request, or per batch."""
-        by_channel: dict[Channel, list[Job]] = {}
+        by_channel: dict[str, list[Job]] = {}
         for job in jobs:
             by_channel.setdefault(job.channel, []).append(job)
         for channel, mine in by_channel.items():
@@ -102,7 +101,7 @@ class Submitter:
         self._results.put((job, result))
         self._wake.set()
 
-    def _send(self, channel: Channel, connection: Connection, jobs: list[Job]) -> None:
+    def _send(self, channel: str, connection: Connection, jobs: list[Job]) -> None:
         """On a pool thread: every job gets exactly one result, also when the channel raises."""
         reported: set[int] = set()
 

@@ -20,7 +20,6 @@ from core.channels.base import ChannelDriver, Connection
 from core.outbox import holds as channel_holds
 from core.outbox import queue as outbox
 from core.sending.config import IN_FLIGHT_ROUNDS, SenderConfig
-from core.store.models import Channel
 
 log = logging.getLogger(__name__)
 
@@ -28,15 +27,15 @@ log = logging.getLogger(__name__)
 class Connections:
     """Each channel's connection while it can send; the sender's parts share one of these."""
 
-    def __init__(self, drivers: Mapping[Channel, ChannelDriver], sources: Mapping[Channel, registry.Source], *,
+    def __init__(self, drivers: Mapping[str, ChannelDriver], sources: Mapping[str, registry.Source], *,
                  poll_interval: float) -> None:
         self._drivers = drivers
         self._sources = sources
         self._poll_interval = poll_interval
-        self._open: dict[Channel, Connection] = {}
-        self._look_again_at: dict[Channel, float] = {}  # monotonic time before which a channel not set up is not looked up
+        self._open: dict[str, Connection] = {}
+        self._look_again_at: dict[str, float] = {}  # monotonic time before which a channel not set up is not looked up
 
-    def connected(self) -> dict[Channel, Connection]:
+    def connected(self) -> dict[str, Connection]:
         """Every channel that can send now, connected; a channel not set up is looked for again
         every poll interval, not every turn (most classrooms never set up e-mail)."""
         for channel, driver in self._drivers.items():
@@ -53,14 +52,14 @@ class Connections:
                 self._open[channel] = connection
         return self.current()
 
-    def current(self) -> dict[Channel, Connection]:
+    def current(self) -> dict[str, Connection]:
         """The channels connected now, without looking for more."""
         return dict(self._open)
 
-    def get(self, channel: Channel) -> Connection | None:
+    def get(self, channel: str) -> Connection | None:
         return self._open.get(channel)
 
-    def forget(self, channel: Channel) -> None:
+    def forget(self, channel: str) -> None:
         """Close it; the next turn reads the credentials again (only while none of its sends is in flight)."""
         if (connection := self._open.pop(channel, None)) is not None:
             connection.close()
@@ -71,16 +70,16 @@ class Connections:
 
 
 class Claimer:
-    def __init__(self, drivers: Mapping[Channel, ChannelDriver], connections: Connections, config: SenderConfig,
+    def __init__(self, drivers: Mapping[str, ChannelDriver], connections: Connections, config: SenderConfig,
                  owner: str) -> None:
         self._drivers = drivers
         self._connections = connections
         self._config = config
         self._owner = owner
         self._renew_at: dt.datetime | None = None  # when the leases of what is in flight are next extended
-        self.ready: list[Channel] | None = None  # the channels the last turn could claim (None: any)
+        self.ready: list[str] | None = None  # the channels the last turn could claim (None: any)
 
-    def pooled(self, channel: Channel) -> bool:
+    def pooled(self, channel: str) -> bool:
         """Does this channel send one request per pool task (not one batch per turn)?"""
         return self._drivers[channel].batch is None
 
@@ -89,10 +88,10 @@ class Claimer:
         # leases of those still waiting are renewed, so their depth never outlasts a lease.
         return self._config.concurrency * IN_FLIGHT_ROUNDS - pool_in_flight
 
-    def wanted(self, connected: Mapping[Channel, Connection], *, room: int,
-               busy: Callable[[Channel], bool]) -> dict[Channel, int]:
+    def wanted(self, connected: Mapping[str, Connection], *, room: int,
+               busy: Callable[[str], bool]) -> dict[str, int]:
         """How many rows each connected channel may claim this turn (only those that may claim some)."""
-        wanted: dict[Channel, int] = {}
+        wanted: dict[str, int] = {}
         for channel in connected:
             batch = self._drivers[channel].batch
             count = room if batch is None else (0 if busy(channel) else batch)
@@ -109,10 +108,10 @@ class Claimer:
         self._renew_at = now + self._config.lease / 4
         return in_flight()
 
-    def claim(self, session: Session, wanted: Mapping[Channel, int], now: dt.datetime, *, active: bool,
-              busy: Callable[[Channel], bool]) -> tuple[list[int], bool]:
+    def claim(self, session: Session, wanted: Mapping[str, int], now: dt.datetime, *, active: bool,
+              busy: Callable[[str], bool]) -> tuple[list[int], bool]:
         """(claimed ids, was a hold lifted): claim for every wanted channel that is not held."""
-        claimable: list[Channel] = []
+        claimable: list[str] = []
         lifted_any = False
         for channel in wanted:
             held, lifted = self._held(session, channel)
@@ -136,7 +135,7 @@ class Claimer:
                                     channels=[channel])
         return ids, lifted_any
 
-    def _held(self, session: Session, channel: Channel) -> tuple[bool, bool]:
+    def _held(self, session: Session, channel: str) -> tuple[bool, bool]:
         """(held, lifted): is the channel held for these credentials, and was a hold for older ones lifted now?
 
         Read inside the turn's own transaction rather than in a read scope of its own, which cost a

@@ -25,8 +25,6 @@ from typing import Any, ClassVar, Protocol, Self, TypeVar
 from sqlalchemy import event as sa_event
 from sqlalchemy.orm import Session, sessionmaker
 
-from core.store.kinds import Channel
-
 log = logging.getLogger(__name__)
 _PENDING = "shiftcast.events"  # session.info: the events this transaction emitted, by type
 _ACTIONS = "shiftcast.after_commit"  # session.info: actions to run once it commits
@@ -67,7 +65,7 @@ class DeliveriesEnqueued:
     """Deliveries were enqueued or made sendable again (a retry): a sender has work."""
 
     topic: ClassVar[str | None] = "deliveries"
-    channels: frozenset[Channel] | None = None  # None: some
+    channels: frozenset[str] | None = None  # channel keys; None: some
 
     def merged(self, other: DeliveriesEnqueued) -> DeliveriesEnqueued:
         return DeliveriesEnqueued(_joined(self.channels, other.channels))

@@ -23,18 +23,19 @@ class DeliveryKind(StrEnum):
 
 
 class Channel(StrEnum):
+    """The built-in channels' keys. A delivery or a contact carries any registered channel's key, a
+    plain string (core/channels/registry.py); these are only the ones Shiftcast ships with."""
+
     LINE = "line"
     EMAIL = "email"
     WEBHOOK = "webhook"  # a Slack-compatible incoming webhook, for alerts
 
 
-class ChannelChoice(StrEnum):
-    """How a teacher wants to be reached."""
+class ContactRule(StrEnum):
+    """How a teacher's contacts are used, in the order of their rank."""
 
-    LINE = "line"
-    EMAIL = "email"
-    BOTH = "both"
-    LINE_FALLBACK = "line_fallback"  # LINE, and e-mail when LINE cannot reach them
+    EVERY = "every"  # every contact they agreed to
+    FIRST = "first"  # the first one that can reach them; the next when it cannot
 
 
 class AlertKind(StrEnum):

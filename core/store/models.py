@@ -34,7 +34,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 # The enums the columns store live in kinds (importable without SQLAlchemy); they belong to the model.
 from core.store.kinds import AlertKind as AlertKind
 from core.store.kinds import Channel as Channel
-from core.store.kinds import ChannelChoice as ChannelChoice
+from core.store.kinds import ContactRule as ContactRule
 from core.store.kinds import DeliveryKind as DeliveryKind
 from core.store.kinds import DeliveryStatus as DeliveryStatus
 from core.store.kinds import ShiftStatus as ShiftStatus
@@ -117,32 +117,49 @@ class Classroom(Base):
 
 
 class Teacher(Base):
-    """A teacher. Erasing one clears every contact field; shifts and delivery history stay, anonymised."""
+    """A teacher. How they are reached is their contacts (`TeacherContact`) and the rule for using them;
+    erasing one deletes the contacts; shifts and delivery history stay, anonymised."""
 
     __tablename__ = "teachers"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str | None] = mapped_column(String(200), unique=True)
-    line_user_id: Mapped[str | None] = mapped_column(String(33), unique=True)
-    email: Mapped[str | None] = mapped_column(String(320))
-    line_opt_in: Mapped[bool] = mapped_column(Boolean, default=False)
-    # When the teacher consented on LINE themselves (sent their pairing code); None: no consent recorded
-    # by LINE (none at all, or only the manager's tick). Cleared with line_opt_in when they block the account.
-    line_opt_in_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
-    email_opt_in: Mapped[bool] = mapped_column(Boolean, default=False)
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     erased_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
-    channel: Mapped[ChannelChoice] = mapped_column(_enum(ChannelChoice), default=ChannelChoice.LINE,
-                                                   server_default=ChannelChoice.LINE.value)
-    # Set when LINE said this user ID cannot be reached (profile 404); cleared when it answers again
-    # or the ID changes. Only a recipient problem sets it, never an error about a message.
-    line_unreachable_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    contact_rule: Mapped[ContactRule] = mapped_column(_enum(ContactRule), default=ContactRule.EVERY,
+                                                      server_default=ContactRule.EVERY.value)
+    # Selected with the teacher: every rule that decides who is reached reads them.
+    contacts: Mapped[list[TeacherContact]] = relationship(lazy="selectin", cascade="all, delete-orphan",
+                                                          order_by="TeacherContact.id")
 
     @property
     def display_name(self) -> str:
         return self.name if self.name is not None else f"(deleted #{self.id})"
+
+
+class TeacherContact(Base):
+    """One way of reaching a teacher: a channel (any registered key) and their address on it.
+
+    `rank` orders the ways they chose (0 first); a contact without one is kept (a LINE ID that paired,
+    say) but not used. `agreed_at`: when they agreed to be reached this way; None, not agreed. `agreed_by_teacher`:
+    they agreed themselves on the channel (a LINE pairing code), not by the manager's tick. `unreachable_since`:
+    the channel said it cannot reach the address; cleared when it answers again or the address changes.
+    """
+
+    __tablename__ = "teacher_contacts"
+    # One teacher per address on a channel: a LINE user ID names one teacher, whoever pairs.
+    __table_args__ = (UniqueConstraint("channel", "address"), UniqueConstraint("teacher_id", "channel"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    teacher_id: Mapped[int] = mapped_column(ForeignKey("teachers.id"))
+    channel: Mapped[str] = mapped_column(String(32))
+    address: Mapped[str | None] = mapped_column(String(320))
+    agreed_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    agreed_by_teacher: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    unreachable_since: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    rank: Mapped[int | None] = mapped_column(Integer)
 
 
 class Shift(Base):
@@ -244,7 +261,8 @@ class Delivery(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     kind: Mapped[DeliveryKind] = mapped_column(_enum(DeliveryKind))
-    channel: Mapped[Channel] = mapped_column(_enum(Channel), default=Channel.LINE)
+    # Any registered channel's key (core/channels/registry.py): plain text, so a new channel needs no migration.
+    channel: Mapped[str] = mapped_column(String(32), default=Channel.LINE.value)
     dedup_key: Mapped[str] = mapped_column(String(200), unique=True)
     recipient: Mapped[str | None] = mapped_column(String(320))
     teacher_id: Mapped[int | None] = mapped_column(ForeignKey("teachers.id"))

@@ -22,11 +22,12 @@ import trustme
 
 from core.channels import email as email_channel
 from core.outbox import queue
+from core.roster import channel_choice
 from core.sending.sender import Sender, SenderConfig, SenderEvents
 from core.store import setting_keys as keys
 from core.store.bootstrap import open_database
 from core.store.db import Database
-from core.store.models import Channel, ChannelChoice, DeliveryKind, ShiftStatus
+from core.store.models import Channel, DeliveryKind, ShiftStatus
 from core.store.paths import data_paths
 from tests import factories as f
 from tests.perf.workload import paths_of
@@ -42,13 +43,13 @@ def _reminders(db: Database, n: int, now: dt.datetime) -> None:
         start = (now + dt.timedelta(days=2)).astimezone(ZoneInfo("Asia/Tokyo")).date()
         for i in range(1, n + 1):
             teacher = f.teacher(s, f"講師{i:05d}", i, email=f"t{i}@example.com", email_opt_in=True,
-                                channel=ChannelChoice.EMAIL)
+                                channel=channel_choice.EMAIL)
             shift = f.shift(s, room, teacher, start + dt.timedelta(days=i // 50), "16:00", "21:00", now=now,
                             status=ShiftStatus.CONFIRMED)
             queue.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, channel=Channel.EMAIL,
                            dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version,
                                                   channel=Channel.EMAIL),
-                           due_at=now, now=now, recipient=teacher.email, teacher_id=teacher.id, classroom_id=room.id,
+                           due_at=now, now=now, recipient=f.reach(teacher).email, teacher_id=teacher.id, classroom_id=room.id,
                            shift_id=shift.id, shift_version=shift.version)
 
 
@@ -72,7 +73,7 @@ def run_email_bench(n: int = 1000, *, timeout: float = 300.0) -> dict[str, Any]:
                 if sender.stats.sent >= n:
                     done.set()
 
-            sender = Sender(db, lambda: None, paths=paths_of(db), email_access=lambda: access, config=SenderConfig(),
+            sender = Sender(db, paths=paths_of(db), connect={"line": None, "email": lambda: access}, config=SenderConfig(),
                             events=SenderEvents(deliveries_changed=[changed]))
             started = time.perf_counter()
             sender.start()

@@ -111,7 +111,7 @@ def shiftcast_senders(db: Database, paths: DataPaths, base_url: str, token: str,
     for _ in range(senders):
         # One connection each, as senders on separate machines have: a sender closes its own when it stops.
         access = line_access(base_url, token)
-        sender = Sender(db, lambda access=access: access, paths=paths, config=SenderConfig(concurrency=threads),
+        sender = Sender(db, connect={"line": lambda access=access: access}, paths=paths, config=SenderConfig(concurrency=threads),
                         events=SenderEvents(deliveries_changed=[changed]))
         sender.pause()
         started.append(sender.start())
@@ -242,7 +242,7 @@ def _child_sender(url: str, home: str, base_url: str, token: str) -> None:
     """The child process: one Sender on the database, until its stdin closes."""
     db = Database(url)
     access = line_access(base_url, token)
-    sender = Sender(db, lambda: access, paths=DataPaths(Path(home)), config=SenderConfig()).start()
+    sender = Sender(db, connect={"line": lambda: access}, paths=DataPaths(Path(home)), config=SenderConfig()).start()
     if not sender.ready.wait(30):
         raise SystemExit("the sender did not start")
     print(CHILD_READY, flush=True)

@@ -21,7 +21,7 @@ from tests.perf.workload import paths_of
 def _started(db: Database, emulator: EmulatorProcess) -> Sender:
     """A Sender with default settings, running."""
     access = line_access(emulator.base_url, emulator.token)
-    sender = Sender(db, lambda: access, paths=paths_of(db), config=SenderConfig()).start()
+    sender = Sender(db, connect={"line": lambda: access}, paths=paths_of(db), config=SenderConfig()).start()
     if not sender.ready.wait(30):
         raise AssertionError("the sender did not start")
     return sender
@@ -39,7 +39,7 @@ def _shifts_without_reminders(db: Database, count: int, now: dt.datetime) -> lis
             local = (now + dt.timedelta(days=2)).astimezone(ZoneInfo("Asia/Tokyo"))
             day = local.date() + dt.timedelta(days=n // 50)
             shift = f.shift(session, room, teacher, day, "16:00", "21:00", now=now, status=ShiftStatus.CONFIRMED)
-            out.append((teacher.id, shift.id, shift.version, str(teacher.line_user_id)))
+            out.append((teacher.id, shift.id, shift.version, str(f.reach(teacher).line_user_id)))
     return out
 
 

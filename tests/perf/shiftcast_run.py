@@ -31,7 +31,7 @@ def drain(db: Database, base_url: str, token: str, *, count: int, concurrency: i
             done.set()
 
     access = line_access(base_url, token)
-    sender = Sender(db, lambda: access, paths=paths_of(db), config=SenderConfig(concurrency=concurrency),
+    sender = Sender(db, connect={"line": lambda: access}, paths=paths_of(db), config=SenderConfig(concurrency=concurrency),
                     events=SenderEvents(deliveries_changed=[changed]))
     # Running, as in the app, before the work comes due: paused until the clock starts, so the
     # sender's start (once per app start) is not counted as sending time.

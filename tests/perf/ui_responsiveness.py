@@ -73,7 +73,7 @@ def stall_while_draining(db: Database, emulator: EmulatorProcess, *, count: int,
     ticker.timeout.connect(tick)
     access = line_access(emulator.base_url, emulator.token)
     # The window's own sender settings: fewer sending threads than the headless sender (core/sending/engine.py).
-    sender = Sender(db, lambda: access, paths=paths_of(db), config=SenderConfig(concurrency=WINDOW_SEND_THREADS))
+    sender = Sender(db, connect={"line": lambda: access}, paths=paths_of(db), config=SenderConfig(concurrency=WINDOW_SEND_THREADS))
     ctx.bridge.attach(sender.events)
     model = window.deliveries.model
 

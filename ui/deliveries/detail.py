@@ -113,7 +113,7 @@ class DeliveryDetail(QWidget):
         self._zone = facts.zone or self.default_zone
         d = facts.delivery
         words = self.words
-        channel = words.channels.get(d.channel.value, d.channel.value)
+        channel = words.channels.get(d.channel, d.channel)
         self.title.setText(self.tr("Delivery #{0} · {1} · {2}").format(
             d.id, words.kinds.get(d.kind.value, d.kind.value), channel))
         status = words.statuses.get(d.status.value, d.status.value)

@@ -36,6 +36,7 @@ from core.outbox.deliveries import DeliveryFilter
 from core.outbox.rows import DeliveryRow
 from core.receiving import acknowledge
 from core.roster import clock
+from core.store.kinds import Channel
 from core.texts import render as texts_render
 from ui.common import dates, i18n
 from ui.shell.context import AppContext
@@ -65,6 +66,9 @@ class Vocabulary:
     deleted_teacher: str  # "{0}" → the anonymised teacher's id
     unknown: str
     acknowledged: str = "{0} · ✓ {1}"  # "{0}" → the status, "{1}" → when the teacher tapped 了解
+    # "{0}" → the teacher, "{1}" → the channel's name: a teacher's delivery on a channel other than LINE,
+    # the one most messages take, says which.
+    on_channel: str = "{0} · {1}"
 
 
 @dataclass(frozen=True)
@@ -196,6 +200,8 @@ class RowFormatter:
         if row.teacher_id is not None:
             name = (row.teacher_name if row.teacher_name is not None
                     else self.words.deleted_teacher.format(row.teacher_id))
+            if row.channel != Channel.LINE:
+                name = self.words.on_channel.format(name, self.words.channels.get(row.channel, row.channel))
         elif row.classroom_name is not None:
             name = self.words.group_of.format(row.classroom_name, self.words.channels.get(row.channel, row.channel))
         else:

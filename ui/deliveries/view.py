@@ -46,7 +46,7 @@ from core.outbox.deliveries import CANCELABLE, RETRYABLE, DeliveryFilter, RetryO
 from core.roster import clock, queries
 from core.sending import presence
 from core.store.kinds import DeliveryKind, DeliveryStatus
-from ui.common import dates
+from ui.common import dates, i18n
 from ui.common.errors import show_error
 from ui.deliveries.detail import DeliveryDetail
 from ui.deliveries.model import (
@@ -171,11 +171,12 @@ class DeliveriesView(QWidget):
             statuses={"pending": self.tr("Pending"), "queued": self.tr("Queued"), "processing": self.tr("Sending"),
                       "sent": self.tr("Sent"), "failed": self.tr("Failed"), "canceled": self.tr("Canceled")},
             dead_letter=self.tr("Dead letter"),
-            channels={channel.value: driver.title for channel, driver in registry.DRIVERS.items()},
+            channels={key: i18n.render(driver.label) for key, driver in registry.DRIVERS.items()},
             group_of=self.tr("{0} ({1} group)"),
             deleted_teacher=self.tr("(deleted #{0})"),
             unknown=self.tr("(unknown)"),
             acknowledged=self.tr("{0} · ✓ 了解 {1}"),
+            on_channel=self.tr("{0} · {1}"),
         )
 
     def _build_counts(self) -> None:

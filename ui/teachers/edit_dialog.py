@@ -1,10 +1,15 @@
-"""One teacher's details: name, contact, consents, how they are reached (LINE, e-mail, both, or LINE with
-e-mail when LINE cannot reach them), and the LINE user ID with a way to check or find it."""
+"""One teacher's details: name, contacts, consents, how they are reached (LINE, e-mail, both, or LINE with
+e-mail when LINE cannot reach them), and the LINE user ID with a way to check or find it.
+
+LINE and e-mail keep their own rows (LINE's with Check and Pick); every other registered channel a
+teacher has an address on (core/channels/registry.py `with_addresses`) gets an address row and a
+consent tick of its own, built from its driver."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt
@@ -21,10 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.channels import registry
 from core.errors import ValidationError
-from core.roster import channel_choice, ids
+from core.roster import channel_choice, contacts, ids, rules
 from core.roster.queries import TeacherRecord
-from core.store.kinds import ChannelChoice
+from core.store.kinds import Channel
 from ui.common import i18n
 from ui.common.errors import message_for
 from ui.common.form_dialog import SubmitDialog
@@ -38,12 +44,16 @@ from ui.teachers.line import display_name, explain
 def channel_labels() -> dict[str, str]:
     """The "Send to" choices in the manager's words (the dialog's list and the teachers table)."""
     return {
-        ChannelChoice.LINE.value: QCoreApplication.translate("TeacherChannel", "LINE"),
-        ChannelChoice.EMAIL.value: QCoreApplication.translate("TeacherChannel", "E-mail"),
-        ChannelChoice.BOTH.value: QCoreApplication.translate("TeacherChannel", "LINE and e-mail"),
-        ChannelChoice.LINE_FALLBACK.value: QCoreApplication.translate(
-            "TeacherChannel", "LINE, e-mail if LINE cannot reach them"),
-    }
+        "line": QCoreApplication.translate("TeacherChannel", "LINE"),
+        "email": QCoreApplication.translate("TeacherChannel", "E-mail"),
+        "both": QCoreApplication.translate("TeacherChannel", "LINE and e-mail"),
+        "line_fallback": QCoreApplication.translate("TeacherChannel", "LINE, e-mail if LINE cannot reach them"),
+    } | {driver.key: i18n.render(driver.label) for driver in _other_drivers()}
+
+
+def _other_drivers() -> list[Any]:
+    """The registered channels with an address to type, besides LINE and e-mail (which have their own rows)."""
+    return [d for d in registry.with_addresses() if d.key not in (Channel.LINE, Channel.EMAIL)]
 
 
 def unreachable_text() -> str:
@@ -59,10 +69,15 @@ class TeacherValues:
     line_opt_in: bool
     email_opt_in: bool
     active: bool
-    channel: str = ChannelChoice.LINE.value
+    channel: str = channel_choice.LINE.word
+    others: Mapping[str, tuple[str | None, bool]] = field(default_factory=dict)  # key → (address, agreed)
 
     def as_kwargs(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        """What core.roster.rules.create_teacher / update_teacher take."""
+        values = dict(self.__dict__)
+        others = values.pop("others")
+        values["contacts_in"] = {key: rules.ContactChange(address, agreed) for key, (address, agreed) in others.items()}
+        return values
 
 
 class TeacherEditDialog(SubmitDialog):
@@ -103,10 +118,20 @@ class TeacherEditDialog(SubmitDialog):
         self.email_opt_in.setChecked(record.email_opt_in if record else False)
         self.active = QCheckBox(self.tr("Active: can be given shifts"), self)
         self.active.setChecked(record.active if record else True)
+        self.others: dict[str, tuple[QLineEdit, QCheckBox]] = {}
+        for driver in _other_drivers():
+            address, agreed = record.others.get(driver.key, ("", False)) if record else ("", False)
+            edit = QLineEdit(address, self)
+            edit.setPlaceholderText(self.tr("optional"))
+            tick = QCheckBox(self.tr("Send by {0} (the teacher agreed)").format(i18n.render(driver.label)), self)
+            tick.setChecked(agreed)
+            self.others[driver.key] = (edit, tick)
         self.channel = QComboBox(self)
         for value, label in channel_labels().items():
             self.channel.addItem(label, value)
-        self.channel.setCurrentIndex(max(self.channel.findData(record.channel if record else ChannelChoice.LINE.value), 0))
+        if record is not None and self.channel.findData(record.channel) < 0:
+            self.channel.addItem(record.channel, record.channel)  # a combination chosen elsewhere (CSV, CLI)
+        self.channel.setCurrentIndex(max(self.channel.findData(record.channel if record else channel_choice.LINE.word), 0))
         self.channel_hint = QLabel(self)
         self.channel_hint.setWordWrap(True)
         self.channel_hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)  # quiet unless it warns
@@ -115,6 +140,9 @@ class TeacherEditDialog(SubmitDialog):
             changed.connect(self._update_hint)
         for edited in (self.email.textChanged, self.line_id.textChanged):
             edited.connect(self._update_hint)
+        for edit, tick in self.others.values():
+            edit.textChanged.connect(self._update_hint)
+            tick.toggled.connect(self._update_hint)
         self.channel.currentIndexChanged.connect(self._update_hint)
 
         line_row = QHBoxLayout()
@@ -128,8 +156,12 @@ class TeacherEditDialog(SubmitDialog):
         form.addRow(line_label, line_row)
         form.addRow("", self.pick_button)
         form.addRow("", self.line_result)
+        for key, (edit, _tick) in self.others.items():
+            form.addRow(i18n.render(registry.driver(key).label) + ":", edit)
         form.addRow(self.tr("Notifications:"), self.line_opt_in)
         form.addRow("", self.email_opt_in)
+        for _edit, tick in self.others.values():
+            form.addRow("", tick)
         form.addRow("", self.active)
         form.addRow(self.tr("Send &to:"), self.channel)
         form.addRow("", self.channel_hint)
@@ -150,15 +182,23 @@ class TeacherEditDialog(SubmitDialog):
             self.channel_hint.clear()
             self.channel_hint.hide()
             return
-        choice = ChannelChoice(self.channel.currentData())
-        line_ok = self.line_opt_in.isChecked() and bool(self.line_id.text().strip())
-        email_ok = self.email_opt_in.isChecked() and bool(self.email.text().strip())
+        try:
+            choice = channel_choice.parse(str(self.channel.currentData()))
+        except ValidationError:
+            choice = channel_choice.LINE
         unreachable = bool(self.record and self.record.line_unreachable
                            and self.line_id.text().strip() == self.record.line_user_id)
-        started = self.record is not None or any((
-            self.line_id.text().strip(), self.email.text().strip(), self.line_opt_in.isChecked(),
-            self.email_opt_in.isChecked()))  # a blank new teacher is not warned about yet
-        reached = channel_choice.channels_for(choice, line_ok=line_ok, email_ok=email_ok, line_unreachable=unreachable)
+        typed: dict[str, tuple[str, bool]] = {Channel.LINE: (self.line_id.text().strip(), self.line_opt_in.isChecked()),
+                 Channel.EMAIL: (self.email.text().strip(), self.email_opt_in.isChecked())}
+        typed |= {key: (edit.text().strip(), tick.isChecked()) for key, (edit, tick) in self.others.items()}
+        started = self.record is not None or any(
+            address or agreed for address, agreed in typed.values())  # a blank new teacher is not warned about yet
+        # The teacher's contacts as they would be saved, through the same rule the planner applies.
+        drafts = [SimpleNamespace(channel=key, address=address or None, agreed_at=True if agreed else None,
+                                  unreachable_since=True if key == Channel.LINE and unreachable else None,
+                                  rank=choice.channels.index(key) if key in choice.channels else None)
+                  for key, (address, agreed) in typed.items()]
+        reached = contacts.planned(choice.rule, drafts)
         if reached or not started:
             self.channel_hint.setStyleSheet("")
             self.channel_hint.setText(self.tr("Messages go only by the ways the teacher agreed to above."))
@@ -223,4 +263,5 @@ class TeacherEditDialog(SubmitDialog):
             email_opt_in=self.email_opt_in.isChecked(),
             active=self.active.isChecked(),
             channel=str(self.channel.currentData()),
+            others={key: (edit.text().strip() or None, tick.isChecked()) for key, (edit, tick) in self.others.items()},
         )

@@ -1,0 +1,175 @@
+"""A channel Shiftcast does not ship, written here as a new channel would be: one driver, registered
+with one call (core/channels/registry.py `register_channel`), and nothing changed in core.
+
+"Chat" posts a teacher's reminders and corrections as JSON (`{"text": …}`) to the incoming-webhook
+address on their chat contact, as a chat room's incoming webhook takes them. `ChatRoom` is such a
+room: a small real HTTP server on loopback that keeps every body it accepted, and answers with the
+status a test asks for.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import MappingProxyType
+from typing import Any
+
+import httpx
+from sqlalchemy.orm import Session
+
+from core.addresses import secure_or_local
+from core.channels.base import AddressRule, Builder, CancelReasons, Outgoing, R
+from core.errors import ValidationError
+from core.messages import texts
+from core.outbox.policy import ErrorCode, Outcome, SendResult, Transport, Verdict
+from core.roster.contacts import ContactView
+from core.sending import line_builders
+from core.store.db import Database
+from core.store.models import Delivery, DeliveryKind, Teacher
+from core.store.paths import DataPaths
+from core.store.settings import HoldSetting
+from core.texts import Text, t
+
+KEY = "chat"
+NOT_AGREED = "CHAT_NOT_AGREED"
+UNREACHABLE = "CHAT_UNREACHABLE"
+
+
+# ----- the room -----
+
+
+class ChatRoom:
+    """A chat room's incoming webhook on loopback: every JSON body it accepted, in order."""
+
+    def __init__(self) -> None:
+        self.bodies: list[dict[str, Any]] = []
+        self.answer = 200  # the status it answers with
+        self._lock = threading.Lock()
+        room = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+                if room.answer == 200:
+                    with room._lock:
+                        room.bodies.append(body)
+                self.send_response(room.answer)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - http.server's name
+                pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}/hooks/teacher"
+        self._thread = threading.Thread(target=self._server.serve_forever, name="chat-room", daemon=True)
+
+    @property
+    def texts(self) -> list[str]:
+        with self._lock:
+            return [str(body.get("text")) for body in self.bodies]
+
+    @contextmanager
+    def running(self) -> Iterator[ChatRoom]:
+        self._thread.start()
+        try:
+            yield self
+        finally:
+            self._server.shutdown()
+            self._server.server_close()
+
+
+# ----- the driver -----
+
+
+class ChatAddress:
+    """A chat room's incoming-webhook address: HTTPS, or plain HTTP to this computer."""
+
+    def check(self, text: str | None) -> str | None:
+        value = (text or "").strip()
+        if not value:
+            return None
+        if not secure_or_local(value):
+            raise ValidationError(t("text.plain", text=f"not a chat webhook address: {value}"))
+        return value
+
+
+def build_reminder(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
+    shift = line_builders.checked_shift(session, delivery, now, reminder=True)
+    teacher = line_builders.checked_teacher(session, delivery, shift.teacher, now)
+    room = shift.classroom
+    facts = line_builders.facts_of(shift, room, shift.note)
+    text = texts.reminder_text(facts, room.language, line_builders.templates(room.language, paths))
+    return Outgoing("chat", line_builders.recipient(teacher, delivery), ({"text": text},))
+
+
+def build_correction(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
+    shift = line_builders.checked_shift(session, delivery, now, reminder=False)
+    teacher = session.get(Teacher, delivery.teacher_id) if delivery.teacher_id else None
+    teacher = line_builders.checked_teacher(session, delivery, teacher, now)
+    correction = line_builders.correction_for(session, shift, teacher, paths)
+    return Outgoing("chat", line_builders.recipient(teacher, delivery), ({"text": correction.text},))
+
+
+class ChatConnection:
+    def __init__(self) -> None:
+        self._client = httpx.Client(timeout=10.0)
+        self.fingerprint: str | None = None  # no credentials: nothing to hold
+
+    def send(self, requests: Sequence[R], report: Callable[[R, SendResult], None], *, time_budget: float) -> None:
+        for request in requests:
+            try:
+                answer = self._client.post(str(request.outgoing.to), json=request.outgoing.messages[0])
+            except httpx.HTTPError as exc:
+                report(request, SendResult(channel=KEY, transport_error=Transport.CONNECTION, message=str(exc)))
+                continue
+            report(request, SendResult(channel=KEY, http_status=answer.status_code, duration_ms=1))
+
+    def close(self) -> None:
+        self._client.close()
+
+
+class ChatDriver:
+    key = KEY
+    label: Text = t("text.plain", text="Chat")
+    title = "Chat"
+    address: AddressRule | None = ChatAddress()
+    needs_consent = True
+    builders: Mapping[DeliveryKind, Builder] = MappingProxyType({
+        DeliveryKind.SHIFT_REMINDER: build_reminder,
+        DeliveryKind.SHIFT_CORRECTION: build_correction,
+    })
+    cancel_reasons: CancelReasons | None = CancelReasons(
+        not_agreed=NOT_AGREED, unreachable=UNREACHABLE,
+        words={NOT_AGREED: t("text.plain", text="the teacher has not agreed to chat messages"),
+               UNREACHABLE: t("text.plain", text="the chat room did not take the message; sent another way")})
+    batch: int | None = None
+    hold_key: HoldSetting | None = None
+    hold_title: Text = t("text.plain", text="Chat is held")
+    retry_keys = False
+
+    def recipient(self, contact: ContactView) -> str | None:
+        return contact.address
+
+    def connect(self, db: Database) -> ChatConnection:
+        return ChatConnection()
+
+    def classify(self, result: SendResult) -> Verdict:
+        if result.transport_error is not None:
+            return Verdict(Outcome.RETRY, ErrorCode.CONNECTION, _said(str(result.message or "no answer")))
+        status = result.http_status or 0
+        if 200 <= status < 300:
+            return Verdict(Outcome.SENT)
+        if status == 404:  # the room is gone: the teacher cannot be reached there
+            return Verdict(Outcome.FAILED, ErrorCode.NOT_FOUND, _said("no such chat room"), at_recipient=True)
+        if status >= 500:
+            return Verdict(Outcome.RETRY, ErrorCode.SERVER_ERROR, _said("the chat service is busy"))
+        return Verdict(Outcome.FAILED, ErrorCode.CLIENT_ERROR, _said("the chat service refused the message"))
+
+
+def _said(words: str) -> Text:
+    return t("text.plain", text=words)
