@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from cli import numbers, words
 from core.errors import ShiftcastError, ValidationError
 from core.startup import resume_collector
-from core.store.kinds import DeliveryKind, DeliveryStatus
+from core.store.kinds import DeliveryStatus
 from core.texts import Text, t
 
 # Every verb imports the core it needs when it runs: parsing (and --help) must not load SQLAlchemy,
@@ -43,7 +43,8 @@ def add_parsers(sub: Any) -> None:
 
     listing = sub.add_parser("deliveries", help="list deliveries (newest first)")
     listing.add_argument("--status", choices=[s.value for s in DeliveryStatus], action="append")
-    listing.add_argument("--kind", choices=[k.value for k in DeliveryKind], action="append")
+    # Any registered message kind, built in or not, so no fixed choices (core/kinds/registry.py).
+    listing.add_argument("--kind", action="append")
     listing.add_argument("--dead", action="store_true", help="only dead letters")
     listing.add_argument("--limit", type=numbers.whole_number(1, 100_000), default=100)
     listing.add_argument("--json", action="store_true")
@@ -205,12 +206,19 @@ def _stranded_for_credentials(db: Database, *, now: dt.datetime) -> list[Text]:
     return lines
 
 
+def _to_group(kind: str) -> bool:
+    from core.kinds import registry
+
+    found = registry.kind_of(kind)
+    return found is not None and found.to_group
+
+
 def _row(d: Any, names: _Names) -> dict[str, Any]:
     from core.outbox import policy
 
     due_local, zone = names.local(d.due_at, d.classroom_id)
     return {
-        "id": d.id, "kind": d.kind.value, "status": d.status.value, "recipient": d.recipient,
+        "id": d.id, "kind": d.kind, "status": d.status.value, "recipient": d.recipient,
         "recipient_name": names.recipient(d), "due_at": d.due_at.isoformat(), "due_local": due_local,
         "timezone": zone, "attempts": d.attempt_count,
         "next_attempt_at": d.next_attempt_at.isoformat() if d.next_attempt_at else None,
@@ -240,7 +248,7 @@ class _Names:
     def recipient(self, d: Any) -> str | None:
         if d.teacher_id in self.teachers:
             return self.teachers[d.teacher_id]
-        if d.classroom_id in self.rooms and d.kind == DeliveryKind.SHIFT_PUBLICATION and d.channel.value == "line":
+        if d.classroom_id in self.rooms and _to_group(d.kind) and d.channel.value == "line":
             return f"{self.rooms[d.classroom_id][0]} (LINE group)"
         return None
 
@@ -300,7 +308,7 @@ def cmd_deliveries(db: Database, args: argparse.Namespace, paths: DataPaths) -> 
 
     flt = deliveries.DeliveryFilter(
         statuses=tuple(DeliveryStatus(s) for s in args.status or ()),
-        kinds=tuple(DeliveryKind(k) for k in args.kind or ()),
+        kinds=tuple(args.kind or ()),
         dead_letters_only=args.dead,
     )
     with db.read() as session:

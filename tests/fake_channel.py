@@ -19,9 +19,9 @@ from sqlalchemy.orm import Session
 from core.channels import registry
 from core.channels.base import ChannelDriver, Outgoing, R
 from core.outbox.policy import ErrorCode, Outcome, SendResult, Verdict
-from core.sending import builders
+from core.sending.kinds import alert as alert_kind
 from core.store.db import Database
-from core.store.models import Channel, Delivery, DeliveryKind
+from core.store.models import Channel, Delivery
 from core.store.paths import DataPaths
 from core.store.settings import HoldSetting
 
@@ -99,5 +99,5 @@ def install(monkeypatch: pytest.MonkeyPatch, channel: Channel, *, batch: int | N
     driver = FakeDriver(channel, batch=batch, retry_keys=retry_keys)
     _typed: ChannelDriver = driver  # the fake implements the interface, checked by the type checker
     monkeypatch.setitem(registry.DRIVERS, channel, _typed)
-    monkeypatch.setitem(builders.BUILDERS, (DeliveryKind.ALERT, channel), build)
+    monkeypatch.setitem(alert_kind.KIND.builders, channel.value, build)
     return driver

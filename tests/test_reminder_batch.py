@@ -22,7 +22,8 @@ from core.channels.line import access_from_settings
 from core.emulator import LineEmulator
 from core.outbox.policy import BackoffPolicy
 from core.roster import rules
-from core.sending import line_builders, reminder_batch, send_rules
+from core.sending import reminder_batch, send_rules
+from core.sending.kinds import shift_reminder
 from core.sending.sender import Sender, SenderConfig
 from core.store.db import Database
 from core.store.models import (
@@ -188,7 +189,7 @@ def test_a_ready_reminder_is_the_same_message_on_both_paths(db: Database, line_r
         for delivery_id in ids:
             d = s.get(Delivery, delivery_id)
             assert d is not None
-            built = line_builders.build_reminder(s, d, clock.now, f.home_paths())
+            built = shift_reminder.build_line(s, d, clock.now, f.home_paths())
             ready = lean[delivery_id]
             _assert_same_subject(s, delivery_id, clock.now)
             assert ready.outgoing == built

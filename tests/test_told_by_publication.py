@@ -14,7 +14,7 @@ from core.planning.planner import plan
 from core.publication import publish
 from core.publication.image_store import ImageStore
 from core.roster import rules
-from core.sending import line_builders
+from core.sending.kinds import shift_correction
 from core.sending.sender import Sender, SenderConfig
 from core.store.db import Database
 from core.store.models import (
@@ -62,7 +62,7 @@ def _text(db: Database, shift_id: int, teacher_id: int) -> str:
     with db.read() as s:
         shift, teacher = s.get(Shift, shift_id), s.get(Teacher, teacher_id)
         assert shift is not None and teacher is not None
-        return line_builders.correction_for(s, shift, teacher, f.home_paths()).text
+        return shift_correction.correction_for(s, shift, teacher, f.home_paths()).text
 
 
 def _plan(db: Database, now: dt.datetime) -> None:

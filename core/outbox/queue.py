@@ -48,7 +48,6 @@ from core.store.models import (
     Channel,
     Delivery,
     DeliveryAttempt,
-    DeliveryKind,
     DeliveryStatus,
 )
 
@@ -62,16 +61,16 @@ def on_enqueued(callback: Callable[[], None]) -> Callable[[], None]:
     return hooks.listen(hooks.ENQUEUED, callback)
 
 
-def dedup_key(kind: DeliveryKind, subject: str, version: int | str = 0, channel: Channel = Channel.LINE) -> str:
+def dedup_key(kind: str, subject: str, version: int | str = 0, channel: Channel = Channel.LINE) -> str:
     """kind + subject + version (+ channel when not LINE): the same key twice is one delivery."""
-    key = f"{kind.value}:{subject}:v{version}"
+    key = f"{kind}:{subject}:v{version}"
     return key if channel is Channel.LINE else f"{key}:{channel.value}"
 
 
 def enqueue(
     session: Session,
     *,
-    kind: DeliveryKind,
+    kind: str,  # a registered message kind's key (core/kinds/registry.py)
     dedup: str,
     due_at: dt.datetime,
     now: dt.datetime,
@@ -93,7 +92,7 @@ def enqueue(
     """
     send_at = send_at or due_at
     values: dict[str, Any] = {
-        "kind": kind,
+        "kind": str(kind),
         "channel": channel,
         "dedup_key": dedup,
         "recipient": recipient,

@@ -11,6 +11,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from core.channels.base import Outgoing
+from core.kinds import registry as kinds
 from core.outbox.policy import CancelReason
 from core.store.models import Channel
 from core.texts import Text
@@ -20,10 +21,14 @@ class CancelDelivery(Exception):
     """Raised by a check: the delivery is canceled with `reason` instead of sent."""
 
     def __init__(self, reason: CancelReason | str) -> None:
-        # A plain string must be one of CancelReason's values (ValueError otherwise), so a typo can
-        # never reach the database as a reason nobody reads.
-        self.reason = CancelReason(reason)
-        super().__init__(self.reason.value)
+        # A plain string must be one of CancelReason's values or a reason a registered kind declares
+        # with its words (ValueError otherwise), so a typo can never reach the database as a reason
+        # nobody reads.
+        known = reason in CancelReason.__members__.values()
+        if not known and kinds.cancel_words(reason) is None:
+            raise ValueError(f"{reason!r} is no cancel reason")
+        self.reason: str = CancelReason(reason) if known else str(reason)
+        super().__init__(str(self.reason))
 
 
 class CannotBuild(Exception):

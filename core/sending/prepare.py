@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 from core.channels.base import ChannelDriver, Outgoing
 from core.outbox import policy
 from core.outbox import queue as outbox
-from core.outbox.policy import CancelReason, ErrorCode
+from core.outbox.policy import ErrorCode
 from core.sending import builders, reminder_batch
 from core.sending.config import SenderStats
 from core.sending.outgoing import CancelDelivery, CannotBuild, Job
@@ -138,12 +138,12 @@ class Preparer:
         return outbox.AttemptStart(delivery_id, retry_key, issued_at, first_at, late_seconds)
 
     def _finish(self, session: Session, delivery: Delivery, now: dt.datetime, status: DeliveryStatus,
-                code: str | None, message: Text | str | None, *, reason: CancelReason | None = None,
+                code: str | None, message: Text | str | None, *, reason: str | None = None,
                 dead: bool = False) -> None:
         applied = outbox.transition(
             session, delivery.id, expected=[DeliveryStatus.PROCESSING], owner=self._owner, now=now,
             status=status, last_error_code=code, last_error_message=policy.stored_error(message), last_error_at_recipient=False,
-            cancel_reason=reason.value if reason is not None else None,
+            cancel_reason=str(reason) if reason is not None else None,
             dead_lettered_at=now if dead else None,
         )
         if applied:

@@ -243,7 +243,8 @@ class Delivery(Base):
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    kind: Mapped[DeliveryKind] = mapped_column(_enum(DeliveryKind))
+    # Any registered message kind's key (core/kinds/registry.py), built-in or not: plain text.
+    kind: Mapped[str] = mapped_column(String(32))
     channel: Mapped[Channel] = mapped_column(_enum(Channel), default=Channel.LINE)
     dedup_key: Mapped[str] = mapped_column(String(200), unique=True)
     recipient: Mapped[str | None] = mapped_column(String(320))
