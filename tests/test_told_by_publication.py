@@ -51,7 +51,7 @@ def _publish(db: Database, paths: DataPaths, room: int, now: dt.datetime) -> Non
 def _corrections(db: Database, shift_id: int) -> list[Delivery]:
     with db.read() as s:
         return list(s.scalars(select(Delivery).where(Delivery.kind == DeliveryKind.SHIFT_CORRECTION,
-                                                     Delivery.shift_id == shift_id).order_by(Delivery.id)))
+                                                     Delivery.about("shift", shift_id)).order_by(Delivery.id)))
 
 
 def _waiting(rows: list[Delivery]) -> list[Delivery]:

@@ -79,11 +79,10 @@ def enqueue(
     recipient: str | None = None,
     teacher_id: int | None = None,
     classroom_id: int | None = None,
-    shift_id: int | None = None,
-    shift_version: int | None = None,
-    publication_id: int | None = None,
+    subject_type: str | None = None,  # what it is about: "shift", "publication", "alert" or a kind's own
+    subject_id: int | None = None,
+    subject_version: int | None = None,  # the subject's version it was planned for, where it has versions
     linked_delivery_id: int | None = None,
-    alert_id: int | None = None,
 ) -> tuple[int, bool]:
     """Add a delivery in the caller's transaction. Returns (id, created); an existing key is kept as is.
 
@@ -98,11 +97,10 @@ def enqueue(
         "recipient": recipient,
         "teacher_id": teacher_id,
         "classroom_id": classroom_id,
-        "shift_id": shift_id,
-        "shift_version": shift_version,
-        "publication_id": publication_id,
+        "subject_type": str(subject_type) if subject_type is not None else None,
+        "subject_id": subject_id,
+        "subject_version": subject_version,
         "linked_delivery_id": linked_delivery_id,
-        "alert_id": alert_id,
         "status": DeliveryStatus.PENDING if send_at > now else DeliveryStatus.QUEUED,
         "attempt_count": 0,
         "due_at": due_at,

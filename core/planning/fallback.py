@@ -23,6 +23,7 @@ from core.store.models import (
     DeliveryKind,
     DeliveryStatus,
     Publication,
+    SubjectType,
     Teacher,
 )
 
@@ -45,8 +46,8 @@ def send_by_email_instead(session: Session, line: Delivery, teacher: Teacher, *,
     delivery_id, _ = queue.enqueue(
         session, kind=line.kind, dedup=email_key(line.dedup_key), due_at=line.due_at,
         send_at=max(line.next_attempt_at, now), now=now, channel=Channel.EMAIL, recipient=teacher.email,
-        teacher_id=teacher.id, classroom_id=line.classroom_id, shift_id=line.shift_id,
-        shift_version=line.shift_version, publication_id=line.publication_id, linked_delivery_id=line.id,
+        teacher_id=teacher.id, classroom_id=line.classroom_id, subject_type=line.subject_type,
+        subject_id=line.subject_id, subject_version=line.subject_version, linked_delivery_id=line.id,
     )
     return delivery_id
 
@@ -62,7 +63,8 @@ def after_failure(session: Session, delivery_id: int, *, code: str | None, at_re
         return []
     verdict = policy.line_failure(code, at_recipient=at_recipient, dead=dead)
     if line.kind == DeliveryKind.SHIFT_PUBLICATION:
-        publication = session.get(Publication, line.publication_id) if line.publication_id else None
+        publication = (session.get(Publication, line.subject_id)
+                       if line.subject_type == SubjectType.PUBLICATION and line.subject_id else None)
         if not verdict.fall_back or publication is None:
             return []
         return mailed_publication.fan_out(session, publication, now=now, line_failed=True)

@@ -38,6 +38,7 @@ from core.store.models import (
     DeliveryStatus,
     Shift,
     ShiftStatus,
+    SubjectType,
     Teacher,
 )
 from core.texts import Text, t
@@ -93,9 +94,9 @@ def _load_known(session: Session, shift_ids: list[int]) -> _Known:
     known = _Known()
     for chunk in range(0, len(shift_ids), 500):
         rows = session.execute(
-            select(Delivery.id, Delivery.shift_id, Delivery.shift_version, Delivery.teacher_id, Delivery.status,
+            select(Delivery.id, Delivery.subject_id, Delivery.subject_version, Delivery.teacher_id, Delivery.status,
                    Delivery.dedup_key)
-            .where(Delivery.shift_id.in_(shift_ids[chunk:chunk + 500]), Delivery.kind.in_(kinds.told_keys()))
+            .where(Delivery.about(SubjectType.SHIFT, shift_ids[chunk:chunk + 500]), Delivery.kind.in_(kinds.told_keys()))
         ).all()
         for delivery_id, shift_id, version, teacher_id, status, key in rows:
             known.keys.add(key)
@@ -257,6 +258,7 @@ def _enqueue(session: Session, kind: DeliveryKind, key: str, shift: Shift, teach
     return queue.enqueue(
         session, kind=kind, dedup=key, due_at=due, send_at=send_at, now=now, channel=channel,
         recipient=teacher.email if channel is Channel.EMAIL else teacher.line_user_id,
-        teacher_id=teacher.id, classroom_id=shift.classroom_id, shift_id=shift.id, shift_version=shift.version,
+        teacher_id=teacher.id, classroom_id=shift.classroom_id, subject_type=SubjectType.SHIFT, subject_id=shift.id,
+        subject_version=shift.version,
         linked_delivery_id=linked,
     )

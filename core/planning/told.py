@@ -27,7 +27,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from core.kinds import registry as kinds
-from core.store.models import Delivery, DeliveryStatus, Publication, ShiftRevision, ShiftStatus
+from core.store.models import Delivery, DeliveryStatus, Publication, ShiftRevision, ShiftStatus, SubjectType
 
 CHUNK = 500
 
@@ -102,9 +102,9 @@ def told_version(session: Session, shift_id: int, teacher_id: int, *, below: int
     """The newest version below `below` of a shift that this teacher was told about, or None."""
     by_message = session.scalar(
         # Told on any channel: a teacher who read it by e-mail needs the correction as much.
-        select(func.max(Delivery.shift_version)).where(
-            Delivery.shift_id == shift_id, Delivery.teacher_id == teacher_id, Delivery.kind.in_(kinds.told_keys()),
-            Delivery.status == DeliveryStatus.SENT, Delivery.shift_version < below,
+        select(func.max(Delivery.subject_version)).where(
+            Delivery.about(SubjectType.SHIFT, shift_id), Delivery.teacher_id == teacher_id,
+            Delivery.kind.in_(kinds.told_keys()), Delivery.status == DeliveryStatus.SENT, Delivery.subject_version < below,
         )
     )
     by_publication = told_by_publication(session, [shift_id]).get(shift_id, {}).get(teacher_id)

@@ -35,6 +35,7 @@ from core.store.models import (
     DeliveryKind,
     Shift,
     ShiftStatus,
+    SubjectType,
     Teacher,
 )
 from core.store.paths import DataPaths
@@ -67,14 +68,14 @@ _LAST_ATTEMPT = select(func.max(A.c.number)).where(A.c.delivery_id == D.c.id).co
 # classroom row is not ready here (the builders name the reason).
 _READY = (
     select(D.c.id, _LAST_ATTEMPT.label("last_attempt"), D.c.attempt_count, D.c.retry_key, D.c.retry_key_issued_at,
-           D.c.first_attempt_at, D.c.due_at, D.c.late_seconds, D.c.shift_version, D.c.teacher_id, D.c.retry_key_generation,
+           D.c.first_attempt_at, D.c.due_at, D.c.late_seconds, D.c.subject_version, D.c.teacher_id, D.c.retry_key_generation,
            D.c.dedup_key,
            S.c.uid.label("shift_uid"), S.c.version, S.c.status, S.c.teacher_id.label("shift_teacher_id"), S.c.local_date,
            S.c.start_time, S.c.end_time, S.c.ends_next_day, S.c.note,
            T.c.active, T.c.erased_at, T.c.channel, T.c.line_opt_in, T.c.line_user_id, T.c.line_unreachable_at,
            T.c.email_opt_in, T.c.email,
            C.c.name, C.c.language, C.c.timezone)
-    .select_from(D.join(S, S.c.id == D.c.shift_id).join(T, T.c.id == S.c.teacher_id)
+    .select_from(D.join(S, (S.c.id == D.c.subject_id) & (D.c.subject_type == SubjectType.SHIFT.value)).join(T, T.c.id == S.c.teacher_id)
                  .join(C, C.c.id == S.c.classroom_id))
     .where(
         D.c.id.in_(bindparam("ids", expanding=True)),
@@ -95,7 +96,7 @@ def subject_of_row(row: Row[Any], now: dt.datetime) -> send_rules.Subject:
     erased = row.erased_at is not None
     return send_rules.Subject(
         now=now,
-        delivery_shift_version=row.shift_version,
+        delivery_shift_version=row.subject_version,
         delivery_teacher_id=row.teacher_id,
         shift_exists=True,
         shift_version=row.version,

@@ -20,11 +20,15 @@ from core.planning import fallback
 from core.roster import channel_choice, rules
 from core.sending import send_rules
 from core.sending.outgoing import CancelDelivery
-from core.store.models import Alert, Channel, Delivery, Publication, Shift, Teacher
+from core.store.models import Alert, Channel, Delivery, Publication, Shift, SubjectType, Teacher
 
 
 def shift_of(session: Session, delivery: Delivery) -> Shift | None:
-    return session.get(Shift, delivery.shift_id) if delivery.shift_id is not None else None
+    return session.get(Shift, delivery.subject_id) if _about(delivery, SubjectType.SHIFT) else None
+
+
+def _about(delivery: Delivery, subject_type: SubjectType) -> bool:
+    return delivery.subject_type == subject_type and delivery.subject_id is not None
 
 
 def enforce(session: Session, delivery: Delivery, rules_: tuple[send_rules.Rule, ...], shift: Shift | None,
@@ -73,7 +77,7 @@ def checked_email_teacher(teacher: Teacher | None, delivery: Delivery) -> Teache
 
 def checked_publication(session: Session, delivery: Delivery) -> Publication:
     """The delivery's publication, still the newest revision of its month."""
-    publication = session.get(Publication, delivery.publication_id) if delivery.publication_id else None
+    publication = session.get(Publication, delivery.subject_id) if _about(delivery, SubjectType.PUBLICATION) else None
     if publication is None:
         raise CancelDelivery(CancelReason.PUBLICATION_MISSING)
     newest = session.scalar(
@@ -89,7 +93,7 @@ def checked_publication(session: Session, delivery: Delivery) -> Publication:
 
 
 def checked_alert(session: Session, delivery: Delivery) -> Alert:
-    alert = session.get(Alert, delivery.alert_id) if delivery.alert_id is not None else None
+    alert = session.get(Alert, delivery.subject_id) if _about(delivery, SubjectType.ALERT) else None
     if alert is None:
         raise CancelDelivery(CancelReason.ALERT_MISSING)
     return alert

@@ -93,7 +93,7 @@ def subject_of(delivery: Delivery, shift: Shift | None, teacher: Teacher | None,
     """The Subject from ORM objects. `starts_at` is the shift's start instant (None without a shift)."""
     return Subject(
         now=now,
-        delivery_shift_version=delivery.shift_version,
+        delivery_shift_version=delivery.subject_version,
         delivery_teacher_id=delivery.teacher_id,
         shift_exists=shift is not None,
         shift_version=shift.version if shift is not None else None,
