@@ -74,6 +74,11 @@ def register_kind(kind: MessageKind) -> Callable[[], None]:
     if clashing:
         raise ValueError(f"message kind {kind.key!r} redefines catalog texts {clashing}")
     CATALOG.update(kind.texts)
+    named = [kind.label, kind.why, *kind.cancel_reasons.values()]
+    if missing := sorted({text.code for text in named if text.code not in CATALOG}):
+        for code in kind.texts:
+            CATALOG.pop(code, None)
+        raise ValueError(f"message kind {kind.key!r} names texts the catalog lacks: {missing}")
     _KINDS[kind.key] = kind
 
     def undo() -> None:
