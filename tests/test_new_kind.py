@@ -145,12 +145,32 @@ def test_the_builder_is_the_kind_s_else_the_channel_driver_s_else_unsupported(
     def by_the_channel(*args: object) -> None:
         raise AssertionError("not called")
 
-    assert builders.builder_for(shift_note_kind.KEY, "line") is shift_note_kind.build_line
+    assert registry.builder(shift_note_kind.KEY, "line") is shift_note_kind.build_line
     with pytest.raises(CannotBuild) as refused:
         builders.prepare(None, Delivery(kind=shift_note_kind.KEY, channel=Channel.EMAIL), now,  # type: ignore[arg-type]
                          f.home_paths())
     assert refused.value.code == "UNSUPPORTED_KIND"
     for channel in (Channel.LINE, Channel.EMAIL):
         monkeypatch.setitem(channels.DRIVERS, channel, SimpleNamespace(builders={shift_note_kind.KEY: by_the_channel}))
-    assert builders.builder_for(shift_note_kind.KEY, "email") is by_the_channel
-    assert builders.builder_for(shift_note_kind.KEY, "line") is shift_note_kind.build_line  # the kind's comes first
+    assert registry.builder(shift_note_kind.KEY, "email") is by_the_channel
+    assert registry.builder(shift_note_kind.KEY, "line") is shift_note_kind.build_line  # the kind's comes first
+
+
+def test_a_kind_with_nothing_to_say_by_e_mail_gets_no_e_mail_copy(db: Database, now: dt.datetime,
+                                                                  shift_note: registry.MessageKind) -> None:
+    """LINE fallback sends the e-mail copy only of a kind that has an e-mail builder: a copy nobody can
+    build would only fail with UNSUPPORTED_KIND."""
+    from core.planning import fallback
+    from core.store.models import ChannelChoice
+
+    with db.write() as s:
+        teacher = f.teacher(s, "佐藤", 1, email="sato@example.com", email_opt_in=True,
+                            channel=ChannelChoice.LINE_FALLBACK)
+        line = Delivery(kind=shift_note_kind.KEY, dedup_key="shift_note:shift:1:v1", teacher_id=teacher.id,
+                        recipient=teacher.line_user_id, due_at=now, next_attempt_at=now)
+        reminder = Delivery(kind="shift_reminder", dedup_key="shift_reminder:shift:1:v1", teacher_id=teacher.id,
+                            recipient=teacher.line_user_id, due_at=now, next_attempt_at=now)
+        s.add_all([line, reminder])
+        s.flush()
+        assert fallback.send_by_email_instead(s, line, teacher, now=now) is None
+        assert fallback.send_by_email_instead(s, reminder, teacher, now=now) is not None  # a kind that has one

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from core.channels import registry as channels
 from core.outbox import policy
 from core.store.kinds import DeliveryKind
 from core.texts import Text, t
@@ -125,8 +126,15 @@ def told_keys() -> tuple[str, ...]:
 
 
 def builder(key: str, channel: str) -> Builder | None:
+    """What checks and builds a delivery of this kind on this channel: the kind's builder for the
+    channel if it declares one, else the channel driver's for this kind (its `builders`), else None."""
     kind = kind_of(key)
-    return None if kind is None else kind.builders.get(str(channel))
+    found = None if kind is None else kind.builders.get(str(channel))
+    if found is not None:
+        return found
+    driver = next((d for c, d in channels.DRIVERS.items() if c == channel), None)
+    by_kind: Mapping[str, Builder] = getattr(driver, "builders", {}) or {}
+    return by_kind.get(str(key))
 
 
 def cancel_words(reason: str) -> Text | None:

@@ -14,6 +14,7 @@ import logging
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core.kinds import registry as kinds
 from core.outbox import policy, queue
 from core.planning import mailed_publication
 from core.roster import channel_choice
@@ -41,8 +42,8 @@ def email_key(line_key: str) -> str:
 
 def send_by_email_instead(session: Session, line: Delivery, teacher: Teacher, *, now: dt.datetime) -> int | None:
     """Enqueue the e-mail copy of a teacher's LINE delivery, linked to it. None if e-mail cannot reach them."""
-    if not channel_choice.falls_back_to_email(teacher):
-        return None
+    if not channel_choice.falls_back_to_email(teacher) or kinds.builder(line.kind, Channel.EMAIL) is None:
+        return None  # the teacher has no e-mail to fall back to, or the kind says nothing by e-mail
     delivery_id, _ = queue.enqueue(
         session, kind=line.kind, dedup=email_key(line.dedup_key), due_at=line.due_at,
         send_at=max(line.next_attempt_at, now), now=now, channel=Channel.EMAIL, recipient=teacher.email,
