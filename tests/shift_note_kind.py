@@ -79,6 +79,7 @@ KIND = MessageKind(
     builders={"line": build_line},
     cancel_reasons={SHIFT_CANCELED: Text("cancel.NOTE_SHIFT_CANCELED")}
     | shared_reasons(*(rule.reason for rule in RULES), CancelReason.EMAIL_NOT_OPTED_IN),
+    to_teacher=True,
     plan=plan,
     texts=TEXTS,
 )

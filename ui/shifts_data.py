@@ -13,9 +13,10 @@ from dataclasses import dataclass, field, replace
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from core.kinds import registry as message_kinds
 from core.roster import clock, rules
 from core.store.db import Database
-from core.store.models import Channel, Delivery, DeliveryKind, Shift, ShiftStatus, SubjectType, Teacher
+from core.store.models import Channel, Delivery, Shift, ShiftStatus, SubjectType, Teacher
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,7 @@ def _acknowledged(session: Session, shifts: Sequence[Shift] | Sequence[ShiftItem
             select(Delivery.subject_id, Delivery.subject_version, func.min(Delivery.acknowledged_at))
             .where(Delivery.about(SubjectType.SHIFT, ids[start:start + 900]), Delivery.acknowledged_at.is_not(None),
                    Delivery.channel == Channel.LINE,
-                   Delivery.kind.in_((DeliveryKind.SHIFT_REMINDER, DeliveryKind.SHIFT_CORRECTION)))
+                   Delivery.kind.in_(message_kinds.acknowledged_keys()))
             .group_by(Delivery.subject_id, Delivery.subject_version))
         for shift_id, version, at in rows:
             if shift_id is not None and version is not None and at is not None:

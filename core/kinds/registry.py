@@ -50,6 +50,10 @@ class MessageKind:
     # change gets them a correction (core/planning/told.py), and a waiting one is superseded.
     told: bool = False
     to_group: bool = False  # goes to the classroom's LINE group: counts once per member against the quota
+    # Goes to one teacher: when the teacher blocks the LINE account a waiting one is canceled, and a
+    # failed one is sent by e-mail for a teacher who chose LINE with e-mail fallback.
+    to_teacher: bool = False
+    acknowledged: bool = False  # its LINE message carries the 了解 button, and a tap on it is recorded
     # Enqueues what is due of this kind at each planning run (the built-in kinds are planned by the
     # planner itself, publishing and the alerts); returns the ids of the deliveries it created.
     plan: Planner | None = None
@@ -123,6 +127,16 @@ def why(key: str) -> Text:
 def told_keys() -> tuple[str, ...]:
     """The kinds that tell a teacher a version of a shift (core/planning/told.py)."""
     return tuple(k.key for k in kinds() if k.told)
+
+
+def teacher_keys() -> tuple[str, ...]:
+    """The kinds that go to one teacher (`to_teacher`)."""
+    return tuple(k.key for k in kinds() if k.to_teacher)
+
+
+def acknowledged_keys() -> tuple[str, ...]:
+    """The kinds whose LINE messages carry the 了解 button (`acknowledged`)."""
+    return tuple(k.key for k in kinds() if k.acknowledged)
 
 
 def builder(key: str, channel: str) -> Builder | None:

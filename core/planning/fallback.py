@@ -32,7 +32,6 @@ log = logging.getLogger(__name__)
 # The cancel reason of a LINE delivery that went by e-mail instead (the name line_builders raises).
 UNREACHABLE = policy.CancelReason.LINE_UNREACHABLE
 SWEEP_WINDOW = dt.timedelta(days=1)
-TEACHER_KINDS = (DeliveryKind.SHIFT_REMINDER, DeliveryKind.SHIFT_CORRECTION)
 
 
 def email_key(line_key: str) -> str:
@@ -87,7 +86,7 @@ def sweep(session: Session, *, now: dt.datetime, window: dt.timedelta = SWEEP_WI
     failed = session.scalars(
         select(Delivery).join(Teacher, Teacher.id == Delivery.teacher_id).where(
             Delivery.channel == Channel.LINE, Delivery.status == DeliveryStatus.FAILED,
-            Delivery.kind.in_(TEACHER_KINDS), Delivery.updated_at >= now - window,
+            Delivery.kind.in_(kinds.teacher_keys()), Delivery.updated_at >= now - window,
             Teacher.channel == "line_fallback",
         )
     ).all()

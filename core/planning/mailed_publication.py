@@ -55,8 +55,8 @@ def fan_out(session: Session, publication: Publication, *, now: dt.datetime, lin
     every teacher with LINE fallback gets a copy too. Returns the ids created."""
     line_delivery = session.scalar(select(Delivery.id).where(Delivery.about(SubjectType.PUBLICATION, publication.id),
                                                              Delivery.channel == Channel.LINE).limit(1))
-    known = set(session.scalars(select(Delivery.dedup_key).where(Delivery.about(SubjectType.PUBLICATION, publication.id),
-                                                                 Delivery.channel == Channel.EMAIL)))
+    known = set(session.scalars(select(Delivery.dedup_key).where(
+        Delivery.about(SubjectType.PUBLICATION, publication.id), Delivery.channel == Channel.EMAIL)))
     created = []
     for teacher in month_teachers(session, publication):
         fallback = ChannelChoice(teacher.channel) is ChannelChoice.LINE_FALLBACK
@@ -68,7 +68,8 @@ def fan_out(session: Session, publication: Publication, *, now: dt.datetime, lin
         delivery_id, was_new = queue.enqueue(
             session, kind=DeliveryKind.SHIFT_PUBLICATION, dedup=key, due_at=now, now=now, channel=Channel.EMAIL,
             recipient=teacher.email, teacher_id=teacher.id, classroom_id=publication.classroom_id,
-            subject_type=SubjectType.PUBLICATION, subject_id=publication.id, linked_delivery_id=line_delivery if fallback else None,
+            subject_type=SubjectType.PUBLICATION, subject_id=publication.id,
+            linked_delivery_id=line_delivery if fallback else None,
         )
         known.add(key)
         if was_new:

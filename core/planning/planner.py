@@ -96,7 +96,8 @@ def _load_known(session: Session, shift_ids: list[int]) -> _Known:
         rows = session.execute(
             select(Delivery.id, Delivery.subject_id, Delivery.subject_version, Delivery.teacher_id, Delivery.status,
                    Delivery.dedup_key)
-            .where(Delivery.about(SubjectType.SHIFT, shift_ids[chunk:chunk + 500]), Delivery.kind.in_(kinds.told_keys()))
+            .where(Delivery.about(SubjectType.SHIFT, shift_ids[chunk:chunk + 500]),
+                   Delivery.kind.in_(kinds.told_keys()))
         ).all()
         for delivery_id, shift_id, version, teacher_id, status, key in rows:
             known.keys.add(key)

@@ -104,7 +104,8 @@ def told_version(session: Session, shift_id: int, teacher_id: int, *, below: int
         # Told on any channel: a teacher who read it by e-mail needs the correction as much.
         select(func.max(Delivery.subject_version)).where(
             Delivery.about(SubjectType.SHIFT, shift_id), Delivery.teacher_id == teacher_id,
-            Delivery.kind.in_(kinds.told_keys()), Delivery.status == DeliveryStatus.SENT, Delivery.subject_version < below,
+            Delivery.kind.in_(kinds.told_keys()), Delivery.status == DeliveryStatus.SENT,
+            Delivery.subject_version < below,
         )
     )
     by_publication = told_by_publication(session, [shift_id]).get(shift_id, {}).get(teacher_id)

@@ -135,7 +135,8 @@ def _anyone_by_email(session: Session, classroom_id: int, year: int, month: int)
 
 
 def _supersede_older(session: Session, publication: Publication, now: dt.datetime) -> list[int]:
-    waiting = session.scalars(select(Delivery.id).join(Publication, Delivery.about(SubjectType.PUBLICATION, Publication.id)).where(
+    about = Delivery.about(SubjectType.PUBLICATION, Publication.id)
+    waiting = session.scalars(select(Delivery.id).join(Publication, about).where(
         Publication.classroom_id == publication.classroom_id, Publication.year == publication.year,
         Publication.month == publication.month, Publication.revision < publication.revision,
         Delivery.status.in_([DeliveryStatus.PENDING, DeliveryStatus.QUEUED]),

@@ -6,9 +6,9 @@ columns the send-time rules and the message need, for the whole batch, and runs 
 builders run (core/sending/send_rules.py) on them.
 
 This path only ever says "ready". A reminder that breaks a rule, has no shift or teacher row, or whose
-retry key is too old is not returned; the sender hands it to the kind's builder (core/sending/kinds/shift_reminder.py), which
-cancels or fails it with the reason and its side effects (an e-mail copy instead, for a teacher with
-fallback).
+retry key is too old is not returned; the sender hands it to the kind's builder
+(core/sending/kinds/shift_reminder.py), which cancels or fails it with the reason and its side effects
+(an e-mail copy instead, for a teacher with fallback).
 """
 
 from __future__ import annotations

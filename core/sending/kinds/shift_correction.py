@@ -53,7 +53,8 @@ def correction_for(session: Session, shift: Shift, teacher: Teacher, paths: Data
     room = shift.classroom
     before = line_builders.facts_of(before_rev, session.get(Classroom, before_rev.classroom_id) or room)
     reassigned = shift.teacher_id != teacher.id
-    after = None if reassigned or shift.status == ShiftStatus.CANCELED else line_builders.facts_of(shift, room, shift.note)
+    canceled = shift.status == ShiftStatus.CANCELED
+    after = None if reassigned or canceled else line_builders.facts_of(shift, room, shift.note)
     text = texts.correction_text(before, after, room.language, line_builders.templates(room.language, paths),
                                  reassigned=reassigned)
     template = "shift_reassigned" if reassigned else "shift_cancellation" if after is None else "shift_correction"
@@ -88,4 +89,6 @@ KIND = MessageKind(
     cancel_reasons=shared_reasons(*(rule.reason for rule in RULES), CancelReason.EMAIL_NOT_OPTED_IN,
                                   CancelReason.NOTHING_TOLD, CancelReason.NO_HISTORY, CancelReason.SUPERSEDED),
     told=True,
+    to_teacher=True,
+    acknowledged=True,
 )

@@ -57,4 +57,6 @@ KIND = MessageKind(
     cancel_reasons=shared_reasons(*(rule.reason for rule in RULES), CancelReason.EMAIL_NOT_OPTED_IN,
                                   CancelReason.COVERED_BY_CORRECTION, CancelReason.SUPERSEDED),
     told=True,
+    to_teacher=True,
+    acknowledged=True,
 )
