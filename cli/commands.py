@@ -130,6 +130,7 @@ def _run_with_database(args: argparse.Namespace, paths: DataPaths) -> int:
 
 
 def _open_data_folder(args: argparse.Namespace, paths: DataPaths | None) -> tuple[DataPaths, Path]:
+    import core.sending.kinds  # noqa: F401 - registers the message kinds every verb on the outbox may meet
     from core.store.data_folder import open_data_folder
 
     # The sender that runs until stopped tells its progress on the terminal; every other verb, `sender

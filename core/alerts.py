@@ -49,6 +49,7 @@ from core.store.models import (
     DeliveryStatus,
     PairingLockout,
     ProposedGroup,
+    SubjectType,
     WebhookEvent,
 )
 from core.texts import Text, render, t
@@ -300,7 +301,8 @@ def notify(session: Session, alert: Alert, *, now: dt.datetime) -> list[int]:
     for channel, recipient in targets:
         delivery_id, _ = queue.enqueue(
             session, kind=DeliveryKind.ALERT, dedup=queue.dedup_key(DeliveryKind.ALERT, f"alert:{alert.id}", 0, channel),
-            due_at=now, now=now, channel=channel, recipient=recipient, alert_id=alert.id)
+            due_at=now, now=now, channel=channel, recipient=recipient, subject_type=SubjectType.ALERT,
+            subject_id=alert.id)
         ids.append(delivery_id)
     return ids
 

@@ -27,7 +27,8 @@ from core.errors import ValidationError
 from core.messages import texts
 from core.outbox.policy import ErrorCode, Outcome, SendResult, Transport, Verdict
 from core.roster.contacts import ContactView
-from core.sending import line_builders
+from core.sending import line_builders, send_checks
+from core.sending.kinds import shift_correction
 from core.store.db import Database
 from core.store.models import Delivery, DeliveryKind, Teacher
 from core.store.paths import DataPaths
@@ -99,20 +100,20 @@ class ChatAddress:
 
 
 def build_reminder(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
-    shift = line_builders.checked_shift(session, delivery, now, reminder=True)
-    teacher = line_builders.checked_teacher(session, delivery, shift.teacher, now)
+    shift = send_checks.checked_shift(session, delivery, now, reminder=True)
+    teacher = send_checks.checked_teacher(session, delivery, shift.teacher, now)
     room = shift.classroom
     facts = line_builders.facts_of(shift, room, shift.note)
     text = texts.reminder_text(facts, room.language, line_builders.templates(room.language, paths))
-    return Outgoing("chat", line_builders.recipient(teacher, delivery), ({"text": text},))
+    return Outgoing("chat", send_checks.recipient(teacher, delivery), ({"text": text},))
 
 
 def build_correction(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
-    shift = line_builders.checked_shift(session, delivery, now, reminder=False)
+    shift = send_checks.checked_shift(session, delivery, now, reminder=False)
     teacher = session.get(Teacher, delivery.teacher_id) if delivery.teacher_id else None
-    teacher = line_builders.checked_teacher(session, delivery, teacher, now)
-    correction = line_builders.correction_for(session, shift, teacher, paths)
-    return Outgoing("chat", line_builders.recipient(teacher, delivery), ({"text": correction.text},))
+    teacher = send_checks.checked_teacher(session, delivery, teacher, now)
+    correction = shift_correction.correction_for(session, shift, teacher, paths)
+    return Outgoing("chat", send_checks.recipient(teacher, delivery), ({"text": correction.text},))
 
 
 class ChatConnection:
@@ -139,7 +140,7 @@ class ChatDriver:
     title = "Chat"
     address: AddressRule | None = ChatAddress()
     needs_consent = True
-    builders: Mapping[DeliveryKind, Builder] = MappingProxyType({
+    builders: Mapping[str, Builder] = MappingProxyType({
         DeliveryKind.SHIFT_REMINDER: build_reminder,
         DeliveryKind.SHIFT_CORRECTION: build_correction,
     })

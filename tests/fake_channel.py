@@ -20,9 +20,9 @@ from core.channels import registry
 from core.channels.base import AddressRule, Builder, CancelReasons, ChannelDriver, Outgoing, R
 from core.outbox.policy import ErrorCode, Outcome, SendResult, Verdict
 from core.roster.contacts import ContactView
-from core.sending import builders
+from core.sending.kinds import alert as alert_kind
 from core.store.db import Database
-from core.store.models import Channel, Delivery, DeliveryKind
+from core.store.models import Channel, Delivery
 from core.store.paths import DataPaths
 from core.store.settings import HoldSetting
 from core.texts import t
@@ -64,7 +64,7 @@ class FakeDriver:
         self.title = "Fake"
         self.address: AddressRule | None = None  # it stands in for a channel as the sender sees it; no teacher types an address
         self.needs_consent = False
-        self.builders: Mapping[DeliveryKind, Builder] = {}  # its alert builder is put in core/sending/builders.py's table
+        self.builders: Mapping[str, Builder] = {}  # its alert builder is put in the alert kind's builders
         self.cancel_reasons: CancelReasons | None = None
         self.batch = batch
         self.hold_key: HoldSetting | None = HOLD
@@ -109,5 +109,5 @@ def install(monkeypatch: pytest.MonkeyPatch, channel: Channel, *, batch: int | N
     driver = FakeDriver(channel, batch=batch, retry_keys=retry_keys)
     _typed: ChannelDriver = driver  # the fake implements the interface, checked by the type checker
     monkeypatch.setitem(registry.DRIVERS, channel, _typed)
-    monkeypatch.setitem(builders.BUILDERS, (DeliveryKind.ALERT, channel), build)
+    monkeypatch.setitem(alert_kind.KIND.builders, channel.value, build)
     return driver

@@ -67,7 +67,7 @@ def make_reminders(db: Database, count: int, *, now: dt.datetime, start_in: dt.t
                 s, kind=DeliveryKind.SHIFT_REMINDER,
                 dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version),
                 due_at=now, now=now, recipient=f.reach(teacher).line_user_id, teacher_id=teacher.id,
-                classroom_id=room.id, shift_id=shift.id, shift_version=shift.version,
+                classroom_id=room.id, subject_type="shift", subject_id=shift.id, subject_version=shift.version,
             )
             ids.append(delivery_id)
     return ids

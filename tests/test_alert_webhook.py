@@ -91,7 +91,7 @@ def test_a_refused_webhook_fails_its_notification_without_retrying(db: Database,
         assert opened is not None
     Sender(db, connect={"line": None}, paths=f.home_paths(), config=FAST, clock=clock).run_until_idle()
     with db.read() as s:
-        [note] = s.scalars(select(Delivery).where(Delivery.alert_id == opened.id)).all()
+        [note] = s.scalars(select(Delivery).where(Delivery.about("alert", opened.id))).all()
     assert (note.status, note.last_error_code, note.dead_lettered_at) == (DeliveryStatus.FAILED, "WEBHOOK_4XX", None)
 
 
@@ -104,7 +104,7 @@ def make_reminders_for_later(db: Database, clock: FakeClock) -> list[int]:
             s, kind=DeliveryKind.SHIFT_REMINDER,
             dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version),
             due_at=clock.now, now=clock.now, recipient=f.reach(teacher).line_user_id, teacher_id=teacher.id,
-            classroom_id=room.id, shift_id=shift.id, shift_version=shift.version)
+            classroom_id=room.id, subject_type="shift", subject_id=shift.id, subject_version=shift.version)
     return [delivery_id]
 
 

@@ -82,7 +82,7 @@ def test_one_incident_however_often_the_condition_is_seen_then_cleared_then_new(
         assert alerts.evaluate(s, now=NOW + dt.timedelta(minutes=1), running_since=NOW) == ([], [])
         notes = s.scalars(select(Delivery).where(Delivery.kind == DeliveryKind.ALERT)).all()
         assert sorted(d.channel for d in notes) == ["email", "webhook"]
-        assert {d.alert_id for d in notes} == {opened[0].id} and {d.recipient for d in notes} == {"webhook", "boss@example.com"}
+        assert {(d.subject_type, d.subject_id) for d in notes} == {("alert", opened[0].id)} and {d.recipient for d in notes} == {"webhook", "boss@example.com"}
         s.execute(update(Delivery).where(Delivery.dead_lettered_at.is_not(None)).values(dead_lettered_at=None,
                                                                                          status="queued"))
         _, cleared = alerts.evaluate(s, now=NOW + dt.timedelta(minutes=2), running_since=NOW)

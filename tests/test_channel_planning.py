@@ -168,7 +168,7 @@ def test_the_minute_sweep_falls_back_for_failures_nobody_followed_up(db: Databas
                 s, kind=DeliveryKind.SHIFT_REMINDER,
                 dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version), due_at=now,
                 now=now, recipient=f.reach(teacher).line_user_id, teacher_id=teacher.id, classroom_id=room.id,
-                shift_id=shift.id, shift_version=shift.version)
+                subject_type="shift", subject_id=shift.id, subject_version=shift.version)
             queue.transition(s, delivery_id, expected=[DeliveryStatus.QUEUED], now=now,
                               status=DeliveryStatus.FAILED, last_error_code=code, last_error_message=message,
                               last_error_at_recipient=at_recipient)
@@ -198,7 +198,7 @@ def test_after_a_line_failure(db: Database, now: dt.datetime, code: str, at_reci
             s, kind=DeliveryKind.SHIFT_REMINDER,
             dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version), due_at=now,
             now=now, recipient=f.reach(teacher).line_user_id, teacher_id=teacher.id, classroom_id=room.id,
-            shift_id=shift.id, shift_version=shift.version)
+            subject_type="shift", subject_id=shift.id, subject_version=shift.version)
         created = fallback.after_failure(s, line_id, code=code, at_recipient=at_recipient, dead=code == "LINE_5XX",
                                          now=now)
         assert (f.reach(teacher).line_unreachable_at is not None) == unreachable

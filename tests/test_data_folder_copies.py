@@ -287,7 +287,7 @@ def test_every_kind_sent_on_line_names_its_subjects_uid(db: Database, paths: Dat
     kinds = set()
     for message in received:
         delivery = sent[message.retry_key]
-        subject = ("shift", delivery.shift_id) if delivery.shift_id is not None else ("publication", delivery.publication_id)
+        subject = (delivery.subject_type, delivery.subject_id)
         assert message.retry_key == identity.retry_key(database, delivery.dedup_key, uids[subject], message.recipient,
                                                        delivery.retry_key_generation), delivery.kind
         kinds.add(delivery.kind)

@@ -61,8 +61,8 @@ def _month(db: Database) -> tuple[str, int]:
         reminder, _ = queue.enqueue(
             s, kind=DeliveryKind.SHIFT_REMINDER,
             dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version), due_at=now,
-            now=now, recipient=f.reach(a).line_user_id, teacher_id=a.id, classroom_id=room.id, shift_id=shift.id,
-            shift_version=shift.version)
+            now=now, recipient=f.reach(a).line_user_id, teacher_id=a.id, classroom_id=room.id, subject_type="shift",
+            subject_id=shift.id, subject_version=shift.version)
     return f"{day:%Y-%m}", reminder
 
 

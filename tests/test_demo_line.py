@@ -162,8 +162,8 @@ def test_the_grid_marks_a_tapped_shift_without_reading_the_month_again(
         assert key
         delivery_id = ack.read_postback(key, postback_actions(first.message)[0]["data"])
         delivery = s.get(Delivery, delivery_id)
-        assert delivery is not None and delivery.shift_id is not None
-        shift = s.get(Shift, delivery.shift_id)
+        assert delivery is not None and delivery.subject_id is not None
+        shift = s.get(Shift, delivery.subject_id)
         assert shift is not None
         shift_id, day = shift.id, shift.local_date
     view = ShiftsView(ctx)

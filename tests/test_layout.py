@@ -22,6 +22,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("messages",),
     ("outbox",),
     ("channels",),
+    ("kinds",),
     ("planning",),
     ("publication",),
     ("alerts",),

@@ -103,11 +103,12 @@ def test_reminders_carry_the_button_only_when_the_setting_is_on(db: Database, li
     _switch(db, True)
     with db.write() as s:  # a second reminder for the same teacher, due now
         teacher_id = s.scalar(select(Delivery.teacher_id).where(Delivery.id == plain))
-        shift_id = s.scalar(select(Delivery.shift_id).where(Delivery.id == plain))
+        shift_id = s.scalar(select(Delivery.subject_id).where(Delivery.id == plain))
         assert teacher_id is not None and shift_id is not None
         with_button, _ = queue.enqueue(
             s, kind=DeliveryKind.SHIFT_REMINDER, dedup="test:second-reminder", due_at=clock.now, now=clock.now,
-            recipient=user_id(1), teacher_id=teacher_id, classroom_id=None, shift_id=shift_id, shift_version=1)
+            recipient=user_id(1), teacher_id=teacher_id, classroom_id=None, subject_type="shift", subject_id=shift_id,
+            subject_version=1)
     send()
     assert _status(db, with_button) == DeliveryStatus.SENT  # the emulator's validation took the button
     [_, received] = line.inbox(user_id(1))
@@ -164,9 +165,9 @@ def test_an_english_classroom_gets_an_ok_button_and_corrections_carry_it_too(
     [reminder] = make_reminders(db, 1, now=clock.now, emulator=line)
     with db.write() as s:
         delivery = s.get(Delivery, reminder)
-        assert delivery is not None and delivery.classroom_id is not None and delivery.shift_id is not None
+        assert delivery is not None and delivery.classroom_id is not None and delivery.subject_id is not None
         rules.update_classroom(s, delivery.classroom_id, language="en")
-        shift_id = delivery.shift_id
+        shift_id = delivery.subject_id
     send()
     assert len(line.inbox(user_id(1))) == 1  # the reminder: the teacher was told this version
     with db.write() as s:

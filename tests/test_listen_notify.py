@@ -36,8 +36,8 @@ with db.write() as s:
     teacher = f.teacher(s, f"講師{n}", n)
     shift = f.shift(s, room, teacher, (now + dt.timedelta(days=2)).date(), now=now, status=ShiftStatus.CONFIRMED)
     queue.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup=f"reminder:{shift.id}", due_at=now, now=now,
-                  recipient=f.reach(teacher).line_user_id, teacher_id=teacher.id, classroom_id=room.id, shift_id=shift.id,
-                  shift_version=shift.version)
+                  recipient=f.reach(teacher).line_user_id, teacher_id=teacher.id, classroom_id=room.id,
+                  subject_type="shift", subject_id=shift.id, subject_version=shift.version)
 db.dispose()
 """
 

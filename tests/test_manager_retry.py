@@ -58,7 +58,7 @@ def _future_reminder(db: Database, now: dt.datetime, emu: LineEmulator | None = 
             s, kind=DeliveryKind.SHIFT_REMINDER,
             dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version),
             due_at=DUE, now=now, recipient=f.reach(teacher).line_user_id, teacher_id=teacher.id, classroom_id=room.id,
-            shift_id=shift.id, shift_version=shift.version,
+            subject_type="shift", subject_id=shift.id, subject_version=shift.version,
         )
     return delivery_id
 
@@ -119,9 +119,9 @@ def test_a_retried_reminder_is_still_stopped_by_the_send_time_checks(
     delivery_id = _future_reminder(db, now, line_ready)
     with db.write() as s:
         d = s.get(Delivery, delivery_id)
-        assert d is not None and d.shift_id is not None and d.teacher_id is not None
+        assert d is not None and d.subject_id is not None and d.teacher_id is not None
         if change == "cancel shift":
-            rules.cancel_shift(s, d.shift_id, now=now)
+            rules.cancel_shift(s, d.subject_id, now=now)
         else:
             rules.update_teacher(s, d.teacher_id, line_opt_in=False)
     _cancel_and_retry(db, delivery_id, now)

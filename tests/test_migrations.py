@@ -13,6 +13,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect, select, text
+from sqlalchemy.orm import Session
 
 from core.store import identity, migrate
 from core.store.bootstrap import open_database
@@ -260,29 +261,39 @@ def test_0010_expires_the_unused_short_codes_so_teachers_get_new_ones(paths: Dat
         db.dispose()
 
 
+def _downgrade(db: Database, revision: str) -> None:
+    from alembic import command
+
+    config = migrate.alembic_config()
+    with db.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, revision)
+
+
+def _room_and_teacher(s: Session) -> tuple[int, int]:
+    """A classroom and a teacher written as the schemas since 0010 take them, without the ORM."""
+    room_id = s.execute(text("INSERT INTO classrooms (name, timezone, reminder_lead_minutes, quiet_hours_enabled,"
+                             " quiet_start, quiet_end, language, created_at) VALUES ('本校', 'Asia/Tokyo', 120,"
+                             " :yes, '22:00:00', '07:00:00', 'ja', '2026-11-01 00:00:00') RETURNING id"),
+                        {"yes": True}).scalar_one()
+    teacher_id = s.execute(text("INSERT INTO teachers (name, line_opt_in, email_opt_in, active, channel,"
+                                " created_at, updated_at) VALUES ('先生', :yes, :no, :yes, 'line',"
+                                " '2026-11-01 00:00:00', '2026-11-01 00:00:00') RETURNING id"),
+                           {"yes": True, "no": False}).scalar_one()
+    return room_id, teacher_id
+
+
 @pytest.mark.backends("sqlite", "postgresql")
 def test_0011_gives_every_shift_and_publication_a_uid_every_copy_derives_alike(db: Database) -> None:
     """The retry keys of their messages name these uids: each row needs one, and no two rows share it."""
     import datetime as dt
 
-    from alembic import command
-
     from core.store.models import Publication, Shift
     from tests import factories as f
 
-    config = migrate.alembic_config()
-    with db.engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0010_pairing_limits")
+    _downgrade(db, "0010_pairing_limits")
     with db.write() as s:
-        room_id = s.execute(text("INSERT INTO classrooms (name, timezone, reminder_lead_minutes, quiet_hours_enabled,"
-                                 " quiet_start, quiet_end, language, created_at) VALUES ('本校', 'Asia/Tokyo', 120,"
-                                 " :yes, '22:00:00', '07:00:00', 'ja', '2026-11-01 00:00:00') RETURNING id"),
-                            {"yes": True}).scalar_one()
-        teacher_id = s.execute(text("INSERT INTO teachers (name, line_opt_in, email_opt_in, active, channel,"
-                                    " created_at, updated_at) VALUES ('先生', :yes, :no, :yes, 'line',"
-                                    " '2026-11-01 00:00:00', '2026-11-01 00:00:00') RETURNING id"),
-                               {"yes": True, "no": False}).scalar_one()
+        room_id, teacher_id = _room_and_teacher(s)
         for day in range(1, 4):
             s.execute(text("INSERT INTO shifts (classroom_id, teacher_id, local_date, start_time, end_time,"
                            " ends_next_day, note, status, version, created_at, updated_at) VALUES (:r, :t, :d,"
@@ -440,4 +451,87 @@ def test_0013_reaches_every_teacher_by_their_contacts_exactly_as_their_choice_di
             "SELECT name, line_user_id, email, line_opt_in, email_opt_in, channel FROM teachers WHERE name IS NOT NULL"))}
     assert back == {name: (line_id, email, bool(line_ok), bool(email_ok), choice)
                     for name, line_id, email, line_ok, _, email_ok, choice, _, _ in TEACHERS_AT_0011 if name}
+
+
+# Deliveries of every kind as 0011 stored them: (id, kind, channel, shift, shift version, publication,
+# alert, linked delivery, retry key).
+AT_0011 = (
+    (1, "shift_reminder", "line", 1, 2, None, None, None, "11111111-1111-4111-8111-111111111111"),
+    (2, "shift_correction", "line", 1, 3, None, None, None, "22222222-2222-4222-8222-222222222222"),
+    (3, "shift_correction", "email", 1, 3, None, None, 2, None),  # the fallback copy of 2
+    (4, "shift_publication", "line", None, None, 1, None, None, "44444444-4444-4444-8444-444444444444"),
+    (5, "shift_publication", "email", None, None, 1, None, None, None),
+    (6, "alert", "webhook", None, None, None, 1, None, None),
+    (7, "alert", "email", None, None, None, 1, None, None),
+    (8, "shift_reminder", "line", None, None, None, None, None, None),  # its shift was never recorded
+)
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_0014_names_every_delivery_s_subject_as_0011_did(db: Database) -> None:
+    """Every row keeps what it is about, its version, dedup key, retry key and attempts; downgrading
+    gives the old columns back with the same values."""
+
+    _downgrade(db, "0011_subject_uids")
+    with db.write() as s:
+        room, teacher = _room_and_teacher(s)
+        s.execute(text("INSERT INTO shifts (id, uid, classroom_id, teacher_id, local_date, start_time, end_time,"
+                       " ends_next_day, note, status, version, created_at, updated_at) VALUES (1, 'shift-uid', :r,"
+                       " :t, '2026-12-01', '16:00:00', '21:00:00', :no, '', 'confirmed', 3, '2026-11-01 00:00:00',"
+                       " '2026-11-01 00:00:00')"), {"r": room, "t": teacher, "no": False})
+        s.execute(text("INSERT INTO publications (id, uid, classroom_id, year, month, revision, document_id,"
+                       " is_update, image_sha256, image_bytes, image_width, image_height, preview_sha256,"
+                       " preview_bytes, snapshot_json, changes_json, created_at) VALUES (1, 'publication-uid', :r,"
+                       " 2026, 12, 1, 'doc', :no, 'a', 1, 1, 1, 'b', 1, '{}', '[]', '2026-11-01 00:00:00')"),
+                  {"r": room, "no": False})
+        s.execute(text("INSERT INTO alerts (id, kind, scope, open_key, title, detail, opened_at, last_seen_at)"
+                       " VALUES (1, 'dead_letter', '', 'dead_letter:', 't', '', '2026-11-01 00:00:00',"
+                       " '2026-11-01 00:00:00')"))
+        for row in AT_0011:
+            d_id, kind, channel, shift, version, publication, alert, linked, key = row
+            s.execute(text(
+                "INSERT INTO deliveries (id, kind, channel, dedup_key, teacher_id, classroom_id, shift_id,"
+                " shift_version, publication_id, alert_id, linked_delivery_id, status, attempt_count, due_at,"
+                " next_attempt_at, retry_key, created_at, updated_at) VALUES (:id, :kind, :channel, :dedup, :t, :r,"
+                " :shift, :version, :publication, :alert, :linked, 'sent', 1, '2026-11-01 00:00:00',"
+                " '2026-11-01 00:00:00', :key, '2026-11-01 00:00:00', '2026-11-01 00:00:00')"),
+                {"id": d_id, "kind": kind, "channel": channel, "dedup": f"{kind}:{d_id}:{channel}", "t": teacher,
+                 "r": room, "shift": shift, "version": version, "publication": publication, "alert": alert,
+                 "linked": linked, "key": key})
+            s.execute(text("INSERT INTO delivery_attempts (delivery_id, number, started_at, outcome, retry_key)"
+                           " VALUES (:id, 1, '2026-11-01 00:00:00', 'sent', :key)"), {"id": d_id, "key": key})
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION == "0014_delivery_subjects"
+    expected = {}
+    for d_id, kind, channel, shift, version, publication, alert, linked, key in AT_0011:
+        subject = (("shift", shift, version) if shift is not None else ("publication", publication, None)
+                   if publication is not None else ("alert", alert, None) if alert is not None else (None, None, None))
+        expected[d_id] = (kind, channel, *subject, f"{kind}:{d_id}:{channel}", key, linked)
+    with db.read() as s:
+        rows = s.execute(text("SELECT id, kind, channel, subject_type, subject_id, subject_version, dedup_key,"
+                              " retry_key, linked_delivery_id FROM deliveries ORDER BY id")).all()
+        attempts = s.execute(text("SELECT delivery_id, retry_key FROM delivery_attempts ORDER BY delivery_id")).all()
+        columns = {c["name"] for c in inspect(s.connection()).get_columns("deliveries")}
+        indexes = {ix["name"]: ix["column_names"] for ix in inspect(s.connection()).get_indexes("deliveries")}
+        if db.is_sqlite:
+            assert s.execute(text("PRAGMA foreign_key_check")).all() == []
+    assert {r[0]: tuple(r[1:]) for r in rows} == expected
+    assert attempts == [(d_id, key) for d_id, *_, key in AT_0011]
+    assert not columns & {"shift_id", "shift_version", "publication_id", "alert_id"}
+    assert indexes["ix_deliveries_subject"] == ["subject_type", "subject_id", "subject_version"]
+    assert "ix_deliveries_claimable" in indexes and "ix_deliveries_shift" not in indexes
+    # What the sender's retry keys name is found as before: the uid of the shift or publication.
+    from core.sending import prepare
+
+    with db.read() as s:
+        uids = {d.id: uid for d, _, uid, _ in s.execute(prepare._CLAIMED, {"ids": [r[0] for r in AT_0011]})}
+    assert uids == {1: "shift-uid", 2: "shift-uid", 3: "shift-uid", 4: "publication-uid", 5: "publication-uid",
+                    6: None, 7: None, 8: None}
+
+    _downgrade(db, "0011_subject_uids")
+    with db.read() as s:
+        back = s.execute(text("SELECT id, shift_id, shift_version, publication_id, alert_id FROM deliveries"
+                              " ORDER BY id")).all()
+    assert back == [(d_id, shift, version, publication, alert)
+                    for d_id, _, _, shift, version, publication, alert, _, _ in AT_0011]
     migrate.upgrade(db)

@@ -54,7 +54,7 @@ def _send(db: Database, clock: FakeClock) -> None:
         sender.stop()
 
 
-def _deliveries(db: Database) -> list[tuple[DeliveryKind, str, DeliveryStatus, str | None]]:
+def _deliveries(db: Database) -> list[tuple[str, str, DeliveryStatus, str | None]]:
     with db.read() as s:
         return [(d.kind, d.channel, d.status, d.cancel_reason)
                 for d in s.scalars(select(Delivery).order_by(Delivery.id))]

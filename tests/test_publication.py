@@ -171,6 +171,6 @@ def test_a_classroom_without_a_line_group_publishes_by_email(db: Database, paths
         f.shift(s, room, by_mail, dt.date(2026, 12, 3), now=now)
         f.shift(s, room, line_only, dt.date(2026, 12, 4), now=now)
         done = publish.publish(s, room.id, 2026, 12, now=now, store=ImageStore(paths.images))
-        rows = s.scalars(select(Delivery).where(Delivery.publication_id == done.publication_id)).all()
+        rows = s.scalars(select(Delivery).where(Delivery.about("publication", done.publication_id))).all()
     assert done.delivery_id is None and len(done.email_deliveries) == 1
     assert [(d.channel, d.teacher_id) for d in rows] == [(Channel.EMAIL, by_mail.id)]

@@ -21,7 +21,8 @@ from sqlalchemy import update
 from core.emulator import LineEmulator
 from core.outbox.policy import BackoffPolicy
 from core.roster import channel_choice, rules
-from core.sending import line_builders, reminder_batch, send_rules
+from core.sending import reminder_batch, send_rules
+from core.sending.kinds import shift_reminder
 from core.sending.sender import Sender, SenderConfig
 from core.store.db import Database
 from core.store.models import (
@@ -42,7 +43,7 @@ Change = Callable[[Any, Delivery, dt.datetime], None]
 
 def _shift(**values: Any) -> Change:
     def change(session: Any, d: Delivery, now: dt.datetime) -> None:
-        session.execute(update(S).where(S.c.id == d.shift_id).values(**values))
+        session.execute(update(S).where(S.c.id == d.subject_id).values(**values))
     return change
 
 
@@ -69,16 +70,16 @@ def _delivery(**values: Any) -> Change:
 
 
 def _bump_version(session: Any, d: Delivery, now: dt.datetime) -> None:
-    session.execute(update(S).where(S.c.id == d.shift_id).values(version=S.c.version + 1))
+    session.execute(update(S).where(S.c.id == d.subject_id).values(version=S.c.version + 1))
 
 
 def _another_teacher(session: Any, d: Delivery, now: dt.datetime) -> None:
     other = f.teacher(session, "別の講師", 99_999)
-    session.execute(update(S).where(S.c.id == d.shift_id).values(teacher_id=other.id))
+    session.execute(update(S).where(S.c.id == d.subject_id).values(teacher_id=other.id))
 
 
 def _started(session: Any, d: Delivery, now: dt.datetime) -> None:
-    session.execute(update(S).where(S.c.id == d.shift_id).values(local_date=(now - dt.timedelta(days=1)).date()))
+    session.execute(update(S).where(S.c.id == d.subject_id).values(local_date=(now - dt.timedelta(days=1)).date()))
 
 
 def _old_retry_key(session: Any, d: Delivery, now: dt.datetime) -> None:
@@ -94,7 +95,7 @@ CASES: list[tuple[str, Change, tuple[DeliveryStatus, str | None]]] = [
     ("shift back to draft", _shift(status=ShiftStatus.DRAFT.value), (DeliveryStatus.CANCELED, "SHIFT_NOT_CONFIRMED")),
     ("shift given to another teacher", _another_teacher, (DeliveryStatus.CANCELED, "TEACHER_CHANGED")),
     ("shift already started", _started, (DeliveryStatus.CANCELED, "SHIFT_STARTED")),
-    ("shift gone", _delivery(shift_id=None), (DeliveryStatus.CANCELED, "SHIFT_MISSING")),
+    ("shift gone", _delivery(subject_id=None), (DeliveryStatus.CANCELED, "SHIFT_MISSING")),
     ("teacher left", _teacher(active=False), (DeliveryStatus.CANCELED, "TEACHER_INACTIVE")),
     ("teacher erased", _teacher(erased_at=dt.datetime(2026, 1, 1, tzinfo=dt.UTC)), (DeliveryStatus.CANCELED, "TEACHER_INACTIVE")),
     ("teacher wants e-mail only", _teacher(channel=channel_choice.EMAIL.word),
@@ -172,7 +173,7 @@ def _assert_same_subject(session: Any, delivery_id: int, now: dt.datetime) -> No
     """Both paths see the same facts: the Subject from the query row equals the one from the ORM."""
     [row] = reminder_batch.rows(session, [delivery_id]) or [None]
     d = session.get(Delivery, delivery_id)
-    shift = session.get(Shift, d.shift_id) if d.shift_id is not None else None
+    shift = session.get(Shift, d.subject_id) if d.subject_id is not None else None
     if row is None:  # no shift (or teacher) row: the builders must find a reason in that
         assert shift is None or shift.teacher is None
         return
@@ -187,8 +188,8 @@ def test_a_ready_reminder_is_the_same_message_on_both_paths(db: Database, line_r
                                                            clock: FakeClock) -> None:
     ids = make_reminders(db, 3, now=clock.now, emulator=line_ready)
     with db.write() as s:  # a note and a shift past midnight: every fact the message shows
-        s.execute(update(S).where(S.c.id == s.get(Delivery, ids[0]).shift_id).values(note="教室の鍵は受付に"))
-        s.execute(update(S).where(S.c.id == s.get(Delivery, ids[1]).shift_id).values(
+        s.execute(update(S).where(S.c.id == s.get(Delivery, ids[0]).subject_id).values(note="教室の鍵は受付に"))
+        s.execute(update(S).where(S.c.id == s.get(Delivery, ids[1]).subject_id).values(
             end_time=dt.time(1, 30), ends_next_day=True))
     with db.write() as s:
         lean = reminder_batch.load(s, ids, clock.now, f.home_paths())
@@ -196,7 +197,7 @@ def test_a_ready_reminder_is_the_same_message_on_both_paths(db: Database, line_r
         for delivery_id in ids:
             d = s.get(Delivery, delivery_id)
             assert d is not None
-            built = line_builders.build_reminder(s, d, clock.now, f.home_paths())
+            built = shift_reminder.build_line(s, d, clock.now, f.home_paths())
             ready = lean[delivery_id]
             _assert_same_subject(s, delivery_id, clock.now)
             assert ready.outgoing == built

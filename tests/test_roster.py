@@ -153,7 +153,7 @@ def test_erasing_a_teacher_keeps_history_anonymised(db: Database, now: dt.dateti
         past = f.shift(s, room, a, dt.date(2026, 11, 20), now=now, status=ShiftStatus.CONFIRMED)
         future = f.shift(s, room, a, dt.date(2026, 12, 20), now=now, status=ShiftStatus.CONFIRMED)
         s.add(Delivery(kind=DeliveryKind.SHIFT_REMINDER, dedup_key="r:1:1", recipient=f.reach(a).line_user_id,
-                       teacher_id=a.id, shift_id=past.id, shift_version=1))
+                       teacher_id=a.id, subject_type="shift", subject_id=past.id, subject_version=1))
         s.flush()
         rules.erase_teacher(s, a.id, now=now)
     with db.read() as s:

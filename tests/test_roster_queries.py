@@ -1,5 +1,5 @@
 """What the screens read and change the roster through: frozen plain values that outlive their read
-scope (core/roster/queries.py, month_grid.py), and undoable edits that take several shifts or none
+scope (core/roster/queries.py, core/planning/month_grid.py), and undoable edits that take several shifts or none
 (core/roster/edits.py)."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import datetime as dt
 import pytest
 
 from core.errors import NotFoundError, ValidationError
-from core.roster import channel_choice, edits, month_grid, queries, rules
+from core.planning import month_grid
+from core.roster import channel_choice, edits, queries, rules
 from core.store.db import Database
 from core.store.kinds import ShiftStatus
 from tests import factories as f

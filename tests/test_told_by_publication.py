@@ -13,7 +13,7 @@ from core.planning.planner import plan
 from core.publication import publish
 from core.publication.image_store import ImageStore
 from core.roster import rules
-from core.sending import line_builders
+from core.sending.kinds import shift_correction
 from core.sending.sender import Sender, SenderConfig
 from core.store.db import Database
 from core.store.models import (
@@ -50,7 +50,7 @@ def _publish(db: Database, paths: DataPaths, room: int, now: dt.datetime) -> Non
 def _corrections(db: Database, shift_id: int) -> list[Delivery]:
     with db.read() as s:
         return list(s.scalars(select(Delivery).where(Delivery.kind == DeliveryKind.SHIFT_CORRECTION,
-                                                     Delivery.shift_id == shift_id).order_by(Delivery.id)))
+                                                     Delivery.about("shift", shift_id)).order_by(Delivery.id)))
 
 
 def _waiting(rows: list[Delivery]) -> list[Delivery]:
@@ -61,7 +61,7 @@ def _text(db: Database, shift_id: int, teacher_id: int) -> str:
     with db.read() as s:
         shift, teacher = s.get(Shift, shift_id), s.get(Teacher, teacher_id)
         assert shift is not None and teacher is not None
-        return line_builders.correction_for(s, shift, teacher, f.home_paths()).text
+        return shift_correction.correction_for(s, shift, teacher, f.home_paths()).text
 
 
 def _plan(db: Database, now: dt.datetime) -> None:

@@ -78,7 +78,7 @@ def test_the_grid_marks_a_shift_whose_teacher_tapped_ok_with_a_tooltip_saying_wh
         for n, (shift, at) in enumerate(((seen, tapped), (unseen, None))):
             s.add(Delivery(kind=DeliveryKind.SHIFT_REMINDER, channel=Channel.LINE, dedup_key=f"r{n}",
                            status=DeliveryStatus.SENT, teacher_id=shift.teacher_id, classroom_id=room.id,
-                           shift_id=shift.id, shift_version=shift.version, sent_at=now, acknowledged_at=at,
+                           subject_type="shift", subject_id=shift.id, subject_version=shift.version, sent_at=now, acknowledged_at=at,
                            created_at=now, due_at=now, next_attempt_at=now, updated_at=now))
         ids = (sato.id, suzuki.id)
     ctx.clock = lambda: now

@@ -12,9 +12,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QInputMethodEvent
 from PySide6.QtWidgets import QApplication
 
+from core.planning.month_grid import ClassroomItem, MonthSnapshot, TeacherItem
 from core.publication.history import CellChange
 from core.roster import rules
-from core.roster.month_grid import ClassroomItem, MonthSnapshot, TeacherItem
 from core.store.db import Database
 from core.store.models import Classroom
 from tests.ui_fixtures import ctx, settle  # noqa: F401

@@ -187,7 +187,7 @@ def _fallback_teacher_with_a_queued_reminder(db: Database, now: dt.datetime) -> 
             s, kind=DeliveryKind.SHIFT_REMINDER,
             dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version),
             due_at=now + dt.timedelta(days=1), now=now, recipient=f.reach(teacher).line_user_id, teacher_id=teacher.id,
-            classroom_id=room.id, shift_id=shift.id, shift_version=shift.version)
+            classroom_id=room.id, subject_type="shift", subject_id=shift.id, subject_version=shift.version)
         return teacher.id, delivery_id
 
 

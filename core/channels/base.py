@@ -41,7 +41,7 @@ from core.channels.email_draft import MailDraft
 from core.outbox.policy import SendResult, Verdict
 from core.roster.contacts import ContactView
 from core.store.db import Database
-from core.store.models import Delivery, DeliveryKind
+from core.store.models import Delivery
 from core.store.paths import DataPaths
 from core.store.settings import HoldSetting
 from core.texts import Text
@@ -143,7 +143,7 @@ class ChannelDriver(Protocol):
         ...
 
     @property
-    def builders(self) -> Mapping[DeliveryKind, Builder]: ...
+    def builders(self) -> Mapping[str, Builder]: ...
 
     @property
     def cancel_reasons(self) -> CancelReasons | None:

@@ -35,7 +35,7 @@ from core.roster import contacts
 from core.roster.contacts import ContactView
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.models import Channel, DeliveryKind
+from core.store.models import Channel
 from core.store.settings import HoldSetting
 from core.texts import t
 
@@ -345,7 +345,7 @@ class EmailDriver:
     title = "E-mail"
     address: AddressRule | None = contacts.ADDRESSING[Channel.EMAIL]
     needs_consent = True
-    builders: Mapping[DeliveryKind, Builder] = MappingProxyType({})  # the kinds' (core/sending/builders.py)
+    builders: Mapping[str, Builder] = MappingProxyType({})  # the kinds' (core/sending/kinds/)
     cancel_reasons: CancelReasons | None = CancelReasons(
         not_agreed=CancelReason.EMAIL_NOT_OPTED_IN, unreachable=CancelReason.UNREACHABLE,
         words={CancelReason.EMAIL_NOT_OPTED_IN: t("cancel.EMAIL_NOT_OPTED_IN"),

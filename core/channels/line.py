@@ -35,7 +35,7 @@ from core.roster import contacts
 from core.roster.contacts import ContactView
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.models import Channel, DeliveryKind
+from core.store.models import Channel
 from core.store.settings import HoldSetting
 from core.texts import Text, t
 
@@ -390,8 +390,8 @@ class LineDriver:
     title = "LINE"
     address: AddressRule | None = contacts.ADDRESSING[Channel.LINE]  # a user ID: U + 32 hex digits
     needs_consent = True
-    # Its messages are built by the kinds' builders (core/sending/builders.py), which sit above the channels.
-    builders: Mapping[DeliveryKind, Builder] = MappingProxyType({})
+    # Its messages are built by the kinds' builders (core/sending/kinds/), which sit above the channels.
+    builders: Mapping[str, Builder] = MappingProxyType({})
     cancel_reasons: CancelReasons | None = CancelReasons(
         not_agreed=CancelReason.LINE_NOT_OPTED_IN, unreachable=CancelReason.LINE_UNREACHABLE,
         words={CancelReason.LINE_NOT_OPTED_IN: t("cancel.LINE_NOT_OPTED_IN"),

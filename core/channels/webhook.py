@@ -24,7 +24,7 @@ from core.outbox import policy
 from core.outbox.policy import SendResult, Transport, Verdict
 from core.roster.contacts import ContactView
 from core.store.db import Database
-from core.store.models import Channel, DeliveryKind
+from core.store.models import Channel
 from core.store.settings import HoldSetting
 from core.texts import t
 
@@ -96,7 +96,7 @@ class WebhookDriver:
     title = "Webhook"
     address: AddressRule | None = None  # its one address is a setting (alerts.webhook_url), not a teacher's
     needs_consent = False
-    builders: Mapping[DeliveryKind, Builder] = MappingProxyType({})  # alerts' (core/sending/builders.py)
+    builders: Mapping[str, Builder] = MappingProxyType({})  # alerts' (core/sending/kinds/)
     cancel_reasons: CancelReasons | None = None  # it reaches no teacher
     batch: int | None = None  # one post per pool task
     hold_key: HoldSetting | None = None  # no credentials: a refusal means a wrong address, and fails the delivery

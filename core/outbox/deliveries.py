@@ -14,7 +14,7 @@ from core.errors import NotFoundError, ValidationError
 from core.outbox import policy, queue
 from core.outbox.policy import CancelReason
 from core.store import events
-from core.store.models import Classroom, Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus
+from core.store.models import Classroom, Delivery, DeliveryAttempt, DeliveryStatus
 from core.texts import Text, render, t
 from core.texts.catalog import CATALOG
 
@@ -22,7 +22,7 @@ from core.texts.catalog import CATALOG
 @dataclass(frozen=True)
 class DeliveryFilter:
     statuses: tuple[DeliveryStatus, ...] = ()
-    kinds: tuple[DeliveryKind, ...] = ()
+    kinds: tuple[str, ...] = ()  # message kinds' keys (core/kinds/registry.py)
     classroom_id: int | None = None
     created_from: dt.datetime | None = None
     created_to: dt.datetime | None = None

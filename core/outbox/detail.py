@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from core.outbox import deliveries
-from core.store.kinds import DeliveryKind, DeliveryStatus
+from core.store.kinds import DeliveryStatus
 from core.store.models import Classroom, Delivery, DeliveryAttempt, Teacher
 
 
 @dataclass(frozen=True)
 class DeliveryFields:
     id: int
-    kind: DeliveryKind
+    kind: str  # a registered message kind's key
     channel: str  # a registered channel's key
     status: DeliveryStatus
     recipient: str | None

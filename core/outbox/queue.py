@@ -49,7 +49,6 @@ from core.store.models import (
     Channel,
     Delivery,
     DeliveryAttempt,
-    DeliveryKind,
     DeliveryStatus,
 )
 
@@ -64,16 +63,16 @@ def on_enqueued(db: Database, callback: Callable[[], None]) -> Callable[[], None
     return db.events.listen(events.DeliveriesEnqueued, lambda _event: callback())
 
 
-def dedup_key(kind: DeliveryKind, subject: str, version: int | str = 0, channel: str = Channel.LINE) -> str:
+def dedup_key(kind: str, subject: str, version: int | str = 0, channel: str = Channel.LINE) -> str:
     """kind + subject + version (+ channel when not LINE): the same key twice is one delivery."""
-    key = f"{kind.value}:{subject}:v{version}"
+    key = f"{kind}:{subject}:v{version}"
     return key if channel == Channel.LINE else f"{key}:{channel}"
 
 
 def enqueue(
     session: Session,
     *,
-    kind: DeliveryKind,
+    kind: str,  # a registered message kind's key (core/kinds/registry.py)
     dedup: str,
     due_at: dt.datetime,
     now: dt.datetime,
@@ -82,11 +81,10 @@ def enqueue(
     recipient: str | None = None,
     teacher_id: int | None = None,
     classroom_id: int | None = None,
-    shift_id: int | None = None,
-    shift_version: int | None = None,
-    publication_id: int | None = None,
+    subject_type: str | None = None,  # what it is about: "shift", "publication", "alert" or a kind's own
+    subject_id: int | None = None,
+    subject_version: int | None = None,  # the subject's version it was planned for, where it has versions
     linked_delivery_id: int | None = None,
-    alert_id: int | None = None,
 ) -> tuple[int, bool]:
     """Add a delivery in the caller's transaction. Returns (id, created); an existing key is kept as is.
 
@@ -95,17 +93,16 @@ def enqueue(
     """
     send_at = send_at or due_at
     values: dict[str, Any] = {
-        "kind": kind,
+        "kind": str(kind),
         "channel": channel,
         "dedup_key": dedup,
         "recipient": recipient,
         "teacher_id": teacher_id,
         "classroom_id": classroom_id,
-        "shift_id": shift_id,
-        "shift_version": shift_version,
-        "publication_id": publication_id,
+        "subject_type": str(subject_type) if subject_type is not None else None,
+        "subject_id": subject_id,
+        "subject_version": subject_version,
         "linked_delivery_id": linked_delivery_id,
-        "alert_id": alert_id,
         "status": DeliveryStatus.PENDING if send_at > now else DeliveryStatus.QUEUED,
         "attempt_count": 0,
         "due_at": due_at,

@@ -12,7 +12,7 @@ import datetime as dt
 from sqlalchemy import delete, select, update
 
 from core.store.db import Database
-from core.store.models import Alert, Delivery, DeliveryAttempt, DeliveryStatus
+from core.store.models import Alert, Delivery, DeliveryAttempt, DeliveryStatus, SubjectType
 
 DEFAULT_DAYS = 90
 CHUNK = 2000  # short write transactions, so a purge never stalls the sender
@@ -32,7 +32,7 @@ def purge(db: Database, *, now: dt.datetime, days: int = DEFAULT_DAYS) -> int:
             if not ids:
                 session.execute(delete(Alert).where(
                     Alert.cleared_at.is_not(None), Alert.cleared_at < cutoff,
-                    ~select(Delivery.id).where(Delivery.alert_id == Alert.id).exists(),
+                    ~select(Delivery.id).where(Delivery.about(SubjectType.ALERT, Alert.id)).exists(),
                 ))
                 return removed
             session.execute(update(Delivery).where(Delivery.linked_delivery_id.in_(ids)).values(linked_delivery_id=None))

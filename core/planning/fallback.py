@@ -18,6 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.channels import registry
+from core.kinds import registry as kinds
 from core.outbox import policy, queue
 from core.planning import mailed_publication
 from core.roster import contacts
@@ -28,6 +29,7 @@ from core.store.models import (
     DeliveryKind,
     DeliveryStatus,
     Publication,
+    SubjectType,
     Teacher,
 )
 
@@ -35,7 +37,6 @@ log = logging.getLogger(__name__)
 # The cancel reason of a LINE delivery that went by e-mail instead (the name line_builders raises).
 UNREACHABLE = policy.CancelReason.LINE_UNREACHABLE
 SWEEP_WINDOW = dt.timedelta(days=1)
-TEACHER_KINDS = (DeliveryKind.SHIFT_REMINDER, DeliveryKind.SHIFT_CORRECTION)
 
 
 def twin_key(key: str, sent_on: str, instead: str) -> str:
@@ -67,13 +68,13 @@ def send_instead(session: Session, failed: Delivery, teacher: Teacher, *, now: d
     """Enqueue the copy of a teacher's delivery on their next channel, linked to it. None if no other
     channel can reach them."""
     instead = next_channel(teacher, failed.channel)
-    if instead is None:
-        return None
+    if instead is None or kinds.builder(failed.kind, instead) is None:
+        return None  # no other channel reaches them, or the kind says nothing on it
     delivery_id, _ = queue.enqueue(
         session, kind=failed.kind, dedup=twin_key(failed.dedup_key, failed.channel, instead), due_at=failed.due_at,
         send_at=max(failed.next_attempt_at, now), now=now, channel=instead, recipient=recipient(teacher, instead),
-        teacher_id=teacher.id, classroom_id=failed.classroom_id, shift_id=failed.shift_id,
-        shift_version=failed.shift_version, publication_id=failed.publication_id, linked_delivery_id=failed.id,
+        teacher_id=teacher.id, classroom_id=failed.classroom_id, subject_type=failed.subject_type,
+        subject_id=failed.subject_id, subject_version=failed.subject_version, linked_delivery_id=failed.id,
     )
     return delivery_id
 
@@ -89,7 +90,8 @@ def after_failure(session: Session, delivery_id: int, *, code: str | None, at_re
         return []
     verdict = policy.line_failure(code, at_recipient=at_recipient, dead=dead)
     if line.kind == DeliveryKind.SHIFT_PUBLICATION and line.channel == Channel.LINE:
-        publication = session.get(Publication, line.publication_id) if line.publication_id else None
+        publication = (session.get(Publication, line.subject_id)
+                       if line.subject_type == SubjectType.PUBLICATION and line.subject_id else None)
         if not verdict.fall_back or publication is None:
             return []
         return mailed_publication.fan_out(session, publication, now=now, line_failed=True)
@@ -112,7 +114,7 @@ def sweep(session: Session, *, now: dt.datetime, window: dt.timedelta = SWEEP_WI
     or a teacher who switched to fallback after the failure): the minute job runs this."""
     failed = session.scalars(
         select(Delivery).join(Teacher, Teacher.id == Delivery.teacher_id).where(
-            Delivery.status == DeliveryStatus.FAILED, Delivery.kind.in_(TEACHER_KINDS),
+            Delivery.status == DeliveryStatus.FAILED, Delivery.kind.in_(kinds.teacher_keys()),
             Delivery.updated_at >= now - window, Teacher.contact_rule == ContactRule.FIRST,
         )
     ).all()

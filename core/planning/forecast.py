@@ -15,11 +15,12 @@ from dataclasses import asdict, dataclass
 from sqlalchemy import select
 
 from core.channels.line import access_from_settings
+from core.kinds import registry as kinds
 from core.planning import planner
 from core.roster import clock
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.models import Classroom, Delivery, DeliveryKind, DeliveryStatus, Teacher
+from core.store.models import Classroom, Delivery, DeliveryStatus, Teacher
 from core.store.settings import StoredQuota
 from core.texts import Text, render, t
 from core.texts.formats import Language
@@ -70,22 +71,18 @@ def dry_run(db: Database, *, now: dt.datetime, days: int) -> list[PlannedSend]:
     return out
 
 
-# What a delivery is, when planning gave no reason of its own (one planned before this run).
-_KIND_WHY = {DeliveryKind.SHIFT_REMINDER: "plan.why.reminder", DeliveryKind.SHIFT_CORRECTION: "plan.why.correction",
-             DeliveryKind.SHIFT_PUBLICATION: "plan.why.publication", DeliveryKind.ALERT: "plan.why.alert"}
-
-
 def _describe(session, delivery: Delivery, why: Text | None) -> PlannedSend:  # type: ignore[no-untyped-def]
     room = session.get(Classroom, delivery.classroom_id) if delivery.classroom_id else None
     zone = room.timezone if room else QUOTA_ZONE
     teacher = session.get(Teacher, delivery.teacher_id) if delivery.teacher_id else None
     recipient = teacher.display_name if teacher else (room.name if room else (delivery.recipient or "?"))
     local = delivery.next_attempt_at.astimezone(clock.zone(zone)).strftime("%Y-%m-%d %H:%M")
-    default_why = t(_KIND_WHY[delivery.kind]) if delivery.kind in _KIND_WHY else t("text.plain", text=delivery.kind.value)
+    # What a delivery is, when planning gave no reason of its own (one planned before this run).
+    default_why = kinds.why(delivery.kind)
     if delivery.status == DeliveryStatus.QUEUED and delivery.attempt_count:
         default_why = t("plan.why.retry", why=default_why, attempt=delivery.attempt_count,
                         code=delivery.last_error_code or "")
-    return PlannedSend(delivery.id, delivery.kind.value, delivery.channel, recipient,
+    return PlannedSend(delivery.id, delivery.kind, delivery.channel, recipient,
                        room.name if room else "", local, delivery.next_attempt_at, why or default_why,
                        messages_for(session, delivery))
 
@@ -94,7 +91,8 @@ def messages_for(session, delivery: Delivery) -> int:  # type: ignore[no-untyped
     """Quota cost: a push to one user counts 1; a push to a group counts once per member."""
     if delivery.channel != "line":
         return 0
-    if delivery.kind == DeliveryKind.SHIFT_PUBLICATION:
+    kind = kinds.kind_of(delivery.kind)
+    if kind is not None and kind.to_group:
         return group_members(session, delivery.classroom_id)
     return 1
 

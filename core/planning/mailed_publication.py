@@ -22,6 +22,7 @@ from core.store.models import (
     DeliveryKind,
     Publication,
     Shift,
+    SubjectType,
     Teacher,
 )
 
@@ -52,10 +53,10 @@ def wants_email(teacher: Teacher) -> bool:
 def fan_out(session: Session, publication: Publication, *, now: dt.datetime, line_failed: bool = False) -> list[int]:
     """Enqueue the e-mail copies still missing. `line_failed`: the group message could not go out, so
     every teacher with LINE fallback gets a copy too. Returns the ids created."""
-    line_delivery = session.scalar(select(Delivery.id).where(Delivery.publication_id == publication.id,
+    line_delivery = session.scalar(select(Delivery.id).where(Delivery.about(SubjectType.PUBLICATION, publication.id),
                                                              Delivery.channel == Channel.LINE).limit(1))
-    known = set(session.scalars(select(Delivery.dedup_key).where(Delivery.publication_id == publication.id,
-                                                                 Delivery.channel == Channel.EMAIL)))
+    known = set(session.scalars(select(Delivery.dedup_key).where(
+        Delivery.about(SubjectType.PUBLICATION, publication.id), Delivery.channel == Channel.EMAIL)))
     created = []
     for teacher in month_teachers(session, publication):
         fallback = teacher.contact_rule == ContactRule.FIRST
@@ -69,8 +70,8 @@ def fan_out(session: Session, publication: Publication, *, now: dt.datetime, lin
         delivery_id, was_new = queue.enqueue(
             session, kind=DeliveryKind.SHIFT_PUBLICATION, dedup=key, due_at=now, now=now, channel=Channel.EMAIL,
             recipient=contacts.address_on(teacher, Channel.EMAIL), teacher_id=teacher.id,
-            classroom_id=publication.classroom_id,
-            publication_id=publication.id, linked_delivery_id=line_delivery if fallback else None,
+            classroom_id=publication.classroom_id, subject_type=SubjectType.PUBLICATION, subject_id=publication.id,
+            linked_delivery_id=line_delivery if fallback else None,
         )
         known.add(key)
         if was_new:

@@ -12,7 +12,8 @@ Each run:
 - a teacher who was told about an older version (by a reminder or correction on any channel, or by a
   published month: core/planning/told.py) gets a correction (old → new), a cancellation notice, or —
   when the shift went to someone else — a notice that it is no longer theirs;
-- a recent publication gets its e-mail copies (core/planning/mailed_publication.py).
+- a recent publication gets its e-mail copies (core/planning/mailed_publication.py);
+- every registered kind that plans itself (`plan` in core/kinds/registry.py) enqueues what is due.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.channels import registry
+from core.kinds import registry as kinds
 from core.outbox import queue
 from core.outbox.policy import CancelReason
 from core.planning import fallback, mailed_publication, told
@@ -38,12 +40,12 @@ from core.store.models import (
     DeliveryStatus,
     Shift,
     ShiftStatus,
+    SubjectType,
     Teacher,
 )
 from core.texts import Text, t
 
 HORIZON = dt.timedelta(days=45)
-TOLD_KINDS = told.TOLD_KINDS
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,7 @@ class PlanReport:
     planned: list[PlannedDelivery] = field(default_factory=list)
     superseded: list[int] = field(default_factory=list)
     publication_emails: list[int] = field(default_factory=list)  # e-mail copies of recent publications
+    by_kinds: list[int] = field(default_factory=list)  # created by the kinds that plan themselves (`plan`)
 
     @property
     def created(self) -> list[PlannedDelivery]:
@@ -98,9 +101,10 @@ def _load_known(session: Session, shift_ids: list[int]) -> _Known:
     known = _Known()
     for chunk in range(0, len(shift_ids), 500):
         rows = session.execute(
-            select(Delivery.id, Delivery.shift_id, Delivery.shift_version, Delivery.teacher_id, Delivery.status,
+            select(Delivery.id, Delivery.subject_id, Delivery.subject_version, Delivery.teacher_id, Delivery.status,
                    Delivery.dedup_key)
-            .where(Delivery.shift_id.in_(shift_ids[chunk:chunk + 500]), Delivery.kind.in_(TOLD_KINDS))
+            .where(Delivery.about(SubjectType.SHIFT, shift_ids[chunk:chunk + 500]),
+                   Delivery.kind.in_(kinds.told_keys()))
         ).all()
         for delivery_id, shift_id, version, teacher_id, status, key in rows:
             known.keys.add(key)
@@ -142,6 +146,9 @@ def plan(session: Session, *, now: dt.datetime, horizon: dt.timedelta = HORIZON)
             if reminder is not None:
                 report.planned.append(reminder)
     report.publication_emails = mailed_publication.fan_out_recent(session, now=now)
+    for kind in kinds.kinds():
+        if kind.plan is not None:
+            report.by_kinds.extend(kind.plan(session, now))
     return report
 
 
@@ -264,6 +271,7 @@ def _enqueue(session: Session, kind: DeliveryKind, key: str, shift: Shift, teach
     return queue.enqueue(
         session, kind=kind, dedup=key, due_at=due, send_at=send_at, now=now, channel=channel,
         recipient=fallback.recipient(teacher, channel),
-        teacher_id=teacher.id, classroom_id=shift.classroom_id, shift_id=shift.id, shift_version=shift.version,
+        teacher_id=teacher.id, classroom_id=shift.classroom_id, subject_type=SubjectType.SHIFT, subject_id=shift.id,
+        subject_version=shift.version,
         linked_delivery_id=linked,
     )

@@ -2,7 +2,8 @@
 gets a correction) and the builders (what the correction says was "before") both use.
 
 A teacher was told about a version of a shift when
-- a reminder or correction about that version was sent to them (on any channel), or
+- a message of a kind that tells (a reminder, a correction: `told` in core/kinds/registry.py) about
+  that version was sent to them (on any channel), or
 - a published month showed it: the version current when a publication of its classroom's month
   was made, if it was confirmed then and the teacher was the one on it. Drafts are never told.
 
@@ -25,9 +26,9 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from core.store.models import Delivery, DeliveryKind, DeliveryStatus, Publication, ShiftRevision, ShiftStatus
+from core.kinds import registry as kinds
+from core.store.models import Delivery, DeliveryStatus, Publication, ShiftRevision, ShiftStatus, SubjectType
 
-TOLD_KINDS = (DeliveryKind.SHIFT_REMINDER, DeliveryKind.SHIFT_CORRECTION)
 CHUNK = 500
 
 
@@ -101,9 +102,10 @@ def told_version(session: Session, shift_id: int, teacher_id: int, *, below: int
     """The newest version below `below` of a shift that this teacher was told about, or None."""
     by_message = session.scalar(
         # Told on any channel: a teacher who read it by e-mail needs the correction as much.
-        select(func.max(Delivery.shift_version)).where(
-            Delivery.shift_id == shift_id, Delivery.teacher_id == teacher_id, Delivery.kind.in_(TOLD_KINDS),
-            Delivery.status == DeliveryStatus.SENT, Delivery.shift_version < below,
+        select(func.max(Delivery.subject_version)).where(
+            Delivery.about(SubjectType.SHIFT, shift_id), Delivery.teacher_id == teacher_id,
+            Delivery.kind.in_(kinds.told_keys()), Delivery.status == DeliveryStatus.SENT,
+            Delivery.subject_version < below,
         )
     )
     by_publication = told_by_publication(session, [shift_id]).get(shift_id, {}).get(teacher_id)

@@ -19,6 +19,7 @@ from core.store.models import (
     DeliveryKind,
     DeliveryStatus,
     Publication,
+    SubjectType,
 )
 from core.texts import Text, t
 
@@ -62,7 +63,7 @@ def revisions(session: Session, classroom_id: int, year: int, month: int) -> lis
         select(Publication.id, Publication.revision, Publication.created_at, Publication.changes_json,
                Publication.image_sha256, Delivery.id, Delivery.status, Delivery.cancel_reason, Delivery.sent_at,
                Delivery.last_error_code, Delivery.last_error_message)
-        .outerjoin(Delivery, (Delivery.publication_id == Publication.id)
+        .outerjoin(Delivery, Delivery.about(SubjectType.PUBLICATION, Publication.id)
                    & (Delivery.kind == DeliveryKind.SHIFT_PUBLICATION))
         .where(Publication.classroom_id == classroom_id, Publication.year == year, Publication.month == month)
         .order_by(Publication.revision.desc())

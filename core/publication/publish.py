@@ -34,6 +34,7 @@ from core.store.models import (
     Publication,
     Shift,
     ShiftStatus,
+    SubjectType,
     Teacher,
 )
 from core.texts import Text, t
@@ -118,7 +119,7 @@ def publish(session: Session, classroom_id: int, year: int, month: int, *, now: 
             session, kind=DeliveryKind.SHIFT_PUBLICATION,
             dedup=queue.dedup_key(DeliveryKind.SHIFT_PUBLICATION, f"publication:{publication.id}", publication.revision),
             due_at=now, now=now, recipient=classroom.line_group_id, classroom_id=classroom.id,
-            publication_id=publication.id,
+            subject_type=SubjectType.PUBLICATION, subject_id=publication.id,
         )
     # E-mail copies in the same transaction, for teachers who asked for e-mail.
     emails = mailed_publication.fan_out(session, publication, now=now)
@@ -134,7 +135,8 @@ def _anyone_by_email(session: Session, classroom_id: int, year: int, month: int)
 
 
 def _supersede_older(session: Session, publication: Publication, now: dt.datetime) -> list[int]:
-    waiting = session.scalars(select(Delivery.id).join(Publication, Delivery.publication_id == Publication.id).where(
+    about = Delivery.about(SubjectType.PUBLICATION, Publication.id)
+    waiting = session.scalars(select(Delivery.id).join(Publication, about).where(
         Publication.classroom_id == publication.classroom_id, Publication.year == publication.year,
         Publication.month == publication.month, Publication.revision < publication.revision,
         Delivery.status.in_([DeliveryStatus.PENDING, DeliveryStatus.QUEUED]),

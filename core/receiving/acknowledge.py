@@ -17,19 +17,19 @@ from collections.abc import Iterable
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core.kinds import registry as kinds
 from core.messages import ack
 from core.receiving.events import ReceivedEvent
 from core.roster import contacts
 from core.store import ack_key
 from core.store import events as store_events
 from core.store import setting_keys as keys
-from core.store.models import Channel, Delivery, DeliveryKind, Teacher
+from core.store.models import Channel, Delivery, Teacher
 from core.store.secrets import SecretStoreError
 from core.texts.message import logged
 
 log = logging.getLogger(__name__)
 TYPES = frozenset({"postback"})
-KINDS = (DeliveryKind.SHIFT_REMINDER, DeliveryKind.SHIFT_CORRECTION)
 _CHUNK = 900  # SQLite's bound parameters per statement, with room to spare
 
 
@@ -60,8 +60,8 @@ class AckHandler:
             return
         delivery = session.get(Delivery, delivery_id)
         teacher = session.get(Teacher, delivery.teacher_id) if delivery and delivery.teacher_id else None
-        if (delivery is None or delivery.channel != Channel.LINE or delivery.kind not in KINDS or teacher is None
-                or contacts.address_on(teacher, Channel.LINE) != event.user_id):
+        if (delivery is None or delivery.channel != Channel.LINE or delivery.kind not in kinds.acknowledged_keys()
+                or teacher is None or contacts.address_on(teacher, Channel.LINE) != event.user_id):
             log.warning("a 了解 postback for delivery %s from someone it was not sent to was ignored", delivery_id)
             return
         if delivery.acknowledged_at is None:

@@ -21,6 +21,7 @@ import logging
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core.kinds import registry as kinds
 from core.outbox import queue
 from core.outbox.policy import CancelReason
 from core.planning import fallback
@@ -47,7 +48,7 @@ def cancel_queued_line(session: Session, teacher: Teacher, *, now: dt.datetime) 
     the sender holds right now is left to the send-time rules, which see the unreachable mark."""
     queued = session.scalars(select(Delivery).where(
         Delivery.teacher_id == teacher.id, Delivery.channel == Channel.LINE,
-        Delivery.kind.in_(fallback.TEACHER_KINDS), Delivery.status.in_([s.value for s in QUEUED]))).all()
+        Delivery.kind.in_(kinds.teacher_keys()), Delivery.status.in_([s.value for s in QUEUED]))).all()
     canceled = []
     for delivery in queued:
         if queue.transition(session, delivery.id, expected=QUEUED, now=now, status=DeliveryStatus.CANCELED,

@@ -24,6 +24,7 @@ from core.store.models import (
     Shift,
     ShiftRevision,
     ShiftStatus,
+    SubjectType,
     Teacher,
     utcnow,
 )
@@ -380,7 +381,7 @@ def delete_shift(session: Session, shift_id: int) -> None:
     shift = get_shift(session, shift_id)
     if shift.status != ShiftStatus.DRAFT:
         raise ValidationError(t("roster.delete_not_draft", status=t(f"status.{shift.status.value}")))
-    if session.scalar(select(Delivery.id).where(Delivery.shift_id == shift.id).limit(1)) is not None:
+    if session.scalar(select(Delivery.id).where(Delivery.about(SubjectType.SHIFT, shift.id)).limit(1)) is not None:
         raise ValidationError(t("roster.delete_has_history"))
     session.execute(delete(ShiftRevision).where(ShiftRevision.shift_id == shift.id))
     session.delete(shift)

@@ -11,6 +11,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from core.channels.base import Outgoing
+from core.kinds import registry as kinds
 from core.outbox.policy import CHANNEL_CANCEL_WORDS, CancelReason
 from core.texts import Text
 
@@ -19,9 +20,13 @@ class CancelDelivery(Exception):
     """Raised by a check: the delivery is canceled with `reason` instead of sent."""
 
     def __init__(self, reason: CancelReason | str) -> None:
-        # A plain string must be one of CancelReason's values or a code a registered channel declared
-        # (ValueError otherwise), so a typo can never reach the database as a reason nobody reads.
-        self.reason: str = reason if reason in CHANNEL_CANCEL_WORDS else CancelReason(reason)
+        # A plain string must be one of CancelReason's values, a code a registered channel declared, or a
+        # reason a registered kind declares with its words (ValueError otherwise), so a typo can never
+        # reach the database as a reason nobody reads.
+        known = reason in CancelReason.__members__.values()
+        if not known and reason not in CHANNEL_CANCEL_WORDS and kinds.cancel_words(reason) is None:
+            raise ValueError(f"{reason!r} is no cancel reason")
+        self.reason: str = CancelReason(reason) if known else str(reason)
         super().__init__(str(self.reason))
 
 

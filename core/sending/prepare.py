@@ -30,7 +30,7 @@ from core.sending import builders, reminder_batch
 from core.sending.config import SenderStats
 from core.sending.outgoing import CancelDelivery, CannotBuild, Job
 from core.store import identity
-from core.store.models import Delivery, DeliveryAttempt, DeliveryStatus, Publication, Shift
+from core.store.models import Delivery, DeliveryAttempt, DeliveryStatus, Publication, Shift, SubjectType
 from core.store.paths import DataPaths
 from core.texts import Text, t
 from core.texts.message import logged
@@ -46,8 +46,8 @@ LEAN_CHANNEL = reminder_batch.LEAN
 _LAST_ATTEMPT = (select(func.max(DeliveryAttempt.number)).where(DeliveryAttempt.delivery_id == Delivery.id)
                  .correlate(Delivery).scalar_subquery())
 _CLAIMED = (select(Delivery, Shift, func.coalesce(Shift.uid, Publication.uid), _LAST_ATTEMPT)
-            .outerjoin(Shift, Shift.id == Delivery.shift_id)
-            .outerjoin(Publication, Publication.id == Delivery.publication_id)
+            .outerjoin(Shift, Delivery.about(SubjectType.SHIFT, Shift.id))
+            .outerjoin(Publication, Delivery.about(SubjectType.PUBLICATION, Publication.id))
             .where(Delivery.id.in_(bindparam("ids", expanding=True))).execution_options(populate_existing=True))
 
 

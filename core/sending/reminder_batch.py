@@ -6,9 +6,9 @@ columns the send-time rules and the message need, for the whole batch, and runs 
 builders run (core/sending/send_rules.py) on them.
 
 This path only ever says "ready". A reminder that breaks a rule, has no shift or teacher row, or whose
-retry key is too old is not returned; the sender hands it to line_builders.build_reminder, which
-cancels or fails it with the reason and its side effects (an e-mail copy instead, for a teacher with
-fallback).
+retry key is too old is not returned; the sender hands it to the kind's builder
+(core/sending/kinds/shift_reminder.py), which cancels or fails it with the reason and its side effects
+(an e-mail copy instead, for a teacher with fallback).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from core.store.models import (
     DeliveryKind,
     Shift,
     ShiftStatus,
+    SubjectType,
     Teacher,
     TeacherContact,
 )
@@ -70,13 +71,13 @@ _LAST_ATTEMPT = select(func.max(A.c.number)).where(A.c.delivery_id == D.c.id).co
 # classroom row is not ready here (the builders name the reason).
 _READY = (
     select(D.c.id, _LAST_ATTEMPT.label("last_attempt"), D.c.attempt_count, D.c.retry_key, D.c.retry_key_issued_at,
-           D.c.first_attempt_at, D.c.due_at, D.c.late_seconds, D.c.shift_version, D.c.teacher_id, D.c.retry_key_generation,
+           D.c.first_attempt_at, D.c.due_at, D.c.late_seconds, D.c.subject_version, D.c.teacher_id, D.c.retry_key_generation,
            D.c.dedup_key,
            S.c.uid.label("shift_uid"), S.c.version, S.c.status, S.c.teacher_id.label("shift_teacher_id"), S.c.local_date,
            S.c.start_time, S.c.end_time, S.c.ends_next_day, S.c.note,
            T.c.active, T.c.erased_at, T.c.contact_rule,
            C.c.name, C.c.language, C.c.timezone)
-    .select_from(D.join(S, S.c.id == D.c.shift_id).join(T, T.c.id == S.c.teacher_id)
+    .select_from(D.join(S, (S.c.id == D.c.subject_id) & (D.c.subject_type == SubjectType.SHIFT.value)).join(T, T.c.id == S.c.teacher_id)
                  .join(C, C.c.id == S.c.classroom_id))
     .where(
         D.c.id.in_(bindparam("ids", expanding=True)),
@@ -113,7 +114,7 @@ def subject_of_row(found: Found, now: dt.datetime) -> send_rules.Subject:
     line = contacts.on(theirs, LEAN)
     return send_rules.Subject(
         now=now,
-        delivery_shift_version=row.shift_version,
+        delivery_shift_version=row.subject_version,
         delivery_teacher_id=row.teacher_id,
         shift_exists=True,
         shift_version=row.version,

@@ -2,7 +2,7 @@
 
 A delivery is checked when it is sent, against its shift and teacher as they are now. Each rule is a
 named predicate over a `Subject`, a flat view of the delivery, its shift and the teacher it goes to.
-The builders (line_builders, email_builders) make the Subject from ORM objects; the lean reminder path
+The shared checks (send_checks) make the Subject from ORM objects; the lean reminder path
 (reminder_batch) makes it from one Core query's row. Both run the same rules in the same order, and
 the first rule that fails names the cancel reason — so the two paths cannot drift apart: there is
 nothing to keep in step but the two ways of filling in the Subject, and a test compares those field
@@ -102,7 +102,7 @@ def subject_of(delivery: Delivery, shift: Shift | None, teacher: Teacher | None,
     contact = contacts.on(teacher.contacts, delivery.channel) if teacher is not None else None
     return Subject(
         now=now,
-        delivery_shift_version=delivery.shift_version,
+        delivery_shift_version=delivery.subject_version,
         delivery_teacher_id=delivery.teacher_id,
         shift_exists=shift is not None,
         shift_version=shift.version if shift is not None else None,

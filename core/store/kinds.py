@@ -22,6 +22,15 @@ class DeliveryKind(StrEnum):
     ALERT = "alert"  # an incident told to the manager (webhook or e-mail)
 
 
+class SubjectType(StrEnum):
+    """What the built-in kinds' deliveries are about (deliveries.subject_type); a registered kind may
+    name another."""
+
+    SHIFT = "shift"
+    PUBLICATION = "publication"
+    ALERT = "alert"
+
+
 class Channel(StrEnum):
     """The built-in channels' keys. A delivery or a contact carries any registered channel's key, a
     plain string (core/channels/registry.py); these are only the ones Shiftcast ships with."""

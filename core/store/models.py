@@ -25,11 +25,13 @@ from sqlalchemy import (
     Time,
     TypeDecorator,
     UniqueConstraint,
+    and_,
     false,
     text,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.sql.elements import ColumnElement, SQLColumnExpression
 
 # The enums the columns store live in kinds (importable without SQLAlchemy); they belong to the model.
 from core.store.kinds import AlertKind as AlertKind
@@ -38,6 +40,7 @@ from core.store.kinds import ContactRule as ContactRule
 from core.store.kinds import DeliveryKind as DeliveryKind
 from core.store.kinds import DeliveryStatus as DeliveryStatus
 from core.store.kinds import ShiftStatus as ShiftStatus
+from core.store.kinds import SubjectType as SubjectType
 
 # Stable constraint names so Alembic batch migrations on SQLite can find them again.
 NAMING = {
@@ -249,7 +252,8 @@ class Delivery(Base):
     __tablename__ = "deliveries"
     __table_args__ = (
         Index("ix_deliveries_status_next_attempt", "status", "next_attempt_at"),
-        Index("ix_deliveries_shift", "shift_id", "shift_version"),
+        # The planner and the cancel paths look deliveries up by what they are about.
+        Index("ix_deliveries_subject", "subject_type", "subject_id", "subject_version"),
         Index("ix_deliveries_created", "created_at"),
         # Only the rows a claim can take, in the order it takes them: the claim's cost follows the live
         # queue, not the history (docs/postgresql.md). Migration 0008 gives PostgreSQL the same condition;
@@ -260,18 +264,21 @@ class Delivery(Base):
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    kind: Mapped[DeliveryKind] = mapped_column(_enum(DeliveryKind))
+    # Any registered message kind's key (core/kinds/registry.py), built-in or not: plain text.
+    kind: Mapped[str] = mapped_column(String(32))
     # Any registered channel's key (core/channels/registry.py): plain text, so a new channel needs no migration.
     channel: Mapped[str] = mapped_column(String(32), default=Channel.LINE.value)
     dedup_key: Mapped[str] = mapped_column(String(200), unique=True)
     recipient: Mapped[str | None] = mapped_column(String(320))
     teacher_id: Mapped[int | None] = mapped_column(ForeignKey("teachers.id"))
     classroom_id: Mapped[int | None] = mapped_column(ForeignKey("classrooms.id"))
-    shift_id: Mapped[int | None] = mapped_column(ForeignKey("shifts.id"))
-    shift_version: Mapped[int | None] = mapped_column(Integer)
-    publication_id: Mapped[int | None] = mapped_column(ForeignKey("publications.id"))
+    # What it is about, whatever the kind: a subject type ("shift", "publication", "alert", or one a
+    # registered kind declares: core/kinds/registry.py), the row's id and, where the subject has
+    # versions (a shift), the version it was planned for. No foreign key: the type says which table.
+    subject_type: Mapped[str | None] = mapped_column(String(32))
+    subject_id: Mapped[int | None] = mapped_column(Integer)
+    subject_version: Mapped[int | None] = mapped_column(Integer)
     linked_delivery_id: Mapped[int | None] = mapped_column(ForeignKey("deliveries.id"))
-    alert_id: Mapped[int | None] = mapped_column(ForeignKey("alerts.id"))
     status: Mapped[DeliveryStatus] = mapped_column(_enum(DeliveryStatus), default=DeliveryStatus.PENDING)
     cancel_reason: Mapped[str | None] = mapped_column(String(64))
     dead_lettered_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
@@ -300,6 +307,12 @@ class Delivery(Base):
     first_attempt_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     sent_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+    @classmethod
+    def about(cls, subject_type: str, subject: int | SQLColumnExpression[int] | list[int]) -> ColumnElement[bool]:
+        """The condition "about this subject": one row's id, a column to join on, or a list of ids."""
+        which = cls.subject_id.in_(subject) if isinstance(subject, list) else cls.subject_id == subject
+        return and_(cls.subject_type == subject_type, which)
 
 
 class DeliveryAttempt(Base):

@@ -487,6 +487,11 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "plan.why.publication": ("publication", "シフト表の公開"),
     "plan.why.alert": ("alert", "アラート"),
     "plan.why.retry": ("{why} (retry {attempt}: {code})", "{why}（再送 {attempt}回目: {code}）"),
+    # ----- the kinds of message, as the Deliveries view names them (core/sending/kinds/) -----
+    "kind.shift_reminder": ("Shift reminder", "シフトのリマインダー"),
+    "kind.shift_correction": ("Shift changed", "シフトの変更"),
+    "kind.shift_publication": ("Month published", "月間シフトの公開"),
+    "kind.alert": ("Alert", "アラート"),
     # ----- LINE's webhooks -----
     "receiving.not_json": ("the webhook body is not JSON", "Webhookの本文がJSONではありません。"),
     "receiving.no_events": ('the webhook body has no "events" list', "Webhookの本文に events の一覧がありません。"),

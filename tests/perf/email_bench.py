@@ -50,7 +50,7 @@ def _reminders(db: Database, n: int, now: dt.datetime) -> None:
                            dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version,
                                                   channel=Channel.EMAIL),
                            due_at=now, now=now, recipient=f.reach(teacher).email, teacher_id=teacher.id, classroom_id=room.id,
-                           shift_id=shift.id, shift_version=shift.version)
+                           subject_type="shift", subject_id=shift.id, subject_version=shift.version)
 
 
 def run_email_bench(n: int = 1000, *, timeout: float = 300.0) -> dict[str, Any]:

@@ -280,7 +280,7 @@ def latency_across_processes(server: PgServer, paths: DataPaths, *, samples: int
                         queue.enqueue(session, kind=DeliveryKind.SHIFT_REMINDER,
                                       dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift_id}", version),
                                       due_at=utcnow(), now=utcnow(), recipient=recipient, teacher_id=teacher_id,
-                                      shift_id=shift_id, shift_version=version)
+                                      subject_type="shift", subject_id=shift_id, subject_version=version)
                     committed[recipient] = time.time()  # the write scope has committed
                     next_at += interval
                     time.sleep(max(0.0, next_at - time.perf_counter()))

@@ -77,7 +77,7 @@ def enqueue_to_accepted(db: Database, emulator: EmulatorProcess, *, samples: int
                 queue.enqueue(session, kind=DeliveryKind.SHIFT_REMINDER,
                                dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift_id}", version),
                                due_at=utcnow(), now=utcnow(), recipient=recipient, teacher_id=teacher_id,
-                               shift_id=shift_id, shift_version=version)
+                               subject_type="shift", subject_id=shift_id, subject_version=version)
             next_at += interval
             time.sleep(max(0.0, next_at - time.perf_counter()))
         deadline = time.monotonic() + 30

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.kinds import registry as message_kinds
 from core.outbox import detail, policy
 from core.outbox.detail import DeliveryFacts
 from ui.common import dates, i18n
@@ -115,12 +116,12 @@ class DeliveryDetail(QWidget):
         words = self.words
         channel = words.channels.get(d.channel, d.channel)
         self.title.setText(self.tr("Delivery #{0} · {1} · {2}").format(
-            d.id, words.kinds.get(d.kind.value, d.kind.value), channel))
+            d.id, words.kinds.get(d.kind, d.kind), channel))
         status = words.statuses.get(d.status.value, d.status.value)
         if d.dead_lettered_at is not None:
             status = self.tr("{0} — dead letter since {1}").format(status, self._time(d.dead_lettered_at))
         if d.cancel_reason:
-            status = self.tr("{0} ({1})").format(status, i18n.render(policy.cancel_text(d.cancel_reason)))
+            status = self.tr("{0} ({1})").format(status, i18n.render(message_kinds.cancel_text(d.cancel_reason)))
         recipient = facts.teacher or (self.tr("{0} — {1} group").format(facts.classroom, channel)
                                       if facts.classroom else "")
         values = {

@@ -30,6 +30,7 @@ from PySide6.QtCore import (
     Signal,
 )
 
+from core.kinds import registry as message_kinds
 from core.outbox import policy
 from core.outbox import rows as delivery_rows
 from core.outbox.deliveries import DeliveryFilter
@@ -299,7 +300,7 @@ class DeliveriesModel(QAbstractTableModel):
             if index.column() == ERROR and item.error:
                 return i18n.render(policy.shown_error(item.error))
             if index.column() == STATUS and item.cancel_reason:
-                return i18n.render(policy.cancel_text(item.cancel_reason))
+                return i18n.render(message_kinds.cancel_text(item.cancel_reason))
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() in (ID, ATTEMPTS):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

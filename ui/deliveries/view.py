@@ -41,11 +41,12 @@ from PySide6.QtWidgets import (
 )
 
 from core.channels import registry
+from core.kinds import registry as message_kinds
 from core.outbox import deliveries
 from core.outbox.deliveries import CANCELABLE, RETRYABLE, DeliveryFilter, RetryOutcome
 from core.roster import clock, queries
 from core.sending import presence
-from core.store.kinds import DeliveryKind, DeliveryStatus
+from core.store.kinds import DeliveryStatus
 from ui.common import dates, i18n
 from ui.common.errors import show_error
 from ui.deliveries.detail import DeliveryDetail
@@ -164,10 +165,7 @@ class DeliveriesView(QWidget):
         return Vocabulary(
             headers=(self.tr("ID"), self.tr("Created"), self.tr("Kind"), self.tr("Recipient"), self.tr("Status"),
                      self.tr("Attempts"), self.tr("Next attempt / sent"), self.tr("Last error")),
-            kinds={DeliveryKind.SHIFT_PUBLICATION.value: self.tr("Month published"),
-                   DeliveryKind.SHIFT_REMINDER.value: self.tr("Shift reminder"),
-                   DeliveryKind.SHIFT_CORRECTION.value: self.tr("Shift changed"),
-                   DeliveryKind.ALERT.value: self.tr("Alert")},
+            kinds={kind.key: i18n.render(kind.label) for kind in message_kinds.kinds()},
             statuses={"pending": self.tr("Pending"), "queued": self.tr("Queued"), "processing": self.tr("Sending"),
                       "sent": self.tr("Sent"), "failed": self.tr("Failed"), "canceled": self.tr("Canceled")},
             dead_letter=self.tr("Dead letter"),
@@ -203,8 +201,8 @@ class DeliveriesView(QWidget):
         self.status_button.setMenu(self.status_menu)
         self.kind_box = QComboBox(self)
         self.kind_box.addItem(self.tr("All kinds"), None)
-        for kind in DeliveryKind:
-            self.kind_box.addItem(self.words.kinds.get(kind.value, kind.value), kind.value)
+        for key, label in self.words.kinds.items():
+            self.kind_box.addItem(label, key)
         self.classroom_box = QComboBox(self)
         self.classroom_box.addItem(self.tr("All classrooms"), None)
         self.date_check = QCheckBox(self.tr("Created from"), self)
@@ -369,7 +367,7 @@ class DeliveriesView(QWidget):
             created_to = _midnight(self.date_to.date().addDays(1), zone)  # the end day is included
         return DeliveryFilter(
             statuses=statuses,
-            kinds=(DeliveryKind(kind),) if kind else (),
+            kinds=(kind,) if kind else (),
             classroom_id=self.classroom_box.currentData(),
             created_from=created_from,
             created_to=created_to,

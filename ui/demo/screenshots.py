@@ -139,7 +139,7 @@ def in_background(ctx: AppContext, fn: Callable[[], T]) -> T:
 # screen that is missing or has changed costs only its own picture.
 
 def _shift_dialog(ctx: AppContext, window: QWidget) -> QWidget:
-    from core.roster.month_grid import TeacherItem, active_teachers
+    from core.planning.month_grid import TeacherItem, active_teachers
     from ui.shifts.shift_dialog import ShiftDialog
 
     def teachers() -> list[TeacherItem]:

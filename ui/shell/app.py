@@ -47,6 +47,8 @@ REPORT_SHOWN_ENV = "SHIFTCAST_REPORT_SHOWN"
 
 
 def run_gui(args: argparse.Namespace) -> int:
+    import core.sending.kinds  # noqa: F401 - registers the message kinds the screens name and plan
+
     started = time.perf_counter()
     mode = args.command or "gui"
     smoke = bool(getattr(args, "smoke", False))

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
 )
 
 from core.errors import ValidationError
+from core.planning.month_grid import ShiftItem
 from core.roster.copying import CopyRejected
-from core.roster.month_grid import ShiftItem
 from ui.common import dates, i18n
 from ui.common.form_dialog import SubmitDialog
 from ui.shifts.grid import date_label

@@ -14,8 +14,9 @@ from PySide6.QtCore import QModelIndex, QObject, QPoint, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QMenu, QMessageBox, QWidget
 
-from core.roster import clock, month_grid, rules
-from core.roster.month_grid import ShiftItem
+from core.planning import month_grid
+from core.planning.month_grid import ShiftItem
+from core.roster import clock, rules
 from core.store.kinds import ShiftStatus
 from ui.common.errors import show_error
 from ui.common.month_picker import month_title

@@ -19,7 +19,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from core.roster.month_grid import MonthSnapshot, ShiftItem, TeacherItem
+from core.planning.month_grid import MonthSnapshot, ShiftItem, TeacherItem
 from core.store.kinds import ShiftStatus
 from ui.common import dates
 

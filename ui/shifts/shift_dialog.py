@@ -28,8 +28,8 @@ from PySide6.QtWidgets import (
 )
 
 from core.errors import ValidationError
+from core.planning.month_grid import ShiftItem, TeacherItem
 from core.roster import clock, rules
-from core.roster.month_grid import ShiftItem, TeacherItem
 from core.store.kinds import ShiftStatus
 from ui.common import dates
 from ui.common.form_dialog import SubmitDialog

@@ -16,8 +16,8 @@ from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
+from core.planning.month_grid import MonthSnapshot, ShiftItem, load_month, with_acknowledgements
 from core.roster import rules
-from core.roster.month_grid import MonthSnapshot, ShiftItem, load_month, with_acknowledgements
 from ui.common.errors import show_error
 from ui.common.month_picker import default_month, month_title, shifted
 from ui.shell.context import AppContext

@@ -1,7 +1,8 @@
-"""The manager's alert notifications at send time: to the webhook, or to the manager's e-mail.
+"""The manager's alert: an incident told to the manager, by the webhook and by e-mail.
 
-Both are read from the settings when sent, not when the incident opened, so fixing a wrong address
-makes a waiting notification go to the right place; a removed setting cancels it.
+Enqueued once when an incident opens (core/alerts.py). Both addresses are read from the settings
+when sent, not when the incident opened, so fixing a wrong address makes a waiting notification go
+to the right place; a removed setting or a purged incident cancels it.
 """
 
 from __future__ import annotations
@@ -14,25 +15,21 @@ from sqlalchemy.orm import Session
 from core import alerts
 from core.channels.base import Outgoing
 from core.channels.email_draft import MailDraft, message_id
+from core.kinds.registry import MessageKind, shared_reasons
 from core.messages.email_text import Composed
 from core.outbox.policy import CancelReason
+from core.sending import send_checks
 from core.sending.email_builders import sender_address
 from core.sending.outgoing import CancelDelivery
 from core.store import setting_keys as keys
-from core.store.models import Alert, Delivery
+from core.store.kinds import Channel, DeliveryKind
+from core.store.models import Delivery
 from core.store.paths import DataPaths
-from core.texts import render
-
-
-def _alert(session: Session, delivery: Delivery) -> Alert:
-    alert = session.get(Alert, delivery.alert_id) if delivery.alert_id is not None else None
-    if alert is None:
-        raise CancelDelivery(CancelReason.ALERT_MISSING)
-    return alert
+from core.texts import render, t
 
 
 def build_webhook(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
-    alert = _alert(session, delivery)
+    alert = send_checks.checked_alert(session, delivery)
     url = keys.ALERTS_WEBHOOK_URL.read(session)
     if not url:
         raise CancelDelivery(CancelReason.WEBHOOK_NOT_CONFIGURED)
@@ -40,7 +37,7 @@ def build_webhook(session: Session, delivery: Delivery, now: dt.datetime, paths:
 
 
 def build_email(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
-    alert = _alert(session, delivery)
+    alert = send_checks.checked_alert(session, delivery)
     to = keys.ALERTS_EMAIL.read(session)
     if not to:
         raise CancelDelivery(CancelReason.MANAGER_EMAIL_NOT_CONFIGURED)
@@ -54,3 +51,14 @@ def build_email(session: Session, delivery: Delivery, now: dt.datetime, paths: D
                       text=composed.text, html=composed.html,
                       message_id=message_id(delivery.id, delivery.dedup_key, from_address))
     return Outgoing("email", to, (), mail=draft)
+
+
+KIND = MessageKind(
+    key=DeliveryKind.ALERT.value,
+    label=t("kind.alert"),
+    subject="alert",
+    why=t("plan.why.alert"),
+    builders={Channel.WEBHOOK.value: build_webhook, Channel.EMAIL.value: build_email},
+    cancel_reasons=shared_reasons(CancelReason.ALERT_MISSING, CancelReason.WEBHOOK_NOT_CONFIGURED,
+                                  CancelReason.MANAGER_EMAIL_NOT_CONFIGURED),
+)

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field, replace
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from core.kinds import registry as message_kinds
 from core.roster import clock, rules
 from core.store.db import Database
-from core.store.models import Channel, Delivery, DeliveryKind, Shift, ShiftStatus, Teacher
+from core.store.models import Channel, Delivery, Shift, ShiftStatus, SubjectType, Teacher
 
 
 @dataclass(frozen=True)
@@ -103,11 +104,11 @@ def _acknowledged(session: Session, shifts: Sequence[Shift] | Sequence[ShiftItem
     found: dict[tuple[int, int], dt.datetime] = {}
     for start in range(0, len(ids), 900):  # SQLite's bound parameters per statement, with room to spare
         rows = session.execute(
-            select(Delivery.shift_id, Delivery.shift_version, func.min(Delivery.acknowledged_at))
-            .where(Delivery.shift_id.in_(ids[start:start + 900]), Delivery.acknowledged_at.is_not(None),
+            select(Delivery.subject_id, Delivery.subject_version, func.min(Delivery.acknowledged_at))
+            .where(Delivery.about(SubjectType.SHIFT, ids[start:start + 900]), Delivery.acknowledged_at.is_not(None),
                    Delivery.channel == Channel.LINE,
-                   Delivery.kind.in_((DeliveryKind.SHIFT_REMINDER, DeliveryKind.SHIFT_CORRECTION)))
-            .group_by(Delivery.shift_id, Delivery.shift_version))
+                   Delivery.kind.in_(message_kinds.acknowledged_keys()))
+            .group_by(Delivery.subject_id, Delivery.subject_version))
         for shift_id, version, at in rows:
             if shift_id is not None and version is not None and at is not None:
                 found[(shift_id, version)] = at if at.tzinfo else at.replace(tzinfo=dt.UTC)

@@ -1,0 +1,166 @@
+"""The registry of message kinds: one `MessageKind` per key a delivery's `kind` column may hold.
+
+Planning (who was told, the dry run's words), the sender (the builder for a delivery's channel) and
+the screens (labels, cancel reasons) ask this registry, so a new kind is one module that calls
+`register_kind` and touches none of them. The registry sits below planning so all of those may ask
+it; the kinds themselves sit above what their builders use (core/sending/kinds/) and register
+themselves when imported, which every process that plans or sends does (core/sending/builders.py,
+the front ends).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from core.channels import registry as channels
+from core.outbox import policy
+from core.store.kinds import DeliveryKind
+from core.texts import Text, t
+from core.texts.catalog import CATALOG
+from core.texts.template import Template
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from core.channels.base import Outgoing
+    from core.store.models import Delivery
+    from core.store.paths import DataPaths
+
+    Builder = Callable[[Session, Delivery, dt.datetime, DataPaths], Outgoing]
+    Planner = Callable[[Session, dt.datetime], Sequence[int]]
+
+
+@dataclass(frozen=True)
+class MessageKind:
+    """Everything the rest of Shiftcast needs to know about one kind of message."""
+
+    key: str  # what deliveries.kind holds (VARCHAR(32))
+    label: Text  # its name in the Deliveries view and its detail
+    subject: str  # the type of row it is about: deliveries.subject_type ("shift", "publication", "alert", ...)
+    why: Text  # the dry run's reason for a delivery planning gave no reason of its own
+    # Channel value → the function that checks the delivery at send time and builds its request.
+    builders: Mapping[str, Builder] = field(default_factory=dict)
+    # Every reason it can be canceled for (code → words): the shared ones of core/outbox/policy.py
+    # (`shared_reasons`), and any of its own, which CancelDelivery then accepts too.
+    cancel_reasons: Mapping[str, Text] = field(default_factory=dict)
+    # Sent to a teacher about a version of a shift, it counts as telling them that version: a later
+    # change gets them a correction (core/planning/told.py), and a waiting one is superseded.
+    told: bool = False
+    to_group: bool = False  # goes to the classroom's LINE group: counts once per member against the quota
+    # Goes to one teacher: when the teacher blocks the LINE account a waiting one is canceled, and a
+    # failed one is sent by e-mail for a teacher who chose LINE with e-mail fallback.
+    to_teacher: bool = False
+    acknowledged: bool = False  # its LINE message carries the 了解 button, and a tap on it is recorded
+    # Enqueues what is due of this kind at each planning run (the built-in kinds are planned by the
+    # planner itself, publishing and the alerts); returns the ids of the deliveries it created.
+    plan: Planner | None = None
+    # Catalog entries a kind from outside core brings along (code → English, Japanese templates).
+    texts: Mapping[str, tuple[Template, Template]] = field(default_factory=dict)
+
+
+def shared_reasons(*reasons: str) -> dict[str, Text]:
+    """`cancel_reasons` for reasons core/outbox/policy.py defines, with the catalog's words for them."""
+    return {str(reason): t(f"cancel.{reason}") for reason in reasons}
+
+
+_KINDS: dict[str, MessageKind] = {}
+
+
+def register_kind(kind: MessageKind) -> Callable[[], None]:
+    """Add `kind`; returns the call that takes it out again (and its catalog entries)."""
+    if kind.key in _KINDS:
+        raise ValueError(f"message kind {kind.key!r} is registered already")
+    if len(kind.key) > 32:
+        raise ValueError(f"message kind {kind.key!r} is longer than deliveries.kind (32)")
+    clashing = sorted(code for code in kind.texts if code in CATALOG)
+    if clashing:
+        raise ValueError(f"message kind {kind.key!r} redefines catalog texts {clashing}")
+    CATALOG.update(kind.texts)
+    named = [kind.label, kind.why, *kind.cancel_reasons.values()]
+    if missing := sorted({text.code for text in named if text.code not in CATALOG}):
+        for code in kind.texts:
+            CATALOG.pop(code, None)
+        raise ValueError(f"message kind {kind.key!r} names texts the catalog lacks: {missing}")
+    _KINDS[kind.key] = kind
+
+    def undo() -> None:
+        if _KINDS.get(kind.key) is kind:
+            del _KINDS[kind.key]
+            for code in kind.texts:
+                CATALOG.pop(code, None)
+
+    return undo
+
+
+def _builtins_loaded() -> None:
+    missing = [k.value for k in DeliveryKind if k.value not in _KINDS]
+    if missing:
+        # Answering without them would quietly plan no corrections: fail loudly instead.
+        raise LookupError(f"message kinds {missing} are not registered: import core.sending.kinds first")
+
+
+def kinds() -> tuple[MessageKind, ...]:
+    """Every registered kind, the built-in ones first, in the order they were registered."""
+    _builtins_loaded()
+    return tuple(_KINDS.values())
+
+
+def kind_of(key: str) -> MessageKind | None:
+    _builtins_loaded()
+    return _KINDS.get(str(key))
+
+
+def label(key: str) -> Text:
+    """The kind's name for people; an unknown key (a row of a kind no longer registered) as it is."""
+    kind = kind_of(key)
+    return kind.label if kind is not None else t("text.plain", text=str(key))
+
+
+def why(key: str) -> Text:
+    kind = kind_of(key)
+    return kind.why if kind is not None else t("text.plain", text=str(key))
+
+
+def told_keys() -> tuple[str, ...]:
+    """The kinds that tell a teacher a version of a shift (core/planning/told.py)."""
+    return tuple(k.key for k in kinds() if k.told)
+
+
+def teacher_keys() -> tuple[str, ...]:
+    """The kinds that go to one teacher (`to_teacher`)."""
+    return tuple(k.key for k in kinds() if k.to_teacher)
+
+
+def acknowledged_keys() -> tuple[str, ...]:
+    """The kinds whose LINE messages carry the 了解 button (`acknowledged`)."""
+    return tuple(k.key for k in kinds() if k.acknowledged)
+
+
+def builder(key: str, channel: str) -> Builder | None:
+    """What checks and builds a delivery of this kind on this channel: the kind's builder for the
+    channel if it declares one, else the channel driver's for this kind (its `builders`), else None."""
+    kind = kind_of(key)
+    found = None if kind is None else kind.builders.get(str(channel))
+    if found is not None:
+        return found
+    driver = next((d for c, d in channels.DRIVERS.items() if c == channel), None)
+    by_kind: Mapping[str, Builder] = getattr(driver, "builders", {}) or {}
+    return by_kind.get(str(key))
+
+
+def cancel_words(reason: str) -> Text | None:
+    """The words a registered kind gives this cancel reason, or None (an unknown one)."""
+    for kind in kinds():
+        if reason in kind.cancel_reasons:
+            return kind.cancel_reasons[reason]
+    return None
+
+
+def cancel_text(reason: str) -> Text:
+    """Why a delivery was canceled, in words, with the code: a kind's own reason in its words, a
+    shared one as core/outbox/policy.py says it."""
+    words = cancel_words(reason)
+    return policy.cancel_text(reason) if words is None else t("cancel.shown", reason=words, code=reason)
