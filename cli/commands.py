@@ -49,6 +49,9 @@ TOPICS: tuple[Topic, ...] = (screens, roster, sending, deliveries, credentials, 
                              emulator, webhook)
 SCREEN_MODES = screens.SCREEN_MODES
 COMMANDS: dict[str, Verb] = {name: verb for topic in TOPICS for name, verb in topic.COMMANDS.items()}
+# Verbs that touch only the roster and the keyring: they never meet a message kind, so they do not
+# pay for loading the kinds (and with them the channels' HTTP clients) at start-up.
+ROSTER_ONLY = frozenset(roster.COMMANDS) | frozenset(credentials.COMMANDS)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -120,6 +123,8 @@ def _run_with_database(args: argparse.Namespace, paths: DataPaths) -> int:
     from core.store.bootstrap import open_database  # SQLAlchemy: only for the verbs that need it
 
     db = open_database(paths)
+    if args.command not in ROSTER_ONLY:
+        import core.sending.kinds  # noqa: F401 - registers the message kinds every verb on the outbox may meet
     try:
         _settle_language(db, getattr(args, "lang", None))
         if args.command not in sending.END_START_UP_THEMSELVES:
@@ -130,7 +135,6 @@ def _run_with_database(args: argparse.Namespace, paths: DataPaths) -> int:
 
 
 def _open_data_folder(args: argparse.Namespace, paths: DataPaths | None) -> tuple[DataPaths, Path]:
-    import core.sending.kinds  # noqa: F401 - registers the message kinds every verb on the outbox may meet
     from core.store.data_folder import open_data_folder
 
     # The sender that runs until stopped tells its progress on the terminal; every other verb, `sender

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from core import alerts
 from core.outbox import retention
 from core.planning import fallback, mailed_publication, planner
+from core.sending import kinds as built_in  # noqa: F401 - registers the built-in kinds, which planning asks
 from core.store import events
 from core.store.db import Database
 from core.store.models import utcnow
