@@ -52,6 +52,13 @@ def reach(teacher: Teacher) -> Reach:
     )
 
 
+def reach_of(session: Session, teacher_id: int) -> Reach:
+    """`reach` of the teacher with this id, who must exist."""
+    teacher = session.get(Teacher, teacher_id)
+    assert teacher is not None, teacher_id
+    return reach(teacher)
+
+
 def line(teacher: Teacher) -> TeacherContact:
     """The teacher's LINE contact, to change it as LINE's answers would."""
     return contacts.contact(teacher, Channel.LINE)

@@ -428,7 +428,7 @@ def test_makefile_has_the_dist_target() -> None:
     assert re.search(r"^\$\(STAMP_DIST\):", makefile, flags=re.M)
 
 
-def test_release_check_fills_the_first_schema_the_way_the_cli_lists_it(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_release_check_fills_the_first_schema_the_way_the_cli_lists_it(tmp_path: Path, capsys) -> None:
     """The data-safety check's rows, written at 0001 and listed at head by `shifts --json`, as CI compares them."""
     import release_check
 

@@ -19,13 +19,13 @@ from core.store.models import Shift, ShiftStatus, Teacher
 from tests import factories as f
 from tests.linefixtures import emulator, line_ready  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.common.month_picker import month_title
+from ui.common.month_picker import default_month, month_title
 from ui.shell.context import AppContext
 from ui.shifts.copy_dialog import CopyDaysDialog
 from ui.shifts.csv_files import CsvProblemsDialog
 from ui.shifts.grid import DAY_KIND_ROLE, TODAY_ROLE
 from ui.shifts.shift_dialog import ShiftDialog
-from ui.shifts.view import ShiftsView, default_month
+from ui.shifts.view import ShiftsView
 from ui.teachers.line import explain
 
 D = dt.date
@@ -52,12 +52,12 @@ def data(db: Database, now: dt.datetime) -> dict[str, int]:
     return ids
 
 
-def idle(qtbot, ctx: AppContext, view: ShiftsView) -> None:  # type: ignore[no-untyped-def]
+def idle(qtbot, ctx: AppContext, view: ShiftsView) -> None:
     settle(qtbot, ctx)
     qtbot.waitUntil(lambda: ctx.tasks.pending == 0 and not view.busy, timeout=5000)
 
 
-def open_view(qtbot, ctx: AppContext, now: dt.datetime) -> ShiftsView:  # type: ignore[no-untyped-def]
+def open_view(qtbot, ctx: AppContext, now: dt.datetime) -> ShiftsView:
     ctx.clock = lambda: now
     view = ShiftsView(ctx)
     qtbot.addWidget(view)
@@ -98,7 +98,7 @@ def count_shifts(db: Database) -> int:
 def answer_yes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     asked: list[str] = []
 
-    def question(parent, title, text, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def question(parent, title, text, *args, **kwargs):
         asked.append(text)
         return YES
 
@@ -298,7 +298,7 @@ def test_undo_and_redo_of_add_and_edit(qtbot, ctx: AppContext, data: dict[str, i
     idle(qtbot, ctx, view)
     assert [s.end_time for s in shifts_on(ctx.db, data["sato"], day)] == [dt.time(13)]
 
-    def step(action) -> list[dt.time]:  # type: ignore[no-untyped-def]
+    def step(action) -> list[dt.time]:
         assert action.isEnabled()
         action.trigger()
         idle(qtbot, ctx, view)
@@ -338,7 +338,7 @@ def test_a_redo_core_refuses_is_shown_and_dropped_from_the_stack(qtbot, ctx: App
 # ----- teachers ---------------------------------------------------------------------------------
 
 
-def open_teachers(qtbot, ctx: AppContext, view: ShiftsView):  # type: ignore[no-untyped-def]
+def open_teachers(qtbot, ctx: AppContext, view: ShiftsView):
     view.teachers_action.trigger()
     dialog = view.teachers_dialog
     assert dialog is not None
@@ -378,7 +378,7 @@ def test_teachers_add_edit_and_erase(qtbot, ctx: AppContext, data: dict[str, int
     editor.accept()
     idle(qtbot, ctx, view)
     with ctx.db.read() as s:
-        assert f.reach(s.get(Teacher, added.id)).email == "t.takahashi@example.com"  # type: ignore[union-attr]
+        assert f.reach_of(s, added.id).email == "t.takahashi@example.com"
 
     dialog.select(data["sato"])
     dialog.erase_selected()
