@@ -30,7 +30,7 @@ from core.store.models import Classroom, Teacher
 from core.store.paths import DataPaths
 from tests import factories as f
 from tests.linefixtures import user_id
-from tests.ui_fixtures import ctx, settle  # noqa: F401
+from tests.ui_fixtures import ctx, running_app, settle  # noqa: F401
 from ui.connect_line.pages import AddressPage, CredentialsPage, NextStepsPage, WebhookPage
 from ui.connect_line.people import GroupPage, TeachersPage
 from ui.connect_line.wizard import ConnectLineDialog
@@ -185,9 +185,7 @@ def test_the_welcome_offers_to_connect_line(qtbot, ctx: AppContext, line: LineEm
     from ui.shell import app as app_module
     from ui.shell.main_window import MainWindow
 
-    app = QApplication.instance()
-    assert isinstance(app, QApplication)
-    shell = app_module.Shell(app, ctx, QIcon(), tray_available=False)
+    shell = app_module.Shell(running_app(), ctx, QIcon(), tray_available=False)
     window = shell.open_window()
     assert isinstance(window, MainWindow)
     qtbot.addWidget(window)
