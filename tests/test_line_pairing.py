@@ -106,7 +106,8 @@ def test_a_join_proposes_the_group_with_its_name_member_count_and_icon(
     with db.write() as s:
         accept_group(s, room_id, GROUP, clock.now)
     with db.read() as s:
-        assert s.get(Classroom, room_id).line_group_id == GROUP  # type: ignore[union-attr]
+        room = s.get(Classroom, room_id)
+        assert room is not None and room.line_group_id == GROUP
         assert keys.LINE_GROUP_MEMBERS.of(room_id).read(s) == 3  # the quota forecast counts them
         assert proposed_groups(s) == []  # the classroom has it now
 

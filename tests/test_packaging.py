@@ -264,7 +264,9 @@ def test_iss_start_at_login_task_writes_the_run_value_in_tray_mode() -> None:
     assert 'ValueData: """{app}\\Shiftcast.exe"" tray"' in entry
     assert "uninsdeletevalue" in entry
     # Inno's doubled quotes give exactly what core/app/autostart.py writes.
-    data = re.search(r'ValueData: "((?:[^"]|"")*)"', entry).group(1).replace('""', '"')  # type: ignore[union-attr]
+    value = re.search(r'ValueData: "((?:[^"]|"")*)"', entry)
+    assert value is not None
+    data = value.group(1).replace('""', '"')
     assert data == autostart.windows_run_value([r"{app}\Shiftcast.exe", "tray"])
 
 

@@ -85,6 +85,12 @@ def shift_row(db: Database, shift_id: int) -> Shift | None:
         return s.get(Shift, shift_id)
 
 
+def shift_status(db: Database, shift_id: int) -> ShiftStatus:
+    row = shift_row(db, shift_id)
+    assert row is not None, shift_id
+    return row.status
+
+
 def shifts_on(db: Database, teacher_id: int, day: dt.date) -> list[Shift]:
     with db.read() as s:
         return list(s.scalars(select(Shift).where(Shift.teacher_id == teacher_id, Shift.local_date == day)))
@@ -264,15 +270,15 @@ def test_confirm_month_confirms_every_draft_and_its_undo_is_refused(qtbot, ctx: 
     idle(qtbot, ctx, view)
     assert len(asked) == 1 and "Confirm 2 draft shift(s)" in asked[0]
     for key in ("draft", "late"):
-        assert shift_row(ctx.db, data[key]).status == ShiftStatus.CONFIRMED  # type: ignore[union-attr]
-    assert shift_row(ctx.db, data["january"]).status == ShiftStatus.DRAFT  # type: ignore[union-attr]
-    assert shift_row(ctx.db, data["ekimae_shift"]).status == ShiftStatus.DRAFT  # type: ignore[union-attr]
+        assert shift_status(ctx.db, data[key]) == ShiftStatus.CONFIRMED
+    assert shift_status(ctx.db, data["january"]) == ShiftStatus.DRAFT
+    assert shift_status(ctx.db, data["ekimae_shift"]) == ShiftStatus.DRAFT
     assert view.runner.stack.count() == 1
 
     view.undo_action.trigger()
     idle(qtbot, ctx, view)
     assert len(warnings) == 1 and "back to draft" in warnings[0]
-    assert shift_row(ctx.db, data["draft"]).status == ShiftStatus.CONFIRMED  # type: ignore[union-attr]
+    assert shift_status(ctx.db, data["draft"]) == ShiftStatus.CONFIRMED
     assert view.runner.stack.count() == 0 and not view.undo_action.isEnabled()
 
 
@@ -387,7 +393,7 @@ def test_teachers_add_edit_and_erase(qtbot, ctx: AppContext, data: dict[str, int
     with ctx.db.read() as s:
         erased = s.get(Teacher, data["sato"])
         assert erased is not None and erased.name is None and erased.erased_at is not None
-    assert shift_row(ctx.db, data["draft"]).status == ShiftStatus.CANCELED  # type: ignore[union-attr]
+    assert shift_status(ctx.db, data["draft"]) == ShiftStatus.CANCELED
     assert "佐藤" not in [dialog.table.item(r, 0).text() for r in range(dialog.table.rowCount())]
 
 

@@ -221,7 +221,8 @@ def test_unfollow_marks_the_teacher_unreachable_and_cancels_queued_line_reminder
         # Reachable again, but consent comes back only by pairing again or the manager's tick.
         assert (f.reach(teacher).line_opt_in, f.reach(teacher).line_opt_in_at) == (False, None)
         # What was canceled stays canceled.
-        assert s.get(Delivery, delivery_id).status == DeliveryStatus.CANCELED  # type: ignore[union-attr]
+        delivery = s.get(Delivery, delivery_id)
+        assert delivery is not None and delivery.status == DeliveryStatus.CANCELED
 
 
 def test_a_redelivered_event_is_handled_once(line: LineEmulator, receiver: WebhookReceiver, db: Database,
@@ -272,7 +273,8 @@ def test_events_of_strangers_and_groups_are_recorded_and_change_no_teacher(
     assert json.loads(rows[3].raw_json)["message"]["text"] == "こんにちは"
     with db.read() as s:
         assert f.reach_of(s, teacher_id).line_unreachable_at is None
-        assert s.get(Delivery, delivery_id).status == DeliveryStatus.PENDING  # type: ignore[union-attr]
+        delivery = s.get(Delivery, delivery_id)
+        assert delivery is not None and delivery.status == DeliveryStatus.PENDING
 
 
 # ----- the handlers' dispatcher -----
