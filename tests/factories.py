@@ -7,10 +7,11 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from sqlalchemy import Table
 from sqlalchemy.orm import Session
 
 from core.roster import channel_choice, contacts, rules
-from core.store.models import Channel, Classroom, Shift, ShiftStatus, Teacher, TeacherContact
+from core.store.models import Base, Channel, Classroom, Shift, ShiftStatus, Teacher, TeacherContact
 from core.store.paths import DataPaths, data_paths
 
 
@@ -51,6 +52,13 @@ def reach(teacher: Teacher) -> Reach:
     )
 
 
+def reach_of(session: Session, teacher_id: int) -> Reach:
+    """`reach` of the teacher with this id, who must exist."""
+    teacher = session.get(Teacher, teacher_id)
+    assert teacher is not None, teacher_id
+    return reach(teacher)
+
+
 def line(teacher: Teacher) -> TeacherContact:
     """The teacher's LINE contact, to change it as LINE's answers would."""
     return contacts.contact(teacher, Channel.LINE)
@@ -86,6 +94,12 @@ def shift(
         ),
         now=now,
     )
+
+
+def table(model: type[Base]) -> Table:
+    """A model's table, typed as the Table it is (`__table__` is declared as any FromClause), for the
+    Core statements a test writes past the ORM."""
+    return Base.metadata.tables[model.__tablename__]
 
 
 def home_paths() -> DataPaths:

@@ -25,9 +25,9 @@ from core.store.db import Database
 from core.store.models import Channel, Delivery
 from core.store.paths import DataPaths
 from core.store.settings import HoldSetting
-from core.texts import t
+from core.texts import Text, t
 
-HOLD = HoldSetting("fake.hold", "the fake channel's hold")
+HOLD = HoldSetting("fake.hold", t("text.plain", text="the fake channel's hold"))
 ANSWERS = {"ok": 200, "busy": 503, "wrong": 400}
 
 
@@ -68,7 +68,7 @@ class FakeDriver:
         self.cancel_reasons: CancelReasons | None = None
         self.batch = batch
         self.hold_key: HoldSetting | None = HOLD
-        self.hold_title = "The fake server refused us"
+        self.hold_title = _said("The fake server refused us")
         self.retry_keys = retry_keys
         self.fingerprint = "key-1"  # what the credentials in the "keyring" are now
         self.refused: set[str] = set()  # credentials its server refuses
@@ -84,19 +84,24 @@ class FakeDriver:
 
     def classify(self, result: SendResult) -> Verdict:
         if result.transport_error is not None:
-            return Verdict(Outcome.RETRY, ErrorCode.CONNECTION, result.message)
+            return Verdict(Outcome.RETRY, ErrorCode.CONNECTION, _said(str(result.message or "no answer")))
         status = result.http_status or 0
         if status == 200:
             return Verdict(Outcome.SENT)
         if status == 401:
-            return Verdict(Outcome.HOLD, ErrorCode.AUTH_FAILED, "the fake refused our key")
+            return Verdict(Outcome.HOLD, ErrorCode.AUTH_FAILED, _said("the fake refused our key"))
         if status >= 500:
-            return Verdict(Outcome.RETRY, ErrorCode.SERVER_ERROR, "the fake is busy")
-        return Verdict(Outcome.FAILED, ErrorCode.CLIENT_ERROR, "the fake does not know this recipient")
+            return Verdict(Outcome.RETRY, ErrorCode.SERVER_ERROR, _said("the fake is busy"))
+        return Verdict(Outcome.FAILED, ErrorCode.CLIENT_ERROR, _said("the fake does not know this recipient"))
 
     @property
     def sent_to(self) -> list[str]:
         return [to for connection in self.connections for to in connection.sent_to]
+
+
+def _said(words: str) -> Text:
+    """The fake server's own words, carried as a catalog message that shows them as they are."""
+    return t("text.plain", text=words)
 
 
 def build(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:

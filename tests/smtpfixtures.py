@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email import message_from_bytes
 from email import policy as email_policy
-from email.message import EmailMessage
+from email.message import EmailMessage, MIMEPart
 from pathlib import Path
 from typing import Any
 
@@ -123,6 +123,13 @@ class SmtpServer:
     def config(self, *, timeout: float = 5.0) -> email_channel.SmtpConfig:
         return email_channel.SmtpConfig(self.host, self.port, self.security, SMTP_USER, FROM, None,
                                         str(self.ca_file), timeout)
+
+
+def body(message: MIMEPart, subtype: str) -> str:
+    """The message's text/<subtype> body, decoded; a message without one fails the test here."""
+    part = message.get_body((subtype,))
+    assert part is not None, f"no text/{subtype} part"
+    return str(part.get_content())
 
 
 def _free_port() -> int:

@@ -98,6 +98,7 @@ def test_a_refused_webhook_fails_its_notification_without_retrying(db: Database,
 def make_reminders_for_later(db: Database, clock: FakeClock) -> list[int]:
     with db.write() as s:
         room = s.scalar(select(Classroom))
+        assert room is not None
         teacher = f.teacher(s, "後から", 900)
         shift = f.shift(s, room, teacher, dt.date(2026, 12, 20), now=clock.now, status=ShiftStatus.CONFIRMED)
         delivery_id, _ = queue.enqueue(

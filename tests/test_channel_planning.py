@@ -7,6 +7,7 @@ import datetime as dt
 
 import pytest
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from core.errors import ValidationError
 from core.planning import fallback, mailed_publication
@@ -26,10 +27,23 @@ from tests import factories as f
 DAY = dt.date(2026, 12, 10)
 
 
-def _teacher(s, name: str, n: int, choice: channel_choice.Choice, **kwargs: object):  # type: ignore[no-untyped-def]
+def _teacher(s, name: str, n: int, choice: channel_choice.Choice, **kwargs: object):
     kwargs.setdefault("email", f"t{n}@example.com")
     kwargs.setdefault("email_opt_in", True)
     return f.teacher(s, name, n, channel=choice, **kwargs)
+
+
+def _delivery(s: Session, delivery_id: int | None) -> Delivery:
+    assert delivery_id is not None
+    delivery = s.get(Delivery, delivery_id)
+    assert delivery is not None, delivery_id
+    return delivery
+
+
+def _teacher_id(delivery: Delivery) -> int:
+    """Every delivery here is for a teacher."""
+    assert delivery.teacher_id is not None, delivery.id
+    return delivery.teacher_id
 
 
 def _rows(db: Database) -> list[Delivery]:
@@ -141,11 +155,11 @@ def test_publication_email_goes_to_each_teacher_of_the_month_once(db: Database, 
         assert mailed_publication.fan_out(s, publication, now=now) == []
         assert plan(s, now=now).publication_emails == []
         rows = s.scalars(select(Delivery).where(Delivery.id.in_(first))).all()
-        assert sorted(d.teacher_id for d in rows) == [by_mail.id, both.id, fallback_gone.id]
+        assert sorted(_teacher_id(d) for d in rows) == [by_mail.id, both.id, fallback_gone.id]
         assert {d.kind for d in rows} == {DeliveryKind.SHIFT_PUBLICATION}
         # The group message failed for good: the fallback teachers who could read LINE get a copy too.
         more = mailed_publication.fan_out(s, publication, now=now, line_failed=True)
-        assert [s.get(Delivery, i).teacher_id for i in more] == [fallback_ok.id]
+        assert [_delivery(s, i).teacher_id for i in more] == [fallback_ok.id]
 
 
 def test_the_minute_sweep_falls_back_for_failures_nobody_followed_up(db: Database, now: dt.datetime) -> None:
@@ -174,9 +188,9 @@ def test_the_minute_sweep_falls_back_for_failures_nobody_followed_up(db: Databas
                               last_error_at_recipient=at_recipient)
         created = fallback.sweep(s, now=now)
         assert fallback.sweep(s, now=now) == []
-        email, other = sorted((s.get(Delivery, i) for i in created), key=lambda d: d.teacher_id)
+        email, other = sorted((_delivery(s, i) for i in created), key=_teacher_id)
         assert (email.teacher_id, email.channel, email.recipient) == (gone.id, Channel.EMAIL, "t1@example.com")
-        assert s.get(Delivery, email.linked_delivery_id).teacher_id == gone.id
+        assert _delivery(s, email.linked_delivery_id).teacher_id == gone.id
         assert (other.teacher_id, other.channel, other.recipient) == (wrong_id.id, Channel.EMAIL, "t4@example.com")
 
 
@@ -204,4 +218,4 @@ def test_after_a_line_failure(db: Database, now: dt.datetime, code: str, at_reci
         assert (f.reach(teacher).line_unreachable_at is not None) == unreachable
         assert bool(created) == emailed
         if created:
-            assert s.get(Delivery, created[0]).linked_delivery_id == line_id
+            assert _delivery(s, created[0]).linked_delivery_id == line_id

@@ -149,9 +149,11 @@ def test_copies_that_planned_apart_send_each_reminder_once(db: Database, paths: 
             for teacher in later:
                 f.shift(s, room, teacher, day, start, end, now=now, status=ShiftStatus.CONFIRMED)
             for teacher in [first, *later]:
-                assert f.reach(teacher).line_user_id is not None
-                emu.add_user(f.reach(teacher).line_user_id, teacher.name)
+                user_id, name = f.reach(teacher).line_user_id, teacher.name
+                assert user_id is not None and name is not None
+                emu.add_user(user_id, name)
             first_id = f.reach(first).line_user_id
+            assert first_id is not None
         db.dispose()
         copy = tmp_path / "copied-home"
         shutil.copytree(paths.home, copy, symlinks=True)  # before either plans
@@ -208,11 +210,12 @@ def test_copies_that_each_made_a_shift_under_one_id_send_both(db: Database, path
             teachers = [f.teacher(s, f"講師{n:05d}", n) for n in range(TEACHERS)]
             for teacher in teachers:
                 f.shift(s, room, teacher, day, start, end, now=now, status=ShiftStatus.CONFIRMED)
-                assert f.reach(teacher).line_user_id is not None
-                emu.add_user(f.reach(teacher).line_user_id, teacher.name)
+                user_id, name = f.reach(teacher).line_user_id, teacher.name
+                assert user_id is not None and name is not None
+                emu.add_user(user_id, name)
             assert len(planner.plan(s, now=now).created) == TEACHERS
             name, line_id = teachers[0].name, f.reach(teachers[0]).line_user_id
-            assert name is not None
+            assert name is not None and line_id is not None
         db.dispose()
         copy = tmp_path / "copied-home"
         shutil.copytree(paths.home, copy, symlinks=True)  # file by file, like `cp -a`
@@ -262,9 +265,10 @@ def test_every_kind_sent_on_line_names_its_subjects_uid(db: Database, paths: Dat
         with db.write() as s:
             room = f.classroom(s, "本校", timezone=zone, quiet_hours=None, line_group_id=GROUP)
             teacher = f.teacher(s, "講師00001", 1)
-            assert f.reach(teacher).line_user_id is not None
-            emu.add_user(f.reach(teacher).line_user_id, teacher.name)
-            emu.add_group(GROUP, "本校 講師", [f.reach(teacher).line_user_id])
+            user_id, name = f.reach(teacher).line_user_id, teacher.name
+            assert user_id is not None and name is not None
+            emu.add_user(user_id, name)
+            emu.add_group(GROUP, "本校 講師", [user_id])
             day, start = _wall(now + dt.timedelta(minutes=60), zone)
             _, end = _wall(now + dt.timedelta(minutes=120), zone)
             shift = f.shift(s, room, teacher, day, start, end, now=now, status=ShiftStatus.CONFIRMED)
@@ -282,11 +286,14 @@ def test_every_kind_sent_on_line_names_its_subjects_uid(db: Database, paths: Dat
     with db.read() as s:
         database = identity.database_identity(s)
         sent = {d.retry_key: d for d in s.scalars(select(Delivery).where(Delivery.status == DeliveryStatus.SENT))}
-        uids = {("shift", shift_id): s.get(Shift, shift_id).uid} | {
+        shift_row = s.get(Shift, shift_id)
+        assert shift_row is not None
+        uids = {("shift", shift_id): shift_row.uid} | {
             ("publication", p.id): p.uid for p in s.scalars(select(Publication))}
     kinds = set()
     for message in received:
         delivery = sent[message.retry_key]
+        assert delivery.subject_type is not None and delivery.subject_id is not None
         subject = (delivery.subject_type, delivery.subject_id)
         assert message.retry_key == identity.retry_key(database, delivery.dedup_key, uids[subject], message.recipient,
                                                        delivery.retry_key_generation), delivery.kind
@@ -366,7 +373,7 @@ def test_a_copy_sent_from_another_computer_raises_an_alert(db: Database, paths: 
             opened, _ = alerts.evaluate(s, now=clock.now, running_since=None)
             assert [(a.kind, "office-pc" in str(alerts.title_of(a))) for a in opened] == [(AlertKind.OTHER_COMPUTER, True)]
             # Its copy of the reminder goes out again there (as if it had not been sent before the copy).
-            s.execute(Delivery.__table__.update().values(status=DeliveryStatus.QUEUED.value, retry_key=None,
+            s.execute(f.table(Delivery).update().values(status=DeliveryStatus.QUEUED.value, retry_key=None,
                                                           retry_key_issued_at=None, next_attempt_at=clock.now))
         # A sender there notices too, on its first send, and the incident stays one.
         clock.advance(minutes=5)

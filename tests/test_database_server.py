@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -158,7 +159,7 @@ def test_copy_up_moves_every_row_keeps_the_identity_and_resets_sequences(
         with local.read() as a, server.read() as b:
             assert a.execute(select(DatabaseIdentity.identity)).scalar_one() == \
                 b.execute(select(DatabaseIdentity.identity)).scalar_one()
-            names = sorted(b.execute(select(Teacher.name)).scalars())
+            names = sorted(b.execute(select(Teacher.name)).scalars(), key=str)
         assert names == sorted(f"講師{n}" for n in range(1, 6))
         with server.write() as s:  # the sequence moved past the copied ids: a new row does not collide
             new = factories.teacher(s, name="新人", n=99)
@@ -189,7 +190,7 @@ def test_copy_up_is_all_or_nothing_when_a_table_fails_midway(
     server = Database(pg_url)
     real = copying.tables
 
-    def then_a_broken_table():  # type: ignore[no-untyped-def]
+    def then_a_broken_table():
         found = real()
         # Delivery rows copied twice: the primary key refuses the second, after other tables went in.
         return [*found, next(t for t in found if t.name == "deliveries")]
@@ -259,7 +260,7 @@ def test_a_failing_pg_dump_stops_the_upgrade(pg_empty_url: str, tmp_path: Path) 
 
 
 @pytest.fixture
-def own_server() -> PgServer:
+def own_server() -> Iterator[PgServer]:
     """A cluster of this test's own, to stop and start again without disturbing the session's."""
     from tests import pgserver
 
@@ -269,7 +270,7 @@ def own_server() -> PgServer:
             pytest.fail(reason)
         pytest.skip(reason)
     server = PgServer().start()
-    yield server  # type: ignore[misc]
+    yield server
     server.stop()
 
 

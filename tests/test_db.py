@@ -15,7 +15,7 @@ def test_sqlite_pragmas(db: Database) -> None:
         assert session.execute(text("PRAGMA journal_mode")).scalar() == "wal"
         assert session.execute(text("PRAGMA foreign_keys")).scalar() == 1
         assert session.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL
-        assert session.execute(text("PRAGMA busy_timeout")).scalar() >= 1000
+        assert session.execute(text("PRAGMA busy_timeout")).scalar_one() >= 1000
 
 
 def test_write_transaction_takes_the_write_lock_at_begin(paths, db: Database) -> None:
@@ -74,7 +74,7 @@ def test_sqlite_has_returning() -> None:
 
 # ----- BulkStatement: one compiled statement, run as executemany straight through the driver -----
 
-def _bulk_table():  # type: ignore[no-untyped-def]
+def _bulk_table():
     from sqlalchemy import JSON, Boolean, Column, Integer, MetaData, String, Table
 
     from core.store.models import UTCDateTime
@@ -83,14 +83,14 @@ def _bulk_table():  # type: ignore[no-untyped-def]
                  Column("at", UTCDateTime()), Column("flag", Boolean), Column("extra", JSON), Column("note", String))
 
 
-def _bulk_db(tmp_path):  # type: ignore[no-untyped-def]
+def _bulk_db(tmp_path):
     table = _bulk_table()
     database = Database(f"sqlite:///{tmp_path / 'bulk.db'}")
     table.metadata.create_all(database.engine)
     return database, table
 
 
-def _rows(when):  # type: ignore[no-untyped-def]
+def _rows(when):
     import datetime as dt
 
     return [{"id": n, "status": "queued" if n % 3 else "processing", "at": None if n == 4 else when + dt.timedelta(seconds=n % 2),

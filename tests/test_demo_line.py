@@ -60,7 +60,8 @@ def _with_button(demo: demo_data.DemoEnvironment) -> list[Any]:
 
 def _acknowledged(db: Database) -> dict[int, dt.datetime]:
     with db.read() as s:
-        return {d.id: d.acknowledged_at for d in s.scalars(select(Delivery).where(Delivery.acknowledged_at.is_not(None)))}
+        return {d.id: d.acknowledged_at for d in s.scalars(select(Delivery).where(Delivery.acknowledged_at.is_not(None)))
+                if d.acknowledged_at is not None}
 
 
 def test_the_demo_keeps_its_button_key_out_of_the_managers_keyring(db: Database, now: dt.datetime, tmp_path: Any,
@@ -161,6 +162,7 @@ def test_the_grid_marks_a_tapped_shift_without_reading_the_month_again(
         key = ack_key.held_key(s)
         assert key
         delivery_id = ack.read_postback(key, postback_actions(first.message)[0]["data"])
+        assert delivery_id is not None
         delivery = s.get(Delivery, delivery_id)
         assert delivery is not None and delivery.subject_id is not None
         shift = s.get(Shift, delivery.subject_id)

@@ -9,8 +9,8 @@ import pytest
 
 from core.channels import email as email_channel
 from core.channels import registry
-from core.channels.email import Envelope, Mailer
-from core.channels.email_draft import MailDraft, envelope
+from core.channels.email import Mailer
+from core.channels.email_draft import Envelope, MailDraft, envelope
 from core.errors import ValidationError
 from core.outbox import policy
 from core.outbox.policy import Outcome
@@ -94,7 +94,7 @@ def test_a_server_certificate_from_an_unknown_ca_is_refused(starttls_server: Smt
     config = starttls_server.config()
     system_ca_only = email_channel.SmtpConfig(config.host, config.port, config.security, config.user, FROM)
     [result] = _send(Mailer(system_ca_only, "correct horse battery staple"), [_mail("a@example.com")])
-    assert registry.classify(result).outcome is Outcome.RETRY and "certificate" in (result.message or "").lower()
+    assert registry.classify(result).outcome is Outcome.RETRY and "certificate" in str(result.message or "").lower()
     assert starttls_server.recorder.logins == 0  # the password never left
 
 

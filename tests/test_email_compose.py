@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from email import message_from_bytes
 from email import policy as email_policy
 
 from core.channels.email_draft import MailDraft, Part, message_id, render
 from core.messages import email_text, texts
+from tests.smtpfixtures import body
 
 FACTS = texts.ShiftFacts("本校", dt.date(2026, 12, 3), dt.time(16), dt.time(21), False, "鍵当番")
 
@@ -67,7 +69,7 @@ def test_mime_structure_with_inline_image_and_pdf() -> None:
     assert msg["Subject"] == "【シフト表】本校 2026年12月" and msg["Message-ID"] == "<m1@school.example.com>"
     assert msg["To"] == "佐藤 花子 <hanako@example.com>" and msg["Auto-Submitted"] == "auto-generated"
     assert msg.get_content_type() == "multipart/mixed"
-    assert msg.get_body(("plain",)).get_content().replace("\r\n", "\n") == "本文\n"  # canonical CRLF on the wire
+    assert body(msg, "plain").replace("\r\n", "\n") == "本文\n"  # canonical CRLF on the wire
     image = next(p for p in msg.walk() if p.get_content_type() == "image/png")
     assert image["Content-ID"] == "<roster@shiftcast>" and image.get_content() == b"\x89PNG fake"
     [pdf] = list(msg.iter_attachments())
@@ -80,8 +82,11 @@ def test_shared_parts_are_encoded_once_and_arrive_intact() -> None:
     image, pdf = os.urandom(300_000), os.urandom(500_000)
     loads: list[str] = []
 
-    def loader(name: str, data: bytes):  # type: ignore[no-untyped-def]
-        return lambda: loads.append(name) or data
+    def loader(name: str, data: bytes) -> Callable[[], bytes]:
+        def load() -> bytes:
+            loads.append(name)
+            return data
+        return load
 
     def draft(n: int) -> MailDraft:
         return MailDraft(to=f"t{n}@example.com", from_address="s@example.com", subject="s", text="t\n",

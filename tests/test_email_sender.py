@@ -32,12 +32,14 @@ from core.store.models import (
     ShiftStatus,
 )
 from core.store.paths import DataPaths
+from core.texts import Text
 from tests import factories as f
 from tests.linefixtures import FakeClock
 from tests.smtpfixtures import (  # noqa: F401
     FROM,
     SMTP_PASSWORD,
     SmtpServer,
+    body,
     smtp_ca,
     smtp_server,
     starttls_server,
@@ -76,7 +78,9 @@ def _email_teachers(db: Database, now: dt.datetime, count: int, *, language: str
         plan(s, now=now)
         ids = list(s.scalars(select(Delivery.id).where(Delivery.channel == Channel.EMAIL).order_by(Delivery.id)))
         for delivery_id in ids:
-            s.get(Delivery, delivery_id).next_attempt_at = now  # due now rather than two hours before the shift
+            delivery = s.get(Delivery, delivery_id)
+            assert delivery is not None
+            delivery.next_attempt_at = now  # due now rather than two hours before the shift
     return ids
 
 
@@ -100,9 +104,9 @@ def test_reminder_arrives_with_text_html_and_a_stable_message_id(db: Database, s
     assert received.mail_from == FROM
     assert msg["Subject"] == "【シフトのお知らせ】12月3日(木) 16:00〜21:00（本校）"
     assert msg["Message-ID"] == message_id(d.id, d.dedup_key, FROM)
-    text = msg.get_body(("plain",)).get_content()
+    text = body(msg, "plain")
     assert "講師001 先生" in text and "12月3日(木) 16:00〜21:00" in text and "鍵当番" in text
-    html = msg.get_body(("html",)).get_content()
+    html = body(msg, "html")
     assert "<p>講師001 先生</p>" in html and "16:00〜21:00" in html
     with db.read() as s:
         [attempt] = deliveries.attempts(s, delivery_id)
@@ -115,7 +119,7 @@ def test_english_classroom_gets_english_mail(db: Database, starttls_server: Smtp
     _sender(db, clock).run_until_idle()
     [received] = starttls_server.recorder.received
     assert received.message["Subject"] == "Shift reminder: Thu 3 Dec, 16:00–21:00 (Main)"
-    assert received.message.get_body(("plain",)).get_content().startswith("Dear 講師001,")
+    assert body(received.message, "plain").startswith("Dear 講師001,")
 
 
 def test_4xx_then_success_is_retried_with_backoff(db: Database, starttls_server: SmtpServer, clock: FakeClock) -> None:
@@ -157,7 +161,7 @@ def test_535_holds_email_keeps_rows_queued_and_raises_one_alert(db: Database, st
     starttls_server.configure(db)
     email_channel.set_smtp_password("not the password")
     ids = _email_teachers(db, clock.now, 3)
-    seen: list[tuple[str, str]] = []
+    seen: list[tuple[str, Text | str]] = []
     holds: list[str | None] = []
     sender = _sender(db, clock, SenderEvents(alert=[lambda c, t: seen.append((c, t))], hold_changed=[holds.append]))
     sender.run_until_idle()
@@ -191,6 +195,7 @@ def test_publication_to_200_teachers_is_one_connection_with_image_and_pdf(
             f.shift(s, room, teacher, dt.date(2026, 12, 1 + n % 28), "16:00", "21:00", now=clock.now)
         done = publication.publish(s, room.id, 2026, 12, now=clock.now, store=ImageStore(paths.images))
         pub = s.get(Publication, done.publication_id)
+        assert pub is not None
         # publish() queued the copies in its own transaction; planning again adds none.
         assert mailed_publication.fan_out(s, pub, now=clock.now) == []
     created = done.email_deliveries
@@ -204,7 +209,7 @@ def test_publication_to_200_teachers_is_one_connection_with_image_and_pdf(
     assert sorted(r.rcpt_to[0] for r in recorder.received) == sorted(f"t{n}@example.com" for n in range(1, 201))
     msg = recorder.to("t7@example.com")[0].message
     assert msg["Subject"] == "【シフト表】本校 2026年12月"
-    html = msg.get_body(("html",)).get_content()
+    html = body(msg, "html")
     assert "<p>講師007 先生</p>" in html and 'src="cid:roster@shiftcast"' in html
     image = next(p for p in msg.walk() if p.get_content_type() == "image/png")
     png = ImageStore(paths.images).get(pub.image_sha256, ".png")
@@ -213,6 +218,7 @@ def test_publication_to_200_teachers_is_one_connection_with_image_and_pdf(
     assert pdf.get_content().startswith(b"%PDF") and pdf.get_filename() == "shifts-2026-12-r1.pdf"
     with db.read() as s:
         line = s.get(Delivery, done.delivery_id)
+        assert line is not None
         emails = s.scalars(select(Delivery).where(Delivery.id.in_(created))).all()
     assert line.status == DeliveryStatus.QUEUED and {d.status for d in emails} == {DeliveryStatus.SENT}
     assert {d.kind for d in emails} == {DeliveryKind.SHIFT_PUBLICATION}

@@ -27,7 +27,6 @@ from core.store.models import (
     Delivery,
     DeliveryStatus,
     ShiftStatus,
-    Teacher,
 )
 from tests import factories as f
 from tests.linefixtures import FakeClock, emulator, line_ready, user_id  # noqa: F401
@@ -130,7 +129,7 @@ def test_a_400_about_the_message_does_not_mark_the_teacher_unreachable(
     assert (line.status, line.last_error_code) == (DeliveryStatus.FAILED, "LINE_400")
     assert line.last_error_at_recipient is False
     with db.read() as s:
-        assert f.reach(s.get(Teacher, teacher_id)).line_unreachable_at is None
+        assert f.reach_of(s, teacher_id).line_unreachable_at is None
     assert starttls_server.recorder.received == []
 
 
@@ -151,7 +150,7 @@ def test_a_400_at_the_recipient_marks_the_teacher_unreachable_and_sends_the_emai
     assert (line.status, line.last_error_code, line.last_error_at_recipient) == (DeliveryStatus.FAILED, "LINE_400", True)
     assert (email.channel, email.status, email.linked_delivery_id) == (Channel.EMAIL, DeliveryStatus.SENT, line.id)
     with db.read() as s:
-        assert f.reach(s.get(Teacher, teacher_id)).line_unreachable_at is not None
+        assert f.reach_of(s, teacher_id).line_unreachable_at is not None
     assert len(starttls_server.recorder.received) == 1
 
 
@@ -190,4 +189,4 @@ def test_retries_running_out_on_line_fall_back_without_blaming_the_teacher(
     assert line.dead_lettered_at is not None and email.linked_delivery_id == line.id
     assert email.status == DeliveryStatus.SENT and len(starttls_server.recorder.received) == 1
     with db.read() as s:
-        assert f.reach(s.get(Teacher, teacher_id)).line_unreachable_at is None
+        assert f.reach_of(s, teacher_id).line_unreachable_at is None

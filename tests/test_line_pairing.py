@@ -106,7 +106,8 @@ def test_a_join_proposes_the_group_with_its_name_member_count_and_icon(
     with db.write() as s:
         accept_group(s, room_id, GROUP, clock.now)
     with db.read() as s:
-        assert s.get(Classroom, room_id).line_group_id == GROUP  # type: ignore[union-attr]
+        room = s.get(Classroom, room_id)
+        assert room is not None and room.line_group_id == GROUP
         assert keys.LINE_GROUP_MEMBERS.of(room_id).read(s) == 3  # the quota forecast counts them
         assert proposed_groups(s) == []  # the classroom has it now
 
@@ -268,7 +269,7 @@ def test_an_expired_a_reused_and_a_wrong_code_change_nothing_and_get_a_polite_re
     with db.write() as s:
         [expired] = [c for c in issue_codes(s, clock.now - dt.timedelta(days=7, seconds=1), room_id)
                      if c.teacher_id == late_id]
-        s.execute(PairingCode.__table__.delete().where(PairingCode.teacher_id == on_time_id))
+        s.execute(f.table(PairingCode).delete().where(PairingCode.teacher_id == on_time_id))
         [live] = [c for c in issue_codes(s, clock.now, room_id) if c.teacher_id == on_time_id]
     _friends(line, 21, 22, 23, 24, 25)
     line.send_text(user_id(21), live.code)
@@ -403,7 +404,7 @@ def test_a_stranger_is_ignored_for_an_hour_after_five_wrong_codes_even_across_a_
     assert _replies(line, stranger)[-1] == PAIRED_JA
     with db.write() as s:
         alerts.evaluate(s, now=clock.now, running_since=None)
-        assert f.reach(s.get(Teacher, teacher_id)).line_opt_in  # type: ignore[union-attr]
+        assert f.reach_of(s, teacher_id).line_opt_in
     assert _pairing_alerts(db) == [(AlertKind.PAIRING_LOCKOUT, False)]  # one incident, cleared after the hour
 
 
@@ -440,7 +441,7 @@ def test_wrong_codes_from_many_strangers_pause_pairing_for_everyone_for_an_hour(
     with db.write() as s:
         alerts.evaluate(s, now=clock.now, running_since=None)
         assert pairing_limits.notices(s, clock.now) == []
-        assert f.reach(s.get(Teacher, teacher_id)).line_opt_in  # type: ignore[union-attr]
+        assert f.reach_of(s, teacher_id).line_opt_in
     assert _pairing_alerts(db) == [(AlertKind.PAIRING_LOCKOUT, False), (AlertKind.PAIRING_PAUSED, False)]
 
 
@@ -570,7 +571,7 @@ def test_an_old_join_redelivered_after_a_leave_does_not_bring_the_group_back(
     line.leave(GROUP)
     handled()
     with db.write() as s:  # LINE lost the first copy of the join: it arrives only now, redelivered
-        s.execute(WebhookEvent.__table__.delete().where(WebhookEvent.event_id == joined.event["webhookEventId"]))
+        s.execute(f.table(WebhookEvent).delete().where(WebhookEvent.event_id == joined.event["webhookEventId"]))
     line.redeliver(joined.event["webhookEventId"])
     handled()
     with db.read() as s:

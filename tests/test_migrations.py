@@ -20,6 +20,7 @@ from core.store.bootstrap import open_database
 from core.store.db import Database
 from core.store.models import Base
 from core.store.paths import DataPaths
+from tests.factories import table
 
 FIRST = "0001_roster"
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,7 +128,7 @@ def test_the_claimable_index_is_partial_on_both_backends(db: Database) -> None:
     from core.store.kinds import DeliveryStatus
     from core.store.models import Delivery
 
-    index = next(ix for ix in Delivery.__table__.indexes if ix.name == "ix_deliveries_claimable")
+    index = next(ix for ix in table(Delivery).indexes if ix.name == "ix_deliveries_claimable")
     claimable = {str(status) for status in DeliveryStatus if f"'{status}'" in str(index.dialect_kwargs["sqlite_where"])}
     assert claimable == {"pending", "queued", "processing"}
     query = ("SELECT sql FROM sqlite_master WHERE name = 'ix_deliveries_claimable'" if db.is_sqlite
@@ -176,7 +177,7 @@ def test_0004_records_from_old_rows_whether_the_error_was_at_the_recipient(paths
         migrate.upgrade(db, revision="0004_error_at_recipient")
         assert migrate.current_revision(db) == "0004_error_at_recipient"
         with db.read() as s:
-            found = dict(s.execute(text("SELECT id, last_error_at_recipient FROM deliveries")).all())
+            found: dict[int, int] = dict(s.execute(text("SELECT id, last_error_at_recipient FROM deliveries")).all())
         assert found == {i: int(flag) for i, (_, _, _, flag) in rows.items()}
 
         from alembic import command

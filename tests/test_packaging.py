@@ -264,7 +264,9 @@ def test_iss_start_at_login_task_writes_the_run_value_in_tray_mode() -> None:
     assert 'ValueData: """{app}\\Shiftcast.exe"" tray"' in entry
     assert "uninsdeletevalue" in entry
     # Inno's doubled quotes give exactly what core/app/autostart.py writes.
-    data = re.search(r'ValueData: "((?:[^"]|"")*)"', entry).group(1).replace('""', '"')  # type: ignore[union-attr]
+    value = re.search(r'ValueData: "((?:[^"]|"")*)"', entry)
+    assert value is not None
+    data = value.group(1).replace('""', '"')
     assert data == autostart.windows_run_value([r"{app}\Shiftcast.exe", "tray"])
 
 
@@ -428,7 +430,7 @@ def test_makefile_has_the_dist_target() -> None:
     assert re.search(r"^\$\(STAMP_DIST\):", makefile, flags=re.M)
 
 
-def test_release_check_fills_the_first_schema_the_way_the_cli_lists_it(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_release_check_fills_the_first_schema_the_way_the_cli_lists_it(tmp_path: Path, capsys) -> None:
     """The data-safety check's rows, written at 0001 and listed at head by `shifts --json`, as CI compares them."""
     import release_check
 

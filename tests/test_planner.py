@@ -115,6 +115,7 @@ def test_end_to_end_import_plan_send_correct(db: Database, line_ready: LineEmula
     # The shift moves after its reminder went out: exactly one correction, however often planning runs.
     with db.write() as s:
         sato_shift = s.scalar(select(Delivery.subject_id).where(Delivery.recipient == user_id(1)))
+        assert sato_shift is not None
         rules.edit_shift(s, sato_shift, start_time=dt.time(17), end_time=dt.time(22), now=clk.now)
     for _ in range(3):
         run_at(clk.now + dt.timedelta(minutes=1))
@@ -131,6 +132,7 @@ def test_end_to_end_import_plan_send_correct(db: Database, line_ready: LineEmula
     # The shift goes to 田中 after 鈴木 was told: 鈴木 hears it is no longer theirs, 田中 is reminded.
     with db.write() as s:
         suzuki_shift = s.scalar(select(Delivery.subject_id).where(Delivery.recipient == user_id(2)))
+        assert suzuki_shift is not None
         tanaka = rules.teacher_by_name(s, "田中")
         rules.edit_shift(s, suzuki_shift, teacher_id=tanaka.id, now=clk.now)
     run_at(clk.now + dt.timedelta(minutes=1))

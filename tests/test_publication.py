@@ -31,7 +31,7 @@ GROUP = "C" + "1" * 32
 
 
 @pytest.fixture
-def line_group(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+def line_group(monkeypatch: pytest.MonkeyPatch):
     from core.store import secrets
 
     with LineEmulator(token=TOKEN, allow_loopback_media=True) as emu:
@@ -69,6 +69,7 @@ def test_publish_end_to_end_through_s3_to_the_group(db: Database, paths: DataPat
     with db.read() as s:
         pub = s.get(Publication, done.publication_id)
         delivery = s.get(Delivery, done.delivery_id)
+    assert pub is not None
     assert delivery is not None and delivery.status == DeliveryStatus.SENT
     stored = ImageStore(paths.images)
     preview = httpx.get(hero["url"])
@@ -98,6 +99,7 @@ def test_second_revision_highlights_changes_and_supersedes_the_unsent_first(
     with db.read() as s:
         old = s.get(Delivery, first.delivery_id)
         pub2 = s.get(Publication, second.publication_id)
+    assert old is not None and pub2 is not None
     assert old.status == DeliveryStatus.CANCELED and old.cancel_reason == "SUPERSEDED"
     assert json.loads(pub2.changes_json) == [["佐藤", 3]] and pub2.is_update
     [received] = line_group.inbox(GROUP)
@@ -113,6 +115,7 @@ def test_upload_failure_is_retried_and_nothing_is_sent_meanwhile(
     _send(db, now)
     with db.read() as s:
         d = s.get(Delivery, done.delivery_id)
+    assert d is not None
     assert (d.status, d.last_error_code) == (DeliveryStatus.QUEUED, "UPLOAD_FAILED")
     assert line_group.inbox(GROUP) == [] and line_group.request_log() == []
     with db.write() as s:
@@ -132,6 +135,7 @@ def test_publish_without_hosting_fails_with_a_clear_reason(db: Database, paths: 
                for r in caplog.records if r.name == "core.sending.prepare")  # the log: English and the code
     with db.read() as s:
         d = s.get(Delivery, done.delivery_id)
+    assert d is not None
     assert (d.status, d.last_error_code) == (DeliveryStatus.FAILED, "HOSTING_NOT_CONFIGURED")
     with db.read() as s:  # the month's history says why, in the manager's language
         [revision] = history.revisions(s, ids["room"], 2026, 12)

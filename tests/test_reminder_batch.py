@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -36,7 +36,7 @@ from tests import factories as f
 from tests.linefixtures import FakeClock, emulator, line_ready, make_reminders  # noqa: F401
 
 CONFIG = SenderConfig(concurrency=2, backoff=BackoffPolicy(base=dt.timedelta(minutes=2), jitter=0))
-D, S, T = Delivery.__table__, Shift.__table__, Teacher.__table__
+D, S, T = f.table(Delivery), f.table(Shift), f.table(Teacher)
 
 Change = Callable[[Any, Delivery, dt.datetime], None]
 
@@ -53,6 +53,7 @@ def _teacher(**values: Any) -> Change:
         own = {k: v for k, v in values.items() if k in ("active", "erased_at")}
         unreachable = values.get("line_unreachable_at")
         rest = {k: v for k, v in values.items() if k not in own and k != "line_unreachable_at"}
+        assert d.teacher_id is not None
         if rest:
             rules.update_teacher(session, d.teacher_id, **rest)
         if unreachable is not None:
@@ -171,7 +172,8 @@ def test_the_lean_path_and_the_builders_agree_on_every_reason_not_to_send(
 
 def _assert_same_subject(session: Any, delivery_id: int, now: dt.datetime) -> None:
     """Both paths see the same facts: the Subject from the query row equals the one from the ORM."""
-    [row] = reminder_batch.rows(session, [delivery_id]) or [None]
+    found: Sequence[reminder_batch.Found | None] = reminder_batch.rows(session, [delivery_id]) or [None]
+    [row] = found
     d = session.get(Delivery, delivery_id)
     shift = session.get(Shift, d.subject_id) if d.subject_id is not None else None
     if row is None:  # no shift (or teacher) row: the builders must find a reason in that
@@ -188,8 +190,10 @@ def test_a_ready_reminder_is_the_same_message_on_both_paths(db: Database, line_r
                                                            clock: FakeClock) -> None:
     ids = make_reminders(db, 3, now=clock.now, emulator=line_ready)
     with db.write() as s:  # a note and a shift past midnight: every fact the message shows
-        s.execute(update(S).where(S.c.id == s.get(Delivery, ids[0]).subject_id).values(note="教室の鍵は受付に"))
-        s.execute(update(S).where(S.c.id == s.get(Delivery, ids[1]).subject_id).values(
+        first, second = s.get(Delivery, ids[0]), s.get(Delivery, ids[1])
+        assert first is not None and second is not None
+        s.execute(update(S).where(S.c.id == first.subject_id).values(note="教室の鍵は受付に"))
+        s.execute(update(S).where(S.c.id == second.subject_id).values(
             end_time=dt.time(1, 30), ends_next_day=True))
     with db.write() as s:
         lean = reminder_batch.load(s, ids, clock.now, f.home_paths())

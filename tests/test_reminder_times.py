@@ -83,6 +83,7 @@ def test_late_inside_quiet_hours_waits_for_morning_if_the_shift_allows() -> None
     due = at("2026-12-09", "21:30")
     woke = at("2026-12-10", "01:15")
     decision = late_send_time(now=woke, due=due, shift_start=start, zone_name=TOKYO, quiet=NIGHT)
+    assert decision.send_at is not None
     assert local(decision.send_at) == "2026-12-10 07:00" and decision.reason == "QUIET_HOURS"
     early_shift = at("2026-12-10", "06:00")
     decision = late_send_time(now=woke, due=due, shift_start=early_shift, zone_name=TOKYO, quiet=NIGHT)

@@ -68,11 +68,11 @@ def test_purge_keeps_anything_still_needed(db: Database, now: dt.datetime) -> No
         for status in DeliveryStatus:
             delivery_id, _ = queue.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup=f"old-{status.value}",
                                             due_at=old, now=old)
-            s.execute(Delivery.__table__.update().where(Delivery.id == delivery_id).values(status=status.value))
+            s.execute(f.table(Delivery).update().where(Delivery.id == delivery_id).values(status=status.value))
             s.add(DeliveryAttempt(delivery_id=delivery_id, number=1, started_at=old, outcome="x"))
         queue.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup="recent", due_at=now, now=now)
-        s.execute(Delivery.__table__.update().where(Delivery.dedup_key == "recent").values(status="sent"))
-        s.execute(Delivery.__table__.update().where(Delivery.dedup_key != "recent").values(updated_at=old))
+        s.execute(f.table(Delivery).update().where(Delivery.dedup_key == "recent").values(status="sent"))
+        s.execute(f.table(Delivery).update().where(Delivery.dedup_key != "recent").values(updated_at=old))
     assert retention.purge(db, now=now, days=90) == 2
     with db.read() as s:
         left = sorted(s.scalars(select(Delivery.dedup_key)))

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from core import alerts
 from core.channels.base import Outgoing
 from core.channels.line import encode_multicast, encode_push
-from core.emulator import FaultPlan, LineEmulator
+from core.emulator import FaultPlan, InboxMessage, LineEmulator
 from core.outbox import deliveries
 from core.outbox.policy import BackoffPolicy, shown_error
 from core.roster import rules
@@ -22,6 +22,7 @@ from core.store import secrets, settings
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import AlertKind, Delivery, DeliveryAttempt, DeliveryStatus
+from core.texts import Text
 from tests import factories as f
 from tests.linefixtures import FakeClock, emulator, line_ready, make_reminders  # noqa: F401
 from tests.waiting import PATIENCE_S, wait_until
@@ -65,6 +66,12 @@ def _delivery(db: Database, delivery_id: int) -> Delivery:
         return d
 
 
+def _inbox(emulator: LineEmulator, d: Delivery) -> list[InboxMessage]:
+    """What the delivery's recipient received; the LINE deliveries here always name one."""
+    assert d.recipient is not None
+    return emulator.inbox(d.recipient)
+
+
 def _attempts(db: Database, delivery_id: int) -> list[DeliveryAttempt]:
     with db.read() as s:
         return deliveries.attempts(s, delivery_id)
@@ -76,7 +83,7 @@ def test_sent_on_2xx_with_request_id_and_retry_key(db, line_ready: LineEmulator,
     stats = sender.run_until_idle()
     assert stats.sent == 1
     d = _delivery(db, delivery_id)
-    [received] = line_ready.inbox(d.recipient)
+    [received] = _inbox(line_ready, d)
     assert d.status == DeliveryStatus.SENT and d.sent_at == clock.now and d.line_request_id == received.request_id
     assert received.retry_key == d.retry_key and d.retry_key_issued_at == clock.now
     assert received.message["type"] == "flex"
@@ -98,7 +105,7 @@ def test_a_turn_rolled_back_for_a_deadlock_runs_again_with_the_same_results(db, 
     real_claim = sender._claimer.claim
     calls: list[int] = []
 
-    def deadlocked_on_the_second_turn(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def deadlocked_on_the_second_turn(*args, **kwargs):
         calls.append(1)
         if len(calls) == 2:  # the turn after the first claim: the one recording its result, if it is back
             raise OperationalError("UPDATE deliveries …", {}, DeadlockDetected("deadlock detected"))
@@ -108,7 +115,7 @@ def test_a_turn_rolled_back_for_a_deadlock_runs_again_with_the_same_results(db, 
     stats = sender.run_until_idle()
     assert len(calls) >= 3 and stats.sent == 1
     d = _delivery(db, delivery_id)
-    assert d.status == DeliveryStatus.SENT and len(line_ready.inbox(d.recipient)) == 1
+    assert d.status == DeliveryStatus.SENT and len(_inbox(line_ready, d)) == 1
     assert [a.outcome for a in _attempts(db, delivery_id)] == ["sent"]
 
 
@@ -129,7 +136,7 @@ def test_5xx_retries_with_backoff_reusing_the_key(db, line_ready: LineEmulator, 
     assert d.status == DeliveryStatus.SENT and d.last_error_code is None
     attempts = _attempts(db, delivery_id)
     assert [a.http_status for a in attempts] == [500, 500, 200] and {a.retry_key for a in attempts} == {d.retry_key}
-    assert len(line_ready.inbox(d.recipient)) == 1
+    assert len(_inbox(line_ready, d)) == 1
 
 
 def test_accepted_then_5xx_comes_back_as_409_and_counts_as_sent(db, line_ready: LineEmulator, clock: FakeClock) -> None:
@@ -141,7 +148,7 @@ def test_accepted_then_5xx_comes_back_as_409_and_counts_as_sent(db, line_ready: 
     clock.advance(minutes=2)
     sender.run_until_idle()
     d = _delivery(db, delivery_id)
-    [received] = line_ready.inbox(d.recipient)
+    [received] = _inbox(line_ready, d)
     assert d.status == DeliveryStatus.SENT and d.accepted_request_id == received.request_id
     assert [a.http_status for a in _attempts(db, delivery_id)] == [500, 409]
 
@@ -158,7 +165,7 @@ def test_timeout_after_acceptance_is_not_a_duplicate(db, line_ready: LineEmulato
     clock.advance(minutes=2)
     sender.run_until_idle()
     d = _delivery(db, delivery_id)
-    assert d.status == DeliveryStatus.SENT and len(line_ready.inbox(d.recipient)) == 1
+    assert d.status == DeliveryStatus.SENT and len(_inbox(line_ready, d)) == 1
     assert [a.error_code for a in _attempts(db, delivery_id)] == ["TIMEOUT", None]
 
 
@@ -177,7 +184,7 @@ def test_connection_reset_is_retried(db, line_ready: LineEmulator, clock: FakeCl
 def test_retries_run_out_then_dead_letter_and_alert(db, line_ready: LineEmulator, clock: FakeClock) -> None:
     [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
     line_ready.set_faults(FaultPlan(fail_next=100))
-    alerts: list[tuple[str, str]] = []
+    alerts: list[tuple[str, Text | str]] = []
     sender = _sender(db, clock, events=SenderEvents(alert=[lambda code, text: alerts.append((code, text))]))
     for minutes in (0, 2, 4, 8, 16, 32):
         clock.advance(minutes=minutes)
@@ -186,7 +193,7 @@ def test_retries_run_out_then_dead_letter_and_alert(db, line_ready: LineEmulator
     assert (d.status, d.attempt_count, d.last_error_code) == (DeliveryStatus.FAILED, 6, "LINE_5XX")
     assert d.dead_lettered_at is not None
     assert len(_attempts(db, delivery_id)) == 6 and alerts and alerts[0][0] == "DEAD_LETTER"
-    assert line_ready.inbox(d.recipient) == []
+    assert _inbox(line_ready, d) == []
 
 
 def test_rate_limit_429_retries_without_spending_budget(db, line_ready: LineEmulator, clock: FakeClock) -> None:
@@ -307,7 +314,7 @@ def test_the_text_reaches_line_exactly_as_built(db, line_ready: LineEmulator, cl
         "push", to, ({"type": "text", "text": text},)))
     _sender(db, clock).run_until_idle()
     d = _delivery(db, delivery_id)
-    [received] = line_ready.inbox(d.recipient)
+    [received] = _inbox(line_ready, d)
     assert d.status == DeliveryStatus.SENT and received.message["text"] == text
 
 
@@ -334,7 +341,7 @@ def test_retry_key_older_than_24h_is_never_reused_automatically(db, line_ready: 
     assert outcome.new_retry_key
     sender.run_until_idle()
     d = _delivery(db, delivery_id)
-    assert d.status == DeliveryStatus.SENT and len(line_ready.inbox(d.recipient)) == 1
+    assert d.status == DeliveryStatus.SENT and len(_inbox(line_ready, d)) == 1
 
 
 def test_checks_at_send_time_cancel_with_reasons(db, line_ready: LineEmulator, clock: FakeClock) -> None:

@@ -296,7 +296,7 @@ def test_sigkill_at_random_moments_loses_nothing_and_duplicates_nothing(db: Data
             assert stalled < 120 and rounds < 1000, f"no convergence: {progress}, start-up times {startups}"
         emulator.set_faults(FaultPlan())
         with db.read() as s:
-            attempts = s.scalar(select(func.count()).select_from(DeliveryAttempt))
+            attempts = s.execute(select(func.count()).select_from(DeliveryAttempt)).scalar_one()
             rows = s.execute(select(Delivery.recipient, Delivery.status, Delivery.retry_key)).all()
         statuses = [r.status for r in _pushes(emulator)]
         received: dict[str | None, int] = {}
@@ -331,7 +331,9 @@ def test_kills_with_the_request_in_flight_do_not_spend_the_retry_budget(db: Data
             process = _spawn(paths, emulator)
             output = _Output(process)
             try:
-                arrived = _until(lambda n=kill: len(_pushes(emulator, "timeout_before_accept")) >= n, START_TIMEOUT_S)
+                def in_flight(n: int = kill) -> bool:
+                    return len(_pushes(emulator, "timeout_before_accept")) >= n
+                arrived = _until(in_flight, START_TIMEOUT_S)
                 assert arrived, f"kill {kill}: no request reached the emulator\n{output.stderr[-4000:]}"
             finally:
                 process.send_signal(signal.SIGKILL)

@@ -108,7 +108,9 @@ def test_three_senders_killed_at_random_moments_send_each_message_once(db: Datab
                     # time: a busy machine does less in a second, and a kill after a fixed time would
                     # cut more requests short per delivery finished, until backoff outgrew the run.
                     goal = _unfinished(db) - rng.randint(KILL_AFTER[0], KILL_AFTER[1])
-                    wait_until(lambda goal=goal: done.is_set() or _unfinished(db) <= goal, timeout=STALL_S, pause=0.05)
+                    def reached(goal: int = goal) -> bool:
+                        return done.is_set() or _unfinished(db) <= goal
+                    wait_until(reached, timeout=STALL_S, pause=0.05)
                 finally:
                     process.send_signal(signal.SIGKILL)
                     process.wait(timeout=30)
@@ -145,14 +147,14 @@ def test_three_senders_killed_at_random_moments_send_each_message_once(db: Datab
         _assert_exactly_once(db, emulator, DELIVERIES)
         assert _processing(db) == 0
         with db.read() as s:
-            attempts = s.scalar(select(func.count()).select_from(DeliveryAttempt))
+            attempts = s.execute(select(func.count()).select_from(DeliveryAttempt)).scalar_one()
             owners = s.scalar(select(func.count(func.distinct(DeliveryAttempt.delivery_id))))
         statuses = [r.status for r in emulator.request_log() if r.path.endswith("/push")]
         # The faults really happened: failures, and 409s where a retry met an earlier acceptance.
         assert statuses.count(500) > 50 and statuses.count(409) > 0 and attempts > DELIVERIES
         assert owners == DELIVERIES
         print(f"PostgreSQL crash test: {sum(kills)} kills {kills} in {time.monotonic() - started:.0f} s, "
-              f"push answers:", {code: statuses.count(code) for code in sorted(set(statuses))})
+              f"push answers:", {code: statuses.count(code) for code in sorted(set(statuses), key=str)})
 
 
 def test_sigterm_leaves_nothing_claimed(db: Database, paths: DataPaths) -> None:

@@ -188,7 +188,7 @@ def test_a_hand_edited_value_that_breaks_the_rule_names_its_key(db: Database) ->
 
 
 # What earlier versions wrote (by hand-built text), and what it means now.
-STORED_BEFORE = [
+STORED_BEFORE: list[tuple[Declared[Any], str, Any]] = [
     (keys.SMTP_PORT, "587", 587),
     (keys.SMTP_SECURITY, "starttls", "starttls"),
     (keys.SMTP_TIMEOUT_SECONDS, "5.0", 5.0),
@@ -241,7 +241,7 @@ SETTING_FUNCTIONS = {"get", "put"}
 
 def _settings_aliases(tree: ast.AST) -> set[str]:
     """The names under which a module imported core.store.settings."""
-    names = set()
+    names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module == "core.store":
             names.update(a.asname or a.name for a in node.names if a.name == "settings")

@@ -128,7 +128,7 @@ def test_canceling_a_published_shift_sends_one_cancellation_notice(db: Database,
     line_ready.add_user(user_id(1), "佐藤")
     with db.write() as s:
         # The group message is not what this test is about; only the teacher's own inbox is.
-        s.execute(Delivery.__table__.update().where(Delivery.kind == DeliveryKind.SHIFT_PUBLICATION)
+        s.execute(f.table(Delivery).update().where(Delivery.kind == DeliveryKind.SHIFT_PUBLICATION)
                   .values(status=DeliveryStatus.CANCELED))
         rules.cancel_shift(s, ids["shift"], now=clk.now + MINUTE)
     for _ in range(3):

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtGui import QIcon
@@ -20,7 +21,7 @@ from core.sending.engine import Engine
 from core.store import setting_keys as keys
 from core.store import settings
 from core.store.paths import DataPaths
-from tests.ui_fixtures import ctx, settle  # noqa: F401
+from tests.ui_fixtures import ctx, running_app, settle  # noqa: F401
 from ui.shell.app import Shell, run_gui
 from ui.shell.context import AppContext
 from ui.shell.single_instance import SingleInstance
@@ -37,7 +38,7 @@ class _Quit:
 
 
 def test_without_a_tray_closing_the_window_quits(qtbot, ctx: AppContext, monkeypatch: pytest.MonkeyPatch) -> None:
-    app = QApplication.instance()
+    app = running_app()
     quit_calls = _Quit(app, monkeypatch)
     shell = Shell(app, ctx, QIcon(), tray_available=False)
     window = shell.open_window()
@@ -47,7 +48,7 @@ def test_without_a_tray_closing_the_window_quits(qtbot, ctx: AppContext, monkeyp
 
 
 def test_with_a_tray_closing_hides_and_keeps_sending(qtbot, ctx: AppContext, monkeypatch: pytest.MonkeyPatch) -> None:
-    app = QApplication.instance()
+    app = running_app()
     quit_calls = _Quit(app, monkeypatch)
     ctx.engine = Engine(ctx.db, ctx.paths)  # an engine that would send (not started: no threads needed)
     shell = Shell(app, ctx, QIcon(), tray_available=True)
@@ -196,10 +197,15 @@ def test_choosing_the_demo_at_first_start_hands_over_and_quits(
 
     from ui.shell import app as ui_app
 
-    app = QApplication.instance()
+    app = running_app()
     quit_calls = _Quit(app, monkeypatch)
     started: list[Path] = []
-    monkeypatch.setattr(ui_app, "start_demo_process", lambda home: started.append(home) or True)
+
+    def start_demo_process(home: Path) -> bool:
+        started.append(home)
+        return True
+
+    monkeypatch.setattr(ui_app, "start_demo_process", start_demo_process)
 
     def click_try_the_demo(box: QMessageBox) -> int:
         [demo_button] = [b for b in box.buttons() if b.text() == "Try the demo"]
@@ -224,7 +230,7 @@ def test_if_the_demo_cannot_start_this_app_stays(qtbot, ctx: AppContext, monkeyp
 
     from ui.shell import app as ui_app
 
-    app = QApplication.instance()
+    app = running_app()
     quit_calls = _Quit(app, monkeypatch)
     warnings: list[str] = []
     monkeypatch.setattr(ui_app, "start_demo_process", lambda home: False)
@@ -236,7 +242,7 @@ def test_if_the_demo_cannot_start_this_app_stays(qtbot, ctx: AppContext, monkeyp
     settle(qtbot, ctx)
 
 
-def test_the_window_is_on_screen_before_the_engine_starts(qtbot, paths: DataPaths, db,  # type: ignore[no-untyped-def]
+def test_the_window_is_on_screen_before_the_engine_starts(qtbot, paths: DataPaths, db,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     from PySide6.QtCore import QTimer
 
@@ -245,7 +251,7 @@ def test_the_window_is_on_screen_before_the_engine_starts(qtbot, paths: DataPath
 
     with db.write() as s:
         keys.UI_FIRST_RUN_DONE.write(s, True)  # no welcome dialog: straight to the window
-    seen: list[object] = []
+    seen: list[Any] = []  # (starting, windows shown, their status) as the engine starts, then whether it started
     real = ui_app.start_engine
 
     def recording(ctx: AppContext, engine: Engine | None = None, mode: str = "gui") -> bool:

@@ -30,7 +30,7 @@ from core.store.models import Classroom, Teacher
 from core.store.paths import DataPaths
 from tests import factories as f
 from tests.linefixtures import user_id
-from tests.ui_fixtures import ctx, settle  # noqa: F401
+from tests.ui_fixtures import ctx, running_app, settle  # noqa: F401
 from ui.connect_line.pages import AddressPage, CredentialsPage, NextStepsPage, WebhookPage
 from ui.connect_line.people import GroupPage, TeachersPage
 from ui.connect_line.wizard import ConnectLineDialog
@@ -54,7 +54,7 @@ def line(db: Database) -> Iterator[LineEmulator]:
         yield emu
 
 
-def _open(qtbot, ctx: AppContext) -> tuple[SettingsView, ConnectLineDialog]:  # type: ignore[no-untyped-def]
+def _open(qtbot, ctx: AppContext) -> tuple[SettingsView, ConnectLineDialog]:
     view = SettingsView(ctx)
     qtbot.addWidget(view)
     view.resize(1000, 900)
@@ -66,7 +66,7 @@ def _open(qtbot, ctx: AppContext) -> tuple[SettingsView, ConnectLineDialog]:  # 
     return view, dialog
 
 
-def _credentials(qtbot, ctx: AppContext, dialog: ConnectLineDialog) -> None:  # type: ignore[no-untyped-def]
+def _credentials(qtbot, ctx: AppContext, dialog: ConnectLineDialog) -> None:
     page = dialog.page
     assert isinstance(page, CredentialsPage)
     assert not dialog.next.isEnabled()  # nothing typed yet
@@ -78,7 +78,7 @@ def _credentials(qtbot, ctx: AppContext, dialog: ConnectLineDialog) -> None:  # 
 
 
 def test_the_wizard_connects_tests_and_puts_the_earlier_endpoint_back(
-        qtbot, ctx: AppContext, line: LineEmulator) -> None:  # type: ignore[no-untyped-def]
+        qtbot, ctx: AppContext, line: LineEmulator) -> None:
     _, dialog = _open(qtbot, ctx)
     _credentials(qtbot, ctx, dialog)
     assert secrets.line_channel_secret() == SECRET  # the secret went to the keyring
@@ -119,7 +119,7 @@ def test_the_wizard_connects_tests_and_puts_the_earlier_endpoint_back(
 
 
 def test_a_failing_webhook_test_is_said_in_words_and_cancel_puts_the_endpoint_back(
-        qtbot, ctx: AppContext, line: LineEmulator) -> None:  # type: ignore[no-untyped-def]
+        qtbot, ctx: AppContext, line: LineEmulator) -> None:
     _, dialog = _open(qtbot, ctx)
     _credentials(qtbot, ctx, dialog)
     qtbot.mouseClick(dialog.next, CLICK)
@@ -141,7 +141,7 @@ def test_a_failing_webhook_test_is_said_in_words_and_cancel_puts_the_endpoint_ba
 
 
 def test_wrong_credentials_stay_on_the_first_page_with_lines_answer(
-        qtbot, ctx: AppContext, line: LineEmulator) -> None:  # type: ignore[no-untyped-def]
+        qtbot, ctx: AppContext, line: LineEmulator) -> None:
     _, dialog = _open(qtbot, ctx)
     page = dialog.page
     assert isinstance(page, CredentialsPage)
@@ -154,7 +154,7 @@ def test_wrong_credentials_stay_on_the_first_page_with_lines_answer(
     assert secrets.line_channel_secret() is None
 
 
-def test_the_long_lived_token_stays_the_alternative(qtbot, ctx: AppContext, line: LineEmulator) -> None:  # type: ignore[no-untyped-def]
+def test_the_long_lived_token_stays_the_alternative(qtbot, ctx: AppContext, line: LineEmulator) -> None:
     view, dialog = _open(qtbot, ctx)
     page = dialog.page
     assert isinstance(page, CredentialsPage)
@@ -167,7 +167,7 @@ def test_the_long_lived_token_stays_the_alternative(qtbot, ctx: AppContext, line
 
 
 def test_the_window_puts_a_pending_endpoint_back_when_it_starts(
-        qtbot, paths: DataPaths, db: Database, line: LineEmulator) -> None:  # type: ignore[no-untyped-def]
+        qtbot, paths: DataPaths, db: Database, line: LineEmulator) -> None:
     tunnel = "https://gone-tunnel-1234.trycloudflare.com/line/webhook"
     line.set_webhook_endpoint(tunnel)
     secrets.set_line_channel_secret(SECRET)
@@ -181,11 +181,11 @@ def test_the_window_puts_a_pending_endpoint_back_when_it_starts(
 
 
 def test_the_welcome_offers_to_connect_line(qtbot, ctx: AppContext, line: LineEmulator,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
     from ui.shell import app as app_module
     from ui.shell.main_window import MainWindow
 
-    shell = app_module.Shell(QApplication.instance(), ctx, QIcon(), tray_available=False)
+    shell = app_module.Shell(running_app(), ctx, QIcon(), tray_available=False)
     window = shell.open_window()
     assert isinstance(window, MainWindow)
     qtbot.addWidget(window)
@@ -202,7 +202,7 @@ def test_the_welcome_offers_to_connect_line(qtbot, ctx: AppContext, line: LineEm
 
 def test_a_missing_cloudflared_is_explained_and_a_second_click_raises_the_same_wizard(
         qtbot, ctx: AppContext, line: LineEmulator, tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))  # no cloudflared on PATH, none bundled beside Python
     view, dialog = _open(qtbot, ctx)
     qtbot.mouseClick(view.line.connect_line, CLICK)
@@ -223,7 +223,14 @@ def test_a_missing_cloudflared_is_explained_and_a_second_click_raises_the_same_w
 GROUP = "C" + "b2" * 16
 
 
-def _to_webhook_tested(qtbot, ctx: AppContext, dialog: ConnectLineDialog) -> None:  # type: ignore[no-untyped-def]
+def _cell(page: TeachersPage, row: int, column: int) -> str:
+    """The text of a cell of the teachers' table, which must have an item there."""
+    item = page.table.item(row, column)
+    assert item is not None, (row, column)
+    return item.text()
+
+
+def _to_webhook_tested(qtbot, ctx: AppContext, dialog: ConnectLineDialog) -> None:
     _credentials(qtbot, ctx, dialog)
     assert isinstance(dialog.page, AddressPage), dialog.pages[0].status.text()
     qtbot.mouseClick(dialog.next, CLICK)
@@ -235,12 +242,13 @@ def _to_webhook_tested(qtbot, ctx: AppContext, dialog: ConnectLineDialog) -> Non
 
 
 def test_the_whole_wizard_finds_the_group_pairs_three_teachers_and_puts_the_endpoint_back(
-        qtbot, ctx: AppContext, line: LineEmulator, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+        qtbot, ctx: AppContext, line: LineEmulator, monkeypatch: pytest.MonkeyPatch) -> None:
     with ctx.db.write() as s:
         room = f.classroom(s, "本校")
         f.classroom(s, "駅前校")
         teachers = [f.teacher(s, name, line_user_id=None, line_opt_in=False) for name in ("青木", "佐藤", "鈴木")]
-        room_id, names = room.id, sorted(t.name for t in teachers)  # the page lists them by name
+        room_id, names = room.id, sorted(t.name for t in teachers if t.name is not None)  # the page lists them by name
+    assert len(names) == len(teachers)
     _, dialog = _open(qtbot, ctx)
     _to_webhook_tested(qtbot, ctx, dialog)
     qtbot.mouseClick(dialog.next, CLICK)
@@ -259,7 +267,8 @@ def test_the_whole_wizard_finds_the_group_pairs_three_teachers_and_puts_the_endp
     qtbot.mouseClick(group.use, CLICK)
     settle(qtbot, ctx)
     with ctx.db.read() as s:
-        assert s.get(Classroom, room_id).line_group_id == GROUP
+        grouped = s.get(Classroom, room_id)
+        assert grouped is not None and grouped.line_group_id == GROUP
     assert "講師グループ" in group.status.text() and "本校" in group.status.text()
     assert dialog.next.text() == "Next"
     qtbot.mouseClick(dialog.next, CLICK)
@@ -267,8 +276,8 @@ def test_the_whole_wizard_finds_the_group_pairs_three_teachers_and_puts_the_endp
     people = dialog.page
     assert isinstance(people, TeachersPage)
     settle(qtbot, ctx)
-    assert [people.table.item(r, 0).text() for r in range(3)] == names
-    codes = [people.table.item(r, 1).text() for r in range(3)]
+    assert [_cell(people, r, 0) for r in range(3)] == names
+    codes = [_cell(people, r, 1) for r in range(3)]
     assert all(re.fullmatch(r"[2-9A-Z]{3}-[2-9A-Z]{3}-[2-9A-Z]{3}", code) for code in codes), codes
     assert people.link.text().count("https://line.me/R/ti/p/@") == 2  # the link, shown and clickable
     assert not people.qr.pixmap().isNull()
@@ -283,7 +292,7 @@ def test_the_whole_wizard_finds_the_group_pairs_three_teachers_and_puts_the_endp
         sent = line.send_text(user_id(100 + n), code)  # each teacher sends their code to the account
         assert sent.result is not None and sent.result.status_code == 200
     qtbot.waitUntil(lambda: people.progress.text() == "3 of 3 teachers are connected on LINE.", timeout=15000)
-    assert all(people.table.item(r, 2).text().startswith("✓ Connected") for r in range(3))
+    assert all(_cell(people, r, 2).startswith("✓ Connected") for r in range(3))
     assert people.table.cellWidget(0, 3) is None  # nothing left to copy for a paired teacher
     with ctx.db.read() as s:
         bound = {t.name: (f.reach(t).line_user_id, f.reach(t).line_opt_in) for t in s.scalars(select(Teacher))}
@@ -309,7 +318,7 @@ def test_the_whole_wizard_finds_the_group_pairs_three_teachers_and_puts_the_endp
 
 
 def test_the_message_to_copy_is_in_the_classrooms_language_and_the_group_step_can_be_skipped(
-        qtbot, ctx: AppContext, line: LineEmulator, now: dt.datetime) -> None:  # type: ignore[no-untyped-def]
+        qtbot, ctx: AppContext, line: LineEmulator, now: dt.datetime) -> None:
     ctx.clock = lambda: now  # the codes are issued now and live 7 days
     with ctx.db.write() as s:
         room_id = f.classroom(s, "Main school", language="en").id
@@ -325,7 +334,7 @@ def test_the_message_to_copy_is_in_the_classrooms_language_and_the_group_step_ca
     people = dialog.page
     assert isinstance(people, TeachersPage)
     settle(qtbot, ctx)
-    code = people.table.item(0, 1).text()
+    code = _cell(people, 0, 1)
     qtbot.mouseClick(people.table.cellWidget(0, 3), CLICK)
     pasted = QApplication.clipboard().text()
     assert pasted.startswith("Hello Ken,") and f"Code: {code}" in pasted and "valid until 2026-12-0" in pasted
@@ -340,7 +349,7 @@ def test_the_message_to_copy_is_in_the_classrooms_language_and_the_group_step_ca
 
 
 def test_the_teachers_page_says_when_codes_are_ignored_after_too_many_wrong_ones(
-        qtbot, ctx: AppContext, line: LineEmulator) -> None:  # type: ignore[no-untyped-def]
+        qtbot, ctx: AppContext, line: LineEmulator) -> None:
     with ctx.db.write() as s:
         f.classroom(s, "Main school", language="en")
         f.teacher(s, "Ken", line_user_id=None, line_opt_in=False)

@@ -53,7 +53,7 @@ def _no_password_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(email_channel.PASSWORD_ENV, raising=False)
 
 
-def open_settings(qtbot, ctx: AppContext) -> SettingsView:  # type: ignore[no-untyped-def]
+def open_settings(qtbot, ctx: AppContext) -> SettingsView:
     view = SettingsView(ctx)
     qtbot.addWidget(view)
     view.resize(1000, 900)
@@ -78,7 +78,7 @@ def fill_server(view: SettingsView, server: SmtpServer, *, ca: bool = True) -> N
     section.ca_file.setText(str(server.ca_file) if ca else "")
 
 
-def click(qtbot, ctx: AppContext, button) -> None:  # type: ignore[no-untyped-def]
+def click(qtbot, ctx: AppContext, button) -> None:
     qtbot.mouseClick(button, CLICK)
     settle(qtbot, ctx)
 
@@ -217,7 +217,7 @@ def test_a_held_email_channel_is_shown_until_the_password_changes(qtbot, ctx: Ap
 # ----- the teacher's "Send to" choice -----------------------------------------------------------
 
 
-def open_teachers(qtbot, ctx: AppContext) -> TeachersDialog:  # type: ignore[no-untyped-def]
+def open_teachers(qtbot, ctx: AppContext) -> TeachersDialog:
     ctx.clock = lambda: NOW
     dialog = TeachersDialog(ctx)
     qtbot.addWidget(dialog)
@@ -375,7 +375,9 @@ def test_banner_buttons_lead_to_dead_letters_and_to_settings(qtbot, ctx: AppCont
 
     qtbot.mouseClick(held, CLICK)
     assert window.tabs.currentWidget() is window.settings
-    email_top = window.settings.email.mapTo(window.settings.page_scroll.widget(), window.settings.email.rect().topLeft())
+    page = window.settings.page_scroll.widget()
+    assert page is not None
+    email_top = window.settings.email.mapTo(page, window.settings.email.rect().topLeft())
     qtbot.waitUntil(lambda: window.settings.page_scroll.verticalScrollBar().value() == email_top.y() > 0)
     qtbot.mouseClick(dead, CLICK)
     assert window.tabs.currentWidget() is window.deliveries

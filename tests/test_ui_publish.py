@@ -22,8 +22,9 @@ from tests import factories as f
 from tests.linefixtures import TOKEN, FakeClock, user_id
 from tests.s3server import hosted, s3_endpoint  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
+from ui.common.month_picker import default_month
 from ui.deliveries.view import DeliveriesView
-from ui.publish.view import PublishView, default_month
+from ui.publish.view import PublishView
 from ui.shell.context import AppContext
 
 GROUP = "C" + "2" * 32
@@ -50,7 +51,7 @@ def _month(db: Database, now: dt.datetime, *, group: str | None = GROUP) -> dict
         return {"room": room.id, "shift": first.id}
 
 
-def _view(qtbot, ctx: AppContext) -> PublishView:  # type: ignore[no-untyped-def]
+def _view(qtbot, ctx: AppContext) -> PublishView:
     view = PublishView(ctx)
     qtbot.addWidget(view)
     view.resize(1200, 800)
@@ -59,7 +60,7 @@ def _view(qtbot, ctx: AppContext) -> PublishView:  # type: ignore[no-untyped-def
     return view
 
 
-def _loaded(qtbot, ctx: AppContext, view: PublishView) -> None:  # type: ignore[no-untyped-def]
+def _loaded(qtbot, ctx: AppContext, view: PublishView) -> None:
     qtbot.waitUntil(lambda: view.state is not None and view.state.month == 12 and view.viewer.has_image,
                     timeout=WAIT)
     settle(qtbot, ctx, timeout=WAIT)
@@ -141,7 +142,7 @@ def test_publish_goes_out_through_the_sender_and_shows_as_sent(
 
         questions: list[str] = []
 
-        def answer_yes(_parent, _title, text, *args, **kwargs):  # type: ignore[no-untyped-def]
+        def answer_yes(_parent, _title, text, *args, **kwargs):
             questions.append(text)
             return QMessageBox.StandardButton.Yes
 

@@ -44,7 +44,7 @@ def room_id(db: Database) -> int:
         return rules.create_classroom(s, name="本校").id
 
 
-def open_view(qtbot, ctx: AppContext) -> SettingsView:  # type: ignore[no-untyped-def]
+def open_view(qtbot, ctx: AppContext) -> SettingsView:
     view = SettingsView(ctx)
     qtbot.addWidget(view)
     view.resize(1000, 900)
@@ -178,6 +178,7 @@ def test_classroom_settings_round_trip(qtbot, ctx: AppContext, room_id: int) -> 
 
     with ctx.db.read() as s:
         room = s.get(Classroom, room_id)
+        assert room is not None
         assert (room.line_group_id, room.reminder_lead_minutes, room.quiet_hours_enabled, room.quiet_start,
                 room.quiet_end, room.language, room.liff_id) == (
             GROUP, 90, True, dt.time(21, 30), dt.time(6, 45), "en", "1234567890-AbcdEfgh")
@@ -200,10 +201,11 @@ def test_a_bad_group_id_is_explained_and_nothing_is_saved(qtbot, ctx: AppContext
     assert section.status.text().startswith("Malformed LINE group ID 'C123'")
     with ctx.db.read() as s:
         room = s.get(Classroom, room_id)
+        assert room is not None
         assert (room.line_group_id, room.reminder_lead_minutes, room.quiet_hours_enabled) == (None, 120, True)
 
 
-def set_quiet_hours(section, lead: int, start: str, end: str) -> None:  # type: ignore[no-untyped-def]
+def set_quiet_hours(section, lead: int, start: str, end: str) -> None:
     section.lead.setValue(lead)
     section.quiet.setChecked(True)
     section.quiet_start.setTime(QTime.fromString(start, "HH:mm"))
@@ -237,6 +239,7 @@ def test_quiet_hours_hint_shows_when_the_planner_sends(qtbot, ctx: AppContext, r
     assert not section.status.problem_shown, section.status.text()
     with ctx.db.write() as s:
         room = s.get(Classroom, room_id)
+        assert room is not None
         f.shift(s, room, f.teacher(s), day, "07:30", "12:00", now=now, status=ShiftStatus.CONFIRMED)
         plan(s, now=now)
     with ctx.db.read() as s:
@@ -334,10 +337,11 @@ def test_data_folder_is_shown(qtbot, ctx: AppContext, paths: DataPaths) -> None:
     from PySide6.QtWidgets import QLabel
 
     view = open_view(qtbot, ctx)
-    assert view.findChild(QLabel, "dataFolder").text() == str(paths.home)
+    label = view.findChild(QLabel, "dataFolder")
+    assert label is not None and label.text() == str(paths.home)
 
 
-def test_start_at_login_writes_the_autostart_entry(qtbot, ctx, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_start_at_login_writes_the_autostart_entry(qtbot, ctx, tmp_path) -> None:
     from core.app import autostart
     from ui.settings.autostart import AutostartSection
 

@@ -19,13 +19,13 @@ from core.store.models import Shift, ShiftStatus, Teacher
 from tests import factories as f
 from tests.linefixtures import emulator, line_ready  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.common.month_picker import month_title
+from ui.common.month_picker import default_month, month_title
 from ui.shell.context import AppContext
 from ui.shifts.copy_dialog import CopyDaysDialog
 from ui.shifts.csv_files import CsvProblemsDialog
 from ui.shifts.grid import DAY_KIND_ROLE, TODAY_ROLE
 from ui.shifts.shift_dialog import ShiftDialog
-from ui.shifts.view import ShiftsView, default_month
+from ui.shifts.view import ShiftsView
 from ui.teachers.line import explain
 
 D = dt.date
@@ -52,12 +52,12 @@ def data(db: Database, now: dt.datetime) -> dict[str, int]:
     return ids
 
 
-def idle(qtbot, ctx: AppContext, view: ShiftsView) -> None:  # type: ignore[no-untyped-def]
+def idle(qtbot, ctx: AppContext, view: ShiftsView) -> None:
     settle(qtbot, ctx)
     qtbot.waitUntil(lambda: ctx.tasks.pending == 0 and not view.busy, timeout=5000)
 
 
-def open_view(qtbot, ctx: AppContext, now: dt.datetime) -> ShiftsView:  # type: ignore[no-untyped-def]
+def open_view(qtbot, ctx: AppContext, now: dt.datetime) -> ShiftsView:
     ctx.clock = lambda: now
     view = ShiftsView(ctx)
     qtbot.addWidget(view)
@@ -85,6 +85,12 @@ def shift_row(db: Database, shift_id: int) -> Shift | None:
         return s.get(Shift, shift_id)
 
 
+def shift_status(db: Database, shift_id: int) -> ShiftStatus:
+    row = shift_row(db, shift_id)
+    assert row is not None, shift_id
+    return row.status
+
+
 def shifts_on(db: Database, teacher_id: int, day: dt.date) -> list[Shift]:
     with db.read() as s:
         return list(s.scalars(select(Shift).where(Shift.teacher_id == teacher_id, Shift.local_date == day)))
@@ -98,7 +104,7 @@ def count_shifts(db: Database) -> int:
 def answer_yes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     asked: list[str] = []
 
-    def question(parent, title, text, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def question(parent, title, text, *args, **kwargs):
         asked.append(text)
         return YES
 
@@ -264,15 +270,15 @@ def test_confirm_month_confirms_every_draft_and_its_undo_is_refused(qtbot, ctx: 
     idle(qtbot, ctx, view)
     assert len(asked) == 1 and "Confirm 2 draft shift(s)" in asked[0]
     for key in ("draft", "late"):
-        assert shift_row(ctx.db, data[key]).status == ShiftStatus.CONFIRMED  # type: ignore[union-attr]
-    assert shift_row(ctx.db, data["january"]).status == ShiftStatus.DRAFT  # type: ignore[union-attr]
-    assert shift_row(ctx.db, data["ekimae_shift"]).status == ShiftStatus.DRAFT  # type: ignore[union-attr]
+        assert shift_status(ctx.db, data[key]) == ShiftStatus.CONFIRMED
+    assert shift_status(ctx.db, data["january"]) == ShiftStatus.DRAFT
+    assert shift_status(ctx.db, data["ekimae_shift"]) == ShiftStatus.DRAFT
     assert view.runner.stack.count() == 1
 
     view.undo_action.trigger()
     idle(qtbot, ctx, view)
     assert len(warnings) == 1 and "back to draft" in warnings[0]
-    assert shift_row(ctx.db, data["draft"]).status == ShiftStatus.CONFIRMED  # type: ignore[union-attr]
+    assert shift_status(ctx.db, data["draft"]) == ShiftStatus.CONFIRMED
     assert view.runner.stack.count() == 0 and not view.undo_action.isEnabled()
 
 
@@ -298,7 +304,7 @@ def test_undo_and_redo_of_add_and_edit(qtbot, ctx: AppContext, data: dict[str, i
     idle(qtbot, ctx, view)
     assert [s.end_time for s in shifts_on(ctx.db, data["sato"], day)] == [dt.time(13)]
 
-    def step(action) -> list[dt.time]:  # type: ignore[no-untyped-def]
+    def step(action) -> list[dt.time]:
         assert action.isEnabled()
         action.trigger()
         idle(qtbot, ctx, view)
@@ -338,7 +344,7 @@ def test_a_redo_core_refuses_is_shown_and_dropped_from_the_stack(qtbot, ctx: App
 # ----- teachers ---------------------------------------------------------------------------------
 
 
-def open_teachers(qtbot, ctx: AppContext, view: ShiftsView):  # type: ignore[no-untyped-def]
+def open_teachers(qtbot, ctx: AppContext, view: ShiftsView):
     view.teachers_action.trigger()
     dialog = view.teachers_dialog
     assert dialog is not None
@@ -378,7 +384,7 @@ def test_teachers_add_edit_and_erase(qtbot, ctx: AppContext, data: dict[str, int
     editor.accept()
     idle(qtbot, ctx, view)
     with ctx.db.read() as s:
-        assert f.reach(s.get(Teacher, added.id)).email == "t.takahashi@example.com"  # type: ignore[union-attr]
+        assert f.reach_of(s, added.id).email == "t.takahashi@example.com"
 
     dialog.select(data["sato"])
     dialog.erase_selected()
@@ -387,7 +393,7 @@ def test_teachers_add_edit_and_erase(qtbot, ctx: AppContext, data: dict[str, int
     with ctx.db.read() as s:
         erased = s.get(Teacher, data["sato"])
         assert erased is not None and erased.name is None and erased.erased_at is not None
-    assert shift_row(ctx.db, data["draft"]).status == ShiftStatus.CANCELED  # type: ignore[union-attr]
+    assert shift_status(ctx.db, data["draft"]) == ShiftStatus.CANCELED
     assert "佐藤" not in [dialog.table.item(r, 0).text() for r in range(dialog.table.rowCount())]
 
 

@@ -28,7 +28,7 @@ def gates() -> Iterator[list[threading.Event]]:
 
 
 @pytest.fixture
-def tasks(qapp, gates: list[threading.Event]) -> Iterator[Tasks]:  # type: ignore[no-untyped-def]
+def tasks(qapp, gates: list[threading.Event]) -> Iterator[Tasks]:
     helper = Tasks()
     yield helper
     for gate in gates:  # before waiting: a held task would keep the pool busy
@@ -54,7 +54,7 @@ def held(gates: list[threading.Event], answer: Any = None, *, error: BaseExcepti
     return gate, fn
 
 
-def finish(qtbot, tasks: Tasks) -> None:  # type: ignore[no-untyped-def]
+def finish(qtbot, tasks: Tasks) -> None:
     assert tasks.wait(int(HOLD_S * 1000))
     qtbot.waitUntil(lambda: tasks.pending == 0, timeout=5000)
 
@@ -62,7 +62,7 @@ def finish(qtbot, tasks: Tasks) -> None:  # type: ignore[no-untyped-def]
 # ----- the owner guard -----
 
 @pytest.mark.parametrize("fails", [False, True], ids=["result", "error"])
-def test_answer_for_a_deleted_owner_is_dropped(qtbot, tasks: Tasks, gates, fails: bool) -> None:  # type: ignore[no-untyped-def]
+def test_answer_for_a_deleted_owner_is_dropped(qtbot, tasks: Tasks, gates, fails: bool) -> None:
     owner = QWidget()
     calls: list[object] = []
     tasks.error_handler = lambda exc: calls.append(("handler", exc))
@@ -82,19 +82,22 @@ def test_answer_for_a_deleted_owner_is_dropped(qtbot, tasks: Tasks, gates, fails
     assert calls == []  # neither callback nor the fallback handler ran, and nothing raised
 
 
-def test_owner_deleted_with_its_parent_is_dropped_too(qtbot, tasks: Tasks, gates) -> None:  # type: ignore[no-untyped-def]
+def test_owner_deleted_with_its_parent_is_dropped_too(qtbot, tasks: Tasks, gates) -> None:
     window = QWidget()
     child = QWidget(window)
     got: list[object] = []
     gate, fn = held(gates, 1)
-    tasks.run(fn, lambda v: (got.append(v), child.setEnabled(True)), owner=child)
+    def answer(v: object) -> None:
+        got.append(v)
+        child.setEnabled(True)
+    tasks.run(fn, answer, owner=child)
     shiboken6.delete(window)
     gate.set()
     finish(qtbot, tasks)
     assert got == []
 
 
-def test_live_owner_gets_its_answer(qtbot, tasks: Tasks) -> None:  # type: ignore[no-untyped-def]
+def test_live_owner_gets_its_answer(qtbot, tasks: Tasks) -> None:
     owner = QWidget()
     got: list[object] = []
     tasks.run(lambda: 42, got.append, owner=owner)
@@ -104,7 +107,7 @@ def test_live_owner_gets_its_answer(qtbot, tasks: Tasks) -> None:  # type: ignor
 
 # ----- threads -----
 
-def test_work_runs_on_the_pool_and_callbacks_on_the_ui_thread(qtbot, tasks: Tasks) -> None:  # type: ignore[no-untyped-def]
+def test_work_runs_on_the_pool_and_callbacks_on_the_ui_thread(qtbot, tasks: Tasks) -> None:
     owner = QWidget()
     seen: dict[str, threading.Thread] = {}
 
@@ -131,7 +134,7 @@ def test_work_runs_on_the_pool_and_callbacks_on_the_ui_thread(qtbot, tasks: Task
     assert [type(e) for e in errors] == [ValueError] and str(errors[0]) == "no"
 
 
-def test_error_without_on_error_goes_to_the_handler_on_the_ui_thread(qtbot, tasks: Tasks) -> None:  # type: ignore[no-untyped-def]
+def test_error_without_on_error_goes_to_the_handler_on_the_ui_thread(qtbot, tasks: Tasks) -> None:
     handled: list[tuple[BaseException, threading.Thread]] = []
     tasks.error_handler = lambda exc: handled.append((exc, threading.current_thread()))
 
@@ -148,7 +151,7 @@ def test_error_without_on_error_goes_to_the_handler_on_the_ui_thread(qtbot, task
 # ----- latest: only the newest request of a kind answers -----
 
 @pytest.mark.parametrize("fails", [False, True], ids=["result", "error"])
-def test_stale_answer_is_dropped(qtbot, tasks: Tasks, gates, fails: bool) -> None:  # type: ignore[no-untyped-def]
+def test_stale_answer_is_dropped(qtbot, tasks: Tasks, gates, fails: bool) -> None:
     owner = QWidget()
     got: list[object] = []
     tasks.error_handler = lambda exc: got.append(("handler", exc))
@@ -164,7 +167,7 @@ def test_stale_answer_is_dropped(qtbot, tasks: Tasks, gates, fails: bool) -> Non
     assert got == ["new"]
 
 
-def test_stale_answer_arriving_after_the_newest_is_dropped(qtbot, tasks: Tasks, gates) -> None:  # type: ignore[no-untyped-def]
+def test_stale_answer_arriving_after_the_newest_is_dropped(qtbot, tasks: Tasks, gates) -> None:
     owner = QWidget()
     got: list[object] = []
     old_gate, old = held(gates, "old")
@@ -176,7 +179,7 @@ def test_stale_answer_arriving_after_the_newest_is_dropped(qtbot, tasks: Tasks, 
     assert got == ["new"]
 
 
-def test_latest_is_per_owner_and_per_kind(qtbot, tasks: Tasks, gates) -> None:  # type: ignore[no-untyped-def]
+def test_latest_is_per_owner_and_per_kind(qtbot, tasks: Tasks, gates) -> None:
     first, second = QWidget(), QWidget()
     got: list[object] = []
     gate_a, a = held(gates, "first/month")
@@ -190,7 +193,7 @@ def test_latest_is_per_owner_and_per_kind(qtbot, tasks: Tasks, gates) -> None:  
     assert sorted(map(str, got)) == ["first/month", "first/preview", "second/month"]
 
 
-def test_supersede_drops_the_running_request(qtbot, tasks: Tasks, gates) -> None:  # type: ignore[no-untyped-def]
+def test_supersede_drops_the_running_request(qtbot, tasks: Tasks, gates) -> None:
     owner = QWidget()
     got: list[object] = []
     gate, fn = held(gates, "old")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from PySide6.QtWidgets import QApplication
 
 from core.store.db import Database
 from core.store.paths import DataPaths
@@ -24,3 +25,10 @@ def ctx(qapp, paths: DataPaths, db: Database) -> Iterator[AppContext]:
 def settle(qtbot, ctx: AppContext, timeout: int = 5000) -> None:
     """Wait until every background task has finished and its result reached the UI thread."""
     qtbot.waitUntil(lambda: ctx.tasks.pending == 0, timeout=timeout)
+
+
+def running_app() -> QApplication:
+    """The QApplication pytest-qt made (`qapp`); Qt types instance() as any core application or None."""
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    return app

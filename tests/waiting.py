@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from typing import cast
 
 from pytestqt.qtbot import QtBot
 
@@ -45,32 +46,33 @@ class PatientQtBot(QtBot):
         super().waitUntil(callback, timeout=max(timeout, PATIENCE_MS))
 
 
-    def waitSignal(self, signal=None, *, timeout=PATIENCE_MS, raising=None, check_params_cb=None):  # type: ignore[no-untyped-def]
+    def waitSignal(self, signal=None, *, timeout=PATIENCE_MS, raising=None, check_params_cb=None):
         return super().waitSignal(signal, timeout=_patient(timeout, raising), raising=raising,
                                   check_params_cb=check_params_cb)
 
 
-    def waitSignals(self, signals=None, *, timeout=PATIENCE_MS, raising=None, check_params_cbs=None,  # type: ignore[no-untyped-def]
+    def waitSignals(self, signals=None, *, timeout=PATIENCE_MS, raising=None, check_params_cbs=None,
                     order="none"):
         return super().waitSignals(signals, timeout=_patient(timeout, raising), raising=raising,
                                    check_params_cbs=check_params_cbs, order=order)
 
 
-    def waitExposed(self, widget, *, timeout=PATIENCE_MS):  # type: ignore[no-untyped-def]
+    def waitExposed(self, widget, *, timeout=PATIENCE_MS):
         return super().waitExposed(widget, timeout=max(timeout, PATIENCE_MS))
 
 
-    def waitActive(self, widget, *, timeout=PATIENCE_MS):  # type: ignore[no-untyped-def]
+    def waitActive(self, widget, *, timeout=PATIENCE_MS):
         return super().waitActive(widget, timeout=max(timeout, PATIENCE_MS))
 
 
-    def waitCallback(self, *, timeout=PATIENCE_MS, raising=None):  # type: ignore[no-untyped-def]
+    def waitCallback(self, *, timeout=PATIENCE_MS, raising=None):
         return super().waitCallback(timeout=_patient(timeout, raising), raising=raising)
 
 
 
-def _patient(timeout: int | None, raising: bool | None) -> int | None:
+def _patient(timeout: int | None, raising: bool | None) -> int:
     """A wait that fails the test on timeout gets PATIENCE_MS at least (None: no timeout at all)."""
     if timeout is None or raising is False:
-        return timeout
+        # pytest-qt waits without a timer for None, though its annotations say only int
+        return cast(int, timeout)
     return max(timeout, PATIENCE_MS)

@@ -32,7 +32,8 @@ from typing import Any
 
 from sqlalchemy import text
 
-from core.channels.line import LineClient
+from core.channels import registry
+from core.channels.line import LineAccess, LineClient
 from core.outbox import queue
 from core.sending import builders
 from core.sending.sender import Sender, SenderConfig, SenderEvents
@@ -111,7 +112,7 @@ def shiftcast_senders(db: Database, paths: DataPaths, base_url: str, token: str,
     for _ in range(senders):
         # One connection each, as senders on separate machines have: a sender closes its own when it stops.
         access = line_access(base_url, token)
-        sender = Sender(db, connect={"line": lambda access=access: access}, paths=paths, config=SenderConfig(concurrency=threads),
+        sender = Sender(db, connect={"line": _its_own(access)}, paths=paths, config=SenderConfig(concurrency=threads),
                         events=SenderEvents(deliveries_changed=[changed]))
         sender.pause()
         started.append(sender.start())
@@ -132,6 +133,11 @@ def shiftcast_senders(db: Database, paths: DataPaths, base_url: str, token: str,
 
 
 # ----- procrastinate: N workers doing the same push -----
+
+
+def _its_own(access: LineAccess) -> registry.Source:
+    """A source for one sender alone: a lambda written in the loop would hand them all the last access."""
+    return lambda: access
 
 
 def procrastinate_workers(db: Database, paths: DataPaths, dsn: str, base_url: str, token: str, *,

@@ -15,7 +15,7 @@ TARGET_MS = 300
 
 def big_month() -> MonthRoster:
     names = [f"講師{i:02d} 山田花子" for i in range(60)]
-    patterns = (["16:00-21:00"], ["13:00-18:00"], ["09:00-12:00", "13:00-17:00"], [])
+    patterns: tuple[list[str], ...] = (["16:00-21:00"], ["13:00-18:00"], ["09:00-12:00", "13:00-17:00"], [])
     cells = {n: {d: patterns[(i + d) % 4] for d in range(1, 32) if patterns[(i + d) % 4]} for i, n in enumerate(names)}
     changed = frozenset((names[i], (i * 7) % 31 + 1) for i in range(0, 60, 5))
     return MonthRoster("本校", "Asia/Tokyo", "ja", 2026, 12, cells, revision=2, changed=changed)
