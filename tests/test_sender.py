@@ -119,6 +119,33 @@ def test_a_turn_rolled_back_for_a_deadlock_runs_again_with_the_same_results(db, 
     assert [a.outcome for a in _attempts(db, delivery_id)] == ["sent"]
 
 
+def test_a_turn_rolled_back_after_recording_counts_its_results_once(db, line_ready: LineEmulator,
+                                                                   clock: FakeClock,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deadlock comes after the turn recorded its sent row: the rollback undoes the row, the turn
+    runs again and records it again, and the counts say one send, not two."""
+    from psycopg.errors import DeadlockDetected
+    from sqlalchemy.exc import OperationalError
+
+    [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
+    sender = _sender(db, clock)
+    real_record = sender._recorder.record
+    rolled_back: list[int] = []
+
+    def deadlocked_once_after_recording(session, finished, now) -> None:
+        real_record(session, finished, now)
+        if finished and not rolled_back:
+            rolled_back.append(len(finished))
+            raise OperationalError("UPDATE deliveries …", {}, DeadlockDetected("deadlock detected"))
+
+    monkeypatch.setattr(sender._recorder, "record", deadlocked_once_after_recording)
+    stats = sender.run_until_idle()
+    assert rolled_back == [1]
+    assert (stats.sent, stats.failed, stats.retried) == (1, 0, 0)
+    assert _delivery(db, delivery_id).status == DeliveryStatus.SENT
+    assert [a.outcome for a in _attempts(db, delivery_id)] == ["sent"]
+
+
 def test_5xx_retries_with_backoff_reusing_the_key(db, line_ready: LineEmulator, clock: FakeClock) -> None:
     [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
     line_ready.set_faults(FaultPlan(fail_next=2))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from sqlalchemy.orm import Session
 
@@ -59,6 +59,16 @@ class SenderStats:
     throttled: int = 0
     lost_leases: int = 0
     turns: int = 0
+
+    def absorb(self, turn: SenderStats) -> None:
+        """Add what a committed turn counted, and clear it for the next turn."""
+        for counter in fields(self):
+            setattr(self, counter.name, getattr(self, counter.name) + getattr(turn, counter.name))
+        turn.clear()
+
+    def clear(self) -> None:
+        for counter in fields(self):
+            setattr(self, counter.name, 0)
 
 
 @dataclass

@@ -71,6 +71,9 @@ class Sender:
         self.config = config
         self.owner = outbox.new_lease_owner()
         self.stats = SenderStats()
+        # What the turn in progress counted: added to `stats` once it commits, dropped if the
+        # database rolled it back, so a turn run again for a deadlock is not counted twice.
+        self._turn_stats = SenderStats()
         self._wake = threading.Event()
         self._stop = threading.Event()
         self.ready = threading.Event()  # the loop runs
@@ -82,12 +85,12 @@ class Sender:
         sources = registry.sources(db, connect)
         self._connections = Connections(drivers, sources, poll_interval=config.poll_interval)
         self._claimer = Claimer(drivers, self._connections, config, self.owner)
-        self._preparer = Preparer(drivers, self.owner, self.stats, paths)
+        self._preparer = Preparer(drivers, self.owner, self._turn_stats, paths)
         self._submitter = Submitter(drivers, concurrency=config.concurrency,
                                     time_budget=config.lease.total_seconds() / 2, wake=self._wake)
         # The computer it stamps into the database as it sends (core/store/identity.py): this one,
         # unless a test plays another.
-        self._recorder = Recorder(drivers, self._connections, owner=self.owner, stats=self.stats,
+        self._recorder = Recorder(drivers, self._connections, owner=self.owner, stats=self._turn_stats,
                                   events=self.events, rng=self.rng, backoff=config.backoff,
                                   machine=machine or identity.this_machine())
         self._remove_listener = outbox.on_enqueued(db, self.wake)
@@ -209,6 +212,7 @@ class Sender:
                 break
             except BaseException as exc:
                 self._recorder.discard()
+                self._turn_stats.clear()
                 # On a shared server another transaction (a manager's retry, another sender's
                 # renewal) can still meet this one in a deadlock; the server rolled this one back
                 # whole, so the same turn simply runs again with the same results.
@@ -216,7 +220,8 @@ class Sender:
                     log.info("the turn met a concurrent transaction (%s); running it again", exc.__class__.__name__)
                     continue
                 raise
-        self.stats.turns += 1
+        self._turn_stats.turns += 1
+        self.stats.absorb(self._turn_stats)
         self._recorder.announce()
         if hold_lifted:
             self.events.emit_hold(None)
