@@ -29,16 +29,6 @@ def add_parsers(sub: Subcommands) -> None:
     doctor.add_argument("--json", action="store_true")
 
 
-def _autostart() -> bool | None:
-    from core.app import autostart
-    from core.errors import ShiftcastError
-
-    try:
-        return autostart.is_enabled()
-    except (ShiftcastError, OSError):
-        return None
-
-
 def _row(r: Requirement) -> dict[str, Any]:
     return {"key": r.key, "state": r.state.value, "says": words.say(r.says), "code": r.says.code,
             "fix": r.fix.value if r.fix is not None else None,
@@ -47,12 +37,14 @@ def _row(r: Requirement) -> dict[str, Any]:
 
 
 def cmd_doctor(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.app import autostart
     from core.setup import readiness
 
-    found = readiness.check(db, now=now(), autostart=_autostart())
+    found = readiness.check(db, now=now(), autostart=autostart.enabled_or_unknown())
     blocked = readiness.blocking(found)
     if args.json:
-        print_json({"ready": readiness.ready(found), "blocking": blocked, "requirements": [_row(r) for r in found]})
+        print_json({"ready": readiness.ready(found), "blocking": blocked,
+                    "summary": words.say(readiness.summary(found)), "requirements": [_row(r) for r in found]})
         return EXIT_FAILED if blocked else 0
     for r in found:
         print(f"[{words.line(MARKS[r.state.value])}] {words.say(r.says)}")
@@ -60,13 +52,7 @@ def cmd_doctor(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
             print(f"    - {words.say(detail)}")
         if r.state is not readiness.State.OK and r.fix_says is not None:
             print(f"    {words.line('cli.doctor.fix', fix=r.fix_says)}")
-    problems = sum(r.state is not readiness.State.OK for r in found)
-    if blocked:
-        print(words.line("cli.doctor.blocked", count=sum(r.state is readiness.State.BLOCKING for r in found)))
-    elif problems:
-        print(words.line("cli.doctor.partly", count=problems))
-    else:
-        print(words.line("cli.doctor.ready"))
+    print(words.say(readiness.summary(found)))
     return EXIT_FAILED if blocked else 0
 
 

@@ -38,7 +38,7 @@ def test_a_fresh_data_folder_is_not_ready_and_names_line(tmp_path: Path) -> None
     lines = done.stdout.splitlines()
     assert lines[0] == "[BLOCKS] LINE is not connected: no message can be sent"
     assert "connect LINE" in lines[1]
-    assert lines[-1] == "not ready: 3 things stop the messages"
+    assert lines[-1] == "not ready: 3 things stop the teachers' messages"
     ja = _doctor(tmp_path / "new", "check", "--lang", "ja")
     assert ja.returncode == 1 and ja.stdout.startswith("[要対応] LINEに接続していないため"), ja.stdout
 

@@ -37,7 +37,7 @@ def test_a_new_data_folder_is_blocked_on_line_a_classroom_and_teachers(db: Datab
     by_key = _by_key(found)
     assert (by_key["line"].state, by_key["line"].fix) == (State.BLOCKING, Fix.CONNECT_LINE)
     assert render(by_key["line"].says, "en") == "LINE is not connected: no message can be sent"
-    assert by_key["classroom_groups"].state is State.BLOCKING
+    assert (by_key["classroom_groups"].state, by_key["classroom_groups"].fix) == (State.BLOCKING, Fix.ADD_CLASSROOM)
     assert by_key["teachers"].state is State.BLOCKING
     assert (by_key["month_image"].state, by_key["month_image"].fix) == (State.WARNING, Fix.HOSTING)
     assert render(by_key["month_image"].says, "en") == "no image hosting: the month image cannot be posted"

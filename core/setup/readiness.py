@@ -45,6 +45,7 @@ class Fix(StrEnum):
 
     CONNECT_LINE = "connect_line"
     KEYRING = "keyring"
+    ADD_CLASSROOM = "add_classroom"
     CLASSROOM_GROUP = "classroom_group"
     TEACHERS = "teachers"
     EMAIL = "email"
@@ -163,6 +164,17 @@ def ready(requirements: Sequence[Requirement]) -> bool:
     return all(r.state is State.OK for r in requirements)
 
 
+def summary(requirements: Sequence[Requirement]) -> Text:
+    """The requirements in one sentence: ready, partly, or not at all."""
+    blocked = sum(r.state is State.BLOCKING for r in requirements)
+    problems = sum(r.state is not State.OK for r in requirements)
+    if blocked:
+        return t("readiness.summary.blocked", count=blocked)
+    if problems:
+        return t("readiness.summary.partly", count=problems)
+    return t("readiness.summary.ready")
+
+
 def _line(f: Facts) -> Requirement:
     if f.line_ready:
         says = (t("readiness.line.ok_named", account=f.line_account) if f.line_account
@@ -178,7 +190,7 @@ def _line(f: Facts) -> Requirement:
 def _groups(f: Facts) -> Requirement:
     if not f.classrooms:
         return Requirement("classroom_groups", State.BLOCKING, t("readiness.groups.no_classroom"),
-                           Fix.CLASSROOM_GROUP, t("readiness.groups.fix_add"))
+                           Fix.ADD_CLASSROOM, t("readiness.groups.fix_add"))
     missing = [c for c in f.classrooms if not c.has_group]
     if not missing:
         return Requirement("classroom_groups", State.OK,
