@@ -136,3 +136,14 @@ def test_start_at_login_is_graded_as_given(autostart: bool | None, state: State)
     assert all(r.state is State.OK for r in rest)
     assert readiness.ready(list(found.values())) is (state is State.OK)
     assert not readiness.blocking(readiness.assess(dataclasses.replace(facts, autostart=False)))
+
+
+def test_the_account_line_last_named_is_said_without_asking_line_again(db: Database,
+                                                                        line_ready: LineEmulator) -> None:
+    from core.setup import line
+
+    assert render(_check(db)["line"].says, "en") == "LINE is connected"
+    bot = line.check_connection(db)  # the Settings screen's "Test connection"
+    line_ready.stop()  # the check stays offline: LINE is not there to ask
+    assert render(_check(db)["line"].says, "en") == f"LINE is connected as {bot.display_name} ({bot.basic_id})"
+    assert bot.display_name and bot.basic_id.startswith("@")

@@ -29,6 +29,7 @@ from core.sending import presence
 from core.sending.presence import SenderState
 from core.setup import hosting
 from core.store import secrets
+from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Channel, Classroom, ContactRule, Shift, ShiftStatus, Teacher
 from core.texts import Text, t
@@ -131,6 +132,7 @@ def facts(db: Database, *, now: dt.datetime, autostart: bool | None) -> Facts:
             for teacher in session.scalars(select(Teacher).where(
                 Teacher.active.is_(True), Teacher.erased_at.is_(None)).order_by(Teacher.name)))
         senders = presence.listing(session, now=now, include_stopped=False)
+        account = keys.LINE_ACCOUNT.read(session)
     saved = hosting.load(db)
     draft = saved.draft
     hosting_ready = saved.demo_folder or bool(
@@ -138,7 +140,7 @@ def facts(db: Database, *, now: dt.datetime, autostart: bool | None) -> Facts:
         and (saved.secret_saved or os.environ.get(image_hosting.SECRET_ENV, "").strip()))
     return Facts(
         line_ready=Channel.LINE.value in ready, keyring_problem=problem or saved.keyring_problem,
-        line_account=None, channels_ready=frozenset(ready), classrooms=rooms, teachers=teachers,
+        line_account=account, channels_ready=frozenset(ready), classrooms=rooms, teachers=teachers,
         hosting_ready=hosting_ready, autostart=autostart,
         last_heartbeat=max((s.heartbeat_at.astimezone() for s in senders), default=None),  # this computer's clock
         sending_now=any(s.state is SenderState.SENDING for s in senders))

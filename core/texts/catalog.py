@@ -411,6 +411,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     # what each setting is, in a refused value's message (core/store/setting_keys.py)
     "setting.label.line.api_base": ("the LINE API address", "LINE API のアドレス"),
     "setting.label.line.channel_id": ("the LINE channel ID", "LINEのチャネルID"),
+    "setting.label.line.account": ("the LINE account's name", "LINE公式アカウントの名前"),
     "setting.label.line.hold": ("the LINE hold", "LINEの配信停止の記録"),
     "setting.label.line.quota": ("LINE's monthly quota", "LINEの今月の送信数"),
     "setting.label.line.webhook.saved_endpoint": ("the webhook address to put back", "元に戻すWebhookのアドレス"),
