@@ -188,7 +188,7 @@ DIALOGS: tuple[tuple[str, Callable[[AppContext, QWidget], QWidget]], ...] = (
     ("06-teachers-dialog.png", _teachers_dialog),
     ("07-teacher-dialog.png", _teacher_edit_dialog),
     ("08-classroom-dialog.png", _classroom_dialog),
-    ("10-readiness.png", _readiness),
+    ("11-readiness.png", _readiness),
 )
 
 
