@@ -4,6 +4,7 @@ changes the bridge announces, that its buttons open the fixes, and that it fits 
 from __future__ import annotations
 
 import datetime as dt
+import os
 from pathlib import Path
 from typing import cast
 
@@ -20,6 +21,7 @@ from core.store import setting_keys as keys
 from core.store.db import Database
 from tests import factories as f
 from tests.linefixtures import TOKEN, emulator, line_ready  # noqa: F401 - fixtures
+from tests.test_i18n import japanese  # noqa: F401 - a fixture
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from tests.waiting import PATIENCE_MS
 from ui.readiness.panel import ReadinessPanel
@@ -167,4 +169,24 @@ def test_it_fits_above_the_publish_area_on_a_1366_by_768_screen(qtbot, ctx: AppC
     assert panel.height() <= 260, panel.height()  # the rows wrap within the width, never push it wider
     assert view.width() == 1366 and view.viewer.height() >= 300, view.viewer.height()
     print(f"panel {panel.height()} px, preview {view.viewer.height()} px")
+    settle(qtbot, ctx)
+
+
+def test_it_speaks_japanese(qtbot, ctx: AppContext, db: Database, japanese: Path) -> None:
+    with db.write() as s:
+        f.classroom(s, "本校")
+        f.teacher(s, "佐藤", 1, line_opt_in=False)
+    panel = ReadinessPanel(ctx)
+    qtbot.addWidget(panel)
+    panel.resize(820, 300)
+    panel.show()
+    _answered(qtbot, panel, 0)
+    assert panel.summary.text() == "準備ができていません。2件の問題のため、講師にメッセージを送信できません。"
+    assert _row(panel, "line") == "LINEに接続していないため、メッセージを送信できません。"
+    assert _row(panel, "teachers").startswith("1人中0人の講師に届きます。佐藤さん: LINEでの連絡に同意していません")
+    button = panel.findChild(QPushButton, "fix_line")
+    assert button is not None and button.text() == "LINEに接続…"
+    assert panel.toggle.text() == "閉じる"
+    if shots := os.environ.get("SHIFTCAST_SHOTS"):  # as tests/test_ui_texts_japanese.py saves what it saw
+        panel.grab().save(str(Path(shots) / "readiness-ja.png"))
     settle(qtbot, ctx)

@@ -151,8 +151,10 @@ class ReadinessPanel(QFrame):
         details = [i18n.render(d) for d in requirement.details]
         shown = words
         if details:
+            # Japanese runs sentences on without a space (as core's messages list them).
+            space, between = ("", " ") if i18n.current() == "ja" else (" ", "; ")
             more = len(details) - SHOWN_DETAILS
-            shown += " " + "; ".join(details[:SHOWN_DETAILS])
+            shown += space + between.join(details[:SHOWN_DETAILS])
             if more > 0:
                 shown += " " + i18n.render(t("readiness.more", count=more))
         label = QLabel(shown, self.rows)
