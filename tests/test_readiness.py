@@ -78,7 +78,7 @@ def test_a_connected_folder_names_each_teacher_nothing_reaches_and_why(db: Datab
     assert render(teachers.says, "ja") == "5人中1人の講師に届きます。"
     assert [render(d, "en") for d in teachers.details] == [
         "伊藤: E-mail is not set up",
-        "田中: LINE cannot reach them (blocked or unfollowed)",
+        "田中: LINE can no longer reach them (blocked, unfollowed or refused)",
         "鈴木: has not agreed to LINE",
         "高橋: no LINE address (not paired)",
     ]

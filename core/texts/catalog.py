@@ -576,8 +576,9 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "readiness.teacher.no_way": ("chose no way to be reached", "連絡方法が選ばれていません"),
     "readiness.teacher.no_address": ("no {channel} address (not paired)", "{channel}の連絡先がありません（未登録）"),
     "readiness.teacher.not_agreed": ("has not agreed to {channel}", "{channel}での連絡に同意していません"),
-    "readiness.teacher.unreachable": ("{channel} cannot reach them (blocked or unfollowed)",
-                                      "{channel}で届きません（ブロックまたは友だち解除）"),
+    # Any channel's: LINE's block or unfollow, a mail server's refusal.
+    "readiness.teacher.unreachable": ("{channel} can no longer reach them (blocked, unfollowed or refused)",
+                                      "{channel}で届かなくなりました（ブロック、友だち解除、受信拒否など）"),
     "readiness.teacher.channel_not_set_up": ("{channel} is not set up", "{channel}が設定されていません"),
     "readiness.month.ok": ("the month image is posted through image hosting",
                            "月のシフト表の画像は画像ホスティング経由で投稿します。"),
