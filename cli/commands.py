@@ -17,6 +17,7 @@ from cli import (
     alerts,
     credentials,
     deliveries,
+    doctor,
     emulator,
     failures,
     planning,
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
 __all__ = ["COMMANDS", "SCREEN_MODES", "UsageError", "build_parser", "fail_usage", "parse_args", "run"]
 
 # In the order `--help` lists them.
-TOPICS: tuple[Topic, ...] = (screens, roster, sending, deliveries, credentials, alerts, planning, publish,
+TOPICS: tuple[Topic, ...] = (screens, doctor, roster, sending, deliveries, credentials, alerts, planning, publish,
                              emulator, webhook)
 SCREEN_MODES = screens.SCREEN_MODES
 COMMANDS: dict[str, Verb] = {name: verb for topic in TOPICS for name, verb in topic.COMMANDS.items()}
@@ -80,7 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     for topic in TOPICS:
         topic.add_parsers(sub)
-    for verb in sub.choices.values():  # `shiftcast import --lang en …` as well as `shiftcast --lang en import …`
+    # `shiftcast import --lang en …` as well as `shiftcast --lang en import …`; an alias shares its verb's parser.
+    for verb in {id(p): p for p in sub.choices.values()}.values():
         verb.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=LANG_HELP)
     return parser
 

@@ -273,3 +273,11 @@ def is_enabled(*, base: Path | None = None) -> bool:
     if kind == "macos":
         return launch_agent_is_enabled(base)
     return xdg_is_enabled(base)
+
+
+def enabled_or_unknown() -> bool | None:
+    """`is_enabled`, or None when this computer cannot say (a readiness check must not fail on it)."""
+    try:
+        return is_enabled()
+    except (AutostartError, OSError):
+        return None

@@ -116,11 +116,20 @@ def check_connection(db: Database, token: str | None = None) -> BotCheck:
         info = client.bot_info()
         quota = client.quota()
     if not typed:
+        remember_account(db, str(info.get("displayName") or ""), str(info.get("basicId") or ""))
         try:
             forecast.refresh_quota(db)
         except ShiftcastError as exc:  # the check itself succeeded; the forecast can wait an hour
             log.warning("could not remember the LINE quota: %s", exc)
     return BotCheck(str(info.get("displayName") or ""), str(info.get("basicId") or ""), quota)
+
+
+def remember_account(db: Database, display_name: str, basic_id: str) -> None:
+    """Which account the saved credentials are, for the readiness check, which never asks LINE."""
+    name = " ".join(part for part in (display_name.strip(), f"({basic_id.strip()})" if basic_id.strip() else "")
+                    if part)
+    with db.write() as session:
+        keys.LINE_ACCOUNT.write(session, name or None)
 
 
 def check_group(db: Database, group_id: str) -> GroupCheck:

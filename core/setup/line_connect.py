@@ -43,6 +43,7 @@ from core.errors import ShiftcastError, ValidationError
 from core.receiving.address import PublicAddress, endpoint
 from core.receiving.handlers import EventHandler
 from core.receiving.server import WebhookReceiver
+from core.setup.line import remember_account
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
@@ -310,6 +311,7 @@ class ConnectLine:
             secrets.set_line_channel_secret(channel_secret)
             with self.db.write() as session:
                 keys.LINE_CHANNEL_ID.write(session, channel_id)
+            remember_account(self.db, str(info.get("displayName") or ""), str(info.get("basicId") or ""))
             if self.client is not None:
                 self.client.close()
             self.client = client

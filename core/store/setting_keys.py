@@ -30,6 +30,9 @@ _WEB = t("setting.rule.web_address")
 LINE_API_BASE = TextSetting("line.api_base", t("setting.label.line.api_base"), rule=web_address, rule_says=_WEB)
 # The channel ID: with the channel secret (keyring) it issues stateless tokens when no long-lived one is set.
 LINE_CHANNEL_ID = TextSetting("line.channel_id", t("setting.label.line.channel_id"), max_length=32)
+# The account's name and basic ID as LINE last told them ("Shiftcast 本校 (@123abcde)"), so a check that
+# stays offline can still say which account is connected.
+LINE_ACCOUNT = TextSetting("line.account", t("setting.label.line.account"), max_length=200)
 # While LINE refuses our token (401): held for that token's fingerprint, lifted when the token changes.
 LINE_HOLD = HoldSetting("line.hold", t("setting.label.line.hold"))
 LINE_QUOTA = QuotaSetting("line.quota", t("setting.label.line.quota"))  # refreshed hourly by the scheduler

@@ -2053,6 +2053,53 @@ Data folder: {1}</source>
     </message>
 </context>
 <context>
+    <name>ReadinessPanel</name>
+    <message>
+        <source>Connect LINE…</source>
+        <translation>LINEに接続…</translation>
+    </message>
+    <message>
+        <source>LINE settings</source>
+        <translation>LINEの設定</translation>
+    </message>
+    <message>
+        <source>Add a classroom…</source>
+        <translation>教室を追加…</translation>
+    </message>
+    <message>
+        <source>Classroom settings</source>
+        <translation>教室の設定</translation>
+    </message>
+    <message>
+        <source>Teachers…</source>
+        <translation>講師管理…</translation>
+    </message>
+    <message>
+        <source>E-mail settings</source>
+        <translation>メールの設定</translation>
+    </message>
+    <message>
+        <source>Image hosting settings</source>
+        <translation>画像ホスティングの設定</translation>
+    </message>
+    <message>
+        <source>Start at login</source>
+        <translation>ログイン時に起動</translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation>閉じる</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>詳しく</translation>
+    </message>
+    <message>
+        <source>Could not check whether messages can be sent: {0}</source>
+        <translation>メッセージを送信できるかどうか確認できませんでした: {0}</translation>
+    </message>
+</context>
+<context>
     <name>RosterCommands</name>
     <message>
         <source>Add shift {0}</source>

@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from PySide6.QtCore import QEventLoop
 from PySide6.QtGui import QGuiApplication, QIcon
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
 
 from core.app import demo
 from core.roster import clock
@@ -168,11 +168,27 @@ def _classroom_dialog(ctx: AppContext, window: QWidget) -> QWidget:
     return ClassroomDialog(window)
 
 
+def _readiness(ctx: AppContext, window: QWidget) -> QWidget:
+    from ui.readiness.panel import ReadinessPanel, read
+
+    page = QWidget()
+    page.setWindowTitle("Shiftcast")
+    page.resize(820, 320)  # the Settings page's width
+    column = QVBoxLayout(page)
+    panel = ReadinessPanel(ctx, page)
+    panel.show_requirements(in_background(ctx, lambda: read(ctx)))  # laid out before the page is shown
+    panel.toggle.click()  # every row open, as the manager sees it after "Show"
+    column.addWidget(panel)
+    column.addStretch(1)
+    return page
+
+
 DIALOGS: tuple[tuple[str, Callable[[AppContext, QWidget], QWidget]], ...] = (
     ("05-shift-dialog.png", _shift_dialog),
     ("06-teachers-dialog.png", _teachers_dialog),
     ("07-teacher-dialog.png", _teacher_edit_dialog),
     ("08-classroom-dialog.png", _classroom_dialog),
+    ("11-readiness.png", _readiness),
 )
 
 

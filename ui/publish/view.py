@@ -50,6 +50,7 @@ from ui.common import dates, i18n
 from ui.common.errors import show_error
 from ui.common.image_viewer import ImageViewer
 from ui.common.month_picker import default_month, month_label, month_title
+from ui.readiness.panel import ReadinessPanel
 from ui.shell.context import AppContext
 
 log = logging.getLogger(__name__)
@@ -248,7 +249,11 @@ class PublishView(QWidget):
         splitter.setStretchFactor(1, 1)
         self.status = QLabel(self)
         self.status.setWordWrap(True)
+        # What stands between publishing and the teachers getting it; shown only, Publish still decides.
+        # One line until the manager opens it: open, its rows would crowd the dry run on a 1366×768 screen.
+        self.readiness = ReadinessPanel(self.ctx, self, hide_when_ready=True, open_when_blocked=False)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.readiness)
         layout.addWidget(bar)
         layout.addWidget(splitter, 1)
         layout.addWidget(self.status)

@@ -47,6 +47,7 @@ class AutostartSection(QGroupBox):
         self.enabled.setEnabled(True)
         self.status.ok(self.tr("Shiftcast will start at login.") if enabled
                        else self.tr("Shiftcast will not start at login."))
+        self.ctx.bridge.settings_changed.emit()  # the readiness panels say whether it starts at login
 
     def _failed(self, exc: BaseException) -> None:
         self.enabled.setEnabled(True)

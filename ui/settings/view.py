@@ -9,6 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QScrollArea, QVBoxLayout, QWidget
 
+from ui.readiness.panel import ReadinessPanel
 from ui.settings.autostart import AutostartSection
 from ui.settings.classrooms import ClassroomSection
 from ui.settings.database import DatabaseSection
@@ -35,11 +36,12 @@ class SettingsView(QWidget):
         self.data_folder = DataFolderSection(ctx)
         self.autostart = AutostartSection(ctx)
         self.database = DatabaseSection(ctx)
+        self.readiness = ReadinessPanel(ctx)
 
         page = QWidget()
         column = QVBoxLayout()
         column.setSpacing(12)
-        for section in (self.line, self.email, self.alerts, self.classrooms, self.hosting, self.autostart, self.language,
+        for section in (self.readiness, self.line, self.email, self.alerts, self.classrooms, self.hosting, self.autostart, self.language,
                         self.data_folder, self.database):
             column.addWidget(section)
         column.addStretch(1)
@@ -61,7 +63,10 @@ class SettingsView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(scroll)
 
-    def show_section(self, channel: str) -> None:
-        """Scroll to the settings of a channel ("line" or "email"), e.g. from an alert about it."""
-        section = self.email if channel == "email" else self.line
+    def show_section(self, name: str) -> None:
+        """Scroll to a section: a channel's ("line" or "email", e.g. from an alert about it), "hosting",
+        "autostart" or "classrooms" (from the readiness panel)."""
+        sections: dict[str, QWidget] = {"email": self.email, "hosting": self.hosting, "autostart": self.autostart,
+                                        "classrooms": self.classrooms}
+        section = sections.get(name, self.line)
         self.page_scroll.verticalScrollBar().setValue(section.mapTo(self._scrolled, QPoint(0, 0)).y())

@@ -302,7 +302,8 @@ def _add_inbox(window: MainWindow, ctx: AppContext) -> None:
 
 
 def _first_run(ctx: AppContext, shell: Shell) -> None:
-    """No LINE token yet: offer the demo, LINE set-up, or later."""
+    """No LINE token yet: offer the demo, LINE set-up, or later. Unless the demo takes over, the window
+    opens on Settings, whose readiness panel lists what stands between this and the teachers' reminders."""
     window = shell.window
     try:
         has_token = bool(secrets.line_token())
@@ -310,6 +311,8 @@ def _first_run(ctx: AppContext, shell: Shell) -> None:
         has_token = False
     with ctx.db.write() as session:
         keys.UI_FIRST_RUN_DONE.write(session, True)
+    if window is not None:
+        window.tabs.setCurrentWidget(window.settings)
     if has_token:
         return
     box = QMessageBox(window)
@@ -324,7 +327,6 @@ def _first_run(ctx: AppContext, shell: Shell) -> None:
     if box.clickedButton() is demo_button:
         hand_over_to_demo(ctx, shell)
     elif box.clickedButton() is setup_button and window is not None:
-        window.tabs.setCurrentWidget(window.settings)
         window.settings.line.open_connect()
 
 

@@ -135,6 +135,9 @@ class MainWindow(QMainWindow):
             self.tabs.blockSignals(False)
         if stand_in is not None:
             stand_in.deleteLater()
+        panel = getattr(view, "readiness", None)  # Publish and Settings show what stands before sending
+        if panel is not None:
+            panel.fix_wanted.connect(self.open_fix)
         return view
 
     @property
@@ -197,9 +200,23 @@ class MainWindow(QMainWindow):
             self.deliveries.dead_check.setChecked(True)
         self.tabs.setCurrentWidget(self.deliveries)
 
-    def show_settings(self, channel: str) -> None:
+    def show_settings(self, section: str) -> None:
         self.tabs.setCurrentWidget(self.settings)
-        self.settings.show_section(channel)
+        self.settings.show_section(section)
+
+    def open_fix(self, fix: str) -> None:
+        """Open what fixes a readiness requirement (a core/setup/readiness.py Fix value)."""
+        if fix == "connect_line":
+            self.tabs.setCurrentWidget(self.settings)
+            self.settings.line.open_connect()
+        elif fix == "add_classroom":
+            self.tabs.setCurrentWidget(self.shifts)
+            self.shifts.add_classroom()
+        elif fix == "teachers":
+            self.tabs.setCurrentWidget(self.shifts)
+            self.shifts.open_teachers()
+        else:  # keyring, classroom_group, email, hosting, autostart: a section of Settings
+            self.show_settings({"keyring": "line", "classroom_group": "classrooms"}.get(fix, fix))
 
     def refresh_status(self) -> None:
         def load() -> tuple[dict[str, int], ChannelHold | None]:

@@ -1,0 +1,269 @@
+"""Will the teachers get their messages? Every requirement between an installed Shiftcast and a
+teacher's reminder, each with its state, what is the case in the manager's words, and what fixes it.
+
+`facts` reads what the requirements depend on (the database, the settings, the keyring, the
+channels' drivers) without calling LINE or any other server, so the check is offline and fast;
+`assess` is the pure rule that turns those facts into requirements, so the window's panel and
+`shiftcast doctor` say the same thing. Whether the app starts at login is the caller's to find out
+(core/app/autostart.py sits above this package) and is passed in.
+
+Blocking means messages do not go at all (no LINE, no keyring, no group for a classroom with
+confirmed shifts, no teacher reachable); a warning means some go, or they go only while this
+computer is on.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from sqlalchemy import select
+
+from core.channels import registry
+from core.publication import hosting as image_hosting
+from core.roster import contacts
+from core.sending import presence
+from core.sending.presence import SenderState
+from core.setup import hosting
+from core.store import secrets
+from core.store import setting_keys as keys
+from core.store.db import Database
+from core.store.models import Channel, Classroom, ContactRule, Shift, ShiftStatus, Teacher
+from core.texts import Text, t
+
+
+class State(StrEnum):
+    OK = "ok"
+    WARNING = "warning"
+    BLOCKING = "blocking"
+
+
+class Fix(StrEnum):
+    """Where a front end sends the manager to fix a requirement (the window maps each to a button)."""
+
+    CONNECT_LINE = "connect_line"
+    KEYRING = "keyring"
+    ADD_CLASSROOM = "add_classroom"
+    CLASSROOM_GROUP = "classroom_group"
+    TEACHERS = "teachers"
+    EMAIL = "email"
+    HOSTING = "hosting"
+    AUTOSTART = "autostart"
+
+
+@dataclass(frozen=True)
+class Requirement:
+    key: str  # stable: "line", "classroom_groups", "teachers", "month_image", "autostart", "sender"
+    state: State
+    says: Text  # what is the case
+    fix: Fix | None  # None: nothing to open
+    fix_says: Text | None  # what fixes it
+    details: tuple[Text, ...] = ()  # one line each: the classrooms, the teachers it names
+
+
+@dataclass(frozen=True)
+class Contact:
+    channel: str
+    address: str | None
+    agreed_at: dt.datetime | None
+    unreachable_since: dt.datetime | None
+    rank: int | None
+
+
+@dataclass(frozen=True)
+class TeacherFacts:
+    name: str
+    rule: ContactRule
+    contacts: tuple[Contact, ...]
+
+
+@dataclass(frozen=True)
+class ClassroomFacts:
+    name: str
+    has_group: bool
+    confirmed_ahead: bool  # confirmed shifts from today on
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the requirements depend on, read at one moment."""
+
+    line_ready: bool  # LINE's credentials are readable
+    keyring_problem: Text | str | None  # the keyring cannot be used: why
+    line_account: str | None  # the bot's name, when a setting already holds it
+    channels_ready: frozenset[str]  # the channels whose credentials and settings are in place
+    classrooms: tuple[ClassroomFacts, ...]
+    teachers: tuple[TeacherFacts, ...]  # active ones
+    hosting_ready: bool
+    autostart: bool | None  # None: this computer cannot say
+    last_heartbeat: dt.datetime | None  # the latest from a sender still running (not stopped)
+    sending_now: bool  # a sender checked in within presence.STALE_AFTER
+
+
+# ----- reading -----
+
+
+def facts(db: Database, *, now: dt.datetime, autostart: bool | None) -> Facts:
+    """Everything `assess` needs, read offline: no request leaves this computer."""
+    ready: set[str] = set()
+    problem: Text | str | None = None
+    for driver in registry.with_addresses():
+        try:
+            connection = driver.connect(db)
+        except secrets.SecretStoreError as exc:
+            problem = problem or exc.text
+            continue
+        if connection is not None:
+            connection.close()
+            ready.add(driver.key)
+    today = (now - dt.timedelta(days=1)).date()  # a day's slack: the classrooms' time zones are ahead of UTC
+    with db.read() as session:
+        confirmed = set(session.scalars(select(Shift.classroom_id).where(
+            Shift.status == ShiftStatus.CONFIRMED, Shift.local_date >= today).distinct()))
+        rooms = tuple(ClassroomFacts(c.name, bool(c.line_group_id), c.id in confirmed)
+                      for c in session.scalars(select(Classroom).order_by(Classroom.name)))
+        teachers = tuple(
+            TeacherFacts(teacher.name or "", ContactRule(teacher.contact_rule),
+                         tuple(Contact(c.channel, c.address, c.agreed_at, c.unreachable_since, c.rank)
+                               for c in teacher.contacts))
+            for teacher in session.scalars(select(Teacher).where(
+                Teacher.active.is_(True), Teacher.erased_at.is_(None)).order_by(Teacher.name)))
+        senders = presence.listing(session, now=now, include_stopped=False)
+        account = keys.LINE_ACCOUNT.read(session)
+    saved = hosting.load(db)
+    draft = saved.draft
+    hosting_ready = saved.demo_folder or bool(
+        draft.endpoint and draft.bucket and draft.access_key_id
+        and (saved.secret_saved or os.environ.get(image_hosting.SECRET_ENV, "").strip()))
+    return Facts(
+        line_ready=Channel.LINE.value in ready, keyring_problem=problem or saved.keyring_problem,
+        line_account=account, channels_ready=frozenset(ready), classrooms=rooms, teachers=teachers,
+        hosting_ready=hosting_ready, autostart=autostart,
+        last_heartbeat=max((s.heartbeat_at.astimezone() for s in senders), default=None),  # this computer's clock
+        sending_now=any(s.state is SenderState.SENDING for s in senders))
+
+
+def check(db: Database, *, now: dt.datetime, autostart: bool | None) -> list[Requirement]:
+    return assess(facts(db, now=now, autostart=autostart))
+
+
+# ----- the rules (pure) -----
+
+
+def assess(f: Facts) -> list[Requirement]:
+    """The requirements, in the order a manager meets them."""
+    return [_line(f), _groups(f), _teachers(f), _month(f), _autostart(f), _sender(f)]
+
+
+def blocking(requirements: Sequence[Requirement]) -> bool:
+    return any(r.state is State.BLOCKING for r in requirements)
+
+
+def ready(requirements: Sequence[Requirement]) -> bool:
+    return all(r.state is State.OK for r in requirements)
+
+
+def summary(requirements: Sequence[Requirement]) -> Text:
+    """The requirements in one sentence: ready, partly, or not at all."""
+    blocked = sum(r.state is State.BLOCKING for r in requirements)
+    problems = sum(r.state is not State.OK for r in requirements)
+    if blocked:
+        return t("readiness.summary.blocked", count=blocked)
+    if problems:
+        return t("readiness.summary.partly", count=problems)
+    return t("readiness.summary.ready")
+
+
+def _line(f: Facts) -> Requirement:
+    if f.line_ready:
+        says = (t("readiness.line.ok_named", account=f.line_account) if f.line_account
+                else t("readiness.line.ok"))
+        return Requirement("line", State.OK, says, None, None)
+    if f.keyring_problem is not None:
+        return Requirement("line", State.BLOCKING, t("readiness.keyring.broken", detail=f.keyring_problem),
+                           Fix.KEYRING, t("readiness.keyring.fix"))
+    return Requirement("line", State.BLOCKING, t("readiness.line.missing"), Fix.CONNECT_LINE,
+                       t("readiness.line.fix"))
+
+
+def _groups(f: Facts) -> Requirement:
+    if not f.classrooms:
+        return Requirement("classroom_groups", State.BLOCKING, t("readiness.groups.no_classroom"),
+                           Fix.ADD_CLASSROOM, t("readiness.groups.fix_add"))
+    missing = [c for c in f.classrooms if not c.has_group]
+    if not missing:
+        return Requirement("classroom_groups", State.OK,
+                           t("readiness.groups.ok", count=len(f.classrooms)), None, None)
+    state = State.BLOCKING if any(c.confirmed_ahead for c in missing) else State.WARNING
+    names = tuple(t("readiness.groups.missing_one", classroom=c.name) for c in missing)
+    return Requirement("classroom_groups", state,
+                       t("readiness.groups.missing", count=len(missing), total_count=len(f.classrooms)),
+                       Fix.CLASSROOM_GROUP, t("readiness.groups.fix"), names)
+
+
+def unreached_because(teacher: TeacherFacts, channels_ready: frozenset[str]) -> tuple[Text, ...]:
+    """Why nothing reaches this teacher: empty when some channel they chose can carry a message now.
+
+    A way counts when the teacher chose it, it has an address, they agreed if the channel asks, the
+    channel has not found them unreachable, and the channel itself is set up."""
+    chosen = contacts.ranked(teacher.contacts)
+    if not chosen:
+        return (t("readiness.teacher.no_way"),)
+    reasons: list[Text] = []
+    for contact in chosen:
+        channel = contacts.label(contact.channel)
+        if not contact.address:
+            reasons.append(t("readiness.teacher.no_address", channel=channel))
+        elif not contacts.usable(contact):
+            reasons.append(t("readiness.teacher.not_agreed", channel=channel))
+        elif contact.unreachable_since is not None:
+            reasons.append(t("readiness.teacher.unreachable", channel=channel))
+        elif contact.channel not in channels_ready:
+            reasons.append(t("readiness.teacher.channel_not_set_up", channel=channel))
+        else:
+            return ()
+    return tuple(reasons)
+
+
+def _teachers(f: Facts) -> Requirement:
+    total = len(f.teachers)
+    if not total:
+        return Requirement("teachers", State.BLOCKING, t("readiness.teachers.none"), Fix.TEACHERS,
+                           t("readiness.teachers.fix"))
+    unreached = [(teacher, unreached_because(teacher, f.channels_ready)) for teacher in f.teachers]
+    named = tuple(t("readiness.teachers.why", teacher=teacher.name, reasons=why) for teacher, why in unreached if why)
+    reached = total - len(named)
+    says = t("readiness.teachers.count", reached_count=reached, count=total)
+    if not named:
+        return Requirement("teachers", State.OK, says, None, None)
+    state = State.BLOCKING if reached == 0 else State.WARNING
+    # A channel that is chosen but not set up is fixed in Settings, not in the teachers' table.
+    email = t("readiness.teacher.channel_not_set_up", channel=contacts.label(Channel.EMAIL))
+    if all(reason == email for _, why in unreached for reason in why):
+        return Requirement("teachers", state, says, Fix.EMAIL, t("readiness.teachers.fix_email"), named)
+    return Requirement("teachers", state, says, Fix.TEACHERS, t("readiness.teachers.fix"), named)
+
+
+def _month(f: Facts) -> Requirement:
+    if f.hosting_ready:
+        return Requirement("month_image", State.OK, t("readiness.month.ok"), None, None)
+    return Requirement("month_image", State.WARNING, t("readiness.month.no_hosting"), Fix.HOSTING,
+                       t("readiness.month.fix"))
+
+
+def _autostart(f: Facts) -> Requirement:
+    if f.autostart:
+        return Requirement("autostart", State.OK, t("readiness.autostart.on"), None, None)
+    says = t("readiness.autostart.unknown") if f.autostart is None else t("readiness.autostart.off")
+    return Requirement("autostart", State.WARNING, says, Fix.AUTOSTART, t("readiness.autostart.fix"))
+
+
+def _sender(f: Facts) -> Requirement:
+    if f.sending_now:
+        return Requirement("sender", State.OK, t("readiness.sender.now"), None, None)
+    says = (t("readiness.sender.last", at=f.last_heartbeat) if f.last_heartbeat is not None
+            else t("readiness.sender.never"))
+    return Requirement("sender", State.WARNING, says, None, t("readiness.sender.fix"))

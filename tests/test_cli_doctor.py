@@ -1,0 +1,64 @@
+"""`shiftcast doctor` as a real process: what a new manager sees on a fresh data folder, and on one
+where LINE (the emulator), a classroom's group and a paired teacher are in place."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.emulator import LineEmulator
+from core.store.db import Database
+from core.store.paths import DataPaths
+from tests import factories as f
+from tests.linefixtures import TOKEN, emulator  # noqa: F401 - emulator is a fixture
+
+pytestmark = pytest.mark.slow  # real processes
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _doctor(home: Path, *argv: str, **extra: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SHIFTCAST_")}
+    # A keyring that works and holds nothing, and a start-at-login folder of this test's own.
+    env |= {"SHIFTCAST_HOME": str(home), "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
+            "XDG_CONFIG_HOME": str(home / "config")} | extra
+    return subprocess.run([sys.executable, "main.py", *argv], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=120, stdin=subprocess.DEVNULL)
+
+
+def test_a_fresh_data_folder_is_not_ready_and_names_line(tmp_path: Path) -> None:
+    done = _doctor(tmp_path / "new", "doctor", "--lang", "en")
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == ""
+    lines = done.stdout.splitlines()
+    assert lines[0] == "[BLOCKS] LINE is not connected: no message can be sent"
+    assert "connect LINE" in lines[1]
+    assert lines[-1] == "not ready: 3 things stop the teachers' messages"
+    ja = _doctor(tmp_path / "new", "check", "--lang", "ja")
+    assert ja.returncode == 1 and ja.stdout.startswith("[要対応] LINEに接続していないため"), ja.stdout
+
+
+def test_a_folder_with_line_a_group_and_a_paired_teacher_is_ready_to_send(paths: DataPaths, db: Database,
+                                                                          emulator: LineEmulator) -> None:
+    with db.write() as s:
+        f.classroom(s, "本校", line_group_id="C" + "1" * 32)
+        f.teacher(s, "佐藤", 1)  # paired on LINE and agreed
+        f.teacher(s, "鈴木", 2, line_opt_in=False)
+    db.dispose()
+    done = _doctor(paths.home, "doctor", "--json", "--lang", "en", SHIFTCAST_LINE_TOKEN=TOKEN,
+                   SHIFTCAST_LINE_API_BASE=emulator.base_url)
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout)
+    by_key = {r["key"]: r for r in report["requirements"]}
+    assert report["blocking"] is False and report["ready"] is False
+    assert by_key["line"]["state"] == "ok" and by_key["classroom_groups"]["state"] == "ok"
+    assert by_key["teachers"] == {
+        "key": "teachers", "state": "warning", "says": "1 of 2 teachers can be reached", "code": "readiness.teachers.count",
+        "fix": "teachers", "fix_says": "pair the teachers on LINE, or ask them to agree",
+        "details": ["鈴木: has not agreed to LINE"]}
+    assert {by_key[k]["state"] for k in ("month_image", "autostart", "sender")} == {"warning"}

@@ -1,0 +1,149 @@
+"""Will the teachers get their messages: the requirements read from a real database and the
+in-memory keyring, and the pure rule that grades them."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+
+import keyring
+import pytest
+from keyring.backends import fail
+
+from core.emulator import LineEmulator
+from core.sending import presence
+from core.setup import readiness
+from core.setup.readiness import Fix, Requirement, State
+from core.store.db import Database
+from core.store.models import ContactRule, ShiftStatus
+from core.texts import render
+from tests import factories as f
+from tests.linefixtures import emulator, line_ready  # noqa: F401 - fixtures
+
+NOW = dt.datetime(2026, 12, 1, 3, 0, tzinfo=dt.UTC)
+
+
+def _by_key(requirements: list[Requirement]) -> dict[str, Requirement]:
+    return {r.key: r for r in requirements}
+
+
+def _check(db: Database, *, autostart: bool | None = True) -> dict[str, Requirement]:
+    return _by_key(readiness.check(db, now=NOW, autostart=autostart))
+
+
+def test_a_new_data_folder_is_blocked_on_line_a_classroom_and_teachers(db: Database) -> None:
+    found = readiness.check(db, now=NOW, autostart=False)
+    assert [r.key for r in found] == ["line", "classroom_groups", "teachers", "month_image", "autostart", "sender"]
+    by_key = _by_key(found)
+    assert (by_key["line"].state, by_key["line"].fix) == (State.BLOCKING, Fix.CONNECT_LINE)
+    assert render(by_key["line"].says, "en") == "LINE is not connected: no message can be sent"
+    assert (by_key["classroom_groups"].state, by_key["classroom_groups"].fix) == (State.BLOCKING, Fix.ADD_CLASSROOM)
+    assert by_key["teachers"].state is State.BLOCKING
+    assert (by_key["month_image"].state, by_key["month_image"].fix) == (State.WARNING, Fix.HOSTING)
+    assert render(by_key["month_image"].says, "en") == "no image hosting: the month image cannot be posted"
+    assert (by_key["autostart"].state, by_key["autostart"].fix) == (State.WARNING, Fix.AUTOSTART)
+    assert by_key["sender"].state is State.WARNING
+    assert readiness.blocking(found) and not readiness.ready(found)
+
+
+def test_a_keyring_that_cannot_be_used_is_said_and_blocks(db: Database) -> None:
+    before = keyring.get_keyring()
+    keyring.set_keyring(fail.Keyring())
+    try:
+        line = _check(db)["line"]
+    finally:
+        keyring.set_keyring(before)
+    assert (line.state, line.fix) == (State.BLOCKING, Fix.KEYRING)
+    assert "keyring cannot be used" in render(line.says, "en")
+    assert "キーリングを使えない" in render(line.says, "ja")
+
+
+def test_a_connected_folder_names_each_teacher_nothing_reaches_and_why(db: Database, line_ready: LineEmulator) -> None:
+    with db.write() as s:
+        room = f.classroom(s, "本校", line_group_id="C" + "1" * 32)
+        f.teacher(s, "佐藤", 1)  # paired and agreed
+        f.teacher(s, "鈴木", 2, line_opt_in=False)
+        blocked = f.teacher(s, "田中", 3)
+        f.line(blocked).unreachable_since = NOW
+        f.teacher(s, "高橋", 4, line_user_id=None, line_opt_in=False)
+        f.teacher(s, "伊藤", 5, line_user_id=None, line_opt_in=False, email="ito@example.com", email_opt_in=True,
+                  channel="email")
+        f.shift(s, room, blocked, dt.date(2026, 12, 10), now=NOW, status=ShiftStatus.CONFIRMED)
+    found = _check(db)
+    assert found["line"].state is State.OK
+    assert found["classroom_groups"].state is State.OK
+    teachers = found["teachers"]
+    assert (teachers.state, teachers.fix) == (State.WARNING, Fix.TEACHERS)
+    assert render(teachers.says, "en") == "1 of 5 teachers can be reached"
+    assert render(teachers.says, "ja") == "5人中1人の講師に届きます。"
+    assert [render(d, "en") for d in teachers.details] == [
+        "伊藤: E-mail is not set up",
+        "田中: LINE can no longer reach them (blocked, unfollowed or refused)",
+        "鈴木: has not agreed to LINE",
+        "高橋: no LINE address (not paired)",
+    ]
+    assert not readiness.blocking(list(found.values()))
+
+
+def test_no_teacher_reachable_blocks_and_email_alone_is_fixed_in_settings(db: Database, line_ready: LineEmulator) -> None:
+    with db.write() as s:
+        f.classroom(s, "本校", line_group_id="C" + "1" * 32)
+        f.teacher(s, "伊藤", 5, line_user_id=None, line_opt_in=False, email="ito@example.com", email_opt_in=True,
+                  channel="email")
+    teachers = _check(db)["teachers"]
+    assert (teachers.state, teachers.fix) == (State.BLOCKING, Fix.EMAIL)
+
+
+def test_a_classroom_without_its_group_blocks_only_with_confirmed_shifts_ahead(db: Database,
+                                                                                line_ready: LineEmulator) -> None:
+    with db.write() as s:
+        f.classroom(s, "本校", line_group_id="C" + "1" * 32)
+        annex = f.classroom(s, "分校")
+        teacher = f.teacher(s, "佐藤", 1)
+        f.shift(s, annex, teacher, dt.date(2026, 11, 20), now=NOW, status=ShiftStatus.CONFIRMED)  # past
+    groups = _check(db)["classroom_groups"]
+    assert (groups.state, groups.fix) == (State.WARNING, Fix.CLASSROOM_GROUP)
+    assert [render(d, "en") for d in groups.details] == ["分校: no LINE group chosen"]
+    assert render(groups.says, "en") == "1 of 2 classrooms has no LINE group"
+    with db.write() as s:
+        f.shift(s, annex, teacher, dt.date(2026, 12, 1), now=NOW, status=ShiftStatus.CONFIRMED)
+    assert _check(db)["classroom_groups"].state is State.BLOCKING
+
+
+def test_a_sender_that_checked_in_is_seen_and_one_that_went_quiet_is_named(db: Database) -> None:
+    with db.write() as s:
+        presence.register(s, "sender-1", home="/data", app="window", now=NOW - dt.timedelta(seconds=10))
+    assert _check(db)["sender"].state is State.OK
+    with db.write() as s:
+        presence.heartbeat(s, "sender-1", now=NOW - dt.timedelta(hours=2))
+    sender = _check(db)["sender"]
+    assert sender.state is State.WARNING
+    assert "last checked in" in render(sender.says, "en")
+
+
+@pytest.mark.parametrize(("autostart", "state"), [(True, State.OK), (False, State.WARNING), (None, State.WARNING)])
+def test_start_at_login_is_graded_as_given(autostart: bool | None, state: State) -> None:
+    facts = readiness.Facts(
+        line_ready=True, keyring_problem=None, line_account="Shiftcast 本校", channels_ready=frozenset({"line"}),
+        classrooms=(readiness.ClassroomFacts("本校", True, True),),
+        teachers=(readiness.TeacherFacts("佐藤", ContactRule.EVERY,
+                                         (readiness.Contact("line", "U" + "1" * 32, NOW, None, 0),)),),
+        hosting_ready=True, autostart=autostart, last_heartbeat=NOW, sending_now=True)
+    found = _by_key(readiness.assess(facts))
+    assert found["autostart"].state is state
+    assert render(found["line"].says, "en") == "LINE is connected as Shiftcast 本校"
+    rest = [r for r in found.values() if r.key != "autostart"]
+    assert all(r.state is State.OK for r in rest)
+    assert readiness.ready(list(found.values())) is (state is State.OK)
+    assert not readiness.blocking(readiness.assess(dataclasses.replace(facts, autostart=False)))
+
+
+def test_the_account_line_last_named_is_said_without_asking_line_again(db: Database,
+                                                                        line_ready: LineEmulator) -> None:
+    from core.setup import line
+
+    assert render(_check(db)["line"].says, "en") == "LINE is connected"
+    bot = line.check_connection(db)  # the Settings screen's "Test connection"
+    line_ready.stop()  # the check stays offline: LINE is not there to ask
+    assert render(_check(db)["line"].says, "en") == f"LINE is connected as {bot.display_name} ({bot.basic_id})"
+    assert bot.display_name and bot.basic_id.startswith("@")
