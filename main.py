@@ -23,6 +23,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_gui(args)
         return commands.run(args)
+    except ModuleNotFoundError as error:
+        from cli import dependencies
+
+        missing = dependencies.missing_library(error)
+        if missing is None:
+            raise
+        return dependencies.report(missing, argv)
     finally:
         resume_collector()
 
