@@ -73,7 +73,7 @@ def test_import_refuses_unknown_columns_and_reads_japanese_headings(capsys, tmp_
     unknown.write_text("Name,LINE,Mail\n佐藤,U" + "0" * 32 + ",sato@example.com\n", encoding="utf-8")
     code, _, err = run(capsys, "--lang", "ja", "import", "teachers", str(unknown))
     assert code == 1 and err.strip() == (f"shiftcast: {unknown}: 何もインポートしていません。1行目: 見出しに使えない列があります: "
-                                         "LINE、Mail。講師のファイルで使える列は 名前、LINEユーザーID、メール、LINE通知、"
+                                         "LINE、Mail。講師のファイルで使える列は 名前、ふりがな、LINEユーザーID、メール、LINE通知、"
                                          "メール通知、有効、連絡方法 です。")
     assert json.loads(run(capsys, "teachers", "--json")[1]) == []
 

@@ -32,7 +32,7 @@ from core.roster.progress import Progress
 from core.store.models import Classroom, Shift, ShiftStatus, Teacher
 from core.texts import Text, t
 
-TEACHER_COLUMNS = ("name", "line_user_id", "email", "line_opt_in", "email_opt_in", "active", "channel")
+TEACHER_COLUMNS = ("name", "reading", "line_user_id", "email", "line_opt_in", "email_opt_in", "active", "channel")
 SHIFT_COLUMNS = ("classroom", "teacher", "date", "start", "end", "status", "note")
 TEACHER_REQUIRED = ("name",)
 SHIFT_REQUIRED = ("classroom", "teacher", "date", "start", "end")
@@ -48,7 +48,11 @@ _CONTACT = {
     "active": ("有効",),
     "channel": ("連絡方法", "通知方法", "チャネル", "チャンネル"),
 }
-TEACHER_HEADINGS: dict[str, tuple[str, ...]] = {"name": _TEACHER_NAME, **_CONTACT}
+TEACHER_HEADINGS: dict[str, tuple[str, ...]] = {
+    "name": _TEACHER_NAME,
+    "reading": ("ふりがな", "フリガナ", "よみ", "ヨミ", "読み", "よみがな", "読み仮名", "furigana"),
+    **_CONTACT,
+}
 SHIFT_HEADINGS: dict[str, tuple[str, ...]] = {
     "classroom": ("教室", "教室名"),
     "teacher": _TEACHER_NAME,
@@ -312,6 +316,8 @@ def import_teachers(session: Session, data: bytes, *, progress: Progress | None 
             "email_opt_in": _flag(row, "email_opt_in", False),
             "active": _flag(row, "active", True),
         }
+        if "reading" in row:  # a file without the column keeps the readings given in the window
+            values["reading"] = row["reading"]
         # Optional: an empty or missing cell keeps an existing teacher's choice (new ones get LINE).
         if row.get("channel", "").strip():
             values["channel"] = channel_choice.parse(row["channel"])
@@ -401,7 +407,7 @@ def export_teachers(session: Session) -> str:
     return _write(
         TEACHER_COLUMNS,
         [
-            [t.name or "", str(fields["line_user_id"] or ""), str(fields["email"] or ""),
+            [t.name or "", t.reading or "", str(fields["line_user_id"] or ""), str(fields["email"] or ""),
              _yes(bool(fields["line_opt_in"])), _yes(bool(fields["email_opt_in"])), _yes(t.active),
              channel_choice.of(t).word]
             for t in rules.list_teachers(session) for fields in (rules.contact_fields(t),)

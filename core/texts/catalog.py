@@ -36,6 +36,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "roster.name_missing": ("the {what} needs a name", "{what}の名前を入力してください。"),
     "roster.name_too_long": ("the {what} name is longer than 200 characters",
                              "{what}の名前は200文字以内で入力してください。"),
+    "roster.reading_too_long": ("the reading is longer than {limit_count} characters",
+                                "ふりがなは{limit_count}文字以内で入力してください。"),
     "roster.lead_range": ("the reminder lead time must be between 1 minute and 24 hours",
                           "リマインダーは、シフトの1分前から24時間前までの間で指定してください。"),
     "roster.quiet_same": ("quiet hours must start and end at different times",
@@ -118,6 +120,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                             "見出しに使えない列があります: {columns}。{what}のファイルで使える列は {known} です。"),
     # The columns of the CSV files, as the header names them in each language (core/roster/csv_files.py).
     "word.column.name": ("name", "名前"),
+    "word.column.reading": ("reading", "ふりがな"),
     "word.column.line_user_id": ("line_user_id", "LINEユーザーID"),
     "word.column.email": ("email", "メール"),
     "word.column.line_opt_in": ("line_opt_in", "LINE通知"),
