@@ -24,12 +24,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_gui(args)
         return commands.run(args)
     except ModuleNotFoundError as error:
-        from cli import dependencies
+        from cli import dependencies, words
 
         missing = dependencies.missing_library(error)
         if missing is None:
             raise
-        return dependencies.report(missing, argv)
+        words.start(argv)
+        return dependencies.report(missing)
     finally:
         resume_collector()
 

@@ -27,6 +27,11 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                             "このPython（{python}）にはShiftcastのライブラリがインストールされていません（{module} "
                             "がありません）。Shiftcastのフォルダで `make run` を実行するか、仮想環境で "
                             "`python -m pip install -e .` を実行してください。"),
+    "cli.missing_extra": ("module {module} is missing: it comes with Shiftcast's {extra} extra. Run "
+                          "`python -m pip install -e '.[{extra}]'` in Shiftcast's folder with the Python that runs it",
+                          "{module} がインストールされていません。Shiftcastの {extra} 追加機能に含まれています。"
+                          "Shiftcastのフォルダで、Shiftcastを動かすPythonを使って "
+                          "`python -m pip install -e '.[{extra}]'` を実行してください。"),
     "cli.cannot_read": ("cannot read {path}: {detail}", "{path} を読み込めません: {detail}"),
     "cli.not_a_number": ("'{value}' is not a whole number", "「{value}」は整数ではありません。"),
     "cli.number_range": ("{value} is out of range: give a number from {low} to {high}",
