@@ -9,6 +9,9 @@ STAMP_BENCH := $(VENV)/.installed-bench
 
 .PHONY: run test check lint bench venv clean
 
+# `make` alone installs Shiftcast into .venv (with its `shiftcast` command) and opens nothing.
+.DEFAULT_GOAL := venv
+
 $(PY):
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Shiftcast needs Python 3.11 or newer"'
 	$(PYTHON) -m venv $(VENV)

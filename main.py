@@ -23,6 +23,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_gui(args)
         return commands.run(args)
+    except ModuleNotFoundError as error:
+        from cli import dependencies, words
+
+        missing = dependencies.missing_library(error)
+        if missing is None:
+            raise
+        words.start(argv)
+        return dependencies.report(missing)
     finally:
         resume_collector()
 

@@ -17,6 +17,7 @@ from cli import (
     alerts,
     credentials,
     deliveries,
+    dependencies,
     doctor,
     emulator,
     failures,
@@ -117,6 +118,11 @@ def run(args: argparse.Namespace, *, paths: DataPaths | None = None) -> int:
         return 0
     except ShiftcastError as exc:
         return failures.known(exc, args, paths)
+    except ModuleNotFoundError as exc:
+        missing = dependencies.missing_library(exc)
+        if missing is None:
+            return failures.unexpected(exc, args, paths, log_file)
+        return dependencies.report(missing)
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, never a traceback
         return failures.unexpected(exc, args, paths, log_file)
 

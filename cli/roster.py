@@ -154,7 +154,7 @@ def cmd_teachers(db: Database, args: argparse.Namespace, paths: DataPaths) -> in
 
     with db.read() as session:
         rows: list[dict[str, Any]] = [
-            {"id": t.id, "name": t.name} | rules.contact_fields(t) | {"active": t.active}
+            {"id": t.id, "name": t.name, "reading": t.reading} | rules.contact_fields(t) | {"active": t.active}
             for t in rules.list_teachers(session)
         ]
     if args.json:

@@ -21,6 +21,17 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "cli.usage": ("{message} (see --help)", "{message}（--help をご覧ください）"),
     "cli.bad_quiet_hours": ("bad quiet hours '{text}': write HH:MM-HH:MM or off",
                             "通知しない時間帯「{text}」は読めません。HH:MM-HH:MM か off で指定してください。"),
+    "cli.missing_library": ("Shiftcast's libraries are not installed for this Python ({python}): module {module} is "
+                            "missing. Run `make run` in Shiftcast's folder, or `python -m pip install -e .` there "
+                            "in a virtual environment",
+                            "このPython（{python}）にはShiftcastのライブラリがインストールされていません（{module} "
+                            "がありません）。Shiftcastのフォルダで `make run` を実行するか、仮想環境で "
+                            "`python -m pip install -e .` を実行してください。"),
+    "cli.missing_extra": ("module {module} is missing: it comes with Shiftcast's {extra} extra. Run "
+                          "`python -m pip install -e '.[{extra}]'` in Shiftcast's folder with the Python that runs it",
+                          "{module} がインストールされていません。Shiftcastの {extra} 追加機能に含まれています。"
+                          "Shiftcastのフォルダで、Shiftcastを動かすPythonを使って "
+                          "`python -m pip install -e '.[{extra}]'` を実行してください。"),
     "cli.cannot_read": ("cannot read {path}: {detail}", "{path} を読み込めません: {detail}"),
     "cli.not_a_number": ("'{value}' is not a whole number", "「{value}」は整数ではありません。"),
     "cli.number_range": ("{value} is out of range: give a number from {low} to {high}",

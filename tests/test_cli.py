@@ -67,6 +67,27 @@ def test_bad_import_reports_rows_and_changes_nothing(capsys, tmp_path: Path) -> 
     assert json.loads(out) == []
 
 
+def test_import_refuses_unknown_columns_and_reads_japanese_headings(capsys, tmp_path: Path) -> None:
+    assert run(capsys, "add-classroom", "本校")[0] == 0
+    unknown = tmp_path / "unknown.csv"
+    unknown.write_text("Name,LINE,Mail\n佐藤,U" + "0" * 32 + ",sato@example.com\n", encoding="utf-8")
+    code, _, err = run(capsys, "--lang", "ja", "import", "teachers", str(unknown))
+    assert code == 1 and err.strip() == (f"shiftcast: {unknown}: 何もインポートしていません。1行目: 見出しに使えない列があります: "
+                                         "LINE、Mail。講師のファイルで使える列は 名前、ふりがな、LINEユーザーID、メール、LINE通知、"
+                                         "メール通知、有効、連絡方法 です。")
+    assert json.loads(run(capsys, "teachers", "--json")[1]) == []
+
+    teachers = tmp_path / "講師.csv"
+    teachers.write_bytes("講師名,LINE ID,メールアドレス\r\n佐藤,U".encode("cp932") + b"0" * 32 + b",sato@example.com\r\n")
+    code, out, _ = run(capsys, "import", "teachers", str(teachers))
+    assert code == 0 and "1 added" in out
+    shifts = tmp_path / "シフト.csv"
+    shifts.write_bytes("教室名,先生,日付,開始時刻,終了時刻,メモ\r\n本校,佐藤,2026/12/01,16:00,21:00,受付\r\n".encode("cp932"))
+    assert run(capsys, "import", "shifts", str(shifts))[0] == 0
+    code, out, _ = run(capsys, "shifts", "--classroom", "本校", "--month", "2026-12", "--json")
+    assert [(r["teacher"], r["start"], r["note"]) for r in json.loads(out)] == [("佐藤", "16:00", "受付")]
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -148,7 +148,7 @@ def test_a_value_of_100000_characters_is_echoed_by_its_start_and_length(home: Pa
 
 
 @pytest.mark.parametrize(("lang", "said"), [("en", "active must be yes or no, not 'yyy"),
-                                            ("ja", "active は yes か no で入力してください（「yyy")])
+                                            ("ja", "有効 は yes か no で入力してください（「yyy")])
 def test_a_long_bad_cell_is_echoed_by_its_start_and_length(home: Path, tmp_path: Path, lang: str, said: str) -> None:
     teachers = tmp_path / "teachers.csv"
     teachers.write_text(f"name,active\n鈴木,{'y' * 5_000}\n", encoding="utf-8")

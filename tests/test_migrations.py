@@ -502,7 +502,7 @@ def test_0014_names_every_delivery_s_subject_as_0011_did(db: Database) -> None:
             s.execute(text("INSERT INTO delivery_attempts (delivery_id, number, started_at, outcome, retry_key)"
                            " VALUES (:id, 1, '2026-11-01 00:00:00', 'sent', :key)"), {"id": d_id, "key": key})
     migrate.upgrade(db)
-    assert migrate.current_revision(db) == migrate.HEAD_REVISION == "0014_delivery_subjects"
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION
     expected = {}
     for d_id, kind, channel, shift, version, publication, alert, linked, key in AT_0011:
         subject = (("shift", shift, version) if shift is not None else ("publication", publication, None)
@@ -535,4 +535,53 @@ def test_0014_names_every_delivery_s_subject_as_0011_did(db: Database) -> None:
                               " ORDER BY id")).all()
     assert back == [(d_id, shift, version, publication, alert)
                     for d_id, _, _, shift, version, publication, alert, _, _ in AT_0011]
+    migrate.upgrade(db)
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_0015_gives_teachers_a_reading_and_keeps_every_row(db: Database) -> None:
+    """A database at 0014 with teachers, their contacts and shifts: every row stays as it was, each teacher
+    starts without a reading and can be given one; going back drops the column and nothing else."""
+    from alembic import command
+
+    from core.roster import rules
+    from tests import factories as f
+
+    with db.write() as s:  # made with today's models, then taken down to 0014 with its rows
+        room = f.classroom(s)
+        for n, name in enumerate(("中村", "伊藤", "佐藤"), start=1):
+            teacher = f.teacher(s, name, n, email=f"t{n}@example.com", email_opt_in=True)
+            f.shift(s, room, teacher, dt.date(2026, 12, n), now=dt.datetime(2026, 11, 1, tzinfo=dt.UTC))
+    config = migrate.alembic_config()
+    with db.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0014_delivery_subjects")
+    kept = ("teacher_contacts", "shifts", "classrooms")
+    before = _table_rows(db, (*kept, "teachers"))
+    assert "reading" not in [c["name"] for c in inspect(db.engine).get_columns("teachers")]
+
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION
+    with db.read() as s:
+        columns = ", ".join(c["name"] for c in inspect(db.engine).get_columns("teachers") if c["name"] != "reading")
+        teachers = [tuple(r) for r in s.execute(text(f"SELECT {columns} FROM teachers ORDER BY 1"))]
+        readings = list(s.execute(text("SELECT reading FROM teachers")).scalars())
+    assert _table_rows(db, kept) + [("teachers", teachers)] == before
+    assert readings == [None, None, None]
+    with db.write() as s:
+        assert [t.name for t in rules.list_teachers(s)] == ["中村", "伊藤", "佐藤"]  # by name until given readings
+        for name, said in (("中村", "なかむら"), ("伊藤", "いとう"), ("佐藤", "さとう")):
+            rules.update_teacher(s, rules.teacher_by_name(s, name).id, reading=said)
+    with db.read() as s:
+        assert [t.name for t in rules.list_teachers(s)] == ["伊藤", "佐藤", "中村"]
+
+    with db.engine.begin() as connection:  # and back: the rows as they were at 0014, but for the readings' edit time
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0014_delivery_subjects")
+    assert _table_rows(db, kept) == before[:len(kept)]
+    assert "reading" not in [c["name"] for c in inspect(db.engine).get_columns("teachers")]
+    with db.read() as s:
+        back = [tuple(r) for r in s.execute(text("SELECT id, name, active, erased_at, created_at, contact_rule"
+                                                 " FROM teachers ORDER BY 1"))]
+    assert back == [(r[0], r[1], r[2], r[3], r[4], r[6]) for r in before[-1][1]]
     migrate.upgrade(db)

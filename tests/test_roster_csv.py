@@ -357,3 +357,81 @@ def test_the_first_and_last_roster_days_import(db: Database, now: dt.datetime) -
     with db.write() as s:
         assert csv_files.import_shifts(s, data.encode(), now=now).created == 2
         assert csv_files.export_shifts(s, month=(2099, 12)).splitlines()[1] == "本校,佐藤 花子,2099-12-31,23:00,47:00,draft,"
+
+
+# ----- headings --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("importer", "data", "unknown"),
+    [
+        ("teachers", f"Name,LINE,Mail\r\n佐藤 花子,U{1:032x},hanako@example.com\r\n", ["LINE", "Mail"]),
+        ("shifts", "教室,講師,日付,開始,終了,担当科目\r\n本校,佐藤 花子,2026-12-01,16:00,21:00,数学\r\n", ["担当科目"]),
+        ("shifts", "classroom,teacher,date,start,end,email\r\n本校,佐藤 花子,2026-12-01,16:00,21:00,a@b.jp\r\n", ["email"]),
+    ],
+)
+def test_unknown_columns_are_refused_by_name_and_nothing_is_imported(db: Database, now: dt.datetime, importer: str,
+                                                                     data: str, unknown: list[str]) -> None:
+    _setup(db)
+    before = _snapshot(db)
+    with pytest.raises(CsvImportError) as caught, db.write() as s:
+        if importer == "teachers":
+            csv_files.import_teachers(s, data.encode())
+        else:
+            csv_files.import_shifts(s, data.encode(), now=now)
+    [problem] = caught.value.problems
+    assert problem.line == 1 and all(name in problem.reason for name in unknown)
+    assert "does not know" in problem.reason
+    assert _snapshot(db) == before
+
+
+def test_an_unknown_column_and_a_missing_one_are_both_told(db: Database) -> None:
+    with pytest.raises(CsvImportError) as caught, db.write() as s:
+        csv_files.import_teachers(s, "名簿,LINE\r\n佐藤,x\r\n".encode())
+    reasons = [p.reason for p in caught.value.problems]
+    assert len(reasons) == 2 and "名簿, LINE" in reasons[0] and "lacks column(s) name" in reasons[1]
+
+
+@pytest.mark.parametrize("name", ["名前", "氏名", "講師", "講師名", "先生", "Name", "ＮＡＭＥ"])
+def test_japanese_headings_of_a_teachers_file(db: Database, name: str) -> None:
+    data = (f"{name},LINE ID,メールアドレス,LINE通知,メール通知,有効,連絡方法\r\n"
+            f"佐藤 花子,U{1:032x},hanako@example.com,はい,はい,○,line_fallback\r\n")
+    with db.write() as s:
+        assert csv_files.import_teachers(s, data.encode("cp932")).created == 1
+    with db.read() as s:
+        teacher = rules.teacher_by_name(s, "佐藤 花子")
+        reach = f.reach(teacher)
+        assert (reach.line_user_id, reach.email, reach.line_opt_in, reach.email_opt_in) == (
+            f"U{1:032x}", "hanako@example.com", True, True)
+
+
+@pytest.mark.parametrize(
+    "header",
+    ["教室名,講師名,日付,開始時刻,終了時刻,備考", "教室,先生,日付,開始,終了,メモ", "教室,氏名,日付,開始時刻,終了時刻,メモ",
+     "教室, 名前 ,日付,開始,終了,備考"],
+)
+def test_japanese_headings_of_a_shifts_file(db: Database, now: dt.datetime, header: str) -> None:
+    _setup(db)
+    data = f"{header}\r\n本校,佐藤 花子,2026/12/01,16:00,21:00,持ち物: 名札\r\n"
+    with db.write() as s:
+        assert csv_files.import_shifts(s, data.encode("cp932"), now=now).created == 1
+    with db.read() as s:
+        shift = s.scalar(select(Shift))
+        assert shift is not None and shift.teacher.name == "佐藤 花子" and shift.note == "持ち物: 名札"
+        assert (shift.local_date, shift.start_time, shift.end_time) == (dt.date(2026, 12, 1), dt.time(16), dt.time(21))
+
+
+def test_missing_columns_are_named_in_the_managers_language(db: Database, now: dt.datetime) -> None:
+    from core.texts import render
+
+    _setup(db)
+    with pytest.raises(CsvImportError) as caught, db.write() as s:
+        csv_files.import_shifts(s, "教室,講師\r\n本校,佐藤 花子\r\n".encode(), now=now)
+    [problem] = caught.value.problems
+    assert render(problem.problem, "ja") == "見出しに必要な列がありません: 日付、開始、終了（見つかった列: 教室、講師）"
+    assert str(problem.problem) == "the header lacks column(s) date, start, end (found: 教室, 講師)"
+    with pytest.raises(CsvImportError) as caught, db.write() as s:
+        csv_files.import_teachers(s, "氏名,LINE,Mail\r\n".encode())
+    [problem] = caught.value.problems
+    assert render(problem.problem, "ja") == ("見出しに使えない列があります: LINE、Mail。講師のファイルで使える列は 名前、ふりがな、"
+                                             "LINEユーザーID、メール、LINE通知、メール通知、有効、連絡方法 です。")

@@ -468,6 +468,22 @@ def test_when_line_will_not_list_friends_the_alternatives_are_explained(qtbot, c
 # ----- CSV --------------------------------------------------------------------------------------
 
 
+def test_csv_import_refuses_unknown_columns_by_name(qtbot, ctx: AppContext, now: dt.datetime, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    view = open_view(qtbot, ctx, now)
+    unknown = tmp_path / "teachers.csv"
+    unknown.write_text("Name,LINE,Mail\n新人,U" + "0" * 32 + ",new@example.com\n", encoding="utf-8")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(unknown), ""))
+    view.csv.import_teachers()
+    idle(qtbot, ctx, view)
+    problems = view.csv.last_dialog
+    assert isinstance(problems, CsvProblemsDialog)
+    said = problems.problems.toPlainText()
+    assert "line 1" in said and "LINE, Mail" in said
+    with ctx.db.read() as s:
+        assert s.scalar(select(Teacher).where(Teacher.name == "新人")) is None
+
+
 def test_csv_import_lists_every_problem_or_reports_counts(qtbot, ctx: AppContext, data: dict[str, int], now: dt.datetime,
                                                           tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     view = open_view(qtbot, ctx, now)

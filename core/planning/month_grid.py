@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from core.kinds import registry as message_kinds
-from core.roster import clock, rules
+from core.roster import clock, reading, rules
 from core.store.db import Database
 from core.store.models import Channel, Delivery, Shift, ShiftStatus, SubjectType, Teacher
 
@@ -144,10 +144,8 @@ def load_month(db: Database, classroom_id: int | None, year: int, month: int, *,
         active = tuple(active_teachers(session))
         rows = list(active)
         seen = {t.id for t in rows}
-        for shift in shifts:
-            if shift.teacher_id not in seen:
-                seen.add(shift.teacher_id)
-                rows.append(TeacherItem.of(shift.teacher))
+        others = {s.teacher_id: s.teacher for s in shifts if s.teacher_id not in seen}  # inactive or erased
+        rows += [TeacherItem.of(teacher) for teacher in reading.in_order(others.values())]
         acks = _acknowledged(session, shifts) if shifts else {}
         items = tuple(replace(item, acknowledged_at=acks.get((item.id, item.version)))
                       if (item.id, item.version) in acks else item for item in map(ShiftItem.of, shifts))

@@ -82,7 +82,8 @@ def build_month(session: Session, classroom: Classroom, year: int, month: int, *
     changed = (frozenset() if previous is None else
                month_roster.changed_cells(month_roster.cells_of(previous.snapshot_json), current.cells))
     return month_roster.MonthRoster(current.classroom, current.timezone, current.language, year, month,
-                                    current.cells, revision=revision, changed=changed, generated_at=now)
+                                    current.cells, revision=revision, changed=changed, generated_at=now,
+                                    readings=current.readings)
 
 
 def publish(session: Session, classroom_id: int, year: int, month: int, *, now: dt.datetime, store: ImageStore,

@@ -57,7 +57,7 @@ from core.channels.line import LineApiError, LineClient, access_from_settings
 from core.receiving import acknowledge, follow, groups, pairing_limits
 from core.receiving.events import ReceivedEvent
 from core.receiving.handlers import EventHandler
-from core.roster import contacts
+from core.roster import contacts, reading
 from core.store import events as store_events
 from core.store.db import Database
 from core.store.models import Channel, Classroom, Shift, Teacher
@@ -205,13 +205,14 @@ def _live_codes(session: Session, at: dt.datetime) -> dict[int, PairingCodeRow]:
 
 
 def issue_codes(session: Session, now: dt.datetime, classroom_id: int | None = None) -> list[PairingCode]:
-    """A live code for every active teacher without a LINE ID or LINE consent, by name. A teacher who
+    """A live code for every active teacher without a LINE ID or LINE consent, in the listing order
+    (core/roster/reading.py). A teacher who
     has a live code keeps it (it may be on paper already); `classroom_id` names the classroom being
     connected, whose language the replies use (teachers are not bound to one classroom)."""
     live = _live_codes(session, now)
     used = set(session.scalars(select(PairingCodeRow.code)))
     out = []
-    for teacher in session.scalars(select(Teacher).where(Teacher.active.is_(True)).order_by(Teacher.name, Teacher.id)):
+    for teacher in reading.in_order(session.scalars(select(Teacher).where(Teacher.active.is_(True)))):
         if not _needs_pairing(teacher):
             continue
         row = live.get(teacher.id)
@@ -229,11 +230,11 @@ def issue_codes(session: Session, now: dt.datetime, classroom_id: int | None = N
 
 
 def pairing_progress(session: Session, now: dt.datetime) -> list[TeacherPairing]:
-    """Every active teacher: their live code and when they paired on LINE, by name."""
+    """Every active teacher: their live code and when they paired on LINE, in the listing order."""
     live = _live_codes(session, now)
     out = []
-    for teacher in session.scalars(select(Teacher).where(Teacher.active.is_(True), Teacher.erased_at.is_(None))
-                                   .order_by(Teacher.name, Teacher.id)):
+    for teacher in reading.in_order(session.scalars(select(Teacher).where(Teacher.active.is_(True),
+                                                                          Teacher.erased_at.is_(None)))):
         row = live.get(teacher.id) if _needs_pairing(teacher) else None
         out.append(TeacherPairing(teacher.id, teacher.display_name, shown(row.code) if row else None,
                                   row.expires_at if row else None,

@@ -17,8 +17,9 @@ import csv
 import datetime as dt
 import io
 import re
+import unicodedata
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,19 +32,58 @@ from core.roster.progress import Progress
 from core.store.models import Classroom, Shift, ShiftStatus, Teacher
 from core.texts import Text, t
 
-TEACHER_COLUMNS = ("name", "line_user_id", "email", "line_opt_in", "email_opt_in", "active", "channel")
+TEACHER_COLUMNS = ("name", "reading", "line_user_id", "email", "line_opt_in", "email_opt_in", "active", "channel")
 SHIFT_COLUMNS = ("classroom", "teacher", "date", "start", "end", "status", "note")
 TEACHER_REQUIRED = ("name",)
 SHIFT_REQUIRED = ("classroom", "teacher", "date", "start", "end")
 
-# Japanese headers as a manager would type them in Excel.
-ALIASES = {
-    "名前": "name", "氏名": "name", "講師": "teacher", "講師名": "teacher", "教室": "classroom",
-    "日付": "date", "開始": "start", "終了": "end", "状態": "status", "備考": "note", "メモ": "note",
-    "line_id": "line_user_id", "lineユーザーid": "line_user_id", "メール": "email", "e-mail": "email",
-    "line通知": "line_opt_in", "メール通知": "email_opt_in", "有効": "active",
-    "通知方法": "channel", "連絡方法": "channel", "チャネル": "channel", "チャンネル": "channel",
+# Headings as a manager types them in Japanese Excel, beside each column's own name. A teachers file
+# and a shifts file read the same words for a teacher's name: the name in the one, the teacher in the other.
+_TEACHER_NAME = ("名前", "氏名", "講師", "講師名", "先生", "先生名")
+_CONTACT = {
+    "line_user_id": ("line id", "line_id", "lineid", "line user id", "lineユーザーid"),
+    "email": ("メール", "メールアドレス", "e-mail", "email address"),
+    "line_opt_in": ("line通知",),
+    "email_opt_in": ("メール通知",),
+    "active": ("有効",),
+    "channel": ("連絡方法", "通知方法", "チャネル", "チャンネル"),
 }
+TEACHER_HEADINGS: dict[str, tuple[str, ...]] = {
+    "name": _TEACHER_NAME,
+    "reading": ("ふりがな", "フリガナ", "よみ", "ヨミ", "読み", "よみがな", "読み仮名", "furigana"),
+    **_CONTACT,
+}
+SHIFT_HEADINGS: dict[str, tuple[str, ...]] = {
+    "classroom": ("教室", "教室名"),
+    "teacher": _TEACHER_NAME,
+    "date": ("日付",),
+    "start": ("開始", "開始時刻", "開始時間"),
+    "end": ("終了", "終了時刻", "終了時間"),
+    "status": ("状態",),
+    "note": ("備考", "メモ"),
+}
+
+
+@dataclass(frozen=True)
+class FileKind:
+    """What a file of teachers or of shifts may hold: its columns, the required ones, their headings."""
+
+    what: str  # "teachers" or "shifts", the catalog's word.… for messages
+    columns: tuple[str, ...]
+    required: tuple[str, ...]
+    headings: Mapping[str, tuple[str, ...]]
+
+    def column(self, heading: str) -> str | None:
+        """The column a heading names, or None. Full-width letters, half-width kana, case and spaces
+        as Excel users type them do not matter: "ＬＩＮＥ　ＩＤ" is "LINE ID"."""
+        key = " ".join(unicodedata.normalize("NFKC", heading).lower().split())
+        if key in self.columns:
+            return key
+        return next((c for c, words in self.headings.items() if key in words), None)
+
+
+TEACHERS = FileKind("teachers", TEACHER_COLUMNS, TEACHER_REQUIRED, TEACHER_HEADINGS)
+SHIFTS = FileKind("shifts", SHIFT_COLUMNS, SHIFT_REQUIRED, SHIFT_HEADINGS)
 TRUE_WORDS = {"yes", "y", "true", "1", "on", "はい", "○", "〇", "有効"}
 FALSE_WORDS = {"no", "n", "false", "0", "off", "いいえ", "×", "無効", ""}
 STATUS_WORDS = {
@@ -110,8 +150,8 @@ def decode(data: bytes) -> str:
     raise CsvImportError([RowProblem(1, t("csv.not_text"))])
 
 
-def _rows(text: str, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]]]:
-    """Yield (line number, row) with normalised headers; raises CsvImportError for a bad header."""
+def _rows(text: str, kind: FileKind) -> Iterator[tuple[int, dict[str, str]]]:
+    """Yield (line number, row) keyed by column; raises CsvImportError for a bad header."""
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         header = next(reader)
@@ -124,15 +164,7 @@ def _rows(text: str, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str,
     too_wide = _too_wide(header)
     if too_wide is not None:
         raise CsvImportError([RowProblem(1, too_wide)])
-    names = [ALIASES.get(h.strip().lower(), h.strip().lower()) for h in header]
-    missing = [c for c in required if c not in names]
-    if missing:
-        raise CsvImportError(
-            [RowProblem(1, t("csv.missing_columns", missing=tuple(missing), found=tuple(header)))]
-        )
-    duplicated = sorted(n for n, times in Counter(names).items() if n and times > 1)
-    if duplicated:
-        raise CsvImportError([RowProblem(1, t("csv.duplicate_columns", columns=tuple(duplicated)))])
+    names = _columns(header, kind)
     while True:
         line = reader.line_num + 1
         try:
@@ -152,6 +184,36 @@ def _rows(text: str, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str,
             yield line, _Unreadable(too_wide)
             continue
         yield line, {n: unescape(v).strip() for n, v in zip(names, values, strict=False)}
+
+
+def _columns(header: list[str], kind: FileKind) -> list[str]:
+    """The column of each heading; raises CsvImportError naming every unknown, missing or repeated one.
+
+    A heading that names no column is refused rather than skipped: its cells would be dropped without
+    a word, and "LINE" or "Mail" looks to the person who typed it like data that was imported. A
+    column without any heading (the empty cells Excel leaves after the last one) stays ignored.
+    """
+    found = [(h, kind.column(h) if h.strip() else "") for h in header]
+    names = [name or "" for _, name in found]
+    problems = []
+    unknown = tuple(h.strip() for h, name in found if name is None)
+    if unknown:
+        problems.append(t("csv.unknown_columns", columns=unknown, what=t(f"word.{kind.what}"),
+                          known=_words(kind.columns)))
+    missing = [c for c in kind.required if c not in names]
+    if missing:
+        problems.append(t("csv.missing_columns", missing=_words(missing), found=tuple(header)))
+    duplicated = sorted(n for n, times in Counter(names).items() if n and times > 1)
+    if duplicated:
+        problems.append(t("csv.duplicate_columns", columns=_words(duplicated)))
+    if problems:
+        raise CsvImportError([RowProblem(1, problem) for problem in problems])
+    return names
+
+
+def _words(columns: Sequence[str]) -> tuple[Text, ...]:
+    """Column names as the header of each language names them."""
+    return tuple(t(f"word.column.{column}") for column in columns)
 
 
 def _too_wide(values: list[str]) -> Text | None:
@@ -198,7 +260,7 @@ def _flag(row: dict[str, str], name: str, default: bool) -> bool:
         return True
     if value in FALSE_WORDS:
         return False
-    raise ValidationError(t("csv.bad_flag", column=name, value=row[name]))
+    raise ValidationError(t("csv.bad_flag", column=t(f"word.column.{name}"), value=row[name]))
 
 
 def _date(text: str) -> dt.date:
@@ -237,7 +299,7 @@ def _run_import(session: Session, rows: Iterator[tuple[int, dict[str, str]]], ap
 def import_teachers(session: Session, data: bytes, *, progress: Progress | None = None) -> ImportResult:
     """Add new teachers and update existing ones (matched by name)."""
     text = decode(data)
-    rows = _rows(text, TEACHER_REQUIRED)
+    rows = _rows(text, TEACHERS)
     seen: set[str] = set()
     # Looked up once, not with a query per row: a name is in the file once, so the map stays true.
     by_name = {teacher.name: teacher for teacher in session.scalars(select(Teacher).where(Teacher.name.is_not(None)))}
@@ -254,6 +316,8 @@ def import_teachers(session: Session, data: bytes, *, progress: Progress | None 
             "email_opt_in": _flag(row, "email_opt_in", False),
             "active": _flag(row, "active", True),
         }
+        if "reading" in row:  # a file without the column keeps the readings given in the window
+            values["reading"] = row["reading"]
         # Optional: an empty or missing cell keeps an existing teacher's choice (new ones get LINE).
         if row.get("channel", "").strip():
             values["channel"] = channel_choice.parse(row["channel"])
@@ -272,7 +336,7 @@ def import_teachers(session: Session, data: bytes, *, progress: Progress | None 
 def import_shifts(session: Session, data: bytes, *, now: dt.datetime, progress: Progress | None = None) -> ImportResult:
     """Add every shift in the file. A row equal to an existing shift or another row is a duplicate."""
     text = decode(data)
-    rows = _rows(text, SHIFT_REQUIRED)
+    rows = _rows(text, SHIFTS)
     classrooms = {c.name: c for c in session.scalars(select(Classroom))}
     seen: set[tuple[object, ...]] = set()
 
@@ -343,7 +407,7 @@ def export_teachers(session: Session) -> str:
     return _write(
         TEACHER_COLUMNS,
         [
-            [t.name or "", str(fields["line_user_id"] or ""), str(fields["email"] or ""),
+            [t.name or "", t.reading or "", str(fields["line_user_id"] or ""), str(fields["email"] or ""),
              _yes(bool(fields["line_opt_in"])), _yes(bool(fields["email_opt_in"])), _yes(t.active),
              channel_choice.of(t).word]
             for t in rules.list_teachers(session) for fields in (rules.contact_fields(t),)

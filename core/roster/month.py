@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from sqlalchemy.orm import Session
 
-from core.roster import clock, rules
+from core.roster import clock, reading, rules
 from core.store.models import Classroom, ShiftStatus
 
 
@@ -25,10 +26,13 @@ class MonthRoster:
     revision: int = 1
     changed: frozenset[tuple[str, int]] = field(default_factory=frozenset)
     generated_at: dt.datetime | None = None
+    # teacher name → reading (ふりがな), for the rows' order; a name without one is listed by name
+    readings: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def teachers(self) -> list[str]:
-        return sorted(self.cells)
+        """The rows, in the order every list of teachers has (core/roster/reading.py)."""
+        return sorted(self.cells, key=lambda name: reading.order_key(name, self.readings.get(name)))
 
     @property
     def days(self) -> int:
@@ -41,12 +45,15 @@ class MonthRoster:
 
 def from_database(session: Session, classroom: Classroom, year: int, month: int, *, include_drafts: bool = True) -> MonthRoster:
     cells: dict[str, dict[int, list[str]]] = {}
+    readings: dict[str, str] = {}
     for shift in rules.month_shifts(session, classroom.id, year, month):
         if shift.status == ShiftStatus.CANCELED or (shift.status == ShiftStatus.DRAFT and not include_drafts):
             continue
         text = f"{clock.format_wall_time(shift.start_time)}-{clock.format_wall_time(shift.end_time, next_day=shift.ends_next_day)}"
         cells.setdefault(shift.teacher.display_name, {}).setdefault(shift.local_date.day, []).append(text)
-    return MonthRoster(classroom.name, classroom.timezone, classroom.language, year, month, cells)
+        if shift.teacher.reading:
+            readings[shift.teacher.display_name] = shift.teacher.reading
+    return MonthRoster(classroom.name, classroom.timezone, classroom.language, year, month, cells, readings=readings)
 
 
 def snapshot(month: MonthRoster) -> str:

@@ -54,6 +54,7 @@ class TeacherRecord:
     line_unreachable: bool = False  # LINE said this user ID cannot be reached (core.channels.line_reach)
     # Every other channel's contact: key → (address, agreed).
     others: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
+    reading: str = ""  # how the name is read (ふりがな); the order of the list
 
     @classmethod
     def of(cls, teacher: Teacher) -> TeacherRecord:
@@ -63,7 +64,8 @@ class TeacherRecord:
                   if c.channel not in (Channel.LINE, Channel.EMAIL)}
         return cls(teacher.id, teacher.display_name, str(fields["email"] or ""), str(fields["line_user_id"] or ""),
                    bool(fields["line_opt_in"]), bool(fields["email_opt_in"]), teacher.active,
-                   channel_choice.of(teacher).word, line is not None and line.unreachable_since is not None, others)
+                   channel_choice.of(teacher).word, line is not None and line.unreachable_since is not None, others,
+                   teacher.reading or "")
 
 
 def classrooms(session: Session) -> list[ClassroomSettings]:
@@ -82,7 +84,7 @@ def update_classroom(session: Session, classroom_id: int, **settings: object) ->
 
 
 def teachers(session: Session) -> list[TeacherRecord]:
-    """Every teacher not erased, by name."""
+    """Every teacher not erased, by reading, then name (core/roster/reading.py)."""
     return [TeacherRecord.of(t) for t in rules.list_teachers(session)]
 
 

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from core.errors import NotFoundError, ValidationError
 from core.roster import channel_choice, clock, contacts, ids
+from core.roster import reading as reading_rule
 from core.store import events
 from core.store.models import (
     Channel,
@@ -168,6 +169,7 @@ def create_teacher(
     session: Session,
     *,
     name: str,
+    reading: str | None = None,
     active: bool = True,
     channel: channel_choice.Choice | str = channel_choice.LINE,
     contacts_in: Mapping[str, ContactChange] | None = None,
@@ -175,8 +177,10 @@ def create_teacher(
     **fields_by_name: Any,
 ) -> Teacher:
     """A new teacher: `contacts_in` (channel key → ContactChange) or the built-in fields' names
-    (line_user_id=…, email_opt_in=…), and how they are reached (`channel`: a choice or its word)."""
-    teacher = Teacher(name=_unique_teacher_name(session, name, None), active=bool(active))
+    (line_user_id=…, email_opt_in=…), how they are reached (`channel`: a choice or its word) and how
+    the name is read (`reading`, ふりがな: the order they are listed in)."""
+    teacher = Teacher(name=_unique_teacher_name(session, name, None), reading=reading_rule.check(reading),
+                      active=bool(active))
     changes = _contact_changes(contacts_in, fields_by_name)
     _check_contacts(session, None, changes)
     session.add(teacher)
@@ -195,11 +199,14 @@ def update_teacher(session: Session, teacher_id: int, *, contacts_in: Mapping[st
         raise ValidationError(t("roster.teacher_deleted"))
     name = _unique_teacher_name(session, changes.pop("name"), teacher.id) if "name" in changes else None
     choice = channel_choice.parse(changes.pop("channel")) if "channel" in changes else None
+    reading = reading_rule.check(changes.pop("reading")) if "reading" in changes else _UNSET
     active = changes.pop("active", _UNSET)
     by_channel = _contact_changes(contacts_in, changes)
     _check_contacts(session, teacher.id, by_channel)
     if name is not None:
         teacher.name = name
+    if reading is not _UNSET:
+        teacher.reading = reading
     if active is not _UNSET:
         teacher.active = bool(active)
     _apply_contacts(teacher, by_channel, now=now or utcnow())
@@ -299,10 +306,11 @@ def teacher_by_name(session: Session, name: str) -> Teacher:
 
 
 def list_teachers(session: Session, *, include_erased: bool = False) -> list[Teacher]:
-    query = select(Teacher).order_by(Teacher.name)
+    """Every teacher in the listing order: by reading, then name (core/roster/reading.py)."""
+    query = select(Teacher)
     if not include_erased:
         query = query.where(Teacher.erased_at.is_(None))
-    return list(session.scalars(query))
+    return reading_rule.in_order(session.scalars(query))
 
 
 def _unique_teacher_name(session: Session, name: str, teacher_id: int | None) -> str:

@@ -56,8 +56,9 @@ def _value(value: Param, lang: Language, counted: bool = False) -> str:
         return formats.time_text(value)
     if isinstance(value, tuple | list):
         items = [_value(item, lang) for item in value]
-        if value and all(isinstance(item, Text) for item in value):
-            # Whole sentences (CSV problems, say) are listed as sentences, not as words.
+        if value and all(isinstance(item, Text) and not item.code.startswith("word.") for item in value):
+            # Whole sentences (CSV problems, say) are listed as sentences; words (`word.…`, a CSV
+            # file's column names) as words.
             return ("; " if lang == "en" else " ").join(items)
         return formats.join(items, lang)
     return shortened(value, lang) if isinstance(value, str) else str(value)

@@ -2497,6 +2497,10 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
         <translation>講師を追加</translation>
     </message>
     <message>
+        <source>e.g. さとう はなこ (optional; teachers are listed by it)</source>
+        <translation>例: さとう はなこ（任意。講師はこの読みの順に並びます）</translation>
+    </message>
+    <message>
         <source>optional</source>
         <translation>任意</translation>
     </message>
@@ -2535,6 +2539,10 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
     <message>
         <source>&amp;Name:</source>
         <translation>氏名(&amp;N):</translation>
+    </message>
+    <message>
+        <source>&amp;Reading:</source>
+        <translation>ふりがな(&amp;R):</translation>
     </message>
     <message>
         <source>&amp;E-mail:</source>

@@ -71,6 +71,7 @@ class TeacherValues:
     active: bool
     channel: str = channel_choice.LINE.word
     others: Mapping[str, tuple[str | None, bool]] = field(default_factory=dict)  # key → (address, agreed)
+    reading: str | None = None  # ふりがな: the order teachers are listed in
 
     def as_kwargs(self) -> dict[str, Any]:
         """What core.roster.rules.create_teacher / update_teacher take."""
@@ -94,6 +95,9 @@ class TeacherEditDialog(SubmitDialog):
 
         self.name = QLineEdit(record.name if record else "", self)
         self.name.setMaxLength(200)
+        self.reading = QLineEdit(record.reading if record else "", self)
+        self.reading.setMaxLength(200)
+        self.reading.setPlaceholderText(self.tr("e.g. さとう はなこ (optional; teachers are listed by it)"))
         self.email = QLineEdit(record.email if record else "", self)
         self.email.setPlaceholderText(self.tr("optional"))
         self.line_id = QLineEdit(record.line_user_id if record else "", self)
@@ -150,6 +154,7 @@ class TeacherEditDialog(SubmitDialog):
         line_row.addWidget(self.check_button)
         form = QFormLayout()
         form.addRow(self.tr("&Name:"), self.name)
+        form.addRow(self.tr("&Reading:"), self.reading)
         form.addRow(self.tr("&E-mail:"), self.email)
         line_label = QLabel(self.tr("&LINE user ID:"), self)
         line_label.setBuddy(self.line_id)  # a row holding a layout gets no buddy, so no mnemonic, by itself
@@ -264,4 +269,5 @@ class TeacherEditDialog(SubmitDialog):
             active=self.active.isChecked(),
             channel=str(self.channel.currentData()),
             others={key: (edit.text().strip() or None, tick.isChecked()) for key, (edit, tick) in self.others.items()},
+            reading=self.reading.text().strip() or None,
         )
