@@ -649,18 +649,6 @@
         <translation>直近のエラー</translation>
     </message>
     <message>
-        <source>Month published</source>
-        <translation>月間シフトの公開</translation>
-    </message>
-    <message>
-        <source>Shift reminder</source>
-        <translation>シフトのリマインダー</translation>
-    </message>
-    <message>
-        <source>Shift changed</source>
-        <translation>シフトの変更</translation>
-    </message>
-    <message>
         <source>Pending</source>
         <translation>送信予定</translation>
     </message>
@@ -709,16 +697,16 @@
         <translation>（削除済み #{0}）</translation>
     </message>
     <message>
-        <source>Alert</source>
-        <translation>アラート</translation>
-    </message>
-    <message>
         <source>(unknown)</source>
         <translation>（不明）</translation>
     </message>
     <message>
         <source>{0} · ✓ 了解 {1}</source>
         <translation>{0} · ✓ 了解 {1}</translation>
+    </message>
+    <message>
+        <source>{0} · {1}</source>
+        <translation>{0}・{1}</translation>
     </message>
     <message>
         <source>All kinds</source>
@@ -2535,6 +2523,10 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
     <message>
         <source>Active: can be given shifts</source>
         <translation>在籍中（シフトを割り当て可能）</translation>
+    </message>
+    <message>
+        <source>Send by {0} (the teacher agreed)</source>
+        <translation>{0}で送る（講師の同意あり）</translation>
     </message>
     <message>
         <source>&amp;Name:</source>
