@@ -202,6 +202,23 @@ def test_editing_in_the_dialog_changes_the_database(qtbot, ctx: AppContext, data
     assert cell_text(view, data["sato"], D(2026, 12, 3)) == "22:00\n26:30"
 
 
+def test_the_status_line_names_the_edited_shift_as_saved(qtbot, ctx: AppContext, data: dict[str, int],
+                                                         now: dt.datetime) -> None:
+    view = open_view(qtbot, ctx, now)
+    focus(view, data["sato"], D(2026, 12, 3))
+    qtbot.keyClick(view.table, Qt.Key.Key_Return)
+    dialog = view.editor.dialog
+    assert isinstance(dialog, ShiftDialog)
+    dialog.teacher.setCurrentIndex(dialog.teacher.findData(data["suzuki"]))
+    dialog.start.setText("17:30")
+    dialog.end.setText("25:00")
+    dialog.accept()
+    idle(qtbot, ctx, view)
+    said = view.status_label.text()
+    assert said.startswith("Saved 鈴木 ") and said.endswith(" 17:30–25:00."), said
+    assert "16:00" not in said and "佐藤" not in said  # not the shift as it was before the edit
+
+
 def test_delete_key_deletes_a_draft(qtbot, ctx: AppContext, data: dict[str, int], now: dt.datetime) -> None:
     view = open_view(qtbot, ctx, now)
     focus(view, data["sato"], D(2026, 12, 3))
