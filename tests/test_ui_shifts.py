@@ -4,6 +4,7 @@ LINE IDs): the grid, editing by dialog and keyboard, copying, confirming, undo/r
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,10 +16,10 @@ from core.channels.line import LineApiError
 from core.emulator import LineEmulator
 from core.roster import rules
 from core.store.db import Database
-from core.store.models import Shift, ShiftStatus, Teacher
+from core.store.models import Channel, Delivery, DeliveryKind, DeliveryStatus, Shift, ShiftStatus, SubjectType, Teacher
 from tests import factories as f
 from tests.linefixtures import emulator, line_ready  # noqa: F401
-from tests.ui_fixtures import ctx, settle  # noqa: F401
+from tests.ui_fixtures import computer_zone, ctx, settle  # noqa: F401
 from ui.common.month_picker import default_month, month_title
 from ui.shell.context import AppContext
 from ui.shifts.copy_dialog import CopyDaysDialog
@@ -217,6 +218,23 @@ def test_the_status_line_names_the_edited_shift_as_saved(qtbot, ctx: AppContext,
     said = view.status_label.text()
     assert said.startswith("Saved 鈴木 ") and said.endswith(" 17:30–25:00."), said
     assert "16:00" not in said and "佐藤" not in said  # not the shift as it was before the edit
+
+
+def test_the_acknowledgement_tooltip_is_on_the_classrooms_clock(qtbot, ctx: AppContext, data: dict[str, int],
+                                                                now: dt.datetime,
+                                                                computer_zone: Callable[[str], None]) -> None:
+    computer_zone("America/New_York")
+    tapped = dt.datetime(2026, 12, 4, 12, 0, tzinfo=dt.UTC)  # 21:00 on 4 Dec in Tokyo, 07:00 in New York
+    with ctx.db.write() as s:
+        shift = s.get(Shift, data["confirmed"])
+        assert shift is not None
+        s.add(Delivery(kind=DeliveryKind.SHIFT_REMINDER, dedup_key="tapped", status=DeliveryStatus.SENT,
+                       channel=Channel.LINE, teacher_id=data["suzuki"], classroom_id=data["honkou"],
+                       subject_type=SubjectType.SHIFT, subject_id=shift.id, subject_version=shift.version,
+                       due_at=now, next_attempt_at=now, created_at=now, updated_at=now, acknowledged_at=tapped))
+    view = open_view(qtbot, ctx, now)
+    tip = view.model.index_of(data["suzuki"], D(2026, 12, 5)).data(Qt.ItemDataRole.ToolTipRole)
+    assert "✓ 鈴木 tapped 了解 on Fri 4 Dec 2026 21:00" in tip, tip
 
 
 def test_delete_key_deletes_a_draft(qtbot, ctx: AppContext, data: dict[str, int], now: dt.datetime) -> None:

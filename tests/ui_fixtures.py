@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 
 import pytest
 from PySide6.QtWidgets import QApplication
@@ -32,3 +33,15 @@ def running_app() -> QApplication:
     app = QApplication.instance()
     assert isinstance(app, QApplication)
     return app
+
+
+@pytest.fixture
+def computer_zone(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], None]]:
+    """Sets this process's time zone, as the PC's own; the original is back afterwards."""
+    def use(name: str) -> None:
+        monkeypatch.setenv("TZ", name)
+        time.tzset()
+
+    yield use
+    monkeypatch.undo()
+    time.tzset()

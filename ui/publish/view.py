@@ -46,6 +46,7 @@ from core.publication.history import CellChange, Revision
 from core.publication.image_store import ImageStore
 from core.publication.publish import Published, PublishPlan
 from core.roster import queries
+from core.roster.queries import ClassroomSettings
 from ui.common import dates, i18n
 from ui.common.errors import show_error
 from ui.common.image_viewer import ImageViewer
@@ -65,6 +66,11 @@ class Room:
     id: int
     name: str
     group_id: str | None
+    timezone: str  # its publications' times are shown on its clock
+
+    @classmethod
+    def of(cls, room: ClassroomSettings) -> Room:
+        return cls(room.id, room.name, room.line_group_id or None, room.timezone)
 
 
 @dataclass(frozen=True)
@@ -81,7 +87,7 @@ class MonthState:
 
 def read_rooms(ctx: AppContext) -> list[Room]:
     with ctx.db.read() as session:
-        return [Room(r.id, r.name, r.line_group_id or None) for r in queries.classrooms(session)]
+        return [Room.of(r) for r in queries.classrooms(session)]
 
 
 def read_state(ctx: AppContext, room_id: int, year: int, month: int, members: int | None) -> MonthState:
@@ -91,8 +97,7 @@ def read_state(ctx: AppContext, room_id: int, year: int, month: int, members: in
         plan = publication.plan_publish(session, room.id, year, month, now=now, members=members)
         _view, changes = publication_history.pending_changes(session, room.id, year, month, now=now)
         revisions = publication_history.revisions(session, room.id, year, month)
-        return MonthState(Room(room.id, room.name, room.line_group_id or None), year, month, plan, changes,
-                          revisions)
+        return MonthState(Room.of(room), year, month, plan, changes, revisions)
 
 
 def render_preview(ctx: AppContext, room_id: int, year: int, month: int) -> QImage:
@@ -467,7 +472,7 @@ class PublishView(QWidget):
     def _time(self, moment: dt.datetime | None) -> str:
         if moment is None:
             return ""
-        return dates.moment_text(moment)
+        return dates.moment_text(moment, self.state.room.timezone if self.state is not None else None)
 
     def _selected_revision(self) -> int | None:
         items = self.history.selectedItems()
