@@ -19,7 +19,7 @@ from core.store.db import Database
 from core.store.models import Channel, Delivery, DeliveryKind, DeliveryStatus, Shift, ShiftStatus, SubjectType, Teacher
 from tests import factories as f
 from tests.linefixtures import emulator, line_ready  # noqa: F401
-from tests.ui_fixtures import computer_zone, ctx, settle  # noqa: F401
+from tests.ui_fixtures import computer_zone, ctx, documents, settle  # noqa: F401
 from ui.common.month_picker import default_month, month_title
 from ui.shell.context import AppContext
 from ui.shifts.copy_dialog import CopyDaysDialog
@@ -553,3 +553,37 @@ def test_csv_import_lists_every_problem_or_reports_counts(qtbot, ctx: AppContext
     lines = raw.decode("utf-8-sig").splitlines()
     assert "本校,佐藤,2026-12-20,16:00,21:00,draft," in lines
     assert not any("2027-01" in line or "駅前" in line for line in lines)  # this classroom and month only
+
+
+def test_csv_dialogs_open_in_documents_then_in_the_last_folder_used(qtbot, ctx: AppContext, data: dict[str, int],
+                                                                     now: dt.datetime, tmp_path: Path, documents: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    view = open_view(qtbot, ctx, now)
+    given: list[str] = []  # the folder or file each dialog was told to open at
+    elsewhere = tmp_path / "exports"
+    elsewhere.mkdir()
+
+    def save(_parent: object, _title: str, directory: str, *_args: object) -> tuple[str, str]:
+        given.append(directory)
+        return str(elsewhere / Path(directory).name), ""
+
+    def open_file(_parent: object, _title: str, directory: str, *_args: object) -> tuple[str, str]:
+        given.append(directory)
+        return "", ""  # canceled
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", open_file)
+    view.csv.export_teachers()
+    idle(qtbot, ctx, view)
+    assert given == [str(documents / "teachers.csv")]  # the first time: Documents, not the program's folder
+    assert (elsewhere / "teachers.csv").exists()
+    view.csv.import_shifts()
+    view.csv.export_shifts()
+    idle(qtbot, ctx, view)
+    assert given[1:] == [str(elsewhere), str(elsewhere / "shifts-本校-2026-12.csv")]  # where the manager went last
+    for made in list(elsewhere.iterdir()):
+        made.unlink()
+    elsewhere.rmdir()  # a folder that is gone (or another computer's): Documents again
+    view.csv.import_teachers()
+    assert given[-1] == str(documents)
+

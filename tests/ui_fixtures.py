@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from PySide6.QtWidgets import QApplication
@@ -45,3 +46,13 @@ def computer_zone(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], N
     yield use
     monkeypatch.undo()
     time.tzset()
+
+
+@pytest.fixture
+def documents(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A user's home with a Documents folder, where the platform says documents go."""
+    home = tmp_path / "user"
+    (home / "Documents").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))  # no user-dirs.dirs: the usual ~/Documents
+    return home / "Documents"

@@ -473,6 +473,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "setting.label.ui.language": ("the interface language", "表示言語"),
     "setting.label.ui.tray_hint_shown": ("whether the tray hint was shown", "タスクトレイの案内を表示したかどうか"),
     "setting.label.ui.first_run_done": ("whether the first-run question was asked", "初回起動時の確認をしたかどうか"),
+    "setting.label.ui.last_folder": ("the folder of the file last opened or saved", "最後にファイルを開いた、または保存したフォルダー"),
     # the rule a setting's value must follow (core/store/settings.py)
     "setting.rule.text": ("text", "文字列"),
     "setting.rule.text_length": ("text of at most {length} characters", "{length}文字以内の文字列"),

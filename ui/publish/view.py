@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
-from PySide6.QtCore import QStandardPaths, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QImage, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -47,7 +47,7 @@ from core.publication.image_store import ImageStore
 from core.publication.publish import Published, PublishPlan
 from core.roster import queries
 from core.roster.queries import ClassroomSettings
-from ui.common import dates, i18n
+from ui.common import dates, file_places, i18n
 from ui.common.errors import show_error
 from ui.common.image_viewer import ImageViewer
 from ui.common.month_picker import default_month, month_label, month_title
@@ -552,15 +552,15 @@ class PublishView(QWidget):
         if revision is None or state is None:
             return
         suffix = "pdf" if pdf else "png"
-        folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
         name = f"{state.room.name}-{state.year}-{state.month:02d}-r{revision.revision}.{suffix}"
-        suggested = str(Path(folder) / name)
+        suggested = file_places.start_in(self.ctx, name)
         if pdf:
             path, _ = QFileDialog.getSaveFileName(self, self.tr("Export PDF"), suggested, self.tr("PDF (*.pdf)"))
         else:
             path, _ = QFileDialog.getSaveFileName(self, self.tr("Export PNG"), suggested, self.tr("PNG image (*.png)"))
         if not path:
             return
+        file_places.remember(self.ctx, path)
         sha = revision.image_sha256
         self.ctx.tasks.run(lambda: export_image(self.ctx, sha, Path(path), pdf=pdf),
                            lambda saved: self.status.setText(self.tr("Saved {0}").format(saved)),
