@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from core.emulator import LineEmulator
 from core.planning import forecast
@@ -13,7 +13,8 @@ from core.planning.planner import plan
 from core.roster import clock, csv_files, rules
 from core.sending.sender import Sender, SenderConfig
 from core.store.db import Database
-from core.store.models import Delivery, DeliveryStatus, ShiftStatus
+from core.store.models import Delivery, DeliveryKind, DeliveryStatus, ShiftStatus
+from core.texts import render
 from tests import factories as f
 from tests.linefixtures import FakeClock, emulator, line_ready, user_id  # noqa: F401
 
@@ -205,3 +206,30 @@ def test_plan_cli_json(db: Database, now: dt.datetime, capsys: pytest.CaptureFix
     assert out["deliveries"][0]["local_send_time"].endswith("14:00")
     assert out["quota"]["planned_rest_of_month"] in (0, 1)
     assert _count(db) == 0
+
+
+def test_a_change_in_the_night_is_told_after_quiet_hours_and_a_late_reminder_says_why(db: Database, now: dt.datetime) -> None:
+    """Quiet hours 22:00–07:00: a shift changed at 04:55 is told at 07:00, not at once; a shift confirmed
+    at 04:57 that starts at 06:30 is reminded at once, as late because it was confirmed after its
+    reminder's time (the app was running all along)."""
+    with db.write() as s:
+        room = f.classroom(s)
+        sato, suzuki = f.teacher(s, "佐藤", 1), f.teacher(s, "鈴木", 2)
+        told = f.shift(s, room, sato, dt.date(2026, 12, 10), "10:00", "14:00", now=now, status=ShiftStatus.CONFIRMED)
+        early = f.shift(s, room, suzuki, dt.date(2026, 12, 10), "06:30", "09:00", now=now)
+        plan(s, now=now)
+        s.execute(update(Delivery).values(status=DeliveryStatus.SENT))  # 佐藤 heard of the 10:00 shift
+        rules.edit_shift(s, told.id, start_time=dt.time(10, 30), now=tokyo("2026-12-10", "04:55"))
+        [correction] = [p for p in plan(s, now=tokyo("2026-12-10", "04:55")).created
+                        if p.kind == DeliveryKind.SHIFT_CORRECTION]  # and the new time's reminder, at 08:30
+        rules.edit_shift(s, early.id, status=ShiftStatus.CONFIRMED, now=tokyo("2026-12-10", "04:57"))
+        [reminder] = plan(s, now=tokyo("2026-12-10", "04:57")).created
+    assert correction.teacher_id == sato.id
+    assert correction.send_at == correction.due_at == tokyo("2026-12-10", "07:00")  # held, so not late either
+    assert render(correction.why, "en") == "the shift changed after the teacher was told (held until quiet hours end)"
+    assert reminder.kind == DeliveryKind.SHIFT_REMINDER and reminder.teacher_id == suzuki.id
+    assert reminder.send_at == tokyo("2026-12-10", "04:57")  # the shift starts before quiet hours end
+    assert render(reminder.why, "en") == "late reminder (the shift was confirmed or changed after the reminder's time)"
+    with db.read() as s:
+        row = s.get(Delivery, correction.delivery_id)
+        assert row is not None and row.next_attempt_at == tokyo("2026-12-10", "07:00")

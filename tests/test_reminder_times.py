@@ -4,7 +4,15 @@ import datetime as dt
 
 import pytest
 
-from core.planning.reminder_times import QuietHours, late_send_time, reminder_due
+from core.planning.reminder_times import (
+    QUIET_HOURS,
+    STARTS_IN_QUIET_HOURS,
+    LateDecision,
+    QuietHours,
+    late_send_time,
+    outside_quiet_hours,
+    reminder_due,
+)
 from core.roster import clock
 
 TOKYO = "Asia/Tokyo"
@@ -88,3 +96,29 @@ def test_late_inside_quiet_hours_waits_for_morning_if_the_shift_allows() -> None
     early_shift = at("2026-12-10", "06:00")
     decision = late_send_time(now=woke, due=due, shift_start=early_shift, zone_name=TOKYO, quiet=NIGHT)
     assert decision.send_at == woke  # the shift starts before quiet hours end: send now
+
+
+def test_a_change_made_in_quiet_hours_is_told_when_they_end() -> None:
+    # A 10:00 shift changed at 04:55: the correction waits for 07:00.
+    made = at("2026-12-10", "04:55")
+    held = outside_quiet_hours(now=made, shift_start=at("2026-12-10", "10:00"), zone_name=TOKYO, quiet=NIGHT)
+    assert held.send_at is not None and local(held.send_at) == "2026-12-10 07:00" and held.reason == QUIET_HOURS
+    # A 06:30 shift starts before quiet hours end: the teacher is told now all the same.
+    first = outside_quiet_hours(now=made, shift_start=at("2026-12-10", "06:30"), zone_name=TOKYO, quiet=NIGHT)
+    assert first.send_at == made and first.reason == STARTS_IN_QUIET_HOURS
+
+
+@pytest.mark.parametrize("wall", ["07:00", "12:00", "21:59"])
+def test_a_change_made_outside_quiet_hours_is_told_at_once(wall: str) -> None:
+    made = at("2026-12-10", wall)
+    decision = outside_quiet_hours(now=made, shift_start=at("2026-12-11", "10:00"), zone_name=TOKYO, quiet=NIGHT)
+    assert decision == LateDecision(made)
+    assert outside_quiet_hours(now=at("2026-12-10", "23:00"), shift_start=at("2026-12-11", "10:00"), zone_name=TOKYO,
+                               quiet=None) == LateDecision(at("2026-12-10", "23:00"))
+
+
+def test_a_late_reminder_inside_quiet_hours_says_the_shift_starts_first() -> None:
+    start = at("2026-12-10", "06:30")
+    due = at("2026-12-09", "21:30")
+    decision = late_send_time(now=at("2026-12-10", "04:57"), due=due, shift_start=start, zone_name=TOKYO, quiet=NIGHT)
+    assert decision == LateDecision(at("2026-12-10", "04:57"), STARTS_IN_QUIET_HOURS)

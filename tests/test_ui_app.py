@@ -97,6 +97,29 @@ def test_smoke_start_prints_one_json_line(qtbot, paths: DataPaths, capsys: pytes
     assert paths.database.exists()
 
 
+@pytest.mark.parametrize(("given", "computer", "saved", "demo_word"),
+                         [("en", "ja_JP.UTF-8", "ja", "DEMO"), ("ja", "en_US.UTF-8", "en", "デモ")])
+def test_lang_on_the_command_line_wins_for_the_window_and_is_not_saved(
+        qtbot, qapp, paths: DataPaths, db, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch, given: str, computer: str, saved: str, demo_word: str) -> None:
+    from ui.common import i18n
+
+    monkeypatch.setenv("LANG", computer)
+    with db.write() as s:
+        keys.UI_LANGUAGE.write(s, saved)
+    try:
+        assert run_gui(argparse.Namespace(home=paths.home, smoke=True, command=None, lang=given)) == 0
+        assert i18n.current() == given  # neither the saved choice nor the computer's
+        with db.read() as s:
+            assert keys.UI_LANGUAGE.read(s) == saved  # for this run only
+        # `shiftcast --lang … demo`: the demo's own database saves no language, the locale says the other one.
+        assert run_gui(argparse.Namespace(home=tmp_path / "demo home", smoke=True, command="demo", lang=given)) == 0
+        report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+        assert report["window"].endswith(f" — {demo_word}"), report
+    finally:
+        i18n.install(qapp, "en", tmp_path)
+
+
 def test_the_demo_process_gets_a_demo_folder_and_none_of_this_windows_secrets_or_database(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from core.app import demo
@@ -122,7 +145,7 @@ def test_the_demo_process_gets_a_demo_folder_and_none_of_this_windows_secrets_or
         assert time.monotonic() < deadline, "the demo process did not start"
         QTest.qWait(20)
     arguments = (tmp_path / "bin" / "arguments").read_text().splitlines()
-    assert arguments[-3:] == ["--home", str(chosen), "demo"]
+    assert arguments[-5:] == ["--lang", "en", "--home", str(chosen), "demo"]  # the demo speaks this window's language
     assert demo.demo_home(chosen) == chosen / "demo"  # where that process then keeps its data
     seen = dict(entry.split("=", 1) for entry in written.read_text().split("\0") if "=" in entry)
     assert [name for name in seen if name.startswith("SHIFTCAST_")] == []  # nor the real database's URL

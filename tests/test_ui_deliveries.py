@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ from core.channels import registry
 from core.store.db import Database
 from core.store.models import Channel, Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus
 from tests import factories as f
-from tests.ui_fixtures import ctx, settle  # noqa: F401
+from tests.ui_fixtures import computer_zone, ctx, settle  # noqa: F401
 from ui.common import i18n
 from ui.deliveries.model import CREATED, ERROR, KIND, RECIPIENT, STATUS, WHEN
 from ui.deliveries.view import DeliveriesView
@@ -297,18 +296,6 @@ def test_sorting_keeps_the_selection_and_new_rows_land_in_sorted_place(qtbot, ct
     assert view.selected_id() == ids["b"] and view.model.row_of(ids["b"]) == 4
 
 
-@pytest.fixture
-def computer_zone(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], None]]:
-    """Sets this process's time zone, as the PC's own; the original is back afterwards."""
-    def use(name: str) -> None:
-        monkeypatch.setenv("TZ", name)
-        time.tzset()
-
-    yield use
-    monkeypatch.undo()
-    time.tzset()
-
-
 def _wall(day: dt.date, hour: int, minute: int = 0) -> str:
     """A wall time as the English table writes it: weekday, day, month name and year, never "1 12 2026"."""
     return f"{day:%a} {day.day} {day:%b %Y} {hour:02d}:{minute:02d}"
@@ -349,6 +336,26 @@ def test_no_zone_note_when_the_computer_keeps_the_classrooms_time(qtbot, ctx: Ap
     assert not view.zone_note.isVisible()
     view.select(queued)
     qtbot.waitUntil(lambda: view.detail._values["due"].text() == _wall(now.date(), 9), timeout=WAIT)
+
+
+def test_the_date_filter_reads_days_on_the_chosen_classrooms_clock(qtbot, ctx: AppContext, db: Database,
+                                                                   now: dt.datetime,
+                                                                   computer_zone: Callable[[str], None]) -> None:
+    computer_zone("America/New_York")  # `now` is 09:00 on 1 Dec in Tokyo, 19:00 on 30 Nov here
+    with db.write() as s:
+        tokyo = f.classroom(s, "本校", timezone="Asia/Tokyo").id
+        f.classroom(s, "London", timezone="Europe/London")  # two zones: no single one for the whole table
+    small_hours = dt.datetime(2026, 11, 30, 16, 0, tzinfo=dt.UTC)  # 01:00 on 1 Dec in Tokyo, 11:00 on 30 Nov here
+    early = _add(db, now, "early", classroom_id=tokyo, created_at=small_hours)
+    ctx.clock = lambda: now
+    view = _view(qtbot, ctx)
+    qtbot.waitUntil(lambda: view.model.rowCount() == 1 and view.classroom_box.count() == 3, timeout=WAIT)
+    view.classroom_box.setCurrentIndex(view.classroom_box.findData(tokyo))
+    assert view.date_to.date() == QDate(2026, 12, 1)  # today in Tokyo
+    assert view.date_from.date() == QDate(2026, 11, 24)
+    view.date_from.setDate(QDate(2026, 12, 1))
+    view.date_check.setChecked(True)
+    assert _ids(view) == [early]  # created on 1 Dec on the classroom's clock
 
 
 def test_each_status_enables_only_its_actions_and_cancel_asks_first(qtbot, ctx: AppContext, db: Database,

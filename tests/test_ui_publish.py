@@ -4,7 +4,7 @@ to the LINE emulator (images on a loopback S3 server), history and exports."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +12,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from core.emulator import LineEmulator
+from core.publication import publish as publication
+from core.publication.image_store import ImageStore
 from core.roster import rules
 from core.sending.sender import Sender, SenderConfig
 from core.store import setting_keys as keys
@@ -21,7 +23,7 @@ from core.store.settings import StoredQuota
 from tests import factories as f
 from tests.linefixtures import TOKEN, FakeClock, user_id
 from tests.s3server import hosted, s3_endpoint  # noqa: F401
-from tests.ui_fixtures import ctx, settle  # noqa: F401
+from tests.ui_fixtures import computer_zone, ctx, documents, settle  # noqa: F401
 from ui.common.month_picker import default_month
 from ui.deliveries.view import DeliveriesView
 from ui.publish.view import PublishView
@@ -111,6 +113,49 @@ def test_dry_run_warns_when_the_cached_quota_does_not_cover_the_group(qtbot, ctx
     assert view.viewer.zoom == 1.0
     view.viewer.fit_action.trigger()
     assert view.viewer.fitting and view.viewer.zoom == pytest.approx(fitted)
+
+
+def _published_once(qtbot, ctx: AppContext, db: Database, now: dt.datetime) -> PublishView:
+    """December published as revision 1 (queued, not sent), the view open on it."""
+    ids = _month(db, now)
+    with db.write() as s:
+        publication.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(ctx.paths.images))
+    ctx.clock = lambda: now
+    view = _view(qtbot, ctx)
+    _loaded(qtbot, ctx, view)
+    return view
+
+
+def test_the_revisions_are_listed_on_the_classrooms_clock(qtbot, ctx: AppContext, db: Database, now: dt.datetime,
+                                                         computer_zone: Callable[[str], None]) -> None:
+    computer_zone("America/New_York")
+    view = _published_once(qtbot, ctx, db, now)
+    item = view.history.topLevelItem(0)
+    assert item is not None and item.text(1) == "Tue 1 Dec 2026 09:00"  # in Tokyo; 19:00 on 30 Nov in New York
+
+
+def test_export_opens_in_documents_then_in_the_last_folder_used(qtbot, ctx: AppContext, db: Database,
+                                                                now: dt.datetime, tmp_path: Path, documents: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    view = _published_once(qtbot, ctx, db, now)
+    first = view.history.topLevelItem(0)
+    assert first is not None
+    view.history.setCurrentItem(first)
+    given: list[str] = []  # what each dialog was told to open at
+    wall = tmp_path / "for the wall"
+    wall.mkdir()
+
+    def save(_parent: object, _title: str, where: str, *_args: object) -> tuple[str, str]:
+        given.append(where)
+        return str(wall / Path(where).name), ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
+    view.export(pdf=False)
+    qtbot.waitUntil(lambda: (wall / "本校-2026-12-r1.png").exists(), timeout=WAIT)
+    settle(qtbot, ctx, timeout=WAIT)
+    view.export(pdf=True)
+    assert given == [str(documents / "本校-2026-12-r1.png"), str(wall / "本校-2026-12-r1.pdf")]
+    settle(qtbot, ctx, timeout=WAIT)
 
 
 def test_no_group_id_disables_publishing_with_a_plain_reason(qtbot, ctx: AppContext, db: Database,

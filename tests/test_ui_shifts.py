@@ -4,6 +4,7 @@ LINE IDs): the grid, editing by dialog and keyboard, copying, confirming, undo/r
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,10 +16,10 @@ from core.channels.line import LineApiError
 from core.emulator import LineEmulator
 from core.roster import rules
 from core.store.db import Database
-from core.store.models import Shift, ShiftStatus, Teacher
+from core.store.models import Channel, Delivery, DeliveryKind, DeliveryStatus, Shift, ShiftStatus, SubjectType, Teacher
 from tests import factories as f
 from tests.linefixtures import emulator, line_ready  # noqa: F401
-from tests.ui_fixtures import ctx, settle  # noqa: F401
+from tests.ui_fixtures import computer_zone, ctx, documents, settle  # noqa: F401
 from ui.common.month_picker import default_month, month_title
 from ui.shell.context import AppContext
 from ui.shifts.copy_dialog import CopyDaysDialog
@@ -200,6 +201,40 @@ def test_editing_in_the_dialog_changes_the_database(qtbot, ctx: AppContext, data
     assert row is not None
     assert (row.start_time, row.end_time, row.ends_next_day, row.note) == (dt.time(22), dt.time(2, 30), True, "教材を持参")
     assert cell_text(view, data["sato"], D(2026, 12, 3)) == "22:00\n26:30"
+
+
+def test_the_status_line_names_the_edited_shift_as_saved(qtbot, ctx: AppContext, data: dict[str, int],
+                                                         now: dt.datetime) -> None:
+    view = open_view(qtbot, ctx, now)
+    focus(view, data["sato"], D(2026, 12, 3))
+    qtbot.keyClick(view.table, Qt.Key.Key_Return)
+    dialog = view.editor.dialog
+    assert isinstance(dialog, ShiftDialog)
+    dialog.teacher.setCurrentIndex(dialog.teacher.findData(data["suzuki"]))
+    dialog.start.setText("17:30")
+    dialog.end.setText("25:00")
+    dialog.accept()
+    idle(qtbot, ctx, view)
+    said = view.status_label.text()
+    assert said.startswith("Saved 鈴木 ") and said.endswith(" 17:30–25:00."), said
+    assert "16:00" not in said and "佐藤" not in said  # not the shift as it was before the edit
+
+
+def test_the_acknowledgement_tooltip_is_on_the_classrooms_clock(qtbot, ctx: AppContext, data: dict[str, int],
+                                                                now: dt.datetime,
+                                                                computer_zone: Callable[[str], None]) -> None:
+    computer_zone("America/New_York")
+    tapped = dt.datetime(2026, 12, 4, 12, 0, tzinfo=dt.UTC)  # 21:00 on 4 Dec in Tokyo, 07:00 in New York
+    with ctx.db.write() as s:
+        shift = s.get(Shift, data["confirmed"])
+        assert shift is not None
+        s.add(Delivery(kind=DeliveryKind.SHIFT_REMINDER, dedup_key="tapped", status=DeliveryStatus.SENT,
+                       channel=Channel.LINE, teacher_id=data["suzuki"], classroom_id=data["honkou"],
+                       subject_type=SubjectType.SHIFT, subject_id=shift.id, subject_version=shift.version,
+                       due_at=now, next_attempt_at=now, created_at=now, updated_at=now, acknowledged_at=tapped))
+    view = open_view(qtbot, ctx, now)
+    tip = view.model.index_of(data["suzuki"], D(2026, 12, 5)).data(Qt.ItemDataRole.ToolTipRole)
+    assert "✓ 鈴木 tapped 了解 on Fri 4 Dec 2026 21:00" in tip, tip
 
 
 def test_delete_key_deletes_a_draft(qtbot, ctx: AppContext, data: dict[str, int], now: dt.datetime) -> None:
@@ -518,3 +553,37 @@ def test_csv_import_lists_every_problem_or_reports_counts(qtbot, ctx: AppContext
     lines = raw.decode("utf-8-sig").splitlines()
     assert "本校,佐藤,2026-12-20,16:00,21:00,draft," in lines
     assert not any("2027-01" in line or "駅前" in line for line in lines)  # this classroom and month only
+
+
+def test_csv_dialogs_open_in_documents_then_in_the_last_folder_used(qtbot, ctx: AppContext, data: dict[str, int],
+                                                                     now: dt.datetime, tmp_path: Path, documents: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    view = open_view(qtbot, ctx, now)
+    given: list[str] = []  # the folder or file each dialog was told to open at
+    elsewhere = tmp_path / "exports"
+    elsewhere.mkdir()
+
+    def save(_parent: object, _title: str, directory: str, *_args: object) -> tuple[str, str]:
+        given.append(directory)
+        return str(elsewhere / Path(directory).name), ""
+
+    def open_file(_parent: object, _title: str, directory: str, *_args: object) -> tuple[str, str]:
+        given.append(directory)
+        return "", ""  # canceled
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", open_file)
+    view.csv.export_teachers()
+    idle(qtbot, ctx, view)
+    assert given == [str(documents / "teachers.csv")]  # the first time: Documents, not the program's folder
+    assert (elsewhere / "teachers.csv").exists()
+    view.csv.import_shifts()
+    view.csv.export_shifts()
+    idle(qtbot, ctx, view)
+    assert given[1:] == [str(elsewhere), str(elsewhere / "shifts-本校-2026-12.csv")]  # where the manager went last
+    for made in list(elsewhere.iterdir()):
+        made.unlink()
+    elsewhere.rmdir()  # a folder that is gone (or another computer's): Documents again
+    view.csv.import_teachers()
+    assert given[-1] == str(documents)
+

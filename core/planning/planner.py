@@ -29,7 +29,15 @@ from core.kinds import registry as kinds
 from core.outbox import queue
 from core.outbox.policy import CancelReason
 from core.planning import fallback, mailed_publication, told
-from core.planning.reminder_times import QuietHours, late_send_time, reminder_due
+from core.planning.reminder_times import (
+    QUIET_HOURS,
+    STARTS_IN_QUIET_HOURS,
+    LateDecision,
+    QuietHours,
+    late_send_time,
+    outside_quiet_hours,
+    reminder_due,
+)
 from core.roster import contacts, rules
 from core.store.models import (
     Channel,
@@ -39,6 +47,7 @@ from core.store.models import (
     DeliveryKind,
     DeliveryStatus,
     Shift,
+    ShiftRevision,
     ShiftStatus,
     SubjectType,
     Teacher,
@@ -136,7 +145,7 @@ def plan(session: Session, *, now: dt.datetime, horizon: dt.timedelta = HORIZON)
     teachers = {t.id: t for t in session.scalars(select(Teacher))}
     for shift, start in upcoming:
         report.superseded.extend(_cancel_superseded(session, shift, known, now))
-        corrections = _plan_corrections(session, shift, known, teachers, now)
+        corrections = _plan_corrections(session, shift, start, known, teachers, now)
         report.planned.extend(corrections)
         if shift.status != ShiftStatus.CONFIRMED:
             continue
@@ -173,15 +182,13 @@ def _plan_reminder(session: Session, shift: Shift, start: dt.datetime, known: _K
                 queue.transition(session, delivery_id, expected=[DeliveryStatus.QUEUED, DeliveryStatus.PENDING],
                                   now=now, status=DeliveryStatus.CANCELED, cancel_reason=CancelReason.COVERED_BY_CORRECTION.value)
         return None
-    why = t("plan.why.reminder") if decision.reason is None else t("plan.why.reminder_held")
-    if due < now and decision.reason is None:
-        why = t("plan.why.reminder_late")
     if key in known.keys:
         return None
     linked = _unreachable_twin(session, DeliveryKind.SHIFT_REMINDER, subject, shift, shift.teacher, due,
                                decision.send_at, now, known, channel=channel)
     if linked is False:
         return None
+    why = _reminder_why(session, shift, due, now, decision)
     if linked is not None:
         why = t("plan.why.by_email", why=why)
     delivery_id, created = _enqueue(session, DeliveryKind.SHIFT_REMINDER, key, shift, shift.teacher, due,
@@ -189,6 +196,20 @@ def _plan_reminder(session: Session, shift: Shift, start: dt.datetime, known: _K
     known.keys.add(key)
     return PlannedDelivery(delivery_id, DeliveryKind.SHIFT_REMINDER, shift.id, shift.version, shift.teacher_id,
                            due, decision.send_at, why, created, channel)
+
+
+def _reminder_why(session: Session, shift: Shift, due: dt.datetime, now: dt.datetime, decision: LateDecision) -> Text:
+    """The dry run's reason for a reminder, late ones with their true cause: a version of the shift that
+    came to be only after the reminder's time, or else an app that was not running at that time."""
+    if decision.reason == QUIET_HOURS:
+        return t("plan.why.reminder_held")
+    if due >= now:
+        return t("plan.why.reminder")
+    since = session.scalar(select(ShiftRevision.recorded_at)
+                           .where(ShiftRevision.shift_id == shift.id, ShiftRevision.version == shift.version))
+    if since is not None and since > due:
+        return t("plan.why.reminder_after_its_time")
+    return t("plan.why.reminder_late")
 
 
 def _unreachable_twin(session: Session, kind: DeliveryKind, subject: str, shift: Shift, teacher: Teacher,
@@ -218,9 +239,13 @@ def _unreachable_twin(session: Session, kind: DeliveryKind, subject: str, shift:
     return twin_id
 
 
-def _plan_corrections(session: Session, shift: Shift, known: _Known, teachers: dict[int, Teacher],
-                      now: dt.datetime) -> list[PlannedDelivery]:
+def _plan_corrections(session: Session, shift: Shift, start: dt.datetime, known: _Known,
+                      teachers: dict[int, Teacher], now: dt.datetime) -> list[PlannedDelivery]:
     out = []
+    # A change made in the night is told when quiet hours end, unless the shift starts first.
+    room = shift.classroom
+    decision = outside_quiet_hours(now=now, shift_start=start, zone_name=room.timezone, quiet=quiet_hours_of(room))
+    send_at = decision.send_at or now
     for teacher_id, version in known.told.get(shift.id, {}).items():
         if version >= shift.version:
             continue
@@ -233,23 +258,28 @@ def _plan_corrections(session: Session, shift: Shift, known: _Known, teachers: d
             why = t("plan.why.canceled")
         else:
             why = t("plan.why.changed")
+        if decision.reason == QUIET_HOURS:
+            why = t("plan.why.correction_held", why=why)
+        elif decision.reason == STARTS_IN_QUIET_HOURS:
+            why = t("plan.why.correction_in_quiet_hours", why=why)
         for channel in planned_channels(teacher):
             subject = f"shift:{shift.id}:teacher:{teacher_id}"
             key = queue.dedup_key(DeliveryKind.SHIFT_CORRECTION, subject, shift.version, channel=channel)
             if key in known.keys:
                 # Already planned (or sent): it still covers this teacher for this version.
                 out.append(PlannedDelivery(0, DeliveryKind.SHIFT_CORRECTION, shift.id, shift.version, teacher_id,
-                                           now, now, why, False, channel))
+                                           send_at, send_at, why, False, channel))
                 continue
-            linked = _unreachable_twin(session, DeliveryKind.SHIFT_CORRECTION, subject, shift, teacher, now, now,
-                                       now, known, channel=channel)
+            linked = _unreachable_twin(session, DeliveryKind.SHIFT_CORRECTION, subject, shift, teacher, send_at,
+                                       send_at, now, known, channel=channel)
             if linked is False:
                 continue
-            delivery_id, created = _enqueue(session, DeliveryKind.SHIFT_CORRECTION, key, shift, teacher, now, now,
-                                            now, channel=channel, linked=linked or None)
+            # Due when quiet hours allow it: a held correction is on time, not late.
+            delivery_id, created = _enqueue(session, DeliveryKind.SHIFT_CORRECTION, key, shift, teacher, send_at,
+                                            send_at, now, channel=channel, linked=linked or None)
             known.keys.add(key)
             out.append(PlannedDelivery(delivery_id, DeliveryKind.SHIFT_CORRECTION, shift.id, shift.version,
-                                       teacher_id, now, now, why, created, channel))
+                                       teacher_id, send_at, send_at, why, created, channel))
     return out
 
 

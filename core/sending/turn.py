@@ -34,6 +34,7 @@ class Connections:
         self._poll_interval = poll_interval
         self._open: dict[str, Connection] = {}
         self._look_again_at: dict[str, float] = {}  # monotonic time before which a channel not set up is not looked up
+        self._problems: dict[str, str] = {}  # what keeps each channel from sending, as last logged
 
     def connected(self) -> dict[str, Connection]:
         """Every channel that can send now, connected; a channel not set up is looked for again
@@ -45,12 +46,26 @@ class Connections:
             try:
                 connection = self._sources[channel]()
             except Exception as exc:  # noqa: BLE001 - a missing token, password or keyring must not kill the loop
-                log.warning("%s is not usable: %s", driver.title, exc)
+                self._log_problem(channel, driver.title, str(exc))
+            else:
+                self._log_problem(channel, driver.title, None, connected=connection is not None)
             if connection is None:
                 self._look_again_at[channel] = time.monotonic() + self._poll_interval
             else:
                 self._open[channel] = connection
         return self.current()
+
+    def _log_problem(self, channel: str, title: str, problem: str | None, *, connected: bool = False) -> None:
+        """Log what keeps a channel from sending once, then only when it changes or ends: an idle
+        sender looks again every poll interval, and the same line every few seconds buries the log."""
+        if self._problems.get(channel) == problem:
+            return
+        if problem is not None:
+            self._problems[channel] = problem
+            log.warning("%s is not usable: %s", title, problem)
+            return
+        del self._problems[channel]
+        log.info("%s is %s", title, "usable again" if connected else "no longer set up")
 
     def current(self) -> dict[str, Connection]:
         """The channels connected now, without looking for more."""

@@ -105,6 +105,8 @@ HOSTING_LOCAL_BASE_URL = TextSetting("hosting.local_base_url", t("setting.label.
 UI_LANGUAGE = ChoiceSetting("ui.language", t("setting.label.ui.language"), ("auto", "ja", "en"), default="auto")
 UI_TRAY_HINT_SHOWN = FlagSetting("ui.tray_hint_shown", t("setting.label.ui.tray_hint_shown"))
 UI_FIRST_RUN_DONE = FlagSetting("ui.first_run_done", t("setting.label.ui.first_run_done"))
+# The folder of the file last chosen in a file dialog (a CSV, an exported image): the next one opens there.
+UI_LAST_FOLDER = TextSetting("ui.last_folder", t("setting.label.ui.last_folder"), max_length=1000)
 
 
 # Every declaration above, for the tests that hold them to their rules.

@@ -15,6 +15,7 @@ import datetime as dt
 
 from PySide6.QtCore import QCoreApplication, QDate, QDateTime, QLocale
 
+from core.roster import clock
 from core.texts import formats
 from core.texts.formats import Language
 
@@ -56,8 +57,11 @@ def weekday_short(day: dt.date) -> str:
     return formats.weekday_short(day, language())
 
 
-def moment_text(moment: dt.datetime) -> str:
-    """ "Wed 2 Dec 2026 15:00" / "2026年12月2日(水) 15:00", in the PC's time zone. """
+def moment_text(moment: dt.datetime, zone_name: str | None = None) -> str:
+    """ "Wed 2 Dec 2026 15:00" / "2026年12月2日(水) 15:00", on a classroom's clock (the zone's name), else
+    in the PC's time zone."""
+    if zone_name is not None:
+        return formats.wall_text(moment.astimezone(clock.zone(zone_name)), language())
     return wall_text(QDateTime.fromSecsSinceEpoch(int(moment.timestamp())).toLocalTime())
 
 

@@ -206,9 +206,10 @@ class DeliveriesView(QWidget):
         self.classroom_box = QComboBox(self)
         self.classroom_box.addItem(self.tr("All classrooms"), None)
         self.date_check = QCheckBox(self.tr("Created from"), self)
-        today = QDate.currentDate()
-        self.date_from = QDateEdit(today.addDays(-7), self)
-        self.date_to = QDateEdit(today, self)
+        self._zone_of: dict[int, str] = {}  # classroom id → its time zone, for the days of the date filter
+        self._days_chosen = False  # the manager set a day: it is no longer moved to the zone's today
+        self.date_from, self.date_to = QDateEdit(self), QDateEdit(self)
+        self._show_last_week()
         for edit in (self.date_from, self.date_to):
             edit.setCalendarPopup(True)
             edit.setLocale(dates.locale())  # "Tue 24 Nov 2026", never the ambiguous "24/11/2026"
@@ -225,7 +226,9 @@ class DeliveriesView(QWidget):
         for check in (self.date_check, self.dead_check):
             check.toggled.connect(self._filter_changed)
         for edit in (self.date_from, self.date_to):
-            edit.dateChanged.connect(self._filter_changed)
+            edit.dateChanged.connect(self._day_chosen)
+        # Another classroom may keep another clock.
+        self.classroom_box.currentIndexChanged.connect(lambda _index: self._show_last_week())
         to_label = QLabel(self.tr("to"), self)
         row: list[QWidget] = [self.status_button, self.kind_box, self.classroom_box, self.date_check, self.date_from,
                               to_label, self.date_to]
@@ -298,6 +301,7 @@ class DeliveriesView(QWidget):
         zones = self.feed.zones
         now = self.ctx.clock()
         self.detail.default_zone = zones.default
+        self._show_last_week()
         if not zones.foreign(now):
             self.zone_note.clear()
             self.zone_note.setVisible(False)
@@ -362,7 +366,7 @@ class DeliveriesView(QWidget):
         kind = self.kind_box.currentData()
         created_from = created_to = None
         if self.date_check.isChecked():
-            zone = self.feed.zones.default
+            zone = self._filter_zone()
             created_from = _midnight(self.date_from.date(), zone)
             created_to = _midnight(self.date_to.date().addDays(1), zone)  # the end day is included
         return DeliveryFilter(
@@ -396,10 +400,32 @@ class DeliveriesView(QWidget):
         self.date_from.setEnabled(self.date_check.isChecked())
         self.date_to.setEnabled(self.date_check.isChecked())
 
+    def _filter_zone(self) -> str | None:
+        """The zone the date filter's days are read in: the chosen classroom's, else the one the
+        table's rows without a classroom are shown in (None: the computer's)."""
+        return self._zone_of.get(self.classroom_box.currentData(), self.feed.zones.default)
+
+    def _show_last_week(self) -> None:
+        """The date filter's days, from a week ago to today on its zone's clock, until the manager
+        sets a day or turns the filter on."""
+        if self.date_check.isChecked() or self._days_chosen:
+            return
+        zone = self._filter_zone()
+        now = self.ctx.clock()
+        today = (now.astimezone(clock.zone(zone)) if zone else now.astimezone()).date()
+        for edit, day in ((self.date_from, today - dt.timedelta(days=7)), (self.date_to, today)):
+            edit.blockSignals(True)  # the filter is off: the rows shown do not change
+            edit.setDate(QDate(day.year, day.month, day.day))
+            edit.blockSignals(False)
+
+    def _day_chosen(self) -> None:
+        self._days_chosen = True
+        self._filter_changed()
+
     def _load_classrooms(self) -> None:
-        def read() -> list[tuple[int, str]]:
+        def read() -> list[tuple[int, str, str]]:
             with self.ctx.db.read() as session:
-                return [(room.id, room.name) for room in queries.classrooms(session)]
+                return [(room.id, room.name, room.timezone) for room in queries.classrooms(session)]
 
         self.ctx.tasks.run(read, self._show_classrooms, lambda exc: show_error(self, exc), owner=self)
 
@@ -423,12 +449,14 @@ class DeliveriesView(QWidget):
         self.senders_note.setToolTip("\n".join(details))
         self.senders_note.setVisible(bool(parts))
 
-    def _show_classrooms(self, rooms: list[tuple[int, str]]) -> None:
+    def _show_classrooms(self, rooms: list[tuple[int, str, str]]) -> None:
         current = self.classroom_box.currentData()
+        self._zone_of = {room_id: zone for room_id, _name, zone in rooms}
+        self._show_last_week()
         self.classroom_box.blockSignals(True)
         self.classroom_box.clear()
         self.classroom_box.addItem(self.tr("All classrooms"), None)
-        for room_id, name in rooms:
+        for room_id, name, _zone in rooms:
             self.classroom_box.addItem(name, room_id)
         self.classroom_box.setCurrentIndex(max(self.classroom_box.findData(current), 0))
         self.classroom_box.blockSignals(False)

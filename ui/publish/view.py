@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
-from PySide6.QtCore import QStandardPaths, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QImage, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -46,7 +46,8 @@ from core.publication.history import CellChange, Revision
 from core.publication.image_store import ImageStore
 from core.publication.publish import Published, PublishPlan
 from core.roster import queries
-from ui.common import dates, i18n
+from core.roster.queries import ClassroomSettings
+from ui.common import dates, file_places, i18n
 from ui.common.errors import show_error
 from ui.common.image_viewer import ImageViewer
 from ui.common.month_picker import default_month, month_label, month_title
@@ -65,6 +66,11 @@ class Room:
     id: int
     name: str
     group_id: str | None
+    timezone: str  # its publications' times are shown on its clock
+
+    @classmethod
+    def of(cls, room: ClassroomSettings) -> Room:
+        return cls(room.id, room.name, room.line_group_id or None, room.timezone)
 
 
 @dataclass(frozen=True)
@@ -81,7 +87,7 @@ class MonthState:
 
 def read_rooms(ctx: AppContext) -> list[Room]:
     with ctx.db.read() as session:
-        return [Room(r.id, r.name, r.line_group_id or None) for r in queries.classrooms(session)]
+        return [Room.of(r) for r in queries.classrooms(session)]
 
 
 def read_state(ctx: AppContext, room_id: int, year: int, month: int, members: int | None) -> MonthState:
@@ -91,8 +97,7 @@ def read_state(ctx: AppContext, room_id: int, year: int, month: int, members: in
         plan = publication.plan_publish(session, room.id, year, month, now=now, members=members)
         _view, changes = publication_history.pending_changes(session, room.id, year, month, now=now)
         revisions = publication_history.revisions(session, room.id, year, month)
-        return MonthState(Room(room.id, room.name, room.line_group_id or None), year, month, plan, changes,
-                          revisions)
+        return MonthState(Room.of(room), year, month, plan, changes, revisions)
 
 
 def render_preview(ctx: AppContext, room_id: int, year: int, month: int) -> QImage:
@@ -467,7 +472,7 @@ class PublishView(QWidget):
     def _time(self, moment: dt.datetime | None) -> str:
         if moment is None:
             return ""
-        return dates.moment_text(moment)
+        return dates.moment_text(moment, self.state.room.timezone if self.state is not None else None)
 
     def _selected_revision(self) -> int | None:
         items = self.history.selectedItems()
@@ -547,15 +552,15 @@ class PublishView(QWidget):
         if revision is None or state is None:
             return
         suffix = "pdf" if pdf else "png"
-        folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
         name = f"{state.room.name}-{state.year}-{state.month:02d}-r{revision.revision}.{suffix}"
-        suggested = str(Path(folder) / name)
+        suggested = file_places.start_in(self.ctx, name)
         if pdf:
             path, _ = QFileDialog.getSaveFileName(self, self.tr("Export PDF"), suggested, self.tr("PDF (*.pdf)"))
         else:
             path, _ = QFileDialog.getSaveFileName(self, self.tr("Export PNG"), suggested, self.tr("PNG image (*.png)"))
         if not path:
             return
+        file_places.remember(self.ctx, path)
         sha = revision.image_sha256
         self.ctx.tasks.run(lambda: export_image(self.ctx, sha, Path(path), pdf=pdf),
                            lambda saved: self.status.setText(self.tr("Saved {0}").format(saved)),

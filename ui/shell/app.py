@@ -52,6 +52,7 @@ def run_gui(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     mode = args.command or "gui"
     smoke = bool(getattr(args, "smoke", False))
+    given_language: str | None = getattr(args, "lang", None)  # --lang: this run only, never saved
     home = Path(args.home) if args.home else None
     if mode in ("demo", "screenshots"):
         home = demo_data.demo_home(resolve_home(home))
@@ -65,7 +66,7 @@ def run_gui(args: argparse.Namespace) -> int:
     try:
         paths, _ = open_data_folder(home)
     except ShiftcastError as exc:
-        return _cannot_start(exc)
+        return _cannot_start(exc, given_language=given_language)
     install_excepthook(paths)
 
     instance = SingleInstance(paths)
@@ -77,9 +78,9 @@ def run_gui(args: argparse.Namespace) -> int:
         # The demo's own file, whatever SHIFTCAST_DB_URL says: that names the real data. Its secrets stay in memory.
         db = open_database(paths, url=paths.local_database_url() if demo else None, keyring=not demo)
     except Exception as exc:  # noqa: BLE001 - a window that cannot start says why in one box, never a traceback
-        return _cannot_start(exc, paths)
+        return _cannot_start(exc, paths, given_language=given_language)
     with db.read() as session:
-        language = i18n.choose(keys.UI_LANGUAGE.read(session))
+        language = i18n.choose(given_language or keys.UI_LANGUAGE.read(session))
         first_run_done = keys.UI_FIRST_RUN_DONE.read(session)
     i18n.install(app, language, paths.home / "cache")
 
@@ -118,13 +119,13 @@ def run_gui(args: argparse.Namespace) -> int:
         db.dispose()
 
 
-def _cannot_start(exc: BaseException, paths: DataPaths | None = None) -> int:
-    """Say in one box, in the computer's language, why Shiftcast cannot open (the data folder, the log or
+def _cannot_start(exc: BaseException, paths: DataPaths | None = None, *, given_language: str | None = None) -> int:
+    """Say in one box, in the run's language (--lang, else the computer's), why Shiftcast cannot open (the data folder, the log or
     the database cannot be written), and end with status 1."""
     from core.store.db import sqlite_file_of, storage_problem
     from core.texts import describe, render
 
-    language = i18n.choose(None)  # the database, which keeps the saved choice, is what failed
+    language = i18n.choose(given_language)  # the database, which keeps the saved choice, is what failed
     database = sqlite_file_of(paths.database_url()) if paths is not None else None
     problem = storage_problem(exc, database=database)
     if problem is not None:
@@ -350,7 +351,8 @@ def hand_over_to_demo(ctx: AppContext, shell: Shell) -> bool:
 def start_demo_process(home: Path) -> bool:
     """Demo mode runs as its own process with its own data folder (`<home>/demo`, beside this window's
     data, whichever folder that is), so it never mixes with real data."""
-    arguments = ["--home", str(home), "demo"]
+    # The demo's own database has no saved language: it speaks this window's.
+    arguments = ["--lang", i18n.current(), "--home", str(home), "demo"]
     if not getattr(sys, "frozen", False):
         arguments.insert(0, str(Path(__file__).resolve().parents[2] / "main.py"))
     process = QProcess()

@@ -32,7 +32,7 @@ from core.roster import csv_files
 from core.roster.csv_files import CsvImportError, ImportResult
 from core.roster.progress import progress_due
 from core.store.exports import write_export
-from ui.common import i18n
+from ui.common import file_places, i18n
 from ui.common.errors import show_error
 from ui.shell.context import AppContext
 
@@ -113,9 +113,11 @@ class CsvActions(QObject):
                      csv_files.import_shifts(session, data, now=now, progress=progress))
 
     def _import(self, what: str, run: Callable[..., ImportResult]) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.widget, self.tr("Import {0} from CSV").format(what), "", CSV_FILTER)
+        path, _ = QFileDialog.getOpenFileName(self.widget, self.tr("Import {0} from CSV").format(what),
+                                              file_places.start_in(self.ctx), CSV_FILTER)
         if not path:
             return
+        file_places.remember(self.ctx, path)
         db, now = self.ctx.db, self.ctx.clock()
         progress = self._running = ImportProgress(self.progressed.emit, self.clock)
 
@@ -187,9 +189,10 @@ class CsvActions(QObject):
                      lambda session: csv_files.export_shifts(session, classroom_id=classroom_id, month=(year, month)))
 
     def _export(self, title: str, suggested: str, run: Callable[..., str]) -> None:
-        path, _ = QFileDialog.getSaveFileName(self.widget, title, suggested, CSV_FILTER)
+        path, _ = QFileDialog.getSaveFileName(self.widget, title, file_places.start_in(self.ctx, suggested), CSV_FILTER)
         if not path:
             return
+        file_places.remember(self.ctx, path)
         db = self.ctx.db
 
         def work() -> int:

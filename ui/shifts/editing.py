@@ -160,7 +160,7 @@ class RosterEditor(QObject):
         draft = rules.ShiftDraft(classroom_id=room.id, teacher_id=values.teacher_id, local_date=values.local_date,
                                   start_time=values.start_time, end_time=values.end_time,
                                   ends_next_day=values.ends_next_day, note=values.note)
-        label = self._label_of(values.teacher_id, values.local_date, values.start_time, values.end_time, values.ends_next_day)
+        label = self._label_of_values(values)
 
         def done(_id: object) -> None:
             self._times = (clock.format_wall_time(values.start_time),
@@ -176,11 +176,12 @@ class RosterEditor(QObject):
         if not after:
             dialog.succeeded()
             return
-        label = self._label(shift)
+        label = self._label(shift)  # the undo names the shift as it was; the status line, as it is now
+        saved = self._label_of_values(values)
 
         def done(_result: object) -> None:
             dialog.succeeded()
-            self.status.emit(self.tr("Saved {0}.").format(label))
+            self.status.emit(self.tr("Saved {0}.").format(saved))
             self.focus_cell.emit(values.teacher_id, values.local_date)
 
         command = EditShift(self.runner.ids.original(shift.id), before, after, label)
@@ -253,6 +254,10 @@ class RosterEditor(QObject):
 
     def _label(self, shift: ShiftItem) -> str:
         return self._label_of(shift.teacher_id, shift.local_date, shift.start_time, shift.end_time, shift.ends_next_day)
+
+    def _label_of_values(self, values: ShiftValues) -> str:
+        return self._label_of(values.teacher_id, values.local_date, values.start_time, values.end_time,
+                              values.ends_next_day)
 
     def _label_of(self, teacher_id: int, day: dt.date, start: dt.time, end: dt.time, next_day: bool) -> str:
         return (f"{self._teacher_name(teacher_id)} {date_label(day)} "

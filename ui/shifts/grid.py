@@ -143,6 +143,11 @@ class RosterGridModel(QAbstractTableModel):
             return day == self.snapshot.today
         return None
 
+    def _zone(self) -> str | None:
+        """The shown classroom's time zone: its roster is on its clock, and so are the times beside it."""
+        room = self.snapshot.classroom
+        return room.timezone if room is not None else None
+
     def _tooltip(self, index: AnyIndex, day: dt.date) -> str:
         teacher = self.teacher_at(index.row())
         lines = [f"{teacher.name if teacher else ''} — {date_label(day)}"]
@@ -150,7 +155,7 @@ class RosterGridModel(QAbstractTableModel):
             lines.append(f"{shift.start_text}–{shift.end_text}  ({status_word(shift.status)})")
             if shift.acknowledged_at is not None:
                 lines.append("    " + self.tr("✓ {0} tapped 了解 on {1}").format(
-                    teacher.name if teacher else "", dates.moment_text(shift.acknowledged_at)))
+                    teacher.name if teacher else "", dates.moment_text(shift.acknowledged_at, self._zone())))
             if shift.note:
                 lines.append(f"    {shift.note}")
         if len(lines) == 1:
