@@ -8,6 +8,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from core.store import setting_keys as keys
 from core.store import settings
 from core.store.paths import DataPaths
 from tests.ui_fixtures import ctx, settle  # noqa: F401
+from tests.waiting import PATIENCE_MS
 from ui.shell.app import Shell, run_gui
 from ui.shell.context import AppContext
 from ui.shell.single_instance import SingleInstance
@@ -77,15 +79,54 @@ def test_tray_menu_pause_send_now_and_counts(qtbot, ctx: AppContext) -> None:
     assert not tray.pause_action.isEnabled()  # nothing sends in this context
 
 
+def _hand_over_from_another_thread(paths: DataPaths) -> list[bool]:
+    """A second start, on a thread of its own: it waits for the first's answer, which the first gives
+    from its event loop (this test's)."""
+    answers: list[bool] = []
+    threading.Thread(target=lambda: answers.append(SingleInstance(paths).hand_over(PATIENCE_MS)), daemon=True).start()
+    return answers
+
+
 def test_second_launch_hands_over_to_the_first(qtbot, paths: DataPaths) -> None:
     first = SingleInstance(paths)
     assert first.listen()
     try:
         with qtbot.waitSignal(first.activated, timeout=5000):
-            assert SingleInstance(paths).hand_over()
+            answers = _hand_over_from_another_thread(paths)
+        qtbot.waitUntil(lambda: answers == [True])  # the first answered: the second may exit
     finally:
         first.close()
     assert not SingleInstance(paths).hand_over()  # nobody listens any more
+
+
+def test_only_the_holder_of_the_folder_listens_and_nobody_removes_its_socket(qtbot, paths: DataPaths) -> None:
+    first = SingleInstance(paths)
+    assert first.listen()
+    second = SingleInstance(paths)
+    try:
+        assert not second.claim() and not second.listen()  # it must hand over instead
+        with qtbot.waitSignal(first.activated, timeout=5000):
+            answers = _hand_over_from_another_thread(paths)  # the first's socket still serves
+        qtbot.waitUntil(lambda: answers == [True])
+    finally:
+        second.close()
+        first.close()
+    assert second.listen()  # once the first let go, the folder's window is free to take
+    second.close()
+
+
+def test_a_holder_that_never_answers_is_reported_after_the_patience(paths: DataPaths) -> None:
+    from ui.shell.single_instance import Start
+
+    holder = SingleInstance(paths)
+    assert holder.claim()  # holds the folder but does not listen (stuck while starting)
+    ticks = iter(range(0, 1000, 10))
+    try:
+        assert SingleInstance(paths).claim_or_hand_over(patience_s=30, clock=lambda: float(next(ticks))) \
+            is Start.NO_ANSWER
+    finally:
+        holder.close()
+    assert SingleInstance(paths).claim_or_hand_over(patience_s=30) is Start.HOLDS  # free again: the start holds it
 
 
 def test_smoke_start_prints_one_json_line(qtbot, paths: DataPaths, capsys: pytest.CaptureFixture[str]) -> None:

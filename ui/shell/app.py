@@ -25,12 +25,13 @@ from core.store.bootstrap import open_database
 from core.store.changes import ChangeWatcher
 from core.store.data_folder import open_data_folder
 from core.store.paths import DataPaths, resolve_home
+from core.texts import t
 from ui.common import i18n
 from ui.common.errors import install_excepthook, show_error
 from ui.shell.bridge import CoreBridge
 from ui.shell.context import AppContext
 from ui.shell.gc_tuning import tune_for_interactivity
-from ui.shell.single_instance import SingleInstance
+from ui.shell.single_instance import SingleInstance, Start
 from ui.shell.tasks import Tasks
 
 if TYPE_CHECKING:
@@ -42,7 +43,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DEMO_BADGE_COLOUR = "#d32f2f"
-# Set by tests/perf/startup.py: one "window shown" line on stderr once the event loop has shown it.
+# Set by tests/perf/startup.py and the tests that start real windows: a line on stderr once the event
+# loop has shown the window ("window shown"), and at each step of deciding who holds it (`report`).
 REPORT_SHOWN_ENV = "SHIFTCAST_REPORT_SHOWN"
 
 
@@ -67,14 +69,18 @@ def run_gui(args: argparse.Namespace) -> int:
     install_excepthook(paths)
 
     instance = SingleInstance(paths)
-    if not smoke and mode != "screenshots" and instance.hand_over():
-        log.info("another window is open for %s; asked it to come forward", paths.home)
-        return 0
+    if mode != "screenshots":
+        start = _hold_the_window(instance, paths, smoke=smoke)
+        if start is Start.HANDED_OVER:
+            return 0
+        if start is Start.NO_ANSWER:
+            return _cannot_start(ShiftcastError(t("window.not_answering", folder=str(paths.home))), paths)
     try:
         demo = mode in ("demo", "screenshots")
         # The demo's own file, whatever SHIFTCAST_DB_URL says: that names the real data. Its secrets stay in memory.
         db = open_database(paths, url=paths.local_database_url() if demo else None, keyring=not demo)
     except Exception as exc:  # noqa: BLE001 - a window that cannot start says why in one box, never a traceback
+        instance.close()
         return _cannot_start(exc, paths)
     with db.read() as session:
         language = i18n.choose(keys.UI_LANGUAGE.read(session))
@@ -114,6 +120,37 @@ def run_gui(args: argparse.Namespace) -> int:
             ctx.demo.stop()
         instance.close()
         db.dispose()
+
+
+def _hold_the_window(instance: SingleInstance, paths: DataPaths, *, smoke: bool) -> Start:
+    """Hold the data folder's window, or hand this start's request to the process that holds it.
+
+    A smoke check never hands over (it must show its own window and say so); while a window holds the
+    folder it runs beside it without serving other starts, and removes nothing of the holder's."""
+    if smoke:
+        if instance.claim():
+            report("holds the window")
+        else:
+            log.info("a window is open for %s; the smoke check runs beside it", paths.home)
+        return Start.HOLDS
+    if not instance.claim():
+        report("waiting for the running window")
+        start = instance.claim_or_hand_over()
+        if start is Start.HANDED_OVER:
+            log.info("another window is open for %s; asked it to come forward", paths.home)
+            report("handed over to the running window")
+            return start
+        if start is Start.NO_ANSWER:
+            log.error("another window holds %s but did not answer", paths.home)
+            return start
+    report("holds the window")
+    return Start.HOLDS
+
+
+def report(what: str) -> None:
+    """One line on stderr for tests/perf/startup.py and the tests that start real windows (REPORT_SHOWN_ENV)."""
+    if os.environ.get(REPORT_SHOWN_ENV):
+        print(f"shiftcast: {what}", file=sys.stderr, flush=True)
 
 
 def _cannot_start(exc: BaseException, paths: DataPaths | None = None) -> int:
@@ -260,11 +297,11 @@ def _run(app: QApplication, ctx: AppContext, mode: str, icon: QIcon, instance: S
         QMessageBox.information(None, "Shiftcast", app.translate(
             "app", "This desktop has no system tray, so Shiftcast stays open as a window to keep sending."))
     instance.activated.connect(shell.open_window)
+    instance.activated.connect(lambda: report("asked to come forward"))
     instance.listen()
     if mode != "tray" or shell.tray is None:
         shell.open_window()
-        if os.environ.get(REPORT_SHOWN_ENV):
-            QTimer.singleShot(0, lambda: print("shiftcast: window shown", file=sys.stderr, flush=True))
+        QTimer.singleShot(0, lambda: report("window shown"))
     if ctx.engine_starting:
         # The window first, the engine (imported, built and started: about 100 ms) a turn of the event
         # loop later, after the window's first paint. The status line and the tray follow
