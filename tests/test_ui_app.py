@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import os
 import sqlite3
@@ -21,6 +22,7 @@ from core.sending.engine import Engine
 from core.store import setting_keys as keys
 from core.store import settings
 from core.store.paths import DataPaths
+from tests.test_i18n import japanese  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from tests.waiting import PATIENCE_MS
 from ui.shell.app import Shell, run_gui
@@ -328,3 +330,110 @@ def test_the_tray_announces_every_kind_of_alert() -> None:
 
     assert {"OTHER_COMPUTER", "LINE_GROUP_LEFT", "DEAD_LETTER", "AUTH_FAILED"} <= NOTIFY
     assert {kind.name for kind in AlertKind} <= NOTIFY
+
+
+class _Question:
+    """Stands for the question's modal run: records what it asked and clicks the button named."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, answer: str) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
+        self.answer = answer
+        self.asked: list[tuple[str, str, list[str]]] = []
+        monkeypatch.setattr(QMessageBox, "exec", lambda box: self.run(box))
+
+    def run(self, box) -> int:  # type: ignore[no-untyped-def]
+        buttons = [b.text() for b in box.buttons()]
+        self.asked.append((box.text(), box.informativeText(), buttons))
+        [button] = [b for b in box.buttons() if b.text() == self.answer]
+        button.click()
+        return 0
+
+
+def _waiting_reminder(ctx: AppContext, due_in: dt.timedelta) -> None:
+    from core.store.models import Delivery, DeliveryKind
+
+    due = ctx.clock() + due_in
+    with ctx.db.write() as s:
+        s.add(Delivery(kind=DeliveryKind.SHIFT_REMINDER, dedup_key=f"soon-{due_in}", due_at=due, next_attempt_at=due))
+
+
+class _Sending:
+    """A shell whose process sends (an engine, not started: no threads needed), with deliveries due in
+    `due_in` each, the question answered with `answer`, and the app's exit counted."""
+
+    def __init__(self, qtbot, ctx: AppContext, monkeypatch: pytest.MonkeyPatch, *due_in: dt.timedelta,  # type: ignore[no-untyped-def]
+                 tray: bool, answer: str = "Keep open") -> None:
+        app = QApplication.instance()
+        self.quit_calls = _Quit(app, monkeypatch)
+        ctx.engine = Engine(ctx.db, ctx.paths)
+        for each in due_in:
+            _waiting_reminder(ctx, each)
+        self.question = _Question(monkeypatch, answer)
+        self.shell = Shell(app, ctx, QIcon(), tray_available=tray)
+        self.window = self.shell.open_window()
+        qtbot.addWidget(self.window)
+
+    def press_quit(self) -> None:
+        """File → Quit, Ctrl+Q."""
+        from PySide6.QtGui import QKeySequence
+
+        file_menu = self.window.menuBar().actions()[0].menu()
+        [quit_action] = [a for a in file_menu.actions() if a.shortcut() == QKeySequence(QKeySequence.StandardKey.Quit)]
+        quit_action.trigger()
+
+    def asked(self) -> bool:
+        return bool(self.question.asked) and not self.shell.asking
+
+
+def test_without_a_tray_closing_with_messages_waiting_asks_first(qtbot, ctx: AppContext,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    sending = _Sending(qtbot, ctx, monkeypatch, dt.timedelta(hours=1), dt.timedelta(minutes=10), tray=False)
+    sending.window.close()
+    qtbot.waitUntil(sending.asked)
+    text, more, buttons = sending.question.asked[0]
+    assert text == "2 message(s) wait to be sent within the next 24 hours." and "only while it runs" in more
+    assert sorted(buttons) == ["Keep open", "Quit anyway"]
+    assert sending.quit_calls.calls == 0 and not sending.shell.quitting and sending.window.isVisible()  # kept open
+    sending.question.answer = "Quit anyway"
+    sending.window.close()
+    qtbot.waitUntil(lambda: sending.quit_calls.calls == 1)
+    assert len(sending.question.asked) == 2 and sending.shell.quitting
+    settle(qtbot, ctx)
+
+
+def test_quit_from_the_window_with_messages_waiting_asks_with_a_tray_too(qtbot, ctx: AppContext,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    sending = _Sending(qtbot, ctx, monkeypatch, dt.timedelta(hours=20), tray=True)
+    sending.press_quit()
+    qtbot.waitUntil(sending.asked)
+    assert sending.question.asked[0][0] == "1 message(s) wait to be sent within the next 24 hours."
+    assert sending.quit_calls.calls == 0 and sending.window.isVisible()
+    assert sending.shell.tray is not None
+    sending.shell.tray.quit_action.trigger()  # the tray's Quit (stop sending) says it in its own words
+    assert sending.quit_calls.calls == 1 and len(sending.question.asked) == 1
+    sending.window.close()  # once quitting, nothing more is asked
+    settle(qtbot, ctx)
+    assert len(sending.question.asked) == 1
+
+
+@pytest.mark.parametrize("how", ["close", "quit"])
+def test_with_nothing_waiting_soon_close_and_quit_do_not_ask(qtbot, ctx: AppContext, monkeypatch: pytest.MonkeyPatch,
+                                                            how: str) -> None:
+    sending = _Sending(qtbot, ctx, monkeypatch, dt.timedelta(days=3), tray=False)  # not soon
+    sending.window.close() if how == "close" else sending.press_quit()
+    qtbot.waitUntil(lambda: sending.quit_calls.calls == 1)
+    assert sending.question.asked == []
+    settle(qtbot, ctx)
+
+
+def test_the_question_before_quitting_speaks_japanese(qtbot, ctx: AppContext, japanese: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    sending = _Sending(qtbot, ctx, monkeypatch, dt.timedelta(hours=1), tray=False, answer="このまま開いておく")
+    sending.window.close()
+    qtbot.waitUntil(sending.asked)
+    text, more, buttons = sending.question.asked[0]
+    assert text == "24時間以内に送信する予定のメッセージが1通あります。"
+    assert "起動している間だけ" in more and sorted(buttons) == sorted(["終了する", "このまま開いておく"])
+    sending.shell.quit_app()  # the window's close at the test's end asks nothing more
+    settle(qtbot, ctx)

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from core.app import demo as demo_data
 from core.child_environment import without_own_variables
 from core.errors import ShiftcastError
+from core.outbox.waiting import Waiting, waiting
 from core.resources import resource
 from core.store import secrets
 from core.store import setting_keys as keys
@@ -234,7 +235,10 @@ class Shell:
     """The window and the tray of one running app, and what closing means.
 
     With a tray and a running sender, closing the window hides it and sending goes on (said once,
-    the first time); without a tray (some Linux desktops), closing quits — sending stops with it."""
+    the first time); without a tray (some Linux desktops), closing quits — sending stops with it.
+    Quitting from the window (closing it without a tray, or File → Quit) while this process sends and
+    messages wait to go within a day asks first, naming how many: they go only while Shiftcast runs.
+    The tray's Quit says "stop sending" in its own words and does not ask."""
 
     def __init__(self, app: QApplication, ctx: AppContext, icon: QIcon, *, tray_available: bool) -> None:
         from ui.shell.tray import Tray
@@ -245,6 +249,7 @@ class Shell:
         self.window: MainWindow | None = None
         self.tray: Tray | None = None
         self.quitting = False
+        self.asking = False  # a question about waiting messages is open or on its way
         if tray_available:
             self.tray = Tray(ctx, icon, open_window=self.open_window, quit_app=self.quit_app)
             self.tray.show()
@@ -255,7 +260,7 @@ class Shell:
         if self.window is None:
             self.window = MainWindow(self.ctx, self.icon)
             self.window.close_requested.connect(self.on_close)
-            self.window.quit_requested.connect(self.quit_app)
+            self.window.quit_requested.connect(self.quit_unless_kept)
             if self.ctx.demo is not None:
                 _add_inbox(self.window, self.ctx)
         self.window.show()
@@ -273,9 +278,56 @@ class Shell:
         # refuses (a dialog still busy) would keep the app running after the manager chose Quit.
         self.app.exit(0)
 
+    def quit_unless_kept(self) -> None:
+        """Quit, unless this process sends, messages wait and the manager chooses to keep it open."""
+        if self.ctx.engine is None and not self.ctx.engine_starting:
+            self.quit_app()  # another process sends, or nothing does: quitting stops no message
+            return
+        if self.asking or self.quitting:
+            return
+        self.asking = True
+        now = self.ctx.clock()
+
+        def load() -> Waiting:
+            with self.ctx.db.read() as session:
+                return waiting(session, now=now)
+
+        self.ctx.tasks.run(load, self._ask_before_quitting, self._quit_without_asking, owner=self.window or self.app)
+
+    def _ask_before_quitting(self, waits: Waiting) -> None:
+        try:
+            if waits.total and not self._quit_anyway(waits.total):
+                return
+        finally:
+            self.asking = False
+        self.quit_app()
+
+    def _quit_without_asking(self, exc: BaseException) -> None:
+        log.warning("could not count the messages waiting to be sent; quitting: %s", exc)
+        self.asking = False
+        self.quit_app()
+
+    def _quit_anyway(self, count: int) -> bool:
+        """Ask about `count` waiting messages: True if the manager chose to quit all the same."""
+        box = QMessageBox(self.window)
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle("Shiftcast")
+        box.setText(QCoreApplication.translate(
+            "app", "{0} message(s) wait to be sent within the next 24 hours.").format(count))
+        box.setInformativeText(QCoreApplication.translate(
+            "app", "Shiftcast sends them only while it runs. If you quit now, they go out when you start Shiftcast "
+                   "again, late or not at all."))
+        quit_button = box.addButton(QCoreApplication.translate("app", "Quit anyway"),
+                                    QMessageBox.ButtonRole.DestructiveRole)
+        keep_button = box.addButton(QCoreApplication.translate("app", "Keep open"), QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(keep_button)
+        box.setEscapeButton(keep_button)
+        box.exec()
+        return box.clickedButton() is quit_button
+
     def on_close(self) -> None:
         if self.tray is None or self.ctx.engine is None:
-            self.quit_app()
+            self.quit_unless_kept()
             return
         assert self.window is not None
         self.window.hide()
