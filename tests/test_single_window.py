@@ -17,8 +17,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtNetwork import QLocalServer
 
+from core.store.paths import data_paths
 from tests.waiting import PATIENCE_S, wait_until
+from ui.shell.single_instance import server_name
 
 pytestmark = pytest.mark.slow  # real window processes
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,6 +40,7 @@ class Window:
                             "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring",
                             "XDG_CONFIG_HOME": str(home.parent / "xdg")}
         env.pop("SHIFTCAST_DB_URL", None)
+        self.home = home
         self.process = subprocess.Popen([sys.executable, "main.py", "--home", str(home), *arguments], cwd=ROOT,
                                         env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                         stderr=subprocess.PIPE, text=True)
@@ -79,6 +83,8 @@ def started(tmp_path: Path) -> Iterator[list[Window]]:
         if not window.ended:
             window.process.kill()
         window.end()
+    for home in {window.home for window in windows}:
+        QLocalServer.removeServer(server_name(data_paths(home)))  # what the killed ones left in the temp folder
 
 
 def _start(windows: list[Window], home: Path, *arguments: str) -> Window:
