@@ -332,6 +332,22 @@ def test_the_tray_announces_every_kind_of_alert() -> None:
     assert {kind.name for kind in AlertKind} <= NOTIFY
 
 
+def test_a_start_whose_holder_never_answers_says_so_in_one_line(
+        qtbot, paths: DataPaths, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from ui.shell import single_instance
+
+    holder = SingleInstance(paths)
+    assert holder.claim()  # another process holds the folder's window but never listens
+    monkeypatch.setattr(single_instance, "PATIENCE_S", 0.5)
+    try:
+        assert run_gui(argparse.Namespace(home=paths.home, smoke=False, command=None)) == 1
+    finally:
+        holder.close()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "already open" in err[0] and str(paths.home) in err[0], err
+    assert not paths.database.exists()  # it opened nothing of the holder's
+
+
 class _Question:
     """Stands for the question's modal run: records what it asked and clicks the button named."""
 

@@ -67,10 +67,10 @@ class SingleInstance(QObject):
         """Take the folder's window without waiting. False while another process holds it."""
         return self._lock.acquire()
 
-    def claim_or_hand_over(self, patience_s: float = PATIENCE_S,
+    def claim_or_hand_over(self, patience_s: float | None = None,
                            clock: Callable[[], float] = time.monotonic) -> Start:
-        """Hold the window, or hand the request to the process that holds it."""
-        deadline = clock() + patience_s
+        """Hold the window, or hand the request to the process that holds it (PATIENCE_S by default)."""
+        deadline = clock() + (PATIENCE_S if patience_s is None else patience_s)
         pause = threading.Event()  # never set: a pause that a signal handler cannot cut short
         while True:
             if self.claim():
