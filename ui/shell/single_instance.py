@@ -59,10 +59,6 @@ class SingleInstance(QObject):
         self._lock = FolderLock(paths.home / LOCK_FILE)
         self._server: QLocalServer | None = None
 
-    @property
-    def holds(self) -> bool:
-        return self._lock.held
-
     def claim(self) -> bool:
         """Take the folder's window without waiting. False while another process holds it."""
         return self._lock.acquire()
