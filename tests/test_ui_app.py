@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import os
 import sqlite3
@@ -15,13 +16,15 @@ from typing import Any
 import pytest
 from PySide6.QtGui import QIcon
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMenu
 
 from core.sending.engine import Engine
 from core.store import setting_keys as keys
 from core.store import settings
 from core.store.paths import DataPaths
+from tests.test_i18n import japanese  # noqa: F401
 from tests.ui_fixtures import ctx, running_app, settle  # noqa: F401
+from tests.waiting import PATIENCE_MS
 from ui.shell.app import Shell, run_gui
 from ui.shell.context import AppContext
 from ui.shell.single_instance import SingleInstance
@@ -78,15 +81,66 @@ def test_tray_menu_pause_send_now_and_counts(qtbot, ctx: AppContext) -> None:
     assert not tray.pause_action.isEnabled()  # nothing sends in this context
 
 
+def _hand_over_from_another_process(paths: DataPaths) -> subprocess.Popen[str]:
+    """A second start, as a process of its own (as a second launch is): it waits for the first's
+    answer, which the first gives from its event loop (this test's), and prints whether it came."""
+    code = ("from pathlib import Path\n"
+            "from PySide6.QtCore import QCoreApplication\n"
+            "from core.store.paths import DataPaths\n"
+            "from ui.shell.single_instance import SingleInstance\n"
+            "app = QCoreApplication([])\n"
+            f"print(SingleInstance(DataPaths(Path({str(paths.home)!r}))).hand_over({PATIENCE_MS}), flush=True)\n")
+    return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
+                            env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+
+
+def _answered(qtbot, second: subprocess.Popen[str]) -> bool:
+    """The second start's verdict; this test's event loop runs meanwhile, so the first can answer."""
+    qtbot.waitUntil(lambda: second.poll() is not None)
+    out, _ = second.communicate()
+    return out.strip() == "True"
+
+
 def test_second_launch_hands_over_to_the_first(qtbot, paths: DataPaths) -> None:
     first = SingleInstance(paths)
     assert first.listen()
     try:
-        with qtbot.waitSignal(first.activated, timeout=5000):
-            assert SingleInstance(paths).hand_over()
+        with qtbot.waitSignal(first.activated):
+            second = _hand_over_from_another_process(paths)
+        assert _answered(qtbot, second)  # the first answered: the second may exit
     finally:
         first.close()
     assert not SingleInstance(paths).hand_over()  # nobody listens any more
+
+
+def test_only_the_holder_of_the_folder_listens_and_nobody_removes_its_socket(qtbot, paths: DataPaths) -> None:
+    first = SingleInstance(paths)
+    assert first.listen()
+    second = SingleInstance(paths)
+    try:
+        assert not second.claim() and not second.listen()  # it must hand over instead
+        with qtbot.waitSignal(first.activated):
+            answer = _hand_over_from_another_process(paths)  # the first's socket still serves
+        assert _answered(qtbot, answer)
+    finally:
+        second.close()
+        first.close()
+    assert second.listen()  # once the first let go, the folder's window is free to take
+    second.close()
+
+
+def test_a_holder_that_never_answers_is_reported_after_the_patience(paths: DataPaths) -> None:
+    from ui.shell.single_instance import Start
+
+    holder = SingleInstance(paths)
+    assert holder.claim()  # holds the folder but does not listen (stuck while starting)
+    ticks = iter(range(0, 1000, 10))
+    try:
+        assert SingleInstance(paths).claim_or_hand_over(patience_s=30, clock=lambda: float(next(ticks))) \
+            is Start.NO_ANSWER
+    finally:
+        holder.close()
+    assert SingleInstance(paths).claim_or_hand_over(patience_s=30) is Start.HOLDS  # free again: the start holds it
 
 
 def test_smoke_start_prints_one_json_line(qtbot, paths: DataPaths, capsys: pytest.CaptureFixture[str]) -> None:
@@ -316,3 +370,127 @@ def test_the_tray_announces_every_kind_of_alert() -> None:
 
     assert {"OTHER_COMPUTER", "LINE_GROUP_LEFT", "DEAD_LETTER", "AUTH_FAILED"} <= NOTIFY
     assert {kind.name for kind in AlertKind} <= NOTIFY
+
+
+def test_a_start_whose_holder_never_answers_says_so_in_one_line(
+        qtbot, paths: DataPaths, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from ui.shell import single_instance
+
+    holder = SingleInstance(paths)
+    assert holder.claim()  # another process holds the folder's window but never listens
+    monkeypatch.setattr(single_instance, "PATIENCE_S", 0.5)
+    try:
+        assert run_gui(argparse.Namespace(home=paths.home, smoke=False, command=None)) == 1
+    finally:
+        holder.close()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "already open" in err[0] and str(paths.home) in err[0], err
+    assert not paths.database.exists()  # it opened nothing of the holder's
+
+
+class _Question:
+    """Stands for the question's modal run: records what it asked and clicks the button named."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, answer: str) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
+        self.answer = answer
+        self.asked: list[tuple[str, str, list[str]]] = []
+        monkeypatch.setattr(QMessageBox, "exec", lambda box: self.run(box))
+
+    def run(self, box) -> int:
+        buttons = [b.text() for b in box.buttons()]
+        self.asked.append((box.text(), box.informativeText(), buttons))
+        [button] = [b for b in box.buttons() if b.text() == self.answer]
+        button.click()
+        return 0
+
+
+def _waiting_reminder(ctx: AppContext, due_in: dt.timedelta) -> None:
+    from core.store.models import Delivery, DeliveryKind
+
+    due = ctx.clock() + due_in
+    with ctx.db.write() as s:
+        s.add(Delivery(kind=DeliveryKind.SHIFT_REMINDER, dedup_key=f"soon-{due_in}", due_at=due, next_attempt_at=due))
+
+
+class _Sending:
+    """A shell whose process sends (an engine, not started: no threads needed), with deliveries due in
+    `due_in` each, the question answered with `answer`, and the app's exit counted."""
+
+    def __init__(self, qtbot, ctx: AppContext, monkeypatch: pytest.MonkeyPatch, *due_in: dt.timedelta,
+                 tray: bool, answer: str = "Keep open") -> None:
+        app = running_app()
+        self.quit_calls = _Quit(app, monkeypatch)
+        ctx.engine = Engine(ctx.db, ctx.paths)
+        for each in due_in:
+            _waiting_reminder(ctx, each)
+        self.question = _Question(monkeypatch, answer)
+        self.shell = Shell(app, ctx, QIcon(), tray_available=tray)
+        self.window = self.shell.open_window()
+        qtbot.addWidget(self.window)
+
+    def press_quit(self) -> None:
+        """File → Quit, Ctrl+Q."""
+        from PySide6.QtGui import QKeySequence
+
+        file_menu = self.window.menuBar().actions()[0].menu()
+        assert isinstance(file_menu, QMenu)
+        [quit_action] = [a for a in file_menu.actions() if a.shortcut() == QKeySequence(QKeySequence.StandardKey.Quit)]
+        quit_action.trigger()
+
+    def asked(self) -> bool:
+        return bool(self.question.asked) and not self.shell.asking
+
+
+def test_without_a_tray_closing_with_messages_waiting_asks_first(qtbot, ctx: AppContext,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    sending = _Sending(qtbot, ctx, monkeypatch, dt.timedelta(hours=1), dt.timedelta(minutes=10), tray=False)
+    sending.window.close()
+    qtbot.waitUntil(sending.asked)
+    text, more, buttons = sending.question.asked[0]
+    assert text == "2 message(s) wait to be sent within the next 24 hours." and "only while it runs" in more
+    assert sorted(buttons) == ["Keep open", "Quit anyway"]
+    assert sending.quit_calls.calls == 0 and not sending.shell.quitting and sending.window.isVisible()  # kept open
+    sending.question.answer = "Quit anyway"
+    sending.window.close()
+    qtbot.waitUntil(lambda: sending.quit_calls.calls == 1)
+    assert len(sending.question.asked) == 2 and sending.shell.quitting
+    settle(qtbot, ctx)
+
+
+def test_quit_from_the_window_with_messages_waiting_asks_with_a_tray_too(qtbot, ctx: AppContext,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    sending = _Sending(qtbot, ctx, monkeypatch, dt.timedelta(hours=20), tray=True)
+    sending.press_quit()
+    qtbot.waitUntil(sending.asked)
+    assert sending.question.asked[0][0] == "1 message(s) wait to be sent within the next 24 hours."
+    assert sending.quit_calls.calls == 0 and sending.window.isVisible()
+    assert sending.shell.tray is not None
+    sending.shell.tray.quit_action.trigger()  # the tray's Quit (stop sending) says it in its own words
+    assert sending.quit_calls.calls == 1 and len(sending.question.asked) == 1
+    sending.window.close()  # once quitting, nothing more is asked
+    settle(qtbot, ctx)
+    assert len(sending.question.asked) == 1
+
+
+@pytest.mark.parametrize("how", ["close", "quit"])
+def test_with_nothing_waiting_soon_close_and_quit_do_not_ask(qtbot, ctx: AppContext, monkeypatch: pytest.MonkeyPatch,
+                                                            how: str) -> None:
+    sending = _Sending(qtbot, ctx, monkeypatch, dt.timedelta(days=3), tray=False)  # not soon
+    sending.window.close() if how == "close" else sending.press_quit()
+    qtbot.waitUntil(lambda: sending.quit_calls.calls == 1)
+    assert sending.question.asked == []
+    settle(qtbot, ctx)
+
+
+def test_the_question_before_quitting_speaks_japanese(qtbot, ctx: AppContext, japanese: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    sending = _Sending(qtbot, ctx, monkeypatch, dt.timedelta(hours=1), tray=False, answer="このまま開いておく")
+    sending.window.close()
+    qtbot.waitUntil(sending.asked)
+    text, more, buttons = sending.question.asked[0]
+    assert text == "24時間以内に送信する予定のメッセージが1通あります。"
+    assert "起動している間だけ" in more and sorted(buttons) == sorted(["終了する", "このまま開いておく"])
+    sending.shell.quit_app()  # the window's close at the test's end asks nothing more
+    settle(qtbot, ctx)

@@ -11,12 +11,8 @@ table (core/sending/presence.py), which a file lock on one computer could not.
 
 from __future__ import annotations
 
-import os
-import sys
-from pathlib import Path
-from typing import IO
-
 from core.store.db import Database
+from core.store.folder_lock import FolderLock
 
 
 def one_sender_only(db: Database) -> bool:
@@ -24,42 +20,5 @@ def one_sender_only(db: Database) -> bool:
     return db.is_sqlite
 
 
-class SenderLock:
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._handle: IO[str] | None = None
-
-    def acquire(self) -> bool:
-        """Take the lock without waiting. False if another process holds it."""
-        if self._handle is not None:
-            return True
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held for the process's life
-        try:
-            if sys.platform == "win32":  # pragma: no cover - Windows
-                import msvcrt
-
-                handle.seek(0)
-                msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
-            else:
-                import fcntl
-
-                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.close()
-            return False
-        handle.seek(0)
-        handle.truncate()
-        handle.write(str(os.getpid()))
-        handle.flush()
-        self._handle = handle
-        return True
-
-    def release(self) -> None:
-        if self._handle is not None:
-            self._handle.close()  # closing the file releases the OS lock
-            self._handle = None
-
-    @property
-    def held(self) -> bool:
-        return self._handle is not None
+class SenderLock(FolderLock):
+    """The data folder's `sender.lock`: held by the one process that sends from the folder."""

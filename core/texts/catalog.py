@@ -565,6 +565,12 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "autostart.save": ("could not save the start-at-login setting: {detail}", "ログイン時に起動する設定を保存できませんでした: {detail}"),
     "autostart.remove": ("could not remove the start-at-login setting: {detail}",
                          "ログイン時に起動する設定を削除できませんでした: {detail}"),
+    # ----- one window per data folder (said before the window's own translations are loaded) -----
+    "window.not_answering": ("Shiftcast is already open for the data folder {folder} but does not answer. Quit it "
+                             "(or end it in the task manager) and start Shiftcast again.",
+                             "データフォルダー {folder} のShiftcastはすでに起動していますが、応答がありません。"
+                             "そのShiftcastを終了して（終了できないときはタスクマネージャーで終了して）から、"
+                             "もう一度起動してください。"),
     # ----- a folder or file that cannot be written (core/store/data_folder.py, for the CLI and the window) -----
     # The command line's own words are in cli/texts.py; these keep their codes, which logs quote.
     "cli.disk_full": ("the disk is full: cannot write {what} at {where}", "ディスクがいっぱいです。{where} に{what}を書き込めません。"),

@@ -2927,6 +2927,22 @@ No other address was set before. LINE cannot remove an address, so this one stay
         <translation>デモ</translation>
     </message>
     <message>
+        <source>{0} message(s) wait to be sent within the next 24 hours.</source>
+        <translation>24時間以内に送信する予定のメッセージが{0}通あります。</translation>
+    </message>
+    <message>
+        <source>Shiftcast sends them only while it runs. If you quit now, they go out when you start Shiftcast again, late or not at all.</source>
+        <translation>これらのメッセージは、Shiftcastが起動している間だけ送信されます。いま終了すると、次にShiftcastを起動したときに遅れて送信されるか、送信されません。</translation>
+    </message>
+    <message>
+        <source>Quit anyway</source>
+        <translation>終了する</translation>
+    </message>
+    <message>
+        <source>Keep open</source>
+        <translation>このまま開いておく</translation>
+    </message>
+    <message>
         <source>This desktop has no system tray, so Shiftcast stays open as a window to keep sending.</source>
         <translation>このデスクトップにはシステムトレイがないため、送信を続けられるよう、Shiftcastはウィンドウとして開いたままになります。</translation>
     </message>

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from core.app import demo as demo_data
 from core.child_environment import without_own_variables
 from core.errors import ShiftcastError
+from core.outbox.waiting import Waiting, waiting
 from core.resources import resource
 from core.store import secrets
 from core.store import setting_keys as keys
@@ -25,12 +26,13 @@ from core.store.bootstrap import open_database
 from core.store.changes import ChangeWatcher
 from core.store.data_folder import open_data_folder
 from core.store.paths import DataPaths, resolve_home
+from core.texts import t
 from ui.common import i18n
 from ui.common.errors import install_excepthook, show_error
 from ui.shell.bridge import CoreBridge
 from ui.shell.context import AppContext
 from ui.shell.gc_tuning import tune_for_interactivity
-from ui.shell.single_instance import SingleInstance
+from ui.shell.single_instance import SingleInstance, Start
 from ui.shell.tasks import Tasks
 
 if TYPE_CHECKING:
@@ -42,7 +44,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DEMO_BADGE_COLOUR = "#d32f2f"
-# Set by tests/perf/startup.py: one "window shown" line on stderr once the event loop has shown it.
+# Set by tests/perf/startup.py and the tests that start real windows: a line on stderr once the event
+# loop has shown the window ("window shown"), and at each step of deciding who holds it (`report`).
 REPORT_SHOWN_ENV = "SHIFTCAST_REPORT_SHOWN"
 
 
@@ -70,14 +73,19 @@ def run_gui(args: argparse.Namespace) -> int:
     install_excepthook(paths)
 
     instance = SingleInstance(paths)
-    if not smoke and mode != "screenshots" and instance.hand_over():
-        log.info("another window is open for %s; asked it to come forward", paths.home)
-        return 0
+    if mode != "screenshots":
+        start = _hold_the_window(instance, paths, smoke=smoke)
+        if start is Start.HANDED_OVER:
+            return 0
+        if start is Start.NO_ANSWER:
+            return _cannot_start(ShiftcastError(t("window.not_answering", folder=str(paths.home))), paths,
+                                 given_language=given_language)
     try:
         demo = mode in ("demo", "screenshots")
         # The demo's own file, whatever SHIFTCAST_DB_URL says: that names the real data. Its secrets stay in memory.
         db = open_database(paths, url=paths.local_database_url() if demo else None, keyring=not demo)
     except Exception as exc:  # noqa: BLE001 - a window that cannot start says why in one box, never a traceback
+        instance.close()
         return _cannot_start(exc, paths, given_language=given_language)
     with db.read() as session:
         language = i18n.choose(given_language or keys.UI_LANGUAGE.read(session))
@@ -117,6 +125,37 @@ def run_gui(args: argparse.Namespace) -> int:
             ctx.demo.stop()
         instance.close()
         db.dispose()
+
+
+def _hold_the_window(instance: SingleInstance, paths: DataPaths, *, smoke: bool) -> Start:
+    """Hold the data folder's window, or hand this start's request to the process that holds it.
+
+    A smoke check never hands over (it must show its own window and say so); while a window holds the
+    folder it runs beside it without serving other starts, and removes nothing of the holder's."""
+    if smoke:
+        if instance.claim():
+            report("holds the window")
+        else:
+            log.info("a window is open for %s; the smoke check runs beside it", paths.home)
+        return Start.HOLDS
+    if not instance.claim():
+        report("waiting for the running window")
+        start = instance.claim_or_hand_over()
+        if start is Start.HANDED_OVER:
+            log.info("another window is open for %s; asked it to come forward", paths.home)
+            report("handed over to the running window")
+            return start
+        if start is Start.NO_ANSWER:
+            log.error("another window holds %s but did not answer", paths.home)
+            return start
+    report("holds the window")
+    return Start.HOLDS
+
+
+def report(what: str) -> None:
+    """One line on stderr for tests/perf/startup.py and the tests that start real windows (REPORT_SHOWN_ENV)."""
+    if os.environ.get(REPORT_SHOWN_ENV):
+        print(f"shiftcast: {what}", file=sys.stderr, flush=True)
 
 
 def _cannot_start(exc: BaseException, paths: DataPaths | None = None, *, given_language: str | None = None) -> int:
@@ -200,7 +239,10 @@ class Shell:
     """The window and the tray of one running app, and what closing means.
 
     With a tray and a running sender, closing the window hides it and sending goes on (said once,
-    the first time); without a tray (some Linux desktops), closing quits — sending stops with it."""
+    the first time); without a tray (some Linux desktops), closing quits — sending stops with it.
+    Quitting from the window (closing it without a tray, or File → Quit) while this process sends and
+    messages wait to go within a day asks first, naming how many: they go only while Shiftcast runs.
+    The tray's Quit says "stop sending" in its own words and does not ask."""
 
     def __init__(self, app: QApplication, ctx: AppContext, icon: QIcon, *, tray_available: bool) -> None:
         from ui.shell.tray import Tray
@@ -211,6 +253,7 @@ class Shell:
         self.window: MainWindow | None = None
         self.tray: Tray | None = None
         self.quitting = False
+        self.asking = False  # a question about waiting messages is open or on its way
         if tray_available:
             self.tray = Tray(ctx, icon, open_window=self.open_window, quit_app=self.quit_app)
             self.tray.show()
@@ -221,7 +264,7 @@ class Shell:
         if self.window is None:
             self.window = MainWindow(self.ctx, self.icon)
             self.window.close_requested.connect(self.on_close)
-            self.window.quit_requested.connect(self.quit_app)
+            self.window.quit_requested.connect(self.quit_unless_kept)
             if self.ctx.demo is not None:
                 _add_inbox(self.window, self.ctx)
         self.window.show()
@@ -239,9 +282,56 @@ class Shell:
         # refuses (a dialog still busy) would keep the app running after the manager chose Quit.
         self.app.exit(0)
 
+    def quit_unless_kept(self) -> None:
+        """Quit, unless this process sends, messages wait and the manager chooses to keep it open."""
+        if self.ctx.engine is None and not self.ctx.engine_starting:
+            self.quit_app()  # another process sends, or nothing does: quitting stops no message
+            return
+        if self.asking or self.quitting:
+            return
+        self.asking = True
+        now = self.ctx.clock()
+
+        def load() -> Waiting:
+            with self.ctx.db.read() as session:
+                return waiting(session, now=now)
+
+        self.ctx.tasks.run(load, self._ask_before_quitting, self._quit_without_asking, owner=self.window or self.app)
+
+    def _ask_before_quitting(self, waits: Waiting) -> None:
+        try:
+            if waits.total and not self._quit_anyway(waits.total):
+                return
+        finally:
+            self.asking = False
+        self.quit_app()
+
+    def _quit_without_asking(self, exc: BaseException) -> None:
+        log.warning("could not count the messages waiting to be sent; quitting: %s", exc)
+        self.asking = False
+        self.quit_app()
+
+    def _quit_anyway(self, count: int) -> bool:
+        """Ask about `count` waiting messages: True if the manager chose to quit all the same."""
+        box = QMessageBox(self.window)
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle("Shiftcast")
+        box.setText(QCoreApplication.translate(
+            "app", "{0} message(s) wait to be sent within the next 24 hours.").format(count))
+        box.setInformativeText(QCoreApplication.translate(
+            "app", "Shiftcast sends them only while it runs. If you quit now, they go out when you start Shiftcast "
+                   "again, late or not at all."))
+        quit_button = box.addButton(QCoreApplication.translate("app", "Quit anyway"),
+                                    QMessageBox.ButtonRole.DestructiveRole)
+        keep_button = box.addButton(QCoreApplication.translate("app", "Keep open"), QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(keep_button)
+        box.setEscapeButton(keep_button)
+        box.exec()
+        return box.clickedButton() is quit_button
+
     def on_close(self) -> None:
         if self.tray is None or self.ctx.engine is None:
-            self.quit_app()
+            self.quit_unless_kept()
             return
         assert self.window is not None
         self.window.hide()
@@ -263,11 +353,11 @@ def _run(app: QApplication, ctx: AppContext, mode: str, icon: QIcon, instance: S
         QMessageBox.information(None, "Shiftcast", app.translate(
             "app", "This desktop has no system tray, so Shiftcast stays open as a window to keep sending."))
     instance.activated.connect(shell.open_window)
+    instance.activated.connect(lambda: report("asked to come forward"))
     instance.listen()
     if mode != "tray" or shell.tray is None:
         shell.open_window()
-        if os.environ.get(REPORT_SHOWN_ENV):
-            QTimer.singleShot(0, lambda: print("shiftcast: window shown", file=sys.stderr, flush=True))
+        QTimer.singleShot(0, lambda: report("window shown"))
     if ctx.engine_starting:
         # The window first, the engine (imported, built and started: about 100 ms) a turn of the event
         # loop later, after the window's first paint. The status line and the tray follow
