@@ -254,6 +254,7 @@ class Sender:
             self._wake.clear()
         finished = self._submitter.drain()
         now = self.clock()
+        self._turn_stats.clear()
         with self.db.write() as session:
             if finished:
                 self._recorder.record(session, finished, now)
@@ -267,5 +268,6 @@ class Sender:
             if left:
                 log.info("released %d deliveries still leased to this sender as it stopped", left)
             presence.stopped(session, self.owner, now=now)
+        self.stats.absorb(self._turn_stats)  # counted as a turn's are: once the recording committed
         self._recorder.announce()
         self._submitter.clear()
