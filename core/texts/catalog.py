@@ -328,6 +328,17 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "publish.nowhere": ("{classroom} has no LINE group ID and none of its teachers receives e-mail; "
                         "set the group ID in Settings first",
                         "{classroom}にはLINEグループIDがなく、メールで受け取る講師もいません。先に設定画面でグループIDを設定してください。"),
+    "publish.not_ready": ("{classroom}'s month cannot reach its LINE group: {missing}; nothing was published",
+                          "{classroom}の月のシフト表はLINEグループに届きません。{missing} 公開していません。"),
+    "publish.when_ready": ("Publish now and send when LINE is connected", "今公開して、LINEに接続したら送信する"),
+    "publish.blocked": ("Publishing now would not reach the LINE group: {missing}",
+                        "今公開してもLINEグループに届きません。{missing}"),
+    "publish.confirm_waiting": ("The LINE group message will wait until this is fixed: {missing}",
+                                "次の問題が直るまで、LINEグループへのメッセージは送信されません。{missing}"),
+    "publish.done_waiting": ("Revision {revision} is published; the LINE group message has not gone and waits "
+                             "until this is fixed: {missing}",
+                             "第{revision}版を公開しました。LINEグループへのメッセージはまだ送信されておらず、"
+                             "次の問題が直るまで送信を待ちます。{missing}"),
     "publish.nothing_new": ("nothing changed since revision {revision}; there is nothing new to publish",
                             "第{revision}版から変更がないため、新しく公開する内容はありません。"),
     "font.missing": ("no font with Japanese characters was found, so the month image cannot be drawn: {fix}",
@@ -667,6 +678,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "send_error.TIMEOUT": ("no answer before the timeout{said}", "時間内に応答がありませんでした{said}"),
     "send_error.CONNECTION_ERROR": ("could not connect{said}", "接続できませんでした{said}"),
     "send_error.UPLOAD_FAILED": ("the image upload failed{said}", "画像のアップロードに失敗しました{said}"),
+    "send_error.NOT_SET_UP": ("waiting, not tried: {missing}", "送信待ちです（まだ送信していません）: {missing}"),
     "send_error.DEFERRED": ("not tried yet: its batch ran out of time{said}",
                             "まだ送信していません（まとめて送信する時間が足りませんでした）{said}"),
     "send_error.RETRY_KEY_EXPIRED": ("the retry key is older than 24 hours, so LINE could no longer recognise a "
