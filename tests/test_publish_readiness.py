@@ -106,3 +106,65 @@ def test_cli_publish_refuses_with_one_line_and_exit_1_then_when_ready_publishes(
     assert waiting.returncode == 0, waiting.stderr
     assert "waits until this is fixed" in waiting.stdout and "image hosting" in waiting.stdout, waiting.stdout
     assert _publications(db) == 1
+
+
+def _reminder(db: Database, now: dt.datetime, *, due: dt.datetime) -> int:
+    from core.outbox import queue
+    from core.store.models import DeliveryKind
+
+    with db.write() as s:
+        room = f.classroom(s, ROOM, line_group_id=GROUP)
+        a = f.teacher(s, "佐藤", 1)
+        shift = f.shift(s, room, a, dt.date(2026, 12, 3), now=now)
+        delivery_id, _ = queue.enqueue(
+            s, kind=DeliveryKind.SHIFT_REMINDER,
+            dedup=queue.dedup_key(DeliveryKind.SHIFT_REMINDER, f"shift:{shift.id}", shift.version), due_at=due,
+            now=now, recipient=f.reach(a).line_user_id, teacher_id=a.id, classroom_id=room.id,
+            subject_type="shift", subject_id=shift.id, subject_version=shift.version)
+        return delivery_id
+
+
+def _row(db: Database, delivery_id: int) -> Delivery:
+    with db.read() as s:
+        delivery = s.get(Delivery, delivery_id)
+        assert delivery is not None
+        s.expunge(delivery)
+        return delivery
+
+
+def test_a_channel_not_set_up_says_so_on_its_waiting_rows_at_once_and_stops_once_it_connects(
+        db: Database, now: dt.datetime, monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.sending.sender import Sender, SenderConfig
+    from core.store import secrets
+    from tests.linefixtures import FakeClock
+
+    reminder = _reminder(db, now, due=now + dt.timedelta(days=1))
+    before = _row(db, reminder)
+    # No LINE credentials at all: the sender finds LINE not set up and says so on the row, at its first turn.
+    Sender(db, paths=f.home_paths(), config=SenderConfig(concurrency=1), clock=FakeClock(now)).run_until_idle()
+    waiting = _row(db, reminder)
+    assert (waiting.status, waiting.attempt_count) == (before.status, 0)  # no attempt spent, status kept
+    assert waiting.last_error_code == "NOT_SET_UP"
+    assert render(policy.shown_error(waiting.last_error_message), "en") == "waiting, not tried: LINE is not set up"
+    assert render(policy.shown_error(waiting.last_error_message), "ja").startswith("送信待ちです")
+
+    with LineEmulator(token=TOKEN) as emu:
+        monkeypatch.setenv("SHIFTCAST_LINE_API_BASE", emu.base_url)
+        secrets.set_line_token(TOKEN)
+        Sender(db, paths=f.home_paths(), config=SenderConfig(concurrency=1), clock=FakeClock(now)).run_until_idle()
+    connected = _row(db, reminder)
+    assert (connected.status, connected.last_error_code, connected.last_error_message) == (before.status, None, None)
+
+
+def test_a_real_error_on_a_waiting_row_is_not_hidden_by_the_set_up_reason(db: Database, now: dt.datetime) -> None:
+    from core.outbox import not_set_up, queue
+    from core.store.models import DeliveryStatus as S
+    from core.texts import t
+
+    reminder = _reminder(db, now, due=now)
+    with db.write() as s:
+        queue.transition(s, reminder, expected=[S.PENDING, S.QUEUED], now=now, status=S.QUEUED,
+                         last_error_code="LINE_5XX", last_error_message="boom")
+        assert not_set_up.mark(s, missing=t("sending.not_set_up", channel="LINE"), now=now, channel="line") == []
+    assert _row(db, reminder).last_error_code == "LINE_5XX"
+

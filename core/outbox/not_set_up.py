@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
-from sqlalchemy import or_, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
 from core.outbox.policy import ErrorCode, stored_error
@@ -21,6 +21,7 @@ from core.texts import Text, t
 
 CODE = ErrorCode.NOT_SET_UP.value
 _WAITING = (DeliveryStatus.PENDING, DeliveryStatus.QUEUED)
+_CHUNK = 500  # ids per UPDATE: under every database's limit on bound parameters
 
 
 def reason(missing: Text | Iterable[Text]) -> Text:
@@ -29,27 +30,31 @@ def reason(missing: Text | Iterable[Text]) -> Text:
 
 
 def mark(session: Session, *, missing: Text | Iterable[Text], now: dt.datetime, channel: str | None = None,
-         ids: Iterable[int] | None = None) -> int:
+         ids: Iterable[int] | None = None) -> list[int]:
     """Mark the waiting deliveries of `channel` (or these `ids`) with what is missing. A row that
-    carries an error of its own (a failed attempt's) keeps it. Returns how many rows changed."""
+    carries an error of its own (a failed attempt's) keeps it. Returns the rows it changed."""
     stored = stored_error(reason(missing))
-    statement = update(Delivery).where(
+    query = select(Delivery.id).where(
         Delivery.status.in_(_WAITING),
         or_(Delivery.last_error_code.is_(None), Delivery.last_error_code == CODE),
         or_(Delivery.last_error_message.is_(None), Delivery.last_error_message != stored))
     if channel is not None:
-        statement = statement.where(Delivery.channel == channel)
+        query = query.where(Delivery.channel == channel)
     if ids is not None:
-        statement = statement.where(Delivery.id.in_(list(ids)))
-    result = session.execute(statement.values(last_error_code=CODE, last_error_message=stored, updated_at=now)
-                             .execution_options(synchronize_session=False))
-    return int(getattr(result, "rowcount", 0) or 0)
+        query = query.where(Delivery.id.in_(list(ids)))
+    return _set(session, list(session.scalars(query)), now, code=CODE, message=stored)
 
 
-def clear(session: Session, *, channel: str, now: dt.datetime) -> int:
-    """The channel connected: its rows no longer wait for set-up. Returns how many rows changed."""
-    result = session.execute(update(Delivery).where(
-        Delivery.channel == channel, Delivery.last_error_code == CODE,
-    ).values(last_error_code=None, last_error_message=None, updated_at=now)
-        .execution_options(synchronize_session=False))
-    return int(getattr(result, "rowcount", 0) or 0)
+def clear(session: Session, *, channel: str, now: dt.datetime) -> list[int]:
+    """The channel connected: its rows no longer wait for set-up. Returns the rows it changed."""
+    marked = list(session.scalars(select(Delivery.id).where(Delivery.channel == channel,
+                                                            Delivery.last_error_code == CODE)))
+    return _set(session, marked, now, code=None, message=None)
+
+
+def _set(session: Session, ids: list[int], now: dt.datetime, *, code: str | None, message: str | None) -> list[int]:
+    for chunk in range(0, len(ids), _CHUNK):
+        session.execute(update(Delivery).where(Delivery.id.in_(ids[chunk:chunk + _CHUNK]))
+                        .values(last_error_code=code, last_error_message=message, updated_at=now)
+                        .execution_options(synchronize_session=False))
+    return ids

@@ -12,16 +12,38 @@ import datetime as dt
 import logging
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
 from core.channels import registry
 from core.channels.base import ChannelDriver, Connection
+from core.errors import ShiftcastError
 from core.outbox import holds as channel_holds
+from core.outbox import not_set_up
 from core.outbox import queue as outbox
 from core.sending.config import IN_FLIGHT_ROUNDS, SenderConfig
+from core.texts import Text, t
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class SetUpNews:
+    missing: dict[str, Text]  # channel → why it cannot send
+    joined: frozenset[str]  # channels that connected
+
+    def __bool__(self) -> bool:
+        return bool(self.missing or self.joined)
+
+    def record(self, session: Session, now: dt.datetime) -> list[int]:
+        """Say it on the channels' waiting rows; returns the rows that changed."""
+        changed: list[int] = []
+        for channel in sorted(self.joined):
+            changed += not_set_up.clear(session, channel=channel, now=now)
+        for channel, why in sorted(self.missing.items()):
+            changed += not_set_up.mark(session, missing=why, now=now, channel=channel)
+        return changed
 
 
 class Connections:
@@ -34,6 +56,10 @@ class Connections:
         self._poll_interval = poll_interval
         self._open: dict[str, Connection] = {}
         self._look_again_at: dict[str, float] = {}  # monotonic time before which a channel not set up is not looked up
+        # What the lookups found since the sender last took it: channels not set up (and why), and
+        # channels that connected; the sender says so on their waiting rows (core/outbox/not_set_up.py).
+        self._missing: dict[str, Text] = {}
+        self._joined: set[str] = set()
 
     def connected(self) -> dict[str, Connection]:
         """Every channel that can send now, connected; a channel not set up is looked for again
@@ -42,15 +68,35 @@ class Connections:
             if channel in self._open or time.monotonic() < self._look_again_at.get(channel, 0.0):
                 continue
             connection: Connection | None = None
+            why = t("sending.not_set_up", channel=driver.label)
             try:
                 connection = self._sources[channel]()
             except Exception as exc:  # noqa: BLE001 - a missing token, password or keyring must not kill the loop
                 log.warning("%s is not usable: %s", driver.title, exc)
+                detail = exc.text if isinstance(exc, ShiftcastError) else str(exc)
+                why = t("sending.not_usable", channel=driver.label, detail=detail)
             if connection is None:
                 self._look_again_at[channel] = time.monotonic() + self._poll_interval
+                self._missing[channel] = why
+                self._joined.discard(channel)
             else:
                 self._open[channel] = connection
+                self._joined.add(channel)
+                self._missing.pop(channel, None)
         return self.current()
+
+    def take_news(self) -> SetUpNews:
+        """What the lookups found since the last call (then forgotten until found again)."""
+        news = SetUpNews(dict(self._missing), frozenset(self._joined))
+        self._missing.clear()
+        self._joined.clear()
+        return news
+
+    def put_back(self, news: SetUpNews) -> None:
+        """A turn that was rolled back did not record `news`: the next one will."""
+        for channel, why in news.missing.items():
+            self._missing.setdefault(channel, why)
+        self._joined |= news.joined - set(self._missing)
 
     def current(self) -> dict[str, Connection]:
         """The channels connected now, without looking for more."""

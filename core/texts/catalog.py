@@ -678,6 +678,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "send_error.TIMEOUT": ("no answer before the timeout{said}", "時間内に応答がありませんでした{said}"),
     "send_error.CONNECTION_ERROR": ("could not connect{said}", "接続できませんでした{said}"),
     "send_error.UPLOAD_FAILED": ("the image upload failed{said}", "画像のアップロードに失敗しました{said}"),
+    "sending.not_set_up": ("{channel} is not set up", "{channel}が設定されていません。"),
+    "sending.not_usable": ("{channel} cannot be used: {detail}", "{channel}を使えません: {detail}"),
     "send_error.NOT_SET_UP": ("waiting, not tried: {missing}", "送信待ちです（まだ送信していません）: {missing}"),
     "send_error.DEFERRED": ("not tried yet: its batch ran out of time{said}",
                             "まだ送信していません（まとめて送信する時間が足りませんでした）{said}"),
