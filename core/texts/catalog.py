@@ -187,6 +187,14 @@ CATALOG: dict[str, tuple[Template, Template]] = {
         "最後に送信したのは {last}（UTC）です。そのコンピューターでこのフォルダーのコピーを使って Shiftcast が動いている場合は、"
         "どちらか一方を止めてください。それぞれが別々に送信するため、講師に同じメッセージが2回届くおそれがあります。"
         "フォルダーをこちらへ移して、もう一方で送信していなければ、最後の送信から1日たつと、このアラートは消えます。"),
+    "alert.since_in": ("Since {since} ({zone}).", "発生: {since}（{zone}）"),
+    "alert.stalled.because": ("The oldest has been due since {since} ({zone}). {cause}",
+                              "最も古いものは {since}（{zone}）から送信待ちです。{cause}"),
+    "alert.stalled.not_set_up": ("They wait because {channels} is not set up; set it up in Settings.",
+                                 "{channels}が設定されていないため送信できません。設定画面で設定してください。"),
+    "alert.stalled.not_going": ("The sender is running, yet they have not gone: check that LINE and e-mail "
+                                "can reach their servers.",
+                                "送信処理は動いていますが、送信されていません。LINEとメールがサーバーに接続できるか確認してください。"),
     "alert.since": ("Since {since} UTC.", "発生: {since}（UTC）"),
     "alert.line_held": ("LINE refused the channel access token: LINE sending is paused until the token changes",
                         "LINEがチャネルアクセストークンを受け付けませんでした。トークンを変更するまでLINEの配信を停止します。"),
