@@ -212,7 +212,9 @@ def test_delete_key_deletes_a_draft(qtbot, ctx: AppContext, data: dict[str, int]
 
 
 def test_delete_key_on_a_confirmed_shift_cancels_it_after_asking(qtbot, ctx: AppContext, data: dict[str, int],
-                                                                  now: dt.datetime, monkeypatch: pytest.MonkeyPatch) -> None:
+                                                                  now: dt.datetime, monkeypatch: pytest.MonkeyPatch,
+                                                                  line_ready: LineEmulator) -> None:
+    # LINE is connected and the teacher is paired: the question may promise to tell them.
     asked = answer_yes(monkeypatch)
     view = open_view(qtbot, ctx, now)
     focus(view, data["suzuki"], D(2026, 12, 5))
@@ -227,6 +229,23 @@ def test_delete_key_on_a_confirmed_shift_cancels_it_after_asking(qtbot, ctx: App
     idle(qtbot, ctx, view)
     row = shift_row(ctx.db, data["confirmed"])
     assert row is not None and row.status == ShiftStatus.CONFIRMED and row.version == 3
+
+
+def test_canceling_the_shift_of_a_teacher_who_cannot_be_told_does_not_promise_to_tell_them(
+        qtbot, ctx: AppContext, data: dict[str, int], now: dt.datetime, monkeypatch: pytest.MonkeyPatch) -> None:
+    asked = answer_yes(monkeypatch)  # LINE is not connected here: nothing can reach 鈴木
+    statuses: list[str] = []
+    view = open_view(qtbot, ctx, now)
+    view.editor.status.connect(statuses.append)
+    focus(view, data["suzuki"], D(2026, 12, 5))
+    qtbot.keyClick(view.table, Qt.Key.Key_Delete)
+    qtbot.waitUntil(lambda: bool(asked), timeout=5000)
+    idle(qtbot, ctx, view)
+    assert "tell the teacher?" not in asked[0]
+    assert "cannot tell 鈴木 that it is canceled: LINE is not set up" in asked[0], asked[0]
+    row = shift_row(ctx.db, data["confirmed"])
+    assert row is not None and row.status == ShiftStatus.CANCELED  # the roster is the manager's: it is canceled
+    assert statuses[-1] == "Canceled 鈴木 Sat 5 Dec 16:00–21:00. 鈴木 was not told: LINE is not set up.", statuses
 
 
 def test_copy_to_other_days_is_all_or_nothing(qtbot, ctx: AppContext, data: dict[str, int], now: dt.datetime) -> None:

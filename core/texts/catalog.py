@@ -347,6 +347,15 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                              "until this is fixed: {missing}",
                              "第{revision}版を公開しました。LINEグループへのメッセージはまだ送信されておらず、"
                              "次の問題が直るまで送信を待ちます。{missing}"),
+    # ----- canceling a confirmed shift (ui/shifts) -----
+    "shifts.cancel.ask_untold": ("{shift} is confirmed, so the teacher may already know about it.\n\n"
+                                 "Shiftcast cannot tell {teacher} that it is canceled: {reasons}. "
+                                 "Cancel it anyway? Tell {teacher} yourself.",
+                                 "{shift}は確定済みのため、講師がすでに知っている可能性があります。\n\n"
+                                 "{teacher}さんには取り消しをお知らせできません（{reasons}）。"
+                                 "それでも取り消しますか？{teacher}さんには直接お伝えください。"),
+    "shifts.cancel.done_untold": ("Canceled {shift}. {teacher} was not told: {reasons}.",
+                                  "{shift}を取り消しました。{teacher}さんにはお知らせしていません（{reasons}）。"),
     "publish.nothing_new": ("nothing changed since revision {revision}; there is nothing new to publish",
                             "第{revision}版から変更がないため、新しく公開する内容はありません。"),
     "font.missing": ("no font with Japanese characters was found, so the month image cannot be drawn: {fix}",
