@@ -301,6 +301,20 @@ def test_confirm_month_confirms_every_draft_and_its_undo_is_refused(qtbot, ctx: 
     assert view.runner.stack.count() == 0 and not view.undo_action.isEnabled()
 
 
+def test_confirm_month_names_the_teachers_who_will_not_be_told(qtbot, ctx: AppContext, data: dict[str, int],
+                                                               now: dt.datetime, monkeypatch: pytest.MonkeyPatch) -> None:
+    answer_yes(monkeypatch)
+    statuses: list[str] = []
+    view = open_view(qtbot, ctx, now)
+    view.editor.status.connect(statuses.append)
+    view.confirm_action.trigger()
+    qtbot.waitUntil(lambda: any("Not told" in said for said in statuses), timeout=5000)
+    idle(qtbot, ctx, view)
+    assert statuses[-1] == ("Confirmed 2 shift(s). Not told (nothing can reach them now): 佐藤: LINE is not set up"), \
+        statuses
+    assert shift_status(ctx.db, data["draft"]) == ShiftStatus.CONFIRMED  # confirmed all the same
+
+
 def test_undo_and_redo_of_add_and_edit(qtbot, ctx: AppContext, data: dict[str, int], now: dt.datetime) -> None:
     view = open_view(qtbot, ctx, now)
     day = D(2026, 12, 9)

@@ -140,6 +140,13 @@ def unreached(db: Database, teacher_ids: Sequence[int]) -> dict[int, tuple[str, 
     return found
 
 
+def not_told(db: Database, teacher_ids: Sequence[int]) -> tuple[Text, ...]:
+    """One line per teacher among `teacher_ids` whom nothing can reach now: name and why (for a result
+    that would otherwise imply everyone will be told)."""
+    return tuple(t("readiness.teachers.why", teacher=name, reasons=why)
+                 for name, why in sorted(unreached(db, teacher_ids).values(), key=lambda found: found[0]))
+
+
 def facts(db: Database, *, now: dt.datetime, autostart: bool | None) -> Facts:
     """Everything `assess` needs, read offline: no request leaves this computer."""
     ready, problem = channels_ready(db)

@@ -347,6 +347,9 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                              "until this is fixed: {missing}",
                              "第{revision}版を公開しました。LINEグループへのメッセージはまだ送信されておらず、"
                              "次の問題が直るまで送信を待ちます。{missing}"),
+    # ----- confirming a month (ui/shifts, `shiftcast confirm`) -----
+    "confirm.untold": ("Not told (nothing can reach them now): {teachers}",
+                       "次の講師にはお知らせできません（現在、連絡手段がありません）: {teachers}"),
     # ----- canceling a confirmed shift (ui/shifts) -----
     "shifts.cancel.ask_untold": ("{shift} is confirmed, so the teacher may already know about it.\n\n"
                                  "Shiftcast cannot tell {teacher} that it is canceled: {reasons}. "

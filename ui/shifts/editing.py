@@ -221,10 +221,20 @@ class RosterEditor(QObject):
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
         if answer != QMessageBox.StandardButton.Yes:
             return
+        teachers = sorted({s.teacher_id for s in self.model.snapshot.shifts if s.status == ShiftStatus.DRAFT})
         command = ConfirmMonth(classroom_id, year, month, f"{classroom} {title}")
-        self.runner.execute(
-            command, on_error=self._error,
-            on_done=lambda ids: self.status.emit(self.tr("Confirmed {0} shift(s).").format(len(ids))))
+        self.runner.execute(command, on_error=self._error, on_done=lambda ids: self._confirmed(len(ids), teachers))
+
+    def _confirmed(self, count: int, teachers: list[int]) -> None:
+        """Say how many were confirmed, and who of them will not hear of it (read off the UI thread)."""
+        done = self.tr("Confirmed {0} shift(s).").format(count)
+        self.status.emit(done)
+
+        def said(untold: tuple[Text, ...]) -> None:
+            if untold:
+                self.status.emit(done + " " + i18n.render(t("confirm.untold", teachers=untold)))
+
+        self.ctx.tasks.run(lambda: readiness.not_told(self.ctx.db, teachers), said, self._error, owner=self)
 
     # ----- helpers -----
 
