@@ -98,12 +98,18 @@ def _dry_run(db: Database, args: argparse.Namespace, year: int, month: int) -> i
     with db.read() as session:
         classroom = rules.classroom_by_name(session, args.classroom)
     members = _live_member_count(db, classroom.line_group_id)
+    from core.setup import publishing
+
     with db.read() as session:
         plan = publication.plan_publish(session, classroom.id, year, month, now=now(), members=members)
+    missing = publishing.missing(db, classroom.id, now=now())
     if args.json:
         shown = {k: v for k, v in dataclasses.asdict(plan).items() if k != "warning_text"}
-        print(json.dumps(shown, ensure_ascii=False, indent=2))
+        print(json.dumps(shown | {"missing": [words.say(m) for m in missing]}, ensure_ascii=False, indent=2))
         return 0
+    # Named first, as publishing itself would refuse with them.
+    for blocker in missing:
+        print(words.line("cli.plan.blocked", blocker=blocker))
     print(words.line("cli.publish.plan", classroom=plan.classroom, month=f"{year}-{month:02d}",
                      revision=plan.revision, draft_count=plan.drafts_to_confirm,
                      changed_count=plan.changed_cells))

@@ -168,3 +168,15 @@ def test_a_real_error_on_a_waiting_row_is_not_hidden_by_the_set_up_reason(db: Da
         assert not_set_up.mark(s, missing=t("sending.not_set_up", channel="LINE"), now=now, channel="line") == []
     assert _row(db, reminder).last_error_code == "LINE_5XX"
 
+
+
+def test_the_publish_dry_run_names_what_is_missing_at_its_top(db: Database, now: dt.datetime,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    import main
+
+    _month(db, now)
+    assert main.main(["publish", "--classroom", ROOM, "--month", "2026-12", "--dry-run"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:2] == ["NOT SENT until fixed: LINE is not connected: no message can be sent",
+                         "NOT SENT until fixed: no image hosting: the month image cannot be posted"], lines
+    assert lines[2].startswith(f"{ROOM} 2026-12: revision 1")

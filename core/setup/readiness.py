@@ -191,6 +191,11 @@ def blocking(requirements: Sequence[Requirement]) -> bool:
     return any(r.state is State.BLOCKING for r in requirements)
 
 
+def blockers(requirements: Sequence[Requirement]) -> tuple[Text, ...]:
+    """What stops messages altogether, each in one sentence: what a dry run names first."""
+    return tuple(r.says for r in requirements if r.state is State.BLOCKING)
+
+
 def ready(requirements: Sequence[Requirement]) -> bool:
     return all(r.state is State.OK for r in requirements)
 
