@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session
 
 from core.outbox.policy import ErrorCode, stored_error
@@ -58,3 +58,10 @@ def _set(session: Session, ids: list[int], now: dt.datetime, *, code: str | None
                         .values(last_error_code=code, last_error_message=message, updated_at=now)
                         .execution_options(synchronize_session=False))
     return ids
+
+
+def waiting(session: Session) -> dict[str, int]:
+    """How many rows wait for their channel's set-up, by channel (the window's status line)."""
+    rows = session.execute(select(Delivery.channel, func.count()).where(
+        Delivery.status.in_(_WAITING), Delivery.last_error_code == CODE).group_by(Delivery.channel))
+    return {channel: count for channel, count in rows}

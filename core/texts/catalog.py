@@ -347,6 +347,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                              "until this is fixed: {missing}",
                              "第{revision}版を公開しました。LINEグループへのメッセージはまだ送信されておらず、"
                              "次の問題が直るまで送信を待ちます。{missing}"),
+    # ----- the main window's status line -----
+    "status.not_set_up": (Plural("count", "{count} waits because {channels} is not set up",
+                                 "{count} wait because {channels} is not set up"),
+                          "{channels}が設定されていないため{count}件が送信待ちです"),
     # ----- confirming a month (ui/shifts, `shiftcast confirm`) -----
     "confirm.untold": ("Not told (nothing can reach them now): {teachers}",
                        "次の講師にはお知らせできません（現在、連絡手段がありません）: {teachers}"),
