@@ -26,6 +26,7 @@ from core.sending.config import IN_FLIGHT_ROUNDS, SenderConfig
 from core.texts import Text, t
 
 log = logging.getLogger(__name__)
+MARK_AGAIN_S = 30.0  # how often rows enqueued meanwhile are marked with an unchanged not-set-up reason
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,7 @@ class Connections:
         # channels that connected; the sender says so on their waiting rows (core/outbox/not_set_up.py).
         self._missing: dict[str, Text] = {}
         self._joined: set[str] = set()
+        self._said: dict[str, tuple[Text, float]] = {}  # channel → the reason last reported, and when
 
     def connected(self) -> dict[str, Connection]:
         """Every channel that can send now, connected; a channel not set up is looked for again
@@ -77,13 +79,22 @@ class Connections:
                 why = t("sending.not_usable", channel=driver.label, detail=detail)
             if connection is None:
                 self._look_again_at[channel] = time.monotonic() + self._poll_interval
-                self._missing[channel] = why
-                self._joined.discard(channel)
+                self._report_missing(channel, why)
             else:
                 self._open[channel] = connection
                 self._joined.add(channel)
                 self._missing.pop(channel, None)
+                self._said.pop(channel, None)
         return self.current()
+
+    def _report_missing(self, channel: str, why: Text) -> None:
+        """A new reason at once; the same one again only now and then, for rows enqueued since: marking
+        takes a write transaction, which an idle sender with nothing set up should not take every poll."""
+        said = self._said.get(channel)
+        if said is None or said[0] != why or time.monotonic() >= said[1] + MARK_AGAIN_S:
+            self._missing[channel] = why
+            self._said[channel] = (why, time.monotonic())
+        self._joined.discard(channel)
 
     def take_news(self) -> SetUpNews:
         """What the lookups found since the last call (then forgotten until found again)."""
