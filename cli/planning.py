@@ -23,6 +23,7 @@ def add_parsers(sub: Subcommands) -> None:
 
 def cmd_plan(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     from core.planning import forecast
+    from core.setup import readiness
 
     if not 1 <= args.days <= 62:
         raise ValidationError(t("cli.plan.days"))
@@ -32,6 +33,9 @@ def cmd_plan(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     if args.json:
         print(forecast.as_json(items, fc, words.current()))
         return 0
+    # What stops these messages comes first: a plan of sends that cannot go must not read as a promise.
+    for blocker in readiness.blockers(readiness.check(db, now=at, autostart=None)):
+        print(words.line("cli.plan.blocked", blocker=blocker))
     for i in items:
         print(f"{i.local_send_time}  {i.kind:<18} {i.channel:<5} {i.recipient}  [{i.classroom}]  {words.say(i.why)}")
     print(words.line("cli.plan.count", count=len(items), days=args.days))

@@ -32,6 +32,8 @@ def add_parsers(sub: Subcommands) -> None:
     publish.add_argument("--classroom", required=True)
     publish.add_argument("--month", required=True, help="YYYY-MM")
     publish.add_argument("--dry-run", action="store_true", help="only show recipients, quota cost and warnings")
+    publish.add_argument("--when-ready", action="store_true",
+                         help="publish even though LINE or image hosting is not set up; it goes once they are")
     publish.add_argument("--json", action="store_true")
 
 
@@ -59,22 +61,32 @@ def cmd_render(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 
 
 def cmd_publish(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
-    from core.publication import publish as publication
     from core.publication.image_store import ImageStore
     from core.roster import rules
+    from core.setup import publishing
 
     year, month = rules.parse_month(args.month)
     if args.dry_run:
         return _dry_run(db, args, year, month)
-    with db.write() as session:
+    with db.read() as session:
         classroom = rules.classroom_by_name(session, args.classroom)
-        done = publication.publish(session, classroom.id, year, month, now=now(), store=ImageStore(paths.images))
+    try:
+        outcome = publishing.publish(db, classroom.id, year, month, now=now(), store=ImageStore(paths.images),
+                                     when_ready=args.when_ready)
+    except publishing.NotReady as exc:
+        raise ValidationError(t("cli.publish.not_ready", refusal=exc.text)) from exc
+    done = outcome.published
     emails = done.email_deliveries
     parts = ([t("cli.publish.group_message", id=done.delivery_id)] if done.delivery_id else []) + (
         [t("cli.publish.emails", count=len(emails))] if emails else [])
-    print(json.dumps(dataclasses.asdict(done)) if args.json else
-          words.line("cli.publish.done", revision=done.revision,
-                     queued=t("word.and", first=parts[0], second=parts[1]) if len(parts) == 2 else tuple(parts)))
+    if args.json:
+        print(json.dumps(dataclasses.asdict(done) | {"waiting_for": [words.say(m) for m in outcome.waiting_for]}))
+        return 0
+    queued = t("word.and", first=parts[0], second=parts[1]) if len(parts) == 2 else tuple(parts)
+    if outcome.waiting_for:
+        print(words.line("cli.publish.waiting", revision=done.revision, queued=queued, missing=outcome.waiting_for))
+    else:
+        print(words.line("cli.publish.done", revision=done.revision, queued=queued))
     return 0
 
 
@@ -86,12 +98,18 @@ def _dry_run(db: Database, args: argparse.Namespace, year: int, month: int) -> i
     with db.read() as session:
         classroom = rules.classroom_by_name(session, args.classroom)
     members = _live_member_count(db, classroom.line_group_id)
+    from core.setup import publishing
+
     with db.read() as session:
         plan = publication.plan_publish(session, classroom.id, year, month, now=now(), members=members)
+    missing = publishing.missing(db, classroom.id, now=now())
     if args.json:
         shown = {k: v for k, v in dataclasses.asdict(plan).items() if k != "warning_text"}
-        print(json.dumps(shown, ensure_ascii=False, indent=2))
+        print(json.dumps(shown | {"missing": [words.say(m) for m in missing]}, ensure_ascii=False, indent=2))
         return 0
+    # Named first, as publishing itself would refuse with them.
+    for blocker in missing:
+        print(words.line("cli.plan.blocked", blocker=blocker))
     print(words.line("cli.publish.plan", classroom=plan.classroom, month=f"{year}-{month:02d}",
                      revision=plan.revision, draft_count=plan.drafts_to_confirm,
                      changed_count=plan.changed_cells))

@@ -214,13 +214,19 @@ def cmd_add_classroom(db: Database, args: argparse.Namespace, paths: DataPaths) 
 
 def cmd_confirm(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     from core.roster import rules
+    from core.setup import readiness
 
     year, month = rules.parse_month(args.month)
     with db.write() as session:
         classroom = rules.classroom_by_name(session, args.classroom)
         confirmed = rules.confirm_month(session, classroom.id, year, month, now=now())
+        teachers = sorted({shift.teacher_id for shift in confirmed})
     print(words.line("cli.confirmed", count=len(confirmed), classroom=args.classroom,
                      month=f"{year}-{month:02d}"))
+    # The roster is the manager's: it is confirmed either way, but the result must not imply that
+    # every teacher will hear of it.
+    if untold := readiness.not_told(db, teachers):
+        print(words.line("confirm.untold", teachers=untold))
     return 0
 
 

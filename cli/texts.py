@@ -131,6 +131,13 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "cli.publish.warning": ("warning: {warning}", "注意: {warning}"),
     "cli.publish.group_message": ("the LINE group message (delivery {id})", "LINEグループへのメッセージ（配信 {id}）"),
     "cli.publish.emails": (Plural("count", "{count} e-mail", "{count} e-mails"), "メール {count}通"),
+    "cli.plan.blocked": ("NOT SENT until fixed: {blocker}", "直るまで送信されません: {blocker}"),
+    "cli.publish.not_ready": ("{refusal}; to publish now and send it once that is fixed, add --when-ready",
+                              "{refusal} 今公開して、直ったときに送信するには --when-ready を付けてください。"),
+    "cli.publish.waiting": ("revision {revision} saved; queued {queued}; the LINE group message waits until "
+                            "this is fixed: {missing}",
+                            "第{revision}版を保存し、{queued}を送信待ちにしました。LINEグループへのメッセージは、"
+                            "次の問題が直るまで送信されません。{missing}"),
     "cli.publish.done": ("revision {revision} saved; queued {queued}; it goes out as soon as the sender runs "
                          "(the app, the tray or `main.py sender`)",
                          "第{revision}版を保存し、{queued}を送信待ちにしました。送信プロセス（アプリ、タスクトレイ、"

@@ -98,6 +98,9 @@ class QueueFacts:
     # everyone is (None: pairing is not paused).
     pairing_locked_users: int = 0
     pairing_paused_until: dt.datetime | None = None
+    # Why the due rows wait, where the sender knows: the channels whose due rows it marked not set up.
+    not_set_up: tuple[str, ...] = ()
+    zone: str = "UTC"  # the classroom's time zone, in which the alert writes its times
 
 
 # ----- the rules (pure) -----
@@ -120,9 +123,21 @@ def quota_exhausted() -> Condition:
     return Condition(AlertKind.QUOTA_EXHAUSTED, Channel.LINE.value, t("alert.quota"), t("alert.quota.detail"))
 
 
-def queue_stalled(count: int, oldest_due: dt.datetime) -> Condition:
+def queue_stalled(count: int, oldest_due: dt.datetime, *, zone: str = "UTC",
+                  not_set_up: tuple[str, ...] = ()) -> Condition:
+    """The stall names its cause: the channels not set up, else that the sender runs but they do not go."""
+    if not_set_up:
+        cause = t("alert.stalled.not_set_up", channels=tuple(_label(c) for c in not_set_up))
+    else:
+        cause = t("alert.stalled.not_going")
     return Condition(AlertKind.QUEUE_STALLED, "", t("alert.stalled", count=count),
-                     t("alert.stalled.detail", since=oldest_due.astimezone(dt.UTC)))
+                     t("alert.stalled.because", since=oldest_due.astimezone(clock.zone(zone)), zone=zone,
+                       cause=cause))
+
+
+def _label(channel: str) -> Text:
+    driver = registry.DRIVERS.get(channel)
+    return driver.label if driver is not None else t("text.plain", text=channel)
 
 
 def other_computer(others: tuple[tuple[str, dt.datetime], ...]) -> Condition:
@@ -175,7 +190,8 @@ def conditions(facts: QueueFacts, *, now: dt.datetime, running_since: dt.datetim
         found.append(quota_exhausted())
     if running_since is not None and facts.oldest_due is not None:
         if now - max(facts.oldest_due, running_since) > STALL_AFTER:
-            found.append(queue_stalled(facts.due_count, facts.oldest_due))
+            found.append(queue_stalled(facts.due_count, facts.oldest_due, zone=facts.zone,
+                                       not_set_up=facts.not_set_up))
     if facts.other_computers:
         found.append(other_computer(facts.other_computers))
     found.extend(group_left(classroom_id, name) for classroom_id, name in facts.left_groups)
@@ -223,12 +239,23 @@ def read_facts(session: Session, *, now: dt.datetime) -> QueueFacts:
     if holds:  # a held channel has its own incident; its waiting rows are not a second one
         due = due.where(Delivery.channel.not_in(list(holds)))
     oldest, count = session.execute(due).one()
+    waiting = select(Delivery.channel).where(
+        Delivery.status.in_([DeliveryStatus.PENDING, DeliveryStatus.QUEUED]), Delivery.next_attempt_at <= now,
+        Delivery.last_error_code == "NOT_SET_UP").distinct()
+    not_set_up = tuple(sorted(session.scalars(waiting)))
     left = tuple((row.id, row.name) for row in session.execute(
         select(Classroom.id, Classroom.name).join(ProposedGroup, ProposedGroup.group_id == Classroom.line_group_id)
         .where(ProposedGroup.left_at.is_not(None)).order_by(Classroom.id)))
     return QueueFacts(dead, holds, quota_failed, line_sent, oldest, count or 0,
                       other_computers(session, identity.this_machine(), now=now), left,
-                      failed_webhook_event_count(session), *pairing_lockouts(session, now=now))
+                      failed_webhook_event_count(session), *pairing_lockouts(session, now=now),
+                      not_set_up=not_set_up, zone=classroom_zone(session))
+
+
+def classroom_zone(session: Session) -> str:
+    """The time zone an alert writes its times in: the classrooms' (the first one's, when they differ
+    — a manager's classrooms are nearly always in one zone), else UTC."""
+    return session.scalar(select(Classroom.timezone).order_by(Classroom.id).limit(1)) or "UTC"
 
 
 def pairing_lockouts(session: Session, *, now: dt.datetime) -> tuple[int, dt.datetime | None]:
@@ -316,13 +343,15 @@ def detail_of(alert: Alert) -> Text | str:
     return texts.loads(alert.detail or "")
 
 
-def message_of(alert: Alert, lang: Language = "en") -> str:
-    """The notification's text (banner, webhook, e-mail) in `lang`: title, detail, since when."""
+def message_of(alert: Alert, lang: Language = "en", zone: str = "UTC") -> str:
+    """The notification's text (banner, webhook, e-mail) in `lang`: title, detail, since when (in `zone`,
+    the classroom's: classroom_zone)."""
     text = f"[Shiftcast] {render(title_of(alert), lang)}"
     detail = render(detail_of(alert), lang)
     if detail:
         text += f"\n{detail}"
-    return text + "\n" + render(t("alert.since", since=alert.opened_at.astimezone(dt.UTC)), lang)
+    since = alert.opened_at.astimezone(clock.zone(zone))
+    return text + "\n" + render(t("alert.since_in", since=since, zone=zone), lang)
 
 
 def manager_language(session: Session) -> Language:

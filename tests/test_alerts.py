@@ -19,6 +19,7 @@ from core.store.models import (
     DeliveryStatus,
 )
 from core.store.settings import ChannelHold
+from core.texts import render, t
 
 NOW = dt.datetime(2026, 12, 10, 3, 0, tzinfo=dt.UTC)
 
@@ -115,3 +116,34 @@ def test_without_targets_an_incident_enqueues_nothing(db) -> None:
         opened, _ = alerts.evaluate(s, now=NOW, running_since=None)
         assert len(opened) == 1
         assert s.scalars(select(Delivery).where(Delivery.kind == DeliveryKind.ALERT)).all() == []
+
+
+def test_a_stall_names_its_cause_and_writes_the_classroom_s_time() -> None:
+    due = NOW - dt.timedelta(minutes=40)  # 11:20 in Tokyo
+    waiting = _facts(oldest_due=due, due_count=2, not_set_up=("line",), zone="Asia/Tokyo")
+    [stalled] = alerts.conditions(waiting, now=NOW, running_since=NOW - dt.timedelta(hours=1))
+    assert render(stalled.detail, "en") == ("The oldest has been due since Thu 10 Dec 2026 11:20 (Asia/Tokyo). "
+                                            "They wait because LINE is not set up; set it up in Settings.")
+    assert "LINEが設定されていないため" in render(stalled.detail, "ja")
+    [going] = alerts.conditions(_facts(oldest_due=due, due_count=2), now=NOW, running_since=NOW - dt.timedelta(hours=1))
+    assert "(UTC). The sender is running, yet they have not gone" in render(going.detail, "en")
+
+
+def test_the_stall_facts_say_which_channel_is_not_set_up_and_the_alert_the_classroom_s_zone(db) -> None:
+    from core.outbox import not_set_up
+    from tests import factories as f
+
+    with db.write() as s:
+        f.classroom(s)  # Asia/Tokyo
+        queue.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup="waits", due_at=NOW - dt.timedelta(minutes=40),
+                      now=NOW - dt.timedelta(minutes=40))
+        not_set_up.mark(s, missing=t("sending.not_set_up", channel="LINE"), now=NOW, channel="line")
+        facts = alerts.read_facts(s, now=NOW)
+        assert (facts.not_set_up, facts.zone) == (("line",), "Asia/Tokyo")
+        [condition] = [c for c in alerts.conditions(facts, now=NOW, running_since=NOW - dt.timedelta(hours=1))
+                       if c.kind is AlertKind.QUEUE_STALLED]
+        alerts.open_incident(s, condition, now=NOW)
+        [alert] = alerts.open_alerts(s)
+        shown = alerts.message_of(alert, "en", alerts.classroom_zone(s))
+    assert shown.splitlines()[-1] == "Since Thu 10 Dec 2026 12:00 (Asia/Tokyo)."
+    assert "LINE is not set up" in shown

@@ -197,3 +197,21 @@ def test_plan_says_a_question_mark_for_the_quota_use_line_did_not_tell(capsys, d
     with db.write() as s:
         keys.LINE_QUOTA.write(s, StoredQuota(limit=500, used=12))
     assert "LINE quota: 12 of 500 used; 0 planned for the rest of the month; 488 would remain" in run(capsys, "plan")[1]
+
+
+def test_confirm_still_confirms_but_names_who_will_not_be_told(capsys, tmp_path: Path) -> None:
+    assert run(capsys, "add-classroom", "本校")[0] == 0
+    teachers = tmp_path / "teachers.csv"
+    teachers.write_text("name,line_user_id\n佐藤,U" + "0" * 32 + "\n鈴木,\n", encoding="utf-8")
+    assert run(capsys, "import", "teachers", str(teachers))[0] == 0
+    shifts = tmp_path / "shifts.csv"
+    shifts.write_text("classroom,teacher,date,start,end\n本校,佐藤,2026-12-01,16:00,21:00\n"
+                      "本校,鈴木,2026-12-02,16:00,21:00\n", encoding="utf-8")
+    assert run(capsys, "import", "shifts", str(shifts))[0] == 0
+    code, out, _ = run(capsys, "confirm", "--classroom", "本校", "--month", "2026-12")
+    assert code == 0
+    done, untold = out.splitlines()
+    assert done == "confirmed 2 shifts of 本校 2026-12"
+    # An imported LINE ID carries no consent yet, and 鈴木 has none at all: neither will hear of it.
+    assert untold == ("Not told (nothing can reach them now): 佐藤: has not agreed to LINE; "
+                      "鈴木: no LINE address (not paired)"), untold

@@ -71,14 +71,18 @@ def tomorrow_shift(db: Database, now: dt.datetime) -> None:
 
 
 @pytest.mark.usefixtures("tomorrow_shift")
-@pytest.mark.parametrize(("lang", "reason", "count"), [
-    ("ja", "リマインダー", "今後3日間の配信 1件"), ("en", "reminder", "1 delivery in the next 3 day(s)")])
+@pytest.mark.parametrize(("lang", "reason", "count", "blocked"), [
+    ("ja", "リマインダー", "今後3日間の配信 1件", "直るまで送信されません: LINEに接続していないため"),
+    ("en", "reminder", "1 delivery in the next 3 day(s)", "NOT SENT until fixed: LINE is not connected")])
 def test_main_plan_prints_the_reason_in_the_run_language(capsys: pytest.CaptureFixture[str], lang: str, reason: str,
-                                                         count: str) -> None:
+                                                         count: str, blocked: str) -> None:
     assert main.main(["--lang", lang, "plan", "--days", "3"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].endswith(f"]  {reason}"), lines
-    assert lines[1] == count
+    # What stops the sends (LINE is not connected in this test) comes first, before the sends themselves.
+    assert lines[0].startswith(blocked), lines
+    first = next(i for i, line in enumerate(lines) if not line.startswith(blocked.split(":")[0]))
+    assert lines[first].endswith(f"]  {reason}"), lines
+    assert lines[first + 1] == count
 
 
 @pytest.mark.usefixtures("tomorrow_shift")

@@ -102,6 +102,9 @@ def test_dry_run_warns_when_the_cached_quota_does_not_cover_the_group(qtbot, ctx
     assert view.quota_label.text() == "3 of 200"
     assert view.drafts_label.text() == "2"
     assert GROUP in view.recipients_label.text()
+    # Neither LINE nor image hosting is set up here: publishing waits for the manager's explicit choice.
+    assert not view.publish_button.isEnabled() and view.when_ready_box.isVisibleTo(view)
+    view.when_ready_box.setChecked(True)
     assert view.publish_button.isEnabled()
     assert view.history.topLevelItemCount() == 0 and not view.export_png_button.isEnabled()
 
@@ -155,6 +158,40 @@ def test_export_opens_in_documents_then_in_the_last_folder_used(qtbot, ctx: AppC
     settle(qtbot, ctx, timeout=WAIT)
     view.export(pdf=True)
     assert given == [str(documents / "本校-2026-12-r1.png"), str(wall / "本校-2026-12-r1.pdf")]
+
+
+def test_publishing_what_cannot_reach_the_group_is_refused_unless_chosen_and_then_says_so(
+        qtbot, ctx: AppContext, db: Database, now: dt.datetime, monkeypatch: pytest.MonkeyPatch) -> None:
+    _month(db, now)
+    ctx.clock = lambda: now
+    deliveries_view = DeliveriesView(ctx)
+    qtbot.addWidget(deliveries_view)
+    view = _view(qtbot, ctx)
+    _loaded(qtbot, ctx, view)
+    said = view.warning.text()
+    assert "would not reach the LINE group" in said and "LINE is not connected" in said and "image hosting" in said
+    assert not view.publish_button.isEnabled()
+
+    questions: list[str] = []
+
+    def answer_yes(_parent, _title, text, *args, **kwargs):
+        questions.append(text)
+        return QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(QMessageBox, "question", answer_yes)
+    view.when_ready_box.setChecked(True)
+    view.publish_button.click()
+    assert "will wait until this is fixed" in questions[0]
+    qtbot.waitUntil(lambda: "waits until this is fixed" in view.status.text(), timeout=WAIT)
+    assert "on its way" not in view.status.text() and "LINE is not connected" in view.status.text()
+
+    def publication_row_waiting() -> bool:
+        model = deliveries_view.model
+        rows = [model.item_at(r) for r in range(model.rowCount())]
+        return any(i.kind == DeliveryKind.SHIFT_PUBLICATION.value and i.status == "queued"
+                   and i.texts[-1].startswith("waiting, not tried: LINE is not connected") for i in rows)
+
+    qtbot.waitUntil(publication_row_waiting, timeout=WAIT)
     settle(qtbot, ctx, timeout=WAIT)
 
 

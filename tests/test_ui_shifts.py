@@ -247,7 +247,9 @@ def test_delete_key_deletes_a_draft(qtbot, ctx: AppContext, data: dict[str, int]
 
 
 def test_delete_key_on_a_confirmed_shift_cancels_it_after_asking(qtbot, ctx: AppContext, data: dict[str, int],
-                                                                  now: dt.datetime, monkeypatch: pytest.MonkeyPatch) -> None:
+                                                                  now: dt.datetime, monkeypatch: pytest.MonkeyPatch,
+                                                                  line_ready: LineEmulator) -> None:
+    # LINE is connected and the teacher is paired: the question may promise to tell them.
     asked = answer_yes(monkeypatch)
     view = open_view(qtbot, ctx, now)
     focus(view, data["suzuki"], D(2026, 12, 5))
@@ -262,6 +264,23 @@ def test_delete_key_on_a_confirmed_shift_cancels_it_after_asking(qtbot, ctx: App
     idle(qtbot, ctx, view)
     row = shift_row(ctx.db, data["confirmed"])
     assert row is not None and row.status == ShiftStatus.CONFIRMED and row.version == 3
+
+
+def test_canceling_the_shift_of_a_teacher_who_cannot_be_told_does_not_promise_to_tell_them(
+        qtbot, ctx: AppContext, data: dict[str, int], now: dt.datetime, monkeypatch: pytest.MonkeyPatch) -> None:
+    asked = answer_yes(monkeypatch)  # LINE is not connected here: nothing can reach 鈴木
+    statuses: list[str] = []
+    view = open_view(qtbot, ctx, now)
+    view.editor.status.connect(statuses.append)
+    focus(view, data["suzuki"], D(2026, 12, 5))
+    qtbot.keyClick(view.table, Qt.Key.Key_Delete)
+    qtbot.waitUntil(lambda: bool(asked), timeout=5000)
+    idle(qtbot, ctx, view)
+    assert "tell the teacher?" not in asked[0]
+    assert "cannot tell 鈴木 that it is canceled: LINE is not set up" in asked[0], asked[0]
+    row = shift_row(ctx.db, data["confirmed"])
+    assert row is not None and row.status == ShiftStatus.CANCELED  # the roster is the manager's: it is canceled
+    assert statuses[-1] == "Canceled 鈴木 Sat 5 Dec 16:00–21:00. 鈴木 was not told: LINE is not set up.", statuses
 
 
 def test_copy_to_other_days_is_all_or_nothing(qtbot, ctx: AppContext, data: dict[str, int], now: dt.datetime) -> None:
@@ -315,6 +334,20 @@ def test_confirm_month_confirms_every_draft_and_its_undo_is_refused(qtbot, ctx: 
     assert len(warnings) == 1 and "back to draft" in warnings[0]
     assert shift_status(ctx.db, data["draft"]) == ShiftStatus.CONFIRMED
     assert view.runner.stack.count() == 0 and not view.undo_action.isEnabled()
+
+
+def test_confirm_month_names_the_teachers_who_will_not_be_told(qtbot, ctx: AppContext, data: dict[str, int],
+                                                               now: dt.datetime, monkeypatch: pytest.MonkeyPatch) -> None:
+    answer_yes(monkeypatch)
+    statuses: list[str] = []
+    view = open_view(qtbot, ctx, now)
+    view.editor.status.connect(statuses.append)
+    view.confirm_action.trigger()
+    qtbot.waitUntil(lambda: any("Not told" in said for said in statuses), timeout=5000)
+    idle(qtbot, ctx, view)
+    assert statuses[-1] == ("Confirmed 2 shift(s). Not told (nothing can reach them now): 佐藤: LINE is not set up"), \
+        statuses
+    assert shift_status(ctx.db, data["draft"]) == ShiftStatus.CONFIRMED  # confirmed all the same
 
 
 def test_undo_and_redo_of_add_and_edit(qtbot, ctx: AppContext, data: dict[str, int], now: dt.datetime) -> None:

@@ -60,7 +60,8 @@ def test_the_banner_and_the_tray_speak_japanese(qtbot, ctx: AppContext, japanese
     ]
     assert texts[1].splitlines()[:2] == [
         "3件の配信が15分以上送信待ちになっています。",
-        "最も古いものは 2026年11月30日(月) 23:40（UTC）から送信待ちです。LINEとメールの設定と接続を確認してください。",
+        "最も古いものは 2026年11月30日(月) 23:40（UTC）から送信待ちです。送信処理は動いていますが、送信されていません。"
+        "LINEとメールがサーバーに接続できるか確認してください。",
     ]
     assert told == [("DEAD_LETTER", "1件の配信が、すべての再送に失敗しました（配信不能）。")]
     assert [b.text() for b in banner.buttons] != ["Show dead letters", "Show deliveries"]  # the window's own words too

@@ -202,3 +202,24 @@ def test_the_status_line_says_when_another_process_sends(qtbot, ctx: AppContext)
     finally:
         first.stop()
     settle(qtbot, ctx)
+
+
+def test_the_status_line_says_what_waits_for_a_channel_that_is_not_set_up(qtbot, ctx: AppContext, now) -> None:
+    from core.outbox import queue
+    from core.store.models import DeliveryKind
+
+    with ctx.db.write() as s:  # a message due now, and no LINE credentials anywhere
+        queue.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup="waits-for-line", due_at=now, now=now,
+                      recipient="U" + "1" * 32)
+    ctx.engine_starting = True
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    window.show()
+    engine = Engine(ctx.db, ctx.paths)
+    try:
+        assert start_engine(ctx, engine)
+        qtbot.waitUntil(lambda: window.sender_status.text().endswith("1 waits because LINE is not set up"),
+                        timeout=20_000)
+    finally:
+        engine.stop()
+    settle(qtbot, ctx)

@@ -55,6 +55,7 @@ class ErrorCode(StrEnum):
     WEBHOOK_REJECTED = "WEBHOOK_4XX"
     WEBHOOK_SERVER_ERROR = "WEBHOOK_5XX"
     DEFERRED = "DEFERRED"
+    NOT_SET_UP = "NOT_SET_UP"  # never tried: its channel is not set up (core/outbox/not_set_up.py)
 
 
 class CancelReason(StrEnum):

@@ -190,10 +190,11 @@ class Sender:
         if not active:
             claimer.ready = []  # paused or stopping: nothing is work until woken
         connected = self._connections.connected() if active else {}
+        news = self._connections.take_news()
         wanted = claimer.wanted(connected, room=claimer.pool_room(submitter.pool_in_flight()), busy=submitter.busy)
         now = self.clock()
         renew = claimer.leases_to_renew(now, submitter.in_flight_ids)
-        if not finished and not wanted and not renew:
+        if not finished and not wanted and not renew and not news:
             return False
         for attempt in range(1, TURN_ATTEMPTS + 1):
             changed: list[int] = []
@@ -201,6 +202,8 @@ class Sender:
             hold_lifted = False
             try:
                 with self.db.write() as session:
+                    if news:
+                        changed.extend(news.record(session, now))
                     if renew:
                         outbox.renew_leases(session, renew, owner=self.owner, now=now, lease=self.config.lease)
                     if finished:
@@ -219,6 +222,7 @@ class Sender:
                 if attempt < TURN_ATTEMPTS and isinstance(exc, Exception) and retryable(exc):
                     log.info("the turn met a concurrent transaction (%s); running it again", exc.__class__.__name__)
                     continue
+                self._connections.put_back(news)
                 raise
         self._turn_stats.turns += 1
         self.stats.absorb(self._turn_stats)

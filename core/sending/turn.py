@@ -12,16 +12,39 @@ import datetime as dt
 import logging
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
 from core.channels import registry
 from core.channels.base import ChannelDriver, Connection
+from core.errors import ShiftcastError
 from core.outbox import holds as channel_holds
+from core.outbox import not_set_up
 from core.outbox import queue as outbox
 from core.sending.config import IN_FLIGHT_ROUNDS, SenderConfig
+from core.texts import Text, t
 
 log = logging.getLogger(__name__)
+MARK_AGAIN_S = 30.0  # how often rows enqueued meanwhile are marked with an unchanged not-set-up reason
+
+
+@dataclass(frozen=True)
+class SetUpNews:
+    missing: dict[str, Text]  # channel → why it cannot send
+    joined: frozenset[str]  # channels that connected
+
+    def __bool__(self) -> bool:
+        return bool(self.missing or self.joined)
+
+    def record(self, session: Session, now: dt.datetime) -> list[int]:
+        """Say it on the channels' waiting rows; returns the rows that changed."""
+        changed: list[int] = []
+        for channel in sorted(self.joined):
+            changed += not_set_up.clear(session, channel=channel, now=now)
+        for channel, why in sorted(self.missing.items()):
+            changed += not_set_up.mark(session, missing=why, now=now, channel=channel)
+        return changed
 
 
 class Connections:
@@ -35,6 +58,11 @@ class Connections:
         self._open: dict[str, Connection] = {}
         self._look_again_at: dict[str, float] = {}  # monotonic time before which a channel not set up is not looked up
         self._problems: dict[str, str] = {}  # what keeps each channel from sending, as last logged
+        # What the lookups found since the sender last took it: channels not set up (and why), and
+        # channels that connected; the sender says so on their waiting rows (core/outbox/not_set_up.py).
+        self._missing: dict[str, Text] = {}
+        self._joined: set[str] = set()
+        self._said: dict[str, tuple[Text, float]] = {}  # channel → the reason last reported, and when
 
     def connected(self) -> dict[str, Connection]:
         """Every channel that can send now, connected; a channel not set up is looked for again
@@ -43,16 +71,23 @@ class Connections:
             if channel in self._open or time.monotonic() < self._look_again_at.get(channel, 0.0):
                 continue
             connection: Connection | None = None
+            why = t("sending.not_set_up", channel=driver.label)
             try:
                 connection = self._sources[channel]()
             except Exception as exc:  # noqa: BLE001 - a missing token, password or keyring must not kill the loop
                 self._log_problem(channel, driver.title, str(exc))
+                detail = exc.text if isinstance(exc, ShiftcastError) else str(exc)
+                why = t("sending.not_usable", channel=driver.label, detail=detail)
             else:
                 self._log_problem(channel, driver.title, None, connected=connection is not None)
             if connection is None:
                 self._look_again_at[channel] = time.monotonic() + self._poll_interval
+                self._report_missing(channel, why)
             else:
                 self._open[channel] = connection
+                self._joined.add(channel)
+                self._missing.pop(channel, None)
+                self._said.pop(channel, None)
         return self.current()
 
     def _log_problem(self, channel: str, title: str, problem: str | None, *, connected: bool = False) -> None:
@@ -66,6 +101,28 @@ class Connections:
             return
         del self._problems[channel]
         log.info("%s is %s", title, "usable again" if connected else "no longer set up")
+
+    def _report_missing(self, channel: str, why: Text) -> None:
+        """A new reason at once; the same one again only now and then, for rows enqueued since: marking
+        takes a write transaction, which an idle sender with nothing set up should not take every poll."""
+        said = self._said.get(channel)
+        if said is None or said[0] != why or time.monotonic() >= said[1] + MARK_AGAIN_S:
+            self._missing[channel] = why
+            self._said[channel] = (why, time.monotonic())
+        self._joined.discard(channel)
+
+    def take_news(self) -> SetUpNews:
+        """What the lookups found since the last call (then forgotten until found again)."""
+        news = SetUpNews(dict(self._missing), frozenset(self._joined))
+        self._missing.clear()
+        self._joined.clear()
+        return news
+
+    def put_back(self, news: SetUpNews) -> None:
+        """A turn that was rolled back did not record `news`: the next one will."""
+        for channel, why in news.missing.items():
+            self._missing.setdefault(channel, why)
+        self._joined |= news.joined - set(self._missing)
 
     def current(self) -> dict[str, Connection]:
         """The channels connected now, without looking for more."""

@@ -106,8 +106,8 @@ class Facts:
 # ----- reading -----
 
 
-def facts(db: Database, *, now: dt.datetime, autostart: bool | None) -> Facts:
-    """Everything `assess` needs, read offline: no request leaves this computer."""
+def channels_ready(db: Database) -> tuple[frozenset[str], Text | str | None]:
+    """(the channels that teachers can be reached on now, why the keyring cannot be used or None), offline."""
     ready: set[str] = set()
     problem: Text | str | None = None
     for driver in registry.with_addresses():
@@ -119,6 +119,37 @@ def facts(db: Database, *, now: dt.datetime, autostart: bool | None) -> Facts:
         if connection is not None:
             connection.close()
             ready.add(driver.key)
+    return frozenset(ready), problem
+
+
+def teacher_facts(teacher: Teacher) -> TeacherFacts:
+    return TeacherFacts(teacher.name or "", ContactRule(teacher.contact_rule),
+                        tuple(Contact(c.channel, c.address, c.agreed_at, c.unreachable_since, c.rank)
+                              for c in teacher.contacts))
+
+
+def unreached(db: Database, teacher_ids: Sequence[int]) -> dict[int, tuple[str, tuple[Text, ...]]]:
+    """The teachers among `teacher_ids` nothing can reach now: id → (name, why), read offline."""
+    ready, _problem = channels_ready(db)
+    with db.read() as session:
+        found = {}
+        for teacher in session.scalars(select(Teacher).where(Teacher.id.in_(list(teacher_ids)))):
+            why = unreached_because(teacher_facts(teacher), ready)
+            if why:
+                found[teacher.id] = (teacher.name or "", why)
+    return found
+
+
+def not_told(db: Database, teacher_ids: Sequence[int]) -> tuple[Text, ...]:
+    """One line per teacher among `teacher_ids` whom nothing can reach now: name and why (for a result
+    that would otherwise imply everyone will be told)."""
+    return tuple(t("readiness.teachers.why", teacher=name, reasons=why)
+                 for name, why in sorted(unreached(db, teacher_ids).values(), key=lambda found: found[0]))
+
+
+def facts(db: Database, *, now: dt.datetime, autostart: bool | None) -> Facts:
+    """Everything `assess` needs, read offline: no request leaves this computer."""
+    ready, problem = channels_ready(db)
     today = (now - dt.timedelta(days=1)).date()  # a day's slack: the classrooms' time zones are ahead of UTC
     with db.read() as session:
         confirmed = set(session.scalars(select(Shift.classroom_id).where(
@@ -126,9 +157,7 @@ def facts(db: Database, *, now: dt.datetime, autostart: bool | None) -> Facts:
         rooms = tuple(ClassroomFacts(c.name, bool(c.line_group_id), c.id in confirmed)
                       for c in session.scalars(select(Classroom).order_by(Classroom.name)))
         teachers = tuple(
-            TeacherFacts(teacher.name or "", ContactRule(teacher.contact_rule),
-                         tuple(Contact(c.channel, c.address, c.agreed_at, c.unreachable_since, c.rank)
-                               for c in teacher.contacts))
+            teacher_facts(teacher)
             for teacher in session.scalars(select(Teacher).where(
                 Teacher.active.is_(True), Teacher.erased_at.is_(None)).order_by(Teacher.name)))
         senders = presence.listing(session, now=now, include_stopped=False)
@@ -160,6 +189,11 @@ def assess(f: Facts) -> list[Requirement]:
 
 def blocking(requirements: Sequence[Requirement]) -> bool:
     return any(r.state is State.BLOCKING for r in requirements)
+
+
+def blockers(requirements: Sequence[Requirement]) -> tuple[Text, ...]:
+    """What stops messages altogether, each in one sentence: what a dry run names first."""
+    return tuple(r.says for r in requirements if r.state is State.BLOCKING)
 
 
 def ready(requirements: Sequence[Requirement]) -> bool:

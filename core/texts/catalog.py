@@ -187,6 +187,14 @@ CATALOG: dict[str, tuple[Template, Template]] = {
         "最後に送信したのは {last}（UTC）です。そのコンピューターでこのフォルダーのコピーを使って Shiftcast が動いている場合は、"
         "どちらか一方を止めてください。それぞれが別々に送信するため、講師に同じメッセージが2回届くおそれがあります。"
         "フォルダーをこちらへ移して、もう一方で送信していなければ、最後の送信から1日たつと、このアラートは消えます。"),
+    "alert.since_in": ("Since {since} ({zone}).", "発生: {since}（{zone}）"),
+    "alert.stalled.because": ("The oldest has been due since {since} ({zone}). {cause}",
+                              "最も古いものは {since}（{zone}）から送信待ちです。{cause}"),
+    "alert.stalled.not_set_up": ("They wait because {channels} is not set up; set it up in Settings.",
+                                 "{channels}が設定されていないため送信できません。設定画面で設定してください。"),
+    "alert.stalled.not_going": ("The sender is running, yet they have not gone: check that LINE and e-mail "
+                                "can reach their servers.",
+                                "送信処理は動いていますが、送信されていません。LINEとメールがサーバーに接続できるか確認してください。"),
     "alert.since": ("Since {since} UTC.", "発生: {since}（UTC）"),
     "alert.line_held": ("LINE refused the channel access token: LINE sending is paused until the token changes",
                         "LINEがチャネルアクセストークンを受け付けませんでした。トークンを変更するまでLINEの配信を停止します。"),
@@ -328,6 +336,33 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "publish.nowhere": ("{classroom} has no LINE group ID and none of its teachers receives e-mail; "
                         "set the group ID in Settings first",
                         "{classroom}にはLINEグループIDがなく、メールで受け取る講師もいません。先に設定画面でグループIDを設定してください。"),
+    "publish.not_ready": ("{classroom}'s month cannot reach its LINE group: {missing}; nothing was published",
+                          "{classroom}の月のシフト表はLINEグループに届きません。{missing} 公開していません。"),
+    "publish.when_ready": ("Publish now and send when LINE is connected", "今公開して、LINEに接続したら送信する"),
+    "publish.blocked": ("Publishing now would not reach the LINE group: {missing}",
+                        "今公開してもLINEグループに届きません。{missing}"),
+    "publish.confirm_waiting": ("The LINE group message will wait until this is fixed: {missing}",
+                                "次の問題が直るまで、LINEグループへのメッセージは送信されません。{missing}"),
+    "publish.done_waiting": ("Revision {revision} is published; the LINE group message has not gone and waits "
+                             "until this is fixed: {missing}",
+                             "第{revision}版を公開しました。LINEグループへのメッセージはまだ送信されておらず、"
+                             "次の問題が直るまで送信を待ちます。{missing}"),
+    # ----- the main window's status line -----
+    "status.not_set_up": (Plural("count", "{count} waits because {channels} is not set up",
+                                 "{count} wait because {channels} is not set up"),
+                          "{channels}が設定されていないため{count}件が送信待ちです"),
+    # ----- confirming a month (ui/shifts, `shiftcast confirm`) -----
+    "confirm.untold": ("Not told (nothing can reach them now): {teachers}",
+                       "次の講師にはお知らせできません（現在、連絡手段がありません）: {teachers}"),
+    # ----- canceling a confirmed shift (ui/shifts) -----
+    "shifts.cancel.ask_untold": ("{shift} is confirmed, so the teacher may already know about it.\n\n"
+                                 "Shiftcast cannot tell {teacher} that it is canceled: {reasons}. "
+                                 "Cancel it anyway? Tell {teacher} yourself.",
+                                 "{shift}は確定済みのため、講師がすでに知っている可能性があります。\n\n"
+                                 "{teacher}さんには取り消しをお知らせできません（{reasons}）。"
+                                 "それでも取り消しますか？{teacher}さんには直接お伝えください。"),
+    "shifts.cancel.done_untold": ("Canceled {shift}. {teacher} was not told: {reasons}.",
+                                  "{shift}を取り消しました。{teacher}さんにはお知らせしていません（{reasons}）。"),
     "publish.nothing_new": ("nothing changed since revision {revision}; there is nothing new to publish",
                             "第{revision}版から変更がないため、新しく公開する内容はありません。"),
     "font.missing": ("no font with Japanese characters was found, so the month image cannot be drawn: {fix}",
@@ -680,6 +715,9 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "send_error.TIMEOUT": ("no answer before the timeout{said}", "時間内に応答がありませんでした{said}"),
     "send_error.CONNECTION_ERROR": ("could not connect{said}", "接続できませんでした{said}"),
     "send_error.UPLOAD_FAILED": ("the image upload failed{said}", "画像のアップロードに失敗しました{said}"),
+    "sending.not_set_up": ("{channel} is not set up", "{channel}が設定されていません。"),
+    "sending.not_usable": ("{channel} cannot be used: {detail}", "{channel}を使えません: {detail}"),
+    "send_error.NOT_SET_UP": ("waiting, not tried: {missing}", "送信待ちです（まだ送信していません）: {missing}"),
     "send_error.DEFERRED": ("not tried yet: its batch ran out of time{said}",
                             "まだ送信していません（まとめて送信する時間が足りませんでした）{said}"),
     "send_error.RETRY_KEY_EXPIRED": ("the retry key is older than 24 hours, so LINE could no longer recognise a "

@@ -18,6 +18,7 @@ import httpx
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QImage, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QFileDialog,
     QFormLayout,
@@ -44,9 +45,11 @@ from core.publication import month_image
 from core.publication import publish as publication
 from core.publication.history import CellChange, Revision
 from core.publication.image_store import ImageStore
-from core.publication.publish import Published, PublishPlan
+from core.publication.publish import PublishPlan
 from core.roster import queries
 from core.roster.queries import ClassroomSettings
+from core.setup import publishing
+from core.texts import Text, t
 from ui.common import dates, file_places, i18n
 from ui.common.errors import show_error
 from ui.common.image_viewer import ImageViewer
@@ -81,6 +84,7 @@ class MonthState:
     plan: PublishPlan
     changes: list[CellChange]
     revisions: list[Revision]
+    missing: tuple[Text, ...] = ()  # what stops the group message now (core/setup/publishing.py)
 
 
 # ----- background work (pool threads: no widgets here) -----
@@ -97,7 +101,8 @@ def read_state(ctx: AppContext, room_id: int, year: int, month: int, members: in
         plan = publication.plan_publish(session, room.id, year, month, now=now, members=members)
         _view, changes = publication_history.pending_changes(session, room.id, year, month, now=now)
         revisions = publication_history.revisions(session, room.id, year, month)
-        return MonthState(Room.of(room), year, month, plan, changes, revisions)
+    missing = publishing.missing(ctx.db, room.id, now=now)
+    return MonthState(Room.of(room), year, month, plan, changes, revisions, missing)
 
 
 def render_preview(ctx: AppContext, room_id: int, year: int, month: int) -> QImage:
@@ -128,9 +133,9 @@ def live_members(ctx: AppContext, group_id: str) -> int | None:
         access.client.close()
 
 
-def publish_month(ctx: AppContext, room_id: int, year: int, month: int) -> Published:
-    with ctx.db.write() as session:
-        return publication.publish(session, room_id, year, month, now=ctx.clock(), store=ImageStore(ctx.paths.images))
+def publish_month(ctx: AppContext, room_id: int, year: int, month: int, *, when_ready: bool) -> publishing.Outcome:
+    return publishing.publish(ctx.db, room_id, year, month, now=ctx.clock(), store=ImageStore(ctx.paths.images),
+                              when_ready=when_ready)
 
 
 def export_image(ctx: AppContext, sha256: str, target: Path, *, pdf: bool) -> Path:
@@ -218,6 +223,10 @@ class PublishView(QWidget):
         self.publish_button = QPushButton(self.tr("Publish…"), self)
         self.publish_button.setDefault(True)
         self.publish_button.clicked.connect(self.publish)
+        # Publishing what cannot reach the group is the manager's explicit choice, never the default.
+        self.when_ready_box = QCheckBox(i18n.render(t("publish.when_ready")), self)
+        self.when_ready_box.toggled.connect(self._update_buttons)
+        self.when_ready_box.hide()
         self.history_box = QGroupBox(self.tr("Published revisions"), self)
         self.history = QTreeWidget(self.history_box)
         self.history.setRootIsDecorated(False)
@@ -244,6 +253,7 @@ class PublishView(QWidget):
         side_layout.addWidget(self.warning)
         side_layout.addWidget(self.plan_box)
         side_layout.addWidget(self.changes_box, 1)
+        side_layout.addWidget(self.when_ready_box)
         side_layout.addWidget(self.publish_button)
         side_layout.addWidget(self.history_box, 1)
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
@@ -409,9 +419,10 @@ class PublishView(QWidget):
         self.revision_label.setText(
             self.tr("{0} — an update: {1} changed cell(s) are highlighted").format(plan.revision, plan.changed_cells)
             if plan.revision > 1 else self.tr("{0} — the first publication of this month").format(plan.revision))
-        warning = self._warning_text(plan)
+        warning = "\n".join(filter(None, (self._missing_text(state), self._warning_text(plan))))
         self.warning.setText(warning)
         self.warning.setVisible(bool(warning))
+        self.when_ready_box.setVisible(bool(state.missing))
         self.changes_box.setTitle(self.tr("Changes since revision {0}").format(plan.revision - 1) if plan.revision > 1
                                   else self.tr("Changes since the last publication"))
         if plan.revision == 1:
@@ -448,6 +459,9 @@ class PublishView(QWidget):
                            "needs {1}. LINE will refuse it until the quota resets or is raised.").format(
                 plan.quota_limit - plan.quota_used, plan.members)
         return i18n.render(plan.warning_text) if plan.warning_text is not None else plan.warning
+
+    def _missing_text(self, state: MonthState) -> str:
+        return i18n.render(t("publish.blocked", missing=state.missing)) if state.missing else ""
 
     def _describe_change(self, state: MonthState, change: CellChange) -> str:
         day = dates.day_short(dt.date(state.year, state.month, change.day))
@@ -486,8 +500,9 @@ class PublishView(QWidget):
 
     def _update_buttons(self) -> None:
         plan = self.state.plan if self.state else None
+        waits = bool(self.state and self.state.missing)
         can_publish = (plan is not None and bool(plan.group_id) and not (plan.revision > 1 and not plan.changed_cells)
-                       and not self._publishing)
+                       and not self._publishing and (not waits or self.when_ready_box.isChecked()))
         self.publish_button.setEnabled(can_publish)
         exportable = self._selected() is not None
         self.export_png_button.setEnabled(exportable)
@@ -515,6 +530,8 @@ class PublishView(QWidget):
         warning = self._warning_text(plan)
         if warning:
             lines.append(warning)
+        if state.missing:
+            lines.append(i18n.render(t("publish.confirm_waiting", missing=state.missing)))
         answer = QMessageBox.question(self, self.tr("Publish"), "\n\n".join(lines))
         if answer != QMessageBox.StandardButton.Yes:
             return
@@ -522,13 +539,17 @@ class PublishView(QWidget):
         self._update_buttons()
         self.status.setText(self.tr("Publishing…"))
         room_id, year, month_number = state.room.id, state.year, state.month
-        self.ctx.tasks.run(lambda: publish_month(self.ctx, room_id, year, month_number), self._published,
-                           self._publish_failed, owner=self)
+        when_ready = self.when_ready_box.isChecked()
+        self.ctx.tasks.run(lambda: publish_month(self.ctx, room_id, year, month_number, when_ready=when_ready),
+                           self._published, self._publish_failed, owner=self)
 
-    def _published(self, done: Published) -> None:
+    def _published(self, outcome: publishing.Outcome) -> None:
         self._publishing = False
         self.ctx.wake_sender()
-        if done.delivery_id is None:
+        done = outcome.published
+        if outcome.waiting_for and done.delivery_id is not None:
+            text = i18n.render(t("publish.done_waiting", revision=done.revision, missing=outcome.waiting_for))
+        elif done.delivery_id is None:
             text = self.tr("Revision {0} is published and on its way by e-mail ({1} teacher(s)).").format(
                 done.revision, len(done.email_deliveries))
         elif done.email_deliveries:

@@ -43,8 +43,8 @@ class OpenAlert:
 
 def read_open_alerts(ctx: AppContext) -> list[OpenAlert]:
     with ctx.db.read() as session:
-        lang = i18n.current()
-        return [OpenAlert(a.id, a.kind, a.scope, alerts.message_of(a, lang).removeprefix("[Shiftcast] "))
+        lang, zone = i18n.current(), alerts.classroom_zone(session)
+        return [OpenAlert(a.id, a.kind, a.scope, alerts.message_of(a, lang, zone).removeprefix("[Shiftcast] "))
                 for a in alerts.open_alerts(session)]
 
 

@@ -22,10 +22,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.outbox import deliveries
+from core.outbox import deliveries, not_set_up
+from core.roster import contacts
 from core.store import setting_keys as keys
 from core.store.settings import ChannelHold
+from core.texts import t
 from core.version import __version__
+from ui.common import i18n
 from ui.shell.alerts_banner import AlertsBanner
 from ui.shell.context import AppContext
 from ui.shell.database_banner import DatabaseBanner
@@ -219,14 +222,14 @@ class MainWindow(QMainWindow):
             self.show_settings({"keyring": "line", "classroom_group": "classrooms"}.get(fix, fix))
 
     def refresh_status(self) -> None:
-        def load() -> tuple[dict[str, int], ChannelHold | None]:
+        def load() -> tuple[dict[str, int], ChannelHold | None, dict[str, int]]:
             with self.ctx.db.read() as session:
-                return deliveries.counts(session), keys.LINE_HOLD.read(session)
+                return deliveries.counts(session), keys.LINE_HOLD.read(session), not_set_up.waiting(session)
 
         self.ctx.tasks.run(load, self._show_status, lambda _exc: None, owner=self)
 
-    def _show_status(self, result: tuple[dict[str, int], ChannelHold | None]) -> None:
-        counts, hold = result
+    def _show_status(self, result: tuple[dict[str, int], ChannelHold | None, dict[str, int]]) -> None:
+        counts, hold, unset = result
         engine = self.ctx.engine
         if engine is None and self.ctx.engine_starting:
             state = self.tr("Starting to send…")
@@ -241,7 +244,11 @@ class MainWindow(QMainWindow):
         else:
             state = self.tr("Sending")
         waiting = counts["pending"] + counts["queued"] + counts["processing"]
-        self.sender_status.setText(self.tr("{0} · waiting {1} · failed {2}").format(state, waiting, counts["failed"]))
+        text = self.tr("{0} · waiting {1} · failed {2}").format(state, waiting, counts["failed"])
+        if unset:  # rows that cannot go until a channel is set up: said here, not only in Deliveries
+            labels = tuple(contacts.label(channel) for channel in sorted(unset))
+            text += " · " + i18n.render(t("status.not_set_up", count=sum(unset.values()), channels=labels))
+        self.sender_status.setText(text)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_geometry()

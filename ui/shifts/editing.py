@@ -17,7 +17,10 @@ from PySide6.QtWidgets import QDialog, QMenu, QMessageBox, QWidget
 from core.planning import month_grid
 from core.planning.month_grid import ShiftItem
 from core.roster import clock, rules
+from core.setup import readiness
 from core.store.kinds import ShiftStatus
+from core.texts import Text, t
+from ui.common import i18n
 from ui.common.errors import show_error
 from ui.common.month_picker import month_title
 from ui.shell.context import AppContext
@@ -104,16 +107,27 @@ class RosterEditor(QObject):
             return
         if shift.status != ShiftStatus.CONFIRMED:
             return
+        # Whether the teacher can be told decides what the question promises (read off the UI thread).
+        teacher_id = shift.teacher_id
+        self.ctx.tasks.run(lambda: readiness.unreached(self.ctx.db, [teacher_id]).get(teacher_id),
+                           lambda untold: self._ask_cancel(shift, label, untold), self._error, owner=self)
+
+    def _ask_cancel(self, shift: ShiftItem, label: str, untold: tuple[str, tuple[Text, ...]] | None) -> None:
+        if untold is None:
+            question = self.tr("{0} is confirmed, so the teacher may already know about it.\n\n"
+                               "Cancel it and tell the teacher?").format(label)
+            done = self.tr("Canceled {0}.").format(label)
+        else:
+            teacher, reasons = untold
+            question = i18n.render(t("shifts.cancel.ask_untold", shift=label, teacher=teacher, reasons=reasons))
+            done = i18n.render(t("shifts.cancel.done_untold", shift=label, teacher=teacher, reasons=reasons))
         answer = QMessageBox.question(
-            self.widget, self.tr("Cancel shift"),
-            self.tr("{0} is confirmed, so the teacher may already know about it.\n\n"
-                    "Cancel it and tell the teacher?").format(label),
+            self.widget, self.tr("Cancel shift"), question,
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
         if answer != QMessageBox.StandardButton.Yes:
             return
         command = CancelShift(self.runner.ids.original(shift.id), shift.status, label)
-        self.runner.execute(command, on_done=lambda _r: self.status.emit(self.tr("Canceled {0}.").format(label)),
-                            on_error=self._error)
+        self.runner.execute(command, on_done=lambda _r: self.status.emit(done), on_error=self._error)
 
     def copy(self, shift: ShiftItem) -> None:
         snapshot = self.model.snapshot
@@ -208,10 +222,20 @@ class RosterEditor(QObject):
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
         if answer != QMessageBox.StandardButton.Yes:
             return
+        teachers = sorted({s.teacher_id for s in self.model.snapshot.shifts if s.status == ShiftStatus.DRAFT})
         command = ConfirmMonth(classroom_id, year, month, f"{classroom} {title}")
-        self.runner.execute(
-            command, on_error=self._error,
-            on_done=lambda ids: self.status.emit(self.tr("Confirmed {0} shift(s).").format(len(ids))))
+        self.runner.execute(command, on_error=self._error, on_done=lambda ids: self._confirmed(len(ids), teachers))
+
+    def _confirmed(self, count: int, teachers: list[int]) -> None:
+        """Say how many were confirmed, and who of them will not hear of it (read off the UI thread)."""
+        done = self.tr("Confirmed {0} shift(s).").format(count)
+        self.status.emit(done)
+
+        def said(untold: tuple[Text, ...]) -> None:
+            if untold:
+                self.status.emit(done + " " + i18n.render(t("confirm.untold", teachers=untold)))
+
+        self.ctx.tasks.run(lambda: readiness.not_told(self.ctx.db, teachers), said, self._error, owner=self)
 
     # ----- helpers -----
 

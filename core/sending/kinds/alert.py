@@ -33,7 +33,8 @@ def build_webhook(session: Session, delivery: Delivery, now: dt.datetime, paths:
     url = keys.ALERTS_WEBHOOK_URL.read(session)
     if not url:
         raise CancelDelivery(CancelReason.WEBHOOK_NOT_CONFIGURED)
-    return Outgoing("webhook", url, ({"text": alerts.message_of(alert, alerts.manager_language(session))},))
+    return Outgoing("webhook", url, ({"text": alerts.message_of(alert, alerts.manager_language(session),
+                                                                       alerts.classroom_zone(session))},))
 
 
 def build_email(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
@@ -43,7 +44,7 @@ def build_email(session: Session, delivery: Delivery, now: dt.datetime, paths: D
         raise CancelDelivery(CancelReason.MANAGER_EMAIL_NOT_CONFIGURED)
     from_address, from_name = sender_address(session)
     lang = alerts.manager_language(session)
-    text = alerts.message_of(alert, lang)
+    text = alerts.message_of(alert, lang, alerts.classroom_zone(session))
     composed = Composed(f"[Shiftcast] {render(alerts.title_of(alert), lang)}", text + "\n",
                         "<!DOCTYPE html><html><body><p>" + "<br>\n".join(html.escape(line) for line in text.splitlines())
                         + "</p></body></html>")

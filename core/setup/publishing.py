@@ -1,0 +1,67 @@
+"""Publishing a month only when it can reach the classroom's LINE group, or when the manager chose
+to have it wait.
+
+Before anything is queued, the readiness check (core/setup/readiness.py) says what stops the group
+message: LINE not connected or the keyring unusable, or no image hosting for the month image. Then
+`publish` refuses with those reasons, unless the manager asked for the month to go once LINE is
+connected (`when_ready`); that publication's delivery carries the same reasons as its last error
+(core/outbox/not_set_up.py), so Deliveries says what it waits for from the first moment. A
+classroom without a LINE group keeps publish's own rule: its e-mail copies, or a refusal.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from core.errors import ValidationError
+from core.outbox import not_set_up
+from core.publication import publish as publication
+from core.publication.image_store import ImageStore
+from core.roster import rules
+from core.setup import readiness
+from core.store.db import Database
+from core.texts import Text, t
+
+# The readiness requirements a month's group message cannot go without.
+_NEEDED = ("line", "month_image")
+
+
+class NotReady(ValidationError):
+    """The month cannot reach its group now; nothing was published."""
+
+    def __init__(self, classroom: str, missing: tuple[Text, ...]) -> None:
+        super().__init__(t("publish.not_ready", classroom=classroom, missing=missing))
+        self.missing = missing
+
+
+@dataclass(frozen=True)
+class Outcome:
+    published: publication.Published
+    waiting_for: tuple[Text, ...]  # empty: nothing stops the group message
+
+
+def blockers(requirements: Sequence[readiness.Requirement], *, has_group: bool) -> tuple[Text, ...]:
+    """What stops a classroom's group message, in the manager's words (pure)."""
+    if not has_group:
+        return ()
+    return tuple(r.says for r in requirements if r.key in _NEEDED and r.state is not readiness.State.OK)
+
+
+def missing(db: Database, classroom_id: int, *, now: dt.datetime) -> tuple[Text, ...]:
+    with db.read() as session:
+        has_group = bool(rules.get_classroom(session, classroom_id).line_group_id)
+    return blockers(readiness.check(db, now=now, autostart=None), has_group=has_group)
+
+
+def publish(db: Database, classroom_id: int, year: int, month: int, *, now: dt.datetime, store: ImageStore,
+            when_ready: bool = False, font_file: str | None = None) -> Outcome:
+    waiting = missing(db, classroom_id, now=now)
+    with db.write() as session:
+        if waiting and not when_ready:
+            raise NotReady(rules.get_classroom(session, classroom_id).name, waiting)
+        done = publication.publish(session, classroom_id, year, month, now=now, store=store, font_file=font_file)
+        if waiting and done.delivery_id is not None:
+            not_set_up.mark(session, missing=waiting, now=now, ids=[done.delivery_id])
+    return Outcome(done, waiting)
