@@ -35,8 +35,13 @@ def dedup(publication: Publication, teacher_id: int) -> str:
 
 
 def month_teachers(session: Session, publication: Publication) -> list[Teacher]:
-    first, last = rules.month_bounds(publication.year, publication.month)
-    ids = select(Shift.teacher_id).where(Shift.classroom_id == publication.classroom_id, Shift.local_date >= first,
+    return teachers_of_month(session, publication.classroom_id, publication.year, publication.month)
+
+
+def teachers_of_month(session: Session, classroom_id: int, year: int, month: int) -> list[Teacher]:
+    """The teachers with a shift in a classroom's month, canceled ones too."""
+    first, last = rules.month_bounds(year, month)
+    ids = select(Shift.teacher_id).where(Shift.classroom_id == classroom_id, Shift.local_date >= first,
                                          Shift.local_date <= last).distinct()
     return list(session.scalars(select(Teacher).where(Teacher.id.in_(ids)).order_by(Teacher.id)))
 
