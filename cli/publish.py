@@ -32,6 +32,8 @@ def add_parsers(sub: Subcommands) -> None:
     publish.add_argument("--classroom", required=True)
     publish.add_argument("--month", required=True, help="YYYY-MM")
     publish.add_argument("--dry-run", action="store_true", help="only show recipients, quota cost and warnings")
+    publish.add_argument("--each-teacher", action="store_true",
+                         help="also send each teacher their own month (one LINE message each against the quota)")
     publish.add_argument("--json", action="store_true")
 
 
@@ -68,10 +70,12 @@ def cmd_publish(db: Database, args: argparse.Namespace, paths: DataPaths) -> int
         return _dry_run(db, args, year, month)
     with db.write() as session:
         classroom = rules.classroom_by_name(session, args.classroom)
-        done = publication.publish(session, classroom.id, year, month, now=now(), store=ImageStore(paths.images))
-    emails = done.email_deliveries
+        done = publication.publish(session, classroom.id, year, month, now=now(), store=ImageStore(paths.images),
+                                   each_teacher=args.each_teacher)
+    emails, personal = done.email_deliveries, done.teacher_months
     parts = ([t("cli.publish.group_message", id=done.delivery_id)] if done.delivery_id else []) + (
-        [t("cli.publish.emails", count=len(emails))] if emails else [])
+        [t("cli.publish.emails", count=len(emails))] if emails else []) + (
+        [t("cli.publish.teacher_months", count=len(personal))] if personal else [])
     print(json.dumps(dataclasses.asdict(done)) if args.json else
           words.line("cli.publish.done", revision=done.revision,
                      queued=t("word.and", first=parts[0], second=parts[1]) if len(parts) == 2 else tuple(parts)))
@@ -87,7 +91,8 @@ def _dry_run(db: Database, args: argparse.Namespace, year: int, month: int) -> i
         classroom = rules.classroom_by_name(session, args.classroom)
     members = _live_member_count(db, classroom.line_group_id)
     with db.read() as session:
-        plan = publication.plan_publish(session, classroom.id, year, month, now=now(), members=members)
+        plan = publication.plan_publish(session, classroom.id, year, month, now=now(), members=members,
+                                        each_teacher=args.each_teacher)
     if args.json:
         shown = {k: v for k, v in dataclasses.asdict(plan).items() if k != "warning_text"}
         print(json.dumps(shown, ensure_ascii=False, indent=2))
@@ -97,7 +102,10 @@ def _dry_run(db: Database, args: argparse.Namespace, year: int, month: int) -> i
                      changed_count=plan.changed_cells))
     print(words.line("cli.publish.group", group=plan.group_id or "-",
                      members=plan.members if plan.members is not None else "?",
-                     messages=plan.messages if plan.messages is not None else "?"))
+                     messages=plan.members if plan.members is not None else "?"))
+    if args.each_teacher:
+        print(words.line("cli.publish.each_teacher", teacher_count=plan.teachers,
+                         message_count=plan.teacher_messages))
     if plan.quota_limit is not None:
         print(words.line("cli.publish.quota", used_count=plan.quota_used or 0, limit_count=plan.quota_limit))
     if plan.warning_text:

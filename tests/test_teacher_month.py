@@ -6,6 +6,7 @@ shifts changed, marked; the dry run and the quota forecast count the personal me
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import pytest
 from sqlalchemy import select
@@ -134,3 +135,19 @@ def test_the_dry_run_and_the_forecast_count_the_personal_messages(
         ("佐藤", "line", 1), ("田中", "email", 0), ("鈴木", "line", 1)]
     # the group (5 members) + the two personal months + the three LINE reminders of the month
     assert forecast.forecast(db, now=now).planned_rest_of_month == 5 + 2 + 3
+
+
+def test_the_command_line_asks_for_it_with_each_teacher(
+        db: Database, paths: DataPaths, capsys: pytest.CaptureFixture[str], now: dt.datetime) -> None:
+    import main
+
+    _month(db, now)
+    with db.write() as s:
+        keys.LINE_GROUP_MEMBERS.of(rules.classroom_by_name(s, "本校").id).write(s, 5)
+    argv = ["--lang", "en", "publish", "--classroom", "本校", "--month", "2026-12"]
+    assert main.main([*argv, "--dry-run", "--each-teacher"]) == 0
+    out = capsys.readouterr().out
+    assert "5 member(s), costs 5 message(s)" in out  # the group alone
+    assert "to each teacher their own month: 3 teacher(s), costs 2 LINE message(s)" in out
+    assert main.main([*argv, "--each-teacher", "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["teacher_months"]) == 3
