@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import logging
 
 import httpx
 import pytest
@@ -13,7 +14,7 @@ from sqlalchemy import select
 from core.emulator import LineEmulator
 from core.errors import ValidationError
 from core.messages import flex_text
-from core.publication import publish
+from core.publication import history, publish
 from core.publication.image_store import ImageStore
 from core.roster import rules
 from core.sending.sender import Sender, SenderConfig
@@ -22,6 +23,7 @@ from core.store.db import Database
 from core.store.models import Delivery, DeliveryStatus, Publication, ShiftStatus
 from core.store.paths import DataPaths
 from core.store.settings import StoredQuota
+from core.texts import render
 from tests import factories as f
 from tests.linefixtures import TOKEN, FakeClock, user_id
 from tests.s3server import hosted, s3_endpoint  # noqa: F401
@@ -168,18 +170,28 @@ def test_a_republication_without_hosting_marks_the_changed_shifts(
 
 
 def test_publish_with_hosting_credentials_that_do_not_work_fails_with_a_clear_reason(
-        db: Database, paths: DataPaths, line_group: LineEmulator, now: dt.datetime) -> None:
+        db: Database, paths: DataPaths, line_group: LineEmulator, now: dt.datetime,
+        caplog: pytest.LogCaptureFixture) -> None:
     ids = _month(db, now)
     with db.write() as s:
         keys.HOSTING_ENDPOINT.write(s, "https://s3.example.com")  # set up, but its secret is not kept
         keys.HOSTING_BUCKET.write(s, "rosters")
         keys.HOSTING_ACCESS_KEY_ID.write(s, "key")
         done = publish.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(paths.images))
-    _send(db, now)
+    with caplog.at_level(logging.INFO, logger="core.sending.prepare"):
+        _send(db, now)
+    assert any(r.getMessage().endswith("enter it in Settings [hosting.secret_missing] (failed)")
+               for r in caplog.records if r.name == "core.sending.prepare")  # the log: English and the code
     with db.read() as s:
         d = s.get(Delivery, done.delivery_id)
     assert d is not None and d.status == DeliveryStatus.FAILED and d.last_error_code == "HOSTING_CREDENTIALS"
     assert line_group.inbox(GROUP) == []
+    with db.read() as s:  # the month's history says why, in the manager's language
+        [revision] = history.revisions(s, ids["room"], 2026, 12)
+    assert revision.last_error is not None
+    assert render(revision.last_error, "en") == ("HOSTING_CREDENTIALS: the image hosting secret access key is "
+                                                 "missing; enter it in Settings")
+    assert render(revision.last_error, "ja").startswith("HOSTING_CREDENTIALS: 画像ホスティングのシークレット")
 
 
 def test_dry_run_reports_recipients_cost_and_quota_warning(db: Database, now: dt.datetime) -> None:
