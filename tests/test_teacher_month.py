@@ -21,7 +21,7 @@ from core.roster import rules
 from core.sending.sender import Sender, SenderConfig
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.models import Delivery, DeliveryStatus
+from core.store.models import Delivery, DeliveryStatus, Teacher
 from core.store.paths import DataPaths
 from tests import factories as f
 from tests.linefixtures import FakeClock, emulator, line_ready, user_id  # noqa: F401
@@ -151,3 +151,27 @@ def test_the_command_line_asks_for_it_with_each_teacher(
     assert "to each teacher their own month: 3 teacher(s), costs 2 LINE message(s)" in out
     assert main.main([*argv, "--each-teacher", "--json"]) == 0
     assert len(json.loads(capsys.readouterr().out)["teacher_months"]) == 3
+
+
+def test_an_email_copy_made_later_is_not_linked_to_a_teachers_own_month(
+        db: Database, paths: DataPaths, line_group: LineEmulator, now: dt.datetime) -> None:
+    from core.planning import mailed_publication
+    from core.roster import contacts
+
+    with db.write() as s:
+        room = f.classroom(s)  # no LINE group: the month goes by e-mail, and to each teacher if asked
+        on_line = f.teacher(s, "佐藤", 1)
+        either = f.teacher(s, "鈴木", 2, email="suzuki@example.com", email_opt_in=True, channel="line_fallback")
+        by_mail = rules.create_teacher(s, name="田中", email="tanaka@example.com", email_opt_in=True, channel="email")
+        for teacher, day in ((on_line, 3), (either, 4), (by_mail, 5)):
+            f.shift(s, room, teacher, dt.date(2026, 12, day), now=now)
+        done = publish.publish(s, room.id, 2026, 12, now=now, store=ImageStore(paths.images), each_teacher=True)
+    assert done.delivery_id is None and len(done.teacher_months) == 3
+    with db.write() as s:  # 鈴木's LINE consent is withdrawn: their rule falls back to e-mail
+        withdrawn = s.get(Teacher, either.id)
+        assert withdrawn is not None
+        contacts.contact(withdrawn, "line").agreed_at = None
+        [copy_id] = mailed_publication.fan_out_recent(s, now=now)
+        copy = s.get(Delivery, copy_id)
+        assert copy is not None and copy.teacher_id == either.id and copy.kind == "shift_publication"
+        assert copy.linked_delivery_id is None  # no group message to stand in for

@@ -58,7 +58,9 @@ def wants_email(teacher: Teacher) -> bool:
 def fan_out(session: Session, publication: Publication, *, now: dt.datetime, line_failed: bool = False) -> list[int]:
     """Enqueue the e-mail copies still missing. `line_failed`: the group message could not go out, so
     every teacher with LINE fallback gets a copy too. Returns the ids created."""
+    # The group's message, not a teacher's own month (core/planning/teacher_months.py), also on LINE.
     line_delivery = session.scalar(select(Delivery.id).where(Delivery.about(SubjectType.PUBLICATION, publication.id),
+                                                             Delivery.kind == DeliveryKind.SHIFT_PUBLICATION,
                                                              Delivery.channel == Channel.LINE).limit(1))
     known = set(session.scalars(select(Delivery.dedup_key).where(
         Delivery.about(SubjectType.PUBLICATION, publication.id), Delivery.channel == Channel.EMAIL)))
