@@ -110,8 +110,9 @@ def test_a_revision_goes_only_to_the_teachers_whose_shifts_changed_marked(
         rules.edit_shift(s, ids["s1"], start_time=dt.time(15), now=now)
         second = publish.publish(s, ids["room"], 2026, 12, now=now, store=store, each_teacher=True)
     _send(db, now)
-    assert len(second.teacher_months) == 1
-    assert len(line_group.inbox(user_id(2))) == 1  # 鈴木: nothing changed, nothing new
+    # 佐藤's shift changed; 田中's e-mail never went (no mail server here), so it goes again
+    assert len(second.teacher_months) == 2
+    assert len(line_group.inbox(user_id(2))) == 1  # 鈴木: had it, nothing changed, nothing new
     [_, revised] = line_group.inbox(user_id(1))
     bubble = revised.message["contents"]
     assert "前回から変わったシフトに●を付けています。" in flex_text.lines(bubble["header"])
@@ -175,3 +176,19 @@ def test_an_email_copy_made_later_is_not_linked_to_a_teachers_own_month(
         copy = s.get(Delivery, copy_id)
         assert copy is not None and copy.teacher_id == either.id and copy.kind == "shift_publication"
         assert copy.linked_delivery_id is None  # no group message to stand in for
+
+
+def test_a_revision_also_goes_to_those_who_never_had_their_month(
+        db: Database, paths: DataPaths, line_group: LineEmulator, now: dt.datetime) -> None:
+    ids = _month(db, now)
+    store = ImageStore(paths.images)
+    with db.write() as s:
+        publish.publish(s, ids["room"], 2026, 12, now=now, store=store)  # not asked for the first time
+    _send(db, now)
+    with db.write() as s:
+        rules.edit_shift(s, ids["s1"], start_time=dt.time(15), now=now)
+        second = publish.publish(s, ids["room"], 2026, 12, now=now, store=store, each_teacher=True)
+    _send(db, now)
+    assert len(second.teacher_months) == 3  # 佐藤 changed; 鈴木 and 田中 never had theirs
+    [unchanged] = line_group.inbox(user_id(2))
+    assert flex_text.lines(unchanged.message["contents"]["body"]) == ["12月4日(金)  09:00-12:00"]

@@ -6,7 +6,9 @@ personal LINE message costs one of the account's monthly quota, so it is not spe
 
 Who gets it: the teachers with a shift in the published month (as the publication shows it) who can
 be reached now, on every channel their contact rule plans; on a revision after the first, only those
-whose own shifts changed. Deduplicated per publication, teacher and channel, so a re-run adds nothing.
+whose own shifts changed or who never received their month of this month (it was not asked for, or
+had not gone out when the new revision replaced it). Deduplicated per publication, teacher and
+channel, so a re-run adds nothing.
 """
 
 from __future__ import annotations
@@ -15,13 +17,14 @@ import datetime as dt
 import json
 from dataclasses import dataclass
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.outbox import queue
 from core.planning import mailed_publication
 from core.roster import contacts
 from core.roster import month as month_roster
-from core.store.models import Channel, DeliveryKind, Publication, SubjectType, Teacher
+from core.store.models import Channel, Delivery, DeliveryKind, DeliveryStatus, Publication, SubjectType, Teacher
 
 
 def dedup(publication: Publication, teacher_id: int, channel: str) -> str:
@@ -49,15 +52,25 @@ class MonthShown:
 
 def recipients(session: Session, shown: MonthShown) -> list[tuple[Teacher, tuple[str, ...]]]:
     """The teachers who get their month, each with the channels it goes on (the dry run counts these)."""
+    had_it = _had_their_month(session, shown)
     out = []
     for teacher in mailed_publication.teachers_of_month(session, shown.classroom_id, shown.year, shown.month):
-        told = shown.changed if shown.revision > 1 else shown.teachers | shown.changed
-        if teacher.display_name not in told:
-            continue  # nothing of theirs in this month, or (a revision) nothing of theirs changed
+        name = teacher.display_name
+        if not (name in shown.changed or (name in shown.teachers and teacher.id not in had_it)):
+            continue  # nothing of theirs in this month, or nothing new since the month they have
         channels = tuple(c for c in contacts.planned_for(teacher) if contacts.address_on(teacher, c))
         if channels:
             out.append((teacher, channels))
     return out
+
+
+def _had_their_month(session: Session, shown: MonthShown) -> set[int]:
+    """The teachers who received their month of an earlier revision."""
+    return set(session.scalars(
+        select(Delivery.teacher_id).join(Publication, Delivery.about(SubjectType.PUBLICATION, Publication.id)).where(
+            Delivery.kind == DeliveryKind.TEACHER_MONTH, Delivery.status == DeliveryStatus.SENT,
+            Publication.classroom_id == shown.classroom_id, Publication.year == shown.year,
+            Publication.month == shown.month, Publication.revision < shown.revision)))
 
 
 def fan_out(session: Session, publication: Publication, *, now: dt.datetime) -> list[int]:
