@@ -99,6 +99,7 @@ def test_without_the_tick_no_teacher_gets_their_own_month(
     assert done.teacher_months == [] and _statuses(db, "teacher_month") == {}
 
 
+@pytest.mark.backends("sqlite", "postgresql")
 def test_a_revision_goes_only_to_the_teachers_whose_shifts_changed_marked(
         db: Database, paths: DataPaths, line_group: LineEmulator, now: dt.datetime) -> None:
     ids = _month(db, now)
@@ -154,6 +155,7 @@ def test_the_command_line_asks_for_it_with_each_teacher(
     assert len(json.loads(capsys.readouterr().out)["teacher_months"]) == 3
 
 
+@pytest.mark.backends("sqlite", "postgresql")
 def test_an_email_copy_made_later_is_not_linked_to_a_teachers_own_month(
         db: Database, paths: DataPaths, line_group: LineEmulator, now: dt.datetime) -> None:
     from core.planning import mailed_publication
@@ -178,6 +180,7 @@ def test_an_email_copy_made_later_is_not_linked_to_a_teachers_own_month(
         assert copy.linked_delivery_id is None  # no group message to stand in for
 
 
+@pytest.mark.backends("sqlite", "postgresql")
 def test_a_revision_also_goes_to_those_who_never_had_their_month(
         db: Database, paths: DataPaths, line_group: LineEmulator, now: dt.datetime) -> None:
     ids = _month(db, now)
