@@ -13,6 +13,7 @@ from sqlalchemy import select
 
 from core.emulator import LineEmulator
 from core.errors import ValidationError
+from core.messages import flex_text
 from core.publication import history, publish
 from core.publication.image_store import ImageStore
 from core.roster import rules
@@ -124,25 +125,73 @@ def test_upload_failure_is_retried_and_nothing_is_sent_meanwhile(
     assert len(line_group.inbox(GROUP)) == 1
 
 
-def test_publish_without_hosting_fails_with_a_clear_reason(db: Database, paths: DataPaths, line_group: LineEmulator,
-                                                          now: dt.datetime, caplog: pytest.LogCaptureFixture) -> None:
+def test_publish_without_hosting_sends_the_month_as_a_flex_carousel(
+        db: Database, paths: DataPaths, line_group: LineEmulator, now: dt.datetime) -> None:
     ids = _month(db, now)
     with db.write() as s:
         done = publish.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(paths.images))
+    _send(db, now)
+    with db.read() as s:
+        d = s.get(Delivery, done.delivery_id)
+    assert d is not None and d.status == DeliveryStatus.SENT  # the emulator took it: within LINE's limits
+    [received] = line_group.inbox(GROUP)
+    flex = received.message
+    assert flex["type"] == "flex" and flex["contents"]["type"] == "carousel"
+    assert flex["altText"] == "【シフト表】本校 2026年12月のシフト表を公開しました。"
+    weeks = flex["contents"]["contents"]
+    assert len(weeks) == 5  # 1 Dec 2026 is a Tuesday: five weeks Monday to Sunday
+    header = flex_text.lines(weeks[0]["header"])
+    assert header == ["本校 2026年12月 シフト表", "12月1日(火) – 12月6日(日)"]
+    assert flex_text.lines(weeks[0]["body"]) == ["12月3日(木)", "佐藤  16:00-21:00", "12月4日(金)", "鈴木  09:00-12:00"]
+    assert "●" not in json.dumps(flex, ensure_ascii=False)
+    assert line_group.consumption == 5
+
+
+def test_a_republication_without_hosting_marks_the_changed_shifts(
+        db: Database, paths: DataPaths, line_group: LineEmulator, now: dt.datetime) -> None:
+    ids = _month(db, now)
+    store = ImageStore(paths.images)
+    with db.write() as s:
+        publish.publish(s, ids["room"], 2026, 12, now=now, store=store)
+    _send(db, now)
+    with db.write() as s:
+        rules.edit_shift(s, ids["s1"], start_time=dt.time(15), now=now)
+        publish.publish(s, ids["room"], 2026, 12, now=now, store=store)
+    _send(db, now)
+    [_, received] = line_group.inbox(GROUP)
+    flex = received.message
+    assert flex["altText"] == "【シフト表・更新】本校 2026年12月のシフト表が更新されました（第2版・変更1件）。"
+    week = flex["contents"]["contents"][0]
+    assert "第2版です。変更1件に●を付けています。" in flex_text.lines(week["header"])
+    spans = [span for text in week["body"]["contents"] for span in text.get("contents", [])]
+    changed = [span for span in spans if span["text"].lstrip("\n").startswith("●")]
+    assert [span["text"] for span in changed] == ["● 佐藤  15:00-21:00"] and changed[0]["weight"] == "bold"
+    assert "鈴木  09:00-12:00" in flex_text.lines(week["body"])  # unchanged: not marked
+
+
+def test_publish_with_hosting_credentials_that_do_not_work_fails_with_a_clear_reason(
+        db: Database, paths: DataPaths, line_group: LineEmulator, now: dt.datetime,
+        caplog: pytest.LogCaptureFixture) -> None:
+    ids = _month(db, now)
+    with db.write() as s:
+        keys.HOSTING_ENDPOINT.write(s, "https://s3.example.com")  # set up, but its secret is not kept
+        keys.HOSTING_BUCKET.write(s, "rosters")
+        keys.HOSTING_ACCESS_KEY_ID.write(s, "key")
+        done = publish.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(paths.images))
     with caplog.at_level(logging.INFO, logger="core.sending.prepare"):
         _send(db, now)
-    assert any(r.getMessage().endswith("set up image hosting in Settings [send_error.HOSTING_NOT_CONFIGURED] (failed)")
+    assert any(r.getMessage().endswith("enter it in Settings [hosting.secret_missing] (failed)")
                for r in caplog.records if r.name == "core.sending.prepare")  # the log: English and the code
     with db.read() as s:
         d = s.get(Delivery, done.delivery_id)
-    assert d is not None
-    assert (d.status, d.last_error_code) == (DeliveryStatus.FAILED, "HOSTING_NOT_CONFIGURED")
+    assert d is not None and d.status == DeliveryStatus.FAILED and d.last_error_code == "HOSTING_CREDENTIALS"
+    assert line_group.inbox(GROUP) == []
     with db.read() as s:  # the month's history says why, in the manager's language
         [revision] = history.revisions(s, ids["room"], 2026, 12)
     assert revision.last_error is not None
-    assert render(revision.last_error, "en") == ("HOSTING_NOT_CONFIGURED: LINE shows images only from a public "
-                                                 "HTTPS address: set up image hosting in Settings")
-    assert render(revision.last_error, "ja").startswith("HOSTING_NOT_CONFIGURED: LINEは公開されたHTTPSのアドレス")
+    assert render(revision.last_error, "en") == ("HOSTING_CREDENTIALS: the image hosting secret access key is "
+                                                 "missing; enter it in Settings")
+    assert render(revision.last_error, "ja").startswith("HOSTING_CREDENTIALS: 画像ホスティングのシークレット")
 
 
 def test_dry_run_reports_recipients_cost_and_quota_warning(db: Database, now: dt.datetime) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from sqlalchemy import select
 
 from core.emulator import LineEmulator
 from core.publication import publish as publication
@@ -18,7 +19,7 @@ from core.roster import rules
 from core.sending.sender import Sender, SenderConfig
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.models import DeliveryKind
+from core.store.models import Delivery, DeliveryKind
 from core.store.settings import StoredQuota
 from tests import factories as f
 from tests.linefixtures import TOKEN, FakeClock, user_id
@@ -60,6 +61,18 @@ def _view(qtbot, ctx: AppContext) -> PublishView:
     view.show()
     view.set_month(2026, 12)
     return view
+
+
+def _answer_yes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Answer Yes to every question the view asks; the questions asked, in order."""
+    questions: list[str] = []
+
+    def answer_yes(_parent, _title, text, *args, **kwargs):
+        questions.append(text)
+        return QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(QMessageBox, "question", answer_yes)
+    return questions
 
 
 def _loaded(qtbot, ctx: AppContext, view: PublishView) -> None:
@@ -169,7 +182,7 @@ def test_publishing_what_cannot_reach_the_group_is_refused_unless_chosen_and_the
     view = _view(qtbot, ctx)
     _loaded(qtbot, ctx, view)
     said = view.warning.text()
-    assert "would not reach the LINE group" in said and "LINE is not connected" in said and "image hosting" in said
+    assert "would not reach the LINE group" in said and "LINE is not connected" in said and "hosting" not in said
     assert not view.publish_button.isEnabled()
 
     questions: list[str] = []
@@ -222,13 +235,7 @@ def test_publish_goes_out_through_the_sender_and_shows_as_sent(
         # The live member count came from the emulator's group, not from a cache.
         qtbot.waitUntil(lambda: view.members_label.text() == "5 (from LINE just now)", timeout=WAIT)
 
-        questions: list[str] = []
-
-        def answer_yes(_parent, _title, text, *args, **kwargs):
-            questions.append(text)
-            return QMessageBox.StandardButton.Yes
-
-        monkeypatch.setattr(QMessageBox, "question", answer_yes)
+        questions = _answer_yes(monkeypatch)
         view.publish_button.click()
         assert "revision 1" in questions[0] and "2 draft shift(s)" in questions[0] and "5 message(s)" in questions[0]
 
@@ -301,3 +308,25 @@ def test_the_preview_opens_fitted_to_its_width_and_zooms(qtbot, ctx: AppContext,
     assert viewer.zoom == pytest.approx(fitted * 1.25 * 1.25)
     viewer.fit_action.trigger()
     assert viewer.zoom == pytest.approx(fitted) and viewer.fitting
+
+
+def test_the_tick_sends_each_teacher_their_month_and_the_dry_run_counts_it(
+        qtbot, ctx: AppContext, db: Database, line_group: LineEmulator, now: dt.datetime,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    ids = _month(db, now)
+    ctx.clock = FakeClock(now)
+    view = _view(qtbot, ctx)
+    _loaded(qtbot, ctx, view)
+    qtbot.waitUntil(lambda: view.cost_label.text() == "5 message(s)", timeout=WAIT)
+    assert view.each_teacher_label.text() == "not sent"
+    view.each_teacher.setChecked(True)
+    qtbot.waitUntil(lambda: view.cost_label.text() == "7 message(s)", timeout=WAIT)
+    assert view.each_teacher_label.text() == "2 teacher(s); 2 LINE message(s), counted in the quota cost"
+    questions = _answer_yes(monkeypatch)
+    view.publish_button.click()
+    qtbot.waitUntil(lambda: "Each teacher's own month: 2 message(s)." in view.status.text(), timeout=WAIT)
+    assert "7 message(s)" in questions[0]
+    settle(qtbot, ctx, timeout=WAIT)
+    with db.read() as s:
+        kinds = sorted(d.kind for d in s.scalars(select(Delivery).where(Delivery.classroom_id == ids["room"])))
+    assert kinds == ["shift_publication", "teacher_month", "teacher_month"]

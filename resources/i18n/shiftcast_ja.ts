@@ -1829,6 +1829,14 @@ Data folder: {1}</source>
         <translation>版</translation>
     </message>
     <message>
+        <source>Also send each teacher their month</source>
+        <translation>講師一人ひとりにもその人の月間シフトを送る</translation>
+    </message>
+    <message>
+        <source>Each teacher&apos;s month</source>
+        <translation>講師ごとの月間シフト</translation>
+    </message>
+    <message>
         <source>Changes since the last publication</source>
         <translation>前回の公開からの変更</translation>
     </message>
@@ -1903,6 +1911,14 @@ Data folder: {1}</source>
     <message>
         <source>no monthly limit known</source>
         <translation>月間の上限は不明</translation>
+    </message>
+    <message>
+        <source>{0} teacher(s); {1} LINE message(s), counted in the quota cost</source>
+        <translation>講師 {0}人、LINEのメッセージ {1}通（送信数に含めています）</translation>
+    </message>
+    <message>
+        <source>not sent</source>
+        <translation>送りません</translation>
     </message>
     <message>
         <source>{0} — an update: {1} changed cell(s) are highlighted</source>
@@ -2007,6 +2023,10 @@ Data folder: {1}</source>
     <message>
         <source>Revision {0} is published and on its way to the LINE group.</source>
         <translation>第{0}版を公開しました。LINEグループへ送信しています。</translation>
+    </message>
+    <message>
+        <source>Each teacher&apos;s own month: {0} message(s).</source>
+        <translation>講師ごとの月間シフトを {0}通送ります。</translation>
     </message>
     <message>
         <source>The earlier revision that had not gone out yet will not be sent.</source>

@@ -43,6 +43,7 @@ from core.addresses import is_loopback
 from core.app.demo import DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET
 from core.emulator import InboxMessage
 from core.emulator.simulate import Delivered, postback_actions
+from core.messages import flex_text
 from core.receiving import pairing
 from core.roster import queries
 from core.store.db import Database
@@ -95,11 +96,20 @@ def received(item: InboxMessage) -> Received:
         contents = message.get("contents") or {}
         hero = contents.get("hero") if isinstance(contents, dict) else None
         url = hero.get("url") if isinstance(hero, dict) and hero.get("type") == "image" else None
+        if url is None:  # a month or a message in words: what its bubbles say, as the phone shows them
+            return Received(item.accepted_at, _flex_text(contents) or str(message.get("altText", "")), None,
+                            item.message_id, button)
         return Received(item.accepted_at, str(message.get("altText", "")), url, item.message_id, button)
     if kind == "image":
         return Received(item.accepted_at, "", message.get("previewImageUrl") or message.get("originalContentUrl"),
                         item.message_id, button)
     return Received(item.accepted_at, f"({kind})", None, item.message_id, button)
+
+
+def _flex_text(contents: Any) -> str:
+    """A bubble's lines; a carousel's bubbles one after another, a blank line between them."""
+    bubbles = contents.get("contents") if isinstance(contents, dict) and contents.get("type") == "carousel" else [contents]
+    return "\n\n".join("\n".join(flex_text.lines(bubble)) for bubble in bubbles or [])
 
 
 def load_unpaired(db: Database, now: dt.datetime) -> list[Unpaired]:

@@ -1,4 +1,7 @@
-"""The month's publication: the roster image of a classroom's month, to its LINE group and by e-mail.
+"""The month's publication: the roster of a classroom's month, to its LINE group and by e-mail.
+
+On LINE it is the roster image when image hosting is set up, else the month itself as Flex carousels,
+one bubble a week (core/messages/month_flex.py), which need no hosting.
 
 Enqueued when the manager publishes a month (core/publication/publish.py), due at once; its e-mail
 copies go to the teachers who chose e-mail or whom LINE could not reach
@@ -19,14 +22,14 @@ from sqlalchemy.orm import Session
 from core.channels.base import Outgoing
 from core.channels.email_draft import Part
 from core.kinds.registry import MessageKind, shared_reasons
-from core.messages import email_text, texts
+from core.messages import email_text, month_flex, texts
 from core.outbox.policy import CancelReason
 from core.publication import hosting, month_image
 from core.publication.image_store import ImageStore
-from core.sending import email_builders, send_checks
+from core.sending import email_builders, line_builders, send_checks
 from core.sending.outgoing import CancelDelivery, CannotBuild
 from core.store.kinds import Channel, DeliveryKind
-from core.store.models import Classroom, Delivery
+from core.store.models import Classroom, Delivery, Publication
 from core.store.paths import DataPaths
 from core.texts import t
 
@@ -43,7 +46,7 @@ def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: Da
     except hosting.HostingError as exc:
         raise CannotBuild("HOSTING_CREDENTIALS", exc.text) from None
     if host is None:
-        raise CannotBuild("HOSTING_NOT_CONFIGURED", t("send_error.HOSTING_NOT_CONFIGURED"))
+        return _flex_push(publication, room)
     store = ImageStore(paths.images)
     original = store.path_for(publication.image_sha256, ".png")
     preview = store.path_for(publication.preview_sha256, ".jpg")
@@ -68,6 +71,15 @@ def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: Da
 
     publication.original_key, publication.preview_key = original_key, preview_key
     return Outgoing("push", room.line_group_id, (message,), before_send=upload)
+
+
+def _flex_push(publication: Publication, room: Classroom) -> Outgoing:
+    try:
+        messages = month_flex.group_messages(line_builders.month_facts(publication, room))
+    except month_flex.MonthTooLarge as exc:
+        raise CannotBuild("MONTH_TOO_LARGE", t("send_error.MONTH_TOO_LARGE", count=exc.messages)) from None
+    assert room.line_group_id is not None  # checked before
+    return Outgoing("push", room.line_group_id, tuple(messages))
 
 
 def build_email(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
