@@ -599,7 +599,7 @@ class PublishView(QWidget):
             path, _ = QFileDialog.getSaveFileName(self, self.tr("Export PNG"), suggested, self.tr("PNG image (*.png)"))
         if not path:
             return
-        file_places.remember(self.ctx, path)
+        file_places.remember(self.ctx, path, owner=self)
         sha = revision.image_sha256
         self.ctx.tasks.run(lambda: export_image(self.ctx, sha, Path(path), pdf=pdf),
                            lambda saved: self.status.setText(self.tr("Saved {0}").format(saved)),
