@@ -238,7 +238,8 @@ def test_publish_goes_out_through_the_sender_and_shows_as_sent(
             return any(i.kind == DeliveryKind.SHIFT_PUBLICATION.value and i.badge == "sent" for i in rows)
 
         qtbot.waitUntil(publication_row_sent, timeout=WAIT)
-        assert len(line_group.inbox(GROUP)) == 1
+        # One push: the announcement and December 2026's four pages for phones.
+        assert [m.message["type"] for m in line_group.inbox(GROUP)] == ["text"] + ["image"] * 4
         assert "Revision 1 is published" in view.status.text()
         def first_revision_sent() -> bool:
             item = view.history.topLevelItem(0)
@@ -301,3 +302,27 @@ def test_the_preview_opens_fitted_to_its_width_and_zooms(qtbot, ctx: AppContext,
     assert viewer.zoom == pytest.approx(fitted * 1.25 * 1.25)
     viewer.fit_action.trigger()
     assert viewer.zoom == pytest.approx(fitted) and viewer.fitting
+
+
+def test_the_preview_shows_the_pages_the_group_receives_and_the_grid_without_a_group(ctx: AppContext) -> None:
+    """With a LINE group the preview is the month's pages for phones, side by side as LINE lists them;
+    a classroom reached only by e-mail sees the wide grid it is sent."""
+    from core.publication import month_image, month_pages
+    from ui.publish.view import render_preview
+
+    now = ctx.clock()
+    grouped = _month(ctx.db, now)["room"]
+    with ctx.db.write() as s:
+        mailed = f.classroom(s, "分校").id
+        f.shift(s, rules.get_classroom(s, mailed), rules.teacher_by_name(s, "佐藤"), dt.date(2026, 12, 10), now=now)
+    year, month = 2026, 12
+    with ctx.db.read() as s:
+        view = publication.preview_month(s, grouped, year, month, now=now)
+    pages = month_pages.render_pages(view)
+    shown = render_preview(ctx, grouped, year, month)
+    assert (shown.width(), shown.height()) == (len(pages) * month_pages.PAGE_WIDTH + (len(pages) - 1) * 48,
+                                              max(p.height for p in pages))
+    with ctx.db.read() as s:
+        grid = month_image.geometry(publication.preview_month(s, mailed, year, month, now=now))
+    shown = render_preview(ctx, mailed, year, month)
+    assert (shown.width(), shown.height()) == (grid.width, grid.height)

@@ -217,6 +217,22 @@ def stored_pages(month: MonthRoster, store: ImageStore, *, font_file: str | None
     return out
 
 
+def side_by_side(pages: list[Page], *, gap: int = 48) -> bytes:
+    """The pages next to each other in one PNG, in the order LINE shows them: the Publish preview."""
+    from PIL import Image
+
+    opened = [Image.open(io.BytesIO(p.png)).convert("RGB") for p in pages]
+    sheet = Image.new("RGB", (sum(i.width for i in opened) + gap * (len(opened) - 1),
+                              max(i.height for i in opened)), MUTED)
+    x = 0
+    for image in opened:
+        sheet.paste(image, (x, 0))
+        x += image.width + gap
+    out = io.BytesIO()
+    sheet.save(out, "PNG", compress_level=1)
+    return out.getvalue()
+
+
 def preview_of(original: bytes) -> bytes:
     """The chat's preview of a page: PREVIEW_WIDTH wide, however tall, a JPEG within LINE's 1 MB."""
     from PIL import Image
