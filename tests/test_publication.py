@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from core.emulator import LineEmulator
 from core.errors import ValidationError
-from core.publication import history, month_pages, publish
+from core.publication import history, month_image, month_pages, publish
 from core.publication.image_store import ImageStore
 from core.publication.month_image import CHANGED_BG
 from core.roster import rules
@@ -140,6 +140,48 @@ def test_upload_failure_is_retried_and_nothing_is_sent_meanwhile(
         keys.HOSTING_BUCKET.write(s, "rosters")
     _send(db, now + dt.timedelta(minutes=3))
     assert len(line_group.inbox(GROUP)) == 1 + 4  # one push: the announcement and the four pages
+
+
+def test_a_revision_published_before_pages_goes_out_with_its_grid(
+        db: Database, paths: DataPaths, hosted: str, line_group: LineEmulator, now: dt.datetime) -> None:
+    ids = _month(db, now)
+    with db.write() as s:
+        done = publish.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(paths.images))
+        pub = s.get(Publication, done.publication_id)
+        assert pub is not None
+        pub.pages_json = None  # as migration 0016 leaves a publication made before it
+    _send(db, now)
+    [received] = line_group.inbox(GROUP)
+    assert received.message["type"] == "flex"
+    preview = httpx.get(received.message["contents"]["hero"]["url"])
+    with db.read() as s:
+        pub = s.get(Publication, done.publication_id)
+        assert pub is not None
+        assert preview.content == ImageStore(paths.images).get(pub.preview_sha256, ".jpg")
+
+
+def test_a_big_month_reaches_the_group_as_pages_within_line_s_limits(
+        db: Database, paths: DataPaths, hosted: str, line_group: LineEmulator, now: dt.datetime) -> None:
+    """30 teachers on every day of December: one push of five messages (the emulator validates them),
+    every page and preview within LINE's sizes, and the quota cost the dry run foretold."""
+    with db.write() as s:
+        room = f.classroom(s, line_group_id=GROUP)
+        for n in range(1, 31):
+            teacher = f.teacher(s, f"講師{n:02d}", n)
+            for day in range(1, 32):
+                f.shift(s, room, teacher, dt.date(2026, 12, day), now=now)
+        plan = publish.plan_publish(s, room.id, 2026, 12, now=now, members=5)
+        publish.publish(s, room.id, 2026, 12, now=now, store=ImageStore(paths.images))
+    _send(db, now)
+    announcement, *images = [m.message for m in line_group.inbox(GROUP)]
+    assert announcement["type"] == "text" and len(images) == 4
+    for image in images:
+        original, preview = httpx.get(image["originalContentUrl"]), httpx.get(image["previewImageUrl"])
+        assert len(original.content) <= month_image.MAX_ORIGINAL_BYTES
+        assert len(preview.content) <= month_image.MAX_PREVIEW_BYTES
+        assert Image.open(io.BytesIO(original.content)).width == month_pages.PAGE_WIDTH
+    # Five message objects to a five-member group count five, as the dry run said.
+    assert line_group.consumption == plan.messages == 5
 
 
 def test_publish_without_hosting_fails_with_a_clear_reason(db: Database, paths: DataPaths, line_group: LineEmulator,

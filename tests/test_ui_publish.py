@@ -4,6 +4,7 @@ to the LINE emulator (images on a loopback S3 server), history and exports."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -265,6 +266,13 @@ def test_publish_goes_out_through_the_sender_and_shows_as_sent(
         settle(qtbot, ctx, timeout=WAIT)
         assert (tmp_path / "wall.png").read_bytes().startswith(b"\x89PNG")
         assert (tmp_path / "wall.pdf").read_bytes().startswith(b"%PDF")
+        # The wall gets the wide grid, not the pages the group received.
+        with ctx.db.read() as s:
+            first = publication.latest(s, ids["room"], 2026, 12)
+            assert first is not None and first.pages_json
+        assert (tmp_path / "wall.png").read_bytes() == ImageStore(ctx.paths.images).get(first.image_sha256, ".png")
+        assert (tmp_path / "wall.png").read_bytes() not in {ImageStore(ctx.paths.images).get(p["image"], ".png")
+                                                            for p in json.loads(first.pages_json)}
     finally:
         sender.stop()
 
