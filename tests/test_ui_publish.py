@@ -4,6 +4,7 @@ to the LINE emulator (images on a loopback S3 server), history and exports."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -245,7 +246,8 @@ def test_publish_goes_out_through_the_sender_and_shows_as_sent(
             return any(i.kind == DeliveryKind.SHIFT_PUBLICATION.value and i.badge == "sent" for i in rows)
 
         qtbot.waitUntil(publication_row_sent, timeout=WAIT)
-        assert len(line_group.inbox(GROUP)) == 1
+        # One push: the announcement and December 2026's four pages for phones.
+        assert [m.message["type"] for m in line_group.inbox(GROUP)] == ["text"] + ["image"] * 4
         assert "Revision 1 is published" in view.status.text()
         def first_revision_sent() -> bool:
             item = view.history.topLevelItem(0)
@@ -271,6 +273,13 @@ def test_publish_goes_out_through_the_sender_and_shows_as_sent(
         settle(qtbot, ctx, timeout=WAIT)
         assert (tmp_path / "wall.png").read_bytes().startswith(b"\x89PNG")
         assert (tmp_path / "wall.pdf").read_bytes().startswith(b"%PDF")
+        # The wall gets the wide grid, not the pages the group received.
+        with ctx.db.read() as s:
+            first = publication.latest(s, ids["room"], 2026, 12)
+            assert first is not None and first.pages_json
+        assert (tmp_path / "wall.png").read_bytes() == ImageStore(ctx.paths.images).get(first.image_sha256, ".png")
+        assert (tmp_path / "wall.png").read_bytes() not in {ImageStore(ctx.paths.images).get(p["image"], ".png")
+                                                            for p in json.loads(first.pages_json)}
     finally:
         sender.stop()
 
@@ -330,3 +339,27 @@ def test_the_tick_sends_each_teacher_their_month_and_the_dry_run_counts_it(
     with db.read() as s:
         kinds = sorted(d.kind for d in s.scalars(select(Delivery).where(Delivery.classroom_id == ids["room"])))
     assert kinds == ["shift_publication", "teacher_month", "teacher_month"]
+
+
+def test_the_preview_shows_the_pages_the_group_receives_and_the_grid_without_a_group(ctx: AppContext) -> None:
+    """With a LINE group the preview is the month's pages for phones, side by side as LINE lists them;
+    a classroom reached only by e-mail sees the wide grid it is sent."""
+    from core.publication import month_image, month_pages
+    from ui.publish.view import render_preview
+
+    now = ctx.clock()
+    grouped = _month(ctx.db, now)["room"]
+    with ctx.db.write() as s:
+        mailed = f.classroom(s, "分校").id
+        f.shift(s, rules.get_classroom(s, mailed), rules.teacher_by_name(s, "佐藤"), dt.date(2026, 12, 10), now=now)
+    year, month = 2026, 12
+    with ctx.db.read() as s:
+        view = publication.preview_month(s, grouped, year, month, now=now)
+    pages = month_pages.render_pages(view)
+    shown = render_preview(ctx, grouped, year, month)
+    assert (shown.width(), shown.height()) == (len(pages) * month_pages.PAGE_WIDTH + (len(pages) - 1) * 48,
+                                              max(p.height for p in pages))
+    with ctx.db.read() as s:
+        grid = month_image.geometry(publication.preview_month(s, mailed, year, month, now=now))
+    shown = render_preview(ctx, mailed, year, month)
+    assert (shown.width(), shown.height()) == (grid.width, grid.height)

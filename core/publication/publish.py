@@ -1,10 +1,12 @@
 """Publishing a classroom's month to its LINE group.
 
-`publish` confirms the month's drafts, renders the image, stores it content-addressed, and writes
+`publish` confirms the month's drafts, renders the wide grid (printing, e-mail) and the pages for phones
+(the LINE group), stores them content-addressed, and writes
 the immutable Publication row and its delivery in ONE transaction, then returns: the sender uploads
-the images and sends the Flex message later (without image hosting: the month itself as Flex
-carousels). Asked to (`each_teacher`), it also sends each teacher their own month
-(core/planning/teacher_months.py). A new revision highlights the cells that changed and
+the images and sends the LINE message later (with image hosting: portrait pages for phones, from
+core/publication/month_pages.py; without it: the month itself as Flex carousels). Asked to
+(`each_teacher`), it also sends each teacher their own month (core/planning/teacher_months.py). A new
+revision highlights the cells that changed and
 supersedes an older revision that has not gone out yet.
 """
 
@@ -23,7 +25,7 @@ from core.errors import ValidationError
 from core.outbox import queue
 from core.outbox.policy import CancelReason
 from core.planning import mailed_publication, teacher_months
-from core.publication import month_image
+from core.publication import month_image, month_pages
 from core.publication.image_store import ImageStore
 from core.roster import month as month_roster
 from core.roster import rules
@@ -110,11 +112,12 @@ def publish(session: Session, classroom_id: int, year: int, month: int, *, now: 
     from PIL import Image  # here, not above: the window and the sender import this module at every start
 
     width, height = Image.open(io.BytesIO(original)).size
+    pages = month_pages.stored_pages(view, store, font_file=font_file)
     publication = Publication(
         classroom_id=classroom.id, year=year, month=month, revision=view.revision,
         document_id=token_source.token_urlsafe(18), is_update=view.is_update,
         image_sha256=original_sha, image_bytes=len(original), image_width=width, image_height=height,
-        preview_sha256=preview_sha, preview_bytes=len(preview),
+        preview_sha256=preview_sha, preview_bytes=len(preview), pages_json=json.dumps(pages),
         snapshot_json=month_roster.snapshot(view),
         changes_json=json.dumps(sorted([t, d] for t, d in view.changed), ensure_ascii=False),
         created_at=now,

@@ -338,6 +338,11 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                         "{classroom}にはLINEグループIDがなく、メールで受け取る講師もいません。先に設定画面でグループIDを設定してください。"),
     "publish.not_ready": ("{classroom}'s month cannot reach its LINE group: {missing}; nothing was published",
                           "{classroom}の月のシフト表はLINEグループに届きません。{missing} 公開していません。"),
+    # The month's pages for a phone (core/publication/month_pages.py): short labels drawn in the image.
+    "portrait.page": ("Page {page} of {pages}", "{pages}枚中{page}枚目"),
+    "portrait.changed": ("Changed since last time", "前回から変更"),
+    "portrait.no_shifts": ("No shifts", "シフトはありません"),
+    "portrait.day_off": ("off", "休み"),
     "publish.when_ready": ("Publish now and send when LINE is connected", "今公開して、LINEに接続したら送信する"),
     "publish.blocked": ("Publishing now would not reach the LINE group: {missing}",
                         "今公開してもLINEグループに届きません。{missing}"),

@@ -41,12 +41,12 @@ from PySide6.QtWidgets import (
 from core.channels.line import LineApiError, access_from_settings
 from core.errors import ShiftcastError
 from core.publication import history as publication_history
-from core.publication import month_image
+from core.publication import month_image, month_pages
 from core.publication import publish as publication
 from core.publication.history import CellChange, Revision
 from core.publication.image_store import ImageStore
 from core.publication.publish import PublishPlan
-from core.roster import queries
+from core.roster import queries, rules
 from core.roster.queries import ClassroomSettings
 from core.setup import publishing
 from core.texts import Text, t
@@ -108,9 +108,14 @@ def read_state(ctx: AppContext, room_id: int, year: int, month: int, members: in
 
 
 def render_preview(ctx: AppContext, room_id: int, year: int, month: int) -> QImage:
+    """What publishing would send: the pages for phones side by side when the classroom has a LINE
+    group (what the group receives), else the wide grid (what e-mail carries)."""
     with ctx.db.read() as session:
         view = publication.preview_month(session, room_id, year, month, now=ctx.clock())
-    image = QImage.fromData(month_image.render_png(view))  # QImage, unlike QPixmap, may be made off the UI thread
+        to_group = bool(rules.get_classroom(session, room_id).line_group_id)
+    data = (month_pages.side_by_side(month_pages.render_pages(view)) if to_group
+            else month_image.render_png(view))
+    image = QImage.fromData(data)  # QImage, unlike QPixmap, may be made off the UI thread
     if image.isNull():
         raise ShiftcastError("the preview image could not be read back")
     return image
