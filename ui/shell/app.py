@@ -115,6 +115,8 @@ def run_gui(args: argparse.Namespace) -> int:
             return save_all(ctx, Path(args.out), icon)
         return _run(app, ctx, mode, icon, instance, smoke=smoke, started=started, first_run_done=first_run_done)
     finally:
+        if ctx.receiving is not None:
+            ctx.receiving.stop()
         if ctx.engine is not None:
             ctx.engine.stop()
         if watcher is not None:
@@ -206,6 +208,16 @@ def start_engine(ctx: AppContext, engine: Engine | None = None, mode: str = "gui
     started = engine.start()
     ctx.set_engine(engine if started else None)
     return started
+
+
+def start_receiving(ctx: AppContext) -> None:
+    """Receive LINE's webhooks while the window or the tray runs, at the address Connect LINE kept (on
+    the service's own thread: a quick tunnel takes seconds); the status line follows its state."""
+    from core.setup.receiving import Receiving
+
+    service = Receiving(ctx.db)
+    ctx.bridge.attach_receiving(service.listeners)
+    ctx.receiving = service.start()
 
 
 def demo_icon(icon: QIcon) -> QIcon:
@@ -363,6 +375,8 @@ def _run(app: QApplication, ctx: AppContext, mode: str, icon: QIcon, instance: S
         # loop later, after the window's first paint. The status line and the tray follow
         # ctx.signals.engine_changed.
         QTimer.singleShot(0, lambda: QTimer.singleShot(0, lambda: start_engine(ctx, mode=mode)))
+    if ctx.demo is None and not smoke:
+        QTimer.singleShot(0, lambda: QTimer.singleShot(0, lambda: start_receiving(ctx)))
     QTimer.singleShot(2000, tune_for_interactivity)  # after the first loads have landed
     if smoke:
         window = shell.window
