@@ -573,7 +573,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "receiving.status.at": ("receiving from LINE at {address}", "LINEから受信中（{address}）"),
     "receiving.status.not": ("not receiving from LINE: {why}", "LINEから受信していません: {why}"),
     "receiving.why.not_connected": ("LINE is not connected (Settings → LINE → Connect LINE)",
-                                    "LINEが接続されていません（設定 → LINE → LINEを接続）"),
+                                    "LINEが接続されていません（設定 → LINE → LINEに接続）"),
     "receiving.why.starting": ("starting", "開始しています"),
     "receiving.why.stopped": ("stopped", "停止しました"),
     "receiving.why.no_secret": ("the channel secret is not in the keyring", "チャネルシークレットがキーリングにありません"),
