@@ -147,3 +147,19 @@ def test_finishing_connect_line_and_keeping_stores_the_address(db: Database, lin
     flow.finish(keep_receiving=False)  # connected again without keeping: the app no longer receives
     with db.read() as s:
         assert keys.LINE_RECEIVE_ADDRESS.read(s) is None
+
+
+def test_an_endpoint_a_crashed_connect_flow_left_pending_is_settled_before_ours_is_set(
+        db: Database, line: LineEmulator, receiving: Receiving) -> None:
+    crashed = "https://gone-tunnel-1234.trycloudflare.com/line/webhook"
+    line.set_webhook_endpoint(crashed)
+    with db.write() as s:
+        keys.LINE_WEBHOOK_SAVED.write(s, "https://old-bot.example.jp/callback")
+        keys.LINE_WEBHOOK_OURS.write(s, crashed)
+        keys.LINE_WEBHOOK_RESTORE_PENDING.write(s, True)
+    remember_address(db, LoopbackAddress(), 0)
+    state = _settled(receiving.start())
+    assert state.receiving, render(state.words, "en")
+    assert line.webhook_endpoint == state.endpoint  # ours last: the restore came first, not after
+    with db.read() as s:
+        assert not keys.LINE_WEBHOOK_RESTORE_PENDING.read(s)

@@ -3,7 +3,8 @@ window or the tray once LINE is connected, and stopped with it.
 
 Connect LINE, finished with "keep receiving", stores where LINE reaches Shiftcast (a Cloudflare quick
 tunnel, the owner's own address, or loopback for tests and the demo; core/store/setting_keys.py).
-`Receiving.start()` then, on its own thread: starts the receiver on 127.0.0.1 and the address for it;
+`Receiving.start()` then, on its own thread: puts back an endpoint a crashed connect flow left
+pending (core/setup/line_connect.py), starts the receiver on 127.0.0.1 and the address for it;
 sets LINE's webhook endpoint when LINE calls another address (a quick tunnel's address is new at every
 start); and, while "Use webhook" is on, has LINE test it. `state` says whether LINE can reach Shiftcast
 now, for the status line, and every change is told to the listeners (on the service's thread).
@@ -30,7 +31,7 @@ from core.errors import ShiftcastError
 from core.receiving.address import LoopbackAddress, OwnAddress, PublicAddress, QuickTunnel, endpoint
 from core.receiving.handlers import EventHandler
 from core.receiving.server import WebhookReceiver
-from core.setup.line_connect import TestOutcome, client_from_settings, explain, stop_receiving
+from core.setup.line_connect import TestOutcome, client_from_settings, explain, restore_if_pending, stop_receiving
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
@@ -155,6 +156,7 @@ class Receiving:
             self._set(state)
 
     def _start_receiving(self) -> ReceivingState:
+        restore_if_pending(self.db)  # a connect flow that crashed first, so LINE ends at ours, not the reverse
         chosen = address_from_settings(self.db)
         if chosen is None:
             return NOT_CONNECTED

@@ -100,7 +100,10 @@ def run_gui(args: argparse.Namespace) -> int:
     if ctx.demo is not None:
         icon = demo_icon(icon)
         app.setWindowIcon(icon)
-    ctx.tasks.run(_restore_pending_endpoint(db), owner=app)  # a connect flow that crashed left LINE pointing at it
+    if ctx.demo is not None or smoke or mode == "screenshots":
+        # A connect flow that crashed left LINE pointing at it. Where the app receives, its receiving
+        # puts that back first itself, so the two never race at LINE (core/setup/receiving.py).
+        ctx.tasks.run(_restore_pending_endpoint(db), owner=app)
     # What the command line or another computer changes reaches the screens (and this window's
     # scheduler, when it sends) within seconds, whether this window sends or another process does.
     watcher = ChangeWatcher(db).start() if mode != "screenshots" else None
@@ -375,7 +378,7 @@ def _run(app: QApplication, ctx: AppContext, mode: str, icon: QIcon, instance: S
         # loop later, after the window's first paint. The status line and the tray follow
         # ctx.signals.engine_changed.
         QTimer.singleShot(0, lambda: QTimer.singleShot(0, lambda: start_engine(ctx, mode=mode)))
-    if ctx.demo is None and not smoke:
+    if ctx.demo is None and not smoke:  # run_gui leaves the pending endpoint to it
         QTimer.singleShot(0, lambda: QTimer.singleShot(0, lambda: start_receiving(ctx)))
     QTimer.singleShot(2000, tune_for_interactivity)  # after the first loads have landed
     if smoke:
