@@ -1766,8 +1766,8 @@ Data folder: {1}</source>
         <translation>次に、LINE公式アカウントを講師のLINEグループに招待してください。グループのメニューから「招待」をタップし、アカウントを選びます。受信している間に、ShiftcastはLINEからグループの情報を受け取ります。</translation>
     </message>
     <message>
-        <source>Keep receiving LINE&apos;s events while Shiftcast is open</source>
-        <translation>Shiftcastを開いている間、LINEからのイベントを受信し続ける</translation>
+        <source>Keep receiving LINE&apos;s events whenever Shiftcast runs (in the window or the tray)</source>
+        <translation>Shiftcastの実行中（ウィンドウでもトレイでも）は、LINEからのイベントを受信し続ける</translation>
     </message>
     <message>
         <source>Otherwise, when you press Finish, Shiftcast puts back the webhook address LINE had before and stops the tunnel.</source>
