@@ -10,8 +10,8 @@ simulator holds more messages than it shows (a length under a lock, in this proc
 The sender's own change signal is not enough: the simulator can receive what another process sent.
 
 The window also acts as the teachers, through the simulator: a message with a 了解 button can be
-tapped as the teacher it went to, and a teacher not on LINE yet can add the account and send their
-pairing code. Both arrive at the demo's webhook receiver as signed webhooks, as a real tap would.
+tapped as the teacher it went to, a teacher not on LINE yet can add the account and send their
+pairing code, and the account can be invited into a new group of the teachers (Connect LINE's group step). Both arrive at the demo's webhook receiver as signed webhooks, as a real tap would.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.addresses import is_loopback
-from core.app.demo import DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET
+from core.app.demo import DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET, DEMO_NEW_GROUP_NAME
 from core.emulator import InboxMessage
 from core.emulator.simulate import Delivered, postback_actions
 from core.messages import flex_text
@@ -199,8 +199,14 @@ class InboxWindow(QWidget):
         words.addWidget(intro)
         words.addWidget(self.channel_label)
         words.addWidget(self.status_label)
+        self.join_button = QPushButton(self.tr("Invite the account into a group"), self)
+        self.join_button.setObjectName("joinGroup")
+        self.join_button.setToolTip(self.tr("The simulator invites the LINE account into a new group of the teachers, "
+                                            "as you would in the LINE app: Connect LINE's group step then offers it."))
+        self.join_button.clicked.connect(self.invite_into_group)
         top = QHBoxLayout()
         top.addLayout(words, 1)
+        top.addWidget(self.join_button, 0, Qt.AlignmentFlag.AlignTop)
         top.addWidget(self.refresh_button, 0, Qt.AlignmentFlag.AlignTop)
 
         self.recipients = QListWidget(self)
@@ -338,6 +344,16 @@ class InboxWindow(QWidget):
         self.ctx.tasks.run(lambda: demo.send_code_as_teacher(teacher.teacher_id, teacher.name, teacher.code),
                            lambda done: self._acted(done, self.tr("Sent the code {0} as {1}.")
                                                     .format(teacher.code, teacher.name)),
+                           self._failed, owner=self)
+
+    def invite_into_group(self) -> None:
+        demo = self.ctx.demo
+        if demo is None:
+            return
+        db = self.ctx.db
+        self.ctx.tasks.run(lambda: demo.invite_into_group(db),
+                           lambda done: self._acted(done, self.tr("The account joined the group “{0}”.")
+                                                    .format(DEMO_NEW_GROUP_NAME)),
                            self._failed, owner=self)
 
     def tap_ok(self, recipient: str, title: str, message: Received, button: QPushButton | None = None) -> None:
