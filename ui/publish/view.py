@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QMessageBox,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QStyle,
     QToolBar,
@@ -271,9 +272,17 @@ class PublishView(QWidget):
         side_layout.addWidget(self.when_ready_box)
         side_layout.addWidget(self.publish_button)
         side_layout.addWidget(self.history_box, 1)
+        # The column scrolls rather than pushing the window past a small screen: the dry run, the
+        # changes, the choices and the revisions together are taller than 768 pixels leave.
+        side_scroll = QScrollArea(self)
+        side_scroll.setWidget(side)
+        side_scroll.setWidgetResizable(True)
+        side_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        side_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        side_scroll.setMinimumWidth(side.minimumSizeHint().width() + side_scroll.verticalScrollBar().sizeHint().width())
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.addWidget(self.viewer)
-        splitter.addWidget(side)
+        splitter.addWidget(side_scroll)
         # Most of the width to the picture: on a 1366-pixel screen a 3:2 split left it at a third of its size.
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 1)
