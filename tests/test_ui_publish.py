@@ -53,10 +53,13 @@ def _month(db: Database, now: dt.datetime, *, group: str | None = GROUP) -> dict
         return {"room": room.id, "shift": first.id}
 
 
-def _view(qtbot, ctx: AppContext) -> PublishView:
+SMALL_SCREEN = (1366, 640)  # the area in a window on a 1366×768 screen, under the menus and tabs
+
+
+def _view(qtbot, ctx: AppContext, size: tuple[int, int] = (1200, 800)) -> PublishView:
     view = PublishView(ctx)
     qtbot.addWidget(view)
-    view.resize(1200, 800)
+    view.resize(*size)
     view.show()
     view.set_month(2026, 12)
     return view
@@ -275,11 +278,7 @@ def test_the_preview_opens_fitted_to_its_width_and_zooms(qtbot, ctx: AppContext,
 
     _month(db, now)
     ctx.clock = lambda: now
-    view = PublishView(ctx)
-    qtbot.addWidget(view)
-    view.resize(1366, 640)  # the area in a window on a 1366×768 screen, under the menus and tabs
-    view.show()
-    view.set_month(2026, 12)
+    view = _view(qtbot, ctx, SMALL_SCREEN)
     _loaded(qtbot, ctx, view)
     viewer = view.viewer
     image = viewer.pixmap_item.boundingRect()

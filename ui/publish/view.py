@@ -54,6 +54,8 @@ from ui.common import dates, file_places, i18n
 from ui.common.errors import show_error
 from ui.common.image_viewer import ImageViewer
 from ui.common.month_picker import default_month, month_label, month_title
+from ui.common.widgets import ElidedLabel
+from ui.common.wrapped_text import keep_text_visible
 from ui.readiness.panel import ReadinessPanel
 from ui.shell.context import AppContext
 
@@ -207,7 +209,9 @@ class PublishView(QWidget):
         self.warning.hide()
         self.plan_box = QGroupBox(self.tr("Dry run"), self)
         form = QFormLayout(self.plan_box)
-        self.recipients_label, self.members_label, self.cost_label = QLabel(self), QLabel(self), QLabel(self)
+        # The group ID has no place to wrap: cut in the middle to the panel's width, whole in the tooltip.
+        self.recipients_label = ElidedLabel(self)
+        self.members_label, self.cost_label = QLabel(self), QLabel(self)
         self.quota_label, self.drafts_label, self.revision_label = QLabel(self), QLabel(self), QLabel(self)
         form.addRow(self.tr("Recipients"), self.recipients_label)
         form.addRow(self.tr("Group members"), self.members_label)
@@ -215,10 +219,14 @@ class PublishView(QWidget):
         form.addRow(self.tr("Quota left this month"), self.quota_label)
         form.addRow(self.tr("Drafts to confirm"), self.drafts_label)
         form.addRow(self.tr("Revision"), self.revision_label)
-        for label in (self.recipients_label, self.members_label, self.quota_label, self.revision_label):
+        for label in (self.members_label, self.quota_label, self.revision_label):
             label.setWordWrap(True)
+        keep_text_visible(self.plan_box)  # Qt's form layout would cut a wrapped answer's second line
         self.changes_box = QGroupBox(self.tr("Changes since the last publication"), self)
         self.changes = QListWidget(self.changes_box)
+        # A change names a teacher, a day and both versions: wider than the panel on a 1366-pixel screen.
+        self.changes.setWordWrap(True)
+        self.changes.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         QVBoxLayout(self.changes_box).addWidget(self.changes)
         self.publish_button = QPushButton(self.tr("Publish…"), self)
         self.publish_button.setDefault(True)
@@ -395,7 +403,7 @@ class PublishView(QWidget):
         if state is None:
             for label in (self.recipients_label, self.members_label, self.cost_label, self.quota_label,
                           self.drafts_label, self.revision_label):
-                label.clear()
+                label.setText("")  # not clear(): the recipients' tooltip follows setText
             self.warning.hide()
             self._update_buttons()
             return
