@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from sqlalchemy import select
 
 from core.emulator import LineEmulator
 from core.publication import publish as publication
@@ -18,7 +19,7 @@ from core.roster import rules
 from core.sending.sender import Sender, SenderConfig
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.models import DeliveryKind
+from core.store.models import DeliveryKind, Shift
 from core.store.settings import StoredQuota
 from tests import factories as f
 from tests.linefixtures import TOKEN, FakeClock, user_id
@@ -196,6 +197,27 @@ def test_publishing_what_cannot_reach_the_group_is_refused_unless_chosen_and_the
 
     qtbot.waitUntil(publication_row_waiting, timeout=WAIT)
     settle(qtbot, ctx, timeout=WAIT)
+
+
+def test_after_publishing_the_revisions_list_selects_the_new_revision(
+        qtbot, ctx: AppContext, db: Database, now: dt.datetime, monkeypatch: pytest.MonkeyPatch) -> None:
+    view = _published_once(qtbot, ctx, db, now)
+    assert view._selected_revision() == 1
+    with db.write() as s:
+        shift = s.scalars(select(Shift)).first()
+        assert shift is not None
+        rules.edit_shift(s, shift.id, start_time=dt.time(15), now=now)
+    qtbot.waitUntil(lambda: view.state is not None and view.state.plan.revision == 2 and bool(view.state.changes),
+                    timeout=WAIT)
+    monkeypatch.setattr(QMessageBox, "question", lambda *_a, **_k: QMessageBox.StandardButton.Yes)
+    view.when_ready_box.setChecked(True)  # LINE is not connected here: publish all the same, to go when it is
+    view.publish_button.click()
+    qtbot.waitUntil(lambda: view.state is not None and view.state.plan.revision == 3, timeout=WAIT)
+    settle(qtbot, ctx, timeout=WAIT)
+    listed = [view.history.topLevelItem(i) for i in range(view.history.topLevelItemCount())]
+    assert [item.text(0) for item in listed if item is not None] == ["2", "1"]
+    assert view._selected_revision() == 2  # the one just published, as the preview has moved past it
+    assert view.export_png_button.isEnabled()
 
 
 def test_no_group_id_disables_publishing_with_a_plain_reason(qtbot, ctx: AppContext, db: Database,

@@ -155,6 +155,7 @@ class PublishView(QWidget):
         self._members: dict[str, tuple[int, float]] = {}  # group → (live count, when asked)
         self._asking: set[str] = set()
         self._publishing = False
+        self._just_published: int | None = None  # the revision to select once the list shows it
         self._stale = True
         # The manager's own calendar decides which month opens, as in the Shifts area.
         self.year, self.month_number = default_month(ctx.clock().astimezone().date())
@@ -399,6 +400,10 @@ class PublishView(QWidget):
         self.state = state
         self.changes.clear()
         selected = self._selected_revision()
+        if state is not None and any(r.revision == self._just_published for r in state.revisions):
+            # The preview moves on to the next revision; the list follows with the one just published,
+            # not the one that happened to be selected before.
+            selected, self._just_published = self._just_published, None
         self.history.clear()
         if state is None:
             for label in (self.recipients_label, self.members_label, self.cost_label, self.quota_label,
@@ -568,6 +573,7 @@ class PublishView(QWidget):
         if done.superseded:
             text += " " + self.tr("The earlier revision that had not gone out yet will not be sent.")
         self.status.setText(text)
+        self._just_published = done.revision
         self.schedule_refresh()
 
     def _publish_failed(self, exc: BaseException) -> None:
