@@ -4,6 +4,7 @@ to the LINE emulator (images on a loopback S3 server), history and exports."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -110,7 +111,8 @@ def test_dry_run_warns_when_the_cached_quota_does_not_cover_the_group(qtbot, ctx
     assert not view.publish_button.isEnabled() and view.when_ready_box.isVisibleTo(view)
     view.when_ready_box.setChecked(True)
     assert view.publish_button.isEnabled()
-    assert view.history.topLevelItemCount() == 0 and not view.export_png_button.isEnabled()
+    # Nothing published yet, and still the roster as it stands can be exported and printed.
+    assert view.history.topLevelItemCount() == 0 and view.export_png_button.isEnabled()
 
     # The preview zooms: buttons and Ctrl+wheel both step the zoom; Fit follows the window again.
     fitted = view.viewer.zoom
@@ -218,6 +220,60 @@ def test_after_publishing_the_revisions_list_selects_the_new_revision(
     assert [item.text(0) for item in listed if item is not None] == ["2", "1"]
     assert view._selected_revision() == 2  # the one just published, as the preview has moved past it
     assert view.export_png_button.isEnabled()
+
+
+def test_before_the_first_publication_the_roster_as_it_stands_exports_and_prints(
+        qtbot, ctx: AppContext, db: Database, now: dt.datetime, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtGui import QImage, QPageLayout
+    from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+    from PySide6.QtWidgets import QDialog
+
+    _month(db, now)
+    ctx.clock = lambda: now
+    view = _view(qtbot, ctx)
+    _loaded(qtbot, ctx, view)
+    assert view.history.topLevelItemCount() == 0  # nothing published yet
+    for control in (view.export_png_button, view.export_pdf_button, view.print_button):
+        assert control.isEnabled(), control.text()
+
+    targets = iter([tmp_path / "now.png", tmp_path / "now.pdf"])
+    suggested: list[str] = []
+
+    def save(_parent: object, _title: str, where: str, *_args: object) -> tuple[str, str]:
+        suggested.append(Path(where).name)
+        return str(next(targets)), ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
+    view.export_png_button.click()
+    qtbot.waitUntil(lambda: (tmp_path / "now.png").exists(), timeout=WAIT)
+    view.export_pdf_button.click()
+    qtbot.waitUntil(lambda: (tmp_path / "now.pdf").exists(), timeout=WAIT)
+    settle(qtbot, ctx, timeout=WAIT)
+    assert suggested == ["本校-2026-12-preview.png", "本校-2026-12-preview.pdf"]
+    exported = QImage(str(tmp_path / "now.png"))
+    assert exported.size() == view.viewer.pixmap_item.pixmap().size()  # the picture the preview shows
+    assert (tmp_path / "now.pdf").read_bytes().startswith(b"%PDF")
+
+    printed = tmp_path / "printed.pdf"
+    asked: list[QPrinter] = []
+
+    def print_to_a_file(dialog: QPrintDialog) -> int:
+        printer = dialog.printer()
+        asked.append(printer)
+        printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+        printer.setOutputFileName(str(printed))
+        return QDialog.DialogCode.Accepted.value
+
+    monkeypatch.setattr(QPrintDialog, "exec", print_to_a_file)
+    view.print_button.click()
+    qtbot.waitUntil(lambda: "to the printer" in view.status.text(), timeout=WAIT)
+    data = printed.read_bytes()
+    assert data.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page\b", data)) == 1  # one page
+    assert b"/Subtype /Image" in data and len(data) > 20_000  # the month's picture, not an empty page
+    assert asked[0].docName() == "本校-2026-12-preview"
+    wide = exported.width() > exported.height()
+    assert (asked[0].pageLayout().orientation() == QPageLayout.Orientation.Landscape) == wide
 
 
 def test_no_group_id_disables_publishing_with_a_plain_reason(qtbot, ctx: AppContext, db: Database,

@@ -56,6 +56,7 @@ from ui.common.image_viewer import ImageViewer
 from ui.common.month_picker import default_month, month_label, month_title
 from ui.common.widgets import ElidedLabel
 from ui.common.wrapped_text import keep_text_visible
+from ui.publish.printing import print_image
 from ui.readiness.panel import ReadinessPanel
 from ui.shell.context import AppContext
 
@@ -107,13 +108,35 @@ def read_state(ctx: AppContext, room_id: int, year: int, month: int, members: in
     return MonthState(Room.of(room), year, month, plan, changes, revisions, missing)
 
 
-def render_preview(ctx: AppContext, room_id: int, year: int, month: int) -> QImage:
+def render_month(ctx: AppContext, room_id: int, year: int, month: int) -> bytes:
+    """The month as publishing it now would show it, drafts included (PNG)."""
     with ctx.db.read() as session:
         view = publication.preview_month(session, room_id, year, month, now=ctx.clock())
-    image = QImage.fromData(month_image.render_png(view))  # QImage, unlike QPixmap, may be made off the UI thread
+    return month_image.render_png(view)
+
+
+def render_preview(ctx: AppContext, room_id: int, year: int, month: int) -> QImage:
+    image = QImage.fromData(render_month(ctx, room_id, year, month))  # QImage, unlike QPixmap, may be made off the UI thread
     if image.isNull():
         raise ShiftcastError("the preview image could not be read back")
     return image
+
+
+@dataclass(frozen=True)
+class Printable:
+    """What Export and Print take: a published revision's stored image, or, with none chosen (nothing
+    published yet), the roster as publishing it now would show it."""
+
+    room_id: int
+    year: int
+    month: int
+    name: str  # the file's name without its suffix
+    sha256: str | None = None
+
+    def png(self, ctx: AppContext) -> bytes:
+        if self.sha256 is not None:
+            return ImageStore(ctx.paths.images).get(self.sha256, ".png")
+        return render_month(ctx, self.room_id, self.year, self.month)
 
 
 def live_members(ctx: AppContext, group_id: str) -> int | None:
@@ -140,10 +163,17 @@ def publish_month(ctx: AppContext, room_id: int, year: int, month: int, *, when_
                               when_ready=when_ready)
 
 
-def export_image(ctx: AppContext, sha256: str, target: Path, *, pdf: bool) -> Path:
-    data = ImageStore(ctx.paths.images).get(sha256, ".png")
+def export_image(ctx: AppContext, what: Printable, target: Path, *, pdf: bool) -> Path:
+    data = what.png(ctx)
     target.write_bytes(month_image.pdf_of(data) if pdf else data)
     return target
+
+
+def printable_image(ctx: AppContext, what: Printable) -> QImage:
+    image = QImage.fromData(what.png(ctx))
+    if image.isNull():
+        raise ShiftcastError("the month's image could not be read back")
+    return image
 
 
 class PublishView(QWidget):
@@ -246,12 +276,22 @@ class PublishView(QWidget):
         self.history.itemSelectionChanged.connect(self._update_buttons)
         self.export_png_button = QPushButton(self.tr("Export PNG…"), self)
         self.export_pdf_button = QPushButton(self.tr("Export PDF…"), self)
+        self.print_button = QPushButton(self.tr("Print…"), self)
+        self.print_button.setToolTip(self.tr("Prints the chosen revision, or the roster as it would be published "
+                                             "when none is chosen"))
         self.export_png_button.clicked.connect(lambda: self.export(pdf=False))
         self.export_pdf_button.clicked.connect(lambda: self.export(pdf=True))
+        self.print_button.clicked.connect(self.print_month)
+        self.print_action = QAction(self.tr("Print…"), self)
+        self.print_action.setShortcut(QKeySequence.StandardKey.Print)
+        self.print_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.print_action.triggered.connect(self.print_month)
+        self.addAction(self.print_action)
         exports = QHBoxLayout()
         exports.addStretch(1)
         exports.addWidget(self.export_png_button)
         exports.addWidget(self.export_pdf_button)
+        exports.addWidget(self.print_button)
         history_layout = QVBoxLayout(self.history_box)
         history_layout.addWidget(self.history)
         history_layout.addLayout(exports)
@@ -517,9 +557,10 @@ class PublishView(QWidget):
         can_publish = (plan is not None and bool(plan.group_id) and not (plan.revision > 1 and not plan.changed_cells)
                        and not self._publishing and (not waits or self.when_ready_box.isChecked()))
         self.publish_button.setEnabled(can_publish)
-        exportable = self._selected() is not None
-        self.export_png_button.setEnabled(exportable)
-        self.export_pdf_button.setEnabled(exportable)
+        # Before the first publication too: then what is exported or printed is the roster as it stands.
+        exportable = self._printable() is not None
+        for control in (self.export_png_button, self.export_pdf_button, self.print_button, self.print_action):
+            control.setEnabled(exportable)
 
     # ----- actions -----
 
@@ -582,12 +623,35 @@ class PublishView(QWidget):
         self._update_buttons()
         show_error(self, exc)
 
+    def _printable(self) -> Printable | None:
+        state = self.state
+        if state is None:
+            return None
+        month = f"{state.room.name}-{state.year}-{state.month:02d}"
+        revision = self._selected()
+        if revision is None:
+            preview = self.tr("preview")  # in a file's name: not a published revision
+            return Printable(state.room.id, state.year, state.month, f"{month}-{preview}")
+        return Printable(state.room.id, state.year, state.month, f"{month}-r{revision.revision}",
+                         revision.image_sha256)
+
+    def print_month(self) -> None:
+        what = self._printable()
+        if what is None:
+            return
+        self.ctx.tasks.run(lambda: printable_image(self.ctx, what), lambda image: self._print(what, image),
+                           lambda exc: show_error(self, exc), owner=self)
+
+    def _print(self, what: Printable, image: QImage) -> None:
+        if print_image(self, image, what.name):
+            self.status.setText(self.tr("Sent {0} to the printer.").format(what.name))
+
     def export(self, *, pdf: bool) -> None:
-        revision, state = self._selected(), self.state
-        if revision is None or state is None:
+        what = self._printable()
+        if what is None:
             return
         suffix = "pdf" if pdf else "png"
-        name = f"{state.room.name}-{state.year}-{state.month:02d}-r{revision.revision}.{suffix}"
+        name = f"{what.name}.{suffix}"
         suggested = file_places.start_in(self.ctx, name)
         if pdf:
             path, _ = QFileDialog.getSaveFileName(self, self.tr("Export PDF"), suggested, self.tr("PDF (*.pdf)"))
@@ -596,7 +660,6 @@ class PublishView(QWidget):
         if not path:
             return
         file_places.remember(self.ctx, path)
-        sha = revision.image_sha256
-        self.ctx.tasks.run(lambda: export_image(self.ctx, sha, Path(path), pdf=pdf),
+        self.ctx.tasks.run(lambda: export_image(self.ctx, what, Path(path), pdf=pdf),
                            lambda saved: self.status.setText(self.tr("Saved {0}").format(saved)),
                            lambda exc: show_error(self, exc), owner=self)
