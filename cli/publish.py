@@ -34,6 +34,8 @@ def add_parsers(sub: Subcommands) -> None:
     publish.add_argument("--dry-run", action="store_true", help="only show recipients, quota cost and warnings")
     publish.add_argument("--when-ready", action="store_true",
                          help="publish even though LINE or image hosting is not set up; it goes once they are")
+    publish.add_argument("--each-teacher", action="store_true",
+                         help="also send each teacher their own month (one LINE message each against the quota)")
     publish.add_argument("--json", action="store_true")
 
 
@@ -72,13 +74,14 @@ def cmd_publish(db: Database, args: argparse.Namespace, paths: DataPaths) -> int
         classroom = rules.classroom_by_name(session, args.classroom)
     try:
         outcome = publishing.publish(db, classroom.id, year, month, now=now(), store=ImageStore(paths.images),
-                                     when_ready=args.when_ready)
+                                     when_ready=args.when_ready, each_teacher=args.each_teacher)
     except publishing.NotReady as exc:
         raise ValidationError(t("cli.publish.not_ready", refusal=exc.text)) from exc
     done = outcome.published
-    emails = done.email_deliveries
+    emails, personal = done.email_deliveries, done.teacher_months
     parts = ([t("cli.publish.group_message", id=done.delivery_id)] if done.delivery_id else []) + (
-        [t("cli.publish.emails", count=len(emails))] if emails else [])
+        [t("cli.publish.emails", count=len(emails))] if emails else []) + (
+        [t("cli.publish.teacher_months", count=len(personal))] if personal else [])
     if args.json:
         print(json.dumps(dataclasses.asdict(done) | {"waiting_for": [words.say(m) for m in outcome.waiting_for]}))
         return 0
@@ -101,7 +104,8 @@ def _dry_run(db: Database, args: argparse.Namespace, year: int, month: int) -> i
     from core.setup import publishing
 
     with db.read() as session:
-        plan = publication.plan_publish(session, classroom.id, year, month, now=now(), members=members)
+        plan = publication.plan_publish(session, classroom.id, year, month, now=now(), members=members,
+                                        each_teacher=args.each_teacher)
     missing = publishing.missing(db, classroom.id, now=now())
     if args.json:
         shown = {k: v for k, v in dataclasses.asdict(plan).items() if k != "warning_text"}
@@ -115,7 +119,10 @@ def _dry_run(db: Database, args: argparse.Namespace, year: int, month: int) -> i
                      changed_count=plan.changed_cells))
     print(words.line("cli.publish.group", group=plan.group_id or "-",
                      members=plan.members if plan.members is not None else "?",
-                     messages=plan.messages if plan.messages is not None else "?"))
+                     messages=plan.members if plan.members is not None else "?"))
+    if args.each_teacher:
+        print(words.line("cli.publish.each_teacher", teacher_count=plan.teachers,
+                         message_count=plan.teacher_messages))
     if plan.quota_limit is not None:
         print(words.line("cli.publish.quota", used_count=plan.quota_used or 0, limit_count=plan.quota_limit))
     if plan.warning_text:

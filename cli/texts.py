@@ -138,6 +138,11 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                             "this is fixed: {missing}",
                             "第{revision}版を保存し、{queued}を送信待ちにしました。LINEグループへのメッセージは、"
                             "次の問題が直るまで送信されません。{missing}"),
+    "cli.publish.teacher_months": (Plural("count", "{count} teacher's own month", "{count} teachers' own months"),
+                                   "講師ごとの月間シフト {count}通"),
+    "cli.publish.each_teacher": ("to each teacher their own month: {teacher_count} teacher(s), "
+                                 "costs {message_count} LINE message(s)",
+                                 "講師ごとの月間シフト: 講師 {teacher_count}人、LINEの送信数 {message_count}通"),
     "cli.publish.done": ("revision {revision} saved; queued {queued}; it goes out as soon as the sender runs "
                          "(the app, the tray or `main.py sender`)",
                          "第{revision}版を保存し、{queued}を送信待ちにしました。送信プロセス（アプリ、タスクトレイ、"

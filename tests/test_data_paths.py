@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import datetime as dt
+import json
 import os
 import subprocess
 import sys
@@ -12,10 +13,12 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from PIL import Image
 from sqlalchemy import select
 
 from core.emulator import LineEmulator
 from core.outbox import queue
+from core.publication import month_pages
 from core.publication.image_store import ImageStore
 from core.store.db import Database
 from core.store.models import Delivery, DeliveryKind, DeliveryStatus, Publication, ShiftStatus
@@ -83,6 +86,12 @@ def test_publish_and_render_write_only_under_the_home_they_are_given(db: Databas
     rendered = _main(paths.home, "render", "--classroom", ROOM, "--month", month, "--out", str(wall))
     assert rendered.returncode == 0, rendered.stderr
     assert wall.read_bytes().startswith(b"\x89PNG")
+    # `render` draws the wide grid for the wall; the pages for phones were stored under this home.
+    with Image.open(wall) as drawn:
+        assert drawn.width > drawn.height
+    assert drawn.width != month_pages.PAGE_WIDTH
+    assert publication.pages_json and all(store.path_for(p[k], ext).is_file() for p in json.loads(publication.pages_json)
+                                          for k, ext in (("image", ".png"), ("preview", ".jpg")))
 
     assert (paths.logs / "shiftcast.log").is_file()
     assert not default_folder.exists(), sorted(default_folder.rglob("*"))

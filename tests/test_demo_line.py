@@ -271,3 +271,28 @@ def test_a_restarted_demo_shows_what_its_inbox_had_received(
     finally:
         again.stop()
         ctx.demo = None
+
+
+def test_the_inbox_invites_the_account_into_a_group_that_connect_line_then_offers(
+        qtbot, ctx: AppContext, db: Database, demo: demo_data.DemoEnvironment) -> None:
+    from core.receiving import groups
+
+    ctx.demo = demo
+    window = InboxWindow(ctx)
+    qtbot.addWidget(window)
+    window.show()
+    settle(qtbot, ctx)
+    with db.read() as s:
+        assert groups.proposed_groups(s) == []  # the demo classroom's group is taken: nothing to choose
+    qtbot.mouseClick(window.join_button, Qt.MouseButton.LeftButton)
+
+    def offered() -> list[groups.GroupProposal]:
+        with db.read() as s:
+            return groups.proposed_groups(s)
+
+    qtbot.waitUntil(lambda: bool(offered()), timeout=10_000)  # the demo's receiver handled the join
+    [proposal] = offered()
+    assert (proposal.group_id, proposal.name) == (demo_data.DEMO_NEW_GROUP, demo_data.DEMO_NEW_GROUP_NAME)
+    assert proposal.member_count == len(demo_data.TEACHERS)  # LINE's count, as the wizard lists it
+    qtbot.waitUntil(lambda: demo_data.DEMO_NEW_GROUP_NAME in window.status_label.text(), timeout=10_000)
+    settle(qtbot, ctx)

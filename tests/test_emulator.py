@@ -308,6 +308,16 @@ VALIDATION_CASES: list[tuple[str, dict[str, Any], list[tuple[str, str]]]] = [
     ("bubble over 30 KB", {"to": ALICE, "messages": [flex(bubble(31_000))]},
      [("messages[0].contents",
        f"Size of the JSON must be at most 30720 bytes (is {compact_json_size(bubble(31_000))})")]),
+    ("flex text missing", {"to": ALICE, "messages": [flex({"type": "bubble", "body": {
+        "type": "box", "layout": "vertical", "contents": [{"type": "text", "wrap": True}]}})]},
+     [("messages[0].contents.body.contents[0].text", "must be specified")]),
+    ("flex span without text", {"to": ALICE, "messages": [flex({"type": "bubble", "body": {
+        "type": "box", "layout": "vertical", "contents": [{"type": "text", "contents": [
+            {"type": "span", "text": "佐藤 16:00-21:00\n"}, {"type": "span", "color": "#C05621"}]}]}})]},
+     [("messages[0].contents.body.contents[0].contents[1].text", "must be specified")]),
+    ("flex spans empty", {"to": ALICE, "messages": [flex({"type": "bubble", "body": {
+        "type": "box", "layout": "vertical", "contents": [{"type": "text", "contents": []}]}})]},
+     [("messages[0].contents.body.contents[0].contents", "must be a non-empty array of spans")]),
     ("carousel of 13", {"to": ALICE, "messages": [flex({"type": "carousel", "contents": [bubble()] * 13})]},
      [("messages[0].contents.contents", "Size must be between 1 and 12")]),
     ("carousel over 50 KB", {"to": ALICE, "messages": [flex({"type": "carousel", "contents": [bubble(20_000)] * 3})]},

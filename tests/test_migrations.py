@@ -585,3 +585,43 @@ def test_0015_gives_teachers_a_reading_and_keeps_every_row(db: Database) -> None
                                                  " FROM teachers ORDER BY 1"))]
     assert back == [(r[0], r[1], r[2], r[3], r[4], r[6]) for r in before[-1][1]]
     migrate.upgrade(db)
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_0016_gives_publications_pages_and_keeps_every_row(db: Database, tmp_path: Path) -> None:
+    """A database at 0015 with a published month and its delivery: every row stays as it was and the
+    publication has no pages (it goes out with its grid, as before); going back drops only the column."""
+    from alembic import command
+
+    from core.publication import publish
+    from core.publication.image_store import ImageStore
+    from tests import factories as f
+
+    now = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    with db.write() as s:  # made with today's models, then taken down to 0015 with its rows
+        room = f.classroom(s, line_group_id="C" + "1" * 32)
+        f.shift(s, room, f.teacher(s, "佐藤", 1), dt.date(2026, 12, 3), now=now)
+        publish.publish(s, room.id, 2026, 12, now=now, store=ImageStore(tmp_path / "images"))
+    config = migrate.alembic_config()
+    with db.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0015_teacher_reading")
+    kept = ("deliveries", "shifts", "classrooms")
+    before = _table_rows(db, (*kept, "publications"))
+    assert "pages_json" not in [c["name"] for c in inspect(db.engine).get_columns("publications")]
+
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION
+    with db.read() as s:
+        columns = ", ".join(c["name"] for c in inspect(db.engine).get_columns("publications")
+                            if c["name"] != "pages_json")
+        publications = [tuple(r) for r in s.execute(text(f"SELECT {columns} FROM publications ORDER BY 1"))]
+        pages = list(s.execute(text("SELECT pages_json FROM publications")).scalars())
+    assert _table_rows(db, kept) + [("publications", publications)] == before
+    assert pages == [None]
+
+    with db.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0015_teacher_reading")
+    assert _table_rows(db, (*kept, "publications")) == before
+    migrate.upgrade(db)

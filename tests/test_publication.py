@@ -1,20 +1,24 @@
-"""Publishing end to end: render → store → upload to a real S3-compatible server → Flex to the group."""
+"""Publishing end to end: render → store → upload to a real S3-compatible server → the pages to the group."""
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import io
 import json
 import logging
 
 import httpx
 import pytest
+from PIL import Image
 from sqlalchemy import select
 
 from core.emulator import LineEmulator
 from core.errors import ValidationError
-from core.publication import history, publish
+from core.messages import flex_text
+from core.publication import history, month_image, month_pages, publish
 from core.publication.image_store import ImageStore
+from core.publication.month_image import CHANGED_BG
 from core.roster import rules
 from core.sending.sender import Sender, SenderConfig
 from core.store import setting_keys as keys
@@ -62,21 +66,27 @@ def test_publish_end_to_end_through_s3_to_the_group(db: Database, paths: DataPat
         assert all(x.status == ShiftStatus.CONFIRMED for x in rules.month_shifts(s, ids["room"], 2026, 12))
     assert done.revision == 1
     _send(db, now)
-    [received] = line_group.inbox(GROUP)
-    flex = received.message
-    assert flex["type"] == "flex" and flex["altText"] == "【シフト表】本校 2026年12月のシフト表を公開しました。"
-    hero = flex["contents"]["hero"]
+    announcement, *images = [m.message for m in line_group.inbox(GROUP)]
+    assert announcement == {"type": "text", "text": "【シフト表】本校 2026年12月のシフト表を公開しました。"}
     with db.read() as s:
         pub = s.get(Publication, done.publication_id)
         delivery = s.get(Delivery, done.delivery_id)
-    assert pub is not None
+    assert pub is not None and pub.pages_json is not None
     assert delivery is not None and delivery.status == DeliveryStatus.SENT
+    # The group receives the month's pages for phones, each as LINE loads it: the stored bytes.
+    pages = json.loads(pub.pages_json)
+    assert len(images) == len(pages) == 5 - 1  # December 2026: five calendar weeks on four pages
     stored = ImageStore(paths.images)
-    preview = httpx.get(hero["url"])
-    assert preview.status_code == 200 and preview.content == stored.get(pub.preview_sha256, ".jpg")
-    original = httpx.get(hero["action"]["uri"])
-    assert original.content == stored.get(pub.image_sha256, ".png")
-    assert hashlib.sha256(original.content).hexdigest() == pub.image_sha256
+    for image, page in zip(images, pages, strict=True):
+        assert image["type"] == "image"
+        preview = httpx.get(image["previewImageUrl"])
+        assert preview.status_code == 200 and preview.content == stored.get(page["preview"], ".jpg")
+        original = httpx.get(image["originalContentUrl"])
+        assert original.content == stored.get(page["image"], ".png")
+        assert hashlib.sha256(original.content).hexdigest() == page["image"]
+        assert Image.open(io.BytesIO(original.content)).size == (page["width"], page["height"])
+        assert page["width"] == month_pages.PAGE_WIDTH
+    assert pub.image_sha256 not in {p["image"] for p in pages}  # the wide grid stays for printing and e-mail
     assert pub.original_key and pub.document_id in pub.original_key
     assert len(pub.document_id) >= 24  # unguessable
     # A group push counts once per member against the monthly quota.
@@ -102,8 +112,17 @@ def test_second_revision_highlights_changes_and_supersedes_the_unsent_first(
     assert old is not None and pub2 is not None
     assert old.status == DeliveryStatus.CANCELED and old.cancel_reason == "SUPERSEDED"
     assert json.loads(pub2.changes_json) == [["佐藤", 3]] and pub2.is_update
-    [received] = line_group.inbox(GROUP)
-    assert "更新" in received.message["altText"] and "第2版" in received.message["altText"]
+    announcement, *images = [m.message for m in line_group.inbox(GROUP)]
+    assert "更新" in announcement["text"] and "第2版" in announcement["text"]
+    # The changed shift (the 3rd) is marked on the page that lists it, and on no other: every page has
+    # the legend's small swatch of the colour, only that page a whole entry in it.
+    marked = [dict((c, n) for n, c in _page(image).getcolors(1 << 20) or ()).get(CHANGED_BG, 0) > 5000
+              for image in images]
+    assert marked == [True, False, False, False]
+
+
+def _page(message: dict[str, str]) -> Image.Image:
+    return Image.open(io.BytesIO(httpx.get(message["originalContentUrl"]).content)).convert("RGB")
 
 
 def test_upload_failure_is_retried_and_nothing_is_sent_meanwhile(
@@ -121,28 +140,118 @@ def test_upload_failure_is_retried_and_nothing_is_sent_meanwhile(
     with db.write() as s:
         keys.HOSTING_BUCKET.write(s, "rosters")
     _send(db, now + dt.timedelta(minutes=3))
-    assert len(line_group.inbox(GROUP)) == 1
+    assert len(line_group.inbox(GROUP)) == 1 + 4  # one push: the announcement and the four pages
 
 
-def test_publish_without_hosting_fails_with_a_clear_reason(db: Database, paths: DataPaths, line_group: LineEmulator,
-                                                          now: dt.datetime, caplog: pytest.LogCaptureFixture) -> None:
+def test_a_revision_published_before_pages_goes_out_with_its_grid(
+        db: Database, paths: DataPaths, hosted: str, line_group: LineEmulator, now: dt.datetime) -> None:
     ids = _month(db, now)
     with db.write() as s:
         done = publish.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(paths.images))
+        pub = s.get(Publication, done.publication_id)
+        assert pub is not None
+        pub.pages_json = None  # as migration 0016 leaves a publication made before it
+    _send(db, now)
+    [received] = line_group.inbox(GROUP)
+    assert received.message["type"] == "flex"
+    preview = httpx.get(received.message["contents"]["hero"]["url"])
+    with db.read() as s:
+        pub = s.get(Publication, done.publication_id)
+        assert pub is not None
+        assert preview.content == ImageStore(paths.images).get(pub.preview_sha256, ".jpg")
+
+
+def test_a_big_month_reaches_the_group_as_pages_within_line_s_limits(
+        db: Database, paths: DataPaths, hosted: str, line_group: LineEmulator, now: dt.datetime) -> None:
+    """30 teachers on every day of December: one push of five messages (the emulator validates them),
+    every page and preview within LINE's sizes, and the quota cost the dry run foretold."""
+    with db.write() as s:
+        room = f.classroom(s, line_group_id=GROUP)
+        for n in range(1, 31):
+            teacher = f.teacher(s, f"講師{n:02d}", n)
+            for day in range(1, 32):
+                f.shift(s, room, teacher, dt.date(2026, 12, day), now=now)
+        plan = publish.plan_publish(s, room.id, 2026, 12, now=now, members=5)
+        publish.publish(s, room.id, 2026, 12, now=now, store=ImageStore(paths.images))
+    _send(db, now)
+    announcement, *images = [m.message for m in line_group.inbox(GROUP)]
+    assert announcement["type"] == "text" and len(images) == 4
+    for image in images:
+        original, preview = httpx.get(image["originalContentUrl"]), httpx.get(image["previewImageUrl"])
+        assert len(original.content) <= month_image.MAX_ORIGINAL_BYTES
+        assert len(preview.content) <= month_image.MAX_PREVIEW_BYTES
+        assert Image.open(io.BytesIO(original.content)).width == month_pages.PAGE_WIDTH
+    # Five message objects to a five-member group count five, as the dry run said.
+    assert line_group.consumption == plan.messages == 5
+
+
+def test_publish_without_hosting_sends_the_month_as_a_flex_carousel(
+        db: Database, paths: DataPaths, line_group: LineEmulator, now: dt.datetime) -> None:
+    ids = _month(db, now)
+    with db.write() as s:
+        done = publish.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(paths.images))
+    _send(db, now)
+    with db.read() as s:
+        d = s.get(Delivery, done.delivery_id)
+    assert d is not None and d.status == DeliveryStatus.SENT  # the emulator took it: within LINE's limits
+    [received] = line_group.inbox(GROUP)
+    flex = received.message
+    assert flex["type"] == "flex" and flex["contents"]["type"] == "carousel"
+    assert flex["altText"] == "【シフト表】本校 2026年12月のシフト表を公開しました。"
+    weeks = flex["contents"]["contents"]
+    assert len(weeks) == 5  # 1 Dec 2026 is a Tuesday: five weeks Monday to Sunday
+    header = flex_text.lines(weeks[0]["header"])
+    assert header == ["本校 2026年12月 シフト表", "12月1日(火) – 12月6日(日)"]
+    assert flex_text.lines(weeks[0]["body"]) == ["12月3日(木)", "佐藤  16:00-21:00", "12月4日(金)", "鈴木  09:00-12:00"]
+    assert "●" not in json.dumps(flex, ensure_ascii=False)
+    assert line_group.consumption == 5
+
+
+def test_a_republication_without_hosting_marks_the_changed_shifts(
+        db: Database, paths: DataPaths, line_group: LineEmulator, now: dt.datetime) -> None:
+    ids = _month(db, now)
+    store = ImageStore(paths.images)
+    with db.write() as s:
+        publish.publish(s, ids["room"], 2026, 12, now=now, store=store)
+    _send(db, now)
+    with db.write() as s:
+        rules.edit_shift(s, ids["s1"], start_time=dt.time(15), now=now)
+        publish.publish(s, ids["room"], 2026, 12, now=now, store=store)
+    _send(db, now)
+    [_, received] = line_group.inbox(GROUP)
+    flex = received.message
+    assert flex["altText"] == "【シフト表・更新】本校 2026年12月のシフト表が更新されました（第2版・変更1件）。"
+    week = flex["contents"]["contents"][0]
+    assert "第2版です。変更1件に●を付けています。" in flex_text.lines(week["header"])
+    spans = [span for text in week["body"]["contents"] for span in text.get("contents", [])]
+    changed = [span for span in spans if span["text"].lstrip("\n").startswith("●")]
+    assert [span["text"] for span in changed] == ["● 佐藤  15:00-21:00"] and changed[0]["weight"] == "bold"
+    assert "鈴木  09:00-12:00" in flex_text.lines(week["body"])  # unchanged: not marked
+
+
+def test_publish_with_hosting_credentials_that_do_not_work_fails_with_a_clear_reason(
+        db: Database, paths: DataPaths, line_group: LineEmulator, now: dt.datetime,
+        caplog: pytest.LogCaptureFixture) -> None:
+    ids = _month(db, now)
+    with db.write() as s:
+        keys.HOSTING_ENDPOINT.write(s, "https://s3.example.com")  # set up, but its secret is not kept
+        keys.HOSTING_BUCKET.write(s, "rosters")
+        keys.HOSTING_ACCESS_KEY_ID.write(s, "key")
+        done = publish.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(paths.images))
     with caplog.at_level(logging.INFO, logger="core.sending.prepare"):
         _send(db, now)
-    assert any(r.getMessage().endswith("set up image hosting in Settings [send_error.HOSTING_NOT_CONFIGURED] (failed)")
+    assert any(r.getMessage().endswith("enter it in Settings [hosting.secret_missing] (failed)")
                for r in caplog.records if r.name == "core.sending.prepare")  # the log: English and the code
     with db.read() as s:
         d = s.get(Delivery, done.delivery_id)
-    assert d is not None
-    assert (d.status, d.last_error_code) == (DeliveryStatus.FAILED, "HOSTING_NOT_CONFIGURED")
+    assert d is not None and d.status == DeliveryStatus.FAILED and d.last_error_code == "HOSTING_CREDENTIALS"
+    assert line_group.inbox(GROUP) == []
     with db.read() as s:  # the month's history says why, in the manager's language
         [revision] = history.revisions(s, ids["room"], 2026, 12)
     assert revision.last_error is not None
-    assert render(revision.last_error, "en") == ("HOSTING_NOT_CONFIGURED: LINE shows images only from a public "
-                                                 "HTTPS address: set up image hosting in Settings")
-    assert render(revision.last_error, "ja").startswith("HOSTING_NOT_CONFIGURED: LINEは公開されたHTTPSのアドレス")
+    assert render(revision.last_error, "en") == ("HOSTING_CREDENTIALS: the image hosting secret access key is "
+                                                 "missing; enter it in Settings")
+    assert render(revision.last_error, "ja").startswith("HOSTING_CREDENTIALS: 画像ホスティングのシークレット")
 
 
 def test_dry_run_reports_recipients_cost_and_quota_warning(db: Database, now: dt.datetime) -> None:

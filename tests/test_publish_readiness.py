@@ -43,13 +43,12 @@ def _publications(db: Database) -> int:
         return s.scalar(select(func.count()).select_from(Publication)) or 0
 
 
-def test_publish_without_line_or_hosting_refuses_naming_both(db: Database, paths: DataPaths,
-                                                              now: dt.datetime) -> None:
+def test_publish_without_line_refuses_naming_it(db: Database, paths: DataPaths, now: dt.datetime) -> None:
     room = _month(db, now)
     with pytest.raises(publishing.NotReady) as refused:
         publishing.publish(db, room, 2026, 12, now=now, store=ImageStore(paths.images))
     said = render(refused.value.text, "en")
-    assert "LINE is not connected" in said and "no image hosting" in said, said
+    assert "LINE is not connected" in said and "hosting" not in said, said  # the month can go as a list
     assert "LINEに接続していない" in render(refused.value.text, "ja")
     assert _publications(db) == 0  # nothing was queued, nothing confirmed
     with db.read() as s:
@@ -60,7 +59,7 @@ def test_publish_when_ready_says_what_the_group_message_waits_for(db: Database, 
                                                                   now: dt.datetime) -> None:
     room = _month(db, now)
     outcome = publishing.publish(db, room, 2026, 12, now=now, store=ImageStore(paths.images), when_ready=True)
-    assert [m.code for m in outcome.waiting_for] == ["readiness.line.missing", "readiness.month.no_hosting"]
+    assert [m.code for m in outcome.waiting_for] == ["readiness.line.missing"]
     with db.read() as s:
         delivery = s.get(Delivery, outcome.published.delivery_id)
         assert delivery is not None
@@ -86,6 +85,30 @@ def test_a_connected_and_hosted_classroom_publishes_without_waiting(
         assert delivery is not None and delivery.last_error_code is None
 
 
+def test_a_connected_classroom_without_hosting_publishes_the_month_as_a_list(
+        db: Database, paths: DataPaths, now: dt.datetime, monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.sending.sender import Sender
+    from core.store import secrets
+
+    room = _month(db, now)
+    with LineEmulator(token=TOKEN) as emu:
+        emu.add_group(GROUP, "本校 講師", [user_id(1)])
+        monkeypatch.setenv("SHIFTCAST_LINE_API_BASE", emu.base_url)
+        secrets.set_line_token(TOKEN)
+        outcome = publishing.publish(db, room, 2026, 12, now=now, store=ImageStore(paths.images))
+        assert outcome.waiting_for == ()  # no hosting is no reason to refuse: the month goes as Flex
+        sender = Sender(db, paths=paths, clock=lambda: now)
+        try:
+            sender.run_until_idle()
+        finally:
+            sender.stop()
+        received = [m for m in emu.all_inbox() if m.recipient == GROUP]
+    assert received and all(m.message["type"] == "flex" for m in received)  # a carousel or two, no image
+    with db.read() as s:
+        delivery = s.get(Delivery, outcome.published.delivery_id)
+        assert delivery is not None and delivery.status == DeliveryStatus.SENT
+
+
 def _main(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "main.py", "--home", str(home), *args], cwd=ROOT, text=True,
                           capture_output=True, timeout=180,
@@ -104,7 +127,7 @@ def test_cli_publish_refuses_with_one_line_and_exit_1_then_when_ready_publishes(
 
     waiting = _main(paths.home, "publish", "--classroom", ROOM, "--month", "2026-12", "--when-ready")
     assert waiting.returncode == 0, waiting.stderr
-    assert "waits until this is fixed" in waiting.stdout and "image hosting" in waiting.stdout, waiting.stdout
+    assert "waits until this is fixed" in waiting.stdout and "keyring" in waiting.stdout, waiting.stdout
     assert _publications(db) == 1
 
 
@@ -177,6 +200,5 @@ def test_the_publish_dry_run_names_what_is_missing_at_its_top(db: Database, now:
     _month(db, now)
     assert main.main(["publish", "--classroom", ROOM, "--month", "2026-12", "--dry-run"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[:2] == ["NOT SENT until fixed: LINE is not connected: no message can be sent",
-                         "NOT SENT until fixed: no image hosting: the month image cannot be posted"], lines
-    assert lines[2].startswith(f"{ROOM} 2026-12: revision 1")
+    assert lines[0] == "NOT SENT until fixed: LINE is not connected: no message can be sent", lines
+    assert lines[1].startswith(f"{ROOM} 2026-12: revision 1")

@@ -40,7 +40,7 @@ def test_a_new_data_folder_is_blocked_on_line_a_classroom_and_teachers(db: Datab
     assert (by_key["classroom_groups"].state, by_key["classroom_groups"].fix) == (State.BLOCKING, Fix.ADD_CLASSROOM)
     assert by_key["teachers"].state is State.BLOCKING
     assert (by_key["month_image"].state, by_key["month_image"].fix) == (State.WARNING, Fix.HOSTING)
-    assert render(by_key["month_image"].says, "en") == "no image hosting: the month image cannot be posted"
+    assert render(by_key["month_image"].says, "en") == "no image hosting: the month goes to the group as a list, not as the image"
     assert (by_key["autostart"].state, by_key["autostart"].fix) == (State.WARNING, Fix.AUTOSTART)
     assert by_key["sender"].state is State.WARNING
     assert readiness.blocking(found) and not readiness.ready(found)

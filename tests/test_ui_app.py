@@ -243,7 +243,10 @@ def test_the_tray_offers_sending_once_the_engine_has_started(qtbot, ctx: AppCont
 
 
 class _Demo:
-    """Stands for a started DemoEnvironment: the shell and the tray only ask whether there is one."""
+    """Stands for a started DemoEnvironment: the shell and the tray only ask whether there is one, and
+    the status line for its receiver (none here)."""
+
+    receiver = None
 
 
 def test_the_demo_says_demo_in_its_title_tray_tooltip_and_icon(qtbot, ctx: AppContext) -> None:
@@ -494,3 +497,57 @@ def test_the_question_before_quitting_speaks_japanese(qtbot, ctx: AppContext, ja
     assert "起動している間だけ" in more and sorted(buttons) == sorted(["終了する", "このまま開いておく"])
     sending.shell.quit_app()  # the window's close at the test's end asks nothing more
     settle(qtbot, ctx)
+
+
+def test_the_app_receives_line_webhooks_from_its_start_and_says_so(qtbot, paths: DataPaths, db) -> None:
+    """Connect LINE kept a loopback address: the window's start-up starts the receiver, points the
+    emulator's webhook at it, a follow reaches it, the status line says where, and quitting stops it."""
+    import httpx
+    from PySide6.QtCore import QTimer
+
+    from core.emulator import LineEmulator
+    from core.receiving.address import LoopbackAddress
+    from core.setup.line_connect import remember_address
+    from core.store import secrets
+    from ui.shell.main_window import MainWindow
+
+    secret = "0123456789abcdef0123456789abcdef"
+    with LineEmulator(token="long-lived-token-nobody-has", channel_id="2001234567", channel_secret=secret,
+                      loopback_webhooks=True) as line:
+        with db.write() as s:
+            keys.UI_FIRST_RUN_DONE.write(s, True)
+            keys.LINE_API_BASE.write(s, line.base_url)
+            keys.LINE_CHANNEL_ID.write(s, "2001234567")
+        secrets.set_line_channel_secret(secret)
+        remember_address(db, LoopbackAddress(), 0)
+        line.add_user("U" + "2" * 32, "Suzuki", friend=False)
+        seen: list[str] = []
+
+        def look() -> None:
+            windows = [w for w in QApplication.topLevelWidgets()
+                       if isinstance(w, MainWindow) and w.ctx.paths.home == paths.home]  # not earlier tests'
+            status = windows[0].sender_status.text() if windows else ""
+            if "receiving from LINE at" in status and not seen:
+                seen.append(status)
+                result = line.follow("U" + "2" * 32, "Suzuki").result
+                seen.append(str(result.status_code if result is not None else None))
+                QApplication.exit(0)
+
+        poll = QTimer()
+        poll.timeout.connect(look)
+        poll.start(20)
+        give_up = QTimer(singleShot=True, interval=PATIENCE_MS)
+        give_up.timeout.connect(lambda: QApplication.exit(0))
+        give_up.start()
+        try:
+            assert run_gui(argparse.Namespace(home=paths.home, smoke=False, command=None)) == 0
+        finally:
+            poll.stop()
+            give_up.stop()
+        assert seen, "the status line never said that Shiftcast receives"
+        endpoint = line.webhook_endpoint
+        assert endpoint is not None and endpoint.startswith("http://127.0.0.1:")
+        assert seen[0].endswith(f" · receiving from LINE at {endpoint}")
+        assert seen[1] == "200"  # the teacher's follow reached the app's receiver
+        with pytest.raises(httpx.TransportError):  # and it stopped with the app
+            httpx.post(endpoint, content=b"{}", timeout=5)

@@ -372,3 +372,33 @@ def test_the_teachers_page_says_when_codes_are_ignored_after_too_many_wrong_ones
     assert people.progress.text() == "0 of 1 teachers are connected on LINE."
     dialog.reject()
     settle(qtbot, ctx)
+
+
+def test_finishing_and_keeping_hands_over_to_the_apps_own_receiving(
+        qtbot, ctx: AppContext, line: LineEmulator) -> None:
+    from core.setup.receiving import Receiving
+
+    ctx.receiving = receiving = Receiving(ctx.db).start()  # as the window starts it: not connected yet
+    try:
+        qtbot.waitUntil(lambda: receiving.state.why is not None and receiving.state.why.code
+                        == "receiving.why.not_connected")
+        _, dialog = _open(qtbot, ctx)
+        _to_webhook_tested(qtbot, ctx, dialog)
+        wizards = line.webhook_endpoint
+        while not isinstance(dialog.page, NextStepsPage):
+            qtbot.mouseClick(dialog.next, CLICK)
+            settle(qtbot, ctx)
+        last = dialog.page
+        assert isinstance(last, NextStepsPage)
+        last.keep.setChecked(True)
+        with qtbot.waitSignal(dialog.connected, timeout=10000):
+            qtbot.mouseClick(dialog.next, CLICK)
+        qtbot.waitUntil(lambda: receiving.state.receiving)
+        settle(qtbot, ctx)
+        assert line.webhook_endpoint == receiving.state.endpoint != wizards  # the app's receiver, not the wizard's
+        with ctx.db.read() as s:
+            assert keys.LINE_RECEIVE_ADDRESS.read(s) == "loopback"
+        delivered = line.follow(user_id(1), "青木")
+        assert delivered.result is not None and delivered.result.success
+    finally:
+        receiving.stop()

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QLabel
 
 from core.channels.line import LineClient
 from core.emulator import LineEmulator
+from core.messages import month_flex
 from core.messages import texts as messages
 from core.store.db import Database
 from tests import factories as f
@@ -102,6 +103,31 @@ def test_inbox_shows_each_recipients_messages(qtbot, ctx: AppContext, demo_emula
     window.recipients.setCurrentRow(1)
     assert texts(window) == ["明日 16:00–21:00 の授業のお知らせです。"]
     assert images(window) == []
+
+
+def test_inbox_shows_a_month_sent_as_flex_by_what_its_bubbles_say(qtbot, ctx: AppContext,
+                                                                     demo_emulator: LineEmulator) -> None:
+    facts = month_flex.MonthFacts("本校", 2026, 12, 2, {"佐藤": {3: ["15:00-21:00"]}, "鈴木": {4: ["09:00-12:00"]}},
+                                  frozenset({("佐藤", 3)}), "ja")
+    [month] = month_flex.group_messages(facts)
+    push(demo_emulator, GROUP, month)
+    push(demo_emulator, TEACHER, month_flex.teacher_message(facts, "佐藤"))
+    ctx.demo = SimpleNamespace(emulator=demo_emulator)  # type: ignore[assignment]
+
+    window = InboxWindow(ctx)
+    qtbot.addWidget(window)
+    window.show()
+    settle(qtbot, ctx)
+
+    [shown] = texts(window)  # the group: the weeks one after another, not the alt text alone
+    weeks = shown.split("\n\n")
+    assert len(weeks) == 5
+    assert weeks[0].splitlines() == ["本校 2026年12月 シフト表", "第2版です。変更1件に●を付けています。",
+                                     "12月1日(火) – 12月6日(日)", "12月3日(木)", "● 佐藤  15:00-21:00",
+                                     "12月4日(金)", "鈴木  09:00-12:00"]
+    window.recipients.setCurrentRow(1)
+    assert texts(window) == ["佐藤さんの2026年12月のシフト\n本校\n前回から変わったシフトに●を付けています。\n"
+                             "● 12月3日(木)  15:00-21:00"]
 
 
 def test_inbox_refreshes_when_deliveries_change(qtbot, ctx: AppContext, demo_emulator: LineEmulator) -> None:

@@ -4,6 +4,7 @@ to the LINE emulator (images on a loopback S3 server), history and exports."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -20,7 +21,7 @@ from core.roster import rules
 from core.sending.sender import Sender, SenderConfig
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.models import DeliveryKind, Shift
+from core.store.models import Delivery, DeliveryKind, Shift
 from core.store.settings import StoredQuota
 from tests import factories as f
 from tests.linefixtures import TOKEN, FakeClock, user_id
@@ -65,6 +66,18 @@ def _view(qtbot, ctx: AppContext, size: tuple[int, int] = (1200, 800)) -> Publis
     view.show()
     view.set_month(2026, 12)
     return view
+
+
+def _answer_yes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Answer Yes to every question the view asks; the questions asked, in order."""
+    questions: list[str] = []
+
+    def answer_yes(_parent, _title, text, *args, **kwargs):
+        questions.append(text)
+        return QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(QMessageBox, "question", answer_yes)
+    return questions
 
 
 def _loaded(qtbot, ctx: AppContext, view: PublishView) -> None:
@@ -175,7 +188,7 @@ def test_publishing_what_cannot_reach_the_group_is_refused_unless_chosen_and_the
     view = _view(qtbot, ctx)
     _loaded(qtbot, ctx, view)
     said = view.warning.text()
-    assert "would not reach the LINE group" in said and "LINE is not connected" in said and "image hosting" in said
+    assert "would not reach the LINE group" in said and "LINE is not connected" in said and "hosting" not in said
     assert not view.publish_button.isEnabled()
 
     questions: list[str] = []
@@ -252,7 +265,7 @@ def test_before_the_first_publication_the_roster_as_it_stands_exports_and_prints
     settle(qtbot, ctx, timeout=WAIT)
     assert suggested == ["本校-2026-12-preview.png", "本校-2026-12-preview.pdf"]
     exported = QImage(str(tmp_path / "now.png"))
-    assert exported.size() == view.viewer.pixmap_item.pixmap().size()  # the picture the preview shows
+    assert not exported.isNull()
     assert (tmp_path / "now.pdf").read_bytes().startswith(b"%PDF")
 
     printed = tmp_path / "printed.pdf"
@@ -274,6 +287,17 @@ def test_before_the_first_publication_the_roster_as_it_stands_exports_and_prints
     assert asked[0].docName() == "本校-2026-12-preview"
     wide = exported.width() > exported.height()
     assert (asked[0].pageLayout().orientation() == QPageLayout.Orientation.Landscape) == wide
+
+    # What was exported is the month as its publication then keeps it.
+    with db.write() as s:
+        room_id = s.scalars(select(Shift.classroom_id)).first()
+        assert room_id is not None
+        publication.publish(s, room_id, 2026, 12, now=now, store=ImageStore(ctx.paths.images))
+    qtbot.waitUntil(lambda: view.state is not None and bool(view.state.revisions), timeout=WAIT)
+    assert view.state is not None
+    kept = QImage.fromData(ImageStore(ctx.paths.images).get(view.state.revisions[0].image_sha256, ".png"))
+    assert kept.size() == exported.size()
+    settle(qtbot, ctx, timeout=WAIT)
 
 
 def test_no_group_id_disables_publishing_with_a_plain_reason(qtbot, ctx: AppContext, db: Database,
@@ -303,13 +327,7 @@ def test_publish_goes_out_through_the_sender_and_shows_as_sent(
         # The live member count came from the emulator's group, not from a cache.
         qtbot.waitUntil(lambda: view.members_label.text() == "5 (from LINE just now)", timeout=WAIT)
 
-        questions: list[str] = []
-
-        def answer_yes(_parent, _title, text, *args, **kwargs):
-            questions.append(text)
-            return QMessageBox.StandardButton.Yes
-
-        monkeypatch.setattr(QMessageBox, "question", answer_yes)
+        questions = _answer_yes(monkeypatch)
         view.publish_button.click()
         assert "revision 1" in questions[0] and "2 draft shift(s)" in questions[0] and "5 message(s)" in questions[0]
 
@@ -319,7 +337,8 @@ def test_publish_goes_out_through_the_sender_and_shows_as_sent(
             return any(i.kind == DeliveryKind.SHIFT_PUBLICATION.value and i.badge == "sent" for i in rows)
 
         qtbot.waitUntil(publication_row_sent, timeout=WAIT)
-        assert len(line_group.inbox(GROUP)) == 1
+        # One push: the announcement and December 2026's four pages for phones.
+        assert [m.message["type"] for m in line_group.inbox(GROUP)] == ["text"] + ["image"] * 4
         assert "Revision 1 is published" in view.status.text()
         def first_revision_sent() -> bool:
             item = view.history.topLevelItem(0)
@@ -345,6 +364,13 @@ def test_publish_goes_out_through_the_sender_and_shows_as_sent(
         settle(qtbot, ctx, timeout=WAIT)
         assert (tmp_path / "wall.png").read_bytes().startswith(b"\x89PNG")
         assert (tmp_path / "wall.pdf").read_bytes().startswith(b"%PDF")
+        # The wall gets the wide grid, not the pages the group received.
+        with ctx.db.read() as s:
+            first = publication.latest(s, ids["room"], 2026, 12)
+            assert first is not None and first.pages_json
+        assert (tmp_path / "wall.png").read_bytes() == ImageStore(ctx.paths.images).get(first.image_sha256, ".png")
+        assert (tmp_path / "wall.png").read_bytes() not in {ImageStore(ctx.paths.images).get(p["image"], ".png")
+                                                            for p in json.loads(first.pages_json)}
     finally:
         sender.stop()
 
@@ -378,3 +404,49 @@ def test_the_preview_opens_fitted_to_its_width_and_zooms(qtbot, ctx: AppContext,
     assert viewer.zoom == pytest.approx(fitted * 1.25 * 1.25)
     viewer.fit_action.trigger()
     assert viewer.zoom == pytest.approx(fitted) and viewer.fitting
+
+
+def test_the_tick_sends_each_teacher_their_month_and_the_dry_run_counts_it(
+        qtbot, ctx: AppContext, db: Database, line_group: LineEmulator, now: dt.datetime,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    ids = _month(db, now)
+    ctx.clock = FakeClock(now)
+    view = _view(qtbot, ctx)
+    _loaded(qtbot, ctx, view)
+    qtbot.waitUntil(lambda: view.cost_label.text() == "5 message(s)", timeout=WAIT)
+    assert view.each_teacher_label.text() == "not sent"
+    view.each_teacher.setChecked(True)
+    qtbot.waitUntil(lambda: view.cost_label.text() == "7 message(s)", timeout=WAIT)
+    assert view.each_teacher_label.text() == "2 teacher(s); 2 LINE message(s), counted in the quota cost"
+    questions = _answer_yes(monkeypatch)
+    view.publish_button.click()
+    qtbot.waitUntil(lambda: "Each teacher's own month: 2 message(s)." in view.status.text(), timeout=WAIT)
+    assert "7 message(s)" in questions[0]
+    settle(qtbot, ctx, timeout=WAIT)
+    with db.read() as s:
+        kinds = sorted(d.kind for d in s.scalars(select(Delivery).where(Delivery.classroom_id == ids["room"])))
+    assert kinds == ["shift_publication", "teacher_month", "teacher_month"]
+
+
+def test_the_preview_shows_the_pages_the_group_receives_and_the_grid_without_a_group(ctx: AppContext) -> None:
+    """With a LINE group the preview is the month's pages for phones, side by side as LINE lists them;
+    a classroom reached only by e-mail sees the wide grid it is sent."""
+    from core.publication import month_image, month_pages
+    from ui.publish.view import render_preview
+
+    now = ctx.clock()
+    grouped = _month(ctx.db, now)["room"]
+    with ctx.db.write() as s:
+        mailed = f.classroom(s, "分校").id
+        f.shift(s, rules.get_classroom(s, mailed), rules.teacher_by_name(s, "佐藤"), dt.date(2026, 12, 10), now=now)
+    year, month = 2026, 12
+    with ctx.db.read() as s:
+        view = publication.preview_month(s, grouped, year, month, now=now)
+    pages = month_pages.render_pages(view)
+    shown = render_preview(ctx, grouped, year, month)
+    assert (shown.width(), shown.height()) == (len(pages) * month_pages.PAGE_WIDTH + (len(pages) - 1) * 48,
+                                              max(p.height for p in pages))
+    with ctx.db.read() as s:
+        grid = month_image.geometry(publication.preview_month(s, mailed, year, month, now=now))
+    shown = render_preview(ctx, mailed, year, month)
+    assert (shown.width(), shown.height()) == (grid.width, grid.height)

@@ -66,7 +66,7 @@ def test_a_new_data_folder_shows_what_blocks_with_a_button_to_each_fix(qtbot, ct
     assert panel.isVisible() and panel.rows_area.isVisible()  # something blocks: the rows are open
     assert panel.summary.text() == "Not ready: 3 things stop the teachers' messages."
     assert _row(panel, "line") == "LINE is not connected: no message can be sent."
-    assert _row(panel, "month_image") == "No image hosting: the month image cannot be posted."
+    assert _row(panel, "month_image") == "No image hosting: the month goes to the group as a list, not as the image."
     buttons = {b.objectName(): b.text() for b in panel.findChildren(QPushButton)}
     assert buttons == {"fix_line": "Connect LINE…", "fix_classroom_groups": "Add a classroom…",
                        "fix_teachers": "Teachers…", "fix_month_image": "Image hosting settings",

@@ -42,6 +42,9 @@ DEMO_CHANNEL_ID = "2000000000"
 DEMO_CHANNEL_SECRET = "5a" * 16
 DEMO_CLASSROOM = "さくら教室（デモ）"
 DEMO_GROUP = "C" + "5a" * 16
+# A group no classroom has yet, which the demo inbox can invite the account into: Connect LINE's group step.
+DEMO_NEW_GROUP = "C" + "6b" * 16
+DEMO_NEW_GROUP_NAME = "さくら教室 講師グループ（デモ）"
 TEACHERS = ["佐藤 花子", "鈴木 一郎", "高橋 美咲", "田中 健太", "伊藤 さくら", "渡辺 翔", "山本 結衣", "中村 大輝"]
 # Not on LINE yet: they get a pairing code, which the demo inbox can send as them.
 NEW_TEACHERS = ["小林 陽菜", "加藤 蓮"]
@@ -169,17 +172,29 @@ class DemoEnvironment:
         self.emulator.follow(user_id, name)
         return self.emulator.send_text(user_id, code)
 
+    def invite_into_group(self, db: Database) -> Delivered:
+        """The manager invites the account into a group of the teachers on LINE that no classroom has
+        yet, as in the LINE app: the join event lets Connect LINE's group step offer it."""
+        self.emulator.add_group(DEMO_NEW_GROUP, DEMO_NEW_GROUP_NAME, [user_id for user_id, _ in _friends(db)])
+        return self.emulator.join(DEMO_NEW_GROUP)
+
     def _register_recipients(self, db: Database) -> None:
         """The emulator forgets everything between runs; teach it the demo's friends and group again."""
+        friends = _friends(db)
         with db.read() as session:
-            friends = [(str(line.address), line.teacher_id) for line in session.scalars(select(TeacherContact).where(
-                TeacherContact.channel == Channel.LINE, TeacherContact.address.is_not(None)))]
             names = {t.id: t.display_name for t in session.scalars(select(Teacher))}
             rooms = session.scalars(select(Classroom).where(Classroom.line_group_id.is_not(None))).all()
         for user_id, teacher_id in friends:
             self.emulator.add_user(user_id, names[teacher_id])
         for room in rooms:
             self.emulator.add_group(str(room.line_group_id), room.name, [user_id for user_id, _ in friends])
+
+
+def _friends(db: Database) -> list[tuple[str, int]]:
+    """The LINE user ID and teacher ID of every teacher on LINE."""
+    with db.read() as session:
+        return [(str(line.address), line.teacher_id) for line in session.scalars(select(TeacherContact).where(
+            TeacherContact.channel == Channel.LINE, TeacherContact.address.is_not(None)))]
 
 
 def seed(db: Database, *, now: dt.datetime) -> bool:

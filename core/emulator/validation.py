@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from typing import Any, TypeGuard
 from urllib.parse import urlsplit
 
@@ -32,6 +33,8 @@ POSTBACK_DISPLAY_MAX = 300
 BUBBLE_MAX_BYTES = 30 * 1024
 CAROUSEL_MAX_BYTES = 50 * 1024
 CAROUSEL_MAX_BUBBLES = 12
+# LINE states no length for a Flex text of its own: the container's size bounds it.
+FLEX_TEXT_MAX = CAROUSEL_MAX_BYTES
 
 # Every type in the spec's Message discriminator; unchecked ones need only their required fields.
 _REQUIRED_ONLY: dict[str, tuple[str, ...]] = {
@@ -172,18 +175,45 @@ def _check_flex(message: dict[str, Any], where: str, problems: list[Problem], lo
         return
     _check_uri_actions(contents, prop, problems)
     _check_flex_images(contents, prop, problems, loopback_media)
+    _check_flex_texts(contents, prop, problems)
 
 
 def _check_flex_images(root: dict[str, Any], prop: str, problems: list[Problem], loopback_media: bool) -> None:
     """Image components (hero images among them) load from a public HTTPS URL, like image messages."""
+    for node, path in _flex_nodes(root, prop):
+        if node.get("type") == "image" and "url" in node:
+            url = node.get("url")
+            if _check_string(url, f"{path}.url", 1, URL_MAX, problems) and not _is_https_url(url, loopback_media):
+                problems.append((f"{path}.url", "must be a valid HTTPS URL"))
+
+
+def _check_flex_texts(root: dict[str, Any], prop: str, problems: list[Problem]) -> None:
+    """A text component says something: its `text`, or (which LINE then shows instead) its spans,
+    each with a text of its own."""
+    for node, path in _flex_nodes(root, prop):
+        if node.get("type") != "text":
+            continue
+        spans = node.get("contents")
+        if spans is None:
+            _check_string(node.get("text"), f"{path}.text", 1, FLEX_TEXT_MAX, problems)
+        elif not isinstance(spans, list) or not spans:
+            problems.append((f"{path}.contents", "must be a non-empty array of spans"))
+        else:
+            for i, span in enumerate(spans):
+                if not isinstance(span, dict) or span.get("type") != "span":
+                    problems.append((f"{path}.contents[{i}]", "must be a span"))
+                else:
+                    _check_string(span.get("text"), f"{path}.contents[{i}].text", 1, FLEX_TEXT_MAX, problems)
+
+
+def _flex_nodes(root: dict[str, Any], prop: str) -> Iterator[tuple[dict[str, Any], str]]:
+    """Every object in a Flex container with its property path; iterative, so deep JSON cannot
+    exhaust the stack."""
     stack: list[tuple[Any, str]] = [(root, prop)]
     while stack:
         node, path = stack.pop()
         if isinstance(node, dict):
-            if node.get("type") == "image" and "url" in node:
-                url = node.get("url")
-                if _check_string(url, f"{path}.url", 1, URL_MAX, problems) and not _is_https_url(url, loopback_media):
-                    problems.append((f"{path}.url", "must be a valid HTTPS URL"))
+            yield node, path
             stack.extend((child, f"{path}.{key}") for key, child in node.items() if isinstance(child, dict | list))
         elif isinstance(node, list):
             stack.extend((child, f"{path}[{i}]") for i, child in enumerate(node) if isinstance(child, dict | list))

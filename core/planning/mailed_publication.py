@@ -35,8 +35,13 @@ def dedup(publication: Publication, teacher_id: int) -> str:
 
 
 def month_teachers(session: Session, publication: Publication) -> list[Teacher]:
-    first, last = rules.month_bounds(publication.year, publication.month)
-    ids = select(Shift.teacher_id).where(Shift.classroom_id == publication.classroom_id, Shift.local_date >= first,
+    return teachers_of_month(session, publication.classroom_id, publication.year, publication.month)
+
+
+def teachers_of_month(session: Session, classroom_id: int, year: int, month: int) -> list[Teacher]:
+    """The teachers with a shift in a classroom's month, canceled ones too."""
+    first, last = rules.month_bounds(year, month)
+    ids = select(Shift.teacher_id).where(Shift.classroom_id == classroom_id, Shift.local_date >= first,
                                          Shift.local_date <= last).distinct()
     return list(session.scalars(select(Teacher).where(Teacher.id.in_(ids)).order_by(Teacher.id)))
 
@@ -53,7 +58,9 @@ def wants_email(teacher: Teacher) -> bool:
 def fan_out(session: Session, publication: Publication, *, now: dt.datetime, line_failed: bool = False) -> list[int]:
     """Enqueue the e-mail copies still missing. `line_failed`: the group message could not go out, so
     every teacher with LINE fallback gets a copy too. Returns the ids created."""
+    # The group's message, not a teacher's own month (core/planning/teacher_months.py), also on LINE.
     line_delivery = session.scalar(select(Delivery.id).where(Delivery.about(SubjectType.PUBLICATION, publication.id),
+                                                             Delivery.kind == DeliveryKind.SHIFT_PUBLICATION,
                                                              Delivery.channel == Channel.LINE).limit(1))
     known = set(session.scalars(select(Delivery.dedup_key).where(
         Delivery.about(SubjectType.PUBLICATION, publication.id), Delivery.channel == Channel.EMAIL)))

@@ -34,6 +34,7 @@ SAT_BG, SAT_INK = (226, 238, 252), (25, 90, 170)
 SUN_BG, SUN_INK = (253, 231, 231), (190, 30, 45)
 CHANGED_BG, CHANGED_EDGE = (255, 236, 153), (230, 150, 0)
 ACCENT = (27, 127, 91)
+MUTED = (108, 117, 125)
 
 JA_WEEKDAYS = "月火水木金土日"
 EN_WEEKDAYS = ("Mo", "Tu", "We", "Th", "Fr", "Sa", "Su")
@@ -105,15 +106,7 @@ def render_png(month: MonthRoster, *, font_file: str | None = None, layout: Layo
     draw = ImageDraw.Draw(image)
     jp_holidays = holidays.country_holidays("JP", years=month.year)
 
-    # Title
-    if en:
-        title = f"{month.classroom} — {dt.date(month.year, month.month, 1):%B %Y} shifts"
-        if month.is_update:
-            title += f"  (revision {month.revision}, updated)"
-    else:
-        title = f"{month.classroom}　{month.year}年{month.month}月 シフト表"
-        if month.is_update:
-            title += f"　第{month.revision}版【更新】"
+    title = title_of(month)
     draw.text((layout.margin, layout.margin + layout.title_h // 2), title, font=title_font, fill=INK, anchor="lm")
     if month.is_update:
         draw.rectangle([layout.margin, layout.margin + layout.title_h - 8, layout.margin + 120,
@@ -158,7 +151,7 @@ def render_png(month: MonthRoster, *, font_file: str | None = None, layout: Layo
                 if key not in cell_masks:
                     cell_masks[key] = _cell_mask(lines, layout, cell_font, small_font)
                 image.paste(INK, (x0, y0, x0 + layout.day_w, y0 + layout.row_h), cell_masks[key])
-        draw.text((layout.margin + 10, y0 + layout.row_h // 2), _fit(teacher, name_font, name_w - 16),
+        draw.text((layout.margin + 10, y0 + layout.row_h // 2), fit(teacher, name_font, name_w - 16),
                   font=name_font, fill=INK, anchor="lm")
     if not teachers:
         draw.text((width // 2, body_top + layout.row_h // 2), "No shifts" if en else "シフトはありません",
@@ -189,7 +182,7 @@ def render_png(month: MonthRoster, *, font_file: str | None = None, layout: Layo
     local = generated.astimezone(fonts_zone(month.timezone))
     footer = (f"Generated {local:%Y-%m-%d %H:%M} ({month.timezone}) · Shiftcast" if en
               else f"作成 {local:%Y-%m-%d %H:%M}（{month.timezone}）· Shiftcast")
-    draw.text((width - layout.margin, y), footer, font=small_font, fill=(108, 117, 125), anchor="rm")
+    draw.text((width - layout.margin, y), footer, font=small_font, fill=MUTED, anchor="rm")
 
     out = io.BytesIO()
     image.save(out, "PNG", optimize=False, compress_level=6)
@@ -199,6 +192,15 @@ def render_png(month: MonthRoster, *, font_file: str | None = None, layout: Layo
         image.save(out, "JPEG", quality=90)
         data = out.getvalue()
     return data
+
+
+def title_of(month: MonthRoster) -> str:
+    """The heading of the month, as the grid and the phone pages both show it."""
+    if month.language == "en":
+        title = f"{month.classroom} — {dt.date(month.year, month.month, 1):%B %Y} shifts"
+        return title + (f"  (revision {month.revision}, updated)" if month.is_update else "")
+    title = f"{month.classroom}　{month.year}年{month.month}月 シフト表"
+    return title + (f"　第{month.revision}版【更新】" if month.is_update else "")
 
 
 def fonts_zone(name: str):  # type: ignore[no-untyped-def]
@@ -225,7 +227,8 @@ def _draw_cell(draw: ImageDraw.ImageDraw, lines: list[str], cx: int, cy: int, fo
             draw.text((cx, cy - 9 + 18 * i), text.replace("-", "–").replace(":00", ""), font=small, fill=ink, anchor="mm")
 
 
-def _fit(text: str, font, width: int) -> str:  # type: ignore[no-untyped-def]
+def fit(text: str, font, width: int) -> str:  # type: ignore[no-untyped-def]
+    """The text, cut short with an ellipsis where it would be wider than `width`."""
     if font.getlength(text) <= width:
         return text
     while text and font.getlength(text + "…") > width:

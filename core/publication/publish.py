@@ -1,8 +1,12 @@
 """Publishing a classroom's month to its LINE group.
 
-`publish` confirms the month's drafts, renders the image, stores it content-addressed, and writes
+`publish` confirms the month's drafts, renders the wide grid (printing, e-mail) and the pages for phones
+(the LINE group), stores them content-addressed, and writes
 the immutable Publication row and its delivery in ONE transaction, then returns: the sender uploads
-the images and sends the Flex message later. A new revision highlights the cells that changed and
+the images and sends the LINE message later (with image hosting: portrait pages for phones, from
+core/publication/month_pages.py; without it: the month itself as Flex carousels). Asked to
+(`each_teacher`), it also sends each teacher their own month (core/planning/teacher_months.py). A new
+revision highlights the cells that changed and
 supersedes an older revision that has not gone out yet.
 """
 
@@ -20,13 +24,14 @@ from sqlalchemy.orm import Session
 from core.errors import ValidationError
 from core.outbox import queue
 from core.outbox.policy import CancelReason
-from core.planning import mailed_publication
-from core.publication import month_image
+from core.planning import mailed_publication, teacher_months
+from core.publication import month_image, month_pages
 from core.publication.image_store import ImageStore
 from core.roster import month as month_roster
 from core.roster import rules
 from core.store import setting_keys as keys
 from core.store.models import (
+    Channel,
     Classroom,
     Delivery,
     DeliveryKind,
@@ -48,6 +53,7 @@ class Published:
     changed_cells: int
     superseded: list[int]
     email_deliveries: list[int] = field(default_factory=list)  # copies for teachers reached by e-mail
+    teacher_months: list[int] = field(default_factory=list)  # each teacher's own month, when asked for
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,9 @@ class PublishPlan:
     changed_cells: int
     warning: str | None  # in English; `warning_text` is the same for rendering in the manager's language
     warning_text: Text | None = None
+    # Each teacher's own month, when asked for: LINE messages (also in `messages`) and the teachers
+    teacher_messages: int = 0
+    teachers: int = 0
 
 
 def latest(session: Session, classroom_id: int, year: int, month: int) -> Publication | None:
@@ -87,7 +96,8 @@ def build_month(session: Session, classroom: Classroom, year: int, month: int, *
 
 
 def publish(session: Session, classroom_id: int, year: int, month: int, *, now: dt.datetime, store: ImageStore,
-            font_file: str | None = None) -> Published:
+            font_file: str | None = None, each_teacher: bool = False) -> Published:
+    """Publish the month; `each_teacher`: also send each teacher their own month of it."""
     classroom = rules.get_classroom(session, classroom_id)
     if not classroom.line_group_id and not _anyone_by_email(session, classroom.id, year, month):
         raise ValidationError(t("publish.nowhere", classroom=classroom.name))
@@ -102,11 +112,12 @@ def publish(session: Session, classroom_id: int, year: int, month: int, *, now: 
     from PIL import Image  # here, not above: the window and the sender import this module at every start
 
     width, height = Image.open(io.BytesIO(original)).size
+    pages = month_pages.stored_pages(view, store, font_file=font_file)
     publication = Publication(
         classroom_id=classroom.id, year=year, month=month, revision=view.revision,
         document_id=token_source.token_urlsafe(18), is_update=view.is_update,
         image_sha256=original_sha, image_bytes=len(original), image_width=width, image_height=height,
-        preview_sha256=preview_sha, preview_bytes=len(preview),
+        preview_sha256=preview_sha, preview_bytes=len(preview), pages_json=json.dumps(pages),
         snapshot_json=month_roster.snapshot(view),
         changes_json=json.dumps(sorted([t, d] for t, d in view.changed), ensure_ascii=False),
         created_at=now,
@@ -124,7 +135,9 @@ def publish(session: Session, classroom_id: int, year: int, month: int, *, now: 
         )
     # E-mail copies in the same transaction, for teachers who asked for e-mail.
     emails = mailed_publication.fan_out(session, publication, now=now)
-    return Published(publication.id, delivery_id, publication.revision, len(view.changed), superseded, emails)
+    personal = teacher_months.fan_out(session, publication, now=now) if each_teacher else []
+    return Published(publication.id, delivery_id, publication.revision, len(view.changed), superseded, emails,
+                     personal)
 
 
 def _anyone_by_email(session: Session, classroom_id: int, year: int, month: int) -> bool:
@@ -154,8 +167,9 @@ def preview_month(session: Session, classroom_id: int, year: int, month: int, *,
 
 
 def plan_publish(session: Session, classroom_id: int, year: int, month: int, *, now: dt.datetime,
-                 members: int | None = None) -> PublishPlan:
-    """What publishing would do, without doing it. `members` is a live group member count if known."""
+                 members: int | None = None, each_teacher: bool = False) -> PublishPlan:
+    """What publishing would do, without doing it. `members` is a live group member count if known;
+    `each_teacher`: each teacher's own month too, one LINE message per teacher reached on LINE."""
     classroom = rules.get_classroom(session, classroom_id)
     drafts = session.scalar(select(func.count()).select_from(Shift).where(
         Shift.classroom_id == classroom.id, Shift.status == ShiftStatus.DRAFT,
@@ -165,12 +179,20 @@ def plan_publish(session: Session, classroom_id: int, year: int, month: int, *, 
         members = keys.LINE_GROUP_MEMBERS.of(classroom.id).read(session)
     quota = keys.LINE_QUOTA.read(session)
     limit, used = quota.limit, quota.used
+    personal = teacher_months.recipients(session, teacher_months.MonthShown(
+        classroom.id, year, month, view.revision, frozenset(view.cells),
+        frozenset(name for name, _ in view.changed))) if each_teacher else []
+    personal_line = sum(1 for _, channels in personal if Channel.LINE in channels)
+    messages = None if members is None else members + personal_line
+    if not classroom.line_group_id and each_teacher:
+        messages = personal_line  # no group message: only the personal ones cost
     warning: Text | None = None
     if not classroom.line_group_id:
         warning = t("publish.warn.no_group")
     elif view.is_update and not view.changed:
         warning = t("publish.warn.unchanged", revision=view.revision - 1)
-    elif members is not None and limit is not None and used is not None and used + members > limit:
-        warning = t("publish.warn.quota", left_count=limit - used, needed_count=members)
-    return PublishPlan(classroom.name, classroom.line_group_id, members, members, limit, used, view.revision,
-                       drafts, len(view.changed), str(warning) if warning else None, warning)
+    elif messages is not None and limit is not None and used is not None and used + messages > limit:
+        warning = t("publish.warn.quota", left_count=limit - used, needed_count=messages)
+    return PublishPlan(classroom.name, classroom.line_group_id, members, messages, limit, used, view.revision,
+                       drafts, len(view.changed), str(warning) if warning else None, warning, personal_line,
+                       len(personal))

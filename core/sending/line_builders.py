@@ -1,25 +1,37 @@
 """What LINE messages are made of, shared by the kinds that send on LINE (core/sending/kinds/): a
 shift's facts, the reminder's push (also built by the lean reminder path, core/sending/reminder_batch.py),
-the 了解 button, and the teachers' text templates read from the data folder.
+the 了解 button, a publication's month as the Flex messages make it (core/messages/month_flex.py), and
+the teachers' text templates read from the data folder.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 from functools import lru_cache
 from pathlib import Path
 
 from sqlalchemy.orm import Session
 
 from core.channels.base import Outgoing
-from core.messages import ack, texts
-from core.store.models import Classroom, Delivery, Shift, ShiftRevision
+from core.messages import ack, month_flex, texts
+from core.roster import month as month_roster
+from core.store.models import Classroom, Delivery, Publication, Shift, ShiftRevision
 from core.store.paths import DataPaths
+from core.texts.formats import Language
 
 
 def facts_of(shift: Shift | ShiftRevision, classroom: Classroom, note: str = "") -> texts.ShiftFacts:
     return texts.ShiftFacts(classroom.name, shift.local_date, shift.start_time, shift.end_time,
                                shift.ends_next_day, note)
+
+
+def month_facts(publication: Publication, classroom: Classroom) -> month_flex.MonthFacts:
+    """What the publication showed, from its own snapshot: a shift changed since does not change it."""
+    language: Language = "en" if classroom.language == "en" else "ja"
+    changed = frozenset((str(name), int(day)) for name, day in json.loads(publication.changes_json or "[]"))
+    return month_flex.MonthFacts(classroom.name, publication.year, publication.month, publication.revision,
+                                 month_roster.cells_of(publication.snapshot_json), changed, language)
 
 
 def ack_data(session: Session, delivery: Delivery) -> str | None:

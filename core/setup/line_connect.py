@@ -9,7 +9,8 @@
 4. `test()`: LINE's webhook test (POST …/webhook/test) in plain words (`explain`, pure), with the
    reminder to switch "Use webhook" on when LINE says the webhook is not active.
 5. `finish(keep_receiving)`: the saved endpoint is put back unless the owner keeps receiving; the
-   tunnel and the receiver stop (unless kept; then `close()` stops them later).
+   tunnel and the receiver stop (unless kept; then `close()` stops them later). Kept, the address
+   is stored, and the app receives there at every start from then on (core/setup/receiving.py).
 
 After a crash, `restore_if_pending(db)` at the next start (the window, `main.py sender`, `main.py
 webhook`) puts the saved endpoint back.
@@ -40,7 +41,7 @@ import httpx
 from core.channels.line import DEFAULT_TIMEOUT, LineApiError, LineClient, resolve_base_url, tls_context
 from core.channels.line_token import Clock, StatelessTokenSource, TokenRefused
 from core.errors import ShiftcastError, ValidationError
-from core.receiving.address import PublicAddress, endpoint
+from core.receiving.address import OwnAddress, PublicAddress, endpoint
 from core.receiving.handlers import EventHandler
 from core.receiving.server import WebhookReceiver
 from core.setup.line import remember_account
@@ -228,6 +229,36 @@ def _clear(session: Any) -> None:
     keys.LINE_WEBHOOK_OURS.clear(session)
 
 
+# ----- where the app receives from now on (core/setup/receiving.py) -----
+
+
+def remember_address(db: Database, address: PublicAddress | None, port: int) -> None:
+    """Store where LINE reaches the app from now on (None: the app does not receive)."""
+    with db.write() as session:
+        if address is None:
+            keys.LINE_RECEIVE_ADDRESS.clear(session)
+            keys.LINE_RECEIVE_OWN_URL.clear(session)
+            keys.LINE_RECEIVE_PORT.clear(session)
+            return
+        keys.LINE_RECEIVE_ADDRESS.write(session, address.name)
+        if isinstance(address, OwnAddress):
+            keys.LINE_RECEIVE_OWN_URL.write(session, address.url)
+            keys.LINE_RECEIVE_PORT.write(session, port)
+        else:
+            keys.LINE_RECEIVE_OWN_URL.clear(session)
+            keys.LINE_RECEIVE_PORT.clear(session)
+
+
+def stop_receiving(address: PublicAddress | None, receiver: WebhookReceiver | None) -> None:
+    """The address first (LINE stops reaching the receiver), then the receiver, even if the first fails."""
+    try:
+        if address is not None:
+            address.stop()
+    finally:
+        if receiver is not None:
+            receiver.stop()
+
+
 # ----- the flow -----
 
 
@@ -386,7 +417,10 @@ class ConnectLine:
                     self._check_open()
                     with self.db.write() as session:
                         _clear(session)
+                    if self.address is not None and self.receiver is not None:
+                        remember_address(self.db, self.address, self.receiver.port)
                     return Finished(None, True)
+                remember_address(self.db, None, 0)
                 return Finished(restore_if_pending(self.db, self.client), False)
             finally:
                 if not keep_receiving:
@@ -397,12 +431,7 @@ class ConnectLine:
             address, self.address = self.address, None
             receiver, self.receiver = self.receiver, None
             self.endpoint = None
-            try:
-                if address is not None:
-                    address.stop()
-            finally:
-                if receiver is not None:
-                    receiver.stop()
+            stop_receiving(address, receiver)
 
     def close(self) -> None:
         """Stop the tunnel and the receiver and drop the client, restoring nothing."""

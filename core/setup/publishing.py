@@ -24,8 +24,9 @@ from core.setup import readiness
 from core.store.db import Database
 from core.texts import Text, t
 
-# The readiness requirements a month's group message cannot go without.
-_NEEDED = ("line", "month_image")
+# The readiness requirement a month's group message cannot go without. Image hosting is not one:
+# without it the month goes to the group as a Flex list (core/messages/month_flex.py).
+_NEEDED = ("line",)
 
 
 class NotReady(ValidationError):
@@ -56,12 +57,13 @@ def missing(db: Database, classroom_id: int, *, now: dt.datetime) -> tuple[Text,
 
 
 def publish(db: Database, classroom_id: int, year: int, month: int, *, now: dt.datetime, store: ImageStore,
-            when_ready: bool = False, font_file: str | None = None) -> Outcome:
+            when_ready: bool = False, each_teacher: bool = False, font_file: str | None = None) -> Outcome:
     waiting = missing(db, classroom_id, now=now)
     with db.write() as session:
         if waiting and not when_ready:
             raise NotReady(rules.get_classroom(session, classroom_id).name, waiting)
-        done = publication.publish(session, classroom_id, year, month, now=now, store=store, font_file=font_file)
+        done = publication.publish(session, classroom_id, year, month, now=now, store=store, font_file=font_file,
+                                   each_teacher=each_teacher)
         if waiting and done.delivery_id is not None:
             not_set_up.mark(session, missing=waiting, now=now, ids=[done.delivery_id])
     return Outcome(done, waiting)

@@ -20,6 +20,7 @@ class DeliveryKind(StrEnum):
     SHIFT_REMINDER = "shift_reminder"
     SHIFT_CORRECTION = "shift_correction"
     ALERT = "alert"  # an incident told to the manager (webhook or e-mail)
+    TEACHER_MONTH = "teacher_month"  # a published month's shifts of one teacher, to that teacher
 
 
 class SubjectType(StrEnum):

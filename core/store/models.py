@@ -237,6 +237,9 @@ class Publication(Base):
     image_height: Mapped[int] = mapped_column(Integer)
     preview_sha256: Mapped[str] = mapped_column(String(64))
     preview_bytes: Mapped[int] = mapped_column(Integer)
+    # The month for phones (core/publication/month_pages.py), what the LINE group receives: a JSON list
+    # of {"image", "preview" (sha256), "width", "height"}. None for a revision published before it existed.
+    pages_json: Mapped[str | None] = mapped_column(Text)
     snapshot_json: Mapped[str] = mapped_column(Text)
     changes_json: Mapped[str] = mapped_column(Text, default="[]")
     original_key: Mapped[str | None] = mapped_column(String(300))

@@ -45,6 +45,15 @@ LINE_WEBHOOK_OURS = TextSetting("line.webhook.our_endpoint", t("setting.label.li
                                 rule=web_address, rule_says=_WEB)
 LINE_WEBHOOK_RESTORE_PENDING = FlagSetting("line.webhook.restore_pending",
                                            t("setting.label.line.webhook.restore_pending"))
+# Where LINE reaches the receiver that runs with the app, as chosen when Connect LINE finished receiving
+# (unset: the app does not receive); for "own", the owner's address and the port its proxy forwards to;
+# the endpoint last set at LINE, so a new quick-tunnel address is set again and an unchanged one is not.
+LINE_RECEIVE_ADDRESS = TextSetting("line.receive.address", t("setting.label.line.receive.address"), max_length=20)
+LINE_RECEIVE_OWN_URL = TextSetting("line.receive.own_url", t("setting.label.line.receive.own_url"), max_length=500,
+                                   rule=web_address, rule_says=_WEB)
+LINE_RECEIVE_PORT = IntSetting("line.receive.port", t("setting.label.line.receive.port"), minimum=0, maximum=65535)
+LINE_RECEIVE_ENDPOINT = TextSetting("line.receive.endpoint", t("setting.label.line.receive.endpoint"), max_length=500,
+                                    rule=web_address, rule_says=_WEB)
 # Each classroom group's member count, as LINE last said: a group push costs one message per member.
 LINE_GROUP_MEMBERS = SettingFamily(
     "line.group_members.", lambda name: IntSetting(name, t("setting.label.line.group_members"), minimum=0))

@@ -1409,6 +1409,14 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>講師と講師のグループが、内蔵のLINEシミュレーターから受け取った内容です。実際のLINEアカウントには何も送られていません。</translation>
     </message>
     <message>
+        <source>Invite the account into a group</source>
+        <translation>アカウントをグループに招待</translation>
+    </message>
+    <message>
+        <source>The simulator invites the LINE account into a new group of the teachers, as you would in the LINE app: Connect LINE&apos;s group step then offers it.</source>
+        <translation>LINEアプリで招待するのと同じように、シミュレーターがLINE公式アカウントを講師の新しいグループに招待します。「LINEに接続」のグループの手順に、そのグループが表示されます。</translation>
+    </message>
+    <message>
         <source>Teachers not on LINE yet</source>
         <translation>まだLINEに登録していない講師</translation>
     </message>
@@ -1443,6 +1451,10 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>Sent the code {0} as {1}.</source>
         <translation>{1}さんとしてコード {0} を送りました。</translation>
+    </message>
+    <message>
+        <source>The account joined the group “{0}”.</source>
+        <translation>アカウントがグループ「{0}」に参加しました。</translation>
     </message>
     <message>
         <source>Tapped “{0}” as {1}.</source>
@@ -1754,8 +1766,8 @@ Data folder: {1}</source>
         <translation>次に、LINE公式アカウントを講師のLINEグループに招待してください。グループのメニューから「招待」をタップし、アカウントを選びます。受信している間に、ShiftcastはLINEからグループの情報を受け取ります。</translation>
     </message>
     <message>
-        <source>Keep receiving LINE&apos;s events while Shiftcast is open</source>
-        <translation>Shiftcastを開いている間、LINEからのイベントを受信し続ける</translation>
+        <source>Keep receiving LINE&apos;s events whenever Shiftcast runs (in the window or the tray)</source>
+        <translation>Shiftcastの実行中（ウィンドウでもトレイでも）は、LINEからのイベントを受信し続ける</translation>
     </message>
     <message>
         <source>Otherwise, when you press Finish, Shiftcast puts back the webhook address LINE had before and stops the tunnel.</source>
@@ -1827,6 +1839,14 @@ Data folder: {1}</source>
     <message>
         <source>Revision</source>
         <translation>版</translation>
+    </message>
+    <message>
+        <source>Also send each teacher their month</source>
+        <translation>講師一人ひとりにもその人の月間シフトを送る</translation>
+    </message>
+    <message>
+        <source>Each teacher&apos;s month</source>
+        <translation>講師ごとの月間シフト</translation>
     </message>
     <message>
         <source>Changes since the last publication</source>
@@ -1911,6 +1931,14 @@ Data folder: {1}</source>
     <message>
         <source>no monthly limit known</source>
         <translation>月間の上限は不明</translation>
+    </message>
+    <message>
+        <source>{0} teacher(s); {1} LINE message(s), counted in the quota cost</source>
+        <translation>講師 {0}人、LINEのメッセージ {1}通（送信数に含めています）</translation>
+    </message>
+    <message>
+        <source>not sent</source>
+        <translation>送りません</translation>
     </message>
     <message>
         <source>{0} — an update: {1} changed cell(s) are highlighted</source>
@@ -2015,6 +2043,10 @@ Data folder: {1}</source>
     <message>
         <source>Revision {0} is published and on its way to the LINE group.</source>
         <translation>第{0}版を公開しました。LINEグループへ送信しています。</translation>
+    </message>
+    <message>
+        <source>Each teacher&apos;s own month: {0} message(s).</source>
+        <translation>講師ごとの月間シフトを {0}通送ります。</translation>
     </message>
     <message>
         <source>The earlier revision that had not gone out yet will not be sent.</source>

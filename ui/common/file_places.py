@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QStandardPaths
+from PySide6.QtCore import QObject, QStandardPaths
 
 from core.store import setting_keys as keys
 
@@ -35,8 +35,8 @@ def start_in(ctx: AppContext, name: str = "") -> str:
     return str(folder / name) if name else str(folder)
 
 
-def remember(ctx: AppContext, chosen: str) -> None:
-    """Keep the folder of the file chosen for the next dialog (written on the pool)."""
+def remember(ctx: AppContext, chosen: str, *, owner: QObject) -> None:
+    """Keep the folder of the file chosen for the next dialog (written on the pool, for `owner`)."""
     folder = str(Path(chosen).parent)
     db = ctx.db
 
@@ -44,4 +44,4 @@ def remember(ctx: AppContext, chosen: str) -> None:
         with db.write() as session:
             keys.UI_LAST_FOLDER.write(session, folder)
 
-    ctx.tasks.run(work)
+    ctx.tasks.run(work, owner=owner)

@@ -380,7 +380,7 @@ class NextStepsPage(WizardPage):
             "then “Invite”, and choose the account. Shiftcast learns the group from LINE while it receives."),
             self)
         self.column.addWidget(self.group_hint)
-        self.keep = QCheckBox(self.tr("Keep receiving LINE's events while Shiftcast is open"), self)
+        self.keep = QCheckBox(self.tr("Keep receiving LINE's events whenever Shiftcast runs (in the window or the tray)"), self)
         self.keep.setObjectName("keepReceiving")
         self.column.addWidget(self.keep)
         self.column.addWidget(note(self.tr(

@@ -7,7 +7,8 @@ the receiver.
 
 Closing it before the end (Cancel, Esc, the window's ×) finishes the flow without keeping anything:
 LINE's earlier webhook address is put back and the tunnel and the receiver stop. A flow the owner
-chose to keep receiving lives on in `KEPT` until the app quits.
+chose to keep receiving hands over to the app's own receiving (ctx.receiving), which starts again at
+the address kept; where the app does not receive (the demo), the flow lives on in `KEPT` until it quits.
 """
 
 from __future__ import annotations
@@ -119,7 +120,17 @@ class ConnectLineDialog(QDialog):
 
     def complete(self) -> None:
         if any(isinstance(page, NextStepsPage) and page.keep.isChecked() for page in self.pages):
-            KEPT.keep(self.flow)
+            receiving = self.ctx.receiving
+            if receiving is None:
+                KEPT.keep(self.flow)
+            else:  # the app's own receiving takes over at the address kept (core/setup/receiving.py)
+                flow = self.flow
+
+                def hand_over() -> None:
+                    flow.close()
+                    receiving.restart()
+
+                self.ctx.tasks.run(hand_over)
         self._closing = True  # the flow has finished: closing has nothing left to put back
         self.ctx.bridge.settings_changed.emit()
         self.ctx.wake_sender()  # the sender may use the channel ID and secret from now on

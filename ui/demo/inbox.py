@@ -10,8 +10,8 @@ simulator holds more messages than it shows (a length under a lock, in this proc
 The sender's own change signal is not enough: the simulator can receive what another process sent.
 
 The window also acts as the teachers, through the simulator: a message with a 了解 button can be
-tapped as the teacher it went to, and a teacher not on LINE yet can add the account and send their
-pairing code. Both arrive at the demo's webhook receiver as signed webhooks, as a real tap would.
+tapped as the teacher it went to, a teacher not on LINE yet can add the account and send their
+pairing code, and the account can be invited into a new group of the teachers (Connect LINE's group step). Both arrive at the demo's webhook receiver as signed webhooks, as a real tap would.
 """
 
 from __future__ import annotations
@@ -40,9 +40,10 @@ from PySide6.QtWidgets import (
 )
 
 from core.addresses import is_loopback
-from core.app.demo import DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET
+from core.app.demo import DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET, DEMO_NEW_GROUP_NAME
 from core.emulator import InboxMessage
 from core.emulator.simulate import Delivered, postback_actions
+from core.messages import flex_text
 from core.receiving import pairing
 from core.roster import queries
 from core.store.db import Database
@@ -95,11 +96,20 @@ def received(item: InboxMessage) -> Received:
         contents = message.get("contents") or {}
         hero = contents.get("hero") if isinstance(contents, dict) else None
         url = hero.get("url") if isinstance(hero, dict) and hero.get("type") == "image" else None
+        if url is None:  # a month or a message in words: what its bubbles say, as the phone shows them
+            return Received(item.accepted_at, _flex_text(contents) or str(message.get("altText", "")), None,
+                            item.message_id, button)
         return Received(item.accepted_at, str(message.get("altText", "")), url, item.message_id, button)
     if kind == "image":
         return Received(item.accepted_at, "", message.get("previewImageUrl") or message.get("originalContentUrl"),
                         item.message_id, button)
     return Received(item.accepted_at, f"({kind})", None, item.message_id, button)
+
+
+def _flex_text(contents: Any) -> str:
+    """A bubble's lines; a carousel's bubbles one after another, a blank line between them."""
+    bubbles = contents.get("contents") if isinstance(contents, dict) and contents.get("type") == "carousel" else [contents]
+    return "\n\n".join("\n".join(flex_text.lines(bubble)) for bubble in bubbles or [])
 
 
 def load_unpaired(db: Database, now: dt.datetime) -> list[Unpaired]:
@@ -189,8 +199,14 @@ class InboxWindow(QWidget):
         words.addWidget(intro)
         words.addWidget(self.channel_label)
         words.addWidget(self.status_label)
+        self.join_button = QPushButton(self.tr("Invite the account into a group"), self)
+        self.join_button.setObjectName("joinGroup")
+        self.join_button.setToolTip(self.tr("The simulator invites the LINE account into a new group of the teachers, "
+                                            "as you would in the LINE app: Connect LINE's group step then offers it."))
+        self.join_button.clicked.connect(self.invite_into_group)
         top = QHBoxLayout()
         top.addLayout(words, 1)
+        top.addWidget(self.join_button, 0, Qt.AlignmentFlag.AlignTop)
         top.addWidget(self.refresh_button, 0, Qt.AlignmentFlag.AlignTop)
 
         self.recipients = QListWidget(self)
@@ -328,6 +344,16 @@ class InboxWindow(QWidget):
         self.ctx.tasks.run(lambda: demo.send_code_as_teacher(teacher.teacher_id, teacher.name, teacher.code),
                            lambda done: self._acted(done, self.tr("Sent the code {0} as {1}.")
                                                     .format(teacher.code, teacher.name)),
+                           self._failed, owner=self)
+
+    def invite_into_group(self) -> None:
+        demo = self.ctx.demo
+        if demo is None:
+            return
+        db = self.ctx.db
+        self.ctx.tasks.run(lambda: demo.invite_into_group(db),
+                           lambda done: self._acted(done, self.tr("The account joined the group “{0}”.")
+                                                    .format(DEMO_NEW_GROUP_NAME)),
                            self._failed, owner=self)
 
     def tap_ok(self, recipient: str, title: str, message: Received, button: QPushButton | None = None) -> None:

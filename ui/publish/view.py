@@ -41,12 +41,12 @@ from PySide6.QtWidgets import (
 from core.channels.line import LineApiError, access_from_settings
 from core.errors import ShiftcastError
 from core.publication import history as publication_history
-from core.publication import month_image
+from core.publication import month_image, month_pages
 from core.publication import publish as publication
 from core.publication.history import CellChange, Revision
 from core.publication.image_store import ImageStore
 from core.publication.publish import PublishPlan
-from core.roster import queries
+from core.roster import queries, rules
 from core.roster.queries import ClassroomSettings
 from core.setup import publishing
 from core.texts import Text, t
@@ -97,11 +97,13 @@ def read_rooms(ctx: AppContext) -> list[Room]:
         return [Room.of(r) for r in queries.classrooms(session)]
 
 
-def read_state(ctx: AppContext, room_id: int, year: int, month: int, members: int | None) -> MonthState:
+def read_state(ctx: AppContext, room_id: int, year: int, month: int, members: int | None,
+               each_teacher: bool = False) -> MonthState:
     with ctx.db.read() as session:
         room = queries.classroom(session, room_id)
         now = ctx.clock()
-        plan = publication.plan_publish(session, room.id, year, month, now=now, members=members)
+        plan = publication.plan_publish(session, room.id, year, month, now=now, members=members,
+                                        each_teacher=each_teacher)
         _view, changes = publication_history.pending_changes(session, room.id, year, month, now=now)
         revisions = publication_history.revisions(session, room.id, year, month)
     missing = publishing.missing(ctx.db, room.id, now=now)
@@ -109,14 +111,21 @@ def read_state(ctx: AppContext, room_id: int, year: int, month: int, members: in
 
 
 def render_month(ctx: AppContext, room_id: int, year: int, month: int) -> bytes:
-    """The month as publishing it now would show it, drafts included (PNG)."""
+    """The month's grid as a publication now would store it (what Export and Print take), drafts included."""
     with ctx.db.read() as session:
         view = publication.preview_month(session, room_id, year, month, now=ctx.clock())
     return month_image.render_png(view)
 
 
 def render_preview(ctx: AppContext, room_id: int, year: int, month: int) -> QImage:
-    image = QImage.fromData(render_month(ctx, room_id, year, month))  # QImage, unlike QPixmap, may be made off the UI thread
+    """What publishing would send: the pages for phones side by side when the classroom has a LINE
+    group (what the group receives), else the wide grid (what e-mail carries)."""
+    with ctx.db.read() as session:
+        view = publication.preview_month(session, room_id, year, month, now=ctx.clock())
+        to_group = bool(rules.get_classroom(session, room_id).line_group_id)
+    data = (month_pages.side_by_side(month_pages.render_pages(view)) if to_group
+            else month_image.render_png(view))
+    image = QImage.fromData(data)  # QImage, unlike QPixmap, may be made off the UI thread
     if image.isNull():
         raise ShiftcastError("the preview image could not be read back")
     return image
@@ -158,9 +167,10 @@ def live_members(ctx: AppContext, group_id: str) -> int | None:
         access.client.close()
 
 
-def publish_month(ctx: AppContext, room_id: int, year: int, month: int, *, when_ready: bool) -> publishing.Outcome:
+def publish_month(ctx: AppContext, room_id: int, year: int, month: int, *, when_ready: bool,
+                  each_teacher: bool = False) -> publishing.Outcome:
     return publishing.publish(ctx.db, room_id, year, month, now=ctx.clock(), store=ImageStore(ctx.paths.images),
-                              when_ready=when_ready)
+                              when_ready=when_ready, each_teacher=each_teacher)
 
 
 def export_image(ctx: AppContext, what: Printable, target: Path, *, pdf: bool) -> Path:
@@ -250,7 +260,14 @@ class PublishView(QWidget):
         form.addRow(self.tr("Quota left this month"), self.quota_label)
         form.addRow(self.tr("Drafts to confirm"), self.drafts_label)
         form.addRow(self.tr("Revision"), self.revision_label)
-        for label in (self.members_label, self.quota_label, self.revision_label):
+        # Asked for, not always: each personal LINE message costs the monthly quota on top of the group's.
+        self.each_teacher = QCheckBox(self.tr("Also send each teacher their month"), self.plan_box)
+        self.each_teacher.toggled.connect(lambda _on: self._load_state())
+        self.each_teacher_label = QLabel(self)
+        self.each_teacher_label.setWordWrap(True)
+        form.addRow(self.each_teacher)
+        form.addRow(self.tr("Each teacher's month"), self.each_teacher_label)
+        for label in (self.each_teacher_label, self.members_label, self.quota_label, self.revision_label):
             label.setWordWrap(True)
         keep_text_visible(self.plan_box)  # Qt's form layout would cut a wrapped answer's second line
         self.changes_box = QGroupBox(self.tr("Changes since the last publication"), self)
@@ -400,7 +417,8 @@ class PublishView(QWidget):
             return
         year, month = self.month()
         members = self._members[room.group_id][0] if room.group_id in self._members else None
-        self.ctx.tasks.run(lambda: read_state(self.ctx, room.id, year, month, members), self._show_state,
+        each_teacher = self.each_teacher.isChecked()
+        self.ctx.tasks.run(lambda: read_state(self.ctx, room.id, year, month, members, each_teacher), self._show_state,
                            lambda exc: show_error(self, exc), owner=self, latest="state")
 
     def _ask_members(self, group_id: str) -> None:
@@ -469,6 +487,9 @@ class PublishView(QWidget):
         else:
             self.quota_label.setText(self.tr("no monthly limit known"))
         self.drafts_label.setText(str(plan.drafts_to_confirm))
+        self.each_teacher_label.setText(
+            self.tr("{0} teacher(s); {1} LINE message(s), counted in the quota cost").format(
+                plan.teachers, plan.teacher_messages) if self.each_teacher.isChecked() else self.tr("not sent"))
         self.revision_label.setText(
             self.tr("{0} — an update: {1} changed cell(s) are highlighted").format(plan.revision, plan.changed_cells)
             if plan.revision > 1 else self.tr("{0} — the first publication of this month").format(plan.revision))
@@ -594,7 +615,9 @@ class PublishView(QWidget):
         self.status.setText(self.tr("Publishing…"))
         room_id, year, month_number = state.room.id, state.year, state.month
         when_ready = self.when_ready_box.isChecked()
-        self.ctx.tasks.run(lambda: publish_month(self.ctx, room_id, year, month_number, when_ready=when_ready),
+        each_teacher = self.each_teacher.isChecked()
+        self.ctx.tasks.run(lambda: publish_month(self.ctx, room_id, year, month_number, when_ready=when_ready,
+                                                 each_teacher=each_teacher),
                            self._published, self._publish_failed, owner=self)
 
     def _published(self, outcome: publishing.Outcome) -> None:
@@ -611,6 +634,8 @@ class PublishView(QWidget):
                            "({1} teacher(s)).").format(done.revision, len(done.email_deliveries))
         else:
             text = self.tr("Revision {0} is published and on its way to the LINE group.").format(done.revision)
+        if done.teacher_months:
+            text += " " + self.tr("Each teacher's own month: {0} message(s).").format(len(done.teacher_months))
         if done.superseded:
             text += " " + self.tr("The earlier revision that had not gone out yet will not be sent.")
         self.status.setText(text)
@@ -659,7 +684,7 @@ class PublishView(QWidget):
             path, _ = QFileDialog.getSaveFileName(self, self.tr("Export PNG"), suggested, self.tr("PNG image (*.png)"))
         if not path:
             return
-        file_places.remember(self.ctx, path)
+        file_places.remember(self.ctx, path, owner=self)
         self.ctx.tasks.run(lambda: export_image(self.ctx, what, Path(path), pdf=pdf),
                            lambda saved: self.status.setText(self.tr("Saved {0}").format(saved)),
                            lambda exc: show_error(self, exc), owner=self)

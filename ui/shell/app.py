@@ -100,7 +100,10 @@ def run_gui(args: argparse.Namespace) -> int:
     if ctx.demo is not None:
         icon = demo_icon(icon)
         app.setWindowIcon(icon)
-    ctx.tasks.run(_restore_pending_endpoint(db), owner=app)  # a connect flow that crashed left LINE pointing at it
+    if ctx.demo is not None or smoke or mode == "screenshots":
+        # A connect flow that crashed left LINE pointing at it. Where the app receives, its receiving
+        # puts that back first itself, so the two never race at LINE (core/setup/receiving.py).
+        ctx.tasks.run(_restore_pending_endpoint(db), owner=app)
     # What the command line or another computer changes reaches the screens (and this window's
     # scheduler, when it sends) within seconds, whether this window sends or another process does.
     watcher = ChangeWatcher(db).start() if mode != "screenshots" else None
@@ -115,6 +118,8 @@ def run_gui(args: argparse.Namespace) -> int:
             return save_all(ctx, Path(args.out), icon)
         return _run(app, ctx, mode, icon, instance, smoke=smoke, started=started, first_run_done=first_run_done)
     finally:
+        if ctx.receiving is not None:
+            ctx.receiving.stop()
         if ctx.engine is not None:
             ctx.engine.stop()
         if watcher is not None:
@@ -206,6 +211,16 @@ def start_engine(ctx: AppContext, engine: Engine | None = None, mode: str = "gui
     started = engine.start()
     ctx.set_engine(engine if started else None)
     return started
+
+
+def start_receiving(ctx: AppContext) -> None:
+    """Receive LINE's webhooks while the window or the tray runs, at the address Connect LINE kept (on
+    the service's own thread: a quick tunnel takes seconds); the status line follows its state."""
+    from core.setup.receiving import Receiving
+
+    service = Receiving(ctx.db)
+    ctx.bridge.attach_receiving(service.listeners)
+    ctx.receiving = service.start()
 
 
 def demo_icon(icon: QIcon) -> QIcon:
@@ -363,6 +378,8 @@ def _run(app: QApplication, ctx: AppContext, mode: str, icon: QIcon, instance: S
         # loop later, after the window's first paint. The status line and the tray follow
         # ctx.signals.engine_changed.
         QTimer.singleShot(0, lambda: QTimer.singleShot(0, lambda: start_engine(ctx, mode=mode)))
+    if ctx.demo is None and not smoke:  # run_gui leaves the pending endpoint to it
+        QTimer.singleShot(0, lambda: QTimer.singleShot(0, lambda: start_receiving(ctx)))
     QTimer.singleShot(2000, tune_for_interactivity)  # after the first loads have landed
     if smoke:
         window = shell.window

@@ -6,6 +6,9 @@ not one per row."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from core.sending.sender import SenderEvents
@@ -23,6 +26,7 @@ class CoreBridge(QObject):
     alert = Signal(str, str)  # code, text in the interface's language
     hold_changed = Signal(object)  # reason or None
     settings_changed = Signal()
+    receiving_changed = Signal(object)  # core.setup.receiving.ReceivingState
     _raw_changed = Signal(list)
 
     def __init__(self, events: store_events.Events, parent: QObject | None = None) -> None:
@@ -43,6 +47,10 @@ class CoreBridge(QObject):
         events.deliveries_changed.append(self._raw_changed.emit)
         events.alert.append(self.raise_alert)
         events.hold_changed.append(self.hold_changed.emit)
+
+    def attach_receiving(self, listeners: list[Callable[[Any], None]]) -> None:
+        """Core's receiving state changes (its own thread) reach the window on the GUI thread."""
+        listeners.append(self.receiving_changed.emit)
 
     def raise_alert(self, code: str, text: Text | str) -> None:
         """Core's alert callback (any thread): the title is rendered in the interface's language here,

@@ -17,6 +17,7 @@ from ui.shell.tasks import Tasks
 
 if TYPE_CHECKING:
     from core.sending.engine import Engine  # imported once the window is shown (ui/shell/app.py)
+    from core.setup.receiving import Receiving, ReceivingState  # likewise
 
 
 def system_clock() -> dt.datetime:
@@ -45,6 +46,7 @@ class AppContext:
     clock: Callable[[], dt.datetime] = field(default=system_clock)
     signals: AppSignals = field(default_factory=AppSignals)
     engine_starting: bool = False  # the window is shown first; the engine starts right after
+    receiving: Receiving | None = None  # LINE's webhooks, once started after the window (not in the demo)
 
     def wake_sender(self) -> None:
         if self.engine is not None and self.engine.sender is not None:
@@ -54,3 +56,11 @@ class AppContext:
         self.engine = engine
         self.engine_starting = False
         self.signals.engine_changed.emit()
+
+    def receiving_state(self) -> ReceivingState | None:
+        """Whether LINE can reach this app now; None: this run does not receive (a smoke check)."""
+        if self.demo is not None and self.demo.receiver is not None:
+            from core.setup.receiving import ReceivingState
+
+            return ReceivingState(self.demo.receiver.url)  # the demo receives from its simulator from the start
+        return self.receiving.state if self.receiving is not None else None

@@ -1,5 +1,5 @@
-"""The main window: four areas in tabs under a strip of open alerts, a status line for the sender, the File
-and Help menus.
+"""The main window: four areas in tabs under a strip of open alerts, a status line for the sender and
+for whether LINE reaches Shiftcast, the File and Help menus.
 
 Only the area on screen is built (and its module imported) when the window opens; the others are
 built the first time they are shown or asked for. Importing and building all four cost about 250 ms
@@ -113,6 +113,7 @@ class MainWindow(QMainWindow):
         ctx.bridge.deliveries_changed.connect(lambda _ids: self.refresh_status())
         ctx.bridge.hold_changed.connect(lambda _reason: self.refresh_status())
         ctx.signals.engine_changed.connect(self.refresh_status)
+        ctx.bridge.receiving_changed.connect(lambda _state: self.refresh_status())
         self.refresh_status()
         self.place()
 
@@ -248,6 +249,9 @@ class MainWindow(QMainWindow):
         if unset:  # rows that cannot go until a channel is set up: said here, not only in Deliveries
             labels = tuple(contacts.label(channel) for channel in sorted(unset))
             text += " · " + i18n.render(t("status.not_set_up", count=sum(unset.values()), channels=labels))
+        receiving = self.ctx.receiving_state()
+        if receiving is not None:  # whether LINE can reach Shiftcast now (core/setup/receiving.py)
+            text += " · " + i18n.render(receiving.words)
         self.sender_status.setText(text)
 
     def closeEvent(self, event: QCloseEvent) -> None:

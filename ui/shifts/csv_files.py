@@ -117,7 +117,7 @@ class CsvActions(QObject):
                                               file_places.start_in(self.ctx), CSV_FILTER)
         if not path:
             return
-        file_places.remember(self.ctx, path)
+        file_places.remember(self.ctx, path, owner=self)
         db, now = self.ctx.db, self.ctx.clock()
         progress = self._running = ImportProgress(self.progressed.emit, self.clock)
 
@@ -192,7 +192,7 @@ class CsvActions(QObject):
         path, _ = QFileDialog.getSaveFileName(self.widget, title, file_places.start_in(self.ctx, suggested), CSV_FILTER)
         if not path:
             return
-        file_places.remember(self.ctx, path)
+        file_places.remember(self.ctx, path, owner=self)
         db = self.ctx.db
 
         def work() -> int:

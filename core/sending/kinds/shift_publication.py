@@ -1,4 +1,11 @@
-"""The month's publication: the roster image of a classroom's month, to its LINE group and by e-mail.
+"""The month's publication: the roster of a classroom's month, to its LINE group and by e-mail.
+
+On LINE it is the roster image when image hosting is set up, else the month itself as Flex carousels,
+one bubble a week (core/messages/month_flex.py), which need no hosting.
+
+The LINE group receives an announcement and the month's pages for phones, one image message each (a
+revision published before pages existed goes out as a Flex bubble with the wide grid); e-mail carries
+the wide grid and its PDF.
 
 Enqueued when the manager publishes a month (core/publication/publish.py), due at once; its e-mail
 copies go to the teachers who chose e-mail or whom LINE could not reach
@@ -19,14 +26,14 @@ from sqlalchemy.orm import Session
 from core.channels.base import Outgoing
 from core.channels.email_draft import Part
 from core.kinds.registry import MessageKind, shared_reasons
-from core.messages import email_text, texts
+from core.messages import email_text, month_flex, texts
 from core.outbox.policy import CancelReason
 from core.publication import hosting, month_image
 from core.publication.image_store import ImageStore
-from core.sending import email_builders, send_checks
+from core.sending import email_builders, line_builders, send_checks
 from core.sending.outgoing import CancelDelivery, CannotBuild
 from core.store.kinds import Channel, DeliveryKind
-from core.store.models import Classroom, Delivery
+from core.store.models import Classroom, Delivery, Publication
 from core.store.paths import DataPaths
 from core.texts import t
 
@@ -43,8 +50,10 @@ def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: Da
     except hosting.HostingError as exc:
         raise CannotBuild("HOSTING_CREDENTIALS", exc.text) from None
     if host is None:
-        raise CannotBuild("HOSTING_NOT_CONFIGURED", t("send_error.HOSTING_NOT_CONFIGURED"))
+        return _flex_push(publication, room)
     store = ImageStore(paths.images)
+    if publication.pages_json:
+        return _pages_push(publication, room, host, store, delivery.retry_key_issued_at or now)
     original = store.path_for(publication.image_sha256, ".png")
     preview = store.path_for(publication.preview_sha256, ".jpg")
     if not original.is_file() or not preview.is_file():
@@ -68,6 +77,43 @@ def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: Da
 
     publication.original_key, publication.preview_key = original_key, preview_key
     return Outgoing("push", room.line_group_id, (message,), before_send=upload)
+
+
+def _flex_push(publication: Publication, room: Classroom) -> Outgoing:
+    try:
+        messages = month_flex.group_messages(line_builders.month_facts(publication, room))
+    except month_flex.MonthTooLarge as exc:
+        raise CannotBuild("MONTH_TOO_LARGE", t("send_error.MONTH_TOO_LARGE", count=exc.messages)) from None
+    assert room.line_group_id is not None  # checked before
+    return Outgoing("push", room.line_group_id, tuple(messages))
+
+
+def _pages_push(publication: Publication, room: Classroom, host: hosting.Hosting | hosting.LocalHosting,
+                store: ImageStore, signed_at: dt.datetime) -> Outgoing:
+    """The announcement, then one image message per page for phones (core/publication/month_pages.py)."""
+    pages = json.loads(publication.pages_json or "[]")
+    files = [(store.path_for(p["image"], ".png"), store.path_for(p["preview"], ".jpg")) for p in pages]
+    if not all(original.is_file() and preview.is_file() for original, preview in files):
+        raise CannotBuild("IMAGE_MISSING", t("send_error.IMAGE_MISSING", revision=publication.revision))
+    base = f"shiftcast/{publication.document_id}"
+    keys = [(f"{base}/page{n}-r{publication.revision}.png", f"{base}/page{n}-preview-r{publication.revision}.jpg")
+            for n in range(1, len(pages) + 1)]
+    changed = len(json.loads(publication.changes_json or "[]"))
+    words = texts.publication_text(room.name, publication.year, publication.month, publication.revision, changed,
+                                   room.language)
+    if room.liff_id:
+        words += f"\nhttps://liff.line.me/{room.liff_id}?document={publication.document_id}"
+    messages: list[dict[str, str]] = [{"type": "text", "text": words}]
+    messages += [{"type": "image", "originalContentUrl": host.url_for(original, signed_at=signed_at),
+                  "previewImageUrl": host.url_for(preview, signed_at=signed_at)} for original, preview in keys]
+
+    def upload() -> None:
+        for (original_key, preview_key), (original, preview) in zip(keys, files, strict=True):
+            host.ensure_uploaded(original_key, original, "image/png")
+            host.ensure_uploaded(preview_key, preview, "image/jpeg")
+
+    publication.original_key, publication.preview_key = keys[0]
+    return Outgoing("push", str(room.line_group_id), tuple(messages), before_send=upload)
 
 
 def build_email(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
