@@ -2,8 +2,9 @@
 tests/test_packaging.py). Plain functions over PyInstaller's TOC entries: (destination, source, typecode).
 
 Shiftcast is a Qt Widgets app with a tray icon. It needs QtCore/QtGui/QtWidgets/QtNetwork (QLocalServer for
-the single-instance handshake) and, from Qt's plugins, a windowing platform, the IME input contexts on Linux,
-and the JPEG/ICO image readers (PNG is built into QtGui). Everything QML, Quick, WebEngine, 3D, Multimedia,
+the single-instance handshake), QtPrintSupport (printing the month) and, from Qt's plugins, a windowing
+platform, the IME input contexts and CUPS printing on Linux, and the JPEG/ICO image readers (PNG is built
+into QtGui). Everything QML, Quick, WebEngine, 3D, Multimedia,
 PDF, SVG, Designer and Help, the EGLFS/KMS/VNC/Wayland platforms and Qt's translations other than
 qtbase_ja/qtbase_en are left out.
 """
@@ -36,7 +37,7 @@ EXCLUDED_MODULES = [
         "QtWebEngineWidgets", "QtWebEngineQuick", "QtWebChannel", "QtWebSockets", "QtDesigner", "QtHelp", "QtUiTools",
         "Qt3DCore", "Qt3DRender", "Qt3DInput", "Qt3DLogic", "Qt3DExtras", "Qt3DAnimation", "QtMultimedia",
         "QtMultimediaWidgets", "QtPdf", "QtPdfWidgets", "QtSql", "QtTest", "QtOpenGL", "QtOpenGLWidgets", "QtSvg",
-        "QtSvgWidgets", "QtPrintSupport", "QtXml", "QtConcurrent", "QtCharts", "QtGraphs", "QtGraphsWidgets",
+        "QtSvgWidgets", "QtXml", "QtConcurrent", "QtCharts", "QtGraphs", "QtGraphsWidgets",
         "QtDataVisualization", "QtBluetooth", "QtPositioning", "QtLocation", "QtSensors", "QtSerialPort",
         "QtSerialBus", "QtStateMachine", "QtScxml", "QtRemoteObjects", "QtTextToSpeech", "QtHttpServer",
         "QtNetworkAuth", "QtSpatialAudio", "QtNfc", "QtAxContainer",
@@ -57,6 +58,8 @@ def keep_plugins(system: str) -> dict[str, set[str]]:
         "platforminputcontexts": {"composeplatforminputcontextplugin", "ibusplatforminputcontextplugin"}
         if system == "linux" else set(),
         "imageformats": {"jpeg", "ico"} | ({"icns"} if system == "macos" else set()),
+        # the Publish area prints the month: CUPS's printers on Linux (Windows and macOS print without a plugin)
+        "printsupport": {"cupsprintersupport"} if system == "linux" else set(),
         "styles": {"modernwindowsstyle", "windowsvistastyle"} if system == "windows"
         else {"macstyle"} if system == "macos" else set(),
     }
@@ -67,7 +70,7 @@ KEEP_QT_TRANSLATIONS = {"qtbase_ja.qm", "qtbase_en.qm"}
 # Qt libraries only the left-out modules and plugins use (Linux libQt6X.so, Windows Qt6X.dll, macOS QtX.framework).
 DROP_QT_LIBS = re.compile(
     r"(^|/)(lib)?Qt6?(Quick|Qml|Labs|Lottie|Wayland|WlShell|EglFs|EglFS|Designer|Help|UiTools|Pdf|Svg|OpenGL|"
-    r"PrintSupport|Sql|Test|Xml|Concurrent|VirtualKeyboard|ShaderTools|3D|Multimedia|WebEngine|WebChannel|"
+    r"Sql|Test|Xml|Concurrent|VirtualKeyboard|ShaderTools|3D|Multimedia|WebEngine|WebChannel|"
     r"WebSockets|Charts|Graphs|DataVisualization|Positioning|Location|Sensors|SerialPort|StateMachine|Scxml|"
     r"RemoteObjects|TextToSpeech|HttpServer|NetworkAuth|SpatialAudio)[A-Za-z0-9]*(\.|$|/)"
 )

@@ -27,7 +27,7 @@ from core.store.models import Delivery, Publication, Shift, Teacher
 from tests import factories as f
 from tests.linefixtures import FakeClock
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.demo.inbox import InboxWindow
+from ui.demo.inbox import InboxWindow, load_unpaired
 from ui.shell.context import AppContext
 from ui.shifts.view import ShiftsView
 
@@ -238,6 +238,39 @@ def test_sending_once_publishes_the_month_once_and_sends_what_is_due(db: Databas
     demo_data.send_once(db, f.home_paths(), now=FakeClock(now))
     with db.read() as s:
         assert s.scalars(select(Publication.id)).all() == published  # once per demo folder
+
+
+def test_a_restarted_demo_shows_what_its_inbox_had_received(
+        qtbot, ctx: AppContext, db: Database, now: dt.datetime, tmp_path: Any) -> None:
+    assert demo_data.seed(db, now=now)
+    home = tmp_path / "demo"
+    first_run = demo_data.DemoEnvironment(home).start(db)
+    try:
+        _send_due_reminders(db, now)
+        before = [(m.recipient, m.message_id, m.message) for m in first_run.emulator.all_inbox()]
+        assert _with_button(first_run)
+    finally:
+        first_run.stop()
+
+    again = demo_data.DemoEnvironment(home).start(db)  # a new simulator: its memory starts empty
+    try:
+        assert [(m.recipient, m.message_id, m.message) for m in again.emulator.all_inbox()] == before
+        ctx.demo = again
+        window = InboxWindow(ctx)
+        qtbot.addWidget(window)
+        window.show()
+        settle(qtbot, ctx)
+        shown = sum(int(window.recipients.item(i).text().rsplit("·", 1)[1]) for i in range(window.recipients.count()))
+        assert shown == len(before)
+        # A message sent now gets an ID of its own, not one an earlier message holds.
+        [newcomer, *_] = load_unpaired(db, now)
+        again.send_code_as_teacher(newcomer.teacher_id, newcomer.name, newcomer.code)  # answered with a reply
+        qtbot.waitUntil(lambda: len(again.emulator.all_inbox()) > len(before), timeout=10_000)
+        ids = [m.message_id for m in again.emulator.all_inbox()]
+        assert len(ids) == len(set(ids))
+    finally:
+        again.stop()
+        ctx.demo = None
 
 
 def test_the_inbox_invites_the_account_into_a_group_that_connect_line_then_offers(

@@ -109,6 +109,7 @@ def _b(dest: str, typecode: str = "BINARY") -> tuple[str, str, str]:
     ("PySide6/Qt/plugins/platforms/libqcocoa.dylib", "macos", True),
     ("PySide6/Qt/plugins/platforms/libqxcb.so", "macos", False),
     ("PySide6/Qt/plugins/imageformats/libqicns.dylib", "macos", True),
+    ("PySide6/Qt/plugins/printsupport/libcupsprintersupport.so", "linux", True),  # the Publish area prints
 ])
 def test_qt_plugins_kept_per_system(dest: str, system: str, kept: bool) -> None:
     assert bundle_rules.wanted(_b(dest), system) is kept
@@ -128,6 +129,8 @@ def test_qt_plugins_kept_per_system(dest: str, system: str, kept: bool) -> None:
     ("PySide6/Qt/lib/libQt6WaylandClient.so.6", False),
     ("PySide6/Qt/lib/libQt6EglFSDeviceIntegration.so.6", False),
     ("PySide6/Qt/lib/libQt6Pdf.so.6", False),
+    ("PySide6/Qt/lib/libQt6PrintSupport.so.6", True),
+    ("PySide6/Qt6PrintSupport.dll", True),
     ("PySide6/Qt6Quick.dll", False),
     ("PySide6/opengl32sw.dll", False),
     ("PySide6/Qt/lib/QtQuick.framework/Versions/A/QtQuick", False),

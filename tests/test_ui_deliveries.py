@@ -483,6 +483,28 @@ def test_an_acknowledged_delivery_says_when_its_teacher_tapped_ok(qtbot, ctx: Ap
     assert view.detail._values["acknowledged"].text() == "—"
 
 
+def test_an_acknowledged_status_fits_its_column_on_a_small_screen(qtbot, ctx: AppContext, db: Database,
+                                                                 now: dt.datetime, language: str) -> None:
+    with db.write() as s:
+        room = f.classroom(s, timezone="Asia/Tokyo")
+        room_id, teacher_id = room.id, f.teacher(s).id
+    tapped = dt.datetime(2026, 12, 30, 14, 59, tzinfo=dt.UTC)  # 23:59 in Tokyo, a long weekday and month
+    acked = _add(db, now, "shift_reminder:shift:1:v1", status=DeliveryStatus.SENT, sent_at=now,
+                 classroom_id=room_id, teacher_id=teacher_id, acknowledged_at=tapped)
+    view = DeliveriesView(ctx)
+    qtbot.addWidget(view)
+    view.resize(1366, 768)
+    view.show()
+    settle(qtbot, ctx, timeout=WAIT)
+    qtbot.waitUntil(lambda: view.model.get(acked) is not None, timeout=WAIT)
+    item = view.model.get(acked)
+    assert item is not None
+    text = item.texts[STATUS]
+    assert "了解" in text and "23:59" in text
+    # The badge is the text and 16 pixels, drawn 4 pixels inside its cell on both sides (StatusBadgeDelegate).
+    assert view.table.fontMetrics().horizontalAdvance(text) + 24 <= view.table.columnWidth(STATUS), text
+
+
 def test_a_tap_received_while_the_view_is_open_shows_without_a_reload(qtbot, ctx: AppContext, db: Database,
                                                                       now: dt.datetime) -> None:
     from core.emulator import LineEmulator

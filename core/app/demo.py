@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
+from core.app import demo_inbox
 from core.roster import clock, rules
 from core.store import setting_keys as keys
 from core.store.db import Database
@@ -114,6 +115,7 @@ class DemoEnvironment:
         self.receiver: WebhookReceiver | None = None
         self._httpd: http.server.ThreadingHTTPServer | None = None
         self._real_keyring: KeyringBackend | None = None
+        self._keeps_inbox = False  # not before start() read the saved inbox: an empty one would overwrite it
 
     def start(self, db: Database) -> DemoEnvironment:
         import keyring
@@ -123,6 +125,8 @@ class DemoEnvironment:
         self._real_keyring = keyring.get_keyring()
         keyring.set_keyring(_memory_keyring())
         self.emulator.start()
+        self.emulator.restore_inbox(demo_inbox.load(demo_inbox.inbox_path(self.home)))
+        self._keeps_inbox = True  # from here on the simulator's inbox holds the earlier runs' messages too
         self.hosted.mkdir(parents=True, exist_ok=True)
         self._httpd = _image_server(self.hosted)
         threading.Thread(target=self._httpd.serve_forever, name="shiftcast-demo-images", daemon=True).start()
@@ -145,6 +149,8 @@ class DemoEnvironment:
         if self._httpd is not None:
             self._httpd.shutdown()
             self._httpd.server_close()
+        if self._keeps_inbox:
+            demo_inbox.save(demo_inbox.inbox_path(self.home), self.emulator.all_inbox())
         self.emulator.stop()
         if os.environ.get(LINE_TOKEN_ENV) == DEMO_TOKEN:
             del os.environ[LINE_TOKEN_ENV]

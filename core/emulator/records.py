@@ -26,6 +26,20 @@ class InboxMessage:
     message_id: str = ""
     notification_disabled: bool = False
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> InboxMessage:
+        """What to_json wrote, back (the demo keeps its inbox across restarts this way)."""
+        return cls(
+            recipient=str(data["recipient"]),
+            message=dict(data["message"]),
+            request_id=str(data["requestId"]),
+            retry_key=None if data.get("retryKey") is None else str(data["retryKey"]),
+            accepted_at=dt.datetime.fromisoformat(str(data["acceptedAt"])),
+            via=data["via"] if data.get("via") in ("push", "multicast", "reply") else "push",
+            message_id=str(data.get("messageId", "")),
+            notification_disabled=bool(data.get("notificationDisabled", False)),
+        )
+
     def to_json(self) -> dict[str, Any]:
         return {
             "recipient": self.recipient,

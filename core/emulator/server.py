@@ -303,6 +303,10 @@ class LineEmulator:
     def all_inbox(self) -> list[InboxMessage]:
         return self._state.all_inbox()
 
+    def restore_inbox(self, items: list[InboxMessage]) -> None:
+        """Messages an earlier run received, back in the inboxes (the demo's history across restarts)."""
+        self._state.restore_inbox(items)
+
     def accepted_retry_keys(self) -> dict[str, str]:
         return self._state.accepted_retry_keys()
 

@@ -140,6 +140,18 @@ class EmulatorState:
             self.limits.refill()
             self.dice = FaultDice()
 
+    def restore_inbox(self, items: list[InboxMessage]) -> None:
+        """Put back messages an earlier run received, as received then: no quota, no request log.
+        New message IDs continue above theirs, so a restored message can still be tapped by its ID."""
+        with self.lock:
+            for item in items:
+                self.inboxes.setdefault(item.recipient, []).append(item)
+                self.delivered.append(item)
+            numbers = [int(item.message_id) for item in items if item.message_id.isdigit()]
+            if numbers:
+                following = next(self._message_ids)
+                self._message_ids = itertools.count(max(following, max(numbers) + 1))
+
     # ----- reading, from any thread -----
 
     def inbox(self, recipient_id: str) -> list[InboxMessage]:

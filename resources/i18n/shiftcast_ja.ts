@@ -1881,6 +1881,14 @@ Data folder: {1}</source>
         <translation>PDFで書き出し…</translation>
     </message>
     <message>
+        <source>Print…</source>
+        <translation>印刷…</translation>
+    </message>
+    <message>
+        <source>Prints the chosen revision, or the roster as it would be published when none is chosen</source>
+        <translation>選んだ版を印刷します。版を選んでいないときは、いま公開した場合のシフト表を印刷します</translation>
+    </message>
+    <message>
         <source>No classroom yet. Add one with “Add classroom…” in the Shifts area; its roster can then be published here.</source>
         <translation>教室がまだありません。「シフト」画面の「教室を追加…」で追加すると、ここでシフト表を公開できます。</translation>
     </message>
@@ -2045,6 +2053,14 @@ Data folder: {1}</source>
         <translation>まだ送信されていなかった前の版は送信されません。</translation>
     </message>
     <message>
+        <source>preview</source>
+        <translation>プレビュー</translation>
+    </message>
+    <message>
+        <source>Sent {0} to the printer.</source>
+        <translation>{0}をプリンターに送りました。</translation>
+    </message>
+    <message>
         <source>Export PDF</source>
         <translation>PDFで書き出し</translation>
     </message>
@@ -2063,6 +2079,10 @@ Data folder: {1}</source>
     <message>
         <source>Saved {0}</source>
         <translation>{0}を保存しました</translation>
+    </message>
+    <message>
+        <source>Print</source>
+        <translation>印刷</translation>
     </message>
 </context>
 <context>

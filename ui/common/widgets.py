@@ -1,12 +1,13 @@
-"""Small pieces the Settings sections share: explanatory notes, inline results, an expander, time fields."""
+"""Small pieces the areas share: explanatory notes, inline results, a one-line label cut to fit, an expander,
+time fields."""
 
 from __future__ import annotations
 
 import datetime as dt
 import html
 
-from PySide6.QtCore import Qt, QTime
-from PySide6.QtGui import QPalette
+from PySide6.QtCore import QSize, Qt, QTime
+from PySide6.QtGui import QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
@@ -47,6 +48,34 @@ def sentence(text: str) -> str:
         return text
     text = text[0].upper() + text[1:]
     return text if text[-1] in ".!?。)" else text + "."
+
+
+class ElidedLabel(QLabel):
+    """One line that fits the width it gets: cut with … in the middle, the whole text in its tooltip.
+
+    For text with no place to wrap, such as a LINE group ID, which would otherwise widen its panel
+    past the screen or be cut without a sign. text() stays the whole text."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self.setToolTip(text)
+
+    def shown_text(self) -> str:
+        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideMiddle, self.contentsRect().width())
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, super().minimumSizeHint().height())
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        painter.drawText(self.contentsRect(), int(self.alignment() | Qt.AlignmentFlag.AlignVCenter), self.shown_text())
+        painter.end()
 
 
 class StatusLabel(QLabel):

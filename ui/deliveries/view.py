@@ -284,8 +284,9 @@ class DeliveriesView(QWidget):
                 width = max(metrics.horizontalAdvance(w) for w in self.words.kinds.values()) + 2 * em
             elif column in (CREATED, WHEN):
                 width = metrics.horizontalAdvance(sample) + 2 * em
-            elif column == STATUS:  # the longest badge, with its padding
+            elif column == STATUS:  # the longest badge, a 了解 tap's time included, with its padding
                 words = [*self.words.statuses.values(), self.words.dead_letter]
+                words.append(self.words.acknowledged.format(self.words.statuses.get("sent", ""), sample))
                 width = max(metrics.horizontalAdvance(w) for w in words) + 3 * em
             elif column == ATTEMPTS:
                 width = header

@@ -55,6 +55,9 @@ from ui.common import dates, file_places, i18n
 from ui.common.errors import show_error
 from ui.common.image_viewer import ImageViewer
 from ui.common.month_picker import default_month, month_label, month_title
+from ui.common.widgets import ElidedLabel
+from ui.common.wrapped_text import keep_text_visible
+from ui.publish.printing import print_image
 from ui.readiness.panel import ReadinessPanel
 from ui.shell.context import AppContext
 
@@ -108,6 +111,13 @@ def read_state(ctx: AppContext, room_id: int, year: int, month: int, members: in
     return MonthState(Room.of(room), year, month, plan, changes, revisions, missing)
 
 
+def render_month(ctx: AppContext, room_id: int, year: int, month: int) -> bytes:
+    """The month's grid as a publication now would store it (what Export and Print take), drafts included."""
+    with ctx.db.read() as session:
+        view = publication.preview_month(session, room_id, year, month, now=ctx.clock())
+    return month_image.render_png(view)
+
+
 def render_preview(ctx: AppContext, room_id: int, year: int, month: int) -> QImage:
     """What publishing would send: the pages for phones side by side when the classroom has a LINE
     group (what the group receives), else the wide grid (what e-mail carries)."""
@@ -120,6 +130,23 @@ def render_preview(ctx: AppContext, room_id: int, year: int, month: int) -> QIma
     if image.isNull():
         raise ShiftcastError("the preview image could not be read back")
     return image
+
+
+@dataclass(frozen=True)
+class Printable:
+    """What Export and Print take: a published revision's stored image, or, with none chosen (nothing
+    published yet), the roster as publishing it now would show it."""
+
+    room_id: int
+    year: int
+    month: int
+    name: str  # the file's name without its suffix
+    sha256: str | None = None
+
+    def png(self, ctx: AppContext) -> bytes:
+        if self.sha256 is not None:
+            return ImageStore(ctx.paths.images).get(self.sha256, ".png")
+        return render_month(ctx, self.room_id, self.year, self.month)
 
 
 def live_members(ctx: AppContext, group_id: str) -> int | None:
@@ -147,10 +174,17 @@ def publish_month(ctx: AppContext, room_id: int, year: int, month: int, *, when_
                               when_ready=when_ready, each_teacher=each_teacher)
 
 
-def export_image(ctx: AppContext, sha256: str, target: Path, *, pdf: bool) -> Path:
-    data = ImageStore(ctx.paths.images).get(sha256, ".png")
+def export_image(ctx: AppContext, what: Printable, target: Path, *, pdf: bool) -> Path:
+    data = what.png(ctx)
     target.write_bytes(month_image.pdf_of(data) if pdf else data)
     return target
+
+
+def printable_image(ctx: AppContext, what: Printable) -> QImage:
+    image = QImage.fromData(what.png(ctx))
+    if image.isNull():
+        raise ShiftcastError("the month's image could not be read back")
+    return image
 
 
 class PublishView(QWidget):
@@ -162,6 +196,7 @@ class PublishView(QWidget):
         self._members: dict[str, tuple[int, float]] = {}  # group → (live count, when asked)
         self._asking: set[str] = set()
         self._publishing = False
+        self._just_published: int | None = None  # the revision to select once the list shows it
         self._stale = True
         # The manager's own calendar decides which month opens, as in the Shifts area.
         self.year, self.month_number = default_month(ctx.clock().astimezone().date())
@@ -216,7 +251,9 @@ class PublishView(QWidget):
         self.warning.hide()
         self.plan_box = QGroupBox(self.tr("Dry run"), self)
         form = QFormLayout(self.plan_box)
-        self.recipients_label, self.members_label, self.cost_label = QLabel(self), QLabel(self), QLabel(self)
+        # The group ID has no place to wrap: cut in the middle to the panel's width, whole in the tooltip.
+        self.recipients_label = ElidedLabel(self)
+        self.members_label, self.cost_label = QLabel(self), QLabel(self)
         self.quota_label, self.drafts_label, self.revision_label = QLabel(self), QLabel(self), QLabel(self)
         form.addRow(self.tr("Recipients"), self.recipients_label)
         form.addRow(self.tr("Group members"), self.members_label)
@@ -231,10 +268,14 @@ class PublishView(QWidget):
         self.each_teacher_label.setWordWrap(True)
         form.addRow(self.each_teacher)
         form.addRow(self.tr("Each teacher's month"), self.each_teacher_label)
-        for label in (self.recipients_label, self.members_label, self.quota_label, self.revision_label):
+        for label in (self.each_teacher_label, self.members_label, self.quota_label, self.revision_label):
             label.setWordWrap(True)
+        keep_text_visible(self.plan_box)  # Qt's form layout would cut a wrapped answer's second line
         self.changes_box = QGroupBox(self.tr("Changes since the last publication"), self)
         self.changes = QListWidget(self.changes_box)
+        # A change names a teacher, a day and both versions: wider than the panel on a 1366-pixel screen.
+        self.changes.setWordWrap(True)
+        self.changes.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         QVBoxLayout(self.changes_box).addWidget(self.changes)
         self.publish_button = QPushButton(self.tr("Publish…"), self)
         self.publish_button.setDefault(True)
@@ -253,12 +294,22 @@ class PublishView(QWidget):
         self.history.itemSelectionChanged.connect(self._update_buttons)
         self.export_png_button = QPushButton(self.tr("Export PNG…"), self)
         self.export_pdf_button = QPushButton(self.tr("Export PDF…"), self)
+        self.print_button = QPushButton(self.tr("Print…"), self)
+        self.print_button.setToolTip(self.tr("Prints the chosen revision, or the roster as it would be published "
+                                             "when none is chosen"))
         self.export_png_button.clicked.connect(lambda: self.export(pdf=False))
         self.export_pdf_button.clicked.connect(lambda: self.export(pdf=True))
+        self.print_button.clicked.connect(self.print_month)
+        self.print_action = QAction(self.tr("Print…"), self)
+        self.print_action.setShortcut(QKeySequence.StandardKey.Print)
+        self.print_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.print_action.triggered.connect(self.print_month)
+        self.addAction(self.print_action)
         exports = QHBoxLayout()
         exports.addStretch(1)
         exports.addWidget(self.export_png_button)
         exports.addWidget(self.export_pdf_button)
+        exports.addWidget(self.print_button)
         history_layout = QVBoxLayout(self.history_box)
         history_layout.addWidget(self.history)
         history_layout.addLayout(exports)
@@ -416,11 +467,15 @@ class PublishView(QWidget):
         self.state = state
         self.changes.clear()
         selected = self._selected_revision()
+        if state is not None and any(r.revision == self._just_published for r in state.revisions):
+            # The preview moves on to the next revision; the list follows with the one just published,
+            # not the one that happened to be selected before.
+            selected, self._just_published = self._just_published, None
         self.history.clear()
         if state is None:
             for label in (self.recipients_label, self.members_label, self.cost_label, self.quota_label,
                           self.drafts_label, self.revision_label):
-                label.clear()
+                label.setText("")  # not clear(): the recipients' tooltip follows setText
             self.warning.hide()
             self._update_buttons()
             return
@@ -532,9 +587,10 @@ class PublishView(QWidget):
         can_publish = (plan is not None and bool(plan.group_id) and not (plan.revision > 1 and not plan.changed_cells)
                        and not self._publishing and (not waits or self.when_ready_box.isChecked()))
         self.publish_button.setEnabled(can_publish)
-        exportable = self._selected() is not None
-        self.export_png_button.setEnabled(exportable)
-        self.export_pdf_button.setEnabled(exportable)
+        # Before the first publication too: then what is exported or printed is the roster as it stands.
+        exportable = self._printable() is not None
+        for control in (self.export_png_button, self.export_pdf_button, self.print_button, self.print_action):
+            control.setEnabled(exportable)
 
     # ----- actions -----
 
@@ -592,6 +648,7 @@ class PublishView(QWidget):
         if done.superseded:
             text += " " + self.tr("The earlier revision that had not gone out yet will not be sent.")
         self.status.setText(text)
+        self._just_published = done.revision
         self.schedule_refresh()
 
     def _publish_failed(self, exc: BaseException) -> None:
@@ -600,12 +657,35 @@ class PublishView(QWidget):
         self._update_buttons()
         show_error(self, exc)
 
+    def _printable(self) -> Printable | None:
+        state = self.state
+        if state is None:
+            return None
+        month = f"{state.room.name}-{state.year}-{state.month:02d}"
+        revision = self._selected()
+        if revision is None:
+            preview = self.tr("preview")  # in a file's name: not a published revision
+            return Printable(state.room.id, state.year, state.month, f"{month}-{preview}")
+        return Printable(state.room.id, state.year, state.month, f"{month}-r{revision.revision}",
+                         revision.image_sha256)
+
+    def print_month(self) -> None:
+        what = self._printable()
+        if what is None:
+            return
+        self.ctx.tasks.run(lambda: printable_image(self.ctx, what), lambda image: self._print(what, image),
+                           lambda exc: show_error(self, exc), owner=self)
+
+    def _print(self, what: Printable, image: QImage) -> None:
+        if print_image(self, image, what.name):
+            self.status.setText(self.tr("Sent {0} to the printer.").format(what.name))
+
     def export(self, *, pdf: bool) -> None:
-        revision, state = self._selected(), self.state
-        if revision is None or state is None:
+        what = self._printable()
+        if what is None:
             return
         suffix = "pdf" if pdf else "png"
-        name = f"{state.room.name}-{state.year}-{state.month:02d}-r{revision.revision}.{suffix}"
+        name = f"{what.name}.{suffix}"
         suggested = file_places.start_in(self.ctx, name)
         if pdf:
             path, _ = QFileDialog.getSaveFileName(self, self.tr("Export PDF"), suggested, self.tr("PDF (*.pdf)"))
@@ -614,7 +694,6 @@ class PublishView(QWidget):
         if not path:
             return
         file_places.remember(self.ctx, path, owner=self)
-        sha = revision.image_sha256
-        self.ctx.tasks.run(lambda: export_image(self.ctx, sha, Path(path), pdf=pdf),
+        self.ctx.tasks.run(lambda: export_image(self.ctx, what, Path(path), pdf=pdf),
                            lambda saved: self.status.setText(self.tr("Saved {0}").format(saved)),
                            lambda exc: show_error(self, exc), owner=self)

@@ -33,6 +33,7 @@ from core.roster import clock, rules
 from core.store.kinds import ShiftStatus
 from ui.common import dates
 from ui.common.form_dialog import SubmitDialog
+from ui.common.wrapped_text import keep_text_visible
 from ui.shifts.grid import status_word
 
 
@@ -132,6 +133,7 @@ class ShiftDialog(SubmitDialog):
         ok = self.buttons.button(self.buttons.StandardButton.Ok)
         ok.setText(self.tr("Save") if shift else self.tr("Add"))
         self._normalise_end()
+        keep_text_visible(self)  # the form layout would cut the status's second line when the dialog is made small
         (self.start if shift is None else self.teacher).setFocus()
 
     def _normalise_start(self) -> None:
