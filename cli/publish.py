@@ -33,7 +33,7 @@ def add_parsers(sub: Subcommands) -> None:
     publish.add_argument("--month", required=True, help="YYYY-MM")
     publish.add_argument("--dry-run", action="store_true", help="only show recipients, quota cost and warnings")
     publish.add_argument("--when-ready", action="store_true",
-                         help="publish even though LINE or image hosting is not set up; it goes once they are")
+                         help="publish even though LINE is not set up; the month goes once it is")
     publish.add_argument("--each-teacher", action="store_true",
                          help="also send each teacher their own month (one LINE message each against the quota)")
     publish.add_argument("--json", action="store_true")
