@@ -97,6 +97,10 @@ _SYSTEM_LIB_NAMES = [
     # Kerberos (linked by QtNetwork) and OpenSSL (linked by Python's ssl and hashlib)
     "krb5", "krb5support", "gssapi_krb5", "k5crypto", "com_err", "keyutils", "ssl", "crypto",
     "pixman-1", "jpeg",
+    # CUPS, which Qt's printer plugin links, and what it links: the printers and their settings are the
+    # system's, so its libcups must be too (bundled, they added 3.5 MB and a second gnutls)
+    "cups", "avahi-client", "avahi-common", "gnutls", "nettle", "hogweed", r"p11-kit", "tasn1", "unistring", "idn2",
+    "gmp",
 ]
 SYSTEM_LIBS = re.compile(r"^lib(" + "|".join(_SYSTEM_LIB_NAMES) + r")\.so(\.[0-9]+)*$")
 

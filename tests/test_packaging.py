@@ -146,7 +146,7 @@ def test_qt_libraries_and_translations(dest: str, kept: bool) -> None:
 @pytest.mark.parametrize(("name", "system_lib"), [
     ("libfontconfig.so.1", True), ("libdbus-1.so.3", True), ("libxkbcommon.so.0", True), ("libX11.so.6", True),
     ("libxcb-icccm.so.4", True), ("libglib-2.0.so.0", True), ("libstdc++.so.6", True), ("libssl.so.3", True),
-    ("libbz2.so.1.0", True), ("libEGL.so.1", True),
+    ("libbz2.so.1.0", True), ("libEGL.so.1", True), ("libcups.so.2", True), ("libgnutls.so.30", True),
     ("libpython3.11.so.1.0", False), ("libsqlite3.so.0", False), ("libicudata.so.73", False),
     ("libQt6Core.so.6", False), ("libxcb-9065bb12.so.1.1.0", False), ("libjpeg-6dc8d115.so.62.4.0", False),
 ])
