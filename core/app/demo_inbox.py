@@ -10,9 +10,12 @@ from __future__ import annotations
 import json
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from core.emulator.records import InboxMessage
 from core.store.exports import ExportError, write_export
+
+if TYPE_CHECKING:  # the emulator is imported when a demo starts, not by whoever imports the demo's module
+    from core.emulator.records import InboxMessage
 
 INBOX_FILE = "line-inbox.json"
 
@@ -24,6 +27,8 @@ def inbox_path(home: Path) -> Path:
 
 
 def load(path: Path) -> list[InboxMessage]:
+    from core.emulator.records import InboxMessage
+
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         return [InboxMessage.from_json(item) for item in data]

@@ -130,7 +130,7 @@ class ConnectLineDialog(QDialog):
                     flow.close()
                     receiving.restart()
 
-                self.ctx.tasks.run(hand_over)
+                self.ctx.tasks.run(hand_over, owner=self)  # nothing to answer: the work runs whatever becomes of the wizard
         self._closing = True  # the flow has finished: closing has nothing left to put back
         self.ctx.bridge.settings_changed.emit()
         self.ctx.wake_sender()  # the sender may use the channel ID and secret from now on
