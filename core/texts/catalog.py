@@ -343,6 +343,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "portrait.changed": ("Changed since last time", "前回から変更"),
     "portrait.no_shifts": ("No shifts", "シフトはありません"),
     "portrait.day_off": ("off", "休み"),
+    # Above the Publish preview: which form the group receives (core/publication/group_preview.py).
+    "publish.preview.flex": ("As a message, one card per week — no image hosting",
+                             "メッセージとして、1週間ごとに1枚のカードで届きます（画像ホスティングなし）。"),
+    "publish.preview.pages": ("As pictures for phones", "スマートフォン向けの画像で届きます。"),
     "publish.when_ready": ("Publish now and send when LINE is connected", "今公開して、LINEに接続したら送信する"),
     "publish.blocked": ("Publishing now would not reach the LINE group: {missing}",
                         "今公開してもLINEグループに届きません。{missing}"),
