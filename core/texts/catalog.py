@@ -668,7 +668,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                          "not ready: {count} things stop the teachers' messages"),
                                   "準備ができていません。{count}件の問題のため、講師にメッセージを送信できません。"),
     "readiness.more": ("and {count} more", "ほか{count}件"),
-    "readiness.line.ok": ("LINE is connected", "LINEに接続済みです。"),
+    # No account name known: a token was saved (or changed) and no connection test has asked LINE since.
+    "readiness.line.ok": ("LINE is connected; which account has not been checked yet (Settings, LINE, "
+                          "Test connection)",
+                          "LINEに接続済みです。どのアカウントかはまだ確認していません（設定の「LINE」の「接続テスト」）。"),
     "readiness.line.ok_named": ("LINE is connected as {account}", "LINE公式アカウント「{account}」に接続済みです。"),
     "readiness.line.missing": ("LINE is not connected: no message can be sent",
                                "LINEに接続していないため、メッセージを送信できません。"),
