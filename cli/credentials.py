@@ -35,9 +35,9 @@ def _read_secret(prompt: str, missing: Text) -> str:
 
 
 def cmd_line_token(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
-    from core.store import secrets
+    from core.setup import line
 
-    secrets.set_line_token(_read_secret("cli.prompt.line_token", t("cli.no_token")))
+    line.save_token(db, _read_secret("cli.prompt.line_token", t("cli.no_token")))
     print(words.line("cli.saved_in_keyring"))
     return 0
 
@@ -51,6 +51,7 @@ def cmd_smtp_password(db: Database, args: argparse.Namespace, paths: DataPaths) 
 
 
 def cmd_line_channel(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.setup import line
     from core.store import secrets
     from core.store import setting_keys as keys
 
@@ -59,7 +60,10 @@ def cmd_line_channel(db: Database, args: argparse.Namespace, paths: DataPaths) -
         raise ValidationError(t("cli.webhook.bad_id", value=args.channel_id))
     secrets.set_line_channel_secret(_read_secret("cli.prompt.channel_secret", t("cli.webhook.no_secret_given")))
     with db.write() as session:
+        before = keys.LINE_CHANNEL_ID.read(session)
         keys.LINE_CHANNEL_ID.write(session, channel_id)
+    if before != channel_id:  # another channel is another account: its name is not known until tested
+        line.forget_account(db)
     print(words.line("cli.webhook.saved"))
     return 0
 

@@ -215,3 +215,28 @@ def test_confirm_still_confirms_but_names_who_will_not_be_told(capsys, tmp_path:
     # An imported LINE ID carries no consent yet, and 鈴木 has none at all: neither will hear of it.
     assert untold == ("Not told (nothing can reach them now): 佐藤: has not agreed to LINE; "
                       "鈴木: no LINE address (not paired)"), untold
+
+
+def test_a_new_token_or_channel_forgets_the_account_line_last_named(capsys, db,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from core.setup import line
+    from core.store import setting_keys as keys
+
+    def remembered() -> str | None:
+        with db.read() as s:
+            return keys.LINE_ACCOUNT.read(s)
+
+    monkeypatch.delenv("SHIFTCAST_LINE_TOKEN", raising=False)
+    monkeypatch.setattr("sys.stdin", io.StringIO("the-first-accounts-token\n"))
+    assert run(capsys, "line-token")[0] == 0
+    line.remember_account(db, "本校", "@first")  # as a connection test would
+    monkeypatch.setattr("sys.stdin", io.StringIO("the-first-accounts-token\n"))
+    assert run(capsys, "line-token")[0] == 0 and remembered() == "本校 (@first)"  # the same token: kept
+    monkeypatch.setattr("sys.stdin", io.StringIO("another-accounts-token\n"))
+    assert run(capsys, "line-token")[0] == 0 and remembered() is None
+
+    line.remember_account(db, "駅前校", "@second")
+    monkeypatch.setattr("sys.stdin", io.StringIO("0123456789abcdef0123456789abcdef\n"))
+    assert run(capsys, "line-channel", "--id", "2001234567")[0] == 0 and remembered() is None

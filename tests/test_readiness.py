@@ -14,11 +14,12 @@ from core.emulator import LineEmulator
 from core.sending import presence
 from core.setup import readiness
 from core.setup.readiness import Fix, Requirement, State
+from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import ContactRule, ShiftStatus
 from core.texts import render
 from tests import factories as f
-from tests.linefixtures import emulator, line_ready  # noqa: F401 - fixtures
+from tests.linefixtures import TOKEN, emulator, line_ready  # noqa: F401 - fixtures
 
 NOW = dt.datetime(2026, 12, 1, 3, 0, tzinfo=dt.UTC)
 
@@ -142,8 +143,29 @@ def test_the_account_line_last_named_is_said_without_asking_line_again(db: Datab
                                                                         line_ready: LineEmulator) -> None:
     from core.setup import line
 
-    assert render(_check(db)["line"].says, "en") == "LINE is connected"
+    assert render(_check(db)["line"].says, "en") == UNCHECKED
     bot = line.check_connection(db)  # the Settings screen's "Test connection"
     line_ready.stop()  # the check stays offline: LINE is not there to ask
     assert render(_check(db)["line"].says, "en") == f"LINE is connected as {bot.display_name} ({bot.basic_id})"
     assert bot.display_name and bot.basic_id.startswith("@")
+
+
+UNCHECKED = "LINE is connected; which account has not been checked yet (Settings, LINE, Test connection)"
+
+
+def test_a_new_token_forgets_the_previous_account_until_a_test_asks_line(db: Database,
+                                                                          line_ready: LineEmulator) -> None:
+    from core.setup import line
+
+    line_ready.set_quota(500)
+    bot = line.check_connection(db)
+    named = f"LINE is connected as {bot.display_name} ({bot.basic_id})"
+    assert render(_check(db)["line"].says, "en") == named
+    assert not line.save_token(db, TOKEN)  # the same token again: the same account, nothing forgotten
+    assert render(_check(db)["line"].says, "en") == named
+
+    assert line.save_token(db, "another-accounts-token")  # pasted for another LINE account
+    assert render(_check(db)["line"].says, "en") == UNCHECKED
+    with db.read() as s:
+        assert keys.LINE_ACCOUNT.read(s) is None
+        assert keys.LINE_QUOTA.read(s).limit is None  # the old account's quota is not the new one's

@@ -77,6 +77,13 @@ def _credentials(qtbot, ctx: AppContext, dialog: ConnectLineDialog) -> None:
     settle(qtbot, ctx)
 
 
+def _keep(qtbot, ctx: AppContext, dialog: ConnectLineDialog, name: str) -> None:
+    """With SHIFTCAST_SCREENSHOTS set, save the step as it stands (docs/screenshots/ is made this way)."""
+    if shots := os.environ.get("SHIFTCAST_SCREENSHOTS"):
+        settle(qtbot, ctx)
+        assert dialog.grab().save(str(Path(shots) / name))
+
+
 def test_the_wizard_connects_tests_and_puts_the_earlier_endpoint_back(
         qtbot, ctx: AppContext, line: LineEmulator) -> None:
     _, dialog = _open(qtbot, ctx)
@@ -270,6 +277,7 @@ def test_the_whole_wizard_finds_the_group_pairs_three_teachers_and_puts_the_endp
         grouped = s.get(Classroom, room_id)
         assert grouped is not None and grouped.line_group_id == GROUP
     assert "講師グループ" in group.status.text() and "本校" in group.status.text()
+    _keep(qtbot, ctx, dialog, "10-connect-line-3c-group.png")
     assert dialog.next.text() == "Next"
     qtbot.mouseClick(dialog.next, CLICK)
 
@@ -283,6 +291,7 @@ def test_the_whole_wizard_finds_the_group_pairs_three_teachers_and_puts_the_endp
     assert not people.qr.pixmap().isNull()
     assert people.progress.text() == "0 of 3 teachers are connected on LINE."
     assert not people.status.text()  # "Making the codes…" is over
+    _keep(qtbot, ctx, dialog, "10-connect-line-3d-teachers.png")  # the codes as the app makes them
     copy = people.table.cellWidget(1, 3)
     qtbot.mouseClick(copy, CLICK)
     pasted = QApplication.clipboard().text()
@@ -302,9 +311,7 @@ def test_the_whole_wizard_finds_the_group_pairs_three_teachers_and_puts_the_endp
 
     last = dialog.page
     assert isinstance(last, NextStepsPage)
-    if shots := os.environ.get("SHIFTCAST_SCREENSHOTS"):  # docs/screenshots: the last step as it stands
-        settle(qtbot, ctx)
-        assert dialog.grab().save(str(Path(shots) / "10-connect-line-4-next-steps.png"))
+    _keep(qtbot, ctx, dialog, "10-connect-line-4-next-steps.png")
     said = last.done_label.text()
     assert len(said.splitlines()) >= 3  # connected, the group, the teachers: every line of it shown
     qtbot.waitUntil(lambda: last.done_label.height() >= last.done_label.heightForWidth(last.done_label.width()))

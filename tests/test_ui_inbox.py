@@ -20,6 +20,7 @@ from core.channels.line import LineClient
 from core.emulator import LineEmulator
 from core.messages import month_flex
 from core.messages import texts as messages
+from core.publication import flex_picture
 from core.store.db import Database
 from tests import factories as f
 from tests.linefixtures import TOKEN
@@ -74,6 +75,10 @@ def images(window: InboxWindow) -> list[QLabel]:
     return [label for label in window.findChildren(QLabel, "messageImage") if not label.pixmap().isNull()]
 
 
+def cards(window: InboxWindow) -> list[QLabel]:
+    return window.findChildren(QLabel, "messageCards")
+
+
 def texts(window: InboxWindow) -> list[str]:
     return [label.text() for label in window.findChildren(QLabel, "messageText")]
 
@@ -119,15 +124,28 @@ def test_inbox_shows_a_month_sent_as_flex_by_what_its_bubbles_say(qtbot, ctx: Ap
     window.show()
     settle(qtbot, ctx)
 
-    [shown] = texts(window)  # the group: the weeks one after another, not the alt text alone
+    # The group: the month drawn as a phone shows it, a card a week side by side at a phone's size;
+    # what the cards say (the weeks one after another) is their tooltip and accessible text.
+    assert texts(window) == []
+    [group] = cards(window)
+    pixmap = group.pixmap()
+    weeks_wide = 2 * flex_picture.CHAT_MARGIN + 5 * 300 + 4 * flex_picture.CARD_GAP
+    assert pixmap.deviceIndependentSize().width() == weeks_wide  # drawn at twice that for a sharp screen
+    shown = group.toolTip()
+    assert group.accessibleName() == shown
     weeks = shown.split("\n\n")
     assert len(weeks) == 5
     assert weeks[0].splitlines() == ["本校 2026年12月 シフト表", "第2版です。変更1件に●を付けています。",
                                      "12月1日(火) – 12月6日(日)", "12月3日(木)", "● 佐藤  15:00-21:00",
                                      "12月4日(金)", "鈴木  09:00-12:00"]
     window.recipients.setCurrentRow(1)
-    assert texts(window) == ["佐藤さんの2026年12月のシフト\n本校\n前回から変わったシフトに●を付けています。\n"
-                             "● 12月3日(木)  15:00-21:00"]
+    [own] = cards(window)  # one bubble: one card, as wide as a phone's bubble
+    assert own.pixmap().deviceIndependentSize().width() == 2 * flex_picture.CHAT_MARGIN + 300
+    assert own.toolTip() == ("佐藤さんの2026年12月のシフト\n本校\n前回から変わったシフトに●を付けています。\n"
+                             "● 12月3日(木)  15:00-21:00")
+    qtbot.mouseClick(own, Qt.MouseButton.LeftButton)  # full size in the viewer, as a received image
+    assert window.image_window is not None and window.image_window.viewer.pixmap_item.pixmap().width() == 2 * (
+        2 * flex_picture.CHAT_MARGIN + 300)
 
 
 def test_inbox_refreshes_when_deliveries_change(qtbot, ctx: AppContext, demo_emulator: LineEmulator) -> None:

@@ -429,24 +429,52 @@ def test_the_tick_sends_each_teacher_their_month_and_the_dry_run_counts_it(
 
 
 def test_the_preview_shows_the_pages_the_group_receives_and_the_grid_without_a_group(ctx: AppContext) -> None:
-    """With a LINE group the preview is the month's pages for phones, side by side as LINE lists them;
-    a classroom reached only by e-mail sees the wide grid it is sent."""
+    """With a LINE group and image hosting the preview is the month's pages for phones, side by side as
+    LINE lists them; a classroom reached only by e-mail sees the wide grid it is sent."""
     from core.publication import month_image, month_pages
     from ui.publish.view import render_preview
 
     now = ctx.clock()
     grouped = _month(ctx.db, now)["room"]
     with ctx.db.write() as s:
+        keys.HOSTING_ENDPOINT.write(s, "https://r2.example.com")  # its secret is read only when it sends
+        keys.HOSTING_BUCKET.write(s, "rosters")
+        keys.HOSTING_ACCESS_KEY_ID.write(s, "AKIA")
         mailed = f.classroom(s, "分校").id
         f.shift(s, rules.get_classroom(s, mailed), rules.teacher_by_name(s, "佐藤"), dt.date(2026, 12, 10), now=now)
     year, month = 2026, 12
     with ctx.db.read() as s:
         view = publication.preview_month(s, grouped, year, month, now=now)
     pages = month_pages.render_pages(view)
-    shown = render_preview(ctx, grouped, year, month)
+    shown = render_preview(ctx, grouped, year, month).image
     assert (shown.width(), shown.height()) == (len(pages) * month_pages.PAGE_WIDTH + (len(pages) - 1) * 48,
                                               max(p.height for p in pages))
     with ctx.db.read() as s:
         grid = month_image.geometry(publication.preview_month(s, mailed, year, month, now=now))
-    shown = render_preview(ctx, mailed, year, month)
-    assert (shown.width(), shown.height()) == (grid.width, grid.height)
+    preview = render_preview(ctx, mailed, year, month)
+    assert (preview.image.width(), preview.image.height()) == (grid.width, grid.height) and preview.form is None
+
+
+def test_the_preview_shows_the_form_the_group_receives_flex_cards_without_hosting_pages_with_it(
+        qtbot, ctx: AppContext, db: Database, now: dt.datetime) -> None:
+    from core.publication import flex_picture, month_pages
+
+    _month(db, now)
+    ctx.clock = lambda: now
+    view = _view(qtbot, ctx)
+    _loaded(qtbot, ctx, view)
+    # No image hosting: the month goes as Flex, a card a week, drawn as a phone shows it.
+    assert view.preview_form.isVisibleTo(view)
+    assert view.preview_form.text() == "As a message, one card per week — no image hosting"
+    cards = 5  # December 2026's calendar weeks
+    assert view.viewer.pixmap_item.pixmap().width() == (2 * flex_picture.CHAT_MARGIN + cards * 300
+                                                        + (cards - 1) * flex_picture.CARD_GAP) * flex_picture.SCALE
+
+    with db.write() as s:  # image hosting set up: the pages for phones, as today
+        keys.HOSTING_ENDPOINT.write(s, "https://r2.example.com")
+        keys.HOSTING_BUCKET.write(s, "rosters")
+        keys.HOSTING_ACCESS_KEY_ID.write(s, "AKIA")
+    ctx.bridge.settings_changed.emit()
+    qtbot.waitUntil(lambda: view.preview_form.text() == "As pictures for phones", timeout=WAIT)
+    pages = {n * month_pages.PAGE_WIDTH + 48 * (n - 1) for n in range(1, 5)}  # side by side, 48 px apart
+    qtbot.waitUntil(lambda: view.viewer.pixmap_item.pixmap().width() in pages, timeout=WAIT)

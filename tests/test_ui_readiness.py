@@ -107,7 +107,8 @@ def test_it_follows_a_change_the_bridge_announces(qtbot, ctx: AppContext, db: Da
         f.teacher(s, "佐藤", 1)
         f.teacher(s, "鈴木", 2, line_opt_in=False)
     ctx.bridge.settings_changed.emit()
-    qtbot.waitUntil(lambda: _row(panel, "line") == "LINE is connected.", timeout=PATIENCE_MS)
+    qtbot.waitUntil(lambda: _row(panel, "line") == "LINE is connected; which account has not been checked yet "
+                    "(Settings, LINE, Test connection)", timeout=PATIENCE_MS)
     assert _row(panel, "teachers") == "1 of 2 teachers can be reached. 鈴木: has not agreed to LINE"
     assert panel.summary.text() == "Messages can go, but 4 things need a look."
     assert not panel.rows_area.isVisible()  # only warnings: one line until the manager opens it

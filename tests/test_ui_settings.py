@@ -13,6 +13,7 @@ import keyring
 import pytest
 from keyring.backends import fail
 from PySide6.QtCore import Qt, QTime
+from PySide6.QtWidgets import QLabel
 from sqlalchemy import select
 
 from core.emulator import LineEmulator
@@ -103,6 +104,27 @@ def test_connection_shows_the_bot_and_this_months_quota(qtbot, ctx: AppContext, 
     assert "0 of 500 messages" in text
     with ctx.db.read() as s:  # the saved token was tested: the quota forecast learns the figures too
         assert keys.LINE_QUOTA.read(s).limit == 500
+
+
+def _line_row(view: SettingsView) -> str:
+    row = view.readiness.findChild(QLabel, "readiness_line")  # made again at each check
+    return row.text() if row is not None else ""
+
+
+def test_a_new_token_forgets_the_previous_accounts_name_until_a_test_names_the_new_one(
+        qtbot, ctx: AppContext, line_ready: LineEmulator) -> None:
+    view = open_view(qtbot, ctx)
+    qtbot.mouseClick(view.line.test, CLICK)  # the saved token's account: its name is remembered
+    settle(qtbot, ctx)
+    qtbot.waitUntil(lambda: _line_row(view).startswith("LINE is connected as Shiftcast Emulator (@"))
+
+    view.line.token.setText("a-token-of-another-line-account")  # pasted, saved, not tested
+    qtbot.mouseClick(view.line.save_token, CLICK)
+    settle(qtbot, ctx)
+    qtbot.waitUntil(lambda: "Shiftcast Emulator" not in _line_row(view))
+    assert _line_row(view) == "LINE is connected; which account has not been checked yet (Settings, LINE, Test connection)"
+    with ctx.db.read() as s:
+        assert keys.LINE_ACCOUNT.read(s) is None
 
 
 def test_a_refused_token_gets_a_plain_explanation(qtbot, ctx: AppContext, line_ready: LineEmulator) -> None:

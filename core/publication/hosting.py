@@ -127,6 +127,15 @@ class LocalHosting:
         return f"{self.base_url}/{quote(key)}"
 
 
+def is_set_up(session: Session) -> bool:
+    """Whether the sender takes the image path (from_settings gives a host) rather than Flex: read
+    without the keyring, so a missing secret still counts as set up, as the sender then fails and waits."""
+    if keys.HOSTING_LOCAL_ROOT.read(session) and keys.HOSTING_LOCAL_BASE_URL.read(session):
+        return True
+    return bool(keys.HOSTING_ENDPOINT.read(session) and keys.HOSTING_BUCKET.read(session)
+                and keys.HOSTING_ACCESS_KEY_ID.read(session))
+
+
 def from_settings(session: Session) -> Hosting | LocalHosting | None:
     """The configured image hosting, or None when the manager has not set one up."""
     local_root, local_url = keys.HOSTING_LOCAL_ROOT.read(session), keys.HOSTING_LOCAL_BASE_URL.read(session)

@@ -89,12 +89,35 @@ def _hold(hold: ChannelHold | None, current_token: str | None) -> Hold | None:
     return Hold(hold.code, hold.since, changed)
 
 
-def save_token(token: str) -> None:
-    """Into the keyring only. The sender notices the new token itself and lifts its hold."""
+def save_token(db: Database, token: str) -> bool:
+    """Into the keyring only. The sender notices the new token itself and lifts its hold.
+
+    A token that changes the one in use may be another account's: what Shiftcast remembers of the
+    account (its name, its monthly quota) is forgotten until a connection test asks LINE again, so no
+    screen names the previous account for the new one. True when the token in use changed."""
     token = token.strip()
     if not token:
         raise ValidationError(t("setup.line.paste_token"))
+    before = _token_in_use()
     secrets.set_line_token(token)
+    changed = _token_in_use() != before
+    if changed:
+        forget_account(db)
+    return changed
+
+
+def _token_in_use() -> str | None:
+    try:
+        return secrets.line_token()
+    except secrets.SecretStoreError:  # unreadable before: the saved one counts as a change
+        return None
+
+
+def forget_account(db: Database) -> None:
+    """Forget which account the credentials were, and its quota, until LINE is asked again."""
+    with db.write() as session:
+        keys.LINE_ACCOUNT.clear(session)
+        keys.LINE_QUOTA.clear(session)
 
 
 def check_connection(db: Database, token: str | None = None) -> BotCheck:

@@ -343,6 +343,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "portrait.changed": ("Changed since last time", "前回から変更"),
     "portrait.no_shifts": ("No shifts", "シフトはありません"),
     "portrait.day_off": ("off", "休み"),
+    # Above the Publish preview: which form the group receives (core/publication/group_preview.py).
+    "publish.preview.flex": ("As a message, one card per week — no image hosting",
+                             "メッセージとして、1週間ごとに1枚のカードで届きます（画像ホスティングなし）。"),
+    "publish.preview.pages": ("As pictures for phones", "スマートフォン向けの画像で届きます。"),
     "publish.when_ready": ("Publish now and send when LINE is connected", "今公開して、LINEに接続したら送信する"),
     "publish.blocked": ("Publishing now would not reach the LINE group: {missing}",
                         "今公開してもLINEグループに届きません。{missing}"),
@@ -664,7 +668,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                          "not ready: {count} things stop the teachers' messages"),
                                   "準備ができていません。{count}件の問題のため、講師にメッセージを送信できません。"),
     "readiness.more": ("and {count} more", "ほか{count}件"),
-    "readiness.line.ok": ("LINE is connected", "LINEに接続済みです。"),
+    # No account name known: a token was saved (or changed) and no connection test has asked LINE since.
+    "readiness.line.ok": ("LINE is connected; which account has not been checked yet (Settings, LINE, "
+                          "Test connection)",
+                          "LINEに接続済みです。どのアカウントかはまだ確認していません（設定の「LINE」の「接続テスト」）。"),
     "readiness.line.ok_named": ("LINE is connected as {account}", "LINE公式アカウント「{account}」に接続済みです。"),
     "readiness.line.missing": ("LINE is not connected: no message can be sent",
                                "LINEに接続していないため、メッセージを送信できません。"),

@@ -1,9 +1,11 @@
 """Demo mode: what each teacher and each classroom's group received from the built-in LINE simulator.
 
 Left the recipients (teachers by name, groups by classroom), right their messages in order. A Flex
-message shows its alt text, which is what LINE shows in notifications, plus the roster preview when it
-has one; a click on it opens it full size in a zoomable viewer. Images are fetched off the UI thread,
-and only from this computer: the demo promises that nothing leaves it.
+message shows as a phone shows it: its bubbles drawn as cards (core/publication/flex_picture.py), a
+carousel's side by side, with the lines they say as the cards' tooltip and accessible text; one with a
+roster preview as its hero shows its alt text, which is what LINE shows in notifications, and the
+preview. A click on a picture opens it full size in a zoomable viewer. Images are fetched off the UI
+thread, and only from this computer: the demo promises that nothing leaves it.
 
 The window follows the simulator by itself: while it is open it looks once a second whether the
 simulator holds more messages than it shows (a length under a lock, in this process) and reloads if so.
@@ -17,7 +19,9 @@ pairing code, and the account can be invited into a new group of the teachers (C
 from __future__ import annotations
 
 import datetime as dt
+import json
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
@@ -44,6 +48,7 @@ from core.app.demo import DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET, DEMO_NEW_GROUP_N
 from core.emulator import InboxMessage
 from core.emulator.simulate import Delivered, postback_actions
 from core.messages import flex_text
+from core.publication import flex_picture
 from core.receiving import pairing
 from core.roster import queries
 from core.store.db import Database
@@ -66,6 +71,7 @@ class Received:
     image_url: str | None
     message_id: str = ""
     button: str | None = None  # the label of its postback (了解) button, if it has one
+    cards: bytes | None = None  # a Flex message's bubbles drawn as a phone shows them (PNG); `text` says them
 
 
 @dataclass(frozen=True)
@@ -96,9 +102,9 @@ def received(item: InboxMessage) -> Received:
         contents = message.get("contents") or {}
         hero = contents.get("hero") if isinstance(contents, dict) else None
         url = hero.get("url") if isinstance(hero, dict) and hero.get("type") == "image" else None
-        if url is None:  # a month or a message in words: what its bubbles say, as the phone shows them
+        if url is None:  # a month or a message in words: its bubbles as the phone shows them
             return Received(item.accepted_at, _flex_text(contents) or str(message.get("altText", "")), None,
-                            item.message_id, button)
+                            item.message_id, button, _cards(json.dumps(message, ensure_ascii=False, sort_keys=True)))
         return Received(item.accepted_at, str(message.get("altText", "")), url, item.message_id, button)
     if kind == "image":
         return Received(item.accepted_at, "", message.get("previewImageUrl") or message.get("originalContentUrl"),
@@ -110,6 +116,12 @@ def _flex_text(contents: Any) -> str:
     """A bubble's lines; a carousel's bubbles one after another, a blank line between them."""
     bubbles = contents.get("contents") if isinstance(contents, dict) and contents.get("type") == "carousel" else [contents]
     return "\n\n".join("\n".join(flex_text.lines(bubble)) for bubble in bubbles or [])
+
+
+@lru_cache(maxsize=64)
+def _cards(message_json: str) -> bytes:
+    """The drawing of one Flex message, kept: the inbox reloads every message each time one arrives."""
+    return flex_picture.picture([json.loads(message_json)])
 
 
 def load_unpaired(db: Database, now: dt.datetime) -> list[Unpaired]:
@@ -410,7 +422,9 @@ class InboxWindow(QWidget):
         when = QLabel(message.at.astimezone().strftime("%Y-%m-%d %H:%M:%S"), bubble)
         when.setEnabled(False)  # the platform's quieter text colour
         column.addWidget(when)
-        if message.text:
+        if message.cards is not None:
+            column.addWidget(self._cards(message, bubble))
+        elif message.text:
             text = QLabel(message.text, bubble)
             text.setObjectName("messageText")
             text.setWordWrap(True)
@@ -435,6 +449,28 @@ class InboxWindow(QWidget):
                                                                               message, b))
             column.addWidget(reply, 0, Qt.AlignmentFlag.AlignLeft)
         return bubble
+
+    def _cards(self, message: Received, bubble: QWidget) -> QWidget:
+        """The drawn cards at a phone's size, a carousel scrolled sideways as on a phone; a click opens
+        them full size. Their lines are the tooltip and what a screen reader says."""
+        key = f"cards:{message.message_id}"
+        if key not in self._images:
+            self._images[key] = QImage.fromData(message.cards or b"")
+        pixmap = QPixmap.fromImage(self._images[key])
+        pixmap.setDevicePixelRatio(flex_picture.SCALE)  # drawn at twice the size: shown at a phone's
+        cards = _ClickableImage(bubble)
+        cards.setObjectName("messageCards")
+        cards.setPixmap(pixmap)
+        cards.setToolTip(message.text)
+        cards.setAccessibleName(message.text)
+        cards.setCursor(Qt.CursorShape.PointingHandCursor)
+        cards.clicked.connect(lambda: self.open_image(key))
+        row = QScrollArea(bubble)
+        row.setWidget(cards)
+        row.setFrameShape(QFrame.Shape.NoFrame)
+        row.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        row.setFixedHeight(round(pixmap.deviceIndependentSize().height()) + row.horizontalScrollBar().sizeHint().height())
+        return row
 
     def _load_image(self, url: str, label: QLabel) -> None:
         if url in self._pixmaps:

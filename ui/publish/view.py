@@ -1,4 +1,4 @@
-"""The Publish area: pick a classroom and month, see the image as it would go out, what changed since
+"""The Publish area: pick a classroom and month, see the month as it would go out, what changed since
 the last revision and what it costs, publish it, and follow every revision's delivery.
 
 Three kinds of background work, each dropped if the pickers moved on meanwhile: the month's state
@@ -41,13 +41,13 @@ from PySide6.QtWidgets import (
 
 from core.channels.line import LineApiError, access_from_settings
 from core.errors import ShiftcastError
+from core.publication import group_preview, month_image
 from core.publication import history as publication_history
-from core.publication import month_image, month_pages
 from core.publication import publish as publication
 from core.publication.history import CellChange, Revision
 from core.publication.image_store import ImageStore
 from core.publication.publish import PublishPlan
-from core.roster import queries, rules
+from core.roster import queries
 from core.roster.queries import ClassroomSettings
 from core.setup import publishing
 from core.texts import Text, t
@@ -118,18 +118,21 @@ def render_month(ctx: AppContext, room_id: int, year: int, month: int) -> bytes:
     return month_image.render_png(view)
 
 
-def render_preview(ctx: AppContext, room_id: int, year: int, month: int) -> QImage:
-    """What publishing would send: the pages for phones side by side when the classroom has a LINE
-    group (what the group receives), else the wide grid (what e-mail carries)."""
+@dataclass(frozen=True)
+class PreviewImage:
+    image: QImage
+    form: Text | None  # which form the group receives, said above the picture
+
+
+def render_preview(ctx: AppContext, room_id: int, year: int, month: int) -> PreviewImage:
+    """What publishing would send (core/publication/group_preview.py): the pages for phones with image
+    hosting, the month as Flex cards without it, the wide grid when only e-mail carries it."""
     with ctx.db.read() as session:
-        view = publication.preview_month(session, room_id, year, month, now=ctx.clock())
-        to_group = bool(rules.get_classroom(session, room_id).line_group_id)
-    data = (month_pages.side_by_side(month_pages.render_pages(view)) if to_group
-            else month_image.render_png(view))
-    image = QImage.fromData(data)  # QImage, unlike QPixmap, may be made off the UI thread
+        shown = group_preview.preview(session, room_id, year, month, now=ctx.clock())
+    image = QImage.fromData(shown.png)  # QImage, unlike QPixmap, may be made off the UI thread
     if image.isNull():
         raise ShiftcastError("the preview image could not be read back")
-    return image
+    return PreviewImage(image, shown.form)
 
 
 @dataclass(frozen=True)
@@ -244,6 +247,10 @@ class PublishView(QWidget):
         self._show_month()
 
         self.viewer = ImageViewer(self, fit="width")
+        self.preview_form = QLabel(self)  # which form the group receives: as a message, or as pictures
+        self.preview_form.setObjectName("previewForm")
+        self.preview_form.setWordWrap(True)
+        self.preview_form.hide()
         self.warning = QLabel(self)
         self.warning.setWordWrap(True)
         self.warning.setStyleSheet("QLabel { background: #fff3cd; color: #664d03; border: 1px solid #ffda6a;"
@@ -337,8 +344,13 @@ class PublishView(QWidget):
         side_layout.addWidget(self.when_ready_box)
         side_layout.addWidget(self.publish_button)
         side_layout.addWidget(self.history_box, 1)
+        preview = QWidget(self)
+        preview_layout = QVBoxLayout(preview)
+        preview_layout.setContentsMargins(0, 0, 0, 0)
+        preview_layout.addWidget(self.preview_form)
+        preview_layout.addWidget(self.viewer, 1)
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        splitter.addWidget(self.viewer)
+        splitter.addWidget(preview)
         splitter.addWidget(side)
         # Most of the width to the picture: on a 1366-pixel screen a 3:2 split left it at a third of its size.
         splitter.setStretchFactor(0, 3)
@@ -415,13 +427,14 @@ class PublishView(QWidget):
             self.state = None
             self.ctx.tasks.supersede(self, "state")
             self.ctx.tasks.supersede(self, "preview")
+            self.preview_form.hide()
             self.viewer.show_message(self.tr("No classroom yet. Add one with “Add classroom…” in the Shifts area; "
                                              "its roster can then be published here."))
             self._show_state(None)
             return
         self._load_state()
         year, month = self.month()
-        self.ctx.tasks.run(lambda: render_preview(self.ctx, room.id, year, month), self.viewer.set_image,
+        self.ctx.tasks.run(lambda: render_preview(self.ctx, room.id, year, month), self._show_preview,
                            self._preview_failed, owner=self, latest="preview")
         if room.group_id:
             self._ask_members(room.group_id)
@@ -465,7 +478,13 @@ class PublishView(QWidget):
 
     # ----- showing -----
 
+    def _show_preview(self, preview: PreviewImage) -> None:
+        self.preview_form.setText(i18n.render(preview.form) if preview.form is not None else "")
+        self.preview_form.setVisible(preview.form is not None)
+        self.viewer.set_image(preview.image)
+
     def _preview_failed(self, exc: BaseException) -> None:
+        self.preview_form.hide()
         self.viewer.show_message(self.tr("The preview could not be drawn."))
         show_error(self, exc)
 

@@ -224,9 +224,10 @@ class LineSection(QGroupBox):
             return
         self.save_token.setEnabled(False)
         self.token_state.busy(self.tr("Saving…"))
-        self.ctx.tasks.run(lambda: line.save_token(token), self._token_saved, self._token_failed, owner=self)
+        self.ctx.tasks.run(lambda: line.save_token(self.ctx.db, token), self._token_saved, self._token_failed,
+                           owner=self)
 
-    def _token_saved(self, _result: None) -> None:
+    def _token_saved(self, _changed: bool) -> None:
         self.save_token.setEnabled(True)
         self.token.clear()
         self.result.clear_status()
@@ -243,10 +244,12 @@ class LineSection(QGroupBox):
         self.test.setEnabled(False)
         self.result.busy(self.tr("Asking LINE…"))
         self.ctx.tasks.run(lambda: line.check_connection(self.ctx.db, typed),
-                           self._tested, self._test_failed, owner=self)
+                           lambda check: self._tested(check, saved=typed is None), self._test_failed, owner=self)
 
-    def _tested(self, check: line.BotCheck) -> None:
+    def _tested(self, check: line.BotCheck, *, saved: bool = True) -> None:
         self.test.setEnabled(True)
+        if saved:  # the saved credentials' account is remembered now: the readiness line names it
+            self.ctx.bridge.settings_changed.emit()
         quota = check.quota
         if quota.limited:
             usage = self.tr("This month {0} of {1} messages are used ({2} left). A message to a group counts once "

@@ -1,0 +1,53 @@
+"""What publishing a month now would send, as one picture: the Publish area's preview.
+
+The LINE group receives the month in the form the sender will choose (core/sending/kinds/
+shift_publication.py): with image hosting the portrait pages for phones, without it Flex carousels
+of a card a week, drawn here as a phone shows them. A classroom without a LINE group gets the month
+only by e-mail, as the wide grid.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from core.errors import ShiftcastError
+from core.messages import month_flex
+from core.publication import flex_picture, hosting, month_image, month_pages
+from core.publication import publish as publication
+from core.roster import rules
+from core.roster.month import MonthRoster
+from core.texts import Text, t
+from core.texts.formats import Language
+
+
+@dataclass(frozen=True)
+class Preview:
+    png: bytes
+    form: Text | None  # which form goes to the group, said above the picture; None: no group, e-mail only
+
+
+def month_facts(month: MonthRoster) -> month_flex.MonthFacts:
+    """The month as Flex would say it, drafts and changes as the preview shows them."""
+    language: Language = "en" if month.language == "en" else "ja"
+    return month_flex.MonthFacts(month.classroom, month.year, month.month, month.revision, month.cells,
+                                 month.changed, language)
+
+
+def flex_messages(month: MonthRoster) -> list[dict[str, Any]]:
+    try:
+        return month_flex.group_messages(month_facts(month))
+    except month_flex.MonthTooLarge as exc:
+        raise ShiftcastError(t("send_error.MONTH_TOO_LARGE", count=exc.messages)) from None
+
+
+def preview(session: Session, classroom_id: int, year: int, month: int, *, now: dt.datetime) -> Preview:
+    view = publication.preview_month(session, classroom_id, year, month, now=now)
+    if not rules.get_classroom(session, classroom_id).line_group_id:
+        return Preview(month_image.render_png(view), None)
+    if hosting.is_set_up(session):
+        return Preview(month_pages.side_by_side(month_pages.render_pages(view)), t("publish.preview.pages"))
+    return Preview(flex_picture.picture(flex_messages(view)), t("publish.preview.flex"))
