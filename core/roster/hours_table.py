@@ -35,6 +35,7 @@ class Encoding(StrEnum):
 
 # The codec each choice writes with: a BOM for Excel's sake; Windows' Shift_JIS (see above).
 CODECS = {Encoding.UTF8: "utf-8-sig", Encoding.SHIFT_JIS: "cp932"}
+NONE: Text = t("hours.none")  # in place of an empty table
 DAY_HEADINGS = {DayType.WEEKDAY: "hours.weekday", DayType.SATURDAY: "hours.saturday",
                 DayType.HOLIDAY: "hours.holiday"}
 
