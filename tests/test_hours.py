@@ -84,6 +84,7 @@ def as_counts(month: hours.MonthHours) -> dict[str, dict[str, int]]:
     return out
 
 
+@pytest.mark.backends("sqlite", "postgresql")
 def test_a_seeded_months_totals_match_a_plain_count(db: Database, now: dt.datetime) -> None:
     seed(db, now)
     with db.read() as s:
@@ -180,6 +181,17 @@ def test_shift_jis_refuses_a_name_it_cannot_hold_and_names_the_teacher(db: Datab
     assert "Nguyễn" in str(caught.value) and "UTF-8" in str(caught.value)
     # Windows' Shift_JIS holds the extended characters Japanese names use; UTF-8 holds everything.
     assert "Nguyễn" in hours_table.csv_bytes(month, "en", Encoding.UTF8).decode("utf-8-sig")
+
+
+def test_shift_jis_refuses_a_classroom_name_it_cannot_hold(db: Database, now: dt.datetime) -> None:
+    with db.write() as s:
+        room = f.classroom(s, "한빛 교실")
+        f.shift(s, room, f.teacher(s, "佐藤"), dt.date(2026, 11, 2), now=now, status=ShiftStatus.CONFIRMED)
+    with db.read() as s:
+        month = hours.read_month(s, 2026, 11)
+    with pytest.raises(ValidationError) as caught:
+        hours_table.csv_bytes(month, "ja", Encoding.SHIFT_JIS)
+    assert caught.value.text == t("hours.not_shift_jis_classroom", classroom="한빛 교실", character="한")
 
 
 def test_every_output_starts_with_the_rule_in_its_language(db: Database, now: dt.datetime) -> None:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
+from functools import partial
 
 from core.errors import ValidationError
 from core.roster import csv_files
@@ -67,25 +68,45 @@ def preamble(hours: MonthHours, lang: Language) -> tuple[str, ...]:
     return tuple(render(text, lang) for text in (title, RULE, left))
 
 
-def _columns(hours: MonthHours, *, decimal_splits: bool) -> list[tuple[Text | str, Callable[[TeacherHours], str]]]:
-    """Each column after the teacher's name: its heading and its cell."""
-    def both(heading: Text | str, minutes: Callable[[TeacherHours], int]
-             ) -> list[tuple[Text | str, Callable[[TeacherHours], str]]]:
-        shown: list[tuple[Text | str, Callable[[TeacherHours], str]]] = [(heading, lambda h: clock_hours(minutes(h)))]
-        if decimal_splits:
-            shown.append((t("hours.decimal_of", what=heading), lambda h: decimal_hours(minutes(h))))
-        return shown
+Minutes = Callable[[TeacherHours], int]
+Column = tuple[Text | str, Callable[[TeacherHours], str]]
 
-    columns: list[tuple[Text | str, Callable[[TeacherHours], str]]] = [
+
+def _of_day(kind: DayType, teacher: TeacherHours) -> int:
+    return teacher.by_day_type.get(kind, 0)
+
+
+def _in_classroom(classroom: str, teacher: TeacherHours) -> int:
+    return teacher.by_classroom.get(classroom, 0)
+
+
+def _as_clock(minutes: Minutes, teacher: TeacherHours) -> str:
+    return clock_hours(minutes(teacher))
+
+
+def _as_decimal(minutes: Minutes, teacher: TeacherHours) -> str:
+    return decimal_hours(minutes(teacher))
+
+
+def _splits(hours: MonthHours) -> list[tuple[Text | str, Minutes]]:
+    """The minutes split by kind of day, then, for every classroom at once, by classroom."""
+    splits: list[tuple[Text | str, Minutes]] = [(t(DAY_HEADINGS[kind]), partial(_of_day, kind)) for kind in DAY_TYPES]
+    if hours.classroom is None and len(hours.classrooms) > 1:
+        splits += [(room, partial(_in_classroom, room)) for room in hours.classrooms]
+    return splits
+
+
+def _columns(hours: MonthHours, *, decimal_splits: bool) -> list[Column]:
+    """Each column after the teacher's name: its heading and its cell."""
+    columns: list[Column] = [
         (t("hours.shifts"), lambda h: str(h.shifts)),
         (t("hours.total"), lambda h: clock_hours(h.minutes)),
         (t("hours.total_decimal"), lambda h: decimal_hours(h.minutes)),
     ]
-    for kind in DAY_TYPES:
-        columns += both(t(DAY_HEADINGS[kind]), lambda h, kind=kind: h.by_day_type.get(kind, 0))  # type: ignore[misc]
-    if hours.classroom is None and len(hours.classrooms) > 1:
-        for room in hours.classrooms:
-            columns += both(room, lambda h, room=room: h.by_classroom.get(room, 0))  # type: ignore[misc]
+    for heading, minutes in _splits(hours):
+        columns.append((heading, partial(_as_clock, minutes)))
+        if decimal_splits:
+            columns.append((t("hours.decimal_of", what=heading), partial(_as_decimal, minutes)))
     return columns
 
 
