@@ -140,6 +140,12 @@ HELP_JA: dict[str, str] = {
     "import teachers or shifts from CSV (all or nothing)": "講師またはシフトをCSVからインポートします（問題があれば何もインポートしません）",
     "export teachers or shifts as CSV": "講師またはシフトをCSVにエクスポートします",
     "only this classroom (shifts)": "この教室だけ（シフト）",
+    "each teacher's hours of a month for payroll: confirmed shifts only, by classroom and by weekday, Saturday, "
+    "Sunday or holiday": "講師ごとの1か月の勤務時間を給与計算用に集計します（確定したシフトだけ、教室別、平日・土曜・日曜祝日別）",
+    "only this classroom (default: every classroom)": "この教室だけ（省略すると全教室）",
+    "also write the table to this CSV file for Excel": "表をExcel向けのCSVファイルにも保存します",
+    "the CSV file's encoding: utf-8 (with BOM, the default) or shift_jis":
+        "CSVファイルの文字コード: utf-8（BOM付き、既定）または shift_jis",
     "only this month, YYYY-MM (shifts)": "この月だけ、YYYY-MM（シフト）",
     "write to this file (UTF-8 with BOM, for Excel)": "このファイルにエクスポートします（Excel向けのBOM付きUTF-8）",
     "list a classroom's shifts for a month": "教室の1か月分のシフトを一覧表示します",

@@ -19,7 +19,7 @@ import io
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -391,12 +391,16 @@ def _line_count(text: str) -> int:
     return text.count("\n") + (0 if text.endswith("\n") else 1)
 
 
-def _write(header: tuple[str, ...], rows: list[list[str]]) -> str:
+def write_cells(rows: Iterable[Sequence[str]]) -> str:
+    """Rows as CSV text for a spreadsheet: CRLF line ends, every cell escaped (`escape`)."""
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(header)
     writer.writerows([escape(cell) for cell in row] for row in rows)
     return buffer.getvalue()
+
+
+def _write(header: tuple[str, ...], rows: list[list[str]]) -> str:
+    return write_cells([header, *rows])
 
 
 def _yes(value: bool) -> str:

@@ -160,6 +160,33 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                        "状態は draft（下書き）、confirmed（確定）、canceled（取消）のいずれかです（「{value}」は指定できません）。"),
     "csv.duplicate_row": ("duplicate of an earlier row", "前の行と重複しています。"),
     "csv.duplicate_shift": ("duplicate of existing shift #{id}", "登録済みのシフト #{id} と重複しています。"),
+    # ----- hours for payroll (core/roster/hours.py; `shiftcast hours`, the Hours dialog) -----
+    "hours.rule": ("Counted: confirmed shifts only (drafts and canceled shifts are left out). A shift that "
+                   "crosses midnight counts to the day it starts. Sundays and national holidays of Japan count "
+                   "as holidays; times are on each classroom's clock.",
+                   "集計の対象は確定したシフトだけです（下書きと取消は含めません）。日付をまたぐシフトは開始した日に"
+                   "数えます。日曜日と日本の祝日は「日曜・祝日」に数えます。時刻は各教室のタイムゾーンによります。"),
+    "hours.title_all": ("Hours for payroll, {month}, all classrooms", "{month}の勤務時間（全教室）"),
+    "hours.title_classroom": ("Hours for payroll, {month}, {classroom}", "{month}の勤務時間（{classroom}）"),
+    "hours.left_out": ("Not counted: {draft_count} draft(s), {canceled_count} canceled",
+                       "集計に含めていないシフト: 下書き {draft_count}件、取消 {canceled_count}件"),
+    "hours.teacher": ("Teacher", "講師"),
+    "hours.shifts": ("Shifts", "シフト数"),
+    "hours.total": ("Hours", "勤務時間"),
+    "hours.total_decimal": ("Hours (decimal)", "勤務時間（10進）"),
+    "hours.decimal_of": ("{what} (decimal)", "{what}（10進）"),
+    "hours.weekday": ("Weekdays", "平日"),
+    "hours.saturday": ("Saturdays", "土曜"),
+    "hours.holiday": ("Sundays and holidays", "日曜・祝日"),
+    "hours.none": ("No confirmed shifts this month.", "この月の確定したシフトはありません。"),
+    "hours.not_shift_jis_teacher": ("the name of teacher {teacher} has a character Shift_JIS cannot hold ({character}); "
+                                    "nothing was saved: save the file as UTF-8 instead",
+                                    "講師「{teacher}」の名前にShift_JISで保存できない文字（{character}）があるため、"
+                                    "保存していません。UTF-8で保存してください。"),
+    "hours.not_shift_jis_classroom": ("the name of classroom {classroom} has a character Shift_JIS cannot hold "
+                                      "({character}); nothing was saved: save the file as UTF-8 instead",
+                                      "教室「{classroom}」の名前にShift_JISで保存できない文字（{character}）があるため、"
+                                      "保存していません。UTF-8で保存してください。"),
     # ----- alerts (banner, tray, alert e-mail and webhook) -----
     "alert.dead_letters": (Plural("count", "{count} delivery failed after every retry (dead letters)",
                                   "{count} deliveries failed after every retry (dead letters)"),

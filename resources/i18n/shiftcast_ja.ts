@@ -1357,6 +1357,77 @@ Retry brings it back; it then goes at its due time.</source>
     </message>
 </context>
 <context>
+    <name>HoursDialog</name>
+    <message>
+        <source>Hours for payroll</source>
+        <translation>給与用の勤務時間</translation>
+    </message>
+    <message>
+        <source>Previous month</source>
+        <translation>前の月</translation>
+    </message>
+    <message>
+        <source>Next month</source>
+        <translation>次の月</translation>
+    </message>
+    <message>
+        <source>Classroom:</source>
+        <translation>教室:</translation>
+    </message>
+    <message>
+        <source>UTF-8 (Excel)</source>
+        <translation>UTF-8（Excel）</translation>
+    </message>
+    <message>
+        <source>Shift_JIS (older software)</source>
+        <translation>Shift_JIS（古いソフト向け）</translation>
+    </message>
+    <message>
+        <source>The CSV file&apos;s encoding</source>
+        <translation>CSVファイルの文字コード</translation>
+    </message>
+    <message>
+        <source>Save CSV…</source>
+        <translation>CSVで保存…</translation>
+    </message>
+    <message>
+        <source>Print…</source>
+        <translation>印刷…</translation>
+    </message>
+    <message>
+        <source>Encoding:</source>
+        <translation>文字コード:</translation>
+    </message>
+    <message>
+        <source>All classrooms</source>
+        <translation>すべての教室</translation>
+    </message>
+    <message>
+        <source>all classrooms</source>
+        <translation>全教室</translation>
+    </message>
+    <message>
+        <source>hours</source>
+        <translation>勤務時間</translation>
+    </message>
+    <message>
+        <source>Save hours as CSV</source>
+        <translation>勤務時間をCSVで保存</translation>
+    </message>
+    <message>
+        <source>Saved {0}</source>
+        <translation>{0}を保存しました</translation>
+    </message>
+    <message>
+        <source>Sent {0} to the printer.</source>
+        <translation>{0}をプリンターに送りました。</translation>
+    </message>
+    <message>
+        <source>Print hours</source>
+        <translation>勤務時間を印刷</translation>
+    </message>
+</context>
+<context>
     <name>ImageViewer</name>
     <message>
         <source>Zoom out</source>
@@ -1687,6 +1758,14 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>&amp;File</source>
         <translation>ファイル(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Hours for payroll…</source>
+        <translation>給与用の勤務時間(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>Each teacher&apos;s confirmed hours of a month, to save as CSV or print</source>
+        <translation>講師ごとの1か月の確定した勤務時間（CSVで保存・印刷できます）</translation>
     </message>
     <message>
         <source>&amp;Quit</source>

@@ -180,6 +180,10 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu(self.tr("&File"))
+        self.hours_action = QAction(self.tr("&Hours for payroll…"), self, shortcut=QKeySequence("Ctrl+Shift+H"))
+        self.hours_action.setToolTip(self.tr("Each teacher's confirmed hours of a month, to save as CSV or print"))
+        self.hours_action.triggered.connect(self.open_hours)
+        file_menu.addAction(self.hours_action)
         quit_action = QAction(self.tr("&Quit"), self, shortcut=QKeySequence(QKeySequence.StandardKey.Quit))
         quit_action.triggered.connect(self._quit)
         file_menu.addAction(quit_action)
@@ -189,6 +193,16 @@ class MainWindow(QMainWindow):
         help_menu.addAction(self.tr("Open the log file"),
                             lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.ctx.paths.logs / "shiftcast.log"))))
         help_menu.addAction(self.tr("About Shiftcast"), self.about)
+
+    def open_hours(self) -> None:
+        """The Hours dialog on the month the Shifts area shows (the month it would open on, if not built yet)."""
+        from ui.common.month_picker import default_month
+        from ui.hours.dialog import HoursDialog
+
+        year, month = ((self.shifts.year, self.shifts.month) if "shifts" in self._views
+                       else default_month(self.ctx.clock().astimezone().date()))
+        self.hours_dialog = HoursDialog(self.ctx, year, month, parent=self)
+        self.hours_dialog.open()
 
     def _quit(self) -> None:
         self.save_geometry()

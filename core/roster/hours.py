@@ -1,0 +1,164 @@
+"""A month's hours for payroll: each teacher's confirmed shifts and minutes, split by classroom and by
+the kind of day.
+
+The rule (said at the top of every table and file made from it, `RULE`):
+
+- only confirmed shifts count; drafts (not agreed yet) and canceled shifts are left out, and how many
+  were left out is said with the totals;
+- a shift counts to the day it starts, in its classroom's calendar: a shift from 22:00 on Saturday
+  to 02:00 on Sunday is four hours of Saturday, and a shift starting on the month's last evening
+  counts wholly to that month;
+- its minutes are the time that passes between its start and its end on the classroom's clock (its
+  IANA zone), so a shift across a daylight-saving change counts the hour it really lasted;
+- a day is a weekday, a Saturday, or a Sunday or national holiday; holidays are those of the
+  classroom's country (Japan's for every classroom today: a classroom has no country of its own, as
+  the Shifts grid and the month image mark Japan's), and a holiday on a Saturday counts as a holiday.
+
+Lesson slots (コマ) are not in the data model yet; when shifts carry them, a per-slot split belongs
+beside `by_classroom` and `by_day_type` in `TeacherHours`, counted in `count_month`.
+
+`count_month` is pure: the shifts and the holiday calendars are given. `read_month` reads them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from collections.abc import Container, Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from core.roster import clock, reading, rules
+from core.store.models import Shift, ShiftStatus
+from core.texts import Text, t
+
+# A classroom has no country of its own yet; every classroom's holidays are Japan's, as on the grid.
+HOLIDAY_COUNTRY = "JP"
+RULE: Text = t("hours.rule")
+
+
+class DayType(StrEnum):
+    WEEKDAY = "weekday"
+    SATURDAY = "saturday"
+    HOLIDAY = "holiday"  # a Sunday or a national holiday
+
+
+DAY_TYPES = tuple(DayType)
+
+
+@dataclass(frozen=True)
+class ShiftTimes:
+    """One shift as hours count it: who, where, when, and its status."""
+
+    teacher_id: int
+    teacher_name: str | None  # None: an erased teacher
+    teacher_reading: str | None
+    classroom: str
+    zone: str  # the classroom's IANA zone
+    country: str  # whose national holidays the classroom keeps
+    day: dt.date  # the classroom's date the shift starts on
+    start: dt.time
+    end: dt.time
+    ends_next_day: bool
+    status: ShiftStatus
+
+
+@dataclass(frozen=True)
+class TeacherHours:
+    """One teacher's month: confirmed shifts, minutes, and the minutes split two ways."""
+
+    id: int
+    name: str | None
+    reading: str | None
+    shifts: int
+    minutes: int
+    by_day_type: Mapping[DayType, int]  # every DayType, 0 where none
+    by_classroom: Mapping[str, int]  # only the classrooms they worked in
+
+    @property
+    def display_name(self) -> str:
+        return self.name if self.name is not None else f"(deleted #{self.id})"
+
+
+@dataclass(frozen=True)
+class MonthHours:
+    year: int
+    month: int
+    classroom: str | None  # None: every classroom
+    classrooms: tuple[str, ...]  # by name: those with a counted shift, and the one asked for
+    teachers: tuple[TeacherHours, ...]  # in the one order teachers are listed in (core/roster/reading.py)
+    left_out: Mapping[ShiftStatus, int] = field(default_factory=dict)  # drafts and canceled shifts not counted
+
+    @property
+    def minutes(self) -> int:
+        return sum(teacher.minutes for teacher in self.teachers)
+
+
+def day_type(day: dt.date, holidays: Container[dt.date]) -> DayType:
+    """Sunday or a national holiday, else Saturday, else a weekday."""
+    if day.weekday() == 6 or day in holidays:
+        return DayType.HOLIDAY
+    return DayType.SATURDAY if day.weekday() == 5 else DayType.WEEKDAY
+
+
+def shift_minutes(shift: ShiftTimes) -> int:
+    """The minutes that pass from the shift's start to its end on its classroom's clock."""
+    start, end = clock.shift_interval(shift.day, shift.start, shift.end, shift.ends_next_day, shift.zone)
+    return max(0, int((end - start).total_seconds()) // 60)
+
+
+def count_month(year: int, month: int, shifts: Iterable[ShiftTimes], calendars: Mapping[str, Container[dt.date]],
+                *, classroom: str | None = None) -> MonthHours:
+    """The month's hours from its shifts (of one classroom, named, or of all); `calendars` holds each
+    country's holidays by country code. Classrooms are listed when a shift counted there, and the one named."""
+    first, last = rules.month_bounds(year, month)
+    left_out: Counter[ShiftStatus] = Counter()
+    counted: dict[int, list[tuple[ShiftTimes, int]]] = {}
+    rooms = {classroom} if classroom is not None else set()
+    for shift in shifts:
+        if not first <= shift.day <= last:
+            continue
+        if shift.status is not ShiftStatus.CONFIRMED:
+            left_out[shift.status] += 1
+            continue
+        rooms.add(shift.classroom)
+        counted.setdefault(shift.teacher_id, []).append((shift, shift_minutes(shift)))
+    teachers = []
+    for teacher_id, worked in counted.items():
+        by_day: Counter[DayType] = Counter({kind: 0 for kind in DAY_TYPES})
+        by_room: Counter[str] = Counter()
+        for shift, minutes in worked:
+            by_day[day_type(shift.day, calendars.get(shift.country, ()))] += minutes
+            by_room[shift.classroom] += minutes
+        some = worked[0][0]
+        teachers.append(TeacherHours(teacher_id, some.teacher_name, some.teacher_reading, len(worked),
+                                     sum(minutes for _, minutes in worked), dict(by_day), dict(sorted(by_room.items()))))
+    return MonthHours(year, month, classroom, tuple(sorted(rooms)), tuple(reading.in_order(teachers)), dict(left_out))
+
+
+def holidays_of(country: str, year: int) -> Container[dt.date]:
+    """The national holidays of a country in a year (the `holidays` package)."""
+    # Imported here: the package loads every country's calendar, and most commands never count hours.
+    import holidays
+
+    return holidays.country_holidays(country, years=year)
+
+
+def read_month(session: Session, year: int, month: int, *, classroom_id: int | None = None) -> MonthHours:
+    """The month's hours for one classroom or, without `classroom_id`, for all of them."""
+    first, last = rules.month_bounds(year, month)
+    query = select(Shift).where(Shift.local_date >= first, Shift.local_date <= last)
+    chosen = None
+    if classroom_id is not None:
+        chosen = rules.get_classroom(session, classroom_id)
+        query = query.where(Shift.classroom_id == classroom_id)
+    shifts = [
+        ShiftTimes(s.teacher_id, s.teacher.name, s.teacher.reading, s.classroom.name, s.classroom.timezone,
+                   HOLIDAY_COUNTRY, s.local_date, s.start_time, s.end_time, s.ends_next_day, s.status)
+        for s in session.scalars(query.order_by(Shift.local_date, Shift.start_time, Shift.id))
+    ]
+    calendars = {country: holidays_of(country, year) for country in {s.country for s in shifts}}
+    return count_month(year, month, shifts, calendars, classroom=chosen.name if chosen else None)
