@@ -5,7 +5,7 @@
  * checked in for SENDER_QUIET_MINUTES. Every attempt, and every delivery whose shift started before it
  * could go (expired), is recorded as an outcome for the app to pull.
  *
- * One run sends at most MAX_SENDS_PER_RUN (default 10, never above 30), one after another: the free
+ * One run sends at most MAX_SENDS_PER_RUN (default 10, never above 20), one after another: the free
  * plan allows 50 subrequests and 50 D1 queries per invocation and 10 ms of CPU, and a send costs one
  * fetch, one D1 batch and next to no CPU (the request body is stored ready to send). The rows a run
  * takes are leased first (their next attempt moved past the run's longest possible end), so a run that
