@@ -1,7 +1,7 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { route } from "../src/index";
+import { route } from "../src/app";
 import { authorization, BASE, call, handle } from "./helpers";
 
 async function refusal(response: Response): Promise<string> {

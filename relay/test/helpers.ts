@@ -4,7 +4,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { canonical } from "../src/auth";
 import { base64url, fromHex, hmac, sha256Hex, utf8 } from "../src/crypto";
-import { route } from "../src/index";
+import { route } from "../src/app";
 
 export const BASE = "https://relay.test";
 export const LINE = "https://line.test";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { runCron } from "../src/index";
+import { runCron } from "../src/app";
 import { call, DAY, delivery, HOUR, lineSignature, MINUTE, T0, upload, webhook } from "./helpers";
 
 async function count(table: string): Promise<number> {

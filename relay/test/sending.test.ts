@@ -1,7 +1,8 @@
 import { createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import worker, { runCron } from "../src/index";
+import { runCron } from "../src/app";
+import worker from "../src/index";
 import { call, clock, delivery, HOUR, lineLog, MINUTE, outcomes, script, T0, upload } from "./helpers";
 
 // Without jitter (random 0.5), retries come exactly 2, 4, 8, 16, 32 minutes later.
