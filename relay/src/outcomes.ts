@@ -23,14 +23,17 @@ interface Row {
   duration_ms: number | null;
 }
 
-export async function pull(db: D1Database, after: number): Promise<{ outcomes: unknown[]; next: number }> {
+/** An outcome as GET /api/outcomes gives it: times in ISO 8601, the row's seq as its cursor. */
+export type PulledOutcome = Omit<Row, "seq" | "at" | "next_attempt_at"> & { cursor: number; at: string; next_attempt_at: string | null };
+
+export async function pull(db: D1Database, after: number): Promise<{ outcomes: PulledOutcome[]; next: number }> {
   const rows = await db.prepare("SELECT * FROM outcomes WHERE seq > ? ORDER BY seq LIMIT ?").bind(after, PAGE).all<Row>();
-  const outcomes = rows.results.map((r) => ({
+  const outcomes = rows.results.map((r): PulledOutcome => ({
     cursor: r.seq,
     delivery_id: r.delivery_id,
     subject_version: r.subject_version,
     retry_key: r.retry_key,
-    at: iso(r.at),
+    at: iso(r.at)!,
     http_status: r.http_status,
     request_id: r.request_id,
     accepted_request_id: r.accepted_request_id,

@@ -5,6 +5,7 @@ import { env } from "cloudflare:workers";
 import { canonical } from "../src/auth";
 import { base64url, fromHex, hmac, sha256Hex, utf8 } from "../src/crypto";
 import { route } from "../src/app";
+import type { PulledOutcome } from "../src/outcomes";
 
 export const BASE = "https://relay.test";
 export const LINE = "https://line.test";
@@ -121,21 +122,6 @@ export async function upload(deliveries: unknown[], now = T0 - HOUR): Promise<{ 
   return ((await response.json()) as { results: { id: string; result: string }[] }).results;
 }
 
-export interface OutcomeRow {
-  cursor: number;
-  delivery_id: string;
-  subject_version: number;
-  retry_key: string | null;
-  at: string;
-  http_status: number | null;
-  request_id: string | null;
-  accepted_request_id: string | null;
-  outcome: string;
-  error_code: string | null;
-  message: string | null;
-  next_attempt_at: string | null;
-}
-
-export async function outcomes(after = 0): Promise<OutcomeRow[]> {
-  return ((await (await call(`/api/outcomes?after=${after}`)).json()) as { outcomes: OutcomeRow[] }).outcomes;
+export async function outcomes(after = 0): Promise<PulledOutcome[]> {
+  return ((await (await call(`/api/outcomes?after=${after}`)).json()) as { outcomes: PulledOutcome[] }).outcomes;
 }
