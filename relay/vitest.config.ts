@@ -23,6 +23,7 @@ export default defineConfig(async () => {
         },
       }),
     ],
-    test: { setupFiles: ["./test/setup.ts"], testTimeout: 60_000 },
+    // The Worker's own log lines are shown for failed tests only.
+    test: { setupFiles: ["./test/setup.ts"], testTimeout: 60_000, silent: "passed-only" as const },
   };
 });

@@ -7,7 +7,7 @@ import { refusal } from "./auth";
 import * as deliveries from "./deliveries";
 import { type Env, settings } from "./env";
 import * as events from "./events";
-import { BadRequest, cursor, json, parseObject, problem } from "./http";
+import { BadRequest, cursor, json, parseObject, problem, through } from "./http";
 import * as images from "./images";
 import * as outcomes from "./outcomes";
 import * as pairing from "./pairing";
@@ -37,11 +37,11 @@ async function schemaVersion(db: D1Database): Promise<number | null> {
 async function api(request: Request, url: URL, body: Uint8Array, env: Env, now: number): Promise<Response> {
   const { method } = request;
   const path = url.pathname;
-  if (method === "PUT" && path.startsWith("/api/images/")) return images.put(env.DB, decodeURIComponent(path.slice("/api/images/".length)), body, now);
+  if (method === "PUT" && path.startsWith("/api/images/")) return images.put(env.DB, path.slice("/api/images/".length), body, now);
   if (method === "GET" && path === "/api/events") return json(await events.pull(env.DB, cursor(url)));
-  if (method === "POST" && path === "/api/events/ack") return json(await events.ack(env.DB, events.through(parseObject(body))));
+  if (method === "POST" && path === "/api/events/ack") return json(await events.ack(env.DB, through(parseObject(body))));
   if (method === "GET" && path === "/api/outcomes") return json(await outcomes.pull(env.DB, cursor(url)));
-  if (method === "POST" && path === "/api/outcomes/ack") return json(await outcomes.ack(env.DB, events.through(parseObject(body))));
+  if (method === "POST" && path === "/api/outcomes/ack") return json(await outcomes.ack(env.DB, through(parseObject(body))));
   if (method === "PUT" && path === "/api/deliveries") return json(await deliveries.upload(env.DB, parseObject(body), now));
   if (method === "PUT" && path === "/api/pairing-codes") return json(await pairing.upload(env.DB, parseObject(body)));
   if (method === "POST" && path === "/api/heartbeat") {
@@ -61,7 +61,9 @@ export async function route(request: Request, env: Env, ctx: ExecutionContext, n
   if (request.method === "GET" && url.pathname === "/health") {
     return json({ version: RELAY_VERSION, schema_version: await schemaVersion(env.DB) });
   }
-  if (request.method === "GET" && url.pathname.startsWith("/i/")) return images.get(env.DB, url.pathname.slice(3));
+  if ((request.method === "GET" || request.method === "HEAD") && url.pathname.startsWith("/i/")) {
+    return images.get(env.DB, url.pathname.slice(3), request.method === "HEAD");
+  }
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) return problem(413, "too_large", "the body is too large");
   const body = new Uint8Array(await request.arrayBuffer());

@@ -3,8 +3,6 @@
  * {through: CURSOR} removes those the app has taken.
  */
 
-import { BadRequest } from "./http";
-
 export const PAGE = 100;
 
 export async function pull(db: D1Database, after: number): Promise<{ events: unknown[]; next: number }> {
@@ -19,12 +17,6 @@ export async function pull(db: D1Database, after: number): Promise<{ events: unk
     event: JSON.parse(r.body) as unknown,
   }));
   return { events, next: rows.results.at(-1)?.seq ?? after };
-}
-
-export function through(body: Record<string, unknown>): number {
-  const value = body.through;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) throw new BadRequest("through must be a cursor");
-  return value;
 }
 
 export async function ack(db: D1Database, upTo: number): Promise<{ removed: number }> {

@@ -46,3 +46,10 @@ export function cursor(url: URL): number {
   if (!/^\d{1,15}$/.test(raw)) throw new BadRequest("after must be a cursor from an earlier answer");
   return Number(raw);
 }
+
+/** The cursor an ack names: {"through": CURSOR}. */
+export function through(body: Record<string, unknown>): number {
+  const value = body.through;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) throw new BadRequest("through must be a cursor");
+  return value;
+}

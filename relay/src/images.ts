@@ -45,19 +45,21 @@ export async function put(db: D1Database, name: string, data: Uint8Array, now: n
   return json({ name, path: `/i/${token}`, content_type: type, bytes: data.length, sha256: digest });
 }
 
-export async function get(db: D1Database, token: string): Promise<Response> {
+export async function get(db: D1Database, token: string, headOnly = false): Promise<Response> {
   if (!TOKEN.test(token)) return problem(404, "not_found", "no such image");
   const row = await db
     .prepare("SELECT content_type, data, sha256 FROM images WHERE token = ?")
     .bind(token)
     .first<{ content_type: string; data: string; sha256: string }>();
   if (row === null) return problem(404, "not_found", "no such image");
-  return new Response(fromBase64Native(row.data), {
+  const data = fromBase64Native(row.data);
+  return new Response(headOnly ? null : data, {
     headers: {
       "content-type": row.content_type,
       // The token changes with every upload, so what is at one address never changes.
       "cache-control": "public, max-age=604800, immutable",
       etag: `"${row.sha256}"`,
+      "content-length": String(data.length),
       "x-content-type-options": "nosniff",
     },
   });

@@ -26,6 +26,9 @@ describe("the month's image", () => {
     expect(served.headers.get("cache-control")).toBe("public, max-age=604800, immutable");
     expect(served.headers.get("etag")).toMatch(/^"[0-9a-f]{64}"$/);
     expect(new Uint8Array(await served.arrayBuffer())).toEqual(PNG);
+    const head = await handle(new Request(BASE + path, { method: "HEAD" }));
+    expect([head.status, head.headers.get("content-type"), head.headers.get("content-length")]).toEqual([200, "image/png", String(PNG.length)]);
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
   });
 
   it("gets a new address when it is replaced; the old one is gone", async () => {
@@ -50,6 +53,7 @@ describe("the month's image", () => {
     large.set(PNG.slice(0, 8));
     expect((await put("month", large)).status).toBe(413);
     expect((await put("a/b", PNG)).status).toBe(400);
+    expect((await put("%E0%A4%A", PNG)).status).toBe(400); // not even valid percent-encoding
   });
 
   it("of a realistic size (500 KB) comes back byte for byte", async () => {
