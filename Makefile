@@ -7,7 +7,7 @@ STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 STAMP_BENCH := $(VENV)/.installed-bench
 
-.PHONY: run test check lint bench venv clean
+.PHONY: run test check lint bench venv clean relay-test
 
 # `make` alone installs Shiftcast into .venv (with its `shiftcast` command) and opens nothing.
 .DEFAULT_GOAL := venv
@@ -34,8 +34,21 @@ venv: $(STAMP_RUN)
 run: $(STAMP_RUN)
 	$(PY) main.py
 
-test: $(STAMP_TEST) lint
+test: $(STAMP_TEST) lint relay-test
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
+
+# The relay (relay/, a Cloudflare Worker): its types and its tests inside the Workers runtime, on Node 20
+# or newer. `npm ci` runs again whenever package.json or the lock file is newer than what it installed.
+RELAY_MODULES := relay/node_modules/.package-lock.json
+
+$(RELAY_MODULES): relay/package.json relay/package-lock.json
+	@node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' || \
+	    { echo "The relay's tests need Node 20 or newer (found $$(node --version 2>/dev/null || echo none))."; exit 1; }
+	cd relay && npm ci --no-audit --no-fund
+	touch $@
+
+relay-test: $(RELAY_MODULES)
+	cd relay && npm test
 
 # Lint and every test but the slow ones (reliability runs, real processes killed again and again, the
 # Xvfb start): under two minutes on a 2-core machine. `make test` runs them too; CI runs `make test`.
@@ -51,7 +64,7 @@ bench: $(STAMP_BENCH)
 	QT_QPA_PLATFORM=offscreen $(PY) -m tests.perf.bench $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache relay/node_modules
 
 # Release build: the PyInstaller one-folder app in dist/, and on Linux the tarball and .deb beside it
 # (macOS: the .dmg). See packaging/README.md; CI checks it with packaging/ci_check.sh. PyInstaller's

@@ -1,0 +1,45 @@
+/**
+ * The Worker's bindings (wrangler.toml) and the settings read from its vars, with their defaults.
+ */
+
+export interface Env {
+  DB: D1Database;
+  // Secrets (wrangler secret put): never in wrangler.toml.
+  LINE_CHANNEL_SECRET: string;
+  LINE_CHANNEL_ACCESS_TOKEN: string;
+  RELAY_KEY: string;
+  // Vars.
+  LINE_API_BASE?: string;
+  ALLOW_HTTP?: string;
+  SENDER_QUIET_MINUTES?: string;
+  MAX_SENDS_PER_RUN?: string;
+  LINE_TIMEOUT_MS?: string;
+}
+
+export interface Settings {
+  lineApiBase: string;
+  allowHttp: boolean;
+  senderQuietMs: number;
+  maxSendsPerRun: number;
+  lineTimeoutMs: number;
+}
+
+// Free plan: 50 subrequests and 50 D1 queries per invocation. A cron run spends one fetch and one D1
+// batch per send and six queries besides (docs/relay.md): 20 sends make 46 even if D1 calls counted
+// as subrequests too.
+export const MAX_SENDS_CEILING = 20;
+
+function positive(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value !== undefined && value !== "" && Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+export function settings(env: Env): Settings {
+  return {
+    lineApiBase: (env.LINE_API_BASE || "https://api.line.me").replace(/\/+$/, ""),
+    allowHttp: env.ALLOW_HTTP === "1",
+    senderQuietMs: positive(env.SENDER_QUIET_MINUTES, 5) * 60_000,
+    maxSendsPerRun: Math.min(Math.floor(positive(env.MAX_SENDS_PER_RUN, 10)), MAX_SENDS_CEILING),
+    lineTimeoutMs: positive(env.LINE_TIMEOUT_MS, 10_000),
+  };
+}

@@ -1,0 +1,29 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+// Test-only values: the real ones are Worker secrets.
+export const TEST_SECRETS = {
+  LINE_CHANNEL_SECRET: "test-channel-secret",
+  LINE_CHANNEL_ACCESS_TOKEN: "test-access-token",
+  RELAY_KEY: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+};
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations("migrations");
+  return {
+    plugins: [
+      cloudflareTest({
+        main: "./src/index.ts",
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          bindings: { ...TEST_SECRETS, TEST_MIGRATIONS: migrations, LINE_API_BASE: "https://line.test" },
+          workers: [{ name: "line-stand-in", modules: true, scriptPath: "./test/line-stand-in.js", compatibilityDate: "2026-04-01" }],
+          // Every request the relay makes reaches the stand-in, never the internet.
+          outboundService: "line-stand-in",
+        },
+      }),
+    ],
+    // The Worker's own log lines are shown for failed tests only.
+    test: { setupFiles: ["./test/setup.ts"], testTimeout: 60_000, silent: "passed-only" as const },
+  };
+});
