@@ -558,12 +558,13 @@ def test_0015_gives_teachers_a_reading_and_keeps_every_row(db: Database) -> None
         command.downgrade(config, "0014_delivery_subjects")
     kept = ("teacher_contacts", "shifts", "classrooms")
     before = _table_rows(db, (*kept, "teachers"))
-    assert "reading" not in [c["name"] for c in inspect(db.engine).get_columns("teachers")]
+    then = [c["name"] for c in inspect(db.engine).get_columns("teachers")]  # later migrations may add more
+    assert "reading" not in then
 
     migrate.upgrade(db)
     assert migrate.current_revision(db) == migrate.HEAD_REVISION
     with db.read() as s:
-        columns = ", ".join(c["name"] for c in inspect(db.engine).get_columns("teachers") if c["name"] != "reading")
+        columns = ", ".join(then)
         teachers = [tuple(r) for r in s.execute(text(f"SELECT {columns} FROM teachers ORDER BY 1"))]
         readings = list(s.execute(text("SELECT reading FROM teachers")).scalars())
     assert _table_rows(db, kept) + [("teachers", teachers)] == before
@@ -624,4 +625,55 @@ def test_0016_gives_publications_pages_and_keeps_every_row(db: Database, tmp_pat
         config.attributes["connection"] = connection
         command.downgrade(config, "0015_teacher_reading")
     assert _table_rows(db, (*kept, "publications")) == before
+    migrate.upgrade(db)
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_0017_gives_teachers_a_place_in_the_order_and_keeps_every_row(db: Database) -> None:
+    """A database at 0016 with teachers (readings given), their contacts and shifts: every row stays as it
+    was, each teacher starts without a place, so the list is by reading as before, and can be moved;
+    going back drops the column and nothing else."""
+    from alembic import command
+
+    from core.roster import order, rules
+    from tests import factories as f
+
+    with db.write() as s:  # made with today's models, then taken down to 0016 with its rows
+        room = f.classroom(s)
+        for n, (name, said) in enumerate((("中村", "なかむら"), ("伊藤", "いとう"), ("佐藤", "さとう")), start=1):
+            teacher = f.teacher(s, name, n, reading=said, email=f"t{n}@example.com", email_opt_in=True)
+            f.shift(s, room, teacher, dt.date(2026, 12, n), now=dt.datetime(2026, 11, 1, tzinfo=dt.UTC))
+    config = migrate.alembic_config()
+    with db.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0016_publication_pages")
+    kept = ("teacher_contacts", "shifts", "classrooms")
+    before = _table_rows(db, (*kept, "teachers"))
+    then = [c["name"] for c in inspect(db.engine).get_columns("teachers")]  # later migrations may add more
+    assert "position" not in then
+
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION == "0017_teacher_position"
+    with db.read() as s:
+        columns = ", ".join(then)
+        teachers = [tuple(r) for r in s.execute(text(f"SELECT {columns} FROM teachers ORDER BY 1"))]
+        positions = list(s.execute(text("SELECT position FROM teachers")).scalars())
+    assert _table_rows(db, kept) + [("teachers", teachers)] == before
+    assert positions == [None, None, None]
+    with db.write() as s:
+        assert [t.name for t in rules.list_teachers(s)] == ["伊藤", "佐藤", "中村"]  # by reading until moved
+        order.move_to(s, rules.teacher_by_name(s, "中村").id, 1)
+    with db.read() as s:
+        assert [t.name for t in rules.list_teachers(s)] == ["中村", "伊藤", "佐藤"]
+
+    with db.engine.begin() as connection:  # and back: the rows as they were at 0016, but for the moves' edit time
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0016_publication_pages")
+    assert _table_rows(db, kept) == before[:len(kept)]
+    assert "position" not in [c["name"] for c in inspect(db.engine).get_columns("teachers")]
+    with db.read() as s:
+        back = [tuple(r) for r in s.execute(text("SELECT id, name, reading, active, erased_at, created_at"
+                                                 " FROM teachers ORDER BY 1"))]
+    assert back == [tuple(r[then.index(c)] for c in ("id", "name", "reading", "active", "erased_at",
+                                                             "created_at")) for r in before[-1][1]]
     migrate.upgrade(db)

@@ -28,11 +28,14 @@ class MonthRoster:
     generated_at: dt.datetime | None = None
     # teacher name → reading (ふりがな), for the rows' order; a name without one is listed by name
     readings: Mapping[str, str] = field(default_factory=dict)
+    # teacher name → their place in the manager's own order; a name without one follows by reading
+    positions: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def teachers(self) -> list[str]:
         """The rows, in the order every list of teachers has (core/roster/reading.py)."""
-        return sorted(self.cells, key=lambda name: reading.order_key(name, self.readings.get(name)))
+        return sorted(self.cells, key=lambda name: reading.order_key(name, self.readings.get(name),
+                                                                     position=self.positions.get(name)))
 
     @property
     def days(self) -> int:
@@ -46,6 +49,7 @@ class MonthRoster:
 def from_database(session: Session, classroom: Classroom, year: int, month: int, *, include_drafts: bool = True) -> MonthRoster:
     cells: dict[str, dict[int, list[str]]] = {}
     readings: dict[str, str] = {}
+    positions: dict[str, int] = {}
     for shift in rules.month_shifts(session, classroom.id, year, month):
         if shift.status == ShiftStatus.CANCELED or (shift.status == ShiftStatus.DRAFT and not include_drafts):
             continue
@@ -53,7 +57,10 @@ def from_database(session: Session, classroom: Classroom, year: int, month: int,
         cells.setdefault(shift.teacher.display_name, {}).setdefault(shift.local_date.day, []).append(text)
         if shift.teacher.reading:
             readings[shift.teacher.display_name] = shift.teacher.reading
-    return MonthRoster(classroom.name, classroom.timezone, classroom.language, year, month, cells, readings=readings)
+        if shift.teacher.position is not None:
+            positions[shift.teacher.display_name] = shift.teacher.position
+    return MonthRoster(classroom.name, classroom.timezone, classroom.language, year, month, cells, readings=readings,
+                       positions=positions)
 
 
 def snapshot(month: MonthRoster) -> str:
