@@ -5,9 +5,11 @@ the order by reading."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import pytest
 
+import main
 from core.errors import NotFoundError, ValidationError
 from core.planning import month_grid
 from core.publication import publish
@@ -139,3 +141,26 @@ def test_the_csv_order_column_round_trips_and_a_file_without_it_keeps_the_places
     assert _listed(db)[:2] == ["中村", "伊藤"] and _listed(db)[-1] == "高橋"
     with db.write() as s, pytest.raises(csv_files.CsvImportError, match="line 2.*whole number"):
         csv_files.import_teachers(s, "名前,順番\r\n中村,一番\r\n".encode())
+
+
+def test_the_command_line_shows_the_order_moves_and_goes_back_to_reading(capsys: pytest.CaptureFixture[str],
+                                                                         db: Database) -> None:
+    _teachers(db)
+    assert main.main(["teachers", "move", "中村", "--to", "1"]) == 0
+    assert capsys.readouterr().out.strip() == "moved 中村 to place 1 of 5"
+    assert main.main(["teachers", "move", "高橋", "--up"]) == 0
+    assert main.main(["teachers", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out.split("\n", 1)[1])
+    assert [(r["name"], r["position"]) for r in rows] == [
+        ("中村", 1), ("伊藤", 2), ("佐藤", 3), ("高橋", 4), ("鈴木", 5)]
+    assert main.main(["teachers"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[1] for line in lines[:5]] == ["中村", "伊藤", "佐藤", "高橋", "鈴木"]
+    assert lines[0].endswith("place 1") and "order --by-reading" in lines[-1]
+    assert main.main(["teachers", "move", "山田", "--down"]) == 1
+    assert "unknown teacher '山田'" in capsys.readouterr().err
+    assert main.main(["teachers", "order", "--by-reading"]) == 0
+    assert capsys.readouterr().out.strip() == "5 teachers are listed by reading again"
+    assert main.main(["teachers"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[1] for line in lines[:5]] == BY_READING and lines[-1] == "5 teachers"
