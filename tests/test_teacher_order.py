@@ -164,3 +164,18 @@ def test_the_command_line_shows_the_order_moves_and_goes_back_to_reading(capsys:
     assert main.main(["teachers"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[1] for line in lines[:5]] == BY_READING and lines[-1] == "5 teachers"
+
+
+def test_the_readiness_check_names_unreached_teachers_in_the_listing_order(db: Database) -> None:
+    from core.setup import readiness
+    from core.texts import render
+
+    with db.write() as s:
+        ids = {name: f.teacher(s, name, n, reading=said, line_user_id=None, line_opt_in=False).id
+               for n, (name, said) in enumerate(GIVEN, start=1)}
+        order.move_to(s, ids["高橋"], 1)
+    expected = ["高橋", *BY_READING[:-1]]
+    said = readiness.not_told(db, list(ids.values()))
+    assert [render(line, "en").split(":")[0] for line in said] == expected
+    found = {r.key: r for r in readiness.check(db, now=dt.datetime(2026, 12, 1, tzinfo=dt.UTC), autostart=True)}
+    assert [render(line, "en").split(":")[0] for line in found["teachers"].details] == expected
