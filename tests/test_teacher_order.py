@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
 import main
 from core.errors import NotFoundError, ValidationError
@@ -179,3 +181,27 @@ def test_the_readiness_check_names_unreached_teachers_in_the_listing_order(db: D
     assert [render(line, "en").split(":")[0] for line in said] == expected
     found = {r.key: r for r in readiness.check(db, now=dt.datetime(2026, 12, 1, tzinfo=dt.UTC), autostart=True)}
     assert [render(line, "en").split(":")[0] for line in found["teachers"].details] == expected
+
+
+def test_a_published_month_keeps_the_order_it_was_published_with(db: Database, now: dt.datetime,
+                                                                 tmp_path: Path) -> None:
+    from core.messages import month_flex
+    from core.publication.image_store import ImageStore
+    from core.sending import line_builders
+    from core.store.models import Publication
+
+    ids = _teachers(db)
+    with db.write() as s:
+        room = f.classroom(s, line_group_id="C" + "1" * 32)
+        for name in ("中村", "高橋", "伊藤"):  # all three on the 3rd, so the day lists them together
+            f.shift(s, room, rules.get_teacher(s, ids[name]), dt.date(2026, 12, 3), now=now)
+        order.move_to(s, ids["中村"], 1)
+        order.move_to(s, ids["高橋"], 2)
+        publish.publish(s, room.id, 2026, 12, now=now, store=ImageStore(tmp_path / "images"))
+        order.by_reading(s)  # after publishing: what was sent does not change
+    with db.read() as s:
+        publication = s.scalars(select(Publication)).one()
+        facts = line_builders.month_facts(publication, rules.get_classroom(s, room.id))
+    assert list(facts.cells) == ["中村", "高橋", "伊藤"]
+    text = json.dumps(month_flex.group_messages(facts), ensure_ascii=False)
+    assert text.index("中村  16:00") < text.index("高橋  16:00") < text.index("伊藤  16:00")

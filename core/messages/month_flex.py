@@ -42,7 +42,7 @@ class MonthFacts:
     year: int
     month: int
     revision: int
-    cells: Cells
+    cells: Cells  # its teachers in the order they are listed (the publication's snapshot has it)
     changed: frozenset[tuple[str, int]]
     language: Language
 
@@ -154,8 +154,10 @@ def _week_bubbles(facts: MonthFacts, week: list[int], header: Component) -> Iter
 
 
 def _day_block(facts: MonthFacts, day: int) -> list[Component]:
+    listed = {name: place for place, name in enumerate(facts.cells)}  # the order it was published with
     teachers = sorted({name for name, days in facts.cells.items() if day in days}
-                      | {name for name, changed in facts.changed if changed == day})
+                      | {name for name, changed in facts.changed if changed == day},
+                      key=lambda name: (listed.get(name, len(listed)), name))
     if not teachers:
         return []
     date = dt.date(facts.year, facts.month, day)

@@ -64,12 +64,15 @@ def from_database(session: Session, classroom: Classroom, year: int, month: int,
 
 
 def snapshot(month: MonthRoster) -> str:
-    """Stable JSON of the cells, stored with each publication so the next one can show what changed."""
-    return json.dumps({t: {str(d): v for d, v in sorted(days.items())} for t, days in sorted(month.cells.items())},
-                      ensure_ascii=False, sort_keys=True)
+    """Stable JSON of the cells, stored with each publication so the next one can show what changed.
+    The teachers are in the order the month was published with, which the Flex month lists them in
+    (publications before it have theirs by name)."""
+    return json.dumps({t: {str(d): v for d, v in sorted(month.cells[t].items())} for t in month.teachers},
+                      ensure_ascii=False)
 
 
 def cells_of(snapshot_json: str) -> dict[str, dict[int, list[str]]]:
+    """A snapshot's cells, its teachers in the order it has them."""
     raw = json.loads(snapshot_json)
     return {t: {int(d): list(v) for d, v in days.items()} for t, days in raw.items()}
 
