@@ -205,3 +205,22 @@ def test_a_published_month_keeps_the_order_it_was_published_with(db: Database, n
     assert list(facts.cells) == ["中村", "高橋", "伊藤"]
     text = json.dumps(month_flex.group_messages(facts), ensure_ascii=False)
     assert text.index("中村  16:00") < text.index("高橋  16:00") < text.index("伊藤  16:00")
+
+
+def test_the_changes_since_the_last_publication_are_listed_in_the_grid_s_order(db: Database, now: dt.datetime,
+                                                                               tmp_path: Path) -> None:
+    from core.publication import history
+    from core.publication.image_store import ImageStore
+
+    ids = _teachers(db)
+    with db.write() as s:
+        room = f.classroom(s, line_group_id="C" + "1" * 32)
+        shifts = {name: f.shift(s, room, rules.get_teacher(s, ids[name]), dt.date(2026, 12, 3), now=now).id
+                  for name in ("中村", "高橋", "伊藤")}
+        publish.publish(s, room.id, 2026, 12, now=now, store=ImageStore(tmp_path / "images"))
+        for shift_id in shifts.values():
+            rules.edit_shift(s, shift_id, start_time=dt.time(15), now=now)
+        order.move_to(s, ids["高橋"], 1)
+    with db.read() as s:
+        view, changes = history.pending_changes(s, room.id, 2026, 12, now=now)
+    assert [c.teacher for c in changes] == view.teachers == ["高橋", "伊藤", "中村"]

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from core.roster import reading
 from core.texts import Text, render, t
 from core.texts.formats import Language, day_short, month_text
 
@@ -154,10 +155,9 @@ def _week_bubbles(facts: MonthFacts, week: list[int], header: Component) -> Iter
 
 
 def _day_block(facts: MonthFacts, day: int) -> list[Component]:
-    listed = {name: place for place, name in enumerate(facts.cells)}  # the order it was published with
     teachers = sorted({name for name, days in facts.cells.items() if day in days}
                       | {name for name, changed in facts.changed if changed == day},
-                      key=lambda name: (listed.get(name, len(listed)), name))
+                      key=reading.as_listed(list(facts.cells)))  # the order it was published with
     if not teachers:
         return []
     date = dt.date(facts.year, facts.month, day)

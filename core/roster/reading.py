@@ -19,7 +19,7 @@ Readings compare with widths folded and katakana as hiragana (NFKC, then カ →
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol, TypeVar
 
 from core.errors import ValidationError
@@ -91,6 +91,13 @@ def order_key(name: str | None, reading: str | None, ident: int = 0,
     if reading and reading.strip():
         return (*placed, 0, folded(reading), name, ident)
     return (*placed, 1, "", name, ident)
+
+
+def as_listed(listed: Sequence[str]) -> Callable[[str], tuple[int, str]]:
+    """A sort key for teachers' names as a month already lists them (its rows, a publication's
+    snapshot): those in `listed` in its order, any other (a teacher whose shifts all went) after, by name."""
+    places = {name: place for place, name in enumerate(listed)}
+    return lambda name: (places.get(name, len(places)), name)
 
 
 def in_order(teachers: Iterable[T]) -> list[T]:
