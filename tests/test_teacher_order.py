@@ -117,7 +117,7 @@ def test_the_grid_the_month_image_and_the_publication_follow_the_order(db: Datab
     with db.read() as s:
         assert [t.name for t in month_grid.active_teachers(s)] == ["中村", "高橋", "伊藤", "佐藤", "鈴木"]
         drawn = month.from_database(s, room, 2026, 12)
-        assert drawn.teachers == ["中村", "高橋", "伊藤", "佐藤"]
+        assert drawn.teachers == list(drawn.cells) == ["中村", "高橋", "伊藤", "佐藤"]
         assert publish.build_month(s, room, 2026, 12, now=now, include_drafts=True).teachers == drawn.teachers
     snapshot = month_grid.load_month(db, room.id, 2026, 12, now=now)
     assert [t.name for t in snapshot.rows] == ["中村", "高橋", "伊藤", "佐藤", "鈴木"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sqlalchemy.orm import Session
 
@@ -59,8 +59,10 @@ def from_database(session: Session, classroom: Classroom, year: int, month: int,
             readings[shift.teacher.display_name] = shift.teacher.reading
         if shift.teacher.position is not None:
             positions[shift.teacher.display_name] = shift.teacher.position
-    return MonthRoster(classroom.name, classroom.timezone, classroom.language, year, month, cells, readings=readings,
-                       positions=positions)
+    drawn = MonthRoster(classroom.name, classroom.timezone, classroom.language, year, month, cells, readings=readings,
+                        positions=positions)
+    # The cells in the rows' order too, so whatever lists them as they come (a snapshot, a Flex month) agrees.
+    return replace(drawn, cells={name: cells[name] for name in drawn.teachers})
 
 
 def snapshot(month: MonthRoster) -> str:
