@@ -84,9 +84,19 @@ def build_parser() -> argparse.ArgumentParser:
     for topic in TOPICS:
         topic.add_parsers(sub)
     # `shiftcast import --lang en …` as well as `shiftcast --lang en import …`; an alias shares its verb's parser.
-    for verb in {id(p): p for p in sub.choices.values()}.values():
+    for verb in _verb_parsers(sub):
         verb.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=LANG_HELP)
     return parser
+
+
+def _verb_parsers(sub: argparse._SubParsersAction[Any]) -> list[argparse.ArgumentParser]:
+    """Every verb's parser once, and the parsers of a verb's own sub-commands (`teachers move`)."""
+    found = list({id(p): p for p in sub.choices.values()}.values())
+    for verb in list(found):
+        for action in verb._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                found += _verb_parsers(action)
+    return found
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:

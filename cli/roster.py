@@ -9,8 +9,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cli import words
+from cli import numbers, words
 from cli.verbs import EXIT_FAILED, Subcommands, UsageError, Verb, file_only, now, print_json
+from core.roster.reading import MAX_POSITION
 from core.texts import t
 from core.texts.message import logged
 
@@ -39,6 +40,17 @@ def add_parsers(sub: Subcommands) -> None:
 
     teachers = sub.add_parser("teachers", help="list teachers")
     teachers.add_argument("--json", action="store_true")
+    in_order = teachers.add_subparsers(dest="order_action", metavar="{move,order}")
+    move = in_order.add_parser("move", help="move a teacher to another place in the list (your own order)")
+    move.add_argument("name", help="the teacher's name")
+    place = move.add_mutually_exclusive_group(required=True)
+    place.add_argument("--to", type=numbers.whole_number(1, MAX_POSITION), metavar="N",
+                       help="to this place (1 is first)")
+    place.add_argument("--up", action="store_const", const=-1, dest="step", help="one place up")
+    place.add_argument("--down", action="store_const", const=1, dest="step", help="one place down")
+    by_reading = in_order.add_parser("order", help="list the teachers by their reading again (forget your own order)")
+    by_reading.add_argument("--by-reading", action="store_true", required=True,
+                            help="by reading (ふりがな), then by name")
 
     classrooms = sub.add_parser("classrooms", help="list classrooms")
     classrooms.add_argument("--json", action="store_true")
@@ -152,9 +164,12 @@ def cmd_shifts(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 def cmd_teachers(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     from core.roster import rules
 
+    if args.order_action is not None:
+        return _reorder(db, args)
     with db.read() as session:
         rows: list[dict[str, Any]] = [
-            {"id": t.id, "name": t.name, "reading": t.reading} | rules.contact_fields(t) | {"active": t.active}
+            {"id": t.id, "name": t.name, "reading": t.reading, "position": t.position} | rules.contact_fields(t)
+            | {"active": t.active}
             for t in rules.list_teachers(session)
         ]
     if args.json:
@@ -162,8 +177,29 @@ def cmd_teachers(db: Database, args: argparse.Namespace, paths: DataPaths) -> in
     else:
         for r in rows:
             flags = ",".join(k for k in ("line_opt_in", "email_opt_in", "active") if r[k])
-            print(f"{r['id']:>5}  {r['name']}  {r['line_user_id'] or '-'}  {r['email'] or '-'}  [{flags}]")
+            place = "" if r["position"] is None else "  " + words.line("cli.teachers.place", place=r["position"])
+            print(f"{r['id']:>5}  {r['name']}  {r['line_user_id'] or '-'}  {r['email'] or '-'}  [{flags}]{place}")
         print(words.line("cli.teacher_count", count=len(rows)))
+        if any(r["position"] is not None for r in rows):
+            print(words.line("cli.teachers.own_order"))
+    return 0
+
+
+def _reorder(db: Database, args: argparse.Namespace) -> int:
+    """`teachers move` and `teachers order --by-reading`: the manager's own order (core/roster/order.py)."""
+    from core.roster import order, rules
+
+    with db.write() as session:
+        if args.order_action == "order":
+            order.by_reading(session)
+            count = len(rules.list_teachers(session))
+            print(words.line("cli.teachers.by_reading", count=count))
+            return 0
+        teacher = rules.teacher_by_name(session, args.name)
+        place = (order.move_to(session, teacher.id, args.to) if args.to is not None
+                 else order.move_by(session, teacher.id, args.step))
+        count = len(rules.list_teachers(session))
+    print(words.line("cli.teachers.moved", teacher=teacher.display_name, place=place, count=count))
     return 0
 
 

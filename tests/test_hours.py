@@ -206,3 +206,17 @@ def test_every_output_starts_with_the_rule_in_its_language(db: Database, now: dt
                                 "Sundays and holidays")  # one classroom: no column per classroom
     first_rows = list(csv.reader(io.StringIO(hours_table.csv_text(month, "en"), newline="")))[:2]
     assert first_rows == [[english.preamble[0]], [english.preamble[1]]]
+
+
+def test_the_teachers_are_listed_in_the_managers_order(db: Database, now: dt.datetime) -> None:
+    from core.roster import order
+
+    with db.write() as s:
+        room = f.classroom(s, MAIN)
+        named = {name: f.teacher(s, name, n, reading=said)
+                 for n, (name, said) in enumerate((("中村", "なかむら"), ("伊藤", "いとう"), ("高橋", None)), start=1)}
+        for day, teacher in enumerate(named.values(), start=2):
+            f.shift(s, room, teacher, dt.date(2026, 11, day), now=now, status=ShiftStatus.CONFIRMED)
+        assert [teacher.name for teacher in hours.read_month(s, 2026, 11).teachers] == ["伊藤", "中村", "高橋"]  # by reading
+        order.move_to(s, named["高橋"].id, 1)
+        assert [teacher.name for teacher in hours.read_month(s, 2026, 11).teachers] == ["高橋", "伊藤", "中村"]

@@ -538,12 +538,29 @@ def test_0014_names_every_delivery_s_subject_as_0011_did(db: Database) -> None:
     migrate.upgrade(db)
 
 
+def _a_new_column_keeps_every_row(db: Database, table: str, column: str, below: str,
+                                  kept: tuple[str, ...]) -> tuple[list[tuple[str, list[tuple[object, ...]]]], list[str]]:
+    """Take the database down to `below` and up to head again: every row of `kept` and of `table` stays
+    as it was, and `column` is new in `table` and empty in every row. The rows at `below`, and the
+    columns `table` had there."""
+    _downgrade(db, below)
+    before = _table_rows(db, (*kept, table))
+    then = [c["name"] for c in inspect(db.engine).get_columns(table)]  # later migrations may add more
+    assert column not in then
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION
+    with db.read() as s:
+        rows = [tuple(r) for r in s.execute(text(f"SELECT {', '.join(then)} FROM {table} ORDER BY 1"))]
+        added = list(s.execute(text(f"SELECT {column} FROM {table}")).scalars())
+    assert _table_rows(db, kept) + [(table, rows)] == before
+    assert added == [None] * len(rows)
+    return before, then
+
+
 @pytest.mark.backends("sqlite", "postgresql")
 def test_0015_gives_teachers_a_reading_and_keeps_every_row(db: Database) -> None:
     """A database at 0014 with teachers, their contacts and shifts: every row stays as it was, each teacher
     starts without a reading and can be given one; going back drops the column and nothing else."""
-    from alembic import command
-
     from core.roster import rules
     from tests import factories as f
 
@@ -552,22 +569,8 @@ def test_0015_gives_teachers_a_reading_and_keeps_every_row(db: Database) -> None
         for n, name in enumerate(("中村", "伊藤", "佐藤"), start=1):
             teacher = f.teacher(s, name, n, email=f"t{n}@example.com", email_opt_in=True)
             f.shift(s, room, teacher, dt.date(2026, 12, n), now=dt.datetime(2026, 11, 1, tzinfo=dt.UTC))
-    config = migrate.alembic_config()
-    with db.engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0014_delivery_subjects")
     kept = ("teacher_contacts", "shifts", "classrooms")
-    before = _table_rows(db, (*kept, "teachers"))
-    assert "reading" not in [c["name"] for c in inspect(db.engine).get_columns("teachers")]
-
-    migrate.upgrade(db)
-    assert migrate.current_revision(db) == migrate.HEAD_REVISION
-    with db.read() as s:
-        columns = ", ".join(c["name"] for c in inspect(db.engine).get_columns("teachers") if c["name"] != "reading")
-        teachers = [tuple(r) for r in s.execute(text(f"SELECT {columns} FROM teachers ORDER BY 1"))]
-        readings = list(s.execute(text("SELECT reading FROM teachers")).scalars())
-    assert _table_rows(db, kept) + [("teachers", teachers)] == before
-    assert readings == [None, None, None]
+    before, _then = _a_new_column_keeps_every_row(db, "teachers", "reading", "0014_delivery_subjects", kept)
     with db.write() as s:
         assert [t.name for t in rules.list_teachers(s)] == ["中村", "伊藤", "佐藤"]  # by name until given readings
         for name, said in (("中村", "なかむら"), ("伊藤", "いとう"), ("佐藤", "さとう")):
@@ -575,9 +578,7 @@ def test_0015_gives_teachers_a_reading_and_keeps_every_row(db: Database) -> None
     with db.read() as s:
         assert [t.name for t in rules.list_teachers(s)] == ["伊藤", "佐藤", "中村"]
 
-    with db.engine.begin() as connection:  # and back: the rows as they were at 0014, but for the readings' edit time
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0014_delivery_subjects")
+    _downgrade(db, "0014_delivery_subjects")  # and back: the rows as they were at 0014, but for the readings' edit time
     assert _table_rows(db, kept) == before[:len(kept)]
     assert "reading" not in [c["name"] for c in inspect(db.engine).get_columns("teachers")]
     with db.read() as s:
@@ -591,8 +592,6 @@ def test_0015_gives_teachers_a_reading_and_keeps_every_row(db: Database) -> None
 def test_0016_gives_publications_pages_and_keeps_every_row(db: Database, tmp_path: Path) -> None:
     """A database at 0015 with a published month and its delivery: every row stays as it was and the
     publication has no pages (it goes out with its grid, as before); going back drops only the column."""
-    from alembic import command
-
     from core.publication import publish
     from core.publication.image_store import ImageStore
     from tests import factories as f
@@ -602,26 +601,43 @@ def test_0016_gives_publications_pages_and_keeps_every_row(db: Database, tmp_pat
         room = f.classroom(s, line_group_id="C" + "1" * 32)
         f.shift(s, room, f.teacher(s, "佐藤", 1), dt.date(2026, 12, 3), now=now)
         publish.publish(s, room.id, 2026, 12, now=now, store=ImageStore(tmp_path / "images"))
-    config = migrate.alembic_config()
-    with db.engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0015_teacher_reading")
     kept = ("deliveries", "shifts", "classrooms")
-    before = _table_rows(db, (*kept, "publications"))
-    assert "pages_json" not in [c["name"] for c in inspect(db.engine).get_columns("publications")]
+    before, _then = _a_new_column_keeps_every_row(db, "publications", "pages_json", "0015_teacher_reading", kept)
+    assert len(before[-1][1]) == 1  # the one publication, without pages
 
-    migrate.upgrade(db)
-    assert migrate.current_revision(db) == migrate.HEAD_REVISION
-    with db.read() as s:
-        columns = ", ".join(c["name"] for c in inspect(db.engine).get_columns("publications")
-                            if c["name"] != "pages_json")
-        publications = [tuple(r) for r in s.execute(text(f"SELECT {columns} FROM publications ORDER BY 1"))]
-        pages = list(s.execute(text("SELECT pages_json FROM publications")).scalars())
-    assert _table_rows(db, kept) + [("publications", publications)] == before
-    assert pages == [None]
-
-    with db.engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0015_teacher_reading")
+    _downgrade(db, "0015_teacher_reading")
     assert _table_rows(db, (*kept, "publications")) == before
+    migrate.upgrade(db)
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_0017_gives_teachers_a_place_in_the_order_and_keeps_every_row(db: Database) -> None:
+    """A database at 0016 with teachers (readings given), their contacts and shifts: every row stays as it
+    was, each teacher starts without a place, so the list is by reading as before, and can be moved;
+    going back drops the column and nothing else."""
+    from core.roster import order, rules
+    from tests import factories as f
+
+    with db.write() as s:  # made with today's models, then taken down to 0016 with its rows
+        room = f.classroom(s)
+        for n, (name, said) in enumerate((("中村", "なかむら"), ("伊藤", "いとう"), ("佐藤", "さとう")), start=1):
+            teacher = f.teacher(s, name, n, reading=said, email=f"t{n}@example.com", email_opt_in=True)
+            f.shift(s, room, teacher, dt.date(2026, 12, n), now=dt.datetime(2026, 11, 1, tzinfo=dt.UTC))
+    kept = ("teacher_contacts", "shifts", "classrooms")
+    before, then = _a_new_column_keeps_every_row(db, "teachers", "position", "0016_publication_pages", kept)
+    assert migrate.HEAD_REVISION == "0017_teacher_position"
+    with db.write() as s:
+        assert [t.name for t in rules.list_teachers(s)] == ["伊藤", "佐藤", "中村"]  # by reading until moved
+        order.move_to(s, rules.teacher_by_name(s, "中村").id, 1)
+    with db.read() as s:
+        assert [t.name for t in rules.list_teachers(s)] == ["中村", "伊藤", "佐藤"]
+
+    _downgrade(db, "0016_publication_pages")  # and back: the rows as they were at 0016, but for the moves' edit time
+    assert _table_rows(db, kept) == before[:len(kept)]
+    assert "position" not in [c["name"] for c in inspect(db.engine).get_columns("teachers")]
+    with db.read() as s:
+        back = [tuple(r) for r in s.execute(text("SELECT id, name, reading, active, erased_at, created_at"
+                                                 " FROM teachers ORDER BY 1"))]
+    assert back == [tuple(r[then.index(c)] for c in ("id", "name", "reading", "active", "erased_at", "created_at"))
+                    for r in before[-1][1]]
     migrate.upgrade(db)

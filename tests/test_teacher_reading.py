@@ -28,7 +28,7 @@ def _teachers(db: Database) -> dict[str, int]:
 
 
 def test_the_order_rule() -> None:
-    def key(name: str | None, said: str | None, ident: int = 0) -> tuple[int, str, str, int]:
+    def key(name: str | None, said: str | None, ident: int = 0) -> reading.OrderKey:
         return reading.order_key(name, said, ident)
 
     assert key("伊藤", "いとう") < key("佐藤", "さとう") < key("中村", "なかむら")

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from core.roster import reading
 from core.texts import Text, render, t
 from core.texts.formats import Language, day_short, month_text
 
@@ -42,7 +43,7 @@ class MonthFacts:
     year: int
     month: int
     revision: int
-    cells: Cells
+    cells: Cells  # its teachers in the order they are listed (the publication's snapshot has it)
     changed: frozenset[tuple[str, int]]
     language: Language
 
@@ -155,7 +156,8 @@ def _week_bubbles(facts: MonthFacts, week: list[int], header: Component) -> Iter
 
 def _day_block(facts: MonthFacts, day: int) -> list[Component]:
     teachers = sorted({name for name, days in facts.cells.items() if day in days}
-                      | {name for name, changed in facts.changed if changed == day})
+                      | {name for name, changed in facts.changed if changed == day},
+                      key=reading.as_listed(list(facts.cells)))  # the order it was published with
     if not teachers:
         return []
     date = dt.date(facts.year, facts.month, day)

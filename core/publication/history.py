@@ -14,6 +14,7 @@ from core.outbox import policy
 from core.outbox.policy import CancelReason
 from core.publication import publish
 from core.roster import month as month_roster
+from core.roster import reading
 from core.store.models import (
     Delivery,
     DeliveryKind,
@@ -89,15 +90,16 @@ class CellChange:
 def pending_changes(session: Session, classroom_id: int, year: int, month: int, *,
                     now: dt.datetime) -> tuple[month_roster.MonthRoster, list[CellChange]]:
     """The month as it would be published now (drafts included) and each cell that differs from the
-    previous revision, sorted by teacher then day. No previous revision: no changes to list."""
+    previous revision, by teacher (in the grid's order) then day. No previous revision: no changes to list."""
     view = publish.preview_month(session, classroom_id, year, month, now=now)
     previous = publish.latest(session, classroom_id, year, month)
     if previous is None:
         return view, []
     before = month_roster.cells_of(previous.snapshot_json)
+    by_row = reading.as_listed(view.teachers)
     changes = [
         CellChange(teacher, day, tuple(before.get(teacher, {}).get(day, [])),
                    tuple(view.cells.get(teacher, {}).get(day, [])))
-        for teacher, day in sorted(view.changed)
+        for teacher, day in sorted(view.changed, key=lambda cell: (by_row(cell[0]), cell[1]))
     ]
     return view, changes

@@ -16,7 +16,7 @@ import datetime as dt
 import io
 import json
 import secrets as token_source
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -90,9 +90,8 @@ def build_month(session: Session, classroom: Classroom, year: int, month: int, *
     revision = 1 if previous is None else previous.revision + 1
     changed = (frozenset() if previous is None else
                month_roster.changed_cells(month_roster.cells_of(previous.snapshot_json), current.cells))
-    return month_roster.MonthRoster(current.classroom, current.timezone, current.language, year, month,
-                                    current.cells, revision=revision, changed=changed, generated_at=now,
-                                    readings=current.readings)
+    # Everything from the database as read (cells, readings, positions), with the revision's own facts.
+    return replace(current, revision=revision, changed=changed, generated_at=now)
 
 
 def publish(session: Session, classroom_id: int, year: int, month: int, *, now: dt.datetime, store: ImageStore,

@@ -27,12 +27,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.errors import ShiftcastError, ValidationError
-from core.roster import channel_choice, clock, rules
+from core.roster import channel_choice, clock, reading, rules
 from core.roster.progress import Progress
 from core.store.models import Classroom, Shift, ShiftStatus, Teacher
 from core.texts import Text, t
 
-TEACHER_COLUMNS = ("name", "reading", "line_user_id", "email", "line_opt_in", "email_opt_in", "active", "channel")
+TEACHER_COLUMNS = ("name", "reading", "line_user_id", "email", "line_opt_in", "email_opt_in", "active", "channel",
+                   "order")
 SHIFT_COLUMNS = ("classroom", "teacher", "date", "start", "end", "status", "note")
 TEACHER_REQUIRED = ("name",)
 SHIFT_REQUIRED = ("classroom", "teacher", "date", "start", "end")
@@ -51,6 +52,7 @@ _CONTACT = {
 TEACHER_HEADINGS: dict[str, tuple[str, ...]] = {
     "name": _TEACHER_NAME,
     "reading": ("ふりがな", "フリガナ", "よみ", "ヨミ", "読み", "よみがな", "読み仮名", "furigana"),
+    "order": ("並び順", "順番", "順序", "表示順", "position"),
     **_CONTACT,
 }
 SHIFT_HEADINGS: dict[str, tuple[str, ...]] = {
@@ -318,6 +320,8 @@ def import_teachers(session: Session, data: bytes, *, progress: Progress | None 
         }
         if "reading" in row:  # a file without the column keeps the readings given in the window
             values["reading"] = row["reading"]
+        if "order" in row:  # likewise the places in the manager's order (empty: by reading)
+            values["position"] = reading.position_of(row["order"])
         # Optional: an empty or missing cell keeps an existing teacher's choice (new ones get LINE).
         if row.get("channel", "").strip():
             values["channel"] = channel_choice.parse(row["channel"])
@@ -413,7 +417,7 @@ def export_teachers(session: Session) -> str:
         [
             [t.name or "", t.reading or "", str(fields["line_user_id"] or ""), str(fields["email"] or ""),
              _yes(bool(fields["line_opt_in"])), _yes(bool(fields["email_opt_in"])), _yes(t.active),
-             channel_choice.of(t).word]
+             channel_choice.of(t).word, "" if t.position is None else str(t.position)]
             for t in rules.list_teachers(session) for fields in (rules.contact_fields(t),)
         ],
     )

@@ -64,6 +64,7 @@ class ShiftTimes:
     end: dt.time
     ends_next_day: bool
     status: ShiftStatus
+    teacher_position: int | None = None  # their place in the manager's own order; None: by reading
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,7 @@ class TeacherHours:
     minutes: int
     by_day_type: Mapping[DayType, int]  # every DayType, 0 where none
     by_classroom: Mapping[str, int]  # only the classrooms they worked in
+    position: int | None = None  # their place in the manager's own order, which the table lists them in
 
     @property
     def display_name(self) -> str:
@@ -135,7 +137,8 @@ def count_month(year: int, month: int, shifts: Iterable[ShiftTimes], calendars: 
             by_room[shift.classroom] += minutes
         some = worked[0][0]
         teachers.append(TeacherHours(teacher_id, some.teacher_name, some.teacher_reading, len(worked),
-                                     sum(minutes for _, minutes in worked), dict(by_day), dict(sorted(by_room.items()))))
+                                     sum(minutes for _, minutes in worked), dict(by_day), dict(sorted(by_room.items())),
+                                     position=some.teacher_position))
     return MonthHours(year, month, classroom, tuple(sorted(rooms)), tuple(reading.in_order(teachers)), dict(left_out))
 
 
@@ -157,7 +160,8 @@ def read_month(session: Session, year: int, month: int, *, classroom_id: int | N
         query = query.where(Shift.classroom_id == classroom_id)
     shifts = [
         ShiftTimes(s.teacher_id, s.teacher.name, s.teacher.reading, s.classroom.name, s.classroom.timezone,
-                   HOLIDAY_COUNTRY, s.local_date, s.start_time, s.end_time, s.ends_next_day, s.status)
+                   HOLIDAY_COUNTRY, s.local_date, s.start_time, s.end_time, s.ends_next_day, s.status,
+                   teacher_position=s.teacher.position)
         for s in session.scalars(query.order_by(Shift.local_date, Shift.start_time, Shift.id))
     ]
     calendars = {country: holidays_of(country, year) for country in {s.country for s in shifts}}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sqlalchemy.orm import Session
 
@@ -28,11 +28,14 @@ class MonthRoster:
     generated_at: dt.datetime | None = None
     # teacher name → reading (ふりがな), for the rows' order; a name without one is listed by name
     readings: Mapping[str, str] = field(default_factory=dict)
+    # teacher name → their place in the manager's own order; a name without one follows by reading
+    positions: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def teachers(self) -> list[str]:
         """The rows, in the order every list of teachers has (core/roster/reading.py)."""
-        return sorted(self.cells, key=lambda name: reading.order_key(name, self.readings.get(name)))
+        return sorted(self.cells, key=lambda name: reading.order_key(name, self.readings.get(name),
+                                                                     position=self.positions.get(name)))
 
     @property
     def days(self) -> int:
@@ -46,6 +49,7 @@ class MonthRoster:
 def from_database(session: Session, classroom: Classroom, year: int, month: int, *, include_drafts: bool = True) -> MonthRoster:
     cells: dict[str, dict[int, list[str]]] = {}
     readings: dict[str, str] = {}
+    positions: dict[str, int] = {}
     for shift in rules.month_shifts(session, classroom.id, year, month):
         if shift.status == ShiftStatus.CANCELED or (shift.status == ShiftStatus.DRAFT and not include_drafts):
             continue
@@ -53,16 +57,24 @@ def from_database(session: Session, classroom: Classroom, year: int, month: int,
         cells.setdefault(shift.teacher.display_name, {}).setdefault(shift.local_date.day, []).append(text)
         if shift.teacher.reading:
             readings[shift.teacher.display_name] = shift.teacher.reading
-    return MonthRoster(classroom.name, classroom.timezone, classroom.language, year, month, cells, readings=readings)
+        if shift.teacher.position is not None:
+            positions[shift.teacher.display_name] = shift.teacher.position
+    drawn = MonthRoster(classroom.name, classroom.timezone, classroom.language, year, month, cells, readings=readings,
+                        positions=positions)
+    # The cells in the rows' order too, so whatever lists them as they come (a snapshot, a Flex month) agrees.
+    return replace(drawn, cells={name: cells[name] for name in drawn.teachers})
 
 
 def snapshot(month: MonthRoster) -> str:
-    """Stable JSON of the cells, stored with each publication so the next one can show what changed."""
-    return json.dumps({t: {str(d): v for d, v in sorted(days.items())} for t, days in sorted(month.cells.items())},
-                      ensure_ascii=False, sort_keys=True)
+    """Stable JSON of the cells, stored with each publication so the next one can show what changed.
+    The teachers are in the order the month was published with, which the Flex month lists them in
+    (publications before it have theirs by name)."""
+    return json.dumps({t: {str(d): v for d, v in sorted(month.cells[t].items())} for t in month.teachers},
+                      ensure_ascii=False)
 
 
 def cells_of(snapshot_json: str) -> dict[str, dict[int, list[str]]]:
+    """A snapshot's cells, its teachers in the order it has them."""
     raw = json.loads(snapshot_json)
     return {t: {int(d): list(v) for d, v in days.items()} for t, days in raw.items()}
 

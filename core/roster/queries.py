@@ -55,6 +55,7 @@ class TeacherRecord:
     # Every other channel's contact: key → (address, agreed).
     others: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
     reading: str = ""  # how the name is read (ふりがな); the order of the list
+    position: int | None = None  # their place in the manager's own order; None: listed by reading
 
     @classmethod
     def of(cls, teacher: Teacher) -> TeacherRecord:
@@ -65,7 +66,7 @@ class TeacherRecord:
         return cls(teacher.id, teacher.display_name, str(fields["email"] or ""), str(fields["line_user_id"] or ""),
                    bool(fields["line_opt_in"]), bool(fields["email_opt_in"]), teacher.active,
                    channel_choice.of(teacher).word, line is not None and line.unreachable_since is not None, others,
-                   teacher.reading or "")
+                   teacher.reading or "", teacher.position)
 
 
 def classrooms(session: Session) -> list[ClassroomSettings]:
@@ -84,7 +85,7 @@ def update_classroom(session: Session, classroom_id: int, **settings: object) ->
 
 
 def teachers(session: Session) -> list[TeacherRecord]:
-    """Every teacher not erased, by reading, then name (core/roster/reading.py)."""
+    """Every teacher not erased, in the listing order (core/roster/reading.py)."""
     return [TeacherRecord.of(t) for t in rules.list_teachers(session)]
 
 

@@ -170,6 +170,7 @@ def create_teacher(
     *,
     name: str,
     reading: str | None = None,
+    position: int | None = None,
     active: bool = True,
     channel: channel_choice.Choice | str = channel_choice.LINE,
     contacts_in: Mapping[str, ContactChange] | None = None,
@@ -178,9 +179,10 @@ def create_teacher(
 ) -> Teacher:
     """A new teacher: `contacts_in` (channel key → ContactChange) or the built-in fields' names
     (line_user_id=…, email_opt_in=…), how they are reached (`channel`: a choice or its word) and how
-    the name is read (`reading`, ふりがな: the order they are listed in)."""
+    the name is read (`reading`, ふりがな) or their place in the manager's order (`position`): the order
+    they are listed in (core/roster/reading.py)."""
     teacher = Teacher(name=_unique_teacher_name(session, name, None), reading=reading_rule.check(reading),
-                      active=bool(active))
+                      position=reading_rule.check_position(position), active=bool(active))
     changes = _contact_changes(contacts_in, fields_by_name)
     _check_contacts(session, None, changes)
     session.add(teacher)
@@ -200,6 +202,7 @@ def update_teacher(session: Session, teacher_id: int, *, contacts_in: Mapping[st
     name = _unique_teacher_name(session, changes.pop("name"), teacher.id) if "name" in changes else None
     choice = channel_choice.parse(changes.pop("channel")) if "channel" in changes else None
     reading = reading_rule.check(changes.pop("reading")) if "reading" in changes else _UNSET
+    position = reading_rule.check_position(changes.pop("position")) if "position" in changes else _UNSET
     active = changes.pop("active", _UNSET)
     by_channel = _contact_changes(contacts_in, changes)
     _check_contacts(session, teacher.id, by_channel)
@@ -207,6 +210,8 @@ def update_teacher(session: Session, teacher_id: int, *, contacts_in: Mapping[st
         teacher.name = name
     if reading is not _UNSET:
         teacher.reading = reading
+    if position is not _UNSET:
+        teacher.position = position
     if active is not _UNSET:
         teacher.active = bool(active)
     _apply_contacts(teacher, by_channel, now=now or utcnow())
@@ -306,7 +311,7 @@ def teacher_by_name(session: Session, name: str) -> Teacher:
 
 
 def list_teachers(session: Session, *, include_erased: bool = False) -> list[Teacher]:
-    """Every teacher in the listing order: by reading, then name (core/roster/reading.py)."""
+    """Every teacher in the listing order: the manager's, then by reading, then name (core/roster/reading.py)."""
     query = select(Teacher)
     if not include_erased:
         query = query.where(Teacher.erased_at.is_(None))

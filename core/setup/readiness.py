@@ -24,7 +24,7 @@ from sqlalchemy import select
 
 from core.channels import registry
 from core.publication import hosting as image_hosting
-from core.roster import contacts
+from core.roster import contacts, reading
 from core.sending import presence
 from core.sending.presence import SenderState
 from core.setup import hosting
@@ -129,11 +129,12 @@ def teacher_facts(teacher: Teacher) -> TeacherFacts:
 
 
 def unreached(db: Database, teacher_ids: Sequence[int]) -> dict[int, tuple[str, tuple[Text, ...]]]:
-    """The teachers among `teacher_ids` nothing can reach now: id → (name, why), read offline."""
+    """The teachers among `teacher_ids` nothing can reach now: id → (name, why), read offline, in the
+    listing order (core/roster/reading.py)."""
     ready, _problem = channels_ready(db)
     with db.read() as session:
         found = {}
-        for teacher in session.scalars(select(Teacher).where(Teacher.id.in_(list(teacher_ids)))):
+        for teacher in reading.in_order(session.scalars(select(Teacher).where(Teacher.id.in_(list(teacher_ids))))):
             why = unreached_because(teacher_facts(teacher), ready)
             if why:
                 found[teacher.id] = (teacher.name or "", why)
@@ -143,8 +144,7 @@ def unreached(db: Database, teacher_ids: Sequence[int]) -> dict[int, tuple[str, 
 def not_told(db: Database, teacher_ids: Sequence[int]) -> tuple[Text, ...]:
     """One line per teacher among `teacher_ids` whom nothing can reach now: name and why (for a result
     that would otherwise imply everyone will be told)."""
-    return tuple(t("readiness.teachers.why", teacher=name, reasons=why)
-                 for name, why in sorted(unreached(db, teacher_ids).values(), key=lambda found: found[0]))
+    return tuple(t("readiness.teachers.why", teacher=name, reasons=why) for name, why in unreached(db, teacher_ids).values())
 
 
 def facts(db: Database, *, now: dt.datetime, autostart: bool | None) -> Facts:
@@ -156,10 +156,8 @@ def facts(db: Database, *, now: dt.datetime, autostart: bool | None) -> Facts:
             Shift.status == ShiftStatus.CONFIRMED, Shift.local_date >= today).distinct()))
         rooms = tuple(ClassroomFacts(c.name, bool(c.line_group_id), c.id in confirmed)
                       for c in session.scalars(select(Classroom).order_by(Classroom.name)))
-        teachers = tuple(
-            teacher_facts(teacher)
-            for teacher in session.scalars(select(Teacher).where(
-                Teacher.active.is_(True), Teacher.erased_at.is_(None)).order_by(Teacher.name)))
+        teachers = tuple(teacher_facts(teacher) for teacher in reading.in_order(session.scalars(select(Teacher).where(
+            Teacher.active.is_(True), Teacher.erased_at.is_(None)))))
         senders = presence.listing(session, now=now, include_stopped=False)
         account = keys.LINE_ACCOUNT.read(session)
     saved = hosting.load(db)

@@ -129,6 +129,8 @@ class Teacher(Base):
     name: Mapped[str | None] = mapped_column(String(200), unique=True)
     # How the name is read (ふりがな), which teachers are listed by: core/roster/reading.py.
     reading: Mapped[str | None] = mapped_column(String(200))
+    # The place the manager gave them in the list (1 first); None: listed by reading after those placed.
+    position: Mapped[int | None] = mapped_column(Integer)
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     erased_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -2820,12 +2820,56 @@ LINEユーザーIDがない講師にもメールで連絡できます。メー�
         <translation>選択した講師の個人情報を消去（Delete）</translation>
     </message>
     <message>
+        <source>Move &amp;up</source>
+        <translation>上へ(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Move the selected teacher up the list, in your own order (Alt+Up)</source>
+        <translation>選択した講師を一覧の1つ上へ移動（Alt+↑）</translation>
+    </message>
+    <message>
+        <source>Move do&amp;wn</source>
+        <translation>下へ(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Move the selected teacher down the list, in your own order (Alt+Down)</source>
+        <translation>選択した講師を一覧の1つ下へ移動（Alt+↓）</translation>
+    </message>
+    <message>
+        <source>Sort by &amp;reading</source>
+        <translation>ふりがな順(&amp;R)</translation>
+    </message>
+    <message>
+        <source>List every teacher by reading (ふりがな) again, forgetting your own order</source>
+        <translation>指定した並び順をやめ、すべての講師をふりがな順に戻します</translation>
+    </message>
+    <message>
         <source>No teachers yet. Add them here, or import a CSV file from the Shifts area.</source>
         <translation>講師がまだいません。ここで追加するか、「シフト」画面からCSVファイルをインポートしてください。</translation>
     </message>
     <message>
         <source>Saved {0}.</source>
         <translation>{0}を保存しました。</translation>
+    </message>
+    <message>
+        <source>{0} is now number {1} in the list.</source>
+        <translation>{0}さんを{1}番目に移動しました。</translation>
+    </message>
+    <message>
+        <source>Sort by reading</source>
+        <translation>ふりがな順に戻す</translation>
+    </message>
+    <message>
+        <source>List every teacher by reading (ふりがな), then by name, again?
+
+The order you set with Move up and Move down is forgotten.</source>
+        <translation>すべての講師をふりがな順（同じふりがなは名前順）に戻しますか？
+
+「上へ」「下へ」で指定した並び順は消去されます。</translation>
+    </message>
+    <message>
+        <source>The teachers are listed by reading again.</source>
+        <translation>講師をふりがな順に戻しました。</translation>
     </message>
     <message>
         <source>Delete teacher</source>

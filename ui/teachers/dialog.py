@@ -1,5 +1,9 @@
 """The teachers: a table with add, edit and delete (erase), opened from the Shifts area.
 
+The table is in the listing order (core/roster/reading.py); Move up / Move down (Alt+Up, Alt+Down) put
+the selected teacher in the manager's own order, and Sort by reading forgets it (core/roster/order.py).
+Every list of teachers follows, the Shifts grid at once (`changed`).
+
 Deleting a teacher erases their personal data but keeps the history of shifts and messages under an
 anonymous label (core.roster.rules.erase_teacher); the confirmation says exactly that before anything goes.
 """
@@ -27,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from core.channels import line_reach
 from core.channels.line_reach import Reach
-from core.roster import queries, rules
+from core.roster import order, queries, rules
 from core.roster.queries import TeacherRecord
 from ui.common.errors import show_error
 from ui.shell.context import AppContext
@@ -81,8 +85,18 @@ class TeachersDialog(QDialog):
         self.delete_button = QPushButton(self.tr("&Delete…"), self)
         self.delete_button.setToolTip(self.tr("Erase the selected teacher's personal data (Delete)"))
         self.delete_button.clicked.connect(self.erase_selected)
+        self.up_button = QPushButton(self.tr("Move &up"), self)
+        self.up_button.setToolTip(self.tr("Move the selected teacher up the list, in your own order (Alt+Up)"))
+        self.up_button.clicked.connect(lambda: self.move_selected(-1))
+        self.down_button = QPushButton(self.tr("Move do&wn"), self)
+        self.down_button.setToolTip(self.tr("Move the selected teacher down the list, in your own order (Alt+Down)"))
+        self.down_button.clicked.connect(lambda: self.move_selected(1))
+        self.reading_button = QPushButton(self.tr("Sort by &reading"), self)
+        self.reading_button.setToolTip(self.tr("List every teacher by reading (ふりがな) again, forgetting your own order"))
+        self.reading_button.clicked.connect(self.sort_by_reading)
         for key, slot in ((QKeySequence.StandardKey.New, self.add), ("Ins", self.add), ("Return", self.edit_selected),
-                          ("Enter", self.edit_selected), (QKeySequence.StandardKey.Delete, self.erase_selected)):
+                          ("Enter", self.edit_selected), (QKeySequence.StandardKey.Delete, self.erase_selected),
+                          ("Alt+Up", lambda: self.move_selected(-1)), ("Alt+Down", lambda: self.move_selected(1))):
             action = QAction(self.table, shortcut=QKeySequence(key))
             action.triggered.connect(slot)
             action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
@@ -97,6 +111,9 @@ class TeachersDialog(QDialog):
             button.setAutoDefault(False)
             row.addWidget(button)
         row.addStretch(1)
+        for button in (self.up_button, self.down_button, self.reading_button):
+            button.setAutoDefault(False)
+            row.addWidget(button)
         layout = QVBoxLayout(self)
         layout.addLayout(row)
         layout.addWidget(self.table, 1)
@@ -154,9 +171,13 @@ class TeachersDialog(QDialog):
         return next((r for r in self.records if r.id == teacher_id), None)
 
     def _update_buttons(self) -> None:
-        chosen = self.selected_id() is not None
-        self.edit_button.setEnabled(chosen)
-        self.delete_button.setEnabled(chosen)
+        chosen = self.selected_id()
+        self.edit_button.setEnabled(chosen is not None)
+        self.delete_button.setEnabled(chosen is not None)
+        ids = [r.id for r in self.records]
+        self.up_button.setEnabled(chosen in ids[1:])
+        self.down_button.setEnabled(chosen in ids[:-1])
+        self.reading_button.setEnabled(any(r.position is not None for r in self.records))
 
     # ----- add and edit -----
 
@@ -210,6 +231,47 @@ class TeachersDialog(QDialog):
             log.info("could not ask LINE about teacher %s: %r", teacher_id, exc)
 
         self.ctx.tasks.run(lambda: line_reach.check_teacher(db, teacher_id, now=now), reached, unknown, owner=self)
+
+    # ----- the manager's order -----
+
+    def move_selected(self, step: int) -> None:
+        """One place up (-1) or down (1); the first move fixes the order shown (core/roster/order.py)."""
+        record = self._record(self.selected_id())
+        if record is None:
+            return
+        db = self.ctx.db
+
+        def work() -> int:
+            with db.write() as session:
+                return order.move_by(session, record.id, step)
+
+        def done(place: int) -> None:
+            self.status.setText(self.tr("{0} is now number {1} in the list.").format(record.name, place))
+            self.reload(record.id)
+            self.changed.emit()
+
+        self.ctx.tasks.run(work, done, self._error, owner=self)
+
+    def sort_by_reading(self) -> None:
+        answer = QMessageBox.question(
+            self, self.tr("Sort by reading"),
+            self.tr("List every teacher by reading (ふりがな), then by name, again?\n\n"
+                    "The order you set with Move up and Move down is forgotten."),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        db = self.ctx.db
+
+        def work() -> int:
+            with db.write() as session:
+                return order.by_reading(session)
+
+        def done(_count: int) -> None:
+            self.status.setText(self.tr("The teachers are listed by reading again."))
+            self.reload()
+            self.changed.emit()
+
+        self.ctx.tasks.run(work, done, self._error, owner=self)
 
     # ----- erase -----
 
