@@ -49,6 +49,8 @@ class ErrorCode(StrEnum):
     CLIENT_ERROR = "LINE_4XX"
     RETRY_KEY_EXPIRED = "RETRY_KEY_EXPIRED"
     UPLOAD_FAILED = "UPLOAD_FAILED"
+    # Image hosting cannot be used until the manager fixes it: the month goes as a message instead.
+    HOSTING_UNUSABLE = "HOSTING_UNUSABLE"
     SMTP_TEMPORARY = "SMTP_4XX"
     SMTP_REJECTED = "SMTP_5XX"
     SMTP_AUTH_FAILED = "SMTP_AUTH_FAILED"
@@ -111,6 +113,7 @@ class Transport(StrEnum):
     TIMEOUT = "timeout"
     CONNECTION = "connection"
     UPLOAD = "upload"  # the image upload before the request failed; LINE was not contacted
+    UPLOAD_REFUSED = "upload_refused"  # the image host refuses for good; LINE was not contacted
     DEFERRED = "deferred"  # never tried: its batch ran out of time first (the lease must not run out)
 
 
@@ -177,6 +180,10 @@ def _transport_verdict(result: SendResult) -> Verdict:
         return _failed(Outcome.THROTTLED, ErrorCode.DEFERRED, result)
     if result.transport_error is Transport.UPLOAD:
         return _failed(Outcome.RETRY, ErrorCode.UPLOAD_FAILED, result)
+    if result.transport_error is Transport.UPLOAD_REFUSED:
+        # Nothing was sent and retrying the upload would fail alike: soon again, the budget untouched,
+        # and the builder sends the message without what could not be uploaded.
+        return _failed(Outcome.THROTTLED, ErrorCode.HOSTING_UNUSABLE, result)
     if result.transport_error is Transport.TIMEOUT:
         return _failed(Outcome.RETRY, ErrorCode.TIMEOUT, result)
     return _failed(Outcome.RETRY, ErrorCode.CONNECTION, result)

@@ -349,6 +349,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     # ----- image hosting (S3-compatible) -----
     "hosting.secret_missing": ("the image hosting secret access key is missing; enter it in Settings",
                                "画像ホスティングのシークレットアクセスキーがありません。設定画面で入力してください。"),
+    "hosting.keyring": ("the image hosting secret access key cannot be read: {detail}",
+                        "画像ホスティングのシークレットアクセスキーを読み出せません: {detail}"),
     "hosting.insecure": ("image hosting address '{address}' must use https",
                          "画像ホスティングのアドレス「{address}」には https を使ってください。"),
     "hosting.lookup_refused": ("image hosting refused to look up {key}: {code}",
@@ -792,6 +794,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "send_error.TIMEOUT": ("no answer before the timeout{said}", "時間内に応答がありませんでした{said}"),
     "send_error.CONNECTION_ERROR": ("could not connect{said}", "接続できませんでした{said}"),
     "send_error.UPLOAD_FAILED": ("the image upload failed{said}", "画像のアップロードに失敗しました{said}"),
+    "send_error.HOSTING_UNUSABLE": ("image hosting cannot be used, so the month goes to the group as a message, "
+                                    "without the image{said}",
+                                    "画像ホスティングを使えないため、月のシフト表は画像ではなくメッセージで"
+                                    "グループに送ります{said}"),
     "sending.not_set_up": ("{channel} is not set up", "{channel}が設定されていません。"),
     "sending.not_usable": ("{channel} cannot be used: {detail}", "{channel}を使えません: {detail}"),
     "send_error.NOT_SET_UP": ("waiting, not tried: {missing}", "送信待ちです（まだ送信していません）: {missing}"),
