@@ -14,6 +14,7 @@ from PIL import Image
 from sqlalchemy import select
 
 from core.emulator import LineEmulator
+from core.emulator.faults import FaultPlan
 from core.errors import ValidationError
 from core.messages import flex_text
 from core.outbox import policy
@@ -22,6 +23,7 @@ from core.publication.image_store import ImageStore
 from core.publication.month_image import CHANGED_BG
 from core.roster import rules
 from core.sending.sender import Sender, SenderConfig
+from core.setup import readiness
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Delivery, DeliveryAttempt, DeliveryStatus, Publication, ShiftStatus
@@ -262,11 +264,10 @@ def test_hosting_without_its_secret_sends_the_month_as_a_message_and_says_why(
     with db.write() as s:
         done = publish.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(paths.images))
     with caplog.at_level(logging.INFO, logger="core.sending.record"):
-        _send(db, now)
+        _send(db, now)  # the refused attempt and, at once, the month as a message
     assert any(r.getMessage().endswith("enter it in Settings [send_error.HOSTING_UNUSABLE] (throttled)")
                for r in caplog.records if r.name == "core.sending.record")  # the log: English and the code
-    assert line_group.request_log() == []  # that attempt did not reach LINE
-    _send(db, now + dt.timedelta(minutes=1))
+    assert len(line_group.request_log()) == 1  # the refused attempt did not reach LINE
     _went_as_flex(db, done.delivery_id, line_group)
     [refused, sent] = _attempts(db, done.delivery_id)
     assert refused == ("throttled", "HOSTING_UNUSABLE",
@@ -295,7 +296,6 @@ def test_an_unusable_keyring_sends_the_month_as_a_message(
     with db.write() as s:
         done = publish.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(paths.images))
     _send(db, now)
-    _send(db, now + dt.timedelta(minutes=1))
     _went_as_flex(db, done.delivery_id, line_group)
     [refused, _sent] = _attempts(db, done.delivery_id)
     assert refused[1] == "HOSTING_UNUSABLE" and "cannot be read" in refused[2], refused
@@ -316,16 +316,26 @@ def _publish_and_send_through(bucket: RefusingBucket, db: Database, paths: DataP
 
 def test_a_bucket_that_refuses_the_credentials_gets_the_month_sent_as_a_message(
         db: Database, paths: DataPaths, line_group: LineEmulator, now: dt.datetime, hosted: str) -> None:
+    line_group.set_faults(FaultPlan(fail_next=1))  # the month as a message meets a LINE 500 first
     done, asked = _publish_and_send_through(RefusingBucket(403), db, paths, now)
-    assert asked >= 1 and line_group.request_log() == []
-    # The hosting works again before the next attempt: the attempt still sends what the refused one
-    # would have, as LINE wants a retry with the same key to repeat its request.
+    assert asked >= 1 and line_group.inbox(GROUP) == []
+    # The hosting works again before the retry: it still sends the month as a message, as LINE wants
+    # a retry with the same key to repeat its request.
     with db.write() as s:
         keys.HOSTING_ENDPOINT.write(s, hosted)
-    _send(db, now + dt.timedelta(minutes=1))
+    _send(db, now + dt.timedelta(minutes=5))
     _went_as_flex(db, done.delivery_id, line_group)
-    [refused, _sent] = _attempts(db, done.delivery_id)
+    [refused, failed, sent] = _attempts(db, done.delivery_id)
     assert refused[:2] == ("throttled", "HOSTING_UNUSABLE") and "AccessDenied" in refused[2], refused
+    assert failed[:2] == ("retry", "LINE_5XX") and sent[0] == "sent"
+    pushes = [r for r in line_group.request_log() if r.path.endswith("/push")]
+    assert [r.status for r in pushes] == [500, 200] and pushes[0].retry_key == pushes[1].retry_key
+    # The readiness check, offline, says what the last month met, with the settings as its fix.
+    month = {r.key: r for r in readiness.check(db, now=now, autostart=None)}["month_image"]
+    assert (month.state, month.fix) == (readiness.State.WARNING, readiness.Fix.HOSTING)
+    said = render(month.says, "en")
+    assert said.startswith("image hosting is set up but does not work"), said
+    assert "the image hosting refused the month sent at " in said and said.endswith("/page1-r1.png: AccessDenied"), said
 
 
 def test_a_bucket_down_for_now_is_retried_and_nothing_goes_meanwhile(

@@ -15,7 +15,6 @@ computer is on.
 from __future__ import annotations
 
 import datetime as dt
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -23,7 +22,6 @@ from enum import StrEnum
 from sqlalchemy import select
 
 from core.channels import registry
-from core.publication import hosting as image_hosting
 from core.roster import contacts, reading
 from core.sending import presence
 from core.sending.presence import SenderState
@@ -101,6 +99,9 @@ class Facts:
     autostart: bool | None  # None: this computer cannot say
     last_heartbeat: dt.datetime | None  # the latest from a sender still running (not stopped)
     sending_now: bool  # a sender checked in within presence.STALE_AFTER
+    # Image hosting is set up but does not work: why (its secret missing or unreadable now, or the
+    # bucket refused the last month sent to a group); None: not set up, or nothing says it fails.
+    hosting_problem: Text | str | None = None
 
 
 # ----- reading -----
@@ -161,16 +162,13 @@ def facts(db: Database, *, now: dt.datetime, autostart: bool | None) -> Facts:
         senders = presence.listing(session, now=now, include_stopped=False)
         account = keys.LINE_ACCOUNT.read(session)
     saved = hosting.load(db)
-    draft = saved.draft
-    hosting_ready = saved.demo_folder or bool(
-        draft.endpoint and draft.bucket and draft.access_key_id
-        and (saved.secret_saved or os.environ.get(image_hosting.SECRET_ENV, "").strip()))
     return Facts(
         line_ready=Channel.LINE.value in ready, keyring_problem=problem or saved.keyring_problem,
         line_account=account, channels_ready=frozenset(ready), classrooms=rooms, teachers=teachers,
-        hosting_ready=hosting_ready, autostart=autostart,
+        hosting_ready=saved.demo_folder or saved.set_up, autostart=autostart,
         last_heartbeat=max((s.heartbeat_at.astimezone() for s in senders), default=None),  # this computer's clock
-        sending_now=any(s.state is SenderState.SENDING for s in senders))
+        sending_now=any(s.state is SenderState.SENDING for s in senders),
+        hosting_problem=hosting.problem(db, saved))
 
 
 def check(db: Database, *, now: dt.datetime, autostart: bool | None) -> list[Requirement]:
@@ -280,6 +278,10 @@ def _teachers(f: Facts) -> Requirement:
 
 
 def _month(f: Facts) -> Requirement:
+    if f.hosting_ready and f.hosting_problem is not None:
+        # Not blocking: the month still reaches the group, as a list (core/sending/kinds/shift_publication.py).
+        return Requirement("month_image", State.WARNING, t("readiness.month.broken", why=f.hosting_problem),
+                           Fix.HOSTING, t("readiness.month.fix_broken"))
     if f.hosting_ready:
         return Requirement("month_image", State.OK, t("readiness.month.ok"), None, None)
     return Requirement("month_image", State.WARNING, t("readiness.month.no_hosting"), Fix.HOSTING,

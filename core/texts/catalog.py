@@ -740,6 +740,16 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "readiness.month.no_hosting": ("no image hosting: the month goes to the group as a list, not as the image",
                                    "画像ホスティングがないため、月のシフト表は画像ではなく一覧でグループに送ります。"),
     "readiness.month.fix": ("set up image hosting in Settings", "設定で画像ホスティングを設定してください。"),
+    "readiness.month.broken": ("image hosting is set up but does not work, so the month goes to the group as a "
+                               "list, not as the image: {why}",
+                               "画像ホスティングは設定されていますが使えないため、月のシフト表は画像ではなく一覧で"
+                               "グループに送ります: {why}"),
+    "readiness.month.refused": ("the image hosting refused the month sent at {at}: {said}",
+                                "{at} に送った月のシフト表を画像ホスティングが受け付けませんでした: {said}"),
+    "readiness.month.fix_broken": ("check the image hosting settings and its secret access key in Settings, then "
+                                   "try Test upload",
+                                   "設定で画像ホスティングの設定とシークレットアクセスキーを確認し、"
+                                   "「テストアップロード」を試してください。"),
     "readiness.autostart.on": ("Shiftcast starts at login", "ログイン時にShiftcastが起動します。"),
     "readiness.autostart.off": ("Shiftcast does not start at login: after a restart nothing sends until it is opened",
                                 "ログイン時に起動しないため、再起動後はShiftcastを開くまで何も送信しません。"),
