@@ -15,6 +15,7 @@ from core.publication import hosting
 from core.sending import presence
 from core.setup import readiness
 from core.setup.readiness import Fix, Requirement, State
+from core.setup.receiving import ReceivingState
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
@@ -36,8 +37,11 @@ def _check(db: Database, *, autostart: bool | None = True) -> dict[str, Requirem
 
 def test_a_new_data_folder_is_blocked_on_line_a_classroom_and_teachers(db: Database) -> None:
     found = readiness.check(db, now=NOW, autostart=False)
-    assert [r.key for r in found] == ["line", "classroom_groups", "teachers", "month_image", "autostart", "sender"]
+    assert [r.key for r in found] == ["line", "receiving", "classroom_groups", "teachers", "month_image", "autostart",
+                                      "sender"]
     by_key = _by_key(found)
+    assert (by_key["receiving"].state, by_key["receiving"].fix) == (State.WARNING, Fix.CONNECT_LINE)
+    assert render(by_key["receiving"].says, "en") == "LINE cannot reach Shiftcast until LINE is connected"
     assert (by_key["line"].state, by_key["line"].fix) == (State.BLOCKING, Fix.CONNECT_LINE)
     assert render(by_key["line"].says, "en") == "LINE is not connected: no message can be sent"
     assert (by_key["classroom_groups"].state, by_key["classroom_groups"].fix) == (State.BLOCKING, Fix.ADD_CLASSROOM)
@@ -131,7 +135,8 @@ def test_start_at_login_is_graded_as_given(autostart: bool | None, state: State)
         classrooms=(readiness.ClassroomFacts("本校", True, True),),
         teachers=(readiness.TeacherFacts("佐藤", ContactRule.EVERY,
                                          (readiness.Contact("line", "U" + "1" * 32, NOW, None, 0),)),),
-        hosting_ready=True, autostart=autostart, last_heartbeat=NOW, sending_now=True)
+        hosting_ready=True, autostart=autostart, last_heartbeat=NOW, sending_now=True,
+        receiving=readiness.ReceivingFacts(True, ReceivingState("https://a.example.com/line/webhook")))
     found = _by_key(readiness.assess(facts))
     assert found["autostart"].state is state
     assert render(found["line"].says, "en") == "LINE is connected as Shiftcast 本校"

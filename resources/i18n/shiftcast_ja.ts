@@ -2202,6 +2202,10 @@ Data folder: {1}</source>
         <translation>画像ホスティングの設定</translation>
     </message>
     <message>
+        <source>Receive again</source>
+        <translation>受信し直す</translation>
+    </message>
+    <message>
         <source>Start at login</source>
         <translation>ログイン時に起動</translation>
     </message>
