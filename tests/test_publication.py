@@ -18,12 +18,13 @@ from core.emulator.faults import FaultPlan
 from core.errors import ValidationError
 from core.messages import flex_text
 from core.outbox import policy
-from core.publication import month_image, month_pages, publish
+from core.publication import hosting, month_image, month_pages, publish
 from core.publication.image_store import ImageStore
 from core.publication.month_image import CHANGED_BG
 from core.roster import rules
 from core.sending.sender import Sender, SenderConfig
 from core.setup import readiness
+from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Delivery, DeliveryAttempt, DeliveryStatus, Publication, ShiftStatus
@@ -281,6 +282,11 @@ def test_hosting_without_its_secret_sends_the_month_as_a_message_and_says_why(
         assert attempt is not None
     assert render(policy.shown_error(attempt.error_message), "ja").startswith(
         "画像ホスティングを使えないため、月のシフト表は画像ではなくメッセージでグループに送ります")
+    # The secret entered since: the readiness check does not repeat what the last month met.
+    month = {r.key: r for r in readiness.check(db, now=now, autostart=None)}["month_image"]
+    assert month.state is readiness.State.WARNING and "secret access key is missing" in render(month.says, "en")
+    secrets.set_secret(hosting.SECRET_NAME, "entered-since")
+    assert {r.key: r for r in readiness.check(db, now=now, autostart=None)}["month_image"].state is readiness.State.OK
 
 
 def test_an_unusable_keyring_sends_the_month_as_a_message(

@@ -107,16 +107,24 @@ def _last_month_refused(session: Session) -> Text | None:
         .order_by(DeliveryAttempt.number.desc()).limit(1)).first()
     if refused is None:
         return None
-    return t("readiness.month.refused", at=refused.started_at.astimezone(), said=_reason(refused.error_message))
+    reason = _reason(refused.error_message)
+    # Only the bucket's answer: a missing or unreadable secret is looked for now, above, so a refusal
+    # for one that has since been entered is not said again.
+    if not isinstance(reason, Text) or reason.code not in _BUCKET_REFUSALS:
+        return None
+    return t("readiness.month.refused", at=refused.started_at.astimezone(), said=reason)
 
 
-def _reason(stored: str | None) -> Text | str:
-    """The host's refusal inside a HOSTING_UNUSABLE attempt's message (policy.error_text), without the
-    words about the month going as a list, which the readiness line says itself."""
+_BUCKET_REFUSALS = frozenset({"hosting.lookup_refused", "hosting.upload_refused"})
+
+
+def _reason(stored: str | None) -> Text | str | None:
+    """The refusal inside a HOSTING_UNUSABLE attempt's message (policy.error_text), without the words
+    about the month going as a list, which the readiness line says itself."""
     shown = shown_error(stored)
     said = shown.params.get("said") if isinstance(shown, Text) else None
     words = said.params.get("words") if isinstance(said, Text) else None
-    return words if isinstance(words, (Text, str)) and words else shown
+    return words if isinstance(words, (Text, str)) else None
 
 
 def validate(draft: HostingDraft) -> HostingDraft:
