@@ -15,10 +15,11 @@ if TYPE_CHECKING:
     from core.store.paths import DataPaths
 
 HELP = "check whether the teachers will get their messages, and what to fix"
-DESCRIPTION = ("Checks, without contacting LINE, everything between Shiftcast and the teachers' reminders: the LINE "
-               "connection and the keyring, each classroom's LINE group, the teachers who can be reached, image "
-               "hosting, start at login and a running sender. Exit status: 0 when nothing blocks sending (warnings "
-               "allowed), 1 when something does.")
+DESCRIPTION = ("Checks everything between Shiftcast and the teachers' reminders: the LINE connection and the "
+               "keyring, whether LINE can reach Shiftcast (what the app last recorded, and where LINE says its "
+               "webhook points: the one question asked of LINE), each classroom's LINE group, the teachers who can "
+               "be reached, image hosting, start at login and a running sender. Exit status: 0 when nothing blocks "
+               "sending (warnings allowed), 1 when something does.")
 
 # A requirement's state → its mark on the terminal.
 MARKS = {"ok": "cli.doctor.ok", "warning": "cli.doctor.warning", "blocking": "cli.doctor.blocking"}
@@ -38,9 +39,12 @@ def _row(r: Requirement) -> dict[str, Any]:
 
 def cmd_doctor(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     from core.app import autostart
-    from core.setup import readiness
+    from core.setup import readiness, receiving
 
-    found = readiness.check(db, now=now(), autostart=autostart.enabled_or_unknown())
+    # This process does not receive: the window's or the tray's receiving recorded its state, and LINE
+    # says where its webhook points.
+    reach = readiness.receiving_facts(db, line_endpoint=receiving.line_endpoint(db))
+    found = readiness.check(db, now=now(), autostart=autostart.enabled_or_unknown(), receiving_now=reach)
     blocked = readiness.blocking(found)
     if args.json:
         print_json({"ready": readiness.ready(found), "blocking": blocked,

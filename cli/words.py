@@ -176,12 +176,14 @@ HELP_JA: dict[str, str] = {
         "SMTPのパスワード（標準入力から読み込み）をキーリングに保存します",
     "check whether the teachers will get their messages, and what to fix":
         "講師にメッセージが届くかどうかを確認し、必要な対処を表示します",
-    ("Checks, without contacting LINE, everything between Shiftcast and the teachers' reminders: the LINE "
-     "connection and the keyring, each classroom's LINE group, the teachers who can be reached, image "
-     "hosting, start at login and a running sender. Exit status: 0 when nothing blocks sending (warnings "
-     "allowed), 1 when something does."):
-        ("LINEに問い合わせずに、Shiftcastから講師のリマインダーまでに必要なものをすべて確認します: LINEへの接続と"
-         "キーリング、教室ごとのLINEグループ、連絡できる講師、画像ホスティング、ログイン時の起動、動いている送信処理。"
+    ("Checks everything between Shiftcast and the teachers' reminders: the LINE connection and the "
+     "keyring, whether LINE can reach Shiftcast (what the app last recorded, and where LINE says its "
+     "webhook points: the one question asked of LINE), each classroom's LINE group, the teachers who can "
+     "be reached, image hosting, start at login and a running sender. Exit status: 0 when nothing blocks "
+     "sending (warnings allowed), 1 when something does."):
+        ("Shiftcastから講師のリマインダーまでに必要なものをすべて確認します: LINEへの接続とキーリング、LINEから"
+         "Shiftcastに届くか（アプリが最後に記録した状態と、LINEに問い合わせるただ一つの項目であるWebhookの向き先）、"
+         "教室ごとのLINEグループ、連絡できる講師、画像ホスティング、ログイン時の起動、動いている送信処理。"
          "終了コード: 送信を妨げる問題がなければ0（注意があっても0）、あれば1。"),
     "list open incidents and those of the last 7 days": "未解決のアラートと、過去7日間のアラートを一覧表示します",
     "dry run: what would be sent in the next days, and the LINE quota forecast":

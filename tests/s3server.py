@@ -46,3 +46,56 @@ def hosted(db: Database, s3_endpoint: str) -> str:
         keys.HOSTING_ACCESS_KEY_ID.write(s, ACCESS_KEY)
     secrets.set_secret(hosting.SECRET_NAME, SECRET_KEY)
     return s3_endpoint
+
+
+class RefusingBucket:
+    """An S3-compatible address on loopback that answers every request with `status` and S3's error
+    document (403 AccessDenied: the credentials are refused; 503: the service is down for now)."""
+
+    def __init__(self, status: int) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        self.status = status
+        self.requests = 0
+        bucket = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def _answer(self) -> None:
+                self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                bucket.requests += 1
+                code = "AccessDenied" if bucket.status == 403 else "ServiceUnavailable"
+                body = (f'<?xml version="1.0" encoding="UTF-8"?><Error><Code>{code}</Code>'
+                        f"<Message>refused</Message></Error>").encode()
+                self.send_response(bucket.status)
+                self.send_header("Content-Type", "application/xml")
+                self.send_header("Content-Length", "0" if self.command == "HEAD" else str(len(body)))
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(body)
+
+            do_GET = do_PUT = do_HEAD = do_POST = _answer
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.endpoint = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    def configure(self, db: Database) -> None:
+        """Hosting set up on this address with a secret in the keyring, as the Settings screen saves it."""
+        with db.write() as s:
+            keys.HOSTING_ENDPOINT.write(s, self.endpoint)
+            keys.HOSTING_BUCKET.write(s, BUCKET)
+            keys.HOSTING_REGION.write(s, "us-east-1")
+            keys.HOSTING_ACCESS_KEY_ID.write(s, ACCESS_KEY)
+        secrets.set_secret(hosting.SECRET_NAME, SECRET_KEY)
+
+    def __enter__(self) -> RefusingBucket:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()

@@ -62,3 +62,40 @@ def test_a_folder_with_line_a_group_and_a_paired_teacher_is_ready_to_send(paths:
         "fix": "teachers", "fix_says": "pair the teachers on LINE, or ask them to agree",
         "details": ["鈴木: has not agreed to LINE"]}
     assert {by_key[k]["state"] for k in ("month_image", "autostart", "sender")} == {"warning"}
+
+
+def test_doctor_says_whether_line_reaches_the_app_s_receiver(paths: DataPaths, db: Database) -> None:
+    """The app's receiving (here in the test's process, as in the window) records its state; doctor,
+    another process, reads it and asks LINE where its webhook points."""
+    from core.receiving.address import LoopbackAddress
+    from core.setup.line_connect import remember_address
+    from core.setup.receiving import STARTING, Receiving
+    from core.store import secrets
+    from core.store import setting_keys as keys
+    from tests.waiting import wait_until
+
+    elsewhere, secret = "https://old-bot.example.jp/callback", "0123456789abcdef0123456789abcdef"
+    with LineEmulator(token=TOKEN, channel_secret=secret, loopback_webhooks=True) as line:
+        with db.write() as s:
+            keys.LINE_API_BASE.write(s, line.base_url)
+        secrets.set_line_token(TOKEN)
+        secrets.set_line_channel_secret(secret)  # the receiver checks LINE's signatures with it
+        remember_address(db, LoopbackAddress(), 0)
+        service = Receiving(db).start()
+        try:
+            assert wait_until(lambda: service.state is not STARTING)
+            ours = service.state.endpoint
+            assert ours is not None, service.state
+            done = _doctor(paths.home, "doctor", "--json", "--lang", "en", SHIFTCAST_LINE_TOKEN=TOKEN)
+            row = {r["key"]: r for r in json.loads(done.stdout)["requirements"]}["receiving"]
+            assert (row["state"], row["says"]) == ("ok", f"LINE can reach Shiftcast at {ours}"), row
+            line.set_webhook_endpoint(elsewhere)
+            done = _doctor(paths.home, "doctor", "--lang", "en", SHIFTCAST_LINE_TOKEN=TOKEN)
+            assert (f"[warn] LINE's webhook points at {elsewhere}, not at Shiftcast ({ours}): pairing codes and "
+                    "了解 taps go there") in done.stdout.splitlines(), done.stdout
+        finally:
+            service.stop()
+        done = _doctor(paths.home, "check", "--lang", "ja", SHIFTCAST_LINE_TOKEN=TOKEN)
+    assert ("[注意] 現在LINEからShiftcastに届きません。Shiftcastを閉じている間は、ペアリングコードと了解ボタンの操作を"
+            "受け取れません。") in done.stdout.splitlines(), done.stdout
+    assert done.returncode == 1  # blocked by what else is missing here (no classroom), never by receiving

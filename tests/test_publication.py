@@ -14,22 +14,26 @@ from PIL import Image
 from sqlalchemy import select
 
 from core.emulator import LineEmulator
+from core.emulator.faults import FaultPlan
 from core.errors import ValidationError
 from core.messages import flex_text
-from core.publication import history, month_image, month_pages, publish
+from core.outbox import policy
+from core.publication import hosting, month_image, month_pages, publish
 from core.publication.image_store import ImageStore
 from core.publication.month_image import CHANGED_BG
 from core.roster import rules
 from core.sending.sender import Sender, SenderConfig
+from core.setup import readiness
+from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.models import Delivery, DeliveryStatus, Publication, ShiftStatus
+from core.store.models import Delivery, DeliveryAttempt, DeliveryStatus, Publication, ShiftStatus
 from core.store.paths import DataPaths
 from core.store.settings import StoredQuota
 from core.texts import render
 from tests import factories as f
 from tests.linefixtures import TOKEN, FakeClock, user_id
-from tests.s3server import hosted, s3_endpoint  # noqa: F401
+from tests.s3server import RefusingBucket, hosted, s3_endpoint  # noqa: F401
 
 GROUP = "C" + "1" * 32
 
@@ -229,29 +233,124 @@ def test_a_republication_without_hosting_marks_the_changed_shifts(
     assert "鈴木  09:00-12:00" in flex_text.lines(week["body"])  # unchanged: not marked
 
 
-def test_publish_with_hosting_credentials_that_do_not_work_fails_with_a_clear_reason(
-        db: Database, paths: DataPaths, line_group: LineEmulator, now: dt.datetime,
-        caplog: pytest.LogCaptureFixture) -> None:
-    ids = _month(db, now)
+def _set_up_without_secret(db: Database) -> None:
     with db.write() as s:
         keys.HOSTING_ENDPOINT.write(s, "https://s3.example.com")  # set up, but its secret is not kept
         keys.HOSTING_BUCKET.write(s, "rosters")
         keys.HOSTING_ACCESS_KEY_ID.write(s, "key")
+
+
+def _attempts(db: Database, delivery_id: int | None) -> list[tuple[str, str | None, str]]:
+    """Each attempt's outcome, code and message as the Deliveries detail shows it in English."""
+    with db.read() as s:
+        found = s.scalars(select(DeliveryAttempt).where(DeliveryAttempt.delivery_id == delivery_id)
+                          .order_by(DeliveryAttempt.number)).all()
+        return [(a.outcome, a.error_code, render(policy.shown_error(a.error_message), "en") if a.error_message else "")
+                for a in found]
+
+
+def _went_as_flex(db: Database, delivery_id: int | None, line_group: LineEmulator) -> None:
+    with db.read() as s:
+        d = s.get(Delivery, delivery_id)
+        assert d is not None and d.status == DeliveryStatus.SENT
+    [received] = line_group.inbox(GROUP)
+    assert received.message["type"] == "flex" and received.message["contents"]["type"] == "carousel"
+
+
+def test_hosting_without_its_secret_sends_the_month_as_a_message_and_says_why(
+        db: Database, paths: DataPaths, line_group: LineEmulator, now: dt.datetime,
+        caplog: pytest.LogCaptureFixture) -> None:
+    ids = _month(db, now)
+    _set_up_without_secret(db)
+    with db.write() as s:
         done = publish.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(paths.images))
-    with caplog.at_level(logging.INFO, logger="core.sending.prepare"):
-        _send(db, now)
-    assert any(r.getMessage().endswith("enter it in Settings [hosting.secret_missing] (failed)")
-               for r in caplog.records if r.name == "core.sending.prepare")  # the log: English and the code
+    with caplog.at_level(logging.INFO, logger="core.sending.record"):
+        _send(db, now)  # the refused attempt and, at once, the month as a message
+    assert any(r.getMessage().endswith("enter it in Settings [send_error.HOSTING_UNUSABLE] (throttled)")
+               for r in caplog.records if r.name == "core.sending.record")  # the log: English and the code
+    assert len(line_group.request_log()) == 1  # the refused attempt did not reach LINE
+    _went_as_flex(db, done.delivery_id, line_group)
+    [refused, sent] = _attempts(db, done.delivery_id)
+    assert refused == ("throttled", "HOSTING_UNUSABLE",
+                       "image hosting cannot be used, so the month goes to the group as a message, without the image: "
+                       "the image hosting secret access key is missing; enter it in Settings")
+    assert sent[:2] == ("sent", None)
     with db.read() as s:
         d = s.get(Delivery, done.delivery_id)
-    assert d is not None and d.status == DeliveryStatus.FAILED and d.last_error_code == "HOSTING_CREDENTIALS"
-    assert line_group.inbox(GROUP) == []
-    with db.read() as s:  # the month's history says why, in the manager's language
-        [revision] = history.revisions(s, ids["room"], 2026, 12)
-    assert revision.last_error is not None
-    assert render(revision.last_error, "en") == ("HOSTING_CREDENTIALS: the image hosting secret access key is "
-                                                 "missing; enter it in Settings")
-    assert render(revision.last_error, "ja").startswith("HOSTING_CREDENTIALS: 画像ホスティングのシークレット")
+        assert d is not None and d.attempt_count == 1  # the refusal spent none of the retry budget
+        attempt = s.scalars(select(DeliveryAttempt).where(DeliveryAttempt.delivery_id == d.id)).first()
+        assert attempt is not None
+    assert render(policy.shown_error(attempt.error_message), "ja").startswith(
+        "画像ホスティングを使えないため、月のシフト表は画像ではなくメッセージでグループに送ります")
+    # The secret entered since: the readiness check does not repeat what the last month met.
+    month = {r.key: r for r in readiness.check(db, now=now, autostart=None)}["month_image"]
+    assert month.state is readiness.State.WARNING and "secret access key is missing" in render(month.says, "en")
+    secrets.set_secret(hosting.SECRET_NAME, "entered-since")
+    assert {r.key: r for r in readiness.check(db, now=now, autostart=None)}["month_image"].state is readiness.State.OK
+
+
+def test_an_unusable_keyring_sends_the_month_as_a_message(
+        db: Database, paths: DataPaths, line_group: LineEmulator, now: dt.datetime,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import keyring
+    from keyring.backends import fail
+
+    ids = _month(db, now)
+    _set_up_without_secret(db)
+    monkeypatch.setenv("SHIFTCAST_LINE_TOKEN", TOKEN)  # LINE works without the keyring; hosting's secret cannot
+    keyring.set_keyring(fail.Keyring())  # the autouse memory_keyring fixture restores the real one
+    with db.write() as s:
+        done = publish.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(paths.images))
+    _send(db, now)
+    _went_as_flex(db, done.delivery_id, line_group)
+    [refused, _sent] = _attempts(db, done.delivery_id)
+    assert refused[1] == "HOSTING_UNUSABLE" and "cannot be read" in refused[2], refused
+
+
+def _publish_and_send_through(bucket: RefusingBucket, db: Database, paths: DataPaths,
+                              now: dt.datetime) -> tuple[publish.Published, int]:
+    """Publish with hosting on `bucket` and run the sender once: what was published, and how often
+    the bucket was asked."""
+    ids = _month(db, now)
+    with bucket:
+        bucket.configure(db)
+        with db.write() as s:
+            done = publish.publish(s, ids["room"], 2026, 12, now=now, store=ImageStore(paths.images))
+        _send(db, now)
+    return done, bucket.requests
+
+
+def test_a_bucket_that_refuses_the_credentials_gets_the_month_sent_as_a_message(
+        db: Database, paths: DataPaths, line_group: LineEmulator, now: dt.datetime, hosted: str) -> None:
+    line_group.set_faults(FaultPlan(fail_next=1))  # the month as a message meets a LINE 500 first
+    done, asked = _publish_and_send_through(RefusingBucket(403), db, paths, now)
+    assert asked >= 1 and line_group.inbox(GROUP) == []
+    # The hosting works again before the retry: it still sends the month as a message, as LINE wants
+    # a retry with the same key to repeat its request.
+    with db.write() as s:
+        keys.HOSTING_ENDPOINT.write(s, hosted)
+    _send(db, now + dt.timedelta(minutes=5))
+    _went_as_flex(db, done.delivery_id, line_group)
+    [refused, failed, sent] = _attempts(db, done.delivery_id)
+    assert refused[:2] == ("throttled", "HOSTING_UNUSABLE") and "AccessDenied" in refused[2], refused
+    assert failed[:2] == ("retry", "LINE_5XX") and sent[0] == "sent"
+    pushes = [r for r in line_group.request_log() if r.path.endswith("/push")]
+    assert [r.status for r in pushes] == [500, 200] and pushes[0].retry_key == pushes[1].retry_key
+    # The readiness check, offline, says what the last month met, with the settings as its fix.
+    month = {r.key: r for r in readiness.check(db, now=now, autostart=None)}["month_image"]
+    assert (month.state, month.fix) == (readiness.State.WARNING, readiness.Fix.HOSTING)
+    said = render(month.says, "en")
+    assert said.startswith("image hosting is set up but does not work"), said
+    assert "the image hosting refused the month sent at " in said and said.endswith("/page1-r1.png: AccessDenied"), said
+
+
+def test_a_bucket_down_for_now_is_retried_and_nothing_goes_meanwhile(
+        db: Database, paths: DataPaths, line_group: LineEmulator, now: dt.datetime) -> None:
+    done, _asked = _publish_and_send_through(RefusingBucket(503), db, paths, now)
+    with db.read() as s:
+        d = s.get(Delivery, done.delivery_id)
+        assert d is not None and (d.status, d.last_error_code) == (DeliveryStatus.QUEUED, "UPLOAD_FAILED")
+    assert line_group.request_log() == []
 
 
 def test_dry_run_reports_recipients_cost_and_quota_warning(db: Database, now: dt.datetime) -> None:

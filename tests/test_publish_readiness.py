@@ -109,10 +109,10 @@ def test_a_connected_classroom_without_hosting_publishes_the_month_as_a_list(
         assert delivery is not None and delivery.status == DeliveryStatus.SENT
 
 
-def _main(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _main(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "main.py", "--home", str(home), *args], cwd=ROOT, text=True,
                           capture_output=True, timeout=180,
-                          env=os.environ | {"PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"})
+                          env=os.environ | {"PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"} | env)
 
 
 @pytest.mark.slow  # real processes
@@ -129,6 +129,38 @@ def test_cli_publish_refuses_with_one_line_and_exit_1_then_when_ready_publishes(
     assert waiting.returncode == 0, waiting.stderr
     assert "waits until this is fixed" in waiting.stdout and "keyring" in waiting.stdout, waiting.stdout
     assert _publications(db) == 1
+
+
+@pytest.mark.slow  # real processes
+def test_cli_publish_when_ready_with_hosting_that_cannot_work_reaches_the_group_as_a_list(
+        db: Database, paths: DataPaths, now: dt.datetime) -> None:
+    """Hosting is set up but its secret cannot be read (no keyring; LINE's token in the environment):
+    `publish --when-ready` publishes without waiting, the sender sends the month as Flex, and
+    `doctor` says hosting does not work, as a warning."""
+    from core.store import setting_keys as keys
+
+    _month(db, now)
+    with db.write() as s:
+        keys.HOSTING_ENDPOINT.write(s, "https://s3.example.com")
+        keys.HOSTING_BUCKET.write(s, "rosters")
+        keys.HOSTING_ACCESS_KEY_ID.write(s, "key")
+    db.dispose()
+    with LineEmulator(token=TOKEN) as emu:
+        emu.add_group(GROUP, "本校 講師", [user_id(1)])
+        line = {"SHIFTCAST_LINE_TOKEN": TOKEN, "SHIFTCAST_LINE_API_BASE": emu.base_url}
+        doctor = _main(paths.home, "doctor", "--lang", "en", **line)
+        assert "[warn] image hosting is set up but does not work" in doctor.stdout, doctor.stdout
+        assert "cannot be read" in doctor.stdout, doctor.stdout
+        published = _main(paths.home, "publish", "--classroom", ROOM, "--month", "2026-12", "--when-ready", **line)
+        assert published.returncode == 0, published.stderr
+        assert "waits" not in published.stdout, published.stdout
+        sent = _main(paths.home, "sender", "--until-idle", **line)
+        assert sent.returncode == 0, sent.stderr
+        received = [m for m in emu.all_inbox() if m.recipient == GROUP]
+    assert received and all(m.message["type"] == "flex" for m in received), received
+    with db.read() as s:
+        [delivery] = s.scalars(select(Delivery).where(Delivery.recipient == GROUP)).all()
+        assert delivery.status == DeliveryStatus.SENT
 
 
 def _reminder(db: Database, now: dt.datetime, *, due: dt.datetime) -> int:

@@ -11,9 +11,12 @@ import pytest
 from keyring.backends import fail
 
 from core.emulator import LineEmulator
+from core.publication import hosting
 from core.sending import presence
 from core.setup import readiness
 from core.setup.readiness import Fix, Requirement, State
+from core.setup.receiving import ReceivingState
+from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import ContactRule, ShiftStatus
@@ -34,8 +37,11 @@ def _check(db: Database, *, autostart: bool | None = True) -> dict[str, Requirem
 
 def test_a_new_data_folder_is_blocked_on_line_a_classroom_and_teachers(db: Database) -> None:
     found = readiness.check(db, now=NOW, autostart=False)
-    assert [r.key for r in found] == ["line", "classroom_groups", "teachers", "month_image", "autostart", "sender"]
+    assert [r.key for r in found] == ["line", "receiving", "classroom_groups", "teachers", "month_image", "autostart",
+                                      "sender"]
     by_key = _by_key(found)
+    assert (by_key["receiving"].state, by_key["receiving"].fix) == (State.WARNING, Fix.CONNECT_LINE)
+    assert render(by_key["receiving"].says, "en") == "LINE cannot reach Shiftcast until LINE is connected"
     assert (by_key["line"].state, by_key["line"].fix) == (State.BLOCKING, Fix.CONNECT_LINE)
     assert render(by_key["line"].says, "en") == "LINE is not connected: no message can be sent"
     assert (by_key["classroom_groups"].state, by_key["classroom_groups"].fix) == (State.BLOCKING, Fix.ADD_CLASSROOM)
@@ -129,7 +135,8 @@ def test_start_at_login_is_graded_as_given(autostart: bool | None, state: State)
         classrooms=(readiness.ClassroomFacts("本校", True, True),),
         teachers=(readiness.TeacherFacts("佐藤", ContactRule.EVERY,
                                          (readiness.Contact("line", "U" + "1" * 32, NOW, None, 0),)),),
-        hosting_ready=True, autostart=autostart, last_heartbeat=NOW, sending_now=True)
+        hosting_ready=True, autostart=autostart, last_heartbeat=NOW, sending_now=True,
+        receiving=readiness.ReceivingFacts(True, ReceivingState("https://a.example.com/line/webhook")))
     found = _by_key(readiness.assess(facts))
     assert found["autostart"].state is state
     assert render(found["line"].says, "en") == "LINE is connected as Shiftcast 本校"
@@ -169,3 +176,34 @@ def test_a_new_token_forgets_the_previous_account_until_a_test_asks_line(db: Dat
     with db.read() as s:
         assert keys.LINE_ACCOUNT.read(s) is None
         assert keys.LINE_QUOTA.read(s).limit is None  # the old account's quota is not the new one's
+
+
+def _hosting_set_up(db: Database) -> None:
+    with db.write() as s:
+        keys.HOSTING_ENDPOINT.write(s, "https://s3.example.com")
+        keys.HOSTING_BUCKET.write(s, "rosters")
+        keys.HOSTING_ACCESS_KEY_ID.write(s, "key")
+
+
+def test_hosting_set_up_without_its_secret_is_said_with_its_fix(db: Database) -> None:
+    _hosting_set_up(db)
+    month = _check(db)["month_image"]
+    assert (month.state, month.fix) == (State.WARNING, Fix.HOSTING)  # the month still goes, as a list
+    assert render(month.says, "en") == (
+        "image hosting is set up but does not work, so the month goes to the group as a list, not as the image: "
+        "the image hosting secret access key is missing; enter it in Settings")
+    assert render(month.says, "ja").startswith("画像ホスティングは設定されていますが使えないため")
+    assert month.fix_says is not None and "Test upload" in render(month.fix_says, "en")
+    secrets.set_secret(hosting.SECRET_NAME, "secret")
+    assert _check(db)["month_image"].state is State.OK
+
+
+def test_hosting_whose_secret_the_keyring_cannot_read_is_said(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    _hosting_set_up(db)
+    monkeypatch.setenv("SHIFTCAST_LINE_TOKEN", "token")  # LINE does without the keyring; hosting's secret cannot
+    keyring.set_keyring(fail.Keyring())  # the autouse memory_keyring fixture restores the real one
+    found = _check(db)
+    assert found["line"].state is State.OK
+    month = found["month_image"]
+    assert (month.state, month.fix) == (State.WARNING, Fix.HOSTING)
+    assert "the image hosting secret access key cannot be read" in render(month.says, "en"), render(month.says, "en")

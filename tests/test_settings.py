@@ -24,6 +24,8 @@ from core.store.settings import (
     HoldSetting,
     IntSetting,
     QuotaSetting,
+    ReceivingRecord,
+    ReceivingSetting,
     StoredQuota,
     TextSetting,
 )
@@ -61,6 +63,8 @@ def good_values(declared: Declared[Any]) -> list[Any]:
         return [ChannelHold("AUTH_FAILED", "0123abcd", WHEN), ChannelHold("SMTP_AUTH_FAILED", "ff", None)]
     if isinstance(declared, QuotaSetting):
         return [StoredQuota(500, 12, WHEN.isoformat()), StoredQuota(None, 0, None)]
+    if isinstance(declared, ReceivingSetting):
+        return [ReceivingRecord("https://a.example.com/line/webhook", WHEN), ReceivingRecord(None, WHEN, '{"code": "x"}')]
     raise AssertionError(f"no sample values for {type(declared).__name__}")
 
 
@@ -96,6 +100,8 @@ def bad_values(declared: Declared[Any]) -> list[Any]:
                 "AUTH_FAILED|fp|"]
     if isinstance(declared, QuotaSetting):
         return [StoredQuota(-1, 0, None), StoredQuota(5, True, None), StoredQuota(5, 0, "yesterday"), {"limit": 5}]
+    if isinstance(declared, ReceivingSetting):
+        return [ReceivingRecord(None, WHEN.replace(tzinfo=None)), ReceivingRecord(5, WHEN), "receiving"]  # type: ignore[arg-type]
     raise AssertionError(f"no bad values for {type(declared).__name__}")
 
 

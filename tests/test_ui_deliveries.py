@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QDate
-from PySide6.QtWidgets import QApplication, QMessageBox, QStyle
+from PySide6.QtWidgets import QApplication, QMessageBox, QStyle, QTreeWidgetItem
 from sqlalchemy import text
 
 from core.channels import registry
@@ -157,6 +157,17 @@ def test_filters_by_status_kind_classroom_date_text_and_dead_letters(qtbot, ctx:
     qtbot.waitUntil(lambda: _ids(view) == [failed], timeout=WAIT)
 
 
+def _two_attempts(qtbot, ctx: AppContext, delivery_id: int) -> tuple[DeliveriesView, list[QTreeWidgetItem]]:
+    """The view with the only delivery selected, once its detail pane lists its two attempts."""
+    view = _view(qtbot, ctx)
+    qtbot.waitUntil(lambda: view.model.rowCount() == 1, timeout=WAIT)
+    assert view.select(delivery_id)
+    attempts = view.detail.attempts
+    qtbot.waitUntil(lambda: attempts.topLevelItemCount() == 2, timeout=WAIT)
+    items = [attempts.topLevelItem(0), attempts.topLevelItem(1)]
+    return view, [item for item in items if item is not None]
+
+
 def test_detail_pane_lists_every_attempt_with_lines_words(qtbot, ctx: AppContext, db: Database,
                                                           now: dt.datetime) -> None:
     delivery_id = _add(db, now, "k", status=DeliveryStatus.QUEUED, attempt_count=2, last_error_code="LINE_5XX",
@@ -170,13 +181,7 @@ def test_detail_pane_lists_every_attempt_with_lines_words(qtbot, ctx: AppContext
                             duration_ms=5000, http_status=None, outcome="retry", error_code="TIMEOUT",
                             error_message="LINE did not answer in time"),
         ])
-    view = _view(qtbot, ctx)
-    qtbot.waitUntil(lambda: view.model.rowCount() == 1, timeout=WAIT)
-    assert view.select(delivery_id)
-    attempts = view.detail.attempts
-    qtbot.waitUntil(lambda: attempts.topLevelItemCount() == 2, timeout=WAIT)
-    first, second = attempts.topLevelItem(0), attempts.topLevelItem(1)
-    assert first is not None and second is not None
+    view, (first, second) = _two_attempts(qtbot, ctx, delivery_id)
     assert (first.text(0), first.text(2), first.text(3), first.text(4)) == ("1", "500", "req-1", "120 ms")
     assert first.text(6) == "LINE_5XX: Internal server error"
     assert second.text(2) == "no answer" and "did not answer" in second.text(6)
@@ -200,6 +205,28 @@ def test_the_detail_pane_names_each_channel_as_its_driver_does(qtbot, ctx: AppCo
     title = registry.driver(Channel.EMAIL).title
     assert view.detail.title.text().endswith(f"· {title}")
     assert attempts.topLevelItem(0).text(5) == f"Held: {title} refused our credentials"  # type: ignore[union-attr]
+
+
+def test_an_attempt_image_hosting_refused_says_the_month_went_as_a_message(qtbot, ctx: AppContext, db: Database,
+                                                                          now: dt.datetime) -> None:
+    from core.outbox import policy
+    from core.texts import t
+
+    delivery_id = _add(db, now, "month", status=DeliveryStatus.SENT, kind=DeliveryKind.SHIFT_PUBLICATION)
+    why = t("send_error.HOSTING_UNUSABLE", said=t("send_error.said", words=t("hosting.secret_missing")))
+    with db.write() as s:
+        s.add_all([
+            DeliveryAttempt(delivery_id=delivery_id, number=1, started_at=now, duration_ms=0, outcome="throttled",
+                            error_code="HOSTING_UNUSABLE", error_message=policy.stored_error(why)),
+            DeliveryAttempt(delivery_id=delivery_id, number=2, started_at=now, duration_ms=80, http_status=200,
+                            outcome="sent"),
+        ])
+    _, (refused, sent) = _two_attempts(qtbot, ctx, delivery_id)
+    assert refused.text(5) == "Not sent: image hosting failed; the month goes as a message next"
+    assert refused.text(6) == ("HOSTING_UNUSABLE: image hosting cannot be used, so the month goes to the group as a "
+                               "message, without the image: the image hosting secret access key is missing; enter it "
+                               "in Settings")
+    assert sent.text(5) == "Sent"
 
 
 def test_retry_a_dead_letter_warns_about_a_new_retry_key(qtbot, ctx: AppContext, db: Database,

@@ -19,9 +19,11 @@ from core.sending import presence
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
+from core.store.settings import ReceivingRecord
 from tests import factories as f
 from tests.linefixtures import TOKEN, emulator, line_ready  # noqa: F401 - fixtures
 from tests.test_i18n import japanese  # noqa: F401 - a fixture
+from tests.test_receiving_service import line  # noqa: F401 - a fixture
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from tests.waiting import PATIENCE_MS
 from ui.readiness.panel import ReadinessPanel
@@ -46,10 +48,12 @@ def _row(panel: ReadinessPanel, key: str) -> str:
 
 
 def _all_set(db: Database) -> None:
-    """LINE's token is in the keyring (line_ready); a classroom with its group, a paired teacher, image
-    hosting (the demo's local folder), start at login and a sender that checked in."""
+    """LINE's token is in the keyring (line_ready); the app's receiving said LINE reaches it; a
+    classroom with its group, a paired teacher, image hosting (the demo's local folder), start at
+    login and a sender that checked in."""
     now = dt.datetime.now(dt.UTC)
     with db.write() as s:
+        keys.LINE_RECEIVE_STATUS.write(s, ReceivingRecord("https://shiftcast.example.jp/line/webhook", now))
         f.classroom(s, "本校", line_group_id=GROUP)
         f.teacher(s, "佐藤", 1)
         keys.HOSTING_LOCAL_ROOT.write(s, "/srv/images")
@@ -68,9 +72,9 @@ def test_a_new_data_folder_shows_what_blocks_with_a_button_to_each_fix(qtbot, ct
     assert _row(panel, "line") == "LINE is not connected: no message can be sent."
     assert _row(panel, "month_image") == "No image hosting: the month goes to the group as a list, not as the image."
     buttons = {b.objectName(): b.text() for b in panel.findChildren(QPushButton)}
-    assert buttons == {"fix_line": "Connect LINE…", "fix_classroom_groups": "Add a classroom…",
-                       "fix_teachers": "Teachers…", "fix_month_image": "Image hosting settings",
-                       "fix_autostart": "Start at login"}
+    assert buttons == {"fix_line": "Connect LINE…", "fix_receiving": "Connect LINE…",
+                       "fix_classroom_groups": "Add a classroom…", "fix_teachers": "Teachers…",
+                       "fix_month_image": "Image hosting settings", "fix_autostart": "Start at login"}
     with qtbot.waitSignal(panel.fix_wanted) as asked:
         qtbot.mouseClick(panel.findChild(QPushButton, "fix_line"), Qt.MouseButton.LeftButton)
     assert asked.args == ["connect_line"]
@@ -110,7 +114,8 @@ def test_it_follows_a_change_the_bridge_announces(qtbot, ctx: AppContext, db: Da
     qtbot.waitUntil(lambda: _row(panel, "line") == "LINE is connected; which account has not been checked yet "
                     "(Settings, LINE, Test connection)", timeout=PATIENCE_MS)
     assert _row(panel, "teachers") == "1 of 2 teachers can be reached. 鈴木: has not agreed to LINE"
-    assert panel.summary.text() == "Messages can go, but 4 things need a look."
+    assert panel.summary.text() == "Messages can go, but 5 things need a look."
+    assert _row(panel, "receiving") == "Shiftcast does not receive from LINE: pairing codes and 了解 taps are not received."
     assert not panel.rows_area.isVisible()  # only warnings: one line until the manager opens it
     panel.toggle.click()
     assert panel.rows_area.isVisible()
@@ -190,4 +195,40 @@ def test_it_speaks_japanese(qtbot, ctx: AppContext, db: Database, japanese: Path
     assert panel.toggle.text() == "閉じる"
     if shots := os.environ.get("SHIFTCAST_SHOTS"):  # as tests/test_ui_texts_japanese.py saves what it saw
         panel.grab().save(str(Path(shots) / "readiness-ja.png"))
+    settle(qtbot, ctx)
+
+
+def test_receive_again_points_line_back_at_the_app(qtbot, ctx: AppContext, db: Database, line: LineEmulator,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The window's receiving (core/setup/receiving.py) against the emulator: stopped, its row warns;
+    its button starts it again, LINE is pointed back at it, and the row turns OK."""
+    from core.receiving.address import LoopbackAddress
+    from core.setup.line_connect import remember_address
+    from core.setup.receiving import Receiving
+    from ui.shell import app as ui_app
+
+    monkeypatch.setattr(QMessageBox, "exec", lambda self: 0)
+    remember_address(db, LoopbackAddress(), 0)
+    service = Receiving(db)
+    ctx.bridge.attach_receiving(service.listeners)
+    ctx.receiving = service
+    try:
+        shell = ui_app.Shell(cast(QApplication, QApplication.instance()), ctx, QIcon(), tray_available=False)
+        window = shell.open_window()
+        qtbot.addWidget(window)
+        window.tabs.setCurrentWidget(window.settings)
+        panel = window.settings.readiness
+        panel.show()
+        qtbot.waitUntil(lambda: panel.findChild(QPushButton, "fix_receiving") is not None, timeout=PATIENCE_MS)
+        assert _row(panel, "receiving").startswith("LINE cannot reach Shiftcast now"), _row(panel, "receiving")
+        button = panel.findChild(QPushButton, "fix_receiving")
+        assert button is not None and button.text() == "Receive again"
+        panel.toggle.setChecked(True)
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: _row(panel, "receiving").startswith("LINE can reach Shiftcast at http://127.0.0.1:"),
+                        timeout=PATIENCE_MS)
+        assert line.webhook_endpoint is not None and line.webhook_endpoint in _row(panel, "receiving")
+    finally:
+        service.stop()
+        ctx.receiving = None
     settle(qtbot, ctx)

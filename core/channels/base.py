@@ -47,6 +47,16 @@ from core.store.settings import HoldSetting
 from core.texts import Text
 
 
+class RefusedBeforeSend(Exception):
+    """Raised by an `Outgoing.before_send` whose work cannot succeed until the manager changes
+    something (image hosting refuses its credentials): the request is not made, no retry budget is
+    spent, and the delivery's builder, seeing the attempt, sends the message another way next time."""
+
+    def __init__(self, text: Text | str) -> None:
+        super().__init__(str(text))
+        self.text = text
+
+
 @dataclass(frozen=True)
 class Outgoing:
     """One request as a message builder made it, for the channel that sends it."""

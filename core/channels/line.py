@@ -25,7 +25,7 @@ from typing import Any
 import httpx
 
 from core.addresses import secure_or_local
-from core.channels.base import AddressRule, Builder, CancelReasons, Outgoing, R
+from core.channels.base import AddressRule, Builder, CancelReasons, Outgoing, R, RefusedBeforeSend
 from core.channels.net import ms_since, short
 from core.channels.ratelimit import TokenBucket
 from core.errors import ShiftcastError, ValidationError
@@ -334,6 +334,9 @@ class LineAccess:
         if outgoing.before_send is not None:
             try:
                 outgoing.before_send()
+            except RefusedBeforeSend as exc:
+                log.warning("preparing delivery %s was refused: %s", request.delivery_id, exc)
+                return SendResult(transport_error=Transport.UPLOAD_REFUSED, message=exc.text)
             except Exception as exc:  # noqa: BLE001 - retried like a network error; LINE was not contacted
                 log.warning("preparing delivery %s failed: %s", request.delivery_id, exc)
                 return SendResult(transport_error=Transport.UPLOAD, message=str(exc)[:300])

@@ -49,6 +49,8 @@ class ErrorCode(StrEnum):
     CLIENT_ERROR = "LINE_4XX"
     RETRY_KEY_EXPIRED = "RETRY_KEY_EXPIRED"
     UPLOAD_FAILED = "UPLOAD_FAILED"
+    # Image hosting cannot be used until the manager fixes it: the month goes as a message instead.
+    HOSTING_UNUSABLE = "HOSTING_UNUSABLE"
     SMTP_TEMPORARY = "SMTP_4XX"
     SMTP_REJECTED = "SMTP_5XX"
     SMTP_AUTH_FAILED = "SMTP_AUTH_FAILED"
@@ -111,6 +113,7 @@ class Transport(StrEnum):
     TIMEOUT = "timeout"
     CONNECTION = "connection"
     UPLOAD = "upload"  # the image upload before the request failed; LINE was not contacted
+    UPLOAD_REFUSED = "upload_refused"  # the image host refuses for good; LINE was not contacted
     DEFERRED = "deferred"  # never tried: its batch ran out of time first (the lease must not run out)
 
 
@@ -177,6 +180,10 @@ def _transport_verdict(result: SendResult) -> Verdict:
         return _failed(Outcome.THROTTLED, ErrorCode.DEFERRED, result)
     if result.transport_error is Transport.UPLOAD:
         return _failed(Outcome.RETRY, ErrorCode.UPLOAD_FAILED, result)
+    if result.transport_error is Transport.UPLOAD_REFUSED:
+        # Nothing was sent and retrying the upload would fail alike: again at once, the budget
+        # untouched, and the builder sends the message without what could not be uploaded.
+        return _failed(Outcome.THROTTLED, ErrorCode.HOSTING_UNUSABLE, result)
     if result.transport_error is Transport.TIMEOUT:
         return _failed(Outcome.RETRY, ErrorCode.TIMEOUT, result)
     return _failed(Outcome.RETRY, ErrorCode.CONNECTION, result)
@@ -250,6 +257,11 @@ class Decision:
     at_recipient: bool = False  # see Verdict; stored as deliveries.last_error_at_recipient
 
 
+# Nothing was sent and the next attempt is another request, ready now (the month without its image):
+# waiting would only make a run that sends until idle (`main.py sender --until-idle`) end without it.
+_AGAIN_AT_ONCE = frozenset({ErrorCode.HOSTING_UNUSABLE})
+
+
 def decide(
     verdict: Verdict,
     *,
@@ -265,7 +277,8 @@ def decide(
             return Decision(Outcome.DEAD, verdict.code, verdict.message)
         return Decision(Outcome.RETRY, verdict.code, verdict.message, now + backoff.delay(retries_used + 1, rng))
     if verdict.outcome is Outcome.THROTTLED:
-        return Decision(Outcome.THROTTLED, verdict.code, verdict.message, now + backoff.throttle_delay)
+        delay = dt.timedelta(0) if verdict.code in _AGAIN_AT_ONCE else backoff.throttle_delay
+        return Decision(Outcome.THROTTLED, verdict.code, verdict.message, now + delay)
     return Decision(verdict.outcome, verdict.code, verdict.message, at_recipient=verdict.at_recipient)
 
 

@@ -4,6 +4,11 @@ LINE only shows images from public HTTPS URLs and has no upload endpoint, so the
 publication's original and preview before it sends the message. Uploads are idempotent: the same
 publication always uses the same keys, and an object already there with the right size is kept.
 Links are either presigned (expiring) or under a public base URL the manager configured.
+
+A failure says whether it can pass by itself (`HostingError.refused` False: a 5xx, a dropped
+connection, retried like any other) or not (True: the secret is missing, the keyring cannot be
+read, the bucket refuses the credentials), so the sender can send the month without images rather
+than retry what will fail the same way.
 """
 
 from __future__ import annotations
@@ -18,10 +23,10 @@ from urllib.parse import quote, urlsplit
 from sqlalchemy.orm import Session
 
 from core.addresses import secure_or_local
-from core.errors import ShiftcastError, ValidationError
+from core.errors import ShiftcastError
 from core.store import secrets
 from core.store import setting_keys as keys
-from core.texts import t
+from core.texts import Text, t
 
 SECRET_NAME = "hosting-secret-access-key"
 SECRET_ENV = "SHIFTCAST_HOSTING_SECRET"
@@ -29,7 +34,26 @@ MAX_PRESIGN = dt.timedelta(days=7)  # the longest a SigV4 presigned URL may live
 
 
 class HostingError(ShiftcastError):
-    pass
+    def __init__(self, message: Text | str = "", /, *, refused: bool = False) -> None:
+        super().__init__(message)
+        self.refused = refused  # cannot work until the manager changes something
+
+
+# What S3-compatible servers answer when the credentials are wrong or barred, whatever the object:
+# retrying with the same credentials gets the same answer.
+_REFUSALS = frozenset({"AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch", "AllAccessDisabled",
+                       "AccountProblem", "InvalidToken", "ExpiredToken"})
+
+
+def _refused(exc: Exception) -> bool:
+    """Does this answer refuse our credentials, as opposed to failing this once?"""
+    from minio.error import InvalidResponseError, S3Error
+
+    if isinstance(exc, S3Error):
+        return exc.code in _REFUSALS or exc.response.status in (401, 403)
+    if isinstance(exc, InvalidResponseError):  # a refusal without S3's XML (a proxy in front of the bucket)
+        return getattr(exc, "_code", None) in (401, 403)
+    return False
 
 
 @dataclass(frozen=True)
@@ -49,9 +73,12 @@ def config_from_settings(session: Session) -> HostingConfig | None:
     key_id = keys.HOSTING_ACCESS_KEY_ID.read(session)
     if not (endpoint and bucket and key_id):
         return None
-    secret = os.environ.get(SECRET_ENV, "").strip() or secrets.get_secret(SECRET_NAME, env=SECRET_ENV)
+    try:
+        secret = os.environ.get(SECRET_ENV, "").strip() or secrets.get_secret(SECRET_NAME, env=SECRET_ENV)
+    except secrets.SecretStoreError as exc:
+        raise HostingError(t("hosting.keyring", detail=exc.text), refused=True) from exc
     if not secret:
-        raise HostingError(t("hosting.secret_missing"))
+        raise HostingError(t("hosting.secret_missing"), refused=True)
     days = keys.HOSTING_PRESIGN_DAYS.read(session) or MAX_PRESIGN.days
     return HostingConfig(endpoint, bucket, keys.HOSTING_REGION.read(session) or "auto", key_id, secret,
                          keys.HOSTING_PUBLIC_BASE_URL.read(session),
@@ -65,14 +92,14 @@ class Hosting:
         parts = urlsplit(config.endpoint)
         secure = parts.scheme == "https"
         if not secure_or_local(config.endpoint):
-            raise ValidationError(t("hosting.insecure", address=config.endpoint))
+            raise HostingError(t("hosting.insecure", address=config.endpoint), refused=True)
         self.config = config
         self._client = Minio(parts.netloc, access_key=config.access_key_id, secret_key=config.secret_access_key,
                              secure=secure, region=config.region)
 
     def ensure_uploaded(self, key: str, path: Path, content_type: str) -> bool:
         """Upload unless the object is already there with the same size. True if it was uploaded."""
-        from minio.error import S3Error
+        from minio.error import InvalidResponseError, S3Error
 
         size = path.stat().st_size
         try:
@@ -80,12 +107,17 @@ class Hosting:
                 return False
         except S3Error as exc:
             if exc.code not in ("NoSuchKey", "NoSuchObject", "NotFound"):
-                raise HostingError(t("hosting.lookup_refused", key=key, code=str(exc.code))) from exc
+                raise HostingError(t("hosting.lookup_refused", key=key, code=str(exc.code)),
+                                   refused=_refused(exc)) from exc
         data = path.read_bytes()
         try:
             self._client.put_object(self.config.bucket, key, io.BytesIO(data), len(data), content_type=content_type)
         except S3Error as exc:
-            raise HostingError(t("hosting.upload_refused", code=str(exc.code), message=str(exc.message))) from exc
+            raise HostingError(t("hosting.upload_refused", code=str(exc.code), message=str(exc.message)),
+                               refused=_refused(exc)) from exc
+        except InvalidResponseError as exc:
+            raise HostingError(t("hosting.upload_refused", code=str(getattr(exc, "_code", "")), message=""),
+                               refused=_refused(exc)) from exc
         return True
 
     def url_for(self, key: str, *, signed_at: dt.datetime) -> str:

@@ -10,12 +10,18 @@ import datetime as dt
 import os
 from dataclasses import dataclass, replace
 
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
 from core.addresses import secure_or_local
 from core.errors import ValidationError
+from core.outbox.policy import ErrorCode, shown_error
 from core.publication import hosting
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
+from core.store.kinds import Channel, DeliveryKind
+from core.store.models import Delivery, DeliveryAttempt
 from core.texts import Text, t
 
 MAX_DAYS = hosting.MAX_PRESIGN.days
@@ -43,6 +49,16 @@ class HostingState:
     secret_saved: bool
     keyring_problem: str | None
     demo_folder: bool  # demo mode serves images from a local folder instead of a bucket
+    keyring_text: Text | str | None = None  # keyring_problem as the keyring said it, in the catalog's terms
+
+    @property
+    def set_up(self) -> bool:
+        """The manager set image hosting up: its address, bucket and access key ID are saved."""
+        return bool(self.draft.endpoint and self.draft.bucket and self.draft.access_key_id)
+
+    @property
+    def secret_at_hand(self) -> bool:
+        return self.secret_saved or bool(os.environ.get(hosting.SECRET_ENV, "").strip())
 
 
 def load(db: Database) -> HostingState:
@@ -56,12 +72,59 @@ def load(db: Database) -> HostingState:
             presign_days=keys.HOSTING_PRESIGN_DAYS.read(session) or MAX_DAYS,
         )
         demo = keys.HOSTING_LOCAL_ROOT.read(session) is not None
-    saved, problem = False, None
+    saved, problem, said = False, None, None
     try:
         saved = bool(secrets.get_secret(hosting.SECRET_NAME, env=hosting.SECRET_ENV))
     except secrets.SecretStoreError as exc:
-        problem = str(exc)
-    return HostingState(draft, saved, problem, demo)
+        problem, said = str(exc), exc.text
+    return HostingState(draft, saved, problem, demo, said)
+
+
+def problem(db: Database, state: HostingState) -> Text | None:
+    """Why image hosting that is set up does not work, read offline; None: not set up, or nothing
+    says it fails. Its secret is looked for now; the bucket's answer is the one the sender got for
+    the last month it sent to a group (an attempt it recorded as HOSTING_UNUSABLE), as asking the
+    bucket here would make the check slow and leave this computer."""
+    if state.demo_folder or not state.set_up:
+        return None
+    if not state.secret_at_hand:
+        if state.keyring_text is not None:
+            return t("hosting.keyring", detail=state.keyring_text)
+        return t("hosting.secret_missing")
+    with db.read() as session:
+        return _last_month_refused(session)
+
+
+def _last_month_refused(session: Session) -> Text | None:
+    """The refusal the last month sent to a LINE group met, if it met one."""
+    last = session.scalar(select(Delivery.id).where(
+        Delivery.kind == DeliveryKind.SHIFT_PUBLICATION.value, Delivery.channel == Channel.LINE.value,
+        Delivery.first_attempt_at.is_not(None)).order_by(Delivery.first_attempt_at.desc(), Delivery.id.desc()).limit(1))
+    if last is None:
+        return None
+    refused = session.execute(select(DeliveryAttempt.started_at, DeliveryAttempt.error_message).where(
+        DeliveryAttempt.delivery_id == last, DeliveryAttempt.error_code == ErrorCode.HOSTING_UNUSABLE.value)
+        .order_by(DeliveryAttempt.number.desc()).limit(1)).first()
+    if refused is None:
+        return None
+    reason = _reason(refused.error_message)
+    # Only the bucket's answer: a missing or unreadable secret is looked for now, above, so a refusal
+    # for one that has since been entered is not said again.
+    if not isinstance(reason, Text) or reason.code not in _BUCKET_REFUSALS:
+        return None
+    return t("readiness.month.refused", at=refused.started_at.astimezone(), said=reason)
+
+
+_BUCKET_REFUSALS = frozenset({"hosting.lookup_refused", "hosting.upload_refused"})
+
+
+def _reason(stored: str | None) -> Text | str | None:
+    """The refusal inside a HOSTING_UNUSABLE attempt's message (policy.error_text), without the words
+    about the month going as a list, which the readiness line says itself."""
+    shown = shown_error(stored)
+    said = shown.params.get("said") if isinstance(shown, Text) else None
+    words = said.params.get("words") if isinstance(said, Text) else None
+    return words if isinstance(words, (Text, str)) else None
 
 
 def validate(draft: HostingDraft) -> HostingDraft:

@@ -2,8 +2,10 @@
 to have it wait.
 
 Before anything is queued, the readiness check (core/setup/readiness.py) says what stops the group
-message: LINE not connected or the keyring unusable, or no image hosting for the month image. Then
-`publish` refuses with those reasons, unless the manager asked for the month to go once LINE is
+message: LINE not connected or the keyring unusable. Image hosting never does: without it, or with
+hosting that is set up but cannot work, the month goes to the group as Flex carousels
+(core/messages/month_flex.py; core/sending/kinds/shift_publication.py). Then `publish` refuses with
+those reasons, unless the manager asked for the month to go once LINE is
 connected (`when_ready`); that publication's delivery carries the same reasons as its last error
 (core/outbox/not_set_up.py), so Deliveries says what it waits for from the first moment. A
 classroom without a LINE group keeps publish's own rule: its e-mail copies, or a refusal.

@@ -5,33 +5,34 @@ teacher's reminder, each with its state, what is the case in the manager's words
 channels' drivers) without calling LINE or any other server, so the check is offline and fast;
 `assess` is the pure rule that turns those facts into requirements, so the window's panel and
 `shiftcast doctor` say the same thing. Whether the app starts at login is the caller's to find out
-(core/app/autostart.py sits above this package) and is passed in.
+(core/app/autostart.py sits above this package) and is passed in; so is whether LINE can reach the
+app's receiver: the window passes its receiving's live state, `doctor` what that receiving last
+recorded (core/setup/receiving.py) and where LINE says its webhook points, which it asks LINE.
 
 Blocking means messages do not go at all (no LINE, no keyring, no group for a classroom with
 confirmed shifts, no teacher reachable); a warning means some go, or they go only while this
-computer is on.
+computer is on, or (receiving) they go but what teachers send back does not arrive.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from core.channels import registry
-from core.publication import hosting as image_hosting
 from core.roster import contacts, reading
 from core.sending import presence
 from core.sending.presence import SenderState
-from core.setup import hosting
+from core.setup import hosting, receiving
+from core.setup.receiving import ReceivingState
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.models import Channel, Classroom, ContactRule, Shift, ShiftStatus, Teacher
+from core.store.models import Channel, Classroom, ContactRule, Shift, ShiftStatus, Teacher, WebhookEvent
 from core.texts import Text, t
 
 
@@ -52,11 +53,12 @@ class Fix(StrEnum):
     EMAIL = "email"
     HOSTING = "hosting"
     AUTOSTART = "autostart"
+    RECEIVING = "receiving"  # start receiving again, which points LINE's webhook at the app
 
 
 @dataclass(frozen=True)
 class Requirement:
-    key: str  # stable: "line", "classroom_groups", "teachers", "month_image", "autostart", "sender"
+    key: str  # stable: "line", "receiving", "classroom_groups", "teachers", "month_image", "autostart", "sender"
     state: State
     says: Text  # what is the case
     fix: Fix | None  # None: nothing to open
@@ -88,6 +90,17 @@ class ClassroomFacts:
 
 
 @dataclass(frozen=True)
+class ReceivingFacts:
+    """Whether LINE can reach the app's receiver (core/setup/receiving.py)."""
+
+    chosen: bool  # Connect LINE finished with an address to keep receiving at
+    state: ReceivingState | None  # the receiving's state; None: it never ran
+    since: dt.datetime | None = None  # when the state was recorded; None: it is the live state
+    line_endpoint: str | None = None  # where LINE says its webhook points; None: not asked
+    last_heard: dt.datetime | None = None  # the last event LINE delivered
+
+
+@dataclass(frozen=True)
 class Facts:
     """What the requirements depend on, read at one moment."""
 
@@ -101,6 +114,10 @@ class Facts:
     autostart: bool | None  # None: this computer cannot say
     last_heartbeat: dt.datetime | None  # the latest from a sender still running (not stopped)
     sending_now: bool  # a sender checked in within presence.STALE_AFTER
+    # Image hosting is set up but does not work: why (its secret missing or unreadable now, or the
+    # bucket refused the last month sent to a group); None: not set up, or nothing says it fails.
+    hosting_problem: Text | str | None = None
+    receiving: ReceivingFacts | None = None  # None: not looked at (the requirement says it cannot tell)
 
 
 # ----- reading -----
@@ -147,8 +164,23 @@ def not_told(db: Database, teacher_ids: Sequence[int]) -> tuple[Text, ...]:
     return tuple(t("readiness.teachers.why", teacher=name, reasons=why) for name, why in unreached(db, teacher_ids).values())
 
 
-def facts(db: Database, *, now: dt.datetime, autostart: bool | None) -> Facts:
-    """Everything `assess` needs, read offline: no request leaves this computer."""
+def receiving_facts(db: Database, live: ReceivingState | None = None, *,
+                    line_endpoint: str | None = None) -> ReceivingFacts:
+    """`live`: the state of this process's receiving; None: what the app's receiving last recorded."""
+    since = None
+    if live is None:
+        found = receiving.recorded(db)
+        if found is not None:
+            live, since = found
+    with db.read() as session:
+        heard = session.scalar(select(func.max(WebhookEvent.received_at)))
+    return ReceivingFacts(receiving.address_from_settings(db) is not None, live, since, line_endpoint, heard)
+
+
+def facts(db: Database, *, now: dt.datetime, autostart: bool | None,
+          receiving_now: ReceivingFacts | None = None) -> Facts:
+    """Everything `assess` needs, read offline: no request leaves this computer. `receiving_now`:
+    what the caller knows of receiving; None: what it last recorded."""
     ready, problem = channels_ready(db)
     today = (now - dt.timedelta(days=1)).date()  # a day's slack: the classrooms' time zones are ahead of UTC
     with db.read() as session:
@@ -161,20 +193,19 @@ def facts(db: Database, *, now: dt.datetime, autostart: bool | None) -> Facts:
         senders = presence.listing(session, now=now, include_stopped=False)
         account = keys.LINE_ACCOUNT.read(session)
     saved = hosting.load(db)
-    draft = saved.draft
-    hosting_ready = saved.demo_folder or bool(
-        draft.endpoint and draft.bucket and draft.access_key_id
-        and (saved.secret_saved or os.environ.get(image_hosting.SECRET_ENV, "").strip()))
     return Facts(
         line_ready=Channel.LINE.value in ready, keyring_problem=problem or saved.keyring_problem,
         line_account=account, channels_ready=frozenset(ready), classrooms=rooms, teachers=teachers,
-        hosting_ready=hosting_ready, autostart=autostart,
+        hosting_ready=saved.demo_folder or saved.set_up, autostart=autostart,
         last_heartbeat=max((s.heartbeat_at.astimezone() for s in senders), default=None),  # this computer's clock
-        sending_now=any(s.state is SenderState.SENDING for s in senders))
+        sending_now=any(s.state is SenderState.SENDING for s in senders),
+        hosting_problem=hosting.problem(db, saved),
+        receiving=receiving_now if receiving_now is not None else receiving_facts(db))
 
 
-def check(db: Database, *, now: dt.datetime, autostart: bool | None) -> list[Requirement]:
-    return assess(facts(db, now=now, autostart=autostart))
+def check(db: Database, *, now: dt.datetime, autostart: bool | None,
+          receiving_now: ReceivingFacts | None = None) -> list[Requirement]:
+    return assess(facts(db, now=now, autostart=autostart, receiving_now=receiving_now))
 
 
 # ----- the rules (pure) -----
@@ -182,7 +213,7 @@ def check(db: Database, *, now: dt.datetime, autostart: bool | None) -> list[Req
 
 def assess(f: Facts) -> list[Requirement]:
     """The requirements, in the order a manager meets them."""
-    return [_line(f), _groups(f), _teachers(f), _month(f), _autostart(f), _sender(f)]
+    return [_line(f), _receiving(f), _groups(f), _teachers(f), _month(f), _autostart(f), _sender(f)]
 
 
 def blocking(requirements: Sequence[Requirement]) -> bool:
@@ -219,6 +250,30 @@ def _line(f: Facts) -> Requirement:
                            Fix.KEYRING, t("readiness.keyring.fix"))
     return Requirement("line", State.BLOCKING, t("readiness.line.missing"), Fix.CONNECT_LINE,
                        t("readiness.line.fix"))
+
+
+def _receiving(f: Facts) -> Requirement:
+    """Never blocking: reminders go without it; pairing codes, joins and 了解 taps do not arrive."""
+    r = f.receiving
+    ours = r.state.endpoint if r is not None and r.state is not None else None
+    if not f.line_ready or r is None or (ours is None and not r.chosen):
+        says = t("readiness.receiving.no_line") if not f.line_ready else t("readiness.receiving.not_chosen")
+        return Requirement("receiving", State.WARNING, says, Fix.CONNECT_LINE, t("readiness.receiving.fix_connect"))
+    heard = (t("readiness.receiving.last_heard", at=r.last_heard.astimezone()),) if r.last_heard else ()
+    if ours is None:
+        why = r.state.why if r.state is not None else None
+        if why is None or why.code == "receiving.why.stopped":
+            says = t("readiness.receiving.closed")
+        else:
+            says = t("readiness.receiving.not", why=why)
+        return Requirement("receiving", State.WARNING, says, Fix.RECEIVING, t("readiness.receiving.fix"), heard)
+    if r.line_endpoint is not None and r.line_endpoint != ours:
+        return Requirement("receiving", State.WARNING,
+                           t("readiness.receiving.elsewhere", elsewhere=r.line_endpoint, address=ours),
+                           Fix.RECEIVING, t("readiness.receiving.fix"), heard)
+    recorded = (t("readiness.receiving.recorded", at=r.since.astimezone()),) if r.since is not None else ()
+    return Requirement("receiving", State.OK, t("readiness.receiving.ok", address=ours), None, None,
+                       recorded + heard)
 
 
 def _groups(f: Facts) -> Requirement:
@@ -280,6 +335,10 @@ def _teachers(f: Facts) -> Requirement:
 
 
 def _month(f: Facts) -> Requirement:
+    if f.hosting_ready and f.hosting_problem is not None:
+        # Not blocking: the month still reaches the group, as a list (core/sending/kinds/shift_publication.py).
+        return Requirement("month_image", State.WARNING, t("readiness.month.broken", why=f.hosting_problem),
+                           Fix.HOSTING, t("readiness.month.fix_broken"))
     if f.hosting_ready:
         return Requirement("month_image", State.OK, t("readiness.month.ok"), None, None)
     return Requirement("month_image", State.WARNING, t("readiness.month.no_hosting"), Fix.HOSTING,

@@ -7,7 +7,9 @@ tunnel, the owner's own address, or loopback for tests and the demo; core/store/
 pending (core/setup/line_connect.py), starts the receiver on 127.0.0.1 and the address for it;
 sets LINE's webhook endpoint when LINE calls another address (a quick tunnel's address is new at every
 start); and, while "Use webhook" is on, has LINE test it. `state` says whether LINE can reach Shiftcast
-now, for the status line, and every change is told to the listeners (on the service's thread).
+now, for the status line, and every change is told to the listeners (on the service's thread) and
+written to the settings (`line.receive.status`), where `shiftcast doctor`, which does not receive,
+reads it (`recorded`).
 
 Decisions:
 - Re-pointed whenever LINE's endpoint differs from ours, not only when the tunnel's address changed:
@@ -16,10 +18,14 @@ Decisions:
   would say nothing about whether events arrive.
 - Stopping leaves LINE's endpoint as it is: LINE cannot remove one, and its "Webhook redelivery"
   sends what it could not deliver again once the app runs.
+- The state is kept in a settings row rather than a table of its own: one value, overwritten at each
+  change, read by one verb; a table would keep a history nobody reads. A process that ended without
+  stopping (killed, a power cut) leaves its last state there, so the row carries its time.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import threading
 from collections.abc import Callable, Sequence
@@ -35,7 +41,9 @@ from core.setup.line_connect import TestOutcome, client_from_settings, explain, 
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
+from core.store.settings import ReceivingRecord
 from core.texts import Text, t
+from core.texts.message import dumps, loads
 
 log = logging.getLogger(__name__)
 _STOP_TIMEOUT = 30.0
@@ -82,11 +90,42 @@ def address_from_settings(db: Database) -> tuple[PublicAddress, int] | None:
     return None
 
 
+def recorded(db: Database) -> tuple[ReceivingState, dt.datetime] | None:
+    """What the app's receiving last said and when; None: it never ran since this was recorded."""
+    with db.read() as session:
+        record = keys.LINE_RECEIVE_STATUS.read(session)
+    if record is None:
+        return None
+    why = loads(record.why) if record.why else None
+    return ReceivingState(record.endpoint, why if isinstance(why, Text) else None), record.since
+
+
+def line_endpoint(db: Database) -> str | None:
+    """Where LINE's webhook points now, as LINE says (one request); None: LINE is not set up, or
+    could not be asked (logged), so a caller says nothing about it rather than something wrong."""
+    try:
+        client = client_from_settings(db)
+    except ShiftcastError as exc:  # the keyring cannot give the credentials: the check says so elsewhere
+        log.info("cannot ask LINE where its webhook points: %s", exc)
+        return None
+    if client is None:
+        return None
+    try:
+        return client.webhook_endpoint().endpoint
+    except (ShiftcastError, httpx.HTTPError) as exc:
+        log.warning("could not ask LINE where its webhook points: %s", exc)
+        return None
+    finally:
+        client.close()
+
+
 class Receiving:
     """The app's receiver and its public address, on daemon threads; start() returns at once."""
 
-    def __init__(self, db: Database, *, handlers: Sequence[EventHandler] | None = None) -> None:
+    def __init__(self, db: Database, *, handlers: Sequence[EventHandler] | None = None,
+                 clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC)) -> None:
         self.db = db
+        self.clock = clock
         self.handlers = handlers  # the receiver's; None: its default ones
         self.listeners: list[Callable[[ReceivingState], None]] = []
         self._state = NOT_CONNECTED
@@ -131,8 +170,18 @@ class Receiving:
     def _set(self, state: ReceivingState) -> None:
         self._state = state
         log.info("LINE webhooks: %s", state.words)
+        self._record(state)
         for listener in list(self.listeners):
             listener(state)
+
+    def _record(self, state: ReceivingState) -> None:
+        """For another process to read (`recorded`); a database that cannot take it never stops receiving."""
+        record = ReceivingRecord(state.endpoint, self.clock(), dumps(state.why) if state.why is not None else None)
+        try:
+            with self.db.write() as session:
+                keys.LINE_RECEIVE_STATUS.write(session, record)
+        except Exception:
+            log.warning("could not record the receiving state", exc_info=True)
 
     def _release(self) -> None:
         with self._lock:

@@ -17,6 +17,7 @@ from core.store.settings import (
     HoldSetting,
     IntSetting,
     QuotaSetting,
+    ReceivingSetting,
     SettingFamily,
     TextSetting,
     email_address,
@@ -54,6 +55,9 @@ LINE_RECEIVE_OWN_URL = TextSetting("line.receive.own_url", t("setting.label.line
 LINE_RECEIVE_PORT = IntSetting("line.receive.port", t("setting.label.line.receive.port"), minimum=0, maximum=65535)
 LINE_RECEIVE_ENDPOINT = TextSetting("line.receive.endpoint", t("setting.label.line.receive.endpoint"), max_length=500,
                                     rule=web_address, rule_says=_WEB)
+# What the window's or the tray's receiving last said (receiving at an address, or why not, and
+# since when), so `shiftcast doctor`, which does not receive, can say whether LINE reaches the app.
+LINE_RECEIVE_STATUS = ReceivingSetting("line.receive.status", t("setting.label.line.receive.status"))
 # Each classroom group's member count, as LINE last said: a group push costs one message per member.
 LINE_GROUP_MEMBERS = SettingFamily(
     "line.group_members.", lambda name: IntSetting(name, t("setting.label.line.group_members"), minimum=0))

@@ -356,6 +356,46 @@ class QuotaSetting(Declared[StoredQuota]):
         return json.dumps({"limit": value.limit, "used": value.used, "checked_at": value.checked_at})
 
 
+@dataclass(frozen=True)
+class ReceivingRecord:
+    """What the app's receiving of LINE's webhooks last said, for a process that does not receive
+    (`shiftcast doctor`): the address LINE reached it at (None: it did not receive), why not (an
+    encoded Text, core/texts/message.dumps), and since when."""
+
+    endpoint: str | None
+    since: dt.datetime
+    why: str | None = None
+
+
+class ReceivingSetting(Declared[ReceivingRecord | None]):
+    """A ReceivingRecord, stored as the JSON object {"endpoint", "since", "why"}."""
+
+    def __init__(self, name: str, label: Text) -> None:
+        super().__init__(name, label, None)
+
+    def check(self, value: ReceivingRecord | None) -> ReceivingRecord | None:
+        if value is None:
+            return None
+        if (not isinstance(value, ReceivingRecord) or not isinstance(value.since, dt.datetime)
+                or value.since.tzinfo is None or not all(part is None or isinstance(part, str)
+                                                         for part in (value.endpoint, value.why))):
+            raise self._refuse(value, t("setting.rule.receiving"))
+        return value
+
+    def parse(self, text: str) -> ReceivingRecord | None:
+        try:
+            data = json.loads(text)
+            value = ReceivingRecord(data.get("endpoint"), dt.datetime.fromisoformat(data["since"]), data.get("why"))
+        except (ValueError, TypeError, KeyError, AttributeError):
+            raise self._refuse(text, t("setting.rule.receiving")) from None
+        return self.check(value)
+
+    def format(self, value: ReceivingRecord | None) -> str:
+        assert value is not None
+        return json.dumps({"endpoint": value.endpoint, "since": value.since.isoformat(), "why": value.why},
+                          ensure_ascii=False)
+
+
 class SettingFamily(Generic[T]):
     """Settings of one shape, one per thing (`line.group_members.<classroom id>`): declared once,
     `of(id)` gives the declaration for one of them."""

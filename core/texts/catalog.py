@@ -349,6 +349,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     # ----- image hosting (S3-compatible) -----
     "hosting.secret_missing": ("the image hosting secret access key is missing; enter it in Settings",
                                "画像ホスティングのシークレットアクセスキーがありません。設定画面で入力してください。"),
+    "hosting.keyring": ("the image hosting secret access key cannot be read: {detail}",
+                        "画像ホスティングのシークレットアクセスキーを読み出せません: {detail}"),
     "hosting.insecure": ("image hosting address '{address}' must use https",
                          "画像ホスティングのアドレス「{address}」には https を使ってください。"),
     "hosting.lookup_refused": ("image hosting refused to look up {key}: {code}",
@@ -520,6 +522,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "setting.label.line.receive.own_url": ("your own HTTPS address for LINE", "LINE用のご自身のHTTPSアドレス"),
     "setting.label.line.receive.port": ("the port your address forwards to", "アドレスの転送先のポート"),
     "setting.label.line.receive.endpoint": ("the webhook address last set at LINE", "LINEに最後に設定したWebhookのアドレス"),
+    "setting.label.line.receive.status": ("whether the app received LINE's webhooks, as it last said",
+                                          "アプリがLINEのWebhookを受信していたかどうか（最後の記録）"),
     "setting.label.line.ack_button": ("whether LINE reminders carry a 了解 button", "LINEのリマインダーに了解ボタンを付けるかどうか"),
     "setting.label.line.ack_secret": ("the 了解 button key", "了解ボタンの署名キー"),
     "setting.label.line.group_members": ("a LINE group's member count", "LINEグループのメンバー数"),
@@ -572,6 +576,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "setting.rule.quota_counts": ("a quota reading with counts of 0 or more", "0以上の数を記録した送信数の記録"),
     "setting.rule.quota_time": ("a quota reading with an ISO time", "ISO形式の時刻を含む送信数の記録"),
     "setting.rule.json": ("a JSON object", "JSONオブジェクト"),
+    "setting.rule.receiving": ("a receiving state with an aware time", "タイムゾーン付きの時刻を含む受信の状態"),
     "setting.rule.web_address": (
         "an https:// address (plain http:// only to this computer)",
         "https:// のアドレス（http:// はこのコンピューター宛てのみ）"),
@@ -710,6 +715,33 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                  "キーリングを使えないため、LINEの認証情報を読み込めません: {detail}"),
     "readiness.keyring.fix": ("make the keyring work, or give the credentials in the environment",
                               "キーリングを使えるようにするか、認証情報を環境変数で指定してください。"),
+    "readiness.receiving.ok": ("LINE can reach Shiftcast at {address}", "LINEからShiftcast（{address}）に届きます。"),
+    "readiness.receiving.recorded": ("as Shiftcast said at {at}", "{at} 時点のShiftcastの記録です。"),
+    "readiness.receiving.last_heard": ("LINE last delivered an event at {at}", "LINEから最後に届いたのは {at} です。"),
+    "readiness.receiving.closed": ("LINE cannot reach Shiftcast now: pairing codes and 了解 taps are not received "
+                                   "while Shiftcast is closed",
+                                   "現在LINEからShiftcastに届きません。Shiftcastを閉じている間は、ペアリングコードと"
+                                   "了解ボタンの操作を受け取れません。"),
+    "readiness.receiving.not": ("LINE cannot reach Shiftcast now, so pairing codes and 了解 taps are not received: "
+                                "{why}",
+                                "現在LINEからShiftcastに届かないため、ペアリングコードと了解ボタンの操作を受け取れません: "
+                                "{why}"),
+    "readiness.receiving.elsewhere": ("LINE's webhook points at {elsewhere}, not at Shiftcast ({address}): pairing "
+                                      "codes and 了解 taps go there",
+                                      "LINEのWebhookはShiftcast（{address}）ではなく {elsewhere} を指しています。"
+                                      "ペアリングコードと了解ボタンの操作はそちらに届きます。"),
+    "readiness.receiving.not_chosen": ("Shiftcast does not receive from LINE: pairing codes and 了解 taps are not "
+                                       "received",
+                                       "ShiftcastはLINEからの受信をしていないため、ペアリングコードと了解ボタンの操作を"
+                                       "受け取れません。"),
+    "readiness.receiving.no_line": ("LINE cannot reach Shiftcast until LINE is connected",
+                                    "LINEに接続するまで、LINEからShiftcastには届きません。"),
+    "readiness.receiving.fix": ("keep Shiftcast open or in the tray: while it runs it receives and points LINE's "
+                                "webhook at itself",
+                                "Shiftcastを開いておくかトレイに置いてください。動いている間は受信し、LINEのWebhookを"
+                                "Shiftcastに向けます。"),
+    "readiness.receiving.fix_connect": ("connect LINE and keep receiving at its last step",
+                                        "LINEに接続し、最後の手順で「LINEからのイベントを受信し続ける」を選んでください。"),
     "readiness.groups.no_classroom": ("there is no classroom yet", "教室がまだありません。"),
     "readiness.groups.fix_add": ("add a classroom and choose its LINE group", "教室を追加して、LINEグループを選んでください。"),
     "readiness.groups.ok": (Plural("count", "the classroom has its LINE group", "all {count} classrooms have their LINE group"),
@@ -738,6 +770,16 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "readiness.month.no_hosting": ("no image hosting: the month goes to the group as a list, not as the image",
                                    "画像ホスティングがないため、月のシフト表は画像ではなく一覧でグループに送ります。"),
     "readiness.month.fix": ("set up image hosting in Settings", "設定で画像ホスティングを設定してください。"),
+    "readiness.month.broken": ("image hosting is set up but does not work, so the month goes to the group as a "
+                               "list, not as the image: {why}",
+                               "画像ホスティングは設定されていますが使えないため、月のシフト表は画像ではなく一覧で"
+                               "グループに送ります: {why}"),
+    "readiness.month.refused": ("the image hosting refused the month sent at {at}: {said}",
+                                "{at} に送った月のシフト表を画像ホスティングが受け付けませんでした: {said}"),
+    "readiness.month.fix_broken": ("check the image hosting settings and its secret access key in Settings, then "
+                                   "try Test upload",
+                                   "設定で画像ホスティングの設定とシークレットアクセスキーを確認し、"
+                                   "「テストアップロード」を試してください。"),
     "readiness.autostart.on": ("Shiftcast starts at login", "ログイン時にShiftcastが起動します。"),
     "readiness.autostart.off": ("Shiftcast does not start at login: after a restart nothing sends until it is opened",
                                 "ログイン時に起動しないため、再起動後はShiftcastを開くまで何も送信しません。"),
@@ -792,6 +834,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "send_error.TIMEOUT": ("no answer before the timeout{said}", "時間内に応答がありませんでした{said}"),
     "send_error.CONNECTION_ERROR": ("could not connect{said}", "接続できませんでした{said}"),
     "send_error.UPLOAD_FAILED": ("the image upload failed{said}", "画像のアップロードに失敗しました{said}"),
+    "send_error.HOSTING_UNUSABLE": ("image hosting cannot be used, so the month goes to the group as a message, "
+                                    "without the image{said}",
+                                    "画像ホスティングを使えないため、月のシフト表は画像ではなくメッセージで"
+                                    "グループに送ります{said}"),
     "sending.not_set_up": ("{channel} is not set up", "{channel}が設定されていません。"),
     "sending.not_usable": ("{channel} cannot be used: {detail}", "{channel}を使えません: {detail}"),
     "send_error.NOT_SET_UP": ("waiting, not tried: {missing}", "送信待ちです（まだ送信していません）: {missing}"),

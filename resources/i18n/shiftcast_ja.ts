@@ -840,6 +840,10 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>送信数の制限中。まもなく再送</translation>
     </message>
     <message>
+        <source>Not sent: image hosting failed; the month goes as a message next</source>
+        <translation>未送信: 画像ホスティングが使えなかったため、次の送信で月のシフト表をメッセージとして送ります</translation>
+    </message>
+    <message>
         <source>Held: {0} refused our credentials</source>
         <translation>保留: {0}が認証情報を拒否</translation>
     </message>
@@ -2200,6 +2204,10 @@ Data folder: {1}</source>
     <message>
         <source>Image hosting settings</source>
         <translation>画像ホスティングの設定</translation>
+    </message>
+    <message>
+        <source>Receive again</source>
+        <translation>受信し直す</translation>
     </message>
     <message>
         <source>Start at login</source>

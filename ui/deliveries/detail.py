@@ -45,6 +45,11 @@ class DeliveryDetail(QWidget):
             "throttled": self.tr("Rate limited; retried soon"),
             "hold": self.tr("Held: {0} refused our credentials"),  # {0}: the channel's name
         }
+        # An attempt whose error code says more than its outcome (core.outbox.policy.ErrorCode values).
+        self._outcomes_by_code = {
+            policy.ErrorCode.HOSTING_UNUSABLE.value: self.tr("Not sent: image hosting failed; the month goes as a "
+                                                             "message next"),
+        }
         self.delivery_id: int | None = None
         self.default_zone: str | None = None  # for a delivery without a classroom; None: the computer's
         self._zone: str | None = None  # the shown delivery's
@@ -153,7 +158,8 @@ class DeliveryDetail(QWidget):
                 str(attempt.number), self._time(attempt.started_at, seconds=True),
                 str(attempt.http_status) if attempt.http_status is not None else self.tr("no answer"),
                 ids, self.tr("{0} ms").format(attempt.duration_ms) if attempt.duration_ms is not None else "",
-                self._outcomes.get(attempt.outcome, attempt.outcome).format(channel),
+                self._outcomes_by_code.get(attempt.error_code or "",
+                                           self._outcomes.get(attempt.outcome, attempt.outcome)).format(channel),
                 ": ".join(x for x in (attempt.error_code, error) if x),
             ])
             row.setToolTip(6, error)

@@ -43,8 +43,9 @@ MARKS = {State.OK: QStyle.StandardPixmap.SP_DialogApplyButton,
 
 
 def read(ctx: AppContext) -> list[Requirement]:
-    """On a pool thread: the requirements now."""
-    return readiness.check(ctx.db, now=ctx.clock(), autostart=autostart.enabled_or_unknown())
+    """On a pool thread: the requirements now, with this app's receiving as it is now."""
+    reach = readiness.receiving_facts(ctx.db, ctx.receiving_state())
+    return readiness.check(ctx.db, now=ctx.clock(), autostart=autostart.enabled_or_unknown(), receiving_now=reach)
 
 
 class _Rows(QScrollArea):
@@ -105,6 +106,7 @@ class ReadinessPanel(QFrame):
             changed.connect(self.schedule_refresh)
         ctx.bridge.shifts_changed.connect(self.schedule_refresh)
         ctx.bridge.hold_changed.connect(self.schedule_refresh)
+        ctx.bridge.receiving_changed.connect(self.schedule_refresh)
         self.refresh()
 
     def showEvent(self, event: QShowEvent) -> None:
@@ -185,6 +187,7 @@ class ReadinessPanel(QFrame):
             Fix.EMAIL: self.tr("E-mail settings"),
             Fix.HOSTING: self.tr("Image hosting settings"),
             Fix.AUTOSTART: self.tr("Start at login"),
+            Fix.RECEIVING: self.tr("Receive again"),
         }[fix]
 
     def _chosen(self, opened: bool) -> None:

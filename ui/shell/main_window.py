@@ -233,8 +233,12 @@ class MainWindow(QMainWindow):
         elif fix == "teachers":
             self.tabs.setCurrentWidget(self.shifts)
             self.shifts.open_teachers()
-        else:  # keyring, classroom_group, email, hosting, autostart: a section of Settings
-            self.show_settings({"keyring": "line", "classroom_group": "classrooms"}.get(fix, fix))
+        elif fix == "receiving" and self.ctx.receiving is not None:
+            # Stopped and started again on a pool thread (a tunnel takes seconds): it points LINE's webhook
+            # back at this app; the status line and the panel follow its state.
+            self.ctx.tasks.run(self.ctx.receiving.restart, owner=self)
+        else:  # keyring, classroom_group, email, hosting, autostart, receiving here: a section of Settings
+            self.show_settings({"keyring": "line", "classroom_group": "classrooms", "receiving": "line"}.get(fix, fix))
 
     def refresh_status(self) -> None:
         def load() -> tuple[dict[str, int], ChannelHold | None, dict[str, int]]:

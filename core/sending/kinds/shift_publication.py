@@ -1,7 +1,11 @@
 """The month's publication: the roster of a classroom's month, to its LINE group and by e-mail.
 
 On LINE it is the roster image when image hosting is set up, else the month itself as Flex carousels,
-one bubble a week (core/messages/month_flex.py), which need no hosting.
+one bubble a week (core/messages/month_flex.py), which need no hosting. Hosting that is set up but
+cannot work — its secret missing, the keyring unreadable, the bucket refusing the credentials — does
+not keep the month from the group: that attempt is recorded with why (HOSTING_UNUSABLE, LINE not
+contacted, no retry spent) and every later attempt of the delivery sends the Flex month, so a retry
+repeats its request byte for byte. A failure that can pass (a 5xx, a timeout) is retried as any other.
 
 The LINE group receives an announcement and the month's pages for phones, one image message each (a
 revision published before pages existed goes out as a Flex bubble with the wide grid); e-mail carries
@@ -18,24 +22,28 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
+from sqlalchemy import exists, select
 from sqlalchemy.orm import Session
 
-from core.channels.base import Outgoing
+from core.channels.base import Outgoing, RefusedBeforeSend
 from core.channels.email_draft import Part
 from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import email_text, month_flex, texts
-from core.outbox.policy import CancelReason
+from core.outbox.policy import CancelReason, ErrorCode
 from core.publication import hosting, month_image
 from core.publication.image_store import ImageStore
 from core.sending import email_builders, line_builders, send_checks
 from core.sending.outgoing import CancelDelivery, CannotBuild
 from core.store.kinds import Channel, DeliveryKind
-from core.store.models import Classroom, Delivery, Publication
+from core.store.models import Classroom, Delivery, DeliveryAttempt, Publication
 from core.store.paths import DataPaths
-from core.texts import t
+from core.texts import Text, t
 
 ROSTER_CID = "roster@shiftcast"
 
@@ -45,10 +53,12 @@ def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: Da
     room = session.get(Classroom, publication.classroom_id)
     if room is None or not room.line_group_id:
         raise CancelDelivery(CancelReason.NO_GROUP)
+    if host_failed(session, delivery.id):
+        return _flex_push(publication, room)
     try:
         host = hosting.from_settings(session)
     except hosting.HostingError as exc:
-        raise CannotBuild("HOSTING_CREDENTIALS", exc.text) from None
+        return replace(_flex_push(publication, room), before_send=_refuse(exc.text))
     if host is None:
         return _flex_push(publication, room)
     store = ImageStore(paths.images)
@@ -72,11 +82,36 @@ def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: Da
     )
 
     def upload() -> None:
-        host.ensure_uploaded(original_key, original, "image/png")
-        host.ensure_uploaded(preview_key, preview, "image/jpeg")
+        with _refusals():
+            host.ensure_uploaded(original_key, original, "image/png")
+            host.ensure_uploaded(preview_key, preview, "image/jpeg")
 
     publication.original_key, publication.preview_key = original_key, preview_key
     return Outgoing("push", room.line_group_id, (message,), before_send=upload)
+
+
+def host_failed(session: Session, delivery_id: int) -> bool:
+    """Has an attempt of this delivery found image hosting unusable? Then it goes as the Flex month."""
+    return bool(session.scalar(select(exists().where(
+        DeliveryAttempt.delivery_id == delivery_id, DeliveryAttempt.error_code == ErrorCode.HOSTING_UNUSABLE.value))))
+
+
+def _refuse(why: Text | str) -> Callable[[], None]:
+    def refuse() -> None:
+        raise RefusedBeforeSend(why)
+    return refuse
+
+
+@contextmanager
+def _refusals() -> Iterator[None]:
+    """A refusal that repeats until the manager acts (hosting.HostingError.refused) stops the images
+    for this delivery; anything else is retried as an upload failure."""
+    try:
+        yield
+    except hosting.HostingError as exc:
+        if exc.refused:
+            raise RefusedBeforeSend(exc.text) from exc
+        raise
 
 
 def _flex_push(publication: Publication, room: Classroom) -> Outgoing:
@@ -108,9 +143,10 @@ def _pages_push(publication: Publication, room: Classroom, host: hosting.Hosting
                   "previewImageUrl": host.url_for(preview, signed_at=signed_at)} for original, preview in keys]
 
     def upload() -> None:
-        for (original_key, preview_key), (original, preview) in zip(keys, files, strict=True):
-            host.ensure_uploaded(original_key, original, "image/png")
-            host.ensure_uploaded(preview_key, preview, "image/jpeg")
+        with _refusals():
+            for (original_key, preview_key), (original, preview) in zip(keys, files, strict=True):
+                host.ensure_uploaded(original_key, original, "image/png")
+                host.ensure_uploaded(preview_key, preview, "image/jpeg")
 
     publication.original_key, publication.preview_key = keys[0]
     return Outgoing("push", str(room.line_group_id), tuple(messages), before_send=upload)
