@@ -1,7 +1,7 @@
 """The 了解 (acknowledge) button of LINE reminders and corrections, and its signed postback data.
 
-A button's `data` is `ack:<delivery id>:<MAC>`, the MAC being HMAC-SHA256 over `ack:<delivery id>`
-with a key made once per database and kept with the other secrets, never in the database
+A button's `data` is `ack:<delivery id>:<MAC>` (core/messages/signed.py), the MAC being HMAC-SHA256 over
+`ack:<delivery id>` with a key made once per database and kept with the other secrets, never in the database
 (core/store/ack_key.py), so a copy of the database cannot make buttons. LINE hands the data back unchanged in
 the postback event, so only a button this database built can acknowledge a delivery, and nobody
 can make one for another delivery by changing the number. Whether the buttons are sent at all is
@@ -14,9 +14,6 @@ to hold the key the buttons are off: messages go without one, and nothing stops 
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
 import logging
 import threading
 from collections.abc import Callable
@@ -24,6 +21,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from core.messages import signed
 from core.store import ack_key
 from core.store import setting_keys as keys
 from core.store.secrets import SecretStoreError
@@ -37,23 +35,22 @@ log = logging.getLogger(__name__)
 _said_off = threading.Event()  # the buttons being off for want of a keyring is logged once, not per batch
 
 
-def _mac(key: str, delivery_id: int) -> str:
-    digest = hmac.new(key.encode("utf-8"), f"{PREFIX}:{delivery_id}".encode("ascii"), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
-
-
 def postback_data(key: str, delivery_id: int) -> str:
-    return f"{PREFIX}:{delivery_id}:{_mac(key, delivery_id)}"
+    return signed.sign(key, f"{PREFIX}:{delivery_id}")
+
+
+def is_ours(data: str) -> bool:
+    """Data in the form of a 了解 button's (signed or not): what the handler speaks up about when forged."""
+    return signed.has_prefix(data, PREFIX)
 
 
 def read_postback(key: str, data: str) -> int | None:
     """The delivery id a button of ours carries, or None for data we did not sign (compared in constant time)."""
-    prefix, _, rest = data.partition(":")
-    number, _, mac = rest.partition(":")
-    if prefix != PREFIX or not number.isascii() or not number.isdigit() or len(number) > 18 or not mac:
+    payload = signed.verify(key, data, PREFIX)
+    number = payload.partition(":")[2] if payload is not None else ""
+    if not number.isascii() or not number.isdigit() or len(number) > 18:
         return None
-    delivery_id = int(number)
-    return delivery_id if hmac.compare_digest(_mac(key, delivery_id).encode(), mac.encode("utf-8", "replace")) else None
+    return int(number)
 
 
 def label(language: str) -> str:

@@ -55,7 +55,7 @@ class AckHandler:
             return
         delivery_id = ack.read_postback(key, data) if key else None
         if delivery_id is None:
-            if data.startswith(ack.PREFIX + ":"):
+            if ack.is_ours(data):
                 log.warning("a 了解 postback with data this database did not sign was ignored")
             return
         delivery = session.get(Delivery, delivery_id)
