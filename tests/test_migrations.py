@@ -625,7 +625,7 @@ def test_0017_gives_teachers_a_place_in_the_order_and_keeps_every_row(db: Databa
             f.shift(s, room, teacher, dt.date(2026, 12, n), now=dt.datetime(2026, 11, 1, tzinfo=dt.UTC))
     kept = ("teacher_contacts", "shifts", "classrooms")
     before, then = _a_new_column_keeps_every_row(db, "teachers", "position", "0016_publication_pages", kept)
-    assert migrate.HEAD_REVISION == "0017_teacher_position"
+    assert "0017_teacher_position" in _revisions_up_to_head()
     with db.write() as s:
         assert [t.name for t in rules.list_teachers(s)] == ["伊藤", "佐藤", "中村"]  # by reading until moved
         order.move_to(s, rules.teacher_by_name(s, "中村").id, 1)
@@ -640,4 +640,56 @@ def test_0017_gives_teachers_a_place_in_the_order_and_keeps_every_row(db: Databa
                                                  " FROM teachers ORDER BY 1"))]
     assert back == [tuple(r[then.index(c)] for c in ("id", "name", "reading", "active", "erased_at", "created_at"))
                     for r in before[-1][1]]
+    migrate.upgrade(db)
+
+
+def _revisions_up_to_head() -> list[str]:
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(migrate.alembic_config())
+    return [r.revision for r in script.walk_revisions("base", "heads")]
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_0018_adds_availability_requests_and_keeps_every_row(db: Database) -> None:
+    """A database at 0017 with teachers, contacts, shifts and a delivery: every row stays as it was, the
+    availability tables come empty and take a request, answers and a correction; going back drops
+    them and nothing else."""
+    from core.outbox import queue
+    from core.roster import availability
+    from core.roster.availability_text import NO, YES, DayAnswer
+    from tests import factories as f
+
+    now = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    with db.write() as s:  # made with today's models, then taken down to 0017 with its rows
+        room = f.classroom(s)
+        for n, name in enumerate(("中村", "伊藤"), start=1):
+            teacher = f.teacher(s, name, n, email=f"t{n}@example.com", email_opt_in=True)
+            shift = f.shift(s, room, teacher, dt.date(2026, 12, n), now=now)
+            queue.enqueue(s, kind="shift_reminder", dedup=f"test:{n}", due_at=now, now=now, recipient=f"U{n:032x}",
+                          teacher_id=teacher.id, classroom_id=room.id, subject_type="shift", subject_id=shift.id,
+                          subject_version=1)
+        room_id = room.id
+    kept = ("classrooms", "teachers", "teacher_contacts", "shifts", "deliveries")
+    new = ("availability_requests", "availability_asked", "availability_answers")
+    _downgrade(db, "0017_teacher_position")
+    before = _table_rows(db, kept)
+    assert not any(inspect(db.engine).has_table(t) for t in new)
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION == "0018_availability"
+    assert _table_rows(db, kept) == before
+    assert _table_rows(db, new) == [(t, []) for t in new]
+    with db.write() as s:
+        request = availability.ask(s, room_id, 2026, 12, dt.date(2026, 11, 20), [1, 2], now=now)
+        availability.record(s, request, 1, [DayAnswer(dt.date(2026, 12, 1), YES)], source="text", at=now)
+        availability.record(s, request, 1, [DayAnswer(dt.date(2026, 12, 1), NO)], source="buttons",
+                            at=now + dt.timedelta(minutes=5))
+    with db.read() as s:
+        [first, second] = availability.answers(s, request.id)
+        assert first.days == {dt.date(2026, 12, 1): DayAnswer(dt.date(2026, 12, 1), NO)} and first.corrections == 1
+        assert not second.answered
+
+    _downgrade(db, "0017_teacher_position")
+    assert _table_rows(db, kept) == before
+    assert not any(inspect(db.engine).has_table(t) for t in new)
     migrate.upgrade(db)
