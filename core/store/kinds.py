@@ -21,6 +21,7 @@ class DeliveryKind(StrEnum):
     SHIFT_CORRECTION = "shift_correction"
     ALERT = "alert"  # an incident told to the manager (webhook or e-mail)
     TEACHER_MONTH = "teacher_month"  # a published month's shifts of one teacher, to that teacher
+    AVAILABILITY_REQUEST = "availability_request"  # asks a teacher which days of a month they can work
 
 
 class SubjectType(StrEnum):
@@ -30,6 +31,7 @@ class SubjectType(StrEnum):
     SHIFT = "shift"
     PUBLICATION = "publication"
     ALERT = "alert"
+    AVAILABILITY_REQUEST = "availability_request"
 
 
 class Channel(StrEnum):
