@@ -112,7 +112,9 @@ def remind(session: Session, request: AvailabilityRequest, *, now: dt.datetime) 
 def plan(session: Session, now: dt.datetime) -> Sequence[int]:
     """The automatic reminders that are due: N days before a request's deadline, to who has not answered."""
     made: list[int] = []
-    for request in session.scalars(select(AvailabilityRequest).where(AvailabilityRequest.remind_days_before.is_not(None))):
+    recent = (now - dt.timedelta(days=1)).date()  # a deadline that ended everywhere needs no reminder
+    for request in session.scalars(select(AvailabilityRequest).where(
+            AvailabilityRequest.remind_days_before.is_not(None), AvailabilityRequest.deadline >= recent)):
         room = session.get(Classroom, request.classroom_id)
         if room is None:
             continue
