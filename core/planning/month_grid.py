@@ -1,5 +1,6 @@
 """The month as the Shifts area's grid shows it: classrooms, teachers and shifts as frozen plain values,
-with each shift's 了解 mark and the month's Japanese holidays, read in one scope.
+with each shift's 了解 mark, the month's Japanese holidays and what each teacher answered when asked
+when they can work (the month's latest availability request), read in one scope.
 
 Why copies instead of ORM rows: the snapshot crosses from a pool thread to the window's thread and
 lives in the grid model; plain values cannot lazy-load or be expired behind the painter's back.
@@ -15,7 +16,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from core.kinds import registry as message_kinds
+from core.roster import availability as availability_requests
 from core.roster import clock, reading, rules
+from core.roster.availability_text import NO, DayAnswer
 from core.store.db import Database
 from core.store.models import Channel, Delivery, Shift, ShiftStatus, SubjectType, Teacher
 
@@ -86,6 +89,13 @@ class MonthSnapshot:
     shifts: tuple[ShiftItem, ...] = ()
     holidays: dict[dt.date, str] = field(default_factory=dict)
     today: dt.date | None = None  # in the classroom's zone
+    # (teacher id, day) → their current answer to the month's latest availability request
+    availability: dict[tuple[int, dt.date], DayAnswer] = field(default_factory=dict)
+
+    def said_no(self, teacher_id: int, day: dt.date) -> bool:
+        """The teacher answered that they cannot work that day."""
+        answer = self.availability.get((teacher_id, day))
+        return answer is not None and answer.answer == NO
 
     @property
     def days(self) -> list[dt.date]:
@@ -113,6 +123,14 @@ def _acknowledged(session: Session, shifts: Sequence[Shift] | Sequence[ShiftItem
             if shift_id is not None and version is not None and at is not None:
                 found[(shift_id, version)] = at if at.tzinfo else at.replace(tzinfo=dt.UTC)
     return found
+
+
+def _availability(session: Session, classroom_id: int, year: int, month: int) -> dict[tuple[int, dt.date], DayAnswer]:
+    request = availability_requests.latest(session, classroom_id, year, month)
+    if request is None:
+        return {}
+    return {(teacher.teacher_id, day): answer for teacher in availability_requests.answers(session, request.id)
+            for day, answer in teacher.days.items()}
 
 
 def active_teachers(session: Session) -> list[TeacherItem]:
@@ -149,6 +167,7 @@ def load_month(db: Database, classroom_id: int | None, year: int, month: int, *,
         acks = _acknowledged(session, shifts) if shifts else {}
         items = tuple(replace(item, acknowledged_at=acks.get((item.id, item.version)))
                       if (item.id, item.version) in acks else item for item in map(ShiftItem.of, shifts))
+        answers = _availability(session, chosen.id, year, month) if chosen else {}
     first, last = rules.month_bounds(year, month)
     # Japanese holidays whatever the classroom's zone, as on the published image (core/publication/month_image.py).
     # Imported here, on the background thread that reads the month: the package loads every country's
@@ -158,4 +177,4 @@ def load_month(db: Database, classroom_id: int | None, year: int, month: int, *,
     names = holidays.country_holidays("JP", years=year)
     in_month = {day: str(name) for day, name in names.items() if first <= day <= last}
     today = clock.local_now(now, chosen.timezone).date() if chosen else None
-    return MonthSnapshot(year, month, classrooms, chosen, tuple(rows), active, items, in_month, today)
+    return MonthSnapshot(year, month, classrooms, chosen, tuple(rows), active, items, in_month, today, answers)

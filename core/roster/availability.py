@@ -135,6 +135,26 @@ def answers(session: Session, request_id: int) -> list[TeacherAnswers]:
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class MonthAvailability:
+    """The month's latest request and where each asked teacher stands: what the screens and `status` show."""
+
+    request: RequestView
+    teachers: tuple[TeacherAnswers, ...]
+
+    @property
+    def silent(self) -> tuple[TeacherAnswers, ...]:
+        return tuple(t for t in self.teachers if not t.answered)
+
+
+def month_status(session: Session, classroom_id: int, year: int, month: int) -> MonthAvailability | None:
+    """The classroom's month as asked, or None while nobody was asked about it."""
+    request = latest(session, classroom_id, year, month)
+    if request is None:
+        return None
+    return MonthAvailability(view(session, request), tuple(answers(session, request.id)))
+
+
 def history(session: Session, request_id: int, teacher_id: int) -> list[AvailabilityAnswer]:
     """Every answer the teacher gave, replaced ones too, oldest first."""
     return list(session.scalars(select(AvailabilityAnswer).where(

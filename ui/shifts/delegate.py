@@ -3,22 +3,28 @@
 Status must read at a glance and without colour alone (colour-blind managers, grey-scale printouts):
 a draft is italic with a dashed outline, a confirmed shift is solid, a canceled one is struck
 through and faint. The legend (ui/shifts/legend.py) paints its samples with the same function.
+
+Behind the shifts, a teacher's answer to the month's availability request: a day they can work is
+shaded, one they cannot is hatched, so the two differ without colour too.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPointF, QRect, QRectF, QSize, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
+from core.roster.availability_text import NO, DayAnswer
 from core.store.kinds import ShiftStatus
-from ui.shifts.grid import DAY_KIND_ROLE, SAT_TINT, SHIFTS_ROLE, SUN_TINT, TODAY_ROLE
+from ui.shifts.grid import AVAILABILITY_ROLE, DAY_KIND_ROLE, SAT_TINT, SHIFTS_ROLE, SUN_TINT, TODAY_ROLE
 
 CONFIRMED_FILL = QColor(27, 127, 91, 38)  # the accent green of the published image, light
 CONFIRMED_EDGE = QColor(27, 127, 91, 150)
 ACK_INK = QColor(16, 90, 60)  # the same green, dark: 7:1 on the confirmed fill, still 4.5:1 under a day tint
 TODAY_EDGE = QColor(230, 150, 0)
 TODAY_TINT = QColor(255, 236, 153, 70)
+AVAILABLE_TINT = QColor(43, 108, 176, 40)  # the availability request's blue, light
+UNAVAILABLE_HATCH = QColor(120, 120, 120, 90)
 PAD, GAP = 3, 2
 
 
@@ -75,6 +81,16 @@ def paint_acknowledged(painter: QPainter, rect: QRectF, font: QFont) -> None:
     painter.restore()
 
 
+def paint_availability(painter: QPainter, rect: QRect, answer: DayAnswer | None) -> None:
+    """Shade a day the teacher can work (all of it or some hours), hatch one they cannot."""
+    if answer is None:
+        return
+    if answer.answer == NO:
+        painter.fillRect(rect, QBrush(UNAVAILABLE_HATCH, Qt.BrushStyle.BDiagPattern))
+    else:
+        painter.fillRect(rect, AVAILABLE_TINT)
+
+
 class ShiftCellDelegate(QStyledItemDelegate):
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
         painter.save()
@@ -89,6 +105,7 @@ class ShiftCellDelegate(QStyledItemDelegate):
             painter.fillRect(rect, SAT_TINT)
         elif kind in ("sun", "holiday"):
             painter.fillRect(rect, SUN_TINT)
+        paint_availability(painter, rect, index.data(AVAILABILITY_ROLE))
         if index.data(TODAY_ROLE):
             painter.fillRect(rect, TODAY_TINT)
             painter.setPen(QPen(TODAY_EDGE, 2))

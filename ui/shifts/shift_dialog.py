@@ -5,13 +5,14 @@ back as HH:MM once the field is left. The end accepts 26:00 the way Japanese ros
 02:00 with "ends the next day" ticked; either way the field is shown back as 02:00 with the box
 ticked, so there is one way to read it.
 The status is shown, not edited: drafts are confirmed with the month and confirmed shifts are
-canceled from the grid, because each of those tells the teachers something.
+canceled from the grid, because each of those tells the teachers something. Below it, a warning
+while the chosen teacher answered the month's availability request that they cannot work that day.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QDate
@@ -60,9 +61,10 @@ class ShiftValues:
 class ShiftDialog(SubmitDialog):
     def __init__(self, teachers: Sequence[TeacherItem], *, shift: ShiftItem | None = None,
                  teacher_id: int | None = None, day: dt.date, start: str = "16:00", end: str = "21:00",
-                 parent: QWidget | None = None) -> None:
+                 said_no: Callable[[int, dt.date], bool] | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.shift = shift
+        self._said_no = said_no
         self.setWindowTitle(self.tr("Edit shift") if shift else self.tr("Add shift"))
         self.setMinimumWidth(380)
 
@@ -111,6 +113,12 @@ class ShiftDialog(SubmitDialog):
         }[status]
         self.status = QLabel(f"{status_word(status)} — {explain}", self)
         self.status.setWordWrap(True)
+        self.unavailable = QLabel(self)
+        self.unavailable.setWordWrap(True)
+        self.unavailable.setStyleSheet("color: #B7791F;")  # amber: a caution, not an error
+        self.unavailable.hide()
+        self.teacher.currentIndexChanged.connect(self._check_availability)
+        self.date.dateChanged.connect(self._check_availability)
 
         times = QHBoxLayout()
         times.addWidget(self.start)
@@ -126,6 +134,7 @@ class ShiftDialog(SubmitDialog):
         form.addRow(time_label, times)
         form.addRow(self.tr("&Note:"), self.note)
         form.addRow(self.tr("Status:"), self.status)
+        form.addRow("", self.unavailable)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.error)
@@ -133,8 +142,19 @@ class ShiftDialog(SubmitDialog):
         ok = self.buttons.button(self.buttons.StandardButton.Ok)
         ok.setText(self.tr("Save") if shift else self.tr("Add"))
         self._normalise_end()
+        self._check_availability()
         keep_text_visible(self)  # the form layout would cut the status's second line when the dialog is made small
         (self.start if shift is None else self.teacher).setFocus()
+
+    def _check_availability(self) -> None:
+        """Warn while the chosen teacher said they cannot work on the chosen day (a warning: the manager decides)."""
+        day = self.date.date()
+        teacher_id = self.teacher.currentData()
+        no = (self._said_no is not None and teacher_id is not None
+              and self._said_no(int(teacher_id), dt.date(day.year(), day.month(), day.day())))
+        self.unavailable.setText(self.tr("⚠ {0} said they cannot work on this day.").format(self.teacher.currentText())
+                                 if no else "")
+        self.unavailable.setVisible(no)
 
     def _normalise_start(self) -> None:
         try:

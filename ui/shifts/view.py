@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from core.planning.month_grid import MonthSnapshot, ShiftItem, load_month, with_acknowledgements
 from core.roster import rules
@@ -56,6 +56,7 @@ class ShiftsView(QWidget):
         self.editor = RosterEditor(ctx, self.runner, self.model, self)
         self.csv = CsvActions(ctx, self, self._csv_scope)
         self.teachers_dialog: TeachersDialog | None = None
+        self.availability_dialog: QDialog | None = None  # the latest Availability dialog opened
         self.classroom_dialog: ClassroomDialog | None = None
 
         self._reload_timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
@@ -69,7 +70,7 @@ class ShiftsView(QWidget):
     def _build(self) -> None:
         bar = ShiftsToolbar(self, step_month=self.step_month, add_classroom=self.add_classroom,
                             undo=self.runner.undo, redo=self.runner.redo, teachers=self.open_teachers,
-                            csv=self.csv, confirm_month=self.editor.confirm_month)
+                            csv=self.csv, confirm_month=self.editor.confirm_month, availability=self.open_availability)
         self.toolbar = bar
         self.month_label, self.classroom_combo = bar.month_label, bar.classroom_combo
         self.prev_action, self.next_action, self.confirm_action = bar.prev_action, bar.next_action, bar.confirm_action
@@ -308,6 +309,19 @@ class ShiftsView(QWidget):
         dialog.changed.connect(self.reload)
         dialog.changed.connect(self.ctx.signals.roster_changed)
         dialog.finished.connect(self._teachers_closed)
+        dialog.open()
+
+    def open_availability(self) -> None:
+        """The month's availability request: who answered, Ask… and Remind (ui/availability/dialog.py)."""
+        from ui.availability.dialog import AvailabilityDialog
+
+        room = self.model.snapshot.classroom
+        if room is None:
+            return
+        dialog = AvailabilityDialog(self.ctx, room.id, room.name, self.year, self.month, self)
+        self.availability_dialog = dialog
+        dialog.finished.connect(self.reload)  # the grid shades the answers as they now stand
+        dialog.finished.connect(dialog.deleteLater)
         dialog.open()
 
     def _teachers_closed(self) -> None:

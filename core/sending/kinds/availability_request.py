@@ -109,6 +109,16 @@ def remind(session: Session, request: AvailabilityRequest, *, now: dt.datetime) 
     return made
 
 
+def remind_month(session: Session, classroom_id: int, year: int, month: int, *, now: dt.datetime) -> tuple[str, ...]:
+    """Remind who has not answered the classroom's latest request for the month; their names."""
+    request = availability.latest(session, classroom_id, year, month)
+    if request is None:
+        return ()
+    silent = tuple(a.name for a in availability.answers(session, request.id) if not a.answered)
+    remind(session, request, now=now)
+    return silent
+
+
 def plan(session: Session, now: dt.datetime) -> Sequence[int]:
     """The automatic reminders that are due: N days before a request's deadline, to who has not answered."""
     made: list[int] = []
