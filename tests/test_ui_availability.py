@@ -8,9 +8,8 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from PySide6.QtCore import QDate, QModelIndex, QPoint, QRect, Qt
-from PySide6.QtGui import QColor, QImage, QPainter
-from PySide6.QtWidgets import QMessageBox, QStyleOptionViewItem
+from PySide6.QtCore import QDate, Qt
+from PySide6.QtWidgets import QMessageBox
 from sqlalchemy import select
 
 from core.roster import availability
@@ -19,10 +18,10 @@ from core.sending.kinds import availability_request as kind
 from core.store.db import Database
 from core.store.models import AvailabilityRequest, Delivery
 from tests import factories as f
+from tests.test_ui_acknowledge import _paint  # a cell painted by the grid's delegate alone
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.availability.dialog import AvailabilityDialog
 from ui.shell.context import AppContext
-from ui.shifts.delegate import ShiftCellDelegate
 from ui.shifts.grid import AVAILABILITY_ROLE
 from ui.shifts.shift_dialog import ShiftDialog
 from ui.shifts.view import ShiftsView
@@ -57,17 +56,10 @@ def _view(qtbot, ctx: AppContext, now: dt.datetime) -> ShiftsView:
     return view
 
 
-def _paint(view: ShiftsView, index: QModelIndex) -> QImage:
-    rect = view.table.visualRect(index)
-    image = QImage(rect.size(), QImage.Format.Format_ARGB32)
-    image.fill(QColor("white"))
-    option = QStyleOptionViewItem()
-    option.rect = QRect(QPoint(0, 0), rect.size())
-    option.font = view.table.font()
-    painter = QPainter(image)
-    ShiftCellDelegate().paint(painter, option, index)
-    painter.end()
-    return image
+def _cell(dialog: AvailabilityDialog, row: int, column: int) -> str:
+    item = dialog.table.item(row, column)
+    assert item is not None
+    return item.text()
 
 
 def test_the_grid_shades_the_days_a_teacher_can_work_and_hatches_the_days_they_cannot(
@@ -118,7 +110,7 @@ def test_the_availability_dialog_lists_who_answered_and_reminds_only_the_silent(
     qtbot.addWidget(dialog)
     dialog.show()
     settle(qtbot, ctx)
-    rows = {dialog.table.item(r, 0).text(): dialog.table.item(r, 1).text() for r in range(dialog.table.rowCount())}
+    rows = {_cell(dialog, r, 0): _cell(dialog, r, 1) for r in range(dialog.table.rowCount())}
     assert rows == {"佐藤": "Answered", "鈴木": "Answered late", "高橋": "Not answered"}
     assert "2 of 3 teachers answered" in dialog.summary.text()
     assert dialog.remind_button.isEnabled()
@@ -132,4 +124,4 @@ def test_the_availability_dialog_lists_who_answered_and_reminds_only_the_silent(
                                                                 Delivery.subject_version == 2)).all()
     assert reminders == [ids["高橋"]]
     settle(qtbot, ctx)
-    assert dialog.table.item(2, 1).text() == "Not answered (reminded)"
+    assert _cell(dialog, 2, 1) == "Not answered (reminded)"
