@@ -34,6 +34,7 @@ from tests.test_cli_language import shiftcast
 from tests.test_line_acknowledge import FAST, line, receiver  # noqa: F401
 from tests.waiting import wait_until
 
+pytestmark = pytest.mark.slow  # every test here starts real processes
 NAMES = [f"講師{n:02d}" for n in range(1, 13)]
 
 

@@ -91,3 +91,4 @@ def test_the_automatic_reminder_falls_on_its_day(now: dt.datetime, reminded: dt.
     # Asked on the reminder's day itself: they were just asked.
     assert not reminder_due(dt.date(2026, 12, 21), 3, "Asia/Tokyo", asked_at=dt.datetime(2026, 12, 18, tzinfo=dt.UTC),
                             reminded_at=None, now=dt.datetime(2026, 12, 19, tzinfo=dt.UTC))
+

@@ -4,7 +4,8 @@ The buttons are off by default (LINE_ACK_BUTTON; core/messages/ack.py builds the
 data). A postback counts when its data carries a delivery id with a valid MAC of this database's key
 (kept in the keyring, core/store/ack_key.py), the delivery is a LINE reminder or correction, and the
 user who tapped is the teacher it went to; the first tap sets `acknowledged_at` (to when it was tapped) and later ones change nothing. Anything
-else, forged data included, is ignored without a reply. Taps are seen only while the receiver runs;
+else, forged data included, is ignored without a reply; a postback of another feature's button (its
+data without the `ack:` prefix) is not looked at, not even to say so in the log. Taps are seen only while the receiver runs;
 LINE's "Webhook redelivery" brings the ones made meanwhile, as far as LINE keeps them.
 """
 
@@ -46,8 +47,8 @@ class AckHandler:
     def handle(self, session: Session, event: ReceivedEvent, *, now: dt.datetime) -> None:
         postback = event.body.get("postback")
         data = postback.get("data") if isinstance(postback, dict) else None
-        if event.source_type != "user" or not event.user_id or not isinstance(data, str):
-            return
+        if event.source_type != "user" or not event.user_id or not isinstance(data, str) or not ack.is_ours(data):
+            return  # another feature's button (availability answers …) is not ours to speak of
         try:
             key = ack_key.held_key(session)
         except SecretStoreError as exc:
@@ -55,8 +56,7 @@ class AckHandler:
             return
         delivery_id = ack.read_postback(key, data) if key else None
         if delivery_id is None:
-            if ack.is_ours(data):
-                log.warning("a 了解 postback with data this database did not sign was ignored")
+            log.warning("a 了解 postback with data this database did not sign was ignored")
             return
         delivery = session.get(Delivery, delivery_id)
         teacher = session.get(Teacher, delivery.teacher_id) if delivery and delivery.teacher_id else None
