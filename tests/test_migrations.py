@@ -625,3 +625,52 @@ def test_0016_gives_publications_pages_and_keeps_every_row(db: Database, tmp_pat
         command.downgrade(config, "0015_teacher_reading")
     assert _table_rows(db, (*kept, "publications")) == before
     migrate.upgrade(db)
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_0017_gives_classrooms_closed_days_and_keeps_every_row(db: Database, tmp_path: Path) -> None:
+    """A database at 0016 with classrooms, teachers, shifts and a publication: every row stays as it was,
+    each classroom starts with no marks (its closed days are the holidays) and can be given some; going
+    back drops only the new table."""
+    from alembic import command
+
+    from core.publication import publish
+    from core.publication.image_store import ImageStore
+    from core.roster import closed_days
+    from tests import factories as f
+
+    now = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    with db.write() as s:  # made with today's models, then taken down to 0016 with its rows
+        room = f.classroom(s, line_group_id="C" + "1" * 32)
+        f.classroom(s, "駅前")
+        for n, name in enumerate(("佐藤", "鈴木"), start=1):
+            f.shift(s, room, f.teacher(s, name, n), dt.date(2026, 12, n + 2), now=now)
+        publish.publish(s, room.id, 2026, 12, now=now, store=ImageStore(tmp_path / "images"))
+        room_id = room.id
+    config = migrate.alembic_config()
+    with db.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0016_publication_pages")
+    kept = ("classrooms", "teachers", "teacher_contacts", "shifts", "shift_revisions", "publications", "deliveries")
+    before = _table_rows(db, kept)
+    assert not inspect(db.engine).has_table("classroom_closed_days")
+
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION
+    assert _table_rows(db, kept) == before
+    with db.read() as s:
+        assert list(s.execute(text("SELECT * FROM classroom_closed_days")).all()) == []
+        assert [d.day for d in closed_days.read_month(s, room_id, 2026, 11).values()] == [
+            dt.date(2026, 11, 3), dt.date(2026, 11, 23)]
+    with db.write() as s:
+        closed_days.mark_closed(s, room_id, dt.date(2026, 12, 29), "年末")
+        closed_days.mark_open(s, room_id, dt.date(2026, 11, 23))
+    with db.read() as s:
+        assert [d.day for d in closed_days.read_month(s, room_id, 2026, 11).values()] == [dt.date(2026, 11, 3)]
+
+    with db.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0016_publication_pages")
+    assert _table_rows(db, kept) == before
+    assert not inspect(db.engine).has_table("classroom_closed_days")
+    migrate.upgrade(db)

@@ -119,6 +119,20 @@ class Classroom(Base):
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
+class ClosedDay(Base):
+    """The manager's word on one day of a classroom: closed (with a note), or open on a national holiday,
+    which is otherwise closed. Days without a row follow the holidays (core/roster/closed_days.py)."""
+
+    __tablename__ = "classroom_closed_days"
+    __table_args__ = (UniqueConstraint("classroom_id", "local_date"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    classroom_id: Mapped[int] = mapped_column(ForeignKey("classrooms.id"), index=True)
+    local_date: Mapped[dt.date] = mapped_column(Date)
+    closed: Mapped[bool] = mapped_column(Boolean, default=True)  # False: a holiday the classroom opens
+    note: Mapped[str] = mapped_column(String(200), default="")
+
+
 class Teacher(Base):
     """A teacher. How they are reached is their contacts (`TeacherContact`) and the rule for using them;
     erasing one deletes the contacts; shifts and delivery history stay, anonymised."""

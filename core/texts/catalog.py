@@ -160,6 +160,11 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                        "状態は draft（下書き）、confirmed（確定）、canceled（取消）のいずれかです（「{value}」は指定できません）。"),
     "csv.duplicate_row": ("duplicate of an earlier row", "前の行と重複しています。"),
     "csv.duplicate_shift": ("duplicate of existing shift #{id}", "登録済みのシフト #{id} と重複しています。"),
+    # ----- closed days (core/roster/closed_days.py; the Shifts grid, `shiftcast closed-days`) -----
+    "closed.note_too_long": ("the note of a closed day is longer than {limit_count} characters",
+                             "休業日のメモは{limit_count}文字以内で入力してください。"),
+    "closed.bad_day": ("bad date '{text}': write it as YYYY-MM-DD, e.g. 2026-12-29",
+                       "日付「{text}」を読み取れません。YYYY-MM-DD（例: 2026-12-29）の形で入力してください。"),
     # ----- hours for payroll (core/roster/hours.py; `shiftcast hours`, the Hours dialog) -----
     "hours.rule": ("Counted: confirmed shifts only (drafts and canceled shifts are left out). A shift that "
                    "crosses midnight counts to the day it starts. Sundays and national holidays of Japan count "
