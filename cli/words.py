@@ -150,6 +150,11 @@ HELP_JA: dict[str, str] = {
     "write to this file (UTF-8 with BOM, for Excel)": "このファイルにエクスポートします（Excel向けのBOM付きUTF-8）",
     "list a classroom's shifts for a month": "教室の1か月分のシフトを一覧表示します",
     "YYYY-MM": "YYYY-MM（例: 2026-12）",
+    "list a classroom's closed days of a month (national holidays unless opened), or close or open one day":
+        "教室の1か月分の休業日（開校にしていない祝日を含む）を一覧表示します。1日を休業日または開校日にすることもできます",
+    "close this day, YYYY-MM-DD": "この日を休業日にします（YYYY-MM-DD）",
+    "open this day, YYYY-MM-DD (a holiday too)": "この日を開校日にします（YYYY-MM-DD、祝日も可）",
+    "why the day is closed (with --add), e.g. 夏期休業": "休業の理由（--add と一緒に）、例: 夏期休業",
     "list teachers": "講師を一覧表示します",
     "list classrooms": "教室を一覧表示します",
     "create a classroom": "教室を作成します",
