@@ -304,6 +304,25 @@
     </message>
 </context>
 <context>
+    <name>ClosedDayActions</name>
+    <message>
+        <source>Mark {0} open</source>
+        <translation>{0}を開校日にする</translation>
+    </message>
+    <message>
+        <source>Mark {0} closed</source>
+        <translation>{0}を休業日にする</translation>
+    </message>
+    <message>
+        <source>{0} is now closed.</source>
+        <translation>{0}を休業日にしました。</translation>
+    </message>
+    <message>
+        <source>{0} is now open.</source>
+        <translation>{0}を開校日にしました。</translation>
+    </message>
+</context>
+<context>
     <name>ConnectLineDialog</name>
     <message>
         <source>Connect LINE</source>
@@ -2354,6 +2373,19 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
         <translation>シフトなし。Enter キーまたは N キーで追加できます。</translation>
     </message>
     <message>
+        <source>closed</source>
+        <comment>a closed day&apos;s column heading</comment>
+        <translation>休</translation>
+    </message>
+    <message>
+        <source>Closed: {0}</source>
+        <translation>休業日: {0}</translation>
+    </message>
+    <message>
+        <source>Closed</source>
+        <translation>休業日</translation>
+    </message>
+    <message>
         <source>Today</source>
         <translation>今日</translation>
     </message>
@@ -2383,6 +2415,10 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
     <message>
         <source>Sunday / holiday</source>
         <translation>日曜・祝日</translation>
+    </message>
+    <message>
+        <source>Closed day</source>
+        <translation>休業日</translation>
     </message>
     <message>
         <source>Today</source>
@@ -2462,6 +2498,14 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
     <message>
         <source>Add</source>
         <translation>追加</translation>
+    </message>
+    <message>
+        <source>⚠ The classroom is closed this day ({0}). The shift can be saved all the same.</source>
+        <translation>⚠ この日は休業日（{0}）です。このままシフトを登録することもできます。</translation>
+    </message>
+    <message>
+        <source>⚠ The classroom is closed this day. The shift can be saved all the same.</source>
+        <translation>⚠ この日は休業日です。このままシフトを登録することもできます。</translation>
     </message>
     <message>
         <source>Add a teacher first (Teachers…).</source>

@@ -22,6 +22,7 @@ from ui.common.errors import show_error
 from ui.common.month_picker import default_month, month_title, shifted
 from ui.shell.context import AppContext
 from ui.shifts.classroom_dialog import ClassroomDialog, ClassroomValues
+from ui.shifts.closed_days import ClosedDayActions
 from ui.shifts.csv_files import CsvActions
 from ui.shifts.editing import RosterEditor
 from ui.shifts.empty import EmptyState
@@ -54,6 +55,7 @@ class ShiftsView(QWidget):
         self.table = RosterTable(self)
         self.table.setModel(self.model)
         self.editor = RosterEditor(ctx, self.runner, self.model, self)
+        self.closed_days = ClosedDayActions(ctx, self.model, self)
         self.csv = CsvActions(ctx, self, self._csv_scope)
         self.teachers_dialog: TeachersDialog | None = None
         self.classroom_dialog: ClassroomDialog | None = None
@@ -114,7 +116,10 @@ class ShiftsView(QWidget):
         self.table.add_requested.connect(self.editor.add_at)
         self.table.delete_requested.connect(lambda index: self.editor.delete_at(index, self._cell_point(index)))
         self.table.menu_requested.connect(lambda index, where: self.editor.cell_menu(index).popup(where))
+        self.table.day_menu_requested.connect(self._day_menu)
         self.editor.status.connect(self.status_label.setText)
+        self.closed_days.status.connect(self.status_label.setText)
+        self.closed_days.changed.connect(self.reload)
         self.editor.focus_cell.connect(self.focus_cell)
         self.runner.finished.connect(self.reload)
         self.runner.failed.connect(lambda exc: show_error(self, exc, paths=self.ctx.paths))
@@ -314,6 +319,11 @@ class ShiftsView(QWidget):
         if self.teachers_dialog is not None:
             self.teachers_dialog.deleteLater()
             self.teachers_dialog = None
+
+    def _day_menu(self, column: int, where: QPoint) -> None:
+        menu = self.closed_days.day_menu(column)
+        if menu is not None:
+            menu.popup(where)
 
     def _csv_scope(self) -> tuple[int | None, str, int, int]:
         room = self.model.snapshot.classroom
