@@ -674,3 +674,42 @@ def test_0017_gives_classrooms_closed_days_and_keeps_every_row(db: Database, tmp
     assert _table_rows(db, kept) == before
     assert not inspect(db.engine).has_table("classroom_closed_days")
     migrate.upgrade(db)
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_0018_gives_teachers_weekly_patterns_and_keeps_every_row(db: Database) -> None:
+    """A database at 0017 with classrooms, teachers, shifts and a closed day: every row stays, no teacher has a
+    pattern until given one, and going back drops only the new table."""
+    from alembic import command
+
+    from core.roster import closed_days, patterns
+    from tests import factories as f
+
+    now = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    with db.write() as s:  # made with today's models, then taken down to 0017 with its rows
+        room = f.classroom(s)
+        teacher = f.teacher(s, "佐藤", 1)
+        f.shift(s, room, teacher, dt.date(2026, 12, 3), now=now)
+        closed_days.mark_closed(s, room.id, dt.date(2026, 12, 29), "年末")
+        room_id, teacher_id = room.id, teacher.id
+    config = migrate.alembic_config()
+    with db.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0017_closed_days")
+    kept = ("classrooms", "teachers", "teacher_contacts", "shifts", "shift_revisions", "classroom_closed_days")
+    before = _table_rows(db, kept)
+    assert not inspect(db.engine).has_table("weekly_patterns")
+
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION
+    assert _table_rows(db, kept) == before
+    with db.write() as s:
+        assert patterns.teacher_patterns(s, teacher_id) == []
+        patterns.set_teacher_patterns(s, teacher_id, [patterns.Pattern(teacher_id, room_id, 1, dt.time(17),
+                                                                       dt.time(21), dt.date(2026, 12, 1))])
+    with db.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0017_closed_days")
+    assert _table_rows(db, kept) == before
+    assert not inspect(db.engine).has_table("weekly_patterns")
+    migrate.upgrade(db)

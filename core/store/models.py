@@ -211,6 +211,22 @@ class Shift(Base):
     teacher: Mapped[Teacher] = relationship(lazy="joined")
 
 
+class WeeklyPattern(Base):
+    """A teacher's fixed weekly slot at a classroom (every Tuesday 17:00–21:00), from one day and until
+    another or for good: what "Fill month from patterns" makes draft shifts of (core/roster/patterns.py)."""
+
+    __tablename__ = "weekly_patterns"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    teacher_id: Mapped[int] = mapped_column(ForeignKey("teachers.id"), index=True)
+    classroom_id: Mapped[int] = mapped_column(ForeignKey("classrooms.id"), index=True)
+    weekday: Mapped[int] = mapped_column(Integer)  # 0 Monday … 6 Sunday, as date.weekday()
+    start_time: Mapped[dt.time] = mapped_column(Time)
+    end_time: Mapped[dt.time] = mapped_column(Time)
+    valid_from: Mapped[dt.date] = mapped_column(Date)
+    valid_until: Mapped[dt.date | None] = mapped_column(Date)
+
+
 class ShiftRevision(Base):
     """What a shift looked like at each version, so a correction can say old → new."""
 

@@ -165,6 +165,17 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                              "休業日のメモは{limit_count}文字以内で入力してください。"),
     "closed.bad_day": ("bad date '{text}': write it as YYYY-MM-DD, e.g. 2026-12-29",
                        "日付「{text}」を読み取れません。YYYY-MM-DD（例: 2026-12-29）の形で入力してください。"),
+    # ----- weekly patterns and filling a month (core/roster/patterns.py; the teacher dialog, `shiftcast fill`) -----
+    "patterns.bad_weekday": ("bad weekday {weekday}: weekdays go from 0 (Monday) to 6 (Sunday)",
+                             "曜日 {weekday} は使えません。0（月曜）〜6（日曜）で指定してください。"),
+    "patterns.end_before_start": ("a weekly pattern must end after it starts ({start}–{end})",
+                                  "毎週の予定は開始より後に終わるようにしてください（{start}〜{end}）。"),
+    "patterns.until_before_from": ("a weekly pattern cannot end ({end}) before it starts ({start})",
+                                   "毎週の予定の終了日（{end}）が開始日（{start}）より前になっています。"),
+    "fill.summary": ("{made_count} draft shift(s) made; {skipped_count} skipped: {closed_count} on closed days, "
+                     "{overlap_count} where the teacher already has a shift, {refused_count} refused by the roster",
+                     "下書きのシフトを{made_count}件作成しました。{skipped_count}件は作成していません"
+                     "（休業日 {closed_count}件、同じ時間にシフトあり {overlap_count}件、その他 {refused_count}件）。"),
     # ----- hours for payroll (core/roster/hours.py; `shiftcast hours`, the Hours dialog) -----
     "hours.rule": ("Counted: confirmed shifts only (drafts and canceled shifts are left out). A shift that "
                    "crosses midnight counts to the day it starts. Sundays and national holidays of Japan count "
