@@ -22,6 +22,7 @@ from cli import (
     doctor,
     emulator,
     failures,
+    fill,
     hours,
     planning,
     publish,
@@ -49,13 +50,14 @@ if TYPE_CHECKING:
 __all__ = ["COMMANDS", "SCREEN_MODES", "UsageError", "build_parser", "fail_usage", "parse_args", "run"]
 
 # In the order `--help` lists them.
-TOPICS: tuple[Topic, ...] = (screens, doctor, roster, closed_days, hours, sending, deliveries, credentials, alerts, planning, publish,
+TOPICS: tuple[Topic, ...] = (screens, doctor, roster, closed_days, fill, hours, sending, deliveries, credentials, alerts, planning, publish,
                              emulator, webhook)
 SCREEN_MODES = screens.SCREEN_MODES
 COMMANDS: dict[str, Verb] = {name: verb for topic in TOPICS for name, verb in topic.COMMANDS.items()}
 # Verbs that touch only the roster and the keyring: they never meet a message kind, so they do not
 # pay for loading the kinds (and with them the channels' HTTP clients) at start-up.
-ROSTER_ONLY = frozenset(roster.COMMANDS) | frozenset(closed_days.COMMANDS) | frozenset(hours.COMMANDS) | frozenset(credentials.COMMANDS)
+ROSTER_ONLY = frozenset(roster.COMMANDS) | frozenset(closed_days.COMMANDS) | frozenset(fill.COMMANDS) | frozenset(
+    hours.COMMANDS) | frozenset(credentials.COMMANDS)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -155,6 +155,11 @@ HELP_JA: dict[str, str] = {
     "close this day, YYYY-MM-DD": "この日を休業日にします（YYYY-MM-DD）",
     "open this day, YYYY-MM-DD (a holiday too)": "この日を開校日にします（YYYY-MM-DD、祝日も可）",
     "why the day is closed (with --add), e.g. 夏期休業": "休業の理由（--add と一緒に）、例: 夏期休業",
+    "make draft shifts for a classroom's month from the teachers' weekly patterns, skipping closed days and days "
+    "a teacher already works":
+        "講師の毎週の予定から、教室の1か月分の下書きのシフトを作成します（休業日と、講師にすでにシフトがある日は除きます）",
+    "copy last month's confirmed shifts instead, the 1st Tuesday to the 1st Tuesday and so on":
+        "代わりに先月の確定したシフトをコピーします（第1火曜日は第1火曜日に、のように週と曜日を合わせます）",
     "list teachers": "講師を一覧表示します",
     "list classrooms": "教室を一覧表示します",
     "create a classroom": "教室を作成します",

@@ -55,3 +55,4 @@ def test_the_help_is_in_japanese(home: Path) -> None:
     helped = shiftcast(home, "closed-days", "--help", "--lang", "ja")
     assert helped.returncode == 0
     assert "この日を休業日にします" in helped.stdout and "休業の理由" in helped.stdout
+    assert "教室の1か月分の休業日" in shiftcast(home, "--help", "--lang", "ja").stdout

@@ -90,3 +90,41 @@ def test_an_inactive_teacher_is_refused_and_counted_and_a_deleted_one_loses_thei
         filled = patterns.fill_month(s, room.id, 2026, 12, now=now)
     assert filled.shift_ids == [] and filled.count(SkipReason.REFUSED) == 5
     assert filled.skipped[0].why is not None and "not an active teacher" in render(filled.skipped[0].why, "en")
+
+
+def test_the_same_occurrence_of_a_weekday_in_another_month() -> None:
+    # November 2026: Tuesdays 3, 10, 17, 24; December: 1, 8, 15, 22, 29; January 2027: 5, 12, 19, 26.
+    assert patterns.same_occurrence(D(2026, 11, 3), 2026, 12) == D(2026, 12, 1)  # 1st Tuesday
+    assert patterns.same_occurrence(D(2026, 11, 24), 2026, 12) == D(2026, 12, 22)  # 4th
+    assert patterns.same_occurrence(D(2026, 12, 29), 2027, 1) is None  # no 5th Tuesday in January
+    assert patterns.same_occurrence(D(2026, 12, 31), 2027, 1) is None  # nor a 5th Thursday
+    assert patterns.same_occurrence(D(2026, 12, 30), 2027, 1) is None  # nor a 5th Wednesday
+    assert patterns.same_occurrence(D(2026, 12, 28), 2027, 2) == D(2027, 2, 22)  # 4th Monday, any month later
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_copying_last_month_by_weekday_occurrence(db: Database, now: dt.datetime) -> None:
+    with db.write() as s:
+        main, station = f.classroom(s, "本校"), f.classroom(s, "駅前")
+        sato, suzuki = f.teacher(s, "佐藤", 1), f.teacher(s, "鈴木", 2)
+        for day in (1, 8, 29):  # December Tuesdays: the 1st, 2nd and 5th
+            f.shift(s, main, sato, D(2026, 12, day), "17:00", "21:00", now=now, status=ShiftStatus.CONFIRMED,
+                    note="数学")
+        f.shift(s, main, suzuki, D(2026, 12, 3), now=now)  # a draft: not copied
+        f.shift(s, station, suzuki, D(2026, 12, 10), now=now, status=ShiftStatus.CONFIRMED)  # another classroom
+        f.shift(s, main, suzuki, D(2026, 12, 17), "16:00", "18:00", now=now, status=ShiftStatus.CONFIRMED)  # 3rd Thu
+        closed_days.mark_closed(s, main.id, D(2027, 1, 21), "入試")  # January's 3rd Thursday
+        f.shift(s, station, sato, D(2027, 1, 12), "18:00", "19:00", now=now)  # 佐藤 on January's 2nd Tuesday
+        ids = {"main": main.id, "sato": sato.id}
+    with db.write() as s:
+        filled = patterns.copy_last_month(s, ids["main"], 2027, 1, now=now)
+    assert sorted((x.day, x.reason) for x in filled.skipped) == [
+        (D(2026, 12, 29), SkipReason.NO_SUCH_DAY),  # no 5th Tuesday in January
+        (D(2027, 1, 12), SkipReason.OVERLAP),  # 佐藤 works at 駅前 then
+        (D(2027, 1, 21), SkipReason.CLOSED)]
+    assert render(filled.summary, "en").startswith("1 draft shift(s) made; 3 skipped: 1 on a weekday this month does "
+                                                   "not have, 1 on closed days, 1 where")
+    with db.read() as s:
+        made = s.scalars(select(Shift).where(Shift.id.in_(filled.shift_ids))).all()
+        assert [(x.local_date, x.start_time, x.note, x.status) for x in made] == [
+            (D(2027, 1, 5), T(17), "数学", ShiftStatus.DRAFT)]

@@ -1,10 +1,12 @@
-"""Teachers' weekly patterns and filling a month from them.
+"""Teachers' weekly patterns, and filling a month from them or from the month before.
 
 A 塾's month is mostly the same week repeated: 佐藤 teaches every Tuesday 17:00–21:00 at 本校. A pattern
 says so once; filling a month makes a draft shift for every day a pattern falls on, except a closed
 day (core/roster/closed_days.py) and a day the teacher already works at that time. Which days a
 pattern fills is a pure rule over dates; the drafts go through core.roster.rules like any other
 shift, so its checks (an overlap in another classroom too) hold, and each refusal is counted, not fatal.
+Copying last month works the same way from the previous month's confirmed shifts, by weekday
+occurrence (the 1st Tuesday to the 1st Tuesday), since a date-for-date copy would move every weekday.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from core.errors import ShiftcastError, ValidationError
 from core.roster import closed_days, rules
-from core.store.models import WeeklyPattern
+from core.store.models import ShiftStatus, WeeklyPattern
 from core.texts import Text, t
 
 
@@ -46,6 +48,7 @@ class SkipReason(StrEnum):
     CLOSED = "closed"  # the classroom is closed that day
     OVERLAP = "overlap"  # the teacher already has a shift at that time (here or at another classroom)
     REFUSED = "refused"  # another rule of the roster refused it (an inactive teacher …)
+    NO_SUCH_DAY = "no_such_day"  # copying a month: a 5th weekday this month does not have
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,12 @@ class Skipped:
     teacher_id: int
     reason: SkipReason
     why: Text | None = None  # the roster's own words for REFUSED
+
+    def text(self, teacher: str) -> Text:
+        """The day, the teacher and why, in one line."""
+        if self.reason == SkipReason.REFUSED:
+            return t("fill.skip.refused", day=self.day, teacher=teacher, reason=self.why or t("text.plain", text=""))
+        return t(f"fill.skip.{self.reason.value}", day=self.day, teacher=teacher)
 
 
 @dataclass
@@ -70,9 +79,12 @@ class Filled:
     @property
     def summary(self) -> Text:
         """How many were made and skipped, and why: what the Shifts area and `shiftcast fill` say."""
-        return t("fill.summary", made_count=len(self.shift_ids), skipped_count=len(self.skipped),
-                 closed_count=self.count(SkipReason.CLOSED), overlap_count=self.count(SkipReason.OVERLAP),
-                 refused_count=self.count(SkipReason.REFUSED))
+        counts = {"made_count": len(self.shift_ids), "skipped_count": len(self.skipped),
+                  "closed_count": self.count(SkipReason.CLOSED), "overlap_count": self.count(SkipReason.OVERLAP),
+                  "refused_count": self.count(SkipReason.REFUSED)}
+        if missing := self.count(SkipReason.NO_SUCH_DAY):
+            return t("fill.summary_copied", missing_count=missing, **counts)
+        return t("fill.summary", **counts)
 
 
 def check(pattern: Pattern) -> Pattern:
@@ -164,3 +176,36 @@ def fill_month(session: Session, classroom_id: int, year: int, month: int, *, no
     closed = closed_days.read_between(session, classroom_id, first, last)
     wanted, skipped = days_to_fill(classroom_patterns(session, classroom_id), first, last, closed)
     return add_drafts(session, ((p.draft(day), day) for p, day in wanted), now=now, filled=Filled(skipped=skipped))
+
+
+def same_occurrence(day: dt.date, year: int, month: int) -> dt.date | None:
+    """The day of the month that is to it what `day` was to its own: the 1st Tuesday for a 1st Tuesday, … ;
+    None for a 5th weekday the month does not have."""
+    nth = (day.day - 1) // 7
+    first = dt.date(year, month, 1)
+    found = first + dt.timedelta(days=(day.weekday() - first.weekday()) % 7 + 7 * nth)
+    return found if found.month == month else None
+
+
+def copy_last_month(session: Session, classroom_id: int, year: int, month: int, *, now: dt.datetime) -> Filled:
+    """Drafts for this month from the previous month's confirmed shifts at the classroom, by weekday occurrence;
+    a 5th weekday this month lacks, a closed day and a day the teacher already works are skipped and counted."""
+    first, last = rules.month_bounds(year, month)
+    before = first - dt.timedelta(days=1)
+    closed = closed_days.read_between(session, classroom_id, first, last)
+    wanted: list[tuple[rules.ShiftDraft, dt.date]] = []
+    filled = Filled()
+    for shift in rules.month_shifts(session, classroom_id, before.year, before.month):
+        if shift.status != ShiftStatus.CONFIRMED:
+            continue
+        day = same_occurrence(shift.local_date, year, month)
+        if day is None:
+            filled.skipped.append(Skipped(shift.local_date, shift.teacher_id, SkipReason.NO_SUCH_DAY))
+        elif day in closed:
+            filled.skipped.append(Skipped(day, shift.teacher_id, SkipReason.CLOSED))
+        else:
+            wanted.append((rules.ShiftDraft(classroom_id=classroom_id, teacher_id=shift.teacher_id, local_date=day,
+                                            start_time=shift.start_time, end_time=shift.end_time,
+                                            ends_next_day=shift.ends_next_day, note=shift.note), day))
+    wanted.sort(key=lambda dd: (dd[1], dd[0].start_time, dd[0].teacher_id))
+    return add_drafts(session, wanted, now=now, filled=filled)

@@ -176,6 +176,18 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                      "{overlap_count} where the teacher already has a shift, {refused_count} refused by the roster",
                      "下書きのシフトを{made_count}件作成しました。{skipped_count}件は作成していません"
                      "（休業日 {closed_count}件、同じ時間にシフトあり {overlap_count}件、その他 {refused_count}件）。"),
+    "fill.summary_copied": ("{made_count} draft shift(s) made; {skipped_count} skipped: {missing_count} on a weekday "
+                            "this month does not have, {closed_count} on closed days, {overlap_count} where the "
+                            "teacher already has a shift, {refused_count} refused by the roster",
+                            "下書きのシフトを{made_count}件作成しました。{skipped_count}件は作成していません"
+                            "（今月にない週の曜日 {missing_count}件、休業日 {closed_count}件、同じ時間にシフトあり "
+                            "{overlap_count}件、その他 {refused_count}件）。"),
+    "fill.skip.closed": ("{day}, {teacher}: the classroom is closed", "{day} {teacher}: 休業日です。"),
+    "fill.skip.overlap": ("{day}, {teacher}: already has a shift at that time",
+                          "{day} {teacher}: 同じ時間にシフトがあります。"),
+    "fill.skip.no_such_day": ("{day}, {teacher}: this month has no such weekday",
+                              "{day} {teacher}: 今月には同じ週の曜日がありません。"),
+    "fill.skip.refused": ("{day}, {teacher}: {reason}", "{day} {teacher}: {reason}"),
     # ----- hours for payroll (core/roster/hours.py; `shiftcast hours`, the Hours dialog) -----
     "hours.rule": ("Counted: confirmed shifts only (drafts and canceled shifts are left out). A shift that "
                    "crosses midnight counts to the day it starts. Sundays and national holidays of Japan count "
