@@ -2260,6 +2260,14 @@ Data folder: {1}</source>
         <translation>シフト {0} を{1}日にコピー</translation>
     </message>
     <message>
+        <source>Copy last month into {0}</source>
+        <translation>{0}に先月をコピー</translation>
+    </message>
+    <message>
+        <source>Fill {0} from patterns</source>
+        <translation>{0}を毎週の予定から作成</translation>
+    </message>
+    <message>
         <source>Confirm {0}</source>
         <translation>{0} の確定</translation>
     </message>
@@ -2545,6 +2553,22 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
     <message>
         <source>Teachers…</source>
         <translation>講師管理…</translation>
+    </message>
+    <message>
+        <source>Fill from patterns</source>
+        <translation>毎週の予定から作成</translation>
+    </message>
+    <message>
+        <source>Make drafts for every day of this month the teachers&apos; weekly patterns fall on, except closed days and days a teacher already works</source>
+        <translation>講師の毎週の予定から、この月の下書きのシフトを作成します（休業日と、講師にすでにシフトがある日は除きます）</translation>
+    </message>
+    <message>
+        <source>Copy last month</source>
+        <translation>先月をコピー</translation>
+    </message>
+    <message>
+        <source>Make drafts from last month&apos;s confirmed shifts, the 1st Tuesday to the 1st Tuesday and so on, except closed days</source>
+        <translation>先月の確定したシフトから下書きを作成します（第1火曜日は第1火曜日に、のように週と曜日を合わせます。休業日は除きます）</translation>
     </message>
     <message>
         <source>Confirm month…</source>

@@ -31,6 +31,7 @@ from ui.shifts.commands import (
     CopyShift,
     DeleteDraft,
     EditShift,
+    FillMonth,
 )
 from ui.shifts.copy_dialog import CopyDaysDialog
 from ui.shifts.grid import RosterGridModel, date_label, status_word
@@ -151,6 +152,17 @@ class RosterEditor(QObject):
 
         self.ctx.tasks.run(count, lambda n: self._ask_confirm(room.id, room.name, year, month, n), self._error,
                            owner=self)
+
+    def fill_month(self, *, from_last_month: bool = False) -> None:
+        """Drafts for the shown month from the weekly patterns (or last month), one undo step; the status line
+        says how many were made and how many skipped, and why."""
+        snapshot = self.model.snapshot
+        room = snapshot.classroom
+        if room is None:
+            return
+        label = f"{month_title(snapshot.year, snapshot.month)} ({room.name})"
+        command = FillMonth(room.id, snapshot.year, snapshot.month, from_last_month=from_last_month, label=label)
+        self.runner.execute(command, on_done=lambda filled: self.status.emit(i18n.render(filled.summary)))
 
     def cell_menu(self, index: QModelIndex) -> QMenu:
         """The context menu of a cell; the caller pops it up."""

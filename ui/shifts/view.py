@@ -71,11 +71,14 @@ class ShiftsView(QWidget):
     def _build(self) -> None:
         bar = ShiftsToolbar(self, step_month=self.step_month, add_classroom=self.add_classroom,
                             undo=self.runner.undo, redo=self.runner.redo, teachers=self.open_teachers,
-                            csv=self.csv, confirm_month=self.editor.confirm_month)
+                            csv=self.csv, fill_month=self.editor.fill_month,
+                            copy_last_month=lambda: self.editor.fill_month(from_last_month=True),
+                            confirm_month=self.editor.confirm_month)
         self.toolbar = bar
         self.month_label, self.classroom_combo = bar.month_label, bar.classroom_combo
         self.prev_action, self.next_action, self.confirm_action = bar.prev_action, bar.next_action, bar.confirm_action
         self.undo_action, self.redo_action, self.teachers_action = bar.undo_action, bar.redo_action, bar.teachers_action
+        self.fill_action, self.copy_last_action = bar.fill_action, bar.copy_last_action
 
         grid_page = QWidget(self)
         grid_layout = QVBoxLayout(grid_page)
@@ -201,6 +204,8 @@ class ShiftsView(QWidget):
         self.prev_action.setEnabled(has_room)
         self.next_action.setEnabled(has_room)
         self.confirm_action.setEnabled(has_room and snapshot.drafts > 0)
+        for action in (self.fill_action, self.copy_last_action):
+            action.setEnabled(has_room and bool(snapshot.rows))
         self._summarise(snapshot)
         self.loaded.emit()
 
