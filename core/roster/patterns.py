@@ -136,6 +136,15 @@ def classroom_patterns(session: Session, classroom_id: int) -> list[Pattern]:
     return [_of(r) for r in rows]
 
 
+def by_teacher(session: Session) -> dict[int, list[Pattern]]:
+    """Every teacher's patterns, in one query: what the teachers' list carries to the teacher dialog."""
+    found: dict[int, list[Pattern]] = {}
+    for row in session.scalars(select(WeeklyPattern).order_by(WeeklyPattern.weekday, WeeklyPattern.start_time,
+                                                              WeeklyPattern.id)):
+        found.setdefault(row.teacher_id, []).append(_of(row))
+    return found
+
+
 def set_teacher_patterns(session: Session, teacher_id: int, patterns: Sequence[Pattern]) -> None:
     """The teacher's patterns become these (what the teacher dialog saves): all checked before any is written."""
     rules.get_teacher(session, teacher_id)

@@ -1897,6 +1897,41 @@ Data folder: {1}</source>
     </message>
 </context>
 <context>
+    <name>PatternsEditor</name>
+    <message>
+        <source>Weekly patterns</source>
+        <translation>毎週の予定</translation>
+    </message>
+    <message>
+        <source>HH:MM</source>
+        <translation>HH:MM</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>追加</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>at</source>
+        <translation>場所</translation>
+    </message>
+    <message>
+        <source>{0} {1}–{2} at {3}</source>
+        <translation>{0} {1}〜{2}（{3}）</translation>
+    </message>
+    <message>
+        <source>from {0}</source>
+        <translation>{0}から</translation>
+    </message>
+    <message>
+        <source>until {0}</source>
+        <translation>{0}まで</translation>
+    </message>
+</context>
+<context>
     <name>PublishView</name>
     <message>
         <source>Previous month</source>
@@ -2750,6 +2785,10 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
     <message>
         <source>Send &amp;to:</source>
         <translation>通知方法(&amp;T):</translation>
+    </message>
+    <message>
+        <source>&amp;Weekly:</source>
+        <translation>毎週の予定(&amp;W):</translation>
     </message>
     <message>
         <source>Save</source>
