@@ -160,6 +160,13 @@ HELP_JA: dict[str, str] = {
         "講師の毎週の予定から、教室の1か月分の下書きのシフトを作成します（休業日と、講師にすでにシフトがある日は除きます）",
     "copy last month's confirmed shifts instead, the 1st Tuesday to the 1st Tuesday and so on":
         "代わりに先月の確定したシフトをコピーします（第1火曜日は第1火曜日に、のように週と曜日を合わせます）",
+    "list a classroom's lesson slots (コマ), or add, change or remove one":
+        "教室のコマを一覧表示します。コマの追加・変更・削除もできます",
+    "add this slot, or give it new times (with --start and --end), e.g. 1限":
+        "このコマを追加します。同じ名前のコマがあれば時刻を変更します（--start と --end と一緒に）。例: 1限",
+    "remove this slot": "このコマを削除します",
+    "the slot's start, HH:MM": "コマの開始時刻（HH:MM）",
+    "the slot's end, HH:MM": "コマの終了時刻（HH:MM）",
     "list teachers": "講師を一覧表示します",
     "list classrooms": "教室を一覧表示します",
     "create a classroom": "教室を作成します",

@@ -627,13 +627,20 @@ def test_0016_gives_publications_pages_and_keeps_every_row(db: Database, tmp_pat
     migrate.upgrade(db)
 
 
+def _downgrade(db: Database, revision: str) -> None:
+    from alembic import command
+
+    config = migrate.alembic_config()
+    with db.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, revision)
+
+
 @pytest.mark.backends("sqlite", "postgresql")
 def test_0017_gives_classrooms_closed_days_and_keeps_every_row(db: Database, tmp_path: Path) -> None:
     """A database at 0016 with classrooms, teachers, shifts and a publication: every row stays as it was,
     each classroom starts with no marks (its closed days are the holidays) and can be given some; going
     back drops only the new table."""
-    from alembic import command
-
     from core.publication import publish
     from core.publication.image_store import ImageStore
     from core.roster import closed_days
@@ -647,10 +654,7 @@ def test_0017_gives_classrooms_closed_days_and_keeps_every_row(db: Database, tmp
             f.shift(s, room, f.teacher(s, name, n), dt.date(2026, 12, n + 2), now=now)
         publish.publish(s, room.id, 2026, 12, now=now, store=ImageStore(tmp_path / "images"))
         room_id = room.id
-    config = migrate.alembic_config()
-    with db.engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0016_publication_pages")
+    _downgrade(db, "0016_publication_pages")
     kept = ("classrooms", "teachers", "teacher_contacts", "shifts", "shift_revisions", "publications", "deliveries")
     before = _table_rows(db, kept)
     assert not inspect(db.engine).has_table("classroom_closed_days")
@@ -668,9 +672,7 @@ def test_0017_gives_classrooms_closed_days_and_keeps_every_row(db: Database, tmp
     with db.read() as s:
         assert [d.day for d in closed_days.read_month(s, room_id, 2026, 11).values()] == [dt.date(2026, 11, 3)]
 
-    with db.engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0016_publication_pages")
+    _downgrade(db, "0016_publication_pages")
     assert _table_rows(db, kept) == before
     assert not inspect(db.engine).has_table("classroom_closed_days")
     migrate.upgrade(db)
@@ -680,8 +682,6 @@ def test_0017_gives_classrooms_closed_days_and_keeps_every_row(db: Database, tmp
 def test_0018_gives_teachers_weekly_patterns_and_keeps_every_row(db: Database) -> None:
     """A database at 0017 with classrooms, teachers, shifts and a closed day: every row stays, no teacher has a
     pattern until given one, and going back drops only the new table."""
-    from alembic import command
-
     from core.roster import closed_days, patterns
     from tests import factories as f
 
@@ -692,10 +692,7 @@ def test_0018_gives_teachers_weekly_patterns_and_keeps_every_row(db: Database) -
         f.shift(s, room, teacher, dt.date(2026, 12, 3), now=now)
         closed_days.mark_closed(s, room.id, dt.date(2026, 12, 29), "年末")
         room_id, teacher_id = room.id, teacher.id
-    config = migrate.alembic_config()
-    with db.engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0017_closed_days")
+    _downgrade(db, "0017_closed_days")
     kept = ("classrooms", "teachers", "teacher_contacts", "shifts", "shift_revisions", "classroom_closed_days")
     before = _table_rows(db, kept)
     assert not inspect(db.engine).has_table("weekly_patterns")
@@ -707,9 +704,40 @@ def test_0018_gives_teachers_weekly_patterns_and_keeps_every_row(db: Database) -
         assert patterns.teacher_patterns(s, teacher_id) == []
         patterns.set_teacher_patterns(s, teacher_id, [patterns.Pattern(teacher_id, room_id, 1, dt.time(17),
                                                                        dt.time(21), dt.date(2026, 12, 1))])
-    with db.engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0017_closed_days")
+    _downgrade(db, "0017_closed_days")
     assert _table_rows(db, kept) == before
     assert not inspect(db.engine).has_table("weekly_patterns")
+    migrate.upgrade(db)
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_0019_gives_classrooms_lesson_slots_and_keeps_every_row(db: Database) -> None:
+    """A database at 0018 with classrooms, shifts, a closed day and a weekly pattern: every row stays, no
+    classroom has slots until given some, and going back drops only the new table."""
+    from core.roster import closed_days, lesson_slots, patterns
+    from tests import factories as f
+
+    now = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    with db.write() as s:  # made with today's models, then taken down to 0018 with its rows
+        room = f.classroom(s)
+        teacher = f.teacher(s, "佐藤", 1)
+        f.shift(s, room, teacher, dt.date(2026, 12, 3), now=now)
+        closed_days.mark_closed(s, room.id, dt.date(2026, 12, 29), "年末")
+        patterns.set_teacher_patterns(s, teacher.id, [patterns.Pattern(teacher.id, room.id, 1, dt.time(17),
+                                                                       dt.time(21), dt.date(2026, 12, 1))])
+        room_id = room.id
+    _downgrade(db, "0018_weekly_patterns")
+    kept = ("classrooms", "teachers", "shifts", "shift_revisions", "classroom_closed_days", "weekly_patterns")
+    before = _table_rows(db, kept)
+    assert not inspect(db.engine).has_table("lesson_slots")
+
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION
+    assert _table_rows(db, kept) == before
+    with db.write() as s:
+        assert lesson_slots.classroom_slots(s, room_id) == []
+        lesson_slots.add_slot(s, room_id, lesson_slots.LessonSlot("1限", dt.time(16, 50), dt.time(18, 10)))
+    _downgrade(db, "0018_weekly_patterns")
+    assert _table_rows(db, kept) == before
+    assert not inspect(db.engine).has_table("lesson_slots")
     migrate.upgrade(db)

@@ -133,6 +133,20 @@ class ClosedDay(Base):
     note: Mapped[str] = mapped_column(String(200), default="")
 
 
+class LessonSlot(Base):
+    """One of a classroom's lesson periods (コマ): 1限 16:50–18:10. A shift can be entered by its slot
+    (core/roster/lesson_slots.py); the shift keeps the times, not the slot."""
+
+    __tablename__ = "lesson_slots"
+    __table_args__ = (UniqueConstraint("classroom_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    classroom_id: Mapped[int] = mapped_column(ForeignKey("classrooms.id"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    start_time: Mapped[dt.time] = mapped_column(Time)
+    end_time: Mapped[dt.time] = mapped_column(Time)
+
+
 class Teacher(Base):
     """A teacher. How they are reached is their contacts (`TeacherContact`) and the rule for using them;
     erasing one deletes the contacts; shifts and delivery history stay, anonymised."""

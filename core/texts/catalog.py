@@ -188,6 +188,14 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "fill.skip.no_such_day": ("{day}, {teacher}: this month has no such weekday",
                               "{day} {teacher}: 今月には同じ週の曜日がありません。"),
     "fill.skip.refused": ("{day}, {teacher}: {reason}", "{day} {teacher}: {reason}"),
+    # ----- lesson slots (コマ; core/roster/lesson_slots.py, `shiftcast lesson-slots`, the shift dialog) -----
+    "slots.name_missing": ("the lesson slot needs a name, e.g. 1限", "コマの名前を入力してください（例: 1限）。"),
+    "slots.name_too_long": ("the name of a lesson slot is longer than {limit_count} characters",
+                            "コマの名前は{limit_count}文字以内で入力してください。"),
+    "slots.end_before_start": ("lesson slot {name} must end after it starts ({start}–{end})",
+                               "コマ「{name}」は開始より後に終わるようにしてください（{start}〜{end}）。"),
+    "slots.name_twice": ("there are two lesson slots named {name}", "「{name}」という名前のコマが2つあります。"),
+    "slots.unknown": ("there is no lesson slot named {name}", "「{name}」という名前のコマはありません。"),
     # ----- hours for payroll (core/roster/hours.py; `shiftcast hours`, the Hours dialog) -----
     "hours.rule": ("Counted: confirmed shifts only (drafts and canceled shifts are left out). A shift that "
                    "crosses midnight counts to the day it starts. Sundays and national holidays of Japan count "
