@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from core.kinds import registry as message_kinds
-from core.roster import clock, closed_days, reading, rules
+from core.roster import clock, closed_days, lesson_slots, reading, rules
 from core.store.db import Database
 from core.store.models import Channel, Delivery, Shift, ShiftStatus, SubjectType, Teacher
 
@@ -87,6 +87,7 @@ class MonthSnapshot:
     holidays: dict[dt.date, str] = field(default_factory=dict)
     closed: dict[dt.date, closed_days.ClosedDay] = field(default_factory=dict)  # the classroom's closed days
     today: dt.date | None = None  # in the classroom's zone
+    slots: tuple[lesson_slots.LessonSlot, ...] = ()  # the classroom's lesson slots (コマ), for the shift dialog
 
     @property
     def days(self) -> list[dt.date]:
@@ -152,10 +153,11 @@ def load_month(db: Database, classroom_id: int | None, year: int, month: int, *,
                       if (item.id, item.version) in acks else item for item in map(ShiftItem.of, shifts))
         first, last = rules.month_bounds(year, month)
         marks = closed_days.marks_between(session, chosen.id, first, last) if chosen else []
+        slots = tuple(lesson_slots.classroom_slots(session, chosen.id)) if chosen else ()
     # Japanese holidays whatever the classroom's zone, as on the published image (core/publication/month_image.py).
     # Read here, on the background thread that reads the month: the package loads every country's
     # calendar, and the window should not wait for it at start-up.
     in_month = closed_days.holidays_between(first, last)
     closed = closed_days.closed_between(first, last, in_month, marks) if chosen else {}
     today = clock.local_now(now, chosen.timezone).date() if chosen else None
-    return MonthSnapshot(year, month, classrooms, chosen, tuple(rows), active, items, in_month, closed, today)
+    return MonthSnapshot(year, month, classrooms, chosen, tuple(rows), active, items, in_month, closed, today, slots)

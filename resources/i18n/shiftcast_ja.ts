@@ -2499,6 +2499,10 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
         <translation>翌日に終了</translation>
     </message>
     <message>
+        <source>(times as typed)</source>
+        <translation>（入力した時刻）</translation>
+    </message>
+    <message>
         <source>Shown to the teacher, e.g. what to bring</source>
         <translation>講師に表示されます（持ち物など）</translation>
     </message>
@@ -2521,6 +2525,10 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
     <message>
         <source>&amp;Date:</source>
         <translation>日付(&amp;D):</translation>
+    </message>
+    <message>
+        <source>&amp;Lesson:</source>
+        <translation>コマ(&amp;L):</translation>
     </message>
     <message>
         <source>&amp;Time:</source>

@@ -31,6 +31,7 @@ from core.errors import ValidationError
 from core.planning.month_grid import ShiftItem, TeacherItem
 from core.roster import clock, rules
 from core.roster.closed_days import ClosedDay
+from core.roster.lesson_slots import LessonSlot
 from core.store.kinds import ShiftStatus
 from ui.common import dates
 from ui.common.form_dialog import SubmitDialog
@@ -61,7 +62,8 @@ class ShiftValues:
 class ShiftDialog(SubmitDialog):
     def __init__(self, teachers: Sequence[TeacherItem], *, shift: ShiftItem | None = None,
                  teacher_id: int | None = None, day: dt.date, start: str = "16:00", end: str = "21:00",
-                 closed: Mapping[dt.date, ClosedDay] | None = None, parent: QWidget | None = None) -> None:
+                 closed: Mapping[dt.date, ClosedDay] | None = None, slots: Sequence[LessonSlot] = (),
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.shift = shift
         self._closed = closed or {}
@@ -105,6 +107,20 @@ class ShiftDialog(SubmitDialog):
         for field in (self.start, self.end):
             field.setMaximumWidth(self.fontMetrics().horizontalAdvance("000:000") + 16)
 
+        # Entering by lesson slot (コマ) fills start and end; the times stay editable, and are what is saved.
+        self.slot = QComboBox(self)
+        self.slot.addItem(self.tr("(times as typed)"), None)
+        for slot in slots:
+            self.slot.addItem(f"{slot.name}  {clock.format_wall_time(slot.start_time)}–"
+                              f"{clock.format_wall_time(slot.end_time)}", slot)
+        self.slot.setVisible(bool(slots))
+        shown = (self.start.text(), self.end.text())
+        for row, slot in enumerate(slots, start=1):  # a shift at a slot's times shows that slot
+            if shown == (clock.format_wall_time(slot.start_time), clock.format_wall_time(slot.end_time)):
+                self.slot.setCurrentIndex(row)
+                break
+        self.slot.activated.connect(self._slot_chosen)
+
         self.note = QLineEdit(shift.note if shift else "", self)
         self.note.setPlaceholderText(self.tr("Shown to the teacher, e.g. what to bring"))
         self.note.setMaxLength(1000)
@@ -128,6 +144,8 @@ class ShiftDialog(SubmitDialog):
         form.addRow(self.tr("&Teacher:"), self.teacher)
         form.addRow(self.tr("&Date:"), self.date)
         form.addRow(self.closed_warning)
+        if slots:
+            form.addRow(self.tr("&Lesson:"), self.slot)
         time_label = QLabel(self.tr("&Time:"), self)
         time_label.setBuddy(self.start)  # a row holding a layout gets no buddy, so no mnemonic, by itself
         form.addRow(time_label, times)
@@ -143,6 +161,13 @@ class ShiftDialog(SubmitDialog):
         self._warn_if_closed()
         keep_text_visible(self)  # the form layout would cut the status's second line when the dialog is made small
         (self.start if shift is None else self.teacher).setFocus()
+
+    def _slot_chosen(self) -> None:
+        slot = self.slot.currentData()
+        if isinstance(slot, LessonSlot):
+            self.start.setText(clock.format_wall_time(slot.start_time))
+            self.end.setText(clock.format_wall_time(slot.end_time))
+            self.next_day.setChecked(False)
 
     def _warn_if_closed(self) -> None:
         picked = self.date.date()
