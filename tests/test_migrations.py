@@ -627,15 +627,6 @@ def test_0016_gives_publications_pages_and_keeps_every_row(db: Database, tmp_pat
     migrate.upgrade(db)
 
 
-def _downgrade(db: Database, revision: str) -> None:
-    from alembic import command
-
-    config = migrate.alembic_config()
-    with db.engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, revision)
-
-
 @pytest.mark.backends("sqlite", "postgresql")
 def test_0017_gives_classrooms_closed_days_and_keeps_every_row(db: Database, tmp_path: Path) -> None:
     """A database at 0016 with classrooms, teachers, shifts and a publication: every row stays as it was,
