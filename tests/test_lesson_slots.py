@@ -17,6 +17,9 @@ from core.store.kinds import ShiftStatus
 from tests import factories as f
 from tests.test_cli_language import shiftcast
 from tests.test_i18n import japanese  # noqa: F401
+from tests.test_ui_shifts import idle, open_view
+from tests.ui_fixtures import ctx, settle  # noqa: F401
+from ui.shell.context import AppContext
 from ui.shifts.shift_dialog import ShiftDialog
 
 T = dt.time
@@ -77,6 +80,40 @@ def test_the_slot_row_is_in_japanese(qtbot, japanese) -> None:
     dialog = ShiftDialog([TeacherItem(1, "佐藤", True)], day=DAY, slots=[FIRST])
     qtbot.addWidget(dialog)
     assert dialog.slot.itemText(0) == "（入力した時刻）"
+
+
+def test_the_lesson_slots_dialog_saves_the_classrooms_slots_and_the_shift_dialog_offers_them(
+        qtbot, ctx: AppContext, db: Database, now: dt.datetime) -> None:
+    with db.write() as s:
+        room = f.classroom(s, "本校").id
+        f.teacher(s, "佐藤", 1)
+        ls.add_slot(s, room, SECOND)
+    view = open_view(qtbot, ctx, now)
+    assert view.slots_action.isEnabled()
+    view.slots_action.trigger()
+    dialog = view.slots_dialog
+    assert dialog is not None and dialog.windowTitle() == "Lesson slots of 本校"
+    assert [dialog.rows.list.item(i).text() for i in range(dialog.rows.list.count())] == ["2限  18:20–19:40"]
+    dialog.name.setText("1限")
+    dialog.start.setText("1650")
+    dialog.end.setText("18時10分")
+    dialog.rows.add_button.click()
+    dialog.name.setText("3限")
+    dialog.start.setText("21:00")
+    dialog.end.setText("20:00")
+    dialog.rows.add_button.click()  # refused under the fields, not added
+    assert "must end after it starts" in dialog.rows.problem.text() and dialog.rows.list.count() == 2
+    dialog.accept()
+    qtbot.waitUntil(lambda: view.model.snapshot.slots == (FIRST, SECOND), timeout=5000)
+    idle(qtbot, ctx, view)
+    with db.read() as s:
+        assert ls.classroom_slots(s, room) == [FIRST, SECOND]
+    view.editor.add_at(view.model.index(0, 2))
+    shift_dialog = view.editor.dialog
+    assert isinstance(shift_dialog, ShiftDialog)
+    assert [shift_dialog.slot.itemText(i) for i in range(1, 3)] == ["1限  16:50–18:10", "2限  18:20–19:40"]
+    shift_dialog.reject()
+    settle(qtbot, ctx)
 
 
 @pytest.mark.slow

@@ -1610,6 +1610,25 @@ Retry brings it back; it then goes at its due time.</source>
     </message>
 </context>
 <context>
+    <name>LessonSlotsDialog</name>
+    <message>
+        <source>Lesson slots of {0}</source>
+        <translation>{0}のコマ</translation>
+    </message>
+    <message>
+        <source>e.g. 1限</source>
+        <translation>例: 1限</translation>
+    </message>
+    <message>
+        <source>Lesson slots</source>
+        <translation>コマ</translation>
+    </message>
+    <message>
+        <source>A shift can then be entered by its slot in the shift dialog; it keeps its own times, so changing a slot later moves no shift.</source>
+        <translation>シフトの入力画面でコマを選んで時刻を入力できるようになります。シフトには時刻が保存されるため、後でコマを変更してもシフトは変わりません。</translation>
+    </message>
+</context>
+<context>
     <name>LineSection</name>
     <message>
         <source>LINE</source>
@@ -1901,18 +1920,6 @@ Data folder: {1}</source>
     <message>
         <source>Weekly patterns</source>
         <translation>毎週の予定</translation>
-    </message>
-    <message>
-        <source>HH:MM</source>
-        <translation>HH:MM</translation>
-    </message>
-    <message>
-        <source>Add</source>
-        <translation>追加</translation>
-    </message>
-    <message>
-        <source>Remove</source>
-        <translation>削除</translation>
     </message>
     <message>
         <source>at</source>
@@ -2469,6 +2476,17 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
     </message>
 </context>
 <context>
+    <name>RowList</name>
+    <message>
+        <source>Add</source>
+        <translation>追加</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+</context>
+<context>
     <name>ShiftDialog</name>
     <message>
         <source>Edit shift</source>
@@ -2596,6 +2614,14 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
     <message>
         <source>Teachers…</source>
         <translation>講師管理…</translation>
+    </message>
+    <message>
+        <source>Lesson slots…</source>
+        <translation>コマ…</translation>
+    </message>
+    <message>
+        <source>The classroom&apos;s lesson slots (コマ), to enter a shift by</source>
+        <translation>教室のコマ（シフトをコマで入力するため）</translation>
     </message>
     <message>
         <source>Fill from patterns</source>

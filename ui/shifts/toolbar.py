@@ -1,5 +1,5 @@
-"""The Shifts area's toolbar: month, classroom, undo and redo, teachers, CSV, fill from patterns or last
-month, confirm month.
+"""The Shifts area's toolbar: month, classroom, undo and redo, teachers, lesson slots, CSV, fill from
+patterns or last month, confirm month.
 
 Every action is also added to the area itself, so its shortcut works wherever the focus is inside
 the Shifts tab (and nowhere else in the window).
@@ -31,7 +31,7 @@ Slot = Callable[[], object]
 class ShiftsToolbar(QToolBar):
     def __init__(self, owner: QWidget, *, step_month: Callable[[int], object], add_classroom: Slot, undo: Slot,
                  redo: Slot, teachers: Slot, csv: CsvActions, fill_month: Slot, copy_last_month: Slot,
-                 confirm_month: Slot) -> None:
+                 lesson_slots: Slot, confirm_month: Slot) -> None:
         super().__init__(owner)
         self.owner = owner
         style = owner.style()
@@ -71,6 +71,9 @@ class ShiftsToolbar(QToolBar):
 
         self.teachers_action = self._action(self.tr("Teachers…"), None, ["Ctrl+T"], teachers)
         self.addAction(self.teachers_action)
+        self.slots_action = self._action(self.tr("Lesson slots…"), None, [], lesson_slots)
+        self.slots_action.setToolTip(self.tr("The classroom's lesson slots (コマ), to enter a shift by"))
+        self.addAction(self.slots_action)
         self.addWidget(self._csv_button(csv))
         self.addSeparator()
         self.fill_action = self._action(self.tr("Fill from patterns"), None, [], fill_month)

@@ -17,7 +17,8 @@ from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from core.planning.month_grid import MonthSnapshot, ShiftItem, load_month, with_acknowledgements
-from core.roster import rules
+from core.roster import lesson_slots, rules
+from core.roster.lesson_slots import LessonSlot
 from ui.common.errors import show_error
 from ui.common.month_picker import default_month, month_title, shifted
 from ui.shell.context import AppContext
@@ -28,6 +29,7 @@ from ui.shifts.editing import RosterEditor
 from ui.shifts.empty import EmptyState
 from ui.shifts.grid import RosterGridModel
 from ui.shifts.legend import RosterLegend
+from ui.shifts.slots_dialog import LessonSlotsDialog
 from ui.shifts.table import RosterTable
 from ui.shifts.toolbar import ShiftsToolbar
 from ui.shifts.undo import CommandRunner
@@ -59,6 +61,7 @@ class ShiftsView(QWidget):
         self.csv = CsvActions(ctx, self, self._csv_scope)
         self.teachers_dialog: TeachersDialog | None = None
         self.classroom_dialog: ClassroomDialog | None = None
+        self.slots_dialog: LessonSlotsDialog | None = None
 
         self._reload_timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self._reload_timer.timeout.connect(self.reload)
@@ -73,12 +76,14 @@ class ShiftsView(QWidget):
                             undo=self.runner.undo, redo=self.runner.redo, teachers=self.open_teachers,
                             csv=self.csv, fill_month=self.editor.fill_month,
                             copy_last_month=lambda: self.editor.fill_month(from_last_month=True),
+                            lesson_slots=self.open_lesson_slots,
                             confirm_month=self.editor.confirm_month)
         self.toolbar = bar
         self.month_label, self.classroom_combo = bar.month_label, bar.classroom_combo
         self.prev_action, self.next_action, self.confirm_action = bar.prev_action, bar.next_action, bar.confirm_action
         self.undo_action, self.redo_action, self.teachers_action = bar.undo_action, bar.redo_action, bar.teachers_action
         self.fill_action, self.copy_last_action = bar.fill_action, bar.copy_last_action
+        self.slots_action = bar.slots_action
 
         grid_page = QWidget(self)
         grid_layout = QVBoxLayout(grid_page)
@@ -206,6 +211,7 @@ class ShiftsView(QWidget):
         self.confirm_action.setEnabled(has_room and snapshot.drafts > 0)
         for action in (self.fill_action, self.copy_last_action):
             action.setEnabled(has_room and bool(snapshot.rows))
+        self.slots_action.setEnabled(has_room)
         self._summarise(snapshot)
         self.loaded.emit()
 
@@ -306,6 +312,29 @@ class ShiftsView(QWidget):
             self.ctx.tasks.run(work, done, dialog.failed, owner=self)
 
         dialog.submitted.connect(create)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+
+    def open_lesson_slots(self) -> None:
+        room = self.model.snapshot.classroom
+        if room is None:
+            return
+        dialog = LessonSlotsDialog(room.name, self.model.snapshot.slots, self)
+        self.slots_dialog = dialog
+        db = self.ctx.db
+
+        def save(slots: list[LessonSlot]) -> None:
+            def work() -> None:
+                with db.write() as session:
+                    lesson_slots.set_slots(session, room.id, slots)
+
+            def done(_: None) -> None:
+                dialog.succeeded()
+                self.reload()
+
+            self.ctx.tasks.run(work, done, dialog.failed, owner=self)
+
+        dialog.submitted.connect(save)
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
 
