@@ -625,7 +625,7 @@ def test_0017_gives_teachers_a_place_in_the_order_and_keeps_every_row(db: Databa
             f.shift(s, room, teacher, dt.date(2026, 12, n), now=dt.datetime(2026, 11, 1, tzinfo=dt.UTC))
     kept = ("teacher_contacts", "shifts", "classrooms")
     before, then = _a_new_column_keeps_every_row(db, "teachers", "position", "0016_publication_pages", kept)
-    assert migrate.HEAD_REVISION == "0017_teacher_position"
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION
     with db.write() as s:
         assert [t.name for t in rules.list_teachers(s)] == ["伊藤", "佐藤", "中村"]  # by reading until moved
         order.move_to(s, rules.teacher_by_name(s, "中村").id, 1)
@@ -640,4 +640,110 @@ def test_0017_gives_teachers_a_place_in_the_order_and_keeps_every_row(db: Databa
                                                  " FROM teachers ORDER BY 1"))]
     assert back == [tuple(r[then.index(c)] for c in ("id", "name", "reading", "active", "erased_at", "created_at"))
                     for r in before[-1][1]]
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_0018_gives_classrooms_closed_days_and_keeps_every_row(db: Database, tmp_path: Path) -> None:
+    """A database at 0017 with classrooms, teachers, shifts and a publication: every row stays as it was,
+    each classroom starts with no marks (its closed days are the holidays) and can be given some; going
+    back drops only the new table."""
+    from core.publication import publish
+    from core.publication.image_store import ImageStore
+    from core.roster import closed_days
+    from tests import factories as f
+
+    now = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    with db.write() as s:  # made with today's models, then taken down to 0017 with its rows
+        room = f.classroom(s, line_group_id="C" + "1" * 32)
+        f.classroom(s, "駅前")
+        for n, name in enumerate(("佐藤", "鈴木"), start=1):
+            f.shift(s, room, f.teacher(s, name, n), dt.date(2026, 12, n + 2), now=now)
+        publish.publish(s, room.id, 2026, 12, now=now, store=ImageStore(tmp_path / "images"))
+        room_id = room.id
+    _downgrade(db, "0017_teacher_position")
+    kept = ("classrooms", "teachers", "teacher_contacts", "shifts", "shift_revisions", "publications", "deliveries")
+    before = _table_rows(db, kept)
+    assert not inspect(db.engine).has_table("classroom_closed_days")
+
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION
+    assert _table_rows(db, kept) == before
+    with db.read() as s:
+        assert list(s.execute(text("SELECT * FROM classroom_closed_days")).all()) == []
+        assert [d.day for d in closed_days.read_month(s, room_id, 2026, 11).values()] == [
+            dt.date(2026, 11, 3), dt.date(2026, 11, 23)]
+    with db.write() as s:
+        closed_days.mark_closed(s, room_id, dt.date(2026, 12, 29), "年末")
+        closed_days.mark_open(s, room_id, dt.date(2026, 11, 23))
+    with db.read() as s:
+        assert [d.day for d in closed_days.read_month(s, room_id, 2026, 11).values()] == [dt.date(2026, 11, 3)]
+
+    _downgrade(db, "0017_teacher_position")
+    assert _table_rows(db, kept) == before
+    assert not inspect(db.engine).has_table("classroom_closed_days")
+    migrate.upgrade(db)
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_0019_gives_teachers_weekly_patterns_and_keeps_every_row(db: Database) -> None:
+    """A database at 0018 with classrooms, teachers, shifts and a closed day: every row stays, no teacher has a
+    pattern until given one, and going back drops only the new table."""
+    from core.roster import closed_days, patterns
+    from tests import factories as f
+
+    now = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    with db.write() as s:  # made with today's models, then taken down to 0018 with its rows
+        room = f.classroom(s)
+        teacher = f.teacher(s, "佐藤", 1)
+        f.shift(s, room, teacher, dt.date(2026, 12, 3), now=now)
+        closed_days.mark_closed(s, room.id, dt.date(2026, 12, 29), "年末")
+        room_id, teacher_id = room.id, teacher.id
+    _downgrade(db, "0018_closed_days")
+    kept = ("classrooms", "teachers", "teacher_contacts", "shifts", "shift_revisions", "classroom_closed_days")
+    before = _table_rows(db, kept)
+    assert not inspect(db.engine).has_table("weekly_patterns")
+
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION
+    assert _table_rows(db, kept) == before
+    with db.write() as s:
+        assert patterns.teacher_patterns(s, teacher_id) == []
+        patterns.set_teacher_patterns(s, teacher_id, [patterns.Pattern(teacher_id, room_id, 1, dt.time(17),
+                                                                       dt.time(21), dt.date(2026, 12, 1))])
+    _downgrade(db, "0018_closed_days")
+    assert _table_rows(db, kept) == before
+    assert not inspect(db.engine).has_table("weekly_patterns")
+    migrate.upgrade(db)
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_0020_gives_classrooms_lesson_slots_and_keeps_every_row(db: Database) -> None:
+    """A database at 0019 with classrooms, shifts, a closed day and a weekly pattern: every row stays, no
+    classroom has slots until given some, and going back drops only the new table."""
+    from core.roster import closed_days, lesson_slots, patterns
+    from tests import factories as f
+
+    now = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    with db.write() as s:  # made with today's models, then taken down to 0019 with its rows
+        room = f.classroom(s)
+        teacher = f.teacher(s, "佐藤", 1)
+        f.shift(s, room, teacher, dt.date(2026, 12, 3), now=now)
+        closed_days.mark_closed(s, room.id, dt.date(2026, 12, 29), "年末")
+        patterns.set_teacher_patterns(s, teacher.id, [patterns.Pattern(teacher.id, room.id, 1, dt.time(17),
+                                                                       dt.time(21), dt.date(2026, 12, 1))])
+        room_id = room.id
+    _downgrade(db, "0019_weekly_patterns")
+    kept = ("classrooms", "teachers", "shifts", "shift_revisions", "classroom_closed_days", "weekly_patterns")
+    before = _table_rows(db, kept)
+    assert not inspect(db.engine).has_table("lesson_slots")
+
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION
+    assert _table_rows(db, kept) == before
+    with db.write() as s:
+        assert lesson_slots.classroom_slots(s, room_id) == []
+        lesson_slots.add_slot(s, room_id, lesson_slots.LessonSlot("1限", dt.time(16, 50), dt.time(18, 10)))
+    _downgrade(db, "0019_weekly_patterns")
+    assert _table_rows(db, kept) == before
+    assert not inspect(db.engine).has_table("lesson_slots")
     migrate.upgrade(db)

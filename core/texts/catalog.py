@@ -163,6 +163,42 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                        "状態は draft（下書き）、confirmed（確定）、canceled（取消）のいずれかです（「{value}」は指定できません）。"),
     "csv.duplicate_row": ("duplicate of an earlier row", "前の行と重複しています。"),
     "csv.duplicate_shift": ("duplicate of existing shift #{id}", "登録済みのシフト #{id} と重複しています。"),
+    # ----- closed days (core/roster/closed_days.py; the Shifts grid, `shiftcast closed-days`) -----
+    "closed.note_too_long": ("the note of a closed day is longer than {limit_count} characters",
+                             "休業日のメモは{limit_count}文字以内で入力してください。"),
+    "closed.bad_day": ("bad date '{text}': write it as YYYY-MM-DD, e.g. 2026-12-29",
+                       "日付「{text}」を読み取れません。YYYY-MM-DD（例: 2026-12-29）の形で入力してください。"),
+    # ----- weekly patterns and filling a month (core/roster/patterns.py; the teacher dialog, `shiftcast fill`) -----
+    "patterns.bad_weekday": ("bad weekday {weekday}: weekdays go from 0 (Monday) to 6 (Sunday)",
+                             "曜日 {weekday} は使えません。0（月曜）〜6（日曜）で指定してください。"),
+    "patterns.end_before_start": ("a weekly pattern must end after it starts ({start}–{end})",
+                                  "毎週の予定は開始より後に終わるようにしてください（{start}〜{end}）。"),
+    "patterns.until_before_from": ("a weekly pattern cannot end ({end}) before it starts ({start})",
+                                   "毎週の予定の終了日（{end}）が開始日（{start}）より前になっています。"),
+    "fill.summary": ("{made_count} draft shift(s) made; {skipped_count} skipped: {closed_count} on closed days, "
+                     "{overlap_count} where the teacher already has a shift, {refused_count} refused by the roster",
+                     "下書きのシフトを{made_count}件作成しました。{skipped_count}件は作成していません"
+                     "（休業日 {closed_count}件、同じ時間にシフトあり {overlap_count}件、その他 {refused_count}件）。"),
+    "fill.summary_copied": ("{made_count} draft shift(s) made; {skipped_count} skipped: {missing_count} on a weekday "
+                            "this month does not have, {closed_count} on closed days, {overlap_count} where the "
+                            "teacher already has a shift, {refused_count} refused by the roster",
+                            "下書きのシフトを{made_count}件作成しました。{skipped_count}件は作成していません"
+                            "（今月にない週の曜日 {missing_count}件、休業日 {closed_count}件、同じ時間にシフトあり "
+                            "{overlap_count}件、その他 {refused_count}件）。"),
+    "fill.skip.closed": ("{day}, {teacher}: the classroom is closed", "{day} {teacher}: 休業日です。"),
+    "fill.skip.overlap": ("{day}, {teacher}: already has a shift at that time",
+                          "{day} {teacher}: 同じ時間にシフトがあります。"),
+    "fill.skip.no_such_day": ("{day}, {teacher}: this month has no such weekday",
+                              "{day} {teacher}: 今月には同じ週の曜日がありません。"),
+    "fill.skip.refused": ("{day}, {teacher}: {reason}", "{day} {teacher}: {reason}"),
+    # ----- lesson slots (コマ; core/roster/lesson_slots.py, `shiftcast lesson-slots`, the shift dialog) -----
+    "slots.name_missing": ("the lesson slot needs a name, e.g. 1限", "コマの名前を入力してください（例: 1限）。"),
+    "slots.name_too_long": ("the name of a lesson slot is longer than {limit_count} characters",
+                            "コマの名前は{limit_count}文字以内で入力してください。"),
+    "slots.end_before_start": ("lesson slot {name} must end after it starts ({start}–{end})",
+                               "コマ「{name}」は開始より後に終わるようにしてください（{start}〜{end}）。"),
+    "slots.name_twice": ("there are two lesson slots named {name}", "「{name}」という名前のコマが2つあります。"),
+    "slots.unknown": ("there is no lesson slot named {name}", "「{name}」という名前のコマはありません。"),
     # ----- hours for payroll (core/roster/hours.py; `shiftcast hours`, the Hours dialog) -----
     "hours.rule": ("Counted: confirmed shifts only (drafts and canceled shifts are left out). A shift that "
                    "crosses midnight counts to the day it starts. Sundays and national holidays of Japan count "

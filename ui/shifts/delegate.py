@@ -7,12 +7,21 @@ through and faint. The legend (ui/shifts/legend.py) paints its samples with the 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPointF, QRect, QRectF, QSize, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from core.store.kinds import ShiftStatus
-from ui.shifts.grid import DAY_KIND_ROLE, SAT_TINT, SHIFTS_ROLE, SUN_TINT, TODAY_ROLE
+from ui.shifts.grid import (
+    CLOSED_HATCH,
+    CLOSED_ROLE,
+    CLOSED_TINT,
+    DAY_KIND_ROLE,
+    SAT_TINT,
+    SHIFTS_ROLE,
+    SUN_TINT,
+    TODAY_ROLE,
+)
 
 CONFIRMED_FILL = QColor(27, 127, 91, 38)  # the accent green of the published image, light
 CONFIRMED_EDGE = QColor(27, 127, 91, 150)
@@ -75,6 +84,12 @@ def paint_acknowledged(painter: QPainter, rect: QRectF, font: QFont) -> None:
     painter.restore()
 
 
+def paint_closed(painter: QPainter, rect: QRect | QRectF) -> None:
+    """A closed day: grey, with a diagonal hatch so it reads without colour (the legend paints its sample so)."""
+    painter.fillRect(rect, CLOSED_TINT)
+    painter.fillRect(rect, QBrush(CLOSED_HATCH, Qt.BrushStyle.BDiagPattern))
+
+
 class ShiftCellDelegate(QStyledItemDelegate):
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
         painter.save()
@@ -89,6 +104,8 @@ class ShiftCellDelegate(QStyledItemDelegate):
             painter.fillRect(rect, SAT_TINT)
         elif kind in ("sun", "holiday"):
             painter.fillRect(rect, SUN_TINT)
+        if index.data(CLOSED_ROLE):
+            paint_closed(painter, rect)
         if index.data(TODAY_ROLE):
             painter.fillRect(rect, TODAY_TINT)
             painter.setPen(QPen(TODAY_EDGE, 2))
