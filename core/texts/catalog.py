@@ -252,6 +252,13 @@ CATALOG: dict[str, tuple[Template, Template]] = {
         "not, someone may be trying to guess codes. The alert clears when the hour is over.",
         "だれも登録されていません。講師の方であれば、1時間たってからもう一度コードを送ってもらってください。心当たりがなければ、"
         "第三者がコードを推測しようとしている可能性があります。1時間たつと、このアラートは消えます。"),
+    "alert.relay_unreachable": ("The relay cannot be reached: reminders are not handed over to it",
+                                "中継サーバーに接続できません。リマインダーを中継サーバーに渡せていません。"),
+    "alert.relay_unreachable.detail": (
+        "Every sync with the relay has failed since {since} UTC. While every PC sleeps, reminders due then are "
+        "not sent and messages to the LINE account wait. See `shiftcast relay status` and the log.",
+        "{since}（UTC）から中継サーバーとの同期が失敗し続けています。すべてのPCが止まっている間は、その間のリマインダーは"
+        "送信されず、LINE公式アカウントへのメッセージも受け取れません。`shiftcast relay status` とログをご確認ください。"),
     "alert.pairing_paused": ("Connecting teachers on LINE is paused: too many wrong pairing codes came within an hour",
                              "1時間のうちに誤った登録コードが多数送られたため、LINEでの講師の登録を一時停止しています。"),
     "alert.pairing_paused.detail": (
@@ -516,6 +523,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "setting.label.line.api_base": ("the LINE API address", "LINE API のアドレス"),
     "setting.label.line.channel_id": ("the LINE channel ID", "LINEのチャネルID"),
     "setting.label.relay.url": ("the relay's address", "中継サーバーのアドレス"),
+    "setting.label.relay.unreachable_since": ("since when the relay cannot be reached",
+                                              "中継サーバーに接続できなくなった時刻"),
     "setting.label.relay.last_sync": ("the relay's last sync", "中継サーバーとの最後の同期"),
     "setting.label.line.account": ("the LINE account's name", "LINE公式アカウントの名前"),
     "setting.label.line.hold": ("the LINE hold", "LINEの配信停止の記録"),
