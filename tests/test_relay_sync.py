@@ -6,23 +6,26 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import socket
 from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import select
 
 import main
+from core import alerts
 from core.emulator import LineEmulator
 from core.planning import planner
 from core.receiving import pairing
 from core.relay import settings as relay_settings
+from core.relay import syncer
 from core.roster import rules
 from core.store import secrets
 from core.store.db import Database
-from core.store.models import Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus, Teacher
+from core.store.models import Alert, Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus, RelayUpload, Teacher
 from core.store.paths import DataPaths
 from tests import factories as f
-from tests.linefixtures import TOKEN, line_ready, make_reminders  # noqa: F401 - line_ready is a fixture
+from tests.linefixtures import TOKEN, FakeClock, line_ready, make_reminders  # noqa: F401 - line_ready is a fixture
 from tests.relayfixtures import LocalRelay, relay  # noqa: F401 - relay is a fixture
 from tests.waiting import wait_until
 
@@ -187,3 +190,54 @@ def test_a_pairing_code_sent_to_the_relay_binds_the_teacher_after_a_sync(
     assert sync(capsys)["events"] == 0  # acknowledged
     with db.read() as s:
         assert s.scalar(select(Delivery.id).where(Delivery.kind == DeliveryKind.SHIFT_REMINDER)) is None
+
+
+def test_the_running_sender_s_syncs_say_it_is_awake_and_hand_over_what_is_planned_at_once(
+        db: Database, paths: DataPaths, relay: LocalRelay, line_ready: LineEmulator,
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    attach(capsys, monkeypatch, relay)
+    companion = syncer.RelaySyncer(db, paths)  # as the engine starts it beside its sender
+    companion.start("sender-on-this-pc")
+    try:
+        assert wait_until(lambda: companion.rounds >= 1)  # its first sync: a heartbeat
+        # A new reminder is a planning change: the syncer wakes at once, not a minute later.
+        [reminder] = make_reminders(db, 1, now=dt.datetime.now(dt.UTC), emulator=line_ready)
+        teacher = delivery(db, reminder).recipient
+        assert teacher is not None
+
+        def handed_over() -> bool:
+            with db.read() as s:
+                return s.get(RelayUpload, reminder) is not None
+
+        assert wait_until(handed_over)
+        relay.run_cron()  # the app's sender checked in within five minutes: the relay leaves it alone
+    finally:
+        companion.stop()
+    assert line_ready.inbox(teacher) == []
+    assert sync(capsys)["outcomes"] == 0
+    assert delivery(db, reminder).status is DeliveryStatus.QUEUED
+
+
+def test_a_relay_unreachable_for_a_while_opens_an_alert_that_a_working_sync_clears(
+        db: Database, paths: DataPaths, relay: LocalRelay) -> None:
+    with socket.socket() as probe:  # a loopback port with nothing behind it
+        probe.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    clock = FakeClock(dt.datetime.now(dt.UTC))
+    companion = syncer.RelaySyncer(db, paths, clock=clock)
+    relay_settings.attach(db, closed, relay.key)
+    assert companion.round("sender-on-this-pc") is None
+
+    def open_alerts() -> list[str]:
+        with db.write() as s:
+            alerts.evaluate(s, now=clock.now, running_since=clock.now)
+            return [a.kind.value for a in s.scalars(select(Alert).where(Alert.open_key.is_not(None)))]
+
+    assert open_alerts() == []  # a minute's outage is no alert
+    clock.advance(minutes=16)
+    assert companion.round("sender-on-this-pc") is None
+    assert open_alerts() == ["relay_unreachable"]
+
+    relay_settings.attach(db, relay.url, relay.key)
+    assert companion.round("sender-on-this-pc") is not None
+    assert open_alerts() == []
