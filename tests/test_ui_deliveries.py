@@ -184,6 +184,24 @@ def test_detail_pane_lists_every_attempt_with_lines_words(qtbot, ctx: AppContext
     assert view.detail.title.text().startswith(f"Delivery #{delivery_id}")
 
 
+def test_the_detail_pane_tells_the_relay_s_attempts_from_the_app_s(qtbot, ctx: AppContext, db: Database,
+                                                                    now: dt.datetime) -> None:
+    delivery_id = _add(db, now, "both", status=DeliveryStatus.SENT)
+    with db.write() as s:
+        s.add_all([
+            DeliveryAttempt(delivery_id=delivery_id, number=1, started_at=now, http_status=200, outcome="sent"),
+            DeliveryAttempt(delivery_id=delivery_id, number=2, started_at=now + dt.timedelta(minutes=6),
+                            http_status=409, outcome="sent", via="relay"),
+        ])
+    view = _view(qtbot, ctx)
+    qtbot.waitUntil(lambda: view.model.rowCount() == 1, timeout=WAIT)
+    assert view.select(delivery_id)
+    attempts = view.detail.attempts
+    qtbot.waitUntil(lambda: attempts.topLevelItemCount() == 2, timeout=WAIT)
+    first, second = attempts.topLevelItem(0), attempts.topLevelItem(1)
+    assert first is not None and second is not None
+    assert (first.text(5), second.text(5)) == ("Sent", "Sent (by the relay)")
+
 def test_the_detail_pane_names_each_channel_as_its_driver_does(qtbot, ctx: AppContext, db: Database,
                                                                now: dt.datetime) -> None:
     """No channel's words are written into the pane: an e-mail held for its login says so, not LINE."""
