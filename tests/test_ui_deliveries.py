@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QDate
-from PySide6.QtWidgets import QApplication, QMessageBox, QStyle
+from PySide6.QtWidgets import QApplication, QMessageBox, QStyle, QTreeWidgetItem
 from sqlalchemy import text
 
 from core.channels import registry
@@ -44,6 +44,18 @@ def _view(qtbot, ctx: AppContext) -> DeliveriesView:
     view.show()
     settle(qtbot, ctx, timeout=WAIT)
     return view
+
+
+def _attempt_rows(qtbot, ctx: AppContext, delivery_id: int, count: int) -> tuple[DeliveriesView, list[QTreeWidgetItem]]:
+    """The Deliveries view with `delivery_id` (its only row) selected, and its `count` attempts' rows in the pane."""
+    view = _view(qtbot, ctx)
+    qtbot.waitUntil(lambda: view.model.rowCount() == 1, timeout=WAIT)
+    assert view.select(delivery_id)
+    attempts = view.detail.attempts
+    qtbot.waitUntil(lambda: attempts.topLevelItemCount() == count, timeout=WAIT)
+    rows = [attempts.topLevelItem(i) for i in range(count)]
+    assert all(row is not None for row in rows)
+    return view, [row for row in rows if row is not None]
 
 
 def _ids(view: DeliveriesView) -> list[int]:
@@ -170,13 +182,7 @@ def test_detail_pane_lists_every_attempt_with_lines_words(qtbot, ctx: AppContext
                             duration_ms=5000, http_status=None, outcome="retry", error_code="TIMEOUT",
                             error_message="LINE did not answer in time"),
         ])
-    view = _view(qtbot, ctx)
-    qtbot.waitUntil(lambda: view.model.rowCount() == 1, timeout=WAIT)
-    assert view.select(delivery_id)
-    attempts = view.detail.attempts
-    qtbot.waitUntil(lambda: attempts.topLevelItemCount() == 2, timeout=WAIT)
-    first, second = attempts.topLevelItem(0), attempts.topLevelItem(1)
-    assert first is not None and second is not None
+    view, (first, second) = _attempt_rows(qtbot, ctx, delivery_id, 2)
     assert (first.text(0), first.text(2), first.text(3), first.text(4)) == ("1", "500", "req-1", "120 ms")
     assert first.text(6) == "LINE_5XX: Internal server error"
     assert second.text(2) == "no answer" and "did not answer" in second.text(6)
@@ -193,13 +199,7 @@ def test_the_detail_pane_tells_the_relay_s_attempts_from_the_app_s(qtbot, ctx: A
             DeliveryAttempt(delivery_id=delivery_id, number=2, started_at=now + dt.timedelta(minutes=6),
                             http_status=409, outcome="sent", via="relay"),
         ])
-    view = _view(qtbot, ctx)
-    qtbot.waitUntil(lambda: view.model.rowCount() == 1, timeout=WAIT)
-    assert view.select(delivery_id)
-    attempts = view.detail.attempts
-    qtbot.waitUntil(lambda: attempts.topLevelItemCount() == 2, timeout=WAIT)
-    first, second = attempts.topLevelItem(0), attempts.topLevelItem(1)
-    assert first is not None and second is not None
+    view, (first, second) = _attempt_rows(qtbot, ctx, delivery_id, 2)
     assert (first.text(5), second.text(5)) == ("Sent", "Sent (by the relay)")
 
 def test_the_detail_pane_names_each_channel_as_its_driver_does(qtbot, ctx: AppContext, db: Database,
@@ -210,14 +210,10 @@ def test_the_detail_pane_names_each_channel_as_its_driver_does(qtbot, ctx: AppCo
     with db.write() as s:
         s.add(DeliveryAttempt(delivery_id=delivery_id, number=1, started_at=now, duration_ms=40, outcome="hold",
                               error_code="SMTP_AUTH_FAILED", error_message="SMTP 535: authentication failed"))
-    view = _view(qtbot, ctx)
-    qtbot.waitUntil(lambda: view.model.rowCount() == 1, timeout=WAIT)
-    assert view.select(delivery_id)
-    attempts = view.detail.attempts
-    qtbot.waitUntil(lambda: attempts.topLevelItemCount() == 1, timeout=WAIT)
+    view, (held,) = _attempt_rows(qtbot, ctx, delivery_id, 1)
     title = registry.driver(Channel.EMAIL).title
     assert view.detail.title.text().endswith(f"· {title}")
-    assert attempts.topLevelItem(0).text(5) == f"Held: {title} refused our credentials"  # type: ignore[union-attr]
+    assert held.text(5) == f"Held: {title} refused our credentials"
 
 
 def test_retry_a_dead_letter_warns_about_a_new_retry_key(qtbot, ctx: AppContext, db: Database,
