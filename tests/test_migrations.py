@@ -627,6 +627,7 @@ def test_0016_gives_publications_pages_and_keeps_every_row(db: Database, tmp_pat
     migrate.upgrade(db)
 
 
+@pytest.mark.backends("sqlite", "postgresql")  # the columns and the table are added in place on both
 def test_0017_adds_the_relay_s_uploads_and_who_made_an_attempt_and_keeps_every_row(db: Database) -> None:
     """A database at 0016 with a sent reminder and its attempt: every row stays as it was, the attempt
     was this app's (via NULL), nothing was handed to a relay; going back drops only what 0017 added."""

@@ -45,19 +45,22 @@ class Summary:
 
 def push(db: Database, relay: RelayClient, *, now: dt.datetime, paths: DataPaths, summary: Summary) -> None:
     """Hand over what is due within the horizon and cancel what no longer goes, a batch at a time."""
+    after: tuple[dt.datetime, int] | None = None
+    more_sends = True
     for _ in range(MAX_PAGES):
         with db.write() as session:
-            sends = uploads.sends(session, now=now, paths=paths)
-            # Room left in the batch after the sends; cancels are small and few.
-            cancels = uploads.cancels(session, limit=max(uploads.BATCH - len(sends), 0)) if len(sends) < uploads.BATCH else []
-        if not sends and not cancels:
-            return
-        relay.put_deliveries([u.entry for u in sends + cancels])
-        with db.write() as session:
-            uploads.remember(session, sends, cancels, now=now)
-        summary.uploaded += len(sends)
-        summary.canceled += len(cancels)
-        if len(sends) + len(cancels) < uploads.BATCH:
+            page = uploads.sends(session, now=now, paths=paths, after=after) if more_sends else None
+            sends = page.uploads if page is not None else []
+            cancels = uploads.cancels(session, limit=uploads.BATCH - len(sends))
+        if page is not None:
+            after, more_sends = page.last, page.full
+        if sends or cancels:
+            relay.put_deliveries([u.entry for u in sends + cancels])
+            with db.write() as session:
+                uploads.remember(session, sends, cancels, now=now)
+            summary.uploaded += len(sends)
+            summary.canceled += len(cancels)
+        if not more_sends and len(cancels) < uploads.BATCH - len(sends):
             return
 
 

@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, tuple_
 from sqlalchemy.orm import Session
 
 from core.channels import line
@@ -60,21 +60,33 @@ def _iso(moment: dt.datetime) -> str:
     return moment.astimezone(dt.UTC).isoformat()
 
 
-def sends(session: Session, *, now: dt.datetime, paths: DataPaths, limit: int = BATCH) -> list[Upload]:
-    """Up to `limit` waiting LINE deliveries about a shift, due within HORIZON and not handed over yet."""
-    rows = session.execute(
-        select(Delivery, Shift).join(Shift, Delivery.about(SubjectType.SHIFT, Shift.id))
-        .where(Delivery.channel == Channel.LINE.value, Delivery.status.in_(WAITING),
-               Delivery.next_attempt_at <= now + HORIZON,
-               ~select(RelayUpload.delivery_id).where(RelayUpload.delivery_id == Delivery.id).exists())
-        .order_by(Delivery.next_attempt_at, Delivery.id).limit(limit)).all()
+@dataclass(frozen=True)
+class Page:
+    uploads: list[Upload]
+    last: tuple[dt.datetime, int] | None  # the last row looked at (next attempt, id): the next page starts after it
+    full: bool  # as many rows as asked for were looked at: there may be more
+
+
+def sends(session: Session, *, now: dt.datetime, paths: DataPaths, after: tuple[dt.datetime, int] | None = None,
+          limit: int = BATCH) -> Page:
+    """A page of waiting LINE deliveries about a shift, due within HORIZON and not handed over yet, in
+    due order after `after`. A row whose send-time check fails now is looked at and skipped, so it
+    never holds back the rows after it."""
+    query = (select(Delivery, Shift).join(Shift, Delivery.about(SubjectType.SHIFT, Shift.id))
+             .where(Delivery.channel == Channel.LINE.value, Delivery.status.in_(WAITING),
+                    Delivery.next_attempt_at <= now + HORIZON,
+                    ~select(RelayUpload.delivery_id).where(RelayUpload.delivery_id == Delivery.id).exists()))
+    if after is not None:
+        query = query.where(tuple_(Delivery.next_attempt_at, Delivery.id) > tuple_(*after))
+    rows = session.execute(query.order_by(Delivery.next_attempt_at, Delivery.id).limit(limit)).all()
+    last = (rows[-1][0].next_attempt_at, rows[-1][0].id) if rows else after
     database = identity.database_identity(session) if rows else ""
     found: list[Upload] = []
     for delivery, shift in rows:
         upload = _send(session, delivery, shift, database, now=now, paths=paths)
         if upload is not None:
             found.append(upload)
-    return found
+    return Page(found, last, len(rows) == limit)
 
 
 def _send(session: Session, delivery: Delivery, shift: Shift, database: str, *, now: dt.datetime,
