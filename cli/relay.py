@@ -11,7 +11,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from cli import words
-from cli.verbs import Subcommands, UsageError, Verb, now, print_json
+from cli.verbs import Subcommands, Verb, now, print_json
 from core.errors import ValidationError
 from core.texts import t
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 def add_parsers(sub: Subcommands) -> None:
     relay = sub.add_parser("relay", help="the relay that receives LINE's webhook and sends reminders while every "
                                          "PC sleeps: attach, sync, status, detach")
-    verbs = relay.add_subparsers(dest="relay_command", metavar="{attach,sync,status,detach}")
+    verbs = relay.add_subparsers(dest="relay_command", metavar="{attach,sync,status,detach}", required=True)
     attach = verbs.add_parser("attach", help="attach a relay: its address, and its key from SHIFTCAST_RELAY_KEY or "
                                              "standard input (kept in the keyring)")
     attach.add_argument("url", help="the relay's address (https://…)")
@@ -45,10 +45,8 @@ def _key() -> str:
 
 
 def cmd_relay(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
-    verb = {"attach": _attach, "sync": _sync, "status": _status, "detach": _detach}.get(args.relay_command or "")
-    if verb is None:
-        raise UsageError(t("cli.relay.which"))
-    return verb(db, args, paths)
+    verbs = {"attach": _attach, "sync": _sync, "status": _status, "detach": _detach}
+    return verbs[args.relay_command](db, args, paths)  # argparse requires one of them
 
 
 def _attach(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:

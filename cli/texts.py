@@ -93,8 +93,6 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                "中継サーバーのキーが指定されていません。SHIFTCAST_RELAY_KEY に設定するか、標準入力に書いてください。"),
     "cli.relay.not_attached": ("no relay is attached (shiftcast relay attach URL)",
                                "中継サーバーが接続されていません（shiftcast relay attach URL で接続してください）。"),
-    "cli.relay.which": ("say what to do with the relay: attach, sync, status or detach",
-                        "中継サーバーへの操作を指定してください: attach、sync、status、detach のいずれかです。"),
     "cli.relay.attached": ("relay attached: {url} (version {version}); its key is in the keyring",
                            "中継サーバーを接続しました: {url}（バージョン {version}）。キーはキーリングに保存しました。"),
     "cli.relay.detached": ("relay detached: its address and key are forgotten",

@@ -105,6 +105,8 @@ def test_attach_checks_the_relay_and_its_key_and_status_tells_the_last_sync(
     assert run(capsys, "relay", "detach")[0] == 0
     assert relay_settings.attached(db) is None and secrets.get_secret(relay_settings.KEY_NAME) is None
     assert run(capsys, "relay", "sync")[0] == 1
+    code, _, err = run(capsys, "relay")  # which of the four: a usage error
+    assert code == 2 and "attach,sync,status,detach" in err
 
 
 def test_a_reminder_the_relay_sent_while_no_sender_ran_is_sent_once_with_its_attempt_by_the_relay(
