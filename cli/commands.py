@@ -27,6 +27,7 @@ from cli import (
     lesson_slots,
     planning,
     publish,
+    relay,
     roster,
     screens,
     sending,
@@ -51,8 +52,8 @@ if TYPE_CHECKING:
 __all__ = ["COMMANDS", "SCREEN_MODES", "UsageError", "build_parser", "fail_usage", "parse_args", "run"]
 
 # In the order `--help` lists them.
-TOPICS: tuple[Topic, ...] = (screens, doctor, roster, closed_days, fill, lesson_slots, hours, sending, deliveries, credentials, alerts, planning, publish,
-                             emulator, webhook)
+TOPICS: tuple[Topic, ...] = (screens, doctor, roster, closed_days, fill, lesson_slots, hours, sending, deliveries,
+                             credentials, alerts, planning, publish, emulator, webhook, relay)
 SCREEN_MODES = screens.SCREEN_MODES
 COMMANDS: dict[str, Verb] = {name: verb for topic in TOPICS for name, verb in topic.COMMANDS.items()}
 # Verbs that touch only the roster and the keyring: they never meet a message kind, so they do not

@@ -189,6 +189,14 @@ HELP_JA: dict[str, str] = {
     "cancel a delivery that was not sent": "まだ送信していない配信を取り消します",
     "save the LINE channel access token (read from standard input) in the keyring":
         "LINEのチャネルアクセストークン（標準入力から読み込み）をキーリングに保存します",
+    ("the relay that receives LINE's webhook and sends reminders while every PC sleeps: attach, sync, status, "
+     "detach"): "すべてのPCが止まっている間もLINEのWebhookを受け取りリマインダーを送る中継サーバー: attach、sync、status、detach",
+    ("attach a relay: its address, and its key from SHIFTCAST_RELAY_KEY or standard input (kept in the "
+     "keyring)"): "中継サーバーを接続します。アドレスと、SHIFTCAST_RELAY_KEY または標準入力から読むキー（キーリングに保存）を使います",
+    "the relay's address (https://…)": "中継サーバーのアドレス（https://…）",
+    "sync with the relay once and print what was done as JSON": "中継サーバーと一度同期し、その結果をJSONで表示します",
+    "the relay's address, its version and the last sync": "中継サーバーのアドレス、バージョン、最後の同期を表示します",
+    "forget the relay's address and key": "中継サーバーのアドレスとキーを削除します",
     "save the SMTP password (read from standard input) in the keyring":
         "SMTPのパスワード（標準入力から読み込み）をキーリングに保存します",
     "check whether the teachers will get their messages, and what to fix":

@@ -747,3 +747,42 @@ def test_0020_gives_classrooms_lesson_slots_and_keeps_every_row(db: Database) ->
     assert _table_rows(db, kept) == before
     assert not inspect(db.engine).has_table("lesson_slots")
     migrate.upgrade(db)
+
+
+@pytest.mark.backends("sqlite", "postgresql")  # the columns and the table are added in place on both
+def test_0021_adds_the_relay_s_uploads_and_who_made_an_attempt_and_keeps_every_row(db: Database) -> None:
+    """A database at 0020 with a sent reminder and its attempt: every row stays as it was, the attempt
+    was this app's (via NULL), nothing was handed to a relay; going back drops only what 0021 added."""
+    from alembic import command
+
+    from tests.linefixtures import make_reminders
+
+    now = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    [delivery_id] = make_reminders(db, 1, now=now)
+    with db.write() as s:
+        s.execute(text("INSERT INTO delivery_attempts (delivery_id, number, started_at, outcome, http_status) "
+                       "VALUES (:d, 1, :at, 'sent', 200)"), {"d": delivery_id, "at": now.replace(tzinfo=None)})
+    config = migrate.alembic_config()
+    with db.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0020_lesson_slots")
+    kept = ("deliveries", "delivery_attempts", "shifts", "teachers")
+    before = _table_rows(db, kept)
+    assert "relay_uploads" not in inspect(db.engine).get_table_names()
+
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION
+    with db.read() as s:
+        columns = ", ".join(c["name"] for c in inspect(db.engine).get_columns("delivery_attempts") if c["name"] != "via")
+        attempts = [tuple(r) for r in s.execute(text(f"SELECT {columns} FROM delivery_attempts ORDER BY 1"))]
+        via = list(s.execute(text("SELECT via FROM delivery_attempts")).scalars())
+        uploads = s.execute(text("SELECT count(*) FROM relay_uploads")).scalar()
+    assert [r for r in _table_rows(db, kept) if r[0] != "delivery_attempts"] == [r for r in before
+                                                                               if r[0] != "delivery_attempts"]
+    assert attempts == dict(before)["delivery_attempts"] and via == [None] and uploads == 0
+
+    with db.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0020_lesson_slots")
+    assert _table_rows(db, kept) == before
+    migrate.upgrade(db)

@@ -383,6 +383,19 @@ class DeliveryAttempt(Base):
     outcome: Mapped[str] = mapped_column(String(32))
     error_code: Mapped[str | None] = mapped_column(String(64))
     error_message: Mapped[str | None] = mapped_column(Text)
+    # Who made it: None is this app's sender, "relay" the relay (an outcome pulled from it, core/relay/sync.py).
+    via: Mapped[str | None] = mapped_column(String(16))
+
+
+class RelayUpload(Base):
+    """A delivery the app handed to the relay, under which subject version, and when its cancel followed."""
+
+    __tablename__ = "relay_uploads"
+
+    delivery_id: Mapped[int] = mapped_column(ForeignKey("deliveries.id"), primary_key=True)
+    subject_version: Mapped[int] = mapped_column(Integer)
+    uploaded_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    canceled_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
 
 
 class Alert(Base):

@@ -291,6 +291,13 @@ CATALOG: dict[str, tuple[Template, Template]] = {
         "not, someone may be trying to guess codes. The alert clears when the hour is over.",
         "だれも登録されていません。講師の方であれば、1時間たってからもう一度コードを送ってもらってください。心当たりがなければ、"
         "第三者がコードを推測しようとしている可能性があります。1時間たつと、このアラートは消えます。"),
+    "alert.relay_unreachable": ("The relay cannot be reached: reminders are not handed over to it",
+                                "中継サーバーに接続できません。リマインダーを中継サーバーに渡せていません。"),
+    "alert.relay_unreachable.detail": (
+        "Every sync with the relay has failed since {since} UTC. While every PC sleeps, reminders due then are "
+        "not sent and messages to the LINE account wait. See `shiftcast relay status` and the log.",
+        "{since}（UTC）から中継サーバーとの同期が失敗し続けています。すべてのPCが止まっている間は、その間のリマインダーは"
+        "送信されず、LINE公式アカウントへのメッセージも受け取れません。`shiftcast relay status` とログをご確認ください。"),
     "alert.pairing_paused": ("Connecting teachers on LINE is paused: too many wrong pairing codes came within an hour",
                              "1時間のうちに誤った登録コードが多数送られたため、LINEでの講師の登録を一時停止しています。"),
     "alert.pairing_paused.detail": (
@@ -345,6 +352,16 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                              "配信 {id} はただいま送信中のため、止められません。"),
     "delivery.not_found": ("no delivery with id {id}", "ID {id} の配信は見つかりません。"),
     # ----- LINE -----
+    "relay.unreachable": ("could not reach the relay ({detail})", "中継サーバーに接続できませんでした（{detail}）"),
+    "relay.answered": ("the relay answered HTTP {status} ({code}): {message}",
+                       "中継サーバーからエラーが返されました（HTTP {status}、{code}）: {message}"),
+    "relay.insecure_address": ("the relay's address '{address}' must use https (plain http only to this computer)",
+                               "中継サーバーのアドレス「{address}」には https を使ってください（http はこのコンピューター内だけ使えます）。"),
+    "relay.bad_key": ("the relay key must be 64 hexadecimal digits (256 bits)",
+                      "中継サーバーのキーは16進数64桁（256ビット）で指定してください。"),
+    "relay.line_said": ("LINE answered the relay: {message}", "LINEから中継サーバーへの応答: {message}"),
+    "relay.no_key": ("the relay key is not in the keyring: attach the relay again",
+                     "中継サーバーのキーがキーリングにありません。中継サーバーをもう一度接続してください。"),
     "line.answered": ("LINE answered HTTP {status}: {message}{extra}", "LINEからエラーが返されました（HTTP {status}）: {message}{extra}"),
     "line.network_error": ("LINE answered network error: {message}{extra}", "LINEに接続できませんでした: {message}{extra}"),
     "line.timeout": ("LINE did not answer in time", "LINEから時間内に応答がありませんでした"),
@@ -546,6 +563,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     # what each setting is, in a refused value's message (core/store/setting_keys.py)
     "setting.label.line.api_base": ("the LINE API address", "LINE API のアドレス"),
     "setting.label.line.channel_id": ("the LINE channel ID", "LINEのチャネルID"),
+    "setting.label.relay.url": ("the relay's address", "中継サーバーのアドレス"),
+    "setting.label.relay.unreachable_since": ("since when the relay cannot be reached",
+                                              "中継サーバーに接続できなくなった時刻"),
+    "setting.label.relay.last_sync": ("the relay's last sync", "中継サーバーとの最後の同期"),
     "setting.label.line.account": ("the LINE account's name", "LINE公式アカウントの名前"),
     "setting.label.line.hold": ("the LINE hold", "LINEの配信停止の記録"),
     "setting.label.line.quota": ("LINE's monthly quota", "LINEの今月の送信数"),

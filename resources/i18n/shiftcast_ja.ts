@@ -982,6 +982,10 @@ Retry brings it back; it then goes at its due time.</source>
         <source>{0} ms</source>
         <translation>{0} ms</translation>
     </message>
+    <message>
+        <source>{0} (by the relay)</source>
+        <translation>{0}（中継サーバーから）</translation>
+    </message>
 </context>
 <context>
     <name>EmailSection</name>
