@@ -16,15 +16,19 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from cli import (
     alerts,
     availability,
+    closed_days,
     credentials,
     deliveries,
     dependencies,
     doctor,
     emulator,
     failures,
+    fill,
     hours,
+    lesson_slots,
     planning,
     publish,
+    relay,
     roster,
     screens,
     sending,
@@ -49,13 +53,14 @@ if TYPE_CHECKING:
 __all__ = ["COMMANDS", "SCREEN_MODES", "UsageError", "build_parser", "fail_usage", "parse_args", "run"]
 
 # In the order `--help` lists them.
-TOPICS: tuple[Topic, ...] = (screens, doctor, roster, hours, sending, deliveries, credentials, alerts, planning, publish,
-                             availability, emulator, webhook)
+TOPICS: tuple[Topic, ...] = (screens, doctor, roster, closed_days, fill, lesson_slots, hours, sending, deliveries,
+                             credentials, alerts, planning, publish, availability, emulator, webhook, relay)
 SCREEN_MODES = screens.SCREEN_MODES
 COMMANDS: dict[str, Verb] = {name: verb for topic in TOPICS for name, verb in topic.COMMANDS.items()}
 # Verbs that touch only the roster and the keyring: they never meet a message kind, so they do not
 # pay for loading the kinds (and with them the channels' HTTP clients) at start-up.
-ROSTER_ONLY = frozenset(roster.COMMANDS) | frozenset(hours.COMMANDS) | frozenset(credentials.COMMANDS)
+ROSTER_ONLY = frozenset(roster.COMMANDS) | frozenset(closed_days.COMMANDS) | frozenset(fill.COMMANDS) | frozenset(
+    lesson_slots.COMMANDS) | frozenset(hours.COMMANDS) | frozenset(credentials.COMMANDS)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -53,6 +53,7 @@ def cmd_sender(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
         restore_if_pending(db)
     if args.until_idle:
         return _send_until_idle(db, paths)
+    from core.relay import syncer
     from core.sending.engine import Engine
 
     stop = threading.Event()
@@ -76,7 +77,7 @@ def cmd_sender(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 
     threading.excepthook = on_thread_error
     try:
-        return _send_until_stopped(Engine(db, paths), stop, died)
+        return _send_until_stopped(Engine(db, paths, companions=syncer.companions(db, paths)), stop, died)
     finally:
         threading.excepthook = previous_hook
 

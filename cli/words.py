@@ -150,6 +150,23 @@ HELP_JA: dict[str, str] = {
     "write to this file (UTF-8 with BOM, for Excel)": "このファイルにエクスポートします（Excel向けのBOM付きUTF-8）",
     "list a classroom's shifts for a month": "教室の1か月分のシフトを一覧表示します",
     "YYYY-MM": "YYYY-MM（例: 2026-12）",
+    "list a classroom's closed days of a month (national holidays unless opened), or close or open one day":
+        "教室の1か月分の休業日（開校にしていない祝日を含む）を一覧表示します。1日を休業日または開校日にすることもできます",
+    "close this day, YYYY-MM-DD": "この日を休業日にします（YYYY-MM-DD）",
+    "open this day, YYYY-MM-DD (a holiday too)": "この日を開校日にします（YYYY-MM-DD、祝日も可）",
+    "why the day is closed (with --add), e.g. 夏期休業": "休業の理由（--add と一緒に）、例: 夏期休業",
+    "make draft shifts for a classroom's month from the teachers' weekly patterns, skipping closed days and days "
+    "a teacher already works":
+        "講師の毎週の予定から、教室の1か月分の下書きのシフトを作成します（休業日と、講師にすでにシフトがある日は除きます）",
+    "copy last month's confirmed shifts instead, the 1st Tuesday to the 1st Tuesday and so on":
+        "代わりに先月の確定したシフトをコピーします（第1火曜日は第1火曜日に、のように週と曜日を合わせます）",
+    "list a classroom's lesson slots (コマ), or add, change or remove one":
+        "教室のコマを一覧表示します。コマの追加・変更・削除もできます",
+    "add this slot, or give it new times (with --start and --end), e.g. 1限":
+        "このコマを追加します。同じ名前のコマがあれば時刻を変更します（--start と --end と一緒に）。例: 1限",
+    "remove this slot": "このコマを削除します",
+    "the slot's start, HH:MM": "コマの開始時刻（HH:MM）",
+    "the slot's end, HH:MM": "コマの終了時刻（HH:MM）",
     "list teachers": "講師を一覧表示します",
     "move a teacher to another place in the list (your own order)": "講師の並び順を変更します（指定した並び順で一覧表示されます）",
     "the teacher's name": "講師の名前",
@@ -172,6 +189,14 @@ HELP_JA: dict[str, str] = {
     "cancel a delivery that was not sent": "まだ送信していない配信を取り消します",
     "save the LINE channel access token (read from standard input) in the keyring":
         "LINEのチャネルアクセストークン（標準入力から読み込み）をキーリングに保存します",
+    ("the relay that receives LINE's webhook and sends reminders while every PC sleeps: attach, sync, status, "
+     "detach"): "すべてのPCが止まっている間もLINEのWebhookを受け取りリマインダーを送る中継サーバー: attach、sync、status、detach",
+    ("attach a relay: its address, and its key from SHIFTCAST_RELAY_KEY or standard input (kept in the "
+     "keyring)"): "中継サーバーを接続します。アドレスと、SHIFTCAST_RELAY_KEY または標準入力から読むキー（キーリングに保存）を使います",
+    "the relay's address (https://…)": "中継サーバーのアドレス（https://…）",
+    "sync with the relay once and print what was done as JSON": "中継サーバーと一度同期し、その結果をJSONで表示します",
+    "the relay's address, its version and the last sync": "中継サーバーのアドレス、バージョン、最後の同期を表示します",
+    "forget the relay's address and key": "中継サーバーのアドレスとキーを削除します",
     "save the SMTP password (read from standard input) in the keyring":
         "SMTPのパスワード（標準入力から読み込み）をキーリングに保存します",
     "check whether the teachers will get their messages, and what to fix":

@@ -57,6 +57,8 @@ from core.texts import message as texts
 from core.texts.formats import Language
 
 STALL_AFTER = dt.timedelta(minutes=15)
+# A relay unreachable for a minute or two is a network's hiccup; this long, the manager should look.
+RELAY_UNREACHABLE_AFTER = dt.timedelta(minutes=15)
 RECENT = dt.timedelta(days=7)
 OTHER_COMPUTER_WITHIN = dt.timedelta(hours=24)  # as long as LINE remembers a retry key
 QUOTA_ZONE = "Asia/Tokyo"  # LINE counts its monthly quota in Japan time
@@ -98,6 +100,7 @@ class QueueFacts:
     # everyone is (None: pairing is not paused).
     pairing_locked_users: int = 0
     pairing_paused_until: dt.datetime | None = None
+    relay_unreachable_since: dt.datetime | None = None  # the running sender's syncs fail since then
     # Why the due rows wait, where the sender knows: the channels whose due rows it marked not set up.
     not_set_up: tuple[str, ...] = ()
     zone: str = "UTC"  # the classroom's time zone, in which the alert writes its times
@@ -167,6 +170,11 @@ def pairing_paused(until: dt.datetime) -> Condition:
                      t("alert.pairing_paused.detail", until=until.astimezone(dt.UTC)))
 
 
+def relay_unreachable(since: dt.datetime) -> Condition:
+    return Condition(AlertKind.RELAY_UNREACHABLE, "", t("alert.relay_unreachable"),
+                     t("alert.relay_unreachable.detail", since=since.astimezone(dt.UTC)))
+
+
 def pairing_conditions(locked_users: int, paused_until: dt.datetime | None) -> list[Condition]:
     """The pairing lockouts in force, as incidents (the wizard's teachers page shows them too)."""
     found = [pairing_locked(locked_users)] if locked_users else []
@@ -198,6 +206,9 @@ def conditions(facts: QueueFacts, *, now: dt.datetime, running_since: dt.datetim
     if facts.failed_webhook_events:
         found.append(webhook_events_failed(facts.failed_webhook_events))
     found.extend(pairing_conditions(facts.pairing_locked_users, facts.pairing_paused_until))
+    since = facts.relay_unreachable_since
+    if since is not None and now - since >= RELAY_UNREACHABLE_AFTER:
+        found.append(relay_unreachable(since))
     return found
 
 
@@ -249,7 +260,18 @@ def read_facts(session: Session, *, now: dt.datetime) -> QueueFacts:
     return QueueFacts(dead, holds, quota_failed, line_sent, oldest, count or 0,
                       other_computers(session, identity.this_machine(), now=now), left,
                       failed_webhook_event_count(session), *pairing_lockouts(session, now=now),
+                      relay_unreachable_since=relay_unreachable_since(session),
                       not_set_up=not_set_up, zone=classroom_zone(session))
+
+
+def relay_unreachable_since(session: Session) -> dt.datetime | None:
+    """Since when the running sender's syncs with the relay fail (core/relay/syncer.py), else None."""
+    since = keys.RELAY_UNREACHABLE_SINCE.read(session)
+    try:
+        moment = dt.datetime.fromisoformat(since) if since else None
+    except ValueError:  # a hand-edited value: no alert rather than a failed watch
+        return None
+    return moment if moment is None or moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
 
 
 def classroom_zone(session: Session) -> str:

@@ -69,6 +69,15 @@ def _dead_letter(db, n: int) -> int:
     return delivery_id
 
 
+def test_a_relay_unreachable_for_a_while_is_an_alert_a_short_outage_is_not() -> None:
+    since = NOW - dt.timedelta(minutes=14)
+    assert alerts.conditions(_facts(relay_unreachable_since=since), now=NOW, running_since=NOW) == []
+    found = alerts.conditions(_facts(relay_unreachable_since=since), now=NOW + dt.timedelta(minutes=1),
+                              running_since=NOW)
+    assert _kinds(found) == ["relay_unreachable:"] and found[0].code == "RELAY_UNREACHABLE"
+    assert "10 Dec 2026 02:46 UTC" in render(found[0].detail, "en")
+
+
 def test_one_incident_however_often_the_condition_is_seen_then_cleared_then_new(db) -> None:
     with db.write() as s:
         keys.ALERTS_WEBHOOK_URL.write(s, "http://127.0.0.1:9/hook")

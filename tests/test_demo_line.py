@@ -85,6 +85,8 @@ def test_the_demo_starts_a_receiver_whose_address_the_simulator_knows(db: Databa
     assert demo.emulator.channel_secret == demo_data.DEMO_CHANNEL_SECRET
     with db.read() as s:  # the seed turns the 了解 button on, so the demo's reminders carry it
         assert keys.LINE_ACK_BUTTON.read(s) and ack.signer(s) is not None
+        # the readiness check names the simulator's account, as after Test connection
+        assert (keys.LINE_ACCOUNT.read(s) or "").startswith("Shiftcast Emulator (@")
     # A simulated teacher's event reaches it, signed with the demo channel's secret.
     delivered = demo.emulator.follow(demo_data.user_id_for(1))
     assert delivered.result is not None and delivered.result.success, delivered.result

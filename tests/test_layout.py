@@ -28,6 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("alerts",),
     ("sending",),
     ("receiving",),
+    ("relay",),
     ("setup",),
     ("app",),
 )

@@ -625,7 +625,7 @@ def test_0017_gives_teachers_a_place_in_the_order_and_keeps_every_row(db: Databa
             f.shift(s, room, teacher, dt.date(2026, 12, n), now=dt.datetime(2026, 11, 1, tzinfo=dt.UTC))
     kept = ("teacher_contacts", "shifts", "classrooms")
     before, then = _a_new_column_keeps_every_row(db, "teachers", "position", "0016_publication_pages", kept)
-    assert "0017_teacher_position" in _revisions_up_to_head()
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION
     with db.write() as s:
         assert [t.name for t in rules.list_teachers(s)] == ["伊藤", "佐藤", "中村"]  # by reading until moved
         order.move_to(s, rules.teacher_by_name(s, "中村").id, 1)
@@ -640,19 +640,158 @@ def test_0017_gives_teachers_a_place_in_the_order_and_keeps_every_row(db: Databa
                                                  " FROM teachers ORDER BY 1"))]
     assert back == [tuple(r[then.index(c)] for c in ("id", "name", "reading", "active", "erased_at", "created_at"))
                     for r in before[-1][1]]
-    migrate.upgrade(db)
-
-
-def _revisions_up_to_head() -> list[str]:
-    from alembic.script import ScriptDirectory
-
-    script = ScriptDirectory.from_config(migrate.alembic_config())
-    return [r.revision for r in script.walk_revisions("base", "heads")]
 
 
 @pytest.mark.backends("sqlite", "postgresql")
-def test_0018_adds_availability_requests_and_keeps_every_row(db: Database) -> None:
-    """A database at 0017 with teachers, contacts, shifts and a delivery: every row stays as it was, the
+def test_0018_gives_classrooms_closed_days_and_keeps_every_row(db: Database, tmp_path: Path) -> None:
+    """A database at 0017 with classrooms, teachers, shifts and a publication: every row stays as it was,
+    each classroom starts with no marks (its closed days are the holidays) and can be given some; going
+    back drops only the new table."""
+    from core.publication import publish
+    from core.publication.image_store import ImageStore
+    from core.roster import closed_days
+    from tests import factories as f
+
+    now = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    with db.write() as s:  # made with today's models, then taken down to 0017 with its rows
+        room = f.classroom(s, line_group_id="C" + "1" * 32)
+        f.classroom(s, "駅前")
+        for n, name in enumerate(("佐藤", "鈴木"), start=1):
+            f.shift(s, room, f.teacher(s, name, n), dt.date(2026, 12, n + 2), now=now)
+        publish.publish(s, room.id, 2026, 12, now=now, store=ImageStore(tmp_path / "images"))
+        room_id = room.id
+    _downgrade(db, "0017_teacher_position")
+    kept = ("classrooms", "teachers", "teacher_contacts", "shifts", "shift_revisions", "publications", "deliveries")
+    before = _table_rows(db, kept)
+    assert not inspect(db.engine).has_table("classroom_closed_days")
+
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION
+    assert _table_rows(db, kept) == before
+    with db.read() as s:
+        assert list(s.execute(text("SELECT * FROM classroom_closed_days")).all()) == []
+        assert [d.day for d in closed_days.read_month(s, room_id, 2026, 11).values()] == [
+            dt.date(2026, 11, 3), dt.date(2026, 11, 23)]
+    with db.write() as s:
+        closed_days.mark_closed(s, room_id, dt.date(2026, 12, 29), "年末")
+        closed_days.mark_open(s, room_id, dt.date(2026, 11, 23))
+    with db.read() as s:
+        assert [d.day for d in closed_days.read_month(s, room_id, 2026, 11).values()] == [dt.date(2026, 11, 3)]
+
+    _downgrade(db, "0017_teacher_position")
+    assert _table_rows(db, kept) == before
+    assert not inspect(db.engine).has_table("classroom_closed_days")
+    migrate.upgrade(db)
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_0019_gives_teachers_weekly_patterns_and_keeps_every_row(db: Database) -> None:
+    """A database at 0018 with classrooms, teachers, shifts and a closed day: every row stays, no teacher has a
+    pattern until given one, and going back drops only the new table."""
+    from core.roster import closed_days, patterns
+    from tests import factories as f
+
+    now = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    with db.write() as s:  # made with today's models, then taken down to 0018 with its rows
+        room = f.classroom(s)
+        teacher = f.teacher(s, "佐藤", 1)
+        f.shift(s, room, teacher, dt.date(2026, 12, 3), now=now)
+        closed_days.mark_closed(s, room.id, dt.date(2026, 12, 29), "年末")
+        room_id, teacher_id = room.id, teacher.id
+    _downgrade(db, "0018_closed_days")
+    kept = ("classrooms", "teachers", "teacher_contacts", "shifts", "shift_revisions", "classroom_closed_days")
+    before = _table_rows(db, kept)
+    assert not inspect(db.engine).has_table("weekly_patterns")
+
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION
+    assert _table_rows(db, kept) == before
+    with db.write() as s:
+        assert patterns.teacher_patterns(s, teacher_id) == []
+        patterns.set_teacher_patterns(s, teacher_id, [patterns.Pattern(teacher_id, room_id, 1, dt.time(17),
+                                                                       dt.time(21), dt.date(2026, 12, 1))])
+    _downgrade(db, "0018_closed_days")
+    assert _table_rows(db, kept) == before
+    assert not inspect(db.engine).has_table("weekly_patterns")
+    migrate.upgrade(db)
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_0020_gives_classrooms_lesson_slots_and_keeps_every_row(db: Database) -> None:
+    """A database at 0019 with classrooms, shifts, a closed day and a weekly pattern: every row stays, no
+    classroom has slots until given some, and going back drops only the new table."""
+    from core.roster import closed_days, lesson_slots, patterns
+    from tests import factories as f
+
+    now = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    with db.write() as s:  # made with today's models, then taken down to 0019 with its rows
+        room = f.classroom(s)
+        teacher = f.teacher(s, "佐藤", 1)
+        f.shift(s, room, teacher, dt.date(2026, 12, 3), now=now)
+        closed_days.mark_closed(s, room.id, dt.date(2026, 12, 29), "年末")
+        patterns.set_teacher_patterns(s, teacher.id, [patterns.Pattern(teacher.id, room.id, 1, dt.time(17),
+                                                                       dt.time(21), dt.date(2026, 12, 1))])
+        room_id = room.id
+    _downgrade(db, "0019_weekly_patterns")
+    kept = ("classrooms", "teachers", "shifts", "shift_revisions", "classroom_closed_days", "weekly_patterns")
+    before = _table_rows(db, kept)
+    assert not inspect(db.engine).has_table("lesson_slots")
+
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION
+    assert _table_rows(db, kept) == before
+    with db.write() as s:
+        assert lesson_slots.classroom_slots(s, room_id) == []
+        lesson_slots.add_slot(s, room_id, lesson_slots.LessonSlot("1限", dt.time(16, 50), dt.time(18, 10)))
+    _downgrade(db, "0019_weekly_patterns")
+    assert _table_rows(db, kept) == before
+    assert not inspect(db.engine).has_table("lesson_slots")
+    migrate.upgrade(db)
+
+
+@pytest.mark.backends("sqlite", "postgresql")  # the columns and the table are added in place on both
+def test_0021_adds_the_relay_s_uploads_and_who_made_an_attempt_and_keeps_every_row(db: Database) -> None:
+    """A database at 0020 with a sent reminder and its attempt: every row stays as it was, the attempt
+    was this app's (via NULL), nothing was handed to a relay; going back drops only what 0021 added."""
+    from alembic import command
+
+    from tests.linefixtures import make_reminders
+
+    now = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    [delivery_id] = make_reminders(db, 1, now=now)
+    with db.write() as s:
+        s.execute(text("INSERT INTO delivery_attempts (delivery_id, number, started_at, outcome, http_status) "
+                       "VALUES (:d, 1, :at, 'sent', 200)"), {"d": delivery_id, "at": now.replace(tzinfo=None)})
+    config = migrate.alembic_config()
+    with db.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0020_lesson_slots")
+    kept = ("deliveries", "delivery_attempts", "shifts", "teachers")
+    before = _table_rows(db, kept)
+    assert "relay_uploads" not in inspect(db.engine).get_table_names()
+
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION
+    with db.read() as s:
+        columns = ", ".join(c["name"] for c in inspect(db.engine).get_columns("delivery_attempts") if c["name"] != "via")
+        attempts = [tuple(r) for r in s.execute(text(f"SELECT {columns} FROM delivery_attempts ORDER BY 1"))]
+        via = list(s.execute(text("SELECT via FROM delivery_attempts")).scalars())
+        uploads = s.execute(text("SELECT count(*) FROM relay_uploads")).scalar()
+    assert [r for r in _table_rows(db, kept) if r[0] != "delivery_attempts"] == [r for r in before
+                                                                               if r[0] != "delivery_attempts"]
+    assert attempts == dict(before)["delivery_attempts"] and via == [None] and uploads == 0
+
+    with db.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0020_lesson_slots")
+    assert _table_rows(db, kept) == before
+    migrate.upgrade(db)
+
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_0022_adds_availability_requests_and_keeps_every_row(db: Database) -> None:
+    """A database at 0021 with teachers, contacts, shifts and a delivery: every row stays as it was, the
     availability tables come empty and take a request, answers and a correction; going back drops
     them and nothing else."""
     from core.outbox import queue
@@ -661,7 +800,7 @@ def test_0018_adds_availability_requests_and_keeps_every_row(db: Database) -> No
     from tests import factories as f
 
     now = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
-    with db.write() as s:  # made with today's models, then taken down to 0017 with its rows
+    with db.write() as s:  # made with today's models, then taken down to 0021 with its rows
         room = f.classroom(s)
         for n, name in enumerate(("中村", "伊藤"), start=1):
             teacher = f.teacher(s, name, n, email=f"t{n}@example.com", email_opt_in=True)
@@ -672,11 +811,11 @@ def test_0018_adds_availability_requests_and_keeps_every_row(db: Database) -> No
         room_id = room.id
     kept = ("classrooms", "teachers", "teacher_contacts", "shifts", "deliveries")
     new = ("availability_requests", "availability_asked", "availability_answers")
-    _downgrade(db, "0017_teacher_position")
+    _downgrade(db, "0021_relay_uploads")
     before = _table_rows(db, kept)
     assert not any(inspect(db.engine).has_table(t) for t in new)
     migrate.upgrade(db)
-    assert migrate.current_revision(db) == migrate.HEAD_REVISION == "0018_availability"
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION == "0022_availability"
     assert _table_rows(db, kept) == before
     assert _table_rows(db, new) == [(t, []) for t in new]
     with db.write() as s:
@@ -689,7 +828,7 @@ def test_0018_adds_availability_requests_and_keeps_every_row(db: Database) -> No
         assert first.days == {dt.date(2026, 12, 1): DayAnswer(dt.date(2026, 12, 1), NO)} and first.corrections == 1
         assert not second.answered
 
-    _downgrade(db, "0017_teacher_position")
+    _downgrade(db, "0021_relay_uploads")
     assert _table_rows(db, kept) == before
     assert not any(inspect(db.engine).has_table(t) for t in new)
     migrate.upgrade(db)

@@ -14,6 +14,7 @@ from core.store.models import (
     DeliveryAttempt,
     DeliveryKind,
     DeliveryStatus,
+    RelayUpload,
     ShiftStatus,
 )
 from tests import factories as f
@@ -60,6 +61,18 @@ def test_scheduler_plans_at_start_after_edits_and_after_a_wake(db: Database, now
     finally:
         scheduler.shutdown()
 
+
+
+def test_purge_removes_an_old_delivery_handed_to_the_relay_with_its_upload(db: Database, now: dt.datetime) -> None:
+    old = now - dt.timedelta(days=100)
+    with db.write() as s:
+        delivery_id, _ = queue.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup="relayed", due_at=old, now=old)
+        s.add(RelayUpload(delivery_id=delivery_id, subject_version=1, uploaded_at=old, canceled_at=old))
+        s.flush()
+        s.execute(f.table(Delivery).update().where(Delivery.id == delivery_id).values(status="sent", updated_at=old))
+    assert retention.purge(db, now=now, days=90) == 1
+    with db.read() as s:
+        assert s.scalar(select(func.count()).select_from(RelayUpload)) == 0
 
 @pytest.mark.backends("sqlite", "postgresql")  # retention works the same on both
 def test_purge_keeps_anything_still_needed(db: Database, now: dt.datetime) -> None:

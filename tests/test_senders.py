@@ -119,6 +119,25 @@ def test_one_sender_per_folder_on_sqlite_several_on_postgresql(db: Database, pat
         first.stop()
 
 
+
+@pytest.mark.backends("sqlite")  # one sender per folder: the second engine does not start
+def test_the_relay_syncs_beside_a_started_sender_only_and_stops_with_it(db: Database, paths: DataPaths) -> None:
+    from core.relay.syncer import RelaySyncer
+
+    beside_first, beside_second = RelaySyncer(db, paths), RelaySyncer(db, paths)
+    first = Engine(db, paths, companions=[beside_first])
+    second = Engine(db, paths, companions=[beside_second])  # the folder's sender.lock is taken: not started
+    try:
+        assert first.start() and not second.start()
+        assert wait_until(lambda: beside_first.rounds >= 1)  # no relay attached: a round that does nothing
+    finally:
+        second.stop()
+        first.stop()
+    assert beside_second.rounds == 0
+    rounds = beside_first.rounds
+    beside_first.wake()  # stopped with the engine: nothing runs any more
+    assert beside_first.rounds == rounds
+
 @pytest.mark.backends("postgresql")
 def test_computers_sharing_a_server_are_not_taken_for_a_copied_data_folder(db: Database, now: dt.datetime) -> None:
     """On SQLite a second computer's stamp means the folder was copied (tests/test_data_folder_copies.py);

@@ -277,6 +277,7 @@ def test_the_whole_wizard_finds_the_group_pairs_three_teachers_and_puts_the_endp
         grouped = s.get(Classroom, room_id)
         assert grouped is not None and grouped.line_group_id == GROUP
     assert "講師グループ" in group.status.text() and "本校" in group.status.text()
+    assert not group.waiting.isVisibleTo(group)  # the chosen group left the list; nothing is awaited now
     _keep(qtbot, ctx, dialog, "10-connect-line-3c-group.png")
     assert dialog.next.text() == "Next"
     qtbot.mouseClick(dialog.next, CLICK)

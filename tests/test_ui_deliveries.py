@@ -46,6 +46,18 @@ def _view(qtbot, ctx: AppContext) -> DeliveriesView:
     return view
 
 
+def _attempt_rows(qtbot, ctx: AppContext, delivery_id: int, count: int) -> tuple[DeliveriesView, list[QTreeWidgetItem]]:
+    """The Deliveries view with `delivery_id` (its only row) selected, and its `count` attempts' rows in the pane."""
+    view = _view(qtbot, ctx)
+    qtbot.waitUntil(lambda: view.model.rowCount() == 1, timeout=WAIT)
+    assert view.select(delivery_id)
+    attempts = view.detail.attempts
+    qtbot.waitUntil(lambda: attempts.topLevelItemCount() == count, timeout=WAIT)
+    rows = [attempts.topLevelItem(i) for i in range(count)]
+    assert all(row is not None for row in rows)
+    return view, [row for row in rows if row is not None]
+
+
 def _ids(view: DeliveriesView) -> list[int]:
     return [view.model.item_at(r).id for r in range(view.model.rowCount())]
 
@@ -157,17 +169,6 @@ def test_filters_by_status_kind_classroom_date_text_and_dead_letters(qtbot, ctx:
     qtbot.waitUntil(lambda: _ids(view) == [failed], timeout=WAIT)
 
 
-def _two_attempts(qtbot, ctx: AppContext, delivery_id: int) -> tuple[DeliveriesView, list[QTreeWidgetItem]]:
-    """The view with the only delivery selected, once its detail pane lists its two attempts."""
-    view = _view(qtbot, ctx)
-    qtbot.waitUntil(lambda: view.model.rowCount() == 1, timeout=WAIT)
-    assert view.select(delivery_id)
-    attempts = view.detail.attempts
-    qtbot.waitUntil(lambda: attempts.topLevelItemCount() == 2, timeout=WAIT)
-    items = [attempts.topLevelItem(0), attempts.topLevelItem(1)]
-    return view, [item for item in items if item is not None]
-
-
 def test_detail_pane_lists_every_attempt_with_lines_words(qtbot, ctx: AppContext, db: Database,
                                                           now: dt.datetime) -> None:
     delivery_id = _add(db, now, "k", status=DeliveryStatus.QUEUED, attempt_count=2, last_error_code="LINE_5XX",
@@ -181,12 +182,25 @@ def test_detail_pane_lists_every_attempt_with_lines_words(qtbot, ctx: AppContext
                             duration_ms=5000, http_status=None, outcome="retry", error_code="TIMEOUT",
                             error_message="LINE did not answer in time"),
         ])
-    view, (first, second) = _two_attempts(qtbot, ctx, delivery_id)
+    view, (first, second) = _attempt_rows(qtbot, ctx, delivery_id, 2)
     assert (first.text(0), first.text(2), first.text(3), first.text(4)) == ("1", "500", "req-1", "120 ms")
     assert first.text(6) == "LINE_5XX: Internal server error"
     assert second.text(2) == "no answer" and "did not answer" in second.text(6)
     assert view.detail._values["key"].text() == "k"
     assert view.detail.title.text().startswith(f"Delivery #{delivery_id}")
+
+
+def test_the_detail_pane_tells_the_relay_s_attempts_from_the_app_s(qtbot, ctx: AppContext, db: Database,
+                                                                    now: dt.datetime) -> None:
+    delivery_id = _add(db, now, "both", status=DeliveryStatus.SENT)
+    with db.write() as s:
+        s.add_all([
+            DeliveryAttempt(delivery_id=delivery_id, number=1, started_at=now, http_status=200, outcome="sent"),
+            DeliveryAttempt(delivery_id=delivery_id, number=2, started_at=now + dt.timedelta(minutes=6),
+                            http_status=409, outcome="sent", via="relay"),
+        ])
+    view, (first, second) = _attempt_rows(qtbot, ctx, delivery_id, 2)
+    assert (first.text(5), second.text(5)) == ("Sent", "Sent (by the relay)")
 
 
 def test_the_detail_pane_names_each_channel_as_its_driver_does(qtbot, ctx: AppContext, db: Database,
@@ -197,14 +211,10 @@ def test_the_detail_pane_names_each_channel_as_its_driver_does(qtbot, ctx: AppCo
     with db.write() as s:
         s.add(DeliveryAttempt(delivery_id=delivery_id, number=1, started_at=now, duration_ms=40, outcome="hold",
                               error_code="SMTP_AUTH_FAILED", error_message="SMTP 535: authentication failed"))
-    view = _view(qtbot, ctx)
-    qtbot.waitUntil(lambda: view.model.rowCount() == 1, timeout=WAIT)
-    assert view.select(delivery_id)
-    attempts = view.detail.attempts
-    qtbot.waitUntil(lambda: attempts.topLevelItemCount() == 1, timeout=WAIT)
+    view, (held,) = _attempt_rows(qtbot, ctx, delivery_id, 1)
     title = registry.driver(Channel.EMAIL).title
     assert view.detail.title.text().endswith(f"· {title}")
-    assert attempts.topLevelItem(0).text(5) == f"Held: {title} refused our credentials"  # type: ignore[union-attr]
+    assert held.text(5) == f"Held: {title} refused our credentials"
 
 
 def test_an_attempt_image_hosting_refused_says_the_month_went_as_a_message(qtbot, ctx: AppContext, db: Database,
@@ -221,7 +231,7 @@ def test_an_attempt_image_hosting_refused_says_the_month_went_as_a_message(qtbot
             DeliveryAttempt(delivery_id=delivery_id, number=2, started_at=now, duration_ms=80, http_status=200,
                             outcome="sent"),
         ])
-    _, (refused, sent) = _two_attempts(qtbot, ctx, delivery_id)
+    _, (refused, sent) = _attempt_rows(qtbot, ctx, delivery_id, 2)
     assert refused.text(5) == "Not sent: image hosting failed; the month goes as a message next"
     assert refused.text(6) == ("HOSTING_UNUSABLE: image hosting cannot be used, so the month goes to the group as a "
                                "message, without the image: the image hosting secret access key is missing; enter it "

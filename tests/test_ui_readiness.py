@@ -232,3 +232,23 @@ def test_receive_again_points_line_back_at_the_app(qtbot, ctx: AppContext, db: D
         service.stop()
         ctx.receiving = None
     settle(qtbot, ctx)
+
+
+def test_in_settings_every_row_shows_without_scrolling_in_japanese(qtbot, ctx: AppContext, db: Database,
+                                                                  japanese: Path) -> None:
+    from ui.settings.view import SettingsView
+
+    with db.write() as s:
+        f.classroom(s, "本校")
+        f.teacher(s, "佐藤", 1, line_opt_in=False)
+    view = SettingsView(ctx)
+    qtbot.addWidget(view)
+    view.resize(1366, 680)
+    view.show()
+    panel = view.readiness
+    _answered(qtbot, panel, 0)
+    qtbot.waitUntil(lambda: panel.rows_area.isVisible(), timeout=PATIENCE_MS)
+    assert len(panel.requirements) >= 7
+    settle(qtbot, ctx)
+    assert panel.rows_area.verticalScrollBar().maximum() == 0, panel.rows_area.height()  # no row hidden
+    settle(qtbot, ctx)

@@ -137,6 +137,10 @@ class DemoEnvironment:
             keys.HOSTING_LOCAL_ROOT.write(session, str(self.hosted))
             keys.HOSTING_LOCAL_BASE_URL.write(session, f"http://127.0.0.1:{self._httpd.server_address[1]}")
         self._register_recipients(db)
+        # As Test connection would: the readiness check then names the simulator's account, not "not checked yet".
+        from core.setup import line
+
+        line.check_connection(db)
         self.receiver = WebhookReceiver(db, DEMO_CHANNEL_SECRET).start()
         self.emulator.set_webhook_endpoint(self.receiver.url)
         return self

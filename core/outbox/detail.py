@@ -59,11 +59,12 @@ class AttemptFields:
     outcome: str  # a core.outbox.policy outcome
     error_code: str | None
     error_message: str | None
+    via: str | None = None  # who made it: None this app's sender, "relay" the relay (core/relay/outcomes.py)
 
     @classmethod
     def of(cls, a: DeliveryAttempt) -> AttemptFields:
         return cls(a.number, a.started_at, a.duration_ms, a.http_status, a.request_id, a.accepted_request_id,
-                   a.outcome, a.error_code, a.error_message)
+                   a.outcome, a.error_code, a.error_message, a.via)
 
 
 @dataclass(frozen=True)

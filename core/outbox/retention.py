@@ -12,7 +12,7 @@ import datetime as dt
 from sqlalchemy import delete, select, update
 
 from core.store.db import Database
-from core.store.models import Alert, Delivery, DeliveryAttempt, DeliveryStatus, SubjectType
+from core.store.models import Alert, Delivery, DeliveryAttempt, DeliveryStatus, RelayUpload, SubjectType
 
 DEFAULT_DAYS = 90
 CHUNK = 2000  # short write transactions, so a purge never stalls the sender
@@ -37,5 +37,6 @@ def purge(db: Database, *, now: dt.datetime, days: int = DEFAULT_DAYS) -> int:
                 return removed
             session.execute(update(Delivery).where(Delivery.linked_delivery_id.in_(ids)).values(linked_delivery_id=None))
             session.execute(delete(DeliveryAttempt).where(DeliveryAttempt.delivery_id.in_(ids)))
+            session.execute(delete(RelayUpload).where(RelayUpload.delivery_id.in_(ids)))
             session.execute(delete(Delivery).where(Delivery.id.in_(ids)))
             removed += len(ids)

@@ -1,6 +1,6 @@
 """The month as the Shifts area's grid shows it: classrooms, teachers and shifts as frozen plain values,
-with each shift's 了解 mark, the month's Japanese holidays and what each teacher answered when asked
-when they can work (the month's latest availability request), read in one scope.
+with each shift's 了解 mark, the month's Japanese holidays, the classroom's closed days and what each
+teacher answered when asked when they can work (the month's latest availability request), read in one scope.
 
 Why copies instead of ORM rows: the snapshot crosses from a pool thread to the window's thread and
 lives in the grid model; plain values cannot lazy-load or be expired behind the painter's back.
@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from core.kinds import registry as message_kinds
 from core.roster import availability as availability_requests
-from core.roster import clock, reading, rules
+from core.roster import clock, closed_days, lesson_slots, reading, rules
 from core.roster.availability_text import NO, DayAnswer
 from core.store.db import Database
 from core.store.models import Channel, Delivery, Shift, ShiftStatus, SubjectType, Teacher
@@ -88,7 +88,9 @@ class MonthSnapshot:
     active_teachers: tuple[TeacherItem, ...] = ()
     shifts: tuple[ShiftItem, ...] = ()
     holidays: dict[dt.date, str] = field(default_factory=dict)
+    closed: dict[dt.date, closed_days.ClosedDay] = field(default_factory=dict)  # the classroom's closed days
     today: dt.date | None = None  # in the classroom's zone
+    slots: tuple[lesson_slots.LessonSlot, ...] = ()  # the classroom's lesson slots (コマ), for the shift dialog
     # (teacher id, day) → their current answer to the month's latest availability request
     availability: dict[tuple[int, dt.date], DayAnswer] = field(default_factory=dict)
 
@@ -167,14 +169,15 @@ def load_month(db: Database, classroom_id: int | None, year: int, month: int, *,
         acks = _acknowledged(session, shifts) if shifts else {}
         items = tuple(replace(item, acknowledged_at=acks.get((item.id, item.version)))
                       if (item.id, item.version) in acks else item for item in map(ShiftItem.of, shifts))
+        first, last = rules.month_bounds(year, month)
+        marks = closed_days.marks_between(session, chosen.id, first, last) if chosen else []
+        slots = tuple(lesson_slots.classroom_slots(session, chosen.id)) if chosen else ()
         answers = _availability(session, chosen.id, year, month) if chosen else {}
-    first, last = rules.month_bounds(year, month)
     # Japanese holidays whatever the classroom's zone, as on the published image (core/publication/month_image.py).
-    # Imported here, on the background thread that reads the month: the package loads every country's
+    # Read here, on the background thread that reads the month: the package loads every country's
     # calendar, and the window should not wait for it at start-up.
-    import holidays
-
-    names = holidays.country_holidays("JP", years=year)
-    in_month = {day: str(name) for day, name in names.items() if first <= day <= last}
+    in_month = closed_days.holidays_between(first, last)
+    closed = closed_days.closed_between(first, last, in_month, marks) if chosen else {}
     today = clock.local_now(now, chosen.timezone).date() if chosen else None
-    return MonthSnapshot(year, month, classrooms, chosen, tuple(rows), active, items, in_month, today, answers)
+    return MonthSnapshot(year, month, classrooms, chosen, tuple(rows), active, items, in_month, closed, today, slots,
+                         answers)

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 
 from sqlalchemy.orm import Session
 
-from core.roster import copying, rules
+from core.roster import copying, patterns, rules
 from core.store.db import Database
 from core.store.kinds import ShiftStatus
 
@@ -42,6 +42,15 @@ class RosterEdits:
     def copy_shift(self, shift_id: int, days: list[dt.date]) -> list[int]:
         """The copies' ids, in date order."""
         return [s.id for s in copying.copy_shift(self._session, shift_id, days, now=self.now)]
+
+    def fill_month(self, classroom_id: int, year: int, month: int, *, from_last_month: bool) -> patterns.Filled:
+        """Drafts from the weekly patterns, or from last month's confirmed shifts: what was made and skipped."""
+        make = patterns.copy_last_month if from_last_month else patterns.fill_month
+        return make(self._session, classroom_id, year, month, now=self.now)
+
+    def add_shifts(self, drafts: Iterable[rules.ShiftDraft]) -> list[int]:
+        """Every draft or none (a redo of a fill: the same drafts again)."""
+        return [rules.add_shift(self._session, draft, now=self.now).id for draft in drafts]
 
     def confirm_month(self, classroom_id: int, year: int, month: int) -> list[int]:
         """The ids of the drafts it confirmed."""

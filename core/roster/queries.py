@@ -8,13 +8,14 @@ dataclass before the scope ends. Changes go through core.roster.rules, which say
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.roster import channel_choice, contacts, rules
+from core.roster import channel_choice, contacts, patterns, rules
+from core.roster.patterns import Pattern
 from core.store.models import Channel, Classroom, Teacher, TeacherContact
 
 
@@ -56,9 +57,10 @@ class TeacherRecord:
     others: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
     reading: str = ""  # how the name is read (ふりがな); the order of the list
     position: int | None = None  # their place in the manager's own order; None: listed by reading
+    patterns: tuple[Pattern, ...] = ()  # their fixed weekly slots (core/roster/patterns.py)
 
     @classmethod
-    def of(cls, teacher: Teacher) -> TeacherRecord:
+    def of(cls, teacher: Teacher, weekly: Sequence[Pattern] = ()) -> TeacherRecord:
         fields = rules.contact_fields(teacher)
         line = contacts.on(teacher.contacts, Channel.LINE)
         others = {c.channel: (c.address or "", c.agreed_at is not None) for c in teacher.contacts
@@ -66,7 +68,7 @@ class TeacherRecord:
         return cls(teacher.id, teacher.display_name, str(fields["email"] or ""), str(fields["line_user_id"] or ""),
                    bool(fields["line_opt_in"]), bool(fields["email_opt_in"]), teacher.active,
                    channel_choice.of(teacher).word, line is not None and line.unreachable_since is not None, others,
-                   teacher.reading or "", teacher.position)
+                   teacher.reading or "", teacher.position, tuple(weekly))
 
 
 def classrooms(session: Session) -> list[ClassroomSettings]:
@@ -86,7 +88,8 @@ def update_classroom(session: Session, classroom_id: int, **settings: object) ->
 
 def teachers(session: Session) -> list[TeacherRecord]:
     """Every teacher not erased, in the listing order (core/roster/reading.py)."""
-    return [TeacherRecord.of(t) for t in rules.list_teachers(session)]
+    weekly = patterns.by_teacher(session)
+    return [TeacherRecord.of(t, weekly.get(t.id, ())) for t in rules.list_teachers(session)]
 
 
 def line_recipient_names(session: Session, recipients: Collection[str]) -> dict[str, str]:

@@ -27,6 +27,7 @@ from core.store.models import (
     ShiftStatus,
     SubjectType,
     Teacher,
+    WeeklyPattern,
     utcnow,
 )
 from core.texts import t
@@ -290,6 +291,8 @@ def erase_teacher(session: Session, teacher_id: int, *, now: dt.datetime) -> Tea
     teacher.contacts.clear()  # every address and consent, whatever the channel
     teacher.active = False
     teacher.erased_at = now
+    # A deleted teacher's weekly slots would only fill months with shifts the roster then refuses.
+    session.execute(delete(WeeklyPattern).where(WeeklyPattern.teacher_id == teacher.id))
     # The outbox keeps what happened, not to whom: recipients of this teacher's deliveries go too.
     session.execute(update(Delivery).where(Delivery.teacher_id == teacher.id).values(recipient=None))
     session.flush()

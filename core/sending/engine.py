@@ -10,7 +10,9 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from core.channels import line_reach
 from core.planning import forecast
@@ -30,6 +32,15 @@ log = logging.getLogger(__name__)
 WINDOW_SEND_THREADS = 4
 
 
+class Companion(Protocol):
+    """Work that runs beside a started sender and ends before it (the relay's sync, core/relay/syncer.py),
+    made by a layer above sending, which the engine cannot import."""
+
+    def start(self, sender: str) -> None: ...  # `sender`: the sender's name, as its heartbeats give it
+
+    def stop(self) -> None: ...
+
+
 @dataclass
 class Engine:
     db: Database
@@ -45,6 +56,7 @@ class Engine:
     app: str = "sender"  # which part of Shiftcast sends, as the other senders see it (core/sending/presence.py)
     # Hear other processes' changes while sending. The window runs its own watcher, sending or not.
     watch: bool = True
+    companions: Sequence[Companion] = ()
 
     def start(self) -> bool:
         """Start sending unless another process already sends from this folder. True if started."""
@@ -64,6 +76,8 @@ class Engine:
                                    check_line_reach=self._check_line_reach).start()
         if self.watch:
             self.watcher = ChangeWatcher(self.db).start()
+        for companion in self.companions:
+            companion.start(self.sender.owner)
         return True
 
     def _sending_since(self) -> dt.datetime | None:
@@ -93,6 +107,9 @@ class Engine:
             log.warning("could not refresh the LINE quota: %s", exc)
 
     def stop(self) -> None:
+        if self.sender is not None:
+            for companion in self.companions:
+                companion.stop()
         if self.watcher is not None:
             self.watcher.stop()
         if self.scheduler is not None:

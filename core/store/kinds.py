@@ -60,6 +60,7 @@ class AlertKind(StrEnum):
     WEBHOOK_EVENT_FAILED = "webhook_event_failed"  # LINE events whose handlers failed every try
     PAIRING_LOCKOUT = "pairing_lockout"  # LINE users are ignored for an hour after too many wrong pairing codes
     PAIRING_PAUSED = "pairing_paused"  # every pairing code is ignored for an hour after too many from everyone
+    RELAY_UNREACHABLE = "relay_unreachable"  # the running sender's syncs with the relay have failed for a while
 
 
 class DeliveryStatus(StrEnum):

@@ -119,6 +119,34 @@ class Classroom(Base):
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
+class ClosedDay(Base):
+    """The manager's word on one day of a classroom: closed (with a note), or open on a national holiday,
+    which is otherwise closed. Days without a row follow the holidays (core/roster/closed_days.py)."""
+
+    __tablename__ = "classroom_closed_days"
+    __table_args__ = (UniqueConstraint("classroom_id", "local_date"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    classroom_id: Mapped[int] = mapped_column(ForeignKey("classrooms.id"), index=True)
+    local_date: Mapped[dt.date] = mapped_column(Date)
+    closed: Mapped[bool] = mapped_column(Boolean, default=True)  # False: a holiday the classroom opens
+    note: Mapped[str] = mapped_column(String(200), default="")
+
+
+class LessonSlot(Base):
+    """One of a classroom's lesson periods (コマ): 1限 16:50–18:10. A shift can be entered by its slot
+    (core/roster/lesson_slots.py); the shift keeps the times, not the slot."""
+
+    __tablename__ = "lesson_slots"
+    __table_args__ = (UniqueConstraint("classroom_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    classroom_id: Mapped[int] = mapped_column(ForeignKey("classrooms.id"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    start_time: Mapped[dt.time] = mapped_column(Time)
+    end_time: Mapped[dt.time] = mapped_column(Time)
+
+
 class Teacher(Base):
     """A teacher. How they are reached is their contacts (`TeacherContact`) and the rule for using them;
     erasing one deletes the contacts; shifts and delivery history stay, anonymised."""
@@ -197,6 +225,22 @@ class Shift(Base):
 
     classroom: Mapped[Classroom] = relationship(lazy="joined")
     teacher: Mapped[Teacher] = relationship(lazy="joined")
+
+
+class WeeklyPattern(Base):
+    """A teacher's fixed weekly slot at a classroom (every Tuesday 17:00–21:00), from one day and until
+    another or for good: what "Fill month from patterns" makes draft shifts of (core/roster/patterns.py)."""
+
+    __tablename__ = "weekly_patterns"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    teacher_id: Mapped[int] = mapped_column(ForeignKey("teachers.id"), index=True)
+    classroom_id: Mapped[int] = mapped_column(ForeignKey("classrooms.id"), index=True)
+    weekday: Mapped[int] = mapped_column(Integer)  # 0 Monday … 6 Sunday, as date.weekday()
+    start_time: Mapped[dt.time] = mapped_column(Time)
+    end_time: Mapped[dt.time] = mapped_column(Time)
+    valid_from: Mapped[dt.date] = mapped_column(Date)
+    valid_until: Mapped[dt.date | None] = mapped_column(Date)
 
 
 class ShiftRevision(Base):
@@ -339,6 +383,19 @@ class DeliveryAttempt(Base):
     outcome: Mapped[str] = mapped_column(String(32))
     error_code: Mapped[str | None] = mapped_column(String(64))
     error_message: Mapped[str | None] = mapped_column(Text)
+    # Who made it: None is this app's sender, "relay" the relay (an outcome pulled from it, core/relay/sync.py).
+    via: Mapped[str | None] = mapped_column(String(16))
+
+
+class RelayUpload(Base):
+    """A delivery the app handed to the relay, under which subject version, and when its cancel followed."""
+
+    __tablename__ = "relay_uploads"
+
+    delivery_id: Mapped[int] = mapped_column(ForeignKey("deliveries.id"), primary_key=True)
+    subject_version: Mapped[int] = mapped_column(Integer)
+    uploaded_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    canceled_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
 
 
 class Alert(Base):

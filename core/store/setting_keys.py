@@ -114,6 +114,14 @@ HOSTING_LOCAL_ROOT = TextSetting("hosting.local_root", t("setting.label.hosting.
 HOSTING_LOCAL_BASE_URL = TextSetting("hosting.local_base_url", t("setting.label.hosting.local_base_url"), rule=web_address,
                                      rule_says=_WEB)
 
+# ----- the relay (docs/relay.md); its key is in the keyring -----
+RELAY_URL = TextSetting("relay.url", t("setting.label.relay.url"), max_length=500, rule=web_address, rule_says=_WEB)
+# The last sync's time and counts (JSON), for `relay status` and the Settings screen.
+RELAY_LAST_SYNC = TextSetting("relay.last_sync", t("setting.label.relay.last_sync"), max_length=2000)
+# Since when the running sender's syncs fail (ISO 8601, UTC); unset while they succeed. Its alert waits a while.
+RELAY_UNREACHABLE_SINCE = TextSetting("relay.unreachable_since", t("setting.label.relay.unreachable_since"),
+                                      max_length=40)
+
 # ----- the desktop app -----
 UI_LANGUAGE = ChoiceSetting("ui.language", t("setting.label.ui.language"), ("auto", "ja", "en"), default="auto")
 UI_TRAY_HINT_SHOWN = FlagSetting("ui.tray_hint_shown", t("setting.label.ui.tray_hint_shown"))

@@ -163,6 +163,42 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                        "状態は draft（下書き）、confirmed（確定）、canceled（取消）のいずれかです（「{value}」は指定できません）。"),
     "csv.duplicate_row": ("duplicate of an earlier row", "前の行と重複しています。"),
     "csv.duplicate_shift": ("duplicate of existing shift #{id}", "登録済みのシフト #{id} と重複しています。"),
+    # ----- closed days (core/roster/closed_days.py; the Shifts grid, `shiftcast closed-days`) -----
+    "closed.note_too_long": ("the note of a closed day is longer than {limit_count} characters",
+                             "休業日のメモは{limit_count}文字以内で入力してください。"),
+    "closed.bad_day": ("bad date '{text}': write it as YYYY-MM-DD, e.g. 2026-12-29",
+                       "日付「{text}」を読み取れません。YYYY-MM-DD（例: 2026-12-29）の形で入力してください。"),
+    # ----- weekly patterns and filling a month (core/roster/patterns.py; the teacher dialog, `shiftcast fill`) -----
+    "patterns.bad_weekday": ("bad weekday {weekday}: weekdays go from 0 (Monday) to 6 (Sunday)",
+                             "曜日 {weekday} は使えません。0（月曜）〜6（日曜）で指定してください。"),
+    "patterns.end_before_start": ("a weekly pattern must end after it starts ({start}–{end})",
+                                  "毎週の予定は開始より後に終わるようにしてください（{start}〜{end}）。"),
+    "patterns.until_before_from": ("a weekly pattern cannot end ({end}) before it starts ({start})",
+                                   "毎週の予定の終了日（{end}）が開始日（{start}）より前になっています。"),
+    "fill.summary": ("{made_count} draft shift(s) made; {skipped_count} skipped: {closed_count} on closed days, "
+                     "{overlap_count} where the teacher already has a shift, {refused_count} refused by the roster",
+                     "下書きのシフトを{made_count}件作成しました。{skipped_count}件は作成していません"
+                     "（休業日 {closed_count}件、同じ時間にシフトあり {overlap_count}件、その他 {refused_count}件）。"),
+    "fill.summary_copied": ("{made_count} draft shift(s) made; {skipped_count} skipped: {missing_count} on a weekday "
+                            "this month does not have, {closed_count} on closed days, {overlap_count} where the "
+                            "teacher already has a shift, {refused_count} refused by the roster",
+                            "下書きのシフトを{made_count}件作成しました。{skipped_count}件は作成していません"
+                            "（今月にない週の曜日 {missing_count}件、休業日 {closed_count}件、同じ時間にシフトあり "
+                            "{overlap_count}件、その他 {refused_count}件）。"),
+    "fill.skip.closed": ("{day}, {teacher}: the classroom is closed", "{day} {teacher}: 休業日です。"),
+    "fill.skip.overlap": ("{day}, {teacher}: already has a shift at that time",
+                          "{day} {teacher}: 同じ時間にシフトがあります。"),
+    "fill.skip.no_such_day": ("{day}, {teacher}: this month has no such weekday",
+                              "{day} {teacher}: 今月には同じ週の曜日がありません。"),
+    "fill.skip.refused": ("{day}, {teacher}: {reason}", "{day} {teacher}: {reason}"),
+    # ----- lesson slots (コマ; core/roster/lesson_slots.py, `shiftcast lesson-slots`, the shift dialog) -----
+    "slots.name_missing": ("the lesson slot needs a name, e.g. 1限", "コマの名前を入力してください（例: 1限）。"),
+    "slots.name_too_long": ("the name of a lesson slot is longer than {limit_count} characters",
+                            "コマの名前は{limit_count}文字以内で入力してください。"),
+    "slots.end_before_start": ("lesson slot {name} must end after it starts ({start}–{end})",
+                               "コマ「{name}」は開始より後に終わるようにしてください（{start}〜{end}）。"),
+    "slots.name_twice": ("there are two lesson slots named {name}", "「{name}」という名前のコマが2つあります。"),
+    "slots.unknown": ("there is no lesson slot named {name}", "「{name}」という名前のコマはありません。"),
     # ----- hours for payroll (core/roster/hours.py; `shiftcast hours`, the Hours dialog) -----
     "hours.rule": ("Counted: confirmed shifts only (drafts and canceled shifts are left out). A shift that "
                    "crosses midnight counts to the day it starts. Sundays and national holidays of Japan count "
@@ -255,6 +291,13 @@ CATALOG: dict[str, tuple[Template, Template]] = {
         "not, someone may be trying to guess codes. The alert clears when the hour is over.",
         "だれも登録されていません。講師の方であれば、1時間たってからもう一度コードを送ってもらってください。心当たりがなければ、"
         "第三者がコードを推測しようとしている可能性があります。1時間たつと、このアラートは消えます。"),
+    "alert.relay_unreachable": ("The relay cannot be reached: reminders are not handed over to it",
+                                "中継サーバーに接続できません。リマインダーを中継サーバーに渡せていません。"),
+    "alert.relay_unreachable.detail": (
+        "Every sync with the relay has failed since {since} UTC. While every PC sleeps, reminders due then are "
+        "not sent and messages to the LINE account wait. See `shiftcast relay status` and the log.",
+        "{since}（UTC）から中継サーバーとの同期が失敗し続けています。すべてのPCが止まっている間は、その間のリマインダーは"
+        "送信されず、LINE公式アカウントへのメッセージも受け取れません。`shiftcast relay status` とログをご確認ください。"),
     "alert.pairing_paused": ("Connecting teachers on LINE is paused: too many wrong pairing codes came within an hour",
                              "1時間のうちに誤った登録コードが多数送られたため、LINEでの講師の登録を一時停止しています。"),
     "alert.pairing_paused.detail": (
@@ -309,6 +352,16 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                              "配信 {id} はただいま送信中のため、止められません。"),
     "delivery.not_found": ("no delivery with id {id}", "ID {id} の配信は見つかりません。"),
     # ----- LINE -----
+    "relay.unreachable": ("could not reach the relay ({detail})", "中継サーバーに接続できませんでした（{detail}）"),
+    "relay.answered": ("the relay answered HTTP {status} ({code}): {message}",
+                       "中継サーバーからエラーが返されました（HTTP {status}、{code}）: {message}"),
+    "relay.insecure_address": ("the relay's address '{address}' must use https (plain http only to this computer)",
+                               "中継サーバーのアドレス「{address}」には https を使ってください（http はこのコンピューター内だけ使えます）。"),
+    "relay.bad_key": ("the relay key must be 64 hexadecimal digits (256 bits)",
+                      "中継サーバーのキーは16進数64桁（256ビット）で指定してください。"),
+    "relay.line_said": ("LINE answered the relay: {message}", "LINEから中継サーバーへの応答: {message}"),
+    "relay.no_key": ("the relay key is not in the keyring: attach the relay again",
+                     "中継サーバーのキーがキーリングにありません。中継サーバーをもう一度接続してください。"),
     "line.answered": ("LINE answered HTTP {status}: {message}{extra}", "LINEからエラーが返されました（HTTP {status}）: {message}{extra}"),
     "line.network_error": ("LINE answered network error: {message}{extra}", "LINEに接続できませんでした: {message}{extra}"),
     "line.timeout": ("LINE did not answer in time", "LINEから時間内に応答がありませんでした"),
@@ -510,6 +563,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     # what each setting is, in a refused value's message (core/store/setting_keys.py)
     "setting.label.line.api_base": ("the LINE API address", "LINE API のアドレス"),
     "setting.label.line.channel_id": ("the LINE channel ID", "LINEのチャネルID"),
+    "setting.label.relay.url": ("the relay's address", "中継サーバーのアドレス"),
+    "setting.label.relay.unreachable_since": ("since when the relay cannot be reached",
+                                              "中継サーバーに接続できなくなった時刻"),
+    "setting.label.relay.last_sync": ("the relay's last sync", "中継サーバーとの最後の同期"),
     "setting.label.line.account": ("the LINE account's name", "LINE公式アカウントの名前"),
     "setting.label.line.hold": ("the LINE hold", "LINEの配信停止の記録"),
     "setting.label.line.quota": ("LINE's monthly quota", "LINEの今月の送信数"),

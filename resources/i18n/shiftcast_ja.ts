@@ -426,6 +426,25 @@
     </message>
 </context>
 <context>
+    <name>ClosedDayActions</name>
+    <message>
+        <source>Mark {0} open</source>
+        <translation>{0}を開校日にする</translation>
+    </message>
+    <message>
+        <source>Mark {0} closed</source>
+        <translation>{0}を休業日にする</translation>
+    </message>
+    <message>
+        <source>{0} is now closed.</source>
+        <translation>{0}を休業日にしました。</translation>
+    </message>
+    <message>
+        <source>{0} is now open.</source>
+        <translation>{0}を開校日にしました。</translation>
+    </message>
+</context>
+<context>
     <name>ConnectLineDialog</name>
     <message>
         <source>Connect LINE</source>
@@ -1085,6 +1104,10 @@ Retry brings it back; it then goes at its due time.</source>
         <source>{0} ms</source>
         <translation>{0} ms</translation>
     </message>
+    <message>
+        <source>{0} (by the relay)</source>
+        <translation>{0}（中継サーバーから）</translation>
+    </message>
 </context>
 <context>
     <name>EmailSection</name>
@@ -1717,6 +1740,25 @@ Retry brings it back; it then goes at its due time.</source>
     </message>
 </context>
 <context>
+    <name>LessonSlotsDialog</name>
+    <message>
+        <source>Lesson slots of {0}</source>
+        <translation>{0}のコマ</translation>
+    </message>
+    <message>
+        <source>e.g. 1限</source>
+        <translation>例: 1限</translation>
+    </message>
+    <message>
+        <source>Lesson slots</source>
+        <translation>コマ</translation>
+    </message>
+    <message>
+        <source>A shift can then be entered by its slot in the shift dialog; it keeps its own times, so changing a slot later moves no shift.</source>
+        <translation>シフトの入力画面でコマを選んで時刻を入力できるようになります。シフトには時刻が保存されるため、後でコマを変更してもシフトは変わりません。</translation>
+    </message>
+</context>
+<context>
     <name>LineSection</name>
     <message>
         <source>LINE</source>
@@ -2001,6 +2043,29 @@ Data folder: {1}</source>
     <message>
         <source>LINE could not be reached to put the earlier webhook address back. Shiftcast tries again the next time it starts.</source>
         <translation>LINEに接続できず、Webhook URLを元に戻せませんでした。次にShiftcastを起動したときにもう一度試します。</translation>
+    </message>
+</context>
+<context>
+    <name>PatternsEditor</name>
+    <message>
+        <source>Weekly patterns</source>
+        <translation>毎週の予定</translation>
+    </message>
+    <message>
+        <source>at</source>
+        <translation>場所</translation>
+    </message>
+    <message>
+        <source>{0} {1}–{2} at {3}</source>
+        <translation>{0} {1}〜{2}（{3}）</translation>
+    </message>
+    <message>
+        <source>from {0}</source>
+        <translation>{0}から</translation>
+    </message>
+    <message>
+        <source>until {0}</source>
+        <translation>{0}まで</translation>
     </message>
 </context>
 <context>
@@ -2371,6 +2436,14 @@ Data folder: {1}</source>
         <translation>シフト {0} を{1}日にコピー</translation>
     </message>
     <message>
+        <source>Copy last month into {0}</source>
+        <translation>{0}に先月をコピー</translation>
+    </message>
+    <message>
+        <source>Fill {0} from patterns</source>
+        <translation>{0}を毎週の予定から作成</translation>
+    </message>
+    <message>
         <source>Confirm {0}</source>
         <translation>{0} の確定</translation>
     </message>
@@ -2496,6 +2569,19 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
         <translation>シフトなし。Enter キーまたは N キーで追加できます。</translation>
     </message>
     <message>
+        <source>closed</source>
+        <comment>a closed day&apos;s column heading</comment>
+        <translation>休</translation>
+    </message>
+    <message>
+        <source>Closed: {0}</source>
+        <translation>休業日: {0}</translation>
+    </message>
+    <message>
+        <source>Closed</source>
+        <translation>休業日</translation>
+    </message>
+    <message>
         <source>Today</source>
         <translation>今日</translation>
     </message>
@@ -2527,8 +2613,23 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
         <translation>日曜・祝日</translation>
     </message>
     <message>
+        <source>Closed day</source>
+        <translation>休業日</translation>
+    </message>
+    <message>
         <source>Today</source>
         <translation>今日</translation>
+    </message>
+</context>
+<context>
+    <name>RowList</name>
+    <message>
+        <source>Add</source>
+        <translation>追加</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>削除</translation>
     </message>
 </context>
 <context>
@@ -2562,6 +2663,10 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
         <translation>翌日に終了</translation>
     </message>
     <message>
+        <source>(times as typed)</source>
+        <translation>（入力した時刻）</translation>
+    </message>
+    <message>
         <source>Shown to the teacher, e.g. what to bring</source>
         <translation>講師に表示されます（持ち物など）</translation>
     </message>
@@ -2586,6 +2691,10 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
         <translation>日付(&amp;D):</translation>
     </message>
     <message>
+        <source>&amp;Lesson:</source>
+        <translation>コマ(&amp;L):</translation>
+    </message>
+    <message>
         <source>&amp;Time:</source>
         <translation>時刻(&amp;I):</translation>
     </message>
@@ -2604,6 +2713,14 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
     <message>
         <source>Add</source>
         <translation>追加</translation>
+    </message>
+    <message>
+        <source>⚠ The classroom is closed this day ({0}). The shift can be saved all the same.</source>
+        <translation>⚠ この日は休業日（{0}）です。このままシフトを登録することもできます。</translation>
+    </message>
+    <message>
+        <source>⚠ The classroom is closed this day. The shift can be saved all the same.</source>
+        <translation>⚠ この日は休業日です。このままシフトを登録することもできます。</translation>
     </message>
     <message>
         <source>⚠ {0} said they cannot work on this day.</source>
@@ -2649,12 +2766,36 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
         <translation>講師管理…</translation>
     </message>
     <message>
+        <source>Lesson slots…</source>
+        <translation>コマ…</translation>
+    </message>
+    <message>
+        <source>The classroom&apos;s lesson slots (コマ), to enter a shift by</source>
+        <translation>教室のコマ（シフトをコマで入力するため）</translation>
+    </message>
+    <message>
         <source>Availability…</source>
         <translation>シフト希望…</translation>
     </message>
     <message>
         <source>Ask the teachers on LINE which days they can work this month, and see their answers</source>
         <translation>LINEで講師にこの月の出勤できる日を聞き、回答を確認します</translation>
+    </message>
+    <message>
+        <source>Fill from patterns</source>
+        <translation>毎週の予定から作成</translation>
+    </message>
+    <message>
+        <source>Make drafts for every day of this month the teachers&apos; weekly patterns fall on, except closed days and days a teacher already works</source>
+        <translation>講師の毎週の予定から、この月の下書きのシフトを作成します（休業日と、講師にすでにシフトがある日は除きます）</translation>
+    </message>
+    <message>
+        <source>Copy last month</source>
+        <translation>先月をコピー</translation>
+    </message>
+    <message>
+        <source>Make drafts from last month&apos;s confirmed shifts, the 1st Tuesday to the 1st Tuesday and so on, except closed days</source>
+        <translation>先月の確定したシフトから下書きを作成します（第1火曜日は第1火曜日に、のように週と曜日を合わせます。休業日は除きます）</translation>
     </message>
     <message>
         <source>Confirm month…</source>
@@ -2836,6 +2977,10 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
     <message>
         <source>Send &amp;to:</source>
         <translation>通知方法(&amp;T):</translation>
+    </message>
+    <message>
+        <source>&amp;Weekly:</source>
+        <translation>毎週の予定(&amp;W):</translation>
     </message>
     <message>
         <source>Save</source>

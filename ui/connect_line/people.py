@@ -176,7 +176,8 @@ class GroupPage(_Watching):
                 item.setSelected(True)
         if len(proposals) == 1 and chosen is None:
             self.list.item(0).setSelected(True)  # the usual case: the one group just invited into
-        self.waiting.setVisible(not proposals)
+        # Once a group is chosen it leaves the proposals; "waiting for LINE" would then read as if it had failed.
+        self.waiting.setVisible(not proposals and self.accepted is None)
         self._selection_changed()
 
     def describe(self, proposal: GroupProposal) -> str:

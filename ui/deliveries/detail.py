@@ -158,12 +158,16 @@ class DeliveryDetail(QWidget):
                 str(attempt.number), self._time(attempt.started_at, seconds=True),
                 str(attempt.http_status) if attempt.http_status is not None else self.tr("no answer"),
                 ids, self.tr("{0} ms").format(attempt.duration_ms) if attempt.duration_ms is not None else "",
-                self._outcomes_by_code.get(attempt.error_code or "",
-                                           self._outcomes.get(attempt.outcome, attempt.outcome)).format(channel),
+                self._outcome(attempt.outcome, attempt.error_code, attempt.via, channel),
                 ": ".join(x for x in (attempt.error_code, error) if x),
             ])
             row.setToolTip(6, error)
             self.attempts.addTopLevelItem(row)
+
+    def _outcome(self, outcome: str, error_code: str | None, via: str | None, channel: str) -> str:
+        said = self._outcomes_by_code.get(error_code or "", self._outcomes.get(outcome, outcome)).format(channel)
+        # The relay sent it while every PC slept (docs/relay.md); anything else is this app's own sender.
+        return self.tr("{0} (by the relay)").format(said) if via == "relay" else said
 
     def _show_empty(self, empty: bool) -> None:
         self.empty.setVisible(empty)

@@ -58,7 +58,7 @@ from ui.common.month_picker import default_month, month_label, month_title
 from ui.common.widgets import ElidedLabel
 from ui.common.wrapped_text import keep_text_visible
 from ui.publish.printing import print_image
-from ui.readiness.panel import ReadinessPanel
+from ui.readiness.panel import ROWS_HEIGHT, ReadinessPanel
 from ui.shell.context import AppContext
 
 log = logging.getLogger(__name__)
@@ -359,7 +359,8 @@ class PublishView(QWidget):
         self.status.setWordWrap(True)
         # What stands between publishing and the teachers getting it; shown only, Publish still decides.
         # One line until the manager opens it: open, its rows would crowd the dry run on a 1366×768 screen.
-        self.readiness = ReadinessPanel(self.ctx, self, hide_when_ready=True, open_when_blocked=False)
+        self.readiness = ReadinessPanel(self.ctx, self, hide_when_ready=True, open_when_blocked=False,
+                                        rows_height=ROWS_HEIGHT)
         layout = QVBoxLayout(self)
         layout.addWidget(self.readiness)
         layout.addWidget(bar)

@@ -33,7 +33,10 @@ from ui.common.widgets import sentence
 from ui.shell.context import AppContext
 
 REFRESH_DELAY_MS = 300  # a burst of changes reads once
-ROWS_HEIGHT = 170  # px at most; more scrolls, so the Publish area still fits a 1366×768 screen
+ROWS_HEIGHT = 170  # px at most above Publish; more scrolls, so the Publish area still fits a 1366×768 screen
+# Where nothing else needs the height (Settings, the first start), every row shows: eight rows in Japanese,
+# whose fix buttons make them taller, take about 215 px.
+ROWS_HEIGHT_ROOMY = 320
 ROWS_MINIMUM = 36  # px: one row and a scroll bar
 SHOWN_DETAILS = 3  # the teachers or classrooms named on the row; the rest in its tooltip
 
@@ -49,19 +52,23 @@ def read(ctx: AppContext) -> list[Requirement]:
 
 
 class _Rows(QScrollArea):
-    """The rows as tall as they are, up to ROWS_HEIGHT; then they scroll."""
+    """The rows as tall as they are, up to `most`; then they scroll."""
+
+    def __init__(self, parent: QWidget, most: int) -> None:
+        super().__init__(parent)
+        self.most = most
 
     def sizeHint(self) -> QSize:
         rows = self.widget()
         inner = rows.sizeHint() if rows is not None else QSize(0, 0)
-        return QSize(inner.width(), min(inner.height() + 2 * self.frameWidth(), ROWS_HEIGHT))
+        return QSize(inner.width(), min(inner.height() + 2 * self.frameWidth(), self.most))
 
 
 class ReadinessPanel(QFrame):
     fix_wanted = Signal(str)  # a Fix value
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None, *, hide_when_ready: bool = False,
-                 open_when_blocked: bool = True) -> None:
+                 open_when_blocked: bool = True, rows_height: int = ROWS_HEIGHT_ROOMY) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.hide_when_ready = hide_when_ready
@@ -87,7 +94,7 @@ class ReadinessPanel(QFrame):
         self.grid = QGridLayout(self.rows)
         self.grid.setContentsMargins(0, 0, 0, 0)
         self.grid.setColumnStretch(1, 1)
-        self.rows_area = _Rows(self)
+        self.rows_area = _Rows(self, rows_height)
         self.rows_area.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
         self.rows_area.setWidgetResizable(True)
         self.rows_area.setFrameShape(QFrame.Shape.NoFrame)

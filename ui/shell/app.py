@@ -197,9 +197,11 @@ def _restore_pending_endpoint(db: Database) -> Callable[[], object]:
 
 def window_engine(ctx: AppContext, mode: str = "gui") -> Engine:
     """`mode`: which part of Shiftcast sends (gui, tray, demo), as the other senders see it."""
+    from core.relay import syncer
     from core.sending.engine import WINDOW_SEND_THREADS, Engine
 
-    engine = Engine(ctx.db, ctx.paths, send_threads=WINDOW_SEND_THREADS, app=mode, watch=False)  # run_gui watches
+    engine = Engine(ctx.db, ctx.paths, send_threads=WINDOW_SEND_THREADS, app=mode, watch=False,  # run_gui watches
+                    companions=syncer.companions(ctx.db, ctx.paths))
     ctx.bridge.attach(engine.events)
     return engine
 

@@ -1,4 +1,4 @@
-"""The roster edits that Ctrl+Z can take back: add, edit, delete, cancel, copy, confirm month.
+"""The roster edits that Ctrl+Z can take back: add, edit, delete, cancel, copy, fill month, confirm month.
 
 Each command states its two directions in core's own terms, so every rule (overlaps, confirmed
 shifts never returning to draft, delivery history) is checked by core on undo and redo as well.
@@ -111,6 +111,35 @@ class CopyShift(RosterCommand):
 
     def backward(self, edits: RosterEdits, ids: IdMap) -> None:
         edits.delete_shifts([ids.current(original) for original in self.copy_ids])
+
+
+class FillMonth(RosterCommand):
+    """The first redo makes the month's drafts from the weekly patterns or from last month (core.roster.patterns)
+    and keeps them; a later redo makes those same drafts again, all or none. Undo deletes them all at once."""
+
+    def __init__(self, classroom_id: int, year: int, month: int, *, from_last_month: bool, label: str) -> None:
+        text = (QCoreApplication.translate("RosterCommands", "Copy last month into {0}") if from_last_month
+                else QCoreApplication.translate("RosterCommands", "Fill {0} from patterns"))
+        super().__init__(text.format(label))
+        self.classroom_id, self.year, self.month, self.from_last_month = classroom_id, year, month, from_last_month
+        self.drafts: list[rules.ShiftDraft] | None = None
+        self.made: list[int] = []  # first ids of the drafts, in the order made
+
+    def forward(self, edits: RosterEdits, ids: IdMap) -> Any:
+        if self.drafts is None:
+            return edits.fill_month(self.classroom_id, self.year, self.month, from_last_month=self.from_last_month)
+        return edits.add_shifts(self.drafts)
+
+    def forward_done(self, result: Any, ids: IdMap) -> None:
+        if self.drafts is None:
+            self.drafts, self.made = list(result.drafts), list(result.shift_ids)
+            self.setObsolete(not self.made)  # nothing made: no step for Ctrl+Z to take back
+        else:
+            for original, current in zip(self.made, result, strict=True):
+                ids.moved(original, current)
+
+    def backward(self, edits: RosterEdits, ids: IdMap) -> None:
+        edits.delete_shifts([ids.current(original) for original in self.made])
 
 
 class ConfirmMonth(RosterCommand):

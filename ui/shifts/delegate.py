@@ -5,7 +5,8 @@ a draft is italic with a dashed outline, a confirmed shift is solid, a canceled 
 through and faint. The legend (ui/shifts/legend.py) paints its samples with the same function.
 
 Behind the shifts, a teacher's answer to the month's availability request: a day they can work is
-shaded, one they cannot is hatched, so the two differ without colour too.
+shaded, one they cannot is hatched (the other way from a closed day's hatch), so they differ
+without colour too.
 """
 
 from __future__ import annotations
@@ -16,7 +17,17 @@ from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from core.roster.availability_text import NO, DayAnswer
 from core.store.kinds import ShiftStatus
-from ui.shifts.grid import AVAILABILITY_ROLE, DAY_KIND_ROLE, SAT_TINT, SHIFTS_ROLE, SUN_TINT, TODAY_ROLE
+from ui.shifts.grid import (
+    AVAILABILITY_ROLE,
+    CLOSED_HATCH,
+    CLOSED_ROLE,
+    CLOSED_TINT,
+    DAY_KIND_ROLE,
+    SAT_TINT,
+    SHIFTS_ROLE,
+    SUN_TINT,
+    TODAY_ROLE,
+)
 
 CONFIRMED_FILL = QColor(27, 127, 91, 38)  # the accent green of the published image, light
 CONFIRMED_EDGE = QColor(27, 127, 91, 150)
@@ -24,7 +35,7 @@ ACK_INK = QColor(16, 90, 60)  # the same green, dark: 7:1 on the confirmed fill,
 TODAY_EDGE = QColor(230, 150, 0)
 TODAY_TINT = QColor(255, 236, 153, 70)
 AVAILABLE_TINT = QColor(43, 108, 176, 40)  # the availability request's blue, light
-UNAVAILABLE_HATCH = QColor(120, 120, 120, 90)
+UNAVAILABLE_HATCH = QColor(160, 60, 60, 120)  # reddish, hatched the other way from a closed day's grey
 PAD, GAP = 3, 2
 
 
@@ -81,12 +92,18 @@ def paint_acknowledged(painter: QPainter, rect: QRectF, font: QFont) -> None:
     painter.restore()
 
 
+def paint_closed(painter: QPainter, rect: QRect | QRectF) -> None:
+    """A closed day: grey, with a diagonal hatch so it reads without colour (the legend paints its sample so)."""
+    painter.fillRect(rect, CLOSED_TINT)
+    painter.fillRect(rect, QBrush(CLOSED_HATCH, Qt.BrushStyle.BDiagPattern))
+
+
 def paint_availability(painter: QPainter, rect: QRect, answer: DayAnswer | None) -> None:
     """Shade a day the teacher can work (all of it or some hours), hatch one they cannot."""
     if answer is None:
         return
     if answer.answer == NO:
-        painter.fillRect(rect, QBrush(UNAVAILABLE_HATCH, Qt.BrushStyle.BDiagPattern))
+        painter.fillRect(rect, QBrush(UNAVAILABLE_HATCH, Qt.BrushStyle.FDiagPattern))
     else:
         painter.fillRect(rect, AVAILABLE_TINT)
 
@@ -105,6 +122,8 @@ class ShiftCellDelegate(QStyledItemDelegate):
             painter.fillRect(rect, SAT_TINT)
         elif kind in ("sun", "holiday"):
             painter.fillRect(rect, SUN_TINT)
+        if index.data(CLOSED_ROLE):
+            paint_closed(painter, rect)
         paint_availability(painter, rect, index.data(AVAILABILITY_ROLE))
         if index.data(TODAY_ROLE):
             painter.fillRect(rect, TODAY_TINT)

@@ -31,6 +31,7 @@ from ui.shifts.commands import (
     CopyShift,
     DeleteDraft,
     EditShift,
+    FillMonth,
 )
 from ui.shifts.copy_dialog import CopyDaysDialog
 from ui.shifts.grid import RosterGridModel, date_label, status_word
@@ -77,7 +78,8 @@ class RosterEditor(QObject):
             return
         start, end = self._times
         dialog = ShiftDialog(snapshot.active_teachers, teacher_id=teacher.id if teacher else None, day=day,
-                             start=start, end=end, said_no=snapshot.said_no, parent=self.widget)
+                             start=start, end=end, closed=snapshot.closed, slots=snapshot.slots,
+                             said_no=snapshot.said_no, parent=self.widget)
         dialog.submitted.connect(lambda values: self._add(dialog, values))
         self._open(dialog)
 
@@ -86,7 +88,8 @@ class RosterEditor(QObject):
         teachers = list(snapshot.active_teachers)
         if all(t.id != shift.teacher_id for t in teachers):  # an inactive teacher's shift keeps its teacher
             teachers += [t for t in snapshot.rows if t.id == shift.teacher_id]
-        dialog = ShiftDialog(teachers, shift=shift, day=shift.local_date, said_no=snapshot.said_no, parent=self.widget)
+        dialog = ShiftDialog(teachers, shift=shift, day=shift.local_date, closed=snapshot.closed, slots=snapshot.slots,
+                             said_no=snapshot.said_no, parent=self.widget)
         dialog.submitted.connect(lambda values: self._edit(dialog, shift, values))
         self._open(dialog)
 
@@ -151,6 +154,17 @@ class RosterEditor(QObject):
 
         self.ctx.tasks.run(count, lambda n: self._ask_confirm(room.id, room.name, year, month, n), self._error,
                            owner=self)
+
+    def fill_month(self, *, from_last_month: bool = False) -> None:
+        """Drafts for the shown month from the weekly patterns (or last month), one undo step; the status line
+        says how many were made and how many skipped, and why."""
+        snapshot = self.model.snapshot
+        room = snapshot.classroom
+        if room is None:
+            return
+        label = f"{month_title(snapshot.year, snapshot.month)} ({room.name})"
+        command = FillMonth(room.id, snapshot.year, snapshot.month, from_last_month=from_last_month, label=label)
+        self.runner.execute(command, on_done=lambda filled: self.status.emit(i18n.render(filled.summary)))
 
     def cell_menu(self, index: QModelIndex) -> QMenu:
         """The context menu of a cell; the caller pops it up."""

@@ -27,11 +27,14 @@ from ui.common import dates
 SHIFTS_ROLE = Qt.ItemDataRole.UserRole + 1  # tuple[ShiftItem, ...]
 DAY_KIND_ROLE = Qt.ItemDataRole.UserRole + 2  # "weekday" | "sat" | "sun" | "holiday"
 TODAY_ROLE = Qt.ItemDataRole.UserRole + 3  # bool
-AVAILABILITY_ROLE = Qt.ItemDataRole.UserRole + 4  # DayAnswer | None: the teacher's answer when asked
+CLOSED_ROLE = Qt.ItemDataRole.UserRole + 4  # bool: the classroom is closed that day
+AVAILABILITY_ROLE = Qt.ItemDataRole.UserRole + 5  # DayAnswer | None: the teacher's answer when asked
 
 # Same hues as the published image (core/publication/month_image.py), so the screen and LINE agree.
 SAT_INK, SUN_INK = QColor(25, 90, 170), QColor(190, 30, 45)
 SAT_TINT, SUN_TINT = QColor(25, 90, 170, 22), QColor(190, 30, 45, 22)
+# A closed day is grey and hatched: it reads as "no lessons" over any weekday colour, without colour alone.
+CLOSED_TINT, CLOSED_HATCH = QColor(110, 110, 110, 45), QColor(110, 110, 110, 70)
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
@@ -143,6 +146,8 @@ class RosterGridModel(QAbstractTableModel):
             return day_kind(day, self.snapshot.holidays)
         if role == TODAY_ROLE:
             return day == self.snapshot.today
+        if role == CLOSED_ROLE:
+            return day in self.snapshot.closed
         if role == AVAILABILITY_ROLE:
             teacher = self.teacher_at(index.row())
             return self.snapshot.availability.get((teacher.id, day)) if teacher is not None else None
@@ -189,8 +194,12 @@ class RosterGridModel(QAbstractTableModel):
             return None
         kind = day_kind(day, self.snapshot.holidays)
         today = day == self.snapshot.today
+        closed = self.snapshot.closed.get(day)
+        if role == CLOSED_ROLE:
+            return closed is not None
         if role == Qt.ItemDataRole.DisplayRole:
-            return f"{day.day}\n{dates.weekday_short(day)}"
+            label = f"{day.day}\n{dates.weekday_short(day)}"
+            return label + "\n" + self.tr("closed", "a closed day's column heading") if closed else label
         if role == Qt.ItemDataRole.ForegroundRole:
             if kind == "sat":
                 return QBrush(SAT_INK)
@@ -198,6 +207,8 @@ class RosterGridModel(QAbstractTableModel):
                 return QBrush(SUN_INK)
             return None
         if role == Qt.ItemDataRole.BackgroundRole:
+            if closed:
+                return QBrush(CLOSED_TINT)
             return QBrush({"sat": SAT_TINT, "sun": SUN_TINT, "holiday": SUN_TINT}.get(kind, QColor(0, 0, 0, 0)))
         if role == Qt.ItemDataRole.FontRole and today:
             font = QFont()
@@ -208,6 +219,9 @@ class RosterGridModel(QAbstractTableModel):
             parts = [dates.day_text(day)]
             if kind == "holiday":
                 parts.append(self.snapshot.holidays[day])
+            if closed:
+                parts.append(self.tr("Closed: {0}").format(closed.note) if closed.note and not closed.holiday
+                             else self.tr("Closed"))
             if today:
                 parts.append(self.tr("Today"))
             return "\n".join(parts)

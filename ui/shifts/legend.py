@@ -10,7 +10,7 @@ from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from core.store.kinds import ShiftStatus
-from ui.shifts.delegate import TODAY_TINT, block_height, paint_block
+from ui.shifts.delegate import TODAY_TINT, block_height, paint_block, paint_closed
 from ui.shifts.grid import SAT_TINT, SUN_TINT
 
 
@@ -40,6 +40,18 @@ class _DaySample(QWidget):
         painter.drawRect(self.rect().adjusted(0, 0, -1, -1))
 
 
+class _ClosedSample(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFixedSize(16, 16)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), self.palette().base())
+        paint_closed(painter, self.rect())
+        painter.drawRect(self.rect().adjusted(0, 0, -1, -1))
+
+
 class RosterLegend(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -51,6 +63,7 @@ class RosterLegend(QWidget):
             (_ShiftSample(ShiftStatus.CANCELED, self), self.tr("Canceled")),
             (_DaySample(SAT_TINT, self), self.tr("Saturday")),
             (_DaySample(SUN_TINT, self), self.tr("Sunday / holiday")),
+            (_ClosedSample(self), self.tr("Closed day")),
             (_DaySample(TODAY_TINT, self), self.tr("Today")),
         ]
         for sample, text in samples:

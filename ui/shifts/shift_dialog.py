@@ -12,7 +12,7 @@ while the chosen teacher answered the month's availability request that they can
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QDate
@@ -31,6 +31,8 @@ from PySide6.QtWidgets import (
 from core.errors import ValidationError
 from core.planning.month_grid import ShiftItem, TeacherItem
 from core.roster import clock, rules
+from core.roster.closed_days import ClosedDay
+from core.roster.lesson_slots import LessonSlot
 from core.store.kinds import ShiftStatus
 from ui.common import dates
 from ui.common.form_dialog import SubmitDialog
@@ -61,9 +63,11 @@ class ShiftValues:
 class ShiftDialog(SubmitDialog):
     def __init__(self, teachers: Sequence[TeacherItem], *, shift: ShiftItem | None = None,
                  teacher_id: int | None = None, day: dt.date, start: str = "16:00", end: str = "21:00",
+                 closed: Mapping[dt.date, ClosedDay] | None = None, slots: Sequence[LessonSlot] = (),
                  said_no: Callable[[int, dt.date], bool] | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.shift = shift
+        self._closed = closed or {}
         self._said_no = said_no
         self.setWindowTitle(self.tr("Edit shift") if shift else self.tr("Add shift"))
         self.setMinimumWidth(380)
@@ -86,6 +90,10 @@ class ShiftDialog(SubmitDialog):
         self.date.setDateRange(QDate(first.year, first.month, first.day), QDate(last.year, last.month, last.day))
         when = shift.local_date if shift else day
         self.date.setDate(QDate(when.year, when.month, when.day))
+        # A closed day warns and does not refuse: a make-up lesson or a meeting may fall on one.
+        self.closed_warning = QLabel(self)
+        self.closed_warning.setWordWrap(True)
+        self.date.dateChanged.connect(self._warn_if_closed)
 
         self.start = QLineEdit(shift.start_text if shift else start, self)
         self.start.setPlaceholderText(self.tr("HH:MM"))
@@ -101,6 +109,20 @@ class ShiftDialog(SubmitDialog):
         for field in (self.start, self.end):
             field.setMaximumWidth(self.fontMetrics().horizontalAdvance("000:000") + 16)
 
+        # Entering by lesson slot (コマ) fills start and end; the times stay editable, and are what is saved.
+        self.slot = QComboBox(self)
+        self.slot.addItem(self.tr("(times as typed)"), None)
+        for slot in slots:
+            self.slot.addItem(f"{slot.name}  {clock.format_wall_time(slot.start_time)}–"
+                              f"{clock.format_wall_time(slot.end_time)}", slot)
+        self.slot.setVisible(bool(slots))
+        shown = (self.start.text(), self.end.text())
+        for row, slot in enumerate(slots, start=1):  # a shift at a slot's times shows that slot
+            if shown == (clock.format_wall_time(slot.start_time), clock.format_wall_time(slot.end_time)):
+                self.slot.setCurrentIndex(row)
+                break
+        self.slot.activated.connect(self._slot_chosen)
+
         self.note = QLineEdit(shift.note if shift else "", self)
         self.note.setPlaceholderText(self.tr("Shown to the teacher, e.g. what to bring"))
         self.note.setMaxLength(1000)
@@ -115,7 +137,6 @@ class ShiftDialog(SubmitDialog):
         self.status.setWordWrap(True)
         self.unavailable = QLabel(self)
         self.unavailable.setWordWrap(True)
-        self.unavailable.setStyleSheet("color: #B7791F;")  # amber: a caution, not an error
         self.unavailable.hide()
         self.teacher.currentIndexChanged.connect(self._check_availability)
         self.date.dateChanged.connect(self._check_availability)
@@ -129,6 +150,9 @@ class ShiftDialog(SubmitDialog):
         form = QFormLayout()
         form.addRow(self.tr("&Teacher:"), self.teacher)
         form.addRow(self.tr("&Date:"), self.date)
+        form.addRow(self.closed_warning)
+        if slots:
+            form.addRow(self.tr("&Lesson:"), self.slot)
         time_label = QLabel(self.tr("&Time:"), self)
         time_label.setBuddy(self.start)  # a row holding a layout gets no buddy, so no mnemonic, by itself
         form.addRow(time_label, times)
@@ -142,9 +166,30 @@ class ShiftDialog(SubmitDialog):
         ok = self.buttons.button(self.buttons.StandardButton.Ok)
         ok.setText(self.tr("Save") if shift else self.tr("Add"))
         self._normalise_end()
+        self._warn_if_closed()
         self._check_availability()
         keep_text_visible(self)  # the form layout would cut the status's second line when the dialog is made small
         (self.start if shift is None else self.teacher).setFocus()
+
+    def _slot_chosen(self) -> None:
+        slot = self.slot.currentData()
+        if isinstance(slot, LessonSlot):
+            self.start.setText(clock.format_wall_time(slot.start_time))
+            self.end.setText(clock.format_wall_time(slot.end_time))
+            self.next_day.setChecked(False)
+
+    def _warn_if_closed(self) -> None:
+        picked = self.date.date()
+        closed = self._closed.get(dt.date(picked.year(), picked.month(), picked.day()))
+        if closed is None:
+            self.closed_warning.clear()
+        elif closed.note:
+            self.closed_warning.setText(self.tr("⚠ The classroom is closed this day ({0}). The shift can be "
+                                                "saved all the same.").format(closed.note))
+        else:
+            self.closed_warning.setText(self.tr("⚠ The classroom is closed this day. The shift can be saved "
+                                                "all the same."))
+        self.closed_warning.setVisible(closed is not None)
 
     def _check_availability(self) -> None:
         """Warn while the chosen teacher said they cannot work on the chosen day (a warning: the manager decides)."""

@@ -22,6 +22,7 @@ class RosterTable(QTableView):
     add_requested = Signal(QModelIndex)
     delete_requested = Signal(QModelIndex)
     menu_requested = Signal(QModelIndex, QPoint)  # global position
+    day_menu_requested = Signal(int, QPoint)  # a day's column header was right-clicked; global position
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -36,6 +37,8 @@ class RosterTable(QTableView):
         horizontal.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         horizontal.setDefaultSectionSize(self.fontMetrics().horizontalAdvance("00:00") + 20)
         horizontal.setHighlightSections(True)
+        horizontal.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        horizontal.customContextMenuRequested.connect(self._day_menu_at)
         vertical = self.verticalHeader()
         # Fixed heights set from the data (fit_rows), not ResizeToContents: that asks every cell's
         # size hint on every change, which froze the window for seconds with a large staff.
@@ -79,3 +82,9 @@ class RosterTable(QTableView):
         if index.isValid():
             self.setCurrentIndex(index)
             self.menu_requested.emit(index, self.viewport().mapToGlobal(position))
+
+    def _day_menu_at(self, position: QPoint) -> None:
+        header = self.horizontalHeader()
+        column = header.logicalIndexAt(position)
+        if column >= 0:
+            self.day_menu_requested.emit(column, header.mapToGlobal(position))

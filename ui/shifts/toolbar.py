@@ -1,4 +1,5 @@
-"""The Shifts area's toolbar: month, classroom, undo and redo, teachers, CSV, confirm month.
+"""The Shifts area's toolbar: month, classroom, undo and redo, teachers, lesson slots, CSV, fill from
+patterns or last month, confirm month.
 
 Every action is also added to the area itself, so its shortcut works wherever the focus is inside
 the Shifts tab (and nowhere else in the window).
@@ -29,7 +30,8 @@ Slot = Callable[[], object]
 
 class ShiftsToolbar(QToolBar):
     def __init__(self, owner: QWidget, *, step_month: Callable[[int], object], add_classroom: Slot, undo: Slot,
-                 redo: Slot, teachers: Slot, csv: CsvActions, confirm_month: Slot, availability: Slot) -> None:
+                 redo: Slot, teachers: Slot, csv: CsvActions, fill_month: Slot, copy_last_month: Slot,
+                 lesson_slots: Slot, confirm_month: Slot, availability: Slot) -> None:
         super().__init__(owner)
         self.owner = owner
         style = owner.style()
@@ -69,11 +71,23 @@ class ShiftsToolbar(QToolBar):
 
         self.teachers_action = self._action(self.tr("Teachers…"), None, ["Ctrl+T"], teachers)
         self.addAction(self.teachers_action)
+        self.slots_action = self._action(self.tr("Lesson slots…"), None, [], lesson_slots)
+        self.slots_action.setToolTip(self.tr("The classroom's lesson slots (コマ), to enter a shift by"))
+        self.addAction(self.slots_action)
         self.addWidget(self._csv_button(csv))
+        self.addSeparator()
         self.availability_action = self._action(self.tr("Availability…"), None, [], availability)
         self.availability_action.setToolTip(self.tr("Ask the teachers on LINE which days they can work this month, "
                                                     "and see their answers"))
         self.addAction(self.availability_action)
+        self.fill_action = self._action(self.tr("Fill from patterns"), None, [], fill_month)
+        self.fill_action.setToolTip(self.tr("Make drafts for every day of this month the teachers' weekly patterns "
+                                            "fall on, except closed days and days a teacher already works"))
+        self.copy_last_action = self._action(self.tr("Copy last month"), None, [], copy_last_month)
+        self.copy_last_action.setToolTip(self.tr("Make drafts from last month's confirmed shifts, the 1st Tuesday "
+                                                 "to the 1st Tuesday and so on, except closed days"))
+        self.addAction(self.fill_action)
+        self.addAction(self.copy_last_action)
         spacer = QWidget(self)
         spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.addWidget(spacer)

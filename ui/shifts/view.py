@@ -17,16 +17,19 @@ from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from core.planning.month_grid import MonthSnapshot, ShiftItem, load_month, with_acknowledgements
-from core.roster import rules
+from core.roster import lesson_slots, rules
+from core.roster.lesson_slots import LessonSlot
 from ui.common.errors import show_error
 from ui.common.month_picker import default_month, month_title, shifted
 from ui.shell.context import AppContext
 from ui.shifts.classroom_dialog import ClassroomDialog, ClassroomValues
+from ui.shifts.closed_days import ClosedDayActions
 from ui.shifts.csv_files import CsvActions
 from ui.shifts.editing import RosterEditor
 from ui.shifts.empty import EmptyState
 from ui.shifts.grid import RosterGridModel
 from ui.shifts.legend import RosterLegend
+from ui.shifts.slots_dialog import LessonSlotsDialog
 from ui.shifts.table import RosterTable
 from ui.shifts.toolbar import ShiftsToolbar
 from ui.shifts.undo import CommandRunner
@@ -54,10 +57,12 @@ class ShiftsView(QWidget):
         self.table = RosterTable(self)
         self.table.setModel(self.model)
         self.editor = RosterEditor(ctx, self.runner, self.model, self)
+        self.closed_days = ClosedDayActions(ctx, self.model, self)
         self.csv = CsvActions(ctx, self, self._csv_scope)
         self.teachers_dialog: TeachersDialog | None = None
         self.availability_dialog: QDialog | None = None  # the latest Availability dialog opened
         self.classroom_dialog: ClassroomDialog | None = None
+        self.slots_dialog: LessonSlotsDialog | None = None
 
         self._reload_timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self._reload_timer.timeout.connect(self.reload)
@@ -70,11 +75,16 @@ class ShiftsView(QWidget):
     def _build(self) -> None:
         bar = ShiftsToolbar(self, step_month=self.step_month, add_classroom=self.add_classroom,
                             undo=self.runner.undo, redo=self.runner.redo, teachers=self.open_teachers,
-                            csv=self.csv, confirm_month=self.editor.confirm_month, availability=self.open_availability)
+                            csv=self.csv, fill_month=self.editor.fill_month,
+                            copy_last_month=lambda: self.editor.fill_month(from_last_month=True),
+                            lesson_slots=self.open_lesson_slots,
+                            confirm_month=self.editor.confirm_month, availability=self.open_availability)
         self.toolbar = bar
         self.month_label, self.classroom_combo = bar.month_label, bar.classroom_combo
         self.prev_action, self.next_action, self.confirm_action = bar.prev_action, bar.next_action, bar.confirm_action
         self.undo_action, self.redo_action, self.teachers_action = bar.undo_action, bar.redo_action, bar.teachers_action
+        self.fill_action, self.copy_last_action = bar.fill_action, bar.copy_last_action
+        self.slots_action = bar.slots_action
 
         grid_page = QWidget(self)
         grid_layout = QVBoxLayout(grid_page)
@@ -115,7 +125,10 @@ class ShiftsView(QWidget):
         self.table.add_requested.connect(self.editor.add_at)
         self.table.delete_requested.connect(lambda index: self.editor.delete_at(index, self._cell_point(index)))
         self.table.menu_requested.connect(lambda index, where: self.editor.cell_menu(index).popup(where))
+        self.table.day_menu_requested.connect(self._day_menu)
         self.editor.status.connect(self.status_label.setText)
+        self.closed_days.status.connect(self.status_label.setText)
+        self.closed_days.changed.connect(self.reload)
         self.editor.focus_cell.connect(self.focus_cell)
         self.runner.finished.connect(self.reload)
         self.runner.failed.connect(lambda exc: show_error(self, exc, paths=self.ctx.paths))
@@ -197,6 +210,9 @@ class ShiftsView(QWidget):
         self.prev_action.setEnabled(has_room)
         self.next_action.setEnabled(has_room)
         self.confirm_action.setEnabled(has_room and snapshot.drafts > 0)
+        for action in (self.fill_action, self.copy_last_action):
+            action.setEnabled(has_room and bool(snapshot.rows))
+        self.slots_action.setEnabled(has_room)
         self._summarise(snapshot)
         self.loaded.emit()
 
@@ -300,6 +316,29 @@ class ShiftsView(QWidget):
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
 
+    def open_lesson_slots(self) -> None:
+        room = self.model.snapshot.classroom
+        if room is None:
+            return
+        dialog = LessonSlotsDialog(room.name, self.model.snapshot.slots, self)
+        self.slots_dialog = dialog
+        db = self.ctx.db
+
+        def save(slots: list[LessonSlot]) -> None:
+            def work() -> None:
+                with db.write() as session:
+                    lesson_slots.set_slots(session, room.id, slots)
+
+            def done(_: None) -> None:
+                dialog.succeeded()
+                self.reload()
+
+            self.ctx.tasks.run(work, done, dialog.failed, owner=self)
+
+        dialog.submitted.connect(save)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+
     def open_teachers(self) -> None:
         if self.teachers_dialog is not None:
             self.teachers_dialog.raise_()
@@ -328,6 +367,11 @@ class ShiftsView(QWidget):
         if self.teachers_dialog is not None:
             self.teachers_dialog.deleteLater()
             self.teachers_dialog = None
+
+    def _day_menu(self, column: int, where: QPoint) -> None:
+        menu = self.closed_days.day_menu(column)
+        if menu is not None:
+            menu.popup(where)
 
     def _csv_scope(self) -> tuple[int | None, str, int, int]:
         room = self.model.snapshot.classroom

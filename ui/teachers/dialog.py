@@ -11,6 +11,7 @@ anonymous label (core.roster.rules.erase_teacher); the confirmation says exactly
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QKeySequence
@@ -31,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from core.channels import line_reach
 from core.channels.line_reach import Reach
-from core.roster import order, queries, rules
+from core.roster import order, patterns, queries, rules
 from core.roster.queries import TeacherRecord
 from ui.common.errors import show_error
 from ui.shell.context import AppContext
@@ -56,6 +57,7 @@ class TeachersDialog(QDialog):
         super().__init__(parent)
         self.ctx = ctx
         self.records: list[TeacherRecord] = []
+        self.classrooms: list[tuple[int, str]] = []  # (id, name): where a weekly pattern can be
         self.edit_dialog: TeacherEditDialog | None = None
         self.setWindowTitle(self.tr("Teachers"))
         self.resize(820, 460)
@@ -127,15 +129,16 @@ class TeachersDialog(QDialog):
     def reload(self, select_id: int | None = None) -> None:
         db = self.ctx.db
 
-        def load() -> list[TeacherRecord]:
+        def load() -> tuple[list[TeacherRecord], list[tuple[int, str]]]:
             with db.read() as session:
-                return queries.teachers(session)
+                return queries.teachers(session), [(c.id, c.name) for c in queries.classrooms(session)]
 
         keep = select_id if select_id is not None else self.selected_id()
-        self.ctx.tasks.run(load, lambda records: self._fill(records, keep), self._error, owner=self)
+        self.ctx.tasks.run(load, lambda loaded: self._fill(loaded[0], loaded[1], keep), self._error, owner=self)
 
-    def _fill(self, records: list[TeacherRecord], select_id: int | None) -> None:
+    def _fill(self, records: list[TeacherRecord], classrooms: list[tuple[int, str]], select_id: int | None) -> None:
         self.records = records
+        self.classrooms = classrooms
         self.table.setRowCount(len(records))
         labels = channel_labels()
         for row, record in enumerate(records):
@@ -191,7 +194,7 @@ class TeachersDialog(QDialog):
 
     def _open_editor(self, record: TeacherRecord | None) -> None:
         taken = {r.line_user_id: r.name for r in self.records if r.line_user_id}
-        dialog = TeacherEditDialog(self.ctx, record, taken=taken, parent=self)
+        dialog = TeacherEditDialog(self.ctx, record, taken=taken, classrooms=self.classrooms, parent=self)
         self.edit_dialog = dialog
         dialog.submitted.connect(lambda values: self._save(dialog, record, values))
         dialog.finished.connect(dialog.deleteLater)
@@ -203,8 +206,12 @@ class TeachersDialog(QDialog):
         def work() -> int:
             with db.write() as session:
                 if record is None:
-                    return rules.create_teacher(session, **values.as_kwargs()).id
-                return rules.update_teacher(session, record.id, **values.as_kwargs()).id
+                    teacher_id = rules.create_teacher(session, **values.as_kwargs()).id
+                else:
+                    teacher_id = rules.update_teacher(session, record.id, **values.as_kwargs()).id
+                patterns.set_teacher_patterns(session, teacher_id,
+                                              [replace(p, teacher_id=teacher_id) for p in values.patterns])
+                return teacher_id
 
         def done(teacher_id: int) -> None:
             dialog.succeeded()

@@ -7,7 +7,7 @@ consent tick of its own, built from its driver."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from core.channels import registry
 from core.errors import ValidationError
 from core.roster import channel_choice, contacts, ids, rules
+from core.roster.patterns import Pattern
 from core.roster.queries import TeacherRecord
 from core.store.kinds import Channel
 from ui.common import i18n
@@ -39,6 +40,7 @@ from ui.common.wrapped_text import keep_text_visible
 from ui.shell.context import AppContext
 from ui.teachers.friends_dialog import FriendsDialog
 from ui.teachers.line import display_name, explain
+from ui.teachers.patterns import PatternsEditor
 
 
 def channel_labels() -> dict[str, str]:
@@ -72,10 +74,12 @@ class TeacherValues:
     channel: str = channel_choice.LINE.word
     others: Mapping[str, tuple[str | None, bool]] = field(default_factory=dict)  # key → (address, agreed)
     reading: str | None = None  # ふりがな: the order teachers are listed in
+    patterns: tuple[Pattern, ...] = ()  # their weekly slots, saved apart (core.roster.patterns.set_teacher_patterns)
 
     def as_kwargs(self) -> dict[str, Any]:
         """What core.roster.rules.create_teacher / update_teacher take."""
         values = dict(self.__dict__)
+        values.pop("patterns")
         others = values.pop("others")
         values["contacts_in"] = {key: rules.ContactChange(address, agreed) for key, (address, agreed) in others.items()}
         return values
@@ -83,8 +87,10 @@ class TeacherValues:
 
 class TeacherEditDialog(SubmitDialog):
     def __init__(self, ctx: AppContext, record: TeacherRecord | None = None, *,
-                 taken: Mapping[str, str] | None = None, parent: QWidget | None = None) -> None:
-        """`taken`: LINE user IDs of the other teachers → their names (the friends list marks them)."""
+                 taken: Mapping[str, str] | None = None, classrooms: Sequence[tuple[int, str]] = (),
+                 parent: QWidget | None = None) -> None:
+        """`taken`: LINE user IDs of the other teachers → their names (the friends list marks them);
+        `classrooms`: (id, name) of every classroom, for the weekly patterns."""
         super().__init__(parent)
         self.ctx = ctx
         self.record = record
@@ -148,6 +154,7 @@ class TeacherEditDialog(SubmitDialog):
             edit.textChanged.connect(self._update_hint)
             tick.toggled.connect(self._update_hint)
         self.channel.currentIndexChanged.connect(self._update_hint)
+        self.weekly = PatternsEditor(classrooms, record.patterns if record else (), self)
 
         line_row = QHBoxLayout()
         line_row.addWidget(self.line_id, 1)
@@ -170,6 +177,7 @@ class TeacherEditDialog(SubmitDialog):
         form.addRow("", self.active)
         form.addRow(self.tr("Send &to:"), self.channel)
         form.addRow("", self.channel_hint)
+        form.addRow(self.tr("&Weekly:"), self.weekly)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.error)
@@ -270,4 +278,5 @@ class TeacherEditDialog(SubmitDialog):
             channel=str(self.channel.currentData()),
             others={key: (edit.text().strip() or None, tick.isChecked()) for key, (edit, tick) in self.others.items()},
             reading=self.reading.text().strip() or None,
+            patterns=self.weekly.weekly(),
         )

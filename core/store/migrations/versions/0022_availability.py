@@ -3,8 +3,8 @@
 New tables only, so every existing row stays as it is; going down drops them (and the answers with
 them, which no earlier version reads).
 
-Revision ID: 0018_availability
-Revises: 0017_teacher_position
+Revision ID: 0022_availability
+Revises: 0021_relay_uploads
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0018_availability'
-down_revision = '0017_teacher_position'
+revision = '0022_availability'
+down_revision = '0021_relay_uploads'
 branch_labels = None
 depends_on = None
 

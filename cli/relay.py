@@ -1,0 +1,114 @@
+"""The relay verbs (docs/relay.md): `relay attach URL` (the key from SHIFTCAST_RELAY_KEY or standard
+input, kept in the keyring, once the relay answered /health), `relay sync` (once, a JSON summary),
+`relay status` and `relay detach`."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+import sys
+from typing import TYPE_CHECKING
+
+from cli import words
+from cli.verbs import Subcommands, Verb, now, print_json
+from core.errors import ValidationError
+from core.texts import t
+
+if TYPE_CHECKING:
+    from core.store.db import Database
+    from core.store.paths import DataPaths
+
+
+def add_parsers(sub: Subcommands) -> None:
+    relay = sub.add_parser("relay", help="the relay that receives LINE's webhook and sends reminders while every "
+                                         "PC sleeps: attach, sync, status, detach")
+    verbs = relay.add_subparsers(dest="relay_command", metavar="{attach,sync,status,detach}", required=True)
+    attach = verbs.add_parser("attach", help="attach a relay: its address, and its key from SHIFTCAST_RELAY_KEY or "
+                                             "standard input (kept in the keyring)")
+    attach.add_argument("url", help="the relay's address (https://…)")
+    verbs.add_parser("sync", help="sync with the relay once and print what was done as JSON")
+    verbs.add_parser("status", help="the relay's address, its version and the last sync")
+    verbs.add_parser("detach", help="forget the relay's address and key")
+
+
+def _key() -> str:
+    from core.relay import settings
+
+    given = os.environ.get(settings.KEY_ENV, "").strip()
+    if not given:
+        given = (getpass.getpass(words.line("cli.prompt.relay_key")) if sys.stdin.isatty()
+                 else sys.stdin.readline()).strip()
+    if not given:
+        raise ValidationError(t("cli.relay.no_key_given"))
+    return given
+
+
+def cmd_relay(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    verbs = {"attach": _attach, "sync": _sync, "status": _status, "detach": _detach}
+    return verbs[args.relay_command](db, args, paths)  # argparse requires one of them
+
+
+def _attach(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.relay import settings
+    from core.relay.client import RelayClient
+
+    key = _key().lower()
+    with RelayClient(args.url, key) as relay:
+        health = relay.health()
+        relay.check_key()
+    settings.attach(db, relay.url, key)
+    print(words.line("cli.relay.attached", url=relay.url, version=str(health.get("version"))))
+    return 0
+
+
+def _sync(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.relay import settings, sync
+    from core.sending import presence
+
+    relay = settings.client(db)
+    if relay is None:
+        raise ValidationError(t("cli.relay.not_attached"))
+    moment = now()
+    with db.read() as session:  # the relay hears of the app's sender only while one is awake
+        awake = [s.id for s in presence.listing(session, now=moment, include_stopped=False)
+                 if s.state is presence.SenderState.SENDING]
+    with relay:
+        summary = sync.sync(db, relay, now=moment, paths=paths, sender=awake[0] if awake else None)
+    result = {"at": moment.isoformat(), **summary.as_dict()}
+    settings.remember_sync(db, result)
+    print_json(result)
+    return 0
+
+
+def _status(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.relay import settings
+    from core.relay.client import RelayError
+
+    found = settings.attached(db)
+    if found is None:
+        print(words.line("cli.relay.not_attached"))
+        return 1
+    relay = settings.client(db)
+    assert relay is not None
+    with relay:
+        try:
+            health = relay.health()
+            version: str = str(health.get("version"))
+        except RelayError as exc:
+            version = words.say(exc.text)
+    last = found.last_sync.get("at") if found.last_sync else None
+    print_json({"url": found.url, "version": version, "last_sync": found.last_sync,
+                "last_sync_at": last})
+    return 0
+
+
+def _detach(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.relay import settings
+
+    settings.detach(db)
+    print(words.line("cli.relay.detached"))
+    return 0
+
+
+COMMANDS: dict[str, Verb] = {"relay": cmd_relay}

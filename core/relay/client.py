@@ -1,0 +1,115 @@
+"""The relay's HTTP API (docs/relay.md), each /api/ call signed with Shiftcast-HMAC.
+
+A refused or failed call raises `RelayError` with the relay's stable error code (or None for a call
+that never got an answer), in the manager's words; answers are plain JSON values. Only HTTPS leaves
+this computer (core/addresses.py): plain http is for a relay on loopback (`wrangler dev`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import secrets
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode
+
+import httpx
+
+from core.addresses import secure_or_local
+from core.errors import ShiftcastError, ValidationError
+from core.relay import signing
+from core.texts import t
+
+TIMEOUT = httpx.Timeout(connect=5.0, read=20.0, write=20.0, pool=10.0)
+Clock = Callable[[], dt.datetime]
+LAST_CURSOR = 10**15 - 1  # the largest cursor the relay reads
+
+
+class RelayError(ShiftcastError):
+    def __init__(self, *, status: int | None, code: str | None, message: str) -> None:
+        self.status, self.error = status, code  # the relay's stable error code (None: no answer)
+        if status is None:
+            super().__init__(t("relay.unreachable", detail=message))
+        else:
+            super().__init__(t("relay.answered", status=status, code=code or "?", message=message))
+
+
+def _utc_now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def checked_url(url: str) -> str:
+    """The relay's address without a trailing slash, HTTPS (or http to this computer), else a ValidationError."""
+    base = url.strip().rstrip("/")
+    if not secure_or_local(base):
+        raise ValidationError(t("relay.insecure_address", address=base))
+    return base
+
+
+class RelayClient:
+    def __init__(self, url: str, key_hex: str, *, clock: Clock = _utc_now, timeout: httpx.Timeout = TIMEOUT) -> None:
+        if not signing.valid_key(key_hex):
+            raise ValidationError(t("relay.bad_key"))
+        self.url = checked_url(url)
+        self._key = key_hex
+        self._clock = clock
+        self._http = httpx.Client(base_url=self.url, timeout=timeout, follow_redirects=False,
+                                  headers={"User-Agent": "Shiftcast"})
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> RelayClient:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def health(self) -> dict[str, Any]:
+        return self._call("GET", "/health", signed=False)
+
+    def check_key(self) -> None:
+        """One signed call that changes nothing (events past any cursor): does the relay take our key?"""
+        self._call("GET", "/api/events?" + urlencode({"after": LAST_CURSOR}))
+
+    def heartbeat(self, sender: str) -> dict[str, Any]:
+        return self._call("POST", "/api/heartbeat", {"sender": sender})
+
+    def put_deliveries(self, deliveries: list[dict[str, Any]]) -> dict[str, Any]:
+        return self._call("PUT", "/api/deliveries", {"deliveries": deliveries})
+
+    def outcomes(self, after: int = 0) -> dict[str, Any]:
+        return self._call("GET", "/api/outcomes?" + urlencode({"after": after}))
+
+    def ack_outcomes(self, through: int) -> dict[str, Any]:
+        return self._call("POST", "/api/outcomes/ack", {"through": through})
+
+    def events(self, after: int = 0) -> dict[str, Any]:
+        return self._call("GET", "/api/events?" + urlencode({"after": after}))
+
+    def ack_events(self, through: int) -> dict[str, Any]:
+        return self._call("POST", "/api/events/ack", {"through": through})
+
+    def _call(self, method: str, path: str, body: dict[str, Any] | None = None, *, signed: bool = True) -> dict[str, Any]:
+        content = b"" if body is None else json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        if signed:
+            headers["Authorization"] = signing.authorization(self._key, method, path, content,
+                                                             ts=int(self._clock().timestamp()),
+                                                             nonce=secrets.token_urlsafe(18))
+        try:
+            response = self._http.request(method, path, content=content, headers=headers)
+        except httpx.HTTPError as exc:
+            raise RelayError(status=None, code=None, message=f"{type(exc).__name__}: {exc}") from None
+        try:
+            answer = response.json()
+        except ValueError:
+            answer = None
+        if response.status_code >= 400:
+            problem = answer if isinstance(answer, dict) else {}
+            raise RelayError(status=response.status_code, code=str(problem.get("error") or "") or None,
+                             message=str(problem.get("message") or response.reason_phrase))
+        if not isinstance(answer, dict):
+            raise RelayError(status=response.status_code, code="not_json", message=response.text[:200])
+        return answer

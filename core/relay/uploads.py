@@ -1,0 +1,141 @@
+"""What the app hands the relay: the LINE deliveries about a shift that are due within the next days,
+each as the exact request the sender would make, and the cancels of those handed over that will no
+longer go.
+
+A request is built by the very builder the sender uses (core/sending/builders.py), inside a savepoint
+that is rolled back, so a send-time check that fails (and its side effects, such as an e-mail copy
+instead) changes nothing here: the sender meets the same check when the delivery falls due. The retry
+key is the delivery's own, or the one the sender will derive for its first attempt
+(core/store/identity.py), so whichever of the relay and the app sends second gets LINE's 409. The
+relay never sends after `not_after`, the shift's start, the same line the send-time rules draw.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select, tuple_
+from sqlalchemy.orm import Session
+
+from core.channels import line
+from core.outbox import policy
+from core.roster import rules
+from core.sending import builders
+from core.sending.outgoing import CancelDelivery, CannotBuild
+from core.store import identity
+from core.store.models import Channel, Delivery, DeliveryStatus, RelayUpload, Shift, SubjectType
+from core.store.paths import DataPaths
+
+HORIZON = dt.timedelta(days=3)  # how far ahead deliveries are handed over
+BATCH = 40  # the relay's limit per upload
+WAITING = (DeliveryStatus.PENDING, DeliveryStatus.QUEUED)
+# A delivery in these states may still go out from the app; any other was canceled, superseded, failed
+# or sent, and the relay must not send it.
+LIVE = (*WAITING, DeliveryStatus.PROCESSING)
+PREFIX = "d"
+
+
+def relay_id(delivery_id: int) -> str:
+    return f"{PREFIX}{delivery_id}"
+
+
+def delivery_id_of(relay_id_: object) -> int | None:
+    """The app's delivery id in a relay id this app made, else None."""
+    if isinstance(relay_id_, str) and relay_id_.startswith(PREFIX) and relay_id_[len(PREFIX):].isdigit():
+        return int(relay_id_[len(PREFIX):])
+    return None
+
+
+@dataclass(frozen=True)
+class Upload:
+    delivery_id: int
+    subject_version: int
+    entry: dict[str, Any]  # as PUT /api/deliveries takes it
+
+
+def _iso(moment: dt.datetime) -> str:
+    return moment.astimezone(dt.UTC).isoformat()
+
+
+@dataclass(frozen=True)
+class Page:
+    uploads: list[Upload]
+    last: tuple[dt.datetime, int] | None  # the last row looked at (next attempt, id): the next page starts after it
+    full: bool  # as many rows as asked for were looked at: there may be more
+
+
+def sends(session: Session, *, now: dt.datetime, paths: DataPaths, after: tuple[dt.datetime, int] | None = None,
+          limit: int = BATCH) -> Page:
+    """A page of waiting LINE deliveries about a shift, due within HORIZON and not handed over yet, in
+    due order after `after`. A row whose send-time check fails now is looked at and skipped, so it
+    never holds back the rows after it."""
+    query = (select(Delivery, Shift).join(Shift, Delivery.about(SubjectType.SHIFT, Shift.id))
+             .where(Delivery.channel == Channel.LINE.value, Delivery.status.in_(WAITING),
+                    Delivery.next_attempt_at <= now + HORIZON,
+                    ~select(RelayUpload.delivery_id).where(RelayUpload.delivery_id == Delivery.id).exists()))
+    if after is not None:
+        query = query.where(tuple_(Delivery.next_attempt_at, Delivery.id) > tuple_(*after))
+    rows = session.execute(query.order_by(Delivery.next_attempt_at, Delivery.id).limit(limit)).all()
+    last = (rows[-1][0].next_attempt_at, rows[-1][0].id) if rows else after
+    database = identity.database_identity(session) if rows else ""
+    found: list[Upload] = []
+    for delivery, shift in rows:
+        upload = _send(session, delivery, shift, database, now=now, paths=paths)
+        if upload is not None:
+            found.append(upload)
+    return Page(found, last, len(rows) == limit)
+
+
+def _send(session: Session, delivery: Delivery, shift: Shift, database: str, *, now: dt.datetime,
+          paths: DataPaths) -> Upload | None:
+    if delivery.retry_key is not None and not policy.retry_key_usable(delivery.retry_key_issued_at, now):
+        return None  # the sender fails it (RETRY_KEY_EXPIRED); the relay must not use the key either
+    # Captured before the build: the savepoint's rollback expires the row.
+    delivery_id, version, dedup_key = delivery.id, delivery.subject_version or 0, delivery.dedup_key
+    retry_key, issued_at, generation = delivery.retry_key, delivery.retry_key_issued_at, delivery.retry_key_generation
+    due_at, shift_uid, starts_at = delivery.next_attempt_at, shift.uid, rules.shift_instants(shift)[0]
+    savepoint = session.begin_nested()
+    try:
+        outgoing = builders.prepare(session, delivery, now, paths)
+    except (CancelDelivery, CannotBuild):
+        return None  # the sender says why when it comes to it
+    finally:
+        savepoint.rollback()
+    if outgoing.before_send is not None or outgoing.endpoint not in line.SEND_PATHS:
+        return None  # work only the app can do before it leaves (an image upload)
+    if retry_key is None:  # the key the sender's first attempt derives (core/sending/prepare.py)
+        retry_key = identity.retry_key(database, dedup_key, shift_uid, outgoing.to, generation)
+    entry: dict[str, Any] = {
+        "id": relay_id(delivery_id), "subject_version": version, "path": line.SEND_PATHS[outgoing.endpoint],
+        "body": json.loads(line.encode(outgoing)), "retry_key": retry_key, "due_at": _iso(due_at),
+        "not_after": _iso(starts_at),
+    }
+    if issued_at is not None:
+        entry["retry_key_issued_at"] = _iso(issued_at)
+    return Upload(delivery_id, version, entry)
+
+
+def cancels(session: Session, *, limit: int = BATCH) -> list[Upload]:
+    """Deliveries handed over that will no longer go from the app (canceled, superseded, failed or sent):
+    a cancel under a newer version than the one uploaded, so the relay drops what it holds."""
+    rows = session.execute(
+        select(RelayUpload.delivery_id, RelayUpload.subject_version).join(Delivery, Delivery.id == RelayUpload.delivery_id)
+        .where(RelayUpload.canceled_at.is_(None), Delivery.status.not_in(LIVE))
+        .order_by(RelayUpload.delivery_id).limit(limit)).all()
+    return [Upload(delivery_id, version + 1, {"id": relay_id(delivery_id), "subject_version": version + 1, "cancel": True})
+            for delivery_id, version in rows]
+
+
+def remember(session: Session, sent: list[Upload], canceled: list[Upload], *, now: dt.datetime) -> None:
+    """What the relay took: uploads once, cancels once."""
+    for upload in sent:
+        if session.get(RelayUpload, upload.delivery_id) is None:
+            session.add(RelayUpload(delivery_id=upload.delivery_id, subject_version=upload.subject_version,
+                                    uploaded_at=now))
+    for upload in canceled:
+        row = session.get(RelayUpload, upload.delivery_id)
+        if row is not None:
+            row.canceled_at = now
