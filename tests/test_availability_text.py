@@ -35,6 +35,9 @@ TUESDAYS_THURSDAYS = [1, 3, 8, 10, 15, 17, 22, 24, 29, 31]
     ("火木 17時以降", [DayAnswer(d(n), HOURS, T(17)) for n in TUESDAYS_THURSDAYS]),
     ("火・木 17:00から", [DayAnswer(d(n), HOURS, T(17)) for n in TUESDAYS_THURSDAYS]),
     ("火曜 ×", [DayAnswer(d(n), NO) for n in (1, 8, 15, 22, 29)]),
+    ("Tue/Thu 17:00~", [DayAnswer(d(n), HOURS, T(17)) for n in TUESDAYS_THURSDAYS]),
+    ("tuesdays ng", [DayAnswer(d(n), NO) for n in (1, 8, 15, 22, 29)]),
+    ("All OK", [DayAnswer(d(n), YES) for n in range(1, 32)]),
     ("12/5 17時-21時", [DayAnswer(d(5), HOURS, T(17), T(21))]),
     ("12/5 17:00〜21:30", [DayAnswer(d(5), HOURS, T(17), T(21, 30))]),
     ("12/5 21時まで", [DayAnswer(d(5), HOURS, None, T(21))]),
@@ -58,6 +61,8 @@ def test_what_reads_unambiguously(text: str, expected: list[DayAnswer]) -> None:
     "12/5 17時",  # from, until or only then?
     "12/5 21時-17時",  # ends before it starts
     "12/5 17-21",  # bare numbers are not hours
+    "tue thu ok",  # days after days: was an answer left out?
+    "monkey ok",  # not a weekday
     "",
     "x" * 501,
 ])

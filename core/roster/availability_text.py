@@ -5,7 +5,7 @@ A message is read only when every word of it is understood:
 - the whole month at once: `全部OK`, `全部○`, `いつでも大丈夫`, `all ok` (every day available) or
   `全部×`, `全部無理` (none);
 - otherwise pairs of days and an answer: days are a date of the asked month (`12/5`, `5日`,
-  `12月5日`) or weekdays (`火木`, `火・木`, `火曜`), and the answer is `○` (available), `×` (not) or
+  `12月5日`) or weekdays (`火木`, `火・木`, `火曜`, `tue/thu`), and the answer is `○` (available), `×` (not) or
   hours: `17時以降`, `17:00から`, `21時まで`, `17時-21時`, `17:00〜21:30` (each time as
   core/roster/time_of_day.py reads it, so a bare `17` is not an hour). `火木 17時以降`, `12/5 ×`,
   `12/5 × 12/6 ○` and several lines are read; days not named keep their answer.
@@ -34,6 +34,10 @@ _ALL_YES = frozenset({"全部ok", "全部○", "全部◯", "全部〇", "全日
 _ALL_NO = frozenset({"全部×", "全部x", "全部ng", "全部無理", "全部不可", "全日×", "全日ng", "allno", "none"})
 _YES_WORDS = frozenset({"○", "◯", "〇", "o", "ok", "可", "◎", "yes", "大丈夫"})
 _NO_WORDS = frozenset({"×", "x", "✕", "✖", "ng", "不可", "無理", "no", "休み"})
+_ENGLISH_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+# Each weekday as English writes it (mon, tue, tues, thur, thurs, tuesday, tuesdays), by its number.
+_ENGLISH = {form: n for n, name in enumerate(_ENGLISH_DAYS)
+            for form in (name[:3], name, name + "s", *(("tues",) if n == 1 else ("thur", "thurs") if n == 3 else ()))}
 _DATE = re.compile(r"^(?:(?P<month>\d{1,2})[/月])?(?P<day>\d{1,2})日?(?P<rest>.*)$")
 _WEEKDAYS = re.compile(rf"^(?P<days>[{WEEKDAYS}](?:[・/]?[{WEEKDAYS}])*)(?:曜日|曜)?(?P<rest>.*)$")
 _FROM = re.compile(r"^(?P<time>.+?)(?:以降|から|~|〜|-)$")
@@ -109,6 +113,10 @@ def _words(normal: str) -> Iterable[str]:
 def _days(word: str, year: int, month: int) -> tuple[list[dt.date], str] | None:
     """The days a word names and what follows them in it ("12/5×" → 5th, "×"); None: it names none.
     A date of another month or past the month's end names no day the request asks about: refused."""
+    names = re.split(r"[/・&+]", word)
+    if all(name in _ENGLISH for name in names):
+        wanted = {_ENGLISH[name] for name in names}
+        return [d for d in month_days(year, month) if d.weekday() in wanted], ""
     weekdays = _WEEKDAYS.match(word)
     if weekdays is not None:
         wanted = {WEEKDAYS.index(c) for c in weekdays["days"] if c in WEEKDAYS}

@@ -937,8 +937,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "availability.reminder_line": ("We have not had your answer yet.", "まだ回答をいただいていません。"),
     "availability.how_buttons": ("Tap ○ for a day you can work, × for a day you cannot, △ to give the hours.",
                                  "出勤できる日は○、できない日は×、時間を指定するときは△を押してください。"),
-    "availability.how_text": ("You can also write it, for example “Tue Thu 17:00から”, “12/5 ×” or "
-                              "“全部OK”.",
+    "availability.how_text": ("You can also write it, for example \u201ctue/thu 17:00~\u201d, \u201c12/5 \u00d7\u201d or "
+                              "\u201call ok\u201d.",
                               "「火木 17時以降」「12/5 ×」「全部OK」のように文字で送ることもできます。"),
     "availability.until_label": ("Until when", "終わりの時刻"),
     "availability.ask_until": ("{day}: from the time you chose. Until when? Tap below, or leave it open.",
@@ -948,7 +948,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "availability.correct": ("To correct a day, tap its button again or write it.",
                              "直すときは、もう一度ボタンを押すか、文字で送ってください。"),
     "availability.not_understood": ("Sorry, we could not read that for certain. Write, for example, "
-                                    "“火木 17時以降”, “12/5 ×” or “全部OK”, "
+                                    "\u201ctue/thu 17:00~\u201d, \u201c12/5 \u00d7\u201d or \u201call ok\u201d, "
                                     "or use the buttons below.",
                                     "内容を確かに読み取れませんでした。「火木 17時以降」「12/5 ×」「全部OK」のように"
                                     "送るか、下のボタンで回答してください。"),
