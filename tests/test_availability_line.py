@@ -164,7 +164,7 @@ def test_teachers_answer_by_buttons_and_text_and_only_the_silent_ones_are_remind
     # 1: buttons — ○ on the 1st, × on the 2nd, △ on the 3rd from 17:00 and, in the follow-up, until 21:00
     people.tap(1, f"{month}/1 ○")
     [after_no] = people.tap(1, f"{month}/2 ×")
-    assert "×" in after_no.message["text"]
+    assert "× を受け付けました" in after_no.message["text"] and "回答 2日" in after_no.message["text"]
     [asks_until] = people.pick(1, 3, "17:00")
     assert "quickReply" in asks_until.message
     [whole_day] = people.pick_until(1, asks_until, "21:00")

@@ -1,8 +1,8 @@
 """What a teacher receives when asked when they can work (シフト希望): a Flex carousel, a short
 bubble on how to answer and then a bubble per week of the month, each day with three buttons —
 ○ available, × not, △ hours (LINE's time picker asks from when; the reply then offers a picker for
-until when) — and the texts that answer them: the summary of their answers, which they may correct
-by tapping again or typing, and the explanation when a typed answer could mean more than one thing.
+until when) — and the texts that answer them: what a tap recorded, the summary of their month after
+a typed answer, which they may correct by tapping again or typing, and the explanation when a typed answer could mean more than one thing.
 
 Every button's data is signed with the database's button key (core/messages/signed.py) as
 `av:<request>:<teacher>:<day>:<y|n|h|e>`, so only a button this database built for that teacher is
@@ -195,6 +195,18 @@ def summary(asked: Asked) -> str:
                    count=len(days) - missing, missing_count=missing), language)
     tail = _text(t("availability.correct"), language)
     return "\n".join([head, "", *lines, "", tail])
+
+
+def tap_summary(asked: Asked, day: dt.date) -> str:
+    """What a tap recorded, in one line, with how much of the month is answered: a tap is one day, so
+    its reply stays short; a typed answer gets the whole month (`summary`)."""
+    language = asked.language
+    days = month_days(asked.year, asked.month)
+    missing = sum(1 for d in days if d not in asked.answers)
+    head = _text(t("availability.tap_summary", day=day_short(day, language), mark=mark(asked.answers.get(day), language),
+                   month=month_text(asked.year, asked.month, language), count=len(days) - missing,
+                   missing_count=missing), language)
+    return f"{head}\n{_text(t('availability.correct'), language)}"
 
 
 def not_understood(asked: Asked) -> str:

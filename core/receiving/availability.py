@@ -12,8 +12,9 @@ A text message from a teacher with an open request (its month not over) is read 
 explains and shows the buttons again. A message that reads as a pairing code is pairing's.
 
 Each recorded answer replaces the day's current one, which stays as history (core/roster/availability.py),
-and is marked late after the deadline. The reply, with the event's reply token (free of the quota),
-is the teacher's whole month as it now stands, so they can see and correct it, in their classroom's language.
+and is marked late after the deadline. The reply, with the event's reply token (free of the quota), says
+what was recorded — for a tap its day, for text the whole month as it now stands — so the teacher can
+see and correct it, in their classroom's language.
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ class AvailabilityHandler:
         availability.record(session, request, teacher.id, [answer], source=availability.BUTTONS, at=at)
         log.info("teacher %s answered request %s for %s by button", teacher.id, request.id, day.isoformat())
         shown = asked(session, request, teacher.id, reminder=False)
-        reply: dict[str, Any] = {"type": "text", "text": availability_flex.summary(shown)}
+        reply: dict[str, Any] = {"type": "text", "text": availability_flex.tap_summary(shown, day)}
         if tap.code == availability_flex.CODES[HOURS] and key:
             reply = {"type": "text", "text": availability_flex.until_question(shown, day) + "\n\n" + reply["text"],
                      "quickReply": availability_flex.until_picker(shown, day, answer.start, _signer(key))}

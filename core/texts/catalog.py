@@ -945,6 +945,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                "{day}：選んだ時刻から出勤できます。終わりの時刻があれば下のボタンで選んでください。"),
     "availability.summary": ("Your availability for {month}: {count} day(s) answered, {missing_count} not yet.",
                              "{month}のシフト希望を受け付けました（回答 {count}日、未回答 {missing_count}日）。"),
+    "availability.tap_summary": ("{day}: {mark}. {count} day(s) of {month} answered, {missing_count} not yet.",
+                                 "{day}：{mark} を受け付けました（{month} 回答 {count}日、未回答 {missing_count}日）。"),
     "availability.correct": ("To correct a day, tap its button again or write it.",
                              "直すときは、もう一度ボタンを押すか、文字で送ってください。"),
     "availability.not_understood": ("Sorry, we could not read that for certain. Write, for example, "
