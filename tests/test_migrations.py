@@ -818,6 +818,8 @@ def test_0022_adds_availability_requests_and_keeps_every_row(db: Database) -> No
     assert migrate.current_revision(db) == migrate.HEAD_REVISION == "0022_availability"
     assert _table_rows(db, kept) == before
     assert _table_rows(db, new) == [(t, []) for t in new]
+    with db.read() as s:  # other processes hear answers arrive through their counter
+        assert s.execute(text("SELECT seq FROM changes WHERE topic = 'availability'")).scalar_one() == 0
     with db.write() as s:
         request = availability.ask(s, room_id, 2026, 12, dt.date(2026, 11, 20), [1, 2], now=now)
         availability.record(s, request, 1, [DayAnswer(dt.date(2026, 12, 1), YES)], source="text", at=now)
@@ -831,4 +833,6 @@ def test_0022_adds_availability_requests_and_keeps_every_row(db: Database) -> No
     _downgrade(db, "0021_relay_uploads")
     assert _table_rows(db, kept) == before
     assert not any(inspect(db.engine).has_table(t) for t in new)
+    with db.read() as s:
+        assert s.execute(text("SELECT count(*) FROM changes WHERE topic = 'availability'")).scalar_one() == 0
     migrate.upgrade(db)

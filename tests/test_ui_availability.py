@@ -125,3 +125,22 @@ def test_the_availability_dialog_lists_who_answered_and_reminds_only_the_silent(
     assert reminders == [ids["高橋"]]
     settle(qtbot, ctx)
     assert _cell(dialog, 2, 1) == "Not answered (reminded)"
+
+
+def test_an_answer_arriving_while_the_month_is_shown_shades_the_grid_and_updates_the_dialog(
+        qtbot, ctx: AppContext, db: Database, now: dt.datetime) -> None:
+    ids = _asked(db, now)
+    view = _view(qtbot, ctx, now)
+    cell = view.model.index_of(ids["高橋"], dt.date(2026, 12, 15))
+    assert cell.data(AVAILABILITY_ROLE) is None
+    dialog = AvailabilityDialog(ctx, view.classroom_id or 0, "本校", 2026, 12)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    settle(qtbot, ctx)
+    assert _cell(dialog, 2, 1) == "Not answered"
+    with db.write() as s:  # 高橋's answer, as the receiver records it
+        request = s.scalars(select(AvailabilityRequest)).one()
+        availability.record(s, request, ids["高橋"], [DayAnswer(dt.date(2026, 12, 15), NO)], source="text", at=now)
+    qtbot.waitUntil(lambda: view.model.index_of(ids["高橋"], dt.date(2026, 12, 15)).data(AVAILABILITY_ROLE)
+                    is not None, timeout=10_000)
+    qtbot.waitUntil(lambda: _cell(dialog, 2, 1) == "Answered late", timeout=10_000)

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 from core.errors import ValidationError
 from core.roster import clock, reading
 from core.roster.availability_text import ANSWERS, HOURS, DayAnswer, month_days
+from core.store import events as store_events
 from core.store.models import AvailabilityAnswer, AvailabilityAsked, AvailabilityRequest, Classroom, Teacher
 from core.texts import t
 
@@ -211,6 +212,7 @@ def record(session: Session, request: AvailabilityRequest, teacher_id: int, give
         start_time=a.start if a.answer == HOURS else None, end_time=a.end if a.answer == HOURS else None,
         answered_at=at, late=late, source=source) for a in wanted)
     session.flush()
+    store_events.emit(session, store_events.AvailabilityAnswered(frozenset({request.id})))
     return len(wanted)
 
 

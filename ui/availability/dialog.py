@@ -4,7 +4,7 @@ about it: Ask… (the deadline, an optional automatic reminder, and what it cost
 anything goes) and Remind (only those who have not answered).
 
 Reading and the two operations run on the pool (ctx.tasks); the sender is woken after either queued
-messages. The answers themselves also shade the Shifts grid (ui/shifts/delegate.py).
+messages, and the list is read again whenever teachers' answers arrive. The answers themselves also shade the Shifts grid (ui/shifts/delegate.py).
 """
 
 from __future__ import annotations
@@ -86,11 +86,12 @@ class AvailabilityDialog(QDialog):
         layout.addWidget(self.table, 1)
         layout.addLayout(bottom)
         self.remind_button.setEnabled(False)
+        ctx.bridge.availability_answered.connect(self.load)  # answers arriving while it is open
         self.load()
 
     # ----- reading -----
 
-    def load(self) -> None:
+    def load(self, _event: object = None) -> None:
         db, room, year, month = self.ctx.db, self.classroom_id, self.year, self.month
         self.ctx.tasks.run(lambda: read(db, room, year, month), self._show,
                            lambda exc: show_error(self, exc, paths=self.ctx.paths), owner=self, latest="availability")

@@ -141,6 +141,7 @@ class ShiftsView(QWidget):
         self.ctx.signals.roster_changed.connect(self._shifts_changed)
         # A tap changes no shift, so no shifts_changed: it is heard as its own event.
         self.ctx.bridge.acknowledged.connect(self._read_acknowledgements)
+        self.ctx.bridge.availability_answered.connect(self._shifts_changed)  # the grid shades the answers
 
     # ----- loading -----
 

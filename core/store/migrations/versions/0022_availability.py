@@ -1,7 +1,8 @@
 """Availability requests (シフト希望): `availability_requests`, `availability_asked`, `availability_answers`.
 
-New tables only, so every existing row stays as it is; going down drops them (and the answers with
-them, which no earlier version reads).
+New tables only, so every existing row stays as it is, and the `availability` change counter
+(core/store/events.py: other processes hear that teachers answered); going down drops them (and the
+answers with them, which no earlier version reads).
 
 Revision ID: 0022_availability
 Revises: 0021_relay_uploads
@@ -64,9 +65,11 @@ def upgrade() -> None:
     )
     op.create_index('ix_availability_answers_request', 'availability_answers',
                     ['request_id', 'teacher_id', 'local_date'], unique=False)
+    op.execute(sa.text("INSERT INTO changes (topic, seq) VALUES ('availability', 0)"))
 
 
 def downgrade() -> None:
+    op.execute(sa.text("DELETE FROM changes WHERE topic = 'availability'"))
     op.drop_index('ix_availability_answers_request', table_name='availability_answers')
     op.drop_table('availability_answers')
     op.drop_table('availability_asked')
