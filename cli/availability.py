@@ -17,7 +17,7 @@ from core.texts import t
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
-    from core.roster.availability import TeacherAnswers
+    from core.roster.availability import MonthAvailability, TeacherAnswers
     from core.store.db import Database
     from core.store.models import AvailabilityRequest
     from core.store.paths import DataPaths
@@ -109,28 +109,33 @@ def _request(session: Session, args: argparse.Namespace) -> AvailabilityRequest:
 
 
 def _remind(db: Database, args: argparse.Namespace) -> int:
-    from core.roster import availability
     from core.sending.kinds import availability_request as kind
 
     with (db.read() if args.dry_run else db.write()) as session:
         request = _request(session, args)
-        silent = [a.name for a in availability.answers(session, request.id) if not a.answered]
         if args.dry_run:
+            silent = [a.name for a in _status_of(session, request).silent]
             print(words.line("cli.availability.would_remind", teacher_count=len(silent), names=tuple(silent) or ("-",)))
             _quota(session, len(silent))
             return 0
-        made = kind.remind(session, request, now=now())
-    print(words.line("cli.availability.reminded", teacher_count=len(made), names=tuple(silent) or ("-",)))
+        reminded = kind.remind(session, request, now=now())
+    print(words.line("cli.availability.reminded", teacher_count=len(reminded), names=reminded or ("-",)))
     return 0
 
 
-def _status(db: Database, args: argparse.Namespace) -> int:
+def _status_of(session: Session, request: AvailabilityRequest) -> MonthAvailability:
     from core.roster import availability
 
+    found = availability.month_status(session, request.classroom_id, request.year, request.month)
+    assert found is not None  # the request was just read
+    return found
+
+
+def _status(db: Database, args: argparse.Namespace) -> int:
     with db.read() as session:
         request = _request(session, args)
-        shown = availability.view(session, request)
-        rows = availability.answers(session, request.id)
+        found = _status_of(session, request)
+    shown, rows = found.request, found.teachers
     if args.json:
         print(json.dumps({"request": request.id, "deadline": shown.deadline.isoformat(),
                           "teachers": [_as_json(r) for r in rows]}, ensure_ascii=False, indent=2))

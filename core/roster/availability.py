@@ -105,16 +105,16 @@ def latest(session: Session, classroom_id: int, year: int, month: int) -> Availa
 
 
 def open_for(session: Session, teacher_id: int, now: dt.datetime) -> AvailabilityRequest | None:
-    """The newest request the teacher was asked whose month has not ended: what their typed answer is for."""
-    for request in session.scalars(select(AvailabilityRequest).join(
-            AvailabilityAsked, AvailabilityAsked.request_id == AvailabilityRequest.id).where(
-            AvailabilityAsked.teacher_id == teacher_id).order_by(AvailabilityRequest.id.desc())):
-        room = session.get(Classroom, request.classroom_id)
-        if room is not None and clock.local_now(now, room.timezone).date() <= month_days(request.year,
-                                                                                          request.month)[-1]:
-            return request
+    """The newest request the teacher was asked, while its month has not ended on its classroom's
+    clock: what their typed answer is for."""
+    request = session.scalar(select(AvailabilityRequest).join(
+        AvailabilityAsked, AvailabilityAsked.request_id == AvailabilityRequest.id).where(
+        AvailabilityAsked.teacher_id == teacher_id).order_by(AvailabilityRequest.id.desc()).limit(1))
+    room = session.get(Classroom, request.classroom_id) if request is not None else None
+    if request is None or room is None:
         return None
-    return None
+    last_day = month_days(request.year, request.month)[-1]
+    return request if clock.local_now(now, room.timezone).date() <= last_day else None
 
 
 def answers(session: Session, request_id: int) -> list[TeacherAnswers]:

@@ -99,24 +99,23 @@ def next_round(session: Session, request_id: int) -> int:
     return (last or FIRST) + 1
 
 
-def remind(session: Session, request: AvailabilityRequest, *, now: dt.datetime) -> list[int]:
-    """Remind every asked teacher who has not answered, and only them; returns the new deliveries."""
+def remind(session: Session, request: AvailabilityRequest, *, now: dt.datetime) -> tuple[str, ...]:
+    """Remind every asked teacher who has not answered, and only them (those LINE can still reach);
+    returns their names."""
     silent = [a.teacher_id for a in availability.answers(session, request.id) if not a.answered]
-    if not silent:
-        return []
-    made = enqueue(session, request, silent, round_=next_round(session, request.id), now=now)
-    availability.mark_reminded(session, request.id, silent, now)
-    return made
+    teachers = reachable(reading.in_order(session.scalars(select(Teacher).where(Teacher.id.in_(silent)))))
+    if not teachers:
+        return ()
+    chosen = [t.id for t in teachers]
+    enqueue(session, request, chosen, round_=next_round(session, request.id), now=now)
+    availability.mark_reminded(session, request.id, chosen, now)
+    return tuple(t.display_name for t in teachers)
 
 
 def remind_month(session: Session, classroom_id: int, year: int, month: int, *, now: dt.datetime) -> tuple[str, ...]:
     """Remind who has not answered the classroom's latest request for the month; their names."""
     request = availability.latest(session, classroom_id, year, month)
-    if request is None:
-        return ()
-    silent = tuple(a.name for a in availability.answers(session, request.id) if not a.answered)
-    remind(session, request, now=now)
-    return silent
+    return () if request is None else remind(session, request, now=now)
 
 
 def plan(session: Session, now: dt.datetime) -> Sequence[int]:
