@@ -625,7 +625,8 @@ def test_0017_gives_teachers_a_place_in_the_order_and_keeps_every_row(db: Databa
             f.shift(s, room, teacher, dt.date(2026, 12, n), now=dt.datetime(2026, 11, 1, tzinfo=dt.UTC))
     kept = ("teacher_contacts", "shifts", "classrooms")
     before, then = _a_new_column_keeps_every_row(db, "teachers", "position", "0016_publication_pages", kept)
-    assert migrate.HEAD_REVISION == "0017_teacher_position"
+    from alembic.script import ScriptDirectory
+    assert ScriptDirectory.from_config(migrate.alembic_config()).get_revision("0017_teacher_position") is not None
     with db.write() as s:
         assert [t.name for t in rules.list_teachers(s)] == ["伊藤", "佐藤", "中村"]  # by reading until moved
         order.move_to(s, rules.teacher_by_name(s, "中村").id, 1)
@@ -640,4 +641,41 @@ def test_0017_gives_teachers_a_place_in_the_order_and_keeps_every_row(db: Databa
                                                  " FROM teachers ORDER BY 1"))]
     assert back == [tuple(r[then.index(c)] for c in ("id", "name", "reading", "active", "erased_at", "created_at"))
                     for r in before[-1][1]]
+    migrate.upgrade(db)
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_0018_adds_cover_requests_and_keeps_every_row(db: Database) -> None:
+    """A database at 0017 with teachers, shifts and a reminder: every row stays as it was, the three cover
+    tables are new and empty and take a request; going back drops them and nothing else."""
+    from core.outbox import queue
+    from core.roster import cover
+    from core.store.models import DeliveryKind, ShiftStatus
+    from tests import factories as f
+
+    now = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    with db.write() as s:  # made with today's models, then taken down to 0017 with its rows
+        room = f.classroom(s)
+        teachers = [f.teacher(s, name, n) for n, name in enumerate(("中村", "伊藤"), start=1)]
+        shift = f.shift(s, room, teachers[0], dt.date(2026, 12, 3), now=now, status=ShiftStatus.CONFIRMED)
+        queue.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup="shift_reminder:shift:1:v1", due_at=now, now=now,
+                      teacher_id=teachers[0].id, subject_type="shift", subject_id=shift.id, subject_version=1)
+    kept = ("teachers", "teacher_contacts", "shifts", "shift_revisions", "classrooms", "deliveries")
+    tables = ("cover_requests", "cover_request_steps", "cover_volunteers")
+    _downgrade(db, "0017_teacher_position")
+    before = _table_rows(db, kept)
+    assert not set(tables) & set(inspect(db.engine).get_table_names())
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION == "0018_cover_requests"
+    assert _table_rows(db, kept) == before
+    assert _table_rows(db, tables) == [(t, []) for t in tables]
+    with db.write() as s:
+        request = cover.ask(s, shift.id, teachers[0].id, now=now, reason="熱")
+        cover.volunteer(s, request.id, teachers[1].id, now=now)
+    with db.read() as s:
+        assert [(v.teacher_name, v.free) for v in cover.requests(s)[0].volunteers] == [("伊藤", True)]
+
+    _downgrade(db, "0017_teacher_position")
+    assert _table_rows(db, kept) == before
+    assert not set(tables) & set(inspect(db.engine).get_table_names())
     migrate.upgrade(db)

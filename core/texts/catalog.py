@@ -31,6 +31,58 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "status.confirmed": ("confirmed", "確定"),
     "status.canceled": ("canceled", "取消"),
     # ----- roster rules -----
+    "cover.no_request": ("no cover request with id {id}", "ID {id} の代講依頼は見つかりません。"),
+    "cover.closed": ("cover request {id} is {state} already", "代講依頼 {id} はすでに「{state}」です。"),
+    "cover.not_theirs": ("only the teacher on a confirmed shift can ask cover for it",
+                         "確定したシフトの担当講師だけが代講を頼めます。"),
+    "cover.started": ("the shift has started already", "シフトはすでに始まっています。"),
+    "cover.not_free": ("{teacher} cannot take this shift: they are not active or have a shift at that time",
+                       "{teacher}さんはこのシフトに入れません（在籍していないか、同じ時間に別のシフトがあります）。"),
+    "cover.not_on_line": ("{teacher} cannot be reached on LINE", "{teacher}さんにはLINEで連絡できません。"),
+    "cover.no_group": ("{classroom} has no LINE group", "{classroom}にはLINEグループが設定されていません。"),
+    "cover.nobody_to_call": ("no teacher who could take the shift can be reached on LINE, and the classroom has no"
+                             " LINE group", "このシフトに入れる講師にLINEで連絡できず、教室のLINEグループもありません。"),
+    "cover.shift_changed": ("the shift changed after cover was asked; ask the teacher again",
+                            "代講を頼まれた後にシフトが変わりました。講師にもう一度ご確認ください。"),
+    "cover.state.open": ("open", "未対応"),
+    "cover.state.calling": ("calling for volunteers", "募集中"),
+    "cover.state.assigned": ("assigned", "決定"),
+    "cover.state.withdrawn": ("withdrawn", "取り下げ"),
+    "cover.state.declined": ("declined", "見送り"),
+    "cover.step.asked": ("asked for cover", "代講を依頼"),
+    "cover.step.called": ("called for volunteers", "代講を募集"),
+    "cover.step.volunteered": ("offered to cover", "引き受けを申し出"),
+    "cover.step.refused": ("offered but could not take it", "申し出（入れないため受け付けず）"),
+    "cover.step.assigned": ("assigned", "代講に決定"),
+    "cover.step.withdrawn": ("withdrawn (the shift changed or started)", "取り下げ（シフトの変更・開始）"),
+    "cover.step.declined": ("declined by the manager", "管理者が見送り"),
+    # What teachers read on LINE, in the classroom's language.
+    "cover.button.ask": ("Ask for cover", "代講を頼む"),
+    "cover.button.take": ("I can cover", "引き受けます"),
+    "cover.call.text": ("Cover needed\n{classroom}: {when}\n{teacher} cannot take this shift ({reason}). If you"
+                        " can take it, tap “I can cover”. The manager will decide and let you know.",
+                        "代講のお願い\n{classroom}：{when}\n{teacher}さんが入れなくなりました（{reason}）。"
+                        "代わりに入れる方は「引き受けます」を押してください。担当者が決めてご連絡します。"),
+    "cover.assigned.text": ("You're covering a shift\n{classroom}: {when}\nThank you for taking it. A reminder"
+                            " will come before it starts.",
+                            "代講をお願いします\n{classroom}：{when}\n引き受けていただきありがとうございます。"
+                            "開始前にリマインダーをお送りします。"),
+    "cover.reply.passed": ("Your request for cover ({when}) was passed to the manager. The shift stays yours until"
+                           " they decide.", "代講のご依頼（{when}）を担当者に伝えました。決まるまではこのシフトは"
+                           "あなたの担当のままです。"),
+    "cover.reply.choose": ("Which shift do you need cover for?\nTap the shift below.",
+                           "どのシフトの代講ですか？\n下のシフトを押してください。"),
+    "cover.reply.no_shift": ("You have no confirmed shift on {day} that has not started, so no cover was asked.",
+                             "{day}にこれから始まる確定したシフトはありません。代講の依頼はしていません。"),
+    "cover.reply.not_possible": ("Cover could not be asked for that shift: it has changed or started. Please"
+                                 " contact the manager.", "このシフトの代講は頼めませんでした（変更されたか、"
+                                 "すでに始まっています）。担当者にご連絡ください。"),
+    "cover.reply.volunteered": ("Thank you. The manager will decide and let you know.",
+                                "ありがとうございます。担当者が決めてご連絡します。"),
+    "cover.reply.not_free": ("Thank you, but you have a shift at that time, so you cannot take this one.",
+                             "ありがとうございます。ただ、同じ時間にシフトがあるため、このシフトには入れません。"),
+    "cover.reply.closed": ("Thank you. This shift no longer needs cover.",
+                           "ありがとうございます。このシフトの代講はすでに決まったか、不要になりました。"),
     "roster.classroom_exists": ("a classroom named '{name}' already exists", "「{name}」という教室はすでにあります。"),
     "roster.teacher_exists": ("a teacher named '{name}' already exists", "「{name}」という講師はすでに登録されています。"),
     "roster.name_missing": ("the {what} needs a name", "{what}の名前を入力してください。"),
@@ -267,6 +319,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "cancel.SHIFT_CHANGED": ("the shift changed since; the newer version is sent instead",
                              "シフトが変更されたため、新しい内容を送ります"),
     "cancel.SHIFT_STARTED": ("the shift had already started", "シフトの開始時刻を過ぎていました"),
+    "cancel.COVER_CLOSED": ("the cover request no longer waits for volunteers", "代講の依頼はすでに締め切られています"),
     "cancel.SHIFT_NOT_CONFIRMED": ("the shift is not confirmed", "シフトが確定していません"),
     "cancel.TEACHER_INACTIVE": ("the teacher has left or was erased", "講師が在籍していないか、削除されています"),
     "cancel.TEACHER_CHANGED": ("the shift went to another teacher", "シフトの担当が別の講師に変わりました"),
@@ -525,6 +578,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "setting.label.line.receive.status": ("whether the app received LINE's webhooks, as it last said",
                                           "アプリがLINEのWebhookを受信していたかどうか（最後の記録）"),
     "setting.label.line.ack_button": ("whether LINE reminders carry a 了解 button", "LINEのリマインダーに了解ボタンを付けるかどうか"),
+    "setting.label.line.cover_button": ("whether LINE reminders carry an “Ask for cover” button",
+                                        "LINEのリマインダーに「代講を頼む」ボタンを付けるかどうか"),
     "setting.label.line.ack_secret": ("the 了解 button key", "了解ボタンの署名キー"),
     "setting.label.line.group_members": ("a LINE group's member count", "LINEグループのメンバー数"),
     "setting.label.sender.concurrency": ("the number of sending threads", "送信スレッドの数"),
@@ -601,6 +656,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "plan.why.publication": ("publication", "シフト表の公開"),
     "plan.why.alert": ("alert", "アラート"),
     "plan.why.teacher_month": ("the published month, to each teacher", "公開したシフト表（講師ごと）"),
+    "plan.why.cover_call": ("a shift that needs cover", "代講が必要なシフト"),
+    "plan.why.cover_assigned": ("the manager chose this teacher to cover the shift", "この講師が代講に決まりました"),
     "plan.why.retry": ("{why} (retry {attempt}: {code})", "{why}（再送 {attempt}回目: {code}）"),
     # ----- the kinds of message, as the Deliveries view names them (core/sending/kinds/) -----
     "kind.shift_reminder": ("Shift reminder", "シフトのリマインダー"),
@@ -608,6 +665,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "kind.shift_publication": ("Month published", "月間シフトの公開"),
     "kind.alert": ("Alert", "アラート"),
     "kind.teacher_month": ("Month for a teacher", "講師ごとの月間シフト"),
+    "kind.cover_call": ("Call for cover", "代講の募集"),
+    "kind.cover_assigned": ("Cover assigned", "代講の決定"),
     # ----- the published month as Flex messages (core/messages/month_flex.py) -----
     "month_flex.title": ("{classroom} — {month}", "{classroom} {month} シフト表"),
     "month_flex.revision": ("Revision {revision}: {count} change(s), marked ●",
