@@ -41,7 +41,7 @@ def _lines(view: CoverRequestView) -> list[str]:
 
     lang = words.current()
     facts = texts.ShiftFacts(view.classroom, view.local_date, view.start_time, view.end_time, view.ends_next_day)
-    lines = [words.line("cli.cover.request", id=view.id, state=t(f"cover.state.{view.state.value}"),
+    lines = [words.line("cover.summary", id=view.id, state=t(f"cover.state.{view.state.value}"),
                         teacher=view.teacher_name, when=texts.when(facts, lang), classroom=view.classroom,
                         reason=view.reason or "-")]
     if view.assigned_teacher_name:

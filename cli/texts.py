@@ -51,8 +51,6 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "cli.teachers.place": ("place {place}", "{place}番目"),
     "cli.teachers.own_order": ("Listed in your own order; `shiftcast teachers order --by-reading` lists them by reading again.",
                                "並び順を指定して表示しています。`shiftcast teachers order --by-reading` でふりがな順に戻せます。"),
-    "cli.cover.request": ("#{id} [{state}] {teacher}: {when} at {classroom} ({reason})",
-                          "#{id}［{state}］{teacher}：{when}（{classroom}）（{reason}）"),
     "cli.cover.assigned": ("assigned to {teacher}", "代講：{teacher}"),
     "cli.cover.volunteer": ("volunteer: {teacher}", "申し出：{teacher}"),
     "cli.cover.volunteer_busy": ("volunteer: {teacher} (no longer free then)", "申し出：{teacher}（その時間は入れなくなりました）"),

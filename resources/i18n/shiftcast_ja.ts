@@ -370,6 +370,37 @@
     </message>
 </context>
 <context>
+    <name>CoverDialog</name>
+    <message>
+        <source>Cover requests</source>
+        <translation>代講の依頼</translation>
+    </message>
+    <message>
+        <source>Assign</source>
+        <translation>代講に決める</translation>
+    </message>
+    <message>
+        <source>Call for volunteers</source>
+        <translation>代講を募集</translation>
+    </message>
+    <message>
+        <source>Decline</source>
+        <translation>見送る</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <source>No request waits for you.</source>
+        <translation>対応を待っている依頼はありません。</translation>
+    </message>
+    <message>
+        <source>Volunteers: {0}</source>
+        <translation>申し出た講師: {0}</translation>
+    </message>
+</context>
+<context>
     <name>CredentialsPage</name>
     <message>
         <source>Shiftcast connects to the Messaging API channel of your LINE Official Account with two values from the LINE Developers console ({0}): open your provider, then the channel, and the “Basic settings” tab. The secret is kept in this computer&apos;s keyring; Shiftcast makes its own short-lived access tokens from it.</source>
@@ -2509,6 +2540,10 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
     <message>
         <source>Teachers…</source>
         <translation>講師管理…</translation>
+    </message>
+    <message>
+        <source>Cover requests…</source>
+        <translation>代講の依頼…</translation>
     </message>
     <message>
         <source>Confirm month…</source>

@@ -29,7 +29,7 @@ Slot = Callable[[], object]
 
 class ShiftsToolbar(QToolBar):
     def __init__(self, owner: QWidget, *, step_month: Callable[[int], object], add_classroom: Slot, undo: Slot,
-                 redo: Slot, teachers: Slot, csv: CsvActions, confirm_month: Slot) -> None:
+                 redo: Slot, teachers: Slot, csv: CsvActions, confirm_month: Slot, cover: Slot) -> None:
         super().__init__(owner)
         self.owner = owner
         style = owner.style()
@@ -70,6 +70,8 @@ class ShiftsToolbar(QToolBar):
         self.teachers_action = self._action(self.tr("Teachers…"), None, ["Ctrl+T"], teachers)
         self.addAction(self.teachers_action)
         self.addWidget(self._csv_button(csv))
+        self.cover_action = self._action(self.tr("Cover requests…"), None, [], cover)
+        self.addAction(self.cover_action)
         spacer = QWidget(self)
         spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.addWidget(spacer)

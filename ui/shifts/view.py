@@ -20,6 +20,7 @@ from core.planning.month_grid import MonthSnapshot, ShiftItem, load_month, with_
 from core.roster import rules
 from ui.common.errors import show_error
 from ui.common.month_picker import default_month, month_title, shifted
+from ui.cover.dialog import CoverDialog
 from ui.shell.context import AppContext
 from ui.shifts.classroom_dialog import ClassroomDialog, ClassroomValues
 from ui.shifts.csv_files import CsvActions
@@ -69,7 +70,7 @@ class ShiftsView(QWidget):
     def _build(self) -> None:
         bar = ShiftsToolbar(self, step_month=self.step_month, add_classroom=self.add_classroom,
                             undo=self.runner.undo, redo=self.runner.redo, teachers=self.open_teachers,
-                            csv=self.csv, confirm_month=self.editor.confirm_month)
+                            csv=self.csv, confirm_month=self.editor.confirm_month, cover=self.open_cover)
         self.toolbar = bar
         self.month_label, self.classroom_combo = bar.month_label, bar.classroom_combo
         self.prev_action, self.next_action, self.confirm_action = bar.prev_action, bar.next_action, bar.confirm_action
@@ -308,6 +309,12 @@ class ShiftsView(QWidget):
         dialog.changed.connect(self.reload)
         dialog.changed.connect(self.ctx.signals.roster_changed)
         dialog.finished.connect(self._teachers_closed)
+        dialog.open()
+
+    def open_cover(self) -> None:
+        dialog = CoverDialog(self.ctx, self)
+        dialog.changed.connect(self.reload)
+        dialog.finished.connect(dialog.deleteLater)
         dialog.open()
 
     def _teachers_closed(self) -> None:
