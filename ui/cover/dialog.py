@@ -10,7 +10,9 @@ as after any edit. Refresh reads again (volunteers arrive while the dialog is op
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -129,40 +131,29 @@ class CoverDialog(QDialog):
         self.volunteers.setText(self.tr("Volunteers: {0}").format(names))
         self.assign_button.setEnabled(self.teacher_box.count() > 0)
 
-    def _change(self, work: object) -> None:
+    def _answer(self, step: Callable[[Any, int, dt.datetime], object]) -> None:
+        """Run the manager's answer to the chosen request in one write transaction, then read again."""
+        if (one := self.current()) is None:
+            return
+        request_id = one.request.id
+
+        def work() -> None:
+            with self.ctx.db.write() as session:
+                step(session, request_id, dt.datetime.now(dt.UTC))
+
         def done(_result: object) -> None:
             self.changed.emit()
             self.reload()
 
-        self.ctx.tasks.run(work, done, lambda exc: show_error(self, exc), owner=self)  # type: ignore[arg-type]
+        self.ctx.tasks.run(work, done, lambda exc: show_error(self, exc), owner=self)
 
     def assign(self) -> None:
-        one, teacher_id = self.current(), self.teacher_box.currentData()
-        if one is None or teacher_id is None:
-            return
-        request_id = one.request.id
-
-        def work() -> None:
-            with self.ctx.db.write() as session:
-                cover.assign(session, request_id, int(teacher_id), now=dt.datetime.now(dt.UTC))
-        self._change(work)
+        teacher_id = self.teacher_box.currentData()
+        if teacher_id is not None:
+            self._answer(lambda session, request_id, now: cover.assign(session, request_id, int(teacher_id), now=now))
 
     def call(self) -> None:
-        if (one := self.current()) is None:
-            return
-        request_id = one.request.id
-
-        def work() -> None:
-            with self.ctx.db.write() as session:
-                cover_call.call(session, request_id, now=dt.datetime.now(dt.UTC))
-        self._change(work)
+        self._answer(lambda session, request_id, now: cover_call.call(session, request_id, now=now))
 
     def decline(self) -> None:
-        if (one := self.current()) is None:
-            return
-        request_id = one.request.id
-
-        def work() -> None:
-            with self.ctx.db.write() as session:
-                cover.decline(session, request_id, now=dt.datetime.now(dt.UTC))
-        self._change(work)
+        self._answer(lambda session, request_id, now: cover.decline(session, request_id, now=now))
