@@ -43,3 +43,27 @@ def test_the_dialog_shows_a_request_and_assigns_its_volunteer(qtbot, ctx: AppCon
         assigned = s.get(Shift, ids[0])
         assert assigned is not None and assigned.teacher_id == ids[1]
         assert cover.request(s, ids[2]).state == CoverState.ASSIGNED
+
+
+def test_the_settings_switch_turns_the_ask_for_cover_button_on_and_off(qtbot, ctx: AppContext, db: Database) -> None:
+    from core.messages import cover as cover_messages
+    from core.store import setting_keys as keys
+    from ui.settings.view import SettingsView
+
+    view = SettingsView(ctx)
+    qtbot.addWidget(view)
+    settle(qtbot, ctx)
+    assert not view.line.cover.isChecked()  # off by default
+    view.line.cover.click()
+    settle(qtbot, ctx)
+    with db.read() as s:
+        assert keys.LINE_COVER_BUTTON.read(s) and cover_messages.ask_signer(s) is not None
+    assert "carry an “Ask for cover” button" in view.line.cover_state.text()
+    again = SettingsView(ctx)  # a later visit shows what is stored
+    qtbot.addWidget(again)
+    settle(qtbot, ctx)
+    assert again.line.cover.isChecked()
+    view.line.cover.click()
+    settle(qtbot, ctx)
+    with db.read() as s:
+        assert not keys.LINE_COVER_BUTTON.read(s) and cover_messages.ask_signer(s) is None

@@ -28,6 +28,7 @@ from core.receiving.events import ReceivedEvent
 from core.receiving.replies import LineSource, messages_after_commit, reply_after_commit
 from core.roster import clock, contacts, cover, rules
 from core.store import ack_key
+from core.store import setting_keys as keys
 from core.store.kinds import Channel, DeliveryKind, ShiftStatus
 from core.store.models import Classroom, Delivery, Shift, Teacher
 from core.store.secrets import SecretStoreError
@@ -37,6 +38,13 @@ from core.texts.message import logged
 log = logging.getLogger(__name__)
 TYPES = frozenset({"postback", "message"})
 DEFAULT_ZONE = "Asia/Tokyo"
+
+
+def enable(session: Session, on: bool) -> None:
+    """Switch the reminders' "Ask for cover" button on or off (its key, the 了解 button's, is made when on)."""
+    keys.LINE_COVER_BUTTON.write(session, on)
+    if on:
+        ack_key.signing_key(session)  # no keyring: SecretStoreError, and the transaction keeps the button off
 
 
 def _facts(shift: Shift) -> texts.ShiftFacts:
