@@ -669,6 +669,8 @@ def test_0018_adds_cover_requests_and_keeps_every_row(db: Database) -> None:
     assert migrate.current_revision(db) == migrate.HEAD_REVISION == "0018_cover_requests"
     assert _table_rows(db, kept) == before
     assert _table_rows(db, tables) == [(t, []) for t in tables]
+    with db.read() as s:
+        assert s.execute(text("SELECT seq FROM changes WHERE topic = 'cover_requests'")).scalar_one() == 0
     with db.write() as s:
         request = cover.ask(s, shift.id, teachers[0].id, now=now, reason="熱")
         cover.volunteer(s, request.id, teachers[1].id, now=now)
@@ -678,4 +680,6 @@ def test_0018_adds_cover_requests_and_keeps_every_row(db: Database) -> None:
     _downgrade(db, "0017_teacher_position")
     assert _table_rows(db, kept) == before
     assert not set(tables) & set(inspect(db.engine).get_table_names())
+    with db.read() as s:
+        assert "cover_requests" not in set(s.execute(text("SELECT topic FROM changes")).scalars())
     migrate.upgrade(db)

@@ -67,3 +67,21 @@ def test_the_settings_switch_turns_the_ask_for_cover_button_on_and_off(qtbot, ct
     settle(qtbot, ctx)
     with db.read() as s:
         assert not keys.LINE_COVER_BUTTON.read(s) and cover_messages.ask_signer(s) is None
+
+
+def test_the_status_line_counts_the_requests_waiting_and_hears_a_new_one(qtbot, ctx: AppContext, db: Database) -> None:
+    from ui.shell.main_window import MainWindow
+
+    day = (NOW + dt.timedelta(days=3)).date()
+    with db.write() as s:
+        room = f.classroom(s, "本校")
+        teacher = f.teacher(s, "青木", 1)
+        shift_id = f.shift(s, room, teacher, day, now=NOW, status=ShiftStatus.CONFIRMED).id
+        teacher_id = teacher.id
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    settle(qtbot, ctx)
+    assert "request for cover" not in window.sender_status.text()
+    with db.write() as s:  # as the LINE handler does when a teacher asks
+        cover.ask(s, shift_id, teacher_id, now=NOW)
+    qtbot.waitUntil(lambda: "1 request for cover" in window.sender_status.text())

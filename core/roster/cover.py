@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 
 from core.errors import ValidationError
 from core.roster import edits, rules
+from core.store import events
 from core.store.kinds import CoverState, CoverStep, ShiftStatus
 from core.store.models import CoverRequest, CoverRequestStep, CoverVolunteer, Shift, Teacher
 from core.texts import t
@@ -171,6 +172,7 @@ def _record(session: Session, row: CoverRequest, step: CoverStep, teacher_id: in
     session.add(CoverRequestStep(request_id=row.id, step=step, teacher_id=teacher_id, at=now))
     row.updated_at = now
     session.flush()
+    events.emit(session, events.CoverRequestsChanged(frozenset({row.id})))
 
 
 def ask(session: Session, shift_id: int, teacher_id: int, *, now: dt.datetime, reason: str = "") -> CoverRequest:

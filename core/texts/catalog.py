@@ -44,6 +44,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                              " LINE group", "このシフトに入れる講師にLINEで連絡できず、教室のLINEグループもありません。"),
     "cover.shift_changed": ("the shift changed after cover was asked; ask the teacher again",
                             "代講を頼まれた後にシフトが変わりました。講師にもう一度ご確認ください。"),
+    "status.cover_requests": (Plural("count", "{count} request for cover", "{count} requests for cover"),
+                              "代講の依頼 {count}件"),
     "cover.summary": ("#{id} [{state}] {teacher}: {when} at {classroom} ({reason})",
                       "#{id}［{state}］{teacher}：{when}（{classroom}）（{reason}）"),
     "cover.state.open": ("open", "未対応"),

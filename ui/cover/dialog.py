@@ -95,6 +95,10 @@ class CoverDialog(QDialog):
         layout.addLayout(actions)
         layout.addWidget(buttons)
         self._chosen(-1)
+        ctx.bridge.cover_requests_changed.connect(self._heard)  # a volunteer's tap shows while it is open
+        self.reload()
+
+    def _heard(self, _event: object) -> None:
         self.reload()
 
     def reload(self) -> None:

@@ -1,8 +1,10 @@
 """Cover requests (代講): a teacher asks for cover of a confirmed shift, teachers volunteer, the manager decides.
 
 New tables only (cover_requests, cover_request_steps, cover_volunteers), so every existing row stays
-as it was and no table is rebuilt. Going down drops them with the requests they hold; the roster
-itself never depended on them (an assignment is an ordinary shift edit).
+as it was and no table is rebuilt, and a change counter for the requests (`changes` row
+`cover_requests`, core/store/events.py), so the window hears a request another process recorded.
+Going down drops them with the requests they hold; the roster itself never depended on them (an
+assignment is an ordinary shift edit).
 
 Revision ID: 0018_cover_requests
 Revises: 0017_teacher_position
@@ -64,9 +66,12 @@ def upgrade() -> None:
     sa.UniqueConstraint('request_id', 'teacher_id', name=op.f('uq_cover_volunteers_request_id_teacher_id'))
     )
     op.create_index(op.f('ix_cover_volunteers_request_id'), 'cover_volunteers', ['request_id'], unique=False)
+    op.execute(sa.text("INSERT INTO changes (topic, seq) SELECT 'cover_requests', 0 WHERE NOT EXISTS"
+                       " (SELECT 1 FROM changes WHERE topic = 'cover_requests')"))
 
 
 def downgrade() -> None:
+    op.execute(sa.text("DELETE FROM changes WHERE topic = 'cover_requests'"))
     op.drop_index(op.f('ix_cover_volunteers_request_id'), table_name='cover_volunteers')
     op.drop_table('cover_volunteers')
     op.drop_index(op.f('ix_cover_request_steps_request_id'), table_name='cover_request_steps')
