@@ -246,3 +246,73 @@ def test_the_manager_can_decline_and_a_request_is_withdrawn_when_its_shift_chang
         with pytest.raises(Exception, match="declined|withdrawn"):
             cover.assign(s, second.id, roster["上田"], now=NOW)
     assert _shift_teacher(db, roster["shift"]) == roster["青木"]
+
+
+def test_an_english_classroom_s_teachers_get_the_buttons_and_answers_in_english(
+        db: Database, line: LineEmulator, receiver: WebhookReceiver, send: Any) -> None:
+    from core.receiving import acknowledge
+    with db.write() as s:
+        room = f.classroom(s, "Main", language="en", quiet_hours=None)
+        teacher = f.teacher(s, "Ada", 1)
+        f.shift(s, room, teacher, DAY, "11:00", "15:00", now=NOW, status=ShiftStatus.CONFIRMED)
+        keys.LINE_COVER_BUTTON.write(s, True)
+        acknowledge.enable(s, True)
+    line.add_user(user_id(1), "Ada")
+    send()
+    [reminder] = _pushes(line, user_id(1))
+    assert [a["label"] for a in postback_actions(reminder.message)] == ["OK", "Ask for cover"]
+    line.tap(user_id(1), label="Ask for cover")
+    assert "passed to the manager" in _wait_reply(line, user_id(1), 1)[0]
+    line.send_text(user_id(1), "12/9 I need cover")
+    assert "no confirmed shift" in _wait_reply(line, user_id(1), 2)[1]
+
+
+def test_the_reminder_s_own_builder_carries_both_buttons_as_the_lean_path_does(db: Database, roster: dict[str, int],
+                                                                               clock: FakeClock) -> None:
+    from core.outbox import queue
+    from core.receiving import acknowledge
+    from core.sending.kinds import shift_reminder
+    with db.write() as s:
+        acknowledge.enable(s, True)
+        delivery_id, _ = queue.enqueue(
+            s, kind=DeliveryKind.SHIFT_REMINDER, dedup="test:reminder", due_at=NOW, now=NOW, recipient=user_id(1),
+            teacher_id=roster["青木"], subject_type="shift", subject_id=roster["shift"], subject_version=1)
+        delivery = s.get(Delivery, delivery_id)
+        assert delivery is not None
+        built = shift_reminder.build_line(s, delivery, NOW, f.home_paths())
+        sign = cover_messages.signer(s)
+        assert sign is not None
+    [message] = built.messages
+    actions = postback_actions(message)
+    assert [a["label"] for a in actions] == ["了解", "代講を頼む"]
+    assert actions[1]["data"] == sign("ask", delivery_id)
+
+
+def test_without_a_keyring_the_了解_handler_passes_over_a_cover_postback_in_silence(
+        db: Database, line: LineEmulator, receiver: WebhookReceiver, roster: dict[str, int],
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    import keyring
+    from keyring.backends import fail
+
+    monkeypatch.setenv("SHIFTCAST_LINE_TOKEN", TOKEN)
+    keyring.set_keyring(fail.Keyring())
+    with caplog.at_level("WARNING"):
+        line.postback(user_id(1), f"cv:take:1:{'A' * 43}")
+        assert receiver.dispatcher.wait_handled(1, timeout=60)
+    assert not [r for r in caplog.records if r.name == "core.receiving.acknowledge"]
+    assert [r.name for r in caplog.records if "cover postback was ignored" in r.getMessage()] == ["core.receiving.cover"]
+
+
+def test_a_volunteer_after_the_assignment_hears_the_shift_needs_no_cover_any_more(
+        db: Database, line: LineEmulator, receiver: WebhookReceiver, roster: dict[str, int]) -> None:
+    with db.write() as s:
+        request = cover.ask(s, roster["shift"], roster["青木"], now=NOW)
+        cover.assign(s, request.id, roster["上田"], now=NOW)
+        sign = cover_messages.signer(s)
+    assert sign is not None
+    line.postback(user_id(2), sign("take", request.id))
+    assert "すでに決まったか" in _wait_reply(line, user_id(2), 1)[0]
+    with db.read() as s:
+        done = cover.request(s, request.id)
+    assert done.volunteers == () and done.steps[-1].step == CoverStep.REFUSED
+    assert _shift_teacher(db, roster["shift"]) == roster["上田"]
