@@ -228,6 +228,7 @@ def test_forged_or_foreign_postbacks_open_nothing(db: Database, line: LineEmulat
     ("12/5 よろしくお願いします", None),
     ("代講お願いします", None),
     ("2/30 代講", None),
+    ("12/5 休み希望です", None),  # a wish for the roster (シフト希望), not cover of a shift
 ])
 def test_asked_day_reads_the_day_a_teacher_asks_cover_for(text: str, day: dt.date | None) -> None:
     assert cover.asked_day(text, dt.date(2026, 12, 2)) == day

@@ -35,6 +35,8 @@ from core.texts import t
 STILL_OPEN = (CoverState.OPEN, CoverState.CALLING)
 # Words that ask for cover (after NFKC, lower case): 代講, 代わり/代わって/かわり, 休み/休ませて, "cover".
 _WORDS = re.compile(r"代講|代わ|かわり|かわって|休み|休ま|cover|substitute")
+# Words of a wish for next month's roster (シフト希望, availability), not a request for cover of a shift.
+_WISHES = re.compile(r"希望|availability|available")
 _MONTH_DAY = re.compile(r"(\d{1,2})\s*(?:/|月)\s*(\d{1,2})")
 _DAY = re.compile(r"(\d{1,2})\s*日")
 # A month/day this long before today means next year's (a December teacher asking for 1/5).
@@ -45,7 +47,7 @@ def asked_day(text: str, today: dt.date) -> dt.date | None:
     """The day a teacher's message asks cover for, or None when it does not ask for cover with a date.
     `12/5`, `12月5日` (this year, or next year's when that is long past) and `5日` (today's month)."""
     words = unicodedata.normalize("NFKC", text).lower()
-    if len(words) > 200 or not _WORDS.search(words):
+    if len(words) > 200 or not _WORDS.search(words) or _WISHES.search(words):
         return None
     try:
         if found := _MONTH_DAY.search(words):
