@@ -48,6 +48,8 @@ class AckHandler:
         data = postback.get("data") if isinstance(postback, dict) else None
         if event.source_type != "user" or not event.user_id or not isinstance(data, str):
             return
+        if not data.startswith(ack.PREFIX + ":"):
+            return  # another button's postback (a cover request's `cv:` …): its own handler's, not ours
         try:
             key = ack_key.held_key(session)
         except SecretStoreError as exc:
@@ -55,8 +57,7 @@ class AckHandler:
             return
         delivery_id = ack.read_postback(key, data) if key else None
         if delivery_id is None:
-            if data.startswith(ack.PREFIX + ":"):
-                log.warning("a 了解 postback with data this database did not sign was ignored")
+            log.warning("a 了解 postback with data this database did not sign was ignored")
             return
         delivery = session.get(Delivery, delivery_id)
         teacher = session.get(Teacher, delivery.teacher_id) if delivery and delivery.teacher_id else None

@@ -53,12 +53,12 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.channels.line import LineApiError, LineClient, access_from_settings
-from core.receiving import acknowledge, follow, groups, pairing_limits
+from core.channels.line import LineClient, access_from_settings
+from core.receiving import acknowledge, cover, follow, groups, pairing_limits
 from core.receiving.events import ReceivedEvent
 from core.receiving.handlers import EventHandler
+from core.receiving.replies import LineSource, reply_after_commit
 from core.roster import contacts, reading
-from core.store import events as store_events
 from core.store.db import Database
 from core.store.models import Channel, Classroom, Shift, Teacher
 from core.store.models import PairingCode as PairingCodeRow
@@ -74,7 +74,6 @@ CODE_LIFE = dt.timedelta(days=7)
 # keyboard gives for "-" (NFKC leaves them as they are).
 SEPARATORS = frozenset(" -\u3000\t\n\u30fc\u2010\u2011\u2012\u2013\u2014\u2015\u2212")
 FRIEND_URL = "https://line.me/R/ti/p/{basic_id}"
-LineSource = Callable[[], LineClient | None]
 
 REPLIES = {
     "ja": {"paired": "登録できました。シフトのお知らせをこちらにお送りします。",
@@ -260,23 +259,6 @@ def _language(session: Session, row: PairingCodeRow | None, teacher: Teacher | N
     return language if language in REPLIES else "ja"
 
 
-def reply_after_commit(session: Session, line: LineSource, reply_token: str | None, text: str) -> None:
-    """Send `text` as the event's reply once this transaction commits (nothing if it rolls back)."""
-    if reply_token:
-        store_events.after_commit(session, lambda: _reply(line, reply_token, text))
-
-
-def _reply(line: LineSource, token: str, text: str) -> None:
-    try:
-        client = line()
-        if client is not None:
-            client.reply(token, [{"type": "text", "text": text}])
-    except LineApiError as exc:
-        log.warning("a reply to a LINE message could not be sent: %s", exc)
-    except Exception:  # the event is committed as handled; a reply is a courtesy
-        log.exception("replying to a LINE message failed")
-
-
 class PairingHandler:
     types = TYPES
 
@@ -319,8 +301,10 @@ class PairingHandler:
 
 
 def standard_handlers(line: LineSource) -> tuple[EventHandler, ...]:
-    """Every handler of the receiver: follow/unfollow, groups, pairing and 了解 postbacks."""
-    return (follow.FollowHandler(), groups.GroupHandler(line), PairingHandler(line), acknowledge.AckHandler())
+    """Every handler of the receiver: follow/unfollow, groups, pairing, 了解 postbacks and cover requests.
+    Postbacks go to every postback handler; each acts only on data with its own prefix (`ack:`, `cv:`)."""
+    return (follow.FollowHandler(), groups.GroupHandler(line), PairingHandler(line), acknowledge.AckHandler(),
+            cover.CoverHandler(line))
 
 
 def line_from_settings(db: Database) -> LineSource:

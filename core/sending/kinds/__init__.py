@@ -1,5 +1,5 @@
 """The kinds of message Shiftcast sends, one module each (shift_reminder, shift_correction,
-shift_publication, teacher_month, alert): its key and label, its subject, its send-time rules, what it says on each
+shift_publication, teacher_month, alert, cover_call, cover_assigned): its key and label, its subject, its send-time rules, what it says on each
 channel, its cancel reasons and forecast words, whether it tells a teacher a shift. Importing this
 package registers them (core/kinds/registry.py); a kind from elsewhere calls `register_kind` itself.
 The kinds sit here, above everything their builders use: planning, publication, alerts and the
@@ -9,9 +9,18 @@ sending layer's shared checks (core/sending/send_checks.py).
 from __future__ import annotations
 
 from core.kinds.registry import register_kind
-from core.sending.kinds import alert, shift_correction, shift_publication, shift_reminder, teacher_month
+from core.sending.kinds import (
+    alert,
+    cover_assigned,
+    cover_call,
+    shift_correction,
+    shift_publication,
+    shift_reminder,
+    teacher_month,
+)
 
-BUILT_IN = (shift_reminder.KIND, shift_correction.KIND, shift_publication.KIND, teacher_month.KIND, alert.KIND)
+BUILT_IN = (shift_reminder.KIND, shift_correction.KIND, shift_publication.KIND, teacher_month.KIND, alert.KIND,
+            cover_call.KIND, cover_assigned.KIND)
 
 for _kind in BUILT_IN:
     register_kind(_kind)
