@@ -17,6 +17,7 @@ from cli import (
     alerts,
     availability,
     closed_days,
+    cover,
     credentials,
     deliveries,
     dependencies,
@@ -53,8 +54,9 @@ if TYPE_CHECKING:
 __all__ = ["COMMANDS", "SCREEN_MODES", "UsageError", "build_parser", "fail_usage", "parse_args", "run"]
 
 # In the order `--help` lists them.
-TOPICS: tuple[Topic, ...] = (screens, doctor, roster, closed_days, fill, lesson_slots, hours, sending, deliveries,
-                             credentials, alerts, planning, publish, availability, emulator, webhook, relay)
+TOPICS: tuple[Topic, ...] = (screens, doctor, roster, closed_days, fill, lesson_slots, cover, hours, sending,
+                             deliveries, credentials, alerts, planning, publish, availability, emulator, webhook,
+                             relay)
 SCREEN_MODES = screens.SCREEN_MODES
 COMMANDS: dict[str, Verb] = {name: verb for topic in TOPICS for name, verb in topic.COMMANDS.items()}
 # Verbs that touch only the roster and the keyring: they never meet a message kind, so they do not

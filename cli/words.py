@@ -168,6 +168,17 @@ HELP_JA: dict[str, str] = {
     "the slot's start, HH:MM": "コマの開始時刻（HH:MM）",
     "the slot's end, HH:MM": "コマの終了時刻（HH:MM）",
     "list teachers": "講師を一覧表示します",
+    "teachers' requests for cover: list them, call for volunteers, assign or decline":
+        "講師からの代講の依頼：一覧表示、代講の募集、決定、見送りを行います",
+    "the requests waiting for you, with their volunteers": "対応を待っている依頼を、申し出た講師とともに一覧表示します",
+    "every request, also those decided": "決定・見送り済みも含めてすべての依頼を表示します",
+    "ask teachers who could take the shift to volunteer, on LINE": "シフトに入れる講師にLINEで代講を募集します",
+    "the request's number": "依頼の番号",
+    "in the classroom's LINE group": "教室のLINEグループで募集します",
+    "to these teachers (each must be free then)": "この講師たちに送ります（その時間に空いている講師のみ）",
+    "give the shift to a teacher (a volunteer or any teacher free then)":
+        "シフトを講師に割り当てます（申し出た講師か、その時間に空いている講師）",
+    "say no: the shift stays with the teacher who asked": "見送ります。シフトは依頼した講師の担当のままです",
     "move a teacher to another place in the list (your own order)": "講師の並び順を変更します（指定した並び順で一覧表示されます）",
     "the teacher's name": "講師の名前",
     "to this place (1 is first)": "この位置へ移動します（1が先頭）",

@@ -12,7 +12,6 @@ import pytest
 from core.emulator.simulate import postback_actions
 from core.emulator.validation import check_push, check_reply, compact_json_size
 from core.messages import availability_flex as flex
-from core.messages import signed
 from core.roster.availability_text import HOURS, NO, YES, DayAnswer
 from core.texts.formats import Language
 
@@ -26,7 +25,7 @@ def _asked(year: int, month: int, language: Language = "ja", **kwargs: object) -
 
 
 def _sign(payload: str) -> str:
-    return signed.sign(KEY, payload)
+    return flex.sign(KEY, payload)
 
 
 # Six-week months (31 days from a Saturday or Sunday), a 28-day February that is exactly four weeks, a leap February.
@@ -56,6 +55,7 @@ def test_only_data_signed_with_the_key_for_a_day_reads_back() -> None:
     assert flex.read_tap(KEY, data.replace(":5:y:", ":6:y:")) is None  # another day, the 5th's MAC
     assert flex.read_tap(KEY, _sign("av:7:42:5:z")) is None  # no such answer
     assert flex.read_tap(KEY, _sign("ack:7")) is None  # a 了解 button's
+    assert flex.read_tap(KEY, _sign("cv:ask:7:42:5:y")) is None  # a cover button's
     assert not flex.is_ours(_sign("ack:7")) and flex.is_ours(data)
 
 

@@ -232,7 +232,8 @@ def test_teachers_answer_by_buttons_and_text_and_only_the_silent_ones_are_remind
 
 
 def test_a_forged_or_borrowed_button_changes_nothing(db: Database, paths: DataPaths, line: LineEmulator,
-                                                     receiver: WebhookReceiver, clock: FakeClock) -> None:
+                                                     receiver: WebhookReceiver, clock: FakeClock,
+                                                     caplog: pytest.LogCaptureFixture) -> None:
     year, month = _month(clock)
     with db.write() as s:
         room = f.classroom(s, "本校")
@@ -249,9 +250,15 @@ def test_a_forged_or_borrowed_button_changes_nothing(db: Database, paths: DataPa
     line.postback(user_id(1), button[:-3] + "AAA")  # a made-up MAC
     line.postback(user_id(1), button.replace(":1:y:", ":2:y:"))  # another day, the first day's MAC
     line.send_text(user_id(2), "全部OK")  # teacher 2 was never asked: chat, not an answer
-    assert receiver.dispatcher.wait_handled(4, timeout=60)
+    line.send_text(user_id(1), f"{month}/6 代講お願いします")  # a request for cover: the cover handler's alone
+    assert receiver.dispatcher.wait_handled(5, timeout=60)
     with db.read() as s:
         [request_row] = s.query(AvailabilityRequest).all()
         assert request_row.classroom_id == room.id
         assert not any(a.answered for a in availability.answers(s, request_row.id))
     assert [m for m in line.inbox(user_id(2)) if m.via == "reply"] == []
+    assert wait_until(lambda: len([m for m in line.inbox(user_id(1)) if m.via == "reply"]) == 1)
+    [answer] = [m for m in line.inbox(user_id(1)) if m.via == "reply"]
+    assert "読み取れませんでした" not in answer.message.get("text", "")  # the cover handler's words, not ours
+    # and no second reply was tried with the spent token
+    assert not [r for r in caplog.records if r.name == "core.receiving.replies" and r.levelno >= logging.WARNING]

@@ -1,5 +1,5 @@
 """The 了解 handler and the availability buttons share LINE's postbacks: each reads only data with its
-own prefix (core/messages/signed.py), and the 了解 handler says nothing about another feature's, not
+own prefix (`ack:`, `cv:`, `av:`), and the 了解 handler says nothing about another feature's, not
 even on a box whose keyring cannot give it its key."""
 
 from __future__ import annotations

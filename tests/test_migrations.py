@@ -788,10 +788,50 @@ def test_0021_adds_the_relay_s_uploads_and_who_made_an_attempt_and_keeps_every_r
     migrate.upgrade(db)
 
 
+@pytest.mark.backends("sqlite", "postgresql")
+def test_0022_adds_cover_requests_and_keeps_every_row(db: Database) -> None:
+    """A database at 0021 with teachers, shifts and a reminder: every row stays as it was, the three cover
+    tables are new and empty and take a request; going back drops them and nothing else."""
+    from core.outbox import queue
+    from core.roster import cover
+    from core.store.models import DeliveryKind, ShiftStatus
+    from tests import factories as f
+
+    now = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    with db.write() as s:  # made with today's models, then taken down to 0021 with its rows
+        room = f.classroom(s)
+        teachers = [f.teacher(s, name, n) for n, name in enumerate(("中村", "伊藤"), start=1)]
+        shift = f.shift(s, room, teachers[0], dt.date(2026, 12, 3), now=now, status=ShiftStatus.CONFIRMED)
+        queue.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup="shift_reminder:shift:1:v1", due_at=now, now=now,
+                      teacher_id=teachers[0].id, subject_type="shift", subject_id=shift.id, subject_version=1)
+    kept = ("teachers", "teacher_contacts", "shifts", "shift_revisions", "classrooms", "deliveries")
+    tables = ("cover_requests", "cover_request_steps", "cover_volunteers")
+    _downgrade(db, "0021_relay_uploads")
+    before = _table_rows(db, kept)
+    assert not set(tables) & set(inspect(db.engine).get_table_names())
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION
+    assert _table_rows(db, kept) == before
+    assert _table_rows(db, tables) == [(t, []) for t in tables]
+    with db.read() as s:
+        assert s.execute(text("SELECT seq FROM changes WHERE topic = 'cover_requests'")).scalar_one() == 0
+    with db.write() as s:
+        request = cover.ask(s, shift.id, teachers[0].id, now=now, reason="熱")
+        cover.volunteer(s, request.id, teachers[1].id, now=now)
+    with db.read() as s:
+        assert [(v.teacher_name, v.free) for v in cover.requests(s)[0].volunteers] == [("伊藤", True)]
+
+    _downgrade(db, "0021_relay_uploads")
+    assert _table_rows(db, kept) == before
+    assert not set(tables) & set(inspect(db.engine).get_table_names())
+    with db.read() as s:
+        assert "cover_requests" not in set(s.execute(text("SELECT topic FROM changes")).scalars())
+    migrate.upgrade(db)
+
 
 @pytest.mark.backends("sqlite", "postgresql")
-def test_0022_adds_availability_requests_and_keeps_every_row(db: Database) -> None:
-    """A database at 0021 with teachers, contacts, shifts and a delivery: every row stays as it was, the
+def test_0023_adds_availability_requests_and_keeps_every_row(db: Database) -> None:
+    """A database at 0022 with teachers, contacts, shifts and a delivery: every row stays as it was, the
     availability tables come empty and take a request, answers and a correction; going back drops
     them and nothing else."""
     from core.outbox import queue
@@ -800,7 +840,7 @@ def test_0022_adds_availability_requests_and_keeps_every_row(db: Database) -> No
     from tests import factories as f
 
     now = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
-    with db.write() as s:  # made with today's models, then taken down to 0021 with its rows
+    with db.write() as s:  # made with today's models, then taken down to 0022 with its rows
         room = f.classroom(s)
         for n, name in enumerate(("中村", "伊藤"), start=1):
             teacher = f.teacher(s, name, n, email=f"t{n}@example.com", email_opt_in=True)
@@ -811,11 +851,11 @@ def test_0022_adds_availability_requests_and_keeps_every_row(db: Database) -> No
         room_id = room.id
     kept = ("classrooms", "teachers", "teacher_contacts", "shifts", "deliveries")
     new = ("availability_requests", "availability_asked", "availability_answers")
-    _downgrade(db, "0021_relay_uploads")
+    _downgrade(db, "0022_cover_requests")
     before = _table_rows(db, kept)
     assert not any(inspect(db.engine).has_table(t) for t in new)
     migrate.upgrade(db)
-    assert migrate.current_revision(db) == migrate.HEAD_REVISION == "0022_availability"
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION == "0023_availability"
     assert _table_rows(db, kept) == before
     assert _table_rows(db, new) == [(t, []) for t in new]
     with db.read() as s:  # other processes hear answers arrive through their counter
@@ -830,7 +870,7 @@ def test_0022_adds_availability_requests_and_keeps_every_row(db: Database) -> No
         assert first.days == {dt.date(2026, 12, 1): DayAnswer(dt.date(2026, 12, 1), NO)} and first.corrections == 1
         assert not second.answered
 
-    _downgrade(db, "0021_relay_uploads")
+    _downgrade(db, "0022_cover_requests")
     assert _table_rows(db, kept) == before
     assert not any(inspect(db.engine).has_table(t) for t in new)
     with db.read() as s:

@@ -10,6 +10,7 @@ from core.sending.engine import Engine
 from core.store.db import Database
 from tests import factories as f
 from tests.ui_fixtures import ctx, settle  # noqa: F401
+from tests.waiting import PATIENCE_MS
 from ui.shell.app import start_engine
 from ui.shell.context import AppContext
 from ui.shell.main_window import MainWindow
@@ -128,20 +129,20 @@ def test_a_classroom_added_in_shifts_reaches_publish_deliveries_and_settings(qtb
     window.place(Rect(0, 0, 1366, 768), key="test")
     window.show()
     window.tabs.setCurrentWidget(window.publish)
-    qtbot.waitUntil(lambda: "Add classroom…" in window.publish.viewer.message.text(), timeout=5000)
+    qtbot.waitUntil(lambda: "Add classroom…" in window.publish.viewer.message.text(), timeout=PATIENCE_MS)
     assert "Shifts" in window.publish.viewer.message.text()  # where the action really is
     deliveries, settings = window.deliveries, window.settings  # built before the change
     settle(qtbot, ctx)
     window.tabs.setCurrentWidget(window.shifts)
     shifts = window.shifts
-    qtbot.waitUntil(lambda: shifts.pages.currentWidget() is shifts.no_classroom, timeout=5000)
+    qtbot.waitUntil(lambda: shifts.pages.currentWidget() is shifts.no_classroom, timeout=PATIENCE_MS)
 
     qtbot.mouseClick(shifts.no_classroom.button, Qt.MouseButton.LeftButton)
     dialog = shifts.classroom_dialog
     assert dialog is not None
     dialog.name.setText("駅前教室")
     dialog.accept()
-    qtbot.waitUntil(lambda: shifts.classroom_combo.currentText() == "駅前教室", timeout=5000)
+    qtbot.waitUntil(lambda: shifts.classroom_combo.currentText() == "駅前教室", timeout=PATIENCE_MS)
     settle(qtbot, ctx)
 
     # Each already-built area has read the new classroom without a restart and without being shown.
@@ -150,7 +151,7 @@ def test_a_classroom_added_in_shifts_reaches_publish_deliveries_and_settings(qtb
     assert settings.classrooms.classroom.currentText() == "駅前教室"
     window.tabs.setCurrentWidget(window.publish)
     qtbot.waitUntil(lambda: "Add classroom" not in window.publish.viewer.message.text()
-                    or window.publish.viewer.has_image, timeout=10_000)
+                    or window.publish.viewer.has_image, timeout=PATIENCE_MS)
     settle(qtbot, ctx)
 
 
@@ -179,11 +180,11 @@ def test_the_status_line_follows_the_engine_started_after_the_window(qtbot, ctx:
     window = MainWindow(ctx)
     qtbot.addWidget(window)
     window.show()
-    qtbot.waitUntil(lambda: window.sender_status.text().startswith("Starting to send"), timeout=5000)
+    qtbot.waitUntil(lambda: window.sender_status.text().startswith("Starting to send"), timeout=PATIENCE_MS)
     engine = Engine(ctx.db, ctx.paths)
     try:
         assert start_engine(ctx, engine)
-        qtbot.waitUntil(lambda: window.sender_status.text().startswith("Sending ·"), timeout=5000)
+        qtbot.waitUntil(lambda: window.sender_status.text().startswith("Sending ·"), timeout=PATIENCE_MS)
     finally:
         engine.stop()
     settle(qtbot, ctx)
@@ -198,7 +199,7 @@ def test_the_status_line_says_when_another_process_sends(qtbot, ctx: AppContext)
     assert first.start()  # another window or tray already sends for this folder
     try:
         assert not start_engine(ctx, Engine(ctx.db, ctx.paths))
-        qtbot.waitUntil(lambda: window.sender_status.text().startswith("Another Shiftcast window"), timeout=5000)
+        qtbot.waitUntil(lambda: window.sender_status.text().startswith("Another Shiftcast window"), timeout=PATIENCE_MS)
     finally:
         first.stop()
     settle(qtbot, ctx)
@@ -219,7 +220,7 @@ def test_the_status_line_says_what_waits_for_a_channel_that_is_not_set_up(qtbot,
     try:
         assert start_engine(ctx, engine)
         qtbot.waitUntil(lambda: window.sender_status.text().endswith("1 waits because LINE is not set up"),
-                        timeout=20_000)
+                        timeout=PATIENCE_MS)
     finally:
         engine.stop()
     settle(qtbot, ctx)

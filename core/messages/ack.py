@@ -1,7 +1,7 @@
 """The 了解 (acknowledge) button of LINE reminders and corrections, and its signed postback data.
 
-A button's `data` is `ack:<delivery id>:<MAC>` (core/messages/signed.py), the MAC being HMAC-SHA256 over
-`ack:<delivery id>` with a key made once per database and kept with the other secrets, never in the database
+A button's `data` is `ack:<delivery id>:<MAC>`, the MAC being HMAC-SHA256 over `ack:<delivery id>`
+with a key made once per database and kept with the other secrets, never in the database
 (core/store/ack_key.py), so a copy of the database cannot make buttons. LINE hands the data back unchanged in
 the postback event, so only a button this database built can acknowledge a delivery, and nobody
 can make one for another delivery by changing the number. Whether the buttons are sent at all is
@@ -14,14 +14,17 @@ to hold the key the buttons are off: messages go without one, and nothing stops 
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.orm import Session
 
-from core.messages import signed
 from core.store import ack_key
 from core.store import setting_keys as keys
 from core.store.secrets import SecretStoreError
@@ -35,45 +38,75 @@ log = logging.getLogger(__name__)
 _said_off = threading.Event()  # the buttons being off for want of a keyring is logged once, not per batch
 
 
+def mac(key: str, payload: str) -> str:
+    """The MAC of a button's payload: every signed button of Shiftcast (了解, the cover buttons) uses it."""
+    digest = hmac.new(key.encode("utf-8"), payload.encode("ascii"), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
+
+
+def mac_matches(key: str, payload: str, given: str) -> bool:
+    """`given` is the MAC of `payload` (compared in constant time)."""
+    return hmac.compare_digest(mac(key, payload).encode(), given.encode("utf-8", "replace"))
+
+
+def _mac(key: str, delivery_id: int) -> str:
+    return mac(key, f"{PREFIX}:{delivery_id}")
+
+
 def postback_data(key: str, delivery_id: int) -> str:
-    return signed.sign(key, f"{PREFIX}:{delivery_id}")
-
-
-def is_ours(data: str) -> bool:
-    """Data in the form of a 了解 button's (signed or not): what the handler speaks up about when forged."""
-    return signed.has_prefix(data, PREFIX)
+    return f"{PREFIX}:{delivery_id}:{_mac(key, delivery_id)}"
 
 
 def read_postback(key: str, data: str) -> int | None:
     """The delivery id a button of ours carries, or None for data we did not sign (compared in constant time)."""
-    payload = signed.verify(key, data, PREFIX)
-    number = payload.partition(":")[2] if payload is not None else ""
-    if not number.isascii() or not number.isdigit() or len(number) > 18:
+    prefix, _, rest = data.partition(":")
+    number, _, given = rest.partition(":")
+    if prefix != PREFIX or not number.isascii() or not number.isdigit() or len(number) > 18 or not given:
         return None
-    return int(number)
+    delivery_id = int(number)
+    return delivery_id if mac_matches(key, f"{PREFIX}:{delivery_id}", given) else None
 
 
 def label(language: str) -> str:
     return LABELS.get(language, LABELS["ja"])
 
 
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A postback button of a message's footer: its words (shown in the chat as the teacher's when tapped)
+    and its signed data; the first button of a footer is the filled one."""
+
+    label: str
+    data: str
+
+
 def button(data: str, language: str, accent: str) -> dict[str, Any]:
     """A flex bubble footer with the button; tapping it shows 了解 (or OK) in the chat as the teacher's words."""
-    word = label(language)
-    return {"type": "box", "layout": "vertical", "contents": [
-        {"type": "button", "style": "primary", "height": "sm", "color": accent,
-         "action": {"type": "postback", "label": word, "data": data, "displayText": word}}]}
+    return footer([Button(label(language), data)], accent)
 
 
-def with_button(message: dict[str, Any], data: str | None, language: str) -> dict[str, Any]:
-    """The message with the button as its bubble's footer, in the colour of its title bar; a message
-    that is not a single flex bubble, or no data (buttons off), stays as it is."""
+def footer(buttons: Sequence[Button], accent: str) -> dict[str, Any]:
+    return {"type": "box", "layout": "vertical", **({"spacing": "sm"} if len(buttons) > 1 else {}), "contents": [
+        {"type": "button", "style": "primary" if n == 0 else "secondary", "height": "sm",
+         **({"color": accent} if n == 0 else {}),
+         "action": {"type": "postback", "label": b.label, "data": b.data, "displayText": b.label}}
+        for n, b in enumerate(buttons)]}
+
+
+def with_buttons(message: dict[str, Any], buttons: Sequence[Button]) -> dict[str, Any]:
+    """The message with the buttons as its bubble's footer, the first in the colour of its title bar; a
+    message that is not a single flex bubble, or no buttons (off), stays as it is."""
     contents = message.get("contents")
-    if data is None or message.get("type") != "flex" or not isinstance(contents, dict) or contents.get("type") != "bubble":
+    if not buttons or message.get("type") != "flex" or not isinstance(contents, dict) or contents.get("type") != "bubble":
         return message
     header = contents.get("header")
     accent = header.get("backgroundColor") if isinstance(header, dict) else None
-    return {**message, "contents": {**contents, "footer": button(data, language, accent or DEFAULT_ACCENT)}}
+    return {**message, "contents": {**contents, "footer": footer(buttons, accent or DEFAULT_ACCENT)}}
+
+
+def with_button(message: dict[str, Any], data: str | None, language: str) -> dict[str, Any]:
+    """The message with the 了解 button as its footer (as it is, without data: buttons off)."""
+    return message if data is None else with_buttons(message, [Button(label(language), data)])
 
 
 def signer(session: Session) -> Callable[[int], str] | None:

@@ -4,8 +4,8 @@ bubble on how to answer and then a bubble per week of the month, each day with t
 until when) — and the texts that answer them: what a tap recorded, the summary of their month after
 a typed answer, which they may correct by tapping again or typing, and the explanation when a typed answer could mean more than one thing.
 
-Every button's data is signed with the database's button key (core/messages/signed.py) as
-`av:<request>:<teacher>:<day>:<y|n|h|e>`, so only a button this database built for that teacher is
+Every button's data is signed with the database's button key, with the MAC every signed button of
+Shiftcast uses (core/messages/ack.py), as `av:<request>:<teacher>:<day>:<y|n|h|e>:<MAC>`, so only a button this database built for that teacher is
 believed, and the 了解 handler passes over it. LINE's limits, measured as LINE measures them
 (core/messages/month_flex.py): a bubble's JSON at most 30 KB, a carousel at most 12 bubbles and
 50 KB, postback data at most 300 characters, at most 5 messages in a reply. A week of seven days is
@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.messages import signed
+from core.messages import ack
 from core.messages.month_flex import ALT_TEXT_LIMIT, size
 from core.roster.availability_text import HOURS, NO, YES, DayAnswer, month_days
 from core.texts import Text, render, t
@@ -66,15 +66,23 @@ def payload(request_id: int, teacher_id: int, day: int, code: str) -> str:
     return f"{PREFIX}:{request_id}:{teacher_id}:{day}:{code}"
 
 
+def sign(key: str, payload_: str) -> str:
+    """A button's data: its payload and the payload's MAC."""
+    return f"{payload_}:{ack.mac(key, payload_)}"
+
+
 def is_ours(data: str) -> bool:
-    return signed.has_prefix(data, PREFIX)
+    return data.startswith(PREFIX + ":")
 
 
 def read_tap(key: str, data: str) -> Tap | None:
-    """The tap a signed button of ours carries, or None for anything else."""
-    found = signed.verify(key, data, PREFIX)
-    parts = found.split(":") if found is not None else []
-    if len(parts) != 5 or not all(p.isascii() and p.isdigit() and len(p) <= 18 for p in parts[1:4]):
+    """The tap a signed button of ours carries, or None for anything else (compared in constant time)."""
+    found, _, given = data.rpartition(":")
+    parts = found.split(":")
+    if (len(parts) != 5 or parts[0] != PREFIX or not given
+            or not all(p.isascii() and p.isdigit() and len(p) <= 18 for p in parts[1:4])):
+        return None
+    if not ack.mac_matches(key, found, given):
         return None
     if parts[4] not in (*CODES.values(), UNTIL):
         return None

@@ -4,8 +4,7 @@ The buttons are off by default (LINE_ACK_BUTTON; core/messages/ack.py builds the
 data). A postback counts when its data carries a delivery id with a valid MAC of this database's key
 (kept in the keyring, core/store/ack_key.py), the delivery is a LINE reminder or correction, and the
 user who tapped is the teacher it went to; the first tap sets `acknowledged_at` (to when it was tapped) and later ones change nothing. Anything
-else, forged data included, is ignored without a reply; a postback of another feature's button (its
-data without the `ack:` prefix) is not looked at, not even to say so in the log. Taps are seen only while the receiver runs;
+else, forged data included, is ignored without a reply. Taps are seen only while the receiver runs;
 LINE's "Webhook redelivery" brings the ones made meanwhile, as far as LINE keeps them.
 """
 
@@ -47,8 +46,10 @@ class AckHandler:
     def handle(self, session: Session, event: ReceivedEvent, *, now: dt.datetime) -> None:
         postback = event.body.get("postback")
         data = postback.get("data") if isinstance(postback, dict) else None
-        if event.source_type != "user" or not event.user_id or not isinstance(data, str) or not ack.is_ours(data):
-            return  # another feature's button (availability answers …) is not ours to speak of
+        if event.source_type != "user" or not event.user_id or not isinstance(data, str):
+            return
+        if not data.startswith(ack.PREFIX + ":"):
+            return  # another button's postback (a cover request's `cv:` …): its own handler's, not ours
         try:
             key = ack_key.held_key(session)
         except SecretStoreError as exc:

@@ -9,7 +9,8 @@ button — is ignored without a reply; postbacks of other features (了解) are 
 
 A text message from a teacher with an open request (its month not over) is read by the pure parser
 (core/roster/availability_text.py); what it reads unambiguously is recorded, otherwise the reply
-explains and shows the buttons again. A message that reads as a pairing code is pairing's.
+explains and shows the buttons again. A message that reads as a pairing code is pairing's, and one
+that asks for cover of a day (代講, 休み … with a date: core/roster/cover.py) is the cover handler's.
 
 Each recorded answer replaces the day's current one, which stays as history (core/roster/availability.py),
 and is marked late after the deadline. The reply, with the event's reply token (free of the quota), says
@@ -26,10 +27,10 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from core.messages import availability_flex, signed
-from core.receiving import replies
+from core.messages import availability_flex
 from core.receiving.events import ReceivedEvent
-from core.roster import availability, contacts
+from core.receiving.replies import LineSource, messages_after_commit, reply_after_commit
+from core.roster import availability, contacts, cover
 from core.roster.availability_text import HOURS, DayAnswer, parse
 from core.sending.kinds.availability_request import asked
 from core.store import ack_key
@@ -45,7 +46,7 @@ TEXT_LIMIT = 500  # longer messages are chat, not an answer
 class AvailabilityHandler:
     types = TYPES
 
-    def __init__(self, line: replies.LineSource, *, is_code: Callable[[str], bool] = lambda _text: False) -> None:
+    def __init__(self, line: LineSource, *, is_code: Callable[[str], bool] = lambda _text: False) -> None:
         self.line = line
         self.is_code = is_code
 
@@ -91,32 +92,35 @@ class AvailabilityHandler:
         if tap.code == availability_flex.CODES[HOURS] and key:
             reply = {"type": "text", "text": availability_flex.until_question(shown, day) + "\n\n" + reply["text"],
                      "quickReply": availability_flex.until_picker(shown, day, answer.start, _signer(key))}
-        replies.after_commit(session, self.line, replies.token_of(event), [reply])
+        messages_after_commit(session, self.line, _token(event), [reply])
 
     def _text(self, session: Session, event: ReceivedEvent, now: dt.datetime) -> None:
         message = event.body.get("message")
         text = message.get("text") if isinstance(message, dict) and message.get("type") == "text" else None
         if not isinstance(text, str) or not text.strip() or len(text) > TEXT_LIMIT or self.is_code(text):
             return
+        if cover.asked_day(text, now.date()) is not None:
+            return  # a request for cover (「12/5 代講お願いします」): the cover handler answers it
         teacher = contacts.owner(session, Channel.LINE, event.user_id) if event.user_id else None
         request = availability.open_for(session, teacher.id, now) if teacher is not None else None
         if teacher is None or request is None:
             return  # chat with the account, not an answer
         given = parse(text, request.year, request.month)
-        token = replies.token_of(event)
+        token = _token(event)
         if given is None:
             log.info("a text from teacher %s for request %s was not read as an answer", teacher.id, request.id)
             shown = asked(session, request, teacher.id, reminder=False)
             key = _key(session)
             buttons = availability_flex.messages(shown, _signer(key)) if key else []
-            replies.after_commit(session, self.line, token, [
-                {"type": "text", "text": availability_flex.not_understood(shown)}, *buttons])
+            # A reply carries at most five messages: the explanation and the month's carousel (one, as it fits).
+            messages_after_commit(session, self.line, token, [
+                {"type": "text", "text": availability_flex.not_understood(shown)}, *buttons][:5])
             return
         availability.record(session, request, teacher.id, given, source=availability.TEXT,
                             at=min(event.occurred_at or now, now))
         log.info("teacher %s answered request %s for %d day(s) by text", teacher.id, request.id, len(given))
         shown = asked(session, request, teacher.id, reminder=False)
-        replies.text_after_commit(session, self.line, token, availability_flex.summary(shown))
+        reply_after_commit(session, self.line, token, availability_flex.summary(shown))
 
 
 def _key(session: Session) -> str | None:
@@ -127,8 +131,14 @@ def _key(session: Session) -> str | None:
         return None
 
 
+def _token(event: ReceivedEvent) -> str | None:
+    """The event's reply token; a redelivered event's has expired."""
+    token = event.body.get("replyToken")
+    return token if isinstance(token, str) and token and not event.is_redelivery else None
+
+
 def _signer(key: str) -> availability_flex.Sign:
-    return lambda payload: signed.sign(key, payload)
+    return lambda payload: availability_flex.sign(key, payload)
 
 
 def _time(value: Any) -> dt.time | None:

@@ -54,9 +54,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.channels.line import LineClient, access_from_settings
-from core.receiving import acknowledge, availability, follow, groups, pairing_limits, replies
+from core.receiving import acknowledge, availability, cover, follow, groups, pairing_limits
 from core.receiving.events import ReceivedEvent
 from core.receiving.handlers import EventHandler
+from core.receiving.replies import LineSource, reply_after_commit
 from core.roster import contacts, reading
 from core.store.db import Database
 from core.store.models import Channel, Classroom, Shift, Teacher
@@ -73,7 +74,6 @@ CODE_LIFE = dt.timedelta(days=7)
 # keyboard gives for "-" (NFKC leaves them as they are).
 SEPARATORS = frozenset(" -\u3000\t\n\u30fc\u2010\u2011\u2012\u2013\u2014\u2015\u2212")
 FRIEND_URL = "https://line.me/R/ti/p/{basic_id}"
-LineSource = replies.LineSource
 
 REPLIES = {
     "ja": {"paired": "登録できました。シフトのお知らせをこちらにお送りします。",
@@ -259,11 +259,6 @@ def _language(session: Session, row: PairingCodeRow | None, teacher: Teacher | N
     return language if language in REPLIES else "ja"
 
 
-def reply_after_commit(session: Session, line: LineSource, reply_token: str | None, text: str) -> None:
-    """Send `text` as the event's reply once this transaction commits (nothing if it rolls back)."""
-    replies.text_after_commit(session, line, reply_token, text)
-
-
 class PairingHandler:
     types = TYPES
 
@@ -306,9 +301,11 @@ class PairingHandler:
 
 
 def standard_handlers(line: LineSource) -> tuple[EventHandler, ...]:
-    """Every handler of the receiver: follow/unfollow, groups, pairing, 了解 postbacks and availability answers."""
+    """Every handler of the receiver: follow/unfollow, groups, pairing, 了解 postbacks, cover requests and
+    availability answers. Postbacks go to every postback handler; each acts only on data with its own
+    prefix (`ack:`, `cv:`, `av:`)."""
     return (follow.FollowHandler(), groups.GroupHandler(line), PairingHandler(line), acknowledge.AckHandler(),
-            availability.AvailabilityHandler(line, is_code=lambda text: as_code(text) is not None))
+            cover.CoverHandler(line), availability.AvailabilityHandler(line, is_code=lambda text: as_code(text) is not None))
 
 
 def line_from_settings(db: Database) -> LineSource:

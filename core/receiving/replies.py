@@ -1,8 +1,8 @@
-"""Answering a LINE event with its reply token, once its transaction commits.
+"""Replies to a teacher's LINE event with its reply token: free of the monthly quota, once, after commit.
 
-A reply saying "registered" must not precede a rollback, so it goes after commit; LINE's reply tokens
-are single-use and short-lived, and replies are free of the monthly quota, so a failed reply is
-logged, not retried or queued. A redelivered event's token has expired: it gets no reply.
+A reply goes out only after the transaction that handled the event commits (a reply saying "registered"
+or "passed to the manager" must not precede a rollback). LINE's reply tokens are single-use and
+short-lived, so a failed reply is logged, not retried; a redelivered event carries no usable token.
 """
 
 from __future__ import annotations
@@ -14,28 +14,22 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from core.channels.line import LineApiError, LineClient
-from core.receiving.events import ReceivedEvent
 from core.store import events as store_events
 
 log = logging.getLogger(__name__)
 LineSource = Callable[[], LineClient | None]
-MESSAGES_PER_REPLY = 5
 
 
-def token_of(event: ReceivedEvent) -> str | None:
-    token = event.body.get("replyToken")
-    return token if isinstance(token, str) and token and not event.is_redelivery else None
+def reply_after_commit(session: Session, line: LineSource, reply_token: str | None, text: str) -> None:
+    """Send `text` as the event's reply once this transaction commits (nothing if it rolls back)."""
+    messages_after_commit(session, line, reply_token, [{"type": "text", "text": text}])
 
 
-def after_commit(session: Session, line: LineSource, reply_token: str | None, messages: Sequence[dict[str, Any]]) -> None:
-    """Send `messages` (at most five) as the event's reply once this transaction commits (nothing if it rolls back)."""
-    if reply_token and messages:
-        chosen = list(messages[:MESSAGES_PER_REPLY])
-        store_events.after_commit(session, lambda: _reply(line, reply_token, chosen))
-
-
-def text_after_commit(session: Session, line: LineSource, reply_token: str | None, text: str) -> None:
-    after_commit(session, line, reply_token, [{"type": "text", "text": text}])
+def messages_after_commit(session: Session, line: LineSource, reply_token: str | None,
+                          messages: Sequence[dict[str, Any]]) -> None:
+    """Send these messages as the event's reply once this transaction commits."""
+    if reply_token:
+        store_events.after_commit(session, lambda: _reply(line, reply_token, list(messages)))
 
 
 def _reply(line: LineSource, token: str, messages: list[dict[str, Any]]) -> None:

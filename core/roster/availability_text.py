@@ -33,7 +33,8 @@ _ALL_YES = frozenset({"全部ok", "全部○", "全部◯", "全部〇", "全日
                       "いつでも大丈夫", "いつでも可", "allok", "all", "anyday", "全部いけます", "全部行けます"})
 _ALL_NO = frozenset({"全部×", "全部x", "全部ng", "全部無理", "全部不可", "全日×", "全日ng", "allno", "none"})
 _YES_WORDS = frozenset({"○", "◯", "〇", "o", "ok", "可", "◎", "yes", "大丈夫"})
-_NO_WORDS = frozenset({"×", "x", "✕", "✖", "ng", "不可", "無理", "no", "休み"})
+# Not 休み: with a date it asks for cover of a shift (core/roster/cover.py reads it).
+_NO_WORDS = frozenset({"×", "x", "✕", "✖", "ng", "不可", "無理", "no"})
 _ENGLISH_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 # Each weekday as English writes it (mon, tue, tues, thur, thurs, tuesday, tuesdays), by its number.
 _ENGLISH = {form: n for n, name in enumerate(_ENGLISH_DAYS)

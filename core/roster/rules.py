@@ -529,7 +529,18 @@ def _validate(session: Session, draft: ShiftDraft, *, shift_id: int | None) -> N
         raise ValidationError(t("roster.too_long"))
     if draft.status == ShiftStatus.CANCELED:
         return
-    start, end = shift_instants(draft, classroom.timezone)
+    other = clash(session, draft, classroom.timezone, shift_id=shift_id)
+    if other is not None:
+        raise ValidationError(t(
+            "roster.overlaps", teacher=teacher.display_name, day=other.local_date,
+            start=clock.format_wall_time(other.start_time),
+            end=clock.format_wall_time(other.end_time, next_day=other.ends_next_day), classroom=other.classroom.name,
+        ))
+
+
+def clash(session: Session, draft: ShiftDraft, zone_name: str, *, shift_id: int | None) -> Shift | None:
+    """Another shift of the draft's teacher (not canceled, not `shift_id`) that overlaps it, if any."""
+    start, end = shift_instants(draft, zone_name)
     # Classrooms may sit in different zones, so compare instants; two days either side covers any offset.
     nearby = session.scalars(
         select(Shift).where(
@@ -537,15 +548,12 @@ def _validate(session: Session, draft: ShiftDraft, *, shift_id: int | None) -> N
             Shift.status != ShiftStatus.CANCELED,
             Shift.local_date >= draft.local_date - dt.timedelta(days=2),
             Shift.local_date <= draft.local_date + dt.timedelta(days=2),
-        )
+        ).order_by(Shift.local_date, Shift.start_time, Shift.id)
     )
     for other in nearby:
         if other.id == shift_id:
             continue
         other_start, other_end = shift_instants(other)
         if start < other_end and other_start < end:
-            raise ValidationError(t(
-                "roster.overlaps", teacher=teacher.display_name, day=other.local_date,
-                start=clock.format_wall_time(other.start_time),
-                end=clock.format_wall_time(other.end_time, next_day=other.ends_next_day), classroom=other.classroom.name,
-            ))
+            return other
+    return None

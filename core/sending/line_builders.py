@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
 from sqlalchemy.orm import Session
 
 from core.channels.base import Outgoing
-from core.messages import ack, month_flex, texts
+from core.messages import ack, cover, month_flex, texts
 from core.roster import month as month_roster
 from core.store.models import Classroom, Delivery, Publication, Shift, ShiftRevision
 from core.store.paths import DataPaths
@@ -43,9 +44,21 @@ def ack_data(session: Session, delivery: Delivery) -> str | None:
 
 def with_ack(outgoing: Outgoing, data: str | None, language: str) -> Outgoing:
     """The push with the 了解 button in its message (as it is, without data)."""
-    if data is None:
+    return with_buttons(outgoing, [] if data is None else [ack.Button(ack.label(language), data)])
+
+
+def with_buttons(outgoing: Outgoing, buttons: list[ack.Button]) -> Outgoing:
+    """The push with these buttons in its message's footer (as it is, without any)."""
+    if not buttons:
         return outgoing
-    return dataclasses.replace(outgoing, messages=tuple(ack.with_button(m, data, language) for m in outgoing.messages))
+    return dataclasses.replace(outgoing, messages=tuple(ack.with_buttons(m, buttons) for m in outgoing.messages))
+
+
+def reminder_buttons(ack_sign: Callable[[int], str] | None, ask_sign: cover.Signer | None, delivery_id: int,
+                     language: str) -> list[ack.Button]:
+    """A reminder's buttons: 了解 and "Ask for cover", each while the manager has it on."""
+    buttons = [] if ack_sign is None else [ack.Button(ack.label(language), ack_sign(delivery_id))]
+    return buttons + ([] if ask_sign is None else [cover.ask_button(ask_sign, delivery_id, language)])
 
 
 def reminder_push(facts: texts.ShiftFacts, language: str, line_user_id: str, paths: DataPaths) -> Outgoing:

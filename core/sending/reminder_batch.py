@@ -22,7 +22,7 @@ from sqlalchemy import Row, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from core.channels.base import Outgoing
-from core.messages import ack, texts
+from core.messages import ack, cover, texts
 from core.outbox import policy
 from core.roster import clock, contacts
 from core.sending import line_builders, send_rules
@@ -145,7 +145,8 @@ def load(session: Session, ids: list[int], now: dt.datetime, paths: DataPaths) -
     """The reminders among `ids` that are ready to send now, by delivery id."""
     ready: dict[int, Ready] = {}
     found = rows(session, ids)
-    sign = ack.signer(session) if found else None  # once per batch: the 了解 button's setting and key
+    # Once per batch: the 了解 and "Ask for cover" buttons' settings and key.
+    sign, ask = (ack.signer(session), cover.ask_signer(session)) if found else (None, None)
     for one in found:
         row = one.row
         if row.retry_key is not None and not policy.retry_key_usable(row.retry_key_issued_at, now):
@@ -156,8 +157,7 @@ def load(session: Session, ids: list[int], now: dt.datetime, paths: DataPaths) -
         line = contacts.on(one.contacts, LEAN)
         assert line is not None and line.address is not None  # the rules hold: a usable contact
         push = line_builders.reminder_push(facts, row.language, line.address, paths)
-        if sign is not None:
-            push = line_builders.with_ack(push, sign(row.id), row.language)
+        push = line_builders.with_buttons(push, line_builders.reminder_buttons(sign, ask, row.id, row.language))
         ready[row.id] = Ready(row.id, row.dedup_key, row.shift_uid, (row.last_attempt or 0) + 1, row.attempt_count,
                               row.retry_key, row.retry_key_issued_at, row.first_attempt_at, row.due_at,
                               row.late_seconds, push, row.retry_key_generation)

@@ -104,8 +104,19 @@ class WebhookEventsRecorded:
         return WebhookEventsRecorded(self.count + other.count)
 
 
+@dataclass(frozen=True, slots=True)
+class CoverRequestsChanged:
+    """Teachers' requests for cover changed: asked, a volunteer, the manager's answer (core/roster/cover.py)."""
+
+    topic: ClassVar[str | None] = "cover_requests"
+    request_ids: frozenset[int] | None = None  # None: some
+
+    def merged(self, other: CoverRequestsChanged) -> CoverRequestsChanged:
+        return CoverRequestsChanged(_joined(self.request_ids, other.request_ids))
+
+
 EVENT_TYPES: tuple[type[Any], ...] = (ShiftsChanged, DeliveriesEnqueued, DeliveriesAcknowledged, AvailabilityAnswered,
-                                     WebhookEventsRecorded)
+                                      WebhookEventsRecorded, CoverRequestsChanged)
 TOPICS: dict[str, type[Any]] = {kind.topic: kind for kind in EVENT_TYPES if kind.topic is not None}
 Bump = Callable[[Session, str], "int | None"]  # bumps a topic's counter in the transaction; the new value
 

@@ -21,6 +21,8 @@ class DeliveryKind(StrEnum):
     SHIFT_CORRECTION = "shift_correction"
     ALERT = "alert"  # an incident told to the manager (webhook or e-mail)
     TEACHER_MONTH = "teacher_month"  # a published month's shifts of one teacher, to that teacher
+    COVER_CALL = "cover_call"  # a shift that needs cover, offered to the group or to free teachers
+    COVER_ASSIGNED = "cover_assigned"  # the teacher the manager chose is told the shift is now theirs
     AVAILABILITY_REQUEST = "availability_request"  # asks a teacher which days of a month they can work
 
 
@@ -31,6 +33,7 @@ class SubjectType(StrEnum):
     SHIFT = "shift"
     PUBLICATION = "publication"
     ALERT = "alert"
+    COVER_REQUEST = "cover_request"
     AVAILABILITY_REQUEST = "availability_request"
 
 
@@ -70,3 +73,25 @@ class DeliveryStatus(StrEnum):
     SENT = "sent"
     FAILED = "failed"
     CANCELED = "canceled"
+
+
+class CoverState(StrEnum):
+    """Where a teacher's request for cover stands (core/roster/cover.py)."""
+
+    OPEN = "open"  # asked; the manager has not acted
+    CALLING = "calling"  # the manager asked teachers who could take it
+    ASSIGNED = "assigned"  # the manager gave the shift to another teacher
+    WITHDRAWN = "withdrawn"  # no longer needed: the shift changed, was canceled or started without cover
+    DECLINED = "declined"  # the manager said no: the shift stays with the teacher who asked
+
+
+class CoverStep(StrEnum):
+    """One step in a cover request's history."""
+
+    ASKED = "asked"
+    CALLED = "called"
+    VOLUNTEERED = "volunteered"
+    REFUSED = "refused"  # a teacher offered who could not take it (not free, or the request closed)
+    ASSIGNED = "assigned"
+    WITHDRAWN = "withdrawn"
+    DECLINED = "declined"

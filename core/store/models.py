@@ -37,6 +37,8 @@ from sqlalchemy.sql.elements import ColumnElement, SQLColumnExpression
 from core.store.kinds import AlertKind as AlertKind
 from core.store.kinds import Channel as Channel
 from core.store.kinds import ContactRule as ContactRule
+from core.store.kinds import CoverState as CoverState
+from core.store.kinds import CoverStep as CoverStep
 from core.store.kinds import DeliveryKind as DeliveryKind
 from core.store.kinds import DeliveryStatus as DeliveryStatus
 from core.store.kinds import ShiftStatus as ShiftStatus
@@ -546,6 +548,48 @@ class PairingLockout(Base):
     scope: Mapped[str] = mapped_column(String(33), unique=True)  # a LINE user ID, or EVERYONE
     locked_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
     locked_until: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+
+
+class CoverRequest(Base):
+    """A teacher who cannot take a confirmed shift asked for cover (core/roster/cover.py). Nothing on the
+    roster changes until the manager assigns the shift to another teacher through the normal shift edit."""
+
+    __tablename__ = "cover_requests"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    shift_id: Mapped[int] = mapped_column(ForeignKey("shifts.id"), index=True)
+    # The shift's version when asked: a shift changed since (moved, canceled) withdraws the request.
+    shift_version: Mapped[int] = mapped_column(Integer)
+    teacher_id: Mapped[int] = mapped_column(ForeignKey("teachers.id"))  # who asked
+    reason: Mapped[str] = mapped_column(Text, default="")
+    state: Mapped[CoverState] = mapped_column(_enum(CoverState), default=CoverState.OPEN)
+    assigned_teacher_id: Mapped[int | None] = mapped_column(ForeignKey("teachers.id"))
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+
+
+class CoverRequestStep(Base):
+    """One step of a cover request, kept as its history: asked, called, a volunteer, the manager's choice."""
+
+    __tablename__ = "cover_request_steps"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    request_id: Mapped[int] = mapped_column(ForeignKey("cover_requests.id"), index=True)
+    step: Mapped[CoverStep] = mapped_column(_enum(CoverStep))
+    teacher_id: Mapped[int | None] = mapped_column(ForeignKey("teachers.id"))  # who it concerns, if anyone
+    at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+
+
+class CoverVolunteer(Base):
+    """A teacher who offered to take a cover request's shift (the "I can cover" button), once each."""
+
+    __tablename__ = "cover_volunteers"
+    __table_args__ = (UniqueConstraint("request_id", "teacher_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    request_id: Mapped[int] = mapped_column(ForeignKey("cover_requests.id"), index=True)
+    teacher_id: Mapped[int] = mapped_column(ForeignKey("teachers.id"))
+    at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
 
 
 class ChangeCounter(Base):

@@ -63,6 +63,8 @@ LINE_GROUP_MEMBERS = SettingFamily(
     "line.group_members.", lambda name: IntSetting(name, t("setting.label.line.group_members"), minimum=0))
 # Reminders and corrections carry a 了解 button (core/receiving/acknowledge.py); off unless the manager turns it on.
 LINE_ACK_BUTTON = FlagSetting("line.ack_button", t("setting.label.line.ack_button"))
+# Reminders carry an "Ask for cover" (代講を頼む) button (core/receiving/cover.py); off unless turned on.
+LINE_COVER_BUTTON = FlagSetting("line.cover_button", t("setting.label.line.cover_button"))
 # Where versions before kept the key the buttons' postback data is signed with. The key now lives in the
 # keyring (core/store/ack_key.py), which moves it from here at start-up and removes this row.
 LINE_ACK_SECRET = TextSetting("line.ack_secret", t("setting.label.line.ack_secret"), max_length=100)

@@ -511,6 +511,37 @@
     </message>
 </context>
 <context>
+    <name>CoverDialog</name>
+    <message>
+        <source>Cover requests</source>
+        <translation>代講の依頼</translation>
+    </message>
+    <message>
+        <source>Assign</source>
+        <translation>代講に決める</translation>
+    </message>
+    <message>
+        <source>Call for volunteers</source>
+        <translation>代講を募集</translation>
+    </message>
+    <message>
+        <source>Decline</source>
+        <translation>見送る</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <source>No request waits for you.</source>
+        <translation>対応を待っている依頼はありません。</translation>
+    </message>
+    <message>
+        <source>Volunteers: {0}</source>
+        <translation>申し出た講師: {0}</translation>
+    </message>
+</context>
+<context>
     <name>CredentialsPage</name>
     <message>
         <source>Shiftcast connects to the Messaging API channel of your LINE Official Account with two values from the LINE Developers console ({0}): open your provider, then the channel, and the “Basic settings” tab. The secret is kept in this computer&apos;s keyring; Shiftcast makes its own short-lived access tokens from it.</source>
@@ -1821,6 +1852,18 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>講師がメッセージを確認したときにタップします。タップした日時は配信状況とシフト表に表示されます。タップが届くのは、ShiftcastがLINEのイベントを受信している間（このパソコンが起動していて、公開アドレスが有効な間。「LINEに接続…」で受信を続ける）だけです。LINE Developersコンソール（Messaging APIタブ）で「Webhookの再送」をオンにすると、その間のタップもLINEが保持している範囲で再送されます。</translation>
     </message>
     <message>
+        <source>Add an “Ask for cover” button to reminders</source>
+        <translation>リマインダーに「代講を頼む」ボタンを付ける</translation>
+    </message>
+    <message>
+        <source>Cover requests:</source>
+        <translation>代講の依頼:</translation>
+    </message>
+    <message>
+        <source>A teacher who cannot take a shift taps it, or writes “12/5 代講お願いします”, and the request appears in Shifts → Cover requests… for you to decide. As with 了解, requests are seen only while Shiftcast is receiving LINE&apos;s events.</source>
+        <translation>シフトに入れなくなった講師がこのボタンを押すか「12/5 代講お願いします」と送ると、シフト → 代講の依頼… に表示され、対応を決められます。了解ボタンと同じく、依頼が届くのはShiftcastがLINEのイベントを受信している間だけです。</translation>
+    </message>
+    <message>
         <source>Advanced</source>
         <translation>詳細設定</translation>
     </message>
@@ -1831,6 +1874,14 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>The address Shiftcast sends LINE requests to. Leave it empty to use LINE itself; change it only to try Shiftcast against a LINE simulator.</source>
         <translation>ShiftcastがLINEへのリクエストを送るアドレスです。空欄にすると本物のLINEを使います。変更するのは、LINEシミュレーターでShiftcastを試す場合だけにしてください。</translation>
+    </message>
+    <message>
+        <source>✓ Reminders sent from now on carry an “Ask for cover” button.</source>
+        <translation>✓ これから送るリマインダーに「代講を頼む」ボタンが付きます。</translation>
+    </message>
+    <message>
+        <source>Reminders sent from now on have no “Ask for cover” button.</source>
+        <translation>これから送るリマインダーには「代講を頼む」ボタンが付きません。</translation>
     </message>
     <message>
         <source>Demo mode: messages go to the built-in LINE simulator, so no token is needed.</source>
@@ -2796,6 +2847,10 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
     <message>
         <source>Make drafts from last month&apos;s confirmed shifts, the 1st Tuesday to the 1st Tuesday and so on, except closed days</source>
         <translation>先月の確定したシフトから下書きを作成します（第1火曜日は第1火曜日に、のように週と曜日を合わせます。休業日は除きます）</translation>
+    </message>
+    <message>
+        <source>Cover requests…</source>
+        <translation>代講の依頼…</translation>
     </message>
     <message>
         <source>Confirm month…</source>

@@ -3,10 +3,13 @@ the 了解 button, and the API address override for testing against a LINE simul
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QCheckBox, QGroupBox, QLineEdit, QPushButton, QVBoxLayout, QWidget
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtWidgets import QCheckBox, QFormLayout, QGroupBox, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from core.channels.line import DEFAULT_BASE_URL, LineApiError
-from core.receiving import acknowledge
+from core.receiving import acknowledge, cover
 from core.setup import line
 from core.store import ack_key
 from core.store import setting_keys as keys
@@ -76,20 +79,24 @@ class LineSection(QGroupBox):
                          "per member."), self),
             self.result))
 
-        self.ack = QCheckBox(self.tr("Add a “了解” button to reminders and corrections"), self)
-        self.ack.setObjectName("ackButton")
-        self.ack.toggled.connect(self._ack_toggled)
-        self.ack_state = StatusLabel(self)
-        self.ack_state.setObjectName("ackState")
-        layout.addRow(self.tr("了解 button:"), stack(
-            self.ack,
-            note(self.tr(
-                "A teacher taps it to say they have seen the message; Deliveries and the roster then show when. "
-                "Taps are seen only while Shiftcast is receiving LINE's events: this computer awake, with its "
-                "public address up (Connect LINE… → keep receiving). Switch “Webhook redelivery” on in the LINE "
-                "Developers console (Messaging API tab) so that LINE sends the taps made meanwhile again, as far "
-                "as it keeps them."), self),
-            self.ack_state))
+        self.ack, self.ack_state = self._switch_row(layout, "ack", self.tr("了解 button:"), self.tr(
+            "Add a “了解” button to reminders and corrections"), self.tr(
+            "A teacher taps it to say they have seen the message; Deliveries and the roster then show when. "
+            "Taps are seen only while Shiftcast is receiving LINE's events: this computer awake, with its "
+            "public address up (Connect LINE… → keep receiving). Switch “Webhook redelivery” on in the LINE "
+            "Developers console (Messaging API tab) so that LINE sends the taps made meanwhile again, as far "
+            "as it keeps them."))
+        self.ack.toggled.connect(lambda on: self._switch(self.ack, self.ack_state, acknowledge.enable, on, self.tr(
+            "✓ Reminders and corrections sent from now on carry a “了解” button.") if on else self.tr(
+            "Messages sent from now on have no “了解” button.")))
+        self.cover, self.cover_state = self._switch_row(layout, "cover", self.tr("Cover requests:"), self.tr(
+            "Add an “Ask for cover” button to reminders"), self.tr(
+            "A teacher who cannot take a shift taps it, or writes “12/5 代講お願いします”, and the request "
+            "appears in Shifts → Cover requests… for you to decide. As with 了解, requests are seen only "
+            "while Shiftcast is receiving LINE's events."))
+        self.cover.toggled.connect(lambda on: self._switch(self.cover, self.cover_state, cover.enable, on, self.tr(
+            "✓ Reminders sent from now on carry an “Ask for cover” button.") if on else self.tr(
+            "Reminders sent from now on have no “Ask for cover” button.")))
 
         layout.addRow(Expander(self.tr("Advanced"), self._advanced(), self))
         # Bound methods: Qt drops these connections when the section is deleted.
@@ -123,6 +130,47 @@ class LineSection(QGroupBox):
                            lambda exc: report(self, self.token_state, exc, self.ctx.paths), owner=self)
         self.ctx.tasks.run(self._read_ack, self._show_ack,
                            lambda exc: report(self, self.ack_state, exc, self.ctx.paths), owner=self, latest="ack")
+        self.ctx.tasks.run(self._read_cover, self._show_cover,
+                           lambda exc: report(self, self.cover_state, exc, self.ctx.paths), owner=self, latest="cover")
+
+    def _read_cover(self) -> bool:
+        with self.ctx.db.read() as session:
+            return keys.LINE_COVER_BUTTON.read(session)
+
+    def _show_cover(self, on: bool) -> None:
+        self.cover.blockSignals(True)  # showing the stored state is not the manager switching it
+        self.cover.setChecked(on)
+        self.cover.blockSignals(False)
+
+    def _switch_row(self, layout: QFormLayout, name: str, label: str, text: str,
+                    explained: str) -> tuple[QCheckBox, StatusLabel]:
+        """A button the manager switches on or off for the messages: its box, what it means, its state."""
+        box = QCheckBox(text, self)
+        box.setObjectName(f"{name}Button")
+        state = StatusLabel(self)
+        state.setObjectName(f"{name}State")
+        layout.addRow(label, stack(box, note(explained, self), state))
+        return box, state
+
+    def _switch(self, box: QCheckBox, state: StatusLabel, enable: Callable[[Any, bool], None], on: bool,
+                said: str) -> None:
+        box.setEnabled(False)
+        state.busy(self.tr("Saving…"))
+
+        def save() -> None:
+            with self.ctx.db.write() as session:
+                enable(session, on)
+
+        def saved(_: None) -> None:
+            box.setEnabled(True)
+            state.ok(said)
+
+        def failed(exc: BaseException) -> None:
+            box.setEnabled(True)
+            report(self, state, exc, self.ctx.paths)
+            self.reload()  # show what is stored, not what was asked
+
+        self.ctx.tasks.run(save, saved, failed, owner=self)
 
     def _read_ack(self) -> tuple[bool, SecretStoreError | None]:
         """Whether the buttons are on, and why they are off after all (no keyring to read their key from)."""
@@ -195,27 +243,6 @@ class LineSection(QGroupBox):
         self.connect_dialog = open_connect_line(self.ctx, self)
         self.connect_dialog.use_token_instead.connect(self.token.setFocus)
         self.connect_dialog.connected.connect(self.reload)
-
-    def _ack_toggled(self, on: bool) -> None:
-        self.ack.setEnabled(False)
-        self.ack_state.busy(self.tr("Saving…"))
-
-        def save() -> bool:
-            with self.ctx.db.write() as session:
-                acknowledge.enable(session, on)
-            return on
-
-        self.ctx.tasks.run(save, self._ack_saved, self._ack_failed, owner=self)
-
-    def _ack_saved(self, on: bool) -> None:
-        self.ack.setEnabled(True)
-        self.ack_state.ok(self.tr("✓ Reminders and corrections sent from now on carry a “了解” button.") if on
-                          else self.tr("Messages sent from now on have no “了解” button."))
-
-    def _ack_failed(self, exc: BaseException) -> None:
-        self.ack.setEnabled(True)
-        report(self, self.ack_state, exc, self.ctx.paths)
-        self.reload()  # show what is stored, not what was asked
 
     def _save_token(self) -> None:
         token = self.token.text().strip()

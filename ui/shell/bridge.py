@@ -28,6 +28,7 @@ class CoreBridge(QObject):
     hold_changed = Signal(object)  # reason or None
     settings_changed = Signal()
     receiving_changed = Signal(object)  # core.setup.receiving.ReceivingState
+    cover_requests_changed = Signal(object)  # store_events.CoverRequestsChanged: asked, volunteered, answered
     _raw_changed = Signal(list)
 
     def __init__(self, events: store_events.Events, parent: QObject | None = None) -> None:
@@ -42,6 +43,7 @@ class CoreBridge(QObject):
             events.listen(store_events.ShiftsChanged, self.shifts_changed.emit),
             events.listen(store_events.DeliveriesAcknowledged, self.acknowledged.emit),
             events.listen(store_events.AvailabilityAnswered, self.availability_answered.emit),
+            events.listen(store_events.CoverRequestsChanged, self.cover_requests_changed.emit),
             events.listen(store_events.DeliveriesEnqueued, lambda _event: self._raw_changed.emit([])),
         ]
 

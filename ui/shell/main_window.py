@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.outbox import deliveries, not_set_up
-from core.roster import contacts
+from core.roster import contacts, cover
 from core.store import setting_keys as keys
 from core.store.settings import ChannelHold
 from core.texts import t
@@ -114,6 +114,7 @@ class MainWindow(QMainWindow):
         ctx.bridge.hold_changed.connect(lambda _reason: self.refresh_status())
         ctx.signals.engine_changed.connect(self.refresh_status)
         ctx.bridge.receiving_changed.connect(lambda _state: self.refresh_status())
+        ctx.bridge.cover_requests_changed.connect(lambda _event: self.refresh_status())
         self.refresh_status()
         self.place()
 
@@ -241,14 +242,15 @@ class MainWindow(QMainWindow):
             self.show_settings({"keyring": "line", "classroom_group": "classrooms", "receiving": "line"}.get(fix, fix))
 
     def refresh_status(self) -> None:
-        def load() -> tuple[dict[str, int], ChannelHold | None, dict[str, int]]:
+        def load() -> tuple[dict[str, int], ChannelHold | None, dict[str, int], int]:
             with self.ctx.db.read() as session:
-                return deliveries.counts(session), keys.LINE_HOLD.read(session), not_set_up.waiting(session)
+                return (deliveries.counts(session), keys.LINE_HOLD.read(session), not_set_up.waiting(session),
+                        cover.open_count(session))
 
         self.ctx.tasks.run(load, self._show_status, lambda _exc: None, owner=self)
 
-    def _show_status(self, result: tuple[dict[str, int], ChannelHold | None, dict[str, int]]) -> None:
-        counts, hold, unset = result
+    def _show_status(self, result: tuple[dict[str, int], ChannelHold | None, dict[str, int], int]) -> None:
+        counts, hold, unset, asking = result
         engine = self.ctx.engine
         if engine is None and self.ctx.engine_starting:
             state = self.tr("Starting to send…")
@@ -267,6 +269,8 @@ class MainWindow(QMainWindow):
         if unset:  # rows that cannot go until a channel is set up: said here, not only in Deliveries
             labels = tuple(contacts.label(channel) for channel in sorted(unset))
             text += " · " + i18n.render(t("status.not_set_up", count=sum(unset.values()), channels=labels))
+        if asking:  # teachers' requests for cover waiting for the manager (Shifts → Cover requests…)
+            text += " · " + i18n.render(t("status.cover_requests", count=asking))
         receiving = self.ctx.receiving_state()
         if receiving is not None:  # whether LINE can reach Shiftcast now (core/setup/receiving.py)
             text += " · " + i18n.render(receiving.words)

@@ -21,6 +21,7 @@ from core.roster import lesson_slots, rules
 from core.roster.lesson_slots import LessonSlot
 from ui.common.errors import show_error
 from ui.common.month_picker import default_month, month_title, shifted
+from ui.cover.dialog import CoverDialog
 from ui.shell.context import AppContext
 from ui.shifts.classroom_dialog import ClassroomDialog, ClassroomValues
 from ui.shifts.closed_days import ClosedDayActions
@@ -78,7 +79,8 @@ class ShiftsView(QWidget):
                             csv=self.csv, fill_month=self.editor.fill_month,
                             copy_last_month=lambda: self.editor.fill_month(from_last_month=True),
                             lesson_slots=self.open_lesson_slots,
-                            confirm_month=self.editor.confirm_month, availability=self.open_availability)
+                            confirm_month=self.editor.confirm_month, cover=self.open_cover,
+                            availability=self.open_availability)
         self.toolbar = bar
         self.month_label, self.classroom_combo = bar.month_label, bar.classroom_combo
         self.prev_action, self.next_action, self.confirm_action = bar.prev_action, bar.next_action, bar.confirm_action
@@ -361,6 +363,12 @@ class ShiftsView(QWidget):
         dialog = AvailabilityDialog(self.ctx, room.id, room.name, self.year, self.month, self)
         self.availability_dialog = dialog
         dialog.finished.connect(self.reload)  # the grid shades the answers as they now stand
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+
+    def open_cover(self) -> None:
+        dialog = CoverDialog(self.ctx, self)
+        dialog.changed.connect(self.reload)
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
 

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from core.channels.base import Outgoing
 from core.kinds.registry import MessageKind, shared_reasons
-from core.messages import availability_flex, signed
+from core.messages import availability_flex
 from core.outbox import queue
 from core.roster import availability, contacts, reading, rules
 from core.sending import send_checks, send_rules
@@ -56,7 +56,7 @@ def signer(session: Session) -> availability_flex.Sign:
         key = ack_key.signing_key(session)
     except SecretStoreError as exc:
         raise CannotBuild("BUTTONS_UNSIGNED", t("send_error.BUTTONS_UNSIGNED", detail=exc.text)) from exc
-    return lambda payload: signed.sign(key, payload)
+    return lambda payload: availability_flex.sign(key, payload)
 
 
 def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from core.channels.base import Outgoing
 from core.kinds.registry import MessageKind, shared_reasons
-from core.messages import email_text, texts
+from core.messages import ack, cover, email_text, texts
 from core.outbox.policy import CancelReason
 from core.sending import email_builders, line_builders, send_checks, send_rules
 from core.store.kinds import Channel, DeliveryKind
@@ -33,7 +33,8 @@ def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: Da
     room = shift.classroom
     push = line_builders.reminder_push(line_builders.facts_of(shift, room, shift.note), room.language,
                                        send_checks.recipient(teacher, delivery), paths)
-    return line_builders.with_ack(push, line_builders.ack_data(session, delivery), room.language)
+    buttons = line_builders.reminder_buttons(ack.signer(session), cover.ask_signer(session), delivery.id, room.language)
+    return line_builders.with_buttons(push, buttons)
 
 
 def build_email(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:

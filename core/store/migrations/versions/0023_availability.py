@@ -4,8 +4,8 @@ New tables only, so every existing row stays as it is, and the `availability` ch
 (core/store/events.py: other processes hear that teachers answered); going down drops them (and the
 answers with them, which no earlier version reads).
 
-Revision ID: 0022_availability
-Revises: 0021_relay_uploads
+Revision ID: 0023_availability
+Revises: 0022_cover_requests
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0022_availability'
-down_revision = '0021_relay_uploads'
+revision = '0023_availability'
+down_revision = '0022_cover_requests'
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,104 @@
+"""The cover (代講) buttons and messages teachers see on LINE, and the buttons' signed postback data.
+
+A cover button's `data` is `cv:<action>:<number>:<MAC>`, signed as the 了解 button's (core/messages/ack.py:
+HMAC-SHA256 with the same key, kept in the keyring, core/store/ack_key.py) over `cv:<action>:<number>`:
+- `ask` + a reminder's delivery id: "Ask for cover" on a shift reminder (LINE_COVER_BUTTON);
+- `pick` + a shift id: the choice offered to a teacher who asked by text for a day with several shifts;
+- `take` + a cover request id: "I can cover" on a call for cover.
+The `cv:` prefix keeps them apart from the 了解 button's `ack:` (and from other features' postbacks):
+each handler reads only its own prefix and passes over the rest without a word.
+
+Every word here is a catalog text rendered in the classroom's language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlalchemy.orm import Session
+
+from core.messages import ack, texts
+from core.store import ack_key
+from core.store import setting_keys as keys
+from core.store.secrets import SecretStoreError
+from core.texts import t
+from core.texts.formats import Language
+from core.texts.message import render
+
+PREFIX = "cv"
+ASK, PICK, TAKE = "ask", "pick", "take"
+ACTIONS = frozenset({ASK, PICK, TAKE})
+CALL_ACCENT = "#C8641E"
+Signer = Callable[[str, int], str]
+
+
+def language_of(language: str) -> Language:
+    return "en" if language == "en" else "ja"
+
+
+def postback_data(key: str, action: str, number: int) -> str:
+    payload = f"{PREFIX}:{action}:{number}"
+    return f"{payload}:{ack.mac(key, payload)}"
+
+
+def is_cover_data(data: str) -> bool:
+    return data.startswith(PREFIX + ":")
+
+
+def read_postback(key: str, data: str) -> tuple[str, int] | None:
+    """The action and number a cover button of ours carries, or None for data we did not sign."""
+    parts = data.split(":")
+    if len(parts) != 4 or parts[0] != PREFIX or parts[1] not in ACTIONS:
+        return None
+    _, action, number, given = parts
+    if not number.isascii() or not number.isdigit() or len(number) > 18 or not given:
+        return None
+    return (action, int(number)) if ack.mac_matches(key, f"{PREFIX}:{action}:{int(number)}", given) else None
+
+
+def signer(session: Session) -> Signer | None:
+    """What signs cover buttons, or None when no keyring can keep the key (the buttons then go without)."""
+    try:
+        key = ack_key.signing_key(session)
+    except SecretStoreError:
+        return None
+    return lambda action, number: postback_data(key, action, number)
+
+
+def ask_signer(session: Session) -> Signer | None:
+    """What signs the reminders' "Ask for cover" button, or None while the manager has it off."""
+    return signer(session) if keys.LINE_COVER_BUTTON.read(session) else None
+
+
+def ask_button(sign: Signer, delivery_id: int, language: str) -> ack.Button:
+    return ack.Button(render(t("cover.button.ask"), language_of(language)), sign(ASK, delivery_id))
+
+
+def pick_button(sign: Signer, shift_id: int, facts: texts.ShiftFacts, language: str) -> ack.Button:
+    return ack.Button(texts.when(facts, language)[:20], sign(PICK, shift_id))
+
+
+def call_message(facts: texts.ShiftFacts, teacher: str, reason: str, sign: Signer, request_id: int,
+                 language: str) -> dict[str, object]:
+    """The call for cover: the shift, who asked, and the "I can cover" button."""
+    lang = language_of(language)
+    text = render(t("cover.call.text", classroom=facts.classroom, when=texts.when(facts, lang), teacher=teacher,
+                    reason=reason or "-"), lang)
+    button = ack.Button(render(t("cover.button.take"), lang), sign(TAKE, request_id))
+    return ack.with_buttons(texts.flex_message(text, accent=CALL_ACCENT), [button])
+
+
+def assigned_message(facts: texts.ShiftFacts, language: str) -> dict[str, object]:
+    """To the teacher the manager chose: the shift is now theirs (its reminder follows as usual)."""
+    lang = language_of(language)
+    return texts.flex_message(render(t("cover.assigned.text", classroom=facts.classroom,
+                                       when=texts.when(facts, lang)), lang))
+
+
+def choose_message(buttons: list[ack.Button], language: str) -> dict[str, object]:
+    """The reply to a teacher who asked by text for a day with several shifts: one button a shift."""
+    return ack.with_buttons(texts.flex_message(render(t("cover.reply.choose"), language_of(language))), buttons)
+
+
+def reply_text(code: str, language: str, **params: str) -> str:
+    return render(t(code, **params), language_of(language))

@@ -1,0 +1,86 @@
+"""The cover assignment: the teacher the manager chose to cover a shift is told it is now theirs.
+
+Planned by its own `plan` at each planning run, which the shift edit of an assignment sets off
+(core/roster/cover.py `assign`): one per assigned request and channel the teacher plans, due at once,
+about the cover request. The teacher who asked is told by the planner's correction ("no longer yours"),
+and the new teacher's reminder follows as for any shift. At send time it is canceled when the shift
+has since changed, started, or is no longer this teacher's, or they cannot get it on the channel.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from core.channels.base import Outgoing
+from core.kinds.registry import MessageKind, shared_reasons
+from core.messages import cover as cover_messages
+from core.outbox import queue
+from core.outbox.policy import CancelReason
+from core.planning import fallback
+from core.planning.planner import planned_channels
+from core.roster import rules
+from core.sending import line_builders, send_checks, send_rules
+from core.sending.outgoing import CancelDelivery
+from core.store.kinds import Channel, CoverState, DeliveryKind, ShiftStatus, SubjectType
+from core.store.models import CoverRequest, Delivery, Shift
+from core.store.paths import DataPaths
+from core.texts import t
+
+# Assigned this long ago or more: planned no more (the message would come too late to matter).
+RECENT = dt.timedelta(days=2)
+
+
+def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
+    row = session.get(CoverRequest, delivery.subject_id) if delivery.subject_type == SubjectType.COVER_REQUEST else None
+    shift = session.get(Shift, row.shift_id) if row is not None else None
+    if shift is None:
+        raise CancelDelivery(CancelReason.SHIFT_MISSING)
+    if shift.version != delivery.subject_version:
+        raise CancelDelivery(CancelReason.SHIFT_CHANGED)
+    if shift.teacher_id != delivery.teacher_id or shift.status != ShiftStatus.CONFIRMED:
+        raise CancelDelivery(CancelReason.TEACHER_CHANGED)
+    if rules.shift_instants(shift)[0] <= now:
+        raise CancelDelivery(CancelReason.SHIFT_STARTED)
+    teacher = send_checks.checked_teacher(session, delivery, send_checks.teacher_of(session, delivery), now)
+    message = cover_messages.assigned_message(line_builders.facts_of(shift, shift.classroom, shift.note),
+                                              shift.classroom.language)
+    return Outgoing("push", send_checks.recipient(teacher, delivery), (message,))
+
+
+def plan(session: Session, now: dt.datetime) -> Sequence[int]:
+    """Tell each teacher recently assigned a shift by a cover request, once per request."""
+    made = []
+    kind = DeliveryKind.COVER_ASSIGNED.value
+    for row in session.scalars(select(CoverRequest).where(CoverRequest.state == CoverState.ASSIGNED,
+                                                          CoverRequest.updated_at >= now - RECENT)):
+        shift = session.get(Shift, row.shift_id)
+        if shift is None or shift.teacher_id != row.assigned_teacher_id or rules.shift_instants(shift)[0] <= now:
+            continue
+        for channel in planned_channels(shift.teacher):
+            if channel != Channel.LINE:
+                continue
+            delivery_id, created = queue.enqueue(
+                session, kind=kind, dedup=queue.dedup_key(kind, f"cover:{row.id}", shift.version, channel=channel),
+                due_at=now, now=now, channel=channel, recipient=fallback.recipient(shift.teacher, channel),
+                teacher_id=shift.teacher_id, classroom_id=shift.classroom_id,
+                subject_type=SubjectType.COVER_REQUEST, subject_id=row.id, subject_version=shift.version)
+            if created:
+                made.append(delivery_id)
+    return made
+
+
+KIND = MessageKind(
+    key=DeliveryKind.COVER_ASSIGNED.value,
+    label=t("kind.cover_assigned"),
+    subject=SubjectType.COVER_REQUEST.value,
+    why=t("plan.why.cover_assigned"),
+    builders={Channel.LINE.value: build_line},
+    cancel_reasons=shared_reasons(*(rule.reason for rule in send_rules.LINE_TEACHER), CancelReason.SHIFT_MISSING,
+                                  CancelReason.SHIFT_CHANGED, CancelReason.TEACHER_CHANGED, CancelReason.SHIFT_STARTED),
+    to_teacher=True,
+    plan=plan,
+)
