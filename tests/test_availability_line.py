@@ -193,6 +193,11 @@ def test_teachers_answer_by_buttons_and_text_and_only_the_silent_ones_are_remind
     clock.advance(days=11)
     people.write(6, "全部OK")
 
+    would = shiftcast(paths.home, "--lang", "en", "availability", "remind", "--month", shown_month,
+                      "--classroom", "本校", "--dry-run")
+    assert would.returncode == 0, would.stderr
+    assert "would remind 2 teacher(s) who have not answered: 講師11, 講師12" in would.stdout, would.stdout
+    assert "costs 2 LINE message(s)" in would.stdout
     reminded = shiftcast(paths.home, "--lang", "en", "availability", "remind", "--month", shown_month,
                          "--classroom", "本校")
     assert reminded.returncode == 0, reminded.stderr
