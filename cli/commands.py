@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from cli import (
     alerts,
+    availability,
     closed_days,
     cover,
     credentials,
@@ -54,7 +55,8 @@ __all__ = ["COMMANDS", "SCREEN_MODES", "UsageError", "build_parser", "fail_usage
 
 # In the order `--help` lists them.
 TOPICS: tuple[Topic, ...] = (screens, doctor, roster, closed_days, fill, lesson_slots, cover, hours, sending,
-                             deliveries, credentials, alerts, planning, publish, emulator, webhook, relay)
+                             deliveries, credentials, alerts, planning, publish, availability, emulator, webhook,
+                             relay)
 SCREEN_MODES = screens.SCREEN_MODES
 COMMANDS: dict[str, Verb] = {name: verb for topic in TOPICS for name, verb in topic.COMMANDS.items()}
 # Verbs that touch only the roster and the keyring: they never meet a message kind, so they do not

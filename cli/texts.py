@@ -168,6 +168,38 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "cli.publish.group": ("to LINE group {group}: {members} member(s), costs {messages} message(s)",
                           "LINEグループ {group} へ: メンバー {members}人、送信数 {messages}通"),
     "cli.publish.quota": ("quota: {used_count} of {limit_count} used this month", "送信数: 今月 {limit_count}通中 {used_count}通を使用済み"),
+    "cli.availability.bad_deadline": ("bad deadline '{text}': write YYYY-MM-DD",
+                                      "締切「{text}」は読めません。YYYY-MM-DD の形で指定してください。"),
+    "cli.availability.none": ("{classroom} has no availability request for {month}: ask first with `availability ask`",
+                              "{classroom}の{month}のシフト希望の依頼はありません。先に `availability ask` で依頼してください。"),
+    "cli.availability.asked": ("asked {teacher_count} teacher(s) of {classroom} for {month}, answers by {deadline}: "
+                               "{names}",
+                               "{classroom}の{month}のシフト希望を講師{teacher_count}人に依頼しました（締切 {deadline}）: "
+                               "{names}"),
+    "cli.availability.dry_run": ("would ask {teacher_count} teacher(s) of {classroom} for {month}, answers by "
+                                 "{deadline}: {names}",
+                                 "{classroom}の{month}のシフト希望を講師{teacher_count}人に依頼します（締切 {deadline}）: "
+                                 "{names}"),
+    "cli.availability.not_on_line": ("not asked, not reachable on LINE: {names}",
+                                     "LINEで連絡できないため依頼しません: {names}"),
+    "cli.availability.cost": ("costs {message_count} LINE message(s) of the monthly quota",
+                              "今月の送信数を{message_count}通使います。"),
+    "cli.availability.would_remind": ("would remind {teacher_count} teacher(s) who have not answered: {names}",
+                                      "未回答の講師{teacher_count}人にリマインドします: {names}"),
+    "cli.availability.reminded": ("reminded {teacher_count} teacher(s) who have not answered: {names}",
+                                  "未回答の講師{teacher_count}人にリマインドしました: {names}"),
+    "cli.availability.status": ("{classroom}, {month} (answers by {deadline}): {answered_count} of {teacher_count} "
+                                "answered",
+                                "{classroom} {month}（締切 {deadline}）: {teacher_count}人中{answered_count}人が回答済み"),
+    "cli.availability.state_none": ("not answered", "未回答"),
+    "cli.availability.state_reminded": ("not answered (reminded {at})", "未回答（{at}にリマインド済み）"),
+    "cli.availability.state_answered": ("answered {at}: {day_count} day(s), {available_count} available, "
+                                        "{correction_count} correction(s)",
+                                        "回答済み {at}: {day_count}日分、出勤可 {available_count}日、修正 {correction_count}回"),
+    "cli.availability.state_late": ("answered late {at}: {day_count} day(s), {available_count} available, "
+                                    "{correction_count} correction(s)",
+                                    "締切後に回答 {at}: {day_count}日分、出勤可 {available_count}日、"
+                                    "修正 {correction_count}回"),
     "cli.publish.warning": ("warning: {warning}", "注意: {warning}"),
     "cli.publish.group_message": ("the LINE group message (delivery {id})", "LINEグループへのメッセージ（配信 {id}）"),
     "cli.publish.emails": (Plural("count", "{count} e-mail", "{count} e-mails"), "メール {count}通"),

@@ -247,4 +247,15 @@ HELP_JA: dict[str, str] = {
     "health check)":
         "データベースが応答し、このコンピューターの送信プロセスに最新のハートビートがあれば終了コード 0 で終了します"
         "（サービスやコンテナーのヘルスチェック用）",
+    "ask teachers on LINE when they can work in a month, and see their answers":
+        "LINEで講師に月のシフト希望を聞き、回答を確認します",
+    "send each teacher the month's days with buttons to answer": "講師それぞれに、月の日ごとの回答ボタンを送ります",
+    "the last day to answer, YYYY-MM-DD": "回答の締切日（YYYY-MM-DD）",
+    "ask only this teacher (repeat for more; default: every active teacher)":
+        "この講師だけに依頼します（複数なら繰り返し指定。省略時は在籍中の講師全員）",
+    "remind who has not answered N days before the deadline": "締切の N 日前に未回答の講師へリマインドします",
+    "only show who would be asked and the quota cost": "依頼先と送信数の表示だけを行います",
+    "who answered, who answered late and who did not": "回答済み、締切後の回答、未回答の講師を表示します",
+    "send the request again to the teachers who have not answered": "未回答の講師にだけ依頼をもう一度送ります",
+    "only show who would be reminded and the quota cost": "リマインド先と送信数の表示だけを行います",
 }

@@ -810,7 +810,7 @@ def test_0022_adds_cover_requests_and_keeps_every_row(db: Database) -> None:
     before = _table_rows(db, kept)
     assert not set(tables) & set(inspect(db.engine).get_table_names())
     migrate.upgrade(db)
-    assert migrate.current_revision(db) == migrate.HEAD_REVISION == "0022_cover_requests"
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION
     assert _table_rows(db, kept) == before
     assert _table_rows(db, tables) == [(t, []) for t in tables]
     with db.read() as s:
@@ -826,4 +826,53 @@ def test_0022_adds_cover_requests_and_keeps_every_row(db: Database) -> None:
     assert not set(tables) & set(inspect(db.engine).get_table_names())
     with db.read() as s:
         assert "cover_requests" not in set(s.execute(text("SELECT topic FROM changes")).scalars())
+    migrate.upgrade(db)
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_0023_adds_availability_requests_and_keeps_every_row(db: Database) -> None:
+    """A database at 0022 with teachers, contacts, shifts and a delivery: every row stays as it was, the
+    availability tables come empty and take a request, answers and a correction; going back drops
+    them and nothing else."""
+    from core.outbox import queue
+    from core.roster import availability
+    from core.roster.availability_text import NO, YES, DayAnswer
+    from tests import factories as f
+
+    now = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    with db.write() as s:  # made with today's models, then taken down to 0022 with its rows
+        room = f.classroom(s)
+        for n, name in enumerate(("中村", "伊藤"), start=1):
+            teacher = f.teacher(s, name, n, email=f"t{n}@example.com", email_opt_in=True)
+            shift = f.shift(s, room, teacher, dt.date(2026, 12, n), now=now)
+            queue.enqueue(s, kind="shift_reminder", dedup=f"test:{n}", due_at=now, now=now, recipient=f"U{n:032x}",
+                          teacher_id=teacher.id, classroom_id=room.id, subject_type="shift", subject_id=shift.id,
+                          subject_version=1)
+        room_id = room.id
+    kept = ("classrooms", "teachers", "teacher_contacts", "shifts", "deliveries")
+    new = ("availability_requests", "availability_asked", "availability_answers")
+    _downgrade(db, "0022_cover_requests")
+    before = _table_rows(db, kept)
+    assert not any(inspect(db.engine).has_table(t) for t in new)
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION == "0023_availability"
+    assert _table_rows(db, kept) == before
+    assert _table_rows(db, new) == [(t, []) for t in new]
+    with db.read() as s:  # other processes hear answers arrive through their counter
+        assert s.execute(text("SELECT seq FROM changes WHERE topic = 'availability'")).scalar_one() == 0
+    with db.write() as s:
+        request = availability.ask(s, room_id, 2026, 12, dt.date(2026, 11, 20), [1, 2], now=now)
+        availability.record(s, request, 1, [DayAnswer(dt.date(2026, 12, 1), YES)], source="text", at=now)
+        availability.record(s, request, 1, [DayAnswer(dt.date(2026, 12, 1), NO)], source="buttons",
+                            at=now + dt.timedelta(minutes=5))
+    with db.read() as s:
+        [first, second] = availability.answers(s, request.id)
+        assert first.days == {dt.date(2026, 12, 1): DayAnswer(dt.date(2026, 12, 1), NO)} and first.corrections == 1
+        assert not second.answered
+
+    _downgrade(db, "0022_cover_requests")
+    assert _table_rows(db, kept) == before
+    assert not any(inspect(db.engine).has_table(t) for t in new)
+    with db.read() as s:
+        assert s.execute(text("SELECT count(*) FROM changes WHERE topic = 'availability'")).scalar_one() == 0
     migrate.upgrade(db)

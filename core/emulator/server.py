@@ -263,8 +263,13 @@ class LineEmulator:
     def send_text(self, user_id: str, text: str, *, group_id: str | None = None) -> Delivered:
         return self._app.line.simulator.message(user_id, text, group_id=group_id)
 
-    def postback(self, user_id: str, data: str, *, group_id: str | None = None) -> Delivered:
-        return self._app.line.simulator.postback(user_id, data, group_id=group_id)
+    def postback(self, user_id: str, data: str, *, group_id: str | None = None,
+                 params: dict[str, str] | None = None) -> Delivered:
+        return self._app.line.simulator.postback(user_id, data, group_id=group_id, params=params)
+
+    def pick(self, user_id: str, action: dict[str, Any], value: str) -> Delivered:
+        """The user chooses `value` ("17:00") in a datetime picker action of a message they received."""
+        return self._app.line.simulator.pick(user_id, action, value)
 
     def tap(self, user_id: str, *, message_id: str | None = None, label: str | None = None) -> Delivered:
         """The user taps a postback button in a message they received (the newest with one)."""

@@ -114,14 +114,24 @@ class Simulator:
         event["message"] = {"type": "text", "id": message_id, "text": text, "quoteToken": secrets.token_urlsafe(48)}
         return self._one(event)
 
-    def postback(self, user_id: str, data: str, *, group_id: str | None = None) -> Delivered:
+    def postback(self, user_id: str, data: str, *, group_id: str | None = None,
+                 params: dict[str, str] | None = None) -> Delivered:
+        """A postback event, as a tapped button sends; `params` what a datetime picker adds (the
+        chosen {"time": "17:00"}, {"date": …} or {"datetime": …})."""
         user_id = _user(user_id)
         if not isinstance(data, str) or not data or len(data) > 300:
             raise ValueError("postback data is 1 to 300 characters")
         source = wh.group_source(_group_id(group_id), user_id) if group_id is not None else wh.user_source(user_id)
         event = self._now_event("postback", source, reply=True)
-        event["postback"] = {"data": data}
+        event["postback"] = {"data": data} if params is None else {"data": data, "params": dict(params)}
         return self._one(event)
+
+    def pick(self, user_id: str, action: dict[str, Any], value: str) -> Delivered:
+        """The user chooses `value` in a datetime picker they were sent: the postback carries the
+        picker's data and the value under its mode's name, as LINE's does."""
+        if action.get("type") != "datetimepicker" or action.get("mode") not in ("date", "time", "datetime"):
+            raise ValueError("not a datetime picker action")
+        return self.postback(user_id, action["data"], params={action["mode"]: value})
 
     def tap(self, user_id: str, *, message_id: str | None = None, label: str | None = None) -> Delivered:
         """The user taps a postback button of a message they received (the newest one that has one,
@@ -199,14 +209,15 @@ class Simulator:
         return self._one(wh.redelivered(event))
 
 
-def postback_actions(message: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every postback action in a message, in document order (buttons, quick replies, templates)."""
+def postback_actions(message: dict[str, Any], kind: str = "postback") -> list[dict[str, Any]]:
+    """Every postback action in a message (or with `kind` "datetimepicker", every datetime picker), in
+    document order (buttons, quick replies, templates)."""
     found: list[dict[str, Any]] = []
     stack: list[Any] = [message]
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
-            if node.get("type") == "postback" and isinstance(node.get("data"), str):
+            if node.get("type") == kind and isinstance(node.get("data"), str):
                 found.append(node)
             stack.extend(reversed([v for v in node.values() if isinstance(v, dict | list)]))
         elif isinstance(node, list):

@@ -265,11 +265,14 @@ def _check_uri_actions(root: dict[str, Any], prop: str, problems: list[Problem])
 
 def _check_postback_actions(root: dict[str, Any], prop: str, problems: list[Problem]) -> None:
     """Postback actions wherever they sit (flex buttons, quick replies, templates): `data` is required
-    (LINE's reference) and at most 300 characters, `displayText` and `label` are strings."""
+    (LINE's reference) and at most 300 characters, `displayText` and `label` are strings. Datetime
+    picker actions likewise carry data, and a mode whose form their initial, max and min follow."""
     stack: list[tuple[Any, str]] = [(root, prop)]
     while stack:
         node, path = stack.pop()
         if isinstance(node, dict):
+            if node.get("type") == "datetimepicker":
+                _check_datetimepicker(node, path, problems)
             if node.get("type") == "postback":
                 _check_string(node.get("data"), f"{path}.data", 1, POSTBACK_DATA_MAX, problems)
                 for name, high in (("displayText", POSTBACK_DISPLAY_MAX), ("label", 40)):
@@ -278,6 +281,35 @@ def _check_postback_actions(root: dict[str, Any], prop: str, problems: list[Prob
             stack.extend((child, f"{path}.{key}") for key, child in node.items() if isinstance(child, dict | list))
         elif isinstance(node, list):
             stack.extend((child, f"{path}[{i}]") for i, child in enumerate(node) if isinstance(child, dict | list))
+
+
+# LINE's reference: date "2017-12-25", time "13:00", datetime "2017-12-25T01:00" (or "t"), 24-hour.
+_PICKER_FORMS = {
+    "date": re.compile(r"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$"),
+    "time": re.compile(r"^([01]\d|2[0-3]):[0-5]\d$"),
+    "datetime": re.compile(r"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d$"),
+}
+
+
+def _check_datetimepicker(node: dict[str, Any], path: str, problems: list[Problem]) -> None:
+    _check_string(node.get("data"), f"{path}.data", 1, POSTBACK_DATA_MAX, problems)
+    if "label" in node:
+        _check_string(node.get("label"), f"{path}.label", 1, 40, problems)
+    mode = node.get("mode")
+    form = _PICKER_FORMS.get(mode) if isinstance(mode, str) else None
+    if form is None:
+        problems.append((f"{path}.mode", MISSING if mode is None else "must be one of date, time, datetime"))
+        return
+    given = {name: node[name] for name in ("initial", "max", "min") if name in node}
+    for name, value in given.items():
+        if not isinstance(value, str) or not form.match(value):
+            problems.append((f"{path}.{name}", f"must be a {mode} in LINE's format"))
+            return
+    low, high, initial = (str(given[n]).lower() if n in given else None for n in ("min", "max", "initial"))
+    if low is not None and high is not None and low > high:
+        problems.append((f"{path}.min", "must not be after max"))
+    elif initial is not None and ((low is not None and initial < low) or (high is not None and initial > high)):
+        problems.append((f"{path}.initial", "must be between min and max"))
 
 
 def _check_uri(uri: Any, prop: str, problems: list[Problem]) -> None:

@@ -1,5 +1,6 @@
 """The month as the Shifts area's grid shows it: classrooms, teachers and shifts as frozen plain values,
-with each shift's 了解 mark, the month's Japanese holidays and the classroom's closed days, read in one scope.
+with each shift's 了解 mark, the month's Japanese holidays, the classroom's closed days and what each
+teacher answered when asked when they can work (the month's latest availability request), read in one scope.
 
 Why copies instead of ORM rows: the snapshot crosses from a pool thread to the window's thread and
 lives in the grid model; plain values cannot lazy-load or be expired behind the painter's back.
@@ -15,7 +16,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from core.kinds import registry as message_kinds
+from core.roster import availability as availability_requests
 from core.roster import clock, closed_days, lesson_slots, reading, rules
+from core.roster.availability_text import NO, DayAnswer
 from core.store.db import Database
 from core.store.models import Channel, Delivery, Shift, ShiftStatus, SubjectType, Teacher
 
@@ -88,6 +91,13 @@ class MonthSnapshot:
     closed: dict[dt.date, closed_days.ClosedDay] = field(default_factory=dict)  # the classroom's closed days
     today: dt.date | None = None  # in the classroom's zone
     slots: tuple[lesson_slots.LessonSlot, ...] = ()  # the classroom's lesson slots (コマ), for the shift dialog
+    # (teacher id, day) → their current answer to the month's latest availability request
+    availability: dict[tuple[int, dt.date], DayAnswer] = field(default_factory=dict)
+
+    def said_no(self, teacher_id: int, day: dt.date) -> bool:
+        """The teacher answered that they cannot work that day."""
+        answer = self.availability.get((teacher_id, day))
+        return answer is not None and answer.answer == NO
 
     @property
     def days(self) -> list[dt.date]:
@@ -115,6 +125,14 @@ def _acknowledged(session: Session, shifts: Sequence[Shift] | Sequence[ShiftItem
             if shift_id is not None and version is not None and at is not None:
                 found[(shift_id, version)] = at if at.tzinfo else at.replace(tzinfo=dt.UTC)
     return found
+
+
+def _availability(session: Session, classroom_id: int, year: int, month: int) -> dict[tuple[int, dt.date], DayAnswer]:
+    request = availability_requests.latest(session, classroom_id, year, month)
+    if request is None:
+        return {}
+    return {(teacher.teacher_id, day): answer for teacher in availability_requests.answers(session, request.id)
+            for day, answer in teacher.days.items()}
 
 
 def active_teachers(session: Session) -> list[TeacherItem]:
@@ -154,10 +172,12 @@ def load_month(db: Database, classroom_id: int | None, year: int, month: int, *,
         first, last = rules.month_bounds(year, month)
         marks = closed_days.marks_between(session, chosen.id, first, last) if chosen else []
         slots = tuple(lesson_slots.classroom_slots(session, chosen.id)) if chosen else ()
+        answers = _availability(session, chosen.id, year, month) if chosen else {}
     # Japanese holidays whatever the classroom's zone, as on the published image (core/publication/month_image.py).
     # Read here, on the background thread that reads the month: the package loads every country's
     # calendar, and the window should not wait for it at start-up.
     in_month = closed_days.holidays_between(first, last)
     closed = closed_days.closed_between(first, last, in_month, marks) if chosen else {}
     today = clock.local_now(now, chosen.timezone).date() if chosen else None
-    return MonthSnapshot(year, month, classrooms, chosen, tuple(rows), active, items, in_month, closed, today, slots)
+    return MonthSnapshot(year, month, classrooms, chosen, tuple(rows), active, items, in_month, closed, today, slots,
+                         answers)

@@ -54,7 +54,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.channels.line import LineClient, access_from_settings
-from core.receiving import acknowledge, cover, follow, groups, pairing_limits
+from core.receiving import acknowledge, availability, cover, follow, groups, pairing_limits
 from core.receiving.events import ReceivedEvent
 from core.receiving.handlers import EventHandler
 from core.receiving.replies import LineSource, reply_after_commit
@@ -301,10 +301,11 @@ class PairingHandler:
 
 
 def standard_handlers(line: LineSource) -> tuple[EventHandler, ...]:
-    """Every handler of the receiver: follow/unfollow, groups, pairing, 了解 postbacks and cover requests.
-    Postbacks go to every postback handler; each acts only on data with its own prefix (`ack:`, `cv:`)."""
+    """Every handler of the receiver: follow/unfollow, groups, pairing, 了解 postbacks, cover requests and
+    availability answers. Postbacks go to every postback handler; each acts only on data with its own
+    prefix (`ack:`, `cv:`, `av:`)."""
     return (follow.FollowHandler(), groups.GroupHandler(line), PairingHandler(line), acknowledge.AckHandler(),
-            cover.CoverHandler(line))
+            cover.CoverHandler(line), availability.AvailabilityHandler(line, is_code=lambda text: as_code(text) is not None))
 
 
 def line_from_settings(db: Database) -> LineSource:

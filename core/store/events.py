@@ -83,6 +83,17 @@ class DeliveriesAcknowledged:
 
 
 @dataclass(frozen=True, slots=True)
+class AvailabilityAnswered:
+    """Teachers answered these availability requests (the Shifts grid and the Availability dialog show it)."""
+
+    topic: ClassVar[str | None] = "availability"
+    request_ids: frozenset[int] | None = None  # None: some
+
+    def merged(self, other: AvailabilityAnswered) -> AvailabilityAnswered:
+        return AvailabilityAnswered(_joined(self.request_ids, other.request_ids))
+
+
+@dataclass(frozen=True, slots=True)
 class WebhookEventsRecorded:
     """LINE webhook events were stored; their handlers run in the process that received them."""
 
@@ -104,8 +115,8 @@ class CoverRequestsChanged:
         return CoverRequestsChanged(_joined(self.request_ids, other.request_ids))
 
 
-EVENT_TYPES: tuple[type[Any], ...] = (ShiftsChanged, DeliveriesEnqueued, DeliveriesAcknowledged, WebhookEventsRecorded,
-                                      CoverRequestsChanged)
+EVENT_TYPES: tuple[type[Any], ...] = (ShiftsChanged, DeliveriesEnqueued, DeliveriesAcknowledged, AvailabilityAnswered,
+                                      WebhookEventsRecorded, CoverRequestsChanged)
 TOPICS: dict[str, type[Any]] = {kind.topic: kind for kind in EVENT_TYPES if kind.topic is not None}
 Bump = Callable[[Session, str], "int | None"]  # bumps a topic's counter in the transaction; the new value
 

@@ -23,6 +23,7 @@ class DeliveryKind(StrEnum):
     TEACHER_MONTH = "teacher_month"  # a published month's shifts of one teacher, to that teacher
     COVER_CALL = "cover_call"  # a shift that needs cover, offered to the group or to free teachers
     COVER_ASSIGNED = "cover_assigned"  # the teacher the manager chose is told the shift is now theirs
+    AVAILABILITY_REQUEST = "availability_request"  # asks a teacher which days of a month they can work
 
 
 class SubjectType(StrEnum):
@@ -33,6 +34,7 @@ class SubjectType(StrEnum):
     PUBLICATION = "publication"
     ALERT = "alert"
     COVER_REQUEST = "cover_request"
+    AVAILABILITY_REQUEST = "availability_request"
 
 
 class Channel(StrEnum):

@@ -600,3 +600,54 @@ class ChangeCounter(Base):
 
     topic: Mapped[str] = mapped_column(String(40), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer)
+
+
+class AvailabilityRequest(Base):
+    """The manager asking the teachers of a classroom when they can work in a month, before building it
+    (シフト希望): answers after `deadline` (the classroom's date) are kept and marked late."""
+
+    __tablename__ = "availability_requests"
+    __table_args__ = (Index("ix_availability_requests_month", "classroom_id", "year", "month"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    classroom_id: Mapped[int] = mapped_column(ForeignKey("classrooms.id"))
+    year: Mapped[int] = mapped_column(Integer)
+    month: Mapped[int] = mapped_column(Integer)
+    deadline: Mapped[dt.date] = mapped_column(Date)
+    # Remind who has not answered this many days before the deadline (the planner); None: only when asked.
+    remind_days_before: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class AvailabilityAsked(Base):
+    """A teacher a request was sent to, and when they were last reminded."""
+
+    __tablename__ = "availability_asked"
+    __table_args__ = (UniqueConstraint("request_id", "teacher_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    request_id: Mapped[int] = mapped_column(ForeignKey("availability_requests.id"))
+    teacher_id: Mapped[int] = mapped_column(ForeignKey("teachers.id"))
+    asked_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    reminded_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+
+
+class AvailabilityAnswer(Base):
+    """A teacher's answer for one day of a request: available (`yes`), not (`no`), or `hours` from
+    `start_time` to `end_time` (either may be open). A correction replaces the current answer, which
+    stays as history with `replaced_at` set; the current one has none."""
+
+    __tablename__ = "availability_answers"
+    __table_args__ = (Index("ix_availability_answers_request", "request_id", "teacher_id", "local_date"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    request_id: Mapped[int] = mapped_column(ForeignKey("availability_requests.id"))
+    teacher_id: Mapped[int] = mapped_column(ForeignKey("teachers.id"))
+    local_date: Mapped[dt.date] = mapped_column(Date)
+    answer: Mapped[str] = mapped_column(String(16))
+    start_time: Mapped[dt.time | None] = mapped_column(Time)
+    end_time: Mapped[dt.time | None] = mapped_column(Time)
+    answered_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    late: Mapped[bool] = mapped_column(Boolean, default=False)
+    source: Mapped[str] = mapped_column(String(16))  # buttons or text
+    replaced_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)

@@ -119,6 +119,47 @@
     </message>
 </context>
 <context>
+    <name>AskDialog</name>
+    <message>
+        <source>Ask for availability</source>
+        <translation>シフト希望を依頼</translation>
+    </message>
+    <message>
+        <source>no automatic reminder</source>
+        <translation>自動リマインドなし</translation>
+    </message>
+    <message>
+        <source> day(s) before the deadline</source>
+        <translation>日前</translation>
+    </message>
+    <message numerus="yes">
+        <source>Goes to %n teacher(s) on LINE: one message each of the monthly quota.</source>
+        <translation>
+            <numerusform>LINEの講師%n人に送ります。1人につき今月の送信数を1通使います。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Used this month: {0} of {1}.</source>
+        <translation>今月の送信数: {1}通中 {0}通を使用済みです。</translation>
+    </message>
+    <message>
+        <source>Not on LINE, not asked: {0}</source>
+        <translation>LINEで連絡できないため依頼しません: {0}</translation>
+    </message>
+    <message>
+        <source>Ask</source>
+        <translation>依頼</translation>
+    </message>
+    <message>
+        <source>Answers by:</source>
+        <translation>回答の締切:</translation>
+    </message>
+    <message>
+        <source>Remind:</source>
+        <translation>締切の何日前にリマインド:</translation>
+    </message>
+</context>
+<context>
     <name>AutostartSection</name>
     <message>
         <source>Start at login</source>
@@ -139,6 +180,87 @@
     <message>
         <source>Shiftcast will not start at login.</source>
         <translation>ログイン時にShiftcastを起動しません。</translation>
+    </message>
+</context>
+<context>
+    <name>AvailabilityDialog</name>
+    <message>
+        <source>Availability — {0}, {1}</source>
+        <translation>シフト希望 — {0} {1}</translation>
+    </message>
+    <message>
+        <source>Teacher</source>
+        <translation>講師</translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation>回答</translation>
+    </message>
+    <message>
+        <source>Days</source>
+        <translation>日数</translation>
+    </message>
+    <message>
+        <source>Answered</source>
+        <translation>回答済み</translation>
+    </message>
+    <message>
+        <source>Ask…</source>
+        <translation>依頼…</translation>
+    </message>
+    <message>
+        <source>Send every teacher on LINE the month&apos;s days with buttons to answer</source>
+        <translation>LINEの講師全員に、月の日ごとの回答ボタンを送ります</translation>
+    </message>
+    <message>
+        <source>Remind</source>
+        <translation>リマインド</translation>
+    </message>
+    <message>
+        <source>Send the request again to the teachers who have not answered</source>
+        <translation>未回答の講師にだけ依頼をもう一度送ります</translation>
+    </message>
+    <message>
+        <source>Nobody was asked about this month yet. Ask… sends every teacher on LINE the month&apos;s days with buttons to answer.</source>
+        <translation>この月のシフト希望はまだ依頼していません。「依頼…」でLINEの講師全員に、月の日ごとの回答ボタンを送ります。</translation>
+    </message>
+    <message>
+        <source>Answers by {0}: {1} of {2} teachers answered.</source>
+        <translation>締切 {0}: 講師{2}人中{1}人が回答済みです。</translation>
+    </message>
+    <message>
+        <source>Not answered (reminded)</source>
+        <translation>未回答（リマインド済み）</translation>
+    </message>
+    <message>
+        <source>Not answered</source>
+        <translation>未回答</translation>
+    </message>
+    <message>
+        <source>Answered late</source>
+        <translation>締切後に回答</translation>
+    </message>
+    <message>
+        <source>{0} of {1} can</source>
+        <translation>{1}日中 {0}日 出勤可</translation>
+    </message>
+    <message numerus="yes">
+        <source>Asked %n teacher(s).</source>
+        <translation>
+            <numerusform>講師%n人に依頼しました。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Send the request again to the %n teacher(s) who have not answered? Each costs one LINE message.</source>
+        <translation>
+            <numerusform>未回答の講師%n人に依頼をもう一度送りますか？ 1人につきLINEのメッセージを1通使います。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Reminded %n teacher(s).</source>
+        <translation>
+            <numerusform>講師%n人にリマインドしました。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2478,6 +2600,18 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
 <context>
     <name>RosterGridModel</name>
     <message>
+        <source>Said they can work</source>
+        <translation>出勤できると回答</translation>
+    </message>
+    <message>
+        <source>Said they cannot work</source>
+        <translation>出勤できないと回答</translation>
+    </message>
+    <message>
+        <source>Said they can work {0}–{1}</source>
+        <translation>{0}〜{1} なら出勤できると回答</translation>
+    </message>
+    <message>
         <source>✓ {0} tapped 了解 on {1}</source>
         <translation>✓ {0}さんが{1}に了解しました</translation>
     </message>
@@ -2640,6 +2774,10 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
         <translation>⚠ この日は休業日です。このままシフトを登録することもできます。</translation>
     </message>
     <message>
+        <source>⚠ {0} said they cannot work on this day.</source>
+        <translation>⚠ {0}さんはこの日は出勤できないと回答しています。</translation>
+    </message>
+    <message>
         <source>Add a teacher first (Teachers…).</source>
         <translation>先に講師を追加してください（講師管理…）。</translation>
     </message>
@@ -2685,6 +2823,14 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
     <message>
         <source>The classroom&apos;s lesson slots (コマ), to enter a shift by</source>
         <translation>教室のコマ（シフトをコマで入力するため）</translation>
+    </message>
+    <message>
+        <source>Availability…</source>
+        <translation>シフト希望…</translation>
+    </message>
+    <message>
+        <source>Ask the teachers on LINE which days they can work this month, and see their answers</source>
+        <translation>LINEで講師にこの月の出勤できる日を聞き、回答を確認します</translation>
     </message>
     <message>
         <source>Fill from patterns</source>

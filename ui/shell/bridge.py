@@ -23,6 +23,7 @@ class CoreBridge(QObject):
     deliveries_changed = Signal(list)  # delivery ids, coalesced
     shifts_changed = Signal(object)  # store_events.ShiftsChanged: which shifts (None: some, from elsewhere)
     acknowledged = Signal(object)  # store_events.DeliveriesAcknowledged: teachers' 了解 taps
+    availability_answered = Signal(object)  # store_events.AvailabilityAnswered: teachers' answers when asked
     alert = Signal(str, str)  # code, text in the interface's language
     hold_changed = Signal(object)  # reason or None
     settings_changed = Signal()
@@ -41,6 +42,7 @@ class CoreBridge(QObject):
         self._unhook = [
             events.listen(store_events.ShiftsChanged, self.shifts_changed.emit),
             events.listen(store_events.DeliveriesAcknowledged, self.acknowledged.emit),
+            events.listen(store_events.AvailabilityAnswered, self.availability_answered.emit),
             events.listen(store_events.CoverRequestsChanged, self.cover_requests_changed.emit),
             events.listen(store_events.DeliveriesEnqueued, lambda _event: self._raw_changed.emit([])),
         ]

@@ -3,6 +3,10 @@
 Status must read at a glance and without colour alone (colour-blind managers, grey-scale printouts):
 a draft is italic with a dashed outline, a confirmed shift is solid, a canceled one is struck
 through and faint. The legend (ui/shifts/legend.py) paints its samples with the same function.
+
+Behind the shifts, a teacher's answer to the month's availability request: a day they can work is
+shaded, one they cannot is hatched (the other way from a closed day's hatch), so they differ
+without colour too.
 """
 
 from __future__ import annotations
@@ -11,8 +15,10 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPointF, QRect, Q
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
+from core.roster.availability_text import NO, DayAnswer
 from core.store.kinds import ShiftStatus
 from ui.shifts.grid import (
+    AVAILABILITY_ROLE,
     CLOSED_HATCH,
     CLOSED_ROLE,
     CLOSED_TINT,
@@ -28,6 +34,8 @@ CONFIRMED_EDGE = QColor(27, 127, 91, 150)
 ACK_INK = QColor(16, 90, 60)  # the same green, dark: 7:1 on the confirmed fill, still 4.5:1 under a day tint
 TODAY_EDGE = QColor(230, 150, 0)
 TODAY_TINT = QColor(255, 236, 153, 70)
+AVAILABLE_TINT = QColor(43, 108, 176, 40)  # the availability request's blue, light
+UNAVAILABLE_HATCH = QColor(160, 60, 60, 120)  # reddish, hatched the other way from a closed day's grey
 PAD, GAP = 3, 2
 
 
@@ -90,6 +98,16 @@ def paint_closed(painter: QPainter, rect: QRect | QRectF) -> None:
     painter.fillRect(rect, QBrush(CLOSED_HATCH, Qt.BrushStyle.BDiagPattern))
 
 
+def paint_availability(painter: QPainter, rect: QRect, answer: DayAnswer | None) -> None:
+    """Shade a day the teacher can work (all of it or some hours), hatch one they cannot."""
+    if answer is None:
+        return
+    if answer.answer == NO:
+        painter.fillRect(rect, QBrush(UNAVAILABLE_HATCH, Qt.BrushStyle.FDiagPattern))
+    else:
+        painter.fillRect(rect, AVAILABLE_TINT)
+
+
 class ShiftCellDelegate(QStyledItemDelegate):
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
         painter.save()
@@ -106,6 +124,7 @@ class ShiftCellDelegate(QStyledItemDelegate):
             painter.fillRect(rect, SUN_TINT)
         if index.data(CLOSED_ROLE):
             paint_closed(painter, rect)
+        paint_availability(painter, rect, index.data(AVAILABILITY_ROLE))
         if index.data(TODAY_ROLE):
             painter.fillRect(rect, TODAY_TINT)
             painter.setPen(QPen(TODAY_EDGE, 2))

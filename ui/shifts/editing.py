@@ -78,7 +78,8 @@ class RosterEditor(QObject):
             return
         start, end = self._times
         dialog = ShiftDialog(snapshot.active_teachers, teacher_id=teacher.id if teacher else None, day=day,
-                             start=start, end=end, closed=snapshot.closed, slots=snapshot.slots, parent=self.widget)
+                             start=start, end=end, closed=snapshot.closed, slots=snapshot.slots,
+                             said_no=snapshot.said_no, parent=self.widget)
         dialog.submitted.connect(lambda values: self._add(dialog, values))
         self._open(dialog)
 
@@ -88,7 +89,7 @@ class RosterEditor(QObject):
         if all(t.id != shift.teacher_id for t in teachers):  # an inactive teacher's shift keeps its teacher
             teachers += [t for t in snapshot.rows if t.id == shift.teacher_id]
         dialog = ShiftDialog(teachers, shift=shift, day=shift.local_date, closed=snapshot.closed, slots=snapshot.slots,
-                             parent=self.widget)
+                             said_no=snapshot.said_no, parent=self.widget)
         dialog.submitted.connect(lambda values: self._edit(dialog, shift, values))
         self._open(dialog)
 

@@ -20,6 +20,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from core.planning.month_grid import MonthSnapshot, ShiftItem, TeacherItem
+from core.roster.availability_text import HOURS, NO, YES, DayAnswer
 from core.store.kinds import ShiftStatus
 from ui.common import dates
 
@@ -27,6 +28,7 @@ SHIFTS_ROLE = Qt.ItemDataRole.UserRole + 1  # tuple[ShiftItem, ...]
 DAY_KIND_ROLE = Qt.ItemDataRole.UserRole + 2  # "weekday" | "sat" | "sun" | "holiday"
 TODAY_ROLE = Qt.ItemDataRole.UserRole + 3  # bool
 CLOSED_ROLE = Qt.ItemDataRole.UserRole + 4  # bool: the classroom is closed that day
+AVAILABILITY_ROLE = Qt.ItemDataRole.UserRole + 5  # DayAnswer | None: the teacher's answer when asked
 
 # Same hues as the published image (core/publication/month_image.py), so the screen and LINE agree.
 SAT_INK, SUN_INK = QColor(25, 90, 170), QColor(190, 30, 45)
@@ -146,7 +148,21 @@ class RosterGridModel(QAbstractTableModel):
             return day == self.snapshot.today
         if role == CLOSED_ROLE:
             return day in self.snapshot.closed
+        if role == AVAILABILITY_ROLE:
+            teacher = self.teacher_at(index.row())
+            return self.snapshot.availability.get((teacher.id, day)) if teacher is not None else None
         return None
+
+    def availability_text(self, answer: DayAnswer) -> str:
+        """The teacher's answer in words: the tooltip's line and the shift dialog's warning."""
+        if answer.answer == YES:
+            return self.tr("Said they can work")
+        if answer.answer == NO:
+            return self.tr("Said they cannot work")
+        assert answer.answer == HOURS
+        start = answer.start.strftime("%H:%M") if answer.start else ""
+        end = answer.end.strftime("%H:%M") if answer.end else ""
+        return self.tr("Said they can work {0}–{1}").format(start, end)
 
     def _zone(self) -> str | None:
         """The shown classroom's time zone: its roster is on its clock, and so are the times beside it."""
@@ -165,6 +181,9 @@ class RosterGridModel(QAbstractTableModel):
                 lines.append(f"    {shift.note}")
         if len(lines) == 1:
             lines.append(self.tr("No shift. Press Enter or N to add one."))
+        answer = self.snapshot.availability.get((teacher.id, day)) if teacher is not None else None
+        if answer is not None:
+            lines.append(self.availability_text(answer))
         return "\n".join(lines)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

@@ -5,13 +5,14 @@ back as HH:MM once the field is left. The end accepts 26:00 the way Japanese ros
 02:00 with "ends the next day" ticked; either way the field is shown back as 02:00 with the box
 ticked, so there is one way to read it.
 The status is shown, not edited: drafts are confirmed with the month and confirmed shifts are
-canceled from the grid, because each of those tells the teachers something.
+canceled from the grid, because each of those tells the teachers something. Below it, a warning
+while the chosen teacher answered the month's availability request that they cannot work that day.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QDate
@@ -63,10 +64,11 @@ class ShiftDialog(SubmitDialog):
     def __init__(self, teachers: Sequence[TeacherItem], *, shift: ShiftItem | None = None,
                  teacher_id: int | None = None, day: dt.date, start: str = "16:00", end: str = "21:00",
                  closed: Mapping[dt.date, ClosedDay] | None = None, slots: Sequence[LessonSlot] = (),
-                 parent: QWidget | None = None) -> None:
+                 said_no: Callable[[int, dt.date], bool] | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.shift = shift
         self._closed = closed or {}
+        self._said_no = said_no
         self.setWindowTitle(self.tr("Edit shift") if shift else self.tr("Add shift"))
         self.setMinimumWidth(380)
 
@@ -133,6 +135,11 @@ class ShiftDialog(SubmitDialog):
         }[status]
         self.status = QLabel(f"{status_word(status)} — {explain}", self)
         self.status.setWordWrap(True)
+        self.unavailable = QLabel(self)
+        self.unavailable.setWordWrap(True)
+        self.unavailable.hide()
+        self.teacher.currentIndexChanged.connect(self._check_availability)
+        self.date.dateChanged.connect(self._check_availability)
 
         times = QHBoxLayout()
         times.addWidget(self.start)
@@ -151,6 +158,7 @@ class ShiftDialog(SubmitDialog):
         form.addRow(time_label, times)
         form.addRow(self.tr("&Note:"), self.note)
         form.addRow(self.tr("Status:"), self.status)
+        form.addRow("", self.unavailable)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.error)
@@ -159,6 +167,7 @@ class ShiftDialog(SubmitDialog):
         ok.setText(self.tr("Save") if shift else self.tr("Add"))
         self._normalise_end()
         self._warn_if_closed()
+        self._check_availability()
         keep_text_visible(self)  # the form layout would cut the status's second line when the dialog is made small
         (self.start if shift is None else self.teacher).setFocus()
 
@@ -181,6 +190,16 @@ class ShiftDialog(SubmitDialog):
             self.closed_warning.setText(self.tr("⚠ The classroom is closed this day. The shift can be saved "
                                                 "all the same."))
         self.closed_warning.setVisible(closed is not None)
+
+    def _check_availability(self) -> None:
+        """Warn while the chosen teacher said they cannot work on the chosen day (a warning: the manager decides)."""
+        day = self.date.date()
+        teacher_id = self.teacher.currentData()
+        no = (self._said_no is not None and teacher_id is not None
+              and self._said_no(int(teacher_id), dt.date(day.year(), day.month(), day.day())))
+        self.unavailable.setText(self.tr("⚠ {0} said they cannot work on this day.").format(self.teacher.currentText())
+                                 if no else "")
+        self.unavailable.setVisible(no)
 
     def _normalise_start(self) -> None:
         try:

@@ -31,7 +31,7 @@ Slot = Callable[[], object]
 class ShiftsToolbar(QToolBar):
     def __init__(self, owner: QWidget, *, step_month: Callable[[int], object], add_classroom: Slot, undo: Slot,
                  redo: Slot, teachers: Slot, csv: CsvActions, fill_month: Slot, copy_last_month: Slot,
-                 lesson_slots: Slot, confirm_month: Slot, cover: Slot) -> None:
+                 lesson_slots: Slot, confirm_month: Slot, cover: Slot, availability: Slot) -> None:
         super().__init__(owner)
         self.owner = owner
         style = owner.style()
@@ -76,6 +76,10 @@ class ShiftsToolbar(QToolBar):
         self.addAction(self.slots_action)
         self.addWidget(self._csv_button(csv))
         self.addSeparator()
+        self.availability_action = self._action(self.tr("Availability…"), None, [], availability)
+        self.availability_action.setToolTip(self.tr("Ask the teachers on LINE which days they can work this month, "
+                                                    "and see their answers"))
+        self.addAction(self.availability_action)
         self.fill_action = self._action(self.tr("Fill from patterns"), None, [], fill_month)
         self.fill_action.setToolTip(self.tr("Make drafts for every day of this month the teachers' weekly patterns "
                                             "fall on, except closed days and days a teacher already works"))

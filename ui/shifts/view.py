@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from core.planning.month_grid import MonthSnapshot, ShiftItem, load_month, with_acknowledgements
 from core.roster import lesson_slots, rules
@@ -61,6 +61,7 @@ class ShiftsView(QWidget):
         self.closed_days = ClosedDayActions(ctx, self.model, self)
         self.csv = CsvActions(ctx, self, self._csv_scope)
         self.teachers_dialog: TeachersDialog | None = None
+        self.availability_dialog: QDialog | None = None  # the latest Availability dialog opened
         self.classroom_dialog: ClassroomDialog | None = None
         self.slots_dialog: LessonSlotsDialog | None = None
 
@@ -78,7 +79,8 @@ class ShiftsView(QWidget):
                             csv=self.csv, fill_month=self.editor.fill_month,
                             copy_last_month=lambda: self.editor.fill_month(from_last_month=True),
                             lesson_slots=self.open_lesson_slots,
-                            confirm_month=self.editor.confirm_month, cover=self.open_cover)
+                            confirm_month=self.editor.confirm_month, cover=self.open_cover,
+                            availability=self.open_availability)
         self.toolbar = bar
         self.month_label, self.classroom_combo = bar.month_label, bar.classroom_combo
         self.prev_action, self.next_action, self.confirm_action = bar.prev_action, bar.next_action, bar.confirm_action
@@ -141,6 +143,7 @@ class ShiftsView(QWidget):
         self.ctx.signals.roster_changed.connect(self._shifts_changed)
         # A tap changes no shift, so no shifts_changed: it is heard as its own event.
         self.ctx.bridge.acknowledged.connect(self._read_acknowledgements)
+        self.ctx.bridge.availability_answered.connect(self._shifts_changed)  # the grid shades the answers
 
     # ----- loading -----
 
@@ -348,6 +351,19 @@ class ShiftsView(QWidget):
         dialog.changed.connect(self.reload)
         dialog.changed.connect(self.ctx.signals.roster_changed)
         dialog.finished.connect(self._teachers_closed)
+        dialog.open()
+
+    def open_availability(self) -> None:
+        """The month's availability request: who answered, Ask… and Remind (ui/availability/dialog.py)."""
+        from ui.availability.dialog import AvailabilityDialog
+
+        room = self.model.snapshot.classroom
+        if room is None:
+            return
+        dialog = AvailabilityDialog(self.ctx, room.id, room.name, self.year, self.month, self)
+        self.availability_dialog = dialog
+        dialog.finished.connect(self.reload)  # the grid shades the answers as they now stand
+        dialog.finished.connect(dialog.deleteLater)
         dialog.open()
 
     def open_cover(self) -> None:

@@ -1,5 +1,5 @@
 """The kinds of message Shiftcast sends, one module each (shift_reminder, shift_correction,
-shift_publication, teacher_month, alert, cover_call, cover_assigned): its key and label, its subject, its send-time rules, what it says on each
+shift_publication, teacher_month, alert, cover_call, cover_assigned, availability_request): its key and label, its subject, its send-time rules, what it says on each
 channel, its cancel reasons and forecast words, whether it tells a teacher a shift. Importing this
 package registers them (core/kinds/registry.py); a kind from elsewhere calls `register_kind` itself.
 The kinds sit here, above everything their builders use: planning, publication, alerts and the
@@ -11,6 +11,7 @@ from __future__ import annotations
 from core.kinds.registry import register_kind
 from core.sending.kinds import (
     alert,
+    availability_request,
     cover_assigned,
     cover_call,
     shift_correction,
@@ -20,7 +21,7 @@ from core.sending.kinds import (
 )
 
 BUILT_IN = (shift_reminder.KIND, shift_correction.KIND, shift_publication.KIND, teacher_month.KIND, alert.KIND,
-            cover_call.KIND, cover_assigned.KIND)
+            cover_call.KIND, cover_assigned.KIND, availability_request.KIND)
 
 for _kind in BUILT_IN:
     register_kind(_kind)

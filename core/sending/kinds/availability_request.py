@@ -1,0 +1,187 @@
+"""Asking a teacher when they can work in a month (シフト希望), and reminding them.
+
+Enqueued by `availability ask` (and the window's Ask…) for each asked teacher on LINE, due at once,
+about the request (subject_version 1); a reminder is the same message again with a line saying so
+(subject_version 2, 3 …), enqueued by `availability remind` or, N days before the deadline, by this
+kind's own planning (`plan`, the pure rule in core/roster/availability.py). LINE only: the answers come
+back as postbacks and messages (core/receiving/availability.py). At send time it is canceled when the
+request is gone or the teacher cannot get it on LINE, and a reminder when the teacher answered
+meanwhile. One LINE message each against the monthly quota.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from core.channels.base import Outgoing
+from core.kinds.registry import MessageKind, shared_reasons
+from core.messages import availability_flex
+from core.outbox import queue
+from core.roster import availability, contacts, reading, rules
+from core.sending import send_checks, send_rules
+from core.sending.outgoing import CancelDelivery, CannotBuild
+from core.store import ack_key
+from core.store.kinds import Channel, DeliveryKind, SubjectType
+from core.store.models import AvailabilityAsked, AvailabilityRequest, Classroom, Delivery, Teacher
+from core.store.paths import DataPaths
+from core.store.secrets import SecretStoreError
+from core.texts import t
+from core.texts.formats import Language
+
+KEY = DeliveryKind.AVAILABILITY_REQUEST.value
+SUBJECT = SubjectType.AVAILABILITY_REQUEST.value
+MISSING, ANSWERED = "AVAILABILITY_MISSING", "AVAILABILITY_ANSWERED"
+FIRST = 1  # subject_version of the request itself; reminders count on from 2
+
+
+def asked(session: Session, request: AvailabilityRequest, teacher_id: int, *, reminder: bool) -> availability_flex.Asked:
+    """The request as this teacher's message shows it, with their current answers."""
+    room = session.get(Classroom, request.classroom_id)
+    if room is None:
+        raise CancelDelivery(MISSING)
+    mine = next((a for a in availability.answers(session, request.id) if a.teacher_id == teacher_id), None)
+    language: Language = "en" if room.language == "en" else "ja"
+    return availability_flex.Asked(request.id, teacher_id, room.name, request.year, request.month, request.deadline,
+                                   language, reminder, mine.days if mine is not None else {})
+
+
+def signer(session: Session) -> availability_flex.Sign:
+    """Signs button data with the database's button key (made now if there is none)."""
+    try:
+        key = ack_key.signing_key(session)
+    except SecretStoreError as exc:
+        raise CannotBuild("BUTTONS_UNSIGNED", t("send_error.BUTTONS_UNSIGNED", detail=exc.text)) from exc
+    return lambda payload: availability_flex.sign(key, payload)
+
+
+def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
+    request = session.get(AvailabilityRequest, delivery.subject_id) if delivery.subject_id else None
+    if request is None or delivery.teacher_id is None:
+        raise CancelDelivery(MISSING)
+    teacher = send_checks.checked_teacher(session, delivery, send_checks.teacher_of(session, delivery), now)
+    reminder = (delivery.subject_version or FIRST) > FIRST
+    shown = asked(session, request, teacher.id, reminder=reminder)
+    if reminder and shown.answers:
+        raise CancelDelivery(ANSWERED)
+    return Outgoing("push", send_checks.recipient(teacher, delivery), tuple(availability_flex.messages(shown,
+                                                                                                     signer(session))))
+
+
+def reachable(teachers: Iterable[Teacher]) -> list[Teacher]:
+    """The teachers who can be asked: active, with a LINE contact they agreed to."""
+    return [teacher for teacher in teachers if teacher.active and teacher.erased_at is None
+            and contacts.eligible(teacher, Channel.LINE)]
+
+
+def enqueue(session: Session, request: AvailabilityRequest, teacher_ids: Sequence[int], *, round_: int,
+            now: dt.datetime) -> list[int]:
+    """Queue the request (round 1) or a reminder (round 2 …) to these teachers; returns the new deliveries."""
+    made: list[int] = []
+    for teacher in reachable(session.scalars(select(Teacher).where(Teacher.id.in_(list(teacher_ids))))):
+        address = contacts.address_on(teacher, Channel.LINE)
+        delivery_id, created = queue.enqueue(
+            session, kind=KEY, dedup=queue.dedup_key(KEY, f"{request.id}:{teacher.id}", round_), due_at=now, now=now,
+            recipient=address, teacher_id=teacher.id, classroom_id=request.classroom_id, subject_type=SUBJECT,
+            subject_id=request.id, subject_version=round_)
+        if created:
+            made.append(delivery_id)
+    return made
+
+
+def next_round(session: Session, request_id: int) -> int:
+    last = session.scalar(select(Delivery.subject_version).where(Delivery.about(SUBJECT, request_id), Delivery.kind == KEY)
+                          .order_by(Delivery.subject_version.desc()).limit(1))
+    return (last or FIRST) + 1
+
+
+def remind(session: Session, request: AvailabilityRequest, *, now: dt.datetime) -> tuple[str, ...]:
+    """Remind every asked teacher who has not answered, and only them (those LINE can still reach);
+    returns their names."""
+    silent = [a.teacher_id for a in availability.answers(session, request.id) if not a.answered]
+    teachers = reachable(reading.in_order(session.scalars(select(Teacher).where(Teacher.id.in_(silent)))))
+    if not teachers:
+        return ()
+    chosen = [t.id for t in teachers]
+    enqueue(session, request, chosen, round_=next_round(session, request.id), now=now)
+    availability.mark_reminded(session, request.id, chosen, now)
+    return tuple(t.display_name for t in teachers)
+
+
+def remind_month(session: Session, classroom_id: int, year: int, month: int, *, now: dt.datetime) -> tuple[str, ...]:
+    """Remind who has not answered the classroom's latest request for the month; their names."""
+    request = availability.latest(session, classroom_id, year, month)
+    return () if request is None else remind(session, request, now=now)
+
+
+def plan(session: Session, now: dt.datetime) -> Sequence[int]:
+    """The automatic reminders that are due: N days before a request's deadline, to who has not answered."""
+    made: list[int] = []
+    recent = (now - dt.timedelta(days=1)).date()  # a deadline that ended everywhere needs no reminder
+    for request in session.scalars(select(AvailabilityRequest).where(
+            AvailabilityRequest.remind_days_before.is_not(None), AvailabilityRequest.deadline >= recent)):
+        room = session.get(Classroom, request.classroom_id)
+        if room is None:
+            continue
+        rows = {row.teacher_id: row for row in session.scalars(
+            select(AvailabilityAsked).where(AvailabilityAsked.request_id == request.id))}
+        due = [a.teacher_id for a in availability.answers(session, request.id) if not a.answered and availability.reminder_due(
+            request.deadline, request.remind_days_before, room.timezone, asked_at=rows[a.teacher_id].asked_at,
+            reminded_at=rows[a.teacher_id].reminded_at, now=now)]
+        if due:
+            made += enqueue(session, request, due, round_=next_round(session, request.id), now=now)
+            availability.mark_reminded(session, request.id, due, now)
+    return made
+
+
+KIND = MessageKind(
+    key=KEY,
+    label=t("kind.availability_request"),
+    subject=SUBJECT,
+    why=t("plan.why.availability_request"),
+    builders={Channel.LINE.value: build_line},
+    cancel_reasons={**shared_reasons(*(rule.reason for rule in send_rules.LINE_TEACHER)),
+                    MISSING: t(f"cancel.{MISSING}"), ANSWERED: t(f"cancel.{ANSWERED}")},
+    to_teacher=True,
+    plan=plan,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Asking:
+    """Who a request goes to and who it cannot reach, and what it costs (one LINE message each)."""
+
+    asked: tuple[str, ...]
+    not_on_line: tuple[str, ...]
+    request_id: int | None = None
+    deliveries: tuple[int, ...] = ()
+
+    @property
+    def messages(self) -> int:
+        return len(self.asked)
+
+
+def chosen_teachers(session: Session, names: Sequence[str] | None) -> list[Teacher]:
+    """The named teachers, or every active one; in the one order teachers are listed in."""
+    if names:
+        return reading.in_order([rules.teacher_by_name(session, name) for name in dict.fromkeys(names)])
+    return [t for t in rules.list_teachers(session) if t.active and t.erased_at is None]
+
+
+def ask(session: Session, classroom_id: int, year: int, month: int, deadline: dt.date, names: Sequence[str] | None, *,
+        now: dt.datetime, remind_days_before: int | None = None, dry_run: bool = False) -> Asking:
+    """Ask the teachers (named, or all active ones) who can be reached on LINE; with `dry_run` only
+    say who it would go to."""
+    teachers = chosen_teachers(session, names)
+    ok = reachable(teachers)
+    skipped = tuple(t.display_name for t in teachers if t not in ok)
+    if dry_run:
+        return Asking(tuple(t.display_name for t in ok), skipped)
+    request = availability.ask(session, classroom_id, year, month, deadline, [t.id for t in ok], now=now,
+                               remind_days_before=remind_days_before)
+    made = enqueue(session, request, [t.id for t in ok], round_=FIRST, now=now)
+    return Asking(tuple(t.display_name for t in ok), skipped, request.id, tuple(made))

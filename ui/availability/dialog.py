@@ -1,0 +1,223 @@
+"""The Availability dialog: the Shifts area's classroom and month as asked (シフト希望) — each teacher
+answered, answered late, or not yet, with how many days and when — and the two things the manager does
+about it: Ask… (the deadline, an optional automatic reminder, and what it costs of LINE's quota before
+anything goes) and Remind (only those who have not answered).
+
+Reading and the two operations run on the pool (ctx.tasks); the sender is woken after either queued
+messages, and the list is read again whenever teachers' answers arrive. The answers themselves also shade the Shifts grid (ui/shifts/delegate.py).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from PySide6.QtCore import QDate, Qt
+from PySide6.QtWidgets import (
+    QDateEdit,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.roster import availability
+from core.roster.availability import MonthAvailability, TeacherAnswers
+from core.roster.availability_text import NO
+from core.sending.kinds import availability_request as requests
+from core.store import setting_keys as keys
+from core.store.db import Database
+from ui.common import dates
+from ui.common.errors import show_error
+from ui.common.month_picker import month_title
+from ui.shell.context import AppContext
+
+
+def read(db: Database, classroom_id: int, year: int, month: int) -> MonthAvailability | None:
+    with db.read() as session:
+        return availability.month_status(session, classroom_id, year, month)
+
+
+class AvailabilityDialog(QDialog):
+    def __init__(self, ctx: AppContext, classroom_id: int, classroom: str, year: int, month: int,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.classroom_id, self.classroom = classroom_id, classroom
+        self.year, self.month = year, month
+        self.shown: MonthAvailability | None = None
+        self.setWindowTitle(self.tr("Availability — {0}, {1}").format(classroom, month_title(year, month)))
+        self.resize(640, 480)
+
+        self.summary = QLabel(self)
+        self.summary.setWordWrap(True)
+        self.table = QTableWidget(0, 4, self)
+        self.table.setHorizontalHeaderLabels([self.tr("Teacher"), self.tr("Answer"), self.tr("Days"),
+                                              self.tr("Answered")])
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.ask_button = QPushButton(self.tr("Ask…"), self)
+        self.ask_button.setToolTip(self.tr("Send every teacher on LINE the month's days with buttons to answer"))
+        self.ask_button.clicked.connect(self.ask)
+        self.remind_button = QPushButton(self.tr("Remind"), self)
+        self.remind_button.setToolTip(self.tr("Send the request again to the teachers who have not answered"))
+        self.remind_button.clicked.connect(self.remind)
+        self.status = QLabel(self)
+        self.status.setWordWrap(True)
+        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        close.rejected.connect(self.reject)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.ask_button)
+        bottom.addWidget(self.remind_button)
+        bottom.addWidget(self.status, 1)
+        bottom.addWidget(close)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(bottom)
+        self.remind_button.setEnabled(False)
+        ctx.bridge.availability_answered.connect(self.load)  # answers arriving while it is open
+        self.load()
+
+    # ----- reading -----
+
+    def load(self, _event: object = None) -> None:
+        db, room, year, month = self.ctx.db, self.classroom_id, self.year, self.month
+        self.ctx.tasks.run(lambda: read(db, room, year, month), self._show,
+                           lambda exc: show_error(self, exc, paths=self.ctx.paths), owner=self, latest="availability")
+
+    def _show(self, shown: MonthAvailability | None) -> None:
+        self.shown = shown
+        rows = shown.teachers if shown is not None else ()
+        if shown is None:
+            self.summary.setText(self.tr("Nobody was asked about this month yet. Ask… sends every teacher on LINE "
+                                         "the month's days with buttons to answer."))
+        else:
+            answered = sum(1 for r in rows if r.answered)
+            self.summary.setText(self.tr("Answers by {0}: {1} of {2} teachers answered.").format(
+                dates.day_text(shown.request.deadline), answered, len(rows)))
+        self.table.setRowCount(len(rows))
+        for r, row in enumerate(rows):
+            cells = (row.name, self._state(row), self._days(row),
+                     dates.moment_text(row.answered_at, shown.request.timezone) if shown and row.answered_at else "")
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if c == 2:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.table.setItem(r, c, item)
+        self.remind_button.setEnabled(shown is not None and bool(shown.silent))
+
+    def _state(self, row: TeacherAnswers) -> str:
+        if not row.answered:
+            return self.tr("Not answered (reminded)") if row.reminded_at else self.tr("Not answered")
+        return self.tr("Answered late") if row.late else self.tr("Answered")
+
+    def _days(self, row: TeacherAnswers) -> str:
+        if not row.answered:
+            return ""
+        can = sum(1 for a in row.days.values() if a.answer != NO)
+        return self.tr("{0} of {1} can").format(can, len(row.days))
+
+    # ----- asking and reminding -----
+
+    def ask(self) -> None:
+        form = AskDialog(self.ctx, self.classroom_id, self.year, self.month, parent=self)
+        if form.exec() != QDialog.DialogCode.Accepted:
+            return
+        db, room, year, month = self.ctx.db, self.classroom_id, self.year, self.month
+        deadline, days = form.deadline(), form.remind_days()
+        now = self.ctx.clock()
+
+        def run() -> int:
+            with db.write() as session:
+                return requests.ask(session, room, year, month, deadline, None, now=now,
+                                    remind_days_before=days).messages
+
+        self.ctx.tasks.run(run, self._asked, lambda exc: show_error(self, exc, paths=self.ctx.paths), owner=self)
+
+    def _asked(self, count: int) -> None:
+        self.status.setText(self.tr("Asked %n teacher(s).", "", count))
+        self.ctx.wake_sender()
+        self.load()
+
+    def remind(self) -> None:
+        silent = self.shown.silent if self.shown is not None else ()
+        if not silent:
+            return
+        names = "、".join(r.name for r in silent)
+        answer = QMessageBox.question(self, self.tr("Remind"), self.tr(
+            "Send the request again to the %n teacher(s) who have not answered? Each costs one LINE message.",
+            "", len(silent)) + "\n\n" + names)
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        db, room, year, month, now = self.ctx.db, self.classroom_id, self.year, self.month, self.ctx.clock()
+
+        def run() -> tuple[str, ...]:
+            with db.write() as session:
+                return requests.remind_month(session, room, year, month, now=now)
+
+        self.ctx.tasks.run(run, self._reminded, lambda exc: show_error(self, exc, paths=self.ctx.paths), owner=self)
+
+    def _reminded(self, names: tuple[str, ...]) -> None:
+        self.status.setText(self.tr("Reminded %n teacher(s).", "", len(names)))
+        self.ctx.wake_sender()
+        self.load()
+
+
+class AskDialog(QDialog):
+    """The deadline and the automatic reminder, with who is asked and what it costs, before anything goes."""
+
+    def __init__(self, ctx: AppContext, classroom_id: int, year: int, month: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Ask for availability"))
+        today = ctx.clock().date()
+        first = dt.date(year, month, 1)
+        default = max(today + dt.timedelta(days=7), min(first - dt.timedelta(days=10), first))
+        self.deadline_edit = QDateEdit(QDate(default.year, default.month, default.day), self)
+        self.deadline_edit.setCalendarPopup(True)
+        self.deadline_edit.setLocale(dates.locale())
+        self.deadline_edit.setDisplayFormat(dates.day_pattern())
+        self.remind_edit = QSpinBox(self)
+        self.remind_edit.setRange(0, 30)
+        self.remind_edit.setValue(2)
+        self.remind_edit.setSpecialValueText(self.tr("no automatic reminder"))
+        self.remind_edit.setSuffix(self.tr(" day(s) before the deadline"))
+        with ctx.db.read() as session:
+            asking = requests.ask(session, classroom_id, year, month, default, None, now=ctx.clock(), dry_run=True)
+            quota = keys.LINE_QUOTA.read(session)
+        cost = self.tr("Goes to %n teacher(s) on LINE: one message each of the monthly quota.", "", asking.messages)
+        if quota.limit is not None:
+            cost += " " + self.tr("Used this month: {0} of {1}.").format(quota.used or 0, quota.limit)
+        if asking.not_on_line:
+            cost += "\n" + self.tr("Not on LINE, not asked: {0}").format("、".join(asking.not_on_line))
+        self.cost = QLabel(cost, self)
+        self.cost.setWordWrap(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Ask"))
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(asking.messages > 0)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form = QFormLayout()
+        form.addRow(self.tr("Answers by:"), self.deadline_edit)
+        form.addRow(self.tr("Remind:"), self.remind_edit)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.cost)
+        layout.addWidget(buttons)
+
+    def deadline(self) -> dt.date:
+        day = self.deadline_edit.date()
+        return dt.date(day.year(), day.month(), day.day())
+
+    def remind_days(self) -> int | None:
+        return self.remind_edit.value() or None
