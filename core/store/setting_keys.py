@@ -114,6 +114,13 @@ HOSTING_LOCAL_ROOT = TextSetting("hosting.local_root", t("setting.label.hosting.
 HOSTING_LOCAL_BASE_URL = TextSetting("hosting.local_base_url", t("setting.label.hosting.local_base_url"), rule=web_address,
                                      rule_says=_WEB)
 
+# ----- the relay (docs/relay.md); its key is in the keyring -----
+RELAY_URL = TextSetting("relay.url", t("setting.label.relay.url"), max_length=500, rule=web_address, rule_says=_WEB)
+# What deploying the relay from the app made at Cloudflare (JSON, core/setup/relay_state.py): the account,
+# the Worker and its database, and LINE's earlier webhook address, so a deploy resumes where it stopped and
+# Remove deletes exactly what was made and puts the address back.
+RELAY_DEPLOYMENT = TextSetting("relay.deployment", t("setting.label.relay.deployment"), max_length=2000)
+
 # ----- the desktop app -----
 UI_LANGUAGE = ChoiceSetting("ui.language", t("setting.label.ui.language"), ("auto", "ja", "en"), default="auto")
 UI_TRAY_HINT_SHOWN = FlagSetting("ui.tray_hint_shown", t("setting.label.ui.tray_hint_shown"))
