@@ -24,6 +24,7 @@ from cli import (
     hours,
     planning,
     publish,
+    relay_setup,
     roster,
     screens,
     sending,
@@ -49,7 +50,7 @@ __all__ = ["COMMANDS", "SCREEN_MODES", "UsageError", "build_parser", "fail_usage
 
 # In the order `--help` lists them.
 TOPICS: tuple[Topic, ...] = (screens, doctor, roster, hours, sending, deliveries, credentials, alerts, planning, publish,
-                             emulator, webhook)
+                             emulator, webhook, relay_setup)
 SCREEN_MODES = screens.SCREEN_MODES
 COMMANDS: dict[str, Verb] = {name: verb for topic in TOPICS for name, verb in topic.COMMANDS.items()}
 # Verbs that touch only the roster and the keyring: they never meet a message kind, so they do not

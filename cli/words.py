@@ -211,4 +211,12 @@ HELP_JA: dict[str, str] = {
     "health check)":
         "データベースが応答し、このコンピューターの送信プロセスに最新のハートビートがあれば終了コード 0 で終了します"
         "（サービスやコンテナーのヘルスチェック用）",
+    "deploy the relay to Cloudflare, or remove it": "中継サーバーをCloudflareに設置、または削除します",
+    "deploy the relay to your Cloudflare account, or finish a deploy that stopped (running it again changes nothing)":
+        "中継サーバーをご自分のCloudflareアカウントに設置します。途中で止まった設置の続きも行います（もう一度実行しても何も変わりません）",
+    "read the Cloudflare API token from standard input and save it in the keyring":
+        "CloudflareのAPIトークンを標準入力から読み込み、キーリングに保存します",
+    "the Cloudflare account ID, when the token sees several": "トークンから複数のアカウントが見える場合の、CloudflareのアカウントID",
+    "put LINE's earlier webhook address back and delete the relay and its database from Cloudflare":
+        "LINEのWebhookを元のアドレスに戻し、中継サーバーとそのデータベースをCloudflareから削除します",
 }

@@ -272,3 +272,37 @@ def test_the_workers_dev_address_waits_for_the_switch(db: Database, ready: Cloud
     again = deploy(db)
     assert Step.WORKERS_DEV in again.changed and Step.DATABASE not in again.changed
     assert wait_until(lambda: httpx.get(f"{deployed.url}/health", timeout=30).status_code == 200)
+
+
+def test_the_command_line_deploys_with_a_token_from_stdin_and_removes(
+        db: Database, cloudflare: CloudflareStandIn, line: LineEmulator, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(cloudflare.add_token() + "\n"))
+    assert main.main(["relay-setup", "deploy", "--token-stdin", "--lang", "ja"]) == 0
+    out = capsys.readouterr().out
+    assert "✓ データベースを作成" in out and "✓ LINEのWebhookを中継サーバーに設定" in out
+    url = relay_state.relay_url(db)
+    assert url and f"中継サーバー 0.1.0 が {url} で動いています。" in out
+    assert _health(url)["version"] == "0.1.0"
+
+    assert main.main(["relay-setup", "deploy", "--lang", "en"]) == 0  # the token is in the keyring now
+    assert "Create the database (already done)" in capsys.readouterr().out
+
+    assert main.main(["relay-setup", "remove", "--lang", "en"]) == 0
+    assert "the relay is removed from Cloudflare" in capsys.readouterr().out
+    assert cloudflare.scripts == {} and cloudflare.databases == {} and line.webhook_endpoint == EARLIER
+
+
+def test_the_command_line_says_a_missing_permission_in_one_line(
+        db: Database, cloudflare: CloudflareStandIn, line: LineEmulator, capsys: pytest.CaptureFixture[str]) -> None:
+    import main
+
+    relay_state.set_cloudflare_token(cloudflare.add_token(frozenset({"d1:edit", "account_settings:read"})))
+    assert main.main(["relay-setup", "deploy", "--lang", "ja"]) == 1
+    err = capsys.readouterr().err
+    assert "Cloudflare のAPIトークンに" in err and "Traceback" not in err
+    assert cloudflare.databases == {}
