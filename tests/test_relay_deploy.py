@@ -306,3 +306,16 @@ def test_the_command_line_says_a_missing_permission_in_one_line(
     err = capsys.readouterr().err
     assert "Cloudflare のAPIトークンに" in err and "Traceback" not in err
     assert cloudflare.databases == {}
+
+
+def test_at_start_an_update_cloudflare_refuses_is_logged_not_raised(
+        db: Database, ready: CloudflareStandIn, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from core.setup.relay_deploy import update_at_start
+
+    deploy(db)
+    relay_state.set_cloudflare_token(ready.add_token(frozenset({"workers_scripts:read", "d1:read"})))
+    with caplog.at_level("WARNING"):
+        assert update_at_start(db, bundle=load(_newer_bundle(tmp_path))) is None
+    assert "could not update the relay yet" in caplog.text
+    assert _health(str(relay_state.relay_url(db)))["version"] == "0.1.0"  # the running relay is untouched
+    assert update_at_start(db) is Update.CURRENT

@@ -32,7 +32,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import httpx
+
 from core.channels.line import resolve_base_url
+from core.errors import ShiftcastError
 from core.setup import relay_state as state
 from core.setup.line_connect import client_from_settings
 from core.setup.relay_bundle import Bundle, is_older, load
@@ -335,6 +338,16 @@ def update_if_needed(db: Database, *, report: Report = _quiet, bundle: Bundle | 
     report(Step.HEALTH, Progress.DONE)
     log.info("relay updated from %s to %s", said.get("version"), bundle.relay_version)
     return Update.UPDATED
+
+
+def update_at_start(db: Database, *, bundle: Bundle | None = None) -> Update | None:
+    """`update_if_needed` for the start of the window: a failure is logged, never raised (None), and the
+    update is tried again at the next start."""
+    try:
+        return update_if_needed(db, bundle=bundle)
+    except (ShiftcastError, httpx.HTTPError) as exc:
+        log.warning("could not update the relay yet: %s", exc)
+        return None
 
 
 def remove(db: Database, *, report: Report = _quiet) -> bool:
