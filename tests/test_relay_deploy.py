@@ -319,3 +319,26 @@ def test_at_start_an_update_cloudflare_refuses_is_logged_not_raised(
     assert "could not update the relay yet" in caplog.text
     assert _health(str(relay_state.relay_url(db)))["version"] == "0.1.0"  # the running relay is untouched
     assert update_at_start(db) is Update.CURRENT
+
+
+def test_the_stand_in_refuses_what_the_excerpt_does_not_allow(tmp_path: Path) -> None:
+    with CloudflareStandIn(tmp_path / "cloudflare") as standin:
+        auth = {"authorization": f"Bearer {standin.add_token()}"}
+        account = f"{standin.base_url}/accounts/{standin.account_id}"
+        refused = [
+            httpx.post(f"{account}/d1/database", json={"primary_location_hint": "apac"}, headers=auth),  # no name
+            httpx.post(f"{account}/d1/database", json={"name": "Not A Valid Name!"}, headers=auth),  # pattern
+            httpx.get(f"{account}/d1/database?per_page=3", headers=auth),  # below the minimum
+            httpx.get(f"{account}/d1/database?colour=red", headers=auth),  # no such parameter
+            httpx.put(f"{account}/workers/scripts/relay", files={"worker.js": ("worker.js", b"", "text/javascript")},
+                      headers=auth),  # no metadata part
+            httpx.put(f"{account}/workers/scripts/Bad_Name!", json={}, headers=auth),  # script name pattern
+            httpx.put(f"{account}/workers/scripts/relay/schedules", json={"cron": "* * * * *"}, headers=auth),  # not an array
+            httpx.post(f"{standin.base_url}/accounts/{standin.account_id}/workers/scripts", json={}, headers=auth),  # no such operation
+            httpx.get(f"{standin.base_url}/user/tokens/verify"),  # no token
+        ]
+        assert [r.status_code for r in refused] == [400, 400, 400, 400, 400, 400, 400, 404, 400]
+        assert all(r.json()["success"] is False and r.json()["result"] is None for r in refused)
+        assert len(standin.invalid) == len(refused)
+        assert standin.databases == {} and standin.scripts == {}
+        standin.invalid.clear()
