@@ -342,3 +342,14 @@ def test_the_stand_in_refuses_what_the_excerpt_does_not_allow(tmp_path: Path) ->
         assert len(standin.invalid) == len(refused)
         assert standin.databases == {} and standin.scripts == {}
         standin.invalid.clear()
+
+
+def test_an_account_without_a_workers_dev_subdomain_is_told_what_to_do(
+        db: Database, line: LineEmulator, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with CloudflareStandIn(tmp_path / "cloudflare", subdomain=None) as standin:
+        monkeypatch.setenv(API_BASE_ENV, standin.base_url)
+        relay_state.set_cloudflare_token(standin.add_token())
+        with pytest.raises(RelayCloudError) as raised:
+            deploy(db)
+        assert raised.value.code == "relay_setup.no_subdomain"
+        assert standin.writes() == [] and standin.invalid == []
