@@ -1,6 +1,7 @@
 """The relay verbs (docs/relay.md): `relay attach URL` (the key from SHIFTCAST_RELAY_KEY or standard
 input, kept in the keyring, once the relay answered /health), `relay sync` (once, a JSON summary),
-`relay status` and `relay detach`."""
+`relay status` and `relay detach`; `relay deploy` and `relay remove` put the relay on the manager's
+Cloudflare account and take it away (cli/relay_setup.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from cli import words
+from cli import relay_setup, words
 from cli.verbs import Subcommands, Verb, now, print_json
 from core.errors import ValidationError
 from core.texts import t
@@ -23,13 +24,15 @@ if TYPE_CHECKING:
 def add_parsers(sub: Subcommands) -> None:
     relay = sub.add_parser("relay", help="the relay that receives LINE's webhook and sends reminders while every "
                                          "PC sleeps: attach, sync, status, detach")
-    verbs = relay.add_subparsers(dest="relay_command", metavar="{attach,sync,status,detach}", required=True)
+    verbs = relay.add_subparsers(dest="relay_command", metavar="{attach,sync,status,detach,deploy,remove}",
+                                 required=True)
     attach = verbs.add_parser("attach", help="attach a relay: its address, and its key from SHIFTCAST_RELAY_KEY or "
                                              "standard input (kept in the keyring)")
     attach.add_argument("url", help="the relay's address (https://…)")
     verbs.add_parser("sync", help="sync with the relay once and print what was done as JSON")
     verbs.add_parser("status", help="the relay's address, its version and the last sync")
     verbs.add_parser("detach", help="forget the relay's address and key")
+    relay_setup.add_setup_parsers(verbs)  # deploy, remove: the relay on the manager's Cloudflare account
 
 
 def _key() -> str:
@@ -45,7 +48,7 @@ def _key() -> str:
 
 
 def cmd_relay(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
-    verbs = {"attach": _attach, "sync": _sync, "status": _status, "detach": _detach}
+    verbs = {"attach": _attach, "sync": _sync, "status": _status, "detach": _detach, **relay_setup.SETUP_COMMANDS}
     return verbs[args.relay_command](db, args, paths)  # argparse requires one of them
 
 

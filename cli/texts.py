@@ -146,6 +146,13 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                        "LINEの送信数: {limit_count}通中 {used_count}通を使用済み、今月の残りに {planned_count}通の予定、"
                        "残りは {remaining_count}通の見込みです"),
     "cli.render.suffix": ("--out must end in .png or .pdf", "--out のファイル名は .png か .pdf で終わるようにしてください。"),
+    "cli.prompt.cloudflare_token": ("Cloudflare API token: ", "Cloudflare のAPIトークン: "),
+    "cli.relay_setup.step_done": ("✓ {step}", "✓ {step}"),
+    "cli.relay_setup.step_already": ("✓ {step} (already done)", "✓ {step}（完了済み）"),
+    "cli.relay_setup.deployed": ("the relay {version} runs at {url}", "中継サーバー {version} が {url} で動いています。"),
+    "cli.relay_setup.removed": ("the relay is removed from Cloudflare", "Cloudflare から中継サーバーを削除しました。"),
+    "cli.relay_setup.nothing_to_remove": ("no relay deployed from this app is known: nothing to remove",
+                                          "このアプリから設置した中継サーバーはありません。削除するものはありません。"),
     "cli.webhook.port": ("--port {port}: a TCP port is 1–65535", "--port {port}: TCPポートは1〜65535です。"),
     "cli.webhook.secret_unreadable": ("cannot read the LINE channel secret ({detail}); or set {env}",
                                       "LINEのチャネルシークレットを読み出せません（{detail}）。環境変数 {env} でも設定できます。"),

@@ -258,4 +258,12 @@ HELP_JA: dict[str, str] = {
     "who answered, who answered late and who did not": "回答済み、締切後の回答、未回答の講師を表示します",
     "send the request again to the teachers who have not answered": "未回答の講師にだけ依頼をもう一度送ります",
     "only show who would be reminded and the quota cost": "リマインド先と送信数の表示だけを行います",
+    "deploy the relay to Cloudflare, or remove it": "中継サーバーをCloudflareに設置、または削除します",
+    "deploy the relay to your Cloudflare account, or finish a deploy that stopped (running it again changes nothing)":
+        "中継サーバーをご自分のCloudflareアカウントに設置します。途中で止まった設置の続きも行います（もう一度実行しても何も変わりません）",
+    "read the Cloudflare API token from standard input and save it in the keyring":
+        "CloudflareのAPIトークンを標準入力から読み込み、キーリングに保存します",
+    "the Cloudflare account ID, when the token sees several": "トークンから複数のアカウントが見える場合の、CloudflareのアカウントID",
+    "put LINE's earlier webhook address back and delete the relay and its database from Cloudflare":
+        "LINEのWebhookを元のアドレスに戻し、中継サーバーとそのデータベースをCloudflareから削除します",
 }

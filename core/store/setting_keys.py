@@ -123,6 +123,10 @@ RELAY_LAST_SYNC = TextSetting("relay.last_sync", t("setting.label.relay.last_syn
 # Since when the running sender's syncs fail (ISO 8601, UTC); unset while they succeed. Its alert waits a while.
 RELAY_UNREACHABLE_SINCE = TextSetting("relay.unreachable_since", t("setting.label.relay.unreachable_since"),
                                       max_length=40)
+# What deploying the relay from the app made at Cloudflare (JSON, core/setup/relay_state.py): the account,
+# the Worker and its database, and LINE's earlier webhook address, so a deploy resumes where it stopped and
+# Remove deletes exactly what was made and puts the address back.
+RELAY_DEPLOYMENT = TextSetting("relay.deployment", t("setting.label.relay.deployment"), max_length=2000)
 
 # ----- the desktop app -----
 UI_LANGUAGE = ChoiceSetting("ui.language", t("setting.label.ui.language"), ("auto", "ja", "en"), default="auto")

@@ -671,6 +671,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "setting.label.ui.language": ("the interface language", "表示言語"),
     "setting.label.ui.tray_hint_shown": ("whether the tray hint was shown", "タスクトレイの案内を表示したかどうか"),
     "setting.label.ui.first_run_done": ("whether the first-run question was asked", "初回起動時の確認をしたかどうか"),
+    "setting.label.relay.deployment": ("what deploying the relay made at Cloudflare",
+                                       "中継サーバーの設置でCloudflareに作成したもの"),
     "setting.label.ui.last_folder": ("the folder of the file last opened or saved", "最後にファイルを開いた、または保存したフォルダー"),
     # the rule a setting's value must follow (core/store/settings.py)
     "setting.rule.text": ("text", "文字列"),
@@ -697,6 +699,62 @@ CATALOG: dict[str, tuple[Template, Template]] = {
         "an https:// address (plain http:// only to this computer)",
         "https:// のアドレス（http:// はこのコンピューター宛てのみ）"),
     "setting.rule.email": ("an e-mail address", "メールアドレス"),
+    # ----- deploying the relay to Cloudflare (core/setup/relay_deploy.py; Settings → Always on, `shiftcast relay deploy`) -----
+    "relay_setup.no_token": ("no Cloudflare API token is saved: create one with the link in Settings → Always on and paste it there",
+                             "Cloudflare のAPIトークンが保存されていません。「設定」→「常時稼働」のリンクからトークンを作成し、貼り付けてください。"),
+    "relay_setup.no_line": ("the relay needs the LINE channel secret and a long-lived channel access token: connect LINE and "
+                            "paste the token in Settings → LINE first",
+                            "中継サーバーにはLINEのチャネルシークレットと長期のチャネルアクセストークンが必要です。先にLINEを接続し、"
+                            "「設定」→「LINE」でトークンを貼り付けてください。"),
+    "relay_setup.token_refused": ("Cloudflare did not accept the API token: check that it was copied whole and has not been "
+                                  "deleted or expired",
+                                  "Cloudflare がAPIトークンを受け付けませんでした。トークン全体をコピーしたか、削除や期限切れになっていないか確認してください。"),
+    "relay_setup.token_inactive": ("the Cloudflare API token is {status}: create a new one with the link in Settings → Always on",
+                                   "Cloudflare のAPIトークンが使えない状態です（{status}）。「設定」→「常時稼働」のリンクから新しいトークンを作成してください。"),
+    "relay_setup.permission_missing": ("the Cloudflare API token lacks a permission needed for {doing}: create a token with the "
+                                       "link in Settings → Always on (Workers Scripts: Edit, D1: Edit, Account Settings: Read). "
+                                       "Nothing was changed at Cloudflare by this step",
+                                       "Cloudflare のAPIトークンに{doing}に必要な権限がありません。「設定」→「常時稼働」のリンクから"
+                                       "トークンを作成してください（Workers スクリプト: 編集、D1: 編集、アカウント設定: 読み取り）。"
+                                       "この手順ではCloudflareで何も変更していません。"),
+    "relay_setup.rate_limited": ("Cloudflare asks to slow down (too many requests): try again in five minutes",
+                                 "Cloudflare へのリクエストが多すぎます。5分ほど待ってからもう一度お試しください。"),
+    "relay_setup.cloudflare_said": ("Cloudflare refused {doing}: {detail}", "Cloudflare で{doing}ができませんでした: {detail}"),
+    "relay_setup.unreachable": ("could not reach Cloudflare ({detail}): check the internet connection and try again",
+                                "Cloudflare に接続できませんでした（{detail}）。インターネット接続を確認して、もう一度お試しください。"),
+    "relay_setup.no_account": ("the Cloudflare API token sees no account: create it with “All accounts” or your account chosen",
+                               "Cloudflare のAPIトークンからアカウントが見えません。「すべてのアカウント」またはご自分のアカウントを選んで作成してください。"),
+    "relay_setup.several_accounts": ("the Cloudflare API token sees several accounts ({accounts}): choose one with --account",
+                                     "Cloudflare のAPIトークンから複数のアカウントが見えます（{accounts}）。--account で1つ選んでください。"),
+    "relay_setup.account_not_seen": ("the Cloudflare API token does not see the account {account}",
+                                     "Cloudflare のAPIトークンからアカウント {account} が見えません。"),
+    "relay_setup.no_subdomain": ("this Cloudflare account has no workers.dev subdomain yet: open Workers & Pages in the "
+                                 "Cloudflare dashboard once to choose it, then deploy again",
+                                 "このCloudflareアカウントにはまだ workers.dev のサブドメインがありません。Cloudflare のダッシュボードで"
+                                 "「Workers & Pages」を一度開いてサブドメインを決めてから、もう一度設置してください。"),
+    "relay_setup.health_missing": ("the relay at {url} does not answer with this version yet (it says {version}): try again in a minute",
+                                   "{url} の中継サーバーがまだこのバージョンで応答しません（{version}）。1分ほど待ってからもう一度お試しください。"),
+    "relay_setup.doing.token": ("checking the token", "トークンの確認"),
+    "relay_setup.doing.account": ("finding the account", "アカウントの確認"),
+    "relay_setup.doing.subdomain": ("the workers.dev address", "workers.dev のアドレスの設定"),
+    "relay_setup.doing.database": ("the relay's database", "中継サーバーのデータベースの作成"),
+    "relay_setup.doing.migrations": ("preparing the relay's database", "中継サーバーのデータベースの準備"),
+    "relay_setup.doing.upload": ("uploading the relay", "中継サーバーのアップロード"),
+    "relay_setup.doing.schedule": ("the relay's schedule", "中継サーバーの定期実行の設定"),
+    "relay_setup.doing.remove": ("removing the relay", "中継サーバーの削除"),
+    "relay_setup.step.token": ("Check the Cloudflare token and account", "Cloudflare のトークンとアカウントを確認"),
+    "relay_setup.step.database": ("Create the database", "データベースを作成"),
+    "relay_setup.step.migrations": ("Prepare the database's tables", "データベースの表を準備"),
+    "relay_setup.step.upload": ("Upload the relay", "中継サーバーをアップロード"),
+    "relay_setup.step.workers_dev": ("Switch on its workers.dev address", "workers.dev のアドレスを有効化"),
+    "relay_setup.step.schedule": ("Run it every minute", "毎分の実行を設定"),
+    "relay_setup.step.health": ("Wait for the relay to answer", "中継サーバーの応答を確認"),
+    "relay_setup.step.line": ("Point LINE's webhook at the relay", "LINEのWebhookを中継サーバーに設定"),
+    "relay_setup.step.save": ("Remember the relay", "中継サーバーを記録"),
+    "relay_setup.step.line_back": ("Put LINE's earlier webhook address back", "LINEのWebhookを元のアドレスに戻す"),
+    "relay_setup.step.delete_worker": ("Delete the relay", "中継サーバーを削除"),
+    "relay_setup.step.delete_database": ("Delete its database", "データベースを削除"),
+    "relay_setup.step.forget": ("Forget the relay's key and address", "中継サーバーの鍵とアドレスを削除"),
     # ----- why a delivery is planned (the dry run: `main.py plan`) -----
     "plan.why.reminder": ("reminder", "リマインダー"),
     "plan.why.reminder_held": ("reminder (held until quiet hours end)", "リマインダー（通知しない時間帯が終わってから送ります）"),

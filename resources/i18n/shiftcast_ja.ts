@@ -2465,6 +2465,85 @@ Data folder: {1}</source>
     </message>
 </context>
 <context>
+    <name>RelaySection</name>
+    <message>
+        <source>Always on</source>
+        <translation>常時稼働</translation>
+    </message>
+    <message>
+        <source>While every computer with Shiftcast sleeps, nobody answers LINE and no reminder goes out. A small relay on your own free Cloudflare account fixes this: it keeps LINE&apos;s events (such as teachers&apos; replies and pairing codes) until Shiftcast fetches them, sends the reminders Shiftcast handed it when no computer has been awake for 5 minutes, and holds the month&apos;s image for LINE. It keeps nothing for longer than 7 days: events and results until Shiftcast fetches them, sent reminders and images 7 days. Only Shiftcast holds the key to it.</source>
+        <translation>Shiftcastを入れたコンピューターがすべてスリープしている間は、LINEに応答する人がいないため、リマインダーも送信されません。ご自分の無料のCloudflareアカウントに小さな中継サーバーを置くと解決します。中継サーバーは、LINEのイベント（講師の返信やペアリングコードなど）をShiftcastが取得するまで保管し、5分以上どのコンピューターも起動していないときに、Shiftcastから預かったリマインダーを送信し、月のシフト表の画像をLINE向けに保管します。7日を超えて保管するものはありません（イベントと結果はShiftcastが取得するまで、送信済みのリマインダーと画像は7日間）。中継サーバーの鍵はShiftcastだけが持っています。</translation>
+    </message>
+    <message>
+        <source>Create a token on Cloudflare…</source>
+        <translation>Cloudflareでトークンを作成…</translation>
+    </message>
+    <message>
+        <source>The page opens with the permissions filled in (Workers scripts and D1: edit, account settings: read). Create the token there, copy it and paste it below.</source>
+        <translation>必要な権限（Workers スクリプトとD1: 編集、アカウント設定: 読み取り）が入力された状態でページが開きます。そこでトークンを作成し、コピーして下に貼り付けてください。</translation>
+    </message>
+    <message>
+        <source>Paste the Cloudflare API token</source>
+        <translation>CloudflareのAPIトークンを貼り付け</translation>
+    </message>
+    <message>
+        <source>Save token</source>
+        <translation>トークンを保存</translation>
+    </message>
+    <message>
+        <source>API token:</source>
+        <translation>APIトークン:</translation>
+    </message>
+    <message>
+        <source>Deploy</source>
+        <translation>設置</translation>
+    </message>
+    <message>
+        <source>Remove…</source>
+        <translation>削除…</translation>
+    </message>
+    <message>
+        <source>No relay is deployed.</source>
+        <translation>中継サーバーは設置されていません。</translation>
+    </message>
+    <message>
+        <source>The relay at {0} does not answer right now.</source>
+        <translation>{0} の中継サーバーが現在応答しません。</translation>
+    </message>
+    <message>
+        <source>✓ The relay {0} runs at:</source>
+        <translation>✓ 中継サーバー {0} が動いています:</translation>
+    </message>
+    <message>
+        <source>Paste the token first.</source>
+        <translation>先にトークンを貼り付けてください。</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>保存中…</translation>
+    </message>
+    <message>
+        <source>✓ The token is saved in this computer&apos;s keyring.</source>
+        <translation>✓ トークンをこのコンピューターのキーリングに保存しました。</translation>
+    </message>
+    <message>
+        <source>Deploying the relay…</source>
+        <translation>中継サーバーを設置しています…</translation>
+    </message>
+    <message>
+        <source>Remove the relay</source>
+        <translation>中継サーバーの削除</translation>
+    </message>
+    <message>
+        <source>Delete the relay and its database from your Cloudflare account and point LINE back to the address it had before? Events the relay holds that Shiftcast has not fetched yet are lost.</source>
+        <translation>中継サーバーとそのデータベースをCloudflareアカウントから削除し、LINEのWebhookを元のアドレスに戻しますか？ Shiftcastがまだ取得していない、中継サーバー上のイベントは失われます。</translation>
+    </message>
+    <message>
+        <source>Removing the relay…</source>
+        <translation>中継サーバーを削除しています…</translation>
+    </message>
+</context>
+<context>
     <name>RosterCommands</name>
     <message>
         <source>Add shift {0}</source>

@@ -17,6 +17,7 @@ from ui.settings.email_alerts import AlertsSection, EmailSection
 from ui.settings.general import DataFolderSection, LanguageSection
 from ui.settings.hosting import HostingSection
 from ui.settings.line import LineSection
+from ui.settings.relay import RelaySection
 from ui.shell.context import AppContext
 
 # Long lines of explanation are hard to read on a wide window; the page keeps a comfortable width.
@@ -32,6 +33,7 @@ class SettingsView(QWidget):
         self.alerts = AlertsSection(ctx)
         self.classrooms = ClassroomSection(ctx)
         self.hosting = HostingSection(ctx)
+        self.relay = RelaySection(ctx)
         self.language = LanguageSection(ctx)
         self.data_folder = DataFolderSection(ctx)
         self.autostart = AutostartSection(ctx)
@@ -41,7 +43,7 @@ class SettingsView(QWidget):
         page = QWidget()
         column = QVBoxLayout()
         column.setSpacing(12)
-        for section in (self.readiness, self.line, self.email, self.alerts, self.classrooms, self.hosting, self.autostart, self.language,
+        for section in (self.readiness, self.line, self.email, self.alerts, self.classrooms, self.hosting, self.relay, self.autostart, self.language,
                         self.data_folder, self.database):
             column.addWidget(section)
         column.addStretch(1)
@@ -67,6 +69,6 @@ class SettingsView(QWidget):
         """Scroll to a section: a channel's ("line" or "email", e.g. from an alert about it), "hosting",
         "autostart" or "classrooms" (from the readiness panel)."""
         sections: dict[str, QWidget] = {"email": self.email, "hosting": self.hosting, "autostart": self.autostart,
-                                        "classrooms": self.classrooms}
+                                        "classrooms": self.classrooms, "relay": self.relay}
         section = sections.get(name, self.line)
         self.page_scroll.verticalScrollBar().setValue(section.mapTo(self._scrolled, QPoint(0, 0)).y())

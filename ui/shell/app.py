@@ -104,6 +104,8 @@ def run_gui(args: argparse.Namespace) -> int:
         # A connect flow that crashed left LINE pointing at it. Where the app receives, its receiving
         # puts that back first itself, so the two never race at LINE (core/setup/receiving.py).
         ctx.tasks.run(_restore_pending_endpoint(db), owner=app)
+    # A relay deployed from this app older than the one it bundles is updated (one settings read otherwise).
+    ctx.tasks.run(_update_relay(db), owner=app)
     # What the command line or another computer changes reaches the screens (and this window's
     # scheduler, when it sends) within seconds, whether this window sends or another process does.
     watcher = ChangeWatcher(db).start() if mode != "screenshots" else None
@@ -191,6 +193,15 @@ def _restore_pending_endpoint(db: Database) -> Callable[[], object]:
         from core.setup.line_connect import restore_if_pending  # off the start-up path: imported on the task's thread
 
         return restore_if_pending(db)
+
+    return work
+
+
+def _update_relay(db: Database) -> Callable[[], object]:
+    def work() -> object:
+        from core.setup.relay_deploy import update_at_start  # off the start-up path: imported on the task's thread
+
+        return update_at_start(db)
 
     return work
 

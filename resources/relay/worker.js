@@ -1,0 +1,661 @@
+// src/crypto.ts
+var encoder = new TextEncoder();
+function utf8(text) {
+  return encoder.encode(text);
+}
+function hex(bytes) {
+  const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  let out = "";
+  for (const b of view) out += b.toString(16).padStart(2, "0");
+  return out;
+}
+function fromHex(text) {
+  if (text.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(text)) return null;
+  const out = new Uint8Array(text.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(text.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+function fromBase64(text) {
+  try {
+    const raw = atob(text);
+    const out = new Uint8Array(raw.length);
+    for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
+    return out;
+  } catch {
+    return null;
+  }
+}
+function base64url(bytes) {
+  let raw = "";
+  for (const b of bytes) raw += String.fromCharCode(b);
+  return btoa(raw).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+async function sha256Hex(data) {
+  const bytes = typeof data === "string" ? utf8(data) : data;
+  return hex(await crypto.subtle.digest("SHA-256", bytes));
+}
+function hmacKey(secret) {
+  return crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+}
+async function hmacVerify(secret, signature, message) {
+  return crypto.subtle.verify("HMAC", await hmacKey(secret), signature, message);
+}
+function sameText(a, b) {
+  const x = utf8(a);
+  const y = utf8(b);
+  if (x.length !== y.length) return false;
+  let diff = 0;
+  for (let i = 0; i < x.length; i++) diff |= x[i] ^ y[i];
+  return diff === 0;
+}
+function toBase64Native(bytes) {
+  return bytes.toBase64();
+}
+function fromBase64Native(text) {
+  return Uint8Array.fromBase64(text);
+}
+function randomToken(bytes) {
+  return base64url(crypto.getRandomValues(new Uint8Array(bytes)));
+}
+
+// src/auth.ts
+var CLOCK_SKEW_MS = 5 * 6e4;
+var HEADER = /^Shiftcast-HMAC ts=(\d{1,12}), nonce=([A-Za-z0-9_-]{16,64}), sig=([0-9a-f]{64})$/;
+function canonical(method, pathAndQuery, ts, nonce, bodyHash) {
+  return ["SHIFTCAST-HMAC-SHA256", method.toUpperCase(), pathAndQuery, ts, nonce, bodyHash].join("\n");
+}
+function relayKey(env) {
+  const key = fromHex(env.RELAY_KEY ?? "");
+  return key !== null && key.length === 32 ? key : null;
+}
+async function refusal(request, url, body, env, now) {
+  const key = relayKey(env);
+  if (key === null) return "not_configured";
+  const header = request.headers.get("authorization");
+  if (!header) return "missing";
+  const parts = HEADER.exec(header.trim());
+  if (parts === null) return "malformed";
+  const [, ts, nonce, sig] = parts;
+  const sentAt = Number(ts) * 1e3;
+  if (Math.abs(now - sentAt) > CLOCK_SKEW_MS) return "stale";
+  const message = canonical(request.method, url.pathname + url.search, ts, nonce, await sha256Hex(body));
+  if (!await hmacVerify(key, fromHex(sig), utf8(message))) return "signature";
+  const stored = await env.DB.prepare("INSERT INTO nonces (nonce, expires_at) VALUES (?, ?) ON CONFLICT (nonce) DO NOTHING").bind(nonce, sentAt + CLOCK_SKEW_MS).run();
+  return stored.meta.changes === 1 ? null : "replayed";
+}
+
+// src/http.ts
+function json(body, status = 200, headers = {}) {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers }
+  });
+}
+function problem(status, error, message, headers = {}) {
+  return json({ error, message }, status, headers);
+}
+var BadRequest = class extends Error {
+};
+function parseObject(raw) {
+  let value;
+  try {
+    value = JSON.parse(new TextDecoder().decode(raw));
+  } catch {
+    throw new BadRequest("the body is not JSON");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new BadRequest("the body is not a JSON object");
+  return value;
+}
+function instant(value, field) {
+  if (typeof value !== "string" || !/(Z|[+-]\d\d:\d\d)$/.test(value)) throw new BadRequest(`${field} must be an ISO 8601 time with its zone`);
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new BadRequest(`${field} is not a time`);
+  return ms;
+}
+function iso(ms) {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+function cursor(url) {
+  const raw = url.searchParams.get("after") ?? "0";
+  if (!/^\d{1,15}$/.test(raw)) throw new BadRequest("after must be a cursor from an earlier answer");
+  return Number(raw);
+}
+function through(body) {
+  const value = body.through;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) throw new BadRequest("through must be a cursor");
+  return value;
+}
+
+// src/deliveries.ts
+var MAX_PER_CALL = 40;
+var MAX_BODY_CHARS = 6e4;
+var PATHS = /* @__PURE__ */ new Set(["/v2/bot/message/push", "/v2/bot/message/multicast"]);
+var ID = /^[A-Za-z0-9:_.-]{1,100}$/;
+var UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function parse(value, now) {
+  if (typeof value !== "object" || value === null) throw new BadRequest("each delivery must be an object");
+  const v = value;
+  if (typeof v.id !== "string" || !ID.test(v.id)) throw new BadRequest("id must be 1\u2013100 of A-Z a-z 0-9 : _ . -");
+  const version = v.subject_version;
+  if (typeof version !== "number" || !Number.isSafeInteger(version) || version < 0) throw new BadRequest(`${v.id}: subject_version must be a whole number`);
+  if (v.cancel === true) return { kind: "cancel", id: v.id, version };
+  if (typeof v.path !== "string" || !PATHS.has(v.path)) throw new BadRequest(`${v.id}: path must be one of ${[...PATHS].join(", ")}`);
+  if (typeof v.body !== "object" || v.body === null || Array.isArray(v.body)) throw new BadRequest(`${v.id}: body must be LINE's JSON request body`);
+  const body = JSON.stringify(v.body);
+  if (body.length > MAX_BODY_CHARS) throw new BadRequest(`${v.id}: body is over ${MAX_BODY_CHARS} characters`);
+  if (typeof v.retry_key !== "string" || !UUID.test(v.retry_key)) throw new BadRequest(`${v.id}: retry_key must be a UUID`);
+  const keyIssuedAt = v.retry_key_issued_at === void 0 ? now : instant(v.retry_key_issued_at, "retry_key_issued_at");
+  return {
+    kind: "send",
+    id: v.id,
+    version,
+    path: v.path,
+    body,
+    retryKey: v.retry_key.toLowerCase(),
+    keyIssuedAt,
+    dueAt: instant(v.due_at, "due_at"),
+    notAfter: instant(v.not_after, "not_after")
+  };
+}
+function outcome(upload3, held) {
+  if (held === void 0) return upload3.kind === "send" ? "stored" : "canceled";
+  if (held.state === "sent") return "already_sent";
+  if (upload3.kind === "cancel") return upload3.version >= held.version ? "canceled" : "ignored";
+  return upload3.version > held.version ? "replaced" : "ignored";
+}
+function statement(db, upload3, now) {
+  if (upload3.kind === "cancel") {
+    return db.prepare(
+      "INSERT INTO deliveries (id, subject_version, state, updated_at) VALUES (?, ?, 'canceled', ?) ON CONFLICT (id) DO UPDATE SET state = 'canceled', subject_version = excluded.subject_version, updated_at = excluded.updated_at WHERE deliveries.subject_version <= excluded.subject_version AND deliveries.state <> 'sent'"
+    ).bind(upload3.id, upload3.version, now);
+  }
+  return db.prepare(
+    "INSERT INTO deliveries (id, subject_version, state, path, body, retry_key, retry_key_issued_at, due_at, not_after, attempts, next_attempt_at, updated_at) VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, 0, ?, ?) ON CONFLICT (id) DO UPDATE SET subject_version = excluded.subject_version, state = 'queued', path = excluded.path, body = excluded.body, retry_key = excluded.retry_key, retry_key_issued_at = excluded.retry_key_issued_at, due_at = excluded.due_at, not_after = excluded.not_after, attempts = 0, next_attempt_at = excluded.next_attempt_at, updated_at = excluded.updated_at WHERE deliveries.subject_version < excluded.subject_version AND deliveries.state <> 'sent'"
+  ).bind(upload3.id, upload3.version, upload3.path, upload3.body, upload3.retryKey, upload3.keyIssuedAt, upload3.dueAt, upload3.notAfter, upload3.dueAt, now);
+}
+async function upload(db, body, now) {
+  if (!Array.isArray(body.deliveries) || body.deliveries.length === 0 || body.deliveries.length > MAX_PER_CALL) {
+    throw new BadRequest(`deliveries must be a list of 1 to ${MAX_PER_CALL}`);
+  }
+  const uploads = body.deliveries.map((d) => parse(d, now));
+  if (new Set(uploads.map((u) => u.id)).size !== uploads.length) throw new BadRequest("an id appears twice");
+  const held = await db.prepare(`SELECT id, subject_version, state FROM deliveries WHERE id IN (${uploads.map(() => "?").join(", ")})`).bind(...uploads.map((u) => u.id)).all();
+  const byId = new Map(held.results.map((r) => [r.id, { version: r.subject_version, state: r.state }]));
+  const results = uploads.map((u) => ({ id: u.id, result: outcome(u, byId.get(u.id)) }));
+  const changes = uploads.filter((_, i) => results[i].result !== "ignored" && results[i].result !== "already_sent");
+  if (changes.length > 0) await db.batch(changes.map((u) => statement(db, u, now)));
+  return { results };
+}
+
+// src/env.ts
+var MAX_SENDS_CEILING = 20;
+function positive(value, fallback) {
+  const n = Number(value);
+  return value !== void 0 && value !== "" && Number.isFinite(n) && n > 0 ? n : fallback;
+}
+function settings(env) {
+  return {
+    lineApiBase: (env.LINE_API_BASE || "https://api.line.me").replace(/\/+$/, ""),
+    allowHttp: env.ALLOW_HTTP === "1",
+    senderQuietMs: positive(env.SENDER_QUIET_MINUTES, 5) * 6e4,
+    maxSendsPerRun: Math.min(Math.floor(positive(env.MAX_SENDS_PER_RUN, 10)), MAX_SENDS_CEILING),
+    lineTimeoutMs: positive(env.LINE_TIMEOUT_MS, 1e4)
+  };
+}
+
+// src/events.ts
+var PAGE = 100;
+async function pull(db, after) {
+  const rows = await db.prepare("SELECT seq, webhook_event_id, body, received_at FROM events WHERE seq > ? ORDER BY seq LIMIT ?").bind(after, PAGE).all();
+  const events = rows.results.map((r) => ({
+    cursor: r.seq,
+    webhook_event_id: r.webhook_event_id,
+    received_at: new Date(r.received_at).toISOString(),
+    event: JSON.parse(r.body)
+  }));
+  return { events, next: rows.results.at(-1)?.seq ?? after };
+}
+async function ack(db, upTo) {
+  const result = await db.prepare("DELETE FROM events WHERE seq <= ?").bind(upTo).run();
+  return { removed: result.meta.changes };
+}
+
+// src/images.ts
+var MAX_IMAGE_BYTES = 14e5;
+var NAME = /^[A-Za-z0-9._-]{1,100}$/;
+var TOKEN = /^[A-Za-z0-9_-]{22}$/;
+function contentType(data) {
+  const png = [137, 80, 78, 71, 13, 10, 26, 10];
+  if (data.length >= 8 && png.every((b, i) => data[i] === b)) return "image/png";
+  if (data.length >= 3 && data[0] === 255 && data[1] === 216 && data[2] === 255) return "image/jpeg";
+  return null;
+}
+async function put(db, name, data, now) {
+  if (!NAME.test(name)) return problem(400, "bad_name", "an image name is 1\u2013100 of A-Z a-z 0-9 . _ -");
+  if (data.length > MAX_IMAGE_BYTES) return problem(413, "too_large", `an image is at most ${MAX_IMAGE_BYTES} bytes`);
+  const type = contentType(data);
+  if (type === null) return problem(415, "not_an_image", "only PNG and JPEG images are kept");
+  const token = randomToken(16);
+  const digest = await sha256Hex(data);
+  await db.prepare(
+    "INSERT INTO images (name, token, content_type, data, sha256, uploaded_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET token = excluded.token, content_type = excluded.content_type, data = excluded.data, sha256 = excluded.sha256, uploaded_at = excluded.uploaded_at"
+  ).bind(name, token, type, toBase64Native(data), digest, now).run();
+  return json({ name, path: `/i/${token}`, content_type: type, bytes: data.length, sha256: digest });
+}
+async function get(db, token, headOnly = false) {
+  if (!TOKEN.test(token)) return problem(404, "not_found", "no such image");
+  const row = await db.prepare("SELECT content_type, data, sha256 FROM images WHERE token = ?").bind(token).first();
+  if (row === null) return problem(404, "not_found", "no such image");
+  const data = fromBase64Native(row.data);
+  return new Response(headOnly ? null : data, {
+    headers: {
+      "content-type": row.content_type,
+      // The token changes with every upload, so what is at one address never changes.
+      "cache-control": "public, max-age=604800, immutable",
+      etag: `"${row.sha256}"`,
+      "content-length": String(data.length),
+      "x-content-type-options": "nosniff"
+    }
+  });
+}
+
+// src/outcomes.ts
+var PAGE2 = 100;
+async function pull2(db, after) {
+  const rows = await db.prepare("SELECT * FROM outcomes WHERE seq > ? ORDER BY seq LIMIT ?").bind(after, PAGE2).all();
+  const outcomes = rows.results.map((r) => ({
+    cursor: r.seq,
+    delivery_id: r.delivery_id,
+    subject_version: r.subject_version,
+    retry_key: r.retry_key,
+    at: iso(r.at),
+    http_status: r.http_status,
+    request_id: r.request_id,
+    accepted_request_id: r.accepted_request_id,
+    outcome: r.outcome,
+    error_code: r.error_code,
+    message: r.message,
+    next_attempt_at: iso(r.next_attempt_at),
+    duration_ms: r.duration_ms
+  }));
+  return { outcomes, next: rows.results.at(-1)?.seq ?? after };
+}
+async function ack2(db, upTo) {
+  const result = await db.prepare("DELETE FROM outcomes WHERE seq <= ?").bind(upTo).run();
+  return { removed: result.meta.changes };
+}
+
+// src/pairing.ts
+var CODE_LENGTHS = /* @__PURE__ */ new Set([9, 6]);
+var SEPARATORS = /* @__PURE__ */ new Set([..." -\u3000	\n\u30FC\u2010\u2011\u2012\u2013\u2014\u2015\u2212"]);
+var MAX_MESSAGE = 40;
+var MISSES_PER_USER = 5;
+var MISSES_IN_ALL = 30;
+var MISS_WINDOW_MS = 60 * 6e4;
+var MAX_CODES_PER_CALL = 40;
+function asCode(text) {
+  if (text.length > MAX_MESSAGE) return null;
+  const folded = text.normalize("NFKC").toUpperCase();
+  const compact = [...folded].filter((c) => !SEPARATORS.has(c)).join("");
+  if (!CODE_LENGTHS.has(compact.length) || !/^[A-Z0-9]+$/.test(compact)) return null;
+  return /[0-9]/.test(compact) && /[A-Z]/.test(compact) ? compact : null;
+}
+function codeHash(salt, code2) {
+  return sha256Hex(salt + code2);
+}
+async function lockedOut(db, userId, now) {
+  const row = await db.prepare("SELECT count(*) AS everyone, sum(line_user_id = ?) AS theirs FROM pairing_misses WHERE at > ?").bind(userId, now - MISS_WINDOW_MS).first();
+  return row !== null && (row.everyone >= MISSES_IN_ALL || (row.theirs ?? 0) >= MISSES_PER_USER);
+}
+async function replyFor(db, userId, code2, now) {
+  if (await lockedOut(db, userId, now)) return null;
+  const live = await db.prepare("SELECT hash, salt, reply_text FROM pairing_codes WHERE used_at IS NULL AND expires_at > ?").bind(now).all();
+  for (const row of live.results) {
+    if (sameText(await codeHash(row.salt, code2), row.hash)) {
+      const spent = await db.prepare("UPDATE pairing_codes SET used_at = ? WHERE hash = ? AND used_at IS NULL").bind(now, row.hash).run();
+      return spent.meta.changes === 1 ? row.reply_text : null;
+    }
+  }
+  await db.prepare("INSERT INTO pairing_misses (line_user_id, at) VALUES (?, ?)").bind(userId, now).run();
+  return null;
+}
+function code(value) {
+  const v = value;
+  if (typeof v !== "object" || v === null) throw new BadRequest("each code must be an object");
+  if (typeof v.salt !== "string" || v.salt.length < 16 || v.salt.length > 128) throw new BadRequest("salt must be 16\u2013128 characters");
+  if (typeof v.hash !== "string" || !/^[0-9a-f]{64}$/.test(v.hash)) throw new BadRequest("hash must be 64 lower-case hex digits");
+  if (typeof v.reply_text !== "string" || v.reply_text.length === 0 || v.reply_text.length > 5e3) {
+    throw new BadRequest("reply_text must be 1\u20135,000 characters (a LINE text message)");
+  }
+  return { salt: v.salt, hash: v.hash, reply_text: v.reply_text, expires_at: instant(v.expires_at, "expires_at") };
+}
+async function upload2(db, body) {
+  if (!Array.isArray(body.codes) || body.codes.length > MAX_CODES_PER_CALL) {
+    throw new BadRequest(`codes must be a list of at most ${MAX_CODES_PER_CALL}`);
+  }
+  const codes = body.codes.map(code);
+  const statements = codes.map(
+    (c) => db.prepare(
+      "INSERT INTO pairing_codes (hash, salt, reply_text, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO UPDATE SET salt = excluded.salt, reply_text = excluded.reply_text, expires_at = excluded.expires_at"
+    ).bind(c.hash, c.salt, c.reply_text, c.expires_at)
+  );
+  if (body.replace_all === true) {
+    const keep = codes.map((c) => c.hash);
+    const others = keep.length > 0 ? ` WHERE hash NOT IN (${keep.map(() => "?").join(", ")})` : "";
+    statements.unshift(db.prepare(`DELETE FROM pairing_codes${others}`).bind(...keep));
+  }
+  if (statements.length > 0) await db.batch(statements);
+  return { stored: codes.length };
+}
+
+// src/retention.ts
+var KEEP_MS = 7 * 24 * 60 * 6e4;
+async function purge(db, now) {
+  const old = now - KEEP_MS;
+  await db.batch([
+    db.prepare("DELETE FROM events WHERE received_at < ?").bind(old),
+    db.prepare("DELETE FROM outcomes WHERE at < ?").bind(old),
+    db.prepare("DELETE FROM deliveries WHERE updated_at < ? AND (state <> 'queued' OR not_after < ?)").bind(old, old),
+    db.prepare("DELETE FROM images WHERE uploaded_at < ?").bind(old),
+    db.prepare("DELETE FROM heartbeats WHERE at < ?").bind(old),
+    db.prepare("DELETE FROM nonces WHERE expires_at < ?").bind(now),
+    // Two statements, so each uses its index: the cron runs every minute and D1 counts rows read.
+    db.prepare("DELETE FROM pairing_codes WHERE used_at <= ?").bind(now),
+    db.prepare("DELETE FROM pairing_codes WHERE expires_at <= ?").bind(now),
+    db.prepare("DELETE FROM pairing_misses WHERE at <= ?").bind(now - MISS_WINDOW_MS)
+  ]);
+}
+
+// src/line.ts
+async function call(config, token, path, body, headers = {}) {
+  const started = Date.now();
+  try {
+    const response = await fetch(config.lineApiBase + path, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers },
+      body,
+      signal: AbortSignal.timeout(config.lineTimeoutMs)
+    });
+    const text = await response.text();
+    let message = null;
+    if (!response.ok) {
+      try {
+        const parsed = JSON.parse(text);
+        message = typeof parsed.message === "string" ? parsed.message : null;
+      } catch {
+        message = text.slice(0, 500) || null;
+      }
+    }
+    return {
+      status: response.status,
+      transport: null,
+      requestId: response.headers.get("x-line-request-id"),
+      acceptedRequestId: response.headers.get("x-line-accepted-request-id"),
+      message,
+      durationMs: Date.now() - started
+    };
+  } catch (error) {
+    const name = error instanceof Error ? error.name : "";
+    return {
+      status: null,
+      transport: name === "TimeoutError" || name === "AbortError" ? "timeout" : "connection",
+      requestId: null,
+      acceptedRequestId: null,
+      message: error instanceof Error ? error.message.slice(0, 500) : null,
+      durationMs: Date.now() - started
+    };
+  }
+}
+
+// src/policy.ts
+var MONTHLY_LIMIT_MESSAGE = "You have reached your monthly limit.";
+var MAX_RETRIES = 5;
+var BACKOFF_BASE_MS = 2 * 6e4;
+var JITTER = 0.1;
+var THROTTLE_DELAY_MS = 5e3;
+var HOLD_DELAY_MS = 5 * 6e4;
+var RETRY_KEY_LIFETIME_MS = 24 * 60 * 6e4;
+var RETRY_KEY_MARGIN_MS = 10 * 6e4;
+function classify(answer) {
+  const { status } = answer;
+  if (status === null) return { outcome: "retry", code: answer.transport === "timeout" ? "TIMEOUT" : "CONNECTION_ERROR", stopRun: false };
+  if (status >= 200 && status < 300) return { outcome: "sent", code: null, stopRun: false };
+  if (status === 409 && answer.acceptedRequestId) return { outcome: "sent", code: null, stopRun: false };
+  if (status >= 500) return { outcome: "retry", code: "LINE_5XX", stopRun: false };
+  if (status === 429) {
+    if ((answer.message ?? "").trim() === MONTHLY_LIMIT_MESSAGE) return { outcome: "failed", code: "QUOTA_EXHAUSTED", stopRun: true };
+    return { outcome: "throttled", code: "RATE_LIMITED", stopRun: true };
+  }
+  if (status === 401) return { outcome: "hold", code: "AUTH_FAILED", stopRun: true };
+  const code2 = { 400: "LINE_400", 403: "LINE_403", 404: "LINE_404" }[status] ?? "LINE_4XX";
+  return { outcome: "failed", code: code2, stopRun: false };
+}
+function decide(verdict, attemptsMade, now, random) {
+  if (verdict.outcome === "retry") {
+    const retriesUsed = attemptsMade - 1;
+    if (retriesUsed >= MAX_RETRIES) return { outcome: "dead", code: verdict.code, nextAttemptAt: null };
+    return { outcome: "retry", code: verdict.code, nextAttemptAt: now + backoff(retriesUsed + 1, random) };
+  }
+  if (verdict.outcome === "throttled") return { outcome: "throttled", code: verdict.code, nextAttemptAt: now + THROTTLE_DELAY_MS };
+  if (verdict.outcome === "hold") return { outcome: "hold", code: verdict.code, nextAttemptAt: now + HOLD_DELAY_MS };
+  return { outcome: verdict.outcome, code: verdict.code, nextAttemptAt: null };
+}
+function backoff(retry, random) {
+  const nominal = BACKOFF_BASE_MS * 2 ** (retry - 1);
+  return Math.round(nominal + nominal * JITTER * (2 * random - 1));
+}
+function retryKeyUsable(issuedAt, now) {
+  return now - issuedAt < RETRY_KEY_LIFETIME_MS - RETRY_KEY_MARGIN_MS;
+}
+function sendable(dueAt, notAfter, now) {
+  return dueAt <= now && now < notAfter;
+}
+
+// src/sending.ts
+async function expire(db, now) {
+  const rows = await db.prepare("UPDATE deliveries SET state = 'expired', updated_at = ? WHERE state = 'queued' AND not_after <= ? RETURNING id, subject_version, retry_key").bind(now, now).all();
+  if (rows.results.length > 0) {
+    await db.batch(rows.results.map((r) => db.prepare("INSERT INTO outcomes (delivery_id, subject_version, retry_key, at, outcome, error_code) VALUES (?, ?, ?, ?, 'expired', 'NOT_AFTER_PASSED')").bind(r.id, r.subject_version, r.retry_key, now)));
+  }
+  return rows.results.length;
+}
+async function senderAwake(db, config, now) {
+  const row = await db.prepare("SELECT max(at) AS at FROM heartbeats").first();
+  return row?.at != null && row.at > now - config.senderQuietMs;
+}
+async function claim(db, config, now) {
+  const leaseUntil = now + config.maxSendsPerRun * config.lineTimeoutMs + 6e4;
+  const rows = await db.prepare(
+    "UPDATE deliveries SET next_attempt_at = ? WHERE id IN (SELECT id FROM deliveries WHERE state = 'queued' AND next_attempt_at <= ? AND due_at <= ? AND not_after > ? ORDER BY next_attempt_at LIMIT ?) RETURNING id, subject_version, path, body, retry_key, retry_key_issued_at, due_at, not_after, attempts"
+  ).bind(leaseUntil, now, now, now, config.maxSendsPerRun).all();
+  return rows.results.sort((a, b) => a.due_at - b.due_at || a.id.localeCompare(b.id));
+}
+function record(db, d, at, decision, attempts, answer) {
+  const state = { sent: "sent", retry: "queued", throttled: "queued", hold: "queued" }[decision.outcome] ?? "failed";
+  return [
+    // Guarded: a newer version or a cancel that arrived during the send is not overwritten.
+    db.prepare("UPDATE deliveries SET state = ?, attempts = ?, next_attempt_at = ?, updated_at = ? WHERE id = ? AND subject_version = ? AND state = 'queued'").bind(state, attempts, decision.nextAttemptAt, at, d.id, d.subject_version),
+    db.prepare(
+      "INSERT INTO outcomes (delivery_id, subject_version, retry_key, at, http_status, request_id, accepted_request_id, outcome, error_code, message, next_attempt_at, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    ).bind(
+      d.id,
+      d.subject_version,
+      d.retry_key,
+      at,
+      answer?.status ?? null,
+      answer?.requestId ?? null,
+      answer?.acceptedRequestId ?? null,
+      decision.outcome,
+      decision.code,
+      answer?.message ?? null,
+      decision.nextAttemptAt,
+      answer?.durationMs ?? null
+    )
+  ];
+}
+async function release(db, rows, at) {
+  if (rows.length === 0) return;
+  await db.prepare(`UPDATE deliveries SET next_attempt_at = ? WHERE state = 'queued' AND id IN (${rows.map(() => "?").join(", ")})`).bind(at, ...rows.map((r) => r.id)).run();
+}
+async function send(env, config, clock, random) {
+  const now = clock();
+  const summary = { expired: await expire(env.DB, now), attempted: 0, sent: 0, senderAwake: false };
+  if (await senderAwake(env.DB, config, now)) return { ...summary, senderAwake: true };
+  const claimed = await claim(env.DB, config, now);
+  for (const [i, d] of claimed.entries()) {
+    const at = clock();
+    if (!sendable(d.due_at, d.not_after, at)) {
+      await release(env.DB, [d], at);
+      continue;
+    }
+    if (!retryKeyUsable(d.retry_key_issued_at, at)) {
+      await env.DB.batch(record(env.DB, d, at, { outcome: "failed", code: "RETRY_KEY_EXPIRED", nextAttemptAt: null }, d.attempts, null));
+      continue;
+    }
+    const answer = await call(config, env.LINE_CHANNEL_ACCESS_TOKEN, d.path, d.body, { "x-line-retry-key": d.retry_key });
+    const verdict = classify(answer);
+    const attempts = verdict.outcome === "throttled" || verdict.outcome === "hold" ? d.attempts : d.attempts + 1;
+    const decision = decide(verdict, d.attempts + 1, clock(), random());
+    await env.DB.batch(record(env.DB, d, at, decision, attempts, answer));
+    summary.attempted += 1;
+    if (decision.outcome === "sent") summary.sent += 1;
+    if (verdict.stopRun) {
+      await release(env.DB, claimed.slice(i + 1), decision.nextAttemptAt ?? clock());
+      break;
+    }
+  }
+  return summary;
+}
+
+// src/version.ts
+var RELAY_VERSION = "0.1.0";
+
+// src/webhook.ts
+async function signatureValid(secret, body, header) {
+  if (!secret || !header) return false;
+  const signature = fromBase64(header.trim());
+  if (signature === null || signature.length !== 32) return false;
+  return hmacVerify(utf8(secret), signature, body);
+}
+function pairingAttempt(event) {
+  const { source, message, replyToken } = event;
+  if (event.type !== "message" || source?.type !== "user" || typeof source.userId !== "string") return null;
+  if (message?.type !== "text" || typeof message.text !== "string" || typeof replyToken !== "string") return null;
+  if (event.deliveryContext?.isRedelivery === true) return null;
+  const code2 = asCode(message.text);
+  return code2 === null ? null : { userId: source.userId, code: code2, replyToken };
+}
+async function answerPairing(env, config, attempt, now) {
+  const text = await replyFor(env.DB, attempt.userId, attempt.code, now);
+  if (text === null) return;
+  const answer = await call(
+    config,
+    env.LINE_CHANNEL_ACCESS_TOKEN,
+    "/v2/bot/message/reply",
+    JSON.stringify({ replyToken: attempt.replyToken, messages: [{ type: "text", text }] })
+  );
+  if (answer.status !== 200) console.warn(`a pairing reply was refused: ${answer.status ?? answer.transport} ${answer.message ?? ""}`);
+}
+async function receive(request, body, env, config, ctx, now) {
+  if (!await signatureValid(env.LINE_CHANNEL_SECRET, body, request.headers.get("x-line-signature"))) {
+    return problem(401, "bad_signature", "the x-line-signature header does not sign this body");
+  }
+  let events;
+  try {
+    const parsed = JSON.parse(new TextDecoder().decode(body));
+    events = Array.isArray(parsed.events) ? parsed.events : [];
+  } catch {
+    return problem(400, "bad_body", "the body is not JSON");
+  }
+  const stored = events.filter((e) => typeof e === "object" && e !== null && typeof e.webhookEventId === "string");
+  if (stored.length > 0) {
+    const insert = env.DB.prepare("INSERT INTO events (webhook_event_id, body, received_at) VALUES (?, ?, ?) ON CONFLICT (webhook_event_id) DO NOTHING");
+    const results = await env.DB.batch(stored.map((e) => insert.bind(e.webhookEventId, JSON.stringify(e), now)));
+    stored.forEach((event, i) => {
+      const attempt = results[i].meta.changes === 1 ? pairingAttempt(event) : null;
+      if (attempt !== null) ctx.waitUntil(answerPairing(env, config, attempt, now));
+    });
+  }
+  return json({});
+}
+
+// src/app.ts
+var MAX_BODY_BYTES = 2e6;
+var REFUSALS = {
+  missing: "the Authorization header is missing",
+  malformed: "the Authorization header is not Shiftcast-HMAC ts=\u2026, nonce=\u2026, sig=\u2026",
+  stale: "the timestamp is more than 5 minutes off the relay's clock",
+  signature: "the signature does not match",
+  replayed: "this nonce was used before"
+};
+async function schemaVersion(db) {
+  try {
+    const row = await db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").first();
+    return row === null ? null : Number(row.value);
+  } catch {
+    return null;
+  }
+}
+async function api(request, url, body, env, now) {
+  const { method } = request;
+  const path = url.pathname;
+  if (method === "PUT" && path.startsWith("/api/images/")) return put(env.DB, path.slice("/api/images/".length), body, now);
+  if (method === "GET" && path === "/api/events") return json(await pull(env.DB, cursor(url)));
+  if (method === "POST" && path === "/api/events/ack") return json(await ack(env.DB, through(parseObject(body))));
+  if (method === "GET" && path === "/api/outcomes") return json(await pull2(env.DB, cursor(url)));
+  if (method === "POST" && path === "/api/outcomes/ack") return json(await ack2(env.DB, through(parseObject(body))));
+  if (method === "PUT" && path === "/api/deliveries") return json(await upload(env.DB, parseObject(body), now));
+  if (method === "PUT" && path === "/api/pairing-codes") return json(await upload2(env.DB, parseObject(body)));
+  if (method === "POST" && path === "/api/heartbeat") {
+    const sender = parseObject(body).sender;
+    if (typeof sender !== "string" || sender.length === 0 || sender.length > 100) throw new BadRequest("sender must name the app sender (1\u2013100 characters)");
+    await env.DB.prepare("INSERT INTO heartbeats (sender, at) VALUES (?, ?) ON CONFLICT (sender) DO UPDATE SET at = excluded.at").bind(sender, now).run();
+    return json({ at: new Date(now).toISOString() });
+  }
+  return problem(404, "not_found", "no such route");
+}
+async function route(request, env, ctx, now) {
+  const url = new URL(request.url);
+  const config = settings(env);
+  if (url.protocol !== "https:" && !config.allowHttp) return problem(403, "https_only", "the relay answers only over HTTPS");
+  if (request.method === "GET" && url.pathname === "/health") {
+    return json({ version: RELAY_VERSION, schema_version: await schemaVersion(env.DB) });
+  }
+  if ((request.method === "GET" || request.method === "HEAD") && url.pathname.startsWith("/i/")) {
+    return get(env.DB, url.pathname.slice(3), request.method === "HEAD");
+  }
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) return problem(413, "too_large", "the body is too large");
+  const body = new Uint8Array(await request.arrayBuffer());
+  if (body.length > MAX_BODY_BYTES) return problem(413, "too_large", "the body is too large");
+  if (request.method === "POST" && url.pathname === "/line/webhook") return receive(request, body, env, config, ctx, now);
+  if (!url.pathname.startsWith("/api/")) return problem(404, "not_found", "no such route");
+  const refused = await refusal(request, url, body, env, now);
+  if (refused === "not_configured") return problem(503, "not_configured", "the relay key is not set");
+  if (refused !== null) return problem(401, refused, REFUSALS[refused], { "www-authenticate": "Shiftcast-HMAC" });
+  try {
+    return await api(request, url, body, env, now);
+  } catch (error) {
+    if (error instanceof BadRequest) return problem(400, "bad_request", error.message);
+    throw error;
+  }
+}
+async function runCron(env, clock, random = Math.random) {
+  const summary = await send(env, settings(env), clock, random);
+  await purge(env.DB, clock());
+  console.log(`relay run: ${summary.attempted} attempted, ${summary.sent} sent, ${summary.expired} expired${summary.senderAwake ? ", an app sender is awake" : ""}`);
+  return summary;
+}
+
+// src/index.ts
+var index_default = {
+  fetch(request, env, ctx) {
+    return route(request, env, ctx, Date.now());
+  },
+  async scheduled(controller, env) {
+    await runCron(env, () => Math.max(Date.now(), controller.scheduledTime));
+  }
+};
+export {
+  index_default as default
+};
