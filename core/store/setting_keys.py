@@ -123,6 +123,8 @@ RELAY_LAST_SYNC = TextSetting("relay.last_sync", t("setting.label.relay.last_syn
 # Since when the running sender's syncs fail (ISO 8601, UTC); unset while they succeed. Its alert waits a while.
 RELAY_UNREACHABLE_SINCE = TextSetting("relay.unreachable_since", t("setting.label.relay.unreachable_since"),
                                       max_length=40)
+# The fingerprint of the pairing codes last uploaded to the relay (core/relay/codes.py): unchanged, no upload.
+RELAY_CODES = TextSetting("relay.codes", t("setting.label.relay.codes"), max_length=64)
 
 # ----- the desktop app -----
 UI_LANGUAGE = ChoiceSetting("ui.language", t("setting.label.ui.language"), ("auto", "ja", "en"), default="auto")

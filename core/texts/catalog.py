@@ -624,6 +624,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "setting.label.relay.unreachable_since": ("since when the relay cannot be reached",
                                               "中継サーバーに接続できなくなった時刻"),
     "setting.label.relay.last_sync": ("the relay's last sync", "中継サーバーとの最後の同期"),
+    "setting.label.relay.codes": ("the pairing codes the relay holds", "中継サーバーに預けた登録コード"),
     "setting.label.line.account": ("the LINE account's name", "LINE公式アカウントの名前"),
     "setting.label.line.hold": ("the LINE hold", "LINEの配信停止の記録"),
     "setting.label.line.quota": ("LINE's monthly quota", "LINEの今月の送信数"),
