@@ -1,13 +1,15 @@
 """The relay verbs (docs/relay.md): `relay attach URL` (the key from SHIFTCAST_RELAY_KEY or standard
 input, kept in the keyring, once the relay answered /health), `relay sync` (once, a JSON summary),
-`relay status` and `relay detach`; `relay deploy` and `relay remove` put the relay on the manager's
-Cloudflare account and take it away (cli/relay_setup.py)."""
+`relay status`, `relay detach`, `relay local --port P` (the bundled relay run here and attached, until
+Ctrl+C), and `relay deploy` / `relay remove`, which put the relay on the manager's Cloudflare account and
+take it away (cli/relay_setup.py)."""
 
 from __future__ import annotations
 
 import argparse
 import getpass
 import os
+import signal
 import sys
 from typing import TYPE_CHECKING
 
@@ -23,15 +25,20 @@ if TYPE_CHECKING:
 
 def add_parsers(sub: Subcommands) -> None:
     relay = sub.add_parser("relay", help="the relay that receives LINE's webhook and sends reminders while every "
-                                         "PC sleeps: attach, sync, status, detach")
-    verbs = relay.add_subparsers(dest="relay_command", metavar="{attach,sync,status,detach,deploy,remove}",
-                                 required=True)
+                                         "PC sleeps: attach, sync, status, detach, local, deploy, remove")
+    verbs = relay.add_subparsers(dest="relay_command",
+                                 metavar="{attach,sync,status,detach,local,deploy,remove}", required=True)
     attach = verbs.add_parser("attach", help="attach a relay: its address, and its key from SHIFTCAST_RELAY_KEY or "
                                              "standard input (kept in the keyring)")
     attach.add_argument("url", help="the relay's address (https://…)")
     verbs.add_parser("sync", help="sync with the relay once and print what was done as JSON")
     verbs.add_parser("status", help="the relay's address, its version and the last sync")
     verbs.add_parser("detach", help="forget the relay's address and key")
+    local = verbs.add_parser("local", help="run the bundled relay on this computer (wrangler dev, a local D1 in the "
+                                           "data folder) and attach it, until Ctrl+C")
+    local.add_argument("--port", type=int, required=True, help="the loopback port it listens on")
+    local.add_argument("--line-api-base", metavar="URL",
+                       help="where the relay sends LINE's calls (default: the app's LINE API address)")
     relay_setup.add_setup_parsers(verbs)  # deploy, remove: the relay on the manager's Cloudflare account
 
 
@@ -48,7 +55,8 @@ def _key() -> str:
 
 
 def cmd_relay(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
-    verbs = {"attach": _attach, "sync": _sync, "status": _status, "detach": _detach, **relay_setup.SETUP_COMMANDS}
+    verbs = {"attach": _attach, "sync": _sync, "status": _status, "detach": _detach, "local": _local,
+             **relay_setup.SETUP_COMMANDS}
     return verbs[args.relay_command](db, args, paths)  # argparse requires one of them
 
 
@@ -112,6 +120,43 @@ def _detach(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     settings.detach(db)
     print(words.line("cli.relay.detached"))
     return 0
+
+
+def _local(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    import secrets as random
+
+    from core.channels.line import resolve_base_url
+    from core.relay import local, settings
+    from core.store import secrets
+    from core.store import setting_keys as keys
+
+    channel_secret, token = secrets.line_channel_secret(), secrets.line_token()
+    if not channel_secret or not token:
+        raise ValidationError(t("cli.relay.no_line_credentials"))
+    with db.read() as session:
+        base = args.line_api_base or resolve_base_url(keys.LINE_API_BASE.read(session))
+    # A key given in the environment is used as it is (a computer without a keyring); otherwise a new one
+    # each run, kept in the keyring as the attached relay's.
+    given = os.environ.get(settings.KEY_ENV, "").strip().lower()
+    key = given or random.token_hex(32)
+    relay = local.LocalRelay(paths.home / "relay-local", local.RelaySecrets(channel_secret, token, key),
+                             port=args.port, line_api_base=base)
+    signal.signal(signal.SIGTERM, _interrupt)  # a service manager's stop ends wrangler too, as Ctrl+C does
+    try:
+        url = relay.start()
+        settings.attach(db, url, key, keep_key=not given)
+        print(words.line("cli.relay.local_ready", url=url), flush=True)
+        relay.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        relay.stop()
+    print(words.line("cli.relay.local_stopped"), flush=True)
+    return 0
+
+
+def _interrupt(*_: object) -> None:
+    raise KeyboardInterrupt
 
 
 COMMANDS: dict[str, Verb] = {"relay": cmd_relay}

@@ -126,6 +126,12 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                "中継サーバーが接続されていません（shiftcast relay attach URL で接続してください）。"),
     "cli.relay.attached": ("relay attached: {url} (version {version}); its key is in the keyring",
                            "中継サーバーを接続しました: {url}（バージョン {version}）。キーはキーリングに保存しました。"),
+    "cli.relay.local_ready": ("the local relay answers at {url} and is attached; Ctrl+C stops it",
+                              "ローカルの中継サーバーが {url} で動いています（接続済みです）。Ctrl+C で停止します。"),
+    "cli.relay.local_stopped": ("the local relay stopped", "ローカルの中継サーバーを停止しました。"),
+    "cli.relay.no_line_credentials": (
+        "the local relay needs LINE's channel secret and a channel access token: connect LINE first",
+        "ローカルの中継サーバーにはLINEのチャネルシークレットとチャネルアクセストークンが必要です。先にLINEを接続してください。"),
     "cli.relay.detached": ("relay detached: its address and key are forgotten",
                            "中継サーバーの接続を解除しました。アドレスとキーは削除しました。"),
     "cli.saved_in_keyring": ("saved in the keyring", "キーリングに保存しました。"),

@@ -201,13 +201,20 @@ HELP_JA: dict[str, str] = {
     "save the LINE channel access token (read from standard input) in the keyring":
         "LINEのチャネルアクセストークン（標準入力から読み込み）をキーリングに保存します",
     ("the relay that receives LINE's webhook and sends reminders while every PC sleeps: attach, sync, status, "
-     "detach"): "すべてのPCが止まっている間もLINEのWebhookを受け取りリマインダーを送る中継サーバー: attach、sync、status、detach",
+     "detach, local, deploy, remove"): ("すべてのPCが止まっている間もLINEのWebhookを受け取りリマインダーを送る中継サーバー: "
+                                        "attach、sync、status、detach、local、deploy、remove"),
     ("attach a relay: its address, and its key from SHIFTCAST_RELAY_KEY or standard input (kept in the "
      "keyring)"): "中継サーバーを接続します。アドレスと、SHIFTCAST_RELAY_KEY または標準入力から読むキー（キーリングに保存）を使います",
     "the relay's address (https://…)": "中継サーバーのアドレス（https://…）",
     "sync with the relay once and print what was done as JSON": "中継サーバーと一度同期し、その結果をJSONで表示します",
     "the relay's address, its version and the last sync": "中継サーバーのアドレス、バージョン、最後の同期を表示します",
     "forget the relay's address and key": "中継サーバーのアドレスとキーを削除します",
+    ("run the bundled relay on this computer (wrangler dev, a local D1 in the data folder) and attach it, until "
+     "Ctrl+C"): "同梱の中継サーバーをこのコンピューターで動かし（wrangler dev、データフォルダー内のローカルD1）、"
+                "Ctrl+C で止めるまで接続します",
+    "the loopback port it listens on": "待ち受けるループバックのポート",
+    "where the relay sends LINE's calls (default: the app's LINE API address)":
+        "中継サーバーがLINEのAPIを呼び出す先（既定: アプリのLINE APIのアドレス）",
     "save the SMTP password (read from standard input) in the keyring":
         "SMTPのパスワード（標準入力から読み込み）をキーリングに保存します",
     "check whether the teachers will get their messages, and what to fix":

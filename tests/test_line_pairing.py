@@ -22,9 +22,11 @@ from core.receiving import pairing, pairing_limits
 from core.receiving.groups import GroupProposal, accept_group, proposed_groups
 from core.receiving.pairing import issue_codes, pairing_progress
 from core.receiving.server import WebhookReceiver
+from core.roster import contacts
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
+from core.store.kinds import Channel
 from core.store.models import Alert, AlertKind, Classroom, PairingCode, Teacher, WebhookEvent
 from core.texts import render
 from tests import factories as f
@@ -195,6 +197,24 @@ def test_codes_are_grouped_unambiguous_unique_and_live_for_seven_days(db: Databa
         assert pairing.as_code(code.code) == "".join(groups)  # read back as it is shown
         assert code.expires_at == clock.now + dt.timedelta(days=7)
     assert again == codes  # a live code is kept: it may be on paper already
+
+
+def test_the_codes_the_relay_holds_are_the_pending_ones_with_the_reply_this_handler_gives(
+        db: Database, clock: FakeClock) -> None:
+    room_id, ids = _teachers_without_line(db, "Smith", "Jones", "Brown", language="en")
+    with db.write() as s:
+        codes = {c.teacher_id: c for c in issue_codes(s, clock.now, room_id)}
+        spent = s.scalar(select(PairingCode).where(PairingCode.teacher_id == ids[1]))
+        assert spent is not None
+        spent.used_at = clock.now
+        line = contacts.contact(s.get_one(Teacher, ids[2]), Channel.LINE)  # paired since: no longer waiting
+        line.address, line.agreed_at = user_id(3), clock.now
+    with db.read() as s:
+        held = pairing.held_codes(s, clock.now)
+        later = pairing.held_codes(s, clock.now + pairing.CODE_LIFE)
+    assert [(h.code, h.reply_text, h.expires_at) for h in held] == [
+        (codes[ids[0]].code.replace("-", ""), pairing.REPLIES["en"]["paired"], codes[ids[0]].expires_at)]
+    assert later == []  # expired
 
 
 def test_the_expiry_and_code_rules_are_pure() -> None:

@@ -85,6 +85,15 @@ def handed_over(db: Database, relay: LocalRelay, line: LineEmulator, capsys: pyt
     return reminder, teacher
 
 
+def waiting_to_pair(db: Database) -> tuple[int, pairing.PairingCode]:
+    """A teacher of a Japanese classroom without LINE, and the code they were handed."""
+    with db.write() as s:
+        room = f.classroom(s, "本校")
+        teacher_id = f.teacher(s, "佐藤", 1, line_user_id=None, line_opt_in=False).id
+        [code] = pairing.issue_codes(s, dt.datetime.now(dt.UTC), room.id)
+    return teacher_id, code
+
+
 def test_attach_checks_the_relay_and_its_key_and_status_tells_the_last_sync(
         db: Database, relay: LocalRelay, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SHIFTCAST_RELAY_KEY", "ab" * 32)  # not the relay's key: refused before anything is kept
@@ -172,11 +181,7 @@ def test_a_shift_changed_before_its_reminder_went_is_not_sent_in_its_old_form(
 def test_a_pairing_code_sent_to_the_relay_binds_the_teacher_after_a_sync(
         db: Database, paths: DataPaths, relay: LocalRelay, line_ready: LineEmulator,
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    now = dt.datetime.now(dt.UTC)
-    with db.write() as s:
-        room = f.classroom(s, "本校")
-        teacher_id = f.teacher(s, "佐藤", 1, line_user_id=None, line_opt_in=False).id
-        [code] = pairing.issue_codes(s, now, room.id)
+    teacher_id, code = waiting_to_pair(db)
     attach(capsys, monkeypatch, relay)
     user = "U" + "7" * 32
     line_ready.add_user(user, "佐藤")
@@ -192,6 +197,35 @@ def test_a_pairing_code_sent_to_the_relay_binds_the_teacher_after_a_sync(
     assert sync(capsys)["events"] == 0  # acknowledged
     with db.read() as s:
         assert s.scalar(select(Delivery.id).where(Delivery.kind == DeliveryKind.SHIFT_REMINDER)) is None
+
+
+def test_a_pairing_code_sent_at_night_gets_the_relay_s_reply_at_once_and_no_second_one(
+        db: Database, paths: DataPaths, relay: LocalRelay, line_ready: LineEmulator,
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    teacher_id, code = waiting_to_pair(db)
+    attach(capsys, monkeypatch, relay)
+    assert sync(capsys)["codes"] == 1  # handed to the relay
+    assert sync(capsys)["codes"] is None  # unchanged: not again
+    user = "U" + "8" * 32
+    line_ready.add_user(user, "佐藤")
+    line_ready.set_webhook_endpoint(f"{relay.url}/line/webhook")
+
+    # No app runs: the relay answers, in the classroom's language, while it is asked.
+    posted = line_ready.send_text(user, code.code.lower())
+    assert posted.result is not None and posted.result.status_code == 200, posted.to_json()
+    assert wait_until(lambda: len(line_ready.inbox(user)) == 1)
+    [reply] = line_ready.inbox(user)
+    assert reply.via == "reply" and reply.message["text"] == pairing.REPLIES["ja"]["paired"]
+
+    summary = sync(capsys)
+    assert summary["events_handled"] == 1 and summary["codes"] == 0  # bound here; the spent code withdrawn
+    with db.read() as s:
+        bound = f.reach(s.get_one(Teacher, teacher_id))
+    assert bound.line_user_id == user and bound.line_opt_in
+    assert line_ready.inbox(user) == [reply]
+    replies = [r for r in line_ready.request_log() if r.path == "/v2/bot/message/reply"]
+    assert [r.status for r in replies] == [200]  # the app tried no second reply with the spent token
+    assert "could not be sent" not in caplog.text
 
 
 def test_the_running_sender_s_syncs_say_it_is_awake_and_hand_over_what_is_planned_at_once(

@@ -247,6 +247,27 @@ def _paired_at(teacher: Teacher) -> dt.datetime | None:
     return line.agreed_at if line is not None and line.agreed_by_teacher else None
 
 
+@dataclass(frozen=True, slots=True)
+class HeldCode:
+    """A code as the relay holds it: the code as stored (no hyphens), and the reply the teacher gets."""
+
+    code: str
+    reply_text: str
+    expires_at: dt.datetime
+
+
+def held_codes(session: Session, at: dt.datetime) -> list[HeldCode]:
+    """Every pending code with the reply this handler would give it ("paired", in its classroom's
+    language), for the relay to answer while no PC runs; in issue order."""
+    out = []
+    for row in session.scalars(select(PairingCodeRow).where(PairingCodeRow.used_at.is_(None),
+                                                            PairingCodeRow.expires_at > at).order_by(PairingCodeRow.id)):
+        teacher = session.get(Teacher, row.teacher_id)
+        if teacher is not None and _needs_pairing(teacher):
+            out.append(HeldCode(row.code, REPLIES[_language(session, row, teacher)]["paired"], row.expires_at))
+    return out
+
+
 # ----- the message handler -----
 
 

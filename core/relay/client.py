@@ -85,6 +85,9 @@ class RelayClient:
     def ack_outcomes(self, through: int) -> dict[str, Any]:
         return self._call("POST", "/api/outcomes/ack", {"through": through})
 
+    def put_pairing_codes(self, body: dict[str, Any]) -> dict[str, Any]:
+        return self._call("PUT", "/api/pairing-codes", body)
+
     def events(self, after: int = 0) -> dict[str, Any]:
         return self._call("GET", "/api/events?" + urlencode({"after": after}))
 

@@ -31,13 +31,15 @@ def relay_key() -> str | None:
     return from_env or secrets.get_secret(KEY_NAME, env=KEY_ENV)
 
 
-def attach(db: Database, url: str, key_hex: str) -> None:
-    """Keep the relay's address and key (checked first; the caller checked that the relay answers)."""
+def attach(db: Database, url: str, key_hex: str, *, keep_key: bool = True) -> None:
+    """Keep the relay's address and key (checked first; the caller checked that the relay answers).
+    Without `keep_key` the key is not put in the keyring: it comes from SHIFTCAST_RELAY_KEY."""
     key_hex = key_hex.strip().lower()
     if not signing.valid_key(key_hex):
         raise ValidationError(t("relay.bad_key"))
     url = checked_url(url)
-    secrets.set_secret(KEY_NAME, key_hex, env=KEY_ENV)
+    if keep_key:
+        secrets.set_secret(KEY_NAME, key_hex, env=KEY_ENV)
     with db.write() as session:
         keys.RELAY_URL.write(session, url)
         keys.RELAY_LAST_SYNC.write(session, None)

@@ -7,6 +7,10 @@ pipeline, the one its receiver uses (core/receiving/events.py stores each once b
 then every handler runs on it), so a teacher's pairing code sent while every PC slept binds them at
 the next sync. An ack follows the commit: a sync that dies between the two pulls the same again,
 which the outcomes and the events each record once.
+
+Last, the pending pairing codes (core/relay/codes.py), when they changed, so the relay answers a code
+sent at night at once. The relay spends the reply token of a code's message, so the app stores such
+events without it and does not reply a second time.
 """
 
 from __future__ import annotations
@@ -18,8 +22,9 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from core.receiving import events, handlers, pairing
-from core.relay import outcomes, uploads
+from core.relay import codes, outcomes, uploads
 from core.relay.client import RelayClient
+from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.paths import DataPaths
 
@@ -33,6 +38,7 @@ class Summary:
     heartbeat: bool = False
     uploaded: int = 0
     canceled: int = 0
+    codes: int | None = None  # the pairing codes uploaded; None when the relay already held them
     outcomes: int = 0
     sent_by_relay: int = 0
     events: int = 0
@@ -64,6 +70,32 @@ def push(db: Database, relay: RelayClient, *, now: dt.datetime, paths: DataPaths
             return
 
 
+def push_codes(db: Database, relay: RelayClient, *, now: dt.datetime, summary: Summary) -> None:
+    """The pending pairing codes, when they differ from those last uploaded (all of them, replacing)."""
+    with db.read() as session:
+        held = pairing.held_codes(session, now)
+        last = keys.RELAY_CODES.read(session)
+    fingerprint = codes.fingerprint(relay.url, held)
+    if fingerprint == last:
+        return
+    for body in codes.batches(held):
+        relay.put_pairing_codes(body)
+    with db.write() as session:
+        keys.RELAY_CODES.write(session, fingerprint)
+    summary.codes = len(held)
+
+
+def _answered_by_relay(event: dict[str, Any]) -> dict[str, Any]:
+    """The event without its reply token when it is a pairing code: the relay answered a code it held at
+    once (LINE takes a reply token once), and answers a wrong one not at all, as the app does not either
+    by the time it pulls the event."""
+    message = event.get("message")
+    text = message.get("text") if isinstance(message, dict) else None
+    if isinstance(text, str) and pairing.as_code(text) is not None and "replyToken" in event:
+        return {k: v for k, v in event.items() if k != "replyToken"}
+    return event
+
+
 def pull_outcomes(db: Database, relay: RelayClient, *, now: dt.datetime, summary: Summary) -> None:
     for _ in range(MAX_PAGES):
         page = relay.outcomes()
@@ -80,7 +112,8 @@ def pull_outcomes(db: Database, relay: RelayClient, *, now: dt.datetime, summary
 def pull_events(db: Database, relay: RelayClient, *, now: dt.datetime, summary: Summary) -> None:
     for _ in range(MAX_PAGES):
         page = relay.events()
-        found = [e["event"] for e in page.get("events", []) if isinstance(e, dict) and isinstance(e.get("event"), dict)]
+        found = [_answered_by_relay(e["event"]) for e in page.get("events", [])
+                 if isinstance(e, dict) and isinstance(e.get("event"), dict)]
         if not found:
             return
         with db.write() as session:
@@ -91,7 +124,7 @@ def pull_events(db: Database, relay: RelayClient, *, now: dt.datetime, summary: 
 
 def sync(db: Database, relay: RelayClient, *, now: dt.datetime, paths: DataPaths, sender: str | None,
          handle: bool = True) -> Summary:
-    """Heartbeat (with `sender`, the app sender's name, while one is awake), push, pull. With `handle`,
+    """Heartbeat (with `sender`, the app sender's name, while one is awake), push, pull, pairing codes. With `handle`,
     the events' handlers run here too (a process with its own dispatcher leaves them to it)."""
     summary = Summary()
     if sender is not None:
@@ -103,5 +136,7 @@ def sync(db: Database, relay: RelayClient, *, now: dt.datetime, paths: DataPaths
     if handle and summary.events_new:
         summary.events_handled = handlers.handle_pending(
             db, pairing.standard_handlers(pairing.line_from_settings(db)), now=now).handled
+    # After the events: a code the relay spent and the app has just bound is not handed over again.
+    push_codes(db, relay, now=now, summary=summary)
     log.info("relay sync: %s", summary.as_dict())
     return summary

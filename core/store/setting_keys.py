@@ -127,6 +127,8 @@ RELAY_UNREACHABLE_SINCE = TextSetting("relay.unreachable_since", t("setting.labe
 # the Worker and its database, and LINE's earlier webhook address, so a deploy resumes where it stopped and
 # Remove deletes exactly what was made and puts the address back.
 RELAY_DEPLOYMENT = TextSetting("relay.deployment", t("setting.label.relay.deployment"), max_length=2000)
+# The fingerprint of the pairing codes last uploaded to the relay (core/relay/codes.py): unchanged, no upload.
+RELAY_CODES = TextSetting("relay.codes", t("setting.label.relay.codes"), max_length=64)
 
 # ----- the desktop app -----
 UI_LANGUAGE = ChoiceSetting("ui.language", t("setting.label.ui.language"), ("auto", "ja", "en"), default="auto")
