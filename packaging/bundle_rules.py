@@ -45,6 +45,31 @@ EXCLUDED_MODULES = [
 ]
 
 
+# The parts of Cloudflare's SDK that deploying the relay uses (core/setup/relay_cloud.py). The SDK holds
+# 125 API areas, 37 MB of source; its client names every area, so the bundle would carry all of them. A
+# name here keeps `cloudflare.resources.<name>` and `cloudflare.types.<name>` (and types beginning with it);
+# tests/test_relay_deploy.py checks that a deploy and a remove load nothing else.
+CLOUDFLARE_KEPT = ("accounts", "d1", "user", "workers", "analytics_query", "shared", "organizations")
+
+
+def cloudflare_area(module: str) -> str | None:
+    """The SDK's API area a module belongs to (`cloudflare.types.d1.database` → "d1"), or None."""
+    parts = module.split(".")
+    if len(parts) >= 3 and parts[0] == "cloudflare" and parts[1] in ("resources", "types"):
+        return parts[2]
+    return None
+
+
+def cloudflare_kept(area: str) -> bool:
+    return any(area == kept or area.startswith(f"{kept}_") for kept in CLOUDFLARE_KEPT)
+
+
+def cloudflare_excludes(areas: dict[str, Iterable[str]]) -> list[str]:
+    """The SDK's areas to leave out, from {"resources": names, "types": names} as the installed SDK has them."""
+    return [f"cloudflare.{kind}.{name}" for kind, names in areas.items() for name in names
+            if not cloudflare_kept(name)]
+
+
 def keep_plugins(system: str) -> dict[str, set[str]]:
     """Qt plugin folder -> plugin names kept (file name without lib/q prefix and suffix)."""
     platforms = {"linux": {"offscreen", "xcb"}, "windows": {"windows", "offscreen"}, "macos": {"cocoa", "offscreen"}}

@@ -353,3 +353,21 @@ def test_an_account_without_a_workers_dev_subdomain_is_told_what_to_do(
             deploy(db)
         assert raised.value.code == "relay_setup.no_subdomain"
         assert standin.writes() == [] and standin.invalid == []
+
+
+def test_a_deploy_and_a_remove_use_only_the_cloudflare_areas_the_bundle_keeps(
+        db: Database, ready: CloudflareStandIn) -> None:
+    """The release bundle leaves out the SDK's other API areas (packaging/bundle_rules.py); one used
+    but left out would fail only in the installed app."""
+    import importlib
+    import sys
+
+    import tests.test_packaging  # noqa: F401 - puts packaging/ on the path
+
+    bundle_rules = importlib.import_module("bundle_rules")
+
+    deploy(db)
+    assert remove(db) is True
+    areas = {area for name in list(sys.modules) if (area := bundle_rules.cloudflare_area(name)) is not None}
+    assert areas and {"d1", "workers", "user"} <= areas
+    assert all(bundle_rules.cloudflare_kept(area) for area in areas), sorted(areas)
