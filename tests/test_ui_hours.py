@@ -99,6 +99,9 @@ def test_the_dialog_shows_a_column_per_lesson_slot_and_the_slots_taught(qtbot, c
         assert {name: int(shown[who][name]) for name in SLOT_NAMES} == {name: counts.get(name, 0) for name in SLOT_NAMES}
         assert int(shown[who]["Lesson slots"]) == sum(counts.values())
     assert shown["佐藤"]["Lesson slots"] == "3"
+    assert dialog.counted is not None
+    printed = printing.document(hours_table.table(dialog.counted, "en"), "none").toPlainText()
+    assert all(name in printed for name in (*SLOT_NAMES, "Lesson slots", "A lesson slot (コマ) counts once"))
     dialog.classroom_box.setCurrentIndex(2)  # the station school defines no slots: no slot columns
     qtbot.waitUntil(lambda: dialog.counted is not None and dialog.counted.classroom == STATION, timeout=WAIT)
     assert _headings(dialog)[-1] == "Sundays and holidays" and "コマ" not in dialog.preamble.text()
