@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.test_cli_language import shiftcast
-from tests.test_hours import MAIN, READINGS, SEEDED, STATION, expected
+from tests.test_hours import MAIN, READINGS, SEEDED, SLOT_NAMES, SLOTS, STATION, expected, expected_slots
 
 pytestmark = pytest.mark.slow  # every test here starts real processes
 
@@ -64,6 +64,36 @@ def test_hours_of_one_classroom_in_english(home: Path) -> None:
     assert lines[4].split() == ["Teacher", "Shifts", "Hours", "Hours", "(decimal)", "Weekdays", "Saturdays", "Sundays",
                                 "and", "holidays"]
     assert [line.split()[:3] for line in lines[5:]] == [["佐藤", "1", "4:00"], ["鈴木", "1", "4:45"], ["田中", "1", "3:00"]]
+
+
+def test_hours_counts_the_lesson_slots_a_classroom_defines(home: Path, tmp_path: Path) -> None:
+    for classroom, slots in SLOTS.items():
+        for name, start, end in slots:
+            added = shiftcast(home, "lesson-slots", "--classroom", classroom, "--add", name, "--start", start,
+                              "--end", end)
+            assert added.returncode == 0, added.stderr
+    target = tmp_path / "hours.csv"
+    done = shiftcast(home, "hours", "--month", "2026-11", "--csv", str(target), "--encoding", "shift_jis",
+                     "--lang", "ja")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[1].endswith("一部だけ含むコマは数えません。")
+    assert lines[4].split() == ["講師", "シフト数", "勤務時間", "勤務時間（10進）", "平日", "土曜", "日曜・祝日", MAIN, STATION,
+                                *SLOT_NAMES, "コマ数"]
+    taught = expected_slots(SEEDED, SLOTS)
+    for line in lines[5:-1]:
+        who, *cells = line.split()
+        counts = taught.get(who, {})
+        assert cells[-5:] == [*(str(counts.get(name, 0)) for name in SLOT_NAMES), str(sum(counts.values()))]
+    assert lines[5].split()[-5:] == ["1", "1", "1", "0", "3"]  # 佐藤: 午前, 1限, 2限, not 3限
+    rows = list(csv.reader(io.StringIO(target.read_bytes().decode("shift_jis"), newline="")))
+    assert rows[4][-5:] == [*SLOT_NAMES, "コマ数"] and rows[5][0] == "佐藤" and rows[5][-5:] == ["1", "1", "1", "0", "3"]
+    # One classroom without slots: the table as it always was.
+    done = shiftcast(home, "hours", "--month", "2026-11", "--classroom", STATION, "--lang", "ja")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[4].split() == ["講師", "シフト数", "勤務時間", "勤務時間（10進）", "平日", "土曜",
+                                                   "日曜・祝日"]
+    assert "コマ" not in done.stdout
 
 
 def test_shift_jis_refuses_a_name_it_cannot_hold_and_writes_nothing(home: Path, tmp_path: Path) -> None:

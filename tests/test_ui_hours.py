@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QMenu, QTableWidgetItem
 
 from core.roster import hours_table
 from core.store.db import Database
-from tests.test_hours import MAIN, SEEDED, STATION, expected, seed
+from tests.test_hours import MAIN, SEEDED, SLOT_NAMES, SLOTS, STATION, expected, expected_slots, seed
 from tests.test_i18n import japanese  # noqa: F401
 from tests.ui_fixtures import ctx, documents, settle  # noqa: F401
 from ui.hours import dialog as hours_dialog
@@ -84,6 +84,28 @@ def test_the_dialog_shows_the_months_hours_for_all_classrooms_or_one(qtbot, ctx:
     qtbot.waitUntil(lambda: dialog.counted is not None and dialog.counted.month == 10, timeout=WAIT)
     assert dialog.table.rowCount() == 0 and dialog.empty.isVisibleTo(dialog)
     assert dialog.classroom_box.currentText() == STATION
+
+
+def test_the_dialog_shows_a_column_per_lesson_slot_and_the_slots_taught(qtbot, ctx: AppContext, db: Database,
+                                                                       now: dt.datetime) -> None:
+    seed(db, now, slots=SLOTS)
+    dialog = _opened(qtbot, ctx)
+    assert _headings(dialog)[-5:] == [*SLOT_NAMES, "Lesson slots"]
+    assert "A lesson slot (コマ) counts once" in dialog.preamble.text()
+    shown = _cells(dialog)
+    taught = expected_slots(SEEDED, SLOTS)
+    for who in expected(SEEDED):
+        counts = taught.get(who, {})
+        assert {name: int(shown[who][name]) for name in SLOT_NAMES} == {name: counts.get(name, 0) for name in SLOT_NAMES}
+        assert int(shown[who]["Lesson slots"]) == sum(counts.values())
+    assert shown["佐藤"]["Lesson slots"] == "3"
+    assert dialog.counted is not None
+    printed = printing.document(hours_table.table(dialog.counted, "en"), "none").toPlainText()
+    assert all(name in printed for name in (*SLOT_NAMES, "Lesson slots", "A lesson slot (コマ) counts once"))
+    dialog.classroom_box.setCurrentIndex(2)  # the station school defines no slots: no slot columns
+    qtbot.waitUntil(lambda: dialog.counted is not None and dialog.counted.classroom == STATION, timeout=WAIT)
+    assert _headings(dialog)[-1] == "Sundays and holidays" and "コマ" not in dialog.preamble.text()
+    settle(qtbot, ctx, timeout=WAIT)
 
 
 @pytest.mark.parametrize(("choice", "codec"), [(0, "utf-8-sig"), (1, "shift_jis")])

@@ -2,7 +2,9 @@
 the CSV file that opens in Excel.
 
 Hours are written both ways payroll uses them: H:MM (7:30) to read, and decimal hours to two places
-(7.50, rounded half up) to multiply by a rate. Every table and file starts with the title, the rule
+(7.50, rounded half up) to multiply by a rate. When a listed classroom defines lesson slots, the slots
+taught follow: a count per slot name, then every slot (コマ) together, and the rule line says how a
+slot is counted; without slots the table is as it was. Every table and file starts with the title, the rule
 of what counts (core/roster/hours.py) and what was left out, so a printed sheet or a file mailed
 to an accountant says how it was made.
 
@@ -23,7 +25,7 @@ from functools import partial
 
 from core.errors import ValidationError
 from core.roster import csv_files
-from core.roster.hours import DAY_TYPES, RULE, DayType, MonthHours, TeacherHours
+from core.roster.hours import DAY_TYPES, RULE, SLOT_RULE, DayType, MonthHours, TeacherHours
 from core.store.models import ShiftStatus
 from core.texts import Text, render, t
 from core.texts.formats import Language, month_text
@@ -65,7 +67,8 @@ def preamble(hours: MonthHours, lang: Language) -> tuple[str, ...]:
              else t("hours.title_all", month=month))
     left = t("hours.left_out", draft_count=hours.left_out.get(ShiftStatus.DRAFT, 0),
              canceled_count=hours.left_out.get(ShiftStatus.CANCELED, 0))
-    return tuple(render(text, lang) for text in (title, RULE, left))
+    rule = SLOT_RULE if hours.slot_names else RULE
+    return tuple(render(text, lang) for text in (title, rule, left))
 
 
 Minutes = Callable[[TeacherHours], int]
@@ -78,6 +81,10 @@ def _of_day(kind: DayType, teacher: TeacherHours) -> int:
 
 def _in_classroom(classroom: str, teacher: TeacherHours) -> int:
     return teacher.by_classroom.get(classroom, 0)
+
+
+def _slots_of(name: str, teacher: TeacherHours) -> str:
+    return str(teacher.by_slot.get(name, 0))
 
 
 def _as_clock(minutes: Minutes, teacher: TeacherHours) -> str:
@@ -107,6 +114,9 @@ def _columns(hours: MonthHours, *, decimal_splits: bool) -> list[Column]:
         columns.append((heading, partial(_as_clock, minutes)))
         if decimal_splits:
             columns.append((t("hours.decimal_of", what=heading), partial(_as_decimal, minutes)))
+    if hours.slot_names:
+        columns += [(name, partial(_slots_of, name)) for name in hours.slot_names]
+        columns.append((t("hours.slots_total"), lambda h: str(h.slots)))
     return columns
 
 
@@ -127,7 +137,7 @@ def csv_text(hours: MonthHours, lang: Language) -> str:
 
 
 def csv_bytes(hours: MonthHours, lang: Language, encoding: Encoding = Encoding.UTF8) -> bytes:
-    """The CSV file's bytes; ValidationError naming the teacher or classroom Shift_JIS cannot hold."""
+    """The CSV file's bytes; ValidationError naming the teacher, classroom or slot Shift_JIS cannot hold."""
     codec = CODECS[encoding]
     if encoding is Encoding.SHIFT_JIS:
         for teacher in hours.teachers:
@@ -136,6 +146,9 @@ def csv_bytes(hours: MonthHours, lang: Language, encoding: Encoding = Encoding.U
         for room in hours.classrooms:
             if (bad := _unencodable(room, codec)) is not None:
                 raise ValidationError(t("hours.not_shift_jis_classroom", classroom=room, character=bad))
+        for slot in hours.slot_names:
+            if (bad := _unencodable(slot, codec)) is not None:
+                raise ValidationError(t("hours.not_shift_jis_slot", slot=slot, character=bad))
     return csv_text(hours, lang).encode(codec)
 
 

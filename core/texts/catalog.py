@@ -261,6 +261,11 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                    "as holidays; times are on each classroom's clock.",
                    "集計の対象は確定したシフトだけです（下書きと取消は含めません）。日付をまたぐシフトは開始した日に"
                    "数えます。日曜日と日本の祝日は「日曜・祝日」に数えます。時刻は各教室のタイムゾーンによります。"),
+    "hours.rule_slots": ("{rule} A lesson slot (コマ) counts once for each shift that covers all of it, from the "
+                         "slot's start to its end, in the shift's classroom; a shift covering part of a slot counts "
+                         "none of it.",
+                         "{rule}コマは、シフトがその教室のコマの開始から終了までをすべて含むときに1コマと数えます。"
+                         "一部だけ含むコマは数えません。"),
     "hours.title_all": ("Hours for payroll, {month}, all classrooms", "{month}の勤務時間（全教室）"),
     "hours.title_classroom": ("Hours for payroll, {month}, {classroom}", "{month}の勤務時間（{classroom}）"),
     "hours.left_out": ("Not counted: {draft_count} draft(s), {canceled_count} canceled",
@@ -273,6 +278,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "hours.weekday": ("Weekdays", "平日"),
     "hours.saturday": ("Saturdays", "土曜"),
     "hours.holiday": ("Sundays and holidays", "日曜・祝日"),
+    "hours.slots_total": ("Lesson slots", "コマ数"),
     "hours.none": ("No confirmed shifts this month.", "この月の確定したシフトはありません。"),
     "hours.not_shift_jis_teacher": ("the name of teacher {teacher} has a character Shift_JIS cannot hold ({character}); "
                                     "nothing was saved: save the file as UTF-8 instead",
@@ -282,6 +288,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                       "({character}); nothing was saved: save the file as UTF-8 instead",
                                       "教室「{classroom}」の名前にShift_JISで保存できない文字（{character}）があるため、"
                                       "保存していません。UTF-8で保存してください。"),
+    "hours.not_shift_jis_slot": ("the name of lesson slot {slot} has a character Shift_JIS cannot hold ({character}); "
+                                 "nothing was saved: save the file as UTF-8 instead",
+                                 "コマ「{slot}」の名前にShift_JISで保存できない文字（{character}）があるため、"
+                                 "保存していません。UTF-8で保存してください。"),
     # ----- alerts (banner, tray, alert e-mail and webhook) -----
     "alert.dead_letters": (Plural("count", "{count} delivery failed after every retry (dead letters)",
                                   "{count} deliveries failed after every retry (dead letters)"),
