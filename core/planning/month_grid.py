@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from core.kinds import registry as message_kinds
-from core.roster import clock, closed_days, lesson_slots, reading, rules
+from core.roster import clock, closed_days, lesson_slots, membership, reading, rules
 from core.store.db import Database
 from core.store.models import Channel, Delivery, Shift, ShiftStatus, SubjectType, Teacher
 
@@ -81,13 +81,16 @@ class MonthSnapshot:
     month: int
     classrooms: tuple[ClassroomItem, ...] = ()
     classroom: ClassroomItem | None = None
-    rows: tuple[TeacherItem, ...] = ()  # active teachers, then anyone else with a shift this month
+    # the classroom's active teachers (its members, teachers of no classroom, and those with a shift this
+    # month), then anyone else with a shift this month
+    rows: tuple[TeacherItem, ...] = ()
     active_teachers: tuple[TeacherItem, ...] = ()
     shifts: tuple[ShiftItem, ...] = ()
     holidays: dict[dt.date, str] = field(default_factory=dict)
     closed: dict[dt.date, closed_days.ClosedDay] = field(default_factory=dict)  # the classroom's closed days
     today: dt.date | None = None  # in the classroom's zone
     slots: tuple[lesson_slots.LessonSlot, ...] = ()  # the classroom's lesson slots (コマ), for the shift dialog
+    members: frozenset[int] = frozenset()  # the ids of the classroom's own teachers (core/roster/membership.py)
 
     @property
     def days(self) -> list[dt.date]:
@@ -144,7 +147,9 @@ def load_month(db: Database, classroom_id: int | None, year: int, month: int, *,
         chosen = next((c for c in classrooms if c.id == classroom_id), classrooms[0] if classrooms else None)
         shifts = rules.month_shifts(session, chosen.id, year, month) if chosen else []
         active = tuple(active_teachers(session))
-        rows = list(active)
+        members = frozenset(membership.member_ids(session, chosen.id)) if chosen else frozenset()
+        listed = membership.listed_in(session, chosen.id) | {s.teacher_id for s in shifts} if chosen else None
+        rows = [t for t in active if listed is None or t.id in listed]
         seen = {t.id for t in rows}
         others = {s.teacher_id: s.teacher for s in shifts if s.teacher_id not in seen}  # inactive or erased
         rows += [TeacherItem.of(teacher) for teacher in reading.in_order(others.values())]
@@ -160,4 +165,5 @@ def load_month(db: Database, classroom_id: int | None, year: int, month: int, *,
     in_month = closed_days.holidays_between(first, last)
     closed = closed_days.closed_between(first, last, in_month, marks) if chosen else {}
     today = clock.local_now(now, chosen.timezone).date() if chosen else None
-    return MonthSnapshot(year, month, classrooms, chosen, tuple(rows), active, items, in_month, closed, today, slots)
+    return MonthSnapshot(year, month, classrooms, chosen, tuple(rows), active, items, in_month, closed, today, slots,
+                         members)

@@ -1,0 +1,100 @@
+"""Classrooms' own teachers: who joins and leaves, and the lists that follow (the grid, cover)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from core.errors import ValidationError
+from core.planning import month_grid
+from core.roster import cover, membership, rules
+from core.store.db import Database
+from core.store.models import ShiftStatus
+from tests import factories as f
+
+DAY = dt.date(2026, 12, 10)
+
+
+def test_a_teacher_added_for_a_classroom_joins_it_and_a_shift_elsewhere_makes_them_a_member(
+        db: Database, now: dt.datetime) -> None:
+    with db.write() as s:
+        main, north = f.classroom(s, "本校"), f.classroom(s, "北校")
+        sato = f.teacher(s, "佐藤", 1, classroom_ids=[main.id])
+        assert membership.classroom_ids(s, sato.id) == {main.id}
+        f.shift(s, north, sato, DAY, now=now)  # placed rather than refused
+        assert membership.classroom_ids(s, sato.id) == {main.id, north.id}
+        assert membership.names_by_teacher(s) == {sato.id: ("北校", "本校")}
+
+
+def test_a_shift_moved_to_another_teacher_makes_them_a_member_and_a_canceled_one_does_not(
+        db: Database, now: dt.datetime) -> None:
+    with db.write() as s:
+        main, north = f.classroom(s, "本校"), f.classroom(s, "北校")
+        sato = f.teacher(s, "佐藤", 1, classroom_ids=[main.id])
+        ito = f.teacher(s, "伊藤", 2, classroom_ids=[main.id])
+        shift = f.shift(s, main, sato, DAY, now=now)
+        rules.edit_shift(s, shift.id, now=now, teacher_id=ito.id)
+        assert membership.member_ids(s, main.id) == {sato.id, ito.id}
+        rules.add_shift(s, rules.ShiftDraft(north.id, sato.id, DAY + dt.timedelta(days=1), dt.time(16), dt.time(21),
+                                            status=ShiftStatus.CANCELED), now=now)
+        assert membership.member_ids(s, north.id) == set()
+
+
+def test_leaving_is_refused_while_confirmed_shifts_are_to_come_there(db: Database, now: dt.datetime) -> None:
+    with db.write() as s:
+        main, north = f.classroom(s, "本校"), f.classroom(s, "北校")
+        sato = f.teacher(s, "佐藤", 1, classroom_ids=[main.id, north.id])
+        f.shift(s, main, sato, now.date() - dt.timedelta(days=5), now=now, status=ShiftStatus.CONFIRMED)  # past
+        f.shift(s, main, sato, DAY, now=now)  # a draft nobody was told of
+        f.shift(s, north, sato, DAY + dt.timedelta(days=1), now=now, status=ShiftStatus.CONFIRMED)
+        f.shift(s, north, sato, DAY + dt.timedelta(days=2), now=now, status=ShiftStatus.CONFIRMED)
+        with pytest.raises(ValidationError, match=r"佐藤 still has 2 confirmed shifts to come at 北校"):
+            membership.leave(s, north.id, sato.id, now=now)
+        with pytest.raises(ValidationError, match="北校"):  # through the teacher's edit too, all or nothing
+            rules.update_teacher(s, sato.id, classroom_ids=[], now=now)
+        assert membership.classroom_ids(s, sato.id) == {main.id, north.id}
+        assert membership.leave(s, main.id, sato.id, now=now) is True
+        assert membership.leave(s, main.id, sato.id, now=now) is False
+        rules.update_teacher(s, sato.id, classroom_ids=[north.id, main.id], now=now)
+        assert membership.classroom_ids(s, sato.id) == {main.id, north.id}
+
+
+def test_the_grid_lists_the_classroom_s_members_and_anyone_with_a_shift_there(db: Database, now: dt.datetime) -> None:
+    with db.write() as s:
+        main, north = f.classroom(s, "本校"), f.classroom(s, "北校")
+        sato = f.teacher(s, "佐藤", 1, reading="さとう", classroom_ids=[main.id])
+        ito = f.teacher(s, "伊藤", 2, reading="いとう", classroom_ids=[north.id])
+        ueda = f.teacher(s, "上田", 3, reading="うえだ", classroom_ids=[north.id])
+        new = f.teacher(s, "江口", 4, reading="えぐち")  # of no classroom yet: listed everywhere
+        f.shift(s, main, ueda, DAY, now=now)  # makes 上田 a member of 本校 too
+        rules.update_teacher(s, ito.id, active=False)
+        ids = (main.id, north.id, sato.id, ito.id, ueda.id, new.id)
+    main_id, north_id, sato_id, ito_id, ueda_id, new_id = ids
+
+    grid = month_grid.load_month(db, main_id, 2026, 12, now=now)
+    assert [r.name for r in grid.rows] == ["上田", "江口", "佐藤"]  # the listing order, by reading
+    assert grid.members == {sato_id, ueda_id}
+    assert {t.id for t in grid.active_teachers} == {sato_id, ueda_id, new_id}  # any active one can be given a shift
+    north_grid = month_grid.load_month(db, north_id, 2026, 12, now=now)
+    assert [r.name for r in north_grid.rows] == ["上田", "江口"]  # 伊藤 is inactive and has no shift there
+
+
+def test_cover_asks_the_classroom_s_own_teachers_first(db: Database, now: dt.datetime) -> None:
+    with db.write() as s:
+        main, north = f.classroom(s, "本校"), f.classroom(s, "北校")
+        f.teacher(s, "青木", 1, reading="あおき", classroom_ids=[north.id])
+        sato = f.teacher(s, "佐藤", 2, reading="さとう", classroom_ids=[main.id])
+        f.teacher(s, "伊藤", 3, reading="いとう", classroom_ids=[north.id])
+        shift = f.shift(s, main, sato, DAY, now=now, status=ShiftStatus.CONFIRMED)
+        f.teacher(s, "和田", 4, reading="わだ", classroom_ids=[main.id])
+        assert [t.name for t in cover.free_teachers(s, shift.id)] == ["和田", "青木", "伊藤"]
+
+
+def test_members_first_keeps_each_part_in_its_order() -> None:
+    class Row:
+        def __init__(self, id_: int) -> None:
+            self.id = id_
+
+    rows = [Row(n) for n in (5, 1, 4, 2, 3)]
+    assert [r.id for r in membership.members_first(rows, {4, 3})] == [4, 3, 5, 1, 2]  # type: ignore[type-var]
