@@ -98,3 +98,34 @@ def test_members_first_keeps_each_part_in_its_order() -> None:
 
     rows = [Row(n) for n in (5, 1, 4, 2, 3)]
     assert [r.id for r in membership.members_first(rows, {4, 3})] == [4, 3, 5, 1, 2]  # type: ignore[type-var]
+
+
+def test_the_command_line_shows_classrooms_and_joins_and_leaves(capsys: pytest.CaptureFixture[str], db: Database,
+                                                                now: dt.datetime) -> None:
+    import json
+
+    import main
+
+    with db.write() as s:
+        main_room, north = f.classroom(s, "本校"), f.classroom(s, "北校")
+        sato = f.teacher(s, "佐藤", 1, classroom_ids=[main_room.id])
+        f.teacher(s, "伊藤", 2)
+        f.shift(s, main_room, sato, DAY + dt.timedelta(days=30), now=dt.datetime.now(dt.UTC),
+                status=ShiftStatus.CONFIRMED)
+        assert north.id
+    assert main.main(["teachers", "join", "佐藤", "--classroom", "北校"]) == 0
+    assert capsys.readouterr().out.strip() == "佐藤 is now one of 北校's teachers"
+    assert main.main(["--lang", "ja", "teachers", "join", "佐藤", "--classroom", "北校"]) == 0
+    assert capsys.readouterr().out.strip() == "佐藤さんはすでに北校の所属講師です。"
+    assert main.main(["teachers", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["name"], r["classrooms"]) for r in rows] == [("伊藤", []), ("佐藤", ["北校", "本校"])]
+    assert main.main(["--lang", "ja", "teachers"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].endswith("[line_opt_in,active]  所属：北校、本校")
+    assert main.main(["teachers", "leave", "佐藤", "--classroom", "本校"]) == 1
+    assert "佐藤 still has 1 confirmed shift to come at 本校" in capsys.readouterr().err
+    assert main.main(["--lang", "ja", "teachers", "leave", "佐藤", "--classroom", "北校"]) == 0
+    assert capsys.readouterr().out.strip() == "佐藤さんを北校の所属講師から外しました。"
+    with pytest.raises(SystemExit):
+        main.main(["--lang", "ja", "teachers", "--help"])
+    assert "講師を教室の所属講師から外します" in capsys.readouterr().out
