@@ -129,3 +129,32 @@ def test_the_command_line_shows_classrooms_and_joins_and_leaves(capsys: pytest.C
     with pytest.raises(SystemExit):
         main.main(["--lang", "ja", "teachers", "--help"])
     assert "講師を教室の所属講師から外します" in capsys.readouterr().out
+
+
+def test_the_teachers_csv_round_trips_classrooms_and_a_file_without_them_keeps_memberships(db: Database) -> None:
+    from core.roster import csv_files
+
+    with db.write() as s:
+        main_room, north = f.classroom(s, "本校"), f.classroom(s, "北校")
+        sato = f.teacher(s, "佐藤", 1, classroom_ids=[main_room.id, north.id])
+        ito = f.teacher(s, "伊藤", 2, classroom_ids=[north.id])
+        exported = csv_files.export_teachers(s)
+        ids = (main_room.id, north.id, sato.id, ito.id)
+    main_id, north_id, sato_id, ito_id = ids
+    assert exported.splitlines()[0].split(",")[-3] == "classrooms"
+    assert [line.split(",")[-3] for line in exported.splitlines()[1:]] == ["北校", "北校;本校"]
+    with db.write() as s:  # everyone out, then the file puts them back
+        rules.update_teacher(s, sato_id, classroom_ids=[])
+        rules.update_teacher(s, ito_id, classroom_ids=[])
+        csv_files.import_teachers(s, exported.encode())
+        assert (membership.classroom_ids(s, sato_id), membership.classroom_ids(s, ito_id)) == (
+            {main_id, north_id}, {north_id})
+    with db.write() as s:  # without the column they stay; a Japanese heading with 、 and an empty cell
+        csv_files.import_teachers(s, "name,email\r\n佐藤,sato@example.com\r\n".encode())
+        assert membership.classroom_ids(s, sato_id) == {main_id, north_id}
+        csv_files.import_teachers(s, "氏名,所属教室\r\n佐藤,本校\r\n伊藤,本校、北校\r\n上田,\r\n".encode("cp932"))
+        assert (membership.classroom_ids(s, sato_id), membership.classroom_ids(s, ito_id)) == (
+            {main_id}, {main_id, north_id})
+        assert membership.classroom_ids(s, rules.teacher_by_name(s, "上田").id) == set()
+    with db.write() as s, pytest.raises(csv_files.CsvImportError, match="line 2: unknown classroom '南校'"):
+        csv_files.import_teachers(s, "名前,教室\r\n佐藤,本校;南校\r\n".encode())

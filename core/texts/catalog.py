@@ -194,6 +194,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "word.column.active": ("active", "有効"),
     "word.column.channel": ("channel", "連絡方法"),
     "word.column.order": ("order", "並び順"),
+    "word.column.classrooms": ("classrooms", "所属教室"),
     "word.column.classroom": ("classroom", "教室"),
     "word.column.teacher": ("teacher", "講師"),
     "word.column.date": ("date", "日付"),
