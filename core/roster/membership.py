@@ -44,6 +44,14 @@ def names_by_teacher(session: Session) -> dict[int, tuple[str, ...]]:
     return {teacher_id: tuple(names) for teacher_id, names in found.items()}
 
 
+def ids_by_teacher(session: Session) -> dict[int, frozenset[int]]:
+    """Teacher id → the ids of their classrooms; a teacher of none is left out."""
+    found: dict[int, set[int]] = {}
+    for teacher_id, classroom_id in session.execute(select(ClassroomTeacher.teacher_id, ClassroomTeacher.classroom_id)):
+        found.setdefault(teacher_id, set()).add(classroom_id)
+    return {teacher_id: frozenset(ids) for teacher_id, ids in found.items()}
+
+
 def listed_in(session: Session, classroom_id: int) -> set[int]:
     """The ids of the teachers a classroom's lists show: its members, and teachers of no classroom."""
     placed = set(session.scalars(select(ClassroomTeacher.teacher_id).distinct()))

@@ -2888,6 +2888,10 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
         <translation>通知方法(&amp;T):</translation>
     </message>
     <message>
+        <source>Classrooms:</source>
+        <translation>所属教室:</translation>
+    </message>
+    <message>
         <source>&amp;Weekly:</source>
         <translation>毎週の予定(&amp;W):</translation>
     </message>
@@ -3002,6 +3006,10 @@ LINEユーザーIDがない講師にもメールで連絡できます。メー�
     <message>
         <source>Send to</source>
         <translation>通知方法</translation>
+    </message>
+    <message>
+        <source>Classrooms</source>
+        <translation>所属教室</translation>
     </message>
     <message>
         <source>&amp;Add…</source>

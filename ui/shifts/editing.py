@@ -188,12 +188,13 @@ class RosterEditor(QObject):
                                   start_time=values.start_time, end_time=values.end_time,
                                   ends_next_day=values.ends_next_day, note=values.note)
         label = self._label_of_values(values)
+        joined = self._joined(values.teacher_id)
 
         def done(_id: object) -> None:
             self._times = (clock.format_wall_time(values.start_time),
                            clock.format_wall_time(values.end_time, next_day=values.ends_next_day))
             dialog.succeeded()
-            self.status.emit(self.tr("Added {0}.").format(label))
+            self.status.emit(self.tr("Added {0}.").format(label) + joined)
             self.focus_cell.emit(values.teacher_id, values.local_date)
 
         self.runner.execute(AddShift(draft, label), on_done=done, on_error=dialog.failed)
@@ -205,10 +206,11 @@ class RosterEditor(QObject):
             return
         label = self._label(shift)  # the undo names the shift as it was; the status line, as it is now
         saved = self._label_of_values(values)
+        joined = self._joined(values.teacher_id) if values.teacher_id != shift.teacher_id else ""
 
         def done(_result: object) -> None:
             dialog.succeeded()
-            self.status.emit(self.tr("Saved {0}.").format(saved))
+            self.status.emit(self.tr("Saved {0}.").format(saved) + joined)
             self.focus_cell.emit(values.teacher_id, values.local_date)
 
         command = EditShift(self.runner.ids.original(shift.id), before, after, label)
@@ -284,6 +286,14 @@ class RosterEditor(QObject):
 
     def _error(self, exc: BaseException) -> None:
         show_error(self.widget, exc, paths=self.ctx.paths)
+
+    def _joined(self, teacher_id: int) -> str:
+        """What the status line adds when a shift makes its teacher one of the classroom's own (core/roster/rules.py)."""
+        snapshot = self.model.snapshot
+        if snapshot.classroom is None or teacher_id in snapshot.members:
+            return ""
+        return " " + i18n.render(t("roster.joined", teacher=self._teacher_name(teacher_id),
+                                   classroom=snapshot.classroom.name))
 
     def _teacher_name(self, teacher_id: int) -> str:
         rows = self.model.snapshot.rows + self.model.snapshot.active_teachers

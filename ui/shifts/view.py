@@ -343,7 +343,7 @@ class ShiftsView(QWidget):
         if self.teachers_dialog is not None:
             self.teachers_dialog.raise_()
             return
-        dialog = TeachersDialog(self.ctx, self)
+        dialog = TeachersDialog(self.ctx, self, classroom_id=self.classroom_id)
         self.teachers_dialog = dialog
         dialog.changed.connect(self.reload)
         dialog.changed.connect(self.ctx.signals.roster_changed)
