@@ -25,6 +25,8 @@ def test_a_teacher_added_for_a_classroom_joins_it_and_a_shift_elsewhere_makes_th
         f.shift(s, north, sato, DAY, now=now)  # placed rather than refused
         assert membership.classroom_ids(s, sato.id) == {main.id, north.id}
         assert membership.names_by_teacher(s) == {sato.id: ("北校", "本校")}
+        rules.erase_teacher(s, sato.id, now=now)  # a deleted teacher belongs nowhere
+        assert membership.classroom_ids(s, sato.id) == set()
 
 
 def test_a_shift_moved_to_another_teacher_makes_them_a_member_and_a_canceled_one_does_not(

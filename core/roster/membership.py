@@ -102,6 +102,12 @@ def leave(session: Session, classroom_id: int, teacher_id: int, *, now: dt.datet
     return bool(getattr(gone, "rowcount", 0))
 
 
+def forget(session: Session, teacher_id: int) -> None:
+    """The teacher belongs to no classroom any more, without the checks of `leave`: a deleted teacher."""
+    session.execute(delete(ClassroomTeacher).where(ClassroomTeacher.teacher_id == teacher_id))
+    session.flush()
+
+
 def set_classrooms(session: Session, teacher_id: int, wanted: Iterable[int], *, now: dt.datetime) -> None:
     """The teacher belongs to exactly these classrooms; every leave is checked before any is made."""
     wanted = set(wanted)

@@ -301,6 +301,7 @@ def erase_teacher(session: Session, teacher_id: int, *, now: dt.datetime) -> Tea
     teacher.erased_at = now
     # A deleted teacher's weekly slots would only fill months with shifts the roster then refuses.
     session.execute(delete(WeeklyPattern).where(WeeklyPattern.teacher_id == teacher.id))
+    membership.forget(session, teacher.id)  # listed nowhere now; their past shifts still show in those months
     # The outbox keeps what happened, not to whom: recipients of this teacher's deliveries go too.
     session.execute(update(Delivery).where(Delivery.teacher_id == teacher.id).values(recipient=None))
     session.flush()
