@@ -99,7 +99,7 @@ def test_members_first_keeps_each_part_in_its_order() -> None:
             self.id = id_
 
     rows = [Row(n) for n in (5, 1, 4, 2, 3)]
-    assert [r.id for r in membership.members_first(rows, {4, 3})] == [4, 3, 5, 1, 2]  # type: ignore[type-var]
+    assert [r.id for r in membership.members_first(rows, {4, 3})] == [4, 3, 5, 1, 2]
 
 
 def test_the_command_line_shows_classrooms_and_joins_and_leaves(capsys: pytest.CaptureFixture[str], db: Database,

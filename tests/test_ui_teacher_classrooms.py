@@ -110,7 +110,9 @@ def test_a_shift_for_another_classroom_s_teacher_makes_them_a_member_and_says_so
     qtbot.keyClick(view.table, Qt.Key.Key_Return)
     shift_dialog = view.editor.dialog
     assert isinstance(shift_dialog, ShiftDialog)
-    shift_dialog.teacher.setCurrentIndex(shift_dialog.teacher.findData(chain["ito"]))  # every active teacher is offered
+    offered = [shift_dialog.teacher.itemText(n) for n in range(shift_dialog.teacher.count())]
+    assert offered == ["佐藤", "伊藤"]  # every active teacher, the classroom's own first
+    shift_dialog.teacher.setCurrentIndex(shift_dialog.teacher.findData(chain["ito"]))
     shift_dialog.accept()
     idle(qtbot, ctx, view)
     said = view.status_label.text()

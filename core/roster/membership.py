@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Collection, Iterable, Sequence
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
@@ -21,7 +21,15 @@ from core.roster import clock
 from core.store.models import Classroom, ClassroomTeacher, Shift, ShiftStatus, Teacher
 from core.texts import t
 
-T = TypeVar("T", bound=Teacher)
+
+class HasId(Protocol):
+    """A teacher, or a value read from one: what ordering by membership needs."""
+
+    @property
+    def id(self) -> int: ...
+
+
+T = TypeVar("T", bound=HasId)
 
 
 def member_ids(session: Session, classroom_id: int) -> set[int]:

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QDialog, QMenu, QMessageBox, QWidget
 
 from core.planning import month_grid
 from core.planning.month_grid import ShiftItem
-from core.roster import clock, rules
+from core.roster import clock, membership, rules
 from core.setup import readiness
 from core.store.kinds import ShiftStatus
 from core.texts import Text, t
@@ -77,7 +77,9 @@ class RosterEditor(QObject):
             self.status.emit(self.tr("Add a teacher first (Teachers…)."))
             return
         start, end = self._times
-        dialog = ShiftDialog(snapshot.active_teachers, teacher_id=teacher.id if teacher else None, day=day,
+        # The classroom's own teachers first; anyone else may still be given the shift (and joins the classroom).
+        choices = membership.members_first(snapshot.active_teachers, {t.id for t in snapshot.rows})
+        dialog = ShiftDialog(choices, teacher_id=teacher.id if teacher else None, day=day,
                              start=start, end=end, closed=snapshot.closed, slots=snapshot.slots, parent=self.widget)
         dialog.submitted.connect(lambda values: self._add(dialog, values))
         self._open(dialog)
