@@ -147,3 +147,18 @@ def test_the_teacher_dialogs_fit_a_small_screen_with_a_chain_of_classrooms(
     assert all(box.isChecked() for box in editor.classroom_boxes.values())
     for box in editor.classroom_boxes.values():  # every classroom's name shows whole
         assert box.width() >= box.sizeHint().width() - 1, box.text()
+
+
+def test_a_new_classroom_of_a_chain_says_how_to_give_it_teachers(qtbot, ctx: AppContext, chain: dict[str, int],
+                                                                  now: dt.datetime) -> None:
+    with ctx.db.write() as s:
+        new_room = f.classroom(s, "南校").id
+    view = open_view(qtbot, ctx, now)
+    view.set_classroom(new_room)
+    idle(qtbot, ctx, view)
+    assert view.pages.currentWidget() is view.no_member and rows(view) == []
+    with ctx.db.write() as s:
+        rules.update_teacher(s, chain["sato"], classroom_ids=[chain["main"], new_room])
+    view.reload()
+    idle(qtbot, ctx, view)
+    assert view.pages.currentWidget() is view.grid_page and rows(view) == ["佐藤"]

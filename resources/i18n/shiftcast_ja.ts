@@ -2766,6 +2766,14 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
         <translation>講師管理…</translation>
     </message>
     <message>
+        <source>No teachers of this classroom yet</source>
+        <translation>この教室の講師がまだいません</translation>
+    </message>
+    <message>
+        <source>In Teachers…, edit each teacher who works here and tick this classroom under Classrooms.</source>
+        <translation>「講師管理…」で、この教室で働く講師を編集し、「所属教室」でこの教室にチェックを入れてください。</translation>
+    </message>
+    <message>
         <source>{0} shift(s), {1} draft(s) not confirmed yet</source>
         <translation>シフト{0}件（未確定の下書き{1}件）</translation>
     </message>
