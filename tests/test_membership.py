@@ -43,6 +43,7 @@ def test_a_shift_moved_to_another_teacher_makes_them_a_member_and_a_canceled_one
         assert membership.member_ids(s, north.id) == set()
 
 
+@pytest.mark.backends("sqlite", "postgresql")
 def test_leaving_is_refused_while_confirmed_shifts_are_to_come_there(db: Database, now: dt.datetime) -> None:
     with db.write() as s:
         main, north = f.classroom(s, "本校"), f.classroom(s, "北校")
@@ -62,6 +63,7 @@ def test_leaving_is_refused_while_confirmed_shifts_are_to_come_there(db: Databas
         assert membership.classroom_ids(s, sato.id) == {main.id, north.id}
 
 
+@pytest.mark.backends("sqlite", "postgresql")
 def test_the_grid_lists_the_classroom_s_members_and_anyone_with_a_shift_there(db: Database, now: dt.datetime) -> None:
     with db.write() as s:
         main, north = f.classroom(s, "本校"), f.classroom(s, "北校")
