@@ -40,7 +40,7 @@ def add_parsers(sub: Subcommands) -> None:
 
     teachers = sub.add_parser("teachers", help="list teachers")
     teachers.add_argument("--json", action="store_true")
-    in_order = teachers.add_subparsers(dest="order_action", metavar="{move,order}")
+    in_order = teachers.add_subparsers(dest="order_action", metavar="{move,order,join,leave}")
     move = in_order.add_parser("move", help="move a teacher to another place in the list (your own order)")
     move.add_argument("name", help="the teacher's name")
     place = move.add_mutually_exclusive_group(required=True)
@@ -51,6 +51,12 @@ def add_parsers(sub: Subcommands) -> None:
     by_reading = in_order.add_parser("order", help="list the teachers by their reading again (forget your own order)")
     by_reading.add_argument("--by-reading", action="store_true", required=True,
                             help="by reading (ふりがな), then by name")
+    for action, text in (("join", "make a teacher one of a classroom's own teachers"),
+                         ("leave", "a teacher stops being one of a classroom's own (refused while they have "
+                                   "confirmed shifts to come there)")):
+        member = in_order.add_parser(action, help=text)
+        member.add_argument("name", help="the teacher's name")
+        member.add_argument("--classroom", required=True, help="the classroom's name")
 
     classrooms = sub.add_parser("classrooms", help="list classrooms")
     classrooms.add_argument("--json", action="store_true")
@@ -162,14 +168,17 @@ def cmd_shifts(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 
 
 def cmd_teachers(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
-    from core.roster import rules
+    from core.roster import membership, rules
 
+    if args.order_action in ("join", "leave"):
+        return _membership(db, args)
     if args.order_action is not None:
         return _reorder(db, args)
     with db.read() as session:
+        classrooms = membership.names_by_teacher(session)
         rows: list[dict[str, Any]] = [
             {"id": t.id, "name": t.name, "reading": t.reading, "position": t.position} | rules.contact_fields(t)
-            | {"active": t.active}
+            | {"active": t.active, "classrooms": list(classrooms.get(t.id, ()))}
             for t in rules.list_teachers(session)
         ]
     if args.json:
@@ -178,10 +187,26 @@ def cmd_teachers(db: Database, args: argparse.Namespace, paths: DataPaths) -> in
         for r in rows:
             flags = ",".join(k for k in ("line_opt_in", "email_opt_in", "active") if r[k])
             place = "" if r["position"] is None else "  " + words.line("cli.teachers.place", place=r["position"])
-            print(f"{r['id']:>5}  {r['name']}  {r['line_user_id'] or '-'}  {r['email'] or '-'}  [{flags}]{place}")
+            rooms = "  " + words.line("cli.teachers.classrooms", classrooms=tuple(r["classrooms"])) if r["classrooms"] else ""
+            print(f"{r['id']:>5}  {r['name']}  {r['line_user_id'] or '-'}  {r['email'] or '-'}  [{flags}]{rooms}{place}")
         print(words.line("cli.teacher_count", count=len(rows)))
         if any(r["position"] is not None for r in rows):
             print(words.line("cli.teachers.own_order"))
+    return 0
+
+
+def _membership(db: Database, args: argparse.Namespace) -> int:
+    """`teachers join` and `teachers leave`: a classroom's own teachers (core/roster/membership.py)."""
+    from core.roster import membership, rules
+
+    with db.write() as session:
+        teacher = rules.teacher_by_name(session, args.name)
+        classroom = rules.classroom_by_name(session, args.classroom)
+        change = membership.join if args.order_action == "join" else membership.leave
+        changed = change(session, classroom.id, teacher.id, now=now())
+    said = {("join", True): "cli.teachers.joined", ("join", False): "cli.teachers.member_already",
+            ("leave", True): "cli.teachers.left", ("leave", False): "cli.teachers.not_member"}
+    print(words.line(said[args.order_action, changed], teacher=teacher.display_name, classroom=classroom.name))
     return 0
 
 

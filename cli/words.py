@@ -186,6 +186,10 @@ HELP_JA: dict[str, str] = {
     "one place down": "1つ下へ移動します",
     "list the teachers by their reading again (forget your own order)": "講師をふりがな順に戻します（指定した並び順は消去されます）",
     "by reading (ふりがな), then by name": "ふりがな順、同じふりがなは名前順にします",
+    "the classroom's name": "教室の名前",
+    "make a teacher one of a classroom's own teachers": "講師を教室の所属講師にします",
+    "a teacher stops being one of a classroom's own (refused while they have confirmed shifts to come there)":
+        "講師を教室の所属講師から外します（その教室で今後の確定シフトがある間はできません）",
     "list classrooms": "教室を一覧表示します",
     "create a classroom": "教室を作成します",
     "the LINE group ID (C + 32 hex digits)": "LINEグループID（C と32桁の16進数）",

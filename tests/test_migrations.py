@@ -855,7 +855,7 @@ def test_0023_adds_availability_requests_and_keeps_every_row(db: Database) -> No
     before = _table_rows(db, kept)
     assert not any(inspect(db.engine).has_table(t) for t in new)
     migrate.upgrade(db)
-    assert migrate.current_revision(db) == migrate.HEAD_REVISION == "0023_availability"
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION
     assert _table_rows(db, kept) == before
     assert _table_rows(db, new) == [(t, []) for t in new]
     with db.read() as s:  # other processes hear answers arrive through their counter
@@ -876,3 +876,63 @@ def test_0023_adds_availability_requests_and_keeps_every_row(db: Database) -> No
     with db.read() as s:
         assert s.execute(text("SELECT count(*) FROM changes WHERE topic = 'availability'")).scalar_one() == 0
     migrate.upgrade(db)
+
+
+def _memberships(db: Database) -> set[tuple[str, str]]:
+    with db.read() as s:
+        return {(room, teacher) for room, teacher in s.execute(text(
+            "SELECT c.name, t.name FROM classroom_teachers m JOIN classrooms c ON c.id = m.classroom_id"
+            " JOIN teachers t ON t.id = m.teacher_id"))}
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_0024_makes_teachers_members_where_they_work_and_everywhere_without_shifts(db: Database) -> None:
+    """A database at 0023 with two classrooms: each teacher belongs where they have a shift (canceled too),
+    a teacher without any shift everywhere, an erased one nowhere; every other row stays, and going back
+    drops only the new table."""
+    from core.roster import membership, rules
+    from core.store.models import ShiftStatus
+    from tests import factories as f
+
+    now = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    with db.write() as s:  # made with today's models, then taken down to 0023 with its rows
+        main, north = f.classroom(s, "本校"), f.classroom(s, "北校")
+        sato, ito, ueda, gone = (f.teacher(s, name, n) for n, name in enumerate(("佐藤", "伊藤", "上田", "消"), 1))
+        f.shift(s, main, sato, dt.date(2026, 12, 3), now=now)
+        f.shift(s, main, ito, dt.date(2026, 12, 3), now=now)
+        f.shift(s, north, ito, dt.date(2026, 12, 4), now=now, status=ShiftStatus.CANCELED)
+        f.shift(s, north, gone, dt.date(2026, 10, 4), now=now)
+        rules.erase_teacher(s, gone.id, now=now)
+        sato_id, north_id = sato.id, north.id
+        assert ueda.id
+    kept = ("classrooms", "teachers", "teacher_contacts", "shifts", "shift_revisions", "cover_requests")
+    _downgrade(db, "0023_availability")
+    before = _table_rows(db, kept)
+    assert not inspect(db.engine).has_table("classroom_teachers")
+
+    migrate.upgrade(db)
+    assert migrate.current_revision(db) == migrate.HEAD_REVISION
+    assert _table_rows(db, kept) == before
+    assert _memberships(db) == {("本校", "佐藤"), ("本校", "伊藤"), ("北校", "伊藤"), ("本校", "上田"), ("北校", "上田")}
+    with db.write() as s:
+        assert membership.join(s, north_id, sato_id, now=now)
+
+    _downgrade(db, "0023_availability")
+    assert _table_rows(db, kept) == before
+    assert not inspect(db.engine).has_table("classroom_teachers")
+    migrate.upgrade(db)
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_0024_keeps_every_teacher_of_a_single_classroom_in_it(db: Database) -> None:
+    """With one classroom nobody disappears from its grid: every teacher belongs to it, shifts or not."""
+    from tests import factories as f
+
+    now = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    with db.write() as s:
+        main = f.classroom(s, "本校")
+        sato, _ito = f.teacher(s, "佐藤", 1), f.teacher(s, "伊藤", 2)
+        f.shift(s, main, sato, dt.date(2026, 12, 3), now=now)
+    _downgrade(db, "0023_availability")
+    migrate.upgrade(db)
+    assert _memberships(db) == {("本校", "佐藤"), ("本校", "伊藤")}

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from core.kinds import registry as message_kinds
 from core.roster import availability as availability_requests
-from core.roster import clock, closed_days, lesson_slots, reading, rules
+from core.roster import clock, closed_days, lesson_slots, membership, reading, rules
 from core.roster.availability_text import NO, DayAnswer
 from core.store.db import Database
 from core.store.models import Channel, Delivery, Shift, ShiftStatus, SubjectType, Teacher
@@ -84,7 +84,9 @@ class MonthSnapshot:
     month: int
     classrooms: tuple[ClassroomItem, ...] = ()
     classroom: ClassroomItem | None = None
-    rows: tuple[TeacherItem, ...] = ()  # active teachers, then anyone else with a shift this month
+    # the classroom's active teachers (its members, teachers of no classroom, and those with a shift this
+    # month), then anyone else with a shift this month
+    rows: tuple[TeacherItem, ...] = ()
     active_teachers: tuple[TeacherItem, ...] = ()
     shifts: tuple[ShiftItem, ...] = ()
     holidays: dict[dt.date, str] = field(default_factory=dict)
@@ -93,6 +95,7 @@ class MonthSnapshot:
     slots: tuple[lesson_slots.LessonSlot, ...] = ()  # the classroom's lesson slots (コマ), for the shift dialog
     # (teacher id, day) → their current answer to the month's latest availability request
     availability: dict[tuple[int, dt.date], DayAnswer] = field(default_factory=dict)
+    members: frozenset[int] = frozenset()  # the ids of the classroom's own teachers (core/roster/membership.py)
 
     def said_no(self, teacher_id: int, day: dt.date) -> bool:
         """The teacher answered that they cannot work that day."""
@@ -162,7 +165,9 @@ def load_month(db: Database, classroom_id: int | None, year: int, month: int, *,
         chosen = next((c for c in classrooms if c.id == classroom_id), classrooms[0] if classrooms else None)
         shifts = rules.month_shifts(session, chosen.id, year, month) if chosen else []
         active = tuple(active_teachers(session))
-        rows = list(active)
+        members = frozenset(membership.member_ids(session, chosen.id)) if chosen else frozenset()
+        listed = membership.listed_in(session, chosen.id) | {s.teacher_id for s in shifts} if chosen else None
+        rows = [t for t in active if listed is None or t.id in listed]
         seen = {t.id for t in rows}
         others = {s.teacher_id: s.teacher for s in shifts if s.teacher_id not in seen}  # inactive or erased
         rows += [TeacherItem.of(teacher) for teacher in reading.in_order(others.values())]
@@ -180,4 +185,4 @@ def load_month(db: Database, classroom_id: int | None, year: int, month: int, *,
     closed = closed_days.closed_between(first, last, in_month, marks) if chosen else {}
     today = clock.local_now(now, chosen.timezone).date() if chosen else None
     return MonthSnapshot(year, month, classrooms, chosen, tuple(rows), active, items, in_month, closed, today, slots,
-                         answers)
+                         availability=answers, members=members)

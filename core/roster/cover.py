@@ -26,7 +26,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from core.errors import ValidationError
-from core.roster import edits, rules
+from core.roster import edits, membership, rules
 from core.store import events
 from core.store.kinds import CoverState, CoverStep, ShiftStatus
 from core.store.models import CoverRequest, CoverRequestStep, CoverVolunteer, Shift, Teacher
@@ -149,9 +149,11 @@ def can_take(session: Session, shift: Shift, teacher: Teacher) -> bool:
 
 
 def free_teachers(session: Session, shift_id: int) -> list[Teacher]:
-    """Every teacher who could take the shift, in the roster's order."""
+    """Every teacher who could take the shift, in the roster's order: the classroom's own teachers (and
+    those of no classroom) first, then the chain's others, who are asked only after them."""
     shift = rules.get_shift(session, shift_id)
-    return [teacher for teacher in rules.list_teachers(session) if can_take(session, shift, teacher)]
+    free = [teacher for teacher in rules.list_teachers(session) if can_take(session, shift, teacher)]
+    return membership.members_first(free, membership.listed_in(session, shift.classroom_id))
 
 
 # ----- the steps -----

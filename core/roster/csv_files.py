@@ -27,13 +27,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.errors import ShiftcastError, ValidationError
-from core.roster import channel_choice, clock, reading, rules
+from core.roster import channel_choice, clock, membership, reading, rules
 from core.roster.progress import Progress
 from core.store.models import Classroom, Shift, ShiftStatus, Teacher
 from core.texts import Text, t
 
-TEACHER_COLUMNS = ("name", "reading", "line_user_id", "email", "line_opt_in", "email_opt_in", "active", "channel",
-                   "order")
+TEACHER_COLUMNS = ("name", "reading", "line_user_id", "email", "line_opt_in", "email_opt_in", "active", "classrooms",
+                   "channel", "order")
 SHIFT_COLUMNS = ("classroom", "teacher", "date", "start", "end", "status", "note")
 TEACHER_REQUIRED = ("name",)
 SHIFT_REQUIRED = ("classroom", "teacher", "date", "start", "end")
@@ -53,6 +53,7 @@ TEACHER_HEADINGS: dict[str, tuple[str, ...]] = {
     "name": _TEACHER_NAME,
     "reading": ("ふりがな", "フリガナ", "よみ", "ヨミ", "読み", "よみがな", "読み仮名", "furigana"),
     "order": ("並び順", "順番", "順序", "表示順", "position"),
+    "classrooms": ("教室", "所属教室", "教室名", "classroom"),
     **_CONTACT,
 }
 SHIFT_HEADINGS: dict[str, tuple[str, ...]] = {
@@ -93,6 +94,9 @@ STATUS_WORDS = {
     "confirmed": ShiftStatus.CONFIRMED, "確定": ShiftStatus.CONFIRMED,
     "canceled": ShiftStatus.CANCELED, "cancelled": ShiftStatus.CANCELED, "取消": ShiftStatus.CANCELED,
 }
+# Between the names of a teacher's classrooms: ASCII's semicolon, or Japanese's 、 (a comma would
+# split the cell in a spreadsheet that reads commas as separators).
+_CLASSROOM_SEPARATORS = re.compile(r"[;；、]")
 MAX_BYTES = 20 * 1024 * 1024
 # Far beyond any real file (7 columns; a row's longest cells are a 1,000-character note and a few names),
 # so that a header of 200,000 columns or a line of megabytes is refused at once with its line number.
@@ -305,6 +309,7 @@ def import_teachers(session: Session, data: bytes, *, progress: Progress | None 
     seen: set[str] = set()
     # Looked up once, not with a query per row: a name is in the file once, so the map stays true.
     by_name = {teacher.name: teacher for teacher in session.scalars(select(Teacher).where(Teacher.name.is_not(None)))}
+    classrooms = {c.name: c.id for c in session.scalars(select(Classroom))}
 
     def apply(row: dict[str, str], result: ImportResult) -> None:
         name = row.get("name", "").strip()
@@ -322,6 +327,8 @@ def import_teachers(session: Session, data: bytes, *, progress: Progress | None 
             values["reading"] = row["reading"]
         if "order" in row:  # likewise the places in the manager's order (empty: by reading)
             values["position"] = reading.position_of(row["order"])
+        if "classrooms" in row:  # likewise the classrooms they belong to (empty: none)
+            values["classroom_ids"] = _classroom_ids(row["classrooms"], classrooms)
         # Optional: an empty or missing cell keeps an existing teacher's choice (new ones get LINE).
         if row.get("channel", "").strip():
             values["channel"] = channel_choice.parse(row["channel"])
@@ -335,6 +342,15 @@ def import_teachers(session: Session, data: bytes, *, progress: Progress | None 
         result.ids.append(teacher.id)
 
     return _run_import(session, rows, apply, _line_count(text), progress)
+
+
+def _classroom_ids(cell: str, classrooms: Mapping[str, int]) -> list[int]:
+    """The classrooms a cell names ("本校;北校", "本校、北校"); an unknown name is refused by name."""
+    names = [name.strip() for name in _CLASSROOM_SEPARATORS.split(cell) if name.strip()]
+    unknown = next((name for name in names if name not in classrooms), None)
+    if unknown is not None:
+        raise ValidationError(t("csv.unknown_classroom", name=unknown))
+    return [classrooms[name] for name in names]
 
 
 def import_shifts(session: Session, data: bytes, *, now: dt.datetime, progress: Progress | None = None) -> ImportResult:
@@ -412,12 +428,14 @@ def _yes(value: bool) -> str:
 
 
 def export_teachers(session: Session) -> str:
+    classrooms = membership.names_by_teacher(session)
     return _write(
         TEACHER_COLUMNS,
         [
             [t.name or "", t.reading or "", str(fields["line_user_id"] or ""), str(fields["email"] or ""),
              _yes(bool(fields["line_opt_in"])), _yes(bool(fields["email_opt_in"])), _yes(t.active),
-             channel_choice.of(t).word, "" if t.position is None else str(t.position)]
+             ";".join(classrooms.get(t.id, ())), channel_choice.of(t).word,
+             "" if t.position is None else str(t.position)]
             for t in rules.list_teachers(session) for fields in (rules.contact_fields(t),)
         ],
     )

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.roster import channel_choice, contacts, patterns, rules
+from core.roster import channel_choice, contacts, membership, patterns, rules
 from core.roster.patterns import Pattern
 from core.store.models import Channel, Classroom, Teacher, TeacherContact
 
@@ -58,9 +58,11 @@ class TeacherRecord:
     reading: str = ""  # how the name is read (ふりがな); the order of the list
     position: int | None = None  # their place in the manager's own order; None: listed by reading
     patterns: tuple[Pattern, ...] = ()  # their fixed weekly slots (core/roster/patterns.py)
+    classroom_ids: frozenset[int] = frozenset()  # the classrooms they belong to (core/roster/membership.py)
 
     @classmethod
-    def of(cls, teacher: Teacher, weekly: Sequence[Pattern] = ()) -> TeacherRecord:
+    def of(cls, teacher: Teacher, weekly: Sequence[Pattern] = (), classroom_ids: frozenset[int] = frozenset()
+           ) -> TeacherRecord:
         fields = rules.contact_fields(teacher)
         line = contacts.on(teacher.contacts, Channel.LINE)
         others = {c.channel: (c.address or "", c.agreed_at is not None) for c in teacher.contacts
@@ -68,7 +70,7 @@ class TeacherRecord:
         return cls(teacher.id, teacher.display_name, str(fields["email"] or ""), str(fields["line_user_id"] or ""),
                    bool(fields["line_opt_in"]), bool(fields["email_opt_in"]), teacher.active,
                    channel_choice.of(teacher).word, line is not None and line.unreachable_since is not None, others,
-                   teacher.reading or "", teacher.position, tuple(weekly))
+                   teacher.reading or "", teacher.position, tuple(weekly), classroom_ids)
 
 
 def classrooms(session: Session) -> list[ClassroomSettings]:
@@ -89,7 +91,8 @@ def update_classroom(session: Session, classroom_id: int, **settings: object) ->
 def teachers(session: Session) -> list[TeacherRecord]:
     """Every teacher not erased, in the listing order (core/roster/reading.py)."""
     weekly = patterns.by_teacher(session)
-    return [TeacherRecord.of(t, weekly.get(t.id, ())) for t in rules.list_teachers(session)]
+    rooms = membership.ids_by_teacher(session)
+    return [TeacherRecord.of(t, weekly.get(t.id, ()), rooms.get(t.id, frozenset())) for t in rules.list_teachers(session)]
 
 
 def line_recipient_names(session: Session, recipients: Collection[str]) -> dict[str, str]:

@@ -7,7 +7,7 @@ changes into one transaction; the caller commits.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -15,7 +15,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from core.errors import NotFoundError, ValidationError
-from core.roster import channel_choice, clock, contacts, ids
+from core.roster import channel_choice, clock, contacts, ids, membership
 from core.roster import reading as reading_rule
 from core.store import events
 from core.store.models import (
@@ -175,13 +175,14 @@ def create_teacher(
     active: bool = True,
     channel: channel_choice.Choice | str = channel_choice.LINE,
     contacts_in: Mapping[str, ContactChange] | None = None,
+    classroom_ids: Iterable[int] = (),
     now: dt.datetime | None = None,
     **fields_by_name: Any,
 ) -> Teacher:
     """A new teacher: `contacts_in` (channel key → ContactChange) or the built-in fields' names
     (line_user_id=…, email_opt_in=…), how they are reached (`channel`: a choice or its word) and how
     the name is read (`reading`, ふりがな) or their place in the manager's order (`position`): the order
-    they are listed in (core/roster/reading.py)."""
+    they are listed in (core/roster/reading.py); the classrooms they belong to (`classroom_ids`)."""
     teacher = Teacher(name=_unique_teacher_name(session, name, None), reading=reading_rule.check(reading),
                       position=reading_rule.check_position(position), active=bool(active))
     changes = _contact_changes(contacts_in, fields_by_name)
@@ -191,12 +192,16 @@ def create_teacher(
     choice = channel_choice.parse(channel)
     contacts.set_choice(teacher, choice.rule, choice.channels)
     session.flush()
+    for classroom_id in sorted(set(classroom_ids)):
+        membership.join(session, get_classroom(session, classroom_id).id, teacher.id, now=now or utcnow())
     return teacher
 
 
 def update_teacher(session: Session, teacher_id: int, *, contacts_in: Mapping[str, ContactChange] | None = None,
-                   now: dt.datetime | None = None, **changes: Any) -> Teacher:
-    """Change any teacher field or contact; all are checked before any is applied."""
+                   classroom_ids: Iterable[int] | None = None, now: dt.datetime | None = None,
+                   **changes: Any) -> Teacher:
+    """Change any teacher field or contact, or the classrooms they belong to (`classroom_ids`, None: as
+    they are); all are checked before any is applied, a classroom left with shifts to come included."""
     teacher = get_teacher(session, teacher_id)
     if teacher.erased_at is not None:
         raise ValidationError(t("roster.teacher_deleted"))
@@ -207,6 +212,9 @@ def update_teacher(session: Session, teacher_id: int, *, contacts_in: Mapping[st
     active = changes.pop("active", _UNSET)
     by_channel = _contact_changes(contacts_in, changes)
     _check_contacts(session, teacher.id, by_channel)
+    if classroom_ids is not None:
+        membership.set_classrooms(session, teacher.id, [get_classroom(session, c).id for c in classroom_ids],
+                                  now=now or utcnow())
     if name is not None:
         teacher.name = name
     if reading is not _UNSET:
@@ -293,6 +301,7 @@ def erase_teacher(session: Session, teacher_id: int, *, now: dt.datetime) -> Tea
     teacher.erased_at = now
     # A deleted teacher's weekly slots would only fill months with shifts the roster then refuses.
     session.execute(delete(WeeklyPattern).where(WeeklyPattern.teacher_id == teacher.id))
+    membership.forget(session, teacher.id)  # listed nowhere now; their past shifts still show in those months
     # The outbox keeps what happened, not to whom: recipients of this teacher's deliveries go too.
     session.execute(update(Delivery).where(Delivery.teacher_id == teacher.id).values(recipient=None))
     session.flush()
@@ -368,6 +377,7 @@ def add_shift(session: Session, draft: ShiftDraft, *, now: dt.datetime) -> Shift
     shift = Shift(**{f.name: getattr(draft, f.name) for f in fields(draft)}, version=1)
     session.add(shift)
     session.flush()
+    _place_teacher(session, draft, now=now)
     _record_revision(session, shift, now=now)
     _announce(session, shift)
     return shift
@@ -477,10 +487,18 @@ def _change_shift(session: Session, shift: Shift, changes: dict[str, Any], *, no
     if bump:
         shift.version += 1
     session.flush()
+    if (wanted.teacher_id, wanted.classroom_id) != (current.teacher_id, current.classroom_id):
+        _place_teacher(session, wanted, now=now)
     if bump:
         _record_revision(session, shift, now=now)
         _announce(session, shift, was=current)
     return shift
+
+
+def _place_teacher(session: Session, draft: ShiftDraft, *, now: dt.datetime) -> None:
+    """A shift placed for a teacher makes them one of the classroom's own (rather than being refused)."""
+    if draft.status != ShiftStatus.CANCELED:
+        membership.join(session, draft.classroom_id, draft.teacher_id, now=now)
 
 
 def _announce(session: Session, shift: Shift, *, was: ShiftDraft | None = None) -> None:

@@ -245,6 +245,19 @@ class WeeklyPattern(Base):
     valid_until: Mapped[dt.date | None] = mapped_column(Date)
 
 
+class ClassroomTeacher(Base):
+    """A teacher belongs to a classroom (one 塾 of a chain) since a day: its Shifts grid lists its own
+    teachers (core/roster/membership.py)."""
+
+    __tablename__ = "classroom_teachers"
+    __table_args__ = (UniqueConstraint("classroom_id", "teacher_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    classroom_id: Mapped[int] = mapped_column(ForeignKey("classrooms.id"), index=True)
+    teacher_id: Mapped[int] = mapped_column(ForeignKey("teachers.id"), index=True)
+    since: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
 class ShiftRevision(Base):
     """What a shift looked like at each version, so a correction can say old → new."""
 

@@ -129,6 +129,14 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                            "{month} は指定できません。{first}から{last}までの月を指定してください。"),
     "roster.bad_month": ("bad month '{text}': write it as YYYY-MM, e.g. 2026-12",
                          "「{text}」は月として読めません。2026-12 のように YYYY-MM で入力してください。"),
+    "roster.member_has_shifts": (
+        Plural("count", "{teacher} still has {count} confirmed shift to come at {classroom} (the first on {day}); "
+                        "cancel it or give it to another teacher first",
+               "{teacher} still has {count} confirmed shifts to come at {classroom} (the first on {day}); "
+               "cancel them or give them to another teacher first"),
+        "{teacher}さんには{classroom}で今後の確定シフトが{count}件あります（最初は{day}）。"
+        "先にシフトを取り消すか、別の講師に替えてください。"),
+    "roster.joined": ("{teacher} is now one of {classroom}'s teachers.", "{teacher}さんを{classroom}の所属講師にしました。"),
     "roster.teacher_inactive": ("{teacher} is not an active teacher", "{teacher}さんは在籍中の講師ではありません。"),
     "roster.note_too_long": ("the note is longer than 1,000 characters", "メモは1,000文字以内で入力してください。"),
     "roster.end_before_start": ("the shift must end after it starts ({start}–{end}); write 26:00 for 2:00 the next day",
@@ -186,6 +194,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "word.column.active": ("active", "有効"),
     "word.column.channel": ("channel", "連絡方法"),
     "word.column.order": ("order", "並び順"),
+    "word.column.classrooms": ("classrooms", "所属教室"),
     "word.column.classroom": ("classroom", "教室"),
     "word.column.teacher": ("teacher", "講師"),
     "word.column.date": ("date", "日付"),

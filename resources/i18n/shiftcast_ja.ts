@@ -2991,6 +2991,14 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
         <translation>講師管理…</translation>
     </message>
     <message>
+        <source>No teachers of this classroom yet</source>
+        <translation>この教室の講師がまだいません</translation>
+    </message>
+    <message>
+        <source>In Teachers…, edit each teacher who works here and tick this classroom under Classrooms.</source>
+        <translation>「講師管理…」で、この教室で働く講師を編集し、「所属教室」でこの教室にチェックを入れてください。</translation>
+    </message>
+    <message>
         <source>{0} shift(s), {1} draft(s) not confirmed yet</source>
         <translation>シフト{0}件（未確定の下書き{1}件）</translation>
     </message>
@@ -3113,6 +3121,10 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
         <translation>通知方法(&amp;T):</translation>
     </message>
     <message>
+        <source>Classrooms:</source>
+        <translation>所属教室:</translation>
+    </message>
+    <message>
         <source>&amp;Weekly:</source>
         <translation>毎週の予定(&amp;W):</translation>
     </message>
@@ -3227,6 +3239,10 @@ LINEユーザーIDがない講師にもメールで連絡できます。メー�
     <message>
         <source>Send to</source>
         <translation>通知方法</translation>
+    </message>
+    <message>
+        <source>Classrooms</source>
+        <translation>所属教室</translation>
     </message>
     <message>
         <source>&amp;Add…</source>

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QDialog, QMenu, QMessageBox, QWidget
 
 from core.planning import month_grid
 from core.planning.month_grid import ShiftItem
-from core.roster import clock, rules
+from core.roster import clock, membership, rules
 from core.setup import readiness
 from core.store.kinds import ShiftStatus
 from core.texts import Text, t
@@ -77,7 +77,9 @@ class RosterEditor(QObject):
             self.status.emit(self.tr("Add a teacher first (Teachers…)."))
             return
         start, end = self._times
-        dialog = ShiftDialog(snapshot.active_teachers, teacher_id=teacher.id if teacher else None, day=day,
+        # The classroom's own teachers first; anyone else may still be given the shift (and joins the classroom).
+        choices = membership.members_first(snapshot.active_teachers, {t.id for t in snapshot.rows})
+        dialog = ShiftDialog(choices, teacher_id=teacher.id if teacher else None, day=day,
                              start=start, end=end, closed=snapshot.closed, slots=snapshot.slots,
                              said_no=snapshot.said_no, parent=self.widget)
         dialog.submitted.connect(lambda values: self._add(dialog, values))
@@ -189,12 +191,13 @@ class RosterEditor(QObject):
                                   start_time=values.start_time, end_time=values.end_time,
                                   ends_next_day=values.ends_next_day, note=values.note)
         label = self._label_of_values(values)
+        joined = self._joined(values.teacher_id)
 
         def done(_id: object) -> None:
             self._times = (clock.format_wall_time(values.start_time),
                            clock.format_wall_time(values.end_time, next_day=values.ends_next_day))
             dialog.succeeded()
-            self.status.emit(self.tr("Added {0}.").format(label))
+            self.status.emit(self.tr("Added {0}.").format(label) + joined)
             self.focus_cell.emit(values.teacher_id, values.local_date)
 
         self.runner.execute(AddShift(draft, label), on_done=done, on_error=dialog.failed)
@@ -206,10 +209,11 @@ class RosterEditor(QObject):
             return
         label = self._label(shift)  # the undo names the shift as it was; the status line, as it is now
         saved = self._label_of_values(values)
+        joined = self._joined(values.teacher_id) if values.teacher_id != shift.teacher_id else ""
 
         def done(_result: object) -> None:
             dialog.succeeded()
-            self.status.emit(self.tr("Saved {0}.").format(saved))
+            self.status.emit(self.tr("Saved {0}.").format(saved) + joined)
             self.focus_cell.emit(values.teacher_id, values.local_date)
 
         command = EditShift(self.runner.ids.original(shift.id), before, after, label)
@@ -285,6 +289,14 @@ class RosterEditor(QObject):
 
     def _error(self, exc: BaseException) -> None:
         show_error(self.widget, exc, paths=self.ctx.paths)
+
+    def _joined(self, teacher_id: int) -> str:
+        """What the status line adds when a shift makes its teacher one of the classroom's own (core/roster/rules.py)."""
+        snapshot = self.model.snapshot
+        if snapshot.classroom is None or teacher_id in snapshot.members:
+            return ""
+        return " " + i18n.render(t("roster.joined", teacher=self._teacher_name(teacher_id),
+                                   classroom=snapshot.classroom.name))
 
     def _teacher_name(self, teacher_id: int) -> str:
         rows = self.model.snapshot.rows + self.model.snapshot.active_teachers

@@ -102,8 +102,12 @@ class ShiftsView(QWidget):
             self.tr("No teachers yet"),
             self.tr("Add the teachers who work at this classroom, or import them from a CSV file."),
             self.tr("Teachers…"), self.open_teachers, self)
+        self.no_member = EmptyState(  # a chain's new classroom: teachers exist, none of them is this one's yet
+            self.tr("No teachers of this classroom yet"),
+            self.tr("In Teachers…, edit each teacher who works here and tick this classroom under Classrooms."),
+            self.tr("Teachers…"), self.open_teachers, self)
         self.pages = QStackedWidget(self)
-        for page in (grid_page, self.no_classroom, self.no_teacher):
+        for page in (grid_page, self.no_classroom, self.no_teacher, self.no_member):
             self.pages.addWidget(page)
         self.grid_page = grid_page
 
@@ -205,7 +209,7 @@ class ShiftsView(QWidget):
         if snapshot.classroom is None:
             self.pages.setCurrentWidget(self.no_classroom)
         elif not snapshot.rows:
-            self.pages.setCurrentWidget(self.no_teacher)
+            self.pages.setCurrentWidget(self.no_member if snapshot.active_teachers else self.no_teacher)
         else:
             self.pages.setCurrentWidget(self.grid_page)
             self._restore_cell(keep)
@@ -346,7 +350,7 @@ class ShiftsView(QWidget):
         if self.teachers_dialog is not None:
             self.teachers_dialog.raise_()
             return
-        dialog = TeachersDialog(self.ctx, self)
+        dialog = TeachersDialog(self.ctx, self, classroom_id=self.classroom_id)
         self.teachers_dialog = dialog
         dialog.changed.connect(self.reload)
         dialog.changed.connect(self.ctx.signals.roster_changed)

@@ -34,6 +34,8 @@ from core.channels import line_reach
 from core.channels.line_reach import Reach
 from core.roster import order, patterns, queries, rules
 from core.roster.queries import TeacherRecord
+from core.texts import formats
+from ui.common import i18n
 from ui.common.errors import show_error
 from ui.shell.context import AppContext
 from ui.teachers.edit_dialog import (
@@ -47,25 +49,28 @@ log = logging.getLogger("shiftcast.ui")
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 UNREACHABLE_ROLE = Qt.ItemDataRole.UserRole + 2
 LINE_ID_COLUMN = 2
+CLASSROOMS_COLUMN = 7
 UNREACHABLE_COLOR = "#c0392b"  # readable on light and dark palettes alike
 
 
 class TeachersDialog(QDialog):
     changed = Signal()  # a teacher was added, changed or erased: the roster should be read again
 
-    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None, *, classroom_id: int | None = None) -> None:
+        """`classroom_id`: the classroom the Shifts area shows, which a teacher added here joins."""
         super().__init__(parent)
         self.ctx = ctx
+        self.classroom_id = classroom_id
         self.records: list[TeacherRecord] = []
         self.classrooms: list[tuple[int, str]] = []  # (id, name): where a weekly pattern can be
         self.edit_dialog: TeacherEditDialog | None = None
         self.setWindowTitle(self.tr("Teachers"))
         self.resize(820, 460)
 
-        self.table = QTableWidget(0, 7, self)
+        self.table = QTableWidget(0, 8, self)
         self.table.setHorizontalHeaderLabels([
             self.tr("Name"), self.tr("E-mail"), self.tr("LINE user ID"),
-            self.tr("LINE messages"), self.tr("E-mails"), self.tr("Send to"), self.tr("Active"),
+            self.tr("LINE messages"), self.tr("E-mails"), self.tr("Send to"), self.tr("Active"), self.tr("Classrooms"),
         ])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -142,12 +147,13 @@ class TeachersDialog(QDialog):
         self.table.setRowCount(len(records))
         labels = channel_labels()
         for row, record in enumerate(records):
+            rooms = formats.join([name for room_id, name in classrooms if room_id in record.classroom_ids], i18n.current())
             cells = [record.name, record.email, record.line_user_id, _mark(record.line_opt_in),
-                     _mark(record.email_opt_in), labels.get(record.channel, record.channel), _mark(record.active)]
+                     _mark(record.email_opt_in), labels.get(record.channel, record.channel), _mark(record.active), rooms]
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(ID_ROLE, record.id)
-                if column >= 3:
+                if 3 <= column < CLASSROOMS_COLUMN:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 if column == LINE_ID_COLUMN and record.line_unreachable and record.line_user_id:
                     item.setText(f"⚠ {record.line_user_id}")
@@ -194,7 +200,8 @@ class TeachersDialog(QDialog):
 
     def _open_editor(self, record: TeacherRecord | None) -> None:
         taken = {r.line_user_id: r.name for r in self.records if r.line_user_id}
-        dialog = TeacherEditDialog(self.ctx, record, taken=taken, classrooms=self.classrooms, parent=self)
+        dialog = TeacherEditDialog(self.ctx, record, taken=taken, classrooms=self.classrooms,
+                                   classroom_id=self.classroom_id, parent=self)
         self.edit_dialog = dialog
         dialog.submitted.connect(lambda values: self._save(dialog, record, values))
         dialog.finished.connect(dialog.deleteLater)

@@ -1,5 +1,6 @@
 """One teacher's details: name, contacts, consents, how they are reached (LINE, e-mail, both, or LINE with
-e-mail when LINE cannot reach them), and the LINE user ID with a way to check or find it.
+e-mail when LINE cannot reach them), the LINE user ID with a way to check or find it, and the classrooms
+they belong to (a tick each; a new teacher starts in the classroom the Shifts area shows).
 
 LINE and e-mail keep their own rows (LINE's with Check and Pick); every other registered channel a
 teacher has an address on (core/channels/registry.py `with_addresses`) gets an address row and a
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFormLayout,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -75,11 +77,14 @@ class TeacherValues:
     others: Mapping[str, tuple[str | None, bool]] = field(default_factory=dict)  # key → (address, agreed)
     reading: str | None = None  # ふりがな: the order teachers are listed in
     patterns: tuple[Pattern, ...] = ()  # their weekly slots, saved apart (core.roster.patterns.set_teacher_patterns)
+    classroom_ids: tuple[int, ...] | None = None  # the classrooms they belong to; None: no classroom to choose
 
     def as_kwargs(self) -> dict[str, Any]:
         """What core.roster.rules.create_teacher / update_teacher take."""
         values = dict(self.__dict__)
         values.pop("patterns")
+        if values["classroom_ids"] is None:
+            values.pop("classroom_ids")
         others = values.pop("others")
         values["contacts_in"] = {key: rules.ContactChange(address, agreed) for key, (address, agreed) in others.items()}
         return values
@@ -88,9 +93,10 @@ class TeacherValues:
 class TeacherEditDialog(SubmitDialog):
     def __init__(self, ctx: AppContext, record: TeacherRecord | None = None, *,
                  taken: Mapping[str, str] | None = None, classrooms: Sequence[tuple[int, str]] = (),
-                 parent: QWidget | None = None) -> None:
+                 classroom_id: int | None = None, parent: QWidget | None = None) -> None:
         """`taken`: LINE user IDs of the other teachers → their names (the friends list marks them);
-        `classrooms`: (id, name) of every classroom, for the weekly patterns."""
+        `classrooms`: (id, name) of every classroom, for the ticks and the weekly patterns; `classroom_id`:
+        the classroom chosen in the Shifts area, which a new teacher joins unless unticked."""
         super().__init__(parent)
         self.ctx = ctx
         self.record = record
@@ -155,6 +161,15 @@ class TeacherEditDialog(SubmitDialog):
             tick.toggled.connect(self._update_hint)
         self.channel.currentIndexChanged.connect(self._update_hint)
         self.weekly = PatternsEditor(classrooms, record.patterns if record else (), self)
+        joined = record.classroom_ids if record else {c for c, _ in classrooms if c == classroom_id or len(classrooms) == 1}
+        self.classroom_boxes: dict[int, QCheckBox] = {}
+        rooms = QGridLayout()
+        rooms.setContentsMargins(0, 0, 0, 0)
+        for n, (room_id, room_name) in enumerate(classrooms):
+            box = QCheckBox(room_name, self)
+            box.setChecked(room_id in joined)
+            self.classroom_boxes[room_id] = box
+            rooms.addWidget(box, n // 3, n % 3)  # three a row: a chain's classrooms stay inside a small screen
 
         line_row = QHBoxLayout()
         line_row.addWidget(self.line_id, 1)
@@ -177,6 +192,8 @@ class TeacherEditDialog(SubmitDialog):
         form.addRow("", self.active)
         form.addRow(self.tr("Send &to:"), self.channel)
         form.addRow("", self.channel_hint)
+        if self.classroom_boxes:
+            form.addRow(self.tr("Classrooms:"), rooms)
         form.addRow(self.tr("&Weekly:"), self.weekly)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
@@ -279,4 +296,6 @@ class TeacherEditDialog(SubmitDialog):
             others={key: (edit.text().strip() or None, tick.isChecked()) for key, (edit, tick) in self.others.items()},
             reading=self.reading.text().strip() or None,
             patterns=self.weekly.weekly(),
+            classroom_ids=tuple(c for c, box in self.classroom_boxes.items() if box.isChecked())
+            if self.classroom_boxes else None,
         )

@@ -22,7 +22,7 @@ from core.channels.base import Outgoing
 from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import availability_flex
 from core.outbox import queue
-from core.roster import availability, contacts, reading, rules
+from core.roster import availability, contacts, membership, reading, rules
 from core.sending import send_checks, send_rules
 from core.sending.outgoing import CancelDelivery, CannotBuild
 from core.store import ack_key
@@ -165,18 +165,20 @@ class Asking:
         return len(self.asked)
 
 
-def chosen_teachers(session: Session, names: Sequence[str] | None) -> list[Teacher]:
-    """The named teachers, or every active one; in the one order teachers are listed in."""
+def chosen_teachers(session: Session, classroom_id: int, names: Sequence[str] | None) -> list[Teacher]:
+    """The named teachers, or every active one the classroom lists (its own, and teachers of no
+    classroom: core/roster/membership.py); in the one order teachers are listed in."""
     if names:
         return reading.in_order([rules.teacher_by_name(session, name) for name in dict.fromkeys(names)])
-    return [t for t in rules.list_teachers(session) if t.active and t.erased_at is None]
+    listed = membership.listed_in(session, classroom_id)
+    return [t for t in rules.list_teachers(session) if t.active and t.erased_at is None and t.id in listed]
 
 
 def ask(session: Session, classroom_id: int, year: int, month: int, deadline: dt.date, names: Sequence[str] | None, *,
         now: dt.datetime, remind_days_before: int | None = None, dry_run: bool = False) -> Asking:
     """Ask the teachers (named, or all active ones) who can be reached on LINE; with `dry_run` only
     say who it would go to."""
-    teachers = chosen_teachers(session, names)
+    teachers = chosen_teachers(session, classroom_id, names)
     ok = reachable(teachers)
     skipped = tuple(t.display_name for t in teachers if t not in ok)
     if dry_run:
