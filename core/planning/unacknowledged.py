@@ -1,0 +1,103 @@
+"""Reminders not acknowledged: a shift starting soon whose teacher was reminded on LINE but has not
+tapped 了解 (core/receiving/acknowledge.py).
+
+A classroom says how soon counts (`NUDGE_HOURS`, 3 hours unless set). The rule is pure, with the clock
+passed in: `not_acknowledged` (what the readiness check lists) and `nudge_at` (when the manager is told,
+core/sending/kinds/unacknowledged_nudge.py). `read` gathers the facts it needs: the confirmed shifts
+starting within a day, and for each the reminders and corrections about its current version that went
+on LINE with the button.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from core.kinds import registry as kinds
+from core.roster import clock, rules
+from core.store import setting_keys as keys
+from core.store.kinds import Channel, DeliveryStatus, ShiftStatus, SubjectType
+from core.store.models import Delivery, Shift
+
+DEFAULT_HOURS = 3
+# The teacher's time to read the reminder and tap before the manager hears of it.
+GRACE = dt.timedelta(minutes=30)
+# How far ahead `read` looks: the longest window a classroom may set (NUDGE_HOURS' maximum).
+LOOK_AHEAD = dt.timedelta(hours=24)
+
+
+@dataclass(frozen=True)
+class Reminded:
+    """One shift and what its teacher was sent about its current version, read at one moment."""
+
+    shift_id: int
+    version: int
+    teacher: str
+    classroom_id: int
+    classroom: str
+    starts_at: dt.datetime  # UTC
+    local_start: dt.datetime  # on the classroom's clock
+    canceled: bool
+    sent_at: dt.datetime | None  # the latest reminder or correction of this version sent on LINE; None: none yet
+    acknowledged_at: dt.datetime | None  # the first 了解 on any of them; None: none
+    window: dt.timedelta  # how soon before the start its reminder should be acknowledged
+
+
+def waiting(r: Reminded, *, now: dt.datetime, button_on: bool) -> bool:
+    """Sent, not acknowledged, starting within its window and not yet started, with the buttons on."""
+    return (button_on and not r.canceled and r.sent_at is not None and r.acknowledged_at is None
+            and now < r.starts_at <= now + r.window)
+
+
+def not_acknowledged(reminded: Iterable[Reminded], *, now: dt.datetime, button_on: bool) -> list[Reminded]:
+    """The shifts whose reminder waits for its 了解, the soonest first."""
+    return sorted((r for r in reminded if waiting(r, now=now, button_on=button_on)),
+                  key=lambda r: (r.starts_at, r.classroom, r.teacher))
+
+
+def nudge_at(r: Reminded) -> dt.datetime | None:
+    """When the manager is told about this shift: once its window opened and the teacher had GRACE to
+    tap; None when that moment would not come before the shift starts (or nothing was sent)."""
+    if r.sent_at is None:
+        return None
+    moment = max(r.sent_at + GRACE, r.starts_at - r.window)
+    return moment if moment < r.starts_at else None
+
+
+def window_of(session: Session, classroom_id: int) -> dt.timedelta:
+    return dt.timedelta(hours=keys.NUDGE_HOURS.of(classroom_id).read(session) or DEFAULT_HOURS)
+
+
+def read(session: Session, *, now: dt.datetime, shift_ids: Sequence[int] | None = None) -> list[Reminded]:
+    """The confirmed shifts starting within LOOK_AHEAD of `now` (or these shifts), with what was sent."""
+    today = (now - dt.timedelta(days=1)).date()  # a day's slack either side for the classrooms' zones
+    query = select(Shift)
+    if shift_ids is None:
+        query = query.where(Shift.status == ShiftStatus.CONFIRMED, Shift.local_date >= today,
+                            Shift.local_date <= (now + LOOK_AHEAD + dt.timedelta(days=1)).date())
+    else:
+        query = query.where(Shift.id.in_(list(shift_ids)))
+    shifts = [s for s in session.scalars(query)
+              if shift_ids is not None or now < rules.shift_instants(s)[0] <= now + LOOK_AHEAD]
+    if not shifts:
+        return []
+    sent = session.execute(select(Delivery.subject_id, Delivery.subject_version, Delivery.sent_at,
+                                  Delivery.acknowledged_at).where(
+        Delivery.kind.in_(kinds.acknowledged_keys()), Delivery.channel == Channel.LINE,
+        Delivery.status == DeliveryStatus.SENT, Delivery.subject_type == SubjectType.SHIFT,
+        Delivery.subject_id.in_([s.id for s in shifts]))).all()
+    found = []
+    for shift in shifts:
+        mine = [row for row in sent if row.subject_id == shift.id and row.subject_version == shift.version]
+        starts_at = rules.shift_instants(shift)[0]
+        found.append(Reminded(
+            shift.id, shift.version, shift.teacher.display_name, shift.classroom_id, shift.classroom.name, starts_at,
+            starts_at.astimezone(clock.zone(shift.classroom.timezone)), shift.status == ShiftStatus.CANCELED,
+            max((row.sent_at for row in mine if row.sent_at is not None), default=None),
+            min((row.acknowledged_at for row in mine if row.acknowledged_at is not None), default=None),
+            window_of(session, shift.classroom_id)))
+    return found
