@@ -28,7 +28,7 @@ HOURS = dt.timedelta(hours=3)
 
 def _reminded(**changes: object) -> Reminded:
     starts = NOW + dt.timedelta(hours=2)
-    base = Reminded(shift_id=1, version=1, teacher="佐藤", classroom_id=1, classroom="本校", starts_at=starts,
+    base = Reminded(shift_id=1, version=1, teacher_id=1, teacher="佐藤", classroom_id=1, classroom="本校", starts_at=starts,
                     local_start=starts.astimezone(TOKYO), canceled=False, sent_at=NOW - dt.timedelta(minutes=5),
                     acknowledged_at=None, window=HOURS)
     return dataclasses.replace(base, **changes)  # type: ignore[arg-type]

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from core.kinds import registry as kinds
 from core.roster import clock, rules
 from core.store import setting_keys as keys
+from core.store.db import Database
 from core.store.kinds import Channel, DeliveryStatus, ShiftStatus, SubjectType
 from core.store.models import Delivery, Shift
 
@@ -36,6 +37,7 @@ class Reminded:
 
     shift_id: int
     version: int
+    teacher_id: int
     teacher: str
     classroom_id: int
     classroom: str
@@ -68,8 +70,36 @@ def nudge_at(r: Reminded) -> dt.datetime | None:
     return moment if moment < r.starts_at else None
 
 
+@dataclass(frozen=True)
+class NudgeSettings:
+    """A classroom's say: whether the manager is told, and how soon before a shift counts."""
+
+    tell_manager: bool
+    hours: int
+
+
 def window_of(session: Session, classroom_id: int) -> dt.timedelta:
-    return dt.timedelta(hours=keys.NUDGE_HOURS.of(classroom_id).read(session) or DEFAULT_HOURS)
+    return dt.timedelta(hours=settings_of(session, classroom_id).hours)
+
+
+def settings_of(session: Session, classroom_id: int) -> NudgeSettings:
+    return NudgeSettings(bool(keys.NUDGE_UNACKNOWLEDGED.of(classroom_id).read(session)),
+                         keys.NUDGE_HOURS.of(classroom_id).read(session) or DEFAULT_HOURS)
+
+
+def save_settings(session: Session, classroom_id: int, chosen: NudgeSettings) -> NudgeSettings:
+    """Both or neither: a refused value (ValidationError) leaves the other unwritten too."""
+    keys.NUDGE_HOURS.of(classroom_id).write(session, chosen.hours)
+    keys.NUDGE_UNACKNOWLEDGED.of(classroom_id).write(session, chosen.tell_manager)
+    return settings_of(session, classroom_id)
+
+
+def soonest(db: Database, *, now: dt.datetime) -> Reminded | None:
+    """The first shift whose reminder waits for its 了解 (what the readiness panel's button opens)."""
+    with db.read() as session:
+        button = bool(keys.LINE_ACK_BUTTON.read(session))
+        found = not_acknowledged(read(session, now=now), now=now, button_on=button)
+    return found[0] if found else None
 
 
 def read(session: Session, *, now: dt.datetime, shift_ids: Sequence[int] | None = None) -> list[Reminded]:
@@ -95,7 +125,7 @@ def read(session: Session, *, now: dt.datetime, shift_ids: Sequence[int] | None 
         mine = [row for row in sent if row.subject_id == shift.id and row.subject_version == shift.version]
         starts_at = rules.shift_instants(shift)[0]
         found.append(Reminded(
-            shift.id, shift.version, shift.teacher.display_name, shift.classroom_id, shift.classroom.name, starts_at,
+            shift.id, shift.version, shift.teacher_id, shift.teacher.display_name, shift.classroom_id, shift.classroom.name, starts_at,
             starts_at.astimezone(clock.zone(shift.classroom.timezone)), shift.status == ShiftStatus.CANCELED,
             max((row.sent_at for row in mine if row.sent_at is not None), default=None),
             min((row.acknowledged_at for row in mine if row.acknowledged_at is not None), default=None),
