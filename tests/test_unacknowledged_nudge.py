@@ -133,9 +133,27 @@ def test_a_tap_before_it_goes_cancels_the_nudge(db: Database, line: LineEmulator
     with db.read() as s:
         acknowledged = s.get(Delivery, reminder)
         assert acknowledged is not None and acknowledged.acknowledged_at is not None
+    [withdrawn] = _nudges(db)  # at once, not only when it falls due: a relay holding it drops it too
+    assert (withdrawn.status, withdrawn.cancel_reason) == (DeliveryStatus.CANCELED, "ACKNOWLEDGED")
 
     clock.advance(minutes=30)
     _plan(db, clock)
+    send()
+    assert line.inbox(MANAGER) == []
+    [canceled] = _nudges(db)
+    assert (canceled.status, canceled.cancel_reason) == (DeliveryStatus.CANCELED, "ACKNOWLEDGED")
+
+
+def test_a_nudge_the_sender_builds_after_a_tap_is_canceled_then(db: Database, line: LineEmulator, send: Any,
+                                                                 clock: FakeClock) -> None:
+    reminder = _reminded(db, line, send, clock)
+    clock.advance(minutes=1)
+    _plan(db, clock)
+    with db.write() as s:  # recorded without withdrawing the nudge, as while a sender held it
+        delivery = s.get(Delivery, reminder)
+        assert delivery is not None
+        delivery.acknowledged_at = clock.now
+    clock.advance(minutes=30)
     send()
     assert line.inbox(MANAGER) == []
     [canceled] = _nudges(db)

@@ -18,15 +18,18 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.kinds import registry as kinds
+from core.outbox import queue
 from core.roster import clock, rules
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.kinds import Channel, DeliveryStatus, ShiftStatus, SubjectType
+from core.store.kinds import Channel, DeliveryKind, DeliveryStatus, ShiftStatus, SubjectType
 from core.store.models import Delivery, Shift
 
 DEFAULT_HOURS = 3
 # The teacher's time to read the reminder and tap before the manager hears of it.
 GRACE = dt.timedelta(minutes=30)
+ACKNOWLEDGED = "ACKNOWLEDGED"  # a nudge's cancel reason: the teacher tapped 了解 before it went
+_WAITING = (DeliveryStatus.PENDING, DeliveryStatus.QUEUED)
 # How far ahead `read` looks: the longest window a classroom may set (NUDGE_HOURS' maximum).
 LOOK_AHEAD = dt.timedelta(hours=24)
 
@@ -131,3 +134,14 @@ def read(session: Session, *, now: dt.datetime, shift_ids: Sequence[int] | None 
             min((row.acknowledged_at for row in mine if row.acknowledged_at is not None), default=None),
             window_of(session, shift.classroom_id)))
     return found
+
+
+def withdraw_nudges(session: Session, shift_id: int, version: int, *, now: dt.datetime) -> list[int]:
+    """The teacher tapped 了解: cancel the manager's nudges about this version of the shift that wait to
+    go (so a relay holding one drops it too); one the sender holds right now is canceled at send time."""
+    waiting = session.scalars(select(Delivery.id).where(
+        Delivery.kind == DeliveryKind.UNACKNOWLEDGED_NUDGE, Delivery.about(SubjectType.SHIFT, shift_id),
+        Delivery.subject_version == version, Delivery.status.in_([s.value for s in _WAITING]))).all()
+    return [delivery_id for delivery_id in waiting
+            if queue.transition(session, delivery_id, expected=_WAITING, now=now, status=DeliveryStatus.CANCELED,
+                                cancel_reason=ACKNOWLEDGED)]

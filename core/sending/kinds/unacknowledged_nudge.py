@@ -30,7 +30,7 @@ from core.store.models import Delivery
 from core.store.paths import DataPaths
 from core.texts import Text, render, t
 
-ACKNOWLEDGED = "ACKNOWLEDGED"  # the teacher tapped 了解 before the nudge went
+ACKNOWLEDGED = unacknowledged.ACKNOWLEDGED  # the teacher tapped 了解 before the nudge went
 NUDGE_OFF = "NUDGE_OFF"  # the classroom no longer asks for it, or the 了解 button is off
 MANAGER_LINE_NOT_CONFIGURED = "MANAGER_LINE_NOT_CONFIGURED"
 
