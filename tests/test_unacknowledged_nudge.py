@@ -5,11 +5,12 @@ SMTP server, exactly once; and canceled when the teacher taps 了解 (a signed w
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from core.channels import email as email_channel
 from core.emulator import LineEmulator
@@ -18,6 +19,7 @@ from core.planning.planner import plan
 from core.planning.unacknowledged import GRACE
 from core.receiving import acknowledge
 from core.receiving.server import WebhookReceiver
+from core.roster import rules
 from core.sending.sender import Sender, SenderConfig
 from core.store import setting_keys as keys
 from core.store.db import Database
@@ -160,21 +162,30 @@ def test_a_nudge_the_sender_builds_after_a_tap_is_canceled_then(db: Database, li
     assert (canceled.status, canceled.cancel_reason) == (DeliveryStatus.CANCELED, "ACKNOWLEDGED")
 
 
-def test_a_changed_shift_cancels_the_nudge_about_its_old_version(db: Database, line: LineEmulator, send: Any,
-                                                                  clock: FakeClock) -> None:
-    from core.roster import rules
+def _moved(s: Session, shift_id: int, now: dt.datetime) -> None:
+    rules.edit_shift(s, shift_id, start_time=dt.time(16, 30), end_time=dt.time(21), now=now)
 
+
+def _canceled(s: Session, shift_id: int, now: dt.datetime) -> None:
+    rules.cancel_shift(s, shift_id, now=now)
+
+
+@pytest.mark.parametrize(("change", "reason"), [(_moved, "SHIFT_CHANGED"), (_canceled, "SHIFT_NOT_CONFIRMED")])
+def test_a_changed_or_canceled_shift_withdraws_the_nudge_about_its_old_version(
+        db: Database, line: LineEmulator, send: Any, clock: FakeClock,
+        change: Callable[[Session, int, dt.datetime], None], reason: str) -> None:
     reminder = _reminded(db, line, send, clock)
     clock.advance(minutes=1)
     _plan(db, clock)
     with db.write() as s:
         delivery = s.get(Delivery, reminder)
         assert delivery is not None and delivery.subject_id is not None
-        rules.edit_shift(s, delivery.subject_id, start_time=dt.time(16, 30), end_time=dt.time(21), now=clock.now)
+        change(s, delivery.subject_id, clock.now)
+    _plan(db, clock)  # what the edit sets off
+    old = [d for d in _nudges(db) if d.subject_version == 1]
+    assert [(d.status, d.cancel_reason) for d in old] == [(DeliveryStatus.CANCELED, reason)]
     clock.advance(minutes=30)
     send()
-    old = [d for d in _nudges(db) if d.subject_version == 1]
-    assert [(d.status, d.cancel_reason) for d in old] == [(DeliveryStatus.CANCELED, "SHIFT_CHANGED")]
     assert line.inbox(MANAGER) == []
 
 

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from core.kinds import registry as kinds
 from core.outbox import queue
+from core.outbox.policy import CancelReason
 from core.roster import clock, rules
 from core.store import setting_keys as keys
 from core.store.db import Database
@@ -145,3 +146,20 @@ def withdraw_nudges(session: Session, shift_id: int, version: int, *, now: dt.da
     return [delivery_id for delivery_id in waiting
             if queue.transition(session, delivery_id, expected=_WAITING, now=now, status=DeliveryStatus.CANCELED,
                                 cancel_reason=ACKNOWLEDGED)]
+
+
+def withdraw_stale(session: Session, *, now: dt.datetime) -> list[int]:
+    """Cancel waiting nudges whose shift changed, was canceled or is gone (run at each planning, which a
+    shift's edit sets off), so none waits in the Deliveries view or at a relay until it falls due."""
+    rows = session.execute(select(Delivery.id, Delivery.subject_version, Shift.version, Shift.status).outerjoin(
+        Shift, Delivery.about(SubjectType.SHIFT, Shift.id)).where(
+        Delivery.kind == DeliveryKind.UNACKNOWLEDGED_NUDGE, Delivery.status.in_([s.value for s in _WAITING]))).all()
+    withdrawn = []
+    for delivery_id, told_version, version, status in rows:
+        reason = (CancelReason.SHIFT_MISSING if version is None
+                  else CancelReason.SHIFT_NOT_CONFIRMED if status != ShiftStatus.CONFIRMED
+                  else CancelReason.SHIFT_CHANGED if version != told_version else None)
+        if reason is not None and queue.transition(session, delivery_id, expected=_WAITING, now=now,
+                                                   status=DeliveryStatus.CANCELED, cancel_reason=reason.value):
+            withdrawn.append(delivery_id)
+    return withdrawn

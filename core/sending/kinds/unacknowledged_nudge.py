@@ -50,7 +50,9 @@ def _asked(session: Session, classroom_id: int) -> bool:
 
 
 def plan(session: Session, now: dt.datetime) -> Sequence[int]:
-    """Enqueue a nudge for each shift whose reminder waits for its 了解, once per shift and version."""
+    """Enqueue a nudge for each shift whose reminder waits for its 了解, once per shift and version;
+    withdraw those whose shift changed."""
+    unacknowledged.withdraw_stale(session, now=now)
     if not keys.LINE_ACK_BUTTON.read(session):
         return ()
     targets = _recipients(session)
