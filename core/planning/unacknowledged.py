@@ -124,16 +124,22 @@ def read(session: Session, *, now: dt.datetime, shift_ids: Sequence[int] | None 
         Delivery.kind.in_(kinds.acknowledged_keys()), Delivery.channel == Channel.LINE,
         Delivery.status == DeliveryStatus.SENT, Delivery.subject_type == SubjectType.SHIFT,
         Delivery.subject_id.in_([s.id for s in shifts]))).all()
+    # (shift, version) → when each delivery about it was sent and acknowledged
+    by_version: dict[tuple[int | None, int | None], list[tuple[dt.datetime | None, dt.datetime | None]]] = {}
+    for row in sent:
+        by_version.setdefault((row.subject_id, row.subject_version), []).append((row.sent_at, row.acknowledged_at))
+    windows = {room: window_of(session, room) for room in {shift.classroom_id for shift in shifts}}
     found = []
     for shift in shifts:
-        mine = [row for row in sent if row.subject_id == shift.id and row.subject_version == shift.version]
+        mine = by_version.get((shift.id, shift.version), [])
         starts_at = rules.shift_instants(shift)[0]
         found.append(Reminded(
-            shift.id, shift.version, shift.teacher_id, shift.teacher.display_name, shift.classroom_id, shift.classroom.name, starts_at,
+            shift.id, shift.version, shift.teacher_id, shift.teacher.display_name, shift.classroom_id,
+            shift.classroom.name, starts_at,
             starts_at.astimezone(clock.zone(shift.classroom.timezone)), shift.status == ShiftStatus.CANCELED,
-            max((row.sent_at for row in mine if row.sent_at is not None), default=None),
-            min((row.acknowledged_at for row in mine if row.acknowledged_at is not None), default=None),
-            window_of(session, shift.classroom_id)))
+            max((sent_at for sent_at, _ in mine if sent_at is not None), default=None),
+            min((acked for _, acked in mine if acked is not None), default=None),
+            windows[shift.classroom_id]))
     return found
 
 
