@@ -92,6 +92,7 @@ def _acknowledged_line(db: Database) -> readiness.Requirement | None:
     return found.get("acknowledged")
 
 
+@pytest.mark.backends("sqlite", "postgresql")
 def test_the_readiness_check_names_the_shifts_whose_reminder_is_not_acknowledged(db: Database) -> None:
     _sent_reminder(db, "佐藤", 1, "17:00")
     _sent_reminder(db, "鈴木", 2, "16:00")
@@ -111,6 +112,7 @@ def test_the_readiness_check_names_the_shifts_whose_reminder_is_not_acknowledged
     assert render(line.fix_says, "ja") == "これらの講師にリマインダーを見たかご確認ください。"  # type: ignore[arg-type]
 
 
+@pytest.mark.backends("sqlite", "postgresql")
 def test_a_classroom_with_a_longer_window_counts_later_shifts(db: Database) -> None:
     _sent_reminder(db, "高橋", 1, "19:00")
     with db.write() as s:
@@ -126,6 +128,7 @@ def test_a_classroom_with_a_longer_window_counts_later_shifts(db: Database) -> N
     assert render(line.says, "en") == "1 shift in the next 6 hours is not acknowledged: 高橋 (本校 19:00)"
 
 
+@pytest.mark.backends("sqlite", "postgresql")
 def test_a_canceled_shift_is_not_listed(db: Database) -> None:
     _sent_reminder(db, "佐藤", 1, "17:00", status=ShiftStatus.CANCELED)
     with db.write() as s:

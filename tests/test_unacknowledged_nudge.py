@@ -120,6 +120,7 @@ def test_the_manager_is_told_once_on_line_and_by_email(db: Database, line: LineE
     assert [d.status for d in _nudges(db)] == [DeliveryStatus.SENT, DeliveryStatus.SENT]
 
 
+@pytest.mark.backends("sqlite", "postgresql")
 def test_a_tap_before_it_goes_cancels_the_nudge(db: Database, line: LineEmulator, receiver: WebhookReceiver,
                                                send: Any, clock: FakeClock) -> None:
     reminder = _reminded(db, line, send, clock)
@@ -170,6 +171,7 @@ def _canceled(s: Session, shift_id: int, now: dt.datetime) -> None:
     rules.cancel_shift(s, shift_id, now=now)
 
 
+@pytest.mark.backends("sqlite", "postgresql")
 @pytest.mark.parametrize(("change", "reason"), [(_moved, "SHIFT_CHANGED"), (_canceled, "SHIFT_NOT_CONFIRMED")])
 def test_a_changed_or_canceled_shift_withdraws_the_nudge_about_its_old_version(
         db: Database, line: LineEmulator, send: Any, clock: FakeClock,
