@@ -31,7 +31,11 @@ from core.store.db import Database, backup_sqlite
 from core.store.models import Delivery, DeliveryKind, DeliveryStatus
 from core.store.paths import DataPaths
 from tests import factories as f
-from tests.linefixtures import TOKEN, FakeClock, line, make_reminders, receiver, user_id  # noqa: F401 - fixtures
+from tests.linefixtures import TOKEN, FakeClock, make_reminders, user_id
+
+# Fixtures, named again for the tests that take them from here (tests/test_availability_line.py).
+from tests.linefixtures import line as line
+from tests.linefixtures import receiver as receiver
 
 FAST = SenderConfig(concurrency=2, lease=dt.timedelta(seconds=30),
                     backoff=BackoffPolicy(base=dt.timedelta(minutes=2), jitter=0))
