@@ -5,7 +5,7 @@ SMTP server, exactly once; and canceled when the teacher taps 了解 (a signed w
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -14,24 +14,20 @@ from sqlalchemy.orm import Session
 
 from core.channels import email as email_channel
 from core.emulator import LineEmulator
-from core.outbox.policy import BackoffPolicy
 from core.planning.planner import plan
 from core.planning.unacknowledged import GRACE
 from core.receiving import acknowledge
 from core.receiving.server import WebhookReceiver
 from core.roster import rules
-from core.sending.sender import Sender, SenderConfig
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Delivery, DeliveryKind, DeliveryStatus
-from tests import factories as f
 from tests.linefixtures import FakeClock, line, make_reminders, receiver, user_id  # noqa: F401 - fixtures
 from tests.smtpfixtures import SmtpServer, _free_port, body, smtp_ca, starttls_server  # noqa: F401
+from tests.test_line_acknowledge import send  # noqa: F401 - the sender run until idle, on this module's clock
 
 MANAGER = user_id(999)
 MANAGER_EMAIL = "manager@example.com"
-FAST = SenderConfig(concurrency=2, lease=dt.timedelta(seconds=30),
-                    backoff=BackoffPolicy(base=dt.timedelta(minutes=2), jitter=0))
 NOW = dt.datetime(2026, 12, 1, 5, 0, tzinfo=dt.UTC)  # 14:00 in Tokyo; the shift starts at 16:00
 NUDGE = DeliveryKind.UNACKNOWLEDGED_NUDGE
 
@@ -44,20 +40,6 @@ def clock() -> FakeClock:
 @pytest.fixture(autouse=True)
 def _no_password_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(email_channel.PASSWORD_ENV, raising=False)
-
-
-@pytest.fixture
-def send(db: Database, clock: FakeClock) -> Iterator[Any]:
-    made: list[Sender] = []
-
-    def run() -> None:
-        sender = Sender(db, paths=f.home_paths(), config=FAST, clock=clock)
-        made.append(sender)
-        sender.run_until_idle()
-
-    yield run
-    for sender in made:
-        sender.stop()
 
 
 def _reminded(db: Database, line: LineEmulator, send: Any, clock: FakeClock) -> int:
