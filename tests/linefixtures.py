@@ -9,14 +9,18 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from core.channels.line import LineClient
 from core.emulator import LineEmulator
 from core.outbox import queue
+from core.receiving import pairing
+from core.receiving.server import WebhookReceiver
 from core.store import secrets
 from core.store.db import Database
 from core.store.models import DeliveryKind, ShiftStatus
 from tests import factories as f
 
 TOKEN = "test-channel-token-0123456789abcdef"
+SECRET = "0f1e2d3c4b5a69780f1e2d3c4b5a6978"  # the channel secret webhooks are signed with
 
 
 @dataclass
@@ -42,6 +46,24 @@ def line_ready(emulator: LineEmulator, monkeypatch: pytest.MonkeyPatch) -> LineE
     monkeypatch.setenv("SHIFTCAST_LINE_API_BASE", emulator.base_url)
     secrets.set_line_token(TOKEN)
     return emulator
+
+
+@pytest.fixture
+def line(clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> Iterator[LineEmulator]:
+    """The emulator on the test's clock, signing the webhooks it sends with SECRET; the app's token set."""
+    with LineEmulator(token=TOKEN, channel_secret=SECRET, loopback_webhooks=True, clock=clock) as emu:
+        monkeypatch.setenv("SHIFTCAST_LINE_API_BASE", emu.base_url)
+        secrets.set_line_token(TOKEN)
+        yield emu
+
+
+@pytest.fixture
+def receiver(db: Database, line: LineEmulator, clock: FakeClock) -> Iterator[WebhookReceiver]:
+    """The webhook receiver with the standard handlers, where the emulator sends its webhooks."""
+    with LineClient(TOKEN, base_url=line.base_url) as client, \
+            WebhookReceiver(db, SECRET, handlers=pairing.standard_handlers(lambda: client), clock=clock) as rx:
+        line.set_webhook_endpoint(rx.url)
+        yield rx
 
 
 def user_id(n: int) -> str:

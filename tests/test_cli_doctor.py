@@ -99,3 +99,39 @@ def test_doctor_says_whether_line_reaches_the_app_s_receiver(paths: DataPaths, d
     assert ("[注意] 現在LINEからShiftcastに届きません。Shiftcastを閉じている間は、ペアリングコードと了解ボタンの操作を"
             "受け取れません。") in done.stdout.splitlines(), done.stdout
     assert done.returncode == 1  # blocked by what else is missing here (no classroom), never by receiving
+
+
+def test_doctor_names_the_shifts_whose_reminder_is_not_acknowledged(paths: DataPaths, db: Database) -> None:
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    from core.outbox import queue
+    from core.store import setting_keys as keys
+    from core.store.models import Delivery, DeliveryKind, DeliveryStatus, ShiftStatus
+
+    now = dt.datetime.now(dt.UTC)  # doctor reads the computer's clock
+    start = (now + dt.timedelta(hours=2)).astimezone(ZoneInfo("Asia/Tokyo")).replace(second=0, microsecond=0)
+    if start.hour == 23:  # the shift stays on one day
+        start -= dt.timedelta(minutes=90)
+    end = start + dt.timedelta(minutes=30)
+    with db.write() as s:
+        keys.LINE_ACK_BUTTON.write(s, True)
+        room = f.classroom(s, "本校", line_group_id="C" + "1" * 32)
+        teacher = f.teacher(s, "佐藤", 1)
+        shift = f.shift(s, room, teacher, start.date(), start.strftime("%H:%M"), end.strftime("%H:%M"), now=now,
+                        status=ShiftStatus.CONFIRMED)
+        delivery_id, _ = queue.enqueue(
+            s, kind=DeliveryKind.SHIFT_REMINDER, dedup="test:reminder", due_at=now, now=now,
+            recipient=f.reach(teacher).line_user_id, teacher_id=teacher.id, classroom_id=room.id,
+            subject_type="shift", subject_id=shift.id, subject_version=shift.version)
+        delivery = s.get(Delivery, delivery_id)
+        assert delivery is not None
+        delivery.status, delivery.sent_at = DeliveryStatus.SENT, now
+    db.dispose()
+    said = f"1 shift in the next 3 hours is not acknowledged: 佐藤 (本校 {start:%H:%M})"
+    done = _doctor(paths.home, "doctor", "--lang", "en")
+    assert f"[warn] {said}" in done.stdout.splitlines(), done.stdout + done.stderr
+    assert "    to fix: ask these teachers whether they saw their reminder" in done.stdout.splitlines()
+    ja = _doctor(paths.home, "doctor", "--lang", "ja")
+    assert f"[注意] 3時間以内に始まる1件のシフトに了解がありません: 佐藤さん（本校 {start:%H:%M}）" in ja.stdout.splitlines(), \
+        ja.stdout

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from core.channels.line import LineClient
 from core.emulator import LineEmulator
 from core.emulator.records import InboxMessage
 from core.emulator.simulate import postback_actions
@@ -20,21 +19,18 @@ from core.messages import cover as cover_messages
 from core.messages.flex_text import lines as lines_of
 from core.outbox.policy import BackoffPolicy
 from core.planning.planner import plan
-from core.receiving import pairing
 from core.receiving.server import WebhookReceiver
 from core.roster import cover, rules
 from core.sending.kinds import cover_call
 from core.sending.sender import Sender, SenderConfig
-from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.kinds import CoverState, CoverStep, DeliveryKind, ShiftStatus
 from core.store.models import Delivery, Shift
 from tests import factories as f
-from tests.linefixtures import TOKEN, FakeClock, user_id
+from tests.linefixtures import TOKEN, FakeClock, line, receiver, user_id  # noqa: F401 - fixtures
 from tests.waiting import wait_until
 
-SECRET = "0f1e2d3c4b5a69780f1e2d3c4b5a6978"
 GROUP = "C" + "7" * 32
 FAST = SenderConfig(concurrency=2, lease=dt.timedelta(seconds=30),
                     backoff=BackoffPolicy(base=dt.timedelta(minutes=2), jitter=0))
@@ -46,22 +42,6 @@ NAMES = ("青木", "井上", "上田", "江口")  # asks; volunteers; volunteers
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock(NOW)
-
-
-@pytest.fixture
-def line(clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> Iterator[LineEmulator]:
-    with LineEmulator(token=TOKEN, channel_secret=SECRET, loopback_webhooks=True, clock=clock) as emu:
-        monkeypatch.setenv("SHIFTCAST_LINE_API_BASE", emu.base_url)
-        secrets.set_line_token(TOKEN)
-        yield emu
-
-
-@pytest.fixture
-def receiver(db: Database, line: LineEmulator, clock: FakeClock) -> Iterator[WebhookReceiver]:
-    with LineClient(TOKEN, base_url=line.base_url) as client, \
-            WebhookReceiver(db, SECRET, handlers=pairing.standard_handlers(lambda: client), clock=clock) as rx:
-        line.set_webhook_endpoint(rx.url)
-        yield rx
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from core.messages import ack
 from core.outbox import queue, rows
 from core.outbox.policy import BackoffPolicy
 from core.planning.planner import plan
-from core.receiving import acknowledge, pairing
+from core.receiving import acknowledge
 from core.receiving.server import WebhookReceiver
 from core.roster import rules
 from core.sending.sender import Sender, SenderConfig
@@ -33,7 +33,10 @@ from core.store.paths import DataPaths
 from tests import factories as f
 from tests.linefixtures import TOKEN, FakeClock, make_reminders, user_id
 
-SECRET = "0f1e2d3c4b5a69780f1e2d3c4b5a6978"
+# Fixtures, named again for the tests that take them from here (tests/test_availability_line.py).
+from tests.linefixtures import line as line
+from tests.linefixtures import receiver as receiver
+
 FAST = SenderConfig(concurrency=2, lease=dt.timedelta(seconds=30),
                     backoff=BackoffPolicy(base=dt.timedelta(minutes=2), jitter=0))
 
@@ -41,22 +44,6 @@ FAST = SenderConfig(concurrency=2, lease=dt.timedelta(seconds=30),
 @pytest.fixture
 def clock(now: dt.datetime) -> FakeClock:
     return FakeClock(now.replace(microsecond=now.microsecond // 1000 * 1000))
-
-
-@pytest.fixture
-def line(clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> Iterator[LineEmulator]:
-    with LineEmulator(token=TOKEN, channel_secret=SECRET, loopback_webhooks=True, clock=clock) as emu:
-        monkeypatch.setenv("SHIFTCAST_LINE_API_BASE", emu.base_url)
-        secrets.set_line_token(TOKEN)
-        yield emu
-
-
-@pytest.fixture
-def receiver(db: Database, line: LineEmulator, clock: FakeClock) -> Iterator[WebhookReceiver]:
-    with LineClient(TOKEN, base_url=line.base_url) as client, \
-            WebhookReceiver(db, SECRET, handlers=pairing.standard_handlers(lambda: client), clock=clock) as rx:
-        line.set_webhook_endpoint(rx.url)
-        yield rx
 
 
 @pytest.fixture

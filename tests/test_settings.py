@@ -48,6 +48,8 @@ def good_values(declared: Declared[Any]) -> list[Any]:
             return ["https://example.com/path", "http://127.0.0.1:8765"]
         if str(declared.rule_says) == "an e-mail address":
             return ["manager@example.com"]
+        if str(declared.rule_says).startswith("a LINE user ID"):
+            return ["U" + "0123456789abcdef" * 2]
         return ["本校 シフト", "x" * declared.max_length]
     if isinstance(declared, ChoiceSetting):
         return list(declared.choices)

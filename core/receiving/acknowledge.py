@@ -19,12 +19,13 @@ from sqlalchemy.orm import Session
 
 from core.kinds import registry as kinds
 from core.messages import ack
+from core.planning import unacknowledged
 from core.receiving.events import ReceivedEvent
 from core.roster import contacts
 from core.store import ack_key
 from core.store import events as store_events
 from core.store import setting_keys as keys
-from core.store.models import Channel, Delivery, Teacher
+from core.store.models import Channel, Delivery, SubjectType, Teacher
 from core.store.secrets import SecretStoreError
 from core.texts.message import logged
 
@@ -68,6 +69,8 @@ class AckHandler:
         if delivery.acknowledged_at is None:
             delivery.acknowledged_at = min(event.occurred_at or now, now)
             store_events.emit(session, store_events.DeliveriesAcknowledged(frozenset({delivery.id})))
+            if delivery.subject_type == SubjectType.SHIFT and delivery.subject_id is not None:
+                unacknowledged.withdraw_nudges(session, delivery.subject_id, delivery.subject_version or 0, now=now)
             log.info("delivery %s acknowledged by its teacher", delivery_id)
 
 

@@ -5,6 +5,7 @@ draft to one teacher. The message text is the same as on LINE, wrapped by core/m
 
 from __future__ import annotations
 
+import html
 from functools import lru_cache
 from pathlib import Path
 
@@ -47,3 +48,13 @@ def mail_to(session: Session, delivery: Delivery, teacher: Teacher, composed: em
                       message_id=message_id(delivery.id, delivery.dedup_key, from_address),
                       inline=inline, attachments=attachments)
     return Outgoing("email", address, (), mail=draft)
+
+
+def mail_to_manager(session: Session, delivery: Delivery, to: str, subject: str, text: str) -> Outgoing:
+    """A plain note to the manager (an alert, a nudge): the text as it is, and as HTML line by line."""
+    from_address, from_name = sender_address(session)
+    body = "<br>\n".join(html.escape(line) for line in text.splitlines())
+    draft = MailDraft(to=to, from_address=from_address, from_name=from_name, subject=subject, text=text + "\n",
+                      html=f"<!DOCTYPE html><html><body><p>{body}</p></body></html>",
+                      message_id=message_id(delivery.id, delivery.dedup_key, from_address))
+    return Outgoing("email", to, (), mail=draft)

@@ -26,6 +26,7 @@ class EmailState:
     held_since: dt.datetime | None  # the server refused the login; sending waits for a change
     webhook_url: str | None
     manager_email: str | None
+    manager_line_user_id: str | None = None  # where a nudge about a reminder not acknowledged goes on LINE
 
 
 def email_state(db: Database) -> EmailState:
@@ -39,8 +40,9 @@ def email_state(db: Database) -> EmailState:
         hold = keys.SMTP_HOLD.read(session)
         webhook_url = keys.ALERTS_WEBHOOK_URL.read(session)
         manager = keys.ALERTS_EMAIL.read(session)
+        manager_line = keys.ALERTS_LINE_USER_ID.read(session)
     return EmailState(config, saved, bool(os.environ.get(email_channel.PASSWORD_ENV, "").strip()), problem,
-                      hold.since if hold is not None else None, webhook_url, manager)
+                      hold.since if hold is not None else None, webhook_url, manager, manager_line)
 
 
 def save_email_settings(db: Database, *, host: str, port: int | None, security: str, user: str | None,
@@ -80,9 +82,13 @@ def check_login(db: Database) -> None:
     access.mailer.check()
 
 
-def save_alert_targets(db: Database, *, webhook_url: str | None, manager_email: str | None) -> None:
+def save_alert_targets(db: Database, *, webhook_url: str | None, manager_email: str | None,
+                       manager_line_user_id: str | None = None) -> None:
+    """`manager_line_user_id` None: left as it is; empty: removed."""
     checked_url = webhook.check_url(webhook_url)
     checked_email = ids.email(manager_email)
     with db.write() as session:
         keys.ALERTS_WEBHOOK_URL.write(session, checked_url)
         keys.ALERTS_EMAIL.write(session, checked_email)
+        if manager_line_user_id is not None:
+            keys.ALERTS_LINE_USER_ID.write(session, manager_line_user_id.strip() or None)

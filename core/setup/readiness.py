@@ -24,6 +24,7 @@ from enum import StrEnum
 from sqlalchemy import func, select
 
 from core.channels import registry
+from core.planning import unacknowledged
 from core.roster import contacts, reading
 from core.sending import presence
 from core.sending.presence import SenderState
@@ -54,11 +55,14 @@ class Fix(StrEnum):
     HOSTING = "hosting"
     AUTOSTART = "autostart"
     RECEIVING = "receiving"  # start receiving again, which points LINE's webhook at the app
+    UNACKNOWLEDGED = "unacknowledged"  # the shifts whose reminder waits for its 了解
 
 
 @dataclass(frozen=True)
 class Requirement:
-    key: str  # stable: "line", "receiving", "classroom_groups", "teachers", "month_image", "autostart", "sender"
+    # stable: "line", "receiving", "classroom_groups", "teachers", "month_image", "autostart", "sender",
+    # "acknowledged"
+    key: str
     state: State
     says: Text  # what is the case
     fix: Fix | None  # None: nothing to open
@@ -118,6 +122,10 @@ class Facts:
     # bucket refused the last month sent to a group); None: not set up, or nothing says it fails.
     hosting_problem: Text | str | None = None
     receiving: ReceivingFacts | None = None  # None: not looked at (the requirement says it cannot tell)
+    ack_button: bool = False  # reminders carry the 了解 button
+    # Shifts starting soon whose reminder waits for its 了解 (core/planning/unacknowledged.py), soonest first.
+    not_acknowledged: tuple[unacknowledged.Reminded, ...] = ()
+    ack_window: dt.timedelta = dt.timedelta(hours=unacknowledged.DEFAULT_HOURS)  # the classrooms' longest
 
 
 # ----- reading -----
@@ -192,6 +200,11 @@ def facts(db: Database, *, now: dt.datetime, autostart: bool | None,
             Teacher.active.is_(True), Teacher.erased_at.is_(None)))))
         senders = presence.listing(session, now=now, include_stopped=False)
         account = keys.LINE_ACCOUNT.read(session)
+        button = keys.LINE_ACK_BUTTON.read(session)
+        waiting = tuple(unacknowledged.not_acknowledged(unacknowledged.read(session, now=now), now=now,
+                                                        button_on=button)) if button else ()
+        window = max((unacknowledged.window_of(session, room) for room in session.scalars(select(Classroom.id))),
+                     default=dt.timedelta(hours=unacknowledged.DEFAULT_HOURS))
     saved = hosting.load(db)
     return Facts(
         line_ready=Channel.LINE.value in ready, keyring_problem=problem or saved.keyring_problem,
@@ -200,7 +213,8 @@ def facts(db: Database, *, now: dt.datetime, autostart: bool | None,
         last_heartbeat=max((s.heartbeat_at.astimezone() for s in senders), default=None),  # this computer's clock
         sending_now=any(s.state is SenderState.SENDING for s in senders),
         hosting_problem=hosting.problem(db, saved),
-        receiving=receiving_now if receiving_now is not None else receiving_facts(db))
+        receiving=receiving_now if receiving_now is not None else receiving_facts(db),
+        ack_button=button, not_acknowledged=waiting, ack_window=window)
 
 
 def check(db: Database, *, now: dt.datetime, autostart: bool | None,
@@ -213,7 +227,8 @@ def check(db: Database, *, now: dt.datetime, autostart: bool | None,
 
 def assess(f: Facts) -> list[Requirement]:
     """The requirements, in the order a manager meets them."""
-    return [_line(f), _receiving(f), _groups(f), _teachers(f), _month(f), _autostart(f), _sender(f)]
+    found = [_line(f), _receiving(f), _groups(f), _teachers(f), _month(f), _autostart(f), _sender(f)]
+    return found + ([_acknowledged(f)] if f.ack_button else [])
 
 
 def blocking(requirements: Sequence[Requirement]) -> bool:
@@ -358,3 +373,15 @@ def _sender(f: Facts) -> Requirement:
     says = (t("readiness.sender.last", at=f.last_heartbeat) if f.last_heartbeat is not None
             else t("readiness.sender.never"))
     return Requirement("sender", State.WARNING, says, None, t("readiness.sender.fix"))
+
+
+def _acknowledged(f: Facts) -> Requirement:
+    """Never blocking: the reminders went; whether the teachers saw them is the manager's to ask."""
+    hours = int(f.ack_window.total_seconds() // 3600)
+    if not f.not_acknowledged:
+        return Requirement("acknowledged", State.OK, t("readiness.unacknowledged.ok", hours=hours), None, None)
+    shifts = tuple(t("word.shift_not_acknowledged", teacher=r.teacher, classroom=r.classroom,
+                     start=r.local_start.time().replace(tzinfo=None)) for r in f.not_acknowledged)
+    return Requirement("acknowledged", State.WARNING,
+                       t("readiness.unacknowledged", count=len(shifts), hours=hours, shifts=shifts),
+                       Fix.UNACKNOWLEDGED, t("readiness.unacknowledged.fix"))

@@ -24,6 +24,7 @@ class DeliveryKind(StrEnum):
     COVER_CALL = "cover_call"  # a shift that needs cover, offered to the group or to free teachers
     COVER_ASSIGNED = "cover_assigned"  # the teacher the manager chose is told the shift is now theirs
     AVAILABILITY_REQUEST = "availability_request"  # asks a teacher which days of a month they can work
+    UNACKNOWLEDGED_NUDGE = "unacknowledged_nudge"  # the manager is told a reminder was not acknowledged
 
 
 class SubjectType(StrEnum):

@@ -21,6 +21,7 @@ from core.store.settings import (
     SettingFamily,
     TextSetting,
     email_address,
+    line_user_id,
     web_address,
 )
 from core.texts import t
@@ -100,6 +101,16 @@ SMTP_HOLD = HoldSetting("smtp.hold", t("setting.label.smtp.hold"))
 ALERTS_WEBHOOK_URL = TextSetting("alerts.webhook_url", t("setting.label.alerts.webhook_url"), rule=web_address, rule_says=_WEB)
 ALERTS_EMAIL = TextSetting("alerts.email", t("setting.label.alerts.email"), max_length=320, rule=email_address,
                            rule_says=t("setting.rule.email"))
+# The manager's own LINE user ID: where a nudge about a reminder not acknowledged goes on LINE (the
+# alerts' e-mail address gets it too); unset, nudges go by e-mail only.
+ALERTS_LINE_USER_ID = TextSetting("alerts.line_user_id", t("setting.label.alerts.line_user_id"), max_length=33,
+                                  rule=line_user_id, rule_says=t("setting.rule.line_user_id"))
+# Per classroom: tell the manager when a reminder is not acknowledged, and how many hours before a shift
+# starts its reminder counts as not acknowledged (core/planning/unacknowledged.py).
+NUDGE_UNACKNOWLEDGED = SettingFamily(
+    "nudge.unacknowledged.", lambda name: FlagSetting(name, t("setting.label.nudge.unacknowledged")))
+NUDGE_HOURS = SettingFamily(
+    "nudge.hours.", lambda name: IntSetting(name, t("setting.label.nudge.hours"), default=3, minimum=1, maximum=24))
 
 # ----- image hosting (S3-compatible); the secret key is in the keyring -----
 HOSTING_ENDPOINT = TextSetting("hosting.endpoint", t("setting.label.hosting.endpoint"), rule=web_address, rule_says=_WEB)

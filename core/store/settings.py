@@ -435,3 +435,13 @@ def email_address(text: str) -> str:
     if len(text) > 320 or not _EMAIL.fullmatch(text):
         raise ValueError(text)
     return text
+
+
+# As core.roster.ids.LINE_USER_ID, which the store cannot import.
+_LINE_USER_ID = re.compile(r"U[0-9a-f]{32}")
+
+
+def line_user_id(text: str) -> str:
+    if not _LINE_USER_ID.fullmatch(text):
+        raise ValueError(text)
+    return text

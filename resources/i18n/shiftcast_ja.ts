@@ -106,6 +106,14 @@
         <translation>このアドレスへのアラートは、上のメールサーバーから送信されます。</translation>
     </message>
     <message>
+        <source>Your LINE user ID:</source>
+        <translation>管理者のLINEユーザーID:</translation>
+    </message>
+    <message>
+        <source>Optional: where you are told on LINE that a teacher has not acknowledged a reminder (Classrooms section). Your e-mail address above is told too. LINE Developers console → your channel → Basic settings → Your user ID.</source>
+        <translation>任意です。講師がリマインダーに了解していないことをLINEでお知らせする宛先です（「教室」の設定）。上のメールアドレスにもお知らせします。LINE Developersコンソールのチャネルを開き、「チャネル基本設定」→「あなたのユーザーID」で確認できます。</translation>
+    </message>
+    <message>
         <source>Save</source>
         <translation>保存</translation>
     </message>
@@ -371,6 +379,22 @@
     <message>
         <source>Optional. A LIFF app (made in the LINE Developers console, LIFF tab) opens the roster inside LINE; without one, teachers open it in their web browser.</source>
         <translation>任意。LIFFアプリ（LINE Developersコンソールの「LIFF」タブで作成）があると、シフト表をLINEの中で開けます。ない場合、講師はWebブラウザーで開きます。</translation>
+    </message>
+    <message>
+        <source>Tell me when a reminder is not acknowledged</source>
+        <translation>リマインダーに了解がないときに知らせる</translation>
+    </message>
+    <message>
+        <source> hours before the shift</source>
+        <translation> 時間前（シフト開始時刻の）</translation>
+    </message>
+    <message>
+        <source>Not acknowledged:</source>
+        <translation>了解の確認:</translation>
+    </message>
+    <message>
+        <source>With the 了解 button on (LINE section), a shift this soon whose reminder nobody acknowledged is listed in the readiness check, and, when ticked, told to you on LINE and by e-mail at the alerts&apos; addresses (Alerts section).</source>
+        <translation>了解ボタンがオン（「LINE」の設定）のとき、この時間内に始まるシフトでリマインダーに了解がないものを準備状況に表示します。チェックを入れると、アラートの宛先（「アラート」の設定）にLINEとメールでもお知らせします。</translation>
     </message>
     <message>
         <source>Save classroom settings</source>
@@ -2450,6 +2474,10 @@ Data folder: {1}</source>
     <message>
         <source>Start at login</source>
         <translation>ログイン時に起動</translation>
+    </message>
+    <message>
+        <source>Show the shift</source>
+        <translation>シフトを表示</translation>
     </message>
     <message>
         <source>Hide</source>

@@ -195,6 +195,7 @@ class ReadinessPanel(QFrame):
             Fix.HOSTING: self.tr("Image hosting settings"),
             Fix.AUTOSTART: self.tr("Start at login"),
             Fix.RECEIVING: self.tr("Receive again"),
+            Fix.UNACKNOWLEDGED: self.tr("Show the shift"),
         }[fix]
 
     def _chosen(self, opened: bool) -> None:

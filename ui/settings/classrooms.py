@@ -1,5 +1,6 @@
 """Settings → Classrooms: each classroom's LINE group, reminder lead time, quiet hours, message
-language and LIFF ID. Saved in one `rules.update_classroom` call, so a bad value changes nothing."""
+language, LIFF ID, and whether the manager is told of a reminder not acknowledged. Saved in one
+transaction, so a bad value changes nothing."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from core.channels.line import LineApiError
 from core.errors import ValidationError
+from core.planning import unacknowledged
 from core.planning.reminder_times import QUIET_MARGIN, QuietHours, reminder_due
 from core.roster import clock, queries
 from core.roster.queries import ClassroomSettings
@@ -63,8 +65,16 @@ def load_rooms(db: Database) -> list[ClassroomSettings]:
         return queries.classrooms(session)
 
 
-def save_room(db: Database, room_id: int, changes: dict[str, object]) -> ClassroomSettings:
+def load_nudges(db: Database, rooms: list[ClassroomSettings]) -> dict[int, unacknowledged.NudgeSettings]:
+    with db.read() as session:
+        return {room.id: unacknowledged.settings_of(session, room.id) for room in rooms}
+
+
+def save_room(db: Database, room_id: int, changes: dict[str, object],
+              nudge: unacknowledged.NudgeSettings | None = None) -> ClassroomSettings:
     with db.write() as session:
+        if nudge is not None:
+            unacknowledged.save_settings(session, room_id, nudge)
         return queries.update_classroom(session, room_id, **changes)
 
 
@@ -74,6 +84,7 @@ class ClassroomSection(QGroupBox):
         self.setTitle(self.tr("Classrooms"))
         self.ctx = ctx
         self._rooms: list[ClassroomSettings] = []
+        self._nudges: dict[int, unacknowledged.NudgeSettings] = {}
         self._dirty = False  # unsaved edits: a reload must not overwrite them
         self._loading = False
         self._filling = False  # fields being set from the database, not typed by the manager
@@ -137,6 +148,17 @@ class ClassroomSection(QGroupBox):
             "Optional. A LIFF app (made in the LINE Developers console, LIFF tab) opens the roster inside LINE; "
             "without one, teachers open it in their web browser."), self)))
 
+        self.nudge = QCheckBox(self.tr("Tell me when a reminder is not acknowledged"), self)
+        self.nudge.setObjectName("nudgeUnacknowledged")
+        self.nudge_hours = QSpinBox(self)
+        self.nudge_hours.setObjectName("nudgeHours")
+        self.nudge_hours.setRange(1, 24)
+        self.nudge_hours.setSuffix(self.tr(" hours before the shift"))
+        layout.addRow(self.tr("Not acknowledged:"), stack(row(self.nudge, self.nudge_hours, stretch_last=True), note(self.tr(
+            "With the 了解 button on (LINE section), a shift this soon whose reminder nobody acknowledged is "
+            "listed in the readiness check, and, when ticked, told to you on LINE and by e-mail at the alerts' "
+            "addresses (Alerts section)."), self)))
+
         self.save = QPushButton(self.tr("Save classroom settings"), self)
         self.save.setObjectName("saveClassroom")
         self.save.clicked.connect(self._save)
@@ -146,7 +168,7 @@ class ClassroomSection(QGroupBox):
 
         for signal in (self.group_id.textEdited, self.liff_id.textEdited, self.lead.valueChanged,
                        self.quiet.toggled, self.quiet_start.textEdited, self.quiet_end.textEdited,
-                       self.language.currentIndexChanged):
+                       self.language.currentIndexChanged, self.nudge.toggled, self.nudge_hours.valueChanged):
             signal.connect(self._edited)
         self._set_enabled(False)
         self._update_quiet_hint()
@@ -165,15 +187,20 @@ class ClassroomSection(QGroupBox):
         if self._loading:
             return
         self._loading = True
-        self.ctx.tasks.run(lambda: load_rooms(self.ctx.db), self._loaded, self._load_failed, owner=self)
+        def load() -> tuple[list[ClassroomSettings], dict[int, unacknowledged.NudgeSettings]]:
+            rooms = load_rooms(self.ctx.db)
+            return rooms, load_nudges(self.ctx.db, rooms)
+
+        self.ctx.tasks.run(load, self._loaded, self._load_failed, owner=self)
 
     def _load_failed(self, exc: BaseException) -> None:
         self._loading = False
         report(self, self.status, exc, self.ctx.paths)
 
-    def _loaded(self, rooms: list[ClassroomSettings]) -> None:
+    def _loaded(self, found: tuple[list[ClassroomSettings], dict[int, unacknowledged.NudgeSettings]]) -> None:
         self._loading = False
         current = self.selected()
+        rooms, self._nudges = found
         self._rooms = rooms
         self._filling = True
         self.classroom.clear()
@@ -205,6 +232,9 @@ class ClassroomSection(QGroupBox):
         self.quiet_end.setTime(QTime(room.quiet_end.hour, room.quiet_end.minute))
         self.language.setCurrentIndex(max(self.language.findData(room.language), 0))
         self.liff_id.setText(room.liff_id)
+        nudge = self._nudges.get(room.id, unacknowledged.NudgeSettings(False, unacknowledged.DEFAULT_HOURS))
+        self.nudge.setChecked(nudge.tell_manager)
+        self.nudge_hours.setValue(nudge.hours)
         self._quiet_toggled(room.quiet_enabled)
         self._update_quiet_hint()  # the zone may differ even where the times do not
         self.group_status.clear_status()
@@ -217,7 +247,7 @@ class ClassroomSection(QGroupBox):
 
     def _set_enabled(self, enabled: bool) -> None:
         for widget in (self.classroom, self.group_id, self.check, self.lead, self.quiet, self.language,
-                       self.liff_id, self.save):
+                       self.liff_id, self.nudge, self.nudge_hours, self.save):
             widget.setEnabled(enabled)
         self._quiet_toggled(enabled and self.quiet.isChecked())
 
@@ -307,7 +337,10 @@ class ClassroomSection(QGroupBox):
         }
         self.save.setEnabled(False)
         self.status.busy(self.tr("Saving…"))
-        self.ctx.tasks.run(lambda: save_room(self.ctx.db, room.id, changes), self._saved, self._save_failed, owner=self)
+        nudge = unacknowledged.NudgeSettings(self.nudge.isChecked(), self.nudge_hours.value())
+        self._nudges[room.id] = nudge
+        self.ctx.tasks.run(lambda: save_room(self.ctx.db, room.id, changes, nudge), self._saved, self._save_failed,
+                           owner=self)
 
     def _saved(self, room: ClassroomSettings) -> None:
         self.save.setEnabled(True)

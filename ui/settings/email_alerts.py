@@ -355,6 +355,13 @@ class AlertsSection(QGroupBox):
         self.manager_email.setPlaceholderText(self.tr("Optional"))
         layout.addRow(self.tr("Your e-mail address:"), stack(self.manager_email, note(self.tr(
             "Alerts to this address go out through the mail server above."), self)))
+        self.manager_line = QLineEdit(self)
+        self.manager_line.setObjectName("alertsLineUserId")
+        self.manager_line.setPlaceholderText("U0123456789abcdef0123456789abcdef")
+        layout.addRow(self.tr("Your LINE user ID:"), stack(self.manager_line, note(self.tr(
+            "Optional: where you are told on LINE that a teacher has not acknowledged a reminder (Classrooms "
+            "section). Your e-mail address above is told too. LINE Developers console → your channel → Basic "
+            "settings → Your user ID."), self)))
         self.save = QPushButton(self.tr("Save"), self)
         self.save.setObjectName("saveAlerts")
         self.save.setEnabled(False)
@@ -374,12 +381,14 @@ class AlertsSection(QGroupBox):
             self._filled = True
             self.webhook.setText(state.webhook_url or "")
             self.manager_email.setText(state.manager_email or "")
+            self.manager_line.setText(state.manager_line_user_id or "")
 
     def _save(self) -> None:
-        url, address = self.webhook.text(), self.manager_email.text()
+        url, address, line_user = self.webhook.text(), self.manager_email.text(), self.manager_line.text()
         self.save.setEnabled(False)
         self.status.busy(self.tr("Saving…"))
-        self.ctx.tasks.run(lambda: email.save_alert_targets(self.ctx.db, webhook_url=url, manager_email=address),
+        self.ctx.tasks.run(lambda: email.save_alert_targets(self.ctx.db, webhook_url=url, manager_email=address,
+                                                            manager_line_user_id=line_user),
                            self._saved, self._failed, owner=self)
 
     def _saved(self, _result: None) -> None:

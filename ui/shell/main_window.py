@@ -35,6 +35,7 @@ from ui.shell.database_banner import DatabaseBanner
 from ui.shell.window_geometry import Rect, SavedGeometry, screen_key, window_rect
 
 if TYPE_CHECKING:
+    from core.planning.unacknowledged import Reminded
     from ui.deliveries.view import DeliveriesView
     from ui.publish.view import PublishView
     from ui.settings.view import SettingsView
@@ -234,12 +235,27 @@ class MainWindow(QMainWindow):
         elif fix == "teachers":
             self.tabs.setCurrentWidget(self.shifts)
             self.shifts.open_teachers()
+        elif fix == "unacknowledged":
+            # No Deliveries filter picks out these shifts; the roster grid marks each shift's 了解, so
+            # the soonest one is shown there, on its day.
+            from core.planning import unacknowledged
+
+            self.tabs.setCurrentWidget(self.shifts)
+            self.ctx.tasks.run(lambda: unacknowledged.soonest(self.ctx.db, now=self.ctx.clock()),
+                               self._show_unacknowledged, lambda _exc: None, owner=self)
         elif fix == "receiving" and self.ctx.receiving is not None:
             # Stopped and started again on a pool thread (a tunnel takes seconds): it points LINE's webhook
             # back at this app; the status line and the panel follow its state.
             self.ctx.tasks.run(self.ctx.receiving.restart, owner=self)
         else:  # keyring, classroom_group, email, hosting, autostart, receiving here: a section of Settings
             self.show_settings({"keyring": "line", "classroom_group": "classrooms", "receiving": "line"}.get(fix, fix))
+
+    def _show_unacknowledged(self, found: Reminded | None) -> None:
+        if found is None:  # acknowledged meanwhile, or started: the month as it is
+            return
+        self.shifts.focus_cell(found.teacher_id, found.local_start.date())
+        if self.shifts.classroom_id != found.classroom_id:
+            self.shifts.set_classroom(found.classroom_id)
 
     def refresh_status(self) -> None:
         def load() -> tuple[dict[str, int], ChannelHold | None, dict[str, int], int]:

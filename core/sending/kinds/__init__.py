@@ -1,5 +1,6 @@
 """The kinds of message Shiftcast sends, one module each (shift_reminder, shift_correction,
-shift_publication, teacher_month, alert, cover_call, cover_assigned, availability_request): its key and label, its subject, its send-time rules, what it says on each
+shift_publication, teacher_month, alert, cover_call, cover_assigned, availability_request,
+unacknowledged_nudge): its key and label, its subject, its send-time rules, what it says on each
 channel, its cancel reasons and forecast words, whether it tells a teacher a shift. Importing this
 package registers them (core/kinds/registry.py); a kind from elsewhere calls `register_kind` itself.
 The kinds sit here, above everything their builders use: planning, publication, alerts and the
@@ -18,10 +19,11 @@ from core.sending.kinds import (
     shift_publication,
     shift_reminder,
     teacher_month,
+    unacknowledged_nudge,
 )
 
 BUILT_IN = (shift_reminder.KIND, shift_correction.KIND, shift_publication.KIND, teacher_month.KIND, alert.KIND,
-            cover_call.KIND, cover_assigned.KIND, availability_request.KIND)
+            cover_call.KIND, cover_assigned.KIND, availability_request.KIND, unacknowledged_nudge.KIND)
 
 for _kind in BUILT_IN:
     register_kind(_kind)

@@ -8,18 +8,15 @@ to the right place; a removed setting or a purged incident cancels it.
 from __future__ import annotations
 
 import datetime as dt
-import html
 
 from sqlalchemy.orm import Session
 
 from core import alerts
 from core.channels.base import Outgoing
-from core.channels.email_draft import MailDraft, message_id
 from core.kinds.registry import MessageKind, shared_reasons
-from core.messages.email_text import Composed
 from core.outbox.policy import CancelReason
 from core.sending import send_checks
-from core.sending.email_builders import sender_address
+from core.sending.email_builders import mail_to_manager
 from core.sending.outgoing import CancelDelivery
 from core.store import setting_keys as keys
 from core.store.kinds import Channel, DeliveryKind
@@ -42,16 +39,9 @@ def build_email(session: Session, delivery: Delivery, now: dt.datetime, paths: D
     to = keys.ALERTS_EMAIL.read(session)
     if not to:
         raise CancelDelivery(CancelReason.MANAGER_EMAIL_NOT_CONFIGURED)
-    from_address, from_name = sender_address(session)
     lang = alerts.manager_language(session)
     text = alerts.message_of(alert, lang, alerts.classroom_zone(session))
-    composed = Composed(f"[Shiftcast] {render(alerts.title_of(alert), lang)}", text + "\n",
-                        "<!DOCTYPE html><html><body><p>" + "<br>\n".join(html.escape(line) for line in text.splitlines())
-                        + "</p></body></html>")
-    draft = MailDraft(to=to, from_address=from_address, from_name=from_name, subject=composed.subject,
-                      text=composed.text, html=composed.html,
-                      message_id=message_id(delivery.id, delivery.dedup_key, from_address))
-    return Outgoing("email", to, (), mail=draft)
+    return mail_to_manager(session, delivery, to, f"[Shiftcast] {render(alerts.title_of(alert), lang)}", text)
 
 
 KIND = MessageKind(
