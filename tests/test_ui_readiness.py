@@ -252,3 +252,11 @@ def test_in_settings_every_row_shows_without_scrolling_in_japanese(qtbot, ctx: A
     settle(qtbot, ctx)
     assert panel.rows_area.verticalScrollBar().maximum() == 0, panel.rows_area.height()  # no row hidden
     settle(qtbot, ctx)
+
+
+def test_a_japanese_row_ending_in_a_bracket_gets_no_latin_full_stop() -> None:
+    from ui.common.widgets import sentence
+
+    assert sentence("佐藤さん（本校 14:30）") == "佐藤さん（本校 14:30）"
+    assert sentence("「講師」") == "「講師」"
+    assert sentence("messages wait") == "Messages wait."

@@ -47,7 +47,8 @@ def sentence(text: str) -> str:
     if not text:
         return text
     text = text[0].upper() + text[1:]
-    return text if text[-1] in ".!?。)" else text + "."
+    # A sentence that already ends (also in Japanese, where a closing bracket may end it) gets no "." more.
+    return text if text[-1] in ".!?。！？)）」" else text + "."
 
 
 class ElidedLabel(QLabel):

@@ -8,7 +8,7 @@ for (`fix_wanted`, a core/setup/readiness.py Fix value) and MainWindow.open_fix 
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QShowEvent
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
@@ -61,7 +61,18 @@ class _Rows(QScrollArea):
     def sizeHint(self) -> QSize:
         rows = self.widget()
         inner = rows.sizeHint() if rows is not None else QSize(0, 0)
-        return QSize(inner.width(), min(inner.height() + 2 * self.frameWidth(), self.most))
+        height = inner.height()
+        width = self.viewport().width()
+        if rows is not None and rows.hasHeightForWidth() and width > 0:
+            # The rows' own hint wraps each sentence as if the panel were narrow: at the real width
+            # they need less, and the extra would open gaps between the rows.
+            height = max(rows.heightForWidth(width), 0) or height
+        return QSize(inner.width(), min(height + 2 * self.frameWidth(), self.most))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()  # the height the rows need follows the width
 
 
 class ReadinessPanel(QFrame):
@@ -138,8 +149,11 @@ class ReadinessPanel(QFrame):
             if widget is not None:
                 widget.hide()  # at once: a deferred delete waits for the event loop's next turn
                 widget.deleteLater()
+        for row in range(self.grid.rowCount()):
+            self.grid.setRowStretch(row, 0)
         for index, requirement in enumerate(requirements):
             self._add_row(index, requirement)
+        self.grid.setRowStretch(len(requirements), 1)  # any height left over goes below the rows, not between
         problems = [r for r in requirements if r.state is not State.OK]
         blocking = [r for r in problems if r.state is State.BLOCKING]
         worst = State.BLOCKING if blocking else State.WARNING if problems else State.OK
