@@ -34,8 +34,8 @@ from zoneinfo import ZoneInfo
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-BUDGET_UNPACKED = 150 * 10**6  # bytes (decimal MB, the stricter reading of "150 MB")
-BUDGET_TARBALL = 60 * 10**6
+BUDGET_UNPACKED = 160 * 10**6  # bytes (decimal MB, the stricter reading); packaging/README.md says why 160 and 66
+BUDGET_TARBALL = 66 * 10**6
 TOKEN = "release-check-token"
 TEACHER_ID = "U" + "5" * 32
 CLASSROOM = "本校"
@@ -160,9 +160,10 @@ class Release:
                unpacked_mib=round(unpacked / MiB, 1), tar_gz_bytes=tarball, tar_gz_mb=round(tarball / 1e6, 1),
                tar_gz_mib=round(tarball / MiB, 1), deb_bytes=deb, deb_mb=round(deb / 1e6, 1),
                deb_mib=round(deb / MiB, 1), files=sum(1 for p in self.bundle.rglob("*") if not p.is_dir()))
-        expect(unpacked < BUDGET_UNPACKED, f"unpacked bundle {unpacked / 1e6:.1f} MB is over the 150 MB budget")
-        expect(tarball < BUDGET_TARBALL, f"tar.gz {tarball / 1e6:.1f} MB is over the 60 MB budget")
-        return (f"unpacked {unpacked / 1e6:.1f} MB (< 150), tar.gz {tarball / 1e6:.1f} MB (< 60), "
+        expect(unpacked < BUDGET_UNPACKED, f"unpacked bundle {unpacked / 1e6:.1f} MB is over the {BUDGET_UNPACKED / 1e6:.0f} MB budget")
+        expect(tarball < BUDGET_TARBALL, f"tar.gz {tarball / 1e6:.1f} MB is over the {BUDGET_TARBALL / 1e6:.0f} MB budget")
+        return (f"unpacked {unpacked / 1e6:.1f} MB (< {BUDGET_UNPACKED / 1e6:.0f}), tar.gz {tarball / 1e6:.1f} MB "
+                f"(< {BUDGET_TARBALL / 1e6:.0f}), "
                 f".deb {deb / 1e6:.1f} MB")
 
     # -- running -------------------------------------------------------------------------------------------------
