@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 class _Relay(QObject):
     done = Signal(object)
     failed = Signal(object)
+    job: QRunnable | None = None
 
 
 class _Job(QRunnable):
@@ -103,7 +104,12 @@ class Tasks(QObject):
 
         relay.done.connect(finished)
         relay.failed.connect(failed)
-        self.pool.start(_Job(fn, relay))
+        job = _Job(fn, relay)
+        # Python owns the job until its answer is handled (the relay lives in self._relays until then),
+        # not the pool: a wrapper collected before a pool thread took it would never run.
+        job.setAutoDelete(False)
+        relay.job = job
+        self.pool.start(job)
 
     def supersede(self, owner: QObject | None, latest: Hashable) -> None:
         """Drop the answers of `owner`'s tasks of kind `latest` still running, as a newer request
