@@ -21,6 +21,7 @@ def ctx(qapp, paths: DataPaths, db: Database) -> Iterator[AppContext]:
     context = AppContext(paths=paths, db=db, tasks=Tasks(), bridge=CoreBridge(db.events))
     yield context
     context.tasks.wait()
+    context.tasks.shutdown()
     context.bridge.detach()
 
 

@@ -16,42 +16,88 @@ from __future__ import annotations
 
 import itertools
 import logging
+import queue
+import weakref
 from collections.abc import Callable, Hashable
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import wait as wait_for
+from dataclasses import dataclass
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, Signal, Slot
 
 log = logging.getLogger(__name__)
 
 
-class _Relay(QObject):
-    done = Signal(object)
-    failed = Signal(object)
-    job: QRunnable | None = None
+@dataclass(frozen=True)
+class _Waiting:
+    """What the UI thread does with one task's answer."""
+    owner: QObject | None
+    kind: tuple[int | None, Hashable] | None
+    on_done: Callable[[Any], None] | None
+    on_error: Callable[[BaseException], None] | None
+    future: Future[None]
 
 
-class _Job(QRunnable):
-    def __init__(self, fn: Callable[[], Any], relay: _Relay) -> None:
+# A task's function and its answer travel in a one-item list, the carry, that only the UI thread
+# empties: whatever they hold (a view's closure, a traceback's frames) is released there, never on a
+# pool thread, where freeing the last reference to a Qt object would destroy it on the wrong thread.
+_Carry = list[Any]
+_inbox: queue.SimpleQueue[tuple[weakref.ref[Tasks], int, _Carry]] = queue.SimpleQueue()
+
+
+class _Waker(QObject):
+    """One object for the whole process, made on the UI thread and never freed: pool threads wake
+    it, and its slot runs on the UI thread. Why not a signal per task connected to closures: late
+    in a long-lived process such a queued call was sometimes never delivered, and a view waited for
+    ever; a slot of an object that lives as long as the process is delivered by Qt itself."""
+    wake = Signal()
+
+    def __init__(self) -> None:
         super().__init__()
-        self.fn = fn
-        self.relay = relay
+        self.wake.connect(self.drain)
 
-    def run(self) -> None:
-        try:
-            result = self.fn()
-        except BaseException as exc:  # noqa: BLE001 - handed to the UI thread, never lost
-            self.relay.failed.emit(exc)
-        else:
-            self.relay.done.emit(result)
+    @Slot()
+    def drain(self) -> None:
+        # Every answer posts its own wake-up, and whichever comes first takes all that wait.
+        while True:
+            try:
+                tasks_ref, number, carry = _inbox.get_nowait()
+            except queue.Empty:
+                return
+            tasks = tasks_ref()
+            if tasks is not None:
+                tasks._handle(number, carry)
+            carry.clear()
+
+
+_waker: _Waker | None = None
+
+
+def _the_waker() -> _Waker:
+    global _waker
+    if _waker is None:
+        _waker = _Waker()
+    return _waker
+
+
+def _perform(tasks_ref: weakref.ref[Tasks], number: int, carry: _Carry, waker: _Waker) -> None:
+    """On a pool thread: run the function, leave its answer in the carry, wake the UI thread."""
+    try:
+        carry.append((True, carry[0]()))
+    except BaseException as exc:  # noqa: BLE001 - handed to the UI thread, never lost
+        carry.append((False, exc))
+    _inbox.put((tasks_ref, number, carry))
+    waker.wake.emit()
 
 
 class Tasks(QObject):
     def __init__(self, parent: QObject | None = None, *, max_threads: int = 4) -> None:
         super().__init__(parent)
-        self.pool = QThreadPool(self)
-        self.pool.setMaxThreadCount(max_threads)
-        self._relays: set[_Relay] = set()
+        self._pool = ThreadPoolExecutor(max_threads, thread_name_prefix="shiftcast-task")
+        self._waker = _the_waker()
+        self._waiting: dict[int, _Waiting] = {}
         self._newest: dict[tuple[int | None, Hashable], int] = {}  # (owner, kind) → its newest task
         self._numbers = itertools.count(1)
         self.error_handler: Callable[[BaseException], None] | None = None
@@ -73,43 +119,38 @@ class Tasks(QObject):
         the answers of older ones still running are dropped, errors included. An error without
         `on_error` goes to `error_handler`, or to the log. A dropped error is logged, never raised.
         """
-        relay = _Relay()  # created on the UI thread, so its signals are delivered there
-        self._relays.add(relay)
         kind = (self._key(owner), latest) if latest is not None else None
         number = next(self._numbers)
         if kind is not None:
             self._newest[kind] = number
+        future = self._pool.submit(_perform, weakref.ref(self), number, [fn], self._waker)
+        self._waiting[number] = _Waiting(owner, kind, on_done, on_error, future)
 
-        def wanted() -> bool:
-            self._relays.discard(relay)
-            if kind is not None:
-                if self._newest.get(kind) != number:
-                    return False  # superseded by a newer request of the same kind
-                del self._newest[kind]
-            return owner is None or shiboken6.isValid(owner)
-
-        def finished(result: Any) -> None:
-            if wanted() and on_done is not None:
-                on_done(result)
-
-        def failed(exc: BaseException) -> None:
-            if not wanted():
-                log.info("dropped the error of a background task nobody waits for any more: %r", exc)
-                return
-            handler = on_error or self.error_handler
-            if handler is not None:
-                handler(exc)
+    def _handle(self, number: int, carry: _Carry) -> None:
+        waiting = self._waiting.pop(number, None)
+        if waiting is None:
+            return
+        ok, value = carry[1]
+        wanted = True
+        if waiting.kind is not None:
+            if self._newest.get(waiting.kind) != number:
+                wanted = False  # superseded by a newer request of the same kind
             else:
-                log.error("background task failed: %r", exc)
-
-        relay.done.connect(finished)
-        relay.failed.connect(failed)
-        job = _Job(fn, relay)
-        # Python owns the job until its answer is handled (the relay lives in self._relays until then),
-        # not the pool: a wrapper collected before a pool thread took it would never run.
-        job.setAutoDelete(False)
-        relay.job = job
-        self.pool.start(job)
+                del self._newest[waiting.kind]
+        if wanted and waiting.owner is not None:
+            wanted = shiboken6.isValid(waiting.owner)
+        if ok:
+            if wanted and waiting.on_done is not None:
+                waiting.on_done(value)
+            return
+        if not wanted:
+            log.info("dropped the error of a background task nobody waits for any more: %r", value)
+            return
+        handler = waiting.on_error or self.error_handler
+        if handler is not None:
+            handler(value)
+        else:
+            log.error("background task failed: %r", value)
 
     def supersede(self, owner: QObject | None, latest: Hashable) -> None:
         """Drop the answers of `owner`'s tasks of kind `latest` still running, as a newer request
@@ -122,9 +163,15 @@ class Tasks(QObject):
         return id(owner) if owner is not None else None
 
     def wait(self, msecs: int = 30_000) -> bool:
-        """Wait for every queued task (tests and shutdown)."""
-        return self.pool.waitForDone(msecs)
+        """Wait for every queued task to finish its work (tests and shutdown); the answers still
+        reach the UI thread through its event loop."""
+        futures = [w.future for w in self._waiting.values()]
+        return not wait_for(futures, timeout=msecs / 1000).not_done
+
+    def shutdown(self) -> None:
+        """Let the pool's threads end once their work is done; no new task may be run after this."""
+        self._pool.shutdown(wait=False, cancel_futures=False)
 
     @property
     def pending(self) -> int:
-        return len(self._relays)
+        return len(self._waiting)
