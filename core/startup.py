@@ -23,10 +23,13 @@ def pause_collector() -> None:
         _paused = True
 
 
-def resume_collector() -> None:
-    """Idempotent, and a no-op when start-up did not pause the collector (a test calling a verb)."""
+def resume_collector(*, automatic: bool = True) -> None:
+    """Idempotent, and a no-op when start-up did not pause the collector (a test calling a verb).
+    `automatic=False`: start-up ends, but the caller collects on its own terms (the window's
+    process collects on its UI thread only)."""
     global _paused
     if _paused:
         gc.freeze()
-        gc.enable()
+        if automatic:
+            gc.enable()
         _paused = False

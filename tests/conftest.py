@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import gc
+import itertools
 import os
 import shutil
 from collections.abc import Iterator
@@ -25,6 +27,26 @@ for _name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
 os.environ["LANG"] = "C.UTF-8"
 
 NOW = dt.datetime(2026, 12, 1, 0, 0, tzinfo=dt.UTC)
+
+FULL_COLLECTION_EVERY = 25  # tests
+_tests_done = itertools.count(1)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # As in the window's process (ui/shell/gc_tuning.py): cycles are collected on the main thread
+    # only, between tests, never by a pool or sender thread that happens to allocate. A Qt object
+    # in a cycle freed on such a thread is destroyed on the wrong one.
+    gc.disable()
+
+
+@pytest.fixture(autouse=True)
+def _collect_on_the_main_thread() -> Iterator[None]:
+    yield
+    gc.disable()  # a test of start-up may have turned it back on
+    if next(_tests_done) % FULL_COLLECTION_EVERY == 0:
+        gc.collect()
+    else:
+        gc.collect(1)
 
 
 @pytest.fixture(autouse=True)

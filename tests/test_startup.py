@@ -124,7 +124,9 @@ def test_start_up_pauses_the_collector_and_every_way_out_resumes_it(tmp_path: Pa
         "pause_collector()\n"
         "assert _send_until_stopped(engine, stop, []) == 0\n")
     assert running["enabled"] is True
-    # The window's start-up ends once its first loads have landed (ui/shell/app.py schedules this).
+    # The window's start-up ends once its first loads have landed (ui/shell/app.py schedules this);
+    # from then on its UI thread collects, never the automatic collector (tests/test_ui_gc.py).
     window = _collector_after("from core.startup import pause_collector\npause_collector()\n"
-                              "from ui.shell.gc_tuning import tune_for_interactivity\ntune_for_interactivity()")
-    assert window["enabled"] is True
+                              "from PySide6.QtCore import QCoreApplication\napp = QCoreApplication([])\n"
+                              "from ui.shell.gc_tuning import tune_for_interactivity\ntune_for_interactivity(app)")
+    assert window["enabled"] is False and window["frozen"] > 10_000

@@ -93,7 +93,7 @@ def run_gui(args: argparse.Namespace) -> int:
     i18n.install(app, language, paths.home / "cache")
 
     ctx = AppContext(paths=paths, db=db, tasks=Tasks(app), bridge=CoreBridge(db.events, app))
-    ctx.tasks.error_handler = lambda exc: show_error(None, exc, paths=paths)
+    ctx.tasks.error_handler = _smoke_failure(app) if smoke else lambda exc: show_error(None, exc, paths=paths)
     if mode in ("demo", "screenshots"):
         demo_data.seed(db, now=ctx.clock())
         ctx.demo = demo_data.DemoEnvironment(paths.home).start(db)
@@ -197,8 +197,26 @@ def _restore_pending_endpoint(db: Database) -> Callable[[], object]:
     return work
 
 
+SMOKE_FAILED = "shiftcast_smoke_failed"
+
+
+def _smoke_failure(app: QApplication) -> Callable[[BaseException], None]:
+    """A smoke check has nobody to close an error dialog: a background task's error fails it instead."""
+    def fail(exc: BaseException) -> None:
+        log.error("background task failed during the smoke check", exc_info=(type(exc), exc, exc.__traceback__))
+        print(json.dumps({"smoke": "failed", "error": repr(exc)}), file=sys.stderr, flush=True)
+        app.setProperty(SMOKE_FAILED, True)  # _run answers 1 even when the check's own quit comes after
+        app.exit(1)
+
+    return fail
+
+
 def _update_relay(db: Database) -> Callable[[], object]:
     def work() -> object:
+        from core.setup import relay_state
+
+        if relay_state.deployment(db) is None:
+            return None  # nothing deployed: Cloudflare's SDK (and pydantic, 30 MB) stays unloaded
         from core.setup.relay_deploy import update_at_start  # off the start-up path: imported on the task's thread
 
         return update_at_start(db)
@@ -393,7 +411,7 @@ def _run(app: QApplication, ctx: AppContext, mode: str, icon: QIcon, instance: S
         QTimer.singleShot(0, lambda: QTimer.singleShot(0, lambda: start_engine(ctx, mode=mode)))
     if ctx.demo is None and not smoke:  # run_gui leaves the pending endpoint to it
         QTimer.singleShot(0, lambda: QTimer.singleShot(0, lambda: start_receiving(ctx)))
-    QTimer.singleShot(2000, tune_for_interactivity)  # after the first loads have landed
+    QTimer.singleShot(2000, lambda: tune_for_interactivity(app))  # after the first loads have landed
     if smoke:
         window = shell.window
         assert window is not None
@@ -403,7 +421,8 @@ def _run(app: QApplication, ctx: AppContext, mode: str, icon: QIcon, instance: S
         QTimer.singleShot(0, shell.quit_app)
     elif mode == "gui" and not first_run_done and ctx.demo is None:
         QTimer.singleShot(0, lambda: _first_run(ctx, shell))
-    return app.exec()
+    code = app.exec()
+    return 1 if smoke and app.property(SMOKE_FAILED) else code
 
 
 def _add_inbox(window: MainWindow, ctx: AppContext) -> None:
