@@ -551,3 +551,15 @@ def test_the_app_receives_line_webhooks_from_its_start_and_says_so(qtbot, paths:
         assert seen[1] == "200"  # the teacher's follow reached the app's receiver
         with pytest.raises(httpx.TransportError):  # and it stopped with the app
             httpx.post(endpoint, content=b"{}", timeout=5)
+
+
+def test_a_smoke_check_fails_on_a_background_error_instead_of_opening_a_dialog(qapp, capsys) -> None:
+    from ui.shell import app as shell_app
+
+    fail = shell_app._smoke_failure(qapp)
+    try:
+        fail(RuntimeError("the relay check broke"))  # show_error's modal dialog would wait here for ever
+        assert qapp.property(shell_app.SMOKE_FAILED) is True
+        assert '"smoke": "failed"' in capsys.readouterr().err
+    finally:
+        qapp.setProperty(shell_app.SMOKE_FAILED, False)
