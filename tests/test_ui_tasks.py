@@ -223,3 +223,11 @@ def test_every_widget_passes_its_owner() -> None:
                     and not any(k.arg == "owner" for k in node.keywords)):
                 missing.append(f"{path.relative_to(UI).as_posix()}:{node.lineno}")
     assert missing == []
+
+
+def test_a_task_asked_for_after_shutdown_is_not_run(qtbot, tasks: Tasks) -> None:
+    ran: list[int] = []
+    tasks.shutdown()
+    tasks.run(lambda: ran.append(1), owner=QWidget())  # a widget refreshing while the window closes
+    assert tasks.pending == 0 and tasks.wait(1000)
+    assert ran == []

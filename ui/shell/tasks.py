@@ -101,6 +101,7 @@ class Tasks(QObject):
         self._newest: dict[tuple[int | None, Hashable], int] = {}  # (owner, kind) → its newest task
         self._numbers = itertools.count(1)
         self.error_handler: Callable[[BaseException], None] | None = None
+        self._closed = False
 
     def run(
         self,
@@ -119,6 +120,9 @@ class Tasks(QObject):
         the answers of older ones still running are dropped, errors included. An error without
         `on_error` goes to `error_handler`, or to the log. A dropped error is logged, never raised.
         """
+        if self._closed:
+            log.info("a task asked for after the pool was shut down was not run: %r", fn)
+            return  # the window is closing: a widget's late refresh has nobody to show it to
         kind = (self._key(owner), latest) if latest is not None else None
         number = next(self._numbers)
         if kind is not None:
@@ -169,7 +173,8 @@ class Tasks(QObject):
         return not wait_for(futures, timeout=msecs / 1000).not_done
 
     def shutdown(self) -> None:
-        """Let the pool's threads end once their work is done; no new task may be run after this."""
+        """Let the pool's threads end once their work is done; a task asked for later is not run."""
+        self._closed = True
         self._pool.shutdown(wait=False, cancel_futures=False)
 
     @property
