@@ -5,6 +5,7 @@ import gc
 import itertools
 import os
 import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -37,6 +38,28 @@ def pytest_configure(config: pytest.Config) -> None:
     # only, between tests, never by a pool or sender thread that happens to allocate. A Qt object
     # in a cycle freed on such a thread is destroyed on the wrong one.
     gc.disable()
+
+
+@pytest.fixture(autouse=True)
+def _event_loops_still_run() -> Iterator[None]:
+    """QCoreApplication.exit() (a quit, a smoke check's end) called while the application's own exec()
+    is not running makes every later event loop return at once: every later widget test would wait
+    for ever on events that never come. Such a test fails here, and the flag is cleared for the rest."""
+    yield
+    if "PySide6.QtCore" not in sys.modules:
+        return
+    from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
+
+    app = QCoreApplication.instance()
+    if app is None:
+        return
+    probe = QEventLoop()
+    QTimer.singleShot(0, probe.quit)
+    if probe.exec() != -1:
+        return
+    QTimer.singleShot(0, app.quit)
+    app.exec()  # returning, it clears the flag
+    pytest.fail("the test asked the application to quit outside its exec(): later event loops would not run")
 
 
 @pytest.fixture(autouse=True)

@@ -11,9 +11,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QIcon
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMenu
@@ -556,10 +557,16 @@ def test_the_app_receives_line_webhooks_from_its_start_and_says_so(qtbot, paths:
 def test_a_smoke_check_fails_on_a_background_error_instead_of_opening_a_dialog(qapp, capsys) -> None:
     from ui.shell import app as shell_app
 
-    fail = shell_app._smoke_failure(qapp)
-    try:
-        fail(RuntimeError("the relay check broke"))  # show_error's modal dialog would wait here for ever
-        assert qapp.property(shell_app.SMOKE_FAILED) is True
-        assert '"smoke": "failed"' in capsys.readouterr().err
-    finally:
-        qapp.setProperty(shell_app.SMOKE_FAILED, False)
+    class Application(QObject):  # not the tests' own: exit() on it would end every later event loop at once
+        def __init__(self) -> None:
+            super().__init__()
+            self.codes: list[int] = []
+
+        def exit(self, code: int) -> None:
+            self.codes.append(code)
+
+    application = Application()
+    fail = shell_app._smoke_failure(cast(QApplication, application))
+    fail(RuntimeError("the relay check broke"))  # show_error's modal dialog would wait here for ever
+    assert application.codes == [1] and application.property(shell_app.SMOKE_FAILED) is True
+    assert '"smoke": "failed"' in capsys.readouterr().err
