@@ -57,7 +57,7 @@ def _event_loops_still_run() -> Iterator[None]:
     QTimer.singleShot(0, probe.quit)
     if probe.exec() != -1:
         return
-    QTimer.singleShot(0, app.quit)
+    QTimer.singleShot(0, lambda: app.exit(0))  # not quit(): a window left open could refuse to close
     app.exec()  # returning, it clears the flag
     pytest.fail("the test asked the application to quit outside its exec(): later event loops would not run")
 

@@ -157,6 +157,7 @@ def test_the_banner_shows_while_the_server_is_down_and_clears_when_it_is_back(
             assert s.execute(text("SELECT count(*) FROM classrooms")).scalar_one() == 1
     finally:
         context.tasks.wait()
+        context.tasks.shutdown()
         db.dispose()
 
 

@@ -231,3 +231,16 @@ def test_a_task_asked_for_after_shutdown_is_not_run(qtbot, tasks: Tasks) -> None
     tasks.run(lambda: ran.append(1), owner=QWidget())  # a widget refreshing while the window closes
     assert tasks.pending == 0 and tasks.wait(1000)
     assert ran == []
+
+
+def test_an_answer_arriving_after_shutdown_is_dropped(qtbot, tasks: Tasks, gates) -> None:
+    got: list[object] = []
+    started = threading.Event()
+    gate, fn = held(gates, "late", started=started)
+    tasks.run(fn, got.append, owner=QWidget())  # e.g. a closing window's count of waiting messages
+    assert started.wait(HOLD_S)
+    tasks.shutdown()  # the window's loop ended
+    gate.set()
+    assert tasks.wait(int(HOLD_S * 1000))
+    qtbot.waitUntil(lambda: tasks.pending == 0, timeout=5000)
+    assert got == []  # a late callback (a quit, an error box) would run in whatever comes next

@@ -20,6 +20,8 @@ from ui.shell.tasks import Tasks
 def ctx(qapp, paths: DataPaths, db: Database) -> Iterator[AppContext]:
     context = AppContext(paths=paths, db=db, tasks=Tasks(), bridge=CoreBridge(db.events))
     yield context
+    if context.engine is not None:  # a test that started sending: its threads end with it
+        context.engine.stop()
     context.tasks.wait()
     context.tasks.shutdown()
     context.bridge.detach()

@@ -127,6 +127,7 @@ def run_gui(args: argparse.Namespace) -> int:
         if watcher is not None:
             watcher.stop()
         ctx.tasks.wait()
+        ctx.tasks.shutdown()  # answers still on their way find no window: none is delivered later
         ctx.bridge.detach()
         if ctx.demo is not None:
             ctx.demo.stop()

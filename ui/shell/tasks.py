@@ -134,6 +134,9 @@ class Tasks(QObject):
         waiting = self._waiting.pop(number, None)
         if waiting is None:
             return
+        if self._closed:
+            log.info("dropped the answer of a background task that finished after the pool was shut down")
+            return  # its window is gone or closing: a late callback (a quit, an error box) must not run
         ok, value = carry[1]
         wanted = True
         if waiting.kind is not None:
@@ -173,7 +176,8 @@ class Tasks(QObject):
         return not wait_for(futures, timeout=msecs / 1000).not_done
 
     def shutdown(self) -> None:
-        """Let the pool's threads end once their work is done; a task asked for later is not run."""
+        """Let the pool's threads end once their work is done. A task asked for later is not run, and
+        the answers not yet handled are dropped: nobody waits for them any more."""
         self._closed = True
         self._pool.shutdown(wait=False, cancel_futures=False)
 
