@@ -57,6 +57,10 @@ def test_a_window_that_does_not_send_still_hears_another_process(qtbot, paths: D
     with db.write() as s:
         keys.UI_FIRST_RUN_DONE.write(s, True)  # no welcome dialog: straight to the window
     heard: list[object] = []
+    # Not heard: the test fails below. A timer this test owns and stops: a static single shot would
+    # still fire after the test, and its exit outside exec() would end every later test's event loops.
+    give_up = QTimer(singleShot=True, interval=PATIENCE_MS)
+    give_up.timeout.connect(lambda: QApplication.exit(1))
 
     def refused(ctx: AppContext, engine: Engine | None = None, mode: str = "gui") -> bool:
         ctx.set_engine(None)  # as when another process holds the folder's sender lock
@@ -66,9 +70,12 @@ def test_a_window_that_does_not_send_still_hears_another_process(qtbot, paths: D
 
         ctx.bridge.shifts_changed.connect(hear)
         _commit_in_another_process(ctx.db)
-        QTimer.singleShot(PATIENCE_MS, lambda: QApplication.exit(1))  # not heard: the test fails below
+        give_up.start()
         return False
 
     monkeypatch.setattr(ui_app, "start_engine", refused)
-    assert run_gui(argparse.Namespace(home=paths.home, smoke=False, command=None)) == 0
+    try:
+        assert run_gui(argparse.Namespace(home=paths.home, smoke=False, command=None)) == 0
+    finally:
+        give_up.stop()
     assert heard == [events.ShiftsChanged()]
