@@ -73,8 +73,12 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                          "依頼 #{id}：代講の募集を{count}件送ります。"),
     "cli.cover.assigned_now": ("request #{id}: the shift is now {teacher}'s; both teachers will be told",
                                "依頼 #{id}：シフトを{teacher}さんの担当にしました。両方の講師にお知らせが届きます。"),
-    "cli.cover.declined": ("request #{id} declined: the shift stays with the teacher who asked",
-                           "依頼 #{id} を見送りました。シフトは依頼した講師の担当のままです。"),
+    "cli.cover.declined": ("request #{id} declined: the shift stays with the teacher who asked, who will be told",
+                           "依頼 #{id} を見送りました。シフトは依頼した講師の担当のままです。講師にお知らせが届きます。"),
+    "cli.cover.declined_untold": ("request #{id} declined: the shift stays with the teacher who asked; no channel"
+                                  " reaches them now, so please tell them yourself",
+                                  "依頼 #{id} を見送りました。シフトは依頼した講師の担当のままです。今は講師に連絡できる"
+                                  "方法がないため、直接お伝えください。"),
     "cli.teachers.classrooms": ("at {classrooms}", "所属：{classrooms}"),
     "cli.teachers.joined": ("{teacher} is now one of {classroom}'s teachers", "{teacher}さんを{classroom}の所属講師にしました。"),
     "cli.teachers.member_already": ("{teacher} was one of {classroom}'s teachers already",

@@ -179,6 +179,8 @@ HELP_JA: dict[str, str] = {
     "give the shift to a teacher (a volunteer or any teacher free then)":
         "シフトを講師に割り当てます（申し出た講師か、その時間に空いている講師）",
     "say no: the shift stays with the teacher who asked": "見送ります。シフトは依頼した講師の担当のままです",
+    "why, told to the teacher with the decline (in the classroom's language)":
+        "見送る理由。見送りのお知らせとともに講師に伝えます（教室のメッセージの言語で入力してください）",
     "move a teacher to another place in the list (your own order)": "講師の並び順を変更します（指定した並び順で一覧表示されます）",
     "the teacher's name": "講師の名前",
     "to this place (1 is first)": "この位置へ移動します（1が先頭）",

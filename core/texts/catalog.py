@@ -71,6 +71,11 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                             " will come before it starts.",
                             "代講をお願いします\n{classroom}：{when}\n引き受けていただきありがとうございます。"
                             "開始前にリマインダーをお送りします。"),
+    "cover.declined.text": ("Cover not arranged\n{classroom}: {when}\nThe manager could not arrange cover for this"
+                            " shift, so it stays yours. If you cannot take it, please contact the manager.",
+                            "代講の見送り\n{classroom}：{when}\nこのシフトの代講は見送りとなりました。引き続き"
+                            "あなたの担当です。入れない場合は担当者にご連絡ください。"),
+    "cover.declined.reason": ("From the manager: {reason}", "担当者より：{reason}"),
     "cover.reply.passed": ("Your request for cover ({when}) was passed to the manager. The shift stays yours until"
                            " they decide.", "代講のご依頼（{when}）を担当者に伝えました。決まるまではこのシフトは"
                            "あなたの担当のままです。"),
@@ -814,6 +819,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "plan.why.alert": ("alert", "アラート"),
     "plan.why.teacher_month": ("the published month, to each teacher", "公開したシフト表（講師ごと）"),
     "plan.why.cover_call": ("a shift that needs cover", "代講が必要なシフト"),
+    "plan.why.cover_declined": ("the manager declined this teacher's request for cover",
+                                "この講師の代講の依頼を担当者が見送りました"),
     "plan.why.cover_assigned": ("the manager chose this teacher to cover the shift", "この講師が代講に決まりました"),
     "plan.why.unacknowledged_nudge": ("a reminder was not acknowledged before its shift",
                                       "シフト前のリマインダーに了解がありません"),
@@ -826,6 +833,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "kind.teacher_month": ("Month for a teacher", "講師ごとの月間シフト"),
     "kind.cover_call": ("Call for cover", "代講の募集"),
     "kind.cover_assigned": ("Cover assigned", "代講の決定"),
+    "kind.cover_declined": ("Cover declined", "代講の見送り"),
     "kind.unacknowledged_nudge": ("Not acknowledged", "了解なしのお知らせ"),
     # ----- the manager's nudge about a reminder not acknowledged (core/sending/kinds/unacknowledged_nudge.py) -----
     "nudge.message": ("{teacher} has not acknowledged the reminder for the shift at {classroom}, {day} {start}.",

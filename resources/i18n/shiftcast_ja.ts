@@ -553,6 +553,14 @@
         <translation>見送る</translation>
     </message>
     <message>
+        <source>The shift stays with the teacher who asked; they are told, with your reason if you write one</source>
+        <translation>シフトは依頼した講師の担当のままです。講師にお知らせが届きます（理由を入力すると、あわせて伝えます）</translation>
+    </message>
+    <message>
+        <source>Reason for declining (optional; the teacher reads it)</source>
+        <translation>見送る理由（任意。講師に伝わります）</translation>
+    </message>
+    <message>
         <source>Refresh</source>
         <translation>更新</translation>
     </message>
