@@ -664,5 +664,5 @@ class AvailabilityAnswer(Base):
     end_time: Mapped[dt.time | None] = mapped_column(Time)
     answered_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
     late: Mapped[bool] = mapped_column(Boolean, default=False)
-    source: Mapped[str] = mapped_column(String(16))  # buttons or text
+    source: Mapped[str] = mapped_column(String(16))  # buttons, text, or manager (entered by the manager)
     replaced_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)

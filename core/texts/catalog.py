@@ -1108,8 +1108,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "availability.bad_month": ("the month must be 1 to 12", "月は1から12で指定してください。"),
     "availability.bad_remind_days": ("the days before the deadline cannot be negative",
                                      "締切の何日前かは0以上で指定してください。"),
-    "availability.nobody": ("no teacher to ask: none of them can be reached on LINE",
-                            "依頼できる講師がいません。LINEで連絡できる講師がいません。"),
+    "availability.nobody": ("no teacher to ask: none of them can be reached on LINE or by e-mail",
+                            "依頼できる講師がいません。LINEでもメールでも連絡できる講師がいません。"),
     "availability.title": ("{classroom}: when can you work in {month}?", "{classroom} {month}のシフト希望"),
     "availability.deadline": ("Please answer by {deadline}.", "{deadline}までに回答してください。"),
     "availability.alt": ("When can you work in {month}? Please answer by {deadline}.",
@@ -1139,6 +1139,17 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "send_error.BUTTONS_UNSIGNED": ("the answer buttons cannot be signed without a keyring: {detail}",
                                     "キーリングがないため回答ボタンに署名できません: {detail}"),
     "availability.late": ("after the deadline", "締切後"),
+    # The request by e-mail (core/messages/availability_mail.py), and the manager's entry of the reply.
+    "availability.mail.how": ("Please reply to this e-mail: write ○ (you can work), × (you cannot) or the hours"
+                              " (for example 17:00~ or 17:00-21:00) after each day below, or write it in a few words"
+                              " such as \u201ctue/thu 17:00~\u201d or \u201call ok\u201d. The manager enters your"
+                              " answers.",
+                              "このメールに返信してお知らせください。下の日付のあとに ○（出勤できる）、×（できない）、"
+                              "または時間（例：17時以降、17:00-21:00）を書いてください。「火木 17時以降」「全部OK」の"
+                              "ような書き方でもかまいません。担当者が入力します。"),
+    "availability.mail.deadline_short": ("answers by {deadline}", "締切 {deadline}"),
+    "availability.nothing_entered": ("no answer to enter: give at least one day", "入力する回答がありません。"
+                                     "1日以上の回答を指定してください。"),
     "send_error.IMAGE_MISSING": ("the image of revision {revision} is missing from the data folder",
                                  "第{revision}版の画像がデータフォルダーにありません。"),
 }
