@@ -275,9 +275,9 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>Send the request again to the %n teacher(s) who have not answered? Each costs one LINE message.</source>
+        <source>Send the request again to the %n teacher(s) who have not answered? Each on LINE costs one LINE message; an e-mail costs none.</source>
         <translation>
-            <numerusform>未回答の講師%n人に依頼をもう一度送りますか？ 1人につきLINEのメッセージを1通使います。</numerusform>
+            <numerusform>未回答の講師%n人に依頼をもう一度送りますか？ LINEで送る講師1人につきLINEのメッセージを1通使います（メールは使いません）。</numerusform>
         </translation>
     </message>
     <message numerus="yes">

@@ -172,7 +172,8 @@ class AvailabilityDialog(QDialog):
             return
         names = "、".join(r.name for r in silent)
         answer = QMessageBox.question(self, self.tr("Remind"), self.tr(
-            "Send the request again to the %n teacher(s) who have not answered? Each costs one LINE message.",
+            "Send the request again to the %n teacher(s) who have not answered? Each on LINE costs one LINE "
+            "message; an e-mail costs none.",
             "", len(silent)) + "\n\n" + names)
         if answer != QMessageBox.StandardButton.Yes:
             return
