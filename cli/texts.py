@@ -73,8 +73,12 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                          "依頼 #{id}：代講の募集を{count}件送ります。"),
     "cli.cover.assigned_now": ("request #{id}: the shift is now {teacher}'s; both teachers will be told",
                                "依頼 #{id}：シフトを{teacher}さんの担当にしました。両方の講師にお知らせが届きます。"),
-    "cli.cover.declined": ("request #{id} declined: the shift stays with the teacher who asked",
-                           "依頼 #{id} を見送りました。シフトは依頼した講師の担当のままです。"),
+    "cli.cover.declined": ("request #{id} declined: the shift stays with the teacher who asked, who will be told",
+                           "依頼 #{id} を見送りました。シフトは依頼した講師の担当のままです。講師にお知らせが届きます。"),
+    "cli.cover.declined_untold": ("request #{id} declined: the shift stays with the teacher who asked; no channel"
+                                  " reaches them now, so please tell them yourself",
+                                  "依頼 #{id} を見送りました。シフトは依頼した講師の担当のままです。今は講師に連絡できる"
+                                  "方法がないため、直接お伝えください。"),
     "cli.teachers.classrooms": ("at {classrooms}", "所属：{classrooms}"),
     "cli.teachers.joined": ("{teacher} is now one of {classroom}'s teachers", "{teacher}さんを{classroom}の所属講師にしました。"),
     "cli.teachers.member_already": ("{teacher} was one of {classroom}'s teachers already",
@@ -201,8 +205,12 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                  "{deadline}: {names}",
                                  "{classroom}の{month}のシフト希望を講師{teacher_count}人に依頼します（締切 {deadline}）: "
                                  "{names}"),
-    "cli.availability.not_on_line": ("not asked, not reachable on LINE: {names}",
-                                     "LINEで連絡できないため依頼しません: {names}"),
+    "cli.availability.unreachable": ("not asked, reachable neither on LINE nor by e-mail: {names}",
+                                     "LINEでもメールでも連絡できないため依頼しません: {names}"),
+    "cli.availability.by_email": ("by e-mail, not on LINE (they reply to you; enter their answers with `availability"
+                                  " answer`): {names}",
+                                  "LINEではなくメールで送ります（返信をもとに `availability answer` で回答を入力してください）:"
+                                  " {names}"),
     "cli.availability.cost": ("costs {message_count} LINE message(s) of the monthly quota",
                               "今月の送信数を{message_count}通使います。"),
     "cli.availability.would_remind": ("would remind {teacher_count} teacher(s) who have not answered: {names}",
@@ -212,6 +220,22 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "cli.availability.status": ("{classroom}, {month} (answers by {deadline}): {answered_count} of {teacher_count} "
                                 "answered",
                                 "{classroom} {month}（締切 {deadline}）: {teacher_count}人中{answered_count}人が回答済み"),
+    "cli.availability.not_read": ("the answers could not be read for certain; write them as a teacher would on LINE,"
+                                  " for example \u201c12/5 \u00d7\u201d, \u201ctue/thu 17:00~\u201d or"
+                                  " \u201call ok\u201d, each day once",
+                                  "回答を確かに読み取れませんでした。「12/5 ×」「火木 17時以降」「全部OK」のように、"
+                                  "1日に1つの回答で入力してください。"),
+    "cli.availability.entered": (Plural("day_count", "entered {day_count} day of {teacher}'s answers for {month}",
+                                        "entered {day_count} days of {teacher}'s answers for {month}"),
+                                 "{teacher}さんの{month}の回答を{day_count}日分入力しました。"),
+    "cli.availability.entered_late": (Plural("day_count",
+                                             "entered {day_count} day of {teacher}'s answers for {month}, after the"
+                                             " deadline (marked late)",
+                                             "entered {day_count} days of {teacher}'s answers for {month}, after the"
+                                             " deadline (marked late)"),
+                                      "{teacher}さんの{month}の回答を{day_count}日分入力しました（締切後のため"
+                                      "「締切後」として記録しました）。"),
+    "cli.availability.entered_mark": ("(entered by the manager)", "（管理者が入力）"),
     "cli.availability.state_none": ("not answered", "未回答"),
     "cli.availability.state_reminded": ("not answered (reminded {at})", "未回答（{at}にリマインド済み）"),
     "cli.availability.state_answered": ("answered {at}: {day_count} day(s), {available_count} available, "

@@ -71,6 +71,11 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                             " will come before it starts.",
                             "代講をお願いします\n{classroom}：{when}\n引き受けていただきありがとうございます。"
                             "開始前にリマインダーをお送りします。"),
+    "cover.declined.text": ("Cover not arranged\n{classroom}: {when}\nThe manager could not arrange cover for this"
+                            " shift, so it stays yours. If you cannot take it, please contact the manager.",
+                            "代講の見送り\n{classroom}：{when}\nこのシフトの代講は見送りとなりました。引き続き"
+                            "あなたの担当です。入れない場合は担当者にご連絡ください。"),
+    "cover.declined.reason": ("From the manager: {reason}", "担当者より：{reason}"),
     "cover.reply.passed": ("Your request for cover ({when}) was passed to the manager. The shift stays yours until"
                            " they decide.", "代講のご依頼（{when}）を担当者に伝えました。決まるまではこのシフトは"
                            "あなたの担当のままです。"),
@@ -814,6 +819,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "plan.why.alert": ("alert", "アラート"),
     "plan.why.teacher_month": ("the published month, to each teacher", "公開したシフト表（講師ごと）"),
     "plan.why.cover_call": ("a shift that needs cover", "代講が必要なシフト"),
+    "plan.why.cover_declined": ("the manager declined this teacher's request for cover",
+                                "この講師の代講の依頼を担当者が見送りました"),
     "plan.why.cover_assigned": ("the manager chose this teacher to cover the shift", "この講師が代講に決まりました"),
     "plan.why.unacknowledged_nudge": ("a reminder was not acknowledged before its shift",
                                       "シフト前のリマインダーに了解がありません"),
@@ -826,6 +833,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "kind.teacher_month": ("Month for a teacher", "講師ごとの月間シフト"),
     "kind.cover_call": ("Call for cover", "代講の募集"),
     "kind.cover_assigned": ("Cover assigned", "代講の決定"),
+    "kind.cover_declined": ("Cover declined", "代講の見送り"),
     "kind.unacknowledged_nudge": ("Not acknowledged", "了解なしのお知らせ"),
     # ----- the manager's nudge about a reminder not acknowledged (core/sending/kinds/unacknowledged_nudge.py) -----
     "nudge.message": ("{teacher} has not acknowledged the reminder for the shift at {classroom}, {day} {start}.",
@@ -1100,8 +1108,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "availability.bad_month": ("the month must be 1 to 12", "月は1から12で指定してください。"),
     "availability.bad_remind_days": ("the days before the deadline cannot be negative",
                                      "締切の何日前かは0以上で指定してください。"),
-    "availability.nobody": ("no teacher to ask: none of them can be reached on LINE",
-                            "依頼できる講師がいません。LINEで連絡できる講師がいません。"),
+    "availability.nobody": ("no teacher to ask: none of them can be reached on LINE or by e-mail",
+                            "依頼できる講師がいません。LINEでもメールでも連絡できる講師がいません。"),
     "availability.title": ("{classroom}: when can you work in {month}?", "{classroom} {month}のシフト希望"),
     "availability.deadline": ("Please answer by {deadline}.", "{deadline}までに回答してください。"),
     "availability.alt": ("When can you work in {month}? Please answer by {deadline}.",
@@ -1131,6 +1139,17 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "send_error.BUTTONS_UNSIGNED": ("the answer buttons cannot be signed without a keyring: {detail}",
                                     "キーリングがないため回答ボタンに署名できません: {detail}"),
     "availability.late": ("after the deadline", "締切後"),
+    # The request by e-mail (core/messages/availability_mail.py), and the manager's entry of the reply.
+    "availability.mail.how": ("Please reply to this e-mail: write ○ (you can work), × (you cannot) or the hours"
+                              " (for example 17:00~ or 17:00-21:00) after each day below, or write it in a few words"
+                              " such as \u201ctue/thu 17:00~\u201d or \u201call ok\u201d. The manager enters your"
+                              " answers.",
+                              "このメールに返信してお知らせください。下の日付のあとに ○（出勤できる）、×（できない）、"
+                              "または時間（例：17時以降、17:00-21:00）を書いてください。「火木 17時以降」「全部OK」の"
+                              "ような書き方でもかまいません。担当者が入力します。"),
+    "availability.mail.deadline_short": ("answers by {deadline}", "締切 {deadline}"),
+    "availability.nothing_entered": ("no answer to enter: give at least one day", "入力する回答がありません。"
+                                     "1日以上の回答を指定してください。"),
     "send_error.IMAGE_MISSING": ("the image of revision {revision} is missing from the data folder",
                                  "第{revision}版の画像がデータフォルダーにありません。"),
 }

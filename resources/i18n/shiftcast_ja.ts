@@ -151,8 +151,12 @@
         <translation>今月の送信数: {1}通中 {0}通を使用済みです。</translation>
     </message>
     <message>
-        <source>Not on LINE, not asked: {0}</source>
-        <translation>LINEで連絡できないため依頼しません: {0}</translation>
+        <source>By e-mail, not on LINE: {0}. They reply to you, and you enter their answers with Enter answers….</source>
+        <translation>LINEではなくメールで送ります: {0}。講師からの返信をもとに「回答を入力…」で入力してください。</translation>
+    </message>
+    <message>
+        <source>Reachable neither on LINE nor by e-mail, not asked: {0}</source>
+        <translation>LINEでもメールでも連絡できないため依頼しません: {0}</translation>
     </message>
     <message>
         <source>Ask</source>
@@ -217,10 +221,6 @@
         <translation>依頼…</translation>
     </message>
     <message>
-        <source>Send every teacher on LINE the month&apos;s days with buttons to answer</source>
-        <translation>LINEの講師全員に、月の日ごとの回答ボタンを送ります</translation>
-    </message>
-    <message>
         <source>Remind</source>
         <translation>リマインド</translation>
     </message>
@@ -229,8 +229,20 @@
         <translation>未回答の講師にだけ依頼をもう一度送ります</translation>
     </message>
     <message>
-        <source>Nobody was asked about this month yet. Ask… sends every teacher on LINE the month&apos;s days with buttons to answer.</source>
-        <translation>この月のシフト希望はまだ依頼していません。「依頼…」でLINEの講師全員に、月の日ごとの回答ボタンを送ります。</translation>
+        <source>Send every teacher the month&apos;s days to answer: on LINE with buttons, by e-mail to those LINE cannot reach</source>
+        <translation>講師全員に月の日付を送り、回答をお願いします（LINEでは回答ボタン付き、LINEで届かない講師にはメールで）</translation>
+    </message>
+    <message>
+        <source>Enter answers…</source>
+        <translation>回答を入力…</translation>
+    </message>
+    <message>
+        <source>Enter a teacher&apos;s answers for them: their reply to the e-mailed request, or what they told you</source>
+        <translation>講師の回答を代わりに入力します（メールで送った依頼への返信や、直接聞いた内容）</translation>
+    </message>
+    <message>
+        <source>Nobody was asked about this month yet. Ask… sends every teacher the month&apos;s days to answer: on LINE with buttons, by e-mail to those LINE cannot reach.</source>
+        <translation>この月のシフト希望はまだ依頼していません。「依頼…」で講師全員に月の日付を送ります（LINEでは回答ボタン付き、LINEで届かない講師にはメールで）。</translation>
     </message>
     <message>
         <source>Answers by {0}: {1} of {2} teachers answered.</source>
@@ -249,6 +261,10 @@
         <translation>締切後に回答</translation>
     </message>
     <message>
+        <source>{0} (entered by you)</source>
+        <translation>{0}（管理者が入力）</translation>
+    </message>
+    <message>
         <source>{0} of {1} can</source>
         <translation>{1}日中 {0}日 出勤可</translation>
     </message>
@@ -259,15 +275,21 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>Send the request again to the %n teacher(s) who have not answered? Each costs one LINE message.</source>
+        <source>Send the request again to the %n teacher(s) who have not answered? Each on LINE costs one LINE message; an e-mail costs none.</source>
         <translation>
-            <numerusform>未回答の講師%n人に依頼をもう一度送りますか？ 1人につきLINEのメッセージを1通使います。</numerusform>
+            <numerusform>未回答の講師%n人に依頼をもう一度送りますか？ LINEで送る講師1人につきLINEのメッセージを1通使います（メールは使いません）。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Reminded %n teacher(s).</source>
         <translation>
             <numerusform>講師%n人にリマインドしました。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Entered %n day(s) for {0}.</source>
+        <translation>
+            <numerusform>{0}さんの回答を%n日分入力しました。</numerusform>
         </translation>
     </message>
 </context>
@@ -551,6 +573,14 @@
     <message>
         <source>Decline</source>
         <translation>見送る</translation>
+    </message>
+    <message>
+        <source>The shift stays with the teacher who asked; they are told, with your reason if you write one</source>
+        <translation>シフトは依頼した講師の担当のままです。講師にお知らせが届きます（理由を入力すると、あわせて伝えます）</translation>
+    </message>
+    <message>
+        <source>Reason for declining (optional; the teacher reads it)</source>
+        <translation>見送る理由（任意。講師に伝わります）</translation>
     </message>
     <message>
         <source>Refresh</source>
@@ -1353,6 +1383,33 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>The mail server refused the login.</source>
         <translation>メールサーバーがログインを拒否しました。</translation>
+    </message>
+</context>
+<context>
+    <name>EnterDialog</name>
+    <message>
+        <source>Enter answers</source>
+        <translation>回答の入力</translation>
+    </message>
+    <message>
+        <source>For example: 火木 17時以降, 12/5 ×, 全部OK — or paste the reply with ○, × or the hours after each day</source>
+        <translation>例: 火木 17時以降、12/5 ×、全部OK。返信の日付一覧（各日のあとに ○・×・時間）をそのまま貼り付けることもできます</translation>
+    </message>
+    <message>
+        <source>Enter</source>
+        <translation>入力</translation>
+    </message>
+    <message>
+        <source>Teacher:</source>
+        <translation>講師:</translation>
+    </message>
+    <message>
+        <source>Answers:</source>
+        <translation>回答:</translation>
+    </message>
+    <message>
+        <source>These answers cannot be read for certain. Write each day once, for example 12/5 ×, 火木 17時以降 or 全部OK.</source>
+        <translation>回答を確かに読み取れません。「12/5 ×」「火木 17時以降」「全部OK」のように、1日に1つの回答で入力してください。</translation>
     </message>
 </context>
 <context>
