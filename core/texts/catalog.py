@@ -240,6 +240,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                   "毎週の予定は開始より後に終わるようにしてください（{start}〜{end}）。"),
     "patterns.until_before_from": ("a weekly pattern cannot end ({end}) before it starts ({start})",
                                    "毎週の予定の終了日（{end}）が開始日（{start}）より前になっています。"),
+    "patterns.bad_weekday_name": ("bad weekday '{text}': write mon to sun, 月 to 日, or 0 (Monday) to 6 (Sunday)",
+                                  "曜日「{text}」を読み取れません。mon〜sun、月〜日、または0（月曜）〜6（日曜）で指定してください。"),
+    "patterns.no_such_number": ("there is no weekly pattern number {number}: the teacher has {count}",
+                                "番号 {number} の毎週の予定はありません（この講師の予定は{count}件です）。"),
     "fill.summary": ("{made_count} draft shift(s) made; {skipped_count} skipped: {closed_count} on closed days, "
                      "{overlap_count} where the teacher already has a shift, {refused_count} refused by the roster",
                      "下書きのシフトを{made_count}件作成しました。{skipped_count}件は作成していません"
