@@ -2131,6 +2131,14 @@ Data folder: {1}</source>
         <translation>場所</translation>
     </message>
     <message>
+        <source>From</source>
+        <translation>開始日</translation>
+    </message>
+    <message>
+        <source>until</source>
+        <translation>終了日</translation>
+    </message>
+    <message>
         <source>{0} {1}–{2} at {3}</source>
         <translation>{0} {1}〜{2}（{3}）</translation>
     </message>
@@ -2788,6 +2796,10 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
     <message>
         <source>Remove</source>
         <translation>削除</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>変更</translation>
     </message>
 </context>
 <context>
