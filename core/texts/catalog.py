@@ -233,6 +233,9 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                              "休業日のメモは{limit_count}文字以内で入力してください。"),
     "closed.bad_day": ("bad date '{text}': write it as YYYY-MM-DD, e.g. 2026-12-29",
                        "日付「{text}」を読み取れません。YYYY-MM-DD（例: 2026-12-29）の形で入力してください。"),
+    # ----- demo mode (core/app/demo.py; the demo inbox acting as a teacher) -----
+    "demo.no_until_picker": ("{start} was chosen, but the account's reply with a picker for until when did not arrive",
+                             "{start}を選びましたが、終了時刻を選ぶための返信が届きませんでした。"),
     # ----- weekly patterns and filling a month (core/roster/patterns.py; the teacher dialog, `shiftcast fill`) -----
     "patterns.bad_weekday": ("bad weekday {weekday}: weekdays go from 0 (Monday) to 6 (Sunday)",
                              "曜日 {weekday} は使えません。0（月曜）〜6（日曜）で指定してください。"),

@@ -1736,6 +1736,14 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>{1}さんとして「{0}」をタップしました。</translation>
     </message>
     <message>
+        <source>{0}–{1}</source>
+        <translation>{0}〜{1}</translation>
+    </message>
+    <message>
+        <source>Chose {0} for “{1}” as {2}.</source>
+        <translation>{2}さんとして「{1}」に{0}を選びました。</translation>
+    </message>
+    <message>
         <source>The simulator has no webhook address to send it to.</source>
         <translation>シミュレーターに送信先のWebhookアドレスが設定されていません。</translation>
     </message>
@@ -1758,6 +1766,18 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>The simulator taps this message&apos;s button as {0} would on their phone.</source>
         <translation>シミュレーターが{0}さんの代わりに、スマートフォンで行うのと同じようにこのメッセージのボタンをタップします。</translation>
+    </message>
+    <message>
+        <source>Time picker</source>
+        <translation>時刻の選択</translation>
+    </message>
+    <message>
+        <source>Choose “{0}” as the teacher</source>
+        <translation>講師として「{0}」で時刻を選ぶ</translation>
+    </message>
+    <message>
+        <source>The simulator chooses these times in LINE&apos;s time picker as {0} would on their phone.</source>
+        <translation>シミュレーターが、{0}さんがスマートフォンで選ぶのと同じように、LINEの時刻選択でこの時刻を選びます。</translation>
     </message>
     <message>
         <source>The image could not be loaded: {0}</source>
