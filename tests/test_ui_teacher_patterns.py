@@ -151,4 +151,9 @@ def test_the_dialog_with_patterns_fits_1280_by_720_in_japanese(qtbot, ctx: AppCo
     hint = editor.minimumSizeHint()
     assert hint.width() <= 1280 and hint.height() <= 720 - 40  # the title bar and the taskbar
     editor.resize(hint)
+    weekly = editor.weekly
+    assert weekly.from_check.text() == "開始日" and weekly.until_check.text() == "終了日"
+    qtbot.waitUntil(lambda: editor.size() == hint, timeout=WAIT)
+    for field in (weekly.start, weekly.end):  # the dates on the same line squeeze no time out of sight
+        assert field.width() >= field.fontMetrics().horizontalAdvance("00:00"), field.width()
     settle(qtbot, ctx)

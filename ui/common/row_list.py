@@ -21,7 +21,7 @@ Row = tuple[str, Any]  # what the list shows, and the value it stands for
 
 class RowList(QWidget):
     def __init__(self, fields: Sequence[QWidget], make: Callable[[], Row], rows: Iterable[Row], *, name: str,
-                 more_fields: Sequence[QWidget] = (), show: Callable[[Any], None] | None = None,
+                 show: Callable[[Any], None] | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._make, self._show = make, show
@@ -46,21 +46,13 @@ class RowList(QWidget):
         adding = QHBoxLayout()
         for field in fields:
             adding.addWidget(field, 1 if field.sizePolicy().horizontalStretch() else 0)
-        buttons = adding
-        if more_fields:  # a second line of fields, with the buttons at its end, keeps a long row in a small screen
-            buttons = QHBoxLayout()
-            for field in more_fields:
-                buttons.addWidget(field, 1 if field.sizePolicy().horizontalStretch() else 0)
-            buttons.addStretch(1)
-        buttons.addWidget(self.add_button)
-        buttons.addWidget(self.change_button)
-        buttons.addWidget(self.remove_button)
+        adding.addWidget(self.add_button)
+        adding.addWidget(self.change_button)
+        adding.addWidget(self.remove_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.list)
         layout.addLayout(adding)
-        if buttons is not adding:
-            layout.addLayout(buttons)
         layout.addWidget(self.problem)
         for row in rows:
             self._append(row)

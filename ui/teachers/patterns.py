@@ -38,6 +38,8 @@ class PatternsEditor(QWidget):
             self.weekday.addItem(weekday_name(day), day)
         self.weekday.setCurrentIndex(1)  # Tuesday rather than Monday: no choice reads as a choice made
         self.start, self.end = TimeField(self), TimeField(self)
+        for field in (self.start, self.end):  # a long line of fields must not squeeze a time out of sight
+            field.setMinimumWidth(field.fontMetrics().horizontalAdvance("00:00") + 20)
         self.start.setText("17:00")
         self.end.setText("21:00")
         self.classroom = QComboBox(self)
@@ -51,10 +53,10 @@ class PatternsEditor(QWidget):
         for check, date_field in ((self.from_check, self.from_day), (self.until_check, self.until_day)):
             date_field.setEnabled(False)
             check.toggled.connect(date_field.setEnabled)
-        fields = [self.weekday, self.start, QLabel("–", self), self.end, QLabel(self.tr("at"), self), self.classroom]
+        fields = [self.weekday, self.start, QLabel("–", self), self.end, QLabel(self.tr("at"), self), self.classroom,
+                  self.from_check, self.from_day, self.until_check, self.until_day]
         self.rows = RowList(fields, self._make, [(self.row_text(p), p) for p in weekly],
                             name=self.tr("Weekly patterns"),
-                            more_fields=[self.from_check, self.from_day, self.until_check, self.until_day],
                             show=self.show_pattern, parent=self)
         self.list, self.problem = self.rows.list, self.rows.problem
         self.add_button, self.remove_button = self.rows.add_button, self.rows.remove_button
