@@ -337,9 +337,13 @@ def test_the_inbox_answers_an_availability_request_s_time_pickers_from_and_until
     assert which.count() == len(postback_actions(request.message, "datetimepicker"))  # one △ a day
     which.setCurrentIndex(2)
     assert which.currentText() == day_short(third, "ja")  # the day's row as the phone shows it, in the classroom's language
+    [send] = choice.findChildren(QPushButton, "pickTime")
     start.setText("18:00")
+    end.setText("17:00")
+    qtbot.mouseClick(send, Qt.MouseButton.LeftButton)  # LINE's picker for until when starts at 18:00: said, not sent
+    assert window.status_label.text().startswith("until when (17:00) must be after from when (18:00)")
     end.setText("20:30")
-    qtbot.mouseClick(choice.findChild(QPushButton, "pickTime"), Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(send, Qt.MouseButton.LeftButton)
 
     def recorded() -> dict[dt.date, DayAnswer]:
         with db.read() as s:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 
 from core.app import demo_inbox
-from core.errors import ShiftcastError
+from core.errors import ShiftcastError, ValidationError
 from core.roster import clock, rules
 from core.store import setting_keys as keys
 from core.store.db import Database
@@ -53,6 +53,12 @@ TEACHERS = ["佐藤 花子", "鈴木 一郎", "高橋 美咲", "田中 健太", 
 NEW_TEACHERS = ["小林 陽菜", "加藤 蓮"]
 PATTERNS = [("16:00", "21:00"), ("13:00", "18:00"), ("10:00", "15:00"), ("17:00", "22:00")]
 REPLY_WAIT = 15.0  # seconds the inbox waits for the account's reply to a △ (its picker for until when)
+
+
+def check_hours(start: dt.time, end: dt.time | None) -> None:
+    """From–to as a teacher can choose it in LINE: the picker for until when starts at the time chosen first."""
+    if end is not None and end <= start:
+        raise ValidationError(t("demo.until_not_after_from", start=f"{start:%H:%M}", end=f"{end:%H:%M}"))
 
 
 def demo_home(base: Path) -> Path:
@@ -181,6 +187,7 @@ class DemoEnvironment:
         the picker for until when that the account's reply offers, once that reply has arrived."""
         from core.emulator.simulate import postback_actions
 
+        check_hours(start, end)
         receiver = self.receiver
         before = len(self.emulator.inbox(user_id))
         handled = receiver.dispatcher.handled if receiver is not None else 0

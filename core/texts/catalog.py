@@ -234,6 +234,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "closed.bad_day": ("bad date '{text}': write it as YYYY-MM-DD, e.g. 2026-12-29",
                        "日付「{text}」を読み取れません。YYYY-MM-DD（例: 2026-12-29）の形で入力してください。"),
     # ----- demo mode (core/app/demo.py; the demo inbox acting as a teacher) -----
+    "demo.until_not_after_from": ("until when ({end}) must be after from when ({start}): LINE's picker for until "
+                                  "when starts at the time chosen first",
+                                  "終了時刻（{end}）は開始時刻（{start}）より後にしてください。LINEの終了時刻の選択は、"
+                                  "先に選んだ時刻から始まります。"),
     "demo.no_until_picker": ("{start} was chosen, but the account's reply with a picker for until when did not arrive",
                              "{start}を選びましたが、終了時刻を選ぶための返信が届きませんでした。"),
     # ----- weekly patterns and filling a month (core/roster/patterns.py; the teacher dialog, `shiftcast fill`) -----

@@ -49,7 +49,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.addresses import is_loopback
-from core.app.demo import DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET, DEMO_NEW_GROUP_NAME
+from core.app.demo import DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET, DEMO_NEW_GROUP_NAME, check_hours
 from core.emulator import InboxMessage
 from core.emulator.simulate import Delivered, postback_actions
 from core.errors import ValidationError
@@ -558,6 +558,7 @@ class InboxWindow(QWidget):
             try:
                 begin = start.wall_time()
                 until = None if picker.quick_reply else end.wall_time()
+                check_hours(begin, until)
             except ValidationError as exc:
                 self.status_label.setText(i18n.describe(exc))
                 return
