@@ -160,6 +160,17 @@ HELP_JA: dict[str, str] = {
         "講師の毎週の予定から、教室の1か月分の下書きのシフトを作成します（休業日と、講師にすでにシフトがある日は除きます）",
     "copy last month's confirmed shifts instead, the 1st Tuesday to the 1st Tuesday and so on":
         "代わりに先月の確定したシフトをコピーします（第1火曜日は第1火曜日に、のように週と曜日を合わせます）",
+    "a teacher's weekly patterns: list them, add one (from and until a date if given) or remove one":
+        "講師の毎週の予定を一覧表示します。追加（期間の指定もできます）と削除もできます",
+    "the teacher's weekly patterns, numbered": "講師の毎週の予定を番号付きで表示します",
+    "add a weekly pattern: a weekday, its hours and the classroom": "毎週の予定（曜日・時間・教室）を追加します",
+    "mon to sun, 月 to 日, or 0 (Monday) to 6 (Sunday)": "mon〜sun、月〜日、または0（月曜）〜6（日曜）",
+    "the pattern's start, HH:MM": "予定の開始時刻（HH:MM）",
+    "the pattern's end, HH:MM": "予定の終了時刻（HH:MM）",
+    "the first day it holds, YYYY-MM-DD (without it: from always)": "予定が有効になる最初の日（YYYY-MM-DD、省略するとはじめから）",
+    "the last day it holds, YYYY-MM-DD (without it: for good)": "予定が有効な最後の日（YYYY-MM-DD、省略すると期限なし）",
+    "remove the weekly pattern with this number in the list": "一覧の番号で指定した毎週の予定を削除します",
+    "its number in `patterns list`": "`patterns list` で表示される番号",
     "list a classroom's lesson slots (コマ), or add, change or remove one":
         "教室のコマを一覧表示します。コマの追加・変更・削除もできます",
     "add this slot, or give it new times (with --start and --end), e.g. 1限":

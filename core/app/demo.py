@@ -11,19 +11,22 @@ import datetime as dt
 import functools
 import os
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
 from core.app import demo_inbox
+from core.errors import ShiftcastError, ValidationError
 from core.roster import clock, rules
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Channel, Classroom, ShiftStatus, Teacher, TeacherContact
 from core.store.paths import DataPaths
 from core.store.secrets import LINE_TOKEN_ENV
+from core.texts import t
 
 # The emulator and the image server are imported when a demo starts: the window imports this module
 # at every start, and almost never runs the demo.
@@ -49,6 +52,13 @@ TEACHERS = ["佐藤 花子", "鈴木 一郎", "高橋 美咲", "田中 健太", 
 # Not on LINE yet: they get a pairing code, which the demo inbox can send as them.
 NEW_TEACHERS = ["小林 陽菜", "加藤 蓮"]
 PATTERNS = [("16:00", "21:00"), ("13:00", "18:00"), ("10:00", "15:00"), ("17:00", "22:00")]
+REPLY_WAIT = 15.0  # seconds the inbox waits for the account's reply to a △ (its picker for until when)
+
+
+def check_hours(start: dt.time, end: dt.time | None) -> None:
+    """From–to as a teacher can choose it in LINE: the picker for until when starts at the time chosen first."""
+    if end is not None and end <= start:
+        raise ValidationError(t("demo.until_not_after_from", start=f"{start:%H:%M}", end=f"{end:%H:%M}"))
 
 
 def demo_home(base: Path) -> Path:
@@ -169,6 +179,31 @@ class DemoEnvironment:
     def tap_as_teacher(self, user_id: str, message_id: str) -> Delivered:
         """The teacher taps the postback (了解) button of a message they received."""
         return self.emulator.tap(user_id, message_id=message_id)
+
+    def pick_hours_as_teacher(self, user_id: str, action: dict[str, Any], start: dt.time,
+                              end: dt.time | None = None) -> Delivered:
+        """The teacher chooses `start` in a time picker they received (an availability request's △), as in
+        LINE: the postback carries the picker's data and `params.time`. With `end`, they then choose it in
+        the picker for until when that the account's reply offers, once that reply has arrived."""
+        from core.emulator.simulate import postback_actions
+
+        check_hours(start, end)
+        receiver = self.receiver
+        before = len(self.emulator.inbox(user_id))
+        handled = receiver.dispatcher.handled if receiver is not None else 0
+        first = self.emulator.pick(user_id, action, f"{start:%H:%M}")
+        if end is None or receiver is None or first.result is None or not first.result.success:
+            return first
+        # The reply goes out on the handlers' thread once the tap is recorded: look after each event handled.
+        deadline = time.monotonic() + REPLY_WAIT
+        while (left := deadline - time.monotonic()) > 0:
+            receiver.dispatcher.wait_handled(handled + 1, left)
+            handled = receiver.dispatcher.handled
+            until = next((p for m in self.emulator.inbox(user_id)[before:] if m.via == "reply"
+                          for p in postback_actions(m.message.get("quickReply") or {}, "datetimepicker")), None)
+            if until is not None:
+                return self.emulator.pick(user_id, until, f"{end:%H:%M}")
+        raise ShiftcastError(t("demo.no_until_picker", start=f"{start:%H:%M}"))
 
     def send_code_as_teacher(self, teacher_id: int, name: str, code: str) -> Delivered:
         """A teacher not on LINE yet adds the account as a friend and sends it their pairing code."""

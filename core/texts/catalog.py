@@ -238,6 +238,13 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                              "休業日のメモは{limit_count}文字以内で入力してください。"),
     "closed.bad_day": ("bad date '{text}': write it as YYYY-MM-DD, e.g. 2026-12-29",
                        "日付「{text}」を読み取れません。YYYY-MM-DD（例: 2026-12-29）の形で入力してください。"),
+    # ----- demo mode (core/app/demo.py; the demo inbox acting as a teacher) -----
+    "demo.until_not_after_from": ("until when ({end}) must be after from when ({start}): LINE's picker for until "
+                                  "when starts at the time chosen first",
+                                  "終了時刻（{end}）は開始時刻（{start}）より後にしてください。LINEの終了時刻の選択は、"
+                                  "先に選んだ時刻から始まります。"),
+    "demo.no_until_picker": ("{start} was chosen, but the account's reply with a picker for until when did not arrive",
+                             "{start}を選びましたが、終了時刻を選ぶための返信が届きませんでした。"),
     # ----- weekly patterns and filling a month (core/roster/patterns.py; the teacher dialog, `shiftcast fill`) -----
     "patterns.bad_weekday": ("bad weekday {weekday}: weekdays go from 0 (Monday) to 6 (Sunday)",
                              "曜日 {weekday} は使えません。0（月曜）〜6（日曜）で指定してください。"),
@@ -245,6 +252,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                   "毎週の予定は開始より後に終わるようにしてください（{start}〜{end}）。"),
     "patterns.until_before_from": ("a weekly pattern cannot end ({end}) before it starts ({start})",
                                    "毎週の予定の終了日（{end}）が開始日（{start}）より前になっています。"),
+    "patterns.bad_weekday_name": ("bad weekday '{text}': write mon to sun, 月 to 日, or 0 (Monday) to 6 (Sunday)",
+                                  "曜日「{text}」を読み取れません。mon〜sun、月〜日、または0（月曜）〜6（日曜）で指定してください。"),
+    "patterns.no_such_number": ("there is no weekly pattern number {number}: the teacher has {count}",
+                                "番号 {number} の毎週の予定はありません（この講師の予定は{count}件です）。"),
     "fill.summary": ("{made_count} draft shift(s) made; {skipped_count} skipped: {closed_count} on closed days, "
                      "{overlap_count} where the teacher already has a shift, {refused_count} refused by the roster",
                      "下書きのシフトを{made_count}件作成しました。{skipped_count}件は作成していません"

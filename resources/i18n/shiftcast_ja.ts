@@ -1793,6 +1793,14 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>{1}さんとして「{0}」をタップしました。</translation>
     </message>
     <message>
+        <source>{0}–{1}</source>
+        <translation>{0}〜{1}</translation>
+    </message>
+    <message>
+        <source>Chose {0} for “{1}” as {2}.</source>
+        <translation>{2}さんとして「{1}」に{0}を選びました。</translation>
+    </message>
+    <message>
         <source>The simulator has no webhook address to send it to.</source>
         <translation>シミュレーターに送信先のWebhookアドレスが設定されていません。</translation>
     </message>
@@ -1815,6 +1823,18 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>The simulator taps this message&apos;s button as {0} would on their phone.</source>
         <translation>シミュレーターが{0}さんの代わりに、スマートフォンで行うのと同じようにこのメッセージのボタンをタップします。</translation>
+    </message>
+    <message>
+        <source>Time picker</source>
+        <translation>時刻の選択</translation>
+    </message>
+    <message>
+        <source>Choose “{0}” as the teacher</source>
+        <translation>講師として「{0}」で時刻を選ぶ</translation>
+    </message>
+    <message>
+        <source>The simulator chooses these times in LINE&apos;s time picker as {0} would on their phone.</source>
+        <translation>シミュレーターが、{0}さんがスマートフォンで選ぶのと同じように、LINEの時刻選択でこの時刻を選びます。</translation>
     </message>
     <message>
         <source>The image could not be loaded: {0}</source>
@@ -2186,6 +2206,14 @@ Data folder: {1}</source>
     <message>
         <source>at</source>
         <translation>場所</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>開始日</translation>
+    </message>
+    <message>
+        <source>until</source>
+        <translation>終了日</translation>
     </message>
     <message>
         <source>{0} {1}–{2} at {3}</source>
@@ -2845,6 +2873,10 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
     <message>
         <source>Remove</source>
         <translation>削除</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>変更</translation>
     </message>
 </context>
 <context>

@@ -14,15 +14,19 @@ The sender's own change signal is not enough: the simulator can receive what ano
 The window also acts as the teachers, through the simulator: a message with a 了解 button can be
 tapped as the teacher it went to, a teacher not on LINE yet can add the account and send their
 pairing code, and the account can be invited into a new group of the teachers (Connect LINE's group step). Both arrive at the demo's webhook receiver as signed webhooks, as a real tap would.
+A message with LINE time pickers (an availability request's △ on each day, or the reply's picker for
+until when) offers a small time choice beside it: the day's △ with from–to is the teacher choosing
+from when in the picker and then until when in the picker the account's reply brings, each a postback
+with `params.time`, as LINE sends it.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeGuard
 from urllib.parse import urlsplit
 
 import httpx
@@ -30,6 +34,7 @@ import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QHideEvent, QImage, QMouseEvent, QPixmap, QShowEvent
 from PySide6.QtWidgets import (
+    QComboBox,
     QFrame,
     QGroupBox,
     QHBoxLayout,
@@ -44,15 +49,18 @@ from PySide6.QtWidgets import (
 )
 
 from core.addresses import is_loopback
-from core.app.demo import DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET, DEMO_NEW_GROUP_NAME
+from core.app.demo import DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET, DEMO_NEW_GROUP_NAME, check_hours
 from core.emulator import InboxMessage
 from core.emulator.simulate import Delivered, postback_actions
+from core.errors import ValidationError
 from core.messages import flex_text
 from core.publication import flex_picture
 from core.receiving import pairing
-from core.roster import queries
+from core.roster import clock, queries
 from core.store.db import Database
+from ui.common import i18n
 from ui.common.image_viewer import ImageViewer
+from ui.common.widgets import TimeField
 from ui.shell.context import AppContext
 
 IMAGE_WIDTH = 320  # about the width of a LINE bubble on a phone
@@ -65,6 +73,50 @@ class _Inboxes(Protocol):
 
 
 @dataclass(frozen=True)
+class TimePicker:
+    """A LINE time picker in a message: what the phone shows beside it, and its action."""
+
+    label: str  # the day's row for a picker in a bubble ("Thu 3 Dec"), the button's label in a quick reply
+    action: dict[str, Any]
+    quick_reply: bool  # offered under the message (until when), not on a day of the bubbles
+
+
+def time_pickers(message: dict[str, Any]) -> tuple[TimePicker, ...]:
+    """The message's time pickers in the order a phone shows them: the bubbles' ones labelled by the words
+    of their row, then the quick reply's."""
+    found: list[TimePicker] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, list):
+            for item in node:
+                walk(item)
+            return
+        if not isinstance(node, dict):
+            return
+        parts = node.get("contents") if node.get("type") == "box" else None
+        if isinstance(parts, list):
+            words = " ".join(str(p.get("text")) for p in parts if isinstance(p, dict) and p.get("type") == "text")
+            for part in parts:
+                action = part.get("action") if isinstance(part, dict) else None
+                if _is_time_picker(action):
+                    found.append(TimePicker(words or str(action.get("label", "")), action, False))
+        for key, value in node.items():
+            if key != "quickReply":
+                walk(value)
+
+    walk({k: v for k, v in message.items() if k != "quickReply"})
+    for item in (message.get("quickReply") or {}).get("items") or []:
+        action = item.get("action") if isinstance(item, dict) else None
+        if _is_time_picker(action):
+            found.append(TimePicker(str(action.get("label", "")), action, True))
+    return tuple(found)
+
+
+def _is_time_picker(action: Any) -> TypeGuard[dict[str, Any]]:
+    return isinstance(action, dict) and action.get("type") == "datetimepicker" and action.get("mode") == "time"
+
+
+@dataclass(frozen=True)
 class Received:
     at: dt.datetime
     text: str
@@ -72,6 +124,7 @@ class Received:
     message_id: str = ""
     button: str | None = None  # the label of its postback (了解) button, if it has one
     cards: bytes | None = None  # a Flex message's bubbles drawn as a phone shows them (PNG); `text` says them
+    pickers: tuple[TimePicker, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -92,6 +145,12 @@ class Mailbox:
 
 
 def received(item: InboxMessage) -> Received:
+    found = _received(item)
+    pickers = time_pickers(item.message)
+    return replace(found, pickers=pickers) if pickers else found
+
+
+def _received(item: InboxMessage) -> Received:
     message: dict[str, Any] = item.message
     kind = message.get("type")
     actions = postback_actions(message)
@@ -379,6 +438,21 @@ class InboxWindow(QWidget):
                                                     .format(message.button, title)),
                            self._failed, owner=self)
 
+    def pick_hours(self, recipient: str, title: str, picker: TimePicker, start: dt.time, end: dt.time | None,
+                   button: QPushButton | None = None) -> None:
+        """Choose `start` in the picker as the teacher, and with `end` until when in the picker the reply brings."""
+        demo = self.ctx.demo
+        if demo is None:
+            return
+        if button is not None:
+            button.setEnabled(False)
+        shown = clock.format_wall_time(start) if end is None else self.tr("{0}–{1}").format(
+            clock.format_wall_time(start), clock.format_wall_time(end))
+        self.ctx.tasks.run(lambda: demo.pick_hours_as_teacher(recipient, picker.action, start, end),
+                           lambda done: self._acted(done, self.tr("Chose {0} for “{1}” as {2}.")
+                                                    .format(shown, picker.label, title)),
+                           self._failed, owner=self)
+
     def _acted(self, delivered: Delivered, said: str) -> None:
         result = delivered.result
         if result is None:
@@ -448,7 +522,56 @@ class InboxWindow(QWidget):
             reply.clicked.connect(lambda _checked=False, b=reply: self.tap_ok(teacher.recipient, teacher.title,
                                                                               message, b))
             column.addWidget(reply, 0, Qt.AlignmentFlag.AlignLeft)
+        if teacher is not None and message.pickers:
+            column.addWidget(self._time_choice(message, teacher, bubble), 0, Qt.AlignmentFlag.AlignLeft)
         return bubble
+
+    def _time_choice(self, message: Received, teacher: Mailbox, bubble: QWidget) -> QWidget:
+        """A day's △ (or the reply's picker) and the times to choose in LINE's picker, as the teacher would."""
+        row = QWidget(bubble)
+        row.setObjectName("timeChoice")
+        line = QHBoxLayout(row)
+        line.setContentsMargins(0, 0, 0, 0)
+        which = QComboBox(row)
+        which.setObjectName("pickerChoice")
+        for picker in message.pickers:
+            which.addItem(picker.label, picker)
+        which.setAccessibleName(self.tr("Time picker"))
+        start = TimeField(row)
+        start.setObjectName("pickStart")
+        end = TimeField(row)
+        end.setObjectName("pickEnd")
+        dash = QLabel("–", row)
+        send = QPushButton(row)
+        send.setObjectName("pickTime")
+
+        def follow(index: int) -> None:
+            picker: TimePicker = which.itemData(index)
+            start.setText(str(picker.action.get("initial") or picker.action.get("min") or "17:00"))
+            end.setText("21:00")
+            end.setVisible(not picker.quick_reply)  # a bubble's △ asks from when; the reply then, until when
+            dash.setVisible(not picker.quick_reply)
+            send.setText(self.tr("Choose “{0}” as the teacher").format(picker.action.get("label", "")))
+
+        def chosen() -> None:
+            picker: TimePicker = which.currentData()
+            try:
+                begin = start.wall_time()
+                until = None if picker.quick_reply else end.wall_time()
+                check_hours(begin, until)
+            except ValidationError as exc:
+                self.status_label.setText(i18n.describe(exc))
+                return
+            self.pick_hours(teacher.recipient, teacher.title, picker, begin, until, send)
+
+        which.currentIndexChanged.connect(follow)
+        follow(0)
+        send.setToolTip(self.tr("The simulator chooses these times in LINE's time picker as {0} would on their "
+                                "phone.").format(teacher.title))
+        send.clicked.connect(chosen)
+        for part in (which, start, dash, end, send):
+            line.addWidget(part)
+        return row
 
     def _cards(self, message: Received, bubble: QWidget) -> QWidget:
         """The drawn cards at a phone's size, a carousel scrolled sideways as on a phone; a click opens
