@@ -95,6 +95,7 @@ def _sync(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 def _status(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     from core.relay import settings
     from core.relay.client import RelayError
+    from core.setup import relay_credentials
 
     found = settings.attached(db)
     if found is None:
@@ -109,8 +110,11 @@ def _status(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
         except RelayError as exc:
             version = words.say(exc.text)
     last = found.last_sync.get("at") if found.last_sync else None
+    held = relay_credentials.held(db)
     print_json({"url": found.url, "version": version, "last_sync": found.last_sync,
-                "last_sync_at": last})
+                "last_sync_at": last, "line_credentials": held.value})
+    if held is relay_credentials.Held.OLD:
+        print(words.line("cli.relay.old_credentials"), file=sys.stderr)
     return 0
 
 

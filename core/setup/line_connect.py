@@ -44,7 +44,7 @@ from core.errors import ShiftcastError, ValidationError
 from core.receiving.address import OwnAddress, PublicAddress, endpoint
 from core.receiving.handlers import EventHandler
 from core.receiving.server import WebhookReceiver
-from core.setup.line import remember_account
+from core.setup.line import credentials_saved, remember_account
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
@@ -343,6 +343,7 @@ class ConnectLine:
             with self.db.write() as session:
                 keys.LINE_CHANNEL_ID.write(session, channel_id)
             remember_account(self.db, str(info.get("displayName") or ""), str(info.get("basicId") or ""))
+            credentials_saved(self.db)
             if self.client is not None:
                 self.client.close()
             self.client = client
