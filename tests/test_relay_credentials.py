@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import select
 
 from core.emulator import LineEmulator
 from core.setup import line as line_setup
@@ -24,7 +25,9 @@ from core.setup.relay_deploy import Update, deploy, update_if_needed
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
+from core.store.models import Delivery, DeliveryAttempt, DeliveryStatus
 from tests.cloudflare_standin import CloudflareStandIn
+from tests.linefixtures import make_reminders
 from tests.test_relay_deploy import CHANNEL_ID as CHANNEL
 from tests.test_relay_deploy import CHANNEL_SECRET, LINE_TOKEN, _signed, cloudflare  # noqa: F401
 from tests.test_relay_deploy import line as line_with_token  # noqa: F401 - a fixture
@@ -106,26 +109,40 @@ def _push_answers(line: LineEmulator) -> list[int | None]:
 
 @pytest.mark.slow
 @STANDIN[1]
-def test_a_relay_deployed_with_only_the_channel_id_and_secret_issues_its_own_token_and_sends(
-        db: Database, ready: CloudflareStandIn, only_id_and_secret: LineEmulator) -> None:
-    line = only_id_and_secret
-    deployed = deploy(db)
+def test_a_relay_deployed_with_only_the_channel_id_and_secret_sends_the_apps_reminder_with_its_own_token(
+        db: Database, ready: CloudflareStandIn, only_id_and_secret: LineEmulator,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import main
 
+    line = only_id_and_secret
+    deploy(db)
     bound = _secret_bindings(ready, db)
     assert bound[CHANNEL_ID] == CHANNEL and bound[SECRET] == CHANNEL_SECRET and TOKEN not in bound
     assert held(db) is Held.CURRENT
     issued_by_the_app = line.stateless_tokens_issued  # pointing LINE's webhook at the relay took one
 
-    sent = _remind(deployed.url, "明日 17:00 から授業です")
+    # A reminder the app planned, handed over by `relay sync` while no app sender runs; the relay sends it.
+    [reminder] = make_reminders(db, 1, now=dt.datetime.now(dt.UTC), emulator=line)
+    with db.read() as s:
+        row = s.get(Delivery, reminder)
+        assert row is not None and row.recipient
+        teacher = row.recipient
+    assert main.main(["relay", "sync"]) == 0 and json.loads(capsys.readouterr().out)["uploaded"] == 1
     _cron(ready, db)
-    assert _outcomes(ready, db, sent) == [{"outcome": "sent", "error_code": None, "http_status": 200}]
-    assert _texts(line) == ["明日 17:00 から授業です"]
+    assert len(line.inbox(teacher)) == 1
     assert line.stateless_tokens_issued == issued_by_the_app + 1  # the relay's own, from the ID and secret
+    assert main.main(["relay", "sync"]) == 0 and json.loads(capsys.readouterr().out)["sent_by_relay"] == 1
+    with db.read() as s:
+        row = s.get(Delivery, reminder)
+        assert row is not None and row.status is DeliveryStatus.SENT
+        assert [(a.via, a.outcome, a.http_status) for a in s.scalars(
+            select(DeliveryAttempt).where(DeliveryAttempt.delivery_id == reminder))] == [("relay", "sent", 200)]
 
-    again = _remind(deployed.url, "明後日 17:00 から授業です")
+    # The next run's send uses the token kept in D1: LINE is not asked for another.
+    again = _remind(relay_state.relay_url(db) or "", "明後日 17:00 から授業です")
     _cron(ready, db)
     assert _outcomes(ready, db, again)[0]["outcome"] == "sent"
-    assert line.stateless_tokens_issued == issued_by_the_app + 1  # kept in D1 and used again
+    assert line.stateless_tokens_issued == issued_by_the_app + 1
     found = relay_state.deployment(db)
     assert found is not None and found.database_id
     assert ready.query(found.database_id, "SELECT count(*) AS n FROM line_token") == [{"n": 1}]
