@@ -11,6 +11,7 @@ import datetime as dt
 import io
 import json
 import uuid
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -271,3 +272,14 @@ def test_changes_sets_the_new_way_first_and_deletes_the_old_way_last() -> None:
     # A relay deployed before the app kept fingerprints: everything is set, and the other way deleted.
     assert changes(None, id_way) == ((SECRET, CHANNEL_ID), (TOKEN,))
     assert "t1" not in json.dumps(fingerprints(token_way)) and "s1" not in json.dumps(fingerprints(token_way))
+
+
+def test_the_local_relay_gets_the_channel_id_instead_of_a_token(tmp_path: Path) -> None:
+    from core.relay.local import RelaySecrets, prepare
+
+    worker = prepare(tmp_path, RelaySecrets("the-secret", None, "ab" * 32, channel_id=CHANNEL))
+    assert (worker / ".dev.vars").read_text(encoding="utf-8") == (
+        f"LINE_CHANNEL_SECRET=the-secret\nLINE_CHANNEL_ID={CHANNEL}\nRELAY_KEY={'ab' * 32}\n")
+    worker = prepare(tmp_path, RelaySecrets("the-secret", "a-token", "ab" * 32))
+    assert (worker / ".dev.vars").read_text(encoding="utf-8") == (
+        f"LINE_CHANNEL_SECRET=the-secret\nLINE_CHANNEL_ACCESS_TOKEN=a-token\nRELAY_KEY={'ab' * 32}\n")

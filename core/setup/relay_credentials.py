@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import enum
 import logging
+import os
 from collections.abc import Mapping
 
 import httpx
@@ -43,7 +44,13 @@ def saved(db: Database) -> dict[str, str] | None:
     secret = secrets.line_channel_secret()
     if not secret:
         return None
-    token = secrets.line_token()
+    try:
+        token = secrets.line_token()
+    except secrets.SecretStoreError:
+        # A headless box may have no keyring at all, only the channel secret in its environment.
+        if not os.environ.get(secrets.LINE_CHANNEL_SECRET_ENV, "").strip():
+            raise
+        token = None
     if token:
         return {SECRET: secret, TOKEN: token}
     with db.read() as session:
