@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import enum
 import logging
-import os
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -81,13 +80,7 @@ class WebhookClient(LineClient):
 
 def client_from_settings(db: Database) -> WebhookClient | None:
     """A client with the saved credentials (the long-lived token, else the channel ID and secret)."""
-    try:
-        token = secrets.line_token()
-    except secrets.SecretStoreError:
-        # A headless receiver may have no keyring at all, only the secret in its environment.
-        if not os.environ.get(secrets.LINE_CHANNEL_SECRET_ENV, "").strip():
-            raise
-        token = None
+    token = secrets.line_token_if_any()
     with db.read() as session:
         channel_id = None if token else keys.LINE_CHANNEL_ID.read(session)
         base = resolve_base_url(keys.LINE_API_BASE.read(session))

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import enum
 import logging
-import os
 from collections.abc import Mapping
 
 import httpx
@@ -44,13 +43,7 @@ def saved(db: Database) -> dict[str, str] | None:
     secret = secrets.line_channel_secret()
     if not secret:
         return None
-    try:
-        token = secrets.line_token()
-    except secrets.SecretStoreError:
-        # A headless box may have no keyring at all, only the channel secret in its environment.
-        if not os.environ.get(secrets.LINE_CHANNEL_SECRET_ENV, "").strip():
-            raise
-        token = None
+    token = secrets.line_token_if_any()
     if token:
         return {SECRET: secret, TOKEN: token}
     with db.read() as session:
@@ -83,7 +76,8 @@ class Held(enum.Enum):
 def held(db: Database) -> Held:
     """Whether the deployed relay holds the LINE credentials saved here, read offline."""
     found = state.deployment(db)
-    if found is None or not found.url:
+    # A deploy that stopped before its upload left no Worker to hold anything.
+    if found is None or not found.url or (found.line_credentials is None and state.relay_url(db) != found.url):
         return Held.NOT_DEPLOYED
     try:
         values = saved(db)
