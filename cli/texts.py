@@ -147,8 +147,13 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                               "ローカルの中継サーバーが {url} で動いています（接続済みです）。Ctrl+C で停止します。"),
     "cli.relay.local_stopped": ("the local relay stopped", "ローカルの中継サーバーを停止しました。"),
     "cli.relay.no_line_credentials": (
-        "the local relay needs LINE's channel secret and a channel access token: connect LINE first",
-        "ローカルの中継サーバーにはLINEのチャネルシークレットとチャネルアクセストークンが必要です。先にLINEを接続してください。"),
+        "the local relay needs LINE's channel ID and channel secret: connect LINE first",
+        "ローカルの中継サーバーにはLINEのチャネルIDとチャネルシークレットが必要です。先にLINEを接続してください。"),
+    "cli.relay.old_credentials": (
+        "the relay still holds the LINE credentials saved before; it gets the new ones from `shiftcast relay deploy`, or "
+        "at the window's next start while the Cloudflare token is saved",
+        "中継サーバーは以前に保存したLINEの認証情報をまだ使っています。`shiftcast relay deploy` を実行するか、Cloudflare の"
+        "トークンが保存されていれば次にウィンドウを起動したときに新しい認証情報が設定されます。"),
     "cli.relay.detached": ("relay detached: its address and key are forgotten",
                            "中継サーバーの接続を解除しました。アドレスとキーは削除しました。"),
     "cli.saved_in_keyring": ("saved in the keyring", "キーリングに保存しました。"),

@@ -185,6 +185,10 @@ class LineApi:
                 return self._count, parts[4]
         return None, ""
 
+    def reissue_token(self, token: str) -> None:
+        """The channel's long-lived token from now on; the one before is refused."""
+        self._token = token.encode("utf-8")
+
     def _check_auth(self, header: str | None, rid: str) -> Response | None:
         if header is None:
             return r.error(401, r.AUTH_REQUIRED, rid)

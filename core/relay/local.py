@@ -40,8 +40,15 @@ _COPIED_FILES = ("wrangler.toml", "package.json", "tsconfig.json")
 @dataclass(frozen=True)
 class RelaySecrets:
     channel_secret: str
-    access_token: str
+    access_token: str | None  # None: the relay issues its own stateless tokens from the channel ID and secret
     relay_key: str
+    channel_id: str | None = None
+
+    def lines(self) -> str:
+        """`.dev.vars`: NAME=value, one a line, each secret that is set."""
+        values = {"LINE_CHANNEL_SECRET": self.channel_secret, "LINE_CHANNEL_ACCESS_TOKEN": self.access_token,
+                  "LINE_CHANNEL_ID": self.channel_id, "RELAY_KEY": self.relay_key}
+        return "".join(f"{name}={value}\n" for name, value in values.items() if value)
 
 
 def wrangler(source: Path = SOURCE) -> Path:
@@ -79,9 +86,7 @@ def prepare(folder: Path, secrets: RelaySecrets, source: Path = SOURCE) -> Path:
     (worker / "node_modules").symlink_to(source / "node_modules", target_is_directory=True)
     dev_vars = worker / ".dev.vars"
     dev_vars.touch(mode=0o600)
-    dev_vars.write_text(f"LINE_CHANNEL_SECRET={secrets.channel_secret}\n"
-                        f"LINE_CHANNEL_ACCESS_TOKEN={secrets.access_token}\nRELAY_KEY={secrets.relay_key}\n",
-                        encoding="utf-8")
+    dev_vars.write_text(secrets.lines(), encoding="utf-8")
     return worker
 
 

@@ -28,7 +28,7 @@ from core.planning import unacknowledged
 from core.roster import contacts, reading
 from core.sending import presence
 from core.sending.presence import SenderState
-from core.setup import hosting, receiving
+from core.setup import hosting, receiving, relay_credentials
 from core.setup.receiving import ReceivingState
 from core.store import secrets
 from core.store import setting_keys as keys
@@ -56,12 +56,13 @@ class Fix(StrEnum):
     AUTOSTART = "autostart"
     RECEIVING = "receiving"  # start receiving again, which points LINE's webhook at the app
     UNACKNOWLEDGED = "unacknowledged"  # the shifts whose reminder waits for its 了解
+    RELAY = "relay"  # Settings → Always on: deploying again gives the relay the credentials saved here
 
 
 @dataclass(frozen=True)
 class Requirement:
     # stable: "line", "receiving", "classroom_groups", "teachers", "month_image", "autostart", "sender",
-    # "acknowledged"
+    # "acknowledged", "relay"
     key: str
     state: State
     says: Text  # what is the case
@@ -126,6 +127,8 @@ class Facts:
     # Shifts starting soon whose reminder waits for its 了解 (core/planning/unacknowledged.py), soonest first.
     not_acknowledged: tuple[unacknowledged.Reminded, ...] = ()
     ack_window: dt.timedelta = dt.timedelta(hours=unacknowledged.DEFAULT_HOURS)  # the classrooms' longest
+    # Whether a relay deployed to Cloudflare holds the LINE credentials saved here (core/setup/relay_credentials.py).
+    relay: relay_credentials.Held = relay_credentials.Held.NOT_DEPLOYED
 
 
 # ----- reading -----
@@ -214,7 +217,7 @@ def facts(db: Database, *, now: dt.datetime, autostart: bool | None,
         sending_now=any(s.state is SenderState.SENDING for s in senders),
         hosting_problem=hosting.problem(db, saved),
         receiving=receiving_now if receiving_now is not None else receiving_facts(db),
-        ack_button=button, not_acknowledged=waiting, ack_window=window)
+        ack_button=button, not_acknowledged=waiting, ack_window=window, relay=relay_credentials.held(db))
 
 
 def check(db: Database, *, now: dt.datetime, autostart: bool | None,
@@ -228,7 +231,8 @@ def check(db: Database, *, now: dt.datetime, autostart: bool | None,
 def assess(f: Facts) -> list[Requirement]:
     """The requirements, in the order a manager meets them."""
     found = [_line(f), _receiving(f), _groups(f), _teachers(f), _month(f), _autostart(f), _sender(f)]
-    return found + ([_acknowledged(f)] if f.ack_button else [])
+    found += [_acknowledged(f)] if f.ack_button else []
+    return found + ([_relay(f)] if f.relay in (relay_credentials.Held.CURRENT, relay_credentials.Held.OLD) else [])
 
 
 def blocking(requirements: Sequence[Requirement]) -> bool:
@@ -385,3 +389,10 @@ def _acknowledged(f: Facts) -> Requirement:
     return Requirement("acknowledged", State.WARNING,
                        t("readiness.unacknowledged", count=len(shifts), hours=hours, shifts=shifts),
                        Fix.UNACKNOWLEDGED, t("readiness.unacknowledged.fix"))
+
+
+def _relay(f: Facts) -> Requirement:
+    """Never blocking: the app sends while it runs; the relay's sends, while every PC sleeps, are refused."""
+    if f.relay is relay_credentials.Held.CURRENT:
+        return Requirement("relay", State.OK, t("readiness.relay.ok"), None, None)
+    return Requirement("relay", State.WARNING, t("readiness.relay.old"), Fix.RELAY, t("readiness.relay.fix"))

@@ -756,10 +756,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     # ----- deploying the relay to Cloudflare (core/setup/relay_deploy.py; Settings → Always on, `shiftcast relay deploy`) -----
     "relay_setup.no_token": ("no Cloudflare API token is saved: create one with the link in Settings → Always on and paste it there",
                              "Cloudflare のAPIトークンが保存されていません。「設定」→「常時稼働」のリンクからトークンを作成し、貼り付けてください。"),
-    "relay_setup.no_line": ("the relay needs the LINE channel secret and a long-lived channel access token: connect LINE and "
-                            "paste the token in Settings → LINE first",
-                            "中継サーバーにはLINEのチャネルシークレットと長期のチャネルアクセストークンが必要です。先にLINEを接続し、"
-                            "「設定」→「LINE」でトークンを貼り付けてください。"),
+    "relay_setup.no_line": ("the relay needs LINE's channel ID and channel secret: connect LINE first (Settings → LINE → "
+                            "Connect LINE)",
+                            "中継サーバーにはLINEのチャネルIDとチャネルシークレットが必要です。先にLINEを接続してください"
+                            "（「設定」→「LINE」→「LINEに接続」）。"),
     "relay_setup.token_refused": ("Cloudflare did not accept the API token: check that it was copied whole and has not been "
                                   "deleted or expired",
                                   "Cloudflare がAPIトークンを受け付けませんでした。トークン全体をコピーしたか、削除や期限切れになっていないか確認してください。"),
@@ -796,6 +796,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "relay_setup.doing.upload": ("uploading the relay", "中継サーバーのアップロード"),
     "relay_setup.doing.schedule": ("the relay's schedule", "中継サーバーの定期実行の設定"),
     "relay_setup.doing.remove": ("removing the relay", "中継サーバーの削除"),
+    "relay_setup.doing.secrets": ("giving the relay the new LINE credentials", "中継サーバーへの新しいLINE認証情報の設定"),
     "relay_setup.step.token": ("Check the Cloudflare token and account", "Cloudflare のトークンとアカウントを確認"),
     "relay_setup.step.database": ("Create the database", "データベースを作成"),
     "relay_setup.step.migrations": ("Prepare the database's tables", "データベースの表を準備"),
@@ -1028,6 +1029,16 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "readiness.autostart.unknown": ("cannot tell whether Shiftcast starts at login",
                                     "ログイン時にShiftcastが起動するかどうかわかりません。"),
     "readiness.autostart.fix": ("turn on start at login", "ログイン時に起動する設定をオンにしてください。"),
+    "readiness.relay.ok": ("the relay on Cloudflare holds the LINE credentials saved here",
+                           "Cloudflare の中継サーバーは、ここに保存したLINEの認証情報を使っています。"),
+    "readiness.relay.old": ("the relay on Cloudflare still holds the LINE credentials saved before: while every PC sleeps, "
+                            "LINE may refuse what it sends",
+                            "Cloudflare の中継サーバーは、以前に保存したLINEの認証情報をまだ使っています。すべてのPCが止まっている間、"
+                            "中継サーバーからの送信がLINEに拒否されることがあります。"),
+    "readiness.relay.fix": ("deploy again in Settings → Always on (Shiftcast also does it at its next start while the "
+                            "Cloudflare token is saved)",
+                            "「設定」→「常時稼働」でもう一度設置してください（Cloudflare のトークンが保存されていれば、"
+                            "次の起動時にも自動で更新します）。"),
     "readiness.sender.now": ("a sender is running", "送信処理が動いています。"),
     "readiness.sender.last": ("nothing is sending now; a sender last checked in at {at}",
                               "現在は何も送信していません。最後に送信処理が動いていたのは {at} です。"),

@@ -2565,6 +2565,10 @@ Data folder: {1}</source>
         <translation>シフトを表示</translation>
     </message>
     <message>
+        <source>Always on settings</source>
+        <translation>常時稼働の設定</translation>
+    </message>
+    <message>
         <source>Hide</source>
         <translation>閉じる</translation>
     </message>
