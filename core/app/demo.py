@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
-from core.app import demo_inbox
+from core.app import demo_inbox, demo_shifts
 from core.roster import clock, rules
 from core.store import setting_keys as keys
 from core.store.db import Database
@@ -230,7 +230,7 @@ def seed(db: Database, *, now: dt.datetime) -> bool:
                     end_time=end_time, ends_next_day=next_day, note="",
                     status=ShiftStatus.CONFIRMED if day.month == today.month else ShiftStatus.DRAFT,
                 ), now=now)
-        _add_shifts_starting_soon(session, room, teachers, now)
+        demo_shifts.add_shifts_starting_soon(session, room, teachers, now)
         # Reminders carry the 了解 button, so the demo inbox can tap it as the teacher. Only the setting:
         # its key is made when the first reminder is signed, in the demo's own keyring, which is not
         # in place yet while the demo seeds.
@@ -268,20 +268,3 @@ def send_once(db: Database, paths: DataPaths, *, now: Callable[[], dt.datetime])
     finally:
         sender.stop()
     return "; ".join([f"sent {stats.sent} demo message(s) to the LINE simulator", *notes])
-
-
-def _add_shifts_starting_soon(session, room: Classroom, teachers: list[Teacher], now: dt.datetime) -> None:  # type: ignore[no-untyped-def]
-    """Two confirmed shifts starting in about 90 minutes, so their reminders are due at once and the
-    newcomer sees a reminder arrive in the inbox, not only the roster image."""
-    local = (now + dt.timedelta(minutes=90)).astimezone(clock.zone(room.timezone))
-    start = local.replace(minute=0 if local.minute < 30 else 30, second=0, microsecond=0)
-    busy = {s.teacher_id for s in rules.month_shifts(session, room.id, start.year, start.month)
-            if s.local_date == start.date()}
-    free = [t for t in teachers if t.id not in busy][:2]
-    end = start + dt.timedelta(hours=1)
-    for teacher in free:
-        rules.add_shift(session, rules.ShiftDraft(
-            classroom_id=room.id, teacher_id=teacher.id, local_date=start.date(), start_time=start.time(),
-            end_time=end.time(), ends_next_day=end.date() != start.date(), note="デモ: まもなく始まるシフト",
-            status=ShiftStatus.CONFIRMED,
-        ), now=now)
