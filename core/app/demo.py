@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
     from keyring.backend import KeyringBackend
 
+    from core.app.demo_relay import DemoRelay
     from core.emulator import LineEmulator
     from core.emulator.simulate import Delivered
     from core.receiving.server import WebhookReceiver
@@ -113,6 +114,8 @@ class DemoEnvironment:
                                                    channel_id=DEMO_CHANNEL_ID, channel_secret=DEMO_CHANNEL_SECRET,
                                                    loopback_webhooks=True)
         self.receiver: WebhookReceiver | None = None
+        self.relay: DemoRelay | None = None  # started by start_relay: the demo window's, not every test's
+        self._db: Database | None = None
         self._httpd: http.server.ThreadingHTTPServer | None = None
         self._real_keyring: KeyringBackend | None = None
         self._keeps_inbox = False  # not before start() read the saved inbox: an empty one would overwrite it
@@ -122,6 +125,7 @@ class DemoEnvironment:
 
         from core.receiving.server import WebhookReceiver
 
+        self._db = db
         self._real_keyring = keyring.get_keyring()
         keyring.set_keyring(_memory_keyring())
         self.emulator.start()
@@ -145,7 +149,18 @@ class DemoEnvironment:
         self.emulator.set_webhook_endpoint(self.receiver.url)
         return self
 
+    def start_relay(self) -> DemoRelay:
+        """Run the relay on this computer beside the simulator, when Node and its packages are here
+        (core/app/demo_relay.py); it comes up on a thread of its own, or says why not."""
+        from core.app.demo_relay import DemoRelay
+
+        assert self._db is not None, "start() first"
+        self.relay = DemoRelay(self.home, self.emulator.base_url, DEMO_CHANNEL_SECRET, DEMO_TOKEN).start(self._db)
+        return self.relay
+
     def stop(self) -> None:
+        if self.relay is not None:
+            self.relay.stop(self._db)
         if self.receiver is not None:
             self.emulator.set_webhook_endpoint(None)
             self.receiver.stop()
