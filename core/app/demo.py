@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from core.app import demo_inbox
+from core.app import demo_inbox, demo_shifts
 from core.errors import ShiftcastError, ValidationError
 from core.roster import clock, rules
 from core.store import setting_keys as keys
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
     from keyring.backend import KeyringBackend
 
+    from core.app.demo_relay import DemoRelay
     from core.emulator import LineEmulator
     from core.emulator.simulate import Delivered
     from core.receiving.server import WebhookReceiver
@@ -123,6 +124,8 @@ class DemoEnvironment:
                                                    channel_id=DEMO_CHANNEL_ID, channel_secret=DEMO_CHANNEL_SECRET,
                                                    loopback_webhooks=True)
         self.receiver: WebhookReceiver | None = None
+        self.relay: DemoRelay | None = None  # started by start_relay: the demo window's, not every test's
+        self._db: Database | None = None
         self._httpd: http.server.ThreadingHTTPServer | None = None
         self._real_keyring: KeyringBackend | None = None
         self._keeps_inbox = False  # not before start() read the saved inbox: an empty one would overwrite it
@@ -132,6 +135,7 @@ class DemoEnvironment:
 
         from core.receiving.server import WebhookReceiver
 
+        self._db = db
         self._real_keyring = keyring.get_keyring()
         keyring.set_keyring(_memory_keyring())
         self.emulator.start()
@@ -155,7 +159,18 @@ class DemoEnvironment:
         self.emulator.set_webhook_endpoint(self.receiver.url)
         return self
 
+    def start_relay(self) -> DemoRelay:
+        """Run the relay on this computer beside the simulator, when Node and its packages are here
+        (core/app/demo_relay.py); it comes up on a thread of its own, or says why not."""
+        from core.app.demo_relay import DemoRelay
+
+        assert self._db is not None, "start() first"
+        self.relay = DemoRelay(self.home, self.emulator.base_url, DEMO_CHANNEL_SECRET, DEMO_TOKEN).start(self._db)
+        return self.relay
+
     def stop(self) -> None:
+        if self.relay is not None:
+            self.relay.stop(self._db)
         if self.receiver is not None:
             self.emulator.set_webhook_endpoint(None)
             self.receiver.stop()
@@ -265,7 +280,7 @@ def seed(db: Database, *, now: dt.datetime) -> bool:
                     end_time=end_time, ends_next_day=next_day, note="",
                     status=ShiftStatus.CONFIRMED if day.month == today.month else ShiftStatus.DRAFT,
                 ), now=now)
-        _add_shifts_starting_soon(session, room, teachers, now)
+        demo_shifts.add_shifts_starting_soon(session, room, teachers, now)
         # Reminders carry the 了解 button, so the demo inbox can tap it as the teacher. Only the setting:
         # its key is made when the first reminder is signed, in the demo's own keyring, which is not
         # in place yet while the demo seeds.
@@ -303,20 +318,3 @@ def send_once(db: Database, paths: DataPaths, *, now: Callable[[], dt.datetime])
     finally:
         sender.stop()
     return "; ".join([f"sent {stats.sent} demo message(s) to the LINE simulator", *notes])
-
-
-def _add_shifts_starting_soon(session, room: Classroom, teachers: list[Teacher], now: dt.datetime) -> None:  # type: ignore[no-untyped-def]
-    """Two confirmed shifts starting in about 90 minutes, so their reminders are due at once and the
-    newcomer sees a reminder arrive in the inbox, not only the roster image."""
-    local = (now + dt.timedelta(minutes=90)).astimezone(clock.zone(room.timezone))
-    start = local.replace(minute=0 if local.minute < 30 else 30, second=0, microsecond=0)
-    busy = {s.teacher_id for s in rules.month_shifts(session, room.id, start.year, start.month)
-            if s.local_date == start.date()}
-    free = [t for t in teachers if t.id not in busy][:2]
-    end = start + dt.timedelta(hours=1)
-    for teacher in free:
-        rules.add_shift(session, rules.ShiftDraft(
-            classroom_id=room.id, teacher_id=teacher.id, local_date=start.date(), start_time=start.time(),
-            end_time=end.time(), ends_next_day=end.date() != start.date(), note="デモ: まもなく始まるシフト",
-            status=ShiftStatus.CONFIRMED,
-        ), now=now)

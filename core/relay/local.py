@@ -12,6 +12,7 @@ request.cf values (Miniflare's fallback values serve). Its cron runs only when a
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import os
 import re
@@ -143,9 +144,16 @@ class LocalRelay:
                 said.set()
         said.set()  # it ended
 
-    def run_cron(self, timeout: float = 60.0) -> None:
-        """One cron run, as Cloudflare's trigger would start it (wrangler dev runs none by itself)."""
-        httpx.get(f"{self.url}/cdn-cgi/handler/scheduled", timeout=timeout).raise_for_status()
+    @property
+    def pid(self) -> int | None:
+        """The wrangler process this relay started (the leader of its process group), while it was started."""
+        return self._child.pid if self._child is not None else None
+
+    def run_cron(self, timeout: float = 60.0, *, at: dt.datetime | None = None) -> None:
+        """One cron run, as Cloudflare's trigger would start it (wrangler dev runs none by itself). `at`: the
+        moment the trigger says it was scheduled for; the Worker takes the later of it and its own clock."""
+        query = {"time": str(round(at.timestamp() * 1000))} if at is not None else None
+        httpx.get(f"{self.url}/cdn-cgi/handler/scheduled", params=query, timeout=timeout).raise_for_status()
 
     def wait(self) -> int:
         """Until wrangler ends by itself (its exit code)."""

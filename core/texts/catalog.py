@@ -463,6 +463,11 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                "中継サーバーのパッケージがありません。{folder} で `npm ci` を実行してください。"),
     "relay.local.failed": ("the local relay did not start: {detail}",
                            "ローカルの中継サーバーを起動できませんでした: {detail}"),
+    "relay.local.not_here": ("this copy of Shiftcast carries the relay for Cloudflare, not the tools that run it "
+                             "on this computer (Node.js and wrangler)",
+                             "このShiftcastには、Cloudflare用の中継サーバーは入っていますが、このコンピューターで"
+                             "動かすためのツール（Node.jsとwrangler）は入っていません。"),
+    "relay.local.not_running": ("the demo's relay is not running", "デモの中継サーバーは動いていません。"),
     "relay.no_key": ("the relay key is not in the keyring: attach the relay again",
                      "中継サーバーのキーがキーリングにありません。中継サーバーをもう一度接続してください。"),
     "line.answered": ("LINE answered HTTP {status}: {message}{extra}", "LINEからエラーが返されました（HTTP {status}）: {message}{extra}"),

@@ -1749,6 +1749,14 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>LINEアプリで招待するのと同じように、シミュレーターがLINE公式アカウントを講師の新しいグループに招待します。「LINEに接続」のグループの手順に、そのグループが表示されます。</translation>
     </message>
     <message>
+        <source>Simulate the computer sleeping</source>
+        <translation>コンピューターのスリープを試す</translation>
+    </message>
+    <message>
+        <source>Shiftcast&apos;s sender stops as if the computer slept, a reminder comes due, and the relay sends it. Wake the computer afterwards to see its attempts.</source>
+        <translation>コンピューターがスリープしたときと同じように、Shiftcastの送信プロセスが止まり、送信時刻になったリマインダーを中継サーバーが送信します。そのあとコンピューターを起こすと、送信の記録を確認できます。</translation>
+    </message>
+    <message>
         <source>Teachers not on LINE yet</source>
         <translation>まだLINEに登録していない講師</translation>
     </message>
@@ -1779,6 +1787,34 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>The simulator acts as {0}: adds the LINE account as a friend and sends it the pairing code, as the teacher would on their phone.</source>
         <translation>シミュレーターが{0}さんの代わりに、講師がスマートフォンで行うのと同じように、LINE公式アカウントを友だち追加して登録コードを送ります。</translation>
+    </message>
+    <message>
+        <source>The relay part of the demo is off: {0}</source>
+        <translation>このデモでは中継サーバーを動かしていません: {0}</translation>
+    </message>
+    <message>
+        <source>The relay is starting on this computer…</source>
+        <translation>このコンピューターで中継サーバーを起動しています…</translation>
+    </message>
+    <message>
+        <source>The computer sleeps: Shiftcast&apos;s sender is stopped, and the relay sent {0} message(s) in its place. Wake the computer to see them in Deliveries.</source>
+        <translation>コンピューターはスリープ中です。Shiftcastの送信プロセスは止まっていて、代わりに中継サーバーがメッセージを{0}通送信しました。コンピューターを起こすと、配信状況で確認できます。</translation>
+    </message>
+    <message>
+        <source>The computer is awake again: its sender took over and recorded what the relay sent. Deliveries shows those attempts as by the relay.</source>
+        <translation>コンピューターが起動しました。送信プロセスが再開し、中継サーバーが送信した内容を記録しました。配信状況では、それらの送信に「中継サーバーから」と表示されます。</translation>
+    </message>
+    <message>
+        <source>The relay runs on this computer, as it would at Cloudflare: it sends the reminders Shiftcast handed over while no computer is awake.</source>
+        <translation>中継サーバーがこのコンピューターで動いています（Cloudflare上と同じ動きです）。どのコンピューターも起動していない間、Shiftcastから預かったリマインダーを送信します。</translation>
+    </message>
+    <message>
+        <source>Wake the computer</source>
+        <translation>コンピューターを起こす</translation>
+    </message>
+    <message>
+        <source>Sent by the relay while the computer slept</source>
+        <translation>コンピューターのスリープ中に中継サーバーが送信</translation>
     </message>
     <message>
         <source>Sent the code {0} as {1}.</source>

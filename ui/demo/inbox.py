@@ -18,6 +18,11 @@ A message with LINE time pickers (an availability request's △ on each day, or 
 until when) offers a small time choice beside it: the day's △ with from–to is the teacher choosing
 from when in the picker and then until when in the picker the account's reply brings, each a postback
 with `params.time`, as LINE sends it.
+
+Where the demo runs the relay on this computer (core/app/demo_relay.py), the window shows its state in
+one line and can let the PC sleep: the app's sender stops, a reminder comes due, and the relay sends it;
+such messages are marked as the relay's. Waking starts the sender again, whose sync records the relay's
+attempts for Deliveries.
 """
 
 from __future__ import annotations
@@ -49,6 +54,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.addresses import is_loopback
+from core.app import demo_relay
 from core.app.demo import DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET, DEMO_NEW_GROUP_NAME, check_hours
 from core.emulator import InboxMessage
 from core.emulator.simulate import Delivered, postback_actions
@@ -125,6 +131,7 @@ class Received:
     button: str | None = None  # the label of its postback (了解) button, if it has one
     cards: bytes | None = None  # a Flex message's bubbles drawn as a phone shows them (PNG); `text` says them
     pickers: tuple[TimePicker, ...] = ()
+    by_relay: bool = False  # the demo's relay sent it while the PC slept
 
 
 @dataclass(frozen=True)
@@ -196,15 +203,22 @@ class Inbox:
     unpaired: list[Unpaired]
 
 
-def load_inbox(db: Database, emulator: _Inboxes, now: dt.datetime) -> Inbox:
-    return Inbox(load_mailboxes(db, emulator), load_unpaired(db, now))
+def load_inbox(db: Database, emulator: _Inboxes, now: dt.datetime, relay: demo_relay.DemoRelay | None = None) -> Inbox:
+    return Inbox(load_mailboxes(db, emulator, relay), load_unpaired(db, now))
 
 
-def load_mailboxes(db: Database, emulator: _Inboxes) -> list[Mailbox]:
-    """Everything received so far, grouped by recipient: groups first, then teachers by name."""
+def load_mailboxes(db: Database, emulator: _Inboxes, relay: demo_relay.DemoRelay | None = None) -> list[Mailbox]:
+    """Everything received so far, grouped by recipient: groups first, then teachers by name. A message
+    the relay sent is marked: by its attempt once the app recorded it, before that by when it came
+    (while the PC slept nothing else sends)."""
+    items = emulator.all_inbox()
+    by_relay = demo_relay.sent_by_relay(db, [item.request_id for item in items]) if relay is not None else set()
     by_recipient: dict[str, list[Received]] = {}
-    for item in emulator.all_inbox():
-        by_recipient.setdefault(item.recipient, []).append(received(item))
+    for item in items:
+        message = received(item)
+        if relay is not None and (item.request_id in by_relay or relay.slept_at(item.accepted_at)):
+            message = replace(message, by_relay=True)
+        by_recipient.setdefault(item.recipient, []).append(message)
     with db.read() as session:
         names = queries.line_recipient_names(session, list(by_recipient))
     boxes = [Mailbox(rid, names.get(rid) or rid, rid.startswith("C"),
@@ -275,8 +289,23 @@ class InboxWindow(QWidget):
         self.join_button.setToolTip(self.tr("The simulator invites the LINE account into a new group of the teachers, "
                                             "as you would in the LINE app: Connect LINE's group step then offers it."))
         self.join_button.clicked.connect(self.invite_into_group)
+        self.relay_label = QLabel(self)  # the demo's relay: starting, running, asleep, or off and why
+        self.relay_label.setObjectName("relayStatus")
+        self.relay_label.setWordWrap(True)
+        self.relay_label.hide()
+        words.addWidget(self.relay_label)
+        self.sleep_button = QPushButton(self.tr("Simulate the computer sleeping"), self)
+        self.sleep_button.setObjectName("sleepPc")
+        self.sleep_button.setToolTip(self.tr("Shiftcast's sender stops as if the computer slept, a reminder comes due, and "
+                                             "the relay sends it. Wake the computer afterwards to see its attempts."))
+        self.sleep_button.clicked.connect(self.toggle_sleep)
+        self.sleep_button.hide()
+        self._relay_state: tuple[object, ...] = ()
+        self._relay_sent: int | None = None  # what the relay sent in the last sleep; None: no sleep yet
+        self._going_to_sleep = False  # the sender stops and the relay sends, on a pool thread
         top = QHBoxLayout()
         top.addLayout(words, 1)
+        top.addWidget(self.sleep_button, 0, Qt.AlignmentFlag.AlignTop)
         top.addWidget(self.join_button, 0, Qt.AlignmentFlag.AlignTop)
         top.addWidget(self.refresh_button, 0, Qt.AlignmentFlag.AlignTop)
 
@@ -324,6 +353,7 @@ class InboxWindow(QWidget):
 
     def _check_for_new(self) -> None:
         demo = self.ctx.demo
+        self._show_relay()
         if demo is not None and self.refresh_button.isEnabled() and len(demo.emulator.all_inbox()) != self._shown_count:
             self.refresh()
 
@@ -342,8 +372,9 @@ class InboxWindow(QWidget):
         self.channel_label.setText(self.tr("To try Connect LINE with the simulator, enter channel ID {0} and "
                                            "channel secret {1}.").format(DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET))
         self.refresh_button.setEnabled(False)
-        db, now = self.ctx.db, self.ctx.clock()
-        self.ctx.tasks.run(lambda: load_inbox(db, emulator, now), self._set_inbox, self._failed, owner=self,
+        db, now, relay = self.ctx.db, self.ctx.clock(), self._relay()
+        self._show_relay()
+        self.ctx.tasks.run(lambda: load_inbox(db, emulator, now, relay), self._set_inbox, self._failed, owner=self,
                            latest="mailboxes")
 
     def _set_inbox(self, inbox: Inbox) -> None:
@@ -403,6 +434,80 @@ class InboxWindow(QWidget):
             line.addWidget(button)
             self._unpaired_column.addWidget(row)
         self.unpaired_box.setVisible(bool(unpaired))
+
+    # ----- the demo's relay -----
+
+    def _relay(self) -> demo_relay.DemoRelay | None:
+        relay = getattr(self.ctx.demo, "relay", None)
+        return relay if isinstance(relay, demo_relay.DemoRelay) else None
+
+    def _show_relay(self) -> None:
+        """The relay's line and the sleep button, as the relay is now (it starts on its own thread)."""
+        relay = self._relay()
+        state = (None,) if relay is None else (relay.running, relay.off, relay.asleep, self._relay_sent,
+                                               self._going_to_sleep)
+        if state == self._relay_state:
+            return
+        self._relay_state = state
+        self.relay_label.setVisible(relay is not None)
+        self.sleep_button.setVisible(relay is not None and relay.off is None)
+        if relay is None:
+            return
+        if relay.off is not None:
+            self.relay_label.setText(self.tr("The relay part of the demo is off: {0}").format(i18n.render(relay.off)))
+        elif not relay.running:
+            self.relay_label.setText(self.tr("The relay is starting on this computer…"))
+        elif relay.asleep:
+            self.relay_label.setText(self.tr("The computer sleeps: Shiftcast's sender is stopped, and the relay sent {0} "
+                                             "message(s) in its place. Wake the computer to see them in Deliveries.")
+                                     .format(self._relay_sent or 0))
+        elif self._relay_sent is not None:
+            self.relay_label.setText(self.tr("The computer is awake again: its sender took over and recorded what the relay "
+                                             "sent. Deliveries shows those attempts as by the relay."))
+        else:
+            self.relay_label.setText(self.tr("The relay runs on this computer, as it would at Cloudflare: it sends "
+                                             "the reminders Shiftcast handed over while no computer is awake."))
+        self.sleep_button.setText(self.tr("Wake the computer") if relay.asleep else self.tr("Simulate the computer sleeping"))
+        self.sleep_button.setEnabled(relay.running and not self._going_to_sleep)
+
+    def toggle_sleep(self) -> None:
+        relay = self._relay()
+        if relay is None or not relay.running:
+            return
+        if relay.asleep:
+            self.wake_pc(relay)
+            return
+        self._going_to_sleep = True
+        self._show_relay()
+        ctx, engine = self.ctx, self.ctx.engine
+        ctx.set_engine(None)  # the PC sleeps: no sender, no heartbeat, no sync
+
+        def sleep() -> int:
+            if engine is not None:
+                engine.stop()
+            return relay.pc_sleeps(ctx.db, ctx.paths, ctx.clock())
+
+        self.ctx.tasks.run(sleep, self._slept, self._sleep_failed, owner=self)
+
+    def _slept(self, sent: int) -> None:
+        self._relay_sent, self._going_to_sleep = sent, False
+        self.refresh()
+
+    def _sleep_failed(self, exc: BaseException) -> None:
+        relay = self._relay()
+        if relay is not None:
+            self.wake_pc(relay)
+        self._failed(exc)
+
+    def wake_pc(self, relay: demo_relay.DemoRelay) -> None:
+        """The sender starts again; its first sync pulls the relay's outcomes (ui/shell/app.py start_engine)."""
+        from ui.shell.app import start_engine
+
+        relay.pc_wakes(self.ctx.clock())
+        self._going_to_sleep = False
+        if self.ctx.engine is None:
+            start_engine(self.ctx, mode="demo")
+        self.refresh()
 
     # ----- acting as a teacher (the simulator) -----
 
@@ -496,6 +601,10 @@ class InboxWindow(QWidget):
         when = QLabel(message.at.astimezone().strftime("%Y-%m-%d %H:%M:%S"), bubble)
         when.setEnabled(False)  # the platform's quieter text colour
         column.addWidget(when)
+        if message.by_relay:
+            mark = QLabel(self.tr("Sent by the relay while the computer slept"), bubble)
+            mark.setObjectName("relayMark")
+            column.addWidget(mark)
         if message.cards is not None:
             column.addWidget(self._cards(message, bubble))
         elif message.text:

@@ -97,6 +97,8 @@ def run_gui(args: argparse.Namespace) -> int:
     if mode in ("demo", "screenshots"):
         demo_data.seed(db, now=ctx.clock())
         ctx.demo = demo_data.DemoEnvironment(paths.home).start(db)
+        if mode == "demo" and not smoke:  # the relay beside it, on its own thread (not for a smoke check or pictures)
+            ctx.demo.start_relay()
     if ctx.demo is not None:
         icon = demo_icon(icon)
         app.setWindowIcon(icon)
