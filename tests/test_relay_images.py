@@ -31,6 +31,7 @@ from core.texts import render
 from tests import factories as f
 from tests.linefixtures import TOKEN, FakeClock, line_ready, user_id  # noqa: F401 - line_ready is a fixture
 from tests.relayfixtures import LocalRelay, relay  # noqa: F401 - relay is a fixture
+from tests.waiting import wait_until
 
 GROUP = "C" + "2" * 32
 
@@ -43,15 +44,22 @@ def emulator() -> Iterator[LineEmulator]:
         yield emu
 
 
-def _published(db: Database, paths: DataPaths, now: dt.datetime) -> tuple[int, int]:
-    """Next month of a classroom with a LINE group and no image hosting, published: (publication, delivery)."""
+def _published(db: Database, paths: DataPaths, now: dt.datetime, *, each_teacher: bool = False,
+               line: LineEmulator | None = None) -> tuple[int, int]:
+    """Next month of a classroom with a LINE group and no image hosting, published: (publication, delivery).
+    With `line`, its teachers are friends of the account there, so their own months reach them."""
     first = (now.date().replace(day=1) + dt.timedelta(days=32)).replace(day=1)
     with db.write() as s:
         room = f.classroom(s, line_group_id=GROUP)
         a, b = f.teacher(s, "佐藤", 1), f.teacher(s, "鈴木", 2)
+        for teacher in (a, b):
+            line_user_id = f.reach(teacher).line_user_id
+            if line is not None and line_user_id is not None:
+                line.add_user(line_user_id, str(teacher.name))
         f.shift(s, room, a, first + dt.timedelta(days=2), now=now)
         f.shift(s, room, b, first + dt.timedelta(days=3), "09:00", "12:00", now=now)
-        done = publish.publish(s, room.id, first.year, first.month, now=now, store=ImageStore(paths.images))
+        done = publish.publish(s, room.id, first.year, first.month, now=now, store=ImageStore(paths.images),
+                               each_teacher=each_teacher)
     assert done.publication_id is not None and done.delivery_id is not None
     return done.publication_id, done.delivery_id
 
@@ -176,3 +184,46 @@ def test_a_relay_that_does_not_answer_is_retried_and_line_is_not_contacted(
         assert (row.status, row.last_error_code) == (DeliveryStatus.QUEUED, "UPLOAD_FAILED")
     assert line_ready.request_log() == [] and line_ready.inbox(GROUP) == []
     assert [a[:2] for a in _attempts(db, delivery_id)] == [("retry", "UPLOAD_FAILED")]
+
+
+def _sync(capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
+    code = main.main(["relay", "sync"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    summary = json.loads(out)
+    assert isinstance(summary, dict)
+    return summary
+
+
+@pytest.mark.slow
+def test_a_month_published_while_no_sender_runs_is_sent_once_by_the_relay_and_recorded_so(
+        db: Database, paths: DataPaths, relay: LocalRelay, line_ready: LineEmulator,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _attach(db, relay)
+    publication_id, delivery_id = _published(db, paths, dt.datetime.now(dt.UTC), each_teacher=True, line=line_ready)
+    with db.read() as s:
+        rows = s.execute(select(Delivery.id, Delivery.recipient).where(
+            Delivery.kind == "teacher_month", Delivery.channel == "line").order_by(Delivery.id)).all()
+    months, teachers = [r[0] for r in rows], [str(r[1]) for r in rows]
+    assert len(months) == 2  # 佐藤's and 鈴木's own months
+    assert _sync(capsys)["uploaded"] == 3  # the group's pages and the two teachers' months
+
+    relay.run_cron()  # no app sender has checked in: the relay sends them
+    assert wait_until(lambda: len(line_ready.inbox(GROUP)) >= 5 and all(line_ready.inbox(u) for u in teachers))
+    urls = _pages_fetched_from_the_relay(db, paths, relay, line_ready, publication_id)
+    assert [[m.message["type"] for m in line_ready.inbox(u)] for u in teachers] == [["flex"], ["flex"]]
+    summary = _sync(capsys)
+    assert summary["outcomes"] == summary["sent_by_relay"] == 3 and summary["uploaded"] == 0
+    for sent in (delivery_id, *months):
+        assert _status(db, sent) is DeliveryStatus.SENT
+        with db.read() as s:
+            assert [(a.via, a.outcome, a.http_status) for a in s.scalars(
+                select(DeliveryAttempt).where(DeliveryAttempt.delivery_id == sent))] == [("relay", "sent", 200)]
+
+    code = main.main(["sender", "--until-idle"])  # the app's own sender wakes up: nothing left to send
+    out, err = capsys.readouterr()
+    assert code == 0 and json.loads(out)["sent"] == 0, err
+    relay.run_cron()
+    assert _sync(capsys)["outcomes"] == 0
+    assert [m.message.get("originalContentUrl") for m in line_ready.inbox(GROUP)][1:] == urls[::2]  # once
+    assert [r.status for r in line_ready.request_log() if r.path.endswith("/push")] == [200, 200, 200]
