@@ -152,6 +152,7 @@ def _run_with_database(args: argparse.Namespace, paths: DataPaths) -> int:
 
     db = open_database(paths)
     if args.command not in ROSTER_ONLY:
+        import core.relay.images  # registers the relay as a host for the month's pictures
         import core.sending.kinds  # noqa: F401 - registers the message kinds every verb on the outbox may meet
     try:
         _settle_language(db, getattr(args, "lang", None))

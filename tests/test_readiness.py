@@ -221,6 +221,19 @@ def test_hosting_set_up_without_its_secret_is_said_with_its_fix(db: Database) ->
     assert _check(db)["month_image"].state is State.OK
 
 
+def test_with_a_relay_attached_the_month_is_posted_through_it_unless_the_bucket_works(db: Database) -> None:
+    with db.write() as s:
+        keys.RELAY_URL.write(s, "https://relay.example.com")
+    month = _check(db)["month_image"]
+    assert (month.state, month.fix) == (State.OK, None)
+    assert render(month.says, "en") == "the month image is posted through the relay"
+    assert render(month.says, "ja") == "月のシフト表の画像は中継サーバー経由で投稿します。"
+    _hosting_set_up(db)  # a bucket without its secret does not work: still the relay
+    assert render(_check(db)["month_image"].says, "en") == "the month image is posted through the relay"
+    secrets.set_secret(hosting.SECRET_NAME, "secret")  # the bucket works: it comes first
+    assert render(_check(db)["month_image"].says, "en") == "the month image is posted through image hosting"
+
+
 def test_hosting_whose_secret_the_keyring_cannot_read_is_said(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     _hosting_set_up(db)
     monkeypatch.setenv("SHIFTCAST_LINE_TOKEN", "token")  # LINE does without the keyring; hosting's secret cannot

@@ -116,11 +116,13 @@ class LineApi:
             status = ctx.final_status
         else:
             status = None
+        # Only a send with a retry key: the other requests are not hashed, as load checks count every cycle.
+        digest = hashlib.sha256(request.body).hexdigest() if ctx.retry_key is not None else None
         state = self.state
         with state.lock:
             state.record_locked(
                 RequestRecord(request.method, request.path, status, ctx.request_id, ctx.retry_key,
-                              state.clock(), ctx.fault)
+                              state.clock(), ctx.fault, digest)
             )
         return outcome
 

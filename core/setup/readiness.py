@@ -25,6 +25,7 @@ from sqlalchemy import func, select
 
 from core.channels import registry
 from core.planning import unacknowledged
+from core.publication import image_hosts
 from core.roster import contacts, reading
 from core.sending import presence
 from core.sending.presence import SenderState
@@ -122,6 +123,9 @@ class Facts:
     # Image hosting is set up but does not work: why (its secret missing or unreadable now, or the
     # bucket refused the last month sent to a group); None: not set up, or nothing says it fails.
     hosting_problem: Text | str | None = None
+    # Another image host set up (core/publication/image_hosts.py: "relay"), the month's route when the
+    # manager's own bucket is not set up or does not work; None: none.
+    other_image_host: str | None = None
     receiving: ReceivingFacts | None = None  # None: not looked at (the requirement says it cannot tell)
     ack_button: bool = False  # reminders carry the 了解 button
     # Shifts starting soon whose reminder waits for its 了解 (core/planning/unacknowledged.py), soonest first.
@@ -208,6 +212,7 @@ def facts(db: Database, *, now: dt.datetime, autostart: bool | None,
                                                         button_on=button)) if button else ()
         window = max((unacknowledged.window_of(session, room) for room in session.scalars(select(Classroom.id))),
                      default=dt.timedelta(hours=unacknowledged.DEFAULT_HOURS))
+        other_host = image_hosts.route(session, hosting_works=False)
     saved = hosting.load(db)
     return Facts(
         line_ready=Channel.LINE.value in ready, keyring_problem=problem or saved.keyring_problem,
@@ -217,7 +222,8 @@ def facts(db: Database, *, now: dt.datetime, autostart: bool | None,
         sending_now=any(s.state is SenderState.SENDING for s in senders),
         hosting_problem=hosting.problem(db, saved),
         receiving=receiving_now if receiving_now is not None else receiving_facts(db),
-        ack_button=button, not_acknowledged=waiting, ack_window=window, relay=relay_credentials.held(db))
+        ack_button=button, not_acknowledged=waiting, ack_window=window, relay=relay_credentials.held(db),
+        other_image_host=other_host)
 
 
 def check(db: Database, *, now: dt.datetime, autostart: bool | None,
@@ -354,6 +360,9 @@ def _teachers(f: Facts) -> Requirement:
 
 
 def _month(f: Facts) -> Requirement:
+    if f.other_image_host == "relay" and not (f.hosting_ready and f.hosting_problem is None):
+        # The pages go through the relay (core/relay/images.py) when the bucket is not there to take them.
+        return Requirement("month_image", State.OK, t("readiness.month.relay"), None, None)
     if f.hosting_ready and f.hosting_problem is not None:
         # Not blocking: the month still reaches the group, as a list (core/sending/kinds/shift_publication.py).
         return Requirement("month_image", State.WARNING, t("readiness.month.broken", why=f.hosting_problem),

@@ -238,12 +238,12 @@ async function put(db, name, data, now) {
   if (data.length > MAX_IMAGE_BYTES) return problem(413, "too_large", `an image is at most ${MAX_IMAGE_BYTES} bytes`);
   const type = contentType(data);
   if (type === null) return problem(415, "not_an_image", "only PNG and JPEG images are kept");
-  const token = randomToken(16);
   const digest = await sha256Hex(data);
-  await db.prepare(
-    "INSERT INTO images (name, token, content_type, data, sha256, uploaded_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET token = excluded.token, content_type = excluded.content_type, data = excluded.data, sha256 = excluded.sha256, uploaded_at = excluded.uploaded_at"
-  ).bind(name, token, type, toBase64Native(data), digest, now).run();
-  return json({ name, path: `/i/${token}`, content_type: type, bytes: data.length, sha256: digest });
+  const kept = await db.prepare(
+    "INSERT INTO images (name, token, content_type, data, sha256, uploaded_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET token = CASE WHEN images.sha256 = excluded.sha256 THEN images.token ELSE excluded.token END, content_type = excluded.content_type, data = excluded.data, sha256 = excluded.sha256, uploaded_at = excluded.uploaded_at RETURNING token"
+  ).bind(name, randomToken(16), type, toBase64Native(data), digest, now).first();
+  if (kept === null) return problem(500, "not_stored", "the image was not stored");
+  return json({ name, path: `/i/${kept.token}`, content_type: type, bytes: data.length, sha256: digest });
 }
 async function get(db, token, headOnly = false) {
   if (!TOKEN.test(token)) return problem(404, "not_found", "no such image");

@@ -50,6 +50,7 @@ REPORT_SHOWN_ENV = "SHIFTCAST_REPORT_SHOWN"
 
 
 def run_gui(args: argparse.Namespace) -> int:
+    import core.relay.images  # registers the relay as a host for the month's pictures
     import core.sending.kinds  # noqa: F401 - registers the message kinds the screens name and plan
 
     started = time.perf_counter()
