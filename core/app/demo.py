@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from core.app import demo_inbox, demo_shifts
+from core.app import demo_inbox, demo_month, demo_shifts
 from core.errors import ShiftcastError, ValidationError
 from core.roster import clock, rules
 from core.store import setting_keys as keys
@@ -252,7 +252,8 @@ def _friends(db: Database) -> list[tuple[str, int]]:
 
 
 def seed(db: Database, *, now: dt.datetime) -> bool:
-    """Create the sample classroom, teachers and two months of shifts, once. True if it seeded."""
+    """Create the sample classroom, teachers and two months of shifts, the month's availability request
+    and cover requests, once. True if it seeded."""
     from core.receiving import pairing
 
     with db.write() as session:
@@ -262,8 +263,7 @@ def seed(db: Database, *, now: dt.datetime) -> bool:
         teachers = [rules.create_teacher(session, name=name, line_user_id=user_id_for(i + 1), line_opt_in=True,
                                           email=f"teacher{i + 1}@example.com")
                     for i, name in enumerate(TEACHERS)]
-        for name in NEW_TEACHERS:
-            rules.create_teacher(session, name=name)
+        newcomers = [rules.create_teacher(session, name=name) for name in NEW_TEACHERS]
         today = now.astimezone(clock.zone(room.timezone)).date()
         first = today.replace(day=1)
         for offset in range(0, 62):
@@ -281,6 +281,7 @@ def seed(db: Database, *, now: dt.datetime) -> bool:
                     status=ShiftStatus.CONFIRMED if day.month == today.month else ShiftStatus.DRAFT,
                 ), now=now)
         demo_shifts.add_shifts_starting_soon(session, room, teachers, now)
+        demo_month.seed(session, room, teachers, newcomers, now)
         # Reminders carry the 了解 button, so the demo inbox can tap it as the teacher. Only the setting:
         # its key is made when the first reminder is signed, in the demo's own keyring, which is not
         # in place yet while the demo seeds.
