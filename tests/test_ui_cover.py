@@ -35,6 +35,8 @@ def test_the_dialog_shows_a_request_and_assigns_its_volunteer(qtbot, ctx: AppCon
     assert "井上" in dialog.volunteers.text()
     # The volunteer first; 江口, on a shift then, is not offered.
     assert [dialog.teacher_box.itemData(i) for i in range(dialog.teacher_box.count())] == [ids[1]]
+    # Marked as a volunteer in words that every font draws (an emoji is an empty box without an emoji font).
+    assert dialog.teacher_box.itemText(0) == "井上 (offered)"
 
     with qtbot.waitSignal(dialog.changed):
         dialog.assign_button.click()

@@ -591,6 +591,10 @@
         <translation>対応を待っている依頼はありません。</translation>
     </message>
     <message>
+        <source>{0} (offered)</source>
+        <translation>{0}（申し出あり）</translation>
+    </message>
+    <message>
         <source>Volunteers: {0}</source>
         <translation>申し出た講師: {0}</translation>
     </message>

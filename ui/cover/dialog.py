@@ -136,9 +136,11 @@ class CoverDialog(QDialog):
             self.volunteers.setText(self.tr("No request waits for you."))
             return
         offered = {v.teacher_id for v in one.request.volunteers if v.free}
-        # Volunteers first: the manager usually picks one of them.
+        # Volunteers first: the manager usually picks one of them. Marked in words, not an emoji, which
+        # a computer without an emoji font draws as an empty box.
         for teacher_id, name in sorted(one.free, key=lambda pair: pair[0] not in offered):
-            self.teacher_box.addItem(f"{name} ✋" if teacher_id in offered else name, teacher_id)
+            self.teacher_box.addItem(self.tr("{0} (offered)").format(name) if teacher_id in offered else name,
+                                     teacher_id)
         names = ", ".join(v.teacher_name for v in one.request.volunteers) or "-"
         self.volunteers.setText(self.tr("Volunteers: {0}").format(names))
         self.assign_button.setEnabled(self.teacher_box.count() > 0)
