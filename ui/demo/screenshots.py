@@ -186,13 +186,11 @@ def _readiness(ctx: AppContext, window: QWidget) -> QWidget:
 
 def _classroom(ctx: AppContext) -> tuple[int, str, dt.date]:
     """The demo's classroom (id, name) and today on its clock."""
-    from sqlalchemy import select
-
-    from core.store.models import Classroom
+    from core.roster import rules
 
     def first() -> tuple[int, str, dt.date]:
         with ctx.db.read() as session:
-            room = session.scalars(select(Classroom).order_by(Classroom.id).limit(1)).one()
+            room = rules.list_classrooms(session)[0]
             return room.id, room.name, clock.local_now(ctx.clock(), room.timezone).date()
 
     return in_background(ctx, first)
