@@ -1,6 +1,7 @@
-"""The availability verbs (シフト希望): ask a classroom's teachers on LINE which days of a month they
-can work (or the dry run: who, and what it costs of the quota), see who answered, late or not at all,
-and remind only those who have not answered."""
+"""The availability verbs (シフト希望): ask a classroom's teachers which days of a month they can work —
+on LINE, or by e-mail those LINE cannot reach — (or the dry run: who, and what it costs of the quota),
+see who answered, late or not at all, remind only those who have not answered, and enter a teacher's
+answers for them (`answer`: their reply to the e-mailed request, in the words the LINE reader takes)."""
 
 from __future__ import annotations
 
@@ -24,10 +25,11 @@ if TYPE_CHECKING:
 
 
 def add_parsers(sub: Subcommands) -> None:
-    topic = sub.add_parser("availability", help="ask teachers on LINE when they can work in a month, and see "
-                                                "their answers")
-    verbs = topic.add_subparsers(dest="availability_action", metavar="{ask,status,remind}", required=True)
-    ask = verbs.add_parser("ask", help="send each teacher the month's days with buttons to answer")
+    topic = sub.add_parser("availability", help="ask teachers (on LINE, else by e-mail) when they can work in a "
+                                                "month, and see their answers")
+    verbs = topic.add_subparsers(dest="availability_action", metavar="{ask,status,remind,answer}", required=True)
+    ask = verbs.add_parser("ask", help="send each teacher the month's days to answer: with buttons on LINE, "
+                                            "as a list by e-mail")
     ask.add_argument("--month", required=True, help="YYYY-MM")
     ask.add_argument("--classroom", required=True)
     ask.add_argument("--deadline", required=True, help="the last day to answer, YYYY-MM-DD")
@@ -45,6 +47,14 @@ def add_parsers(sub: Subcommands) -> None:
     remind.add_argument("--month", required=True, help="YYYY-MM")
     remind.add_argument("--classroom", required=True)
     remind.add_argument("--dry-run", action="store_true", help="only show who would be reminded and the quota cost")
+    answer = verbs.add_parser("answer", help="enter a teacher's answers for them (a reply to the e-mailed request)")
+    answer.add_argument("teacher", help="the teacher's name")
+    answer.add_argument("--month", required=True, help="YYYY-MM")
+    answer.add_argument("--classroom", required=True)
+    answer.add_argument("--day", action="append", default=[], metavar="DAY=ANSWER",
+                        help="one day's answer, e.g. 12/5=× or 12/6=17:00-21:00 (repeat for more)")
+    answer.add_argument("--text", default="", help="the answers as the teacher wrote them, e.g. '火木 17時以降' or "
+                                                   "the e-mailed list with ○ × after each day")
 
 
 def cmd_availability(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
@@ -52,6 +62,8 @@ def cmd_availability(db: Database, args: argparse.Namespace, paths: DataPaths) -
         return _ask(db, args)
     if args.availability_action == "remind":
         return _remind(db, args)
+    if args.availability_action == "answer":
+        return _answer(db, args)
     return _status(db, args)
 
 
@@ -84,14 +96,17 @@ def _ask(db: Database, args: argparse.Namespace) -> int:
         if not asking.asked and not args.dry_run:
             raise ValidationError(t("availability.nobody"))
         if args.json:
-            print(json.dumps({"request": asking.request_id, "asked": asking.asked, "not_on_line": asking.not_on_line,
-                              "messages": asking.messages, "deliveries": asking.deliveries}, ensure_ascii=False))
+            print(json.dumps({"request": asking.request_id, "asked": asking.asked, "by_email": asking.by_email,
+                              "unreachable": asking.unreachable, "messages": asking.messages,
+                              "deliveries": asking.deliveries}, ensure_ascii=False))
             return 0
         print(words.line("cli.availability.dry_run" if args.dry_run else "cli.availability.asked",
                          classroom=room.name, month=f"{year}-{month:02d}", deadline=deadline,
                          teacher_count=len(asking.asked), names=asking.asked or ("-",)))
-        if asking.not_on_line:
-            print(words.line("cli.availability.not_on_line", names=asking.not_on_line))
+        if asking.by_email:
+            print(words.line("cli.availability.by_email", names=asking.by_email))
+        if asking.unreachable:
+            print(words.line("cli.availability.unreachable", names=asking.unreachable))
         if args.dry_run:
             _quota(session, asking.messages)
     return 0
@@ -114,12 +129,32 @@ def _remind(db: Database, args: argparse.Namespace) -> int:
     with (db.read() if args.dry_run else db.write()) as session:
         request = _request(session, args)
         if args.dry_run:
-            silent = [a.name for a in _status_of(session, request).silent]
-            print(words.line("cli.availability.would_remind", teacher_count=len(silent), names=tuple(silent) or ("-",)))
-            _quota(session, len(silent))
+            would = kind.reminding(session, request)
+            print(words.line("cli.availability.would_remind", teacher_count=len(would.asked),
+                             names=would.asked or ("-",)))
+            if would.by_email:
+                print(words.line("cli.availability.by_email", names=would.by_email))
+            _quota(session, would.messages)
             return 0
         reminded = kind.remind(session, request, now=now())
     print(words.line("cli.availability.reminded", teacher_count=len(reminded), names=reminded or ("-",)))
+    return 0
+
+
+def _answer(db: Database, args: argparse.Namespace) -> int:
+    from core.roster import availability, availability_text, rules
+
+    given = [args.text] + [" ".join(day.split("=", 1)) for day in args.day]
+    with db.write() as session:
+        request = _request(session, args)
+        teacher = rules.teacher_by_name(session, args.teacher)
+        answers = availability_text.parse_reply("\n".join(given), request.year, request.month)
+        if answers is None:
+            raise ValidationError(t("cli.availability.not_read"))
+        count = availability.enter(session, request, teacher.id, answers, at=now())
+        late = next(a.late for a in availability.answers(session, request.id) if a.teacher_id == teacher.id)
+    print(words.line("cli.availability.entered_late" if late else "cli.availability.entered",
+                     teacher=teacher.display_name, month=f"{request.year}-{request.month:02d}", day_count=count))
     return 0
 
 
@@ -157,11 +192,13 @@ def _row(row: TeacherAnswers) -> str:
         yes = sum(1 for a in row.days.values() if a.answer != "no")
         state = t("cli.availability.state_late" if row.late else "cli.availability.state_answered",
                   day_count=len(row.days), available_count=yes, at=row.answered_at, correction_count=row.corrections)
-    return f"  {row.name}  {words.say(state)}"
+    entered = "  " + words.say(t("cli.availability.entered_mark")) if row.entered_by_manager else ""
+    return f"  {row.name}  {words.say(state)}{entered}"
 
 
 def _as_json(row: TeacherAnswers) -> dict[str, object]:
     return {"name": row.name, "answered": row.answered, "late": row.late, "corrections": row.corrections,
+            "entered_by_manager": row.entered_by_manager,
             "answered_at": row.answered_at.isoformat() if row.answered_at else None,
             "reminded_at": row.reminded_at.isoformat() if row.reminded_at else None,
             "days": {d.isoformat(): {"answer": a.answer, "from": a.start.isoformat() if a.start else None,

@@ -1,5 +1,6 @@
 """The cover verbs: requests for cover (代講) listed, and the manager's answer to each — a call for
-volunteers, an assignment, or a refusal (core/roster/cover.py, core/sending/kinds/cover_call.py)."""
+volunteers, an assignment, or a refusal told to the teacher who asked, with a reason if given
+(core/roster/cover.py, core/sending/kinds/cover_call.py, cover_declined.py)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ def add_parsers(sub: Subcommands) -> None:
     assign.add_argument("teacher", help="the teacher's name")
     decline = actions.add_parser("decline", help="say no: the shift stays with the teacher who asked")
     decline.add_argument("id", type=numbers.whole_number(1, MAX_ID), help="the request's number")
+    decline.add_argument("--reason", default="", metavar="TEXT",
+                         help="why, told to the teacher with the decline (in the classroom's language)")
 
 
 def _lines(view: CoverRequestView) -> list[str]:
@@ -54,7 +57,7 @@ def _lines(view: CoverRequestView) -> list[str]:
 
 def cmd_cover(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     from core.roster import cover, rules
-    from core.sending.kinds import cover_call
+    from core.sending.kinds import cover_call, cover_declined
 
     at = now()
     if args.cover_action == "list":
@@ -75,8 +78,8 @@ def cmd_cover(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
             cover.assign(session, args.id, teacher.id, now=at)
             print(words.line("cli.cover.assigned_now", id=args.id, teacher=teacher.display_name))
         else:
-            cover.decline(session, args.id, now=at)
-            print(words.line("cli.cover.declined", id=args.id))
+            told = cover_declined.decline(session, args.id, now=at, reason=args.reason)
+            print(words.line("cli.cover.declined" if told else "cli.cover.declined_untold", id=args.id))
     return 0
 
 

@@ -64,6 +64,7 @@ def cmd_line_channel(db: Database, args: argparse.Namespace, paths: DataPaths) -
         keys.LINE_CHANNEL_ID.write(session, channel_id)
     if before != channel_id:  # another channel is another account: its name is not known until tested
         line.forget_account(db)
+    line.credentials_saved(db)
     print(words.line("cli.webhook.saved"))
     return 0
 

@@ -95,6 +95,7 @@ def _sync(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 def _status(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     from core.relay import settings
     from core.relay.client import RelayError
+    from core.setup import relay_credentials
 
     found = settings.attached(db)
     if found is None:
@@ -109,8 +110,11 @@ def _status(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
         except RelayError as exc:
             version = words.say(exc.text)
     last = found.last_sync.get("at") if found.last_sync else None
+    held = relay_credentials.held(db)
     print_json({"url": found.url, "version": version, "last_sync": found.last_sync,
-                "last_sync_at": last})
+                "last_sync_at": last, "line_credentials": held.value})
+    if held is relay_credentials.Held.OLD:
+        print(words.line("cli.relay.old_credentials"), file=sys.stderr)
     return 0
 
 
@@ -127,11 +131,11 @@ def _local(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 
     from core.channels.line import resolve_base_url
     from core.relay import local, settings
-    from core.store import secrets
+    from core.setup import relay_credentials
     from core.store import setting_keys as keys
 
-    channel_secret, token = secrets.line_channel_secret(), secrets.line_token()
-    if not channel_secret or not token:
+    saved = relay_credentials.saved(db)  # as a deployed relay gets them: the secret with the token, or with the channel ID
+    if saved is None:
         raise ValidationError(t("cli.relay.no_line_credentials"))
     with db.read() as session:
         base = args.line_api_base or resolve_base_url(keys.LINE_API_BASE.read(session))
@@ -139,7 +143,9 @@ def _local(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     # each run, kept in the keyring as the attached relay's.
     given = os.environ.get(settings.KEY_ENV, "").strip().lower()
     key = given or random.token_hex(32)
-    relay = local.LocalRelay(paths.home / "relay-local", local.RelaySecrets(channel_secret, token, key),
+    relay_secrets = local.RelaySecrets(saved[relay_credentials.SECRET], saved.get(relay_credentials.TOKEN), key,
+                                       channel_id=saved.get(relay_credentials.CHANNEL_ID))
+    relay = local.LocalRelay(paths.home / "relay-local", relay_secrets,
                              port=args.port, line_api_base=base)
     signal.signal(signal.SIGTERM, _interrupt)  # a service manager's stop ends wrangler too, as Ctrl+C does
     try:

@@ -44,6 +44,11 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "cli.closed.added": ("{day} is now closed at {classroom}", "{classroom}の{day}を休業日にしました。"),
     "cli.closed.removed": ("{day} is now open at {classroom}", "{classroom}の{day}を開校日にしました。"),
     "cli.closed.note_without_add": ("--note goes with --add", "--note は --add と一緒に指定してください。"),
+    "cli.patterns.row": ("{number}. {weekday} {start}–{end} at {classroom}", "{number}. {weekday} {start}〜{end}（{classroom}）"),
+    "cli.patterns.from": ("from {day}", "{day}から"),
+    "cli.patterns.until": ("until {day}", "{day}まで"),
+    "cli.patterns.count": (Plural("count", "{count} weekly pattern for {teacher}", "{count} weekly patterns for {teacher}"),
+                           "{teacher}の毎週の予定: {count}件"),
     "cli.slots.row": ("{name}  {start}–{end}", "{name}  {start}〜{end}"),
     "cli.slots.count": (Plural("count", "{count} lesson slot at {classroom}", "{count} lesson slots at {classroom}"),
                         "{classroom}のコマ: {count}件"),
@@ -73,8 +78,12 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                          "依頼 #{id}：代講の募集を{count}件送ります。"),
     "cli.cover.assigned_now": ("request #{id}: the shift is now {teacher}'s; both teachers will be told",
                                "依頼 #{id}：シフトを{teacher}さんの担当にしました。両方の講師にお知らせが届きます。"),
-    "cli.cover.declined": ("request #{id} declined: the shift stays with the teacher who asked",
-                           "依頼 #{id} を見送りました。シフトは依頼した講師の担当のままです。"),
+    "cli.cover.declined": ("request #{id} declined: the shift stays with the teacher who asked, who will be told",
+                           "依頼 #{id} を見送りました。シフトは依頼した講師の担当のままです。講師にお知らせが届きます。"),
+    "cli.cover.declined_untold": ("request #{id} declined: the shift stays with the teacher who asked; no channel"
+                                  " reaches them now, so please tell them yourself",
+                                  "依頼 #{id} を見送りました。シフトは依頼した講師の担当のままです。今は講師に連絡できる"
+                                  "方法がないため、直接お伝えください。"),
     "cli.teachers.classrooms": ("at {classrooms}", "所属：{classrooms}"),
     "cli.teachers.joined": ("{teacher} is now one of {classroom}'s teachers", "{teacher}さんを{classroom}の所属講師にしました。"),
     "cli.teachers.member_already": ("{teacher} was one of {classroom}'s teachers already",
@@ -138,8 +147,13 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                               "ローカルの中継サーバーが {url} で動いています（接続済みです）。Ctrl+C で停止します。"),
     "cli.relay.local_stopped": ("the local relay stopped", "ローカルの中継サーバーを停止しました。"),
     "cli.relay.no_line_credentials": (
-        "the local relay needs LINE's channel secret and a channel access token: connect LINE first",
-        "ローカルの中継サーバーにはLINEのチャネルシークレットとチャネルアクセストークンが必要です。先にLINEを接続してください。"),
+        "the local relay needs LINE's channel ID and channel secret: connect LINE first",
+        "ローカルの中継サーバーにはLINEのチャネルIDとチャネルシークレットが必要です。先にLINEを接続してください。"),
+    "cli.relay.old_credentials": (
+        "the relay still holds the LINE credentials saved before; it gets the new ones from `shiftcast relay deploy`, or "
+        "at the window's next start while the Cloudflare token is saved",
+        "中継サーバーは以前に保存したLINEの認証情報をまだ使っています。`shiftcast relay deploy` を実行するか、Cloudflare の"
+        "トークンが保存されていれば次にウィンドウを起動したときに新しい認証情報が設定されます。"),
     "cli.relay.detached": ("relay detached: its address and key are forgotten",
                            "中継サーバーの接続を解除しました。アドレスとキーは削除しました。"),
     "cli.saved_in_keyring": ("saved in the keyring", "キーリングに保存しました。"),
@@ -201,8 +215,12 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                  "{deadline}: {names}",
                                  "{classroom}の{month}のシフト希望を講師{teacher_count}人に依頼します（締切 {deadline}）: "
                                  "{names}"),
-    "cli.availability.not_on_line": ("not asked, not reachable on LINE: {names}",
-                                     "LINEで連絡できないため依頼しません: {names}"),
+    "cli.availability.unreachable": ("not asked, reachable neither on LINE nor by e-mail: {names}",
+                                     "LINEでもメールでも連絡できないため依頼しません: {names}"),
+    "cli.availability.by_email": ("by e-mail, not on LINE (they reply to you; enter their answers with `availability"
+                                  " answer`): {names}",
+                                  "LINEではなくメールで送ります（返信をもとに `availability answer` で回答を入力してください）:"
+                                  " {names}"),
     "cli.availability.cost": ("costs {message_count} LINE message(s) of the monthly quota",
                               "今月の送信数を{message_count}通使います。"),
     "cli.availability.would_remind": ("would remind {teacher_count} teacher(s) who have not answered: {names}",
@@ -212,6 +230,22 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "cli.availability.status": ("{classroom}, {month} (answers by {deadline}): {answered_count} of {teacher_count} "
                                 "answered",
                                 "{classroom} {month}（締切 {deadline}）: {teacher_count}人中{answered_count}人が回答済み"),
+    "cli.availability.not_read": ("the answers could not be read for certain; write them as a teacher would on LINE,"
+                                  " for example \u201c12/5 \u00d7\u201d, \u201ctue/thu 17:00~\u201d or"
+                                  " \u201call ok\u201d, each day once",
+                                  "回答を確かに読み取れませんでした。「12/5 ×」「火木 17時以降」「全部OK」のように、"
+                                  "1日に1つの回答で入力してください。"),
+    "cli.availability.entered": (Plural("day_count", "entered {day_count} day of {teacher}'s answers for {month}",
+                                        "entered {day_count} days of {teacher}'s answers for {month}"),
+                                 "{teacher}さんの{month}の回答を{day_count}日分入力しました。"),
+    "cli.availability.entered_late": (Plural("day_count",
+                                             "entered {day_count} day of {teacher}'s answers for {month}, after the"
+                                             " deadline (marked late)",
+                                             "entered {day_count} days of {teacher}'s answers for {month}, after the"
+                                             " deadline (marked late)"),
+                                      "{teacher}さんの{month}の回答を{day_count}日分入力しました（締切後のため"
+                                      "「締切後」として記録しました）。"),
+    "cli.availability.entered_mark": ("(entered by the manager)", "（管理者が入力）"),
     "cli.availability.state_none": ("not answered", "未回答"),
     "cli.availability.state_reminded": ("not answered (reminded {at})", "未回答（{at}にリマインド済み）"),
     "cli.availability.state_answered": ("answered {at}: {day_count} day(s), {available_count} available, "

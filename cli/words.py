@@ -160,6 +160,17 @@ HELP_JA: dict[str, str] = {
         "講師の毎週の予定から、教室の1か月分の下書きのシフトを作成します（休業日と、講師にすでにシフトがある日は除きます）",
     "copy last month's confirmed shifts instead, the 1st Tuesday to the 1st Tuesday and so on":
         "代わりに先月の確定したシフトをコピーします（第1火曜日は第1火曜日に、のように週と曜日を合わせます）",
+    "a teacher's weekly patterns: list them, add one (from and until a date if given) or remove one":
+        "講師の毎週の予定を一覧表示します。追加（期間の指定もできます）と削除もできます",
+    "the teacher's weekly patterns, numbered": "講師の毎週の予定を番号付きで表示します",
+    "add a weekly pattern: a weekday, its hours and the classroom": "毎週の予定（曜日・時間・教室）を追加します",
+    "mon to sun, 月 to 日, or 0 (Monday) to 6 (Sunday)": "mon〜sun、月〜日、または0（月曜）〜6（日曜）",
+    "the pattern's start, HH:MM": "予定の開始時刻（HH:MM）",
+    "the pattern's end, HH:MM": "予定の終了時刻（HH:MM）",
+    "the first day it holds, YYYY-MM-DD (without it: from always)": "予定が有効になる最初の日（YYYY-MM-DD、省略するとはじめから）",
+    "the last day it holds, YYYY-MM-DD (without it: for good)": "予定が有効な最後の日（YYYY-MM-DD、省略すると期限なし）",
+    "remove the weekly pattern with this number in the list": "一覧の番号で指定した毎週の予定を削除します",
+    "its number in `patterns list`": "`patterns list` で表示される番号",
     "list a classroom's lesson slots (コマ), or add, change or remove one":
         "教室のコマを一覧表示します。コマの追加・変更・削除もできます",
     "add this slot, or give it new times (with --start and --end), e.g. 1限":
@@ -179,6 +190,8 @@ HELP_JA: dict[str, str] = {
     "give the shift to a teacher (a volunteer or any teacher free then)":
         "シフトを講師に割り当てます（申し出た講師か、その時間に空いている講師）",
     "say no: the shift stays with the teacher who asked": "見送ります。シフトは依頼した講師の担当のままです",
+    "why, told to the teacher with the decline (in the classroom's language)":
+        "見送る理由。見送りのお知らせとともに講師に伝えます（教室のメッセージの言語で入力してください）",
     "move a teacher to another place in the list (your own order)": "講師の並び順を変更します（指定した並び順で一覧表示されます）",
     "the teacher's name": "講師の名前",
     "to this place (1 is first)": "この位置へ移動します（1が先頭）",
@@ -258,9 +271,10 @@ HELP_JA: dict[str, str] = {
     "health check)":
         "データベースが応答し、このコンピューターの送信プロセスに最新のハートビートがあれば終了コード 0 で終了します"
         "（サービスやコンテナーのヘルスチェック用）",
-    "ask teachers on LINE when they can work in a month, and see their answers":
-        "LINEで講師に月のシフト希望を聞き、回答を確認します",
-    "send each teacher the month's days with buttons to answer": "講師それぞれに、月の日ごとの回答ボタンを送ります",
+    "ask teachers (on LINE, else by e-mail) when they can work in a month, and see their answers":
+        "講師に月のシフト希望を聞き（LINE、届かない講師にはメールで）、回答を確認します",
+    "send each teacher the month's days to answer: with buttons on LINE, as a list by e-mail":
+        "講師それぞれに月の日付を送り、回答をお願いします（LINEでは回答ボタン付き、メールでは日付の一覧）",
     "the last day to answer, YYYY-MM-DD": "回答の締切日（YYYY-MM-DD）",
     "ask only this teacher (repeat for more; default: every active teacher)":
         "この講師だけに依頼します（複数なら繰り返し指定。省略時は在籍中の講師全員）",
@@ -269,6 +283,12 @@ HELP_JA: dict[str, str] = {
     "who answered, who answered late and who did not": "回答済み、締切後の回答、未回答の講師を表示します",
     "send the request again to the teachers who have not answered": "未回答の講師にだけ依頼をもう一度送ります",
     "only show who would be reminded and the quota cost": "リマインド先と送信数の表示だけを行います",
+    "enter a teacher's answers for them (a reply to the e-mailed request)":
+        "講師の回答を代わりに入力します（メールで送った依頼への返信など）",
+    "one day's answer, e.g. 12/5=× or 12/6=17:00-21:00 (repeat for more)":
+        "1日分の回答。例: 12/5=× や 12/6=17:00-21:00（複数なら繰り返し指定）",
+    "the answers as the teacher wrote them, e.g. '火木 17時以降' or the e-mailed list with ○ × after each day":
+        "講師が書いたとおりの回答。例: 「火木 17時以降」や、メールの日付一覧の各日に ○ × を書いたもの",
     "deploy the relay to Cloudflare, or remove it": "中継サーバーをCloudflareに設置、または削除します",
     "deploy the relay to your Cloudflare account, or finish a deploy that stopped (running it again changes nothing)":
         "中継サーバーをご自分のCloudflareアカウントに設置します。途中で止まった設置の続きも行います（もう一度実行しても何も変わりません）",

@@ -5,6 +5,7 @@ import { defineConfig } from "vitest/config";
 export const TEST_SECRETS = {
   LINE_CHANNEL_SECRET: "test-channel-secret",
   LINE_CHANNEL_ACCESS_TOKEN: "test-access-token",
+  LINE_CHANNEL_ID: "1234567890",
   RELAY_KEY: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
 };
 
@@ -17,7 +18,12 @@ export default defineConfig(async () => {
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
           bindings: { ...TEST_SECRETS, TEST_MIGRATIONS: migrations, LINE_API_BASE: "https://line.test" },
-          workers: [{ name: "line-stand-in", modules: true, scriptPath: "./test/line-stand-in.js", compatibilityDate: "2026-04-01" }],
+          workers: [{
+            name: "line-stand-in", modules: true, scriptPath: "./test/line-stand-in.js", compatibilityDate: "2026-04-01",
+            // The channel the stand-in answers for: the relay's test credentials.
+            bindings: { CHANNEL_ID: TEST_SECRETS.LINE_CHANNEL_ID, CHANNEL_SECRET: TEST_SECRETS.LINE_CHANNEL_SECRET,
+                        ACCESS_TOKEN: TEST_SECRETS.LINE_CHANNEL_ACCESS_TOKEN },
+          }],
           // Every request the relay makes reaches the stand-in, never the internet.
           outboundService: "line-stand-in",
         },

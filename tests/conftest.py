@@ -14,6 +14,7 @@ os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 import pytest
 
+import core.relay.images  # registers the relay as an image host, as the front ends do
 import core.sending.kinds  # noqa: F401 - registers the built-in message kinds, as the front ends do
 from core.store.bootstrap import open_database
 from core.store.db import Database

@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 
 from core.roster.availability import is_late, reminder_due
-from core.roster.availability_text import HOURS, NO, YES, DayAnswer, parse
+from core.roster.availability_text import HOURS, NO, YES, DayAnswer, parse, parse_reply
 
 DEC = (2026, 12)
 T = dt.time
@@ -28,6 +28,8 @@ TUESDAYS_THURSDAYS = [1, 3, 8, 10, 15, 17, 22, 24, 29, 31]
     ("いつでも大丈夫", [DayAnswer(d(n), YES) for n in range(1, 32)]),
     ("全部×", [DayAnswer(d(n), NO) for n in range(1, 32)]),
     ("12/5 ×", [DayAnswer(d(5), NO)]),
+    ("12/5(土) ×", [DayAnswer(d(5), NO)]),  # a day as the e-mailed request lists it
+    ("12/5(sat)× 12月6日(日) 17時以降", [DayAnswer(d(5), NO), DayAnswer(d(6), HOURS, T(17))]),
     ("12/5×", [DayAnswer(d(5), NO)]),
     ("１２／５　×", [DayAnswer(d(5), NO)]),
     ("5日 ○", [DayAnswer(d(5), YES)]),
@@ -97,3 +99,11 @@ def test_the_automatic_reminder_falls_on_its_day(now: dt.datetime, reminded: dt.
     assert not reminder_due(dt.date(2026, 12, 21), 3, "Asia/Tokyo", asked_at=dt.datetime(2026, 12, 18, tzinfo=dt.UTC),
                             reminded_at=None, now=dt.datetime(2026, 12, 19, tzinfo=dt.UTC))
 
+
+
+def test_a_reply_to_the_e_mailed_list_leaves_the_days_without_an_answer_unanswered() -> None:
+    reply = "12/1(火) ○\n12/2(水)\n12/3(木) 17:00-21:00\n12/4(金)\n"
+    assert parse_reply(reply, *DEC) == (DayAnswer(d(1), YES), DayAnswer(d(3), HOURS, T(17), T(21)))
+    assert parse(reply, *DEC) is None  # as a LINE message, a day without its answer stays ambiguous
+    assert parse_reply("12/2(水)\n12/4(金)", *DEC) is None  # nothing answered
+    assert parse_reply("12/5 12/6 ×", *DEC) is None  # two days then one answer, on one line: still refused

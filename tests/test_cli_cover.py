@@ -1,5 +1,6 @@
 """`shiftcast cover …` as a real process: the manager lists the requests for cover, calls for
-volunteers, assigns and declines, in English or Japanese."""
+volunteers, assigns and declines (with a reason, which the teacher who asked is sent), in English or
+Japanese."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def test_the_manager_lists_calls_assigns_and_declines_from_the_command_line(path
                   for start, end in (("10:00", "12:00"), ("16:00", "18:00"))]
         first = cover.ask(s, shifts[0].id, asking.id, now=NOW, reason="通院")
         second = cover.ask(s, shifts[1].id, asking.id, now=NOW)
-        ids = (first.id, second.id, shifts[0].id, free.id, other.id)
+        ids = (first.id, second.id, shifts[0].id, free.id, other.id, asking.id)
     db.dispose()
 
     listed = _main(paths.home, "--lang", "ja", "cover", "list")
@@ -45,8 +46,8 @@ def test_the_manager_lists_calls_assigns_and_declines_from_the_command_line(path
 
     assigned = _main(paths.home, "cover", "assign", str(ids[0]), "井上")
     assert assigned.returncode == 0, assigned.stderr
-    declined = _main(paths.home, "--lang", "ja", "cover", "decline", str(ids[1]))
-    assert declined.returncode == 0 and "見送りました" in declined.stdout
+    declined = _main(paths.home, "--lang", "ja", "cover", "decline", str(ids[1]), "--reason", "他の先生が入れません")
+    assert declined.returncode == 0 and "見送りました" in declined.stdout and "お知らせが届きます" in declined.stdout
     again = _main(paths.home, "cover", "assign", str(ids[1]), "上田")
     assert again.returncode != 0 and "declined already" in again.stderr
 
@@ -56,4 +57,7 @@ def test_the_manager_lists_calls_assigns_and_declines_from_the_command_line(path
         assert [v.state for v in cover.requests(s, still_open=False)] == [CoverState.ASSIGNED, CoverState.DECLINED]
         calls = s.scalars(select(Delivery).where(Delivery.kind == DeliveryKind.COVER_CALL)).all()
         assert [(d.teacher_id, d.subject_id) for d in calls] == [(ids[4], ids[0])]
+        told = s.scalars(select(Delivery).where(Delivery.kind == DeliveryKind.COVER_DECLINED)).all()
+        assert [(d.teacher_id, d.subject_id, d.channel) for d in told] == [(ids[5], ids[1], "line")]
+        assert cover.request(s, ids[1]).decline_reason == "他の先生が入れません"
     assert "0 requests for cover" in _main(paths.home, "cover", "list").stdout

@@ -1,7 +1,8 @@
 """Cover requests (代講) over real HTTP: the sender pushes a reminder with its "Ask for cover" button to the
 LINE emulator, the teacher taps it (a signed webhook to the receiver), the manager calls for volunteers
 in the group, two teachers offer, one who is not free is refused, the manager assigns one, and the real
-planner and sender tell the released and the new teacher."""
+planner and sender tell the released and the new teacher. A request the manager declines is told to
+the teacher who asked, with the manager's reason, and nothing on the roster changes."""
 
 from __future__ import annotations
 
@@ -21,12 +22,12 @@ from core.outbox.policy import BackoffPolicy
 from core.planning.planner import plan
 from core.receiving.server import WebhookReceiver
 from core.roster import cover, rules
-from core.sending.kinds import cover_call
+from core.sending.kinds import cover_call, cover_declined
 from core.sending.sender import Sender, SenderConfig
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.kinds import CoverState, CoverStep, DeliveryKind, ShiftStatus
-from core.store.models import Delivery, Shift
+from core.store.models import Delivery, DeliveryStatus, Shift
 from tests import factories as f
 from tests.linefixtures import TOKEN, FakeClock, line, receiver, user_id  # noqa: F401 - fixtures
 from tests.waiting import wait_until
@@ -297,3 +298,80 @@ def test_a_volunteer_after_the_assignment_hears_the_shift_needs_no_cover_any_mor
         done = cover.request(s, request.id)
     assert done.volunteers == () and done.steps[-1].step == CoverStep.REFUSED
     assert _shift_teacher(db, roster["shift"]) == roster["上田"]
+
+
+def _roster_rows(db: Database) -> list[tuple[object, ...]]:
+    with db.read() as s:
+        return [(shift.id, shift.teacher_id, shift.local_date, shift.start_time, shift.end_time, shift.status,
+                 shift.version) for shift in s.scalars(select(Shift).order_by(Shift.id))]
+
+
+def test_a_declined_request_is_told_to_the_teacher_who_asked_once_with_the_reason_and_the_roster_stays(
+        db: Database, line: LineEmulator, receiver: WebhookReceiver, send: Any, roster: dict[str, int]) -> None:
+    send()
+    line.tap(user_id(1), label="代講を頼む")
+    assert "担当者に伝えました" in _wait_reply(line, user_id(1), 1)[0]
+    with db.read() as s:
+        [request] = cover.requests(s)
+    before = _roster_rows(db)
+
+    with db.write() as s:
+        made = cover_declined.decline(s, request.id, now=NOW, reason="この日は代わりの先生がいません")
+    assert len(made) == 1
+    send()
+    send()  # planning and sending again add nothing: one decline message
+
+    [reminder, *after] = _pushes(line, user_id(1))
+    assert [a["label"] for a in postback_actions(reminder.message)] == ["代講を頼む"]
+    [declined] = after
+    text = "\n".join(lines_of(declined.message))
+    assert "代講は見送り" in text and "担当者より：この日は代わりの先生がいません" in text and "11:00" in text
+    assert _roster_rows(db) == before  # nothing on the roster changed
+    for n in (2, 3, 4):  # the others hear nothing of it (each has only their own reminders)
+        assert not any("見送り" in "\n".join(lines_of(m.message)) for m in _pushes(line, user_id(n)))
+    assert _pushes(line, GROUP) == []
+    with db.read() as s:
+        done = cover.request(s, request.id)
+        sent = s.scalars(select(Delivery).where(Delivery.kind == DeliveryKind.COVER_DECLINED)).all()
+    assert (done.state, done.decline_reason, done.steps[-1].step) == (CoverState.DECLINED, "この日は代わりの先生がいません",
+                                                                      CoverStep.DECLINED)
+    assert [(d.teacher_id, d.status) for d in sent] == [(roster["青木"], DeliveryStatus.SENT)]
+
+
+def test_a_decline_without_a_reason_says_none_in_english_and_waits_for_quiet_hours_to_end(
+        db: Database, line: LineEmulator, send: Any, clock: FakeClock) -> None:
+    night = dt.datetime(2026, 12, 3, 14, 0, tzinfo=dt.UTC)  # 23:00 in Tokyo, inside 22:00–07:00
+    with db.write() as s:
+        room = f.classroom(s, "Main", language="en")  # quiet hours 22:00–07:00
+        teacher = f.teacher(s, "Ada", 1)
+        shift = f.shift(s, room, teacher, DAY, "11:00", "15:00", now=night, status=ShiftStatus.CONFIRMED)
+        request = cover.ask(s, shift.id, teacher.id, now=night, reason="dentist")
+        cover_declined.decline(s, request.id, now=night)
+        [waiting] = s.scalars(select(Delivery).where(Delivery.kind == DeliveryKind.COVER_DECLINED)).all()
+        assert waiting.next_attempt_at == dt.datetime(2026, 12, 3, 22, 0, tzinfo=dt.UTC)  # 07:00 in Tokyo
+    line.add_user(user_id(1), "Ada")
+    clock.now = dt.datetime(2026, 12, 3, 22, 0, tzinfo=dt.UTC)
+    send()
+    declined = [m for m in _pushes(line, user_id(1)) if "Cover not arranged" in "\n".join(lines_of(m.message))]
+    assert len(declined) == 1
+    text = "\n".join(lines_of(declined[0].message))
+    assert "stays yours" in text and "From the manager" not in text and "dentist" not in text
+
+
+def test_a_request_superseded_by_the_manager_giving_the_shift_to_another_is_told_by_the_correction_alone(
+        db: Database, line: LineEmulator, receiver: WebhookReceiver, send: Any, roster: dict[str, int]) -> None:
+    send()
+    line.tap(user_id(1), label="代講を頼む")
+    assert receiver.dispatcher.wait_handled(1, timeout=60)
+    with db.write() as s:  # the manager moves the shift in the grid instead of answering the request
+        rules.edit_shift(s, roster["shift"], now=NOW, teacher_id=roster["上田"])
+    send()
+    send()
+    with db.read() as s:
+        [request] = cover.requests(s, still_open=False)
+        told = sorted(s.scalars(select(Delivery.kind).where(Delivery.teacher_id == roster["青木"],
+                                                            Delivery.status == DeliveryStatus.SENT)))
+    assert request.state == CoverState.WITHDRAWN
+    assert told == [DeliveryKind.SHIFT_CORRECTION, DeliveryKind.SHIFT_REMINDER]  # no decline, no second notice
+    [_, released] = _pushes(line, user_id(1))
+    assert "担当が変更" in "\n".join(lines_of(released.message))

@@ -1,16 +1,18 @@
 """The demo's LINE in the other direction, over real HTTP: the demo starts a webhook receiver the
 simulator knows, the demo inbox taps 了解 and sends a pairing code as a teacher, and the roster grid
-marks a tapped shift without reading the month again."""
+marks a tapped shift without reading the month again; the inbox answers an availability request's △
+with from–to through LINE's time pickers."""
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QComboBox, QPushButton, QWidget
 from sqlalchemy import select
 
 from core.app import demo as demo_data
@@ -19,14 +21,17 @@ from core.messages import ack
 from core.outbox.policy import BackoffPolicy
 from core.planning.planner import plan
 from core.receiving import acknowledge
+from core.roster import rules
 from core.sending.sender import Sender, SenderConfig
 from core.store import ack_key, secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.models import Delivery, Publication, Shift, Teacher
+from core.store.models import Delivery, Publication, Shift, Teacher, WebhookEvent
+from core.texts.formats import day_short
 from tests import factories as f
 from tests.linefixtures import FakeClock
 from tests.ui_fixtures import ctx, settle  # noqa: F401
+from ui.common.widgets import TimeField
 from ui.demo.inbox import InboxWindow, load_unpaired
 from ui.shell.context import AppContext
 from ui.shifts.view import ShiftsView
@@ -297,4 +302,61 @@ def test_the_inbox_invites_the_account_into_a_group_that_connect_line_then_offer
     assert (proposal.group_id, proposal.name) == (demo_data.DEMO_NEW_GROUP, demo_data.DEMO_NEW_GROUP_NAME)
     assert proposal.member_count == len(demo_data.TEACHERS)  # LINE's count, as the wizard lists it
     qtbot.waitUntil(lambda: demo_data.DEMO_NEW_GROUP_NAME in window.status_label.text(), timeout=10_000)
+    settle(qtbot, ctx)
+
+
+def test_the_inbox_answers_an_availability_request_s_time_pickers_from_and_until(
+        qtbot, ctx: AppContext, db: Database, now: dt.datetime, demo: demo_data.DemoEnvironment) -> None:
+    from core.roster import availability
+    from core.roster.availability_text import HOURS, DayAnswer
+    from core.sending.kinds import availability_request
+
+    year, month = (now.year + 1, 1) if now.month == 12 else (now.year, now.month + 1)
+    with db.write() as s:
+        room = rules.classroom_by_name(s, demo_data.DEMO_CLASSROOM)
+        asking = availability_request.ask(s, room.id, year, month, dt.date(year, month, 1),
+                                          [demo_data.TEACHERS[0]], now=now)
+        teacher_id = rules.teacher_by_name(s, demo_data.TEACHERS[0]).id
+    request_id = asking.request_id
+    assert request_id is not None
+    _send_due_reminders(db, now)
+    teacher = demo_data.user_id_for(1)
+    [request] = [m for m in demo.emulator.inbox(teacher) if postback_actions(m.message, "datetimepicker")]
+    ctx.demo = demo
+    window = InboxWindow(ctx)
+    qtbot.addWidget(window)
+    window.show()
+    settle(qtbot, ctx)
+    window.recipients.setCurrentRow(next(i for i in range(window.recipients.count())
+                                         if window.recipients.item(i).data(Qt.ItemDataRole.UserRole) == teacher))
+    [choice] = window.messages.findChildren(QWidget, "timeChoice")
+    [which] = choice.findChildren(QComboBox, "pickerChoice")
+    [start] = choice.findChildren(TimeField, "pickStart")
+    [end] = choice.findChildren(TimeField, "pickEnd")
+    third = dt.date(year, month, 3)
+    assert which.count() == len(postback_actions(request.message, "datetimepicker"))  # one △ a day
+    which.setCurrentIndex(2)
+    assert which.currentText() == day_short(third, "ja")  # the day's row as the phone shows it, in the classroom's language
+    [send] = choice.findChildren(QPushButton, "pickTime")
+    start.setText("18:00")
+    end.setText("17:00")
+    qtbot.mouseClick(send, Qt.MouseButton.LeftButton)  # LINE's picker for until when starts at 18:00: said, not sent
+    assert window.status_label.text().startswith("until when (17:00) must be after from when (18:00)")
+    end.setText("20:30")
+    qtbot.mouseClick(send, Qt.MouseButton.LeftButton)
+
+    def recorded() -> dict[dt.date, DayAnswer]:
+        with db.read() as s:
+            return next((a.days for a in availability.answers(s, request_id) if a.teacher_id == teacher_id), {})
+
+    qtbot.waitUntil(lambda: recorded().get(third) == DayAnswer(third, HOURS, dt.time(18), dt.time(20, 30)),
+                    timeout=20_000)
+    qtbot.waitUntil(lambda: window.status_label.text().startswith("Chose 18:00–20:30 for "), timeout=10_000)
+    # Both postbacks went as LINE's time picker sends them: the picker's own data and params.time.
+    with db.read() as s:
+        received = [json.loads(e.raw_json) for e in s.scalars(select(WebhookEvent).where(WebhookEvent.type == "postback")
+                                                              .order_by(WebhookEvent.id))]
+    assert [e["postback"]["params"] for e in received] == [{"time": "18:00"}, {"time": "20:30"}]
+    pickers = postback_actions(request.message, "datetimepicker")
+    assert received[0]["postback"]["data"] == pickers[2]["data"]
     settle(qtbot, ctx)

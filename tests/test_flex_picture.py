@@ -115,3 +115,15 @@ def test_the_preview_is_the_form_the_sender_will_choose(db: Database, now: dt.da
         assert image.width == 2 * flex_picture.CHAT_MARGIN * 2 + 5 * 600 + 4 * flex_picture.CARD_GAP * 2
     elif form == "publish.preview.pages":
         assert image.height > image.width / 4 and image.getpixel((1, 1)) != (0x8C, 0xAB, 0xD9)
+
+
+def test_with_a_relay_attached_and_no_bucket_the_preview_is_the_pages_said_to_go_through_it(
+        db: Database, now: dt.datetime) -> None:
+    room_id = _preview_month(db, now, group=GROUP)
+    with db.write() as s:
+        keys.RELAY_URL.write(s, "https://relay.example.com")
+    with db.read() as s:
+        shown = group_preview.preview(s, room_id, 2026, 12, now=now)
+    assert shown.form is not None and shown.form.code == "publish.preview.pages_relay"
+    image = Image.open(io.BytesIO(shown.png))
+    assert image.height > image.width / 4  # the pages, not the Flex cards

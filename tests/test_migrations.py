@@ -936,3 +936,35 @@ def test_0024_keeps_every_teacher_of_a_single_classroom_in_it(db: Database) -> N
     _downgrade(db, "0023_availability")
     migrate.upgrade(db)
     assert _memberships(db) == {("本校", "佐藤"), ("本校", "伊藤")}
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_0025_gives_cover_requests_a_decline_reason_and_keeps_every_row(db: Database) -> None:
+    """A database at 0024 with cover requests, open and declined, and their steps: every row stays as it
+    was, each request starts without the manager's reason and a decline can give one; going back drops
+    the column and nothing else."""
+    from core.roster import cover
+    from core.store.models import ShiftStatus
+    from tests import factories as f
+
+    now = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    with db.write() as s:  # made with today's models, then taken down to 0024 with its rows
+        room = f.classroom(s)
+        sato, ito = f.teacher(s, "佐藤", 1), f.teacher(s, "伊藤", 2)
+        first = f.shift(s, room, sato, dt.date(2026, 12, 3), now=now, status=ShiftStatus.CONFIRMED)
+        second = f.shift(s, room, ito, dt.date(2026, 12, 4), now=now, status=ShiftStatus.CONFIRMED)
+        asked = cover.ask(s, first.id, sato.id, now=now, reason="通院")
+        cover.decline(s, cover.ask(s, second.id, ito.id, now=now).id, now=now)
+        asked_id = asked.id
+    kept = ("shifts", "cover_request_steps", "teachers")
+    before, _then = _a_new_column_keeps_every_row(db, "cover_requests", "decline_reason", "0024_classroom_teachers",
+                                                  kept)
+    with db.write() as s:
+        cover.decline(s, asked_id, now=now, reason="  代わりの先生が\nいません ")
+    with db.read() as s:
+        assert cover.request(s, asked_id).decline_reason == "代わりの先生が いません"
+
+    _downgrade(db, "0024_classroom_teachers")  # and back: the rows as they were, but for the decline since
+    assert _table_rows(db, kept[:1]) == before[:1]
+    assert "decline_reason" not in [c["name"] for c in inspect(db.engine).get_columns("cover_requests")]
+    migrate.upgrade(db)

@@ -46,6 +46,35 @@ def test_a_pattern_is_checked_before_it_is_kept() -> None:
         patterns.check(tue(valid_until=D(2025, 12, 31)))
 
 
+def test_a_weekday_is_read_in_english_japanese_or_as_a_number() -> None:
+    assert [patterns.parse_weekday(w) for w in ("tue", "Tuesday", "火", "火曜", "火曜日", " 1 ", "SUN", "日")] == [
+        1, 1, 1, 1, 1, 1, 6, 6]
+    for wrong in ("7", "tues", "", "火火"):
+        with pytest.raises(ValidationError, match="bad weekday"):
+            patterns.parse_weekday(wrong)
+
+
+@pytest.mark.backends("sqlite")
+def test_a_pattern_is_added_and_removed_by_its_number_and_fill_keeps_inside_its_dates(
+        db: Database, now: dt.datetime) -> None:
+    with db.write() as s:
+        room, sato = f.classroom(s), f.teacher(s, "佐藤", 1)
+        until_the_15th = tue(sato.id, room.id, valid_from=rules.FIRST_DAY, valid_until=D(2026, 12, 15))
+        from_the_16th = Pattern(sato.id, room.id, TUESDAY, T(10), T(12), D(2026, 12, 16))
+        patterns.add_pattern(s, until_the_15th)
+        patterns.add_pattern(s, from_the_16th)
+        with pytest.raises(ValidationError, match="cannot end"):
+            patterns.add_pattern(s, tue(sato.id, room.id, valid_until=D(2025, 1, 1)))
+        assert patterns.teacher_patterns(s, sato.id) == [from_the_16th, until_the_15th]  # by weekday, then start
+        filled = patterns.fill_month(s, room.id, 2026, 12, now=now)  # Tuesdays: 1, 8, 15, 22, 29
+        assert [(d.local_date.day, d.start_time) for d in filled.drafts] == [
+            (1, T(17)), (8, T(17)), (15, T(17)), (22, T(10)), (29, T(10))]
+        assert patterns.remove_pattern(s, sato.id, 1) == from_the_16th
+        assert patterns.teacher_patterns(s, sato.id) == [until_the_15th]
+        with pytest.raises(ValidationError, match="no weekly pattern number 2: the teacher has 1"):
+            patterns.remove_pattern(s, sato.id, 2)
+
+
 @pytest.mark.backends("sqlite", "postgresql")
 def test_filling_a_month_makes_drafts_and_counts_what_it_skipped(db: Database, now: dt.datetime) -> None:
     with db.write() as s:

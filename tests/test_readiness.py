@@ -16,6 +16,7 @@ from core.sending import presence
 from core.setup import readiness
 from core.setup.readiness import Fix, Requirement, State
 from core.setup.receiving import ReceivingState
+from core.setup.relay_credentials import Held
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
@@ -128,15 +129,21 @@ def test_a_sender_that_checked_in_is_seen_and_one_that_went_quiet_is_named(db: D
     assert "last checked in" in render(sender.says, "en")
 
 
-@pytest.mark.parametrize(("autostart", "state"), [(True, State.OK), (False, State.WARNING), (None, State.WARNING)])
-def test_start_at_login_is_graded_as_given(autostart: bool | None, state: State) -> None:
+def _all_well(**changes: object) -> readiness.Facts:
+    """Facts under which every requirement is met, with `changes`."""
     facts = readiness.Facts(
         line_ready=True, keyring_problem=None, line_account="Shiftcast 本校", channels_ready=frozenset({"line"}),
         classrooms=(readiness.ClassroomFacts("本校", True, True),),
         teachers=(readiness.TeacherFacts("佐藤", ContactRule.EVERY,
                                          (readiness.Contact("line", "U" + "1" * 32, NOW, None, 0),)),),
-        hosting_ready=True, autostart=autostart, last_heartbeat=NOW, sending_now=True,
+        hosting_ready=True, autostart=True, last_heartbeat=NOW, sending_now=True,
         receiving=readiness.ReceivingFacts(True, ReceivingState("https://a.example.com/line/webhook")))
+    return dataclasses.replace(facts, **changes)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("autostart", "state"), [(True, State.OK), (False, State.WARNING), (None, State.WARNING)])
+def test_start_at_login_is_graded_as_given(autostart: bool | None, state: State) -> None:
+    facts = _all_well(autostart=autostart)
     found = _by_key(readiness.assess(facts))
     assert found["autostart"].state is state
     assert render(found["line"].says, "en") == "LINE is connected as Shiftcast 本校"
@@ -144,6 +151,22 @@ def test_start_at_login_is_graded_as_given(autostart: bool | None, state: State)
     assert all(r.state is State.OK for r in rest)
     assert readiness.ready(list(found.values())) is (state is State.OK)
     assert not readiness.blocking(readiness.assess(dataclasses.replace(facts, autostart=False)))
+
+
+@pytest.mark.parametrize(("held", "state"), [(Held.NOT_DEPLOYED, None), (Held.NOT_SAVED, None),
+                                             (Held.CURRENT, State.OK), (Held.OLD, State.WARNING)])
+def test_a_relay_holding_old_line_credentials_is_a_warning_fixed_in_always_on(held: Held, state: State | None) -> None:
+    facts = _all_well(autostart=True, relay=held)
+    found = _by_key(readiness.assess(facts))
+    if state is None:  # no relay deployed from here: no row
+        assert "relay" not in found
+        return
+    assert found["relay"].state is state
+    assert not readiness.blocking(list(found.values()))  # the app still sends while it runs
+    if state is State.WARNING:
+        assert found["relay"].fix is readiness.Fix.RELAY
+        assert "still holds the LINE credentials saved before" in render(found["relay"].says, "en")
+        assert found["relay"].fix_says is not None and "Always on" in render(found["relay"].fix_says, "en")
 
 
 def test_the_account_line_last_named_is_said_without_asking_line_again(db: Database,
@@ -196,6 +219,19 @@ def test_hosting_set_up_without_its_secret_is_said_with_its_fix(db: Database) ->
     assert month.fix_says is not None and "Test upload" in render(month.fix_says, "en")
     secrets.set_secret(hosting.SECRET_NAME, "secret")
     assert _check(db)["month_image"].state is State.OK
+
+
+def test_with_a_relay_attached_the_month_is_posted_through_it_unless_the_bucket_works(db: Database) -> None:
+    with db.write() as s:
+        keys.RELAY_URL.write(s, "https://relay.example.com")
+    month = _check(db)["month_image"]
+    assert (month.state, month.fix) == (State.OK, None)
+    assert render(month.says, "en") == "the month image is posted through the relay"
+    assert render(month.says, "ja") == "月のシフト表の画像は中継サーバー経由で投稿します。"
+    _hosting_set_up(db)  # a bucket without its secret does not work: still the relay
+    assert render(_check(db)["month_image"].says, "en") == "the month image is posted through the relay"
+    secrets.set_secret(hosting.SECRET_NAME, "secret")  # the bucket works: it comes first
+    assert render(_check(db)["month_image"].says, "en") == "the month image is posted through image hosting"
 
 
 def test_hosting_whose_secret_the_keyring_cannot_read_is_said(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -37,7 +37,10 @@ pytestmark = [
 
 CHANNEL_SECRET = "0123456789abcdef0123456789abcdef"
 LINE_TOKEN = "long-lived-channel-token-0123456789"
+CHANNEL_ID = "1657000001"
 EARLIER = "https://old-bot.example.jp/callback"
+NEXT_VERSION = "9.0.0"  # the bundled relay's next version, in the tests of updating
+NEXT_MIGRATION = "9999_delivery_notes.sql"
 
 
 @pytest.fixture
@@ -51,7 +54,7 @@ def cloudflare(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Clou
 
 @pytest.fixture
 def line(db: Database) -> Iterator[LineEmulator]:
-    with LineEmulator(token=LINE_TOKEN, channel_secret=CHANNEL_SECRET, loopback_webhooks=True) as emu:
+    with LineEmulator(token=LINE_TOKEN, channel_id=CHANNEL_ID, channel_secret=CHANNEL_SECRET, loopback_webhooks=True) as emu:
         emu.set_webhook_endpoint(EARLIER)
         with db.write() as s:
             keys.LINE_API_BASE.write(s, emu.base_url)
@@ -111,7 +114,8 @@ def test_deploy_from_an_empty_account_runs_the_bundled_worker_and_points_line_at
 
     # The uploaded Worker's own answer, through its workers.dev address, on the tables the deploy made.
     assert _health(deployed.url) == {"version": load().relay_version, "schema_version": load().schema_version}
-    assert [r["name"] for r in ready.query(found.database_id, "SELECT name FROM d1_migrations")] == ["0001_initial.sql"]
+    assert [r["name"] for r in ready.query(found.database_id, "SELECT name FROM d1_migrations")] == [
+        m.name for m in load().migrations]
     key = relay_state.relay_key(create=False)
     assert key is not None and len(bytes.fromhex(key)) == 32
     with db.read() as s:
@@ -153,18 +157,21 @@ def test_deploy_again_changes_nothing_and_a_stopped_deploy_resumes(db: Database,
 
 
 def _newer_bundle(tmp_path: Path) -> Path:
-    """The bundled relay as its next version: 0.2.0, with a migration that changes the deliveries table."""
+    """The bundled relay as its next version (NEXT_VERSION), with a migration that changes the deliveries table."""
     folder = tmp_path / "relay-next"
     shutil.copytree(resource("relay"), folder)
     worker = folder / "worker.js"
     text = worker.read_text(encoding="utf-8")
-    assert 'var RELAY_VERSION = "0.1.0";' in text
-    worker.write_text(text.replace('var RELAY_VERSION = "0.1.0";', 'var RELAY_VERSION = "0.2.0";'), encoding="utf-8")
-    (folder / "migrations" / "0002_delivery_notes.sql").write_text(
+    bundled = load()
+    assert f'var RELAY_VERSION = "{bundled.relay_version}";' in text
+    worker.write_text(text.replace(f'var RELAY_VERSION = "{bundled.relay_version}";', f'var RELAY_VERSION = "{NEXT_VERSION}";'),
+                      encoding="utf-8")
+    schema = bundled.schema_version + 1
+    (folder / "migrations" / NEXT_MIGRATION).write_text(
         "ALTER TABLE deliveries ADD COLUMN note TEXT;\n"
-        "UPDATE meta SET value = '2' WHERE key = 'schema_version';\n", encoding="utf-8")
+        f"UPDATE meta SET value = '{schema}' WHERE key = 'schema_version';\n", encoding="utf-8")
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    manifest.update(relay_version="0.2.0", schema_version=2, migrations=[*manifest["migrations"], "0002_delivery_notes.sql"])
+    manifest.update(relay_version=NEXT_VERSION, schema_version=schema, migrations=[*manifest["migrations"], NEXT_MIGRATION])
     (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     return folder
 
@@ -188,13 +195,13 @@ def test_update_applies_the_new_migration_and_worker_and_keeps_the_queued_delive
     steps = Steps()
     assert update_if_needed(db, bundle=newer, report=steps) is Update.UPDATED
     assert steps.ended() == {Step.MIGRATIONS: Progress.DONE, Step.UPLOAD: Progress.DONE, Step.HEALTH: Progress.DONE}
-    assert _health(deployed.url) == {"version": "0.2.0", "schema_version": 2}
+    assert _health(deployed.url) == {"version": NEXT_VERSION, "schema_version": load().schema_version + 1}
     found = relay_state.deployment(db)
     assert found is not None and found.database_id
     assert ready.query(found.database_id, "SELECT id, state, note FROM deliveries") == [
         {"id": "reminder-1-1", "state": "queued", "note": None}]
     assert [r["name"] for r in ready.query(found.database_id, "SELECT name FROM d1_migrations ORDER BY id")] == [
-        "0001_initial.sql", "0002_delivery_notes.sql"]
+        *(m.name for m in load().migrations), NEXT_MIGRATION]
     assert update_if_needed(db, bundle=newer) is Update.CURRENT
 
 
@@ -286,8 +293,8 @@ def test_the_command_line_deploys_with_a_token_from_stdin_and_removes(
     out = capsys.readouterr().out
     assert "✓ データベースを作成" in out and "✓ LINEのWebhookを中継サーバーに設定" in out
     url = relay_state.relay_url(db)
-    assert url and f"中継サーバー 0.1.0 が {url} で動いています。" in out
-    assert _health(url)["version"] == "0.1.0"
+    assert url and f"中継サーバー {load().relay_version} が {url} で動いています。" in out
+    assert _health(url)["version"] == load().relay_version
 
     assert main.main(["relay", "deploy", "--lang", "en"]) == 0  # the token is in the keyring now
     assert "Create the database (already done)" in capsys.readouterr().out
@@ -317,7 +324,7 @@ def test_at_start_an_update_cloudflare_refuses_is_logged_not_raised(
     with caplog.at_level("WARNING"):
         assert update_at_start(db, bundle=load(_newer_bundle(tmp_path))) is None
     assert "could not update the relay yet" in caplog.text
-    assert _health(str(relay_state.relay_url(db)))["version"] == "0.1.0"  # the running relay is untouched
+    assert _health(str(relay_state.relay_url(db)))["version"] == load().relay_version  # the running relay is untouched
     assert update_at_start(db) is Update.CURRENT
 
 

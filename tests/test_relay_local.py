@@ -19,6 +19,7 @@ import pytest
 
 from core.emulator import LineEmulator
 from core.relay import local
+from core.setup.relay_bundle import load
 from core.store.db import Database
 from core.store.paths import DataPaths
 from core.store.setting_keys import RELAY_URL
@@ -84,7 +85,8 @@ def test_relay_local_starts_the_bundled_relay_attaches_it_and_stops_cleanly_on_c
         while (line := next_line(said, output)) is not None and url not in line:
             pass
         assert line is not None, "relay local ended before it said its address:\n" + "".join(output)
-        assert httpx.get(f"{url}/health", timeout=PATIENCE_S).json() == {"version": "0.1.0", "schema_version": 1}
+        assert httpx.get(f"{url}/health", timeout=PATIENCE_S).json() == {"version": load().relay_version,
+                                                                       "schema_version": load().schema_version}
         httpx.get(f"{url}/cdn-cgi/handler/scheduled", timeout=PATIENCE_S).raise_for_status()  # the cron, on demand
         with db.read() as s:
             assert RELAY_URL.read(s) == url  # attached: `relay sync` finds it

@@ -20,6 +20,7 @@ from core.receiving import pairing
 from core.relay import settings as relay_settings
 from core.relay import syncer
 from core.roster import rules
+from core.setup.relay_bundle import load
 from core.store import secrets
 from core.store.db import Database
 from core.store.models import Alert, Delivery, DeliveryAttempt, DeliveryKind, DeliveryStatus, RelayUpload, Teacher
@@ -104,7 +105,7 @@ def test_attach_checks_the_relay_and_its_key_and_status_tells_the_last_sync(
     assert secrets.get_secret(relay_settings.KEY_NAME) == relay.key
     code, out, _ = run(capsys, "relay", "status")
     status = json.loads(out)
-    assert code == 0 and status["url"] == relay.url and status["version"] == "0.1.0" and status["last_sync"] is None
+    assert code == 0 and status["url"] == relay.url and status["version"] == load().relay_version and status["last_sync"] is None
 
     summary = sync(capsys)
     assert summary["uploaded"] == summary["outcomes"] == summary["events"] == 0 and summary["heartbeat"] is False

@@ -1,14 +1,14 @@
 """Availability in the window: the Shifts grid shades the days each teacher said they can work and
 hatches the days they cannot (and says so in the cell's tooltip), the shift dialog warns while a
 shift is put on a day its teacher said no, and the Availability dialog lists who answered, late or
-not, and reminds exactly those who have not."""
+not, reminds exactly those who have not, and enters a teacher's reply for them."""
 
 from __future__ import annotations
 
 import datetime as dt
 
 import pytest
-from PySide6.QtCore import QDate, Qt
+from PySide6.QtCore import QDate, Qt, QTimer
 from PySide6.QtWidgets import QMessageBox
 from sqlalchemy import select
 
@@ -20,7 +20,7 @@ from core.store.models import AvailabilityRequest, Delivery
 from tests import factories as f
 from tests.test_ui_acknowledge import _paint  # a cell painted by the grid's delegate alone
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.availability.dialog import AvailabilityDialog
+from ui.availability.dialog import AvailabilityDialog, EnterDialog
 from ui.shell.context import AppContext
 from ui.shifts.grid import AVAILABILITY_ROLE
 from ui.shifts.shift_dialog import ShiftDialog
@@ -144,3 +144,41 @@ def test_an_answer_arriving_while_the_month_is_shown_shades_the_grid_and_updates
     qtbot.waitUntil(lambda: view.model.index_of(ids["高橋"], dt.date(2026, 12, 15)).data(AVAILABILITY_ROLE)
                     is not None, timeout=10_000)
     qtbot.waitUntil(lambda: _cell(dialog, 2, 1) == "Answered late", timeout=10_000)
+
+
+def test_the_manager_enters_a_teacher_s_reply_in_the_dialog_and_the_grid_shades_it(
+        qtbot, ctx: AppContext, db: Database, now: dt.datetime) -> None:
+    ids = _asked(db, now)
+    view = _view(qtbot, ctx, now)
+    dialog = AvailabilityDialog(ctx, view.classroom_id or 0, "本校", 2026, 12)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    settle(qtbot, ctx)
+    assert dialog.enter_button.isEnabled()
+    seen: list[object] = []
+
+    def fill() -> None:  # runs inside the form's own event loop
+        form = dialog.findChild(EnterDialog)
+        assert form is not None
+        seen.append(form.teacher.currentText())  # the first who has not answered
+        form.text.setPlainText("たぶん大丈夫")
+        form.accept()  # cannot be read: the form says so and stays open
+        seen.append((form.isVisible(), form.problem.isVisible()))
+        form.text.setPlainText("12/15(火) ×\n12/16(水)\n12/17(木) 18時まで")  # the e-mailed list, one day left blank
+        form.accept()
+
+    QTimer.singleShot(0, fill)
+    dialog.enter_button.click()
+    assert seen == ["高橋", (True, True)]
+    qtbot.waitUntil(lambda: "Entered 2 day(s) for 高橋" in dialog.status.text(), timeout=10_000)
+    qtbot.waitUntil(lambda: _cell(dialog, 2, 1) == "Answered late (entered by you)", timeout=10_000)
+    assert _cell(dialog, 0, 1) == "Answered"  # 佐藤 answered on LINE
+    qtbot.waitUntil(lambda: view.model.index_of(ids["高橋"], dt.date(2026, 12, 15)).data(AVAILABILITY_ROLE)
+                    is not None, timeout=10_000)
+    model = view.model
+    assert model.index_of(ids["高橋"], dt.date(2026, 12, 15)).data(AVAILABILITY_ROLE).answer == NO
+    assert model.index_of(ids["高橋"], dt.date(2026, 12, 17)).data(AVAILABILITY_ROLE).end == dt.time(18)
+    assert model.index_of(ids["高橋"], dt.date(2026, 12, 16)).data(AVAILABILITY_ROLE) is None
+    with db.read() as s:
+        request = s.scalars(select(AvailabilityRequest)).one()
+        assert {h.source for h in availability.history(s, request.id, ids["高橋"])} == {availability.MANAGER}

@@ -1,5 +1,6 @@
 """The Cover requests dialog: it lists the requests waiting for the manager with their volunteers first
-among the teachers free then, and Assign gives the shift through the normal shift edit."""
+among the teachers free then, Assign gives the shift through the normal shift edit, and Decline tells
+the teacher who asked, with the reason the manager typed."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import datetime as dt
 from core.roster import cover
 from core.store.db import Database
 from core.store.kinds import CoverState, ShiftStatus
-from core.store.models import Shift
+from core.store.models import Delivery, DeliveryKind, Shift
 from tests import factories as f
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.cover.dialog import CoverDialog
@@ -34,6 +35,8 @@ def test_the_dialog_shows_a_request_and_assigns_its_volunteer(qtbot, ctx: AppCon
     assert "井上" in dialog.volunteers.text()
     # The volunteer first; 江口, on a shift then, is not offered.
     assert [dialog.teacher_box.itemData(i) for i in range(dialog.teacher_box.count())] == [ids[1]]
+    # Marked as a volunteer in words that every font draws (an emoji is an empty box without an emoji font).
+    assert dialog.teacher_box.itemText(0) == "井上 (offered)"
 
     with qtbot.waitSignal(dialog.changed):
         dialog.assign_button.click()
@@ -85,3 +88,31 @@ def test_the_status_line_counts_the_requests_waiting_and_hears_a_new_one(qtbot, 
     with db.write() as s:  # as the LINE handler does when a teacher asks
         cover.ask(s, shift_id, teacher_id, now=NOW)
     qtbot.waitUntil(lambda: "1 request for cover" in window.sender_status.text())
+
+
+def test_decline_keeps_the_shift_and_queues_the_message_with_the_reason_typed(qtbot, ctx: AppContext,
+                                                                              db: Database) -> None:
+    from sqlalchemy import select
+
+    day = (NOW + dt.timedelta(days=3)).date()
+    with db.write() as s:
+        room = f.classroom(s, "本校")
+        asking = f.teacher(s, "青木", 1)
+        shift = f.shift(s, room, asking, day, "16:00", "21:00", now=NOW, status=ShiftStatus.CONFIRMED)
+        ids = (shift.id, asking.id, cover.ask(s, shift.id, asking.id, now=NOW).id)
+    dialog = CoverDialog(ctx)
+    qtbot.addWidget(dialog)
+    settle(qtbot, ctx)
+    assert dialog.reason.isEnabled()
+    dialog.reason.setText("今月は代われる先生がいません")  # as typed (an input method composes Japanese)
+    with qtbot.waitSignal(dialog.changed):
+        dialog.decline_button.click()
+    settle(qtbot, ctx)
+    assert dialog.requests.count() == 0 and dialog.reason.text() == "" and not dialog.reason.isEnabled()
+    with db.read() as s:
+        kept = s.get(Shift, ids[0])
+        assert kept is not None and kept.teacher_id == ids[1]
+        request = cover.request(s, ids[2])
+        told = s.scalars(select(Delivery).where(Delivery.kind == DeliveryKind.COVER_DECLINED)).all()
+    assert (request.state, request.decline_reason) == (CoverState.DECLINED, "今月は代われる先生がいません")
+    assert [(d.teacher_id, d.subject_id) for d in told] == [(ids[1], ids[2])]

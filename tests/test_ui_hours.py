@@ -1,6 +1,7 @@
 """The Hours dialog: the seeded month's table as the plain count has it, one classroom or all, another
 month; Save CSV… in both encodings and the Shift_JIS refusal; Print… to a PDF; opened from the main
-window's File menu; in Japanese within a 1280×720 screen."""
+window's File menu; in Japanese within a 1280×720 screen, and with 8 lesson slots and 25 teachers every
+column in view at 1280×720 and 1366×768."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ import io
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QRect
+from PySide6.QtGui import QFont
 from PySide6.QtPrintSupport import QPrinter
-from PySide6.QtWidgets import QDialog, QFileDialog, QMenu, QTableWidgetItem
+from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QMenu, QTableWidgetItem
 
 from core.roster import hours_table
 from core.store.db import Database
@@ -211,3 +214,68 @@ def test_in_japanese_within_a_small_screen(qtbot, ctx: AppContext, db: Database,
     wanted = sum(table.columnWidth(c) for c in range(table.columnCount())) + table.verticalHeader().width()
     assert wanted <= 1280 - 40
     settle(qtbot, ctx, timeout=WAIT)
+
+
+SURNAMES = ["佐藤", "鈴木", "高橋", "田中", "伊藤", "渡辺", "山本", "中村", "小林", "加藤", "吉田", "山田", "佐々木",
+            "山口", "松本", "井上", "木村", "林", "斎藤", "清水", "長谷川", "阿久津", "宇佐美", "東海林", "勅使河原"]
+GIVEN = ["花子", "一郎", "美咲", "健太", "さくら", "翔", "結衣", "大輝", "陽菜", "蓮"]
+EIGHT_SLOTS = {MAIN: [("午前1限", "09:00", "10:20"), ("午前2限", "10:30", "11:50"), ("1限", "13:00", "14:20"),
+                      ("2限", "14:30", "15:50"), ("3限", "16:00", "17:20"), ("4限", "17:30", "18:50"),
+                      ("5限", "19:00", "20:20"), ("6限", "20:30", "21:50")]}
+
+
+def _busy_month() -> list[tuple[str, str, str, str, str, str]]:
+    """25 teachers, six long days each in November 2026, most at the classroom with 8 slots."""
+    rows = []
+    for n, surname in enumerate(SURNAMES):
+        who = f"{surname} {GIVEN[n % len(GIVEN)]}"
+        for k in range(6):
+            day = dt.date(2026, 11, 2 + k * 4 + n % 3)
+            rows.append((who, MAIN if k % 3 else STATION, day.isoformat(), "09:00", "21:50", "confirmed"))
+    return rows
+
+
+# The test platform's font is 9 pt; Ubuntu's desktop font is 11 pt, and at that size the table was wider than
+# the dialog opened: its last columns (6限, コマ数) lay beyond the right edge, behind a sideways scroll.
+@pytest.mark.parametrize(("screen", "points"), [((1280, 720), 9.0), ((1280, 720), 11.0), ((1366, 768), 11.0)])
+def test_eight_lesson_slots_and_25_teachers_show_every_column_in_japanese(
+        qtbot, ctx: AppContext, db: Database, now: dt.datetime, japanese: Path, monkeypatch: pytest.MonkeyPatch,
+        screen: tuple[int, int], points: float) -> None:
+    seed(db, now, _busy_month(), EIGHT_SLOTS)
+    width, height = screen[0], screen[1] - 40  # less a task bar
+    monkeypatch.setattr(hours_dialog, "room_on_screen",
+                        lambda _widget: QRect(0, 0, width - hours_dialog.FRAME, height))
+    saved = QFont(QApplication.font())
+    font = QApplication.font()
+    font.setPointSizeF(points)
+    QApplication.setFont(font)
+    try:
+        window = MainWindow(ctx)
+        qtbot.addWidget(window)
+        window.resize(width, height)
+        window.show()
+        window.shifts.set_month(2026, 11)
+        window.hours_action.trigger()  # File → Hours for payroll…
+        dialog = window.hours_dialog
+        qtbot.waitUntil(lambda: dialog.counted is not None, timeout=WAIT)
+        table = dialog.table
+        assert table.rowCount() == 25 and _headings(dialog)[-9:] == [*(n for n, _, _ in EIGHT_SLOTS[MAIN]), "コマ数"]
+        header = table.horizontalHeader()
+        qtbot.waitUntil(lambda: header.length() <= table.viewport().width(), timeout=5000)  # no column cut off
+        assert not table.horizontalScrollBar().isVisible()
+        assert dialog.width() <= width - hours_dialog.FRAME and dialog.height() <= height
+        metrics = header.fontMetrics()
+        for column, heading in enumerate(_headings(dialog)):
+            assert header.sectionSize(column) >= metrics.horizontalAdvance(heading), heading  # no heading elided
+        for row in range(table.rowCount()):
+            for column in range(table.columnCount()):
+                text = _text(table.item(row, column))
+                assert table.columnWidth(column) >= table.fontMetrics().horizontalAdvance(text), text
+        preamble = dialog.preamble
+        qtbot.waitUntil(lambda: preamble.height() >= preamble.heightForWidth(preamble.width()),
+                        timeout=5000)  # the rule's lines whole
+        for button in (dialog.save_button, dialog.print_button):
+            assert dialog.rect().contains(button.geometry())
+        settle(qtbot, ctx, timeout=WAIT)
+    finally:
+        QApplication.setFont(saved)

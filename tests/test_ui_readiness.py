@@ -260,3 +260,27 @@ def test_a_japanese_row_ending_in_a_bracket_gets_no_latin_full_stop() -> None:
     assert sentence("佐藤さん（本校 14:30）") == "佐藤さん（本校 14:30）"
     assert sentence("「講師」") == "「講師」"
     assert sentence("messages wait") == "Messages wait."
+
+
+def test_a_relay_holding_old_line_credentials_shows_a_row_whose_button_opens_always_on(
+        qtbot, ctx: AppContext, japanese: None) -> None:
+    from core.setup import relay_state
+    from core.setup.relay_credentials import SECRET, TOKEN, fingerprints
+
+    secrets.set_line_token("the-new-token")
+    secrets.set_line_channel_secret("the-channel-secret")
+    url = "https://shiftcast-relay-ab12cd34.example.workers.dev"
+    relay_state.save(ctx.db, relay_state.Deployment("ab12cd34", account_id="acc", database_id="db", url=url,
+                                                    line_credentials=fingerprints({SECRET: "the-channel-secret",
+                                                                                   TOKEN: "the-old-token"})))
+    relay_state.remember_relay(ctx.db, url)
+    panel = ReadinessPanel(ctx)
+    qtbot.addWidget(panel)
+    panel.show()
+    _answered(qtbot, panel, 0)
+    assert "以前に保存したLINEの認証情報をまだ使っています" in _row(panel, "relay")
+    button = panel.findChild(QPushButton, "fix_relay")
+    assert button is not None and button.text() == "常時稼働の設定"
+    with qtbot.waitSignal(panel.fix_wanted) as asked:
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert asked.args == ["relay"]

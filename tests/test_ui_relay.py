@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QLabel, QMessageBox
 
 from core.emulator import LineEmulator
 from core.setup import relay_state
+from core.setup.relay_bundle import load
 from core.setup.relay_deploy import DEPLOY_STEPS, REMOVE_STEPS
 from core.store.db import Database
 from core.texts import render
@@ -56,7 +57,7 @@ def test_always_on_deploys_step_by_step_and_removes_after_asking(
     lines = section.steps.text().splitlines()
     assert lines == [f"✓ {render(step.words, 'ja')}" for step in DEPLOY_STEPS]
     url = relay_state.relay_url(db)
-    assert section.status.url == url and "0.1.0" in section.status.text()
+    assert section.status.url == url and load().relay_version in section.status.text()
     assert line.webhook_endpoint == f"{url}/line/webhook"
 
     asked: list[str] = []

@@ -1,10 +1,12 @@
-"""A teacher's weekly patterns in the teacher dialog: shown as "Tue 17:00–21:00 at 本校", added and removed,
-saved with the teacher (a new one too) and kept when other details change; the dialog fits 1280×720 in
-Japanese."""
+"""A teacher's weekly patterns in the teacher dialog: shown as "Tue 17:00–21:00 at 本校", added, changed
+(with the dates they hold between) and removed, saved with the teacher (a new one too) and kept when other
+details change; the dialog fits 1280×720 in Japanese."""
 
 from __future__ import annotations
 
 import datetime as dt
+
+from PySide6.QtCore import QDate
 
 from core.roster import patterns, rules
 from core.roster.patterns import Pattern
@@ -76,6 +78,50 @@ def test_patterns_are_shown_added_removed_and_saved(qtbot, ctx: AppContext, db: 
     settle(qtbot, ctx)
 
 
+def test_a_pattern_is_given_dates_changed_and_saved_and_fill_keeps_inside_them(qtbot, ctx: AppContext,
+                                                                              db: Database) -> None:
+    with db.write() as s:
+        main, station = f.classroom(s, "本校"), f.classroom(s, "駅前")
+        sato = f.teacher(s, "佐藤", 1)
+        patterns.set_teacher_patterns(s, sato.id, [Pattern(sato.id, main.id, 1, T(17), T(21), rules.FIRST_DAY)])
+        ids = {"sato": sato.id, "main": main.id, "station": station.id}
+    dialog = _open(qtbot, ctx)
+    editor = _editor(qtbot, dialog, "佐藤")
+    weekly = editor.weekly
+    assert not weekly.from_day.isEnabled() and not weekly.change_button.isEnabled()
+    weekly.list.setCurrentRow(0)  # the row back in the fields: Tuesday 17:00–21:00 at 本校, no dates
+    assert (weekly.weekday.currentData(), weekly.start.text(), weekly.end.text(), weekly.classroom.currentData(),
+            weekly.from_check.isChecked(), weekly.until_check.isChecked()) == (1, "17:00", "21:00", ids["main"],
+                                                                                False, False)
+    weekly.until_check.setChecked(True)
+    assert weekly.until_day.isEnabled()
+    weekly.until_day.setDate(QDate(2027, 1, 15))
+    weekly.change_button.click()  # Tuesdays until the 15th of January …
+    weekly.weekday.setCurrentIndex(weekly.weekday.findData(1))
+    weekly.classroom.setCurrentIndex(weekly.classroom.findData(ids["station"]))
+    weekly.from_check.setChecked(True)
+    weekly.from_day.setDate(QDate(2027, 1, 16))
+    weekly.until_check.setChecked(False)
+    weekly.add_button.click()  # … and at 駅前 from the 16th, for good
+    weekly.until_check.setChecked(True)
+    weekly.until_day.setDate(QDate(2027, 1, 1))
+    weekly.add_button.click()  # until before from: said, not added
+    assert weekly.problem.isVisible() and "before it starts" in weekly.problem.text()
+    assert [weekly.list.item(i).text() for i in range(weekly.list.count())] == [
+        "Tue 17:00–21:00 at 本校 until Fri 15 Jan 2027", "Tue 17:00–21:00 at 駅前 from Sat 16 Jan 2027"]
+    editor.accept()
+    qtbot.waitUntil(lambda: dialog.status.text() == "Saved 佐藤.", timeout=WAIT)
+    with db.write() as s:
+        assert patterns.teacher_patterns(s, ids["sato"]) == [
+            Pattern(ids["sato"], ids["main"], 1, T(17), T(21), rules.FIRST_DAY, dt.date(2027, 1, 15)),
+            Pattern(ids["sato"], ids["station"], 1, T(17), T(21), dt.date(2027, 1, 16))]
+        now = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
+        made = {room: [d.local_date.day for d in patterns.fill_month(s, ids[room], 2027, 1, now=now).drafts]
+                for room in ("main", "station")}
+    assert made == {"main": [5, 12], "station": [19, 26]}  # January 2027's Tuesdays: 5, 12, 19, 26
+    settle(qtbot, ctx)
+
+
 def test_a_new_teacher_is_saved_with_their_patterns(qtbot, ctx: AppContext, db: Database) -> None:
     with db.write() as s:
         room = f.classroom(s, "本校").id
@@ -105,4 +151,9 @@ def test_the_dialog_with_patterns_fits_1280_by_720_in_japanese(qtbot, ctx: AppCo
     hint = editor.minimumSizeHint()
     assert hint.width() <= 1280 and hint.height() <= 720 - 40  # the title bar and the taskbar
     editor.resize(hint)
+    weekly = editor.weekly
+    assert weekly.from_check.text() == "開始日" and weekly.until_check.text() == "終了日"
+    qtbot.waitUntil(lambda: editor.size() == hint, timeout=WAIT)
+    for field in (weekly.start, weekly.end):  # the dates on the same line squeeze no time out of sight
+        assert field.width() >= field.fontMetrics().horizontalAdvance("00:00"), field.width()
     settle(qtbot, ctx)

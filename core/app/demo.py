@@ -11,19 +11,22 @@ import datetime as dt
 import functools
 import os
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from core.app import demo_inbox
+from core.app import demo_inbox, demo_month, demo_shifts
+from core.errors import ShiftcastError, ValidationError
 from core.roster import clock, rules
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Channel, Classroom, ShiftStatus, Teacher, TeacherContact
 from core.store.paths import DataPaths
 from core.store.secrets import LINE_TOKEN_ENV
+from core.texts import t
 
 # The emulator and the image server are imported when a demo starts: the window imports this module
 # at every start, and almost never runs the demo.
@@ -32,6 +35,7 @@ if TYPE_CHECKING:
 
     from keyring.backend import KeyringBackend
 
+    from core.app.demo_relay import DemoRelay
     from core.emulator import LineEmulator
     from core.emulator.simulate import Delivered
     from core.receiving.server import WebhookReceiver
@@ -49,6 +53,13 @@ TEACHERS = ["佐藤 花子", "鈴木 一郎", "高橋 美咲", "田中 健太", 
 # Not on LINE yet: they get a pairing code, which the demo inbox can send as them.
 NEW_TEACHERS = ["小林 陽菜", "加藤 蓮"]
 PATTERNS = [("16:00", "21:00"), ("13:00", "18:00"), ("10:00", "15:00"), ("17:00", "22:00")]
+REPLY_WAIT = 15.0  # seconds the inbox waits for the account's reply to a △ (its picker for until when)
+
+
+def check_hours(start: dt.time, end: dt.time | None) -> None:
+    """From–to as a teacher can choose it in LINE: the picker for until when starts at the time chosen first."""
+    if end is not None and end <= start:
+        raise ValidationError(t("demo.until_not_after_from", start=f"{start:%H:%M}", end=f"{end:%H:%M}"))
 
 
 def demo_home(base: Path) -> Path:
@@ -113,6 +124,8 @@ class DemoEnvironment:
                                                    channel_id=DEMO_CHANNEL_ID, channel_secret=DEMO_CHANNEL_SECRET,
                                                    loopback_webhooks=True)
         self.receiver: WebhookReceiver | None = None
+        self.relay: DemoRelay | None = None  # started by start_relay: the demo window's, not every test's
+        self._db: Database | None = None
         self._httpd: http.server.ThreadingHTTPServer | None = None
         self._real_keyring: KeyringBackend | None = None
         self._keeps_inbox = False  # not before start() read the saved inbox: an empty one would overwrite it
@@ -122,6 +135,7 @@ class DemoEnvironment:
 
         from core.receiving.server import WebhookReceiver
 
+        self._db = db
         self._real_keyring = keyring.get_keyring()
         keyring.set_keyring(_memory_keyring())
         self.emulator.start()
@@ -145,7 +159,18 @@ class DemoEnvironment:
         self.emulator.set_webhook_endpoint(self.receiver.url)
         return self
 
+    def start_relay(self) -> DemoRelay:
+        """Run the relay on this computer beside the simulator, when Node and its packages are here
+        (core/app/demo_relay.py); it comes up on a thread of its own, or says why not."""
+        from core.app.demo_relay import DemoRelay
+
+        assert self._db is not None, "start() first"
+        self.relay = DemoRelay(self.home, self.emulator.base_url, DEMO_CHANNEL_SECRET, DEMO_TOKEN).start(self._db)
+        return self.relay
+
     def stop(self) -> None:
+        if self.relay is not None:
+            self.relay.stop(self._db)
         if self.receiver is not None:
             self.emulator.set_webhook_endpoint(None)
             self.receiver.stop()
@@ -169,6 +194,31 @@ class DemoEnvironment:
     def tap_as_teacher(self, user_id: str, message_id: str) -> Delivered:
         """The teacher taps the postback (了解) button of a message they received."""
         return self.emulator.tap(user_id, message_id=message_id)
+
+    def pick_hours_as_teacher(self, user_id: str, action: dict[str, Any], start: dt.time,
+                              end: dt.time | None = None) -> Delivered:
+        """The teacher chooses `start` in a time picker they received (an availability request's △), as in
+        LINE: the postback carries the picker's data and `params.time`. With `end`, they then choose it in
+        the picker for until when that the account's reply offers, once that reply has arrived."""
+        from core.emulator.simulate import postback_actions
+
+        check_hours(start, end)
+        receiver = self.receiver
+        before = len(self.emulator.inbox(user_id))
+        handled = receiver.dispatcher.handled if receiver is not None else 0
+        first = self.emulator.pick(user_id, action, f"{start:%H:%M}")
+        if end is None or receiver is None or first.result is None or not first.result.success:
+            return first
+        # The reply goes out on the handlers' thread once the tap is recorded: look after each event handled.
+        deadline = time.monotonic() + REPLY_WAIT
+        while (left := deadline - time.monotonic()) > 0:
+            receiver.dispatcher.wait_handled(handled + 1, left)
+            handled = receiver.dispatcher.handled
+            until = next((p for m in self.emulator.inbox(user_id)[before:] if m.via == "reply"
+                          for p in postback_actions(m.message.get("quickReply") or {}, "datetimepicker")), None)
+            if until is not None:
+                return self.emulator.pick(user_id, until, f"{end:%H:%M}")
+        raise ShiftcastError(t("demo.no_until_picker", start=f"{start:%H:%M}"))
 
     def send_code_as_teacher(self, teacher_id: int, name: str, code: str) -> Delivered:
         """A teacher not on LINE yet adds the account as a friend and sends it their pairing code."""
@@ -202,7 +252,8 @@ def _friends(db: Database) -> list[tuple[str, int]]:
 
 
 def seed(db: Database, *, now: dt.datetime) -> bool:
-    """Create the sample classroom, teachers and two months of shifts, once. True if it seeded."""
+    """Create the sample classroom, teachers and two months of shifts, the month's availability request
+    and cover requests, once. True if it seeded."""
     from core.receiving import pairing
 
     with db.write() as session:
@@ -212,8 +263,7 @@ def seed(db: Database, *, now: dt.datetime) -> bool:
         teachers = [rules.create_teacher(session, name=name, line_user_id=user_id_for(i + 1), line_opt_in=True,
                                           email=f"teacher{i + 1}@example.com")
                     for i, name in enumerate(TEACHERS)]
-        for name in NEW_TEACHERS:
-            rules.create_teacher(session, name=name)
+        newcomers = [rules.create_teacher(session, name=name) for name in NEW_TEACHERS]
         today = now.astimezone(clock.zone(room.timezone)).date()
         first = today.replace(day=1)
         for offset in range(0, 62):
@@ -230,7 +280,8 @@ def seed(db: Database, *, now: dt.datetime) -> bool:
                     end_time=end_time, ends_next_day=next_day, note="",
                     status=ShiftStatus.CONFIRMED if day.month == today.month else ShiftStatus.DRAFT,
                 ), now=now)
-        _add_shifts_starting_soon(session, room, teachers, now)
+        demo_shifts.add_shifts_starting_soon(session, room, teachers, now)
+        demo_month.seed(session, room, teachers, newcomers, now)
         # Reminders carry the 了解 button, so the demo inbox can tap it as the teacher. Only the setting:
         # its key is made when the first reminder is signed, in the demo's own keyring, which is not
         # in place yet while the demo seeds.
@@ -268,20 +319,3 @@ def send_once(db: Database, paths: DataPaths, *, now: Callable[[], dt.datetime])
     finally:
         sender.stop()
     return "; ".join([f"sent {stats.sent} demo message(s) to the LINE simulator", *notes])
-
-
-def _add_shifts_starting_soon(session, room: Classroom, teachers: list[Teacher], now: dt.datetime) -> None:  # type: ignore[no-untyped-def]
-    """Two confirmed shifts starting in about 90 minutes, so their reminders are due at once and the
-    newcomer sees a reminder arrive in the inbox, not only the roster image."""
-    local = (now + dt.timedelta(minutes=90)).astimezone(clock.zone(room.timezone))
-    start = local.replace(minute=0 if local.minute < 30 else 30, second=0, microsecond=0)
-    busy = {s.teacher_id for s in rules.month_shifts(session, room.id, start.year, start.month)
-            if s.local_date == start.date()}
-    free = [t for t in teachers if t.id not in busy][:2]
-    end = start + dt.timedelta(hours=1)
-    for teacher in free:
-        rules.add_shift(session, rules.ShiftDraft(
-            classroom_id=room.id, teacher_id=teacher.id, local_date=start.date(), start_time=start.time(),
-            end_time=end.time(), ends_next_day=end.date() != start.date(), note="デモ: まもなく始まるシフト",
-            status=ShiftStatus.CONFIRMED,
-        ), now=now)

@@ -359,13 +359,7 @@ def access_from_settings(db: Any, *, timeout: httpx.Timeout = DEFAULT_TIMEOUT) -
     issues stateless tokens; its fingerprint is of the ID and secret, so a hold lifts when they change."""
     from core.store import secrets  # the keyring backend loads only when a client is made
 
-    try:
-        token = secrets.line_token()
-    except secrets.SecretStoreError:
-        # A headless box may have no keyring at all, only the channel secret in its environment.
-        if not os.environ.get(secrets.LINE_CHANNEL_SECRET_ENV, "").strip():
-            raise
-        token = None
+    token = secrets.line_token_if_any()
     with db.read() as session:
         channel_id = None if token else keys.LINE_CHANNEL_ID.read(session)
         base = keys.LINE_API_BASE.read(session)

@@ -116,11 +116,13 @@ class LineApi:
             status = ctx.final_status
         else:
             status = None
+        # Only a send with a retry key: the other requests are not hashed, as load checks count every cycle.
+        digest = hashlib.sha256(request.body).hexdigest() if ctx.retry_key is not None else None
         state = self.state
         with state.lock:
             state.record_locked(
                 RequestRecord(request.method, request.path, status, ctx.request_id, ctx.retry_key,
-                              state.clock(), ctx.fault)
+                              state.clock(), ctx.fault, digest)
             )
         return outcome
 
@@ -184,6 +186,10 @@ class LineApi:
             if len(parts) == 7 and parts[5:] == ["members", "count"]:
                 return self._count, parts[4]
         return None, ""
+
+    def reissue_token(self, token: str) -> None:
+        """The channel's long-lived token from now on; the one before is refused."""
+        self._token = token.encode("utf-8")
 
     def _check_auth(self, header: str | None, rid: str) -> Response | None:
         if header is None:

@@ -58,7 +58,8 @@ class RequestRecord:
     """One answered (or deliberately unanswered) LINE API request.
 
     status is None when a fault closed the connection without an answer; fault names the injected
-    fault, so a test can tell a planned 500 from a bug.
+    fault, so a test can tell a planned 500 from a bug. body_sha256 is the digest of a request that
+    carried a retry key, so a test can see a retry repeat its request byte for byte, as LINE requires.
     """
 
     method: str
@@ -68,6 +69,7 @@ class RequestRecord:
     retry_key: str | None
     time: dt.datetime
     fault: str | None = None
+    body_sha256: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -78,4 +80,5 @@ class RequestRecord:
             "retryKey": self.retry_key,
             "time": self.time.isoformat(),
             "fault": self.fault,
+            "bodySha256": self.body_sha256,
         }

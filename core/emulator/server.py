@@ -290,6 +290,24 @@ class LineEmulator:
     def redeliver(self, event_id: str) -> Delivered:
         return self._app.line.simulator.redeliver(event_id)
 
+    def reissue_token(self, token: str) -> None:
+        """As the console's "Reissue" of the long-lived channel access token: the new one is accepted and
+        the one before refused from now on (stateless tokens live on: LINE cannot revoke them)."""
+        if not token or self.token is None:
+            raise ValueError("reissue a non-empty token, on an emulator started with one")
+        self.token = token
+        with self._state.lock:
+            self._app.line.reissue_token(token)
+
+    def reissue_channel_secret(self, secret: str) -> None:
+        """As the console's "Issue" of a new channel secret: webhooks are signed with it, and stateless
+        tokens are issued for it only."""
+        if not secret:
+            raise ValueError("the channel secret must be non-empty")
+        with self._state.lock:
+            self._state.webhooks.channel_secret = secret
+            self._state.tokens.channel_secret = secret
+
     def revoke_stateless_tokens(self) -> None:
         """Refuse every stateless token issued so far (LINE cannot; a test of the 401 path can)."""
         with self._state.lock:

@@ -95,6 +95,14 @@ def assigned_message(facts: texts.ShiftFacts, language: str) -> dict[str, object
                                        when=texts.when(facts, lang)), lang))
 
 
+def declined_text(facts: texts.ShiftFacts, reason: str | None, language: str) -> str:
+    """To the teacher who asked: the manager declined, so the shift stays theirs; the manager's reason
+    on a line of its own when one was given. The same text goes on LINE and by e-mail."""
+    lang = language_of(language)
+    text = render(t("cover.declined.text", classroom=facts.classroom, when=texts.when(facts, lang)), lang)
+    return text + "\n" + render(t("cover.declined.reason", reason=reason), lang) if reason else text
+
+
 def choose_message(buttons: list[ack.Button], language: str) -> dict[str, object]:
     """The reply to a teacher who asked by text for a day with several shifts: one button a shift."""
     return ack.with_buttons(texts.flex_message(render(t("cover.reply.choose"), language_of(language))), buttons)

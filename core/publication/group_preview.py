@@ -1,8 +1,9 @@
 """What publishing a month now would send, as one picture: the Publish area's preview.
 
 The LINE group receives the month in the form the sender will choose (core/sending/kinds/
-shift_publication.py): with image hosting the portrait pages for phones, without it Flex carousels
-of a card a week, drawn here as a phone shows them. A classroom without a LINE group gets the month
+shift_publication.py): with an image host (core/publication/image_hosts.py: the manager's bucket,
+or the relay while one is attached) the portrait pages for phones, without one Flex carousels of a card
+a week, drawn here as a phone shows them. A classroom without a LINE group gets the month
 only by e-mail, as the wide grid.
 """
 
@@ -16,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from core.errors import ShiftcastError
 from core.messages import month_flex
-from core.publication import flex_picture, hosting, month_image, month_pages
+from core.publication import flex_picture, image_hosts, month_image, month_pages
 from core.publication import publish as publication
 from core.roster import rules
 from core.roster.month import MonthRoster
@@ -48,6 +49,8 @@ def preview(session: Session, classroom_id: int, year: int, month: int, *, now: 
     view = publication.preview_month(session, classroom_id, year, month, now=now)
     if not rules.get_classroom(session, classroom_id).line_group_id:
         return Preview(month_image.render_png(view), None)
-    if hosting.is_set_up(session):
-        return Preview(month_pages.side_by_side(month_pages.render_pages(view)), t("publish.preview.pages"))
+    route = image_hosts.route(session)
+    if route is not None:
+        form = t("publish.preview.pages_relay") if route == "relay" else t("publish.preview.pages")
+        return Preview(month_pages.side_by_side(month_pages.render_pages(view)), form)
     return Preview(flex_picture.picture(flex_messages(view)), t("publish.preview.flex"))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import os
 import socket
 import threading
 import time
@@ -35,6 +36,22 @@ DEFAULT_HOST = "127.0.0.1"
 _START_TIMEOUT = 30.0
 Clock = Callable[[], dt.datetime]
 
+
+
+def listening_socket(host: str, port: int, family: socket.AddressFamily) -> socket.socket:
+    """A listening socket that names TCP. asyncio turns Nagle's algorithm off only on connections whose
+    socket says it is TCP; `socket.create_server` leaves the protocol 0, and each answer then waited
+    about 40 ms for the client's delayed ACK (docs/performance.md, the relay section)."""
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        if os.name != "nt":  # as create_server does: a restart may bind again at once
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen()
+    except BaseException:
+        sock.close()
+        raise
+    return sock
 
 class ReceiverError(ShiftcastError):
     pass
@@ -115,7 +132,7 @@ class WebhookReceiver:
             raise RuntimeError("the receiver is already started")
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
         try:
-            sock = socket.create_server((self.host, self._requested_port), family=family)
+            sock = listening_socket(self.host, self._requested_port, family)
         except OSError as exc:
             raise ReceiverError(t("receiving.cannot_listen", address=f"{self.host}:{self._requested_port}",
                                   detail=str(exc.strerror or exc))) from None

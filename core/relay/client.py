@@ -94,9 +94,18 @@ class RelayClient:
     def ack_events(self, through: int) -> dict[str, Any]:
         return self._call("POST", "/api/events/ack", {"through": through})
 
-    def _call(self, method: str, path: str, body: dict[str, Any] | None = None, *, signed: bool = True) -> dict[str, Any]:
-        content = b"" if body is None else json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
-        headers = {"Content-Type": "application/json"} if body is not None else {}
+    def put_image(self, name: str, data: bytes, content_type: str) -> dict[str, Any]:
+        """Keep a PNG or JPEG under `name`: the answer's `path` (/i/…) is where anyone may fetch it, the
+        same path again for the same bytes under the same name."""
+        return self._call("PUT", f"/api/images/{name}", raw=(data, content_type))
+
+    def _call(self, method: str, path: str, body: dict[str, Any] | None = None, *, signed: bool = True,
+              raw: tuple[bytes, str] | None = None) -> dict[str, Any]:
+        if raw is not None:
+            content, headers = raw[0], {"Content-Type": raw[1]}
+        else:
+            content = b"" if body is None else json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+            headers = {"Content-Type": "application/json"} if body is not None else {}
         if signed:
             headers["Authorization"] = signing.authorization(self._key, method, path, content,
                                                              ts=int(self._clock().timestamp()),

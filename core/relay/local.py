@@ -12,6 +12,7 @@ request.cf values (Miniflare's fallback values serve). Its cron runs only when a
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import os
 import re
@@ -40,8 +41,15 @@ _COPIED_FILES = ("wrangler.toml", "package.json", "tsconfig.json")
 @dataclass(frozen=True)
 class RelaySecrets:
     channel_secret: str
-    access_token: str
+    access_token: str | None  # None: the relay issues its own stateless tokens from the channel ID and secret
     relay_key: str
+    channel_id: str | None = None
+
+    def lines(self) -> str:
+        """`.dev.vars`: NAME=value, one a line, each secret that is set."""
+        values = {"LINE_CHANNEL_SECRET": self.channel_secret, "LINE_CHANNEL_ACCESS_TOKEN": self.access_token,
+                  "LINE_CHANNEL_ID": self.channel_id, "RELAY_KEY": self.relay_key}
+        return "".join(f"{name}={value}\n" for name, value in values.items() if value)
 
 
 def wrangler(source: Path = SOURCE) -> Path:
@@ -79,9 +87,7 @@ def prepare(folder: Path, secrets: RelaySecrets, source: Path = SOURCE) -> Path:
     (worker / "node_modules").symlink_to(source / "node_modules", target_is_directory=True)
     dev_vars = worker / ".dev.vars"
     dev_vars.touch(mode=0o600)
-    dev_vars.write_text(f"LINE_CHANNEL_SECRET={secrets.channel_secret}\n"
-                        f"LINE_CHANNEL_ACCESS_TOKEN={secrets.access_token}\nRELAY_KEY={secrets.relay_key}\n",
-                        encoding="utf-8")
+    dev_vars.write_text(secrets.lines(), encoding="utf-8")
     return worker
 
 
@@ -138,9 +144,16 @@ class LocalRelay:
                 said.set()
         said.set()  # it ended
 
-    def run_cron(self, timeout: float = 60.0) -> None:
-        """One cron run, as Cloudflare's trigger would start it (wrangler dev runs none by itself)."""
-        httpx.get(f"{self.url}/cdn-cgi/handler/scheduled", timeout=timeout).raise_for_status()
+    @property
+    def pid(self) -> int | None:
+        """The wrangler process this relay started (the leader of its process group), while it was started."""
+        return self._child.pid if self._child is not None else None
+
+    def run_cron(self, timeout: float = 60.0, *, at: dt.datetime | None = None) -> None:
+        """One cron run, as Cloudflare's trigger would start it (wrangler dev runs none by itself). `at`: the
+        moment the trigger says it was scheduled for; the Worker takes the later of it and its own clock."""
+        query = {"time": str(round(at.timestamp() * 1000))} if at is not None else None
+        httpx.get(f"{self.url}/cdn-cgi/handler/scheduled", params=query, timeout=timeout).raise_for_status()
 
     def wait(self) -> int:
         """Until wrangler ends by itself (its exit code)."""

@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable
 
 from core.errors import ShiftcastError
+from core.relay import images as _images  # noqa: F401 - a sender with a relay sends the month's pictures through it
 from core.relay import settings, sync
 from core.store import events
 from core.store import setting_keys as keys

@@ -3,9 +3,11 @@ they can work, before building it, and each teacher answers day by day.
 
 A request names its classroom, month, deadline (a date on the classroom's clock) and who was asked.
 An answer is per teacher per day: available, not, or hours (from–to, either end open), with when it
-was given, whether after the deadline (late: kept, and shown as late), and how (the message's buttons
-or typed text, core/roster/availability_text.py). A teacher may correct an answer as often as they
-like: the newest is the current one, and each earlier one stays with the time it was replaced.
+was given, whether after the deadline (late: kept, and shown as late), and how (the message's buttons,
+typed text, core/roster/availability_text.py, or entered by the manager: a teacher asked by e-mail
+replies to the manager, who enters the reply in the same words, `enter`). A teacher may correct an
+answer as often as they like: the newest is the current one, and each earlier one stays with the
+time it was replaced.
 
 The rules that decide — late or not, whether the automatic reminder is due — are pure functions with
 the clock passed in; the rest reads and writes the tables in the caller's transaction.
@@ -28,6 +30,7 @@ from core.store.models import AvailabilityAnswer, AvailabilityAsked, Availabilit
 from core.texts import t
 
 BUTTONS, TEXT = "buttons", "text"
+MANAGER = "manager"  # entered by the manager from the teacher's reply to the e-mailed request (or a call)
 
 
 # ----- pure rules -----
@@ -84,6 +87,7 @@ class TeacherAnswers:
     late: bool
     corrections: int
     reminded_at: dt.datetime | None
+    entered_by_manager: bool = False  # some current answer was entered by the manager
 
     @property
     def answered(self) -> bool:
@@ -132,7 +136,8 @@ def answers(session: Session, request_id: int) -> list[TeacherAnswers]:
             teacher.id, teacher.display_name,
             {r.local_date: DayAnswer(r.local_date, r.answer, r.start_time, r.end_time) for r in current},
             max((r.answered_at for r in current), default=None), any(r.late for r in current),
-            len({r.replaced_at for r in mine if r.replaced_at is not None}), asked[teacher.id].reminded_at))
+            len({r.replaced_at for r in mine if r.replaced_at is not None}), asked[teacher.id].reminded_at,
+            any(r.source == MANAGER for r in current)))
     return found
 
 
@@ -220,3 +225,17 @@ def mark_reminded(session: Session, request_id: int, teacher_ids: Iterable[int],
     for row in session.scalars(select(AvailabilityAsked).where(AvailabilityAsked.request_id == request_id,
                                                                AvailabilityAsked.teacher_id.in_(list(teacher_ids)))):
         row.reminded_at = at
+
+
+def enter(session: Session, request: AvailabilityRequest, teacher_id: int, given: Sequence[DayAnswer], *,
+          at: dt.datetime) -> int:
+    """The manager enters a teacher's answers (their reply to the e-mailed request, or what they said
+    in person), recorded as the teacher's own would be — late after the deadline, the earlier answers
+    kept as history — with the manager as their source. A teacher the request was not sent to is
+    added to it, so they are counted. Returns how many days were recorded."""
+    if not given:
+        raise ValidationError(t("availability.nothing_entered"))
+    if not was_asked(session, request.id, teacher_id):
+        session.add(AvailabilityAsked(request_id=request.id, teacher_id=teacher_id, asked_at=at))
+        session.flush()
+    return record(session, request, teacher_id, given, source=MANAGER, at=at)

@@ -1,11 +1,13 @@
-"""Reading a teacher's availability typed as a LINE message (シフト希望). Pure: text and month in,
-answers per day out, or None when the text could mean more than one thing.
+"""Reading a teacher's availability typed as a LINE message, or written in reply to the e-mailed
+request and entered by the manager (シフト希望). Pure: text and month in, answers per day out, or None
+when the text could mean more than one thing.
 
 A message is read only when every word of it is understood:
 - the whole month at once: `全部OK`, `全部○`, `いつでも大丈夫`, `all ok` (every day available) or
   `全部×`, `全部無理` (none);
 - otherwise pairs of days and an answer: days are a date of the asked month (`12/5`, `5日`,
-  `12月5日`) or weekdays (`火木`, `火・木`, `火曜`, `tue/thu`), and the answer is `○` (available), `×` (not) or
+  `12月5日`, with or without its weekday in brackets as the e-mailed request lists them, `12/5(金)`)
+  or weekdays (`火木`, `火・木`, `火曜`, `tue/thu`), and the answer is `○` (available), `×` (not) or
   hours: `17時以降`, `17:00から`, `21時まで`, `17時-21時`, `17:00〜21:30` (each time as
   core/roster/time_of_day.py reads it, so a bare `17` is not an hour). `火木 17時以降`, `12/5 ×`,
   `12/5 × 12/6 ○` and several lines are read; days not named keep their answer.
@@ -39,7 +41,9 @@ _ENGLISH_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturd
 # Each weekday as English writes it (mon, tue, tues, thur, thurs, tuesday, tuesdays), by its number.
 _ENGLISH = {form: n for n, name in enumerate(_ENGLISH_DAYS)
             for form in (name[:3], name, name + "s", *(("tues",) if n == 1 else ("thur", "thurs") if n == 3 else ()))}
-_DATE = re.compile(r"^(?:(?P<month>\d{1,2})[/月])?(?P<day>\d{1,2})日?(?P<rest>.*)$")
+# A date may carry its weekday in brackets, as the e-mailed request lists the days: 12/5(金), 12/5(fri).
+_DATE = re.compile(r"^(?:(?P<month>\d{1,2})[/月])?(?P<day>\d{1,2})日?"
+                   r"(?:\((?:[月火水木金土日]|mon|tue|wed|thu|fri|sat|sun)\))?(?P<rest>.*)$")
 _WEEKDAYS = re.compile(rf"^(?P<days>[{WEEKDAYS}](?:[・/]?[{WEEKDAYS}])*)(?:曜日|曜)?(?P<rest>.*)$")
 _FROM = re.compile(r"^(?P<time>.+?)(?:以降|から|~|〜|-)$")
 _UNTIL = re.compile(r"^(?:~|〜|-)?(?P<time>.+?)(?:まで)$|^(?:~|〜|-)(?P<bare>.+)$")
@@ -105,6 +109,21 @@ def parse(text: str, year: int, month: int) -> tuple[DayAnswer, ...] | None:
     if days or not found:
         return None
     return tuple(DayAnswer(day, v.answer, v.start, v.end) for day, v in sorted(found.items()))
+
+
+def parse_reply(text: str, year: int, month: int) -> tuple[DayAnswer, ...] | None:
+    """`parse` for a reply to the e-mailed request, which lists the month's days a line each: a line
+    that names one day and nothing else is a day left unanswered, not a day waiting for its answer."""
+    kept = [line for line in text.splitlines() if not _blank_day(_normal(line), year, month)]
+    return parse("\n".join(kept), year, month)
+
+
+def _blank_day(line: str, year: int, month: int) -> bool:
+    words = list(_words(line))
+    if len(words) != 1:
+        return False
+    named = _days(words[0], year, month)
+    return named is not None and len(named[0]) == 1 and not named[1]
 
 
 def _words(normal: str) -> Iterable[str]:

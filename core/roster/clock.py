@@ -16,6 +16,8 @@ from core.errors import ValidationError
 from core.roster import time_of_day
 from core.texts import t
 
+LAST_MONTH_DAY_BEFORE_NEXT = 20  # after the 20th, managers are planning next month's roster
+
 
 @lru_cache(maxsize=64)
 def zone(name: str) -> ZoneInfo:
@@ -55,3 +57,10 @@ def parse_wall_time(text: str, *, allow_next_day: bool = False) -> tuple[dt.time
 def format_wall_time(value: dt.time, *, next_day: bool = False) -> str:
     hours = value.hour + (24 if next_day else 0)
     return f"{hours:02d}:{value.minute:02d}"
+
+
+def planning_month(today: dt.date) -> tuple[int, int]:
+    """The month a manager is working on: after the 20th they are preparing next month's roster; before, this month's."""
+    if today.day > LAST_MONTH_DAY_BEFORE_NEXT:
+        return (today.year + 1, 1) if today.month == 12 else (today.year, today.month + 1)
+    return today.year, today.month

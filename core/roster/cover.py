@@ -5,7 +5,8 @@ either they assign the shift to another teacher directly, or they call for volun
 call itself is a message, core/sending/kinds/cover_call.py) and then assign one of them. Either way
 the roster changes only through the normal shift edit (core/roster/edits.py), so the released
 teacher's correction and the new teacher's reminder follow from the planner as after any edit. The
-manager may also decline (the shift stays with the teacher who asked). A request whose shift changed,
+manager may also decline (the shift stays with the teacher who asked, who is told, with the manager's
+reason if one was given: core/sending/kinds/cover_declined.py). A request whose shift changed,
 was canceled or started meanwhile is `withdrawn` at the next planning run. Every step is kept
 (`cover_request_steps`), with whom it concerned.
 
@@ -33,6 +34,7 @@ from core.store.models import CoverRequest, CoverRequestStep, CoverVolunteer, Sh
 from core.texts import t
 
 STILL_OPEN = (CoverState.OPEN, CoverState.CALLING)
+REASON_LIMIT = 500  # characters of a teacher's or the manager's reason kept (a LINE text holds 5,000)
 # Words that ask for cover (after NFKC, lower case): 代講, 代わり/代わって/かわり, 休み/休ませて, "cover".
 _WORDS = re.compile(r"代講|代わ|かわり|かわって|休み|休ま|cover|substitute")
 # Words of a wish for next month's roster (シフト希望, availability), not a request for cover of a shift.
@@ -96,6 +98,7 @@ class CoverRequestView:
     assigned_teacher_name: str | None
     volunteers: tuple[Volunteer, ...]
     steps: tuple[Step, ...]
+    decline_reason: str | None = None
 
 
 def _name(session: Session, teacher_id: int | None) -> str | None:
@@ -115,7 +118,7 @@ def _view(session: Session, row: CoverRequest) -> CoverRequestView:
         row.reason, row.created_at, _name(session, row.assigned_teacher_id),
         tuple(Volunteer(v.teacher_id, _name(session, v.teacher_id) or "", v.at,
                         can_take(session, shift, rules.get_teacher(session, v.teacher_id))) for v in volunteers),
-        tuple(Step(CoverStep(s.step), _name(session, s.teacher_id), s.at) for s in steps))
+        tuple(Step(CoverStep(s.step), _name(session, s.teacher_id), s.at) for s in steps), row.decline_reason)
 
 
 def requests(session: Session, *, still_open: bool = True) -> list[CoverRequestView]:
@@ -192,7 +195,7 @@ def ask(session: Session, shift_id: int, teacher_id: int, *, now: dt.datetime, r
         CoverRequest.teacher_id == teacher_id, CoverRequest.state.in_(STILL_OPEN)))
     if existing is not None:
         return existing
-    row = CoverRequest(shift_id=shift.id, shift_version=shift.version, teacher_id=teacher_id, reason=reason[:500],
+    row = CoverRequest(shift_id=shift.id, shift_version=shift.version, teacher_id=teacher_id, reason=reason[:REASON_LIMIT],
                        state=CoverState.OPEN, created_at=now, updated_at=now)
     session.add(row)
     session.flush()
@@ -238,10 +241,12 @@ def assign(session: Session, request_id: int, teacher_id: int, *, now: dt.dateti
     return row
 
 
-def decline(session: Session, request_id: int, *, now: dt.datetime) -> CoverRequest:
-    """The manager says no: the shift stays with the teacher who asked."""
+def decline(session: Session, request_id: int, *, now: dt.datetime, reason: str = "") -> CoverRequest:
+    """The manager says no: the shift stays with the teacher who asked. `reason`, if the manager gave
+    one, is kept for the message that tells them (core/sending/kinds/cover_declined.py enqueues it)."""
     row = _still_open(_get(session, request_id))
     row.state = CoverState.DECLINED
+    row.decline_reason = " ".join(reason.split())[:REASON_LIMIT] or None
     _record(session, row, CoverStep.DECLINED, None, now)
     return row
 

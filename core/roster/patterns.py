@@ -158,6 +158,48 @@ def set_teacher_patterns(session: Session, teacher_id: int, patterns: Sequence[P
     session.flush()
 
 
+# What the command line takes for a weekday: English and Japanese names, short or long, or 0 (Monday) to 6.
+WEEKDAY_NAMES: dict[str, int] = {
+    **{name: n for n, name in enumerate(("mon", "tue", "wed", "thu", "fri", "sat", "sun"))},
+    **{name: n for n, name in enumerate(("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+                                         "sunday"))},
+    **{name: n for n, name in enumerate("月火水木金土日")},
+    **{f"{name}曜": n for n, name in enumerate("月火水木金土日")},
+    **{f"{name}曜日": n for n, name in enumerate("月火水木金土日")},
+    **{str(n): n for n in range(7)},
+}
+
+
+def parse_weekday(text: str) -> int:
+    """A weekday as the command line takes it: tue, Tuesday, 火, 火曜日 or 1 (Monday is 0)."""
+    found = WEEKDAY_NAMES.get(text.strip().lower())
+    if found is None:
+        raise ValidationError(t("patterns.bad_weekday_name", text=text))
+    return found
+
+
+def add_pattern(session: Session, pattern: Pattern) -> None:
+    """One more pattern for the teacher, checked as the teacher dialog checks its list."""
+    rules.get_teacher(session, pattern.teacher_id)
+    rules.get_classroom(session, check(pattern).classroom_id)
+    session.add(WeeklyPattern(teacher_id=pattern.teacher_id, classroom_id=pattern.classroom_id,
+                              weekday=pattern.weekday, start_time=pattern.start_time, end_time=pattern.end_time,
+                              valid_from=pattern.valid_from, valid_until=pattern.valid_until))
+    session.flush()
+
+
+def remove_pattern(session: Session, teacher_id: int, number: int) -> Pattern:
+    """The teacher's pattern that `teacher_patterns` lists `number`th (from 1) removed, and returned."""
+    rows = session.scalars(select(WeeklyPattern).where(WeeklyPattern.teacher_id == teacher_id)
+                           .order_by(WeeklyPattern.weekday, WeeklyPattern.start_time, WeeklyPattern.id)).all()
+    if not 1 <= number <= len(rows):
+        raise ValidationError(t("patterns.no_such_number", number=number, count=len(rows)))
+    row = rows[number - 1]
+    session.delete(row)
+    session.flush()
+    return _of(row)
+
+
 def add_drafts(session: Session, wanted: Iterable[tuple[rules.ShiftDraft, dt.date]], *, now: dt.datetime,
                filled: Filled) -> Filled:
     """Each draft added in a savepoint of the caller's transaction; one the roster refuses is skipped and

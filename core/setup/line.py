@@ -90,7 +90,8 @@ def _hold(hold: ChannelHold | None, current_token: str | None) -> Hold | None:
 
 
 def save_token(db: Database, token: str) -> bool:
-    """Into the keyring only. The sender notices the new token itself and lifts its hold.
+    """Into the keyring only. The sender notices the new token itself and lifts its hold; a relay deployed
+    to Cloudflare is given it too.
 
     A token that changes the one in use may be another account's: what Shiftcast remembers of the
     account (its name, its monthly quota) is forgotten until a connection test asks LINE again, so no
@@ -103,7 +104,16 @@ def save_token(db: Database, token: str) -> bool:
     changed = _token_in_use() != before
     if changed:
         forget_account(db)
+        credentials_saved(db)
     return changed
+
+
+def credentials_saved(db: Database) -> None:
+    """New LINE credentials are saved: a relay deployed to Cloudflare gets them now when it can, else at
+    the next start (core/setup/relay_credentials.py)."""
+    from core.setup import relay_credentials  # Cloudflare's SDK loads only when a relay is deployed
+
+    relay_credentials.push_after_saving(db)
 
 
 def _token_in_use() -> str | None:

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import enum
 import logging
-import os
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -44,7 +43,7 @@ from core.errors import ShiftcastError, ValidationError
 from core.receiving.address import OwnAddress, PublicAddress, endpoint
 from core.receiving.handlers import EventHandler
 from core.receiving.server import WebhookReceiver
-from core.setup.line import remember_account
+from core.setup.line import credentials_saved, remember_account
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
@@ -81,13 +80,7 @@ class WebhookClient(LineClient):
 
 def client_from_settings(db: Database) -> WebhookClient | None:
     """A client with the saved credentials (the long-lived token, else the channel ID and secret)."""
-    try:
-        token = secrets.line_token()
-    except secrets.SecretStoreError:
-        # A headless receiver may have no keyring at all, only the secret in its environment.
-        if not os.environ.get(secrets.LINE_CHANNEL_SECRET_ENV, "").strip():
-            raise
-        token = None
+    token = secrets.line_token_if_any()
     with db.read() as session:
         channel_id = None if token else keys.LINE_CHANNEL_ID.read(session)
         base = resolve_base_url(keys.LINE_API_BASE.read(session))
@@ -343,6 +336,7 @@ class ConnectLine:
             with self.db.write() as session:
                 keys.LINE_CHANNEL_ID.write(session, channel_id)
             remember_account(self.db, str(info.get("displayName") or ""), str(info.get("basicId") or ""))
+            credentials_saved(self.db)
             if self.client is not None:
                 self.client.close()
             self.client = client

@@ -25,10 +25,11 @@ from sqlalchemy import func, select
 
 from core.channels import registry
 from core.planning import unacknowledged
+from core.publication import image_hosts
 from core.roster import contacts, reading
 from core.sending import presence
 from core.sending.presence import SenderState
-from core.setup import hosting, receiving
+from core.setup import hosting, receiving, relay_credentials
 from core.setup.receiving import ReceivingState
 from core.store import secrets
 from core.store import setting_keys as keys
@@ -56,12 +57,13 @@ class Fix(StrEnum):
     AUTOSTART = "autostart"
     RECEIVING = "receiving"  # start receiving again, which points LINE's webhook at the app
     UNACKNOWLEDGED = "unacknowledged"  # the shifts whose reminder waits for its 了解
+    RELAY = "relay"  # Settings → Always on: deploying again gives the relay the credentials saved here
 
 
 @dataclass(frozen=True)
 class Requirement:
     # stable: "line", "receiving", "classroom_groups", "teachers", "month_image", "autostart", "sender",
-    # "acknowledged"
+    # "acknowledged", "relay"
     key: str
     state: State
     says: Text  # what is the case
@@ -121,11 +123,16 @@ class Facts:
     # Image hosting is set up but does not work: why (its secret missing or unreadable now, or the
     # bucket refused the last month sent to a group); None: not set up, or nothing says it fails.
     hosting_problem: Text | str | None = None
+    # Another image host set up (core/publication/image_hosts.py: "relay"), the month's route when the
+    # manager's own bucket is not set up or does not work; None: none.
+    other_image_host: str | None = None
     receiving: ReceivingFacts | None = None  # None: not looked at (the requirement says it cannot tell)
     ack_button: bool = False  # reminders carry the 了解 button
     # Shifts starting soon whose reminder waits for its 了解 (core/planning/unacknowledged.py), soonest first.
     not_acknowledged: tuple[unacknowledged.Reminded, ...] = ()
     ack_window: dt.timedelta = dt.timedelta(hours=unacknowledged.DEFAULT_HOURS)  # the classrooms' longest
+    # Whether a relay deployed to Cloudflare holds the LINE credentials saved here (core/setup/relay_credentials.py).
+    relay: relay_credentials.Held = relay_credentials.Held.NOT_DEPLOYED
 
 
 # ----- reading -----
@@ -205,6 +212,7 @@ def facts(db: Database, *, now: dt.datetime, autostart: bool | None,
                                                         button_on=button)) if button else ()
         window = max((unacknowledged.window_of(session, room) for room in session.scalars(select(Classroom.id))),
                      default=dt.timedelta(hours=unacknowledged.DEFAULT_HOURS))
+        other_host = image_hosts.route(session, hosting_works=False)
     saved = hosting.load(db)
     return Facts(
         line_ready=Channel.LINE.value in ready, keyring_problem=problem or saved.keyring_problem,
@@ -214,7 +222,8 @@ def facts(db: Database, *, now: dt.datetime, autostart: bool | None,
         sending_now=any(s.state is SenderState.SENDING for s in senders),
         hosting_problem=hosting.problem(db, saved),
         receiving=receiving_now if receiving_now is not None else receiving_facts(db),
-        ack_button=button, not_acknowledged=waiting, ack_window=window)
+        ack_button=button, not_acknowledged=waiting, ack_window=window, relay=relay_credentials.held(db),
+        other_image_host=other_host)
 
 
 def check(db: Database, *, now: dt.datetime, autostart: bool | None,
@@ -228,7 +237,8 @@ def check(db: Database, *, now: dt.datetime, autostart: bool | None,
 def assess(f: Facts) -> list[Requirement]:
     """The requirements, in the order a manager meets them."""
     found = [_line(f), _receiving(f), _groups(f), _teachers(f), _month(f), _autostart(f), _sender(f)]
-    return found + ([_acknowledged(f)] if f.ack_button else [])
+    found += [_acknowledged(f)] if f.ack_button else []
+    return found + ([_relay(f)] if f.relay in (relay_credentials.Held.CURRENT, relay_credentials.Held.OLD) else [])
 
 
 def blocking(requirements: Sequence[Requirement]) -> bool:
@@ -350,6 +360,9 @@ def _teachers(f: Facts) -> Requirement:
 
 
 def _month(f: Facts) -> Requirement:
+    if f.other_image_host == "relay" and not (f.hosting_ready and f.hosting_problem is None):
+        # The pages go through the relay (core/relay/images.py) when the bucket is not there to take them.
+        return Requirement("month_image", State.OK, t("readiness.month.relay"), None, None)
     if f.hosting_ready and f.hosting_problem is not None:
         # Not blocking: the month still reaches the group, as a list (core/sending/kinds/shift_publication.py).
         return Requirement("month_image", State.WARNING, t("readiness.month.broken", why=f.hosting_problem),
@@ -385,3 +398,10 @@ def _acknowledged(f: Facts) -> Requirement:
     return Requirement("acknowledged", State.WARNING,
                        t("readiness.unacknowledged", count=len(shifts), hours=hours, shifts=shifts),
                        Fix.UNACKNOWLEDGED, t("readiness.unacknowledged.fix"))
+
+
+def _relay(f: Facts) -> Requirement:
+    """Never blocking: the app sends while it runs; the relay's sends, while every PC sleeps, are refused."""
+    if f.relay is relay_credentials.Held.CURRENT:
+        return Requirement("relay", State.OK, t("readiness.relay.ok"), None, None)
+    return Requirement("relay", State.WARNING, t("readiness.relay.old"), Fix.RELAY, t("readiness.relay.fix"))

@@ -3,8 +3,10 @@ answer or failure turned into the manager's words (RelayCloudError).
 
 Only the operations of Cloudflare's API that deploying needs (docs/relay.md, "Setting it up from the
 app"): the token check and the accounts, D1 (list, create, query, delete), the Worker (upload, delete,
-its workers.dev switch, its cron) and the account's workers.dev subdomain. Secrets go in the upload's
-bindings, not through the secrets calls: one upload makes one version with all of them.
+its workers.dev switch, its cron, its secrets) and the account's workers.dev subdomain. A deploy puts the
+secrets in the upload's bindings, so one upload makes one version with all of them; the secrets calls
+change the LINE credentials of a relay already deployed (core/setup/relay_credentials.py) without
+uploading its code again.
 
 SHIFTCAST_CLOUDFLARE_API_BASE points the client at a stand-in (tests), and SHIFTCAST_WORKERS_DEV_URL
 (`{script}` and `{subdomain}` in it) says where a stand-in serves the uploaded Worker.
@@ -187,6 +189,21 @@ class Cloud:
         with _words("relay_setup.doing.schedule"):
             self._client.workers.scripts.schedules.update(script, account_id=account_id,
                                                           body=[{"cron": c} for c in crons])
+
+    def put_secret(self, account_id: str, script: str, name: str, value: str) -> None:
+        """Set one secret of the Worker (Cloudflare makes a new version with it)."""
+        with _words("relay_setup.doing.secrets"):
+            self._client.workers.scripts.secrets.update(script, account_id=account_id, name=name, text=value,
+                                                        type="secret_text")
+
+    def delete_secret(self, account_id: str, script: str, name: str) -> bool:
+        """False when the Worker had no such secret."""
+        with _words("relay_setup.doing.secrets"):
+            try:
+                self._client.workers.scripts.secrets.delete(name, account_id=account_id, script_name=script)
+            except cloudflare.NotFoundError:
+                return False
+        return True
 
     def delete_script(self, account_id: str, script: str) -> bool:
         """False when it was gone already."""

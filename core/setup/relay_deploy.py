@@ -11,15 +11,17 @@ stopped (a closed window, a lost connection) resumes where it was and a second d
    the bookkeeping wrangler keeps, so `wrangler d1 migrations apply` agrees), each with its record in
    one batch.
 4. UPLOAD: the bundled Worker (resources/relay/), with the database, the vars of wrangler.toml and the
-   three secrets as bindings of one upload. RELAY_KEY is 256 random bits kept in the keyring; the LINE
-   secret and token are the app's own. Skipped while /health already reports the bundled version.
+   secrets as bindings of one upload. RELAY_KEY is 256 random bits kept in the keyring; the LINE
+   credentials are the app's own (core/setup/relay_credentials.py: the channel secret with the long-lived
+   token, or with the channel ID). Skipped while /health already reports the bundled version and the
+   Worker holds the LINE credentials saved here.
 5. WORKERS_DEV, SCHEDULE: the workers.dev address switched on, the cron set.
 6. HEALTH: the relay answers /health with the bundled version and schema.
 7. LINE: LINE's webhook points at `<relay>/line/webhook`; the address LINE had is kept first.
 8. SAVE: the relay's address in the settings, where the relay client finds it.
 
 `update_if_needed(db)`, at each start: the deployed relay older than the bundled one gets the pending
-migrations and the new Worker. `remove(db)`: LINE's earlier webhook address back, the Worker and the
+migrations and the new Worker; a current one that holds LINE credentials saved before gets the new ones. `remove(db)`: LINE's earlier webhook address back, the Worker and the
 database deleted, the key and the address forgotten. Progress goes to a callback, step by step.
 """
 
@@ -36,11 +38,11 @@ import httpx
 
 from core.channels.line import resolve_base_url
 from core.errors import ShiftcastError
+from core.setup import relay_credentials as credentials
 from core.setup import relay_state as state
 from core.setup.line_connect import client_from_settings
 from core.setup.relay_bundle import Bundle, is_older, load
 from core.setup.relay_cloud import Cloud, RelayCloudError, health, workers_dev_url
-from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.texts import t
@@ -107,12 +109,11 @@ def _token() -> str:
     return token
 
 
-def _line_credentials() -> tuple[str, str]:
-    secret, token = secrets.line_channel_secret(), secrets.line_token()
-    if not secret or not token:
-        # Stateless tokens live 15 minutes: the relay, sending while every PC sleeps, needs a long-lived one.
+def _line_credentials(db: Database) -> dict[str, str]:
+    values = credentials.saved(db)
+    if values is None:
         raise RelayCloudError(t("relay_setup.no_line"))
-    return secret, token
+    return values
 
 
 def _choose_account(cloud: Cloud, found: state.Deployment, wanted: str | None) -> str:
@@ -167,6 +168,10 @@ def apply_migrations(cloud: Cloud, found: state.Deployment, bundle: Bundle) -> i
     return len(pending)
 
 
+def _holds_saved_credentials(db: Database, found: state.Deployment) -> bool:
+    return found.line_credentials == credentials.fingerprints(_line_credentials(db))
+
+
 def _is_current(url: str | None, bundle: Bundle) -> bool:
     said = health(url) if url else None
     return (said is not None and said.get("version") == bundle.relay_version
@@ -183,14 +188,17 @@ def _wait_for_health(url: str, bundle: Bundle, wait_s: float) -> None:
         time.sleep(HEALTH_PAUSE_S)
 
 
-def _upload(cloud: Cloud, db: Database, found: state.Deployment, bundle: Bundle) -> None:
+def _upload(cloud: Cloud, db: Database, found: state.Deployment, bundle: Bundle) -> state.Deployment:
+    """Upload the bundled Worker with every binding; the deployment as it now stands (saved)."""
     assert found.account_id and found.database_id
-    channel_secret, channel_token = _line_credentials()
+    line = _line_credentials(db)
     relay_key = state.relay_key(create=True)
     assert relay_key
-    metadata = upload_metadata(bundle, found.database_id, _vars(db, bundle), {
-        "LINE_CHANNEL_SECRET": channel_secret, "LINE_CHANNEL_ACCESS_TOKEN": channel_token, "RELAY_KEY": relay_key})
+    metadata = upload_metadata(bundle, found.database_id, _vars(db, bundle), {**line, "RELAY_KEY": relay_key})
     cloud.upload(found.account_id, found.name, main_module=bundle.main_module, module=bundle.module, metadata=metadata)
+    found = found.but(line_credentials=credentials.fingerprints(line))
+    state.save(db, found)
+    return found
 
 
 def deploy(db: Database, *, report: Report = _quiet, account_id: str | None = None, bundle: Bundle | None = None,
@@ -198,7 +206,7 @@ def deploy(db: Database, *, report: Report = _quiet, account_id: str | None = No
     """Deploy (or resume deploying) the bundled relay. Raises RelayCloudError in the manager's words."""
     bundle = bundle or load()
     token = _token()
-    _line_credentials()  # before anything is made: the Worker cannot run without them
+    _line_credentials(db)  # before anything is made: the Worker cannot run without them
     found = state.deployment(db) or state.new_deployment()
     changed: list[Step] = []
 
@@ -237,10 +245,11 @@ def deploy(db: Database, *, report: Report = _quiet, account_id: str | None = No
         step(Step.MIGRATIONS, lambda: apply_migrations(cloud, found, bundle) > 0)
 
         def upload() -> bool:
-            if _is_current(url, bundle):
+            nonlocal found
+            if _holds_saved_credentials(db, found) and _is_current(url, bundle):
                 return False
             try:
-                _upload(cloud, db, found, bundle)
+                found = _upload(cloud, db, found, bundle)
             except RelayCloudError as exc:
                 if created_database and exc.code == "relay_setup.permission_missing":
                     # The token may make databases but not Workers: leave the account as it was.
@@ -303,25 +312,31 @@ class Update(enum.Enum):
     NOT_DEPLOYED = "not_deployed"
     CURRENT = "current"
     UPDATED = "updated"
-    NO_TOKEN = "no_token"  # older, but the token is not in the keyring: nothing runs without it
+    CREDENTIALS = "credentials"  # current, but it held LINE credentials saved before: it has the new ones now
+    NO_TOKEN = "no_token"  # older, or holding old credentials, but the token is not in the keyring
     UNREACHABLE = "unreachable"  # /health did not answer: left alone, asked again at the next start
 
 
 def update_if_needed(db: Database, *, report: Report = _quiet, bundle: Bundle | None = None,
                      wait_s: float = HEALTH_WAIT_S) -> Update:
     """At each start: a deployed relay older than the bundled one gets the pending migrations, then the
-    new Worker. Pending rows stay: migrations only add to the database."""
+    new Worker (with the LINE credentials saved here). Pending rows stay: migrations only add to the
+    database. A current relay that holds LINE credentials saved before gets the new ones."""
     bundle = bundle or load()
     found = state.deployment(db)
     if found is None or not found.url or not found.account_id or not found.database_id:
         return Update.NOT_DEPLOYED
-    said = health(found.url)
+    url = found.url
+    said = health(url)
     if said is None:
         return Update.UNREACHABLE
     schema = said.get("schema_version")
     older_schema = not isinstance(schema, int) or schema < bundle.schema_version
     if not is_older(str(said.get("version")), bundle.relay_version) and not older_schema:
-        return Update.CURRENT
+        pushed = credentials.push(db, bundle=bundle)
+        if pushed is credentials.Push.PUSHED:
+            return Update.CREDENTIALS
+        return Update.NO_TOKEN if pushed is credentials.Push.NO_TOKEN else Update.CURRENT
     token = state.cloudflare_token()
     if not token:
         log.warning("the relay is older than the bundled one, but no Cloudflare token is in the keyring")
@@ -331,10 +346,10 @@ def update_if_needed(db: Database, *, report: Report = _quiet, bundle: Bundle | 
         applied = apply_migrations(cloud, found, bundle)
         report(Step.MIGRATIONS, Progress.DONE if applied else Progress.ALREADY)
         report(Step.UPLOAD, Progress.RUNNING)
-        _upload(cloud, db, found, bundle)
+        found = _upload(cloud, db, found, bundle)
         report(Step.UPLOAD, Progress.DONE)
     report(Step.HEALTH, Progress.RUNNING)
-    _wait_for_health(found.url, bundle, wait_s)
+    _wait_for_health(url, bundle, wait_s)
     report(Step.HEALTH, Progress.DONE)
     log.info("relay updated from %s to %s", said.get("version"), bundle.relay_version)
     return Update.UPDATED

@@ -1,6 +1,7 @@
 """What the app keeps about a relay it deployed: the Cloudflare token and the relay key in the keyring,
 the relay's address in the settings (`relay.url`, which the relay client reads too), and the deployment
-itself (`relay.deployment`: account, Worker, database, LINE's earlier webhook address).
+itself (`relay.deployment`: account, Worker, database, LINE's earlier webhook address, and a fingerprint
+of each LINE secret the Worker was given).
 
 The deployment is written after each step that made something, so a deploy that stopped half-way
 resumes with the same names and Remove finds everything a deploy made, even one that never finished.
@@ -36,6 +37,9 @@ class Deployment:
     saved_endpoint: str | None = None
     pointed: bool = False
     our_endpoint: str | None = None
+    # The LINE secrets the Worker was last given, as fingerprints by binding name (never the secrets);
+    # None: not known (a relay deployed before the app kept them).
+    line_credentials: dict[str, str] | None = None
 
     @property
     def name(self) -> str:

@@ -23,6 +23,7 @@ class DeliveryKind(StrEnum):
     TEACHER_MONTH = "teacher_month"  # a published month's shifts of one teacher, to that teacher
     COVER_CALL = "cover_call"  # a shift that needs cover, offered to the group or to free teachers
     COVER_ASSIGNED = "cover_assigned"  # the teacher the manager chose is told the shift is now theirs
+    COVER_DECLINED = "cover_declined"  # the teacher who asked for cover is told the manager said no
     AVAILABILITY_REQUEST = "availability_request"  # asks a teacher which days of a month they can work
     UNACKNOWLEDGED_NUDGE = "unacknowledged_nudge"  # the manager is told a reminder was not acknowledged
 

@@ -577,6 +577,8 @@ class CoverRequest(Base):
     reason: Mapped[str] = mapped_column(Text, default="")
     state: Mapped[CoverState] = mapped_column(_enum(CoverState), default=CoverState.OPEN)
     assigned_teacher_id: Mapped[int | None] = mapped_column(ForeignKey("teachers.id"))
+    # What the manager said when declining, told to the teacher who asked; None: no reason given.
+    decline_reason: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
 
@@ -662,5 +664,5 @@ class AvailabilityAnswer(Base):
     end_time: Mapped[dt.time | None] = mapped_column(Time)
     answered_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
     late: Mapped[bool] = mapped_column(Boolean, default=False)
-    source: Mapped[str] = mapped_column(String(16))  # buttons or text
+    source: Mapped[str] = mapped_column(String(16))  # buttons, text, or manager (entered by the manager)
     replaced_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)

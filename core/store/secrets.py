@@ -77,6 +77,18 @@ def line_token() -> str | None:
     return get_secret(LINE_TOKEN, env=LINE_TOKEN_ENV)
 
 
+def line_token_if_any() -> str | None:
+    """`line_token`, or None also when no keyring can be read but the channel secret is in the
+    environment: a headless box may have no keyring at all and issue stateless tokens from the ID and
+    the secret. Without that secret, the keyring's failure is raised."""
+    try:
+        return line_token()
+    except SecretStoreError:
+        if not os.environ.get(LINE_CHANNEL_SECRET_ENV, "").strip():
+            raise
+        return None
+
+
 # A service keeps secrets in files rather than in its environment or on its command line: a file
 # named by SHIFTCAST_LINE_TOKEN_FILE (a Docker secret, /run/secrets/…), or a systemd credential
 # (LoadCredential=line-token:…, which systemd hands over in $CREDENTIALS_DIRECTORY).

@@ -140,6 +140,9 @@ RELAY_UNREACHABLE_SINCE = TextSetting("relay.unreachable_since", t("setting.labe
 RELAY_DEPLOYMENT = TextSetting("relay.deployment", t("setting.label.relay.deployment"), max_length=2000)
 # The fingerprint of the pairing codes last uploaded to the relay (core/relay/codes.py): unchanged, no upload.
 RELAY_CODES = TextSetting("relay.codes", t("setting.label.relay.codes"), max_length=64)
+# The month's pictures put on the relay (JSON, core/relay/images.py): its address, and per image its path
+# and when it was put, so a retry names the same addresses without a call.
+RELAY_IMAGES = TextSetting("relay.images", t("setting.label.relay.images"), max_length=100_000)
 
 # ----- the desktop app -----
 UI_LANGUAGE = ChoiceSetting("ui.language", t("setting.label.ui.language"), ("auto", "ja", "en"), default="auto")

@@ -71,6 +71,11 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                             " will come before it starts.",
                             "代講をお願いします\n{classroom}：{when}\n引き受けていただきありがとうございます。"
                             "開始前にリマインダーをお送りします。"),
+    "cover.declined.text": ("Cover not arranged\n{classroom}: {when}\nThe manager could not arrange cover for this"
+                            " shift, so it stays yours. If you cannot take it, please contact the manager.",
+                            "代講の見送り\n{classroom}：{when}\nこのシフトの代講は見送りとなりました。引き続き"
+                            "あなたの担当です。入れない場合は担当者にご連絡ください。"),
+    "cover.declined.reason": ("From the manager: {reason}", "担当者より：{reason}"),
     "cover.reply.passed": ("Your request for cover ({when}) was passed to the manager. The shift stays yours until"
                            " they decide.", "代講のご依頼（{when}）を担当者に伝えました。決まるまではこのシフトは"
                            "あなたの担当のままです。"),
@@ -233,6 +238,13 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                              "休業日のメモは{limit_count}文字以内で入力してください。"),
     "closed.bad_day": ("bad date '{text}': write it as YYYY-MM-DD, e.g. 2026-12-29",
                        "日付「{text}」を読み取れません。YYYY-MM-DD（例: 2026-12-29）の形で入力してください。"),
+    # ----- demo mode (core/app/demo.py; the demo inbox acting as a teacher) -----
+    "demo.until_not_after_from": ("until when ({end}) must be after from when ({start}): LINE's picker for until "
+                                  "when starts at the time chosen first",
+                                  "終了時刻（{end}）は開始時刻（{start}）より後にしてください。LINEの終了時刻の選択は、"
+                                  "先に選んだ時刻から始まります。"),
+    "demo.no_until_picker": ("{start} was chosen, but the account's reply with a picker for until when did not arrive",
+                             "{start}を選びましたが、終了時刻を選ぶための返信が届きませんでした。"),
     # ----- weekly patterns and filling a month (core/roster/patterns.py; the teacher dialog, `shiftcast fill`) -----
     "patterns.bad_weekday": ("bad weekday {weekday}: weekdays go from 0 (Monday) to 6 (Sunday)",
                              "曜日 {weekday} は使えません。0（月曜）〜6（日曜）で指定してください。"),
@@ -240,6 +252,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                   "毎週の予定は開始より後に終わるようにしてください（{start}〜{end}）。"),
     "patterns.until_before_from": ("a weekly pattern cannot end ({end}) before it starts ({start})",
                                    "毎週の予定の終了日（{end}）が開始日（{start}）より前になっています。"),
+    "patterns.bad_weekday_name": ("bad weekday '{text}': write mon to sun, 月 to 日, or 0 (Monday) to 6 (Sunday)",
+                                  "曜日「{text}」を読み取れません。mon〜sun、月〜日、または0（月曜）〜6（日曜）で指定してください。"),
+    "patterns.no_such_number": ("there is no weekly pattern number {number}: the teacher has {count}",
+                                "番号 {number} の毎週の予定はありません（この講師の予定は{count}件です）。"),
     "fill.summary": ("{made_count} draft shift(s) made; {skipped_count} skipped: {closed_count} on closed days, "
                      "{overlap_count} where the teacher already has a shift, {refused_count} refused by the roster",
                      "下書きのシフトを{made_count}件作成しました。{skipped_count}件は作成していません"
@@ -447,6 +463,14 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                "中継サーバーのパッケージがありません。{folder} で `npm ci` を実行してください。"),
     "relay.local.failed": ("the local relay did not start: {detail}",
                            "ローカルの中継サーバーを起動できませんでした: {detail}"),
+    "relay.local.not_here": ("this copy of Shiftcast carries the relay for Cloudflare, not the tools that run it "
+                             "on this computer (Node.js and wrangler)",
+                             "このShiftcastには、Cloudflare用の中継サーバーは入っていますが、このコンピューターで"
+                             "動かすためのツール（Node.jsとwrangler）は入っていません。"),
+    "relay.local.not_running": ("the demo's relay is not running", "デモの中継サーバーは動いていません。"),
+    "relay.image_refused": ("the relay did not take the month's picture: {detail}",
+                            "中継サーバーが月のシフト表の画像を受け取りませんでした: {detail}"),
+    "relay.not_attached": ("no relay is attached", "中継サーバーが接続されていません"),
     "relay.no_key": ("the relay key is not in the keyring: attach the relay again",
                      "中継サーバーのキーがキーリングにありません。中継サーバーをもう一度接続してください。"),
     "line.answered": ("LINE answered HTTP {status}: {message}{extra}", "LINEからエラーが返されました（HTTP {status}）: {message}{extra}"),
@@ -519,6 +543,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "publish.preview.flex": ("As a message, one card per week — no image hosting",
                              "メッセージとして、1週間ごとに1枚のカードで届きます（画像ホスティングなし）。"),
     "publish.preview.pages": ("As pictures for phones", "スマートフォン向けの画像で届きます。"),
+    "publish.preview.pages_relay": ("As pictures for phones, through the relay",
+                                    "スマートフォン向けの画像で、中継サーバー経由で届きます。"),
     "publish.when_ready": ("Publish now and send when LINE is connected", "今公開して、LINEに接続したら送信する"),
     "publish.blocked": ("Publishing now would not reach the LINE group: {missing}",
                         "今公開してもLINEグループに届きません。{missing}"),
@@ -655,6 +681,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                               "中継サーバーに接続できなくなった時刻"),
     "setting.label.relay.last_sync": ("the relay's last sync", "中継サーバーとの最後の同期"),
     "setting.label.relay.codes": ("the pairing codes the relay holds", "中継サーバーに預けた登録コード"),
+    "setting.label.relay.images": ("the month's pictures the relay holds", "中継サーバーに預けた月の画像"),
     "setting.label.line.account": ("the LINE account's name", "LINE公式アカウントの名前"),
     "setting.label.line.hold": ("the LINE hold", "LINEの配信停止の記録"),
     "setting.label.line.quota": ("LINE's monthly quota", "LINEの今月の送信数"),
@@ -740,10 +767,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     # ----- deploying the relay to Cloudflare (core/setup/relay_deploy.py; Settings → Always on, `shiftcast relay deploy`) -----
     "relay_setup.no_token": ("no Cloudflare API token is saved: create one with the link in Settings → Always on and paste it there",
                              "Cloudflare のAPIトークンが保存されていません。「設定」→「常時稼働」のリンクからトークンを作成し、貼り付けてください。"),
-    "relay_setup.no_line": ("the relay needs the LINE channel secret and a long-lived channel access token: connect LINE and "
-                            "paste the token in Settings → LINE first",
-                            "中継サーバーにはLINEのチャネルシークレットと長期のチャネルアクセストークンが必要です。先にLINEを接続し、"
-                            "「設定」→「LINE」でトークンを貼り付けてください。"),
+    "relay_setup.no_line": ("the relay needs LINE's channel ID and channel secret: connect LINE first (Settings → LINE → "
+                            "Connect LINE)",
+                            "中継サーバーにはLINEのチャネルIDとチャネルシークレットが必要です。先にLINEを接続してください"
+                            "（「設定」→「LINE」→「LINEに接続」）。"),
     "relay_setup.token_refused": ("Cloudflare did not accept the API token: check that it was copied whole and has not been "
                                   "deleted or expired",
                                   "Cloudflare がAPIトークンを受け付けませんでした。トークン全体をコピーしたか、削除や期限切れになっていないか確認してください。"),
@@ -780,6 +807,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "relay_setup.doing.upload": ("uploading the relay", "中継サーバーのアップロード"),
     "relay_setup.doing.schedule": ("the relay's schedule", "中継サーバーの定期実行の設定"),
     "relay_setup.doing.remove": ("removing the relay", "中継サーバーの削除"),
+    "relay_setup.doing.secrets": ("giving the relay the new LINE credentials", "中継サーバーへの新しいLINE認証情報の設定"),
     "relay_setup.step.token": ("Check the Cloudflare token and account", "Cloudflare のトークンとアカウントを確認"),
     "relay_setup.step.database": ("Create the database", "データベースを作成"),
     "relay_setup.step.migrations": ("Prepare the database's tables", "データベースの表を準備"),
@@ -814,6 +842,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "plan.why.alert": ("alert", "アラート"),
     "plan.why.teacher_month": ("the published month, to each teacher", "公開したシフト表（講師ごと）"),
     "plan.why.cover_call": ("a shift that needs cover", "代講が必要なシフト"),
+    "plan.why.cover_declined": ("the manager declined this teacher's request for cover",
+                                "この講師の代講の依頼を担当者が見送りました"),
     "plan.why.cover_assigned": ("the manager chose this teacher to cover the shift", "この講師が代講に決まりました"),
     "plan.why.unacknowledged_nudge": ("a reminder was not acknowledged before its shift",
                                       "シフト前のリマインダーに了解がありません"),
@@ -826,6 +856,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "kind.teacher_month": ("Month for a teacher", "講師ごとの月間シフト"),
     "kind.cover_call": ("Call for cover", "代講の募集"),
     "kind.cover_assigned": ("Cover assigned", "代講の決定"),
+    "kind.cover_declined": ("Cover declined", "代講の見送り"),
     "kind.unacknowledged_nudge": ("Not acknowledged", "了解なしのお知らせ"),
     # ----- the manager's nudge about a reminder not acknowledged (core/sending/kinds/unacknowledged_nudge.py) -----
     "nudge.message": ("{teacher} has not acknowledged the reminder for the shift at {classroom}, {day} {start}.",
@@ -990,6 +1021,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "readiness.teacher.channel_not_set_up": ("{channel} is not set up", "{channel}が設定されていません"),
     "readiness.month.ok": ("the month image is posted through image hosting",
                            "月のシフト表の画像は画像ホスティング経由で投稿します。"),
+    "readiness.month.relay": ("the month image is posted through the relay",
+                              "月のシフト表の画像は中継サーバー経由で投稿します。"),
     "readiness.month.no_hosting": ("no image hosting: the month goes to the group as a list, not as the image",
                                    "画像ホスティングがないため、月のシフト表は画像ではなく一覧でグループに送ります。"),
     "readiness.month.fix": ("set up image hosting in Settings", "設定で画像ホスティングを設定してください。"),
@@ -1009,6 +1042,16 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "readiness.autostart.unknown": ("cannot tell whether Shiftcast starts at login",
                                     "ログイン時にShiftcastが起動するかどうかわかりません。"),
     "readiness.autostart.fix": ("turn on start at login", "ログイン時に起動する設定をオンにしてください。"),
+    "readiness.relay.ok": ("the relay on Cloudflare holds the LINE credentials saved here",
+                           "Cloudflare の中継サーバーは、ここに保存したLINEの認証情報を使っています。"),
+    "readiness.relay.old": ("the relay on Cloudflare still holds the LINE credentials saved before: while every PC sleeps, "
+                            "LINE may refuse what it sends",
+                            "Cloudflare の中継サーバーは、以前に保存したLINEの認証情報をまだ使っています。すべてのPCが止まっている間、"
+                            "中継サーバーからの送信がLINEに拒否されることがあります。"),
+    "readiness.relay.fix": ("deploy again in Settings → Always on (Shiftcast also does it at its next start while the "
+                            "Cloudflare token is saved)",
+                            "「設定」→「常時稼働」でもう一度設置してください（Cloudflare のトークンが保存されていれば、"
+                            "次の起動時にも自動で更新します）。"),
     "readiness.sender.now": ("a sender is running", "送信処理が動いています。"),
     "readiness.sender.last": ("nothing is sending now; a sender last checked in at {at}",
                               "現在は何も送信していません。最後に送信処理が動いていたのは {at} です。"),
@@ -1100,8 +1143,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "availability.bad_month": ("the month must be 1 to 12", "月は1から12で指定してください。"),
     "availability.bad_remind_days": ("the days before the deadline cannot be negative",
                                      "締切の何日前かは0以上で指定してください。"),
-    "availability.nobody": ("no teacher to ask: none of them can be reached on LINE",
-                            "依頼できる講師がいません。LINEで連絡できる講師がいません。"),
+    "availability.nobody": ("no teacher to ask: none of them can be reached on LINE or by e-mail",
+                            "依頼できる講師がいません。LINEでもメールでも連絡できる講師がいません。"),
     "availability.title": ("{classroom}: when can you work in {month}?", "{classroom} {month}のシフト希望"),
     "availability.deadline": ("Please answer by {deadline}.", "{deadline}までに回答してください。"),
     "availability.alt": ("When can you work in {month}? Please answer by {deadline}.",
@@ -1131,6 +1174,17 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "send_error.BUTTONS_UNSIGNED": ("the answer buttons cannot be signed without a keyring: {detail}",
                                     "キーリングがないため回答ボタンに署名できません: {detail}"),
     "availability.late": ("after the deadline", "締切後"),
+    # The request by e-mail (core/messages/availability_mail.py), and the manager's entry of the reply.
+    "availability.mail.how": ("Please reply to this e-mail: write ○ (you can work), × (you cannot) or the hours"
+                              " (for example 17:00~ or 17:00-21:00) after each day below, or write it in a few words"
+                              " such as \u201ctue/thu 17:00~\u201d or \u201call ok\u201d. The manager enters your"
+                              " answers.",
+                              "このメールに返信してお知らせください。下の日付のあとに ○（出勤できる）、×（できない）、"
+                              "または時間（例：17時以降、17:00-21:00）を書いてください。「火木 17時以降」「全部OK」の"
+                              "ような書き方でもかまいません。担当者が入力します。"),
+    "availability.mail.deadline_short": ("answers by {deadline}", "締切 {deadline}"),
+    "availability.nothing_entered": ("no answer to enter: give at least one day", "入力する回答がありません。"
+                                     "1日以上の回答を指定してください。"),
     "send_error.IMAGE_MISSING": ("the image of revision {revision} is missing from the data folder",
                                  "第{revision}版の画像がデータフォルダーにありません。"),
 }

@@ -6,7 +6,10 @@ export interface Env {
   DB: D1Database;
   // Secrets (wrangler secret put): never in wrangler.toml.
   LINE_CHANNEL_SECRET: string;
-  LINE_CHANNEL_ACCESS_TOKEN: string;
+  // A long-lived channel access token; without one, the relay issues its own from the channel ID and
+  // secret (src/token.ts).
+  LINE_CHANNEL_ACCESS_TOKEN?: string;
+  LINE_CHANNEL_ID?: string;
   RELAY_KEY: string;
   // Vars.
   LINE_API_BASE?: string;
@@ -42,4 +45,10 @@ export function settings(env: Env): Settings {
     maxSendsPerRun: Math.min(Math.floor(positive(env.MAX_SENDS_PER_RUN, 10)), MAX_SENDS_CEILING),
     lineTimeoutMs: positive(env.LINE_TIMEOUT_MS, 10_000),
   };
+}
+
+/** The longest a cron run can take: every send waiting out its deadline, and a minute besides. A run's
+ * rows are leased this long, and a token it starts with must live longer than this. */
+export function longestRunMs(config: Settings): number {
+  return config.maxSendsPerRun * config.lineTimeoutMs + 60_000;
 }

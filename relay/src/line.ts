@@ -1,6 +1,6 @@
 /**
- * Calls to LINE's Messaging API, at the base the LINE_API_BASE var names (a stand-in in tests and local
- * runs), with a deadline: a call that has not answered in time is abandoned and counts as a timeout.
+ * Calls to LINE's APIs, at the base the LINE_API_BASE var names (a stand-in in tests and local runs),
+ * with a deadline: a call that has not answered in time is abandoned and counts as a timeout.
  */
 
 import type { Settings } from "./env";
@@ -14,21 +14,11 @@ export interface LineAnswer {
   durationMs: number;
 }
 
-export async function call(
-  config: Settings,
-  token: string,
-  path: string,
-  body: string,
-  headers: Record<string, string> = {},
-): Promise<LineAnswer> {
+/** One request to LINE: its answer as the policy reads it, and the body as text (empty without one). */
+export async function request(config: Settings, path: string, init: RequestInit): Promise<{ answer: LineAnswer; text: string }> {
   const started = Date.now();
   try {
-    const response = await fetch(config.lineApiBase + path, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers },
-      body,
-      signal: AbortSignal.timeout(config.lineTimeoutMs),
-    });
+    const response = await fetch(config.lineApiBase + path, { ...init, signal: AbortSignal.timeout(config.lineTimeoutMs) });
     const text = await response.text();
     let message: string | null = null;
     if (!response.ok) {
@@ -40,22 +30,44 @@ export async function call(
       }
     }
     return {
-      status: response.status,
-      transport: null,
-      requestId: response.headers.get("x-line-request-id"),
-      acceptedRequestId: response.headers.get("x-line-accepted-request-id"),
-      message,
-      durationMs: Date.now() - started,
+      answer: {
+        status: response.status,
+        transport: null,
+        requestId: response.headers.get("x-line-request-id"),
+        acceptedRequestId: response.headers.get("x-line-accepted-request-id"),
+        message,
+        durationMs: Date.now() - started,
+      },
+      text,
     };
   } catch (error) {
     const name = error instanceof Error ? error.name : "";
     return {
-      status: null,
-      transport: name === "TimeoutError" || name === "AbortError" ? "timeout" : "connection",
-      requestId: null,
-      acceptedRequestId: null,
-      message: error instanceof Error ? error.message.slice(0, 500) : null,
-      durationMs: Date.now() - started,
+      answer: {
+        status: null,
+        transport: name === "TimeoutError" || name === "AbortError" ? "timeout" : "connection",
+        requestId: null,
+        acceptedRequestId: null,
+        message: error instanceof Error ? error.message.slice(0, 500) : null,
+        durationMs: Date.now() - started,
+      },
+      text: "",
     };
   }
+}
+
+/** A Messaging API call with a JSON body and the channel access token. */
+export async function call(
+  config: Settings,
+  token: string,
+  path: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<LineAnswer> {
+  const sent = await request(config, path, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers },
+    body,
+  });
+  return sent.answer;
 }

@@ -12,9 +12,10 @@
  * overlaps the next minute's never sends the same delivery twice.
  */
 
-import type { Env, Settings } from "./env";
-import { call } from "./line";
+import { type Env, longestRunMs, type Settings } from "./env";
+import { call, type LineAnswer } from "./line";
 import { classify, decide, retryKeyUsable, sendable, type Decision } from "./policy";
+import { accessToken, dropToken, type Grant } from "./token";
 
 export interface RunSummary {
   expired: number;
@@ -55,7 +56,7 @@ export async function senderAwake(db: D1Database, config: Settings, now: number)
 }
 
 async function claim(db: D1Database, config: Settings, now: number): Promise<Claimed[]> {
-  const leaseUntil = now + config.maxSendsPerRun * config.lineTimeoutMs + 60_000;
+  const leaseUntil = now + longestRunMs(config);
   const rows = await db
     .prepare(
       "UPDATE deliveries SET next_attempt_at = ? WHERE id IN (SELECT id FROM deliveries WHERE state = 'queued' " +
@@ -95,6 +96,7 @@ export async function send(env: Env, config: Settings, clock: () => number, rand
   const summary: RunSummary = { expired: await expire(env.DB, now), attempted: 0, sent: 0, senderAwake: false };
   if (await senderAwake(env.DB, config, now)) return { ...summary, senderAwake: true };
   const claimed = await claim(env.DB, config, now);
+  let grant: Grant | null = null;
   for (const [i, d] of claimed.entries()) {
     const at = clock();
     if (!sendable(d.due_at, d.not_after, at)) {
@@ -105,15 +107,23 @@ export async function send(env: Env, config: Settings, clock: () => number, rand
       await env.DB.batch(record(env.DB, d, at, { outcome: "failed", code: "RETRY_KEY_EXPIRED", nextAttemptAt: null }, d.attempts, null));
       continue;
     }
-    const answer = await call(config, env.LINE_CHANNEL_ACCESS_TOKEN, d.path, d.body, { "x-line-retry-key": d.retry_key });
+    // The token is fetched once a run, at its first send: a run with nothing to send asks for none.
+    grant ??= await accessToken(env, config, at);
+    const answer: LineAnswer = "refused" in grant
+      ? grant.refused
+      : await call(config, grant.token, d.path, d.body, { "x-line-retry-key": d.retry_key });
     const verdict = classify(answer);
     // A throttled or held attempt reached no one: it does not spend the retry budget.
     const attempts = verdict.outcome === "throttled" || verdict.outcome === "hold" ? d.attempts : d.attempts + 1;
     const decision = decide(verdict, d.attempts + 1, clock(), random());
-    await env.DB.batch(record(env.DB, d, at, decision, attempts, answer));
+    const statements = record(env.DB, d, at, decision, attempts, answer);
+    // A stateless token LINE refused is dropped with the outcome (no query of its own): the next run issues another.
+    if ("token" in grant && grant.stateless && answer.status === 401) statements.push(dropToken(env.DB, grant.token));
+    await env.DB.batch(statements);
     summary.attempted += 1;
     if (decision.outcome === "sent") summary.sent += 1;
-    if (verdict.stopRun) {
+    // No token this run: the others would fare no better (and LINE is not asked again for one).
+    if (verdict.stopRun || "refused" in grant) {
       await release(env.DB, claimed.slice(i + 1), decision.nextAttemptAt ?? clock());
       break;
     }

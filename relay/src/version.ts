@@ -3,5 +3,5 @@
  * migrations reach (migrations/, kept in the meta table).
  */
 
-export const RELAY_VERSION = "0.1.0";
-export const SCHEMA_VERSION = 1;
+export const RELAY_VERSION = "0.2.0";
+export const SCHEMA_VERSION = 2;

@@ -10,6 +10,7 @@ import type { Env, Settings } from "./env";
 import { problem, json } from "./http";
 import { call } from "./line";
 import { asCode, replyFor } from "./pairing";
+import { accessToken, dropToken } from "./token";
 
 interface LineEvent {
   webhookEventId?: unknown;
@@ -40,8 +41,10 @@ function pairingAttempt(event: LineEvent): { userId: string; code: string; reply
 async function answerPairing(env: Env, config: Settings, attempt: { userId: string; code: string; replyToken: string }, now: number): Promise<void> {
   const text = await replyFor(env.DB, attempt.userId, attempt.code, now);
   if (text === null) return;
-  const answer = await call(config, env.LINE_CHANNEL_ACCESS_TOKEN, "/v2/bot/message/reply",
+  const grant = await accessToken(env, config, now);
+  const answer = "refused" in grant ? grant.refused : await call(config, grant.token, "/v2/bot/message/reply",
     JSON.stringify({ replyToken: attempt.replyToken, messages: [{ type: "text", text }] }));
+  if ("token" in grant && grant.stateless && answer.status === 401) await dropToken(env.DB, grant.token).run();
   // A reply token is single-use and short-lived: a failed reply is logged, not retried.
   if (answer.status !== 200) console.warn(`a pairing reply was refused: ${answer.status ?? answer.transport} ${answer.message ?? ""}`);
 }

@@ -53,9 +53,9 @@ export async function call(path: string, options: Call = {}): Promise<Response> 
   return handle(request, now);
 }
 
-export async function handle(request: Request, now = Date.now()): Promise<Response> {
+export async function handle(request: Request, now = Date.now(), environment: Cloudflare.Env = env): Promise<Response> {
   const ctx = createExecutionContext();
-  const response = await route(request, env, ctx, now);
+  const response = await route(request, environment, ctx, now);
   await waitOnExecutionContext(ctx); // work done after answering (pairing replies) is finished too
   return response;
 }
@@ -65,10 +65,10 @@ export async function lineSignature(body: string, secret = env.LINE_CHANNEL_SECR
   return btoa(String.fromCharCode(...mac));
 }
 
-export async function webhook(body: string, signature: string | null, now = Date.now()): Promise<Response> {
+export async function webhook(body: string, signature: string | null, now = Date.now(), environment: Cloudflare.Env = env): Promise<Response> {
   const headers = new Headers({ "content-type": "application/json" });
   if (signature !== null) headers.set("x-line-signature", signature);
-  return handle(new Request(`${BASE}/line/webhook`, { method: "POST", headers, body }), now);
+  return handle(new Request(`${BASE}/line/webhook`, { method: "POST", headers, body }), now, environment);
 }
 
 export interface Received {

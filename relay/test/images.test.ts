@@ -1,15 +1,17 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { runCron } from "../src/app";
 import { sha256Hex } from "../src/crypto";
 import { MAX_IMAGE_BYTES } from "../src/images";
-import { BASE, call, handle } from "./helpers";
+import { BASE, call, DAY, handle, MINUTE, T0 } from "./helpers";
 
 // The smallest PNG: a 1×1 transparent pixel.
 const PNG = Uint8Array.from(atob(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
 const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 0xff, 0xd9]);
 
-async function put(name: string, body: Uint8Array): Promise<Response> {
-  return call(`/api/images/${name}`, { method: "PUT", body });
+async function put(name: string, body: Uint8Array, now?: number): Promise<Response> {
+  return call(`/api/images/${name}`, { method: "PUT", body, now });
 }
 
 describe("the month's image", () => {
@@ -39,6 +41,18 @@ describe("the month's image", () => {
     expect(path).not.toBe(first);
     expect((await handle(new Request(BASE + first))).status).toBe(404);
     expect((await handle(new Request(BASE + path))).headers.get("content-type")).toBe("image/jpeg");
+  });
+
+  it("keeps its address when the same bytes are put again under its name, and counts from then", async () => {
+    const first = ((await (await put("p-abc.png", PNG, T0)).json()) as { path: string }).path;
+    const again = ((await (await put("p-abc.png", PNG, T0 + 3 * DAY)).json()) as { path: string }).path;
+    expect(again).toBe(first);
+    await runCron(env, () => T0 + 7 * DAY + MINUTE, () => 0.5); // 7 days after the first upload, 4 after the second
+    const served = await handle(new Request(BASE + first));
+    expect(served.status).toBe(200);
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(PNG);
+    const other = ((await (await put("p-other.png", PNG)).json()) as { path: string }).path;
+    expect(other).not.toBe(first); // another name, another address, even for the same bytes
   });
 
   it("answers 404 to an unknown or malformed address", async () => {

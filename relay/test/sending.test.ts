@@ -106,7 +106,8 @@ describe("the cron's sending", () => {
     await upload([d]);
     // The app sent it first, with the same key, before its PC went to sleep.
     const first = await fetch("https://line.test/v2/bot/message/push", {
-      method: "POST", headers: { "x-line-retry-key": d.retry_key as string }, body: JSON.stringify(d.body),
+      method: "POST", body: JSON.stringify(d.body),
+      headers: { "x-line-retry-key": d.retry_key as string, authorization: `Bearer ${env.LINE_CHANNEL_ACCESS_TOKEN}` },
     });
     expect(first.status).toBe(200);
     expect(await run(T0)).toMatchObject({ attempted: 1, sent: 1 });

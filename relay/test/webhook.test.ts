@@ -20,9 +20,9 @@ function textEvent(text: string, options: { userId?: string; id?: string; redeli
   };
 }
 
-async function deliver(events: unknown[], now?: number): Promise<Response> {
+async function deliver(events: unknown[], now?: number, environment: Cloudflare.Env = env): Promise<Response> {
   const body = JSON.stringify({ destination: `U${"0".repeat(32)}`, events });
-  return webhook(body, await lineSignature(body), now);
+  return webhook(body, await lineSignature(body), now, environment);
 }
 
 async function storedEvents(): Promise<{ webhook_event_id: string; event: unknown }[]> {
@@ -109,6 +109,14 @@ describe("pairing codes", () => {
     expect(replies[0]!.body).toEqual({ replyToken: expect.stringMatching(/^reply-token-/), messages: [{ type: "text", text: "You're registered." }] });
     expect(replies[0]!.authorization).toBe(`Bearer ${env.LINE_CHANNEL_ACCESS_TOKEN}`);
     expect(await storedEvents()).toHaveLength(1); // the app still binds the teacher when it pulls
+  });
+
+  it("get their reply with a token the relay issued itself when it has no long-lived one", async () => {
+    await holdCode("AB3DE5FG7", "You're registered.");
+    await deliver([textEvent("AB3-DE5-FG7")], undefined, { ...env, LINE_CHANNEL_ACCESS_TOKEN: "" });
+    const log = await lineLog();
+    expect(log.map((r) => r.path)).toEqual(["/oauth2/v3/token", "/v2/bot/message/reply"]);
+    expect(log[1]!.authorization).toMatch(/^Bearer stateless-/);
   });
 
   it("get one reply when LINE delivers the same event again", async () => {

@@ -151,8 +151,12 @@
         <translation>今月の送信数: {1}通中 {0}通を使用済みです。</translation>
     </message>
     <message>
-        <source>Not on LINE, not asked: {0}</source>
-        <translation>LINEで連絡できないため依頼しません: {0}</translation>
+        <source>By e-mail, not on LINE: {0}. They reply to you, and you enter their answers with Enter answers….</source>
+        <translation>LINEではなくメールで送ります: {0}。講師からの返信をもとに「回答を入力…」で入力してください。</translation>
+    </message>
+    <message>
+        <source>Reachable neither on LINE nor by e-mail, not asked: {0}</source>
+        <translation>LINEでもメールでも連絡できないため依頼しません: {0}</translation>
     </message>
     <message>
         <source>Ask</source>
@@ -217,10 +221,6 @@
         <translation>依頼…</translation>
     </message>
     <message>
-        <source>Send every teacher on LINE the month&apos;s days with buttons to answer</source>
-        <translation>LINEの講師全員に、月の日ごとの回答ボタンを送ります</translation>
-    </message>
-    <message>
         <source>Remind</source>
         <translation>リマインド</translation>
     </message>
@@ -229,8 +229,20 @@
         <translation>未回答の講師にだけ依頼をもう一度送ります</translation>
     </message>
     <message>
-        <source>Nobody was asked about this month yet. Ask… sends every teacher on LINE the month&apos;s days with buttons to answer.</source>
-        <translation>この月のシフト希望はまだ依頼していません。「依頼…」でLINEの講師全員に、月の日ごとの回答ボタンを送ります。</translation>
+        <source>Send every teacher the month&apos;s days to answer: on LINE with buttons, by e-mail to those LINE cannot reach</source>
+        <translation>講師全員に月の日付を送り、回答をお願いします（LINEでは回答ボタン付き、LINEで届かない講師にはメールで）</translation>
+    </message>
+    <message>
+        <source>Enter answers…</source>
+        <translation>回答を入力…</translation>
+    </message>
+    <message>
+        <source>Enter a teacher&apos;s answers for them: their reply to the e-mailed request, or what they told you</source>
+        <translation>講師の回答を代わりに入力します（メールで送った依頼への返信や、直接聞いた内容）</translation>
+    </message>
+    <message>
+        <source>Nobody was asked about this month yet. Ask… sends every teacher the month&apos;s days to answer: on LINE with buttons, by e-mail to those LINE cannot reach.</source>
+        <translation>この月のシフト希望はまだ依頼していません。「依頼…」で講師全員に月の日付を送ります（LINEでは回答ボタン付き、LINEで届かない講師にはメールで）。</translation>
     </message>
     <message>
         <source>Answers by {0}: {1} of {2} teachers answered.</source>
@@ -249,6 +261,10 @@
         <translation>締切後に回答</translation>
     </message>
     <message>
+        <source>{0} (entered by you)</source>
+        <translation>{0}（管理者が入力）</translation>
+    </message>
+    <message>
         <source>{0} of {1} can</source>
         <translation>{1}日中 {0}日 出勤可</translation>
     </message>
@@ -259,15 +275,21 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>Send the request again to the %n teacher(s) who have not answered? Each costs one LINE message.</source>
+        <source>Send the request again to the %n teacher(s) who have not answered? Each on LINE costs one LINE message; an e-mail costs none.</source>
         <translation>
-            <numerusform>未回答の講師%n人に依頼をもう一度送りますか？ 1人につきLINEのメッセージを1通使います。</numerusform>
+            <numerusform>未回答の講師%n人に依頼をもう一度送りますか？ LINEで送る講師1人につきLINEのメッセージを1通使います（メールは使いません）。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Reminded %n teacher(s).</source>
         <translation>
             <numerusform>講師%n人にリマインドしました。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Entered %n day(s) for {0}.</source>
+        <translation>
+            <numerusform>{0}さんの回答を%n日分入力しました。</numerusform>
         </translation>
     </message>
 </context>
@@ -553,12 +575,24 @@
         <translation>見送る</translation>
     </message>
     <message>
+        <source>The shift stays with the teacher who asked; they are told, with your reason if you write one</source>
+        <translation>シフトは依頼した講師の担当のままです。講師にお知らせが届きます（理由を入力すると、あわせて伝えます）</translation>
+    </message>
+    <message>
+        <source>Reason for declining (optional; the teacher reads it)</source>
+        <translation>見送る理由（任意。講師に伝わります）</translation>
+    </message>
+    <message>
         <source>Refresh</source>
         <translation>更新</translation>
     </message>
     <message>
         <source>No request waits for you.</source>
         <translation>対応を待っている依頼はありません。</translation>
+    </message>
+    <message>
+        <source>{0} (offered)</source>
+        <translation>{0}（申し出あり）</translation>
     </message>
     <message>
         <source>Volunteers: {0}</source>
@@ -1356,6 +1390,33 @@ Retry brings it back; it then goes at its due time.</source>
     </message>
 </context>
 <context>
+    <name>EnterDialog</name>
+    <message>
+        <source>Enter answers</source>
+        <translation>回答の入力</translation>
+    </message>
+    <message>
+        <source>For example: 火木 17時以降, 12/5 ×, 全部OK — or paste the reply with ○, × or the hours after each day</source>
+        <translation>例: 火木 17時以降、12/5 ×、全部OK。返信の日付一覧（各日のあとに ○・×・時間）をそのまま貼り付けることもできます</translation>
+    </message>
+    <message>
+        <source>Enter</source>
+        <translation>入力</translation>
+    </message>
+    <message>
+        <source>Teacher:</source>
+        <translation>講師:</translation>
+    </message>
+    <message>
+        <source>Answers:</source>
+        <translation>回答:</translation>
+    </message>
+    <message>
+        <source>These answers cannot be read for certain. Write each day once, for example 12/5 ×, 火木 17時以降 or 全部OK.</source>
+        <translation>回答を確かに読み取れません。「12/5 ×」「火木 17時以降」「全部OK」のように、1日に1つの回答で入力してください。</translation>
+    </message>
+</context>
+<context>
     <name>FriendsDialog</name>
     <message>
         <source>Pick from the account&apos;s friends</source>
@@ -1692,6 +1753,14 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>LINEアプリで招待するのと同じように、シミュレーターがLINE公式アカウントを講師の新しいグループに招待します。「LINEに接続」のグループの手順に、そのグループが表示されます。</translation>
     </message>
     <message>
+        <source>Simulate the computer sleeping</source>
+        <translation>コンピューターのスリープを試す</translation>
+    </message>
+    <message>
+        <source>Shiftcast&apos;s sender stops as if the computer slept, a reminder comes due, and the relay sends it. Wake the computer afterwards to see its attempts.</source>
+        <translation>コンピューターがスリープしたときと同じように、Shiftcastの送信プロセスが止まり、送信時刻になったリマインダーを中継サーバーが送信します。そのあとコンピューターを起こすと、送信の記録を確認できます。</translation>
+    </message>
+    <message>
         <source>Teachers not on LINE yet</source>
         <translation>まだLINEに登録していない講師</translation>
     </message>
@@ -1724,6 +1793,34 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>シミュレーターが{0}さんの代わりに、講師がスマートフォンで行うのと同じように、LINE公式アカウントを友だち追加して登録コードを送ります。</translation>
     </message>
     <message>
+        <source>The relay part of the demo is off: {0}</source>
+        <translation>このデモでは中継サーバーを動かしていません: {0}</translation>
+    </message>
+    <message>
+        <source>The relay is starting on this computer…</source>
+        <translation>このコンピューターで中継サーバーを起動しています…</translation>
+    </message>
+    <message>
+        <source>The computer sleeps: Shiftcast&apos;s sender is stopped, and the relay sent {0} message(s) in its place. Wake the computer to see them in Deliveries.</source>
+        <translation>コンピューターはスリープ中です。Shiftcastの送信プロセスは止まっていて、代わりに中継サーバーがメッセージを{0}通送信しました。コンピューターを起こすと、配信状況で確認できます。</translation>
+    </message>
+    <message>
+        <source>The computer is awake again: its sender took over and recorded what the relay sent. Deliveries shows those attempts as by the relay.</source>
+        <translation>コンピューターが起動しました。送信プロセスが再開し、中継サーバーが送信した内容を記録しました。配信状況では、それらの送信に「中継サーバーから」と表示されます。</translation>
+    </message>
+    <message>
+        <source>The relay runs on this computer, as it would at Cloudflare: it sends the reminders Shiftcast handed over while no computer is awake.</source>
+        <translation>中継サーバーがこのコンピューターで動いています（Cloudflare上と同じ動きです）。どのコンピューターも起動していない間、Shiftcastから預かったリマインダーを送信します。</translation>
+    </message>
+    <message>
+        <source>Wake the computer</source>
+        <translation>コンピューターを起こす</translation>
+    </message>
+    <message>
+        <source>Sent by the relay while the computer slept</source>
+        <translation>コンピューターのスリープ中に中継サーバーが送信</translation>
+    </message>
+    <message>
         <source>Sent the code {0} as {1}.</source>
         <translation>{1}さんとしてコード {0} を送りました。</translation>
     </message>
@@ -1734,6 +1831,14 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>Tapped “{0}” as {1}.</source>
         <translation>{1}さんとして「{0}」をタップしました。</translation>
+    </message>
+    <message>
+        <source>{0}–{1}</source>
+        <translation>{0}〜{1}</translation>
+    </message>
+    <message>
+        <source>Chose {0} for “{1}” as {2}.</source>
+        <translation>{2}さんとして「{1}」に{0}を選びました。</translation>
     </message>
     <message>
         <source>The simulator has no webhook address to send it to.</source>
@@ -1758,6 +1863,18 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>The simulator taps this message&apos;s button as {0} would on their phone.</source>
         <translation>シミュレーターが{0}さんの代わりに、スマートフォンで行うのと同じようにこのメッセージのボタンをタップします。</translation>
+    </message>
+    <message>
+        <source>Time picker</source>
+        <translation>時刻の選択</translation>
+    </message>
+    <message>
+        <source>Choose “{0}” as the teacher</source>
+        <translation>講師として「{0}」で時刻を選ぶ</translation>
+    </message>
+    <message>
+        <source>The simulator chooses these times in LINE&apos;s time picker as {0} would on their phone.</source>
+        <translation>シミュレーターが、{0}さんがスマートフォンで選ぶのと同じように、LINEの時刻選択でこの時刻を選びます。</translation>
     </message>
     <message>
         <source>The image could not be loaded: {0}</source>
@@ -2131,6 +2248,14 @@ Data folder: {1}</source>
         <translation>場所</translation>
     </message>
     <message>
+        <source>From</source>
+        <translation>開始日</translation>
+    </message>
+    <message>
+        <source>until</source>
+        <translation>終了日</translation>
+    </message>
+    <message>
         <source>{0} {1}–{2} at {3}</source>
         <translation>{0} {1}〜{2}（{3}）</translation>
     </message>
@@ -2480,6 +2605,10 @@ Data folder: {1}</source>
         <translation>シフトを表示</translation>
     </message>
     <message>
+        <source>Always on settings</source>
+        <translation>常時稼働の設定</translation>
+    </message>
+    <message>
         <source>Hide</source>
         <translation>閉じる</translation>
     </message>
@@ -2788,6 +2917,10 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
     <message>
         <source>Remove</source>
         <translation>削除</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>変更</translation>
     </message>
 </context>
 <context>

@@ -68,17 +68,17 @@ function relayKey(env) {
   const key = fromHex(env.RELAY_KEY ?? "");
   return key !== null && key.length === 32 ? key : null;
 }
-async function refusal(request, url, body, env, now) {
+async function refusal(request2, url, body, env, now) {
   const key = relayKey(env);
   if (key === null) return "not_configured";
-  const header = request.headers.get("authorization");
+  const header = request2.headers.get("authorization");
   if (!header) return "missing";
   const parts = HEADER.exec(header.trim());
   if (parts === null) return "malformed";
   const [, ts, nonce, sig] = parts;
   const sentAt = Number(ts) * 1e3;
   if (Math.abs(now - sentAt) > CLOCK_SKEW_MS) return "stale";
-  const message = canonical(request.method, url.pathname + url.search, ts, nonce, await sha256Hex(body));
+  const message = canonical(request2.method, url.pathname + url.search, ts, nonce, await sha256Hex(body));
   if (!await hmacVerify(key, fromHex(sig), utf8(message))) return "signature";
   const stored = await env.DB.prepare("INSERT INTO nonces (nonce, expires_at) VALUES (?, ?) ON CONFLICT (nonce) DO NOTHING").bind(nonce, sentAt + CLOCK_SKEW_MS).run();
   return stored.meta.changes === 1 ? null : "replayed";
@@ -202,6 +202,9 @@ function settings(env) {
     lineTimeoutMs: positive(env.LINE_TIMEOUT_MS, 1e4)
   };
 }
+function longestRunMs(config) {
+  return config.maxSendsPerRun * config.lineTimeoutMs + 6e4;
+}
 
 // src/events.ts
 var PAGE = 100;
@@ -235,12 +238,12 @@ async function put(db, name, data, now) {
   if (data.length > MAX_IMAGE_BYTES) return problem(413, "too_large", `an image is at most ${MAX_IMAGE_BYTES} bytes`);
   const type = contentType(data);
   if (type === null) return problem(415, "not_an_image", "only PNG and JPEG images are kept");
-  const token = randomToken(16);
   const digest = await sha256Hex(data);
-  await db.prepare(
-    "INSERT INTO images (name, token, content_type, data, sha256, uploaded_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET token = excluded.token, content_type = excluded.content_type, data = excluded.data, sha256 = excluded.sha256, uploaded_at = excluded.uploaded_at"
-  ).bind(name, token, type, toBase64Native(data), digest, now).run();
-  return json({ name, path: `/i/${token}`, content_type: type, bytes: data.length, sha256: digest });
+  const kept = await db.prepare(
+    "INSERT INTO images (name, token, content_type, data, sha256, uploaded_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET token = CASE WHEN images.sha256 = excluded.sha256 THEN images.token ELSE excluded.token END, content_type = excluded.content_type, data = excluded.data, sha256 = excluded.sha256, uploaded_at = excluded.uploaded_at RETURNING token"
+  ).bind(name, randomToken(16), type, toBase64Native(data), digest, now).first();
+  if (kept === null) return problem(500, "not_stored", "the image was not stored");
+  return json({ name, path: `/i/${kept.token}`, content_type: type, bytes: data.length, sha256: digest });
 }
 async function get(db, token, headOnly = false) {
   if (!TOKEN.test(token)) return problem(404, "not_found", "no such image");
@@ -367,15 +370,10 @@ async function purge(db, now) {
 }
 
 // src/line.ts
-async function call(config, token, path, body, headers = {}) {
+async function request(config, path, init) {
   const started = Date.now();
   try {
-    const response = await fetch(config.lineApiBase + path, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers },
-      body,
-      signal: AbortSignal.timeout(config.lineTimeoutMs)
-    });
+    const response = await fetch(config.lineApiBase + path, { ...init, signal: AbortSignal.timeout(config.lineTimeoutMs) });
     const text = await response.text();
     let message = null;
     if (!response.ok) {
@@ -387,24 +385,38 @@ async function call(config, token, path, body, headers = {}) {
       }
     }
     return {
-      status: response.status,
-      transport: null,
-      requestId: response.headers.get("x-line-request-id"),
-      acceptedRequestId: response.headers.get("x-line-accepted-request-id"),
-      message,
-      durationMs: Date.now() - started
+      answer: {
+        status: response.status,
+        transport: null,
+        requestId: response.headers.get("x-line-request-id"),
+        acceptedRequestId: response.headers.get("x-line-accepted-request-id"),
+        message,
+        durationMs: Date.now() - started
+      },
+      text
     };
   } catch (error) {
     const name = error instanceof Error ? error.name : "";
     return {
-      status: null,
-      transport: name === "TimeoutError" || name === "AbortError" ? "timeout" : "connection",
-      requestId: null,
-      acceptedRequestId: null,
-      message: error instanceof Error ? error.message.slice(0, 500) : null,
-      durationMs: Date.now() - started
+      answer: {
+        status: null,
+        transport: name === "TimeoutError" || name === "AbortError" ? "timeout" : "connection",
+        requestId: null,
+        acceptedRequestId: null,
+        message: error instanceof Error ? error.message.slice(0, 500) : null,
+        durationMs: Date.now() - started
+      },
+      text: ""
     };
   }
+}
+async function call(config, token, path, body, headers = {}) {
+  const sent = await request(config, path, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers },
+    body
+  });
+  return sent.answer;
 }
 
 // src/policy.ts
@@ -451,6 +463,68 @@ function sendable(dueAt, notAfter, now) {
   return dueAt <= now && now < notAfter;
 }
 
+// src/token.ts
+var TOKEN_PATH = "/oauth2/v3/token";
+function refusedAnswer(message, from = null) {
+  return {
+    status: 401,
+    transport: null,
+    requestId: from?.requestId ?? null,
+    acceptedRequestId: null,
+    message,
+    durationMs: from?.durationMs ?? 0
+  };
+}
+function usable(expiresAt, now, config) {
+  return now < expiresAt - longestRunMs(config);
+}
+function credentialsOf(env) {
+  return sha256Hex(`${env.LINE_CHANNEL_ID}:${env.LINE_CHANNEL_SECRET}`);
+}
+async function issue(env, config, now) {
+  const form = new URLSearchParams({
+    grant_type: "client_credentials",
+    client_id: env.LINE_CHANNEL_ID ?? "",
+    client_secret: env.LINE_CHANNEL_SECRET
+  });
+  const { answer, text } = await request(config, TOKEN_PATH, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: form.toString()
+  });
+  let parsed = {};
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+  }
+  if (answer.status === 200 && typeof parsed.access_token === "string" && parsed.access_token !== "" && typeof parsed.expires_in === "number" && parsed.expires_in > 0) {
+    return { token: parsed.access_token, expiresAt: now + parsed.expires_in * 1e3 };
+  }
+  if (answer.status === 400 || answer.status === 401 || answer.status === 200) {
+    const said = [parsed.error, parsed.error_description].filter((v) => typeof v === "string").join(": ");
+    return refusedAnswer(`LINE issued no token (HTTP ${answer.status}${said ? `: ${said}` : ""})`, answer);
+  }
+  return answer;
+}
+async function accessToken(env, config, now) {
+  if (env.LINE_CHANNEL_ACCESS_TOKEN) return { token: env.LINE_CHANNEL_ACCESS_TOKEN, stateless: false };
+  if (!env.LINE_CHANNEL_ID || !env.LINE_CHANNEL_SECRET) {
+    return { refused: refusedAnswer("the relay has no channel access token, and no channel ID and secret to issue one") };
+  }
+  const credentials = await credentialsOf(env);
+  const kept = await env.DB.prepare("SELECT token, expires_at FROM line_token WHERE id = 1 AND credentials = ?").bind(credentials).first();
+  if (kept !== null && usable(kept.expires_at, now, config)) return { token: kept.token, stateless: true };
+  const issued = await issue(env, config, now);
+  if (!("token" in issued)) return { refused: issued };
+  await env.DB.prepare(
+    "INSERT INTO line_token (id, credentials, token, expires_at) VALUES (1, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET credentials = excluded.credentials, token = excluded.token, expires_at = excluded.expires_at"
+  ).bind(credentials, issued.token, issued.expiresAt).run();
+  return { token: issued.token, stateless: true };
+}
+function dropToken(db, token) {
+  return db.prepare("DELETE FROM line_token WHERE id = 1 AND token = ?").bind(token);
+}
+
 // src/sending.ts
 async function expire(db, now) {
   const rows = await db.prepare("UPDATE deliveries SET state = 'expired', updated_at = ? WHERE state = 'queued' AND not_after <= ? RETURNING id, subject_version, retry_key").bind(now, now).all();
@@ -464,7 +538,7 @@ async function senderAwake(db, config, now) {
   return row?.at != null && row.at > now - config.senderQuietMs;
 }
 async function claim(db, config, now) {
-  const leaseUntil = now + config.maxSendsPerRun * config.lineTimeoutMs + 6e4;
+  const leaseUntil = now + longestRunMs(config);
   const rows = await db.prepare(
     "UPDATE deliveries SET next_attempt_at = ? WHERE id IN (SELECT id FROM deliveries WHERE state = 'queued' AND next_attempt_at <= ? AND due_at <= ? AND not_after > ? ORDER BY next_attempt_at LIMIT ?) RETURNING id, subject_version, path, body, retry_key, retry_key_issued_at, due_at, not_after, attempts"
   ).bind(leaseUntil, now, now, now, config.maxSendsPerRun).all();
@@ -502,6 +576,7 @@ async function send(env, config, clock, random) {
   const summary = { expired: await expire(env.DB, now), attempted: 0, sent: 0, senderAwake: false };
   if (await senderAwake(env.DB, config, now)) return { ...summary, senderAwake: true };
   const claimed = await claim(env.DB, config, now);
+  let grant = null;
   for (const [i, d] of claimed.entries()) {
     const at = clock();
     if (!sendable(d.due_at, d.not_after, at)) {
@@ -512,14 +587,17 @@ async function send(env, config, clock, random) {
       await env.DB.batch(record(env.DB, d, at, { outcome: "failed", code: "RETRY_KEY_EXPIRED", nextAttemptAt: null }, d.attempts, null));
       continue;
     }
-    const answer = await call(config, env.LINE_CHANNEL_ACCESS_TOKEN, d.path, d.body, { "x-line-retry-key": d.retry_key });
+    grant ??= await accessToken(env, config, at);
+    const answer = "refused" in grant ? grant.refused : await call(config, grant.token, d.path, d.body, { "x-line-retry-key": d.retry_key });
     const verdict = classify(answer);
     const attempts = verdict.outcome === "throttled" || verdict.outcome === "hold" ? d.attempts : d.attempts + 1;
     const decision = decide(verdict, d.attempts + 1, clock(), random());
-    await env.DB.batch(record(env.DB, d, at, decision, attempts, answer));
+    const statements = record(env.DB, d, at, decision, attempts, answer);
+    if ("token" in grant && grant.stateless && answer.status === 401) statements.push(dropToken(env.DB, grant.token));
+    await env.DB.batch(statements);
     summary.attempted += 1;
     if (decision.outcome === "sent") summary.sent += 1;
-    if (verdict.stopRun) {
+    if (verdict.stopRun || "refused" in grant) {
       await release(env.DB, claimed.slice(i + 1), decision.nextAttemptAt ?? clock());
       break;
     }
@@ -528,7 +606,7 @@ async function send(env, config, clock, random) {
 }
 
 // src/version.ts
-var RELAY_VERSION = "0.1.0";
+var RELAY_VERSION = "0.2.0";
 
 // src/webhook.ts
 async function signatureValid(secret, body, header) {
@@ -548,16 +626,18 @@ function pairingAttempt(event) {
 async function answerPairing(env, config, attempt, now) {
   const text = await replyFor(env.DB, attempt.userId, attempt.code, now);
   if (text === null) return;
-  const answer = await call(
+  const grant = await accessToken(env, config, now);
+  const answer = "refused" in grant ? grant.refused : await call(
     config,
-    env.LINE_CHANNEL_ACCESS_TOKEN,
+    grant.token,
     "/v2/bot/message/reply",
     JSON.stringify({ replyToken: attempt.replyToken, messages: [{ type: "text", text }] })
   );
+  if ("token" in grant && grant.stateless && answer.status === 401) await dropToken(env.DB, grant.token).run();
   if (answer.status !== 200) console.warn(`a pairing reply was refused: ${answer.status ?? answer.transport} ${answer.message ?? ""}`);
 }
-async function receive(request, body, env, config, ctx, now) {
-  if (!await signatureValid(env.LINE_CHANNEL_SECRET, body, request.headers.get("x-line-signature"))) {
+async function receive(request2, body, env, config, ctx, now) {
+  if (!await signatureValid(env.LINE_CHANNEL_SECRET, body, request2.headers.get("x-line-signature"))) {
     return problem(401, "bad_signature", "the x-line-signature header does not sign this body");
   }
   let events;
@@ -596,8 +676,8 @@ async function schemaVersion(db) {
     return null;
   }
 }
-async function api(request, url, body, env, now) {
-  const { method } = request;
+async function api(request2, url, body, env, now) {
+  const { method } = request2;
   const path = url.pathname;
   if (method === "PUT" && path.startsWith("/api/images/")) return put(env.DB, path.slice("/api/images/".length), body, now);
   if (method === "GET" && path === "/api/events") return json(await pull(env.DB, cursor(url)));
@@ -614,27 +694,27 @@ async function api(request, url, body, env, now) {
   }
   return problem(404, "not_found", "no such route");
 }
-async function route(request, env, ctx, now) {
-  const url = new URL(request.url);
+async function route(request2, env, ctx, now) {
+  const url = new URL(request2.url);
   const config = settings(env);
   if (url.protocol !== "https:" && !config.allowHttp) return problem(403, "https_only", "the relay answers only over HTTPS");
-  if (request.method === "GET" && url.pathname === "/health") {
+  if (request2.method === "GET" && url.pathname === "/health") {
     return json({ version: RELAY_VERSION, schema_version: await schemaVersion(env.DB) });
   }
-  if ((request.method === "GET" || request.method === "HEAD") && url.pathname.startsWith("/i/")) {
-    return get(env.DB, url.pathname.slice(3), request.method === "HEAD");
+  if ((request2.method === "GET" || request2.method === "HEAD") && url.pathname.startsWith("/i/")) {
+    return get(env.DB, url.pathname.slice(3), request2.method === "HEAD");
   }
-  const declared = Number(request.headers.get("content-length") ?? "0");
+  const declared = Number(request2.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) return problem(413, "too_large", "the body is too large");
-  const body = new Uint8Array(await request.arrayBuffer());
+  const body = new Uint8Array(await request2.arrayBuffer());
   if (body.length > MAX_BODY_BYTES) return problem(413, "too_large", "the body is too large");
-  if (request.method === "POST" && url.pathname === "/line/webhook") return receive(request, body, env, config, ctx, now);
+  if (request2.method === "POST" && url.pathname === "/line/webhook") return receive(request2, body, env, config, ctx, now);
   if (!url.pathname.startsWith("/api/")) return problem(404, "not_found", "no such route");
-  const refused = await refusal(request, url, body, env, now);
+  const refused = await refusal(request2, url, body, env, now);
   if (refused === "not_configured") return problem(503, "not_configured", "the relay key is not set");
   if (refused !== null) return problem(401, refused, REFUSALS[refused], { "www-authenticate": "Shiftcast-HMAC" });
   try {
-    return await api(request, url, body, env, now);
+    return await api(request2, url, body, env, now);
   } catch (error) {
     if (error instanceof BadRequest) return problem(400, "bad_request", error.message);
     throw error;
@@ -649,8 +729,8 @@ async function runCron(env, clock, random = Math.random) {
 
 // src/index.ts
 var index_default = {
-  fetch(request, env, ctx) {
-    return route(request, env, ctx, Date.now());
+  fetch(request2, env, ctx) {
+    return route(request2, env, ctx, Date.now());
   },
   async scheduled(controller, env) {
     await runCron(env, () => Math.max(Date.now(), controller.scheduledTime));

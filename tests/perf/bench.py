@@ -8,7 +8,10 @@ Figures (docs/performance.md explains each):
      check of what the server accepted;
 3. outbox.enqueue rows/s; 4. enqueue-to-accepted latency at low load; 5. claim cost against sent
    history; 6. CPU of an idle sender; 7. on PostgreSQL (tests/perf/postgres.py, `--only postgres`
-   alone): 1, 2 and 4 senders against procrastinate, NOTIFY latency across processes, claim cost.
+   alone): 1, 2 and 4 senders against procrastinate, NOTIFY latency across processes, claim cost;
+8. the relay (tests/perf/relay_bench.py, `--only relay` alone; skipped, saying why, without node and
+   relay/node_modules): webhook answer time against two peers, due-to-sent delay of its cron, a sync
+   of 1,000 deliveries.
 """
 
 from __future__ import annotations
@@ -54,7 +57,7 @@ TARGET_LATENCY_P50_MS = 10.0
 # stand-in (Starlette on uvicorn) share no code, so a result that holds only against the emulator is
 # the emulator's.
 SERVERS = ("emulator", "standin")
-SECTIONS = ("all", "throughput", "postgres")
+SECTIONS = ("all", "throughput", "postgres", "relay")
 
 
 class LineServer(Protocol):
@@ -213,8 +216,8 @@ def run(sizes: Sizes, *, concurrency: int, quick: bool, servers: Sequence[str] =
         "runs_per_figure": sizes.repeats,
         "line_servers": list(servers),
     }
-    if only == "postgres":
-        report["postgres"] = _postgres(quick)
+    if only in ("postgres", "relay"):
+        report[only] = _postgres(quick) if only == "postgres" else _relay(quick)
         report["wall_seconds"] = round(time.perf_counter() - started)
         return report
     with tempfile.TemporaryDirectory(prefix="shiftcast-bench-") as tmp:
@@ -271,9 +274,19 @@ def run(sizes: Sizes, *, concurrency: int, quick: bool, servers: Sequence[str] =
             db, single=sizes.enqueue_single, batched=sizes.enqueue_batched, batch=500))
         report["claim_cost"] = _timed("claim cost", root, lambda db: outbox_costs.claim_cost(
             db, history_sizes=sizes.history, due=1000, limit=64, repeats=sizes.claim_repeats))
+    report["relay"] = _relay(quick)
     report["postgres"] = _postgres(quick)
     report["wall_seconds"] = round(time.perf_counter() - started)
     return report
+
+
+def _relay(quick: bool) -> dict[str, Any]:
+    """The relay's figures (tests/perf/relay_bench.py): the Worker under wrangler dev on loopback."""
+    from tests.perf import relay_bench
+
+    say("the relay: webhook answer time, due to sent, a sync of 1,000 deliveries")
+    with tempfile.TemporaryDirectory(prefix="shiftcast-bench-relay-") as tmp:
+        return relay_bench.measure(Path(tmp), relay_bench.QUICK if quick else relay_bench.FULL)
 
 
 def _postgres(quick: bool) -> dict[str, Any]:
@@ -294,7 +307,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help=f"LINE servers the throughput runs go to, comma-separated (default {','.join(SERVERS)})")
     parser.add_argument("--only", choices=SECTIONS, default="all",
                         help="throughput: only the deliveries/s figures, none of the others; "
-                             "postgres: only the PostgreSQL figures")
+                             "postgres: only the PostgreSQL figures; relay: only the relay's (needs node "
+                             "and relay/node_modules)")
     args = parser.parse_args(argv)
     servers = tuple(name.strip() for name in args.servers.split(",") if name.strip())
     if not servers or any(name not in SERVERS for name in servers):

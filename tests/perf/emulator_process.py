@@ -34,11 +34,11 @@ class ServerProcess:
         self.base_url = ""
         self._control: httpx.Client | None = None
 
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", self.module, "--port", "0", "--token", self.token]
+
     def start(self) -> Self:
-        child = subprocess.Popen(
-            [sys.executable, "-m", self.module, "--port", "0", "--token", self.token],
-            cwd=ROOT, stdout=subprocess.PIPE, text=True,
-        )
+        child = subprocess.Popen(self.command(), cwd=ROOT, stdout=subprocess.PIPE, text=True)
         assert child.stdout is not None
         first = child.stdout.readline()
         if "http://" not in first:
@@ -48,6 +48,11 @@ class ServerProcess:
         self.base_url = first[first.index("http://"):].strip()
         self._control = httpx.Client(base_url=self.base_url, timeout=60.0)
         return self
+
+    @property
+    def pid(self) -> int:
+        assert self._child is not None, f"start() the {self.label} first"
+        return self._child.pid
 
     def stop(self) -> None:
         if self._control is not None:

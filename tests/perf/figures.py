@@ -25,6 +25,12 @@ class RunFigures:
         } | self.extra
 
 
+def percentile(values: list[float], fraction: float) -> float:
+    """The sample at `fraction` of the sorted values (nearest rank; 0.5 is the median)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
 class Stopwatch:
     """Wall and CPU time between start() and stop()."""
 

@@ -14,6 +14,7 @@ from core.store.db import Database
 from core.store.models import DeliveryKind, ShiftStatus, utcnow
 from tests import factories as f
 from tests.perf.emulator_process import EmulatorProcess
+from tests.perf.figures import percentile
 from tests.perf.shiftcast_run import line_access
 from tests.perf.workload import paths_of
 
@@ -41,11 +42,6 @@ def _shifts_without_reminders(db: Database, count: int, now: dt.datetime) -> lis
             shift = f.shift(session, room, teacher, day, "16:00", "21:00", now=now, status=ShiftStatus.CONFIRMED)
             out.append((teacher.id, shift.id, shift.version, str(f.reach(teacher).line_user_id)))
     return out
-
-
-def _percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
 def enqueue_to_accepted(db: Database, emulator: EmulatorProcess, *, samples: int, per_second: float) -> dict[str, Any]:
@@ -95,7 +91,7 @@ def enqueue_to_accepted(db: Database, emulator: EmulatorProcess, *, samples: int
         "samples": samples,
         "enqueues_per_s": per_second,
         "p50_ms": round(statistics.median(latencies), 2),
-        "p99_ms": round(_percentile(latencies, 0.99), 2),
+        "p99_ms": round(percentile(latencies, 0.99), 2),
         "max_ms": round(max(latencies), 2),
         "method": "commit time from an after-commit listener that runs before the sender's wake-up; "
                   "accepted time from the emulator inbox's acceptedAt (same host clock)",

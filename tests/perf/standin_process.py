@@ -6,6 +6,7 @@ benchmark's process it would share the GIL with the code being measured.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from tests.perf.emulator_process import ServerProcess
@@ -38,3 +39,8 @@ class StandinProcess(ServerProcess):
                                  f"accepted={stats['accepted']} recipients={stats['recipients']} "
                                  f"maxPerRecipient={stats['maxPerRecipient']} byStatus={stats['byStatus']}")
         return stats
+
+    def accepted_at(self) -> dict[str, dt.datetime]:
+        """recipient → when the stand-in accepted the (last) message to it, on the host's UTC clock."""
+        return {item["recipient"]: dt.datetime.fromtimestamp(item["acceptedAt"], dt.UTC)
+                for item in self._call("GET", "accepted")}

@@ -11,7 +11,8 @@ LINE's answers depend on (auth, retry key, `to`), no users, no quota, no rate li
 fixed latency is an `asyncio.sleep` before the answer, so slow answers never hold up other requests.
 
 /_standin/… (no auth, loopback only) resets the counters and sets the latency, and reports how many
-messages each recipient got, which the benchmark's exactly-once check reads.
+messages each recipient got, which the benchmark's exactly-once check reads, and when each was
+accepted (the host's clock), which the relay's due-to-sent figure reads.
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ class StandinState:
     # Accepted retry keys. LINE keeps them 24 hours; a benchmark run is minutes, so never expired.
     keys: dict[str, _Accepted] = field(default_factory=dict)
     per_recipient: Counter[str] = field(default_factory=Counter)
+    # (recipient, host UTC seconds) of every accepted message, for a delay measured against a trigger
+    accepted_at: list[tuple[str, float]] = field(default_factory=list)
     by_status: Counter[int] = field(default_factory=Counter)
     requests: int = 0
     _message_ids: itertools.count[int] = field(default_factory=lambda: itertools.count(500_000_000_000_000_000))
@@ -62,6 +65,7 @@ class StandinState:
         self.latency_s = max(latency_ms, 0.0) / 1000
         self.keys.clear()
         self.per_recipient.clear()
+        self.accepted_at.clear()
         self.by_status.clear()
         self.requests = 0
 
@@ -137,8 +141,10 @@ def make_app(state: StandinState) -> Starlette:
         sent = None if multicast else [state.next_message() for _ in messages]
         if key is not None:
             state.keys[key] = _Accepted(request_id, sent)
+        accepted = time.time()
         for recipient in recipients:
             state.per_recipient[recipient] += len(messages)
+            state.accepted_at.append((recipient, accepted))
         # Push answers with the sent messages; multicast with an empty object (LINE's OpenAPI).
         return _answer(state, 200, {"sentMessages": sent} if sent is not None else {}, request_id)
 
@@ -169,6 +175,9 @@ def make_app(state: StandinState) -> Starlette:
     async def control_counts(_: Request) -> Response:
         return JSONResponse(dict(state.per_recipient))
 
+    async def control_accepted(_: Request) -> Response:
+        return JSONResponse([{"recipient": recipient, "acceptedAt": at} for recipient, at in state.accepted_at])
+
     bot = {"userId": "U" + "0" * 32, "basicId": "@standin", "displayName": "Shiftcast stand-in",
            "chatMode": "bot", "markAsReadMode": "auto"}
     return Starlette(routes=[
@@ -183,6 +192,7 @@ def make_app(state: StandinState) -> Starlette:
         Route("/_standin/reset", control_reset, methods=["POST"]),
         Route("/_standin/stats", control_stats, methods=["GET"]),
         Route("/_standin/counts", control_counts, methods=["GET"]),
+        Route("/_standin/accepted", control_accepted, methods=["GET"]),
     ])
 
 

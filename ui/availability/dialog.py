@@ -1,18 +1,23 @@
 """The Availability dialog: the Shifts area's classroom and month as asked (シフト希望) — each teacher
-answered, answered late, or not yet, with how many days and when — and the two things the manager does
-about it: Ask… (the deadline, an optional automatic reminder, and what it costs of LINE's quota before
-anything goes) and Remind (only those who have not answered).
+answered, answered late, or not yet, with how many days and when — and the three things the manager
+does about it: Ask… (the deadline, an optional automatic reminder, who is asked by e-mail for want of
+LINE, and what it costs of LINE's quota before anything goes), Remind (only those who have not
+answered) and Enter answers… (a teacher's reply to the e-mailed request, typed in the words the LINE
+reader takes, recorded as entered by the manager).
 
-Reading and the two operations run on the pool (ctx.tasks); the sender is woken after either queued
-messages, and the list is read again whenever teachers' answers arrive. The answers themselves also shade the Shifts grid (ui/shifts/delegate.py).
+Reading and the operations run on the pool (ctx.tasks); the sender is woken after Ask or Remind queued
+messages, and the list is read again whenever answers arrive or are entered. The answers themselves
+also shade the Shifts grid (ui/shifts/delegate.py).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 
 from PySide6.QtCore import QDate, Qt
 from PySide6.QtWidgets import (
+    QComboBox,
     QDateEdit,
     QDialog,
     QDialogButtonBox,
@@ -21,6 +26,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QMessageBox,
+    QPlainTextEdit,
     QPushButton,
     QSpinBox,
     QTableWidget,
@@ -29,9 +35,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.roster import availability
+from core.roster import availability, availability_text
 from core.roster.availability import MonthAvailability, TeacherAnswers
-from core.roster.availability_text import NO
+from core.roster.availability_text import NO, DayAnswer
 from core.sending.kinds import availability_request as requests
 from core.store import setting_keys as keys
 from core.store.db import Database
@@ -67,11 +73,16 @@ class AvailabilityDialog(QDialog):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.ask_button = QPushButton(self.tr("Ask…"), self)
-        self.ask_button.setToolTip(self.tr("Send every teacher on LINE the month's days with buttons to answer"))
+        self.ask_button.setToolTip(self.tr("Send every teacher the month's days to answer: on LINE with buttons, "
+                                           "by e-mail to those LINE cannot reach"))
         self.ask_button.clicked.connect(self.ask)
         self.remind_button = QPushButton(self.tr("Remind"), self)
         self.remind_button.setToolTip(self.tr("Send the request again to the teachers who have not answered"))
         self.remind_button.clicked.connect(self.remind)
+        self.enter_button = QPushButton(self.tr("Enter answers…"), self)
+        self.enter_button.setToolTip(self.tr("Enter a teacher's answers for them: their reply to the e-mailed "
+                                             "request, or what they told you"))
+        self.enter_button.clicked.connect(self.enter)
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
@@ -79,6 +90,7 @@ class AvailabilityDialog(QDialog):
         bottom = QHBoxLayout()
         bottom.addWidget(self.ask_button)
         bottom.addWidget(self.remind_button)
+        bottom.addWidget(self.enter_button)
         bottom.addWidget(self.status, 1)
         bottom.addWidget(close)
         layout = QVBoxLayout(self)
@@ -86,6 +98,7 @@ class AvailabilityDialog(QDialog):
         layout.addWidget(self.table, 1)
         layout.addLayout(bottom)
         self.remind_button.setEnabled(False)
+        self.enter_button.setEnabled(False)
         ctx.bridge.availability_answered.connect(self.load)  # answers arriving while it is open
         self.load()
 
@@ -100,8 +113,9 @@ class AvailabilityDialog(QDialog):
         self.shown = shown
         rows = shown.teachers if shown is not None else ()
         if shown is None:
-            self.summary.setText(self.tr("Nobody was asked about this month yet. Ask… sends every teacher on LINE "
-                                         "the month's days with buttons to answer."))
+            self.summary.setText(self.tr("Nobody was asked about this month yet. Ask… sends every teacher the "
+                                         "month's days to answer: on LINE with buttons, by e-mail to those LINE "
+                                         "cannot reach."))
         else:
             answered = sum(1 for r in rows if r.answered)
             self.summary.setText(self.tr("Answers by {0}: {1} of {2} teachers answered.").format(
@@ -116,11 +130,13 @@ class AvailabilityDialog(QDialog):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(r, c, item)
         self.remind_button.setEnabled(shown is not None and bool(shown.silent))
+        self.enter_button.setEnabled(bool(rows))
 
     def _state(self, row: TeacherAnswers) -> str:
         if not row.answered:
             return self.tr("Not answered (reminded)") if row.reminded_at else self.tr("Not answered")
-        return self.tr("Answered late") if row.late else self.tr("Answered")
+        state = self.tr("Answered late") if row.late else self.tr("Answered")
+        return self.tr("{0} (entered by you)").format(state) if row.entered_by_manager else state
 
     def _days(self, row: TeacherAnswers) -> str:
         if not row.answered:
@@ -140,8 +156,8 @@ class AvailabilityDialog(QDialog):
 
         def run() -> int:
             with db.write() as session:
-                return requests.ask(session, room, year, month, deadline, None, now=now,
-                                    remind_days_before=days).messages
+                return len(requests.ask(session, room, year, month, deadline, None, now=now,
+                                        remind_days_before=days).asked)
 
         self.ctx.tasks.run(run, self._asked, lambda exc: show_error(self, exc, paths=self.ctx.paths), owner=self)
 
@@ -156,7 +172,8 @@ class AvailabilityDialog(QDialog):
             return
         names = "、".join(r.name for r in silent)
         answer = QMessageBox.question(self, self.tr("Remind"), self.tr(
-            "Send the request again to the %n teacher(s) who have not answered? Each costs one LINE message.",
+            "Send the request again to the %n teacher(s) who have not answered? Each on LINE costs one LINE "
+            "message; an e-mail costs none.",
             "", len(silent)) + "\n\n" + names)
         if answer != QMessageBox.StandardButton.Yes:
             return
@@ -171,6 +188,32 @@ class AvailabilityDialog(QDialog):
     def _reminded(self, names: tuple[str, ...]) -> None:
         self.status.setText(self.tr("Reminded %n teacher(s).", "", len(names)))
         self.ctx.wake_sender()
+        self.load()
+
+    # ----- entering a teacher's answers -----
+
+    def enter(self) -> None:
+        rows = self.shown.teachers if self.shown is not None else ()
+        if not rows:
+            return
+        form = EnterDialog(rows, self.year, self.month, parent=self)
+        if form.exec() != QDialog.DialogCode.Accepted:
+            return
+        teacher_id, name, given = form.teacher_id(), form.teacher_name(), form.answers
+        db, room, year, month, now = self.ctx.db, self.classroom_id, self.year, self.month, self.ctx.clock()
+
+        def run() -> int:
+            with db.write() as session:
+                request = availability.latest(session, room, year, month)
+                if request is None:
+                    return 0
+                return availability.enter(session, request, teacher_id, given, at=now)
+
+        self.ctx.tasks.run(run, lambda count: self._entered(name, count),
+                           lambda exc: show_error(self, exc, paths=self.ctx.paths), owner=self)
+
+    def _entered(self, name: str, count: int) -> None:
+        self.status.setText(self.tr("Entered %n day(s) for {0}.", "", count).format(name))
         self.load()
 
 
@@ -198,13 +241,17 @@ class AskDialog(QDialog):
         cost = self.tr("Goes to %n teacher(s) on LINE: one message each of the monthly quota.", "", asking.messages)
         if quota.limit is not None:
             cost += " " + self.tr("Used this month: {0} of {1}.").format(quota.used or 0, quota.limit)
-        if asking.not_on_line:
-            cost += "\n" + self.tr("Not on LINE, not asked: {0}").format("、".join(asking.not_on_line))
+        if asking.by_email:
+            cost += "\n" + self.tr("By e-mail, not on LINE: {0}. They reply to you, and you enter their answers "
+                                   "with Enter answers….").format("、".join(asking.by_email))
+        if asking.unreachable:
+            cost += "\n" + self.tr("Reachable neither on LINE nor by e-mail, not asked: {0}").format(
+                "、".join(asking.unreachable))
         self.cost = QLabel(cost, self)
         self.cost.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Ask"))
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(asking.messages > 0)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(bool(asking.asked))
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form = QFormLayout()
@@ -221,3 +268,53 @@ class AskDialog(QDialog):
 
     def remind_days(self) -> int | None:
         return self.remind_edit.value() or None
+
+
+class EnterDialog(QDialog):
+    """A teacher and their answers as text, in the words the LINE reader takes (火木 17時以降, 12/5 ×,
+    全部OK, or the e-mailed list of days with ○ × after each); OK only once the text reads."""
+
+    def __init__(self, teachers: Sequence[TeacherAnswers], year: int, month: int,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.year, self.month = year, month
+        self.answers: tuple[DayAnswer, ...] = ()
+        self.setWindowTitle(self.tr("Enter answers"))
+        self.teacher = QComboBox(self)
+        for row in teachers:
+            self.teacher.addItem(row.name, row.teacher_id)
+        # The first who has not answered: their reply is usually the one to enter.
+        self.teacher.setCurrentIndex(next((i for i, row in enumerate(teachers) if not row.answered), 0))
+        self.text = QPlainTextEdit(self)
+        self.text.setPlaceholderText(self.tr("For example: 火木 17時以降, 12/5 ×, 全部OK — or paste the reply with "
+                                             "○, × or the hours after each day"))
+        self.problem = QLabel(self)
+        self.problem.setWordWrap(True)
+        self.problem.hide()
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Enter"))
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form = QFormLayout()
+        form.addRow(self.tr("Teacher:"), self.teacher)
+        form.addRow(self.tr("Answers:"), self.text)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.problem)
+        layout.addWidget(buttons)
+
+    def teacher_id(self) -> int:
+        return int(self.teacher.currentData())
+
+    def teacher_name(self) -> str:
+        return self.teacher.currentText()
+
+    def accept(self) -> None:
+        read = availability_text.parse_reply(self.text.toPlainText(), self.year, self.month)
+        if not read:
+            self.problem.setText(self.tr("These answers cannot be read for certain. Write each day once, for "
+                                         "example 12/5 ×, 火木 17時以降 or 全部OK."))
+            self.problem.show()
+            return
+        self.answers = read
+        super().accept()

@@ -8,16 +8,14 @@ from PySide6.QtCore import QCoreApplication, QDate, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QWidget
 
+from core.roster import clock
 from ui.common import dates
-
-LAST_MONTH_DAY_BEFORE_NEXT = 20  # after the 20th, managers are planning next month's roster
 
 
 def default_month(today: dt.date) -> tuple[int, int]:
-    """After the 20th the manager is preparing next month's roster; before, this month's."""
-    if today.day > LAST_MONTH_DAY_BEFORE_NEXT:
-        return (today.year + 1, 1) if today.month == 12 else (today.year, today.month + 1)
-    return today.year, today.month
+    """After the 20th the manager is preparing next month's roster; before, this month's (the demo seeds
+    its availability request for the same month, so both follow one rule)."""
+    return clock.planning_month(today)
 
 
 def shifted(year: int, month: int, step: int) -> tuple[int, int]:

@@ -1,10 +1,11 @@
 """The Cover requests dialog, opened from the Shifts area: every request waiting for the manager, its
 volunteers and the teachers free at that time, and the manager's answer — call for volunteers (in the
-classroom's group, else to every teacher free then on LINE), assign the shift to a teacher, or decline.
+classroom's group, else to every teacher free then on LINE), assign the shift to a teacher, or decline
+(with an optional reason, which the teacher who asked is told with the decline).
 
 Reads and changes run on the pool (ctx.tasks) through core (core/roster/cover.py,
-core/sending/kinds/cover_call.py); an assignment is the normal shift edit, so the teachers are told
-as after any edit. Refresh reads again (volunteers arrive while the dialog is open).
+core/sending/kinds/cover_call.py, cover_declined.py); an assignment is the normal shift edit, so the
+teachers are told as after any edit. Refresh reads again (volunteers arrive while the dialog is open).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QPushButton,
@@ -31,7 +33,7 @@ from PySide6.QtWidgets import (
 from core.messages import texts
 from core.roster import cover
 from core.roster.cover import CoverRequestView
-from core.sending.kinds import cover_call
+from core.sending.kinds import cover_call, cover_declined
 from core.store.db import Database
 from core.texts import t
 from ui.common import i18n
@@ -80,7 +82,12 @@ class CoverDialog(QDialog):
         self.call_button = QPushButton(self.tr("Call for volunteers"), self)
         self.call_button.clicked.connect(self.call)
         self.decline_button = QPushButton(self.tr("Decline"), self)
+        self.decline_button.setToolTip(self.tr("The shift stays with the teacher who asked; they are told, with "
+                                               "your reason if you write one"))
         self.decline_button.clicked.connect(self.decline)
+        self.reason = QLineEdit(self)
+        self.reason.setPlaceholderText(self.tr("Reason for declining (optional; the teacher reads it)"))
+        self.reason.setMaxLength(cover.REASON_LIMIT)
         actions = QHBoxLayout()
         actions.addWidget(self.teacher_box, 1)
         for button in (self.assign_button, self.call_button, self.decline_button):
@@ -93,6 +100,7 @@ class CoverDialog(QDialog):
         layout.addWidget(self.requests, 1)
         layout.addWidget(self.volunteers)
         layout.addLayout(actions)
+        layout.addWidget(self.reason)
         layout.addWidget(buttons)
         self._chosen(-1)
         ctx.bridge.cover_requests_changed.connect(self._heard)  # a volunteer's tap shows while it is open
@@ -122,15 +130,17 @@ class CoverDialog(QDialog):
     def _chosen(self, _row: int) -> None:
         one = self.current()
         self.teacher_box.clear()
-        for button in (self.assign_button, self.call_button, self.decline_button):
-            button.setEnabled(one is not None)
+        for widget in (self.assign_button, self.call_button, self.decline_button, self.reason):
+            widget.setEnabled(one is not None)
         if one is None:
             self.volunteers.setText(self.tr("No request waits for you."))
             return
         offered = {v.teacher_id for v in one.request.volunteers if v.free}
-        # Volunteers first: the manager usually picks one of them.
+        # Volunteers first: the manager usually picks one of them. Marked in words, not an emoji, which
+        # a computer without an emoji font draws as an empty box.
         for teacher_id, name in sorted(one.free, key=lambda pair: pair[0] not in offered):
-            self.teacher_box.addItem(f"{name} ✋" if teacher_id in offered else name, teacher_id)
+            self.teacher_box.addItem(self.tr("{0} (offered)").format(name) if teacher_id in offered else name,
+                                     teacher_id)
         names = ", ".join(v.teacher_name for v in one.request.volunteers) or "-"
         self.volunteers.setText(self.tr("Volunteers: {0}").format(names))
         self.assign_button.setEnabled(self.teacher_box.count() > 0)
@@ -160,4 +170,7 @@ class CoverDialog(QDialog):
         self._answer(lambda session, request_id, now: cover_call.call(session, request_id, now=now))
 
     def decline(self) -> None:
-        self._answer(lambda session, request_id, now: cover.decline(session, request_id, now=now))
+        reason = self.reason.text()
+        self.reason.clear()
+        self._answer(lambda session, request_id, now: cover_declined.decline(session, request_id, now=now,
+                                                                             reason=reason))

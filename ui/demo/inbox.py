@@ -14,15 +14,24 @@ The sender's own change signal is not enough: the simulator can receive what ano
 The window also acts as the teachers, through the simulator: a message with a 了解 button can be
 tapped as the teacher it went to, a teacher not on LINE yet can add the account and send their
 pairing code, and the account can be invited into a new group of the teachers (Connect LINE's group step). Both arrive at the demo's webhook receiver as signed webhooks, as a real tap would.
+A message with LINE time pickers (an availability request's △ on each day, or the reply's picker for
+until when) offers a small time choice beside it: the day's △ with from–to is the teacher choosing
+from when in the picker and then until when in the picker the account's reply brings, each a postback
+with `params.time`, as LINE sends it.
+
+Where the demo runs the relay on this computer (core/app/demo_relay.py), the window shows its state in
+one line and can let the PC sleep: the app's sender stops, a reminder comes due, and the relay sends it;
+such messages are marked as the relay's. Waking starts the sender again, whose sync records the relay's
+attempts for Deliveries.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeGuard
 from urllib.parse import urlsplit
 
 import httpx
@@ -30,6 +39,7 @@ import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QHideEvent, QImage, QMouseEvent, QPixmap, QShowEvent
 from PySide6.QtWidgets import (
+    QComboBox,
     QFrame,
     QGroupBox,
     QHBoxLayout,
@@ -44,15 +54,19 @@ from PySide6.QtWidgets import (
 )
 
 from core.addresses import is_loopback
-from core.app.demo import DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET, DEMO_NEW_GROUP_NAME
+from core.app import demo_relay
+from core.app.demo import DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET, DEMO_NEW_GROUP_NAME, check_hours
 from core.emulator import InboxMessage
 from core.emulator.simulate import Delivered, postback_actions
+from core.errors import ValidationError
 from core.messages import flex_text
 from core.publication import flex_picture
 from core.receiving import pairing
-from core.roster import queries
+from core.roster import clock, queries
 from core.store.db import Database
+from ui.common import i18n
 from ui.common.image_viewer import ImageViewer
+from ui.common.widgets import TimeField
 from ui.shell.context import AppContext
 
 IMAGE_WIDTH = 320  # about the width of a LINE bubble on a phone
@@ -65,6 +79,50 @@ class _Inboxes(Protocol):
 
 
 @dataclass(frozen=True)
+class TimePicker:
+    """A LINE time picker in a message: what the phone shows beside it, and its action."""
+
+    label: str  # the day's row for a picker in a bubble ("Thu 3 Dec"), the button's label in a quick reply
+    action: dict[str, Any]
+    quick_reply: bool  # offered under the message (until when), not on a day of the bubbles
+
+
+def time_pickers(message: dict[str, Any]) -> tuple[TimePicker, ...]:
+    """The message's time pickers in the order a phone shows them: the bubbles' ones labelled by the words
+    of their row, then the quick reply's."""
+    found: list[TimePicker] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, list):
+            for item in node:
+                walk(item)
+            return
+        if not isinstance(node, dict):
+            return
+        parts = node.get("contents") if node.get("type") == "box" else None
+        if isinstance(parts, list):
+            words = " ".join(str(p.get("text")) for p in parts if isinstance(p, dict) and p.get("type") == "text")
+            for part in parts:
+                action = part.get("action") if isinstance(part, dict) else None
+                if _is_time_picker(action):
+                    found.append(TimePicker(words or str(action.get("label", "")), action, False))
+        for key, value in node.items():
+            if key != "quickReply":
+                walk(value)
+
+    walk({k: v for k, v in message.items() if k != "quickReply"})
+    for item in (message.get("quickReply") or {}).get("items") or []:
+        action = item.get("action") if isinstance(item, dict) else None
+        if _is_time_picker(action):
+            found.append(TimePicker(str(action.get("label", "")), action, True))
+    return tuple(found)
+
+
+def _is_time_picker(action: Any) -> TypeGuard[dict[str, Any]]:
+    return isinstance(action, dict) and action.get("type") == "datetimepicker" and action.get("mode") == "time"
+
+
+@dataclass(frozen=True)
 class Received:
     at: dt.datetime
     text: str
@@ -72,6 +130,8 @@ class Received:
     message_id: str = ""
     button: str | None = None  # the label of its postback (了解) button, if it has one
     cards: bytes | None = None  # a Flex message's bubbles drawn as a phone shows them (PNG); `text` says them
+    pickers: tuple[TimePicker, ...] = ()
+    by_relay: bool = False  # the demo's relay sent it while the PC slept
 
 
 @dataclass(frozen=True)
@@ -92,6 +152,12 @@ class Mailbox:
 
 
 def received(item: InboxMessage) -> Received:
+    found = _received(item)
+    pickers = time_pickers(item.message)
+    return replace(found, pickers=pickers) if pickers else found
+
+
+def _received(item: InboxMessage) -> Received:
     message: dict[str, Any] = item.message
     kind = message.get("type")
     actions = postback_actions(message)
@@ -137,15 +203,22 @@ class Inbox:
     unpaired: list[Unpaired]
 
 
-def load_inbox(db: Database, emulator: _Inboxes, now: dt.datetime) -> Inbox:
-    return Inbox(load_mailboxes(db, emulator), load_unpaired(db, now))
+def load_inbox(db: Database, emulator: _Inboxes, now: dt.datetime, relay: demo_relay.DemoRelay | None = None) -> Inbox:
+    return Inbox(load_mailboxes(db, emulator, relay), load_unpaired(db, now))
 
 
-def load_mailboxes(db: Database, emulator: _Inboxes) -> list[Mailbox]:
-    """Everything received so far, grouped by recipient: groups first, then teachers by name."""
+def load_mailboxes(db: Database, emulator: _Inboxes, relay: demo_relay.DemoRelay | None = None) -> list[Mailbox]:
+    """Everything received so far, grouped by recipient: groups first, then teachers by name. A message
+    the relay sent is marked: by its attempt once the app recorded it, before that by when it came
+    (while the PC slept nothing else sends)."""
+    items = emulator.all_inbox()
+    by_relay = demo_relay.sent_by_relay(db, [item.request_id for item in items]) if relay is not None else set()
     by_recipient: dict[str, list[Received]] = {}
-    for item in emulator.all_inbox():
-        by_recipient.setdefault(item.recipient, []).append(received(item))
+    for item in items:
+        message = received(item)
+        if relay is not None and (item.request_id in by_relay or relay.slept_at(item.accepted_at)):
+            message = replace(message, by_relay=True)
+        by_recipient.setdefault(item.recipient, []).append(message)
     with db.read() as session:
         names = queries.line_recipient_names(session, list(by_recipient))
     boxes = [Mailbox(rid, names.get(rid) or rid, rid.startswith("C"),
@@ -216,8 +289,23 @@ class InboxWindow(QWidget):
         self.join_button.setToolTip(self.tr("The simulator invites the LINE account into a new group of the teachers, "
                                             "as you would in the LINE app: Connect LINE's group step then offers it."))
         self.join_button.clicked.connect(self.invite_into_group)
+        self.relay_label = QLabel(self)  # the demo's relay: starting, running, asleep, or off and why
+        self.relay_label.setObjectName("relayStatus")
+        self.relay_label.setWordWrap(True)
+        self.relay_label.hide()
+        words.addWidget(self.relay_label)
+        self.sleep_button = QPushButton(self.tr("Simulate the computer sleeping"), self)
+        self.sleep_button.setObjectName("sleepPc")
+        self.sleep_button.setToolTip(self.tr("Shiftcast's sender stops as if the computer slept, a reminder comes due, and "
+                                             "the relay sends it. Wake the computer afterwards to see its attempts."))
+        self.sleep_button.clicked.connect(self.toggle_sleep)
+        self.sleep_button.hide()
+        self._relay_state: tuple[object, ...] = ()
+        self._relay_sent: int | None = None  # what the relay sent in the last sleep; None: no sleep yet
+        self._going_to_sleep = False  # the sender stops and the relay sends, on a pool thread
         top = QHBoxLayout()
         top.addLayout(words, 1)
+        top.addWidget(self.sleep_button, 0, Qt.AlignmentFlag.AlignTop)
         top.addWidget(self.join_button, 0, Qt.AlignmentFlag.AlignTop)
         top.addWidget(self.refresh_button, 0, Qt.AlignmentFlag.AlignTop)
 
@@ -265,6 +353,7 @@ class InboxWindow(QWidget):
 
     def _check_for_new(self) -> None:
         demo = self.ctx.demo
+        self._show_relay()
         if demo is not None and self.refresh_button.isEnabled() and len(demo.emulator.all_inbox()) != self._shown_count:
             self.refresh()
 
@@ -283,8 +372,9 @@ class InboxWindow(QWidget):
         self.channel_label.setText(self.tr("To try Connect LINE with the simulator, enter channel ID {0} and "
                                            "channel secret {1}.").format(DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET))
         self.refresh_button.setEnabled(False)
-        db, now = self.ctx.db, self.ctx.clock()
-        self.ctx.tasks.run(lambda: load_inbox(db, emulator, now), self._set_inbox, self._failed, owner=self,
+        db, now, relay = self.ctx.db, self.ctx.clock(), self._relay()
+        self._show_relay()
+        self.ctx.tasks.run(lambda: load_inbox(db, emulator, now, relay), self._set_inbox, self._failed, owner=self,
                            latest="mailboxes")
 
     def _set_inbox(self, inbox: Inbox) -> None:
@@ -345,6 +435,80 @@ class InboxWindow(QWidget):
             self._unpaired_column.addWidget(row)
         self.unpaired_box.setVisible(bool(unpaired))
 
+    # ----- the demo's relay -----
+
+    def _relay(self) -> demo_relay.DemoRelay | None:
+        relay = getattr(self.ctx.demo, "relay", None)
+        return relay if isinstance(relay, demo_relay.DemoRelay) else None
+
+    def _show_relay(self) -> None:
+        """The relay's line and the sleep button, as the relay is now (it starts on its own thread)."""
+        relay = self._relay()
+        state = (None,) if relay is None else (relay.running, relay.off, relay.asleep, self._relay_sent,
+                                               self._going_to_sleep)
+        if state == self._relay_state:
+            return
+        self._relay_state = state
+        self.relay_label.setVisible(relay is not None)
+        self.sleep_button.setVisible(relay is not None and relay.off is None)
+        if relay is None:
+            return
+        if relay.off is not None:
+            self.relay_label.setText(self.tr("The relay part of the demo is off: {0}").format(i18n.render(relay.off)))
+        elif not relay.running:
+            self.relay_label.setText(self.tr("The relay is starting on this computer…"))
+        elif relay.asleep:
+            self.relay_label.setText(self.tr("The computer sleeps: Shiftcast's sender is stopped, and the relay sent {0} "
+                                             "message(s) in its place. Wake the computer to see them in Deliveries.")
+                                     .format(self._relay_sent or 0))
+        elif self._relay_sent is not None:
+            self.relay_label.setText(self.tr("The computer is awake again: its sender took over and recorded what the relay "
+                                             "sent. Deliveries shows those attempts as by the relay."))
+        else:
+            self.relay_label.setText(self.tr("The relay runs on this computer, as it would at Cloudflare: it sends "
+                                             "the reminders Shiftcast handed over while no computer is awake."))
+        self.sleep_button.setText(self.tr("Wake the computer") if relay.asleep else self.tr("Simulate the computer sleeping"))
+        self.sleep_button.setEnabled(relay.running and not self._going_to_sleep)
+
+    def toggle_sleep(self) -> None:
+        relay = self._relay()
+        if relay is None or not relay.running:
+            return
+        if relay.asleep:
+            self.wake_pc(relay)
+            return
+        self._going_to_sleep = True
+        self._show_relay()
+        ctx, engine = self.ctx, self.ctx.engine
+        ctx.set_engine(None)  # the PC sleeps: no sender, no heartbeat, no sync
+
+        def sleep() -> int:
+            if engine is not None:
+                engine.stop()
+            return relay.pc_sleeps(ctx.db, ctx.paths, ctx.clock())
+
+        self.ctx.tasks.run(sleep, self._slept, self._sleep_failed, owner=self)
+
+    def _slept(self, sent: int) -> None:
+        self._relay_sent, self._going_to_sleep = sent, False
+        self.refresh()
+
+    def _sleep_failed(self, exc: BaseException) -> None:
+        relay = self._relay()
+        if relay is not None:
+            self.wake_pc(relay)
+        self._failed(exc)
+
+    def wake_pc(self, relay: demo_relay.DemoRelay) -> None:
+        """The sender starts again; its first sync pulls the relay's outcomes (ui/shell/app.py start_engine)."""
+        from ui.shell.app import start_engine
+
+        relay.pc_wakes(self.ctx.clock())
+        self._going_to_sleep = False
+        if self.ctx.engine is None:
+            start_engine(self.ctx, mode="demo")
+        self.refresh()
+
     # ----- acting as a teacher (the simulator) -----
 
     def send_code(self, teacher: Unpaired, button: QPushButton | None = None) -> None:
@@ -377,6 +541,21 @@ class InboxWindow(QWidget):
         self.ctx.tasks.run(lambda: demo.tap_as_teacher(recipient, message.message_id),
                            lambda done: self._acted(done, self.tr("Tapped “{0}” as {1}.")
                                                     .format(message.button, title)),
+                           self._failed, owner=self)
+
+    def pick_hours(self, recipient: str, title: str, picker: TimePicker, start: dt.time, end: dt.time | None,
+                   button: QPushButton | None = None) -> None:
+        """Choose `start` in the picker as the teacher, and with `end` until when in the picker the reply brings."""
+        demo = self.ctx.demo
+        if demo is None:
+            return
+        if button is not None:
+            button.setEnabled(False)
+        shown = clock.format_wall_time(start) if end is None else self.tr("{0}–{1}").format(
+            clock.format_wall_time(start), clock.format_wall_time(end))
+        self.ctx.tasks.run(lambda: demo.pick_hours_as_teacher(recipient, picker.action, start, end),
+                           lambda done: self._acted(done, self.tr("Chose {0} for “{1}” as {2}.")
+                                                    .format(shown, picker.label, title)),
                            self._failed, owner=self)
 
     def _acted(self, delivered: Delivered, said: str) -> None:
@@ -422,6 +601,10 @@ class InboxWindow(QWidget):
         when = QLabel(message.at.astimezone().strftime("%Y-%m-%d %H:%M:%S"), bubble)
         when.setEnabled(False)  # the platform's quieter text colour
         column.addWidget(when)
+        if message.by_relay:
+            mark = QLabel(self.tr("Sent by the relay while the computer slept"), bubble)
+            mark.setObjectName("relayMark")
+            column.addWidget(mark)
         if message.cards is not None:
             column.addWidget(self._cards(message, bubble))
         elif message.text:
@@ -448,7 +631,56 @@ class InboxWindow(QWidget):
             reply.clicked.connect(lambda _checked=False, b=reply: self.tap_ok(teacher.recipient, teacher.title,
                                                                               message, b))
             column.addWidget(reply, 0, Qt.AlignmentFlag.AlignLeft)
+        if teacher is not None and message.pickers:
+            column.addWidget(self._time_choice(message, teacher, bubble), 0, Qt.AlignmentFlag.AlignLeft)
         return bubble
+
+    def _time_choice(self, message: Received, teacher: Mailbox, bubble: QWidget) -> QWidget:
+        """A day's △ (or the reply's picker) and the times to choose in LINE's picker, as the teacher would."""
+        row = QWidget(bubble)
+        row.setObjectName("timeChoice")
+        line = QHBoxLayout(row)
+        line.setContentsMargins(0, 0, 0, 0)
+        which = QComboBox(row)
+        which.setObjectName("pickerChoice")
+        for picker in message.pickers:
+            which.addItem(picker.label, picker)
+        which.setAccessibleName(self.tr("Time picker"))
+        start = TimeField(row)
+        start.setObjectName("pickStart")
+        end = TimeField(row)
+        end.setObjectName("pickEnd")
+        dash = QLabel("–", row)
+        send = QPushButton(row)
+        send.setObjectName("pickTime")
+
+        def follow(index: int) -> None:
+            picker: TimePicker = which.itemData(index)
+            start.setText(str(picker.action.get("initial") or picker.action.get("min") or "17:00"))
+            end.setText("21:00")
+            end.setVisible(not picker.quick_reply)  # a bubble's △ asks from when; the reply then, until when
+            dash.setVisible(not picker.quick_reply)
+            send.setText(self.tr("Choose “{0}” as the teacher").format(picker.action.get("label", "")))
+
+        def chosen() -> None:
+            picker: TimePicker = which.currentData()
+            try:
+                begin = start.wall_time()
+                until = None if picker.quick_reply else end.wall_time()
+                check_hours(begin, until)
+            except ValidationError as exc:
+                self.status_label.setText(i18n.describe(exc))
+                return
+            self.pick_hours(teacher.recipient, teacher.title, picker, begin, until, send)
+
+        which.currentIndexChanged.connect(follow)
+        follow(0)
+        send.setToolTip(self.tr("The simulator chooses these times in LINE's time picker as {0} would on their "
+                                "phone.").format(teacher.title))
+        send.clicked.connect(chosen)
+        for part in (which, start, dash, end, send):
+            line.addWidget(part)
+        return row
 
     def _cards(self, message: Received, bubble: QWidget) -> QWidget:
         """The drawn cards at a phone's size, a carousel scrolled sideways as on a phone; a click opens

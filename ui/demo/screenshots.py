@@ -8,6 +8,7 @@ missing screen never costs all the others.
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -183,12 +184,47 @@ def _readiness(ctx: AppContext, window: QWidget) -> QWidget:
     return page
 
 
+def _classroom(ctx: AppContext) -> tuple[int, str, dt.date]:
+    """The demo's classroom (id, name) and today on its clock."""
+    from core.roster import rules
+
+    def first() -> tuple[int, str, dt.date]:
+        with ctx.db.read() as session:
+            room = rules.list_classrooms(session)[0]
+            return room.id, room.name, clock.local_now(ctx.clock(), room.timezone).date()
+
+    return in_background(ctx, first)
+
+
+def _availability_dialog(ctx: AppContext, window: QWidget) -> QWidget:
+    from ui.availability.dialog import AvailabilityDialog
+
+    room_id, name, today = _classroom(ctx)
+    return AvailabilityDialog(ctx, room_id, name, *clock.planning_month(today), parent=window)
+
+
+def _cover_dialog(ctx: AppContext, window: QWidget) -> QWidget:
+    from ui.cover.dialog import CoverDialog
+
+    return CoverDialog(ctx, window)
+
+
+def _hours_dialog(ctx: AppContext, window: QWidget) -> QWidget:
+    from ui.hours.dialog import HoursDialog
+
+    _, _, today = _classroom(ctx)  # this month: its shifts are the confirmed ones the demo has
+    return HoursDialog(ctx, today.year, today.month, parent=window)
+
+
 DIALOGS: tuple[tuple[str, Callable[[AppContext, QWidget], QWidget]], ...] = (
     ("05-shift-dialog.png", _shift_dialog),
     ("06-teachers-dialog.png", _teachers_dialog),
     ("07-teacher-dialog.png", _teacher_edit_dialog),
     ("08-classroom-dialog.png", _classroom_dialog),
     ("11-readiness.png", _readiness),
+    ("12-availability.png", _availability_dialog),
+    ("13-cover.png", _cover_dialog),
+    ("14-hours.png", _hours_dialog),
 )
 
 

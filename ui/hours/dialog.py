@@ -2,14 +2,16 @@
 rule they were counted by, Save CSV… in the encoding chosen, and Print….
 
 The month is read and the file written on the pool (ctx.tasks); the dialog keeps the counted month it
-shows, so the file and the paper say exactly what is on screen.
+shows, so the file and the paper say exactly what is on screen. A table with many columns (a classroom's
+lesson slots, several classrooms) widens the dialog as far as its screen allows: scrolled sideways, the
+table would hide whose row a figure is on.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -39,6 +41,19 @@ from ui.hours import printing
 from ui.shell.context import AppContext
 
 CSV_FILTER = "CSV (*.csv);;*"
+FRAME = 16  # what a window's frame adds around the dialog, left and right together
+
+
+def room_on_screen(widget: QWidget) -> QRect:
+    """Where a window may be on the screen `widget` is on: its area without the task bar, less a frame."""
+    screen = widget.screen()
+    area = screen.availableGeometry() if screen is not None else QRect(0, 0, 1280, 680)
+    return area.adjusted(0, 0, -FRAME, 0)
+
+
+def widened(current: int, missing: int, room: int) -> int:
+    """The dialog's width with `missing` pixels more for its table, within `room`; never narrower than it is."""
+    return max(current, min(current + missing, room))
 
 
 def read(db: Database, year: int, month: int, classroom_id: int | None) -> tuple[list[tuple[int, str]], MonthHours]:
@@ -163,6 +178,24 @@ class HoursDialog(QDialog):
         self.empty.setText(i18n.render(hours_table.NONE))
         self.empty.setVisible(not shown.rows)
         self._update_buttons()
+        self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        """As wide as every column needs, when the screen has the room; moved left if that leaves the screen."""
+        table = self.table
+        table.horizontalHeader().resizeSections(QHeaderView.ResizeMode.ResizeToContents)
+        needed = (table.horizontalHeader().length() + 2 * table.frameWidth()
+                  + table.verticalScrollBar().sizeHint().width())  # 25 teachers and more scroll down
+        missing = needed - table.width()
+        if missing <= 0:
+            return
+        room = room_on_screen(self)
+        width = widened(self.width(), missing, room.width())
+        if width == self.width():
+            return
+        self.resize(width, self.height())
+        if self.isVisible() and self.geometry().right() > room.right():
+            self.move(max(room.left(), room.right() - width), self.y())
 
     def _fill_classrooms(self, rooms: list[tuple[int, str]], counted: MonthHours) -> None:
         chosen = next((room_id for room_id, name in rooms if name == counted.classroom), None)

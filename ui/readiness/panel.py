@@ -210,6 +210,7 @@ class ReadinessPanel(QFrame):
             Fix.AUTOSTART: self.tr("Start at login"),
             Fix.RECEIVING: self.tr("Receive again"),
             Fix.UNACKNOWLEDGED: self.tr("Show the shift"),
+            Fix.RELAY: self.tr("Always on settings"),
         }[fix]
 
     def _chosen(self, opened: bool) -> None:

@@ -50,6 +50,7 @@ REPORT_SHOWN_ENV = "SHIFTCAST_REPORT_SHOWN"
 
 
 def run_gui(args: argparse.Namespace) -> int:
+    import core.relay.images  # registers the relay as a host for the month's pictures
     import core.sending.kinds  # noqa: F401 - registers the message kinds the screens name and plan
 
     started = time.perf_counter()
@@ -97,6 +98,8 @@ def run_gui(args: argparse.Namespace) -> int:
     if mode in ("demo", "screenshots"):
         demo_data.seed(db, now=ctx.clock())
         ctx.demo = demo_data.DemoEnvironment(paths.home).start(db)
+        if mode == "demo" and not smoke:  # the relay beside it, on its own thread (not for a smoke check or pictures)
+            ctx.demo.start_relay()
     if ctx.demo is not None:
         icon = demo_icon(icon)
         app.setWindowIcon(icon)

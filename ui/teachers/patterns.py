@@ -1,9 +1,10 @@
-"""A teacher's weekly patterns in the teacher dialog: a list of rows such as "Tue 17:00–21:00 at 本校", and a
-line to add one (weekday, start, end, classroom) or remove the chosen one.
+"""A teacher's weekly patterns in the teacher dialog: a list of rows such as "Tue 17:00–21:00 at 本校 from
+… until …", a line to add one (weekday, start, end, classroom) with the dates it holds between, each
+optional, and Change and Remove for the chosen one (choosing a row puts it back into the fields).
 
 What the list holds is saved with the teacher (core/roster/patterns.py set_teacher_patterns); the
-Shifts area's "Fill from patterns" makes the month's drafts from it. A pattern added here holds from
-always and for good; one with dates (made elsewhere) keeps them and shows them.
+Shifts area's "Fill from patterns" makes the month's drafts from it, on the days inside each pattern's
+dates. Without a from date a pattern holds from always; without an until date, for good.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
-from PySide6.QtWidgets import QComboBox, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtCore import QDate
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDateEdit, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from core.roster import clock, patterns, rules
 from core.roster.patterns import Pattern
@@ -36,6 +38,8 @@ class PatternsEditor(QWidget):
             self.weekday.addItem(weekday_name(day), day)
         self.weekday.setCurrentIndex(1)  # Tuesday rather than Monday: no choice reads as a choice made
         self.start, self.end = TimeField(self), TimeField(self)
+        for field in (self.start, self.end):  # a long line of fields must not squeeze a time out of sight
+            field.setMinimumWidth(field.fontMetrics().horizontalAdvance("00:00") + 20)
         self.start.setText("17:00")
         self.end.setText("21:00")
         self.classroom = QComboBox(self)
@@ -44,11 +48,19 @@ class PatternsEditor(QWidget):
         stretch = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         stretch.setHorizontalStretch(1)
         self.classroom.setSizePolicy(stretch)
-        fields = [self.weekday, self.start, QLabel("–", self), self.end, QLabel(self.tr("at"), self), self.classroom]
+        self.from_check, self.from_day = QCheckBox(self.tr("From"), self), self._day_field()
+        self.until_check, self.until_day = QCheckBox(self.tr("until"), self), self._day_field()
+        for check, date_field in ((self.from_check, self.from_day), (self.until_check, self.until_day)):
+            date_field.setEnabled(False)
+            check.toggled.connect(date_field.setEnabled)
+        fields = [self.weekday, self.start, QLabel("–", self), self.end, QLabel(self.tr("at"), self), self.classroom,
+                  self.from_check, self.from_day, self.until_check, self.until_day]
         self.rows = RowList(fields, self._make, [(self.row_text(p), p) for p in weekly],
-                            name=self.tr("Weekly patterns"), parent=self)
+                            name=self.tr("Weekly patterns"),
+                            show=self.show_pattern, parent=self)
         self.list, self.problem = self.rows.list, self.rows.problem
         self.add_button, self.remove_button = self.rows.add_button, self.rows.remove_button
+        self.change_button = self.rows.change_button
         self.add_button.setEnabled(bool(classrooms))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -65,10 +77,35 @@ class PatternsEditor(QWidget):
             text += " " + self.tr("until {0}").format(dates.day_text(pattern.valid_until))
         return text
 
+    def _day_field(self) -> QDateEdit:
+        field = QDateEdit(QDate.currentDate(), self)
+        field.setCalendarPopup(True)
+        field.setLocale(dates.locale())
+        field.setDisplayFormat(dates.day_pattern())
+        first, last = rules.FIRST_DAY, rules.LAST_DAY
+        field.setDateRange(QDate(first.year, first.month, first.day), QDate(last.year, last.month, last.day))
+        return field
+
     def _make(self) -> Row:
+        valid_from = dates.day_of(self.from_day.date()) if self.from_check.isChecked() else rules.FIRST_DAY
+        valid_until = dates.day_of(self.until_day.date()) if self.until_check.isChecked() else None
         pattern = patterns.check(Pattern(0, int(self.classroom.currentData()), int(self.weekday.currentData()),
-                                         self.start.wall_time(), self.end.wall_time(), rules.FIRST_DAY))
+                                         self.start.wall_time(), self.end.wall_time(), valid_from, valid_until))
         return self.row_text(pattern), pattern
+
+    def show_pattern(self, pattern: Pattern) -> None:
+        """The chosen row back in the fields, to be changed."""
+        self.weekday.setCurrentIndex(self.weekday.findData(pattern.weekday))
+        self.start.setText(clock.format_wall_time(pattern.start_time))
+        self.end.setText(clock.format_wall_time(pattern.end_time))
+        if self.classroom.findData(pattern.classroom_id) >= 0:
+            self.classroom.setCurrentIndex(self.classroom.findData(pattern.classroom_id))
+        for check, field, day in ((self.from_check, self.from_day,
+                                   pattern.valid_from if pattern.valid_from > rules.FIRST_DAY else None),
+                                  (self.until_check, self.until_day, pattern.valid_until)):
+            check.setChecked(day is not None)
+            if day is not None:
+                field.setDate(QDate(day.year, day.month, day.day))
 
     def weekly(self) -> tuple[Pattern, ...]:
         """The list as it stands, for a teacher id yet to be given (0)."""

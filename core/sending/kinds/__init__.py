@@ -1,5 +1,5 @@
 """The kinds of message Shiftcast sends, one module each (shift_reminder, shift_correction,
-shift_publication, teacher_month, alert, cover_call, cover_assigned, availability_request,
+shift_publication, teacher_month, alert, cover_call, cover_assigned, cover_declined, availability_request,
 unacknowledged_nudge): its key and label, its subject, its send-time rules, what it says on each
 channel, its cancel reasons and forecast words, whether it tells a teacher a shift. Importing this
 package registers them (core/kinds/registry.py); a kind from elsewhere calls `register_kind` itself.
@@ -15,6 +15,7 @@ from core.sending.kinds import (
     availability_request,
     cover_assigned,
     cover_call,
+    cover_declined,
     shift_correction,
     shift_publication,
     shift_reminder,
@@ -23,7 +24,7 @@ from core.sending.kinds import (
 )
 
 BUILT_IN = (shift_reminder.KIND, shift_correction.KIND, shift_publication.KIND, teacher_month.KIND, alert.KIND,
-            cover_call.KIND, cover_assigned.KIND, availability_request.KIND, unacknowledged_nudge.KIND)
+            cover_call.KIND, cover_assigned.KIND, cover_declined.KIND, availability_request.KIND, unacknowledged_nudge.KIND)
 
 for _kind in BUILT_IN:
     register_kind(_kind)

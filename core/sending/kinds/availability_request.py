@@ -1,12 +1,15 @@
 """Asking a teacher when they can work in a month (シフト希望), and reminding them.
 
-Enqueued by `availability ask` (and the window's Ask…) for each asked teacher on LINE, due at once,
-about the request (subject_version 1); a reminder is the same message again with a line saying so
+Enqueued by `availability ask` (and the window's Ask…) for each asked teacher, due at once, about the
+request (subject_version 1); a reminder is the same message again with a line saying so
 (subject_version 2, 3 …), enqueued by `availability remind` or, N days before the deadline, by this
-kind's own planning (`plan`, the pure rule in core/roster/availability.py). LINE only: the answers come
-back as postbacks and messages (core/receiving/availability.py). At send time it is canceled when the
-request is gone or the teacher cannot get it on LINE, and a reminder when the teacher answered
-meanwhile. One LINE message each against the monthly quota.
+kind's own planning (`plan`, the pure rule in core/roster/availability.py). A teacher on LINE is asked
+on LINE, where the answers come back as postbacks and messages (core/receiving/availability.py); a
+teacher reached by e-mail only is asked by e-mail (core/messages/availability_mail.py: the month's days
+listed, and how to answer), replies to the manager, and the manager enters the reply
+(core/roster/availability.py `enter`). At send time it is canceled when the request is gone or the
+teacher cannot get it on its channel, and a reminder when the teacher answered (or their answer was
+entered) meanwhile. One LINE message each against the monthly quota; e-mails cost none of it.
 """
 
 from __future__ import annotations
@@ -20,10 +23,11 @@ from sqlalchemy.orm import Session
 
 from core.channels.base import Outgoing
 from core.kinds.registry import MessageKind, shared_reasons
-from core.messages import availability_flex
+from core.messages import availability_flex, availability_mail, email_text
 from core.outbox import queue
+from core.outbox.policy import CancelReason
 from core.roster import availability, contacts, membership, reading, rules
-from core.sending import send_checks, send_rules
+from core.sending import email_builders, send_checks, send_rules
 from core.sending.outgoing import CancelDelivery, CannotBuild
 from core.store import ack_key
 from core.store.kinds import Channel, DeliveryKind, SubjectType
@@ -59,35 +63,68 @@ def signer(session: Session) -> availability_flex.Sign:
     return lambda payload: availability_flex.sign(key, payload)
 
 
-def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
+def _request(session: Session, delivery: Delivery) -> AvailabilityRequest:
     request = session.get(AvailabilityRequest, delivery.subject_id) if delivery.subject_id else None
     if request is None or delivery.teacher_id is None:
         raise CancelDelivery(MISSING)
-    teacher = send_checks.checked_teacher(session, delivery, send_checks.teacher_of(session, delivery), now)
-    reminder = (delivery.subject_version or FIRST) > FIRST
-    shown = asked(session, request, teacher.id, reminder=reminder)
-    if reminder and shown.answers:
+    return request
+
+
+def _shown(session: Session, delivery: Delivery, request: AvailabilityRequest, teacher: Teacher) -> availability_flex.Asked:
+    """The request as the teacher's message shows it; a reminder to a teacher who has answered meanwhile
+    (or whose answer the manager entered) goes no more."""
+    shown = asked(session, request, teacher.id, reminder=(delivery.subject_version or FIRST) > FIRST)
+    if shown.reminder and shown.answers:
         raise CancelDelivery(ANSWERED)
+    return shown
+
+
+def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
+    request = _request(session, delivery)
+    teacher = send_checks.checked_teacher(session, delivery, send_checks.teacher_of(session, delivery), now)
+    shown = _shown(session, delivery, request, teacher)
     return Outgoing("push", send_checks.recipient(teacher, delivery), tuple(availability_flex.messages(shown,
                                                                                                      signer(session))))
 
 
+def build_email(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
+    request = _request(session, delivery)
+    teacher = send_checks.checked_email_teacher(send_checks.teacher_of(session, delivery), delivery)
+    shown = _shown(session, delivery, request, teacher)
+    composed = email_text.compose(email_builders.templates(shown.language, paths),
+                                  subject_name=availability_mail.subject_name(shown),
+                                  message_text=availability_mail.text(shown), fields=availability_mail.fields(shown),
+                                  name=teacher.display_name, accent=availability_flex.ACCENT)
+    return email_builders.mail_to(session, delivery, teacher, composed)
+
+
+def channel_for(teacher: Teacher) -> str | None:
+    """Where a teacher is asked: on LINE when it can reach them (their answers come back by themselves),
+    else by e-mail; None when neither can (or they are inactive)."""
+    if not teacher.active or teacher.erased_at is not None:
+        return None
+    return next((channel for channel in (Channel.LINE, Channel.EMAIL) if contacts.eligible(teacher, channel)), None)
+
+
 def reachable(teachers: Iterable[Teacher]) -> list[Teacher]:
-    """The teachers who can be asked: active, with a LINE contact they agreed to."""
-    return [teacher for teacher in teachers if teacher.active and teacher.erased_at is None
-            and contacts.eligible(teacher, Channel.LINE)]
+    """The teachers who can be asked: active, with a LINE or e-mail contact that can carry the request."""
+    return [teacher for teacher in teachers if channel_for(teacher) is not None]
 
 
 def enqueue(session: Session, request: AvailabilityRequest, teacher_ids: Sequence[int], *, round_: int,
             now: dt.datetime) -> list[int]:
-    """Queue the request (round 1) or a reminder (round 2 …) to these teachers; returns the new deliveries."""
+    """Queue the request (round 1) or a reminder (round 2 …) to these teachers, each on their channel;
+    returns the new deliveries."""
     made: list[int] = []
-    for teacher in reachable(session.scalars(select(Teacher).where(Teacher.id.in_(list(teacher_ids))))):
-        address = contacts.address_on(teacher, Channel.LINE)
+    for teacher in session.scalars(select(Teacher).where(Teacher.id.in_(list(teacher_ids)))):
+        channel = channel_for(teacher)
+        if channel is None:
+            continue
         delivery_id, created = queue.enqueue(
-            session, kind=KEY, dedup=queue.dedup_key(KEY, f"{request.id}:{teacher.id}", round_), due_at=now, now=now,
-            recipient=address, teacher_id=teacher.id, classroom_id=request.classroom_id, subject_type=SUBJECT,
-            subject_id=request.id, subject_version=round_)
+            session, kind=KEY, dedup=queue.dedup_key(KEY, f"{request.id}:{teacher.id}", round_, channel=channel),
+            due_at=now, now=now, channel=channel, recipient=contacts.address_on(teacher, channel),
+            teacher_id=teacher.id, classroom_id=request.classroom_id, subject_type=SUBJECT, subject_id=request.id,
+            subject_version=round_)
         if created:
             made.append(delivery_id)
     return made
@@ -100,16 +137,27 @@ def next_round(session: Session, request_id: int) -> int:
 
 
 def remind(session: Session, request: AvailabilityRequest, *, now: dt.datetime) -> tuple[str, ...]:
-    """Remind every asked teacher who has not answered, and only them (those LINE can still reach);
-    returns their names."""
-    silent = [a.teacher_id for a in availability.answers(session, request.id) if not a.answered]
-    teachers = reachable(reading.in_order(session.scalars(select(Teacher).where(Teacher.id.in_(silent)))))
+    """Remind every asked teacher who has not answered, and only them (those LINE or e-mail can still
+    reach, each on their channel); returns their names."""
+    teachers = _silent(session, request)
     if not teachers:
         return ()
     chosen = [t.id for t in teachers]
     enqueue(session, request, chosen, round_=next_round(session, request.id), now=now)
     availability.mark_reminded(session, request.id, chosen, now)
     return tuple(t.display_name for t in teachers)
+
+
+def _silent(session: Session, request: AvailabilityRequest) -> list[Teacher]:
+    silent = [a.teacher_id for a in availability.answers(session, request.id) if not a.answered]
+    return reachable(reading.in_order(session.scalars(select(Teacher).where(Teacher.id.in_(silent)))))
+
+
+def reminding(session: Session, request: AvailabilityRequest) -> Asking:
+    """Who a reminder would go to now (and of them, who by e-mail): the dry run of `remind`."""
+    teachers = _silent(session, request)
+    return Asking(tuple(t.display_name for t in teachers), (), request.id,
+                  by_email=tuple(t.display_name for t in teachers if channel_for(t) == Channel.EMAIL))
 
 
 def remind_month(session: Session, classroom_id: int, year: int, month: int, *, now: dt.datetime) -> tuple[str, ...]:
@@ -143,8 +191,9 @@ KIND = MessageKind(
     label=t("kind.availability_request"),
     subject=SUBJECT,
     why=t("plan.why.availability_request"),
-    builders={Channel.LINE.value: build_line},
-    cancel_reasons={**shared_reasons(*(rule.reason for rule in send_rules.LINE_TEACHER)),
+    builders={Channel.LINE.value: build_line, Channel.EMAIL.value: build_email},
+    cancel_reasons={**shared_reasons(*(rule.reason for rule in send_rules.LINE_TEACHER),
+                                     CancelReason.EMAIL_NOT_OPTED_IN),
                     MISSING: t(f"cancel.{MISSING}"), ANSWERED: t(f"cancel.{ANSWERED}")},
     to_teacher=True,
     plan=plan,
@@ -153,16 +202,18 @@ KIND = MessageKind(
 
 @dataclass(frozen=True, slots=True)
 class Asking:
-    """Who a request goes to and who it cannot reach, and what it costs (one LINE message each)."""
+    """Who a request goes to (and of them, who by e-mail) and who it cannot reach, and what it costs:
+    one LINE message each of those on LINE."""
 
     asked: tuple[str, ...]
-    not_on_line: tuple[str, ...]
+    unreachable: tuple[str, ...]
     request_id: int | None = None
     deliveries: tuple[int, ...] = ()
+    by_email: tuple[str, ...] = ()
 
     @property
     def messages(self) -> int:
-        return len(self.asked)
+        return len(self.asked) - len(self.by_email)
 
 
 def chosen_teachers(session: Session, classroom_id: int, names: Sequence[str] | None) -> list[Teacher]:
@@ -176,14 +227,16 @@ def chosen_teachers(session: Session, classroom_id: int, names: Sequence[str] | 
 
 def ask(session: Session, classroom_id: int, year: int, month: int, deadline: dt.date, names: Sequence[str] | None, *,
         now: dt.datetime, remind_days_before: int | None = None, dry_run: bool = False) -> Asking:
-    """Ask the teachers (named, or all active ones) who can be reached on LINE; with `dry_run` only
-    say who it would go to."""
+    """Ask the teachers (named, or all active ones) who can be reached on LINE or by e-mail; with
+    `dry_run` only say who it would go to."""
     teachers = chosen_teachers(session, classroom_id, names)
     ok = reachable(teachers)
     skipped = tuple(t.display_name for t in teachers if t not in ok)
+    names_ok = tuple(t.display_name for t in ok)
+    by_email = tuple(t.display_name for t in ok if channel_for(t) == Channel.EMAIL)
     if dry_run:
-        return Asking(tuple(t.display_name for t in ok), skipped)
+        return Asking(names_ok, skipped, by_email=by_email)
     request = availability.ask(session, classroom_id, year, month, deadline, [t.id for t in ok], now=now,
                                remind_days_before=remind_days_before)
     made = enqueue(session, request, [t.id for t in ok], round_=FIRST, now=now)
-    return Asking(tuple(t.display_name for t in ok), skipped, request.id, tuple(made))
+    return Asking(names_ok, skipped, request.id, tuple(made), by_email)

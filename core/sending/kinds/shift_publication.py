@@ -1,11 +1,14 @@
 """The month's publication: the roster of a classroom's month, to its LINE group and by e-mail.
 
-On LINE it is the roster image when image hosting is set up, else the month itself as Flex carousels,
-one bubble a week (core/messages/month_flex.py), which need no hosting. Hosting that is set up but
-cannot work — its secret missing, the keyring unreadable, the bucket refusing the credentials — does
-not keep the month from the group: that attempt is recorded with why (HOSTING_UNUSABLE, LINE not
-contacted, no retry spent) and every later attempt of the delivery sends the Flex month, so a retry
-repeats its request byte for byte. A failure that can pass (a 5xx, a timeout) is retried as any other.
+On LINE it is the roster's pictures when an image host is set up (core/publication/image_hosts.py:
+the manager's bucket first, then the relay while one is attached), else the month itself as Flex
+carousels, one bubble a week (core/messages/month_flex.py), which need no host. A host that is set up
+but cannot work — its secret missing, the keyring unreadable, the bucket or the relay refusing the
+credentials — does not keep the month from the group: the next host set up is asked, and with none
+left that attempt is recorded with why (HOSTING_UNUSABLE, LINE not contacted, no retry spent) and
+every later attempt of the delivery sends the Flex month, so a retry repeats its request byte for
+byte. A refusal found on the send thread (the bucket's upload) is recorded so too, and the next
+attempt passes over that host. A failure that can pass (a 5xx, a timeout) is retried as any other.
 
 The LINE group receives an announcement and the month's pages for phones, one image message each (a
 revision published before pages existed goes out as a Flex bubble with the wide grid); e-mail carries
@@ -22,13 +25,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
-from sqlalchemy import exists, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from core.channels.base import Outgoing, RefusedBeforeSend
@@ -36,7 +39,7 @@ from core.channels.email_draft import Part
 from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import email_text, month_flex, texts
 from core.outbox.policy import CancelReason, ErrorCode
-from core.publication import hosting, month_image
+from core.publication import hosting, image_hosts, month_image
 from core.publication.image_store import ImageStore
 from core.sending import email_builders, line_builders, send_checks
 from core.sending.outgoing import CancelDelivery, CannotBuild
@@ -53,47 +56,36 @@ def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: Da
     room = session.get(Classroom, publication.classroom_id)
     if room is None or not room.line_group_id:
         raise CancelDelivery(CancelReason.NO_GROUP)
-    if host_failed(session, delivery.id):
+    refusals = hosting_refusals(session, delivery.id)
+    # Each recorded refusal passed over one host (core/publication/image_hosts.py): the next is asked.
+    hosts = image_hosts.set_up(session)[refusals:]
+    if not hosts:
         return _flex_push(publication, room)
-    try:
-        host = hosting.from_settings(session)
-    except hosting.HostingError as exc:
-        return replace(_flex_push(publication, room), before_send=_refuse(exc.text))
-    if host is None:
-        return _flex_push(publication, room)
-    store = ImageStore(paths.images)
-    if publication.pages_json:
-        return _pages_push(publication, room, host, store, delivery.retry_key_issued_at or now)
-    original = store.path_for(publication.image_sha256, ".png")
-    preview = store.path_for(publication.preview_sha256, ".jpg")
-    if not original.is_file() or not preview.is_file():
-        raise CannotBuild("IMAGE_MISSING", t("send_error.IMAGE_MISSING", revision=publication.revision))
-    base = f"shiftcast/{publication.document_id}"
-    original_key, preview_key = f"{base}/roster-r{publication.revision}.png", f"{base}/preview-r{publication.revision}.jpg"
+    month = _month_pictures(publication, room, ImageStore(paths.images))
     signed_at = delivery.retry_key_issued_at or now
-    original_url = host.url_for(original_key, signed_at=signed_at)
-    open_url = (f"https://liff.line.me/{room.liff_id}?document={publication.document_id}" if room.liff_id
-                else original_url)
-    changed = len(json.loads(publication.changes_json or "[]"))
-    message = texts.publication_flex(
-        classroom=room.name, year=publication.year, month=publication.month, revision=publication.revision,
-        changed=changed, language=room.language, preview_url=host.url_for(preview_key, signed_at=signed_at),
-        open_url=open_url, width=publication.image_width, height=publication.image_height,
-    )
-
-    def upload() -> None:
-        with _refusals():
-            host.ensure_uploaded(original_key, original, "image/png")
-            host.ensure_uploaded(preview_key, preview, "image/jpeg")
-
-    publication.original_key, publication.preview_key = original_key, preview_key
-    return Outgoing("push", room.line_group_id, (message,), before_send=upload)
+    refused: Text | str | None = None
+    for host in hosts:
+        try:
+            placed = host.place(session, month.images, signed_at=signed_at)
+        except hosting.HostingError as exc:
+            if not exc.refused:  # it can pass (a 5xx, a timeout): retried, LINE not contacted
+                return Outgoing("push", room.line_group_id, (), before_send=_fail(exc))
+            refused = refused if refused is not None else exc.text
+            continue
+        publication.original_key, publication.preview_key = month.images[0].key, month.images[1].key
+        return Outgoing("push", room.line_group_id, month.messages(placed.urls),
+                        before_send=_refusing(placed.before_send))
+    flex = _flex_push(publication, room)
+    # Recorded once, with why (HOSTING_UNUSABLE): every later attempt sends the Flex month as it is.
+    return replace(flex, before_send=_refuse(refused)) if refused is not None and not refusals else flex
 
 
-def host_failed(session: Session, delivery_id: int) -> bool:
-    """Has an attempt of this delivery found image hosting unusable? Then it goes as the Flex month."""
-    return bool(session.scalar(select(exists().where(
-        DeliveryAttempt.delivery_id == delivery_id, DeliveryAttempt.error_code == ErrorCode.HOSTING_UNUSABLE.value))))
+def hosting_refusals(session: Session, delivery_id: int) -> int:
+    """How many attempts of this delivery found an image host unusable: as many hosts are passed over,
+    and with none left the month goes as Flex."""
+    return int(session.scalar(select(func.count()).where(
+        DeliveryAttempt.delivery_id == delivery_id, DeliveryAttempt.error_code == ErrorCode.HOSTING_UNUSABLE.value))
+        or 0)
 
 
 def _refuse(why: Text | str) -> Callable[[], None]:
@@ -102,16 +94,26 @@ def _refuse(why: Text | str) -> Callable[[], None]:
     return refuse
 
 
-@contextmanager
-def _refusals() -> Iterator[None]:
-    """A refusal that repeats until the manager acts (hosting.HostingError.refused) stops the images
+def _fail(exc: Exception) -> Callable[[], None]:
+    def fail() -> None:
+        raise exc
+    return fail
+
+
+def _refusing(upload: Callable[[], None] | None) -> Callable[[], None] | None:
+    """A refusal that repeats until the manager acts (hosting.HostingError.refused) stops this host
     for this delivery; anything else is retried as an upload failure."""
-    try:
-        yield
-    except hosting.HostingError as exc:
-        if exc.refused:
-            raise RefusedBeforeSend(exc.text) from exc
-        raise
+    if upload is None:
+        return None
+
+    def guarded() -> None:
+        try:
+            upload()
+        except hosting.HostingError as exc:
+            if exc.refused:
+                raise RefusedBeforeSend(exc.text) from exc
+            raise
+    return guarded
 
 
 def _flex_push(publication: Publication, room: Classroom) -> Outgoing:
@@ -123,33 +125,54 @@ def _flex_push(publication: Publication, room: Classroom) -> Outgoing:
     return Outgoing("push", room.line_group_id, tuple(messages))
 
 
-def _pages_push(publication: Publication, room: Classroom, host: hosting.Hosting | hosting.LocalHosting,
-                store: ImageStore, signed_at: dt.datetime) -> Outgoing:
-    """The announcement, then one image message per page for phones (core/publication/month_pages.py)."""
-    pages = json.loads(publication.pages_json or "[]")
-    files = [(store.path_for(p["image"], ".png"), store.path_for(p["preview"], ".jpg")) for p in pages]
-    if not all(original.is_file() and preview.is_file() for original, preview in files):
-        raise CannotBuild("IMAGE_MISSING", t("send_error.IMAGE_MISSING", revision=publication.revision))
+@dataclass(frozen=True)
+class _MonthPictures:
+    images: tuple[image_hosts.Image, ...]  # each page's original, then its preview
+    messages: Callable[[tuple[str, ...]], tuple[dict[str, Any], ...]]  # the push, given the images' addresses
+
+
+def _month_pictures(publication: Publication, room: Classroom, store: ImageStore) -> _MonthPictures:
+    """The announcement and one image message per page for phones (core/publication/month_pages.py);
+    a revision published before pages existed: its Flex bubble with the wide grid."""
     base = f"shiftcast/{publication.document_id}"
-    keys = [(f"{base}/page{n}-r{publication.revision}.png", f"{base}/page{n}-preview-r{publication.revision}.jpg")
-            for n in range(1, len(pages) + 1)]
     changed = len(json.loads(publication.changes_json or "[]"))
+    images: tuple[image_hosts.Image, ...]
+    if not publication.pages_json:
+        images = (image_hosts.Image(f"{base}/roster-r{publication.revision}.png",
+                                    store.path_for(publication.image_sha256, ".png"), "image/png"),
+                  image_hosts.Image(f"{base}/preview-r{publication.revision}.jpg",
+                                    store.path_for(publication.preview_sha256, ".jpg"), "image/jpeg"))
+        _check_files(publication, images)
+
+        def card(urls: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
+            open_url = (f"https://liff.line.me/{room.liff_id}?document={publication.document_id}" if room.liff_id
+                        else urls[0])
+            return (texts.publication_flex(
+                classroom=room.name, year=publication.year, month=publication.month, revision=publication.revision,
+                changed=changed, language=room.language, preview_url=urls[1], open_url=open_url,
+                width=publication.image_width, height=publication.image_height),)
+        return _MonthPictures(images, card)
+    pages = json.loads(publication.pages_json)
+    images = tuple(image for n, page in enumerate(pages, start=1) for image in (
+        image_hosts.Image(f"{base}/page{n}-r{publication.revision}.png", store.path_for(page["image"], ".png"),
+                          "image/png"),
+        image_hosts.Image(f"{base}/page{n}-preview-r{publication.revision}.jpg",
+                          store.path_for(page["preview"], ".jpg"), "image/jpeg")))
+    _check_files(publication, images)
     words = texts.publication_text(room.name, publication.year, publication.month, publication.revision, changed,
                                    room.language)
     if room.liff_id:
         words += f"\nhttps://liff.line.me/{room.liff_id}?document={publication.document_id}"
-    messages: list[dict[str, str]] = [{"type": "text", "text": words}]
-    messages += [{"type": "image", "originalContentUrl": host.url_for(original, signed_at=signed_at),
-                  "previewImageUrl": host.url_for(preview, signed_at=signed_at)} for original, preview in keys]
 
-    def upload() -> None:
-        with _refusals():
-            for (original_key, preview_key), (original, preview) in zip(keys, files, strict=True):
-                host.ensure_uploaded(original_key, original, "image/png")
-                host.ensure_uploaded(preview_key, preview, "image/jpeg")
+    def pages_push(urls: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
+        return ({"type": "text", "text": words}, *({"type": "image", "originalContentUrl": urls[i],
+                                                   "previewImageUrl": urls[i + 1]} for i in range(0, len(urls), 2)))
+    return _MonthPictures(images, pages_push)
 
-    publication.original_key, publication.preview_key = keys[0]
-    return Outgoing("push", str(room.line_group_id), tuple(messages), before_send=upload)
+
+def _check_files(publication: Publication, images: tuple[image_hosts.Image, ...]) -> None:
+    if not all(image.path.is_file() for image in images):
+        raise CannotBuild("IMAGE_MISSING", t("send_error.IMAGE_MISSING", revision=publication.revision))
 
 
 def build_email(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
