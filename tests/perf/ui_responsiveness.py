@@ -58,7 +58,7 @@ def stall_while_draining(db: Database, emulator: EmulatorProcess, *, count: int,
     window_ms = clock.elapsed()
     from ui.shell.gc_tuning import tune_for_interactivity
 
-    tune_for_interactivity()  # as ui/shell/app.py does once the window is up
+    tune_for_interactivity(app)  # as ui/shell/app.py does once the window is up
 
     gaps: list[float] = []
     last = [clock.nsecsElapsed()]
