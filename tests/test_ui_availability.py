@@ -19,6 +19,7 @@ from core.store.db import Database
 from core.store.models import AvailabilityRequest, Delivery
 from tests import factories as f
 from tests.test_ui_acknowledge import _paint  # a cell painted by the grid's delegate alone
+from tests.test_ui_deliveries import language  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.availability.dialog import AvailabilityDialog, EnterDialog
 from ui.shell.context import AppContext
@@ -182,3 +183,16 @@ def test_the_manager_enters_a_teacher_s_reply_in_the_dialog_and_the_grid_shades_
     with db.read() as s:
         request = s.scalars(select(AvailabilityRequest)).one()
         assert {h.source for h in availability.history(s, request.id, ids["高橋"])} == {availability.MANAGER}
+
+
+def test_the_legend_explains_the_availability_marks_and_fits_a_small_screen(qtbot, language: str) -> None:
+    from PySide6.QtWidgets import QLabel
+
+    from ui.shifts.legend import RosterLegend
+
+    legend = RosterLegend()
+    qtbot.addWidget(legend)
+    texts = [label.text() for label in legend.findChildren(QLabel)]
+    expected = {"en": ["Can work (availability)", "Cannot work"], "ja": ["出勤可（シフト希望）", "出勤不可"]}[language]
+    assert texts[-2:] == expected
+    assert legend.sizeHint().width() <= 1366 - 40  # the Shifts area's width on a 1366×768 screen, margins aside

@@ -2907,6 +2907,14 @@ Teachers are told about confirmed shifts and reminded before each one. A confirm
         <source>Today</source>
         <translation>今日</translation>
     </message>
+    <message>
+        <source>Can work (availability)</source>
+        <translation>出勤可（シフト希望）</translation>
+    </message>
+    <message>
+        <source>Cannot work</source>
+        <translation>出勤不可</translation>
+    </message>
 </context>
 <context>
     <name>RowList</name>

@@ -100,12 +100,16 @@ def paint_closed(painter: QPainter, rect: QRect | QRectF) -> None:
 
 def paint_availability(painter: QPainter, rect: QRect, answer: DayAnswer | None) -> None:
     """Shade a day the teacher can work (all of it or some hours), hatch one they cannot."""
-    if answer is None:
-        return
-    if answer.answer == NO:
-        painter.fillRect(rect, QBrush(UNAVAILABLE_HATCH, Qt.BrushStyle.FDiagPattern))
-    else:
+    if answer is not None:
+        paint_can_work(painter, rect, answer.answer != NO)
+
+
+def paint_can_work(painter: QPainter, rect: QRect | QRectF, can: bool) -> None:
+    """The grid's availability marks (the legend paints its samples so)."""
+    if can:
         painter.fillRect(rect, AVAILABLE_TINT)
+    else:
+        painter.fillRect(rect, QBrush(UNAVAILABLE_HATCH, Qt.BrushStyle.FDiagPattern))
 
 
 class ShiftCellDelegate(QStyledItemDelegate):

@@ -1,4 +1,5 @@
-"""The small legend under the roster: what draft, confirmed and canceled look like, and the day colours.
+"""The small legend under the roster: what draft, confirmed and canceled look like, the day colours, and
+the marks of the teachers' availability.
 
 Samples are painted by the same code as the grid, so the legend cannot drift from what it explains.
 """
@@ -10,7 +11,7 @@ from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from core.store.kinds import ShiftStatus
-from ui.shifts.delegate import TODAY_TINT, block_height, paint_block, paint_closed
+from ui.shifts.delegate import TODAY_TINT, block_height, paint_block, paint_can_work, paint_closed
 from ui.shifts.grid import SAT_TINT, SUN_TINT
 
 
@@ -52,6 +53,19 @@ class _ClosedSample(QWidget):
         painter.drawRect(self.rect().adjusted(0, 0, -1, -1))
 
 
+class _AvailabilitySample(QWidget):
+    def __init__(self, can: bool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.can = can
+        self.setFixedSize(16, 16)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), self.palette().base())
+        paint_can_work(painter, self.rect(), self.can)
+        painter.drawRect(self.rect().adjusted(0, 0, -1, -1))
+
+
 class RosterLegend(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -65,6 +79,8 @@ class RosterLegend(QWidget):
             (_DaySample(SUN_TINT, self), self.tr("Sunday / holiday")),
             (_ClosedSample(self), self.tr("Closed day")),
             (_DaySample(TODAY_TINT, self), self.tr("Today")),
+            (_AvailabilitySample(True, self), self.tr("Can work (availability)")),
+            (_AvailabilitySample(False, self), self.tr("Cannot work")),
         ]
         for sample, text in samples:
             layout.addWidget(sample)
