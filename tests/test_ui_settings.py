@@ -93,6 +93,14 @@ def test_an_unusable_keyring_is_explained(qtbot, ctx: AppContext) -> None:
     assert TOKEN not in every_stored_text(ctx.db)
 
 
+def test_an_unusable_keyring_is_explained_in_japanese(qtbot, ctx: AppContext, japanese: Path) -> None:
+    keyring.set_keyring(fail.Keyring())  # the autouse memory_keyring fixture restores the real one
+    view = open_view(qtbot, ctx)
+    for state in (view.line.token_state, view.email.password_state):
+        assert state.problem_shown
+        assert "キーリング" in state.text() and "keyring" not in state.text(), state.text()
+
+
 def test_connection_shows_the_bot_and_this_months_quota(qtbot, ctx: AppContext, line_ready: LineEmulator) -> None:
     line_ready.set_quota(500)
     view = open_view(qtbot, ctx)

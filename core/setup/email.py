@@ -14,7 +14,7 @@ from core.roster import ids
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.texts import t
+from core.texts import Text, t
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,7 @@ class EmailState:
     config: email_channel.SmtpConfig | None  # None: e-mail is not set up
     password_saved: bool
     password_from_environment: bool
-    keyring_problem: str | None
+    keyring_problem: Text | str | None
     held_since: dt.datetime | None  # the server refused the login; sending waits for a change
     webhook_url: str | None
     manager_email: str | None
@@ -34,7 +34,7 @@ def email_state(db: Database) -> EmailState:
     try:
         saved = bool(secrets.get_secret(email_channel.PASSWORD_SECRET, env=email_channel.PASSWORD_ENV))
     except secrets.SecretStoreError as exc:
-        problem = str(exc)
+        problem = exc.text  # rendered where it is shown, in the reader's language
     with db.read() as session:
         config = email_channel.config_from_settings(session)
         hold = keys.SMTP_HOLD.read(session)

@@ -27,7 +27,7 @@ from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.settings import ChannelHold
-from core.texts import t
+from core.texts import Text, t
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ class Hold:
 class TokenState:
     saved: bool  # a token is in the keyring
     from_environment: bool  # SHIFTCAST_LINE_TOKEN wins over the keyring (demo mode, headless sender)
-    keyring_problem: str | None  # the keyring cannot be used: why, in a sentence
+    keyring_problem: Text | str | None  # the keyring cannot be used: why, in a sentence
     hold: Hold | None
     api_base: str | None  # the configured API address override; None means LINE itself
     api_base_from_environment: str | None  # SHIFTCAST_LINE_API_BASE, which wins over the setting
@@ -73,7 +73,7 @@ def token_state(db: Database) -> TokenState:
         saved = bool(stored)
         current = secrets.line_token()
     except secrets.SecretStoreError as exc:
-        problem = str(exc)
+        problem = exc.text  # rendered where it is shown, in the reader's language
     with db.read() as session:
         hold = keys.LINE_HOLD.read(session)
         api_base = keys.LINE_API_BASE.read(session)

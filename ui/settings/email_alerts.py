@@ -21,6 +21,7 @@ from core.channels import email as email_channel
 from core.setup import email, email_checks
 from core.setup.email_checks import LoginCheck, LoginFailure
 from core.store.db import Database
+from ui.common import i18n
 from ui.common.widgets import (
     Expander,
     StatusLabel,
@@ -192,7 +193,7 @@ class EmailSection(QGroupBox):
             self.password_state.ok(self.tr("The password comes from the SHIFTCAST_SMTP_PASSWORD environment "
                                            "variable, which takes the place of the keyring."))
         elif state.keyring_problem:
-            self.password_state.problem(sentence(state.keyring_problem))
+            self.password_state.problem(sentence(i18n.render(state.keyring_problem)))
         elif state.password_saved:
             self.password_state.ok(self.tr("✓ A password is saved in this computer's keyring."))
         else:

@@ -15,6 +15,7 @@ from core.store import ack_key
 from core.store import setting_keys as keys
 from core.store.secrets import SecretStoreError
 from core.texts import t
+from ui.common import i18n
 from ui.common.widgets import (
     Expander,
     StatusLabel,
@@ -202,7 +203,7 @@ class LineSection(QGroupBox):
             self.token_state.ok(self.tr("The token comes from the SHIFTCAST_LINE_TOKEN environment variable, "
                                         "which takes the place of the keyring."))
         elif state.keyring_problem:
-            self.token_state.problem(sentence(state.keyring_problem))
+            self.token_state.problem(sentence(i18n.render(state.keyring_problem)))
         elif state.saved:
             self.token_state.ok(self.tr("✓ A token is saved in this computer's keyring."))
         else:
