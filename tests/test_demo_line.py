@@ -32,7 +32,8 @@ from tests import factories as f
 from tests.linefixtures import FakeClock
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.common.widgets import TimeField
-from ui.demo.inbox import InboxWindow, load_unpaired
+from ui.demo.inbox import InboxWindow
+from ui.demo.mailboxes import load_unpaired
 from ui.shell.context import AppContext
 from ui.shifts.view import ShiftsView
 

@@ -28,13 +28,7 @@ attempts for Deliveries.
 from __future__ import annotations
 
 import datetime as dt
-import json
-from dataclasses import dataclass, replace
-from functools import lru_cache
-from typing import Any, Protocol, TypeGuard
-from urllib.parse import urlsplit
 
-import httpx
 import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QHideEvent, QImage, QMouseEvent, QPixmap, QShowEvent
@@ -53,186 +47,28 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.addresses import is_loopback
 from core.app import demo_relay
 from core.app.demo import DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET, DEMO_NEW_GROUP_NAME, check_hours
-from core.emulator import InboxMessage
-from core.emulator.simulate import Delivered, postback_actions
+from core.emulator.simulate import Delivered
 from core.errors import ValidationError
-from core.messages import flex_text
 from core.publication import flex_picture
-from core.receiving import pairing
-from core.roster import clock, queries
-from core.store.db import Database
+from core.roster import clock
 from ui.common import i18n
 from ui.common.image_viewer import ImageViewer
 from ui.common.widgets import TimeField
+from ui.demo.mailboxes import (
+    Inbox,
+    Mailbox,
+    Received,
+    TimePicker,
+    Unpaired,
+    fetch_image,
+    load_inbox,
+)
 from ui.shell.context import AppContext
 
 IMAGE_WIDTH = 320  # about the width of a LINE bubble on a phone
-IMAGE_TIMEOUT = httpx.Timeout(10.0)
 POLL_MS = 1000
-
-
-class _Inboxes(Protocol):
-    def all_inbox(self) -> list[InboxMessage]: ...
-
-
-@dataclass(frozen=True)
-class TimePicker:
-    """A LINE time picker in a message: what the phone shows beside it, and its action."""
-
-    label: str  # the day's row for a picker in a bubble ("Thu 3 Dec"), the button's label in a quick reply
-    action: dict[str, Any]
-    quick_reply: bool  # offered under the message (until when), not on a day of the bubbles
-
-
-def time_pickers(message: dict[str, Any]) -> tuple[TimePicker, ...]:
-    """The message's time pickers in the order a phone shows them: the bubbles' ones labelled by the words
-    of their row, then the quick reply's."""
-    found: list[TimePicker] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, list):
-            for item in node:
-                walk(item)
-            return
-        if not isinstance(node, dict):
-            return
-        parts = node.get("contents") if node.get("type") == "box" else None
-        if isinstance(parts, list):
-            words = " ".join(str(p.get("text")) for p in parts if isinstance(p, dict) and p.get("type") == "text")
-            for part in parts:
-                action = part.get("action") if isinstance(part, dict) else None
-                if _is_time_picker(action):
-                    found.append(TimePicker(words or str(action.get("label", "")), action, False))
-        for key, value in node.items():
-            if key != "quickReply":
-                walk(value)
-
-    walk({k: v for k, v in message.items() if k != "quickReply"})
-    for item in (message.get("quickReply") or {}).get("items") or []:
-        action = item.get("action") if isinstance(item, dict) else None
-        if _is_time_picker(action):
-            found.append(TimePicker(str(action.get("label", "")), action, True))
-    return tuple(found)
-
-
-def _is_time_picker(action: Any) -> TypeGuard[dict[str, Any]]:
-    return isinstance(action, dict) and action.get("type") == "datetimepicker" and action.get("mode") == "time"
-
-
-@dataclass(frozen=True)
-class Received:
-    at: dt.datetime
-    text: str
-    image_url: str | None
-    message_id: str = ""
-    button: str | None = None  # the label of its postback (了解) button, if it has one
-    cards: bytes | None = None  # a Flex message's bubbles drawn as a phone shows them (PNG); `text` says them
-    pickers: tuple[TimePicker, ...] = ()
-    by_relay: bool = False  # the demo's relay sent it while the PC slept
-
-
-@dataclass(frozen=True)
-class Unpaired:
-    """A teacher not on LINE yet who has a live pairing code."""
-
-    teacher_id: int
-    name: str
-    code: str
-
-
-@dataclass(frozen=True)
-class Mailbox:
-    recipient: str  # LINE user or group ID
-    title: str
-    is_group: bool
-    messages: tuple[Received, ...]
-
-
-def received(item: InboxMessage) -> Received:
-    found = _received(item)
-    pickers = time_pickers(item.message)
-    return replace(found, pickers=pickers) if pickers else found
-
-
-def _received(item: InboxMessage) -> Received:
-    message: dict[str, Any] = item.message
-    kind = message.get("type")
-    actions = postback_actions(message)
-    button = str(actions[0].get("label") or "") if actions else None
-    if kind in ("text", "textV2"):
-        return Received(item.accepted_at, str(message.get("text", "")), None, item.message_id, button)
-    if kind == "flex":
-        contents = message.get("contents") or {}
-        hero = contents.get("hero") if isinstance(contents, dict) else None
-        url = hero.get("url") if isinstance(hero, dict) and hero.get("type") == "image" else None
-        if url is None:  # a month or a message in words: its bubbles as the phone shows them
-            return Received(item.accepted_at, _flex_text(contents) or str(message.get("altText", "")), None,
-                            item.message_id, button, _cards(json.dumps(message, ensure_ascii=False, sort_keys=True)))
-        return Received(item.accepted_at, str(message.get("altText", "")), url, item.message_id, button)
-    if kind == "image":
-        return Received(item.accepted_at, "", message.get("previewImageUrl") or message.get("originalContentUrl"),
-                        item.message_id, button)
-    return Received(item.accepted_at, f"({kind})", None, item.message_id, button)
-
-
-def _flex_text(contents: Any) -> str:
-    """A bubble's lines; a carousel's bubbles one after another, a blank line between them."""
-    bubbles = contents.get("contents") if isinstance(contents, dict) and contents.get("type") == "carousel" else [contents]
-    return "\n\n".join("\n".join(flex_text.lines(bubble)) for bubble in bubbles or [])
-
-
-@lru_cache(maxsize=64)
-def _cards(message_json: str) -> bytes:
-    """The drawing of one Flex message, kept: the inbox reloads every message each time one arrives."""
-    return flex_picture.picture([json.loads(message_json)])
-
-
-def load_unpaired(db: Database, now: dt.datetime) -> list[Unpaired]:
-    """Teachers without LINE who hold a live pairing code, by name."""
-    with db.read() as session:
-        return [Unpaired(p.teacher_id, p.name, p.code) for p in pairing.pairing_progress(session, now)
-                if p.code is not None]
-
-
-@dataclass(frozen=True)
-class Inbox:
-    boxes: list[Mailbox]
-    unpaired: list[Unpaired]
-
-
-def load_inbox(db: Database, emulator: _Inboxes, now: dt.datetime, relay: demo_relay.DemoRelay | None = None) -> Inbox:
-    return Inbox(load_mailboxes(db, emulator, relay), load_unpaired(db, now))
-
-
-def load_mailboxes(db: Database, emulator: _Inboxes, relay: demo_relay.DemoRelay | None = None) -> list[Mailbox]:
-    """Everything received so far, grouped by recipient: groups first, then teachers by name. A message
-    the relay sent is marked: by its attempt once the app recorded it, before that by when it came
-    (while the PC slept nothing else sends)."""
-    items = emulator.all_inbox()
-    by_relay = demo_relay.sent_by_relay(db, [item.request_id for item in items]) if relay is not None else set()
-    by_recipient: dict[str, list[Received]] = {}
-    for item in items:
-        message = received(item)
-        if relay is not None and (item.request_id in by_relay or relay.slept_at(item.accepted_at)):
-            message = replace(message, by_relay=True)
-        by_recipient.setdefault(item.recipient, []).append(message)
-    with db.read() as session:
-        names = queries.line_recipient_names(session, list(by_recipient))
-    boxes = [Mailbox(rid, names.get(rid) or rid, rid.startswith("C"),
-                     tuple(sorted(msgs, key=lambda m: m.at))) for rid, msgs in by_recipient.items()]
-    return sorted(boxes, key=lambda b: (not b.is_group, b.title == b.recipient, b.title))
-
-
-def fetch_image(url: str) -> bytes:
-    host = urlsplit(url).hostname or ""
-    if not is_loopback(host):
-        raise ValueError(f"not fetching {url}: the demo only loads images from this computer")
-    response = httpx.get(url, timeout=IMAGE_TIMEOUT)
-    response.raise_for_status()
-    return response.content
 
 
 class _ClickableImage(QLabel):

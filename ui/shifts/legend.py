@@ -6,7 +6,9 @@ Samples are painted by the same code as the grid, so the legend cannot drift fro
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, QSize
+from collections.abc import Callable
+
+from PySide6.QtCore import QRect, QRectF, QSize
 from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
@@ -41,28 +43,18 @@ class _DaySample(QWidget):
         painter.drawRect(self.rect().adjusted(0, 0, -1, -1))
 
 
-class _ClosedSample(QWidget):
-    def __init__(self, parent: QWidget | None = None) -> None:
+class _MarkSample(QWidget):
+    """A day cell's mark (closed, can work, cannot work), painted by the grid's own function."""
+
+    def __init__(self, paint: Callable[[QPainter, QRect], None], parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.paint = paint
         self.setFixedSize(16, 16)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.fillRect(self.rect(), self.palette().base())
-        paint_closed(painter, self.rect())
-        painter.drawRect(self.rect().adjusted(0, 0, -1, -1))
-
-
-class _AvailabilitySample(QWidget):
-    def __init__(self, can: bool, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.can = can
-        self.setFixedSize(16, 16)
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        painter = QPainter(self)
-        painter.fillRect(self.rect(), self.palette().base())
-        paint_can_work(painter, self.rect(), self.can)
+        self.paint(painter, self.rect())
         painter.drawRect(self.rect().adjusted(0, 0, -1, -1))
 
 
@@ -77,10 +69,10 @@ class RosterLegend(QWidget):
             (_ShiftSample(ShiftStatus.CANCELED, self), self.tr("Canceled")),
             (_DaySample(SAT_TINT, self), self.tr("Saturday")),
             (_DaySample(SUN_TINT, self), self.tr("Sunday / holiday")),
-            (_ClosedSample(self), self.tr("Closed day")),
+            (_MarkSample(paint_closed, self), self.tr("Closed day")),
             (_DaySample(TODAY_TINT, self), self.tr("Today")),
-            (_AvailabilitySample(True, self), self.tr("Can work (availability)")),
-            (_AvailabilitySample(False, self), self.tr("Cannot work")),
+            (_MarkSample(lambda p, r: paint_can_work(p, r, True), self), self.tr("Can work (availability)")),
+            (_MarkSample(lambda p, r: paint_can_work(p, r, False), self), self.tr("Cannot work")),
         ]
         for sample, text in samples:
             layout.addWidget(sample)
