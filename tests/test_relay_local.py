@@ -103,3 +103,35 @@ def test_relay_local_starts_the_bundled_relay_attaches_it_and_stops_cleanly_on_c
         if child.poll() is None:
             os.killpg(child.pid, signal.SIGKILL)
             child.wait(PATIENCE_S)
+
+
+def test_four_relays_started_at_once_on_one_computer_all_answer(tmp_path: Path, emulator: LineEmulator) -> None:
+    """The demo's relay beside a test's, or two test runs: each wrangler dev gets its own inspector port
+    (they all asked for 9229 at once before, and in one try three of four stopped with "address already
+    in use"; being a race, that does not happen every time)."""
+    if (why := local.missing()) is not None:
+        pytest.skip(str(why))
+    relays = [local.LocalRelay(tmp_path / f"relay-{n}", local.RelaySecrets(emulator.channel_secret, TOKEN, KEY),
+                               line_api_base=emulator.base_url) for n in range(4)]
+    failures: list[BaseException] = []
+
+    def start(relay: local.LocalRelay) -> None:
+        try:
+            relay.start(PATIENCE_S * 2)
+        except BaseException as exc:  # noqa: BLE001 - reported by the test below
+            failures.append(exc)
+
+    starting = [threading.Thread(target=start, args=(relay,)) for relay in relays]
+    try:
+
+        for thread in starting:
+            thread.start()
+        for thread in starting:
+            thread.join()
+        assert failures == []
+        for relay in relays:
+            assert relay.url is not None
+            assert httpx.get(f"{relay.url}/health", timeout=PATIENCE_S).json()["version"]
+    finally:
+        for relay in relays:
+            relay.stop(PATIENCE_S)

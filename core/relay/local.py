@@ -18,6 +18,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import threading
 from collections.abc import Mapping
@@ -91,6 +92,13 @@ def prepare(folder: Path, secrets: RelaySecrets, source: Path = SOURCE) -> Path:
     return worker
 
 
+def free_port() -> int:
+    """A port free on loopback now, for a child that cannot be given port 0."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 class LocalRelay:
     """One local relay: `start` it (it answers at `url` when that returns), `stop` it (or use `with`)."""
 
@@ -120,7 +128,10 @@ class LocalRelay:
                                  stdin=subprocess.DEVNULL)
         if applied.returncode != 0:
             raise ValidationError(t("relay.local.failed", detail=(applied.stdout + applied.stderr)[-2000:]))
-        dev = [command, "dev", "--local", "--ip", "127.0.0.1", "--port", str(self.port), "--persist-to", str(state)]
+        # Every wrangler dev opens its devtools inspector on 9229 unless told otherwise: a second relay on
+        # this computer (the demo's beside a test's, two test runs) then stopped with "address in use".
+        dev = [command, "dev", "--local", "--ip", "127.0.0.1", "--port", str(self.port),
+               "--inspector-port", str(free_port()), "--persist-to", str(state)]
         for name, value in self.variables.items():
             dev += ["--var", f"{name}:{value}"]
         self._child = subprocess.Popen(dev, cwd=worker, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
