@@ -168,9 +168,11 @@ class Receiving:
         return self.start()
 
     def _set(self, state: ReceivingState) -> None:
+        # Recorded first: whoever sees this state here (the window, a test) then finds it recorded too,
+        # and `doctor` in another process never reads an older one ("starting" after receiving began).
+        self._record(state)
         self._state = state
         log.info("LINE webhooks: %s", state.words)
-        self._record(state)
         for listener in list(self.listeners):
             listener(state)
 
