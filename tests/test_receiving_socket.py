@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import socket
 
+import pytest
+
 from core.receiving.server import listening_socket
 
 
@@ -36,11 +38,7 @@ def test_a_taken_port_is_refused_and_the_socket_closed() -> None:
     taken = listening_socket("127.0.0.1", 0, socket.AF_INET)
     try:
         port = taken.getsockname()[1]
-        try:
+        with pytest.raises(OSError):
             listening_socket("127.0.0.1", port, socket.AF_INET)
-        except OSError:
-            pass
-        else:
-            raise AssertionError("a second socket bound a port that is taken")
     finally:
         taken.close()
