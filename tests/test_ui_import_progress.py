@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 
 from core.store.db import Database
 from core.store.models import Teacher
+from tests.qt_threads import QtCallsOffTheUiThread, qt_calls  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.shell.context import AppContext
 from ui.shifts.csv_files import CsvActions
@@ -59,13 +60,18 @@ def actions(qtbot, ctx: AppContext, tmp_path: Path, monkeypatch: pytest.MonkeyPa
     return CsvActions(ctx, host, lambda: (None, "", 2026, 12))
 
 
-def test_a_long_import_shows_its_progress_then_closes_it(qtbot, ctx: AppContext, actions: CsvActions) -> None:
+def test_a_long_import_shows_its_progress_then_closes_it(qtbot, ctx: AppContext, actions: CsvActions,
+                                                        qt_calls: QtCallsOffTheUiThread) -> None:
     actions.clock = SteppingClock()
     shown: list[str] = []
+    on_ui_thread: list[bool] = []
     actions.progressed.connect(lambda line, lines: shown.append(actions.progress_dialog.labelText()))  # type: ignore[union-attr]
+    actions.progressed.connect(lambda line, lines: on_ui_thread.append(threading.current_thread() is threading.main_thread()))
 
     actions.import_teachers()
     settle(qtbot, ctx)
+    assert qt_calls.seen == []  # the pool's thread tells the window without calling Qt (ui_thread)
+    assert on_ui_thread and all(on_ui_thread)
 
     # Quiet for the first 3 s (six readings), then every second (two readings) of the stepped clock.
     assert shown and shown[0] == "Reading line 7 of 41…"

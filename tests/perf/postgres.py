@@ -174,7 +174,8 @@ def procrastinate_workers(db: Database, paths: DataPaths, dsn: str, base_url: st
         async with app.open_async():
             await app.schema_manager.apply_schema_async()
             for first in range(0, len(ids), 500):
-                await send_delivery.batch_defer_async(*({"delivery_id": i} for i in ids[first:first + 500]))
+                batch: list[dict[str, Any]] = [{"delivery_id": i} for i in ids[first:first + 500]]
+                await send_delivery.batch_defer_async(*batch)
             settle()
             watch.start()
             # wait=False: a worker returns once it finds the queue empty; the countdown stops the clock.

@@ -6,20 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QObject, QUrl, Signal
+from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QGroupBox, QLabel, QLineEdit, QMessageBox, QPushButton, QWidget
 
 from ui.common.i18n import render
 from ui.common.widgets import StatusLabel, form, note, report, row, stack
 from ui.common.wrapped_text import keep_text_visible
+from ui.shell import ui_thread
 from ui.shell.context import AppContext
-
-
-class _StepSignals(QObject):
-    """Steps reported on a pool thread, delivered on the UI thread (a queued signal)."""
-
-    step = Signal(object, object)
 
 
 class RelaySection(QGroupBox):
@@ -65,8 +60,6 @@ class RelaySection(QGroupBox):
         self.status = StatusLabel(self)
         self.status.setObjectName("relayStatus")
         layout.addRow("", stack(row(self.deploy, self.remove, stretch_last=True), self.steps, self.status))
-        self._signals = _StepSignals(self)
-        self._signals.step.connect(self._show_step)
         self._lines: dict[Any, str] = {}
         keep_text_visible(self)
         self.reload()
@@ -118,7 +111,7 @@ class RelaySection(QGroupBox):
     # ----- deploying and removing -----
 
     def _report(self, step: object, progress: object) -> None:
-        self._signals.step.emit(step, progress)  # on the pool thread
+        ui_thread.post(self._show_step, step, progress, owner=self)  # from the pool thread
 
     def _show_step(self, step: Any, progress: Any) -> None:
         from core.setup.relay_deploy import Progress

@@ -1,5 +1,5 @@
-"""Core events as Qt signals. Core calls plain callbacks on its own threads; these signals are
-emitted from there and Qt queues them to the UI thread. The database's events (core/store/events.py,
+"""Core events as Qt signals. Core calls plain callbacks on its own threads; each is posted to the
+UI thread (ui_thread: never a Qt call from a core thread) and the signal is emitted there. The database's events (core/store/events.py,
 this process's commits and other processes' alike) arrive with their payload; bursts of delivery
 changes are coalesced so a sender draining thousands of rows costs the UI a few updates a second,
 not one per row."""
@@ -15,6 +15,7 @@ from core.sending.sender import SenderEvents
 from core.store import events as store_events
 from core.texts import Text, render
 from ui.common import i18n
+from ui.shell import ui_thread
 
 COALESCE_MS = 200
 
@@ -29,7 +30,6 @@ class CoreBridge(QObject):
     settings_changed = Signal()
     receiving_changed = Signal(object)  # core.setup.receiving.ReceivingState
     cover_requests_changed = Signal(object)  # store_events.CoverRequestsChanged: asked, volunteered, answered
-    _raw_changed = Signal(list)
 
     def __init__(self, events: store_events.Events, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -38,27 +38,33 @@ class CoreBridge(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(COALESCE_MS)
         self._timer.timeout.connect(self._flush)
-        self._raw_changed.connect(self._collect)
+        ui_thread.install()
         self._unhook = [
-            events.listen(store_events.ShiftsChanged, self.shifts_changed.emit),
-            events.listen(store_events.DeliveriesAcknowledged, self.acknowledged.emit),
-            events.listen(store_events.AvailabilityAnswered, self.availability_answered.emit),
-            events.listen(store_events.CoverRequestsChanged, self.cover_requests_changed.emit),
-            events.listen(store_events.DeliveriesEnqueued, lambda _event: self._raw_changed.emit([])),
+            events.listen(store_events.ShiftsChanged, self._from_core(self.shifts_changed.emit)),
+            events.listen(store_events.DeliveriesAcknowledged, self._from_core(self.acknowledged.emit)),
+            events.listen(store_events.AvailabilityAnswered, self._from_core(self.availability_answered.emit)),
+            events.listen(store_events.CoverRequestsChanged, self._from_core(self.cover_requests_changed.emit)),
+            events.listen(store_events.DeliveriesEnqueued, lambda _event: self._from_core(self._collect)([])),
         ]
 
+    def _from_core(self, on_ui_thread: Callable[..., None]) -> Callable[..., None]:
+        """A callback for core's threads that runs `on_ui_thread` on the UI thread, while this bridge lives."""
+        def post(*args: Any) -> None:
+            ui_thread.post(on_ui_thread, *args, owner=self)
+        return post
+
     def attach(self, events: SenderEvents) -> None:
-        events.deliveries_changed.append(self._raw_changed.emit)
-        events.alert.append(self.raise_alert)
-        events.hold_changed.append(self.hold_changed.emit)
+        events.deliveries_changed.append(self._from_core(self._collect))
+        events.alert.append(self._from_core(self.raise_alert))
+        events.hold_changed.append(self._from_core(self.hold_changed.emit))
 
     def attach_receiving(self, listeners: list[Callable[[Any], None]]) -> None:
-        """Core's receiving state changes (its own thread) reach the window on the GUI thread."""
-        listeners.append(self.receiving_changed.emit)
+        """Core's receiving state changes (its own thread) reach the window on the UI thread."""
+        listeners.append(self._from_core(self.receiving_changed.emit))
 
     def raise_alert(self, code: str, text: Text | str) -> None:
-        """Core's alert callback (any thread): the title is rendered in the interface's language here,
-        so the banner, the tray and every listener read the same words."""
+        """On the UI thread: the title is rendered in the interface's language here, so the banner,
+        the tray and every listener read the same words."""
         self.alert.emit(code, render(text, i18n.current()))
 
     def detach(self) -> None:
@@ -66,7 +72,6 @@ class CoreBridge(QObject):
             unhook()
         self._unhook.clear()
 
-    @Slot(list)
     def _collect(self, ids: list[int]) -> None:
         self._pending.update(ids)
         if not self._timer.isActive():

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import itertools
 import logging
-import queue
 import weakref
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -25,7 +24,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QObject
+
+from ui.shell import ui_thread
 
 log = logging.getLogger(__name__)
 
@@ -44,59 +45,33 @@ class _Waiting:
 # empties: whatever they hold (a view's closure, a traceback's frames) is released there, never on a
 # pool thread, where freeing the last reference to a Qt object would destroy it on the wrong thread.
 _Carry = list[Any]
-_inbox: queue.SimpleQueue[tuple[weakref.ref[Tasks], int, _Carry]] = queue.SimpleQueue()
 
 
-class _Waker(QObject):
-    """One object for the whole process, made on the UI thread and never freed: pool threads wake
-    it, and its slot runs on the UI thread. Why not a signal per task connected to closures: late
-    in a long-lived process such a queued call was sometimes never delivered, and a view waited for
-    ever; a slot of an object that lives as long as the process is delivered by Qt itself."""
-    wake = Signal()
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.wake.connect(self.drain)
-
-    @Slot()
-    def drain(self) -> None:
-        # Every answer posts its own wake-up, and whichever comes first takes all that wait.
-        while True:
-            try:
-                tasks_ref, number, carry = _inbox.get_nowait()
-            except queue.Empty:
-                return
-            tasks = tasks_ref()
-            if tasks is not None:
-                tasks._handle(number, carry)
-            carry.clear()
+def _answer(tasks_ref: weakref.ref[Tasks], number: int, carry: _Carry) -> None:
+    """On the UI thread: hand one task's answer to its callbacks."""
+    tasks = tasks_ref()
+    try:
+        if tasks is not None:
+            tasks._handle(number, carry)
+    finally:
+        carry.clear()
 
 
-_waker: _Waker | None = None
-
-
-def _the_waker() -> _Waker:
-    global _waker
-    if _waker is None:
-        _waker = _Waker()
-    return _waker
-
-
-def _perform(tasks_ref: weakref.ref[Tasks], number: int, carry: _Carry, waker: _Waker) -> None:
-    """On a pool thread: run the function, leave its answer in the carry, wake the UI thread."""
+def _perform(tasks_ref: weakref.ref[Tasks], number: int, carry: _Carry) -> None:
+    """On a pool thread: run the function, leave its answer in the carry, and post it to the UI
+    thread (ui_thread: a pool thread never calls Qt, so it can never hold the GIL in a Qt lock)."""
     try:
         carry.append((True, carry[0]()))
     except BaseException as exc:  # noqa: BLE001 - handed to the UI thread, never lost
         carry.append((False, exc))
-    _inbox.put((tasks_ref, number, carry))
-    waker.wake.emit()
+    ui_thread.post(_answer, tasks_ref, number, carry)
 
 
 class Tasks(QObject):
     def __init__(self, parent: QObject | None = None, *, max_threads: int = 4) -> None:
         super().__init__(parent)
         self._pool = ThreadPoolExecutor(max_threads, thread_name_prefix="shiftcast-task")
-        self._waker = _the_waker()
+        ui_thread.install()
         self._waiting: dict[int, _Waiting] = {}
         self._newest: dict[tuple[int | None, Hashable], int] = {}  # (owner, kind) → its newest task
         self._numbers = itertools.count(1)
@@ -127,7 +102,7 @@ class Tasks(QObject):
         number = next(self._numbers)
         if kind is not None:
             self._newest[kind] = number
-        future = self._pool.submit(_perform, weakref.ref(self), number, [fn], self._waker)
+        future = self._pool.submit(_perform, weakref.ref(self), number, [fn])
         self._waiting[number] = _Waiting(owner, kind, on_done, on_error, future)
 
     def _handle(self, number: int, carry: _Carry) -> None:

@@ -34,6 +34,7 @@ from core.roster.progress import progress_due
 from core.store.exports import write_export
 from ui.common import file_places, i18n
 from ui.common.errors import show_error
+from ui.shell import ui_thread
 from ui.shell.context import AppContext
 
 CSV_FILTER = "CSV (*.csv);;*"
@@ -87,7 +88,7 @@ class CsvActions(QObject):
     """The four CSV actions. `scope()` tells which classroom and month the shift export covers."""
 
     imported = Signal()  # something was imported: the roster must be read again
-    # (line, lines) from the pool's thread; the connection queues it to the window's thread.
+    # (line, lines), emitted on the window's thread (posted from the pool's, see ui_thread).
     progressed = Signal(int, int)
 
     def __init__(self, ctx: AppContext, parent: QWidget,
@@ -119,7 +120,8 @@ class CsvActions(QObject):
             return
         file_places.remember(self.ctx, path, owner=self)
         db, now = self.ctx.db, self.ctx.clock()
-        progress = self._running = ImportProgress(self.progressed.emit, self.clock)
+        progress = self._running = ImportProgress(
+            lambda line, lines: ui_thread.post(self.progressed.emit, line, lines, owner=self), self.clock)
 
         def work() -> ImportResult:
             data = Path(path).read_bytes()
