@@ -209,3 +209,26 @@ def test_a_received_image_opens_full_size_in_a_zoomable_viewer(qtbot, ctx: AppCo
     viewer.zoom_in_action.trigger()
     assert viewer.zoom > 1.0
     settle(qtbot, ctx)
+
+
+def test_a_message_s_time_is_read_on_the_classroom_s_clock_whatever_the_pc_s_zone(
+        qtbot, ctx: AppContext, demo_emulator: LineEmulator, monkeypatch: pytest.MonkeyPatch) -> None:
+    import datetime as dt
+    import time
+
+    # This PC keeps New York's time (UTC-5 in December); the classroom is in Tokyo (UTC+9).
+    monkeypatch.setenv("TZ", "America/New_York")
+    time.tzset()
+    try:
+        push(demo_emulator, TEACHER, messages.text_message("明日の授業"))
+        [received] = demo_emulator.all_inbox()
+        ctx.demo = SimpleNamespace(emulator=demo_emulator)  # type: ignore[assignment]
+        window = InboxWindow(ctx)
+        qtbot.addWidget(window)
+        settle(qtbot, ctx)
+        [shown] = [label.text() for label in window.findChildren(QLabel, "messageTime")]
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
+    tokyo = received.accepted_at.astimezone(dt.timezone(dt.timedelta(hours=9)))
+    assert tokyo.strftime("%H:%M:%S") in shown and str(tokyo.day) in shown

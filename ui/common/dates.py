@@ -57,12 +57,12 @@ def weekday_short(day: dt.date) -> str:
     return formats.weekday_short(day, language())
 
 
-def moment_text(moment: dt.datetime, zone_name: str | None = None) -> str:
+def moment_text(moment: dt.datetime, zone_name: str | None = None, *, seconds: bool = False) -> str:
     """ "Wed 2 Dec 2026 15:00" / "2026年12月2日(水) 15:00", on a classroom's clock (the zone's name), else
-    in the PC's time zone."""
+    in the PC's time zone; with `seconds`, ":05" seconds when they matter."""
     if zone_name is not None:
-        return formats.wall_text(moment.astimezone(clock.zone(zone_name)), language())
-    return wall_text(QDateTime.fromSecsSinceEpoch(int(moment.timestamp())).toLocalTime())
+        return formats.wall_text(moment.astimezone(clock.zone(zone_name)), language(), seconds=seconds)
+    return wall_text(QDateTime.fromSecsSinceEpoch(int(moment.timestamp())).toLocalTime(), seconds=seconds)
 
 
 def day_of(day: QDate) -> dt.date:

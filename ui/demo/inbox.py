@@ -53,7 +53,7 @@ from core.emulator.simulate import Delivered
 from core.errors import ValidationError
 from core.publication import flex_picture
 from core.roster import clock
-from ui.common import i18n
+from ui.common import dates, i18n
 from ui.common.image_viewer import ImageViewer
 from ui.common.widgets import TimeField
 from ui.demo.mailboxes import (
@@ -98,6 +98,7 @@ class InboxWindow(QWidget):
         self.setWindowTitle(self.tr("Teachers' LINE inbox (demo)"))
         self.resize(960, 680)
         self._boxes: list[Mailbox] = []
+        self._zone: str | None = None  # the classrooms' time zone (None: the PC's), as the last read found it
         self._pixmaps: dict[str, QPixmap] = {}
         self._images: dict[str, QImage] = {}  # full size, for the viewer
         self.image_window: ImageWindow | None = None
@@ -214,6 +215,7 @@ class InboxWindow(QWidget):
                            latest="mailboxes")
 
     def _set_inbox(self, inbox: Inbox) -> None:
+        self._zone = inbox.zone
         self._set_unpaired(inbox.unpaired)
         self._set_boxes(inbox.boxes)
 
@@ -434,7 +436,9 @@ class InboxWindow(QWidget):
         bubble.setObjectName("bubble")
         bubble.setFrameShape(QFrame.Shape.StyledPanel)
         column = QVBoxLayout(bubble)
-        when = QLabel(message.at.astimezone().strftime("%Y-%m-%d %H:%M:%S"), bubble)
+        # On the classroom's clock, as the window's other times: a PC set to another zone reads the same.
+        when = QLabel(dates.moment_text(message.at, self._zone, seconds=True), bubble)
+        when.setObjectName("messageTime")
         when.setEnabled(False)  # the platform's quieter text colour
         column.addWidget(when)
         if message.by_relay:

@@ -154,10 +154,13 @@ def load_unpaired(db: Database, now: dt.datetime) -> list[Unpaired]:
 class Inbox:
     boxes: list[Mailbox]
     unpaired: list[Unpaired]
+    zone: str | None = None  # the classrooms' time zone, when they share one: the clock messages are read on
 
 
 def load_inbox(db: Database, emulator: _Inboxes, now: dt.datetime, relay: demo_relay.DemoRelay | None = None) -> Inbox:
-    return Inbox(load_mailboxes(db, emulator, relay), load_unpaired(db, now))
+    with db.read() as s:
+        zones = {room.timezone for room in queries.classrooms(s)}
+    return Inbox(load_mailboxes(db, emulator, relay), load_unpaired(db, now), zones.pop() if len(zones) == 1 else None)
 
 
 def load_mailboxes(db: Database, emulator: _Inboxes, relay: demo_relay.DemoRelay | None = None) -> list[Mailbox]:
