@@ -594,3 +594,19 @@ def test_the_date_filter_writes_days_as_the_rest_of_the_window(qtbot, ctx: AppCo
     view = _view(qtbot, ctx)
     view.date_from.setDate(QDate(2026, 11, 24))
     assert view.date_from.text() == "Tue 24 Nov 2026"
+
+
+def test_who_sends_is_told_on_the_classroom_s_clock_as_the_rows_are(qtbot, ctx: AppContext, db: Database,
+                                                                    now: dt.datetime,
+                                                                    computer_zone: Callable[[str], None]) -> None:
+    from core.sending import presence
+
+    computer_zone("America/New_York")  # `now` is 09:00 on 1 Dec in Tokyo, 19:00 on 30 Nov here
+    with db.write() as s:
+        f.classroom(s, "本校", timezone="Asia/Tokyo")
+        presence.register(s, "nas:1:a", home="/srv/shiftcast", app="sender", now=now, host="nas", pid=1)
+    ctx.clock = lambda: now
+    view = _view(qtbot, ctx)
+    qtbot.waitUntil(lambda: view.zone_note.isVisible() and view.senders_note.isVisible(), timeout=WAIT)
+    qtbot.waitUntil(lambda: view.senders_note.text() == f"Sending from: nas (since {_wall(dt.date(2026, 12, 1), 9)})",
+                    timeout=WAIT)

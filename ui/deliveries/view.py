@@ -207,6 +207,7 @@ class DeliveriesView(QWidget):
         self.classroom_box.addItem(self.tr("All classrooms"), None)
         self.date_check = QCheckBox(self.tr("Created from"), self)
         self._zone_of: dict[int, str] = {}  # classroom id → its time zone, for the days of the date filter
+        self._senders: list[presence.SenderInfo] = []  # as last read, shown again when the zones change
         self._days_chosen = False  # the manager set a day: it is no longer moved to the zone's today
         self.date_from, self.date_to = QDateEdit(self), QDateEdit(self)
         self._show_last_week()
@@ -302,6 +303,7 @@ class DeliveriesView(QWidget):
         zones = self.feed.zones
         now = self.ctx.clock()
         self.detail.default_zone = zones.default
+        self._show_senders(self._senders)
         self._show_last_week()
         if not zones.foreign(now):
             self.zone_note.clear()
@@ -438,11 +440,14 @@ class DeliveriesView(QWidget):
         self.ctx.tasks.run(read, self._show_senders, lambda exc: show_error(self, exc), owner=self, latest="senders")
 
     def _show_senders(self, senders: list[presence.SenderInfo]) -> None:
+        self._senders = senders
+        zone = self.feed.zones.default  # as the rows without a classroom: the note above says which clock
         parts, details = [], []
         for info in senders:
-            since = dates.moment_text(info.started_at)
+            since = dates.moment_text(info.started_at, zone)
             if info.state is presence.SenderState.STALE:
-                parts.append(self.tr("{0} (no heartbeat since {1})").format(info.host, dates.moment_text(info.heartbeat_at)))
+                parts.append(self.tr("{0} (no heartbeat since {1})").format(
+                    info.host, dates.moment_text(info.heartbeat_at, zone)))
             else:
                 parts.append(self.tr("{0} (since {1})").format(info.host, since))
             details.append(f"{info.host} · {info.app} · pid {info.pid} · {info.home}")
