@@ -163,3 +163,30 @@ def test_an_endpoint_a_crashed_connect_flow_left_pending_is_settled_before_ours_
     assert line.webhook_endpoint == state.endpoint  # ours last: the restore came first, not after
     with db.read() as s:
         assert not keys.LINE_WEBHOOK_RESTORE_PENDING.read(s)
+
+
+def test_a_webhook_the_deployed_relay_takes_is_left_with_it(db: Database, line: LineEmulator,
+                                                            receiving: Receiving) -> None:
+    """With a relay deployed, LINE calls the relay day and night and the app pulls the events from it;
+    an app start pointing LINE back at this computer would leave them unheard while it sleeps."""
+    relay = "https://shiftcast-relay-1a2b3c4d.example.workers.dev"
+    remember_address(db, LoopbackAddress(), 0)  # Connect LINE kept receiving here before the relay came
+    with db.write() as s:
+        keys.RELAY_URL.write(s, relay)
+    line.set_webhook_endpoint(relay + "/line/webhook")  # as the relay's deploy pointed it
+    state = _settled(receiving.start())
+    assert state.receiving and state.endpoint == relay + "/line/webhook"
+    assert line.webhook_endpoint == relay + "/line/webhook"
+    assert _puts(line) == 0 and line.webhooks_sent() == []  # not re-pointed, not tested from here
+
+
+def test_a_relay_that_does_not_take_line_s_webhook_leaves_receiving_here(db: Database, line: LineEmulator,
+                                                                         receiving: Receiving) -> None:
+    """The demo attaches a relay of its own on this computer and keeps receiving itself."""
+    remember_address(db, LoopbackAddress(), 0)
+    with db.write() as s:
+        keys.RELAY_URL.write(s, "http://127.0.0.1:8787")
+    state = _settled(receiving.start())
+    assert state.receiving and state.endpoint is not None and state.endpoint.startswith("http://127.0.0.1:")
+    assert state.endpoint != "http://127.0.0.1:8787/line/webhook"
+    assert line.webhook_endpoint == state.endpoint and _puts(line) == 1

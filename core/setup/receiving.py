@@ -12,6 +12,9 @@ written to the settings (`line.receive.status`), where `shiftcast doctor`, which
 reads it (`recorded`).
 
 Decisions:
+- While LINE's webhook points at the relay this app deployed or attached, nothing is started and LINE
+  is left as it is: the relay receives day and night and the app pulls the events from it. Only that
+  exact address counts: a relay that does not take LINE's webhooks (the demo's) leaves receiving here.
 - Re-pointed whenever LINE's endpoint differs from ours, not only when the tunnel's address changed:
   the owner chose to keep receiving here, and a stale endpoint loses every event.
 - LINE's test runs only while "Use webhook" is on: switched off, LINE sends nothing, and its test
@@ -37,6 +40,7 @@ from core.errors import ShiftcastError
 from core.receiving.address import LoopbackAddress, OwnAddress, PublicAddress, QuickTunnel, endpoint
 from core.receiving.handlers import EventHandler
 from core.receiving.server import WebhookReceiver
+from core.setup import relay_state
 from core.setup.line_connect import TestOutcome, client_from_settings, explain, restore_if_pending, stop_receiving
 from core.store import secrets
 from core.store import setting_keys as keys
@@ -211,6 +215,13 @@ class Receiving:
         chosen = address_from_settings(self.db)
         if chosen is None:
             return NOT_CONNECTED
+        relay = relay_state.relay_webhook(self.db)
+        if relay is not None and line_endpoint(self.db) == relay:
+            # The relay deployed for this app takes LINE's events, day and night, and the app pulls them
+            # from it (core/relay/syncer.py): pointing LINE back here would leave them unheard while
+            # this computer sleeps, at every start.
+            log.info("LINE's webhook points at the relay (%s): this app does not receive it itself", relay)
+            return ReceivingState(relay)
         address, port = chosen
         secret = secrets.line_channel_secret()
         if not secret:

@@ -48,7 +48,7 @@ from core.store.db import Database
 from core.texts import t
 
 log = logging.getLogger(__name__)
-WEBHOOK_PATH = "/line/webhook"
+WEBHOOK_PATH = state.WEBHOOK_PATH
 HEALTH_WAIT_S = 120.0  # a new Worker version usually answers within seconds
 HEALTH_PAUSE_S = 2.0
 # wrangler's own bookkeeping of applied migrations (wrangler d1 migrations apply).

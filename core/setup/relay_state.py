@@ -67,9 +67,18 @@ def save(db: Database, found: Deployment | None) -> None:
             keys.RELAY_DEPLOYMENT.write(session, json.dumps(asdict(found), separators=(",", ":")))
 
 
+WEBHOOK_PATH = "/line/webhook"  # where the relay's Worker takes LINE's webhooks (relay/src)
+
+
 def relay_url(db: Database) -> str | None:
     with db.read() as session:
         return keys.RELAY_URL.read(session)
+
+
+def relay_webhook(db: Database) -> str | None:
+    """The attached relay's webhook address; None while no relay is attached."""
+    url = relay_url(db)
+    return url + WEBHOOK_PATH if url else None
 
 
 def remember_relay(db: Database, url: str | None) -> None:
