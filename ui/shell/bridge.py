@@ -1,8 +1,8 @@
 """Core events as Qt signals. Core calls plain callbacks on its own threads; each is posted to the
-UI thread (ui_thread: never a Qt call from a core thread) and the signal is emitted there. The database's events (core/store/events.py,
-this process's commits and other processes' alike) arrive with their payload; bursts of delivery
-changes are coalesced so a sender draining thousands of rows costs the UI a few updates a second,
-not one per row."""
+UI thread (ui_thread: never a Qt call from a core thread) and the signal is emitted there. The
+database's events (core/store/events.py, this process's commits and other processes' alike) arrive
+with their payload; bursts of delivery changes are coalesced so a sender draining thousands of rows
+costs the UI a few updates a second, not one per row."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ class CoreBridge(QObject):
             events.listen(store_events.DeliveriesAcknowledged, self._from_core(self.acknowledged.emit)),
             events.listen(store_events.AvailabilityAnswered, self._from_core(self.availability_answered.emit)),
             events.listen(store_events.CoverRequestsChanged, self._from_core(self.cover_requests_changed.emit)),
-            events.listen(store_events.DeliveriesEnqueued, lambda _event: self._from_core(self._collect)([])),
+            events.listen(store_events.DeliveriesEnqueued, self._from_core(lambda _event: self._collect([]))),
         ]
 
     def _from_core(self, on_ui_thread: Callable[..., None]) -> Callable[..., None]:

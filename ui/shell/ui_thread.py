@@ -15,6 +15,7 @@ not a pipe, because Qt on Windows watches sockets only.
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import socket
 import sys
@@ -43,10 +44,8 @@ def post(fn: Callable[..., Any], *args: Any, owner: QObject | None = None) -> No
     _calls.put((fn, args, owner))
     if not _woken:
         _woken = True
-        try:
+        with contextlib.suppress(BlockingIOError):  # a buffer full of earlier wake-ups: woken already
             _wake_writer.send(b"\0")
-        except BlockingIOError:
-            pass  # the buffer is full of earlier wake-ups: the UI thread is woken already
 
 
 def install() -> None:
@@ -62,11 +61,9 @@ def install() -> None:
 
 def _drain(*_: Any) -> None:
     global _woken
-    try:
+    with contextlib.suppress(BlockingIOError):  # raised once every byte is read
         while _wake_reader.recv(4096):
-            pass
-    except BlockingIOError:
-        pass
+            continue
     # Cleared after the bytes are read and before the queue is emptied: a post that lands after the
     # last get() sees it cleared and writes a new byte, or sees it set by a poster whose byte is yet
     # to come. Cleared before reading, a poster's byte could be read while its flag stayed set, and
