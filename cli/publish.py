@@ -33,7 +33,8 @@ def add_parsers(sub: Subcommands) -> None:
     publish.add_argument("--month", required=True, help="YYYY-MM")
     publish.add_argument("--dry-run", action="store_true", help="only show recipients, quota cost and warnings")
     publish.add_argument("--when-ready", action="store_true",
-                         help="publish even though LINE is not set up; the month goes once it is")
+                         help="publish even though LINE or the classroom's group is not set up yet; the "
+                              "group gets the month by itself once they are")
     publish.add_argument("--each-teacher", action="store_true",
                          help="also send each teacher their own month (one LINE message each against the quota)")
     publish.add_argument("--json", action="store_true")
@@ -87,7 +88,10 @@ def cmd_publish(db: Database, args: argparse.Namespace, paths: DataPaths) -> int
         return 0
     queued = t("word.and", first=parts[0], second=parts[1]) if len(parts) == 2 else tuple(parts)
     if outcome.waiting_for:
-        print(words.line("cli.publish.waiting", revision=done.revision, queued=queued, missing=outcome.waiting_for))
+        print(words.line("cli.publish.waiting", revision=done.revision, promise=publishing.promise(outcome.waiting_for),
+                         missing=outcome.waiting_for))
+        if parts:
+            print(words.line("cli.publish.queued_now", queued=queued))
     else:
         print(words.line("cli.publish.done", revision=done.revision, queued=queued))
     return 0

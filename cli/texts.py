@@ -261,10 +261,11 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "cli.plan.blocked": ("NOT SENT until fixed: {blocker}", "直るまで送信されません: {blocker}"),
     "cli.publish.not_ready": ("{refusal}; to publish now and send it once that is fixed, add --when-ready",
                               "{refusal} 今公開して、直ったときに送信するには --when-ready を付けてください。"),
-    "cli.publish.waiting": ("revision {revision} saved; queued {queued}; the LINE group message waits until "
-                            "this is fixed: {missing}",
-                            "第{revision}版を保存し、{queued}を送信待ちにしました。LINEグループへのメッセージは、"
-                            "次の問題が直るまで送信されません。{missing}"),
+    "cli.publish.waiting": ("revision {revision} saved. {promise} Not yet: {missing}. It goes by itself while the "
+                            "sender runs (the app, the tray or `shiftcast sender`)",
+                            "第{revision}版を保存しました。{promise}現在の状況: {missing} 送信プロセス（アプリ、"
+                            "タスクトレイ、`shiftcast sender`）が動いていれば、自動で送信されます。"),
+    "cli.publish.queued_now": ("queued now: {queued}", "今すぐ送信待ちにしたもの: {queued}"),
     "cli.publish.teacher_months": (Plural("count", "{count} teacher's own month", "{count} teachers' own months"),
                                    "講師ごとの月間シフト {count}通"),
     "cli.publish.each_teacher": ("to each teacher their own month: {teacher_count} teacher(s), "

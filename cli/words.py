@@ -252,8 +252,9 @@ HELP_JA: dict[str, str] = {
     "a .png or .pdf file": ".png または .pdf のファイル",
     "confirm and publish a classroom's month to its LINE group": "教室の1か月分のシフトを確定し、LINEグループに公開します",
     "only show recipients, quota cost and warnings": "宛先、送信数、注意点の表示だけを行います",
-    "publish even though LINE is not set up; the month goes once it is":
-        "LINEが未設定でも公開します。月のシフト表はLINEが設定されたときに送信されます",
+    "publish even though LINE or the classroom's group is not set up yet; the group gets the month by itself once "
+    "they are":
+        "LINEや教室のグループがまだ設定されていなくても公開します。設定されると、月のシフト表は自動でグループに送信されます",
     "also send each teacher their own month (one LINE message each against the quota)":
         "講師一人ひとりにもその人の月間シフトを送ります（LINEの送信数を一人1通使います）",
     "run the local LINE emulator": "ローカルのLINEエミュレーターを起動します",

@@ -365,11 +365,16 @@ def test_dry_run_reports_recipients_cost_and_quota_warning(db: Database, now: dt
         assert s.scalar(select(Publication.id)) is None  # a dry run stores nothing
 
 
-def test_publish_needs_a_group(db: Database, paths: DataPaths, now: dt.datetime) -> None:
+def test_publishing_without_a_group_records_the_month_and_owes_it_to_the_group(
+        db: Database, paths: DataPaths, now: dt.datetime) -> None:
+    from core.planning import group_waiting
+
     with db.write() as s:
         room = f.classroom(s)
-        with pytest.raises(ValidationError, match="no LINE group ID"):
-            publish.publish(s, room.id, 2026, 12, now=now, store=ImageStore(paths.images))
+        f.shift(s, room, f.teacher(s), dt.date(2026, 12, 3), now=now)
+        done = publish.publish(s, room.id, 2026, 12, now=now, store=ImageStore(paths.images))
+        assert done.delivery_id is None and done.revision == 1
+        assert group_waiting.owed(s, done.publication_id)
 
 
 def test_a_classroom_without_a_line_group_publishes_by_email(db: Database, paths: DataPaths, now: dt.datetime) -> None:

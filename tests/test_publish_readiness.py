@@ -127,7 +127,7 @@ def test_cli_publish_refuses_with_one_line_and_exit_1_then_when_ready_publishes(
 
     waiting = _main(paths.home, "publish", "--classroom", ROOM, "--month", "2026-12", "--when-ready")
     assert waiting.returncode == 0, waiting.stderr
-    assert "waits until this is fixed" in waiting.stdout and "keyring" in waiting.stdout, waiting.stdout
+    assert "as soon as LINE is connected" in waiting.stdout and "keyring" in waiting.stdout, waiting.stdout
     assert _publications(db) == 1
 
 

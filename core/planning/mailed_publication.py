@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.outbox import queue
+from core.planning import group_waiting
 from core.roster import contacts, rules
 from core.store.models import (
     Channel,
@@ -88,14 +89,7 @@ def fan_out(session: Session, publication: Publication, *, now: dt.datetime, lin
 
 def fan_out_recent(session: Session, *, now: dt.datetime, within: dt.timedelta = RECENT) -> list[int]:
     """The copies of every recent publication that is still the newest revision of its month."""
-    newest = (select(Publication.classroom_id, Publication.year, Publication.month,
-                     func.max(Publication.revision).label("revision"))
-              .group_by(Publication.classroom_id, Publication.year, Publication.month).subquery())
-    recent = session.scalars(select(Publication).join(newest, (Publication.classroom_id == newest.c.classroom_id)
-                                                      & (Publication.year == newest.c.year)
-                                                      & (Publication.month == newest.c.month)
-                                                      & (Publication.revision == newest.c.revision))
-                             .where(Publication.created_at >= now - within)).all()
+    recent = session.scalars(group_waiting.newest_revisions().where(Publication.created_at >= now - within)).all()
     created: list[int] = []
     for publication in recent:
         created.extend(fan_out(session, publication, now=now))

@@ -2,7 +2,8 @@
 
 `publish` confirms the month's drafts, renders the wide grid (printing, e-mail) and the pages for phones
 (the LINE group), stores them content-addressed, and writes
-the immutable Publication row and its delivery in ONE transaction, then returns: the sender uploads
+the immutable Publication row and its delivery in ONE transaction (without a LINE group yet, the
+publication is marked as owed to it instead: core/planning/group_waiting.py), then returns: the sender uploads
 the images and sends the LINE message later (with image hosting: portrait pages for phones, from
 core/publication/month_pages.py; without it: the month itself as Flex carousels). Asked to
 (`each_teacher`), it also sends each teacher their own month (core/planning/teacher_months.py). A new
@@ -24,7 +25,7 @@ from sqlalchemy.orm import Session
 from core.errors import ValidationError
 from core.outbox import queue
 from core.outbox.policy import CancelReason
-from core.planning import mailed_publication, teacher_months
+from core.planning import group_waiting, mailed_publication, teacher_months
 from core.publication import month_image, month_pages
 from core.publication.image_store import ImageStore
 from core.roster import month as month_roster
@@ -34,13 +35,11 @@ from core.store.models import (
     Channel,
     Classroom,
     Delivery,
-    DeliveryKind,
     DeliveryStatus,
     Publication,
     Shift,
     ShiftStatus,
     SubjectType,
-    Teacher,
 )
 from core.texts import Text, t
 
@@ -48,7 +47,7 @@ from core.texts import Text, t
 @dataclass(frozen=True)
 class Published:
     publication_id: int
-    delivery_id: int | None  # the LINE group message; None when the classroom has no LINE group
+    delivery_id: int | None  # the LINE group message; None while the classroom has no group (it is owed)
     revision: int
     changed_cells: int
     superseded: list[int]
@@ -98,8 +97,6 @@ def publish(session: Session, classroom_id: int, year: int, month: int, *, now: 
             font_file: str | None = None, each_teacher: bool = False) -> Published:
     """Publish the month; `each_teacher`: also send each teacher their own month of it."""
     classroom = rules.get_classroom(session, classroom_id)
-    if not classroom.line_group_id and not _anyone_by_email(session, classroom.id, year, month):
-        raise ValidationError(t("publish.nowhere", classroom=classroom.name))
     rules.confirm_month(session, classroom.id, year, month, now=now)
     view = build_month(session, classroom, year, month, now=now, include_drafts=False)
     if view.is_update and not view.changed:
@@ -126,25 +123,14 @@ def publish(session: Session, classroom_id: int, year: int, month: int, *, now: 
     superseded = _supersede_older(session, publication, now)
     delivery_id = None
     if classroom.line_group_id:
-        delivery_id, _ = queue.enqueue(
-            session, kind=DeliveryKind.SHIFT_PUBLICATION,
-            dedup=queue.dedup_key(DeliveryKind.SHIFT_PUBLICATION, f"publication:{publication.id}", publication.revision),
-            due_at=now, now=now, recipient=classroom.line_group_id, classroom_id=classroom.id,
-            subject_type=SubjectType.PUBLICATION, subject_id=publication.id,
-        )
+        delivery_id, _ = group_waiting.enqueue(session, publication, classroom.line_group_id, now=now)
+    else:  # recorded all the same: the group gets it as soon as it is chosen
+        group_waiting.owe(session, publication)
     # E-mail copies in the same transaction, for teachers who asked for e-mail.
     emails = mailed_publication.fan_out(session, publication, now=now)
     personal = teacher_months.fan_out(session, publication, now=now) if each_teacher else []
     return Published(publication.id, delivery_id, publication.revision, len(view.changed), superseded, emails,
                      personal)
-
-
-def _anyone_by_email(session: Session, classroom_id: int, year: int, month: int) -> bool:
-    first, last = rules.month_bounds(year, month)
-    teachers = session.scalars(select(Teacher).where(Teacher.id.in_(
-        select(Shift.teacher_id).where(Shift.classroom_id == classroom_id,
-                                              Shift.local_date.between(first, last))))).all()
-    return any(mailed_publication.wants_email(t) for t in teachers)
 
 
 def _supersede_older(session: Session, publication: Publication, now: dt.datetime) -> list[int]:
@@ -185,10 +171,8 @@ def plan_publish(session: Session, classroom_id: int, year: int, month: int, *, 
     messages = None if members is None else members + personal_line
     if not classroom.line_group_id and each_teacher:
         messages = personal_line  # no group message: only the personal ones cost
-    warning: Text | None = None
-    if not classroom.line_group_id:
-        warning = t("publish.warn.no_group")
-    elif view.is_update and not view.changed:
+    warning: Text | None = None  # a missing group is no warning: the month waits for it (core/setup/publishing.py)
+    if view.is_update and not view.changed:
         warning = t("publish.warn.unchanged", revision=view.revision - 1)
     elif messages is not None and limit is not None and used is not None and used + messages > limit:
         warning = t("publish.warn.quota", left_count=limit - used, needed_count=messages)

@@ -74,9 +74,12 @@ def update_classroom(session: Session, classroom_id: int, **settings: Any) -> Cl
     if "name" in settings:
         values["name"] = _unique_classroom_name(session, settings.pop("name"), classroom.id)
     values |= _classroom_values(**settings)
+    new_group = values.get("line_group_id") not in (None, classroom.line_group_id)
     for key, value in values.items():
         setattr(classroom, key, value)
     session.flush()
+    if new_group:  # a month published while it had none is owed to the group now: plan at once
+        events.emit(session, events.ShiftsChanged(frozenset(), frozenset(), frozenset({classroom.id})))
     return classroom
 
 

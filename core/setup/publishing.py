@@ -1,14 +1,15 @@
-"""Publishing a month only when it can reach the classroom's LINE group, or when the manager chose
-to have it wait.
+"""Publishing a month only when it can reach the classroom's LINE group now, or when the manager chose
+to have its group message wait.
 
 Before anything is queued, the readiness check (core/setup/readiness.py) says what stops the group
-message: LINE not connected or the keyring unusable. Image hosting never does: without it, or with
-hosting that is set up but cannot work, the month goes to the group as Flex carousels
-(core/messages/month_flex.py; core/sending/kinds/shift_publication.py). Then `publish` refuses with
-those reasons, unless the manager asked for the month to go once LINE is
-connected (`when_ready`); that publication's delivery carries the same reasons as its last error
-(core/outbox/not_set_up.py), so Deliveries says what it waits for from the first moment. A
-classroom without a LINE group keeps publish's own rule: its e-mail copies, or a refusal.
+message: LINE not connected or the keyring unusable, or the classroom without its LINE group yet. Image
+hosting never does: without it, or with hosting that is set up but cannot work, the month goes to the
+group as Flex carousels (core/messages/month_flex.py; core/sending/kinds/shift_publication.py). Then
+`publish` refuses with those reasons, unless the manager asked for the month to go once they are fixed
+(`when_ready`, which the window's Publish asks for in its confirmation): the revision is recorded and
+its e-mail copies and teachers' own months are queued at once; the group message waits — queued and
+marked with the reasons (core/outbox/not_set_up.py) while LINE is missing, owed to the group
+(core/planning/group_waiting.py) while the group is — and goes out by itself once they are fixed.
 """
 
 from __future__ import annotations
@@ -47,9 +48,19 @@ class Outcome:
 
 def blockers(requirements: Sequence[readiness.Requirement], *, has_group: bool) -> tuple[Text, ...]:
     """What stops a classroom's group message, in the manager's words (pure)."""
-    if not has_group:
-        return ()
-    return tuple(r.says for r in requirements if r.key in _NEEDED and r.state is not readiness.State.OK)
+    line = tuple(r.says for r in requirements if r.key in _NEEDED and r.state is not readiness.State.OK)
+    return line if has_group else (*line, t("publish.no_group"))
+
+
+def promise(missing: Sequence[Text]) -> Text:
+    """When the group gets the month, in one sentence, from what stops its message now (pure)."""
+    group = any(m.code == "publish.no_group" for m in missing)
+    line = any(m.code != "publish.no_group" for m in missing)
+    if line and group:
+        return t("publish.promise.line_and_group")
+    if group:
+        return t("publish.promise.group")
+    return t("publish.promise.line") if line else t("publish.promise.now")
 
 
 def missing(db: Database, classroom_id: int, *, now: dt.datetime) -> tuple[Text, ...]:

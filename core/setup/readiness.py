@@ -9,9 +9,12 @@ channels' drivers) without calling LINE or any other server, so the check is off
 app's receiver: the window passes its receiving's live state, `doctor` what that receiving last
 recorded (core/setup/receiving.py) and where LINE says its webhook points, which it asks LINE.
 
-Blocking means messages do not go at all (no LINE, no keyring, no group for a classroom with
-confirmed shifts, no teacher reachable); a warning means some go, or they go only while this
-computer is on, or (receiving) they go but what teachers send back does not arrive.
+Blocking means messages do not go at all (no LINE, no keyring, no classroom, no teacher reachable); a
+warning means some go, or they go only while this computer is on, or (receiving) they go but what
+teachers send back does not arrive. A classroom without its LINE group is a warning, whatever its
+shifts: reminders go to each teacher without it, and a published month waits for the group
+(core/planning/group_waiting.py). Each requirement's state is decided here and only here, from
+facts that do not depend on who asks, so the window's panels and `doctor` always agree.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from core.setup.receiving import ReceivingState
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.models import Channel, Classroom, ContactRule, Shift, ShiftStatus, Teacher, WebhookEvent
+from core.store.models import Channel, Classroom, ContactRule, Teacher, WebhookEvent
 from core.texts import Text, t
 
 
@@ -92,7 +95,6 @@ class TeacherFacts:
 class ClassroomFacts:
     name: str
     has_group: bool
-    confirmed_ahead: bool  # confirmed shifts from today on
 
 
 @dataclass(frozen=True)
@@ -197,11 +199,8 @@ def facts(db: Database, *, now: dt.datetime, autostart: bool | None,
     """Everything `assess` needs, read offline: no request leaves this computer. `receiving_now`:
     what the caller knows of receiving; None: what it last recorded."""
     ready, problem = channels_ready(db)
-    today = (now - dt.timedelta(days=1)).date()  # a day's slack: the classrooms' time zones are ahead of UTC
     with db.read() as session:
-        confirmed = set(session.scalars(select(Shift.classroom_id).where(
-            Shift.status == ShiftStatus.CONFIRMED, Shift.local_date >= today).distinct()))
-        rooms = tuple(ClassroomFacts(c.name, bool(c.line_group_id), c.id in confirmed)
+        rooms = tuple(ClassroomFacts(c.name, bool(c.line_group_id))
                       for c in session.scalars(select(Classroom).order_by(Classroom.name)))
         teachers = tuple(teacher_facts(teacher) for teacher in reading.in_order(session.scalars(select(Teacher).where(
             Teacher.active.is_(True), Teacher.erased_at.is_(None)))))
@@ -309,9 +308,8 @@ def _groups(f: Facts) -> Requirement:
     if not missing:
         return Requirement("classroom_groups", State.OK,
                            t("readiness.groups.ok", count=len(f.classrooms)), None, None)
-    state = State.BLOCKING if any(c.confirmed_ahead for c in missing) else State.WARNING
     names = tuple(t("readiness.groups.missing_one", classroom=c.name) for c in missing)
-    return Requirement("classroom_groups", state,
+    return Requirement("classroom_groups", State.WARNING,
                        t("readiness.groups.missing", count=len(missing), total_count=len(f.classrooms)),
                        Fix.CLASSROOM_GROUP, t("readiness.groups.fix"), names)
 

@@ -62,6 +62,10 @@ LINE_RECEIVE_STATUS = ReceivingSetting("line.receive.status", t("setting.label.l
 # Each classroom group's member count, as LINE last said: a group push costs one message per member.
 LINE_GROUP_MEMBERS = SettingFamily(
     "line.group_members.", lambda name: IntSetting(name, t("setting.label.line.group_members"), minimum=0))
+# A month published while its classroom had no LINE group: its group message is owed, and goes out as
+# soon as the group is chosen (core/publication/group_waiting.py). One per publication, cleared once queued.
+GROUP_MESSAGE_OWED = SettingFamily(
+    "publication.group_owed.", lambda name: FlagSetting(name, t("setting.label.publication.group_owed")))
 # Reminders and corrections carry a 了解 button (core/receiving/acknowledge.py); off unless the manager turns it on.
 LINE_ACK_BUTTON = FlagSetting("line.ack_button", t("setting.label.line.ack_button"))
 # Reminders carry an "Ask for cover" (代講を頼む) button (core/receiving/cover.py); off unless turned on.

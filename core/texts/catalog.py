@@ -529,9 +529,17 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "setup.hosting.enter_first": ("enter the image hosting details first", "先に画像ホスティングの情報を入力してください。"),
     "setup.hosting.enter_secret": ("enter the secret access key", "シークレットアクセスキーを入力してください。"),
     # ----- publishing a month -----
-    "publish.nowhere": ("{classroom} has no LINE group ID and none of its teachers receives e-mail; "
-                        "set the group ID in Settings first",
-                        "{classroom}にはLINEグループIDがなく、メールで受け取る講師もいません。先に設定画面でグループIDを設定してください。"),
+    "publish.no_group": ("the classroom has no LINE group yet: choose it in Connect LINE",
+                         "この教室のLINEグループがまだ選ばれていません。「LINEに接続」で選んでください。"),
+    "publish.promise.now": ("The month goes to the LINE group as soon as you publish.",
+                            "公開すると、すぐにLINEグループへ送信します。"),
+    "publish.promise.line": ("The month will be sent to the group as soon as LINE is connected.",
+                             "LINEに接続したら、すぐにグループへ送信します。"),
+    "publish.promise.group": ("The month will be sent to the group as soon as the group is chosen.",
+                              "LINEグループを選んだら、すぐにグループへ送信します。"),
+    "publish.promise.line_and_group": ("The month will be sent to the group as soon as LINE is connected and the "
+                                       "group chosen.",
+                                       "LINEに接続してグループを選んだら、すぐにグループへ送信します。"),
     "publish.not_ready": ("{classroom}'s month cannot reach its LINE group: {missing}; nothing was published",
                           "{classroom}の月のシフト表はLINEグループに届きません。{missing} 公開していません。"),
     # The month's pages for a phone (core/publication/month_pages.py): short labels drawn in the image.
@@ -545,15 +553,9 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "publish.preview.pages": ("As pictures for phones", "スマートフォン向けの画像で届きます。"),
     "publish.preview.pages_relay": ("As pictures for phones, through the relay",
                                     "スマートフォン向けの画像で、中継サーバー経由で届きます。"),
-    "publish.when_ready": ("Publish now and send when LINE is connected", "今公開して、LINEに接続したら送信する"),
-    "publish.blocked": ("Publishing now would not reach the LINE group: {missing}",
-                        "今公開してもLINEグループに届きません。{missing}"),
-    "publish.confirm_waiting": ("The LINE group message will wait until this is fixed: {missing}",
-                                "次の問題が直るまで、LINEグループへのメッセージは送信されません。{missing}"),
-    "publish.done_waiting": ("Revision {revision} is published; the LINE group message has not gone and waits "
-                             "until this is fixed: {missing}",
-                             "第{revision}版を公開しました。LINEグループへのメッセージはまだ送信されておらず、"
-                             "次の問題が直るまで送信を待ちます。{missing}"),
+    "publish.waiting": ("{promise} Not yet: {missing}", "{promise}現在の状況: {missing}"),
+    "publish.done_waiting": ("Revision {revision} is published. {promise} Not yet: {missing}",
+                             "第{revision}版を公開しました。{promise}現在の状況: {missing}"),
     # ----- the main window's status line -----
     "status.not_set_up": (Plural("count", "{count} waits because {channels} is not set up",
                                  "{count} wait because {channels} is not set up"),
@@ -700,6 +702,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "setting.label.line.cover_button": ("whether LINE reminders carry an “Ask for cover” button",
                                         "LINEのリマインダーに「代講を頼む」ボタンを付けるかどうか"),
     "setting.label.line.ack_secret": ("the 了解 button key", "了解ボタンの署名キー"),
+    "setting.label.publication.group_owed": ("a published month waiting for its LINE group",
+                                             "LINEグループを待っている公開済みの月"),
     "setting.label.line.group_members": ("a LINE group's member count", "LINEグループのメンバー数"),
     "setting.label.sender.concurrency": ("the number of sending threads", "送信スレッドの数"),
     "setting.label.sender.lease_seconds": ("the sender's lease in seconds", "送信プロセスのリース時間（秒）"),
@@ -1004,7 +1008,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                         "{count} of {total_count} classrooms have no LINE group"),
                                  "{total_count}件中{count}件の教室にLINEグループがありません。"),
     "readiness.groups.missing_one": ("{classroom}: no LINE group chosen", "{classroom}: LINEグループが選ばれていません"),
-    "readiness.groups.fix": ("choose each classroom's LINE group", "教室ごとにLINEグループを選んでください。"),
+    "readiness.groups.fix": ("choose each classroom's group in Connect LINE; until then reminders still reach each "
+                             "teacher, and a published month waits for its group",
+                             "「LINEに接続」で教室ごとのグループを選んでください。それまでも講師ごとのリマインダーは"
+                             "届き、公開した月はグループが選ばれると送信されます。"),
     "readiness.teachers.none": ("there are no teachers yet", "講師がまだ登録されていません。"),
     "readiness.teachers.count": (Plural("count", "{reached_count} of {count} teacher can be reached",
                                         "{reached_count} of {count} teachers can be reached"),
@@ -1068,7 +1075,6 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "readiness.unacknowledged.fix": ("ask these teachers whether they saw their reminder",
                                      "これらの講師にリマインダーを見たかご確認ください。"),
     # ----- a publication's dry run (core/publication/publish.py) -----
-    "publish.warn.no_group": ("no LINE group ID is set for this classroom", "この教室にはLINEグループIDが設定されていません"),
     "publish.warn.unchanged": ("nothing changed since revision {revision}", "第{revision}版から変更はありません"),
     "publish.warn.quota": ("LINE's monthly quota would not cover it: {left_count} message(s) left, "
                            "this publication needs {needed_count}",

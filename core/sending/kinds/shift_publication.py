@@ -14,7 +14,8 @@ The LINE group receives an announcement and the month's pages for phones, one im
 revision published before pages existed goes out as a Flex bubble with the wide grid); e-mail carries
 the wide grid and its PDF.
 
-Enqueued when the manager publishes a month (core/publication/publish.py), due at once; its e-mail
+Enqueued when the manager publishes a month (core/publication/publish.py), due at once, or, for a
+month published before the classroom had its group, as soon as it has one (core/planning/group_waiting.py); its e-mail
 copies go to the teachers who chose e-mail or whom LINE could not reach
 (core/planning/mailed_publication.py). At send time it is canceled when the publication is gone or a
 newer revision of the month replaces it, the classroom has no LINE group any more, or (by e-mail) the
@@ -39,6 +40,7 @@ from core.channels.email_draft import Part
 from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import email_text, month_flex, texts
 from core.outbox.policy import CancelReason, ErrorCode
+from core.planning import group_waiting
 from core.publication import hosting, image_hosts, month_image
 from core.publication.image_store import ImageStore
 from core.sending import email_builders, line_builders, send_checks
@@ -222,4 +224,5 @@ KIND = MessageKind(
         CancelReason.CLASSROOM_MISSING, CancelReason.TEACHER_INACTIVE, CancelReason.EMAIL_NOT_OPTED_IN,
         CancelReason.CHANNEL_CHANGED),
     to_group=True,
+    plan=group_waiting.plan,  # a month published before its group was chosen goes once it is
 )
