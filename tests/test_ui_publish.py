@@ -120,10 +120,10 @@ def test_dry_run_warns_when_the_cached_quota_does_not_cover_the_group(qtbot, ctx
     assert view.quota_label.text() == "3 of 200"
     assert view.drafts_label.text() == "2"
     assert GROUP in view.recipients_label.text()
-    # Neither LINE nor image hosting is set up here: publishing waits for the manager's explicit choice.
-    assert not view.publish_button.isEnabled() and view.when_ready_box.isVisibleTo(view)
-    view.when_ready_box.setChecked(True)
+    # Neither LINE nor image hosting is set up here: the month can be published all the same, and the
+    # area says when the group will get it.
     assert view.publish_button.isEnabled()
+    assert view.promise_label.text() == "The month will be sent to the group as soon as LINE is connected."
     # Nothing published yet, and still the roster as it stands can be exported and printed.
     assert view.history.topLevelItemCount() == 0 and view.export_png_button.isEnabled()
 
@@ -179,7 +179,7 @@ def test_export_opens_in_documents_then_in_the_last_folder_used(qtbot, ctx: AppC
     assert given == [str(documents / "本校-2026-12-r1.png"), str(wall / "本校-2026-12-r1.pdf")]
 
 
-def test_publishing_what_cannot_reach_the_group_is_refused_unless_chosen_and_then_says_so(
+def test_publishing_what_cannot_reach_the_group_yet_says_when_it_will_and_then_waits(
         qtbot, ctx: AppContext, db: Database, now: dt.datetime, monkeypatch: pytest.MonkeyPatch) -> None:
     _month(db, now)
     ctx.clock = lambda: now
@@ -188,8 +188,8 @@ def test_publishing_what_cannot_reach_the_group_is_refused_unless_chosen_and_the
     view = _view(qtbot, ctx)
     _loaded(qtbot, ctx, view)
     said = view.warning.text()
-    assert "would not reach the LINE group" in said and "LINE is not connected" in said and "hosting" not in said
-    assert not view.publish_button.isEnabled()
+    assert said.startswith("Not yet: LINE is not connected") and "hosting" not in said, said
+    assert view.publish_button.isEnabled()
 
     questions: list[str] = []
 
@@ -198,10 +198,9 @@ def test_publishing_what_cannot_reach_the_group_is_refused_unless_chosen_and_the
         return QMessageBox.StandardButton.Yes
 
     monkeypatch.setattr(QMessageBox, "question", answer_yes)
-    view.when_ready_box.setChecked(True)
     view.publish_button.click()
-    assert "will wait until this is fixed" in questions[0]
-    qtbot.waitUntil(lambda: "waits until this is fixed" in view.status.text(), timeout=WAIT)
+    assert "as soon as LINE is connected. Not yet: LINE is not connected" in questions[0], questions[0]
+    qtbot.waitUntil(lambda: "as soon as LINE is connected" in view.status.text(), timeout=WAIT)
     assert "on its way" not in view.status.text() and "LINE is not connected" in view.status.text()
 
     def publication_row_waiting() -> bool:
@@ -225,7 +224,6 @@ def test_after_publishing_the_revisions_list_selects_the_new_revision(
     qtbot.waitUntil(lambda: view.state is not None and view.state.plan.revision == 2 and bool(view.state.changes),
                     timeout=WAIT)
     monkeypatch.setattr(QMessageBox, "question", lambda *_a, **_k: QMessageBox.StandardButton.Yes)
-    view.when_ready_box.setChecked(True)  # LINE is not connected here: publish all the same, to go when it is
     view.publish_button.click()
     qtbot.waitUntil(lambda: view.state is not None and view.state.plan.revision == 3, timeout=WAIT)
     settle(qtbot, ctx, timeout=WAIT)
@@ -300,14 +298,33 @@ def test_before_the_first_publication_the_roster_as_it_stands_exports_and_prints
     settle(qtbot, ctx, timeout=WAIT)
 
 
-def test_no_group_id_disables_publishing_with_a_plain_reason(qtbot, ctx: AppContext, db: Database,
-                                                             now: dt.datetime) -> None:
+def test_a_first_day_classroom_without_line_or_its_group_publishes_and_the_month_waits_for_them(
+        qtbot, ctx: AppContext, db: Database, now: dt.datetime, monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.planning import group_waiting
+
     _month(db, now, group=None)
     ctx.clock = lambda: now
     view = _view(qtbot, ctx)
     _loaded(qtbot, ctx, view)
-    assert view.warning.isVisible() and "no LINE group ID" in view.warning.text()
-    assert not view.publish_button.isEnabled()
+    promise = "The month will be sent to the group as soon as LINE is connected and the group chosen."
+    assert view.publish_button.isEnabled() and view.promise_label.text() == promise
+    assert "no LINE group yet" in view.warning.text() and "Settings" not in view.warning.text()
+    assert view.recipients_label.text() == "No LINE group yet: the month waits for it"
+    # The preview is what the group will get (the cards, without image hosting), and says so.
+    qtbot.waitUntil(lambda: view.preview_form.isVisibleTo(view), timeout=WAIT)
+    assert view.preview_form.text().startswith("What the LINE group will get once it is chosen: As a message")
+
+    questions = _answer_yes(monkeypatch)
+    view.publish_button.click()
+    assert promise in questions[0] and "to its LINE group" not in questions[0], questions[0]
+    qtbot.waitUntil(lambda: "Revision 1 is published" in view.status.text(), timeout=WAIT)
+    assert promise in view.status.text()
+    qtbot.waitUntil(lambda: view.history.topLevelItemCount() == 1, timeout=WAIT)
+    item = view.history.topLevelItem(0)
+    assert item is not None and item.text(3) == "Waiting for the LINE group"
+    with db.read() as s:
+        assert group_waiting.owed(s, view.state.revisions[0].publication_id if view.state else 0)
+    settle(qtbot, ctx, timeout=WAIT)
 
 
 def test_publish_goes_out_through_the_sender_and_shows_as_sent(
@@ -428,10 +445,11 @@ def test_the_tick_sends_each_teacher_their_month_and_the_dry_run_counts_it(
     assert kinds == ["shift_publication", "teacher_month", "teacher_month"]
 
 
-def test_the_preview_shows_the_pages_the_group_receives_and_the_grid_without_a_group(ctx: AppContext) -> None:
-    """With a LINE group and image hosting the preview is the month's pages for phones, side by side as
-    LINE lists them; a classroom reached only by e-mail sees the wide grid it is sent."""
-    from core.publication import month_image, month_pages
+def test_the_preview_shows_the_pages_the_group_receives_also_before_the_group_is_chosen(ctx: AppContext) -> None:
+    """With image hosting the preview is the month's pages for phones, side by side as LINE lists them;
+    a classroom without its group yet sees the pages it will get, said so, not the wide grid."""
+    from core.publication import month_pages
+    from core.texts import render
     from ui.publish.view import render_preview
 
     now = ctx.clock()
@@ -450,9 +468,10 @@ def test_the_preview_shows_the_pages_the_group_receives_and_the_grid_without_a_g
     assert (shown.width(), shown.height()) == (len(pages) * month_pages.PAGE_WIDTH + (len(pages) - 1) * 48,
                                               max(p.height for p in pages))
     with ctx.db.read() as s:
-        grid = month_image.geometry(publication.preview_month(s, mailed, year, month, now=now))
+        later = month_pages.render_pages(publication.preview_month(s, mailed, year, month, now=now))
     preview = render_preview(ctx, mailed, year, month)
-    assert (preview.image.width(), preview.image.height()) == (grid.width, grid.height) and preview.form is None
+    assert preview.image.width() == len(later) * month_pages.PAGE_WIDTH + (len(later) - 1) * 48
+    assert preview.form is not None and render(preview.form, "en") == "What the LINE group will get once it is chosen: As pictures for phones"
 
 
 def test_the_preview_shows_the_form_the_group_receives_flex_cards_without_hosting_pages_with_it(

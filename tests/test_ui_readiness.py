@@ -284,3 +284,56 @@ def test_a_relay_holding_old_line_credentials_shows_a_row_whose_button_opens_alw
     with qtbot.waitSignal(panel.fix_wanted) as asked:
         qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     assert asked.args == ["relay"]
+
+
+def test_the_settings_and_publish_panels_and_doctor_agree_on_a_classroom_without_its_group(
+        qtbot, ctx: AppContext, db: Database, line_ready: LineEmulator, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """One rule grades each requirement: a classroom without its group, with confirmed shifts ahead, is
+    the same warning, and the same count, in Settings, in Publish and in `doctor`."""
+    import json
+
+    import main
+    from core.setup.receiving import ReceivingState
+    from core.store.models import ShiftStatus
+    from ui.connect_line.group_dialog import ChooseGroupDialog
+    from ui.shell import app as ui_app
+
+    _all_set(db)
+    with db.write() as s:
+        annex = f.classroom(s, "分校")
+        teacher = f.teacher(s, "鈴木", 2)
+        tomorrow = (dt.datetime.now(dt.UTC) + dt.timedelta(days=2)).date()
+        f.shift(s, annex, teacher, tomorrow, now=dt.datetime.now(dt.UTC), status=ShiftStatus.CONFIRMED)
+    assert main.main(["--lang", "en", "doctor", "--json"]) == 0  # nothing blocks
+    doctor = json.loads(capsys.readouterr().out)
+    graded = {row["key"]: row["state"] for row in doctor["requirements"]}
+    assert graded["classroom_groups"] == "warning"
+
+    monkeypatch.setattr(QMessageBox, "exec", lambda self: 0)
+    shell = ui_app.Shell(cast(QApplication, QApplication.instance()), ctx, QIcon(), tray_available=False)
+    window = shell.open_window()
+    qtbot.addWidget(window)
+    settings, publish = window.settings.readiness, window.publish.readiness
+    window.tabs.setCurrentWidget(window.settings)
+    qtbot.waitUntil(lambda: settings.loaded > 0, timeout=PATIENCE_MS)
+    window.tabs.setCurrentWidget(window.publish)
+    qtbot.waitUntil(lambda: publish.loaded > 0, timeout=PATIENCE_MS)
+    for panel in (settings, publish):
+        shown = {r.key: r.state.value for r in panel.requirements}
+        assert shown == graded
+        assert shown["classroom_groups"] == "warning"
+    # The same sentence, the same count (the window says it as a sentence: capital, full stop).
+    assert settings.summary.text() == publish.summary.text() == doctor["summary"][0].upper() + doctor["summary"][1:] + "."
+
+    # Its fix chooses the group in Connect LINE's group step, never a field to type an ID into.
+    publish.toggle.click()
+    button = publish.findChild(QPushButton, "fix_classroom_groups")
+    assert button is not None and button.text() == "Choose the LINE group…"
+    monkeypatch.setattr(ctx, "receiving_state", lambda: ReceivingState("https://shiftcast.example.jp/line/webhook"))
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: isinstance(getattr(window, "choose_group_dialog", None), ChooseGroupDialog)
+                    and window.choose_group_dialog.isVisible(), timeout=PATIENCE_MS)
+    assert window.tabs.currentWidget() is window.publish  # back at Publish once the group is chosen
+    window.choose_group_dialog.reject()
+    settle(qtbot, ctx)

@@ -3,8 +3,8 @@
 The LINE group receives the month in the form the sender will choose (core/sending/kinds/
 shift_publication.py): with an image host (core/publication/image_hosts.py: the manager's bucket,
 or the relay while one is attached) the portrait pages for phones, without one Flex carousels of a card
-a week, drawn here as a phone shows them. A classroom without a LINE group gets the month
-only by e-mail, as the wide grid.
+a week, drawn here as a phone shows them. A classroom without its LINE group yet is shown what the
+group will get once it is chosen (the month waits for it: core/planning/group_waiting.py), said so.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from core.errors import ShiftcastError
 from core.messages import month_flex
-from core.publication import flex_picture, image_hosts, month_image, month_pages
+from core.publication import flex_picture, image_hosts, month_pages
 from core.publication import publish as publication
 from core.roster import rules
 from core.roster.month import MonthRoster
@@ -28,7 +28,7 @@ from core.texts.formats import Language
 @dataclass(frozen=True)
 class Preview:
     png: bytes
-    form: Text | None  # which form goes to the group, said above the picture; None: no group, e-mail only
+    form: Text  # which form goes to the group, and when, said above the picture
 
 
 def month_facts(month: MonthRoster) -> month_flex.MonthFacts:
@@ -47,10 +47,12 @@ def flex_messages(month: MonthRoster) -> list[dict[str, Any]]:
 
 def preview(session: Session, classroom_id: int, year: int, month: int, *, now: dt.datetime) -> Preview:
     view = publication.preview_month(session, classroom_id, year, month, now=now)
-    if not rules.get_classroom(session, classroom_id).line_group_id:
-        return Preview(month_image.render_png(view), None)
     route = image_hosts.route(session)
     if route is not None:
         form = t("publish.preview.pages_relay") if route == "relay" else t("publish.preview.pages")
-        return Preview(month_pages.side_by_side(month_pages.render_pages(view)), form)
-    return Preview(flex_picture.picture(flex_messages(view)), t("publish.preview.flex"))
+        png = month_pages.side_by_side(month_pages.render_pages(view))
+    else:
+        form, png = t("publish.preview.flex"), flex_picture.picture(flex_messages(view))
+    if not rules.get_classroom(session, classroom_id).line_group_id:
+        form = t("publish.preview.later", form=form)
+    return Preview(png, form)

@@ -12,10 +12,12 @@ from sqlalchemy.orm import Session
 
 from core.outbox import policy
 from core.outbox.policy import CancelReason
+from core.planning import group_waiting
 from core.publication import publish
 from core.roster import month as month_roster
 from core.roster import reading
 from core.store.models import (
+    Channel,
     Delivery,
     DeliveryKind,
     DeliveryStatus,
@@ -37,13 +39,15 @@ class Revision:
     cancel_reason: str | None  # a CancelReason value
     sent_at: dt.datetime | None
     last_error: Text | str | None  # the code and the error, rendered by whoever shows it
+    owed: bool = False  # published before the classroom had its group: goes once it has (core/planning/group_waiting.py)
 
     @property
     def outcome(self) -> str:
-        """sent / queued / failed / superseded / canceled / unknown: one word for the history list."""
+        """sent / queued / failed / superseded / canceled / waiting_for_group / unknown: one word for the
+        history list."""
         status = self.delivery_status
         if status is None:
-            return "unknown"
+            return "waiting_for_group" if self.owed else "unknown"
         if status in (DeliveryStatus.PENDING, DeliveryStatus.QUEUED, DeliveryStatus.PROCESSING):
             return "queued"
         if status == DeliveryStatus.CANCELED and self.cancel_reason == CancelReason.SUPERSEDED:
@@ -65,14 +69,14 @@ def revisions(session: Session, classroom_id: int, year: int, month: int) -> lis
                Publication.image_sha256, Delivery.id, Delivery.status, Delivery.cancel_reason, Delivery.sent_at,
                Delivery.last_error_code, Delivery.last_error_message)
         .outerjoin(Delivery, Delivery.about(SubjectType.PUBLICATION, Publication.id)
-                   & (Delivery.kind == DeliveryKind.SHIFT_PUBLICATION))
+                   & (Delivery.kind == DeliveryKind.SHIFT_PUBLICATION) & (Delivery.channel == Channel.LINE))
         .where(Publication.classroom_id == classroom_id, Publication.year == year, Publication.month == month)
         .order_by(Publication.revision.desc())
     ).all()
     return [
         Revision(pub_id, rev, created, len(json.loads(changes or "[]")), sha, delivery_id,
                  status.value if status is not None else None, reason, sent_at,
-                 _error(code, message))
+                 _error(code, message), delivery_id is None and group_waiting.owed(session, pub_id))
         for pub_id, rev, created, changes, sha, delivery_id, status, reason, sent_at, code, message in rows
     ]
 

@@ -2371,8 +2371,12 @@ Data folder: {1}</source>
         <translation>{0}のLINEグループ（{1}）</translation>
     </message>
     <message>
-        <source>No LINE group ID is set for this classroom</source>
-        <translation>この教室にはLINEグループIDが設定されていません</translation>
+        <source>No LINE group yet: the month waits for it</source>
+        <translation>LINEグループはまだ選ばれていません</translation>
+    </message>
+    <message>
+        <source>Publish {0}&apos;s roster for {1} as revision {2}?</source>
+        <translation>{0}の{1}のシフト表を、第{2}版として公開しますか？</translation>
     </message>
     <message>
         <source>unknown (LINE has not been asked yet)</source>
@@ -2431,10 +2435,6 @@ Data folder: {1}</source>
         <translation>変更はありません。</translation>
     </message>
     <message>
-        <source>This classroom has no LINE group ID yet: set it in Settings before publishing.</source>
-        <translation>この教室にはまだLINEグループIDがありません。公開する前に「設定」で指定してください。</translation>
-    </message>
-    <message>
         <source>Nothing changed since revision {0}: there is nothing new to publish.</source>
         <translation>第{0}版から変更がないため、新たに公開する内容はありません。</translation>
     </message>
@@ -2471,12 +2471,12 @@ Data folder: {1}</source>
         <translation>取消</translation>
     </message>
     <message>
-        <source>Unknown (delivery history purged)</source>
-        <translation>不明（配信履歴は削除済み）</translation>
+        <source>Waiting for the LINE group</source>
+        <translation>LINEグループを待っています</translation>
     </message>
     <message>
-        <source>Publish {0}&apos;s roster for {1} to its LINE group as revision {2}?</source>
-        <translation>{0}の{1}のシフト表を、第{2}版としてLINEグループに公開しますか？</translation>
+        <source>Unknown (delivery history purged)</source>
+        <translation>不明（配信履歴は削除済み）</translation>
     </message>
     <message>
         <source>{0} draft shift(s) will be confirmed first.</source>
@@ -2501,10 +2501,6 @@ Data folder: {1}</source>
     <message>
         <source>Publishing…</source>
         <translation>公開中…</translation>
-    </message>
-    <message>
-        <source>Revision {0} is published and on its way by e-mail ({1} teacher(s)).</source>
-        <translation>第{0}版を公開しました。メールで送信します（講師{1}名）。</translation>
     </message>
     <message>
         <source>Revision {0} is published and on its way to the LINE group and by e-mail ({1} teacher(s)).</source>
@@ -2577,10 +2573,6 @@ Data folder: {1}</source>
         <translation>教室を追加…</translation>
     </message>
     <message>
-        <source>Classroom settings</source>
-        <translation>教室の設定</translation>
-    </message>
-    <message>
         <source>Teachers…</source>
         <translation>講師管理…</translation>
     </message>
@@ -2599,6 +2591,10 @@ Data folder: {1}</source>
     <message>
         <source>Start at login</source>
         <translation>ログイン時に起動</translation>
+    </message>
+    <message>
+        <source>Choose the LINE group…</source>
+        <translation>LINEグループを選ぶ…</translation>
     </message>
     <message>
         <source>Show the shift</source>

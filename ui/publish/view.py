@@ -287,10 +287,10 @@ class PublishView(QWidget):
         self.publish_button = QPushButton(self.tr("Publish…"), self)
         self.publish_button.setDefault(True)
         self.publish_button.clicked.connect(self.publish)
-        # Publishing what cannot reach the group is the manager's explicit choice, never the default.
-        self.when_ready_box = QCheckBox(i18n.render(t("publish.when_ready")), self)
-        self.when_ready_box.toggled.connect(self._update_buttons)
-        self.when_ready_box.hide()
+        # What publishing now will do for the group, in words: at once, or once LINE and the group are there.
+        self.promise_label = QLabel(self)
+        self.promise_label.setObjectName("publishPromise")
+        self.promise_label.setWordWrap(True)
         self.history_box = QGroupBox(self.tr("Published revisions"), self)
         self.history = QTreeWidget(self.history_box)
         self.history.setRootIsDecorated(False)
@@ -341,7 +341,7 @@ class PublishView(QWidget):
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(0, 0, 0, 0)
         side_layout.addWidget(details_scroll, 3)
-        side_layout.addWidget(self.when_ready_box)
+        side_layout.addWidget(self.promise_label)
         side_layout.addWidget(self.publish_button)
         side_layout.addWidget(self.history_box, 1)
         preview = QWidget(self)
@@ -500,7 +500,7 @@ class PublishView(QWidget):
         self.history.clear()
         if state is None:
             for label in (self.recipients_label, self.members_label, self.cost_label, self.quota_label,
-                          self.drafts_label, self.revision_label):
+                          self.drafts_label, self.revision_label, self.promise_label):
                 label.setText("")  # not clear(): the recipients' tooltip follows setText
             self.warning.hide()
             self._update_buttons()
@@ -509,7 +509,7 @@ class PublishView(QWidget):
         live = state.room.group_id in self._members
         self.recipients_label.setText(
             self.tr("{0}'s LINE group ({1})").format(state.room.name, state.room.group_id) if state.room.group_id
-            else self.tr("No LINE group ID is set for this classroom"))
+            else self.tr("No LINE group yet: the month waits for it"))
         if plan.members is None:
             self.members_label.setText(self.tr("unknown (LINE has not been asked yet)"))
         else:
@@ -531,7 +531,7 @@ class PublishView(QWidget):
         warning = "\n".join(filter(None, (self._missing_text(state), self._warning_text(plan))))
         self.warning.setText(warning)
         self.warning.setVisible(bool(warning))
-        self.when_ready_box.setVisible(bool(state.missing))
+        self.promise_label.setText(i18n.render(publishing.promise(state.missing)))
         self.changes_box.setTitle(self.tr("Changes since revision {0}").format(plan.revision - 1) if plan.revision > 1
                                   else self.tr("Changes since the last publication"))
         if plan.revision == 1:
@@ -558,8 +558,6 @@ class PublishView(QWidget):
         """The dry run's warning in the manager's language (core's text is English for logs and the CLI)."""
         if not plan.warning:
             return ""
-        if not plan.group_id:
-            return self.tr("This classroom has no LINE group ID yet: set it in Settings before publishing.")
         if plan.revision > 1 and not plan.changed_cells:
             return self.tr("Nothing changed since revision {0}: there is nothing new to publish.").format(
                 plan.revision - 1)
@@ -570,7 +568,7 @@ class PublishView(QWidget):
         return i18n.render(plan.warning_text) if plan.warning_text is not None else plan.warning
 
     def _missing_text(self, state: MonthState) -> str:
-        return i18n.render(t("publish.blocked", missing=state.missing)) if state.missing else ""
+        return i18n.render(t("publish.not_yet", missing=state.missing)) if state.missing else ""
 
     def _describe_change(self, state: MonthState, change: CellChange) -> str:
         day = dates.day_short(dt.date(state.year, state.month, change.day))
@@ -590,6 +588,8 @@ class PublishView(QWidget):
             return self.tr("Canceled — superseded by a later revision")
         if outcome == "canceled":
             return self.tr("Canceled")
+        if outcome == "waiting_for_group":
+            return self.tr("Waiting for the LINE group")
         return self.tr("Unknown (delivery history purged)")
 
     def _time(self, moment: dt.datetime | None) -> str:
@@ -609,9 +609,10 @@ class PublishView(QWidget):
 
     def _update_buttons(self) -> None:
         plan = self.state.plan if self.state else None
-        waits = bool(self.state and self.state.missing)
-        can_publish = (plan is not None and bool(plan.group_id) and not (plan.revision > 1 and not plan.changed_cells)
-                       and not self._publishing and (not waits or self.when_ready_box.isChecked()))
+        # Whatever is missing for the group: the month is recorded now and its group message waits (the
+        # confirmation says so), so only nothing new to publish keeps the button off.
+        can_publish = (plan is not None and not (plan.revision > 1 and not plan.changed_cells)
+                       and not self._publishing)
         self.publish_button.setEnabled(can_publish)
         # Before the first publication too: then what is exported or printed is the roster as it stands.
         exportable = self._printable() is not None
@@ -626,8 +627,7 @@ class PublishView(QWidget):
             return
         plan = state.plan
         month = self._month_title(state.year, state.month)
-        lines = [self.tr("Publish {0}'s roster for {1} to its LINE group as revision {2}?").format(
-            state.room.name, month, plan.revision)]
+        lines = [self.tr("Publish {0}'s roster for {1} as revision {2}?").format(state.room.name, month, plan.revision)]
         if plan.drafts_to_confirm:
             lines.append(self.tr("{0} draft shift(s) will be confirmed first.").format(plan.drafts_to_confirm))
         if plan.revision > 1:
@@ -640,8 +640,8 @@ class PublishView(QWidget):
         warning = self._warning_text(plan)
         if warning:
             lines.append(warning)
-        if state.missing:
-            lines.append(i18n.render(t("publish.confirm_waiting", missing=state.missing)))
+        lines.append(i18n.render(t("publish.waiting", promise=publishing.promise(state.missing), missing=state.missing)
+                                 if state.missing else publishing.promise(())))
         answer = QMessageBox.question(self, self.tr("Publish"), "\n\n".join(lines))
         if answer != QMessageBox.StandardButton.Yes:
             return
@@ -649,7 +649,7 @@ class PublishView(QWidget):
         self._update_buttons()
         self.status.setText(self.tr("Publishing…"))
         room_id, year, month_number = state.room.id, state.year, state.month
-        when_ready = self.when_ready_box.isChecked()
+        when_ready = True  # the confirmation just said what waits and why
         each_teacher = self.each_teacher.isChecked()
         self.ctx.tasks.run(lambda: publish_month(self.ctx, room_id, year, month_number, when_ready=when_ready,
                                                  each_teacher=each_teacher),
@@ -659,11 +659,11 @@ class PublishView(QWidget):
         self._publishing = False
         self.ctx.wake_sender()
         done = outcome.published
-        if outcome.waiting_for and done.delivery_id is not None:
-            text = i18n.render(t("publish.done_waiting", revision=done.revision, missing=outcome.waiting_for))
-        elif done.delivery_id is None:
-            text = self.tr("Revision {0} is published and on its way by e-mail ({1} teacher(s)).").format(
-                done.revision, len(done.email_deliveries))
+        if outcome.waiting_for:
+            text = i18n.render(t("publish.done_waiting", revision=done.revision,
+                                 promise=publishing.promise(outcome.waiting_for), missing=outcome.waiting_for))
+            if done.email_deliveries:
+                text += " " + i18n.render(t("publish.emails_too", count=len(done.email_deliveries)))
         elif done.email_deliveries:
             text = self.tr("Revision {0} is published and on its way to the LINE group and by e-mail "
                            "({1} teacher(s)).").format(done.revision, len(done.email_deliveries))

@@ -203,7 +203,7 @@ class ReadinessPanel(QFrame):
             Fix.CONNECT_LINE: self.tr("Connect LINE…"),
             Fix.KEYRING: self.tr("LINE settings"),
             Fix.ADD_CLASSROOM: self.tr("Add a classroom…"),
-            Fix.CLASSROOM_GROUP: self.tr("Classroom settings"),
+            Fix.CLASSROOM_GROUP: self.tr("Choose the LINE group…"),
             Fix.TEACHERS: self.tr("Teachers…"),
             Fix.EMAIL: self.tr("E-mail settings"),
             Fix.HOSTING: self.tr("Image hosting settings"),

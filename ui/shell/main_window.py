@@ -243,12 +243,32 @@ class MainWindow(QMainWindow):
             self.tabs.setCurrentWidget(self.shifts)
             self.ctx.tasks.run(lambda: unacknowledged.soonest(self.ctx.db, now=self.ctx.clock()),
                                self._show_unacknowledged, lambda _exc: None, owner=self)
+        elif fix == "classroom_group":
+            # Chosen in Connect LINE's group step, never typed: on its own when LINE is connected and this
+            # app receives the account's joins, else the whole wizard, whose group step comes after LINE.
+            self.ctx.tasks.run(self._group_step_ready, self._choose_group, lambda _exc: self._choose_group(False),
+                               owner=self)
         elif fix == "receiving" and self.ctx.receiving is not None:
             # Stopped and started again on a pool thread (a tunnel takes seconds): it points LINE's webhook
             # back at this app; the status line and the panel follow its state.
             self.ctx.tasks.run(self.ctx.receiving.restart, owner=self)
-        else:  # keyring, classroom_group, email, hosting, autostart, receiving here: a section of Settings
-            self.show_settings({"keyring": "line", "classroom_group": "classrooms", "receiving": "line"}.get(fix, fix))
+        else:  # keyring, email, hosting, autostart, receiving here: a section of Settings
+            self.show_settings({"keyring": "line", "receiving": "line"}.get(fix, fix))
+
+    def _group_step_ready(self) -> bool:
+        """On a pool thread: LINE is connected and this app receives what LINE sends."""
+        from core.setup import readiness
+
+        state = self.ctx.receiving_state()
+        return "line" in readiness.channels_ready(self.ctx.db)[0] and state is not None and state.endpoint is not None
+
+    def _choose_group(self, ready: bool) -> None:
+        if ready:
+            from ui.connect_line.group_dialog import open_choose_group
+
+            self.choose_group_dialog = open_choose_group(self.ctx, self)
+        else:
+            self.settings.line.open_connect()
 
     def _show_unacknowledged(self, found: Reminded | None) -> None:
         if found is None:  # acknowledged meanwhile, or started: the month as it is
