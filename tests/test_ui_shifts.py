@@ -323,7 +323,7 @@ def test_confirm_month_confirms_every_draft_and_its_undo_is_refused(qtbot, ctx: 
     view = open_view(qtbot, ctx, now)
     view.confirm_action.trigger()
     idle(qtbot, ctx, view)
-    assert len(asked) == 1 and "Confirm 2 draft shift(s)" in asked[0]
+    assert len(asked) == 1 and "Confirm 2 draft shifts" in asked[0]
     for key in ("draft", "late"):
         assert shift_status(ctx.db, data[key]) == ShiftStatus.CONFIRMED
     assert shift_status(ctx.db, data["january"]) == ShiftStatus.DRAFT
@@ -349,6 +349,47 @@ def test_confirm_month_names_the_teachers_who_will_not_be_told(qtbot, ctx: AppCo
     assert statuses[-1] == ("Confirmed 2 shift(s). Not told (nothing can reach them now): 佐藤: LINE is not set up"), \
         statuses
     assert shift_status(ctx.db, data["draft"]) == ShiftStatus.CONFIRMED  # confirmed all the same
+
+
+def test_confirming_when_nobody_can_be_reached_says_so_before_and_the_result_stays_clear_of_the_counter(
+        qtbot, ctx: AppContext, db: Database, now: dt.datetime, monkeypatch: pytest.MonkeyPatch) -> None:
+    """LINE is not set up: none of the four teachers can be told. The question says so instead of
+    promising that they are told, and the result, naming all four, wraps beside the month's counter
+    on a 1366-pixel screen instead of running into it."""
+    with db.write() as s:
+        room = f.classroom(s, "本校")
+        for n, name in enumerate(("佐藤 花子", "鈴木 一郎", "小林 陽菜", "田中 美咲"), 1):
+            f.shift(s, room, f.teacher(s, name, n), D(2026, 12, 2 + n), now=now)
+    asked = answer_yes(monkeypatch)
+    view = open_view(qtbot, ctx, now)
+    view.resize(1366, 640)
+    view.confirm_action.trigger()
+    qtbot.waitUntil(lambda: "Not told" in view.status_label.text(), timeout=5000)
+    idle(qtbot, ctx, view)
+    [question] = asked
+    assert question.startswith("Confirm 4 draft shifts of December 2026 at 本校?"), question
+    assert "None of the 4 teachers can be told yet." in question and "佐藤 花子: LINE is not set up" in question, question
+    assert "are told" not in question and "will be told" not in question, question
+    status, counter = view.status_label, view.summary_label
+    # Every line of the result shows, once the layout has given it the height its text needs.
+    qtbot.waitUntil(lambda: status.height() >= status.heightForWidth(status.width()), timeout=5000)
+    assert status.geometry().right() < counter.geometry().left()
+    assert counter.width() >= counter.sizeHint().width()  # the counter is whole
+
+
+def test_confirming_says_how_many_of_the_teachers_can_be_told(
+        qtbot, ctx: AppContext, db: Database, now: dt.datetime, monkeypatch: pytest.MonkeyPatch,
+        line_ready: LineEmulator) -> None:
+    with db.write() as s:
+        room = f.classroom(s, "本校")
+        f.shift(s, room, f.teacher(s, "佐藤", 1), D(2026, 12, 3), now=now)
+        f.shift(s, room, f.teacher(s, "鈴木", 2, line_user_id=None), D(2026, 12, 4), now=now)
+    asked = answer_yes(monkeypatch)
+    view = open_view(qtbot, ctx, now)
+    view.confirm_action.trigger()
+    idle(qtbot, ctx, view)
+    assert "1 of the 2 teachers cannot be told yet; the others are told" in asked[0], asked[0]
+    assert "\n鈴木: " in asked[0] and "佐藤" not in asked[0], asked[0]
 
 
 def test_undo_and_redo_of_add_and_edit(qtbot, ctx: AppContext, data: dict[str, int], now: dt.datetime) -> None:

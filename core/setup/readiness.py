@@ -20,7 +20,7 @@ facts that do not depend on who asks, so the window's panels and `doctor` always
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -179,6 +179,18 @@ def not_told(db: Database, teacher_ids: Sequence[int]) -> tuple[Text, ...]:
     """One line per teacher among `teacher_ids` whom nothing can reach now: name and why (for a result
     that would otherwise imply everyone will be told)."""
     return tuple(t("readiness.teachers.why", teacher=name, reasons=why) for name, why in unreached(db, teacher_ids).values())
+
+
+def told_on_confirming(teacher_ids: Sequence[int], unreached: Mapping[int, tuple[str, tuple[Text, ...]]]) -> Text:
+    """What confirming the drafts of these teachers tells them, true to how many can be reached now
+    (`unreached`: as `unreached` found them), for the question asked before confirming (pure)."""
+    count = len(set(teacher_ids))
+    named = tuple(t("readiness.teachers.why", teacher=name, reasons=why) for name, why in unreached.values())
+    if not named:
+        return t("confirm.told_all", count=count)
+    if len(named) >= count:
+        return t("confirm.told_none", count=count, teachers=named)
+    return t("confirm.told_some", untold_count=len(named), count=count, teachers=named)
 
 
 def receiving_facts(db: Database, live: ReceivingState | None = None, *,

@@ -567,6 +567,24 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                  "{count} wait because {channels} is not set up"),
                           "{channels}が設定されていないため{count}件が送信待ちです"),
     # ----- confirming a month (ui/shifts, `shiftcast confirm`) -----
+    "confirm.question": (Plural("count", "Confirm {count} draft shift of {month} at {classroom}?",
+                                "Confirm {count} draft shifts of {month} at {classroom}?"),
+                         "{classroom}の{month}の下書きシフト{count}件を確定しますか？"),
+    "confirm.told_all": (Plural("count", "The teacher is told about the confirmed shifts and reminded before each one.",
+                                "All {count} teachers are told about their confirmed shifts and reminded before each one."),
+                         "講師（{count}人）には確定したシフトをお知らせし、各シフトの前にリマインダーを送ります。"),
+    "confirm.told_none": (Plural("count", "The teacher cannot be told yet. The shifts are confirmed all the same; once "
+                                          "the teacher can be reached, the reminders still to come go out.\n{teachers}",
+                                 "None of the {count} teachers can be told yet. The shifts are confirmed all the same; "
+                                 "once a teacher can be reached, their reminders still to come go out.\n{teachers}"),
+                          "講師{count}人のうち、今お知らせできる人はいません。シフトはそのまま確定し、連絡がつくように"
+                          "なれば、その後のリマインダーが届きます。\n{teachers}"),
+    "confirm.told_some": ("{untold_count} of the {count} teachers cannot be told yet; the others are told about their "
+                          "confirmed shifts and reminded before each one.\n{teachers}",
+                          "講師{count}人のうち{untold_count}人には、まだお知らせできません。ほかの講師には確定したシフトを"
+                          "お知らせし、各シフトの前にリマインダーを送ります。\n{teachers}"),
+    "confirm.final": ("A confirmed shift cannot become a draft again; it can only be canceled.",
+                      "確定したシフトは下書きに戻せません。取り消すことだけができます。"),
     "confirm.untold": ("Not told (nothing can reach them now): {teachers}",
                        "次の講師にはお知らせできません（現在、連絡手段がありません）: {teachers}"),
     # ----- canceling a confirmed shift (ui/shifts) -----

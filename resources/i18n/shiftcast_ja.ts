@@ -2786,14 +2786,6 @@ Cancel it and tell the teacher?</source>
         <translation>月の確定</translation>
     </message>
     <message>
-        <source>Confirm {0} draft shift(s) of {1} at {2}?
-
-Teachers are told about confirmed shifts and reminded before each one. A confirmed shift cannot become a draft again; it can only be canceled.</source>
-        <translation>{2}の{1}の下書きシフト{0}件を確定しますか？
-
-確定したシフトは講師に通知され、各シフトの前にリマインダーが送られます。確定したシフトは下書きに戻せません（取り消すことはできます）。</translation>
-    </message>
-    <message>
         <source>Confirmed {0} shift(s).</source>
         <translation>シフト{0}件を確定しました。</translation>
     </message>

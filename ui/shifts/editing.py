@@ -150,12 +150,15 @@ class RosterEditor(QObject):
         year, month = snapshot.year, snapshot.month
         db = self.ctx.db
 
-        def count() -> int:  # fresh, not the grid's copy: another window may have changed the month
+        def count() -> tuple[int, Text]:  # fresh, not the grid's copy: another window may have changed the month
             with db.read() as session:
-                return month_grid.draft_count(session, room.id, year, month)
+                drafts = month_grid.draft_count(session, room.id, year, month)
+            # Who will really be told, so the question never promises what cannot happen.
+            teachers = sorted({s.teacher_id for s in snapshot.shifts if s.status == ShiftStatus.DRAFT})
+            return drafts, readiness.told_on_confirming(teachers, readiness.unreached(db, teachers))
 
-        self.ctx.tasks.run(count, lambda n: self._ask_confirm(room.id, room.name, year, month, n), self._error,
-                           owner=self)
+        self.ctx.tasks.run(count, lambda found: self._ask_confirm(room.id, room.name, year, month, *found),
+                           self._error, owner=self)
 
     def fill_month(self, *, from_last_month: bool = False) -> None:
         """Drafts for the shown month from the weekly patterns (or last month), one undo step; the status line
@@ -227,16 +230,16 @@ class RosterEditor(QObject):
         command = CopyShift(self.runner.ids.original(shift.id), days, self._label(shift))
         self.runner.execute(command, on_done=done, on_error=dialog.failed)
 
-    def _ask_confirm(self, classroom_id: int, classroom: str, year: int, month: int, drafts: int) -> None:
+    def _ask_confirm(self, classroom_id: int, classroom: str, year: int, month: int, drafts: int,
+                     told: Text) -> None:
         title = month_title(year, month)
         if drafts == 0:
             self.status.emit(self.tr("{0} has no drafts to confirm.").format(title))
             return
         answer = QMessageBox.question(
             self.widget, self.tr("Confirm month"),
-            self.tr("Confirm {0} draft shift(s) of {1} at {2}?\n\nTeachers are told about confirmed shifts and "
-                    "reminded before each one. A confirmed shift cannot become a draft again; it can only be "
-                    "canceled.").format(drafts, title, classroom),
+            "\n\n".join((i18n.render(t("confirm.question", count=drafts, month=title, classroom=classroom)),
+                         i18n.render(told), i18n.render(t("confirm.final")))),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
         if answer != QMessageBox.StandardButton.Yes:
             return

@@ -21,6 +21,7 @@ from core.roster import lesson_slots, rules
 from core.roster.lesson_slots import LessonSlot
 from ui.common.errors import show_error
 from ui.common.month_picker import default_month, month_title, shifted
+from ui.common.wrapped_text import keep_text_visible
 from ui.cover.dialog import CoverDialog
 from ui.shell.context import AppContext
 from ui.shifts.classroom_dialog import ClassroomDialog, ClassroomValues
@@ -111,17 +112,24 @@ class ShiftsView(QWidget):
             self.pages.addWidget(page)
         self.grid_page = grid_page
 
-        self.status_label = QLabel(self)  # what the last action did
+        footer_row = QWidget(self)
+        self.status_label = QLabel(footer_row)  # what the last action did
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.summary_label = QLabel(self)  # what the month holds
-        footer = QHBoxLayout()
+        # A long result (confirming names every teacher who will not be told) wraps onto more lines
+        # rather than running into the month's counter beside it.
+        self.status_label.setWordWrap(True)
+        self.summary_label = QLabel(footer_row)  # what the month holds
+        footer = QHBoxLayout(footer_row)
+        footer.setContentsMargins(0, 0, 0, 0)
+        footer.setSpacing(16)
         footer.addWidget(self.status_label, 1)
-        footer.addWidget(self.summary_label)
+        footer.addWidget(self.summary_label, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
+        keep_text_visible(footer_row)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(bar)
         layout.addWidget(self.pages, 1)
-        layout.addLayout(footer)
+        layout.addWidget(footer_row)
         self.setMinimumSize(640, 420)
         self._update_undo_actions()
 
