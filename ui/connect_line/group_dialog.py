@@ -20,7 +20,6 @@ class ChooseGroupDialog(QDialog):
         self.classroom_id: int | None = None
         self.results: dict[str, str] = {}
         self.setObjectName("chooseGroupDialog")
-        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # not modal: the app keeps running behind it
         self.resize(560, 420)
         self.page = GroupPage(self, self)
         self.setWindowTitle(self.page.title())
@@ -48,6 +47,8 @@ class ChooseGroupDialog(QDialog):
 
 
 def open_choose_group(ctx: AppContext, parent: QWidget | None = None) -> ChooseGroupDialog:
+    """Open it (not modal: the app keeps running behind it)."""
     dialog = ChooseGroupDialog(ctx, parent)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.show()
     return dialog
