@@ -177,14 +177,15 @@ class CloudflareStandIn:
         assert self._server is not None
         return f"http://127.0.0.1:{self._server.server_address[1]}/workers.dev/{{subdomain}}/{{script}}"
 
-    def lose_answer(self, op_id: str, times: int = 1) -> None:
-        """The next calls of this operation are done, and their answers lost on the way back."""
-        self.faults.setdefault(op_id, []).extend(["lose"] * times)
+    def lose_answer(self, op_id: str, times: int = 1, *, after: int = 0) -> None:
+        """The next calls of this operation (past `after` that go well) are done, and their answers lost
+        on the way back."""
+        self.faults.setdefault(op_id, []).extend(["pass"] * after + ["lose"] * times)
 
-    def fail_next(self, op_id: str, times: int = 1) -> None:
-        """The next calls of this operation are answered 500 (an internal error at Cloudflare), nothing done.
-        Cloudflare's SDK tries a call 3 times in all (max_retries=2)."""
-        self.faults.setdefault(op_id, []).extend(["fail"] * times)
+    def fail_next(self, op_id: str, times: int = 1, *, after: int = 0) -> None:
+        """The next calls of this operation (past `after` that go well) are answered 500 (an internal error
+        at Cloudflare), nothing done. Cloudflare's SDK tries a call 3 times in all (max_retries=2)."""
+        self.faults.setdefault(op_id, []).extend(["pass"] * after + ["fail"] * times)
 
     def writes(self) -> list[Seen]:
         """The requests that would have changed something at Cloudflare (D1 queries that wrote included)."""
