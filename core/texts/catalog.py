@@ -449,6 +449,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                              "配信 {id} はただいま送信中のため、止められません。"),
     "delivery.not_found": ("no delivery with id {id}", "ID {id} の配信は見つかりません。"),
     # ----- LINE -----
+    "relay.run_stopped": ("the relay's run stopped during this attempt, before LINE's answer was written down: LINE may "
+                          "have taken the message; the next attempt, with the same retry key, tells and sends it once",
+                          "この送信の途中で中継サーバーの処理が止まり、LINEの応答を記録できませんでした。LINEが受け付けて"
+                          "いる可能性があります。次の送信（同じ再送キー）で確認し、届くのは1回だけです。"),
     "relay.timed_out": ("the relay at {url} did not answer in time: it may be busy, or the connection slow. Nothing is "
                         "lost: the next sync tries again (or run `shiftcast relay sync` in a minute); if it keeps "
                         "happening, check the internet connection and `shiftcast relay status`",
