@@ -14,6 +14,7 @@ from core.errors import ValidationError
 from core.texts import Text, t
 
 if TYPE_CHECKING:
+    from core.setup.relay_credentials import AfterSaving
     from core.store.db import Database
     from core.store.paths import DataPaths
 
@@ -34,12 +35,28 @@ def _read_secret(prompt: str, missing: Text) -> str:
     return secret.strip()
 
 
+def _relay_told(after: AfterSaving) -> int:
+    """The exit code once the credentials are saved here: 0 when the relay on Cloudflare (if any) holds
+    them now, else 1 with what failed and when it gets them."""
+    from core.setup.relay_credentials import Push
+
+    if after.delivered:
+        return 0
+    why = {Push.NO_TOKEN: t("cli.relay_credentials.no_cloudflare_token"),
+           Push.OLDER: t("cli.relay_credentials.older"),
+           Push.UNREACHABLE: t("cli.relay_credentials.unreachable")}.get(after.result) if after.result else None
+    reason = why if why is not None else after.problem or ""
+    print(words.line("cli.relay_credentials.not_delivered", why=words.say(reason)), file=sys.stderr)
+    return 1
+
+
 def cmd_line_token(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     from core.setup import line
 
-    line.save_token(db, _read_secret("cli.prompt.line_token", t("cli.no_token")))
+    line.store_token(db, _read_secret("cli.prompt.line_token", t("cli.no_token")))
     print(words.line("cli.saved_in_keyring"))
-    return 0
+    # Also when the token is the one saved before: a relay that missed it then gets it now.
+    return _relay_told(line.credentials_saved(db))
 
 
 def cmd_smtp_password(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
@@ -64,9 +81,8 @@ def cmd_line_channel(db: Database, args: argparse.Namespace, paths: DataPaths) -
         keys.LINE_CHANNEL_ID.write(session, channel_id)
     if before != channel_id:  # another channel is another account: its name is not known until tested
         line.forget_account(db)
-    line.credentials_saved(db)
     print(words.line("cli.webhook.saved"))
-    return 0
+    return _relay_told(line.credentials_saved(db))
 
 
 COMMANDS: dict[str, Verb] = {

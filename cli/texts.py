@@ -156,6 +156,18 @@ CATALOG: dict[str, tuple[Template, Template]] = {
         "トークンが保存されていれば次にウィンドウを起動したときに新しい認証情報が設定されます。"),
     "cli.relay.detached": ("relay detached: its address and key are forgotten",
                            "中継サーバーの接続を解除しました。アドレスとキーは削除しました。"),
+    "cli.relay_credentials.not_delivered": (
+        "saved on this computer, but not given to the relay on Cloudflare: {why}. Until it has them, the relay "
+        "sends with the LINE credentials saved before. It gets them at the window's next start while the Cloudflare "
+        "token is saved, or now with `shiftcast relay deploy`",
+        "このコンピューターには保存しましたが、Cloudflare の中継サーバーにはまだ渡せていません（{why}）。それまで中継"
+        "サーバーは以前に保存したLINEの認証情報で送信します。Cloudflare のトークンが保存されていれば次にウィンドウを起動"
+        "したときに渡します。今すぐ渡すには `shiftcast relay deploy` を実行してください。"),
+    "cli.relay_credentials.no_cloudflare_token": ("the Cloudflare API token is not saved on this computer",
+                                                  "Cloudflare のAPIトークンがこのコンピューターに保存されていません"),
+    "cli.relay_credentials.older": ("the relay is older than this app's and is updated first",
+                                    "中継サーバーがこのアプリのものより古いため、先に更新が必要です"),
+    "cli.relay_credentials.unreachable": ("the relay did not answer", "中継サーバーから応答がありませんでした"),
     "cli.saved_in_keyring": ("saved in the keyring", "キーリングに保存しました。"),
     "cli.alerts.open": ("OPEN   ", "未解決"),
     "cli.alerts.cleared": ("cleared", "解決済"),

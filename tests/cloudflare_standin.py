@@ -151,6 +151,9 @@ class CloudflareStandIn:
         self.kv: dict[str, dict[str, Any]] = {}
         self.seen: list[Seen] = []
         self.invalid: list[str] = []
+        # operationId → what goes wrong at its next calls, in turn: "lose" (done, the answer never sent:
+        # the connection closes) or "fail" (a 500 from Cloudflare, nothing done)
+        self.faults: dict[str, list[str]] = {}
         self._lock = threading.RLock()
         self._runtime: subprocess.Popen[str] | None = None
         self._runtime_url = ""
@@ -173,6 +176,16 @@ class CloudflareStandIn:
     def workers_dev_template(self) -> str:
         assert self._server is not None
         return f"http://127.0.0.1:{self._server.server_address[1]}/workers.dev/{{subdomain}}/{{script}}"
+
+    def lose_answer(self, op_id: str, times: int = 1, *, after: int = 0) -> None:
+        """The next calls of this operation (past `after` that go well) are done, and their answers lost
+        on the way back."""
+        self.faults.setdefault(op_id, []).extend(["pass"] * after + ["lose"] * times)
+
+    def fail_next(self, op_id: str, times: int = 1, *, after: int = 0) -> None:
+        """The next calls of this operation (past `after` that go well) are answered 500 (an internal error
+        at Cloudflare), nothing done. Cloudflare's SDK tries a call 3 times in all (max_retries=2)."""
+        self.faults.setdefault(op_id, []).extend(["pass"] * after + ["fail"] * times)
 
     def writes(self) -> list[Seen]:
         """The requests that would have changed something at Cloudflare (D1 queries that wrote included)."""
@@ -600,6 +613,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         query = dict(parse_qsl(url.query, keep_blank_values=True))
         op_id = None
+        fault = None
         with standin._lock:
             try:
                 op, params, parsed = standin.validate(self.command, url.path, query, self.headers, body)
@@ -608,7 +622,11 @@ class _Handler(BaseHTTPRequestHandler):
                 standin.invalid.append(f"{self.command} {url.path}: {refused.message}")
                 status, envelope = refused.status, _failure(refused)
             else:
+                waiting = standin.faults.get(op_id)
+                fault = waiting.pop(0) if waiting else None
                 try:
+                    if fault == "fail":
+                        raise Refused(500, 10000, "Internal server error")
                     standin.permitted(self.headers["authorization"].removeprefix("Bearer "), op)
                     result, info = standin.handle(op, params, query, parsed, self.headers["authorization"][7:])
                     status, envelope = 200, {"success": True, "errors": [], "messages": [], "result": result}
@@ -617,6 +635,9 @@ class _Handler(BaseHTTPRequestHandler):
                 except Refused as refused:
                     status, envelope = refused.status, _failure(refused)
             standin.seen.append(Seen(self.command, url.path, op_id, status))
+        if fault == "lose":
+            self.close_connection = True  # done at Cloudflare; the caller hears nothing back
+            return
         self._reply(status, {"content-type": "application/json"}, json.dumps(envelope).encode())
 
     do_GET = do_PUT = do_POST = do_DELETE = do_PATCH = do_HEAD = _handle

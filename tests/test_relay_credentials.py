@@ -195,6 +195,37 @@ def test_a_reissued_token_saved_in_the_app_reaches_the_relay_at_once(
 
 @pytest.mark.slow
 @STANDIN[1]
+def test_a_token_saved_while_cloudflare_fails_says_the_relay_did_not_get_it_and_exits_non_zero(
+        db: Database, ready: CloudflareStandIn, line: LineEmulator, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import main
+
+    deploy(db)
+    ready.fail_next("worker-script-put-secret", times=3)  # the call and the SDK's two retries
+    monkeypatch.setattr("sys.stdin", io.StringIO(NEW_TOKEN + "\n"))
+    assert main.main(["line-token", "--lang", "en"]) == 1
+    said = capsys.readouterr()
+    assert "saved in the keyring" in said.out
+    assert "saved on this computer, but not given to the relay on Cloudflare" in said.err
+    assert "shiftcast relay deploy" in said.err and "Traceback" not in said.err
+    assert secrets.line_token() == NEW_TOKEN and held(db) is Held.OLD
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(NEW_TOKEN + "\n"))  # the same token again: given to the relay now
+    assert main.main(["line-token", "--lang", "en"]) == 0
+    assert capsys.readouterr().err == ""
+    assert _secret_bindings(ready, db)[TOKEN] == NEW_TOKEN and held(db) is Held.CURRENT
+
+    relay_state.set_cloudflare_token("")  # a new secret without the Cloudflare token: said, in Japanese too
+    monkeypatch.setattr("sys.stdin", io.StringIO(NEW_SECRET + "\n"))
+    assert main.main(["line-channel", "--id", CHANNEL, "--lang", "ja"]) == 1
+    said = capsys.readouterr()
+    assert "保存しました" in said.out
+    assert "Cloudflare の中継サーバーにはまだ渡せていません（Cloudflare のAPIトークンがこのコンピューターに保存されていません）" in said.err
+    assert held(db) is Held.OLD
+
+
+@pytest.mark.slow
+@STANDIN[1]
 def test_without_the_cloudflare_token_the_relay_is_told_old_and_gets_the_new_token_at_the_next_start(
         db: Database, ready: CloudflareStandIn, line: LineEmulator, capsys: pytest.CaptureFixture[str]) -> None:
     import main

@@ -100,7 +100,7 @@ def test_deploy_from_an_empty_account_runs_the_bundled_worker_and_points_line_at
     deployed = deploy(db, report=steps)
 
     assert [s for s, p in steps.seen if p is Progress.RUNNING] == list(DEPLOY_STEPS)
-    assert set(steps.ended().values()) <= {Progress.DONE, Progress.ALREADY}
+    assert steps.ended() == dict.fromkeys(DEPLOY_STEPS, Progress.DONE)  # nothing was "already done"
     found = relay_state.deployment(db)
     assert found is not None and found.database_id in ready.databases
     assert [d["name"] for d in ready.databases.values()] == [found.name]
@@ -152,8 +152,53 @@ def test_deploy_again_changes_nothing_and_a_stopped_deploy_resumes(db: Database,
     steps = Steps()
     again = deploy(db, report=steps)
     assert again.changed == () and again.url == first.url
-    assert set(steps.ended().values()) == {Progress.ALREADY}
+    assert steps.ended() == {step: Progress.DONE if step in (Step.TOKEN, Step.HEALTH) else Progress.ALREADY
+                             for step in DEPLOY_STEPS}  # the checks are made again: not "already done"
     assert len(ready.writes()) == writes  # not one request that changes anything
+
+
+CREATE_DATABASE, LIST_DATABASES = "cloudflare-d1-create-database", "cloudflare-d1-list-databases"
+
+
+def test_a_database_whose_answer_was_lost_is_found_again_not_made_twice(db: Database, ready: CloudflareStandIn) -> None:
+    ready.lose_answer(CREATE_DATABASE, times=3)  # made at the first call; the SDK's retries hear nothing either
+    deployed = deploy(db)
+    [made] = ready.databases
+    assert Step.DATABASE in deployed.changed and relay_state.deployment(db).database_id == made  # type: ignore[union-attr]
+    assert remove(db) is True and ready.databases == {}
+
+
+def test_a_deploy_stopped_while_making_the_database_resumes_with_it_and_remove_deletes_it(
+        db: Database, ready: CloudflareStandIn) -> None:
+    def stopped_while_making_it() -> str:
+        ready.lose_answer(CREATE_DATABASE, times=3)
+        ready.fail_next(LIST_DATABASES, times=3, after=1)  # nor does Cloudflare say what it has, for now
+        with pytest.raises(RelayCloudError):
+            deploy(db)
+        [made] = ready.databases
+        found = relay_state.deployment(db)
+        assert found is not None and found.database_id is None  # kept: the name, not what Cloudflare answered
+        return made
+
+    made = stopped_while_making_it()
+    deploy(db)
+    assert list(ready.databases) == [made] and relay_state.deployment(db).database_id == made  # type: ignore[union-attr]
+    assert remove(db) is True and ready.databases == {}
+
+    stopped_while_making_it()
+    assert remove(db) is True and ready.databases == {} and relay_state.deployment(db) is None
+
+
+def test_a_migration_whose_answer_was_lost_is_recognised_as_applied(db: Database, ready: CloudflareStandIn) -> None:
+    # The query before (which migrations are recorded) and the first migration go well; the second's
+    # batch lands and its answer is lost, so the SDK sends it again, and that retry fails on its own work.
+    ready.lose_answer("cloudflare-d1-query-database", after=2)
+    deployed = deploy(db)
+    assert Step.MIGRATIONS in deployed.changed and _health(deployed.url)["schema_version"] == load().schema_version
+    found = relay_state.deployment(db)
+    assert found is not None and found.database_id
+    recorded = ready.query(found.database_id, "SELECT name FROM d1_migrations ORDER BY id")
+    assert [r["name"] for r in recorded] == [m.name for m in load().migrations]  # each once
 
 
 def _newer_bundle(tmp_path: Path) -> Path:
@@ -292,12 +337,15 @@ def test_the_command_line_deploys_with_a_token_from_stdin_and_removes(
     assert main.main(["relay", "deploy", "--token-stdin", "--lang", "ja"]) == 0
     out = capsys.readouterr().out
     assert "✓ データベースを作成" in out and "✓ LINEのWebhookを中継サーバーに設定" in out
+    assert "完了済み" not in out  # a first deploy did every step now
     url = relay_state.relay_url(db)
     assert url and f"中継サーバー {load().relay_version} が {url} で動いています。" in out
     assert _health(url)["version"] == load().relay_version
 
     assert main.main(["relay", "deploy", "--lang", "en"]) == 0  # the token is in the keyring now
-    assert "Create the database (already done)" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "Create the database (already done)" in out
+    assert "✓ Check the Cloudflare token and account\n" in out and "✓ Wait for the relay to answer\n" in out
 
     assert main.main(["relay", "remove", "--lang", "en"]) == 0
     assert "the relay is removed from Cloudflare" in capsys.readouterr().out

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from core.outbox import queue
+from core.outbox import policy, queue
 from core.relay import outcomes
 from core.store.db import Database
 from core.store.models import Delivery, DeliveryAttempt, DeliveryStatus
@@ -63,3 +63,23 @@ def test_a_relay_409_after_the_app_sent_is_an_attempt_and_leaves_the_delivery_as
     with db.read() as s:
         kept = s.get_one(Delivery, reminder)
         assert (kept.sent_at, kept.attempt_count, kept.line_request_id) == (now, 1, "req-app")
+
+
+def test_an_attempt_of_a_relay_run_that_stopped_is_kept_and_said_then_the_409_marks_it_sent(
+        db: Database, now: dt.datetime) -> None:
+    """The relay's host stopped a run after LINE took the message: the attempt reaches Deliveries in words,
+    and the next attempt's 409 (LINE had it) marks the delivery sent once."""
+    [reminder] = make_reminders(db, 1, now=now)
+    later = now + dt.timedelta(minutes=3)
+    stopped = _outcome(reminder, now, outcome="retry", http_status=None, request_id=None, error_code="RUN_STOPPED",
+                       next_attempt_at=later.isoformat(), duration_ms=None)
+    accepted = _outcome(reminder, later, http_status=409, request_id="req-409", accepted_request_id="req-first")
+    with db.write() as s:
+        assert outcomes.record(s, [stopped, accepted], now=later).sent == 1
+    assert _attempts(db, reminder) == [(1, "relay", "retry", None), (2, "relay", "sent", 409)]
+    with db.read() as s:
+        first = s.scalars(select(DeliveryAttempt).where(DeliveryAttempt.delivery_id == reminder)
+                          .order_by(DeliveryAttempt.number)).first()
+        assert first is not None and first.error_code == "RUN_STOPPED" and first.started_at == now
+        assert "the relay's run stopped during this attempt" in str(policy.shown_error(first.error_message))
+        assert s.get_one(Delivery, reminder).status is DeliveryStatus.SENT

@@ -4,6 +4,7 @@ real SQLite database. The relay's cron is started over HTTP, as Cloudflare's tri
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import socket
@@ -27,7 +28,7 @@ from core.store.models import Alert, Delivery, DeliveryAttempt, DeliveryKind, De
 from core.store.paths import DataPaths
 from tests import factories as f
 from tests.linefixtures import TOKEN, FakeClock, line_ready, make_reminders  # noqa: F401 - line_ready is a fixture
-from tests.relayfixtures import LocalRelay, relay  # noqa: F401 - relay is a fixture
+from tests.relayfixtures import LocalRelay, LossyWay, relay  # noqa: F401 - relay is a fixture
 from tests.waiting import wait_until
 
 pytestmark = pytest.mark.slow  # every test here starts the relay with wrangler
@@ -177,6 +178,57 @@ def test_a_shift_changed_before_its_reminder_went_is_not_sent_in_its_old_form(
     # The run is over once its outcomes are in; the new reminder is due two hours before the new start.
     assert sync(capsys)["outcomes"] == 0
     assert line_ready.inbox(teacher) == []
+
+
+@contextlib.contextmanager
+def answer_lost(db: Database, relay: LocalRelay, line: LineEmulator, capsys: pytest.CaptureFixture[str],
+                monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[int, str]]:
+    """A reminder due now, which the relay attached through a lossy way took at a sync whose answer was
+    lost: (its delivery id, its teacher's LINE ID). The relay stays attached through that way inside."""
+    [reminder] = make_reminders(db, 1, now=dt.datetime.now(dt.UTC), emulator=line)
+    teacher = delivery(db, reminder).recipient
+    assert teacher is not None
+    way = LossyWay(relay.url)
+    try:
+        monkeypatch.setenv("SHIFTCAST_RELAY_KEY", relay.key)
+        assert run(capsys, "relay", "attach", way.url)[0] == 0
+        way.lose_answer("PUT", "/api/deliveries")
+        code, _, err = run(capsys, "relay", "sync")  # the relay took the reminder; the app heard nothing back
+        assert code == 1 and way.lost == [("PUT", "/api/deliveries")], err
+        yield reminder, teacher
+    finally:
+        way.close()
+
+
+def test_a_reminder_canceled_after_the_relay_s_answer_to_its_hand_over_was_lost_is_not_sent(
+        db: Database, paths: DataPaths, relay: LocalRelay, line_ready: LineEmulator,
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    now = dt.datetime.now(dt.UTC)
+    with answer_lost(db, relay, line_ready, capsys, monkeypatch) as (reminder, teacher):
+        with db.write() as s:  # the manager moves the shift: the reminder in its old form is canceled
+            shift_id = delivery(db, reminder).subject_id
+            assert shift_id is not None
+            rules.edit_shift(s, shift_id, now=now, start_time=dt.time(17, 0))
+            planner.plan(s, now=now)
+        assert delivery(db, reminder).status is DeliveryStatus.CANCELED
+        assert sync(capsys)["canceled"] == 1
+
+        relay.run_cron()  # no app sender has checked in: the relay would send what it holds
+        assert sync(capsys)["outcomes"] == 0
+    assert line_ready.inbox(teacher) == []
+
+
+def test_a_hand_over_whose_answer_was_lost_is_uploaded_again_and_sent_once(
+        db: Database, paths: DataPaths, relay: LocalRelay, line_ready: LineEmulator,
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    with answer_lost(db, relay, line_ready, capsys, monkeypatch) as (reminder, teacher):
+        assert sync(capsys)["uploaded"] == 1  # not confirmed yet: handed over again, which the relay ignores
+        assert sync(capsys)["uploaded"] == 0
+    with db.read() as s:
+        assert s.get_one(RelayUpload, reminder).confirmed_at is not None
+
+    relay.run_cron()
+    assert wait_until(lambda: len(line_ready.inbox(teacher)) == 1)
 
 
 def test_a_pairing_code_sent_to_the_relay_binds_the_teacher_after_a_sync(

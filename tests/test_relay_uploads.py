@@ -15,7 +15,7 @@ from core.relay import uploads
 from core.roster import rules
 from core.store import identity
 from core.store.db import Database
-from core.store.models import Delivery, Publication, RelayUpload, Shift, Teacher
+from core.store.models import Delivery, DeliveryStatus, Publication, RelayUpload, Shift, Teacher
 from core.store.paths import DataPaths
 from tests import factories as f
 from tests.linefixtures import make_reminders
@@ -100,3 +100,23 @@ def test_a_request_larger_than_the_relay_takes_stays_with_the_app_and_holds_back
     with db.write() as s:
         assert [u.delivery_id for u in uploads.sends(s, now=now, paths=paths).uploads] == [reminder]
         assert s.get(RelayUpload, month) is None
+
+
+def test_a_hand_over_is_recorded_before_the_relay_answers_so_its_cancel_follows_and_it_is_offered_again(
+        db: Database, paths: DataPaths, now: dt.datetime) -> None:
+    first, second = make_reminders(db, 2, now=now)
+    with db.write() as s:  # picked and recorded; the relay's answer never came
+        picked = uploads.sends(s, now=now, paths=paths).uploads
+        uploads.hand_over(s, picked, now=now)
+    with db.write() as s:
+        assert [u.delivery_id for u in uploads.sends(s, now=now, paths=paths).uploads] == [first, second]
+        s.get_one(Delivery, first).status = DeliveryStatus.CANCELED
+    with db.write() as s:
+        [cancel] = uploads.cancels(s)
+        assert cancel.entry == {"id": f"d{first}", "subject_version": cancel.subject_version, "cancel": True}
+        again = uploads.sends(s, now=now, paths=paths).uploads
+        assert [u.delivery_id for u in again] == [second]
+        uploads.remember(s, again, [cancel], now=now)
+    with db.write() as s:
+        assert uploads.sends(s, now=now, paths=paths).uploads == [] and uploads.cancels(s) == []
+        assert s.get_one(RelayUpload, second).confirmed_at == now

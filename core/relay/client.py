@@ -19,7 +19,7 @@ import httpx
 from core.addresses import secure_or_local
 from core.errors import ShiftcastError, ValidationError
 from core.relay import signing
-from core.texts import t
+from core.texts import Text, t
 
 TIMEOUT = httpx.Timeout(connect=5.0, read=20.0, write=20.0, pool=10.0)
 Clock = Callable[[], dt.datetime]
@@ -27,12 +27,25 @@ LAST_CURSOR = 10**15 - 1  # the largest cursor the relay reads
 
 
 class RelayError(ShiftcastError):
-    def __init__(self, *, status: int | None, code: str | None, message: str) -> None:
+    def __init__(self, *, status: int | None, code: str | None, message: str | Text) -> None:
         self.status, self.error = status, code  # the relay's stable error code (None: no answer)
-        if status is None:
+        if isinstance(message, Text):
+            super().__init__(message)
+        elif status is None:
             super().__init__(t("relay.unreachable", detail=message))
         else:
             super().__init__(t("relay.answered", status=status, code=code or "?", message=message))
+
+
+def no_answer(url: str, exc: httpx.HTTPError) -> RelayError:
+    """A call that got no answer, in the manager's words: no time-out or connection class names."""
+    if isinstance(exc, httpx.TimeoutException):
+        text = t("relay.timed_out", url=url)
+    elif isinstance(exc, httpx.ConnectError):
+        text = t("relay.cannot_connect", url=url)
+    else:
+        text = t("relay.unreachable", detail=f"{type(exc).__name__}: {exc}")
+    return RelayError(status=None, code=None, message=text)
 
 
 def _utc_now() -> dt.datetime:
@@ -48,13 +61,13 @@ def checked_url(url: str) -> str:
 
 
 class RelayClient:
-    def __init__(self, url: str, key_hex: str, *, clock: Clock = _utc_now, timeout: httpx.Timeout = TIMEOUT) -> None:
+    def __init__(self, url: str, key_hex: str, *, clock: Clock = _utc_now, timeout: httpx.Timeout | None = None) -> None:
         if not signing.valid_key(key_hex):
             raise ValidationError(t("relay.bad_key"))
         self.url = checked_url(url)
         self._key = key_hex
         self._clock = clock
-        self._http = httpx.Client(base_url=self.url, timeout=timeout, follow_redirects=False,
+        self._http = httpx.Client(base_url=self.url, timeout=timeout or TIMEOUT, follow_redirects=False,
                                   headers={"User-Agent": "Shiftcast"})
 
     def close(self) -> None:
@@ -113,7 +126,7 @@ class RelayClient:
         try:
             response = self._http.request(method, path, content=content, headers=headers)
         except httpx.HTTPError as exc:
-            raise RelayError(status=None, code=None, message=f"{type(exc).__name__}: {exc}") from None
+            raise no_answer(self.url, exc) from None
         try:
             answer = response.json()
         except ValueError:

@@ -24,6 +24,9 @@ from core.store.models import Delivery, DeliveryAttempt, DeliveryStatus
 from core.texts import t
 
 VIA = "relay"
+# An attempt whose run the relay's host stopped before LINE's answer was written down: LINE may have
+# taken the message, and the next attempt (with the same retry key) tells.
+RUN_STOPPED = "RUN_STOPPED"
 # Every state a delivery the relay sent may be in but sent and in flight: the app may have canceled or
 # given up on it after it was handed over, and the teacher got it all the same.
 SENT_FROM = (DeliveryStatus.PENDING, DeliveryStatus.QUEUED, DeliveryStatus.FAILED, DeliveryStatus.CANCELED)
@@ -69,6 +72,8 @@ def record(session: Session, outcomes: list[dict[str, Any]], *, now: dt.datetime
             continue
         said = _str(outcome.get("message"), 500)
         error_message = policy.stored_error(t("relay.line_said", message=said)) if said else None
+        if outcome.get("error_code") == RUN_STOPPED:
+            error_message = policy.stored_error(t("relay.run_stopped"))
         number = (session.scalar(select(func.max(DeliveryAttempt.number))
                                  .where(DeliveryAttempt.delivery_id == delivery_id)) or 0) + 1
         session.add(DeliveryAttempt(

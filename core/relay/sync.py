@@ -58,6 +58,8 @@ def push(db: Database, relay: RelayClient, *, now: dt.datetime, paths: DataPaths
             page = uploads.sends(session, now=now, paths=paths, after=after) if more_sends else None
             sends = page.uploads if page is not None else []
             cancels = uploads.cancels(session, limit=uploads.BATCH - len(sends))
+            # Recorded before the call: a cancel reaches the relay even when its answer is lost.
+            uploads.hand_over(session, sends, now=now)
         if page is not None:
             after, more_sends = page.last, page.full
         if sends or cancels:

@@ -87,14 +87,15 @@ class Page:
 def sends(session: Session, *, now: dt.datetime, paths: DataPaths, after: tuple[dt.datetime, int] | None = None,
           limit: int = BATCH) -> Page:
     """A page of waiting LINE deliveries about a shift or a publication, due within HORIZON and not
-    handed over yet, in due order after `after`. A row whose send-time check fails now is looked at and
+    handed over yet (or handed over without the relay's answer), in due order after `after`. A row whose send-time check fails now is looked at and
     skipped, so it never holds back the rows after it."""
     query = (select(Delivery, Shift, Publication)
              .outerjoin(Shift, Delivery.about(SubjectType.SHIFT, Shift.id))
              .outerjoin(Publication, Delivery.about(SubjectType.PUBLICATION, Publication.id))
              .where(Delivery.channel == Channel.LINE.value, Delivery.status.in_(WAITING),
                     Delivery.next_attempt_at <= now + HORIZON, or_(Shift.id.is_not(None), Publication.id.is_not(None)),
-                    ~select(RelayUpload.delivery_id).where(RelayUpload.delivery_id == Delivery.id).exists()))
+                    ~select(RelayUpload.delivery_id).where(RelayUpload.delivery_id == Delivery.id, or_(
+                        RelayUpload.confirmed_at.is_not(None), RelayUpload.canceled_at.is_not(None))).exists()))
     if after is not None:
         query = query.where(tuple_(Delivery.next_attempt_at, Delivery.id) > tuple_(*after))
     rows = session.execute(query.order_by(Delivery.next_attempt_at, Delivery.id).limit(limit)).all()
@@ -160,12 +161,24 @@ def cancels(session: Session, *, limit: int = BATCH) -> list[Upload]:
             for delivery_id, version in rows]
 
 
-def remember(session: Session, sent: list[Upload], canceled: list[Upload], *, now: dt.datetime) -> None:
-    """What the relay took: uploads once, cancels once."""
+def hand_over(session: Session, sent: list[Upload], *, now: dt.datetime) -> None:
+    """Record the deliveries about to be uploaded, in the transaction that picked them and before the call:
+    from here on a cancel of each reaches the relay, whatever becomes of the upload's answer."""
     for upload in sent:
         if session.get(RelayUpload, upload.delivery_id) is None:
             session.add(RelayUpload(delivery_id=upload.delivery_id, subject_version=upload.subject_version,
                                     uploaded_at=now))
+
+
+def remember(session: Session, sent: list[Upload], canceled: list[Upload], *, now: dt.datetime) -> None:
+    """What the relay answered it took: uploads confirmed once, cancels once."""
+    for upload in sent:
+        taken = session.get(RelayUpload, upload.delivery_id)
+        if taken is None:
+            session.add(RelayUpload(delivery_id=upload.delivery_id, subject_version=upload.subject_version,
+                                    uploaded_at=now, confirmed_at=now))
+        elif taken.confirmed_at is None:
+            taken.confirmed_at = now
     for upload in canceled:
         row = session.get(RelayUpload, upload.delivery_id)
         if row is not None:

@@ -10,6 +10,7 @@ import datetime as dt
 import logging
 import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from core.addresses import secure_or_local
 from core.channels.line import (
@@ -28,6 +29,9 @@ from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.settings import ChannelHold
 from core.texts import Text, t
+
+if TYPE_CHECKING:
+    from core.setup.relay_credentials import AfterSaving
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +95,15 @@ def _hold(hold: ChannelHold | None, current_token: str | None) -> Hold | None:
 
 def save_token(db: Database, token: str) -> bool:
     """Into the keyring only. The sender notices the new token itself and lifts its hold; a relay deployed
-    to Cloudflare is given it too.
+    to Cloudflare is given it too. True when the token in use changed (`store_token`)."""
+    changed = store_token(db, token)
+    if changed:
+        credentials_saved(db)
+    return changed
+
+
+def store_token(db: Database, token: str) -> bool:
+    """Into the keyring, the relay not told (`credentials_saved` does that).
 
     A token that changes the one in use may be another account's: what Shiftcast remembers of the
     account (its name, its monthly quota) is forgotten until a connection test asks LINE again, so no
@@ -104,16 +116,15 @@ def save_token(db: Database, token: str) -> bool:
     changed = _token_in_use() != before
     if changed:
         forget_account(db)
-        credentials_saved(db)
     return changed
 
 
-def credentials_saved(db: Database) -> None:
+def credentials_saved(db: Database) -> AfterSaving:
     """New LINE credentials are saved: a relay deployed to Cloudflare gets them now when it can, else at
-    the next start (core/setup/relay_credentials.py)."""
+    the next start (core/setup/relay_credentials.py). What became of that, for the caller to say."""
     from core.setup import relay_credentials  # Cloudflare's SDK loads only when a relay is deployed
 
-    relay_credentials.push_after_saving(db)
+    return relay_credentials.push_after_saving(db)
 
 
 def _token_in_use() -> str | None:

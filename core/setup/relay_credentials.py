@@ -19,6 +19,7 @@ from __future__ import annotations
 import enum
 import logging
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import httpx
 
@@ -28,6 +29,7 @@ from core.setup.relay_bundle import Bundle, is_older, load
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
+from core.texts import Text, t
 
 log = logging.getLogger(__name__)
 SECRET = "LINE_CHANNEL_SECRET"
@@ -138,11 +140,31 @@ def push(db: Database, *, bundle: Bundle | None = None) -> Push:
     return Push.PUSHED
 
 
-def push_after_saving(db: Database) -> Push | None:
-    """`push` right after the manager saved LINE credentials: a failure is logged, never raised (None),
-    since the credentials are saved either way; the relay gets them at the next start."""
+# What `push` answers when the relay now holds what is saved here, or there is no relay to give it to.
+DELIVERED = frozenset({Push.NOT_DEPLOYED, Push.NOT_SAVED, Push.CURRENT, Push.PUSHED})
+
+
+@dataclass(frozen=True)
+class AfterSaving:
+    """What became of giving the relay the credentials just saved: `result` None when Cloudflare refused
+    or did not answer (`problem`, in the manager's words)."""
+
+    result: Push | None
+    problem: Text | str | None = None
+
+    @property
+    def delivered(self) -> bool:
+        return self.result in DELIVERED
+
+
+def push_after_saving(db: Database) -> AfterSaving:
+    """`push` right after the manager saved LINE credentials: a failure is logged and returned, never
+    raised, since the credentials are saved either way; the relay gets them at the next start."""
     try:
-        return push(db)
-    except (ShiftcastError, httpx.HTTPError) as exc:
+        return AfterSaving(push(db))
+    except ShiftcastError as exc:
         log.warning("could not give the relay the new LINE credentials yet: %s", exc)
-        return None
+        return AfterSaving(None, exc.text)
+    except httpx.HTTPError as exc:
+        log.warning("could not give the relay the new LINE credentials yet: %s", exc)
+        return AfterSaving(None, t("relay_setup.unreachable", detail=type(exc).__name__))

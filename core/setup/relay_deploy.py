@@ -6,7 +6,8 @@ stopped (a closed window, a lost connection) resumes where it was and a second d
 1. TOKEN: the Cloudflare token (keyring only) is checked, its account found, and the account's
    workers.dev subdomain read. Only reads so far: a token that lacks a permission stops here or at
    the first call that needs it, before anything is made.
-2. DATABASE: the D1 database `shiftcast-relay-<short id>`, found by name or created.
+2. DATABASE: the D1 database `shiftcast-relay-<short id>`, found by name or created; the name is kept
+   before it is created, so one whose answer was lost is found again (and removed) rather than orphaned.
 3. MIGRATIONS: the bundled migrations not yet in the database's `d1_migrations` table (the table and
    the bookkeeping wrangler keeps, so `wrangler d1 migrations apply` agrees), each with its record in
    one batch.
@@ -79,6 +80,7 @@ class Step(enum.Enum):
 
 DEPLOY_STEPS = (Step.TOKEN, Step.DATABASE, Step.MIGRATIONS, Step.UPLOAD, Step.WORKERS_DEV, Step.SCHEDULE,
                 Step.HEALTH, Step.LINE, Step.SAVE)
+CHECKS = frozenset({Step.TOKEN, Step.HEALTH})  # the steps that only look: done at every deploy
 REMOVE_STEPS = (Step.LINE_BACK, Step.DELETE_WORKER, Step.DELETE_DATABASE, Step.FORGET)
 
 
@@ -156,16 +158,38 @@ def pending_migrations(cloud: Cloud, found: state.Deployment, bundle: Bundle) ->
 
 
 def apply_migrations(cloud: Cloud, found: state.Deployment, bundle: Bundle) -> int:
-    """Apply what is pending; each migration and its record go as one batch, so neither lands alone."""
+    """Apply what is pending; each migration and its record go as one batch, so neither lands alone, and
+    a migration recorded is never applied again."""
     assert found.account_id and found.database_id
     pending = set(pending_migrations(cloud, found, bundle))
     for migration in bundle.migrations:
         if migration.name in pending:
             # wrangler writes the record into the migration's own batch the same way (names are ours).
             sql = f"{migration.sql.rstrip().rstrip(';')};\nINSERT INTO d1_migrations (name) VALUES ('{migration.name}')"
-            cloud.query(found.account_id, found.database_id, sql)
+            try:
+                cloud.query(found.account_id, found.database_id, sql)
+            except RelayCloudError:
+                # A batch whose answer was lost may have landed, and a retry of it then fails on its own
+                # work ("table … already exists"): its record says which.
+                if migration.name in pending_migrations(cloud, found, bundle):
+                    raise
             log.info("relay migration %s applied", migration.name)
     return len(pending)
+
+
+def _create_database(cloud: Cloud, account: str, name: str) -> str:
+    """Create the database, or find the one an earlier try of this call made when its answer was lost
+    (Cloudflare then refuses the name as taken, or never answers)."""
+    try:
+        return cloud.create_database(account, name)
+    except RelayCloudError:
+        try:
+            made = cloud.find_database(account, name)
+        except RelayCloudError:
+            made = None
+        if made is None:
+            raise
+        return made
 
 
 def _holds_saved_credentials(db: Database, found: state.Deployment) -> bool:
@@ -215,7 +239,8 @@ def deploy(db: Database, *, report: Report = _quiet, account_id: str | None = No
         did = work()
         if did:
             changed.append(which)
-        report(which, Progress.DONE if did else Progress.ALREADY)
+        # A check is done by every run (it changes nothing), so it is never "already done".
+        report(which, Progress.DONE if did or which in CHECKS else Progress.ALREADY)
 
     with Cloud(token) as cloud:
         def check_token() -> bool:
@@ -237,7 +262,10 @@ def deploy(db: Database, *, report: Report = _quiet, account_id: str | None = No
                 found = found.but(database_id=existing)
                 state.save(db, found)
                 return False
-            found = found.but(database_id=cloud.create_database(account, found.name))
+            # The name is kept before the database is made: a deploy whose answer was lost (or that
+            # stopped here) finds it again by name, and remove deletes it, rather than orphaning it.
+            state.save(db, found)
+            found = found.but(database_id=_create_database(cloud, account, found.name))
             state.save(db, found)
             created_database = True
             return True
@@ -399,6 +427,8 @@ def remove(db: Database, *, report: Report = _quiet) -> bool:
     step(Step.LINE_BACK, line_back)
     with Cloud(token) as cloud:
         account, database_id = found.account_id, found.database_id
+        if account is not None and database_id is None:  # a deploy that stopped while making it: by its name
+            database_id = cloud.find_database(account, found.name)
         step(Step.DELETE_WORKER, lambda: account is not None and cloud.delete_script(account, found.name))
         step(Step.DELETE_DATABASE,
              lambda: account is not None and database_id is not None and cloud.delete_database(account, database_id))

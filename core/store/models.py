@@ -403,13 +403,18 @@ class DeliveryAttempt(Base):
 
 
 class RelayUpload(Base):
-    """A delivery the app handed to the relay, under which subject version, and when its cancel followed."""
+    """A delivery the app handed to the relay, under which subject version, and when its cancel followed.
+
+    Written before the upload (`uploaded_at` is when it was picked), so a cancel always follows even when
+    the relay's answer was lost; `confirmed_at` is when the relay answered (NULL: uploaded again at the
+    next sync, which the relay ignores if it already holds that version)."""
 
     __tablename__ = "relay_uploads"
 
     delivery_id: Mapped[int] = mapped_column(ForeignKey("deliveries.id"), primary_key=True)
     subject_version: Mapped[int] = mapped_column(Integer)
     uploaded_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    confirmed_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     canceled_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
 
 

@@ -449,6 +449,20 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                              "配信 {id} はただいま送信中のため、止められません。"),
     "delivery.not_found": ("no delivery with id {id}", "ID {id} の配信は見つかりません。"),
     # ----- LINE -----
+    "relay.run_stopped": ("the relay's run stopped during this attempt, before LINE's answer was written down: LINE may "
+                          "have taken the message; the next attempt, with the same retry key, tells and sends it once",
+                          "この送信の途中で中継サーバーの処理が止まり、LINEの応答を記録できませんでした。LINEが受け付けて"
+                          "いる可能性があります。次の送信（同じ再送キー）で確認し、届くのは1回だけです。"),
+    "relay.timed_out": ("the relay at {url} did not answer in time: it may be busy, or the connection slow. Nothing is "
+                        "lost: the next sync tries again (or run `shiftcast relay sync` in a minute); if it keeps "
+                        "happening, check the internet connection and `shiftcast relay status`",
+                        "中継サーバー（{url}）から時間内に応答がありませんでした。混み合っているか、接続が遅い可能性があります。"
+                        "失われたものはありません。次の同期で再試行します（1分ほどしてから `shiftcast relay sync` を実行しても"
+                        "かまいません）。続く場合はインターネット接続と `shiftcast relay status` を確認してください。"),
+    "relay.cannot_connect": ("could not connect to the relay at {url}: check the internet connection and the relay's "
+                             "address (`shiftcast relay status`); the next sync tries again",
+                             "中継サーバー（{url}）に接続できませんでした。インターネット接続と中継サーバーのアドレス"
+                             "（`shiftcast relay status`）を確認してください。次の同期で再試行します。"),
     "relay.unreachable": ("could not reach the relay ({detail})", "中継サーバーに接続できませんでした（{detail}）"),
     "relay.answered": ("the relay answered HTTP {status} ({code}): {message}",
                        "中継サーバーからエラーが返されました（HTTP {status}、{code}）: {message}"),

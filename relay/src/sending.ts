@@ -36,18 +36,32 @@ interface Claimed {
   attempts: number;
 }
 
-/** Queued deliveries whose shift has started: they will never be sent. */
+/**
+ * The sends of runs that stopped mid-way (their lease over, the attempt started and never recorded) become
+ * attempts with the outcome unknown to the relay (`retry`, RUN_STOPPED; LINE may have taken the message,
+ * and the next attempt's retry key tells), and queued deliveries whose shift has started expire: they
+ * will never be sent. One call when there is nothing to record: the stopped sends are looked for in the
+ * expiry's batch.
+ */
 async function expire(db: D1Database, now: number): Promise<number> {
-  const rows = await db
-    .prepare("UPDATE deliveries SET state = 'expired', updated_at = ? WHERE state = 'queued' AND not_after <= ? RETURNING id, subject_version, retry_key")
-    .bind(now, now)
-    .all<{ id: string; subject_version: number; retry_key: string }>();
-  if (rows.results.length > 0) {
-    await db.batch(rows.results.map((r) =>
-      db.prepare("INSERT INTO outcomes (delivery_id, subject_version, retry_key, at, outcome, error_code) VALUES (?, ?, ?, ?, 'expired', 'NOT_AFTER_PASSED')")
-        .bind(r.id, r.subject_version, r.retry_key, now)));
-  }
-  return rows.results.length;
+  const [stopped, expired] = await db.batch<{ id: string; subject_version: number; retry_key: string; attempt_started_at: number; next_attempt_at: number }>([
+    db.prepare("SELECT id, subject_version, retry_key, attempt_started_at, next_attempt_at FROM deliveries " +
+      "WHERE state = 'queued' AND next_attempt_at <= ? AND attempt_started_at IS NOT NULL").bind(now),
+    db.prepare("UPDATE deliveries SET state = 'expired', updated_at = ? WHERE state = 'queued' AND not_after <= ? RETURNING id, subject_version, retry_key")
+      .bind(now, now),
+  ]);
+  const statements = stopped!.results.flatMap((r) => [
+    db.prepare("INSERT INTO outcomes (delivery_id, subject_version, retry_key, at, outcome, error_code, next_attempt_at) VALUES (?, ?, ?, ?, 'retry', 'RUN_STOPPED', ?)")
+      .bind(r.id, r.subject_version, r.retry_key, r.attempt_started_at, r.next_attempt_at),
+    // The attempt counts against the retry budget: LINE may have taken it.
+    db.prepare("UPDATE deliveries SET attempts = attempts + 1, attempt_started_at = NULL, updated_at = ? WHERE id = ? AND attempt_started_at = ?")
+      .bind(now, r.id, r.attempt_started_at),
+  ]);
+  statements.push(...expired!.results.map((r) =>
+    db.prepare("INSERT INTO outcomes (delivery_id, subject_version, retry_key, at, outcome, error_code) VALUES (?, ?, ?, ?, 'expired', 'NOT_AFTER_PASSED')")
+      .bind(r.id, r.subject_version, r.retry_key, now)));
+  if (statements.length > 0) await db.batch(statements);
+  return expired!.results.length;
 }
 
 export async function senderAwake(db: D1Database, config: Settings, now: number): Promise<boolean> {
@@ -57,15 +71,31 @@ export async function senderAwake(db: D1Database, config: Settings, now: number)
 
 async function claim(db: D1Database, config: Settings, now: number): Promise<Claimed[]> {
   const leaseUntil = now + longestRunMs(config);
-  const rows = await db
-    .prepare(
+  const [rows] = await db.batch<Claimed>([
+    db.prepare(
       "UPDATE deliveries SET next_attempt_at = ? WHERE id IN (SELECT id FROM deliveries WHERE state = 'queued' " +
         "AND next_attempt_at <= ? AND due_at <= ? AND not_after > ? ORDER BY next_attempt_at LIMIT ?) " +
         "RETURNING id, subject_version, path, body, retry_key, retry_key_issued_at, due_at, not_after, attempts",
-    )
-    .bind(leaseUntil, now, now, now, config.maxSendsPerRun)
-    .all<Claimed>();
-  return rows.results.sort((a, b) => a.due_at - b.due_at || a.id.localeCompare(b.id));
+    ).bind(leaseUntil, now, now, now, config.maxSendsPerRun),
+    // The first of them (in the order they go) is started in the same batch: see handOn().
+    db.prepare(
+      "UPDATE deliveries SET attempt_started_at = ? WHERE id = (SELECT id FROM deliveries WHERE state = 'queued' " +
+        "AND next_attempt_at = ? ORDER BY due_at, id LIMIT 1)",
+    ).bind(now, leaseUntil),
+  ]);
+  return rows!.results.sort((a, b) => a.due_at - b.due_at || a.id.localeCompare(b.id));
+}
+
+/**
+ * One statement that ends `d`'s attempt (its start cleared) and starts `next`'s, in the batch that
+ * records `d` (no call of its own), so a run stopped by its host while LINE held a request leaves a
+ * trace: expire() records that attempt at a later run.
+ */
+function handOn(db: D1Database, d: Claimed, next: Claimed | undefined, at: number): D1PreparedStatement {
+  return next === undefined
+    ? db.prepare("UPDATE deliveries SET attempt_started_at = NULL WHERE id = ?").bind(d.id)
+    : db.prepare("UPDATE deliveries SET attempt_started_at = CASE WHEN id = ? THEN ? END WHERE id IN (?, ?)")
+      .bind(next.id, at, d.id, next.id);
 }
 
 function record(db: D1Database, d: Claimed, at: number, decision: Decision, attempts: number, answer: {
@@ -85,10 +115,9 @@ function record(db: D1Database, d: Claimed, at: number, decision: Decision, atte
 }
 
 /** Hand the rows a stopped run did not reach back to the next run. */
-async function release(db: D1Database, rows: Claimed[], at: number): Promise<void> {
-  if (rows.length === 0) return;
-  await db.prepare(`UPDATE deliveries SET next_attempt_at = ? WHERE state = 'queued' AND id IN (${rows.map(() => "?").join(", ")})`)
-    .bind(at, ...rows.map((r) => r.id)).run();
+function release(db: D1Database, rows: Claimed[], at: number): D1PreparedStatement {
+  return db.prepare(`UPDATE deliveries SET next_attempt_at = ? WHERE state = 'queued' AND id IN (${rows.map(() => "?").join(", ")})`)
+    .bind(at, ...rows.map((r) => r.id));
 }
 
 export async function send(env: Env, config: Settings, clock: () => number, random: () => number): Promise<RunSummary> {
@@ -99,12 +128,14 @@ export async function send(env: Env, config: Settings, clock: () => number, rand
   let grant: Grant | null = null;
   for (const [i, d] of claimed.entries()) {
     const at = clock();
+    const next = claimed[i + 1];
     if (!sendable(d.due_at, d.not_after, at)) {
-      await release(env.DB, [d], at); // the next run expires it
+      await env.DB.batch([release(env.DB, [d], at), handOn(env.DB, d, next, at)]); // the next run expires it
       continue;
     }
     if (!retryKeyUsable(d.retry_key_issued_at, at)) {
-      await env.DB.batch(record(env.DB, d, at, { outcome: "failed", code: "RETRY_KEY_EXPIRED", nextAttemptAt: null }, d.attempts, null));
+      await env.DB.batch([...record(env.DB, d, at, { outcome: "failed", code: "RETRY_KEY_EXPIRED", nextAttemptAt: null }, d.attempts, null),
+        handOn(env.DB, d, next, at)]);
       continue;
     }
     // The token is fetched once a run, at its first send: a run with nothing to send asks for none.
@@ -119,14 +150,15 @@ export async function send(env: Env, config: Settings, clock: () => number, rand
     const statements = record(env.DB, d, at, decision, attempts, answer);
     // A stateless token LINE refused is dropped with the outcome (no query of its own): the next run issues another.
     if ("token" in grant && grant.stateless && answer.status === 401) statements.push(dropToken(env.DB, grant.token));
+    // No token this run: the others would fare no better (and LINE is not asked again for one).
+    const stopping = verdict.stopRun || "refused" in grant;
+    const rest = claimed.slice(i + 1);
+    statements.push(handOn(env.DB, d, stopping ? undefined : next, clock()));
+    if (stopping && rest.length > 0) statements.push(release(env.DB, rest, decision.nextAttemptAt ?? clock()));
     await env.DB.batch(statements);
     summary.attempted += 1;
     if (decision.outcome === "sent") summary.sent += 1;
-    // No token this run: the others would fare no better (and LINE is not asked again for one).
-    if (verdict.stopRun || "refused" in grant) {
-      await release(env.DB, claimed.slice(i + 1), decision.nextAttemptAt ?? clock());
-      break;
-    }
+    if (stopping) break;
   }
   return summary;
 }

@@ -164,6 +164,45 @@ describe("the cron's sending", () => {
     expect(await outcomes()).toEqual([expect.objectContaining({ outcome: "failed", error_code: "RETRY_KEY_EXPIRED", http_status: null })]);
   });
 
+  it("records the attempt of a run stopped after LINE took the message, before trying it again", async () => {
+    const first = reminder("r1", 1);
+    const second = reminder("r2", 2);
+    await upload([first, second]);
+    // The host stops the run after LINE answered r1 and before the run wrote it down: D1's third batch
+    // of the run (after the expiry's and the lease's) never lands.
+    let batches = 0;
+    const stopping = new Proxy(env.DB, {
+      get(target, name) {
+        if (name === "batch") {
+          return async (statements: D1PreparedStatement[]) => {
+            batches += 1;
+            if (batches === 3) throw new Error("the run was stopped");
+            return target.batch(statements);
+          };
+        }
+        const value: unknown = Reflect.get(target, name);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    await expect(run(T0, { ...env, DB: stopping })).rejects.toThrow("the run was stopped");
+    expect((await lineLog()).map((r) => r.to)).toEqual([to(1)]); // LINE took r1; r2 was never tried
+    expect(await outcomes()).toEqual([]);
+    expect(await run(T0 + MINUTE)).toMatchObject({ attempted: 0 }); // the stopped run's lease holds
+
+    const leaseOver = T0 + 3 * MINUTE; // 10 sends × 10 s + 1 minute
+    expect(await run(leaseOver)).toMatchObject({ attempted: 2, sent: 2 });
+    const pulled = (await outcomes()).map((o) => [o.delivery_id, o.at, o.outcome, o.error_code, o.http_status]);
+    expect(pulled).toEqual([
+      ["r1", new Date(T0).toISOString(), "retry", "RUN_STOPPED", null], // the attempt LINE took, at its moment
+      ["r1", new Date(leaseOver).toISOString(), "sent", null, 409], // LINE had it: the teacher got it once
+      ["r2", new Date(leaseOver).toISOString(), "sent", null, 200],
+    ]);
+    expect((await lineLog()).filter((r) => r.to === to(1))).toHaveLength(2);
+    expect(await state("r1")).toMatchObject({ state: "sent", attempts: 2 });
+    expect(await run(leaseOver + 10 * MINUTE)).toMatchObject({ attempted: 0 });
+    expect(await outcomes()).toHaveLength(3); // recorded once
+  });
+
   it("runs from the Worker's scheduled handler", async () => {
     const now = Date.now();
     await upload([reminder("r1", 1, { due_at: new Date(now - MINUTE).toISOString(), not_after: new Date(now + HOUR).toISOString() })], now);

@@ -527,11 +527,18 @@ function dropToken(db, token) {
 
 // src/sending.ts
 async function expire(db, now) {
-  const rows = await db.prepare("UPDATE deliveries SET state = 'expired', updated_at = ? WHERE state = 'queued' AND not_after <= ? RETURNING id, subject_version, retry_key").bind(now, now).all();
-  if (rows.results.length > 0) {
-    await db.batch(rows.results.map((r) => db.prepare("INSERT INTO outcomes (delivery_id, subject_version, retry_key, at, outcome, error_code) VALUES (?, ?, ?, ?, 'expired', 'NOT_AFTER_PASSED')").bind(r.id, r.subject_version, r.retry_key, now)));
-  }
-  return rows.results.length;
+  const [stopped, expired] = await db.batch([
+    db.prepare("SELECT id, subject_version, retry_key, attempt_started_at, next_attempt_at FROM deliveries WHERE state = 'queued' AND next_attempt_at <= ? AND attempt_started_at IS NOT NULL").bind(now),
+    db.prepare("UPDATE deliveries SET state = 'expired', updated_at = ? WHERE state = 'queued' AND not_after <= ? RETURNING id, subject_version, retry_key").bind(now, now)
+  ]);
+  const statements = stopped.results.flatMap((r) => [
+    db.prepare("INSERT INTO outcomes (delivery_id, subject_version, retry_key, at, outcome, error_code, next_attempt_at) VALUES (?, ?, ?, ?, 'retry', 'RUN_STOPPED', ?)").bind(r.id, r.subject_version, r.retry_key, r.attempt_started_at, r.next_attempt_at),
+    // The attempt counts against the retry budget: LINE may have taken it.
+    db.prepare("UPDATE deliveries SET attempts = attempts + 1, attempt_started_at = NULL, updated_at = ? WHERE id = ? AND attempt_started_at = ?").bind(now, r.id, r.attempt_started_at)
+  ]);
+  statements.push(...expired.results.map((r) => db.prepare("INSERT INTO outcomes (delivery_id, subject_version, retry_key, at, outcome, error_code) VALUES (?, ?, ?, ?, 'expired', 'NOT_AFTER_PASSED')").bind(r.id, r.subject_version, r.retry_key, now)));
+  if (statements.length > 0) await db.batch(statements);
+  return expired.results.length;
 }
 async function senderAwake(db, config, now) {
   const row = await db.prepare("SELECT max(at) AS at FROM heartbeats").first();
@@ -539,10 +546,19 @@ async function senderAwake(db, config, now) {
 }
 async function claim(db, config, now) {
   const leaseUntil = now + longestRunMs(config);
-  const rows = await db.prepare(
-    "UPDATE deliveries SET next_attempt_at = ? WHERE id IN (SELECT id FROM deliveries WHERE state = 'queued' AND next_attempt_at <= ? AND due_at <= ? AND not_after > ? ORDER BY next_attempt_at LIMIT ?) RETURNING id, subject_version, path, body, retry_key, retry_key_issued_at, due_at, not_after, attempts"
-  ).bind(leaseUntil, now, now, now, config.maxSendsPerRun).all();
+  const [rows] = await db.batch([
+    db.prepare(
+      "UPDATE deliveries SET next_attempt_at = ? WHERE id IN (SELECT id FROM deliveries WHERE state = 'queued' AND next_attempt_at <= ? AND due_at <= ? AND not_after > ? ORDER BY next_attempt_at LIMIT ?) RETURNING id, subject_version, path, body, retry_key, retry_key_issued_at, due_at, not_after, attempts"
+    ).bind(leaseUntil, now, now, now, config.maxSendsPerRun),
+    // The first of them (in the order they go) is started in the same batch: see handOn().
+    db.prepare(
+      "UPDATE deliveries SET attempt_started_at = ? WHERE id = (SELECT id FROM deliveries WHERE state = 'queued' AND next_attempt_at = ? ORDER BY due_at, id LIMIT 1)"
+    ).bind(now, leaseUntil)
+  ]);
   return rows.results.sort((a, b) => a.due_at - b.due_at || a.id.localeCompare(b.id));
+}
+function handOn(db, d, next, at) {
+  return next === void 0 ? db.prepare("UPDATE deliveries SET attempt_started_at = NULL WHERE id = ?").bind(d.id) : db.prepare("UPDATE deliveries SET attempt_started_at = CASE WHEN id = ? THEN ? END WHERE id IN (?, ?)").bind(next.id, at, d.id, next.id);
 }
 function record(db, d, at, decision, attempts, answer) {
   const state = { sent: "sent", retry: "queued", throttled: "queued", hold: "queued" }[decision.outcome] ?? "failed";
@@ -567,9 +583,8 @@ function record(db, d, at, decision, attempts, answer) {
     )
   ];
 }
-async function release(db, rows, at) {
-  if (rows.length === 0) return;
-  await db.prepare(`UPDATE deliveries SET next_attempt_at = ? WHERE state = 'queued' AND id IN (${rows.map(() => "?").join(", ")})`).bind(at, ...rows.map((r) => r.id)).run();
+function release(db, rows, at) {
+  return db.prepare(`UPDATE deliveries SET next_attempt_at = ? WHERE state = 'queued' AND id IN (${rows.map(() => "?").join(", ")})`).bind(at, ...rows.map((r) => r.id));
 }
 async function send(env, config, clock, random) {
   const now = clock();
@@ -579,12 +594,16 @@ async function send(env, config, clock, random) {
   let grant = null;
   for (const [i, d] of claimed.entries()) {
     const at = clock();
+    const next = claimed[i + 1];
     if (!sendable(d.due_at, d.not_after, at)) {
-      await release(env.DB, [d], at);
+      await env.DB.batch([release(env.DB, [d], at), handOn(env.DB, d, next, at)]);
       continue;
     }
     if (!retryKeyUsable(d.retry_key_issued_at, at)) {
-      await env.DB.batch(record(env.DB, d, at, { outcome: "failed", code: "RETRY_KEY_EXPIRED", nextAttemptAt: null }, d.attempts, null));
+      await env.DB.batch([
+        ...record(env.DB, d, at, { outcome: "failed", code: "RETRY_KEY_EXPIRED", nextAttemptAt: null }, d.attempts, null),
+        handOn(env.DB, d, next, at)
+      ]);
       continue;
     }
     grant ??= await accessToken(env, config, at);
@@ -594,19 +613,20 @@ async function send(env, config, clock, random) {
     const decision = decide(verdict, d.attempts + 1, clock(), random());
     const statements = record(env.DB, d, at, decision, attempts, answer);
     if ("token" in grant && grant.stateless && answer.status === 401) statements.push(dropToken(env.DB, grant.token));
+    const stopping = verdict.stopRun || "refused" in grant;
+    const rest = claimed.slice(i + 1);
+    statements.push(handOn(env.DB, d, stopping ? void 0 : next, clock()));
+    if (stopping && rest.length > 0) statements.push(release(env.DB, rest, decision.nextAttemptAt ?? clock()));
     await env.DB.batch(statements);
     summary.attempted += 1;
     if (decision.outcome === "sent") summary.sent += 1;
-    if (verdict.stopRun || "refused" in grant) {
-      await release(env.DB, claimed.slice(i + 1), decision.nextAttemptAt ?? clock());
-      break;
-    }
+    if (stopping) break;
   }
   return summary;
 }
 
 // src/version.ts
-var RELAY_VERSION = "0.2.0";
+var RELAY_VERSION = "0.3.0";
 
 // src/webhook.ts
 async function signatureValid(secret, body, header) {
