@@ -410,3 +410,48 @@ def test_finishing_and_keeping_hands_over_to_the_apps_own_receiving(
         assert delivered.result is not None and delivered.result.success
     finally:
         receiving.stop()
+
+
+def _to_group_step(qtbot, ctx: AppContext, dialog: ConnectLineDialog) -> GroupPage:
+    _to_webhook_tested(qtbot, ctx, dialog)
+    qtbot.mouseClick(dialog.next, CLICK)
+    group = dialog.page
+    assert isinstance(group, GroupPage)
+    settle(qtbot, ctx)
+    assert group.list.count() == 0 and group.waiting.isVisibleTo(group)
+    return group
+
+
+def test_the_group_step_shows_a_group_whose_join_another_process_received(
+        qtbot, ctx: AppContext, paths: DataPaths, db_url: str, line: LineEmulator) -> None:
+    """Another Shiftcast on the same data (the tray, another computer on the same server) took LINE's
+    events meanwhile: the join it handled reaches the open wizard as the window hears any other change."""
+    from core.receiving.server import WebhookReceiver
+    from core.store.bootstrap import open_database
+    from core.store.changes import ChangeWatcher
+
+    with ctx.db.write() as s:
+        f.classroom(s, "本校")
+    _, dialog = _open(qtbot, ctx)
+    group = _to_group_step(qtbot, ctx, dialog)
+    line.add_group(GROUP, "講師グループ", [user_id(n) for n in range(1, 9)])
+    line.join(GROUP)  # through the wizard's own receiver
+    qtbot.waitUntil(lambda: group.list.count() == 1, timeout=15000)
+    watcher = ChangeWatcher(ctx.db).start()  # as the window runs it (ui/shell/app.py)
+    elsewhere = open_database(paths, url=db_url)
+    later = "C" + "c3" * 16
+    try:
+        with WebhookReceiver(elsewhere, SECRET) as other:
+            line.set_webhook_endpoint(other.url)
+            line.add_group(later, "駅前校の講師", [user_id(n) for n in range(1, 10)])
+            joined = line.join(later)
+            assert joined.result is not None and joined.result.status_code == 200
+            assert other.dispatcher.wait_handled(1, timeout=30)
+            qtbot.waitUntil(lambda: group.list.count() == 2, timeout=15000)
+    finally:
+        watcher.stop()
+        elsewhere.dispose()
+    assert group.list.item(0).text() == "駅前校の講師 — 9 members"  # the newest join first
+    assert not group.waiting.isVisibleTo(group)
+    dialog.reject()
+    settle(qtbot, ctx)

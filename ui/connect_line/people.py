@@ -1,18 +1,19 @@
 """The "Connect LINE" wizard's group and teachers' pages (after the webhook test, before the last page).
 
-Both show what LINE tells the receiver while the page is open: a `join` proposes a group, a teacher's
-code binds them. The receiver's dispatcher counts the events it has handled; a timer on the UI thread
-compares that number (an int, no lock, no database) and reads the database through `ctx.tasks` only
-when it moved, so an idle page costs nothing. Both pages may be skipped: a proposed group is kept and
-offered again at the next run, and a teacher may send their code days later.
+Both show what LINE tells Shiftcast while the page is open: a `join` proposes a group, a teacher's
+code binds them. A page reads the database through `ctx.tasks` when it is shown and whenever the
+database says LINE events were handled (the bridge's webhook_events_handled), so an idle page costs
+nothing. That is said by whichever receiver handled them, not only the wizard's own: the demo's, the
+app's own receiving, or another process on the same data may be the one that does. Both pages may be
+skipped: a proposed group is kept and offered again at the next run, and a teacher may send their code
+days later.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QTimer
-from PySide6.QtGui import QGuiApplication, QHideEvent, QPixmap, QShowEvent
+from PySide6.QtGui import QGuiApplication, QPixmap, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -38,8 +39,6 @@ from ui.common.i18n import render
 from ui.common.widgets import StatusLabel, note
 from ui.connect_line.pages import Host, WizardPage
 
-POLL_MS = 250  # how often the handled-event counter is looked at (a number, not a query)
-
 
 @dataclass(frozen=True)
 class Room:
@@ -55,31 +54,18 @@ def _rooms(host: Host) -> list[Room]:
 
 
 class _Watching(WizardPage):
-    """A page that reads again whenever the receiver has handled another event while it is shown."""
+    """A page that reads again when it is shown and whenever LINE events were handled while it is."""
 
     def __init__(self, host: Host, parent: QWidget | None = None) -> None:
         super().__init__(host, parent)
-        self._seen = -1
-        self._timer = QTimer(self)
-        self._timer.setInterval(POLL_MS)
-        self._timer.timeout.connect(self._poll)
-
-    def handled_count(self) -> int:
-        receiver = self.host.flow.receiver
-        return receiver.dispatcher.handled if receiver is not None else 0
+        host.ctx.bridge.webhook_events_handled.connect(self._handled)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        self._timer.start()
+        self.refresh()
 
-    def hideEvent(self, event: QHideEvent) -> None:
-        self._timer.stop()
-        super().hideEvent(event)
-
-    def _poll(self) -> None:
-        count = self.handled_count()
-        if count != self._seen:
-            self._seen = count
+    def _handled(self, _event: object) -> None:
+        if self.isVisible():
             self.refresh()
 
     def refresh(self) -> None:
