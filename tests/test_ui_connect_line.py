@@ -10,6 +10,7 @@ import argparse
 import datetime as dt
 import os
 import re
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -453,5 +454,37 @@ def test_the_group_step_shows_a_group_whose_join_another_process_received(
         elsewhere.dispose()
     assert group.list.item(0).text() == "駅前校の講師 — 9 members"  # the newest join first
     assert not group.waiting.isVisibleTo(group)
+    dialog.reject()
+    settle(qtbot, ctx)
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_offline_the_first_step_says_it_is_the_network_and_what_to_check(
+        qtbot, ctx: AppContext, qapp: QApplication, tmp_path: Path, language: str) -> None:
+    from ui.common import i18n
+
+    with ctx.db.write() as s:
+        keys.LINE_API_BASE.write(s, f"http://127.0.0.1:{_closed_port()}")  # nothing listens there
+    i18n.install(qapp, language, tmp_path)
+    try:
+        _, dialog = _open(qtbot, ctx)
+        _credentials(qtbot, ctx, dialog)
+        page = dialog.page
+        assert isinstance(page, CredentialsPage) and page.status.problem_shown
+        said = page.status.text()
+    finally:
+        i18n.install(qapp, "en", tmp_path)
+    assert "Error" not in said  # no class name of the HTTP library
+    if language == "en":
+        assert said.startswith("Could not connect to LINE:") and "internet connection" in said and "firewall" in said
+    else:
+        assert "LINEに接続できませんでした" in said and "インターネット" in said and "ファイアウォール" in said
+    assert secrets.line_channel_secret() is None  # nothing was kept
     dialog.reject()
     settle(qtbot, ctx)

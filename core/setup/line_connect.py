@@ -37,7 +37,13 @@ from typing import Any
 
 import httpx
 
-from core.channels.line import DEFAULT_TIMEOUT, LineApiError, LineClient, resolve_base_url, tls_context
+from core.channels.line import (
+    DEFAULT_TIMEOUT,
+    LineClient,
+    network_failure,
+    resolve_base_url,
+    tls_context,
+)
 from core.channels.line_token import Clock, StatelessTokenSource, TokenRefused
 from core.errors import ShiftcastError, ValidationError
 from core.receiving.address import OwnAddress, PublicAddress, endpoint
@@ -325,7 +331,7 @@ class ConnectLine:
             except TokenRefused as exc:
                 raise ValidationError(t("line.credentials_refused", reason=str(exc))) from None
             except httpx.HTTPError as exc:
-                raise LineApiError(None, t("line.unreachable", detail=type(exc).__name__)) from None
+                raise network_failure(exc) from None
             client = WebhookClient("", base_url=self.base_url, timeout=self.timeout, auth=source.auth())
             try:
                 info = client.bot_info()
