@@ -31,7 +31,7 @@ from core.store.models import Classroom, Teacher
 from core.store.paths import DataPaths
 from tests import factories as f
 from tests.linefixtures import user_id
-from tests.ui_fixtures import ctx, running_app, settle  # noqa: F401
+from tests.ui_fixtures import computer_zone, ctx, running_app, settle  # noqa: F401
 from ui.connect_line.pages import AddressPage, CredentialsPage, NextStepsPage, WebhookPage
 from ui.connect_line.people import GroupPage, TeachersPage
 from ui.connect_line.wizard import ConnectLineDialog
@@ -486,5 +486,31 @@ def test_offline_the_first_step_says_it_is_the_network_and_what_to_check(
     else:
         assert "LINEに接続できませんでした" in said and "インターネット" in said and "ファイアウォール" in said
     assert secrets.line_channel_secret() is None  # nothing was kept
+    dialog.reject()
+    settle(qtbot, ctx)
+
+
+def test_the_teachers_step_tells_when_a_teacher_paired_on_the_classroom_s_clock(
+        qtbot, ctx: AppContext, line: LineEmulator, computer_zone) -> None:
+    from zoneinfo import ZoneInfo
+
+    computer_zone("UTC")  # the PC's clock is not the classroom's
+    with ctx.db.write() as s:
+        f.classroom(s, "本校", timezone="Asia/Tokyo")
+        f.teacher(s, "青木", line_user_id=None, line_opt_in=False)
+    _, dialog = _open(qtbot, ctx)
+    _to_group_step(qtbot, ctx, dialog)
+    qtbot.mouseClick(dialog.next, CLICK)  # the group step is skipped
+    people = dialog.page
+    assert isinstance(people, TeachersPage)
+    settle(qtbot, ctx)
+    line.add_user(user_id(100), "青木")
+    line.send_text(user_id(100), _cell(people, 0, 1))
+    qtbot.waitUntil(lambda: _cell(people, 0, 2).startswith("✓ Connected"), timeout=15000)
+    assert people.codes is not None
+    [paired] = people.codes.progress
+    assert paired.paired_at is not None
+    tokyo = paired.paired_at.astimezone(ZoneInfo("Asia/Tokyo"))
+    assert _cell(people, 0, 2).endswith(f" {tokyo:%H:%M}"), (_cell(people, 0, 2), tokyo)
     dialog.reject()
     settle(qtbot, ctx)

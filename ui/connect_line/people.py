@@ -11,6 +11,7 @@ days later.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from PySide6.QtGui import QGuiApplication, QPixmap, QShowEvent
@@ -212,6 +213,7 @@ class Codes:
     qr_png: bytes | None
     language: str
     limits: list[Text]  # while codes are ignored after too many wrong ones, the incidents' words
+    timezone: str | None = None  # the classroom's: when a teacher paired is told on its clock, as LINE's inbox does
 
 
 class TeachersPage(_Watching):
@@ -278,7 +280,7 @@ class TeachersPage(_Watching):
                 url, png = pairing.friend_link({"basicId": basic_id})
             except ValueError:
                 url, png = None, None
-            return Codes(progress, url, png, language, limits)
+            return Codes(progress, url, png, language, limits, room.timezone if room is not None else None)
 
         ctx.tasks.run(issue, self._issued, self._failed, owner=self, latest="codes")
 
@@ -316,7 +318,7 @@ class TeachersPage(_Watching):
         if self.codes is None:
             return
         progress, limits = read
-        self.codes = Codes(progress, self.codes.url, self.codes.qr_png, self.codes.language, limits)
+        self.codes = dataclasses.replace(self.codes, progress=progress, limits=limits)
         if limits:
             self.limits.problem("\n".join(render(text) for text in limits))
         else:
@@ -348,7 +350,8 @@ class TeachersPage(_Watching):
         if person.code is not None:
             return self.tr("Waiting for the code")
         if person.paired_at is not None:
-            return self.tr("✓ Connected {0}").format(dates.moment_text(person.paired_at))
+            zone = self.codes.timezone if self.codes is not None else None
+            return self.tr("✓ Connected {0}").format(dates.moment_text(person.paired_at, zone))
         return self.tr("✓ Connected")
 
     def message(self, person: TeacherPairing) -> str:
