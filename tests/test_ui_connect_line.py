@@ -114,8 +114,15 @@ def test_the_wizard_connects_tests_and_puts_the_earlier_endpoint_back(
 
     last = dialog.page
     assert isinstance(last, NextStepsPage) and dialog.next.text() == "Finish"
-    assert last.group_hint.isVisibleTo(last)  # no group was chosen: how to invite the account stays said
-    assert not last.keep.isChecked()
+    assert dialog.heading.text() == "LINE is connected"
+    assert last.done_label.text().startswith("✓ Shiftcast is connected to the LINE Official Account “")
+    steps = last.left_label.text()
+    assert last.left_label.isVisibleTo(last) and last.left_heading.text() == "Next steps"
+    assert "Invite the account into your teachers' LINE group" in steps  # no group was chosen
+    assert last.keep.isChecked()  # by default: later 了解 taps and pairing codes arrive
+    assert "reach Shiftcast whenever it runs" in last.keep_note.text()
+    last.keep.setChecked(False)  # the owner chooses to put LINE's earlier address back
+    assert "do not reach Shiftcast" in last.keep_note.text() and "or none of this reaches" in last.left_label.text()
     with qtbot.waitSignal(dialog.connected, timeout=10000):
         qtbot.mouseClick(dialog.next, CLICK)
     settle(qtbot, ctx)
@@ -317,7 +324,9 @@ def test_the_whole_wizard_finds_the_group_pairs_three_teachers_and_puts_the_endp
     said = last.done_label.text()
     assert len(said.splitlines()) >= 3  # connected, the group, the teachers: every line of it shown
     qtbot.waitUntil(lambda: last.done_label.height() >= last.done_label.heightForWidth(last.done_label.width()))
-    assert "講師グループ" in said and "3 of 3 teachers" in said and not last.group_hint.isVisibleTo(last)
+    assert "講師グループ" in said and "3 of 3 teachers" in said
+    assert not last.left_label.isVisibleTo(last) and not last.left_heading.isVisibleTo(last)  # nothing is left
+    last.keep.setChecked(False)
     with qtbot.waitSignal(dialog.connected, timeout=10000):
         qtbot.mouseClick(dialog.next, CLICK)
     settle(qtbot, ctx)
@@ -350,8 +359,11 @@ def test_the_message_to_copy_is_in_the_classrooms_language_and_the_group_step_ca
     assert dialog.next.text() == "Skip"  # Ken has not sent it yet
     qtbot.mouseClick(dialog.next, CLICK)
     last = dialog.page
-    assert isinstance(last, NextStepsPage) and last.group_hint.isVisibleTo(last)
+    assert isinstance(last, NextStepsPage)
     assert "0 of 1 teachers" in last.done_label.text()
+    steps = last.left_label.text().splitlines()  # the group to invite the account into, and Ken's code
+    assert len(steps) == 2 and "Invite the account" in steps[0], steps
+    assert steps[1].startswith("• Still to send their code: Ken.")
     dialog.reject()
     settle(qtbot, ctx)
     assert line.webhook_endpoint == EARLIER
@@ -399,7 +411,7 @@ def test_finishing_and_keeping_hands_over_to_the_apps_own_receiving(
             settle(qtbot, ctx)
         last = dialog.page
         assert isinstance(last, NextStepsPage)
-        last.keep.setChecked(True)
+        assert last.keep.isChecked()  # the default
         with qtbot.waitSignal(dialog.connected, timeout=10000):
             qtbot.mouseClick(dialog.next, CLICK)
         qtbot.waitUntil(lambda: receiving.state.receiving)

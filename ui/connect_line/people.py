@@ -338,12 +338,19 @@ class TeachersPage(_Watching):
             else:
                 self.table.removeCellWidget(row, self.COPY)
         paired = sum(1 for p in progress if p.code is None)
+        waiting = [p.name for p in progress if p.code is not None]
         if progress:
             self.progress.setText(self.tr("{0} of {1} teachers are connected on LINE.").format(paired, len(progress)))
             self.host.results["teachers"] = self.progress.text()
         else:
             self.progress.setText(self.tr("There are no teachers yet. Add them under Teachers; their codes are made "
                                           "when you come back here."))
+        if waiting:
+            self.host.left["teachers"] = self.tr(
+                "Still to send their code: {0}. A code works for 7 days; open Connect LINE again to copy their "
+                "messages.").format(self.tr(", ", "between the names of a list").join(waiting))
+        else:
+            self.host.left.pop("teachers", None)
         self.changed.emit()
 
     def state_text(self, person: TeacherPairing) -> str:
