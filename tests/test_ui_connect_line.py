@@ -122,7 +122,7 @@ def test_the_wizard_connects_tests_and_puts_the_earlier_endpoint_back(
     assert last.keep.isChecked()  # by default: later 了解 taps and pairing codes arrive
     assert "reach Shiftcast whenever it runs" in last.keep_note.text()
     last.keep.setChecked(False)  # the owner chooses to put LINE's earlier address back
-    assert "do not reach Shiftcast" in last.keep_note.text() and "or none of this reaches" in last.left_label.text()
+    assert "do not arrive" in last.keep_note.text() and "or none of this reaches" in last.left_label.text()
     with qtbot.waitSignal(dialog.connected, timeout=10000):
         qtbot.mouseClick(dialog.next, CLICK)
     settle(qtbot, ctx)
@@ -320,10 +320,10 @@ def test_the_whole_wizard_finds_the_group_pairs_three_teachers_and_puts_the_endp
 
     last = dialog.page
     assert isinstance(last, NextStepsPage)
-    _keep(qtbot, ctx, dialog, "10-connect-line-4-next-steps.png")
     said = last.done_label.text()
     assert len(said.splitlines()) >= 3  # connected, the group, the teachers: every line of it shown
     qtbot.waitUntil(lambda: last.done_label.height() >= last.done_label.heightForWidth(last.done_label.width()))
+    _keep(qtbot, ctx, dialog, "10-connect-line-4-next-steps.png")
     assert "講師グループ" in said and "3 of 3 teachers" in said
     assert not last.left_label.isVisibleTo(last) and not last.left_heading.isVisibleTo(last)  # nothing is left
     last.keep.setChecked(False)
@@ -361,9 +361,9 @@ def test_the_message_to_copy_is_in_the_classrooms_language_and_the_group_step_ca
     last = dialog.page
     assert isinstance(last, NextStepsPage)
     assert "0 of 1 teachers" in last.done_label.text()
-    steps = last.left_label.text().splitlines()  # the group to invite the account into, and Ken's code
+    steps = last.left_label.text().split("\n• ")  # the group to invite the account into, and Ken's code
     assert len(steps) == 2 and "Invite the account" in steps[0], steps
-    assert steps[1].startswith("• Still to send their code: Ken.")
+    assert steps[1].startswith("Still to send their code: Ken.\n")
     dialog.reject()
     settle(qtbot, ctx)
     assert line.webhook_endpoint == EARLIER

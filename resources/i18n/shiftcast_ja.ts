@@ -2225,12 +2225,12 @@ Data folder: {1}</source>
         <translation>下の「受信し続ける」をオンにしてください。オフのままでは、どれもShiftcastに届きません。</translation>
     </message>
     <message>
-        <source>Teachers&apos; 了解 taps, pairing codes and answers reach Shiftcast whenever it runs, at the address chosen in step 2.</source>
-        <translation>講師の「了解」や登録コード、回答は、Shiftcastが動いている間いつでも、ステップ2で選んだアドレスに届きます。</translation>
+        <source>Teachers&apos; 了解 taps, pairing codes and answers then reach Shiftcast whenever it runs.</source>
+        <translation>講師の「了解」や登録コード、回答が、Shiftcastの動いている間いつでも届きます。</translation>
     </message>
     <message>
-        <source>Finish puts back the webhook address LINE had before: 了解 taps and pairing codes sent later do not reach Shiftcast.</source>
-        <translation>「完了」を押すとLINEのWebhook URLが元に戻り、あとから送られた「了解」や登録コードはShiftcastに届きません。</translation>
+        <source>Finish puts LINE&apos;s earlier webhook address back: later 了解 taps and codes do not arrive.</source>
+        <translation>「完了」でLINEのWebhook URLが元に戻り、以後の「了解」や登録コードは届きません。</translation>
     </message>
     <message>
         <source>Finish</source>
@@ -3585,13 +3585,17 @@ This cannot be undone.</source>
         <translation>講師がまだいません。「講師」で追加してからここに戻ると、コードが作成されます。</translation>
     </message>
     <message>
-        <source>Still to send their code: {0}. A code works for 7 days; open Connect LINE again to copy their messages.</source>
-        <translation>まだコードを送っていない講師: {0}。コードの有効期間は7日間です。送るメッセージは、もう一度「LINEに接続」を開くとコピーできます。</translation>
-    </message>
-    <message>
         <source>, </source>
         <comment>between the names of a list</comment>
         <translation>、</translation>
+    </message>
+    <message>
+        <source>Still to send their code: {0}.</source>
+        <translation>まだコードを送っていない講師: {0}</translation>
+    </message>
+    <message>
+        <source>A code works for 7 days; open Connect LINE again to copy their messages.</source>
+        <translation>コードは7日間有効です。案内文は「LINEに接続」をもう一度開くとコピーできます。</translation>
     </message>
     <message>
         <source>Waiting for the code</source>

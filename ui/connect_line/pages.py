@@ -420,12 +420,11 @@ class NextStepsPage(WizardPage):
             steps.append(self.tr("Keep receiving (below), or none of this reaches Shiftcast."))
         self.left_heading.setVisible(bool(steps))
         self.left_label.setVisible(bool(steps))
-        self.left_label.setText("\n".join(f"• {step}" for step in steps))
+        self.left_label.setText("\n".join("• " + step.replace("\n", "\n   ") for step in steps))
         self.keep_note.setText(self.tr(
-            "Teachers' 了解 taps, pairing codes and answers reach Shiftcast whenever it runs, at the address chosen "
-            "in step 2.") if self.keep.isChecked() else self.tr(
-            "Finish puts back the webhook address LINE had before: 了解 taps and pairing codes sent later do not "
-            "reach Shiftcast."))
+            "Teachers' 了解 taps, pairing codes and answers then reach Shiftcast whenever it runs.")
+            if self.keep.isChecked() else self.tr(
+            "Finish puts LINE's earlier webhook address back: later 了解 taps and codes do not arrive."))
 
     def next_text(self) -> str:
         return self.tr("Finish")

@@ -346,9 +346,10 @@ class TeachersPage(_Watching):
             self.progress.setText(self.tr("There are no teachers yet. Add them under Teachers; their codes are made "
                                           "when you come back here."))
         if waiting:
-            self.host.left["teachers"] = self.tr(
-                "Still to send their code: {0}. A code works for 7 days; open Connect LINE again to copy their "
-                "messages.").format(self.tr(", ", "between the names of a list").join(waiting))
+            names = self.tr(", ", "between the names of a list").join(waiting)
+            self.host.left["teachers"] = "\n".join((
+                self.tr("Still to send their code: {0}.").format(names),
+                self.tr("A code works for 7 days; open Connect LINE again to copy their messages.")))
         else:
             self.host.left.pop("teachers", None)
         self.changed.emit()
