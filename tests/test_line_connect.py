@@ -388,3 +388,23 @@ def test_without_a_network_line_s_client_and_the_flow_say_it_is_the_network_in_e
         assert japanese.startswith("LINEに接続できませんでした。") and "インターネット" in japanese, japanese
         assert "Error" not in japanese and japanese.count("LINEに接続できませんでした") == 1
     assert secrets.line_channel_secret() is None
+
+
+def test_keeping_receiving_gives_line_s_webhook_back_to_the_relay_that_had_it(
+        db: Database, line: LineEmulator, flow: ConnectLine) -> None:
+    """With the always-on relay taking LINE's events, keeping receiving after Connect LINE must not take
+    them away from it: the relay keeps them while every PC sleeps, and the app pulls them from it."""
+    relay = "https://shiftcast-relay-1a2b3c4d.example.workers.dev"
+    with db.write() as s:
+        keys.RELAY_URL.write(s, relay)
+    line.set_webhook_endpoint(relay + "/line/webhook")  # as the relay's deploy pointed it
+    flow.check_credentials(CHANNEL_ID, SECRET)
+    flow.start_receiving(LoopbackAddress())
+    flow.point_line_here()
+    assert flow.test().works
+    finished = flow.finish(keep_receiving=True)
+    assert finished.kept_receiving and finished.restore is Restore.RESTORED
+    assert line.webhook_endpoint == relay + "/line/webhook"
+    assert _settings(db) == (False, None, None)
+    with db.read() as s:
+        assert keys.LINE_RECEIVE_ADDRESS.read(s) == "loopback"  # where the app receives once the relay is gone
