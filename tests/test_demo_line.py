@@ -361,3 +361,48 @@ def test_the_inbox_answers_an_availability_request_s_time_pickers_from_and_until
     pickers = postback_actions(request.message, "datetimepicker")
     assert received[0]["postback"]["data"] == pickers[2]["data"]
     settle(qtbot, ctx)
+
+
+def test_connect_line_s_group_step_shows_the_group_the_inbox_invites_the_account_into(
+        qtbot, ctx: AppContext, db: Database, demo: demo_data.DemoEnvironment) -> None:
+    """The demo's own receiver and the wizard's share the database: whichever handles the join, the
+    wizard's group step shows the group within seconds."""
+    from ui.connect_line.pages import AddressPage, CredentialsPage, WebhookPage
+    from ui.connect_line.people import GroupPage
+    from ui.connect_line.wizard import ConnectLineDialog
+
+    earlier = "C" + "7c" * 16  # a group the account joined before, which no classroom has taken
+    demo.emulator.add_group(earlier, "以前のグループ", [demo_data.user_id_for(1)])
+    assert demo.emulator.join(earlier).result is not None
+    ctx.demo = demo
+    inbox = InboxWindow(ctx)
+    qtbot.addWidget(inbox)
+    inbox.show()
+    dialog = ConnectLineDialog(ctx)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    credentials = dialog.page
+    assert isinstance(credentials, CredentialsPage)
+    credentials.channel_id.setText(demo_data.DEMO_CHANNEL_ID)
+    credentials.secret.setText(demo_data.DEMO_CHANNEL_SECRET)
+    qtbot.mouseClick(dialog.next, Qt.MouseButton.LeftButton)
+    settle(qtbot, ctx)
+    assert isinstance(dialog.page, AddressPage), credentials.status.text()
+    qtbot.mouseClick(dialog.next, Qt.MouseButton.LeftButton)
+    settle(qtbot, ctx)
+    webhook = dialog.page
+    assert isinstance(webhook, WebhookPage)
+    settle(qtbot, ctx)
+    assert webhook.result is not None and webhook.result.works, webhook.answer.text()
+    qtbot.mouseClick(dialog.next, Qt.MouseButton.LeftButton)
+    group = dialog.page
+    assert isinstance(group, GroupPage)
+    qtbot.waitUntil(lambda: group.list.count() == 1, timeout=15_000)  # offered again: the page has looked
+
+    qtbot.mouseClick(inbox.join_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: group.list.count() == 2, timeout=15_000)
+    assert group.list.item(0).text() == f"{demo_data.DEMO_NEW_GROUP_NAME} — {len(demo_data.TEACHERS)} members"
+    assert not group.waiting.isVisibleTo(group)
+    dialog.reject()
+    settle(qtbot, ctx)
+    ctx.demo = None

@@ -360,3 +360,51 @@ def test_finishing_while_the_tunnel_still_starts_stops_it_at_once(
     assert wait_until(lambda: _gone(pid)) and flow.receiver is None  # its `sleep` ends a moment after
     with pytest.raises(FlowEnded):
         flow.test()
+
+
+def test_without_a_network_line_s_client_and_the_flow_say_it_is_the_network_in_each_language(db: Database) -> None:
+    """What the sender, the CLI and Connect LINE say when nothing answers at LINE's address (a closed port)."""
+    from core.channels.line import LineApiError, LineClient
+    from core.texts import describe
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{s.getsockname()[1]}"
+    with db.write() as session:
+        keys.LINE_API_BASE.write(session, closed)
+    with LineClient("a-token", base_url=closed) as client, pytest.raises(LineApiError) as from_client:
+        client.bot_info()
+    flow = ConnectLine(db)
+    try:
+        with pytest.raises(LineApiError) as from_flow:
+            flow.check_credentials(CHANNEL_ID, SECRET)
+    finally:
+        flow.close()
+    for failed in (from_client.value, from_flow.value):
+        assert failed.status is None
+        english, japanese = describe(failed, "en"), describe(failed, "ja")
+        assert english.startswith("could not connect to LINE") and "internet connection" in english, english
+        assert "firewall" in english and "Error" not in english
+        assert japanese.startswith("LINEに接続できませんでした。") and "インターネット" in japanese, japanese
+        assert "Error" not in japanese and japanese.count("LINEに接続できませんでした") == 1
+    assert secrets.line_channel_secret() is None
+
+
+def test_keeping_receiving_gives_line_s_webhook_back_to_the_relay_that_had_it(
+        db: Database, line: LineEmulator, flow: ConnectLine) -> None:
+    """With the always-on relay taking LINE's events, keeping receiving after Connect LINE must not take
+    them away from it: the relay keeps them while every PC sleeps, and the app pulls them from it."""
+    relay = "https://shiftcast-relay-1a2b3c4d.example.workers.dev"
+    with db.write() as s:
+        keys.RELAY_URL.write(s, relay)
+    line.set_webhook_endpoint(relay + "/line/webhook")  # as the relay's deploy pointed it
+    flow.check_credentials(CHANNEL_ID, SECRET)
+    flow.start_receiving(LoopbackAddress())
+    flow.point_line_here()
+    assert flow.test().works
+    finished = flow.finish(keep_receiving=True)
+    assert finished.kept_receiving and finished.restore is Restore.RESTORED
+    assert line.webhook_endpoint == relay + "/line/webhook"
+    assert _settings(db) == (False, None, None)
+    with db.read() as s:
+        assert keys.LINE_RECEIVE_ADDRESS.read(s) == "loopback"  # where the app receives once the relay is gone

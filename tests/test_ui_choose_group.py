@@ -12,6 +12,7 @@ from sqlalchemy import select
 from core.planning import group_waiting, planner
 from core.publication import publish as publication
 from core.publication.image_store import ImageStore
+from core.store import events as store_events
 from core.store.models import Delivery, ProposedGroup
 from tests import factories as f
 from tests.ui_fixtures import ctx, settle  # noqa: F401
@@ -37,6 +38,7 @@ def test_a_group_joined_while_the_dialog_is_open_appears_and_choosing_it_sends_t
 
     with ctx.db.write() as s:  # what the app's own receiving records when the account joins the group
         s.add(ProposedGroup(group_id=GROUP, name="本校 講師", member_count=3, joined_at=now))
+        store_events.emit(s, store_events.WebhookEventsHandled(1))
     qtbot.waitUntil(lambda: dialog.page.list.count() == 1, timeout=PATIENCE_MS)
     assert dialog.page.list.item(0).text() == "本校 講師 — 3 members"
     qtbot.mouseClick(dialog.page.use, Qt.MouseButton.LeftButton)

@@ -203,21 +203,20 @@ class DemoEnvironment:
         from core.emulator.simulate import postback_actions
 
         check_hours(start, end)
-        receiver = self.receiver
-        before = len(self.emulator.inbox(user_id))
-        handled = receiver.dispatcher.handled if receiver is not None else 0
+        seen = len(self.emulator.inbox(user_id))
         first = self.emulator.pick(user_id, action, f"{start:%H:%M}")
-        if end is None or receiver is None or first.result is None or not first.result.success:
+        if end is None or first.result is None or not first.result.success:
             return first
-        # The reply goes out on the handlers' thread once the tap is recorded: look after each event handled.
+        # The reply comes once a receiver of the database handled the tap (whichever: Connect LINE's, kept
+        # receiving, may hold LINE's webhook now): look at each message that reaches the teacher.
         deadline = time.monotonic() + REPLY_WAIT
         while (left := deadline - time.monotonic()) > 0:
-            receiver.dispatcher.wait_handled(handled + 1, left)
-            handled = receiver.dispatcher.handled
-            until = next((p for m in self.emulator.inbox(user_id)[before:] if m.via == "reply"
+            inbox = self.emulator.wait_inbox(user_id, seen, left)
+            until = next((p for m in inbox[seen:] if m.via == "reply"
                           for p in postback_actions(m.message.get("quickReply") or {}, "datetimepicker")), None)
             if until is not None:
                 return self.emulator.pick(user_id, until, f"{end:%H:%M}")
+            seen = len(inbox)
         raise ShiftcastError(t("demo.no_until_picker", start=f"{start:%H:%M}"))
 
     def send_code_as_teacher(self, teacher_id: int, name: str, code: str) -> Delivered:

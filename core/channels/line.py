@@ -57,10 +57,23 @@ class LineApiError(ShiftcastError):
         self.request_id = request_id
         self.details = details
         extra = f" ({'; '.join(details)})" if details else ""
-        if status is None:
+        if status is None and isinstance(message, Text) and not details:
+            super().__init__(message)  # our own words for a failure on the way to LINE: said once, as they are
+        elif status is None:
             super().__init__(t("line.network_error", message=message, extra=extra))
         else:
             super().__init__(t("line.answered", status=status, message=message, extra=extra))
+
+
+def network_failure(exc: httpx.HTTPError) -> LineApiError:
+    """A request that never got LINE's answer, in words that say what to check. The library's own words
+    (an exception's name, the OS's English) go to the log only where they would tell the manager nothing."""
+    if isinstance(exc, httpx.TimeoutException):
+        return LineApiError(None, t("line.timeout"))
+    if isinstance(exc, httpx.ConnectError | httpx.ProxyError):  # offline, no DNS, refused, a proxy in the way
+        log.warning("could not connect to LINE: %s", short(exc))
+        return LineApiError(None, t("line.no_connection"))
+    return LineApiError(None, t("line.unreachable", detail=short(exc)))
 
 
 def resolve_base_url(configured: str | None = None) -> str:
@@ -247,10 +260,8 @@ class LineClient:
     def _request(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
         try:
             response = self._http.request(method, path, **kwargs)
-        except httpx.TimeoutException:
-            raise LineApiError(None, t("line.timeout")) from None
         except httpx.TransportError as exc:
-            raise LineApiError(None, t("line.unreachable", detail=short(exc))) from None
+            raise network_failure(exc) from None
         payload = _json(response)
         if not response.is_success:
             raise LineApiError(

@@ -326,6 +326,10 @@ class LineEmulator:
     def all_inbox(self) -> list[InboxMessage]:
         return self._state.all_inbox()
 
+    def wait_inbox(self, recipient_id: str, count: int, timeout: float) -> list[InboxMessage]:
+        """The recipient's inbox once more than `count` messages reached it, or as it stands at `timeout`."""
+        return self._state.wait_inbox(recipient_id, count, timeout)
+
     def restore_inbox(self, items: list[InboxMessage]) -> None:
         """Messages an earlier run received, back in the inboxes (the demo's history across restarts)."""
         self._state.restore_inbox(items)

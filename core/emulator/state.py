@@ -67,6 +67,7 @@ REPLY_TOKEN_LIFE = dt.timedelta(minutes=1)
 class EmulatorState:
     def __init__(self, clock: Clock | None = None) -> None:
         self.lock = threading.Lock()
+        self.arrived = threading.Condition(self.lock)  # notified whenever a message reaches an inbox
         self.clock: Clock = clock or utc_now
         # LINE only loads images over HTTPS; tests and the demo host images on plain-http loopback.
         self.loopback_media = False
@@ -162,6 +163,12 @@ class EmulatorState:
         with self.lock:
             return list(self.delivered)
 
+    def wait_inbox(self, recipient_id: str, count: int, timeout: float) -> list[InboxMessage]:
+        """The recipient's inbox once it holds more than `count` messages, or as it stands at `timeout`."""
+        with self.arrived:
+            self.arrived.wait_for(lambda: len(self.inboxes.get(recipient_id, ())) > count, timeout)
+            return list(self.inboxes.get(recipient_id, ()))
+
     def accepted_retry_keys(self) -> dict[str, str]:
         with self.lock:
             return self.keys.live(self.clock())
@@ -224,6 +231,7 @@ class EmulatorState:
             )
             box.append(item)
             self.delivered.append(item)
+        self.arrived.notify_all()
 
     def add_reply_token_locked(self, token: str, recipient: str, now: dt.datetime) -> None:
         if len(self.reply_tokens) >= 10_000:  # a long demo run: forget the tokens no reply can use any more

@@ -7,6 +7,11 @@ is rolled back and tried again while the receiver runs, after 1, 2, 4, 8 and 16 
 needed, a teacher's row or LINE's answer, may be there by then); when six tries have failed it is
 given up and an alert tells the manager (core/alerts.py). Each start of the receiver gives the given-up
 events one more try, as a new version may handle what the old one could not.
+
+Every dispatcher of a database wakes on every event recorded in it, so with two receivers running (the
+demo's or the app's own beside Connect LINE's) either may handle an event. What shows an event's effect
+therefore listens for the database's WebhookEventsHandled, which the handling transaction emits (and
+other processes hear through the change counters), never for one dispatcher's count.
 """
 
 from __future__ import annotations
@@ -96,6 +101,9 @@ def handle_pending(db: Database, handlers: Sequence[EventHandler], *, now: dt.da
                         if event.type in handler.types:
                             handler.handle(session, event, now=now)
                     row.handled_at, row.retry_at = now, None
+                    # Told through the database, not this dispatcher: another receiver of the same data
+                    # (the demo's, the app's own, another process's) may be the one that handles it.
+                    store_events.emit(session, store_events.WebhookEventsHandled(1))
                     if row.given_up_at is not None and not alerts.failed_webhook_event_count(session):
                         alerts.clear(session, [alerts.webhook_events_failed(0).key], now=now)
                 handled += 1

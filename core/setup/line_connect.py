@@ -37,12 +37,19 @@ from typing import Any
 
 import httpx
 
-from core.channels.line import DEFAULT_TIMEOUT, LineApiError, LineClient, resolve_base_url, tls_context
+from core.channels.line import (
+    DEFAULT_TIMEOUT,
+    LineClient,
+    network_failure,
+    resolve_base_url,
+    tls_context,
+)
 from core.channels.line_token import Clock, StatelessTokenSource, TokenRefused
 from core.errors import ShiftcastError, ValidationError
 from core.receiving.address import OwnAddress, PublicAddress, endpoint
 from core.receiving.handlers import EventHandler
 from core.receiving.server import WebhookReceiver
+from core.setup import relay_state
 from core.setup.line import credentials_saved, remember_account
 from core.store import secrets
 from core.store import setting_keys as keys
@@ -264,7 +271,7 @@ class BotIdentity:
 
 @dataclass(frozen=True)
 class Finished:
-    restore: Restore | None  # None: kept receiving, nothing restored
+    restore: Restore | None  # None: kept receiving here, nothing restored
     kept_receiving: bool
 
 
@@ -325,7 +332,7 @@ class ConnectLine:
             except TokenRefused as exc:
                 raise ValidationError(t("line.credentials_refused", reason=str(exc))) from None
             except httpx.HTTPError as exc:
-                raise LineApiError(None, t("line.unreachable", detail=type(exc).__name__)) from None
+                raise network_failure(exc) from None
             client = WebhookClient("", base_url=self.base_url, timeout=self.timeout, auth=source.auth())
             try:
                 info = client.bot_info()
@@ -409,11 +416,18 @@ class ConnectLine:
             try:
                 if keep_receiving:
                     self._check_open()
-                    with self.db.write() as session:
-                        _clear(session)
+                    restore = None
+                    relay = relay_state.relay_webhook(self.db)
+                    if relay is not None and self.previous is not None and self.previous.endpoint == relay:
+                        # The relay takes LINE's events while every PC sleeps and the app pulls them from
+                        # it; the app's receiving leaves LINE with it (core/setup/receiving.py).
+                        restore = restore_if_pending(self.db, self.client)
+                    else:
+                        with self.db.write() as session:
+                            _clear(session)
                     if self.address is not None and self.receiver is not None:
                         remember_address(self.db, self.address, self.receiver.port)
-                    return Finished(None, True)
+                    return Finished(restore, True)
                 remember_address(self.db, None, 0)
                 return Finished(restore_if_pending(self.db, self.client), False)
             finally:

@@ -105,6 +105,18 @@ class WebhookEventsRecorded:
 
 
 @dataclass(frozen=True, slots=True)
+class WebhookEventsHandled:
+    """LINE webhook events were handled, by whichever receiver of this database took them: what they
+    changed (a group joined, a teacher paired) can be read now (Connect LINE's group and teachers' steps)."""
+
+    topic: ClassVar[str | None] = "webhook_events_handled"
+    count: int = 0  # 0: some (another process's)
+
+    def merged(self, other: WebhookEventsHandled) -> WebhookEventsHandled:
+        return WebhookEventsHandled(self.count + other.count)
+
+
+@dataclass(frozen=True, slots=True)
 class CoverRequestsChanged:
     """Teachers' requests for cover changed: asked, a volunteer, the manager's answer (core/roster/cover.py)."""
 
@@ -116,7 +128,7 @@ class CoverRequestsChanged:
 
 
 EVENT_TYPES: tuple[type[Any], ...] = (ShiftsChanged, DeliveriesEnqueued, DeliveriesAcknowledged, AvailabilityAnswered,
-                                      WebhookEventsRecorded, CoverRequestsChanged)
+                                      WebhookEventsRecorded, WebhookEventsHandled, CoverRequestsChanged)
 TOPICS: dict[str, type[Any]] = {kind.topic: kind for kind in EVENT_TYPES if kind.topic is not None}
 Bump = Callable[[Session, str], "int | None"]  # bumps a topic's counter in the transaction; the new value
 

@@ -490,7 +490,13 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "line.answered": ("LINE answered HTTP {status}: {message}{extra}", "LINEからエラーが返されました（HTTP {status}）: {message}{extra}"),
     "line.network_error": ("LINE answered network error: {message}{extra}", "LINEに接続できませんでした: {message}{extra}"),
     "line.timeout": ("LINE did not answer in time", "LINEから時間内に応答がありませんでした"),
-    "line.unreachable": ("could not reach LINE ({detail})", "LINEに接続できませんでした（{detail}）"),
+    "line.unreachable": ("could not reach LINE ({detail}): check this computer's internet connection and try again",
+                         "LINEに接続できませんでした（{detail}）。このパソコンのインターネット接続を確認して、もう一度お試しください。"),
+    "line.no_connection": (
+        "could not connect to LINE: this computer seems to have no internet connection, or a firewall or a proxy "
+        "blocks LINE. Check that a web page opens in the browser, then try again.",
+        "LINEに接続できませんでした。このパソコンがインターネットにつながっていないか、ファイアウォールやプロキシが"
+        "LINEへの接続を止めています。ブラウザーでWebページが開くか確かめてから、もう一度お試しください。"),
     "line.group_not_joined": ("the LINE account is not in that group (invite it into the group again)",
                               "LINE公式アカウントはそのグループに参加していません。もう一度グループに招待してください。"),
     "line.channel_id_format": ("the channel ID is a number (LINE Developers console, Basic settings)",

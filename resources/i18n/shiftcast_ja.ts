@@ -2197,28 +2197,40 @@ Data folder: {1}</source>
 <context>
     <name>NextStepsPage</name>
     <message>
-        <source>Shiftcast and your LINE channel are connected.</source>
-        <translation>ShiftcastとLINEチャネルが接続されました。</translation>
-    </message>
-    <message>
-        <source>Next, invite the LINE Official Account into your teachers&apos; LINE group: in the group, tap the menu, then “Invite”, and choose the account. Shiftcast learns the group from LINE while it receives.</source>
-        <translation>次に、LINE公式アカウントを講師のLINEグループに招待してください。グループのメニューから「招待」をタップし、アカウントを選びます。受信している間に、ShiftcastはLINEからグループの情報を受け取ります。</translation>
-    </message>
-    <message>
         <source>Keep receiving LINE&apos;s events whenever Shiftcast runs (in the window or the tray)</source>
         <translation>Shiftcastの実行中（ウィンドウでもトレイでも）は、LINEからのイベントを受信し続ける</translation>
     </message>
     <message>
-        <source>Otherwise, when you press Finish, Shiftcast puts back the webhook address LINE had before and stops the tunnel.</source>
-        <translation>オフの場合、「完了」を押すと、ShiftcastはLINEのWebhook URLを元に戻し、トンネルを停止します。</translation>
+        <source>Next steps</source>
+        <translation>次に行うこと</translation>
     </message>
     <message>
-        <source>What comes next</source>
-        <translation>次に行うこと</translation>
+        <source>LINE is connected</source>
+        <translation>LINEとの接続が完了しました</translation>
+    </message>
+    <message>
+        <source>✓ Shiftcast is connected to the LINE Official Account “{0}”.</source>
+        <translation>✓ LINE公式アカウント「{0}」とShiftcastが接続されました。</translation>
     </message>
     <message>
         <source>✓ Shiftcast and your LINE channel are connected.</source>
         <translation>✓ ShiftcastとLINEチャネルが接続されました。</translation>
+    </message>
+    <message>
+        <source>Invite the account into your teachers&apos; LINE group: in the group, tap the menu, then “Invite”, and choose the account. Shiftcast learns the group from LINE while it receives; open Connect LINE again to choose it for a classroom.</source>
+        <translation>LINE公式アカウントを講師のLINEグループに招待してください。グループのメニューから「招待」をタップし、アカウントを選びます。受信している間にShiftcastがグループを知るので、もう一度「LINEに接続」を開いて教室のグループに選んでください。</translation>
+    </message>
+    <message>
+        <source>Keep receiving (below), or none of this reaches Shiftcast.</source>
+        <translation>下の「受信し続ける」をオンにしてください。オフのままでは、どれもShiftcastに届きません。</translation>
+    </message>
+    <message>
+        <source>Teachers&apos; 了解 taps, pairing codes and answers then reach Shiftcast whenever it runs.</source>
+        <translation>講師の「了解」や登録コード、回答が、Shiftcastの動いている間いつでも届きます。</translation>
+    </message>
+    <message>
+        <source>Finish puts LINE&apos;s earlier webhook address back: later 了解 taps and codes do not arrive.</source>
+        <translation>「完了」でLINEのWebhook URLが元に戻り、以後の「了解」や登録コードは届きません。</translation>
     </message>
     <message>
         <source>Finish</source>
@@ -3559,6 +3571,19 @@ This cannot be undone.</source>
     <message>
         <source>There are no teachers yet. Add them under Teachers; their codes are made when you come back here.</source>
         <translation>講師がまだいません。「講師」で追加してからここに戻ると、コードが作成されます。</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>between the names of a list</comment>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>Still to send their code: {0}.</source>
+        <translation>まだコードを送っていない講師: {0}</translation>
+    </message>
+    <message>
+        <source>A code works for 7 days; open Connect LINE again to copy their messages.</source>
+        <translation>コードは7日間有効です。案内文は「LINEに接続」をもう一度開くとコピーできます。</translation>
     </message>
     <message>
         <source>Waiting for the code</source>

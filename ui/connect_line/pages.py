@@ -56,6 +56,7 @@ class Host(Protocol):
     flow: ConnectLine
     classroom_id: int | None  # the classroom being connected (the group page chooses it)
     results: dict[str, str]  # what each page did, in a sentence, for the last page
+    left: dict[str, str]  # what each page leaves to do, in a sentence, for the last page's next steps
 
     def advance(self) -> None: ...
 
@@ -367,36 +368,63 @@ class WebhookPage(WizardPage):
 
 
 class NextStepsPage(WizardPage):
-    """The last page for now: what comes next, and whether to keep receiving."""
+    """The last page: what was done, what is left to do (if anything), and whether to keep receiving."""
 
     def __init__(self, host: Host, parent: QWidget | None = None) -> None:
         super().__init__(host, parent)
         self.done_label = QLabel(self)
+        self.done_label.setObjectName("doneSteps")
         self.done_label.setWordWrap(True)
-        self.done_label.setText(self.tr("Shiftcast and your LINE channel are connected."))
         self.column.addWidget(self.done_label)
-        self.group_hint = note(self.tr(
-            "Next, invite the LINE Official Account into your teachers' LINE group: in the group, tap the menu, "
-            "then “Invite”, and choose the account. Shiftcast learns the group from LINE while it receives."),
-            self)
-        self.column.addWidget(self.group_hint)
+        self.left_heading = QLabel(self.tr("Next steps"), self)
+        self.left_heading.setObjectName("nextStepsHeading")
+        font = self.left_heading.font()
+        font.setBold(True)
+        self.left_heading.setFont(font)
+        self.column.addWidget(self.left_heading)
+        self.left_label = QLabel(self)
+        self.left_label.setObjectName("nextSteps")
+        self.left_label.setWordWrap(True)
+        self.column.addWidget(self.left_label)
+        # On by default: without it, 了解 taps and pairing codes sent after Finish never reach Shiftcast.
         self.keep = QCheckBox(self.tr("Keep receiving LINE's events whenever Shiftcast runs (in the window or the tray)"), self)
         self.keep.setObjectName("keepReceiving")
+        self.keep.setChecked(True)
         self.column.addWidget(self.keep)
-        self.column.addWidget(note(self.tr(
-            "Otherwise, when you press Finish, Shiftcast puts back the webhook address LINE had before and stops "
-            "the tunnel."), self))
+        self.keep_note = note("", self)
+        self.keep_note.setObjectName("keepReceivingNote")
+        self.column.addWidget(self.keep_note)
+        self.keep.toggled.connect(lambda _on: self._say())
         self.finish_layout()
 
     def title(self) -> str:
-        return self.tr("What comes next")
+        return self.tr("LINE is connected")
 
     def entered(self) -> None:
-        results = self.host.results
-        lines = [self.tr("✓ Shiftcast and your LINE channel are connected.")]
+        self._say()
+
+    def _say(self) -> None:
+        results, left, bot = self.host.results, self.host.left, self.host.flow.bot
+        lines = [self.tr("✓ Shiftcast is connected to the LINE Official Account “{0}”.").format(bot.display_name)
+                 if bot is not None and bot.display_name else self.tr("✓ Shiftcast and your LINE channel are connected.")]
         lines += ["✓ " + results[key] for key in ("group", "teachers") if key in results]
         self.done_label.setText("\n".join(lines))
-        self.group_hint.setVisible("group" not in results)
+        steps: list[str] = []
+        if "group" not in results:
+            steps.append(self.tr(
+                "Invite the account into your teachers' LINE group: in the group, tap the menu, then “Invite”, and "
+                "choose the account. Shiftcast learns the group from LINE while it receives; open Connect LINE again "
+                "to choose it for a classroom."))
+        steps += [left[key] for key in ("teachers",) if key in left]
+        if steps and not self.keep.isChecked():
+            steps.append(self.tr("Keep receiving (below), or none of this reaches Shiftcast."))
+        self.left_heading.setVisible(bool(steps))
+        self.left_label.setVisible(bool(steps))
+        self.left_label.setText("\n".join("• " + step.replace("\n", "\n   ") for step in steps))
+        self.keep_note.setText(self.tr(
+            "Teachers' 了解 taps, pairing codes and answers then reach Shiftcast whenever it runs.")
+            if self.keep.isChecked() else self.tr(
+            "Finish puts LINE's earlier webhook address back: later 了解 taps and codes do not arrive."))
 
     def next_text(self) -> str:
         return self.tr("Finish")

@@ -1,19 +1,20 @@
 """The "Connect LINE" wizard's group and teachers' pages (after the webhook test, before the last page).
 
-Both show what LINE tells the receiver while the page is open: a `join` proposes a group, a teacher's
-code binds them. The receiver's dispatcher counts the events it has handled; a timer on the UI thread
-compares that number (an int, no lock, no database) and reads the database through `ctx.tasks` only
-when it moved, so an idle page costs nothing. Both pages may be skipped: a proposed group is kept and
-offered again at the next run, and a teacher may send their code days later.
+Both show what LINE tells Shiftcast while the page is open: a `join` proposes a group, a teacher's
+code binds them. A page reads the database through `ctx.tasks` when it is shown and whenever the
+database says LINE events were handled (the bridge's webhook_events_handled), so an idle page costs
+nothing. That is said by whichever receiver handled them, not only the wizard's own: the demo's, the
+app's own receiving, or another process on the same data may be the one that does. Both pages may be
+skipped: a proposed group is kept and offered again at the next run, and a teacher may send their code
+days later.
 """
 
 from __future__ import annotations
 
-import time
+import dataclasses
 from dataclasses import dataclass
 
-from PySide6.QtCore import QTimer
-from PySide6.QtGui import QGuiApplication, QHideEvent, QPixmap, QShowEvent
+from PySide6.QtGui import QGuiApplication, QPixmap, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -39,9 +40,6 @@ from ui.common.i18n import render
 from ui.common.widgets import StatusLabel, note
 from ui.connect_line.pages import Host, WizardPage
 
-POLL_MS = 250  # how often the handled-event counter is looked at (a number, not a query)
-ELSEWHERE_S = 2.0  # how often the page reads again when another receiver hears LINE
-
 
 @dataclass(frozen=True)
 class Room:
@@ -57,35 +55,18 @@ def _rooms(host: Host) -> list[Room]:
 
 
 class _Watching(WizardPage):
-    """A page that reads again whenever the receiver has handled another event while it is shown."""
+    """A page that reads again when it is shown and whenever LINE events were handled while it is."""
 
     def __init__(self, host: Host, parent: QWidget | None = None) -> None:
         super().__init__(host, parent)
-        self._seen = -1
-        self._timer = QTimer(self)
-        self._timer.setInterval(POLL_MS)
-        self._timer.timeout.connect(self._poll)
-
-    def handled_count(self) -> int:
-        receiver = self.host.flow.receiver
-        if receiver is None:
-            # The app's own receiving records what LINE sends (the group step opened on its own): read
-            # the database again every few seconds instead.
-            return int(time.monotonic() // ELSEWHERE_S)
-        return receiver.dispatcher.handled
+        host.ctx.bridge.webhook_events_handled.connect(self._handled)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        self._timer.start()
+        self.refresh()
 
-    def hideEvent(self, event: QHideEvent) -> None:
-        self._timer.stop()
-        super().hideEvent(event)
-
-    def _poll(self) -> None:
-        count = self.handled_count()
-        if count != self._seen:
-            self._seen = count
+    def _handled(self, _event: object) -> None:
+        if self.isVisible():
             self.refresh()
 
     def refresh(self) -> None:
@@ -232,6 +213,7 @@ class Codes:
     qr_png: bytes | None
     language: str
     limits: list[Text]  # while codes are ignored after too many wrong ones, the incidents' words
+    timezone: str | None = None  # the classroom's: when a teacher paired is told on its clock, as LINE's inbox does
 
 
 class TeachersPage(_Watching):
@@ -298,7 +280,7 @@ class TeachersPage(_Watching):
                 url, png = pairing.friend_link({"basicId": basic_id})
             except ValueError:
                 url, png = None, None
-            return Codes(progress, url, png, language, limits)
+            return Codes(progress, url, png, language, limits, room.timezone if room is not None else None)
 
         ctx.tasks.run(issue, self._issued, self._failed, owner=self, latest="codes")
 
@@ -336,7 +318,7 @@ class TeachersPage(_Watching):
         if self.codes is None:
             return
         progress, limits = read
-        self.codes = Codes(progress, self.codes.url, self.codes.qr_png, self.codes.language, limits)
+        self.codes = dataclasses.replace(self.codes, progress=progress, limits=limits)
         if limits:
             self.limits.problem("\n".join(render(text) for text in limits))
         else:
@@ -356,19 +338,28 @@ class TeachersPage(_Watching):
             else:
                 self.table.removeCellWidget(row, self.COPY)
         paired = sum(1 for p in progress if p.code is None)
+        waiting = [p.name for p in progress if p.code is not None]
         if progress:
             self.progress.setText(self.tr("{0} of {1} teachers are connected on LINE.").format(paired, len(progress)))
             self.host.results["teachers"] = self.progress.text()
         else:
             self.progress.setText(self.tr("There are no teachers yet. Add them under Teachers; their codes are made "
                                           "when you come back here."))
+        if waiting:
+            names = self.tr(", ", "between the names of a list").join(waiting)
+            self.host.left["teachers"] = "\n".join((
+                self.tr("Still to send their code: {0}.").format(names),
+                self.tr("A code works for 7 days; open Connect LINE again to copy their messages.")))
+        else:
+            self.host.left.pop("teachers", None)
         self.changed.emit()
 
     def state_text(self, person: TeacherPairing) -> str:
         if person.code is not None:
             return self.tr("Waiting for the code")
         if person.paired_at is not None:
-            return self.tr("✓ Connected {0}").format(dates.moment_text(person.paired_at))
+            zone = self.codes.timezone if self.codes is not None else None
+            return self.tr("✓ Connected {0}").format(dates.moment_text(person.paired_at, zone))
         return self.tr("✓ Connected")
 
     def message(self, person: TeacherPairing) -> str:

@@ -60,6 +60,7 @@ class ConnectLineDialog(QDialog):
         self.flow = ConnectLine(ctx.db)
         self.classroom_id: int | None = None
         self.results: dict[str, str] = {}
+        self.left: dict[str, str] = {}
         self._closing = False
         self.setWindowTitle(self.tr("Connect LINE"))
         self.setObjectName("connectLineDialog")

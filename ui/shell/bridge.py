@@ -30,6 +30,7 @@ class CoreBridge(QObject):
     settings_changed = Signal()
     receiving_changed = Signal(object)  # core.setup.receiving.ReceivingState
     cover_requests_changed = Signal(object)  # store_events.CoverRequestsChanged: asked, volunteered, answered
+    webhook_events_handled = Signal(object)  # store_events.WebhookEventsHandled: by any receiver of the data
 
     def __init__(self, events: store_events.Events, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -44,6 +45,7 @@ class CoreBridge(QObject):
             events.listen(store_events.DeliveriesAcknowledged, self._from_core(self.acknowledged.emit)),
             events.listen(store_events.AvailabilityAnswered, self._from_core(self.availability_answered.emit)),
             events.listen(store_events.CoverRequestsChanged, self._from_core(self.cover_requests_changed.emit)),
+            events.listen(store_events.WebhookEventsHandled, self._from_core(self.webhook_events_handled.emit)),
             events.listen(store_events.DeliveriesEnqueued, self._from_core(lambda _event: self._collect([]))),
         ]
 
