@@ -20,7 +20,7 @@ from sqlalchemy import select
 
 from core.app import demo_inbox, demo_month, demo_shifts
 from core.errors import ShiftcastError, ValidationError
-from core.roster import clock, rules
+from core.roster import clock, closed_days, rules
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Channel, Classroom, ShiftStatus, Teacher, TeacherContact
@@ -266,9 +266,11 @@ def seed(db: Database, *, now: dt.datetime) -> bool:
         newcomers = [rules.create_teacher(session, name=name) for name in NEW_TEACHERS]
         today = now.astimezone(clock.zone(room.timezone)).date()
         first = today.replace(day=1)
+        # A manager puts no shift on a day the classroom is closed (元日, 成人の日 …), nor does the demo.
+        closed = closed_days.read_between(session, room.id, first, first + dt.timedelta(days=61))
         for offset in range(0, 62):
             day = first + dt.timedelta(days=offset)
-            if day.weekday() == 6:
+            if day.weekday() == 6 or day in closed:
                 continue
             for slot in range(3):
                 teacher = teachers[(offset * 3 + slot) % len(teachers)]
@@ -280,7 +282,7 @@ def seed(db: Database, *, now: dt.datetime) -> bool:
                     end_time=end_time, ends_next_day=next_day, note="",
                     status=ShiftStatus.CONFIRMED if day.month == today.month else ShiftStatus.DRAFT,
                 ), now=now)
-        demo_shifts.add_shifts_starting_soon(session, room, teachers, now)
+        demo_shifts.add_shifts_starting_soon(session, room, teachers, now, closed=closed)
         demo_month.seed(session, room, teachers, newcomers, now)
         # Reminders carry the 了解 button, so the demo inbox can tap it as the teacher. Only the setting:
         # its key is made when the first reminder is signed, in the demo's own keyring, which is not
