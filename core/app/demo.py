@@ -49,6 +49,8 @@ DEMO_GROUP = "C" + "5a" * 16
 # A group no classroom has yet, which the demo inbox can invite the account into: Connect LINE's group step.
 DEMO_NEW_GROUP = "C" + "6b" * 16
 DEMO_NEW_GROUP_NAME = "さくら教室 講師グループ（デモ）"
+# The demo's groups by their names in LINE, for the inbox once no classroom (or no simulator) names one.
+GROUP_NAMES = {DEMO_GROUP: DEMO_CLASSROOM, DEMO_NEW_GROUP: DEMO_NEW_GROUP_NAME}
 TEACHERS = ["佐藤 花子", "鈴木 一郎", "高橋 美咲", "田中 健太", "伊藤 さくら", "渡辺 翔", "山本 結衣", "中村 大輝"]
 # Not on LINE yet: they get a pairing code, which the demo inbox can send as them.
 NEW_TEACHERS = ["小林 陽菜", "加藤 蓮"]
@@ -169,6 +171,8 @@ class DemoEnvironment:
         return self.relay
 
     def stop(self) -> None:
+        if self._keeps_inbox:  # while the image server and the relay still answer
+            demo_inbox.keep_images(self.home, self.emulator.all_inbox())
         if self.relay is not None:
             self.relay.stop(self._db)
         if self.receiver is not None:

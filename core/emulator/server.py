@@ -326,6 +326,10 @@ class LineEmulator:
     def all_inbox(self) -> list[InboxMessage]:
         return self._state.all_inbox()
 
+    def group_names(self) -> dict[str, str]:
+        """Each group's name, by its ID, as LINE's group summary gives it."""
+        return self._state.group_names()
+
     def restore_inbox(self, items: list[InboxMessage]) -> None:
         """Messages an earlier run received, back in the inboxes (the demo's history across restarts)."""
         self._state.restore_inbox(items)

@@ -162,6 +162,10 @@ class EmulatorState:
         with self.lock:
             return list(self.delivered)
 
+    def group_names(self) -> dict[str, str]:
+        with self.lock:
+            return {group_id: group.name for group_id, group in self.groups.items()}
+
     def accepted_retry_keys(self) -> dict[str, str]:
         with self.lock:
             return self.keys.live(self.clock())

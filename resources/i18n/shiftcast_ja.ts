@@ -1821,6 +1821,10 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>コンピューターのスリープ中に中継サーバーが送信</translation>
     </message>
     <message>
+        <source>This picture can no longer be shown: it was not kept on this computer.</source>
+        <translation>この画像は表示できません。このコンピューターに保存されていませんでした。</translation>
+    </message>
+    <message>
         <source>Sent the code {0} as {1}.</source>
         <translation>{1}さんとしてコード {0} を送りました。</translation>
     </message>
@@ -1875,10 +1879,6 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>The simulator chooses these times in LINE&apos;s time picker as {0} would on their phone.</source>
         <translation>シミュレーターが、{0}さんがスマートフォンで選ぶのと同じように、LINEの時刻選択でこの時刻を選びます。</translation>
-    </message>
-    <message>
-        <source>The image could not be loaded: {0}</source>
-        <translation>画像を読み込めませんでした: {0}</translation>
     </message>
 </context>
 <context>
