@@ -2435,12 +2435,16 @@ Data folder: {1}</source>
         <translation>プレビューを表示できませんでした。</translation>
     </message>
     <message>
-        <source>{0}&apos;s LINE group ({1})</source>
-        <translation>{0}のLINEグループ（{1}）</translation>
+        <source>{0}&apos;s LINE group</source>
+        <translation>{0}のLINEグループ</translation>
     </message>
     <message>
         <source>No LINE group ID is set for this classroom</source>
         <translation>この教室にはLINEグループIDが設定されていません</translation>
+    </message>
+    <message>
+        <source>LINE group ID: {0}</source>
+        <translation>LINEグループID: {0}</translation>
     </message>
     <message>
         <source>unknown (LINE has not been asked yet)</source>
