@@ -224,8 +224,7 @@ def test_the_detail_pane_leads_with_what_a_manager_needs_and_keeps_the_technical
     assert [row[1:] for row in history] == [
         ["The relay", "LINE accepted it"],
         ["Shiftcast", "LINE already had it from an earlier attempt, so it was not sent twice"]]
-    assert detail._values["due"].text().endswith(
-        " (46 minutes late: this computer was asleep or off, and the relay sent it)")
+    assert detail._values["late"].text() == "46 minutes late: the computer was asleep or off; the relay sent it"
     assert detail._values["sent"].text().endswith(", by the relay")
     # The technical table numbers them as they happened, and stays folded until asked for.
     assert (first.text(0), first.text(5), second.text(0), second.text(2)) == ("1", "Sent (by the relay)", "2", "409")

@@ -1126,6 +1126,10 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>日時</translation>
     </message>
     <message>
+        <source>Late</source>
+        <translation>遅れ</translation>
+    </message>
+    <message>
         <source>Last problem</source>
         <translation>直近の問題</translation>
     </message>
@@ -1134,8 +1138,12 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>送信元</translation>
     </message>
     <message>
+        <source>Result</source>
+        <translation>結果</translation>
+    </message>
+    <message>
         <source>What happened</source>
-        <translation>経過</translation>
+        <translation>送信の経過</translation>
     </message>
     <message>
         <source>Technical details</source>
@@ -1242,8 +1250,8 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>約{0}時間遅れ</translation>
     </message>
     <message>
-        <source>this computer was asleep or off, and the relay sent it</source>
-        <translation>このコンピューターがスリープ中か電源オフだったため、中継サーバーが送信</translation>
+        <source>the computer was asleep or off; the relay sent it</source>
+        <translation>パソコンがスリープ中か電源オフのため、中継サーバーが送信</translation>
     </message>
     <message>
         <source>the earlier attempts did not go through</source>
@@ -1251,15 +1259,7 @@ Retry brings it back; it then goes at its due time.</source>
     </message>
     <message>
         <source>Shiftcast was not sending when it was due (the computer was asleep or off)</source>
-        <translation>予定の時刻にShiftcastが送信していなかったため（コンピューターがスリープ中か電源オフ）</translation>
-    </message>
-    <message>
-        <source> ({0})</source>
-        <translation>（{0}）</translation>
-    </message>
-    <message>
-        <source> ({0}: {1})</source>
-        <translation>（{0}: {1}）</translation>
+        <translation>予定の時刻にShiftcastが送信していなかったため（パソコンがスリープ中か電源オフ）</translation>
     </message>
     <message>
         <source>{0} (by the relay)</source>

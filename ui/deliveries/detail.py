@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import datetime as dt
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLayout,
+    QScrollArea,
     QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
@@ -35,7 +38,8 @@ def read_facts(ctx: AppContext, delivery_id: int) -> DeliveryFacts | None:
         return detail.delivery_facts(session, delivery_id)
 
 
-LATE_AFTER = dt.timedelta(minutes=1)  # a first attempt this long after the due time was not the sender's doing
+LATE_AFTER = dt.timedelta(minutes=1)
+SHOWN_LINES = 12  # the pane's least height: the summary's rows, or the history's first attempts  # a first attempt this long after the due time was not the sender's doing
 
 
 class DeliveryDetail(QWidget):
@@ -67,10 +71,10 @@ class DeliveryDetail(QWidget):
         self._values: dict[str, QLabel] = {}
         self.fields = self._form((
             ("status", self.tr("Status")), ("recipient", self.tr("Recipient")), ("due", self.tr("Due")),
-            ("sent", self.tr("Sent")), ("acknowledged", self.tr("Acknowledged (了解)")),
+            ("late", self.tr("Late")), ("sent", self.tr("Sent")), ("acknowledged", self.tr("Acknowledged (了解)")),
             ("next", self.tr("Next attempt")), ("error", self.tr("Last problem")),
         ))
-        self.history = self._tree([self.tr("Time"), self.tr("By"), self.tr("What happened")])
+        self.history = self._tree([self.tr("Time"), self.tr("By"), self.tr("Result")])
         self.history_label = QLabel(self.tr("What happened"), self)
         history_column = QVBoxLayout()
         history_column.addWidget(self.history_label)
@@ -102,13 +106,25 @@ class DeliveryDetail(QWidget):
 
         self.empty = QLabel(self.tr("Select a delivery to see its attempts."), self)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        # Under a tall table the pane is short: it scrolls rather than squeeze its rows into each other
+        # (most of all with the technical details open).
+        content = QWidget()
+        column = QVBoxLayout(content)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)  # never below its rows' height
+        column.addLayout(body, 1)
+        column.addWidget(self.technical_button, 0, Qt.AlignmentFlag.AlignLeft)
+        column.addWidget(self.technical, 1)
+        self.pane = QScrollArea(self)
+        self.pane.setWidgetResizable(True)
+        self.pane.setMinimumHeight(self.fontMetrics().lineSpacing() * SHOWN_LINES)
+        self.pane.setFrameShape(QFrame.Shape.NoFrame)
+        self.pane.setWidget(content)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.empty)
         layout.addWidget(self.title)
-        layout.addLayout(body, 1)
-        layout.addWidget(self.technical_button, 0, Qt.AlignmentFlag.AlignLeft)
-        layout.addWidget(self.technical, 1)
+        layout.addWidget(self.pane, 1)
         self._show_empty(True)
 
     def _form(self, rows: tuple[tuple[str, str], ...]) -> QFormLayout:
@@ -135,6 +151,8 @@ class DeliveryDetail(QWidget):
     def _show_technical(self, shown: bool) -> None:
         self.technical_button.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
         self.technical.setVisible(shown and self.title.isVisibleTo(self))
+        if shown:  # into view once laid out: the pane is short and opens at its top
+            QTimer.singleShot(0, self, lambda: self.pane.ensureWidgetVisible(self.technical))
 
     def show_delivery(self, delivery_id: int | None) -> None:
         self.delivery_id = delivery_id
@@ -173,7 +191,8 @@ class DeliveryDetail(QWidget):
         values = {
             "status": status,
             "recipient": recipient or d.recipient or "",
-            "due": self._time(d.due_at) + self._late(facts, sending),
+            "due": self._time(d.due_at),
+            "late": self._late(facts, sending),
             "sent": self._sent(d.sent_at, sending),
             "acknowledged": self._time(d.acknowledged_at),
             "next": self._time(d.next_attempt_at) if d.status.value in ("pending", "queued") else "",
@@ -236,7 +255,7 @@ class DeliveryDetail(QWidget):
         return self.tr("{0}, by Shiftcast").format(when)
 
     def _late(self, facts: DeliveryFacts, sending: AttemptFields | None) -> str:
-        """How late it went, in minutes or hours, and why, as far as the attempts tell."""
+        """How late it went, in minutes or hours, and why, as far as the attempts tell; "" when on time."""
         seconds = facts.delivery.late_seconds
         if not seconds or seconds <= 0:
             return ""
@@ -248,14 +267,14 @@ class DeliveryDetail(QWidget):
             late = self.tr("about {0} hours late").format(hours)
         first = facts.attempts[0] if facts.attempts else None
         if sending is not None and sending.via == "relay":
-            why = self.tr("this computer was asleep or off, and the relay sent it")
+            why = self.tr("the computer was asleep or off; the relay sent it")
         elif sending is not None and sending is not first:
             why = self.tr("the earlier attempts did not go through")
         elif first is not None and first.started_at - facts.delivery.due_at >= LATE_AFTER:
             why = self.tr("Shiftcast was not sending when it was due (the computer was asleep or off)")
         else:
-            return self.tr(" ({0})").format(late)
-        return self.tr(" ({0}: {1})").format(late, why)
+            return late
+        return self.tr("{0}: {1}").format(late, why)
 
     def _outcome(self, outcome: str, error_code: str | None, via: str | None, channel: str) -> str:
         said = self._outcomes_by_code.get(error_code or "", self._outcomes.get(outcome, outcome)).format(channel)
@@ -265,6 +284,7 @@ class DeliveryDetail(QWidget):
     def _show_empty(self, empty: bool) -> None:
         self.empty.setVisible(empty)
         self.title.setVisible(not empty)
+        self.pane.setVisible(not empty)
         self.history.setVisible(not empty)
         self.history_label.setVisible(not empty)
         self.technical_button.setVisible(not empty)
