@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLayout,
     QScrollArea,
-    QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -28,6 +27,7 @@ from core.outbox import detail, policy
 from core.outbox.detail import AttemptFields, DeliveryFacts
 from ui.common import dates, i18n
 from ui.common.errors import show_error
+from ui.common.widgets import Expander
 from ui.deliveries.model import Vocabulary, same_clock_as_computer, wall_time, zone_abbreviation
 from ui.shell.context import AppContext
 
@@ -84,13 +84,6 @@ class DeliveryDetail(QWidget):
         body.addLayout(self.fields, 2)
         body.addLayout(history_column, 3)
 
-        self.technical_button = QToolButton(self)
-        self.technical_button.setText(self.tr("Technical details"))
-        self.technical_button.setCheckable(True)
-        self.technical_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.technical_button.setArrowType(Qt.ArrowType.RightArrow)
-        self.technical_button.setAutoRaise(True)
-        self.technical_button.toggled.connect(self._show_technical)
         self.technical = QWidget(self)
         self.technical_fields = self._form((
             ("key", self.tr("Delivery key")), ("address", self.tr("Address")), ("retry_key", self.tr("Retry key")),
@@ -102,7 +95,9 @@ class DeliveryDetail(QWidget):
         technical.setContentsMargins(0, 0, 0, 0)
         technical.addLayout(self.technical_fields, 2)
         technical.addWidget(self.attempts, 3)
-        self.technical.setVisible(False)
+        self.expander = Expander(self.tr("Technical details"), self.technical, self)
+        self.technical_button = self.expander.toggle
+        self.technical_button.toggled.connect(self._technical_opened)
 
         self.empty = QLabel(self.tr("Select a delivery to see its attempts."), self)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -113,8 +108,7 @@ class DeliveryDetail(QWidget):
         column.setContentsMargins(0, 0, 0, 0)
         column.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)  # never below its rows' height
         column.addLayout(body, 1)
-        column.addWidget(self.technical_button, 0, Qt.AlignmentFlag.AlignLeft)
-        column.addWidget(self.technical, 1)
+        column.addWidget(self.expander, 1)
         self.pane = QScrollArea(self)
         self.pane.setWidgetResizable(True)
         self.pane.setMinimumHeight(self.fontMetrics().lineSpacing() * SHOWN_LINES)
@@ -148,9 +142,7 @@ class DeliveryDetail(QWidget):
         tree.header().setStretchLastSection(True)
         return tree
 
-    def _show_technical(self, shown: bool) -> None:
-        self.technical_button.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
-        self.technical.setVisible(shown and self.title.isVisibleTo(self))
+    def _technical_opened(self, shown: bool) -> None:
         if shown:  # into view once laid out: the pane is short and opens at its top
             QTimer.singleShot(0, self, lambda: self.pane.ensureWidgetVisible(self.technical))
 
@@ -287,8 +279,6 @@ class DeliveryDetail(QWidget):
         self.pane.setVisible(not empty)
         self.history.setVisible(not empty)
         self.history_label.setVisible(not empty)
-        self.technical_button.setVisible(not empty)
-        self.technical.setVisible(not empty and self.technical_button.isChecked())
         for row in range(self.fields.rowCount()):
             self.fields.setRowVisible(row, not empty)
         if empty and self.delivery_id is None:
