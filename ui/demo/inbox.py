@@ -554,7 +554,7 @@ class InboxWindow(QWidget):
         first = url not in self._waiting
         self._waiting.setdefault(url, []).append(label)
         if first:
-            home = self.ctx.demo.home if self.ctx.demo is not None else None
+            home = getattr(self.ctx.demo, "home", None)  # where an earlier run kept its pictures
             self.ctx.tasks.run(lambda: fetch_image(home, url), lambda data: self._image_arrived(url, data),
                                lambda exc: self._image_failed(url, exc), owner=self)
 
