@@ -71,6 +71,14 @@ def test_fill_from_last_month_by_weekday_occurrence(home: Path) -> None:
     assert "2027-01-05  17:00–21:00  draft" in listed.stdout
 
 
+def test_fill_from_last_month_says_why_a_month_of_drafts_copied_nothing(home: Path) -> None:
+    done = shiftcast(home, "fill", "--from-last-month", "--classroom", "本校", "--month", "2027-02", "--lang", "en")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "Nothing was copied: last month has no confirmed shifts, and only confirmed shifts are copied (it has 1 draft; "
+        "confirm last month first to copy it)"]
+
+
 def test_the_help_is_in_japanese(home: Path) -> None:
     helped = shiftcast(home, "fill", "--help", "--lang", "ja")
     assert "先月の確定したシフトをコピーします" in helped.stdout

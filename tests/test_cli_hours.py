@@ -46,7 +46,7 @@ def test_hours_prints_the_table_and_writes_a_csv_that_reads_back(home: Path, tmp
     assert lines[5].split() == ["佐藤", "3", "14:30", "14.50", "5:00", "4:00", "5:30", "10:30", "4:00"]
     assert lines[-1] == f"{target} に保存しました。"
     rows = list(csv.reader(io.StringIO(target.read_bytes().decode("utf-8-sig"), newline="")))
-    header, body = rows[4], rows[5:]
+    header, body = rows[0], rows[1:]  # the headings on line 1, as payroll software reads them
     found = {row[0]: dict(zip(header, row, strict=True)) for row in body}
     assert set(found) == {"佐藤", "鈴木", "田中", "'=SUM(A1)"}
     for who, counts in expected(SEEDED).items():
@@ -87,7 +87,7 @@ def test_hours_counts_the_lesson_slots_a_classroom_defines(home: Path, tmp_path:
         assert cells[-5:] == [*(str(counts.get(name, 0)) for name in SLOT_NAMES), str(sum(counts.values()))]
     assert lines[5].split()[-5:] == ["1", "1", "1", "0", "3"]  # 佐藤: 午前, 1限, 2限, not 3限
     rows = list(csv.reader(io.StringIO(target.read_bytes().decode("shift_jis"), newline="")))
-    assert rows[4][-5:] == [*SLOT_NAMES, "コマ数"] and rows[5][0] == "佐藤" and rows[5][-5:] == ["1", "1", "1", "0", "3"]
+    assert rows[0][-5:] == [*SLOT_NAMES, "コマ数"] and rows[1][0] == "佐藤" and rows[1][-5:] == ["1", "1", "1", "0", "3"]
     # One classroom without slots: the table as it always was.
     done = shiftcast(home, "hours", "--month", "2026-11", "--classroom", STATION, "--lang", "ja")
     assert done.returncode == 0, done.stderr

@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterator
+import shutil
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QPushButton, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QPushButton, QWidget
 from sqlalchemy import select
 
 from core.app import demo as demo_data
+from core.app import demo_inbox
 from core.emulator.simulate import postback_actions
 from core.messages import ack
 from core.outbox.policy import BackoffPolicy
@@ -26,14 +28,14 @@ from core.sending.sender import Sender, SenderConfig
 from core.store import ack_key, secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.models import Delivery, Publication, Shift, Teacher, WebhookEvent
+from core.store.models import Classroom, Delivery, Publication, Shift, Teacher, WebhookEvent
 from core.texts.formats import day_short
 from tests import factories as f
 from tests.linefixtures import FakeClock
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.common.widgets import TimeField
 from ui.demo.inbox import InboxWindow
-from ui.demo.mailboxes import load_unpaired
+from ui.demo.mailboxes import load_mailboxes, load_unpaired
 from ui.shell.context import AppContext
 from ui.shifts.view import ShiftsView
 
@@ -248,17 +250,26 @@ def test_sending_once_publishes_the_month_once_and_sends_what_is_due(db: Databas
         assert s.scalars(select(Publication.id)).all() == published  # once per demo folder
 
 
+def _run_once(db: Database, home: Any, act: Callable[[demo_data.DemoEnvironment], object]) -> list[Any]:
+    """A demo started, `act` in it, and stopped: what its inbox held."""
+    run = demo_data.DemoEnvironment(home).start(db)
+    try:
+        act(run)
+        return run.emulator.all_inbox()
+    finally:
+        run.stop()
+
+
 def test_a_restarted_demo_shows_what_its_inbox_had_received(
         qtbot, ctx: AppContext, db: Database, now: dt.datetime, tmp_path: Any) -> None:
     assert demo_data.seed(db, now=now)
     home = tmp_path / "demo"
-    first_run = demo_data.DemoEnvironment(home).start(db)
-    try:
+
+    def remind(run: demo_data.DemoEnvironment) -> None:
         _send_due_reminders(db, now)
-        before = [(m.recipient, m.message_id, m.message) for m in first_run.emulator.all_inbox()]
-        assert _with_button(first_run)
-    finally:
-        first_run.stop()
+        assert _with_button(run)
+
+    before = [(m.recipient, m.message_id, m.message) for m in _run_once(db, home, remind)]
 
     again = demo_data.DemoEnvironment(home).start(db)  # a new simulator: its memory starts empty
     try:
@@ -279,6 +290,60 @@ def test_a_restarted_demo_shows_what_its_inbox_had_received(
     finally:
         again.stop()
         ctx.demo = None
+
+
+def _pictures(window: InboxWindow) -> list[QLabel]:
+    return window.messages.findChildren(QLabel, "messageImage")
+
+
+def test_a_restarted_demo_shows_the_pictures_its_inbox_had_received(
+        qtbot, ctx: AppContext, db: Database, now: dt.datetime, tmp_path: Any) -> None:
+    assert demo_data.seed(db, now=now)
+    home = tmp_path / "demo"
+    received = _run_once(db, home, lambda _run: demo_data.send_once(db, f.home_paths(), now=FakeClock(now)))
+    assert [url for m in received for url in demo_inbox.image_urls(m.message)]  # the month's pages, as pictures
+    # Where they were served from is gone: the next start serves on another port, from a folder that
+    # may have been cleaned.
+    shutil.rmtree(home / "hosted")
+
+    again = demo_data.DemoEnvironment(home).start(db)
+    try:
+        ctx.demo = again
+        window = InboxWindow(ctx)
+        qtbot.addWidget(window)
+        window.resize(1366, 768)
+        window.show()
+        settle(qtbot, ctx)
+        assert window.current_recipient() == demo_data.DEMO_GROUP
+        qtbot.waitUntil(lambda: bool(_pictures(window)) and all(
+            label.pixmap() is not None and not label.pixmap().isNull() for label in _pictures(window)), timeout=20_000)
+        assert not any(label.text() for label in _pictures(window))
+        # A picture that truly was not kept says so in words, not in the operating system's error.
+        shutil.rmtree(home / demo_inbox.IMAGES_FOLDER)
+        later = InboxWindow(ctx)
+        qtbot.addWidget(later)
+        later.show()
+        settle(qtbot, ctx)
+        qtbot.waitUntil(lambda: bool(_pictures(later)) and all(label.text() != "Loading the image…"
+                                                               for label in _pictures(later)), timeout=20_000)
+        assert {label.text() for label in _pictures(later)} == {
+            "This picture can no longer be shown: it was not kept on this computer."}
+        settle(qtbot, ctx)
+    finally:
+        again.stop()
+        ctx.demo = None
+
+
+def test_a_group_no_classroom_has_is_named_by_its_name_in_line_not_its_id(
+        db: Database, now: dt.datetime, demo: demo_data.DemoEnvironment) -> None:
+    demo_data.send_once(db, f.home_paths(), now=FakeClock(now))  # the month reaches the classroom's group
+    demo.invite_into_group(db)
+    with db.write() as s:  # the classroom moves to the new group, as Connect LINE's group step does
+        room = s.scalars(select(Classroom)).one()
+        room.line_group_id = demo_data.DEMO_NEW_GROUP
+    titles = {box.recipient: box.title for box in load_mailboxes(db, demo.emulator)}
+    assert titles[demo_data.DEMO_GROUP] == demo_data.DEMO_CLASSROOM  # no classroom's any more
+    assert all(title != recipient for recipient, title in titles.items())
 
 
 def test_the_inbox_invites_the_account_into_a_group_that_connect_line_then_offers(

@@ -48,3 +48,19 @@ def test_the_demo_has_cover_requests_one_with_two_volunteers_and_one_declined(db
     assert len(waiting) == 2 and len(waiting[0].volunteers) == 2 and all(v.free for v in waiting[0].volunteers)
     assert every[2].decline_reason
     assert all(r.created_at < now for r in every)
+
+
+@pytest.mark.parametrize("now", [*MOMENTS, dt.datetime(2027, 1, 1, 1, 0, tzinfo=dt.UTC)],
+                         ids=["first", "25th", "last-day", "new-year"])
+def test_the_demo_puts_no_shift_on_a_day_the_classroom_is_closed(db: Database, now: dt.datetime) -> None:
+    from core.roster import closed_days, rules
+
+    assert demo_data.seed(db, now=now)
+    with db.read() as s:
+        room = s.scalars(select(Classroom)).one()
+        first = clock.local_now(now, room.timezone).date().replace(day=1)
+        months = [(first.year, first.month), ((first.year, first.month + 1) if first.month < 12 else (first.year + 1, 1))]
+        seeded = [shift for year, month in months for shift in rules.month_shifts(s, room.id, year, month)]
+        closed = {day for year, month in months for day in closed_days.read_month(s, room.id, year, month)}
+    assert closed and seeded  # the months seeded hold holidays (元日, 成人の日, 天皇誕生日 …) and shifts
+    assert sorted({shift.local_date for shift in seeded} & closed) == []

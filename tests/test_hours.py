@@ -241,11 +241,7 @@ def test_the_csv_reads_back_in_both_encodings_with_formulas_neutralised(db: Data
     data = hours_table.csv_bytes(month, "ja", encoding)
     assert data.startswith(b"\xef\xbb\xbf") == (encoding is Encoding.UTF8)  # the BOM Excel needs for UTF-8
     rows = _read_back(data.removeprefix(b"\xef\xbb\xbf"), codec)
-    assert rows[0] == ["2026年11月の勤務時間（全教室）"]
-    assert rows[1][0].startswith("集計の対象は確定したシフトだけです")
-    assert rows[2] == ["集計に含めていないシフト: 下書き 1件、取消 1件"]
-    assert rows[3] == []
-    header, *body = rows[4:]
+    header, *body = rows  # payroll software reads the headings from line 1
     assert header == ["講師", "シフト数", "勤務時間", "勤務時間（10進）", "平日", "平日（10進）", "土曜", "土曜（10進）",
                       "日曜・祝日", "日曜・祝日（10進）", MAIN, f"{MAIN}（10進）", STATION, f"{STATION}（10進）"]
     by_name = {row[0]: dict(zip(header, row, strict=True)) for row in body}
@@ -268,11 +264,12 @@ def test_the_csv_has_a_column_per_slot_and_the_slots_taught(db: Database, now: d
     with db.read() as s:
         month = hours.read_month(s, 2026, 11)
     rows = _read_back(hours_table.csv_bytes(month, "ja", encoding).removeprefix(b"\xef\xbb\xbf"), codec)
-    assert rows[1][0].startswith("集計の対象は確定したシフトだけです")
-    assert rows[1][0].endswith("コマは、シフトがその教室のコマの開始から終了までをすべて含むときに1コマと数えます。"
-                               "一部だけ含むコマは数えません。")
-    assert rows[2] == ["集計に含めていないシフト: 下書き 1件、取消 1件"]
-    header, *body = rows[4:]
+    header, *body = rows
+    japanese = hours_table.table(month, "ja")
+    assert japanese.preamble[1].startswith("集計の対象は確定したシフトだけです")
+    assert japanese.preamble[1].endswith("コマは、シフトがその教室のコマの開始から終了までをすべて含むときに1コマと数えます。"
+                                         "一部だけ含むコマは数えません。")
+    assert japanese.preamble[2] == "集計に含めていないシフト: 下書き 1件、取消 1件"
     assert header[-6:] == [f"{STATION}（10進）", *SLOT_NAMES, "コマ数"]  # after the hours, unchanged before
     by_name = {row[0].removeprefix("'"): dict(zip(header, row, strict=True)) for row in body}
     taught = expected_slots(SEEDED, SLOTS)
@@ -319,7 +316,7 @@ def test_shift_jis_refuses_a_classroom_name_it_cannot_hold(db: Database, now: dt
     assert caught.value.text == t("hours.not_shift_jis_classroom", classroom="한빛 교실", character="한")
 
 
-def test_every_output_starts_with_the_rule_in_its_language(db: Database, now: dt.datetime) -> None:
+def test_every_table_starts_with_the_rule_in_its_language_and_the_csv_with_its_headings(db: Database, now: dt.datetime) -> None:
     seed(db, now)
     with db.read() as s:
         month = hours.read_month(s, 2026, 11, classroom_id=rules.classroom_by_name(s, MAIN).id)
@@ -329,8 +326,9 @@ def test_every_output_starts_with_the_rule_in_its_language(db: Database, now: dt
     assert "counts to the day it starts" in english.preamble[1]
     assert english.headings == ("Teacher", "Shifts", "Hours", "Hours (decimal)", "Weekdays", "Saturdays",
                                 "Sundays and holidays")  # one classroom: no column per classroom
-    first_rows = list(csv.reader(io.StringIO(hours_table.csv_text(month, "en"), newline="")))[:2]
-    assert first_rows == [[english.preamble[0]], [english.preamble[1]]]
+    rows = list(csv.reader(io.StringIO(hours_table.csv_text(month, "en"), newline="")))
+    assert rows[0] == list(hours_table.table(month, "en", decimal_splits=True).headings)
+    assert not any(line in cell for row in rows for cell in row for line in english.preamble)
 
 
 def test_the_teachers_are_listed_in_the_managers_order(db: Database, now: dt.datetime) -> None:

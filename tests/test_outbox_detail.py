@@ -1,5 +1,5 @@
 """One delivery in full for the detail pane (core/outbox/detail.py): plain values that outlive their
-read scope, every attempt in order, and the names of whom and where it went."""
+read scope, every attempt in the order it happened, and the names of whom and where it went."""
 
 from __future__ import annotations
 
@@ -60,3 +60,19 @@ def test_an_erased_teacher_keeps_an_anonymous_label_and_a_purged_delivery_reads_
         facts = detail.delivery_facts(s, delivery_id)
         assert detail.delivery_facts(s, delivery_id + 100) is None
     assert facts is not None and facts.teacher == f"(deleted #{teacher_id})"
+
+
+def test_attempts_are_listed_as_they_happened_not_as_they_were_numbered(db: Database, now: dt.datetime) -> None:
+    """The relay's attempt is recorded, and numbered, when the app syncs: after the app's own later try."""
+    delivery_id, _ = _reminder(db, now)
+    with db.write() as s:
+        s.add_all([
+            DeliveryAttempt(delivery_id=delivery_id, number=3, started_at=now + dt.timedelta(minutes=50),
+                            http_status=409, outcome="sent", accepted_request_id="req-relay"),
+            DeliveryAttempt(delivery_id=delivery_id, number=4, started_at=now + dt.timedelta(minutes=46),
+                            http_status=200, request_id="req-relay", outcome="sent", via="relay"),
+        ])
+    with db.read() as s:
+        facts = detail.delivery_facts(s, delivery_id)
+    assert facts is not None
+    assert [a.number for a in facts.attempts] == [1, 2, 4, 3]

@@ -153,7 +153,29 @@ def test_copying_last_month_by_weekday_occurrence(db: Database, now: dt.datetime
         (D(2027, 1, 21), SkipReason.CLOSED)]
     assert render(filled.summary, "en").startswith("1 draft shift(s) made; 3 skipped: 1 on a weekday this month does "
                                                    "not have, 1 on closed days, 1 where")
+    assert render(filled.summary, "en").endswith(". Only confirmed shifts are copied: last month's 1 draft was not")
     with db.read() as s:
         made = s.scalars(select(Shift).where(Shift.id.in_(filled.shift_ids))).all()
         assert [(x.local_date, x.start_time, x.note, x.status) for x in made] == [
             (D(2027, 1, 5), T(17), "数学", ShiftStatus.DRAFT)]
+
+
+def test_copying_a_month_without_confirmed_shifts_says_why_nothing_was_made(db: Database, now: dt.datetime) -> None:
+    with db.write() as s:
+        main, empty = f.classroom(s, "本校"), f.classroom(s, "駅前")
+        sato = f.teacher(s, "佐藤", 1)
+        for day in (1, 8):
+            f.shift(s, main, sato, D(2026, 12, day), "17:00", "21:00", now=now)  # drafts only
+        f.shift(s, main, sato, D(2026, 12, 15), "17:00", "21:00", now=now, status=ShiftStatus.CANCELED)
+        ids = (main.id, empty.id)
+    with db.write() as s:
+        drafts_only = patterns.copy_last_month(s, ids[0], 2027, 1, now=now)
+        nothing = patterns.copy_last_month(s, ids[1], 2027, 1, now=now)
+    assert drafts_only.shift_ids == [] and nothing.shift_ids == []
+    assert render(drafts_only.summary, "en") == (
+        "Nothing was copied: last month has no confirmed shifts, and only confirmed shifts are copied (it has 2 "
+        "drafts; confirm last month first to copy them)")
+    assert render(drafts_only.summary, "ja") == (
+        "先月には確定したシフトがないため、何もコピーしていません。コピーされるのは確定したシフトだけです"
+        "（先月の下書きは2件です。コピーするには先に先月を確定してください）。")
+    assert render(nothing.summary, "en") == "Nothing was copied: last month has no shifts at this classroom"

@@ -118,3 +118,21 @@ def test_the_closed_heading_fits_its_column_at_1280_by_720(qtbot, ctx: AppContex
     assert needed < header.sectionSize(column)
     assert header.height() >= 3 * header.fontMetrics().height()  # the third line is not cut off
     settle(qtbot, ctx)
+
+
+def test_the_first_january_shown_has_room_for_new_years_heading(qtbot, ctx: AppContext, db: Database,
+                                                                japanese) -> None:
+    """December has no closed day here; January opens with 元日, whose heading takes a third line (休).
+    Stepping from the one to the other, the header grows to hold it, the first time as every time."""
+    december = dt.datetime(2026, 12, 6, 3, 0, tzinfo=dt.UTC)
+    with db.write() as s:
+        f.teacher(s, "佐藤", 1)
+        f.classroom(s, "本校")
+    view = open_view(qtbot, ctx, december)
+    header = view.table.horizontalHeader()
+    view.step_month(1)
+    idle(qtbot, ctx, view)
+    assert _heading(view, D(2027, 1, 1)) == "1\n金\n休"
+    lines = header.fontMetrics().lineSpacing() * 3
+    qtbot.waitUntil(lambda: header.height() >= lines, timeout=5000)
+    assert header.height() >= header.sizeHint().height()

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QDate
-from PySide6.QtWidgets import QApplication, QMessageBox, QStyle, QTreeWidgetItem
+from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QStyle, QTreeWidgetItem
 from sqlalchemy import text
 
 from core.channels import registry
@@ -201,6 +201,41 @@ def test_the_detail_pane_tells_the_relay_s_attempts_from_the_app_s(qtbot, ctx: A
         ])
     view, (first, second) = _attempt_rows(qtbot, ctx, delivery_id, 2)
     assert (first.text(5), second.text(5)) == ("Sent", "Sent (by the relay)")
+
+
+def test_the_detail_pane_leads_with_what_a_manager_needs_and_keeps_the_technical_lines_folded(
+        qtbot, ctx: AppContext, db: Database, now: dt.datetime) -> None:
+    """The relay sent it while the computer slept; the app's later try met LINE's 409 for the same retry key.
+    The relay's attempt is recorded (and numbered) after the app's, yet it happened first."""
+    delivery_id = _add(db, now, "shift:7:v1:reminder", status=DeliveryStatus.SENT, due_at=now,
+                       sent_at=now + dt.timedelta(seconds=2764), late_seconds=2764, retry_key="rk-1",
+                       line_request_id="req-app", accepted_request_id="req-relay")
+    with db.write() as s:
+        s.add_all([
+            DeliveryAttempt(delivery_id=delivery_id, number=1, started_at=now + dt.timedelta(minutes=50),
+                            http_status=409, request_id="req-app", accepted_request_id="req-relay", outcome="sent"),
+            DeliveryAttempt(delivery_id=delivery_id, number=2, started_at=now + dt.timedelta(seconds=2764),
+                            http_status=200, request_id="req-relay", outcome="sent", via="relay"),
+        ])
+    view, (first, second) = _attempt_rows(qtbot, ctx, delivery_id, 2)
+    detail = view.detail
+    qtbot.waitUntil(lambda: detail.history.topLevelItemCount() == 2, timeout=WAIT)
+    history = [[detail.history.topLevelItem(i).text(c) for c in range(3)] for i in range(2)]  # type: ignore[union-attr]
+    assert [row[1:] for row in history] == [
+        ["The relay", "LINE accepted it"],
+        ["Shiftcast", "LINE already had it from an earlier attempt, so it was not sent twice"]]
+    assert detail._values["late"].text() == "46 minutes late: the computer was asleep or off; the relay sent it"
+    assert detail._values["sent"].text().endswith(", by the relay")
+    # The technical table numbers them as they happened, and stays folded until asked for.
+    assert (first.text(0), first.text(5), second.text(0), second.text(2)) == ("1", "Sent (by the relay)", "2", "409")
+    assert not detail.technical.isVisible() and not detail.attempts.isVisible()
+    shown = " ".join(label.text() for label in detail.findChildren(QLabel) if label.isVisible())
+    assert not any(word in shown for word in ("shift:7:v1:reminder", "rk-1", "req-app", "409", "2764"))
+    detail.technical_button.click()
+    assert detail.technical.isVisible() and detail._values["key"].isVisible()
+    assert detail._values["retry_key"].text().startswith("rk-1")
+    detail.technical_button.click()
+    assert not detail.technical.isVisible()
 
 
 def test_the_detail_pane_names_each_channel_as_its_driver_does(qtbot, ctx: AppContext, db: Database,

@@ -85,6 +85,20 @@ def test_copy_last_month_by_weekday_occurrence(qtbot, ctx: AppContext, db: Datab
     idle(qtbot, ctx, view)
 
 
+def test_copying_a_month_of_drafts_says_only_confirmed_shifts_are_copied(qtbot, ctx: AppContext, db: Database,
+                                                                         now: dt.datetime, japanese) -> None:
+    with db.write() as s:
+        room, sato = f.classroom(s), f.teacher(s, "佐藤", 1)
+        for day in (3, 10, 17):  # November planned but never confirmed
+            f.shift(s, room, sato, D(2026, 11, day), now=now)
+    view = open_view(qtbot, ctx, now)
+    view.copy_last_action.trigger()
+    _wait_status(qtbot, view, "先月には確定したシフトがないため、何もコピーしていません。")
+    idle(qtbot, ctx, view)
+    assert "コピーされるのは確定したシフトだけです（先月の下書きは3件です。" in view.status_label.text()
+    assert _drafts(db) == [("佐藤", D(2026, 11, d)) for d in (3, 10, 17)]  # nothing made in December
+
+
 def test_the_toolbar_fits_1280_by_720_in_japanese(qtbot, ctx: AppContext, db: Database, now: dt.datetime,
                                                   japanese) -> None:
     with db.write() as s:

@@ -56,9 +56,10 @@ def test_the_dry_run_and_the_changes_fit_the_publish_area_on_a_small_screen(
     settle(qtbot, ctx, timeout=WAIT)
 
     recipients = view.recipients_label
-    assert GROUP in recipients.text() and recipients.toolTip() == recipients.text()  # whole on hovering
-    shown = recipients.shown_text()
-    assert shown and recipients.fontMetrics().horizontalAdvance(shown) <= recipients.contentsRect().width()
+    # The group by its classroom's name, whole, never cut inside a word; its raw ID only on hovering.
+    assert GROUP not in recipients.text() and GROUP in recipients.toolTip()
+    assert recipients.shown_text() == recipients.text()
+    assert recipients.fontMetrics().horizontalAdvance(recipients.text()) <= recipients.contentsRect().width()
     assert recipients.geometry().right() <= view.plan_box.contentsRect().right()
 
     members = view.members_label

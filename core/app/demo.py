@@ -20,7 +20,7 @@ from sqlalchemy import select
 
 from core.app import demo_inbox, demo_month, demo_shifts
 from core.errors import ShiftcastError, ValidationError
-from core.roster import clock, rules
+from core.roster import clock, closed_days, rules
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Channel, Classroom, ShiftStatus, Teacher, TeacherContact
@@ -49,6 +49,8 @@ DEMO_GROUP = "C" + "5a" * 16
 # A group no classroom has yet, which the demo inbox can invite the account into: Connect LINE's group step.
 DEMO_NEW_GROUP = "C" + "6b" * 16
 DEMO_NEW_GROUP_NAME = "さくら教室 講師グループ（デモ）"
+# The demo's groups by their names in LINE, for the inbox once no classroom (or no simulator) names one.
+GROUP_NAMES = {DEMO_GROUP: DEMO_CLASSROOM, DEMO_NEW_GROUP: DEMO_NEW_GROUP_NAME}
 TEACHERS = ["佐藤 花子", "鈴木 一郎", "高橋 美咲", "田中 健太", "伊藤 さくら", "渡辺 翔", "山本 結衣", "中村 大輝"]
 # Not on LINE yet: they get a pairing code, which the demo inbox can send as them.
 NEW_TEACHERS = ["小林 陽菜", "加藤 蓮"]
@@ -169,6 +171,8 @@ class DemoEnvironment:
         return self.relay
 
     def stop(self) -> None:
+        if self._keeps_inbox:  # while the image server and the relay still answer
+            demo_inbox.keep_images(self.home, self.emulator.all_inbox())
         if self.relay is not None:
             self.relay.stop(self._db)
         if self.receiver is not None:
@@ -265,9 +269,11 @@ def seed(db: Database, *, now: dt.datetime) -> bool:
         newcomers = [rules.create_teacher(session, name=name) for name in NEW_TEACHERS]
         today = now.astimezone(clock.zone(room.timezone)).date()
         first = today.replace(day=1)
+        # A manager puts no shift on a day the classroom is closed (元日, 成人の日 …), nor does the demo.
+        closed = closed_days.read_between(session, room.id, first, first + dt.timedelta(days=61))
         for offset in range(0, 62):
             day = first + dt.timedelta(days=offset)
-            if day.weekday() == 6:
+            if day.weekday() == 6 or day in closed:
                 continue
             for slot in range(3):
                 teacher = teachers[(offset * 3 + slot) % len(teachers)]
@@ -279,7 +285,7 @@ def seed(db: Database, *, now: dt.datetime) -> bool:
                     end_time=end_time, ends_next_day=next_day, note="",
                     status=ShiftStatus.CONFIRMED if day.month == today.month else ShiftStatus.DRAFT,
                 ), now=now)
-        demo_shifts.add_shifts_starting_soon(session, room, teachers, now)
+        demo_shifts.add_shifts_starting_soon(session, room, teachers, now, closed=closed)
         demo_month.seed(session, room, teachers, newcomers, now)
         # Reminders carry the 了解 button, so the demo inbox can tap it as the teacher. Only the setting:
         # its key is made when the first reminder is signed, in the demo's own keyring, which is not

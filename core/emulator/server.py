@@ -330,6 +330,10 @@ class LineEmulator:
         """The recipient's inbox once more than `count` messages reached it, or as it stands at `timeout`."""
         return self._state.wait_inbox(recipient_id, count, timeout)
 
+    def group_names(self) -> dict[str, str]:
+        """Each group's name, by its ID, as LINE's group summary gives it."""
+        return self._state.group_names()
+
     def restore_inbox(self, items: list[InboxMessage]) -> None:
         """Messages an earlier run received, back in the inboxes (the demo's history across restarts)."""
         self._state.restore_inbox(items)

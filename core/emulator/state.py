@@ -169,6 +169,10 @@ class EmulatorState:
             self.arrived.wait_for(lambda: len(self.inboxes.get(recipient_id, ())) > count, timeout)
             return list(self.inboxes.get(recipient_id, ()))
 
+    def group_names(self) -> dict[str, str]:
+        with self.lock:
+            return {group_id: group.name for group_id, group in self.groups.items()}
+
     def accepted_retry_keys(self) -> dict[str, str]:
         with self.lock:
             return self.keys.live(self.clock())

@@ -1,4 +1,8 @@
-"""One delivery in full, as plain values: its fields, every attempt in order, and whom and where it went.
+"""One delivery in full, as plain values: its fields, every attempt in the order it happened, and whom and
+where it went.
+
+Attempts are ordered by when they started, not by their number: the relay's attempt is numbered when
+the app records it, after the app's own later ones, yet it came first.
 
 The Deliveries table reads lean tuples for 100,000 rows (rows); the detail pane reads one delivery,
 so it can afford every field. Frozen copies, not ORM rows, because the answer crosses from a pool
@@ -70,7 +74,7 @@ class AttemptFields:
 @dataclass(frozen=True)
 class DeliveryFacts:
     delivery: DeliveryFields
-    attempts: tuple[AttemptFields, ...]
+    attempts: tuple[AttemptFields, ...]  # by when they happened
     teacher: str | None  # the teacher's display name
     classroom: str | None
     zone: str | None  # the classroom's time zone
@@ -84,6 +88,7 @@ def delivery_facts(session: Session, delivery_id: int) -> DeliveryFacts | None:
     teacher = session.get(Teacher, delivery.teacher_id) if delivery.teacher_id else None
     room = session.get(Classroom, delivery.classroom_id) if delivery.classroom_id else None
     return DeliveryFacts(DeliveryFields.of(delivery),
-                         tuple(AttemptFields.of(a) for a in deliveries.attempts(session, delivery_id)),
+                         tuple(sorted((AttemptFields.of(a) for a in deliveries.attempts(session, delivery_id)),
+                                      key=lambda a: (a.started_at, a.number))),
                          teacher.display_name if teacher else None, room.name if room else None,
                          room.timezone if room else None)

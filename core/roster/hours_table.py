@@ -4,9 +4,10 @@ the CSV file that opens in Excel.
 Hours are written both ways payroll uses them: H:MM (7:30) to read, and decimal hours to two places
 (7.50, rounded half up) to multiply by a rate. When a listed classroom defines lesson slots, the slots
 taught follow: a count per slot name, then every slot (コマ) together, and the rule line says how a
-slot is counted; without slots the table is as it was. Every table and file starts with the title, the rule
-of what counts (core/roster/hours.py) and what was left out, so a printed sheet or a file mailed
-to an accountant says how it was made.
+slot is counted; without slots the table is as it was. Every table shown or printed starts with the
+title, the rule of what counts (core/roster/hours.py) and what was left out, so a printed sheet says how
+it was made. The CSV file is the table alone, its headings on line 1: payroll software reads the
+headings from the first line, so the notes stay on the screen and the printout.
 
 The CSV is UTF-8 with a BOM (Excel then reads it as UTF-8), or Shift_JIS for older Excel and payroll
 software — written as Windows' Shift_JIS (cp932), which is what Japanese Windows and Excel read, so
@@ -129,10 +130,9 @@ def table(hours: MonthHours, lang: Language, *, decimal_splits: bool = False) ->
 
 
 def csv_text(hours: MonthHours, lang: Language) -> str:
-    """The preamble one line to a row, a blank row, then the table with every split in both forms."""
+    """The headings on line 1, then a row per teacher with every split in both forms."""
     shown = table(hours, lang, decimal_splits=True)
-    rows: list[Sequence[str]] = [[line] for line in shown.preamble]
-    rows += [[], shown.headings, *shown.rows]
+    rows: list[Sequence[str]] = [shown.headings, *shown.rows]
     return csv_files.write_cells(rows)
 
 

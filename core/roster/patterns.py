@@ -65,13 +65,23 @@ class Skipped:
         return t(f"fill.skip.{self.reason.value}", day=self.day, teacher=teacher)
 
 
+@dataclass(frozen=True)
+class LastMonth:
+    """What the month copied from held: its confirmed shifts are copied, its drafts are not."""
+
+    confirmed: int
+    drafts: int
+
+
 @dataclass
 class Filled:
-    """What a fill made (the new drafts' ids, and the drafts, to make again on redo) and what it skipped."""
+    """What a fill made (the new drafts' ids, and the drafts, to make again on redo) and what it skipped;
+    a copy also what last month held."""
 
     shift_ids: list[int] = field(default_factory=list)
     drafts: list[rules.ShiftDraft] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
+    last_month: LastMonth | None = None
 
     def count(self, reason: SkipReason) -> int:
         return sum(1 for s in self.skipped if s.reason == reason)
@@ -82,8 +92,17 @@ class Filled:
         counts = {"made_count": len(self.shift_ids), "skipped_count": len(self.skipped),
                   "closed_count": self.count(SkipReason.CLOSED), "overlap_count": self.count(SkipReason.OVERLAP),
                   "refused_count": self.count(SkipReason.REFUSED)}
-        if missing := self.count(SkipReason.NO_SUCH_DAY):
-            return t("fill.summary_copied", missing_count=missing, **counts)
+        if self.last_month is not None:  # a copy of last month
+            # Copying makes drafts of what was agreed, so a month of drafts copies nothing: say so.
+            if not self.last_month.confirmed:
+                if not self.last_month.drafts:
+                    return t("fill.nothing_last_month")
+                return t("fill.nothing_confirmed", draft_count=self.last_month.drafts)
+            missing = self.count(SkipReason.NO_SUCH_DAY)
+            done = t("fill.summary_copied", missing_count=missing, **counts) if missing else t("fill.summary", **counts)
+            if self.last_month.drafts:
+                return t("fill.drafts_not_copied", summary=done, draft_count=self.last_month.drafts)
+            return done
         return t("fill.summary", **counts)
 
 
@@ -240,13 +259,16 @@ def same_occurrence(day: dt.date, year: int, month: int) -> dt.date | None:
 
 def copy_last_month(session: Session, classroom_id: int, year: int, month: int, *, now: dt.datetime) -> Filled:
     """Drafts for this month from the previous month's confirmed shifts at the classroom, by weekday occurrence;
-    a 5th weekday this month lacks, a closed day and a day the teacher already works are skipped and counted."""
+    a 5th weekday this month lacks, a closed day and a day the teacher already works are skipped and counted.
+    Its drafts are not copied (only counted, so the summary can say why a month of drafts copied nothing)."""
     first, last = rules.month_bounds(year, month)
     before = first - dt.timedelta(days=1)
     closed = closed_days.read_between(session, classroom_id, first, last)
     wanted: list[tuple[rules.ShiftDraft, dt.date]] = []
-    filled = Filled()
-    for shift in rules.month_shifts(session, classroom_id, before.year, before.month):
+    earlier = rules.month_shifts(session, classroom_id, before.year, before.month)
+    filled = Filled(last_month=LastMonth(confirmed=sum(s.status == ShiftStatus.CONFIRMED for s in earlier),
+                                         drafts=sum(s.status == ShiftStatus.DRAFT for s in earlier)))
+    for shift in earlier:
         if shift.status != ShiftStatus.CONFIRMED:
             continue
         day = same_occurrence(shift.local_date, year, month)

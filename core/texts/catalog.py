@@ -266,6 +266,19 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                             "下書きのシフトを{made_count}件作成しました。{skipped_count}件は作成していません"
                             "（今月にない週の曜日 {missing_count}件、休業日 {closed_count}件、同じ時間にシフトあり "
                             "{overlap_count}件、その他 {refused_count}件）。"),
+    "fill.nothing_last_month": ("Nothing was copied: last month has no shifts at this classroom",
+                                "先月はこの教室にシフトがないため、何もコピーしていません。"),
+    "fill.nothing_confirmed": (
+        Plural("draft_count", "Nothing was copied: last month has no confirmed shifts, and only confirmed shifts are "
+                              "copied (it has {draft_count} draft; confirm last month first to copy it)",
+               "Nothing was copied: last month has no confirmed shifts, and only confirmed shifts are copied "
+               "(it has {draft_count} drafts; confirm last month first to copy them)"),
+        "先月には確定したシフトがないため、何もコピーしていません。コピーされるのは確定したシフトだけです"
+        "（先月の下書きは{draft_count}件です。コピーするには先に先月を確定してください）。"),
+    "fill.drafts_not_copied": (
+        Plural("draft_count", "{summary}. Only confirmed shifts are copied: last month's {draft_count} draft was not",
+               "{summary}. Only confirmed shifts are copied: last month's {draft_count} drafts were not"),
+        "{summary}コピーされるのは確定したシフトだけです（先月の下書き{draft_count}件はコピーしていません）。"),
     "fill.skip.closed": ("{day}, {teacher}: the classroom is closed", "{day} {teacher}: 休業日です。"),
     "fill.skip.overlap": ("{day}, {teacher}: already has a shift at that time",
                           "{day} {teacher}: 同じ時間にシフトがあります。"),

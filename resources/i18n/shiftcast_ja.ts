@@ -1090,10 +1090,6 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>配信キー</translation>
     </message>
     <message>
-        <source>Created</source>
-        <translation>作成日時</translation>
-    </message>
-    <message>
         <source>Due</source>
         <translation>送信予定日時</translation>
     </message>
@@ -1114,10 +1110,6 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>{0} — {1}グループ</translation>
     </message>
     <message>
-        <source>Last error</source>
-        <translation>直近のエラー</translation>
-    </message>
-    <message>
         <source>Acknowledged (了解)</source>
         <translation>了解</translation>
     </message>
@@ -1132,6 +1124,38 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>Time</source>
         <translation>日時</translation>
+    </message>
+    <message>
+        <source>Late</source>
+        <translation>遅れ</translation>
+    </message>
+    <message>
+        <source>Last problem</source>
+        <translation>直近の問題</translation>
+    </message>
+    <message>
+        <source>By</source>
+        <translation>送信元</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>結果</translation>
+    </message>
+    <message>
+        <source>What happened</source>
+        <translation>送信の経過</translation>
+    </message>
+    <message>
+        <source>Technical details</source>
+        <translation>技術的な詳細</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>宛先（IDまたはアドレス）</translation>
+    </message>
+    <message>
+        <source>Error code</source>
+        <translation>エラーコード</translation>
     </message>
     <message>
         <source>HTTP</source>
@@ -1154,10 +1178,6 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>配信を選択すると、送信の試行履歴が表示されます。</translation>
     </message>
     <message>
-        <source>Attempts</source>
-        <translation>試行履歴</translation>
-    </message>
-    <message>
         <source>This delivery no longer exists (old history is purged).</source>
         <translation>この配信はもう存在しません（古い履歴は削除されます）。</translation>
     </message>
@@ -1174,12 +1194,28 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>{0}（{1}）</translation>
     </message>
     <message>
-        <source> (late by {0} s)</source>
-        <translation>（{0}秒遅れ）</translation>
-    </message>
-    <message>
         <source>{0} (issued {1})</source>
         <translation>{0}（{1}発行）</translation>
+    </message>
+    <message>
+        <source>{0} already had it from an earlier attempt, so it was not sent twice</source>
+        <translation>先の送信で{0}に届いていたため、二重には送っていません</translation>
+    </message>
+    <message>
+        <source>{0} accepted it</source>
+        <translation>{0}が受け付けました</translation>
+    </message>
+    <message>
+        <source>{0}: {1}</source>
+        <translation>{0}: {1}</translation>
+    </message>
+    <message>
+        <source>The relay</source>
+        <translation>中継サーバー</translation>
+    </message>
+    <message>
+        <source>Shiftcast</source>
+        <translation>Shiftcast</translation>
     </message>
     <message>
         <source>{0} (accepted earlier: {1})</source>
@@ -1192,6 +1228,38 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>{0} ms</source>
         <translation>{0} ms</translation>
+    </message>
+    <message>
+        <source>{0}, by the relay</source>
+        <translation>{0}（中継サーバーが送信）</translation>
+    </message>
+    <message>
+        <source>{0}, by Shiftcast</source>
+        <translation>{0}（Shiftcastが送信）</translation>
+    </message>
+    <message>
+        <source>1 minute late</source>
+        <translation>1分遅れ</translation>
+    </message>
+    <message>
+        <source>{0} minutes late</source>
+        <translation>{0}分遅れ</translation>
+    </message>
+    <message>
+        <source>about {0} hours late</source>
+        <translation>約{0}時間遅れ</translation>
+    </message>
+    <message>
+        <source>the computer was asleep or off; the relay sent it</source>
+        <translation>パソコンがスリープ中か電源オフのため、中継サーバーが送信</translation>
+    </message>
+    <message>
+        <source>the earlier attempts did not go through</source>
+        <translation>それまでの送信が届かなかったため</translation>
+    </message>
+    <message>
+        <source>Shiftcast was not sending when it was due (the computer was asleep or off)</source>
+        <translation>予定の時刻にShiftcastが送信していなかったため（パソコンがスリープ中か電源オフ）</translation>
     </message>
     <message>
         <source>{0} (by the relay)</source>
@@ -1821,6 +1889,10 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>コンピューターのスリープ中に中継サーバーが送信</translation>
     </message>
     <message>
+        <source>This picture can no longer be shown: it was not kept on this computer.</source>
+        <translation>この画像は表示できません。このコンピューターに保存されていませんでした。</translation>
+    </message>
+    <message>
         <source>Sent the code {0} as {1}.</source>
         <translation>{1}さんとしてコード {0} を送りました。</translation>
     </message>
@@ -1875,10 +1947,6 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>The simulator chooses these times in LINE&apos;s time picker as {0} would on their phone.</source>
         <translation>シミュレーターが、{0}さんがスマートフォンで選ぶのと同じように、LINEの時刻選択でこの時刻を選びます。</translation>
-    </message>
-    <message>
-        <source>The image could not be loaded: {0}</source>
-        <translation>画像を読み込めませんでした: {0}</translation>
     </message>
 </context>
 <context>
@@ -2379,8 +2447,8 @@ Data folder: {1}</source>
         <translation>プレビューを表示できませんでした。</translation>
     </message>
     <message>
-        <source>{0}&apos;s LINE group ({1})</source>
-        <translation>{0}のLINEグループ（{1}）</translation>
+        <source>{0}&apos;s LINE group</source>
+        <translation>{0}のLINEグループ</translation>
     </message>
     <message>
         <source>No LINE group yet: the month waits for it</source>
@@ -2389,6 +2457,10 @@ Data folder: {1}</source>
     <message>
         <source>Publish {0}&apos;s roster for {1} as revision {2}?</source>
         <translation>{0}の{1}のシフト表を、第{2}版として公開しますか？</translation>
+    </message>
+    <message>
+        <source>LINE group ID: {0}</source>
+        <translation>LINEグループID: {0}</translation>
     </message>
     <message>
         <source>unknown (LINE has not been asked yet)</source>

@@ -44,6 +44,7 @@ from core.store.db import Database
 from ui.common import dates
 from ui.common.errors import show_error
 from ui.common.month_picker import month_title
+from ui.common.widgets import space_headings
 from ui.shell.context import AppContext
 
 
@@ -70,6 +71,7 @@ class AvailabilityDialog(QDialog):
                                               self.tr("Answered")])
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
+        space_headings(self.table)  # a month not asked yet has no rows, and its headings would touch
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.ask_button = QPushButton(self.tr("Ask…"), self)

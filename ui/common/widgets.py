@@ -1,5 +1,5 @@
 """Small pieces the areas share: explanatory notes, inline results, a one-line label cut to fit, an expander,
-time fields."""
+time fields, table headings with room around them."""
 
 from __future__ import annotations
 
@@ -11,10 +11,12 @@ from PySide6.QtGui import QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLayout,
     QLineEdit,
     QSizePolicy,
+    QTableView,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -77,6 +79,28 @@ class ElidedLabel(QLabel):
         painter.setPen(self.palette().color(self.foregroundRole()))
         painter.drawText(self.contentsRect(), int(self.alignment() | Qt.AlignmentFlag.AlignVCenter), self.shown_text())
         painter.end()
+
+
+class SpacedHeader(QHeaderView):
+    """Column headings with room either side while the table is empty. A column fitted to its contents
+    is then as wide as its heading, and the headings touched; with rows the cells' own margins space
+    them, and a wide table keeps every column on the screen."""
+
+    def sectionSizeFromContents(self, logicalIndex: int) -> QSize:
+        size = super().sectionSizeFromContents(logicalIndex)
+        model = self.model()
+        if model is not None and model.rowCount() > 0:
+            return size
+        return QSize(size.width() + 2 * self.fontMetrics().averageCharWidth(), size.height())
+
+
+def space_headings(table: QTableView) -> QHeaderView:
+    """Give `table` spaced column headings (before its columns' sizing is set); the new header."""
+    header = SpacedHeader(Qt.Orientation.Horizontal, table)
+    header.setSectionsClickable(True)  # as the table's own header is
+    header.setHighlightSections(True)
+    table.setHorizontalHeader(header)
+    return header
 
 
 class StatusLabel(QLabel):

@@ -5,7 +5,8 @@ message shows as a phone shows it: its bubbles drawn as cards (core/publication/
 carousel's side by side, with the lines they say as the cards' tooltip and accessible text; one with a
 roster preview as its hero shows its alt text, which is what LINE shows in notifications, and the
 preview. A click on a picture opens it full size in a zoomable viewer. Images are fetched off the UI
-thread, and only from this computer: the demo promises that nothing leaves it.
+thread, and only from this computer: the demo promises that nothing leaves it; those an earlier run
+received come from what it kept in the demo folder (core/app/demo_inbox.py).
 
 The window follows the simulator by itself: while it is open it looks once a second whether the
 simulator holds more messages than it shows (a length under a lock, in this process) and reloads if so.
@@ -28,6 +29,7 @@ attempts for Deliveries.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 
 import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -67,6 +69,7 @@ from ui.demo.mailboxes import (
 )
 from ui.shell.context import AppContext
 
+log = logging.getLogger(__name__)
 IMAGE_WIDTH = 320  # about the width of a LINE bubble on a phone
 POLL_MS = 1000
 
@@ -551,7 +554,8 @@ class InboxWindow(QWidget):
         first = url not in self._waiting
         self._waiting.setdefault(url, []).append(label)
         if first:
-            self.ctx.tasks.run(lambda: fetch_image(url), lambda data: self._image_arrived(url, data),
+            home = getattr(self.ctx.demo, "home", None)  # where an earlier run kept its pictures
+            self.ctx.tasks.run(lambda: fetch_image(home, url), lambda data: self._image_arrived(url, data),
                                lambda exc: self._image_failed(url, exc), owner=self)
 
     def _image_arrived(self, url: str, data: bytes) -> None:
@@ -569,9 +573,11 @@ class InboxWindow(QWidget):
                 label.setPixmap(pixmap)
 
     def _image_failed(self, url: str, exc: BaseException) -> None:
+        # The reason is for the log: a connection error's words are the operating system's, in English.
+        log.warning("demo inbox picture %s not shown: %s", url, exc)
         for label in self._waiting.pop(url, []):
             if shiboken6.isValid(label):
-                label.setText(self.tr("The image could not be loaded: {0}").format(exc))
+                label.setText(self.tr("This picture can no longer be shown: it was not kept on this computer."))
 
     def open_image(self, url: str) -> None:
         image = self._images.get(url)

@@ -37,6 +37,7 @@ from core.store.exports import write_export
 from ui.common import file_places, i18n
 from ui.common.errors import show_error
 from ui.common.month_picker import month_label, month_title, shifted
+from ui.common.widgets import space_headings
 from ui.hours import printing
 from ui.shell.context import AppContext
 
@@ -105,6 +106,7 @@ class HoursDialog(QDialog):
         self.table = QTableWidget(self)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
+        space_headings(self.table)  # an empty month's headings would touch
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.empty = QLabel(self)
         self.empty.hide()

@@ -258,7 +258,7 @@ class PublishView(QWidget):
         self.warning.hide()
         self.plan_box = QGroupBox(self.tr("Dry run"), self)
         form = QFormLayout(self.plan_box)
-        # The group ID has no place to wrap: cut in the middle to the panel's width, whole in the tooltip.
+        # The group by its classroom's name, its ID (no place to wrap, nothing a manager reads) in the tooltip.
         self.recipients_label = ElidedLabel(self)
         self.members_label, self.cost_label = QLabel(self), QLabel(self)
         self.quota_label, self.drafts_label, self.revision_label = QLabel(self), QLabel(self), QLabel(self)
@@ -508,8 +508,10 @@ class PublishView(QWidget):
         plan = state.plan
         live = state.room.group_id in self._members
         self.recipients_label.setText(
-            self.tr("{0}'s LINE group ({1})").format(state.room.name, state.room.group_id) if state.room.group_id
+            self.tr("{0}'s LINE group").format(state.room.name) if state.room.group_id
             else self.tr("No LINE group yet: the month waits for it"))
+        self.recipients_label.setToolTip(
+            self.tr("LINE group ID: {0}").format(state.room.group_id) if state.room.group_id else "")
         if plan.members is None:
             self.members_label.setText(self.tr("unknown (LINE has not been asked yet)"))
         else:

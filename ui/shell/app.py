@@ -27,7 +27,7 @@ from core.store.changes import ChangeWatcher
 from core.store.data_folder import open_data_folder
 from core.store.paths import DataPaths, resolve_home
 from core.texts import t
-from ui.common import i18n
+from ui.common import i18n, wheel_guard
 from ui.common.errors import install_excepthook, show_error
 from ui.shell.bridge import CoreBridge
 from ui.shell.context import AppContext
@@ -63,6 +63,7 @@ def run_gui(args: argparse.Namespace) -> int:
     # Whoever made the application object first (pytest-qt, an earlier run) made a QApplication: this
     # module is the only one that makes it, and the window needs widgets.
     app = cast(QApplication, QApplication.instance() or QApplication(sys.argv[:1]))
+    wheel_guard.install(app)  # scrolling a page never changes the value of a box under the pointer
     app.setApplicationName("Shiftcast")
     app.setOrganizationName("Shiftcast")
     icon = QIcon(str(resource("icons", "shiftcast.png")))

@@ -6,7 +6,7 @@ looking (the grid has focus) and never steal Delete or N from a text field elsew
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
@@ -47,6 +47,14 @@ class RosterTable(QTableView):
         vertical.setHighlightSections(True)
         self.doubleClicked.connect(self.open_requested)
         self.customContextMenuRequested.connect(self._menu_at)
+
+    def setModel(self, model: QAbstractItemModel | None) -> None:
+        super().setModel(model)
+        if model is not None:
+            # A month whose headings need another line (a closed day's 休) keeps the header's height
+            # unless asked: the first January shown cut 1/1's heading.
+            model.modelReset.connect(self.updateGeometries)
+            model.headerDataChanged.connect(lambda *_: self.updateGeometries())
 
     def _row_height(self, stacked: int) -> int:
         return stacked * (block_height(self.font()) + GAP) + 2 * PAD
