@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from sqlalchemy import (
     Boolean,
+    CheckConstraint,
     Date,
     DateTime,
     Enum,
@@ -256,6 +257,55 @@ class ClassroomTeacher(Base):
     classroom_id: Mapped[int] = mapped_column(ForeignKey("classrooms.id"), index=True)
     teacher_id: Mapped[int] = mapped_column(ForeignKey("teachers.id"), index=True)
     since: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+
+class StaffingNeed(Base):
+    """How many teachers a classroom needs in one lesson slot (必要人数): on every `weekday` (0 Monday … 6
+    Sunday), or on one `local_date`, which overrides the weekday's number for that day. A closed day needs
+    nobody whatever its rows say (core/roster/needs.py)."""
+
+    __tablename__ = "staffing_needs"
+    __table_args__ = (
+        UniqueConstraint("slot_id", "weekday"),
+        UniqueConstraint("slot_id", "local_date"),
+        CheckConstraint("(weekday IS NULL) <> (local_date IS NULL)", name="weekday_or_date"),
+        CheckConstraint("count >= 0", name="count_not_negative"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    classroom_id: Mapped[int] = mapped_column(ForeignKey("classrooms.id"), index=True)
+    slot_id: Mapped[int] = mapped_column(ForeignKey("lesson_slots.id", ondelete="CASCADE"), index=True)
+    weekday: Mapped[int | None] = mapped_column(Integer)
+    local_date: Mapped[dt.date | None] = mapped_column(Date)
+    count: Mapped[int] = mapped_column(Integer)
+
+
+class TeacherLimits(Base):
+    """What a teacher may be given in a month, and their share of the work: every limit is optional (None:
+    no limit). A draft never breaks one (core/drafting); the manager, entering shifts by hand, is warned."""
+
+    __tablename__ = "teacher_limits"
+
+    teacher_id: Mapped[int] = mapped_column(ForeignKey("teachers.id", ondelete="CASCADE"), primary_key=True)
+    max_shifts: Mapped[int | None] = mapped_column(Integer)  # shifts a month
+    max_minutes: Mapped[int | None] = mapped_column(Integer)  # a month: an income ceiling (扶養) in time
+    min_minutes: Mapped[int | None] = mapped_column(Integer)  # a month: a promised minimum
+    max_days_in_a_row: Mapped[int | None] = mapped_column(Integer)
+    max_weekend_days: Mapped[int | None] = mapped_column(Integer)  # Saturdays and Sundays a month
+    target_share: Mapped[int | None] = mapped_column(Integer)  # a relative weight (None: 1, everyone alike)
+
+
+class TeacherSlot(Base):
+    """A lesson slot a teacher can teach. A teacher with no row for a classroom's slots can teach all of
+    them; with rows, only those (core/roster/limits.py)."""
+
+    __tablename__ = "teacher_slots"
+    __table_args__ = (UniqueConstraint("teacher_id", "slot_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    teacher_id: Mapped[int] = mapped_column(ForeignKey("teachers.id", ondelete="CASCADE"), index=True)
+    slot_id: Mapped[int] = mapped_column(ForeignKey("lesson_slots.id", ondelete="CASCADE"), index=True)
 
 
 class ShiftRevision(Base):
