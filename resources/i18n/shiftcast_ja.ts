@@ -3777,8 +3777,8 @@ No other address was set before. LINE cannot remove an address, so this one stay
         <translation>このまま開いておく</translation>
     </message>
     <message>
-        <source>This desktop has no system tray, so Shiftcast stays open as a window to keep sending.</source>
-        <translation>このデスクトップにはシステムトレイがないため、送信を続けられるよう、Shiftcastはウィンドウとして開いたままになります。</translation>
+        <source>This desktop has no system tray, so Shiftcast stays open as a window to keep sending. Closing the window stops sending.</source>
+        <translation>このデスクトップにはシステムトレイがないため、送信を続けられるよう、Shiftcastはウィンドウで開いたままにします。ウィンドウを閉じると送信も止まります。</translation>
     </message>
 </context>
 <context>
