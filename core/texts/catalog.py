@@ -581,15 +581,27 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "font.fix.win32": ("Windows normally ships Yu Gothic or Meiryo; choose a Japanese font file in Settings",
                        "Windows には通常 游ゴシック や メイリオ が入っています。設定画面で日本語のフォントファイルを選んでください。"),
     # ----- the data folder, the database, the keyring, settings -----
-    "keyring.missing": ("no usable keyring was found on this computer. On Linux, start a Secret Service provider "
-                        "(GNOME Keyring or KWallet) in your desktop session",
-                        "このコンピューターで使えるキーリングが見つかりません。Linux ではデスクトップで Secret Service"
-                        "（GNOME Keyring や KWallet）を起動してください。"),
-    "keyring.missing_env": ("no usable keyring was found on this computer. On Linux, start a Secret Service provider "
-                            "(GNOME Keyring or KWallet) in your desktop session; for a headless sender, set the {env} "
+    # {why} is a keyring.why.* text (core/store/keyring_check.py): what is missing and how to add it.
+    "keyring.missing": ("no usable keyring was found on this computer: {why}",
+                        "このコンピューターで使えるキーリングが見つかりません。{why}"),
+    "keyring.missing_env": ("no usable keyring was found on this computer: {why}; for a headless sender, set the {env} "
                             "environment variable instead",
-                            "このコンピューターで使えるキーリングが見つかりません。Linux ではデスクトップで Secret Service"
-                            "（GNOME Keyring や KWallet）を起動してください。画面なしで送信する場合は、代わりに環境変数 {env} を設定してください。"),
+                            "このコンピューターで使えるキーリングが見つかりません。{why}画面なしで送信する場合は、代わりに"
+                            "環境変数 {env} を設定してください。"),
+    "keyring.why.no_secret_service": (
+        "nothing on this desktop provides the Secret Service that keeps the keyring. Install gnome-keyring (on KDE: "
+        "KWallet, the package kwalletmanager), then log out and in again; `busctl --user list | grep "
+        "org.freedesktop.secrets` shows it once it runs",
+        "このデスクトップには、キーリングを保管する Secret Service がありません。gnome-keyring（KDE では KWallet、"
+        "パッケージ名 kwalletmanager）をインストールして、ログインし直してください。動いているかどうかは "
+        "`busctl --user list | grep org.freedesktop.secrets` で確かめられます。"),
+    "keyring.why.no_session_bus": (
+        "this session has no D-Bus session bus, through which the keyring (the Secret Service) is reached. Start "
+        "Shiftcast from the desktop session, not over ssh or with sudo",
+        "このセッションには、キーリング（Secret Service）とやり取りする D-Bus セッションバスがありません。ssh や sudo "
+        "を使わず、デスクトップのセッションから Shiftcast を起動してください。"),
+    "keyring.why.other": ("on Linux, start a Secret Service provider (GNOME Keyring or KWallet) in your desktop session",
+                          "Linux ではデスクトップで Secret Service（GNOME Keyring や KWallet）を起動してください。"),
     "keyring.read_refused": ("the keyring refused to read {name}: {detail}", "キーリングから {name} を読み出せませんでした: {detail}"),
     "keyring.save_refused": ("the keyring refused to save {name}: {detail}", "キーリングに {name} を保存できませんでした: {detail}"),
     "keyring.secret_file_unreadable": ("cannot read the secret file {path} ({env}): {detail}",
