@@ -114,8 +114,8 @@ def test_dry_run_warns_when_the_cached_quota_does_not_cover_the_group(qtbot, ctx
     _loaded(qtbot, ctx, view)
 
     assert view.warning.isVisible()
-    assert "3 message(s) left" in view.warning.text() and "needs 5" in view.warning.text()
-    assert view.cost_label.text() == "5 message(s)"
+    assert "3 messages left" in view.warning.text() and "needs 5" in view.warning.text()
+    assert view.cost_label.text() == "5 messages"
     assert view.members_label.text() == "5 (cached)"
     assert view.quota_label.text() == "3 of 200"
     assert view.drafts_label.text() == "2"
@@ -329,7 +329,7 @@ def test_publish_goes_out_through_the_sender_and_shows_as_sent(
 
         questions = _answer_yes(monkeypatch)
         view.publish_button.click()
-        assert "revision 1" in questions[0] and "2 draft shift(s)" in questions[0] and "5 message(s)" in questions[0]
+        assert "revision 1" in questions[0] and "2 draft shifts" in questions[0] and "5 messages" in questions[0]
 
         def publication_row_sent() -> bool:
             model = deliveries_view.model
@@ -413,15 +413,15 @@ def test_the_tick_sends_each_teacher_their_month_and_the_dry_run_counts_it(
     ctx.clock = FakeClock(now)
     view = _view(qtbot, ctx)
     _loaded(qtbot, ctx, view)
-    qtbot.waitUntil(lambda: view.cost_label.text() == "5 message(s)", timeout=WAIT)
+    qtbot.waitUntil(lambda: view.cost_label.text() == "5 messages", timeout=WAIT)
     assert view.each_teacher_label.text() == "not sent"
     view.each_teacher.setChecked(True)
-    qtbot.waitUntil(lambda: view.cost_label.text() == "7 message(s)", timeout=WAIT)
-    assert view.each_teacher_label.text() == "2 teacher(s); 2 LINE message(s), counted in the quota cost"
+    qtbot.waitUntil(lambda: view.cost_label.text() == "7 messages", timeout=WAIT)
+    assert view.each_teacher_label.text() == "teachers: 2; LINE messages: 2, counted in the quota cost"
     questions = _answer_yes(monkeypatch)
     view.publish_button.click()
-    qtbot.waitUntil(lambda: "Each teacher's own month: 2 message(s)." in view.status.text(), timeout=WAIT)
-    assert "7 message(s)" in questions[0]
+    qtbot.waitUntil(lambda: "Each teacher's own month: 2 messages." in view.status.text(), timeout=WAIT)
+    assert "7 messages" in questions[0]
     settle(qtbot, ctx, timeout=WAIT)
     with db.read() as s:
         kinds = sorted(d.kind for d in s.scalars(select(Delivery).where(Delivery.classroom_id == ids["room"])))

@@ -323,7 +323,7 @@ def test_confirm_month_confirms_every_draft_and_its_undo_is_refused(qtbot, ctx: 
     view = open_view(qtbot, ctx, now)
     view.confirm_action.trigger()
     idle(qtbot, ctx, view)
-    assert len(asked) == 1 and "Confirm 2 draft shift(s)" in asked[0]
+    assert len(asked) == 1 and "Confirm 2 draft shifts" in asked[0]
     for key in ("draft", "late"):
         assert shift_status(ctx.db, data[key]) == ShiftStatus.CONFIRMED
     assert shift_status(ctx.db, data["january"]) == ShiftStatus.DRAFT
@@ -346,7 +346,7 @@ def test_confirm_month_names_the_teachers_who_will_not_be_told(qtbot, ctx: AppCo
     view.confirm_action.trigger()
     qtbot.waitUntil(lambda: any("Not told" in said for said in statuses), timeout=5000)
     idle(qtbot, ctx, view)
-    assert statuses[-1] == ("Confirmed 2 shift(s). Not told (nothing can reach them now): 佐藤: LINE is not set up"), \
+    assert statuses[-1] == ("Confirmed 2 shifts. Not told (nothing can reach them now): 佐藤: LINE is not set up"), \
         statuses
     assert shift_status(ctx.db, data["draft"]) == ShiftStatus.CONFIRMED  # confirmed all the same
 

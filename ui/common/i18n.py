@@ -110,14 +110,15 @@ def install(app: QCoreApplication, language: str, cache_dir: Path) -> str:
         app.removeTranslator(translator)
     _installed.clear()
     _current[0] = "ja" if language == "ja" else "en"
-    if language == "en":
-        return language
+    # English too: the code's "%n messages" gets its singular from shiftcast_en.ts (plurals only).
     qm = compiled(language, cache_dir)
     if qm is not None:
         translator = QTranslator(app)
         if translator.load(str(qm)):
             app.installTranslator(translator)
             _installed.append(translator)
+    if language == "en":
+        return language
     from PySide6.QtCore import QLibraryInfo
 
     qt_translator = QTranslator(app)

@@ -395,7 +395,7 @@ class Shell:
         box.setIcon(QMessageBox.Icon.Warning)
         box.setWindowTitle("Shiftcast")
         box.setText(QCoreApplication.translate(
-            "app", "{0} message(s) wait to be sent within the next 24 hours.").format(count))
+            "app", "Messages waiting to be sent within the next 24 hours: {0}.").format(count))
         box.setInformativeText(QCoreApplication.translate(
             "app", "Shiftcast sends them only while it runs. If you quit now, they go out when you start Shiftcast "
                    "again, late or not at all."))

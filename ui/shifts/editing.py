@@ -222,7 +222,7 @@ class RosterEditor(QObject):
     def _copy(self, dialog: CopyDaysDialog, shift: ShiftItem, days: list[dt.date]) -> None:
         def done(ids: object) -> None:
             dialog.succeeded()
-            self.status.emit(self.tr("Copied to {0} day(s) as drafts.").format(len(days)))
+            self.status.emit(self.tr("Copied to %n days as drafts.", "", len(days)))
 
         command = CopyShift(self.runner.ids.original(shift.id), days, self._label(shift))
         self.runner.execute(command, on_done=done, on_error=dialog.failed)
@@ -234,9 +234,9 @@ class RosterEditor(QObject):
             return
         answer = QMessageBox.question(
             self.widget, self.tr("Confirm month"),
-            self.tr("Confirm {0} draft shift(s) of {1} at {2}?\n\nTeachers are told about confirmed shifts and "
+            self.tr("Confirm %n draft shifts of {0} at {1}?\n\nTeachers are told about confirmed shifts and "
                     "reminded before each one. A confirmed shift cannot become a draft again; it can only be "
-                    "canceled.").format(drafts, title, classroom),
+                    "canceled.", "", drafts).format(title, classroom),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
         if answer != QMessageBox.StandardButton.Yes:
             return
@@ -246,7 +246,7 @@ class RosterEditor(QObject):
 
     def _confirmed(self, count: int, teachers: list[int]) -> None:
         """Say how many were confirmed, and who of them will not hear of it (read off the UI thread)."""
-        done = self.tr("Confirmed {0} shift(s).").format(count)
+        done = self.tr("Confirmed %n shifts.", "", count)
         self.status.emit(done)
 
         def said(untold: tuple[Text, ...]) -> None:
