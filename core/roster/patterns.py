@@ -79,12 +79,13 @@ class Filled:
     @property
     def summary(self) -> Text:
         """How many were made and skipped, and why: what the Shifts area and `shiftcast fill` say."""
-        counts = {"made_count": len(self.shift_ids), "skipped_count": len(self.skipped),
-                  "closed_count": self.count(SkipReason.CLOSED), "overlap_count": self.count(SkipReason.OVERLAP),
-                  "refused_count": self.count(SkipReason.REFUSED)}
-        if missing := self.count(SkipReason.NO_SUCH_DAY):
-            return t("fill.summary_copied", missing_count=missing, **counts)
-        return t("fill.summary", **counts)
+        if not self.skipped:
+            return t("fill.summary_all_made", made_count=len(self.shift_ids))
+        # Only the reasons that happened: "0 on closed days" tells the manager nothing.
+        reasons = tuple(t(f"word.fill.{reason}", count=count) for reason, count in (
+            ("no_such_day", self.count(SkipReason.NO_SUCH_DAY)), ("closed", self.count(SkipReason.CLOSED)),
+            ("overlap", self.count(SkipReason.OVERLAP)), ("refused", self.count(SkipReason.REFUSED))) if count)
+        return t("fill.summary", made_count=len(self.shift_ids), skipped_count=len(self.skipped), reasons=reasons)
 
 
 def check(pattern: Pattern) -> Pattern:

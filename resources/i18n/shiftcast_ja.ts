@@ -1954,7 +1954,7 @@ Retry brings it back; it then goes at its due time.</source>
     </message>
     <message>
         <source>Shiftcast sends through the Messaging API channel of your LINE Official Account. It needs the channel&apos;s access token, a long password that lets it send in the account&apos;s name.</source>
-        <translation>Shiftcastは、LINE公式アカウントのMessaging APIチャネルを通じて送信します。そのために、アカウントの名義で送信するための長いパスワードである、チャネルアクセストークンが必要です。</translation>
+        <translation>Shiftcastは、LINE公式アカウントのMessaging APIチャネルからメッセージを送ります。送るには「チャネルアクセストークン」が必要です。アカウントの名前で送信するための、長いパスワードのようなものです。</translation>
     </message>
     <message>
         <source>Connect LINE…</source>
@@ -1962,7 +1962,7 @@ Retry brings it back; it then goes at its due time.</source>
     </message>
     <message>
         <source>Connect:</source>
-        <translation>接続:</translation>
+        <translation>かんたん設定:</translation>
     </message>
     <message>
         <source>A guided set-up with the channel ID and channel secret: Shiftcast makes its own access tokens and checks that LINE can reach it.</source>
@@ -1990,7 +1990,7 @@ Retry brings it back; it then goes at its due time.</source>
     </message>
     <message>
         <source>Connection:</source>
-        <translation>接続:</translation>
+        <translation>接続の確認:</translation>
     </message>
     <message>
         <source>Asks LINE for the account&apos;s name and how many messages it sent this month. Your LINE plan allows a number of messages per month; a message to a group counts once per member.</source>
