@@ -478,3 +478,9 @@ def test_the_preview_shows_the_form_the_group_receives_flex_cards_without_hostin
     qtbot.waitUntil(lambda: view.preview_form.text() == "As pictures for phones", timeout=WAIT)
     pages = {n * month_pages.PAGE_WIDTH + 48 * (n - 1) for n in range(1, 5)}  # side by side, 48 px apart
     qtbot.waitUntil(lambda: view.viewer.pixmap_item.pixmap().width() in pages, timeout=WAIT)
+
+
+def test_a_second_revision_with_nothing_changed_says_so_not_zero_cells(qtbot, ctx: AppContext, db: Database,
+                                                                       now: dt.datetime) -> None:
+    view = _published_once(qtbot, ctx, db, now)
+    assert view.revision_label.text() == "2 — no change since the previous revision"

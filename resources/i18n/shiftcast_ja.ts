@@ -2415,8 +2415,12 @@ Data folder: {1}</source>
     <message numerus="yes">
         <source>{0} — an update: %n changed cells are highlighted</source>
         <translation>
-            <numerusform>第{0}版（更新）— 前の版から変わった%n箇所に色を付けています</numerusform>
+            <numerusform>第{0}版（更新・変わった%n箇所に色付け）</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>{0} — no change since the previous revision</source>
+        <translation>第{0}版（前の版から変更なし）</translation>
     </message>
     <message numerus="yes">
         <source>LINE&apos;s monthly quota would not cover this: %n messages left, this publication needs {0}. LINE will refuse it until the quota resets or is raised.</source>

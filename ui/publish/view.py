@@ -526,8 +526,9 @@ class PublishView(QWidget):
             self.tr("teachers: {0}; LINE messages: {1}, counted in the quota cost").format(
                 plan.teachers, plan.teacher_messages) if self.each_teacher.isChecked() else self.tr("not sent"))
         self.revision_label.setText(
-            self.tr("{0} — an update: %n changed cells are highlighted", "", plan.changed_cells).format(plan.revision)
-            if plan.revision > 1 else self.tr("{0} — the first publication of this month").format(plan.revision))
+            self.tr("{0} — the first publication of this month").format(plan.revision) if plan.revision == 1
+            else self.tr("{0} — an update: %n changed cells are highlighted", "", plan.changed_cells).format(plan.revision)
+            if plan.changed_cells else self.tr("{0} — no change since the previous revision").format(plan.revision))
         warning = "\n".join(filter(None, (self._missing_text(state), self._warning_text(plan))))
         self.warning.setText(warning)
         self.warning.setVisible(bool(warning))
