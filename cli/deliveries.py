@@ -86,7 +86,7 @@ class _Names:
             return self.teachers[d.teacher_id]
         if d.classroom_id is not None and d.classroom_id in self.rooms and _to_group(d.kind) \
                 and d.channel == "line":
-            return f"{self.rooms[d.classroom_id][0]} (LINE group)"
+            return words.line("cli.deliveries.group", classroom=self.rooms[d.classroom_id][0])
         return None
 
     def local(self, when: dt.datetime, classroom_id: int | None) -> tuple[str, str]:
@@ -98,6 +98,10 @@ class _Names:
             return when.astimezone(clock.zone(zone_name)).strftime("%Y-%m-%d %H:%M"), zone_name
         local = when.astimezone()
         return local.strftime("%Y-%m-%d %H:%M"), local.tzname() or "local"
+
+
+# The words of the counts line: each status as Deliveries names it, and the dead letters among them.
+_COUNTED = {**{s.value: f"delivery_status.{s.value}" for s in DeliveryStatus}, "dead_letters": "cli.deliveries.dead_letters"}
 
 
 def cmd_deliveries(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
@@ -119,10 +123,10 @@ def cmd_deliveries(db: Database, args: argparse.Namespace, paths: DataPaths) -> 
     for r in rows:
         problem = ": ".join(x for x in (r["error_code"], r["error"]) if x) or r["cancel_reason"] or ""
         who = r["recipient_name"] or r["recipient"] or "-"
-        print(words.line("cli.deliveries.row", id=f"{r['id']:>7}", kind=f"{r['kind']:<18}", status=f"{r['status']:<10}",
+        print(words.line("cli.deliveries.row", id=f"{r['id']:>7}", kind=f"{r['kind']:<18}", status=words.pad(words.line(f"delivery_status.{r['status']}"), 10),
                          due=r["due_local"], zone=r["timezone"], who=who, attempts=r["attempts"],
                          problem=problem).rstrip())
-    print("  ".join(f"{k}: {v}" for k, v in counts.items()))
+    print("  ".join(f"{words.line(_COUNTED[k])}: {v}" for k, v in counts.items()))
     return 0
 
 

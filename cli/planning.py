@@ -38,7 +38,7 @@ def cmd_plan(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
         print(words.line("cli.plan.blocked", blocker=blocker))
     for i in items:
         print(f"{i.local_send_time}  {i.kind:<18} {i.channel:<5} {i.recipient}  [{i.classroom}]  {words.say(i.why)}")
-    print(words.line("cli.plan.count", count=len(items), days=args.days))
+    print(words.line("cli.plan.count", count=len(items), span=t("cli.plan.span", days=args.days)))
     if fc.limit is None:
         print(words.line("cli.plan.no_limit", planned_count=fc.planned_rest_of_month))
     else:

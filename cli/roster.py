@@ -162,7 +162,8 @@ def cmd_shifts(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
         print_json(rows)
     else:
         for r in rows:
-            print(f"{r['id']:>6}  {r['date']}  {r['start']}–{r['end']}  {r['status']:<9}  v{r['version']}  {r['teacher']}  {r['note']}")
+            status = words.pad(words.line(f"status.{r['status']}"), 9)
+            print(f"{r['id']:>6}  {r['date']}  {r['start']}–{r['end']}  {status}  v{r['version']}  {r['teacher']}  {r['note']}")
         print(words.line("cli.shift_count", count=len(rows)))
     return 0
 
@@ -185,7 +186,7 @@ def cmd_teachers(db: Database, args: argparse.Namespace, paths: DataPaths) -> in
         print_json(rows)
     else:
         for r in rows:
-            flags = ",".join(k for k in ("line_opt_in", "email_opt_in", "active") if r[k])
+            flags = ",".join(words.line(f"cli.teachers.flag.{k}") for k in ("line_opt_in", "email_opt_in", "active") if r[k])
             place = "" if r["position"] is None else "  " + words.line("cli.teachers.place", place=r["position"])
             rooms = "  " + words.line("cli.teachers.classrooms", classrooms=tuple(r["classrooms"])) if r["classrooms"] else ""
             print(f"{r['id']:>5}  {r['name']}  {r['line_user_id'] or '-'}  {r['email'] or '-'}  [{flags}]{rooms}{place}")

@@ -66,6 +66,12 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "cli.wrote": ("wrote {path}", "{path} に保存しました。"),
     "cli.shift_count": (Plural("count", "{count} shift", "{count} shifts"), "シフト {count}件"),
     "cli.teacher_count": (Plural("count", "{count} teacher", "{count} teachers"), "講師 {count}人"),
+    # The flags `teachers` prints in brackets; English keeps the field names of the CSV and --json.
+    "cli.teachers.flag.line_opt_in": ("line_opt_in", "LINE同意"),
+    "cli.teachers.flag.email_opt_in": ("email_opt_in", "メール同意"),
+    "cli.teachers.flag.active": ("active", "在籍"),
+    "cli.deliveries.dead_letters": ("dead_letters", "配信不能"),
+    "cli.deliveries.group": ("{classroom} (LINE group)", "{classroom}（LINEグループ）"),
     "cli.teachers.place": ("place {place}", "{place}番目"),
     "cli.teachers.own_order": ("Listed in your own order; `shiftcast teachers order --by-reading` lists them by reading again.",
                                "並び順を指定して表示しています。`shiftcast teachers order --by-reading` でふりがな順に戻せます。"),
@@ -177,8 +183,9 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "cli.doctor.blocking": ("BLOCKS", "要対応"),
     "cli.doctor.fix": ("to fix: {fix}", "対処: {fix}"),
     "cli.plan.days": ("--days must be between 1 and 62", "--days は1〜62で指定してください。"),
-    "cli.plan.count": (Plural("count", "{count} delivery in the next {days} day(s)", "{count} deliveries in the next {days} day(s)"),
-                       "今後{days}日間の配信 {count}件"),
+    "cli.plan.span": (Plural("days", "the next day", "the next {days} days"), "今後{days}日間"),
+    "cli.plan.count": (Plural("count", "{count} delivery in {span}", "{count} deliveries in {span}"),
+                       "{span}の配信 {count}件"),
     "cli.plan.no_limit": ("LINE messages planned for the rest of this month: {planned_count} (no monthly limit known)",
                           "今月の残りに送る予定のLINEメッセージ: {planned_count}通（月の上限は不明です）"),
     "cli.plan.quota": ("LINE quota: {used_count} of {limit_count} used; {planned_count} planned for the rest of the month; "
@@ -209,22 +216,24 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "cli.classrooms.row": ("{id}  {name}  {zone}  lead {lead} min  quiet {quiet}",
                            "{id}  {name}  {zone}  リマインダー {lead}分前  通知しない時間帯 {quiet}"),
     "cli.quiet_off": ("off", "なし"),
-    "cli.publish.plan": ("{classroom} {month}: revision {revision}, {draft_count} draft(s) to confirm, "
-                         "{changed_count} changed cell(s)",
+    "cli.publish.plan": ("{classroom} {month}: revision {revision}, drafts to confirm: {draft_count}, "
+                         "changed cells: {changed_count}",
                          "{classroom} {month}: 第{revision}版、確定する下書き {draft_count}件、変更したセル {changed_count}件"),
-    "cli.publish.group": ("to LINE group {group}: {members} member(s), costs {messages} message(s)",
+    "cli.publish.group": ("to LINE group {group}: members: {members}, messages it costs: {messages}",
                           "LINEグループ {group} へ: メンバー {members}人、送信数 {messages}通"),
     "cli.publish.quota": ("quota: {used_count} of {limit_count} used this month", "送信数: 今月 {limit_count}通中 {used_count}通を使用済み"),
     "cli.availability.bad_deadline": ("bad deadline '{text}': write YYYY-MM-DD",
                                       "締切「{text}」は読めません。YYYY-MM-DD の形で指定してください。"),
     "cli.availability.none": ("{classroom} has no availability request for {month}: ask first with `availability ask`",
                               "{classroom}の{month}のシフト希望の依頼はありません。先に `availability ask` で依頼してください。"),
-    "cli.availability.asked": ("asked {teacher_count} teacher(s) of {classroom} for {month}, answers by {deadline}: "
-                               "{names}",
+    "cli.availability.asked": (Plural("teacher_count", "asked {teacher_count} teacher of {classroom} for {month}, answers by "
+                                      "{deadline}: {names}", "asked {teacher_count} teachers of {classroom} for {month}, "
+                                      "answers by {deadline}: {names}"),
                                "{classroom}の{month}のシフト希望を講師{teacher_count}人に依頼しました（締切 {deadline}）: "
                                "{names}"),
-    "cli.availability.dry_run": ("would ask {teacher_count} teacher(s) of {classroom} for {month}, answers by "
-                                 "{deadline}: {names}",
+    "cli.availability.dry_run": (Plural("teacher_count", "would ask {teacher_count} teacher of {classroom} for {month}, "
+                                        "answers by {deadline}: {names}", "would ask {teacher_count} teachers of "
+                                        "{classroom} for {month}, answers by {deadline}: {names}"),
                                  "{classroom}の{month}のシフト希望を講師{teacher_count}人に依頼します（締切 {deadline}）: "
                                  "{names}"),
     "cli.availability.unreachable": ("not asked, reachable neither on LINE nor by e-mail: {names}",
@@ -233,11 +242,14 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                   " answer`): {names}",
                                   "LINEではなくメールで送ります（返信をもとに `availability answer` で回答を入力してください）:"
                                   " {names}"),
-    "cli.availability.cost": ("costs {message_count} LINE message(s) of the monthly quota",
+    "cli.availability.cost": (Plural("message_count", "costs {message_count} LINE message of the monthly quota",
+                                     "costs {message_count} LINE messages of the monthly quota"),
                               "今月の送信数を{message_count}通使います。"),
-    "cli.availability.would_remind": ("would remind {teacher_count} teacher(s) who have not answered: {names}",
+    "cli.availability.would_remind": (Plural("teacher_count", "would remind {teacher_count} teacher who has not answered: {names}",
+                                             "would remind {teacher_count} teachers who have not answered: {names}"),
                                       "未回答の講師{teacher_count}人にリマインドします: {names}"),
-    "cli.availability.reminded": ("reminded {teacher_count} teacher(s) who have not answered: {names}",
+    "cli.availability.reminded": (Plural("teacher_count", "reminded {teacher_count} teacher who has not answered: {names}",
+                                         "reminded {teacher_count} teachers who have not answered: {names}"),
                                   "未回答の講師{teacher_count}人にリマインドしました: {names}"),
     "cli.availability.status": ("{classroom}, {month} (answers by {deadline}): {answered_count} of {teacher_count} "
                                 "answered",
@@ -260,19 +272,19 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "cli.availability.entered_mark": ("(entered by the manager)", "（管理者が入力）"),
     "cli.availability.state_none": ("not answered", "未回答"),
     "cli.availability.state_reminded": ("not answered (reminded {at})", "未回答（{at}にリマインド済み）"),
-    "cli.availability.state_answered": ("answered {at}: {day_count} day(s), {available_count} available, "
-                                        "{correction_count} correction(s)",
+    "cli.availability.state_answered": ("answered {at}: days {day_count}, available {available_count}, "
+                                        "corrections {correction_count}",
                                         "回答済み {at}: {day_count}日分、出勤可 {available_count}日、修正 {correction_count}回"),
-    "cli.availability.state_late": ("answered late {at}: {day_count} day(s), {available_count} available, "
-                                    "{correction_count} correction(s)",
+    "cli.availability.state_late": ("answered late {at}: days {day_count}, available {available_count}, "
+                                    "corrections {correction_count}",
                                     "締切後に回答 {at}: {day_count}日分、出勤可 {available_count}日、"
                                     "修正 {correction_count}回"),
     "cli.publish.warning": ("warning: {warning}", "注意: {warning}"),
     "cli.publish.group_message": ("the LINE group message (delivery {id})", "LINEグループへのメッセージ（配信 {id}）"),
     "cli.publish.emails": (Plural("count", "{count} e-mail", "{count} e-mails"), "メール {count}通"),
-    "cli.plan.blocked": ("NOT SENT until fixed: {blocker}", "直るまで送信されません: {blocker}"),
+    "cli.plan.blocked": ("NOT SENT until fixed: {blocker}", "この問題が解決するまで送信しません: {blocker}"),
     "cli.publish.not_ready": ("{refusal}; to publish now and send it once that is fixed, add --when-ready",
-                              "{refusal} 今公開して、直ったときに送信するには --when-ready を付けてください。"),
+                              "{refusal} 今公開して、解決したときに送信するには --when-ready を付けてください。"),
     "cli.publish.waiting": ("revision {revision} saved. {promise} Not yet: {missing}. It goes by itself while the "
                             "sender runs (the app, the tray or `shiftcast sender`)",
                             "第{revision}版を保存しました。{promise}現在の状況: {missing} 送信プロセス（アプリ、"
@@ -280,8 +292,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "cli.publish.queued_now": ("queued now: {queued}", "今すぐ送信待ちにしたもの: {queued}"),
     "cli.publish.teacher_months": (Plural("count", "{count} teacher's own month", "{count} teachers' own months"),
                                    "講師ごとの月間シフト {count}通"),
-    "cli.publish.each_teacher": ("to each teacher their own month: {teacher_count} teacher(s), "
-                                 "costs {message_count} LINE message(s)",
+    "cli.publish.each_teacher": ("to each teacher their own month: teachers {teacher_count}, "
+                                 "LINE messages it costs {message_count}",
                                  "講師ごとの月間シフト: 講師 {teacher_count}人、LINEの送信数 {message_count}通"),
     "cli.publish.done": ("revision {revision} saved; queued {queued}; it goes out as soon as the sender runs "
                          "(the app, the tray or `main.py sender`)",
@@ -302,7 +314,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "cli.health.unhealthy": ("unhealthy: the database answers, but no sender on {host} has a heartbeat from the last "
                              "{seconds} s",
                              "異常: データベースは応答していますが、{host} の送信プロセスから直近{seconds}秒間ハートビートがありません。"),
-    "cli.health.ok": ("ok: the database answers; {count} sender(s) on {host}, last heartbeat {seconds} s ago",
+    "cli.health.ok": (Plural("count", "ok: the database answers; {count} sender on {host}, last heartbeat {seconds} s ago",
+                             "ok: the database answers; {count} senders on {host}, last heartbeat {seconds} s ago"),
                       "正常: データベースは応答しています。{host} の送信プロセス {count}件、最後のハートビートは{seconds}秒前です。"),
 }
 

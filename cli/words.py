@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
@@ -63,6 +64,17 @@ def say(text: Text | str) -> str:
 def line(code: str, /, **params: Param) -> str:
     """`say(t(code, **params))`: one line the CLI prints."""
     return say(t(code, **params))
+
+
+def columns(text: str) -> int:
+    """Columns on a terminal: kanji and kana take two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def pad(text: str, width: int, *, right: bool = False) -> str:
+    """`text` filled with spaces to `width` terminal columns, so translated words keep the columns lined up."""
+    gap = " " * max(0, width - columns(text))
+    return gap + text if right else text + gap
 
 
 def tr(english: str) -> str:

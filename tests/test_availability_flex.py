@@ -70,11 +70,11 @@ def test_the_follow_up_picker_and_the_summary_speak_the_classroom_s_language() -
     [action] = postback_actions(reply, "datetimepicker")
     assert (action["mode"], action["min"], action["label"]) == ("time", "17:00", "Until when")
     assert "Until when?" in reply["text"]
-    assert "3 day(s) answered, 28 not yet" in flex.summary(english)
+    assert "3 days answered, 28 not yet" in flex.summary(english)
     assert "Wed 6 Jan 17:00–" in flex.summary(english)
     assert "1月6日(水) 17:00〜" in flex.summary(japanese) and "回答 3日、未回答 28日" in flex.summary(japanese)
     assert flex.tap_summary(english, dt.date(2027, 1, 6)).startswith(
-        "Wed 6 Jan: 17:00–. 3 day(s) of January 2027 answered, 28 not yet.")
+        "Wed 6 Jan: 17:00–. 3 days of January 2027 answered, 28 not yet.")
     assert flex.tap_summary(japanese, dt.date(2027, 1, 5)).startswith("1月5日(火)：× を受け付けました")
     assert flex.messages(english, _sign)[0]["altText"].startswith("When can you work in January 2027?")
 

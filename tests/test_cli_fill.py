@@ -51,21 +51,19 @@ def test_fill_from_patterns_skips_holidays_and_shifts_already_there(home: Path) 
     assert done.returncode == 0, done.stderr
     # January 2027's Tuesdays: 5 (鈴木 already works 18:00–20:00), 12, 19, 26; none is a holiday.
     assert done.stdout.splitlines() == [
-        "3 draft shift(s) made; 1 skipped: 0 on closed days, 1 where the teacher already has a shift, 0 refused by "
-        "the roster",
+        "3 draft shifts made; 1 skipped: 1 where the teacher already has a shift",
         "  Tue 5 Jan 2027, 鈴木: already has a shift at that time"]
     listed = shiftcast(home, "shifts", "--classroom", "本校", "--month", "2027-01", "--json")
     assert listed.stdout.count('"draft"') == 4
     again = shiftcast(home, "fill", "--classroom", "本校", "--month", "2027-01", "--lang", "ja")
-    assert again.stdout.splitlines()[0].startswith("下書きのシフトを0件作成しました。4件は作成していません")
+    assert again.stdout.splitlines()[0].startswith("下書きのシフトを0件作成し、4件は作成しませんでした（同じ時間にシフトあり 4件）。")
 
 
 def test_fill_from_last_month_by_weekday_occurrence(home: Path) -> None:
     done = shiftcast(home, "fill", "--from-last-month", "--classroom", "本校", "--month", "2027-01", "--lang", "ja")
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
-        "下書きのシフトを1件作成しました。1件は作成していません（今月にない週の曜日 1件、休業日 0件、同じ時間にシフトあり "
-        "0件、その他 0件）。",
+        "下書きのシフトを1件作成し、1件は作成しませんでした（今月にない週の曜日 1件）。",
         "  2026年12月29日(火) 佐藤: 今月には同じ週の曜日がありません。"]
     listed = shiftcast(home, "shifts", "--classroom", "本校", "--month", "2027-01")
     assert "2027-01-05  17:00–21:00  draft" in listed.stdout

@@ -88,7 +88,7 @@ def test_the_pc_sleeps_the_relay_sends_the_inbox_marks_it_and_deliveries_say_by_
     window.sleep_button.click()
     qtbot.waitUntil(lambda: relay.asleep and window.sleep_button.isEnabled())
     assert ctx.engine is None  # the PC sleeps: no sender
-    assert "the relay sent 1 message(s)" in window.relay_label.text(), window.relay_label.text()
+    assert "the relay sent 1 message in its place" in window.relay_label.text(), window.relay_label.text()
     qtbot.waitUntil(lambda: any(m.by_relay for b in window._boxes for m in b.messages))
     box = next(i for i, b in enumerate(window._boxes) if any(m.by_relay for m in b.messages))
     window.recipients.setCurrentRow(box)

@@ -92,8 +92,8 @@ def test_filling_a_month_makes_drafts_and_counts_what_it_skipped(db: Database, n
         filled = patterns.fill_month(s, ids["main"], 2026, 12, now=now)
     assert len(filled.shift_ids) == 3 + 4  # 佐藤: Tuesdays 1, 15, 22; 鈴木: Thursdays from the 10th: 10, 17, 24, 31
     assert filled.count(SkipReason.CLOSED) == 1 and filled.count(SkipReason.OVERLAP) == 1
-    assert render(filled.summary, "en") == ("7 draft shift(s) made; 2 skipped: 1 on closed days, 1 where the teacher "
-                                            "already has a shift, 0 refused by the roster")
+    assert render(filled.summary, "en") == ("7 draft shifts made; 2 skipped: 1 on a closed day, 1 where the "
+                                            "teacher already has a shift")
     with db.read() as s:
         made = s.scalars(select(Shift).where(Shift.id.in_(filled.shift_ids)).order_by(Shift.local_date)).all()
         assert {x.status for x in made} == {ShiftStatus.DRAFT}
@@ -151,8 +151,8 @@ def test_copying_last_month_by_weekday_occurrence(db: Database, now: dt.datetime
         (D(2026, 12, 29), SkipReason.NO_SUCH_DAY),  # no 5th Tuesday in January
         (D(2027, 1, 12), SkipReason.OVERLAP),  # 佐藤 works at 駅前 then
         (D(2027, 1, 21), SkipReason.CLOSED)]
-    assert render(filled.summary, "en").startswith("1 draft shift(s) made; 3 skipped: 1 on a weekday this month does "
-                                                   "not have, 1 on closed days, 1 where")
+    assert render(filled.summary, "en").startswith("1 draft shift made; 3 skipped: 1 on a weekday this month does "
+                                                   "not have, 1 on a closed day, 1 where")
     assert render(filled.summary, "en").endswith(". Only confirmed shifts are copied: last month's 1 draft was not")
     with db.read() as s:
         made = s.scalars(select(Shift).where(Shift.id.in_(filled.shift_ids))).all()

@@ -72,8 +72,8 @@ def tomorrow_shift(db: Database, now: dt.datetime) -> None:
 
 @pytest.mark.usefixtures("tomorrow_shift")
 @pytest.mark.parametrize(("lang", "reason", "count", "blocked"), [
-    ("ja", "リマインダー", "今後3日間の配信 1件", "直るまで送信されません: LINEに接続していないため"),
-    ("en", "reminder", "1 delivery in the next 3 day(s)", "NOT SENT until fixed: LINE is not connected")])
+    ("ja", "リマインダー", "今後3日間の配信 1件", "この問題が解決するまで送信しません: LINEに接続していないため"),
+    ("en", "reminder", "1 delivery in the next 3 days", "NOT SENT until fixed: LINE is not connected")])
 def test_main_plan_prints_the_reason_in_the_run_language(capsys: pytest.CaptureFixture[str], lang: str, reason: str,
                                                          count: str, blocked: str) -> None:
     assert main.main(["--lang", lang, "plan", "--days", "3"]) == 0

@@ -137,7 +137,7 @@ def test_bad_teacher_rows(db: Database) -> None:
     ("data", "message"),
     [
         (b"", "empty"),
-        (b"teacher,date\r\n", "lacks column"),
+        (b"teacher,date\r\n", "lacks these columns"),
         (b"\xff\xfe\x00\x00garbage", "UTF-8 or Shift_JIS"),
         (b"name,name\r\nx,y\r\n", "more than once"),
     ],
@@ -389,7 +389,7 @@ def test_an_unknown_column_and_a_missing_one_are_both_told(db: Database) -> None
     with pytest.raises(CsvImportError) as caught, db.write() as s:
         csv_files.import_teachers(s, "名簿,LINE\r\n佐藤,x\r\n".encode())
     reasons = [p.reason for p in caught.value.problems]
-    assert len(reasons) == 2 and "名簿, LINE" in reasons[0] and "lacks column(s) name" in reasons[1]
+    assert len(reasons) == 2 and "名簿, LINE" in reasons[0] and "lacks these columns: name" in reasons[1]
 
 
 @pytest.mark.parametrize("name", ["名前", "氏名", "講師", "講師名", "先生", "Name", "ＮＡＭＥ"])
@@ -429,7 +429,7 @@ def test_missing_columns_are_named_in_the_managers_language(db: Database, now: d
         csv_files.import_shifts(s, "教室,講師\r\n本校,佐藤 花子\r\n".encode(), now=now)
     [problem] = caught.value.problems
     assert render(problem.problem, "ja") == "見出しに必要な列がありません: 日付、開始、終了（見つかった列: 教室、講師）"
-    assert str(problem.problem) == "the header lacks column(s) date, start, end (found: 教室, 講師)"
+    assert str(problem.problem) == "the header lacks these columns: date, start, end (found: 教室, 講師)"
     with pytest.raises(CsvImportError) as caught, db.write() as s:
         csv_files.import_teachers(s, "氏名,LINE,Mail\r\n".encode())
     [problem] = caught.value.problems

@@ -96,7 +96,7 @@ def test_health_needs_a_fresh_heartbeat_on_this_computer(db: Database, capsys) -
     sender = Sender(db, connect={"line": None}, paths=f.home_paths(), config=NO_LINE).start()
     try:
         assert main.main(["health"]) == 0
-        assert capsys.readouterr().out.startswith("ok: the database answers; 1 sender(s)")
+        assert capsys.readouterr().out.startswith("ok: the database answers; 1 sender on")
     finally:
         sender.stop()
     assert main.main(["health"]) == 1

@@ -149,8 +149,8 @@ def test_the_command_line_asks_for_it_with_each_teacher(
     argv = ["--lang", "en", "publish", "--classroom", "本校", "--month", "2026-12"]
     assert main.main([*argv, "--dry-run", "--each-teacher"]) == 0
     out = capsys.readouterr().out
-    assert "5 member(s), costs 5 message(s)" in out  # the group alone
-    assert "to each teacher their own month: 3 teacher(s), costs 2 LINE message(s)" in out
+    assert "members: 5, messages it costs: 5" in out  # the group alone
+    assert "to each teacher their own month: teachers 3, LINE messages it costs 2" in out
     assert main.main([*argv, "--each-teacher", "--when-ready", "--json"]) == 0  # LINE is not connected here
     assert len(json.loads(capsys.readouterr().out)["teacher_months"]) == 3
 

@@ -131,7 +131,7 @@ def test_plural_forms_follow_the_count() -> None:
 
 def test_lists_are_written_as_each_language_lists() -> None:
     text = t("csv.missing_columns", missing=("date", "start"), found=("教室", "講師"))
-    assert str(text) == "the header lacks column(s) date, start (found: 教室, 講師)"
+    assert str(text) == "the header lacks these columns: date, start (found: 教室, 講師)"
     assert render(text, "ja") == "見出しに必要な列がありません: date、start（見つかった列: 教室、講師）"
 
 

@@ -453,7 +453,7 @@ def test_without_a_tray_closing_with_messages_waiting_asks_first(qtbot, ctx: App
     sending.window.close()
     qtbot.waitUntil(sending.asked)
     text, more, buttons = sending.question.asked[0]
-    assert text == "2 message(s) wait to be sent within the next 24 hours." and "only while it runs" in more
+    assert text == "Messages waiting to be sent within the next 24 hours: 2." and "only while it runs" in more
     assert sorted(buttons) == ["Keep open", "Quit anyway"]
     assert sending.quit_calls.calls == 0 and not sending.shell.quitting and sending.window.isVisible()  # kept open
     sending.question.answer = "Quit anyway"
@@ -468,7 +468,7 @@ def test_quit_from_the_window_with_messages_waiting_asks_with_a_tray_too(qtbot, 
     sending = _Sending(qtbot, ctx, monkeypatch, dt.timedelta(hours=20), tray=True)
     sending.press_quit()
     qtbot.waitUntil(sending.asked)
-    assert sending.question.asked[0][0] == "1 message(s) wait to be sent within the next 24 hours."
+    assert sending.question.asked[0][0] == "Messages waiting to be sent within the next 24 hours: 1."
     assert sending.quit_calls.calls == 0 and sending.window.isVisible()
     assert sending.shell.tray is not None
     sending.shell.tray.quit_action.trigger()  # the tray's Quit (stop sending) says it in its own words

@@ -171,7 +171,7 @@ def test_the_manager_enters_a_teacher_s_reply_in_the_dialog_and_the_grid_shades_
     QTimer.singleShot(0, fill)
     dialog.enter_button.click()
     assert seen == ["高橋", (True, True)]
-    qtbot.waitUntil(lambda: "Entered 2 day(s) for 高橋" in dialog.status.text(), timeout=10_000)
+    qtbot.waitUntil(lambda: "Entered 2 days for 高橋" in dialog.status.text(), timeout=10_000)
     qtbot.waitUntil(lambda: _cell(dialog, 2, 1) == "Answered late (entered by you)", timeout=10_000)
     assert _cell(dialog, 0, 1) == "Answered"  # 佐藤 answered on LINE
     qtbot.waitUntil(lambda: view.model.index_of(ids["高橋"], dt.date(2026, 12, 15)).data(AVAILABILITY_ROLE)

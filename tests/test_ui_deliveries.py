@@ -327,7 +327,7 @@ def test_requeue_all_dead_letters_counts_the_new_keys(qtbot, ctx: AppContext, db
     view.requeue_action.trigger()
     qtbot.waitUntil(lambda: _status(view, old) == "queued" and _status(view, fresh) == "queued", timeout=WAIT)
     assert view.message is not None
-    assert "2 dead letter(s) are queued again" in view.message.text()
+    assert "2 dead letters are queued again" in view.message.text()
     assert "1 of them got a new retry key" in view.message.text()
     assert not view.requeue_action.isEnabled()
 

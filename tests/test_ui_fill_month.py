@@ -42,7 +42,7 @@ def test_fill_from_patterns_is_one_undoable_step(qtbot, ctx: AppContext, db: Dat
     view = open_view(qtbot, ctx, now)
     assert view.fill_action.isEnabled()
     view.fill_action.trigger()
-    _wait_status(qtbot, view, "3 draft shift(s) made; 2 skipped: 1 on closed days, 1 where the teacher already")
+    _wait_status(qtbot, view, "3 draft shifts made; 2 skipped: 1 on a closed day, 1 where the teacher already")
     idle(qtbot, ctx, view)
     made = [("佐藤", D(2026, 12, d)) for d in (1, 15, 22)]
     assert _drafts(db) == made
@@ -64,7 +64,7 @@ def test_nothing_to_fill_leaves_no_undo_step(qtbot, ctx: AppContext, db: Databas
         f.teacher(s, "佐藤", 1)
     view = open_view(qtbot, ctx, now)
     view.fill_action.trigger()
-    _wait_status(qtbot, view, "0 draft shift(s) made; 0 skipped")
+    _wait_status(qtbot, view, "0 draft shifts made")
     idle(qtbot, ctx, view)
     assert view.runner.stack.count() == 0 and not view.undo_action.isEnabled()
 
@@ -77,7 +77,7 @@ def test_copy_last_month_by_weekday_occurrence(qtbot, ctx: AppContext, db: Datab
         f.shift(s, room, sato, D(2026, 11, 30), now=now, status=ShiftStatus.CONFIRMED)  # the 5th Monday
     view = open_view(qtbot, ctx, now)
     view.copy_last_action.trigger()
-    _wait_status(qtbot, view, "2 draft shift(s) made; 1 skipped: 1 on a weekday this month does not have")
+    _wait_status(qtbot, view, "2 draft shifts made; 1 skipped: 1 on a weekday this month does not have")
     idle(qtbot, ctx, view)
     assert _drafts(db) == [("佐藤", D(2026, 12, 1)), ("佐藤", D(2026, 12, 22))]
     view.undo_action.trigger()

@@ -114,8 +114,8 @@ def test_dry_run_warns_when_the_cached_quota_does_not_cover_the_group(qtbot, ctx
     _loaded(qtbot, ctx, view)
 
     assert view.warning.isVisible()
-    assert "3 message(s) left" in view.warning.text() and "needs 5" in view.warning.text()
-    assert view.cost_label.text() == "5 message(s)"
+    assert "3 messages left" in view.warning.text() and "needs 5" in view.warning.text()
+    assert view.cost_label.text() == "5 messages"
     assert view.members_label.text() == "5 (cached)"
     assert view.quota_label.text() == "3 of 200"
     assert view.drafts_label.text() == "2"
@@ -346,7 +346,7 @@ def test_publish_goes_out_through_the_sender_and_shows_as_sent(
 
         questions = _answer_yes(monkeypatch)
         view.publish_button.click()
-        assert "revision 1" in questions[0] and "2 draft shift(s)" in questions[0] and "5 message(s)" in questions[0]
+        assert "revision 1" in questions[0] and "2 draft shifts" in questions[0] and "5 messages" in questions[0]
 
         def publication_row_sent() -> bool:
             model = deliveries_view.model
@@ -430,15 +430,15 @@ def test_the_tick_sends_each_teacher_their_month_and_the_dry_run_counts_it(
     ctx.clock = FakeClock(now)
     view = _view(qtbot, ctx)
     _loaded(qtbot, ctx, view)
-    qtbot.waitUntil(lambda: view.cost_label.text() == "5 message(s)", timeout=WAIT)
+    qtbot.waitUntil(lambda: view.cost_label.text() == "5 messages", timeout=WAIT)
     assert view.each_teacher_label.text() == "not sent"
     view.each_teacher.setChecked(True)
-    qtbot.waitUntil(lambda: view.cost_label.text() == "7 message(s)", timeout=WAIT)
-    assert view.each_teacher_label.text() == "2 teacher(s); 2 LINE message(s), counted in the quota cost"
+    qtbot.waitUntil(lambda: view.cost_label.text() == "7 messages", timeout=WAIT)
+    assert view.each_teacher_label.text() == "teachers: 2; LINE messages: 2, counted in the quota cost"
     questions = _answer_yes(monkeypatch)
     view.publish_button.click()
-    qtbot.waitUntil(lambda: "Each teacher's own month: 2 message(s)." in view.status.text(), timeout=WAIT)
-    assert "7 message(s)" in questions[0]
+    qtbot.waitUntil(lambda: "Each teacher's own month: 2 messages." in view.status.text(), timeout=WAIT)
+    assert "7 messages" in questions[0]
     settle(qtbot, ctx, timeout=WAIT)
     with db.read() as s:
         kinds = sorted(d.kind for d in s.scalars(select(Delivery).where(Delivery.classroom_id == ids["room"])))
@@ -497,3 +497,9 @@ def test_the_preview_shows_the_form_the_group_receives_flex_cards_without_hostin
     qtbot.waitUntil(lambda: view.preview_form.text() == "As pictures for phones", timeout=WAIT)
     pages = {n * month_pages.PAGE_WIDTH + 48 * (n - 1) for n in range(1, 5)}  # side by side, 48 px apart
     qtbot.waitUntil(lambda: view.viewer.pixmap_item.pixmap().width() in pages, timeout=WAIT)
+
+
+def test_a_second_revision_with_nothing_changed_says_so_not_zero_cells(qtbot, ctx: AppContext, db: Database,
+                                                                       now: dt.datetime) -> None:
+    view = _published_once(qtbot, ctx, db, now)
+    assert view.revision_label.text() == "2 — no change since the previous revision"

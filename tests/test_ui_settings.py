@@ -31,6 +31,7 @@ from tests.linefixtures import TOKEN, emulator, line_ready  # noqa: F401
 from tests.s3server import ACCESS_KEY, BUCKET, SECRET_KEY, hosted, s3_endpoint  # noqa: F401
 from tests.test_i18n import japanese  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
+from tests.waiting import PATIENCE_MS
 from ui.settings.view import SettingsView
 from ui.shell.context import AppContext
 
@@ -96,8 +97,8 @@ def test_an_unusable_keyring_is_explained(qtbot, ctx: AppContext) -> None:
 def test_an_unusable_keyring_is_explained_in_japanese(qtbot, ctx: AppContext, japanese: Path) -> None:
     keyring.set_keyring(fail.Keyring())  # the autouse memory_keyring fixture restores the real one
     view = open_view(qtbot, ctx)
-    for state in (view.line.token_state, view.email.password_state):
-        assert state.problem_shown
+    for state in (view.line.token_state, view.email.password_state, view.hosting.secret_state):
+        qtbot.waitUntil(lambda state=state: state.problem_shown, timeout=PATIENCE_MS)
         assert "キーリング" in state.text() and "keyring" not in state.text(), state.text()
 
 

@@ -346,7 +346,7 @@ def test_confirm_month_names_the_teachers_who_will_not_be_told(qtbot, ctx: AppCo
     view.confirm_action.trigger()
     qtbot.waitUntil(lambda: any("Not told" in said for said in statuses), timeout=5000)
     idle(qtbot, ctx, view)
-    assert statuses[-1] == ("Confirmed 2 shift(s). Not told (nothing can reach them now): 佐藤: LINE is not set up"), \
+    assert statuses[-1] == ("Confirmed 2 shifts. Not told (nothing can reach them now): 佐藤: LINE is not set up"), \
         statuses
     assert shift_status(ctx.db, data["draft"]) == ShiftStatus.CONFIRMED  # confirmed all the same
 

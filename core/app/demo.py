@@ -323,4 +323,4 @@ def send_once(db: Database, paths: DataPaths, *, now: Callable[[], dt.datetime])
         stats = sender.run_until_idle()
     finally:
         sender.stop()
-    return "; ".join([f"sent {stats.sent} demo message(s) to the LINE simulator", *notes])
+    return "; ".join([f"demo messages sent to the LINE simulator: {stats.sent}", *notes])

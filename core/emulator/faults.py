@@ -61,7 +61,7 @@ class FaultPlan:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise ValueError(f"unknown fault plan field(s): {', '.join(unknown)}")
+            raise ValueError(f"unknown fault plan fields: {', '.join(unknown)}")
         return cls(**dict(data))
 
     def to_json(self) -> dict[str, Any]:

@@ -85,7 +85,8 @@ def publication_text(templates: EmailTemplates, fields: Mapping[str, str], *, re
     if revision <= 1:
         update = ""
     elif templates.language == "en":
-        update = f"This is revision {revision}: {changed} change(s) since the last one are framed in yellow."
+        update = (f"This is revision {revision}: 1 change since the last one is framed in yellow." if changed == 1
+                  else f"This is revision {revision}: {changed} changes since the last one are framed in yellow.")
     else:
         update = f"第{revision}版です。前回からの変更（{changed}件）を黄色の枠で示しています。"
     return texts.render(templates.publication, {**fields, "update": update})

@@ -120,12 +120,16 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _changes(count: int) -> str:
+    return "1 change" if count == 1 else f"{count} changes"
+
+
 def publication_text(classroom: str, year: int, month: int, revision: int, changed: int, language: str) -> str:
     """The alt text of a publication: complete on its own (shown in notifications and chat lists)."""
     if language == "en":
         if revision > 1:
             return (f"Updated shift roster: {classroom}, {dt.date(year, month, 1):%B %Y} "
-                    f"(revision {revision}, {changed} change(s)). Tap to see it.")
+                    f"(revision {revision}, {_changes(changed)}). Tap to see it.")
         return f"Shift roster published: {classroom}, {dt.date(year, month, 1):%B %Y}. Tap to see it."
     if revision > 1:
         return f"【シフト表・更新】{classroom} {year}年{month}月のシフト表が更新されました（第{revision}版・変更{changed}件）。"
@@ -140,7 +144,7 @@ def publication_flex(*, classroom: str, year: int, month: int, revision: int, ch
     ratio_h = max(1, min(height * 100 // max(width, 1), 300))
     title = (f"{classroom} — {formats.month_text(year, month, 'en')}" if en else f"{classroom} {year}年{month}月 シフト表")
     if revision > 1:
-        subtitle = (f"Revision {revision}: {changed} change(s), highlighted in yellow" if en
+        subtitle = (f"Revision {revision}: {_changes(changed)}, highlighted in yellow" if en
                     else f"第{revision}版・変更{changed}件（黄色の枠）")
     else:
         subtitle = "New roster" if en else "新しいシフト表です"

@@ -118,7 +118,7 @@ class AvailabilityHandler:
             return
         availability.record(session, request, teacher.id, given, source=availability.TEXT,
                             at=min(event.occurred_at or now, now))
-        log.info("teacher %s answered request %s for %d day(s) by text", teacher.id, request.id, len(given))
+        log.info("teacher %s answered request %s by text (days: %d)", teacher.id, request.id, len(given))
         shown = asked(session, request, teacher.id, reminder=False)
         reply_after_commit(session, self.line, token, availability_flex.summary(shown))
 

@@ -78,7 +78,7 @@ class FollowHandler:
         line.unreachable_since = line.unreachable_since or now
         line.agreed_at, line.agreed_by_teacher = None, False
         canceled = cancel_queued_line(session, teacher, now=now)
-        log.info("teacher %s blocked the LINE account; %d queued LINE message(s) canceled", teacher.id, len(canceled))
+        log.info("teacher %s blocked the LINE account; queued LINE messages canceled: %d", teacher.id, len(canceled))
 
 
 HANDLERS = (FollowHandler(),)

@@ -111,7 +111,7 @@ class GroupHandler:
         session.flush()
         for room in rooms:
             alerts.open_incident(session, alerts.group_left(room.id, room.name), now=now)
-        log.info("the LINE account left a group%s", f" (the group of {len(rooms)} classroom(s))" if rooms else "")
+        log.info("the LINE account left a group%s", f" (the group of classrooms: {len(rooms)})" if rooms else "")
 
 
 def proposed_groups(session: Session) -> list[GroupProposal]:

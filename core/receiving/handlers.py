@@ -125,7 +125,7 @@ def _record_failure(db: Database, row_id: int, exc: Exception, *, now: dt.dateti
             retry = None if row.given_up_at is not None else next_try(row.handle_failures, now)
             row.retry_at = retry
             if retry is not None:
-                log.warning("webhook event %s (%s) failed %d time(s); next try at %s", row.event_id, row.type,
+                log.warning("webhook event %s (%s) failed (attempts so far: %d); next try at %s", row.event_id, row.type,
                             row.handle_failures, retry.isoformat())
                 return
             if row.given_up_at is None:

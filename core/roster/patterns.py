@@ -89,21 +89,25 @@ class Filled:
     @property
     def summary(self) -> Text:
         """How many were made and skipped, and why: what the Shifts area and `shiftcast fill` say."""
-        counts = {"made_count": len(self.shift_ids), "skipped_count": len(self.skipped),
-                  "closed_count": self.count(SkipReason.CLOSED), "overlap_count": self.count(SkipReason.OVERLAP),
-                  "refused_count": self.count(SkipReason.REFUSED)}
         if self.last_month is not None:  # a copy of last month
             # Copying makes drafts of what was agreed, so a month of drafts copies nothing: say so.
             if not self.last_month.confirmed:
                 if not self.last_month.drafts:
                     return t("fill.nothing_last_month")
                 return t("fill.nothing_confirmed", draft_count=self.last_month.drafts)
-            missing = self.count(SkipReason.NO_SUCH_DAY)
-            done = t("fill.summary_copied", missing_count=missing, **counts) if missing else t("fill.summary", **counts)
             if self.last_month.drafts:
-                return t("fill.drafts_not_copied", summary=done, draft_count=self.last_month.drafts)
-            return done
-        return t("fill.summary", **counts)
+                return t("fill.drafts_not_copied", summary=self._made(), draft_count=self.last_month.drafts)
+        return self._made()
+
+    def _made(self) -> Text:
+        """How many were made and skipped, with only the reasons that happened: "0 on closed days" tells
+        the manager nothing."""
+        if not self.skipped:
+            return t("fill.summary_all_made", made_count=len(self.shift_ids))
+        reasons = tuple(t(f"word.fill.{reason}", count=count) for reason, count in (
+            ("no_such_day", self.count(SkipReason.NO_SUCH_DAY)), ("closed", self.count(SkipReason.CLOSED)),
+            ("overlap", self.count(SkipReason.OVERLAP)), ("refused", self.count(SkipReason.REFUSED))) if count)
+        return t("fill.summary", made_count=len(self.shift_ids), skipped_count=len(self.skipped), reasons=reasons)
 
 
 def check(pattern: Pattern) -> Pattern:

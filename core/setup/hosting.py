@@ -47,9 +47,8 @@ class HostingDraft:
 class HostingState:
     draft: HostingDraft
     secret_saved: bool
-    keyring_problem: str | None
+    keyring_problem: Text | str | None  # why the keyring cannot be used, in the catalog's terms
     demo_folder: bool  # demo mode serves images from a local folder instead of a bucket
-    keyring_text: Text | str | None = None  # keyring_problem as the keyring said it, in the catalog's terms
 
     @property
     def set_up(self) -> bool:
@@ -72,12 +71,12 @@ def load(db: Database) -> HostingState:
             presign_days=keys.HOSTING_PRESIGN_DAYS.read(session) or MAX_DAYS,
         )
         demo = keys.HOSTING_LOCAL_ROOT.read(session) is not None
-    saved, problem, said = False, None, None
+    saved, problem = False, None
     try:
         saved = bool(secrets.get_secret(hosting.SECRET_NAME, env=hosting.SECRET_ENV))
     except secrets.SecretStoreError as exc:
-        problem, said = str(exc), exc.text
-    return HostingState(draft, saved, problem, demo, said)
+        problem = exc.text
+    return HostingState(draft, saved, problem, demo)
 
 
 def problem(db: Database, state: HostingState) -> Text | None:
@@ -88,8 +87,8 @@ def problem(db: Database, state: HostingState) -> Text | None:
     if state.demo_folder or not state.set_up:
         return None
     if not state.secret_at_hand:
-        if state.keyring_text is not None:
-            return t("hosting.keyring", detail=state.keyring_text)
+        if state.keyring_problem is not None:
+            return t("hosting.keyring", detail=state.keyring_problem)
         return t("hosting.secret_missing")
     with db.read() as session:
         return _last_month_refused(session)

@@ -20,8 +20,12 @@ DATABASE_PASSWORD = "database-password"
 
 
 def no_backend_help(env: str | None) -> Text:
-    """Why the keyring cannot be used, naming the variable that stands in for this one secret."""
-    return t("keyring.missing_env", env=env) if env else t("keyring.missing")
+    """Why the keyring cannot be used (what is missing and how to add it), naming the variable that stands
+    in for this one secret."""
+    from core.store import keyring_check
+
+    why = keyring_check.why(keyring_check.diagnose())
+    return t("keyring.missing_env", why=why, env=env) if env else t("keyring.missing", why=why)
 
 
 class SecretStoreError(ShiftcastError):

@@ -117,7 +117,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "channel.email": ("E-mail", "メール"),
     "roster.no_teacher_id": ("no teacher with id {id}", "ID {id} の講師は見つかりません。"),
     "roster.unknown_teacher": ("unknown teacher '{name}'", "「{name}」という講師は登録されていません。"),
-    "roster.unknown_shift_fields": ("unknown shift field(s): {fields}", "シフトにない項目です: {fields}"),
+    "roster.unknown_shift_fields": ("unknown shift fields: {fields}", "シフトにない項目です: {fields}"),
     "roster.confirmed_to_draft": ("a confirmed shift cannot go back to draft; cancel it instead",
                                   "確定したシフトは下書きに戻せません。取消にしてください。"),
     "roster.delete_not_draft": ("a {status} shift cannot be deleted; cancel it instead",
@@ -183,10 +183,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "csv.not_text": ("the file is not text in UTF-8 or Shift_JIS", "UTF-8 または Shift_JIS のテキストファイルではありません。"),
     "csv.empty": ("the file is empty; the first line must be a header",
                   "ファイルが空です。1行目に見出しの行が必要です。"),
-    "csv.missing_columns": ("the header lacks column(s) {missing} (found: {found})",
+    "csv.missing_columns": ("the header lacks these columns: {missing} (found: {found})",
                             "見出しに必要な列がありません: {missing}（見つかった列: {found}）"),
-    "csv.duplicate_columns": ("column(s) {columns} appear more than once", "同じ列が2回以上あります: {columns}"),
-    "csv.unknown_columns": ("the header has column(s) Shiftcast does not know: {columns}; a file of {what} has the "
+    "csv.duplicate_columns": ("these columns appear more than once: {columns}", "同じ列が2回以上あります: {columns}"),
+    "csv.unknown_columns": ("the header has columns Shiftcast does not know: {columns}; a file of {what} has the "
                             "columns {known}",
                             "見出しに使えない列があります: {columns}。{what}のファイルで使える列は {known} です。"),
     # The columns of the CSV files, as the header names them in each language (core/roster/csv_files.py).
@@ -256,16 +256,16 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                   "曜日「{text}」を読み取れません。mon〜sun、月〜日、または0（月曜）〜6（日曜）で指定してください。"),
     "patterns.no_such_number": ("there is no weekly pattern number {number}: the teacher has {count}",
                                 "番号 {number} の毎週の予定はありません（この講師の予定は{count}件です）。"),
-    "fill.summary": ("{made_count} draft shift(s) made; {skipped_count} skipped: {closed_count} on closed days, "
-                     "{overlap_count} where the teacher already has a shift, {refused_count} refused by the roster",
-                     "下書きのシフトを{made_count}件作成しました。{skipped_count}件は作成していません"
-                     "（休業日 {closed_count}件、同じ時間にシフトあり {overlap_count}件、その他 {refused_count}件）。"),
-    "fill.summary_copied": ("{made_count} draft shift(s) made; {skipped_count} skipped: {missing_count} on a weekday "
-                            "this month does not have, {closed_count} on closed days, {overlap_count} where the "
-                            "teacher already has a shift, {refused_count} refused by the roster",
-                            "下書きのシフトを{made_count}件作成しました。{skipped_count}件は作成していません"
-                            "（今月にない週の曜日 {missing_count}件、休業日 {closed_count}件、同じ時間にシフトあり "
-                            "{overlap_count}件、その他 {refused_count}件）。"),
+    "fill.summary_all_made": (Plural("made_count", "{made_count} draft shift made", "{made_count} draft shifts made"),
+                              "下書きのシフトを{made_count}件作成しました。"),
+    # {reasons}: the fill.why.* that happened, the others left out.
+    "fill.summary": (Plural("made_count", "{made_count} draft shift made; {skipped_count} skipped: {reasons}",
+                            "{made_count} draft shifts made; {skipped_count} skipped: {reasons}"),
+                     "下書きのシフトを{made_count}件作成し、{skipped_count}件は作成しませんでした（{reasons}）。"),
+    "word.fill.no_such_day": ("{count} on a weekday this month does not have", "今月にない週の曜日 {count}件"),
+    "word.fill.closed": (Plural("count", "{count} on a closed day", "{count} on closed days"), "休業日 {count}件"),
+    "word.fill.overlap": ("{count} where the teacher already has a shift", "同じ時間にシフトあり {count}件"),
+    "word.fill.refused": ("{count} refused by the roster", "その他 {count}件"),
     "fill.nothing_last_month": ("Nothing was copied: last month has no shifts at this classroom",
                                 "先月はこの教室にシフトがないため、何もコピーしていません。"),
     "fill.nothing_confirmed": (
@@ -306,7 +306,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                          "一部だけ含むコマは数えません。"),
     "hours.title_all": ("Hours for payroll, {month}, all classrooms", "{month}の勤務時間（全教室）"),
     "hours.title_classroom": ("Hours for payroll, {month}, {classroom}", "{month}の勤務時間（{classroom}）"),
-    "hours.left_out": ("Not counted: {draft_count} draft(s), {canceled_count} canceled",
+    "hours.left_out": ("Not counted: drafts {draft_count}, canceled {canceled_count}",
                        "集計に含めていないシフト: 下書き {draft_count}件、取消 {canceled_count}件"),
     "hours.teacher": ("Teacher", "講師"),
     "hours.shifts": ("Shifts", "シフト数"),
@@ -640,15 +640,27 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "font.fix.win32": ("Windows normally ships Yu Gothic or Meiryo; choose a Japanese font file in Settings",
                        "Windows には通常 游ゴシック や メイリオ が入っています。設定画面で日本語のフォントファイルを選んでください。"),
     # ----- the data folder, the database, the keyring, settings -----
-    "keyring.missing": ("no usable keyring was found on this computer. On Linux, start a Secret Service provider "
-                        "(GNOME Keyring or KWallet) in your desktop session",
-                        "このコンピューターで使えるキーリングが見つかりません。Linux ではデスクトップで Secret Service"
-                        "（GNOME Keyring や KWallet）を起動してください。"),
-    "keyring.missing_env": ("no usable keyring was found on this computer. On Linux, start a Secret Service provider "
-                            "(GNOME Keyring or KWallet) in your desktop session; for a headless sender, set the {env} "
+    # {why} is a keyring.why.* text (core/store/keyring_check.py): what is missing and how to add it.
+    "keyring.missing": ("no usable keyring was found on this computer: {why}",
+                        "このコンピューターで使えるキーリングが見つかりません。{why}"),
+    "keyring.missing_env": ("no usable keyring was found on this computer: {why}; for a headless sender, set the {env} "
                             "environment variable instead",
-                            "このコンピューターで使えるキーリングが見つかりません。Linux ではデスクトップで Secret Service"
-                            "（GNOME Keyring や KWallet）を起動してください。画面なしで送信する場合は、代わりに環境変数 {env} を設定してください。"),
+                            "このコンピューターで使えるキーリングが見つかりません。{why}画面なしで送信する場合は、代わりに"
+                            "環境変数 {env} を設定してください。"),
+    "keyring.why.no_secret_service": (
+        "nothing on this desktop provides the Secret Service that keeps the keyring. Install gnome-keyring (on KDE: "
+        "KWallet, the package kwalletmanager), then log out and in again; `busctl --user list | grep "
+        "org.freedesktop.secrets` shows it once it runs",
+        "このデスクトップには、キーリングを保管する Secret Service がありません。gnome-keyring（KDE では KWallet、"
+        "パッケージ名 kwalletmanager）をインストールして、ログインし直してください。動いているかどうかは "
+        "`busctl --user list | grep org.freedesktop.secrets` で確かめられます。"),
+    "keyring.why.no_session_bus": (
+        "this session has no D-Bus session bus, through which the keyring (the Secret Service) is reached. Start "
+        "Shiftcast from the desktop session, not over ssh or with sudo",
+        "このセッションには、キーリング（Secret Service）とやり取りする D-Bus セッションバスがありません。ssh や sudo "
+        "を使わず、デスクトップのセッションから Shiftcast を起動してください。"),
+    "keyring.why.other": ("on Linux, start a Secret Service provider (GNOME Keyring or KWallet) in your desktop session",
+                          "Linux ではデスクトップで Secret Service（GNOME Keyring や KWallet）を起動してください。"),
     "keyring.read_refused": ("the keyring refused to read {name}: {detail}", "キーリングから {name} を読み出せませんでした: {detail}"),
     "keyring.save_refused": ("the keyring refused to save {name}: {detail}", "キーリングに {name} を保存できませんでした: {detail}"),
     "keyring.secret_file_unreadable": ("cannot read the secret file {path} ({env}): {detail}",
@@ -925,11 +937,12 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "nudge.subject": ("[Shiftcast] Not acknowledged: {teacher}", "[Shiftcast] 了解がありません: {teacher}さん"),
     # ----- the published month as Flex messages (core/messages/month_flex.py) -----
     "month_flex.title": ("{classroom} — {month}", "{classroom} {month} シフト表"),
-    "month_flex.revision": ("Revision {revision}: {count} change(s), marked ●",
+    "month_flex.revision": (Plural("count", "Revision {revision}: {count} change, marked ●", "Revision {revision}: {count} changes, marked ●"),
                             "第{revision}版です。変更{count}件に●を付けています。"),
     "month_flex.alt": ("Shift roster published: {classroom}, {month}.",
                        "【シフト表】{classroom} {month}のシフト表を公開しました。"),
-    "month_flex.alt_update": ("Updated shift roster: {classroom}, {month} (revision {revision}, {count} change(s)).",
+    "month_flex.alt_update": (Plural("count", "Updated shift roster: {classroom}, {month} (revision {revision}, {count} change).",
+                                     "Updated shift roster: {classroom}, {month} (revision {revision}, {count} changes)."),
                               "【シフト表・更新】{classroom} {month}のシフト表が更新されました（第{revision}版・変更{count}件）。"),
     "month_flex.part": (" ({part} of {parts})", "（{parts}件中{part}件目）"),
     "month_flex.none": ("no shift", "シフトなし"),
@@ -1060,10 +1073,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "readiness.groups.no_classroom": ("there is no classroom yet", "教室がまだありません。"),
     "readiness.groups.fix_add": ("add a classroom and choose its LINE group", "教室を追加して、LINEグループを選んでください。"),
     "readiness.groups.ok": (Plural("count", "the classroom has its LINE group", "all {count} classrooms have their LINE group"),
-                            "{count}件の教室すべてにLINEグループがあります。"),
+                            "すべての教室（{count}教室）にLINEグループがあります。"),
     "readiness.groups.missing": (Plural("count", "{count} of {total_count} classrooms has no LINE group",
                                         "{count} of {total_count} classrooms have no LINE group"),
-                                 "{total_count}件中{count}件の教室にLINEグループがありません。"),
+                                 "{count}教室でLINEグループが選ばれていません（全{total_count}教室）。"),
     "readiness.groups.missing_one": ("{classroom}: no LINE group chosen", "{classroom}: LINEグループが選ばれていません"),
     "readiness.groups.fix": ("choose each classroom's group in Connect LINE; until then reminders still reach each "
                              "teacher, and a published month waits for its group",
@@ -1133,8 +1146,9 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                      "これらの講師にリマインダーを見たかご確認ください。"),
     # ----- a publication's dry run (core/publication/publish.py) -----
     "publish.warn.unchanged": ("nothing changed since revision {revision}", "第{revision}版から変更はありません"),
-    "publish.warn.quota": ("LINE's monthly quota would not cover it: {left_count} message(s) left, "
-                           "this publication needs {needed_count}",
+    "publish.warn.quota": (Plural("left_count", "LINE's monthly quota would not cover it: {left_count} message left, this publication "
+                                  "needs {needed_count}", "LINE's monthly quota would not cover it: {left_count} messages "
+                                  "left, this publication needs {needed_count}"),
                            "LINEの今月の送信数が足りません: 残り {left_count}通に対し、この公開には {needed_count}通必要です"),
     # ----- why a delivery was not sent (Deliveries' Last error, its attempts, the CLI) -----
     # "send_error.<ErrorCode value>" (core/outbox/policy.py). `said` is the answer's own words (LINE's
@@ -1223,9 +1237,11 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "availability.until_label": ("Until when", "終わりの時刻"),
     "availability.ask_until": ("{day}: from the time you chose. Until when? Tap below, or leave it open.",
                                "{day}：選んだ時刻から出勤できます。終わりの時刻があれば下のボタンで選んでください。"),
-    "availability.summary": ("Your availability for {month}: {count} day(s) answered, {missing_count} not yet.",
+    "availability.summary": (Plural("count", "Your availability for {month}: {count} day answered, {missing_count} not yet.",
+                                     "Your availability for {month}: {count} days answered, {missing_count} not yet."),
                              "{month}のシフト希望を受け付けました（回答 {count}日、未回答 {missing_count}日）。"),
-    "availability.tap_summary": ("{day}: {mark}. {count} day(s) of {month} answered, {missing_count} not yet.",
+    "availability.tap_summary": (Plural("count", "{day}: {mark}. {count} day of {month} answered, {missing_count} not yet.",
+                                         "{day}: {mark}. {count} days of {month} answered, {missing_count} not yet."),
                                  "{day}：{mark} を受け付けました（{month} 回答 {count}日、未回答 {missing_count}日）。"),
     "availability.correct": ("To correct a day, tap its button again or write it.",
                              "直すときは、もう一度ボタンを押すか、文字で送ってください。"),

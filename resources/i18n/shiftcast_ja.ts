@@ -136,12 +136,8 @@
         <source>no automatic reminder</source>
         <translation>自動リマインドなし</translation>
     </message>
-    <message>
-        <source> day(s) before the deadline</source>
-        <translation>日前</translation>
-    </message>
     <message numerus="yes">
-        <source>Goes to %n teacher(s) on LINE: one message each of the monthly quota.</source>
+        <source>Goes to %n teachers on LINE: one message each of the monthly quota.</source>
         <translation>
             <numerusform>LINEの講師%n人に送ります。1人につき今月の送信数を1通使います。</numerusform>
         </translation>
@@ -169,6 +165,12 @@
     <message>
         <source>Remind:</source>
         <translation>締切の何日前にリマインド:</translation>
+    </message>
+    <message numerus="yes">
+        <source> days before the deadline</source>
+        <translation>
+            <numerusform>日前</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -269,25 +271,25 @@
         <translation>{1}日中 {0}日 出勤可</translation>
     </message>
     <message numerus="yes">
-        <source>Asked %n teacher(s).</source>
+        <source>Asked %n teachers.</source>
         <translation>
             <numerusform>講師%n人に依頼しました。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>Send the request again to the %n teacher(s) who have not answered? Each on LINE costs one LINE message; an e-mail costs none.</source>
+        <source>Send the request again to the %n teachers who have not answered? Each on LINE costs one LINE message; an e-mail costs none.</source>
         <translation>
             <numerusform>未回答の講師%n人に依頼をもう一度送りますか？ LINEで送る講師1人につきLINEのメッセージを1通使います（メールは使いません）。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>Reminded %n teacher(s).</source>
+        <source>Reminded %n teachers.</source>
         <translation>
             <numerusform>講師%n人にリマインドしました。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>Entered %n day(s) for {0}.</source>
+        <source>Entered %n days for {0}.</source>
         <translation>
             <numerusform>{0}さんの回答を%n日分入力しました。</numerusform>
         </translation>
@@ -696,9 +698,11 @@
         <source>Export finished</source>
         <translation>エクスポート完了</translation>
     </message>
-    <message>
-        <source>{0} row(s) written to {1}</source>
-        <translation>{0}行を{1}に書き出しました</translation>
+    <message numerus="yes">
+        <source>%n rows written to {0}</source>
+        <translation>
+            <numerusform>%n行を{0}に書き出しました</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -707,9 +711,11 @@
         <source>Nothing was imported</source>
         <translation>インポートされませんでした</translation>
     </message>
-    <message>
-        <source>The {0} file has {1} problem(s). Nothing was imported; fix these lines and import the file again.</source>
-        <translation>{0}のファイルに問題が{1}件あります。何もインポートされていません。該当する行を修正して、もう一度インポートしてください。</translation>
+    <message numerus="yes">
+        <source>The {0} file has %n problems. Nothing was imported; fix these lines and import the file again.</source>
+        <translation>
+            <numerusform>{0}のファイルに問題が%n件あります。何もインポートしていません。該当する行を直して、もう一度インポートしてください。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -918,6 +924,18 @@
         <source>Send the selected delivery again with a fresh retry budget: now, or at its due time if that is still to come</source>
         <translation>選択した配信を再送します（再試行の回数はリセットされます）。予定時刻がまだ先なら、その時刻に送信します</translation>
     </message>
+    <message numerus="yes">
+        <source>Send all %n dead letters again now, each with a fresh retry budget?</source>
+        <translation>
+            <numerusform>配信不能の%n件をすべて今すぐ送り直しますか？（再試行の回数はそれぞれ最初に戻ります）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n dead letters are queued again.</source>
+        <translation>
+            <numerusform>配信不能だった%n件を送信待ちに戻しました。</numerusform>
+        </translation>
+    </message>
     <message>
         <source>{0} of them got a new retry key because the old one had expired: if an earlier attempt did get through, those recipients may get the message twice.</source>
         <translation>うち{0}件は、以前の再送キーの有効期限が切れていたため、新しい再送キーを発行しました。以前の送信が届いていた場合、その宛先にはメッセージが2回届くことがあります。</translation>
@@ -1029,14 +1047,6 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>Requeue dead letters</source>
         <translation>配信不能の再送</translation>
-    </message>
-    <message>
-        <source>Send all {0} dead letter(s) again now, each with a fresh retry budget?</source>
-        <translation>配信不能の{0}件をすべて今すぐ再送しますか？（それぞれ再試行の回数はリセットされます）</translation>
-    </message>
-    <message>
-        <source>{0} dead letter(s) are queued again.</source>
-        <translation>配信不能の{0}件を再び送信待ちにしました。</translation>
     </message>
     <message>
         <source>{0} of them wait for their due time.</source>
@@ -1506,17 +1516,21 @@ Retry brings it back; it then goes at its due time.</source>
         <source>The account has no friends yet. Ask the teacher to add it as a friend in LINE.</source>
         <translation>アカウントにはまだ友だちがいません。講師にLINEでアカウントを友だち追加してもらってください。</translation>
     </message>
-    <message>
-        <source>Reading the names of {0} friend(s)…</source>
-        <translation>友だち{0}人の名前を取得中…</translation>
+    <message numerus="yes">
+        <source>Reading the names of %n friends…</source>
+        <translation>
+            <numerusform>友だち%n人の名前を取得しています…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n friends. Pick the teacher and press Use this friend.</source>
+        <translation>
+            <numerusform>友だちは%n人です。講師を選んで「この友だちを使う」を押してください。</numerusform>
+        </translation>
     </message>
     <message>
         <source>{0} — already {1}</source>
         <translation>{0} — 登録済み: {1}</translation>
-    </message>
-    <message>
-        <source>{0} friend(s). Pick the teacher and press Use this friend.</source>
-        <translation>友だち{0}人。講師を選んで「この友だちを使う」を押してください。</translation>
     </message>
     <message>
         <source>LINE could not be asked.</source>
@@ -1869,10 +1883,6 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>このコンピューターで中継サーバーを起動しています…</translation>
     </message>
     <message>
-        <source>The computer sleeps: Shiftcast&apos;s sender is stopped, and the relay sent {0} message(s) in its place. Wake the computer to see them in Deliveries.</source>
-        <translation>コンピューターはスリープ中です。Shiftcastの送信プロセスは止まっていて、代わりに中継サーバーがメッセージを{0}通送信しました。コンピューターを起こすと、配信状況で確認できます。</translation>
-    </message>
-    <message>
         <source>The computer is awake again: its sender took over and recorded what the relay sent. Deliveries shows those attempts as by the relay.</source>
         <translation>コンピューターが起動しました。送信プロセスが再開し、中継サーバーが送信した内容を記録しました。配信状況では、それらの送信に「中継サーバーから」と表示されます。</translation>
     </message>
@@ -1895,6 +1905,12 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>Sent the code {0} as {1}.</source>
         <translation>{1}さんとしてコード {0} を送りました。</translation>
+    </message>
+    <message numerus="yes">
+        <source>The computer sleeps: Shiftcast&apos;s sender is stopped, and the relay sent %n messages in its place. Wake the computer to see them in Deliveries.</source>
+        <translation>
+            <numerusform>コンピューターはスリープ中です。Shiftcastの送信は止まっていて、代わりに中継サーバーがメッセージを%n通送りました。コンピューターを起こすと、配信状況で確認できます。</numerusform>
+        </translation>
     </message>
     <message>
         <source>The account joined the group “{0}”.</source>
@@ -2006,7 +2022,7 @@ Retry brings it back; it then goes at its due time.</source>
     </message>
     <message>
         <source>Shiftcast sends through the Messaging API channel of your LINE Official Account. It needs the channel&apos;s access token, a long password that lets it send in the account&apos;s name.</source>
-        <translation>Shiftcastは、LINE公式アカウントのMessaging APIチャネルを通じて送信します。そのために、アカウントの名義で送信するための長いパスワードである、チャネルアクセストークンが必要です。</translation>
+        <translation>Shiftcastは、LINE公式アカウントのMessaging APIチャネルからメッセージを送ります。送るには「チャネルアクセストークン」が必要です。アカウントの名前で送信するための、長いパスワードのようなものです。</translation>
     </message>
     <message>
         <source>Connect LINE…</source>
@@ -2014,7 +2030,7 @@ Retry brings it back; it then goes at its due time.</source>
     </message>
     <message>
         <source>Connect:</source>
-        <translation>接続:</translation>
+        <translation>かんたん設定:</translation>
     </message>
     <message>
         <source>A guided set-up with the channel ID and channel secret: Shiftcast makes its own access tokens and checks that LINE can reach it.</source>
@@ -2042,7 +2058,7 @@ Retry brings it back; it then goes at its due time.</source>
     </message>
     <message>
         <source>Connection:</source>
-        <translation>接続:</translation>
+        <translation>接続の確認:</translation>
     </message>
     <message>
         <source>Asks LINE for the account&apos;s name and how many messages it sent this month. Your LINE plan allows a number of messages per month; a message to a group counts once per member.</source>
@@ -2474,9 +2490,61 @@ Data folder: {1}</source>
         <source>{0} (cached)</source>
         <translation>{0}人（前回の取得値）</translation>
     </message>
+    <message numerus="yes">
+        <source>%n messages</source>
+        <translation>
+            <numerusform>%n通</numerusform>
+        </translation>
+    </message>
     <message>
-        <source>{0} message(s)</source>
-        <translation>{0}通</translation>
+        <source>teachers: {0}; LINE messages: {1}, counted in the quota cost</source>
+        <translation>講師 {0}人、LINEのメッセージ {1}通（送信数に含めています）</translation>
+    </message>
+    <message numerus="yes">
+        <source>{0} — an update: %n changed cells are highlighted</source>
+        <translation>
+            <numerusform>第{0}版（更新・変わった%n箇所に色付け）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>{0} — no change since the previous revision</source>
+        <translation>第{0}版（前の版から変更なし）</translation>
+    </message>
+    <message numerus="yes">
+        <source>LINE&apos;s monthly quota would not cover this: %n messages left, this publication needs {0}. LINE will refuse it until the quota resets or is raised.</source>
+        <translation>
+            <numerusform>LINEの今月の送信数が足りません。残り%n通に対して、この公開には{0}通必要です。上限がリセットされるか引き上げられるまで、LINEは送信を受け付けません。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n draft shifts will be confirmed first.</source>
+        <translation>
+            <numerusform>先に、下書きのシフト%n件を確定します。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n cells changed since revision {0}; they are highlighted in the image.</source>
+        <translation>
+            <numerusform>第{0}版から%n箇所が変わりました。画像では色を付けて示します。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>It costs %n messages of LINE&apos;s monthly quota{0}.</source>
+        <translation>
+            <numerusform>LINEの今月の送信数を%n通使います{0}。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Revision {0} is published and on its way to the LINE group and by e-mail (%n teachers).</source>
+        <translation>
+            <numerusform>第{0}版を公開しました。LINEグループとメール（講師%n人）に送信します。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Each teacher&apos;s own month: %n messages.</source>
+        <translation>
+            <numerusform>講師ごとの月間シフトを%n通送ります。</numerusform>
+        </translation>
     </message>
     <message>
         <source>unknown</source>
@@ -2491,16 +2559,8 @@ Data folder: {1}</source>
         <translation>月間の上限は不明</translation>
     </message>
     <message>
-        <source>{0} teacher(s); {1} LINE message(s), counted in the quota cost</source>
-        <translation>講師 {0}人、LINEのメッセージ {1}通（送信数に含めています）</translation>
-    </message>
-    <message>
         <source>not sent</source>
         <translation>送りません</translation>
-    </message>
-    <message>
-        <source>{0} — an update: {1} changed cell(s) are highlighted</source>
-        <translation>第{0}版 — 更新: 変更された{1}セルを強調表示</translation>
     </message>
     <message>
         <source>{0} — the first publication of this month</source>
@@ -2521,10 +2581,6 @@ Data folder: {1}</source>
     <message>
         <source>Nothing changed since revision {0}: there is nothing new to publish.</source>
         <translation>第{0}版から変更がないため、新たに公開する内容はありません。</translation>
-    </message>
-    <message>
-        <source>LINE&apos;s monthly quota would not cover this: {0} message(s) left, this publication needs {1}. LINE will refuse it until the quota resets or is raised.</source>
-        <translation>LINEの月間の通数が足りません。残り{0}通に対して、この公開には{1}通必要です。上限がリセットされるか引き上げられるまで、LINEは送信を受け付けません。</translation>
     </message>
     <message>
         <source>no shift</source>
@@ -2563,20 +2619,8 @@ Data folder: {1}</source>
         <translation>不明（配信履歴は削除済み）</translation>
     </message>
     <message>
-        <source>{0} draft shift(s) will be confirmed first.</source>
-        <translation>先に、下書きのシフト{0}件を確定します。</translation>
-    </message>
-    <message>
-        <source>{0} cell(s) changed since revision {1}; they are highlighted in the image.</source>
-        <translation>第{1}版から{0}セルが変更されています。画像では強調表示されます。</translation>
-    </message>
-    <message>
         <source> ({0} left this month)</source>
         <translation>（今月の残り{0}通）</translation>
-    </message>
-    <message>
-        <source>It costs {0} message(s) of LINE&apos;s monthly quota{1}.</source>
-        <translation>LINEの月間通数を{0}通消費します{1}。</translation>
     </message>
     <message>
         <source>Publish</source>
@@ -2587,16 +2631,8 @@ Data folder: {1}</source>
         <translation>公開中…</translation>
     </message>
     <message>
-        <source>Revision {0} is published and on its way to the LINE group and by e-mail ({1} teacher(s)).</source>
-        <translation>第{0}版を公開しました。LINEグループとメール（講師{1}名）に送信します。</translation>
-    </message>
-    <message>
         <source>Revision {0} is published and on its way to the LINE group.</source>
         <translation>第{0}版を公開しました。LINEグループへ送信しています。</translation>
-    </message>
-    <message>
-        <source>Each teacher&apos;s own month: {0} message(s).</source>
-        <translation>講師ごとの月間シフトを {0}通送ります。</translation>
     </message>
     <message>
         <source>The earlier revision that had not gone out yet will not be sent.</source>
@@ -2633,6 +2669,47 @@ Data folder: {1}</source>
     <message>
         <source>Print</source>
         <translation>印刷</translation>
+    </message>
+</context>
+<context>
+    <name>QAbstractFileIconProvider</name>
+    <message>
+        <source>Folder</source>
+        <translation>フォルダ</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>ファイル</translation>
+    </message>
+    <message>
+        <source>Drive</source>
+        <translation>ドライブ</translation>
+    </message>
+    <message>
+        <source>%1 File</source>
+        <translation>%1 ファイル</translation>
+    </message>
+</context>
+<context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>場所(&amp;L):</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>ファイルの種類(&amp;T):</translation>
+    </message>
+    <message>
+        <source>Show hidden files</source>
+        <translation>隠しファイルを表示</translation>
+    </message>
+</context>
+<context>
+    <name>QFileSystemModel</name>
+    <message>
+        <source>&lt;b&gt;The name &quot;%1&quot; cannot be used.&lt;/b&gt;&lt;p&gt;Try using another name, with fewer characters or no punctuation marks.</source>
+        <translation>&lt;b&gt;「%1」という名前は使えません。&lt;/b&gt;&lt;p&gt;文字を減らすか、記号を使わない名前にしてください。</translation>
     </message>
 </context>
 <context>
@@ -2799,8 +2876,8 @@ Data folder: {1}</source>
         <translation>シフト取消 {0}</translation>
     </message>
     <message>
-        <source>Copy shift {0} to {1} day(s)</source>
-        <translation>シフト {0} を{1}日にコピー</translation>
+        <source>Copy shift {0} to other days ({1})</source>
+        <translation>シフト {0} をほかの日にコピー（{1}日）</translation>
     </message>
     <message>
         <source>Copy last month into {0}</source>
@@ -2857,9 +2934,17 @@ Cancel it and tell the teacher?</source>
         <source>Saved {0}.</source>
         <translation>保存しました: {0}</translation>
     </message>
-    <message>
-        <source>Copied to {0} day(s) as drafts.</source>
-        <translation>{0}日に下書きとしてコピーしました。</translation>
+    <message numerus="yes">
+        <source>Copied to %n days as drafts.</source>
+        <translation>
+            <numerusform>%n日に下書きとしてコピーしました。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Confirmed %n shifts.</source>
+        <translation>
+            <numerusform>シフト%n件を確定しました。</numerusform>
+        </translation>
     </message>
     <message>
         <source>{0} has no drafts to confirm.</source>
@@ -2868,10 +2953,6 @@ Cancel it and tell the teacher?</source>
     <message>
         <source>Confirm month</source>
         <translation>月の確定</translation>
-    </message>
-    <message>
-        <source>Confirmed {0} shift(s).</source>
-        <translation>シフト{0}件を確定しました。</translation>
     </message>
     <message>
         <source>&amp;Edit shift…</source>
@@ -3240,7 +3321,7 @@ Cancel it and tell the teacher?</source>
         <translation>「講師管理…」で、この教室で働く講師を編集し、「所属教室」でこの教室にチェックを入れてください。</translation>
     </message>
     <message>
-        <source>{0} shift(s), {1} draft(s) not confirmed yet</source>
+        <source>shifts: {0}, drafts not confirmed yet: {1}</source>
         <translation>シフト{0}件（未確定の下書き{1}件）</translation>
     </message>
     <message>
@@ -3805,7 +3886,7 @@ No other address was set before. LINE cannot remove an address, so this one stay
         <translation>デモ</translation>
     </message>
     <message>
-        <source>{0} message(s) wait to be sent within the next 24 hours.</source>
+        <source>Messages waiting to be sent within the next 24 hours: {0}.</source>
         <translation>24時間以内に送信する予定のメッセージが{0}通あります。</translation>
     </message>
     <message>
@@ -3821,8 +3902,8 @@ No other address was set before. LINE cannot remove an address, so this one stay
         <translation>このまま開いておく</translation>
     </message>
     <message>
-        <source>This desktop has no system tray, so Shiftcast stays open as a window to keep sending.</source>
-        <translation>このデスクトップにはシステムトレイがないため、送信を続けられるよう、Shiftcastはウィンドウとして開いたままになります。</translation>
+        <source>This desktop has no system tray, so Shiftcast stays open as a window to keep sending. Closing the window stops sending.</source>
+        <translation>このデスクトップにはシステムトレイがないため、送信を続けられるよう、Shiftcastはウィンドウで開いたままにします。ウィンドウを閉じると送信も止まります。</translation>
     </message>
 </context>
 <context>

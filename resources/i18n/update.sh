@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Refresh the Japanese translation source after UI strings changed.
 #
-# Runs Qt's lupdate over ui/**/*.py and merges the result into resources/i18n/shiftcast_ja.ts:
+# Runs Qt's lupdate over ui/**/*.py and merges the result into resources/i18n/shiftcast_ja.ts (and the
+# plurals into shiftcast_en.ts):
 # existing translations are kept, new strings appear as unfinished entries, and strings that
 # no longer exist in the code are dropped (-no-obsolete). No source locations are stored, so
 # the file only changes when the strings do.
@@ -34,7 +35,17 @@ fi
     -locations none \
     -ts resources/i18n/shiftcast_ja.ts
 
-unfinished="$(grep -c 'type="unfinished"' resources/i18n/shiftcast_ja.ts || true)"
+# English needs a translation only for its plurals: "%n messages" in the code is "1 message" once
+# shiftcast_en.ts gives the singular (-pluralonly keeps every other string out of it).
+"$lupdate" ui/*.py ui/*/*.py \
+    -source-language en \
+    -target-language en \
+    -pluralonly \
+    -no-obsolete \
+    -locations none \
+    -ts resources/i18n/shiftcast_en.ts
+
+unfinished="$(cat resources/i18n/shiftcast_ja.ts resources/i18n/shiftcast_en.ts | grep -c 'type="unfinished"' || true)"
 if [ "$unfinished" -gt 0 ]; then
     echo "$unfinished message(s) still need a Japanese translation; see resources/i18n/README.md."
 else

@@ -164,7 +164,7 @@ class AvailabilityDialog(QDialog):
         self.ctx.tasks.run(run, self._asked, lambda exc: show_error(self, exc, paths=self.ctx.paths), owner=self)
 
     def _asked(self, count: int) -> None:
-        self.status.setText(self.tr("Asked %n teacher(s).", "", count))
+        self.status.setText(self.tr("Asked %n teachers.", "", count))
         self.ctx.wake_sender()
         self.load()
 
@@ -174,7 +174,7 @@ class AvailabilityDialog(QDialog):
             return
         names = "、".join(r.name for r in silent)
         answer = QMessageBox.question(self, self.tr("Remind"), self.tr(
-            "Send the request again to the %n teacher(s) who have not answered? Each on LINE costs one LINE "
+            "Send the request again to the %n teachers who have not answered? Each on LINE costs one LINE "
             "message; an e-mail costs none.",
             "", len(silent)) + "\n\n" + names)
         if answer != QMessageBox.StandardButton.Yes:
@@ -188,7 +188,7 @@ class AvailabilityDialog(QDialog):
         self.ctx.tasks.run(run, self._reminded, lambda exc: show_error(self, exc, paths=self.ctx.paths), owner=self)
 
     def _reminded(self, names: tuple[str, ...]) -> None:
-        self.status.setText(self.tr("Reminded %n teacher(s).", "", len(names)))
+        self.status.setText(self.tr("Reminded %n teachers.", "", len(names)))
         self.ctx.wake_sender()
         self.load()
 
@@ -215,7 +215,7 @@ class AvailabilityDialog(QDialog):
                            lambda exc: show_error(self, exc, paths=self.ctx.paths), owner=self)
 
     def _entered(self, name: str, count: int) -> None:
-        self.status.setText(self.tr("Entered %n day(s) for {0}.", "", count).format(name))
+        self.status.setText(self.tr("Entered %n days for {0}.", "", count).format(name))
         self.load()
 
 
@@ -236,11 +236,12 @@ class AskDialog(QDialog):
         self.remind_edit.setRange(0, 30)
         self.remind_edit.setValue(2)
         self.remind_edit.setSpecialValueText(self.tr("no automatic reminder"))
-        self.remind_edit.setSuffix(self.tr(" day(s) before the deadline"))
+        self.remind_edit.valueChanged.connect(self._remind_suffix)
+        self._remind_suffix(self.remind_edit.value())
         with ctx.db.read() as session:
             asking = requests.ask(session, classroom_id, year, month, default, None, now=ctx.clock(), dry_run=True)
             quota = keys.LINE_QUOTA.read(session)
-        cost = self.tr("Goes to %n teacher(s) on LINE: one message each of the monthly quota.", "", asking.messages)
+        cost = self.tr("Goes to %n teachers on LINE: one message each of the monthly quota.", "", asking.messages)
         if quota.limit is not None:
             cost += " " + self.tr("Used this month: {0} of {1}.").format(quota.used or 0, quota.limit)
         if asking.by_email:
@@ -270,6 +271,10 @@ class AskDialog(QDialog):
 
     def remind_days(self) -> int | None:
         return self.remind_edit.value() or None
+
+    def _remind_suffix(self, days: int) -> None:
+        # A spin box's suffix has no plural of its own: it follows the number shown.
+        self.remind_edit.setSuffix(self.tr(" days before the deadline", "", days))
 
 
 class EnterDialog(QDialog):

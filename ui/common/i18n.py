@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QTranslator
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QTranslator
 
 from core import texts
 from core.child_environment import child_environment
@@ -87,6 +87,22 @@ def compiled(language: str, cache_dir: Path) -> Path | None:
 
 _installed: list[QTranslator] = []
 
+# Qt's own Japanese (qtbase_ja.qm, loaded below) lacks these words of its file dialog, which then showed
+# "Look in", "Files of type" and "Folder" in English inside the Japanese window. They are marked here so
+# lupdate puts them, under Qt's own contexts, into shiftcast_ja.ts: Qt asks every installed translator,
+# so ours answers where Qt's has nothing. tests/test_ui_qt_words.py finds any the dialog still shows.
+QT_GAPS = (
+    QT_TRANSLATE_NOOP("QFileDialog", "&Look in:"),
+    QT_TRANSLATE_NOOP("QFileDialog", "Files of &type:"),
+    QT_TRANSLATE_NOOP("QFileDialog", "Show hidden files"),
+    QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "Folder"),
+    QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "File"),
+    QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "Drive"),
+    QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "%1 File"),
+    QT_TRANSLATE_NOOP("QFileSystemModel", "<b>The name \"%1\" cannot be used.</b><p>Try using another name, "
+                                          "with fewer characters or no punctuation marks."),
+)
+
 
 def install(app: QCoreApplication, language: str, cache_dir: Path) -> str:
     """Load the interface language (plus Qt's own strings for standard dialogs). Returns it."""
@@ -94,14 +110,15 @@ def install(app: QCoreApplication, language: str, cache_dir: Path) -> str:
         app.removeTranslator(translator)
     _installed.clear()
     _current[0] = "ja" if language == "ja" else "en"
-    if language == "en":
-        return language
+    # English too: the code's "%n messages" gets its singular from shiftcast_en.ts (plurals only).
     qm = compiled(language, cache_dir)
     if qm is not None:
         translator = QTranslator(app)
         if translator.load(str(qm)):
             app.installTranslator(translator)
             _installed.append(translator)
+    if language == "en":
+        return language
     from PySide6.QtCore import QLibraryInfo
 
     qt_translator = QTranslator(app)

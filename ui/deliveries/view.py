@@ -528,7 +528,7 @@ class DeliveriesView(QWidget):
     def requeue_dead_letters(self) -> None:
         count = self.model.counts.get("dead_letters", 0)
         answer = QMessageBox.question(self, self.tr("Requeue dead letters"), self.tr(
-            "Send all {0} dead letter(s) again now, each with a fresh retry budget?").format(count))
+            "Send all %n dead letters again now, each with a fresh retry budget?", "", count))
         if answer != QMessageBox.StandardButton.Yes:
             return
 
@@ -543,7 +543,7 @@ class DeliveriesView(QWidget):
         self.ctx.wake_sender()
         self.feed.changed([o.delivery_id for o in outcomes])
         renewed = sum(o.new_retry_key for o in outcomes)
-        text = self.tr("{0} dead letter(s) are queued again.").format(len(outcomes))
+        text = self.tr("%n dead letters are queued again.", "", len(outcomes))
         waiting = sum(o.waits for o in outcomes)
         if waiting:
             text += " " + self.tr("{0} of them wait for their due time.").format(waiting)

@@ -299,9 +299,9 @@ class InboxWindow(QWidget):
         elif not relay.running:
             self.relay_label.setText(self.tr("The relay is starting on this computer…"))
         elif relay.asleep:
-            self.relay_label.setText(self.tr("The computer sleeps: Shiftcast's sender is stopped, and the relay sent {0} "
-                                             "message(s) in its place. Wake the computer to see them in Deliveries.")
-                                     .format(self._relay_sent or 0))
+            self.relay_label.setText(self.tr("The computer sleeps: Shiftcast's sender is stopped, and the relay sent %n "
+                                             "messages in its place. Wake the computer to see them in Deliveries.",
+                                             "", self._relay_sent or 0))
         elif self._relay_sent is not None:
             self.relay_label.setText(self.tr("The computer is awake again: its sender took over and recorded what the relay "
                                              "sent. Deliveries shows those attempts as by the relay."))

@@ -517,7 +517,7 @@ class PublishView(QWidget):
         else:
             self.members_label.setText((self.tr("{0} (from LINE just now)") if live else self.tr("{0} (cached)"))
                                        .format(plan.members))
-        self.cost_label.setText(self.tr("{0} message(s)").format(plan.messages) if plan.messages is not None
+        self.cost_label.setText(self.tr("%n messages", "", plan.messages) if plan.messages is not None
                                 else self.tr("unknown"))
         if plan.quota_limit is not None and plan.quota_used is not None:
             self.quota_label.setText(self.tr("{0} of {1}").format(plan.quota_limit - plan.quota_used, plan.quota_limit))
@@ -525,11 +525,12 @@ class PublishView(QWidget):
             self.quota_label.setText(self.tr("no monthly limit known"))
         self.drafts_label.setText(str(plan.drafts_to_confirm))
         self.each_teacher_label.setText(
-            self.tr("{0} teacher(s); {1} LINE message(s), counted in the quota cost").format(
+            self.tr("teachers: {0}; LINE messages: {1}, counted in the quota cost").format(
                 plan.teachers, plan.teacher_messages) if self.each_teacher.isChecked() else self.tr("not sent"))
         self.revision_label.setText(
-            self.tr("{0} — an update: {1} changed cell(s) are highlighted").format(plan.revision, plan.changed_cells)
-            if plan.revision > 1 else self.tr("{0} — the first publication of this month").format(plan.revision))
+            self.tr("{0} — the first publication of this month").format(plan.revision) if plan.revision == 1
+            else self.tr("{0} — an update: %n changed cells are highlighted", "", plan.changed_cells).format(plan.revision)
+            if plan.changed_cells else self.tr("{0} — no change since the previous revision").format(plan.revision))
         warning = "\n".join(filter(None, (self._missing_text(state), self._warning_text(plan))))
         self.warning.setText(warning)
         self.warning.setVisible(bool(warning))
@@ -564,9 +565,9 @@ class PublishView(QWidget):
             return self.tr("Nothing changed since revision {0}: there is nothing new to publish.").format(
                 plan.revision - 1)
         if plan.members is not None and plan.quota_limit is not None and plan.quota_used is not None:
-            return self.tr("LINE's monthly quota would not cover this: {0} message(s) left, this publication "
-                           "needs {1}. LINE will refuse it until the quota resets or is raised.").format(
-                plan.quota_limit - plan.quota_used, plan.members)
+            return self.tr("LINE's monthly quota would not cover this: %n messages left, this publication "
+                           "needs {0}. LINE will refuse it until the quota resets or is raised.", "",
+                           plan.quota_limit - plan.quota_used).format(plan.members)
         return i18n.render(plan.warning_text) if plan.warning_text is not None else plan.warning
 
     def _missing_text(self, state: MonthState) -> str:
@@ -631,14 +632,14 @@ class PublishView(QWidget):
         month = self._month_title(state.year, state.month)
         lines = [self.tr("Publish {0}'s roster for {1} as revision {2}?").format(state.room.name, month, plan.revision)]
         if plan.drafts_to_confirm:
-            lines.append(self.tr("{0} draft shift(s) will be confirmed first.").format(plan.drafts_to_confirm))
+            lines.append(self.tr("%n draft shifts will be confirmed first.", "", plan.drafts_to_confirm))
         if plan.revision > 1:
-            lines.append(self.tr("{0} cell(s) changed since revision {1}; they are highlighted in the image.").format(
-                plan.changed_cells, plan.revision - 1))
+            lines.append(self.tr("%n cells changed since revision {0}; they are highlighted in the image.", "",
+                                 plan.changed_cells).format(plan.revision - 1))
         if plan.messages is not None:
             left = (self.tr(" ({0} left this month)").format(plan.quota_limit - plan.quota_used)
                     if plan.quota_limit is not None and plan.quota_used is not None else "")
-            lines.append(self.tr("It costs {0} message(s) of LINE's monthly quota{1}.").format(plan.messages, left))
+            lines.append(self.tr("It costs %n messages of LINE's monthly quota{0}.", "", plan.messages).format(left))
         warning = self._warning_text(plan)
         if warning:
             lines.append(warning)
@@ -668,11 +669,11 @@ class PublishView(QWidget):
                 text += " " + i18n.render(t("publish.emails_too", count=len(done.email_deliveries)))
         elif done.email_deliveries:
             text = self.tr("Revision {0} is published and on its way to the LINE group and by e-mail "
-                           "({1} teacher(s)).").format(done.revision, len(done.email_deliveries))
+                           "(%n teachers).", "", len(done.email_deliveries)).format(done.revision)
         else:
             text = self.tr("Revision {0} is published and on its way to the LINE group.").format(done.revision)
         if done.teacher_months:
-            text += " " + self.tr("Each teacher's own month: {0} message(s).").format(len(done.teacher_months))
+            text += " " + self.tr("Each teacher's own month: %n messages.", "", len(done.teacher_months))
         if done.superseded:
             text += " " + self.tr("The earlier revision that had not gone out yet will not be sent.")
         self.status.setText(text)

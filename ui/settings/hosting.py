@@ -6,6 +6,8 @@ from __future__ import annotations
 from PySide6.QtWidgets import QGroupBox, QLineEdit, QPushButton, QSpinBox, QWidget
 
 from core.setup import hosting as hosting_setup
+from core.texts import Text
+from ui.common import i18n
 from ui.common.widgets import (
     StatusLabel,
     form,
@@ -99,9 +101,9 @@ class HostingSection(QGroupBox):
         else:
             self._show_secret_state(state.secret_saved, state.keyring_problem)
 
-    def _show_secret_state(self, saved: bool, problem: str | None) -> None:
+    def _show_secret_state(self, saved: bool, problem: Text | str | None) -> None:
         if problem:
-            self.secret_state.problem(sentence(problem))
+            self.secret_state.problem(sentence(i18n.render(problem)))
         elif saved:
             self.secret_state.ok(self.tr("✓ A secret access key is saved in this computer's keyring."))
         else:

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from core.sending.engine import Engine
     from core.store.db import Database
     from ui.shell.main_window import MainWindow
+    from ui.shell.no_tray import TrayWait
 
 log = logging.getLogger(__name__)
 DEMO_BADGE_COLOUR = "#d32f2f"
@@ -305,9 +306,36 @@ class Shell:
         self.tray: Tray | None = None
         self.quitting = False
         self.asking = False  # a question about waiting messages is open or on its way
+        self.tray_wait: TrayWait | None = None
         if tray_available:
             self.tray = Tray(ctx, icon, open_window=self.open_window, quit_app=self.quit_app)
             self.tray.show()
+
+    def adopt_tray(self) -> None:
+        """A tray that appeared after the start: closing the window hides it there from now on."""
+        from ui.shell.tray import Tray
+
+        if self.tray is None and not self.quitting:
+            self.tray = Tray(self.ctx, self.icon, open_window=self.open_window, quit_app=self.quit_app)
+            self.tray.show()
+
+    def wait_for_tray(self, available: Callable[[], bool], *, patience_ms: int | None = None) -> TrayWait:
+        """The tray mode without a tray yet: ui/shell/no_tray.py (sending has already started)."""
+        from ui.shell.no_tray import PATIENCE_MS, TrayWait, no_tray_text
+
+        def give_up() -> None:
+            window = self.open_window()
+            report("window shown")
+            # Shown, not exec()'d: nothing waits on it, sending has been going all along.
+            box = QMessageBox(QMessageBox.Icon.Information, "Shiftcast", no_tray_text(), parent=window)
+            box.setObjectName("no_tray_box")
+            box.setModal(False)
+            box.show()
+
+        self.tray_wait = TrayWait(available, adopt=self.adopt_tray, give_up=give_up,
+                                  patience_ms=PATIENCE_MS if patience_ms is None else patience_ms)
+        self.tray_wait.start()
+        return self.tray_wait
 
     def open_window(self) -> MainWindow:
         from ui.shell.main_window import MainWindow
@@ -368,7 +396,7 @@ class Shell:
         box.setIcon(QMessageBox.Icon.Warning)
         box.setWindowTitle("Shiftcast")
         box.setText(QCoreApplication.translate(
-            "app", "{0} message(s) wait to be sent within the next 24 hours.").format(count))
+            "app", "Messages waiting to be sent within the next 24 hours: {0}.").format(count))
         box.setInformativeText(QCoreApplication.translate(
             "app", "Shiftcast sends them only while it runs. If you quit now, they go out when you start Shiftcast "
                    "again, late or not at all."))
@@ -400,13 +428,12 @@ def _run(app: QApplication, ctx: AppContext, mode: str, icon: QIcon, instance: S
 
     app.setQuitOnLastWindowClosed(False)
     shell = Shell(app, ctx, icon, tray_available=Tray.available() and not smoke)
-    if mode == "tray" and shell.tray is None and not smoke:
-        QMessageBox.information(None, "Shiftcast", app.translate(
-            "app", "This desktop has no system tray, so Shiftcast stays open as a window to keep sending."))
     instance.activated.connect(shell.open_window)
     instance.activated.connect(lambda: report("asked to come forward"))
     instance.listen()
-    if mode != "tray" or shell.tray is None:
+    if mode == "tray" and shell.tray is None and not smoke:
+        shell.wait_for_tray(Tray.available)
+    elif mode != "tray" or shell.tray is None:
         shell.open_window()
         QTimer.singleShot(0, lambda: report("window shown"))
     if ctx.engine_starting:

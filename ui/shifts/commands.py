@@ -94,7 +94,7 @@ class CopyShift(RosterCommand):
     """Redo makes every copy in one transaction (core.roster.copying); undo deletes them all at once."""
 
     def __init__(self, shift_id: int, days: list[dt.date], label: str) -> None:
-        super().__init__(QCoreApplication.translate("RosterCommands", "Copy shift {0} to {1} day(s)").format(label, len(days)))
+        super().__init__(QCoreApplication.translate("RosterCommands", "Copy shift {0} to other days ({1})").format(label, len(days)))
         self.shift_id = shift_id
         self.days = sorted(days)
         self.copy_ids: list[int] = []  # first ids of the copies, in date order

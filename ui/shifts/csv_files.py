@@ -47,8 +47,8 @@ class CsvProblemsDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Nothing was imported"))
         self.resize(620, 380)
-        intro = QLabel(self.tr("The {0} file has {1} problem(s). Nothing was imported; fix these lines "
-                               "and import the file again.").format(what, len(error.problems)), self)
+        intro = QLabel(self.tr("The {0} file has %n problems. Nothing was imported; fix these lines "
+                               "and import the file again.", "", len(error.problems)).format(what), self)
         intro.setWordWrap(True)
         self.problems = QPlainTextEdit("\n".join(i18n.render(p.text) for p in error.problems), self)
         self.problems.setReadOnly(True)
@@ -206,7 +206,7 @@ class CsvActions(QObject):
 
         def done(rows: int) -> None:
             self._show(QMessageBox(QMessageBox.Icon.Information, self.tr("Export finished"),
-                                   self.tr("{0} row(s) written to {1}").format(rows, path),
+                                   self.tr("%n rows written to {0}", "", rows).format(path),
                                    QMessageBox.StandardButton.Ok, self.widget))
 
         self.ctx.tasks.run(work, done, lambda exc: show_error(self.widget, exc, paths=self.ctx.paths), owner=self)

@@ -225,7 +225,7 @@ class RosterEditor(QObject):
     def _copy(self, dialog: CopyDaysDialog, shift: ShiftItem, days: list[dt.date]) -> None:
         def done(ids: object) -> None:
             dialog.succeeded()
-            self.status.emit(self.tr("Copied to {0} day(s) as drafts.").format(len(days)))
+            self.status.emit(self.tr("Copied to %n days as drafts.", "", len(days)))
 
         command = CopyShift(self.runner.ids.original(shift.id), days, self._label(shift))
         self.runner.execute(command, on_done=done, on_error=dialog.failed)
@@ -249,7 +249,7 @@ class RosterEditor(QObject):
 
     def _confirmed(self, count: int, teachers: list[int]) -> None:
         """Say how many were confirmed, and who of them will not hear of it (read off the UI thread)."""
-        done = self.tr("Confirmed {0} shift(s).").format(count)
+        done = self.tr("Confirmed %n shifts.", "", count)
         self.status.emit(done)
 
         def said(untold: tuple[Text, ...]) -> None:

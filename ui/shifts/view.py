@@ -248,7 +248,7 @@ class ShiftsView(QWidget):
         if snapshot.classroom is None:
             self.summary_label.clear()
             return
-        self.summary_label.setText(self.tr("{0} shift(s), {1} draft(s) not confirmed yet")
+        self.summary_label.setText(self.tr("shifts: {0}, drafts not confirmed yet: {1}")
                                    .format(len(snapshot.shifts), snapshot.drafts))
 
     # ----- navigation -----

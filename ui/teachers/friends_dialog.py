@@ -91,7 +91,7 @@ class FriendsDialog(QDialog):
             return
         self.progress.setRange(0, len(ids))
         self.progress.setValue(0)
-        self.message.setText(self.tr("Reading the names of {0} friend(s)…").format(len(ids)))
+        self.message.setText(self.tr("Reading the names of %n friends…", "", len(ids)))
         self._fetch_batch()
 
     def _fetch_batch(self) -> None:
@@ -117,7 +117,7 @@ class FriendsDialog(QDialog):
         if self._next < len(self._ids):
             self._fetch_batch()
         else:
-            self._done(self.tr("{0} friend(s). Pick the teacher and press Use this friend.").format(self.list.count()))
+            self._done(self.tr("%n friends. Pick the teacher and press Use this friend.", "", self.list.count()))
 
     def _done(self, text: str) -> None:
         self.loading = False
