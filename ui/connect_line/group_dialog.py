@@ -19,6 +19,7 @@ class ChooseGroupDialog(QDialog):
         self.flow = ConnectLine(ctx.db)  # asked only for the account's name and receiver: it starts nothing
         self.classroom_id: int | None = None
         self.results: dict[str, str] = {}
+        self.left: dict[str, str] = {}  # what the group page leaves to do: nothing to show here, the dialog closes
         self.setObjectName("chooseGroupDialog")
         self.resize(560, 420)
         self.page = GroupPage(self, self)
