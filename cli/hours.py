@@ -4,7 +4,6 @@ terminal in the run's language and, with --csv, as a file for Excel (core/roster
 from __future__ import annotations
 
 import argparse
-import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,20 +55,10 @@ def aligned(table: Table) -> list[str]:
     if not table.rows:
         return [*table.preamble, "", words.say(NONE)]
     rows = [table.headings, *table.rows]
-    widths = [max(_width(row[i]) for row in rows) for i in range(len(table.headings))]
-    return [*table.preamble, "", *("  ".join(_pad(cell, width, right) for cell, width, right
+    widths = [max(words.width(row[i]) for row in rows) for i in range(len(table.headings))]
+    return [*table.preamble, "", *("  ".join(words.pad(cell, width, right) for cell, width, right
                                              in zip(row, widths, table.numeric, strict=True)).rstrip()
                                    for row in rows)]
-
-
-def _width(text: str) -> int:
-    """Columns on a terminal: kanji and kana take two."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
-def _pad(text: str, width: int, right: bool) -> str:
-    gap = " " * (width - _width(text))
-    return gap + text if right else text + gap
 
 
 COMMANDS: dict[str, Verb] = {"hours": cmd_hours}
