@@ -99,6 +99,7 @@ class MonthSnapshot:
     members: frozenset[int] = frozenset()  # the ids of the classroom's own teachers (core/roster/membership.py)
     # (day, slot name) → teachers needed (core/roster/needs.py); empty when the classroom sets no needs
     needs: dict[tuple[dt.date, str], int] = field(default_factory=dict)
+    stored_needs: tuple[staffing.Need, ...] = ()  # the classroom's needs as set, for the Staffing needs dialog
 
     def coverage(self) -> list[staffing.SlotCover]:
         """Per day and slot, needed against the shown shifts covering the slot: the grid's needs strip."""
@@ -194,4 +195,5 @@ def load_month(db: Database, classroom_id: int | None, year: int, month: int, *,
     today = clock.local_now(now, chosen.timezone).date() if chosen else None
     days = [first + dt.timedelta(days=n) for n in range((last - first).days + 1)]
     return MonthSnapshot(year, month, classrooms, chosen, tuple(rows), active, items, in_month, closed, today, slots,
-                         availability=answers, members=members, needs=staffing.month_needs(wanted, slots, days, closed))
+                         availability=answers, members=members, needs=staffing.month_needs(wanted, slots, days, closed),
+                         stored_needs=tuple(wanted))
