@@ -1,6 +1,7 @@
 """The month as the Shifts area's grid shows it: classrooms, teachers and shifts as frozen plain values,
 with each shift's 了解 mark, the month's Japanese holidays, the classroom's closed days and what each
-teacher answered when asked when they can work (the month's latest availability request), read in one scope.
+teacher answered when asked when they can work (the month's latest availability request), and the staffing
+needs per day and lesson slot, read in one scope.
 
 Why copies instead of ORM rows: the snapshot crosses from a pool thread to the window's thread and
 lives in the grid model; plain values cannot lazy-load or be expired behind the painter's back.

@@ -3309,6 +3309,11 @@ Cancel it and tell the teacher?</source>
 <context>
     <name>StaffingNeedsDialog</name>
     <message>
+        <source>{0}  {1}: {2}</source>
+        <comment>a date&apos;s staffing need: the day, the lesson slot, how many teachers</comment>
+        <translation>{0}  {1}: {2}人</translation>
+    </message>
+    <message>
         <source>Staffing needs of {0}</source>
         <translation>{0}の必要人数</translation>
     </message>

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QFocusEvent
 from PySide6.QtWidgets import QComboBox, QGridLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
@@ -39,8 +39,11 @@ class CountBox(QSpinBox):
 
 
 def override_text(need: Need) -> str:
+    """ "Tue 12 Jan 2027  4限: 5" / "2027年1月12日(火)  4限: 5人". """
     assert need.day is not None
-    return f"{dates.day_text(need.day)}  {need.slot}: {need.count}"
+    return QCoreApplication.translate("StaffingNeedsDialog", "{0}  {1}: {2}",
+                                      "a date's staffing need: the day, the lesson slot, how many teachers").format(
+        dates.day_text(need.day), need.slot, need.count)
 
 
 class StaffingNeedsDialog(SubmitDialog):
