@@ -123,3 +123,25 @@ def test_the_strip_speaks_japanese(qtbot, ctx: AppContext, db: Database, now: dt
     tip = view.needs_strip.model.index(0, 0).data(Qt.ItemDataRole.ToolTipRole)
     assert "必要" in tip and "不足" in tip
     assert view.needs_action.text() == "必要人数…"
+
+
+def test_each_day_of_the_strip_sits_under_its_column_of_the_grid(qtbot, ctx: AppContext, db: Database,
+                                                                 now: dt.datetime) -> None:
+    room, _ = _room(db)
+    with db.write() as s:
+        nd.set_needs(s, room, [Need("1限", 2, weekday=1)])
+        for n in range(2, 30):  # more teachers than fit: the grid scrolls up and down, and its headings widen
+            f.teacher(s, f"講師 名前の長い先生{n}", n)
+    view = open_view(qtbot, ctx, now)
+    strip, grid = view.needs_strip.view, view.table
+    assert view.needs_strip.model.rowCount() == 1  # 2限: nobody needed, nobody working, so no row
+
+    def lined_up() -> bool:
+        return all(strip.viewport().mapTo(view, strip.visualRect(strip.model().index(0, c)).topLeft()).x()
+                   == grid.viewport().mapTo(view, grid.visualRect(view.model.index(0, c)).topLeft()).x()
+                   for c in range(31) if grid.visualRect(view.model.index(0, c)).isValid())
+
+    qtbot.waitUntil(lined_up, timeout=5000)
+    grid.horizontalScrollBar().setValue(grid.horizontalScrollBar().maximum())  # to the month's end
+    assert strip.horizontalScrollBar().value() == grid.horizontalScrollBar().value() > 0
+    qtbot.waitUntil(lined_up, timeout=5000)

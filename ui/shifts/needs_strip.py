@@ -1,6 +1,7 @@
 """Under the roster: per day and lesson slot, the teachers assigned against those needed (必要人数), "2/3"
 — red and bold when short, purple and italic when over, so it reads without colour too. A row per slot, a
-column per day, scrolled with the grid above it; hidden for a classroom that sets no needs.
+column per day, scrolled with the grid above it; a slot nobody needs or works in the month has no row, and a
+classroom that sets no needs shows none.
 
 The numbers are core's (`MonthSnapshot.coverage`, core/roster/needs.py); this only shows them.
 """
@@ -39,9 +40,9 @@ class NeedsModel(QAbstractTableModel):
         covers = snapshot.coverage()
         self.beginResetModel()
         self._cells = {(c.day, c.slot): c for c in covers}
-        wanted = {c.slot for c in covers}
+        wanted = {c.slot for c in covers if c.needed or c.assigned}  # a slot nobody needs nor works this month: no row
         self._slots = [s.name for s in snapshot.slots if s.name in wanted]
-        self._days = snapshot.days if covers else []
+        self._days = snapshot.days if wanted else []
         self._closed = set(snapshot.closed)
         self.endResetModel()
 
@@ -133,13 +134,14 @@ class NeedsStrip(QWidget):
         horizontal.setDefaultSectionSize(table.horizontalHeader().defaultSectionSize())
         self.caption = QLabel(self.tr("Teachers per lesson slot, assigned/needed: red and bold is short, purple "
                                       "and italic is over (Staffing needs… sets them)"), self)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 2, 0, 0)
+        self._layout = layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 2, 0, 0)  # on the right, room for the grid's scroll bar: align()
         layout.setSpacing(1)
         layout.addWidget(self.caption)
         layout.addWidget(self.view)
         # Scrolled with the grid: its columns sit under the same days.
         table.horizontalScrollBar().valueChanged.connect(self.view.horizontalScrollBar().setValue)
+        self.view.horizontalScrollBar().valueChanged.connect(table.horizontalScrollBar().setValue)  # a wheel here
         table.verticalScrollBar().rangeChanged.connect(lambda *_: self.align())
         self.hide()
 
@@ -160,6 +162,6 @@ class NeedsStrip(QWidget):
         width = max(grid_header.sizeHint().width(), own_header.sizeHint().width())
         grid_header.setMinimumWidth(width)
         own_header.setMinimumWidth(width)
-        scrolling = self.table.verticalScrollBar().maximum() > 0
-        self.view.setViewportMargins(0, 0, self.table.verticalScrollBar().sizeHint().width() if scrolling else 0, 0)
+        bar = self.table.verticalScrollBar()
+        self._layout.setContentsMargins(0, 2, bar.sizeHint().width() if bar.maximum() > 0 else 0, 0)
         self.view.horizontalScrollBar().setValue(self.table.horizontalScrollBar().value())
