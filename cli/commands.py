@@ -27,6 +27,7 @@ from cli import (
     fill,
     hours,
     lesson_slots,
+    needs,
     patterns,
     planning,
     publish,
@@ -55,7 +56,7 @@ if TYPE_CHECKING:
 __all__ = ["COMMANDS", "SCREEN_MODES", "UsageError", "build_parser", "fail_usage", "parse_args", "run"]
 
 # In the order `--help` lists them.
-TOPICS: tuple[Topic, ...] = (screens, doctor, roster, closed_days, fill, patterns, lesson_slots, cover, hours, sending,
+TOPICS: tuple[Topic, ...] = (screens, doctor, roster, closed_days, fill, patterns, lesson_slots, needs, cover, hours, sending,
                              deliveries, credentials, alerts, planning, publish, availability, emulator, webhook,
                              relay)
 SCREEN_MODES = screens.SCREEN_MODES
@@ -63,7 +64,7 @@ COMMANDS: dict[str, Verb] = {name: verb for topic in TOPICS for name, verb in to
 # Verbs that touch only the roster and the keyring: they never meet a message kind, so they do not
 # pay for loading the kinds (and with them the channels' HTTP clients) at start-up.
 ROSTER_ONLY = frozenset(roster.COMMANDS) | frozenset(closed_days.COMMANDS) | frozenset(fill.COMMANDS) | frozenset(
-    patterns.COMMANDS) | frozenset(lesson_slots.COMMANDS) | frozenset(hours.COMMANDS) | frozenset(credentials.COMMANDS)
+    patterns.COMMANDS) | frozenset(lesson_slots.COMMANDS) | frozenset(needs.COMMANDS) | frozenset(hours.COMMANDS) | frozenset(credentials.COMMANDS)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -188,6 +188,18 @@ HELP_JA: dict[str, str] = {
     "add this slot, or give it new times (with --start and --end), e.g. 1限":
         "このコマを追加します。同じ名前のコマがあれば時刻を変更します（--start と --end と一緒に）。例: 1限",
     "remove this slot": "このコマを削除します",
+    "a classroom's staffing needs per lesson slot (必要人数): list them, set one on a weekday or a date, or clear them":
+        "教室のコマごとの必要人数を一覧表示します。曜日や日付ごとの設定と消去もできます",
+    "the weekly table of needs, and with --month that month's dates and closed days":
+        "曜日ごとの必要人数の表を表示します。--month を付けるとその月の日付指定と休業日も表示します",
+    "set how many teachers a slot needs on a weekday, or on one date (which wins over its weekday)":
+        "コマに必要な講師の人数を曜日ごと、または日付ごと（曜日の指定より優先）に設定します",
+    "the lesson slot's name, e.g. 1限": "コマの名前（例: 1限）",
+    "how many teachers, 0 or more": "必要な講師の人数（0以上）",
+    "clear needs: a slot's, a weekday's, a date's, or all of the classroom's":
+        "必要人数を消去します（コマ・曜日・日付ごと、または教室のすべて）",
+    "only this lesson slot's": "このコマの分だけ",
+    "one date, YYYY-MM-DD": "日付（YYYY-MM-DD）",
     "the slot's start, HH:MM": "コマの開始時刻（HH:MM）",
     "the slot's end, HH:MM": "コマの終了時刻（HH:MM）",
     "list teachers": "講師を一覧表示します",

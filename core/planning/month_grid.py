@@ -1,6 +1,7 @@
 """The month as the Shifts area's grid shows it: classrooms, teachers and shifts as frozen plain values,
 with each shift's 了解 mark, the month's Japanese holidays, the classroom's closed days and what each
-teacher answered when asked when they can work (the month's latest availability request), read in one scope.
+teacher answered when asked when they can work (the month's latest availability request), and the staffing
+needs per day and lesson slot, read in one scope.
 
 Why copies instead of ORM rows: the snapshot crosses from a pool thread to the window's thread and
 lives in the grid model; plain values cannot lazy-load or be expired behind the painter's back.
@@ -18,6 +19,7 @@ from sqlalchemy.orm import Session
 from core.kinds import registry as message_kinds
 from core.roster import availability as availability_requests
 from core.roster import clock, closed_days, lesson_slots, membership, reading, rules
+from core.roster import needs as staffing
 from core.roster.availability_text import NO, DayAnswer
 from core.store.db import Database
 from core.store.models import Channel, Delivery, Shift, ShiftStatus, SubjectType, Teacher
@@ -96,6 +98,13 @@ class MonthSnapshot:
     # (teacher id, day) → their current answer to the month's latest availability request
     availability: dict[tuple[int, dt.date], DayAnswer] = field(default_factory=dict)
     members: frozenset[int] = frozenset()  # the ids of the classroom's own teachers (core/roster/membership.py)
+    # (day, slot name) → teachers needed (core/roster/needs.py); empty when the classroom sets no needs
+    needs: dict[tuple[dt.date, str], int] = field(default_factory=dict)
+    stored_needs: tuple[staffing.Need, ...] = ()  # the classroom's needs as set, for the Staffing needs dialog
+
+    def coverage(self) -> list[staffing.SlotCover]:
+        """Per day and slot, needed against the shown shifts covering the slot: the grid's needs strip."""
+        return staffing.cover(self.needs, self.slots, self.shifts) if self.needs else []
 
     def said_no(self, teacher_id: int, day: dt.date) -> bool:
         """The teacher answered that they cannot work that day."""
@@ -178,11 +187,14 @@ def load_month(db: Database, classroom_id: int | None, year: int, month: int, *,
         marks = closed_days.marks_between(session, chosen.id, first, last) if chosen else []
         slots = tuple(lesson_slots.classroom_slots(session, chosen.id)) if chosen else ()
         answers = _availability(session, chosen.id, year, month) if chosen else {}
+        wanted = staffing.classroom_needs(session, chosen.id) if chosen else []
     # Japanese holidays whatever the classroom's zone, as on the published image (core/publication/month_image.py).
     # Read here, on the background thread that reads the month: the package loads every country's
     # calendar, and the window should not wait for it at start-up.
     in_month = closed_days.holidays_between(first, last)
     closed = closed_days.closed_between(first, last, in_month, marks) if chosen else {}
     today = clock.local_now(now, chosen.timezone).date() if chosen else None
+    days = [first + dt.timedelta(days=n) for n in range((last - first).days + 1)]
     return MonthSnapshot(year, month, classrooms, chosen, tuple(rows), active, items, in_month, closed, today, slots,
-                         availability=answers, members=members)
+                         availability=answers, members=members, needs=staffing.month_needs(wanted, slots, days, closed),
+                         stored_needs=tuple(wanted))

@@ -73,7 +73,16 @@ def set_slots(session: Session, classroom_id: int, slots: Sequence[LessonSlot]) 
     names = [s.name for s in checked]
     if twice := sorted({n for n in names if names.count(n) > 1}):
         raise ValidationError(t("slots.name_twice", name=twice[0]))
-    session.execute(delete(LessonSlotRow).where(LessonSlotRow.classroom_id == classroom_id))
-    session.add_all(LessonSlotRow(classroom_id=classroom_id, name=s.name, start_time=s.start_time,
-                                  end_time=s.end_time) for s in checked)
+    # A slot that stays keeps its row, and with it its staffing needs (core/roster/needs.py).
+    kept = {row.name: row for row in session.scalars(select(LessonSlotRow)
+                                                     .where(LessonSlotRow.classroom_id == classroom_id))}
+    gone = [row.id for name, row in kept.items() if name not in names]
+    if gone:
+        session.execute(delete(LessonSlotRow).where(LessonSlotRow.id.in_(gone)))
+    for slot in checked:
+        if (row := kept.get(slot.name)) is not None:
+            row.start_time, row.end_time = slot.start_time, slot.end_time
+        else:
+            session.add(LessonSlotRow(classroom_id=classroom_id, name=slot.name, start_time=slot.start_time,
+                                      end_time=slot.end_time))
     session.flush()

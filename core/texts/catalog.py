@@ -293,6 +293,19 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                "コマ「{name}」は開始より後に終わるようにしてください（{start}〜{end}）。"),
     "slots.name_twice": ("there are two lesson slots named {name}", "「{name}」という名前のコマが2つあります。"),
     "slots.unknown": ("there is no lesson slot named {name}", "「{name}」という名前のコマはありません。"),
+    # ----- staffing needs (必要人数; core/roster/needs.py, `shiftcast needs`, the Staffing needs dialog) -----
+    "needs.unknown_slot": ("there is no lesson slot named {name}: add it in Lesson slots first",
+                           "「{name}」という名前のコマはありません。先にコマに追加してください。"),
+    "needs.bad_count": ("a staffing need of {value} is out of range: give a number of teachers from 0 to {limit}",
+                        "必要人数 {value} は範囲外です。0〜{limit}人の数で指定してください。"),
+    "needs.bad_count_text": ("bad count '{text}': give a whole number from 0, e.g. 2",
+                             "人数「{text}」を読み取れません。2 のように0以上の整数で指定してください。"),
+    "needs.weekday_or_day": ("a staffing need is for a weekday or for a date, not both",
+                             "必要人数は曜日か日付のどちらか一方に設定してください。"),
+    "needs.day_range": ("bad date {day}: a staffing need's date must be between {first} and {last}",
+                        "日付 {day} は使えません。必要人数の日付は{first}〜{last}の範囲で指定してください。"),
+    "needs.twice": ("the need of lesson slot {name} on {day} is given twice",
+                    "コマ「{name}」の{day}の必要人数が2回指定されています。"),
     # ----- hours for payroll (core/roster/hours.py; `shiftcast hours`, the Hours dialog) -----
     "hours.rule": ("Counted: confirmed shifts only (drafts and canceled shifts are left out). A shift that "
                    "crosses midnight counts to the day it starts. Sundays and national holidays of Japan count "
