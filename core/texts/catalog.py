@@ -1164,6 +1164,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                              "{month}のシフト希望を受け付けました（回答 {count}日、未回答 {missing_count}日）。"),
     "availability.tap_summary": ("{day}: {mark}. {count} day(s) of {month} answered, {missing_count} not yet.",
                                  "{day}：{mark} を受け付けました（{month} 回答 {count}日、未回答 {missing_count}日）。"),
+    "availability.month_over": ("{month} is over, so this answer was not recorded. If something needs changing, "
+                                "please tell the classroom manager.",
+                                "{month}はすでに終わっているため、この回答は記録していません。変更が必要な場合は、"
+                                "教室の担当者にお知らせください。"),
     "availability.correct": ("To correct a day, tap its button again or write it.",
                              "直すときは、もう一度ボタンを押すか、文字で送ってください。"),
     "availability.not_understood": ("Sorry, we could not read that for certain. Write, for example, "
