@@ -393,9 +393,9 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                              "1時間のうちに誤った登録コードが多数送られたため、LINEでの講師の登録を一時停止しています。"),
     "alert.pairing_paused.detail": (
         "No pairing code from anyone is accepted until {until} UTC, so that codes cannot be guessed. A teacher who "
-        "sends their code before then gets no answer and can send it again afterwards.",
+        "sends their code before then is told on LINE until when, and can send it again afterwards.",
         "コードを推測されないよう、{until}（UTC）まで、だれからの登録コードも受け付けません。それまでにコードを送った講師には"
-        "返信がありませんので、その後にもう一度送ってもらってください。"),
+        "いつ以降に送り直せばよいかをLINEで返信します。その後にもう一度送ってもらってください。"),
     # ----- why a delivery was canceled (Deliveries, the CLI) -----
     "cancel.SHIFT_MISSING": ("the shift no longer exists", "シフトが削除されています"),
     "cancel.SHIFT_CHANGED": ("the shift changed since; the newer version is sent instead",
