@@ -946,6 +946,14 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                          "{path} に{what}を作成できません。{where} はフォルダーではなくファイルです。"),
     "cli.not_writable": ("{what} is not writable: {where} (check its permissions)",
                          "{what}に書き込めません: {where}（アクセス権を確認してください）"),
+    "cli.no_log.read_only_folder": ("the data folder {path} is read-only: this run kept no log",
+                                    "データフォルダー {path} は読み取り専用のため、今回はログを残していません"),
+    "cli.no_log.log_file": ("the log file {path} is not writable: this run kept no log (check its permissions)",
+                            "ログファイル {path} に書き込めないため、今回はログを残していません（アクセス権を確認してください）"),
+    "cli.data_folder_read_only": ("the data folder {path} is read-only, and this command changes it: nothing was "
+                                  "changed (commands that only read, such as `teachers`, still work)",
+                                  "データフォルダー {path} は読み取り専用で、このコマンドは変更を伴うため、何も変更して"
+                                  "いません（`teachers` など読み取るだけのコマンドは使えます）"),
     "cli.cannot_write": ("cannot write {what} at {where}: {detail}", "{where} に{what}を書き込めません: {detail}"),
     # ----- will the teachers get their messages? (core/setup/readiness.py) -----
     "readiness.summary.ready": ("ready to send: the teachers will get their messages",
