@@ -954,6 +954,17 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                   "changed (commands that only read, such as `teachers`, still work)",
                                   "データフォルダー {path} は読み取り専用で、このコマンドは変更を伴うため、何も変更して"
                                   "いません（`teachers` など読み取るだけのコマンドは使えます）"),
+    "cli.sender.claimed_on_full_disk": (
+        Plural("count",
+               "the disk is full: {path} cannot grow. {count} delivery was claimed before it filled and stays "
+               "claimed: it is tried again once there is space, and a LINE message that already went out is not sent "
+               "twice (free some space)",
+               "the disk is full: {path} cannot grow. {count} deliveries were claimed before it filled and stay "
+               "claimed: they are tried again once there is space, and a LINE message that already went out is not "
+               "sent twice (free some space)"),
+        "ディスクがいっぱいのため、{path} に書き込めません。いっぱいになる前に{count}件の配信を送信処理中にしたため、"
+        "それらは処理中のまま残っています。空き容量ができると送信をやり直します。LINEで送信済みのメッセージが二重に"
+        "送られることはありません（ディスクの空き容量を増やしてください）。"),
     "cli.cannot_write": ("cannot write {what} at {where}: {detail}", "{where} に{what}を書き込めません: {detail}"),
     # ----- will the teachers get their messages? (core/setup/readiness.py) -----
     "readiness.summary.ready": ("ready to send: the teachers will get their messages",
