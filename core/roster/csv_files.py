@@ -27,10 +27,10 @@ from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from core.errors import ShiftcastError, ValidationError
-from core.roster import channel_choice, clock, membership, reading, rules
+from core.roster import channel_choice, clock, contacts, membership, reading, rules
 from core.roster.progress import Progress
 from core.roster.taken import Taken
-from core.store.models import Classroom, ClassroomTeacher, Shift, ShiftStatus, Teacher, TeacherContact, utcnow
+from core.store.models import Channel, Classroom, ClassroomTeacher, Shift, ShiftStatus, Teacher, TeacherContact, utcnow
 from core.texts import Text, t
 
 TEACHER_COLUMNS = ("name", "reading", "line_user_id", "email", "line_opt_in", "email_opt_in", "active", "classrooms",
@@ -281,9 +281,8 @@ def _date(text: str) -> dt.date:
 
 
 def _run_import(session: Session, rows: Iterator[tuple[int, dict[str, str]]], apply_row,  # type: ignore[no-untyped-def]
-                lines: int, progress: Progress | None, *, savepoints: bool = True) -> ImportResult:
-    """Apply each row in a savepoint; collect problems; raise (rolling the caller back) if any. Without
-    `savepoints`, `apply_row` checks a row in full before it changes anything, or takes its own."""
+                lines: int, progress: Progress | None) -> ImportResult:
+    """Apply each row in a savepoint; collect problems; raise (rolling the caller back) if any."""
     result = ImportResult()
     problems: list[RowProblem] = []
     for line, row in rows:
@@ -292,45 +291,45 @@ def _run_import(session: Session, rows: Iterator[tuple[int, dict[str, str]]], ap
         if isinstance(row, _Unreadable):
             problems.append(RowProblem(line, row.problem))
             continue
-        savepoint = session.begin_nested() if savepoints else None
+        savepoint = session.begin_nested()
         try:
             apply_row(row, result)
-            if savepoint is not None:
-                savepoint.commit()
+            savepoint.commit()
         except ShiftcastError as exc:
-            if savepoint is not None:
-                savepoint.rollback()
+            savepoint.rollback()
             problems.append(RowProblem(line, exc.text if isinstance(exc.text, Text) else t("text.plain", text=exc.text)))
     if problems:
         raise CsvImportError(problems)
     return result
 
 
-NEW_TEACHERS_BATCH = 2_000  # new teachers stored together: few enough to keep memory flat, many per statement
+NEW_TEACHERS_BATCH = 2_000  # rows checked and stored together: few enough to keep memory flat, many per statement
+_ADDRESS_COLUMNS = (("line_user_id", Channel.LINE), ("email", Channel.EMAIL))
 
 
 def import_teachers(session: Session, data: bytes, *, progress: Progress | None = None) -> ImportResult:
     """Add new teachers and update existing ones (matched by name).
 
-    A new teacher is checked in full as rows (`rules.new_teacher`, with `Taken`: names and addresses
-    answered from memory, not a query a row), without a savepoint of its own since nothing is touched
-    before every check passed, and stored in batches, a statement a table, without the ORM: a file of
-    hundreds of thousands of rows costs time and memory by the batch, not by the row. An existing
-    teacher is updated as before, in a savepoint."""
+    Rows are taken in batches. For each, which of its names and addresses teachers already use is read
+    in a few queries (`Taken`), and a new teacher is checked in full as rows (`rules.new_teacher`)
+    against that, without a savepoint of its own since nothing is touched before every check passed;
+    the batch's new teachers are then stored a statement a table, without the ORM. A file of hundreds
+    of thousands of rows so costs time and memory by the batch, not by the row. An existing teacher
+    is updated as before, in a savepoint. Any bad row still rolls the whole import back."""
     text = decode(data)
-    rows = _rows(text, TEACHERS)
-    seen: set[str] = set()
-    # Looked up once, not with a query per row: a name is in the file once, so the map stays true.
-    by_name = {teacher.name: teacher.id for teacher in session.scalars(select(Teacher).where(Teacher.name.is_not(None)))}
+    lines = _line_count(text)
+    # The teachers there were before: a name among them is an update (once); a name made earlier in
+    # this file is in use but not among them, so it is a repeat.
+    before = {name: teacher_id for name, teacher_id in session.execute(
+        select(Teacher.name, Teacher.id).where(Teacher.name.is_not(None))) if name is not None}
+    updated: set[str] = set()
     classrooms = {c.name: c.id for c in session.scalars(select(Classroom))}
-    taken = Taken.load(session)
-    batch: list[tuple[rules.NewTeacher, list[int]]] = []  # checked, not stored yet, with the classrooms they join
     now = utcnow()
+    result = ImportResult()
+    problems: list[RowProblem] = []
+    rows: list[tuple[int, dict[str, str]]] = []
 
-    def apply(row: dict[str, str], result: ImportResult) -> None:
-        name = row.get("name", "").strip()
-        if name in seen:
-            raise ValidationError(t("csv.duplicate_teacher", name=name))
+    def values_of(row: dict[str, str]) -> tuple[dict[str, Any], list[int] | None]:
         values: dict[str, Any] = {
             "line_user_id": row.get("line_user_id"),
             "email": row.get("email"),
@@ -342,47 +341,85 @@ def import_teachers(session: Session, data: bytes, *, progress: Progress | None 
             values["reading"] = row["reading"]
         if "order" in row:  # likewise the places in the manager's order (empty: by reading)
             values["position"] = reading.position_of(row["order"])
-        classroom_ids = _classroom_ids(row["classrooms"], classrooms) if "classrooms" in row else None
         # Optional: an empty or missing cell keeps an existing teacher's choice (new ones get LINE).
         if row.get("channel", "").strip():
             values["channel"] = channel_choice.parse(row["channel"])
-        existing = by_name.get(name) if name else None
-        if existing is None:
-            batch.append((rules.new_teacher(session, name=name, now=now, taken=taken, **values), classroom_ids or []))
-            seen.add(name)
-            result.created += 1
-            if len(batch) >= NEW_TEACHERS_BATCH:
-                store(result)
-            return
-        if classroom_ids is not None:  # likewise the classrooms they belong to (empty: none)
-            values["classroom_ids"] = classroom_ids
-        store(result)  # an update's checks ask the database, which must know the new teachers before it
-        with session.begin_nested():  # an update may fail after it began (a classroom it cannot leave)
-            teacher = rules.update_teacher(session, existing, **values)
-        taken.update(name, {c.channel: c.address for c in teacher.contacts if c.address})
-        result.ids.append(teacher.id)
-        seen.add(name)
-        result.updated += 1
+        # likewise the classrooms they belong to (empty: none)
+        return values, _classroom_ids(row["classrooms"], classrooms) if "classrooms" in row else None
 
-    def store(result: ImportResult) -> None:
-        if not batch:
-            return
-        made = session.execute(insert(Teacher).returning(Teacher.id, sort_by_parameter_order=True),
-                               [teacher.values for teacher, _ in batch]).scalars().all()
-        session.execute(insert(TeacherContact), [{**contact, "teacher_id": teacher_id}
-                                                 for (teacher, _), teacher_id in zip(batch, made, strict=True)
-                                                 for contact in teacher.contacts])
-        joined = [{"classroom_id": classroom_id, "teacher_id": teacher_id, "since": now}
-                  for (_, classroom_ids), teacher_id in zip(batch, made, strict=True)
-                  for classroom_id in sorted(set(classroom_ids))]
-        if joined:
-            session.execute(insert(ClassroomTeacher), joined)
-        result.ids.extend(made)
-        batch.clear()
+    def check_and_store() -> None:
+        taken = Taken.among(session, (row.get("name", "").strip() for _, row in rows), _addresses(rows))
+        batch: list[tuple[rules.NewTeacher, list[int]]] = []
+        for line, row in rows:
+            try:
+                name = row.get("name", "").strip()
+                if name in updated or (name in taken.names and name not in before):
+                    raise ValidationError(t("csv.duplicate_teacher", name=name))
+                values, classroom_ids = values_of(row)
+                existing = before.get(name) if name else None
+                if existing is None:
+                    batch.append((rules.new_teacher(session, name=name, now=now, taken=taken, **values),
+                                  classroom_ids or []))
+                    result.created += 1
+                    continue
+                _store(session, batch, result, now)  # an update's checks ask the database: it must know these
+                if classroom_ids is not None:
+                    values["classroom_ids"] = classroom_ids
+                with session.begin_nested():  # an update may fail after it began (a classroom it cannot leave)
+                    teacher = rules.update_teacher(session, existing, **values)
+                taken.update(name, {c.channel: c.address for c in teacher.contacts if c.address})
+                updated.add(name)
+                result.ids.append(teacher.id)
+                result.updated += 1
+            except ShiftcastError as exc:
+                problems.append(RowProblem(line, exc.text if isinstance(exc.text, Text) else t("text.plain", text=exc.text)))
+        _store(session, batch, result, now)
+        rows.clear()
 
-    result = _run_import(session, rows, apply, _line_count(text), progress, savepoints=False)
-    store(result)
+    for line, row in _rows(text, TEACHERS):
+        if progress is not None:
+            progress(line, lines)
+        if isinstance(row, _Unreadable):
+            problems.append(RowProblem(line, row.problem))
+            continue
+        rows.append((line, row))
+        if len(rows) >= NEW_TEACHERS_BATCH:
+            check_and_store()
+    check_and_store()
+    if problems:
+        raise CsvImportError(sorted(problems, key=lambda problem: problem.line))
     return result
+
+
+def _addresses(rows: Iterable[tuple[int, dict[str, str]]]) -> Iterator[str]:
+    """The addresses rows give, as their channels' rules store them (an unusable one is the row's problem)."""
+    for _, row in rows:
+        for column, channel in _ADDRESS_COLUMNS:
+            try:
+                address = contacts.check_address(channel, row.get(column))
+            except ValidationError:
+                continue
+            if address is not None:
+                yield address
+
+
+def _store(session: Session, batch: list[tuple[rules.NewTeacher, list[int]]], result: ImportResult,
+           now: dt.datetime) -> None:
+    """Store checked new teachers, a statement a table: their rows, their contacts, their classrooms."""
+    if not batch:
+        return
+    made = session.execute(insert(Teacher).returning(Teacher.id, sort_by_parameter_order=True),
+                           [teacher.values for teacher, _ in batch]).scalars().all()
+    session.execute(insert(TeacherContact), [{**contact, "teacher_id": teacher_id}
+                                             for (teacher, _), teacher_id in zip(batch, made, strict=True)
+                                             for contact in teacher.contacts])
+    joined = [{"classroom_id": classroom_id, "teacher_id": teacher_id, "since": now}
+              for (_, classroom_ids), teacher_id in zip(batch, made, strict=True)
+              for classroom_id in sorted(set(classroom_ids))]
+    if joined:
+        session.execute(insert(ClassroomTeacher), joined)
+    result.ids.extend(made)
+    batch.clear()
 
 
 def _classroom_ids(cell: str, classrooms: Mapping[str, int]) -> list[int]:
