@@ -13,6 +13,7 @@ text as written. Import takes the apostrophe off again, so export → import giv
 
 from __future__ import annotations
 
+import codecs
 import csv
 import datetime as dt
 import io
@@ -21,7 +22,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TextIO
 
 from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
@@ -144,22 +145,37 @@ class ImportResult:
 
 
 def decode(data: bytes) -> str:
+    return data.decode(_encoding(data))
+
+
+def _stream(data: bytes) -> TextIO:
+    """The file as text read piece by piece, so a large file is never held decoded whole."""
+    return io.TextIOWrapper(io.BytesIO(data), encoding=_encoding(data), newline="")
+
+
+_PIECE = 1 << 20
+
+
+def _encoding(data: bytes) -> str:
+    """UTF-8 (with or without BOM) or CP932, checked a piece at a time; a file with NUL is no text."""
     if len(data) > MAX_BYTES:
         raise CsvImportError([RowProblem(1, t("csv.too_large"))])
     for encoding in ("utf-8-sig", "cp932"):
+        decoder = codecs.getincrementaldecoder(encoding)()
         try:
-            text = data.decode(encoding)
+            pieces = (decoder.decode(data[start:start + _PIECE]) for start in range(0, len(data), _PIECE))
+            has_nul = any("\x00" in piece for piece in pieces) or "\x00" in decoder.decode(b"", final=True)
         except UnicodeDecodeError:
             continue
-        if "\x00" in text:
+        if has_nul:
             break
-        return text
+        return encoding
     raise CsvImportError([RowProblem(1, t("csv.not_text"))])
 
 
-def _rows(text: str, kind: FileKind) -> Iterator[tuple[int, dict[str, str]]]:
+def _rows(text: str | TextIO, kind: FileKind) -> Iterator[tuple[int, dict[str, str]]]:
     """Yield (line number, row) keyed by column; raises CsvImportError for a bad header."""
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    reader = csv.reader(io.StringIO(text, newline="") if isinstance(text, str) else text, strict=True)
     try:
         header = next(reader)
     except StopIteration:
@@ -316,8 +332,7 @@ def import_teachers(session: Session, data: bytes, *, progress: Progress | None 
     the batch's new teachers are then stored a statement a table, without the ORM. A file of hundreds
     of thousands of rows so costs time and memory by the batch, not by the row. An existing teacher
     is updated as before, in a savepoint. Any bad row still rolls the whole import back."""
-    text = decode(data)
-    lines = _line_count(text)
+    lines = _line_count(data)
     # The teachers there were before: a name among them is an update (once); a name made earlier in
     # this file is in use but not among them, so it is a repeat.
     before = {name: teacher_id for name, teacher_id in session.execute(
@@ -376,7 +391,7 @@ def import_teachers(session: Session, data: bytes, *, progress: Progress | None 
         _store(session, batch, result, now)
         rows.clear()
 
-    for line, row in _rows(text, TEACHERS):
+    for line, row in _rows(_stream(data), TEACHERS):
         if progress is not None:
             progress(line, lines)
         if isinstance(row, _Unreadable):
@@ -484,8 +499,11 @@ def import_shifts(session: Session, data: bytes, *, now: dt.datetime, progress: 
     return _run_import(session, rows, apply, _line_count(text), progress)
 
 
-def _line_count(text: str) -> int:
-    """The file's lines, for progress (a quoted cell over several lines makes it a little high)."""
+def _line_count(text: str | bytes) -> int:
+    """The file's lines, for progress (a quoted cell over several lines makes it a little high). In
+    bytes too: neither UTF-8 nor CP932 has a newline byte inside another character."""
+    if isinstance(text, bytes):
+        return text.count(b"\n") + (0 if text.endswith(b"\n") else 1)
     return text.count("\n") + (0 if text.endswith("\n") else 1)
 
 
