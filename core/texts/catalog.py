@@ -950,21 +950,6 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                     "データフォルダー {path} は読み取り専用のため、今回はログを残していません"),
     "cli.no_log.log_file": ("the log file {path} is not writable: this run kept no log (check its permissions)",
                             "ログファイル {path} に書き込めないため、今回はログを残していません（アクセス権を確認してください）"),
-    "cli.data_folder_read_only": ("the data folder {path} is read-only, and this command changes it: nothing was "
-                                  "changed (commands that only read, such as `teachers`, still work)",
-                                  "データフォルダー {path} は読み取り専用で、このコマンドは変更を伴うため、何も変更して"
-                                  "いません（`teachers` など読み取るだけのコマンドは使えます）"),
-    "cli.sender.claimed_on_full_disk": (
-        Plural("count",
-               "the disk is full: {path} cannot grow. {count} delivery was claimed before it filled and stays "
-               "claimed: it is tried again once there is space, and a LINE message that already went out is not sent "
-               "twice (free some space)",
-               "the disk is full: {path} cannot grow. {count} deliveries were claimed before it filled and stay "
-               "claimed: they are tried again once there is space, and a LINE message that already went out is not "
-               "sent twice (free some space)"),
-        "ディスクがいっぱいのため、{path} に書き込めません。いっぱいになる前に{count}件の配信を送信処理中にしたため、"
-        "それらは処理中のまま残っています。空き容量ができると送信をやり直します。LINEで送信済みのメッセージが二重に"
-        "送られることはありません（ディスクの空き容量を増やしてください）。"),
     "cli.cannot_write": ("cannot write {what} at {where}: {detail}", "{where} に{what}を書き込めません: {detail}"),
     # ----- will the teachers get their messages? (core/setup/readiness.py) -----
     "readiness.summary.ready": ("ready to send: the teachers will get their messages",
