@@ -50,6 +50,7 @@ from core.version import __version__
 # module) imports nothing beyond the standard library and the texts; each verb imports its own core
 # when it runs.
 if TYPE_CHECKING:
+    from core.store.data_folder import OpenedFolder
     from core.store.db import Database
     from core.store.paths import DataPaths
 
@@ -121,15 +122,18 @@ def run(args: argparse.Namespace, *, paths: DataPaths | None = None) -> int:
     try:
         # Creating the data folder and opening the log are inside the error handling: an unwritable
         # folder or log file is the manager's problem to fix, told in one line, not a traceback.
-        paths, log_file = _open_data_folder(args, paths)
+        opened = _open_data_folder(args, paths)
+        paths, log_file = opened.paths, opened.log_file
         if args.command in emulator.NO_DATABASE:
             resume_collector()
             code = emulator.NO_DATABASE[args.command](None, args, paths)
         else:
-            code = _run_with_database(args, paths)
+            code = _run_with_database(args, paths, read_only=opened.read_only)
         sys.stdout.flush()  # a closed pipe shows here for output still in the buffer
         if code == 0:
             failures.say_log_failure()
+        if opened.warning is not None:  # after the verb's own words; a refused change already named the folder
+            print(f"shiftcast: {words.say(opened.warning)}", file=sys.stderr)
         return code
     except BrokenPipeError as exc:
         if not failures.stdout_reader_gone():  # a socket's broken pipe (a mail server hanging up) is a real error
@@ -148,10 +152,25 @@ def run(args: argparse.Namespace, *, paths: DataPaths | None = None) -> int:
         return failures.unexpected(exc, args, paths, log_file)
 
 
-def _run_with_database(args: argparse.Namespace, paths: DataPaths) -> int:
+def _run_with_database(args: argparse.Namespace, paths: DataPaths, *, read_only: bool = False) -> int:
+    if not read_only:
+        return _with_database(args, paths, None)
+    from core.store.data_folder import StorageError, read_only_url
+    from core.store.db import storage_problem
+
+    try:  # a read-only data folder: reading works; a change is refused in words naming the folder
+        return _with_database(args, paths, read_only_url(paths))
+    except Exception as exc:
+        problem = storage_problem(exc)
+        if problem is None or problem.code not in ("storage.read_only", "storage.cannot_open", "storage.not_writable"):
+            raise
+        raise StorageError(t("cli.data_folder_read_only", path=str(paths.home))) from exc
+
+
+def _with_database(args: argparse.Namespace, paths: DataPaths, url: str | None) -> int:
     from core.store.bootstrap import open_database  # SQLAlchemy: only for the verbs that need it
 
-    db = open_database(paths)
+    db = open_database(paths, url=url)
     if args.command not in ROSTER_ONLY:
         import core.relay.images  # registers the relay as a host for the month's pictures
         import core.sending.kinds  # noqa: F401 - registers the message kinds every verb on the outbox may meet
@@ -164,13 +183,13 @@ def _run_with_database(args: argparse.Namespace, paths: DataPaths) -> int:
         db.dispose()
 
 
-def _open_data_folder(args: argparse.Namespace, paths: DataPaths | None) -> tuple[DataPaths, Path]:
-    from core.store.data_folder import open_data_folder
+def _open_data_folder(args: argparse.Namespace, paths: DataPaths | None) -> OpenedFolder:
+    from core.store.data_folder import open_for_reading
 
     # The sender that runs until stopped tells its progress on the terminal; every other verb, `sender
     # --until-idle` too, prints only its own result there, and its log lines go to the log file.
     watched = args.command == "sender" and not getattr(args, "until_idle", False)
-    return open_data_folder(args.home, stderr=watched, paths=paths)
+    return open_for_reading(args.home, stderr=watched, paths=paths)
 
 
 def _settle_language(db: Database, given: str | None) -> None:

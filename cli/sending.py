@@ -96,7 +96,11 @@ def _send_until_idle(db: Database, paths: DataPaths) -> int:
     sender = _headless_sender(db, paths)
     Scheduler(db, wake_sender=sender.wake).run_plan()
     resume_collector()  # start-up ends here; a long drain must not keep its cycles
-    drained = sender.run_until_idle()
+    try:
+        drained = sender.run_until_idle()
+    except Exception as exc:
+        _say_what_stays_claimed(db, sender.owner, exc)
+        raise
     sender.stop()
     print(json.dumps(drained.__dict__), flush=True)
     stranded = _stranded_for_credentials(db, now=now())
@@ -105,6 +109,31 @@ def _send_until_idle(db: Database, paths: DataPaths) -> int:
     # Exit 0 only when nothing due was left behind for want of a credential: a service manager or a
     # cron job must see that reminders are not going out.
     return EXIT_NOT_SENT if stranded else 0
+
+
+def _say_what_stays_claimed(db: Database, owner: str, exc: Exception) -> None:
+    """A full disk that stopped the sender after it claimed deliveries: say that they stay claimed, and
+    what becomes of them, instead of the storage message's "nothing was changed". The rows are read
+    (a full disk still reads); anything else returns, and the caller's error is said as it is."""
+    from sqlalchemy import func, select
+
+    from core.store.data_folder import StorageError
+    from core.store.db import sqlite_file_of, storage_problem
+    from core.store.models import Delivery, DeliveryStatus
+
+    database = sqlite_file_of(db.url) or ""
+    problem = storage_problem(exc, database=database or None)
+    if problem is None or problem.code != "storage.database_full":
+        return
+    try:
+        with db.read() as session:
+            claimed = session.scalar(select(func.count()).select_from(Delivery).where(
+                Delivery.status == DeliveryStatus.PROCESSING, Delivery.lease_owner == owner)) or 0
+    except Exception:  # noqa: BLE001 - the disk's own failure is the one to tell
+        return
+    if claimed:
+        raise StorageError(t("cli.sender.claimed_on_full_disk", path=problem.params.get("path", database),
+                             count=claimed)) from exc
 
 
 def _send_until_stopped(engine: Engine, stop: threading.Event, died: list[BaseException]) -> int:

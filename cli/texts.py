@@ -18,6 +18,21 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     # a word used inside other messages
     "word.and": ("{first} and {second}", "{first}と{second}"),
     # the lines and problems of the verbs
+    "cli.data_folder_read_only": ("the data folder {path} is read-only, and this command changes it: nothing was "
+                                  "changed (commands that only read, such as `teachers`, still work)",
+                                  "データフォルダー {path} は読み取り専用で、このコマンドは変更を伴うため、何も変更して"
+                                  "いません（`teachers` など読み取るだけのコマンドは使えます）"),
+    "cli.sender.claimed_on_full_disk": (
+        Plural("count",
+               "the disk is full: {path} cannot grow. {count} delivery was claimed before it filled and stays "
+               "claimed: it is tried again once there is space, and a LINE message that already went out is not sent "
+               "twice (free some space)",
+               "the disk is full: {path} cannot grow. {count} deliveries were claimed before it filled and stay "
+               "claimed: they are tried again once there is space, and a LINE message that already went out is not "
+               "sent twice (free some space)"),
+        "ディスクがいっぱいのため、{path} に書き込めません。いっぱいになる前に{count}件の配信を送信処理中にしたため、"
+        "それらは処理中のまま残っています。空き容量ができると送信をやり直します。LINEで送信済みのメッセージが二重に"
+        "送られることはありません（ディスクの空き容量を増やしてください）。"),
     "cli.usage": ("{message} (see --help)", "{message}（--help をご覧ください）"),
     "cli.bad_quiet_hours": ("bad quiet hours '{text}': write HH:MM-HH:MM or off",
                             "通知しない時間帯「{text}」は読めません。HH:MM-HH:MM か off で指定してください。"),

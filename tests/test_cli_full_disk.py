@@ -113,3 +113,31 @@ def test_a_log_file_on_a_full_disk_is_named_once_and_the_verb_still_works(small_
     lines = done.stderr.splitlines()
     assert len(lines) == 1 and "Logging error" not in done.stderr, done.stderr[:3000]
     assert "the disk is full" in lines[0] and str(home / "logs" / "shiftcast.log") in lines[0], lines[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_sender_stopped_by_a_full_disk_after_claiming_says_they_stay_claimed_and_sends_them_later(
+        small_disk: Path, lang: str) -> None:
+    home = small_disk / "Shiftcast"
+    db = open_database(data_paths(home))
+    make_reminders(db, 20, now=dt.datetime.now(dt.UTC))
+    db.dispose()
+    fill(small_disk)
+    (small_disk / "crumbs").unlink()
+    with (small_disk / "filler").open("r+b") as filler:  # room for the claim, not for what follows it
+        filler.truncate((small_disk / "filler").stat().st_size - 64 * 1024)
+    sending = {"SHIFTCAST_LINE_TOKEN": TOKEN, "SHIFTCAST_LINE_API_BASE": "http://127.0.0.1:9"}
+    done = shiftcast(home, "--lang", lang, "sender", "--until-idle", **sending)
+    lines = done.stderr.splitlines()
+    assert done.returncode == 1 and len(lines) == 1, done.stderr[:3000]
+    (small_disk / "filler").unlink()
+    claimed = [row for row in queued(home) if row[1] == "processing"]
+    assert len(claimed) == 20  # what the disk allowed: every reminder claimed, none recorded
+    says = {"en": ("the disk is full", "20 deliveries were claimed", "tried again once there is space"),
+            "ja": ("ディスクがいっぱい", "20件の配信を送信処理中にした", "送信をやり直します")}[lang]
+    assert all(words in lines[0] for words in says) and str(home / "shiftcast.db") in lines[0], lines[0]
+    assert "nothing was changed" not in lines[0] and "何も変更していません" not in lines[0]
+
+    again = shiftcast(home, "sender", "--until-idle", **sending)  # space again: the next run takes them back
+    assert again.returncode == 0, again.stderr[:3000]
+    assert [row for row in queued(home) if row[1] == "processing"] == []

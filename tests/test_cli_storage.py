@@ -89,12 +89,49 @@ def test_a_data_folder_in_a_folder_without_write_permission(tmp_path: Path, rest
 
 
 @needs_permissions
-def test_a_read_only_log_file(paths: DataPaths, restore_modes: list[Path]) -> None:
+def test_a_read_only_log_file_keeps_no_log_and_says_so_once(paths: DataPaths, restore_modes: list[Path]) -> None:
     log_file = paths.logs / "shiftcast.log"
     log_file.write_text("")
     log_file.chmod(0o444)
     restore_modes.append(log_file)
-    _one_line(_main(paths.home, "classrooms"), "log file", "not writable", str(log_file))
+    for argv in (["add-classroom", "本校"], ["classrooms"]):
+        done = _main(paths.home, *argv)
+        assert done.returncode == 0, done.stderr
+        [warning] = done.stderr.strip().splitlines()
+        assert "log file" in warning and "not writable" in warning and str(log_file) in warning
+    assert "本校" in done.stdout and _classroom_names(paths) == ["本校"] and log_file.read_text() == ""
+
+
+def _read_only_folder(paths: DataPaths, restore_modes: list[Path]) -> None:
+    """The whole data folder as a copied backup or a read-only share gives it: every folder and file."""
+    for path in sorted(paths.home.rglob("*"), reverse=True) + [paths.home]:
+        path.chmod(path.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+        restore_modes.append(path)
+
+
+@needs_permissions
+@pytest.mark.parametrize(("lang", "says"), [("en", "is read-only"), ("ja", "は読み取り専用")])
+def test_a_read_only_data_folder_answers_reading_commands_and_names_the_folder_for_a_change(
+        paths: DataPaths, restore_modes: list[Path], lang: str, says: str) -> None:
+    assert main.main(["add-classroom", "本校"]) == 0
+    assert main.main(["import", "teachers", str(_teachers_csv(paths.home.parent))]) == 0
+    _read_only_folder(paths, restore_modes)
+    for argv in (["teachers"], ["classrooms"], ["deliveries"]):
+        done = _main(paths.home, "--lang", lang, *argv)
+        assert done.returncode == 0, done.stderr
+        [warning] = done.stderr.strip().splitlines()  # one warning, after the answer
+        assert str(paths.home) in warning and says in warning
+    assert "青木" in _main(paths.home, "teachers").stdout
+    refused = _one_line(_main(paths.home, "--lang", lang, "add-classroom", "分校"), str(paths.home), says)
+    assert "log" not in refused and "ログ" not in refused
+    assert _classroom_names(paths) == ["本校"]
+    assert sorted(p.name for p in paths.home.iterdir()) == ["backups", "images", "logs", "shiftcast.db"]
+
+
+def _teachers_csv(folder: Path) -> Path:
+    csv = folder / "teachers.csv"
+    csv.write_text("name,line_user_id\n青木,\n", encoding="utf-8")
+    return csv
 
 
 def test_a_folder_where_the_log_file_should_be(paths: DataPaths) -> None:

@@ -123,10 +123,11 @@ def test_a_request_from_the_reminder_goes_through_a_call_two_volunteers_and_an_a
     assert take["label"] == "引き受けます" and "青木" in "\n".join(lines_of(call.message))
 
     for n in (2, 3, 4):  # 井上 and 上田 are free at 11:00–15:00; 江口 is on a shift at 駅前校
-        line.postback(user_id(n), take["data"])
+        line.postback(user_id(n), take["data"], group_id=GROUP)  # tapped in the group, as LINE sends it
     assert receiver.dispatcher.wait_handled(4, timeout=60)
-    assert "担当者が決めてご連絡します" in _wait_reply(line, user_id(2), 1)[0]
-    assert "同じ時間にシフトがある" in _wait_reply(line, user_id(4), 1)[0]
+    answers = _wait_reply(line, GROUP, 3)  # a reply to a tap in the group is said in the group
+    assert ["担当者が決めてご連絡します" in a for a in answers] == [True, True, False]
+    assert "同じ時間にシフトがある" in answers[2]
     with db.read() as s:
         [request] = cover.requests(s)
     assert request.state == CoverState.CALLING
@@ -199,6 +200,38 @@ def test_forged_or_foreign_postbacks_open_nothing(db: Database, line: LineEmulat
     with db.read() as s:
         assert cover.requests(s, still_open=False) == []
     assert not [r for r in caplog.records if r.name == "core.receiving.acknowledge"]
+
+
+def test_a_call_s_button_counts_only_from_the_teacher_or_the_group_it_was_sent_to(
+        db: Database, line: LineEmulator, receiver: WebhookReceiver, send: Any, roster: dict[str, int],
+        caplog: pytest.LogCaptureFixture) -> None:
+    with db.write() as s:
+        request = cover.ask(s, roster["shift"], roster["青木"], now=NOW)
+        cover_call.call(s, request.id, now=NOW, teacher_ids=[roster["井上"]])
+        cover_call.call(s, request.id, now=NOW, to_group=True)
+        sign = cover_messages.signer(s)
+    assert sign is not None
+    send()
+    [inoue_take] = postback_actions(_pushes(line, user_id(2))[-1].message)
+    [group_take] = postback_actions(_pushes(line, GROUP)[-1].message)
+    line.add_user(user_id(9), "部外者")
+    with caplog.at_level("WARNING"):
+        line.postback(user_id(3), inoue_take["data"])  # 上田 was never called in person: 井上's button, passed on
+        line.postback(user_id(3), group_take["data"])  # the group's button, but sent from 上田's own chat
+        line.postback(user_id(3), sign("take", request.id))  # the older form of the button, never sent to 上田
+        line.postback(user_id(9), group_take["data"], group_id=GROUP)  # in the group, but no teacher
+        assert receiver.dispatcher.wait_handled(4, timeout=60)
+    with db.read() as s:
+        assert cover.request(s, request.id).volunteers == ()
+    assert _replies(line, user_id(3)) == [] and _replies(line, GROUP) == []
+    assert sum("was not sent to was ignored" in r.getMessage() for r in caplog.records) == 3
+
+    line.postback(user_id(2), inoue_take["data"])  # 井上's own button from 井上's chat
+    line.postback(user_id(3), group_take["data"], group_id=GROUP)  # 上田 taps it in the group it went to
+    assert "担当者が決めてご連絡します" in _wait_reply(line, user_id(2), 1)[0]
+    assert "担当者が決めてご連絡します" in _wait_reply(line, GROUP, 1)[0]
+    with db.read() as s:
+        assert [v.teacher_name for v in cover.request(s, request.id).volunteers] == ["井上", "上田"]
 
 
 @pytest.mark.parametrize(("text", "day"), [
@@ -289,10 +322,11 @@ def test_a_volunteer_after_the_assignment_hears_the_shift_needs_no_cover_any_mor
         db: Database, line: LineEmulator, receiver: WebhookReceiver, roster: dict[str, int]) -> None:
     with db.write() as s:
         request = cover.ask(s, roster["shift"], roster["青木"], now=NOW)
+        [call] = cover_call.call(s, request.id, now=NOW, teacher_ids=[roster["井上"]])
         cover.assign(s, request.id, roster["上田"], now=NOW)
         sign = cover_messages.signer(s)
     assert sign is not None
-    line.postback(user_id(2), sign("take", request.id))
+    line.postback(user_id(2), sign("call", call))
     assert "すでに決まったか" in _wait_reply(line, user_id(2), 1)[0]
     with db.read() as s:
         done = cover.request(s, request.id)

@@ -27,7 +27,7 @@ from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.kinds import Channel
-from core.store.models import Alert, AlertKind, Classroom, PairingCode, Teacher, WebhookEvent
+from core.store.models import Alert, AlertKind, Classroom, PairingCode, PairingFailure, Teacher, WebhookEvent
 from core.texts import render
 from tests import factories as f
 from tests.linefixtures import TOKEN, FakeClock, user_id
@@ -353,14 +353,35 @@ def test_the_guessing_limits_are_pure() -> None:
     until = at + dt.timedelta(hours=1)
     assert pairing_limits.is_locked(until, at) and pairing_limits.is_locked(until, until - dt.timedelta(seconds=1))
     assert not pairing_limits.is_locked(until, until) and not pairing_limits.is_locked(None, at)
+    # After a pause for everyone, the count starts afresh: what came before its end no longer counts.
+    ended = at - dt.timedelta(seconds=pairing_limits.EVERYONE // 2)
+    assert pairing_limits.counted_since(ended, at) == ended and pairing_limits.counted_since(until, at) is None
+    assert pairing_limits.lock_until(many, pairing_limits.EVERYONE, at=at, since=ended) is None
+
+
+def test_the_gate_tells_a_code_s_sender_when_to_try_again_once_and_never_checks_during_a_lockout() -> None:
+    at = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
+    hour = dt.timedelta(hours=1)
+    check, ignore = pairing_limits.Gate(pairing_limits.Step.CHECK), pairing_limits.Gate(pairing_limits.Step.IGNORE)
+    assert pairing_limits.gate(None, None, None, at) == check
+    assert pairing_limits.gate(at, (at - hour, at), None, at) == check  # both ended just now
+    assert pairing_limits.gate(at + hour, None, None, at) == ignore  # locked: their 5th code's reply said when
+    paused = (at - dt.timedelta(minutes=10), at + dt.timedelta(minutes=50))
+    tell = pairing_limits.Gate(pairing_limits.Step.TELL_PAUSED, paused[1])
+    assert pairing_limits.gate(None, paused, None, at) == tell
+    assert pairing_limits.gate(None, paused, paused[0], at) == tell  # their code began the pause: not told yet
+    assert pairing_limits.gate(None, paused, paused[0] - hour, at) == tell
+    assert pairing_limits.gate(None, paused, paused[0] + dt.timedelta(minutes=1), at) == ignore  # told once
+    assert pairing_limits.gate(at + hour, paused, None, at) == ignore
 
 
 def test_the_code_space_keeps_a_hit_below_one_in_a_million_at_the_allowed_rate() -> None:
     assert pairing.code_space() == 31 ** 9 - 23 ** 9 - 8 ** 9
-    # At most EVERYONE codes are checked in any hour, for 7 × 24 hours, against a thousand live codes.
-    assert pairing_limits.EVERYONE * 7 * 24 == 5_040
-    assert pairing.guess_chance(pairing_limits.EVERYONE, live_codes=1_000) < 1e-6
-    assert pairing.guess_chance(pairing_limits.EVERYONE, live_codes=1) < 1e-9
+    # At most EVERYONE codes are checked in any hour, for 7 × 24 hours, against up to 293 live codes.
+    assert pairing_limits.EVERYONE * 7 * 24 == 84_000
+    assert pairing.guess_chance(pairing_limits.EVERYONE, live_codes=293) < 1e-6
+    assert pairing.guess_chance(pairing_limits.EVERYONE, live_codes=294) > 1e-6
+    assert pairing.guess_chance(pairing_limits.EVERYONE, live_codes=1) < 1e-8
 
 
 def _wrong_codes(n: int) -> list[str]:
@@ -388,16 +409,19 @@ def test_a_stranger_is_ignored_for_an_hour_after_five_wrong_codes_even_across_a_
     stranger = user_id(66)
     _friends(line, 66)
     wrong = pairing.REPLIES["ja"]["wrong"]
+    until = (clock.now + dt.timedelta(hours=1)).astimezone(dt.timezone(dt.timedelta(hours=9))).strftime("%H:%M")
+    told = [wrong] * (pairing_limits.PER_USER - 1) + [
+        wrong + "\n\n" + pairing.REPLIES["ja"]["locked"].format(until=until)]  # the 5th says until when
     with WebhookReceiver(db, SECRET, handlers=pairing.standard_handlers(lambda: client), clock=clock) as rx:
         line.set_webhook_endpoint(rx.url)
         handled = Handled(rx)
         for guess in _wrong_codes(12):
             line.send_text(stranger, guess)
             handled()
-        assert _replies(line, stranger) == [wrong] * pairing_limits.PER_USER  # the 6th to the 12th: no answer
+        assert _replies(line, stranger) == told  # the 6th to the 12th: no answer
         line.send_text(stranger, code.code)  # the right code, during the lockout
         handled()
-    assert _replies(line, stranger) == [wrong] * pairing_limits.PER_USER
+    assert _replies(line, stranger) == told
     assert _bound(db) == [None]
     assert _pairing_alerts(db) == [(AlertKind.PAIRING_LOCKOUT, True)]
     assert main.main(["alerts", "--json"]) == 0  # the manager sees it on the command line too
@@ -412,7 +436,7 @@ def test_a_stranger_is_ignored_for_an_hour_after_five_wrong_codes_even_across_a_
         handled = Handled(rx)
         line.send_text(stranger, code.code)
         handled()
-        assert _bound(db) == [None] and _replies(line, stranger) == [wrong] * pairing_limits.PER_USER
+        assert _bound(db) == [None] and _replies(line, stranger) == told
         with db.write() as s:  # the minute watch keeps the incident open while the lockout lasts
             alerts.evaluate(s, now=clock.now, running_since=None)
         assert _pairing_alerts(db) == [(AlertKind.PAIRING_LOCKOUT, True)]
@@ -428,41 +452,67 @@ def test_a_stranger_is_ignored_for_an_hour_after_five_wrong_codes_even_across_a_
     assert _pairing_alerts(db) == [(AlertKind.PAIRING_LOCKOUT, False)]  # one incident, cleared after the hour
 
 
-def test_wrong_codes_from_many_strangers_pause_pairing_for_everyone_for_an_hour(
+def test_six_strangers_with_five_wrong_codes_each_close_nothing_and_a_teacher_still_pairs(
         db: Database, line: LineEmulator, handled: Handled, clock: FakeClock) -> None:
     room_id, (teacher_id,) = _teachers_without_line(db, "青木")
     with db.write() as s:
         [code] = issue_codes(s, clock.now, room_id)
-    strangers = pairing_limits.EVERYONE // pairing_limits.PER_USER  # each stops at the limit for one user
-    _friends(line, *range(70, 70 + strangers + 2))
-    guesses = iter(_wrong_codes(strangers * pairing_limits.PER_USER + 1))
-    for n in range(70, 70 + strangers):
+    _friends(line, *range(70, 77))
+    guesses = iter(_wrong_codes(6 * pairing_limits.PER_USER))
+    for n in range(70, 76):
         for _ in range(pairing_limits.PER_USER):
             line.send_text(user_id(n), next(guesses))
-            handled()
-    answered = sum(len(_replies(line, user_id(n))) for n in range(70, 70 + strangers))
-    assert answered == pairing_limits.EVERYONE
-    fresh, teacher = user_id(70 + strangers), user_id(71 + strangers)
-    line.send_text(fresh, next(guesses))  # a new LINE user, never locked out: ignored all the same
-    line.send_text(teacher, code.code)  # even the right code, from the teacher's own phone
-    handled(2)
-    assert _replies(line, fresh) == [] and _replies(line, teacher) == []
+    handled(6 * pairing_limits.PER_USER)
+    line.send_text(user_id(76), code.code)
+    handled()
+    assert _bound(db) == [user_id(76)] and _replies(line, user_id(76)) == [PAIRED_JA]
+    assert _pairing_alerts(db) == [(AlertKind.PAIRING_LOCKOUT, True)]  # the six, each alone
+
+
+def _strangers_guessed(db: Database, clock: FakeClock, count: int) -> None:
+    """`count` wrong codes in the last minutes, each from a LINE user of its own (they are rows: sending
+    them all through the receiver proves nothing more than the six strangers above)."""
+    with db.write() as s:
+        s.add_all(PairingFailure(line_user_id=f"U{'f' * 24}{n:08d}", at=clock.now - dt.timedelta(seconds=n + 1))
+                  for n in range(count))
+
+
+def test_wrong_codes_from_many_strangers_pause_pairing_for_everyone_and_everyone_hears_until_when(
+        db: Database, line: LineEmulator, handled: Handled, clock: FakeClock) -> None:
+    room_id, (teacher_id,) = _teachers_without_line(db, "青木")
+    with db.write() as s:
+        [code] = issue_codes(s, clock.now, room_id)
+    _strangers_guessed(db, clock, pairing_limits.EVERYONE - 1)
+    stranger, teacher = user_id(70), user_id(71)
+    _friends(line, 70, 71)
+    guesses = iter(_wrong_codes(3))
+    line.send_text(stranger, next(guesses))  # the 500th wrong code within the hour: pairing pauses
+    handled()
+    paused = pairing.REPLIES["ja"]["paused"].format(
+        until=(clock.now + dt.timedelta(hours=1)).astimezone(dt.timezone(dt.timedelta(hours=9))).strftime("%H:%M"))
+    clock.advance(minutes=1)
+    line.send_text(teacher, code.code)  # the right code, from the teacher's own phone: not checked, but answered
+    line.send_text(teacher, code.code)  # again: they were told already
+    line.send_text(stranger, next(guesses))  # the stranger too hears when, once
+    line.send_text(stranger, next(guesses))
+    handled(4)
+    assert _replies(line, teacher) == [paused]
+    assert _replies(line, stranger) == [pairing.REPLIES["ja"]["wrong"], paused]
     assert _bound(db) == [None]
-    assert _pairing_alerts(db) == [(AlertKind.PAIRING_LOCKOUT, True), (AlertKind.PAIRING_PAUSED, True)]
+    assert _pairing_alerts(db) == [(AlertKind.PAIRING_PAUSED, True)]
     with db.read() as s:
         assert [render(text, "en") for text in pairing_limits.notices(s, clock.now)] == [
-            f"{strangers} LINE users sent too many wrong pairing codes and are ignored for an hour",
             "Connecting teachers on LINE is paused: too many wrong pairing codes came within an hour"]
 
-    clock.advance(hours=1)
+    clock.advance(minutes=59)  # the hour is over; what was sent during it does not begin another pause
     line.send_text(teacher, code.code)
     handled()
-    assert _bound(db) == [teacher] and _replies(line, teacher) == [PAIRED_JA]
+    assert _bound(db) == [teacher] and _replies(line, teacher) == [paused, PAIRED_JA]
     with db.write() as s:
         alerts.evaluate(s, now=clock.now, running_since=None)
         assert pairing_limits.notices(s, clock.now) == []
         assert f.reach_of(s, teacher_id).line_opt_in
-    assert _pairing_alerts(db) == [(AlertKind.PAIRING_LOCKOUT, False), (AlertKind.PAIRING_PAUSED, False)]
+    assert _pairing_alerts(db) == [(AlertKind.PAIRING_PAUSED, False)]
 
 
 # ----- the reply endpoint and the add-friend link -----

@@ -221,5 +221,11 @@ def not_understood(asked: Asked) -> str:
     return _text(t("availability.not_understood"), asked.language)
 
 
+def month_over(asked: Asked) -> str:
+    """The reply to an answer, tapped or typed, for a month that is over: nothing was recorded."""
+    return _text(t("availability.month_over", month=month_text(asked.year, asked.month, asked.language)),
+                 asked.language)
+
+
 def until_question(asked: Asked, day: dt.date) -> str:
     return _text(t("availability.ask_until", day=day_short(day, asked.language)), asked.language)

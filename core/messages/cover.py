@@ -4,7 +4,11 @@ A cover button's `data` is `cv:<action>:<number>:<MAC>`, signed as the 了解 bu
 HMAC-SHA256 with the same key, kept in the keyring, core/store/ack_key.py) over `cv:<action>:<number>`:
 - `ask` + a reminder's delivery id: "Ask for cover" on a shift reminder (LINE_COVER_BUTTON);
 - `pick` + a shift id: the choice offered to a teacher who asked by text for a day with several shifts;
-- `take` + a cover request id: "I can cover" on a call for cover.
+- `call` + the call's delivery id: "I can cover" on a call for cover, so a tap counts only from the
+  teacher the call went to (or from inside the group it went to), as the 了解 button counts only from its
+  reminder's teacher;
+- `take` + a cover request id: the "I can cover" of calls sent before `call`, which counts only from a
+  teacher who was called for that request (to them or in their group).
 The `cv:` prefix keeps them apart from the 了解 button's `ack:` (and from other features' postbacks):
 each handler reads only its own prefix and passes over the rest without a word.
 
@@ -26,8 +30,8 @@ from core.texts.formats import Language
 from core.texts.message import render
 
 PREFIX = "cv"
-ASK, PICK, TAKE = "ask", "pick", "take"
-ACTIONS = frozenset({ASK, PICK, TAKE})
+ASK, PICK, CALL, TAKE = "ask", "pick", "call", "take"
+ACTIONS = frozenset({ASK, PICK, CALL, TAKE})
 CALL_ACCENT = "#C8641E"
 Signer = Callable[[str, int], str]
 
@@ -78,13 +82,13 @@ def pick_button(sign: Signer, shift_id: int, facts: texts.ShiftFacts, language: 
     return ack.Button(texts.when(facts, language)[:20], sign(PICK, shift_id))
 
 
-def call_message(facts: texts.ShiftFacts, teacher: str, reason: str, sign: Signer, request_id: int,
+def call_message(facts: texts.ShiftFacts, teacher: str, reason: str, sign: Signer, delivery_id: int,
                  language: str) -> dict[str, object]:
-    """The call for cover: the shift, who asked, and the "I can cover" button."""
+    """The call for cover: the shift, who asked, and the "I can cover" button, bound to this call's delivery."""
     lang = language_of(language)
     text = render(t("cover.call.text", classroom=facts.classroom, when=texts.when(facts, lang), teacher=teacher,
                     reason=reason or "-"), lang)
-    button = ack.Button(render(t("cover.button.take"), lang), sign(TAKE, request_id))
+    button = ack.Button(render(t("cover.button.take"), lang), sign(CALL, delivery_id))
     return ack.with_buttons(texts.flex_message(text, accent=CALL_ACCENT), [button])
 
 

@@ -7,6 +7,10 @@ picker with the time chosen (`postback.params.time`) and records hours from then
 a second picker for until when, which completes the day. Anything else — forged data, another's
 button — is ignored without a reply; postbacks of other features (了解) are not looked at.
 
+An answer for a month that is over (on the classroom's clock, `availability.month_over`) is refused,
+tapped or typed alike: nothing is recorded and the reply says so. A text is taken for such an answer
+only when it reads as one; anything else stays chat.
+
 A text message from a teacher with an open request (its month not over) is read by the pure parser
 (core/roster/availability_text.py); what it reads unambiguously is recorded, otherwise the reply
 explains and shows the buttons again. A message that reads as a pairing code is pairing's, and one
@@ -79,6 +83,9 @@ class AvailabilityHandler:
             day = dt.date(request.year, request.month, tap.day)
         except ValueError:
             return
+        if availability.is_over(session, request, now):
+            self._month_over(session, event, request, teacher, "tapped")
+            return
         params = postback.get("params") if isinstance(postback, dict) else None
         picked = _time(params.get("time") if isinstance(params, dict) else None)
         at = min(event.occurred_at or now, now)
@@ -102,10 +109,14 @@ class AvailabilityHandler:
         if cover.asked_day(text, now.date()) is not None:
             return  # a request for cover (「12/5 代講お願いします」): the cover handler answers it
         teacher = contacts.owner(session, Channel.LINE, event.user_id) if event.user_id else None
-        request = availability.open_for(session, teacher.id, now) if teacher is not None else None
+        request = availability.newest_asked(session, teacher.id) if teacher is not None else None
         if teacher is None or request is None:
             return  # chat with the account, not an answer
         given = parse(text, request.year, request.month)
+        if availability.is_over(session, request, now):
+            if given is not None:  # an answer after all, too late: refused as a tap would be
+                self._month_over(session, event, request, teacher, "typed")
+            return  # otherwise chat with the account
         token = _token(event)
         if given is None:
             log.info("a text from teacher %s for request %s was not read as an answer", teacher.id, request.id)
@@ -121,6 +132,14 @@ class AvailabilityHandler:
         log.info("teacher %s answered request %s by text (days: %d)", teacher.id, request.id, len(given))
         shown = asked(session, request, teacher.id, reminder=False)
         reply_after_commit(session, self.line, token, availability_flex.summary(shown))
+
+
+    def _month_over(self, session: Session, event: ReceivedEvent, request: AvailabilityRequest, teacher: Teacher,
+                    how: str) -> None:
+        log.info("teacher %s %s an answer for request %s after its month was over; it was refused",
+                 teacher.id, how, request.id)
+        shown = asked(session, request, teacher.id, reminder=False)
+        reply_after_commit(session, self.line, _token(event), availability_flex.month_over(shown))
 
 
 def _key(session: Session) -> str | None:

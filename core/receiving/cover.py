@@ -6,7 +6,11 @@ passed over without a word, as the 了解 handler passes over `cv:`.
 - `ask` (a reminder's button): the user must be the LINE user the reminder went to, and the shift
   still theirs, confirmed and not started; a request is opened (core/roster/cover.py).
 - `pick` (a choice offered after a text): the user must be the shift's teacher.
-- `take` (a call's button): the user's teacher volunteers; one who cannot take the shift is refused.
+- `call` (a call's button, bound to the call's delivery): the user's teacher volunteers when the call went
+  to them, or to the group the tap came from; one who cannot take the shift is refused. Data from a call
+  that went to someone else (passed on, or forged from another's) is ignored without a reply, as a 了解
+  tap from someone else is. `take` (the button of calls sent before) counts the same way: only from a
+  teacher who was called for that request, in person or in their group.
 Text messages from a bound teacher (their LINE contact) that ask for cover with a date
 (「12/5 代講お願いします」, `cover.asked_day`): one shift that day opens a request, several get a reply
 with a button per shift, none gets a reply saying so. Every answer is a free reply (the event's reply
@@ -29,7 +33,7 @@ from core.receiving.replies import LineSource, messages_after_commit, reply_afte
 from core.roster import clock, contacts, cover, rules
 from core.store import ack_key
 from core.store import setting_keys as keys
-from core.store.kinds import Channel, DeliveryKind, ShiftStatus
+from core.store.kinds import Channel, DeliveryKind, ShiftStatus, SubjectType
 from core.store.models import Classroom, Delivery, Shift, Teacher
 from core.store.secrets import SecretStoreError
 from core.texts import formats
@@ -47,6 +51,21 @@ def enable(session: Session, on: bool) -> None:
         ack_key.signing_key(session)  # no keyring: SecretStoreError, and the transaction keeps the button off
 
 
+def _called_for(session: Session, action: str, number: int, teacher_id: int, group_id: str | None) -> int | None:
+    """The cover request a call's button is for, when the call went to this teacher or to the group the
+    tap came from; None for a button that was sent to someone else. `call` names the call's delivery,
+    `take` (calls sent before) the request, which any call of it to this teacher or group answers."""
+    calls = select(Delivery).where(Delivery.kind == DeliveryKind.COVER_CALL,
+                                   Delivery.subject_type == SubjectType.COVER_REQUEST)
+    calls = calls.where(Delivery.id == number) if action == cover_messages.CALL else calls.where(Delivery.subject_id == number)
+    for call in session.scalars(calls):
+        to_them = call.teacher_id == teacher_id
+        to_their_group = call.teacher_id is None and group_id is not None and call.recipient == group_id
+        if (to_them or to_their_group) and call.subject_id is not None:
+            return call.subject_id
+    return None
+
+
 def _facts(shift: Shift) -> texts.ShiftFacts:
     return texts.ShiftFacts(shift.classroom.name, shift.local_date, shift.start_time, shift.end_time,
                             shift.ends_next_day, shift.note)
@@ -59,16 +78,17 @@ class CoverHandler:
         self.line = line
 
     def handle(self, session: Session, event: ReceivedEvent, *, now: dt.datetime) -> None:
-        if event.source_type != "user" or not event.user_id:
+        if not event.user_id:
             return
         token = event.body.get("replyToken") if not event.is_redelivery else None
         at = min(event.occurred_at or now, now)
-        if event.type == "postback":
+        if event.type == "postback":  # a call to a group is tapped in the group: its events come from there
             postback = event.body.get("postback")
             data = postback.get("data") if isinstance(postback, dict) else None
-            if isinstance(data, str) and cover_messages.is_cover_data(data):
-                self._postback(session, event.user_id, data, token, at)
-        elif event.type == "message":
+            group_id = event.group_id if event.source_type == "group" else None
+            if event.source_type in ("user", "group") and isinstance(data, str) and cover_messages.is_cover_data(data):
+                self._postback(session, event.user_id, group_id, data, token, at)
+        elif event.type == "message" and event.source_type == "user":
             message = event.body.get("message")
             text = message.get("text") if isinstance(message, dict) and message.get("type") == "text" else None
             if isinstance(text, str):
@@ -76,7 +96,8 @@ class CoverHandler:
 
     # ----- postbacks -----
 
-    def _postback(self, session: Session, user_id: str, data: str, token: str | None, at: dt.datetime) -> None:
+    def _postback(self, session: Session, user_id: str, group_id: str | None, data: str, token: str | None,
+                  at: dt.datetime) -> None:
         try:
             key = ack_key.held_key(session)
         except SecretStoreError as exc:
@@ -91,8 +112,12 @@ class CoverHandler:
         if teacher is None:
             log.warning("a cover postback from a LINE user who is no teacher was ignored")
             return
-        if action == cover_messages.TAKE:
-            self._take(session, teacher, number, token, at)
+        if action in (cover_messages.CALL, cover_messages.TAKE):
+            request_id = _called_for(session, action, number, teacher.id, group_id)
+            if request_id is None:
+                log.warning("a cover call's button (%s %s) from a teacher it was not sent to was ignored", action, number)
+                return
+            self._take(session, teacher, request_id, token, at)
             return
         shift = self._asked_shift(session, action, number, user_id)
         if shift is None or shift.teacher_id != teacher.id:

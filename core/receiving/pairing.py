@@ -14,18 +14,20 @@ the clock passed in). A code is read from a message however a phone typed it: lo
 with or without spaces and hyphens (or the dashes a Japanese keyboard makes instead).
 
 Guessing (core/receiving/pairing_limits.py): a LINE user's 5th wrong code within an hour has their
-codes ignored for an hour, and the 30th from all users together within an hour has everyone's
-ignored for an hour, so no more than 30 codes are checked in any hour, however many LINE users an
-attacker makes. The code space is sized for that:
-- a code lives 7 days = 168 hours, so at most 30 × 168 = 5,040 guesses are checked in its life;
+codes ignored for an hour (the reply to it says until when), and the 500th from all users together
+within an hour pauses pairing for everyone for an hour (each sender then hears once until when), so
+no more than 500 codes are checked in any hour, however many LINE users an attacker makes. The code
+space makes that rate harmless:
+- a code lives 7 days = 168 hours, so at most 500 × 168 = 84,000 guesses are checked in its life;
 - there are N = 31⁹ − 23⁹ − 8⁹ = 24,638,335,281,480 ≈ 2.46 × 10¹³ codes (9 of 31 characters, less
   those without a digit or without a letter);
 - a guess hits one given code with chance 1/N, so in its life a code is hit with chance at most
-  5,040 / N ≈ 2.0 × 10⁻¹⁰; a guess hits one of L live codes with chance L/N, so with L = 1,000
-  teachers waiting to pair (far more than a small classroom chain has) some code is hit with chance
-  at most 5,040 × 1,000 / N ≈ 2.0 × 10⁻⁷, below one in a million, as it stays up to L = 4,888
-  (`guess_chance` computes it; a test holds it).
-Codes of 6 characters from before (31⁶ − 23⁶ − 8⁶ ≈ 7.4 × 10⁸: 6.8 × 10⁻⁶ for one code at this rate)
+  84,000 / N ≈ 3.4 × 10⁻⁹; a guess hits one of L live codes with chance L/N, so with L = 100
+  teachers waiting to pair at once (more than a small classroom chain has) some code is hit with
+  chance at most 84,000 × 100 / N ≈ 3.4 × 10⁻⁷, below one in a million up to L = 293 (and
+  3.4 × 10⁻⁶ at L = 1,000) — and only for an attacker who brings 100 fresh LINE accounts every hour
+  for the whole week (`guess_chance` computes it; a test holds it).
+Codes of 6 characters from before (31⁶ − 23⁶ − 8⁶ ≈ 7.4 × 10⁸: 1.1 × 10⁻⁴ for one code at this rate)
 were expired by the upgrade to migration 0010; one sent now is read as a code and answered as expired.
 
 Consent and blocking (core/receiving/follow.py): an unfollow (the teacher blocked the account)
@@ -58,7 +60,7 @@ from core.receiving import acknowledge, availability, cover, follow, groups, pai
 from core.receiving.events import ReceivedEvent
 from core.receiving.handlers import EventHandler
 from core.receiving.replies import LineSource, reply_after_commit
-from core.roster import contacts, reading
+from core.roster import clock, contacts, reading
 from core.store.db import Database
 from core.store.models import Channel, Classroom, Shift, Teacher
 from core.store.models import PairingCode as PairingCodeRow
@@ -74,16 +76,23 @@ CODE_LIFE = dt.timedelta(days=7)
 # keyboard gives for "-" (NFKC leaves them as they are).
 SEPARATORS = frozenset(" -\u3000\t\n\u30fc\u2010\u2011\u2012\u2013\u2014\u2015\u2212")
 FRIEND_URL = "https://line.me/R/ti/p/{basic_id}"
+DEFAULT_ZONE = "Asia/Tokyo"  # the clock of a reply's time when there is no classroom yet
 
 REPLIES = {
     "ja": {"paired": "登録できました。シフトのお知らせをこちらにお送りします。",
            "wrong": "コードを確認できませんでした。お手数ですが、届いたコードをもう一度お確かめください。"
                     "期限切れの場合は教室の担当者にお問い合わせください。",
-           "taken": "このLINEアカウントはすでに別の方で登録されています。教室の担当者にお問い合わせください。"},
+           "taken": "このLINEアカウントはすでに別の方で登録されています。教室の担当者にお問い合わせください。",
+           "locked": "コードの確認に何度も失敗したため、{until}まではこのアカウントからのコードを受け付けられません。"
+                     "{until}を過ぎてから、もう一度お送りください。",
+           "paused": "ただいまLINEでの登録を一時的に止めています。お手数ですが、{until}以降にもう一度コードをお送りください。"},
     "en": {"paired": "You're registered. Shift reminders will arrive here.",
            "wrong": "We couldn't match that code. Please check it and send it again, or ask the classroom "
                     "manager for a new one if it has expired.",
-           "taken": "This LINE account is already registered for someone else. Please ask the classroom manager."},
+           "taken": "This LINE account is already registered for someone else. Please ask the classroom manager.",
+           "locked": "After several codes that did not match, codes from this account are not accepted until {until}. "
+                     "Please send yours again after {until}.",
+           "paused": "Registering on LINE is paused for a while. Please send your code again after {until}."},
 }
 
 
@@ -271,11 +280,16 @@ def held_codes(session: Session, at: dt.datetime) -> list[HeldCode]:
 # ----- the message handler -----
 
 
-def _language(session: Session, row: PairingCodeRow | None, teacher: Teacher | None) -> str:
+def _room(session: Session, row: PairingCodeRow | None, teacher: Teacher | None) -> Classroom | None:
     room = session.get(Classroom, row.classroom_id) if row is not None and row.classroom_id is not None else None
     if room is None and teacher is not None:  # the classroom of the teacher's latest shift
         room = session.scalar(select(Classroom).join(Shift, Shift.classroom_id == Classroom.id)
                               .where(Shift.teacher_id == teacher.id).order_by(Shift.local_date.desc()).limit(1))
+    return room
+
+
+def _language(session: Session, row: PairingCodeRow | None, teacher: Teacher | None) -> str:
+    room = _room(session, row, teacher)
     language = room.language if room is not None else "ja"
     return language if language in REPLIES else "ja"
 
@@ -294,24 +308,27 @@ class PairingHandler:
         code = as_code(text) if message.get("type") == "text" and isinstance(text, str) and len(text) <= 40 else None
         if code is None:
             return  # ordinary chat with the account: not ours to answer
-        if pairing_limits.ignored(session, event.user_id, now):
-            log.debug("a pairing code from a LINE user who is locked out was ignored")
-            return  # no reply: a guesser learns nothing, not even that the code was read
         token = event.body.get("replyToken") if not event.is_redelivery else None
+        gate = pairing_limits.check(session, event.user_id, now)
+        if gate.step is pairing_limits.Step.IGNORE:
+            log.debug("a pairing code from a LINE user who was told when to try again was ignored")
+            return  # they were told until when with their last answer; a guesser learns nothing more
+        if gate.step is pairing_limits.Step.TELL_PAUSED and gate.until is not None:
+            log.info("a pairing code came while pairing is paused for everyone; its sender was told until when")
+            reply_after_commit(session, self.line, token, _with_time(session, None, None, "paused", gate.until))
+            return
         at = min(event.occurred_at or now, now)  # when the teacher sent it (a late redelivery still counts)
         row = session.scalar(select(PairingCodeRow).where(PairingCodeRow.code == code))
         teacher = session.get(Teacher, row.teacher_id) if row is not None else None
         if row is None or teacher is None or not is_live(row.expires_at, row.used_at, at) or not _needs_pairing(teacher):
             log.info("a LINE user sent a pairing code that is wrong, used or expired")
-            reply_after_commit(session, self.line, token, REPLIES[_language(session, row, teacher)]["wrong"])
-            pairing_limits.record_wrong(session, event.user_id, now)
+            self._wrong(session, event.user_id, token, row, teacher, "wrong", now)
             return
         language = _language(session, row, teacher)
         owner = contacts.owner(session, Channel.LINE, event.user_id)
         if owner is not None and owner.id != teacher.id:
             log.info("a pairing code came from the LINE user of teacher %s, not of teacher %s", owner.id, teacher.id)
-            reply_after_commit(session, self.line, token, REPLIES[language]["taken"])
-            pairing_limits.record_wrong(session, event.user_id, now)
+            self._wrong(session, event.user_id, token, row, teacher, "taken", now)
             return
         line = contacts.contact(teacher, Channel.LINE)
         line.address, line.agreed_at, line.agreed_by_teacher = event.user_id, at, True
@@ -319,6 +336,25 @@ class PairingHandler:
         row.used_at, row.used_by = at, event.user_id
         log.info("teacher %s paired with their LINE account", teacher.id)
         reply_after_commit(session, self.line, token, REPLIES[language]["paired"])
+
+
+    def _wrong(self, session: Session, user_id: str, token: str | None, row: PairingCodeRow | None,
+               teacher: Teacher | None, reply: str, now: dt.datetime) -> None:
+        """Count a code that bound nobody and answer it; the answer that locks its sender out says until when."""
+        locked_until = pairing_limits.record_wrong(session, user_id, now)
+        text = REPLIES[_language(session, row, teacher)][reply]
+        if locked_until is not None:
+            text += "\n\n" + _with_time(session, row, teacher, "locked", locked_until)
+        reply_after_commit(session, self.line, token, text)
+
+
+def _with_time(session: Session, row: PairingCodeRow | None, teacher: Teacher | None, reply: str,
+               until: dt.datetime) -> str:
+    """A reply that says until when (on the clock of the classroom the code is for, else the first one's)."""
+    room = _room(session, row, teacher) or session.scalar(select(Classroom).order_by(Classroom.id).limit(1))
+    zone = room.timezone if room is not None else DEFAULT_ZONE
+    language = room.language if room is not None and room.language in REPLIES else "ja"
+    return REPLIES[language][reply].format(until=clock.local_now(until, zone).strftime("%H:%M"))
 
 
 def standard_handlers(line: LineSource) -> tuple[EventHandler, ...]:

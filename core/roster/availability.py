@@ -108,17 +108,30 @@ def latest(session: Session, classroom_id: int, year: int, month: int) -> Availa
         AvailabilityRequest.month == month).order_by(AvailabilityRequest.id.desc()).limit(1))
 
 
+def month_over(year: int, month: int, today: dt.date) -> bool:
+    """Whether a request's month has ended by `today` (the classroom's date): its answers are then
+    refused, tapped or typed alike, since the roster they were for is already worked."""
+    return today > month_days(year, month)[-1]
+
+
+def is_over(session: Session, request: AvailabilityRequest, now: dt.datetime) -> bool:
+    """`month_over` on the request's classroom's clock."""
+    room = session.get(Classroom, request.classroom_id)
+    return room is None or month_over(request.year, request.month, clock.local_now(now, room.timezone).date())
+
+
+def newest_asked(session: Session, teacher_id: int) -> AvailabilityRequest | None:
+    """The newest request the teacher was asked, its month over or not."""
+    return session.scalar(select(AvailabilityRequest).join(
+        AvailabilityAsked, AvailabilityAsked.request_id == AvailabilityRequest.id).where(
+        AvailabilityAsked.teacher_id == teacher_id).order_by(AvailabilityRequest.id.desc()).limit(1))
+
+
 def open_for(session: Session, teacher_id: int, now: dt.datetime) -> AvailabilityRequest | None:
     """The newest request the teacher was asked, while its month has not ended on its classroom's
     clock: what their typed answer is for."""
-    request = session.scalar(select(AvailabilityRequest).join(
-        AvailabilityAsked, AvailabilityAsked.request_id == AvailabilityRequest.id).where(
-        AvailabilityAsked.teacher_id == teacher_id).order_by(AvailabilityRequest.id.desc()).limit(1))
-    room = session.get(Classroom, request.classroom_id) if request is not None else None
-    if request is None or room is None:
-        return None
-    last_day = month_days(request.year, request.month)[-1]
-    return request if clock.local_now(now, room.timezone).date() <= last_day else None
+    request = newest_asked(session, teacher_id)
+    return request if request is not None and not is_over(session, request, now) else None
 
 
 def answers(session: Session, request_id: int) -> list[TeacherAnswers]:

@@ -13,6 +13,7 @@ text as written. Import takes the apostrophe off again, so export → import giv
 
 from __future__ import annotations
 
+import codecs
 import csv
 import datetime as dt
 import io
@@ -21,15 +22,16 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TextIO
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from core.errors import ShiftcastError, ValidationError
-from core.roster import channel_choice, clock, membership, reading, rules
+from core.roster import channel_choice, clock, contacts, membership, reading, rules
 from core.roster.progress import Progress
-from core.store.models import Classroom, Shift, ShiftStatus, Teacher
+from core.roster.taken import Taken
+from core.store.models import Channel, Classroom, ClassroomTeacher, Shift, ShiftStatus, Teacher, TeacherContact, utcnow
 from core.texts import Text, t
 
 TEACHER_COLUMNS = ("name", "reading", "line_user_id", "email", "line_opt_in", "email_opt_in", "active", "classrooms",
@@ -143,22 +145,37 @@ class ImportResult:
 
 
 def decode(data: bytes) -> str:
+    return data.decode(_encoding(data))
+
+
+def _stream(data: bytes) -> TextIO:
+    """The file as text read piece by piece, so a large file is never held decoded whole."""
+    return io.TextIOWrapper(io.BytesIO(data), encoding=_encoding(data), newline="")
+
+
+_PIECE = 1 << 20
+
+
+def _encoding(data: bytes) -> str:
+    """UTF-8 (with or without BOM) or CP932, checked a piece at a time; a file with NUL is no text."""
     if len(data) > MAX_BYTES:
         raise CsvImportError([RowProblem(1, t("csv.too_large"))])
     for encoding in ("utf-8-sig", "cp932"):
+        decoder = codecs.getincrementaldecoder(encoding)()
         try:
-            text = data.decode(encoding)
+            pieces = (decoder.decode(data[start:start + _PIECE]) for start in range(0, len(data), _PIECE))
+            has_nul = any("\x00" in piece for piece in pieces) or "\x00" in decoder.decode(b"", final=True)
         except UnicodeDecodeError:
             continue
-        if "\x00" in text:
+        if has_nul:
             break
-        return text
+        return encoding
     raise CsvImportError([RowProblem(1, t("csv.not_text"))])
 
 
-def _rows(text: str, kind: FileKind) -> Iterator[tuple[int, dict[str, str]]]:
+def _rows(text: str | TextIO, kind: FileKind) -> Iterator[tuple[int, dict[str, str]]]:
     """Yield (line number, row) keyed by column; raises CsvImportError for a bad header."""
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    reader = csv.reader(io.StringIO(text, newline="") if isinstance(text, str) else text, strict=True)
     try:
         header = next(reader)
     except StopIteration:
@@ -302,20 +319,32 @@ def _run_import(session: Session, rows: Iterator[tuple[int, dict[str, str]]], ap
     return result
 
 
-def import_teachers(session: Session, data: bytes, *, progress: Progress | None = None) -> ImportResult:
-    """Add new teachers and update existing ones (matched by name)."""
-    text = decode(data)
-    rows = _rows(text, TEACHERS)
-    seen: set[str] = set()
-    # Looked up once, not with a query per row: a name is in the file once, so the map stays true.
-    by_name = {teacher.name: teacher for teacher in session.scalars(select(Teacher).where(Teacher.name.is_not(None)))}
-    classrooms = {c.name: c.id for c in session.scalars(select(Classroom))}
+NEW_TEACHERS_BATCH = 2_000  # rows checked and stored together: few enough to keep memory flat, many per statement
+_ADDRESS_COLUMNS = (("line_user_id", Channel.LINE), ("email", Channel.EMAIL))
 
-    def apply(row: dict[str, str], result: ImportResult) -> None:
-        name = row.get("name", "").strip()
-        if name in seen:
-            raise ValidationError(t("csv.duplicate_teacher", name=name))
-        seen.add(name)
+
+def import_teachers(session: Session, data: bytes, *, progress: Progress | None = None) -> ImportResult:
+    """Add new teachers and update existing ones (matched by name).
+
+    Rows are taken in batches. For each, which of its names and addresses teachers already use is read
+    in a few queries (`Taken`), and a new teacher is checked in full as rows (`rules.new_teacher`)
+    against that, without a savepoint of its own since nothing is touched before every check passed;
+    the batch's new teachers are then stored a statement a table, without the ORM. A file of hundreds
+    of thousands of rows so costs time and memory by the batch, not by the row. An existing teacher
+    is updated as before, in a savepoint. Any bad row still rolls the whole import back."""
+    lines = _line_count(data)
+    # The teachers there were before: a name among them is an update (once); a name made earlier in
+    # this file is in use but not among them, so it is a repeat.
+    before = {name: teacher_id for name, teacher_id in session.execute(
+        select(Teacher.name, Teacher.id).where(Teacher.name.is_not(None))) if name is not None}
+    updated: set[str] = set()
+    classrooms = {c.name: c.id for c in session.scalars(select(Classroom))}
+    now = utcnow()
+    result = ImportResult()
+    problems: list[RowProblem] = []
+    rows: list[tuple[int, dict[str, str]]] = []
+
+    def values_of(row: dict[str, str]) -> tuple[dict[str, Any], list[int] | None]:
         values: dict[str, Any] = {
             "line_user_id": row.get("line_user_id"),
             "email": row.get("email"),
@@ -327,21 +356,85 @@ def import_teachers(session: Session, data: bytes, *, progress: Progress | None 
             values["reading"] = row["reading"]
         if "order" in row:  # likewise the places in the manager's order (empty: by reading)
             values["position"] = reading.position_of(row["order"])
-        if "classrooms" in row:  # likewise the classrooms they belong to (empty: none)
-            values["classroom_ids"] = _classroom_ids(row["classrooms"], classrooms)
         # Optional: an empty or missing cell keeps an existing teacher's choice (new ones get LINE).
         if row.get("channel", "").strip():
             values["channel"] = channel_choice.parse(row["channel"])
-        existing = by_name.get(name) if name else None
-        if existing is None:
-            teacher = rules.create_teacher(session, name=name, **values)
-            result.created += 1
-        else:
-            teacher = rules.update_teacher(session, existing.id, **values)
-            result.updated += 1
-        result.ids.append(teacher.id)
+        # likewise the classrooms they belong to (empty: none)
+        return values, _classroom_ids(row["classrooms"], classrooms) if "classrooms" in row else None
 
-    return _run_import(session, rows, apply, _line_count(text), progress)
+    def check_and_store() -> None:
+        taken = Taken.among(session, (row.get("name", "").strip() for _, row in rows), _addresses(rows))
+        batch: list[tuple[rules.NewTeacher, list[int]]] = []
+        for line, row in rows:
+            try:
+                name = row.get("name", "").strip()
+                if name in updated or (name in taken.names and name not in before):
+                    raise ValidationError(t("csv.duplicate_teacher", name=name))
+                values, classroom_ids = values_of(row)
+                existing = before.get(name) if name else None
+                if existing is None:
+                    batch.append((rules.new_teacher(session, name=name, now=now, taken=taken, **values),
+                                  classroom_ids or []))
+                    result.created += 1
+                    continue
+                _store(session, batch, result, now)  # an update's checks ask the database: it must know these
+                if classroom_ids is not None:
+                    values["classroom_ids"] = classroom_ids
+                with session.begin_nested():  # an update may fail after it began (a classroom it cannot leave)
+                    teacher = rules.update_teacher(session, existing, **values)
+                taken.update(name, {c.channel: c.address for c in teacher.contacts if c.address})
+                updated.add(name)
+                result.ids.append(teacher.id)
+                result.updated += 1
+            except ShiftcastError as exc:
+                problems.append(RowProblem(line, exc.text if isinstance(exc.text, Text) else t("text.plain", text=exc.text)))
+        _store(session, batch, result, now)
+        rows.clear()
+
+    for line, row in _rows(_stream(data), TEACHERS):
+        if progress is not None:
+            progress(line, lines)
+        if isinstance(row, _Unreadable):
+            problems.append(RowProblem(line, row.problem))
+            continue
+        rows.append((line, row))
+        if len(rows) >= NEW_TEACHERS_BATCH:
+            check_and_store()
+    check_and_store()
+    if problems:
+        raise CsvImportError(sorted(problems, key=lambda problem: problem.line))
+    return result
+
+
+def _addresses(rows: Iterable[tuple[int, dict[str, str]]]) -> Iterator[str]:
+    """The addresses rows give, as their channels' rules store them (an unusable one is the row's problem)."""
+    for _, row in rows:
+        for column, channel in _ADDRESS_COLUMNS:
+            try:
+                address = contacts.check_address(channel, row.get(column))
+            except ValidationError:
+                continue
+            if address is not None:
+                yield address
+
+
+def _store(session: Session, batch: list[tuple[rules.NewTeacher, list[int]]], result: ImportResult,
+           now: dt.datetime) -> None:
+    """Store checked new teachers, a statement a table: their rows, their contacts, their classrooms."""
+    if not batch:
+        return
+    made = session.execute(insert(Teacher).returning(Teacher.id, sort_by_parameter_order=True),
+                           [teacher.values for teacher, _ in batch]).scalars().all()
+    session.execute(insert(TeacherContact), [{**contact, "teacher_id": teacher_id}
+                                             for (teacher, _), teacher_id in zip(batch, made, strict=True)
+                                             for contact in teacher.contacts])
+    joined = [{"classroom_id": classroom_id, "teacher_id": teacher_id, "since": now}
+              for (_, classroom_ids), teacher_id in zip(batch, made, strict=True)
+              for classroom_id in sorted(set(classroom_ids))]
+    if joined:
+        session.execute(insert(ClassroomTeacher), joined)
+    result.ids.extend(made)
+    batch.clear()
 
 
 def _classroom_ids(cell: str, classrooms: Mapping[str, int]) -> list[int]:
@@ -406,8 +499,11 @@ def import_shifts(session: Session, data: bytes, *, now: dt.datetime, progress: 
     return _run_import(session, rows, apply, _line_count(text), progress)
 
 
-def _line_count(text: str) -> int:
-    """The file's lines, for progress (a quoted cell over several lines makes it a little high)."""
+def _line_count(text: str | bytes) -> int:
+    """The file's lines, for progress (a quoted cell over several lines makes it a little high). In
+    bytes too: neither UTF-8 nor CP932 has a newline byte inside another character."""
+    if isinstance(text, bytes):
+        return text.count(b"\n") + (0 if text.endswith(b"\n") else 1)
     return text.count("\n") + (0 if text.endswith("\n") else 1)
 
 

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from core.errors import NotFoundError, ValidationError
 from core.roster import channel_choice, clock, contacts, ids, membership
 from core.roster import reading as reading_rule
+from core.roster.taken import Taken
 from core.store import events
 from core.store.models import (
     Channel,
@@ -27,6 +28,7 @@ from core.store.models import (
     ShiftStatus,
     SubjectType,
     Teacher,
+    TeacherContact,
     WeeklyPattern,
     utcnow,
 )
@@ -173,31 +175,78 @@ def create_teacher(
     session: Session,
     *,
     name: str,
+    classroom_ids: Iterable[int] = (),
+    now: dt.datetime | None = None,
+    **given: Any,
+) -> Teacher:
+    """A new teacher: `contacts_in` (channel key → ContactChange) or the built-in fields' names
+    (line_user_id=…, email_opt_in=…), how they are reached (`channel`: a choice or its word) and how
+    the name is read (`reading`, ふりがな) or their place in the manager's order (`position`): the order
+    they are listed in (core/roster/reading.py); the classrooms they belong to (`classroom_ids`).
+    What is stored is `new_teacher`'s rows."""
+    now = now or utcnow()
+    made = new_teacher(session, name=name, now=now, **given)
+    teacher = Teacher(**made.values)
+    teacher.contacts = [TeacherContact(**contact) for contact in made.contacts]
+    session.add(teacher)
+    session.flush()
+    join_new(session, teacher.id, classroom_ids, now=now)
+    return teacher
+
+
+@dataclass(frozen=True, slots=True)
+class NewTeacher:
+    """A new teacher as rows: the `teachers` row and its `teacher_contacts` rows (without `teacher_id`)."""
+
+    values: dict[str, Any]
+    contacts: list[dict[str, Any]]
+
+
+def new_teacher(
+    session: Session,
+    *,
+    name: str,
     reading: str | None = None,
     position: int | None = None,
     active: bool = True,
     channel: channel_choice.Choice | str = channel_choice.LINE,
     contacts_in: Mapping[str, ContactChange] | None = None,
-    classroom_ids: Iterable[int] = (),
-    now: dt.datetime | None = None,
+    now: dt.datetime,
+    taken: Taken | None = None,
     **fields_by_name: Any,
-) -> Teacher:
-    """A new teacher: `contacts_in` (channel key → ContactChange) or the built-in fields' names
-    (line_user_id=…, email_opt_in=…), how they are reached (`channel`: a choice or its word) and how
-    the name is read (`reading`, ふりがな) or their place in the manager's order (`position`): the order
-    they are listed in (core/roster/reading.py); the classrooms they belong to (`classroom_ids`)."""
-    teacher = Teacher(name=_unique_teacher_name(session, name, None), reading=reading_rule.check(reading),
-                      position=reading_rule.check_position(position), active=bool(active))
+) -> NewTeacher:
+    """A new teacher checked in full, as the rows `create_teacher` stores: a contact for each channel
+    given or chosen, its address checked, agreed now when ticked, ranked in the order they are reached.
+    With `taken` (an import making many), the name and addresses are checked against it instead of the
+    database, and it learns them; the session is not touched either way."""
+    name = _unique_teacher_name(session, name, None) if taken is None else _untaken_name(taken, name)
+    values = {"name": name, "reading": reading_rule.check(reading), "position": reading_rule.check_position(position),
+              "active": bool(active)}
     changes = _contact_changes(contacts_in, fields_by_name)
-    _check_contacts(session, None, changes)
-    session.add(teacher)
-    _apply_contacts(teacher, changes, now=now or utcnow())
+    _check_contacts(session, None, changes, taken)
     choice = channel_choice.parse(channel)
-    contacts.set_choice(teacher, choice.rule, choice.channels)
-    session.flush()
+    values["contact_rule"] = choice.rule
+    if taken is not None:
+        taken.take(name, {c: change.address for c, change in changes.items() if isinstance(change.address, str)})
+    rows: dict[str, dict[str, Any]] = {}
+    for channel_key, change in changes.items():
+        address = change.address if change.address is not _UNSET else None
+        agreed = change.agreed is not _UNSET and bool(change.agreed)
+        rows[channel_key] = _contact_row(channel_key, address, now if agreed else None)
+    for rank, channel_key in enumerate(choice.channels):
+        rows.setdefault(channel_key, _contact_row(channel_key, None, None))["rank"] = rank
+    return NewTeacher(values, list(rows.values()))
+
+
+def _contact_row(channel: str, address: str | None, agreed_at: dt.datetime | None) -> dict[str, Any]:
+    return {"channel": channel, "address": address, "agreed_at": agreed_at, "agreed_by_teacher": False,
+            "unreachable_since": None, "rank": None}
+
+
+def join_new(session: Session, teacher_id: int, classroom_ids: Iterable[int], *, now: dt.datetime) -> None:
+    """A teacher just made joins their classrooms."""
     for classroom_id in sorted(set(classroom_ids)):
-        membership.join(session, get_classroom(session, classroom_id).id, teacher.id, now=now or utcnow())
-    return teacher
+        membership.join(session, get_classroom(session, classroom_id).id, teacher_id, now=now)
 
 
 def update_teacher(session: Session, teacher_id: int, *, contacts_in: Mapping[str, ContactChange] | None = None,
@@ -259,17 +308,23 @@ def _contact_changes(given: Mapping[str, ContactChange] | None, by_name: Mapping
     return out
 
 
-def _check_contacts(session: Session, teacher_id: int | None, changes: dict[str, ContactChange]) -> None:
-    """Each address through its channel's rule, stored back checked; one teacher per address."""
+def _check_contacts(session: Session, teacher_id: int | None, changes: dict[str, ContactChange],
+                    taken: Taken | None = None) -> None:
+    """Each address through its channel's rule, stored back checked; one teacher per address (asked of
+    `taken` instead of the database when given, for a new teacher)."""
     for channel, change in changes.items():
         if change.address is _UNSET:
             continue
         address = contacts.check_address(channel, change.address)
         if address is not None:
-            owner = contacts.owner(session, channel, address)
-            if owner is not None and owner.id != teacher_id:
+            if taken is not None:
+                holder = taken.owner(channel, address)
+            else:
+                owner = contacts.owner(session, channel, address)
+                holder = owner.display_name if owner is not None and owner.id != teacher_id else None
+            if holder is not None:
                 raise ValidationError(t("roster.address_taken", channel=contacts.label(channel), address=address,
-                                        teacher=owner.display_name))
+                                        teacher=holder))
         changes[channel] = replace(change, address=address)
 
 
@@ -337,6 +392,13 @@ def _unique_teacher_name(session: Session, name: str, teacher_id: int | None) ->
     name = _required_name(name, "teacher")
     clash = session.scalar(select(Teacher.id).where(Teacher.name == name))
     if clash is not None and clash != teacher_id:
+        raise ValidationError(t("roster.teacher_exists", name=name))
+    return name
+
+
+def _untaken_name(taken: Taken, name: str) -> str:
+    name = _required_name(name, "teacher")
+    if name in taken.names:
         raise ValidationError(t("roster.teacher_exists", name=name))
     return name
 

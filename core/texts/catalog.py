@@ -419,9 +419,9 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                              "1時間のうちに誤った登録コードが多数送られたため、LINEでの講師の登録を一時停止しています。"),
     "alert.pairing_paused.detail": (
         "No pairing code from anyone is accepted until {until} UTC, so that codes cannot be guessed. A teacher who "
-        "sends their code before then gets no answer and can send it again afterwards.",
+        "sends their code before then is told on LINE until when, and can send it again afterwards.",
         "コードを推測されないよう、{until}（UTC）まで、だれからの登録コードも受け付けません。それまでにコードを送った講師には"
-        "返信がありませんので、その後にもう一度送ってもらってください。"),
+        "いつ以降に送り直せばよいかをLINEで返信します。その後にもう一度送ってもらってください。"),
     # ----- why a delivery was canceled (Deliveries, the CLI) -----
     "cancel.SHIFT_MISSING": ("the shift no longer exists", "シフトが削除されています"),
     "cancel.SHIFT_CHANGED": ("the shift changed since; the newer version is sent instead",
@@ -1033,6 +1033,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                          "{path} に{what}を作成できません。{where} はフォルダーではなくファイルです。"),
     "cli.not_writable": ("{what} is not writable: {where} (check its permissions)",
                          "{what}に書き込めません: {where}（アクセス権を確認してください）"),
+    "cli.no_log.read_only_folder": ("the data folder {path} is read-only: this run kept no log",
+                                    "データフォルダー {path} は読み取り専用のため、今回はログを残していません"),
+    "cli.no_log.log_file": ("the log file {path} is not writable: this run kept no log (check its permissions)",
+                            "ログファイル {path} に書き込めないため、今回はログを残していません（アクセス権を確認してください）"),
     "cli.cannot_write": ("cannot write {what} at {where}: {detail}", "{where} に{what}を書き込めません: {detail}"),
     # ----- will the teachers get their messages? (core/setup/readiness.py) -----
     "readiness.summary.ready": ("ready to send: the teachers will get their messages",
@@ -1256,6 +1260,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "availability.tap_summary": (Plural("count", "{day}: {mark}. {count} day of {month} answered, {missing_count} not yet.",
                                          "{day}: {mark}. {count} days of {month} answered, {missing_count} not yet."),
                                  "{day}：{mark} を受け付けました（{month} 回答 {count}日、未回答 {missing_count}日）。"),
+    "availability.month_over": ("{month} is over, so this answer was not recorded. If something needs changing, "
+                                "please tell the classroom manager.",
+                                "{month}はすでに終わっているため、この回答は記録していません。変更が必要な場合は、"
+                                "教室の担当者にお知らせください。"),
     "availability.correct": ("To correct a day, tap its button again or write it.",
                              "直すときは、もう一度ボタンを押すか、文字で送ってください。"),
     "availability.not_understood": ("Sorry, we could not read that for certain. Write, for example, "

@@ -7,7 +7,7 @@
  * is not a held code gets no reply here.
  *
  * Guessing is held to the app's pace (core/receiving/pairing_limits.py): a LINE user's 5th wrong code
- * within an hour has their codes ignored for an hour, and the 30th from everyone together has all
+ * within an hour has their codes ignored for an hour, and the 500th from everyone together has all
  * codes ignored for an hour.
  */
 
@@ -20,7 +20,7 @@ const CODE_LENGTHS = new Set([9, 6]);
 const SEPARATORS = new Set([..." -\u3000\t\n\u30fc\u2010\u2011\u2012\u2013\u2014\u2015\u2212"]);
 const MAX_MESSAGE = 40;
 export const MISSES_PER_USER = 5;
-export const MISSES_IN_ALL = 30;
+export const MISSES_IN_ALL = 500;
 export const MISS_WINDOW_MS = 60 * 60_000;
 export const MAX_CODES_PER_CALL = 40;
 

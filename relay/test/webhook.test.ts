@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../src/crypto";
+import { MISSES_IN_ALL, MISSES_PER_USER } from "../src/pairing";
 import { call, HOUR, lineLog, lineSignature, webhook } from "./helpers";
 
 const USER = `U${"a".repeat(32)}`;
@@ -158,12 +159,22 @@ describe("pairing codes", () => {
     expect((await lineLog()).map((r) => r.path)).toEqual(["/v2/bot/message/reply"]);
   });
 
-  it("are ignored from everyone after 30 wrong ones within the hour", async () => {
+  it("are still answered after a few strangers' wrong ones, and ignored from everyone at the limit for all", async () => {
     await holdCode("AB3DE5FG7", "You're registered.");
+    await holdCode("KM4NP6QR8", "You're registered too.");
     const now = Date.now();
-    for (let i = 0; i < 30; i++) await deliver([textEvent("AB3-DE5-FG8", { userId: `U${String(i).padStart(32, "0")}` })], now);
-    await deliver([textEvent("AB3-DE5-FG7", { userId: `U${"f".repeat(32)}` })], now);
-    expect(await lineLog()).toHaveLength(0);
+    for (let i = 0; i < 6; i++) {  // six strangers, five wrong codes each: each is ignored alone
+      for (let j = 0; j < MISSES_PER_USER; j++) {
+        await deliver([textEvent("AB3-DE5-FG8", { userId: `U${String(i).padStart(32, "0")}` })], now);
+      }
+    }
+    await deliver([textEvent("AB3-DE5-FG7", { userId: `U${"e".repeat(32)}` })], now);
+    expect(await lineLog()).toHaveLength(1);
+    const miss = env.DB.prepare("INSERT INTO pairing_misses (line_user_id, at) VALUES (?, ?)");
+    const more = MISSES_IN_ALL - 6 * MISSES_PER_USER;  // many more strangers, one wrong code each
+    await env.DB.batch(Array.from({ length: more }, (_, i) => miss.bind(`U${String(100 + i).padStart(32, "0")}`, now)));
+    await deliver([textEvent("KM4-NP6-QR8", { userId: `U${"f".repeat(32)}` })], now);
+    expect(await lineLog()).toHaveLength(1);
   });
 
   it("are replaced as a whole set when the app says so", async () => {

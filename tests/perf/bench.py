@@ -9,7 +9,9 @@ Figures (docs/performance.md explains each):
 3. outbox.enqueue rows/s; 4. enqueue-to-accepted latency at low load; 5. claim cost against sent
    history; 6. CPU of an idle sender; 7. on PostgreSQL (tests/perf/postgres.py, `--only postgres`
    alone): 1, 2 and 4 senders against procrastinate, NOTIFY latency across processes, claim cost;
-8. the relay (tests/perf/relay_bench.py, `--only relay` alone; skipped, saying why, without node and
+8. the teachers CSV import (tests/perf/teacher_import.py): 383,133 new teachers (19.5 MB; 50,000 with
+   --quick) as `main.py import teachers`, its time and peak memory;
+9. the relay (tests/perf/relay_bench.py, `--only relay` alone; skipped, saying why, without node and
    relay/node_modules): webhook answer time against two peers, due-to-sent delay of its cron, a sync
    of 1,000 deliveries.
 """
@@ -40,6 +42,7 @@ from tests.perf import (
     render_cost,
     sender_idle_latency,
     shiftcast_run,
+    teacher_import,
     ui_responsiveness,
     workload,
 )
@@ -266,6 +269,9 @@ def run(sizes: Sizes, *, concurrency: int, quick: bool, servers: Sequence[str] =
         # --- end of process start-up ---
         say("month image render, 60 teachers x 31 days")
         report["render_60x31"] = render_cost.measure()
+        rows = 50_000 if quick else teacher_import.FULL_ROWS
+        say(f"teachers CSV import, {rows:,} new teachers, as its own process")
+        report["teacher_import"] = teacher_import.measure(rows)
         say("e-mail: 1,000 messages through one SMTP connection (local aiosmtpd, STARTTLS)")
         from tests.perf.email_bench import run_email_bench
 

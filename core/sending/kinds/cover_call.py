@@ -60,7 +60,7 @@ def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: Da
         raise CancelDelivery(CLOSED)
     asker = rules.get_teacher(session, row.teacher_id).display_name
     message = cover_messages.call_message(line_builders.facts_of(shift, room, shift.note), asker, row.reason, sign,
-                                          row.id, room.language)
+                                          delivery.id, room.language)
     return Outgoing("push", to, (message,))
 
 
