@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
@@ -44,6 +43,7 @@ from core.store.db import Database
 from ui.common import dates
 from ui.common.errors import show_error
 from ui.common.month_picker import month_title
+from ui.common.phrases import PhraseLabel
 from ui.common.widgets import space_headings
 from ui.shell.context import AppContext
 
@@ -64,7 +64,7 @@ class AvailabilityDialog(QDialog):
         self.setWindowTitle(self.tr("Availability — {0}, {1}").format(classroom, month_title(year, month)))
         self.resize(640, 480)
 
-        self.summary = QLabel(self)
+        self.summary = PhraseLabel(self)
         self.summary.setWordWrap(True)
         self.table = QTableWidget(0, 4, self)
         self.table.setHorizontalHeaderLabels([self.tr("Teacher"), self.tr("Answer"), self.tr("Days"),
@@ -85,7 +85,7 @@ class AvailabilityDialog(QDialog):
         self.enter_button.setToolTip(self.tr("Enter a teacher's answers for them: their reply to the e-mailed "
                                              "request, or what they told you"))
         self.enter_button.clicked.connect(self.enter)
-        self.status = QLabel(self)
+        self.status = PhraseLabel(self)
         self.status.setWordWrap(True)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         close.rejected.connect(self.reject)
@@ -250,7 +250,7 @@ class AskDialog(QDialog):
         if asking.unreachable:
             cost += "\n" + self.tr("Reachable neither on LINE nor by e-mail, not asked: {0}").format(
                 "、".join(asking.unreachable))
-        self.cost = QLabel(cost, self)
+        self.cost = PhraseLabel(cost, self)
         self.cost.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Ask"))
@@ -295,7 +295,7 @@ class EnterDialog(QDialog):
         self.text = QPlainTextEdit(self)
         self.text.setPlaceholderText(self.tr("For example: 火木 17時以降, 12/5 ×, 全部OK — or paste the reply with "
                                              "○, × or the hours after each day"))
-        self.problem = QLabel(self)
+        self.problem = PhraseLabel(self)
         self.problem.setWordWrap(True)
         self.problem.hide()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)

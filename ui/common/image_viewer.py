@@ -34,6 +34,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui.common.phrases import PhraseLabel
+
 STEP = 1.25
 MIN_ZOOM, MAX_ZOOM = 0.05, 8.0
 Fit = Literal["page", "width"]
@@ -76,7 +78,7 @@ class ImageViewer(QWidget):
         self.canvas.resized.connect(lambda: self.fit() if self.fitting else None)
         if fit == "width":
             self.canvas.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)  # read from the top
-        self.message = QLabel(self)
+        self.message = PhraseLabel(self)
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.message.setWordWrap(True)
         self.stack = QStackedWidget(self)

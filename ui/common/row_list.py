@@ -11,10 +11,11 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
 from core.errors import ValidationError
 from ui.common import i18n
+from ui.common.phrases import PhraseLabel
 
 Row = tuple[str, Any]  # what the list shows, and the value it stands for
 
@@ -40,7 +41,7 @@ class RowList(QWidget):
         self.change_button.setVisible(show is not None)
         self.change_button.setEnabled(False)
         self.list.currentRowChanged.connect(self._chosen)
-        self.problem = QLabel(self)
+        self.problem = PhraseLabel(self)
         self.problem.setWordWrap(True)
         self.problem.hide()
         adding = QHBoxLayout()

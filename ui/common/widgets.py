@@ -26,6 +26,7 @@ from core.errors import ValidationError
 from core.roster import time_of_day
 from core.store.paths import DataPaths
 from ui.common.errors import message_for, show_error
+from ui.common.phrases import PhraseLabel
 
 # Readable on light and dark palettes alike.
 PROBLEM_COLOR = "#c0392b"
@@ -33,7 +34,7 @@ PROBLEM_COLOR = "#c0392b"
 
 def note(text: str, parent: QWidget | None = None) -> QLabel:
     """A wrapped, quieter explanation under a field (what it is, where to find it)."""
-    label = QLabel(text, parent)
+    label = PhraseLabel(text, parent)
     label.setWordWrap(True)
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setForegroundRole(QPalette.ColorRole.PlaceholderText)

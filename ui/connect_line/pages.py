@@ -45,6 +45,7 @@ from core.setup.line_connect import (
     WebhookTest,
 )
 from ui.common import i18n
+from ui.common.phrases import PhraseLabel
 from ui.common.widgets import StatusLabel, note, report, row, sentence
 from ui.shell.context import AppContext
 
@@ -372,7 +373,7 @@ class NextStepsPage(WizardPage):
 
     def __init__(self, host: Host, parent: QWidget | None = None) -> None:
         super().__init__(host, parent)
-        self.done_label = QLabel(self)
+        self.done_label = PhraseLabel(self)
         self.done_label.setObjectName("doneSteps")
         self.done_label.setWordWrap(True)
         self.column.addWidget(self.done_label)
@@ -382,7 +383,7 @@ class NextStepsPage(WizardPage):
         font.setBold(True)
         self.left_heading.setFont(font)
         self.column.addWidget(self.left_heading)
-        self.left_label = QLabel(self)
+        self.left_label = PhraseLabel(self)
         self.left_label.setObjectName("nextSteps")
         self.left_label.setWordWrap(True)
         self.column.addWidget(self.left_label)

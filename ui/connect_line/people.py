@@ -37,6 +37,7 @@ from core.roster import queries
 from core.texts import Text
 from ui.common import dates
 from ui.common.i18n import render
+from ui.common.phrases import PhraseLabel
 from ui.common.widgets import StatusLabel, note
 from ui.connect_line.pages import Host, WizardPage
 
@@ -233,7 +234,7 @@ class TeachersPage(_Watching):
         self.qr.setFixedSize(132, 132)
         self.qr.setScaledContents(True)
         top.addWidget(self.qr)
-        self.link = QLabel(self)
+        self.link = PhraseLabel(self)
         self.link.setObjectName("friendLink")
         self.link.setWordWrap(True)
         self.link.setOpenExternalLinks(True)

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -38,6 +37,7 @@ from core.store.db import Database
 from core.texts import t
 from ui.common import i18n
 from ui.common.errors import show_error
+from ui.common.phrases import PhraseLabel
 from ui.shell.context import AppContext
 
 
@@ -74,7 +74,7 @@ class CoverDialog(QDialog):
         self.resize(720, 420)
         self.requests = QListWidget(self)
         self.requests.currentRowChanged.connect(self._chosen)
-        self.volunteers = QLabel(self)
+        self.volunteers = PhraseLabel(self)
         self.volunteers.setWordWrap(True)
         self.teacher_box = QComboBox(self)
         self.assign_button = QPushButton(self.tr("Assign"), self)

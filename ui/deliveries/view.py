@@ -49,6 +49,7 @@ from core.sending import presence
 from core.store.kinds import DeliveryStatus
 from ui.common import dates, i18n
 from ui.common.errors import show_error
+from ui.common.phrases import PhraseLabel
 from ui.deliveries.detail import DeliveryDetail
 from ui.deliveries.model import (
     ATTEMPTS,
@@ -124,11 +125,11 @@ class DeliveriesView(QWidget):
         self._build_actions()
         self._build_table()
         # Times are the classrooms' wall times; said above the table whenever this computer's clock differs.
-        self.zone_note = QLabel(self)
+        self.zone_note = PhraseLabel(self)
         self.zone_note.setWordWrap(True)
         self.zone_note.setVisible(False)
         # Who sends from this database (several senders can share a PostgreSQL server): one line.
-        self.senders_note = QLabel(self)
+        self.senders_note = PhraseLabel(self)
         self.senders_note.setWordWrap(True)
         self.senders_note.setVisible(False)
         self.detail = DeliveryDetail(ctx, self.words, self)

@@ -57,6 +57,7 @@ from core.publication import flex_picture
 from core.roster import clock
 from ui.common import dates, i18n
 from ui.common.image_viewer import ImageViewer
+from ui.common.phrases import PhraseLabel
 from ui.common.widgets import TimeField
 from ui.demo.mailboxes import (
     Inbox,
@@ -111,13 +112,13 @@ class InboxWindow(QWidget):
         self._unpaired: list[Unpaired] = []
         self.refresh_button = QPushButton(self.tr("Refresh"), self)
         self.refresh_button.clicked.connect(self.refresh)
-        intro = QLabel(self.tr("What the teachers and their groups received from the built-in LINE simulator. "
+        intro = PhraseLabel(self.tr("What the teachers and their groups received from the built-in LINE simulator. "
                                "Nothing here went to real LINE accounts."), self)
         intro.setWordWrap(True)
-        self.channel_label = QLabel(self)  # what to type into Connect LINE to try it against the simulator
+        self.channel_label = PhraseLabel(self)  # what to type into Connect LINE to try it against the simulator
         self.channel_label.setWordWrap(True)
         self.channel_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.status_label = QLabel(self)  # what the last action as a teacher did
+        self.status_label = PhraseLabel(self)  # what the last action as a teacher did
         self.status_label.setObjectName("actionStatus")
         self.status_label.setWordWrap(True)
         words = QVBoxLayout()
@@ -129,7 +130,7 @@ class InboxWindow(QWidget):
         self.join_button.setToolTip(self.tr("The simulator invites the LINE account into a new group of the teachers, "
                                             "as you would in the LINE app: Connect LINE's group step then offers it."))
         self.join_button.clicked.connect(self.invite_into_group)
-        self.relay_label = QLabel(self)  # the demo's relay: starting, running, asleep, or off and why
+        self.relay_label = PhraseLabel(self)  # the demo's relay: starting, running, asleep, or off and why
         self.relay_label.setObjectName("relayStatus")
         self.relay_label.setWordWrap(True)
         self.relay_label.hide()
@@ -422,7 +423,7 @@ class InboxWindow(QWidget):
 
     def _say(self, text: str) -> None:
         self._clear()
-        label = QLabel(text, self.messages)
+        label = PhraseLabel(text, self.messages)
         label.setWordWrap(True)
         self._column.insertWidget(0, label)
 
@@ -451,7 +452,7 @@ class InboxWindow(QWidget):
         if message.cards is not None:
             column.addWidget(self._cards(message, bubble))
         elif message.text:
-            text = QLabel(message.text, bubble)
+            text = PhraseLabel(message.text, bubble)
             text.setObjectName("messageText")
             text.setWordWrap(True)
             text.setTextFormat(Qt.TextFormat.PlainText)

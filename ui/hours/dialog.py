@@ -37,6 +37,7 @@ from core.store.exports import write_export
 from ui.common import file_places, i18n
 from ui.common.errors import show_error
 from ui.common.month_picker import month_label, month_title, shifted
+from ui.common.phrases import PhraseLabel
 from ui.common.widgets import space_headings
 from ui.hours import printing
 from ui.shell.context import AppContext
@@ -100,7 +101,7 @@ class HoursDialog(QDialog):
         top.addWidget(self.classroom_box)
         top.addStretch(1)
 
-        self.preamble = QLabel(self)
+        self.preamble = PhraseLabel(self)
         self.preamble.setWordWrap(True)
         self.preamble.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.table = QTableWidget(self)
@@ -119,7 +120,7 @@ class HoursDialog(QDialog):
         self.save_button.clicked.connect(self.save_csv)
         self.print_button = QPushButton(self.tr("Print…"), self)
         self.print_button.clicked.connect(self.print_hours)
-        self.status = QLabel(self)
+        self.status = PhraseLabel(self)
         self.status.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)

@@ -55,6 +55,7 @@ from ui.common import dates, file_places, i18n
 from ui.common.errors import show_error
 from ui.common.image_viewer import ImageViewer
 from ui.common.month_picker import default_month, month_label, month_title
+from ui.common.phrases import PhraseLabel
 from ui.common.widgets import ElidedLabel
 from ui.common.wrapped_text import keep_text_visible
 from ui.publish.printing import print_image
@@ -247,11 +248,11 @@ class PublishView(QWidget):
         self._show_month()
 
         self.viewer = ImageViewer(self, fit="width")
-        self.preview_form = QLabel(self)  # which form the group receives: as a message, or as pictures
+        self.preview_form = PhraseLabel(self)  # which form the group receives: as a message, or as pictures
         self.preview_form.setObjectName("previewForm")
         self.preview_form.setWordWrap(True)
         self.preview_form.hide()
-        self.warning = QLabel(self)
+        self.warning = PhraseLabel(self)
         self.warning.setWordWrap(True)
         self.warning.setStyleSheet("QLabel { background: #fff3cd; color: #664d03; border: 1px solid #ffda6a;"
                                    " border-radius: 4px; padding: 8px; font-weight: bold; }")
@@ -271,7 +272,7 @@ class PublishView(QWidget):
         # Asked for, not always: each personal LINE message costs the monthly quota on top of the group's.
         self.each_teacher = QCheckBox(self.tr("Also send each teacher their month"), self.plan_box)
         self.each_teacher.toggled.connect(lambda _on: self._load_state())
-        self.each_teacher_label = QLabel(self)
+        self.each_teacher_label = PhraseLabel(self)
         self.each_teacher_label.setWordWrap(True)
         form.addRow(self.each_teacher)
         form.addRow(self.tr("Each teacher's month"), self.each_teacher_label)
@@ -288,7 +289,7 @@ class PublishView(QWidget):
         self.publish_button.setDefault(True)
         self.publish_button.clicked.connect(self.publish)
         # What publishing now will do for the group, in words: at once, or once LINE and the group are there.
-        self.promise_label = QLabel(self)
+        self.promise_label = PhraseLabel(self)
         self.promise_label.setObjectName("publishPromise")
         self.promise_label.setWordWrap(True)
         self.history_box = QGroupBox(self.tr("Published revisions"), self)
@@ -355,7 +356,7 @@ class PublishView(QWidget):
         # Most of the width to the picture: on a 1366-pixel screen a 3:2 split left it at a third of its size.
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 1)
-        self.status = QLabel(self)
+        self.status = PhraseLabel(self)
         self.status.setWordWrap(True)
         # What stands between publishing and the teachers getting it; shown only, Publish still decides.
         # One line until the manager opens it: open, its rows would crowd the dry run on a 1366×768 screen.

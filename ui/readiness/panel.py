@@ -29,6 +29,7 @@ from core.setup.readiness import Fix, Requirement, State
 from core.texts import t
 from ui.common import i18n
 from ui.common.errors import message_for
+from ui.common.phrases import PhraseLabel
 from ui.common.widgets import sentence
 from ui.shell.context import AppContext
 
@@ -89,7 +90,7 @@ class ReadinessPanel(QFrame):
         self.setObjectName("readiness")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.mark = QLabel(self)
-        self.summary = QLabel(self)
+        self.summary = PhraseLabel(self)
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
         self.toggle = QToolButton(self)
@@ -180,7 +181,7 @@ class ReadinessPanel(QFrame):
             shown += space + between.join(details[:SHOWN_DETAILS])
             if more > 0:
                 shown += " " + i18n.render(t("readiness.more", count=more))
-        label = QLabel(shown, self.rows)
+        label = PhraseLabel(shown, self.rows)
         label.setWordWrap(True)
         label.setTextFormat(Qt.TextFormat.PlainText)
         label.setObjectName(f"readiness_{requirement.key}")

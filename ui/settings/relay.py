@@ -8,9 +8,10 @@ from typing import Any
 
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QGroupBox, QLabel, QLineEdit, QMessageBox, QPushButton, QWidget
+from PySide6.QtWidgets import QGroupBox, QLineEdit, QMessageBox, QPushButton, QWidget
 
 from ui.common.i18n import render
+from ui.common.phrases import PhraseLabel
 from ui.common.widgets import StatusLabel, form, note, report, row, stack
 from ui.common.wrapped_text import keep_text_visible
 from ui.shell import ui_thread
@@ -53,7 +54,7 @@ class RelaySection(QGroupBox):
         self.remove = QPushButton(self.tr("Remove…"), self)
         self.remove.setObjectName("relayRemove")
         self.remove.clicked.connect(self._remove)
-        self.steps = QLabel(self)
+        self.steps = PhraseLabel(self)
         self.steps.setObjectName("relaySteps")
         self.steps.setWordWrap(True)
         self.steps.hide()

@@ -14,7 +14,6 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
 from core import alerts
 from core.store.kinds import AlertKind
 from ui.common import i18n
+from ui.common.phrases import PhraseLabel
 from ui.shell.context import AppContext
 
 DEBOUNCE_MS = 3_000  # at most one read per this many milliseconds while deliveries keep changing
@@ -130,7 +130,7 @@ class AlertsBanner(QFrame):
         box = QWidget(self)
         line = QHBoxLayout(box)
         line.setContentsMargins(0, 0, 0, 0)
-        text = QLabel("⚠ " + alert.text, box)
+        text = PhraseLabel("⚠ " + alert.text, box)
         text.setWordWrap(True)
         text.setTextFormat(Qt.TextFormat.PlainText)
         text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

@@ -9,10 +9,11 @@ engine's pre-ping replaces the dropped connections once the server is back, and 
 from __future__ import annotations
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QWidget
 
 from core.texts import t
 from ui.common import i18n
+from ui.common.phrases import PhraseLabel
 from ui.shell.context import AppContext
 
 CHECK_EVERY_MS = 10_000  # while the server answers: one SELECT 1 per window every ten seconds
@@ -26,7 +27,7 @@ class DatabaseBanner(QFrame):
         self.setObjectName("databaseBanner")
         self.setStyleSheet("#databaseBanner { background: #fdecea; border-bottom: 1px solid #c0392b; }"
                            "#databaseBanner QLabel { color: #7b241c; }")
-        self.label = QLabel(i18n.render(t("db.unreachable")), self)
+        self.label = PhraseLabel(i18n.render(t("db.unreachable")), self)
         self.label.setWordWrap(True)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(12, 6, 12, 6)

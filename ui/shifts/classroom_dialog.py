@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
-    QLabel,
     QLineEdit,
     QVBoxLayout,
     QWidget,
@@ -19,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from core.errors import ValidationError
 from ui.common.form_dialog import SubmitDialog
+from ui.common.phrases import PhraseLabel
 
 # The zones a Japanese classroom (or its online branch) is likely to use; any IANA name may be typed.
 COMMON_ZONES = ("Asia/Tokyo", "UTC", "Asia/Seoul", "Asia/Taipei", "Asia/Shanghai", "Asia/Singapore",
@@ -55,7 +55,7 @@ class ClassroomDialog(SubmitDialog):
         form.addRow(self.tr("LINE &group ID:"), self.group)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
-        hint = QLabel(self.tr("Reminder time and quiet hours start with the usual values (2 hours before, "
+        hint = PhraseLabel(self.tr("Reminder time and quiet hours start with the usual values (2 hours before, "
                               "quiet 22:00–7:00) and can be changed in Settings."), self)
         hint.setWordWrap(True)
         layout.addWidget(hint)

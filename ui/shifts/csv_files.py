@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFileDialog,
-    QLabel,
     QMessageBox,
     QPlainTextEdit,
     QProgressDialog,
@@ -34,6 +33,7 @@ from core.roster.progress import progress_due
 from core.store.exports import write_export
 from ui.common import file_places, i18n
 from ui.common.errors import show_error
+from ui.common.phrases import PhraseLabel
 from ui.shell import ui_thread
 from ui.shell.context import AppContext
 
@@ -47,7 +47,7 @@ class CsvProblemsDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Nothing was imported"))
         self.resize(620, 380)
-        intro = QLabel(self.tr("The {0} file has %n problems. Nothing was imported; fix these lines "
+        intro = PhraseLabel(self.tr("The {0} file has %n problems. Nothing was imported; fix these lines "
                                "and import the file again.", "", len(error.problems)).format(what), self)
         intro.setWordWrap(True)
         self.problems = QPlainTextEdit("\n".join(i18n.render(p.text) for p in error.problems), self)

@@ -8,6 +8,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from ui.common.phrases import PhraseLabel
+
 
 class EmptyState(QWidget):
     def __init__(self, title: str, text: str, button_text: str, on_click: Callable[[], None],
@@ -18,7 +20,7 @@ class EmptyState(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.4)
         font.setBold(True)
         heading.setFont(font)
-        body = QLabel(text, self)
+        body = PhraseLabel(text, self)
         body.setWordWrap(True)
         body.setFixedWidth(440)  # a fixed width lets the wrapped text take the height it needs
         self.button = QPushButton(button_text, self)

@@ -18,6 +18,7 @@ from core.roster.needs import Need
 from core.texts import t
 from ui.common import dates
 from ui.common.form_dialog import SubmitDialog
+from ui.common.phrases import PhraseLabel
 from ui.common.row_list import Row, RowList
 
 MONDAY = dt.date(2024, 1, 1)
@@ -52,7 +53,7 @@ class StaffingNeedsDialog(SubmitDialog):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Staffing needs of {0}").format(classroom))
         self.slot_names = [s.name for s in slots]
-        explain = QLabel(self.tr("How many teachers each lesson slot needs on each weekday. The Shifts grid shows "
+        explain = PhraseLabel(self.tr("How many teachers each lesson slot needs on each weekday. The Shifts grid shows "
                                  "the month's days against them; closed days need nobody."), self)
         explain.setWordWrap(True)
         layout = QVBoxLayout(self)

@@ -34,6 +34,7 @@ from core.roster.lesson_slots import LessonSlot
 from core.store.kinds import ShiftStatus
 from ui.common import dates
 from ui.common.form_dialog import SubmitDialog
+from ui.common.phrases import PhraseLabel
 from ui.common.wrapped_text import keep_text_visible
 from ui.shifts.grid import status_word
 
@@ -82,7 +83,7 @@ class ShiftDialog(SubmitDialog):
 
         self.date = dates.day_field(shift.local_date if shift else day, self)
         # A closed day warns and does not refuse: a make-up lesson or a meeting may fall on one.
-        self.closed_warning = QLabel(self)
+        self.closed_warning = PhraseLabel(self)
         self.closed_warning.setWordWrap(True)
         self.date.dateChanged.connect(self._warn_if_closed)
 
@@ -124,9 +125,9 @@ class ShiftDialog(SubmitDialog):
             ShiftStatus.CONFIRMED: self.tr("a change is sent to the teacher as a correction"),
             ShiftStatus.CANCELED: self.tr("this shift stays canceled"),
         }[status]
-        self.status = QLabel(f"{status_word(status)} — {explain}", self)
+        self.status = PhraseLabel(f"{status_word(status)} — {explain}", self)
         self.status.setWordWrap(True)
-        self.unavailable = QLabel(self)
+        self.unavailable = PhraseLabel(self)
         self.unavailable.setWordWrap(True)
         self.unavailable.hide()
         self.teacher.currentIndexChanged.connect(self._check_availability)

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QSizePolicy, QVBoxLayout, QWidg
 from core.roster import clock, lesson_slots
 from core.roster.lesson_slots import LessonSlot
 from ui.common.form_dialog import SubmitDialog
+from ui.common.phrases import PhraseLabel
 from ui.common.row_list import Row, RowList
 from ui.common.widgets import TimeField
 
@@ -33,7 +34,7 @@ class LessonSlotsDialog(SubmitDialog):
         self.start, self.end = TimeField(self), TimeField(self)
         self.rows = RowList([self.name, self.start, QLabel("–", self), self.end], self._make,
                             [(slot_text(s), s) for s in slots], name=self.tr("Lesson slots"), parent=self)
-        explain = QLabel(self.tr("A shift can then be entered by its slot in the shift dialog; it keeps its own "
+        explain = PhraseLabel(self.tr("A shift can then be entered by its slot in the shift dialog; it keeps its own "
                                  "times, so changing a slot later moves no shift."), self)
         explain.setWordWrap(True)
         layout = QVBoxLayout(self)
