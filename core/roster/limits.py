@@ -102,6 +102,11 @@ def clock_hours(minutes: int) -> str:
     return f"{minutes // 60}:{minutes % 60:02d}"
 
 
+def hours_text(minutes: int) -> str:
+    """2400 → "40", 2430 → "40:30": whole hours without their minutes, for short listings."""
+    return str(minutes // 60) if minutes % 60 == 0 else clock_hours(minutes)
+
+
 def parse_hours(text: str, name: str = "max_minutes") -> int | None:
     """Hours a month as typed: "40", "40:30", "40.5" (full-width digits too) → minutes; empty → None."""
     cleaned = unicodedata.normalize("NFKC", text).strip()
@@ -249,12 +254,16 @@ def parse_slots(cell: str, slots: Sequence[SlotName], classroom_ids: Collection[
     return frozenset(chosen)
 
 
-def slots_text(slot_ids: frozenset[int] | None, slots: Sequence[SlotName], classroom_ids: Collection[int],
-               separator: str = ";") -> str:
-    """Slot ids as `parse_slots` reads them back: a plain name where it means exactly these slots of the
-    teacher's classrooms, "教室:名前" where it would mean more."""
+def slots_text(slot_ids: frozenset[int] | None, slots: Sequence[SlotName], classroom_ids: Collection[int]) -> str:
+    """Slot ids as a file's cell ("1限;北校:2限"), which `parse_slots` reads back; empty for all."""
+    return ";".join(slot_words(slot_ids, slots, classroom_ids))
+
+
+def slot_words(slot_ids: frozenset[int] | None, slots: Sequence[SlotName], classroom_ids: Collection[int]) -> list[str]:
+    """Slot ids by name: a plain name where it means exactly these slots of the teacher's classrooms,
+    "教室:名前" where it would mean more; none for all."""
     if not slot_ids:
-        return ""
+        return []
     theirs = [s for s in slots if not classroom_ids or s.classroom_id in classroom_ids]
     words: list[str] = []
     for slot in slots:
@@ -264,7 +273,7 @@ def slots_text(slot_ids: frozenset[int] | None, slots: Sequence[SlotName], class
         word = slot.name if slot.id in plain and plain <= slot_ids else f"{slot.classroom}:{slot.name}"
         if word not in words:
             words.append(word)
-    return separator.join(sorted(words, key=lambda word: ":" in word))  # the teacher's own classrooms' first
+    return sorted(words, key=lambda word: ":" in word)  # the teacher's own classrooms' first
 
 
 # ----- a month's load against the limits (warnings for shifts entered by hand) -----
@@ -312,7 +321,7 @@ def describe(limits: Limits, slot_text: str = "") -> tuple[Text, ...]:
     for name in NUMBERS:
         value = getattr(limits, name)
         if value is not None:
-            found.append(t(f"limits.short.{name}", value=clock_hours(value) if name.endswith("minutes") else value))
+            found.append(t(f"limits.short.{name}", value=hours_text(value) if name.endswith("minutes") else value))
     if slot_text:
         found.append(t("limits.short.slots", names=slot_text))
     return tuple(found)
