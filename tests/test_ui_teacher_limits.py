@@ -127,3 +127,27 @@ def test_the_limits_tab_fits_a_small_screen(qtbot, ctx: AppContext, db: Database
     qtbot.waitExposed(editor)
     assert editor.minimumSizeHint().width() <= 1366 and editor.minimumSizeHint().height() <= 768 - 60
     assert (language == "ja") == (editor.tabs.tabText(1) == "上限と希望")
+
+
+def test_the_grid_warns_on_the_teacher_whose_month_goes_over_their_limits(qtbot, ctx: AppContext, db: Database,
+                                                                         now: dt.datetime) -> None:
+    from PySide6.QtCore import Qt
+
+    ids = _setup(db)
+    with db.write() as s:
+        room, sato = rules.get_classroom(s, ids["main"]), rules.get_teacher(s, ids["sato"])
+        limits.set_limits(s, ids["sato"], Limits(max_shifts=1, max_days_in_a_row=1))
+        for day in (3, 4):
+            f.shift(s, room, sato, dt.date(2026, 12, day), now=now)
+    view = open_view(qtbot, ctx, now)
+    view.set_classroom(ids["main"])
+    qtbot.waitUntil(lambda: ids["sato"] in view.model.snapshot.over_limits, timeout=10_000)
+    tip = view.model.headerData(0, Qt.Orientation.Vertical, Qt.ItemDataRole.ToolTipRole)
+    assert tip == ("佐藤's month goes over their limits:\n• 2 shifts this month, above the most of 1\n"
+                   "• 2 days in a row, above the most of 1")
+    assert view.model.headerData(0, Qt.Orientation.Vertical, Qt.ItemDataRole.DecorationRole) is not None
+    with db.write() as s:
+        limits.set_limits(s, ids["sato"], Limits(max_shifts=2))
+    view.reload()
+    qtbot.waitUntil(lambda: not view.model.snapshot.over_limits, timeout=10_000)
+    assert view.model.headerData(0, Qt.Orientation.Vertical, Qt.ItemDataRole.ToolTipRole) is None

@@ -17,10 +17,11 @@ from sqlalchemy.orm import Session
 
 from core.kinds import registry as message_kinds
 from core.roster import availability as availability_requests
-from core.roster import clock, closed_days, lesson_slots, membership, reading, rules
+from core.roster import clock, closed_days, lesson_slots, limits, membership, reading, rules
 from core.roster.availability_text import NO, DayAnswer
 from core.store.db import Database
 from core.store.models import Channel, Delivery, Shift, ShiftStatus, SubjectType, Teacher
+from core.texts import Text
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,8 @@ class MonthSnapshot:
     # (teacher id, day) → their current answer to the month's latest availability request
     availability: dict[tuple[int, dt.date], DayAnswer] = field(default_factory=dict)
     members: frozenset[int] = frozenset()  # the ids of the classroom's own teachers (core/roster/membership.py)
+    # teacher id → the limits their month goes over, every classroom counted (core/roster/limits.py)
+    over_limits: dict[int, tuple[Text, ...]] = field(default_factory=dict)
 
     def said_no(self, teacher_id: int, day: dt.date) -> bool:
         """The teacher answered that they cannot work that day."""
@@ -178,6 +181,7 @@ def load_month(db: Database, classroom_id: int | None, year: int, month: int, *,
         marks = closed_days.marks_between(session, chosen.id, first, last) if chosen else []
         slots = tuple(lesson_slots.classroom_slots(session, chosen.id)) if chosen else ()
         answers = _availability(session, chosen.id, year, month) if chosen else {}
+        over_limits = limits.month_warnings(session, [t.id for t in rows], year, month)
     # Japanese holidays whatever the classroom's zone, as on the published image (core/publication/month_image.py).
     # Read here, on the background thread that reads the month: the package loads every country's
     # calendar, and the window should not wait for it at start-up.
@@ -185,4 +189,4 @@ def load_month(db: Database, classroom_id: int | None, year: int, month: int, *,
     closed = closed_days.closed_between(first, last, in_month, marks) if chosen else {}
     today = clock.local_now(now, chosen.timezone).date() if chosen else None
     return MonthSnapshot(year, month, classrooms, chosen, tuple(rows), active, items, in_month, closed, today, slots,
-                         availability=answers, members=members)
+                         availability=answers, members=members, over_limits=over_limits)

@@ -3011,6 +3011,10 @@ Cancel it and tell the teacher?</source>
         <source>{0} is not active; shifts shown are kept for the record.</source>
         <translation>{0}は現在在籍していません。表示中のシフトは記録として残しています。</translation>
     </message>
+    <message>
+        <source>{0}&apos;s month goes over their limits:</source>
+        <translation>{0}さんの今月のシフトが上限を超えています:</translation>
+    </message>
 </context>
 <context>
     <name>RosterLegend</name>
