@@ -270,3 +270,12 @@ def test_month_warnings_count_every_classroom_and_leave_canceled_shifts_out(db: 
     assert [str(text) for text in warned[ids[0]]] == ["2 shifts this month, above the most of 1",
                                                      "8:00 hours this month, above the most of 7:00"]
     assert ids[1] not in warned
+
+
+def test_limits_read_back_in_the_same_session_after_each_change(db: Database) -> None:
+    teacher, _main, _ids = _slots(db)
+    with db.write() as s:
+        for chosen in (Limits(max_shifts=3), Limits(max_shifts=4, target_share=2), limits.NONE, Limits(max_minutes=60)):
+            limits.limits_of(s, [teacher])  # the rows read before are not what is read after
+            limits.set_limits(s, teacher, chosen)
+            assert limits.limits_of(s, [teacher])[teacher] == chosen

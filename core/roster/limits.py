@@ -15,10 +15,10 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
 from core.errors import ValidationError
@@ -162,32 +162,26 @@ def set_limits(session: Session, teacher_id: int, limits: Limits) -> Limits:
     rules.get_teacher(session, teacher_id)
     check(limits)
     _check_slots(session, limits.slots)
-    store(session, teacher_id, limits)
+    store_many(session, {teacher_id: limits})
     return limits
 
 
-def hold_rows(session: Session) -> list[TeacherLimits]:
-    """Every teacher's limits row, read in one query: while the caller holds the list, `store` finds each
-    row in the session instead of asking the database once per teacher (a big import)."""
-    return list(session.scalars(select(TeacherLimits)))
-
-
-def store(session: Session, teacher_id: int, limits: Limits, before: Limits | None = None) -> None:
-    """Write limits already checked (`check`, and slots that exist): for an import that checked them in bulk.
-    `before`, the limits read for the teacher (`limits_of`), saves a query per teacher of a big file."""
-    unset = before is not None and all(getattr(before, name) is None for name in NUMBERS)
-    row = None if unset else session.get(TeacherLimits, teacher_id)
-    numbers = {name: getattr(limits, name) for name in NUMBERS}
-    if all(value is None for value in numbers.values()):
-        if row is not None:
-            session.delete(row)
-    elif row is None:
-        session.add(TeacherLimits(teacher_id=teacher_id, **numbers))
-    else:
-        for name, value in numbers.items():
-            setattr(row, name, value)
-    if before is None or before.slots != limits.slots:
-        _write_slots(session, teacher_id, limits.slots)
+def store_many(session: Session, chosen: Mapping[int, Limits]) -> None:
+    """Teachers' limits, already checked (`check`, slots that exist), written in a few statements whatever
+    their number: a big import's, once every row is known to be good."""
+    ids = sorted(chosen)
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        session.execute(delete(TeacherLimits).where(TeacherLimits.teacher_id.in_(chunk)))
+        session.execute(delete(TeacherSlot).where(TeacherSlot.teacher_id.in_(chunk)))
+    numbers = [{"teacher_id": teacher_id, **{name: getattr(limits, name) for name in NUMBERS}}
+               for teacher_id, limits in chosen.items() if any(getattr(limits, name) is not None for name in NUMBERS)]
+    slots = [{"teacher_id": teacher_id, "slot_id": slot_id}
+             for teacher_id, limits in chosen.items() for slot_id in sorted(limits.slots or ())]
+    if numbers:
+        session.execute(insert(TeacherLimits), numbers)
+    if slots:
+        session.execute(insert(TeacherSlot), slots)
     session.flush()
 
 
