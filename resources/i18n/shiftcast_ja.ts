@@ -3013,7 +3013,7 @@ Cancel it and tell the teacher?</source>
     </message>
     <message>
         <source>{0}&apos;s month goes over their limits:</source>
-        <translation>{0}さんの今月のシフトが上限を超えています:</translation>
+        <translation>{0}さんの今月のシフトが上限を超えています。</translation>
     </message>
 </context>
 <context>
