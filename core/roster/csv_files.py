@@ -21,21 +21,27 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
 
 from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from core.errors import ShiftcastError, ValidationError
-from core.roster import channel_choice, clock, contacts, membership, reading, rules
+from core.roster import channel_choice, clock, contacts, limits, membership, reading, rules
 from core.roster.progress import Progress
 from core.roster.taken import Taken
 from core.store.models import Channel, Classroom, ClassroomTeacher, Shift, ShiftStatus, Teacher, TeacherContact, utcnow
 from core.texts import Text, t
 
 TEACHER_COLUMNS = ("name", "reading", "line_user_id", "email", "line_opt_in", "email_opt_in", "active", "classrooms",
-                   "channel", "order")
+                   "channel", "order", "max_shifts", "max_hours", "min_hours", "max_days_in_a_row", "max_weekend_days",
+                   "share", "slots")
+# Each teacher's limits (core/roster/limits.py): column → the limit it sets. Hours columns hold hours
+# ("40", "40:30", "40.5"), stored as minutes.
+LIMIT_COLUMNS = {"max_shifts": "max_shifts", "max_hours": "max_minutes", "min_hours": "min_minutes",
+                 "max_days_in_a_row": "max_days_in_a_row", "max_weekend_days": "max_weekend_days",
+                 "share": "target_share"}
 SHIFT_COLUMNS = ("classroom", "teacher", "date", "start", "end", "status", "note")
 TEACHER_REQUIRED = ("name",)
 SHIFT_REQUIRED = ("classroom", "teacher", "date", "start", "end")
@@ -56,6 +62,13 @@ TEACHER_HEADINGS: dict[str, tuple[str, ...]] = {
     "reading": ("ふりがな", "フリガナ", "よみ", "ヨミ", "読み", "よみがな", "読み仮名", "furigana"),
     "order": ("並び順", "順番", "順序", "表示順", "position"),
     "classrooms": ("教室", "所属教室", "教室名", "classroom"),
+    "max_shifts": ("最大シフト数", "シフト上限", "max shifts"),
+    "max_hours": ("最大時間", "最大勤務時間", "時間上限", "max hours"),
+    "min_hours": ("最低時間", "最低勤務時間", "min hours"),
+    "max_days_in_a_row": ("最大連続勤務日数", "連続勤務日数", "連勤上限", "max days in a row"),
+    "max_weekend_days": ("最大土日勤務日数", "土日勤務上限", "max weekend days"),
+    "share": ("配分", "割合", "target_share", "target share"),
+    "slots": ("担当コマ", "コマ", "lesson slots"),
     **_CONTACT,
 }
 SHIFT_HEADINGS: dict[str, tuple[str, ...]] = {
@@ -343,6 +356,21 @@ def import_teachers(session: Session, data: bytes, *, progress: Progress | None 
     result = ImportResult()
     problems: list[RowProblem] = []
     rows: list[tuple[int, dict[str, str]]] = []
+    # Limits, slots and memberships are read once, and only for a file with limit columns (`known`);
+    # they are written together once every row is good (`changed`).
+    known: dict[str, Any] = {}
+    changed: dict[int, limits.Limits] = {}
+
+    def limits_after(row: dict[str, str], existing: int | None, classroom_ids: list[int] | None) -> limits.Limits | None:
+        """The teacher's limits after this row; None when the file has no limit column."""
+        if not any(column in row for column in (*LIMIT_COLUMNS, "slots")):
+            return None
+        if not known:
+            known.update(current=limits.limits_of(session, before.values()), slots=limits.slot_names(session),
+                         members=membership.ids_by_teacher(session))
+        was = known["current"].get(existing, limits.NONE) if existing is not None else limits.NONE
+        rooms = classroom_ids if classroom_ids is not None else known["members"].get(existing, ()) if existing else ()
+        return _limits(row, was, known["slots"], rooms)
 
     def values_of(row: dict[str, str]) -> tuple[dict[str, Any], list[int] | None]:
         values: dict[str, Any] = {
@@ -364,7 +392,7 @@ def import_teachers(session: Session, data: bytes, *, progress: Progress | None 
 
     def check_and_store() -> None:
         taken = Taken.among(session, (row.get("name", "").strip() for _, row in rows), _addresses(rows))
-        batch: list[tuple[rules.NewTeacher, list[int]]] = []
+        batch: list[NewRow] = []
         for line, row in rows:
             try:
                 name = row.get("name", "").strip()
@@ -372,23 +400,26 @@ def import_teachers(session: Session, data: bytes, *, progress: Progress | None 
                     raise ValidationError(t("csv.duplicate_teacher", name=name))
                 values, classroom_ids = values_of(row)
                 existing = before.get(name) if name else None
+                wanted = limits_after(row, existing, classroom_ids)
                 if existing is None:
                     batch.append((rules.new_teacher(session, name=name, now=now, taken=taken, **values),
-                                  classroom_ids or []))
+                                  classroom_ids or [], wanted))
                     result.created += 1
                     continue
-                _store(session, batch, result, now)  # an update's checks ask the database: it must know these
+                _store(session, batch, result, now, changed)  # an update's checks ask the database: it must know these
                 if classroom_ids is not None:
                     values["classroom_ids"] = classroom_ids
                 with session.begin_nested():  # an update may fail after it began (a classroom it cannot leave)
                     teacher = rules.update_teacher(session, existing, **values)
+                if wanted is not None and wanted != known["current"].get(existing, limits.NONE):
+                    changed[existing] = wanted
                 taken.update(name, {c.channel: c.address for c in teacher.contacts if c.address})
                 updated.add(name)
                 result.ids.append(teacher.id)
                 result.updated += 1
             except ShiftcastError as exc:
                 problems.append(RowProblem(line, exc.text if isinstance(exc.text, Text) else t("text.plain", text=exc.text)))
-        _store(session, batch, result, now)
+        _store(session, batch, result, now, changed)
         rows.clear()
 
     for line, row in _rows(_stream(data), TEACHERS):
@@ -403,6 +434,7 @@ def import_teachers(session: Session, data: bytes, *, progress: Progress | None 
     check_and_store()
     if problems:
         raise CsvImportError(sorted(problems, key=lambda problem: problem.line))
+    limits.store_many(session, changed)
     return result
 
 
@@ -418,23 +450,43 @@ def _addresses(rows: Iterable[tuple[int, dict[str, str]]]) -> Iterator[str]:
                 yield address
 
 
-def _store(session: Session, batch: list[tuple[rules.NewTeacher, list[int]]], result: ImportResult,
-           now: dt.datetime) -> None:
-    """Store checked new teachers, a statement a table: their rows, their contacts, their classrooms."""
+NewRow = tuple[rules.NewTeacher, list[int], "limits.Limits | None"]  # checked teacher, classrooms, limits
+
+
+def _store(session: Session, batch: list[NewRow], result: ImportResult, now: dt.datetime,
+           changed: dict[int, limits.Limits]) -> None:
+    """Store checked new teachers, a statement a table: their rows, their contacts, their classrooms; their
+    limits go into `changed`, written once the whole file is good."""
     if not batch:
         return
     made = session.execute(insert(Teacher).returning(Teacher.id, sort_by_parameter_order=True),
-                           [teacher.values for teacher, _ in batch]).scalars().all()
+                           [teacher.values for teacher, _, _ in batch]).scalars().all()
     session.execute(insert(TeacherContact), [{**contact, "teacher_id": teacher_id}
-                                             for (teacher, _), teacher_id in zip(batch, made, strict=True)
+                                             for (teacher, _, _), teacher_id in zip(batch, made, strict=True)
                                              for contact in teacher.contacts])
     joined = [{"classroom_id": classroom_id, "teacher_id": teacher_id, "since": now}
-              for (_, classroom_ids), teacher_id in zip(batch, made, strict=True)
+              for (_, classroom_ids, _), teacher_id in zip(batch, made, strict=True)
               for classroom_id in sorted(set(classroom_ids))]
     if joined:
         session.execute(insert(ClassroomTeacher), joined)
+    changed.update({teacher_id: wanted for (_, _, wanted), teacher_id in zip(batch, made, strict=True)
+                    if wanted is not None and wanted != limits.NONE})
     result.ids.extend(made)
     batch.clear()
+
+
+def _limits(row: Mapping[str, str], before: limits.Limits, slots: Sequence[limits.SlotName],
+            classroom_ids: Iterable[int]) -> limits.Limits:
+    """The teacher's limits after this row: a column the file has sets its limit (empty: none); a column
+    it lacks keeps what is set."""
+    changes: dict[str, Any] = {}
+    for column, name in LIMIT_COLUMNS.items():
+        if column in row:
+            read = limits.parse_hours if column.endswith("hours") else limits.parse_count
+            changes[name] = read(row[column], name)
+    if "slots" in row:
+        changes["slots"] = limits.parse_slots(row["slots"], slots, frozenset(classroom_ids))
+    return limits.check(replace(before, **changes))
 
 
 def _classroom_ids(cell: str, classrooms: Mapping[str, int]) -> list[int]:
@@ -525,16 +577,30 @@ def _yes(value: bool) -> str:
 
 def export_teachers(session: Session) -> str:
     classrooms = membership.names_by_teacher(session)
+    teachers = rules.list_teachers(session)
+    room_ids = membership.ids_by_teacher(session)
+    slots = limits.slot_names(session)
+    set_limits = limits.limits_of(session, (t.id for t in teachers))
     return _write(
         TEACHER_COLUMNS,
         [
             [t.name or "", t.reading or "", str(fields["line_user_id"] or ""), str(fields["email"] or ""),
              _yes(bool(fields["line_opt_in"])), _yes(bool(fields["email_opt_in"])), _yes(t.active),
              ";".join(classrooms.get(t.id, ())), channel_choice.of(t).word,
-             "" if t.position is None else str(t.position)]
-            for t in rules.list_teachers(session) for fields in (rules.contact_fields(t),)
+             "" if t.position is None else str(t.position),
+             *_limit_cells(set_limits[t.id], slots, room_ids.get(t.id, frozenset()))]
+            for t in teachers for fields in (rules.contact_fields(t),)
         ],
     )
+
+
+def _limit_cells(chosen: limits.Limits, slots: Sequence[limits.SlotName], classroom_ids: frozenset[int]) -> list[str]:
+    """The limit columns of a teacher's row, as `_limits` reads them back (hours as 40:30)."""
+    cells = []
+    for column, name in LIMIT_COLUMNS.items():
+        value = getattr(chosen, name)
+        cells.append("" if value is None else limits.clock_hours(value) if column.endswith("hours") else str(value))
+    return [*cells, limits.slots_text(chosen.slots, slots, classroom_ids)]
 
 
 def export_shifts(session: Session, *, classroom_id: int | None = None, month: tuple[int, int] | None = None) -> str:
