@@ -20,20 +20,26 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.errors import ShiftcastError, ValidationError
-from core.roster import channel_choice, clock, membership, reading, rules
+from core.roster import channel_choice, clock, limits, membership, reading, rules
 from core.roster.progress import Progress
 from core.store.models import Classroom, Shift, ShiftStatus, Teacher
 from core.texts import Text, t
 
 TEACHER_COLUMNS = ("name", "reading", "line_user_id", "email", "line_opt_in", "email_opt_in", "active", "classrooms",
-                   "channel", "order")
+                   "channel", "order", "max_shifts", "max_hours", "min_hours", "max_days_in_a_row", "max_weekend_days",
+                   "share", "slots")
+# Each teacher's limits (core/roster/limits.py): column → the limit it sets. Hours columns hold hours
+# ("40", "40:30", "40.5"), stored as minutes.
+LIMIT_COLUMNS = {"max_shifts": "max_shifts", "max_hours": "max_minutes", "min_hours": "min_minutes",
+                 "max_days_in_a_row": "max_days_in_a_row", "max_weekend_days": "max_weekend_days",
+                 "share": "target_share"}
 SHIFT_COLUMNS = ("classroom", "teacher", "date", "start", "end", "status", "note")
 TEACHER_REQUIRED = ("name",)
 SHIFT_REQUIRED = ("classroom", "teacher", "date", "start", "end")
@@ -54,6 +60,13 @@ TEACHER_HEADINGS: dict[str, tuple[str, ...]] = {
     "reading": ("ふりがな", "フリガナ", "よみ", "ヨミ", "読み", "よみがな", "読み仮名", "furigana"),
     "order": ("並び順", "順番", "順序", "表示順", "position"),
     "classrooms": ("教室", "所属教室", "教室名", "classroom"),
+    "max_shifts": ("最大シフト数", "シフト上限", "max shifts"),
+    "max_hours": ("最大時間", "最大勤務時間", "時間上限", "max hours"),
+    "min_hours": ("最低時間", "最低勤務時間", "min hours"),
+    "max_days_in_a_row": ("最大連続勤務日数", "連続勤務日数", "連勤上限", "max days in a row"),
+    "max_weekend_days": ("最大土日勤務日数", "土日勤務上限", "max weekend days"),
+    "share": ("配分", "割合", "target_share", "target share"),
+    "slots": ("担当コマ", "コマ", "lesson slots"),
     **_CONTACT,
 }
 SHIFT_HEADINGS: dict[str, tuple[str, ...]] = {
@@ -310,6 +323,12 @@ def import_teachers(session: Session, data: bytes, *, progress: Progress | None 
     # Looked up once, not with a query per row: a name is in the file once, so the map stays true.
     by_name = {teacher.name: teacher for teacher in session.scalars(select(Teacher).where(Teacher.name.is_not(None)))}
     classrooms = {c.name: c.id for c in session.scalars(select(Classroom))}
+    # Limits, slots and memberships are read once for the whole file too, and only when it has limits.
+    has_limits = any(column in row_columns(text) for column in (*LIMIT_COLUMNS, "slots"))
+    current = limits.limits_of(session, (t.id for t in by_name.values())) if has_limits else {}
+    slots = limits.slot_names(session) if has_limits else []
+    members = membership.ids_by_teacher(session) if has_limits else {}
+    held = limits.hold_rows(session) if has_limits else []
 
     def apply(row: dict[str, str], result: ImportResult) -> None:
         name = row.get("name", "").strip()
@@ -333,15 +352,45 @@ def import_teachers(session: Session, data: bytes, *, progress: Progress | None 
         if row.get("channel", "").strip():
             values["channel"] = channel_choice.parse(row["channel"])
         existing = by_name.get(name) if name else None
+        before = current.get(existing.id, limits.NONE) if existing is not None else limits.NONE
+        rooms = values.get("classroom_ids", members.get(existing.id, ()) if existing is not None else ())
+        wanted = _limits(row, before, slots, rooms) if has_limits else before
         if existing is None:
             teacher = rules.create_teacher(session, name=name, **values)
             result.created += 1
         else:
             teacher = rules.update_teacher(session, existing.id, **values)
             result.updated += 1
+        if wanted != before:
+            limits.store(session, teacher.id, wanted, before)
         result.ids.append(teacher.id)
 
-    return _run_import(session, rows, apply, _line_count(text), progress)
+    imported = _run_import(session, rows, apply, _line_count(text), progress)
+    del held  # held until here: see limits.hold_rows
+    return imported
+
+
+def _limits(row: Mapping[str, str], before: limits.Limits, slots: Sequence[limits.SlotName],
+            classroom_ids: Iterable[int]) -> limits.Limits:
+    """The teacher's limits after this row: a column the file has sets its limit (empty: none); a column
+    it lacks keeps what is set."""
+    changes: dict[str, Any] = {}
+    for column, name in LIMIT_COLUMNS.items():
+        if column in row:
+            read = limits.parse_hours if column.endswith("hours") else limits.parse_count
+            changes[name] = read(row[column], name)
+    if "slots" in row:
+        changes["slots"] = limits.parse_slots(row["slots"], slots, frozenset(classroom_ids))
+    return limits.check(replace(before, **changes))
+
+
+def row_columns(text: str) -> set[str]:
+    """The columns a teachers file's header names (an unreadable header: none; `_rows` says why)."""
+    try:
+        header = next(csv.reader(io.StringIO(text, newline="")), [])
+    except csv.Error:
+        return set()
+    return {name for name in (TEACHERS.column(h) for h in header) if name}
 
 
 def _classroom_ids(cell: str, classrooms: Mapping[str, int]) -> list[int]:
@@ -429,16 +478,30 @@ def _yes(value: bool) -> str:
 
 def export_teachers(session: Session) -> str:
     classrooms = membership.names_by_teacher(session)
+    teachers = rules.list_teachers(session)
+    room_ids = membership.ids_by_teacher(session)
+    slots = limits.slot_names(session)
+    set_limits = limits.limits_of(session, (t.id for t in teachers))
     return _write(
         TEACHER_COLUMNS,
         [
             [t.name or "", t.reading or "", str(fields["line_user_id"] or ""), str(fields["email"] or ""),
              _yes(bool(fields["line_opt_in"])), _yes(bool(fields["email_opt_in"])), _yes(t.active),
              ";".join(classrooms.get(t.id, ())), channel_choice.of(t).word,
-             "" if t.position is None else str(t.position)]
-            for t in rules.list_teachers(session) for fields in (rules.contact_fields(t),)
+             "" if t.position is None else str(t.position),
+             *_limit_cells(set_limits[t.id], slots, room_ids.get(t.id, frozenset()))]
+            for t in teachers for fields in (rules.contact_fields(t),)
         ],
     )
+
+
+def _limit_cells(chosen: limits.Limits, slots: Sequence[limits.SlotName], classroom_ids: frozenset[int]) -> list[str]:
+    """The limit columns of a teacher's row, as `_limits` reads them back (hours as 40:30)."""
+    cells = []
+    for column, name in LIMIT_COLUMNS.items():
+        value = getattr(chosen, name)
+        cells.append("" if value is None else limits.clock_hours(value) if column.endswith("hours") else str(value))
+    return [*cells, limits.slots_text(chosen.slots, slots, classroom_ids)]
 
 
 def export_shifts(session: Session, *, classroom_id: int | None = None, month: tuple[int, int] | None = None) -> str:
