@@ -1,0 +1,143 @@
+"""A draft month read from a real SQLite roster: open days, needs, active teachers with their limits, current
+answers (and hours), weekly patterns as wishes, confirmed shifts anywhere as fixed, drafts kept or replaced;
+and the draft against the current drafts, applied in one transaction as single shifts for runs of slots."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from sqlalchemy import select
+
+from core.drafting import changes, roster_month
+from core.errors import ValidationError
+from core.roster import availability, closed_days, lesson_slots, limits, membership, needs, patterns, rules
+from core.roster.availability_text import DayAnswer
+from core.roster.lesson_slots import LessonSlot
+from core.store.db import Database
+from core.store.kinds import ShiftStatus
+from core.store.models import LessonSlot as LessonSlotRow
+from tests import factories as f
+
+T = dt.time
+SLOTS = [LessonSlot("1限", T(16, 50), T(18, 10)), LessonSlot("2限", T(18, 20), T(19, 40)),
+         LessonSlot("3限", T(19, 50), T(21, 10))]
+MON, TUE, WED = dt.date(2027, 2, 1), dt.date(2027, 2, 2), dt.date(2027, 2, 3)
+
+
+def _roster(db: Database, now: dt.datetime) -> dict[str, int]:
+    with db.write() as s:
+        main, other = f.classroom(s, "本校").id, f.classroom(s, "駅前校").id
+        lesson_slots.set_slots(s, main, SLOTS)
+        lesson_slots.set_slots(s, other, SLOTS[:1])
+        sato, ito, gone = f.teacher(s, "佐藤", 1), f.teacher(s, "伊藤", 2), f.teacher(s, "退職", 3)
+        outsider = f.teacher(s, "別校", 4)
+        for who in (sato, ito, gone):
+            membership.join(s, main, who.id, now=now)
+        membership.join(s, other, ito.id, now=now)
+        membership.join(s, other, outsider.id, now=now)
+        rules.update_teacher(s, gone.id, active=False)
+        closed_days.mark_closed(s, main, WED)
+        needs.set_need(s, main, needs.Need("2限", 2, weekday=1))
+        third = s.scalar(select(LessonSlotRow.id).where(LessonSlotRow.classroom_id == main, LessonSlotRow.name == "3限"))
+        assert third is not None
+        limits.set_limits(s, ito.id, limits.Limits(max_shifts=8, max_minutes=2400, slots=frozenset({third})))
+        request = availability.ask(s, main, 2027, 2, dt.date(2027, 1, 25), [sato.id, ito.id], now=now)
+        availability.record(s, request, sato.id, [DayAnswer(MON, "yes"), DayAnswer(TUE, "no")], source="text", at=now)
+        availability.record(s, request, sato.id, [DayAnswer(TUE, "hours", T(18, 0), None)], source="text",
+                            at=now + dt.timedelta(hours=1))  # a correction: the current answer is the later one
+        availability.record(s, request, ito.id, [DayAnswer(MON, "no")], source="text", at=now)
+        patterns.add_pattern(s, patterns.Pattern(sato.id, main, 1, T(18, 0), T(21, 30), dt.date(2027, 1, 1)))
+        f.shift(s, rules.get_classroom(s, other), ito, MON, "16:00", "19:00", now=now,
+                status=ShiftStatus.CONFIRMED)
+        f.shift(s, rules.get_classroom(s, main), sato, TUE, "16:50", "18:10", now=now)
+        return {"main": main, "other": other, "sato": sato.id, "ito": ito.id, "gone": gone.id, "outsider": outsider.id}
+
+
+def test_the_month_is_read_from_the_roster(db: Database, now: dt.datetime) -> None:
+    ids = _roster(db, now)
+    with db.read() as s:
+        month = roster_month.read(s, [ids["main"]], 2027, 2)
+        kept = roster_month.read(s, [ids["main"]], 2027, 2, unanswered="yes", replace_drafts=False)
+    (room,) = month.rooms
+    assert [slot.name for slot in room.slots] == ["1限", "2限", "3限"]
+    assert WED not in room.days and MON in room.days and len(room.days) == 25  # 2027-02-11 and -23 are holidays
+    assert room.needs[(TUE, "2限")] == 2 and room.needs[(MON, "2限")] == 0
+    by_name = {teacher.name: teacher for teacher in month.teachers}
+    assert set(by_name) == {"佐藤", "伊藤"}  # the inactive teacher and another classroom's are left out
+    sato, ito = by_name["佐藤"], by_name["伊藤"]
+    assert sato.answers == {MON: "yes", TUE: (T(18, 0), None)}
+    assert ito.answers == {MON: "no"}
+    assert ito.limits.max_shifts == 8 and ito.limits.max_minutes == 2400
+    assert ito.slots == frozenset({(ids["main"], "3限")}) and sato.slots is None
+    assert ito.classroom_ids == frozenset({ids["main"]})  # of the classrooms drafted
+    # Tuesdays 18:00–21:30: 2限 and 3限 but not 1限, on every Tuesday of February that is open.
+    assert (ids["main"], TUE, "2限") in sato.wishes and (ids["main"], TUE, "3限") in sato.wishes
+    assert (ids["main"], TUE, "1限") not in sato.wishes and (ids["main"], dt.date(2027, 2, 23), "2限") not in sato.wishes
+    assert len([w for w in sato.wishes if w[2] == "2限"]) == 3  # the 2nd, 9th, 16th (the 23rd is 天皇誕生日)
+    # The other classroom's confirmed shift stays, so Ito is never in two places; Sato's draft is replaced.
+    assert [(p.teacher_id, p.classroom_id, p.day, p.status) for p in month.placed] == [
+        (ids["ito"], ids["other"], MON, ShiftStatus.CONFIRMED)]
+    assert len(month.replaced) == 1 and month.unanswered == "no"
+    assert kept.unanswered == "yes" and kept.replaced == ()
+    assert [(p.teacher_id, p.day) for p in kept.placed] == [(ids["ito"], MON), (ids["sato"], TUE)]
+
+
+def test_classrooms_that_share_a_teacher_are_drafted_together(db: Database, now: dt.datetime) -> None:
+    ids = _roster(db, now)
+    with db.write() as s:
+        lone = f.classroom(s, "離れ校").id
+    with db.read() as s:
+        assert roster_month.sharing(s, ids["main"]) == sorted([ids["main"], ids["other"]])
+        assert roster_month.sharing(s, lone) == [lone]
+        both = roster_month.read(s, roster_month.sharing(s, ids["main"]), 2027, 2)
+    assert {teacher.name for teacher in both.teachers} == {"佐藤", "伊藤", "別校"}
+    assert len(both.rooms) == 2
+
+
+def test_unanswered_days_count_as_yes_or_no_only(db: Database, now: dt.datetime) -> None:
+    ids = _roster(db, now)
+    with db.read() as s, pytest.raises(ValidationError) as caught:
+        roster_month.read(s, [ids["main"]], 2027, 2, unanswered="maybe")
+    assert "maybe" in str(caught.value)
+
+
+def test_runs_of_slots_make_single_shifts() -> None:
+    assert changes.runs(SLOTS, [2, 0, 1]) == [(T(16, 50), T(21, 10))]
+    assert changes.runs(SLOTS, [0, 2]) == [(T(16, 50), T(18, 10)), (T(19, 50), T(21, 10))]
+    assert changes.runs(SLOTS, []) == []
+
+
+def _draft(room: int, teacher: int, day: dt.date, start: T, end: T) -> rules.ShiftDraft:
+    return rules.ShiftDraft(classroom_id=room, teacher_id=teacher, local_date=day, start_time=start, end_time=end)
+
+
+def test_a_draft_against_the_current_drafts_then_applied(db: Database, now: dt.datetime) -> None:
+    ids = _roster(db, now)
+    main, sato, ito = ids["main"], ids["sato"], ids["ito"]
+    same = _draft(main, sato, TUE, T(16, 50), T(18, 10))  # the draft there now
+    new = _draft(main, ito, TUE, T(19, 50), T(21, 10))
+    with db.read() as s:
+        current = changes.current_drafts(s, [main], 2027, 2)
+        replacing = changes.compare(current, [new], replace_drafts=True)
+        keeping = changes.compare(current, [new], replace_drafts=False)
+        untouched = changes.compare(current, [same, new], replace_drafts=True)
+    assert replacing.added == (new,) and [d for _, d in replacing.removed] == [same] and replacing.unchanged == ()
+    assert keeping.added == (new,) and keeping.removed == () and keeping.unchanged == (same,)
+    assert untouched.added == (new,) and untouched.removed == () and untouched.unchanged == (same,)
+    with db.write() as s:
+        applied = changes.apply_draft(s, [main], 2027, 2, [new], replace_drafts=True, now=now)
+    with db.read() as s:
+        rows = [(r.teacher_id, r.local_date, r.start_time, r.status) for r in rules.month_shifts(s, main, 2027, 2)]
+    assert rows == [(ito, TUE, T(19, 50), ShiftStatus.DRAFT)]
+    assert len(applied.added) == 1 and [d for _, d in applied.removed] == [same]
+
+
+def test_a_draft_the_roster_refuses_changes_nothing(db: Database, now: dt.datetime) -> None:
+    ids = _roster(db, now)
+    main, ito = ids["main"], ids["ito"]
+    clash = _draft(main, ito, MON, T(16, 50), T(18, 10))  # Ito works at the other classroom then
+    with pytest.raises(ValidationError), db.write() as s:
+        changes.apply_draft(s, [main], 2027, 2, [clash], replace_drafts=True, now=now)
+    with db.read() as s:
+        assert len(changes.current_drafts(s, [main], 2027, 2)) == 1  # Sato's draft was not removed
