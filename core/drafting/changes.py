@@ -87,9 +87,11 @@ def _order(draft: rules.ShiftDraft) -> tuple[dt.date, dt.time, int, int]:
 
 @dataclass
 class Applied:
-    """What one application did: the new drafts' ids (in the order of `Changes.added`) and the drafts removed."""
+    """What one application did: the new drafts' ids and what they are (in the order of `Changes.added`), and the
+    drafts removed."""
 
     added: list[int] = field(default_factory=list)
+    drafts: list[rules.ShiftDraft] = field(default_factory=list)
     removed: list[tuple[int, rules.ShiftDraft]] = field(default_factory=list)
 
 
@@ -102,6 +104,7 @@ def apply_changes(session: Session, changes: Changes, *, now: dt.datetime) -> Ap
         applied.removed.append((shift_id, draft))
     for draft in changes.added:
         applied.added.append(rules.add_shift(session, draft, now=now).id)
+        applied.drafts.append(draft)
     return applied
 
 
