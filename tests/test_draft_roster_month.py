@@ -9,9 +9,10 @@ import datetime as dt
 import pytest
 from sqlalchemy import select
 
-from core.drafting import changes, roster_month
 from core.errors import ValidationError
+from core.planning import draft_month as roster_month
 from core.roster import availability, closed_days, lesson_slots, limits, membership, needs, patterns, rules
+from core.roster import draft_changes as changes
 from core.roster.availability_text import DayAnswer
 from core.roster.lesson_slots import LessonSlot
 from core.store.db import Database

@@ -14,8 +14,8 @@ from contextlib import contextmanager
 
 from sqlalchemy.orm import Session
 
-from core.drafting import changes
 from core.roster import copying, patterns, rules
+from core.roster import draft_changes as changes
 from core.store.db import Database
 from core.store.kinds import ShiftStatus
 
@@ -55,7 +55,7 @@ class RosterEdits:
 
     def apply_draft(self, classroom_ids: Iterable[int], year: int, month: int, proposed: Sequence[rules.ShiftDraft], *,
                     replace_drafts: bool) -> changes.Applied:
-        """A drafted month written as drafts against the drafts there now (core.drafting.changes)."""
+        """A drafted month written as drafts against the drafts there now (core.roster.draft_changes)."""
         return changes.apply_draft(self._session, classroom_ids, year, month, proposed, replace_drafts=replace_drafts,
                                    now=self.now)
 

@@ -350,9 +350,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "word.column.max_weekend_days": ("max_weekend_days", "最大土日勤務日数"),
     "word.column.share": ("share", "配分"),
     "word.column.slots": ("slots", "担当コマ"),
-    # ----- a draft month from the roster (core/drafting/roster_month.py, `shiftcast draft --classroom`) -----
+    # ----- a draft month from the roster (core/planning/draft_month.py, `shiftcast draft --classroom`) -----
     "drafting.bad_unanswered": ("unanswered days must count as yes or no, not '{value}'",
                                 "未回答の日は yes か no で指定してください（「{value}」は指定できません）。"),
+    "drafting.reasons": ("{reasons}", "{reasons}"),  # each reason a sentence, joined as sentences are
     # ----- hours for payroll (core/roster/hours.py; `shiftcast hours`, the Hours dialog) -----
     "hours.rule": ("Counted: confirmed shifts only (drafts and canceled shifts are left out). A shift that "
                    "crosses midnight counts to the day it starts. Sundays and national holidays of Japan count "

@@ -162,7 +162,7 @@ class ConfirmMonth(RosterCommand):
 
 
 class ApplyDraft(RosterCommand):
-    """The first redo writes a drafted month against the drafts there now (core.drafting.changes) and keeps what it
+    """The first redo writes a drafted month against the drafts there now (core.roster.draft_changes) and keeps what it
     added and removed; a later redo removes those drafts and adds the same ones again, all or none. Undo deletes the
     added drafts and brings the removed ones back: the whole draft is one step."""
 

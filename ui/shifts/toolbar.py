@@ -31,7 +31,8 @@ Slot = Callable[[], object]
 class ShiftsToolbar(QToolBar):
     def __init__(self, owner: QWidget, *, step_month: Callable[[int], object], add_classroom: Slot, undo: Slot,
                  redo: Slot, teachers: Slot, csv: CsvActions, fill_month: Slot, copy_last_month: Slot,
-                 lesson_slots: Slot, confirm_month: Slot, cover: Slot, availability: Slot) -> None:
+                 lesson_slots: Slot, confirm_month: Slot, cover: Slot, availability: Slot,
+                 draft_month: Slot | None = None) -> None:
         super().__init__(owner)
         self.owner = owner
         style = owner.style()
@@ -88,6 +89,11 @@ class ShiftsToolbar(QToolBar):
                                                  "to the 1st Tuesday and so on, except closed days"))
         self.addAction(self.fill_action)
         self.addAction(self.copy_last_action)
+        self.draft_action = self._action(self.tr("Draft the month…"), None, [], draft_month or (lambda: None))
+        self.draft_action.setToolTip(self.tr("Make a draft of this month from the availability answers, staffing "
+                                             "needs and teachers' limits, to review before it is written"))
+        self.draft_action.setVisible(draft_month is not None)
+        self.addAction(self.draft_action)
         self.cover_action = self._action(self.tr("Cover requests…"), None, [], cover)
         self.addAction(self.cover_action)
         spacer = QWidget(self)

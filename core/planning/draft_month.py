@@ -5,7 +5,7 @@ new draft replaces.
 
 Several classrooms are read together when they share teachers, so a teacher is never drafted into two
 places at once. Everything is plain values, read in the caller's transaction: the solver's problem is made
-from them without the database (core/drafting/from_roster.py).
+from them without the database (core/planning/from_roster.py).
 """
 
 from __future__ import annotations
