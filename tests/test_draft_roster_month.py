@@ -142,3 +142,24 @@ def test_a_draft_the_roster_refuses_changes_nothing(db: Database, now: dt.dateti
         changes.apply_draft(s, [main], 2027, 2, [clash], replace_drafts=True, now=now)
     with db.read() as s:
         assert len(changes.current_drafts(s, [main], 2027, 2)) == 1  # Sato's draft was not removed
+
+
+def test_the_solvers_problem_is_made_from_the_roster(db: Database, now: dt.datetime) -> None:
+    from core.drafting import problem
+    from core.planning import from_roster
+
+    ids = _roster(db, now)
+    main, other, sato, ito = (str(ids[k]) for k in ("main", "other", "sato", "ito"))
+    with db.read() as s:
+        made = from_roster.to_problem(roster_month.read(s, [ids["main"]], 2027, 2, unanswered="yes"), seconds=7)
+    assert [(slot.name, slot.start, slot.end, slot.classroom) for slot in made.slots] == [
+        ("1限", 1010, 1090, main), ("2限", 1100, 1180, main), ("3限", 1190, 1270, main)]
+    assert WED not in made.days and len(made.days) == 25 and made.unanswered == "yes" and made.time_limit_seconds == 7
+    assert problem.Need(main, TUE, "2限", 2) in made.needs and all(n.count > 0 for n in made.needs)
+    teachers = {teacher.id: teacher for teacher in made.teachers}
+    assert teachers[sato].available == {MON: "yes", TUE: problem.Window(18 * 60, 24 * 60)}  # hours from 18:00 on
+    assert teachers[ito].available == {MON: "no"} and teachers[ito].slots == frozenset({"3限"})
+    assert teachers[ito].max_shifts == 8 and teachers[ito].classrooms == frozenset({main})
+    assert (main, TUE, "2限") in teachers[sato].wishes
+    # Ito's confirmed shift at the other classroom takes his time; Sato's draft is replaced, so not fixed.
+    assert made.locked == (problem.Fixed(ito, MON, 16 * 60, 19 * 60, other),)

@@ -3360,6 +3360,14 @@ Cancel it and tell the teacher?</source>
         <translation>この月の下書きをすべて確定します。確定後、講師に通知とリマインダーが送られます</translation>
     </message>
     <message>
+        <source>Make drafts</source>
+        <translation>下書きを作成</translation>
+    </message>
+    <message>
+        <source>Draft the month from the availability answers, or fill it from the weekly patterns or last month</source>
+        <translation>シフト希望の回答から月の下書きを自動作成するか、毎週の予定や先月から作成します</translation>
+    </message>
+    <message>
         <source>CSV</source>
         <translation>CSV</translation>
     </message>

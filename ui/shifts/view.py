@@ -233,7 +233,7 @@ class ShiftsView(QWidget):
         self.prev_action.setEnabled(has_room)
         self.next_action.setEnabled(has_room)
         self.confirm_action.setEnabled(has_room and snapshot.drafts > 0)
-        for action in (self.fill_action, self.copy_last_action):
+        for action in (self.fill_action, self.copy_last_action, self.draft_action):
             action.setEnabled(has_room and bool(snapshot.rows))
         self.slots_action.setEnabled(has_room)
         self._summarise(snapshot)
