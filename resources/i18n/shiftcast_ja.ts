@@ -1373,6 +1373,14 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>教室</translation>
     </message>
     <message>
+        <source>Month</source>
+        <translation>月の表</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>変更の一覧</translation>
+    </message>
+    <message>
         <source>Slot</source>
         <translation>コマ</translation>
     </message>
@@ -1383,6 +1391,10 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>Why</source>
         <translation>理由</translation>
+    </message>
+    <message>
+        <source>What to do</source>
+        <translation>対応</translation>
     </message>
     <message>
         <source>Apply as drafts</source>
@@ -1403,6 +1415,22 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>Every staffing need is covered.</source>
         <translation>必要人数はすべて満たしています。</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>追加</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>draft kept</source>
+        <translation>残す下書き</translation>
+    </message>
+    <message>
+        <source>confirmed</source>
+        <translation>確定済み</translation>
     </message>
     <message>
         <source>The best possible draft (proven).</source>

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -40,6 +41,7 @@ from core.planning import draft_month as roster_month
 from core.planning.drafted import Act, MonthDraft, Step
 from core.roster import draft_changes as changes
 from core.roster import rules
+from core.store.kinds import ShiftStatus
 from core.texts.formats import weekday_short
 from ui.common import i18n
 from ui.common.errors import show_error
@@ -77,7 +79,7 @@ class DraftDialog(QDialog):
         self.pages.addWidget(self._review_page())
         layout = QVBoxLayout(self)
         layout.addWidget(self.pages)
-        self.resize(900, 600)
+        self.resize(1180, 680)
         self.replace = True
         self._find_sharing()
 
@@ -198,11 +200,20 @@ class DraftDialog(QDialog):
         self.summary = QLabel(page)
         self.summary.setWordWrap(True)
         self.changes_label = QLabel(page)
-        self.changes_table = self._table(page, [self.tr("Change"), self.tr("Teacher"), self.tr("Day"),
-                                                self.tr("Time"), self.tr("Classroom")])
+        self.tabs = QTabWidget(page)
+        self.preview = QTableWidget(0, 0, self.tabs)  # the month as the draft would make it
+        self.preview.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.preview.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.preview.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.changes_table = self._table(self.tabs, [self.tr("Change"), self.tr("Teacher"), self.tr("Day"),
+                                                     self.tr("Time"), self.tr("Classroom")])
+        self.tabs.addTab(self.preview, self.tr("Month"))
+        self.tabs.addTab(self.changes_table, self.tr("Changes"))
         self.gaps_label = QLabel(page)
         self.gaps_table = self._table(page, [self.tr("Day"), self.tr("Slot"), self.tr("Missing"), self.tr("Why"),
-                                             ""])
+                                             self.tr("What to do")])
+        self.gaps_table.horizontalHeader().setStretchLastSection(False)
+        self.gaps_table.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, page)
         self.apply_button = buttons.addButton(self.tr("Apply as drafts"), QDialogButtonBox.ButtonRole.AcceptRole)
         self.apply_button.setToolTip(self.tr("Write the draft into the roster as draft shifts (Ctrl+Z takes it "
@@ -212,7 +223,7 @@ class DraftDialog(QDialog):
         layout = QVBoxLayout(page)
         layout.addWidget(self.summary)
         layout.addWidget(self.changes_label)
-        layout.addWidget(self.changes_table, 3)
+        layout.addWidget(self.tabs, 3)
         layout.addWidget(self.gaps_label)
         layout.addWidget(self.gaps_table, 2)
         layout.addWidget(buttons)
@@ -249,6 +260,8 @@ class DraftDialog(QDialog):
                 if column == 0:
                     item.setForeground(QBrush(color))
                 self.changes_table.setItem(row, column, item)
+        self._fill_preview(review, names)
+        self.changes_table.setColumnHidden(4, len(rooms) < 2)
         self.gaps_label.setText(self.tr("Needs left uncovered: {0}").format(len(draft.gaps)) if draft.gaps
                                 else self.tr("Every staffing need is covered."))
         self.gaps_table.setVisible(bool(draft.gaps))
@@ -259,9 +272,48 @@ class DraftDialog(QDialog):
             button = QPushButton(self._act_text(gap.act, [names.get(i, "") for i in gap.teacher_ids]), self.gaps_table)
             button.clicked.connect(lambda _=False, g=gap: self.act_requested.emit(g.act, g.teacher_ids))
             self.gaps_table.setCellWidget(row, 4, button)
-        self.gaps_table.resizeRowsToContents()
         self.apply_button.setEnabled(not found.empty)
         self.pages.setCurrentIndex(2)
+
+    def _fill_preview(self, review: Review, names: dict[int, str]) -> None:
+        """Teachers by days: the draft's new shifts marked +, the drafts it removes struck through, the rest plain."""
+        first, last = rules.month_bounds(self.year, self.month)
+        days = [first + dt.timedelta(days=n) for n in range((last - first).days + 1)]
+        teachers = [t.teacher_id for t in review.month.teachers]
+        self.preview.setRowCount(len(teachers))
+        self.preview.setColumnCount(len(days))
+        self.preview.setVerticalHeaderLabels([names[i] for i in teachers])
+        self.preview.setHorizontalHeaderLabels([f"{d.day}\n{weekday_short(d, i18n.current())}" for d in days])
+        rows = {teacher: row for row, teacher in enumerate(teachers)}
+        cells: dict[tuple[int, int], list[tuple[str, str]]] = {}
+        found = review.changes
+        marked = [(d, "added") for d in found.added] + [(d, "removed") for _, d in found.removed]
+        marked += [(d, "unchanged") for d in found.unchanged]
+        marked += [(rules.ShiftDraft(classroom_id=p.classroom_id, teacher_id=p.teacher_id, local_date=p.day,
+                                     start_time=p.start, end_time=p.end), "placed")
+                   for p in review.month.placed if p.classroom_id in review.month.classroom_ids
+                   and p.status == ShiftStatus.CONFIRMED]
+        for d, kind in sorted(marked, key=lambda m: m[0].start_time):
+            if d.teacher_id in rows:
+                cells.setdefault((rows[d.teacher_id], d.local_date.day - 1), []).append(
+                    (f"{d.start_time:%H:%M}\n{d.end_time:%H:%M}", kind))  # as the grid shows a shift
+        self.preview.clearContents()
+        for (row, column), shifts in cells.items():
+            kinds = {kind for _, kind in shifts}
+            item = QTableWidgetItem("\n".join(("+" if kind == "added" else "") + text for text, kind in shifts))
+            if "added" in kinds:
+                item.setBackground(QBrush(QColor("#d9f2df")))
+            if kinds == {"removed"}:
+                font = item.font()
+                font.setStrikeOut(True)
+                item.setFont(font)
+                item.setForeground(QBrush(QColor("#b3261e")))
+            item.setToolTip("\n".join(f"{text.replace(chr(10), '–')} ({self._kind_word(kind)})" for text, kind in shifts))
+            self.preview.setItem(row, column, item)
+
+    def _kind_word(self, kind: str) -> str:
+        return {"added": self.tr("added"), "removed": self.tr("removed"), "unchanged": self.tr("draft kept"),
+                "placed": self.tr("confirmed")}[kind]
 
     def _summary(self, draft: MonthDraft) -> str:
         shifts = self.tr("Shifts proposed: {0}.").format(len(draft.proposed))
