@@ -92,7 +92,7 @@ def test_draft_review_apply_and_undo(qtbot, ctx: AppContext, db: Database, now: 
     assert _text(dialog.changes_table, 0, 0) == "Added"
     assert dialog.summary.text().startswith("The best possible draft (proven).")
     # The month as the draft makes it: new shifts marked +, the replaced draft struck through.
-    rows = {dialog.preview.verticalHeaderItem(r).text(): r for r in range(dialog.preview.rowCount())}  # type: ignore[union-attr]
+    rows = {dialog.preview.verticalHeaderItem(r).text(): r for r in range(dialog.preview.rowCount())}
     assert _text(dialog.preview, rows["伊藤"], 0) == "+16:50\n21:10"
     removed = dialog.preview.item(rows["佐藤"], 4)
     assert removed is not None and removed.text() == "10:00\n12:00" and removed.font().strikeOut()
