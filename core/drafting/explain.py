@@ -117,10 +117,12 @@ def explain(problem: Problem, result: Result) -> dict[tuple[str, dt.date, str], 
             if code is not None:
                 found[code].append(teacher.id)
         reasons: list[Reason] = []
-        if not any(isinstance(x.available.get(day), Window) or x.available.get(day) == "yes" for x in able):
+        nobody_yes = not any(isinstance(x.available.get(day), Window) or x.available.get(day) == "yes" for x in able)
+        if nobody_yes:
             reasons.append(Reason("nobody_yes"))
         for code in CODES:
-            if code in found and not (reasons and code in ("said_no", "no_answer")):
+            # "Nobody answered ○" says it all for those who answered × or not at all.
+            if code in found and not (nobody_yes and code in ("said_no", "no_answer")):
                 reasons.append(Reason(code, tuple(found[code])))
         explained[key] = reasons or [Reason("all_on_it")]
     return explained
