@@ -1,6 +1,7 @@
 """The month as the Shifts area's grid shows it: classrooms, teachers and shifts as frozen plain values,
 with each shift's 了解 mark, the month's Japanese holidays, the classroom's closed days and what each
-teacher answered when asked when they can work (the month's latest availability request), read in one scope.
+teacher answered when asked when they can work (the month's latest availability request), and the staffing
+needs per day and lesson slot, read in one scope.
 
 Why copies instead of ORM rows: the snapshot crosses from a pool thread to the window's thread and
 lives in the grid model; plain values cannot lazy-load or be expired behind the painter's back.
@@ -99,6 +100,7 @@ class MonthSnapshot:
     members: frozenset[int] = frozenset()  # the ids of the classroom's own teachers (core/roster/membership.py)
     # (day, slot name) → teachers needed (core/roster/needs.py); empty when the classroom sets no needs
     needs: dict[tuple[dt.date, str], int] = field(default_factory=dict)
+    stored_needs: tuple[staffing.Need, ...] = ()  # the classroom's needs as set, for the Staffing needs dialog
 
     def coverage(self) -> list[staffing.SlotCover]:
         """Per day and slot, needed against the shown shifts covering the slot: the grid's needs strip."""
@@ -194,4 +196,5 @@ def load_month(db: Database, classroom_id: int | None, year: int, month: int, *,
     today = clock.local_now(now, chosen.timezone).date() if chosen else None
     days = [first + dt.timedelta(days=n) for n in range((last - first).days + 1)]
     return MonthSnapshot(year, month, classrooms, chosen, tuple(rows), active, items, in_month, closed, today, slots,
-                         availability=answers, members=members, needs=staffing.month_needs(wanted, slots, days, closed))
+                         availability=answers, members=members, needs=staffing.month_needs(wanted, slots, days, closed),
+                         stored_needs=tuple(wanted))

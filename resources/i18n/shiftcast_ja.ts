@@ -2458,6 +2458,44 @@ Data folder: {1}</source>
     </message>
 </context>
 <context>
+    <name>NeedsModel</name>
+    <message>
+        <source>Needed: {0} · Assigned: {1}</source>
+        <translation>必要: {0}人 · 割り当て: {1}人</translation>
+    </message>
+    <message>
+        <source>Short by {0}</source>
+        <translation>{0}人不足</translation>
+    </message>
+    <message>
+        <source>Over by {0}</source>
+        <translation>{0}人超過</translation>
+    </message>
+    <message>
+        <source>Closed: nobody is needed</source>
+        <translation>休業日のため必要人数は0人です</translation>
+    </message>
+    <message>
+        <source>A shift counts when it covers the whole slot.</source>
+        <translation>コマの開始から終了までを含むシフトだけを数えます。</translation>
+    </message>
+    <message>
+        <source>Teachers in {0}: assigned/needed</source>
+        <translation>{0}の講師: 割り当て/必要人数</translation>
+    </message>
+</context>
+<context>
+    <name>NeedsStrip</name>
+    <message>
+        <source>Staffing needs</source>
+        <translation>必要人数</translation>
+    </message>
+    <message>
+        <source>Teachers per lesson slot, assigned/needed: red and bold is short, purple and italic is over (Staffing needs… sets them)</source>
+        <translation>コマごとの講師数（割り当て/必要人数）: 赤の太字は不足、紫の斜体は超過です（「必要人数…」で設定します）</translation>
+    </message>
+</context>
+<context>
     <name>NextStepsPage</name>
     <message>
         <source>Keep receiving LINE&apos;s events whenever Shiftcast runs (in the window or the tray)</source>
@@ -3344,6 +3382,14 @@ Cancel it and tell the teacher?</source>
         <translation>教室のコマ（シフトをコマで入力するため）</translation>
     </message>
     <message>
+        <source>Staffing needs…</source>
+        <translation>必要人数…</translation>
+    </message>
+    <message>
+        <source>How many teachers each lesson slot needs (必要人数), by weekday and for single dates</source>
+        <translation>各コマに必要な講師の人数（必要人数）を曜日ごと・日付ごとに設定します</translation>
+    </message>
+    <message>
         <source>Availability…</source>
         <translation>シフト希望…</translation>
     </message>
@@ -3473,6 +3519,34 @@ Cancel it and tell the teacher?</source>
     <message>
         <source>Nothing to redo</source>
         <translation>やり直す操作はありません</translation>
+    </message>
+</context>
+<context>
+    <name>StaffingNeedsDialog</name>
+    <message>
+        <source>{0}  {1}: {2}</source>
+        <comment>a date&apos;s staffing need: the day, the lesson slot, how many teachers</comment>
+        <translation>{0}  {1}: {2}人</translation>
+    </message>
+    <message>
+        <source>Staffing needs of {0}</source>
+        <translation>{0}の必要人数</translation>
+    </message>
+    <message>
+        <source>How many teachers each lesson slot needs on each weekday. The Shifts grid shows the month&apos;s days against them; closed days need nobody.</source>
+        <translation>各コマに曜日ごとに必要な講師の人数です。シフト表に月の各日の割り当てと並べて表示します。休業日の必要人数は0人です。</translation>
+    </message>
+    <message>
+        <source>This classroom has no lesson slots yet: add them in Lesson slots… first.</source>
+        <translation>この教室にはまだコマがありません。先に「コマ…」で追加してください。</translation>
+    </message>
+    <message>
+        <source>Dates that need another number (they win over their weekday):</source>
+        <translation>人数の異なる日付（曜日の設定より優先されます）:</translation>
+    </message>
+    <message>
+        <source>Dates that need another number</source>
+        <translation>人数の異なる日付</translation>
     </message>
 </context>
 <context>

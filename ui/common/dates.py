@@ -14,8 +14,9 @@ from __future__ import annotations
 import datetime as dt
 
 from PySide6.QtCore import QCoreApplication, QDate, QDateTime, QLocale
+from PySide6.QtWidgets import QDateEdit, QWidget
 
-from core.roster import clock
+from core.roster import clock, rules
 from core.texts import formats
 from core.texts.formats import Language
 
@@ -29,6 +30,18 @@ def day_pattern() -> str:
     """A day with its weekday and year, as a Qt date pattern (also what the date fields show)."""
     return QCoreApplication.translate("Dates", "ddd d MMM yyyy",
                                       "a day with weekday and year, Qt date pattern: yyyy年M月d日(ddd) in Japanese")
+
+
+def day_field(day: dt.date, parent: QWidget | None = None) -> QDateEdit:
+    """A field for a roster's day: a calendar to pick from, the interface's pattern, the days a shift may fall on."""
+    field = QDateEdit(parent)
+    field.setCalendarPopup(True)
+    field.setLocale(locale())
+    field.setDisplayFormat(day_pattern())
+    first, last = rules.FIRST_DAY, rules.LAST_DAY
+    field.setDateRange(QDate(first.year, first.month, first.day), QDate(last.year, last.month, last.day))
+    field.setDate(QDate(day.year, day.month, day.day))
+    return field
 
 
 def language() -> Language:

@@ -15,11 +15,9 @@ import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QDate
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDateEdit,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -30,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from core.errors import ValidationError
 from core.planning.month_grid import ShiftItem, TeacherItem
-from core.roster import clock, rules
+from core.roster import clock
 from core.roster.closed_days import ClosedDay
 from core.roster.lesson_slots import LessonSlot
 from core.store.kinds import ShiftStatus
@@ -82,14 +80,7 @@ class ShiftDialog(SubmitDialog):
         if wanted is not None and self.teacher.findData(wanted) >= 0:
             self.teacher.setCurrentIndex(self.teacher.findData(wanted))
 
-        self.date = QDateEdit(self)
-        self.date.setCalendarPopup(True)
-        self.date.setLocale(dates.locale())
-        self.date.setDisplayFormat(dates.day_pattern())
-        first, last = rules.FIRST_DAY, rules.LAST_DAY
-        self.date.setDateRange(QDate(first.year, first.month, first.day), QDate(last.year, last.month, last.day))
-        when = shift.local_date if shift else day
-        self.date.setDate(QDate(when.year, when.month, when.day))
+        self.date = dates.day_field(shift.local_date if shift else day, self)
         # A closed day warns and does not refuse: a make-up lesson or a meeting may fall on one.
         self.closed_warning = QLabel(self)
         self.closed_warning.setWordWrap(True)

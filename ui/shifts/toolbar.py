@@ -1,5 +1,5 @@
-"""The Shifts area's toolbar: month, classroom, undo and redo, teachers, lesson slots, CSV, make drafts (draft the
-month with the solver, fill from patterns or last month), confirm month.
+"""The Shifts area's toolbar: month, classroom, undo and redo, teachers, lesson slots, staffing needs, CSV, make
+drafts (draft the month with the solver, fill from patterns or last month), confirm month.
 
 Every action is also added to the area itself, so its shortcut works wherever the focus is inside
 the Shifts tab (and nowhere else in the window).
@@ -31,7 +31,7 @@ Slot = Callable[[], object]
 class ShiftsToolbar(QToolBar):
     def __init__(self, owner: QWidget, *, step_month: Callable[[int], object], add_classroom: Slot, undo: Slot,
                  redo: Slot, teachers: Slot, csv: CsvActions, fill_month: Slot, copy_last_month: Slot,
-                 lesson_slots: Slot, confirm_month: Slot, cover: Slot, availability: Slot,
+                 lesson_slots: Slot, confirm_month: Slot, cover: Slot, availability: Slot, staffing_needs: Slot,
                  draft_month: Slot | None = None) -> None:
         super().__init__(owner)
         self.owner = owner
@@ -75,6 +75,10 @@ class ShiftsToolbar(QToolBar):
         self.slots_action = self._action(self.tr("Lesson slots…"), None, [], lesson_slots)
         self.slots_action.setToolTip(self.tr("The classroom's lesson slots (コマ), to enter a shift by"))
         self.addAction(self.slots_action)
+        self.needs_action = self._action(self.tr("Staffing needs…"), None, [], staffing_needs)
+        self.needs_action.setToolTip(self.tr("How many teachers each lesson slot needs (必要人数), by weekday and "
+                                             "for single dates"))
+        self.addAction(self.needs_action)
         self.addWidget(self._csv_button(csv))
         self.addSeparator()
         self.availability_action = self._action(self.tr("Availability…"), None, [], availability)

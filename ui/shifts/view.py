@@ -10,8 +10,9 @@ stale month.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
@@ -20,8 +21,9 @@ from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QStackedWidget, QVBo
 from core.planning.drafted import Act
 from core.planning.month_grid import MonthSnapshot, ShiftItem, load_month, with_acknowledgements
 from core.roster import lesson_slots, rules
-from core.roster.lesson_slots import LessonSlot
+from core.roster import needs as staffing
 from ui.common.errors import show_error
+from ui.common.form_dialog import SubmitDialog
 from ui.common.month_picker import default_month, month_title, shifted
 from ui.common.wrapped_text import keep_text_visible
 from ui.cover.dialog import CoverDialog
@@ -33,6 +35,8 @@ from ui.shifts.editing import RosterEditor
 from ui.shifts.empty import EmptyState
 from ui.shifts.grid import RosterGridModel
 from ui.shifts.legend import RosterLegend
+from ui.shifts.needs_dialog import StaffingNeedsDialog
+from ui.shifts.needs_strip import NeedsStrip
 from ui.shifts.slots_dialog import LessonSlotsDialog
 from ui.shifts.table import RosterTable
 from ui.shifts.toolbar import ShiftsToolbar
@@ -72,6 +76,7 @@ class ShiftsView(QWidget):
         self.slots_dialog: LessonSlotsDialog | None = None
         self.draft_dialog: QDialog | None = None
         self.drafter: Drafter | None = None  # None: the solver (core.planning.from_roster.draft)
+        self.needs_dialog: StaffingNeedsDialog | None = None
 
         self._reload_timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self._reload_timer.timeout.connect(self.reload)
@@ -88,19 +93,22 @@ class ShiftsView(QWidget):
                             copy_last_month=lambda: self.editor.fill_month(from_last_month=True),
                             lesson_slots=self.open_lesson_slots,
                             confirm_month=self.editor.confirm_month, cover=self.open_cover,
-                            availability=self.open_availability, draft_month=self.open_draft)
+                            availability=self.open_availability, staffing_needs=self.open_staffing_needs,
+                            draft_month=self.open_draft)
         self.toolbar = bar
         self.month_label, self.classroom_combo = bar.month_label, bar.classroom_combo
         self.prev_action, self.next_action, self.confirm_action = bar.prev_action, bar.next_action, bar.confirm_action
         self.undo_action, self.redo_action, self.teachers_action = bar.undo_action, bar.redo_action, bar.teachers_action
         self.fill_action, self.copy_last_action = bar.fill_action, bar.copy_last_action
-        self.slots_action = bar.slots_action
+        self.slots_action, self.needs_action = bar.slots_action, bar.needs_action
         self.draft_action = bar.draft_action
 
         grid_page = QWidget(self)
         grid_layout = QVBoxLayout(grid_page)
         grid_layout.setContentsMargins(0, 0, 0, 0)
         grid_layout.addWidget(self.table, 1)
+        self.needs_strip = NeedsStrip(self.table, grid_page)  # needed against assigned, per day and slot
+        grid_layout.addWidget(self.needs_strip)
         grid_layout.addWidget(RosterLegend(grid_page))
         self.no_classroom = EmptyState(
             self.tr("No classroom yet"),
@@ -221,6 +229,7 @@ class ShiftsView(QWidget):
         self._fill_classrooms(snapshot)
         self.model.set_snapshot(snapshot)
         self.table.fit_rows(self.model.stacked_per_row())
+        self.needs_strip.set_snapshot(snapshot)
         self.month_label.setText(month_title(snapshot.year, snapshot.month))
         if snapshot.classroom is None:
             self.pages.setCurrentWidget(self.no_classroom)
@@ -236,6 +245,7 @@ class ShiftsView(QWidget):
         for action in (self.fill_action, self.copy_last_action, self.draft_action):
             action.setEnabled(has_room and bool(snapshot.rows))
         self.slots_action.setEnabled(has_room)
+        self.needs_action.setEnabled(has_room)
         self._summarise(snapshot)
         self.loaded.emit()
 
@@ -345,12 +355,26 @@ class ShiftsView(QWidget):
             return
         dialog = LessonSlotsDialog(room.name, self.model.snapshot.slots, self)
         self.slots_dialog = dialog
+        self._open_saving(dialog, lambda session, slots: lesson_slots.set_slots(session, room.id, slots))
+
+    def open_staffing_needs(self) -> None:
+        room = self.model.snapshot.classroom
+        if room is None:
+            return
+        snapshot = self.model.snapshot
+        dialog = StaffingNeedsDialog(room.name, snapshot.slots, snapshot.stored_needs, (self.year, self.month), self)
+        self.needs_dialog = dialog
+        self._open_saving(dialog, lambda session, wanted: staffing.set_needs(session, room.id, wanted))
+
+    def _open_saving(self, dialog: SubmitDialog, write: Callable[[Any, Any], None]) -> None:
+        """Open the dialog; its OK gives `write` a session and what the dialog collected, in one transaction, then
+        the month is read again."""
         db = self.ctx.db
 
-        def save(slots: list[LessonSlot]) -> None:
+        def save(values: Any) -> None:
             def work() -> None:
                 with db.write() as session:
-                    lesson_slots.set_slots(session, room.id, slots)
+                    write(session, values)
 
             def done(_: None) -> None:
                 dialog.succeeded()
