@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cli import numbers, words
+from cli import limits, numbers, words
 from cli.verbs import EXIT_FAILED, Subcommands, UsageError, Verb, file_only, now, print_json
 from core.roster.reading import MAX_POSITION
 from core.texts import t
@@ -40,7 +40,7 @@ def add_parsers(sub: Subcommands) -> None:
 
     teachers = sub.add_parser("teachers", help="list teachers")
     teachers.add_argument("--json", action="store_true")
-    in_order = teachers.add_subparsers(dest="order_action", metavar="{move,order,join,leave}")
+    in_order = teachers.add_subparsers(dest="order_action", metavar="{move,order,join,leave,limits}")
     move = in_order.add_parser("move", help="move a teacher to another place in the list (your own order)")
     move.add_argument("name", help="the teacher's name")
     place = move.add_mutually_exclusive_group(required=True)
@@ -57,6 +57,7 @@ def add_parsers(sub: Subcommands) -> None:
         member = in_order.add_parser(action, help=text)
         member.add_argument("name", help="the teacher's name")
         member.add_argument("--classroom", required=True, help="the classroom's name")
+    limits.add_parser(in_order)
 
     classrooms = sub.add_parser("classrooms", help="list classrooms")
     classrooms.add_argument("--json", action="store_true")
@@ -168,31 +169,51 @@ def cmd_shifts(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 
 
 def cmd_teachers(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.roster import limits as teacher_limits
     from core.roster import membership, rules
+    from core.texts import formats
 
+    if args.order_action == "limits":
+        return limits.cmd_limits(db, args)
     if args.order_action in ("join", "leave"):
         return _membership(db, args)
     if args.order_action is not None:
         return _reorder(db, args)
     with db.read() as session:
         classrooms = membership.names_by_teacher(session)
+        room_ids = membership.ids_by_teacher(session)
+        teachers = rules.list_teachers(session)
+        slots = teacher_limits.slot_names(session)
+        set_limits = teacher_limits.limits_of(session, (t.id for t in teachers))
         rows: list[dict[str, Any]] = [
             {"id": t.id, "name": t.name, "reading": t.reading, "position": t.position} | rules.contact_fields(t)
             | {"active": t.active, "classrooms": list(classrooms.get(t.id, ()))}
-            for t in rules.list_teachers(session)
+            | {"limits": _limits_json(set_limits[t.id]),
+               "limits_text": teacher_limits.describe(set_limits[t.id], formats.join(teacher_limits.slot_words(
+                   set_limits[t.id].slots, slots, room_ids.get(t.id, frozenset())), words.current()))}
+            for t in teachers
         ]
     if args.json:
-        print_json(rows)
+        print_json([{key: value for key, value in r.items() if key != "limits_text"} for r in rows])
     else:
         for r in rows:
             flags = ",".join(k for k in ("line_opt_in", "email_opt_in", "active") if r[k])
             place = "" if r["position"] is None else "  " + words.line("cli.teachers.place", place=r["position"])
             rooms = "  " + words.line("cli.teachers.classrooms", classrooms=tuple(r["classrooms"])) if r["classrooms"] else ""
-            print(f"{r['id']:>5}  {r['name']}  {r['line_user_id'] or '-'}  {r['email'] or '-'}  [{flags}]{rooms}{place}")
+            brief = "  " + words.line("cli.teachers.limits", limits=r["limits_text"]) if r["limits_text"] else ""
+            print(f"{r['id']:>5}  {r['name']}  {r['line_user_id'] or '-'}  {r['email'] or '-'}  [{flags}]{rooms}{brief}{place}")
         print(words.line("cli.teacher_count", count=len(rows)))
         if any(r["position"] is not None for r in rows):
             print(words.line("cli.teachers.own_order"))
     return 0
+
+
+def _limits_json(chosen: Any) -> dict[str, Any]:
+    """A teacher's limits for --json: minutes as stored, slots as lesson slot ids (null: all)."""
+    from core.roster.limits import NUMBERS
+
+    return {name: getattr(chosen, name) for name in NUMBERS} | {
+        "slots": None if chosen.slots is None else sorted(chosen.slots)}
 
 
 def _membership(db: Database, args: argparse.Namespace) -> int:

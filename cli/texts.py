@@ -121,6 +121,11 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                   "依頼 #{id} を見送りました。シフトは依頼した講師の担当のままです。今は講師に連絡できる"
                                   "方法がないため、直接お伝えください。"),
     "cli.teachers.classrooms": ("at {classrooms}", "所属：{classrooms}"),
+    "cli.teachers.limits": ("limits: {limits}", "制限：{limits}"),
+    "cli.limits.saved": ("saved {teacher}'s limits", "{teacher}さんの制限を保存しました。"),
+    "cli.limits.none": ("no limits set", "制限は設定されていません。"),
+    "cli.limits.slots": ("lesson slots they can teach: {names}", "担当できるコマ：{names}"),
+    "cli.limits.all_slots": ("lesson slots they can teach: all of their classrooms'", "担当できるコマ：所属教室のすべてのコマ"),
     "cli.teachers.joined": ("{teacher} is now one of {classroom}'s teachers", "{teacher}さんを{classroom}の所属講師にしました。"),
     "cli.teachers.member_already": ("{teacher} was one of {classroom}'s teachers already",
                                     "{teacher}さんはすでに{classroom}の所属講師です。"),

@@ -227,6 +227,19 @@ HELP_JA: dict[str, str] = {
     "make a teacher one of a classroom's own teachers": "講師を教室の所属講師にします",
     "a teacher stops being one of a classroom's own (refused while they have confirmed shifts to come there)":
         "講師を教室の所属講師から外します（その教室で今後の確定シフトがある間はできません）",
+    "show a teacher's limits and wishes, or set them with the options below":
+        "講師の勤務の上限と希望を表示します（下のオプションで設定します）",
+    "at most N shifts a month": "月のシフトを最大N回にします",
+    "at most these hours a month: 40, 40:30 or 40.5": "月の勤務時間の上限（40、40:30、40.5 のように指定）",
+    "at least these hours a month (a promised minimum)": "月の最低勤務時間（約束した最低時間）",
+    "at most N days in a row": "連続勤務を最大N日にします",
+    "at most N Saturdays and Sundays a month": "月の土日勤務を最大N日にします",
+    "their share of the work, 1 to 100 (2: about twice a teacher with 1; none: 1)":
+        "仕事の配分（1〜100。2なら1の講師の約2倍。指定なしは1）",
+    "the lesson slots they can teach, e.g. 1限,2限 (classroom:slot for another classroom's)":
+        "担当できるコマ（例: 1限,2限。ほかの教室のコマは「教室:コマ」）",
+    "clear one limit (again for another), or all of them without a name":
+        "指定した制限を消去します（複数なら繰り返し指定。名前を省くとすべて消去します）",
     "list classrooms": "教室を一覧表示します",
     "create a classroom": "教室を作成します",
     "the LINE group ID (C + 32 hex digits)": "LINEグループID（C と32桁の16進数）",

@@ -249,3 +249,33 @@ def test_limits_in_a_big_file_are_looked_up_once_not_per_row(db: Database) -> No
         event.remove(db.engine, "before_cursor_execute", count)
     assert big == small and again_big == again_small, (small, big, again_small, again_big)
     assert _limit_of(db, "先生49").max_shifts == 9
+
+
+def test_month_warnings_count_every_classroom_and_leave_canceled_shifts_out(db: Database) -> None:
+    from core.store.kinds import ShiftStatus
+
+    with db.write() as s:
+        main, north = f.classroom(s, "本校"), f.classroom(s, "北校")
+        sato, suzuki = f.teacher(s, "佐藤"), f.teacher(s, "鈴木", n=2)
+        f.shift(s, main, sato, dt.date(2027, 1, 4), "17:00", "21:00", now=NOW)
+        f.shift(s, north, sato, dt.date(2027, 1, 5), "17:00", "21:00", now=NOW, status=ShiftStatus.CONFIRMED)
+        f.shift(s, main, sato, dt.date(2027, 1, 6), "17:00", "21:00", now=NOW, status=ShiftStatus.CANCELED)
+        f.shift(s, main, suzuki, dt.date(2027, 1, 4), "17:00", "21:00", now=NOW)
+        f.shift(s, main, sato, dt.date(2027, 2, 1), "17:00", "21:00", now=NOW)  # another month
+        limits.set_limits(s, sato.id, Limits(max_shifts=1, max_minutes=7 * 60))
+        limits.set_limits(s, suzuki.id, Limits(max_shifts=1))
+        ids = sato.id, suzuki.id
+    with db.read() as s:
+        warned = limits.month_warnings(s, ids, 2027, 1)
+    assert [str(text) for text in warned[ids[0]]] == ["2 shifts this month, above the most of 1",
+                                                     "8:00 hours this month, above the most of 7:00"]
+    assert ids[1] not in warned
+
+
+def test_limits_read_back_in_the_same_session_after_each_change(db: Database) -> None:
+    teacher, _main, _ids = _slots(db)
+    with db.write() as s:
+        for chosen in (Limits(max_shifts=3), Limits(max_shifts=4, target_share=2), limits.NONE, Limits(max_minutes=60)):
+            limits.limits_of(s, [teacher])  # the rows read before are not what is read after
+            limits.set_limits(s, teacher, chosen)
+            assert limits.limits_of(s, [teacher])[teacher] == chosen

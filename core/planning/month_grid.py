@@ -18,11 +18,12 @@ from sqlalchemy.orm import Session
 
 from core.kinds import registry as message_kinds
 from core.roster import availability as availability_requests
-from core.roster import clock, closed_days, lesson_slots, membership, reading, rules
+from core.roster import clock, closed_days, lesson_slots, limits, membership, reading, rules
 from core.roster import needs as staffing
 from core.roster.availability_text import NO, DayAnswer
 from core.store.db import Database
 from core.store.models import Channel, Delivery, Shift, ShiftStatus, SubjectType, Teacher
+from core.texts import Text
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,8 @@ class MonthSnapshot:
     def coverage(self) -> list[staffing.SlotCover]:
         """Per day and slot, needed against the shown shifts covering the slot: the grid's needs strip."""
         return staffing.cover(self.needs, self.slots, self.shifts) if self.needs else []
+    # teacher id → the limits their month goes over, every classroom counted (core/roster/limits.py)
+    over_limits: dict[int, tuple[Text, ...]] = field(default_factory=dict)
 
     def said_no(self, teacher_id: int, day: dt.date) -> bool:
         """The teacher answered that they cannot work that day."""
@@ -188,6 +191,7 @@ def load_month(db: Database, classroom_id: int | None, year: int, month: int, *,
         slots = tuple(lesson_slots.classroom_slots(session, chosen.id)) if chosen else ()
         answers = _availability(session, chosen.id, year, month) if chosen else {}
         wanted = staffing.classroom_needs(session, chosen.id) if chosen else []
+        over_limits = limits.month_warnings(session, [t.id for t in rows], year, month)
     # Japanese holidays whatever the classroom's zone, as on the published image (core/publication/month_image.py).
     # Read here, on the background thread that reads the month: the package loads every country's
     # calendar, and the window should not wait for it at start-up.
@@ -197,4 +201,4 @@ def load_month(db: Database, classroom_id: int | None, year: int, month: int, *,
     days = [first + dt.timedelta(days=n) for n in range((last - first).days + 1)]
     return MonthSnapshot(year, month, classrooms, chosen, tuple(rows), active, items, in_month, closed, today, slots,
                          availability=answers, members=members, needs=staffing.month_needs(wanted, slots, days, closed),
-                         stored_needs=tuple(wanted))
+                         stored_needs=tuple(wanted), over_limits=over_limits)

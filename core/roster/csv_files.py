@@ -328,7 +328,7 @@ def import_teachers(session: Session, data: bytes, *, progress: Progress | None 
     current = limits.limits_of(session, (t.id for t in by_name.values())) if has_limits else {}
     slots = limits.slot_names(session) if has_limits else []
     members = membership.ids_by_teacher(session) if has_limits else {}
-    held = limits.hold_rows(session) if has_limits else []
+    changed: dict[int, limits.Limits] = {}  # written together once every row is good
 
     def apply(row: dict[str, str], result: ImportResult) -> None:
         name = row.get("name", "").strip()
@@ -362,11 +362,11 @@ def import_teachers(session: Session, data: bytes, *, progress: Progress | None 
             teacher = rules.update_teacher(session, existing.id, **values)
             result.updated += 1
         if wanted != before:
-            limits.store(session, teacher.id, wanted, before)
+            changed[teacher.id] = wanted
         result.ids.append(teacher.id)
 
     imported = _run_import(session, rows, apply, _line_count(text), progress)
-    del held  # held until here: see limits.hold_rows
+    limits.store_many(session, changed)
     return imported
 
 

@@ -15,15 +15,16 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
 from core.errors import ValidationError
-from core.roster import rules
-from core.store.models import Classroom, LessonSlot, TeacherLimits, TeacherSlot
+from core.roster import clock, rules
+from core.store.kinds import ShiftStatus
+from core.store.models import Classroom, LessonSlot, Shift, TeacherLimits, TeacherSlot
 from core.texts import Text, t
 
 # The widest sensible value of each limit: a month has 31 days, at most 10 of them Saturdays or Sundays.
@@ -102,6 +103,11 @@ def clock_hours(minutes: int) -> str:
     return f"{minutes // 60}:{minutes % 60:02d}"
 
 
+def hours_text(minutes: int) -> str:
+    """2400 → "40", 2430 → "40:30": whole hours without their minutes, for short listings."""
+    return str(minutes // 60) if minutes % 60 == 0 else clock_hours(minutes)
+
+
 def parse_hours(text: str, name: str = "max_minutes") -> int | None:
     """Hours a month as typed: "40", "40:30", "40.5" (full-width digits too) → minutes; empty → None."""
     cleaned = unicodedata.normalize("NFKC", text).strip()
@@ -156,32 +162,26 @@ def set_limits(session: Session, teacher_id: int, limits: Limits) -> Limits:
     rules.get_teacher(session, teacher_id)
     check(limits)
     _check_slots(session, limits.slots)
-    store(session, teacher_id, limits)
+    store_many(session, {teacher_id: limits})
     return limits
 
 
-def hold_rows(session: Session) -> list[TeacherLimits]:
-    """Every teacher's limits row, read in one query: while the caller holds the list, `store` finds each
-    row in the session instead of asking the database once per teacher (a big import)."""
-    return list(session.scalars(select(TeacherLimits)))
-
-
-def store(session: Session, teacher_id: int, limits: Limits, before: Limits | None = None) -> None:
-    """Write limits already checked (`check`, and slots that exist): for an import that checked them in bulk.
-    `before`, the limits read for the teacher (`limits_of`), saves a query per teacher of a big file."""
-    unset = before is not None and all(getattr(before, name) is None for name in NUMBERS)
-    row = None if unset else session.get(TeacherLimits, teacher_id)
-    numbers = {name: getattr(limits, name) for name in NUMBERS}
-    if all(value is None for value in numbers.values()):
-        if row is not None:
-            session.delete(row)
-    elif row is None:
-        session.add(TeacherLimits(teacher_id=teacher_id, **numbers))
-    else:
-        for name, value in numbers.items():
-            setattr(row, name, value)
-    if before is None or before.slots != limits.slots:
-        _write_slots(session, teacher_id, limits.slots)
+def store_many(session: Session, chosen: Mapping[int, Limits]) -> None:
+    """Teachers' limits, already checked (`check`, slots that exist), written in a few statements whatever
+    their number: a big import's, once every row is known to be good."""
+    ids = sorted(chosen)
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        session.execute(delete(TeacherLimits).where(TeacherLimits.teacher_id.in_(chunk)))
+        session.execute(delete(TeacherSlot).where(TeacherSlot.teacher_id.in_(chunk)))
+    numbers = [{"teacher_id": teacher_id, **{name: getattr(limits, name) for name in NUMBERS}}
+               for teacher_id, limits in chosen.items() if any(getattr(limits, name) is not None for name in NUMBERS)]
+    slots = [{"teacher_id": teacher_id, "slot_id": slot_id}
+             for teacher_id, limits in chosen.items() for slot_id in sorted(limits.slots or ())]
+    if numbers:
+        session.execute(insert(TeacherLimits), numbers)
+    if slots:
+        session.execute(insert(TeacherSlot), slots)
     session.flush()
 
 
@@ -249,12 +249,16 @@ def parse_slots(cell: str, slots: Sequence[SlotName], classroom_ids: Collection[
     return frozenset(chosen)
 
 
-def slots_text(slot_ids: frozenset[int] | None, slots: Sequence[SlotName], classroom_ids: Collection[int],
-               separator: str = ";") -> str:
-    """Slot ids as `parse_slots` reads them back: a plain name where it means exactly these slots of the
-    teacher's classrooms, "教室:名前" where it would mean more."""
+def slots_text(slot_ids: frozenset[int] | None, slots: Sequence[SlotName], classroom_ids: Collection[int]) -> str:
+    """Slot ids as a file's cell ("1限;北校:2限"), which `parse_slots` reads back; empty for all."""
+    return ";".join(slot_words(slot_ids, slots, classroom_ids))
+
+
+def slot_words(slot_ids: frozenset[int] | None, slots: Sequence[SlotName], classroom_ids: Collection[int]) -> list[str]:
+    """Slot ids by name: a plain name where it means exactly these slots of the teacher's classrooms,
+    "教室:名前" where it would mean more; none for all."""
     if not slot_ids:
-        return ""
+        return []
     theirs = [s for s in slots if not classroom_ids or s.classroom_id in classroom_ids]
     words: list[str] = []
     for slot in slots:
@@ -264,7 +268,7 @@ def slots_text(slot_ids: frozenset[int] | None, slots: Sequence[SlotName], class
         word = slot.name if slot.id in plain and plain <= slot_ids else f"{slot.classroom}:{slot.name}"
         if word not in words:
             words.append(word)
-    return separator.join(sorted(words, key=lambda word: ":" in word))  # the teacher's own classrooms' first
+    return sorted(words, key=lambda word: ":" in word)  # the teacher's own classrooms' first
 
 
 # ----- a month's load against the limits (warnings for shifts entered by hand) -----
@@ -312,8 +316,32 @@ def describe(limits: Limits, slot_text: str = "") -> tuple[Text, ...]:
     for name in NUMBERS:
         value = getattr(limits, name)
         if value is not None:
-            found.append(t(f"limits.short.{name}", value=clock_hours(value) if name.endswith("minutes") else value))
+            found.append(t(f"limits.short.{name}", value=hours_text(value) if name.endswith("minutes") else value))
     if slot_text:
         found.append(t("limits.short.slots", names=slot_text))
     return tuple(found)
 
+
+
+def month_warnings(session: Session, teacher_ids: Collection[int], year: int, month: int) -> dict[int, tuple[Text, ...]]:
+    """Each teacher's limits their month goes over, counting every classroom's shifts that are not canceled
+    (drafts too: the manager is warned while entering them); a teacher over none is left out. Three
+    queries whatever the number of teachers."""
+    wanted = limits_of(session, teacher_ids)
+    limited = sorted(teacher_id for teacher_id, chosen in wanted.items() if not chosen.empty)
+    if not limited:
+        return {}
+    first, last = rules.month_bounds(year, month)
+    days: dict[int, list[tuple[dt.date, int]]] = {}
+    for start in range(0, len(limited), 500):
+        rows = session.execute(
+            select(Shift.teacher_id, Shift.local_date, Shift.start_time, Shift.end_time, Shift.ends_next_day,
+                   Classroom.timezone)
+            .join(Classroom, Classroom.id == Shift.classroom_id)
+            .where(Shift.teacher_id.in_(limited[start:start + 500]), Shift.local_date >= first,
+                   Shift.local_date <= last, Shift.status != ShiftStatus.CANCELED))
+        for teacher_id, day, begins, ends, next_day, zone in rows:
+            begin_at, end_at = clock.shift_interval(day, begins, ends, next_day, zone)
+            days.setdefault(teacher_id, []).append((day, int((end_at - begin_at).total_seconds()) // 60))
+    found = {teacher_id: over(month_load(days.get(teacher_id, [])), wanted[teacher_id]) for teacher_id in limited}
+    return {teacher_id: said for teacher_id, said in found.items() if said}

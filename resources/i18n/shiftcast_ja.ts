@@ -2194,6 +2194,69 @@ Retry brings it back; it then goes at its due time.</source>
     </message>
 </context>
 <context>
+    <name>LimitsEditor</name>
+    <message>
+        <source>No limit</source>
+        <translation>上限なし</translation>
+    </message>
+    <message>
+        <source> shifts</source>
+        <translation> 回</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>なし</translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation> 日</translation>
+    </message>
+    <message>
+        <source>Like everyone (1)</source>
+        <translation>標準（1）</translation>
+    </message>
+    <message>
+        <source>A relative weight: a teacher with 2 is given about twice the work of one with 1.</source>
+        <translation>ほかの講師との比率です。2の講師には、1の講師の約2倍のシフトを割り当てます。</translation>
+    </message>
+    <message>
+        <source>Most shifts a &amp;month:</source>
+        <translation>月の最大シフト数(&amp;M):</translation>
+    </message>
+    <message>
+        <source>Most &amp;hours a month:</source>
+        <translation>月の最大時間(&amp;H):</translation>
+    </message>
+    <message>
+        <source>&amp;Fewest hours a month:</source>
+        <translation>月の最低時間(&amp;F):</translation>
+    </message>
+    <message>
+        <source>hours (40, 40:30 or 40.5)</source>
+        <translation>時間（40、40:30、40.5 のように入力）</translation>
+    </message>
+    <message>
+        <source>Most &amp;days in a row:</source>
+        <translation>最大連続勤務日数(&amp;D):</translation>
+    </message>
+    <message>
+        <source>Most Saturdays and &amp;Sundays a month:</source>
+        <translation>月の最大土日勤務日数(&amp;S):</translation>
+    </message>
+    <message>
+        <source>Share of w&amp;ork:</source>
+        <translation>配分(&amp;O):</translation>
+    </message>
+    <message>
+        <source>Lesson slots they can teach. None ticked in a classroom: all of its slots.</source>
+        <translation>担当できるコマ（教室ごとに、チェックがなければその教室のすべてのコマを担当できます）</translation>
+    </message>
+    <message>
+        <source>No classroom has lesson slots yet (Classroom settings).</source>
+        <translation>まだどの教室にもコマがありません（教室の設定で登録します）。</translation>
+    </message>
+</context>
+<context>
     <name>LineSection</name>
     <message>
         <source>LINE</source>
@@ -3185,6 +3248,10 @@ Cancel it and tell the teacher?</source>
         <source>{0} is not active; shifts shown are kept for the record.</source>
         <translation>{0}は現在在籍していません。表示中のシフトは記録として残しています。</translation>
     </message>
+    <message>
+        <source>{0}&apos;s month goes over their limits:</source>
+        <translation>{0}さんの今月のシフトが上限を超えています。</translation>
+    </message>
 </context>
 <context>
     <name>RosterLegend</name>
@@ -3657,6 +3724,14 @@ Cancel it and tell the teacher?</source>
     <message>
         <source>&amp;Weekly:</source>
         <translation>毎週の予定(&amp;W):</translation>
+    </message>
+    <message>
+        <source>Teacher</source>
+        <translation>基本情報</translation>
+    </message>
+    <message>
+        <source>Limits and wishes</source>
+        <translation>上限と希望</translation>
     </message>
     <message>
         <source>Save</source>

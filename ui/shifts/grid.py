@@ -18,11 +18,12 @@ from PySide6.QtCore import (
     Qt,
 )
 from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import QApplication, QStyle
 
 from core.planning.month_grid import MonthSnapshot, ShiftItem, TeacherItem
 from core.roster.availability_text import HOURS, NO, YES, DayAnswer
 from core.store.kinds import ShiftStatus
-from ui.common import dates
+from ui.common import dates, i18n
 
 SHIFTS_ROLE = Qt.ItemDataRole.UserRole + 1  # tuple[ShiftItem, ...]
 DAY_KIND_ROLE = Qt.ItemDataRole.UserRole + 2  # "weekday" | "sat" | "sun" | "holiday"
@@ -239,4 +240,10 @@ class RosterGridModel(QAbstractTableModel):
             return QBrush(QColor(128, 128, 128))
         if role == Qt.ItemDataRole.ToolTipRole and not teacher.active:
             return self.tr("{0} is not active; shifts shown are kept for the record.").format(teacher.name)
+        over = self.snapshot.over_limits.get(teacher.id, ())
+        if role == Qt.ItemDataRole.ToolTipRole and over:
+            return "\n".join([self.tr("{0}'s month goes over their limits:").format(teacher.name),
+                              *(f"• {i18n.render(text)}" for text in over)])
+        if role == Qt.ItemDataRole.DecorationRole and over:
+            return QApplication.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
         return None

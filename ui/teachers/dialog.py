@@ -32,7 +32,8 @@ from PySide6.QtWidgets import (
 
 from core.channels import line_reach
 from core.channels.line_reach import Reach
-from core.roster import order, patterns, queries, rules
+from core.roster import limits, order, patterns, queries, rules
+from core.roster.limits import Limits, SlotName
 from core.roster.queries import TeacherRecord
 from core.texts import formats
 from ui.common import i18n
@@ -63,6 +64,8 @@ class TeachersDialog(QDialog):
         self.classroom_id = classroom_id
         self.records: list[TeacherRecord] = []
         self.classrooms: list[tuple[int, str]] = []  # (id, name): where a weekly pattern can be
+        self.limits: dict[int, Limits] = {}  # each teacher's limits and wishes, for the editor
+        self.slots: list[SlotName] = []  # every classroom's lesson slots, to tick those a teacher can teach
         self.edit_dialog: TeacherEditDialog | None = None
         self.setWindowTitle(self.tr("Teachers"))
         self.resize(820, 460)
@@ -134,12 +137,18 @@ class TeachersDialog(QDialog):
     def reload(self, select_id: int | None = None) -> None:
         db = self.ctx.db
 
-        def load() -> tuple[list[TeacherRecord], list[tuple[int, str]]]:
+        def load() -> tuple[list[TeacherRecord], list[tuple[int, str]], dict[int, Limits], list[SlotName]]:
             with db.read() as session:
-                return queries.teachers(session), [(c.id, c.name) for c in queries.classrooms(session)]
+                records = queries.teachers(session)
+                return (records, [(c.id, c.name) for c in queries.classrooms(session)],
+                        limits.limits_of(session, (r.id for r in records)), limits.slot_names(session))
+
+        def loaded(found: tuple[list[TeacherRecord], list[tuple[int, str]], dict[int, Limits], list[SlotName]]) -> None:
+            self.limits, self.slots = found[2], found[3]
+            self._fill(found[0], found[1], keep)
 
         keep = select_id if select_id is not None else self.selected_id()
-        self.ctx.tasks.run(load, lambda loaded: self._fill(loaded[0], loaded[1], keep), self._error, owner=self)
+        self.ctx.tasks.run(load, loaded, self._error, owner=self)
 
     def _fill(self, records: list[TeacherRecord], classrooms: list[tuple[int, str]], select_id: int | None) -> None:
         self.records = records
@@ -201,7 +210,8 @@ class TeachersDialog(QDialog):
     def _open_editor(self, record: TeacherRecord | None) -> None:
         taken = {r.line_user_id: r.name for r in self.records if r.line_user_id}
         dialog = TeacherEditDialog(self.ctx, record, taken=taken, classrooms=self.classrooms,
-                                   classroom_id=self.classroom_id, parent=self)
+                                   classroom_id=self.classroom_id, slots=self.slots, parent=self,
+                                   limits=self.limits.get(record.id, limits.NONE) if record else limits.NONE)
         self.edit_dialog = dialog
         dialog.submitted.connect(lambda values: self._save(dialog, record, values))
         dialog.finished.connect(dialog.deleteLater)
@@ -218,6 +228,7 @@ class TeachersDialog(QDialog):
                     teacher_id = rules.update_teacher(session, record.id, **values.as_kwargs()).id
                 patterns.set_teacher_patterns(session, teacher_id,
                                               [replace(p, teacher_id=teacher_id) for p in values.patterns])
+                limits.set_limits(session, teacher_id, values.limits)
                 return teacher_id
 
         def done(teacher_id: int) -> None:

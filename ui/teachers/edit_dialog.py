@@ -24,13 +24,15 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from core.channels import registry
 from core.errors import ValidationError
-from core.roster import channel_choice, contacts, ids, rules
+from core.roster import channel_choice, contacts, ids, limits, rules
+from core.roster.limits import Limits, SlotName
 from core.roster.patterns import Pattern
 from core.roster.queries import TeacherRecord
 from core.store.kinds import Channel
@@ -41,6 +43,7 @@ from ui.common.widgets import PROBLEM_COLOR, sentence
 from ui.common.wrapped_text import keep_text_visible
 from ui.shell.context import AppContext
 from ui.teachers.friends_dialog import FriendsDialog
+from ui.teachers.limits import LimitsEditor
 from ui.teachers.line import display_name, explain
 from ui.teachers.patterns import PatternsEditor
 
@@ -78,11 +81,13 @@ class TeacherValues:
     reading: str | None = None  # ふりがな: the order teachers are listed in
     patterns: tuple[Pattern, ...] = ()  # their weekly slots, saved apart (core.roster.patterns.set_teacher_patterns)
     classroom_ids: tuple[int, ...] | None = None  # the classrooms they belong to; None: no classroom to choose
+    limits: Limits = limits.NONE  # their limits and wishes, saved apart (core.roster.limits.set_limits)
 
     def as_kwargs(self) -> dict[str, Any]:
         """What core.roster.rules.create_teacher / update_teacher take."""
         values = dict(self.__dict__)
         values.pop("patterns")
+        values.pop("limits")
         if values["classroom_ids"] is None:
             values.pop("classroom_ids")
         others = values.pop("others")
@@ -93,10 +98,12 @@ class TeacherValues:
 class TeacherEditDialog(SubmitDialog):
     def __init__(self, ctx: AppContext, record: TeacherRecord | None = None, *,
                  taken: Mapping[str, str] | None = None, classrooms: Sequence[tuple[int, str]] = (),
-                 classroom_id: int | None = None, parent: QWidget | None = None) -> None:
+                 classroom_id: int | None = None, limits: Limits = limits.NONE, slots: Sequence[SlotName] = (),
+                 parent: QWidget | None = None) -> None:
         """`taken`: LINE user IDs of the other teachers → their names (the friends list marks them);
         `classrooms`: (id, name) of every classroom, for the ticks and the weekly patterns; `classroom_id`:
-        the classroom chosen in the Shifts area, which a new teacher joins unless unticked."""
+        the classroom chosen in the Shifts area, which a new teacher joins unless unticked; `limits`: the
+        teacher's limits and wishes; `slots`: every classroom's lesson slots, to tick those they can teach."""
         super().__init__(parent)
         self.ctx = ctx
         self.record = record
@@ -195,8 +202,14 @@ class TeacherEditDialog(SubmitDialog):
         if self.classroom_boxes:
             form.addRow(self.tr("Classrooms:"), rooms)
         form.addRow(self.tr("&Weekly:"), self.weekly)
+        details = QWidget(self)
+        QVBoxLayout(details).addLayout(form)
+        self.limits_editor = LimitsEditor(limits, slots, self)
+        self.tabs = QTabWidget(self)
+        self.tabs.addTab(details, self.tr("Teacher"))
+        self.tabs.addTab(self.limits_editor, self.tr("Limits and wishes"))
         layout = QVBoxLayout(self)
-        layout.addLayout(form)
+        layout.addWidget(self.tabs)
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
         self.buttons.button(self.buttons.StandardButton.Ok).setText(self.tr("Save") if record else self.tr("Add"))
@@ -284,7 +297,13 @@ class TeacherEditDialog(SubmitDialog):
     def collect(self) -> TeacherValues:
         name = self.name.text().strip()
         if not name:
+            self.tabs.setCurrentIndex(0)
             raise ValidationError(self.tr("The teacher needs a name."))
+        try:
+            chosen = self.limits_editor.limits()
+        except ValidationError:
+            self.tabs.setCurrentWidget(self.limits_editor)  # the reason shows beside the fields it is about
+            raise
         return TeacherValues(
             name=name,
             email=self.email.text().strip() or None,
@@ -298,4 +317,5 @@ class TeacherEditDialog(SubmitDialog):
             patterns=self.weekly.weekly(),
             classroom_ids=tuple(c for c, box in self.classroom_boxes.items() if box.isChecked())
             if self.classroom_boxes else None,
+            limits=chosen,
         )
