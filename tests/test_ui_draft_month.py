@@ -16,7 +16,7 @@ from core.roster import availability, lesson_slots, limits, membership, needs
 from core.roster.availability_text import DayAnswer
 from core.roster.lesson_slots import LessonSlot
 from core.store.db import Database
-from core.store.models import Shift, ShiftStatus
+from core.store.models import Shift, ShiftStatus, Teacher
 from tests import factories as f
 from tests.test_ui_shifts import idle, open_view
 from tests.ui_fixtures import ctx, settle  # noqa: F401
@@ -158,4 +158,32 @@ def test_an_uncovered_need_says_why_and_opens_what_fixes_it(qtbot, ctx: AppConte
     button.click()
     qtbot.waitUntil(lambda: view.teachers_dialog is not None, timeout=5000)
     assert view.teachers_dialog is not None
+    teachers = view.teachers_dialog
+    qtbot.waitUntil(lambda: teachers.selected_id() == monday.teacher_ids[0], timeout=5000)  # 佐藤, ready to edit
     view.teachers_dialog.reject()
+
+
+def test_classrooms_sharing_teachers_can_be_drafted_together(qtbot, ctx: AppContext, db: Database,
+                                                             now: dt.datetime) -> None:
+    _month(db, now, teachers=2)
+    with db.write() as s:
+        branch = f.classroom(s, "駅前校")
+        lesson_slots.set_slots(s, branch.id, SLOTS[:1])
+        needs.set_need(s, branch.id, needs.Need("1限", 1, weekday=2))
+        ito = s.scalar(select(Teacher).where(Teacher.name == "伊藤"))
+        assert ito is not None
+        membership.join(s, branch.id, ito.id, now=now)
+    view = open_view(qtbot, ctx, now)
+    dialog = _open(qtbot, ctx, view)
+    qtbot.waitUntil(lambda: dialog.shared.isVisibleTo(dialog), timeout=5000)
+    assert "駅前校" in dialog.shared.text()
+    dialog.shared.setChecked(True)
+    dialog.draft_button.click()
+    qtbot.waitUntil(lambda: dialog.review is not None, timeout=60_000)
+    review = dialog.review
+    assert review is not None and [room.name for room in review.month.rooms] == ["本校", "駅前校"]
+    # 伊藤 is at one classroom at a time: never two shifts that overlap on one day.
+    mine = sorted((d.local_date, d.start_time, d.end_time) for d in review.draft.proposed if d.teacher_id == ito.id)
+    assert all(a[0] != b[0] or a[2] <= b[1] for a, b in zip(mine, mine[1:]))
+    assert any(d.classroom_id == branch.id for d in review.draft.proposed)
+    assert not dialog.changes_table.isColumnHidden(4)  # the classroom of each change is shown

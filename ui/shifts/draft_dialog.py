@@ -160,8 +160,8 @@ class DraftDialog(QDialog):
 
     def start(self) -> None:
         """Read the month and solve it on the task pool; progress comes back through ui_thread.post."""
+        rooms = self.sharing if not self.shared.isHidden() and self.shared.isChecked() else [self.classroom_id]
         self.pages.setCurrentIndex(1)
-        rooms = self.sharing if self.shared.isVisible() and self.shared.isChecked() else [self.classroom_id]
         unanswered, replace = str(self.unanswered.currentData()), self.replace_button.isChecked()
         self.replace = replace
         seconds, stop, drafter, db = float(self.time_limit.value()), self.stop, self.drafter, self.ctx.db

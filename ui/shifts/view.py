@@ -432,6 +432,8 @@ class ShiftsView(QWidget):
     def _act_on_gap(self, act: Act, teacher_ids: tuple[int, ...]) -> None:
         if act == Act.LIMITS:
             self.open_teachers()
+            if teacher_ids and self.teachers_dialog is not None:
+                self.teachers_dialog.reload(select_id=teacher_ids[0])  # Edit… is then one click away
         else:
             self.open_availability()
 
