@@ -184,6 +184,6 @@ def test_classrooms_sharing_teachers_can_be_drafted_together(qtbot, ctx: AppCont
     assert review is not None and [room.name for room in review.month.rooms] == ["本校", "駅前校"]
     # 伊藤 is at one classroom at a time: never two shifts that overlap on one day.
     mine = sorted((d.local_date, d.start_time, d.end_time) for d in review.draft.proposed if d.teacher_id == ito.id)
-    assert all(a[0] != b[0] or a[2] <= b[1] for a, b in zip(mine, mine[1:]))
+    assert all(a[0] != b[0] or a[2] <= b[1] for a, b in zip(mine, mine[1:], strict=False))
     assert any(d.classroom_id == branch.id for d in review.draft.proposed)
     assert not dialog.changes_table.isColumnHidden(4)  # the classroom of each change is shown
