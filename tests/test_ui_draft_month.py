@@ -187,3 +187,18 @@ def test_classrooms_sharing_teachers_can_be_drafted_together(qtbot, ctx: AppCont
     assert all(a[0] != b[0] or a[2] <= b[1] for a, b in zip(mine, mine[1:], strict=False))
     assert any(d.classroom_id == branch.id for d in review.draft.proposed)
     assert not dialog.changes_table.isColumnHidden(4)  # the classroom of each change is shown
+
+
+def test_a_classroom_without_needs_is_told_what_to_set_first(qtbot, ctx: AppContext, db: Database,
+                                                              now: dt.datetime) -> None:
+    with db.write() as s:
+        room = f.classroom(s)
+        lesson_slots.set_slots(s, room.id, SLOTS)
+        membership.join(s, room.id, f.teacher(s, "佐藤", 1).id, now=now)
+    view = open_view(qtbot, ctx, now)
+    dialog = _open(qtbot, ctx, view)
+    dialog.draft_button.click()
+    qtbot.waitUntil(lambda: dialog.review is not None, timeout=60_000)
+    assert dialog.summary.text() == ("Nothing to draft: no staffing needs are set. Set them in Staffing needs… "
+                                     "first.")
+    assert not dialog.apply_button.isEnabled()

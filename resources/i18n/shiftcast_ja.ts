@@ -1449,6 +1449,18 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>途中で止めたため、その時点の最善案です。</translation>
     </message>
     <message>
+        <source>Nothing to draft: this classroom has no lesson slots. Add them in Lesson slots… first.</source>
+        <translation>下書きを作れません。この教室にはコマがありません。先に「コマ…」で追加してください。</translation>
+    </message>
+    <message>
+        <source>Nothing to draft: no staffing needs are set. Set them in Staffing needs… first.</source>
+        <translation>下書きを作れません。必要人数が設定されていません。先に「必要人数…」で設定してください。</translation>
+    </message>
+    <message>
+        <source>Nothing to draft: this classroom has no active teachers.</source>
+        <translation>下書きを作れません。この教室には在籍中の講師がいません。</translation>
+    </message>
+    <message>
         <source>Edit {0}&apos;s limits…</source>
         <translation>{0}の上限を編集…</translation>
     </message>

@@ -243,7 +243,7 @@ class DraftDialog(QDialog):
     def _show_review(self, review: Review) -> None:
         self.review = review
         draft, found = review.draft, review.changes
-        self.summary.setText(self._summary(draft))
+        self.summary.setText(self._missing_setup(review.month) or self._summary(draft))
         self.changes_label.setText(self.tr("Against the drafts there now — added: {0}, removed: {1}, unchanged: {2}")
                                    .format(len(found.added), len(found.removed), len(found.unchanged)))
         names = {t.teacher_id: t.name for t in review.month.teachers}
@@ -325,6 +325,16 @@ class DraftDialog(QDialog):
             quality = self.tr("A draft; how far it is from the best possible is not known.")
         stopped = self.tr("Stopped: the best draft found by then. ") if draft.stopped else ""
         return f"{stopped}{quality} {shifts}"
+
+    def _missing_setup(self, month: roster_month.DraftMonth) -> str:
+        """What the draft cannot be made without, said instead of an empty draft's summary."""
+        if not any(room.slots for room in month.rooms):
+            return self.tr("Nothing to draft: this classroom has no lesson slots. Add them in Lesson slots… first.")
+        if not any(count for room in month.rooms for count in room.needs.values()):
+            return self.tr("Nothing to draft: no staffing needs are set. Set them in Staffing needs… first.")
+        if not month.teachers:
+            return self.tr("Nothing to draft: this classroom has no active teachers.")
+        return ""
 
     def _act_text(self, act: Act, names: list[str]) -> str:
         if act == Act.LIMITS:
