@@ -163,3 +163,25 @@ def test_the_solvers_problem_is_made_from_the_roster(db: Database, now: dt.datet
     assert (main, TUE, "2限") in teachers[sato].wishes
     # Ito's confirmed shift at the other classroom takes his time; Sato's draft is replaced, so not fixed.
     assert made.locked == (problem.Fixed(ito, MON, 16 * 60, 19 * 60, other),)
+
+
+def test_a_teacher_busy_at_another_classroom_is_not_drafted_then(db: Database, now: dt.datetime) -> None:
+    from core.drafting import solver
+    from core.planning import from_roster
+
+    ids = _roster(db, now)
+    with db.write() as s:
+        needs.set_need(s, ids["main"], needs.Need("3限", 1, weekday=0))  # Mondays' 3限: only Ito teaches it
+        request = availability.latest(s, ids["main"], 2027, 2)
+        assert request is not None
+        availability.record(s, request, ids["ito"], [DayAnswer(MON, "yes"), DayAnswer(dt.date(2027, 2, 8), "yes")],
+                            source="text", at=now + dt.timedelta(hours=2))
+        f.shift(s, rules.get_classroom(s, ids["other"]), rules.get_teacher(s, ids["ito"]), MON, "19:00", "22:00",
+                now=now, status=ShiftStatus.CONFIRMED)
+    with db.read() as s:
+        month = roster_month.read(s, [ids["main"]], 2027, 2)
+    drafted = from_roster.draft(month, 10, lambda _: None, solver.Stopper())
+    ito = [(d.local_date, d.start_time) for d in drafted.proposed if d.teacher_id == ids["ito"]]
+    assert ito == [(dt.date(2027, 2, 8), T(19, 50))]  # not on the 1st: he is at the other classroom then
+    sato = [(d.local_date, d.start_time, d.end_time) for d in drafted.proposed if d.teacher_id == ids["sato"]]
+    assert (MON, T(19, 50), T(21, 10)) in sato and not any(g.day == MON for g in drafted.gaps)  # Sato takes it
