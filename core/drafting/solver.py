@@ -119,7 +119,7 @@ def _highs(model: Model) -> highspy.Highs:
     highs.setOptionValue("random_seed", 0)
     # The cut pool is what grows during a long search; a smaller one keeps a month of ten classrooms
     # under 300 MB at little cost to the bound.
-    highs.setOptionValue("mip_pool_soft_limit", 500)
+    highs.setOptionValue("mip_pool_soft_limit", 100)
     highs.HandleUserInterrupt = True
     count = len(model.upper)
     highs.addVars(count, np.zeros(count), np.array(model.upper, dtype=float))
