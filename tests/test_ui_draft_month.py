@@ -202,3 +202,29 @@ def test_a_classroom_without_needs_is_told_what_to_set_first(qtbot, ctx: AppCont
     assert dialog.summary.text() == ("Nothing to draft: no staffing needs are set. Set them in Staffing needs… "
                                      "first.")
     assert not dialog.apply_button.isEnabled()
+
+
+def test_closing_the_dialog_stops_the_solver(qtbot, ctx: AppContext, db: Database, now: dt.datetime) -> None:
+    _month(db, now, teachers=8, need=4)
+    view = open_view(qtbot, ctx, now)
+    heard = threading.Event()
+
+    def held(month, seconds, progress, stopper):  # the real solver, held at its first progress until stopped
+        def told(step):
+            heard.set()
+            while not stopper.stopped and not pressed.wait(0.05):
+                pass
+        return from_roster.draft(month, seconds, told, stopper)
+
+    pressed = threading.Event()
+    view.drafter = held
+    dialog = _open(qtbot, ctx, view)
+    dialog.time_limit.setValue(600)
+    dialog.draft_button.click()
+    qtbot.waitUntil(heard.is_set, timeout=60_000)
+    dialog.reject()
+    try:
+        qtbot.waitUntil(lambda: ctx.tasks.pending == 0, timeout=60_000)  # the solve ended well before its 600 s
+        assert dialog.stop.stopped
+    finally:
+        pressed.set()

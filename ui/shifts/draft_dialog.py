@@ -81,6 +81,7 @@ class DraftDialog(QDialog):
         layout.addWidget(self.pages)
         self.resize(1180, 680)
         self.replace = True
+        self.finished.connect(lambda _: self.stop.stop())  # closed while solving: the pool thread is not kept busy
         self._find_sharing()
 
     # ----- options -----
