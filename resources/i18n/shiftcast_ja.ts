@@ -1274,7 +1274,7 @@ Retry brings it back; it then goes at its due time.</source>
     </message>
     <message>
         <source>Make draft shifts for {0} from the teachers&apos; availability answers, their weekly patterns and limits, to cover the staffing needs. You review the draft before anything is written; teachers are told only when you confirm the month.</source>
-        <translation>講師のシフト希望の回答・固定シフト・上限をもとに、必要人数を満たすよう{0}の下書きシフトを作ります。書き込む前に内容を確認できます。講師に知らせるのは月を確定したときだけです。</translation>
+        <translation>講師のシフト希望の回答・毎週の予定・上限をもとに、必要人数を満たすよう{0}の下書きシフトを作ります。書き込む前に内容を確認できます。講師に知らせるのは月を確定したときだけです。</translation>
     </message>
     <message>
         <source>Not available (×)</source>

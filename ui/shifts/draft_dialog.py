@@ -79,7 +79,7 @@ class DraftDialog(QDialog):
         self.pages.addWidget(self._review_page())
         layout = QVBoxLayout(self)
         layout.addWidget(self.pages)
-        self.resize(1180, 680)
+        self.resize(680, 300)  # the options are short; the review grows the dialog
         self.replace = True
         self.finished.connect(lambda _: self.stop.stop())  # closed while solving: the pool thread is not kept busy
         self._find_sharing()
@@ -275,6 +275,7 @@ class DraftDialog(QDialog):
             self.gaps_table.setCellWidget(row, 4, button)
         self.apply_button.setEnabled(not found.empty)
         self.pages.setCurrentIndex(2)
+        self.resize(max(self.width(), 1180), max(self.height(), 680))  # the month and its gaps: room for both
 
     def _fill_preview(self, review: Review, names: dict[int, str]) -> None:
         """Teachers by days: the draft's new shifts marked +, the drafts it removes struck through, the rest plain."""
