@@ -8,13 +8,14 @@ import datetime as dt
 import itertools
 import random
 import threading
+from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.drafting import explain as explaining
 from core.drafting.problem import DayAnswer, Fixed, Need, Problem, Slot, Teacher, Window
-from core.drafting.solver import Progress, Result, Shift, Stopper, solve
+from core.drafting.solver import Progress, Result, Shift, Stopper, groups, solve
 from core.texts import render
 from tests.drafting_check import best_coverage, broken_rules
 from tests.perf.drafting_months import month
@@ -222,7 +223,7 @@ def test_each_uncovered_need_says_why() -> None:
         explaining.Reason("all_on_it")]
     # A search stopped before it put Ana on the slot: she could still take it.
     problem = Problem(slot, ONE_DAY, NEED_ONE, (Teacher("Ana", {monday: "yes"}),))
-    empty = Result("feasible", (), {("", monday, "1限"): 1}, 1, 0, 1.0, 0.0, 0.0, frozenset(), solve(problem).model)
+    empty = Result("feasible", (), {("", monday, "1限"): 1}, 1, 0, 1.0, 0.0, 0.0, 1, 0)
     assert _why(problem, empty) == [explaining.Reason("could", ("Ana",))]
 
 
@@ -233,3 +234,22 @@ def test_a_reason_reads_in_both_languages() -> None:
     for code in explaining.CODES:
         for lang in ("en", "ja"):
             assert "{" not in render(explaining.Reason(code, ("Ana",)).text(), lang)
+
+
+def test_classrooms_that_share_no_teacher_are_solved_apart_and_together_the_same() -> None:
+    rooms = ("a", "b", "c")
+    slots = tuple(Slot(s.name, s.start, s.end, room) for room in rooms for s in SLOTS[:2])
+    days = _days(3)
+    teachers = (Teacher("Ana", dict.fromkeys(days, "yes"), classrooms=frozenset({"a"}), max_shifts=2),
+                Teacher("Ben", dict.fromkeys(days, "yes"), classrooms=frozenset({"b", "c"}), max_minutes=400),
+                Teacher("Cho", dict.fromkeys(days, "yes"), classrooms=frozenset({"c"})))
+    problem = Problem(slots, days, tuple(Need(s.classroom, d, s.name, 1) for d in days for s in slots), teachers)
+    assert [p.classrooms() for p in groups(problem)] == [("a",), ("b", "c")]
+    assert [tuple(t.id for t in p.teachers) for p in groups(problem)] == [("Ana",), ("Ben", "Cho")]
+    result = solve(problem)
+    assert result.status == "optimal" and broken_rules(problem, result.shifts) == []
+    # a: Ana's 2 shifts of 2 slots; b and c: Cho all of c (6), Ben 400 minutes of b (two shifts of 2 slots)
+    assert result.uncovered == 18 - 4 - 6 - 4
+    shared = replace(problem, teachers=(*teachers, Teacher("Dan", {}, classrooms=frozenset({"a", "c"}))))
+    assert len(groups(shared)) == 1
+    assert solve(shared).uncovered == result.uncovered

@@ -44,7 +44,7 @@ def _highs(size: str) -> dict[str, Any]:
     return {"status": result.status, "uncovered": result.uncovered, "bound": result.bound,
             "gap": round(result.gap, 4), "coverage_seconds": round(result.coverage_seconds, 2),
             "seconds": round(result.seconds, 2), "shifts": len(result.shifts),
-            "variables": len(result.model.upper), "rows": len(result.model.rows)}
+            "variables": result.variables, "rows": result.rows}
 
 
 def _cpsat(size: str) -> dict[str, Any]:
