@@ -22,6 +22,7 @@ from cli import (
     deliveries,
     dependencies,
     doctor,
+    draft,
     emulator,
     failures,
     fill,
@@ -57,9 +58,9 @@ if TYPE_CHECKING:
 __all__ = ["COMMANDS", "SCREEN_MODES", "UsageError", "build_parser", "fail_usage", "parse_args", "run"]
 
 # In the order `--help` lists them.
-TOPICS: tuple[Topic, ...] = (screens, doctor, roster, closed_days, fill, patterns, lesson_slots, needs, cover, hours, sending,
-                             deliveries, credentials, alerts, planning, publish, availability, emulator, webhook,
-                             relay)
+TOPICS: tuple[Topic, ...] = (screens, doctor, roster, closed_days, fill, patterns, lesson_slots, needs, cover, hours, draft,
+                             sending, deliveries, credentials, alerts, planning, publish, availability, emulator,
+                             webhook, relay)
 SCREEN_MODES = screens.SCREEN_MODES
 COMMANDS: dict[str, Verb] = {name: verb for topic in TOPICS for name, verb in topic.COMMANDS.items()}
 # Verbs that touch only the roster and the keyring: they never meet a message kind, so they do not
@@ -127,6 +128,9 @@ def run(args: argparse.Namespace, *, paths: DataPaths | None = None) -> int:
         if args.command in emulator.NO_DATABASE:
             resume_collector()
             code = emulator.NO_DATABASE[args.command](None, args, paths)
+        elif draft.without_database(args):
+            resume_collector()
+            code = draft.cmd_problem(None, args, paths)
         else:
             code = _run_with_database(args, paths, read_only=opened.read_only)
         sys.stdout.flush()  # a closed pipe shows here for output still in the buffer

@@ -22,7 +22,7 @@ Entry = tuple[str, str, str]
 # Python modules never used at run time, even when a dependency imports them optionally.
 EXCLUDED_MODULES = [
     "tkinter", "_tkinter", "pytest", "_pytest", "hypothesis", "moto", "boto3", "botocore", "flask",
-    "IPython", "numpy", "sympy", "mpmath", "networkx", "pydoc_data", "readline", "pdb",
+    "IPython", "sympy", "mpmath", "networkx", "pydoc_data", "readline", "pdb",
     # build-time or CLI-only parts of dependencies: setuptools/distutils (cffi's build helpers), the httpx CLI
     # (rich, pygments; not click, which `import uvicorn` loads), Mako's pygments plug-in, pkg_resources and
     # its vendored pyparsing

@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("texts",),
     ("errors", "version", "resources", "logs", "startup", "addresses", "child_environment"),
+    ("drafting",),  # the draft month's solver: pure, no database
     ("store",),
     ("roster",),
     ("messages",),

@@ -9,12 +9,13 @@ on undo and redo as on the first run; what comes back is ids, never rows.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
 from sqlalchemy.orm import Session
 
 from core.roster import copying, patterns, rules
+from core.roster import draft_changes as changes
 from core.store.db import Database
 from core.store.kinds import ShiftStatus
 
@@ -51,6 +52,12 @@ class RosterEdits:
     def add_shifts(self, drafts: Iterable[rules.ShiftDraft]) -> list[int]:
         """Every draft or none (a redo of a fill: the same drafts again)."""
         return [rules.add_shift(self._session, draft, now=self.now).id for draft in drafts]
+
+    def apply_draft(self, classroom_ids: Iterable[int], year: int, month: int, proposed: Sequence[rules.ShiftDraft], *,
+                    replace_drafts: bool) -> changes.Applied:
+        """A drafted month written as drafts against the drafts there now (core.roster.draft_changes)."""
+        return changes.apply_draft(self._session, classroom_ids, year, month, proposed, replace_drafts=replace_drafts,
+                                   now=self.now)
 
     def confirm_month(self, classroom_id: int, year: int, month: int) -> list[int]:
         """The ids of the drafts it confirmed."""

@@ -1277,6 +1277,213 @@ Retry brings it back; it then goes at its due time.</source>
     </message>
 </context>
 <context>
+    <name>DraftDialog</name>
+    <message>
+        <source>Draft {0}</source>
+        <translation>{0}の下書き</translation>
+    </message>
+    <message>
+        <source>Make draft shifts for {0} from the teachers&apos; availability answers, their weekly patterns and limits, to cover the staffing needs. You review the draft before anything is written; teachers are told only when you confirm the month.</source>
+        <translation>講師のシフト希望の回答・毎週の予定・上限をもとに、必要人数を満たすよう{0}の下書きシフトを作ります。書き込む前に内容を確認できます。講師に知らせるのは月を確定したときだけです。</translation>
+    </message>
+    <message>
+        <source>Not available (×)</source>
+        <translation>勤務不可（×）</translation>
+    </message>
+    <message>
+        <source>Available (○)</source>
+        <translation>勤務可（○）</translation>
+    </message>
+    <message>
+        <source>Replace this month&apos;s drafts</source>
+        <translation>今月の下書きを置き換える</translation>
+    </message>
+    <message>
+        <source>Keep this month&apos;s drafts and add to them</source>
+        <translation>今月の下書きは残して追加する</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>A day a teacher did not answer:</source>
+        <translation>講師が回答していない日:</translation>
+    </message>
+    <message>
+        <source>Drafts there now:</source>
+        <translation>今ある下書き:</translation>
+    </message>
+    <message>
+        <source>Stop after at most:</source>
+        <translation>最長の計算時間:</translation>
+    </message>
+    <message>
+        <source>Draft</source>
+        <translation>下書きを作る</translation>
+    </message>
+    <message>
+        <source>Also draft {0}, which share teachers with this classroom</source>
+        <translation>講師を共有している{0}もまとめて作る</translation>
+    </message>
+    <message>
+        <source>Drafting…</source>
+        <translation>下書きを作っています…</translation>
+    </message>
+    <message>
+        <source>Stop and keep the best so far</source>
+        <translation>止めてここまでの最善案を使う</translation>
+    </message>
+    <message>
+        <source>time: {0} s</source>
+        <translation>経過 {0}秒</translation>
+    </message>
+    <message>
+        <source>none can miss fewer than: {0}</source>
+        <translation>不足の下限（証明済み）: {0}</translation>
+    </message>
+    <message>
+        <source>teacher-slots missing in the best so far: {0}</source>
+        <translation>現時点の最善案の不足コマ数: {0}</translation>
+    </message>
+    <message>
+        <source>Against the drafts there now — added: {0}, removed: {1}, unchanged: {2}</source>
+        <translation>今ある下書きとの違い — 追加: {0}、削除: {1}、変更なし: {2}</translation>
+    </message>
+    <message>
+        <source>Needs left uncovered: {0}</source>
+        <translation>満たせない必要人数: {0}</translation>
+    </message>
+    <message>
+        <source>Shifts proposed: {0}.</source>
+        <translation>提案シフト: {0}件。</translation>
+    </message>
+    <message>
+        <source>Stopping; the best draft found so far is kept…</source>
+        <translation>止めています。ここまでの最善案を使います…</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>変更</translation>
+    </message>
+    <message>
+        <source>Teacher</source>
+        <translation>講師</translation>
+    </message>
+    <message>
+        <source>Day</source>
+        <translation>日付</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>時間</translation>
+    </message>
+    <message>
+        <source>Classroom</source>
+        <translation>教室</translation>
+    </message>
+    <message>
+        <source>Month</source>
+        <translation>月の表</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>変更の一覧</translation>
+    </message>
+    <message>
+        <source>Slot</source>
+        <translation>コマ</translation>
+    </message>
+    <message>
+        <source>Missing</source>
+        <translation>不足</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>理由</translation>
+    </message>
+    <message>
+        <source>What to do</source>
+        <translation>対応</translation>
+    </message>
+    <message>
+        <source>Apply as drafts</source>
+        <translation>下書きとして反映</translation>
+    </message>
+    <message>
+        <source>Write the draft into the roster as draft shifts (Ctrl+Z takes it back); teachers are not told until you confirm the month</source>
+        <translation>この案を下書きシフトとしてシフト表に書き込みます（Ctrl+Z で元に戻せます）。月を確定するまで講師には知らせません</translation>
+    </message>
+    <message>
+        <source>Added</source>
+        <translation>追加</translation>
+    </message>
+    <message>
+        <source>Removed</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>Every staffing need is covered.</source>
+        <translation>必要人数はすべて満たしています。</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>追加</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>draft kept</source>
+        <translation>残す下書き</translation>
+    </message>
+    <message>
+        <source>confirmed</source>
+        <translation>確定済み</translation>
+    </message>
+    <message>
+        <source>The best possible draft (proven).</source>
+        <translation>最善の案です（証明済み）。</translation>
+    </message>
+    <message>
+        <source>A good draft; at most {0} % from the best possible.</source>
+        <translation>良い案です。最善との差は最大{0}%です。</translation>
+    </message>
+    <message>
+        <source>A draft; how far it is from the best possible is not known.</source>
+        <translation>案ができました。最善との差はわかっていません。</translation>
+    </message>
+    <message>
+        <source>Stopped: the best draft found by then. </source>
+        <translation>途中で止めたため、その時点の最善案です。</translation>
+    </message>
+    <message>
+        <source>Nothing to draft: this classroom has no lesson slots. Add them in Lesson slots… first.</source>
+        <translation>下書きを作れません。この教室にはコマがありません。先に「コマ…」で追加してください。</translation>
+    </message>
+    <message>
+        <source>Nothing to draft: no staffing needs are set. Set them in Staffing needs… first.</source>
+        <translation>下書きを作れません。必要人数が設定されていません。先に「必要人数…」で設定してください。</translation>
+    </message>
+    <message>
+        <source>Nothing to draft: this classroom has no active teachers.</source>
+        <translation>下書きを作れません。この教室には在籍中の講師がいません。</translation>
+    </message>
+    <message>
+        <source>Edit {0}&apos;s limits…</source>
+        <translation>{0}の上限を編集…</translation>
+    </message>
+    <message>
+        <source>Edit limits…</source>
+        <translation>上限を編集…</translation>
+    </message>
+    <message>
+        <source>Open availability…</source>
+        <translation>シフト希望を開く…</translation>
+    </message>
+</context>
+<context>
     <name>EmailSection</name>
     <message>
         <source>E-mail</source>
@@ -2992,6 +3199,10 @@ Data folder: {1}</source>
         <source>Confirm {0}</source>
         <translation>{0} の確定</translation>
     </message>
+    <message>
+        <source>Draft {0}</source>
+        <translation>{0}の下書き</translation>
+    </message>
 </context>
 <context>
     <name>RosterEditor</name>
@@ -3363,6 +3574,14 @@ Cancel it and tell the teacher?</source>
         <translation>先月の確定したシフトから下書きを作成します（第1火曜日は第1火曜日に、のように週と曜日を合わせます。休業日は除きます）</translation>
     </message>
     <message>
+        <source>Draft the month…</source>
+        <translation>月の下書きを自動作成…</translation>
+    </message>
+    <message>
+        <source>Make a draft of this month from the availability answers, staffing needs and teachers&apos; limits, to review before it is written</source>
+        <translation>シフト希望の回答・必要人数・講師の上限から今月の下書きを作ります。書き込む前に確認できます</translation>
+    </message>
+    <message>
         <source>Cover requests…</source>
         <translation>代講の依頼…</translation>
     </message>
@@ -3373,6 +3592,14 @@ Cancel it and tell the teacher?</source>
     <message>
         <source>Confirm every draft of this month; teachers are then told and reminded</source>
         <translation>この月の下書きをすべて確定します。確定後、講師に通知とリマインダーが送られます</translation>
+    </message>
+    <message>
+        <source>Make drafts</source>
+        <translation>下書きを作成</translation>
+    </message>
+    <message>
+        <source>Draft the month from the availability answers, or fill it from the weekly patterns or last month</source>
+        <translation>シフト希望の回答から月の下書きを自動作成するか、毎週の予定や先月から作成します</translation>
     </message>
     <message>
         <source>CSV</source>

@@ -13,7 +13,9 @@ Figures (docs/performance.md explains each):
    --quick) as `main.py import teachers`, its time and peak memory;
 9. the relay (tests/perf/relay_bench.py, `--only relay` alone; skipped, saying why, without node and
    relay/node_modules): webhook answer time against two peers, due-to-sent delay of its cron, a sync
-   of 1,000 deliveries.
+   of 1,000 deliveries;
+9. the draft month's solver (tests/perf/drafting_bench.py, `--only drafting` alone): solve time,
+   coverage against the proven bound and memory peak on HiGHS and CP-SAT, and each library's size.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ TARGET_LATENCY_P50_MS = 10.0
 # stand-in (Starlette on uvicorn) share no code, so a result that holds only against the emulator is
 # the emulator's.
 SERVERS = ("emulator", "standin")
-SECTIONS = ("all", "throughput", "postgres", "relay")
+SECTIONS = ("all", "throughput", "postgres", "relay", "drafting")
 
 
 class LineServer(Protocol):
@@ -219,8 +221,8 @@ def run(sizes: Sizes, *, concurrency: int, quick: bool, servers: Sequence[str] =
         "runs_per_figure": sizes.repeats,
         "line_servers": list(servers),
     }
-    if only in ("postgres", "relay"):
-        report[only] = _postgres(quick) if only == "postgres" else _relay(quick)
+    if only in ("postgres", "relay", "drafting"):
+        report[only] = {"postgres": _postgres, "relay": _relay, "drafting": _drafting}[only](quick)
         report["wall_seconds"] = round(time.perf_counter() - started)
         return report
     with tempfile.TemporaryDirectory(prefix="shiftcast-bench-") as tmp:
@@ -282,6 +284,7 @@ def run(sizes: Sizes, *, concurrency: int, quick: bool, servers: Sequence[str] =
             db, history_sizes=sizes.history, due=1000, limit=64, repeats=sizes.claim_repeats))
     report["relay"] = _relay(quick)
     report["postgres"] = _postgres(quick)
+    report["drafting"] = _drafting(quick)
     report["wall_seconds"] = round(time.perf_counter() - started)
     return report
 
@@ -303,6 +306,14 @@ def _postgres(quick: bool) -> dict[str, Any]:
     return postgres.run(quick=quick, threads=postgres.THREADS)
 
 
+def _drafting(quick: bool) -> dict[str, Any]:
+    """The draft month's solver (tests/perf/drafting_bench.py): HiGHS against CP-SAT on three months."""
+    from tests.perf import drafting_bench
+
+    say("draft month: 30 teachers x 31 days x 6 slots, normal, shortage and ten classrooms")
+    return drafting_bench.measure(say)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.perf.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a smaller run of about a minute")
@@ -314,7 +325,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", choices=SECTIONS, default="all",
                         help="throughput: only the deliveries/s figures, none of the others; "
                              "postgres: only the PostgreSQL figures; relay: only the relay's (needs node "
-                             "and relay/node_modules)")
+                             "and relay/node_modules); drafting: only the draft month's solver")
     args = parser.parse_args(argv)
     servers = tuple(name.strip() for name in args.servers.split(",") if name.strip())
     if not servers or any(name not in SERVERS for name in servers):

@@ -159,3 +159,42 @@ class ConfirmMonth(RosterCommand):
 
     def backward(self, edits: RosterEdits, ids: IdMap) -> None:
         edits.make_drafts([ids.current(original) for original in self.confirmed])
+
+
+class ApplyDraft(RosterCommand):
+    """The first redo writes a drafted month against the drafts there now (core.roster.draft_changes) and keeps what it
+    added and removed; a later redo removes those drafts and adds the same ones again, all or none. Undo deletes the
+    added drafts and brings the removed ones back: the whole draft is one step."""
+
+    def __init__(self, classroom_ids: list[int], year: int, month: int, proposed: list[rules.ShiftDraft], *,
+                 replace_drafts: bool, label: str) -> None:
+        super().__init__(QCoreApplication.translate("RosterCommands", "Draft {0}").format(label))
+        self.classroom_ids, self.year, self.month = list(classroom_ids), year, month
+        self.proposed, self.replace_drafts = list(proposed), replace_drafts
+        self.added: list[rules.ShiftDraft] | None = None
+        self.made: list[int] = []  # first ids of the added drafts
+        self.removed: list[tuple[int, rules.ShiftDraft]] = []  # first ids of the removed drafts, and what they were
+
+    def forward(self, edits: RosterEdits, ids: IdMap) -> Any:
+        if self.added is None:
+            return edits.apply_draft(self.classroom_ids, self.year, self.month, self.proposed,
+                                     replace_drafts=self.replace_drafts)
+        edits.delete_shifts([ids.current(original) for original, _ in self.removed])
+        return edits.add_shifts(self.added)
+
+    def forward_done(self, result: Any, ids: IdMap) -> None:
+        if self.added is None:
+            self.added = list(result.drafts)
+            self.made, self.removed = list(result.added), list(result.removed)
+            self.setObsolete(not self.made and not self.removed)  # nothing changed: no step to take back
+        else:
+            for original, current in zip(self.made, result, strict=True):
+                ids.moved(original, current)
+
+    def backward(self, edits: RosterEdits, ids: IdMap) -> list[int]:
+        edits.delete_shifts([ids.current(original) for original in self.made])
+        return edits.add_shifts([draft for _, draft in self.removed])
+
+    def backward_done(self, result: Any, ids: IdMap) -> None:
+        for (original, _), current in zip(self.removed, result, strict=True):
+            ids.moved(original, current)

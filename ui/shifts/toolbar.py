@@ -1,5 +1,5 @@
-"""The Shifts area's toolbar: month, classroom, undo and redo, teachers, lesson slots, staffing needs, CSV, fill from
-patterns or last month, confirm month.
+"""The Shifts area's toolbar: month, classroom, undo and redo, teachers, lesson slots, staffing needs, CSV, make
+drafts (draft the month with the solver, fill from patterns or last month), confirm month.
 
 Every action is also added to the area itself, so its shortcut works wherever the focus is inside
 the Shifts tab (and nowhere else in the window).
@@ -31,7 +31,8 @@ Slot = Callable[[], object]
 class ShiftsToolbar(QToolBar):
     def __init__(self, owner: QWidget, *, step_month: Callable[[int], object], add_classroom: Slot, undo: Slot,
                  redo: Slot, teachers: Slot, csv: CsvActions, fill_month: Slot, copy_last_month: Slot,
-                 lesson_slots: Slot, confirm_month: Slot, cover: Slot, availability: Slot, staffing_needs: Slot) -> None:
+                 lesson_slots: Slot, confirm_month: Slot, cover: Slot, availability: Slot, staffing_needs: Slot,
+                 draft_month: Slot | None = None) -> None:
         super().__init__(owner)
         self.owner = owner
         style = owner.style()
@@ -90,8 +91,11 @@ class ShiftsToolbar(QToolBar):
         self.copy_last_action = self._action(self.tr("Copy last month"), None, [], copy_last_month)
         self.copy_last_action.setToolTip(self.tr("Make drafts from last month's confirmed shifts, the 1st Tuesday "
                                                  "to the 1st Tuesday and so on, except closed days"))
-        self.addAction(self.fill_action)
-        self.addAction(self.copy_last_action)
+        self.draft_action = self._action(self.tr("Draft the month…"), None, [], draft_month or (lambda: None))
+        self.draft_action.setToolTip(self.tr("Make a draft of this month from the availability answers, staffing "
+                                             "needs and teachers' limits, to review before it is written"))
+        self.draft_action.setVisible(draft_month is not None)
+        self.addWidget(self._drafts_button())
         self.cover_action = self._action(self.tr("Cover requests…"), None, [], cover)
         self.addAction(self.cover_action)
         spacer = QWidget(self)
@@ -114,6 +118,23 @@ class ShiftsToolbar(QToolBar):
         action.triggered.connect(slot)
         self.owner.addAction(action)
         return action
+
+    def _drafts_button(self) -> QToolButton:
+        """The ways of making a month's drafts, under one button so the toolbar fits a 1280-wide screen."""
+        button = QToolButton(self)
+        button.setText(self.tr("Make drafts"))
+        button.setToolTip(self.tr("Draft the month from the availability answers, or fill it from the weekly "
+                                  "patterns or last month"))
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(button)
+        menu.setToolTipsVisible(True)
+        menu.addAction(self.draft_action)
+        menu.addSeparator()
+        menu.addAction(self.fill_action)
+        menu.addAction(self.copy_last_action)
+        button.setMenu(menu)
+        self.drafts_button = button
+        return button
 
     def _csv_button(self, csv: CsvActions) -> QToolButton:
         button = QToolButton(self)

@@ -12,12 +12,13 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
+from core.planning.drafted import Act
 from core.planning.month_grid import MonthSnapshot, ShiftItem, load_month, with_acknowledgements
 from core.roster import lesson_slots, rules
 from core.roster import needs as staffing
@@ -41,6 +42,9 @@ from ui.shifts.table import RosterTable
 from ui.shifts.toolbar import ShiftsToolbar
 from ui.shifts.undo import CommandRunner
 from ui.teachers.dialog import TeachersDialog
+
+if TYPE_CHECKING:
+    from ui.shifts.draft_dialog import Drafter
 
 DEBOUNCE_MS = 150  # edits elsewhere arrive in bursts (an import, the sender); one reload covers them
 
@@ -70,6 +74,8 @@ class ShiftsView(QWidget):
         self.availability_dialog: QDialog | None = None  # the latest Availability dialog opened
         self.classroom_dialog: ClassroomDialog | None = None
         self.slots_dialog: LessonSlotsDialog | None = None
+        self.draft_dialog: QDialog | None = None
+        self.drafter: Drafter | None = None  # None: the solver (core.planning.from_roster.draft)
         self.needs_dialog: StaffingNeedsDialog | None = None
 
         self._reload_timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
@@ -87,13 +93,15 @@ class ShiftsView(QWidget):
                             copy_last_month=lambda: self.editor.fill_month(from_last_month=True),
                             lesson_slots=self.open_lesson_slots,
                             confirm_month=self.editor.confirm_month, cover=self.open_cover,
-                            availability=self.open_availability, staffing_needs=self.open_staffing_needs)
+                            availability=self.open_availability, staffing_needs=self.open_staffing_needs,
+                            draft_month=self.open_draft)
         self.toolbar = bar
         self.month_label, self.classroom_combo = bar.month_label, bar.classroom_combo
         self.prev_action, self.next_action, self.confirm_action = bar.prev_action, bar.next_action, bar.confirm_action
         self.undo_action, self.redo_action, self.teachers_action = bar.undo_action, bar.redo_action, bar.teachers_action
         self.fill_action, self.copy_last_action = bar.fill_action, bar.copy_last_action
         self.slots_action, self.needs_action = bar.slots_action, bar.needs_action
+        self.draft_action = bar.draft_action
 
         grid_page = QWidget(self)
         grid_layout = QVBoxLayout(grid_page)
@@ -234,7 +242,7 @@ class ShiftsView(QWidget):
         self.prev_action.setEnabled(has_room)
         self.next_action.setEnabled(has_room)
         self.confirm_action.setEnabled(has_room and snapshot.drafts > 0)
-        for action in (self.fill_action, self.copy_last_action):
+        for action in (self.fill_action, self.copy_last_action, self.draft_action):
             action.setEnabled(has_room and bool(snapshot.rows))
         self.slots_action.setEnabled(has_room)
         self.needs_action.setEnabled(has_room)
@@ -401,6 +409,33 @@ class ShiftsView(QWidget):
         dialog.finished.connect(self.reload)  # the grid shades the answers as they now stand
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
+
+    def open_draft(self) -> None:
+        """Draft the month… (ui/shifts/draft_dialog.py): solve, review, apply as one undo step."""
+        room = self.model.snapshot.classroom
+        if room is None:
+            return
+        if self.drafter is None:
+            from core.planning.from_roster import draft
+
+            self.drafter = draft
+        from ui.shifts.draft_dialog import DraftDialog  # the solver library loads when first asked for
+
+        label = f"{month_title(self.year, self.month)} ({room.name})"
+        dialog = DraftDialog(self.ctx, self.runner, room.id, room.name, self.year, self.month, label, self.drafter, self)
+        self.draft_dialog = dialog
+        dialog.act_requested.connect(self._act_on_gap)
+        dialog.applied.connect(self.reload)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+
+    def _act_on_gap(self, act: Act, teacher_ids: tuple[int, ...]) -> None:
+        if act == Act.LIMITS:
+            self.open_teachers()
+            if teacher_ids and self.teachers_dialog is not None:
+                self.teachers_dialog.reload(select_id=teacher_ids[0])  # Edit… is then one click away
+        else:
+            self.open_availability()
 
     def open_cover(self) -> None:
         dialog = CoverDialog(self.ctx, self)
