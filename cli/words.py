@@ -156,6 +156,15 @@ HELP_JA: dict[str, str] = {
     "Sunday or holiday": "講師ごとの1か月の勤務時間を給与計算用に集計します（確定したシフトだけ、教室別、平日・土曜・日曜祝日別）",
     "only this classroom (default: every classroom)": "この教室だけ（省略すると全教室）",
     "also write the table to this CSV file for Excel": "表をExcel向けのCSVファイルにも保存します",
+    "draft a month with the solver: cover the staffing needs from the teachers' answers, within their limits":
+        "ソルバーで1か月のシフトを下書きします（講師の回答から必要人数を満たし、各講師の上限を守ります）",
+    "what to draft": "下書きする対象",
+    "a problem written as a JSON file (docs/drafting.md); needs no database":
+        "JSONファイルに書いた問題（docs/drafting.md）。データベースは使いません",
+    "output": "出力",
+    "print the solution as JSON": "結果をJSONで表示します",
+    "stop searching after this many seconds with the best draft found (default: the file's time_limit, else 10)":
+        "この秒数で探索をやめ、それまでに見つかった最良の下書きを出します（省略時はファイルの time_limit、なければ10秒）",
     "the CSV file's encoding: utf-8 (with BOM, the default) or shift_jis":
         "CSVファイルの文字コード: utf-8（BOM付き、既定）または shift_jis",
     "only this month, YYYY-MM (shifts)": "この月だけ、YYYY-MM（シフト）",
