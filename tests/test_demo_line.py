@@ -239,7 +239,7 @@ def test_sending_once_publishes_the_month_once_and_sends_what_is_due(db: Databas
                                                                      demo: demo_data.DemoEnvironment) -> None:
     """What `main.py screenshots` runs first, so its Deliveries and Publish pictures show a history."""
     said = demo_data.send_once(db, f.home_paths(), now=FakeClock(now))
-    assert said.startswith("sent ") and "; " not in said, said  # no classroom failed to publish
+    assert said.startswith("demo messages sent ") and "; " not in said, said  # no classroom failed to publish
     to_group = [m for m in demo.emulator.all_inbox() if m.recipient == demo_data.DEMO_GROUP]
     to_teachers = [m for m in demo.emulator.all_inbox() if m.recipient.startswith("U")]
     assert to_group and to_teachers  # the month's image, and the reminders of the shifts starting soon

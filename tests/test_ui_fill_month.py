@@ -101,6 +101,17 @@ def test_copying_a_month_of_drafts_says_only_confirmed_shifts_are_copied(qtbot, 
 
 def test_the_toolbar_fits_1280_by_720_in_japanese(qtbot, ctx: AppContext, db: Database, now: dt.datetime,
                                                   japanese) -> None:
+    view = _shown_at_1280_by_720(qtbot, ctx, db, now)
+    assert view.fill_action.text() == "毎週の予定から作成" and view.copy_last_action.text() == "先月をコピー"
+
+
+def test_the_toolbar_fits_1280_by_720_in_english(qtbot, ctx: AppContext, db: Database, now: dt.datetime) -> None:
+    view = _shown_at_1280_by_720(qtbot, ctx, db, now)
+    assert view.needs_action.text() == "Staffing needs…"
+
+
+def _shown_at_1280_by_720(qtbot, ctx: AppContext, db: Database, now: dt.datetime) -> ShiftsView:
+    """The Shifts area on a 1280×720 screen: every toolbar button in sight, none in the overflow menu."""
     with db.write() as s:
         f.classroom(s)
         f.teacher(s, "佐藤", 1)
@@ -112,13 +123,15 @@ def test_the_toolbar_fits_1280_by_720_in_japanese(qtbot, ctx: AppContext, db: Da
     qtbot.waitExposed(window)
     settle(qtbot, ctx)
     view = window.shifts
-    assert view.fill_action.text() == "毎週の予定から作成" and view.copy_last_action.text() == "先月をコピー"
     hint = window.minimumSizeHint()
     assert hint.width() <= 1280 and hint.height() <= 720
     bar = view.toolbar
     menu = bar.drafts_button.menu()
     assert menu is not None and {view.fill_action, view.copy_last_action} <= set(menu.actions())
-    for button in (bar.drafts_button, bar.widgetForAction(view.confirm_action)):
+    slots_menu = bar.classroom_button.menu()
+    assert slots_menu is not None and {view.slots_action, view.needs_action} <= set(slots_menu.actions())
+    for button in (bar.drafts_button, bar.classroom_button, bar.widgetForAction(view.confirm_action)):
         assert button is not None and button.isVisible(), button  # not pushed into the overflow menu
         assert bar.rect().contains(button.geometry())
     settle(qtbot, ctx)
+    return view

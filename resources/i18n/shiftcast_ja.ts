@@ -3594,6 +3594,14 @@ Cancel it and tell the teacher?</source>
         <translation>この月の下書きをすべて確定します。確定後、講師に通知とリマインダーが送られます</translation>
     </message>
     <message>
+        <source>Classroom setup</source>
+        <translation>教室の設定</translation>
+    </message>
+    <message>
+        <source>Add a classroom, or set the classroom&apos;s lesson slots (コマ) and how many teachers each needs</source>
+        <translation>教室を追加するか、この教室のコマとコマごとに必要な講師の人数を設定します</translation>
+    </message>
+    <message>
         <source>Make drafts</source>
         <translation>下書きを作成</translation>
     </message>

@@ -1,5 +1,5 @@
-"""The Shifts area's toolbar: month, classroom, undo and redo, teachers, lesson slots, staffing needs, CSV, make
-drafts (draft the month with the solver, fill from patterns or last month), confirm month.
+"""The Shifts area's toolbar: month, classroom and its setup (add one, lesson slots, staffing needs), undo and
+redo, teachers, CSV, make drafts (draft the month with the solver, fill from patterns or last month), confirm month.
 
 Every action is also added to the area itself, so its shortcut works wherever the focus is inside
 the Shifts tab (and nowhere else in the window).
@@ -58,7 +58,12 @@ class ShiftsToolbar(QToolBar):
         self.classroom_combo.setToolTip(self.tr("The classroom whose roster is shown"))
         self.addWidget(self.classroom_combo)
         self.add_classroom_action = self._action(self.tr("Add classroom…"), None, [], add_classroom)
-        self.addAction(self.add_classroom_action)
+        self.slots_action = self._action(self.tr("Lesson slots…"), None, [], lesson_slots)
+        self.slots_action.setToolTip(self.tr("The classroom's lesson slots (コマ), to enter a shift by"))
+        self.needs_action = self._action(self.tr("Staffing needs…"), None, [], staffing_needs)
+        self.needs_action.setToolTip(self.tr("How many teachers each lesson slot needs (必要人数), by weekday and "
+                                             "for single dates"))
+        self.addWidget(self._classroom_button())
         self.addSeparator()
 
         redo_keys = ["Ctrl+Shift+Z"] + [k.toString() for k in QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
@@ -72,13 +77,6 @@ class ShiftsToolbar(QToolBar):
 
         self.teachers_action = self._action(self.tr("Teachers…"), None, ["Ctrl+T"], teachers)
         self.addAction(self.teachers_action)
-        self.slots_action = self._action(self.tr("Lesson slots…"), None, [], lesson_slots)
-        self.slots_action.setToolTip(self.tr("The classroom's lesson slots (コマ), to enter a shift by"))
-        self.addAction(self.slots_action)
-        self.needs_action = self._action(self.tr("Staffing needs…"), None, [], staffing_needs)
-        self.needs_action.setToolTip(self.tr("How many teachers each lesson slot needs (必要人数), by weekday and "
-                                             "for single dates"))
-        self.addAction(self.needs_action)
         self.addWidget(self._csv_button(csv))
         self.addSeparator()
         self.availability_action = self._action(self.tr("Availability…"), None, [], availability)
@@ -118,6 +116,24 @@ class ShiftsToolbar(QToolBar):
         action.triggered.connect(slot)
         self.owner.addAction(action)
         return action
+
+    def _classroom_button(self) -> QToolButton:
+        """Setting a classroom up (adding one, its lesson slots, what each slot needs) under one button beside
+        the classroom, so the toolbar fits a 1280-wide screen in either language."""
+        button = QToolButton(self)
+        button.setText(self.tr("Classroom setup"))
+        button.setToolTip(self.tr("Add a classroom, or set the classroom's lesson slots (コマ) and how many "
+                                  "teachers each needs"))
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(button)
+        menu.setToolTipsVisible(True)
+        menu.addAction(self.add_classroom_action)
+        menu.addSeparator()
+        menu.addAction(self.slots_action)
+        menu.addAction(self.needs_action)
+        button.setMenu(menu)
+        self.classroom_button = button
+        return button
 
     def _drafts_button(self) -> QToolButton:
         """The ways of making a month's drafts, under one button so the toolbar fits a 1280-wide screen."""
