@@ -15,6 +15,7 @@ from core.messages import ack, flex_text, month_flex, texts
 from core.publication import flex_picture, fonts, group_preview
 from core.store import setting_keys as keys
 from core.store.db import Database
+from core.texts import Text
 from tests import factories as f
 
 GROUP = "C" + "3" * 32
@@ -113,7 +114,8 @@ def test_the_preview_is_the_form_the_sender_will_choose(db: Database, now: dt.da
     assert shown.form.code == form
     image = Image.open(io.BytesIO(shown.png))
     if form == "publish.preview.later":  # no group yet: what it will get once chosen, the pages here
-        assert shown.form.params["form"].code == "publish.preview.pages"
+        inner = shown.form.params["form"]
+        assert isinstance(inner, Text) and inner.code == "publish.preview.pages"
         form = "publish.preview.pages"
     if form == "publish.preview.flex":
         assert image.width == 2 * flex_picture.CHAT_MARGIN * 2 + 5 * 600 + 4 * flex_picture.CARD_GAP * 2
