@@ -360,7 +360,7 @@ def test_dry_run_reports_recipients_cost_and_quota_warning(db: Database, now: dt
     with db.read() as s:
         plan = publish.plan_publish(s, ids["room"], 2026, 12, now=now, members=5)
     assert (plan.group_id, plan.members, plan.messages, plan.drafts_to_confirm, plan.revision) == (GROUP, 5, 5, 2, 1)
-    assert plan.warning and "3 message(s) left" in plan.warning
+    assert plan.warning and "3 messages left" in plan.warning
     with db.read() as s:
         assert s.scalar(select(Publication.id)) is None  # a dry run stores nothing
 

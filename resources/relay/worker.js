@@ -293,7 +293,7 @@ var CODE_LENGTHS = /* @__PURE__ */ new Set([9, 6]);
 var SEPARATORS = /* @__PURE__ */ new Set([..." -\u3000	\n\u30FC\u2010\u2011\u2012\u2013\u2014\u2015\u2212"]);
 var MAX_MESSAGE = 40;
 var MISSES_PER_USER = 5;
-var MISSES_IN_ALL = 30;
+var MISSES_IN_ALL = 500;
 var MISS_WINDOW_MS = 60 * 6e4;
 var MAX_CODES_PER_CALL = 40;
 function asCode(text) {
