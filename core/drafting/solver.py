@@ -99,8 +99,13 @@ def _silence_banner() -> None:
     """HiGHS writes its banner to the process's standard output (not Python's) when the first solver of
     the process is made, before any option can turn it off; `draft --json` must print nothing but JSON.
     So the first one is made here, once, with file descriptor 1 pointed at the null device."""
-    sys.stdout.flush()
-    saved = os.dup(1)
+    if sys.stdout is not None:
+        sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+    except OSError:  # no standard output at all (a windowed program on Windows): nothing to keep clean
+        highspy.Highs()  # type: ignore[no-untyped-call]
+        return
     try:
         with open(os.devnull, "wb") as null:
             os.dup2(null.fileno(), 1)
