@@ -4,6 +4,7 @@ optional fields, the solution written back, one line naming the field for every 
 
 from __future__ import annotations
 
+import argparse
 import copy
 import datetime as dt
 import json
@@ -167,3 +168,16 @@ def test_the_command_prints_the_solution_and_refuses_a_bad_file(tmp_path: Path) 
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == ('shiftcast: month.json: teachers[0].available["2027-01-05"]: expected "yes", "no" or a '
                            'time window with "from" and "to"\n')
+
+
+def test_the_draft_help_is_in_japanese_headings_included() -> None:
+    from cli import commands, words
+
+    with words.argparse_in("ja"):
+        words.settle("ja", None)
+        try:
+            [sub] = [a for a in commands.build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+            shown = sub.choices["draft"].format_help()
+        finally:
+            words.settle("en", None)
+    assert "下書きする対象:" in shown and "出力:" in shown and "what to draft" not in shown
