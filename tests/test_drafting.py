@@ -177,6 +177,7 @@ def test_stopping_early_returns_the_best_draft_found_as_feasible() -> None:
     assert result.shifts and result.uncovered < problem_need(problem)
     assert result.bound <= result.uncovered and 0 <= result.gap <= 1
     assert heard[0].stage == "coverage" and all(a.seconds <= b.seconds for a, b in itertools.pairwise(heard))
+    assert all(0 <= report.bound <= report.objective for report in heard)
     assert broken_rules(problem, result.shifts) == []
 
 

@@ -232,8 +232,10 @@ def _solve_one(problem: Problem, progress: Callable[[Progress], None] | None, st
     def improved(event: Any) -> None:
         if progress is not None:
             out = event.data_out
-            progress(Progress(stage_now[0], offset[0] + out.objective_function_value, offset[0] + out.mip_dual_bound,
-                              time.perf_counter() - started))
+            # Every objective counts something (missing slots, costs, deviations): a bound not known yet
+            # (HiGHS says -inf) is 0.
+            progress(Progress(stage_now[0], offset[0] + out.objective_function_value,
+                              max(offset[0] + out.mip_dual_bound, 0.0), time.perf_counter() - started))
 
     highs.cbMipImprovingSolution.subscribe(improved)
     values = np.zeros(count)
