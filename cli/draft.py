@@ -53,6 +53,7 @@ def without_database(args: argparse.Namespace) -> bool:
 
 def cmd_problem(_db: Database | None, args: argparse.Namespace, _paths: DataPaths) -> int:
     from core.drafting import files, solver
+    from core.texts import t
 
     try:
         text = args.problem.read_text(encoding="utf-8")
@@ -69,14 +70,15 @@ def cmd_problem(_db: Database | None, args: argparse.Namespace, _paths: DataPath
     if args.json:
         print_json(solution)
         return 0
-    print(words.line("cli.draft.summary", count=len(solution["shifts"]), uncovered=solution["uncovered_total"],
-                     status=words.line(f"cli.draft.status.{solution['status']}")))
+    print(words.line("cli.draft.summary", shifts=t("cli.draft.shifts", count=len(solution["shifts"])),
+                     uncovered=t("cli.draft.left", count=solution["uncovered_total"]),
+                     status=t(f"cli.draft.status.{solution['status']}")))
     for shift in solution["shifts"]:
         print(words.line("cli.draft.shift", **{k: str(v) for k, v in shift.items() if k != "classroom"},
-                         classroom=shift.get("classroom", "")))
+                         classroom=shift.get("classroom", "")).rstrip())
     for need in solution["uncovered"]:
-        print(words.line("cli.draft.uncovered", day=need["day"], slot=need["slot"], count=need["missing"],
-                         why=need["why"]))
+        where = f"{need['classroom']} {need['slot']}" if "classroom" in need else need["slot"]
+        print(words.line("cli.draft.uncovered", day=need["day"], slot=where, count=need["missing"], why=need["why"]))
     return 0
 
 

@@ -48,9 +48,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                           "Shiftcastのフォルダで、Shiftcastを動かすPythonを使って "
                           "`python -m pip install -e '.[{extra}]'` を実行してください。"),
     "cli.cannot_read": ("cannot read {path}: {detail}", "{path} を読み込めません: {detail}"),
-    "cli.draft.summary": (Plural("count", "{count} shift drafted, {uncovered} teacher-slots left uncovered ({status})",
-                                 "{count} shifts drafted, {uncovered} teacher-slots left uncovered ({status})"),
-                          "下書き {count}件、不足 {uncovered}コマ・人（{status}）"),
+    "cli.draft.summary": ("{shifts}, {uncovered} ({status})", "{shifts}、{uncovered}（{status}）"),
+    "cli.draft.shifts": (Plural("count", "{count} shift drafted", "{count} shifts drafted"), "下書き {count}件"),
+    "cli.draft.left": (Plural("count", "{count} teacher-slot left uncovered", "{count} teacher-slots left uncovered"),
+                       "不足 {count}コマ・人"),
     "cli.draft.status.optimal": ("proven best", "最適と証明済み"),
     "cli.draft.status.feasible": ("the best found in the time given", "時間内に見つかった最良の案"),
     "cli.draft.status.infeasible": ("no draft possible", "作成できません"),

@@ -110,6 +110,10 @@ class HelpFormatter(argparse.HelpFormatter):
     def _format_text(self, text: str) -> str:
         return super()._format_text(tr(text))
 
+    def start_section(self, heading: str | None) -> None:
+        # A verb's own groups of arguments (`draft`'s "what to draft") are headings too.
+        super().start_section(tr(heading) if heading else heading)
+
 
 # The Japanese of every --help text and of the argparse words a manager meets. A help text missing
 # here is shown in English; tests/test_cli_language.py fails on one.

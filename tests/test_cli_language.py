@@ -129,6 +129,8 @@ def test_help_and_usage_errors_in_japanese(tmp_path: Path) -> None:
 
 def _help_texts(parser: argparse.ArgumentParser) -> set[str]:
     found = {parser.description} if parser.description else set()
+    # the titles of a verb's own groups of arguments (argparse's own two are among its words below)
+    found |= {g.title for g in parser._action_groups if g.title and g.title not in ("options", "positional arguments")}
     for action in parser._actions:
         if action.help and action.help is not argparse.SUPPRESS:
             found.add(action.help)

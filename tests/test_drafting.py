@@ -7,8 +7,11 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import random
+import subprocess
+import sys
 import threading
 from dataclasses import replace
+from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -174,6 +177,7 @@ def test_stopping_early_returns_the_best_draft_found_as_feasible() -> None:
     assert result.shifts and result.uncovered < problem_need(problem)
     assert result.bound <= result.uncovered and 0 <= result.gap <= 1
     assert heard[0].stage == "coverage" and all(a.seconds <= b.seconds for a, b in itertools.pairwise(heard))
+    assert all(0 <= report.bound <= report.objective for report in heard)
     assert broken_rules(problem, result.shifts) == []
 
 
@@ -253,3 +257,12 @@ def test_classrooms_that_share_no_teacher_are_solved_apart_and_together_the_same
     shared = replace(problem, teachers=(*teachers, Teacher("Dan", {}, classrooms=frozenset({"a", "c"}))))
     assert len(groups(shared)) == 1
     assert solve(shared).uncovered == result.uncovered
+
+
+def test_the_solver_loads_without_a_standard_output() -> None:
+    """A windowed program on Windows has no file descriptor 1: loading the solver must not fail there."""
+    code = ("import os, sys\nos.close(1)\nsys.stdout = None\nfrom core.drafting import solver\n"
+            "print('loaded', file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stderr.strip() == "loaded", done.stderr

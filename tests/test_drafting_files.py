@@ -4,6 +4,7 @@ optional fields, the solution written back, one line naming the field for every 
 
 from __future__ import annotations
 
+import argparse
 import copy
 import datetime as dt
 import json
@@ -162,8 +163,26 @@ def test_the_command_prints_the_solution_and_refuses_a_bad_file(tmp_path: Path) 
     solution = json.loads(done.stdout)  # nothing but the JSON on standard output
     assert solution["status"] == "optimal" and solution["uncovered_total"] == 2
     assert not (tmp_path / "home" / "shiftcast.db").exists()  # a problem file needs no database
+    done = shiftcast(tmp_path / "home", "draft", "--problem", str(problem), "--lang", "en")
+    assert done.stdout.splitlines() == [
+        "1 shift drafted, 2 teacher-slots left uncovered (proven best)",
+        "2027-01-04 16:50–19:40 佐藤 本校",
+        "2027-01-05 駅前 1限: 2 teachers missing: everyone who can teach it is on it already"]
     problem.write_text(_changed(("teachers", 0, "available", "2027-01-05"), "maybe"), encoding="utf-8")
     done = shiftcast(tmp_path / "home", "draft", "--problem", str(problem), "--json", "--lang", "en")
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == ('shiftcast: month.json: teachers[0].available["2027-01-05"]: expected "yes", "no" or a '
                            'time window with "from" and "to"\n')
+
+
+def test_the_draft_help_is_in_japanese_headings_included() -> None:
+    from cli import commands, words
+
+    with words.argparse_in("ja"):
+        words.settle("ja", None)
+        try:
+            [sub] = [a for a in commands.build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+            shown = sub.choices["draft"].format_help()
+        finally:
+            words.settle("en", None)
+    assert "下書きする対象:" in shown and "出力:" in shown and "what to draft" not in shown

@@ -3,7 +3,8 @@
 The order of what matters is kept lexicographically, in stages: (1) fewest missing teacher-slots;
 (2) promised minimum minutes, then wishes (○ and weekly patterns before unanswered-as-yes days);
 (3) fairness toward each teacher's target share; (4) fewer, longer shifts. Each stage keeps what the
-stages before it reached (never worse) and starts from their draft.
+stages before it reached (never worse) and starts from their draft. Classrooms that share no teacher
+are solved apart (`groups`).
 
 Deterministic: one thread and a fixed seed, so the same problem solved to the same proof gives the same
 draft. A stage that runs out of time keeps the best draft found; the result then says "feasible" and how
@@ -98,8 +99,13 @@ def _silence_banner() -> None:
     """HiGHS writes its banner to the process's standard output (not Python's) when the first solver of
     the process is made, before any option can turn it off; `draft --json` must print nothing but JSON.
     So the first one is made here, once, with file descriptor 1 pointed at the null device."""
-    sys.stdout.flush()
-    saved = os.dup(1)
+    if sys.stdout is not None:
+        sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+    except OSError:  # no standard output at all (a windowed program on Windows): nothing to keep clean
+        highspy.Highs()  # type: ignore[no-untyped-call]
+        return
     try:
         with open(os.devnull, "wb") as null:
             os.dup2(null.fileno(), 1)
@@ -226,8 +232,10 @@ def _solve_one(problem: Problem, progress: Callable[[Progress], None] | None, st
     def improved(event: Any) -> None:
         if progress is not None:
             out = event.data_out
-            progress(Progress(stage_now[0], offset[0] + out.objective_function_value, offset[0] + out.mip_dual_bound,
-                              time.perf_counter() - started))
+            # Every objective counts something (missing slots, costs, deviations): a bound not known yet
+            # (HiGHS says -inf) is 0.
+            progress(Progress(stage_now[0], offset[0] + out.objective_function_value,
+                              max(offset[0] + out.mip_dual_bound, 0.0), time.perf_counter() - started))
 
     highs.cbMipImprovingSolution.subscribe(improved)
     values = np.zeros(count)
