@@ -68,3 +68,16 @@ def test_english_and_rich_text_are_shown_as_given(qtbot) -> None:
 def _shown(label: PhraseLabel) -> str:
     """What Qt itself holds and paints."""
     return QLabel.text(label)
+
+
+def test_the_inline_outcomes_and_errors_wrap_by_phrase_too(qtbot) -> None:
+    """A check's result and a form's error are where long Japanese sentences show (「くださ／い。」 was one)."""
+    from ui.common.form_dialog import InlineError
+    from ui.common.widgets import StatusLabel
+
+    for label in (StatusLabel(), InlineError()):
+        qtbot.addWidget(label)
+        label.setText(TEXT)
+        assert isinstance(label, PhraseLabel) and _shown(label) == keep_phrases(TEXT) and label.text() == TEXT
+        label.clear()
+        assert label.text() == "" == _shown(label)

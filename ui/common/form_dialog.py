@@ -11,19 +11,20 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QWidget
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QWidget
 
 from core.errors import ShiftcastError
 from ui.common.errors import message_for
+from ui.common.phrases import PhraseLabel
 
 log = logging.getLogger("shiftcast.ui")
 
 
-class InlineError(QLabel):
+class InlineError(PhraseLabel):
     """A red, selectable sentence under a form; hidden while there is nothing to say."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__("", parent)
         self.setWordWrap(True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         palette = self.palette()

@@ -84,6 +84,10 @@ class PhraseLabel(QLabel):
     def text(self) -> str:
         return self._given
 
+    def clear(self) -> None:
+        self._given = ""
+        super().clear()
+
     def setTextFormat(self, format: Qt.TextFormat) -> None:  # noqa: A002  # Qt names it so
         super().setTextFormat(format)
         self.setText(self._given)  # plain or rich decides whether the phrases are joined

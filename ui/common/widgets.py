@@ -104,11 +104,11 @@ def space_headings(table: QTableView) -> QHeaderView:
     return header
 
 
-class StatusLabel(QLabel):
+class StatusLabel(PhraseLabel):
     """The inline outcome of a check or a save, next to the button that started it."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__("", parent)
         self.setWordWrap(True)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
