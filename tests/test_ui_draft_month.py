@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QPushButton, QTableWidget
 from sqlalchemy import select
 
 from core.planning import from_roster
-from core.planning.drafted import Act
+from core.planning.drafted import Act, MonthDraft
 from core.roster import availability, lesson_slots, limits, membership, needs
 from core.roster.availability_text import DayAnswer
 from core.roster.lesson_slots import LessonSlot
@@ -189,6 +189,40 @@ def test_classrooms_sharing_teachers_can_be_drafted_together(qtbot, ctx: AppCont
     assert not dialog.changes_table.isColumnHidden(4)  # the classroom of each change is shown
 
 
+def _refused(qtbot, ctx: AppContext, view: ShiftsView) -> DraftDialog:
+    """Draft clicked on a month that cannot be drafted: the reason is shown, never a review."""
+    solved: list[object] = []
+
+    def drafter(*args: object) -> MonthDraft:  # the solver is not even started
+        solved.append(args)
+        raise AssertionError("solved a month that cannot be drafted")
+
+    view.drafter = drafter
+    dialog = _open(qtbot, ctx, view)
+    dialog.draft_button.click()
+    qtbot.waitUntil(lambda: dialog.refusal is not None, timeout=60_000)
+    assert dialog.pages.currentWidget() is dialog.refusal_label.parentWidget()
+    assert dialog.review is None and not solved
+    assert not dialog.summary.isVisible() and not dialog.gaps_label.isVisible()
+    assert dialog.refusal_label.isVisible() and dialog.fix_button.isVisible()
+    return dialog
+
+
+def test_a_classroom_without_slots_is_told_where_to_add_them(qtbot, ctx: AppContext, db: Database,
+                                                              now: dt.datetime) -> None:
+    with db.write() as s:
+        room = f.classroom(s)
+        membership.join(s, room.id, f.teacher(s, "佐藤", 1).id, now=now)
+    view = open_view(qtbot, ctx, now)
+    dialog = _refused(qtbot, ctx, view)
+    assert dialog.refusal_label.text() == ("The draft cannot be made: this classroom has no lesson slots (コマ). Add "
+                                           "them first: Classroom setup → Lesson slots…")
+    assert dialog.fix_button.text() == "Open Lesson slots…"
+    dialog.fix_button.click()
+    qtbot.waitUntil(lambda: view.slots_dialog is not None and view.slots_dialog.isVisible(), timeout=10_000)
+    assert not dialog.isVisible()
+
+
 def test_a_classroom_without_needs_is_told_what_to_set_first(qtbot, ctx: AppContext, db: Database,
                                                               now: dt.datetime) -> None:
     with db.write() as s:
@@ -196,12 +230,14 @@ def test_a_classroom_without_needs_is_told_what_to_set_first(qtbot, ctx: AppCont
         lesson_slots.set_slots(s, room.id, SLOTS)
         membership.join(s, room.id, f.teacher(s, "佐藤", 1).id, now=now)
     view = open_view(qtbot, ctx, now)
-    dialog = _open(qtbot, ctx, view)
-    dialog.draft_button.click()
-    qtbot.waitUntil(lambda: dialog.review is not None, timeout=60_000)
-    assert dialog.summary.text() == ("Nothing to draft: no staffing needs are set. Set them in Staffing needs… "
-                                     "first.")
-    assert not dialog.apply_button.isEnabled()
+    dialog = _refused(qtbot, ctx, view)
+    assert dialog.refusal_label.text() == ("Nothing to draft yet: no staffing needs are set, so no lesson slot needs "
+                                           "a teacher. Set how many teachers each slot needs: Classroom setup → "
+                                           "Staffing needs…")
+    assert dialog.fix_button.text() == "Open Staffing needs…"
+    dialog.fix_button.click()
+    qtbot.waitUntil(lambda: view.needs_dialog is not None and view.needs_dialog.isVisible(), timeout=10_000)
+    assert not dialog.isVisible()
 
 
 def test_closing_the_dialog_stops_the_solver(qtbot, ctx: AppContext, db: Database, now: dt.datetime) -> None:

@@ -1459,16 +1459,24 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>途中で止めたため、その時点の最善案です。</translation>
     </message>
     <message>
-        <source>Nothing to draft: this classroom has no lesson slots. Add them in Lesson slots… first.</source>
-        <translation>下書きを作れません。この教室にはコマがありません。先に「コマ…」で追加してください。</translation>
+        <source>The draft cannot be made: this classroom has no lesson slots (コマ). Add them first: Classroom setup → Lesson slots…</source>
+        <translation>下書きを作れません。この教室にはコマがありません。先に「教室の設定 → コマ…」で追加してください。</translation>
     </message>
     <message>
-        <source>Nothing to draft: no staffing needs are set. Set them in Staffing needs… first.</source>
-        <translation>下書きを作れません。必要人数が設定されていません。先に「必要人数…」で設定してください。</translation>
+        <source>Nothing to draft yet: no staffing needs are set, so no lesson slot needs a teacher. Set how many teachers each slot needs: Classroom setup → Staffing needs…</source>
+        <translation>まだ下書きするものがありません。必要人数が設定されていないので、講師が必要なコマがありません。「教室の設定 → 必要人数…」で、コマごとに必要な講師の人数を設定してください。</translation>
     </message>
     <message>
-        <source>Nothing to draft: this classroom has no active teachers.</source>
+        <source>The draft cannot be made: this classroom has no active teachers.</source>
         <translation>下書きを作れません。この教室には在籍中の講師がいません。</translation>
+    </message>
+    <message>
+        <source>Open Lesson slots…</source>
+        <translation>コマ…を開く</translation>
+    </message>
+    <message>
+        <source>Open Staffing needs…</source>
+        <translation>必要人数…を開く</translation>
     </message>
     <message>
         <source>Edit {0}&apos;s limits…</source>

@@ -1,7 +1,8 @@
 """Draft the month…: choose how unanswered days count and whether the drafts there now stay, run the solver on the
 task pool with its progress shown and a Stop that keeps the best found, then review what the draft changes
 against the current drafts and the needs it leaves uncovered (each with why, and a button to act on it) before
-Apply writes it as drafts in one undo step.
+Apply writes it as drafts in one undo step. A month that cannot be drafted (no lesson slots, no staffing needs,
+no teachers) is not solved: the dialog says why and offers the Classroom setup dialog that fixes it, no review.
 
 The solver reports progress on its own thread; that reaches the widgets only through ui_thread.post. Drafts are
 never told to teachers: confirming the month does that, as before.
@@ -60,8 +61,28 @@ class Review:
     changes: changes.Changes
 
 
+SLOTS, NEEDS, TEACHERS = "slots", "needs", "teachers"  # what a month cannot be drafted without
+
+
+@dataclass(frozen=True)
+class Refusal:
+    missing: str  # SLOTS, NEEDS or TEACHERS
+
+
+def missing_setup(month: roster_month.DraftMonth) -> str:
+    """What the month cannot be drafted without, or "" when it can be."""
+    if not any(room.slots for room in month.rooms):
+        return SLOTS
+    if not any(count for room in month.rooms for count in room.needs.values()):
+        return NEEDS
+    if not month.teachers:
+        return TEACHERS
+    return ""
+
+
 class DraftDialog(QDialog):
     act_requested = Signal(object, object)  # Act, teacher ids: what the manager chose to do about a gap
+    setup_requested = Signal(str)  # SLOTS or NEEDS: the Classroom setup dialog that lets the month be drafted
     applied = Signal()
 
     def __init__(self, ctx: AppContext, runner: CommandRunner, classroom_id: int, classroom: str, year: int,
@@ -72,11 +93,13 @@ class DraftDialog(QDialog):
         self.sharing: list[int] = [classroom_id]
         self.stop = Stopper()
         self.review: Review | None = None
+        self.refusal: Refusal | None = None
         self.setWindowTitle(self.tr("Draft {0}").format(label))
         self.pages = QStackedWidget(self)
         self.pages.addWidget(self._options_page(classroom))
         self.pages.addWidget(self._running_page())
         self.pages.addWidget(self._review_page())
+        self.pages.addWidget(self._refusal_page())
         layout = QVBoxLayout(self)
         layout.addWidget(self.pages)
         self.resize(680, 300)  # the options are short; the review grows the dialog
@@ -171,15 +194,17 @@ class DraftDialog(QDialog):
         def progress(step: Step) -> None:  # on the solver's thread: no Qt here
             ui_thread.post(self._show_step, step, owner=self)
 
-        def work() -> Review:
+        def work() -> Review | Refusal:
             with db.read() as session:
                 wanted = roster_month.read(session, rooms, year, month, unanswered=unanswered,
                                            replace_drafts=replace)
                 current = changes.current_drafts(session, rooms, year, month)
+            if missing := missing_setup(wanted):
+                return Refusal(missing)
             draft = drafter(wanted, seconds, progress, stop)
             return Review(wanted, draft, changes.compare(current, draft.proposed, replace_drafts=replace))
 
-        self.ctx.tasks.run(work, self._show_review, self._error, owner=self)
+        self.ctx.tasks.run(work, self._show_result, self._error, owner=self)
 
     def _show_step(self, step: Step) -> None:
         parts = [self.tr("time: {0} s").format(int(step.seconds))]
@@ -241,10 +266,16 @@ class DraftDialog(QDialog):
         table.horizontalHeader().setStretchLastSection(True)
         return table
 
+    def _show_result(self, result: Review | Refusal) -> None:
+        if isinstance(result, Refusal):
+            self._show_refusal(result)
+        else:
+            self._show_review(result)
+
     def _show_review(self, review: Review) -> None:
         self.review = review
         draft, found = review.draft, review.changes
-        self.summary.setText(self._missing_setup(review.month) or self._summary(draft))
+        self.summary.setText(self._summary(draft))
         self.changes_label.setText(self.tr("Against the drafts there now — added: {0}, removed: {1}, unchanged: {2}")
                                    .format(len(found.added), len(found.removed), len(found.unchanged)))
         names = {t.teacher_id: t.name for t in review.month.teachers}
@@ -328,15 +359,42 @@ class DraftDialog(QDialog):
         stopped = self.tr("Stopped: the best draft found by then. ") if draft.stopped else ""
         return f"{stopped}{quality} {shifts}"
 
-    def _missing_setup(self, month: roster_month.DraftMonth) -> str:
-        """What the draft cannot be made without, said instead of an empty draft's summary."""
-        if not any(room.slots for room in month.rooms):
-            return self.tr("Nothing to draft: this classroom has no lesson slots. Add them in Lesson slots… first.")
-        if not any(count for room in month.rooms for count in room.needs.values()):
-            return self.tr("Nothing to draft: no staffing needs are set. Set them in Staffing needs… first.")
-        if not month.teachers:
-            return self.tr("Nothing to draft: this classroom has no active teachers.")
-        return ""
+    # ----- refusal -----
+
+    def _refusal_page(self) -> QWidget:
+        page = QWidget(self)
+        self.refusal_label = QLabel(page)
+        self.refusal_label.setWordWrap(True)
+        self.fix_button = QPushButton(page)
+        self.fix_button.clicked.connect(self._open_fix)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, page)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(page)
+        layout.addWidget(self.refusal_label)
+        layout.addWidget(self.fix_button, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addStretch(1)
+        layout.addWidget(buttons)
+        return page
+
+    def _show_refusal(self, refusal: Refusal) -> None:
+        """Only why the month cannot be drafted and the way to what fixes it: no review of an empty draft."""
+        self.refusal = refusal
+        self.refusal_label.setText({
+            SLOTS: self.tr("The draft cannot be made: this classroom has no lesson slots (コマ). Add them first: "
+                           "Classroom setup → Lesson slots…"),
+            NEEDS: self.tr("Nothing to draft yet: no staffing needs are set, so no lesson slot needs a teacher. "
+                           "Set how many teachers each slot needs: Classroom setup → Staffing needs…"),
+            TEACHERS: self.tr("The draft cannot be made: this classroom has no active teachers."),
+        }[refusal.missing])
+        self.fix_button.setText(self.tr("Open Lesson slots…") if refusal.missing == SLOTS
+                                else self.tr("Open Staffing needs…"))
+        self.fix_button.setVisible(refusal.missing in (SLOTS, NEEDS))
+        self.pages.setCurrentIndex(3)
+
+    def _open_fix(self) -> None:
+        if self.refusal is not None:
+            self.setup_requested.emit(self.refusal.missing)
+            self.reject()  # the setup dialog takes its place; Draft the month… is one click once it is done
 
     def _act_text(self, act: Act, names: list[str]) -> str:
         if act == Act.LIMITS:

@@ -425,9 +425,18 @@ class ShiftsView(QWidget):
         dialog = DraftDialog(self.ctx, self.runner, room.id, room.name, self.year, self.month, label, self.drafter, self)
         self.draft_dialog = dialog
         dialog.act_requested.connect(self._act_on_gap)
+        dialog.setup_requested.connect(self._set_up_for_draft)
         dialog.applied.connect(self.reload)
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
+
+    def _set_up_for_draft(self, missing: str) -> None:
+        from ui.shifts.draft_dialog import SLOTS
+
+        if missing == SLOTS:
+            self.open_lesson_slots()
+        else:
+            self.open_staffing_needs()
 
     def _act_on_gap(self, act: Act, teacher_ids: tuple[int, ...]) -> None:
         if act == Act.LIMITS:
