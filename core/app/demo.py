@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from core.app import demo_inbox, demo_month, demo_shifts
+from core.app import demo_drafting, demo_inbox, demo_month, demo_shifts
 from core.errors import ShiftcastError, ValidationError
 from core.roster import clock, closed_days, rules
 from core.store import setting_keys as keys
@@ -256,7 +256,7 @@ def _friends(db: Database) -> list[tuple[str, int]]:
 
 def seed(db: Database, *, now: dt.datetime) -> bool:
     """Create the sample classroom, teachers and two months of shifts, the month's availability request
-    and cover requests, once. True if it seeded."""
+    and cover requests, the lesson slots, staffing needs and limits a draft keeps, once. True if it seeded."""
     from core.receiving import pairing
 
     with db.write() as session:
@@ -287,6 +287,7 @@ def seed(db: Database, *, now: dt.datetime) -> bool:
                 ), now=now)
         demo_shifts.add_shifts_starting_soon(session, room, teachers, now, closed=closed)
         demo_month.seed(session, room, teachers, newcomers, now)
+        demo_drafting.seed(session, room, teachers, now)
         # Reminders carry the 了解 button, so the demo inbox can tap it as the teacher. Only the setting:
         # its key is made when the first reminder is signed, in the demo's own keyring, which is not
         # in place yet while the demo seeds.
