@@ -190,7 +190,8 @@ def test_classrooms_sharing_teachers_can_be_drafted_together(qtbot, ctx: AppCont
 
 
 def _refused(qtbot, ctx: AppContext, view: ShiftsView) -> DraftDialog:
-    """Draft clicked on a month that cannot be drafted: the reason is shown, never a review."""
+    """Draft the month… on a month that cannot be drafted: the reason is shown at once, never options or a
+    review."""
     solved: list[object] = []
 
     def drafter(*args: object) -> MonthDraft:  # the solver is not even started
@@ -199,8 +200,8 @@ def _refused(qtbot, ctx: AppContext, view: ShiftsView) -> DraftDialog:
 
     view.drafter = drafter
     dialog = _open(qtbot, ctx, view)
-    dialog.draft_button.click()
     qtbot.waitUntil(lambda: dialog.refusal is not None, timeout=60_000)
+    assert not dialog.draft_button.isVisible()
     assert dialog.pages.currentWidget() is dialog.refusal_label.parentWidget()
     assert dialog.review is None and not solved
     assert not dialog.summary.isVisible() and not dialog.gaps_label.isVisible()

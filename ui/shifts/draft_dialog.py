@@ -2,7 +2,7 @@
 task pool with its progress shown and a Stop that keeps the best found, then review what the draft changes
 against the current drafts and the needs it leaves uncovered (each with why, and a button to act on it) before
 Apply writes it as drafts in one undo step. A month that cannot be drafted (no lesson slots, no staffing needs,
-no teachers) is not solved: the dialog says why and offers the Classroom setup dialog that fixes it, no review.
+no teachers) is not solved: the dialog says why as it opens and offers the Classroom setup dialog that fixes it.
 
 The solver reports progress on its own thread; that reaches the widgets only through ui_thread.post. Drafts are
 never told to teachers: confirming the month does that, as before.
@@ -46,6 +46,7 @@ from core.store.kinds import ShiftStatus
 from core.texts.formats import weekday_short
 from ui.common import i18n
 from ui.common.errors import show_error
+from ui.common.phrases import PhraseLabel
 from ui.shell import ui_thread
 from ui.shell.context import AppContext
 from ui.shifts.commands import ApplyDraft
@@ -147,17 +148,21 @@ class DraftDialog(QDialog):
         return page
 
     def _find_sharing(self) -> None:
-        """Offer the classrooms that share teachers with this one, to draft them together."""
-        db, room = self.ctx.db, self.classroom_id
+        """Offer the classrooms that share teachers with this one, to draft them together; a month none of them
+        could be drafted in is refused at once, before any option is asked."""
+        db, room, year, month = self.ctx.db, self.classroom_id, self.year, self.month
 
-        def work() -> tuple[list[int], list[str]]:
+        def work() -> tuple[list[int], list[str], str]:
             with db.read() as session:
                 ids = roster_month.sharing(session, room)
-                return ids, [rules.get_classroom(session, i).name for i in ids if i != room]
+                missing = missing_setup(roster_month.read(session, ids, year, month))
+                return ids, [rules.get_classroom(session, i).name for i in ids if i != room], missing
 
-        def done(found: tuple[list[int], list[str]]) -> None:
-            self.sharing, names = found
-            if names:
+        def done(found: tuple[list[int], list[str], str]) -> None:
+            self.sharing, names, missing = found
+            if missing:
+                self._show_refusal(Refusal(missing))
+            elif names:
                 self.shared.setText(self.tr("Also draft {0}, which share teachers with this classroom")
                                     .format(", ".join(names)))
                 self.shared.setVisible(True)
@@ -363,8 +368,7 @@ class DraftDialog(QDialog):
 
     def _refusal_page(self) -> QWidget:
         page = QWidget(self)
-        self.refusal_label = QLabel(page)
-        self.refusal_label.setWordWrap(True)
+        self.refusal_label = PhraseLabel(page)
         self.fix_button = QPushButton(page)
         self.fix_button.clicked.connect(self._open_fix)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, page)
