@@ -2590,8 +2590,8 @@ Data folder: {1}</source>
         <translation>必要人数</translation>
     </message>
     <message>
-        <source>Teachers per lesson slot, assigned/needed: red and bold is short, purple and italic is over (Staffing needs… sets them)</source>
-        <translation>コマごとの講師数（割り当て/必要人数）: 赤の太字は不足、紫の斜体は超過です（「必要人数…」で設定します）</translation>
+        <source>Teachers per lesson slot, assigned/needed: red and bold is short, purple and italic is over (Classroom setup → Staffing needs… sets them)</source>
+        <translation>コマごとの講師数（割り当て/必要人数）: 赤の太字は不足、紫の斜体は超過です（「教室の設定 → 必要人数…」で設定します）</translation>
     </message>
 </context>
 <context>

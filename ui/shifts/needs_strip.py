@@ -133,7 +133,7 @@ class NeedsStrip(QWidget):
         horizontal.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         horizontal.setDefaultSectionSize(table.horizontalHeader().defaultSectionSize())
         self.caption = QLabel(self.tr("Teachers per lesson slot, assigned/needed: red and bold is short, purple "
-                                      "and italic is over (Staffing needs… sets them)"), self)
+                                      "and italic is over (Classroom setup → Staffing needs… sets them)"), self)
         self._layout = layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 2, 0, 0)  # on the right, room for the grid's scroll bar: align()
         layout.setSpacing(1)
