@@ -17,6 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.drafting import explain as explaining
+from core.drafting import solver as solving
+from core.drafting.model import build
 from core.drafting.problem import DayAnswer, Fixed, Need, Problem, Slot, Teacher, Window
 from core.drafting.solver import Progress, Result, Shift, Stopper, groups, solve
 from core.texts import render
@@ -85,6 +87,20 @@ def _small(seed: int) -> Problem:
     needs = tuple(Need("", d, s.name, rng.randrange(3)) for d in days for s in SLOTS)
     locked = (Fixed("t0", days[0], 1100, 1180),) if rng.random() < 0.3 else ()
     return Problem(SLOTS, days, needs, teachers, locked)
+
+
+def test_the_relaxations_first_draft_keeps_every_rule_and_its_bound_is_never_above_the_best() -> None:
+    for seed in range(12):
+        problem = _small(seed)
+        model = build(problem)
+        first = solving._restricted_start(solving._highs(model), model, model.uncovered, 30.0, Stopper())
+        assert first is not None, seed
+        fewest = model.total_need - best_coverage(problem)
+        uncovered = model.total_need + round(first.objective)
+        assert first.bound <= fewest <= uncovered, seed
+        assert first.proven == (uncovered == first.bound), seed
+        draft = solving._result("feasible", model, problem, first.values, first.bound, 0.0, 0.0)
+        assert draft.uncovered == uncovered and broken_rules(problem, draft.shifts) == [], seed
 
 
 def test_the_covered_count_is_the_exact_optimum_on_small_problems() -> None:
