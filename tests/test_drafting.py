@@ -282,3 +282,12 @@ def test_the_solver_loads_without_a_standard_output() -> None:
     done = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stderr.strip() == "loaded", done.stderr
+
+
+def test_the_benchmarks_recorded_fewest_uncovered_lies_between_a_drafts_bound_and_the_draft() -> None:
+    from tests.perf.drafting_bench import FEWEST_UNCOVERED, against_fewest
+
+    result = solve(month(8), time_limit=3)
+    assert result.bound <= FEWEST_UNCOVERED["shortage"] <= result.uncovered
+    assert against_fewest("shortage", 535) == {"fewest_uncovered": 530, "above_fewest": 0.0094}
+    assert against_fewest("normal", 0) == {}

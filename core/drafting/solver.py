@@ -266,13 +266,6 @@ def _solve_one(problem: Problem, progress: Callable[[Progress], None] | None, st
             first = _restricted_start(highs, model, terms, budget, stopper)
             if first is not None:
                 values, bound = first.values, first.bound
-                if first.proven:  # the restricted draft meets the relaxation's bound: nothing to search
-                    coverage_seconds = time.perf_counter() - started
-                    _keep(highs, terms, first.objective, cap_exact=True)
-                    # The next stage finds its own first draft: HiGHS, handed this one as a start, was
-                    # seen to return a later stage's draft that broke a row of the model.
-                    continue
-                found = True
                 budget -= first.seconds
         highs.setOptionValue("time_limit", max(budget, 0.05))
         if not _search(highs, stopper):
@@ -349,6 +342,9 @@ def _restricted_start(highs: highspy.Highs, model: Model, terms: list[Term], bud
     if restricted is None:
         return None
     values, objective = restricted
+    # A draft that meets the bound is the best already, but the full search still runs, without it: it
+    # proves such a month in a second or two by itself, and HiGHS, handed it as a start (or a later
+    # stage handed it without that search), was seen to be slower or to return a draft that broke a row.
     proven = model.total_need + int(np.floor(objective + 1e-6)) <= bound
     if not proven:
         _start_from(main, values, model)
