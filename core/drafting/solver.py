@@ -3,8 +3,8 @@
 The order of what matters is kept lexicographically, in stages: (1) fewest missing teacher-slots;
 (2) promised minimum minutes, then wishes (○ and weekly patterns before unanswered-as-yes days);
 (3) fairness toward each teacher's target share; (4) fewer, longer shifts. Each stage keeps what the
-stages before it reached (never worse) and starts from their draft. Classrooms that share no teacher
-are solved apart (`groups`).
+stages before it reached (never worse) and starts from their draft; coverage starts from the draft the
+relaxation points to (`_restricted_start`). Classrooms that share no teacher are solved apart (`groups`).
 
 Deterministic: one thread and a fixed seed, so the same problem solved to the same proof gives the same
 draft. A stage that runs out of time keeps the best draft found; the result then says "feasible" and how
