@@ -17,6 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.drafting import explain as explaining
+from core.drafting import solver as solving
+from core.drafting.model import build
 from core.drafting.problem import DayAnswer, Fixed, Need, Problem, Slot, Teacher, Window
 from core.drafting.solver import Progress, Result, Shift, Stopper, groups, solve
 from core.texts import render
@@ -85,6 +87,20 @@ def _small(seed: int) -> Problem:
     needs = tuple(Need("", d, s.name, rng.randrange(3)) for d in days for s in SLOTS)
     locked = (Fixed("t0", days[0], 1100, 1180),) if rng.random() < 0.3 else ()
     return Problem(SLOTS, days, needs, teachers, locked)
+
+
+def test_the_relaxations_first_draft_keeps_every_rule_and_its_bound_is_never_above_the_best() -> None:
+    for seed in range(12):
+        problem = _small(seed)
+        model = build(problem)
+        first = solving._restricted_start(solving._highs(model), model, model.uncovered, 30.0, Stopper())
+        assert first is not None, seed
+        fewest = model.total_need - best_coverage(problem)
+        uncovered = model.total_need + round(first.objective)
+        assert first.bound <= fewest <= uncovered, seed
+        assert first.proven == (uncovered == first.bound), seed
+        draft = solving._result("feasible", model, problem, first.values, first.bound, 0.0, 0.0)
+        assert draft.uncovered == uncovered and broken_rules(problem, draft.shifts) == [], seed
 
 
 def test_the_covered_count_is_the_exact_optimum_on_small_problems() -> None:
@@ -266,3 +282,12 @@ def test_the_solver_loads_without_a_standard_output() -> None:
     done = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stderr.strip() == "loaded", done.stderr
+
+
+def test_the_benchmarks_recorded_fewest_uncovered_lies_between_a_drafts_bound_and_the_draft() -> None:
+    from tests.perf.drafting_bench import FEWEST_UNCOVERED, against_fewest
+
+    result = solve(month(8), time_limit=3)
+    assert result.bound <= FEWEST_UNCOVERED["shortage"] <= result.uncovered
+    assert against_fewest("shortage", 535) == {"fewest_uncovered": 530, "above_fewest": 0.0094}
+    assert against_fewest("normal", 0) == {}

@@ -3,8 +3,8 @@
 The order of what matters is kept lexicographically, in stages: (1) fewest missing teacher-slots;
 (2) promised minimum minutes, then wishes (○ and weekly patterns before unanswered-as-yes days);
 (3) fairness toward each teacher's target share; (4) fewer, longer shifts. Each stage keeps what the
-stages before it reached (never worse) and starts from their draft. Classrooms that share no teacher
-are solved apart (`groups`).
+stages before it reached (never worse) and starts from their draft; coverage starts from the draft the
+relaxation points to (`_restricted_start`). Classrooms that share no teacher are solved apart (`groups`).
 
 Deterministic: one thread and a fixed seed, so the same problem solved to the same proof gives the same
 draft. A stage that runs out of time keeps the best draft found; the result then says "feasible" and how
@@ -33,6 +33,10 @@ Status = Literal["optimal", "feasible", "infeasible"]
 STAGES = ("coverage", "wishes", "fairness", "shape")
 # The share of the time limit coverage may take; the stages after it share what is left.
 COVERAGE_SHARE = 0.7
+# Of the coverage stage's time, what the relaxation and the search over its shifts may each take at most
+# (core/drafting/solver.py `_restricted_start`); the full search has the rest, and at least what they leave.
+RELAXED_SHARE = 0.5
+RESTRICTED_SHARE = 0.25
 INFINITY = highspy.kHighsInf
 # Coverage is solved to proof. Fairness and shape are sums of many small terms whose last few percent
 # take far longer to prove than they are worth to anyone; a stage within this gap of its bound counts
@@ -257,15 +261,16 @@ def _solve_one(problem: Problem, progress: Callable[[Progress], None] | None, st
             highs.clearSolver()  # frees the last stage's search before the next begins
             _start_from(highs, values, model)
         budget = left * COVERAGE_SHARE if index == 0 else left / (len(STAGES) - index)
-        highs.setOptionValue("time_limit", max(budget, 0.05))
         highs.setOptionValue("mip_rel_gap", 0.0 if index == 0 else LATER_GAP)
-        if not stopper._running(highs):
+        if index == 0:
+            first = _restricted_start(highs, model, terms, budget, stopper)
+            if first is not None:
+                values, bound = first.values, first.bound
+                budget -= first.seconds
+        highs.setOptionValue("time_limit", max(budget, 0.05))
+        if not _search(highs, stopper):
             proven = False
             break
-        try:
-            highs.run()
-        finally:
-            stopper._running(None)
         status = highs.getModelStatus()
         if status == highspy.HighsModelStatus.kInfeasible:
             return _result("infeasible", model, problem, np.zeros(count), 0, started, coverage_seconds)
@@ -279,13 +284,93 @@ def _solve_one(problem: Problem, progress: Callable[[Progress], None] | None, st
         if status != highspy.HighsModelStatus.kOptimal:
             proven = False
         if index == 0:
-            bound = model.total_need + int(np.ceil(info.mip_dual_bound - 1e-6))
+            dual = info.mip_dual_bound
+            bound = max(bound, model.total_need + int(np.ceil(dual - 1e-6)) if np.isfinite(dual) else 0)
             coverage_seconds = time.perf_counter() - started
-        # Later stages may not undo what this one reached (a hair of room for rounding).
-        cap = float(np.floor(value + 1e-6)) if index == 0 else value + 1e-6 * max(1.0, abs(value))
-        highs.addRow(-INFINITY, cap, len(terms), np.array([v for v, _ in terms], dtype=np.int32),
-                     np.array([c for _, c in terms], dtype=float))
+        _keep(highs, terms, value, cap_exact=index == 0)
     return _result("optimal" if proven else "feasible", model, problem, values, bound, started, coverage_seconds)
+
+
+def _keep(highs: highspy.Highs, terms: list[Term], value: float, *, cap_exact: bool) -> None:
+    """Later stages may not undo what this one reached (a hair of room for rounding)."""
+    cap = float(np.floor(value + 1e-6)) if cap_exact else value + 1e-6 * max(1.0, abs(value))
+    highs.addRow(-INFINITY, cap, len(terms), np.array([v for v, _ in terms], dtype=np.int32),
+                 np.array([c for _, c in terms], dtype=float))
+
+
+@dataclass(frozen=True)
+class _Start:
+    values: np.ndarray[Any, Any]
+    objective: float
+    bound: int  # teacher-slots uncovered that no draft can go below (the relaxation's, rounded up)
+    proven: bool  # the draft meets that bound: proven best
+    seconds: float
+
+
+def _restricted_start(highs: highspy.Highs, model: Model, terms: list[Term], budget: float,
+                      stopper: Stopper) -> _Start | None:
+    """The coverage stage's first draft, by the relaxation: solve the model with fractions allowed, then
+    the exact model again but only over the shifts the relaxed answer uses (a standard MIP heuristic,
+    "RENS"). In a month with more needs than teachers the full search spends most of its seconds on cuts
+    before its first good draft; the relaxation is solved in a fraction of that and leaves a few hundred
+    shifts of twelve thousand, whose exact best is found and proven in under a second and lies within
+    about 1 % of the month's best. The full search then starts from it, to improve it and prove the bound.
+    None when either step runs out of time, is stopped or finds nothing: the full search runs as before."""
+    started = time.perf_counter()
+    count = len(model.upper)
+    main, highs = highs, _highs(model)  # a solver of its own: the main one's state stays as it was
+    _objective(highs, count, terms)
+    whole = np.array([i for i in range(count) if i not in model.continuous], dtype=np.int32)
+    xs = np.array(model.x, dtype=np.int32)
+    highs.changeColsIntegrality(len(whole), whole, np.full(len(whole), highspy.HighsVarType.kContinuous))
+    highs.setOptionValue("time_limit", max(budget * RELAXED_SHARE, 0.05))
+    # The interior point method (with its crossover to a vertex) solves both benchmark months' relaxation
+    # in 1–2 s; the simplex method takes as long on the shortage month and over 10 s on the normal one.
+    highs.setOptionValue("solver", "ipm")
+    relaxed = _run(highs, stopper)  # read before the model changes back: changing it forgets the solve
+    highs.setOptionValue("solver", "choose")
+    highs.changeColsIntegrality(len(whole), whole, np.full(len(whole), highspy.HighsVarType.kInteger))
+    highs.clearSolver()
+    if relaxed is None:
+        return None
+    bound = model.total_need + int(np.ceil(relaxed[1] - 1e-6))
+    upper = np.array([model.upper[x] for x in xs], dtype=float)
+    highs.changeColsBounds(len(xs), xs, np.zeros(len(xs)), np.where(relaxed[0][xs] > 1e-6, upper, 0.0))
+    highs.setOptionValue("time_limit", max(budget * RESTRICTED_SHARE, 0.05))
+    restricted = _run(highs, stopper, mip=True)
+    del highs
+    if restricted is None:
+        return None
+    values, objective = restricted
+    # A draft that meets the bound is the best already, but the full search still runs, without it: it
+    # proves such a month in a second or two by itself, and HiGHS, handed it as a start (or a later
+    # stage handed it without that search), was seen to be slower or to return a draft that broke a row.
+    proven = model.total_need + int(np.floor(objective + 1e-6)) <= bound
+    if not proven:
+        _start_from(main, values, model)
+    return _Start(values, objective, bound, proven, time.perf_counter() - started)
+
+
+def _search(highs: highspy.Highs, stopper: Stopper) -> bool:
+    """One run of the search; False when stopped before it began."""
+    if not stopper._running(highs):
+        return False
+    try:
+        highs.run()
+    finally:
+        stopper._running(None)
+    return True
+
+
+def _run(highs: highspy.Highs, stopper: Stopper, *, mip: bool = False) -> tuple[np.ndarray[Any, Any], float] | None:
+    """The solution and objective of one run: for the relaxation only when solved to the end, for a MIP
+    the best draft found. None when stopped, out of time (the relaxation) or with nothing found."""
+    if not _search(highs, stopper):
+        return None
+    if mip and highs.getInfo().primal_solution_status == 2 or (
+            not mip and highs.getModelStatus() == highspy.HighsModelStatus.kOptimal):
+        return np.array(highs.getSolution().col_value), float(highs.getInfo().objective_function_value)
+    return None
 
 
 def _start_from(highs: highspy.Highs, values: np.ndarray[Any, Any], model: Model) -> None:
