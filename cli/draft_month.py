@@ -45,11 +45,13 @@ def cmd_month(db: Database, args: argparse.Namespace) -> int:
 
 
 def _print(wanted: DraftMonth, drafted: MonthDraft, changes: Changes, *, applied: bool) -> None:
+    from core.texts import t
     from core.texts.formats import day_text
 
     lang = words.current()
-    print(words.line("cli.draft.summary", count=len(drafted.proposed), uncovered=drafted.missing,
-                     status=words.line(f"cli.draft.status.{drafted.status}")))
+    print(words.line("cli.draft.summary", shifts=t("cli.draft.shifts", count=len(drafted.proposed)),
+                     uncovered=t("cli.draft.left", count=drafted.missing),
+                     status=t(f"cli.draft.status.{drafted.status}")))
     if drafted.status != "optimal" and drafted.gap is not None:
         print(words.line("cli.draft.gap", percent=round(drafted.gap * 100, 1)))
     rooms = {room.classroom_id: room.name for room in wanted.rooms}
