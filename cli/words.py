@@ -167,6 +167,16 @@ HELP_JA: dict[str, str] = {
         "JSONファイルに書いた問題（docs/drafting.md）。データベースは使いません",
     "output": "出力",
     "print the solution as JSON": "結果をJSONで表示します",
+    "draft this classroom's month from the database": "この教室の月をデータベースから下書きします",
+    "draft together the classrooms that share teachers with it (a teacher is never in two places at once)":
+        "講師を共有する教室もまとめて下書きします（講師が同時に2か所で勤務することはありません）",
+    "keep the month's drafts as they are and draft around them": "今月の下書きはそのまま残し、それ以外を下書きします",
+    "the draft replaces the month's drafts (the default)": "今月の下書きを新しい下書きで置き換えます（既定）",
+    "the month to draft (with --classroom)": "下書きする月（--classroom と一緒に指定）",
+    "what a day a teacher did not answer counts as (default: no, not available)":
+        "講師が回答していない日の扱い（既定: no、勤務不可）",
+    "write the draft into the roster as draft shifts (teachers are told only when the month is confirmed)":
+        "下書きをシフト表に下書きシフトとして書き込みます（講師に知らせるのは月を確定したときだけです）",
     "stop searching after this many seconds with the best draft found (default: the file's time_limit, else 10)":
         "この秒数で探索をやめ、それまでに見つかった最良の下書きを出します（省略時はファイルの time_limit、なければ10秒）",
     "the CSV file's encoding: utf-8 (with BOM, the default) or shift_jis":
