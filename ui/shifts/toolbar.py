@@ -120,36 +120,34 @@ class ShiftsToolbar(QToolBar):
     def _classroom_button(self) -> QToolButton:
         """Setting a classroom up (adding one, its lesson slots, what each slot needs) under one button beside
         the classroom, so the toolbar fits a 1280-wide screen in either language."""
-        button = QToolButton(self)
-        button.setText(self.tr("Classroom setup"))
-        button.setToolTip(self.tr("Add a classroom, or set the classroom's lesson slots (コマ) and how many "
-                                  "teachers each needs"))
-        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        menu = QMenu(button)
-        menu.setToolTipsVisible(True)
-        menu.addAction(self.add_classroom_action)
-        menu.addSeparator()
-        menu.addAction(self.slots_action)
-        menu.addAction(self.needs_action)
-        button.setMenu(menu)
-        self.classroom_button = button
-        return button
+        self.classroom_button = self._menu_button(
+            self.tr("Classroom setup"),
+            self.tr("Add a classroom, or set the classroom's lesson slots (コマ) and how many teachers each needs"),
+            [[self.add_classroom_action], [self.slots_action, self.needs_action]])
+        return self.classroom_button
 
     def _drafts_button(self) -> QToolButton:
         """The ways of making a month's drafts, under one button so the toolbar fits a 1280-wide screen."""
+        self.drafts_button = self._menu_button(
+            self.tr("Make drafts"),
+            self.tr("Draft the month from the availability answers, or fill it from the weekly patterns or last "
+                    "month"),
+            [[self.draft_action], [self.fill_action, self.copy_last_action]])
+        return self.drafts_button
+
+    def _menu_button(self, text: str, tip: str, groups: list[list[QAction]]) -> QToolButton:
+        """A button that opens a menu of the given actions, a separator between the groups."""
         button = QToolButton(self)
-        button.setText(self.tr("Make drafts"))
-        button.setToolTip(self.tr("Draft the month from the availability answers, or fill it from the weekly "
-                                  "patterns or last month"))
+        button.setText(text)
+        button.setToolTip(tip)
         button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(button)
         menu.setToolTipsVisible(True)
-        menu.addAction(self.draft_action)
-        menu.addSeparator()
-        menu.addAction(self.fill_action)
-        menu.addAction(self.copy_last_action)
+        for i, group in enumerate(groups):
+            if i:
+                menu.addSeparator()
+            menu.addActions(group)
         button.setMenu(menu)
-        self.drafts_button = button
         return button
 
     def _csv_button(self, csv: CsvActions) -> QToolButton:
