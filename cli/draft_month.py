@@ -27,11 +27,13 @@ def cmd_month(db: Database, args: argparse.Namespace) -> int:
 
     year, month = rules.parse_month(args.month)
     replace = not args.keep_drafts
+    moment = now()
     with db.read() as session:
         room = rules.classroom_by_name(session, args.classroom)
         ids = draft_month.sharing(session, room.id) if args.shared else [room.id]
-        wanted = draft_month.read(session, ids, year, month, unanswered=args.unanswered, replace_drafts=replace)
-        current = draft_changes.current_drafts(session, ids, year, month)
+        wanted = draft_month.read(session, ids, year, month, unanswered=args.unanswered, replace_drafts=replace,
+                                  now=moment)
+        current = draft_changes.current_drafts(session, ids, year, month, now=moment)
     drafted = from_roster.draft(wanted, float(args.time_limit or DEFAULT_SECONDS), lambda _: None, solver.Stopper())
     changes = draft_changes.compare(current, drafted.proposed, replace_drafts=replace)
     if args.apply and not changes.empty:

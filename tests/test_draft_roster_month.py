@@ -185,3 +185,18 @@ def test_a_teacher_busy_at_another_classroom_is_not_drafted_then(db: Database, n
     assert ito == [(dt.date(2027, 2, 8), T(19, 50))]  # not on the 1st: he is at the other classroom then
     sato = [(d.local_date, d.start_time, d.end_time) for d in drafted.proposed if d.teacher_id == ids["sato"]]
     assert (MON, T(19, 50), T(21, 10)) in sato and not any(g.day == MON for g in drafted.gaps)  # Sato takes it
+
+
+def test_days_already_gone_are_not_drafted_and_their_drafts_stay(db: Database, now: dt.datetime) -> None:
+    """Drafting the month in its middle proposes nothing for the days gone on the classroom's clock, and
+    replaces none of their drafts: 2027-02-02 09:30 in Tokyo is still the 1st in UTC."""
+    ids = _roster(db, now)
+    during = dt.datetime(2027, 2, 2, 0, 30, tzinfo=dt.UTC)  # the 2nd, 09:30 in Tokyo
+    with db.read() as s:
+        whole = roster_month.read(s, [ids["main"]], 2027, 2)
+        rest = roster_month.read(s, [ids["main"]], 2027, 2, now=during)
+        current = changes.current_drafts(s, [ids["main"]], 2027, 2, now=dt.datetime(2027, 2, 2, 15, tzinfo=dt.UTC))
+    (room,), (left,) = whole.rooms, rest.rooms
+    assert MON in room.days and MON not in left.days and TUE in left.days and left.days == room.days[1:]
+    assert rest.replaced == whole.replaced  # Sato's draft on the 2nd is today's: still replaced
+    assert current == []  # on the 3rd in Tokyo, the draft of the 2nd is gone by

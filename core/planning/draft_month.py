@@ -18,7 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.errors import ValidationError
-from core.roster import availability, closed_days, lesson_slots, limits, needs, patterns, reading, rules
+from core.roster import availability, clock, closed_days, lesson_slots, limits, needs, patterns, reading, rules
 from core.roster.availability_text import HOURS, NO, YES
 from core.store.kinds import ShiftStatus
 from core.store.models import AvailabilityAnswer, ClassroomTeacher, Shift, Teacher
@@ -99,18 +99,22 @@ def sharing(session: Session, classroom_id: int) -> list[int]:
 
 
 def read(session: Session, classroom_ids: Sequence[int], year: int, month: int, *, unanswered: str = NO,
-         replace_drafts: bool = True) -> DraftMonth:
-    """The draft month of the classrooms (one, or several that share teachers)."""
+         replace_drafts: bool = True, now: dt.datetime | None = None) -> DraftMonth:
+    """The draft month of the classrooms (one, or several that share teachers). Given `now`, the days
+    already gone on a classroom's clock are not drafted, and their drafts are neither replaced nor kept
+    out: a draft proposes only what is still to come."""
     if unanswered not in (YES, NO):
         raise ValidationError(t("drafting.bad_unanswered", value=unanswered))
     first, last = rules.month_bounds(year, month)
     every_day = [first + dt.timedelta(days=n) for n in range((last - first).days + 1)]
     rooms = []
+    today: dict[int, dt.date] = {}
     for classroom_id in dict.fromkeys(classroom_ids):
         room = rules.get_classroom(session, classroom_id)
+        today[classroom_id] = clock.local_now(now, room.timezone).date() if now is not None else first
         closed = closed_days.read_month(session, classroom_id, year, month)
         rooms.append(RoomMonth(classroom_id, room.name, tuple(lesson_slots.classroom_slots(session, classroom_id)),
-                               tuple(d for d in every_day if d not in closed),
+                               tuple(d for d in every_day if d not in closed and d >= today[classroom_id]),
                                needs.needs_for_month(session, classroom_id, year, month)))
     ids = [room.classroom_id for room in rooms]
     members = session.execute(select(ClassroomTeacher.teacher_id, ClassroomTeacher.classroom_id).join(
@@ -130,7 +134,7 @@ def read(session: Session, classroom_ids: Sequence[int], year: int, month: int, 
                      else frozenset(slot_names[s] for s in limits_by[row.id].slots or () if s in slot_names),
                      answers.get(row.id, {}), frozenset(wished.get(row.id, ())))
         for row in reading.in_order(teacher_rows.values()))
-    placed, replaced = _placed(session, ids, set(rooms_of), first, last, replace_drafts=replace_drafts)
+    placed, replaced = _placed(session, ids, set(rooms_of), first, last, replace_drafts=replace_drafts, today=today)
     return DraftMonth(year, month, tuple(rooms), teachers, unanswered, placed, replaced)
 
 
@@ -166,7 +170,7 @@ def _wishes(session: Session, rooms: Sequence[RoomMonth], teacher_ids: set[int])
 
 
 def _placed(session: Session, classroom_ids: Sequence[int], teacher_ids: set[int], first: dt.date, last: dt.date, *,
-            replace_drafts: bool) -> tuple[tuple[Placed, ...], tuple[int, ...]]:
+            replace_drafts: bool, today: dict[int, dt.date]) -> tuple[tuple[Placed, ...], tuple[int, ...]]:
     """The teachers' shifts of the month that stay (any classroom: a teacher is never in two places), and the
     drafts of the classrooms that a new draft replaces."""
     rows = session.scalars(select(Shift).where(
@@ -175,7 +179,8 @@ def _placed(session: Session, classroom_ids: Sequence[int], teacher_ids: set[int
         .order_by(Shift.local_date, Shift.start_time, Shift.id))
     placed, replaced = [], []
     for row in rows:
-        if replace_drafts and row.status == ShiftStatus.DRAFT and row.classroom_id in classroom_ids:
+        if (replace_drafts and row.status == ShiftStatus.DRAFT and row.classroom_id in classroom_ids
+                and row.local_date >= today[row.classroom_id]):
             replaced.append(row.id)
         elif row.teacher_id in teacher_ids:
             placed.append(Placed(row.id, row.teacher_id, row.classroom_id, row.local_date, row.start_time,

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.roster import lesson_slots, rules
+from core.roster import clock, lesson_slots, rules
 from core.store.kinds import ShiftStatus
 from core.store.models import Shift
 
@@ -61,11 +61,19 @@ class Changes:
         return not self.added and not self.removed
 
 
-def current_drafts(session: Session, classroom_ids: Iterable[int], year: int, month: int) -> list[Shift]:
+def current_drafts(session: Session, classroom_ids: Iterable[int], year: int, month: int, *,
+                   now: dt.datetime | None = None) -> list[Shift]:
+    """The classrooms' drafts of the month; given `now`, only those on days still to come on each classroom's
+    clock (a draft proposes nothing for a day that is gone, so it replaces nothing there either)."""
     first, last = rules.month_bounds(year, month)
-    return list(session.scalars(select(Shift).where(
+    rows = session.scalars(select(Shift).where(
         Shift.classroom_id.in_(list(classroom_ids)), Shift.status == ShiftStatus.DRAFT, Shift.local_date >= first,
-        Shift.local_date <= last).order_by(Shift.local_date, Shift.start_time, Shift.id)))
+        Shift.local_date <= last).order_by(Shift.local_date, Shift.start_time, Shift.id)).all()
+    if now is None:
+        return list(rows)
+    today = {room: clock.local_now(now, rules.get_classroom(session, room).timezone).date()
+             for room in {row.classroom_id for row in rows}}
+    return [row for row in rows if row.local_date >= today[row.classroom_id]]
 
 
 def compare(current: Sequence[Shift], proposed: Sequence[rules.ShiftDraft], *, replace_drafts: bool) -> Changes:
@@ -111,5 +119,6 @@ def apply_changes(session: Session, changes: Changes, *, now: dt.datetime) -> Ap
 def apply_draft(session: Session, classroom_ids: Iterable[int], year: int, month: int,
                 proposed: Sequence[rules.ShiftDraft], *, replace_drafts: bool, now: dt.datetime) -> Applied:
     """Write the proposal as drafts of the classrooms' month against the drafts there now."""
-    changes = compare(current_drafts(session, classroom_ids, year, month), proposed, replace_drafts=replace_drafts)
+    changes = compare(current_drafts(session, classroom_ids, year, month, now=now), proposed,
+                      replace_drafts=replace_drafts)
     return apply_changes(session, changes, now=now)

@@ -194,7 +194,7 @@ class DraftDialog(QDialog):
         unanswered, replace = str(self.unanswered.currentData()), self.replace_button.isChecked()
         self.replace = replace
         seconds, stop, drafter, db = float(self.time_limit.value()), self.stop, self.drafter, self.ctx.db
-        year, month = self.year, self.month
+        year, month, now = self.year, self.month, self.ctx.clock()
 
         def progress(step: Step) -> None:  # on the solver's thread: no Qt here
             ui_thread.post(self._show_step, step, owner=self)
@@ -202,8 +202,8 @@ class DraftDialog(QDialog):
         def work() -> Review | Refusal:
             with db.read() as session:
                 wanted = roster_month.read(session, rooms, year, month, unanswered=unanswered,
-                                           replace_drafts=replace)
-                current = changes.current_drafts(session, rooms, year, month)
+                                           replace_drafts=replace, now=now)
+                current = changes.current_drafts(session, rooms, year, month, now=now)
             if missing := missing_setup(wanted):
                 return Refusal(missing)
             draft = drafter(wanted, seconds, progress, stop)
