@@ -35,7 +35,7 @@ from tests.test_i18n import japanese  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.deliveries.model import ERROR
 from ui.deliveries.view import DeliveriesView
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 FAST = SenderConfig(concurrency=2, lease=dt.timedelta(seconds=30),
                     backoff=BackoffPolicy(base=dt.timedelta(minutes=2), jitter=0))

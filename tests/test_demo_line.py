@@ -36,7 +36,7 @@ from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.common.widgets import TimeField
 from ui.demo.inbox import InboxWindow
 from ui.demo.mailboxes import load_mailboxes, load_unpaired
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 from ui.shifts.view import ShiftsView
 
 FAST = SenderConfig(concurrency=2, lease=dt.timedelta(seconds=30),

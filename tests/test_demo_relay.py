@@ -26,8 +26,8 @@ from tests.ui_fixtures import ctx, settle  # noqa: F401
 from tests.waiting import PATIENCE_S, wait_until
 from ui.deliveries.view import DeliveriesView
 from ui.demo.inbox import InboxWindow
+from ui.services.context import AppContext
 from ui.shell import app as ui_app
-from ui.shell.context import AppContext
 from ui.shell.main_window import MainWindow
 
 SLOW = pytest.mark.slow  # a test that starts the relay with wrangler

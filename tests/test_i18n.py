@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 from core.resources import resource
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.common import i18n
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 from ui.shell.main_window import MainWindow
 
 TS = resource("i18n", "shiftcast_ja.ts")

@@ -19,7 +19,7 @@ from tests.test_cli_language import shiftcast
 from tests.test_i18n import japanese  # noqa: F401
 from tests.test_ui_shifts import idle, open_view
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 from ui.shifts.shift_dialog import ShiftDialog
 
 T = dt.time

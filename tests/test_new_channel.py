@@ -29,7 +29,7 @@ from tests.linefixtures import FakeClock, emulator, line_ready, user_id  # noqa:
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.deliveries.model import RECIPIENT
 from ui.deliveries.view import DeliveriesView
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 from ui.teachers.dialog import TeachersDialog
 
 DAY = dt.date(2026, 12, 1)  # the tests' clock is 09:00 in Tokyo that day (tests/conftest.py NOW)

@@ -29,7 +29,7 @@ from tests.linefixtures import FakeClock, emulator, line_ready  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.deliveries.model import KIND, STATUS
 from ui.deliveries.view import DeliveriesView
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 WAIT = 20_000  # ms; a wait ends as soon as its condition holds
 

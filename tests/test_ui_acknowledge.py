@@ -16,8 +16,8 @@ from core.store.db import Database
 from core.store.models import Channel, Delivery, DeliveryKind, DeliveryStatus, ShiftStatus
 from tests import factories as f
 from tests.ui_fixtures import ctx, settle  # noqa: F401
+from ui.services.context import AppContext
 from ui.settings.view import SettingsView
-from ui.shell.context import AppContext
 from ui.shifts.delegate import ShiftCellDelegate
 from ui.shifts.view import ShiftsView
 

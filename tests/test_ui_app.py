@@ -26,8 +26,8 @@ from core.store.paths import DataPaths
 from tests.test_i18n import japanese  # noqa: F401
 from tests.ui_fixtures import ctx, running_app, settle  # noqa: F401
 from tests.waiting import PATIENCE_MS
+from ui.services.context import AppContext
 from ui.shell.app import Shell, run_gui
-from ui.shell.context import AppContext
 from ui.shell.single_instance import SingleInstance
 
 

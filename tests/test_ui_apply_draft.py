@@ -13,7 +13,7 @@ from core.store.models import Shift, ShiftStatus
 from tests import factories as f
 from tests.test_ui_shifts import idle, open_view
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 from ui.shifts.commands import ApplyDraft
 
 D, T = dt.date, dt.time

@@ -22,7 +22,7 @@ from tests.test_ui_acknowledge import _paint  # a cell painted by the grid's del
 from tests.test_ui_deliveries import language  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.availability.dialog import AvailabilityDialog, EnterDialog
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 from ui.shifts.grid import AVAILABILITY_ROLE
 from ui.shifts.shift_dialog import ShiftDialog
 from ui.shifts.view import ShiftsView

@@ -20,8 +20,8 @@ from tests import factories as f
 from tests.test_store_events import _commit_in_another_process
 from tests.ui_fixtures import ctx  # noqa: F401
 from tests.waiting import PATIENCE_MS
+from ui.services.context import AppContext
 from ui.shell.app import run_gui
-from ui.shell.context import AppContext
 
 
 def test_a_shift_edit_reaches_the_window_with_which_shift_it_was(qtbot, ctx: AppContext,

@@ -18,7 +18,7 @@ from tests import factories as f
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from tests.waiting import PATIENCE_MS
 from ui.connect_line.group_dialog import ChooseGroupDialog
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 GROUP = "C" + "7" * 32
 

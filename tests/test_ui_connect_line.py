@@ -35,9 +35,9 @@ from tests.ui_fixtures import computer_zone, ctx, running_app, settle  # noqa: F
 from ui.connect_line.pages import AddressPage, CredentialsPage, NextStepsPage, WebhookPage
 from ui.connect_line.people import GroupPage, TeachersPage
 from ui.connect_line.wizard import ConnectLineDialog
+from ui.services.context import AppContext
 from ui.settings.view import SettingsView
 from ui.shell.app import run_gui
-from ui.shell.context import AppContext
 
 CLICK = Qt.MouseButton.LeftButton
 CHANNEL_ID = "2001234567"

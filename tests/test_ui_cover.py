@@ -13,7 +13,7 @@ from core.store.models import Delivery, DeliveryKind, Shift
 from tests import factories as f
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.cover.dialog import CoverDialog
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 NOW = dt.datetime.now(dt.UTC)
 

@@ -19,9 +19,9 @@ from tests import factories
 from tests.pgserver import PgServer
 from tests.test_database_server import own_server  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
+from ui.services.context import AppContext
 from ui.settings import database as settings_database
 from ui.settings.database import DatabaseSection
-from ui.shell.context import AppContext
 from ui.shell.database_banner import DatabaseBanner
 
 
@@ -123,8 +123,8 @@ def test_copying_up_fills_an_empty_server_once(qtbot, ctx: AppContext, pg_empty_
 
 def test_the_banner_shows_while_the_server_is_down_and_clears_when_it_is_back(
         qtbot, qapp, paths: DataPaths, own_server: PgServer) -> None:
-    from ui.shell.bridge import CoreBridge
-    from ui.shell.tasks import Tasks
+    from ui.services.bridge import CoreBridge
+    from ui.services.tasks import Tasks
 
     db = Database(own_server.create_database(template=PgServer.MIGRATED))
     context = AppContext(paths=paths, db=db, tasks=Tasks(), bridge=CoreBridge(db.events))

@@ -20,7 +20,7 @@ from tests.ui_fixtures import computer_zone, ctx, settle  # noqa: F401
 from ui.common import i18n
 from ui.deliveries.model import CREATED, ERROR, KIND, RECIPIENT, STATUS, WHEN
 from ui.deliveries.view import DeliveriesView
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 DAY = dt.timedelta(days=1)
 WAIT = 20_000  # ms; a wait ends as soon as its condition holds, so only a busy machine uses it up

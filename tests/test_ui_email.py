@@ -37,10 +37,10 @@ from tests.smtpfixtures import (  # noqa: F401
     starttls_server,
 )
 from tests.ui_fixtures import ctx, settle  # noqa: F401
+from ui.services.context import AppContext
 from ui.settings.view import SettingsView
 from ui.shell import alerts_banner
 from ui.shell.alerts_banner import AlertsBanner
-from ui.shell.context import AppContext
 from ui.shell.main_window import MainWindow
 from ui.teachers.dialog import LINE_ID_COLUMN, UNREACHABLE_ROLE, TeachersDialog
 

@@ -12,7 +12,7 @@ from tests.test_i18n import japanese  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.availability.dialog import AvailabilityDialog
 from ui.hours.dialog import HoursDialog
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 WAIT = 10_000
 

@@ -16,7 +16,7 @@ from tests.test_i18n import japanese  # noqa: F401
 from tests.test_ui_shifts import idle, open_view
 from tests.test_ui_wrapped_text import language  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 from ui.shell.main_window import MainWindow
 from ui.shifts.view import ShiftsView
 

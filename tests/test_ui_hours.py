@@ -24,7 +24,7 @@ from tests.ui_fixtures import ctx, documents, settle  # noqa: F401
 from ui.hours import dialog as hours_dialog
 from ui.hours import printing
 from ui.hours.dialog import HoursDialog
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 from ui.shell.main_window import MainWindow
 
 WAIT = 20_000

@@ -17,7 +17,7 @@ from core.store.db import Database
 from core.store.models import Teacher
 from tests.qt_threads import QtCallsOffTheUiThread, qt_calls  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 from ui.shifts.csv_files import CsvActions
 
 

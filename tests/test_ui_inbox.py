@@ -26,7 +26,7 @@ from tests import factories as f
 from tests.linefixtures import TOKEN
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.demo.inbox import IMAGE_WIDTH, InboxWindow
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 GROUP = "C" + "ab" * 16
 TEACHER = f"U{1:032x}"  # what factories.teacher(..., n=1) gives teacher 1

@@ -18,7 +18,7 @@ from tests import factories as f
 from tests.test_i18n import japanese  # noqa: F401
 from tests.test_ui_shifts import idle, open_view
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 from ui.shifts.needs_dialog import StaffingNeedsDialog
 from ui.shifts.needs_strip import OVER_INK, SHORT_INK
 from ui.shifts.shift_dialog import ShiftDialog

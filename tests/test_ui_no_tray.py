@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QMessageBox, QSystemTrayIcon
 
 from tests.ui_fixtures import ctx, running_app, settle  # noqa: F401
 from tests.waiting import PATIENCE_MS
+from ui.services.context import AppContext
 from ui.shell.app import Shell
-from ui.shell.context import AppContext
 from ui.shell.tray import Tray
 
 

@@ -9,9 +9,9 @@ import pytest
 from core.sending.scheduler import Scheduler
 from core.store import identity
 from tests.ui_fixtures import ctx, settle  # noqa: F401
+from ui.services.context import AppContext
 from ui.shell import alerts_banner
 from ui.shell.alerts_banner import AlertsBanner
-from ui.shell.context import AppContext
 
 NOW = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)
 

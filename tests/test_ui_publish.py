@@ -30,7 +30,7 @@ from tests.ui_fixtures import computer_zone, ctx, documents, settle  # noqa: F40
 from ui.common.month_picker import default_month
 from ui.deliveries.view import DeliveriesView
 from ui.publish.view import PublishView
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 GROUP = "C" + "2" * 32
 WAIT = 20_000  # ms; a wait ends as soon as its condition holds, so only a busy machine uses it up

@@ -27,7 +27,7 @@ from tests.test_receiving_service import line  # noqa: F401 - a fixture
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from tests.waiting import PATIENCE_MS
 from ui.readiness.panel import ReadinessPanel
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 GROUP = "C" + "1" * 32
 

@@ -23,9 +23,9 @@ from tests.test_relay_deploy import pytestmark as STANDIN
 from tests.test_ui_wrapped_text import cut
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from tests.waiting import PATIENCE_MS
+from ui.services.context import AppContext
 from ui.settings.relay import RelaySection
 from ui.settings.view import SettingsView
-from ui.shell.context import AppContext
 
 
 def _section(qtbot, ctx: AppContext) -> RelaySection:

@@ -13,7 +13,7 @@ from ui.availability.dialog import AvailabilityDialog
 from ui.cover.dialog import CoverDialog
 from ui.demo import screenshots
 from ui.hours.dialog import HoursDialog
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 NOW = dt.datetime(2026, 12, 2, 6, 0, tzinfo=dt.UTC)
 

@@ -32,8 +32,8 @@ from tests.s3server import ACCESS_KEY, BUCKET, SECRET_KEY, hosted, s3_endpoint  
 from tests.test_i18n import japanese  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from tests.waiting import PATIENCE_MS
+from ui.services.context import AppContext
 from ui.settings.view import SettingsView
-from ui.shell.context import AppContext
 
 GROUP = "C" + "ab" * 16
 TOKYO = "Asia/Tokyo"

@@ -21,7 +21,7 @@ from tests import factories as f
 from tests.linefixtures import emulator, line_ready  # noqa: F401
 from tests.ui_fixtures import computer_zone, ctx, documents, settle  # noqa: F401
 from ui.common.month_picker import default_month, month_title
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 from ui.shifts.copy_dialog import CopyDaysDialog
 from ui.shifts.csv_files import CsvProblemsDialog
 from ui.shifts.grid import DAY_KIND_ROLE, TODAY_ROLE

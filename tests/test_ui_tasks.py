@@ -1,4 +1,4 @@
-"""ui.shell.tasks: answers reach the UI thread, and only while the widget that asked still wants them."""
+"""ui.services.tasks: answers reach the UI thread, and only while the widget that asked still wants them."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 import shiboken6
 from PySide6.QtWidgets import QWidget
 
-from ui.shell.tasks import Tasks
+from ui.services.tasks import Tasks
 
 UI = Path(__file__).resolve().parent.parent / "ui"
 HOLD_S = 10.0  # a held task gives up after this long, so a broken test fails instead of hanging

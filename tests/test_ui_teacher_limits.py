@@ -17,7 +17,7 @@ from tests.test_i18n import japanese  # noqa: F401
 from tests.test_ui_shifts import open_teachers, open_view
 from tests.test_ui_wrapped_text import language  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 from ui.teachers.dialog import TeachersDialog
 from ui.teachers.edit_dialog import TeacherEditDialog
 

@@ -16,7 +16,7 @@ from tests.test_ui_shifts import answer_yes, idle, open_teachers, open_view
 from tests.test_ui_teacher_reading import listed
 from tests.test_ui_wrapped_text import language  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 from ui.shifts.view import ShiftsView
 from ui.teachers.dialog import TeachersDialog
 

@@ -14,7 +14,7 @@ from core.store.db import Database
 from tests import factories as f
 from tests.test_i18n import japanese  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 from ui.teachers.dialog import TeachersDialog
 from ui.teachers.edit_dialog import TeacherEditDialog
 

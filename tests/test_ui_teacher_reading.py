@@ -7,7 +7,7 @@ from sqlalchemy import select
 from core.store.models import Teacher
 from tests import factories as f
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 from ui.teachers.dialog import TeachersDialog
 
 

@@ -21,7 +21,7 @@ from tests.test_i18n import japanese  # noqa: F401
 from tests.test_ui_publish import GROUP, SMALL_SCREEN, WAIT, _view
 from tests.test_ui_wrapped_text import cut, language, shows_whole  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 from ui.shifts.shift_dialog import ShiftDialog
 
 DAY = dt.date(2026, 12, 3)

@@ -21,9 +21,9 @@ from tests.test_ui_email import NOW, dead_letter
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.deliveries.model import STATUS
 from ui.deliveries.view import DeliveriesView
+from ui.services.context import AppContext
 from ui.shell import alerts_banner
 from ui.shell.alerts_banner import AlertsBanner
-from ui.shell.context import AppContext
 from ui.shifts.csv_files import CsvProblemsDialog
 from ui.shifts.view import ShiftsView
 

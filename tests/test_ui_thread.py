@@ -1,4 +1,4 @@
-"""Other threads reach the UI thread without calling Qt (ui/shell/ui_thread.py).
+"""Other threads reach the UI thread without calling Qt (ui/services/ui_thread.py).
 
 A Python thread that emits a Qt signal holds the GIL while Qt takes its locks; the UI thread can hold
 such a lock with the GIL released and wait for the GIL. These tests record every call a core or pool
@@ -19,9 +19,9 @@ from core.sending.config import SenderEvents
 from core.store import events as store_events
 from core.store.db import Database
 from tests.qt_threads import QtCallsOffTheUiThread, qt_calls  # noqa: F401
-from ui.shell import ui_thread
-from ui.shell.bridge import CoreBridge
-from ui.shell.tasks import Tasks
+from ui.services import ui_thread
+from ui.services.bridge import CoreBridge
+from ui.services.tasks import Tasks
 
 WAIT = 10_000
 

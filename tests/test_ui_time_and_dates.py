@@ -21,8 +21,8 @@ from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.common import dates, i18n
 from ui.common.month_picker import month_title
 from ui.publish.view import PublishView
+from ui.services.context import AppContext
 from ui.settings.view import SettingsView
-from ui.shell.context import AppContext
 from ui.shifts.grid import RosterGridModel, date_label
 from ui.shifts.shift_dialog import ShiftDialog
 

@@ -19,7 +19,7 @@ from tests.test_ui_email import click, open_settings
 from tests.test_unacknowledged import NOW, _sent_reminder
 from tests.ui_fixtures import ctx, settle  # noqa: F401 - a fixture
 from tests.waiting import PATIENCE_MS
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 MANAGER = "U" + "0123456789abcdef" * 2
 

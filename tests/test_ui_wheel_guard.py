@@ -24,8 +24,8 @@ from core.store.db import Database
 from core.store.paths import DataPaths
 from tests.ui_fixtures import ctx, running_app, settle  # noqa: F401
 from ui.common import wheel_guard
+from ui.services.context import AppContext
 from ui.settings.view import SettingsView
-from ui.shell.context import AppContext
 
 DOWN = -120  # one notch of a mouse wheel turned towards the user
 

@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QLabel, QWidget
 from tests.test_i18n import japanese  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.common.widgets import StatusLabel
+from ui.services.context import AppContext
 from ui.settings.view import SettingsView
-from ui.shell.context import AppContext
 from ui.teachers.edit_dialog import TeacherEditDialog
 from ui.teachers.friends_dialog import FriendsDialog
 

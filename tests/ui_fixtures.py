@@ -11,9 +11,9 @@ from PySide6.QtWidgets import QApplication
 
 from core.store.db import Database
 from core.store.paths import DataPaths
-from ui.shell.bridge import CoreBridge
-from ui.shell.context import AppContext
-from ui.shell.tasks import Tasks
+from ui.services.bridge import CoreBridge
+from ui.services.context import AppContext
+from ui.services.tasks import Tasks
 
 
 @pytest.fixture

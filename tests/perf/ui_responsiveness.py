@@ -38,10 +38,10 @@ def stall_while_draining(db: Database, emulator: EmulatorProcess, *, count: int,
 
     from core.sending.engine import WINDOW_SEND_THREADS
     from core.sending.sender import Sender, SenderConfig
-    from ui.shell.bridge import CoreBridge
-    from ui.shell.context import AppContext
+    from ui.services.bridge import CoreBridge
+    from ui.services.context import AppContext
+    from ui.services.tasks import Tasks
     from ui.shell.main_window import MainWindow
-    from ui.shell.tasks import Tasks
 
     app = QApplication.instance() or QApplication([])
     paths = data_paths(Path(db.url.removeprefix("sqlite:///")).parent)

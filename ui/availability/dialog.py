@@ -45,7 +45,7 @@ from ui.common.errors import show_error
 from ui.common.month_picker import month_title
 from ui.common.phrases import PhraseLabel
 from ui.common.widgets import space_headings
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 
 def read(db: Database, classroom_id: int, year: int, month: int) -> MonthAvailability | None:

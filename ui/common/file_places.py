@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, QStandardPaths
 from core.store import setting_keys as keys
 
 if TYPE_CHECKING:
-    from ui.shell.context import AppContext
+    from ui.services.context import AppContext
 
 
 def documents() -> Path:

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QW
 
 from core.setup.line_connect import ConnectLine
 from ui.connect_line.people import GroupPage
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 
 class ChooseGroupDialog(QDialog):

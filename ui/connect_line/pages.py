@@ -47,7 +47,7 @@ from core.setup.line_connect import (
 from ui.common import i18n
 from ui.common.phrases import PhraseLabel
 from ui.common.widgets import StatusLabel, note, report, row, sentence
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 
 class Host(Protocol):

@@ -21,7 +21,7 @@ from core.setup.line_connect import ConnectLine
 from ui.common.wrapped_text import keep_text_visible
 from ui.connect_line.pages import AddressPage, CredentialsPage, NextStepsPage, WebhookPage, WizardPage
 from ui.connect_line.people import GroupPage, TeachersPage
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 PAGES: tuple[type[WizardPage], ...] = (CredentialsPage, AddressPage, WebhookPage, GroupPage, TeachersPage,
                                        NextStepsPage)

@@ -38,7 +38,7 @@ from core.texts import t
 from ui.common import i18n
 from ui.common.errors import show_error
 from ui.common.phrases import PhraseLabel
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 
 @dataclass(frozen=True, slots=True)

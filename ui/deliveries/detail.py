@@ -29,7 +29,7 @@ from ui.common import dates, i18n
 from ui.common.errors import show_error
 from ui.common.widgets import Expander
 from ui.deliveries.model import Vocabulary, same_clock_as_computer, wall_time, zone_abbreviation
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 
 def read_facts(ctx: AppContext, delivery_id: int) -> DeliveryFacts | None:

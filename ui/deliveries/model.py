@@ -40,7 +40,7 @@ from core.roster import clock
 from core.store.kinds import Channel
 from core.texts import render as texts_render
 from ui.common import dates, i18n
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 ID, CREATED, KIND, RECIPIENT, STATUS, ATTEMPTS, WHEN, ERROR = range(8)
 COLUMN_COUNT = 8

@@ -68,7 +68,7 @@ from ui.deliveries.model import (
     wall_time,
     zone_abbreviation,
 )
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 # Badge colours: calm for what is on its way, green for done, red for what needs the manager.
 BADGE_COLOURS = {

@@ -68,7 +68,7 @@ from ui.demo.mailboxes import (
     fetch_image,
     load_inbox,
 )
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 log = logging.getLogger(__name__)
 IMAGE_WIDTH = 320  # about the width of a LINE bubble on a phone

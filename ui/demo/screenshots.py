@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
 
 from core.app import demo
 from core.roster import clock
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 SETTLE_LIMIT = 15.0  # seconds to wait for a screen's background work before taking it anyway
 QUIET_FOR = 0.3  # no task pending for this long counts as settled (results often start follow-up tasks)

@@ -40,7 +40,7 @@ from ui.common.month_picker import month_label, month_title, shifted
 from ui.common.phrases import PhraseLabel
 from ui.common.widgets import space_headings
 from ui.hours import printing
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 CSV_FILTER = "CSV (*.csv);;*"
 FRAME = 16  # what a window's frame adds around the dialog, left and right together

@@ -60,7 +60,7 @@ from ui.common.widgets import ElidedLabel
 from ui.common.wrapped_text import keep_text_visible
 from ui.publish.printing import print_image
 from ui.readiness.panel import ROWS_HEIGHT, ReadinessPanel
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 log = logging.getLogger(__name__)
 REFRESH_DELAY_MS = 300  # a burst of shift edits or picker steps renders once

@@ -31,7 +31,7 @@ from ui.common import i18n
 from ui.common.errors import message_for
 from ui.common.phrases import PhraseLabel
 from ui.common.widgets import sentence
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 REFRESH_DELAY_MS = 300  # a burst of changes reads once
 ROWS_HEIGHT = 170  # px at most above Publish; more scrolls, so the Publish area still fits a 1366×768 screen

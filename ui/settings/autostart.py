@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QCheckBox, QGroupBox, QWidget
 
 from core.app import autostart
 from ui.common.widgets import StatusLabel, form, note, report, stack
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 
 class AutostartSection(QGroupBox):

@@ -30,7 +30,7 @@ from core.setup import line
 from core.store.db import Database
 from ui.common.widgets import StatusLabel, TimeField, form, note, report, row, stack
 from ui.common.wrapped_text import keep_text_visible
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from core.store.paths import DB_URL_ENV, read_database_choice, write_database_ch
 from core.store.secrets import DATABASE_PASSWORD, get_secret, set_secret
 from ui.common import i18n
 from ui.common.widgets import StatusLabel, form, note, report, row, stack
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 
 def restart_app() -> None:

@@ -33,7 +33,7 @@ from ui.common.widgets import (
     stack,
 )
 from ui.common.wrapped_text import keep_text_visible
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from core.store import setting_keys as keys
 from core.store.db import Database
 from ui.common import i18n
 from ui.common.widgets import StatusLabel, form, note, report, row, stack
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 AUTOMATIC = keys.UI_LANGUAGE.default  # follow the system
 

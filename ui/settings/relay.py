@@ -14,8 +14,8 @@ from ui.common.i18n import render
 from ui.common.phrases import PhraseLabel
 from ui.common.widgets import StatusLabel, form, note, report, row, stack
 from ui.common.wrapped_text import keep_text_visible
-from ui.shell import ui_thread
-from ui.shell.context import AppContext
+from ui.services import ui_thread
+from ui.services.context import AppContext
 
 
 class RelaySection(QGroupBox):

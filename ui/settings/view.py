@@ -10,6 +10,7 @@ from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QScrollArea, QVBoxLayout, QWidget
 
 from ui.readiness.panel import ReadinessPanel
+from ui.services.context import AppContext
 from ui.settings.autostart import AutostartSection
 from ui.settings.classrooms import ClassroomSection
 from ui.settings.database import DatabaseSection
@@ -18,7 +19,6 @@ from ui.settings.general import DataFolderSection, LanguageSection
 from ui.settings.hosting import HostingSection
 from ui.settings.line import LineSection
 from ui.settings.relay import RelaySection
-from ui.shell.context import AppContext
 
 # Long lines of explanation are hard to read on a wide window; the page keeps a comfortable width.
 PAGE_WIDTH = 820

@@ -23,7 +23,7 @@ from core import alerts
 from core.store.kinds import AlertKind
 from ui.common import i18n
 from ui.common.phrases import PhraseLabel
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 DEBOUNCE_MS = 3_000  # at most one read per this many milliseconds while deliveries keep changing
 POLL_MS = 60_000

@@ -29,11 +29,11 @@ from core.store.paths import DataPaths, resolve_home
 from core.texts import t
 from ui.common import i18n, wheel_guard
 from ui.common.errors import install_excepthook, show_error
-from ui.shell.bridge import CoreBridge
-from ui.shell.context import AppContext
+from ui.services.bridge import CoreBridge
+from ui.services.context import AppContext
+from ui.services.tasks import Tasks
 from ui.shell.gc_tuning import tune_for_interactivity
 from ui.shell.single_instance import SingleInstance, Start
-from ui.shell.tasks import Tasks
 
 if TYPE_CHECKING:
     from collections.abc import Callable

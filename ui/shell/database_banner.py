@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QWidget
 from core.texts import t
 from ui.common import i18n
 from ui.common.phrases import PhraseLabel
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 CHECK_EVERY_MS = 10_000  # while the server answers: one SELECT 1 per window every ten seconds
 RETRY_EVERY_MS = 2_000  # while it does not: notice its return within a couple of seconds

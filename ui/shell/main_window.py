@@ -29,8 +29,8 @@ from core.store.settings import ChannelHold
 from core.texts import t
 from core.version import __version__
 from ui.common import i18n
+from ui.services.context import AppContext
 from ui.shell.alerts_banner import AlertsBanner
-from ui.shell.context import AppContext
 from ui.shell.database_banner import DatabaseBanner
 from ui.shell.window_geometry import Rect, SavedGeometry, screen_key, window_rect
 

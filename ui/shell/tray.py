@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
 from core.outbox import deliveries
 from core.store.kinds import AlertKind
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 # Alert codes worth a desktop notification: the sender's AUTH_FAILED and every alert kind's name
 # (core/alerts.py), so a kind added later is announced too. Each asks the manager to act.

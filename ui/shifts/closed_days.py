@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QMenu, QWidget
 
 from core.roster import closed_days
 from ui.common.errors import show_error
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 from ui.shifts.grid import RosterGridModel, date_label
 
 

@@ -34,8 +34,8 @@ from core.store.exports import write_export
 from ui.common import file_places, i18n
 from ui.common.errors import show_error
 from ui.common.phrases import PhraseLabel
-from ui.shell import ui_thread
-from ui.shell.context import AppContext
+from ui.services import ui_thread
+from ui.services.context import AppContext
 
 CSV_FILTER = "CSV (*.csv);;*"
 

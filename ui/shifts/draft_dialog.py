@@ -47,8 +47,8 @@ from core.texts.formats import weekday_short
 from ui.common import i18n
 from ui.common.errors import show_error
 from ui.common.phrases import PhraseLabel
-from ui.shell import ui_thread
-from ui.shell.context import AppContext
+from ui.services import ui_thread
+from ui.services.context import AppContext
 from ui.shifts.commands import ApplyDraft
 from ui.shifts.undo import CommandRunner
 

@@ -23,7 +23,7 @@ from core.texts import Text, t
 from ui.common import i18n
 from ui.common.errors import show_error
 from ui.common.month_picker import month_title
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 from ui.shifts.commands import (
     AddShift,
     CancelShift,

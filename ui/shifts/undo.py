@@ -26,7 +26,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from core.roster.edits import RosterEdits, editing
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 
 log = logging.getLogger(__name__)
 

@@ -27,7 +27,7 @@ from ui.common.form_dialog import SubmitDialog
 from ui.common.month_picker import default_month, month_title, shifted
 from ui.common.wrapped_text import keep_text_visible
 from ui.cover.dialog import CoverDialog
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 from ui.shifts.classroom_dialog import ClassroomDialog, ClassroomValues
 from ui.shifts.closed_days import ClosedDayActions
 from ui.shifts.csv_files import CsvActions

@@ -38,7 +38,7 @@ from core.roster.queries import TeacherRecord
 from core.texts import formats
 from ui.common import i18n
 from ui.common.errors import show_error
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 from ui.teachers.edit_dialog import (
     TeacherEditDialog,
     TeacherValues,

@@ -41,7 +41,7 @@ from ui.common.errors import message_for
 from ui.common.form_dialog import SubmitDialog
 from ui.common.widgets import PROBLEM_COLOR, sentence
 from ui.common.wrapped_text import keep_text_visible
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 from ui.teachers.friends_dialog import FriendsDialog
 from ui.teachers.limits import LimitsEditor
 from ui.teachers.line import display_name, explain

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from ui.common.errors import message_for
 from ui.common.widgets import sentence
-from ui.shell.context import AppContext
+from ui.services.context import AppContext
 from ui.teachers.line import Friend, explain, friend_ids, friend_profiles
 
 BATCH = 20

@@ -15,7 +15,7 @@ from core.sending.sender import SenderEvents
 from core.store import events as store_events
 from core.texts import Text, render
 from ui.common import i18n
-from ui.shell import ui_thread
+from ui.services import ui_thread
 
 COALESCE_MS = 200
 

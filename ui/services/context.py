@@ -12,8 +12,8 @@ from PySide6.QtCore import QObject, Signal
 from core.app.demo import DemoEnvironment
 from core.store.db import Database
 from core.store.paths import DataPaths
-from ui.shell.bridge import CoreBridge
-from ui.shell.tasks import Tasks
+from ui.services.bridge import CoreBridge
+from ui.services.tasks import Tasks
 
 if TYPE_CHECKING:
     from core.sending.engine import Engine  # imported once the window is shown (ui/shell/app.py)

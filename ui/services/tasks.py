@@ -26,7 +26,7 @@ from typing import Any
 import shiboken6
 from PySide6.QtCore import QObject
 
-from ui.shell import ui_thread
+from ui.services import ui_thread
 
 log = logging.getLogger(__name__)
 
