@@ -255,7 +255,7 @@ def test_the_manager_can_decline_and_a_request_is_withdrawn_when_its_shift_chang
         assert cover.ask(s, roster["shift"], roster["青木"], now=NOW).id == first.id  # asked twice: one request
         cover.decline(s, first.id, now=NOW)
         second = cover.ask(s, roster["shift"], roster["青木"], now=NOW)
-        rules.edit_shift(s, roster["shift"], now=NOW, end_time=dt.time(16, 0))
+        rules.edit_shift(s, roster["shift"], rules.ShiftChange(end_time=dt.time(16, 0)), now=NOW)
         assert cover.withdraw_stale(s, now=NOW) == [second.id]
         assert cover.open_count(s) == 0
         with pytest.raises(Exception, match="declined|withdrawn"):
@@ -398,7 +398,7 @@ def test_a_request_superseded_by_the_manager_giving_the_shift_to_another_is_told
     line.tap(user_id(1), label="代講を頼む")
     assert receiver.dispatcher.wait_handled(1, timeout=60)
     with db.write() as s:  # the manager moves the shift in the grid instead of answering the request
-        rules.edit_shift(s, roster["shift"], now=NOW, teacher_id=roster["上田"])
+        rules.edit_shift(s, roster["shift"], rules.ShiftChange(teacher_id=roster["上田"]), now=NOW)
     send()
     send()
     with db.read() as s:

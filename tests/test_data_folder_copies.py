@@ -277,7 +277,7 @@ def test_every_kind_sent_on_line_names_its_subjects_uid(db: Database, paths: Dat
         _send_as(db, paths.home, identity.Machine(str(uuid.uuid4()), "office-pc"), FakeClock(now))
         _, later_end = _wall(now + dt.timedelta(minutes=150), zone)
         with db.write() as s:  # a change the teacher must hear of, and the month published
-            rules.edit_shift(s, shift_id, end_time=dt.time.fromisoformat(later_end), now=now)
+            rules.edit_shift(s, shift_id, rules.ShiftChange(end_time=dt.time.fromisoformat(later_end)), now=now)
             planner.plan(s, now=now)
             publish.publish(s, room_id, day.year, day.month, now=now, store=ImageStore(paths.images))
         _send_as(db, paths.home, identity.Machine(str(uuid.uuid4()), "office-pc"), FakeClock(now))

@@ -131,7 +131,7 @@ def test_only_the_newest_revision_is_owed_and_a_month_that_is_over_is_not_sent(
     with db.write() as s:
         shift = s.scalars(select(Shift)).first()
         assert shift is not None
-        rules.edit_shift(s, shift.id, start_time=dt.time(15), now=now)
+        rules.edit_shift(s, shift.id, rules.ShiftChange(start_time=dt.time(15)), now=now)
     second = publishing.publish(db, room, 2026, 12, now=now, store=store, when_ready=True).published
     _choose_group(db, room, now)
     _plan(db, now)

@@ -158,7 +158,7 @@ def test_an_english_classroom_gets_an_ok_button_and_corrections_carry_it_too(
     send()
     assert len(line.inbox(user_id(1))) == 1  # the reminder: the teacher was told this version
     with db.write() as s:
-        rules.edit_shift(s, shift_id, start_time=dt.time(17), end_time=dt.time(22), now=clock.now)
+        rules.edit_shift(s, shift_id, rules.ShiftChange(start_time=dt.time(17), end_time=dt.time(22)), now=clock.now)
     clock.advance(minutes=1)
     with db.write() as s:
         plan(s, now=clock.now)

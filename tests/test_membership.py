@@ -36,7 +36,7 @@ def test_a_shift_moved_to_another_teacher_makes_them_a_member_and_a_canceled_one
         sato = f.teacher(s, "佐藤", 1, classroom_ids=[main.id])
         ito = f.teacher(s, "伊藤", 2, classroom_ids=[main.id])
         shift = f.shift(s, main, sato, DAY, now=now)
-        rules.edit_shift(s, shift.id, now=now, teacher_id=ito.id)
+        rules.edit_shift(s, shift.id, rules.ShiftChange(teacher_id=ito.id), now=now)
         assert membership.member_ids(s, main.id) == {sato.id, ito.id}
         rules.add_shift(s, rules.ShiftDraft(north.id, sato.id, DAY + dt.timedelta(days=1), dt.time(16), dt.time(21),
                                             status=ShiftStatus.CANCELED), now=now)

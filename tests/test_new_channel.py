@@ -90,7 +90,7 @@ def test_a_teacher_on_the_new_channel_gets_the_reminder_and_the_correction(
     assert len(chat.texts) == 1 and "10:00" in chat.texts[0]
 
     with db.write() as s:
-        rules.edit_shift(s, shift_id, now=now, start_time=dt.time(11, 0))
+        rules.edit_shift(s, shift_id, rules.ShiftChange(start_time=dt.time(11, 0)), now=now)
         plan(s, now=now)
     _send(db, clock)
     assert len(chat.texts) == 2 and "11:00" in chat.texts[1] and "10:00" in chat.texts[1]  # old → new

@@ -63,7 +63,7 @@ def test_edit_supersedes_pending_reminder(db: Database, now: dt.datetime) -> Non
     ids = _setup(db, now)
     with db.write() as s:
         plan(s, now=now)
-        rules.edit_shift(s, ids["s1"], start_time=dt.time(17), now=now)
+        rules.edit_shift(s, ids["s1"], rules.ShiftChange(start_time=dt.time(17)), now=now)
         report = plan(s, now=now)
     assert len(report.superseded) == 1 and len(report.created) == 1
     assert report.created[0].due_at == tokyo("2026-12-10", "15:00")
@@ -117,7 +117,7 @@ def test_end_to_end_import_plan_send_correct(db: Database, line_ready: LineEmula
     with db.write() as s:
         sato_shift = s.scalar(select(Delivery.subject_id).where(Delivery.recipient == user_id(1)))
         assert sato_shift is not None
-        rules.edit_shift(s, sato_shift, start_time=dt.time(17), end_time=dt.time(22), now=clk.now)
+        rules.edit_shift(s, sato_shift, rules.ShiftChange(start_time=dt.time(17), end_time=dt.time(22)), now=clk.now)
     for _ in range(3):
         run_at(clk.now + dt.timedelta(minutes=1))
     first, correction = line_ready.inbox(user_id(1))
@@ -135,7 +135,7 @@ def test_end_to_end_import_plan_send_correct(db: Database, line_ready: LineEmula
         suzuki_shift = s.scalar(select(Delivery.subject_id).where(Delivery.recipient == user_id(2)))
         assert suzuki_shift is not None
         tanaka = rules.teacher_by_name(s, "田中")
-        rules.edit_shift(s, suzuki_shift, teacher_id=tanaka.id, now=clk.now)
+        rules.edit_shift(s, suzuki_shift, rules.ShiftChange(teacher_id=tanaka.id), now=clk.now)
     run_at(clk.now + dt.timedelta(minutes=1))
     assert "担当が変更" in line_ready.inbox(user_id(2))[-1].message["altText"]
     assert "12月3日(木) 08:00〜12:00" in line_ready.inbox(user_id(3))[-1].message["altText"]
@@ -219,10 +219,10 @@ def test_a_change_in_the_night_is_told_after_quiet_hours_and_a_late_reminder_say
         early = f.shift(s, room, suzuki, dt.date(2026, 12, 10), "06:30", "09:00", now=now)
         plan(s, now=now)
         s.execute(update(Delivery).values(status=DeliveryStatus.SENT))  # 佐藤 heard of the 10:00 shift
-        rules.edit_shift(s, told.id, start_time=dt.time(10, 30), now=tokyo("2026-12-10", "04:55"))
+        rules.edit_shift(s, told.id, rules.ShiftChange(start_time=dt.time(10, 30)), now=tokyo("2026-12-10", "04:55"))
         [correction] = [p for p in plan(s, now=tokyo("2026-12-10", "04:55")).created
                         if p.kind == DeliveryKind.SHIFT_CORRECTION]  # and the new time's reminder, at 08:30
-        rules.edit_shift(s, early.id, status=ShiftStatus.CONFIRMED, now=tokyo("2026-12-10", "04:57"))
+        rules.edit_shift(s, early.id, rules.ShiftChange(status=ShiftStatus.CONFIRMED), now=tokyo("2026-12-10", "04:57"))
         [reminder] = plan(s, now=tokyo("2026-12-10", "04:57")).created
     assert correction.teacher_id == sato.id
     assert correction.send_at == correction.due_at == tokyo("2026-12-10", "07:00")  # held, so not late either

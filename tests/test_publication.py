@@ -106,7 +106,7 @@ def test_second_revision_highlights_changes_and_supersedes_the_unsent_first(
     with db.write() as s, pytest.raises(ValidationError, match="nothing changed"):
         publish.publish(s, ids["room"], 2026, 12, now=now, store=store)
     with db.write() as s:
-        rules.edit_shift(s, ids["s1"], start_time=dt.time(15), now=now)
+        rules.edit_shift(s, ids["s1"], rules.ShiftChange(start_time=dt.time(15)), now=now)
         second = publish.publish(s, ids["room"], 2026, 12, now=now, store=store)
     assert second.revision == 2 and second.changed_cells == 1 and second.superseded == [first.delivery_id]
     _send(db, now)
@@ -219,7 +219,7 @@ def test_a_republication_without_hosting_marks_the_changed_shifts(
         publish.publish(s, ids["room"], 2026, 12, now=now, store=store)
     _send(db, now)
     with db.write() as s:
-        rules.edit_shift(s, ids["s1"], start_time=dt.time(15), now=now)
+        rules.edit_shift(s, ids["s1"], rules.ShiftChange(start_time=dt.time(15)), now=now)
         publish.publish(s, ids["room"], 2026, 12, now=now, store=store)
     _send(db, now)
     [_, received] = line_group.inbox(GROUP)

@@ -168,7 +168,7 @@ def test_a_shift_changed_before_its_reminder_went_is_not_sent_in_its_old_form(
     with db.write() as s:  # the manager moves the shift before its reminder went: the planner supersedes it
         shift_id = delivery(db, old).subject_id
         assert shift_id is not None
-        rules.edit_shift(s, shift_id, now=now, start_time=dt.time(17, 0))
+        rules.edit_shift(s, shift_id, rules.ShiftChange(start_time=dt.time(17, 0)), now=now)
         planner.plan(s, now=now)
     assert delivery(db, old).status is DeliveryStatus.CANCELED
     summary = sync(capsys)
@@ -208,7 +208,7 @@ def test_a_reminder_canceled_after_the_relay_s_answer_to_its_hand_over_was_lost_
         with db.write() as s:  # the manager moves the shift: the reminder in its old form is canceled
             shift_id = delivery(db, reminder).subject_id
             assert shift_id is not None
-            rules.edit_shift(s, shift_id, now=now, start_time=dt.time(17, 0))
+            rules.edit_shift(s, shift_id, rules.ShiftChange(start_time=dt.time(17, 0)), now=now)
             planner.plan(s, now=now)
         assert delivery(db, reminder).status is DeliveryStatus.CANCELED
         assert sync(capsys)["canceled"] == 1

@@ -251,8 +251,8 @@ def test_formula_cells_are_exported_with_an_apostrophe_and_round_trip(db: Databa
         teachers = [rules.teacher_by_name(s, name) for name in FORMULAS]
         for day, teacher in enumerate(teachers, start=1):
             f.shift(s, room, teacher, dt.date(2026, 12, day), now=now)
-        rules.edit_shift(s, s.scalars(select(Shift).order_by(Shift.id)).first().id, now=now,  # type: ignore[union-attr]
-                         note="=1+1\tsecond")
+        rules.edit_shift(s, s.scalars(select(Shift).order_by(Shift.id)).first().id,  # type: ignore[union-attr]
+                         rules.ShiftChange(note="=1+1\tsecond"), now=now)
     with db.read() as s:
         assert sorted((t.name for t in rules.list_teachers(s)), key=str) == sorted(FORMULAS)  # imported as written
         teachers_csv = csv_files.export_teachers(s)

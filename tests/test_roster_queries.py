@@ -105,7 +105,7 @@ def test_edits_in_one_step_are_kept_together(db: Database, now: dt.datetime) -> 
     ids = _three_drafts(db, now)
     with edits.editing(db, now=now) as step:
         copies = step.copy_shift(ids[0], [DAY + dt.timedelta(days=5), DAY + dt.timedelta(days=6)])
-        step.edit_shift(ids[1], note="早番")
+        step.edit_shift(ids[1], rules.ShiftChange(note="早番"))
         step.cancel_shift(ids[2])
     with db.read() as s:
         assert len(copies) == 2 and {rules.get_shift(s, c).local_date.day for c in copies} == {15, 16}

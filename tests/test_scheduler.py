@@ -47,7 +47,7 @@ def test_scheduler_plans_at_start_after_edits_and_after_a_wake(db: Database, now
         assert wakes  # planning wakes the sender rather than sending itself
 
         with db.write() as s:  # a shift edit triggers planning once it commits
-            rules.edit_shift(s, shift.id, start_time=dt.time(15), now=clock.now)
+            rules.edit_shift(s, shift.id, rules.ShiftChange(start_time=dt.time(15)), now=clock.now)
         assert scheduler.wait_for_plans(2)
         with db.read() as s:
             statuses = sorted(d.status.value for d in s.scalars(select(Delivery)))

@@ -375,7 +375,7 @@ def test_checks_at_send_time_cancel_with_reasons(db, line_ready: LineEmulator, c
     ids = make_reminders(db, 4, now=clock.now, emulator=line_ready)
     with db.write() as s:
         rows = [s.get(Delivery, i) for i in ids]
-        rules.edit_shift(s, rows[0].subject_id, start_time=dt.time(15), now=clock.now)
+        rules.edit_shift(s, rows[0].subject_id, rules.ShiftChange(start_time=dt.time(15)), now=clock.now)
         rules.cancel_shift(s, rows[1].subject_id, now=clock.now)
         rules.update_teacher(s, rows[2].teacher_id, line_opt_in=False)
     _sender(db, clock).run_until_idle()

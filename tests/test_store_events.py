@@ -62,7 +62,7 @@ def test_a_moved_shift_names_both_teachers(db: Database, now: dt.datetime) -> No
         before = s.get(Shift, shift_id)
         assert before is not None
         was = before.teacher_id
-        rules.edit_shift(s, shift_id, now=now, teacher_id=other.id)
+        rules.edit_shift(s, shift_id, rules.ShiftChange(teacher_id=other.id), now=now)
     assert [e.teacher_ids for e in heard] == [frozenset({was, other.id})]
 
 

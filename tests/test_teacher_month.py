@@ -108,7 +108,7 @@ def test_a_revision_goes_only_to_the_teachers_whose_shifts_changed_marked(
         publish.publish(s, ids["room"], 2026, 12, now=now, store=store, each_teacher=True)
     _send(db, now)
     with db.write() as s:
-        rules.edit_shift(s, ids["s1"], start_time=dt.time(15), now=now)
+        rules.edit_shift(s, ids["s1"], rules.ShiftChange(start_time=dt.time(15)), now=now)
         second = publish.publish(s, ids["room"], 2026, 12, now=now, store=store, each_teacher=True)
     _send(db, now)
     # 佐藤's shift changed; 田中's e-mail never went (no mail server here), so it goes again
@@ -189,7 +189,7 @@ def test_a_revision_also_goes_to_those_who_never_had_their_month(
         publish.publish(s, ids["room"], 2026, 12, now=now, store=store)  # not asked for the first time
     _send(db, now)
     with db.write() as s:
-        rules.edit_shift(s, ids["s1"], start_time=dt.time(15), now=now)
+        rules.edit_shift(s, ids["s1"], rules.ShiftChange(start_time=dt.time(15)), now=now)
         second = publish.publish(s, ids["room"], 2026, 12, now=now, store=store, each_teacher=True)
     _send(db, now)
     assert len(second.teacher_months) == 3  # 佐藤 changed; 鈴木 and 田中 never had theirs

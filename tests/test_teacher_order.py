@@ -220,7 +220,7 @@ def test_the_changes_since_the_last_publication_are_listed_in_the_grid_s_order(d
                   for name in ("中村", "高橋", "伊藤")}
         publish.publish(s, room.id, 2026, 12, now=now, store=ImageStore(tmp_path / "images"))
         for shift_id in shifts.values():
-            rules.edit_shift(s, shift_id, start_time=dt.time(15), now=now)
+            rules.edit_shift(s, shift_id, rules.ShiftChange(start_time=dt.time(15)), now=now)
         order.move_to(s, ids["高橋"], 1)
     with db.read() as s:
         view, changes = history.pending_changes(s, room.id, 2026, 12, now=now)

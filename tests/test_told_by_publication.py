@@ -76,7 +76,7 @@ def test_a_move_after_publishing_queues_one_correction_with_before_and_after(db:
     _plan(db, now)
     assert _corrections(db, ids["shift"]) == []  # published, not changed: nothing to correct
     with db.write() as s:
-        rules.edit_shift(s, ids["shift"], start_time=dt.time(17), end_time=dt.time(22), now=now + MINUTE)
+        rules.edit_shift(s, ids["shift"], rules.ShiftChange(start_time=dt.time(17), end_time=dt.time(22)), now=now + MINUTE)
     for n in range(3):  # however often planning runs
         _plan(db, now + MINUTE * (2 + n))
     [correction] = _corrections(db, ids["shift"])
@@ -94,10 +94,10 @@ def test_a_second_edit_before_sending_leaves_one_waiting_correction_from_what_wa
     ids = _month(db, now)
     _publish(db, paths, ids["room"], now)
     with db.write() as s:
-        rules.edit_shift(s, ids["shift"], start_time=dt.time(17), now=now + MINUTE)
+        rules.edit_shift(s, ids["shift"], rules.ShiftChange(start_time=dt.time(17)), now=now + MINUTE)
     _plan(db, now + MINUTE * 2)
     with db.write() as s:
-        rules.edit_shift(s, ids["shift"], start_time=dt.time(18), now=now + MINUTE * 3)
+        rules.edit_shift(s, ids["shift"], rules.ShiftChange(start_time=dt.time(18)), now=now + MINUTE * 3)
     _plan(db, now + MINUTE * 4)
     rows = _corrections(db, ids["shift"])
     [waiting] = _waiting(rows)
@@ -112,7 +112,7 @@ def test_publishing_again_after_the_move_still_sends_one_correction(db: Database
     ids = _month(db, now)
     _publish(db, paths, ids["room"], now)
     with db.write() as s:
-        rules.edit_shift(s, ids["shift"], start_time=dt.time(17), now=now + MINUTE)
+        rules.edit_shift(s, ids["shift"], rules.ShiftChange(start_time=dt.time(17)), now=now + MINUTE)
     _publish(db, paths, ids["room"], now + MINUTE * 2)  # before any planning ran
     _plan(db, now + MINUTE * 3)
     [correction] = _waiting(_corrections(db, ids["shift"]))
@@ -144,7 +144,7 @@ def test_canceling_a_published_shift_sends_one_cancellation_notice(db: Database,
 def test_never_told_shifts_get_no_correction(db: Database, paths: DataPaths, now: dt.datetime) -> None:
     ids = _month(db, now, status=ShiftStatus.CONFIRMED)  # confirmed, never published, no reminder sent yet
     with db.write() as s:
-        rules.edit_shift(s, ids["shift"], start_time=dt.time(17), now=now + MINUTE)
+        rules.edit_shift(s, ids["shift"], rules.ShiftChange(start_time=dt.time(17)), now=now + MINUTE)
     _plan(db, now + MINUTE * 2)
     assert _corrections(db, ids["shift"]) == []
     _publish(db, paths, ids["room"], now + MINUTE * 3)
@@ -154,9 +154,9 @@ def test_never_told_shifts_get_no_correction(db: Database, paths: DataPaths, now
         shift = s.get(Shift, ids["shift"])
         assert shift is not None
         later = f.shift(s, shift.classroom, shift.teacher, DAY + dt.timedelta(days=1), now=now + MINUTE * 4)
-        rules.edit_shift(s, later.id, start_time=dt.time(15), now=now + MINUTE * 5)
-        rules.edit_shift(s, later.id, status=ShiftStatus.CONFIRMED, now=now + MINUTE * 6)
-        rules.edit_shift(s, later.id, start_time=dt.time(14), now=now + MINUTE * 7)
+        rules.edit_shift(s, later.id, rules.ShiftChange(start_time=dt.time(15)), now=now + MINUTE * 5)
+        rules.edit_shift(s, later.id, rules.ShiftChange(status=ShiftStatus.CONFIRMED), now=now + MINUTE * 6)
+        rules.edit_shift(s, later.id, rules.ShiftChange(start_time=dt.time(14)), now=now + MINUTE * 7)
     _plan(db, now + MINUTE * 8)
     with db.read() as s:
         assert s.scalar(select(Delivery.id).where(Delivery.kind == DeliveryKind.SHIFT_CORRECTION)) is None

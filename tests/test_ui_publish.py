@@ -220,7 +220,7 @@ def test_after_publishing_the_revisions_list_selects_the_new_revision(
     with db.write() as s:
         shift = s.scalars(select(Shift)).first()
         assert shift is not None
-        rules.edit_shift(s, shift.id, start_time=dt.time(15), now=now)
+        rules.edit_shift(s, shift.id, rules.ShiftChange(start_time=dt.time(15)), now=now)
     qtbot.waitUntil(lambda: view.state is not None and view.state.plan.revision == 2 and bool(view.state.changes),
                     timeout=WAIT)
     monkeypatch.setattr(QMessageBox, "question", lambda *_a, **_k: QMessageBox.StandardButton.Yes)
@@ -365,7 +365,7 @@ def test_publish_goes_out_through_the_sender_and_shows_as_sent(
 
         # A later edit shows up as "teacher — day: old → new" against the published revision.
         with db.write() as s:
-            rules.edit_shift(s, ids["shift"], start_time=dt.time(15), now=now)
+            rules.edit_shift(s, ids["shift"], rules.ShiftChange(start_time=dt.time(15)), now=now)
         qtbot.waitUntil(lambda: view.state is not None and len(view.state.changes) == 1, timeout=WAIT)
         line = view.changes.item(0).text()
         assert line.startswith("佐藤 — ") and line.endswith(": 16:00-21:00 → 15:00-21:00")

@@ -49,7 +49,7 @@ def test_the_dry_run_and_the_changes_fit_the_publish_area_on_a_small_screen(
         teacher = f.teacher(s, "Alexandra Featherstonehaugh-Wolfeschlegel", 1)
         shift = f.shift(s, room, teacher, DAY, now=now)
         publication.publish(s, room.id, 2026, 12, now=now, store=ImageStore(ctx.paths.images))
-        rules.edit_shift(s, shift.id, start_time=dt.time(15), now=now)
+        rules.edit_shift(s, shift.id, rules.ShiftChange(start_time=dt.time(15)), now=now)
     ctx.clock = lambda: now
     view = _view(qtbot, ctx, SMALL_SCREEN)
     qtbot.waitUntil(lambda: view.state is not None and len(view.state.changes) == 1, timeout=WAIT)

@@ -146,7 +146,7 @@ def test_a_nudge_the_sender_builds_after_a_tap_is_canceled_then(db: Database, li
 
 
 def _moved(s: Session, shift_id: int, now: dt.datetime) -> None:
-    rules.edit_shift(s, shift_id, start_time=dt.time(16, 30), end_time=dt.time(21), now=now)
+    rules.edit_shift(s, shift_id, rules.ShiftChange(start_time=dt.time(16, 30), end_time=dt.time(21)), now=now)
 
 
 def _canceled(s: Session, shift_id: int, now: dt.datetime) -> None:

@@ -235,7 +235,7 @@ def assign(session: Session, request_id: int, teacher_id: int, *, now: dt.dateti
     shift = rules.get_shift(session, row.shift_id)
     if shift.version != row.shift_version:
         raise ValidationError(t("cover.shift_changed"))
-    edits.RosterEdits(session, now).edit_shift(shift.id, teacher_id=teacher_id)
+    edits.RosterEdits(session, now).edit_shift(shift.id, rules.ShiftChange(teacher_id=teacher_id))
     row.state, row.assigned_teacher_id = CoverState.ASSIGNED, teacher_id
     _record(session, row, CoverStep.ASSIGNED, teacher_id, now)
     return row

@@ -30,8 +30,8 @@ class RosterEdits:
     def add_shift(self, draft: rules.ShiftDraft) -> int:
         return rules.add_shift(self._session, draft, now=self.now).id
 
-    def edit_shift(self, shift_id: int, **changes: object) -> None:
-        rules.edit_shift(self._session, shift_id, now=self.now, **changes)
+    def edit_shift(self, shift_id: int, change: rules.ShiftChange) -> None:
+        rules.edit_shift(self._session, shift_id, change, now=self.now)
 
     def cancel_shift(self, shift_id: int) -> None:
         rules.cancel_shift(self._session, shift_id, now=self.now)
@@ -67,7 +67,7 @@ class RosterEdits:
         """Shifts back to draft: what undoing a month's confirmation asks, and what rules refuses for a
         confirmed shift, since its teacher may have been told."""
         for shift_id in shift_ids:
-            rules.edit_shift(self._session, shift_id, now=self.now, status=ShiftStatus.DRAFT)
+            rules.edit_shift(self._session, shift_id, rules.ShiftChange(status=ShiftStatus.DRAFT), now=self.now)
 
 
 @contextmanager

@@ -448,15 +448,31 @@ def add_shift(session: Session, draft: ShiftDraft, *, now: dt.datetime) -> Shift
     return shift
 
 
-def edit_shift(session: Session, shift_id: int, *, now: dt.datetime, **changes: Any) -> Shift:
-    """Change any of ShiftDraft's fields. Versioned fields bump the version once per call."""
+@dataclass(frozen=True)
+class ShiftChange:
+    """One edit of a shift: each field given replaces the shift's, each left None stays as it is (none of a
+    shift's fields can be None, so None always means "unchanged")."""
+
+    classroom_id: int | None = None
+    teacher_id: int | None = None
+    local_date: dt.date | None = None
+    start_time: dt.time | None = None
+    end_time: dt.time | None = None
+    ends_next_day: bool | None = None
+    note: str | None = None
+    status: ShiftStatus | None = None
+
+    def given(self) -> dict[str, Any]:
+        """The fields this change sets, by name."""
+        return {f.name: value for f in fields(self) if (value := getattr(self, f.name)) is not None}
+
+
+def edit_shift(session: Session, shift_id: int, change: ShiftChange, *, now: dt.datetime) -> Shift:
+    """Apply `change` to the shift. Versioned fields bump the version once per call."""
     shift = get_shift(session, shift_id)
-    unknown = set(changes) - {f.name for f in fields(ShiftDraft)}
-    if unknown:
-        raise ValidationError(t("roster.unknown_shift_fields", fields=tuple(sorted(unknown))))
-    if shift.status == ShiftStatus.CONFIRMED and changes.get("status") == ShiftStatus.DRAFT:
+    if shift.status == ShiftStatus.CONFIRMED and change.status == ShiftStatus.DRAFT:
         raise ValidationError(t("roster.confirmed_to_draft"))
-    return _change_shift(session, shift, changes, now=now)
+    return _change_shift(session, shift, change.given(), now=now)
 
 
 def cancel_shift(session: Session, shift_id: int, *, now: dt.datetime) -> Shift:

@@ -117,7 +117,6 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "channel.email": ("E-mail", "メール"),
     "roster.no_teacher_id": ("no teacher with id {id}", "ID {id} の講師は見つかりません。"),
     "roster.unknown_teacher": ("unknown teacher '{name}'", "「{name}」という講師は登録されていません。"),
-    "roster.unknown_shift_fields": ("unknown shift fields: {fields}", "シフトにない項目です: {fields}"),
     "roster.confirmed_to_draft": ("a confirmed shift cannot go back to draft; cancel it instead",
                                   "確定したシフトは下書きに戻せません。取消にしてください。"),
     "roster.delete_not_draft": ("a {status} shift cannot be deleted; cancel it instead",

@@ -43,17 +43,17 @@ class AddShift(RosterCommand):
 class EditShift(RosterCommand):
     """Redo applies the new values, undo the old ones, both through core.roster.rules.edit_shift."""
 
-    def __init__(self, shift_id: int, before: dict[str, Any], after: dict[str, Any], label: str) -> None:
+    def __init__(self, shift_id: int, before: rules.ShiftChange, after: rules.ShiftChange, label: str) -> None:
         super().__init__(QCoreApplication.translate("RosterCommands", "Edit shift {0}").format(label))
         self.shift_id = shift_id
-        self.before = dict(before)
-        self.after = dict(after)
+        self.before = before
+        self.after = after
 
     def forward(self, edits: RosterEdits, ids: IdMap) -> None:
-        edits.edit_shift(ids.current(self.shift_id), **self.after)
+        edits.edit_shift(ids.current(self.shift_id), self.after)
 
     def backward(self, edits: RosterEdits, ids: IdMap) -> None:
-        edits.edit_shift(ids.current(self.shift_id), **self.before)
+        edits.edit_shift(ids.current(self.shift_id), self.before)
 
 
 class DeleteDraft(RosterCommand):
@@ -87,7 +87,7 @@ class CancelShift(RosterCommand):
         edits.cancel_shift(ids.current(self.shift_id))
 
     def backward(self, edits: RosterEdits, ids: IdMap) -> None:
-        edits.edit_shift(ids.current(self.shift_id), status=self.previous)
+        edits.edit_shift(ids.current(self.shift_id), rules.ShiftChange(status=self.previous))
 
 
 class CopyShift(RosterCommand):

@@ -207,7 +207,7 @@ class RosterEditor(QObject):
 
     def _edit(self, dialog: ShiftDialog, shift: ShiftItem, values: ShiftValues) -> None:
         before, after = values.changes_from(shift)
-        if not after:
+        if not after.given():
             dialog.succeeded()
             return
         label = self._label(shift)  # the undo names the shift as it was; the status line, as it is now

@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -31,6 +32,7 @@ from core.planning.month_grid import ShiftItem, TeacherItem
 from core.roster import clock
 from core.roster.closed_days import ClosedDay
 from core.roster.lesson_slots import LessonSlot
+from core.roster.rules import ShiftChange
 from core.store.kinds import ShiftStatus
 from ui.common import dates
 from ui.common.form_dialog import SubmitDialog
@@ -48,15 +50,15 @@ class ShiftValues:
     ends_next_day: bool
     note: str
 
-    def changes_from(self, shift: ShiftItem) -> tuple[dict[str, object], dict[str, object]]:
-        """(before, after) of the fields that differ, as core.roster.rules.edit_shift takes them."""
-        before: dict[str, object] = {}
-        after: dict[str, object] = {}
+    def changes_from(self, shift: ShiftItem) -> tuple[ShiftChange, ShiftChange]:
+        """(before, after) of the fields that differ: the edit and the edit that takes it back."""
+        before: dict[str, Any] = {}
+        after: dict[str, Any] = {}
         for name in ("teacher_id", "local_date", "start_time", "end_time", "ends_next_day", "note"):
             old, new = getattr(shift, name), getattr(self, name)
             if old != new:
                 before[name], after[name] = old, new
-        return before, after
+        return ShiftChange(**before), ShiftChange(**after)
 
 
 class ShiftDialog(SubmitDialog):
