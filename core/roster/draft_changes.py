@@ -77,12 +77,18 @@ def current_drafts(session: Session, classroom_ids: Iterable[int], year: int, mo
 
 
 def compare(current: Sequence[Shift], proposed: Sequence[rules.ShiftDraft], *, replace_drafts: bool) -> Changes:
-    """The proposal against the classrooms' current drafts of the month. Kept drafts stay whatever the proposal
-    says; replaced ones go unless the proposal has the very same shift, which then stays untouched."""
+    """The proposal against the classrooms' current drafts of the month (rows read in the caller's scope)."""
+    return compare_with([(s.id, as_draft(s)) for s in current], proposed, replace_drafts=replace_drafts)
+
+
+def compare_with(current: Sequence[tuple[int, rules.ShiftDraft]], proposed: Sequence[rules.ShiftDraft], *,
+                 replace_drafts: bool) -> Changes:
+    """The proposal against the current drafts, each as its id and what it is. Kept drafts stay whatever the
+    proposal says; replaced ones go unless the proposal has the very same shift, which then stays untouched."""
     wanted = {key(d): d for d in proposed}
-    existing = {key(as_draft(s)): s for s in current}
-    unchanged = [as_draft(s) for k, s in existing.items() if k in wanted or not replace_drafts]
-    removed = [(s.id, as_draft(s)) for k, s in existing.items() if replace_drafts and k not in wanted]
+    existing = {key(draft): (shift_id, draft) for shift_id, draft in current}
+    unchanged = [draft for k, (_, draft) in existing.items() if k in wanted or not replace_drafts]
+    removed = [(shift_id, draft) for k, (shift_id, draft) in existing.items() if replace_drafts and k not in wanted]
     added = [d for k, d in wanted.items() if k not in existing]
     order = _order
     return Changes(tuple(sorted(added, key=order)), tuple(sorted(removed, key=lambda r: order(r[1]))),

@@ -146,6 +146,11 @@ def emitted(session: Session, kind: type[E]) -> E | None:
     return found
 
 
+def pending(session: Session) -> tuple[Any, ...]:
+    """Everything this transaction emitted so far, one merged event per kind."""
+    return tuple(session.info.get(_PENDING, {}).values())
+
+
 def after_commit(session: Session, action: Callable[[], None]) -> None:
     """Run `action` once this transaction commits; never if it rolls back."""
     session.info.setdefault(_ACTIONS, []).append(action)
