@@ -6,6 +6,8 @@ wall time ↔ UTC (clock), identifier formats (ids), a teacher's contacts and wh
 moving a teacher, back to the order by reading), and a month's hours per teacher for payroll (hours:
 the rule and the count; hours_table: the table, the CSV for Excel).
 What screens read, as frozen values: classrooms and teachers (queries); an undoable step's edits in
-one transaction (edits). It may import the store and the
+one transaction (edits; a shift edit is a typed rules.ShiftChange); the screens' operations, each taking
+the Database and committing its own transaction (csv_transfer, classroom_setup, teacher_list,
+availability_entry, cover_board, hours_month). It may import the store and the
 foundation modules, nothing above them.
 """

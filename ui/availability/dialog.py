@@ -34,23 +34,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.roster import availability, availability_text
+from core.roster import availability_entry, availability_text
 from core.roster.availability import MonthAvailability, TeacherAnswers
 from core.roster.availability_text import NO, DayAnswer
-from core.sending.kinds import availability_request as requests
-from core.store import setting_keys as keys
-from core.store.db import Database
+from core.setup import availability_asking
 from ui.common import dates
 from ui.common.errors import show_error
 from ui.common.month_picker import month_title
 from ui.common.phrases import PhraseLabel
 from ui.common.widgets import space_headings
 from ui.services.context import AppContext
-
-
-def read(db: Database, classroom_id: int, year: int, month: int) -> MonthAvailability | None:
-    with db.read() as session:
-        return availability.month_status(session, classroom_id, year, month)
 
 
 class AvailabilityDialog(QDialog):
@@ -108,7 +101,7 @@ class AvailabilityDialog(QDialog):
 
     def load(self, _event: object = None) -> None:
         db, room, year, month = self.ctx.db, self.classroom_id, self.year, self.month
-        self.ctx.tasks.run(lambda: read(db, room, year, month), self._show,
+        self.ctx.tasks.run(lambda: availability_entry.month_status(db, room, year, month), self._show,
                            lambda exc: show_error(self, exc, paths=self.ctx.paths), owner=self, latest="availability")
 
     def _show(self, shown: MonthAvailability | None) -> None:
@@ -157,9 +150,8 @@ class AvailabilityDialog(QDialog):
         now = self.ctx.clock()
 
         def run() -> int:
-            with db.write() as session:
-                return len(requests.ask(session, room, year, month, deadline, None, now=now,
-                                        remind_days_before=days).asked)
+            return len(availability_asking.ask(db, room, year, month, deadline, now=now,
+                                               remind_days_before=days).value.asked)
 
         self.ctx.tasks.run(run, self._asked, lambda exc: show_error(self, exc, paths=self.ctx.paths), owner=self)
 
@@ -182,8 +174,7 @@ class AvailabilityDialog(QDialog):
         db, room, year, month, now = self.ctx.db, self.classroom_id, self.year, self.month, self.ctx.clock()
 
         def run() -> tuple[str, ...]:
-            with db.write() as session:
-                return requests.remind_month(session, room, year, month, now=now)
+            return availability_asking.remind(db, room, year, month, now=now).value
 
         self.ctx.tasks.run(run, self._reminded, lambda exc: show_error(self, exc, paths=self.ctx.paths), owner=self)
 
@@ -205,11 +196,7 @@ class AvailabilityDialog(QDialog):
         db, room, year, month, now = self.ctx.db, self.classroom_id, self.year, self.month, self.ctx.clock()
 
         def run() -> int:
-            with db.write() as session:
-                request = availability.latest(session, room, year, month)
-                if request is None:
-                    return 0
-                return availability.enter(session, request, teacher_id, given, at=now)
+            return availability_entry.enter(db, room, year, month, teacher_id, given, now=now).value
 
         self.ctx.tasks.run(run, lambda count: self._entered(name, count),
                            lambda exc: show_error(self, exc, paths=self.ctx.paths), owner=self)
@@ -238,9 +225,8 @@ class AskDialog(QDialog):
         self.remind_edit.setSpecialValueText(self.tr("no automatic reminder"))
         self.remind_edit.valueChanged.connect(self._remind_suffix)
         self._remind_suffix(self.remind_edit.value())
-        with ctx.db.read() as session:
-            asking = requests.ask(session, classroom_id, year, month, default, None, now=ctx.clock(), dry_run=True)
-            quota = keys.LINE_QUOTA.read(session)
+        preview = availability_asking.preview(ctx.db, classroom_id, year, month, default, now=ctx.clock())
+        asking, quota = preview.asking, preview.quota
         cost = self.tr("Goes to %n teachers on LINE: one message each of the monthly quota.", "", asking.messages)
         if quota.limit is not None:
             cost += " " + self.tr("Used this month: {0} of {1}.").format(quota.used or 0, quota.limit)

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -30,30 +28,16 @@ from PySide6.QtWidgets import (
 )
 
 from core.messages import texts
-from core.roster import cover
+from core.roster import cover, cover_board
 from core.roster.cover import CoverRequestView
-from core.sending.kinds import cover_call, cover_declined
+from core.roster.cover_board import Shown
+from core.setup import cover_answers
 from core.store.db import Database
 from core.texts import t
 from ui.common import i18n
 from ui.common.errors import show_error
 from ui.common.phrases import PhraseLabel
 from ui.services.context import AppContext
-
-
-@dataclass(frozen=True, slots=True)
-class Shown:
-    """A request and the teachers who could take its shift (id, name), as read together."""
-
-    request: CoverRequestView
-    free: tuple[tuple[int, str], ...]
-
-
-def read(db: Database) -> list[Shown]:
-    with db.read() as session:
-        return [Shown(view, tuple((teacher.id, teacher.display_name)
-                                  for teacher in cover.free_teachers(session, view.shift_id)))
-                for view in cover.requests(session)]
 
 
 def summary(view: CoverRequestView) -> str:
@@ -110,7 +94,7 @@ class CoverDialog(QDialog):
         self.reload()
 
     def reload(self) -> None:
-        self.ctx.tasks.run(lambda: read(self.ctx.db), self._show, lambda exc: show_error(self, exc), owner=self,
+        self.ctx.tasks.run(lambda: cover_board.read(self.ctx.db), self._show, lambda exc: show_error(self, exc), owner=self,
                            latest="read")
 
     def _show(self, shown: list[Shown]) -> None:
@@ -145,15 +129,14 @@ class CoverDialog(QDialog):
         self.volunteers.setText(self.tr("Volunteers: {0}").format(names))
         self.assign_button.setEnabled(self.teacher_box.count() > 0)
 
-    def _answer(self, step: Callable[[Any, int, dt.datetime], object]) -> None:
-        """Run the manager's answer to the chosen request in one write transaction, then read again."""
+    def _answer(self, step: Callable[[Database, int, dt.datetime], object]) -> None:
+        """Run the manager's answer to the chosen request (a core operation, one transaction), then read again."""
         if (one := self.current()) is None:
             return
         request_id = one.request.id
 
         def work() -> None:
-            with self.ctx.db.write() as session:
-                step(session, request_id, dt.datetime.now(dt.UTC))
+            step(self.ctx.db, request_id, dt.datetime.now(dt.UTC))
 
         def done(_result: object) -> None:
             self.changed.emit()
@@ -164,13 +147,12 @@ class CoverDialog(QDialog):
     def assign(self) -> None:
         teacher_id = self.teacher_box.currentData()
         if teacher_id is not None:
-            self._answer(lambda session, request_id, now: cover.assign(session, request_id, int(teacher_id), now=now))
+            self._answer(lambda db, request_id, now: cover_board.assign(db, request_id, int(teacher_id), now=now))
 
     def call(self) -> None:
-        self._answer(lambda session, request_id, now: cover_call.call(session, request_id, now=now))
+        self._answer(lambda db, request_id, now: cover_answers.call(db, request_id, now=now))
 
     def decline(self) -> None:
         reason = self.reason.text()
         self.reason.clear()
-        self._answer(lambda session, request_id, now: cover_declined.decline(session, request_id, now=now,
-                                                                             reason=reason))
+        self._answer(lambda db, request_id, now: cover_answers.decline(db, request_id, now=now, reason=reason))

@@ -29,17 +29,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.roster import hours, hours_table, queries
+from core.roster import hours_month, hours_table
 from core.roster.hours import MonthHours
 from core.roster.hours_table import Encoding
-from core.store.db import Database
 from core.store.exports import write_export
-from ui.common import file_places, i18n
+from ui.common import i18n
 from ui.common.errors import show_error
 from ui.common.month_picker import month_label, month_title, shifted
 from ui.common.phrases import PhraseLabel
 from ui.common.widgets import space_headings
 from ui.hours import printing
+from ui.services import file_places
 from ui.services.context import AppContext
 
 CSV_FILTER = "CSV (*.csv);;*"
@@ -56,15 +56,6 @@ def room_on_screen(widget: QWidget) -> QRect:
 def widened(current: int, missing: int, room: int) -> int:
     """The dialog's width with `missing` pixels more for its table, within `room`; never narrower than it is."""
     return max(current, min(current + missing, room))
-
-
-def read(db: Database, year: int, month: int, classroom_id: int | None) -> tuple[list[tuple[int, str]], MonthHours]:
-    """The classrooms to choose from and the month's hours, in one read (on the pool)."""
-    with db.read() as session:
-        rooms = [(room.id, room.name) for room in queries.classrooms(session)]
-        if classroom_id not in {room_id for room_id, _ in rooms}:
-            classroom_id = None  # removed meanwhile: every classroom
-        return rooms, hours.read_month(session, year, month, classroom_id=classroom_id)
 
 
 class HoursDialog(QDialog):
@@ -157,7 +148,7 @@ class HoursDialog(QDialog):
         self.counted = None
         self._update_buttons()
         db, year, month, room = self.ctx.db, self.year, self.month, self.classroom_id
-        self.ctx.tasks.run(lambda: read(db, year, month, room), self._show,
+        self.ctx.tasks.run(lambda: hours_month.read(db, year, month, room), self._show,
                            lambda exc: show_error(self, exc, paths=self.ctx.paths), owner=self, latest="hours")
 
     def _show(self, result: tuple[list[tuple[int, str]], MonthHours]) -> None:

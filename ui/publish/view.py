@@ -51,7 +51,7 @@ from core.roster import queries
 from core.roster.queries import ClassroomSettings
 from core.setup import publishing
 from core.texts import Text, t
-from ui.common import dates, file_places, i18n
+from ui.common import dates, i18n
 from ui.common.errors import show_error
 from ui.common.image_viewer import ImageViewer
 from ui.common.month_picker import default_month, month_label, month_title
@@ -60,6 +60,7 @@ from ui.common.widgets import ElidedLabel
 from ui.common.wrapped_text import keep_text_visible
 from ui.publish.printing import print_image
 from ui.readiness.panel import ROWS_HEIGHT, ReadinessPanel
+from ui.services import file_places
 from ui.services.context import AppContext
 
 log = logging.getLogger(__name__)

@@ -9,14 +9,12 @@ passed over.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QStandardPaths
 
 from core.store import setting_keys as keys
-
-if TYPE_CHECKING:
-    from ui.services.context import AppContext
+from core.store import setting_values
+from ui.services.context import AppContext
 
 
 def documents() -> Path:
@@ -29,8 +27,7 @@ def documents() -> Path:
 def start_in(ctx: AppContext, name: str = "") -> str:
     """What a file dialog is given to open at: the last folder used (or Documents), with `name` in it
     for a file to be saved."""
-    with ctx.db.read() as session:
-        saved = keys.UI_LAST_FOLDER.read(session)
+    saved = setting_values.read(ctx.db, keys.UI_LAST_FOLDER)
     folder = Path(saved) if saved and Path(saved).is_dir() else documents()
     return str(folder / name) if name else str(folder)
 
@@ -41,7 +38,6 @@ def remember(ctx: AppContext, chosen: str, *, owner: QObject) -> None:
     db = ctx.db
 
     def work() -> None:
-        with db.write() as session:
-            keys.UI_LAST_FOLDER.write(session, folder)
+        setting_values.write(db, keys.UI_LAST_FOLDER, folder)
 
     ctx.tasks.run(work, owner=owner)

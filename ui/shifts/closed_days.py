@@ -12,7 +12,7 @@ import datetime as dt
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QMenu, QWidget
 
-from core.roster import closed_days
+from core.roster import classroom_setup
 from ui.common.errors import show_error
 from ui.services.context import AppContext
 from ui.shifts.grid import RosterGridModel, date_label
@@ -51,11 +51,7 @@ class ClosedDayActions(QObject):
         db, classroom_id = self.ctx.db, room.id
 
         def work() -> None:
-            with db.write() as session:
-                if closed:
-                    closed_days.mark_closed(session, classroom_id, day)
-                else:
-                    closed_days.mark_open(session, classroom_id, day)
+            classroom_setup.set_closed(db, classroom_id, day, closed)
 
         def done(_: None) -> None:
             said = self.tr("{0} is now closed.") if closed else self.tr("{0} is now open.")

@@ -27,14 +27,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.roster import csv_files
+from core.roster import csv_transfer
 from core.roster.csv_files import CsvImportError, ImportResult
 from core.roster.progress import progress_due
 from core.store.exports import write_export
-from ui.common import file_places, i18n
+from ui.common import i18n
 from ui.common.errors import show_error
 from ui.common.phrases import PhraseLabel
-from ui.services import ui_thread
+from ui.services import file_places, ui_thread
 from ui.services.context import AppContext
 
 CSV_FILTER = "CSV (*.csv);;*"
@@ -107,11 +107,11 @@ class CsvActions(QObject):
 
     def import_teachers(self) -> None:
         self._import(self.tr("teachers"),
-                     lambda session, data, now, progress: csv_files.import_teachers(session, data, progress=progress))
+                     lambda db, data, now, progress: csv_transfer.import_teachers(db, data, progress=progress).value)
 
     def import_shifts(self) -> None:
-        self._import(self.tr("shifts"), lambda session, data, now, progress:
-                     csv_files.import_shifts(session, data, now=now, progress=progress))
+        self._import(self.tr("shifts"), lambda db, data, now, progress:
+                     csv_transfer.import_shifts(db, data, now=now, progress=progress).value)
 
     def _import(self, what: str, run: Callable[..., ImportResult]) -> None:
         path, _ = QFileDialog.getOpenFileName(self.widget, self.tr("Import {0} from CSV").format(what),
@@ -124,9 +124,7 @@ class CsvActions(QObject):
             lambda line, lines: ui_thread.post(self.progressed.emit, line, lines, owner=self), self.clock)
 
         def work() -> ImportResult:
-            data = Path(path).read_bytes()
-            with db.write() as session:
-                return run(session, data, now, progress)
+            return run(db, Path(path).read_bytes(), now, progress)
 
         def done(result: ImportResult) -> None:
             self._end_progress()
@@ -181,14 +179,14 @@ class CsvActions(QObject):
     # ----- export -----
 
     def export_teachers(self) -> None:
-        self._export(self.tr("Export teachers to CSV"), "teachers.csv", lambda session: csv_files.export_teachers(session))
+        self._export(self.tr("Export teachers to CSV"), "teachers.csv", csv_transfer.export_teachers)
 
     def export_shifts(self) -> None:
         classroom_id, name, year, month = self.scope()
         if classroom_id is None:
             return
         self._export(self.tr("Export shifts to CSV"), f"shifts-{name}-{year}-{month:02d}.csv",
-                     lambda session: csv_files.export_shifts(session, classroom_id=classroom_id, month=(year, month)))
+                     lambda db: csv_transfer.export_shifts(db, classroom_id=classroom_id, month=(year, month)))
 
     def _export(self, title: str, suggested: str, run: Callable[..., str]) -> None:
         path, _ = QFileDialog.getSaveFileName(self.widget, title, file_places.start_in(self.ctx, suggested), CSV_FILTER)
@@ -198,8 +196,7 @@ class CsvActions(QObject):
         db = self.ctx.db
 
         def work() -> int:
-            with db.read() as session:
-                text = run(session)
+            text = run(db)
             # UTF-8 with a BOM, so Japanese Excel opens it without garbling.
             write_export(Path(path), lambda: text.encode("utf-8-sig"))
             return max(text.count("\n") - 1, 0)

@@ -42,6 +42,7 @@ from core.planning import draft_month as roster_month
 from core.planning.drafted import Act, MonthDraft, Step
 from core.roster import draft_changes as changes
 from core.roster import rules
+from core.setup import month_drafts
 from core.store.kinds import ShiftStatus
 from core.texts.formats import weekday_short
 from ui.common import i18n
@@ -153,10 +154,8 @@ class DraftDialog(QDialog):
         db, room, year, month = self.ctx.db, self.classroom_id, self.year, self.month
 
         def work() -> tuple[list[int], list[str], str]:
-            with db.read() as session:
-                ids = roster_month.sharing(session, room)
-                missing = missing_setup(roster_month.read(session, ids, year, month))
-                return ids, [rules.get_classroom(session, i).name for i in ids if i != room], missing
+            found = month_drafts.sharing(db, room, year, month)
+            return list(found.classroom_ids), list(found.other_names), missing_setup(found.month)
 
         def done(found: tuple[list[int], list[str], str]) -> None:
             self.sharing, names, missing = found
@@ -200,14 +199,13 @@ class DraftDialog(QDialog):
             ui_thread.post(self._show_step, step, owner=self)
 
         def work() -> Review | Refusal:
-            with db.read() as session:
-                wanted = roster_month.read(session, rooms, year, month, unanswered=unanswered,
-                                           replace_drafts=replace, now=now)
-                current = changes.current_drafts(session, rooms, year, month, now=now)
+            start = month_drafts.draft_start(db, rooms, year, month, unanswered=unanswered, replace_drafts=replace,
+                                             now=now)
+            wanted = start.month
             if missing := missing_setup(wanted):
                 return Refusal(missing)
             draft = drafter(wanted, seconds, progress, stop)
-            return Review(wanted, draft, changes.compare(current, draft.proposed, replace_drafts=replace))
+            return Review(wanted, draft, start.compare(draft.proposed, replace_drafts=replace))
 
         self.ctx.tasks.run(work, self._show_result, self._error, owner=self)
 

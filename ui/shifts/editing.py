@@ -14,10 +14,9 @@ from PySide6.QtCore import QModelIndex, QObject, QPoint, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QMenu, QMessageBox, QWidget
 
-from core.planning import month_grid
 from core.planning.month_grid import ShiftItem
 from core.roster import clock, membership, rules
-from core.setup import readiness
+from core.setup import month_drafts, readiness
 from core.store.kinds import ShiftStatus
 from core.texts import Text, t
 from ui.common import i18n
@@ -151,8 +150,7 @@ class RosterEditor(QObject):
         db = self.ctx.db
 
         def count() -> tuple[int, Text]:  # fresh, not the grid's copy: another window may have changed the month
-            with db.read() as session:
-                drafts = month_grid.draft_count(session, room.id, year, month)
+            drafts = month_drafts.drafts_to_confirm(db, room.id, year, month)
             # Who will really be told, so the question never promises what cannot happen.
             teachers = sorted({s.teacher_id for s in snapshot.shifts if s.status == ShiftStatus.DRAFT})
             return drafts, readiness.told_on_confirming(teachers, readiness.unreached(db, teachers))

@@ -20,8 +20,8 @@ from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QStackedWidget, QVBo
 
 from core.planning.drafted import Act
 from core.planning.month_grid import MonthSnapshot, ShiftItem, load_month, with_acknowledgements
-from core.roster import lesson_slots, rules
-from core.roster import needs as staffing
+from core.roster import classroom_setup, rules
+from core.store.db import Database
 from ui.common.errors import show_error
 from ui.common.form_dialog import SubmitDialog
 from ui.common.month_picker import default_month, month_title, shifted
@@ -334,9 +334,8 @@ class ShiftsView(QWidget):
 
         def create(values: ClassroomValues) -> None:
             def work() -> int:
-                with db.write() as session:
-                    return rules.create_classroom(session, name=values.name, timezone=values.timezone,
-                                                   line_group_id=values.line_group_id).id
+                return classroom_setup.create_classroom(db, name=values.name, timezone=values.timezone,
+                                                        line_group_id=values.line_group_id).value
 
             def done(classroom_id: int) -> None:
                 dialog.succeeded()
@@ -355,7 +354,7 @@ class ShiftsView(QWidget):
             return
         dialog = LessonSlotsDialog(room.name, self.model.snapshot.slots, self)
         self.slots_dialog = dialog
-        self._open_saving(dialog, lambda session, slots: lesson_slots.set_slots(session, room.id, slots))
+        self._open_saving(dialog, lambda db, slots: classroom_setup.set_slots(db, room.id, slots))
 
     def open_staffing_needs(self) -> None:
         room = self.model.snapshot.classroom
@@ -364,17 +363,16 @@ class ShiftsView(QWidget):
         snapshot = self.model.snapshot
         dialog = StaffingNeedsDialog(room.name, snapshot.slots, snapshot.stored_needs, (self.year, self.month), self)
         self.needs_dialog = dialog
-        self._open_saving(dialog, lambda session, wanted: staffing.set_needs(session, room.id, wanted))
+        self._open_saving(dialog, lambda db, wanted: classroom_setup.set_needs(db, room.id, wanted))
 
-    def _open_saving(self, dialog: SubmitDialog, write: Callable[[Any, Any], None]) -> None:
-        """Open the dialog; its OK gives `write` a session and what the dialog collected, in one transaction, then
-        the month is read again."""
+    def _open_saving(self, dialog: SubmitDialog, write: Callable[[Database, Any], object]) -> None:
+        """Open the dialog; its OK gives `write` (a core operation, one transaction) the database and what the dialog
+        collected, then the month is read again."""
         db = self.ctx.db
 
         def save(values: Any) -> None:
             def work() -> None:
-                with db.write() as session:
-                    write(session, values)
+                write(db, values)
 
             def done(_: None) -> None:
                 dialog.succeeded()

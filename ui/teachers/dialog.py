@@ -11,7 +11,6 @@ anonymous label (core.roster.rules.erase_teacher); the confirmation says exactly
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QKeySequence
@@ -32,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from core.channels import line_reach
 from core.channels.line_reach import Reach
-from core.roster import limits, order, patterns, queries, rules
+from core.roster import limits, teacher_list
 from core.roster.limits import Limits, SlotName
 from core.roster.queries import TeacherRecord
 from core.texts import formats
@@ -137,18 +136,12 @@ class TeachersDialog(QDialog):
     def reload(self, select_id: int | None = None) -> None:
         db = self.ctx.db
 
-        def load() -> tuple[list[TeacherRecord], list[tuple[int, str]], dict[int, Limits], list[SlotName]]:
-            with db.read() as session:
-                records = queries.teachers(session)
-                return (records, [(c.id, c.name) for c in queries.classrooms(session)],
-                        limits.limits_of(session, (r.id for r in records)), limits.slot_names(session))
-
-        def loaded(found: tuple[list[TeacherRecord], list[tuple[int, str]], dict[int, Limits], list[SlotName]]) -> None:
-            self.limits, self.slots = found[2], found[3]
-            self._fill(found[0], found[1], keep)
+        def loaded(found: teacher_list.TeacherList) -> None:
+            self.limits, self.slots = dict(found.limits), list(found.slots)
+            self._fill(list(found.teachers), list(found.classrooms), keep)
 
         keep = select_id if select_id is not None else self.selected_id()
-        self.ctx.tasks.run(load, loaded, self._error, owner=self)
+        self.ctx.tasks.run(lambda: teacher_list.read(db), loaded, self._error, owner=self)
 
     def _fill(self, records: list[TeacherRecord], classrooms: list[tuple[int, str]], select_id: int | None) -> None:
         self.records = records
@@ -221,15 +214,8 @@ class TeachersDialog(QDialog):
         db = self.ctx.db
 
         def work() -> int:
-            with db.write() as session:
-                if record is None:
-                    teacher_id = rules.create_teacher(session, **values.as_kwargs()).id
-                else:
-                    teacher_id = rules.update_teacher(session, record.id, **values.as_kwargs()).id
-                patterns.set_teacher_patterns(session, teacher_id,
-                                              [replace(p, teacher_id=teacher_id) for p in values.patterns])
-                limits.set_limits(session, teacher_id, values.limits)
-                return teacher_id
+            return teacher_list.save(db, None if record is None else record.id, values.as_kwargs(), values.patterns,
+                                     values.limits).value
 
         def done(teacher_id: int) -> None:
             dialog.succeeded()
@@ -267,8 +253,7 @@ class TeachersDialog(QDialog):
         db = self.ctx.db
 
         def work() -> int:
-            with db.write() as session:
-                return order.move_by(session, record.id, step)
+            return teacher_list.move(db, record.id, step).value
 
         def done(place: int) -> None:
             self.status.setText(self.tr("{0} is now number {1} in the list.").format(record.name, place))
@@ -288,8 +273,7 @@ class TeachersDialog(QDialog):
         db = self.ctx.db
 
         def work() -> int:
-            with db.write() as session:
-                return order.by_reading(session)
+            return teacher_list.sort_by_reading(db).value
 
         def done(_count: int) -> None:
             self.status.setText(self.tr("The teachers are listed by reading again."))
@@ -318,8 +302,7 @@ class TeachersDialog(QDialog):
         db, now = self.ctx.db, self.ctx.clock()
 
         def work() -> None:
-            with db.write() as session:
-                rules.erase_teacher(session, record.id, now=now)
+            teacher_list.erase(db, record.id, now=now)
 
         def done(_result: None) -> None:
             self.status.setText(self.tr("{0} was deleted.").format(record.name))
