@@ -10,6 +10,7 @@ back, so nothing of the file is imported. An export is written beside its place 
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 import time
 from collections.abc import Callable
@@ -29,7 +30,8 @@ from PySide6.QtWidgets import (
 
 from core.roster import csv_transfer
 from core.roster.csv_files import CsvImportError, ImportResult
-from core.roster.progress import progress_due
+from core.roster.progress import Progress, progress_due
+from core.store.db import Database
 from core.store.exports import write_export
 from ui.common import i18n
 from ui.common.errors import show_error
@@ -113,7 +115,7 @@ class CsvActions(QObject):
         self._import(self.tr("shifts"), lambda db, data, now, progress:
                      csv_transfer.import_shifts(db, data, now=now, progress=progress).value)
 
-    def _import(self, what: str, run: Callable[..., ImportResult]) -> None:
+    def _import(self, what: str, run: Callable[[Database, bytes, dt.datetime, Progress], ImportResult]) -> None:
         path, _ = QFileDialog.getOpenFileName(self.widget, self.tr("Import {0} from CSV").format(what),
                                               file_places.start_in(self.ctx), CSV_FILTER)
         if not path:
@@ -188,7 +190,7 @@ class CsvActions(QObject):
         self._export(self.tr("Export shifts to CSV"), f"shifts-{name}-{year}-{month:02d}.csv",
                      lambda db: csv_transfer.export_shifts(db, classroom_id=classroom_id, month=(year, month)))
 
-    def _export(self, title: str, suggested: str, run: Callable[..., str]) -> None:
+    def _export(self, title: str, suggested: str, run: Callable[[Database], str]) -> None:
         path, _ = QFileDialog.getSaveFileName(self.widget, title, file_places.start_in(self.ctx, suggested), CSV_FILTER)
         if not path:
             return
