@@ -27,6 +27,7 @@ from tests.waiting import PATIENCE_S, wait_until
 from ui.deliveries.view import DeliveriesView
 from ui.demo.inbox import InboxWindow
 from ui.services.context import AppContext
+from ui.services.sending import start_engine
 from ui.shell import app as ui_app
 from ui.shell.main_window import MainWindow
 
@@ -73,7 +74,7 @@ def _relay_sent(db: Database) -> list[tuple[int, str, str | None]]:
 def test_the_pc_sleeps_the_relay_sends_the_inbox_marks_it_and_deliveries_say_by_the_relay(
         qtbot, ctx: AppContext, db: Database, demo: demo_data.DemoEnvironment) -> None:
     ctx.demo = demo
-    assert ui_app.start_engine(ctx, mode="demo")
+    assert start_engine(ctx, mode="demo")
     relay = demo.start_relay()
     window = InboxWindow(ctx)  # opened while wrangler starts (it takes seconds): the window follows it
     qtbot.addWidget(window)

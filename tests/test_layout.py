@@ -255,8 +255,6 @@ def test_the_ui_store_check_catches_each_way_in(tmp_path: Path) -> None:
 # answer with frozen values or the changes they made: no ui module opens a session, passes one on, or
 # names one. These folders still do, and are being moved onto core operations; each leaves this list
 # as it is converted, and the list ends empty.
-UI_STILL_OPENING_SESSIONS: tuple[str, ...] = (
-    "ui/deliveries", "ui/connect_line", "ui/publish", "ui/settings", "ui/demo", "ui/shell")
 SESSION_NAMES = {"session", "Session", "sessionmaker", "scoped_session"}
 
 
@@ -295,9 +293,7 @@ def _session_uses(path: Path) -> list[tuple[int, str]]:
 def test_ui_opens_no_database_session() -> None:
     files = sorted((ROOT / "ui").rglob("*.py"))
     assert len(files) > 40
-    offenders = [f"{rel}:{line} {what}" for path in files
-                 if not (rel := path.relative_to(ROOT).as_posix()).startswith(
-                     tuple(folder + "/" for folder in UI_STILL_OPENING_SESSIONS))
+    offenders = [f"{path.relative_to(ROOT).as_posix()}:{line} {what}" for path in files
                  for line, what in _session_uses(path)]
     assert offenders == []
 
@@ -326,9 +322,6 @@ def test_the_ui_session_check_catches_each_way_in(tmp_path: Path) -> None:
 # The ui packages form no import cycle: ui/services holds what every screen is given and shares, the shell
 # (the app's entry, window and tray) imports the feature packages, and a feature never imports the shell.
 # This pair still imports each other and is being taken apart; nothing may join it.
-UI_CYCLES_BEING_UNDONE: tuple[frozenset[str], ...] = (frozenset({"demo", "shell"}),)
-
-
 def _ui_package_imports() -> dict[str, set[str]]:
     """ui package → the other ui packages its modules import, at any depth of a file (TYPE_CHECKING too)."""
     graph: dict[str, set[str]] = {}
@@ -369,13 +362,12 @@ def _cycles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
 def test_ui_packages_form_no_import_cycle() -> None:
     graph = _ui_package_imports()
     assert {"services", "common", "shell", "shifts"} <= set(graph)
-    assert [c for c in _cycles(graph) if c not in UI_CYCLES_BEING_UNDONE] == []
+    assert _cycles(graph) == []
 
 
 def test_features_never_import_the_shell() -> None:
     graph = _ui_package_imports()
-    allowed = {p for pair in UI_CYCLES_BEING_UNDONE for p in pair} - {"shell"}
-    assert sorted(p for p, targets in graph.items() if "shell" in targets and p not in allowed) == []
+    assert sorted(p for p, targets in graph.items() if "shell" in targets) == []
     assert "shell" not in graph["services"] and "shell" not in graph["common"]
 
 

@@ -228,7 +228,7 @@ def test_the_demo_never_opens_the_database_shiftcast_db_url_names(tmp_path: Path
 
 
 def test_the_tray_offers_sending_once_the_engine_has_started(qtbot, ctx: AppContext) -> None:
-    from ui.shell.app import start_engine
+    from ui.services.sending import start_engine
     from ui.shell.tray import Tray
 
     ctx.engine_starting = True  # the window and the tray come first, the engine right after them
@@ -327,13 +327,13 @@ def test_the_window_is_on_screen_before_the_engine_starts(qtbot, paths: DataPath
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     from PySide6.QtCore import QTimer
 
+    from ui.services.sending import start_engine as real
     from ui.shell import app as ui_app
     from ui.shell.main_window import MainWindow
 
     with db.write() as s:
         keys.UI_FIRST_RUN_DONE.write(s, True)  # no welcome dialog: straight to the window
     seen: list[Any] = []  # (starting, windows shown, their status) as the engine starts, then whether it started
-    real = ui_app.start_engine
 
     def recording(ctx: AppContext, engine: Engine | None = None, mode: str = "gui") -> bool:
         windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.ctx is ctx]

@@ -1,4 +1,4 @@
-"""The screenshots mode's dialogs of the manager's month (ui/demo/screenshots.py): on the demo data each
+"""The screenshots mode's dialogs of the manager's month (ui/shell/screenshots.py): on the demo data each
 opens with its rows loaded, so the pictures in docs/screenshots/ show the seeded month, not empty tables."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from core.app import demo as demo_data
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.availability.dialog import AvailabilityDialog
 from ui.cover.dialog import CoverDialog
-from ui.demo import screenshots
 from ui.hours.dialog import HoursDialog
 from ui.services.context import AppContext
+from ui.shell import screenshots
 
 NOW = dt.datetime(2026, 12, 2, 6, 0, tzinfo=dt.UTC)
 

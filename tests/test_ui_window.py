@@ -12,7 +12,7 @@ from tests import factories as f
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from tests.waiting import PATIENCE_MS
 from ui.services.context import AppContext
-from ui.shell.app import start_engine
+from ui.services.sending import start_engine
 from ui.shell.main_window import MainWindow
 from ui.shell.window_geometry import DEFAULT_SIZE, Rect, SavedGeometry, screen_key, window_rect
 

@@ -30,10 +30,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.receiving import groups, pairing, pairing_limits
+from core.receiving import pairing
 from core.receiving.groups import GroupProposal
 from core.receiving.pairing import TeacherPairing
-from core.roster import queries
+from core.setup import classrooms, line_people
 from core.texts import Text
 from ui.common import dates
 from ui.common.i18n import render
@@ -51,8 +51,7 @@ class Room:
 
 
 def _rooms(host: Host) -> list[Room]:
-    with host.ctx.db.read() as session:
-        return [Room(r.id, r.name, r.language, r.line_group_id or None) for r in queries.classrooms(session)]
+    return [Room(r.id, r.name, r.language, r.line_group_id or None) for r in classrooms.listing(host.ctx.db)]
 
 
 class _Watching(WizardPage):
@@ -148,8 +147,7 @@ class GroupPage(_Watching):
 
     def refresh(self) -> None:
         def read() -> list[GroupProposal]:
-            with self.host.ctx.db.read() as session:
-                return groups.proposed_groups(session)
+            return list(line_people.proposed_groups(self.host.ctx.db))
 
         self.host.ctx.tasks.run(read, self._show, self._failed, owner=self, latest="groups")
 
@@ -190,8 +188,7 @@ class GroupPage(_Watching):
         self.use.setEnabled(False)
 
         def accept() -> str:
-            with ctx.db.write() as session:
-                return groups.accept_group(session, room_id, proposal.group_id, ctx.clock()).name
+            return line_people.accept_group(ctx.db, room_id, proposal.group_id, now=ctx.clock())
 
         self.host.ctx.tasks.run(accept, lambda room: self._accepted(room, proposal), self._failed, owner=self)
 
@@ -271,17 +268,15 @@ class TeachersPage(_Watching):
         basic_id = bot.basic_id if bot is not None else ""
 
         def issue() -> Codes:
-            with ctx.db.write() as session:
-                pairing.issue_codes(session, ctx.clock(), room_id)
-                progress = pairing.pairing_progress(session, ctx.clock())
-                limits = pairing_limits.notices(session, ctx.clock())
-                room = queries.classroom(session, room_id) if room_id is not None else None
-                language = room.language if room is not None else "ja"
+            issued = line_people.issue_codes(ctx.db, room_id, now=ctx.clock())
+            room = issued.room
+            language = room.language if room is not None else "ja"
             try:
                 url, png = pairing.friend_link({"basicId": basic_id})
             except ValueError:
                 url, png = None, None
-            return Codes(progress, url, png, language, limits, room.timezone if room is not None else None)
+            return Codes(list(issued.progress.teachers), url, png, language, list(issued.progress.limits),
+                         room.timezone if room is not None else None)
 
         ctx.tasks.run(issue, self._issued, self._failed, owner=self, latest="codes")
 
@@ -305,9 +300,8 @@ class TeachersPage(_Watching):
             return  # the codes are still being made; they come with the progress
 
         def read() -> tuple[list[TeacherPairing], list[Text]]:
-            with self.host.ctx.db.read() as session:
-                now = self.host.ctx.clock()
-                return pairing.pairing_progress(session, now), pairing_limits.notices(session, now)
+            found = line_people.progress(self.host.ctx.db, now=self.host.ctx.clock())
+            return list(found.teachers), list(found.limits)
 
         self.host.ctx.tasks.run(read, self._show, self._failed, owner=self, latest="progress")
 

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.kinds import registry as message_kinds
-from core.outbox import detail, policy
+from core.outbox import board, policy
 from core.outbox.detail import AttemptFields, DeliveryFacts
 from ui.common import dates, i18n
 from ui.common.errors import show_error
@@ -34,8 +34,7 @@ from ui.services.context import AppContext
 
 def read_facts(ctx: AppContext, delivery_id: int) -> DeliveryFacts | None:
     """Runs on a pool thread. None: the delivery was purged meanwhile."""
-    with ctx.db.read() as session:
-        return detail.delivery_facts(session, delivery_id)
+    return board.facts(ctx.db, delivery_id)
 
 
 LATE_AFTER = dt.timedelta(minutes=1)

@@ -31,11 +31,9 @@ from PySide6.QtCore import (
 )
 
 from core.kinds import registry as message_kinds
-from core.outbox import policy
-from core.outbox import rows as delivery_rows
+from core.outbox import board, policy
 from core.outbox.deliveries import DeliveryFilter
 from core.outbox.rows import DeliveryRow
-from core.receiving import acknowledge
 from core.roster import clock
 from core.store.kinds import Channel
 from core.texts import render as texts_render
@@ -516,7 +514,7 @@ class DeliveriesFeed(QObject):
         self._reload_wanted = False
         self._busy = False
         self._loaded = False
-        self._acknowledged: set[int] | None = None  # as of the last look; None: not looked yet
+        self._acknowledged: frozenset[int] | None = None  # as of the last look; None: not looked yet
         ctx.bridge.deliveries_changed.connect(self.changed)
         # The receiver changes no delivery the sender would announce: a tap is heard as its own event.
         ctx.bridge.acknowledged.connect(self._check_acknowledged)
@@ -557,13 +555,9 @@ class DeliveriesFeed(QObject):
         self.ctx.tasks.run(fn, on_done, self._fail, owner=self)
 
     def _check_acknowledged(self) -> None:
-        def read() -> set[int]:
-            with self.ctx.db.read() as session:
-                return acknowledge.acknowledged_ids(session)
+        self.ctx.tasks.run(lambda: board.acknowledged_ids(self.ctx.db), self._acknowledged_read, self.failed.emit, owner=self, latest="acknowledged")
 
-        self.ctx.tasks.run(read, self._acknowledged_read, self.failed.emit, owner=self, latest="acknowledged")
-
-    def _acknowledged_read(self, ids: set[int]) -> None:
+    def _acknowledged_read(self, ids: frozenset[int]) -> None:
         known, self._acknowledged = self._acknowledged, ids
         fresh = ids - known if known is not None else ids
         if fresh:
@@ -571,27 +565,22 @@ class DeliveriesFeed(QObject):
 
     def check_zones(self) -> None:
         """Read the classrooms' zones again (a classroom was added or edited); a change reloads."""
-        def read() -> Zones:
-            with self.ctx.db.read() as session:
-                return Zones(tuple(delivery_rows.classroom_zones(session)))
-
-        self.ctx.tasks.run(read, self._zones_read, self.failed.emit, owner=self, latest="zones")
+        self.ctx.tasks.run(lambda: Zones(board.zones(self.ctx.db)), self._zones_read, self.failed.emit, owner=self,
+                           latest="zones")
 
     # On a pool thread: read and format, never touch the model.
     def _read_all(self) -> tuple[Zones, list[Item]]:
-        with self.ctx.db.read() as session:
-            zones = Zones(tuple(delivery_rows.classroom_zones(session)))
-            rows = delivery_rows.all_rows(session)
+        read = board.all_rows(self.ctx.db)
+        zones = Zones(read.zones)
         self.formatter.zones = zones
-        return zones, self.formatter.items(rows)
+        return zones, self.formatter.items(read.rows)
 
     def _read_changed(self, ids: list[int], newest: int) -> tuple[Zones, list[Item], list[int]]:
-        with self.ctx.db.read() as session:
-            zones = Zones(tuple(delivery_rows.classroom_zones(session)))
-            rows, missing = delivery_rows.changed_rows(session, ids, newer_than=newest)
+        read = board.changed_rows(self.ctx.db, ids, newer_than=newest)
+        zones = Zones(read.zones)
         # Rows made with other zones are read again in full (_zones_read); these already use the new ones.
         self.formatter.zones = zones
-        return zones, self.formatter.items(rows), missing
+        return zones, self.formatter.items(read.rows), list(read.missing)
 
     # Back on the UI thread.
     def _all_read(self, result: tuple[Zones, list[Item]]) -> None:

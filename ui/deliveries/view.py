@@ -42,10 +42,11 @@ from PySide6.QtWidgets import (
 
 from core.channels import registry
 from core.kinds import registry as message_kinds
-from core.outbox import deliveries
+from core.outbox import board
 from core.outbox.deliveries import CANCELABLE, RETRYABLE, DeliveryFilter, RetryOutcome
-from core.roster import clock, queries
+from core.roster import clock
 from core.sending import presence
+from core.setup import classrooms, senders
 from core.store.kinds import DeliveryStatus
 from ui.common import dates, i18n
 from ui.common.errors import show_error
@@ -208,7 +209,7 @@ class DeliveriesView(QWidget):
         self.classroom_box.addItem(self.tr("All classrooms"), None)
         self.date_check = QCheckBox(self.tr("Created from"), self)
         self._zone_of: dict[int, str] = {}  # classroom id → its time zone, for the days of the date filter
-        self._senders: list[presence.SenderInfo] = []  # as last read, shown again when the zones change
+        self._senders: tuple[presence.SenderInfo, ...] = ()  # as last read, shown again when the zones change
         self._days_chosen = False  # the manager set a day: it is no longer moved to the zone's today
         self.date_from, self.date_to = QDateEdit(self), QDateEdit(self)
         self._show_last_week()
@@ -428,23 +429,21 @@ class DeliveriesView(QWidget):
 
     def _load_classrooms(self) -> None:
         def read() -> list[tuple[int, str, str]]:
-            with self.ctx.db.read() as session:
-                return [(room.id, room.name, room.timezone) for room in queries.classrooms(session)]
+            return [(room.id, room.name, room.timezone) for room in classrooms.listing(self.ctx.db)]
 
         self.ctx.tasks.run(read, self._show_classrooms, lambda exc: show_error(self, exc), owner=self)
 
     def _load_senders(self) -> None:
-        def read() -> list[presence.SenderInfo]:
-            with self.ctx.db.read() as session:
-                return presence.listing(session, now=self.ctx.clock(), include_stopped=False)
+        def read() -> tuple[presence.SenderInfo, ...]:
+            return senders.sending_now(self.ctx.db, now=self.ctx.clock())
 
         self.ctx.tasks.run(read, self._show_senders, lambda exc: show_error(self, exc), owner=self, latest="senders")
 
-    def _show_senders(self, senders: list[presence.SenderInfo]) -> None:
-        self._senders = senders
+    def _show_senders(self, found: tuple[presence.SenderInfo, ...]) -> None:
+        self._senders = found
         zone = self.feed.zones.default  # as the rows without a classroom: the note above says which clock
         parts, details = [], []
-        for info in senders:
+        for info in found:
             since = dates.moment_text(info.started_at, zone)
             if info.state is presence.SenderState.STALE:
                 parts.append(self.tr("{0} (no heartbeat since {1})").format(
@@ -478,8 +477,7 @@ class DeliveriesView(QWidget):
             return
 
         def work() -> RetryOutcome:
-            with self.ctx.db.write() as session:
-                return deliveries.retry_now(session, delivery_id, now=self.ctx.clock())
+            return board.retry_now(self.ctx.db, delivery_id, now=self.ctx.clock())
 
         self.retry_action.setEnabled(False)
         self.ctx.tasks.run(work, self._retried, self._action_failed, owner=self)
@@ -519,9 +517,7 @@ class DeliveriesView(QWidget):
             return
 
         def work() -> int:
-            with self.ctx.db.write() as session:
-                deliveries.cancel(session, delivery_id, now=self.ctx.clock())
-            return delivery_id
+            return board.cancel(self.ctx.db, delivery_id, now=self.ctx.clock())
 
         self.cancel_action.setEnabled(False)
         self.ctx.tasks.run(work, lambda done_id: self.feed.changed([done_id]), self._action_failed, owner=self)
@@ -533,14 +529,13 @@ class DeliveriesView(QWidget):
         if answer != QMessageBox.StandardButton.Yes:
             return
 
-        def work() -> list[RetryOutcome]:
-            with self.ctx.db.write() as session:
-                return deliveries.requeue_dead_letters(session, now=self.ctx.clock())
+        def work() -> tuple[RetryOutcome, ...]:
+            return board.requeue_dead_letters(self.ctx.db, now=self.ctx.clock())
 
         self.requeue_action.setEnabled(False)
         self.ctx.tasks.run(work, self._requeued, self._action_failed, owner=self)
 
-    def _requeued(self, outcomes: list[RetryOutcome]) -> None:
+    def _requeued(self, outcomes: tuple[RetryOutcome, ...]) -> None:
         self.ctx.wake_sender()
         self.feed.changed([o.delivery_id for o in outcomes])
         renewed = sum(o.new_retry_key for o in outcomes)

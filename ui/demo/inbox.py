@@ -69,6 +69,7 @@ from ui.demo.mailboxes import (
     load_inbox,
 )
 from ui.services.context import AppContext
+from ui.services.sending import start_engine
 
 log = logging.getLogger(__name__)
 IMAGE_WIDTH = 320  # about the width of a LINE bubble on a phone
@@ -342,9 +343,7 @@ class InboxWindow(QWidget):
         self._failed(exc)
 
     def wake_pc(self, relay: demo_relay.DemoRelay) -> None:
-        """The sender starts again; its first sync pulls the relay's outcomes (ui/shell/app.py start_engine)."""
-        from ui.shell.app import start_engine
-
+        """The sender starts again; its first sync pulls the relay's outcomes (ui/services/sending.py start_engine)."""
         relay.pc_wakes(self.ctx.clock())
         self._going_to_sleep = False
         if self.ctx.engine is None:

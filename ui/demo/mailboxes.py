@@ -18,8 +18,7 @@ from core.emulator import InboxMessage
 from core.emulator.simulate import postback_actions
 from core.messages import flex_text
 from core.publication import flex_picture
-from core.receiving import pairing
-from core.roster import queries
+from core.setup import classrooms, line_people
 from core.store.db import Database
 
 
@@ -142,9 +141,8 @@ def _cards(message_json: str) -> bytes:
 
 def load_unpaired(db: Database, now: dt.datetime) -> list[Unpaired]:
     """Teachers without LINE who hold a live pairing code, by name."""
-    with db.read() as session:
-        return [Unpaired(p.teacher_id, p.name, p.code) for p in pairing.pairing_progress(session, now)
-                if p.code is not None]
+    return [Unpaired(p.teacher_id, p.name, p.code) for p in line_people.progress(db, now=now).teachers
+            if p.code is not None]
 
 
 @dataclass(frozen=True)
@@ -155,8 +153,7 @@ class Inbox:
 
 
 def load_inbox(db: Database, emulator: _Inboxes, now: dt.datetime, relay: demo_relay.DemoRelay | None = None) -> Inbox:
-    with db.read() as s:
-        zones = {room.timezone for room in queries.classrooms(s)}
+    zones = {room.timezone for room in classrooms.listing(db)}
     return Inbox(load_mailboxes(db, emulator, relay), load_unpaired(db, now), zones.pop() if len(zones) == 1 else None)
 
 
@@ -174,8 +171,7 @@ def load_mailboxes(db: Database, emulator: _Inboxes, relay: demo_relay.DemoRelay
         by_recipient.setdefault(item.recipient, []).append(message)
     # A group no classroom has (yet, or any more) by its name in LINE, never by its ID.
     names = {**GROUP_NAMES, **emulator.group_names()}
-    with db.read() as session:
-        names.update(queries.line_recipient_names(session, list(by_recipient)))
+    names.update(line_people.recipient_names(db, list(by_recipient)))
     boxes = [Mailbox(rid, names.get(rid) or rid, rid.startswith("C"),
                      tuple(sorted(msgs, key=lambda m: m.at))) for rid, msgs in by_recipient.items()]
     return sorted(boxes, key=lambda b: (not b.is_group, b.title == b.recipient, b.title))

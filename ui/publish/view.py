@@ -41,15 +41,12 @@ from PySide6.QtWidgets import (
 
 from core.channels.line import LineApiError, access_from_settings
 from core.errors import ShiftcastError
-from core.publication import group_preview, month_image
-from core.publication import history as publication_history
-from core.publication import publish as publication
+from core.publication import month_image, screen
 from core.publication.history import CellChange, Revision
 from core.publication.image_store import ImageStore
 from core.publication.publish import PublishPlan
-from core.roster import queries
 from core.roster.queries import ClassroomSettings
-from core.setup import publishing
+from core.setup import classrooms, publishing
 from core.texts import Text, t
 from ui.common import dates, i18n
 from ui.common.errors import show_error
@@ -96,28 +93,21 @@ class MonthState:
 # ----- background work (pool threads: no widgets here) -----
 
 def read_rooms(ctx: AppContext) -> list[Room]:
-    with ctx.db.read() as session:
-        return [Room.of(r) for r in queries.classrooms(session)]
+    return [Room.of(r) for r in classrooms.listing(ctx.db)]
 
 
 def read_state(ctx: AppContext, room_id: int, year: int, month: int, members: int | None,
                each_teacher: bool = False) -> MonthState:
-    with ctx.db.read() as session:
-        room = queries.classroom(session, room_id)
-        now = ctx.clock()
-        plan = publication.plan_publish(session, room.id, year, month, now=now, members=members,
-                                        each_teacher=each_teacher)
-        _view, changes = publication_history.pending_changes(session, room.id, year, month, now=now)
-        revisions = publication_history.revisions(session, room.id, year, month)
-    missing = publishing.missing(ctx.db, room.id, now=now)
-    return MonthState(Room.of(room), year, month, plan, changes, revisions, missing)
+    now = ctx.clock()
+    state = screen.month_state(ctx.db, room_id, year, month, now=now, members=members, each_teacher=each_teacher)
+    missing = publishing.missing(ctx.db, state.room.id, now=now)
+    return MonthState(Room.of(state.room), year, month, state.plan, list(state.changes), list(state.revisions),
+                      missing)
 
 
 def render_month(ctx: AppContext, room_id: int, year: int, month: int) -> bytes:
     """The month's grid as a publication now would store it (what Export and Print take), drafts included."""
-    with ctx.db.read() as session:
-        view = publication.preview_month(session, room_id, year, month, now=ctx.clock())
-    return month_image.render_png(view)
+    return month_image.render_png(screen.month_view(ctx.db, room_id, year, month, now=ctx.clock()))
 
 
 @dataclass(frozen=True)
@@ -129,8 +119,7 @@ class PreviewImage:
 def render_preview(ctx: AppContext, room_id: int, year: int, month: int) -> PreviewImage:
     """What publishing would send (core/publication/group_preview.py): the pages for phones with image
     hosting, the month as Flex cards without it, the wide grid when only e-mail carries it."""
-    with ctx.db.read() as session:
-        shown = group_preview.preview(session, room_id, year, month, now=ctx.clock())
+    shown = screen.group_view(ctx.db, room_id, year, month, now=ctx.clock())
     image = QImage.fromData(shown.png)  # QImage, unlike QPixmap, may be made off the UI thread
     if image.isNull():
         raise ShiftcastError("the preview image could not be read back")

@@ -24,10 +24,9 @@ from core.channels.line import LineApiError
 from core.errors import ValidationError
 from core.planning import unacknowledged
 from core.planning.reminder_times import QUIET_MARGIN, QuietHours, reminder_due
-from core.roster import clock, queries
+from core.roster import clock
 from core.roster.queries import ClassroomSettings
-from core.setup import line
-from core.store.db import Database
+from core.setup import classrooms, line
 from ui.common.widgets import StatusLabel, TimeField, form, note, report, row, stack
 from ui.common.wrapped_text import keep_text_visible
 from ui.services.context import AppContext
@@ -58,24 +57,6 @@ def quiet_example(*, lead_minutes: int, quiet: QuietHours, zone_name: str, day: 
     local_start, local_sent = clock.local_now(start, zone_name), clock.local_now(sent, zone_name)
     return QuietExample(local_start.time(), clock.local_now(start - lead, zone_name).time(), local_sent.time(),
                         (local_start.date() - local_sent.date()).days)
-
-
-def load_rooms(db: Database) -> list[ClassroomSettings]:
-    with db.read() as session:
-        return queries.classrooms(session)
-
-
-def load_nudges(db: Database, rooms: list[ClassroomSettings]) -> dict[int, unacknowledged.NudgeSettings]:
-    with db.read() as session:
-        return {room.id: unacknowledged.settings_of(session, room.id) for room in rooms}
-
-
-def save_room(db: Database, room_id: int, changes: dict[str, object],
-              nudge: unacknowledged.NudgeSettings | None = None) -> ClassroomSettings:
-    with db.write() as session:
-        if nudge is not None:
-            unacknowledged.save_settings(session, room_id, nudge)
-        return queries.update_classroom(session, room_id, **changes)
 
 
 class ClassroomSection(QGroupBox):
@@ -187,20 +168,16 @@ class ClassroomSection(QGroupBox):
         if self._loading:
             return
         self._loading = True
-        def load() -> tuple[list[ClassroomSettings], dict[int, unacknowledged.NudgeSettings]]:
-            rooms = load_rooms(self.ctx.db)
-            return rooms, load_nudges(self.ctx.db, rooms)
-
-        self.ctx.tasks.run(load, self._loaded, self._load_failed, owner=self)
+        self.ctx.tasks.run(lambda: classrooms.with_nudges(self.ctx.db), self._loaded, self._load_failed, owner=self)
 
     def _load_failed(self, exc: BaseException) -> None:
         self._loading = False
         report(self, self.status, exc, self.ctx.paths)
 
-    def _loaded(self, found: tuple[list[ClassroomSettings], dict[int, unacknowledged.NudgeSettings]]) -> None:
+    def _loaded(self, found: classrooms.Classrooms) -> None:
         self._loading = False
         current = self.selected()
-        rooms, self._nudges = found
+        rooms, self._nudges = list(found.rooms), dict(found.nudges)
         self._rooms = rooms
         self._filling = True
         self.classroom.clear()
@@ -328,18 +305,14 @@ class ClassroomSection(QGroupBox):
         except ValidationError as exc:
             report(self, self.status, exc, self.ctx.paths)
             return
-        changes: dict[str, object] = {
-            "line_group_id": self.group_id.text(),
-            "reminder_lead_minutes": self.lead.value(),
-            "quiet_hours": quiet,
-            "language": self.language.currentData(),
-            "liff_id": self.liff_id.text(),
-        }
+        change = classrooms.ClassroomChange(line_group_id=self.group_id.text(), reminder_lead_minutes=self.lead.value(),
+                                            quiet_hours=quiet, language=self.language.currentData(),
+                                            liff_id=self.liff_id.text())
         self.save.setEnabled(False)
         self.status.busy(self.tr("Saving…"))
         nudge = unacknowledged.NudgeSettings(self.nudge.isChecked(), self.nudge_hours.value())
         self._nudges[room.id] = nudge
-        self.ctx.tasks.run(lambda: save_room(self.ctx.db, room.id, changes, nudge), self._saved, self._save_failed,
+        self.ctx.tasks.run(lambda: classrooms.save(self.ctx.db, room.id, change, nudge), self._saved, self._save_failed,
                            owner=self)
 
     def _saved(self, room: ClassroomSettings) -> None:

@@ -6,23 +6,12 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QComboBox, QGroupBox, QLabel, QPushButton, QWidget
 
-from core.store import setting_keys as keys
-from core.store.db import Database
+from core.app import window_prefs
 from ui.common import i18n
 from ui.common.widgets import StatusLabel, form, note, report, row, stack
 from ui.services.context import AppContext
 
-AUTOMATIC = keys.UI_LANGUAGE.default  # follow the system
-
-
-def load_language(db: Database) -> str:
-    with db.read() as session:
-        return keys.UI_LANGUAGE.read(session)
-
-
-def save_language(db: Database, choice: str) -> None:
-    with db.write() as session:
-        keys.UI_LANGUAGE.write(session, choice)
+AUTOMATIC = window_prefs.AUTOMATIC_LANGUAGE
 
 
 class LanguageSection(QGroupBox):
@@ -43,7 +32,7 @@ class LanguageSection(QGroupBox):
         self.status.setObjectName("languageStatus")
         layout.addRow(self.tr("Shiftcast's language:"), stack(row(self.choice, stretch_last=True), self.status, note(self.tr(
             "The language of the messages teachers receive is set per classroom above."), self)))
-        ctx.tasks.run(lambda: load_language(ctx.db), self._loaded,
+        ctx.tasks.run(lambda: window_prefs.language(ctx.db), self._loaded,
                       lambda exc: report(self, self.status, exc, self.ctx.paths), owner=self)
 
     def _loaded(self, choice: str) -> None:
@@ -52,7 +41,7 @@ class LanguageSection(QGroupBox):
 
     def _chosen(self, _index: int) -> None:
         choice = str(self.choice.currentData())
-        self.ctx.tasks.run(lambda: save_language(self.ctx.db, choice), self._saved,
+        self.ctx.tasks.run(lambda: window_prefs.save_language(self.ctx.db, choice), self._saved,
                            lambda exc: report(self, self.status, exc, self.ctx.paths), owner=self)
 
     def _saved(self, _result: None) -> None:

@@ -4,17 +4,12 @@ the 了解 button, and the API address override for testing against a LINE simul
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from PySide6.QtWidgets import QCheckBox, QFormLayout, QGroupBox, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from core.channels.line import DEFAULT_BASE_URL, LineApiError
-from core.receiving import acknowledge, cover
-from core.setup import line
-from core.store import ack_key
-from core.store import setting_keys as keys
-from core.store.secrets import SecretStoreError
-from core.texts import t
+from core.setup import line, line_buttons
+from core.store.db import Database
 from ui.common import i18n
 from ui.common.widgets import (
     Expander,
@@ -87,7 +82,7 @@ class LineSection(QGroupBox):
             "public address up (Connect LINE… → keep receiving). Switch “Webhook redelivery” on in the LINE "
             "Developers console (Messaging API tab) so that LINE sends the taps made meanwhile again, as far "
             "as it keeps them."))
-        self.ack.toggled.connect(lambda on: self._switch(self.ack, self.ack_state, acknowledge.enable, on, self.tr(
+        self.ack.toggled.connect(lambda on: self._switch(self.ack, self.ack_state, line_buttons.switch_ack, on, self.tr(
             "✓ Reminders and corrections sent from now on carry a “了解” button.") if on else self.tr(
             "Messages sent from now on have no “了解” button.")))
         self.cover, self.cover_state = self._switch_row(layout, "cover", self.tr("Cover requests:"), self.tr(
@@ -95,7 +90,7 @@ class LineSection(QGroupBox):
             "A teacher who cannot take a shift taps it, or writes “12/5 代講お願いします”, and the request "
             "appears in Shifts → Cover requests… for you to decide. As with 了解, requests are seen only "
             "while Shiftcast is receiving LINE's events."))
-        self.cover.toggled.connect(lambda on: self._switch(self.cover, self.cover_state, cover.enable, on, self.tr(
+        self.cover.toggled.connect(lambda on: self._switch(self.cover, self.cover_state, line_buttons.switch_cover, on, self.tr(
             "✓ Reminders sent from now on carry an “Ask for cover” button.") if on else self.tr(
             "Reminders sent from now on have no “Ask for cover” button.")))
 
@@ -129,14 +124,10 @@ class LineSection(QGroupBox):
     def reload(self) -> None:
         self.ctx.tasks.run(lambda: line.token_state(self.ctx.db), self._show_state,
                            lambda exc: report(self, self.token_state, exc, self.ctx.paths), owner=self)
-        self.ctx.tasks.run(self._read_ack, self._show_ack,
+        self.ctx.tasks.run(lambda: line_buttons.ack_button(self.ctx.db), self._show_ack,
                            lambda exc: report(self, self.ack_state, exc, self.ctx.paths), owner=self, latest="ack")
-        self.ctx.tasks.run(self._read_cover, self._show_cover,
+        self.ctx.tasks.run(lambda: line_buttons.cover_button(self.ctx.db), self._show_cover,
                            lambda exc: report(self, self.cover_state, exc, self.ctx.paths), owner=self, latest="cover")
-
-    def _read_cover(self) -> bool:
-        with self.ctx.db.read() as session:
-            return keys.LINE_COVER_BUTTON.read(session)
 
     def _show_cover(self, on: bool) -> None:
         self.cover.blockSignals(True)  # showing the stored state is not the manager switching it
@@ -153,14 +144,13 @@ class LineSection(QGroupBox):
         layout.addRow(label, stack(box, note(explained, self), state))
         return box, state
 
-    def _switch(self, box: QCheckBox, state: StatusLabel, enable: Callable[[Any, bool], None], on: bool,
+    def _switch(self, box: QCheckBox, state: StatusLabel, enable: Callable[[Database, bool], None], on: bool,
                 said: str) -> None:
         box.setEnabled(False)
         state.busy(self.tr("Saving…"))
 
         def save() -> None:
-            with self.ctx.db.write() as session:
-                enable(session, on)
+            enable(self.ctx.db, on)
 
         def saved(_: None) -> None:
             box.setEnabled(True)
@@ -173,19 +163,8 @@ class LineSection(QGroupBox):
 
         self.ctx.tasks.run(save, saved, failed, owner=self)
 
-    def _read_ack(self) -> tuple[bool, SecretStoreError | None]:
-        """Whether the buttons are on, and why they are off after all (no keyring to read their key from)."""
-        with self.ctx.db.read() as session:
-            on = keys.LINE_ACK_BUTTON.read(session)
-            try:
-                if on:
-                    ack_key.held_key(session)
-            except SecretStoreError as exc:
-                return on, SecretStoreError(t("ack.button_off", detail=exc.text))
-        return on, None
-
-    def _show_ack(self, state: tuple[bool, SecretStoreError | None]) -> None:
-        on, problem = state
+    def _show_ack(self, state: line_buttons.AckButton) -> None:
+        on, problem = state.on, state.problem
         self.ack.blockSignals(True)  # showing the stored state is not the manager switching it
         self.ack.setChecked(on)
         self.ack.blockSignals(False)

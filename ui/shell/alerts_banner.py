@@ -8,8 +8,6 @@ incident that cleared itself disappears.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QFrame,
@@ -19,7 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core import alerts
+from core.app import open_alerts
+from core.app.open_alerts import OpenAlert
 from core.store.kinds import AlertKind
 from ui.common import i18n
 from ui.common.phrases import PhraseLabel
@@ -33,19 +32,8 @@ BORDER = "#e0b252"
 TEXT = "#5c3c00"
 
 
-@dataclass(frozen=True)
-class OpenAlert:
-    id: int
-    kind: AlertKind
-    scope: str
-    text: str
-
-
 def read_open_alerts(ctx: AppContext) -> list[OpenAlert]:
-    with ctx.db.read() as session:
-        lang, zone = i18n.current(), alerts.classroom_zone(session)
-        return [OpenAlert(a.id, a.kind, a.scope, alerts.message_of(a, lang, zone).removeprefix("[Shiftcast] "))
-                for a in alerts.open_alerts(session)]
+    return list(open_alerts.open_alerts(ctx.db, i18n.current()))
 
 
 class AlertsBanner(QFrame):

@@ -16,12 +16,13 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from core.app import demo as demo_data
+from core.app import window_prefs
 from core.child_environment import without_own_variables
 from core.errors import ShiftcastError
-from core.outbox.waiting import Waiting, waiting
+from core.outbox import board
+from core.outbox.waiting import Waiting
 from core.resources import resource
 from core.store import secrets
-from core.store import setting_keys as keys
 from core.store.bootstrap import open_database
 from core.store.changes import ChangeWatcher
 from core.store.data_folder import open_data_folder
@@ -31,6 +32,7 @@ from ui.common import i18n, wheel_guard
 from ui.common.errors import install_excepthook, show_error
 from ui.services.bridge import CoreBridge
 from ui.services.context import AppContext
+from ui.services.sending import start_engine, window_engine
 from ui.services.tasks import Tasks
 from ui.shell.gc_tuning import tune_for_interactivity
 from ui.shell.single_instance import SingleInstance, Start
@@ -38,7 +40,6 @@ from ui.shell.single_instance import SingleInstance, Start
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from core.sending.engine import Engine
     from core.store.db import Database
     from ui.shell.main_window import MainWindow
     from ui.shell.no_tray import TrayWait
@@ -90,9 +91,8 @@ def run_gui(args: argparse.Namespace) -> int:
     except Exception as exc:  # noqa: BLE001 - a window that cannot start says why in one box, never a traceback
         instance.close()
         return _cannot_start(exc, paths, given_language=given_language)
-    with db.read() as session:
-        language = i18n.choose(given_language or keys.UI_LANGUAGE.read(session))
-        first_run_done = keys.UI_FIRST_RUN_DONE.read(session)
+    saved = window_prefs.at_start(db)
+    language, first_run_done = i18n.choose(given_language or saved.language), saved.first_run_done
     i18n.install(app, language, paths.home / "cache")
 
     ctx = AppContext(paths=paths, db=db, tasks=Tasks(app), bridge=CoreBridge(db.events, app))
@@ -120,7 +120,7 @@ def run_gui(args: argparse.Namespace) -> int:
         ctx.engine_starting = True  # started by _run once the window is up
     try:
         if mode == "screenshots":
-            from ui.demo.screenshots import save_all
+            from ui.shell.screenshots import save_all
 
             return save_all(ctx, Path(args.out), icon)
         return _run(app, ctx, mode, icon, instance, smoke=smoke, started=started, first_run_done=first_run_done)
@@ -228,26 +228,6 @@ def _update_relay(db: Database) -> Callable[[], object]:
         return update_at_start(db)
 
     return work
-
-
-def window_engine(ctx: AppContext, mode: str = "gui") -> Engine:
-    """`mode`: which part of Shiftcast sends (gui, tray, demo), as the other senders see it."""
-    from core.relay import syncer
-    from core.sending.engine import WINDOW_SEND_THREADS, Engine
-
-    engine = Engine(ctx.db, ctx.paths, send_threads=WINDOW_SEND_THREADS, app=mode, watch=False,  # run_gui watches
-                    companions=syncer.companions(ctx.db, ctx.paths))
-    ctx.bridge.attach(engine.events)
-    return engine
-
-
-def start_engine(ctx: AppContext, engine: Engine | None = None, mode: str = "gui") -> bool:
-    """Start sending from this process, unless another one already sends for the folder."""
-    if engine is None:
-        engine = window_engine(ctx, mode)
-    started = engine.start()
-    ctx.set_engine(engine if started else None)
-    return started
 
 
 def start_receiving(ctx: AppContext) -> None:
@@ -371,11 +351,7 @@ class Shell:
         self.asking = True
         now = self.ctx.clock()
 
-        def load() -> Waiting:
-            with self.ctx.db.read() as session:
-                return waiting(session, now=now)
-
-        self.ctx.tasks.run(load, self._ask_before_quitting, self._quit_without_asking, owner=self.window or self.app)
+        self.ctx.tasks.run(lambda: board.waiting_soon(self.ctx.db, now=now), self._ask_before_quitting, self._quit_without_asking, owner=self.window or self.app)
 
     def _ask_before_quitting(self, waits: Waiting) -> None:
         try:
@@ -414,11 +390,7 @@ class Shell:
             return
         assert self.window is not None
         self.window.hide()
-        with self.ctx.db.write() as session:
-            first_time = not keys.UI_TRAY_HINT_SHOWN.read(session)
-            if first_time:
-                keys.UI_TRAY_HINT_SHOWN.write(session, True)
-        if first_time:
+        if window_prefs.tray_hint_first_time(self.ctx.db):
             self.tray.say_still_running()
 
 
@@ -481,8 +453,7 @@ def _first_run(ctx: AppContext, shell: Shell) -> None:
         has_token = bool(secrets.line_token())
     except ShiftcastError:
         has_token = False
-    with ctx.db.write() as session:
-        keys.UI_FIRST_RUN_DONE.write(session, True)
+    window_prefs.first_run_done(ctx.db)
     if window is not None:
         window.tabs.setCurrentWidget(window.settings)
     if has_token:

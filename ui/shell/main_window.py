@@ -22,10 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.outbox import deliveries, not_set_up
-from core.roster import contacts, cover
-from core.store import setting_keys as keys
-from core.store.settings import ChannelHold
+from core.outbox import board
+from core.roster import contacts
 from core.texts import t
 from core.version import __version__
 from ui.common import i18n
@@ -278,15 +276,10 @@ class MainWindow(QMainWindow):
             self.shifts.set_classroom(found.classroom_id)
 
     def refresh_status(self) -> None:
-        def load() -> tuple[dict[str, int], ChannelHold | None, dict[str, int], int]:
-            with self.ctx.db.read() as session:
-                return (deliveries.counts(session), keys.LINE_HOLD.read(session), not_set_up.waiting(session),
-                        cover.open_count(session))
+        self.ctx.tasks.run(lambda: board.status(self.ctx.db), self._show_status, lambda _exc: None, owner=self)
 
-        self.ctx.tasks.run(load, self._show_status, lambda _exc: None, owner=self)
-
-    def _show_status(self, result: tuple[dict[str, int], ChannelHold | None, dict[str, int], int]) -> None:
-        counts, hold, unset, asking = result
+    def _show_status(self, status: board.Status) -> None:
+        counts, hold, unset, asking = status.counts, status.hold, status.not_set_up, status.open_cover
         engine = self.ctx.engine
         if engine is None and self.ctx.engine_starting:
             state = self.tr("Starting to send…")

@@ -4,13 +4,13 @@ the quota, a stalled queue, another computer sending from this data folder, a le
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QAction, QIcon
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
-from core.outbox import deliveries
+from core.outbox import board
 from core.store.kinds import AlertKind
 from ui.services.context import AppContext
 
@@ -80,13 +80,9 @@ class Tray(QObject):
         self.refresh_counts()
 
     def refresh_counts(self) -> None:
-        def load() -> dict[str, int]:
-            with self.ctx.db.read() as session:
-                return deliveries.counts(session)
+        self.ctx.tasks.run(lambda: board.counts(self.ctx.db), self._show_counts, lambda _exc: None, owner=self)
 
-        self.ctx.tasks.run(load, self._show_counts, lambda _exc: None, owner=self)
-
-    def _show_counts(self, counts: dict[str, int]) -> None:
+    def _show_counts(self, counts: Mapping[str, int]) -> None:
         text = self.tr("Waiting {0} · Sent {1} · Failed {2}").format(
             counts["pending"] + counts["queued"] + counts["processing"], counts["sent"], counts["failed"])
         if self.pause_action.isChecked():

@@ -140,14 +140,14 @@ def in_background(ctx: AppContext, fn: Callable[[], T]) -> T:
 # screen that is missing or has changed costs only its own picture.
 
 def _shift_dialog(ctx: AppContext, window: QWidget) -> QWidget:
-    from core.planning.month_grid import TeacherItem, active_teachers
+    from core.planning.month_grid import TeacherItem, load_month
     from ui.shifts.shift_dialog import ShiftDialog
 
-    def teachers() -> list[TeacherItem]:
-        with ctx.db.read() as session:
-            return active_teachers(session)
-
     today = ctx.clock().astimezone(clock.zone("Asia/Tokyo")).date()
+
+    def teachers() -> tuple[TeacherItem, ...]:
+        return load_month(ctx.db, None, today.year, today.month, now=ctx.clock()).active_teachers
+
     return ShiftDialog(in_background(ctx, teachers), day=today, parent=window)
 
 
@@ -186,12 +186,11 @@ def _readiness(ctx: AppContext, window: QWidget) -> QWidget:
 
 def _classroom(ctx: AppContext) -> tuple[int, str, dt.date]:
     """The demo's classroom (id, name) and today on its clock."""
-    from core.roster import rules
+    from core.setup import classrooms
 
     def first() -> tuple[int, str, dt.date]:
-        with ctx.db.read() as session:
-            room = rules.list_classrooms(session)[0]
-            return room.id, room.name, clock.local_now(ctx.clock(), room.timezone).date()
+        room = classrooms.listing(ctx.db)[0]
+        return room.id, room.name, clock.local_now(ctx.clock(), room.timezone).date()
 
     return in_background(ctx, first)
 
