@@ -12,14 +12,13 @@ import pytest
 from sqlalchemy import select
 
 from core.channels import email as email_channel
-from core.channels import line_reach
+from core.channels import line_reach, line_render
 from core.channels.base import Outgoing
 from core.emulator import LineEmulator
 from core.outbox.policy import BackoffPolicy
 from core.planning import fallback
 from core.planning.planner import plan
 from core.roster import channel_choice
-from core.sending import line_builders
 from core.sending.sender import Sender, SenderConfig
 from core.store.db import Database
 from core.store.models import (
@@ -121,8 +120,8 @@ def test_a_400_about_the_message_does_not_mark_the_teacher_unreachable(
     with db.write() as s:
         plan(s, now=now)
     _make_due(db, now)
-    # Every reminder's push is built by line_builders.reminder_push, on the lean path and the ORM path alike.
-    monkeypatch.setattr(line_builders, "reminder_push", lambda facts, language, to, paths: Outgoing(
+    # Every reminder's push is made by line_render.push, on the lean path and the ORM path alike.
+    monkeypatch.setattr(line_render, "push", lambda to, message: Outgoing(
         "push", to, ({"type": "text", "text": ""},)))  # a bad message, not a bad recipient
     _sender(db, FakeClock(now)).run_until_idle()
     [line] = _all(db)
@@ -143,7 +142,7 @@ def test_a_400_at_the_recipient_marks_the_teacher_unreachable_and_sends_the_emai
         plan(s, now=now)
     _make_due(db, now)
     # LINE refuses the request and names "to": the recipient, not the message, is at fault.
-    monkeypatch.setattr(line_builders, "reminder_push", lambda facts, language, to, paths: Outgoing(
+    monkeypatch.setattr(line_render, "push", lambda to, message: Outgoing(
         "push", "U-not-a-line-id", ({"type": "text", "text": "明日のシフト"},)))
     _sender(db, FakeClock(now)).run_until_idle()
     line, email = _all(db)
