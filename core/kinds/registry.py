@@ -2,8 +2,10 @@
 
 Planning (who was told, the dry run's words), the sender (the builder for a delivery's channel) and
 the screens (labels, cancel reasons) ask this registry, so a new kind is one module that calls
-`register_kind` and touches none of them. The registry sits below planning so all of those may ask
-it; the kinds themselves sit above what their builders use (core/sending/kinds/) and register
+`register_kind` and touches none of them. A kind says what it says once (`compose`: one
+channel-neutral message, core/messages/message.py), which each channel's driver renders; it
+overrides a channel only for what that channel alone has. The registry sits below planning so all
+of those may ask it; the kinds themselves sit above what their builders use (core/sending/kinds/) and register
 themselves when imported, which every process that plans or sends does (core/sending/builders.py,
 the front ends).
 """
