@@ -3,10 +3,12 @@
 Enqueued by `availability ask` (and the window's Ask…) for each asked teacher, due at once, about the
 request (subject_version 1); a reminder is the same message again with a line saying so
 (subject_version 2, 3 …), enqueued by `availability remind` or, N days before the deadline, by this
-kind's own planning (`plan`, the pure rule in core/roster/availability.py). A teacher on LINE is asked
-on LINE, where the answers come back as postbacks and messages (core/receiving/availability.py); a
-teacher reached by e-mail only is asked by e-mail (core/messages/availability_mail.py: the month's days
-listed, and how to answer), replies to the manager, and the manager enters the reply
+kind's own planning (`plan`, the pure rule in core/roster/availability.py). Its message is the
+request as text (core/messages/availability_mail.py: the month's days listed, and how to answer by
+reply), which every channel renders; LINE overrides it with the carousel of week bubbles and time
+pickers, whose answers come back as postbacks and messages (core/receiving/availability.py). A
+teacher on LINE is asked on LINE; a teacher reached by e-mail only is asked by e-mail, replies to
+the manager, and the manager enters the reply
 (core/roster/availability.py `enter`). At send time it is canceled when the request is gone or the
 teacher cannot get it on its channel, and a reminder when the teacher answered (or their answer was
 entered) meanwhile. One LINE message each against the monthly quota; e-mails cost none of it.

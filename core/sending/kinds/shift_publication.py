@@ -11,8 +11,9 @@ byte. A refusal found on the send thread (the bucket's upload) is recorded so to
 attempt passes over that host. A failure that can pass (a 5xx, a timeout) is retried as any other.
 
 The LINE group receives an announcement and the month's pages for phones, one image message each (a
-revision published before pages existed goes out as a Flex bubble with the wide grid); e-mail carries
-the wide grid and its PDF.
+revision published before pages existed goes out as a Flex bubble with the wide grid): LINE's
+override. The kind's message is the e-mail template's announcement with the wide grid as its
+picture, which e-mail shows inline; e-mail's override adds the grid as a PDF to print.
 
 Enqueued when the manager publishes a month (core/publication/publish.py), due at once, or, for a
 month published before the classroom had its group, as soon as it has one (core/planning/group_waiting.py); its e-mail

@@ -2,8 +2,9 @@
 
 Enqueued when the manager publishes a month and asks for it (core/planning/teacher_months.py): one
 delivery per teacher with shifts that month (on a revision: whose shifts changed) and channel they
-chose, due at once, about the publication. On LINE it is one bubble, a row a day, the changed ones
-marked (core/messages/month_flex.py); by e-mail the same as a text list. It shows the month as the
+chose, due at once, about the publication. Its message is the month as a text list, a line a day,
+the changed ones marked, which every channel renders (e-mail with the teacher's name); LINE overrides
+it with one bubble, a row a day, the changed ones in colour (core/messages/month_flex.py). It shows the month as the
 publication has it. At send time it is canceled when the publication is gone or a newer revision of
 the month replaces it, or the teacher cannot get it on the channel. One LINE message each against the
 monthly quota.
