@@ -83,6 +83,14 @@ def _started(session: Any, d: Delivery, now: dt.datetime) -> None:
     session.execute(update(S).where(S.c.id == d.subject_id).values(local_date=(now - dt.timedelta(days=1)).date()))
 
 
+def _standing_in(change: Change) -> Change:
+    """The reminder made a copy standing in for another channel's (linked to a delivery), then `change`."""
+    def standing_in(session: Any, d: Delivery, now: dt.datetime) -> None:
+        session.execute(update(D).where(D.c.id == d.id).values(linked_delivery_id=d.id))
+        change(session, d, now)
+    return standing_in
+
+
 def _old_retry_key(session: Any, d: Delivery, now: dt.datetime) -> None:
     session.execute(update(D).where(D.c.id == d.id).values(
         retry_key="5f0e2a8e-7c1b-4d3a-9a53-3f4b2c1d0e9f", retry_key_issued_at=now - dt.timedelta(hours=25),
@@ -101,6 +109,9 @@ CASES: list[tuple[str, Change, tuple[DeliveryStatus, str | None]]] = [
     ("teacher erased", _teacher(erased_at=dt.datetime(2026, 1, 1, tzinfo=dt.UTC)), (DeliveryStatus.CANCELED, "TEACHER_INACTIVE")),
     ("teacher wants e-mail only", _teacher(channel=channel_choice.EMAIL.word),
      (DeliveryStatus.CANCELED, "CHANNEL_CHANGED")),
+    # A copy standing in for another channel's goes whatever the teacher ranks now, on every channel.
+    ("a copy standing in, the teacher now on e-mail only", _standing_in(_teacher(channel=channel_choice.EMAIL.word)),
+     (DeliveryStatus.SENT, None)),
     ("teacher left LINE", _teacher(line_opt_in=False), (DeliveryStatus.CANCELED, "LINE_NOT_OPTED_IN")),
     ("teacher has no LINE ID", _teacher(line_user_id=None), (DeliveryStatus.CANCELED, "LINE_NOT_OPTED_IN")),
     ("LINE cannot reach a teacher with e-mail fallback",
