@@ -1,36 +1,34 @@
 """A channel Shiftcast does not ship, written here as a new channel would be: one driver, registered
 with one call (core/channels/registry.py `register_channel`), and nothing changed in core.
 
-"Chat" posts a teacher's reminders and corrections as JSON (`{"text": …}`) to the incoming-webhook
-address on their chat contact, as a chat room's incoming webhook takes them. `ChatRoom` is such a
+"Chat" posts any kind's message to a teacher as its text, in JSON (`{"text": …}`), to the
+incoming-webhook address on their chat contact, as a chat room's incoming webhook takes them: the
+kinds say what they say once (core/messages/message.py), and this driver's `render` is all it adds. `ChatRoom` is such a
 room: a small real HTTP server on loopback that keeps every body it accepted, and answers with the
 status a test asks for.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import MappingProxyType
 from typing import Any
 
 import httpx
 from sqlalchemy.orm import Session
 
 from core.addresses import secure_or_local
-from core.channels.base import AddressRule, Builder, CancelReasons, Outgoing, R
+from core.channels import addressing
+from core.channels.base import AddressRule, CancelReasons, Outgoing, R
 from core.errors import ValidationError
-from core.messages import texts
+from core.messages.message import Audience, Message
 from core.outbox.policy import ErrorCode, Outcome, SendResult, Transport, Verdict
 from core.roster.contacts import ContactView
-from core.sending import line_builders, send_checks
-from core.sending.kinds import shift_correction
 from core.store.db import Database
-from core.store.models import Delivery, DeliveryKind, Teacher
+from core.store.models import Delivery
 from core.store.paths import DataPaths
 from core.store.settings import HoldSetting
 from core.texts import Text, t
@@ -99,23 +97,6 @@ class ChatAddress:
         return value
 
 
-def build_reminder(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
-    shift = send_checks.checked_shift(session, delivery, now, reminder=True)
-    teacher = send_checks.checked_teacher(session, delivery, shift.teacher, now)
-    room = shift.classroom
-    facts = line_builders.facts_of(shift, room, shift.note)
-    text = texts.reminder_text(facts, room.language, line_builders.templates(room.language, paths))
-    return Outgoing("chat", send_checks.recipient(teacher, delivery), ({"text": text},))
-
-
-def build_correction(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
-    shift = send_checks.checked_shift(session, delivery, now, reminder=False)
-    teacher = session.get(Teacher, delivery.teacher_id) if delivery.teacher_id else None
-    teacher = send_checks.checked_teacher(session, delivery, teacher, now)
-    correction = shift_correction.correction_for(session, shift, teacher, paths)
-    return Outgoing("chat", send_checks.recipient(teacher, delivery), ({"text": correction.text},))
-
-
 class ChatConnection:
     def __init__(self) -> None:
         self._client = httpx.Client(timeout=10.0)
@@ -140,10 +121,6 @@ class ChatDriver:
     title = "Chat"
     address: AddressRule | None = ChatAddress()
     needs_consent = True
-    builders: Mapping[str, Builder] = MappingProxyType({
-        DeliveryKind.SHIFT_REMINDER: build_reminder,
-        DeliveryKind.SHIFT_CORRECTION: build_correction,
-    })
     cancel_reasons: CancelReasons | None = CancelReasons(
         not_agreed=NOT_AGREED, unreachable=UNREACHABLE,
         words={NOT_AGREED: t("text.plain", text="the teacher has not agreed to chat messages"),
@@ -155,6 +132,12 @@ class ChatDriver:
 
     def recipient(self, contact: ContactView) -> str | None:
         return contact.address
+
+    def render(self, session: Session, delivery: Delivery, message: Message, paths: DataPaths) -> Outgoing:
+        """Any kind's message as its text, to the teacher's room; a chat room is a teacher's alone."""
+        if message.audience is not Audience.TEACHER:
+            raise addressing.unsupported(delivery)
+        return Outgoing("chat", addressing.teacher_address(session, delivery, self)[1], ({"text": message.text},))
 
     def connect(self, db: Database) -> ChatConnection:
         return ChatConnection()

@@ -1,7 +1,7 @@
 """A channel that exists only in the tests: it implements core/channels/base.py and nothing else.
 
-`install` puts it in the registry in place of one real `Channel` value and gives that channel a
-builder for alert deliveries, so a delivery goes claim → build → send → record through it without
+`install` puts it in the registry in place of one real `Channel` value and gives the alert kind an
+override on that channel (its deliveries here are about no incident), so a delivery goes claim → build → send → record through it without
 the sender knowing which channel it is. Its server is a list: it refuses every request while the
 credentials are among `refused`, and otherwise answers each with the status its recipient asks
 for ("ok", "busy", "wrong").
@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 from sqlalchemy.orm import Session
 
 from core.channels import registry
-from core.channels.base import AddressRule, Builder, CancelReasons, ChannelDriver, Outgoing, R
+from core.channels.base import AddressRule, CancelReasons, ChannelDriver, Outgoing, R
+from core.messages.message import Message
 from core.outbox.policy import ErrorCode, Outcome, SendResult, Verdict
 from core.roster.contacts import ContactView
 from core.sending.kinds import alert as alert_kind
@@ -64,7 +65,6 @@ class FakeDriver:
         self.title = "Fake"
         self.address: AddressRule | None = None  # it stands in for a channel as the sender sees it; no teacher types an address
         self.needs_consent = False
-        self.builders: Mapping[str, Builder] = {}  # its alert builder is put in the alert kind's builders
         self.cancel_reasons: CancelReasons | None = None
         self.batch = batch
         self.hold_key: HoldSetting | None = HOLD
@@ -76,6 +76,9 @@ class FakeDriver:
 
     def recipient(self, contact: ContactView) -> str | None:
         return contact.address
+
+    def render(self, session: Session, delivery: Delivery, message: Message, paths: DataPaths) -> Outgoing:
+        return Outgoing("fake", str(delivery.recipient), ({"text": message.text},))
 
     def connect(self, db: Database) -> FakeConnection:
         connection = FakeConnection(self.key, self.fingerprint, self.refused)
@@ -114,5 +117,6 @@ def install(monkeypatch: pytest.MonkeyPatch, channel: Channel, *, batch: int | N
     driver = FakeDriver(channel, batch=batch, retry_keys=retry_keys)
     _typed: ChannelDriver = driver  # the fake implements the interface, checked by the type checker
     monkeypatch.setitem(registry.DRIVERS, channel, _typed)
-    monkeypatch.setitem(alert_kind.KIND.builders, channel.value, build)
+    # The alert kind's message needs an incident; these deliveries have none, so the kind says this instead.
+    monkeypatch.setitem(alert_kind.KIND.overrides, channel.value, build)
     return driver

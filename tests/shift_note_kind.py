@@ -1,7 +1,8 @@
 """A message kind written outside core, as a plug-in would be: the shift note.
 
 When the manager writes a note on a confirmed shift ("the key is at the front desk"), the teacher on
-it is told the note on LINE at the next planning run. Its subject is the shift; it is canceled at
+it is told the note on LINE at the next planning run. It says what it says once (`compose`) and has
+no builder for any channel: each channel's driver renders its message. Its subject is the shift; it is canceled at
 send time with a reason of its own when the shift was canceled meanwhile, and by the shared shift
 and teacher checks otherwise. It does not count as telling the teacher the shift. Its words travel
 with it (`texts`), so no file of core changes for it: tests/test_new_kind.py registers it.
@@ -15,11 +16,9 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.channels.base import Outgoing
 from core.kinds.registry import MessageKind, shared_reasons
-from core.messages import texts
+from core.messages.message import Message
 from core.outbox import queue
-from core.outbox.policy import CancelReason
 from core.planning.planner import HORIZON
 from core.roster import contacts
 from core.sending import send_checks, send_rules
@@ -27,6 +26,7 @@ from core.sending.outgoing import CancelDelivery
 from core.store.models import Channel, Delivery, Shift, ShiftStatus, SubjectType
 from core.store.paths import DataPaths
 from core.texts import Text, render
+from core.texts.formats import Language
 
 KEY = "shift_note"
 SHIFT_CANCELED = "NOTE_SHIFT_CANCELED"
@@ -37,7 +37,7 @@ TEXTS = {
     "shift_note.text": ("A note on your shift on {day} at {classroom}:\n{note}",
                         "{day}（{classroom}）のシフトへのメモです。\n{note}"),
 }
-RULES = send_rules.SHIFT + send_rules.REMINDER + send_rules.LINE_TEACHER
+RULES = send_rules.SHIFT + send_rules.REMINDER  # then the teacher rules of the delivery's channel
 
 
 def plan(session: Session, now: dt.datetime) -> Sequence[int]:
@@ -58,16 +58,18 @@ def plan(session: Session, now: dt.datetime) -> Sequence[int]:
     return created
 
 
-def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
+def compose(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Message:
+    """The note, once, for every channel: each channel's driver renders it (no builder of its own)."""
     shift = send_checks.shift_of(session, delivery)
     if shift is not None and shift.status == ShiftStatus.CANCELED:
         raise CancelDelivery(SHIFT_CANCELED)
     shift = send_checks.checked_shift(session, delivery, now, reminder=True)
-    teacher = send_checks.checked_teacher(session, delivery, shift.teacher, now)
+    teacher = send_checks.checked_contact(session, delivery, shift.teacher, now)
     room = shift.classroom
+    language: Language = "ja" if room.language == "ja" else "en"
     words = render(Text("shift_note.text", {"day": shift.local_date, "classroom": room.name, "note": shift.note}),
-                   "ja" if room.language == "ja" else "en")
-    return Outgoing("push", send_checks.recipient(teacher, delivery), (texts.flex_message(words),))
+                   language)
+    return Message.of_text(KEY, language, words, facts={"classroom": room.name}, to_name=teacher.display_name)
 
 
 # Text(...) rather than t(...): the codes enter the catalog when the kind is registered, not before.
@@ -76,9 +78,9 @@ KIND = MessageKind(
     label=Text("kind.shift_note"),
     subject=SubjectType.SHIFT,
     why=Text("plan.why.shift_note"),
-    builders={"line": build_line},
+    compose=compose,
     cancel_reasons={SHIFT_CANCELED: Text("cancel.NOTE_SHIFT_CANCELED")}
-    | shared_reasons(*(rule.reason for rule in RULES), CancelReason.EMAIL_NOT_OPTED_IN),
+    | shared_reasons(*(rule.reason for rule in RULES), *send_rules.teacher_reasons()),
     to_teacher=True,
     plan=plan,
     texts=TEXTS,

@@ -286,7 +286,7 @@ def test_the_reminder_s_own_builder_carries_both_buttons_as_the_lean_path_does(d
                                                                                clock: FakeClock) -> None:
     from core.outbox import queue
     from core.receiving import acknowledge
-    from core.sending.kinds import shift_reminder
+    from core.sending import builders
     with db.write() as s:
         acknowledge.enable(s, True)
         delivery_id, _ = queue.enqueue(
@@ -294,7 +294,7 @@ def test_the_reminder_s_own_builder_carries_both_buttons_as_the_lean_path_does(d
             teacher_id=roster["青木"], subject_type="shift", subject_id=roster["shift"], subject_version=1)
         delivery = s.get(Delivery, delivery_id)
         assert delivery is not None
-        built = shift_reminder.build_line(s, delivery, NOW, f.home_paths())
+        built = builders.prepare(s, delivery, NOW, f.home_paths())
         sign = cover_messages.signer(s)
         assert sign is not None
     [message] = built.messages

@@ -15,12 +15,12 @@ from PySide6.QtCore import Qt
 
 import main
 from core.channels import email as email_channel
+from core.channels import line_render
 from core.channels.base import Outgoing
 from core.emulator import LineEmulator
 from core.outbox import deliveries
 from core.outbox.deliveries import DeliveryFilter
 from core.outbox.policy import BackoffPolicy, shown_error
-from core.sending import line_builders
 from core.sending.sender import Sender, SenderConfig
 from core.setup import email_checks
 from core.store import setting_keys as keys
@@ -66,7 +66,7 @@ def _send(db: Database, clock: FakeClock, *, email: bool = False) -> None:
 def _line_400(db: Database, emulator: LineEmulator, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> int:
     """A reminder LINE refuses with its 400 and its details (an empty text)."""
     [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=emulator)
-    monkeypatch.setattr(line_builders, "reminder_push", lambda facts, language, to, paths: Outgoing(
+    monkeypatch.setattr(line_render, "push", lambda to, message: Outgoing(
         "push", to, ({"type": "text", "text": ""},)))
     _send(db, clock)
     return delivery_id

@@ -12,19 +12,21 @@ import pytest
 from sqlalchemy import select
 
 from core.channels import email as email_channel
-from core.channels import line_reach
+from core.channels import line_reach, line_render
 from core.channels.base import Outgoing
 from core.emulator import LineEmulator
+from core.outbox import queue
 from core.outbox.policy import BackoffPolicy
 from core.planning import fallback
 from core.planning.planner import plan
-from core.roster import channel_choice
-from core.sending import line_builders
+from core.roster import channel_choice, contacts
 from core.sending.sender import Sender, SenderConfig
 from core.store.db import Database
 from core.store.models import (
     Channel,
+    ContactRule,
     Delivery,
+    DeliveryKind,
     DeliveryStatus,
     ShiftStatus,
 )
@@ -121,8 +123,8 @@ def test_a_400_about_the_message_does_not_mark_the_teacher_unreachable(
     with db.write() as s:
         plan(s, now=now)
     _make_due(db, now)
-    # Every reminder's push is built by line_builders.reminder_push, on the lean path and the ORM path alike.
-    monkeypatch.setattr(line_builders, "reminder_push", lambda facts, language, to, paths: Outgoing(
+    # Every reminder's push is made by line_render.push, on the lean path and the ORM path alike.
+    monkeypatch.setattr(line_render, "push", lambda to, message: Outgoing(
         "push", to, ({"type": "text", "text": ""},)))  # a bad message, not a bad recipient
     _sender(db, FakeClock(now)).run_until_idle()
     [line] = _all(db)
@@ -143,7 +145,7 @@ def test_a_400_at_the_recipient_marks_the_teacher_unreachable_and_sends_the_emai
         plan(s, now=now)
     _make_due(db, now)
     # LINE refuses the request and names "to": the recipient, not the message, is at fault.
-    monkeypatch.setattr(line_builders, "reminder_push", lambda facts, language, to, paths: Outgoing(
+    monkeypatch.setattr(line_render, "push", lambda to, message: Outgoing(
         "push", "U-not-a-line-id", ({"type": "text", "text": "明日のシフト"},)))
     _sender(db, FakeClock(now)).run_until_idle()
     line, email = _all(db)
@@ -190,3 +192,27 @@ def test_retries_running_out_on_line_fall_back_without_blaming_the_teacher(
     assert email.status == DeliveryStatus.SENT and len(starttls_server.recorder.received) == 1
     with db.read() as s:
         assert f.reach_of(s, teacher_id).line_unreachable_at is None
+
+
+def test_e_mail_that_cannot_reach_a_teacher_goes_on_their_next_channel_as_line_does(
+        db: Database, line_ready: LineEmulator, starttls_server: SmtpServer, now: dt.datetime) -> None:
+    """The teacher check is one for every channel: a teacher ranking e-mail, then LINE, whose e-mail
+    the server refused, gets their reminder on LINE, and the e-mail is canceled with e-mail's reason."""
+    starttls_server.configure(db)
+    line_ready.add_user(user_id(1), "佐藤")
+    with db.write() as s:
+        room = f.classroom(s)
+        teacher = f.teacher(s, "佐藤", 1, email="sato@example.com", email_opt_in=True,
+                            channel=channel_choice.Choice(ContactRule.FIRST, ("email", "line")))
+        mail = contacts.on(teacher.contacts, "email")
+        assert mail is not None
+        mail.unreachable_since = now - dt.timedelta(days=1)
+        shift = f.shift(s, room, teacher, dt.date(2026, 12, 3), now=now, status=ShiftStatus.CONFIRMED)
+        queue.enqueue(s, kind=DeliveryKind.SHIFT_REMINDER, dedup=f"shift_reminder:shift:{shift.id}:v1:email",
+                      due_at=now, now=now, channel="email", recipient="sato@example.com", teacher_id=teacher.id,
+                      classroom_id=room.id, subject_type="shift", subject_id=shift.id, subject_version=1)
+    _sender(db, FakeClock(now)).run_until_idle()
+    by_mail, by_line = _all(db)
+    assert (by_mail.channel, by_mail.status, by_mail.cancel_reason) == ("email", DeliveryStatus.CANCELED, "UNREACHABLE")
+    assert (by_line.channel, by_line.status, by_line.linked_delivery_id) == ("line", DeliveryStatus.SENT, by_mail.id)
+    assert len(line_ready.inbox(user_id(1))) == 1 and starttls_server.recorder.received == []

@@ -21,11 +21,12 @@ from core.sending.outgoing import CancelDelivery
 from core.sending.sender import Sender, SenderConfig
 from core.store.db import Database
 from core.store.models import Delivery, DeliveryStatus, ShiftStatus
-from core.texts import render
+from core.texts import Text, render
 from core.texts.catalog import CATALOG
 from tests import factories as f
 from tests import shift_note_kind
 from tests.linefixtures import FakeClock, emulator, line_ready  # noqa: F401
+from tests.smtpfixtures import SmtpServer, smtp_ca, starttls_server  # noqa: F401
 from tests.ui_fixtures import ctx, settle  # noqa: F401
 from ui.deliveries.model import KIND, STATUS
 from ui.deliveries.view import DeliveriesView
@@ -135,44 +136,107 @@ def test_a_kind_from_the_tests_is_planned_sent_shown_and_canceled(
     assert sorted(model.item_at(r).id for r in range(model.rowCount())) == note_ids
 
 
-def test_the_builder_is_the_kind_s_else_the_channel_driver_s_else_unsupported(
+def test_the_builder_is_the_kind_s_override_else_its_message_rendered_by_the_channel_else_unsupported(
         monkeypatch: pytest.MonkeyPatch, now: dt.datetime, shift_note: registry.MessageKind) -> None:
-    from types import SimpleNamespace
-
-    from core.channels import registry as channels
     from core.sending import builders
     from core.sending.outgoing import CannotBuild
-    from core.store.models import Channel
 
-    def by_the_channel(*args: object) -> Outgoing:
+    def on_line_alone(*args: object) -> Outgoing:
         raise AssertionError("not called")
 
-    assert registry.builder(shift_note_kind.KEY, "line") is shift_note_kind.build_line
+    # Only a message: every registered channel renders it, LINE's and e-mail's drivers as a new one's.
+    for channel in ("line", "email", "webhook"):
+        assert registry.builder(shift_note_kind.KEY, channel) == registry.Rendered(shift_note_kind.compose, channel)
+    assert registry.builder(shift_note_kind.KEY, "pager") is None  # no such channel
     with pytest.raises(CannotBuild) as refused:
-        builders.prepare(None, Delivery(kind=shift_note_kind.KEY, channel=Channel.EMAIL), now,  # type: ignore[arg-type]
+        builders.prepare(None, Delivery(kind=shift_note_kind.KEY, channel="pager"), now,  # type: ignore[arg-type]
                          f.home_paths())
     assert refused.value.code == "UNSUPPORTED_KIND"
-    for channel in (Channel.LINE, Channel.EMAIL):
-        monkeypatch.setitem(channels.DRIVERS, channel, SimpleNamespace(builders={shift_note_kind.KEY: by_the_channel}))
-    assert registry.builder(shift_note_kind.KEY, "email") is by_the_channel
-    assert registry.builder(shift_note_kind.KEY, "line") is shift_note_kind.build_line  # the kind's comes first
+    # An override is for what one channel alone has: it comes first there, and only there.
+    monkeypatch.setitem(shift_note_kind.KIND.overrides, "line", on_line_alone)
+    assert registry.builder(shift_note_kind.KEY, "line") is on_line_alone
+    assert registry.builder(shift_note_kind.KEY, "email") == registry.Rendered(shift_note_kind.compose, "email")
 
 
-def test_a_kind_with_nothing_to_say_by_e_mail_gets_no_e_mail_copy(db: Database, now: dt.datetime,
-                                                                  shift_note: registry.MessageKind) -> None:
-    """LINE fallback sends the e-mail copy only of a kind that has an e-mail builder: a copy nobody can
-    build would only fail with UNSUPPORTED_KIND."""
+def test_a_kind_with_nothing_to_say_by_e_mail_gets_no_e_mail_copy(db: Database, now: dt.datetime) -> None:
+    """LINE fallback sends the e-mail copy only of a kind that has something to say by e-mail: a kind
+    with a LINE override and no message of its own gets none; one with a message gets it."""
+    import dataclasses
+
     from core.planning import fallback
     from core.roster import channel_choice
 
+    def on_line_alone(*args: object) -> Outgoing:
+        raise AssertionError("not called")
+
+    line_only = dataclasses.replace(shift_note_kind.KIND, compose=None, overrides={"line": on_line_alone})
     with db.write() as s:
         teacher = f.teacher(s, "佐藤", 1, email="sato@example.com", email_opt_in=True,
                             channel=channel_choice.LINE_FALLBACK)
         line = Delivery(kind=shift_note_kind.KEY, dedup_key="shift_note:shift:1:v1", teacher_id=teacher.id,
                         recipient=f.reach(teacher).line_user_id, due_at=now, next_attempt_at=now)
-        reminder = Delivery(kind="shift_reminder", dedup_key="shift_reminder:shift:1:v1", teacher_id=teacher.id,
-                            recipient=f.reach(teacher).line_user_id, due_at=now, next_attempt_at=now)
-        s.add_all([line, reminder])
+        s.add(line)
         s.flush()
-        assert fallback.send_instead(s, line, teacher, now=now) is None
-        assert fallback.send_instead(s, reminder, teacher, now=now) is not None  # a kind that has one
+        undo = registry.register_kind(line_only)
+        try:
+            assert fallback.send_instead(s, line, teacher, now=now) is None
+        finally:
+            undo()
+        undo = registry.register_kind(shift_note_kind.KIND)
+        try:
+            assert fallback.send_instead(s, line, teacher, now=now) is not None  # its message goes by e-mail
+        finally:
+            undo()
+
+
+def test_a_kind_with_only_its_message_is_sent_on_line_by_e_mail_and_on_a_channel_of_the_tests(
+        db: Database, line_ready: LineEmulator, starttls_server: SmtpServer, now: dt.datetime,
+        shift_note: registry.MessageKind) -> None:
+    """No builder for any channel: the note's one message is rendered by LINE's driver (a Flex bubble),
+    e-mail's (subject, text and HTML with the teacher's name) and the chat channel's (its text)."""
+    from email import message_from_bytes, policy
+
+    from core.channels import registry as channels
+    from core.outbox import queue
+    from core.roster import channel_choice
+    from core.store.models import ContactRule
+    from tests.chat_channel import KEY as CHAT
+    from tests.chat_channel import ChatDriver, ChatRoom
+
+    starttls_server.configure(db)
+    undo = channels.register_channel(ChatDriver())
+    try:
+        with ChatRoom().running() as chat:
+            with db.write() as s:
+                room = f.classroom(s, "本校")
+                sato = f.teacher(s, "佐藤", 1, email="sato@example.com", email_opt_in=True,
+                                 contacts_in={CHAT: rules.ContactChange(chat.url, True)},
+                                 channel=channel_choice.Choice(ContactRule.EVERY, ("line", "email", CHAT)))
+                shift = f.shift(s, room, sato, (now + dt.timedelta(days=2)).date(), now=now,
+                                status=ShiftStatus.CONFIRMED, note="教室の鍵は受付にあります")
+                line_user = str(f.reach(sato).line_user_id)
+                ids = [queue.enqueue(s, kind=shift_note_kind.KEY, dedup=f"note:{channel}", due_at=now, now=now,
+                                     channel=channel, recipient="-", teacher_id=sato.id, classroom_id=room.id,
+                                     subject_type="shift", subject_id=shift.id, subject_version=shift.version)[0]
+                       for channel in ("line", "email", CHAT)]
+            line_ready.add_user(line_user, "佐藤")
+            sender = Sender(db, paths=f.home_paths(), clock=FakeClock(now), config=SenderConfig(concurrency=2))
+            try:
+                sender.run_until_idle()
+            finally:
+                sender.stop()
+            with db.read() as s:
+                assert [s.get(Delivery, i).status for i in ids] == [DeliveryStatus.SENT] * 3  # type: ignore[union-attr]
+            [pushed] = line_ready.inbox(line_user)
+            assert pushed.message["type"] == "flex" and "教室の鍵は受付にあります" in pushed.message["altText"]
+            [mailed] = starttls_server.recorder.to("sato@example.com")
+            mail = message_from_bytes(mailed.data, policy=policy.default)
+            assert mail["Subject"] == "本校"  # no subject template of its own: the classroom
+            text = mail.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+            assert "佐藤" in text and "教室の鍵は受付にあります" in text
+            [said] = chat.texts
+            assert said.startswith(render(Text("shift_note.text", {"day": shift.local_date, "classroom": "本校",
+                                                                   "note": ""}), "ja").split("\n")[0])
+            assert said.endswith("教室の鍵は受付にあります")
+    finally:
+        undo()

@@ -21,7 +21,7 @@ from sqlalchemy import update
 from core.emulator import LineEmulator
 from core.outbox.policy import BackoffPolicy
 from core.roster import channel_choice, rules
-from core.sending import reminder_batch, send_rules
+from core.sending import builders, reminder_batch, send_rules
 from core.sending.kinds import shift_reminder
 from core.sending.sender import Sender, SenderConfig
 from core.store.db import Database
@@ -83,6 +83,14 @@ def _started(session: Any, d: Delivery, now: dt.datetime) -> None:
     session.execute(update(S).where(S.c.id == d.subject_id).values(local_date=(now - dt.timedelta(days=1)).date()))
 
 
+def _standing_in(change: Change) -> Change:
+    """The reminder made a copy standing in for another channel's (linked to a delivery), then `change`."""
+    def standing_in(session: Any, d: Delivery, now: dt.datetime) -> None:
+        session.execute(update(D).where(D.c.id == d.id).values(linked_delivery_id=d.id))
+        change(session, d, now)
+    return standing_in
+
+
 def _old_retry_key(session: Any, d: Delivery, now: dt.datetime) -> None:
     session.execute(update(D).where(D.c.id == d.id).values(
         retry_key="5f0e2a8e-7c1b-4d3a-9a53-3f4b2c1d0e9f", retry_key_issued_at=now - dt.timedelta(hours=25),
@@ -101,6 +109,9 @@ CASES: list[tuple[str, Change, tuple[DeliveryStatus, str | None]]] = [
     ("teacher erased", _teacher(erased_at=dt.datetime(2026, 1, 1, tzinfo=dt.UTC)), (DeliveryStatus.CANCELED, "TEACHER_INACTIVE")),
     ("teacher wants e-mail only", _teacher(channel=channel_choice.EMAIL.word),
      (DeliveryStatus.CANCELED, "CHANNEL_CHANGED")),
+    # A copy standing in for another channel's goes whatever the teacher ranks now, on every channel.
+    ("a copy standing in, the teacher now on e-mail only", _standing_in(_teacher(channel=channel_choice.EMAIL.word)),
+     (DeliveryStatus.SENT, None)),
     ("teacher left LINE", _teacher(line_opt_in=False), (DeliveryStatus.CANCELED, "LINE_NOT_OPTED_IN")),
     ("teacher has no LINE ID", _teacher(line_user_id=None), (DeliveryStatus.CANCELED, "LINE_NOT_OPTED_IN")),
     ("LINE cannot reach a teacher with e-mail fallback",
@@ -119,13 +130,13 @@ NOT_RULES = {"SHIFT_MISSING": "no shift row: the inner join returns nothing", "R
 
 
 def test_every_rule_of_a_line_reminder_has_its_case_and_every_case_its_rule() -> None:
-    rule_reasons = [rule.reason for rule in send_rules.LINE_REMINDER]
+    rule_reasons = [rule.reason for rule in reminder_batch.RULES]
     assert len(rule_reasons) == len(set(rule_reasons))
     case_reasons = {reason for _, _, (status, reason) in CASES if reason is not None}
     assert case_reasons - set(rule_reasons) <= set(NOT_RULES)
     assert set(rule_reasons) <= case_reasons
-    # The lean path runs exactly the builders' rules for a LINE reminder, in their order.
-    assert send_rules.LINE_REMINDER == send_rules.SHIFT + send_rules.REMINDER + send_rules.LINE_TEACHER
+    # The lean path runs exactly the reminder kind's rules and LINE's teacher rules, in their order.
+    assert shift_reminder.RULES + send_rules.for_channel("line") == reminder_batch.RULES
 
 
 @pytest.fixture
@@ -201,7 +212,7 @@ def test_a_ready_reminder_is_the_same_message_on_both_paths(db: Database, line_r
         for delivery_id in ids:
             d = s.get(Delivery, delivery_id)
             assert d is not None
-            built = shift_reminder.build_line(s, d, clock.now, f.home_paths())
+            built = builders.prepare(s, d, clock.now, f.home_paths())
             ready = lean[delivery_id]
             _assert_same_subject(s, delivery_id, clock.now)
             assert ready.outgoing == built

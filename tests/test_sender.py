@@ -10,13 +10,13 @@ import pytest
 from sqlalchemy import select
 
 from core import alerts
+from core.channels import line_render
 from core.channels.base import Outgoing
 from core.channels.line import encode_multicast, encode_push
 from core.emulator import FaultPlan, InboxMessage, LineEmulator
 from core.outbox import deliveries
 from core.outbox.policy import BackoffPolicy, shown_error
 from core.roster import rules
-from core.sending import line_builders
 from core.sending.sender import Sender, SenderConfig, SenderEvents
 from core.store import secrets, settings
 from core.store import setting_keys as keys
@@ -310,8 +310,8 @@ def test_a_send_on_line_closes_the_quota_incident_but_not_dead_letters(db, line_
 def test_400_fails_with_lines_message_and_details(db, line_ready: LineEmulator, clock: FakeClock,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
-    # Every reminder's push is built by line_builders.reminder_push, on the lean path and the ORM path alike.
-    monkeypatch.setattr(line_builders, "reminder_push", lambda facts, language, to, paths: Outgoing(
+    # Every reminder's push is made by line_render.push, on the lean path and the ORM path alike.
+    monkeypatch.setattr(line_render, "push", lambda to, message: Outgoing(
         "push", to, ({"type": "text", "text": ""},)))
     _sender(db, clock).run_until_idle()
     d = _delivery(db, delivery_id)
@@ -324,7 +324,7 @@ def test_400_fails_with_lines_message_and_details(db, line_ready: LineEmulator, 
 def test_400_naming_the_recipient_is_recorded_as_at_the_recipient(db, line_ready: LineEmulator, clock: FakeClock,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
-    monkeypatch.setattr(line_builders, "reminder_push", lambda facts, language, to, paths: Outgoing(
+    monkeypatch.setattr(line_render, "push", lambda to, message: Outgoing(
         "push", "U-not-a-line-id", ({"type": "text", "text": "明日のシフト"},)))
     sender = _sender(db, clock)
     sender.run_until_idle()
@@ -337,7 +337,7 @@ def test_the_text_reaches_line_exactly_as_built(db, line_ready: LineEmulator, cl
     """Tabs, newlines, quotes and backslashes survive the encoding the sender does on its loop thread."""
     text = "タブ\tと改行\nを含む \"引用\" \\ \u2028"
     [delivery_id] = make_reminders(db, 1, now=clock.now, emulator=line_ready)
-    monkeypatch.setattr(line_builders, "reminder_push", lambda facts, language, to, paths: Outgoing(
+    monkeypatch.setattr(line_render, "push", lambda to, message: Outgoing(
         "push", to, ({"type": "text", "text": text},)))
     _sender(db, clock).run_until_idle()
     d = _delivery(db, delivery_id)

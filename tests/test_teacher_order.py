@@ -188,7 +188,7 @@ def test_a_published_month_keeps_the_order_it_was_published_with(db: Database, n
                                                                  tmp_path: Path) -> None:
     from core.messages import month_flex
     from core.publication.image_store import ImageStore
-    from core.sending import line_builders
+    from core.sending import message_facts
     from core.store.models import Publication
 
     ids = _teachers(db)
@@ -202,7 +202,7 @@ def test_a_published_month_keeps_the_order_it_was_published_with(db: Database, n
         order.by_reading(s)  # after publishing: what was sent does not change
     with db.read() as s:
         publication = s.scalars(select(Publication)).one()
-        facts = line_builders.month_facts(publication, rules.get_classroom(s, room.id))
+        facts = message_facts.month_facts(publication, rules.get_classroom(s, room.id))
     assert list(facts.cells) == ["中村", "高橋", "伊藤"]
     text = json.dumps(month_flex.group_messages(facts), ensure_ascii=False)
     assert text.index("中村  16:00") < text.index("高橋  16:00") < text.index("伊藤  16:00")

@@ -8,7 +8,7 @@ from sqlalchemy import select
 
 from core import alerts
 from core.outbox import queue
-from core.sending.kinds import alert as alert_kind
+from core.sending import builders
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Alert, Delivery, DeliveryKind, DeliveryStatus
@@ -35,15 +35,15 @@ def test_the_webhook_and_the_alert_email_follow_the_apps_language(db: Database, 
         keys.UI_LANGUAGE.write(s, "ja")
         webhook, mail = sorted(s.scalars(select(Delivery).where(Delivery.kind == DeliveryKind.ALERT)),
                                key=lambda d: d.channel != "webhook")
-        posted = alert_kind.build_webhook(s, webhook, now, f.home_paths())
-        mailed = alert_kind.build_email(s, mail, now, f.home_paths())
+        posted = builders.prepare(s, webhook, now, f.home_paths())
+        mailed = builders.prepare(s, mail, now, f.home_paths())
     text = posted.messages[0]["text"]
     assert text.splitlines()[0] == "[Shiftcast] 1件の配信が、すべての再送に失敗しました（配信不能）。"
     assert text.splitlines()[-1] == "発生: 2026年12月1日(火) 00:00（UTC）"
     assert mailed.mail is not None and mailed.mail.subject == "[Shiftcast] 1件の配信が、すべての再送に失敗しました（配信不能）。"
     with db.write() as s:
         keys.UI_LANGUAGE.write(s, "en")
-        posted = alert_kind.build_webhook(s, s.get(Delivery, webhook.id), now, f.home_paths())  # type: ignore[arg-type]
+        posted = builders.prepare(s, s.get(Delivery, webhook.id), now, f.home_paths())  # type: ignore[arg-type]
     assert posted.messages[0]["text"].splitlines()[0] == "[Shiftcast] 1 delivery failed after every retry (dead letters)"
 
 

@@ -9,7 +9,10 @@ core/channels/registry.py (`register_channel`), and nothing else names the chann
   says what is wrong), or None for a channel nobody types an address for (the alert webhook);
 - `needs_consent`: whether a contact on it reaches its teacher only once they agreed to it;
 - `recipient(contact)`: where a teacher's delivery goes, taken from their contact on the channel;
-- `builders`: what each kind of delivery says on it (core/sending/builders.py asks the kind first);
+- `render(session, delivery, message, paths)`: a kind's channel-neutral message
+  (core/messages/message.py) as this channel's request, to the address it finds itself: the
+  teacher's contact on the channel, the classroom's group on it, or the manager's address on it
+  (core/channels/addressing.py); raises CancelDelivery or CannotBuild (core/channels/build_errors.py);
 - `cancel_reasons`: the codes its send-time checks cancel with (not agreed, cannot reach), and their words;
 
 and, for the sender (core/sending), which knows a channel only through its driver:
@@ -31,13 +34,14 @@ sender's `Job` reaches a channel as a `Request` (any object with its four fields
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from sqlalchemy.orm import Session
 
 from core.channels.email_draft import MailDraft
+from core.messages.message import Message
 from core.outbox.policy import SendResult, Verdict
 from core.roster.contacts import ContactView
 from core.store.db import Database
@@ -152,8 +156,9 @@ class ChannelDriver(Protocol):
         """Where a teacher's delivery on this channel goes; None: the contact cannot be sent to."""
         ...
 
-    @property
-    def builders(self) -> Mapping[str, Builder]: ...
+    def render(self, session: Session, delivery: Delivery, message: Message, paths: DataPaths) -> Outgoing:
+        """The kind's message as this channel's request, to the address the channel finds for it now."""
+        ...
 
     @property
     def cancel_reasons(self) -> CancelReasons | None:

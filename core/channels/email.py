@@ -17,25 +17,28 @@ import socket
 import ssl
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any, TypeVar
 
+from sqlalchemy.orm import Session
+
 from core.addresses import is_loopback
-from core.channels import email_draft
-from core.channels.base import AddressRule, Builder, CancelReasons, R
+from core.channels import email_draft, email_render
+from core.channels.base import AddressRule, CancelReasons, Outgoing, R
 from core.channels.email_draft import Envelope
 from core.channels.net import ms_since, short
 from core.errors import ValidationError
 from core.logs import secrets_registry
+from core.messages.message import Message
 from core.outbox import policy
 from core.outbox.policy import CancelReason, SendResult, Transport, Verdict
 from core.roster import contacts
 from core.roster.contacts import ContactView
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.models import Channel
+from core.store.models import Channel, Delivery
+from core.store.paths import DataPaths
 from core.store.settings import HoldSetting
 from core.texts import t
 
@@ -345,7 +348,6 @@ class EmailDriver:
     title = "E-mail"
     address: AddressRule | None = contacts.ADDRESSING[Channel.EMAIL]
     needs_consent = True
-    builders: Mapping[str, Builder] = MappingProxyType({})  # the kinds' (core/sending/kinds/)
     cancel_reasons: CancelReasons | None = CancelReasons(
         not_agreed=CancelReason.EMAIL_NOT_OPTED_IN, unreachable=CancelReason.UNREACHABLE,
         words={CancelReason.EMAIL_NOT_OPTED_IN: t("cancel.EMAIL_NOT_OPTED_IN"),
@@ -357,6 +359,9 @@ class EmailDriver:
 
     def recipient(self, contact: ContactView) -> str | None:
         return contact.address
+
+    def render(self, session: Session, delivery: Delivery, message: Message, paths: DataPaths) -> Outgoing:
+        return email_render.render(session, delivery, message, paths, self)
 
     def connect(self, db: Database) -> SmtpAccess | None:
         return access_from_settings(db)

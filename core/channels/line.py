@@ -17,25 +17,28 @@ import os
 import ssl
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any
 
 import httpx
+from sqlalchemy.orm import Session
 
 from core.addresses import secure_or_local
-from core.channels.base import AddressRule, Builder, CancelReasons, Outgoing, R, RefusedBeforeSend
+from core.channels import line_render
+from core.channels.base import AddressRule, CancelReasons, Outgoing, R, RefusedBeforeSend
 from core.channels.net import ms_since, short
 from core.channels.ratelimit import TokenBucket
 from core.errors import ShiftcastError, ValidationError
+from core.messages.message import Message
 from core.outbox import policy
 from core.outbox.policy import CancelReason, Outcome, SendResult, Transport, Verdict
 from core.roster import contacts
 from core.roster.contacts import ContactView
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.models import Channel
+from core.store.models import Channel, Delivery
+from core.store.paths import DataPaths
 from core.store.settings import HoldSetting
 from core.texts import Text, t
 
@@ -398,8 +401,6 @@ class LineDriver:
     title = "LINE"
     address: AddressRule | None = contacts.ADDRESSING[Channel.LINE]  # a user ID: U + 32 hex digits
     needs_consent = True
-    # Its messages are built by the kinds' builders (core/sending/kinds/), which sit above the channels.
-    builders: Mapping[str, Builder] = MappingProxyType({})
     cancel_reasons: CancelReasons | None = CancelReasons(
         not_agreed=CancelReason.LINE_NOT_OPTED_IN, unreachable=CancelReason.LINE_UNREACHABLE,
         words={CancelReason.LINE_NOT_OPTED_IN: t("cancel.LINE_NOT_OPTED_IN"),
@@ -412,6 +413,9 @@ class LineDriver:
 
     def recipient(self, contact: ContactView) -> str | None:
         return contact.address
+
+    def render(self, session: Session, delivery: Delivery, message: Message, paths: DataPaths) -> Outgoing:
+        return line_render.render(session, delivery, message, paths, self)
 
     def connect(self, db: Database) -> LineAccess | None:
         return access_from_settings(db)

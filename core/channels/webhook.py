@@ -10,21 +10,25 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
-from types import MappingProxyType
+from collections.abc import Callable, Sequence
 
 import httpx
+from sqlalchemy.orm import Session
 
 from core.addresses import secure_or_local
-from core.channels.base import AddressRule, Builder, CancelReasons, R
+from core.channels import addressing
+from core.channels.base import AddressRule, CancelReasons, Outgoing, R
 from core.channels.line import tls_context
 from core.channels.net import ms_since, short
 from core.errors import ValidationError
+from core.messages.message import Audience, Message
 from core.outbox import policy
-from core.outbox.policy import SendResult, Transport, Verdict
+from core.outbox.policy import CancelReason, SendResult, Transport, Verdict
 from core.roster.contacts import ContactView
+from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.models import Channel
+from core.store.models import Channel, Delivery
+from core.store.paths import DataPaths
 from core.store.settings import HoldSetting
 from core.texts import t
 
@@ -96,7 +100,6 @@ class WebhookDriver:
     title = "Webhook"
     address: AddressRule | None = None  # its one address is a setting (alerts.webhook_url), not a teacher's
     needs_consent = False
-    builders: Mapping[str, Builder] = MappingProxyType({})  # alerts' (core/sending/kinds/)
     cancel_reasons: CancelReasons | None = None  # it reaches no teacher
     batch: int | None = None  # one post per pool task
     hold_key: HoldSetting | None = None  # no credentials: a refusal means a wrong address, and fails the delivery
@@ -105,6 +108,13 @@ class WebhookDriver:
 
     def recipient(self, contact: ContactView) -> str | None:
         return None
+
+    def render(self, session: Session, delivery: Delivery, message: Message, paths: DataPaths) -> Outgoing:
+        """A note to the manager as {"text": ...}, to the address in the settings now; it reaches nobody else."""
+        if message.audience is not Audience.MANAGER:
+            raise addressing.unsupported(delivery)
+        url = addressing.setting_address(session, keys.ALERTS_WEBHOOK_URL, CancelReason.WEBHOOK_NOT_CONFIGURED)
+        return Outgoing("webhook", url, ({"text": message.text},))
 
     def connect(self, db: Database) -> WebhookClient:
         return WebhookClient()

@@ -2,8 +2,10 @@
 
 Planning (who was told, the dry run's words), the sender (the builder for a delivery's channel) and
 the screens (labels, cancel reasons) ask this registry, so a new kind is one module that calls
-`register_kind` and touches none of them. The registry sits below planning so all of those may ask
-it; the kinds themselves sit above what their builders use (core/sending/kinds/) and register
+`register_kind` and touches none of them. A kind says what it says once (`compose`: one
+channel-neutral message, core/messages/message.py), which each channel's driver renders; it
+overrides a channel only for what that channel alone has. The registry sits below planning so all
+of those may ask it; the kinds themselves sit above what their builders use (core/sending/kinds/) and register
 themselves when imported, which every process that plans or sends does (core/sending/builders.py,
 the front ends).
 """
@@ -15,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from core.channels import build_errors
 from core.channels import registry as channels
 from core.outbox import policy
 from core.store.kinds import DeliveryKind
@@ -26,10 +29,12 @@ if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
     from core.channels.base import Outgoing
+    from core.messages.message import Message
     from core.store.models import Delivery
     from core.store.paths import DataPaths
 
     Builder = Callable[[Session, Delivery, dt.datetime, DataPaths], Outgoing]
+    Composer = Callable[[Session, Delivery, dt.datetime, DataPaths], Message]
     Planner = Callable[[Session, dt.datetime], Sequence[int]]
 
 
@@ -41,8 +46,12 @@ class MessageKind:
     label: Text  # its name in the Deliveries view and its detail
     subject: str  # the type of row it is about: deliveries.subject_type ("shift", "publication", "alert", ...)
     why: Text  # the dry run's reason for a delivery planning gave no reason of its own
-    # Channel value → the function that checks the delivery at send time and builds its request.
-    builders: Mapping[str, Builder] = field(default_factory=dict)
+    # Checks the delivery at send time (raising CancelDelivery) and says what it says, once, for every
+    # channel: each channel's driver renders the message (`render`) to the address it finds.
+    compose: Composer | None = None
+    # Channel key → the function that checks the delivery and builds the whole request, for what that
+    # channel alone has (LINE's month carousels, its time pickers): used instead of compose + render.
+    overrides: Mapping[str, Builder] = field(default_factory=dict)
     # Every reason it can be canceled for (code → words): the shared ones of core/outbox/policy.py
     # (`shared_reasons`), and any of its own, which CancelDelivery then accepts too.
     cancel_reasons: Mapping[str, Text] = field(default_factory=dict)
@@ -85,10 +94,12 @@ def register_kind(kind: MessageKind) -> Callable[[], None]:
             CATALOG.pop(code, None)
         raise ValueError(f"message kind {kind.key!r} names texts the catalog lacks: {missing}")
     _KINDS[kind.key] = kind
+    build_errors.KIND_REASONS.update(kind.cancel_reasons.keys())
 
     def undo() -> None:
         if _KINDS.get(kind.key) is kind:
             del _KINDS[kind.key]
+            build_errors.KIND_REASONS.subtract(kind.cancel_reasons.keys())
             for code in kind.texts:
                 CATALOG.pop(code, None)
 
@@ -140,15 +151,28 @@ def acknowledged_keys() -> tuple[str, ...]:
 
 
 def builder(key: str, channel: str) -> Builder | None:
-    """What checks and builds a delivery of this kind on this channel: the kind's builder for the
-    channel if it declares one, else the channel driver's for this kind (its `builders`), else None."""
+    """What checks and builds a delivery of this kind on this channel: the kind's override for the
+    channel if it has one, else its message rendered by the channel's driver (`Rendered`), else None
+    (a kind without a message of its own, or a channel not registered)."""
     kind = kind_of(key)
-    found = None if kind is None else kind.builders.get(str(channel))
+    if kind is None:
+        return None
+    found = kind.overrides.get(str(channel))
     if found is not None:
         return found
-    driver = next((d for c, d in channels.DRIVERS.items() if c == channel), None)
-    by_kind: Mapping[str, Builder] = getattr(driver, "builders", {}) or {}
-    return by_kind.get(str(key))
+    return Rendered(kind.compose, str(channel)) if kind.compose is not None and channels.registered(channel) else None
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A kind's message, composed and rendered by the channel's driver as registered when it is built."""
+
+    compose: Composer
+    channel: str
+
+    def __call__(self, session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
+        return channels.driver(self.channel).render(session, delivery, self.compose(session, delivery, now, paths),
+                                                    paths)
 
 
 def cancel_words(reason: str) -> Text | None:

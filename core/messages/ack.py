@@ -86,11 +86,20 @@ def button(data: str, language: str, accent: str) -> dict[str, Any]:
 
 
 def footer(buttons: Sequence[Button], accent: str) -> dict[str, Any]:
-    return {"type": "box", "layout": "vertical", **({"spacing": "sm"} if len(buttons) > 1 else {}), "contents": [
+    return footer_of([postback(b.label, b.data) for b in buttons], accent)
+
+
+def postback(label: str, data: str) -> dict[str, Any]:
+    """A button's postback action; tapping it shows its words in the chat as the reader's."""
+    return {"type": "postback", "label": label, "data": data, "displayText": label}
+
+
+def footer_of(actions: Sequence[dict[str, Any]], accent: str) -> dict[str, Any]:
+    """A bubble's footer of buttons, one per action, the first filled in the accent."""
+    return {"type": "box", "layout": "vertical", **({"spacing": "sm"} if len(actions) > 1 else {}), "contents": [
         {"type": "button", "style": "primary" if n == 0 else "secondary", "height": "sm",
-         **({"color": accent} if n == 0 else {}),
-         "action": {"type": "postback", "label": b.label, "data": b.data, "displayText": b.label}}
-        for n, b in enumerate(buttons)]}
+         **({"color": accent} if n == 0 else {}), "action": action}
+        for n, action in enumerate(actions)]}
 
 
 def with_buttons(message: dict[str, Any], buttons: Sequence[Button]) -> dict[str, Any]:

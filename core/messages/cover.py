@@ -82,21 +82,19 @@ def pick_button(sign: Signer, shift_id: int, facts: texts.ShiftFacts, language: 
     return ack.Button(texts.when(facts, language)[:20], sign(PICK, shift_id))
 
 
-def call_message(facts: texts.ShiftFacts, teacher: str, reason: str, sign: Signer, delivery_id: int,
-                 language: str) -> dict[str, object]:
-    """The call for cover: the shift, who asked, and the "I can cover" button, bound to this call's delivery."""
+def call(facts: texts.ShiftFacts, teacher: str, reason: str, sign: Signer, delivery_id: int,
+         language: str) -> tuple[str, ack.Button]:
+    """The call for cover: the shift and who asked, and the "I can cover" button, bound to this call's delivery."""
     lang = language_of(language)
     text = render(t("cover.call.text", classroom=facts.classroom, when=texts.when(facts, lang), teacher=teacher,
                     reason=reason or "-"), lang)
-    button = ack.Button(render(t("cover.button.take"), lang), sign(CALL, delivery_id))
-    return ack.with_buttons(texts.flex_message(text, accent=CALL_ACCENT), [button])
+    return text, ack.Button(render(t("cover.button.take"), lang), sign(CALL, delivery_id))
 
 
-def assigned_message(facts: texts.ShiftFacts, language: str) -> dict[str, object]:
+def assigned_text(facts: texts.ShiftFacts, language: str) -> str:
     """To the teacher the manager chose: the shift is now theirs (its reminder follows as usual)."""
     lang = language_of(language)
-    return texts.flex_message(render(t("cover.assigned.text", classroom=facts.classroom,
-                                       when=texts.when(facts, lang)), lang))
+    return render(t("cover.assigned.text", classroom=facts.classroom, when=texts.when(facts, lang)), lang)
 
 
 def declined_text(facts: texts.ShiftFacts, reason: str | None, language: str) -> str:

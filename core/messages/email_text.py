@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from string import Template
@@ -93,16 +93,17 @@ def publication_text(templates: EmailTemplates, fields: Mapping[str, str], *, re
 
 
 def compose(templates: EmailTemplates, *, subject_name: str, message_text: str, fields: Mapping[str, str],
-            name: str, accent: str = ACCENT, image_cid: str | None = None, image_alt: str = "") -> Composed:
-    """Subject from its template, the text in the layout, and the same in HTML (every value escaped)."""
+            name: str, accent: str = ACCENT, images: Sequence[tuple[str, str]] = ()) -> Composed:
+    """Subject from its template, the text in the layout, and the same in HTML (every value escaped);
+    `images`: the inline pictures' content IDs and alternative texts, shown after the text."""
     values = {**fields, "name": name}
     subject = texts.render(templates.subjects.get(subject_name, "$classroom"), values)
     subject = " ".join(subject.split())[:SUBJECT_LIMIT]  # one line: no header folding surprises
     text = fill_layout(templates.text_layout, {**values, "message": message_text})
     lines = message_text.splitlines() or [""]
     body = "<p>" + "<br>\n".join(html.escape(line) for line in lines[1:]) + "</p>" if lines[1:] else ""
-    image = (f'<p><img src="cid:{html.escape(image_cid)}" alt="{html.escape(image_alt)}" '
-             f'style="max-width:100%;height:auto;border:1px solid #dee2e6"></p>' if image_cid else "")
+    image = "".join(f'<p><img src="cid:{html.escape(cid)}" alt="{html.escape(alt)}" '
+                    f'style="max-width:100%;height:auto;border:1px solid #dee2e6"></p>' for cid, alt in images)
     escaped = {k: html.escape(v) for k, v in values.items()}
     page = Template(templates.html_layout).safe_substitute(
         {**escaped, "subject": html.escape(subject), "title": html.escape(lines[0]), "body": body, "image": image,

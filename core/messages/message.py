@@ -16,7 +16,13 @@ form, so a renderer never needs to know which kind made the message:
 - `actions`: what the reader can do: a postback (了解, "Ask for cover", "I can take it") carries signed
   data the receiver checks; a link opens an address;
 - `accent`: the colour of the title bar and the first action (a correction is red);
-- `pictures`: images that belong to the message (the month's pages), with their alternative text.
+- `pictures`: images that belong to the message (the month's pages), with their alternative text;
+- `audience`: who reads it, which says where a channel sends it: a teacher (their contact on the
+  channel), the classroom's group or room, or the manager (the alerts' address on the channel). A note
+  to the manager is plain text on every channel;
+- `variant` and `subject`: a kind with more than one form names the form (a correction that is a
+  cancellation), which picks the e-mail subject's template; a note to the manager brings its
+  subject whole.
 """
 
 from __future__ import annotations
@@ -27,6 +33,12 @@ from enum import StrEnum
 from types import MappingProxyType
 
 DEFAULT_ACCENT = "#1B7F5B"
+
+
+class Audience(StrEnum):
+    TEACHER = "teacher"  # the delivery's teacher, on their contact on the delivery's channel
+    GROUP = "group"  # the classroom's group (or room) on the channel
+    MANAGER = "manager"  # the manager, at the alerts' address on the channel
 
 
 class ActionKind(StrEnum):
@@ -52,6 +64,7 @@ class Picture:
     key: str
     alt: str
     url: str | None = None
+    file_name: str = ""  # the name it is attached under, without its type's suffix ("": the key's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +80,14 @@ class Message:
     accent: str = DEFAULT_ACCENT
     pictures: tuple[Picture, ...] = ()
     to_name: str = ""  # the reader's name, for a greeting ("" for a group or the manager)
+    audience: Audience = Audience.TEACHER
+    variant: str = ""  # the kind's form, when it has several: names the e-mail subject's template
+    subject: str = ""  # a subject given whole (a note to the manager); "": the heading, or a template's
+
+    @property
+    def form(self) -> str:
+        """The name of the form it takes: its variant, else its kind (the e-mail subject's template)."""
+        return self.variant or self.kind
 
     @property
     def text(self) -> str:
@@ -76,10 +97,11 @@ class Message:
     @classmethod
     def of_text(cls, kind: str, language: str, text: str, *, facts: Mapping[str, str] | None = None,
                 actions: tuple[Action, ...] = (), accent: str = DEFAULT_ACCENT, pictures: tuple[Picture, ...] = (),
-                to_name: str = "") -> Message:
+                to_name: str = "", audience: Audience = Audience.TEACHER, variant: str = "",
+                subject: str = "") -> Message:
         """A message from a text whose first line is its heading (the teachers' editable templates
-        give whole texts)."""
-        heading, *lines = text.splitlines() or [""]
+        give whole texts). Split at line feeds only, so that `text` gives back the very text."""
+        heading, *lines = text.split("\n")
         return cls(kind=kind, language=language, heading=heading, lines=tuple(lines),
                    facts=MappingProxyType(dict(facts or {})), actions=actions, accent=accent, pictures=pictures,
-                   to_name=to_name)
+                   to_name=to_name, audience=audience, variant=variant, subject=subject)

@@ -2,8 +2,9 @@
 
 Reminders are nearly all of the sender's traffic, and loading each one's delivery, shift, teacher and
 classroom as ORM objects cost the sender as much CPU as sending it. Here one query reads the few
-columns the send-time rules and the message need, for the whole batch, and runs the very rules the
-builders run (core/sending/send_rules.py) on them.
+columns the send-time rules and the message need, for the whole batch, runs the very rules the
+reminder's checks run (core/sending/send_rules.py) on them, and makes the message as the kind does
+(core/sending/kinds/shift_reminder.py `message`), rendered by LINE's renderer (core/channels/line_render.py).
 
 This path only ever says "ready". A reminder that breaks a rule, has no shift or teacher row, or whose
 retry key is too old is not returned; the sender hands it to the kind's builder
@@ -21,11 +22,13 @@ from typing import Any
 from sqlalchemy import Row, bindparam, func, select
 from sqlalchemy.orm import Session
 
+from core.channels import line_render
 from core.channels.base import Outgoing
 from core.messages import ack, cover, texts
 from core.outbox import policy
 from core.roster import clock, contacts
-from core.sending import line_builders, send_rules
+from core.sending import message_facts, send_rules
+from core.sending.kinds import shift_reminder
 from core.store.models import (
     Channel,
     Classroom,
@@ -45,6 +48,7 @@ D, S, T, C = Delivery.__table__, Shift.__table__, Teacher.__table__, Classroom._
 TC = TeacherContact.__table__
 A = DeliveryAttempt.__table__
 LEAN = Channel.LINE.value  # the channel of the reminders this path reads: nearly all of the traffic
+RULES = shift_reminder.RULES + send_rules.for_channel(LEAN)  # what the kind's checks run on LINE, in order
 
 
 @dataclass(frozen=True)
@@ -72,7 +76,7 @@ _LAST_ATTEMPT = select(func.max(A.c.number)).where(A.c.delivery_id == D.c.id).co
 _READY = (
     select(D.c.id, _LAST_ATTEMPT.label("last_attempt"), D.c.attempt_count, D.c.retry_key, D.c.retry_key_issued_at,
            D.c.first_attempt_at, D.c.due_at, D.c.late_seconds, D.c.subject_version, D.c.teacher_id, D.c.retry_key_generation,
-           D.c.dedup_key,
+           D.c.dedup_key, D.c.linked_delivery_id,
            S.c.uid.label("shift_uid"), S.c.version, S.c.status, S.c.teacher_id.label("shift_teacher_id"), S.c.local_date,
            S.c.start_time, S.c.end_time, S.c.ends_next_day, S.c.note,
            T.c.active, T.c.erased_at, T.c.contact_rule,
@@ -129,6 +133,7 @@ def subject_of_row(found: Found, now: dt.datetime) -> send_rules.Subject:
         contact_unreachable=line is not None and line.unreachable_since is not None,
         has_fallback=contacts.fallback_after(ContactRule(row.contact_rule), theirs, LEAN) is not None
         and bool(row.active) and not erased,
+        stands_in=row.linked_delivery_id is not None,
     )
 
 
@@ -151,13 +156,15 @@ def load(session: Session, ids: list[int], now: dt.datetime, paths: DataPaths) -
         row = one.row
         if row.retry_key is not None and not policy.retry_key_usable(row.retry_key_issued_at, now):
             continue
-        if send_rules.first_broken(send_rules.LINE_REMINDER, subject_of_row(one, now)) is not None:
+        if send_rules.first_broken(RULES, subject_of_row(one, now)) is not None:
             continue
         facts = texts.ShiftFacts(row.name, row.local_date, row.start_time, row.end_time, row.ends_next_day, row.note)
         line = contacts.on(one.contacts, LEAN)
         assert line is not None and line.address is not None  # the rules hold: a usable contact
-        push = line_builders.reminder_push(facts, row.language, line.address, paths)
-        push = line_builders.with_buttons(push, line_builders.reminder_buttons(sign, ask, row.id, row.language))
+        language = message_facts.language_of(row.language)
+        message = shift_reminder.message(facts, language, message_facts.templates(language, paths),
+                                         shift_reminder.actions(sign, ask, row.id, language))
+        push = line_render.push(line.address, message)
         ready[row.id] = Ready(row.id, row.dedup_key, row.shift_uid, (row.last_attempt or 0) + 1, row.attempt_count,
                               row.retry_key, row.retry_key_issued_at, row.first_attempt_at, row.due_at,
                               row.late_seconds, push, row.retry_key_generation)

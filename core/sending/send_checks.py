@@ -1,5 +1,7 @@
 """The send-time checks every channel and kind shares: is what the delivery is about still there and
-still so, and can the teacher get it on this channel.
+still so, and can the teacher get it on this channel (the same check on every channel, in the words of
+its driver's cancel reasons). Where the message then goes is the channel's to find, when its driver
+renders it (core/channels/addressing.py).
 
 A delivery carries only its kind, channel and subject; at send time the sender reloads its shift,
 teacher, publication or alert as they are now. A check that fails raises CancelDelivery with its
@@ -16,13 +18,13 @@ import datetime as dt
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from core.channels import registry
+from core.channels.addressing import teacher_of as teacher_of  # the kinds read the teacher here
 from core.outbox.policy import CancelReason
 from core.planning import fallback
-from core.roster import contacts, rules
+from core.roster import rules
 from core.sending import send_rules
 from core.sending.outgoing import CancelDelivery
-from core.store.models import Alert, Channel, Delivery, Publication, Shift, SubjectType, Teacher
+from core.store.models import Alert, Delivery, Publication, Shift, SubjectType, Teacher
 
 
 def shift_of(session: Session, delivery: Delivery) -> Shift | None:
@@ -54,36 +56,12 @@ def checked_shift(session: Session, delivery: Delivery, now: dt.datetime, *, rem
     return shift
 
 
-def teacher_of(session: Session, delivery: Delivery) -> Teacher | None:
-    return session.get(Teacher, delivery.teacher_id) if delivery.teacher_id else None
-
-
-def checked_teacher(session: Session, delivery: Delivery, teacher: Teacher | None, now: dt.datetime) -> Teacher:
-    """The teacher can and wants to get this on the delivery's channel (its driver's cancel reasons)."""
+def checked_contact(session: Session, delivery: Delivery, teacher: Teacher | None, now: dt.datetime) -> Teacher:
+    """The teacher can and wants to get this on the delivery's channel, whichever it is: active, still
+    ranking the channel (or this is a copy standing in for another channel's), with a usable contact
+    on it that the channel can reach — else canceled with the channel's reasons (its driver's)."""
     enforce(session, delivery, send_rules.for_channel(delivery.channel), None, teacher, now)
     assert teacher is not None  # TEACHER_INACTIVE comes first
-    return teacher
-
-
-def recipient(teacher: Teacher, delivery: Delivery) -> str:
-    """Where the delivery goes now: the teacher's contact on its channel, as the channel's driver takes it."""
-    found = fallback.recipient(teacher, delivery.channel)
-    if found is None:  # checked_teacher found the contact usable
-        reasons = registry.driver(delivery.channel).cancel_reasons if registry.registered(delivery.channel) else None
-        raise CancelDelivery(reasons.not_agreed if reasons is not None else CancelReason.CHANNEL_CHANGED)
-    return found
-
-
-def checked_email_teacher(teacher: Teacher | None, delivery: Delivery) -> Teacher:
-    """The teacher can and wants to get this by e-mail (a fallback copy: whatever they chose)."""
-    if teacher is None or not teacher.active or teacher.erased_at is not None:
-        raise CancelDelivery(CancelReason.TEACHER_INACTIVE)
-    mail = contacts.on(teacher.contacts, Channel.EMAIL)
-    if mail is None or not contacts.usable(mail):
-        raise CancelDelivery(CancelReason.EMAIL_NOT_OPTED_IN)
-    # A fallback copy stands in for a LINE delivery, so the teacher's LINE choice does not cancel it.
-    if delivery.linked_delivery_id is None and not contacts.wants(teacher.contacts, Channel.EMAIL):
-        raise CancelDelivery(CancelReason.CHANNEL_CHANGED)
     return teacher
 
 

@@ -12,6 +12,7 @@ by field.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -19,7 +20,7 @@ from core.channels import registry
 from core.channels.base import CancelReasons
 from core.outbox.policy import CancelReason
 from core.roster import contacts
-from core.store.models import Channel, ContactRule, Delivery, Shift, ShiftStatus, Teacher
+from core.store.models import ContactRule, Delivery, Shift, ShiftStatus, Teacher
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +44,7 @@ class Subject:
     contact_usable: bool = False  # an address on it, and their consent if the channel asks
     contact_unreachable: bool = False  # the channel said it cannot reach the address
     has_fallback: bool = False  # their rule sends a message this channel cannot carry on another
+    stands_in: bool = False  # the copy of a message another channel could not carry (linked_delivery_id)
 
 
 @dataclass(frozen=True)
@@ -68,25 +70,34 @@ REMINDER: tuple[Rule, ...] = (
 
 def teacher_rules(reasons: CancelReasons) -> tuple[Rule, ...]:
     """The teacher can and wants to get it on the channel, in the channel's cancel reasons."""
+    return _teacher_rules(reasons.not_agreed, reasons.unreachable)
+
+
+@functools.lru_cache(maxsize=32)
+def _teacher_rules(not_agreed: str, unreachable: str) -> tuple[Rule, ...]:
+    # Made once per pair of reasons, so that a channel's rules are the same objects at every send.
     return (
         Rule(CancelReason.TEACHER_INACTIVE, lambda s: s.teacher_exists and s.teacher_active and not s.teacher_erased),
-        Rule(CancelReason.CHANNEL_CHANGED, lambda s: s.wants_channel),
-        Rule(reasons.not_agreed, lambda s: s.contact_usable, then_fallback=True),
+        # A copy standing in for a message another channel could not carry goes whatever the teacher ranks.
+        Rule(CancelReason.CHANNEL_CHANGED, lambda s: s.wants_channel or s.stands_in),
+        Rule(not_agreed, lambda s: s.contact_usable, then_fallback=True),
         # Without a fallback the channel is still tried: the teacher may have come back (unblocked the account).
-        Rule(reasons.unreachable, lambda s: not s.contact_unreachable or not s.has_fallback, then_fallback=True),
+        Rule(unreachable, lambda s: not s.contact_unreachable or not s.has_fallback, then_fallback=True),
     )
 
 
 def for_channel(channel: str) -> tuple[Rule, ...]:
-    """The teacher rules of a registered channel that reaches teachers."""
+    """The teacher rules of a registered channel that reaches teachers: every kind to a teacher runs
+    them, on whichever channel its delivery goes (send_checks.checked_contact)."""
     reasons = registry.driver(channel).cancel_reasons
     if reasons is None:
         raise ValueError(f"channel {channel!r} reaches no teacher")
     return teacher_rules(reasons)
 
 
-LINE_TEACHER: tuple[Rule, ...] = for_channel(Channel.LINE)
-LINE_REMINDER: tuple[Rule, ...] = SHIFT + REMINDER + LINE_TEACHER
+def teacher_reasons() -> tuple[str, ...]:
+    """The reasons the teacher rules cancel with on any channel, apart from each channel's own."""
+    return (CancelReason.TEACHER_INACTIVE, CancelReason.CHANNEL_CHANGED)
 
 
 def first_broken(rules: Sequence[Rule], subject: Subject) -> Rule | None:
@@ -118,4 +129,5 @@ def subject_of(delivery: Delivery, shift: Shift | None, teacher: Teacher | None,
         has_fallback=teacher is not None and contacts.fallback_after(
             ContactRule(teacher.contact_rule), teacher.contacts, delivery.channel) is not None
         and teacher.active and teacher.erased_at is None,
+        stands_in=delivery.linked_delivery_id is not None,
     )

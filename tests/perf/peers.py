@@ -1,7 +1,7 @@
 """The same deliveries through other ways of sending: huey, persist-queue, and no queue at all.
 
 Each uses what Shiftcast uses for the parts that are not the queue: the same `LineClient` (one,
-shared by all threads), the same message builders (core/sending/line_builders.py), the same number of threads and
+shared by all threads), the same message builders (core/sending/builders.py), the same number of threads and
 the same database. A task-queue worker has no turn to batch into, so its bookkeeping is per task:
 read the delivery and build its message, send with a retry key, then mark the row sent with one
 UPDATE in its own transaction. The retry key is derived from the delivery id (uuid5), which gives

@@ -3,10 +3,12 @@
 Enqueued by `availability ask` (and the window's Ask…) for each asked teacher, due at once, about the
 request (subject_version 1); a reminder is the same message again with a line saying so
 (subject_version 2, 3 …), enqueued by `availability remind` or, N days before the deadline, by this
-kind's own planning (`plan`, the pure rule in core/roster/availability.py). A teacher on LINE is asked
-on LINE, where the answers come back as postbacks and messages (core/receiving/availability.py); a
-teacher reached by e-mail only is asked by e-mail (core/messages/availability_mail.py: the month's days
-listed, and how to answer), replies to the manager, and the manager enters the reply
+kind's own planning (`plan`, the pure rule in core/roster/availability.py). Its message is the
+request as text (core/messages/availability_mail.py: the month's days listed, and how to answer by
+reply), which every channel renders; LINE overrides it with the carousel of week bubbles and time
+pickers, whose answers come back as postbacks and messages (core/receiving/availability.py). A
+teacher on LINE is asked on LINE; a teacher reached by e-mail only is asked by e-mail, replies to
+the manager, and the manager enters the reply
 (core/roster/availability.py `enter`). At send time it is canceled when the request is gone or the
 teacher cannot get it on its channel, and a reminder when the teacher answered (or their answer was
 entered) meanwhile. One LINE message each against the monthly quota; e-mails cost none of it.
@@ -16,18 +18,19 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core.channels import registry as channels
 from core.channels.base import Outgoing
 from core.kinds.registry import MessageKind, shared_reasons
-from core.messages import availability_flex, availability_mail, email_text
+from core.messages import availability_flex, availability_mail
+from core.messages.message import Message
 from core.outbox import queue
-from core.outbox.policy import CancelReason
 from core.roster import availability, contacts, membership, reading, rules
-from core.sending import email_builders, send_checks, send_rules
+from core.sending import send_checks, send_rules
 from core.sending.outgoing import CancelDelivery, CannotBuild
 from core.store import ack_key
 from core.store.kinds import Channel, DeliveryKind, SubjectType
@@ -79,23 +82,27 @@ def _shown(session: Session, delivery: Delivery, request: AvailabilityRequest, t
     return shown
 
 
+def _checked(session: Session, delivery: Delivery, now: dt.datetime) -> tuple[Message, availability_flex.Asked]:
+    request = _request(session, delivery)
+    teacher = send_checks.checked_contact(session, delivery, send_checks.teacher_of(session, delivery), now)
+    shown = _shown(session, delivery, request, teacher)
+    message = Message.of_text(KEY, shown.language, availability_mail.text(shown), facts=availability_mail.fields(shown),
+                              accent=availability_flex.ACCENT, to_name=teacher.display_name,
+                              variant=availability_mail.subject_name(shown))
+    return message, shown
+
+
+def compose(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Message:
+    """The request as text: what is asked and by when, how to answer by reply, the month's days a line each."""
+    return _checked(session, delivery, now)[0]
+
+
 def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
-    request = _request(session, delivery)
-    teacher = send_checks.checked_teacher(session, delivery, send_checks.teacher_of(session, delivery), now)
-    shown = _shown(session, delivery, request, teacher)
-    return Outgoing("push", send_checks.recipient(teacher, delivery), tuple(availability_flex.messages(shown,
-                                                                                                     signer(session))))
-
-
-def build_email(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
-    request = _request(session, delivery)
-    teacher = send_checks.checked_email_teacher(send_checks.teacher_of(session, delivery), delivery)
-    shown = _shown(session, delivery, request, teacher)
-    composed = email_text.compose(email_builders.templates(shown.language, paths),
-                                  subject_name=availability_mail.subject_name(shown),
-                                  message_text=availability_mail.text(shown), fields=availability_mail.fields(shown),
-                                  name=teacher.display_name, accent=availability_flex.ACCENT)
-    return email_builders.mail_to(session, delivery, teacher, composed)
+    """On LINE the request is a carousel of week bubbles, ○ × and a time picker a day, whose taps come
+    back as answers (what only LINE's pickers can ask); it goes where LINE's driver sends the message."""
+    message, shown = _checked(session, delivery, now)
+    rendered = channels.driver(Channel.LINE.value).render(session, delivery, message, paths)
+    return replace(rendered, messages=tuple(availability_flex.messages(shown, signer(session))))
 
 
 def channel_for(teacher: Teacher) -> str | None:
@@ -191,9 +198,9 @@ KIND = MessageKind(
     label=t("kind.availability_request"),
     subject=SUBJECT,
     why=t("plan.why.availability_request"),
-    builders={Channel.LINE.value: build_line, Channel.EMAIL.value: build_email},
-    cancel_reasons={**shared_reasons(*(rule.reason for rule in send_rules.LINE_TEACHER),
-                                     CancelReason.EMAIL_NOT_OPTED_IN),
+    compose=compose,
+    overrides={Channel.LINE.value: build_line},
+    cancel_reasons={**shared_reasons(*send_rules.teacher_reasons()),
                     MISSING: t(f"cancel.{MISSING}"), ANSWERED: t(f"cancel.{ANSWERED}")},
     to_teacher=True,
     plan=plan,

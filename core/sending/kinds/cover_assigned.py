@@ -15,26 +15,28 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.channels.base import Outgoing
 from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import cover as cover_messages
+from core.messages import email_text
+from core.messages.message import Message
 from core.outbox import queue
 from core.outbox.policy import CancelReason
 from core.planning import fallback
 from core.planning.planner import planned_channels
 from core.roster import rules
-from core.sending import line_builders, send_checks, send_rules
+from core.sending import message_facts, send_checks, send_rules
 from core.sending.outgoing import CancelDelivery
 from core.store.kinds import Channel, CoverState, DeliveryKind, ShiftStatus, SubjectType
 from core.store.models import CoverRequest, Delivery, Shift
 from core.store.paths import DataPaths
 from core.texts import t
 
+KEY = DeliveryKind.COVER_ASSIGNED.value
 # Assigned this long ago or more: planned no more (the message would come too late to matter).
 RECENT = dt.timedelta(days=2)
 
 
-def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
+def compose(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Message:
     row = session.get(CoverRequest, delivery.subject_id) if delivery.subject_type == SubjectType.COVER_REQUEST else None
     shift = session.get(Shift, row.shift_id) if row is not None else None
     if shift is None:
@@ -45,10 +47,12 @@ def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: Da
         raise CancelDelivery(CancelReason.TEACHER_CHANGED)
     if rules.shift_instants(shift)[0] <= now:
         raise CancelDelivery(CancelReason.SHIFT_STARTED)
-    teacher = send_checks.checked_teacher(session, delivery, send_checks.teacher_of(session, delivery), now)
-    message = cover_messages.assigned_message(line_builders.facts_of(shift, shift.classroom, shift.note),
-                                              shift.classroom.language)
-    return Outgoing("push", send_checks.recipient(teacher, delivery), (message,))
+    teacher = send_checks.checked_contact(session, delivery, send_checks.teacher_of(session, delivery), now)
+    room = shift.classroom
+    facts = message_facts.facts_of(shift, room, shift.note)
+    return Message.of_text(KEY, cover_messages.language_of(room.language),
+                           cover_messages.assigned_text(facts, room.language),
+                           facts=email_text.shift_fields(facts, room.language), to_name=teacher.display_name)
 
 
 def plan(session: Session, now: dt.datetime) -> Sequence[int]:
@@ -74,12 +78,12 @@ def plan(session: Session, now: dt.datetime) -> Sequence[int]:
 
 
 KIND = MessageKind(
-    key=DeliveryKind.COVER_ASSIGNED.value,
+    key=KEY,
     label=t("kind.cover_assigned"),
     subject=SubjectType.COVER_REQUEST.value,
     why=t("plan.why.cover_assigned"),
-    builders={Channel.LINE.value: build_line},
-    cancel_reasons=shared_reasons(*(rule.reason for rule in send_rules.LINE_TEACHER), CancelReason.SHIFT_MISSING,
+    compose=compose,
+    cancel_reasons=shared_reasons(*send_rules.teacher_reasons(), CancelReason.SHIFT_MISSING,
                                   CancelReason.SHIFT_CHANGED, CancelReason.TEACHER_CHANGED, CancelReason.SHIFT_STARTED),
     to_teacher=True,
     plan=plan,

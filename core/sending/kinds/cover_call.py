@@ -6,7 +6,8 @@ due at once, about the cover request. A teacher's tap comes back as a signed pos
 (core/receiving/cover.py) and makes them a volunteer; nothing on the roster changes until the manager
 picks one. At send time a call is canceled when the request is no longer waiting for the manager
 (assigned, declined, withdrawn), the shift has started, the classroom has no group any more, or a
-teacher cannot get it on LINE. LINE only: a call by e-mail could not carry the button.
+teacher cannot get it on the channel. It is called on LINE (`call`): a channel without buttons, such
+as e-mail, could show the call but not take the answer.
 """
 
 from __future__ import annotations
@@ -17,20 +18,22 @@ from collections.abc import Sequence
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from core.channels.base import Outgoing
 from core.errors import ValidationError
 from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import cover as cover_messages
+from core.messages import email_text
+from core.messages.message import Action, Audience, Message
 from core.outbox import queue
 from core.outbox.policy import CancelReason
 from core.roster import contacts, cover, rules
-from core.sending import line_builders, send_checks, send_rules
+from core.sending import message_facts, send_checks, send_rules
 from core.sending.outgoing import CancelDelivery
 from core.store.kinds import Channel, CoverStep, DeliveryKind, SubjectType
 from core.store.models import CoverRequest, CoverRequestStep, Delivery, Shift
 from core.store.paths import DataPaths
 from core.texts import t
 
+KEY = DeliveryKind.COVER_CALL.value
 CLOSED = "COVER_CLOSED"  # the request no longer waits for volunteers
 
 
@@ -45,23 +48,23 @@ def checked_request(session: Session, delivery: Delivery, now: dt.datetime) -> t
     return row, shift
 
 
-def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
+def compose(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Message:
+    """The shift, who asked and why, and the "I can cover" action bound to this call's delivery; to the
+    classroom's group, or to one teacher."""
     row, shift = checked_request(session, delivery, now)
     room = shift.classroom
-    if delivery.teacher_id is None:
-        if not room.line_group_id:
-            raise CancelDelivery(CancelReason.NO_GROUP)
-        to = room.line_group_id
-    else:
-        teacher = send_checks.checked_teacher(session, delivery, send_checks.teacher_of(session, delivery), now)
-        to = send_checks.recipient(teacher, delivery)
+    if delivery.teacher_id is not None:
+        send_checks.checked_contact(session, delivery, send_checks.teacher_of(session, delivery), now)
     sign = cover_messages.signer(session)
     if sign is None:  # no keyring: a call without its button would ask for an answer nobody can give
         raise CancelDelivery(CLOSED)
     asker = rules.get_teacher(session, row.teacher_id).display_name
-    message = cover_messages.call_message(line_builders.facts_of(shift, room, shift.note), asker, row.reason, sign,
-                                          delivery.id, room.language)
-    return Outgoing("push", to, (message,))
+    facts = message_facts.facts_of(shift, room, shift.note)
+    text, take = cover_messages.call(facts, asker, row.reason, sign, delivery.id, room.language)
+    return Message.of_text(KEY, cover_messages.language_of(room.language), text,
+                           facts=email_text.shift_fields(facts, room.language), actions=(Action(take.label, take.data),),
+                           accent=cover_messages.CALL_ACCENT,
+                           audience=Audience.GROUP if delivery.teacher_id is None else Audience.TEACHER)
 
 
 def call(session: Session, request_id: int, *, now: dt.datetime, to_group: bool = False,
@@ -108,12 +111,12 @@ def plan(session: Session, now: dt.datetime) -> Sequence[int]:
 
 
 KIND = MessageKind(
-    key=DeliveryKind.COVER_CALL.value,
+    key=KEY,
     label=t("kind.cover_call"),
     subject=SubjectType.COVER_REQUEST.value,
     why=t("plan.why.cover_call"),
-    builders={Channel.LINE.value: build_line},
-    cancel_reasons={**shared_reasons(*(rule.reason for rule in send_rules.LINE_TEACHER), CancelReason.SHIFT_STARTED,
+    compose=compose,
+    cancel_reasons={**shared_reasons(*send_rules.teacher_reasons(), CancelReason.SHIFT_STARTED,
                                      CancelReason.NO_GROUP),
                     CLOSED: t("cancel.COVER_CLOSED")},
     plan=plan,

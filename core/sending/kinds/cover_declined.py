@@ -17,19 +17,19 @@ import datetime as dt
 
 from sqlalchemy.orm import Session
 
-from core.channels.base import Outgoing
 from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import cover as cover_messages
-from core.messages import email_text, texts
+from core.messages import email_text
+from core.messages.message import Message
 from core.outbox import queue
 from core.outbox.policy import CancelReason
 from core.planning import fallback
 from core.planning.planner import planned_channels, quiet_hours_of
 from core.planning.reminder_times import outside_quiet_hours
 from core.roster import cover, rules
-from core.sending import email_builders, line_builders, send_checks, send_rules
+from core.sending import message_facts, send_checks, send_rules
 from core.sending.outgoing import CancelDelivery
-from core.store.kinds import Channel, CoverState, DeliveryKind, SubjectType
+from core.store.kinds import CoverState, DeliveryKind, SubjectType
 from core.store.models import CoverRequest, Delivery, Shift
 from core.store.paths import DataPaths
 from core.texts import t
@@ -73,26 +73,14 @@ def _checked(session: Session, delivery: Delivery, now: dt.datetime) -> tuple[Co
     return row, shift
 
 
-def _text(row: CoverRequest, shift: Shift) -> tuple[texts.ShiftFacts, str]:
-    facts = line_builders.facts_of(shift, shift.classroom, shift.note)
-    return facts, cover_messages.declined_text(facts, row.decline_reason, shift.classroom.language)
-
-
-def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
+def compose(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Message:
     row, shift = _checked(session, delivery, now)
-    teacher = send_checks.checked_teacher(session, delivery, send_checks.teacher_of(session, delivery), now)
-    _, text = _text(row, shift)
-    return Outgoing("push", send_checks.recipient(teacher, delivery), (texts.flex_message(text),))
-
-
-def build_email(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
-    row, shift = _checked(session, delivery, now)
-    teacher = send_checks.checked_email_teacher(send_checks.teacher_of(session, delivery), delivery)
-    facts, text = _text(row, shift)
+    teacher = send_checks.checked_contact(session, delivery, send_checks.teacher_of(session, delivery), now)
+    facts = message_facts.facts_of(shift, shift.classroom, shift.note)
     language = shift.classroom.language
-    composed = email_text.compose(email_builders.templates(language, paths), subject_name=KEY, message_text=text,
-                                  fields=email_text.shift_fields(facts, language), name=teacher.display_name)
-    return email_builders.mail_to(session, delivery, teacher, composed)
+    return Message.of_text(KEY, cover_messages.language_of(language),
+                           cover_messages.declined_text(facts, row.decline_reason, language),
+                           facts=email_text.shift_fields(facts, language), to_name=teacher.display_name)
 
 
 KIND = MessageKind(
@@ -100,9 +88,8 @@ KIND = MessageKind(
     label=t("kind.cover_declined"),
     subject=SubjectType.COVER_REQUEST.value,
     why=t("plan.why.cover_declined"),
-    builders={Channel.LINE.value: build_line, Channel.EMAIL.value: build_email},
-    cancel_reasons=shared_reasons(*(rule.reason for rule in send_rules.LINE_TEACHER), CancelReason.SHIFT_MISSING,
-                                  CancelReason.SHIFT_CHANGED, CancelReason.SHIFT_STARTED,
-                                  CancelReason.EMAIL_NOT_OPTED_IN),
+    compose=compose,
+    cancel_reasons=shared_reasons(*send_rules.teacher_reasons(), CancelReason.SHIFT_MISSING,
+                                  CancelReason.SHIFT_CHANGED, CancelReason.SHIFT_STARTED),
     to_teacher=True,
 )

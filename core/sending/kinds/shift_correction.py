@@ -5,6 +5,8 @@ version (core/planning/told.py): old → new, a cancellation notice, or — when
 someone else — a notice that it is no longer theirs. At send time it is canceled when the shift is
 gone, changed again or started, when the teacher was never told the old version or its record is
 gone, or the teacher cannot get it on the channel. It counts as telling the teacher the new version.
+Red on every channel that shows a colour, with the 了解 action while the manager has it on; its form
+(correction, cancellation, hand-over) names its e-mail subject.
 """
 
 from __future__ import annotations
@@ -15,19 +17,20 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.channels.base import Outgoing
 from core.kinds.registry import MessageKind, shared_reasons
-from core.messages import email_text, texts
+from core.messages import ack, email_text, texts
+from core.messages.message import Action, Message
 from core.outbox.policy import CancelReason
 from core.planning import told
-from core.sending import email_builders, line_builders, send_checks, send_rules
+from core.sending import message_facts, send_checks, send_rules
 from core.sending.outgoing import CancelDelivery
-from core.store.kinds import Channel, DeliveryKind
+from core.store.kinds import DeliveryKind
 from core.store.models import Classroom, Delivery, Shift, ShiftRevision, ShiftStatus, Teacher
 from core.store.paths import DataPaths
 from core.texts import t
 
-RULES = send_rules.SHIFT + send_rules.LINE_TEACHER
+KEY = DeliveryKind.SHIFT_CORRECTION.value
+RULES = send_rules.SHIFT  # then the teacher rules of the delivery's channel
 
 
 @dataclass(frozen=True)
@@ -51,42 +54,35 @@ def correction_for(session: Session, shift: Shift, teacher: Teacher, paths: Data
     if before_rev is None:
         raise CancelDelivery(CancelReason.NO_HISTORY)
     room = shift.classroom
-    before = line_builders.facts_of(before_rev, session.get(Classroom, before_rev.classroom_id) or room)
+    before = message_facts.facts_of(before_rev, session.get(Classroom, before_rev.classroom_id) or room)
     reassigned = shift.teacher_id != teacher.id
     canceled = shift.status == ShiftStatus.CANCELED
-    after = None if reassigned or canceled else line_builders.facts_of(shift, room, shift.note)
-    text = texts.correction_text(before, after, room.language, line_builders.templates(room.language, paths),
+    after = None if reassigned or canceled else message_facts.facts_of(shift, room, shift.note)
+    text = texts.correction_text(before, after, room.language, message_facts.templates(room.language, paths),
                                  reassigned=reassigned)
     template = "shift_reassigned" if reassigned else "shift_cancellation" if after is None else "shift_correction"
     return Correction(template, text, before, room.language, room)
 
 
-def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
+def compose(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Message:
     shift = send_checks.checked_shift(session, delivery, now, reminder=False)
-    teacher = send_checks.checked_teacher(session, delivery, send_checks.teacher_of(session, delivery), now)
+    teacher = send_checks.checked_contact(session, delivery, send_checks.teacher_of(session, delivery), now)
     correction = correction_for(session, shift, teacher, paths)
-    push = Outgoing("push", send_checks.recipient(teacher, delivery), (texts.flex_message(correction.text, accent="#C0392B"),))
-    return line_builders.with_ack(push, line_builders.ack_data(session, delivery), correction.language)
-
-
-def build_email(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
-    shift = send_checks.checked_shift(session, delivery, now, reminder=False)
-    teacher = send_checks.checked_email_teacher(send_checks.teacher_of(session, delivery), delivery)
-    correction = correction_for(session, shift, teacher, paths)
-    fields = email_text.shift_fields(correction.before, correction.language)
-    composed = email_text.compose(email_builders.templates(correction.language, paths),
-                                  subject_name=correction.template, message_text=correction.text, fields=fields,
-                                  name=teacher.display_name, accent=email_text.CORRECTION_ACCENT)
-    return email_builders.mail_to(session, delivery, teacher, composed)
+    sign = ack.signer(session)
+    language = message_facts.language_of(correction.language)
+    return Message.of_text(KEY, language, correction.text, facts=email_text.shift_fields(correction.before, language),
+                           actions=() if sign is None else (Action(ack.label(language), sign(delivery.id)),),
+                           accent=email_text.CORRECTION_ACCENT, to_name=teacher.display_name,
+                           variant=correction.template)
 
 
 KIND = MessageKind(
-    key=DeliveryKind.SHIFT_CORRECTION.value,
+    key=KEY,
     label=t("kind.shift_correction"),
     subject="shift",
     why=t("plan.why.correction"),
-    builders={Channel.LINE.value: build_line, Channel.EMAIL.value: build_email},
-    cancel_reasons=shared_reasons(*(rule.reason for rule in RULES), CancelReason.EMAIL_NOT_OPTED_IN,
+    compose=compose,
+    cancel_reasons=shared_reasons(*(rule.reason for rule in RULES), *send_rules.teacher_reasons(),
                                   CancelReason.NOTHING_TOLD, CancelReason.NO_HISTORY, CancelReason.SUPERSEDED),
     told=True,
     to_teacher=True,

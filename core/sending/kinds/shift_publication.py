@@ -11,8 +11,9 @@ byte. A refusal found on the send thread (the bucket's upload) is recorded so to
 attempt passes over that host. A failure that can pass (a 5xx, a timeout) is retried as any other.
 
 The LINE group receives an announcement and the month's pages for phones, one image message each (a
-revision published before pages existed goes out as a Flex bubble with the wide grid); e-mail carries
-the wide grid and its PDF.
+revision published before pages existed goes out as a Flex bubble with the wide grid): LINE's
+override. The kind's message is the e-mail template's announcement with the wide grid as its
+picture, which e-mail shows inline; e-mail's override adds the grid as a PDF to print.
 
 Enqueued when the manager publishes a month (core/publication/publish.py), due at once, or, for a
 month published before the classroom had its group, as soon as it has one (core/planning/group_waiting.py); its e-mail
@@ -35,22 +36,25 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from core.channels import email_render
+from core.channels import registry as channels
 from core.channels.base import Outgoing, RefusedBeforeSend
 from core.channels.email_draft import Part
 from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import email_text, month_flex, texts
+from core.messages.message import Audience, Message, Picture
 from core.outbox.policy import CancelReason, ErrorCode
 from core.planning import group_waiting
 from core.publication import hosting, image_hosts, month_image
 from core.publication.image_store import ImageStore
-from core.sending import email_builders, line_builders, send_checks
+from core.sending import message_facts, send_checks, send_rules
 from core.sending.outgoing import CancelDelivery, CannotBuild
 from core.store.kinds import Channel, DeliveryKind
 from core.store.models import Classroom, Delivery, DeliveryAttempt, Publication
 from core.store.paths import DataPaths
 from core.texts import Text, t
 
-ROSTER_CID = "roster@shiftcast"
+KEY = DeliveryKind.SHIFT_PUBLICATION.value
 
 
 def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
@@ -120,7 +124,7 @@ def _refusing(upload: Callable[[], None] | None) -> Callable[[], None] | None:
 
 def _flex_push(publication: Publication, room: Classroom) -> Outgoing:
     try:
-        messages = month_flex.group_messages(line_builders.month_facts(publication, room))
+        messages = month_flex.group_messages(message_facts.month_facts(publication, room))
     except month_flex.MonthTooLarge as exc:
         raise CannotBuild("MONTH_TOO_LARGE", t("send_error.MONTH_TOO_LARGE", count=exc.messages)) from None
     assert room.line_group_id is not None  # checked before
@@ -177,52 +181,60 @@ def _check_files(publication: Publication, images: tuple[image_hosts.Image, ...]
         raise CannotBuild("IMAGE_MISSING", t("send_error.IMAGE_MISSING", revision=publication.revision))
 
 
-def build_email(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
-    """The month image inline and as a PDF attachment, so e-mail needs no image hosting."""
+def compose(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Message:
+    """The month's news and its wide grid as the picture: to each teacher (e-mail), or to a group."""
     publication = send_checks.checked_publication(session, delivery)
-    teacher = send_checks.checked_email_teacher(send_checks.teacher_of(session, delivery), delivery)
+    teacher = None
+    if delivery.teacher_id is not None:
+        teacher = send_checks.checked_contact(session, delivery, send_checks.teacher_of(session, delivery), now)
     room = session.get(Classroom, publication.classroom_id)
     if room is None:
         raise CancelDelivery(CancelReason.CLASSROOM_MISSING)
     original = ImageStore(paths.images).path_for(publication.image_sha256, ".png")
     if not original.is_file():
         raise CannotBuild("IMAGE_MISSING", t("send_error.IMAGE_MISSING", revision=publication.revision))
-    templates = email_builders.templates(room.language, paths)
+    templates = email_render.templates(room.language, paths)
     fields = email_text.month_fields(room.name, publication.year, publication.month, publication.revision)
     changed = len(json.loads(publication.changes_json or "[]"))
     text = email_text.publication_text(templates, fields, revision=publication.revision, changed=changed)
-    subject = "shift_publication_update" if publication.revision > 1 else "shift_publication"
-    composed = email_text.compose(templates, subject_name=subject, message_text=text, fields=fields,
-                                  name=teacher.display_name, image_cid=ROSTER_CID, image_alt=text.splitlines()[0])
-    stem = f"shifts-{publication.year}-{publication.month:02d}-r{publication.revision}"
-    image = Part(lambda: _read(original), "image", "png", f"{stem}.png", cid=ROSTER_CID,
-                 shared=f"png:{publication.image_sha256}")
-    pdf = Part(lambda: _pdf(original), "application", "pdf", f"{stem}.pdf", shared=f"pdf:{publication.image_sha256}")
-    return email_builders.mail_to(session, delivery, teacher, composed, inline=(image,), attachments=(pdf,))
+    picture = Picture(original.relative_to(paths.images).as_posix(), text.split("\n")[0], file_name=_stem(publication))
+    return Message.of_text(KEY, message_facts.language_of(room.language), text, facts=fields, pictures=(picture,),
+                           to_name=teacher.display_name if teacher is not None else "",
+                           variant="shift_publication_update" if publication.revision > 1 else "",
+                           audience=Audience.TEACHER if teacher is not None else Audience.GROUP)
 
 
-# A publication to 200 teachers reads the image and makes the PDF once: the files are immutable
-# (content-addressed), so the path names the content.
-@lru_cache(maxsize=4)
-def _read(path: Path) -> bytes:
-    return path.read_bytes()
+def build_email(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
+    """The month image inline and as a PDF attachment to print, so e-mail needs no image hosting."""
+    message = compose(session, delivery, now, paths)
+    original = paths.images / message.pictures[0].key
+    sha = original.stem
+    pdf = Part(lambda: _pdf(original), "application", "pdf", f"{message.pictures[0].file_name}.pdf", shared=f"pdf:{sha}")
+    return email_render.render(session, delivery, message, paths, channels.driver(Channel.EMAIL.value),
+                               attachments=(pdf,))
 
 
+def _stem(publication: Publication) -> str:
+    return f"shifts-{publication.year}-{publication.month:02d}-r{publication.revision}"
+
+
+# A publication to 200 teachers makes the PDF once: the files are immutable (content-addressed), so the
+# path names the content.
 @lru_cache(maxsize=4)
 def _pdf(path: Path) -> bytes:
-    return month_image.pdf_of(_read(path))
+    return month_image.pdf_of(email_render.read(path))
 
 
 KIND = MessageKind(
-    key=DeliveryKind.SHIFT_PUBLICATION.value,
+    key=KEY,
     label=t("kind.shift_publication"),
     subject="publication",
     why=t("plan.why.publication"),
-    builders={Channel.LINE.value: build_line, Channel.EMAIL.value: build_email},
+    compose=compose,
+    overrides={Channel.LINE.value: build_line, Channel.EMAIL.value: build_email},
     cancel_reasons=shared_reasons(
         CancelReason.PUBLICATION_MISSING, CancelReason.SUPERSEDED, CancelReason.NO_GROUP,
-        CancelReason.CLASSROOM_MISSING, CancelReason.TEACHER_INACTIVE, CancelReason.EMAIL_NOT_OPTED_IN,
-        CancelReason.CHANNEL_CHANGED),
+        CancelReason.CLASSROOM_MISSING, *send_rules.teacher_reasons()),
     to_group=True,
     plan=group_waiting.plan,  # a month published before its group was chosen goes once it is
 )

@@ -4,58 +4,67 @@ Due `lead` before the shift starts, moved earlier out of the classroom's quiet h
 reminder still goes before the start (core/planning/reminder_times.py). The planner makes one per
 shift version and channel the teacher chose (core/planning/planner.py). At send time it is canceled
 when the shift is gone, changed, started, no longer confirmed or no longer this teacher's, or the
-teacher cannot get it on the channel (send_rules.LINE_REMINDER; the lean path, reminder_batch, runs
-the same rules). It counts as telling the teacher that version: a later change gets a correction.
+teacher cannot get it on the channel (`RULES` and the channel's teacher rules; the lean path,
+reminder_batch, runs the same rules and builds the same message). It counts as telling the teacher
+that version: a later change gets a correction. Its actions are 了解 and "Ask for cover", each while
+the manager has it on.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 
 from sqlalchemy.orm import Session
 
-from core.channels.base import Outgoing
 from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import ack, cover, email_text, texts
+from core.messages.message import Action, Message
 from core.outbox.policy import CancelReason
-from core.sending import email_builders, line_builders, send_checks, send_rules
-from core.store.kinds import Channel, DeliveryKind
+from core.sending import message_facts, send_checks, send_rules
+from core.store.kinds import DeliveryKind
 from core.store.models import Delivery
 from core.store.paths import DataPaths
 from core.texts import t
 
-RULES = send_rules.LINE_REMINDER
+KEY = DeliveryKind.SHIFT_REMINDER.value
+RULES = send_rules.SHIFT + send_rules.REMINDER  # then the teacher rules of the delivery's channel
 
 
-def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
+def message(facts: texts.ShiftFacts, language: str, templates: dict[str, str], actions: tuple[Action, ...] = (),
+            to_name: str = "") -> Message:
+    """The reminder of one shift, as every channel says it (the lean path makes it from its row)."""
+    return Message.of_text(KEY, language, texts.reminder_text(facts, language, templates),
+                           facts=email_text.shift_fields(facts, language), actions=actions, to_name=to_name)
+
+
+def actions(ack_sign: Callable[[int], str] | None, ask_sign: cover.Signer | None, delivery_id: int,
+            language: str) -> tuple[Action, ...]:
+    """了解 and "Ask for cover", each while the manager has it on."""
+    found = [] if ack_sign is None else [Action(ack.label(language), ack_sign(delivery_id))]
+    if ask_sign is not None:
+        button = cover.ask_button(ask_sign, delivery_id, language)
+        found.append(Action(button.label, button.data))
+    return tuple(found)
+
+
+def compose(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Message:
     shift = send_checks.checked_shift(session, delivery, now, reminder=True)
-    teacher = send_checks.checked_teacher(session, delivery, shift.teacher, now)
+    teacher = send_checks.checked_contact(session, delivery, shift.teacher, now)
     room = shift.classroom
-    push = line_builders.reminder_push(line_builders.facts_of(shift, room, shift.note), room.language,
-                                       send_checks.recipient(teacher, delivery), paths)
-    buttons = line_builders.reminder_buttons(ack.signer(session), cover.ask_signer(session), delivery.id, room.language)
-    return line_builders.with_buttons(push, buttons)
-
-
-def build_email(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
-    shift = send_checks.checked_shift(session, delivery, now, reminder=True)
-    teacher = send_checks.checked_email_teacher(shift.teacher, delivery)
-    room = shift.classroom
-    facts = line_builders.facts_of(shift, room, shift.note)
-    text = texts.reminder_text(facts, room.language, line_builders.templates(room.language, paths))
-    composed = email_text.compose(email_builders.templates(room.language, paths), subject_name="shift_reminder",
-                                  message_text=text, fields=email_text.shift_fields(facts, room.language),
-                                  name=teacher.display_name)
-    return email_builders.mail_to(session, delivery, teacher, composed)
+    language = message_facts.language_of(room.language)
+    return message(message_facts.facts_of(shift, room, shift.note), language,
+                   message_facts.templates(language, paths),
+                   actions(ack.signer(session), cover.ask_signer(session), delivery.id, language), teacher.display_name)
 
 
 KIND = MessageKind(
-    key=DeliveryKind.SHIFT_REMINDER.value,
+    key=KEY,
     label=t("kind.shift_reminder"),
     subject="shift",
     why=t("plan.why.reminder"),
-    builders={Channel.LINE.value: build_line, Channel.EMAIL.value: build_email},
-    cancel_reasons=shared_reasons(*(rule.reason for rule in RULES), CancelReason.EMAIL_NOT_OPTED_IN,
+    compose=compose,
+    cancel_reasons=shared_reasons(*(rule.reason for rule in RULES), *send_rules.teacher_reasons(),
                                   CancelReason.COVERED_BY_CORRECTION, CancelReason.SUPERSEDED),
     told=True,
     to_teacher=True,

@@ -2,8 +2,9 @@
 
 Enqueued when the manager publishes a month and asks for it (core/planning/teacher_months.py): one
 delivery per teacher with shifts that month (on a revision: whose shifts changed) and channel they
-chose, due at once, about the publication. On LINE it is one bubble, a row a day, the changed ones
-marked (core/messages/month_flex.py); by e-mail the same as a text list. It shows the month as the
+chose, due at once, about the publication. Its message is the month as a text list, a line a day,
+the changed ones marked, which every channel renders (e-mail with the teacher's name); LINE overrides
+it with one bubble, a row a day, the changed ones in colour (core/messages/month_flex.py). It shows the month as the
 publication has it. At send time it is canceled when the publication is gone or a newer revision of
 the month replaces it, or the teacher cannot get it on the channel. One LINE message each against the
 monthly quota.
@@ -12,56 +13,65 @@ monthly quota.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
 from sqlalchemy.orm import Session
 
+from core.channels import registry as channels
 from core.channels.base import Outgoing
 from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import email_text, month_flex
+from core.messages.message import Message
 from core.outbox.policy import CancelReason
-from core.sending import email_builders, line_builders, send_checks, send_rules
+from core.sending import message_facts, send_checks, send_rules
 from core.sending.outgoing import CancelDelivery
 from core.store.kinds import Channel, DeliveryKind
 from core.store.models import Classroom, Delivery, Publication
 from core.store.paths import DataPaths
 from core.texts import t
 
+KEY = DeliveryKind.TEACHER_MONTH.value
+
 
 def _facts(session: Session, publication: Publication) -> tuple[Classroom, month_flex.MonthFacts]:
     room = session.get(Classroom, publication.classroom_id)
     if room is None:
         raise CancelDelivery(CancelReason.CLASSROOM_MISSING)
-    return room, line_builders.month_facts(publication, room)
+    return room, message_facts.month_facts(publication, room)
+
+
+def _checked(session: Session, delivery: Delivery, now: dt.datetime) -> tuple[Message, month_flex.MonthFacts]:
+    publication = send_checks.checked_publication(session, delivery)
+    teacher = send_checks.checked_contact(session, delivery, send_checks.teacher_of(session, delivery), now)
+    room, facts = _facts(session, publication)
+    name = teacher.display_name
+    message = Message.of_text(KEY, facts.language, month_flex.teacher_text(facts, name), to_name=name,
+                              facts=email_text.month_fields(room.name, publication.year, publication.month,
+                                                            publication.revision))
+    return message, facts
+
+
+def compose(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Message:
+    """The month as text: the title, the classroom, then a line a day, the changed ones marked."""
+    return _checked(session, delivery, now)[0]
 
 
 def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
-    publication = send_checks.checked_publication(session, delivery)
-    teacher = send_checks.checked_teacher(session, delivery, send_checks.teacher_of(session, delivery), now)
-    _, facts = _facts(session, publication)
-    message = month_flex.teacher_message(facts, teacher.display_name)
-    return Outgoing("push", send_checks.recipient(teacher, delivery), (message,))
-
-
-def build_email(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
-    publication = send_checks.checked_publication(session, delivery)
-    teacher = send_checks.checked_email_teacher(send_checks.teacher_of(session, delivery), delivery)
-    room, facts = _facts(session, publication)
-    composed = email_text.compose(
-        email_builders.templates(room.language, paths), subject_name="teacher_month",
-        message_text=month_flex.teacher_text(facts, teacher.display_name),
-        fields=email_text.month_fields(room.name, publication.year, publication.month, publication.revision),
-        name=teacher.display_name)
-    return email_builders.mail_to(session, delivery, teacher, composed)
+    """On LINE the month is one bubble with a row a day, the changed rows in colour (what only Flex
+    can show); it goes where LINE's driver sends the message."""
+    message, facts = _checked(session, delivery, now)
+    rendered = channels.driver(Channel.LINE.value).render(session, delivery, message, paths)
+    return replace(rendered, messages=(month_flex.teacher_message(facts, message.to_name),))
 
 
 KIND = MessageKind(
-    key=DeliveryKind.TEACHER_MONTH.value,
+    key=KEY,
     label=t("kind.teacher_month"),
     subject="publication",
     why=t("plan.why.teacher_month"),
-    builders={Channel.LINE.value: build_line, Channel.EMAIL.value: build_email},
-    cancel_reasons=shared_reasons(*(rule.reason for rule in send_rules.LINE_TEACHER), CancelReason.PUBLICATION_MISSING,
-                                  CancelReason.SUPERSEDED, CancelReason.CLASSROOM_MISSING,
-                                  CancelReason.EMAIL_NOT_OPTED_IN),
+    compose=compose,
+    overrides={Channel.LINE.value: build_line},
+    cancel_reasons=shared_reasons(*send_rules.teacher_reasons(), CancelReason.PUBLICATION_MISSING,
+                                  CancelReason.SUPERSEDED, CancelReason.CLASSROOM_MISSING),
     to_teacher=True,
 )

@@ -17,22 +17,24 @@ from collections.abc import Sequence
 from sqlalchemy.orm import Session
 
 from core import alerts
-from core.channels.base import Outgoing
+from core.channels import line_render
 from core.kinds.registry import MessageKind, shared_reasons
+from core.messages.message import Audience, Message
 from core.outbox import queue
 from core.outbox.policy import CancelReason
 from core.planning import unacknowledged
-from core.sending.email_builders import mail_to_manager
 from core.sending.outgoing import CancelDelivery
 from core.store import setting_keys as keys
 from core.store.kinds import Channel, DeliveryKind, SubjectType
 from core.store.models import Delivery
 from core.store.paths import DataPaths
-from core.texts import Text, render, t
+from core.texts import render, t
 
 ACKNOWLEDGED = unacknowledged.ACKNOWLEDGED  # the teacher tapped 了解 before the nudge went
 NUDGE_OFF = "NUDGE_OFF"  # the classroom no longer asks for it, or the 了解 button is off
-MANAGER_LINE_NOT_CONFIGURED = "MANAGER_LINE_NOT_CONFIGURED"
+# LINE's driver cancels with it when the manager's LINE user ID is not set (core/channels/line_render.py).
+MANAGER_LINE_NOT_CONFIGURED = line_render.MANAGER_LINE_NOT_CONFIGURED
+KEY = DeliveryKind.UNACKNOWLEDGED_NUDGE.value
 
 
 def _recipients(session: Session) -> dict[str, str]:
@@ -93,36 +95,22 @@ def _checked(session: Session, delivery: Delivery, now: dt.datetime) -> unacknow
     return r
 
 
-def _message(r: unacknowledged.Reminded) -> Text:
-    return t("nudge.message", teacher=r.teacher, classroom=r.classroom, day=r.local_start.date(),
-             start=r.local_start.time().replace(tzinfo=None))
-
-
-def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
+def compose(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Message:
+    """One line in the manager's language, under a subject naming the teacher."""
     r = _checked(session, delivery, now)
-    to = keys.ALERTS_LINE_USER_ID.read(session)
-    if not to:
-        raise CancelDelivery(MANAGER_LINE_NOT_CONFIGURED)
-    text = render(_message(r), alerts.manager_language(session))
-    return Outgoing("push", to, ({"type": "text", "text": text},))
-
-
-def build_email(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Outgoing:
-    r = _checked(session, delivery, now)
-    to = keys.ALERTS_EMAIL.read(session)
-    if not to:
-        raise CancelDelivery(CancelReason.MANAGER_EMAIL_NOT_CONFIGURED)
     lang = alerts.manager_language(session)
-    return mail_to_manager(session, delivery, to, render(t("nudge.subject", teacher=r.teacher), lang),
-                           render(_message(r), lang))
+    text = render(t("nudge.message", teacher=r.teacher, classroom=r.classroom, day=r.local_start.date(),
+                    start=r.local_start.time().replace(tzinfo=None)), lang)
+    return Message.of_text(KEY, lang, text, audience=Audience.MANAGER,
+                           subject=render(t("nudge.subject", teacher=r.teacher), lang))
 
 
 KIND = MessageKind(
-    key=DeliveryKind.UNACKNOWLEDGED_NUDGE.value,
+    key=KEY,
     label=t("kind.unacknowledged_nudge"),
     subject=SubjectType.SHIFT.value,
     why=t("plan.why.unacknowledged_nudge"),
-    builders={Channel.LINE.value: build_line, Channel.EMAIL.value: build_email},
+    compose=compose,
     cancel_reasons={**shared_reasons(CancelReason.SHIFT_MISSING, CancelReason.SHIFT_NOT_CONFIRMED,
                                      CancelReason.SHIFT_CHANGED, CancelReason.SHIFT_STARTED,
                                      CancelReason.MANAGER_EMAIL_NOT_CONFIGURED),
