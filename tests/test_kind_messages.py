@@ -99,7 +99,7 @@ def test_a_correction_says_before_and_now_in_red_under_its_own_subject(db: Datab
         queue.transition(s, reminder.id, expected=[reminder.status], now=NOW, status=DeliveryStatus.SENT,
                          sent_at=NOW)  # Sato was told version 1
         before = _shift_facts(s, roster)
-        rules.edit_shift(s, roster["shift"], now=NOW, start_time=dt.time(17, 0))
+        rules.edit_shift(s, roster["shift"], rules.ShiftChange(start_time=dt.time(17, 0)), now=NOW)
         delivery_id = _about_the_shift(s, roster, DeliveryKind.SHIFT_CORRECTION, version=2)
         after = _shift_facts(s, roster)
     assert _compose(db, delivery_id) == Message(
