@@ -14,7 +14,7 @@ from core.channels import line_works, line_works_credentials
 from core.channels.line_works_client import BaseUrls, WorksClient
 from core.emulator.line_works import WorksStandIn
 from core.errors import ValidationError
-from core.outbox.policy import Outcome, Transport
+from core.outbox.policy import ChannelFailure, Outcome, Transport
 from core.store import secrets
 from core.store.db import Database
 from core.texts import render
@@ -208,3 +208,44 @@ def test_an_address_off_this_computer_must_be_https() -> None:
     assert WorksClient(credentials()).base_urls == BaseUrls("https://auth.worksmobile.com", "https://www.worksapis.com")
     with pytest.raises(ValidationError, match="HTTPS"):
         line_works_credentials.check(credentials(), base_urls=BaseUrls("http://example.com", "https://example.com"))
+
+
+# ----- the driver's rules -----
+
+
+def test_a_line_works_id_is_a_login_id_or_a_user_id() -> None:
+    rule = line_works.WorksAddress()
+    assert rule.check("  Hanako.Sato@Example.co.jp ") == "hanako.sato@example.co.jp"
+    assert rule.check("C72AF563-0F21-4736-11E4-045237113344") == "c72af563-0f21-4736-11e4-045237113344"
+    assert rule.check("   ") is None
+    for bad in ("hanako", "U" + "0" * 32, "a@b", "c72af563-0f21-4736-11e4"):
+        with pytest.raises(ValidationError) as refused:
+            rule.check(bad)
+        assert "login ID" in render(refused.value.text, "en") and "ログインID" in render(refused.value.text, "ja")
+
+
+def test_only_a_member_line_works_cannot_reach_falls_back_and_is_remembered() -> None:
+    failure = line_works.failure
+    assert failure(line_works.NOT_FOUND, at_recipient=True, dead=False) == ChannelFailure(True, True)
+    assert failure(line_works.FORBIDDEN, at_recipient=True, dead=False) == ChannelFailure(True, True)
+    assert failure(line_works.NOT_FOUND, at_recipient=False, dead=False) == ChannelFailure(False, False)
+    assert failure(line_works.BAD_REQUEST, at_recipient=False, dead=False) == ChannelFailure(False, False)
+    assert failure(line_works.FORBIDDEN, at_recipient=False, dead=False) == ChannelFailure(True, False)
+    assert failure(line_works.SERVER_ERROR, at_recipient=False, dead=True) == ChannelFailure(True, False)
+    assert failure(line_works.SERVER_ERROR, at_recipient=False, dead=False) == ChannelFailure(False, False)
+
+
+def test_a_message_with_actions_becomes_a_button_template() -> None:
+    from core.messages.message import Action, ActionKind, Message
+
+    message = Message(kind="shift_reminder", language="ja", heading="明日のシフト", lines=("10:00–15:00",),
+                      actions=(Action("了解", "ack:1:abc"), Action("代講を頼む（長いラベルは二十文字までに切る）", "cv:1:x"),
+                               Action("詳しく", "https://example.com/s", ActionKind.LINK)))
+    content = line_works.content_of(message)
+    assert content == {"type": "button_template", "contentText": "明日のシフト\n10:00–15:00", "actions": [
+        {"type": "message", "label": "了解", "postback": "ack:1:abc"},
+        {"type": "message", "label": "代講を頼む（長いラベルは二十文字までに…", "postback": "cv:1:x"},
+        {"type": "uri", "label": "詳しく", "uri": "https://example.com/s"}]}
+    assert all(len(a["label"]) <= 20 for a in content["actions"])
+    long = Message(kind="k", language="ja", heading="x" * 1500, actions=(Action("了解", "ack:1:abc"),))
+    assert line_works.content_of(long) == {"type": "text", "text": "x" * 1500}
