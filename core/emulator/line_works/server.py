@@ -60,7 +60,9 @@ class Accepted:
 
 
 @dataclass
-class _Gate:
+class Gate:
+    """Where a request can be held until a test lets it go on; `waiting` counts those held now."""
+
     open: threading.Event = field(default_factory=threading.Event)
     waiting: int = 0
 
@@ -87,9 +89,9 @@ class WorksStandIn:
         self.tokens_issued = 0
         self.token_requests = 0
         self.log: list[tuple[str, str, int]] = []  # method, path, status
-        self.before_taking = _Gate()
-        self.after_taking = _Gate()
-        self.before_token = _Gate()
+        self.before_taking = Gate()
+        self.after_taking = Gate()
+        self.before_token = Gate()
         self.callback_url: str | None = None
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
@@ -137,13 +139,13 @@ class WorksStandIn:
         with self._lock:
             self._tokens.clear()
 
-    def hold(self, gate: _Gate) -> None:
+    def hold(self, gate: Gate) -> None:
         gate.open.clear()
 
-    def release(self, gate: _Gate) -> None:
+    def release(self, gate: Gate) -> None:
         gate.open.set()
 
-    def wait_held(self, gate: _Gate, count: int, timeout: float) -> bool:
+    def wait_held(self, gate: Gate, count: int, timeout: float) -> bool:
         """Whether `count` requests are waiting at `gate` within `timeout` seconds."""
         with self._changed:
             return self._changed.wait_for(lambda: gate.waiting >= count, timeout)
@@ -242,7 +244,7 @@ class WorksStandIn:
 
         return Handler
 
-    def _wait(self, gate: _Gate) -> None:
+    def _wait(self, gate: Gate) -> None:
         with self._changed:
             gate.waiting += 1
             self._changed.notify_all()
