@@ -19,18 +19,19 @@ from sqlalchemy import select
 
 from core.channels import line_works, line_works_rooms
 from core.channels.line_works_client import KEY
+from core.emulator import LineEmulator
 from core.emulator.line_works import WorksStandIn
 from core.messages import ack
 from core.messages.message import Action, ActionKind, Message
 from core.planning.planner import plan
 from core.receiving import acknowledge, line_works_callback
 from core.receiving.server import MAX_BODY_BYTES, WebhookReceiver
-from core.roster import rules
+from core.roster import channel_choice, contacts, rules
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.models import Delivery, DeliveryStatus, ShiftStatus
+from core.store.models import ContactRule, Delivery, DeliveryStatus, ShiftStatus
 from tests import factories as f
-from tests.linefixtures import SECRET, FakeClock
+from tests.linefixtures import SECRET, FakeClock, emulator, line_ready, user_id  # noqa: F401
 from tests.test_new_channel import _send
 from tests.worksfixtures import member, reminders_on_works, teacher_on_works, works, works_ready  # noqa: F401
 
@@ -169,3 +170,25 @@ def test_a_tap_counts_only_from_the_teacher_whose_user_id_is_on_file(db: Databas
     assert tap(stranger_uid) is False
     assert tap(teacher_uid) is True
     assert tap(teacher_uid) is False  # once
+
+
+@pytest.mark.usefixtures("reminders_on_works")
+def test_a_member_line_works_does_not_know_gets_the_reminder_on_their_next_channel(
+        db: Database, now: dt.datetime, clock: FakeClock, works_ready: WorksStandIn, line_ready: LineEmulator) -> None:
+    line_ready.add_user(user_id(1), "佐藤")
+    with db.write() as s:
+        room = f.classroom(s)
+        teacher = f.teacher(s, "佐藤", 1, contacts_in={KEY: rules.ContactChange(member(1), False)},
+                            channel=channel_choice.Choice(ContactRule.FIRST, (KEY, "line")))
+        teacher_id = teacher.id
+        f.shift(s, room, teacher, DAY, "10:00", "15:00", now=now, status=ShiftStatus.CONFIRMED)
+        plan(s, now=now)
+    _send(db, clock)  # member(1) was never added to the stand-in: 404 at the member
+    assert works_ready.accepted == []
+    [pushed] = line_ready.inbox(user_id(1))
+    assert "10:00" in str(pushed)
+    with db.read() as s:
+        rows = [(d.channel, d.status, d.last_error_code) for d in s.scalars(select(Delivery).order_by(Delivery.id))]
+        contact = contacts.on(rules.get_teacher(s, teacher_id).contacts, KEY)
+        assert contact is not None and contact.unreachable_since == now  # remembered for the next messages
+    assert rows == [(KEY, DeliveryStatus.FAILED, line_works.NOT_FOUND), ("line", DeliveryStatus.SENT, None)]
