@@ -199,6 +199,10 @@ def test_check_asks_for_a_token_and_sends_nothing(works: WorksStandIn) -> None:
     urls = BaseUrls(works.base_url, works.base_url)
     line_works_credentials.check(credentials(), base_urls=urls)
     assert works.tokens_issued == 1 and works.accepted == []
+    line_works_credentials.check(credentials(), base_urls=urls, test_user_id=member(1))
+    assert works.tokens_issued == 2 and works.accepted == []  # a test user ID is checked, never sent to
+    with pytest.raises(ValidationError, match="LINE WORKS ID"):
+        line_works_credentials.check(credentials(), base_urls=urls, test_user_id="U" + "0" * 32)
     with pytest.raises(ValidationError) as refused:
         line_works_credentials.check(credentials(client_secret="wrong"), base_urls=urls)
     assert "bot scope" in render(refused.value.text, "en") and "認証情報" in render(refused.value.text, "ja")

@@ -18,7 +18,6 @@ timeout or a dropped connection as e-mail does (docs/reliability.md says what th
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -30,9 +29,9 @@ from sqlalchemy.orm import Session
 from core.channels import line_works_credentials as credentials
 from core.channels.base import AddressRule, Builder, CancelReasons, Outgoing, R
 from core.channels.line_works_client import KEY, TOKEN, USER, WorksClient
+from core.channels.line_works_ids import check_user_id
 from core.channels.line_works_rooms import room_of
 from core.channels.ratelimit import TokenBucket
-from core.errors import ValidationError
 from core.messages.message import ActionKind, Message
 from core.outbox import policy
 from core.outbox.policy import ChannelFailure, Outcome, SendResult, Transport, Verdict
@@ -92,22 +91,11 @@ TEXTS: Mapping[str, tuple[Template, Template]] = MappingProxyType({
 })
 register_catalog(TEXTS)  # its words are known wherever the driver is
 
-# A member's ID on LINE WORKS: their login ID (e-mail form, the domain their company's) or their user ID.
-_LOGIN_ID = re.compile(r"[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+")
-_USER_ID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
-
-
 class WorksAddress:
-    """A teacher's LINE WORKS ID: their login ID (name@domain, stored in lower case: LINE WORKS does not
-    tell cases apart) or their user ID (8-4-4-4-12 hexadecimal digits, stored in lower case)."""
+    """A teacher's LINE WORKS ID (core/channels/line_works_ids.py)."""
 
     def check(self, text: str | None) -> str | None:
-        value = (text or "").strip()
-        if not value:
-            return None
-        if len(value) <= 254 and (_LOGIN_ID.fullmatch(value) or _USER_ID.fullmatch(value)):
-            return value.lower()
-        raise ValidationError(t("line_works.bad_user_id", value=value))
+        return check_user_id(text)
 
 
 class RenderRefused(Exception):

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 
 from core.channels.line_works_client import BaseUrls, WorksClient, resolve_base_urls
+from core.channels.line_works_ids import check_user_id
 from core.errors import ValidationError
 from core.logs import secrets_registry
 from core.store import secrets
@@ -173,11 +174,12 @@ def _set_raw(name: str, value: str) -> None:
     secrets_registry.add(value)
 
 
-def check(creds: WorksCredentials, *, base_urls: BaseUrls | None = None) -> None:
-    """Ask LINE WORKS for a token with these credentials (nothing is sent to anyone); raises a
-    ValidationError in the manager's words when they are malformed, refused, or LINE WORKS cannot be
-    reached. `base_urls`: where to ask (`base_urls(db)` for the configured ones; None: LINE WORKS itself,
-    unless the environment names another)."""
+def check(creds: WorksCredentials, *, base_urls: BaseUrls | None = None, test_user_id: str | None = None) -> None:
+    """Ask LINE WORKS for a token with these credentials; raises a ValidationError in the manager's words
+    when they are malformed, refused, or LINE WORKS cannot be reached. A `test_user_id` is checked for its
+    form only: nothing is sent to anyone. `base_urls`: where to ask (`base_urls(db)` for the configured
+    ones; None: LINE WORKS itself, unless the environment names another)."""
+    check_user_id(test_user_id)
     client = WorksClient(checked(creds), base_urls=base_urls)
     try:
         client.check()
