@@ -253,3 +253,22 @@ def test_a_message_with_actions_becomes_a_button_template() -> None:
     assert all(len(a["label"]) <= 20 for a in content["actions"])
     long = Message(kind="k", language="ja", heading="x" * 1500, actions=(Action("了解", "ack:1:abc"),))
     assert line_works.content_of(long) == {"type": "text", "text": "x" * 1500}
+
+
+def test_threads_that_meet_a_revoked_token_ask_for_one_new_token(works: WorksStandIn) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    works.add_user(member(1))
+    with closing(_client(works)) as client:
+        client.send_to_user(member(1), TEXT)
+        works.revoke_tokens()
+        works.hold(works.before_taking)
+        with ThreadPoolExecutor(4) as pool:
+            sent = [pool.submit(client.send_to_user, member(1), TEXT) for _ in range(4)]
+            assert works.wait_held(works.before_taking, 4, 60)  # all four carry the revoked token
+            works.hold(works.before_token)
+            works.release(works.before_taking)
+            assert works.wait_answered(401, 4, 60) and works.wait_held(works.before_token, 1, 60)
+            works.release(works.before_token)
+            assert [future.result().http_status for future in sent] == [201] * 4
+    assert works.tokens_issued == 2  # one new token for the four, not one each

@@ -87,7 +87,6 @@ TEXTS: Mapping[str, tuple[Template, Template]] = MappingProxyType({
     f"cancel.{UNREACHABLE}": ("LINE WORKS could not reach the teacher; sent another way instead",
                               "LINE WORKSで講師に届かなかったため、別の方法で送信しました"),
     f"cancel.{NO_ROOM}": ("the classroom has no LINE WORKS message room", "教室にLINE WORKSのトークルームが設定されていません"),
-    "channel.line_works": ("LINE WORKS", "LINE WORKS"),
 })
 register_catalog(TEXTS)  # its words are known wherever the driver is
 
@@ -237,7 +236,7 @@ class WorksDriver:
     """LINE WORKS as the sender sees it (core/channels/base.py)."""
 
     key = KEY
-    label: Text = t("channel.line_works")
+    label: Text = t("text.plain", text="LINE WORKS")  # a brand's name, the same in every language
     title = "LINE WORKS"
     address: AddressRule | None = WorksAddress()
     needs_consent = False  # a member of the company's directory; nothing to pair

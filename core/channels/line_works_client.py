@@ -152,11 +152,13 @@ class WorksClient:
                   "exp": now + ASSERTION_SECONDS}
         return jwt.encode(claims, self._creds.private_key, algorithm="RS256")
 
-    def token(self, *, renew: bool = False) -> str:
-        """The access token, asked for when there is none, it is about to expire, or `renew`; raises TokenError."""
+    def token(self, *, renew: bool = False, refused: str | None = None) -> str:
+        """The access token, asked for when there is none, it is about to expire, or `renew`; raises
+        TokenError. `refused`: the token LINE WORKS just refused — replaced unless another thread already did."""
         with self._token_lock:
             held = self._token
-            if held is not None and not renew and self._clock() < held.expires_at - RENEW_BEFORE:
+            fresh = held is not None and self._clock() < held.expires_at - RENEW_BEFORE
+            if held is not None and fresh and not renew and held.value != refused:
                 return held.value
             self._token = None
             self._token = self._issue()
@@ -222,10 +224,10 @@ class WorksClient:
     def _send(self, path: str, content: dict[str, Any], target: str) -> SendResult:
         body = json.dumps({"content": content}, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
         started = time.perf_counter()
-        renewed = False
+        refused: str | None = None
         while True:
             try:
-                token = self.token(renew=renewed)
+                token = self.token(refused=refused)
             except TokenError as failed:
                 return failed.result
             try:
@@ -237,8 +239,8 @@ class WorksClient:
             except httpx.TransportError as exc:
                 return SendResult(channel=KEY, transport_error=Transport.CONNECTION, message=short(exc),
                                   duration_ms=ms_since(started))
-            if response.status_code == 401 and not renewed:
-                renewed = True  # not taken: ask for a new token and try once more
+            if response.status_code == 401 and refused is None:
+                refused = token  # not taken: a new token, and once more
                 continue
             payload = _json(response)
             said = " ".join(str(payload[k]) for k in ("code", "description") if payload.get(k))

@@ -1,9 +1,9 @@
 """WorksStandIn: LINE WORKS' token endpoint and bot message endpoints on loopback, a thread per request.
 
 The tests steer it: members and message rooms it knows, a member the bot may not talk to (403), the
-rate limit, answers to force on the next requests, tokens to revoke, and two gates that hold requests
-— before a message is taken, or after it was taken with the answer not yet sent — so a test can stop
-the sender at exactly that moment. Callbacks go out signed with the bot secret, as LINE WORKS signs them.
+rate limit, answers to force on the next requests, tokens to revoke, and gates that hold requests —
+before the token endpoint answers, before a message request is looked at, or after a message was taken
+with the answer not yet sent — so a test can stop the sender at exactly that moment. Callbacks go out signed with the bot secret, as LINE WORKS signs them.
 """
 
 from __future__ import annotations
@@ -150,6 +150,12 @@ class WorksStandIn:
         with self._changed:
             return self._changed.wait_for(lambda: gate.waiting >= count, timeout)
 
+    def wait_answered(self, status: int, count: int, timeout: float) -> bool:
+        """Whether `count` message requests have been answered with `status` within `timeout` seconds."""
+        with self._changed:
+            return self._changed.wait_for(
+                lambda: sum(1 for _, path, said in self.log if said == status and path != TOKEN_PATH) >= count, timeout)
+
     def wait_accepted(self, count: int, timeout: float) -> list[Accepted]:
         with self._changed:
             self._changed.wait_for(lambda: len(self.accepted) >= count, timeout)
@@ -224,8 +230,9 @@ class WorksStandIn:
                     status, body = standin._message(self.headers.get("Authorization"), found.groups(), raw)
                 else:
                     status, body = 404, {"code": "NOT_FOUND", "description": f"no endpoint {path}"}
-                with standin._lock:
+                with standin._changed:
                     standin.log.append(("POST", path, status))
+                    standin._changed.notify_all()
                 if status == 201 and body.get("_taken"):
                     standin._wait(standin.after_taking)
                     body = {}
@@ -299,6 +306,7 @@ class WorksStandIn:
         return None
 
     def _message(self, authorization: str | None, ids: tuple[str, ...], raw: bytes) -> tuple[int, dict[str, Any]]:
+        self._wait(self.before_taking)
         bot, target, to = (unquote(part) for part in ids)
         token = (authorization or "").removeprefix("Bearer ").strip()
         now = self._clock()
@@ -320,7 +328,6 @@ class WorksStandIn:
             content = check_message(json.loads(raw or b"null"))
         except (ValueError, Invalid) as exc:
             return 400, {"code": "INVALID_PARAMETER", "description": str(exc)}
-        self._wait(self.before_taking)
         with self._changed:
             if target == "users" and to not in self._users:
                 return 404, {"code": "NOT_FOUND", "description": "no such user"}
