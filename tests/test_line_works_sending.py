@@ -192,3 +192,28 @@ def test_a_member_line_works_does_not_know_gets_the_reminder_on_their_next_chann
         contact = contacts.on(rules.get_teacher(s, teacher_id).contacts, KEY)
         assert contact is not None and contact.unreachable_since == now  # remembered for the next messages
     assert rows == [(KEY, DeliveryStatus.FAILED, line_works.NOT_FOUND), ("line", DeliveryStatus.SENT, None)]
+
+
+@pytest.mark.usefixtures("reminders_on_works")
+def test_an_answer_lost_to_the_timeout_is_retried_and_may_arrive_twice(
+        db: Database, now: dt.datetime, clock: FakeClock, works_ready: WorksStandIn) -> None:
+    """The risk docs/reliability.md names: LINE WORKS took the message, its answer never came in time;
+    without a retry key the retry sends it again. Never none."""
+    works_ready.add_user(member(1))
+    with db.write() as s:
+        keys.SENDER_HTTP_TIMEOUT_SECONDS.write(s, 0.5)
+    delivery_id = _reminder_for(db, now)
+    works_ready.hold(works_ready.after_taking)
+    try:
+        _send(db, clock)
+    finally:
+        works_ready.release(works_ready.after_taking)
+    with db.read() as s:
+        delivery = s.get(Delivery, delivery_id)
+        assert delivery is not None and (delivery.status, delivery.last_error_code) == (DeliveryStatus.QUEUED, "TIMEOUT")
+    assert len(works_ready.to(member(1))) == 1
+    clock.advance(minutes=5)  # past the first backoff
+    _send(db, clock)
+    assert len(works_ready.to(member(1))) == 2
+    with db.read() as s:
+        assert s.get(Delivery, delivery_id).status == DeliveryStatus.SENT  # type: ignore[union-attr]
