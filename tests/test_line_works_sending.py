@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from core.channels import line_works, line_works_rooms
+from core.channels import line_works, line_works_credentials, line_works_rooms
 from core.channels.line_works_client import KEY
 from core.emulator import LineEmulator
 from core.emulator.line_works import WorksStandIn
@@ -33,7 +33,7 @@ from core.store.models import ContactRule, Delivery, DeliveryStatus, ShiftStatus
 from tests import factories as f
 from tests.linefixtures import SECRET, FakeClock, emulator, line_ready, user_id  # noqa: F401
 from tests.test_new_channel import _send
-from tests.worksfixtures import member, reminders_on_works, teacher_on_works, works, works_ready  # noqa: F401
+from tests.worksfixtures import credentials, member, reminders_on_works, teacher_on_works, works, works_ready  # noqa: F401
 
 DAY = dt.date(2026, 12, 1)  # the tests' clock is 09:00 in Tokyo that day: the reminder is due
 
@@ -127,6 +127,11 @@ def test_refused_credentials_hold_line_works_and_keep_the_reminder(
         hold = keys.LINE_WORKS_HOLD.read(s)
     assert hold is not None and hold.code == line_works.AUTH_FAILED
     assert works_ready.accepted == []
+    line_works_credentials.save(db, credentials(client_secret="changed at LINE WORKS"))  # the manager fixes it
+    _send(db, clock)
+    assert len(works_ready.to(member(1))) == 1  # the hold named the old credentials: lifted
+    with db.read() as s:
+        assert s.get(Delivery, delivery_id).status == DeliveryStatus.SENT  # type: ignore[union-attr]
 
 
 def test_a_group_message_goes_to_the_classrooms_message_room(db: Database, now: dt.datetime) -> None:
