@@ -72,7 +72,7 @@ def test_registering_adds_the_channel_and_undoing_takes_it_away() -> None:
     finally:
         undo()
     assert not registry.registered(KEY) and KEY not in contacts.ADDRESSING
-    assert set(registry.DRIVERS) == {"line", "email", "webhook"}
+    assert set(registry.DRIVERS) == {"line", "email", "webhook", "line_works"}
 
 
 def test_a_teacher_on_the_new_channel_gets_the_reminder_and_the_correction(
@@ -151,7 +151,7 @@ def test_the_teacher_dialog_offers_the_new_channel_from_its_driver(
     settle(qtbot, ctx, timeout=WAIT)
     dialog.add()
     editor = dialog.edit_dialog
-    assert editor is not None and set(editor.others) == {KEY}  # LINE and e-mail keep their own rows
+    assert editor is not None and set(editor.others) == {KEY, "line_works"}  # LINE and e-mail keep their own rows
     address, agreed = editor.others[KEY]
     editor.name.setText("高橋")
     editor.channel.setCurrentIndex(editor.channel.findData(KEY))

@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 from core.addresses import secure_or_local
 from core.channels import line_render
 from core.channels.base import AddressRule, CancelReasons, Outgoing, R, RefusedBeforeSend
+from core.channels.net import json_object as _json
 from core.channels.net import ms_since, short
 from core.channels.ratelimit import TokenBucket
 from core.errors import ShiftcastError, ValidationError
@@ -274,14 +275,6 @@ class LineClient:
                 details=_details(payload),
             )
         return payload
-
-
-def _json(response: httpx.Response) -> dict[str, Any]:
-    try:
-        value = response.json()
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
 
 
 def _details(payload: dict[str, Any]) -> tuple[str, ...]:

@@ -4,6 +4,9 @@ or an error message. Which addresses a client may use in the clear is core/addre
 from __future__ import annotations
 
 import time
+from typing import Any
+
+import httpx
 
 
 def short(exc: BaseException) -> str:
@@ -15,3 +18,12 @@ def short(exc: BaseException) -> str:
 def ms_since(started: float) -> int:
     """Milliseconds since `started`, a time.perf_counter() reading."""
     return int((time.perf_counter() - started) * 1000)
+
+
+def json_object(response: httpx.Response) -> dict[str, Any]:
+    """The answer's JSON object, or {} for anything else (no body, not JSON, a list)."""
+    try:
+        value = response.json()
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import TypeVar
 
-from core.channels import email, line, webhook
+from core.channels import email, line, line_works, webhook
 from core.channels.base import ChannelDriver, Connection
 from core.outbox import policy
 from core.outbox.policy import SendResult, Verdict
@@ -87,3 +87,4 @@ def _unusable() -> Connection | None:
 
 for _builtin in (line.DRIVER, email.DRIVER, webhook.DRIVER):
     register_channel(_builtin)
+register_channel(line_works.DRIVER)

@@ -151,7 +151,8 @@ RECIPIENT_PROPERTY = "to"
 @dataclass(frozen=True)
 class Verdict:
     outcome: Outcome
-    code: ErrorCode | None = None
+    # Core's ErrorCode, or a code a channel's driver declares (with its "send_error.<code>" words).
+    code: str | None = None
     message: Text | None = None  # "send_error.<code>": stored encoded (core/texts/message.dumps)
     # The failure is about who the message was for, not what it said: LINE does not know the
     # recipient (404), or refused the request naming the recipient's property (400 at "to").
@@ -189,7 +190,7 @@ def _transport_verdict(result: SendResult) -> Verdict:
     return _failed(Outcome.RETRY, ErrorCode.CONNECTION, result)
 
 
-def _failed(outcome: Outcome, code: ErrorCode, result: SendResult, at_recipient: bool = False) -> Verdict:
+def _failed(outcome: Outcome, code: str, result: SendResult, at_recipient: bool = False) -> Verdict:
     return Verdict(outcome, code, error_text(code, result), at_recipient)
 
 
@@ -251,7 +252,7 @@ def classify_line(result: SendResult) -> Verdict:
 @dataclass(frozen=True)
 class Decision:
     outcome: Outcome
-    code: ErrorCode | None
+    code: str | None
     message: Text | None
     next_attempt_at: dt.datetime | None = None
     at_recipient: bool = False  # see Verdict; stored as deliveries.last_error_at_recipient
@@ -287,6 +288,20 @@ def retry_key_usable(issued_at: dt.datetime | None, now: dt.datetime) -> bool:
     if issued_at is None:
         return True
     return now - issued_at < RETRY_KEY_LIFETIME - RETRY_KEY_MARGIN
+
+
+@dataclass(frozen=True)
+class ChannelFailure:
+    """What a delivery that ended without being sent means for its teacher's next channel, by the rules
+    of the channel that failed (its driver's `failure`)."""
+
+    fall_back: bool  # send this message on the teacher's next channel instead
+    recipient_unreachable: bool  # the channel cannot reach this address at all: remember it for the next messages
+
+
+def transport_verdict(result: SendResult) -> Verdict:
+    """No answer came back (a timeout, a dropped connection, a batch out of time): the same for every channel."""
+    return _transport_verdict(result)
 
 
 @dataclass(frozen=True)
@@ -328,7 +343,7 @@ def shown_error(stored: str | None) -> Text | str:
     return loads(stored) if stored else ""
 
 
-def error_text(code: ErrorCode, result: SendResult) -> Text:
+def error_text(code: str, result: SendResult) -> Text:
     """Why a send failed, as a catalog message ("send_error.<code>"). The answer's own words (LINE's
     message and details, the mail server's reply, a library's connection error) are not ours to
     translate: they travel as one parameter, shown as they came."""
@@ -338,4 +353,4 @@ def error_text(code: ErrorCode, result: SendResult) -> Text:
         words = result.message
     said = t("send_error.said", words=words) if words else t("text.plain", text="")
     status = result.smtp_code if result.smtp_code is not None else result.http_status
-    return t(f"send_error.{code.value}", said=said, **({"status": status} if status is not None else {}))
+    return t(f"send_error.{code}", said=said, **({"status": status} if status is not None else {}))

@@ -79,6 +79,17 @@ def send_instead(session: Session, failed: Delivery, teacher: Teacher, *, now: d
     return delivery_id
 
 
+def failure_on(channel: str, code: str | None, *, at_recipient: bool,
+               dead: bool) -> policy.ChannelFailure | policy.LineFailure:
+    """What a failed delivery means for the teacher's next channel, by the rules of the channel that
+    failed: its driver's `failure` where it declares one, else LINE's rule."""
+    judge = getattr(registry.DRIVERS.get(channel), "failure", None)
+    if judge is not None:
+        found: policy.ChannelFailure = judge(code, at_recipient=at_recipient, dead=dead)
+        return found
+    return policy.line_failure(code, at_recipient=at_recipient, dead=dead)
+
+
 def after_failure(session: Session, delivery_id: int, *, code: str | None, at_recipient: bool, dead: bool,
                   now: dt.datetime) -> list[int]:
     """A delivery ended as failed: remember a teacher the channel cannot reach, and fall back to their
@@ -88,7 +99,7 @@ def after_failure(session: Session, delivery_id: int, *, code: str | None, at_re
     line = session.get(Delivery, delivery_id)
     if line is None:
         return []
-    verdict = policy.line_failure(code, at_recipient=at_recipient, dead=dead)
+    verdict = failure_on(line.channel, code, at_recipient=at_recipient, dead=dead)
     if line.kind == DeliveryKind.SHIFT_PUBLICATION and line.channel == Channel.LINE:
         publication = (session.get(Publication, line.subject_id)
                        if line.subject_type == SubjectType.PUBLICATION and line.subject_id else None)
@@ -131,8 +142,8 @@ def sweep(session: Session, *, now: dt.datetime, window: dt.timedelta = SWEEP_WI
     for key, (delivery, teacher) in wanted.items():
         if key in twins:
             continue
-        if policy.line_failure(delivery.last_error_code, at_recipient=delivery.last_error_at_recipient,
-                               dead=delivery.dead_lettered_at is not None).fall_back:
+        if failure_on(delivery.channel, delivery.last_error_code, at_recipient=delivery.last_error_at_recipient,
+                      dead=delivery.dead_lettered_at is not None).fall_back:
             if (made := send_instead(session, delivery, teacher, now=now)) is not None:
                 created.append(made)
     return created

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -51,27 +51,38 @@ class AckHandler:
             return
         if not data.startswith(ack.PREFIX + ":"):
             return  # another button's postback (a cover request's `cv:` …): its own handler's, not ours
-        try:
-            key = ack_key.held_key(session)
-        except SecretStoreError as exc:
-            log.warning("a 了解 postback was ignored: %s", logged(exc.text))
-            return
-        delivery_id = ack.read_postback(key, data) if key else None
-        if delivery_id is None:
-            log.warning("a 了解 postback with data this database did not sign was ignored")
-            return
-        delivery = session.get(Delivery, delivery_id)
-        teacher = session.get(Teacher, delivery.teacher_id) if delivery and delivery.teacher_id else None
-        if (delivery is None or delivery.channel != Channel.LINE or delivery.kind not in kinds.acknowledged_keys()
-                or teacher is None or contacts.address_on(teacher, Channel.LINE) != event.user_id):
-            log.warning("a 了解 postback for delivery %s from someone it was not sent to was ignored", delivery_id)
-            return
-        if delivery.acknowledged_at is None:
-            delivery.acknowledged_at = min(event.occurred_at or now, now)
-            store_events.emit(session, store_events.DeliveriesAcknowledged(frozenset({delivery.id})))
-            if delivery.subject_type == SubjectType.SHIFT and delivery.subject_id is not None:
-                unacknowledged.withdraw_nudges(session, delivery.subject_id, delivery.subject_version or 0, now=now)
-            log.info("delivery %s acknowledged by its teacher", delivery_id)
+        acknowledge(session, data, channel=Channel.LINE, tapped_by=lambda address: address == event.user_id,
+                    tapped_at=event.occurred_at, now=now)
+
+
+def acknowledge(session: Session, data: str, *, channel: str, tapped_by: Callable[[str | None], bool],
+                tapped_at: dt.datetime | None, now: dt.datetime) -> bool:
+    """A 了解 tap on `channel` with the button's `data`: the delivery it names is marked acknowledged the
+    first time (True), if the data is this database's, the delivery is one on `channel` of a kind that
+    asks for it, and `tapped_by` says the teacher's address on the channel is who tapped."""
+    try:
+        key = ack_key.held_key(session)
+    except SecretStoreError as exc:
+        log.warning("a 了解 postback was ignored: %s", logged(exc.text))
+        return False
+    delivery_id = ack.read_postback(key, data) if key else None
+    if delivery_id is None:
+        log.warning("a 了解 postback with data this database did not sign was ignored")
+        return False
+    delivery = session.get(Delivery, delivery_id)
+    teacher = session.get(Teacher, delivery.teacher_id) if delivery and delivery.teacher_id else None
+    if (delivery is None or delivery.channel != channel or delivery.kind not in kinds.acknowledged_keys()
+            or teacher is None or not tapped_by(contacts.address_on(teacher, channel))):
+        log.warning("a 了解 postback for delivery %s from someone it was not sent to was ignored", delivery_id)
+        return False
+    if delivery.acknowledged_at is not None:
+        return False
+    delivery.acknowledged_at = min(tapped_at or now, now)
+    store_events.emit(session, store_events.DeliveriesAcknowledged(frozenset({delivery.id})))
+    if delivery.subject_type == SubjectType.SHIFT and delivery.subject_id is not None:
+        unacknowledged.withdraw_nudges(session, delivery.subject_id, delivery.subject_version or 0, now=now)
+    log.info("delivery %s acknowledged by its teacher", delivery_id)
+    return True
 
 
 def acknowledged_ids(session: Session) -> set[int]:

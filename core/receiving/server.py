@@ -23,7 +23,7 @@ from types import TracebackType
 from typing import Any
 
 from core.errors import ShiftcastError, ValidationError
-from core.receiving import events, signature
+from core.receiving import bodies, events, line_works_callback, signature
 from core.receiving.handlers import Dispatcher, EventHandler
 from core.store.db import Database
 from core.texts import t
@@ -74,22 +74,9 @@ def build_app(db: Database, secret: str, *, clock: Clock = _utc_now, body_deadli
             return events.record(session, raw, now=clock())
 
     async def webhook(request: Request) -> Response:
-        declared = request.headers.get("content-length")
-        if declared is not None:
-            if not declared.isdigit():
-                return JSONResponse({"message": "bad Content-Length"}, status_code=400)
-            if int(declared) > MAX_BODY_BYTES:
-                return JSONResponse({"message": "Request Entity Too Large"}, status_code=413)
-        body = bytearray()
-        try:
-            async with asyncio.timeout(body_deadline):
-                async for chunk in request.stream():
-                    body += chunk
-                    if len(body) > MAX_BODY_BYTES:
-                        return JSONResponse({"message": "Request Entity Too Large"}, status_code=413)
-        except TimeoutError:
-            return JSONResponse({"message": "Request Timeout"}, status_code=408, headers={"Connection": "close"})
-        raw = bytes(body)
+        raw = await bodies.read_limited(request, max_bytes=MAX_BODY_BYTES, deadline=body_deadline)
+        if not isinstance(raw, bytes):
+            return raw  # type: ignore[no-any-return]
         if not signature.verify(secret, raw, request.headers.get("x-line-signature")):
             return JSONResponse({"message": "invalid signature"}, status_code=401)
         try:
@@ -100,7 +87,8 @@ def build_app(db: Database, secret: str, *, clock: Clock = _utc_now, body_deadli
             await run_in_threadpool(store, parsed)
         return JSONResponse({})
 
-    return Starlette(routes=[Route(PATH, webhook, methods=["POST"])])
+    return Starlette(routes=[Route(PATH, webhook, methods=["POST"]),
+                             line_works_callback.route(db, clock=clock, max_bytes=MAX_BODY_BYTES, deadline=body_deadline)])
 
 
 class WebhookReceiver:

@@ -38,6 +38,15 @@ class Addressing:
     needs_consent: bool = True  # reaches the teacher only once they agreed to it
 
 
+@dataclass(frozen=True)
+class ContactColumn:
+    """A channel's column in the teachers' CSV and the CLI: its name ("line_works_id") and every heading
+    accepted for it on import, the first one used on export."""
+
+    name: str
+    headings: tuple[str, ...]
+
+
 ADDRESSING: dict[str, Addressing] = {
     # A brand's name, the same in every language (resources/i18n/glossary.md).
     Channel.LINE: Addressing(t("text.plain", text="LINE"), ids.line_user_id),

@@ -15,6 +15,17 @@ LINE_TOKEN_ENV = "SHIFTCAST_LINE_TOKEN"
 # The channel secret signs LINE's webhooks and, with the channel ID, issues stateless tokens.
 LINE_CHANNEL_SECRET = "line-channel-secret"
 LINE_CHANNEL_SECRET_ENV = "SHIFTCAST_LINE_CHANNEL_SECRET"
+# LINE WORKS (core/channels/line_works_credentials.py): the app's client secret, the bot secret that signs
+# its callbacks, and the service account's private key. The key is kept in parts named "<name>.1",
+# "<name>.2" …, with the count under the name itself: Windows' credential store holds at most 2,560 bytes a
+# credential (1,280 characters as it stores them), and an RSA key's PEM text is about 1,700.
+LINE_WORKS_CLIENT_SECRET = "line-works-client-secret"
+LINE_WORKS_BOT_SECRET = "line-works-bot-secret"
+LINE_WORKS_PRIVATE_KEY = "line-works-private-key"
+# For a headless sender without a keyring: the secrets themselves, and the key as a file.
+LINE_WORKS_CLIENT_SECRET_ENV = "SHIFTCAST_LINE_WORKS_CLIENT_SECRET"
+LINE_WORKS_BOT_SECRET_ENV = "SHIFTCAST_LINE_WORKS_BOT_SECRET"
+LINE_WORKS_PRIVATE_KEY_FILE_ENV = "SHIFTCAST_LINE_WORKS_PRIVATE_KEY_FILE"
 # The password of the database server chosen in Settings → Database; the URL in database.json has none.
 DATABASE_PASSWORD = "database-password"
 

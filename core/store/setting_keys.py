@@ -74,6 +74,24 @@ LINE_COVER_BUTTON = FlagSetting("line.cover_button", t("setting.label.line.cover
 # keyring (core/store/ack_key.py), which moves it from here at start-up and removes this row.
 LINE_ACK_SECRET = TextSetting("line.ack_secret", t("setting.label.line.ack_secret"), max_length=100)
 
+# ----- LINE WORKS (core/channels/line_works*.py); its client secret, bot secret and private key are in the keyring -----
+# The app's client ID and service account, and the bot that sends: the ids LINE WORKS' Developer Console shows.
+LINE_WORKS_CLIENT_ID = TextSetting("line_works.client_id", t("setting.label.line_works.client_id"), max_length=100)
+LINE_WORKS_SERVICE_ACCOUNT = TextSetting("line_works.service_account", t("setting.label.line_works.service_account"),
+                                         max_length=200)
+LINE_WORKS_BOT_ID = TextSetting("line_works.bot_id", t("setting.label.line_works.bot_id"), max_length=64)
+LINE_WORKS_DOMAIN_ID = TextSetting("line_works.domain_id", t("setting.label.line_works.domain_id"), max_length=64)
+# Where the token is asked for and the bot's messages go (unset: LINE WORKS itself); the stand-in's address in tests.
+LINE_WORKS_AUTH_BASE = TextSetting("line_works.auth_base", t("setting.label.line_works.auth_base"), rule=web_address,
+                                   rule_says=_WEB)
+LINE_WORKS_API_BASE = TextSetting("line_works.api_base", t("setting.label.line_works.api_base"), rule=web_address,
+                                  rule_says=_WEB)
+# Each classroom's LINE WORKS message room (channel ID), where its group messages go (core/channels/line_works_rooms.py).
+LINE_WORKS_ROOM = SettingFamily(
+    "line_works.room.", lambda name: TextSetting(name, t("setting.label.line_works.room"), max_length=64))
+# While LINE WORKS refuses the app's credentials: held for their fingerprint, lifted when they change.
+LINE_WORKS_HOLD = HoldSetting("line_works.hold", t("setting.label.line_works.hold"))
+
 # ----- the sender (support and tests tune these; unset, the sender's own defaults apply) -----
 SENDER_CONCURRENCY = IntSetting("sender.concurrency", t("setting.label.sender.concurrency"), minimum=1, maximum=256)
 SENDER_LEASE_SECONDS = FloatSetting("sender.lease_seconds", t("setting.label.sender.lease_seconds"), above=0)

@@ -840,6 +840,49 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "setting.label.sender.backoff_base_seconds": ("the first retry's delay in seconds", "最初の再送までの待ち時間（秒）"),
     "setting.label.sender.max_retries": ("the number of retries", "再送の回数"),
     "setting.label.sender.http_timeout_seconds": ("the LINE request timeout in seconds", "LINEへのリクエストのタイムアウト（秒）"),
+    # ----- LINE WORKS (core/channels/line_works*.py); its send errors and cancel reasons are its driver's -----
+    "line_works.missing": ("{field} is missing", "{field}が入力されていません。"),
+    "line_works.bad_id": ("{field} '{value}' has characters LINE WORKS does not use in it",
+                          "{field}「{value}」にLINE WORKSでは使われない文字が含まれています。"),
+    "line_works.bad_domain": ("the domain ID '{value}' must be a number", "Domain ID「{value}」は数字で入力してください。"),
+    "line_works.bad_key": ("the private key is not an RSA private key in PEM form (the text of the private_….key file "
+                           "the Developer Console gives, from -----BEGIN PRIVATE KEY----- to its END line)",
+                           "Private KeyがPEM形式のRSA秘密鍵ではありません。Developer Consoleで発行した private_….key "
+                           "ファイルの中身を -----BEGIN PRIVATE KEY----- からEND行まで貼り付けてください。"),
+    "line_works.field.client_id": ("the client ID", "クライアントID（Client ID）"),
+    "line_works.field.client_secret": ("the client secret", "クライアントシークレット（Client Secret）"),
+    "line_works.field.service_account": ("the service account", "サービスアカウント（Service Account）"),
+    "line_works.field.private_key": ("the private key", "秘密鍵（Private Key）"),
+    "line_works.field.bot_id": ("the bot ID", "BotのID（Bot ID）"),
+    "line_works.field.bot_secret": ("the bot secret", "Botのシークレット（Bot Secret）"),
+    "line_works.insecure_base": ("the LINE WORKS address must use HTTPS (plain HTTP only to this computer): {address}",
+                                 "LINE WORKSのアドレスはHTTPSにしてください（HTTPはこのパソコン内のみ）: {address}"),
+    "line_works.timeout": ("LINE WORKS did not answer in time; check the internet connection and try again",
+                           "LINE WORKSから時間内に応答がありませんでした。インターネット接続を確認して、もう一度お試しください。"),
+    "line_works.no_connection": ("could not connect to LINE WORKS: {detail}", "LINE WORKSに接続できませんでした: {detail}"),
+    "line_works.token_refused": ("LINE WORKS refused the app's credentials (HTTP {status}: {said}); check the client ID "
+                                 "and secret, the service account and its private key, and that the app has the bot "
+                                 "scope",
+                                 "LINE WORKSがアプリの認証情報を受け付けませんでした（HTTP {status}: {said}）。Client ID と "
+                                 "Client Secret、Service Account と Private Key、アプリのスコープに bot があるかを確認して"
+                                 "ください。"),
+    "line_works.bad_user_id": ("malformed LINE WORKS ID '{value}': expected the member's login ID (name@domain) or "
+                               "their user ID (8-4-4-4-12 hexadecimal digits)",
+                               "LINE WORKS ID「{value}」の形式が正しくありません。メンバーのログインID（name@domain）か"
+                               "ユーザーID（8-4-4-4-12桁の16進数）を入力してください。"),
+    "line_works.bad_room_id": ("malformed LINE WORKS message room ID '{value}': letters, digits and dashes only",
+                               "LINE WORKSのトークルームID「{value}」の形式が正しくありません（英数字とハイフンのみ）。"),
+    "alert.line_works_held": ("LINE WORKS refused the app's credentials: LINE WORKS sending is paused until they change",
+                              "LINE WORKSがアプリの認証情報を受け付けませんでした。認証情報を変更するまでLINE WORKSの"
+                              "配信を停止します。"),
+    "setting.label.line_works.client_id": ("the LINE WORKS client ID", "LINE WORKSのClient ID"),
+    "setting.label.line_works.service_account": ("the LINE WORKS service account", "LINE WORKSのService Account"),
+    "setting.label.line_works.bot_id": ("the LINE WORKS bot ID", "LINE WORKSのBot ID"),
+    "setting.label.line_works.domain_id": ("the LINE WORKS domain ID", "LINE WORKSのDomain ID"),
+    "setting.label.line_works.auth_base": ("the LINE WORKS sign-in address", "LINE WORKSの認証サーバーのアドレス"),
+    "setting.label.line_works.api_base": ("the LINE WORKS API address", "LINE WORKSのAPIのアドレス"),
+    "setting.label.line_works.room": ("the classroom's LINE WORKS message room", "教室のLINE WORKSトークルーム"),
+    "setting.label.line_works.hold": ("the LINE WORKS hold", "LINE WORKSの配信停止の記録"),
     "setting.label.smtp.host": ("the mail server", "メールサーバー"),
     "setting.label.smtp.port": ("the mail server's port", "メールサーバーのポート番号"),
     "setting.label.smtp.security": ("the mail server's security", "メールサーバーの暗号化方式"),
