@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from core.outbox import queue
 from core.planning import group_waiting
+from core.planning.context import PlanningContext
 from core.roster import contacts, rules
 from core.store.models import (
     Channel,
@@ -94,3 +95,11 @@ def fan_out_recent(session: Session, *, now: dt.datetime, within: dt.timedelta =
     for publication in recent:
         created.extend(fan_out(session, publication, now=now))
     return created
+
+
+def plan(context: PlanningContext) -> list[int]:
+    """The month kind's planning at each run: the e-mail copies of recent publications (the report's
+    `publication_emails`), then the group messages owed (core/planning/group_waiting.py)."""
+    emails = fan_out_recent(context.session, now=context.now)
+    context.report.publication_emails.extend(emails)
+    return emails + group_waiting.plan(context)

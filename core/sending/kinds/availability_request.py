@@ -26,6 +26,7 @@ from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import availability_flex, availability_mail, email_text
 from core.outbox import queue
 from core.outbox.policy import CancelReason
+from core.planning.context import PlanningContext
 from core.roster import availability, contacts, membership, reading, rules
 from core.sending import email_builders, send_checks, send_rules
 from core.sending.outgoing import CancelDelivery, CannotBuild
@@ -166,8 +167,9 @@ def remind_month(session: Session, classroom_id: int, year: int, month: int, *, 
     return () if request is None else remind(session, request, now=now)
 
 
-def plan(session: Session, now: dt.datetime) -> Sequence[int]:
+def plan(context: PlanningContext) -> Sequence[int]:
     """The automatic reminders that are due: N days before a request's deadline, to who has not answered."""
+    session, now = context.session, context.now
     made: list[int] = []
     recent = (now - dt.timedelta(days=1)).date()  # a deadline that ended everywhere needs no reminder
     for request in session.scalars(select(AvailabilityRequest).where(

@@ -23,6 +23,7 @@ from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import cover as cover_messages
 from core.outbox import queue
 from core.outbox.policy import CancelReason
+from core.planning.context import PlanningContext
 from core.roster import contacts, cover, rules
 from core.sending import line_builders, send_checks, send_rules
 from core.sending.outgoing import CancelDelivery
@@ -101,9 +102,9 @@ def call(session: Session, request_id: int, *, now: dt.datetime, to_group: bool 
     return made
 
 
-def plan(session: Session, now: dt.datetime) -> Sequence[int]:
+def plan(context: PlanningContext) -> Sequence[int]:
     """At each planning run: requests whose shift changed or started are withdrawn (nothing to enqueue)."""
-    cover.withdraw_stale(session, now=now)
+    cover.withdraw_stale(context.session, now=context.now)
     return ()
 
 

@@ -19,7 +19,7 @@ from core.channels.base import Outgoing
 from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import email_text, texts
 from core.outbox.policy import CancelReason
-from core.planning import told
+from core.planning import corrections, told
 from core.sending import email_builders, line_builders, send_checks, send_rules
 from core.sending.outgoing import CancelDelivery
 from core.store.kinds import Channel, DeliveryKind
@@ -91,4 +91,5 @@ KIND = MessageKind(
     told=True,
     to_teacher=True,
     acknowledged=True,
+    plan=corrections.plan,
 )

@@ -40,7 +40,7 @@ from core.channels.email_draft import Part
 from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import email_text, month_flex, texts
 from core.outbox.policy import CancelReason, ErrorCode
-from core.planning import group_waiting
+from core.planning import mailed_publication
 from core.publication import hosting, image_hosts, month_image
 from core.publication.image_store import ImageStore
 from core.sending import email_builders, line_builders, send_checks
@@ -224,5 +224,5 @@ KIND = MessageKind(
         CancelReason.CLASSROOM_MISSING, CancelReason.TEACHER_INACTIVE, CancelReason.EMAIL_NOT_OPTED_IN,
         CancelReason.CHANNEL_CHANGED),
     to_group=True,
-    plan=group_waiting.plan,  # a month published before its group was chosen goes once it is
+    plan=mailed_publication.plan,  # e-mail copies; a month published before its group was chosen goes once it is
 )

@@ -18,6 +18,7 @@ from core.channels.base import Outgoing
 from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import ack, cover, email_text, texts
 from core.outbox.policy import CancelReason
+from core.planning import reminders
 from core.sending import email_builders, line_builders, send_checks, send_rules
 from core.store.kinds import Channel, DeliveryKind
 from core.store.models import Delivery
@@ -60,4 +61,5 @@ KIND = MessageKind(
     told=True,
     to_teacher=True,
     acknowledged=True,
+    plan=reminders.plan,
 )
