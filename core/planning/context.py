@@ -19,7 +19,7 @@ a kind asks, so a run over a whole month costs a handful of statements, not seve
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
@@ -90,6 +90,11 @@ class PlanReport:
     @property
     def created(self) -> list[PlannedDelivery]:
         return [p for p in self.planned if p.created]
+
+    def made_by_kinds(self, made: Iterable[int]) -> None:
+        """The deliveries the kinds' plans created: those the report does not list already go to `by_kinds`."""
+        listed = {row.delivery_id for row in self.planned} | set(self.publication_emails)
+        self.by_kinds.extend(i for i in made if i not in listed)
 
 
 @dataclass(frozen=True)

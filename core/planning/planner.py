@@ -26,7 +26,5 @@ def plan(session: Session, *, now: dt.datetime, horizon: dt.timedelta = HORIZON)
     for kind in kinds.kinds():
         if kind.plan is not None:
             made.extend(kind.plan(context))
-    report = context.report
-    listed = {row.delivery_id for row in report.planned} | set(report.publication_emails)
-    report.by_kinds.extend(i for i in made if i not in listed)
-    return report
+    context.report.made_by_kinds(made)
+    return context.report
