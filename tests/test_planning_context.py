@@ -12,13 +12,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import event, select
 
 from core.kinds import registry
 from core.planning import fallback, forecast, planner
 from core.roster import channel_choice, clock, rules
 from core.store.db import Database
-from core.store.models import Delivery, DeliveryStatus, ShiftStatus
+from core.store.models import Classroom, Delivery, DeliveryStatus, ShiftStatus, Teacher
 from core.texts import render
 from tests import briefing_kind
 from tests import factories as f
@@ -143,3 +143,41 @@ def test_the_planner_is_a_loop_over_the_kinds_and_names_none() -> None:
     tree.body = [node for node in tree.body if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))]
     code = ast.unparse(tree).lower()  # the docstring may point to where the kinds plan, the code names none
     assert not {"reminder", "correction", "publication", "quiet", "fallback"} & set(re.findall(r"[a-z]+", code))
+
+
+
+def _statements_of_a_run(db: Database, now: dt.datetime) -> int:
+    """How many SQL statements a planning run issues."""
+    count = []
+
+    def seen(*args: object) -> None:
+        count.append(1)
+
+    event.listen(db.engine, "before_cursor_execute", seen)
+    try:
+        with db.write() as s:
+            assert planner.plan(s, now=now).created == []
+    finally:
+        event.remove(db.engine, "before_cursor_execute", seen)
+    return len(count)
+
+
+def test_an_idempotent_run_costs_the_same_few_statements_for_more_shifts(db: Database, now: dt.datetime,
+                                                                          briefing: registry.MessageKind) -> None:
+    """What the outbox holds about the shifts ahead is loaded once: a run that plans nothing new issues
+    as many statements for 40 shifts as for 10, the kind from the tests asking too."""
+    with db.write() as s:
+        room = f.classroom(s)
+        teachers = [f.teacher(s, f"講師{n}", n, email=f"t{n}@example.com", email_opt_in=True,
+                              channel=channel_choice.BOTH) for n in range(1, 11)]
+        room_id, teacher_ids = room.id, [teacher.id for teacher in teachers]
+    counts = []
+    for days in (range(1, 2), range(2, 5)):
+        with db.write() as s:
+            for day in days:
+                for teacher_id in teacher_ids:
+                    f.shift(s, s.get_one(Classroom, room_id), s.get_one(Teacher, teacher_id),
+                            dt.date(2026, 12, 2 + day), now=now, status=ShiftStatus.CONFIRMED)
+            planner.plan(s, now=now)
+        counts.append(_statements_of_a_run(db, now))
+    assert counts[0] == counts[1] < 40, counts

@@ -172,7 +172,8 @@ def soon(start: dt.datetime, classroom: Classroom, *, now: dt.datetime) -> Due:
 
 @dataclass
 class _Known:
-    """What the outbox holds about the shifts ahead, for the kinds that tell a teacher a shift."""
+    """What the outbox holds about the shifts ahead: every kind's keys and waiting deliveries, and who
+    was told which version (by the kinds that tell, and by published months)."""
 
     shift_ids: set[int] = field(default_factory=set)
     keys: set[str] = field(default_factory=set)
@@ -182,17 +183,17 @@ class _Known:
 
 def _load_known(session: Session, shift_ids: list[int]) -> _Known:
     known = _Known(shift_ids=set(shift_ids))
+    telling = set(kinds.told_keys())
     for chunk in range(0, len(shift_ids), CHUNK):
         rows = session.execute(
             select(Delivery.id, Delivery.kind, Delivery.subject_id, Delivery.subject_version, Delivery.teacher_id,
                    Delivery.status, Delivery.dedup_key)
-            .where(Delivery.about(SubjectType.SHIFT, shift_ids[chunk:chunk + CHUNK]),
-                   Delivery.kind.in_(kinds.told_keys()))
+            .where(Delivery.about(SubjectType.SHIFT, shift_ids[chunk:chunk + CHUNK]))
         ).all()
         for delivery_id, kind, shift_id, version, teacher_id, status, key in rows:
             known.keys.add(key)
             assert shift_id is not None  # selected by shift id
-            if status == DeliveryStatus.SENT and teacher_id is not None:
+            if status == DeliveryStatus.SENT and teacher_id is not None and kind in telling:
                 versions = known.told.setdefault(shift_id, {})
                 versions[teacher_id] = max(versions.get(teacher_id, 0), version or 0)
             elif status in WAITING:
@@ -215,7 +216,6 @@ class PlanningContext:
         self._teachers: dict[int, Teacher] | None = None
         self._keys: set[str] = set()  # keys this run enqueued or found, outside what was loaded up front
         self._once: dict[str, Any] = {}
-        self._told_kinds: frozenset[str] | None = None
 
     # --- what the kinds read -------------------------------------------------------------------------
 
@@ -270,7 +270,7 @@ class PlanningContext:
         key = subject.dedup(kind, channel)
         if key in self._keys:
             return True
-        if self._preloaded(kind, subject):
+        if self._preloaded(subject):
             return key in self._loaded().keys
         found = self.session.scalar(select(Delivery.id).where(Delivery.dedup_key == key).limit(1)) is not None
         if found:
@@ -303,7 +303,7 @@ class PlanningContext:
 
     def cancel_superseded(self, kind: str, subject: Subject) -> list[int]:
         """Cancel (SUPERSEDED) the waiting deliveries of this kind about `subject` planned for an older version."""
-        if self._preloaded(kind, subject):
+        if self._preloaded(subject):
             waiting = self._loaded().waiting.get((kind, subject.id), [])
         else:
             waiting = [(i, v or 0) for i, v in self.session.execute(
@@ -324,10 +324,9 @@ class PlanningContext:
             self._known = _load_known(self.session, [shift.id for shift, _ in self.upcoming_shifts()])
         return self._known
 
-    def _preloaded(self, kind: str, subject: Subject) -> bool:
-        if self._told_kinds is None:
-            self._told_kinds = frozenset(kinds.told_keys())
-        return subject.type == SubjectType.SHIFT and kind in self._told_kinds and subject.id in self._loaded().shift_ids
+    def _preloaded(self, subject: Subject) -> bool:
+        """Is what the outbox holds about `subject` loaded up front (a shift ahead)?"""
+        return subject.type == SubjectType.SHIFT and subject.id in self._loaded().shift_ids
 
     def _enqueue_on(self, kind: str, teacher: Teacher, channel: str, subject: Subject, due: Due,
                     why: Text) -> PlannedDelivery | None:

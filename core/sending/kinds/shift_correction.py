@@ -1,6 +1,6 @@
 """The shift correction: a teacher who was told a version of a shift hears what changed since.
 
-Planned at once when a shift changes (core/planning/planner.py) for each teacher told an older
+Planned at once when a shift changes (core/planning/corrections.py) for each teacher told an older
 version (core/planning/told.py): old → new, a cancellation notice, or — when the shift went to
 someone else — a notice that it is no longer theirs. At send time it is canceled when the shift is
 gone, changed again or started, when the teacher was never told the old version or its record is

@@ -2,7 +2,7 @@
 
 Due `lead` before the shift starts, moved earlier out of the classroom's quiet hours; one late
 reminder still goes before the start (core/planning/reminder_times.py). The planner makes one per
-shift version and channel the teacher chose (core/planning/planner.py). At send time it is canceled
+shift version and channel the teacher chose (core/planning/reminders.py). At send time it is canceled
 when the shift is gone, changed, started, no longer confirmed or no longer this teacher's, or the
 teacher cannot get it on the channel (send_rules.LINE_REMINDER; the lean path, reminder_batch, runs
 the same rules). It counts as telling the teacher that version: a later change gets a correction.
