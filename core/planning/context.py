@@ -280,15 +280,16 @@ class PlanningContext:
     # --- what the kinds do ---------------------------------------------------------------------------
 
     def enqueue_for_teacher(self, kind: str, teacher: Teacher, subject: Subject, due: Due, why: Text, *,
-                            channels: Sequence[str] | None = None) -> list[PlannedDelivery]:
+                            channels: Sequence[str] | None = None, fallback: bool = True) -> list[PlannedDelivery]:
         """The message to the teacher on each channel their contacts plan (or these `channels`), each
         once however often planning runs; nothing when `due` says it is too late. The rows it planned
-        now (those planned before are not repeated), as the report lists them."""
+        now (those planned before are not repeated), as the report lists them. `fallback=False`: the
+        kind chose the channel by a rule of its own, so it stands in for no other channel."""
         if due.send_at is None:
             return []
         rows = []
         for channel in planned_channels(teacher) if channels is None else channels:
-            row = self._enqueue_on(kind, teacher, channel, subject, due, why)
+            row = self._enqueue_on(kind, teacher, channel, subject, due, why, fallback=fallback)
             if row is not None:
                 rows.append(row)
         return rows
@@ -329,11 +330,11 @@ class PlanningContext:
         return subject.type == SubjectType.SHIFT and subject.id in self._loaded().shift_ids
 
     def _enqueue_on(self, kind: str, teacher: Teacher, channel: str, subject: Subject, due: Due,
-                    why: Text) -> PlannedDelivery | None:
+                    why: Text, *, fallback: bool) -> PlannedDelivery | None:
         assert due.send_at is not None  # enqueue_for_teacher checked
         if self.known(kind, subject, channel):
             return None
-        linked = self._unreachable_twin(kind, teacher, channel, subject, due)
+        linked = self._unreachable_twin(kind, teacher, channel, subject, due) if fallback else None
         if linked is False:
             return None
         if linked is not None:
