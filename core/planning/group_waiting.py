@@ -3,10 +3,11 @@
 Publishing records the revision either way (core/publication/publish.py). Without a group it marks the
 publication as owed (setting_keys.GROUP_MESSAGE_OWED); `plan` — part of the month kind's own planner
 (core/planning/mailed_publication.py), run by every planning run, and soon after a classroom's group
-is set (rules.update_classroom says so with ShiftsChanged, which plans at once) — queues the group message of each owed publication that is still
-the newest revision of its month, under the dedup key publishing itself uses, so it can never be
-queued twice. A newer revision takes the mark over; a month that is over is not sent any more. While
-LINE is not connected the queued message waits as every LINE message does (core/outbox/not_set_up.py).
+is set (rules.update_classroom says so with ShiftsChanged, which plans at once) — queues the group
+message of each owed publication that is still the newest revision of its month, under the dedup key
+publishing itself uses, so it can never be queued twice. A newer revision takes the mark over; a
+month that is over is not sent any more. While LINE is not connected the queued message waits as
+every LINE message does (core/outbox/not_set_up.py).
 """
 
 from __future__ import annotations

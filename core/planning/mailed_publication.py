@@ -4,6 +4,9 @@ per teacher, so a re-run (the planner, the scheduler's minute job, the command l
 Who gets it: the teachers with a shift in that classroom's month (canceled ones too, so a teacher
 whose shift went away hears of it) whose choice includes e-mail — and, with LINE fallback, those
 LINE cannot reach, or all of them when the LINE group message itself failed.
+
+`plan` is the month kind's planning at each run: these copies of recent publications, then the group
+messages owed to classrooms that have their group now (core/planning/group_waiting.py).
 """
 
 from __future__ import annotations
