@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import event, select, update
 
 from core.kinds import registry
 from core.planning import fallback, forecast, planner
@@ -181,3 +181,26 @@ def test_an_idempotent_run_costs_the_same_few_statements_for_more_shifts(db: Dat
             planner.plan(s, now=now)
         counts.append(_statements_of_a_run(db, now))
     assert counts[0] == counts[1] < 40, counts
+
+
+@pytest.mark.parametrize("order", ["registered", "reversed"])
+def test_a_reminder_made_needless_by_a_correction_is_so_whichever_kind_plans_first(
+        db: Database, now: dt.datetime, monkeypatch: pytest.MonkeyPatch, order: str) -> None:
+    """The reminder asks which corrections go now (planned once per run, `context.once`), so the order
+    the kinds were registered in changes nothing."""
+    if order == "reversed":
+        everyone = registry.kinds()
+        monkeypatch.setattr(registry, "kinds", lambda: tuple(reversed(everyone)))
+    with db.write() as s:
+        room = f.classroom(s)
+        sato = f.teacher(s, "佐藤", 1)
+        shift = f.shift(s, room, sato, dt.date(2026, 12, 1), "10:00", "15:00", now=now, status=ShiftStatus.CONFIRMED)
+        planner.plan(s, now=now)
+        s.execute(update(Delivery).values(status=DeliveryStatus.SENT))  # 佐藤 heard of 10:00
+        rules.edit_shift(s, shift.id, now=now, start_time=dt.time(11, 0))
+        report = planner.plan(s, now=now)
+        rows = [(d.kind, d.status, d.cancel_reason) for d in s.scalars(select(Delivery).order_by(Delivery.id))]
+    assert rows == [("shift_reminder", DeliveryStatus.SENT, None),
+                    ("shift_correction", DeliveryStatus.QUEUED, None),
+                    ("shift_reminder", DeliveryStatus.CANCELED, "COVERED_BY_CORRECTION")]
+    assert [p.kind for p in report.created] == ["shift_correction"]
