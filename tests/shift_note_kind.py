@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from core.kinds.registry import MessageKind, shared_reasons
 from core.messages.message import Message
 from core.outbox import queue
-from core.planning.planner import HORIZON
+from core.planning.context import HORIZON, PlanningContext
 from core.roster import contacts
 from core.sending import send_checks, send_rules
 from core.sending.outgoing import CancelDelivery
@@ -40,8 +40,9 @@ TEXTS = {
 RULES = send_rules.SHIFT + send_rules.REMINDER  # then the teacher rules of the delivery's channel
 
 
-def plan(session: Session, now: dt.datetime) -> Sequence[int]:
+def plan(context: PlanningContext) -> Sequence[int]:
     """One note per confirmed shift version with a note, to a teacher on LINE, due now."""
+    session, now = context.session, context.now
     shifts = session.scalars(select(Shift).where(
         Shift.status == ShiftStatus.CONFIRMED, Shift.note != "",
         Shift.local_date >= now.date(), Shift.local_date <= (now + HORIZON).date())).all()

@@ -56,3 +56,19 @@ def test_the_planner_reminds_only_who_has_not_answered_on_the_day_and_once(db: D
         with pytest.raises(CancelDelivery) as canceled:
             kind.build_line(s, reminder, dt.datetime(2026, 12, 18, 4, 1, tzinfo=dt.UTC), f.home_paths())
     assert canceled.value.reason == kind.ANSWERED
+
+
+def test_a_teacher_asked_on_line_by_the_request_s_own_rule_gets_nothing_else(db: Database) -> None:
+    """The request goes on LINE whenever LINE can carry it (answers come back by themselves), even to a
+    teacher who ranked e-mail first: one delivery, standing in for none on e-mail."""
+    from core.roster import contacts
+    from core.store.models import Channel, ContactRule
+
+    with db.write() as s:
+        room = f.classroom(s)
+        teacher = f.teacher(s, "青木", 1, email="aoki@example.com", email_opt_in=True)
+        contacts.set_choice(teacher, ContactRule.FIRST, [Channel.EMAIL, Channel.LINE])
+        asking = kind.ask(s, room.id, 2027, 1, DEADLINE, None, now=ASKED)
+        rows = s.scalars(select(Delivery).where(Delivery.kind == kind.KEY)).all()
+    assert [(d.id, d.channel, d.status, d.linked_delivery_id) for d in rows] == [
+        (asking.deliveries[0], Channel.LINE, "queued", None)]

@@ -409,3 +409,26 @@ def test_a_request_superseded_by_the_manager_giving_the_shift_to_another_is_told
     assert told == [DeliveryKind.SHIFT_CORRECTION, DeliveryKind.SHIFT_REMINDER]  # no decline, no second notice
     [_, released] = _pushes(line, user_id(1))
     assert "担当が変更" in "\n".join(lines_of(released.message))
+
+
+def test_a_decline_to_a_teacher_line_cannot_reach_goes_by_e_mail_beside_a_canceled_line_delivery(
+        db: Database) -> None:
+    """The decline is planned as every teacher message is (core/planning/context.py): with LINE then
+    e-mail and LINE unable to reach them, the e-mail stands in for a LINE delivery recorded as canceled."""
+    from core.planning import fallback
+    from core.roster import channel_choice
+
+    with db.write() as s:
+        room = f.classroom(s, "本校", quiet_hours=None)
+        teacher = f.teacher(s, "青木", 1, email="aoki@example.com", email_opt_in=True,
+                            channel=channel_choice.LINE_FALLBACK)
+        f.line(teacher).unreachable_since = NOW
+        shift = f.shift(s, room, teacher, DAY, "11:00", "15:00", now=NOW, status=ShiftStatus.CONFIRMED)
+        request = cover.ask(s, shift.id, teacher.id, now=NOW, reason="通院")
+        made = cover_declined.decline(s, request.id, now=NOW)
+        rows = {d.channel: d for d in s.scalars(select(Delivery).where(Delivery.kind == DeliveryKind.COVER_DECLINED))}
+    assert sorted(rows) == ["email", "line"]
+    assert made == [rows["email"].id]
+    assert (rows["line"].status, rows["line"].cancel_reason) == (DeliveryStatus.CANCELED, fallback.UNREACHABLE)
+    assert (rows["email"].status, rows["email"].linked_delivery_id, rows["email"].recipient) == (
+        DeliveryStatus.QUEUED, rows["line"].id, "aoki@example.com")

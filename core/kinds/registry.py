@@ -35,7 +35,9 @@ if TYPE_CHECKING:
 
     Builder = Callable[[Session, Delivery, dt.datetime, DataPaths], Outgoing]
     Composer = Callable[[Session, Delivery, dt.datetime, DataPaths], Message]
-    Planner = Callable[[Session, dt.datetime], Sequence[int]]
+    # Given the run's planning context (core/planning/context.py: PlanningContext; planning sits above
+    # this registry, so it is named, not imported).
+    Planner = Callable[..., Sequence[int]]
 
 
 @dataclass(frozen=True)
@@ -63,8 +65,10 @@ class MessageKind:
     # failed one is sent by e-mail for a teacher who chose LINE with e-mail fallback.
     to_teacher: bool = False
     acknowledged: bool = False  # its LINE message carries the 了解 button, and a tap on it is recorded
-    # Enqueues what is due of this kind at each planning run (the built-in kinds are planned by the
-    # planner itself, publishing and the alerts); returns the ids of the deliveries it created.
+    # Enqueues what is due of this kind at each planning run through the run's planning context (due
+    # times with quiet hours and lateness, a teacher's contacts with fallback, dedup, the dry run's
+    # words); returns the ids of the deliveries it created. Kinds sent only when someone acts (a
+    # publication, an alert) are enqueued there instead.
     plan: Planner | None = None
     # Catalog entries a kind from outside core brings along (code → English, Japanese templates).
     texts: Mapping[str, tuple[Template, Template]] = field(default_factory=dict)

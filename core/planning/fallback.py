@@ -21,6 +21,7 @@ from core.channels import registry
 from core.kinds import registry as kinds
 from core.outbox import policy, queue
 from core.planning import mailed_publication
+from core.planning.context import recipient as recipient
 from core.roster import contacts
 from core.store.models import (
     Channel,
@@ -56,12 +57,6 @@ def next_channel(teacher: Teacher, channel: str) -> str | None:
         return None
     instead = contacts.fallback_after(ContactRule(teacher.contact_rule), teacher.contacts, channel)
     return instead if instead is not None and registry.registered(instead) else None
-
-
-def recipient(teacher: Teacher, channel: str) -> str | None:
-    """Where the teacher's message on `channel` goes, as the channel's driver takes it from their contact."""
-    contact = contacts.on(teacher.contacts, channel)
-    return registry.driver(channel).recipient(contact) if contact is not None else None
 
 
 def send_instead(session: Session, failed: Delivery, teacher: Teacher, *, now: dt.datetime) -> int | None:

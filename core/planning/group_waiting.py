@@ -1,12 +1,13 @@
 """A month published before its classroom had a LINE group: the group's message is owed, never lost.
 
 Publishing records the revision either way (core/publication/publish.py). Without a group it marks the
-publication as owed (setting_keys.GROUP_MESSAGE_OWED); `plan` — the month kind's own planner, run by
-every planning run, and soon after a classroom's group is set (rules.update_classroom says so with
-ShiftsChanged, which plans at once) — queues the group message of each owed publication that is still
-the newest revision of its month, under the dedup key publishing itself uses, so it can never be
-queued twice. A newer revision takes the mark over; a month that is over is not sent any more. While
-LINE is not connected the queued message waits as every LINE message does (core/outbox/not_set_up.py).
+publication as owed (setting_keys.GROUP_MESSAGE_OWED); `plan` — part of the month kind's own planner
+(core/planning/mailed_publication.py), run by every planning run, and soon after a classroom's group
+is set (rules.update_classroom says so with ShiftsChanged, which plans at once) — queues the group
+message of each owed publication that is still the newest revision of its month, under the dedup key
+publishing itself uses, so it can never be queued twice. A newer revision takes the mark over; a
+month that is over is not sent any more. While LINE is not connected the queued message waits as
+every LINE message does (core/outbox/not_set_up.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
 from core.outbox import queue
+from core.planning.context import PlanningContext
 from core.roster import rules
 from core.store import setting_keys as keys
 from core.store.models import Classroom, DeliveryKind, Publication, SubjectType
@@ -56,8 +58,9 @@ def enqueue(session: Session, publication: Publication, group_id: str, *, now: d
     )
 
 
-def plan(session: Session, now: dt.datetime) -> list[int]:
+def plan(context: PlanningContext) -> list[int]:
     """Queue the owed group messages whose classroom has its group now; returns the ids created."""
+    session, now = context.session, context.now
     rooms = {room.id: room for room in session.scalars(select(Classroom).where(Classroom.line_group_id.is_not(None)))}
     if not rooms:
         return []

@@ -4,6 +4,9 @@ per teacher, so a re-run (the planner, the scheduler's minute job, the command l
 Who gets it: the teachers with a shift in that classroom's month (canceled ones too, so a teacher
 whose shift went away hears of it) whose choice includes e-mail — and, with LINE fallback, those
 LINE cannot reach, or all of them when the LINE group message itself failed.
+
+`plan` is the month kind's planning at each run: these copies of recent publications, then the group
+messages owed to classrooms that have their group now (core/planning/group_waiting.py).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from core.outbox import queue
 from core.planning import group_waiting
+from core.planning.context import PlanningContext
 from core.roster import contacts, rules
 from core.store.models import (
     Channel,
@@ -94,3 +98,11 @@ def fan_out_recent(session: Session, *, now: dt.datetime, within: dt.timedelta =
     for publication in recent:
         created.extend(fan_out(session, publication, now=now))
     return created
+
+
+def plan(context: PlanningContext) -> list[int]:
+    """The month kind's planning at each run: the e-mail copies of recent publications (the report's
+    `publication_emails`), then the group messages owed (core/planning/group_waiting.py)."""
+    emails = fan_out_recent(context.session, now=context.now)
+    context.report.publication_emails.extend(emails)
+    return emails + group_waiting.plan(context)

@@ -28,7 +28,7 @@ from core.channels.base import Outgoing
 from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import availability_flex, availability_mail
 from core.messages.message import Message
-from core.outbox import queue
+from core.planning.context import PlanningContext, Subject
 from core.roster import availability, contacts, membership, reading, rules
 from core.sending import send_checks, send_rules
 from core.sending.outgoing import CancelDelivery, CannotBuild
@@ -122,18 +122,15 @@ def enqueue(session: Session, request: AvailabilityRequest, teacher_ids: Sequenc
             now: dt.datetime) -> list[int]:
     """Queue the request (round 1) or a reminder (round 2 …) to these teachers, each on their channel;
     returns the new deliveries."""
+    context = PlanningContext(session, now=now)
     made: list[int] = []
     for teacher in session.scalars(select(Teacher).where(Teacher.id.in_(list(teacher_ids)))):
         channel = channel_for(teacher)
         if channel is None:
             continue
-        delivery_id, created = queue.enqueue(
-            session, kind=KEY, dedup=queue.dedup_key(KEY, f"{request.id}:{teacher.id}", round_, channel=channel),
-            due_at=now, now=now, channel=channel, recipient=contacts.address_on(teacher, channel),
-            teacher_id=teacher.id, classroom_id=request.classroom_id, subject_type=SUBJECT, subject_id=request.id,
-            subject_version=round_)
-        if created:
-            made.append(delivery_id)
+        subject = Subject(SUBJECT, request.id, round_, request.classroom_id, f"{request.id}:{teacher.id}")
+        made += [row.delivery_id for row in context.enqueue_for_teacher(
+            KEY, teacher, subject, context.at_once(), KIND.why, channels=[channel], fallback=False) if row.created]
     return made
 
 
@@ -173,8 +170,9 @@ def remind_month(session: Session, classroom_id: int, year: int, month: int, *, 
     return () if request is None else remind(session, request, now=now)
 
 
-def plan(session: Session, now: dt.datetime) -> Sequence[int]:
+def plan(context: PlanningContext) -> Sequence[int]:
     """The automatic reminders that are due: N days before a request's deadline, to who has not answered."""
+    session, now = context.session, context.now
     made: list[int] = []
     recent = (now - dt.timedelta(days=1)).date()  # a deadline that ended everywhere needs no reminder
     for request in session.scalars(select(AvailabilityRequest).where(

@@ -19,10 +19,8 @@ from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import cover as cover_messages
 from core.messages import email_text
 from core.messages.message import Message
-from core.outbox import queue
 from core.outbox.policy import CancelReason
-from core.planning import fallback
-from core.planning.planner import planned_channels
+from core.planning.context import PlanningContext, Subject
 from core.roster import rules
 from core.sending import message_facts, send_checks, send_rules
 from core.sending.outgoing import CancelDelivery
@@ -55,25 +53,19 @@ def compose(session: Session, delivery: Delivery, now: dt.datetime, paths: DataP
                            facts=email_text.shift_fields(facts, room.language), to_name=teacher.display_name)
 
 
-def plan(session: Session, now: dt.datetime) -> Sequence[int]:
-    """Tell each teacher recently assigned a shift by a cover request, once per request."""
+def plan(context: PlanningContext) -> Sequence[int]:
+    """Tell each teacher recently assigned a shift by a cover request, once per request, on LINE."""
+    session, now = context.session, context.now
     made = []
-    kind = DeliveryKind.COVER_ASSIGNED.value
     for row in session.scalars(select(CoverRequest).where(CoverRequest.state == CoverState.ASSIGNED,
                                                           CoverRequest.updated_at >= now - RECENT)):
         shift = session.get(Shift, row.shift_id)
         if shift is None or shift.teacher_id != row.assigned_teacher_id or rules.shift_instants(shift)[0] <= now:
             continue
-        for channel in planned_channels(shift.teacher):
-            if channel != Channel.LINE:
-                continue
-            delivery_id, created = queue.enqueue(
-                session, kind=kind, dedup=queue.dedup_key(kind, f"cover:{row.id}", shift.version, channel=channel),
-                due_at=now, now=now, channel=channel, recipient=fallback.recipient(shift.teacher, channel),
-                teacher_id=shift.teacher_id, classroom_id=shift.classroom_id,
-                subject_type=SubjectType.COVER_REQUEST, subject_id=row.id, subject_version=shift.version)
-            if created:
-                made.append(delivery_id)
+        subject = Subject(SubjectType.COVER_REQUEST, row.id, shift.version, shift.classroom_id, f"cover:{row.id}")
+        on_line = [channel for channel in context.channels(shift.teacher) if channel == Channel.LINE]
+        made += [planned.delivery_id for planned in context.enqueue_for_teacher(
+            KIND.key, shift.teacher, subject, context.at_once(), KIND.why, channels=on_line) if planned.created]
     return made
 
 

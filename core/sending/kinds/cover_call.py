@@ -25,6 +25,7 @@ from core.messages import email_text
 from core.messages.message import Action, Audience, Message
 from core.outbox import queue
 from core.outbox.policy import CancelReason
+from core.planning.context import PlanningContext
 from core.roster import contacts, cover, rules
 from core.sending import message_facts, send_checks, send_rules
 from core.sending.outgoing import CancelDelivery
@@ -104,9 +105,9 @@ def call(session: Session, request_id: int, *, now: dt.datetime, to_group: bool 
     return made
 
 
-def plan(session: Session, now: dt.datetime) -> Sequence[int]:
+def plan(context: PlanningContext) -> Sequence[int]:
     """At each planning run: requests whose shift changed or started are withdrawn (nothing to enqueue)."""
-    cover.withdraw_stale(session, now=now)
+    cover.withdraw_stale(context.session, now=context.now)
     return ()
 
 

@@ -5,7 +5,7 @@ Enqueued by `decline` here (the command line's `cover decline` and the Cover req
 marks the request (core/roster/cover.py) and queues one delivery per channel the teacher's contacts
 plan (LINE, e-mail or both), about the cover request and the shift's version asked about. It is due
 at once, or when the classroom's quiet hours end if the manager declines in the night, unless the
-shift starts first (core/planning/reminder_times.py, as a correction). At send time it is canceled
+shift starts first, as a correction (core/planning/context.py `soon`). At send time it is canceled
 when the shift is gone, has changed since (its correction says what is true now), has started, or
 the teacher cannot get it on the channel; a teacher who chose LINE then e-mail gets it by e-mail
 when LINE cannot reach them. The text is the same on both channels, in the classroom's language.
@@ -21,11 +21,8 @@ from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import cover as cover_messages
 from core.messages import email_text
 from core.messages.message import Message
-from core.outbox import queue
 from core.outbox.policy import CancelReason
-from core.planning import fallback
-from core.planning.planner import planned_channels, quiet_hours_of
-from core.planning.reminder_times import outside_quiet_hours
+from core.planning.context import PlanningContext, Subject
 from core.roster import cover, rules
 from core.sending import message_facts, send_checks, send_rules
 from core.sending.outgoing import CancelDelivery
@@ -44,20 +41,11 @@ def decline(session: Session, request_id: int, *, now: dt.datetime, reason: str 
     row = cover.decline(session, request_id, now=now, reason=reason)
     shift = rules.get_shift(session, row.shift_id)
     teacher = rules.get_teacher(session, row.teacher_id)
-    start = rules.shift_instants(shift)[0]
-    room = shift.classroom
-    send_at = outside_quiet_hours(now=now, shift_start=start, zone_name=room.timezone,
-                                  quiet=quiet_hours_of(room)).send_at or now
-    made = []
-    for channel in planned_channels(teacher):
-        delivery_id, created = queue.enqueue(
-            session, kind=KEY, dedup=queue.dedup_key(KEY, f"cover:{row.id}", row.shift_version, channel=channel),
-            due_at=send_at, now=now, channel=channel, recipient=fallback.recipient(teacher, channel),
-            teacher_id=teacher.id, classroom_id=room.id, subject_type=SubjectType.COVER_REQUEST,
-            subject_id=row.id, subject_version=row.shift_version)
-        if created:
-            made.append(delivery_id)
-    return made
+    context = PlanningContext(session, now=now)
+    due = context.soon(rules.shift_instants(shift)[0], shift.classroom)
+    subject = Subject(SubjectType.COVER_REQUEST, row.id, row.shift_version, shift.classroom_id, f"cover:{row.id}")
+    return [planned.delivery_id for planned in context.enqueue_for_teacher(
+        KEY, teacher, subject, due, due.words(t("plan.why.cover_declined"))) if planned.created]
 
 
 def _checked(session: Session, delivery: Delivery, now: dt.datetime) -> tuple[CoverRequest, Shift]:

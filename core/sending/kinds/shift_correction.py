@@ -1,6 +1,6 @@
 """The shift correction: a teacher who was told a version of a shift hears what changed since.
 
-Planned at once when a shift changes (core/planning/planner.py) for each teacher told an older
+Planned at once when a shift changes (core/planning/corrections.py) for each teacher told an older
 version (core/planning/told.py): old → new, a cancellation notice, or — when the shift went to
 someone else — a notice that it is no longer theirs. At send time it is canceled when the shift is
 gone, changed again or started, when the teacher was never told the old version or its record is
@@ -21,7 +21,7 @@ from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import ack, email_text, texts
 from core.messages.message import Action, Message
 from core.outbox.policy import CancelReason
-from core.planning import told
+from core.planning import corrections, told
 from core.sending import message_facts, send_checks, send_rules
 from core.sending.outgoing import CancelDelivery
 from core.store.kinds import DeliveryKind
@@ -87,4 +87,5 @@ KIND = MessageKind(
     told=True,
     to_teacher=True,
     acknowledged=True,
+    plan=corrections.plan,
 )

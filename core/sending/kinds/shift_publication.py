@@ -44,7 +44,7 @@ from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import email_text, month_flex, texts
 from core.messages.message import Audience, Message, Picture
 from core.outbox.policy import CancelReason, ErrorCode
-from core.planning import group_waiting
+from core.planning import mailed_publication
 from core.publication import hosting, image_hosts, month_image
 from core.publication.image_store import ImageStore
 from core.sending import message_facts, send_checks, send_rules
@@ -236,5 +236,5 @@ KIND = MessageKind(
         CancelReason.PUBLICATION_MISSING, CancelReason.SUPERSEDED, CancelReason.NO_GROUP,
         CancelReason.CLASSROOM_MISSING, *send_rules.teacher_reasons()),
     to_group=True,
-    plan=group_waiting.plan,  # a month published before its group was chosen goes once it is
+    plan=mailed_publication.plan,  # e-mail copies; a month published before its group was chosen goes once it is
 )

@@ -2,7 +2,7 @@
 
 Due `lead` before the shift starts, moved earlier out of the classroom's quiet hours; one late
 reminder still goes before the start (core/planning/reminder_times.py). The planner makes one per
-shift version and channel the teacher chose (core/planning/planner.py). At send time it is canceled
+shift version and channel the teacher chose (core/planning/reminders.py). At send time it is canceled
 when the shift is gone, changed, started, no longer confirmed or no longer this teacher's, or the
 teacher cannot get it on the channel (`RULES` and the channel's teacher rules; the lean path,
 reminder_batch, runs the same rules and builds the same message). It counts as telling the teacher
@@ -21,6 +21,7 @@ from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import ack, cover, email_text, texts
 from core.messages.message import Action, Message
 from core.outbox.policy import CancelReason
+from core.planning import reminders
 from core.sending import message_facts, send_checks, send_rules
 from core.store.kinds import DeliveryKind
 from core.store.models import Delivery
@@ -69,4 +70,5 @@ KIND = MessageKind(
     told=True,
     to_teacher=True,
     acknowledged=True,
+    plan=reminders.plan,
 )

@@ -23,6 +23,7 @@ from core.messages.message import Audience, Message
 from core.outbox import queue
 from core.outbox.policy import CancelReason
 from core.planning import unacknowledged
+from core.planning.context import PlanningContext
 from core.sending.outgoing import CancelDelivery
 from core.store import setting_keys as keys
 from core.store.kinds import Channel, DeliveryKind, SubjectType
@@ -51,9 +52,10 @@ def _asked(session: Session, classroom_id: int) -> bool:
     return bool(keys.LINE_ACK_BUTTON.read(session) and keys.NUDGE_UNACKNOWLEDGED.of(classroom_id).read(session))
 
 
-def plan(session: Session, now: dt.datetime) -> Sequence[int]:
+def plan(context: PlanningContext) -> Sequence[int]:
     """Enqueue a nudge for each shift whose reminder waits for its 了解, once per shift and version;
     withdraw those whose shift changed."""
+    session, now = context.session, context.now
     unacknowledged.withdraw_stale(session, now=now)
     if not keys.LINE_ACK_BUTTON.read(session):
         return ()
