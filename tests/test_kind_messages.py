@@ -21,6 +21,7 @@ from core.messages import cover as cover_messages
 from core.messages.message import Action, Audience, Message, Picture
 from core.outbox import queue
 from core.planning import planner
+from core.planning.context import PlanningContext
 from core.publication import publish
 from core.publication.image_store import ImageStore
 from core.receiving import acknowledge
@@ -180,7 +181,7 @@ def test_an_assignment_and_a_decline_tell_the_teacher_on_their_channel(db: Datab
     with db.write() as s:
         request = cover.ask(s, roster["shift"], roster["sato"], now=NOW)
         cover.assign(s, request.id, roster["suzuki"], now=NOW)
-        [assigned] = registry.kind_of(DeliveryKind.COVER_ASSIGNED).plan(s, NOW)  # type: ignore[union-attr, misc]
+        [assigned] = registry.kind_of(DeliveryKind.COVER_ASSIGNED).plan(PlanningContext(s, now=NOW))  # type: ignore[union-attr, misc]
     message = _compose(db, assigned)
     assert (message.kind, message.heading, message.to_name, message.audience, message.actions) == (
         "cover_assigned", "You're covering a shift", "Suzuki", Audience.TEACHER, ())
