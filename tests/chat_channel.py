@@ -25,7 +25,8 @@ from core.addresses import secure_or_local
 from core.channels.base import AddressRule, Builder, CancelReasons, Outgoing, R
 from core.errors import ValidationError
 from core.messages import texts
-from core.outbox.policy import ErrorCode, Outcome, SendResult, Transport, Verdict
+from core.outbox import policy
+from core.outbox.policy import ChannelFailure, ErrorCode, Outcome, SendResult, Transport, Verdict
 from core.roster.contacts import ContactView
 from core.sending import line_builders, send_checks
 from core.sending.kinds import shift_correction
@@ -34,6 +35,7 @@ from core.store.models import Delivery, DeliveryKind, Teacher
 from core.store.paths import DataPaths
 from core.store.settings import HoldSetting
 from core.texts import Text, t
+from core.texts.template import Template
 
 KEY = "chat"
 NOT_AGREED = "CHAT_NOT_AGREED"
@@ -152,6 +154,14 @@ class ChatDriver:
     hold_key: HoldSetting | None = None
     hold_title: Text = t("text.plain", text="Chat is held")
     retry_keys = False
+    # Its own error codes' words, in the catalog while it is registered.
+    texts: Mapping[str, tuple[Template, Template]] = MappingProxyType({
+        "send_error.CHAT_GONE": ("no such chat room (HTTP {status}){said}", "チャットルームがありません（HTTP {status}）{said}"),
+        "send_error.CHAT_BUSY": ("the chat service is busy (HTTP {status}){said}",
+                                 "チャットのサービスが混み合っています（HTTP {status}）{said}"),
+        "send_error.CHAT_REFUSED": ("the chat service refused the message (HTTP {status}){said}",
+                                    "チャットのサービスがメッセージを受け付けませんでした（HTTP {status}）{said}"),
+    })
 
     def recipient(self, contact: ContactView) -> str | None:
         return contact.address
@@ -166,10 +176,15 @@ class ChatDriver:
         if 200 <= status < 300:
             return Verdict(Outcome.SENT)
         if status == 404:  # the room is gone: the teacher cannot be reached there
-            return Verdict(Outcome.FAILED, ErrorCode.NOT_FOUND, _said("no such chat room"), at_recipient=True)
+            return policy.failed(Outcome.FAILED, "CHAT_GONE", result, at_recipient=True)
         if status >= 500:
-            return Verdict(Outcome.RETRY, ErrorCode.SERVER_ERROR, _said("the chat service is busy"))
-        return Verdict(Outcome.FAILED, ErrorCode.CLIENT_ERROR, _said("the chat service refused the message"))
+            return policy.failed(Outcome.RETRY, "CHAT_BUSY", result)
+        return policy.failed(Outcome.FAILED, "CHAT_REFUSED", result)
+
+    def failure(self, code: str | None, *, at_recipient: bool, dead: bool) -> ChannelFailure:
+        if code == "CHAT_GONE":  # the room is gone: the next channel, and remember it for the next messages
+            return ChannelFailure(True, True)
+        return policy.failure(code, dead=dead)
 
 
 def _said(words: str) -> Text:

@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core.channels import email
 from core.channels.base import Outgoing
 from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import texts
 from core.outbox import queue
-from core.outbox.policy import CancelReason
 from core.planning.planner import HORIZON
 from core.roster import contacts
 from core.sending import send_checks, send_rules
@@ -78,7 +78,7 @@ KIND = MessageKind(
     why=Text("plan.why.shift_note"),
     builders={"line": build_line},
     cancel_reasons={SHIFT_CANCELED: Text("cancel.NOTE_SHIFT_CANCELED")}
-    | shared_reasons(*(rule.reason for rule in RULES), CancelReason.EMAIL_NOT_OPTED_IN),
+    | shared_reasons(*(rule.reason for rule in RULES), email.NOT_OPTED_IN),
     to_teacher=True,
     plan=plan,
     texts=TEXTS,

@@ -10,7 +10,9 @@ core/channels/registry.py (`register_channel`), and nothing else names the chann
 - `needs_consent`: whether a contact on it reaches its teacher only once they agreed to it;
 - `recipient(contact)`: where a teacher's delivery goes, taken from their contact on the channel;
 - `builders`: what each kind of delivery says on it (core/sending/builders.py asks the kind first);
-- `cancel_reasons`: the codes its send-time checks cancel with (not agreed, cannot reach), and their words;
+- `cancel_reasons`: the codes its send-time checks cancel with (not agreed, cannot reach, blocked), and their words;
+- `texts`: the catalog entries it brings (core/texts/catalog.py form): the words of its own error
+  codes ("send_error.<code>"), of its cancel reasons, and anything else it shows; registered with it;
 
 and, for the sender (core/sending), which knows a channel only through its driver:
 
@@ -19,7 +21,10 @@ and, for the sender (core/sending), which knows a channel only through its drive
 - `batch`: how a turn hands it work. None: one request per pool task, claimed against the pool's
   room (LINE pushes, webhook posts). A number: up to that many per turn, sent as one batch on one
   pool task with one batch in flight at a time (e-mail: one SMTP connection per batch);
-- `classify(result)`: what its answer means, in the outcome policy's terms (core/outbox/policy.py);
+- `classify(result)`: what its answer means, in the outcome policy's terms (core/outbox/policy.py),
+  with the shared error codes (policy.ErrorCode) and its own;
+- `failure(code, at_recipient=, dead=)`: what a teacher's delivery that failed on it with that code
+  means for their next channel (policy.ChannelFailure), read by core/planning/fallback.py;
 - `hold_key`: the hold setting (core/store/setting_keys.py) that holds the channel while its credentials are refused
   (core/outbox/holds.py; LINE's 401, SMTP's 535), None for a channel with nothing to hold;
 - `retry_keys`: whether a request carries a retry key that the server deduplicates on (LINE).
@@ -38,13 +43,14 @@ from typing import Any, Protocol, TypeVar
 from sqlalchemy.orm import Session
 
 from core.channels.email_draft import MailDraft
-from core.outbox.policy import SendResult, Verdict
+from core.outbox.policy import ChannelFailure, SendResult, Verdict
 from core.roster.contacts import ContactView
 from core.store.db import Database
 from core.store.models import Delivery
 from core.store.paths import DataPaths
 from core.store.settings import HoldSetting
 from core.texts import Text
+from core.texts.template import Template
 
 
 class RefusedBeforeSend(Exception):
@@ -124,6 +130,8 @@ class CancelReasons:
     not_agreed: str  # the teacher has not agreed to the channel, or has no address on it
     unreachable: str  # the channel said it cannot reach the address; a fallback went instead
     words: dict[str, Text]
+    # The teacher blocked the channel's account (LINE's unfollow): what waits for them is canceled.
+    blocked: str | None = None
 
 
 class ChannelDriver(Protocol):
@@ -174,6 +182,16 @@ class ChannelDriver(Protocol):
     @property
     def retry_keys(self) -> bool: ...
 
+    @property
+    def texts(self) -> Mapping[str, tuple[Template, Template]]:
+        """Catalog entries it brings: code → (English, Japanese)."""
+        ...
+
     def connect(self, db: Database) -> Connection | None: ...
 
     def classify(self, result: SendResult) -> Verdict: ...
+
+    def failure(self, code: str | None, *, at_recipient: bool, dead: bool) -> ChannelFailure:
+        """A teacher's delivery on it ended failed with `code` (`at_recipient` and `dead` as the row
+        keeps them): fall back to their next channel? Is their address on it unreachable?"""
+        ...

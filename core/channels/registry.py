@@ -2,8 +2,8 @@
 module and one `register_channel` call; the built-in ones are registered below.
 
 Registering also gives the roster the channel's address rules (core/roster/contacts.py), which sits
-below the channels and checks what a manager types; `register_channel` returns the call that undoes
-it all, for tests.
+below the channels and checks what a manager types, and the catalog its words (its `texts`: its error
+codes', its cancel reasons'); `register_channel` returns the call that undoes it all, for tests.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from core.outbox import policy
 from core.outbox.policy import SendResult, Verdict
 from core.roster import contacts
 from core.store.db import Database
+from core.texts.catalog import CATALOG
+from core.texts.template import Template
 
 # In the order a turn serves them; dicts keep it.
 DRIVERS: dict[str, ChannelDriver] = {}
@@ -33,6 +35,7 @@ def register_channel(driver: ChannelDriver) -> Callable[[], None]:
     before, addressing_before = DRIVERS.get(key), contacts.ADDRESSING.get(key)
     words = dict(driver.cancel_reasons.words) if driver.cancel_reasons is not None else {}
     words_before = {code: policy.CHANNEL_CANCEL_WORDS.get(code) for code in words}
+    texts_before = _texts_in(driver, before)
     DRIVERS[key] = driver
     if driver.address is not None:
         contacts.ADDRESSING[key] = contacts.Addressing(driver.label, driver.address.check, driver.needs_consent)
@@ -43,8 +46,26 @@ def register_channel(driver: ChannelDriver) -> Callable[[], None]:
         _put_back(contacts.ADDRESSING, key, addressing_before)
         for code, said in words_before.items():
             _put_back(policy.CHANNEL_CANCEL_WORDS, code, said)
+        for code, entry in texts_before.items():
+            _put_back(CATALOG, code, entry)
 
     return undo
+
+
+def _texts_in(driver: ChannelDriver, replaced: ChannelDriver | None) -> dict[str, tuple[Template, Template] | None]:
+    """Put the driver's catalog entries in place of those of the driver it replaces; returns what was
+    there before. A code means one thing: one the catalog has with other words is refused."""
+    texts = dict(driver.texts)
+    old = dict(replaced.texts) if replaced is not None else {}
+    clash = sorted(code for code, entry in texts.items() if code in CATALOG and code not in old
+                   and CATALOG[code] != entry)
+    if clash:
+        raise ValueError(f"channel {driver.key!r} redefines catalog texts {clash}")
+    before = {code: CATALOG.get(code) for code in {*texts, *old}}
+    for code in old:
+        CATALOG.pop(code, None)
+    CATALOG.update(texts)
+    return before
 
 
 def _put_back(table: dict[str, V], key: str, value: V | None) -> None:

@@ -66,7 +66,7 @@ class Recorder:
             "delivery_id": job.delivery_id, "number": job.attempt_number, "started_at": job.started_at,
             "duration_ms": result.duration_ms, "http_status": result.http_status, "request_id": result.request_id,
             "accepted_request_id": result.accepted_request_id, "retry_key": job.retry_key,
-            "outcome": decision.outcome.value, "error_code": decision.code.value if decision.code else None,
+            "outcome": decision.outcome.value, "error_code": str(decision.code) if decision.code else None,
             "error_message": policy.stored_error(decision.message),
         } for job, result, decision in decided])
         ours = outbox.leased_by(session, (job.delivery_id for job, _, _ in decided), owner=self._owner)
@@ -96,7 +96,7 @@ class Recorder:
             self.open_incident(session, alerts.dead_letters(alerts.dead_letter_count(session)), now)
 
     def _record_unsent(self, session: Session, job: Job, decision: Decision, now: dt.datetime) -> None:
-        code = decision.code.value if decision.code else None
+        code = str(decision.code) if decision.code else None
         if decision.message is not None:  # English with its code, whatever language the manager reads
             log.info("delivery %s: %s (%s)", job.delivery_id, logged(decision.message), decision.outcome.value)
         if decision.outcome is Outcome.RETRY:
@@ -124,7 +124,7 @@ class Recorder:
                                         dead_lettered_at=now if dead else None)
             self._stats.failed += applied
             self._died |= bool(applied and dead)
-            if applied and decision.code is ErrorCode.QUOTA_EXHAUSTED:
+            if applied and decision.code == ErrorCode.QUOTA_EXHAUSTED:
                 self.open_incident(session, alerts.quota_exhausted(), now)
             if applied:
                 # In this transaction: a teacher with e-mail fallback is never left with neither.

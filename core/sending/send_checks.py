@@ -17,6 +17,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from core.channels import registry
+from core.channels.email import NOT_OPTED_IN as EMAIL_NOT_OPTED_IN
 from core.outbox.policy import CancelReason
 from core.planning import fallback
 from core.roster import contacts, rules
@@ -80,7 +81,7 @@ def checked_email_teacher(teacher: Teacher | None, delivery: Delivery) -> Teache
         raise CancelDelivery(CancelReason.TEACHER_INACTIVE)
     mail = contacts.on(teacher.contacts, Channel.EMAIL)
     if mail is None or not contacts.usable(mail):
-        raise CancelDelivery(CancelReason.EMAIL_NOT_OPTED_IN)
+        raise CancelDelivery(EMAIL_NOT_OPTED_IN)
     # A fallback copy stands in for a LINE delivery, so the teacher's LINE choice does not cancel it.
     if delivery.linked_delivery_id is None and not contacts.wants(teacher.contacts, Channel.EMAIL):
         raise CancelDelivery(CancelReason.CHANNEL_CHANGED)

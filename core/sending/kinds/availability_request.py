@@ -25,7 +25,6 @@ from core.channels.base import Outgoing
 from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import availability_flex, availability_mail, email_text
 from core.outbox import queue
-from core.outbox.policy import CancelReason
 from core.roster import availability, contacts, membership, reading, rules
 from core.sending import email_builders, send_checks, send_rules
 from core.sending.outgoing import CancelDelivery, CannotBuild
@@ -193,7 +192,7 @@ KIND = MessageKind(
     why=t("plan.why.availability_request"),
     builders={Channel.LINE.value: build_line, Channel.EMAIL.value: build_email},
     cancel_reasons={**shared_reasons(*(rule.reason for rule in send_rules.LINE_TEACHER),
-                                     CancelReason.EMAIL_NOT_OPTED_IN),
+                                     "EMAIL_NOT_OPTED_IN"),
                     MISSING: t(f"cancel.{MISSING}"), ANSWERED: t(f"cancel.{ANSWERED}")},
     to_teacher=True,
     plan=plan,

@@ -103,6 +103,6 @@ KIND = MessageKind(
     builders={Channel.LINE.value: build_line, Channel.EMAIL.value: build_email},
     cancel_reasons=shared_reasons(*(rule.reason for rule in send_rules.LINE_TEACHER), CancelReason.SHIFT_MISSING,
                                   CancelReason.SHIFT_CHANGED, CancelReason.SHIFT_STARTED,
-                                  CancelReason.EMAIL_NOT_OPTED_IN),
+                                  "EMAIL_NOT_OPTED_IN"),
     to_teacher=True,
 )

@@ -86,7 +86,7 @@ KIND = MessageKind(
     subject="shift",
     why=t("plan.why.correction"),
     builders={Channel.LINE.value: build_line, Channel.EMAIL.value: build_email},
-    cancel_reasons=shared_reasons(*(rule.reason for rule in RULES), CancelReason.EMAIL_NOT_OPTED_IN,
+    cancel_reasons=shared_reasons(*(rule.reason for rule in RULES), "EMAIL_NOT_OPTED_IN",
                                   CancelReason.NOTHING_TOLD, CancelReason.NO_HISTORY, CancelReason.SUPERSEDED),
     told=True,
     to_teacher=True,

@@ -221,7 +221,7 @@ KIND = MessageKind(
     builders={Channel.LINE.value: build_line, Channel.EMAIL.value: build_email},
     cancel_reasons=shared_reasons(
         CancelReason.PUBLICATION_MISSING, CancelReason.SUPERSEDED, CancelReason.NO_GROUP,
-        CancelReason.CLASSROOM_MISSING, CancelReason.TEACHER_INACTIVE, CancelReason.EMAIL_NOT_OPTED_IN,
+        CancelReason.CLASSROOM_MISSING, CancelReason.TEACHER_INACTIVE, "EMAIL_NOT_OPTED_IN",
         CancelReason.CHANNEL_CHANGED),
     to_group=True,
     plan=group_waiting.plan,  # a month published before its group was chosen goes once it is

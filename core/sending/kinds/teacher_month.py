@@ -62,6 +62,6 @@ KIND = MessageKind(
     builders={Channel.LINE.value: build_line, Channel.EMAIL.value: build_email},
     cancel_reasons=shared_reasons(*(rule.reason for rule in send_rules.LINE_TEACHER), CancelReason.PUBLICATION_MISSING,
                                   CancelReason.SUPERSEDED, CancelReason.CLASSROOM_MISSING,
-                                  CancelReason.EMAIL_NOT_OPTED_IN),
+                                  "EMAIL_NOT_OPTED_IN"),
     to_teacher=True,
 )
