@@ -27,7 +27,7 @@ from core.errors import ValidationError
 from core.messages import texts
 from core.outbox import policy
 from core.outbox.policy import ChannelFailure, ErrorCode, Outcome, SendResult, Transport, Verdict
-from core.roster.contacts import ContactView
+from core.roster.contacts import ContactColumn, ContactView
 from core.sending import line_builders, send_checks
 from core.sending.kinds import shift_correction
 from core.store.db import Database
@@ -154,6 +154,7 @@ class ChatDriver:
     hold_key: HoldSetting | None = None
     hold_title: Text = t("text.plain", text="Chat is held")
     retry_keys = False
+    contact_columns = (ContactColumn("chat_url", ("Chat URL",)),)  # a teachers file's column for the room's address
     # Its own error codes' words, in the catalog while it is registered.
     texts: Mapping[str, tuple[Template, Template]] = MappingProxyType({
         "send_error.CHAT_GONE": ("no such chat room (HTTP {status}){said}", "チャットルームがありません（HTTP {status}）{said}"),

@@ -20,7 +20,7 @@ from core.channels import registry
 from core.channels.base import AddressRule, Builder, CancelReasons, ChannelDriver, Outgoing, R
 from core.outbox import policy
 from core.outbox.policy import ChannelFailure, ErrorCode, Outcome, SendResult, Verdict
-from core.roster.contacts import ContactView
+from core.roster.contacts import ContactColumn, ContactView
 from core.sending.kinds import alert as alert_kind
 from core.store.db import Database
 from core.store.models import Delivery
@@ -72,7 +72,8 @@ class FakeDriver:
         self.hold_key: HoldSetting | None = HOLD
         self.hold_title = _said("The fake server refused us")
         self.retry_keys = retry_keys
-        self.texts: Mapping[str, tuple[Template, Template]] = {}  # its words are its server's own (text.plain)
+        self.texts: Mapping[str, tuple[Template, Template]] = {}
+        self.contact_columns: tuple[ContactColumn, ...] = ()  # its words are its server's own (text.plain)
         self.fingerprint = "key-1"  # what the credentials in the "keyring" are now
         self.refused: set[str] = set()  # credentials its server refuses
         self.connections: list[FakeConnection] = []

@@ -145,7 +145,7 @@ def test_the_teachers_csv_round_trips_classrooms_and_a_file_without_them_keeps_m
         exported = csv_files.export_teachers(s)
         ids = (main_room.id, north.id, sato.id, ito.id)
     main_id, north_id, sato_id, ito_id = ids
-    rooms = csv_files.TEACHER_COLUMNS.index("classrooms")
+    rooms = csv_files.teacher_columns().index("classrooms")
     assert exported.splitlines()[0].split(",")[rooms] == "classrooms"
     assert [line.split(",")[rooms] for line in exported.splitlines()[1:]] == ["北校", "北校;本校"]
     with db.write() as s:  # everyone out, then the file puts them back

@@ -165,7 +165,7 @@ _rows = st.lists(st.lists(st.one_of(_cell_texts, st.sampled_from(["本校", "佐
 
 @pytest.mark.slow  # 150 generated files
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(header=st.sampled_from([csv_files.SHIFT_COLUMNS, csv_files.TEACHER_COLUMNS, ("name",), ("x", "y")]),
+@given(header=st.sampled_from([csv_files.SHIFT_COLUMNS, csv_files.teacher_columns(), ("name",), ("x", "y")]),
        rows=_rows, encoding=st.sampled_from(["utf-8", "utf-8-sig", "cp932"]), raw=st.binary(max_size=64))
 def test_garbage_never_crashes_nor_half_imports(db: Database, now: dt.datetime, header, rows, encoding, raw) -> None:
     import csv

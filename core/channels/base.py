@@ -11,6 +11,8 @@ core/channels/registry.py (`register_channel`), and nothing else names the chann
 - `recipient(contact)`: where a teacher's delivery goes, taken from their contact on the channel;
 - `builders`: what each kind of delivery says on it (core/sending/builders.py asks the kind first);
 - `cancel_reasons`: the codes its send-time checks cancel with (not agreed, cannot reach, blocked), and their words;
+- `contact_columns`: the columns a teachers CSV file and the command line give a teacher's contact on
+  it (core/roster/contacts.py `ContactColumn`: the address, the agreement), with the headings accepted;
 - `texts`: the catalog entries it brings (core/texts/catalog.py form): the words of its own error
   codes ("send_error.<code>"), of its cancel reasons, and anything else it shows; registered with it;
 
@@ -44,7 +46,7 @@ from sqlalchemy.orm import Session
 
 from core.channels.email_draft import MailDraft
 from core.outbox.policy import ChannelFailure, SendResult, Verdict
-from core.roster.contacts import ContactView
+from core.roster.contacts import ContactColumn, ContactView
 from core.store.db import Database
 from core.store.models import Delivery
 from core.store.paths import DataPaths
@@ -181,6 +183,11 @@ class ChannelDriver(Protocol):
 
     @property
     def retry_keys(self) -> bool: ...
+
+    @property
+    def contact_columns(self) -> tuple[ContactColumn, ...]:
+        """Empty for a channel with no teacher address (the alert webhook)."""
+        ...
 
     @property
     def texts(self) -> Mapping[str, tuple[Template, Template]]:

@@ -1,8 +1,8 @@
 """Every channel's driver, by the key its deliveries and contacts carry. A new channel is its driver
 module and one `register_channel` call; the built-in ones are registered below.
 
-Registering also gives the roster the channel's address rules (core/roster/contacts.py), which sits
-below the channels and checks what a manager types, and the catalog its words (its `texts`: its error
+Registering also gives the roster the channel's address rules and its contact columns
+(core/roster/contacts.py), which sits below the channels and checks what a manager types, and the catalog its words (its `texts`: its error
 codes', its cancel reasons'); `register_channel` returns the call that undoes it all, for tests.
 """
 
@@ -32,7 +32,8 @@ def register_channel(driver: ChannelDriver) -> Callable[[], None]:
     """Make `driver`'s channel one Shiftcast sends on (replacing a driver with the same key). Returns
     the call that puts back what was there before."""
     key = driver.key
-    before, addressing_before = DRIVERS.get(key), contacts.ADDRESSING.get(key)
+    before, addressing_before, columns_before = DRIVERS.get(key), contacts.ADDRESSING.get(key), contacts.COLUMNS.get(key)
+    _check_columns(driver)
     words = dict(driver.cancel_reasons.words) if driver.cancel_reasons is not None else {}
     words_before = {code: policy.CHANNEL_CANCEL_WORDS.get(code) for code in words}
     texts_before = _texts_in(driver, before)
@@ -40,16 +41,26 @@ def register_channel(driver: ChannelDriver) -> Callable[[], None]:
     if driver.address is not None:
         contacts.ADDRESSING[key] = contacts.Addressing(driver.label, driver.address.check, driver.needs_consent)
     policy.CHANNEL_CANCEL_WORDS.update(words)
+    _put_back(contacts.COLUMNS, key, tuple(driver.contact_columns) or None)
 
     def undo() -> None:
         _put_back(DRIVERS, key, before)
         _put_back(contacts.ADDRESSING, key, addressing_before)
+        _put_back(contacts.COLUMNS, key, columns_before)
         for code, said in words_before.items():
             _put_back(policy.CHANNEL_CANCEL_WORDS, code, said)
         for code, entry in texts_before.items():
             _put_back(CATALOG, code, entry)
 
     return undo
+
+
+def _check_columns(driver: ChannelDriver) -> None:
+    """A contact column names one thing in a teachers file: another channel's column is refused."""
+    names = [column.name for column in driver.contact_columns]
+    taken = {column.name for key, declared in contacts.COLUMNS.items() if key != driver.key for column in declared}
+    if clash := sorted({name for name in names if name in taken or names.count(name) > 1}):
+        raise ValueError(f"channel {driver.key!r} declares contact columns other channels use: {clash}")
 
 
 def _texts_in(driver: ChannelDriver, replaced: ChannelDriver | None) -> dict[str, tuple[Template, Template] | None]:

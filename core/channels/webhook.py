@@ -23,7 +23,7 @@ from core.channels.net import ms_since, short
 from core.errors import ValidationError
 from core.outbox import policy
 from core.outbox.policy import ChannelFailure, ErrorCode, Outcome, SendResult, Transport, Verdict
-from core.roster.contacts import ContactView
+from core.roster.contacts import ContactColumn, ContactView
 from core.store.db import Database
 from core.store.models import Channel
 from core.store.settings import HoldSetting
@@ -133,6 +133,7 @@ class WebhookDriver:
     hold_title = t("alert.webhook_held")
     retry_keys = False
     texts: Mapping[str, tuple[Template, Template]] = TEXTS
+    contact_columns: tuple[ContactColumn, ...] = ()  # no teacher has an address on it
 
     def recipient(self, contact: ContactView) -> str | None:
         return None
