@@ -436,3 +436,11 @@ def test_missing_columns_are_named_in_the_managers_language(db: Database, now: d
     assert render(problem.problem, "ja") == ("見出しに使えない列があります: LINE、Mail。講師のファイルで使える列は 名前、ふりがな、"
                                              "LINEユーザーID、メール、LINE通知、メール通知、有効、所属教室、連絡方法、並び順、最大シフト数、"
                                                  "最大時間、最低時間、最大連続勤務日数、最大土日勤務日数、配分、担当コマ です。")
+
+
+@pytest.mark.parametrize("data", [b"\xef", b"\xef\xbb"])
+def test_a_file_that_is_a_cut_off_bom_is_no_text(db: Database, now: dt.datetime, data: bytes) -> None:
+    for read in (lambda s: csv_files.import_shifts(s, data, now=now), lambda s: csv_files.import_teachers(s, data)):
+        with db.write() as s, pytest.raises(CsvImportError) as refused:
+            read(s)
+        assert [p.line for p in refused.value.problems] == [1]

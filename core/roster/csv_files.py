@@ -34,8 +34,8 @@ from core.roster.taken import Taken
 from core.store.models import Classroom, ClassroomTeacher, Shift, ShiftStatus, Teacher, TeacherContact, utcnow
 from core.texts import Text, t
 
-# A teachers file's columns: these, with every registered channel's contact columns after "reading"
-# (core/roster/contacts.py `columns`: line_user_id, email, line_opt_in, email_opt_in for the built-in ones).
+# A teachers file's columns: these, with every channel's contact columns after "reading" (core/roster/
+# contacts.py `columns`: line_user_id, email, line_opt_in, email_opt_in for the built-in ones).
 _TEACHER_FIRST = ("name", "reading")
 _TEACHER_LAST = ("active", "classrooms", "channel", "order", "max_shifts", "max_hours", "min_hours", "max_days_in_a_row",
                  "max_weekend_days", "share", "slots")
@@ -183,6 +183,8 @@ def _encoding(data: bytes) -> str:
     if len(data) > MAX_BYTES:
         raise CsvImportError([RowProblem(1, t("csv.too_large"))])
     for encoding in ("utf-8-sig", "cp932"):
+        if encoding == "utf-8-sig" and len(data) < 3 and codecs.BOM_UTF8.startswith(data) and data:
+            continue  # a BOM cut short: Python's decoder would pass it here and fail on the whole file
         decoder = codecs.getincrementaldecoder(encoding)()
         try:
             pieces = (decoder.decode(data[start:start + _PIECE]) for start in range(0, len(data), _PIECE))
@@ -258,15 +260,7 @@ def _columns(header: list[str], kind: FileKind) -> list[str]:
 
 def _words(columns: Sequence[str]) -> tuple[Text, ...]:
     """Column names as the header of each language names them."""
-    return tuple(_word(column) for column in columns)
-
-
-def _word(column: str) -> Text:
-    """A column as each language names it: a contact column by its name, or its first heading in Japanese."""
-    contact = next((c for declared in contacts.COLUMNS.values() for c in declared if c.name == column), None)
-    if contact is None:
-        return t(f"word.column.{column}")
-    return t("word.column.contact", name=contact.name, heading=(contact.headings or (contact.name,))[0])
+    return tuple(t(f"word.column.{column}") for column in columns)
 
 
 def _too_wide(values: list[str]) -> Text | None:
@@ -313,7 +307,7 @@ def _flag(row: Mapping[str, str], name: str, default: bool) -> bool:
         return True
     if value in FALSE_WORDS:
         return False
-    raise ValidationError(t("csv.bad_flag", column=_word(name), value=row[name]))
+    raise ValidationError(t("csv.bad_flag", column=t(f"word.column.{name}"), value=row[name]))
 
 
 def _date(text: str) -> dt.date:
