@@ -16,7 +16,6 @@ from core.texts import t
 from core.texts.message import logged
 
 if TYPE_CHECKING:
-    from core.roster.contacts import ContactColumn
     from core.store.db import Database
     from core.store.paths import DataPaths
 
@@ -87,19 +86,17 @@ def _quiet_hours(text: str) -> tuple[dt.time, dt.time] | None:
     return clock.parse_wall_time(start)[0], clock.parse_wall_time(end)[0]
 
 
-def _contact_columns() -> list[tuple[str, ContactColumn]]:
-    """Every registered channel's contact columns (registering the built-in channels gives them)."""
-    from core.channels import registry  # noqa: F401 - registers the channels, and so their columns
-    from core.roster import contacts
-
-    return contacts.columns()
+def _register_channels() -> None:
+    """Every channel a teachers file may give a contact on, with its columns (the built-in ones' are
+    known without this; a listing does without it, as loading the channels costs a start-up)."""
+    from core.channels import registry  # noqa: F401 - registering them gives the roster their columns
 
 
 def cmd_import(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     from cli.progress import ImportProgress
     from core.roster import csv_files
 
-    _contact_columns()
+    _register_channels()
     try:
         data = args.file.read_bytes()
     except OSError as exc:
@@ -133,7 +130,7 @@ def cmd_import(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 def cmd_export(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     from core.roster import csv_files, rules
 
-    _contact_columns()
+    _register_channels()
     with db.read() as session:
         if args.what == "teachers":
             text = csv_files.export_teachers(session)
@@ -185,7 +182,7 @@ def cmd_teachers(db: Database, args: argparse.Namespace, paths: DataPaths) -> in
     from core.roster import limits as teacher_limits
     from core.texts import formats
 
-    columns = _contact_columns()
+    columns = contacts.columns()
     if args.order_action == "limits":
         return limits.cmd_limits(db, args)
     if args.order_action in ("join", "leave"):
@@ -211,8 +208,7 @@ def cmd_teachers(db: Database, args: argparse.Namespace, paths: DataPaths) -> in
         print_json([{key: value for key, value in r.items() if key != "limits_text"} for r in rows])
     else:
         for r in rows:
-            agreed = [words.line("cli.teachers.flag.agreed", column=column.name, channel=contacts.label(channel))
-                      for channel, column in columns if column.agreed and r[column.name]]
+            agreed = [words.line(f"word.column.{column.name}") for _, column in columns if column.agreed and r[column.name]]
             flags = ",".join([*agreed, *([words.line("cli.teachers.flag.active")] if r["active"] else [])])
             addresses = "  ".join(r[column.name] or "-" for _, column in columns if not column.agreed)
             place = "" if r["position"] is None else "  " + words.line("cli.teachers.place", place=r["position"])

@@ -119,8 +119,6 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "cli.shift_count": (Plural("count", "{count} shift", "{count} shifts"), "シフト {count}件"),
     "cli.teacher_count": (Plural("count", "{count} teacher", "{count} teachers"), "講師 {count}人"),
     # The flags `teachers` prints in brackets; English keeps the field names of the CSV and --json.
-    # A channel's agreement column (core/roster/contacts.py ContactColumn), ticked: line_opt_in / LINE同意.
-    "cli.teachers.flag.agreed": ("{column}", "{channel}同意"),
     "cli.teachers.flag.active": ("active", "在籍"),
     "cli.deliveries.dead_letters": ("dead_letters", "配信不能"),
     "cli.deliveries.group": ("{classroom} (LINE group)", "{classroom}（LINEグループ）"),

@@ -96,4 +96,4 @@ def test_the_command_line_lists_the_registered_columns(capsys: pytest.CaptureFix
         ROOM, None, True, False)
     assert main.main(["--lang", "ja", "teachers"]) == 0
     line = capsys.readouterr().out.splitlines()[0]
-    assert f"佐藤  -  -  {ROOM}  [LINE同意,在籍]" in line
+    assert f"佐藤  -  -  {ROOM}  [LINE通知,在籍]" in line

@@ -125,7 +125,7 @@ def test_the_command_line_shows_classrooms_and_joins_and_leaves(capsys: pytest.C
     rows = json.loads(capsys.readouterr().out)
     assert [(r["name"], r["classrooms"]) for r in rows] == [("伊藤", []), ("佐藤", ["北校", "本校"])]
     assert main.main(["--lang", "ja", "teachers"]) == 0
-    assert capsys.readouterr().out.splitlines()[1].endswith("[LINE同意,在籍]  所属：北校、本校")
+    assert capsys.readouterr().out.splitlines()[1].endswith("[LINE通知,在籍]  所属：北校、本校")
     assert main.main(["teachers", "leave", "佐藤", "--classroom", "本校"]) == 1
     assert "佐藤 still has 1 confirmed shift to come at 本校" in capsys.readouterr().err
     assert main.main(["--lang", "ja", "teachers", "leave", "佐藤", "--classroom", "北校"]) == 0

@@ -33,7 +33,7 @@ from core.logs import secrets_registry
 from core.outbox import policy
 from core.outbox.policy import CancelReason, ChannelFailure, Outcome, SendResult, Transport, Verdict
 from core.roster import contacts
-from core.roster.contacts import ContactColumn, ContactView
+from core.roster.contacts import ContactView
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Channel
@@ -402,8 +402,7 @@ class EmailDriver:
     hold_title = t("alert.email_held")
     retry_keys = False  # SMTP has none; a resend is recognised by its Message-ID
     texts: Mapping[str, tuple[Template, Template]] = TEXTS
-    contact_columns = (ContactColumn("email", ("メール", "メールアドレス", "E-mail", "email address")),
-                       ContactColumn("email_opt_in", ("メール通知",), agreed=True))
+    contact_columns = contacts.COLUMNS[Channel.EMAIL]  # email, email_opt_in
 
     def recipient(self, contact: ContactView) -> str | None:
         return contact.address

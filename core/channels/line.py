@@ -33,7 +33,7 @@ from core.errors import ShiftcastError, ValidationError
 from core.outbox import policy
 from core.outbox.policy import ChannelFailure, ErrorCode, Outcome, SendResult, Transport, Verdict
 from core.roster import contacts
-from core.roster.contacts import ContactColumn, ContactView
+from core.roster.contacts import ContactView
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Channel
@@ -496,8 +496,7 @@ class LineDriver:
     hold_title = t("alert.line_held")
     retry_keys = True  # X-Line-Retry-Key: LINE answers 409 for a request it had accepted
     texts: Mapping[str, tuple[Template, Template]] = TEXTS
-    contact_columns = (ContactColumn("line_user_id", ("LINEユーザーID", "LINE ID", "line_id", "lineid", "LINE user ID")),
-                       ContactColumn("line_opt_in", ("LINE通知",), agreed=True))
+    contact_columns = contacts.COLUMNS[Channel.LINE]  # line_user_id, line_opt_in
 
     def recipient(self, contact: ContactView) -> str | None:
         return contact.address

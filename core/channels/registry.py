@@ -55,6 +55,12 @@ def register_channel(driver: ChannelDriver) -> Callable[[], None]:
     return undo
 
 
+def _entries(driver: ChannelDriver) -> dict[str, tuple[Template, Template]]:
+    """The catalog entries a driver brings: its texts, and each contact column's name in messages."""
+    named = {f"word.column.{c.name}": (c.name, (c.headings or (c.name,))[0]) for c in driver.contact_columns}
+    return named | dict(driver.texts)
+
+
 def _check_columns(driver: ChannelDriver) -> None:
     """A contact column names one thing in a teachers file: another channel's column is refused."""
     names = [column.name for column in driver.contact_columns]
@@ -66,8 +72,7 @@ def _check_columns(driver: ChannelDriver) -> None:
 def _texts_in(driver: ChannelDriver, replaced: ChannelDriver | None) -> dict[str, tuple[Template, Template] | None]:
     """Put the driver's catalog entries in place of those of the driver it replaces; returns what was
     there before. A code means one thing: one the catalog has with other words is refused."""
-    texts = dict(driver.texts)
-    old = dict(replaced.texts) if replaced is not None else {}
+    texts, old = _entries(driver), _entries(replaced) if replaced is not None else {}
     clash = sorted(code for code, entry in texts.items() if code in CATALOG and code not in old
                    and CATALOG[code] != entry)
     if clash:

@@ -53,24 +53,29 @@ class ContactColumn:
     line's teacher listing: the address on it, or (`agreed`) whether the teacher agreed to it, yes/no.
     `name` is the column as files are written and `--json` names it ("line_user_id"); `headings` are
     the other words an imported file may head it with (as a manager types them in Japanese Excel,
-    compared without case, width or extra spaces), the first of them the plainest."""
+    compared without case, width or extra spaces), the first of them its Japanese name in messages
+    ("word.column.<name>", which registering the channel adds)."""
 
     name: str
     headings: tuple[str, ...]
     agreed: bool = False
 
 
-# Each registered channel's contact columns, by channel key, in the order the channels were registered
-# (register_channel fills it).
-COLUMNS: dict[str, tuple[ContactColumn, ...]] = {}
+# Each channel's contact columns by key, in the order the channels were registered. The built-in
+# channels' are here, as their address rules are, so the command line lists a teacher's contacts
+# without loading the channels; their drivers declare these, and `register_channel` adds a new
+# channel's from its driver.
+COLUMNS: dict[str, tuple[ContactColumn, ...]] = {
+    Channel.LINE: (ContactColumn("line_user_id", ("LINEユーザーID", "LINE ID", "line_id", "lineid", "LINE user ID")),
+                   ContactColumn("line_opt_in", ("LINE通知",), agreed=True)),
+    Channel.EMAIL: (ContactColumn("email", ("メール", "メールアドレス", "E-mail", "email address")),
+                    ContactColumn("email_opt_in", ("メール通知",), agreed=True)),
+}
 
 
 def columns() -> list[tuple[str, ContactColumn]]:
-    """Every registered channel's contact columns as (channel key, column): the addresses first, then
-    the agreements, each in the channels' order."""
-    if not COLUMNS:
-        # Answering without them would quietly import teachers without their contacts: fail loudly.
-        raise LookupError("no channel's contact columns are registered: import core.channels.registry first")
+    """Every channel's contact columns as (channel key, column): the addresses first, then the
+    agreements, each in the channels' order."""
     every = [(channel, column) for channel, declared in COLUMNS.items() for column in declared]
     return [pair for pair in every if not pair[1].agreed] + [pair for pair in every if pair[1].agreed]
 

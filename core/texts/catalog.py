@@ -192,8 +192,12 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     # The columns of the CSV files, as the header names them in each language (core/roster/csv_files.py).
     "word.column.name": ("name", "名前"),
     "word.column.reading": ("reading", "ふりがな"),
-    # A channel's contact column (core/roster/contacts.py ContactColumn): its name, its first heading.
-    "word.column.contact": ("{name}", "{heading}"),
+    # The built-in channels' contact columns (core/roster/contacts.py COLUMNS; a registered channel's
+    # are added with it, its name and first heading).
+    "word.column.line_user_id": ("line_user_id", "LINEユーザーID"),
+    "word.column.email": ("email", "メール"),
+    "word.column.line_opt_in": ("line_opt_in", "LINE通知"),
+    "word.column.email_opt_in": ("email_opt_in", "メール通知"),
     "word.column.active": ("active", "有効"),
     "word.column.channel": ("channel", "連絡方法"),
     "word.column.order": ("order", "並び順"),
