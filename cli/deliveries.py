@@ -1,5 +1,6 @@
-"""The delivery verbs: the outbox listed (whom each delivery is for, when it is due on its classroom's
-clock, why it failed), a delivery sent again now (or every dead letter), a delivery canceled."""
+"""The delivery verbs: the outbox listed (whom each delivery is for, on which channel, when it is due on
+its classroom's clock, why it failed) from the same rows the window's Deliveries table shows
+(core/outbox/rows.py), a delivery sent again now (or every dead letter), a delivery canceled."""
 
 from __future__ import annotations
 
@@ -15,11 +16,9 @@ from core.store.kinds import DeliveryStatus
 from core.texts import Text, t
 
 if TYPE_CHECKING:
-    from sqlalchemy.orm import Session
-
     from core.outbox.deliveries import RetryOutcome
+    from core.outbox.rows import DeliveryRow
     from core.store.db import Database
-    from core.store.models import Delivery
     from core.store.paths import DataPaths
 
 
@@ -47,75 +46,66 @@ def _to_group(kind: str) -> bool:
     return found is not None and found.to_group
 
 
-def _row(d: Delivery, names: _Names) -> dict[str, Any]:
+def _channel_name(channel: str) -> str:
+    """The channel as its driver names it on screens (its key, for one no longer registered)."""
+    from core.channels import registry
+
+    return words.say(registry.driver(channel).label) if registry.registered(channel) else channel
+
+
+def _row(r: DeliveryRow) -> dict[str, Any]:
     from core.outbox import policy
 
-    due_local, zone = names.local(d.due_at, d.classroom_id)
+    due = r.due_at or r.created_at
+    due_local, zone = _local(due, r.classroom_zone)
     return {
-        "id": d.id, "kind": d.kind, "status": d.status.value, "recipient": d.recipient,
-        "recipient_name": names.recipient(d), "due_at": d.due_at.isoformat(), "due_local": due_local,
-        "timezone": zone, "attempts": d.attempt_count,
-        "next_attempt_at": d.next_attempt_at.isoformat() if d.next_attempt_at else None,
-        "sent_at": d.sent_at.isoformat() if d.sent_at else None, "error_code": d.last_error_code,
-        "error": words.say(policy.shown_error(d.last_error_message)) or None, "cancel_reason": d.cancel_reason,
-        "dead_letter": d.dead_lettered_at is not None, "dedup_key": d.dedup_key,
+        "id": r.id, "kind": r.kind, "channel": r.channel, "channel_name": _channel_name(r.channel),
+        "status": r.status, "recipient": r.recipient, "recipient_name": _recipient_name(r),
+        "due_at": due.isoformat(), "due_local": due_local, "timezone": zone, "attempts": r.attempt_count,
+        "next_attempt_at": r.next_attempt_at.isoformat() if r.next_attempt_at else None,
+        "sent_at": r.sent_at.isoformat() if r.sent_at else None, "error_code": r.last_error_code,
+        "error": words.say(policy.shown_error(r.last_error_message)) or None, "cancel_reason": r.cancel_reason,
+        "dead_letter": r.dead_lettered_at is not None, "dedup_key": r.dedup_key,
     }
 
 
-class _Names:
-    """Who a delivery is for and its classroom's time zone, looked up once for the whole listing."""
+def _recipient_name(r: DeliveryRow) -> str | None:
+    """Whom it is for: the teacher, or the classroom's group on its channel."""
+    if r.teacher_id is not None:
+        return r.teacher_name
+    if r.classroom_name is not None and _to_group(r.kind):
+        return words.line("cli.deliveries.group", classroom=r.classroom_name, channel=_channel_name(r.channel))
+    return None
 
-    def __init__(self, session: Session, rows: list[Delivery]) -> None:
-        from sqlalchemy import select
 
-        from core.store.models import Classroom, Teacher
+def _local(when: dt.datetime, zone_name: str | None) -> tuple[str, str]:
+    """`when` on the classroom's wall clock, as the roster and `plan` show it (the PC's without one)."""
+    from core.roster import clock
 
-        teacher_ids = {d.teacher_id for d in rows if d.teacher_id is not None}
-        room_ids = {d.classroom_id for d in rows if d.classroom_id is not None}
-        self.teachers: dict[int, str | None] = {
-            teacher_id: name for teacher_id, name in session.execute(
-                select(Teacher.id, Teacher.name).where(Teacher.id.in_(teacher_ids)))
-        } if teacher_ids else {}
-        self.rooms: dict[int, tuple[str, str]] = {
-            room_id: (name, zone) for room_id, name, zone in session.execute(
-                select(Classroom.id, Classroom.name, Classroom.timezone).where(Classroom.id.in_(room_ids)))
-        } if room_ids else {}
-
-    def recipient(self, d: Delivery) -> str | None:
-        if d.teacher_id is not None and d.teacher_id in self.teachers:
-            return self.teachers[d.teacher_id]
-        if d.classroom_id is not None and d.classroom_id in self.rooms and _to_group(d.kind) \
-                and d.channel == "line":
-            return words.line("cli.deliveries.group", classroom=self.rooms[d.classroom_id][0])
-        return None
-
-    def local(self, when: dt.datetime, classroom_id: int | None) -> tuple[str, str]:
-        """`when` on the classroom's wall clock, as the roster and `plan` show it (the PC's without one)."""
-        from core.roster import clock
-
-        if classroom_id is not None and classroom_id in self.rooms:
-            zone_name = self.rooms[classroom_id][1]
-            return when.astimezone(clock.zone(zone_name)).strftime("%Y-%m-%d %H:%M"), zone_name
-        local = when.astimezone()
-        return local.strftime("%Y-%m-%d %H:%M"), local.tzname() or "local"
+    if zone_name is not None:
+        return when.astimezone(clock.zone(zone_name)).strftime("%Y-%m-%d %H:%M"), zone_name
+    local = when.astimezone()
+    return local.strftime("%Y-%m-%d %H:%M"), local.tzname() or "local"
 
 
 # The words of the counts line: each status as Deliveries names it, and the dead letters among them.
 _COUNTED = {**{s.value: f"delivery_status.{s.value}" for s in DeliveryStatus}, "dead_letters": "cli.deliveries.dead_letters"}
 
 
+def listed_rows(db: Database, args: argparse.Namespace) -> list[DeliveryRow]:
+    """The rows the listing shows: core/outbox/rows.py's, as the window's Deliveries table reads them."""
+    from core.outbox import rows
+
+    with db.read() as session:
+        return rows.newest_rows(session, statuses=args.status or (), kinds=args.kind or (),
+                                dead_letters_only=args.dead, limit=args.limit)
+
+
 def cmd_deliveries(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     from core.outbox import deliveries
 
-    flt = deliveries.DeliveryFilter(
-        statuses=tuple(DeliveryStatus(s) for s in args.status or ()),
-        kinds=tuple(args.kind or ()),
-        dead_letters_only=args.dead,
-    )
+    rows = [_row(r) for r in listed_rows(db, args)]
     with db.read() as session:
-        found = deliveries.list_deliveries(session, flt, limit=args.limit)
-        names = _Names(session, found)
-        rows = [_row(d, names) for d in found]
         counts = deliveries.counts(session)
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=2))
@@ -123,7 +113,9 @@ def cmd_deliveries(db: Database, args: argparse.Namespace, paths: DataPaths) -> 
     for r in rows:
         problem = ": ".join(x for x in (r["error_code"], r["error"]) if x) or r["cancel_reason"] or ""
         who = r["recipient_name"] or r["recipient"] or "-"
-        print(words.line("cli.deliveries.row", id=f"{r['id']:>7}", kind=f"{r['kind']:<18}", status=words.pad(words.line(f"delivery_status.{r['status']}"), 10),
+        print(words.line("cli.deliveries.row", id=f"{r['id']:>7}", kind=f"{r['kind']:<18}",
+                         channel=words.pad(r["channel_name"], 8),
+                         status=words.pad(words.line(f"delivery_status.{r['status']}"), 10),
                          due=r["due_local"], zone=r["timezone"], who=who, attempts=r["attempts"],
                          problem=problem).rstrip())
     print("  ".join(f"{words.line(_COUNTED[k])}: {v}" for k, v in counts.items()))

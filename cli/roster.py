@@ -86,10 +86,17 @@ def _quiet_hours(text: str) -> tuple[dt.time, dt.time] | None:
     return clock.parse_wall_time(start)[0], clock.parse_wall_time(end)[0]
 
 
+def _register_channels() -> None:
+    """Every channel a teachers file may give a contact on, with its columns (the built-in ones' are
+    known without this; a listing does without it, as loading the channels costs a start-up)."""
+    from core.channels import registry  # noqa: F401 - registering them gives the roster their columns
+
+
 def cmd_import(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     from cli.progress import ImportProgress
     from core.roster import csv_files
 
+    _register_channels()
     try:
         data = args.file.read_bytes()
     except OSError as exc:
@@ -123,6 +130,7 @@ def cmd_import(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 def cmd_export(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     from core.roster import csv_files, rules
 
+    _register_channels()
     with db.read() as session:
         if args.what == "teachers":
             text = csv_files.export_teachers(session)
@@ -170,10 +178,11 @@ def cmd_shifts(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 
 
 def cmd_teachers(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.roster import contacts, membership, rules
     from core.roster import limits as teacher_limits
-    from core.roster import membership, rules
     from core.texts import formats
 
+    columns = contacts.columns()
     if args.order_action == "limits":
         return limits.cmd_limits(db, args)
     if args.order_action in ("join", "leave"):
@@ -187,7 +196,8 @@ def cmd_teachers(db: Database, args: argparse.Namespace, paths: DataPaths) -> in
         slots = teacher_limits.slot_names(session)
         set_limits = teacher_limits.limits_of(session, (t.id for t in teachers))
         rows: list[dict[str, Any]] = [
-            {"id": t.id, "name": t.name, "reading": t.reading, "position": t.position} | rules.contact_fields(t)
+            {"id": t.id, "name": t.name, "reading": t.reading, "position": t.position}
+            | {column.name: contacts.column_value(t.contacts, channel, column) for channel, column in columns}
             | {"active": t.active, "classrooms": list(classrooms.get(t.id, ()))}
             | {"limits": _limits_json(set_limits[t.id]),
                "limits_text": teacher_limits.describe(set_limits[t.id], formats.join(teacher_limits.slot_words(
@@ -198,11 +208,13 @@ def cmd_teachers(db: Database, args: argparse.Namespace, paths: DataPaths) -> in
         print_json([{key: value for key, value in r.items() if key != "limits_text"} for r in rows])
     else:
         for r in rows:
-            flags = ",".join(words.line(f"cli.teachers.flag.{k}") for k in ("line_opt_in", "email_opt_in", "active") if r[k])
+            agreed = [words.line(f"word.column.{column.name}") for _, column in columns if column.agreed and r[column.name]]
+            flags = ",".join([*agreed, *([words.line("cli.teachers.flag.active")] if r["active"] else [])])
+            addresses = "  ".join(r[column.name] or "-" for _, column in columns if not column.agreed)
             place = "" if r["position"] is None else "  " + words.line("cli.teachers.place", place=r["position"])
             rooms = "  " + words.line("cli.teachers.classrooms", classrooms=tuple(r["classrooms"])) if r["classrooms"] else ""
             brief = "  " + words.line("cli.teachers.limits", limits=r["limits_text"]) if r["limits_text"] else ""
-            print(f"{r['id']:>5}  {r['name']}  {r['line_user_id'] or '-'}  {r['email'] or '-'}  [{flags}]{rooms}{brief}{place}")
+            print(f"{r['id']:>5}  {r['name']}  {addresses}  [{flags}]{rooms}{brief}{place}")
         print(words.line("cli.teacher_count", count=len(rows)))
         if any(r["position"] is not None for r in rows):
             print(words.line("cli.teachers.own_order"))

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import MappingProxyType
 from typing import Any
 
 import httpx
@@ -25,13 +26,15 @@ from core.channels import addressing
 from core.channels.base import AddressRule, CancelReasons, Outgoing, R
 from core.errors import ValidationError
 from core.messages.message import Audience, Message
-from core.outbox.policy import ErrorCode, Outcome, SendResult, Transport, Verdict
-from core.roster.contacts import ContactView
+from core.outbox import policy
+from core.outbox.policy import ChannelFailure, ErrorCode, Outcome, SendResult, Transport, Verdict
+from core.roster.contacts import ContactColumn, ContactView
 from core.store.db import Database
 from core.store.models import Delivery
 from core.store.paths import DataPaths
 from core.store.settings import HoldSetting
 from core.texts import Text, t
+from core.texts.template import Template
 
 KEY = "chat"
 NOT_AGREED = "CHAT_NOT_AGREED"
@@ -129,6 +132,15 @@ class ChatDriver:
     hold_key: HoldSetting | None = None
     hold_title: Text = t("text.plain", text="Chat is held")
     retry_keys = False
+    contact_columns = (ContactColumn("chat_url", ("Chat URL",)),)  # a teachers file's column for the room's address
+    # Its own error codes' words, in the catalog while it is registered.
+    texts: Mapping[str, tuple[Template, Template]] = MappingProxyType({
+        "send_error.CHAT_GONE": ("no such chat room (HTTP {status}){said}", "チャットルームがありません（HTTP {status}）{said}"),
+        "send_error.CHAT_BUSY": ("the chat service is busy (HTTP {status}){said}",
+                                 "チャットのサービスが混み合っています（HTTP {status}）{said}"),
+        "send_error.CHAT_REFUSED": ("the chat service refused the message (HTTP {status}){said}",
+                                    "チャットのサービスがメッセージを受け付けませんでした（HTTP {status}）{said}"),
+    })
 
     def recipient(self, contact: ContactView) -> str | None:
         return contact.address
@@ -149,10 +161,15 @@ class ChatDriver:
         if 200 <= status < 300:
             return Verdict(Outcome.SENT)
         if status == 404:  # the room is gone: the teacher cannot be reached there
-            return Verdict(Outcome.FAILED, ErrorCode.NOT_FOUND, _said("no such chat room"), at_recipient=True)
+            return policy.failed(Outcome.FAILED, "CHAT_GONE", result, at_recipient=True)
         if status >= 500:
-            return Verdict(Outcome.RETRY, ErrorCode.SERVER_ERROR, _said("the chat service is busy"))
-        return Verdict(Outcome.FAILED, ErrorCode.CLIENT_ERROR, _said("the chat service refused the message"))
+            return policy.failed(Outcome.RETRY, "CHAT_BUSY", result)
+        return policy.failed(Outcome.FAILED, "CHAT_REFUSED", result)
+
+    def failure(self, code: str | None, *, at_recipient: bool, dead: bool) -> ChannelFailure:
+        if code == "CHAT_GONE":  # the room is gone: the next channel, and remember it for the next messages
+            return ChannelFailure(True, True)
+        return policy.failure(code, dead=dead)
 
 
 def _said(words: str) -> Text:

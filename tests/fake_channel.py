@@ -1,6 +1,6 @@
 """A channel that exists only in the tests: it implements core/channels/base.py and nothing else.
 
-`install` puts it in the registry in place of one real `Channel` value and gives the alert kind an
+`install` puts it in the registry in place of one registered channel and gives the alert kind an
 override on that channel (its deliveries here are about no incident), so a delivery goes claim → build → send → record through it without
 the sender knowing which channel it is. Its server is a list: it refuses every request while the
 credentials are among `refused`, and otherwise answers each with the status its recipient asks
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import pytest
 from sqlalchemy.orm import Session
@@ -19,14 +19,16 @@ from sqlalchemy.orm import Session
 from core.channels import registry
 from core.channels.base import AddressRule, CancelReasons, ChannelDriver, Outgoing, R
 from core.messages.message import Message
-from core.outbox.policy import ErrorCode, Outcome, SendResult, Verdict
-from core.roster.contacts import ContactView
+from core.outbox import policy
+from core.outbox.policy import ChannelFailure, ErrorCode, Outcome, SendResult, Verdict
+from core.roster.contacts import ContactColumn, ContactView
 from core.sending.kinds import alert as alert_kind
 from core.store.db import Database
-from core.store.models import Channel, Delivery
+from core.store.models import Delivery
 from core.store.paths import DataPaths
 from core.store.settings import HoldSetting
 from core.texts import Text, t
+from core.texts.template import Template
 
 HOLD = HoldSetting("fake.hold", t("text.plain", text="the fake channel's hold"))
 ANSWERS = {"ok": 200, "busy": 503, "wrong": 400}
@@ -59,7 +61,7 @@ class FakeConnection:
 
 
 class FakeDriver:
-    def __init__(self, channel: Channel, *, batch: int | None, retry_keys: bool) -> None:
+    def __init__(self, channel: str, *, batch: int | None, retry_keys: bool) -> None:
         self.key: str = channel
         self.label = t("text.plain", text="Fake")
         self.title = "Fake"
@@ -70,6 +72,8 @@ class FakeDriver:
         self.hold_key: HoldSetting | None = HOLD
         self.hold_title = _said("The fake server refused us")
         self.retry_keys = retry_keys
+        self.texts: Mapping[str, tuple[Template, Template]] = {}
+        self.contact_columns: tuple[ContactColumn, ...] = ()  # its words are its server's own (text.plain)
         self.fingerprint = "key-1"  # what the credentials in the "keyring" are now
         self.refused: set[str] = set()  # credentials its server refuses
         self.connections: list[FakeConnection] = []
@@ -94,8 +98,11 @@ class FakeDriver:
         if status == 401:
             return Verdict(Outcome.HOLD, ErrorCode.AUTH_FAILED, _said("the fake refused our key"))
         if status >= 500:
-            return Verdict(Outcome.RETRY, ErrorCode.SERVER_ERROR, _said("the fake is busy"))
-        return Verdict(Outcome.FAILED, ErrorCode.CLIENT_ERROR, _said("the fake does not know this recipient"))
+            return Verdict(Outcome.RETRY, "FAKE_5XX", _said("the fake is busy"))
+        return Verdict(Outcome.FAILED, "FAKE_4XX", _said("the fake does not know this recipient"))
+
+    def failure(self, code: str | None, *, at_recipient: bool, dead: bool) -> ChannelFailure:
+        return policy.failure(code, dead=dead)
 
     @property
     def sent_to(self) -> list[str]:
@@ -111,12 +118,12 @@ def build(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPat
     return Outgoing("fake", str(delivery.recipient), ({"text": f"fake message {delivery.id}"},))
 
 
-def install(monkeypatch: pytest.MonkeyPatch, channel: Channel, *, batch: int | None = None,
+def install(monkeypatch: pytest.MonkeyPatch, channel: str, *, batch: int | None = None,
             retry_keys: bool = False) -> FakeDriver:
     """The fake in the registry as `channel`, with a builder for that channel's alert deliveries."""
     driver = FakeDriver(channel, batch=batch, retry_keys=retry_keys)
     _typed: ChannelDriver = driver  # the fake implements the interface, checked by the type checker
     monkeypatch.setitem(registry.DRIVERS, channel, _typed)
     # The alert kind's message needs an incident; these deliveries have none, so the kind says this instead.
-    monkeypatch.setitem(alert_kind.KIND.overrides, channel.value, build)
+    monkeypatch.setitem(alert_kind.KIND.overrides, channel, build)
     return driver

@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core.channels.line import LineCancel
 from core.errors import ValidationError
 from core.planning import fallback, mailed_publication
 from core.planning.planner import plan
@@ -92,9 +93,10 @@ def test_unreachable_fallback_teacher_gets_email_linked_to_a_canceled_line_deliv
         plan(s, now=now)
     line, email = _rows(db)
     assert (line.channel, line.status, line.cancel_reason) == (Channel.LINE, DeliveryStatus.CANCELED,
-                                                               fallback.UNREACHABLE)
+                                                               LineCancel.UNREACHABLE)
     assert (email.channel, email.status, email.linked_delivery_id) == (Channel.EMAIL, DeliveryStatus.PENDING, line.id)
-    assert email.next_attempt_at == line.next_attempt_at and email.dedup_key == fallback.email_key(line.dedup_key)
+    assert email.next_attempt_at == line.next_attempt_at
+    assert email.dedup_key == fallback.twin_key(line.dedup_key, Channel.LINE, Channel.EMAIL)
     assert [p.channel for p in report.created] == [Channel.EMAIL] and "by e-mail" in str(report.created[0].why)
 
 

@@ -38,7 +38,7 @@ def test_the_japanese_listings_say_every_state_in_japanese(capsys, listed: None)
     deliveries = run(capsys, "--lang", "ja", "deliveries")
     for out in (shifts, teachers, deliveries):
         assert not ENGLISH.search(out), out
-    assert "確定" in shifts and "下書き" in shifts and "[LINE同意,在籍]" in teachers
+    assert "確定" in shifts and "下書き" in shifts and "[LINE通知,在籍]" in teachers
     assert "送信待ち: 1" in deliveries and "配信不能: 0" in deliveries
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from core.channels import email as email_channel
 from core.channels import registry
-from core.channels.email import Mailer
+from core.channels.email import Mailer, SmtpError
 from core.channels.email_draft import Envelope, MailDraft, envelope
 from core.errors import ValidationError
 from core.outbox import policy
@@ -60,7 +60,7 @@ def test_a_refused_recipient_fails_only_that_message(starttls_server: SmtpServer
     results = _send(mailer, [_mail("a@example.com"), _mail("gone@example.com"), _mail("b@example.com")])
     verdicts = [registry.classify(r) for r in results]
     assert [v.outcome for v in verdicts] == [Outcome.SENT, Outcome.FAILED, Outcome.SENT]
-    assert verdicts[1].code is policy.ErrorCode.SMTP_REJECTED and "SMTP 550" in str(verdicts[1].message or "")
+    assert verdicts[1].code == SmtpError.REJECTED and "SMTP 550" in str(verdicts[1].message or "")
     assert starttls_server.recorder.connections == 1
     mailer.close()
 

@@ -1,5 +1,5 @@
 """The outcome rules of the e-mail and webhook channels, and what a failed LINE delivery means for a
-teacher with e-mail fallback (pure functions, no I/O)."""
+teacher's next channel (pure functions, no I/O)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ import random
 
 import pytest
 
-from core.channels import registry
+from core.channels import line, registry
+from core.channels.email import SmtpError
 from core.outbox import policy
-from core.outbox.policy import ErrorCode, Outcome, SendResult, Transport
+from core.outbox.policy import ChannelFailure, ErrorCode, Outcome, SendResult, Transport
 from core.store.models import Channel
 
 
@@ -25,7 +26,7 @@ def test_smtp_2xx_is_sent(code: int) -> None:
 
 @pytest.mark.parametrize("code", [421, 450, 451, 452])
 def test_smtp_4xx_is_retried(code: int) -> None:
-    assert (_smtp(code).outcome, _smtp(code).code) == (Outcome.RETRY, ErrorCode.SMTP_TEMPORARY)
+    assert (_smtp(code).outcome, _smtp(code).code) == (Outcome.RETRY, SmtpError.TEMPORARY)
 
 
 @pytest.mark.parametrize("transport,code", [(Transport.TIMEOUT, ErrorCode.TIMEOUT),
@@ -36,12 +37,12 @@ def test_smtp_timeouts_and_connection_errors_are_retried(transport: Transport, c
 
 @pytest.mark.parametrize("code", [550, 551, 552, 553, 554])
 def test_smtp_5xx_fails_that_delivery(code: int) -> None:
-    assert (_smtp(code).outcome, _smtp(code).code) == (Outcome.FAILED, ErrorCode.SMTP_REJECTED)
+    assert (_smtp(code).outcome, _smtp(code).code) == (Outcome.FAILED, SmtpError.REJECTED)
 
 
 @pytest.mark.parametrize("code", [535, 530, 534, 538])
 def test_smtp_authentication_refusals_hold_the_channel(code: int) -> None:
-    assert (_smtp(code).outcome, _smtp(code).code) == (Outcome.HOLD, ErrorCode.SMTP_AUTH_FAILED)
+    assert (_smtp(code).outcome, _smtp(code).code) == (Outcome.HOLD, SmtpError.AUTH_FAILED)
 
 
 def test_smtp_retries_use_the_engines_backoff_and_budget() -> None:
@@ -68,45 +69,45 @@ def test_webhook_outcomes(status: int | None, outcome: Outcome) -> None:
 
 
 def test_line_rules_are_unchanged_for_line_results() -> None:
-    assert registry.classify(SendResult(http_status=401)).outcome is Outcome.HOLD
-    assert registry.classify(SendResult(http_status=400)).code is ErrorCode.BAD_REQUEST
+    assert registry.classify(SendResult(channel=Channel.LINE, http_status=401)).outcome is Outcome.HOLD
+    assert registry.classify(SendResult(channel=Channel.LINE, http_status=400)).code == line.LineError.BAD_REQUEST
 
 
 def test_a_404_marks_the_teacher_unreachable_and_falls_back() -> None:
-    assert policy.line_failure("LINE_404", at_recipient=True, dead=False) == policy.LineFailure(True, True)
+    assert line.failure("LINE_404", at_recipient=True, dead=False) == ChannelFailure(True, True)
     # Rows recorded before the flag existed say it by their code alone.
-    assert policy.line_failure("LINE_404", at_recipient=False, dead=False) == policy.LineFailure(True, True)
+    assert line.failure("LINE_404", at_recipient=False, dead=False) == ChannelFailure(True, True)
 
 
 def test_a_400_about_the_message_neither_marks_nor_falls_back() -> None:
-    assert policy.line_failure("LINE_400", at_recipient=False, dead=False) == policy.LineFailure(False, False)
+    assert line.failure("LINE_400", at_recipient=False, dead=False) == ChannelFailure(False, False)
 
 
 def test_a_400_pointing_at_the_recipient_counts_as_unreachable() -> None:
-    assert policy.line_failure("LINE_400", at_recipient=True, dead=False) == policy.LineFailure(True, True)
+    assert line.failure("LINE_400", at_recipient=True, dead=False) == ChannelFailure(True, True)
 
 
 @pytest.mark.parametrize(("properties", "failure"), [
-    (("to",), policy.LineFailure(True, True)),
-    (("messages[0].text",), policy.LineFailure(False, False)),
+    (("to",), ChannelFailure(True, True)),
+    (("messages[0].text",), ChannelFailure(False, False)),
 ])
 def test_lines_answer_decides_the_fallback_through_the_typed_result(properties: tuple[str, ...],
-                                                                    failure: policy.LineFailure) -> None:
+                                                                    failure: ChannelFailure) -> None:
     """From LINE's answer to the fallback rule, as the sender records it: no message text in between."""
-    result = SendResult(http_status=400, message="The request body has 1 error(s)",
+    result = SendResult(channel=Channel.LINE, http_status=400, message="The request body has 1 error(s)",
                         details=tuple(f"{p}: The property, '{p}', is invalid" for p in properties),
                         properties_at_fault=properties)
-    decision = policy.decide(policy.classify_line(result), attempts_made=1, now=dt.datetime(2026, 12, 1, tzinfo=dt.UTC),
+    decision = policy.decide(line.classify(result), attempts_made=1, now=dt.datetime(2026, 12, 1, tzinfo=dt.UTC),
                              rng=random.Random(1))
-    assert policy.line_failure(decision.code, at_recipient=decision.at_recipient, dead=False) == failure
+    assert line.failure(decision.code, at_recipient=decision.at_recipient, dead=False) == failure
 
 
 @pytest.mark.parametrize("code,dead", [("LINE_5XX", True), ("TIMEOUT", True), ("QUOTA_EXHAUSTED", False),
                                        ("LINE_403", False)])
 def test_failures_about_line_fall_back_without_blaming_the_teacher(code: str, dead: bool) -> None:
-    assert policy.line_failure(code, at_recipient=False, dead=dead) == policy.LineFailure(True, False)
+    assert line.failure(code, at_recipient=False, dead=dead) == ChannelFailure(True, False)
 
 
 @pytest.mark.parametrize("code", ["RETRY_KEY_EXPIRED", "IMAGE_MISSING", "LINE_4XX", None])
 def test_other_failures_do_nothing(code: str | None) -> None:
-    assert policy.line_failure(code, at_recipient=False, dead=False) == policy.LineFailure(False, False)
+    assert line.failure(code, at_recipient=False, dead=False) == ChannelFailure(False, False)

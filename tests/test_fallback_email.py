@@ -14,10 +14,10 @@ from sqlalchemy import select
 from core.channels import email as email_channel
 from core.channels import line_reach, line_render
 from core.channels.base import Outgoing
+from core.channels.line import LineCancel
 from core.emulator import LineEmulator
 from core.outbox import queue
 from core.outbox.policy import BackoffPolicy
-from core.planning import fallback
 from core.planning.planner import plan
 from core.roster import channel_choice, contacts
 from core.sending.sender import Sender, SenderConfig
@@ -86,7 +86,7 @@ def test_unknown_line_id_gets_the_reminder_by_email_once_as_a_linked_delivery(
     sender.run_until_idle()
     line, email = _all(db)
     assert (line.channel, line.status, line.cancel_reason) == (Channel.LINE, DeliveryStatus.CANCELED,
-                                                               fallback.UNREACHABLE)
+                                                               LineCancel.UNREACHABLE)
     assert (email.channel, email.status, email.linked_delivery_id) == (Channel.EMAIL, DeliveryStatus.SENT, line.id)
     [received] = starttls_server.recorder.received
     assert received.rcpt_to == ["sato@example.com"] and "16:00〜21:00" in received.message["Subject"]
@@ -108,7 +108,7 @@ def test_unreachable_found_after_planning_falls_back_at_send_time(
     with db.write() as s:
         plan(s, now=now)  # planning again adds nothing: the e-mail already exists
     line, email = _all(db)
-    assert (line.status, line.cancel_reason) == (DeliveryStatus.CANCELED, fallback.UNREACHABLE)
+    assert (line.status, line.cancel_reason) == (DeliveryStatus.CANCELED, LineCancel.UNREACHABLE)
     assert (email.status, email.linked_delivery_id, email.channel) == (DeliveryStatus.SENT, line.id, Channel.EMAIL)
     assert len(starttls_server.recorder.received) == 1
 

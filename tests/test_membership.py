@@ -125,7 +125,7 @@ def test_the_command_line_shows_classrooms_and_joins_and_leaves(capsys: pytest.C
     rows = json.loads(capsys.readouterr().out)
     assert [(r["name"], r["classrooms"]) for r in rows] == [("伊藤", []), ("佐藤", ["北校", "本校"])]
     assert main.main(["--lang", "ja", "teachers"]) == 0
-    assert capsys.readouterr().out.splitlines()[1].endswith("[LINE同意,在籍]  所属：北校、本校")
+    assert capsys.readouterr().out.splitlines()[1].endswith("[LINE通知,在籍]  所属：北校、本校")
     assert main.main(["teachers", "leave", "佐藤", "--classroom", "本校"]) == 1
     assert "佐藤 still has 1 confirmed shift to come at 本校" in capsys.readouterr().err
     assert main.main(["--lang", "ja", "teachers", "leave", "佐藤", "--classroom", "北校"]) == 0
@@ -145,7 +145,7 @@ def test_the_teachers_csv_round_trips_classrooms_and_a_file_without_them_keeps_m
         exported = csv_files.export_teachers(s)
         ids = (main_room.id, north.id, sato.id, ito.id)
     main_id, north_id, sato_id, ito_id = ids
-    rooms = csv_files.TEACHER_COLUMNS.index("classrooms")
+    rooms = csv_files.teacher_columns().index("classrooms")
     assert exported.splitlines()[0].split(",")[rooms] == "classrooms"
     assert [line.split(",")[rooms] for line in exported.splitlines()[1:]] == ["北校", "北校;本校"]
     with db.write() as s:  # everyone out, then the file puts them back

@@ -4,63 +4,59 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from typing import Any
 
 import pytest
 
-from core.outbox.policy import (
-    MONTHLY_LIMIT_MESSAGE,
-    RATE_LIMIT_MESSAGE,
-    BackoffPolicy,
-    ErrorCode,
-    Outcome,
-    SendResult,
-    Transport,
-    classify_line,
-    decide,
-    retry_key_usable,
-)
+from core.channels.line import MONTHLY_LIMIT_MESSAGE, RATE_LIMIT_MESSAGE, LineError
+from core.channels.line import classify as classify_line
+from core.outbox.policy import BackoffPolicy, ErrorCode, Outcome, SendResult, Transport, decide, retry_key_usable
 from core.texts import render
 
 NOW = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)
 
 
+def _line(**answer: Any) -> SendResult:
+    return SendResult(channel="line", **answer)
+
+
 @pytest.mark.parametrize(
     ("result", "outcome", "code"),
     [
-        (SendResult(http_status=200, request_id="r"), Outcome.SENT, None),
-        (SendResult(http_status=409, accepted_request_id="a", message="The retry key is already accepted"), Outcome.SENT, None),
-        (SendResult(http_status=409, message="Conflict without accepted id"), Outcome.FAILED, ErrorCode.CLIENT_ERROR),
-        (SendResult(http_status=500), Outcome.RETRY, ErrorCode.SERVER_ERROR),
-        (SendResult(http_status=503), Outcome.RETRY, ErrorCode.SERVER_ERROR),
-        (SendResult(transport_error=Transport.TIMEOUT), Outcome.RETRY, ErrorCode.TIMEOUT),
-        (SendResult(transport_error=Transport.CONNECTION), Outcome.RETRY, ErrorCode.CONNECTION),
-        (SendResult(http_status=429, message=RATE_LIMIT_MESSAGE), Outcome.THROTTLED, ErrorCode.RATE_LIMITED),
-        (SendResult(http_status=429, message=MONTHLY_LIMIT_MESSAGE), Outcome.FAILED, ErrorCode.QUOTA_EXHAUSTED),
-        (SendResult(http_status=401, message="Authentication failed"), Outcome.HOLD, ErrorCode.AUTH_FAILED),
-        (SendResult(http_status=400, message="The request body has 1 error(s)", details=("to: invalid",),
-                    properties_at_fault=("to",)), Outcome.FAILED, ErrorCode.BAD_REQUEST),
-        (SendResult(http_status=403), Outcome.FAILED, ErrorCode.FORBIDDEN),
-        (SendResult(http_status=404), Outcome.FAILED, ErrorCode.NOT_FOUND),
-        (SendResult(http_status=413), Outcome.FAILED, ErrorCode.CLIENT_ERROR),
+        (_line(http_status=200, request_id="r"), Outcome.SENT, None),
+        (_line(http_status=409, accepted_request_id="a", message="The retry key is already accepted"), Outcome.SENT, None),
+        (_line(http_status=409, message="Conflict without accepted id"), Outcome.FAILED, LineError.CLIENT_ERROR),
+        (_line(http_status=500), Outcome.RETRY, LineError.SERVER_ERROR),
+        (_line(http_status=503), Outcome.RETRY, LineError.SERVER_ERROR),
+        (_line(transport_error=Transport.TIMEOUT), Outcome.RETRY, ErrorCode.TIMEOUT),
+        (_line(transport_error=Transport.CONNECTION), Outcome.RETRY, ErrorCode.CONNECTION),
+        (_line(http_status=429, message=RATE_LIMIT_MESSAGE), Outcome.THROTTLED, ErrorCode.RATE_LIMITED),
+        (_line(http_status=429, message=MONTHLY_LIMIT_MESSAGE), Outcome.FAILED, ErrorCode.QUOTA_EXHAUSTED),
+        (_line(http_status=401, message="Authentication failed"), Outcome.HOLD, ErrorCode.AUTH_FAILED),
+        (_line(http_status=400, message="The request body has 1 error(s)", details=("to: invalid",),
+                    properties_at_fault=("to",)), Outcome.FAILED, LineError.BAD_REQUEST),
+        (_line(http_status=403), Outcome.FAILED, LineError.FORBIDDEN),
+        (_line(http_status=404), Outcome.FAILED, LineError.NOT_FOUND),
+        (_line(http_status=413), Outcome.FAILED, LineError.CLIENT_ERROR),
     ],
 )
-def test_outcome_table(result: SendResult, outcome: Outcome, code: ErrorCode | None) -> None:
+def test_outcome_table(result: SendResult, outcome: Outcome, code: str | None) -> None:
     verdict = classify_line(result)
     assert (verdict.outcome, verdict.code) == (outcome, code)
 
 
 @pytest.mark.parametrize(("result", "at_recipient"), [
-    (SendResult(http_status=404, message="Not found"), True),
-    (SendResult(http_status=400, details=("to: invalid",), properties_at_fault=("to",)), True),
-    (SendResult(http_status=400, details=("messages[0].text: empty", "to: invalid"),
+    (_line(http_status=404, message="Not found"), True),
+    (_line(http_status=400, details=("to: invalid",), properties_at_fault=("to",)), True),
+    (_line(http_status=400, details=("messages[0].text: empty", "to: invalid"),
                 properties_at_fault=("messages[0].text", "to")), True),
-    (SendResult(http_status=400, details=("messages[0].text: empty",), properties_at_fault=("messages[0].text",)), False),
+    (_line(http_status=400, details=("messages[0].text: empty",), properties_at_fault=("messages[0].text",)), False),
     # Only the property LINE named counts, never words in its text.
-    (SendResult(http_status=400, message="to: someone", details=("messages[0].text: say hello; to: you",),
+    (_line(http_status=400, message="to: someone", details=("messages[0].text: say hello; to: you",),
                 properties_at_fault=("messages[0].text",)), False),
-    (SendResult(http_status=403, properties_at_fault=("to",)), False),
-    (SendResult(http_status=500), False),
-    (SendResult(transport_error=Transport.TIMEOUT), False),
+    (_line(http_status=403, properties_at_fault=("to",)), False),
+    (_line(http_status=500), False),
+    (_line(transport_error=Transport.TIMEOUT), False),
 ])
 def test_a_failure_points_at_the_recipient_only_when_line_says_so(result: SendResult, at_recipient: bool) -> None:
     assert classify_line(result).at_recipient is at_recipient
@@ -68,7 +64,7 @@ def test_a_failure_points_at_the_recipient_only_when_line_says_so(result: SendRe
 
 
 def test_error_message_keeps_lines_details() -> None:
-    verdict = classify_line(SendResult(http_status=400, message="The request body has 1 error(s)", details=("messages[0].text: too long",)))
+    verdict = classify_line(_line(http_status=400, message="The request body has 1 error(s)", details=("messages[0].text: too long",)))
     assert verdict.message is not None and verdict.message.code == "send_error.LINE_400"
     assert str(verdict.message) == ("LINE refused the request as invalid (HTTP 400): "
                                     "The request body has 1 error(s); messages[0].text: too long")
@@ -89,7 +85,7 @@ def test_backoff_doubles_from_two_minutes_with_small_jitter() -> None:
 
 def test_five_retries_after_the_first_attempt_then_dead() -> None:
     rng = random.Random(1)
-    failing = SendResult(http_status=500)
+    failing = _line(http_status=500)
     outcomes = [decide(classify_line(failing), attempts_made=n, now=NOW, rng=rng).outcome for n in range(1, 7)]
     assert outcomes == [Outcome.RETRY] * 5 + [Outcome.DEAD]
     retry = decide(classify_line(failing), attempts_made=1, now=NOW, rng=rng, backoff=BackoffPolicy(jitter=0))
@@ -97,7 +93,7 @@ def test_five_retries_after_the_first_attempt_then_dead() -> None:
 
 
 def test_throttle_does_not_spend_budget_and_retries_soon() -> None:
-    decision = decide(classify_line(SendResult(http_status=429, message=RATE_LIMIT_MESSAGE)), attempts_made=6, now=NOW, rng=random.Random())
+    decision = decide(classify_line(_line(http_status=429, message=RATE_LIMIT_MESSAGE)), attempts_made=6, now=NOW, rng=random.Random())
     assert decision.outcome is Outcome.THROTTLED
     assert decision.next_attempt_at is not None and decision.next_attempt_at - NOW <= dt.timedelta(seconds=5)
 

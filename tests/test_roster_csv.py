@@ -165,7 +165,7 @@ _rows = st.lists(st.lists(st.one_of(_cell_texts, st.sampled_from(["本校", "佐
 
 @pytest.mark.slow  # 150 generated files
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(header=st.sampled_from([csv_files.SHIFT_COLUMNS, csv_files.TEACHER_COLUMNS, ("name",), ("x", "y")]),
+@given(header=st.sampled_from([csv_files.SHIFT_COLUMNS, csv_files.teacher_columns(), ("name",), ("x", "y")]),
        rows=_rows, encoding=st.sampled_from(["utf-8", "utf-8-sig", "cp932"]), raw=st.binary(max_size=64))
 def test_garbage_never_crashes_nor_half_imports(db: Database, now: dt.datetime, header, rows, encoding, raw) -> None:
     import csv
@@ -436,3 +436,11 @@ def test_missing_columns_are_named_in_the_managers_language(db: Database, now: d
     assert render(problem.problem, "ja") == ("見出しに使えない列があります: LINE、Mail。講師のファイルで使える列は 名前、ふりがな、"
                                              "LINEユーザーID、メール、LINE通知、メール通知、有効、所属教室、連絡方法、並び順、最大シフト数、"
                                                  "最大時間、最低時間、最大連続勤務日数、最大土日勤務日数、配分、担当コマ です。")
+
+
+@pytest.mark.parametrize("data", [b"\xef", b"\xef\xbb"])
+def test_a_file_that_is_a_cut_off_bom_is_no_text(db: Database, now: dt.datetime, data: bytes) -> None:
+    for read in (lambda s: csv_files.import_shifts(s, data, now=now), lambda s: csv_files.import_teachers(s, data)):
+        with db.write() as s, pytest.raises(CsvImportError) as refused:
+            read(s)
+        assert [p.line for p in refused.value.problems] == [1]

@@ -22,9 +22,10 @@ from typing import IO
 import pytest
 from sqlalchemy import func, select
 
+from core.channels.line import LineError
 from core.emulator import FaultPlan, LineEmulator
 from core.emulator.records import RequestRecord
-from core.outbox.policy import BackoffPolicy, ErrorCode
+from core.outbox.policy import BackoffPolicy
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Alert, Delivery, DeliveryAttempt, DeliveryStatus
@@ -360,7 +361,7 @@ def test_kills_with_the_request_in_flight_do_not_spend_the_retry_budget(db: Data
         alerts = s.scalars(select(Alert)).all()
     assert delivery is not None
     assert (delivery.status, delivery.attempt_count, delivery.last_error_code, delivery.dead_lettered_at) == (
-        DeliveryStatus.QUEUED, 1, ErrorCode.SERVER_ERROR.value, None)
+        DeliveryStatus.QUEUED, 1, LineError.SERVER_ERROR.value, None)
     assert attempt.http_status == 500 and attempt.number == 1
     assert delivery.next_attempt_at is not None
     waits = (delivery.next_attempt_at - attempt.started_at).total_seconds()

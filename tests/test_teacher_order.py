@@ -129,7 +129,7 @@ def test_the_csv_order_column_round_trips_and_a_file_without_it_keeps_the_places
         order.move_to(s, ids["高橋"], 1)
         exported = csv_files.export_teachers(s)
     lines = exported.splitlines()
-    place = csv_files.TEACHER_COLUMNS.index("order")
+    place = csv_files.teacher_columns().index("order")
     assert lines[0].split(",")[place] == "order"
     assert [(line.split(",")[0], line.split(",")[place]) for line in lines[1:]] == [
         ("高橋", "1"), ("伊藤", "2"), ("佐藤", "3"), ("鈴木", "4"), ("中村", "5")]

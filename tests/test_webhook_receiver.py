@@ -15,9 +15,9 @@ from sqlalchemy.orm import Session
 
 import main
 from core import alerts
+from core.channels.line import LineCancel
 from core.emulator import LineEmulator
 from core.outbox import queue
-from core.outbox.policy import CancelReason
 from core.receiving import events, signature
 from core.receiving.events import ReceivedEvent
 from core.receiving.follow import FollowHandler
@@ -207,7 +207,7 @@ def test_unfollow_marks_the_teacher_unreachable_and_cancels_queued_line_reminder
         assert (f.reach(teacher).line_opt_in, f.reach(teacher).line_opt_in_at) == (False, None)  # blocking withdraws consent
         assert line_delivery is not None
         assert (line_delivery.status, line_delivery.cancel_reason) == (DeliveryStatus.CANCELED,
-                                                                       CancelReason.LINE_UNFOLLOWED.value)
+                                                                       LineCancel.UNFOLLOWED.value)
         [email] = s.scalars(select(Delivery).where(Delivery.channel == Channel.EMAIL)).all()
         assert (email.linked_delivery_id, email.recipient, email.status) == (
             delivery_id, "sato@example.com", DeliveryStatus.PENDING)

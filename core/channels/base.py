@@ -13,7 +13,11 @@ core/channels/registry.py (`register_channel`), and nothing else names the chann
   (core/messages/message.py) as this channel's request, to the address it finds itself: the
   teacher's contact on the channel, the classroom's group on it, or the manager's address on it
   (core/channels/addressing.py); raises CancelDelivery or CannotBuild (core/channels/build_errors.py);
-- `cancel_reasons`: the codes its send-time checks cancel with (not agreed, cannot reach), and their words;
+- `cancel_reasons`: the codes its send-time checks cancel with (not agreed, cannot reach, blocked), and their words;
+- `contact_columns`: the columns a teachers CSV file and the command line give a teacher's contact on
+  it (core/roster/contacts.py `ContactColumn`: the address, the agreement), with the headings accepted;
+- `texts`: the catalog entries it brings (core/texts/catalog.py form): the words of its own error
+  codes ("send_error.<code>"), of its cancel reasons, and anything else it shows; registered with it;
 
 and, for the sender (core/sending), which knows a channel only through its driver:
 
@@ -22,7 +26,10 @@ and, for the sender (core/sending), which knows a channel only through its drive
 - `batch`: how a turn hands it work. None: one request per pool task, claimed against the pool's
   room (LINE pushes, webhook posts). A number: up to that many per turn, sent as one batch on one
   pool task with one batch in flight at a time (e-mail: one SMTP connection per batch);
-- `classify(result)`: what its answer means, in the outcome policy's terms (core/outbox/policy.py);
+- `classify(result)`: what its answer means, in the outcome policy's terms (core/outbox/policy.py),
+  with the shared error codes (policy.ErrorCode) and its own;
+- `failure(code, at_recipient=, dead=)`: what a teacher's delivery that failed on it with that code
+  means for their next channel (policy.ChannelFailure), read by core/planning/fallback.py;
 - `hold_key`: the hold setting (core/store/setting_keys.py) that holds the channel while its credentials are refused
   (core/outbox/holds.py; LINE's 401, SMTP's 535), None for a channel with nothing to hold;
 - `retry_keys`: whether a request carries a retry key that the server deduplicates on (LINE).
@@ -34,7 +41,7 @@ sender's `Job` reaches a channel as a `Request` (any object with its four fields
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -42,13 +49,14 @@ from sqlalchemy.orm import Session
 
 from core.channels.email_draft import MailDraft
 from core.messages.message import Message
-from core.outbox.policy import SendResult, Verdict
-from core.roster.contacts import ContactView
+from core.outbox.policy import ChannelFailure, SendResult, Verdict
+from core.roster.contacts import ContactColumn, ContactView
 from core.store.db import Database
 from core.store.models import Delivery
 from core.store.paths import DataPaths
 from core.store.settings import HoldSetting
 from core.texts import Text
+from core.texts.template import Template
 
 
 class RefusedBeforeSend(Exception):
@@ -128,6 +136,8 @@ class CancelReasons:
     not_agreed: str  # the teacher has not agreed to the channel, or has no address on it
     unreachable: str  # the channel said it cannot reach the address; a fallback went instead
     words: dict[str, Text]
+    # The teacher blocked the channel's account (LINE's unfollow): what waits for them is canceled.
+    blocked: str | None = None
 
 
 class ChannelDriver(Protocol):
@@ -179,6 +189,21 @@ class ChannelDriver(Protocol):
     @property
     def retry_keys(self) -> bool: ...
 
+    @property
+    def contact_columns(self) -> tuple[ContactColumn, ...]:
+        """Empty for a channel with no teacher address (the alert webhook)."""
+        ...
+
+    @property
+    def texts(self) -> Mapping[str, tuple[Template, Template]]:
+        """Catalog entries it brings: code → (English, Japanese)."""
+        ...
+
     def connect(self, db: Database) -> Connection | None: ...
 
     def classify(self, result: SendResult) -> Verdict: ...
+
+    def failure(self, code: str | None, *, at_recipient: bool, dead: bool) -> ChannelFailure:
+        """A teacher's delivery on it ended failed with `code` (`at_recipient` and `dead` as the row
+        keeps them): fall back to their next channel? Is their address on it unreachable?"""
+        ...

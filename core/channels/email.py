@@ -17,8 +17,10 @@ import socket
 import ssl
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from sqlalchemy.orm import Session
@@ -32,7 +34,7 @@ from core.errors import ValidationError
 from core.logs import secrets_registry
 from core.messages.message import Message
 from core.outbox import policy
-from core.outbox.policy import CancelReason, SendResult, Transport, Verdict
+from core.outbox.policy import CancelReason, ChannelFailure, Outcome, SendResult, Transport, Verdict
 from core.roster import contacts
 from core.roster.contacts import ContactView
 from core.store import setting_keys as keys
@@ -40,7 +42,8 @@ from core.store.db import Database
 from core.store.models import Channel, Delivery
 from core.store.paths import DataPaths
 from core.store.settings import HoldSetting
-from core.texts import t
+from core.texts import Text, t
+from core.texts.template import Template
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +59,51 @@ AUTH_MECHANISMS = ("PLAIN", "LOGIN", "CRAM-MD5")  # the connection is encrypted,
 BATCH = 200
 
 K = TypeVar("K")
+
+
+class SmtpError(StrEnum):
+    """The mail server's error codes (deliveries.last_error_code); their words are in `TEXTS`."""
+
+    TEMPORARY = "SMTP_4XX"
+    REJECTED = "SMTP_5XX"
+    AUTH_FAILED = "SMTP_AUTH_FAILED"
+
+
+# Why an e-mail was canceled (deliveries.cancel_reason): the teacher does not receive e-mail.
+NOT_OPTED_IN = "EMAIL_NOT_OPTED_IN"
+
+
+# SMTP replies that refuse our credentials or how we log in (530 authentication required, 534
+# mechanism too weak, 535 credentials invalid, 538 encryption required): every message would fail
+# the same way, so the channel is held instead of failing each delivery.
+SMTP_AUTH_CODES = frozenset({530, 534, 535, 538})
+
+
+def classify(result: SendResult) -> Verdict:
+    """The mail server's reply → what to do. 2xx accepted; 4xx, timeouts and dropped connections are
+    temporary; 5xx refuses this message or recipient only; an authentication refusal holds e-mail."""
+    code = result.smtp_code
+    if code is None:
+        return policy.transport_verdict(result)
+    if 200 <= code < 400:
+        return Verdict(Outcome.SENT)
+    if code in SMTP_AUTH_CODES:
+        return policy.failed(Outcome.HOLD, SmtpError.AUTH_FAILED, result)
+    if 400 <= code < 500:
+        return policy.failed(Outcome.RETRY, SmtpError.TEMPORARY, result)
+    return policy.failed(Outcome.FAILED, SmtpError.REJECTED, result)
+
+
+# E-mail's words: its cancel reason and its error codes ("send_error.<code>"; `said` is the server's reply, as it came).
+TEXTS: Mapping[str, tuple[Template, Template]] = MappingProxyType({
+    f"cancel.{NOT_OPTED_IN}": ("the teacher does not receive e-mail", "講師はメールでの通知を受け取らない設定です"),
+    "send_error.SMTP_AUTH_FAILED": ("the mail server refused the user name or password (SMTP {status}){said}",
+                                    "メールサーバーがユーザー名またはパスワードを受け付けませんでした（SMTP {status}）{said}"),
+    "send_error.SMTP_4XX": ("the mail server could not take the message for now (SMTP {status}){said}",
+                            "メールサーバーが一時的にメールを受け付けませんでした（SMTP {status}）{said}"),
+    "send_error.SMTP_5XX": ("the mail server refused the message (SMTP {status}){said}",
+                            "メールサーバーがメールを受け付けませんでした（SMTP {status}）{said}"),
+})
 
 
 @dataclass(frozen=True)
@@ -349,13 +397,15 @@ class EmailDriver:
     address: AddressRule | None = contacts.ADDRESSING[Channel.EMAIL]
     needs_consent = True
     cancel_reasons: CancelReasons | None = CancelReasons(
-        not_agreed=CancelReason.EMAIL_NOT_OPTED_IN, unreachable=CancelReason.UNREACHABLE,
-        words={CancelReason.EMAIL_NOT_OPTED_IN: t("cancel.EMAIL_NOT_OPTED_IN"),
+        not_agreed=NOT_OPTED_IN, unreachable=CancelReason.UNREACHABLE,
+        words={NOT_OPTED_IN: Text(f"cancel.{NOT_OPTED_IN}"),  # in TEXTS: the catalog's once registered
                CancelReason.UNREACHABLE: t("cancel.UNREACHABLE")})
     batch: int | None = BATCH
     hold_key: HoldSetting | None = keys.SMTP_HOLD  # 530/534/535/538: the login is refused
     hold_title = t("alert.email_held")
     retry_keys = False  # SMTP has none; a resend is recognised by its Message-ID
+    texts: Mapping[str, tuple[Template, Template]] = TEXTS
+    contact_columns = contacts.COLUMNS[Channel.EMAIL]  # email, email_opt_in
 
     def recipient(self, contact: ContactView) -> str | None:
         return contact.address
@@ -367,7 +417,11 @@ class EmailDriver:
         return access_from_settings(db)
 
     def classify(self, result: SendResult) -> Verdict:
-        return policy.classify_smtp(result)
+        return classify(result)
+
+    def failure(self, code: str | None, *, at_recipient: bool, dead: bool) -> ChannelFailure:
+        # A refused address (5xx) could be a typo the manager fixes; it is not taken as the teacher gone.
+        return policy.failure(code, dead=dead)
 
 
 DRIVER = EmailDriver()

@@ -17,8 +17,10 @@ import os
 import ssl
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
+from types import MappingProxyType
 from typing import Any
 
 import httpx
@@ -33,7 +35,7 @@ from core.channels.ratelimit import TokenBucket
 from core.errors import ShiftcastError, ValidationError
 from core.messages.message import Message
 from core.outbox import policy
-from core.outbox.policy import CancelReason, Outcome, SendResult, Transport, Verdict
+from core.outbox.policy import ChannelFailure, ErrorCode, Outcome, SendResult, Transport, Verdict
 from core.roster import contacts
 from core.roster.contacts import ContactView
 from core.store import setting_keys as keys
@@ -42,9 +44,11 @@ from core.store.models import Channel, Delivery
 from core.store.paths import DataPaths
 from core.store.settings import HoldSetting
 from core.texts import Text, t
+from core.texts.template import Template
 
 log = logging.getLogger(__name__)
 
+KEY = Channel.LINE.value  # what LINE's deliveries and contacts carry
 DEFAULT_BASE_URL = "https://api.line.me"
 BASE_URL_ENV = "SHIFTCAST_LINE_API_BASE"
 MULTICAST_LIMIT = 500
@@ -86,6 +90,89 @@ def resolve_base_url(configured: str | None = None) -> str:
     if secure_or_local(base):  # plain http: the local emulator
         return base
     raise ValidationError(t("line.insecure_base", address=base))
+
+
+class LineError(StrEnum):
+    """LINE's own error codes (deliveries.last_error_code); their words are in `TEXTS`."""
+
+    SERVER_ERROR = "LINE_5XX"
+    BAD_REQUEST = "LINE_400"
+    FORBIDDEN = "LINE_403"
+    NOT_FOUND = "LINE_404"
+    CLIENT_ERROR = "LINE_4XX"
+
+
+class LineCancel(StrEnum):
+    """Why a LINE delivery was canceled (deliveries.cancel_reason); their words are in `TEXTS`."""
+
+    NOT_OPTED_IN = "LINE_NOT_OPTED_IN"
+    UNREACHABLE = "LINE_UNREACHABLE"  # went on the teacher's next channel instead (core/planning/fallback.py)
+    UNFOLLOWED = "LINE_UNFOLLOWED"  # the teacher blocked the LINE account (a webhook unfollow)
+
+
+RATE_LIMIT_MESSAGE = "The API rate limit has been exceeded. Try again later."
+MONTHLY_LIMIT_MESSAGE = "You have reached your monthly limit."
+# The request property that holds the recipient's ID, in LINE's push and multicast bodies.
+RECIPIENT_PROPERTY = "to"
+
+
+def classify(result: SendResult) -> Verdict:
+    """LINE's answer → what to do with the delivery."""
+    common, status = policy.http_common(result), result.http_status or 0
+    if common is not None:
+        return common
+    if status == 409 and result.accepted_request_id:
+        # An earlier attempt with this retry key was accepted: the teacher already has it.
+        return Verdict(Outcome.SENT)
+    if status >= 500:
+        return policy.failed(Outcome.RETRY, LineError.SERVER_ERROR, result)
+    if status == 429:
+        if str(result.message or "").strip() == MONTHLY_LIMIT_MESSAGE:
+            return policy.failed(Outcome.FAILED, ErrorCode.QUOTA_EXHAUSTED, result)
+        # LINE documents that nothing was processed; any other 429 is treated the same, safely.
+        return policy.failed(Outcome.THROTTLED, ErrorCode.RATE_LIMITED, result)
+    if status == 401:
+        return policy.failed(Outcome.HOLD, ErrorCode.AUTH_FAILED, result)
+    code = {400: LineError.BAD_REQUEST, 403: LineError.FORBIDDEN, 404: LineError.NOT_FOUND}.get(
+        status, LineError.CLIENT_ERROR)
+    at_recipient = status == 404 or (status == 400 and RECIPIENT_PROPERTY in result.properties_at_fault)
+    return policy.failed(Outcome.FAILED, code, result, at_recipient)
+
+
+def failure(code: str | None, *, at_recipient: bool, dead: bool) -> ChannelFailure:
+    """Only an error about the recipient marks the teacher unreachable — a 404, or a 400 at the
+    recipient (`at_recipient`, as `classify` found it and the delivery row keeps it) — never one
+    about the message: one bad template must not cut every teacher off LINE. A message LINE refused
+    as malformed is not re-sent another way either; the manager has to look. Retries that ran out, a
+    used-up quota or a refused account (403) do not say anything about the teacher, but the message
+    still has to reach them, so it goes on their next channel."""
+    if code == LineError.NOT_FOUND:
+        return ChannelFailure(True, True)
+    if code == LineError.BAD_REQUEST:
+        return ChannelFailure(at_recipient, at_recipient)
+    if code == LineError.FORBIDDEN:
+        return ChannelFailure(True, False)
+    return policy.failure(code, dead=dead)
+
+
+# LINE's words: its error codes ("send_error.<code>"; `said` is LINE's own message and details, as
+# they came) and its cancel reasons.
+TEXTS: Mapping[str, tuple[Template, Template]] = MappingProxyType({
+    "cancel.LINE_NOT_OPTED_IN": ("the teacher does not receive LINE messages", "講師はLINEでの通知を受け取らない設定です"),
+    "cancel.LINE_UNREACHABLE": ("LINE could not reach the teacher; sent another way instead",
+                                "LINEで講師に届かないため、別の方法で送りました"),
+    "cancel.LINE_UNFOLLOWED": ("the teacher blocked the LINE account", "講師がLINE公式アカウントをブロックしています"),
+    "send_error.LINE_400": ("LINE refused the request as invalid (HTTP {status}){said}",
+                            "リクエストの内容に誤りがあるため、LINEが受け付けませんでした（HTTP {status}）{said}"),
+    "send_error.LINE_403": ("LINE does not allow this account to send this (HTTP {status}){said}",
+                            "このLINE公式アカウントでは、この送信は許可されていません（HTTP {status}）{said}"),
+    "send_error.LINE_404": ("LINE does not know this recipient (HTTP {status}){said}",
+                            "LINEにこの宛先が見つかりません（HTTP {status}）{said}"),
+    "send_error.LINE_4XX": ("LINE refused the request (HTTP {status}){said}",
+                            "LINEがリクエストを受け付けませんでした（HTTP {status}）{said}"),
+    "send_error.LINE_5XX": ("LINE had a server error (HTTP {status}){said}",
+                            "LINEのサーバーでエラーが発生しました（HTTP {status}）{said}"),
+})
 
 
 @dataclass(frozen=True)
@@ -201,11 +288,12 @@ class LineClient:
             response = self._http.post(SEND_PATHS[endpoint], content=body, headers={
                 "Content-Type": "application/json", "X-Line-Retry-Key": retry_key})
         except httpx.TimeoutException as exc:
-            return SendResult(transport_error=Transport.TIMEOUT, message=short(exc), duration_ms=ms_since(started))
+            return SendResult(channel=KEY, transport_error=Transport.TIMEOUT, message=short(exc), duration_ms=ms_since(started))
         except httpx.TransportError as exc:
-            return SendResult(transport_error=Transport.CONNECTION, message=short(exc), duration_ms=ms_since(started))
+            return SendResult(channel=KEY, transport_error=Transport.CONNECTION, message=short(exc), duration_ms=ms_since(started))
         payload = _json(response)
         return SendResult(
+            channel=KEY,
             http_status=response.status_code,
             request_id=response.headers.get("x-line-request-id"),
             accepted_request_id=response.headers.get("x-line-accepted-request-id"),
@@ -307,8 +395,8 @@ def send_limited(client: LineClient, bucket: TokenBucket, endpoint: str, body: b
         result = client.send_encoded(endpoint, body, retry_key=retry_key)
     except Exception as exc:
         log.exception("a LINE request raised")
-        result = SendResult(transport_error=Transport.CONNECTION, message=str(exc)[:300])
-    if result.http_status == 429 and policy.classify_line(result).outcome is Outcome.THROTTLED:
+        result = SendResult(channel=KEY, transport_error=Transport.CONNECTION, message=str(exc)[:300])
+    if result.http_status == 429 and classify(result).outcome is Outcome.THROTTLED:
         bucket.slow_down()  # LINE's rate limit: slow down for everyone sending on this endpoint
     return result
 
@@ -343,16 +431,16 @@ class LineAccess:
                 outgoing.before_send()
             except RefusedBeforeSend as exc:
                 log.warning("preparing delivery %s was refused: %s", request.delivery_id, exc)
-                return SendResult(transport_error=Transport.UPLOAD_REFUSED, message=exc.text)
+                return SendResult(channel=KEY, transport_error=Transport.UPLOAD_REFUSED, message=exc.text)
             except Exception as exc:  # noqa: BLE001 - retried like a network error; LINE was not contacted
                 log.warning("preparing delivery %s failed: %s", request.delivery_id, exc)
-                return SendResult(transport_error=Transport.UPLOAD, message=str(exc)[:300])
+                return SendResult(channel=KEY, transport_error=Transport.UPLOAD, message=str(exc)[:300])
         assert request.retry_key is not None  # LINE's driver asks for one; the sender issued it
         try:
             body = encode(outgoing)
         except Exception as exc:
             log.exception("encoding delivery %s failed", request.delivery_id)
-            return SendResult(transport_error=Transport.CONNECTION, message=str(exc)[:300])
+            return SendResult(channel=KEY, transport_error=Transport.CONNECTION, message=str(exc)[:300])
         return send_limited(self.client, self.buckets[outgoing.endpoint], outgoing.endpoint, body, request.retry_key)
 
     def close(self) -> None:
@@ -389,20 +477,21 @@ def access_from_settings(db: Any, *, timeout: httpx.Timeout = DEFAULT_TIMEOUT) -
 class LineDriver:
     """LINE as the sender sees it (core/channels/base.py)."""
 
-    key = Channel.LINE.value
+    key = KEY
     label = contacts.ADDRESSING[Channel.LINE].label
     title = "LINE"
     address: AddressRule | None = contacts.ADDRESSING[Channel.LINE]  # a user ID: U + 32 hex digits
     needs_consent = True
+    # Their words are in TEXTS, in the catalog once the driver is registered.
     cancel_reasons: CancelReasons | None = CancelReasons(
-        not_agreed=CancelReason.LINE_NOT_OPTED_IN, unreachable=CancelReason.LINE_UNREACHABLE,
-        words={CancelReason.LINE_NOT_OPTED_IN: t("cancel.LINE_NOT_OPTED_IN"),
-               CancelReason.LINE_UNREACHABLE: t("cancel.LINE_UNREACHABLE"),
-               CancelReason.LINE_UNFOLLOWED: t("cancel.LINE_UNFOLLOWED")})
+        not_agreed=LineCancel.NOT_OPTED_IN, unreachable=LineCancel.UNREACHABLE, blocked=LineCancel.UNFOLLOWED,
+        words={reason: Text(f"cancel.{reason}") for reason in LineCancel})
     batch: int | None = None  # one push or multicast per pool task
     hold_key: HoldSetting | None = keys.LINE_HOLD  # a 401: the token is refused
     hold_title = t("alert.line_held")
     retry_keys = True  # X-Line-Retry-Key: LINE answers 409 for a request it had accepted
+    texts: Mapping[str, tuple[Template, Template]] = TEXTS
+    contact_columns = contacts.COLUMNS[Channel.LINE]  # line_user_id, line_opt_in
 
     def recipient(self, contact: ContactView) -> str | None:
         return contact.address
@@ -414,7 +503,10 @@ class LineDriver:
         return access_from_settings(db)
 
     def classify(self, result: SendResult) -> Verdict:
-        return policy.classify_line(result)
+        return classify(result)
+
+    def failure(self, code: str | None, *, at_recipient: bool, dead: bool) -> ChannelFailure:
+        return failure(code, at_recipient=at_recipient, dead=dead)
 
 
 DRIVER = LineDriver()

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from enum import StrEnum
+from types import MappingProxyType
 
 import httpx
 from sqlalchemy.orm import Session
@@ -23,16 +25,45 @@ from core.channels.net import ms_since, short
 from core.errors import ValidationError
 from core.messages.message import Audience, Message
 from core.outbox import policy
-from core.outbox.policy import CancelReason, SendResult, Transport, Verdict
-from core.roster.contacts import ContactView
+from core.outbox.policy import CancelReason, ChannelFailure, ErrorCode, Outcome, SendResult, Transport, Verdict
+from core.roster.contacts import ContactColumn, ContactView
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Channel, Delivery
 from core.store.paths import DataPaths
 from core.store.settings import HoldSetting
 from core.texts import t
+from core.texts.template import Template
 
 TIMEOUT = httpx.Timeout(connect=5.0, read=15.0, write=15.0, pool=30.0)
+
+
+def classify(result: SendResult) -> Verdict:
+    """An incoming webhook's answer. It has no credentials to hold: a 4xx means the URL is wrong."""
+    common, status = policy.http_common(result), result.http_status or 0
+    if common is not None:
+        return common
+    if status == 429:
+        return policy.failed(Outcome.THROTTLED, ErrorCode.RATE_LIMITED, result)
+    if status >= 500:
+        return policy.failed(Outcome.RETRY, WebhookError.SERVER_ERROR, result)
+    return policy.failed(Outcome.FAILED, WebhookError.REJECTED, result)
+
+
+class WebhookError(StrEnum):
+    """The webhook's error codes (deliveries.last_error_code); their words are in `TEXTS`."""
+
+    REJECTED = "WEBHOOK_4XX"
+    SERVER_ERROR = "WEBHOOK_5XX"
+
+
+# The webhook's words: its error codes ("send_error.<code>"; `said` is the answer's own words).
+TEXTS: Mapping[str, tuple[Template, Template]] = MappingProxyType({
+    "send_error.WEBHOOK_4XX": ("the webhook address refused the request (HTTP {status}){said}",
+                               "Webhookのアドレスがリクエストを受け付けませんでした（HTTP {status}）{said}"),
+    "send_error.WEBHOOK_5XX": ("the webhook server had an error (HTTP {status}){said}",
+                               "Webhookのサーバーでエラーが発生しました（HTTP {status}）{said}"),
+})
 
 
 def check_url(value: str | None) -> str | None:
@@ -105,6 +136,8 @@ class WebhookDriver:
     hold_key: HoldSetting | None = None  # no credentials: a refusal means a wrong address, and fails the delivery
     hold_title = t("alert.webhook_held")
     retry_keys = False
+    texts: Mapping[str, tuple[Template, Template]] = TEXTS
+    contact_columns: tuple[ContactColumn, ...] = ()  # no teacher has an address on it
 
     def recipient(self, contact: ContactView) -> str | None:
         return None
@@ -120,7 +153,10 @@ class WebhookDriver:
         return WebhookClient()
 
     def classify(self, result: SendResult) -> Verdict:
-        return policy.classify_webhook(result)
+        return classify(result)
+
+    def failure(self, code: str | None, *, at_recipient: bool, dead: bool) -> ChannelFailure:
+        return policy.failure(code, dead=dead)  # it reaches the manager: there is no next channel anyway
 
 
 DRIVER = WebhookDriver()

@@ -1,8 +1,11 @@
-"""Delivery rules as pure functions: outcome classification (LINE, SMTP, webhook), backoff, retry-key
-validity, and what a failed LINE delivery means for its e-mail fallback.
+"""Delivery rules as pure functions: the outcomes and error codes every channel shares, backoff,
+retry-key validity, and what a failed delivery means for the teacher's next channel.
 
-Which classification applies is the channel's to say: each channel's driver (core/channels/base.py)
-picks its rule, and `decide` works on the verdict, whatever channel gave it.
+What a channel's answer means is the channel's to say: each driver (core/channels/base.py) classifies
+its own answers into a `Verdict` with codes of its own (LINE_404, SMTP_5XX, …) beside the shared ones
+here, brings their words (its `texts`, "send_error.<code>"), and says what a failure means for a
+teacher's fallback (`failure`). `decide` works on the verdict, whatever channel gave it; nothing here
+names a channel.
 
 No I/O and no clock of their own: `now` and randomness are passed in, so every rule is tested
 directly (tests/test_policy.py) and again end to end against the emulator.
@@ -15,16 +18,13 @@ import random
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from core.store.models import Channel
 from core.texts import Text, t
 from core.texts.message import dumps, loads
 
 RETRY_KEY_LIFETIME = dt.timedelta(hours=24)
-# A request needs time to travel; a key this close to its 24 h limit might be forgotten by LINE
+# A request needs time to travel; a key this close to its 24 h limit might be forgotten by the server
 # before the retry arrives, and then a duplicate would reach the teacher.
 RETRY_KEY_MARGIN = dt.timedelta(minutes=10)
-RATE_LIMIT_MESSAGE = "The API rate limit has been exceeded. Try again later."
-MONTHLY_LIMIT_MESSAGE = "You have reached your monthly limit."
 
 
 class Outcome(StrEnum):
@@ -32,38 +32,34 @@ class Outcome(StrEnum):
     RETRY = "retry"  # transient: back to queued with backoff, counts against the budget
     FAILED = "failed"  # permanent for this delivery
     DEAD = "dead"  # transient, but the budget is spent: failed and dead-lettered
-    THROTTLED = "throttled"  # LINE processed nothing (rate limit): retry soon, budget untouched
+    THROTTLED = "throttled"  # the server processed nothing (rate limit): retry soon, budget untouched
     HOLD = "hold"  # the channel's credentials are refused: stop the channel, keep rows queued
 
 
 class ErrorCode(StrEnum):
-    SERVER_ERROR = "LINE_5XX"
+    """The error codes any channel may give (deliveries.last_error_code holds them as plain text). A
+    channel's own codes are its driver's, with their words; a code is never reused for another meaning,
+    so a row stored long ago still shows its words."""
+
     TIMEOUT = "TIMEOUT"
     CONNECTION = "CONNECTION_ERROR"
-    RATE_LIMITED = "RATE_LIMITED"
-    QUOTA_EXHAUSTED = "QUOTA_EXHAUSTED"
-    AUTH_FAILED = "AUTH_FAILED"
-    BAD_REQUEST = "LINE_400"
-    FORBIDDEN = "LINE_403"
-    NOT_FOUND = "LINE_404"
-    CLIENT_ERROR = "LINE_4XX"
+    RATE_LIMITED = "RATE_LIMITED"  # the server processed nothing: again soon, the budget untouched
+    QUOTA_EXHAUSTED = "QUOTA_EXHAUSTED"  # the account's messages for the month are used up
+    AUTH_FAILED = "AUTH_FAILED"  # the channel's credentials are refused: the channel is held
     RETRY_KEY_EXPIRED = "RETRY_KEY_EXPIRED"
     UPLOAD_FAILED = "UPLOAD_FAILED"
     # Image hosting cannot be used until the manager fixes it: the month goes as a message instead.
     HOSTING_UNUSABLE = "HOSTING_UNUSABLE"
-    SMTP_TEMPORARY = "SMTP_4XX"
-    SMTP_REJECTED = "SMTP_5XX"
-    SMTP_AUTH_FAILED = "SMTP_AUTH_FAILED"
-    WEBHOOK_REJECTED = "WEBHOOK_4XX"
-    WEBHOOK_SERVER_ERROR = "WEBHOOK_5XX"
     DEFERRED = "DEFERRED"
     NOT_SET_UP = "NOT_SET_UP"  # never tried: its channel is not set up (core/outbox/not_set_up.py)
 
 
 class CancelReason(StrEnum):
-    """Why a delivery was canceled instead of sent, kept in deliveries.cancel_reason. The values are
-    the codes stored before this enum existed, so old rows still compare equal; a new reason is a new
-    member here (no migration: the column is plain text)."""
+    """Why a delivery was canceled instead of sent, kept in deliveries.cancel_reason: the reasons any
+    channel may give. The values are the codes stored before this enum existed, so old rows still
+    compare equal; a new reason is a new member here (no migration: the column is plain text). A
+    channel's own reasons (not agreed to it, cannot reach on it, blocked it) are its driver's
+    `cancel_reasons`, a kind's own its `cancel_reasons`, each with their words."""
 
     # Send-time checks: what the delivery is about changed or went away.
     SHIFT_MISSING = "SHIFT_MISSING"
@@ -73,14 +69,10 @@ class CancelReason(StrEnum):
     TEACHER_INACTIVE = "TEACHER_INACTIVE"  # left or erased
     TEACHER_CHANGED = "TEACHER_CHANGED"  # the shift went to someone else
     CHANNEL_CHANGED = "CHANNEL_CHANGED"  # the teacher no longer wants this channel
-    LINE_NOT_OPTED_IN = "LINE_NOT_OPTED_IN"
-    EMAIL_NOT_OPTED_IN = "EMAIL_NOT_OPTED_IN"
-    LINE_UNREACHABLE = "LINE_UNREACHABLE"  # went by e-mail instead (core/planning/fallback.py)
     UNREACHABLE = "UNREACHABLE"  # a channel could not reach the teacher; their next channel went instead
-    LINE_UNFOLLOWED = "LINE_UNFOLLOWED"  # the teacher blocked the LINE account (a webhook unfollow)
     NOTHING_TOLD = "NOTHING_TOLD"  # a correction for a teacher who was never told the old version
     NO_HISTORY = "NO_HISTORY"  # a correction whose earlier version is not on record
-    NO_GROUP = "NO_GROUP"  # the classroom has no LINE group any more
+    NO_GROUP = "NO_GROUP"  # the classroom has no group on the channel any more
     CLASSROOM_MISSING = "CLASSROOM_MISSING"
     PUBLICATION_MISSING = "PUBLICATION_MISSING"
     SUPERSEDED = "SUPERSEDED"  # a newer revision of the same month replaces it
@@ -112,27 +104,21 @@ class Transport(StrEnum):
 
     TIMEOUT = "timeout"
     CONNECTION = "connection"
-    UPLOAD = "upload"  # the image upload before the request failed; LINE was not contacted
-    UPLOAD_REFUSED = "upload_refused"  # the image host refuses for good; LINE was not contacted
+    UPLOAD = "upload"  # the image upload before the request failed; the channel was not contacted
+    UPLOAD_REFUSED = "upload_refused"  # the image host refuses for good; the channel was not contacted
     DEFERRED = "deferred"  # never tried: its batch ran out of time first (the lease must not run out)
-
-
-# SMTP replies that refuse our credentials or how we log in (530 authentication required, 534
-# mechanism too weak, 535 credentials invalid, 538 encryption required): every message would fail
-# the same way, so the channel is held instead of failing each delivery.
-SMTP_AUTH_CODES = frozenset({530, 534, 535, 538})
 
 
 @dataclass(frozen=True)
 class SendResult:
     """What one send attempt produced, as seen by the channel client.
 
-    `channel` is the channel that sent it, whose rules apply; an SMTP reply is in `smtp_code`.
-    `details` are LINE's error details as text for people; `properties_at_fault` the request
-    properties those details name ("to", "messages[0].text"), for the rules.
+    `channel` is the key of the channel that sent it, whose rules apply; an SMTP reply is in `smtp_code`.
+    `details` are the server's error details as text for people; `properties_at_fault` the request
+    properties those details name ("to", "messages[0].text"), for the channel's rules.
     """
 
-    channel: str = Channel.LINE
+    channel: str
     http_status: int | None = None
     smtp_code: int | None = None
     transport_error: Transport | None = None
@@ -144,18 +130,13 @@ class SendResult:
     properties_at_fault: tuple[str, ...] = field(default_factory=tuple)
 
 
-# The request property that holds the recipient's ID, in LINE's push and multicast bodies.
-RECIPIENT_PROPERTY = "to"
-
-
 @dataclass(frozen=True)
 class Verdict:
     outcome: Outcome
-    # Core's ErrorCode, or a code a channel's driver declares (with its "send_error.<code>" words).
-    code: str | None = None
+    code: str | None = None  # an ErrorCode, or one of the channel's own codes
     message: Text | None = None  # "send_error.<code>": stored encoded (core/texts/message.dumps)
-    # The failure is about who the message was for, not what it said: LINE does not know the
-    # recipient (404), or refused the request naming the recipient's property (400 at "to").
+    # The failure is about who the message was for, not what it said (LINE: it does not know the
+    # recipient, or refused the request naming the recipient's property).
     at_recipient: bool = False
 
 
@@ -176,77 +157,35 @@ class BackoffPolicy:
         return dt.timedelta(seconds=nominal + rng.uniform(-spread, spread))
 
 
-def _transport_verdict(result: SendResult) -> Verdict:
+def transport_verdict(result: SendResult) -> Verdict:
+    """A request that got no answer from the channel's server, the same for every channel."""
     if result.transport_error is Transport.DEFERRED:
-        return _failed(Outcome.THROTTLED, ErrorCode.DEFERRED, result)
+        return failed(Outcome.THROTTLED, ErrorCode.DEFERRED, result)
     if result.transport_error is Transport.UPLOAD:
-        return _failed(Outcome.RETRY, ErrorCode.UPLOAD_FAILED, result)
+        return failed(Outcome.RETRY, ErrorCode.UPLOAD_FAILED, result)
     if result.transport_error is Transport.UPLOAD_REFUSED:
         # Nothing was sent and retrying the upload would fail alike: again at once, the budget
         # untouched, and the builder sends the message without what could not be uploaded.
-        return _failed(Outcome.THROTTLED, ErrorCode.HOSTING_UNUSABLE, result)
+        return failed(Outcome.THROTTLED, ErrorCode.HOSTING_UNUSABLE, result)
     if result.transport_error is Transport.TIMEOUT:
-        return _failed(Outcome.RETRY, ErrorCode.TIMEOUT, result)
-    return _failed(Outcome.RETRY, ErrorCode.CONNECTION, result)
+        return failed(Outcome.RETRY, ErrorCode.TIMEOUT, result)
+    return failed(Outcome.RETRY, ErrorCode.CONNECTION, result)
 
 
-def _failed(outcome: Outcome, code: str, result: SendResult, at_recipient: bool = False) -> Verdict:
+def http_common(result: SendResult) -> Verdict | None:
+    """What every HTTP channel reads alike: no answer (as `transport_verdict`) or a 2xx (sent). None
+    for any other status, which is the channel's own to read."""
+    if result.http_status is None:
+        return transport_verdict(result)
+    if 200 <= result.http_status < 300:
+        return Verdict(Outcome.SENT)
+    return None
+
+
+def failed(outcome: Outcome, code: str, result: SendResult, at_recipient: bool = False) -> Verdict:
+    """A verdict with its code and its words ("send_error.<code>", which the code's channel brings
+    when the code is its own)."""
     return Verdict(outcome, code, error_text(code, result), at_recipient)
-
-
-def classify_smtp(result: SendResult) -> Verdict:
-    """The mail server's reply → what to do. 2xx accepted; 4xx, timeouts and dropped connections are
-    temporary; 5xx refuses this message or recipient only; an authentication refusal holds e-mail."""
-    code = result.smtp_code
-    if code is None:
-        return _transport_verdict(result)
-    if 200 <= code < 400:
-        return Verdict(Outcome.SENT)
-    if code in SMTP_AUTH_CODES:
-        return _failed(Outcome.HOLD, ErrorCode.SMTP_AUTH_FAILED, result)
-    if 400 <= code < 500:
-        return _failed(Outcome.RETRY, ErrorCode.SMTP_TEMPORARY, result)
-    return _failed(Outcome.FAILED, ErrorCode.SMTP_REJECTED, result)
-
-
-def classify_webhook(result: SendResult) -> Verdict:
-    """An incoming webhook's answer. It has no credentials to hold: a 4xx means the URL is wrong."""
-    status = result.http_status
-    if status is None:
-        return _transport_verdict(result)
-    if 200 <= status < 300:
-        return Verdict(Outcome.SENT)
-    if status == 429:
-        return _failed(Outcome.THROTTLED, ErrorCode.RATE_LIMITED, result)
-    if status >= 500:
-        return _failed(Outcome.RETRY, ErrorCode.WEBHOOK_SERVER_ERROR, result)
-    return _failed(Outcome.FAILED, ErrorCode.WEBHOOK_REJECTED, result)
-
-
-def classify_line(result: SendResult) -> Verdict:
-    """LINE's answer → what to do with the delivery."""
-    status = result.http_status
-    if status is None:
-        return _transport_verdict(result)
-    if 200 <= status < 300:
-        return Verdict(Outcome.SENT)
-    if status == 409 and result.accepted_request_id:
-        # An earlier attempt with this retry key was accepted: the teacher already has it.
-        return Verdict(Outcome.SENT)
-    if status >= 500:
-        return _failed(Outcome.RETRY, ErrorCode.SERVER_ERROR, result)
-    if status == 429:
-        if str(result.message or "").strip() == MONTHLY_LIMIT_MESSAGE:
-            return _failed(Outcome.FAILED, ErrorCode.QUOTA_EXHAUSTED, result)
-        # LINE documents that nothing was processed; any other 429 is treated the same, safely.
-        return _failed(Outcome.THROTTLED, ErrorCode.RATE_LIMITED, result)
-    if status == 401:
-        return _failed(Outcome.HOLD, ErrorCode.AUTH_FAILED, result)
-    code = {400: ErrorCode.BAD_REQUEST, 403: ErrorCode.FORBIDDEN, 404: ErrorCode.NOT_FOUND}.get(
-        status, ErrorCode.CLIENT_ERROR
-    )
-    at_recipient = status == 404 or (status == 400 and RECIPIENT_PROPERTY in result.properties_at_fault)
-    return _failed(Outcome.FAILED, code, result, at_recipient)
 
 
 @dataclass(frozen=True)
@@ -260,7 +199,7 @@ class Decision:
 
 # Nothing was sent and the next attempt is another request, ready now (the month without its image):
 # waiting would only make a run that sends until idle (`main.py sender --until-idle`) end without it.
-_AGAIN_AT_ONCE = frozenset({ErrorCode.HOSTING_UNUSABLE})
+_AGAIN_AT_ONCE = frozenset({ErrorCode.HOSTING_UNUSABLE.value})
 
 
 def decide(
@@ -284,7 +223,7 @@ def decide(
 
 
 def retry_key_usable(issued_at: dt.datetime | None, now: dt.datetime) -> bool:
-    """May an automatic retry reuse a key issued at `issued_at`? Never once LINE may have forgotten it."""
+    """May an automatic retry reuse a key issued at `issued_at`? Never once the server may have forgotten it."""
     if issued_at is None:
         return True
     return now - issued_at < RETRY_KEY_LIFETIME - RETRY_KEY_MARGIN
@@ -292,44 +231,19 @@ def retry_key_usable(issued_at: dt.datetime | None, now: dt.datetime) -> bool:
 
 @dataclass(frozen=True)
 class ChannelFailure:
-    """What a delivery that ended without being sent means for its teacher's next channel, by the rules
-    of the channel that failed (its driver's `failure`)."""
+    """What a teacher's delivery that ended without being sent means for their next channel (their
+    contact rule "the first that can reach them, then the next"). Each channel's driver says it
+    (`failure`) from the codes it gives."""
 
     fall_back: bool  # send this message on the teacher's next channel instead
     recipient_unreachable: bool  # the channel cannot reach this address at all: remember it for the next messages
 
 
-def transport_verdict(result: SendResult) -> Verdict:
-    """No answer came back (a timeout, a dropped connection, a batch out of time): the same for every channel."""
-    return _transport_verdict(result)
-
-
-@dataclass(frozen=True)
-class LineFailure:
-    """What a LINE delivery that ended without being sent means for a teacher with e-mail fallback."""
-
-    fall_back: bool  # send this message by e-mail instead
-    recipient_unreachable: bool  # LINE cannot reach this user ID at all: remember it for the next messages
-
-
-# Failures about LINE or the account rather than the message: the teacher should still be told.
-_CHANNEL_FAILURES = frozenset({ErrorCode.QUOTA_EXHAUSTED.value, ErrorCode.FORBIDDEN.value})
-
-
-def line_failure(code: str | None, *, at_recipient: bool, dead: bool) -> LineFailure:
-    """Only an error about the recipient marks the teacher unreachable — a 404, or a 400 at the
-    recipient (`at_recipient`, as classify_line found it and the delivery row keeps it) — never one
-    about the message: one bad template must not cut every teacher off LINE. A message LINE refused
-    as malformed is not re-sent by e-mail either; the manager has to look. Retries that ran out, a
-    used-up quota or a refused account do not say anything about the teacher, but the message still
-    has to reach them, so it goes by e-mail."""
-    if code == ErrorCode.NOT_FOUND.value:
-        return LineFailure(True, True)
-    if code == ErrorCode.BAD_REQUEST.value:
-        return LineFailure(at_recipient, at_recipient)
-    if dead or code in _CHANNEL_FAILURES:
-        return LineFailure(True, False)
-    return LineFailure(False, False)
+def failure(code: str | None, *, dead: bool) -> ChannelFailure:
+    """The rule for codes every channel shares, which a driver's own `failure` starts from: retries
+    that ran out or a used-up quota say nothing about the teacher, but the message still has to reach
+    them, so it goes on their next channel. Anything else the manager has to look at."""
+    return ChannelFailure(dead or code == ErrorCode.QUOTA_EXHAUSTED.value, False)
 
 
 def stored_error(message: Text | str | None) -> str | None:

@@ -41,6 +41,7 @@ class DeliveryRow(NamedTuple):
     cancel_reason: str | None
     classroom_zone: str | None  # the classroom's IANA zone, which its times are shown in
     acknowledged_at: dt.datetime | None = None  # when the teacher tapped its 了解 button
+    due_at: dt.datetime | None = None  # when it was due (the command line shows it; the table its next attempt)
 
     @property
     def is_dead_letter(self) -> bool:
@@ -64,7 +65,7 @@ def _query() -> Select[tuple]:  # type: ignore[type-arg]
             D.attempt_count, _raw(D.next_attempt_at), _raw(D.sent_at), D.last_error_code,
             D.last_error_message, D.dedup_key, D.recipient, D.classroom_id,
             C.name, D.teacher_id, T.name, _raw(D.dead_lettered_at), D.cancel_reason, C.timezone,
-            _raw(D.acknowledged_at),
+            _raw(D.acknowledged_at), _raw(D.due_at),
         )
         .select_from(Delivery.__table__)
         .outerjoin(Classroom.__table__, C.id == D.classroom_id)
@@ -85,7 +86,7 @@ def _rows(session: Session, query: Select[tuple]) -> list[DeliveryRow]:  # type:
     instant = _instant
     return [
         DeliveryRow(r[0], instant(r[1]), r[2], r[3], r[4], r[5], instant(r[6]), instant(r[7]), r[8], r[9], r[10],
-                    r[11], r[12], r[13], r[14], r[15], instant(r[16]), r[17], r[18], instant(r[19]))
+                    r[11], r[12], r[13], r[14], r[15], instant(r[16]), r[17], r[18], instant(r[19]), instant(r[20]))
         for r in session.connection().execute(query).all()
     ]
 
@@ -93,6 +94,20 @@ def _rows(session: Session, query: Select[tuple]) -> list[DeliveryRow]:  # type:
 def all_rows(session: Session) -> list[DeliveryRow]:
     """Every delivery, newest first."""
     return _rows(session, _query().order_by(D.id.desc()))
+
+
+def newest_rows(session: Session, *, statuses: Iterable[str] = (), kinds: Iterable[str] = (),
+                dead_letters_only: bool = False, limit: int = 100) -> list[DeliveryRow]:
+    """The newest `limit` rows of these statuses and kinds (any, when none are given), only those dead
+    lettered if asked: the command line's listing, the same rows the table shows."""
+    query = _query()
+    if wanted := [str(s) for s in statuses]:
+        query = query.where(D.status.in_(wanted))
+    if wanted := [str(k) for k in kinds]:
+        query = query.where(D.kind.in_(wanted))
+    if dead_letters_only:
+        query = query.where(D.dead_lettered_at.is_not(None))
+    return _rows(session, query.order_by(D.id.desc()).limit(limit))
 
 
 def classroom_zones(session: Session) -> list[str]:

@@ -365,7 +365,7 @@ class PlanningContext:
         reasons = registry.driver(replaced).cancel_reasons if registry.registered(replaced) else None
         assert due.send_at is not None
         return self._canceled(kind, teacher, replaced, subject, due.due_at, due.send_at,
-                              reasons.unreachable if reasons is not None else CancelReason.LINE_UNREACHABLE.value)
+                              reasons.unreachable if reasons is not None else CancelReason.UNREACHABLE.value)
 
     def _canceled(self, kind: str, teacher: Teacher, channel: str, subject: Subject, due_at: dt.datetime,
                   send_at: dt.datetime, reason: str) -> int:

@@ -5,8 +5,9 @@ LINE with e-mail after it is the usual case; any registered channel can be eithe
 
 The stand-in has the dedup key the planner would give that message on its channel, so however many
 paths notice the failure (send time, the sender recording a result, the scheduler's sweep), the
-teacher gets one copy. Which failures count is policy.line_failure's rule, which reads only the
-error codes every channel's classification shares.
+teacher gets one copy. Which failures count is the failed delivery's channel to say: its driver's
+`failure` reads the codes it gave (core/channels/base.py); a channel no longer registered gets the
+rule for the codes every channel shares (policy.failure).
 """
 
 from __future__ import annotations
@@ -35,20 +36,23 @@ from core.store.models import (
 )
 
 log = logging.getLogger(__name__)
-# The cancel reason of a LINE delivery that went by e-mail instead (the name line_builders raises).
-UNREACHABLE = policy.CancelReason.LINE_UNREACHABLE
+# The cancel reason of a delivery that went another way instead, for a channel that names none of its own.
+UNREACHABLE = policy.CancelReason.UNREACHABLE
 SWEEP_WINDOW = dt.timedelta(days=1)
 
 
 def twin_key(key: str, sent_on: str, instead: str) -> str:
-    """The dedup key of the same message on another channel, as queue.dedup_key gives it there."""
+    """The dedup key of the same message on another channel, as queue.dedup_key gives it there (keys
+    stored long ago carry no channel for LINE, and keep that form)."""
     base = key if sent_on == Channel.LINE else key.removesuffix(f":{sent_on}")
     return base if instead == Channel.LINE else f"{base}:{instead}"
 
 
-def email_key(line_key: str) -> str:
-    """The e-mail twin of a LINE dedup key — what queue.dedup_key(..., channel=EMAIL) gives."""
-    return twin_key(line_key, Channel.LINE, Channel.EMAIL)
+def failure(delivery: Delivery, *, code: str | None, at_recipient: bool, dead: bool) -> policy.ChannelFailure:
+    """What the failed delivery means for the teacher's next channel, as its channel's driver says."""
+    if registry.registered(delivery.channel):
+        return registry.driver(delivery.channel).failure(code, at_recipient=at_recipient, dead=dead)
+    return policy.failure(code, dead=dead)
 
 
 def next_channel(teacher: Teacher, channel: str) -> str | None:
@@ -74,44 +78,34 @@ def send_instead(session: Session, failed: Delivery, teacher: Teacher, *, now: d
     return delivery_id
 
 
-def failure_on(channel: str, code: str | None, *, at_recipient: bool,
-               dead: bool) -> policy.ChannelFailure | policy.LineFailure:
-    """What a failed delivery means for the teacher's next channel, by the rules of the channel that
-    failed: its driver's `failure` where it declares one, else LINE's rule."""
-    judge = getattr(registry.DRIVERS.get(channel), "failure", None)
-    if judge is not None:
-        found: policy.ChannelFailure = judge(code, at_recipient=at_recipient, dead=dead)
-        return found
-    return policy.line_failure(code, at_recipient=at_recipient, dead=dead)
-
-
 def after_failure(session: Session, delivery_id: int, *, code: str | None, at_recipient: bool, dead: bool,
                   now: dt.datetime) -> list[int]:
     """A delivery ended as failed: remember a teacher the channel cannot reach, and fall back to their
-    next channel where their rule says. A LINE group message that failed sends the month by e-mail.
+    next channel where their rule says. A month published to a classroom's group that failed goes to
+    its teachers one by one instead (core/planning/mailed_publication.py).
 
     Returns the deliveries it enqueued (already existing ones included)."""
-    line = session.get(Delivery, delivery_id)
-    if line is None:
+    failed = session.get(Delivery, delivery_id)
+    if failed is None:
         return []
-    verdict = failure_on(line.channel, code, at_recipient=at_recipient, dead=dead)
-    if line.kind == DeliveryKind.SHIFT_PUBLICATION and line.channel == Channel.LINE:
-        publication = (session.get(Publication, line.subject_id)
-                       if line.subject_type == SubjectType.PUBLICATION and line.subject_id else None)
+    verdict = failure(failed, code=code, at_recipient=at_recipient, dead=dead)
+    if failed.kind == DeliveryKind.SHIFT_PUBLICATION and failed.teacher_id is None:  # the group's copy
+        publication = (session.get(Publication, failed.subject_id)
+                       if failed.subject_type == SubjectType.PUBLICATION and failed.subject_id else None)
         if not verdict.fall_back or publication is None:
             return []
         return mailed_publication.fan_out(session, publication, now=now, line_failed=True)
-    teacher = session.get(Teacher, line.teacher_id) if line.teacher_id else None
+    teacher = session.get(Teacher, failed.teacher_id) if failed.teacher_id else None
     if teacher is None:
         return []
-    contact = contacts.on(teacher.contacts, line.channel)
-    if (verdict.recipient_unreachable and contact is not None and contact.address == line.recipient
+    contact = contacts.on(teacher.contacts, failed.channel)
+    if (verdict.recipient_unreachable and contact is not None and contact.address == failed.recipient
             and contact.unreachable_since is None):
         contact.unreachable_since = now
-        log.info("%s cannot reach teacher %s (%s); remembered for later messages", line.channel, teacher.id, code)
+        log.info("%s cannot reach teacher %s (%s); remembered for later messages", failed.channel, teacher.id, code)
     if not verdict.fall_back:
         return []
-    created = send_instead(session, line, teacher, now=now)
+    created = send_instead(session, failed, teacher, now=now)
     return [created] if created is not None else []
 
 
@@ -137,8 +131,8 @@ def sweep(session: Session, *, now: dt.datetime, window: dt.timedelta = SWEEP_WI
     for key, (delivery, teacher) in wanted.items():
         if key in twins:
             continue
-        if failure_on(delivery.channel, delivery.last_error_code, at_recipient=delivery.last_error_at_recipient,
-                      dead=delivery.dead_lettered_at is not None).fall_back:
+        if failure(delivery, code=delivery.last_error_code, at_recipient=delivery.last_error_at_recipient,
+                   dead=delivery.dead_lettered_at is not None).fall_back:
             if (made := send_instead(session, delivery, teacher, now=now)) is not None:
                 created.append(made)
     return created

@@ -21,6 +21,7 @@ import logging
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core.channels import registry
 from core.kinds import registry as kinds
 from core.outbox import queue
 from core.outbox.policy import CancelReason
@@ -43,6 +44,12 @@ def _superseded(session: Session, event: ReceivedEvent) -> bool:
     return newer is not None
 
 
+def blocked_reason(channel: str) -> str:
+    """The cancel reason the channel's driver gives a delivery to a teacher who blocked its account."""
+    reasons = registry.driver(channel).cancel_reasons if registry.registered(channel) else None
+    return reasons.blocked if reasons is not None and reasons.blocked is not None else CancelReason.CHANNEL_CHANGED
+
+
 def cancel_queued_line(session: Session, teacher: Teacher, *, now: dt.datetime) -> list[int]:
     """Cancel the teacher's LINE reminders and corrections not yet claimed; returns their ids. A row
     the sender holds right now is left to the send-time rules, which see the unreachable mark."""
@@ -52,7 +59,7 @@ def cancel_queued_line(session: Session, teacher: Teacher, *, now: dt.datetime) 
     canceled = []
     for delivery in queued:
         if queue.transition(session, delivery.id, expected=QUEUED, now=now, status=DeliveryStatus.CANCELED,
-                            cancel_reason=CancelReason.LINE_UNFOLLOWED.value):
+                            cancel_reason=blocked_reason(delivery.channel)):
             canceled.append(delivery.id)
             line = session.get(Delivery, delivery.id)
             if line is not None:

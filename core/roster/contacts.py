@@ -10,7 +10,9 @@ in shape (one per channel; an address names one teacher on its channel).
 How an address on a channel is checked, and whether the channel needs the teacher's consent, is the
 channel's to say: `ADDRESSING` holds it by key. The built-in channels' rules are here (the roster
 checks what a manager types, and sits below the channels); `register_channel`
-(core/channels/registry.py) adds a new channel's from its driver.
+(core/channels/registry.py) adds a new channel's from its driver. Likewise the columns a teachers CSV
+file and the command line give a channel's contact (`ContactColumn`) are its driver's, in `COLUMNS`
+by key once it is registered.
 """
 
 from __future__ import annotations
@@ -38,20 +40,53 @@ class Addressing:
     needs_consent: bool = True  # reaches the teacher only once they agreed to it
 
 
-@dataclass(frozen=True)
-class ContactColumn:
-    """A channel's column in the teachers' CSV and the CLI: its name ("line_works_id") and every heading
-    accepted for it on import, the first one used on export."""
-
-    name: str
-    headings: tuple[str, ...]
-
-
 ADDRESSING: dict[str, Addressing] = {
     # A brand's name, the same in every language (resources/i18n/glossary.md).
     Channel.LINE: Addressing(t("text.plain", text="LINE"), ids.line_user_id),
     Channel.EMAIL: Addressing(t("channel.email"), ids.email),
 }
+
+
+@dataclass(frozen=True)
+class ContactColumn:
+    """A column that holds a teacher's contact on one channel, in a teachers CSV file and the command
+    line's teacher listing: the address on it, or (`agreed`) whether the teacher agreed to it, yes/no.
+    `name` is the column as files are written and `--json` names it ("line_user_id"); `headings` are
+    the other words an imported file may head it with (as a manager types them in Japanese Excel,
+    compared without case, width or extra spaces), the first of them its Japanese name in messages
+    ("word.column.<name>", which registering the channel adds)."""
+
+    name: str
+    headings: tuple[str, ...]
+    agreed: bool = False
+
+
+# Each channel's contact columns by key, in the order the channels were registered. The built-in
+# channels' are here, as their address rules are, so the command line lists a teacher's contacts
+# without loading the channels; their drivers declare these, and `register_channel` adds a new
+# channel's from its driver.
+COLUMNS: dict[str, tuple[ContactColumn, ...]] = {
+    Channel.LINE: (ContactColumn("line_user_id", ("LINEユーザーID", "LINE ID", "line_id", "lineid", "LINE user ID")),
+                   ContactColumn("line_opt_in", ("LINE通知",), agreed=True)),
+    Channel.EMAIL: (ContactColumn("email", ("メール", "メールアドレス", "E-mail", "email address")),
+                    ContactColumn("email_opt_in", ("メール通知",), agreed=True)),
+}
+
+
+def columns() -> list[tuple[str, ContactColumn]]:
+    """Every channel's contact columns as (channel key, column): the addresses first, then the
+    agreements, each in the channels' order."""
+    every = [(channel, column) for channel, declared in COLUMNS.items() for column in declared]
+    return [pair for pair in every if not pair[1].agreed] + [pair for pair in every if pair[1].agreed]
+
+
+def column_value(contacts: Iterable[ContactView], channel: str, column: ContactColumn) -> str | bool | None:
+    """What a contact column holds for a teacher with these contacts: their address on the channel
+    (None: none), or whether they agreed to it."""
+    found = on(contacts, channel)
+    if column.agreed:
+        return found is not None and found.agreed_at is not None
+    return found.address if found is not None else None
 
 
 def needs_consent(channel: str) -> bool:

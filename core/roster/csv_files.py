@@ -31,12 +31,14 @@ from core.errors import ShiftcastError, ValidationError
 from core.roster import channel_choice, clock, contacts, limits, membership, reading, rules
 from core.roster.progress import Progress
 from core.roster.taken import Taken
-from core.store.models import Channel, Classroom, ClassroomTeacher, Shift, ShiftStatus, Teacher, TeacherContact, utcnow
+from core.store.models import Classroom, ClassroomTeacher, Shift, ShiftStatus, Teacher, TeacherContact, utcnow
 from core.texts import Text, t
 
-TEACHER_COLUMNS = ("name", "reading", "line_user_id", "email", "line_opt_in", "email_opt_in", "active", "classrooms",
-                   "channel", "order", "max_shifts", "max_hours", "min_hours", "max_days_in_a_row", "max_weekend_days",
-                   "share", "slots")
+# A teachers file's columns: these, with every channel's contact columns after "reading" (core/roster/
+# contacts.py `columns`: line_user_id, email, line_opt_in, email_opt_in for the built-in ones).
+_TEACHER_FIRST = ("name", "reading")
+_TEACHER_LAST = ("active", "classrooms", "channel", "order", "max_shifts", "max_hours", "min_hours", "max_days_in_a_row",
+                 "max_weekend_days", "share", "slots")
 # Each teacher's limits (core/roster/limits.py): column → the limit it sets. Hours columns hold hours
 # ("40", "40:30", "40.5"), stored as minutes.
 LIMIT_COLUMNS = {"max_shifts": "max_shifts", "max_hours": "max_minutes", "min_hours": "min_minutes",
@@ -49,14 +51,6 @@ SHIFT_REQUIRED = ("classroom", "teacher", "date", "start", "end")
 # Headings as a manager types them in Japanese Excel, beside each column's own name. A teachers file
 # and a shifts file read the same words for a teacher's name: the name in the one, the teacher in the other.
 _TEACHER_NAME = ("名前", "氏名", "講師", "講師名", "先生", "先生名")
-_CONTACT = {
-    "line_user_id": ("line id", "line_id", "lineid", "line user id", "lineユーザーid"),
-    "email": ("メール", "メールアドレス", "e-mail", "email address"),
-    "line_opt_in": ("line通知",),
-    "email_opt_in": ("メール通知",),
-    "active": ("有効",),
-    "channel": ("連絡方法", "通知方法", "チャネル", "チャンネル"),
-}
 TEACHER_HEADINGS: dict[str, tuple[str, ...]] = {
     "name": _TEACHER_NAME,
     "reading": ("ふりがな", "フリガナ", "よみ", "ヨミ", "読み", "よみがな", "読み仮名", "furigana"),
@@ -69,7 +63,8 @@ TEACHER_HEADINGS: dict[str, tuple[str, ...]] = {
     "max_weekend_days": ("最大土日勤務日数", "土日勤務上限", "max weekend days"),
     "share": ("配分", "割合", "target_share", "target share"),
     "slots": ("担当コマ", "コマ", "lesson slots"),
-    **_CONTACT,
+    "active": ("有効",),
+    "channel": ("連絡方法", "通知方法", "チャネル", "チャンネル"),
 }
 SHIFT_HEADINGS: dict[str, tuple[str, ...]] = {
     "classroom": ("教室", "教室名"),
@@ -94,13 +89,27 @@ class FileKind:
     def column(self, heading: str) -> str | None:
         """The column a heading names, or None. Full-width letters, half-width kana, case and spaces
         as Excel users type them do not matter: "ＬＩＮＥ　ＩＤ" is "LINE ID"."""
-        key = " ".join(unicodedata.normalize("NFKC", heading).lower().split())
+        key = _plain(heading)
         if key in self.columns:
             return key
-        return next((c for c, words in self.headings.items() if key in words), None)
+        return next((c for c, words in self.headings.items() if key in {_plain(word) for word in words}), None)
 
 
-TEACHERS = FileKind("teachers", TEACHER_COLUMNS, TEACHER_REQUIRED, TEACHER_HEADINGS)
+def _plain(heading: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", heading).lower().split())
+
+
+def teacher_columns() -> tuple[str, ...]:
+    """A teachers file's columns, as export writes them, the registered channels' contact columns included."""
+    return (*_TEACHER_FIRST, *(column.name for _, column in contacts.columns()), *_TEACHER_LAST)
+
+
+def teachers_file() -> FileKind:
+    """What a teachers file may hold, with the contact columns of the channels registered now."""
+    headings = {**TEACHER_HEADINGS, **{column.name: column.headings for _, column in contacts.columns()}}
+    return FileKind("teachers", teacher_columns(), TEACHER_REQUIRED, headings)
+
+
 SHIFTS = FileKind("shifts", SHIFT_COLUMNS, SHIFT_REQUIRED, SHIFT_HEADINGS)
 TRUE_WORDS = {"yes", "y", "true", "1", "on", "はい", "○", "〇", "有効"}
 FALSE_WORDS = {"no", "n", "false", "0", "off", "いいえ", "×", "無効", ""}
@@ -174,6 +183,8 @@ def _encoding(data: bytes) -> str:
     if len(data) > MAX_BYTES:
         raise CsvImportError([RowProblem(1, t("csv.too_large"))])
     for encoding in ("utf-8-sig", "cp932"):
+        if encoding == "utf-8-sig" and len(data) < 3 and codecs.BOM_UTF8.startswith(data) and data:
+            continue  # a BOM cut short: Python's decoder would pass it here and fail on the whole file
         decoder = codecs.getincrementaldecoder(encoding)()
         try:
             pieces = (decoder.decode(data[start:start + _PIECE]) for start in range(0, len(data), _PIECE))
@@ -288,7 +299,7 @@ def unescape(value: str) -> str:
     return value[1:] if _ESCAPED.match(value) else value
 
 
-def _flag(row: dict[str, str], name: str, default: bool) -> bool:
+def _flag(row: Mapping[str, str], name: str, default: bool) -> bool:
     if name not in row:
         return default
     value = row[name].strip().lower()
@@ -333,7 +344,6 @@ def _run_import(session: Session, rows: Iterator[tuple[int, dict[str, str]]], ap
 
 
 NEW_TEACHERS_BATCH = 2_000  # rows checked and stored together: few enough to keep memory flat, many per statement
-_ADDRESS_COLUMNS = (("line_user_id", Channel.LINE), ("email", Channel.EMAIL))
 
 
 def import_teachers(session: Session, data: bytes, *, progress: Progress | None = None) -> ImportResult:
@@ -360,6 +370,7 @@ def import_teachers(session: Session, data: bytes, *, progress: Progress | None 
     # they are written together once every row is good (`changed`).
     known: dict[str, Any] = {}
     changed: dict[int, limits.Limits] = {}
+    contact_columns = contacts.columns()
 
     def limits_after(row: dict[str, str], existing: int | None, classroom_ids: list[int] | None) -> limits.Limits | None:
         """The teacher's limits after this row; None when the file has no limit column."""
@@ -373,13 +384,8 @@ def import_teachers(session: Session, data: bytes, *, progress: Progress | None 
         return _limits(row, was, known["slots"], rooms)
 
     def values_of(row: dict[str, str]) -> tuple[dict[str, Any], list[int] | None]:
-        values: dict[str, Any] = {
-            "line_user_id": row.get("line_user_id"),
-            "email": row.get("email"),
-            "line_opt_in": _flag(row, "line_opt_in", False),
-            "email_opt_in": _flag(row, "email_opt_in", False),
-            "active": _flag(row, "active", True),
-        }
+        values: dict[str, Any] = {"contacts_in": _contact_changes(row, contact_columns),
+                                  "active": _flag(row, "active", True)}
         if "reading" in row:  # a file without the column keeps the readings given in the window
             values["reading"] = row["reading"]
         if "order" in row:  # likewise the places in the manager's order (empty: by reading)
@@ -422,7 +428,7 @@ def import_teachers(session: Session, data: bytes, *, progress: Progress | None 
         _store(session, batch, result, now, changed)
         rows.clear()
 
-    for line, row in _rows(_stream(data), TEACHERS):
+    for line, row in _rows(_stream(data), teachers_file()):
         if progress is not None:
             progress(line, lines)
         if isinstance(row, _Unreadable):
@@ -438,10 +444,25 @@ def import_teachers(session: Session, data: bytes, *, progress: Progress | None 
     return result
 
 
+def _contact_changes(row: Mapping[str, str], columns: Sequence[tuple[str, contacts.ContactColumn]]
+                     ) -> dict[str, rules.ContactChange]:
+    """What a row says of each contact, by channel: the address in its column, the teacher's agreement
+    (yes/no) in its own. A column the file lacks changes nothing; an empty address cell clears it."""
+    changes: dict[str, rules.ContactChange] = {}
+    for channel, column in columns:
+        if column.name not in row:
+            continue
+        change = changes.get(channel, rules.ContactChange())
+        changes[channel] = (replace(change, agreed=_flag(row, column.name, False)) if column.agreed
+                            else replace(change, address=row[column.name]))
+    return changes
+
+
 def _addresses(rows: Iterable[tuple[int, dict[str, str]]]) -> Iterator[str]:
     """The addresses rows give, as their channels' rules store them (an unusable one is the row's problem)."""
+    columns = [(channel, column.name) for channel, column in contacts.columns() if not column.agreed]
     for _, row in rows:
-        for column, channel in _ADDRESS_COLUMNS:
+        for channel, column in columns:
             try:
                 address = contacts.check_address(channel, row.get(column))
             except ValidationError:
@@ -581,17 +602,22 @@ def export_teachers(session: Session) -> str:
     room_ids = membership.ids_by_teacher(session)
     slots = limits.slot_names(session)
     set_limits = limits.limits_of(session, (t.id for t in teachers))
+    columns = contacts.columns()
     return _write(
-        TEACHER_COLUMNS,
+        teacher_columns(),
         [
-            [t.name or "", t.reading or "", str(fields["line_user_id"] or ""), str(fields["email"] or ""),
-             _yes(bool(fields["line_opt_in"])), _yes(bool(fields["email_opt_in"])), _yes(t.active),
-             ";".join(classrooms.get(t.id, ())), channel_choice.of(t).word,
+            [t.name or "", t.reading or "", *(_contact_cell(t, channel, column) for channel, column in columns),
+             _yes(t.active), ";".join(classrooms.get(t.id, ())), channel_choice.of(t).word,
              "" if t.position is None else str(t.position),
              *_limit_cells(set_limits[t.id], slots, room_ids.get(t.id, frozenset()))]
-            for t in teachers for fields in (rules.contact_fields(t),)
+            for t in teachers
         ],
     )
+
+
+def _contact_cell(teacher: Teacher, channel: str, column: contacts.ContactColumn) -> str:
+    value = contacts.column_value(teacher.contacts, channel, column)
+    return _yes(value) if isinstance(value, bool) else value or ""
 
 
 def _limit_cells(chosen: limits.Limits, slots: Sequence[limits.SlotName], classroom_ids: frozenset[int]) -> list[str]:

@@ -124,7 +124,7 @@ class Recorder:
                                         dead_lettered_at=now if dead else None)
             self._stats.failed += applied
             self._died |= bool(applied and dead)
-            if applied and decision.code is ErrorCode.QUOTA_EXHAUSTED:
+            if applied and decision.code == ErrorCode.QUOTA_EXHAUSTED:
                 self.open_incident(session, alerts.quota_exhausted(), now)
             if applied:
                 # In this transaction: a teacher with e-mail fallback is never left with neither.

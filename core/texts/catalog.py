@@ -191,6 +191,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     # The columns of the CSV files, as the header names them in each language (core/roster/csv_files.py).
     "word.column.name": ("name", "名前"),
     "word.column.reading": ("reading", "ふりがな"),
+    # The built-in channels' contact columns (core/roster/contacts.py COLUMNS; a registered channel's
+    # are added with it, its name and first heading).
     "word.column.line_user_id": ("line_user_id", "LINEユーザーID"),
     "word.column.email": ("email", "メール"),
     "word.column.line_opt_in": ("line_opt_in", "LINE通知"),
@@ -484,13 +486,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "cancel.TEACHER_INACTIVE": ("the teacher has left or was erased", "講師が在籍していないか、削除されています"),
     "cancel.TEACHER_CHANGED": ("the shift went to another teacher", "シフトの担当が別の講師に変わりました"),
     "cancel.CHANNEL_CHANGED": ("the teacher no longer receives messages this way", "講師がこの連絡方法を使わなくなりました"),
-    "cancel.LINE_NOT_OPTED_IN": ("the teacher does not receive LINE messages", "講師はLINEでの通知を受け取らない設定です"),
-    "cancel.EMAIL_NOT_OPTED_IN": ("the teacher does not receive e-mail", "講師はメールでの通知を受け取らない設定です"),
-    "cancel.LINE_UNREACHABLE": ("LINE could not reach the teacher; sent by e-mail instead",
-                                "LINEで講師に届かないため、メールで送りました"),
     "cancel.UNREACHABLE": ("the teacher could not be reached this way; sent another way instead",
                            "この方法では講師に届かないため、別の方法で送りました"),
-    "cancel.LINE_UNFOLLOWED": ("the teacher blocked the LINE account", "講師がLINE公式アカウントをブロックしています"),
     "cancel.NOTHING_TOLD": ("the teacher was never told the earlier version", "講師には変更前の内容を伝えていません"),
     "cancel.NO_HISTORY": ("the earlier version of the shift is not on record", "変更前のシフトの記録がありません"),
     "cancel.NO_GROUP": ("the classroom has no LINE group any more", "教室にLINEグループが設定されていません"),
@@ -1258,37 +1255,18 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                   "left, this publication needs {needed_count}"),
                            "LINEの今月の送信数が足りません: 残り {left_count}通に対し、この公開には {needed_count}通必要です"),
     # ----- why a delivery was not sent (Deliveries' Last error, its attempts, the CLI) -----
-    # "send_error.<ErrorCode value>" (core/outbox/policy.py). `said` is the answer's own words (LINE's
-    # message and details, the mail server's reply), kept as they came: send_error.said, or text.plain
-    # with "" when the answer had none.
+    # "send_error.<ErrorCode value>" (core/outbox/policy.py); a channel's own codes' words are its
+    # driver's `texts` (core/channels/). `said` is the answer's own words (LINE's message and details,
+    # the mail server's reply), kept as they came: send_error.said, or text.plain with "" when the
+    # answer had none.
     "send_error.said": (": {words}", ": {words}"),
     "send_error.coded": ("{code}: {error}", "{code}: {error}"),  # the code first, as the Deliveries detail shows it
-    "send_error.LINE_400": ("LINE refused the request as invalid (HTTP {status}){said}",
-                            "リクエストの内容に誤りがあるため、LINEが受け付けませんでした（HTTP {status}）{said}"),
     "send_error.AUTH_FAILED": ("LINE refused the channel access token (HTTP {status}){said}",
                                "LINEがチャネルアクセストークンを受け付けませんでした（HTTP {status}）{said}"),
-    "send_error.LINE_403": ("LINE does not allow this account to send this (HTTP {status}){said}",
-                            "このLINE公式アカウントでは、この送信は許可されていません（HTTP {status}）{said}"),
-    "send_error.LINE_404": ("LINE does not know this recipient (HTTP {status}){said}",
-                            "LINEにこの宛先が見つかりません（HTTP {status}）{said}"),
-    "send_error.LINE_4XX": ("LINE refused the request (HTTP {status}){said}",
-                            "LINEがリクエストを受け付けませんでした（HTTP {status}）{said}"),
-    "send_error.LINE_5XX": ("LINE had a server error (HTTP {status}){said}",
-                            "LINEのサーバーでエラーが発生しました（HTTP {status}）{said}"),
     "send_error.RATE_LIMITED": ("too many requests in a short time (HTTP {status}){said}",
                                 "短時間の送信が多すぎるため、受け付けられませんでした（HTTP {status}）{said}"),
     "send_error.QUOTA_EXHAUSTED": ("the LINE account has used up this month's messages (HTTP {status}){said}",
                                    "LINE公式アカウントの今月の送信数が上限に達しました（HTTP {status}）{said}"),
-    "send_error.SMTP_AUTH_FAILED": ("the mail server refused the user name or password (SMTP {status}){said}",
-                                    "メールサーバーがユーザー名またはパスワードを受け付けませんでした（SMTP {status}）{said}"),
-    "send_error.SMTP_4XX": ("the mail server could not take the message for now (SMTP {status}){said}",
-                            "メールサーバーが一時的にメールを受け付けませんでした（SMTP {status}）{said}"),
-    "send_error.SMTP_5XX": ("the mail server refused the message (SMTP {status}){said}",
-                            "メールサーバーがメールを受け付けませんでした（SMTP {status}）{said}"),
-    "send_error.WEBHOOK_4XX": ("the webhook address refused the request (HTTP {status}){said}",
-                               "Webhookのアドレスがリクエストを受け付けませんでした（HTTP {status}）{said}"),
-    "send_error.WEBHOOK_5XX": ("the webhook server had an error (HTTP {status}){said}",
-                               "Webhookのサーバーでエラーが発生しました（HTTP {status}）{said}"),
     "send_error.TIMEOUT": ("no answer before the timeout{said}", "時間内に応答がありませんでした{said}"),
     "send_error.CONNECTION_ERROR": ("could not connect{said}", "接続できませんでした{said}"),
     "send_error.UPLOAD_FAILED": ("the image upload failed{said}", "画像のアップロードに失敗しました{said}"),

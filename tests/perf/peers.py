@@ -19,7 +19,8 @@ from pathlib import Path
 
 from core.channels.base import Outgoing
 from core.channels.line import LineClient
-from core.outbox.policy import Outcome, classify_line
+from core.channels.line import classify as classify_line
+from core.outbox.policy import Outcome
 from core.sending import builders
 from core.store.db import Database
 from core.store.models import Delivery, utcnow
