@@ -73,8 +73,8 @@ def test_import_refuses_unknown_columns_and_reads_japanese_headings(capsys, tmp_
     unknown.write_text("Name,LINE,Mail\n佐藤,U" + "0" * 32 + ",sato@example.com\n", encoding="utf-8")
     code, _, err = run(capsys, "--lang", "ja", "import", "teachers", str(unknown))
     assert code == 1 and err.strip() == (f"shiftcast: {unknown}: 何もインポートしていません。1行目: 見出しに使えない列があります: "
-                                         "LINE、Mail。講師のファイルで使える列は 名前、ふりがな、LINEユーザーID、メール、LINE通知、"
-                                         "メール通知、有効、所属教室、連絡方法、並び順、最大シフト数、最大時間、最低時間、"
+                                         "LINE、Mail。講師のファイルで使える列は 名前、ふりがな、LINEユーザーID、メール、LINE WORKS ID、"
+                                         "LINE通知、メール通知、有効、所属教室、連絡方法、並び順、最大シフト数、最大時間、最低時間、"
                                          "最大連続勤務日数、最大土日勤務日数、配分、担当コマ です。")
     assert json.loads(run(capsys, "teachers", "--json")[1]) == []
 

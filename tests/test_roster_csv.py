@@ -434,7 +434,7 @@ def test_missing_columns_are_named_in_the_managers_language(db: Database, now: d
         csv_files.import_teachers(s, "氏名,LINE,Mail\r\n".encode())
     [problem] = caught.value.problems
     assert render(problem.problem, "ja") == ("見出しに使えない列があります: LINE、Mail。講師のファイルで使える列は 名前、ふりがな、"
-                                             "LINEユーザーID、メール、LINE通知、メール通知、有効、所属教室、連絡方法、並び順、最大シフト数、"
+                                             "LINEユーザーID、メール、LINE WORKS ID、LINE通知、メール通知、有効、所属教室、連絡方法、並び順、最大シフト数、"
                                                  "最大時間、最低時間、最大連続勤務日数、最大土日勤務日数、配分、担当コマ です。")
 
 
