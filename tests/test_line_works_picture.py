@@ -1,15 +1,117 @@
-"""The LINE WORKS stand-in's content upload and image messages, over real HTTP: it refuses an image
+"""A classroom's month reaches its LINE WORKS message room as the month's picture, over real HTTP against
+the stand-in: the wide grid uploaded once to the bot's storage and sent as ONE image message whose file is
+the month's PNG byte for byte; an upload that fails is tried again and the month still arrives once; a
+message sent again after a failure names the file already uploaded; the stand-in refuses an image
 message naming a file it never issued, and an upload without the bearer token."""
 
 from __future__ import annotations
 
-import httpx
+import datetime as dt
+from collections.abc import Iterator
 
-from core.channels.line_works_client import BaseUrls, WorksClient
+import httpx
+import pytest
+
+from core.channels import line_works_rooms
+from core.channels.line_works_client import KEY, BaseUrls, WorksClient
 from core.emulator.line_works import WorksStandIn
+from core.outbox import queue
+from core.publication import publish
+from core.publication.image_store import ImageStore
+from core.sending.sender import Sender, SenderConfig
+from core.store.db import Database
+from core.store.kinds import DeliveryKind, SubjectType
+from core.store.models import Delivery, DeliveryStatus, Publication, ShiftStatus
+from core.store.paths import DataPaths
+from tests import factories as f
+from tests.linefixtures import FakeClock
 from tests.worksfixtures import credentials, works, works_ready  # noqa: F401
 
 ROOM = "room-1"
+
+
+@pytest.fixture
+def clock(now: dt.datetime) -> FakeClock:
+    return FakeClock(now)
+
+
+@pytest.fixture
+def sender(db: Database, paths: DataPaths, clock: FakeClock, works_ready: WorksStandIn) -> Iterator[Sender]:
+    """One sender for the whole test: its LINE WORKS connection, and the file IDs it keeps, live on."""
+    running = Sender(db, paths=paths, config=SenderConfig(concurrency=2), clock=clock)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def _month_for_the_room(db: Database, paths: DataPaths, now: dt.datetime, works: WorksStandIn) -> tuple[int, bytes]:
+    """December published for a classroom whose message room is ROOM, its LINE WORKS delivery queued:
+    the delivery and the month's PNG."""
+    works.add_channel(ROOM)
+    with db.write() as s:
+        room = f.classroom(s)
+        line_works_rooms.set_room(s, room.id, ROOM)
+        f.shift(s, room, f.teacher(s, "佐藤", 1), dt.date(2026, 12, 10), "16:00", "21:00", now=now,
+                status=ShiftStatus.CONFIRMED)
+        done = publish.publish(s, room.id, 2026, 12, now=now, store=ImageStore(paths.images))
+        publication = s.get(Publication, done.publication_id)
+        assert publication is not None
+        delivery_id, _ = queue.enqueue(
+            s, kind=DeliveryKind.SHIFT_PUBLICATION, dedup=f"works-month:{publication.id}", due_at=now, now=now,
+            channel=KEY, classroom_id=room.id, subject_type=SubjectType.PUBLICATION, subject_id=publication.id)
+        png = ImageStore(paths.images).get(publication.image_sha256, ".png")
+    return delivery_id, png
+
+
+def _delivery(db: Database, delivery_id: int) -> Delivery:
+    with db.read() as s:
+        delivery = s.get(Delivery, delivery_id)
+        assert delivery is not None
+        return delivery
+
+
+def test_the_month_reaches_the_message_room_as_one_picture_uploaded_once(
+        db: Database, paths: DataPaths, now: dt.datetime, works_ready: WorksStandIn, sender: Sender) -> None:
+    delivery_id, png = _month_for_the_room(db, paths, now, works_ready)
+    sender.run_until_idle()
+    [content] = works_ready.to(ROOM)  # the picture alone: no second message with the news' text
+    assert content["type"] == "image" and set(content) == {"type", "fileId"}
+    assert works_ready.picture(content) == png
+    assert (works_ready.attachment_requests, len(works_ready.files)) == (1, 1)
+    assert _delivery(db, delivery_id).status == DeliveryStatus.SENT
+
+
+def test_an_upload_that_fails_is_tried_again_and_the_month_goes_once(
+        db: Database, paths: DataPaths, now: dt.datetime, clock: FakeClock, works_ready: WorksStandIn,
+        sender: Sender) -> None:
+    delivery_id, png = _month_for_the_room(db, paths, now, works_ready)
+    works_ready.fail_uploads(503)
+    sender.run_until_idle()
+    delivery = _delivery(db, delivery_id)
+    assert (delivery.status, delivery.last_error_code) == (DeliveryStatus.QUEUED, "UPLOAD_FAILED")
+    assert works_ready.accepted == [] and works_ready.files == {}  # LINE WORKS' message endpoint not contacted
+    clock.advance(minutes=5)  # past the first backoff
+    sender.run_until_idle()
+    [content] = works_ready.to(ROOM)
+    assert works_ready.picture(content) == png
+    assert _delivery(db, delivery_id).status == DeliveryStatus.SENT
+
+
+def test_a_message_sent_again_names_the_picture_already_uploaded(
+        db: Database, paths: DataPaths, now: dt.datetime, clock: FakeClock, works_ready: WorksStandIn,
+        sender: Sender) -> None:
+    delivery_id, png = _month_for_the_room(db, paths, now, works_ready)
+    works_ready.force(500)  # the upload went through; the message itself fails
+    sender.run_until_idle()
+    delivery = _delivery(db, delivery_id)
+    assert (delivery.status, delivery.last_error_code) == (DeliveryStatus.QUEUED, "LINE_WORKS_5XX")
+    clock.advance(minutes=5)
+    sender.run_until_idle()
+    [content] = works_ready.to(ROOM)
+    assert works_ready.picture(content) == png
+    assert (works_ready.attachment_requests, len(works_ready.files)) == (1, 1)  # not uploaded again
+    assert _delivery(db, delivery_id).status == DeliveryStatus.SENT
 
 
 def test_the_stand_in_refuses_an_unknown_file_and_an_upload_without_the_token(works: WorksStandIn) -> None:
