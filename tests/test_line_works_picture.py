@@ -2,30 +2,33 @@
 the stand-in: the wide grid uploaded once to the bot's storage and sent as ONE image message whose file is
 the month's PNG byte for byte; an upload that fails is tried again and the month still arrives once; a
 message sent again after a failure names the file already uploaded; the stand-in refuses an image
-message naming a file it never issued, and an upload without the bearer token."""
+message naming a file it never issued, and an upload without the bearer token; refused credentials hold
+the channel before anything is uploaded; a kept file ID lapses before LINE WORKS' 24 hours."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Iterator
 
 import httpx
 import pytest
 
-from core.channels import line_works_rooms
+from core.channels import line_works, line_works_rooms
 from core.channels.line_works_client import KEY, BaseUrls, WorksClient
 from core.emulator.line_works import WorksStandIn
 from core.outbox import queue
 from core.publication import publish
 from core.publication.image_store import ImageStore
 from core.sending.sender import Sender, SenderConfig
+from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.kinds import DeliveryKind, SubjectType
 from core.store.models import Delivery, DeliveryStatus, Publication, ShiftStatus
 from core.store.paths import DataPaths
 from tests import factories as f
 from tests.linefixtures import FakeClock
-from tests.worksfixtures import credentials, works, works_ready  # noqa: F401
+from tests.worksfixtures import app, credentials, works, works_ready  # noqa: F401
 
 ROOM = "room-1"
 
@@ -150,3 +153,32 @@ def test_the_stand_in_refuses_an_unknown_file_and_an_upload_without_the_token(wo
 
 def _at(works: WorksStandIn) -> BaseUrls:
     return BaseUrls(works.base_url, works.base_url)
+
+
+def test_refused_credentials_hold_line_works_before_the_picture_is_uploaded(
+        db: Database, paths: DataPaths, now: dt.datetime, works_ready: WorksStandIn, sender: Sender) -> None:
+    delivery_id, _ = _month_for_the_room(db, paths, now, works_ready)
+    works_ready.app = dataclasses.replace(works_ready.app, client_secret="changed at LINE WORKS")
+    sender.run_until_idle()
+    delivery = _delivery(db, delivery_id)
+    assert (delivery.status, delivery.attempt_count) == (DeliveryStatus.QUEUED, 0)  # held, no retry spent
+    with db.read() as s:
+        hold = keys.LINE_WORKS_HOLD.read(s)
+    assert hold is not None and hold.code == line_works.AUTH_FAILED
+    assert (works_ready.attachment_requests, works_ready.accepted) == (0, [])
+
+
+def test_a_kept_file_id_is_used_for_23_hours_then_the_picture_is_uploaded_again() -> None:
+    seconds = [1_800_000_000.0]  # one clock for both sides: the JWT's times and the file's life agree
+    with WorksStandIn(app(), clock=lambda: seconds[0]) as works:
+        client = WorksClient(credentials(), base_urls=_at(works), clock=lambda: seconds[0])
+        try:
+            first = client.upload(b"\x89PNG month", "shifts-2026-12-r1.png")
+            seconds[0] += 23 * 3600 - 1
+            assert client.upload(b"\x89PNG month", "shifts-2026-12-r1.png") == first
+            assert client.upload(b"\x89PNG other month", "shifts-2027-01-r1.png") != first  # other bytes: their own
+            seconds[0] += 1
+            again = client.upload(b"\x89PNG month", "shifts-2026-12-r1.png")
+        finally:
+            client.close()
+    assert again != first and works.attachment_requests == 3 and works.files[again] == b"\x89PNG month"
