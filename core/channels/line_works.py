@@ -8,7 +8,9 @@ core/channels/line_works_client.py, the credentials core/channels/line_works_cre
 `render` turns a kind's channel-neutral Message into the bot's content: a button template (the text,
 and a button per action: a message action carrying the action's postback data — 了解 comes back to the
 receiver's LINE WORKS callback, core/receiving/line_works_callback.py — or a link) when the message has
-actions, else text.
+actions; a picture (the month's wide grid) when it has one and no actions: ONE image message, its file
+uploaded to the bot's storage on the send thread just before (`PictureUpload`), its words left out (the
+picture shows the classroom, the month and the revision; docs/line_works.md says why); else text.
 
 LINE WORKS has no retry key: a request whose answer was lost may have been taken, and sending it again
 may reach the teacher twice. The sender records each attempt before its request leaves and retries a
@@ -20,6 +22,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
 from types import MappingProxyType
 from typing import Any
 
@@ -28,13 +31,13 @@ from sqlalchemy.orm import Session
 
 from core.channels import addressing
 from core.channels import line_works_credentials as credentials
-from core.channels.base import AddressRule, CancelReasons, Outgoing, R
+from core.channels.base import AddressRule, CancelReasons, Outgoing, R, RefusedBeforeSend
 from core.channels.build_errors import CancelDelivery
-from core.channels.line_works_client import KEY, TOKEN, USER, WorksClient
+from core.channels.line_works_client import KEY, TOKEN, USER, UploadError, WorksClient
 from core.channels.line_works_ids import check_user_id
 from core.channels.line_works_rooms import room_of
 from core.channels.ratelimit import TokenBucket
-from core.messages.message import ActionKind, Audience, Message
+from core.messages.message import ActionKind, Audience, Message, Picture
 from core.outbox import policy
 from core.outbox.policy import ChannelFailure, Outcome, SendResult, Transport, Verdict
 from core.roster.contacts import ContactColumn, ContactView
@@ -122,17 +125,43 @@ def _button(label: str, data: str, kind: ActionKind) -> dict[str, Any] | None:
     return {"type": "message", "label": label, "postback": data}
 
 
+@dataclass
+class PictureUpload:
+    """A message's picture, uploaded to the bot's storage before its image message leaves: the
+    connection that sends the message runs it with its client (`through`) on the send thread, and
+    it fills in the message's fileId. The client keeps the file ID for the same bytes, so an attempt
+    after a failed one does not upload a picture LINE WORKS already has."""
+
+    path: Path
+    file_name: str
+    content: dict[str, Any]  # the image message, sent once its fileId is in
+
+    def through(self, client: WorksClient, pace: Callable[[], None]) -> None:
+        self.content["fileId"] = client.upload(self.path.read_bytes(), self.file_name, pace=pace)
+
+    def __call__(self) -> None:
+        raise RuntimeError("a LINE WORKS picture is uploaded by the connection that sends its message")
+
+
+def picture_upload(picture: Picture, paths: DataPaths) -> PictureUpload:
+    """The picture's image message, its fileId to come from the upload."""
+    key = PurePosixPath(picture.key)
+    return PictureUpload(paths.images / picture.key, f"{picture.file_name or key.stem}{key.suffix}", {"type": "image"})
+
+
 def render(session: Session, delivery: Delivery, message: Message, paths: DataPaths) -> Outgoing:
-    """The request for a delivery: to the teacher's LINE WORKS ID, or to the classroom's message room."""
-    content = content_of(message)
+    """The request for a delivery: to the teacher's LINE WORKS ID, or to the classroom's message room.
+    One request carries one content: a message with a picture and nothing to tap is the picture."""
+    upload = picture_upload(message.pictures[0], paths) if message.pictures and not message.actions else None
+    content = upload.content if upload is not None else content_of(message)
     if message.audience is Audience.TEACHER:
         _, address = addressing.teacher_address(session, delivery, DRIVER)
-        return Outgoing("user", address, (content,))
+        return Outgoing("user", address, (content,), before_send=upload)
     if message.audience is Audience.GROUP:
         room = room_of(session, addressing.classroom_of(session, delivery).id)
         if room is None:
             raise CancelDelivery(NO_ROOM)
-        return Outgoing("channel", room, (content,))
+        return Outgoing("channel", room, (content,), before_send=upload)
     raise addressing.unsupported(delivery)  # the manager's alerts go by e-mail or the webhook
 
 
@@ -186,6 +215,7 @@ class WorksAccess:
     client: WorksClient
     fingerprint: str
     buckets: dict[str, TokenBucket] = field(default_factory=_buckets, compare=False, repr=False)
+    uploads: TokenBucket = field(default_factory=lambda: TokenBucket(RATE_PER_SECOND), compare=False, repr=False)
 
     def send(self, requests: Sequence[R], report: Callable[[R, SendResult], None], *, time_budget: float) -> None:
         for request in requests:
@@ -195,6 +225,9 @@ class WorksAccess:
         bucket = self.buckets.get(outgoing.endpoint)
         if bucket is None or not outgoing.messages:
             return SendResult(channel=KEY, http_status=400, message=f"not a LINE WORKS request: {outgoing.endpoint}")
+        unprepared = self._prepare(outgoing)
+        if unprepared is not None:
+            return unprepared
         bucket.acquire()
         send = self.client.send_to_user if outgoing.endpoint == "user" else self.client.send_to_channel
         try:
@@ -205,6 +238,30 @@ class WorksAccess:
         if result.http_status == 429:
             bucket.slow_down()
         return result
+
+    def _prepare(self, outgoing: Outgoing) -> SendResult | None:
+        """Run the request's work before it leaves (the picture's upload); None when it may leave. A
+        failed upload is tried again with backoff, LINE WORKS' message endpoint not contacted; refused
+        credentials or the rate limit mean what they mean for a message."""
+        work = outgoing.before_send
+        if work is None:
+            return None
+        try:
+            if isinstance(work, PictureUpload):
+                work.through(self.client, self.uploads.acquire)
+            else:
+                work()
+        except UploadError as failed:
+            log.warning("a LINE WORKS upload failed: %s", failed)
+            if failed.result is not None and failed.result.http_status == 429:
+                self.uploads.slow_down()
+            return failed.result or SendResult(channel=KEY, transport_error=Transport.UPLOAD, message=str(failed)[:300])
+        except RefusedBeforeSend as refused:
+            return SendResult(channel=KEY, transport_error=Transport.UPLOAD_REFUSED, message=refused.text)
+        except Exception as exc:  # noqa: BLE001 - the picture unreadable: retried like a failed upload
+            log.warning("preparing a LINE WORKS message failed: %s", exc)
+            return SendResult(channel=KEY, transport_error=Transport.UPLOAD, message=str(exc)[:300])
+        return None
 
     def close(self) -> None:
         self.client.close()

@@ -1,5 +1,6 @@
-"""LINE WORKS API 2.0 client (httpx): a service account's access token, and a bot's messages to a user
-or to a message room (channel). Timeouts are always set; only HTTPS leaves the machine.
+"""LINE WORKS API 2.0 client (httpx): a service account's access token, a bot's messages to a user
+or to a message room (channel), and a file uploaded for a bot's image message. Timeouts are always set;
+only HTTPS leaves the machine.
 
 The token: a JWT (iss = the client ID, sub = the service account, iat/exp under an hour apart) signed
 RS256 with the service account's private key, exchanged at POST {auth}/oauth2/v2.0/token (grant type
@@ -10,10 +11,16 @@ expired early): a 401 means the message was not taken, so the one repeat cannot 
 Sending calls return a `SendResult` and never raise for LINE WORKS' answers or network failures: the
 driver classifies them (core/channels/line_works.py). A refused token request comes back as the token
 endpoint's status with "token" as the property at fault, so it holds the channel like a refused token.
+
+An upload (`upload`) is LINE WORKS' content upload: POST /v1.0/bots/{botId}/attachments with the file's
+name answers an upload URL and a file ID, both good for 24 hours; the file then goes to the upload URL as
+multipart/form-data (field "Filedata") with the same bearer token, once (an upload URL takes one file).
+The file ID is kept for the same bytes, so a message sent again after a failure does not upload again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import threading
@@ -43,6 +50,10 @@ GRANT_TYPE = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 SCOPE = "bot"
 ASSERTION_SECONDS = 30 * 60  # the JWT's life; LINE WORKS takes at most an hour
 RENEW_BEFORE = 5 * 60  # seconds before its expiry a token is replaced
+# An upload URL and its file ID are good for 24 hours from the attachments request; a kept file ID is
+# used for an hour less, so a message never names one about to lapse.
+FILE_ID_SECONDS = 23 * 60 * 60
+UPLOAD_FIELD = "Filedata"
 DEFAULT_TIMEOUT = httpx.Timeout(connect=5.0, read=15.0, write=15.0, pool=30.0)
 # The property a failure is about, for the driver's rules: the token request, the user, the message room.
 TOKEN, USER, CHANNEL = "token", "userId", "channelId"
@@ -97,6 +108,15 @@ class TokenError(Exception):
         self.result = result
 
 
+class UploadError(Exception):
+    """An upload failed. `result`: what the failure means as a message's answer would, when it means the
+    same (the token refused, LINE WORKS' rate limit); None: the upload itself failed and can be tried again."""
+
+    def __init__(self, message: str, result: SendResult | None = None) -> None:
+        super().__init__(message)
+        self.result = result
+
+
 @dataclass
 class _Token:
     value: str
@@ -119,6 +139,10 @@ class WorksClient:
         self._token: _Token | None = None
         self._client: httpx.Client | None = None
         self._closed = False
+        # One upload at a time: two sends of the same picture wait for the first's file ID, not upload twice.
+        self._upload_lock = threading.Lock()
+        self._file_ids: dict[str, tuple[str, float]] = {}  # the bytes' SHA-256 → (file ID, used until)
+        self.uploads = 0  # files this client uploaded (tests, the log)
         self.tokens_issued = 0  # how many tokens this client asked for (tests, the log)
 
     @property
@@ -224,28 +248,92 @@ class WorksClient:
     def _send(self, path: str, content: dict[str, Any], target: str) -> SendResult:
         body = json.dumps({"content": content}, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
         started = time.perf_counter()
+        try:
+            response = self._post(self.base_urls.api + path, content=body,
+                                  headers={"Content-Type": "application/json; charset=UTF-8"})
+        except TokenError as failed:
+            return failed.result
+        except httpx.TimeoutException as exc:
+            return SendResult(channel=KEY, transport_error=Transport.TIMEOUT, message=short(exc),
+                              duration_ms=ms_since(started))
+        except httpx.TransportError as exc:
+            return SendResult(channel=KEY, transport_error=Transport.CONNECTION, message=short(exc),
+                              duration_ms=ms_since(started))
+        return SendResult(
+            channel=KEY, http_status=response.status_code,
+            message=None if response.is_success else _said(response),
+            duration_ms=ms_since(started),
+            properties_at_fault=() if response.is_success else (target,))
+
+    def _post(self, url: str, **request: Any) -> httpx.Response:
+        """POST with the access token; once more with a new token when it is answered 401 (not taken).
+        Raises TokenError, or httpx's errors when there is no answer."""
+        headers = dict(request.pop("headers", {}))
         refused: str | None = None
         while True:
-            try:
-                token = self.token(refused=refused)
-            except TokenError as failed:
-                return failed.result
-            try:
-                response = self._http.post(self.base_urls.api + path, content=body, headers={
-                    "Authorization": f"Bearer {token}", "Content-Type": "application/json; charset=UTF-8"})
-            except httpx.TimeoutException as exc:
-                return SendResult(channel=KEY, transport_error=Transport.TIMEOUT, message=short(exc),
-                                  duration_ms=ms_since(started))
-            except httpx.TransportError as exc:
-                return SendResult(channel=KEY, transport_error=Transport.CONNECTION, message=short(exc),
-                                  duration_ms=ms_since(started))
+            token = self.token(refused=refused)
+            response = self._http.post(url, headers={**headers, "Authorization": f"Bearer {token}"}, **request)
             if response.status_code == 401 and refused is None:
-                refused = token  # not taken: a new token, and once more
+                refused = token
                 continue
-            payload = _json(response)
-            said = " ".join(str(payload[k]) for k in ("code", "description") if payload.get(k))
-            return SendResult(
-                channel=KEY, http_status=response.status_code,
-                message=None if response.is_success else (said or response.reason_phrase),
-                duration_ms=ms_since(started),
-                properties_at_fault=() if response.is_success else (target,))
+            return response
+
+    # ----- uploading -----
+
+    def upload(self, data: bytes, file_name: str, *, pace: Callable[[], None] = lambda: None) -> str:
+        """The file ID of `data` for the bot's messages: uploaded under `file_name`, or the ID kept from
+        an upload of the same bytes. `pace` is called before each request (the rate limit). Raises UploadError."""
+        digest = hashlib.sha256(data).hexdigest()
+        with self._upload_lock:
+            kept = self._file_ids.get(digest)
+            if kept is not None and self._clock() < kept[1]:
+                return kept[0]
+            asked_at = self._clock()
+            file_id = self._upload(data, file_name, pace)
+            self._file_ids[digest] = (file_id, asked_at + FILE_ID_SECONDS)
+            self.uploads += 1
+            return file_id
+
+    def _upload(self, data: bytes, file_name: str, pace: Callable[[], None]) -> str:
+        path = f"/v1.0/bots/{quote(self._creds.bot_id, safe='')}/attachments"
+        started = time.perf_counter()
+        try:
+            pace()
+            asked = self._post(self.base_urls.api + path, json={"fileName": file_name})
+            if not asked.is_success:
+                raise _refused("attachments", asked, started)
+            payload = _json(asked)
+            upload_url, file_id = payload.get("uploadUrl"), payload.get("fileId")
+            if not isinstance(upload_url, str) or not isinstance(file_id, str) or not file_id:
+                raise UploadError("attachments: the answer has no upload URL or file ID")
+            if not secure_or_local(upload_url):
+                raise UploadError(f"attachments: the upload URL is not HTTPS: {upload_url[:100]}")
+            pace()
+            sent = self._post(upload_url, files={UPLOAD_FIELD: (file_name, data, _media_type(file_name))})
+            if not sent.is_success:
+                raise _refused("upload", sent, started)
+            return file_id
+        except TokenError as failed:
+            raise UploadError(str(failed), failed.result) from None
+        except httpx.TransportError as exc:  # a timeout too: nothing shown to anyone, tried again
+            raise UploadError(f"upload: {short(exc)}") from None
+
+
+def _said(response: httpx.Response) -> str:
+    payload = _json(response)
+    return " ".join(str(payload[k]) for k in ("code", "description") if payload.get(k)) or response.reason_phrase
+
+
+def _refused(step: str, response: httpx.Response, started: float) -> UploadError:
+    """A refused upload request: a 401 after a new token (held), or a 429 (slowed down), means what it
+    means for a message; anything else is the upload's failure."""
+    words = f"{step}: HTTP {response.status_code} {_said(response)}"
+    if response.status_code in (401, 429):
+        return UploadError(words, SendResult(channel=KEY, http_status=response.status_code, message=words,
+                                             duration_ms=ms_since(started)))
+    return UploadError(words)
+
+
+def _media_type(file_name: str) -> str:
+    return {"png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg"}.get(
+        file_name.rpartition(".")[2].lower(), "application/octet-stream")

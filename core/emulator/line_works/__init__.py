@@ -7,8 +7,10 @@
 
 It plays LINE WORKS' side as its public reference describes it: the service account's token (the JWT's
 RS256 signature checked with the app's public key, its issuer, subject and life), the bot's messages to a
-member or a message room (token, bot ID, the ids in the path, the content's shape and lengths), 429 over
-the per-minute rate limit, and callbacks signed with the bot secret. It keeps every message it took.
+member or a message room (token, bot ID, the ids in the path, the content's shape and lengths; an image
+must name a file it took), the content upload (an upload URL and a file ID, the file sent there as
+multipart/form-data with the bearer token), 429 over the per-minute rate limit, and callbacks signed with
+the bot secret. It keeps every message and file it took.
 
 Like the LINE emulator beside it, it imports only itself (and libraries): it must not share Shiftcast's
 code with the client it checks.

@@ -1,4 +1,5 @@
-"""WorksStandIn: LINE WORKS' token endpoint and bot message endpoints on loopback, a thread per request.
+"""WorksStandIn: LINE WORKS' token endpoint, bot message endpoints and content upload on loopback, a
+thread per request.
 
 The tests steer it: members and message rooms it knows, a member the bot may not talk to (403), the
 rate limit, answers to force on the next requests, tokens to revoke, and gates that hold requests —
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import email.parser
+import email.policy
 import hashlib
 import hmac
 import json
@@ -24,13 +27,17 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
-from urllib.parse import parse_qs, unquote
+from urllib.parse import parse_qs, quote, unquote
 
-from core.emulator.line_works.validation import Invalid, check_message
+from core.emulator.line_works.validation import Invalid, check_attachment, check_message
 
 TOKEN_PATH = "/oauth2/v2.0/token"
 GRANT_TYPE = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 _MESSAGES = re.compile(r"/v1\.0/bots/([^/]+)/(users|channels)/([^/]+)/messages")
+_ATTACHMENTS = re.compile(r"/v1\.0/bots/([^/]+)/attachments")
+_UPLOAD = re.compile(r"/storage/upload/([A-Za-z0-9_-]+)/[^/]+")  # the upload URL the attachments request gives
+UPLOAD_FIELD = "Filedata"
+FILE_SECONDS = 24 * 60 * 60  # an upload URL and its file ID are good for 24 hours
 ASSERTION_MAX_SECONDS = 3600
 _LEEWAY = 60  # seconds of clock difference a JWT's times may have
 _GATE_WAIT = 120.0  # a held request gives up waiting after this (a test that forgot to release)
@@ -86,6 +93,11 @@ class WorksStandIn:
         self._calls: dict[str, deque[float]] = {"users": deque(), "channels": deque()}
         self._forced: deque[tuple[int, dict[str, Any]]] = deque()
         self.accepted: list[Accepted] = []
+        self._pending: dict[str, tuple[str, float]] = {}  # an unused upload URL's key → (file ID, lapses at)
+        self._lapses: dict[str, float] = {}  # an uploaded file's ID → when it lapses
+        self.files: dict[str, bytes] = {}  # an uploaded file's ID → its bytes
+        self.attachment_requests = 0
+        self._failed_uploads: deque[int] = deque()
         self.tokens_issued = 0
         self.token_requests = 0
         self.log: list[tuple[str, str, int]] = []  # method, path, status
@@ -134,6 +146,17 @@ class WorksStandIn:
         """The next `times` message requests are answered with this, taking nothing."""
         with self._lock:
             self._forced.extend([(status, body or {"code": "FORCED", "description": "as the test asked"})] * times)
+
+    def fail_uploads(self, status: int = 500, *, times: int = 1) -> None:
+        """The next `times` files sent to an upload URL are answered with this, keeping nothing (the
+        upload URL stays usable)."""
+        with self._lock:
+            self._failed_uploads.extend([status] * times)
+
+    def picture(self, content: dict[str, Any]) -> bytes:
+        """The bytes of the file an image message names by its fileId."""
+        with self._lock:
+            return self.files[content["fileId"]]
 
     def revoke_tokens(self) -> None:
         with self._lock:
@@ -228,6 +251,11 @@ class WorksStandIn:
                     status, body = standin._token(raw)
                 elif (found := _MESSAGES.fullmatch(path)) is not None:
                     status, body = standin._message(self.headers.get("Authorization"), found.groups(), raw)
+                elif (found := _ATTACHMENTS.fullmatch(path)) is not None:
+                    status, body = standin._attachment(self.headers.get("Authorization"), unquote(found[1]), raw)
+                elif (found := _UPLOAD.fullmatch(path)) is not None:
+                    status, body = standin._upload(self.headers.get("Authorization"), found[1],
+                                                   self.headers.get("Content-Type") or "", raw)
                 else:
                     status, body = 404, {"code": "NOT_FOUND", "description": f"no endpoint {path}"}
                 with standin._changed:
@@ -305,14 +333,62 @@ class WorksStandIn:
             return "the assertion has expired or is not valid yet"
         return None
 
+    def _authorized(self, authorization: str | None, now: float) -> bool:
+        """Whether the request carries a live access token ("Bearer …"); called holding the lock."""
+        token = (authorization or "").removeprefix("Bearer ").strip()
+        expires = self._tokens.get(token)
+        return expires is not None and expires > now
+
+    def _attachment(self, authorization: str | None, bot: str, raw: bytes) -> tuple[int, dict[str, Any]]:
+        """A content upload request: an upload URL and a file ID for the file's name."""
+        now = self._clock()
+        with self._lock:
+            self.attachment_requests += 1
+            if not self._authorized(authorization, now):
+                return 401, {"code": "UNAUTHORIZED", "description": "the access token is missing, expired or revoked"}
+            if bot != self.app.bot_id:
+                return 404, {"code": "NOT_FOUND", "description": "no such bot"}
+        try:
+            name = check_attachment(json.loads(raw or b"null"))
+        except (ValueError, Invalid) as exc:
+            return 400, {"code": "INVALID_PARAMETER", "description": str(exc)}
+        key = secrets.token_urlsafe(16)
+        lapses = now + FILE_SECONDS
+        file_id = f"jp1.{secrets.randbits(60)}.{int(lapses)}.0.{bot}.0.0.0"  # the shape LINE WORKS' IDs have
+        with self._lock:
+            self._pending[key] = (file_id, lapses)
+        return 200, {"fileId": file_id, "uploadUrl": f"{self.base_url}/storage/upload/{key}/{quote(name, safe='')}"}
+
+    def _upload(self, authorization: str | None, key: str, content_type: str, raw: bytes) -> tuple[int, dict[str, Any]]:
+        """A file sent to an upload URL: multipart/form-data, the file in the field "Filedata", with the
+        bearer token; an upload URL takes one file."""
+        now = self._clock()
+        with self._lock:
+            if not self._authorized(authorization, now):
+                return 401, {"code": "UNAUTHORIZED", "description": "the access token is missing, expired or revoked"}
+            pending = self._pending.get(key)
+            if pending is None or pending[1] <= now:
+                return 404, {"code": "NOT_FOUND", "description": "no such upload URL, or it was used or has lapsed"}
+            if self._failed_uploads:
+                return self._failed_uploads.popleft(), {"code": "FORCED", "description": "as the test asked"}
+        data = _form_file(content_type, raw, UPLOAD_FIELD)
+        if data is None:
+            return 400, {"code": "INVALID_PARAMETER", "description": f"multipart/form-data with a file in {UPLOAD_FIELD}"}
+        with self._changed:
+            if self._pending.pop(key, None) is None:
+                return 404, {"code": "NOT_FOUND", "description": "the upload URL was used"}
+            file_id, lapses = pending
+            self.files[file_id] = data
+            self._lapses[file_id] = lapses
+            self._changed.notify_all()
+        return 200, {"fileId": file_id}
+
     def _message(self, authorization: str | None, ids: tuple[str, ...], raw: bytes) -> tuple[int, dict[str, Any]]:
         self._wait(self.before_taking)
         bot, target, to = (unquote(part) for part in ids)
-        token = (authorization or "").removeprefix("Bearer ").strip()
         now = self._clock()
         with self._lock:
-            expires = self._tokens.get(token)
-            if expires is None or expires <= now:
+            if not self._authorized(authorization, now):
                 return 401, {"code": "UNAUTHORIZED", "description": "the access token is missing, expired or revoked"}
             if self._forced:
                 return self._forced.popleft()
@@ -324,8 +400,9 @@ class WorksStandIn:
             calls.append(now)
             if bot != self.app.bot_id:
                 return 404, {"code": "NOT_FOUND", "description": "no such bot"}
+            files = {file_id for file_id, lapses in self._lapses.items() if lapses > now}
         try:
-            content = check_message(json.loads(raw or b"null"))
+            content = check_message(json.loads(raw or b"null"), files)
         except (ValueError, Invalid) as exc:
             return 400, {"code": "INVALID_PARAMETER", "description": str(exc)}
         with self._changed:
@@ -338,3 +415,18 @@ class WorksStandIn:
             self.accepted.append(Accepted(target, to, content, now))
             self._changed.notify_all()
         return 201, {"_taken": True}
+
+
+def _form_file(content_type: str, raw: bytes, name: str) -> bytes | None:
+    """The bytes of the file in form field `name` of a multipart/form-data body, or None."""
+    if not content_type.lower().startswith("multipart/form-data") or "boundary=" not in content_type:
+        return None
+    form = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+        b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n" + raw)
+    if not form.is_multipart():
+        return None
+    for part in form.iter_parts():
+        if part.get_param("name", header="content-disposition") == name and part.get_filename():
+            data = part.get_payload(decode=True)
+            return data if isinstance(data, bytes) and data else None
+    return None

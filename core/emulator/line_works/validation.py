@@ -1,8 +1,9 @@
 """The shapes LINE WORKS takes in a bot's message (its public reference, "Send messages"): what the
-stand-in refuses with 400, each refusal naming the property at fault."""
+stand-in refuses with 400, each refusal naming the property at fault; and the content upload's request."""
 
 from __future__ import annotations
 
+from collections.abc import Container
 from typing import Any
 
 TEXT_MAX = 2000  # a text message
@@ -29,8 +30,9 @@ def _string(value: Any, where: str, limit: int) -> str:
     return value
 
 
-def check_message(body: Any) -> dict[str, Any]:
-    """The message's content, or Invalid."""
+def check_message(body: Any, files: Container[str] = frozenset()) -> dict[str, Any]:
+    """The message's content, or Invalid. `files`: the file IDs an image message may name (uploaded,
+    not lapsed)."""
     if not isinstance(body, dict) or not isinstance(body.get("content"), dict):
         raise Invalid("content", "required, an object")
     content: dict[str, Any] = body["content"]
@@ -46,9 +48,29 @@ def check_message(body: Any) -> dict[str, Any]:
             raise Invalid("content.actions", f"more than {ACTIONS_MAX} actions")
         for n, action in enumerate(actions):
             _check_action(action, f"content.actions[{n}]")
+    elif kind == "image":
+        _check_image(content, files)
     else:
         raise Invalid("content.type", f"not a message type this stand-in knows: {kind!r}")
     return content
+
+
+def _check_image(content: dict[str, Any], files: Container[str]) -> None:
+    """A file ID from the content upload, or the preview's and the original's HTTPS addresses; not both."""
+    by_url = [key for key in ("previewImageUrl", "originalContentUrl") if key in content]
+    if "fileId" in content:
+        if by_url:
+            raise Invalid("content", "fileId or previewImageUrl and originalContentUrl, not both")
+        file_id = _string(content["fileId"], "content.fileId", URI_MAX)
+        if file_id not in files:
+            raise Invalid("content.fileId", "not a file this bot uploaded, or it has lapsed")
+        return
+    if not by_url:
+        raise Invalid("content", "fileId, or previewImageUrl and originalContentUrl, required")
+    for key in ("previewImageUrl", "originalContentUrl"):
+        uri = _string(content.get(key), f"content.{key}", URI_MAX)
+        if not uri.startswith("https://"):
+            raise Invalid(f"content.{key}", "an https address")
 
 
 def _check_action(action: Any, where: str) -> None:
@@ -69,3 +91,16 @@ def _check_action(action: Any, where: str) -> None:
             raise Invalid(f"{where}.uri", "an http(s) address")
     else:
         _string(action.get("copyText"), f"{where}.copyText", TEXT_MAX)
+
+
+FILE_NAME_MAX = 200  # the stand-in's own bound; LINE WORKS publishes none
+
+
+def check_attachment(body: Any) -> str:
+    """The file name of a content upload request ({"fileName": …}), or Invalid."""
+    if not isinstance(body, dict):
+        raise Invalid("body", "required, an object")
+    name = _string(body.get("fileName"), "fileName", FILE_NAME_MAX)
+    if "/" in name or "\\" in name:
+        raise Invalid("fileName", "a file's name, not a path")
+    return name
