@@ -122,6 +122,18 @@ class Classroom(Base):
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
+class ClassroomRoom(Base):
+    """Where a classroom's month is posted on a channel other than LINE (whose group is the classroom's
+    `line_group_id`): its talk room on LINE WORKS. The channel is any registered key, so a new channel's
+    room needs no migration."""
+
+    __tablename__ = "classroom_rooms"
+
+    classroom_id: Mapped[int] = mapped_column(ForeignKey("classrooms.id", ondelete="CASCADE"), primary_key=True)
+    channel: Mapped[str] = mapped_column(String(32), primary_key=True)
+    room_id: Mapped[str] = mapped_column(String(200))
+
+
 class ClosedDay(Base):
     """The manager's word on one day of a classroom: closed (with a note), or open on a national holiday,
     which is otherwise closed. Days without a row follow the holidays (core/roster/closed_days.py)."""

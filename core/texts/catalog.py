@@ -158,6 +158,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                            "LINEユーザーID「{value}」の形式が正しくありません。U と32桁の16進数（小文字）で入力してください。"),
     "roster.bad_group_id": ("malformed LINE group ID '{value}': expected C followed by 32 lowercase hex digits",
                             "LINEグループID「{value}」の形式が正しくありません。C と32桁の16進数（小文字）で入力してください。"),
+    "roster.bad_room_id": ("malformed room ID '{value}': letters, digits and . _ : @ - only, without spaces",
+                           "ルームID「{value}」の形式が正しくありません。英数字と . _ : @ - だけで、空白を入れずに入力してください。"),
     "roster.bad_email": ("malformed e-mail address '{value}'", "メールアドレス「{value}」の形式が正しくありません。"),
     "copy.day": ("{day}: {reason}", "{day}: {reason}"),
     "copy.rejected": ("nothing was copied: {problems}", "コピーしていません: {problems}"),
