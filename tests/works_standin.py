@@ -1,0 +1,135 @@
+"""A stand-in for the LINE WORKS driver, as far as set-up and the readiness check see a channel: its key
+and label, a LINE WORKS ID as a teacher's address, whether its credentials are saved and readable
+(`connect`), and its hold. It sends nothing; the tests register it with `register_channel`, as the
+channel's own module is registered in core/channels/registry.py.
+
+`TokenServer` is a LINE WORKS token endpoint on loopback, answering each request with the status a
+test asks for, and `checker` asks it for a token the way the channel's client does, for
+core/setup/line_works.py `test`.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import MappingProxyType
+from typing import Any
+
+import httpx
+
+from core.channels.base import AddressRule, Builder, CancelReasons, R
+from core.errors import ValidationError
+from core.outbox.policy import Outcome, SendResult, Verdict
+from core.roster.contacts import ContactView
+from core.store import secrets
+from core.store.db import Database
+from core.store.settings import HoldSetting
+from core.texts import Text, t
+
+KEY = "line_works"
+HOLD = HoldSetting("line_works.standin_hold", t("text.plain", text="LINE WORKS held"))
+
+
+class WorksId:
+    def check(self, text: str | None) -> str | None:
+        value = (text or "").strip()
+        if value and " " in value:
+            raise ValidationError(t("text.plain", text=f"not a LINE WORKS ID: {value}"))
+        return value or None
+
+
+class StandinConnection:
+    def __init__(self, fingerprint: str) -> None:
+        self.fingerprint: str | None = fingerprint
+
+    def send(self, requests: Sequence[R], report: Callable[[R, SendResult], None], *, time_budget: float) -> None:
+        raise AssertionError("the stand-in sends nothing")
+
+    def close(self) -> None:
+        pass
+
+
+class WorksStandin:
+    key = KEY
+    label: Text = t("text.plain", text="LINE WORKS")
+    title = "LINE WORKS"
+    address: AddressRule | None = WorksId()
+    needs_consent = False
+    builders: Mapping[str, Builder] = MappingProxyType({})
+    cancel_reasons: CancelReasons | None = CancelReasons(
+        not_agreed="WORKS_NO_ID", unreachable="WORKS_UNREACHABLE",
+        words={"WORKS_NO_ID": t("text.plain", text="no LINE WORKS ID"),
+               "WORKS_UNREACHABLE": t("text.plain", text="LINE WORKS cannot reach the teacher")})
+    batch: int | None = None
+    hold_key: HoldSetting | None = HOLD
+    hold_title: Text = t("text.plain", text="LINE WORKS is held")
+    retry_keys = False
+
+    def __init__(self) -> None:
+        self.fingerprint: str | None = None  # None: not set up
+        self.keyring_broken = False
+
+    def recipient(self, contact: ContactView) -> str | None:
+        return contact.address
+
+    def connect(self, db: Database) -> StandinConnection | None:
+        if self.keyring_broken:
+            raise secrets.SecretStoreError(t("text.plain", text="the keyring is locked"))
+        return StandinConnection(self.fingerprint) if self.fingerprint is not None else None
+
+    def classify(self, result: SendResult) -> Verdict:
+        return Verdict(Outcome.SENT)
+
+
+class TokenServer:
+    """LINE WORKS's token endpoint on loopback: `answer` is the status it gives; every form it was sent is kept."""
+
+    def __init__(self) -> None:
+        self.answer = 200
+        self.forms: list[str] = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                server.forms.append(self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode())
+                body = (json.dumps({"access_token": "token-1", "token_type": "Bearer", "expires_in": "86400"})
+                        if server.answer == 200 else json.dumps({"error": "invalid_client",
+                                                                 "error_description": "client authentication failed"}))
+                data = body.encode()
+                self.send_response(server.answer)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - http.server's name
+                pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}/oauth2/v2.0/token"
+
+    @contextmanager
+    def running(self) -> Iterator[TokenServer]:
+        thread = threading.Thread(target=self._server.serve_forever, name="works-token", daemon=True)
+        thread.start()
+        try:
+            yield self
+        finally:
+            self._server.shutdown()
+            self._server.server_close()
+            thread.join()
+
+    def checker(self) -> Callable[[], None]:
+        """Asks for a token as the channel's client does; a refusal raises with LINE WORKS's own words."""
+
+        def check() -> None:
+            answer = httpx.post(self.url, data={"grant_type": "urn:ietf:params:oauth:grant-type:jwt-bearer",
+                                                "client_id": "client-1", "scope": "bot"}, timeout=10.0)
+            if answer.status_code != 200:
+                raise ValidationError(t("text.plain", text=f"LINE WORKS refused the app: "
+                                                           f"{answer.json()['error_description']}"))
+
+        return check
