@@ -14,8 +14,7 @@ import re
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.errors import ValidationError
-from core.roster import rules
+from core.errors import NotFoundError, ValidationError
 from core.store import events
 from core.store.models import Channel, Classroom, ClassroomRoom
 from core.texts import t
@@ -67,7 +66,8 @@ def set_room(session: Session, classroom_id: int, channel: str, room_id: str | N
     removes it. Returns the room as stored."""
     if channel == Channel.LINE:
         raise ValueError("LINE's group is the classroom's line_group_id")
-    rules.get_classroom(session, classroom_id)  # NotFoundError when it is gone
+    if session.get(Classroom, classroom_id) is None:
+        raise NotFoundError(t("roster.no_classroom_id", id=classroom_id))
     checked = check_room_id(room_id)
     row = session.get(ClassroomRoom, (classroom_id, channel))
     if checked is None:

@@ -120,6 +120,8 @@ class Classroom(Base):
     language: Mapped[str] = mapped_column(String(8), default="ja")
     liff_id: Mapped[str | None] = mapped_column(String(100))
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # Its rooms on channels other than LINE (core/roster/rooms.py), read with its settings.
+    rooms: Mapped[list[ClassroomRoom]] = relationship(order_by="ClassroomRoom.channel", viewonly=True)
 
 
 class ClassroomRoom(Base):
