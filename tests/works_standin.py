@@ -3,6 +3,9 @@ and label, a LINE WORKS ID as a teacher's address, whether its credentials are s
 (`connect`), and its hold. It sends nothing; the tests register it with `register_channel`, as the
 channel's own module is registered in core/channels/registry.py.
 
+`credentials_module` stands in for core/channels/line_works_credentials.py (the values kept in a
+dict, as the keyring and the settings would keep them), for what Settings saves and reads back.
+
 `TokenServer` is a LINE WORKS token endpoint on loopback, answering each request with the status a
 test asks for, and `checker` asks it for a token the way the channel's client does, for
 core/setup/line_works.py `test`.
@@ -11,15 +14,20 @@ core/setup/line_works.py `test`.
 from __future__ import annotations
 
 import json
+import sys
 import threading
+import types
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import MappingProxyType
 from typing import Any
 
 import httpx
+import pytest
 
+from core.channels import registry
 from core.channels.base import AddressRule, Builder, CancelReasons, R
 from core.errors import ValidationError
 from core.outbox.policy import Outcome, SendResult, Verdict
@@ -84,6 +92,52 @@ class WorksStandin:
         return Verdict(Outcome.SENT)
 
 
+@dataclass(frozen=True)
+class WorksCredentials:
+    client_id: str
+    client_secret: str
+    service_account: str
+    private_key: str
+    bot_id: str
+    bot_secret: str
+    domain_id: str | None = None
+
+
+def credentials_module(kept: dict[str, WorksCredentials], token_url: Callable[[], str] | None = None) -> types.ModuleType:
+    """A module with the credentials module's names: what is saved is kept in `kept["saved"]` (a value
+    left empty is refused, as the real one refuses it); `check` asks the token endpoint `token_url` gives."""
+    module = types.ModuleType("core.channels.line_works_credentials")
+
+    def load(db: Database) -> WorksCredentials | None:
+        return kept.get("saved")
+
+    def save(db: Database, creds: WorksCredentials) -> WorksCredentials:
+        for name in ("client_id", "client_secret", "service_account", "private_key", "bot_id", "bot_secret"):
+            if not getattr(creds, name).strip():
+                raise ValidationError(t("text.plain", text=f"{name} is missing"))
+        kept["saved"] = creds
+        return creds
+
+    def base_urls(db: Database) -> str:
+        assert token_url is not None, "no token endpoint given"
+        return token_url()
+
+    def check(creds: WorksCredentials, *, base_urls: str | None = None) -> None:
+        assert base_urls is not None
+        ask_for_token(base_urls, creds.client_id)
+
+    module.__dict__.update(WorksCredentials=WorksCredentials, load=load, save=save, base_urls=base_urls, check=check)
+    return module
+
+
+def ask_for_token(url: str, client_id: str) -> None:
+    """As the channel's client asks; a refusal raises with LINE WORKS's own words."""
+    answer = httpx.post(url, data={"grant_type": "urn:ietf:params:oauth:grant-type:jwt-bearer",
+                                   "client_id": client_id, "scope": "bot"}, timeout=10.0)
+    if answer.status_code != 200:
+        raise ValidationError(t("text.plain", text=f"LINE WORKS refused the app: {answer.json()['error_description']}"))
+
+
 class TokenServer:
     """LINE WORKS's token endpoint on loopback: `answer` is the status it gives; every form it was sent is kept."""
 
@@ -123,13 +177,24 @@ class TokenServer:
             thread.join()
 
     def checker(self) -> Callable[[], None]:
-        """Asks for a token as the channel's client does; a refusal raises with LINE WORKS's own words."""
+        """Asks for a token as the channel's client does, for core/setup/line_works.py `test`."""
+        return lambda: ask_for_token(self.url, "client-1")
 
-        def check() -> None:
-            answer = httpx.post(self.url, data={"grant_type": "urn:ietf:params:oauth:grant-type:jwt-bearer",
-                                                "client_id": "client-1", "scope": "bot"}, timeout=10.0)
-            if answer.status_code != 200:
-                raise ValidationError(t("text.plain", text=f"LINE WORKS refused the app: "
-                                                           f"{answer.json()['error_description']}"))
 
-        return check
+@pytest.fixture
+def server() -> Iterator[TokenServer]:
+    with TokenServer().running() as running:
+        yield running
+
+
+@pytest.fixture
+def kept(monkeypatch: pytest.MonkeyPatch, server: TokenServer) -> Iterator[dict[str, WorksCredentials]]:
+    """LINE WORKS registered (the stand-in driver), its credentials kept in this dict, its token asked of `server`."""
+    store: dict[str, WorksCredentials] = {}
+    monkeypatch.setitem(sys.modules, "core.channels.line_works_credentials",
+                        credentials_module(store, lambda: server.url))
+    undo = registry.register_channel(WorksStandin())
+    try:
+        yield store
+    finally:
+        undo()

@@ -37,12 +37,8 @@ from core.texts.message import dumps, loads
 log = logging.getLogger(__name__)
 
 KEY = "line_works"  # the channel's key (core/channels/line_works.py)
-# LINE WORKS API 2.0 (the app's token endpoint, the bot's messages), as the channel's client takes them.
-AUTH_BASE = "https://auth.worksmobile.com"
-API_BASE = "https://www.worksapis.com"
 MAX_KEY_FILE = 64 * 1024  # a PEM private key is a few kilobytes; anything much larger is another file
 _PEM = re.compile(r"-----BEGIN ([A-Z ]*)PRIVATE KEY-----.+?-----END \1PRIVATE KEY-----", re.DOTALL)
-_PLAIN_ID = re.compile(r"[A-Za-z0-9._@-]{1,200}")
 
 # Asks LINE WORKS once with the credentials saved; raises with the refusal in the manager's words (its `text`).
 Checker = Callable[[], None]
@@ -171,17 +167,17 @@ def says_test(outcome: LastTest) -> Text:
 
 
 def client_checker(db: Database) -> Checker:
-    """The real test: the channel's client asks LINE WORKS for an access token with the credentials saved."""
+    """The real test: the channel asks LINE WORKS for an access token with the credentials saved, at
+    the configured addresses."""
 
     def check() -> None:
-        # The channel's modules sign with RSA: loaded only when LINE WORKS is tested, not at every start.
+        # Imported when used: the readiness check imports this module and needs none of the credentials.
         from core.channels import line_works_credentials as credentials
-        from core.channels.line_works_client import WorksClient
 
         saved = credentials.load(db)
         if saved is None:
             raise ValidationError(t("line_works.test.not_set_up"))
-        WorksClient(saved, auth_base=AUTH_BASE, api_base=API_BASE).check()
+        credentials.check(saved, base_urls=credentials.base_urls(db))
 
     return check
 
@@ -206,46 +202,19 @@ def read_private_key(path: str | Path) -> str:
     return found.group(0) + "\n"
 
 
-def check_private_key(text: str) -> str:
-    """The key as saved: its PEM block alone; a ValidationError when `text` holds none."""
-    found = _PEM.search(text or "")
-    if found is None:
-        raise ValidationError(t("line_works.key.not_pem_text"))
-    return found.group(0) + "\n"
-
-
-def _plain(value: str | None, label: Text, *, required: bool = True, digits: bool = False) -> str | None:
-    value = (value or "").strip()
-    if not value:
-        if required:
-            raise ValidationError(t("line_works.enter", field=label))
-        return None
-    if not _PLAIN_ID.fullmatch(value) or (digits and not (value.isascii() and value.isdigit())):
-        raise ValidationError(t("line_works.bad_value", field=label, value=value))
-    return value
-
-
 def save(db: Database, *, client_id: str, client_secret: str | None, service_account: str,
          private_key: str | None, bot_id: str, bot_secret: str | None, domain_id: str | None = None) -> None:
-    """Check every value, then save them all (secrets to the keyring). A secret left blank (None or
-    empty) keeps the one saved before; without one saved it is refused. Forgets the last test."""
+    """Save the values as typed, the channel's credentials checking every one first (bad input saves
+    nothing). A secret or key left blank (None or empty) keeps the one saved before. Forgets the last test."""
     from core.channels import line_works_credentials as credentials
 
-    checked_client = _plain(client_id, t("line_works.field.client_id"))
-    checked_account = _plain(service_account, t("line_works.field.service_account"))
-    checked_bot = _plain(bot_id, t("line_works.field.bot_id"))
-    checked_domain = _plain(domain_id, t("line_works.field.domain_id"), required=False, digits=True)
-    key = check_private_key(private_key or "") if (private_key or "").strip() else None
-    before = credentials.load(db) if not (key and (client_secret or "").strip() and (bot_secret or "").strip()) else None
-    secret = (client_secret or "").strip() or (before.client_secret if before else "")
-    bot = (bot_secret or "").strip() or (before.bot_secret if before else "")
-    key = key or (before.private_key if before else None)
-    for value, field in ((secret, "client_secret"), (key, "private_key"), (bot, "bot_secret")):
-        if not value:
-            raise ValidationError(t("line_works.enter", field=t(f"line_works.field.{field}")))
-    assert checked_client and checked_account and checked_bot and key  # checked above
-    credentials.save(db, credentials.WorksCredentials(checked_client, secret, checked_account, key, checked_bot, bot,
-                                                      checked_domain))
+    typed = {"client_secret": (client_secret or "").strip(),
+             "private_key": private_key if (private_key or "").strip() else "", "bot_secret": (bot_secret or "").strip()}
+    before = credentials.load(db) if not all(typed.values()) else None
+    kept = {name: value or (getattr(before, name) if before is not None else "") for name, value in typed.items()}
+    credentials.save(db, credentials.WorksCredentials(client_id, kept["client_secret"], service_account,
+                                                      kept["private_key"], bot_id, kept["bot_secret"],
+                                                      (domain_id or "").strip() or None))
     _record_test(db, None)
 
 
