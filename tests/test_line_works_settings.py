@@ -17,7 +17,7 @@ from core.setup import line_works
 from core.store.db import Database
 from tests.test_ui_settings import open_view
 from tests.ui_fixtures import ctx, settle  # noqa: F401 - fixtures
-from tests.works_standin import KEY, TokenServer, WorksCredentials, kept, server  # noqa: F401 - fixtures
+from tests.works_standin import KEY, TokenServer, WorksCredentials, kept, server, without_works  # noqa: F401 - fixtures
 from ui.services.context import AppContext
 from ui.settings.classrooms import ClassroomSection
 from ui.settings.line_works import LineWorksSection
@@ -63,7 +63,7 @@ def test_the_key_file_s_pem_is_read_and_another_file_is_refused(tmp_path: Path, 
 # ----- Settings → LINE WORKS -----
 
 
-def test_the_section_is_there_only_with_the_channel(qtbot, ctx: AppContext) -> None:
+def test_the_section_is_there_only_with_the_channel(qtbot, ctx: AppContext, without_works: None) -> None:
     view = open_view(qtbot, ctx)
     assert not view.line_works.isVisible()
 
@@ -158,7 +158,8 @@ def test_a_classroom_s_line_works_channel_is_saved_with_its_settings(
     assert again.works_room.text() == "room-main"  # what was saved is what is shown again
 
 
-def test_without_the_channel_a_classroom_has_no_line_works_field(qtbot, ctx: AppContext, db: Database) -> None:
+def test_without_the_channel_a_classroom_has_no_line_works_field(qtbot, ctx: AppContext, db: Database,
+                                                                 without_works: None) -> None:
     with db.write() as s:
         rules.create_classroom(s, name="本校")
     section = _classrooms(qtbot, ctx)

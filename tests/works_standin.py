@@ -27,6 +27,7 @@ from typing import Any
 import httpx
 import pytest
 
+import core.channels
 from core.channels import registry
 from core.channels.base import AddressRule, Builder, CancelReasons, R
 from core.errors import ValidationError
@@ -191,10 +192,18 @@ def server() -> Iterator[TokenServer]:
 def kept(monkeypatch: pytest.MonkeyPatch, server: TokenServer) -> Iterator[dict[str, WorksCredentials]]:
     """LINE WORKS registered (the stand-in driver), its credentials kept in this dict, its token asked of `server`."""
     store: dict[str, WorksCredentials] = {}
-    monkeypatch.setitem(sys.modules, "core.channels.line_works_credentials",
-                        credentials_module(store, lambda: server.url))
+    module = credentials_module(store, lambda: server.url)
+    # In place of the channel's own module, whether or not it was imported already.
+    monkeypatch.setitem(sys.modules, "core.channels.line_works_credentials", module)
+    monkeypatch.setattr(core.channels, "line_works_credentials", module, raising=False)
     undo = registry.register_channel(WorksStandin())
     try:
         yield store
     finally:
         undo()
+
+
+@pytest.fixture
+def without_works(monkeypatch: pytest.MonkeyPatch) -> None:
+    """LINE WORKS not part of Shiftcast, whether or not its driver is registered."""
+    monkeypatch.delitem(registry.DRIVERS, KEY, raising=False)
