@@ -216,7 +216,8 @@ def facts(db: Database, *, now: dt.datetime, autostart: bool | None,
     what the caller knows of receiving; None: what it last recorded."""
     ready, problem = channels_ready(db)
     with db.read() as session:
-        rooms = tuple(ClassroomFacts(c.name, bool(c.line_group_id))
+        # A classroom's month goes to its LINE group, or to its room on another channel (LINE WORKS).
+        rooms = tuple(ClassroomFacts(c.name, bool(c.line_group_id) or bool(c.rooms))
                       for c in session.scalars(select(Classroom).order_by(Classroom.name)))
         teachers = tuple(teacher_facts(teacher) for teacher in reading.in_order(session.scalars(select(Teacher).where(
             Teacher.active.is_(True), Teacher.erased_at.is_(None)))))
@@ -440,8 +441,9 @@ def _line_works(w: line_works.WorksFacts) -> Requirement:
     if state in (line_works.Status.REFUSED, line_works.Status.TEST_FAILED):
         return Requirement("line_works", State.WARNING, line_works.says(state, w.last_test, w.refused_since),
                            Fix.LINE_WORKS, t("readiness.line_works.fix"))
-    return Requirement("line_works", State.OK, t("readiness.line_works.ok", count=w.teachers), None, None,
-                       (line_works.says(state, w.last_test, w.refused_since),))
+    tested = (t("readiness.line_works.tested", at=w.last_test.at.astimezone()) if w.last_test is not None
+              else t("readiness.line_works.not_tested"))
+    return Requirement("line_works", State.OK, t("readiness.line_works.ok", count=w.teachers), None, None, (tested,))
 
 
 def _line_works_rooms(w: line_works.WorksFacts) -> list[Requirement]:

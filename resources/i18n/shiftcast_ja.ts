@@ -2478,14 +2478,6 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>Client ID：</translation>
     </message>
     <message>
-        <source>Client secret:</source>
-        <translation>Client Secret：</translation>
-    </message>
-    <message>
-        <source>Service account:</source>
-        <translation>Service Account：</translation>
-    </message>
-    <message>
         <source>Choose file…</source>
         <translation>ファイルを選択…</translation>
     </message>
@@ -2502,7 +2494,15 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>Bot ID：</translation>
     </message>
     <message>
-        <source>Bot secret:</source>
+        <source>Client Secret:</source>
+        <translation>Client Secret：</translation>
+    </message>
+    <message>
+        <source>Service Account:</source>
+        <translation>Service Account：</translation>
+    </message>
+    <message>
+        <source>Bot Secret:</source>
         <translation>Bot Secret：</translation>
     </message>
     <message>

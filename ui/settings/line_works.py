@@ -63,9 +63,9 @@ class LineWorksSection(QGroupBox):
         self.client_id = self._field("worksClientId", "")
         layout.addRow(self.tr("Client ID:"), self.client_id)
         self.client_secret = self._field("worksClientSecret", "", secret=True)
-        layout.addRow(self.tr("Client secret:"), self.client_secret)
+        layout.addRow(self.tr("Client Secret:"), self.client_secret)
         self.service_account = self._field("worksServiceAccount", "abcde.serviceaccount@example")
-        layout.addRow(self.tr("Service account:"), self.service_account)
+        layout.addRow(self.tr("Service Account:"), self.service_account)
 
         self.key_state = QLabel(self)
         self.key_state.setObjectName("worksKeyState")
@@ -82,7 +82,7 @@ class LineWorksSection(QGroupBox):
         self.bot_id = self._field("worksBotId", "")
         layout.addRow(self.tr("Bot ID:"), self.bot_id)
         self.bot_secret = self._field("worksBotSecret", "", secret=True)
-        layout.addRow(self.tr("Bot secret:"), stack(self.bot_secret, note(self.tr(
+        layout.addRow(self.tr("Bot Secret:"), stack(self.bot_secret, note(self.tr(
             "The bot's callback checks the 了解 button's taps with it."), self)))
         self.domain_id = self._field("worksDomainId", self.tr("Optional"))
         layout.addRow(self.tr("Domain ID:"), self.domain_id)
@@ -99,9 +99,9 @@ class LineWorksSection(QGroupBox):
         self.state_line.setObjectName("lineWorksState")
         self.status = StatusLabel(self)
         self.status.setObjectName("lineWorksStatus")
-        layout.addRow("", stack(row(self.save, self.test, stretch_last=True), note(self.tr(
+        layout.addRow("", stack(self.state_line, row(self.save, self.test, stretch_last=True), note(self.tr(
             "Test asks LINE WORKS for an access token with the saved values; it sends nothing. Changes not yet "
-            "saved are saved first."), self), self.state_line, self.status))
+            "saved are saved first."), self), self.status))
         ctx.bridge.settings_changed.connect(self.reload)
         keep_text_visible(self)  # Qt's form layout would cut long notes and answers mid-sentence
         self._show_key()
