@@ -80,7 +80,7 @@ def test_line_works_not_set_up_names_its_teachers_and_the_classroom_without_its_
     found = _works_requirements(db, now)
     assert found["line_works"].state is State.OK and found["line_works_rooms"].state is State.OK
     assert render(found["line_works"].says, "en") == "LINE WORKS is set up and reaches 1 teacher"
-    assert render(found["line_works"].details[0], "en") == "not tested yet (Settings → LINE WORKS, Test)"
+    assert render(found["line_works"].details[0], "en") == "Not tested yet (Settings → LINE WORKS, Test)"
     # 本校's month goes to its LINE WORKS channel: it is not missing a group; 駅前 has its LINE group.
     assert found["classroom_groups"].state is State.OK
     assert found["teachers"].state is State.OK
@@ -124,7 +124,7 @@ def test_a_test_s_answer_is_kept_and_said_offline_until_the_next(
     assert worked.why is None and render(line_works.says_test(worked), "ja").startswith("LINE WORKS からアクセストークンを取得")
     assert line_works.last_test(db) == line_works.LastTest(later, None)
     setup = _works_requirements(db, now)["line_works"]
-    assert setup.state is State.OK and render(setup.details[0], "en").startswith("the last test, at ")
+    assert setup.state is State.OK and render(setup.details[0], "en").startswith("Tested at ")
 
 
 def test_a_test_that_cannot_reach_line_works_says_why(db: Database, now: dt.datetime, works: WorksStandin) -> None:

@@ -1221,8 +1221,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "readiness.line_works.ok": (Plural("count", "LINE WORKS is set up and reaches {count} teacher",
                                        "LINE WORKS is set up and reaches {count} teachers"),
                                 "LINE WORKS は設定済みで、{count}人の講師に届きます。"),
-    "readiness.line_works.tested": ("the last test, at {at}, worked", "{at} のテストは成功しました"),
-    "readiness.line_works.not_tested": ("not tested yet (Settings → LINE WORKS, Test)",
+    "readiness.line_works.tested": ("Tested at {at}: it worked", "{at} のテストは成功しました"),
+    "readiness.line_works.not_tested": ("Not tested yet (Settings → LINE WORKS, Test)",
                                         "まだテストしていません（「設定」→「LINE WORKS」の「テスト」）"),
     "readiness.line_works.missing": (Plural("count", "LINE WORKS is not set up: {count} teacher with a LINE WORKS ID "
                                             "gets nothing on it", "LINE WORKS is not set up: {count} teachers with a "
