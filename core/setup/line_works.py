@@ -3,8 +3,9 @@ them on a background thread).
 
 LINE WORKS is reached with an app's service account (client ID and secret, the service account and
 its private key) and a bot (its ID and secret), all kept by core/channels/line_works_credentials.py:
-the secrets in the keyring, the rest in the settings. Here they are checked and saved as a manager
-types them (`save`), tested (`test`: LINE WORKS is asked for an access token, and the answer kept, so
+the secrets in the keyring, the rest in the settings, each checked there. Here they are saved as a
+manager types them (`save`: a secret left blank keeps the saved one; the key file's PEM, never its
+path), tested (`test`: LINE WORKS is asked for an access token, and the answer kept, so
 the readiness check and `shiftcast doctor` can say it offline), and read back without their secrets
 (`state`). `facts` is what the readiness check reads; it goes through the channel's driver only, so it
 costs nothing while LINE WORKS is not used.
