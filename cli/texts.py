@@ -357,6 +357,14 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     # what the command line asks for when it reads a secret from the keyboard
     "cli.prompt.line_token": ("LINE channel access token: ", "LINEのチャネルアクセストークン: "),
     "cli.prompt.smtp_password": ("SMTP password: ", "SMTPのパスワード: "),
+    "cli.prompt.works_client_secret": ("LINE WORKS client secret (blank: keep the saved one): ",
+                                       "LINE WORKS の Client Secret（空欄なら保存済みのまま）: "),
+    "cli.prompt.works_bot_secret": ("LINE WORKS bot secret (blank: keep the saved one): ",
+                                    "LINE WORKS の Bot Secret（空欄なら保存済みのまま）: "),
+    "cli.line_works.saved": ("LINE WORKS values saved (secrets and the private key in the keyring); "
+                             "`shiftcast line-works test` tests them",
+                             "LINE WORKS の値を保存しました（シークレットと秘密鍵はキーリングに保存）。"
+                             "`shiftcast line-works test` でテストできます。"),
     "cli.prompt.channel_secret": ("LINE channel secret: ", "LINEのチャネルシークレット: "),
     # the senders and the health check (main.py senders, main.py health)
     "cli.senders.none": ("no sender has sent from this database yet", "このデータベースから送信した送信プロセスはまだありません。"),

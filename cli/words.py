@@ -277,6 +277,25 @@ HELP_JA: dict[str, str] = {
     "cancel a delivery that was not sent": "まだ送信していない配信を取り消します",
     "save the LINE channel access token (read from standard input) in the keyring":
         "LINEのチャネルアクセストークン（標準入力から読み込み）をキーリングに保存します",
+    "LINE WORKS: save the app's and the bot's values (credentials), or test them (test)":
+        "LINE WORKS: アプリとボットの値を保存（credentials）、またはテスト（test）します",
+    ("save the LINE WORKS values; the client secret and the bot secret are read from standard input, one a line "
+     "(a blank line keeps the one saved)"): ("LINE WORKS の値を保存します。Client Secret と Bot Secret は標準入力から"
+                                            "1行ずつ読み込みます（空行なら保存済みのまま）"),
+    ("Saves the values of the app and the bot made in the LINE WORKS Developer Console. The client secret and the "
+     "bot secret are read from standard input, one a line in that order (typed unseen at a terminal); a blank line "
+     "keeps the one saved before. Secrets and the private key go to the keyring."):
+        ("LINE WORKS Developer Console で作成したアプリとボットの値を保存します。Client Secret と Bot Secret は"
+         "標準入力からこの順に1行ずつ読み込みます（端末では入力内容を表示しません）。空行なら以前に保存した値のままです。"
+         "シークレットと秘密鍵はキーリングに保存します。"),
+    "the app's Client ID": "アプリの Client ID",
+    "the app's Service Account": "アプリの Service Account",
+    "the bot's Bot ID": "ボットの Bot ID",
+    "the Domain ID (digits; optional)": "Domain ID（数字、省略可）",
+    ("the private key file (.key) issued for the Service Account; without it, the key saved before is kept"):
+        "Service Account 用に発行した秘密鍵のファイル（.key）。省略すると保存済みの鍵のままです",
+    "ask LINE WORKS for an access token with the saved values; exit 1 when refused":
+        "保存済みの値で LINE WORKS にアクセストークンを求めます。拒否されたら終了コード1で終わります",
     ("the relay that receives LINE's webhook and sends reminders while every PC sleeps: attach, sync, status, "
      "detach, local, deploy, remove"): ("すべてのPCが止まっている間もLINEのWebhookを受け取りリマインダーを送る中継サーバー: "
                                         "attach、sync、status、detach、local、deploy、remove"),

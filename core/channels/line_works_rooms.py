@@ -1,18 +1,20 @@
-"""Each classroom's LINE WORKS message room: the channel ID its group messages go to, kept as the
-setting "line_works.room.<classroom id>" (core/store/setting_keys.py LINE_WORKS_ROOM)."""
+"""A classroom's LINE WORKS channel (talk room), where its month is posted on LINE WORKS: the room
+the driver renders a group delivery to, kept with the classroom's rooms (core/roster/rooms.py)."""
 
 from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
-from core.channels.line_works_ids import check_room_id
-from core.store import setting_keys as keys
+from core.roster import rooms
+
+KEY = "line_works"  # the channel's key (core/channels/line_works.py)
 
 
 def room_of(session: Session, classroom_id: int) -> str | None:
-    """The classroom's message room, or None while it has none."""
-    return keys.LINE_WORKS_ROOM.of(classroom_id).read(session)
+    """The classroom's LINE WORKS channel ID; None while it has none."""
+    return rooms.room_of(session, classroom_id, KEY)
 
 
-def set_room(session: Session, classroom_id: int, room_id: str | None) -> None:
-    keys.LINE_WORKS_ROOM.of(classroom_id).write(session, check_room_id(room_id))
+def set_room(session: Session, classroom_id: int, room_id: str | None) -> str | None:
+    """Give the classroom its LINE WORKS channel; blank removes it. Returns it as stored."""
+    return rooms.set_room(session, classroom_id, KEY, room_id)

@@ -8,6 +8,9 @@ message of each owed publication that is still the newest revision of its month,
 publishing itself uses, so it can never be queued twice. A newer revision takes the mark over; a
 month that is over is not sent any more. While LINE is not connected the queued message waits as
 every LINE message does (core/outbox/not_set_up.py).
+
+A classroom can have a room on more than one channel (its LINE group, its LINE WORKS channel:
+core/roster/rooms.py): the month goes to each, and is owed while it has none.
 """
 
 from __future__ import annotations
@@ -19,9 +22,10 @@ from sqlalchemy.orm import Session
 
 from core.outbox import queue
 from core.planning.context import PlanningContext
+from core.roster import rooms as classroom_rooms
 from core.roster import rules
 from core.store import setting_keys as keys
-from core.store.models import Classroom, DeliveryKind, Publication, SubjectType
+from core.store.models import Channel, DeliveryKind, Publication, SubjectType
 
 
 def newest_revisions() -> Select[Publication]:
@@ -48,20 +52,29 @@ def owed(session: Session, publication_id: int) -> bool:
     return keys.GROUP_MESSAGE_OWED.of(publication_id).read(session)
 
 
-def enqueue(session: Session, publication: Publication, group_id: str, *, now: dt.datetime) -> tuple[int, bool]:
-    """The month's message to the group, due now: (id, created). One per publication, whoever asks."""
+def enqueue(session: Session, publication: Publication, group_id: str, *, now: dt.datetime,
+            channel: str = Channel.LINE) -> tuple[int, bool]:
+    """The month's message to the classroom's room on `channel` (its LINE group by default), due now:
+    (id, created). One per publication and channel, whoever asks."""
     return queue.enqueue(
         session, kind=DeliveryKind.SHIFT_PUBLICATION,
-        dedup=queue.dedup_key(DeliveryKind.SHIFT_PUBLICATION, f"publication:{publication.id}", publication.revision),
-        due_at=now, now=now, recipient=group_id, classroom_id=publication.classroom_id,
+        dedup=queue.dedup_key(DeliveryKind.SHIFT_PUBLICATION, f"publication:{publication.id}", publication.revision,
+                              channel),
+        due_at=now, now=now, channel=channel, recipient=group_id, classroom_id=publication.classroom_id,
         subject_type=SubjectType.PUBLICATION, subject_id=publication.id,
     )
 
 
+def enqueue_rooms(session: Session, publication: Publication, *, now: dt.datetime) -> dict[str, tuple[int, bool]]:
+    """The month's message to each room its classroom has: channel → (id, created); empty without a room."""
+    return {channel: enqueue(session, publication, room, now=now, channel=channel)
+            for channel, room in classroom_rooms.rooms_of(session, publication.classroom_id).items()}
+
+
 def plan(context: PlanningContext) -> list[int]:
-    """Queue the owed group messages whose classroom has its group now; returns the ids created."""
+    """Queue the owed group messages whose classroom has a room now; returns the ids created."""
     session, now = context.session, context.now
-    rooms = {room.id: room for room in session.scalars(select(Classroom).where(Classroom.line_group_id.is_not(None)))}
+    rooms = classroom_rooms.with_any_room(session)
     if not rooms:
         return []
     created = []
@@ -72,9 +85,6 @@ def plan(context: PlanningContext) -> list[int]:
         keys.GROUP_MESSAGE_OWED.of(publication.id).clear(session)
         if rules.month_bounds(publication.year, publication.month)[1] < today:
             continue  # the month is over: the group has no use for it now
-        group = rooms[publication.classroom_id].line_group_id
-        assert group is not None  # selected so
-        delivery_id, was_new = enqueue(session, publication, group, now=now)
-        if was_new:
-            created.append(delivery_id)
+        created += [delivery_id for delivery_id, was_new in enqueue_rooms(session, publication, now=now).values()
+                    if was_new]
     return created

@@ -1,4 +1,4 @@
-"""Publishing a classroom's month to its LINE group.
+"""Publishing a classroom's month to its LINE group (and its room on any other channel: LINE WORKS).
 
 `publish` confirms the month's drafts, renders the wide grid (printing, e-mail) and the pages for phones
 (the LINE group), stores them content-addressed, and writes
@@ -47,12 +47,14 @@ from core.texts import Text, t
 @dataclass(frozen=True)
 class Published:
     publication_id: int
-    delivery_id: int | None  # the LINE group message; None while the classroom has no group (it is owed)
+    delivery_id: int | None  # the LINE group message; None without a group (owed while the classroom has no room)
     revision: int
     changed_cells: int
     superseded: list[int]
     email_deliveries: list[int] = field(default_factory=list)  # copies for teachers reached by e-mail
     teacher_months: list[int] = field(default_factory=list)  # each teacher's own month, when asked for
+    # The month's message to the classroom's room on each other channel: channel key → delivery id
+    room_deliveries: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -121,16 +123,16 @@ def publish(session: Session, classroom_id: int, year: int, month: int, *, now: 
     session.add(publication)
     session.flush()
     superseded = _supersede_older(session, publication, now)
-    delivery_id = None
-    if classroom.line_group_id:
-        delivery_id, _ = group_waiting.enqueue(session, publication, classroom.line_group_id, now=now)
-    else:  # recorded all the same: the group gets it as soon as it is chosen
+    queued = group_waiting.enqueue_rooms(session, publication, now=now)  # LINE group, LINE WORKS channel …
+    if not queued:  # recorded all the same: the group gets it as soon as it is chosen
         group_waiting.owe(session, publication)
+    delivery_id = queued[Channel.LINE][0] if Channel.LINE in queued else None
+    rooms = {channel: delivery for channel, (delivery, _) in queued.items() if channel != Channel.LINE}
     # E-mail copies in the same transaction, for teachers who asked for e-mail.
     emails = mailed_publication.fan_out(session, publication, now=now)
     personal = teacher_months.fan_out(session, publication, now=now) if each_teacher else []
     return Published(publication.id, delivery_id, publication.revision, len(view.changed), superseded, emails,
-                     personal)
+                     personal, rooms)
 
 
 def _supersede_older(session: Session, publication: Publication, now: dt.datetime) -> list[int]:

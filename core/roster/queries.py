@@ -33,11 +33,17 @@ class ClassroomSettings:
     language: str
     liff_id: str
     timezone: str
+    rooms: tuple[tuple[str, str], ...] = ()  # (channel, room ID) on channels other than LINE (core/roster/rooms.py)
 
     @classmethod
     def of(cls, room: Classroom) -> ClassroomSettings:
         return cls(room.id, room.name, room.line_group_id or "", room.reminder_lead_minutes, room.quiet_hours_enabled,
-                   room.quiet_start, room.quiet_end, room.language, room.liff_id or "", room.timezone)
+                   room.quiet_start, room.quiet_end, room.language, room.liff_id or "", room.timezone,
+                   tuple((r.channel, r.room_id) for r in room.rooms))
+
+    def room_on(self, channel: str) -> str:
+        """Its room on `channel` (not LINE: `line_group_id`); empty: none."""
+        return dict(self.rooms).get(channel, "")
 
 
 @dataclass(frozen=True)

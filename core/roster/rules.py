@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from core.errors import NotFoundError, ValidationError
 from core.roster import channel_choice, clock, contacts, ids, membership
 from core.roster import reading as reading_rule
+from core.roster import rooms as classroom_rooms
 from core.roster.taken import Taken
 from core.store import events
 from core.store.models import (
@@ -70,16 +71,23 @@ def create_classroom(
 
 
 def update_classroom(session: Session, classroom_id: int, **settings: Any) -> Classroom:
-    """Change any classroom setting; all are checked before any is applied."""
+    """Change any classroom setting (`rooms`: channel → its room there, core/roster/rooms.py); all are
+    checked before any is applied."""
     classroom = get_classroom(session, classroom_id)
     values = {}
     if "name" in settings:
         values["name"] = _unique_classroom_name(session, settings.pop("name"), classroom.id)
+    wanted_rooms: Mapping[str, str | None] = settings.pop("rooms", None) or {}  # channel → room ID; blank: none
+    for room_id in wanted_rooms.values():
+        classroom_rooms.check_room_id(room_id)
     values |= _classroom_values(**settings)
     new_group = values.get("line_group_id") not in (None, classroom.line_group_id)
     for key, value in values.items():
         setattr(classroom, key, value)
+    for channel, room_id in wanted_rooms.items():
+        classroom_rooms.set_room(session, classroom.id, channel, room_id)
     session.flush()
+    session.refresh(classroom, ["rooms"])
     if new_group:  # a month published while it had none is owed to the group now: plan at once
         events.emit(session, events.ShiftsChanged(frozenset(), frozenset(), frozenset({classroom.id})))
     return classroom

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from core.planning import unacknowledged
@@ -25,6 +25,9 @@ class ClassroomChange:
     quiet_hours: tuple[dt.time, dt.time] | None  # None: no quiet hours
     language: str
     liff_id: str  # empty: none
+    # Channel → the classroom's room there besides its LINE group (LINE WORKS); blank: none. A channel
+    # not named keeps its room.
+    rooms: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
 
 @dataclass(frozen=True)
@@ -62,4 +65,4 @@ def save(db: Database, classroom_id: int, change: ClassroomChange, nudge: NudgeS
         return queries.update_classroom(
             session, classroom_id, line_group_id=change.line_group_id,
             reminder_lead_minutes=change.reminder_lead_minutes, quiet_hours=change.quiet_hours,
-            language=change.language, liff_id=change.liff_id)
+            language=change.language, liff_id=change.liff_id, rooms=dict(change.rooms))

@@ -22,7 +22,7 @@ from core.errors import ValidationError
 from core.outbox import not_set_up
 from core.publication import publish as publication
 from core.publication.image_store import ImageStore
-from core.roster import rules
+from core.roster import rooms, rules
 from core.setup import readiness
 from core.store.db import Database
 from core.texts import Text, t
@@ -65,7 +65,8 @@ def promise(missing: Sequence[Text]) -> Text:
 
 def missing(db: Database, classroom_id: int, *, now: dt.datetime) -> tuple[Text, ...]:
     with db.read() as session:
-        has_group = bool(rules.get_classroom(session, classroom_id).line_group_id)
+        rules.get_classroom(session, classroom_id)  # NotFoundError when it is gone
+        has_group = bool(rooms.rooms_of(session, classroom_id))  # its LINE group or another channel's room
     return blockers(readiness.check(db, now=now, autostart=None), has_group=has_group)
 
 

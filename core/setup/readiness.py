@@ -32,7 +32,7 @@ from core.publication import image_hosts
 from core.roster import contacts, reading
 from core.sending import presence
 from core.sending.presence import SenderState
-from core.setup import hosting, receiving, relay_credentials
+from core.setup import hosting, line_works, receiving, relay_credentials
 from core.setup.receiving import ReceivingState
 from core.store import secrets
 from core.store import setting_keys as keys
@@ -61,12 +61,14 @@ class Fix(StrEnum):
     RECEIVING = "receiving"  # start receiving again, which points LINE's webhook at the app
     UNACKNOWLEDGED = "unacknowledged"  # the shifts whose reminder waits for its 了解
     RELAY = "relay"  # Settings → Always on: deploying again gives the relay the credentials saved here
+    LINE_WORKS = "line_works"  # Settings → LINE WORKS: its values, Test
+    CLASSROOMS = "classrooms"  # Settings → Classrooms: a classroom's room on a channel other than LINE
 
 
 @dataclass(frozen=True)
 class Requirement:
     # stable: "line", "receiving", "classroom_groups", "teachers", "month_image", "autostart", "sender",
-    # "acknowledged", "relay"
+    # "acknowledged", "relay", "line_works", "line_works_rooms"
     key: str
     state: State
     says: Text  # what is the case
@@ -135,6 +137,8 @@ class Facts:
     ack_window: dt.timedelta = dt.timedelta(hours=unacknowledged.DEFAULT_HOURS)  # the classrooms' longest
     # Whether a relay deployed to Cloudflare holds the LINE credentials saved here (core/setup/relay_credentials.py).
     relay: relay_credentials.Held = relay_credentials.Held.NOT_DEPLOYED
+    # LINE WORKS as far as the check can tell offline (core/setup/line_works.py); None: not part of Shiftcast.
+    works: line_works.WorksFacts | None = None
 
 
 # ----- reading -----
@@ -212,7 +216,8 @@ def facts(db: Database, *, now: dt.datetime, autostart: bool | None,
     what the caller knows of receiving; None: what it last recorded."""
     ready, problem = channels_ready(db)
     with db.read() as session:
-        rooms = tuple(ClassroomFacts(c.name, bool(c.line_group_id))
+        # A classroom's month goes to its LINE group, or to its room on another channel (LINE WORKS).
+        rooms = tuple(ClassroomFacts(c.name, bool(c.line_group_id) or bool(c.rooms))
                       for c in session.scalars(select(Classroom).order_by(Classroom.name)))
         teachers = tuple(teacher_facts(teacher) for teacher in reading.in_order(session.scalars(select(Teacher).where(
             Teacher.active.is_(True), Teacher.erased_at.is_(None)))))
@@ -234,7 +239,7 @@ def facts(db: Database, *, now: dt.datetime, autostart: bool | None,
         hosting_problem=hosting.problem(db, saved),
         receiving=receiving_now if receiving_now is not None else receiving_facts(db),
         ack_button=button, not_acknowledged=waiting, ack_window=window, relay=relay_credentials.held(db),
-        other_image_host=other_host)
+        other_image_host=other_host, works=line_works.facts(db))
 
 
 def check(db: Database, *, now: dt.datetime, autostart: bool | None,
@@ -249,6 +254,7 @@ def assess(f: Facts) -> list[Requirement]:
     """The requirements, in the order a manager meets them."""
     found = [_line(f), _receiving(f), _groups(f), _teachers(f), _month(f), _autostart(f), _sender(f)]
     found += [_acknowledged(f)] if f.ack_button else []
+    found += [_line_works(f.works), *_line_works_rooms(f.works)] if f.works is not None and f.works.used else []
     return found + ([_relay(f)] if f.relay in (relay_credentials.Held.CURRENT, relay_credentials.Held.OLD) else [])
 
 
@@ -366,6 +372,9 @@ def _teachers(f: Facts) -> Requirement:
     email = t("readiness.teacher.channel_not_set_up", channel=contacts.label(Channel.EMAIL))
     if all(reason == email for _, why in unreached for reason in why):
         return Requirement("teachers", state, says, Fix.EMAIL, t("readiness.teachers.fix_email"), named)
+    works = t("readiness.teacher.channel_not_set_up", channel=contacts.label(line_works.KEY))
+    if all(reason == works for _, why in unreached for reason in why):
+        return Requirement("teachers", state, says, Fix.LINE_WORKS, t("readiness.line_works.fix"), named)
     return Requirement("teachers", state, says, Fix.TEACHERS, t("readiness.teachers.fix"), named)
 
 
@@ -415,3 +424,35 @@ def _relay(f: Facts) -> Requirement:
     if f.relay is relay_credentials.Held.CURRENT:
         return Requirement("relay", State.OK, t("readiness.relay.ok"), None, None)
     return Requirement("relay", State.WARNING, t("readiness.relay.old"), Fix.RELAY, t("readiness.relay.fix"))
+
+
+def _line_works(w: line_works.WorksFacts) -> Requirement:
+    """Never blocking: LINE WORKS reaches only its own teachers; whoever it cannot reach is named under
+    "teachers", blocking when it is nobody at all."""
+    state = line_works.status(set_up=w.set_up, keyring_problem=w.keyring_problem, last_test=w.last_test,
+                              refused=w.refused)
+    if state is line_works.Status.KEYRING:
+        return Requirement("line_works", State.WARNING,
+                           t("readiness.line_works.keyring", detail=w.keyring_problem or ""), Fix.KEYRING,
+                           t("readiness.keyring.fix"))
+    if state is line_works.Status.NOT_SET_UP:
+        says = t("readiness.line_works.missing", count=w.teachers) if w.teachers else t("line_works.state.not_set_up")
+        return Requirement("line_works", State.WARNING, says, Fix.LINE_WORKS, t("readiness.line_works.fix"))
+    if state in (line_works.Status.REFUSED, line_works.Status.TEST_FAILED):
+        return Requirement("line_works", State.WARNING, line_works.says(state, w.last_test, w.refused_since),
+                           Fix.LINE_WORKS, t("readiness.line_works.fix"))
+    tested = (t("readiness.line_works.tested", at=w.last_test.at.astimezone()) if w.last_test is not None
+              else t("readiness.line_works.not_tested"))
+    return Requirement("line_works", State.OK, t("readiness.line_works.ok", count=w.teachers), None, None, (tested,))
+
+
+def _line_works_rooms(w: line_works.WorksFacts) -> list[Requirement]:
+    """Never blocking: without its LINE WORKS channel a classroom's month waits for one (or goes to its
+    LINE group); reminders go to each teacher all the same."""
+    if not w.without_channel:
+        return [Requirement("line_works_rooms", State.OK, t("readiness.line_works.rooms_ok", count=w.with_channel),
+                            None, None)] if w.with_channel else []
+    names = tuple(t("readiness.line_works.rooms_missing_one", classroom=name) for name in w.without_channel)
+    return [Requirement("line_works_rooms", State.WARNING,
+                        t("readiness.line_works.rooms_missing", count=len(names)), Fix.CLASSROOMS,
+                        t("readiness.line_works.rooms_fix"), names)]

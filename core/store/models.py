@@ -120,6 +120,20 @@ class Classroom(Base):
     language: Mapped[str] = mapped_column(String(8), default="ja")
     liff_id: Mapped[str | None] = mapped_column(String(100))
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # Its rooms on channels other than LINE (core/roster/rooms.py), read with its settings.
+    rooms: Mapped[list[ClassroomRoom]] = relationship(order_by="ClassroomRoom.channel", viewonly=True)
+
+
+class ClassroomRoom(Base):
+    """Where a classroom's month is posted on a channel other than LINE (whose group is the classroom's
+    `line_group_id`): its talk room on LINE WORKS. The channel is any registered key, so a new channel's
+    room needs no migration."""
+
+    __tablename__ = "classroom_rooms"
+
+    classroom_id: Mapped[int] = mapped_column(ForeignKey("classrooms.id", ondelete="CASCADE"), primary_key=True)
+    channel: Mapped[str] = mapped_column(String(32), primary_key=True)
+    room_id: Mapped[str] = mapped_column(String(200))
 
 
 class ClosedDay(Base):

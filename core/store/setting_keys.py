@@ -73,6 +73,9 @@ LINE_COVER_BUTTON = FlagSetting("line.cover_button", t("setting.label.line.cover
 # Where versions before kept the key the buttons' postback data is signed with. The key now lives in the
 # keyring (core/store/ack_key.py), which moves it from here at start-up and removes this row.
 LINE_ACK_SECRET = TextSetting("line.ack_secret", t("setting.label.line.ack_secret"), max_length=100)
+# The last LINE WORKS test (JSON: when, and why it failed or null), so an offline check can say it
+# (core/setup/line_works.py); forgotten when the LINE WORKS values are saved again.
+LINE_WORKS_LAST_TEST = TextSetting("line_works.last_test", t("setting.label.line_works.last_test"), max_length=4000)
 
 # ----- LINE WORKS (core/channels/line_works*.py); its client secret, bot secret and private key are in the keyring -----
 # The app's client ID and service account, and the bot that sends: the ids LINE WORKS' Developer Console shows.

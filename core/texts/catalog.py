@@ -157,6 +157,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                            "LINEユーザーID「{value}」の形式が正しくありません。U と32桁の16進数（小文字）で入力してください。"),
     "roster.bad_group_id": ("malformed LINE group ID '{value}': expected C followed by 32 lowercase hex digits",
                             "LINEグループID「{value}」の形式が正しくありません。C と32桁の16進数（小文字）で入力してください。"),
+    "roster.bad_room_id": ("malformed room ID '{value}': letters, digits and . _ : @ - only, without spaces",
+                           "ルームID「{value}」の形式が正しくありません。英数字と . _ : @ - だけで、空白を入れずに入力してください。"),
     "roster.bad_email": ("malformed e-mail address '{value}'", "メールアドレス「{value}」の形式が正しくありません。"),
     "copy.day": ("{day}: {reason}", "{day}: {reason}"),
     "copy.rejected": ("nothing was copied: {problems}", "コピーしていません: {problems}"),
@@ -827,6 +829,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "setting.label.line.ack_button": ("whether LINE reminders carry a 了解 button", "LINEのリマインダーに了解ボタンを付けるかどうか"),
     "setting.label.line.cover_button": ("whether LINE reminders carry an “Ask for cover” button",
                                         "LINEのリマインダーに「代講を頼む」ボタンを付けるかどうか"),
+    "setting.label.line_works.last_test": ("the last LINE WORKS test", "LINE WORKS の前回のテスト"),
     "setting.label.line.ack_secret": ("the 了解 button key", "了解ボタンの署名キー"),
     "setting.label.publication.group_owed": ("a published month waiting for its LINE group",
                                              "LINEグループを待っている公開済みの月"),
@@ -1233,6 +1236,53 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                             "Cloudflare token is saved)",
                             "「設定」→「常時稼働」でもう一度設置してください（Cloudflare のトークンが保存されていれば、"
                             "次の起動時にも自動で更新します）。"),
+    # ----- LINE WORKS: set-up and readiness (core/setup/line_works.py) -----
+    "line_works.state.not_set_up": ("LINE WORKS is not set up", "LINE WORKS はまだ設定されていません。"),
+    "line_works.state.set_up": ("LINE WORKS is set up; not tested yet", "LINE WORKS は設定済みです（まだテストしていません）。"),
+    "line_works.state.tested": ("LINE WORKS is set up; the test at {at} worked",
+                                "LINE WORKS は設定済みです。{at} のテストは成功しました。"),
+    "line_works.state.test_failed": ("the LINE WORKS test at {at} failed: {why}",
+                                     "{at} の LINE WORKS のテストは失敗しました：{why}"),
+    "line_works.state.refused": ("LINE WORKS refused the saved credentials when sending: its messages wait",
+                                 "送信時に LINE WORKS が保存済みの認証情報を拒否しました。LINE WORKS のメッセージは送信を待っています。"),
+    "line_works.state.refused_since": ("LINE WORKS refused the saved credentials when sending at {since}: its "
+                                       "messages wait", "{since} の送信時に LINE WORKS が保存済みの認証情報を拒否しました。"
+                                       "LINE WORKS のメッセージは送信を待っています。"),
+    "line_works.test.ok": ("LINE WORKS gave Shiftcast an access token: the app, its service account and private key work",
+                           "LINE WORKS からアクセストークンを取得できました。アプリ・サービスアカウント・秘密鍵は正しく使えます。"),
+    "line_works.test.failed": ("the test failed: {why}", "テストに失敗しました：{why}"),
+    "line_works.test.not_set_up": ("save the LINE WORKS values first", "先に LINE WORKS の値を保存してください。"),
+    "line_works.key.unreadable": ("the private key file {path} cannot be read: {detail}",
+                                  "秘密鍵のファイル {path} を読み込めません：{detail}"),
+    "line_works.key.not_pem": ("{path} is not a private key file: choose the .key file the Developer Console gave "
+                               "when the private key was issued",
+                               "{path} は秘密鍵のファイルではありません。Developer Console で秘密鍵を発行したときに保存した .key ファイルを選んでください。"),
+    "readiness.line_works.ok": (Plural("count", "LINE WORKS is set up and reaches {count} teacher",
+                                       "LINE WORKS is set up and reaches {count} teachers"),
+                                "LINE WORKS は設定済みで、{count}人の講師に届きます。"),
+    "readiness.line_works.tested": ("Tested at {at}: it worked", "{at} のテストは成功しました"),
+    "readiness.line_works.not_tested": ("Not tested yet (Settings → LINE WORKS, Test)",
+                                        "まだテストしていません（「設定」→「LINE WORKS」の「テスト」）"),
+    "readiness.line_works.missing": (Plural("count", "LINE WORKS is not set up: {count} teacher with a LINE WORKS ID "
+                                            "gets nothing on it", "LINE WORKS is not set up: {count} teachers with a "
+                                            "LINE WORKS ID get nothing on it"),
+                                     "LINE WORKS が設定されていないため、LINE WORKS ID のある講師{count}人には LINE WORKS で届きません。"),
+    "readiness.line_works.keyring": ("the keyring cannot be used, so the LINE WORKS credentials cannot be read: {detail}",
+                                     "キーリングを使えないため、LINE WORKS の認証情報を読み込めません：{detail}"),
+    "readiness.line_works.fix": ("enter the LINE WORKS values in Settings → LINE WORKS, then Test",
+                                 "「設定」→「LINE WORKS」で値を入力し、「テスト」を押してください。"),
+    "readiness.line_works.rooms_ok": (Plural("count", "the classroom with teachers on LINE WORKS has its LINE WORKS "
+                                             "channel", "all {count} classrooms with teachers on LINE WORKS have their "
+                                             "LINE WORKS channel"),
+                                      "LINE WORKS の講師がいる教室（{count}教室）には、すべて LINE WORKS のトークルームがあります。"),
+    "readiness.line_works.rooms_missing": (Plural("count", "{count} classroom with teachers on LINE WORKS has no LINE "
+                                                  "WORKS channel for its month", "{count} classrooms with teachers on "
+                                                  "LINE WORKS have no LINE WORKS channel for their month"),
+                                           "LINE WORKS の講師がいる{count}教室に、月のシフトを送る LINE WORKS のトークルームがありません。"),
+    "readiness.line_works.rooms_missing_one": ("{classroom}: no LINE WORKS channel", "{classroom}: LINE WORKS のトークルームがありません"),
+    "readiness.line_works.rooms_fix": ("enter each classroom's LINE WORKS channel ID in Settings → Classrooms; until then "
+                                       "reminders still reach each teacher",
+                                       "「設定」→「教室」で各教室の LINE WORKS チャンネルIDを入力してください。それまでもリマインドは各講師に届きます。"),
     "readiness.sender.now": ("a sender is running", "送信処理が動いています。"),
     "readiness.sender.last": ("nothing is sending now; a sender last checked in at {at}",
                               "現在は何も送信していません。最後に送信処理が動いていたのは {at} です。"),

@@ -397,6 +397,14 @@
         <translation>任意</translation>
     </message>
     <message>
+        <source>LINE WORKS channel ID:</source>
+        <translation>LINE WORKS チャンネルID：</translation>
+    </message>
+    <message>
+        <source>The LINE WORKS talk room (channel) where each month&apos;s roster is posted, for teachers on LINE WORKS. Invite the bot into the room; its channel ID is in the room&apos;s menu, or in the callback the bot receives when it joins.</source>
+        <translation>LINE WORKS を使う講師向けに、毎月のシフト表を投稿する LINE WORKS のトークルーム（チャンネル）です。ボットをトークルームに招待してください。チャンネルIDはトークルームのメニュー、またはボットが参加したときに受け取るコールバックで確認できます。</translation>
+    </message>
+    <message>
         <source>LIFF ID:</source>
         <translation>LIFF ID:</translation>
     </message>
@@ -2456,6 +2464,113 @@ Retry brings it back; it then goes at its due time.</source>
     </message>
 </context>
 <context>
+    <name>LineWorksSection</name>
+    <message>
+        <source>LINE WORKS</source>
+        <translation>LINE WORKS</translation>
+    </message>
+    <message>
+        <source>For teachers whose organisation uses LINE WORKS: Shiftcast sends them their messages from a bot there. In the LINE WORKS Developer Console, make an app with a Service Account and issue its private key, and register a bot; copy their values here.</source>
+        <translation>LINE WORKS を使っている組織の講師には、Shiftcast が LINE WORKS のボットからメッセージを送ります。LINE WORKS Developer Console でアプリを作成して Service Account と秘密鍵を発行し、ボットを登録してから、それぞれの値をここに入力してください。</translation>
+    </message>
+    <message>
+        <source>Client ID:</source>
+        <translation>Client ID：</translation>
+    </message>
+    <message>
+        <source>Choose file…</source>
+        <translation>ファイルを選択…</translation>
+    </message>
+    <message>
+        <source>Private key:</source>
+        <translation>秘密鍵：</translation>
+    </message>
+    <message>
+        <source>The .key file the Developer Console saved when you issued the private key. Shiftcast keeps the key itself in this computer&apos;s keyring; the file is not needed afterwards.</source>
+        <translation>秘密鍵を発行したときに Developer Console から保存した .key ファイルです。Shiftcast は鍵の内容をこのコンピューターのキーリングに保存するので、保存後はファイルは不要です。</translation>
+    </message>
+    <message>
+        <source>Bot ID:</source>
+        <translation>Bot ID：</translation>
+    </message>
+    <message>
+        <source>Client Secret:</source>
+        <translation>Client Secret：</translation>
+    </message>
+    <message>
+        <source>Service Account:</source>
+        <translation>Service Account：</translation>
+    </message>
+    <message>
+        <source>Bot Secret:</source>
+        <translation>Bot Secret：</translation>
+    </message>
+    <message>
+        <source>The bot&apos;s callback checks the 了解 button&apos;s taps with it.</source>
+        <translation>ボットのコールバックで、了解ボタンが押されたことを確認するのに使います。</translation>
+    </message>
+    <message>
+        <source>Optional</source>
+        <translation>任意</translation>
+    </message>
+    <message>
+        <source>Domain ID:</source>
+        <translation>Domain ID：</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation>テスト</translation>
+    </message>
+    <message>
+        <source>Test asks LINE WORKS for an access token with the saved values; it sends nothing. Changes not yet saved are saved first.</source>
+        <translation>「テスト」は保存済みの値で LINE WORKS にアクセストークンを求めます。メッセージは送りません。未保存の変更は先に保存されます。</translation>
+    </message>
+    <message>
+        <source>Type to replace the saved secret</source>
+        <translation>保存済みの値を置き換えるときだけ入力</translation>
+    </message>
+    <message>
+        <source>{0} (saved with Save)</source>
+        <translation>{0}（「保存」で保存されます）</translation>
+    </message>
+    <message>
+        <source>✓ A private key is saved in this computer&apos;s keyring.</source>
+        <translation>✓ 秘密鍵はこのコンピューターのキーリングに保存されています。</translation>
+    </message>
+    <message>
+        <source>No private key is saved yet.</source>
+        <translation>秘密鍵はまだ保存されていません。</translation>
+    </message>
+    <message>
+        <source>LINE WORKS private key</source>
+        <translation>LINE WORKS の秘密鍵</translation>
+    </message>
+    <message>
+        <source>Private keys (*.key *.pem);;All files (*)</source>
+        <translation>秘密鍵 (*.key *.pem);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>保存中…</translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation>保存しました。</translation>
+    </message>
+    <message>
+        <source>Saving, then asking LINE WORKS for a token…</source>
+        <translation>保存してから LINE WORKS にトークンを求めています…</translation>
+    </message>
+    <message>
+        <source>Asking LINE WORKS for a token…</source>
+        <translation>LINE WORKS にトークンを求めています…</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source> — DEMO</source>
@@ -3080,6 +3195,14 @@ Data folder: {1}</source>
     <message>
         <source>Always on settings</source>
         <translation>常時稼働の設定</translation>
+    </message>
+    <message>
+        <source>LINE WORKS settings</source>
+        <translation>LINE WORKS の設定</translation>
+    </message>
+    <message>
+        <source>Classroom settings</source>
+        <translation>教室の設定</translation>
     </message>
     <message>
         <source>Hide</source>

@@ -212,6 +212,8 @@ class ReadinessPanel(QFrame):
             Fix.RECEIVING: self.tr("Receive again"),
             Fix.UNACKNOWLEDGED: self.tr("Show the shift"),
             Fix.RELAY: self.tr("Always on settings"),
+            Fix.LINE_WORKS: self.tr("LINE WORKS settings"),
+            Fix.CLASSROOMS: self.tr("Classroom settings"),
         }[fix]
 
     def _chosen(self, opened: bool) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from PySide6.QtCore import QTime
 from PySide6.QtGui import QShowEvent
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.channels import line_works_rooms, registry
 from core.channels.line import LineApiError
 from core.errors import ValidationError
 from core.planning import unacknowledged
@@ -94,6 +96,18 @@ class ClassroomSection(QGroupBox):
                 "from there. “Check” asks LINE whether the account is in that group."), self),
             self.group_status))
 
+        # The classroom's LINE WORKS channel, while LINE WORKS is part of Shiftcast.
+        self.works_room = QLineEdit(self)
+        self.works_room.setObjectName("lineWorksRoom")
+        self.works_room.setPlaceholderText(self.tr("Optional"))
+        if registry.registered(line_works_rooms.KEY):
+            layout.addRow(self.tr("LINE WORKS channel ID:"), stack(self.works_room, note(self.tr(
+                "The LINE WORKS talk room (channel) where each month's roster is posted, for teachers on LINE "
+                "WORKS. Invite the bot into the room; its channel ID is in the room's menu, or in the callback "
+                "the bot receives when it joins."), self)))
+        else:
+            self.works_room.hide()
+
         self.lead = QSpinBox(self)
         self.lead.setObjectName("leadMinutes")
         self.lead.setRange(1, 24 * 60)
@@ -147,7 +161,7 @@ class ClassroomSection(QGroupBox):
         self.status.setObjectName("classroomStatus")
         layout.addRow("", stack(row(self.save, stretch_last=True), self.status))
 
-        for signal in (self.group_id.textEdited, self.liff_id.textEdited, self.lead.valueChanged,
+        for signal in (self.group_id.textEdited, self.works_room.textEdited, self.liff_id.textEdited, self.lead.valueChanged,
                        self.quiet.toggled, self.quiet_start.textEdited, self.quiet_end.textEdited,
                        self.language.currentIndexChanged, self.nudge.toggled, self.nudge_hours.valueChanged):
             signal.connect(self._edited)
@@ -203,6 +217,7 @@ class ClassroomSection(QGroupBox):
     def _fill(self, room: ClassroomSettings) -> None:
         self._filling = True
         self.group_id.setText(room.line_group_id)
+        self.works_room.setText(room.room_on(line_works_rooms.KEY))
         self.lead.setValue(room.lead_minutes)
         self.quiet.setChecked(room.quiet_enabled)
         self.quiet_start.setTime(QTime(room.quiet_start.hour, room.quiet_start.minute))
@@ -223,7 +238,7 @@ class ClassroomSection(QGroupBox):
             self._dirty = True
 
     def _set_enabled(self, enabled: bool) -> None:
-        for widget in (self.classroom, self.group_id, self.check, self.lead, self.quiet, self.language,
+        for widget in (self.classroom, self.group_id, self.works_room, self.check, self.lead, self.quiet, self.language,
                        self.liff_id, self.nudge, self.nudge_hours, self.save):
             widget.setEnabled(enabled)
         self._quiet_toggled(enabled and self.quiet.isChecked())
@@ -305,9 +320,11 @@ class ClassroomSection(QGroupBox):
         except ValidationError as exc:
             report(self, self.status, exc, self.ctx.paths)
             return
+        rooms = ({line_works_rooms.KEY: self.works_room.text()} if registry.registered(line_works_rooms.KEY)
+                 else {})
         change = classrooms.ClassroomChange(line_group_id=self.group_id.text(), reminder_lead_minutes=self.lead.value(),
                                             quiet_hours=quiet, language=self.language.currentData(),
-                                            liff_id=self.liff_id.text())
+                                            liff_id=self.liff_id.text(), rooms=MappingProxyType(rooms))
         self.save.setEnabled(False)
         self.status.busy(self.tr("Saving…"))
         nudge = unacknowledged.NudgeSettings(self.nudge.isChecked(), self.nudge_hours.value())

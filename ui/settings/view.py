@@ -18,6 +18,7 @@ from ui.settings.email_alerts import AlertsSection, EmailSection
 from ui.settings.general import DataFolderSection, LanguageSection
 from ui.settings.hosting import HostingSection
 from ui.settings.line import LineSection
+from ui.settings.line_works import LineWorksSection
 from ui.settings.relay import RelaySection
 
 # Long lines of explanation are hard to read on a wide window; the page keeps a comfortable width.
@@ -29,6 +30,7 @@ class SettingsView(QWidget):
         super().__init__(parent)
         self.ctx = ctx
         self.line = LineSection(ctx)
+        self.line_works = LineWorksSection(ctx)
         self.email = EmailSection(ctx)
         self.alerts = AlertsSection(ctx)
         self.classrooms = ClassroomSection(ctx)
@@ -43,7 +45,7 @@ class SettingsView(QWidget):
         page = QWidget()
         column = QVBoxLayout()
         column.setSpacing(12)
-        for section in (self.readiness, self.line, self.email, self.alerts, self.classrooms, self.hosting, self.relay, self.autostart, self.language,
+        for section in (self.readiness, self.line, self.line_works, self.email, self.alerts, self.classrooms, self.hosting, self.relay, self.autostart, self.language,
                         self.data_folder, self.database):
             column.addWidget(section)
         column.addStretch(1)
@@ -69,6 +71,7 @@ class SettingsView(QWidget):
         """Scroll to a section: a channel's ("line" or "email", e.g. from an alert about it), "hosting",
         "autostart" or "classrooms" (from the readiness panel)."""
         sections: dict[str, QWidget] = {"email": self.email, "hosting": self.hosting, "autostart": self.autostart,
-                                        "classrooms": self.classrooms, "relay": self.relay}
+                                        "classrooms": self.classrooms, "relay": self.relay,
+                                        "line_works": self.line_works}
         section = sections.get(name, self.line)
         self.page_scroll.verticalScrollBar().setValue(section.mapTo(self._scrolled, QPoint(0, 0)).y())

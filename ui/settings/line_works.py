@@ -1,0 +1,226 @@
+"""Settings → LINE WORKS: the app's service account and the bot Shiftcast sends with (secrets and the
+private key kept in the keyring and never shown again), Save, and Test, which asks LINE WORKS for an
+access token. Shown only while the LINE WORKS channel is part of Shiftcast."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog, QGroupBox, QLabel, QLineEdit, QPushButton, QWidget
+
+from core.setup import line_works
+from core.store.db import Database
+from ui.common import i18n
+from ui.common.widgets import StatusLabel, form, note, report, row, sentence, stack
+from ui.common.wrapped_text import keep_text_visible
+from ui.services.context import AppContext
+
+
+@dataclass(frozen=True)
+class WorksDraft:
+    """The form's values; a secret or key left blank keeps the saved one."""
+
+    client_id: str = ""
+    client_secret: str = ""
+    service_account: str = ""
+    key_file: str = ""  # the private key file chosen now; its PEM is read and saved, never its path
+    bot_id: str = ""
+    bot_secret: str = ""
+    domain_id: str = ""
+
+    @classmethod
+    def of(cls, saved: line_works.Saved | None) -> WorksDraft:
+        if saved is None:
+            return cls()
+        return cls(saved.client_id, "", saved.service_account, "", saved.bot_id, "", saved.domain_id or "")
+
+    @property
+    def typed_secrets(self) -> bool:
+        return bool(self.client_secret.strip() or self.bot_secret.strip() or self.key_file)
+
+    def save(self, db: Database) -> None:
+        key = line_works.read_private_key(self.key_file) if self.key_file else None
+        line_works.save(db, client_id=self.client_id, client_secret=self.client_secret,
+                        service_account=self.service_account, private_key=key, bot_id=self.bot_id,
+                        bot_secret=self.bot_secret, domain_id=self.domain_id)
+
+
+class LineWorksSection(QGroupBox):
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTitle(self.tr("LINE WORKS"))
+        self.setObjectName("lineWorksSection")
+        self.ctx = ctx
+        self.saved_draft: WorksDraft | None = None
+        self._refill = True
+        self.setVisible(False)  # until the channel is known to be there
+        layout = form(self)
+        layout.addRow(note(self.tr(
+            "For teachers whose organisation uses LINE WORKS: Shiftcast sends them their messages from a bot "
+            "there. In the LINE WORKS Developer Console, make an app with a Service Account and issue its "
+            "private key, and register a bot; copy their values here."), self))
+        self.client_id = self._field("worksClientId", "")
+        layout.addRow(self.tr("Client ID:"), self.client_id)
+        self.client_secret = self._field("worksClientSecret", "", secret=True)
+        layout.addRow(self.tr("Client Secret:"), self.client_secret)
+        self.service_account = self._field("worksServiceAccount", "abcde.serviceaccount@example")
+        layout.addRow(self.tr("Service Account:"), self.service_account)
+
+        self.key_state = QLabel(self)
+        self.key_state.setObjectName("worksKeyState")
+        self.key_state.setWordWrap(True)
+        self.choose_key = QPushButton(self.tr("Choose file…"), self)
+        self.choose_key.setObjectName("worksChooseKey")
+        self.choose_key.clicked.connect(self._choose_key)
+        self._key_file = ""
+        self._key_saved = False
+        layout.addRow(self.tr("Private key:"), stack(row(self.key_state, self.choose_key), note(self.tr(
+            "The .key file the Developer Console saved when you issued the private key. Shiftcast keeps the key "
+            "itself in this computer's keyring; the file is not needed afterwards."), self)))
+
+        self.bot_id = self._field("worksBotId", "")
+        layout.addRow(self.tr("Bot ID:"), self.bot_id)
+        self.bot_secret = self._field("worksBotSecret", "", secret=True)
+        layout.addRow(self.tr("Bot Secret:"), stack(self.bot_secret, note(self.tr(
+            "The bot's callback checks the 了解 button's taps with it."), self)))
+        self.domain_id = self._field("worksDomainId", self.tr("Optional"))
+        layout.addRow(self.tr("Domain ID:"), self.domain_id)
+
+        self.save = QPushButton(self.tr("Save"), self)
+        self.save.setObjectName("saveLineWorks")
+        self.save.clicked.connect(self._save)
+        self.test = QPushButton(self.tr("Test"), self)
+        self.test.setObjectName("testLineWorks")
+        self.test.clicked.connect(self._test)
+        for button in (self.save, self.test):
+            button.setEnabled(False)  # until the saved values are in the form
+        self.state_line = StatusLabel(self)
+        self.state_line.setObjectName("lineWorksState")
+        self.status = StatusLabel(self)
+        self.status.setObjectName("lineWorksStatus")
+        layout.addRow("", stack(self.state_line, row(self.save, self.test, stretch_last=True), note(self.tr(
+            "Test asks LINE WORKS for an access token with the saved values; it sends nothing. Changes not yet "
+            "saved are saved first."), self), self.status))
+        ctx.bridge.settings_changed.connect(self.reload)
+        keep_text_visible(self)  # Qt's form layout would cut long notes and answers mid-sentence
+        self._show_key()
+        self.reload()
+
+    def _field(self, name: str, placeholder: str, *, secret: bool = False) -> QLineEdit:
+        edit = QLineEdit(self)
+        edit.setObjectName(name)
+        edit.setPlaceholderText(placeholder)
+        if secret:
+            edit.setEchoMode(QLineEdit.EchoMode.Password)
+        return edit
+
+    def draft(self) -> WorksDraft:
+        return WorksDraft(self.client_id.text().strip(), self.client_secret.text(), self.service_account.text().strip(),
+                          self._key_file, self.bot_id.text().strip(), self.bot_secret.text(),
+                          self.domain_id.text().strip())
+
+    # ----- state -----
+
+    def reload(self) -> None:
+        self.ctx.tasks.run(lambda: line_works.state(self.ctx.db), self._loaded, self._load_failed, owner=self)
+
+    def _loaded(self, state: line_works.WorksState | None) -> None:
+        self.setVisible(state is not None)
+        if state is None:
+            return
+        if self._refill:
+            self._refill = False
+            self._fill(WorksDraft.of(state.saved))
+        self._key_saved = state.saved is not None
+        self._show_key()
+        for edit in (self.client_secret, self.bot_secret):
+            edit.setPlaceholderText(self.tr("Type to replace the saved secret") if state.saved else "")
+        self.save.setEnabled(True)
+        self.test.setEnabled(True)
+        words = sentence(i18n.render(state.says))
+        if state.status in (line_works.Status.NOT_SET_UP, line_works.Status.SET_UP, line_works.Status.TESTED):
+            self.state_line.ok(words)
+        else:
+            self.state_line.problem(words)
+
+    def _load_failed(self, exc: BaseException) -> None:
+        self.setVisible(True)
+        report(self, self.status, exc, self.ctx.paths)
+
+    def _fill(self, draft: WorksDraft) -> None:
+        for edit, value in ((self.client_id, draft.client_id), (self.service_account, draft.service_account),
+                            (self.bot_id, draft.bot_id), (self.domain_id, draft.domain_id)):
+            edit.setText(value)
+        for edit in (self.client_secret, self.bot_secret):
+            edit.clear()
+        self._key_file = ""
+        self.saved_draft = self.draft()
+
+    def _show_key(self) -> None:
+        if self._key_file:
+            self.key_state.setText(self.tr("{0} (saved with Save)").format(Path(self._key_file).name))
+        elif self._key_saved:
+            self.key_state.setText(self.tr("✓ A private key is saved in this computer's keyring."))
+        else:
+            self.key_state.setText(self.tr("No private key is saved yet."))
+
+    def _choose_key(self) -> None:
+        path, _filter = QFileDialog.getOpenFileName(self, self.tr("LINE WORKS private key"), "",
+                                                    self.tr("Private keys (*.key *.pem);;All files (*)"))
+        if path:
+            self._key_file = path
+            self._show_key()
+
+    # ----- actions -----
+
+    def _busy(self, busy: bool) -> None:
+        self.save.setEnabled(not busy)
+        self.test.setEnabled(not busy)
+
+    def _save(self) -> None:
+        draft, db = self.draft(), self.ctx.db
+        self._busy(True)
+        self.status.busy(self.tr("Saving…"))
+        self.ctx.tasks.run(lambda: draft.save(db), lambda _r: self._saved(), self._failed, owner=self)
+
+    def _saved(self) -> None:
+        self._busy(False)
+        self.status.ok(self.tr("Saved."))
+        self._after_save()
+
+    def _after_save(self) -> None:
+        self._refill = True  # the values as stored; the secrets' fields empty again
+        self.ctx.bridge.settings_changed.emit()  # reloads this section and the readiness check
+        self.ctx.wake_sender()  # a held channel is tried again with the new values
+
+    def _test(self) -> None:
+        draft, db, now = self.draft(), self.ctx.db, self.ctx.clock()
+        save_first = draft.typed_secrets or draft != self.saved_draft
+        checker = line_works.client_checker(db)
+        self._busy(True)
+        self.status.busy(self.tr("Saving, then asking LINE WORKS for a token…") if save_first
+                         else self.tr("Asking LINE WORKS for a token…"))
+
+        def work() -> line_works.LastTest:
+            if save_first:
+                draft.save(db)
+            return line_works.test(db, checker, now=now)
+
+        def done(outcome: line_works.LastTest) -> None:
+            self._busy(False)
+            words = sentence(i18n.render(line_works.says_test(outcome)))
+            if outcome.why is None:
+                self.status.ok("✓ " + words)
+            else:
+                self.status.problem(words)
+            if save_first:
+                self._after_save()
+            else:
+                self.ctx.bridge.settings_changed.emit()  # the state line and the readiness check say the answer
+
+        self.ctx.tasks.run(work, done, self._failed, owner=self)
+
+    def _failed(self, exc: BaseException) -> None:
+        self._busy(False)
+        report(self, self.status, exc, self.ctx.paths)
