@@ -13,17 +13,14 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.kinds.registry import MessageKind, shared_reasons
 from core.messages.message import Message
-from core.outbox import queue
-from core.planning.context import HORIZON, PlanningContext
-from core.roster import contacts
+from core.planning.context import PlanningContext, Subject
 from core.sending import send_checks, send_rules
 from core.sending.outgoing import CancelDelivery
-from core.store.models import Channel, Delivery, Shift, ShiftStatus, SubjectType
+from core.store.models import Delivery, ShiftStatus, SubjectType
 from core.store.paths import DataPaths
 from core.texts import Text, render
 from core.texts.formats import Language
@@ -41,22 +38,16 @@ RULES = send_rules.SHIFT + send_rules.REMINDER  # then the teacher rules of the 
 
 
 def plan(context: PlanningContext) -> Sequence[int]:
-    """One note per confirmed shift version with a note, to a teacher on LINE, due now."""
-    session, now = context.session, context.now
-    shifts = session.scalars(select(Shift).where(
-        Shift.status == ShiftStatus.CONFIRMED, Shift.note != "",
-        Shift.local_date >= now.date(), Shift.local_date <= (now + HORIZON).date())).all()
-    created = []
-    for shift in shifts:
-        if not contacts.eligible(shift.teacher, Channel.LINE):
+    """One note per confirmed shift version with a note, due now, on each channel the teacher's contacts
+    plan (the planning context finds them, and their fallback)."""
+    made = []
+    for shift, _ in context.upcoming_shifts():
+        if shift.status != ShiftStatus.CONFIRMED or not shift.note:
             continue
-        delivery_id, new = queue.enqueue(
-            session, kind=KEY, dedup=queue.dedup_key(KEY, f"shift:{shift.id}", shift.version), due_at=now, now=now,
-            recipient=contacts.address_on(shift.teacher, Channel.LINE), teacher_id=shift.teacher_id, classroom_id=shift.classroom_id,
-            subject_type=SubjectType.SHIFT, subject_id=shift.id, subject_version=shift.version)
-        if new:
-            created.append(delivery_id)
-    return created
+        rows = context.enqueue_for_teacher(KEY, shift.teacher, Subject.shift(shift), context.at_once(),
+                                           Text("plan.why.shift_note"))
+        made += [row.delivery_id for row in rows if row.created]
+    return made
 
 
 def compose(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Message:

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import event, select, update
 
+from core.channels.line import LineCancel
 from core.kinds import registry
-from core.planning import fallback, forecast, planner
+from core.planning import forecast, planner
 from core.roster import channel_choice, clock, rules
 from core.store.db import Database
 from core.store.models import Classroom, Delivery, DeliveryStatus, ShiftStatus, Teacher
@@ -80,7 +81,7 @@ def test_a_kind_from_the_tests_plans_through_the_context_alone(db: Database, now
     assert rows[ids["suzuki"], "line"].due_at == tokyo("2026-12-09", "21:30")
     # Fallback: the e-mail stands in for a LINE delivery recorded as canceled with LINE's unreachable reason.
     twin, mail = rows[ids["tanaka"], "line"], rows[ids["tanaka"], "email"]
-    assert (twin.status, twin.cancel_reason) == (DeliveryStatus.CANCELED, fallback.UNREACHABLE)
+    assert (twin.status, twin.cancel_reason) == (DeliveryStatus.CANCELED, LineCancel.UNREACHABLE)
     assert (mail.status, mail.linked_delivery_id, mail.recipient) == (DeliveryStatus.PENDING, twin.id, "t3@example.com")
 
     # A change supersedes the waiting one and plans the new version's.
