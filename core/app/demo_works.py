@@ -112,7 +112,7 @@ class WorksNames:
 
 def names(db: Database) -> WorksNames:
     with db.read() as session:
-        teachers = {str(address): name for address, name in session.execute(
+        teachers = {str(address): name or str(address) for address, name in session.execute(
             select(TeacherContact.address, Teacher.name).join(Teacher, Teacher.id == TeacherContact.teacher_id)
             .where(TeacherContact.channel == KEY, TeacherContact.address.is_not(None)))}
         rooms = {room_id: name for room_id, name in session.execute(

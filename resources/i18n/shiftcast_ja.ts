@@ -2078,6 +2078,14 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>シミュレーターで「LINEに接続」を試すには、チャネルID {0} とチャネルシークレット {1} を入力してください。</translation>
     </message>
     <message>
+        <source>{0} (LINE WORKS room)</source>
+        <translation>{0}（LINE WORKSトークルーム）</translation>
+    </message>
+    <message>
+        <source>{0} (LINE WORKS)</source>
+        <translation>{0}（LINE WORKS）</translation>
+    </message>
+    <message>
         <source>{0} (LINE group)</source>
         <translation>{0}（LINEグループ）</translation>
     </message>
@@ -2116,6 +2124,18 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>Wake the computer</source>
         <translation>コンピューターを起こす</translation>
+    </message>
+    <message>
+        <source>Tapped “{0}” as {1} on LINE WORKS.</source>
+        <translation>{1}さんとしてLINE WORKSで「{0}」をタップしました。</translation>
+    </message>
+    <message>
+        <source>LINE WORKS</source>
+        <translation>LINE WORKS</translation>
+    </message>
+    <message>
+        <source>LINE WORKS sends Shiftcast this message&apos;s button tap as {0} would make it on their phone.</source>
+        <translation>{0}さんがスマートフォンでタップしたときと同じように、LINE WORKSがこのメッセージのボタンのタップをShiftcastに送ります。</translation>
     </message>
     <message>
         <source>Sent by the relay while the computer slept</source>
