@@ -338,4 +338,4 @@ def send_once(db: Database, paths: DataPaths, *, now: Callable[[], dt.datetime])
         stats = sender.run_until_idle()
     finally:
         sender.stop()
-    return "; ".join([f"demo messages sent to the LINE simulator: {stats.sent}", *notes])
+    return "; ".join([f"demo messages sent to the LINE and LINE WORKS simulators: {stats.sent}", *notes])

@@ -2046,8 +2046,8 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>更新</translation>
     </message>
     <message>
-        <source>What the teachers and their groups received from the built-in LINE simulator. Nothing here went to real LINE accounts.</source>
-        <translation>講師と講師のグループが、内蔵のLINEシミュレーターから受け取った内容です。実際のLINEアカウントには何も送られていません。</translation>
+        <source>What the teachers and their groups received from the built-in LINE and LINE WORKS simulators. Nothing here went to real LINE or LINE WORKS accounts.</source>
+        <translation>講師と講師のグループが、内蔵のLINE・LINE WORKSシミュレーターから受け取った内容です。実際のLINEやLINE WORKSのアカウントには何も送られていません。</translation>
     </message>
     <message>
         <source>Invite the account into a group</source>

@@ -123,8 +123,8 @@ class InboxWindow(QWidget):
         self._unpaired: list[Unpaired] = []
         self.refresh_button = QPushButton(self.tr("Refresh"), self)
         self.refresh_button.clicked.connect(self.refresh)
-        intro = PhraseLabel(self.tr("What the teachers and their groups received from the built-in LINE simulator. "
-                               "Nothing here went to real LINE accounts."), self)
+        intro = PhraseLabel(self.tr("What the teachers and their groups received from the built-in LINE and LINE WORKS "
+                                    "simulators. Nothing here went to real LINE or LINE WORKS accounts."), self)
         intro.setWordWrap(True)
         self.channel_label = PhraseLabel(self)  # what to type into Connect LINE to try it against the simulator
         self.channel_label.setWordWrap(True)
