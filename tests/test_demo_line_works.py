@@ -17,6 +17,7 @@ from sqlalchemy import select
 from core.app import demo as demo_data
 from core.app import demo_works
 from core.channels import line_works_credentials, line_works_rooms
+from core.setup import line_works
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Classroom, Delivery
@@ -44,6 +45,8 @@ def test_the_demo_runs_the_line_works_stand_in_with_its_teacher_and_room(
     saved = line_works_credentials.load(db)  # in the demo's keyring, never the manager's
     assert saved is not None and saved.client_secret == works.app.client_secret
     assert memory_keyring.store == {}
+    tested = line_works.last_test(db)  # as after Test: a token obtained from the stand-in
+    assert tested is not None and tested.why is None and works.tokens_issued == 1
     assert works.callback_url is not None and demo.receiver is not None
     assert works.callback_url.startswith(demo.receiver.url.rsplit("/", 1)[0])
     base = works.base_url

@@ -26,6 +26,7 @@ from core.channels import line_works_rooms
 from core.channels.line_works_client import KEY
 from core.receiving import line_works_callback
 from core.roster import rules
+from core.setup import line_works
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Classroom, ClassroomRoom, Teacher, TeacherContact
@@ -96,6 +97,8 @@ def start(db: Database, receiver_url: str) -> WorksStandIn:
             keys.LINE_WORKS_API_BASE.write(session, standin.base_url)
             keys.LINE_WORKS_HOLD.clear(session)  # an earlier run's app is gone with its refusal
         standin.callback_url = callback_url(receiver_url)
+        # As Test would: the readiness check then says LINE WORKS works, not "not tested yet".
+        line_works.test(db, line_works.client_checker(db), now=dt.datetime.now(dt.UTC))
     except BaseException:
         standin.stop()
         raise
