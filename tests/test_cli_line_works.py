@@ -1,5 +1,6 @@
 """`shiftcast line-works credentials` and `line-works test`: the values saved as Settings saves them
-(secrets from standard input, the key's PEM from --private-key), and LINE WORKS's answer in words."""
+(secrets from standard input, the key's PEM from --private-key, into the keyring and the settings), and
+the LINE WORKS stand-in's answer on loopback in words."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from core.channels import line_works_credentials
+from core.emulator.line_works import WorksStandIn
 from core.store.db import Database
-from tests.works_standin import TokenServer, WorksCredentials, kept, server  # noqa: F401 - fixtures
-
-PEM = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----\n"
+from tests import worksfixtures as wf
+from tests.worksfixtures import credentials, works, works_pointed  # noqa: F401 - fixtures
 
 
 def _run(monkeypatch: pytest.MonkeyPatch, *argv: str, stdin: str = "") -> int:
@@ -23,42 +25,38 @@ def _run(monkeypatch: pytest.MonkeyPatch, *argv: str, stdin: str = "") -> int:
 
 
 def test_credentials_are_saved_with_the_key_s_pem_and_the_secrets_from_standard_input(
-        db: Database, tmp_path: Path, kept: dict[str, WorksCredentials], monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    key = tmp_path / "private.key"
-    key.write_text(PEM, encoding="ascii")
-    values = ["credentials", "--client-id", "client-1", "--service-account", "a.serviceaccount@example",
-              "--bot-id", "2000001", "--domain-id", "300012345"]
-    assert _run(monkeypatch, *values, "--private-key", str(key), stdin="secret-1\nbot-secret-1\n") == 0
+        db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    key = wf.private_key_file(tmp_path)
+    values = ["credentials", "--client-id", wf.CLIENT_ID, "--service-account", wf.SERVICE_ACCOUNT,
+              "--bot-id", wf.BOT_ID, "--domain-id", "300012345"]
+    assert _run(monkeypatch, *values, "--private-key", str(key), stdin=f"{wf.CLIENT_SECRET}\n{wf.BOT_SECRET}\n") == 0
     assert "LINE WORKS values saved" in capsys.readouterr().out
-    assert kept["saved"] == WorksCredentials("client-1", "secret-1", "a.serviceaccount@example", PEM, "2000001",
-                                             "bot-secret-1", "300012345")
+    assert line_works_credentials.load(db) == credentials(domain_id="300012345")
     assert _run(monkeypatch, *values[:2], "client-2", *values[3:], stdin="\n\n") == 0  # blank: the saved ones kept
-    assert kept["saved"].client_id == "client-2" and kept["saved"].client_secret == "secret-1"
-    assert kept["saved"].private_key == PEM
+    assert line_works_credentials.load(db) == credentials(client_id="client-2", domain_id="300012345")
+    assert line_works_credentials.private_key_pem() == wf.key_pair()[0]
 
 
 def test_a_file_that_is_no_key_is_refused_and_nothing_is_saved(
-        db: Database, tmp_path: Path, kept: dict[str, WorksCredentials], monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+        db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     other = tmp_path / "notes.txt"
     other.write_text("hello", encoding="utf-8")
-    code = _run(monkeypatch, "credentials", "--client-id", "c", "--service-account", "a", "--bot-id", "1",
-                "--private-key", str(other), stdin="s\nb\n")
+    code = _run(monkeypatch, "credentials", "--client-id", wf.CLIENT_ID, "--service-account", wf.SERVICE_ACCOUNT,
+                "--bot-id", wf.BOT_ID, "--private-key", str(other), stdin=f"{wf.CLIENT_SECRET}\n{wf.BOT_SECRET}\n")
     assert code != 0 and "is not a private key file" in capsys.readouterr().err
-    assert kept == {}
+    assert line_works_credentials.load(db) is None
 
 
 def test_test_says_line_works_s_answer_and_exits_1_when_refused(
-        db: Database, kept: dict[str, WorksCredentials], server: TokenServer, monkeypatch: pytest.MonkeyPatch,
+        db: Database, works_pointed: WorksStandIn, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     assert _run(monkeypatch, "test") == 1
     assert capsys.readouterr().err == "shiftcast: the test failed: save the LINE WORKS values first\n"
-    kept["saved"] = WorksCredentials("client-1", "s", "a", PEM, "1", "b")
-    server.answer = 401
+    line_works_credentials.save(db, credentials(client_secret="a-secret-the-console-never-gave"))
     assert _run(monkeypatch, "test") == 1
-    assert capsys.readouterr().err == (
-        "shiftcast: the test failed: LINE WORKS refused the app: client authentication failed\n")
-    server.answer = 200
+    said = capsys.readouterr().err
+    assert said.startswith("shiftcast: the test failed: LINE WORKS refused the app's credentials (HTTP 401"), said
+    line_works_credentials.save(db, credentials())
     assert _run(monkeypatch, "test") == 0
     assert capsys.readouterr().out.startswith("LINE WORKS gave Shiftcast an access token")
+    assert (works_pointed.token_requests, works_pointed.tokens_issued) == (2, 1)

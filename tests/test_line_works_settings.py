@@ -1,7 +1,8 @@
 """Settings → LINE WORKS and a classroom's LINE WORKS channel, as a manager sets them up: the values
 checked and saved (the private key's PEM from the chosen file, never its path), Test's answer in words,
 the classroom's channel ID saved with its settings, and the teacher dialog's LINE WORKS ID row. The
-channel's driver and credentials module are the stand-ins of tests/works_standin.py."""
+channel is its own driver and credentials (in the in-memory keyring), and Test asks the LINE WORKS
+stand-in on loopback (tests/worksfixtures.py)."""
 
 from __future__ import annotations
 
@@ -11,13 +12,28 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
 
+from core.channels import line_works_credentials
+from core.channels.line_works_client import KEY
+from core.emulator.line_works import WorksStandIn
 from core.errors import ValidationError
 from core.roster import rooms, rules
 from core.setup import line_works
 from core.store.db import Database
 from tests.test_ui_settings import open_view
 from tests.ui_fixtures import ctx, settle  # noqa: F401 - fixtures
-from tests.works_standin import KEY, TokenServer, WorksCredentials, kept, server, without_works  # noqa: F401 - fixtures
+from tests.worksfixtures import (  # noqa: F401 - fixtures
+    BOT_ID,
+    BOT_SECRET,
+    CLIENT_ID,
+    CLIENT_SECRET,
+    SERVICE_ACCOUNT,
+    credentials,
+    key_pair,
+    private_key_file,
+    without_works,
+    works,
+    works_pointed,
+)
 from ui.services.context import AppContext
 from ui.settings.classrooms import ClassroomSection
 from ui.settings.line_works import LineWorksSection
@@ -25,33 +41,29 @@ from ui.teachers.dialog import TeachersDialog
 
 CLICK = Qt.MouseButton.LeftButton
 WAIT = 20_000  # ms; a wait ends as soon as its condition holds
-PEM = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----\n"
-SAVED = WorksCredentials("client-1", "secret-1", "abcde.serviceaccount@example", PEM, "2000001", "bot-secret-1", None)
 
 
 @pytest.fixture
 def key_file(tmp_path: Path) -> Path:
-    path = tmp_path / "private_20261201.key"
-    path.write_text("issued by the Developer Console\n" + PEM, encoding="ascii")
-    return path
+    return private_key_file(tmp_path)
 
 
 # ----- the values, checked and saved -----
 
 
-def test_a_secret_left_blank_keeps_the_saved_one(db: Database, kept: dict[str, WorksCredentials]) -> None:
-    with pytest.raises(ValidationError, match="client_secret is missing"):  # nothing saved to keep
-        line_works.save(db, client_id="c", client_secret="", service_account="a", private_key=PEM, bot_id="1",
-                        bot_secret="b")
-    kept["saved"] = SAVED
-    line_works.save(db, client_id="client-2", client_secret="", service_account=SAVED.service_account,
-                    private_key=None, bot_id=SAVED.bot_id, bot_secret=None)
-    assert kept["saved"] == WorksCredentials("client-2", "secret-1", SAVED.service_account, PEM, "2000001",
-                                             "bot-secret-1", None)
+def test_a_secret_left_blank_keeps_the_saved_one(db: Database) -> None:
+    with pytest.raises(ValidationError, match="the client secret is missing"):  # nothing saved to keep
+        line_works.save(db, client_id="c", client_secret="", service_account="a", private_key=key_pair()[0],
+                        bot_id="1", bot_secret="b")
+    assert line_works_credentials.load(db) is None
+    line_works_credentials.save(db, credentials())
+    line_works.save(db, client_id="client-2", client_secret="", service_account=SERVICE_ACCOUNT,
+                    private_key=None, bot_id=BOT_ID, bot_secret=None)
+    assert line_works_credentials.load(db) == credentials(client_id="client-2")
 
 
 def test_the_key_file_s_pem_is_read_and_another_file_is_refused(tmp_path: Path, key_file: Path) -> None:
-    assert line_works.read_private_key(key_file) == PEM
+    assert line_works.read_private_key(key_file) == key_pair()[0]
     other = tmp_path / "notes.txt"
     other.write_text("hello", encoding="utf-8")
     with pytest.raises(ValidationError, match="is not a private key file"):
@@ -69,57 +81,62 @@ def test_the_section_is_there_only_with_the_channel(qtbot, ctx: AppContext, with
 
 
 def test_saving_keeps_the_key_itself_and_test_says_line_works_s_answer(
-        qtbot, ctx: AppContext, kept: dict[str, WorksCredentials], server: TokenServer, key_file: Path,
+        qtbot, ctx: AppContext, db: Database, works_pointed: WorksStandIn, key_file: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
     view = open_view(qtbot, ctx)
     section: LineWorksSection = view.line_works
     qtbot.waitUntil(lambda: section.isVisible() and section.save.isEnabled(), timeout=WAIT)
     assert section.key_state.text() == "No private key is saved yet."
     assert section.state_line.text() == "LINE WORKS is not set up."
-    section.client_id.setText("client-1")
-    section.client_secret.setText("secret-1")
-    section.service_account.setText("abcde.serviceaccount@example")
+    section.client_id.setText(CLIENT_ID)
+    section.client_secret.setText("a-secret-the-console-never-gave")
+    section.service_account.setText(SERVICE_ACCOUNT)
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *args: (str(key_file), ""))
     qtbot.mouseClick(section.choose_key, CLICK)
     assert section.key_state.text() == "private_20261201.key (saved with Save)"
-    section.bot_id.setText("2000001")
-    section.bot_secret.setText("bot-secret-1")
+    section.bot_id.setText(BOT_ID)
+    section.bot_secret.setText(BOT_SECRET)
     qtbot.mouseClick(section.save, CLICK)
     qtbot.waitUntil(lambda: section.status.text() == "Saved.", timeout=WAIT)
-    assert kept["saved"] == SAVED  # the key's text; the file's path is kept nowhere
+    # The key's text; the file's path is kept nowhere.
+    assert line_works_credentials.load(db) == credentials(client_secret="a-secret-the-console-never-gave")
     qtbot.waitUntil(lambda: section.key_state.text().startswith("✓ A private key is saved"), timeout=WAIT)
     assert section.client_secret.text() == "" and "replace" in section.client_secret.placeholderText()
 
-    server.answer = 401
-    qtbot.mouseClick(section.test, CLICK)
+    qtbot.mouseClick(section.test, CLICK)  # LINE WORKS refuses the client secret
     qtbot.waitUntil(lambda: section.test.isEnabled() and section.status.problem_shown, timeout=WAIT)
-    assert section.status.text() == "The test failed: LINE WORKS refused the app: client authentication failed."
+    assert section.status.text().startswith(
+        "The test failed: LINE WORKS refused the app's credentials (HTTP 401"), section.status.text()
+    assert "check the client ID and secret" in section.status.text()
     qtbot.waitUntil(lambda: "failed" in section.state_line.text(), timeout=WAIT)
-    server.answer = 200
+
+    section.client_secret.setText(CLIENT_SECRET)  # the other values are kept as saved
+    qtbot.mouseClick(section.save, CLICK)
+    qtbot.waitUntil(lambda: section.status.text() == "Saved.", timeout=WAIT)
     qtbot.mouseClick(section.test, CLICK)
     qtbot.waitUntil(lambda: section.status.text().startswith("✓ LINE WORKS gave Shiftcast an access token"),
                     timeout=WAIT)
     qtbot.waitUntil(lambda: "worked" in section.state_line.text(), timeout=WAIT)
-    assert len(server.forms) == 2 and all("client_id=client-1" in form for form in server.forms)
+    assert (works_pointed.token_requests, works_pointed.tokens_issued) == (2, 1)
 
 
 def test_a_file_that_is_no_key_is_said_and_nothing_is_saved(
-        qtbot, ctx: AppContext, kept: dict[str, WorksCredentials], tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        qtbot, ctx: AppContext, db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     view = open_view(qtbot, ctx)
     section = view.line_works
     qtbot.waitUntil(lambda: section.save.isEnabled(), timeout=WAIT)
     other = tmp_path / "notes.txt"
     other.write_text("hello", encoding="utf-8")
-    for edit, value in ((section.client_id, "client-1"), (section.client_secret, "s"), (section.service_account, "a"),
-                        (section.bot_id, "1"), (section.bot_secret, "b")):
+    for edit, value in ((section.client_id, CLIENT_ID), (section.client_secret, CLIENT_SECRET),
+                        (section.service_account, SERVICE_ACCOUNT), (section.bot_id, BOT_ID),
+                        (section.bot_secret, BOT_SECRET)):
         edit.setText(value)
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *args: (str(other), ""))
     qtbot.mouseClick(section.choose_key, CLICK)
     qtbot.mouseClick(section.save, CLICK)
     qtbot.waitUntil(lambda: section.status.problem_shown, timeout=WAIT)
     assert "notes.txt is not a private key file" in section.status.text(), section.status.text()
-    assert kept == {}
+    assert line_works_credentials.load(db) is None
 
 
 # ----- the classroom's LINE WORKS channel -----
@@ -134,7 +151,7 @@ def _classrooms(qtbot, ctx: AppContext) -> ClassroomSection:
 
 
 def test_a_classroom_s_line_works_channel_is_saved_with_its_settings(
-        qtbot, ctx: AppContext, db: Database, kept: dict[str, WorksCredentials]) -> None:
+        qtbot, ctx: AppContext, db: Database) -> None:
     with db.write() as s:
         room = rules.create_classroom(s, name="本校").id
     section = _classrooms(qtbot, ctx)
@@ -169,8 +186,7 @@ def test_without_the_channel_a_classroom_has_no_line_works_field(qtbot, ctx: App
 # ----- the teachers -----
 
 
-def test_the_teacher_dialog_has_a_line_works_id_row_from_the_driver(
-        qtbot, ctx: AppContext, kept: dict[str, WorksCredentials]) -> None:
+def test_the_teacher_dialog_has_a_line_works_id_row_from_the_driver(qtbot, ctx: AppContext) -> None:
     dialog = TeachersDialog(ctx)
     qtbot.addWidget(dialog)
     dialog.show()

@@ -1,36 +1,32 @@
 """LINE WORKS in set-up and the readiness check: its state, a test's answer kept and said offline,
 each classroom with teachers on LINE WORKS needing its LINE WORKS channel, and `shiftcast doctor`
-saying it all. The channel's driver is the stand-in of tests/works_standin.py."""
+saying it all. The channel is its own driver and credentials (in the in-memory keyring); a test asks
+the LINE WORKS stand-in on loopback (tests/worksfixtures.py)."""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
 
+import keyring.errors
 import pytest
+from sqlalchemy import select
 
-from core.channels import line_works_rooms, registry
+from core.channels import line_works_credentials, line_works_rooms
+from core.channels.line_works_client import KEY
+from core.emulator.line_works import WorksStandIn
 from core.roster import rules
 from core.setup import line_works, readiness
 from core.setup.readiness import Fix, State
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
+from core.store.models import Setting
 from core.store.settings import ChannelHold
 from core.texts import render
 from tests import factories as f
 from tests.linefixtures import TOKEN
-from tests.works_standin import HOLD, KEY, TokenServer, WorksStandin
-
-
-@pytest.fixture
-def works() -> Iterator[WorksStandin]:
-    driver = WorksStandin()
-    undo = registry.register_channel(driver)
-    try:
-        yield driver
-    finally:
-        undo()
+from tests.memory_keyring import MemoryKeyring
+from tests.worksfixtures import app, credentials, point_at, works, works_pointed  # noqa: F401 - fixtures
 
 
 def _on_works(db: Database, now: dt.datetime, *, line: bool = True) -> tuple[int, int]:
@@ -40,7 +36,7 @@ def _on_works(db: Database, now: dt.datetime, *, line: bool = True) -> tuple[int
     with db.write() as s:
         main, station = f.classroom(s, "本校"), f.classroom(s, "駅前", line_group_id="C" + "1" * 32)
         sato = f.teacher(s, "佐藤", 1, line_user_id=None, line_opt_in=False, channel=KEY)
-        rules.update_teacher(s, sato.id, contacts_in={KEY: rules.ContactChange(address="sato@works")},
+        rules.update_teacher(s, sato.id, contacts_in={KEY: rules.ContactChange(address="sato@example.com")},
                              classroom_ids=[main.id], now=now)
         suzuki = f.teacher(s, "鈴木", 2)
         rules.update_teacher(s, suzuki.id, classroom_ids=[station.id], now=now)
@@ -52,8 +48,7 @@ def _works_requirements(db: Database, now: dt.datetime) -> dict[str, readiness.R
     return {r.key: r for r in found if r.key.startswith("line_works") or r.key in ("teachers", "classroom_groups")}
 
 
-def test_nothing_is_said_of_line_works_while_nobody_uses_it(db: Database, now: dt.datetime,
-                                                            works: WorksStandin) -> None:
+def test_nothing_is_said_of_line_works_while_nobody_uses_it(db: Database, now: dt.datetime) -> None:
     with db.write() as s:
         f.classroom(s, "本校", line_group_id="C" + "1" * 32)
         f.teacher(s, "鈴木", 2)
@@ -61,7 +56,7 @@ def test_nothing_is_said_of_line_works_while_nobody_uses_it(db: Database, now: d
 
 
 def test_line_works_not_set_up_names_its_teachers_and_the_classroom_without_its_channel(
-        db: Database, now: dt.datetime, works: WorksStandin) -> None:
+        db: Database, now: dt.datetime) -> None:
     main, _station = _on_works(db, now)
     found = _works_requirements(db, now)
     setup, rooms, teachers = found["line_works"], found["line_works_rooms"], found["teachers"]
@@ -74,7 +69,7 @@ def test_line_works_not_set_up_names_its_teachers_and_the_classroom_without_its_
     assert render(rooms.says, "ja") == "LINE WORKS の講師がいる1教室に、月のシフトを送る LINE WORKS のトークルームがありません。"
     assert teachers.state is State.WARNING and teachers.fix is Fix.LINE_WORKS  # fixed in Settings, not the table
 
-    works.fingerprint = "saved-1"
+    line_works_credentials.save(db, credentials())
     with db.write() as s:
         line_works_rooms.set_room(s, main, "room-main")
     found = _works_requirements(db, now)
@@ -87,51 +82,75 @@ def test_line_works_not_set_up_names_its_teachers_and_the_classroom_without_its_
 
 
 def test_an_unreadable_keyring_and_a_refused_send_are_said_with_their_fix(
-        db: Database, now: dt.datetime, works: WorksStandin) -> None:
+        db: Database, now: dt.datetime, memory_keyring: MemoryKeyring, monkeypatch: pytest.MonkeyPatch) -> None:
     _on_works(db, now)
-    works.keyring_broken = True
-    setup = _works_requirements(db, now)["line_works"]
+    saved = line_works_credentials.save(db, credentials())
+
+    def locked(service: str, username: str) -> str | None:
+        raise keyring.errors.KeyringLocked("the keyring is locked")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(memory_keyring, "get_password", locked)
+        setup = _works_requirements(db, now)["line_works"]
     assert (setup.state, setup.fix) == (State.WARNING, Fix.KEYRING)
-    assert render(setup.says, "en") == ("the keyring cannot be used, so the LINE WORKS credentials cannot be read: "
-                                        "the keyring is locked")
-    works.keyring_broken, works.fingerprint = False, "saved-1"
+    said = render(setup.says, "en")
+    assert said.startswith("the keyring cannot be used, so the LINE WORKS credentials cannot be read: "), said
+    assert said.endswith("the keyring is locked"), said
     with db.write() as s:
-        HOLD.write(s, ChannelHold("AUTH_FAILED", "saved-1", now))
+        keys.LINE_WORKS_HOLD.write(s, ChannelHold("AUTH_FAILED", saved.fingerprint, now))
     setup = _works_requirements(db, now)["line_works"]
     assert (setup.state, setup.fix) == (State.WARNING, Fix.LINE_WORKS)
     assert render(setup.says, "en").startswith("LINE WORKS refused the saved credentials when sending at ")
-    works.fingerprint = "saved-2"  # other credentials saved since: the hold no longer applies to them
+    line_works_credentials.save(db, credentials(client_secret="a-new-client-secret"))  # the hold is not for these
     assert _works_requirements(db, now)["line_works"].state is State.OK
 
 
 def test_a_test_s_answer_is_kept_and_said_offline_until_the_next(
-        db: Database, now: dt.datetime, works: WorksStandin) -> None:
+        db: Database, now: dt.datetime, works_pointed: WorksStandIn) -> None:
     _on_works(db, now)
-    works.fingerprint = "saved-1"
-    with TokenServer().running() as server:
-        server.answer = 401
-        failed = line_works.test(db, server.checker(), now=now)
-        assert "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer" in server.forms[0]
-        assert render(line_works.says_test(failed), "en") == (
-            "the test failed: LINE WORKS refused the app: client authentication failed")
-        setup = _works_requirements(db, now)["line_works"]
-        assert (setup.state, setup.fix) == (State.WARNING, Fix.LINE_WORKS)
-        assert "failed: LINE WORKS refused the app: client authentication failed" in render(setup.says, "en")
+    line_works_credentials.save(db, credentials(client_secret="a-secret-the-console-never-gave"))
+    failed = line_works.test(db, line_works.client_checker(db), now=now)
+    assert works_pointed.log == [("POST", "/oauth2/v2.0/token", 401)]  # its form checked, the secret refused
+    said = render(line_works.says_test(failed), "en")
+    assert said.startswith("the test failed: LINE WORKS refused the app's credentials (HTTP 401"), said
+    setup = _works_requirements(db, now)["line_works"]
+    assert (setup.state, setup.fix) == (State.WARNING, Fix.LINE_WORKS)
+    assert "failed: LINE WORKS refused the app's credentials (HTTP 401" in render(setup.says, "en")
 
-        server.answer = 200
-        later = now + dt.timedelta(minutes=3)
-        worked = line_works.test(db, server.checker(), now=later)
+    line_works_credentials.save(db, credentials())
+    later = now + dt.timedelta(minutes=3)
+    worked = line_works.test(db, line_works.client_checker(db), now=later)
+    assert works_pointed.tokens_issued == 1
     assert worked.why is None and render(line_works.says_test(worked), "ja").startswith("LINE WORKS からアクセストークンを取得")
     assert line_works.last_test(db) == line_works.LastTest(later, None)
     setup = _works_requirements(db, now)["line_works"]
     assert setup.state is State.OK and render(setup.details[0], "en").startswith("Tested at ")
 
 
-def test_a_test_that_cannot_reach_line_works_says_why(db: Database, now: dt.datetime, works: WorksStandin) -> None:
-    with TokenServer().running() as server:
-        checker = server.checker()
-    outcome = line_works.test(db, checker, now=now)  # the server is gone: nothing listens there
-    assert outcome.why is not None and render(line_works.says_test(outcome), "en").startswith("the test failed: ")
+def test_a_test_that_cannot_reach_line_works_says_why(db: Database, now: dt.datetime) -> None:
+    line_works_credentials.save(db, credentials())
+    with WorksStandIn(app()) as gone:
+        point_at(db, gone)
+    outcome = line_works.test(db, line_works.client_checker(db), now=now)  # nothing listens there now
+    said = render(line_works.says_test(outcome), "en")
+    assert said.startswith("the test failed: could not connect to LINE WORKS"), said
+
+
+def test_a_test_before_anything_is_saved_says_to_save_first(db: Database, now: dt.datetime,
+                                                            works_pointed: WorksStandIn) -> None:
+    outcome = line_works.test(db, line_works.client_checker(db), now=now)
+    assert render(line_works.says_test(outcome), "en") == "the test failed: save the LINE WORKS values first"
+    assert works_pointed.token_requests == 0
+
+
+def test_a_classroom_s_line_works_channel_is_no_setting(db: Database) -> None:
+    """It is kept with the classroom's rooms; no setting names it any more."""
+    assert not any(family.prefix.startswith("line_works.") for family in keys.FAMILIES)
+    with db.write() as s:
+        room = f.classroom(s, "本校").id
+        line_works_rooms.set_room(s, room, "room-main")
+    with db.read() as s:
+        assert [k for k in s.scalars(select(Setting.key)) if k.startswith("line_works.")] == []
 
 
 def test_a_hand_edited_last_test_reads_as_none(db: Database) -> None:
@@ -140,7 +159,7 @@ def test_a_hand_edited_last_test_reads_as_none(db: Database) -> None:
     assert line_works.last_test(db) is None
 
 
-def test_doctor_says_line_works_with_its_fix(db: Database, now: dt.datetime, works: WorksStandin,
+def test_doctor_says_line_works_with_its_fix(db: Database, now: dt.datetime,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     import main
 

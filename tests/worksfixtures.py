@@ -1,7 +1,8 @@
 """Shared set-up for tests that talk to the LINE WORKS stand-in (core/emulator/line_works) over real HTTP.
 
 `works` is the stand-in on loopback with this module's app, bot and key pair; `works_ready` also saves
-the credentials (in-memory keyring, settings) with both addresses pointing at it. Until every kind
+the credentials (in-memory keyring, settings) with both addresses pointing at it; `works_pointed` points
+the addresses at it and saves nothing. `without_works` takes LINE WORKS out of Shiftcast for one test. Until every kind
 composes a channel-neutral message, `ReminderWorksDriver` is LINE WORKS' driver with a shift reminder
 builder that composes the reminder's Message and renders it with the driver, as the neutral compose will.
 """
@@ -10,13 +11,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from sqlalchemy.orm import Session
 
-from core.channels import line_works_client, line_works_credentials
+from core.channels import line_works_client, line_works_credentials, registry
 from core.channels.line_works_credentials import WorksCredentials
 from core.emulator.line_works import WorksApp, WorksStandIn
 from core.roster import rules
@@ -68,6 +70,26 @@ def point_at(db: Database, standin: WorksStandIn) -> None:
     with db.write() as s:
         keys.LINE_WORKS_AUTH_BASE.write(s, standin.base_url)
         keys.LINE_WORKS_API_BASE.write(s, standin.base_url)
+
+
+@pytest.fixture
+def works_pointed(db: Database, works: WorksStandIn) -> WorksStandIn:
+    """The stand-in with the settings pointing at it, nothing saved yet."""
+    point_at(db, works)
+    return works
+
+
+@pytest.fixture
+def without_works(monkeypatch: pytest.MonkeyPatch) -> None:
+    """LINE WORKS not part of Shiftcast: its driver is registered by default, so it is taken out."""
+    monkeypatch.delitem(registry.DRIVERS, line_works_client.KEY)
+
+
+def private_key_file(folder: Path, name: str = "private_20261201.key") -> Path:
+    """The key file as the Developer Console gives it: the PEM with a line before it."""
+    path = folder / name
+    path.write_text("issued by the Developer Console\n" + key_pair()[0], encoding="ascii")
+    return path
 
 
 @pytest.fixture

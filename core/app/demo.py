@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from core.app import demo_drafting, demo_inbox, demo_month, demo_shifts
+from core.app import demo_drafting, demo_inbox, demo_month, demo_shifts, demo_works
 from core.errors import ShiftcastError, ValidationError
 from core.roster import clock, closed_days, rules
 from core.store import setting_keys as keys
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     from core.app.demo_relay import DemoRelay
     from core.emulator import LineEmulator
+    from core.emulator.line_works import WorksStandIn
     from core.emulator.simulate import Delivered
     from core.receiving.server import WebhookReceiver
 
@@ -115,7 +116,8 @@ def _memory_keyring() -> KeyringBackend:
 class DemoEnvironment:
     """The emulator plus a loopback web server for images, wired into the demo database's settings, and
     a webhook receiver the emulator's simulated teachers reach: their 了解 taps and pairing codes are
-    recorded from the start, without walking through Connect LINE first."""
+    recorded from the start, without walking through Connect LINE first. Beside them the LINE WORKS
+    stand-in (core/app/demo_works.py), whose signed callbacks reach the same receiver."""
 
     def __init__(self, home: Path) -> None:
         self.home = home
@@ -126,6 +128,7 @@ class DemoEnvironment:
                                                    channel_id=DEMO_CHANNEL_ID, channel_secret=DEMO_CHANNEL_SECRET,
                                                    loopback_webhooks=True)
         self.receiver: WebhookReceiver | None = None
+        self.works: WorksStandIn | None = None
         self.relay: DemoRelay | None = None  # started by start_relay: the demo window's, not every test's
         self._db: Database | None = None
         self._httpd: http.server.ThreadingHTTPServer | None = None
@@ -159,6 +162,7 @@ class DemoEnvironment:
         line.check_connection(db)
         self.receiver = WebhookReceiver(db, DEMO_CHANNEL_SECRET).start()
         self.emulator.set_webhook_endpoint(self.receiver.url)
+        self.works = demo_works.start(db, self.receiver.url)  # after the keyring swap: its secrets stay in memory
         return self
 
     def start_relay(self) -> DemoRelay:
@@ -175,6 +179,9 @@ class DemoEnvironment:
             demo_inbox.keep_images(self.home, self.emulator.all_inbox())
         if self.relay is not None:
             self.relay.stop(self._db)
+        if self.works is not None:
+            self.works.stop()
+            self.works = None
         if self.receiver is not None:
             self.emulator.set_webhook_endpoint(None)
             self.receiver.stop()
@@ -194,6 +201,12 @@ class DemoEnvironment:
             self._real_keyring = None
 
     # ----- acting as a teacher, through the simulator -----
+
+    def tap_on_works(self, user_id: str, data: str, *, channel_id: str | None = None) -> int:
+        """The teacher taps a LINE WORKS message's 了解: the stand-in posts the signed callback to the
+        receiver. The receiver's answer (200: taken)."""
+        assert self.works is not None, "start() first"
+        return self.works.postback(user_id, data, channel_id=channel_id)
 
     def tap_as_teacher(self, user_id: str, message_id: str) -> Delivered:
         """The teacher taps the postback (了解) button of a message they received."""
@@ -288,6 +301,7 @@ def seed(db: Database, *, now: dt.datetime) -> bool:
         demo_shifts.add_shifts_starting_soon(session, room, teachers, now, closed=closed)
         demo_month.seed(session, room, teachers, newcomers, now)
         demo_drafting.seed(session, room, teachers, now)
+        demo_works.seed(session, room, teachers[TEACHERS.index(demo_works.WORKS_TEACHER)], now, closed=closed)
         # Reminders carry the 了解 button, so the demo inbox can tap it as the teacher. Only the setting:
         # its key is made when the first reminder is signed, in the demo's own keyring, which is not
         # in place yet while the demo seeds.
@@ -324,4 +338,4 @@ def send_once(db: Database, paths: DataPaths, *, now: Callable[[], dt.datetime])
         stats = sender.run_until_idle()
     finally:
         sender.stop()
-    return "; ".join([f"demo messages sent to the LINE simulator: {stats.sent}", *notes])
+    return "; ".join([f"demo messages sent to the LINE and LINE WORKS simulators: {stats.sent}", *notes])

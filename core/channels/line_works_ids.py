@@ -1,4 +1,4 @@
-"""The ids a manager types for LINE WORKS: a member's (a teacher's LINE WORKS ID) and a message room's."""
+"""The id a manager types for a LINE WORKS member: a teacher's LINE WORKS ID."""
 
 from __future__ import annotations
 
@@ -11,8 +11,6 @@ from core.texts import t
 _LOGIN_ID = re.compile(r"[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
                        r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+")
 _USER_ID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
-# Message room IDs are letters, digits and dashes ("12345", or a UUID-like text).
-_ROOM_ID = re.compile(r"[A-Za-z0-9-]{1,64}")
 
 
 def check_user_id(text: str | None) -> str | None:
@@ -25,11 +23,3 @@ def check_user_id(text: str | None) -> str | None:
         return value.lower()
     raise ValidationError(t("line_works.bad_user_id", value=value))
 
-
-def check_room_id(value: str | None) -> str | None:
-    text = (value or "").strip()
-    if not text:
-        return None
-    if not _ROOM_ID.fullmatch(text):
-        raise ValidationError(t("line_works.bad_room_id", value=text))
-    return text

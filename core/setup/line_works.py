@@ -24,6 +24,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
+from core.channels import line_works_credentials as credentials
 from core.channels import registry
 from core.channels.net import short
 from core.errors import ValidationError
@@ -172,9 +173,6 @@ def client_checker(db: Database) -> Checker:
     the configured addresses."""
 
     def check() -> None:
-        # Imported when used: the readiness check imports this module and needs none of the credentials.
-        from core.channels import line_works_credentials as credentials
-
         saved = credentials.load(db)
         if saved is None:
             raise ValidationError(t("line_works.test.not_set_up"))
@@ -207,8 +205,6 @@ def save(db: Database, *, client_id: str, client_secret: str | None, service_acc
          private_key: str | None, bot_id: str, bot_secret: str | None, domain_id: str | None = None) -> None:
     """Save the values as typed, the channel's credentials checking every one first (bad input saves
     nothing). A secret or key left blank (None or empty) keeps the one saved before. Forgets the last test."""
-    from core.channels import line_works_credentials as credentials
-
     typed = {"client_secret": (client_secret or "").strip(),
              "private_key": private_key if (private_key or "").strip() else "", "bot_secret": (bot_secret or "").strip()}
     before = credentials.load(db) if not all(typed.values()) else None
@@ -224,8 +220,6 @@ def state(db: Database) -> WorksState | None:
     while the channel is not part of Shiftcast."""
     if not registry.registered(KEY):
         return None
-    from core.channels import line_works_credentials as credentials
-
     saved, problem = None, None
     try:
         found = credentials.load(db)

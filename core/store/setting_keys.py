@@ -89,9 +89,6 @@ LINE_WORKS_AUTH_BASE = TextSetting("line_works.auth_base", t("setting.label.line
                                    rule_says=_WEB)
 LINE_WORKS_API_BASE = TextSetting("line_works.api_base", t("setting.label.line_works.api_base"), rule=web_address,
                                   rule_says=_WEB)
-# Each classroom's LINE WORKS message room (channel ID), where its group messages go (core/channels/line_works_rooms.py).
-LINE_WORKS_ROOM = SettingFamily(
-    "line_works.room.", lambda name: TextSetting(name, t("setting.label.line_works.room"), max_length=64))
 # While LINE WORKS refuses the app's credentials: held for their fingerprint, lifted when they change.
 LINE_WORKS_HOLD = HoldSetting("line_works.hold", t("setting.label.line_works.hold"))
 

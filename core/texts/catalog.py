@@ -870,8 +870,6 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                "their user ID (8-4-4-4-12 hexadecimal digits)",
                                "LINE WORKS ID「{value}」の形式が正しくありません。メンバーのログインID（name@domain）か"
                                "ユーザーID（8-4-4-4-12桁の16進数）を入力してください。"),
-    "line_works.bad_room_id": ("malformed LINE WORKS message room ID '{value}': letters, digits and dashes only",
-                               "LINE WORKSのトークルームID「{value}」の形式が正しくありません（英数字とハイフンのみ）。"),
     "alert.line_works_held": ("LINE WORKS refused the app's credentials: LINE WORKS sending is paused until they change",
                               "LINE WORKSがアプリの認証情報を受け付けませんでした。認証情報を変更するまでLINE WORKSの"
                               "配信を停止します。"),
@@ -881,7 +879,6 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "setting.label.line_works.domain_id": ("the LINE WORKS domain ID", "LINE WORKSのDomain ID"),
     "setting.label.line_works.auth_base": ("the LINE WORKS sign-in address", "LINE WORKSの認証サーバーのアドレス"),
     "setting.label.line_works.api_base": ("the LINE WORKS API address", "LINE WORKSのAPIのアドレス"),
-    "setting.label.line_works.room": ("the classroom's LINE WORKS message room", "教室のLINE WORKSトークルーム"),
     "setting.label.line_works.hold": ("the LINE WORKS hold", "LINE WORKSの配信停止の記録"),
     "setting.label.smtp.host": ("the mail server", "メールサーバー"),
     "setting.label.smtp.port": ("the mail server's port", "メールサーバーのポート番号"),

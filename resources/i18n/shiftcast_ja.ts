@@ -2046,8 +2046,8 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>更新</translation>
     </message>
     <message>
-        <source>What the teachers and their groups received from the built-in LINE simulator. Nothing here went to real LINE accounts.</source>
-        <translation>講師と講師のグループが、内蔵のLINEシミュレーターから受け取った内容です。実際のLINEアカウントには何も送られていません。</translation>
+        <source>What the teachers and their groups received from the built-in LINE and LINE WORKS simulators. Nothing here went to real LINE or LINE WORKS accounts.</source>
+        <translation>講師と講師のグループが、内蔵のLINE・LINE WORKSシミュレーターから受け取った内容です。実際のLINEやLINE WORKSのアカウントには何も送られていません。</translation>
     </message>
     <message>
         <source>Invite the account into a group</source>
@@ -2076,6 +2076,14 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>To try Connect LINE with the simulator, enter channel ID {0} and channel secret {1}.</source>
         <translation>シミュレーターで「LINEに接続」を試すには、チャネルID {0} とチャネルシークレット {1} を入力してください。</translation>
+    </message>
+    <message>
+        <source>{0} (LINE WORKS room)</source>
+        <translation>{0}（LINE WORKSトークルーム）</translation>
+    </message>
+    <message>
+        <source>{0} (LINE WORKS)</source>
+        <translation>{0}（LINE WORKS）</translation>
     </message>
     <message>
         <source>{0} (LINE group)</source>
@@ -2116,6 +2124,18 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>Wake the computer</source>
         <translation>コンピューターを起こす</translation>
+    </message>
+    <message>
+        <source>Tapped “{0}” as {1} on LINE WORKS.</source>
+        <translation>{1}さんとしてLINE WORKSで「{0}」をタップしました。</translation>
+    </message>
+    <message>
+        <source>LINE WORKS</source>
+        <translation>LINE WORKS</translation>
+    </message>
+    <message>
+        <source>LINE WORKS sends Shiftcast this message&apos;s button tap as {0} would make it on their phone.</source>
+        <translation>{0}さんがスマートフォンでタップしたときと同じように、LINE WORKSがこのメッセージのボタンのタップをShiftcastに送ります。</translation>
     </message>
     <message>
         <source>Sent by the relay while the computer slept</source>

@@ -20,6 +20,10 @@ until when) offers a small time choice beside it: the day's △ with from–to i
 from when in the picker and then until when in the picker the account's reply brings, each a postback
 with `params.time`, as LINE sends it.
 
+What the LINE WORKS stand-in took follows the LINE mailboxes, each recipient and message marked
+"LINE WORKS": a reminder's 了解 there is tapped as the teacher by the stand-in's signed callback to the
+demo's receiver, as LINE WORKS would send it.
+
 Where the demo runs the relay on this computer (core/app/demo_relay.py), the window shows its state in
 one line and can let the PC sleep: the app's sender stops, a reminder comes due, and the relay sends it;
 such messages are marked as the relay's. Waking starts the sender again, whose sync records the relay's
@@ -50,7 +54,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.app import demo_relay
-from core.app.demo import DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET, DEMO_NEW_GROUP_NAME, check_hours
+from core.app.demo import DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET, DEMO_NEW_GROUP_NAME, DemoEnvironment, check_hours
 from core.emulator.simulate import Delivered
 from core.errors import ValidationError
 from core.publication import flex_picture
@@ -74,6 +78,12 @@ from ui.services.sending import start_engine
 log = logging.getLogger(__name__)
 IMAGE_WIDTH = 320  # about the width of a LINE bubble on a phone
 POLL_MS = 1000
+
+
+def _received_count(demo: DemoEnvironment) -> int:
+    """Messages the simulator and the LINE WORKS stand-in hold now."""
+    works = getattr(demo, "works", None)  # a stand-in demo may have no LINE WORKS
+    return len(demo.emulator.all_inbox()) + (len(works.accepted) if works is not None else 0)
 
 
 class _ClickableImage(QLabel):
@@ -113,8 +123,8 @@ class InboxWindow(QWidget):
         self._unpaired: list[Unpaired] = []
         self.refresh_button = QPushButton(self.tr("Refresh"), self)
         self.refresh_button.clicked.connect(self.refresh)
-        intro = PhraseLabel(self.tr("What the teachers and their groups received from the built-in LINE simulator. "
-                               "Nothing here went to real LINE accounts."), self)
+        intro = PhraseLabel(self.tr("What the teachers and their groups received from the built-in LINE and LINE WORKS "
+                                    "simulators. Nothing here went to real LINE or LINE WORKS accounts."), self)
         intro.setWordWrap(True)
         self.channel_label = PhraseLabel(self)  # what to type into Connect LINE to try it against the simulator
         self.channel_label.setWordWrap(True)
@@ -196,7 +206,7 @@ class InboxWindow(QWidget):
     def _check_for_new(self) -> None:
         demo = self.ctx.demo
         self._show_relay()
-        if demo is not None and self.refresh_button.isEnabled() and len(demo.emulator.all_inbox()) != self._shown_count:
+        if demo is not None and self.refresh_button.isEnabled() and _received_count(demo) != self._shown_count:
             self.refresh()
 
     # ----- loading -----
@@ -214,10 +224,10 @@ class InboxWindow(QWidget):
         self.channel_label.setText(self.tr("To try Connect LINE with the simulator, enter channel ID {0} and "
                                            "channel secret {1}.").format(DEMO_CHANNEL_ID, DEMO_CHANNEL_SECRET))
         self.refresh_button.setEnabled(False)
-        db, now, relay = self.ctx.db, self.ctx.clock(), self._relay()
+        db, now, relay, works = self.ctx.db, self.ctx.clock(), self._relay(), getattr(demo, "works", None)
         self._show_relay()
-        self.ctx.tasks.run(lambda: load_inbox(db, emulator, now, relay), self._set_inbox, self._failed, owner=self,
-                           latest="mailboxes")
+        self.ctx.tasks.run(lambda: load_inbox(db, emulator, now, relay, works), self._set_inbox, self._failed,
+                           owner=self, latest="mailboxes")
 
     def _set_inbox(self, inbox: Inbox) -> None:
         self._zone = inbox.zone
@@ -238,7 +248,7 @@ class InboxWindow(QWidget):
         self.recipients.blockSignals(True)
         self.recipients.clear()
         for box in boxes:
-            label = (self.tr("{0} (LINE group)").format(box.title) if box.is_group else box.title)
+            label = self._recipient_label(box)
             item = QListWidgetItem(f"{label}  ·  {len(box.messages)}")
             item.setData(Qt.ItemDataRole.UserRole, box.recipient)
             self.recipients.addItem(item)
@@ -249,6 +259,11 @@ class InboxWindow(QWidget):
             self._show_mailbox(row)
         elif self.ctx.demo is not None:
             self._say(self.tr("Nothing has been sent yet. Messages appear here as the demo sends them."))
+
+    def _recipient_label(self, box: Mailbox) -> str:
+        if box.on_works:
+            return (self.tr("{0} (LINE WORKS room)") if box.is_group else self.tr("{0} (LINE WORKS)")).format(box.title)
+        return self.tr("{0} (LINE group)").format(box.title) if box.is_group else box.title
 
     def current_recipient(self) -> str | None:
         item = self.recipients.currentItem()
@@ -399,6 +414,24 @@ class InboxWindow(QWidget):
                                                     .format(shown, picker.label, title)),
                            self._failed, owner=self)
 
+    def tap_ok_on_works(self, teacher: Mailbox, message: Received, button: QPushButton | None = None) -> None:
+        """The teacher taps 了解 in LINE WORKS: the stand-in posts its signed callback to the demo's receiver."""
+        demo = self.ctx.demo
+        if demo is None or message.postback is None:
+            return
+        if button is not None:
+            button.setEnabled(False)
+        data = message.postback
+        self.ctx.tasks.run(lambda: demo.tap_on_works(teacher.recipient, data),
+                           lambda status: self._acted_on_works(status, self.tr("Tapped “{0}” as {1} on LINE WORKS.")
+                                                               .format(message.button, teacher.title)),
+                           self._failed, owner=self)
+
+    def _acted_on_works(self, status: int, said: str) -> None:
+        self.status_label.setText(said if status == 200 else self.tr("Shiftcast did not take it: {0} {1}")
+                                  .format(status, ""))
+        self.refresh()
+
     def _acted(self, delivered: Delivered, said: str) -> None:
         result = delivered.result
         if result is None:
@@ -432,7 +465,36 @@ class InboxWindow(QWidget):
             return
         box = self._boxes[row]
         for index, message in enumerate(box.messages):
-            self._column.insertWidget(index, self._bubble(message, None if box.is_group else box))
+            if box.on_works:
+                self._column.insertWidget(index, self._works_bubble(message, box, f"works:{box.recipient}:{index}"))
+            else:
+                self._column.insertWidget(index, self._bubble(message, None if box.is_group else box))
+
+    def _works_bubble(self, message: Received, box: Mailbox, key: str) -> QFrame:
+        """A message the LINE WORKS stand-in took, marked so; its picture shown from the file it took."""
+        bubble = self._bubble(message)
+        column = bubble.layout()
+        assert isinstance(column, QVBoxLayout)
+        mark = QLabel(self.tr("LINE WORKS"), bubble)
+        mark.setObjectName("worksMark")
+        column.insertWidget(1, mark)
+        if message.picture is not None:
+            image = _ClickableImage(self.tr("Loading the image…"), bubble)
+            image.setObjectName("messageImage")
+            image.setToolTip(self.tr("Click to see it full size"))
+            image.setCursor(Qt.CursorShape.PointingHandCursor)
+            image.clicked.connect(lambda: self.open_image(key))
+            column.addWidget(image)
+            self._waiting.setdefault(key, []).append(image)
+            self._image_arrived(key, message.picture)
+        if not box.is_group and message.button and message.postback:
+            reply = QPushButton(self.tr("Reply “{0}” as the teacher").format(message.button), bubble)
+            reply.setObjectName("replyOk")
+            reply.setToolTip(self.tr("LINE WORKS sends Shiftcast this message's button tap as {0} would make it on "
+                                     "their phone.").format(box.title))
+            reply.clicked.connect(lambda _checked=False, b=reply: self.tap_ok_on_works(box, message, b))
+            column.addWidget(reply, 0, Qt.AlignmentFlag.AlignLeft)
+        return bubble
 
     def _bubble(self, message: Received, teacher: Mailbox | None = None) -> QFrame:
         bubble = QFrame(self.messages)

@@ -1,6 +1,7 @@
 """What the demo's inbox shows, read from the simulator and the demo database: each teacher's and
 the group's mailbox, messages with their drawn Flex cards and LINE time pickers, the teachers not on
-LINE yet, and which messages the demo's relay sent while the computer slept. No widgets here; the
+LINE yet, and which messages the demo's relay sent while the computer slept; after them what the LINE
+WORKS stand-in took (core/app/demo_works.py), its teacher's and its room's. No widgets here; the
 window (ui/demo/inbox.py) lays these out."""
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol, TypeGuard
 
-from core.app import demo_inbox, demo_relay
+from core.app import demo_inbox, demo_relay, demo_works
 from core.app.demo import GROUP_NAMES
 from core.emulator import InboxMessage
+from core.emulator.line_works import Accepted
 from core.emulator.simulate import postback_actions
 from core.messages import flex_text
 from core.publication import flex_picture
@@ -25,6 +27,13 @@ from core.store.db import Database
 class _Inboxes(Protocol):
     def all_inbox(self) -> list[InboxMessage]: ...
     def group_names(self) -> dict[str, str]: ...
+
+
+class _WorksInbox(Protocol):
+    """The LINE WORKS stand-in, as far as the inbox reads it."""
+
+    accepted: list[Accepted]
+    files: dict[str, bytes]
 
 
 @dataclass(frozen=True)
@@ -81,6 +90,8 @@ class Received:
     cards: bytes | None = None  # a Flex message's bubbles drawn as a phone shows them (PNG); `text` says them
     pickers: tuple[TimePicker, ...] = ()
     by_relay: bool = False  # the demo's relay sent it while the PC slept
+    picture: bytes | None = None  # a LINE WORKS image message's file, as the stand-in took it
+    postback: str | None = None  # a LINE WORKS button's data: what a tap hands the bot's callback
 
 
 @dataclass(frozen=True)
@@ -98,6 +109,7 @@ class Mailbox:
     title: str
     is_group: bool
     messages: tuple[Received, ...]
+    on_works: bool = False  # LINE WORKS (the stand-in), not LINE
 
 
 def received(item: InboxMessage) -> Received:
@@ -152,9 +164,11 @@ class Inbox:
     zone: str | None = None  # the classrooms' time zone, when they share one: the clock messages are read on
 
 
-def load_inbox(db: Database, emulator: _Inboxes, now: dt.datetime, relay: demo_relay.DemoRelay | None = None) -> Inbox:
+def load_inbox(db: Database, emulator: _Inboxes, now: dt.datetime, relay: demo_relay.DemoRelay | None = None,
+               works: _WorksInbox | None = None) -> Inbox:
     zones = {room.timezone for room in classrooms.listing(db)}
-    return Inbox(load_mailboxes(db, emulator, relay), load_unpaired(db, now), zones.pop() if len(zones) == 1 else None)
+    return Inbox(load_mailboxes(db, emulator, relay) + load_works_mailboxes(db, works), load_unpaired(db, now),
+                 zones.pop() if len(zones) == 1 else None)
 
 
 def load_mailboxes(db: Database, emulator: _Inboxes, relay: demo_relay.DemoRelay | None = None) -> list[Mailbox]:
@@ -175,6 +189,38 @@ def load_mailboxes(db: Database, emulator: _Inboxes, relay: demo_relay.DemoRelay
     boxes = [Mailbox(rid, names.get(rid) or rid, rid.startswith("C"),
                      tuple(sorted(msgs, key=lambda m: m.at))) for rid, msgs in by_recipient.items()]
     return sorted(boxes, key=lambda b: (not b.is_group, b.title == b.recipient, b.title))
+
+
+def works_received(item: Accepted, files: dict[str, bytes]) -> Received:
+    """A message the LINE WORKS stand-in took, as its talk shows it: text, a button template's text and
+    its 了解, or a picture."""
+    content = item.content
+    at = dt.datetime.fromtimestamp(item.at, dt.UTC)
+    kind = content.get("type")
+    if kind == "text":
+        return Received(at, str(content.get("text", "")), None)
+    if kind == "button_template":
+        found = demo_works.button_data(content)
+        return Received(at, str(content.get("contentText", "")), None, button=found[0] if found else None,
+                        postback=found[1] if found else None)
+    if kind == "image":
+        return Received(at, "", None, picture=files.get(str(content.get("fileId", ""))))
+    return Received(at, f"({kind})", None)
+
+
+def load_works_mailboxes(db: Database, works: _WorksInbox | None) -> list[Mailbox]:
+    """What the stand-in took, by recipient: the classrooms' rooms first, then teachers by name."""
+    if works is None:
+        return []
+    names = demo_works.names(db)
+    files = dict(works.files)
+    by_recipient: dict[tuple[bool, str], list[Received]] = {}
+    for item in list(works.accepted):  # a copy: the stand-in's threads append to it
+        by_recipient.setdefault((item.target == "channels", item.to), []).append(works_received(item, files))
+    boxes = [Mailbox(to, (names.rooms if room else names.teachers).get(to) or to, room,
+                     tuple(sorted(msgs, key=lambda m: m.at)), on_works=True)
+             for (room, to), msgs in by_recipient.items()]
+    return sorted(boxes, key=lambda b: (not b.is_group, b.title))
 
 
 def fetch_image(home: Path | None, url: str) -> bytes:
