@@ -36,7 +36,7 @@ def _header(db: Database) -> list[str]:
 
 
 def test_the_built_in_channels_columns_are_as_before(db: Database) -> None:
-    assert _header(db)[:6] == ["name", "reading", "line_user_id", "email", "line_opt_in", "email_opt_in"]
+    assert _header(db)[:7] == ["name", "reading", "line_user_id", "email", "line_works_id", "line_opt_in", "email_opt_in"]
     data = "氏名,ＬＩＮＥ　ＩＤ,メールアドレス,LINE通知,メール通知\n佐藤,U" + "a" * 32 + ",sato@example.com,はい,no\n"
     with db.write() as s:
         csv_files.import_teachers(s, data.encode("utf-8"))
@@ -48,14 +48,15 @@ def test_the_built_in_channels_columns_are_as_before(db: Database) -> None:
 
 
 def test_a_registered_channels_column_is_imported_and_exported(db: Database, chat: None) -> None:
-    assert _header(db)[:7] == ["name", "reading", "line_user_id", "email", "chat_url", "line_opt_in", "email_opt_in"]
+    assert _header(db)[:8] == ["name", "reading", "line_user_id", "email", "line_works_id", "chat_url", "line_opt_in",
+                              "email_opt_in"]
     with db.write() as s:
         result = csv_files.import_teachers(s, f"name,Chat URL\n佐藤,{ROOM}\n".encode())
         assert result.created == 1
     with db.read() as s:
         assert contacts.address_on(rules.teacher_by_name(s, "佐藤"), KEY) == ROOM
         exported = csv_files.export_teachers(s)
-    assert f"佐藤,,,,{ROOM},no,no," in exported
+    assert f"佐藤,,,,,{ROOM},no,no," in exported
     with db.write() as s:  # its own export reads back as it was
         assert csv_files.import_teachers(s, exported.encode("utf-8-sig")).updated == 1
     with db.read() as s:
@@ -96,4 +97,4 @@ def test_the_command_line_lists_the_registered_columns(capsys: pytest.CaptureFix
         ROOM, None, True, False)
     assert main.main(["--lang", "ja", "teachers"]) == 0
     line = capsys.readouterr().out.splitlines()[0]
-    assert f"佐藤  -  -  {ROOM}  [LINE通知,在籍]" in line
+    assert f"佐藤  -  -  -  {ROOM}  [LINE通知,在籍]" in line

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from core.channels.line import LineCancel
 from core.emulator import LineEmulator
 from core.emulator.records import InboxMessage
 from core.emulator.simulate import postback_actions
@@ -415,7 +416,6 @@ def test_a_decline_to_a_teacher_line_cannot_reach_goes_by_e_mail_beside_a_cancel
         db: Database) -> None:
     """The decline is planned as every teacher message is (core/planning/context.py): with LINE then
     e-mail and LINE unable to reach them, the e-mail stands in for a LINE delivery recorded as canceled."""
-    from core.planning import fallback
     from core.roster import channel_choice
 
     with db.write() as s:
@@ -429,6 +429,6 @@ def test_a_decline_to_a_teacher_line_cannot_reach_goes_by_e_mail_beside_a_cancel
         rows = {d.channel: d for d in s.scalars(select(Delivery).where(Delivery.kind == DeliveryKind.COVER_DECLINED))}
     assert sorted(rows) == ["email", "line"]
     assert made == [rows["email"].id]
-    assert (rows["line"].status, rows["line"].cancel_reason) == (DeliveryStatus.CANCELED, fallback.UNREACHABLE)
+    assert (rows["line"].status, rows["line"].cancel_reason) == (DeliveryStatus.CANCELED, LineCancel.UNREACHABLE)
     assert (rows["email"].status, rows["email"].linked_delivery_id, rows["email"].recipient) == (
         DeliveryStatus.QUEUED, rows["line"].id, "aoki@example.com")

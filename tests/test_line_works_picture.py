@@ -13,11 +13,11 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from sqlalchemy import select
 
 from core.channels import line_works, line_works_rooms
 from core.channels.line_works_client import KEY, BaseUrls, WorksClient
 from core.emulator.line_works import WorksStandIn
-from core.outbox import queue
 from core.publication import publish
 from core.publication.image_store import ImageStore
 from core.sending.sender import Sender, SenderConfig
@@ -49,8 +49,8 @@ def sender(db: Database, paths: DataPaths, clock: FakeClock, works_ready: WorksS
 
 
 def _month_for_the_room(db: Database, paths: DataPaths, now: dt.datetime, works: WorksStandIn) -> tuple[int, bytes]:
-    """December published for a classroom whose message room is ROOM, its LINE WORKS delivery queued:
-    the delivery and the month's PNG."""
+    """December published for a classroom whose message room is ROOM: the LINE WORKS delivery publishing
+    queued, and the month's PNG."""
     works.add_channel(ROOM)
     with db.write() as s:
         room = f.classroom(s)
@@ -60,9 +60,10 @@ def _month_for_the_room(db: Database, paths: DataPaths, now: dt.datetime, works:
         done = publish.publish(s, room.id, 2026, 12, now=now, store=ImageStore(paths.images))
         publication = s.get(Publication, done.publication_id)
         assert publication is not None
-        delivery_id, _ = queue.enqueue(
-            s, kind=DeliveryKind.SHIFT_PUBLICATION, dedup=f"works-month:{publication.id}", due_at=now, now=now,
-            channel=KEY, classroom_id=room.id, subject_type=SubjectType.PUBLICATION, subject_id=publication.id)
+        # Publishing queued the month to the classroom's room on LINE WORKS, its only room.
+        [delivery_id] = s.scalars(select(Delivery.id).where(Delivery.about(SubjectType.PUBLICATION, publication.id),
+                                                            Delivery.kind == DeliveryKind.SHIFT_PUBLICATION,
+                                                            Delivery.channel == KEY)).all()
         png = ImageStore(paths.images).get(publication.image_sha256, ".png")
     return delivery_id, png
 

@@ -16,7 +16,7 @@ from core.channels import line_works_credentials
 from core.channels.line_works_client import KEY
 from core.emulator.line_works import WorksStandIn
 from core.errors import ValidationError
-from core.roster import rooms, rules
+from core.roster import contacts, rooms, rules
 from core.setup import line_works
 from core.store.db import Database
 from tests.test_ui_settings import open_view
@@ -194,5 +194,16 @@ def test_the_teacher_dialog_has_a_line_works_id_row_from_the_driver(qtbot, ctx: 
     dialog.add()
     editor = dialog.edit_dialog
     assert editor is not None and KEY in editor.others
-    _address, agreed = editor.others[KEY]
-    assert agreed.text() == "Send by LINE WORKS (the teacher agreed)"
+    address, agreed = editor.others[KEY]
+    assert agreed is None  # a member of the company's directory: no consent to ask for, no tick
+    assert editor.channel.findData(KEY) >= 0
+    editor.name.setText("中村")
+    address.setText("nakamura@works.example")
+    editor.channel.setCurrentIndex(editor.channel.findData(KEY))
+    editor.accept()
+    settle(qtbot, ctx, timeout=WAIT)
+    with ctx.db.read() as s:
+        teacher = rules.teacher_by_name(s, "中村")
+        contact = contacts.on(teacher.contacts, KEY)
+        assert contact is not None and contact.address == "nakamura@works.example"
+        assert contacts.usable(contact)

@@ -244,7 +244,7 @@ def test_teacher_channel_choice_round_trip(qtbot, ctx: AppContext) -> None:
     dialog.add()
     editor = dialog.edit_dialog
     assert editor is not None
-    assert editor.channel.currentData() == "line" and editor.channel.count() == 4
+    assert editor.channel.currentData() == "line" and editor.channel.count() == 5  # and LINE WORKS, a registered channel
     editor.name.setText("高橋")
     editor.email.setText("takahashi@example.com")
     editor.email_opt_in.setChecked(True)

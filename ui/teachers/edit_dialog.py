@@ -63,6 +63,11 @@ def _other_drivers() -> list[Any]:
     return [d for d in registry.with_addresses() if d.key not in (Channel.LINE, Channel.EMAIL)]
 
 
+def _agreed(edit: QLineEdit, tick: QCheckBox | None) -> bool:
+    """The tick where the channel needs the teacher's consent; else an address is agreement enough."""
+    return tick.isChecked() if tick is not None else bool(edit.text().strip())
+
+
 def unreachable_text() -> str:
     return QCoreApplication.translate(
         "TeacherChannel", "LINE cannot reach this teacher (not a friend of the account, or blocked).")
@@ -141,13 +146,17 @@ class TeacherEditDialog(SubmitDialog):
         self.email_opt_in.setChecked(record.email_opt_in if record else False)
         self.active = QCheckBox(self.tr("Active: can be given shifts"), self)
         self.active.setChecked(record.active if record else True)
-        self.others: dict[str, tuple[QLineEdit, QCheckBox]] = {}
+        # A channel that needs no consent (LINE WORKS: the company's own directory) has no tick: an
+        # address is all it takes.
+        self.others: dict[str, tuple[QLineEdit, QCheckBox | None]] = {}
         for driver in _other_drivers():
             address, agreed = record.others.get(driver.key, ("", False)) if record else ("", False)
             edit = QLineEdit(address, self)
             edit.setPlaceholderText(self.tr("optional"))
-            tick = QCheckBox(self.tr("Send by {0} (the teacher agreed)").format(i18n.render(driver.label)), self)
-            tick.setChecked(agreed)
+            tick = None
+            if driver.needs_consent:
+                tick = QCheckBox(self.tr("Send by {0} (the teacher agreed)").format(i18n.render(driver.label)), self)
+                tick.setChecked(agreed)
             self.others[driver.key] = (edit, tick)
         self.channel = QComboBox(self)
         for value, label in channel_labels().items():
@@ -165,7 +174,8 @@ class TeacherEditDialog(SubmitDialog):
             edited.connect(self._update_hint)
         for edit, tick in self.others.values():
             edit.textChanged.connect(self._update_hint)
-            tick.toggled.connect(self._update_hint)
+            if tick is not None:
+                tick.toggled.connect(self._update_hint)
         self.channel.currentIndexChanged.connect(self._update_hint)
         self.weekly = PatternsEditor(classrooms, record.patterns if record else (), self)
         joined = record.classroom_ids if record else {c for c, _ in classrooms if c == classroom_id or len(classrooms) == 1}
@@ -195,7 +205,8 @@ class TeacherEditDialog(SubmitDialog):
         form.addRow(self.tr("Notifications:"), self.line_opt_in)
         form.addRow("", self.email_opt_in)
         for _edit, tick in self.others.values():
-            form.addRow("", tick)
+            if tick is not None:
+                form.addRow("", tick)
         form.addRow("", self.active)
         form.addRow(self.tr("Send &to:"), self.channel)
         form.addRow("", self.channel_hint)
@@ -233,7 +244,7 @@ class TeacherEditDialog(SubmitDialog):
                            and self.line_id.text().strip() == self.record.line_user_id)
         typed: dict[str, tuple[str, bool]] = {Channel.LINE: (self.line_id.text().strip(), self.line_opt_in.isChecked()),
                  Channel.EMAIL: (self.email.text().strip(), self.email_opt_in.isChecked())}
-        typed |= {key: (edit.text().strip(), tick.isChecked()) for key, (edit, tick) in self.others.items()}
+        typed |= {key: (edit.text().strip(), _agreed(edit, tick)) for key, (edit, tick) in self.others.items()}
         started = self.record is not None or any(
             address or agreed for address, agreed in typed.values())  # a blank new teacher is not warned about yet
         # The teacher's contacts as they would be saved, through the same rule the planner applies.
@@ -312,7 +323,7 @@ class TeacherEditDialog(SubmitDialog):
             email_opt_in=self.email_opt_in.isChecked(),
             active=self.active.isChecked(),
             channel=str(self.channel.currentData()),
-            others={key: (edit.text().strip() or None, tick.isChecked()) for key, (edit, tick) in self.others.items()},
+            others={key: (edit.text().strip() or None, _agreed(edit, tick)) for key, (edit, tick) in self.others.items()},
             reading=self.reading.text().strip() or None,
             patterns=self.weekly.weekly(),
             classroom_ids=tuple(c for c, box in self.classroom_boxes.items() if box.isChecked())

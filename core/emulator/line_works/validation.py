@@ -88,7 +88,7 @@ def _check_action(action: Any, where: str) -> None:
     elif kind == "uri":
         uri = _string(action.get("uri"), f"{where}.uri", URI_MAX)
         if not uri.startswith(("https://", "http://")):
-            raise Invalid(f"{where}.uri", "an http(s) address")
+            raise Invalid(f"{where}.uri", "an http or https address")
     else:
         _string(action.get("copyText"), f"{where}.copyText", TEXT_MAX)
 
