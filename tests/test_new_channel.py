@@ -153,6 +153,7 @@ def test_the_teacher_dialog_offers_the_new_channel_from_its_driver(
     editor = dialog.edit_dialog
     assert editor is not None and set(editor.others) == {KEY, "line_works"}  # LINE and e-mail keep their own rows
     address, agreed = editor.others[KEY]
+    assert agreed is not None  # Chat asks for the teacher's consent
     editor.name.setText("高橋")
     editor.channel.setCurrentIndex(editor.channel.findData(KEY))
     address.setText(chat.url)
