@@ -1145,6 +1145,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "readiness.line.ok_named": ("LINE is connected as {account}", "LINE公式アカウント「{account}」に接続済みです。"),
     "readiness.line.missing": ("LINE is not connected: no message can be sent",
                                "LINEに接続していないため、メッセージを送信できません。"),
+    "readiness.line.not_used": ("LINE is not connected, and no classroom or teacher uses it",
+                                "LINEには接続していませんが、LINEを使う教室・講師はいません。"),
     "readiness.line.fix": ("connect LINE (Settings, LINE)", "LINEに接続してください（設定の「LINE」）。"),
     "readiness.keyring.broken": ("the keyring cannot be used, so the LINE credentials cannot be read: {detail}",
                                  "キーリングを使えないため、LINEの認証情報を読み込めません: {detail}"),
