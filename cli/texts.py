@@ -260,6 +260,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                       "LINEのチャネルシークレットを読み出せません（{detail}）。環境変数 {env} でも設定できます。"),
     "cli.webhook.no_secret": ("no LINE channel secret: save it in the keyring or set {env}",
                               "LINEのチャネルシークレットがありません。キーリングに保存するか、環境変数 {env} を設定してください。"),
+    "cli.webhook.receiving_works": ("receiving LINE WORKS callbacks on {url}", "{url} でLINE WORKSのコールバックを受け付けています"),
     "cli.webhook.receiving": ("receiving LINE webhooks on {url}", "{url} でLINEのWebhookを受け付けています"),
     "cli.webhook.bad_id": ("--id '{value}': the channel ID is digits (LINE Developers console, Basic settings)",
                            "--id「{value}」: チャネルIDは数字です（LINE Developers コンソールの「チャネル基本設定」）。"),

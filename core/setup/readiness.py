@@ -33,6 +33,7 @@ from sqlalchemy import func, select
 from core.channels import registry
 from core.planning import unacknowledged
 from core.publication import image_hosts
+from core.receiving import line_works_callback, server
 from core.roster import contacts, reading
 from core.sending import presence
 from core.sending.presence import SenderState
@@ -315,6 +316,8 @@ def _receiving(f: Facts) -> Requirement:
     """Never blocking: reminders go without it; pairing codes, joins and 了解 taps do not arrive."""
     r = f.receiving
     ours = r.state.endpoint if r is not None and r.state is not None else None
+    if not f.line_ready and f.other_chat_ready and not line_used(f):
+        return _receiving_works(ours)
     if not f.line_ready or r is None or (ours is None and not r.chosen):
         says = t("readiness.receiving.no_line") if not f.line_ready else t("readiness.receiving.not_chosen")
         return Requirement("receiving", State.WARNING, says, Fix.CONNECT_LINE, t("readiness.receiving.fix_connect"))
@@ -333,6 +336,15 @@ def _receiving(f: Facts) -> Requirement:
     recorded = (t("readiness.receiving.recorded", at=r.since.astimezone()),) if r.since is not None else ()
     return Requirement("receiving", State.OK, t("readiness.receiving.ok", address=ours), None, None,
                        recorded + heard)
+
+
+def _receiving_works(ours: str | None) -> Requirement:
+    """LINE WORKS alone: its bot calls the receiver's public address at its callback's path."""
+    if ours is None:
+        return Requirement("receiving", State.WARNING, t("readiness.receiving.works_not"), Fix.RECEIVING,
+                           t("readiness.receiving.fix"))
+    callback = ours.removesuffix(server.PATH) + line_works_callback.PATH
+    return Requirement("receiving", State.OK, t("readiness.receiving.works_ok", address=callback), None, None)
 
 
 def _groups(f: Facts) -> Requirement:

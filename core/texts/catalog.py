@@ -1055,8 +1055,6 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     # ----- LINE's webhooks -----
     "receiving.not_json": ("the webhook body is not JSON", "Webhookの本文がJSONではありません。"),
     "receiving.no_events": ('the webhook body has no "events" list', "Webhookの本文に events の一覧がありません。"),
-    "receiving.no_secret": ("the LINE channel secret is not set: webhooks cannot be checked without it",
-                            "LINEのチャネルシークレットが設定されていないため、Webhookを確認できません。"),
     "receiving.cannot_listen": ("cannot listen on {address}: {detail}", "{address} で待ち受けできません: {detail}"),
     "receiving.not_started": ("the webhook receiver did not start on {address}", "{address} でWebhookの受信を開始できませんでした。"),
     # whether LINE reaches Shiftcast now (core/setup/receiving.py), on the window's status line
@@ -1171,6 +1169,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                        "received",
                                        "ShiftcastはLINEからの受信をしていないため、ペアリングコードと了解ボタンの操作を"
                                        "受け取れません。"),
+    "readiness.receiving.works_ok": ("LINE WORKS' bot reaches Shiftcast at {address} (its callback address)",
+                                     "LINE WORKSのBotからShiftcast（{address}、コールバックURL）に届きます。"),
+    "readiness.receiving.works_not": ("LINE WORKS cannot reach Shiftcast now: 了解 taps are not received",
+                                      "LINE WORKSからShiftcastに届かないため、「了解」のタップを受け取れません。"),
     "readiness.receiving.no_line": ("LINE cannot reach Shiftcast until LINE is connected",
                                     "LINEに接続するまで、LINEからShiftcastには届きません。"),
     "readiness.receiving.fix": ("keep Shiftcast open or in the tray: while it runs it receives and points LINE's "
