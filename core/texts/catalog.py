@@ -67,6 +67,11 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                         " can take it, tap “I can cover”. The manager will decide and let you know.",
                         "代講のお願い\n{classroom}：{when}\n{teacher}さんが入れなくなりました（{reason}）。"
                         "代わりに入れる方は「引き受けます」を押してください。担当者が決めてご連絡します。"),
+    # The call on a channel without buttons that answer back (e-mail): the answer goes to the manager.
+    "cover.call.text_tell": ("Cover needed\n{classroom}: {when}\n{teacher} cannot take this shift ({reason}). If"
+                             " you can take it, please tell the manager. The manager will decide and let you know.",
+                             "代講のお願い\n{classroom}：{when}\n{teacher}さんが入れなくなりました（{reason}）。"
+                             "代わりに入れる方は担当者にお知らせください。担当者が決めてご連絡します。"),
     "cover.assigned.text": ("You're covering a shift\n{classroom}: {when}\nThank you for taking it. A reminder"
                             " will come before it starts.",
                             "代講をお願いします\n{classroom}：{when}\n引き受けていただきありがとうございます。"
