@@ -35,6 +35,7 @@ from core.texts import Text, t
 # Without a room yet, the month waits for a LINE group: LINE's requirement is the one it needs. Image
 # hosting is never one: without it the month goes to the group as a Flex list (core/messages/month_flex.py).
 _WITHOUT_ROOM = (Channel.LINE.value,)
+_LINE_CODES = ("readiness.line.missing", "readiness.keyring.broken")  # what LINE's requirement says is missing
 
 
 class NotReady(ValidationError):
@@ -62,7 +63,9 @@ def blockers(requirements: Sequence[readiness.Requirement], *, rooms: Collection
 def promise(missing: Sequence[Text]) -> Text:
     """When the group gets the month, in one sentence, from what stops its message now (pure)."""
     group = any(m.code == "publish.no_group" for m in missing)
-    line = any(m.code != "publish.no_group" for m in missing)
+    line = any(m.code in _LINE_CODES for m in missing)
+    if any(m.code not in (*_LINE_CODES, "publish.no_group") for m in missing):  # another channel's room (LINE WORKS)
+        return t("publish.promise.fixed")
     if line and group:
         return t("publish.promise.line_and_group")
     if group:

@@ -628,8 +628,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     # ----- publishing a month -----
     "publish.no_group": ("the classroom has no LINE group yet: choose it in Connect LINE",
                          "この教室のLINEグループがまだ選ばれていません。「LINEに接続」で選んでください。"),
-    "publish.promise.now": ("The month goes to the LINE group as soon as you publish.",
-                            "公開すると、すぐにLINEグループへ送信します。"),
+    "publish.promise.now": ("The month goes to the classroom's group as soon as you publish.",
+                            "公開すると、すぐに教室のグループへ送信します。"),
+    "publish.promise.fixed": ("The month will be sent to the group as soon as that is fixed.",
+                              "問題が解決したら、すぐにグループへ送信します。"),
     "publish.promise.line": ("The month will be sent to the group as soon as LINE is connected.",
                              "LINEに接続したら、すぐにグループへ送信します。"),
     "publish.promise.group": ("The month will be sent to the group as soon as the group is chosen.",

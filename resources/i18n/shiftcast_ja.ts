@@ -2994,6 +2994,10 @@ Data folder: {1}</source>
         <translation>不明</translation>
     </message>
     <message>
+        <source>{0}&apos;s {1} room</source>
+        <translation>{0}の{1}トーク</translation>
+    </message>
+    <message>
         <source>{0} of {1}</source>
         <translation>{0}通（上限{1}通）</translation>
     </message>
