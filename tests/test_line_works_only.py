@@ -177,3 +177,22 @@ def test_the_manager_is_nudged_about_an_untapped_line_works_reminder_not_an_e_ma
             Delivery.channel == "email", Delivery.kind == DeliveryKind.SHIFT_REMINDER)).all()
     assert on_works in nudged and by_mail not in nudged, nudged
     assert by_mail in mailed_reminders  # it was reminded, on e-mail
+
+
+def test_the_command_line_names_the_room_in_the_dry_run_and_when_publishing(
+        db: Database, now: dt.datetime, works: WorksStandIn, capsys: pytest.CaptureFixture[str]) -> None:
+    import main
+
+    _set_up_works(db, works)
+    _classroom(db, now)
+    month = ["--classroom", "本校", "--month", "2026-12"]
+    assert main.main(["--lang", "en", "publish", *month, "--dry-run"]) == 0
+    said = capsys.readouterr().out
+    assert "to the LINE WORKS room room-1: one message" in said and "LINE group" not in said, said
+    assert "NOT SENT" not in said, said
+    assert main.main(["--lang", "en", "publish", *month, "--when-ready"]) == 0
+    said = capsys.readouterr().out
+    with db.read() as s:
+        [delivery_id] = s.scalars(select(Delivery.id).where(Delivery.kind == DeliveryKind.SHIFT_PUBLICATION,
+                                                            Delivery.channel == KEY)).all()
+    assert f"the LINE WORKS room message (delivery {delivery_id})" in said, said
