@@ -39,12 +39,15 @@ def cmd_webhook(db: Database, args: argparse.Namespace, paths: DataPaths) -> int
 
     if not 0 < args.port < 65536:
         raise ValidationError(t("cli.webhook.port", port=args.port))
+    unreadable: secrets.SecretStoreError | None = None
     try:
         secret = secrets.line_channel_secret()
-    except secrets.SecretStoreError as exc:  # its advice names the token; here the secret is what is missing
-        raise ValidationError(t("cli.webhook.secret_unreadable", detail=exc.text,
-                                env=secrets.LINE_CHANNEL_SECRET_ENV)) from None
-    if not secret and not receiving.others_set_up(db):
+    except secrets.SecretStoreError as exc:
+        secret, unreadable = None, exc
+    if not secret and not receiving.others_set_up(db):  # nothing to receive for
+        if unreadable is not None:  # its advice names the token; here the secret is what is missing
+            raise ValidationError(t("cli.webhook.secret_unreadable", detail=unreadable.text,
+                                    env=secrets.LINE_CHANNEL_SECRET_ENV)) from None
         raise ValidationError(t("cli.webhook.no_secret", env=secrets.LINE_CHANNEL_SECRET_ENV))
     stop = threading.Event()
 
