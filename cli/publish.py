@@ -65,7 +65,7 @@ def cmd_render(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 
 def cmd_publish(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     from core.publication.image_store import ImageStore
-    from core.roster import rules
+    from core.roster import contacts, rules
     from core.setup import publishing
 
     year, month = rules.parse_month(args.month)
@@ -80,7 +80,9 @@ def cmd_publish(db: Database, args: argparse.Namespace, paths: DataPaths) -> int
         raise ValidationError(t("cli.publish.not_ready", refusal=exc.text)) from exc
     done = outcome.published
     emails, personal = done.email_deliveries, done.teacher_months
-    parts = ([t("cli.publish.group_message", id=done.delivery_id)] if done.delivery_id else []) + (
+    parts = ([t("cli.publish.group_message", id=done.delivery_id)] if done.delivery_id else []) + [
+        t("cli.publish.room_message", channel=contacts.label(channel), id=delivery_id)
+        for channel, delivery_id in done.room_deliveries.items()] + (
         [t("cli.publish.emails", count=len(emails))] if emails else []) + (
         [t("cli.publish.teacher_months", count=len(personal))] if personal else [])
     if args.json:
@@ -100,7 +102,7 @@ def cmd_publish(db: Database, args: argparse.Namespace, paths: DataPaths) -> int
 def _dry_run(db: Database, args: argparse.Namespace, year: int, month: int) -> int:
     """Who would receive the month, what it would cost of LINE's quota, and what to look at first."""
     from core.publication import publish as publication
-    from core.roster import rules
+    from core.roster import contacts, rules
 
     with db.read() as session:
         classroom = rules.classroom_by_name(session, args.classroom)
@@ -121,9 +123,12 @@ def _dry_run(db: Database, args: argparse.Namespace, year: int, month: int) -> i
     print(words.line("cli.publish.plan", classroom=plan.classroom, month=f"{year}-{month:02d}",
                      revision=plan.revision, draft_count=plan.drafts_to_confirm,
                      changed_count=plan.changed_cells))
-    print(words.line("cli.publish.group", group=plan.group_id or "-",
-                     members=plan.members if plan.members is not None else "?",
-                     messages=plan.members if plan.members is not None else "?"))
+    if plan.group_id or not plan.rooms:
+        print(words.line("cli.publish.group", group=plan.group_id or "-",
+                         members=plan.members if plan.members is not None else "?",
+                         messages=plan.members if plan.members is not None else "?"))
+    for channel, room in plan.rooms.items():
+        print(words.line("cli.publish.room", channel=contacts.label(channel), room=room))
     if args.each_teacher:
         print(words.line("cli.publish.each_teacher", teacher_count=plan.teachers,
                          message_count=plan.teacher_messages))

@@ -1,9 +1,10 @@
 """`main.py webhook`: the LINE webhook receiver alone, in the foreground, until SIGINT or SIGTERM.
 
 For an always-on box behind the owner's own HTTPS reverse proxy. The channel secret comes from
-SHIFTCAST_LINE_CHANNEL_SECRET or the keyring (`main.py line-channel`, cli/credentials.py); the line
-"receiving LINE webhooks on …" is printed once it listens, so whoever starts it knows when to point
-LINE at it.
+SHIFTCAST_LINE_CHANNEL_SECRET or the keyring (`main.py line-channel`, cli/credentials.py); without
+it the receiver starts all the same when LINE WORKS is set up (its callback checks its own signature,
+LINE's route refuses). The lines "receiving … on …" are printed once it listens, so whoever starts it
+knows when to point LINE, and LINE WORKS' bot, at it.
 """
 
 from __future__ import annotations
@@ -31,18 +32,22 @@ def add_parsers(sub: Subcommands) -> None:
 
 
 def cmd_webhook(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
+    from core.receiving import line_works_callback
     from core.receiving.server import WebhookReceiver
-    from core.setup import line_connect
+    from core.setup import line_connect, receiving
     from core.store import secrets
 
     if not 0 < args.port < 65536:
         raise ValidationError(t("cli.webhook.port", port=args.port))
+    unreadable: secrets.SecretStoreError | None = None
     try:
         secret = secrets.line_channel_secret()
-    except secrets.SecretStoreError as exc:  # its advice names the token; here the secret is what is missing
-        raise ValidationError(t("cli.webhook.secret_unreadable", detail=exc.text,
-                                env=secrets.LINE_CHANNEL_SECRET_ENV)) from None
-    if not secret:
+    except secrets.SecretStoreError as exc:
+        secret, unreadable = None, exc
+    if not secret and not receiving.others_set_up(db):  # nothing to receive for
+        if unreadable is not None:  # its advice names the token; here the secret is what is missing
+            raise ValidationError(t("cli.webhook.secret_unreadable", detail=unreadable.text,
+                                    env=secrets.LINE_CHANNEL_SECRET_ENV)) from None
         raise ValidationError(t("cli.webhook.no_secret", env=secrets.LINE_CHANNEL_SECRET_ENV))
     stop = threading.Event()
 
@@ -52,9 +57,12 @@ def cmd_webhook(db: Database, args: argparse.Namespace, paths: DataPaths) -> int
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
     line_connect.restore_if_pending(db)  # a connect flow that crashed left LINE pointing at its tunnel
-    receiver = WebhookReceiver(db, secret, host=args.host, port=args.port).start()
+    receiver = WebhookReceiver(db, secret or None, host=args.host, port=args.port).start()
     try:
-        print(words.line("cli.webhook.receiving", url=receiver.url), flush=True)
+        if secret:
+            print(words.line("cli.webhook.receiving", url=receiver.url), flush=True)
+        if receiving.others_set_up(db):
+            print(words.line("cli.webhook.receiving_works", url=receiver.url_of(line_works_callback.PATH)), flush=True)
         while not stop.wait(0.5):
             pass
     finally:

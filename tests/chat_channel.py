@@ -132,6 +132,7 @@ class ChatDriver:
     hold_key: HoldSetting | None = None
     hold_title: Text = t("text.plain", text="Chat is held")
     retry_keys = False
+    postbacks = False
     contact_columns = (ContactColumn("chat_url", ("Chat URL",)),)  # a teachers file's column for the room's address
     # Its own error codes' words, in the catalog while it is registered.
     texts: Mapping[str, tuple[Template, Template]] = MappingProxyType({

@@ -72,6 +72,7 @@ class FakeDriver:
         self.hold_key: HoldSetting | None = HOLD
         self.hold_title = _said("The fake server refused us")
         self.retry_keys = retry_keys
+        self.postbacks = False
         self.texts: Mapping[str, tuple[Template, Template]] = {}
         self.contact_columns: tuple[ContactColumn, ...] = ()  # its words are its server's own (text.plain)
         self.fingerprint = "key-1"  # what the credentials in the "keyring" are now

@@ -66,11 +66,11 @@ def test_the_command_line_lists_the_windows_rows(qtbot, capsys: pytest.CaptureFi
     qtbot.waitUntil(lambda: view.model.rowCount() == 4, timeout=WAIT)
     shown = [view.model.item_at(row) for row in range(view.model.rowCount())]
     assert sorted((i.id, i.kind, i.status) for i in shown) == sorted((r["id"], r["kind"], r["status"]) for r in listed)
-    # Whom the window says a row is for names the channel as the command line does (LINE, the usual one, aside).
+    # Whom the window says a row is for names the channel as the command line does, LINE's too.
     for row in range(4):
         item = view.model.item_at(row)
         [entry] = [r for r in listed if r["id"] == item.id]
-        if entry["channel"] in ("email", "webhook") and entry["recipient_name"] is not None:
+        if entry["recipient_name"] is not None:
             assert entry["channel_name"] in view.model.index(row, RECIPIENT).data()
 
 

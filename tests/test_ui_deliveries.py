@@ -126,7 +126,7 @@ def test_filters_by_status_kind_classroom_date_text_and_dead_letters(qtbot, ctx:
     view = _view(qtbot, ctx)
     qtbot.waitUntil(lambda: view.model.rowCount() == 4, timeout=WAIT)
     qtbot.waitUntil(lambda: view.classroom_box.count() == 3, timeout=WAIT)
-    assert view.model.index(view.model.row_of(sent), RECIPIENT).data() == "佐藤"  # type: ignore[arg-type]
+    assert view.model.index(view.model.row_of(sent), RECIPIENT).data() == "佐藤 · LINE"  # type: ignore[arg-type]
     assert view.model.index(view.model.row_of(dead), RECIPIENT).data() == "本校 (LINE group)"  # type: ignore[arg-type]
 
     view.status_actions["failed"].setChecked(True)

@@ -21,7 +21,7 @@ from core.outbox import queue
 from core.receiving import events, signature
 from core.receiving.events import ReceivedEvent
 from core.receiving.follow import FollowHandler
-from core.receiving.server import MAX_BODY_BYTES, ReceiverError, WebhookReceiver
+from core.receiving.server import MAX_BODY_BYTES, WebhookReceiver
 from core.roster import channel_choice, contacts
 from core.store.db import Database
 from core.store.models import (
@@ -168,9 +168,14 @@ def test_lines_verification_post_without_events_answers_200(line: LineEmulator, 
     assert _events(db) == []
 
 
-def test_a_receiver_without_a_secret_does_not_start(db: Database) -> None:
-    with pytest.raises(ReceiverError, match="secret"):
-        WebhookReceiver(db, "")
+def test_a_receiver_without_a_line_secret_refuses_every_line_request(db: Database) -> None:
+    """Started for LINE WORKS alone: nothing LINE's route is sent can be checked, so nothing is taken."""
+    with WebhookReceiver(db, None, handlers=[]) as rx:
+        body = b'{"destination":"U0","events":[]}'
+        answer = httpx.post(rx.url, content=body, headers={"X-Line-Signature": signature.sign("", body)},
+                            timeout=30)
+    assert answer.status_code == 401
+    assert _events(db) == []
 
 
 # ----- events from the emulator, and the follow/unfollow handler -----

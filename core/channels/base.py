@@ -32,7 +32,9 @@ and, for the sender (core/sending), which knows a channel only through its drive
   means for their next channel (policy.ChannelFailure), read by core/planning/fallback.py;
 - `hold_key`: the hold setting (core/store/setting_keys.py) that holds the channel while its credentials are refused
   (core/outbox/holds.py; LINE's 401, SMTP's 535), None for a channel with nothing to hold;
-- `retry_keys`: whether a request carries a retry key that the server deduplicates on (LINE).
+- `retry_keys`: whether a request carries a retry key that the server deduplicates on (LINE);
+- `postbacks`: whether its messages carry the message's postback actions, and a tap comes back to the
+  receiver (LINE, LINE WORKS): only on such a channel can a teacher's 了解 be recorded or a call be answered.
 
 It talks in policy's terms and plain data only: channels sit below sending in the layers, so the
 sender's `Job` reaches a channel as a `Request` (any object with its four fields).
@@ -188,6 +190,11 @@ class ChannelDriver(Protocol):
 
     @property
     def retry_keys(self) -> bool: ...
+
+    @property
+    def postbacks(self) -> bool:
+        """Its messages carry the message's postback actions, and a tap comes back to the receiver."""
+        ...
 
     @property
     def contact_columns(self) -> tuple[ContactColumn, ...]:

@@ -404,6 +404,7 @@ class EmailDriver:
     hold_key: HoldSetting | None = keys.SMTP_HOLD  # 530/534/535/538: the login is refused
     hold_title = t("alert.email_held")
     retry_keys = False  # SMTP has none; a resend is recognised by its Message-ID
+    postbacks = False  # an e-mail has no buttons that answer back: its postback actions are left out
     texts: Mapping[str, tuple[Template, Template]] = TEXTS
     contact_columns = contacts.COLUMNS[Channel.EMAIL]  # email, email_opt_in
 

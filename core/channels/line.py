@@ -490,6 +490,7 @@ class LineDriver:
     hold_key: HoldSetting | None = keys.LINE_HOLD  # a 401: the token is refused
     hold_title = t("alert.line_held")
     retry_keys = True  # X-Line-Retry-Key: LINE answers 409 for a request it had accepted
+    postbacks = True  # postback buttons; a tap comes back as a webhook event (core/receiving)
     texts: Mapping[str, tuple[Template, Template]] = TEXTS
     contact_columns = contacts.COLUMNS[Channel.LINE]  # line_user_id, line_opt_in
 

@@ -297,6 +297,7 @@ class WorksDriver:
     hold_key: HoldSetting | None = keys.LINE_WORKS_HOLD  # the credentials are refused
     hold_title = t("alert.line_works_held")
     retry_keys = False  # LINE WORKS has none (docs/reliability.md)
+    postbacks = True  # button actions; a tap comes back to the callback (core/receiving/line_works_callback.py)
 
     def recipient(self, contact: ContactView) -> str | None:
         return contact.address

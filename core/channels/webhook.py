@@ -136,6 +136,7 @@ class WebhookDriver:
     hold_key: HoldSetting | None = None  # no credentials: a refusal means a wrong address, and fails the delivery
     hold_title = t("alert.webhook_held")
     retry_keys = False
+    postbacks = False
     texts: Mapping[str, tuple[Template, Template]] = TEXTS
     contact_columns: tuple[ContactColumn, ...] = ()  # no teacher has an address on it
 

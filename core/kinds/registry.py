@@ -64,7 +64,7 @@ class MessageKind:
     # Goes to one teacher: when the teacher blocks the LINE account a waiting one is canceled, and a
     # failed one is sent by e-mail for a teacher who chose LINE with e-mail fallback.
     to_teacher: bool = False
-    acknowledged: bool = False  # its LINE message carries the 了解 button, and a tap on it is recorded
+    acknowledged: bool = False  # its message carries the 了解 button on a channel with postbacks, and a tap is recorded
     # Enqueues what is due of this kind at each planning run through the run's planning context (due
     # times with quiet hours and lateness, a teacher's contacts with fallback, dedup, the dry run's
     # words); returns the ids of the deliveries it created. Kinds sent only when someone acts (a
@@ -150,7 +150,7 @@ def teacher_keys() -> tuple[str, ...]:
 
 
 def acknowledged_keys() -> tuple[str, ...]:
-    """The kinds whose LINE messages carry the 了解 button (`acknowledged`)."""
+    """The kinds whose messages carry the 了解 button where the channel has postbacks (`acknowledged`)."""
     return tuple(k.key for k in kinds() if k.acknowledged)
 
 

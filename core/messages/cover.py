@@ -83,11 +83,12 @@ def pick_button(sign: Signer, shift_id: int, facts: texts.ShiftFacts, language: 
 
 
 def call(facts: texts.ShiftFacts, teacher: str, reason: str, sign: Signer, delivery_id: int,
-         language: str) -> tuple[str, ack.Button]:
-    """The call for cover: the shift and who asked, and the "I can cover" button, bound to this call's delivery."""
+         language: str, *, button: bool = True) -> tuple[str, ack.Button]:
+    """The call for cover: the shift and who asked, and the "I can cover" button, bound to this call's
+    delivery. `button` False: a channel whose tap does not come back (e-mail) asks to tell the manager."""
     lang = language_of(language)
-    text = render(t("cover.call.text", classroom=facts.classroom, when=texts.when(facts, lang), teacher=teacher,
-                    reason=reason or "-"), lang)
+    text = render(t("cover.call.text" if button else "cover.call.text_tell", classroom=facts.classroom,
+                    when=texts.when(facts, lang), teacher=teacher, reason=reason or "-"), lang)
     return text, ack.Button(render(t("cover.button.take"), lang), sign(CALL, delivery_id))
 
 

@@ -22,7 +22,7 @@ from core.roster import clock, closed_days, lesson_slots, limits, membership, re
 from core.roster import needs as staffing
 from core.roster.availability_text import NO, DayAnswer
 from core.store.db import Database
-from core.store.models import Channel, Delivery, Shift, ShiftStatus, SubjectType, Teacher
+from core.store.models import Delivery, Shift, ShiftStatus, SubjectType, Teacher
 from core.texts import Text
 
 
@@ -125,7 +125,7 @@ class MonthSnapshot:
 
 
 def _acknowledged(session: Session, shifts: Sequence[Shift] | Sequence[ShiftItem]) -> dict[tuple[int, int], dt.datetime]:
-    """(shift id, version) → the first 了解 tap on its LINE reminder or correction. An acknowledgement of an
+    """(shift id, version) → the first 了解 tap on its reminder or correction, on whichever channel. An acknowledgement of an
     earlier version does not count: the teacher has not seen the change yet."""
     ids = [s.id for s in shifts]
     found: dict[tuple[int, int], dt.datetime] = {}
@@ -133,7 +133,6 @@ def _acknowledged(session: Session, shifts: Sequence[Shift] | Sequence[ShiftItem
         rows = session.execute(
             select(Delivery.subject_id, Delivery.subject_version, func.min(Delivery.acknowledged_at))
             .where(Delivery.about(SubjectType.SHIFT, ids[start:start + 900]), Delivery.acknowledged_at.is_not(None),
-                   Delivery.channel == Channel.LINE,
                    Delivery.kind.in_(message_kinds.acknowledged_keys()))
             .group_by(Delivery.subject_id, Delivery.subject_version))
         for shift_id, version, at in rows:

@@ -1,11 +1,12 @@
-"""Reminders not acknowledged: a shift starting soon whose teacher was reminded on LINE but has not
-tapped 了解 (core/receiving/acknowledge.py).
+"""Reminders not acknowledged: a shift starting soon whose teacher was reminded on a channel with
+buttons that answer back (LINE, LINE WORKS: a driver's `postbacks`) but has not tapped 了解
+(core/receiving/acknowledge.py). A reminder by e-mail has no 了解 to wait for.
 
 A classroom says how soon counts (`NUDGE_HOURS`, 3 hours unless set). The rule is pure, with the clock
 passed in: `not_acknowledged` (what the readiness check lists) and `nudge_at` (when the manager is told,
 core/sending/kinds/unacknowledged_nudge.py). `read` gathers the facts it needs: the confirmed shifts
 starting within a day, and for each the reminders and corrections about its current version that went
-on LINE with the button.
+on such a channel with the button.
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core.channels import registry as channels
 from core.kinds import registry as kinds
 from core.outbox import queue
 from core.outbox.policy import CancelReason
 from core.roster import clock, rules
 from core.store import setting_keys as keys
 from core.store.db import Database
-from core.store.kinds import Channel, DeliveryKind, DeliveryStatus, ShiftStatus, SubjectType
+from core.store.kinds import DeliveryKind, DeliveryStatus, ShiftStatus, SubjectType
 from core.store.models import Delivery, Shift
 
 DEFAULT_HOURS = 3
@@ -106,6 +108,11 @@ def soonest(db: Database, *, now: dt.datetime) -> Reminded | None:
     return found[0] if found else None
 
 
+def answering_channels() -> list[str]:
+    """The channels whose messages carry the 了解 button and bring its tap back (`postbacks`)."""
+    return [driver.key for driver in channels.with_addresses() if driver.postbacks]
+
+
 def read(session: Session, *, now: dt.datetime, shift_ids: Sequence[int] | None = None) -> list[Reminded]:
     """The confirmed shifts starting within LOOK_AHEAD of `now` (or these shifts), with what was sent."""
     today = (now - dt.timedelta(days=1)).date()  # a day's slack either side for the classrooms' zones
@@ -121,7 +128,7 @@ def read(session: Session, *, now: dt.datetime, shift_ids: Sequence[int] | None 
         return []
     sent = session.execute(select(Delivery.subject_id, Delivery.subject_version, Delivery.sent_at,
                                   Delivery.acknowledged_at).where(
-        Delivery.kind.in_(kinds.acknowledged_keys()), Delivery.channel == Channel.LINE,
+        Delivery.kind.in_(kinds.acknowledged_keys()), Delivery.channel.in_(answering_channels()),
         Delivery.status == DeliveryStatus.SENT, Delivery.subject_type == SubjectType.SHIFT,
         Delivery.subject_id.in_([s.id for s in shifts]))).all()
     # (shift, version) → when each delivery about it was sent and acknowledged

@@ -29,6 +29,7 @@ from core.planning import group_waiting, mailed_publication, teacher_months
 from core.publication import month_image, month_pages
 from core.publication.image_store import ImageStore
 from core.roster import month as month_roster
+from core.roster import rooms as classroom_rooms
 from core.roster import rules
 from core.store import setting_keys as keys
 from core.store.models import (
@@ -75,6 +76,8 @@ class PublishPlan:
     # Each teacher's own month, when asked for: LINE messages (also in `messages`) and the teachers
     teacher_messages: int = 0
     teachers: int = 0
+    # The classroom's room on each other channel (LINE WORKS): channel key → room; one message each
+    rooms: dict[str, str] = field(default_factory=dict)
 
 
 def latest(session: Session, classroom_id: int, year: int, month: int) -> Publication | None:
@@ -178,6 +181,8 @@ def plan_publish(session: Session, classroom_id: int, year: int, month: int, *, 
         warning = t("publish.warn.unchanged", revision=view.revision - 1)
     elif messages is not None and limit is not None and used is not None and used + messages > limit:
         warning = t("publish.warn.quota", left_count=limit - used, needed_count=messages)
+    others = {channel: room for channel, room in classroom_rooms.rooms_of(session, classroom.id).items()
+              if channel != Channel.LINE}
     return PublishPlan(classroom.name, classroom.line_group_id, members, messages, limit, used, view.revision,
                        drafts, len(view.changed), str(warning) if warning else None, warning, personal_line,
-                       len(personal))
+                       len(personal), others)

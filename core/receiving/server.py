@@ -1,7 +1,8 @@
 """The webhook receiver: one Starlette route on uvicorn, on loopback unless told otherwise.
 
 POST /line/webhook: the signature is checked on the raw body before anything is parsed (401 and
-nothing recorded when it is missing or wrong); a body over 1 MB is refused (413) from its
+nothing recorded when it is missing or wrong, or when no LINE channel secret is set: a receiver started
+for LINE WORKS alone, whose callback checks its own signature); a body over 1 MB is refused (413) from its
 Content-Length, or as soon as a chunked body passes the limit, without reading the rest; a body that
 has not arrived within BODY_DEADLINE is refused (408) and its connection closed; the events are
 committed once each and the answer is 200 at once. The handlers run afterwards, on the dispatcher's
@@ -61,7 +62,7 @@ def _utc_now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-def build_app(db: Database, secret: str, *, clock: Clock = _utc_now, body_deadline: float = BODY_DEADLINE) -> Any:
+def build_app(db: Database, secret: str | None, *, clock: Clock = _utc_now, body_deadline: float = BODY_DEADLINE) -> Any:
     """The Starlette application (typed Any: Starlette is imported here, when a receiver is made)."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
@@ -77,7 +78,7 @@ def build_app(db: Database, secret: str, *, clock: Clock = _utc_now, body_deadli
         raw = await bodies.read_limited(request, max_bytes=MAX_BODY_BYTES, deadline=body_deadline)
         if not isinstance(raw, bytes):
             return raw  # type: ignore[no-any-return]
-        if not signature.verify(secret, raw, request.headers.get("x-line-signature")):
+        if not secret or not signature.verify(secret, raw, request.headers.get("x-line-signature")):
             return JSONResponse({"message": "invalid signature"}, status_code=401)
         try:
             parsed = events.parse_body(raw)
@@ -94,10 +95,9 @@ def build_app(db: Database, secret: str, *, clock: Clock = _utc_now, body_deadli
 class WebhookReceiver:
     """The receiver and its handlers' dispatcher, on daemon threads; start() returns once it listens."""
 
-    def __init__(self, db: Database, secret: str, *, host: str = DEFAULT_HOST, port: int = 0,
+    def __init__(self, db: Database, secret: str | None, *, host: str = DEFAULT_HOST, port: int = 0,
                  handlers: Sequence[EventHandler] | None = None, clock: Clock = _utc_now) -> None:
-        if not secret:
-            raise ReceiverError(t("receiving.no_secret"))
+        """`secret`: LINE's channel secret; None: LINE's route refuses every request (LINE WORKS alone)."""
         if handlers is None:
             from core.receiving import pairing
 
@@ -168,5 +168,9 @@ class WebhookReceiver:
 
     @property
     def url(self) -> str:
+        return self.url_of(PATH)
+
+    def url_of(self, path: str) -> str:
+        """The local address of one of its routes (LINE's webhook, LINE WORKS' callback)."""
         host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}{PATH}"
+        return f"http://{host}:{self.port}{path}"

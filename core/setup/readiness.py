@@ -15,6 +15,10 @@ teachers send back does not arrive. A classroom without its LINE group is a warn
 shifts: reminders go to each teacher without it, and a published month waits for the group
 (core/planning/group_waiting.py). Each requirement's state is decided here and only here, from
 facts that do not depend on who asks, so the window's panels and `doctor` always agree.
+
+LINE not connected blocks only while LINE is in use (a classroom has its LINE group, a teacher chose
+LINE or has a LINE user ID) or no other chat channel whose buttons answer back is set up: a fresh
+install is told to connect LINE, and a classroom on LINE WORKS alone needs no LINE Official Account.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from sqlalchemy import func, select
 from core.channels import registry
 from core.planning import unacknowledged
 from core.publication import image_hosts
+from core.receiving import line_works_callback, server
 from core.roster import contacts, reading
 from core.sending import presence
 from core.sending.presence import SenderState
@@ -97,6 +102,7 @@ class TeacherFacts:
 class ClassroomFacts:
     name: str
     has_group: bool
+    line_group: bool = False  # its month goes to a LINE group
 
 
 @dataclass(frozen=True)
@@ -139,6 +145,8 @@ class Facts:
     relay: relay_credentials.Held = relay_credentials.Held.NOT_DEPLOYED
     # LINE WORKS as far as the check can tell offline (core/setup/line_works.py); None: not part of Shiftcast.
     works: line_works.WorksFacts | None = None
+    # Another chat channel with buttons that answer back (LINE WORKS) is set up: a classroom can do without LINE.
+    other_chat_ready: bool = False
 
 
 # ----- reading -----
@@ -217,7 +225,7 @@ def facts(db: Database, *, now: dt.datetime, autostart: bool | None,
     ready, problem = channels_ready(db)
     with db.read() as session:
         # A classroom's month goes to its LINE group, or to its room on another channel (LINE WORKS).
-        rooms = tuple(ClassroomFacts(c.name, bool(c.line_group_id) or bool(c.rooms))
+        rooms = tuple(ClassroomFacts(c.name, bool(c.line_group_id) or bool(c.rooms), bool(c.line_group_id))
                       for c in session.scalars(select(Classroom).order_by(Classroom.name)))
         teachers = tuple(teacher_facts(teacher) for teacher in reading.in_order(session.scalars(select(Teacher).where(
             Teacher.active.is_(True), Teacher.erased_at.is_(None)))))
@@ -239,7 +247,8 @@ def facts(db: Database, *, now: dt.datetime, autostart: bool | None,
         hosting_problem=hosting.problem(db, saved),
         receiving=receiving_now if receiving_now is not None else receiving_facts(db),
         ack_button=button, not_acknowledged=waiting, ack_window=window, relay=relay_credentials.held(db),
-        other_image_host=other_host, works=line_works.facts(db))
+        other_image_host=other_host, works=line_works.facts(db), other_chat_ready=any(
+            registry.driver(key).postbacks for key in ready if key != Channel.LINE.value))
 
 
 def check(db: Database, *, now: dt.datetime, autostart: bool | None,
@@ -282,11 +291,20 @@ def summary(requirements: Sequence[Requirement]) -> Text:
     return t("readiness.summary.ready")
 
 
+def line_used(f: Facts) -> bool:
+    """A classroom posts to its LINE group, or a teacher chose LINE or has a LINE user ID."""
+    return any(c.line_group for c in f.classrooms) or any(
+        contact.channel == Channel.LINE.value and (contact.rank is not None or bool(contact.address))
+        for teacher in f.teachers for contact in teacher.contacts)
+
+
 def _line(f: Facts) -> Requirement:
     if f.line_ready:
         says = (t("readiness.line.ok_named", account=f.line_account) if f.line_account
                 else t("readiness.line.ok"))
         return Requirement("line", State.OK, says, None, None)
+    if f.other_chat_ready and not line_used(f):
+        return Requirement("line", State.OK, t("readiness.line.not_used"), None, None)
     if f.keyring_problem is not None:
         return Requirement("line", State.BLOCKING, t("readiness.keyring.broken", detail=f.keyring_problem),
                            Fix.KEYRING, t("readiness.keyring.fix"))
@@ -298,6 +316,8 @@ def _receiving(f: Facts) -> Requirement:
     """Never blocking: reminders go without it; pairing codes, joins and 了解 taps do not arrive."""
     r = f.receiving
     ours = r.state.endpoint if r is not None and r.state is not None else None
+    if not f.line_ready and f.other_chat_ready and not line_used(f):
+        return _receiving_works(ours)
     if not f.line_ready or r is None or (ours is None and not r.chosen):
         says = t("readiness.receiving.no_line") if not f.line_ready else t("readiness.receiving.not_chosen")
         return Requirement("receiving", State.WARNING, says, Fix.CONNECT_LINE, t("readiness.receiving.fix_connect"))
@@ -316,6 +336,15 @@ def _receiving(f: Facts) -> Requirement:
     recorded = (t("readiness.receiving.recorded", at=r.since.astimezone()),) if r.since is not None else ()
     return Requirement("receiving", State.OK, t("readiness.receiving.ok", address=ours), None, None,
                        recorded + heard)
+
+
+def _receiving_works(ours: str | None) -> Requirement:
+    """LINE WORKS alone: its bot calls the receiver's public address at its callback's path."""
+    if ours is None:
+        return Requirement("receiving", State.WARNING, t("readiness.receiving.works_not"), Fix.RECEIVING,
+                           t("readiness.receiving.fix"))
+    callback = ours.removesuffix(server.PATH) + line_works_callback.PATH
+    return Requirement("receiving", State.OK, t("readiness.receiving.works_ok", address=callback), None, None)
 
 
 def _groups(f: Facts) -> Requirement:

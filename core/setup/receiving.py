@@ -1,5 +1,5 @@
 """Receiving that lives with the app: the webhook receiver and its public address, started with the
-window or the tray once LINE is connected, and stopped with it.
+window or the tray once LINE is connected (or LINE WORKS is set up), and stopped with it.
 
 Connect LINE, finished with "keep receiving", stores where LINE reaches Shiftcast (a Cloudflare quick
 tunnel, the owner's own address, or loopback for tests and the demo; core/store/setting_keys.py).
@@ -24,6 +24,11 @@ Decisions:
 - The state is kept in a settings row rather than a table of its own: one value, overwritten at each
   change, read by one verb; a table would keep a history nobody reads. A process that ended without
   stopping (killed, a power cut) leaves its last state there, so the row carries its time.
+- Without a LINE channel secret the receiver still starts when another channel whose taps come back
+  (a driver's `postbacks`: LINE WORKS) is set up: that channel's callback checks its own signature, and
+  LINE's route refuses every request. LINE is then neither pointed nor tested, and the state's address
+  is the receiver's; each channel's callback address is the public address with its path
+  (`callback_address`: LINE WORKS' is entered by hand in its Developer Console).
 """
 
 from __future__ import annotations
@@ -36,15 +41,17 @@ from dataclasses import dataclass
 
 import httpx
 
+from core.channels import registry
 from core.errors import ShiftcastError
 from core.receiving.address import LoopbackAddress, OwnAddress, PublicAddress, QuickTunnel, endpoint
 from core.receiving.handlers import EventHandler
-from core.receiving.server import WebhookReceiver
+from core.receiving.server import PATH, WebhookReceiver
 from core.setup import relay_state
 from core.setup.line_connect import TestOutcome, client_from_settings, explain, restore_if_pending, stop_receiving
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
+from core.store.kinds import Channel
 from core.store.settings import ReceivingRecord
 from core.texts import Text, t
 from core.texts.message import dumps, loads
@@ -92,6 +99,39 @@ def address_from_settings(db: Database) -> tuple[PublicAddress, int] | None:
     if mode == LoopbackAddress.name:
         return LoopbackAddress(), 0
     return None
+
+
+def others_set_up(db: Database) -> bool:
+    """A channel other than LINE whose taps come back to the receiver is set up (LINE WORKS)."""
+    for driver in registry.with_addresses():
+        if driver.key == Channel.LINE.value or not driver.postbacks:
+            continue
+        try:
+            connection = driver.connect(db)
+        except secrets.SecretStoreError:
+            continue
+        if connection is not None:
+            connection.close()
+            return True
+    return False
+
+
+def callback_address(db: Database, path: str, live: ReceivingState | None = None) -> str | None:
+    """Where a channel's server calls the receiver at `path`: the owner's own address when one is
+    chosen, else the address the receiving is reachable at now (`live`, or as it last recorded; a quick
+    tunnel's changes at each start); None while no address is chosen or the receiving is not running."""
+    with db.read() as session:
+        mode = keys.LINE_RECEIVE_ADDRESS.read(session)
+        own_url = keys.LINE_RECEIVE_OWN_URL.read(session)
+    if mode == OwnAddress.name and own_url:
+        return endpoint(own_url, path)
+    if mode is None:
+        return None
+    if live is None:
+        found = recorded(db)
+        live = found[0] if found is not None else None
+    at = live.endpoint if live is not None else None
+    return at.removesuffix(PATH) + path if at is not None and at.endswith(PATH) else None
 
 
 def recorded(db: Database) -> tuple[ReceivingState, dt.datetime] | None:
@@ -224,9 +264,9 @@ class Receiving:
             return ReceivingState(relay)
         address, port = chosen
         secret = secrets.line_channel_secret()
-        if not secret:
+        if not secret and not others_set_up(self.db):
             return _not("receiving.why.no_secret")
-        receiver = WebhookReceiver(self.db, secret, port=port, handlers=self.handlers)
+        receiver = WebhookReceiver(self.db, secret or None, port=port, handlers=self.handlers)
         with self._lock:
             if self._stopping:
                 return _not("receiving.why.stopped")
@@ -234,6 +274,8 @@ class Receiving:
         url = endpoint(address.start(receiver.port))
         if self._stopping:
             return _not("receiving.why.stopped")
+        if not secret:  # LINE WORKS alone: its callback is entered in its Developer Console, not set here
+            return ReceivingState(url)
         return self._point_line(url)
 
     def _point_line(self, url: str) -> ReceivingState:

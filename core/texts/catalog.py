@@ -67,6 +67,11 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                         " can take it, tap “I can cover”. The manager will decide and let you know.",
                         "代講のお願い\n{classroom}：{when}\n{teacher}さんが入れなくなりました（{reason}）。"
                         "代わりに入れる方は「引き受けます」を押してください。担当者が決めてご連絡します。"),
+    # The call on a channel without buttons that answer back (e-mail): the answer goes to the manager.
+    "cover.call.text_tell": ("Cover needed\n{classroom}: {when}\n{teacher} cannot take this shift ({reason}). If"
+                             " you can take it, please tell the manager. The manager will decide and let you know.",
+                             "代講のお願い\n{classroom}：{when}\n{teacher}さんが入れなくなりました（{reason}）。"
+                             "代わりに入れる方は担当者にお知らせください。担当者が決めてご連絡します。"),
     "cover.assigned.text": ("You're covering a shift\n{classroom}: {when}\nThank you for taking it. A reminder"
                             " will come before it starts.",
                             "代講をお願いします\n{classroom}：{when}\n引き受けていただきありがとうございます。"
@@ -623,8 +628,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     # ----- publishing a month -----
     "publish.no_group": ("the classroom has no LINE group yet: choose it in Connect LINE",
                          "この教室のLINEグループがまだ選ばれていません。「LINEに接続」で選んでください。"),
-    "publish.promise.now": ("The month goes to the LINE group as soon as you publish.",
-                            "公開すると、すぐにLINEグループへ送信します。"),
+    "publish.promise.now": ("The month goes to the classroom's group as soon as you publish.",
+                            "公開すると、すぐに教室のグループへ送信します。"),
+    "publish.promise.fixed": ("The month will be sent to the group as soon as that is fixed.",
+                              "問題が解決したら、すぐにグループへ送信します。"),
     "publish.promise.line": ("The month will be sent to the group as soon as LINE is connected.",
                              "LINEに接続したら、すぐにグループへ送信します。"),
     "publish.promise.group": ("The month will be sent to the group as soon as the group is chosen.",
@@ -1052,8 +1059,6 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     # ----- LINE's webhooks -----
     "receiving.not_json": ("the webhook body is not JSON", "Webhookの本文がJSONではありません。"),
     "receiving.no_events": ('the webhook body has no "events" list', "Webhookの本文に events の一覧がありません。"),
-    "receiving.no_secret": ("the LINE channel secret is not set: webhooks cannot be checked without it",
-                            "LINEのチャネルシークレットが設定されていないため、Webhookを確認できません。"),
     "receiving.cannot_listen": ("cannot listen on {address}: {detail}", "{address} で待ち受けできません: {detail}"),
     "receiving.not_started": ("the webhook receiver did not start on {address}", "{address} でWebhookの受信を開始できませんでした。"),
     # whether LINE reaches Shiftcast now (core/setup/receiving.py), on the window's status line
@@ -1142,6 +1147,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "readiness.line.ok_named": ("LINE is connected as {account}", "LINE公式アカウント「{account}」に接続済みです。"),
     "readiness.line.missing": ("LINE is not connected: no message can be sent",
                                "LINEに接続していないため、メッセージを送信できません。"),
+    "readiness.line.not_used": ("LINE is not connected, and no classroom or teacher uses it",
+                                "LINEには接続していませんが、LINEを使う教室・講師はいません。"),
     "readiness.line.fix": ("connect LINE (Settings, LINE)", "LINEに接続してください（設定の「LINE」）。"),
     "readiness.keyring.broken": ("the keyring cannot be used, so the LINE credentials cannot be read: {detail}",
                                  "キーリングを使えないため、LINEの認証情報を読み込めません: {detail}"),
@@ -1166,6 +1173,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                        "received",
                                        "ShiftcastはLINEからの受信をしていないため、ペアリングコードと了解ボタンの操作を"
                                        "受け取れません。"),
+    "readiness.receiving.works_ok": ("LINE WORKS' bot reaches Shiftcast at {address} (its callback address)",
+                                     "LINE WORKSのBotからShiftcast（{address}、コールバックURL）に届きます。"),
+    "readiness.receiving.works_not": ("LINE WORKS cannot reach Shiftcast now: 了解 taps are not received",
+                                      "LINE WORKSからShiftcastに届かないため、「了解」のタップを受け取れません。"),
     "readiness.receiving.no_line": ("LINE cannot reach Shiftcast until LINE is connected",
                                     "LINEに接続するまで、LINEからShiftcastには届きません。"),
     "readiness.receiving.fix": ("keep Shiftcast open or in the tray: while it runs it receives and points LINE's "

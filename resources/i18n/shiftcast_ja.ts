@@ -2538,6 +2538,14 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>Domain ID：</translation>
     </message>
     <message>
+        <source>Callback URL:</source>
+        <translation>Callback URL：</translation>
+    </message>
+    <message>
+        <source>Enter it as the bot&apos;s Callback URL in the Developer Console: 了解 taps come back to Shiftcast there. It is the address Shiftcast receives at, followed by /line-works/callback.</source>
+        <translation>Developer ConsoleのBotの「Callback URL」に入力してください。「了解」のタップはここからShiftcastに届きます。Shiftcastが受信するアドレスの後ろに /line-works/callback を付けたものです。</translation>
+    </message>
+    <message>
         <source>Save</source>
         <translation>保存</translation>
     </message>
@@ -2548,6 +2556,10 @@ Retry brings it back; it then goes at its due time.</source>
     <message>
         <source>Test asks LINE WORKS for an access token with the saved values; it sends nothing. Changes not yet saved are saved first.</source>
         <translation>「テスト」は保存済みの値で LINE WORKS にアクセストークンを求めます。メッセージは送りません。未保存の変更は先に保存されます。</translation>
+    </message>
+    <message>
+        <source>Not known yet: Shiftcast is not receiving. Its address is chosen at the last step of Connect LINE, or is your own HTTPS address when `shiftcast webhook` runs behind it.</source>
+        <translation>まだわかりません。Shiftcastは受信していません。受信するアドレスは「LINEに接続」の最後の手順で選ぶか、`shiftcast webhook` を自分のHTTPSアドレスの後ろで動かすときはそのアドレスになります。</translation>
     </message>
     <message>
         <source>Type to replace the saved secret</source>
@@ -3000,6 +3012,10 @@ Data folder: {1}</source>
     <message>
         <source>unknown</source>
         <translation>不明</translation>
+    </message>
+    <message>
+        <source>{0}&apos;s {1} room</source>
+        <translation>{0}の{1}トーク</translation>
     </message>
     <message>
         <source>{0} of {1}</source>

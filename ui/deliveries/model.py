@@ -35,7 +35,6 @@ from core.outbox import board, policy
 from core.outbox.deliveries import DeliveryFilter
 from core.outbox.rows import DeliveryRow
 from core.roster import clock
-from core.store.kinds import Channel
 from core.texts import render as texts_render
 from ui.common import dates, i18n
 from ui.services.context import AppContext
@@ -197,10 +196,10 @@ class RowFormatter:
 
     def _recipient(self, row: DeliveryRow) -> str:
         if row.teacher_id is not None:
-            name = (row.teacher_name if row.teacher_name is not None
-                    else self.words.deleted_teacher.format(row.teacher_id))
-            if row.channel != Channel.LINE:
-                name = self.words.on_channel.format(name, self.words.channels.get(row.channel, row.channel))
+            # The channel is named for every teacher, as for a group: none is the usual one (LINE WORKS alone).
+            name = self.words.on_channel.format(
+                row.teacher_name if row.teacher_name is not None else self.words.deleted_teacher.format(row.teacher_id),
+                self.words.channels.get(row.channel, row.channel))
         elif row.classroom_name is not None:
             name = self.words.group_of.format(row.classroom_name, self.words.channels.get(row.channel, row.channel))
         else:

@@ -45,6 +45,7 @@ from core.publication import month_image, screen
 from core.publication.history import CellChange, Revision
 from core.publication.image_store import ImageStore
 from core.publication.publish import PublishPlan
+from core.roster import contacts
 from core.roster.queries import ClassroomSettings
 from core.setup import classrooms, publishing
 from core.texts import Text, t
@@ -498,11 +499,14 @@ class PublishView(QWidget):
             return
         plan = state.plan
         live = state.room.group_id in self._members
-        self.recipients_label.setText(
-            self.tr("{0}'s LINE group").format(state.room.name) if state.room.group_id
-            else self.tr("No LINE group yet: the month waits for it"))
-        self.recipients_label.setToolTip(
-            self.tr("LINE group ID: {0}").format(state.room.group_id) if state.room.group_id else "")
+        # Every room the month goes to: the LINE group, and the room on each other channel (LINE WORKS).
+        rooms = ([self.tr("{0}'s LINE group").format(state.room.name)] if state.room.group_id else []) + [
+            self.tr("{0}'s {1} room").format(state.room.name, i18n.render(contacts.label(channel)))
+            for channel in plan.rooms]
+        self.recipients_label.setText(", ".join(rooms) or self.tr("No LINE group yet: the month waits for it"))
+        self.recipients_label.setToolTip("\n".join(
+            ([self.tr("LINE group ID: {0}").format(state.room.group_id)] if state.room.group_id else []) + [
+                f"{i18n.render(contacts.label(channel))}: {room}" for channel, room in plan.rooms.items()]))
         if plan.members is None:
             self.members_label.setText(self.tr("unknown (LINE has not been asked yet)"))
         else:

@@ -1,15 +1,18 @@
 """Settings → LINE WORKS: the app's service account and the bot Shiftcast sends with (secrets and the
 private key kept in the keyring and never shown again), Save, and Test, which asks LINE WORKS for an
-access token. Shown only while the LINE WORKS channel is part of Shiftcast."""
+access token; and the callback address to enter for the bot (where Shiftcast receives, with the
+callback's path). Shown only while the LINE WORKS channel is part of Shiftcast."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QGroupBox, QLabel, QLineEdit, QPushButton, QWidget
 
-from core.setup import line_works
+from core.receiving import line_works_callback
+from core.setup import line_works, receiving
 from core.store.db import Database
 from ui.common import i18n
 from ui.common.widgets import StatusLabel, form, note, report, row, sentence, stack
@@ -86,6 +89,13 @@ class LineWorksSection(QGroupBox):
             "The bot's callback checks the 了解 button's taps with it."), self)))
         self.domain_id = self._field("worksDomainId", self.tr("Optional"))
         layout.addRow(self.tr("Domain ID:"), self.domain_id)
+        self.callback = QLabel(self)
+        self.callback.setObjectName("worksCallback")
+        self.callback.setWordWrap(True)
+        self.callback.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addRow(self.tr("Callback URL:"), stack(self.callback, note(self.tr(
+            "Enter it as the bot's Callback URL in the Developer Console: 了解 taps come back to Shiftcast there. "
+            "It is the address Shiftcast receives at, followed by /line-works/callback."), self)))
 
         self.save = QPushButton(self.tr("Save"), self)
         self.save.setObjectName("saveLineWorks")
@@ -124,6 +134,13 @@ class LineWorksSection(QGroupBox):
 
     def reload(self) -> None:
         self.ctx.tasks.run(lambda: line_works.state(self.ctx.db), self._loaded, self._load_failed, owner=self)
+        self.ctx.tasks.run(lambda: receiving.callback_address(self.ctx.db, line_works_callback.PATH),
+                           self._show_callback, self._load_failed, owner=self)
+
+    def _show_callback(self, address: str | None) -> None:
+        self.callback.setText(address or self.tr(
+            "Not known yet: Shiftcast is not receiving. Its address is chosen at the last step of Connect LINE, "
+            "or is your own HTTPS address when `shiftcast webhook` runs behind it."))
 
     def _loaded(self, state: line_works.WorksState | None) -> None:
         self.setVisible(state is not None)

@@ -7,7 +7,8 @@ due at once, about the cover request. A teacher's tap comes back as a signed pos
 picks one. At send time a call is canceled when the request is no longer waiting for the manager
 (assigned, declined, withdrawn), the shift has started, the classroom has no group any more, or a
 teacher cannot get it on the channel. It is called on LINE (`call`): a channel without buttons, such
-as e-mail, could show the call but not take the answer.
+as e-mail, could show the call but not take the answer, so a copy that reaches one (a fallback) asks
+the teacher to tell the manager and carries no action.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Sequence
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from core.channels import registry as channels
 from core.errors import ValidationError
 from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import cover as cover_messages
@@ -54,17 +56,21 @@ def compose(session: Session, delivery: Delivery, now: dt.datetime, paths: DataP
     classroom's group, or to one teacher."""
     row, shift = checked_request(session, delivery, now)
     room = shift.classroom
+    to_name = ""
     if delivery.teacher_id is not None:
-        send_checks.checked_contact(session, delivery, send_checks.teacher_of(session, delivery), now)
+        to_name = send_checks.checked_contact(session, delivery, send_checks.teacher_of(session, delivery),
+                                              now).display_name
     sign = cover_messages.signer(session)
     if sign is None:  # no keyring: a call without its button would ask for an answer nobody can give
         raise CancelDelivery(CLOSED)
     asker = rules.get_teacher(session, row.teacher_id).display_name
     facts = message_facts.facts_of(shift, room, shift.note)
-    text, take = cover_messages.call(facts, asker, row.reason, sign, delivery.id, room.language)
+    button = channels.registered(delivery.channel) and channels.driver(delivery.channel).postbacks
+    text, take = cover_messages.call(facts, asker, row.reason, sign, delivery.id, room.language, button=button)
     return Message.of_text(KEY, cover_messages.language_of(room.language), text,
-                           facts=email_text.shift_fields(facts, room.language), actions=(Action(take.label, take.data),),
-                           accent=cover_messages.CALL_ACCENT,
+                           facts=email_text.shift_fields(facts, room.language),
+                           actions=(Action(take.label, take.data),) if button else (),
+                           accent=cover_messages.CALL_ACCENT, to_name=to_name,
                            audience=Audience.GROUP if delivery.teacher_id is None else Audience.TEACHER)
 
 
