@@ -103,3 +103,18 @@ def test_what_a_failure_means_is_asked_of_the_deliverys_channel() -> None:
     # A channel no longer registered: only the shared codes' rule.
     assert fallback.failure(Delivery(channel=KEY), code="CHAT_GONE", at_recipient=True,
                             dead=True) == ChannelFailure(True, False)
+
+
+@pytest.mark.parametrize(("code", "en"), [("WEBHOOK_NOT_CONFIGURED", "no webhook is set up for alerts"),
+                                          ("MANAGER_EMAIL_NOT_CONFIGURED", "no e-mail address is set up for alerts"),
+                                          ("MANAGER_LINE_NOT_CONFIGURED", "the manager's LINE user ID is not set")])
+def test_the_manager_s_address_not_set_is_its_channel_s_reason_in_its_words(code: str, en: str) -> None:
+    assert code not in {reason.value for reason in CancelReason}  # no longer core's
+    assert kinds.cancel_words(code) is None  # and no kind names it
+    assert render(policy.cancel_text(code), "en") == f"{en} — {code}"
+    assert CancelDelivery(code).reason == code
+    channel = {"WEBHOOK_NOT_CONFIGURED": "webhook", "MANAGER_EMAIL_NOT_CONFIGURED": "email"}.get(code, "line")
+    undo = registry.register_channel(ChatDriver())
+    undo()  # registering and undoing another channel leaves these words alone
+    assert render(policy.cancel_text(code), "en") == f"{en} — {code}"
+    assert f"cancel.{code}" in registry.driver(channel).texts

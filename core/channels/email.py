@@ -96,6 +96,8 @@ def classify(result: SendResult) -> Verdict:
 
 # E-mail's words: its cancel reason and its error codes ("send_error.<code>"; `said` is the server's reply, as it came).
 TEXTS: Mapping[str, tuple[Template, Template]] = MappingProxyType({
+    f"cancel.{email_render.MANAGER_NOT_SET}": ("no e-mail address is set up for alerts",
+                                               "アラート用のメールアドレスが設定されていません"),
     f"cancel.{NOT_OPTED_IN}": ("the teacher does not receive e-mail", "講師はメールでの通知を受け取らない設定です"),
     "send_error.SMTP_AUTH_FAILED": ("the mail server refused the user name or password (SMTP {status}){said}",
                                     "メールサーバーがユーザー名またはパスワードを受け付けませんでした（SMTP {status}）{said}"),

@@ -24,11 +24,13 @@ from core.channels.build_errors import CannotBuild
 from core.channels.email_draft import MailDraft, Part, message_id
 from core.messages import email_text
 from core.messages.message import ActionKind, Audience, Message, Picture
-from core.outbox.policy import CancelReason
 from core.store import setting_keys as keys
 from core.store.models import Delivery
 from core.store.paths import DataPaths
 from core.texts import t
+
+# Canceled: no e-mail address is set up for the manager (the alerts' address); its words are the driver's.
+MANAGER_NOT_SET = "MANAGER_EMAIL_NOT_CONFIGURED"
 
 
 def templates(language: str, paths: DataPaths) -> email_text.EmailTemplates:
@@ -52,7 +54,7 @@ def render(session: Session, delivery: Delivery, message: Message, paths: DataPa
            attachments: Sequence[Part] = ()) -> Outgoing:
     """The e-mail of the message; `attachments` go with it as they are (the month's PDF)."""
     if message.audience is Audience.MANAGER:
-        to = addressing.setting_address(session, keys.ALERTS_EMAIL, CancelReason.MANAGER_EMAIL_NOT_CONFIGURED)
+        to = addressing.setting_address(session, keys.ALERTS_EMAIL, MANAGER_NOT_SET)
         return to_manager(session, delivery, to, message)
     if message.audience is not Audience.TEACHER:
         raise addressing.unsupported(delivery)  # e-mail has no groups: each teacher gets their own copy

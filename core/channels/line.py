@@ -158,6 +158,8 @@ def failure(code: str | None, *, at_recipient: bool, dead: bool) -> ChannelFailu
 # LINE's words: its error codes ("send_error.<code>"; `said` is LINE's own message and details, as
 # they came) and its cancel reasons.
 TEXTS: Mapping[str, tuple[Template, Template]] = MappingProxyType({
+    f"cancel.{line_render.MANAGER_LINE_NOT_CONFIGURED}": ("the manager's LINE user ID is not set",
+                                                          "管理者のLINEユーザーIDが設定されていません"),
     "cancel.LINE_NOT_OPTED_IN": ("the teacher does not receive LINE messages", "講師はLINEでの通知を受け取らない設定です"),
     "cancel.LINE_UNREACHABLE": ("LINE could not reach the teacher; sent another way instead",
                                 "LINEで講師に届かないため、別の方法で送りました"),

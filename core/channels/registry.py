@@ -18,6 +18,7 @@ from core.outbox import policy
 from core.outbox.policy import SendResult, Verdict
 from core.roster import contacts
 from core.store.db import Database
+from core.texts import Text
 from core.texts.catalog import CATALOG
 from core.texts.template import Template
 
@@ -34,7 +35,10 @@ def register_channel(driver: ChannelDriver) -> Callable[[], None]:
     key = driver.key
     before, addressing_before, columns_before = DRIVERS.get(key), contacts.ADDRESSING.get(key), contacts.COLUMNS.get(key)
     _check_columns(driver)
-    words = dict(driver.cancel_reasons.words) if driver.cancel_reasons is not None else {}
+    # Its teacher reasons, and any other reason its texts give words to ("cancel.<code>": the manager's
+    # address on it is not set up, which the alerts and the nudge cancel with).
+    words = ({code.removeprefix("cancel."): Text(code) for code in driver.texts if code.startswith("cancel.")}
+             | (dict(driver.cancel_reasons.words) if driver.cancel_reasons is not None else {}))
     words_before = {code: policy.CHANNEL_CANCEL_WORDS.get(code) for code in words}
     texts_before = _texts_in(driver, before)
     DRIVERS[key] = driver

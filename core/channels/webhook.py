@@ -25,7 +25,7 @@ from core.channels.net import ms_since, short
 from core.errors import ValidationError
 from core.messages.message import Audience, Message
 from core.outbox import policy
-from core.outbox.policy import CancelReason, ChannelFailure, ErrorCode, Outcome, SendResult, Transport, Verdict
+from core.outbox.policy import ChannelFailure, ErrorCode, Outcome, SendResult, Transport, Verdict
 from core.roster.contacts import ContactColumn, ContactView
 from core.store import setting_keys as keys
 from core.store.db import Database
@@ -58,7 +58,10 @@ class WebhookError(StrEnum):
 
 
 # The webhook's words: its error codes ("send_error.<code>"; `said` is the answer's own words).
+# Canceled: the alerts' webhook address is not set up (its words below; the code as stored before).
+NOT_SET = "WEBHOOK_NOT_CONFIGURED"
 TEXTS: Mapping[str, tuple[Template, Template]] = MappingProxyType({
+    f"cancel.{NOT_SET}": ("no webhook is set up for alerts", "アラート用のWebhookが設定されていません"),
     "send_error.WEBHOOK_4XX": ("the webhook address refused the request (HTTP {status}){said}",
                                "Webhookのアドレスがリクエストを受け付けませんでした（HTTP {status}）{said}"),
     "send_error.WEBHOOK_5XX": ("the webhook server had an error (HTTP {status}){said}",
@@ -147,7 +150,7 @@ class WebhookDriver:
         """A note to the manager as {"text": ...}, to the address in the settings now; it reaches nobody else."""
         if message.audience is not Audience.MANAGER:
             raise addressing.unsupported(delivery)
-        url = addressing.setting_address(session, keys.ALERTS_WEBHOOK_URL, CancelReason.WEBHOOK_NOT_CONFIGURED)
+        url = addressing.setting_address(session, keys.ALERTS_WEBHOOK_URL, NOT_SET)
         return Outgoing("webhook", url, ({"text": message.text},))
 
     def connect(self, db: Database) -> WebhookClient:

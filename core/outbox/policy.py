@@ -77,8 +77,6 @@ class CancelReason(StrEnum):
     PUBLICATION_MISSING = "PUBLICATION_MISSING"
     SUPERSEDED = "SUPERSEDED"  # a newer revision of the same month replaces it
     ALERT_MISSING = "ALERT_MISSING"
-    WEBHOOK_NOT_CONFIGURED = "WEBHOOK_NOT_CONFIGURED"
-    MANAGER_EMAIL_NOT_CONFIGURED = "MANAGER_EMAIL_NOT_CONFIGURED"
     # Planning.
     COVERED_BY_CORRECTION = "COVERED_BY_CORRECTION"  # a correction sent at the same moment says it all
     # The manager.

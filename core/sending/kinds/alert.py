@@ -39,6 +39,6 @@ KIND = MessageKind(
     subject="alert",
     why=t("plan.why.alert"),
     compose=compose,
-    cancel_reasons=shared_reasons(CancelReason.ALERT_MISSING, CancelReason.WEBHOOK_NOT_CONFIGURED,
-                                  CancelReason.MANAGER_EMAIL_NOT_CONFIGURED),
+    # Its own; a channel's "no address for the manager" reason comes with the channel's driver.
+    cancel_reasons=shared_reasons(CancelReason.ALERT_MISSING),
 )

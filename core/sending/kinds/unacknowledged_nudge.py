@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from sqlalchemy.orm import Session
 
 from core import alerts
-from core.channels import line_render
 from core.kinds.registry import MessageKind, shared_reasons
 from core.messages.message import Audience, Message
 from core.outbox import queue
@@ -33,8 +32,6 @@ from core.texts import render, t
 
 ACKNOWLEDGED = unacknowledged.ACKNOWLEDGED  # the teacher tapped 了解 before the nudge went
 NUDGE_OFF = "NUDGE_OFF"  # the classroom no longer asks for it, or the 了解 button is off
-# LINE's driver cancels with it when the manager's LINE user ID is not set (core/channels/line_render.py).
-MANAGER_LINE_NOT_CONFIGURED = line_render.MANAGER_LINE_NOT_CONFIGURED
 KEY = DeliveryKind.UNACKNOWLEDGED_NUDGE.value
 
 
@@ -113,10 +110,9 @@ KIND = MessageKind(
     subject=SubjectType.SHIFT.value,
     why=t("plan.why.unacknowledged_nudge"),
     compose=compose,
+    # A channel's "no address for the manager" reason comes with the channel's driver.
     cancel_reasons={**shared_reasons(CancelReason.SHIFT_MISSING, CancelReason.SHIFT_NOT_CONFIRMED,
-                                     CancelReason.SHIFT_CHANGED, CancelReason.SHIFT_STARTED,
-                                     CancelReason.MANAGER_EMAIL_NOT_CONFIGURED),
-                    ACKNOWLEDGED: t("cancel.ACKNOWLEDGED"), NUDGE_OFF: t("cancel.NUDGE_OFF"),
-                    MANAGER_LINE_NOT_CONFIGURED: t("cancel.MANAGER_LINE_NOT_CONFIGURED")},
+                                     CancelReason.SHIFT_CHANGED, CancelReason.SHIFT_STARTED),
+                    ACKNOWLEDGED: t("cancel.ACKNOWLEDGED"), NUDGE_OFF: t("cancel.NUDGE_OFF")},
     plan=plan,
 )
