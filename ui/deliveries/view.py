@@ -280,7 +280,8 @@ class DeliveriesView(QWidget):
         metrics = self.fontMetrics()
         em = metrics.horizontalAdvance("M")
         sample = dates.wall_text(QDateTime(QDate(2026, 12, 30), QTime(23, 59)))  # a long weekday and month
-        for column, width in ((ID, 5 * em), (CREATED, 0), (KIND, 0), (RECIPIENT, 14 * em), (STATUS, 8 * em),
+        # The recipient holds a name and its channel's ("中村 大輝 · LINE WORKS").
+        for column, width in ((ID, 5 * em), (CREATED, 0), (KIND, 0), (RECIPIENT, 18 * em), (STATUS, 8 * em),
                               (ATTEMPTS, 0), (WHEN, 0), (ERROR, 20 * em)):
             header = metrics.horizontalAdvance(self.words.headers[column]) + 3 * em  # room for the sort arrow
             if column == KIND:  # the longest kind's name, in whichever language, with the cell's margins
