@@ -5,7 +5,9 @@ by LINE WORKS' callback path; until Shiftcast receives, it says how it comes to.
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
+import pytest
 from PySide6.QtGui import QGuiApplication
 
 from core.emulator.line_works import WorksStandIn
@@ -18,11 +20,12 @@ from core.store import setting_keys as keys
 from core.store.db import Database
 from tests.linefixtures import FakeClock
 from tests.test_line_works_only import clock, reminded  # noqa: F401 - fixture
+from tests.test_receiving_service import _fake_cloudflared
 from tests.test_ui_settings import open_view
 from tests.test_webhook_cli import _free_port
 from tests.ui_fixtures import ctx, settle  # noqa: F401 - fixtures
 from tests.waiting import PATIENCE_MS
-from tests.worksfixtures import member, works  # noqa: F401 - fixture
+from tests.worksfixtures import member, works, works_ready  # noqa: F401 - fixture
 from ui.services.context import AppContext
 from ui.settings.line_works import LineWorksSection
 
@@ -94,3 +97,30 @@ def test_receiving_chosen_in_settings_takes_a_tap_at_the_own_address(
     month = month_grid.load_month(db, room_id, 2026, 12, now=now)
     marks = {item.id: item.acknowledged_at for item in month.shifts}
     assert marks[shifts[0]] is not None and marks[shifts[1]] is None
+
+
+@pytest.mark.skipif(not Path("/bin/sh").exists(), reason="a fake cloudflared shell script")
+def test_a_quick_tunnel_chosen_in_settings_gives_a_new_callback_url_at_each_start(
+        qtbot, ctx: AppContext, db: Database, works_ready: WorksStandIn, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = _fake_cloudflared(tmp_path / "bin")  # prints river-1, then river-2, … at each start
+    monkeypatch.setenv("PATH", f"{fake.parent}:/usr/bin:/bin")
+    service = Receiving(db, handlers=[])
+    ctx.bridge.attach_receiving(service.listeners)
+    ctx.receiving = service
+    view = open_view(qtbot, ctx)
+    section: LineWorksSection = view.line_works
+    qtbot.waitUntil(lambda: section.isVisible() and section.callback.text() != "", timeout=PATIENCE_MS)
+    assert section.receive_tunnel.isChecked()
+    try:
+        for n in (1, 2):  # choosing again restarts the receiving: the tunnel, and its address, are new
+            qtbot.waitUntil(section.receive.isEnabled, timeout=PATIENCE_MS)
+            section.receive.click()
+            expected = f"https://river-{n}.trycloudflare.com/line-works/callback"
+            qtbot.waitUntil(lambda: section.callback.text() == expected, timeout=PATIENCE_MS)  # noqa: B023
+        assert receiving.address_from_settings(db) is not None
+        with db.read() as s:
+            assert keys.LINE_RECEIVE_ADDRESS.read(s) == QuickTunnel.name
+    finally:
+        service.stop()
+    settle(qtbot, ctx)
