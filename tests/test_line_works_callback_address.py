@@ -118,9 +118,31 @@ def test_a_quick_tunnel_chosen_in_settings_gives_a_new_callback_url_at_each_star
             section.receive.click()
             expected = f"https://river-{n}.trycloudflare.com/line-works/callback"
             qtbot.waitUntil(lambda: section.callback.text() == expected, timeout=PATIENCE_MS)  # noqa: B023
+            qtbot.waitUntil(lambda: section.receive_status.text().startswith("✓ Shiftcast receives the taps now"),
+                            timeout=PATIENCE_MS)
         assert receiving.address_from_settings(db) is not None
         with db.read() as s:
             assert keys.LINE_RECEIVE_ADDRESS.read(s) == QuickTunnel.name
+    finally:
+        service.stop()
+    settle(qtbot, ctx)
+
+
+def test_a_missing_cloudflared_is_said_where_receiving_was_chosen(
+        qtbot, ctx: AppContext, db: Database, works_ready: WorksStandIn, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no cloudflared anywhere
+    service = Receiving(db, handlers=[])
+    ctx.bridge.attach_receiving(service.listeners)
+    ctx.receiving = service
+    view = open_view(qtbot, ctx)
+    section: LineWorksSection = view.line_works
+    qtbot.waitUntil(lambda: section.isVisible() and section.receive.isEnabled(), timeout=PATIENCE_MS)
+    try:
+        section.receive.click()
+        qtbot.waitUntil(lambda: "cloudflared" in section.receive_status.text(), timeout=PATIENCE_MS)
+        assert not service.state.receiving
+        assert section.callback.text().startswith("Not known yet")
     finally:
         service.stop()
     settle(qtbot, ctx)

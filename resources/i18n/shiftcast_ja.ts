@@ -2582,16 +2582,16 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>自分のアドレスは変わらないため、Callback URL の入力は一度で済みます。</translation>
     </message>
     <message>
+        <source>✓ Shiftcast receives the taps now. Enter the callback URL below as the bot&apos;s Callback URL in the Developer Console.</source>
+        <translation>✓ 「了解」のタップを受け取れるようになりました。下の Callback URL を Developer Console で Bot の「Callback URL」に入力してください。</translation>
+    </message>
+    <message>
         <source>Not known yet: Shiftcast is not receiving. Choose where it receives above, or at the last step of Connect LINE; or it is your own HTTPS address when `shiftcast webhook` runs behind it.</source>
         <translation>まだわかりません。Shiftcast は受信していません。受け取る場所を上で選ぶか、「LINEに接続」の最後の手順で選んでください。`shiftcast webhook` を自分の HTTPS アドレスの後ろで動かす場合は、そのアドレスになります。</translation>
     </message>
     <message>
         <source>Saved. Shiftcast receives there from its next start.</source>
         <translation>保存しました。次に Shiftcast を起動したときから、そこで受け取ります。</translation>
-    </message>
-    <message>
-        <source>Saved. Shiftcast receives there now: the callback URL below follows when it is ready.</source>
-        <translation>保存しました。Shiftcast はそこで受け取りを始めます。準備ができると、下に Callback URL が表示されます。</translation>
     </message>
     <message>
         <source>Type to replace the saved secret</source>

@@ -164,6 +164,7 @@ class LineWorksSection(QGroupBox):
         self.receive.setObjectName("worksReceive")
         self.receive.clicked.connect(self._receive)
         self.receive_status = StatusLabel(self)
+        self._receive_asked = self._receive_starting = False  # Receive here clicked: its answer is awaited
         self.receive_status.setObjectName("worksReceiveStatus")
         own_label = QLabel(_wizard("Forwarded to port:"), self)
         self.receive_choice.idToggled.connect(lambda _id, _on: self._receive_choice_changed())
@@ -205,6 +206,16 @@ class LineWorksSection(QGroupBox):
                            self._load_failed, owner=self)
 
     def _receiving_changed(self, state: ReceivingState) -> None:
+        # After Receive here: the restart's own "stopped" is passed over; what follows "starting" is its answer.
+        if self._receive_asked and state == receiving.STARTING:
+            self._receive_asked, self._receive_starting = False, True
+        elif self._receive_starting:
+            self._receive_starting = False
+            if state.receiving:
+                self.receive_status.ok(self.tr("✓ Shiftcast receives the taps now. Enter the callback URL below "
+                                               "as the bot's Callback URL in the Developer Console."))
+            else:
+                self.receive_status.problem(sentence(i18n.render(state.why or state.words)))
         db = self.ctx.db
         self.ctx.tasks.run(lambda: receiving.callback_address(db, line_works_callback.PATH, state),
                            self._show_callback, self._load_failed, owner=self)
@@ -330,6 +341,7 @@ class LineWorksSection(QGroupBox):
             self.receive_status.problem(sentence(i18n.describe(exc)))
             return
         db, service = self.ctx.db, self.ctx.receiving
+        self._receive_asked, self._receive_starting = service is not None, False
         self.receive.setEnabled(False)
         self.receive_status.busy(_wizard("Starting the receiver…"))
 
@@ -337,9 +349,6 @@ class LineWorksSection(QGroupBox):
             self.receive.setEnabled(True)
             if service is None:
                 self.receive_status.ok(self.tr("Saved. Shiftcast receives there from its next start."))
-            else:
-                self.receive_status.ok(self.tr(
-                    "Saved. Shiftcast receives there now: the callback URL below follows when it is ready."))
             self.ctx.bridge.settings_changed.emit()  # the callback URL and the readiness check
 
         def failed(exc: BaseException) -> None:
