@@ -3046,8 +3046,20 @@ Data folder: {1}</source>
         <translation>不明</translation>
     </message>
     <message>
+        <source>As one picture of the month&apos;s grid, to the classroom&apos;s {0} room</source>
+        <translation>教室の{0}トークに、月のシフト表を1枚の画像で届けます。</translation>
+    </message>
+    <message>
         <source>{0}&apos;s {1} room</source>
         <translation>{0}の{1}トーク</translation>
+    </message>
+    <message>
+        <source>none: no LINE group; the month goes to the room above</source>
+        <translation>なし（LINEグループがありません。月のシフトは上のトークに届きます）</translation>
+    </message>
+    <message>
+        <source>none: no LINE message is sent</source>
+        <translation>なし（LINEのメッセージは送られません）</translation>
     </message>
     <message>
         <source>{0} of {1}</source>
