@@ -110,14 +110,20 @@ def test_the_month_is_published_to_the_classroom_s_line_works_room(
         assert s.get(Delivery, delivery_id).status == DeliveryStatus.SENT  # type: ignore[union-attr]
 
 
-def test_reminders_go_and_a_tap_reaches_a_receiver_started_without_a_line_secret(
-        db: Database, now: dt.datetime, clock: FakeClock, works: WorksStandIn) -> None:
+def reminded(db: Database, now: dt.datetime, clock: FakeClock, works: WorksStandIn) -> tuple[int, list[int]]:
+    """LINE WORKS set up, the classroom's two teachers reminded with a 了解 button; (classroom id, shift ids)."""
     _set_up_works(db, works)
     room_id, shifts = _classroom(db, now)
     with db.write() as s:
         acknowledge.enable(s, True)
         plan(s, now=now)
     _send(db, clock)
+    return room_id, shifts
+
+
+def test_reminders_go_and_a_tap_reaches_a_receiver_started_without_a_line_secret(
+        db: Database, now: dt.datetime, clock: FakeClock, works: WorksStandIn) -> None:
+    room_id, shifts = reminded(db, now, clock, works)
     [first] = works.to(member(1))
     [second] = works.to(member(2))
     assert "10:00" in first["contentText"] and "10:30" in second["contentText"]

@@ -35,6 +35,12 @@ def test_a_classroom_on_line_works_alone_publishes_to_its_room(qtbot, ctx: AppCo
     assert view.recipients_label.text() == "本校's LINE WORKS room"
     assert view.recipients_label.toolTip() == "LINE WORKS: room-1"
     assert view.promise_label.text() == "The month goes to the classroom's group as soon as you publish."
+    # No LINE group: no LINE members or LINE messages counted, and the preview is the room's one picture.
+    assert view.members_label.text() == "none: no LINE group; the month goes to the room above"
+    assert view.cost_label.text() == "none: no LINE message is sent"
+    qtbot.waitUntil(lambda: view.preview_form.text() == "As one picture of the month's grid, to the classroom's "
+                    "LINE WORKS room", timeout=WAIT)
+    assert "LINE group" not in view.preview_form.text()
     _answer_yes(monkeypatch)
     view.publish_button.click()
 

@@ -47,7 +47,14 @@ from core.receiving.address import LoopbackAddress, OwnAddress, PublicAddress, Q
 from core.receiving.handlers import EventHandler
 from core.receiving.server import PATH, WebhookReceiver
 from core.setup import relay_state
-from core.setup.line_connect import TestOutcome, client_from_settings, explain, restore_if_pending, stop_receiving
+from core.setup.line_connect import (
+    TestOutcome,
+    client_from_settings,
+    explain,
+    remember_address,
+    restore_if_pending,
+    stop_receiving,
+)
 from core.store import secrets
 from core.store import setting_keys as keys
 from core.store.db import Database
@@ -99,6 +106,26 @@ def address_from_settings(db: Database) -> tuple[PublicAddress, int] | None:
     if mode == LoopbackAddress.name:
         return LoopbackAddress(), 0
     return None
+
+
+def address_of(kind: str, own_url: str = "", port: int = 0) -> tuple[PublicAddress, int]:
+    """The address a screen's choice names (`QuickTunnel.name`, `OwnAddress.name` with its URL and the
+    port the owner's proxy forwards to, or `LoopbackAddress.name`), and the receiver's port (0: any);
+    AddressError when the own address is not one LINE can call. Connect LINE and Settings → LINE WORKS
+    offer the same choices."""
+    if kind == OwnAddress.name:
+        return OwnAddress(own_url), port
+    if kind == LoopbackAddress.name:
+        return LoopbackAddress(), 0
+    return QuickTunnel(), 0
+
+
+def receive_at(db: Database, address: PublicAddress, port: int, service: Receiving | None) -> None:
+    """Keep receiving at `address` from now on, as Connect LINE does when it finishes: stored where the
+    app's receiving reads it at every start, and the running receiving (if any) restarted to use it."""
+    remember_address(db, address, port)
+    if service is not None:
+        service.restart()
 
 
 def others_set_up(db: Database) -> bool:

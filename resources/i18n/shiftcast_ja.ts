@@ -2538,6 +2538,10 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>Domain ID：</translation>
     </message>
     <message>
+        <source>Copy</source>
+        <translation>コピー</translation>
+    </message>
+    <message>
         <source>Callback URL:</source>
         <translation>Callback URL：</translation>
     </message>
@@ -2558,8 +2562,36 @@ Retry brings it back; it then goes at its due time.</source>
         <translation>「テスト」は保存済みの値で LINE WORKS にアクセストークンを求めます。メッセージは送りません。未保存の変更は先に保存されます。</translation>
     </message>
     <message>
-        <source>Not known yet: Shiftcast is not receiving. Its address is chosen at the last step of Connect LINE, or is your own HTTPS address when `shiftcast webhook` runs behind it.</source>
-        <translation>まだわかりません。Shiftcastは受信していません。受信するアドレスは「LINEに接続」の最後の手順で選ぶか、`shiftcast webhook` を自分のHTTPSアドレスの後ろで動かすときはそのアドレスになります。</translation>
+        <source>Receive here</source>
+        <translation>ここで受け取る</translation>
+    </message>
+    <message>
+        <source>Receive taps (了解):</source>
+        <translation>「了解」の受け取り:</translation>
+    </message>
+    <message>
+        <source>Shiftcast receives the bot&apos;s callbacks while its window or tray runs, at an internet address that reaches this computer.</source>
+        <translation>Shiftcast は、ウィンドウまたはトレイで動いている間、このパソコンに届くインターネット上のアドレスで Bot のコールバックを受け取ります。</translation>
+    </message>
+    <message>
+        <source>Shiftcast starts Cloudflare&apos;s cloudflared program. Its address is new each time Shiftcast starts: enter the callback URL below in the Developer Console again after every start.</source>
+        <translation>Shiftcast が Cloudflare の cloudflared を起動します。このアドレスは Shiftcast を起動するたびに変わります。起動するたびに、下の Callback URL を Developer Console に入力し直してください。</translation>
+    </message>
+    <message>
+        <source>Your address stays the same, so the callback URL is entered once.</source>
+        <translation>自分のアドレスは変わらないため、Callback URL の入力は一度で済みます。</translation>
+    </message>
+    <message>
+        <source>✓ Shiftcast receives the taps now. Enter the callback URL below as the bot&apos;s Callback URL in the Developer Console.</source>
+        <translation>✓ 「了解」のタップを受け取れるようになりました。下の Callback URL を Developer Console で Bot の「Callback URL」に入力してください。</translation>
+    </message>
+    <message>
+        <source>Not known yet: Shiftcast is not receiving. Choose where it receives above, or at the last step of Connect LINE; or it is your own HTTPS address when `shiftcast webhook` runs behind it.</source>
+        <translation>まだわかりません。Shiftcast は受信していません。受け取る場所を上で選ぶか、「LINEに接続」の最後の手順で選んでください。`shiftcast webhook` を自分の HTTPS アドレスの後ろで動かす場合は、そのアドレスになります。</translation>
+    </message>
+    <message>
+        <source>Saved. Shiftcast receives there from its next start.</source>
+        <translation>保存しました。次に Shiftcast を起動したときから、そこで受け取ります。</translation>
     </message>
     <message>
         <source>Type to replace the saved secret</source>
@@ -3014,8 +3046,20 @@ Data folder: {1}</source>
         <translation>不明</translation>
     </message>
     <message>
+        <source>As one picture of the month&apos;s grid, to the classroom&apos;s {0} room</source>
+        <translation>教室の{0}トークに、月のシフト表を1枚の画像で届けます。</translation>
+    </message>
+    <message>
         <source>{0}&apos;s {1} room</source>
         <translation>{0}の{1}トーク</translation>
+    </message>
+    <message>
+        <source>none: no LINE group; the month goes to the room above</source>
+        <translation>なし（LINEグループがありません。月のシフトは上のトークに届きます）</translation>
+    </message>
+    <message>
+        <source>none: no LINE message is sent</source>
+        <translation>なし（LINEのメッセージは送られません）</translation>
     </message>
     <message>
         <source>{0} of {1}</source>

@@ -35,6 +35,7 @@ from core.receiving.address import (
     PublicAddress,
     QuickTunnel,
 )
+from core.setup import receiving
 from core.setup.line_connect import (
     CONSOLE_URL,
     BotIdentity,
@@ -220,11 +221,9 @@ class AddressPage(WizardPage):
         return not self.busy and (not self.own.isChecked() or bool(self.url.text().strip()))
 
     def _address(self) -> tuple[PublicAddress, int]:
-        if self.own.isChecked():
-            return OwnAddress(self.url.text()), self.port.value()
-        if self.loopback.isChecked():
-            return LoopbackAddress(), 0
-        return QuickTunnel(), 0
+        kind = (OwnAddress.name if self.own.isChecked() else LoopbackAddress.name if self.loopback.isChecked()
+                else QuickTunnel.name)
+        return receiving.address_of(kind, self.url.text(), self.port.value())
 
     def go_next(self) -> None:
         try:

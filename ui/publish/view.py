@@ -115,16 +115,22 @@ def render_month(ctx: AppContext, room_id: int, year: int, month: int) -> bytes:
 class PreviewImage:
     image: QImage
     form: Text | None  # which form the group receives, said above the picture
+    rooms: tuple[str, ...] = ()  # no LINE group: the channels whose rooms get the wide grid (LINE WORKS)
 
 
 def render_preview(ctx: AppContext, room_id: int, year: int, month: int) -> PreviewImage:
     """What publishing would send (core/publication/group_preview.py): the pages for phones with image
-    hosting, the month as Flex cards without it, the wide grid when only e-mail carries it."""
-    shown = screen.group_view(ctx.db, room_id, year, month, now=ctx.clock())
-    image = QImage.fromData(shown.png)  # QImage, unlike QPixmap, may be made off the UI thread
+    hosting, the month as Flex cards without it; the wide grid when only rooms on other channels
+    (LINE WORKS) carry it."""
+    now = ctx.clock()
+    grid = screen.rooms_view(ctx.db, room_id, year, month, now=now)
+    shown = screen.group_view(ctx.db, room_id, year, month, now=now) if grid is None else None
+    # QImage, unlike QPixmap, may be made off the UI thread
+    image = QImage.fromData(shown.png if shown is not None else grid.png if grid is not None else b"")
     if image.isNull():
         raise ShiftcastError("the preview image could not be read back")
-    return PreviewImage(image, shown.form)
+    return PreviewImage(image, shown.form) if shown is not None else PreviewImage(
+        image, None, grid.channels if grid is not None else ())
 
 
 @dataclass(frozen=True)
@@ -472,8 +478,12 @@ class PublishView(QWidget):
     # ----- showing -----
 
     def _show_preview(self, preview: PreviewImage) -> None:
-        self.preview_form.setText(i18n.render(preview.form) if preview.form is not None else "")
-        self.preview_form.setVisible(preview.form is not None)
+        if preview.rooms:
+            self.preview_form.setText(self.tr("As one picture of the month's grid, to the classroom's {0} room").format(
+                ", ".join(i18n.render(contacts.label(channel)) for channel in preview.rooms)))
+        else:
+            self.preview_form.setText(i18n.render(preview.form) if preview.form is not None else "")
+        self.preview_form.setVisible(bool(preview.rooms) or preview.form is not None)
         self.viewer.set_image(preview.image)
 
     def _preview_failed(self, exc: BaseException) -> None:
@@ -507,13 +517,19 @@ class PublishView(QWidget):
         self.recipients_label.setToolTip("\n".join(
             ([self.tr("LINE group ID: {0}").format(state.room.group_id)] if state.room.group_id else []) + [
                 f"{i18n.render(contacts.label(channel))}: {room}" for channel, room in plan.rooms.items()]))
-        if plan.members is None:
+        rooms_only = not state.room.group_id and bool(plan.rooms)  # LINE WORKS alone: LINE's counts do not apply
+        if rooms_only:
+            self.members_label.setText(self.tr("none: no LINE group; the month goes to the room above"))
+        elif plan.members is None:
             self.members_label.setText(self.tr("unknown (LINE has not been asked yet)"))
         else:
             self.members_label.setText((self.tr("{0} (from LINE just now)") if live else self.tr("{0} (cached)"))
                                        .format(plan.members))
-        self.cost_label.setText(self.tr("%n messages", "", plan.messages) if plan.messages is not None
-                                else self.tr("unknown"))
+        if rooms_only and not plan.messages:
+            self.cost_label.setText(self.tr("none: no LINE message is sent"))
+        else:
+            self.cost_label.setText(self.tr("%n messages", "", plan.messages) if plan.messages is not None
+                                    else self.tr("unknown"))
         if plan.quota_limit is not None and plan.quota_used is not None:
             self.quota_label.setText(self.tr("{0} of {1}").format(plan.quota_limit - plan.quota_used, plan.quota_limit))
         else:

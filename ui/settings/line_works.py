@@ -1,18 +1,35 @@
 """Settings → LINE WORKS: the app's service account and the bot Shiftcast sends with (secrets and the
 private key kept in the keyring and never shown again), Save, and Test, which asks LINE WORKS for an
-access token; and the callback address to enter for the bot (where Shiftcast receives, with the
-callback's path). Shown only while the LINE WORKS channel is part of Shiftcast."""
+access token; where Shiftcast receives the bot's callbacks (the 了解 taps): a Cloudflare quick tunnel or
+the manager's own HTTPS address, the same choice Connect LINE's last step keeps, so a classroom on LINE
+WORKS alone need not connect LINE; and the callback address to enter for the bot (where Shiftcast
+receives, with the callback's path), with Copy. Shown only while the LINE WORKS channel is part of
+Shiftcast."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFileDialog, QGroupBox, QLabel, QLineEdit, QPushButton, QWidget
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QWidget,
+)
 
 from core.receiving import line_works_callback
+from core.receiving.address import AddressError, OwnAddress, PublicAddress, QuickTunnel
 from core.setup import line_works, receiving
+from core.setup.receiving import ReceivingState
 from core.store.db import Database
 from ui.common import i18n
 from ui.common.widgets import StatusLabel, form, note, report, row, sentence, stack
@@ -47,6 +64,11 @@ class WorksDraft:
         line_works.save(db, client_id=self.client_id, client_secret=self.client_secret,
                         service_account=self.service_account, private_key=key, bot_id=self.bot_id,
                         bot_secret=self.bot_secret, domain_id=self.domain_id)
+
+
+def _wizard(text: str) -> str:
+    """Words of Connect LINE's address page, which offers the same choices: translated once, there."""
+    return QCoreApplication.translate("AddressPage", text)
 
 
 class LineWorksSection(QGroupBox):
@@ -93,7 +115,12 @@ class LineWorksSection(QGroupBox):
         self.callback.setObjectName("worksCallback")
         self.callback.setWordWrap(True)
         self.callback.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout.addRow(self.tr("Callback URL:"), stack(self.callback, note(self.tr(
+        self._receive_part(layout)
+        self.copy = QPushButton(self.tr("Copy"), self)
+        self.copy.setObjectName("worksCopyCallback")
+        self.copy.setEnabled(False)
+        self.copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.callback.text()))
+        layout.addRow(self.tr("Callback URL:"), stack(row(self.callback, self.copy, stretch_last=False), note(self.tr(
             "Enter it as the bot's Callback URL in the Developer Console: 了解 taps come back to Shiftcast there. "
             "It is the address Shiftcast receives at, followed by /line-works/callback."), self)))
 
@@ -113,9 +140,48 @@ class LineWorksSection(QGroupBox):
             "Test asks LINE WORKS for an access token with the saved values; it sends nothing. Changes not yet "
             "saved are saved first."), self), self.status))
         ctx.bridge.settings_changed.connect(self.reload)
+        ctx.bridge.receiving_changed.connect(self._receiving_changed)
         keep_text_visible(self)  # Qt's form layout would cut long notes and answers mid-sentence
         self._show_key()
         self.reload()
+
+    def _receive_part(self, layout: QFormLayout) -> None:
+        """Where the bot's callbacks reach Shiftcast: the choices of Connect LINE's last step, kept the same way."""
+        self.receive_choice = QButtonGroup(self)
+        self.receive_tunnel = QRadioButton(_wizard("A Cloudflare quick tunnel (free, no account needed)"), self)
+        self.receive_tunnel.setObjectName("worksReceiveTunnel")
+        self.receive_own = QRadioButton(_wizard("My own HTTPS address (a reverse proxy, Tailscale Funnel …)"), self)
+        self.receive_own.setObjectName("worksReceiveOwn")
+        for index, button in enumerate((self.receive_tunnel, self.receive_own)):
+            self.receive_choice.addButton(button, index)
+        self.receive_tunnel.setChecked(True)
+        self.own_url = self._field("worksOwnAddress", "https://")
+        self.own_port = QSpinBox(self)
+        self.own_port.setObjectName("worksOwnPort")
+        self.own_port.setRange(1024, 65535)
+        self.own_port.setValue(8765)
+        self.receive = QPushButton(self.tr("Receive here"), self)
+        self.receive.setObjectName("worksReceive")
+        self.receive.clicked.connect(self._receive)
+        self.receive_status = StatusLabel(self)
+        self._receive_asked = self._receive_starting = False  # Receive here clicked: its answer is awaited
+        self.receive_status.setObjectName("worksReceiveStatus")
+        own_label = QLabel(_wizard("Forwarded to port:"), self)
+        self.receive_choice.idToggled.connect(lambda _id, _on: self._receive_choice_changed())
+        layout.addRow(self.tr("Receive taps (了解):"), stack(
+            note(self.tr("Shiftcast receives the bot's callbacks while its window or tray runs, at an internet "
+                         "address that reaches this computer."), self),
+            self.receive_tunnel, note(self.tr(
+                "Shiftcast starts Cloudflare's cloudflared program. Its address is new each time Shiftcast starts: "
+                "enter the callback URL below in the Developer Console again after every start."), self),
+            self.receive_own, row(self.own_url, own_label, self.own_port, stretch_last=False), note(self.tr(
+                "Your address stays the same, so the callback URL is entered once."), self),
+            row(self.receive, stretch_last=True), self.receive_status))
+        self._receive_choice_changed()
+
+    def _receive_choice_changed(self) -> None:
+        for part in (self.own_url, self.own_port):
+            part.setEnabled(self.receive_own.isChecked())
 
     def _field(self, name: str, placeholder: str, *, secret: bool = False) -> QLineEdit:
         edit = QLineEdit(self)
@@ -136,11 +202,40 @@ class LineWorksSection(QGroupBox):
         self.ctx.tasks.run(lambda: line_works.state(self.ctx.db), self._loaded, self._load_failed, owner=self)
         self.ctx.tasks.run(lambda: receiving.callback_address(self.ctx.db, line_works_callback.PATH),
                            self._show_callback, self._load_failed, owner=self)
+        self.ctx.tasks.run(lambda: receiving.address_from_settings(self.ctx.db), self._show_chosen,
+                           self._load_failed, owner=self)
+
+    def _receiving_changed(self, state: ReceivingState) -> None:
+        # After Receive here: the restart's own "stopped" is passed over; what follows "starting" is its answer.
+        if self._receive_asked and state == receiving.STARTING:
+            self._receive_asked, self._receive_starting = False, True
+        elif self._receive_starting:
+            self._receive_starting = False
+            if state.receiving:
+                self.receive_status.ok(self.tr("✓ Shiftcast receives the taps now. Enter the callback URL below "
+                                               "as the bot's Callback URL in the Developer Console."))
+            else:
+                self.receive_status.problem(sentence(i18n.render(state.why or state.words)))
+        db = self.ctx.db
+        self.ctx.tasks.run(lambda: receiving.callback_address(db, line_works_callback.PATH, state),
+                           self._show_callback, self._load_failed, owner=self)
+
+    def _show_chosen(self, chosen: tuple[PublicAddress, int] | None) -> None:
+        if chosen is None:
+            return
+        address, port = chosen
+        if isinstance(address, OwnAddress):
+            self.receive_own.setChecked(True)
+            self.own_url.setText(address.url)
+            self.own_port.setValue(port or self.own_port.value())
+        elif isinstance(address, QuickTunnel):
+            self.receive_tunnel.setChecked(True)
 
     def _show_callback(self, address: str | None) -> None:
+        self.copy.setEnabled(address is not None)
         self.callback.setText(address or self.tr(
-            "Not known yet: Shiftcast is not receiving. Its address is chosen at the last step of Connect LINE, "
-            "or is your own HTTPS address when `shiftcast webhook` runs behind it."))
+            "Not known yet: Shiftcast is not receiving. Choose where it receives above, or at the last step of "
+            "Connect LINE; or it is your own HTTPS address when `shiftcast webhook` runs behind it."))
 
     def _loaded(self, state: line_works.WorksState | None) -> None:
         self.setVisible(state is not None)
@@ -237,6 +332,30 @@ class LineWorksSection(QGroupBox):
                 self.ctx.bridge.settings_changed.emit()  # the state line and the readiness check say the answer
 
         self.ctx.tasks.run(work, done, self._failed, owner=self)
+
+    def _receive(self) -> None:
+        kind = OwnAddress.name if self.receive_own.isChecked() else QuickTunnel.name
+        try:
+            address, port = receiving.address_of(kind, self.own_url.text(), self.own_port.value())
+        except AddressError as exc:  # nothing saved: the address is not one LINE WORKS can call
+            self.receive_status.problem(sentence(i18n.describe(exc)))
+            return
+        db, service = self.ctx.db, self.ctx.receiving
+        self._receive_asked, self._receive_starting = service is not None, False
+        self.receive.setEnabled(False)
+        self.receive_status.busy(_wizard("Starting the receiver…"))
+
+        def done(_result: object) -> None:
+            self.receive.setEnabled(True)
+            if service is None:
+                self.receive_status.ok(self.tr("Saved. Shiftcast receives there from its next start."))
+            self.ctx.bridge.settings_changed.emit()  # the callback URL and the readiness check
+
+        def failed(exc: BaseException) -> None:
+            self.receive.setEnabled(True)
+            report(self, self.receive_status, exc, self.ctx.paths)
+
+        self.ctx.tasks.run(lambda: receiving.receive_at(db, address, port, service), done, failed, owner=self)
 
     def _failed(self, exc: BaseException) -> None:
         self._busy(False)
