@@ -243,12 +243,12 @@ def test_a_message_with_actions_becomes_a_button_template() -> None:
     from core.messages.message import Action, ActionKind, Message
 
     message = Message(kind="shift_reminder", language="ja", heading="明日のシフト", lines=("10:00–15:00",),
-                      actions=(Action("了解", "ack:1:abc"), Action("代講を頼む（長いラベルは二十文字までに切る）", "cv:1:x"),
-                               Action("詳しく", "https://example.com/s", ActionKind.LINK)))
+                      actions=(Action("了解（長いラベルは二十文字までに切って送る）", "ack:1:abc"),
+                               Action("代講を頼む", "cv:1:x"), Action("詳しく", "https://example.com/s", ActionKind.LINK)))
     content = line_works.content_of(message)
+    # "Ask for cover" is left out: the bot's callback answers 了解 only, and a button nothing answers strands the teacher.
     assert content == {"type": "button_template", "contentText": "明日のシフト\n10:00–15:00", "actions": [
-        {"type": "message", "label": "了解", "postback": "ack:1:abc"},
-        {"type": "message", "label": "代講を頼む（長いラベルは二十文字までに…", "postback": "cv:1:x"},
+        {"type": "message", "label": "了解（長いラベルは二十文字までに切って…", "postback": "ack:1:abc"},
         {"type": "uri", "label": "詳しく", "uri": "https://example.com/s"}]}
     assert all(len(a["label"]) <= 20 for a in content["actions"])
     long = Message(kind="k", language="ja", heading="x" * 1500, actions=(Action("了解", "ack:1:abc"),))

@@ -37,6 +37,7 @@ from core.channels.line_works_client import KEY, TOKEN, USER, UploadError, Works
 from core.channels.line_works_ids import check_user_id
 from core.channels.line_works_rooms import room_of
 from core.channels.ratelimit import TokenBucket
+from core.messages import ack
 from core.messages.message import ActionKind, Audience, Message, Picture
 from core.outbox import policy
 from core.outbox.policy import ChannelFailure, Outcome, SendResult, Transport, Verdict
@@ -55,6 +56,7 @@ log = logging.getLogger(__name__)
 # LINE WORKS' published rate limit: 240 requests a minute for each API on the paid plans (60 on the
 # free plan, whose 429s slow the sender down and cost no retries). One bucket per endpoint.
 RATE_PER_SECOND = 240 / 60
+ANSWERED = f"{ack.PREFIX}:"  # the postbacks its callback handles
 TEXT_MAX = 2000
 CONTENT_TEXT_MAX = 1000
 ACTIONS_MAX = 10
@@ -120,6 +122,10 @@ def _button(label: str, data: str, kind: ActionKind) -> dict[str, Any] | None:
         return {"type": "uri", "label": label, "uri": data} if len(data) <= URI_MAX else None
     if len(data) > POSTBACK_MAX:
         log.warning("a button's data is longer than LINE WORKS carries; the button is left out")
+        return None
+    if not data.startswith(ANSWERED):
+        # Its callback answers 了解 only (core/receiving/line_works_callback.py): a button nothing
+        # answers ("Ask for cover") would leave the teacher waiting, so it is left out.
         return None
     # A message action: tapping it says the label in the talk and hands `postback` to the bot's callback.
     return {"type": "message", "label": label, "postback": data}
