@@ -34,6 +34,9 @@ PATH = line_works_callback.PATH
 
 def test_the_callback_address_is_the_receiving_s_own_address_or_the_one_it_runs_at(db: Database) -> None:
     assert receiving.callback_address(db, PATH) is None  # nowhere chosen: not receiving
+    # Nothing chosen, but a receiver runs (the demo's, on loopback): that is where the callback goes.
+    demo = ReceivingState("http://127.0.0.1:39789/line/webhook")
+    assert receiving.callback_address(db, PATH, demo) == "http://127.0.0.1:39789/line-works/callback"
     with db.write() as s:
         keys.LINE_RECEIVE_ADDRESS.write(s, "own")
         keys.LINE_RECEIVE_OWN_URL.write(s, "https://shifts.example.jp/hook/")

@@ -152,8 +152,8 @@ def callback_address(db: Database, path: str, live: ReceivingState | None = None
         own_url = keys.LINE_RECEIVE_OWN_URL.read(session)
     if mode == OwnAddress.name and own_url:
         return endpoint(own_url, path)
-    if mode is None:
-        return None
+    if mode is None and live is None:
+        return None  # nothing chosen, and nothing receiving that says where
     if live is None:
         found = recorded(db)
         live = found[0] if found is not None else None

@@ -200,7 +200,8 @@ class LineWorksSection(QGroupBox):
 
     def reload(self) -> None:
         self.ctx.tasks.run(lambda: line_works.state(self.ctx.db), self._loaded, self._load_failed, owner=self)
-        self.ctx.tasks.run(lambda: receiving.callback_address(self.ctx.db, line_works_callback.PATH),
+        live = self.ctx.receiving_state()  # the window's receiving, or the demo's from the start
+        self.ctx.tasks.run(lambda: receiving.callback_address(self.ctx.db, line_works_callback.PATH, live),
                            self._show_callback, self._load_failed, owner=self)
         self.ctx.tasks.run(lambda: receiving.address_from_settings(self.ctx.db), self._show_chosen,
                            self._load_failed, owner=self)

@@ -27,6 +27,7 @@ QUIET_FOR = 0.3  # no task pending for this long counts as settled (results ofte
 TABS = (("01-shifts.png", "shifts"), ("02-publish.png", "publish"), ("03-deliveries.png", "deliveries"),
         ("04-settings.png", "settings"))
 INBOX = "09-demo-inbox.png"
+LINE_WORKS = "15-line-works-settings.png"
 SCREEN = "00-screen.png"  # the whole screen, on a real display
 T = TypeVar("T")
 
@@ -80,6 +81,9 @@ def save_all(ctx: AppContext, out: Path, icon: QIcon) -> int:
             missing += 1 - _shoot(ctx, window, out / name)
         for name, make in DIALOGS:
             _shoot_dialog(ctx, window, out / name, make)
+        window.tabs.setCurrentWidget(window.settings)  # LINE WORKS' section, as its readiness fix opens it
+        window.settings.show_section("line_works")
+        missing += 1 - _shoot(ctx, window, out / LINE_WORKS)
     if ctx.demo is not None:
         missing += 1 - _shoot_inbox(ctx, out / INBOX)
     if window is not None:
