@@ -107,7 +107,8 @@ WORKS_TEXTS = {"core/texts/catalog.py", "cli/texts.py", "cli/words.py"}
 WORKS_SET_UP = {"core/setup/line_works.py", "core/setup/readiness.py", "core/store/secrets.py",
                 "core/store/setting_keys.py", "core/receiving/line_works_callback.py", "core/receiving/server.py",
                 "cli/line_works.py", "cli/commands.py", "cli/webhook.py", "ui/settings/line_works.py", "ui/settings/view.py",
-                "ui/settings/classrooms.py", "ui/readiness/panel.py"}
+                "ui/settings/classrooms.py", "ui/readiness/panel.py",
+                "ui/shell/screenshots.py"}  # the documentation's picture of its Settings section
 WORKS_STAND_IN = "core/emulator/line_works/"
 # The layers that plan, build, send and record every channel's messages.
 SENDING_LAYERS = ("core/kinds/", "core/sending/", "core/planning/", "core/outbox/", "core/messages/",

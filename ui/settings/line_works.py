@@ -8,6 +8,7 @@ Shiftcast."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -165,6 +166,7 @@ class LineWorksSection(QGroupBox):
         self.receive.clicked.connect(self._receive)
         self.receive_status = StatusLabel(self)
         self._receive_asked = self._receive_starting = False  # Receive here clicked: its answer is awaited
+        self._callback_asked = 0  # the newest callback URL asked for: an older answer arriving later is dropped
         self.receive_status.setObjectName("worksReceiveStatus")
         own_label = QLabel(_wizard("Forwarded to port:"), self)
         self.receive_choice.idToggled.connect(lambda _id, _on: self._receive_choice_changed())
@@ -200,9 +202,7 @@ class LineWorksSection(QGroupBox):
 
     def reload(self) -> None:
         self.ctx.tasks.run(lambda: line_works.state(self.ctx.db), self._loaded, self._load_failed, owner=self)
-        live = self.ctx.receiving_state()  # the window's receiving, or the demo's from the start
-        self.ctx.tasks.run(lambda: receiving.callback_address(self.ctx.db, line_works_callback.PATH, live),
-                           self._show_callback, self._load_failed, owner=self)
+        self._ask_callback(self.ctx.receiving_state)  # the window's receiving, or the demo's from the start
         self.ctx.tasks.run(lambda: receiving.address_from_settings(self.ctx.db), self._show_chosen,
                            self._load_failed, owner=self)
 
@@ -217,9 +217,7 @@ class LineWorksSection(QGroupBox):
                                                "as the bot's Callback URL in the Developer Console."))
             else:
                 self.receive_status.problem(sentence(i18n.render(state.why or state.words)))
-        db = self.ctx.db
-        self.ctx.tasks.run(lambda: receiving.callback_address(db, line_works_callback.PATH, state),
-                           self._show_callback, self._load_failed, owner=self)
+        self._ask_callback(lambda: state)
 
     def _show_chosen(self, chosen: tuple[PublicAddress, int] | None) -> None:
         if chosen is None:
@@ -231,6 +229,19 @@ class LineWorksSection(QGroupBox):
             self.own_port.setValue(port or self.own_port.value())
         elif isinstance(address, QuickTunnel):
             self.receive_tunnel.setChecked(True)
+
+    def _ask_callback(self, live: Callable[[], ReceivingState | None]) -> None:
+        """Read the callback URL on the task pool. Answers can come back out of order (a restart says
+        stopped, starting, then where it runs, each asked at once): only the newest question's is shown."""
+        self._callback_asked += 1
+        asked, db = self._callback_asked, self.ctx.db
+
+        def show(address: str | None) -> None:
+            if asked == self._callback_asked:
+                self._show_callback(address)
+
+        self.ctx.tasks.run(lambda: receiving.callback_address(db, line_works_callback.PATH, live()), show,
+                           self._load_failed, owner=self)
 
     def _show_callback(self, address: str | None) -> None:
         self.copy.setEnabled(address is not None)
