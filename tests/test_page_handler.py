@@ -43,10 +43,13 @@ def asked(db: Database, seeded: Seeded, deadline: dt.date = dt.date(2026, 12, 20
         return availability.ask(s, seeded.honcho, 2027, 1, deadline, [seeded.sato, seeded.suzuki], now=NOW).id
 
 
+def _hhmm(value: dt.time | None) -> str | None:
+    return None if value is None else value.isoformat("minutes")
+
+
 def answers(db: Database, request_id: int) -> list[tuple[str, str, str | None, str | None, bool, str]]:
     with db.read() as s:
-        return [(a.local_date.isoformat(), a.answer, a.start_time and a.start_time.isoformat("minutes"),
-                 a.end_time and a.end_time.isoformat("minutes"), a.late, a.source)
+        return [(a.local_date.isoformat(), a.answer, _hhmm(a.start_time), _hhmm(a.end_time), a.late, a.source)
                 for a in s.scalars(select(AvailabilityAnswer).where(
                     AvailabilityAnswer.request_id == request_id, AvailabilityAnswer.replaced_at.is_(None))
                     .order_by(AvailabilityAnswer.local_date))]
