@@ -27,10 +27,10 @@ def wall(shift: Shift) -> tuple[str, str]:
 
 def published_months(session: Session, *, now: dt.datetime) -> dict[int, set[Month]]:
     """classroom → its published months the relay may still keep (they ended less than 7 days ago, or not yet)."""
-    zones = dict(session.execute(select(Classroom.id, Classroom.timezone)).tuples().all())
+    zones = dict(session.execute(select(Classroom.id, Classroom.timezone)).all())
     found: dict[int, set[Month]] = {}
     for classroom_id, year, month in session.execute(
-            select(Publication.classroom_id, Publication.year, Publication.month).distinct()).tuples():
+            select(Publication.classroom_id, Publication.year, Publication.month).distinct()):
         zone = zones.get(classroom_id)
         if zone is not None and months.ends((year, month), zone) + months.KEEP > now:
             found.setdefault(classroom_id, set()).add((year, month))

@@ -44,7 +44,7 @@ def _unanswered(session: Session, room: Classroom, *, now: dt.datetime) -> list[
     found = []
     wanted = session.execute(select(AvailabilityRequest.year, AvailabilityRequest.month).where(
         AvailabilityRequest.classroom_id == room.id).distinct().order_by(
-        AvailabilityRequest.year, AvailabilityRequest.month)).tuples().all()
+        AvailabilityRequest.year, AvailabilityRequest.month)).all()
     for year, number in wanted:
         request = availability.latest(session, room.id, year, number)
         if request is None or availability.is_over(session, request, now):

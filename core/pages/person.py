@@ -48,7 +48,7 @@ def paired(session: Session) -> list[tuple[Teacher, str]]:
     """Every active teacher whose LINE contact holds a LINE user ID, with that ID."""
     rows = session.execute(select(Teacher, TeacherContact.address).join(TeacherContact).where(
         TeacherContact.channel == Channel.LINE.value, TeacherContact.address.is_not(None),
-        Teacher.active.is_(True), Teacher.erased_at.is_(None)).order_by(Teacher.id)).tuples().all()
+        Teacher.active.is_(True), Teacher.erased_at.is_(None)).order_by(Teacher.id)).all()
     return [(teacher, address) for teacher, address in rows if address]
 
 

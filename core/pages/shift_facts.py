@@ -76,7 +76,7 @@ def facts(session: Session, shifts: list[Shift]) -> Facts:
                 select(Delivery.subject_id, Delivery.teacher_id, func.max(Delivery.subject_version)).where(
                     Delivery.about(SubjectType.SHIFT, part), Delivery.kind.in_(kinds.told_keys()),
                     Delivery.status == DeliveryStatus.SENT, Delivery.teacher_id.is_not(None))
-                .group_by(Delivery.subject_id, Delivery.teacher_id)).tuples():
+                .group_by(Delivery.subject_id, Delivery.teacher_id)):
             if subject_id is None or sent_to is None or newest is None:
                 continue
             pair = (subject_id, sent_to)
