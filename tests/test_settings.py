@@ -53,7 +53,7 @@ def good_values(declared: Declared[Any]) -> list[Any]:
         if str(declared.rule_says) == "digits only":
             return ["1234567890", "9" * declared.max_length]
         if str(declared.rule_says).startswith("a LIFF ID"):
-            return ["1234567890-AbCdEfGh", "1-" + "z" * (declared.max_length - 2)]
+            return ["1234567890-AbCdEfGh", "9" * 20 + "-" + "z" * 40]
         return ["本校 シフト", "x" * declared.max_length]
     if isinstance(declared, ChoiceSetting):
         return list(declared.choices)
