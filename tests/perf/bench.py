@@ -15,7 +15,10 @@ Figures (docs/performance.md explains each):
    relay/node_modules): webhook answer time against two peers, due-to-sent delay of its cron, a sync
    of 1,000 deliveries;
 9. the draft month's solver (tests/perf/drafting_bench.py, `--only drafting` alone): solve time,
-   coverage against the proven bound and memory peak on HiGHS and CP-SAT, and each library's size.
+   coverage against the proven bound and memory peak on HiGHS and CP-SAT, and each library's size;
+10. the teachers' page (tests/perf/liff_bench.py, `--only liff` alone; skipped, saying why, without
+   node, relay/node_modules or Chromium): first paint from the local relay against Python's
+   http.server, each /liff/ API call's CPU time inside the Worker, the documents' sizes.
 """
 
 from __future__ import annotations
@@ -62,7 +65,7 @@ TARGET_LATENCY_P50_MS = 10.0
 # stand-in (Starlette on uvicorn) share no code, so a result that holds only against the emulator is
 # the emulator's.
 SERVERS = ("emulator", "standin")
-SECTIONS = ("all", "throughput", "postgres", "relay", "drafting")
+SECTIONS = ("all", "throughput", "postgres", "relay", "drafting", "liff")
 
 
 class LineServer(Protocol):
@@ -221,8 +224,8 @@ def run(sizes: Sizes, *, concurrency: int, quick: bool, servers: Sequence[str] =
         "runs_per_figure": sizes.repeats,
         "line_servers": list(servers),
     }
-    if only in ("postgres", "relay", "drafting"):
-        report[only] = {"postgres": _postgres, "relay": _relay, "drafting": _drafting}[only](quick)
+    if only in ("postgres", "relay", "drafting", "liff"):
+        report[only] = {"postgres": _postgres, "relay": _relay, "drafting": _drafting, "liff": _liff}[only](quick)
         report["wall_seconds"] = round(time.perf_counter() - started)
         return report
     with tempfile.TemporaryDirectory(prefix="shiftcast-bench-") as tmp:
@@ -285,6 +288,7 @@ def run(sizes: Sizes, *, concurrency: int, quick: bool, servers: Sequence[str] =
     report["relay"] = _relay(quick)
     report["postgres"] = _postgres(quick)
     report["drafting"] = _drafting(quick)
+    report["liff"] = _liff(quick)
     report["wall_seconds"] = round(time.perf_counter() - started)
     return report
 
@@ -314,6 +318,14 @@ def _drafting(quick: bool) -> dict[str, Any]:
     return drafting_bench.measure(say)
 
 
+def _liff(quick: bool) -> dict[str, Any]:
+    """The teachers' page (tests/perf/liff_bench.py): first paint, API CPU in the Worker, document sizes."""
+    from tests.perf import liff_bench
+
+    say("the teachers' page: first paint against http.server, CPU per /liff/ API call, document sizes")
+    return liff_bench.measure(quick)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.perf.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a smaller run of about a minute")
@@ -325,7 +337,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", choices=SECTIONS, default="all",
                         help="throughput: only the deliveries/s figures, none of the others; "
                              "postgres: only the PostgreSQL figures; relay: only the relay's (needs node "
-                             "and relay/node_modules); drafting: only the draft month's solver")
+                             "and relay/node_modules); drafting: only the draft month's solver; "
+                             "liff: only the teachers' page's (needs node, relay/node_modules and Chromium)")
     args = parser.parse_args(argv)
     servers = tuple(name.strip() for name in args.servers.split(",") if name.strip())
     if not servers or any(name not in SERVERS for name in servers):
