@@ -448,8 +448,8 @@ async function verify(config, token, clientId) {
   const said = typeof claims.error_description === "string" ? `: ${claims.error_description}` : "";
   return { refused: `LINE did not confirm the sign-in (HTTP ${answer2.status}${said})` };
 }
-async function viewer(request_, env, config, headers, more = () => []) {
-  const header = request_.headers.get("authorization") ?? "";
+async function viewer(request2, env, config, headers, more = () => []) {
+  const header = request2.headers.get("authorization") ?? "";
   const token = header.length <= MAX_TOKEN_CHARS ? BEARER.exec(header)?.[1] : void 0;
   if (token === void 0) return unauthorized("the Authorization header must be Bearer <LIFF ID token>", headers);
   const settings2 = await env.DB.prepare("SELECT login_channel_id FROM page_settings WHERE id = 1").first();
