@@ -2,7 +2,8 @@
 // person) and posts the teacher's answers back. No framework, no build step: the relay serves this file.
 "use strict";
 
-// Every word in both languages, side by side: [English, Japanese].
+// Every word in both languages, side by side: [English, Japanese]. (Soft hyphens let long English tab
+// names break on a 360-px phone with six tabs.)
 const WORDS = {
   loading: ["Loading…", "読み込み中…"],
   signingIn: ["Signing in…", "ログインしています…"],
@@ -21,8 +22,8 @@ const WORDS = {
   sendFailed: ["Could not send. Check your connection and try again.", "送信できませんでした。通信環境を確認して、もう一度お試しください。"],
   tab_manager: ["Today", "今日"],
   tab_month: ["My shifts", "シフト"],
-  tab_classroom: ["Classroom", "教室"],
-  tab_availability: ["Availability", "シフト希望"],
+  tab_classroom: ["Class\u00adroom", "教室"],
+  tab_availability: ["Avail\u00adability", "シフト希望"],
   tab_covers: ["Cover", "代講"],
   tab_calendar: ["Calendar", "カレンダー"],
   views: ["Views", "表示の切り替え"],
@@ -445,13 +446,13 @@ const RENDER = {
       }
     });
     if (calls.size) {
-      main.append(h("h2", {}, w("openCovers")), h("ul", { class: "plain card" }, [...calls.values()].map((c) => h("li", { "data-call": c.call },
+      main.append(h("h2", {}, w("openCovers")), h("div", { class: "card" }, h("ul", { class: "plain" }, [...calls.values()].map((c) => h("li", { "data-call": c.call },
         h("div", { class: "time" }, `${fmtDate(c.date)} ${fmtHours(c.start, c.end)}`),
         h("div", {}, `${c.room} · ${w("askedBy", c.asked_by)}`),
-        h("div", { class: c.offers ? "badge ok" : "badge canceled" }, w("offers", c.offers))))));
+        h("div", { class: c.offers ? "badge ok" : "badge canceled" }, w("offers", c.offers)))))));
     }
     if (waiting.size) {
-      main.append(h("h2", {}, w("unanswered")), h("ul", { class: "plain card" }, [...waiting.values()].map((u) => {
+      main.append(h("h2", {}, w("unanswered")), h("div", { class: "card" }, h("ul", { class: "plain" }, [...waiting.values()].map((u) => {
         const slot = h("span", {});
         const draw = () => {
           const done = u.reminded || pending("remind", (a) => a.request === u.request && a.teacher === u.teacher);
@@ -461,7 +462,7 @@ const RENDER = {
         draw();
         return h("li", { class: "row", "data-teacher": u.teacher },
           h("span", { class: "grow" }, u.name, h("br", {}), h("span", { class: "muted small" }, `${u.room} · ${fmtMonth(u.month)}`)), slot);
-      })));
+      }))));
     }
   },
 };
@@ -475,7 +476,7 @@ function shiftCard(shift, several) {
   if (kind === "moved") badges.push(h("span", { class: "badge moved" }, w("moved", was ? `${fmtDate(was.date)} ${fmtHours(was.start, was.end)}` : "")));
   if (kind === "canceled") badges.push(h("span", { class: "badge canceled" }, w("canceled")));
   const slot = h("div", {});
-  card.append(h("div", { class: "row" },
+  card.append(h("div", { class: "row keep" },
     h("div", { class: "grow" }, h("div", { class: "time" }, fmtHours(shift.start, shift.end)),
       several ? h("div", { class: "what" }, classroomName(shift.classroom)) : null,
       shift.note ? h("div", { class: "what small" }, shift.note) : null,
@@ -544,7 +545,7 @@ function availabilityForm(request) {
     cell.dataset.answer = kind;
     const mark = kind === "yes" ? "○" : kind === "no" ? "×" : "";
     const hours = kind === "hours" ? h("span", { class: "hours" }, a.from || "", h("br", {}), a.to ? `–${a.to}` : "–") : null;
-    cell.replaceChildren(h("span", { class: "num" }, String(Number(date.slice(8)))), mark ? h("span", { class: "mark", "aria-hidden": "true" }, mark) : null, hours);
+    cell.replaceChildren(...[h("span", { class: "num" }, String(Number(date.slice(8)))), mark ? h("span", { class: "mark", "aria-hidden": "true" }, mark) : null, hours].filter(Boolean));
     const said = kind === "closed" ? w("closedDay") : kind === "hours" ? fmtHours(a.from, a.to) : w(kind);
     cell.setAttribute("aria-label", `${fmtDate(date)}: ${said}`);
   };
