@@ -27,7 +27,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from tests.browserfixtures import sign_in, sign_out, start_phone, wait_for, wait_for_text
+from tests.browserfixtures import PHONE, sign_in, sign_out, start_phone, wait_for, wait_for_text
 from tests.waiting import PATIENCE_S
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -504,9 +504,39 @@ def test_english_from_the_document_and_from_line(page: Page, relay: Relay) -> No
     assert page.view("availability").text == "Availability"
     assert "days answered" in page.text('[data-request="5"]')
 
+    titles = {"month": "My shifts", "classroom": "Classroom shifts", "availability": "Availability",
+              "covers": "Cover calls", "calendar": "Calendar"}
+    for view, title in titles.items():
+        page.tap(f'nav.tabs button[data-view="{view}"]')
+        assert page.view(view).text == title
+    relay.people["U-mgr"]["language"] = "en"
+    page.open(token="tok-mgr")
+    assert page.view("manager").text == "Today and tomorrow"
+    assert "Not delivered: " in page.text('[data-classroom="c3"]') and "1 offer" in page.text("main")
+
     page.open("?view=covers", token="tok-nolang", language="en-US")  # no language chosen: LINE's
     assert page.view("covers").text == "Cover calls"
     assert page.text('[data-call="9"] button') == "I can cover"
+
+
+def test_on_a_360_px_phone_every_tap_target_is_at_least_44_px(page: Page, relay: Relay) -> None:
+    small = ("return [...document.querySelectorAll('button:not([disabled]), select, input')]"
+             ".filter(e => e.getClientRects().length).map(e => [e.getBoundingClientRect(), e.textContent])"
+             ".filter(([r]) => r.width < 44 || r.height < 44).map(([r, t]) => `${t} ${r.width}x${r.height}`)")
+    page.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": 360, "height": 780, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        for token, views in (("tok-sato", ("month", "classroom", "availability", "covers", "calendar")),
+                             ("tok-mgr", ("manager",))):
+            for view in views:
+                page.open(f"?view={view}", token=token)
+                page.view(view)
+                assert page.driver.execute_script("return document.documentElement.scrollWidth") == 360
+                assert page.driver.execute_script(small) == [], view
+    finally:
+        width, height = PHONE
+        page.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                    {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
 
 
 # ---- the screens before a view ----
@@ -530,6 +560,15 @@ def test_outside_line_the_page_asks_to_be_opened_from_line(page: Page, relay: Re
     page.open(token=None)
     assert page.text(".screen h1") == "LINEから開いてください"
     assert not page.driver.find_element(By.ID, "tabs").is_displayed()
+
+
+def test_a_token_expiring_while_the_page_is_open_asks_to_open_it_again(page: Page, relay: Relay) -> None:
+    page.open(token="tok-sato", language="en")
+    page.wait('[data-shift="101"] button')
+    relay.tokens["tok-sato"] = None
+    page.tap('[data-shift="101"] button')
+    assert page.text(".screen h1") == "LINEからもう一度開いてください"  # the person's language: ja
+    assert relay.posted == []
 
 
 def test_before_the_app_hands_over_a_liff_id_the_page_says_it_is_not_set_up(page: Page, relay: Relay) -> None:

@@ -529,7 +529,7 @@ function availabilityForm(request) {
   const room = state.person.classrooms.find((c) => c.key === request.classroom) || {};
   const late = request.late || todayIn(room.time_zone) > request.deadline;
   const days = daysOfMonth(request.month);
-  const form = h("section", { class: "card", "data-request": request.request, "aria-labelledby": `req-${request.request}` });
+  const form = h("section", { class: "card request", "data-request": request.request, "aria-labelledby": `req-${request.request}` });
   const count = h("p", { class: "small", "aria-live": "polite" });
   const grid = h("div", { class: "grid" }, w("weekdays").map((d, i) => h("div", { class: `wd${i === 5 ? " sat" : i === 6 ? " sun" : ""}`, "aria-hidden": "true" }, d)));
   for (let i = 0; i < weekday(days[0]); i++) grid.append(h("div", { "aria-hidden": "true" }));
