@@ -403,6 +403,7 @@ def test_availability_grid_prefills_cycles_and_posts_the_whole_month(page: Page,
     assert "締め切り（" in page.text('[data-request="6"]')  # past its deadline: still taken, marked late
     cell = lambda n: f'{form} button[data-date="{day(M1, n)}"]'  # noqa: E731 - a one-line selector
     assert page.wait(cell(1)).get_attribute("disabled") is not None  # a closed day
+    assert "休" in page.text(cell(1))
     assert page.wait(cell(4)).get_attribute("data-answer") == "hours"
     assert "16:00" in page.text(cell(4))
     assert page.wait(cell(5)).get_attribute("data-answer") == "yes"

@@ -53,6 +53,7 @@ const WORDS = {
   late: ["Past the deadline ({0}). You can still answer; it is marked late.", "締め切り（{0}）を過ぎています。回答はできますが、締め切り後の回答として扱われます。"],
   legend: ["Tap a day: ○ can work → × cannot → a time range.", "日付をタップ：○ 出勤できる → × できない → 時間を指定"],
   weekdays: [["Mon","Tue","Wed","Thu","Fri","Sat","Sun"], ["月","火","水","木","金","土","日"]],
+  closedMark: ["closed", "休"],
   yes: ["can work", "出勤できる"],
   no: ["cannot work", "出勤できない"],
   none: ["not answered", "未回答"],
@@ -544,7 +545,8 @@ function availabilityForm(request) {
     cell.className = `cell ${kind}${wd === 5 ? " sat" : wd === 6 ? " sun" : ""}`;
     cell.dataset.answer = kind;
     const mark = kind === "yes" ? "○" : kind === "no" ? "×" : "";
-    const hours = kind === "hours" ? h("span", { class: "hours" }, a.from || "", h("br", {}), a.to ? `–${a.to}` : "–") : null;
+    const hours = kind === "hours" ? h("span", { class: "hours" }, a.from || "", h("br", {}), a.to ? `–${a.to}` : "–")
+      : kind === "closed" ? h("span", { class: "hours", "aria-hidden": "true" }, w("closedMark")) : null;
     cell.replaceChildren(...[h("span", { class: "num" }, String(Number(date.slice(8)))), mark ? h("span", { class: "mark", "aria-hidden": "true" }, mark) : null, hours].filter(Boolean));
     const said = kind === "closed" ? w("closedDay") : kind === "hours" ? fmtHours(a.from, a.to) : w(kind);
     cell.setAttribute("aria-label", `${fmtDate(date)}: ${said}`);
