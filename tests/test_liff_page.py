@@ -340,8 +340,13 @@ def test_month_view_shows_the_teachers_shifts_with_their_changes_in_japanese(pag
     page.open(token="tok-sato")
     assert page.view("month").text == "わたしのシフト"
     assert page.driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "ja"
-    tabs = [b.text for b in page.all("nav.tabs button")]
+    tabs = [b.text.split("\n")[0] for b in page.all("nav.tabs button")]
     assert tabs == ["シフト", "教室", "シフト希望", "代講", "カレンダー"]
+    # what waits for an answer: three shifts to acknowledge, a request never answered, a cover call
+    counts = {b.get_attribute("data-view"): b.find_element(By.CSS_SELECTOR, ".count").text
+              for b in page.all("nav.tabs button") if b.find_elements(By.CSS_SELECTOR, ".count")}
+    assert counts == {"month": "3", "availability": "1", "covers": "1"}
+    assert "未対応 3件" in page.text('nav.tabs button[data-view="month"]')
     assert page.wait('nav.tabs button[data-view="month"]').get_attribute("aria-current") == "page"
 
     assert "16:00–20:00" in page.text('[data-shift="101"]')
@@ -369,6 +374,7 @@ def test_acknowledging_a_shift_posts_its_ack_and_shows_it_as_sent(page: Page, re
     assert page.text("#status") == "了解を伝えました。"
     assert posted(relay, 1) == [("U-sato", {"action": "ack", "ack": "ack-101"})]
     assert set(relay.authorizations) == {"Bearer tok-sato"}
+    assert page.text('nav.tabs button[data-view="month"] .count') == "2"
 
     page.open("?view=month", token="tok-sato")  # what the app has not taken in yet still shows as sent
     assert "了解済み" in page.wait_text('[data-shift="101"]', "送信済み").text

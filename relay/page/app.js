@@ -27,6 +27,7 @@ const WORDS = {
   tab_covers: ["Cover", "代講"],
   tab_calendar: ["Calendar", "カレンダー"],
   views: ["Views", "表示の切り替え"],
+  toDo: [(n) => `${n} to answer`, (n) => `未対応 ${n}件`],
   title_manager: ["Today and tomorrow", "今日と明日"],
   title_month: ["My shifts", "わたしのシフト"],
   title_classroom: ["Classroom shifts", "教室のシフト"],
@@ -285,17 +286,33 @@ function show(view, byTap) {
   if (byTap) state.params = new URLSearchParams();
   state.params.set("view", view);
   history.replaceState(null, "", `${location.pathname}?${state.params}`);
-  const nav = document.getElementById("tabs");
-  nav.setAttribute("aria-label", w("views"));
-  nav.replaceChildren(...tabs().map((name) => h("button", {
-    type: "button", "data-view": name, "aria-current": name === view ? "page" : false,
-    onclick: () => show(name, true),
-  }, w(`tab_${name}`))));
-  nav.hidden = false;
+  drawTabs();
   const main = $main();
   main.replaceChildren(h("h1", { id: "view-title", "data-view": view }, w(`title_${view}`)));
   RENDER[view](main);
   if (byTap) { window.scrollTo(0, 0); main.focus({ preventScroll: true }); }
+}
+
+function drawTabs() {
+  const nav = document.getElementById("tabs");
+  nav.setAttribute("aria-label", w("views"));
+  nav.replaceChildren(...tabs().map((name) => {
+    const count = waiting(name);
+    return h("button", {
+      type: "button", "data-view": name, "aria-current": name === state.view ? "page" : false,
+      onclick: () => show(name, true),
+    }, h("span", {}, w(`tab_${name}`)), count ? [h("span", { class: "count", "aria-hidden": "true" }, String(count)), h("span", { class: "hidden" }, `, ${w("toDo", count)}`)] : null);
+  }));
+  nav.hidden = false;
+}
+
+// What waits for the person's answer in a view, counted on its tab.
+function waiting(view) {
+  const p = state.person;
+  if (view === "month") return p.shifts.filter((s) => s.ack && !s.acked && !pending("ack", (a) => a.ack === s.ack)).length;
+  if (view === "availability") return p.availability.filter((r) => !r.answers.length && !pending("availability", (a) => a.request === r.request)).length;
+  if (view === "covers") return p.covers.filter((c) => !c.offered && !pending("cover_offer", (a) => a.call === c.call)).length;
+  return 0;
 }
 
 // ---- answers: what the document says, updated by what was sent and not yet taken in by the app ----
@@ -314,6 +331,7 @@ async function post(answer, button, done) {
     return say(e instanceof Offline ? w("sendFailed") : w("failed"));
   }
   state.answers = state.answers.filter((a) => !sameTarget(a, answer)).concat([answer]);
+  drawTabs();
   done();
 }
 
