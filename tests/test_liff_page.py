@@ -585,6 +585,15 @@ def test_before_the_app_hands_over_a_liff_id_the_page_says_it_is_not_set_up(page
     assert relay.authorizations == []
 
 
+def test_a_document_the_page_cannot_read_ends_on_a_screen_offering_to_start_again(page: Page, relay: Relay) -> None:
+    del relay.people["U-sato"]["shifts"]
+    page.open(token="tok-sato")
+    assert page.text(".screen h1") == "エラーが発生しました。しばらくしてからお試しください。"
+    relay.people["U-sato"] = teacher()
+    page.tap(".screen button")
+    page.view("month")
+
+
 def test_a_lost_connection_offers_to_try_again(page: Page, relay: Relay) -> None:
     relay.drop_me = True
     page.open(token="tok-sato")

@@ -220,7 +220,7 @@ function screen(title, body, withRetry) {
   main.replaceChildren(h("section", { class: "screen", "aria-live": "polite" },
     h("h1", {}, title),
     body ? h("p", {}, body) : null,
-    withRetry ? h("button", { class: "primary", type: "button", onclick: () => retryStep && retryStep() }, w("retry")) : null));
+    withRetry ? h("button", { class: "primary", type: "button", onclick: () => started(retryStep) }, w("retry")) : null));
 }
 
 function showFailure(error, retry) {
@@ -241,7 +241,10 @@ async function boot() {
     if (e instanceof HttpError && e.status === 404) return screen(w("notSetUp"), w("askManager"));
     return showFailure(e, boot);
   }
-  if (typeof liff === "undefined") return screen(w("offline"), w("offlineBody"), true);
+  if (typeof liff === "undefined") { // LIFF's SDK did not load: only loading the page again fetches it
+    retryStep = () => location.reload();
+    return screen(w("offline"), w("offlineBody"), true);
+  }
   try {
     await liff.init({ liffId: config.liff_id });
   } catch (e) {
@@ -650,4 +653,12 @@ async function copy(text, field) {
   }
 }
 
-boot();
+// Whatever else goes wrong (a document the page cannot read) ends on a screen that offers to start again.
+function started(run) {
+  Promise.resolve().then(run).catch(() => {
+    retryStep = () => location.reload();
+    screen(w("failed"), null, true);
+  });
+}
+
+started(boot);
