@@ -95,7 +95,7 @@ class LineApi:
                                                  "PUT": _Route("PUT", self._set_endpoint)},
         }
         self._exact["/v2/bot/channel/webhook/test"] = _Route("POST", self._test_endpoint, body_optional=True)
-        rich = RichMenuApi(state)
+        rich = RichMenuApi(state.lock, state.clock, state.rich_menus)
         self._exact["/v2/bot/richmenu"] = _Route("POST", lambda q, c, b, p: rich.create(b, c.request_id))
         self._exact["/v2/bot/richmenu/list"] = _Route("GET", lambda q, c, b, p: rich.list(c.request_id))
         self._methods["/v2/bot/user/all/richmenu"] = {

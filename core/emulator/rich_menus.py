@@ -14,15 +14,14 @@ from __future__ import annotations
 import datetime as dt
 import io
 import secrets
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import Any, TypeGuard
 
 from core.emulator import responses as r
 from core.emulator.exchange import Request, Response
 from core.emulator.validation import MISSING, Problem, _check_postback_actions, _check_string, _check_uri
-
-if TYPE_CHECKING:
-    from core.emulator.state import EmulatorState
 
 MIN_WIDTH, MAX_WIDTH, MIN_HEIGHT = 800, 2500, 250
 MIN_RATIO = 1.45
@@ -217,24 +216,26 @@ def image_problem(content_type: str, image: bytes, menu: RichMenu) -> str | None
 class RichMenuApi:
     """The endpoints, after line_api's route, auth, Content-Type and size checks."""
 
-    def __init__(self, state: EmulatorState) -> None:
-        self.state = state
+    def __init__(self, lock: threading.Lock, clock: Callable[[], dt.datetime], menus: RichMenus) -> None:
+        self._lock = lock  # the emulator's state lock
+        self._clock = clock
+        self._menus = menus
 
     def create(self, body: dict[str, Any] | None, rid: str) -> Response:
         assert body is not None
         problems = check_rich_menu(body)
         if problems:
             return r.body_errors(problems, rid)
-        with self.state.lock:
-            menu = self.state.rich_menus.create(body, self.state.clock())
+        with self._lock:
+            menu = self._menus.create(body, self._clock())
         return r.json_response(200, {"richMenuId": menu.rich_menu_id}, rid)
 
     def upload(self, menu_id: str, request: Request, rid: str) -> Response:
         content_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
         if len(request.body) > IMAGE_MAX_BYTES:
             return r.error(413, r.TOO_LARGE, rid)
-        with self.state.lock:
-            menu = self.state.rich_menus.menus.get(menu_id)
+        with self._lock:
+            menu = self._menus.menus.get(menu_id)
             has_image = menu is not None and menu.image is not None
         if menu is None:
             return r.error(404, NOT_FOUND, rid)
@@ -243,39 +244,39 @@ class RichMenuApi:
         problem = image_problem(content_type, request.body, menu)  # outside the lock: decoding takes a while
         if problem is not None:
             return r.error(400, problem, rid)
-        with self.state.lock:
+        with self._lock:
             if menu.image is not None:
                 return r.error(400, IMAGE_EXISTS, rid)
             menu.image, menu.image_type = request.body, content_type
         return r.json_response(200, {}, rid)
 
     def download(self, menu_id: str, rid: str) -> Response:
-        with self.state.lock:
-            menu = self.state.rich_menus.menus.get(menu_id)
+        with self._lock:
+            menu = self._menus.menus.get(menu_id)
             image, image_type = (None, None) if menu is None else (menu.image, menu.image_type)
         if image is None or image_type is None:
             return r.error(404, NOT_FOUND, rid)
         return Response(200, image, [("Content-Type", image_type), ("X-Line-Request-Id", rid)])
 
     def get(self, menu_id: str, rid: str) -> Response:
-        with self.state.lock:
-            menu = self.state.rich_menus.menus.get(menu_id)
+        with self._lock:
+            menu = self._menus.menus.get(menu_id)
             value = None if menu is None else menu.to_json()
         return r.error(404, NOT_FOUND, rid) if value is None else r.json_response(200, value, rid)
 
     def list(self, rid: str) -> Response:
-        with self.state.lock:
-            menus = [m.to_json() for m in self.state.rich_menus.menus.values()]
+        with self._lock:
+            menus = [m.to_json() for m in self._menus.menus.values()]
         return r.json_response(200, {"richmenus": menus}, rid)
 
     def delete(self, menu_id: str, rid: str) -> Response:
-        with self.state.lock:
-            deleted = self.state.rich_menus.delete(menu_id)
+        with self._lock:
+            deleted = self._menus.delete(menu_id)
         return r.json_response(200, {}, rid) if deleted else r.error(404, NOT_FOUND, rid)
 
     def set_default(self, menu_id: str, rid: str) -> Response:
-        with self.state.lock:
-            menus = self.state.rich_menus
+        with self._lock:
+            menus = self._menus
             menu = menus.menus.get(menu_id)
             if menu is not None and menu.image is not None:
                 menus.default_id = menu_id
@@ -286,14 +287,14 @@ class RichMenuApi:
         return r.json_response(200, {}, rid)
 
     def get_default(self, rid: str) -> Response:
-        with self.state.lock:
-            menu = self.state.rich_menus.default()
+        with self._lock:
+            menu = self._menus.default()
             menu_id = None if menu is None else menu.rich_menu_id
         if menu_id is None:
             return r.error(404, NO_DEFAULT, rid)
         return r.json_response(200, {"richMenuId": menu_id}, rid)
 
     def cancel_default(self, rid: str) -> Response:
-        with self.state.lock:
-            self.state.rich_menus.default_id = None
+        with self._lock:
+            self._menus.default_id = None
         return r.json_response(200, {}, rid)
