@@ -400,6 +400,10 @@ def test_classroom_view_lists_the_month_by_day_with_a_picker(page: Page, relay: 
     page.tap(f'[data-month="{M1}"]')
     page.wait_text("#classroom-days", "この月のシフトはまだ公開されていません。")
 
+    relay.people["U-sato"]["classrooms"][1]["months"] = []  # a classroom with no month to show yet
+    page.open("?view=classroom&classroom=c5", token="tok-sato")
+    page.wait_text("main", "この月のシフトはまだ公開されていません。")
+
 
 def test_availability_grid_prefills_cycles_and_posts_the_whole_month(page: Page, relay: Relay) -> None:
     page.open("?view=availability&request=5", token="tok-sato")

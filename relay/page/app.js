@@ -400,6 +400,7 @@ const RENDER = {
     } else {
       main.append(h("p", {}, room.name));
     }
+    if (!month) return main.append(h("p", { class: "muted" }, w("notPublished")));
     main.append(monthSwitcher(room.months, month, (m) => { state.params.set("month", m); show("classroom", false); }));
     const list = h("div", { id: "classroom-days", "aria-busy": "true" }, h("p", { class: "loading" }, w("loading")));
     main.append(list);
