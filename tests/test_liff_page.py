@@ -2,8 +2,9 @@
 
 A loopback server stands in for the relay's /liff/ routes: it serves relay/page's three files as the relay
 does (the SDK placeholder replaced, the same content-security-policy), answers /liff/config and /liff/api/*
-from documents built here in the contract's shape, and records what the page posts. The LIFF SDK is a
-tiny stand-in with LIFF's interface that reads `window.__LIFF_STAND_IN__`, injected before each load.
+from documents built here in the contract's shape, and records what the page posts. The LIFF SDK is the
+LINE emulator's stand-in (core/emulator/liff_sdk.js), served from the same loopback server; who is signed
+in comes from `window.__LIFF_STAND_IN__`, which tests/browserfixtures.py defines before each load.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import json
-import shutil
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -22,35 +22,18 @@ from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.chrome.webdriver import WebDriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
-from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-PAGE = Path(__file__).resolve().parent.parent / "relay" / "page"
-CHROMEDRIVER = "/usr/bin/chromedriver"
+from tests.browserfixtures import PHONE, sign_in, sign_out, start_phone, wait_for, wait_for_text
+from tests.waiting import PATIENCE_S
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "relay" / "page"
+SDK = ROOT / "core" / "emulator" / "liff_sdk.js"
 LIFF_ID = "1234567890-AbCdEfGh"
-WAIT = 30  # seconds: generous, for a busy two-core machine
-
-# LIFF's interface, enough for the page: logged in when the injected stand-in has a token.
-SDK = """(function () {
-  var s = window.__LIFF_STAND_IN__ || {};
-  window.__liffLogins = 0;
-  window.liff = {
-    init: function (config) { window.__liffInitWith = config; return Promise.resolve(); },
-    isLoggedIn: function () { return !!s.idToken; },
-    isInClient: function () { return !!s.inClient; },
-    login: function () { window.__liffLogins += 1; },
-    getIDToken: function () { return s.idToken || null; },
-    getLanguage: function () { return s.language || "ja"; },
-    closeWindow: function () {},
-    getContext: function () { return null; }
-  };
-})();
-"""
-
 
 def csp() -> str:
     return ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -68,6 +51,7 @@ class Relay:
     posted: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     authorizations: list[str] = field(default_factory=list)
     drop_me: bool = False  # close /liff/api/me's connection unanswered, as a lost network does
+    liff_id: str | None = LIFF_ID  # None: the app has not handed one over
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -122,9 +106,12 @@ def handler_for(relay: Relay) -> type[BaseHTTPRequestHandler]:
             elif url.path == "/liff/app.css":
                 self.send(200, (PAGE / "app.css").read_bytes(), "text/css; charset=utf-8")
             elif url.path == "/sdk.js":
-                self.send(200, SDK.encode(), "text/javascript; charset=utf-8")
+                self.send(200, SDK.read_bytes(), "text/javascript; charset=utf-8")
             elif url.path == "/liff/config":
-                self.json(200, {"liff_id": LIFF_ID})
+                if relay.liff_id is None:
+                    self.json(404, {"error": "not_found"})
+                else:
+                    self.json(200, {"liff_id": relay.liff_id})
             elif url.path == "/liff/api/me":
                 if relay.drop_me:
                     self.close_connection = True
@@ -174,21 +161,13 @@ def relay_server() -> Iterator[tuple[Relay, str]]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[webdriver.Chrome]:
-    assert shutil.which("chromium") and Path(CHROMEDRIVER).exists(), "apt-get install chromium chromium-driver"
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or ""
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--window-size=390,844", "--lang=en-US", "--no-first-run"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
+    """One phone for the module's tests: starting Chromium is the slow part."""
+    phone = start_phone(tmp_path_factory.mktemp("phone"))
     try:
-        yield driver
+        yield phone
     finally:
-        driver.quit()
+        phone.quit()
 
 
 # ---- the documents, built as the app builds them (contract §5), around today on Tokyo's clock ----
@@ -297,31 +276,29 @@ def relay(relay_server: tuple[Relay, str]) -> Relay:
         relay.posted.clear()
         relay.authorizations.clear()
         relay.drop_me = False
+        relay.liff_id = LIFF_ID
     return relay
 
 
 # ---- driving the page ----
 
 class Page:
-    def __init__(self, driver: webdriver.Chrome, base: str) -> None:
+    def __init__(self, driver: WebDriver, base: str) -> None:
         self.driver = driver
         self.base = base
-        self.script: str | None = None
+        self.signed: str | None = None
 
-    def open(self, query: str = "", *, token: str | None, language: str = "ja", in_client: bool = False) -> None:
-        if self.script is not None:
-            self.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": self.script})
-        stand_in = json.dumps({"idToken": token, "language": language, "inClient": in_client})
-        self.script = self.driver.execute_cdp_cmd(
-            "Page.addScriptToEvaluateOnNewDocument", {"source": f"window.__LIFF_STAND_IN__ = {stand_in};"})["identifier"]
+    def open(self, query: str = "", *, token: str | None, language: str = "ja") -> None:
+        if self.signed is not None:
+            sign_out(self.driver, self.signed)
+        self.signed = sign_in(self.driver, token, language=language)
         self.driver.get(f"{self.base}/liff/{query}")
 
     def wait(self, css: str) -> WebElement:
-        return WebDriverWait(self.driver, WAIT).until(ec.visibility_of_element_located((By.CSS_SELECTOR, css)))
+        return wait_for(self.driver, css)
 
     def wait_text(self, css: str, text: str) -> WebElement:
-        WebDriverWait(self.driver, WAIT).until(ec.text_to_be_present_in_element((By.CSS_SELECTOR, css), text))
-        return self.driver.find_element(By.CSS_SELECTOR, css)
+        return wait_for_text(self.driver, text, css=css)
 
     def view(self, name: str) -> WebElement:
         return self.wait(f'h1[data-view="{name}"]')
@@ -346,7 +323,7 @@ def posted(relay: Relay, count: int) -> list[tuple[str, dict[str, Any]]]:
 
 
 @pytest.fixture
-def page(browser: webdriver.Chrome, relay_server: tuple[Relay, str], relay: Relay) -> Iterator[Page]:
+def page(browser: WebDriver, relay_server: tuple[Relay, str], relay: Relay) -> Iterator[Page]:
     page = Page(browser, relay_server[1])
     browser.get_log("browser")  # start each test with an empty console
     yield page
@@ -363,8 +340,13 @@ def test_month_view_shows_the_teachers_shifts_with_their_changes_in_japanese(pag
     page.open(token="tok-sato")
     assert page.view("month").text == "わたしのシフト"
     assert page.driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "ja"
-    tabs = [b.text for b in page.all("nav.tabs button")]
+    tabs = [b.text.split("\n")[0] for b in page.all("nav.tabs button")]
     assert tabs == ["シフト", "教室", "シフト希望", "代講", "カレンダー"]
+    # what waits for an answer: three shifts to acknowledge, a request never answered, a cover call
+    counts = {b.get_attribute("data-view"): b.find_element(By.CSS_SELECTOR, ".count").text
+              for b in page.all("nav.tabs button") if b.find_elements(By.CSS_SELECTOR, ".count")}
+    assert counts == {"month": "3", "availability": "1", "covers": "1"}
+    assert "未対応 3件" in page.text('nav.tabs button[data-view="month"]')
     assert page.wait('nav.tabs button[data-view="month"]').get_attribute("aria-current") == "page"
 
     assert "16:00–20:00" in page.text('[data-shift="101"]')
@@ -392,6 +374,7 @@ def test_acknowledging_a_shift_posts_its_ack_and_shows_it_as_sent(page: Page, re
     assert page.text("#status") == "了解を伝えました。"
     assert posted(relay, 1) == [("U-sato", {"action": "ack", "ack": "ack-101"})]
     assert set(relay.authorizations) == {"Bearer tok-sato"}
+    assert page.text('nav.tabs button[data-view="month"] .count') == "2"
 
     page.open("?view=month", token="tok-sato")  # what the app has not taken in yet still shows as sent
     assert "了解済み" in page.wait_text('[data-shift="101"]', "送信済み").text
@@ -409,13 +392,17 @@ def test_classroom_view_lists_the_month_by_day_with_a_picker(page: Page, relay: 
     assert len(page.all("#classroom-days [data-date]")) == calendar.monthrange(*map(int, M0.split("-")))[1]
 
     Select(page.wait("#classroom-pick")).select_by_visible_text("駅前教室")
-    WebDriverWait(page.driver, WAIT).until(lambda _: "classroom=c5" in page.driver.current_url)
+    WebDriverWait(page.driver, PATIENCE_S).until(lambda _: "classroom=c5" in page.driver.current_url)
     page.wait_text("#classroom-days", "創立記念日")
     assert page.all(f'[data-month="{M1}"]') == []  # 駅前教室 has one month only
 
     Select(page.wait("#classroom-pick")).select_by_value("c3")
     page.tap(f'[data-month="{M1}"]')
     page.wait_text("#classroom-days", "この月のシフトはまだ公開されていません。")
+
+    relay.people["U-sato"]["classrooms"][1]["months"] = []  # a classroom with no month to show yet
+    page.open("?view=classroom&classroom=c5", token="tok-sato")
+    page.wait_text("main", "この月のシフトはまだ公開されていません。")
 
 
 def test_availability_grid_prefills_cycles_and_posts_the_whole_month(page: Page, relay: Relay) -> None:
@@ -426,6 +413,7 @@ def test_availability_grid_prefills_cycles_and_posts_the_whole_month(page: Page,
     assert "締め切り（" in page.text('[data-request="6"]')  # past its deadline: still taken, marked late
     cell = lambda n: f'{form} button[data-date="{day(M1, n)}"]'  # noqa: E731 - a one-line selector
     assert page.wait(cell(1)).get_attribute("disabled") is not None  # a closed day
+    assert "休" in page.text(cell(1))
     assert page.wait(cell(4)).get_attribute("data-answer") == "hours"
     assert "16:00" in page.text(cell(4))
     assert page.wait(cell(5)).get_attribute("data-answer") == "yes"
@@ -464,7 +452,7 @@ def test_availability_grid_prefills_cycles_and_posts_the_whole_month(page: Page,
     page.wait(f'{cell(4)}[data-answer="yes"]')
     page.wait_text(f'{form} button[data-submit="5"]', "変更を送信する")
     page.tap(f'{form} button[data-submit="5"]')
-    WebDriverWait(page.driver, WAIT).until(lambda _: len(relay.posted) == 2)
+    WebDriverWait(page.driver, PATIENCE_S).until(lambda _: len(relay.posted) == 2)
     assert relay.posted[1][1]["days"][0] == {"date": day(M1, 4), "answer": "yes"}
 
     page.open("?view=availability", token="tok-sato")  # the sent answers, not the document's, until taken in
@@ -507,6 +495,17 @@ def test_manager_sees_today_first_and_can_remind(page: Page, relay: Relay) -> No
     assert posted(relay, 1) == [("U-mgr", {"action": "remind", "request": 5, "teacher": 12})]
 
 
+def test_the_view_comes_from_the_liff_url_as_line_opens_it(page: Page, relay: Relay) -> None:
+    # LINE opens the endpoint with the LIFF URL's query packed into liff.state; LIFF's init() unpacks it.
+    page.open("?liff.state=%3Fview%3Dcovers", token="tok-sato")
+    page.view("covers")
+    assert page.driver.current_url.endswith("/liff/?view=covers")
+    assert page.driver.execute_script("return liff.id") == LIFF_ID
+    page.tap('nav.tabs button[data-view="calendar"]')
+    page.view("calendar")
+    assert page.driver.current_url.endswith("/liff/?view=calendar")  # a reload stays where the teacher is
+
+
 def test_english_from_the_document_and_from_line(page: Page, relay: Relay) -> None:
     page.open(token="tok-en", language="ja")
     assert page.view("month").text == "My shifts"
@@ -516,9 +515,39 @@ def test_english_from_the_document_and_from_line(page: Page, relay: Relay) -> No
     assert page.view("availability").text == "Availability"
     assert "days answered" in page.text('[data-request="5"]')
 
+    titles = {"month": "My shifts", "classroom": "Classroom shifts", "availability": "Availability",
+              "covers": "Cover calls", "calendar": "Calendar"}
+    for view, title in titles.items():
+        page.tap(f'nav.tabs button[data-view="{view}"]')
+        assert page.view(view).text == title
+    relay.people["U-mgr"]["language"] = "en"
+    page.open(token="tok-mgr")
+    assert page.view("manager").text == "Today and tomorrow"
+    assert "Not delivered: " in page.text('[data-classroom="c3"]') and "1 offer" in page.text("main")
+
     page.open("?view=covers", token="tok-nolang", language="en-US")  # no language chosen: LINE's
     assert page.view("covers").text == "Cover calls"
     assert page.text('[data-call="9"] button') == "I can cover"
+
+
+def test_on_a_360_px_phone_every_tap_target_is_at_least_44_px(page: Page, relay: Relay) -> None:
+    small = ("return [...document.querySelectorAll('button:not([disabled]), select, input')]"
+             ".filter(e => e.getClientRects().length).map(e => [e.getBoundingClientRect(), e.textContent])"
+             ".filter(([r]) => r.width < 44 || r.height < 44).map(([r, t]) => `${t} ${r.width}x${r.height}`)")
+    page.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": 360, "height": 780, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        for token, views in (("tok-sato", ("month", "classroom", "availability", "covers", "calendar")),
+                             ("tok-mgr", ("manager",))):
+            for view in views:
+                page.open(f"?view={view}", token=token)
+                page.view(view)
+                assert page.driver.execute_script("return document.documentElement.scrollWidth") == 360
+                assert page.driver.execute_script(small) == [], view
+    finally:
+        width, height = PHONE
+        page.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                    {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
 
 
 # ---- the screens before a view ----
@@ -541,9 +570,32 @@ def test_an_unpaired_line_is_told_to_send_the_pairing_code(page: Page, relay: Re
 def test_outside_line_the_page_asks_to_be_opened_from_line(page: Page, relay: Relay) -> None:
     page.open(token=None)
     assert page.text(".screen h1") == "LINEから開いてください"
-    assert page.driver.execute_script("return window.__liffLogins") == 0
-    page.open(token=None, in_client=True)  # inside LINE: LIFF's own login
-    WebDriverWait(page.driver, WAIT).until(lambda d: d.execute_script("return window.__liffLogins") == 1)
+    assert not page.driver.find_element(By.ID, "tabs").is_displayed()
+
+
+def test_a_token_expiring_while_the_page_is_open_asks_to_open_it_again(page: Page, relay: Relay) -> None:
+    page.open(token="tok-sato", language="en")
+    page.wait('[data-shift="101"] button')
+    relay.tokens["tok-sato"] = None
+    page.tap('[data-shift="101"] button')
+    assert page.text(".screen h1") == "LINEからもう一度開いてください"  # the person's language: ja
+    assert relay.posted == []
+
+
+def test_before_the_app_hands_over_a_liff_id_the_page_says_it_is_not_set_up(page: Page, relay: Relay) -> None:
+    relay.liff_id = None
+    page.open(token="tok-sato")
+    assert page.text(".screen h1") == "講師用ページはまだ準備中です"
+    assert relay.authorizations == []
+
+
+def test_a_document_the_page_cannot_read_ends_on_a_screen_offering_to_start_again(page: Page, relay: Relay) -> None:
+    del relay.people["U-sato"]["shifts"]
+    page.open(token="tok-sato")
+    assert page.text(".screen h1") == "エラーが発生しました。しばらくしてからお試しください。"
+    relay.people["U-sato"] = teacher()
+    page.tap(".screen button")
+    page.view("month")
 
 
 def test_a_lost_connection_offers_to_try_again(page: Page, relay: Relay) -> None:

@@ -2,7 +2,8 @@
 // person) and posts the teacher's answers back. No framework, no build step: the relay serves this file.
 "use strict";
 
-// Every word in both languages, side by side: [English, Japanese].
+// Every word in both languages, side by side: [English, Japanese]. (Soft hyphens let long English tab
+// names break on a 360-px phone with six tabs.)
 const WORDS = {
   loading: ["Loading…", "読み込み中…"],
   signingIn: ["Signing in…", "ログインしています…"],
@@ -21,11 +22,12 @@ const WORDS = {
   sendFailed: ["Could not send. Check your connection and try again.", "送信できませんでした。通信環境を確認して、もう一度お試しください。"],
   tab_manager: ["Today", "今日"],
   tab_month: ["My shifts", "シフト"],
-  tab_classroom: ["Classroom", "教室"],
-  tab_availability: ["Availability", "シフト希望"],
+  tab_classroom: ["Class\u00adroom", "教室"],
+  tab_availability: ["Avail\u00adability", "シフト希望"],
   tab_covers: ["Cover", "代講"],
   tab_calendar: ["Calendar", "カレンダー"],
   views: ["Views", "表示の切り替え"],
+  toDo: [(n) => `${n} to answer`, (n) => `未対応 ${n}件`],
   title_manager: ["Today and tomorrow", "今日と明日"],
   title_month: ["My shifts", "わたしのシフト"],
   title_classroom: ["Classroom shifts", "教室のシフト"],
@@ -52,6 +54,7 @@ const WORDS = {
   late: ["Past the deadline ({0}). You can still answer; it is marked late.", "締め切り（{0}）を過ぎています。回答はできますが、締め切り後の回答として扱われます。"],
   legend: ["Tap a day: ○ can work → × cannot → a time range.", "日付をタップ：○ 出勤できる → × できない → 時間を指定"],
   weekdays: [["Mon","Tue","Wed","Thu","Fri","Sat","Sun"], ["月","火","水","木","金","土","日"]],
+  closedMark: ["closed", "休"],
   yes: ["can work", "出勤できる"],
   no: ["cannot work", "出勤できない"],
   none: ["not answered", "未回答"],
@@ -217,7 +220,7 @@ function screen(title, body, withRetry) {
   main.replaceChildren(h("section", { class: "screen", "aria-live": "polite" },
     h("h1", {}, title),
     body ? h("p", {}, body) : null,
-    withRetry ? h("button", { class: "primary", type: "button", onclick: () => retryStep && retryStep() }, w("retry")) : null));
+    withRetry ? h("button", { class: "primary", type: "button", onclick: () => started(retryStep) }, w("retry")) : null));
 }
 
 function showFailure(error, retry) {
@@ -238,7 +241,10 @@ async function boot() {
     if (e instanceof HttpError && e.status === 404) return screen(w("notSetUp"), w("askManager"));
     return showFailure(e, boot);
   }
-  if (typeof liff === "undefined") return screen(w("offline"), w("offlineBody"), true);
+  if (typeof liff === "undefined") { // LIFF's SDK did not load: only loading the page again fetches it
+    retryStep = () => location.reload();
+    return screen(w("offline"), w("offlineBody"), true);
+  }
   try {
     await liff.init({ liffId: config.liff_id });
   } catch (e) {
@@ -283,17 +289,33 @@ function show(view, byTap) {
   if (byTap) state.params = new URLSearchParams();
   state.params.set("view", view);
   history.replaceState(null, "", `${location.pathname}?${state.params}`);
-  const nav = document.getElementById("tabs");
-  nav.setAttribute("aria-label", w("views"));
-  nav.replaceChildren(...tabs().map((name) => h("button", {
-    type: "button", "data-view": name, "aria-current": name === view ? "page" : false,
-    onclick: () => show(name, true),
-  }, w(`tab_${name}`))));
-  nav.hidden = false;
+  drawTabs();
   const main = $main();
   main.replaceChildren(h("h1", { id: "view-title", "data-view": view }, w(`title_${view}`)));
   RENDER[view](main);
   if (byTap) { window.scrollTo(0, 0); main.focus({ preventScroll: true }); }
+}
+
+function drawTabs() {
+  const nav = document.getElementById("tabs");
+  nav.setAttribute("aria-label", w("views"));
+  nav.replaceChildren(...tabs().map((name) => {
+    const count = waiting(name);
+    return h("button", {
+      type: "button", "data-view": name, "aria-current": name === state.view ? "page" : false,
+      onclick: () => show(name, true),
+    }, h("span", {}, w(`tab_${name}`)), count ? [h("span", { class: "count", "aria-hidden": "true" }, String(count)), h("span", { class: "hidden" }, `, ${w("toDo", count)}`)] : null);
+  }));
+  nav.hidden = false;
+}
+
+// What waits for the person's answer in a view, counted on its tab.
+function waiting(view) {
+  const p = state.person;
+  if (view === "month") return p.shifts.filter((s) => s.ack && !s.acked && !pending("ack", (a) => a.ack === s.ack)).length;
+  if (view === "availability") return p.availability.filter((r) => !r.answers.length && !pending("availability", (a) => a.request === r.request)).length;
+  if (view === "covers") return p.covers.filter((c) => !c.offered && !pending("cover_offer", (a) => a.call === c.call)).length;
+  return 0;
 }
 
 // ---- answers: what the document says, updated by what was sent and not yet taken in by the app ----
@@ -312,6 +334,7 @@ async function post(answer, button, done) {
     return say(e instanceof Offline ? w("sendFailed") : w("failed"));
   }
   state.answers = state.answers.filter((a) => !sameTarget(a, answer)).concat([answer]);
+  drawTabs();
   done();
 }
 
@@ -377,6 +400,7 @@ const RENDER = {
     } else {
       main.append(h("p", {}, room.name));
     }
+    if (!month) return main.append(h("p", { class: "muted" }, w("notPublished")));
     main.append(monthSwitcher(room.months, month, (m) => { state.params.set("month", m); show("classroom", false); }));
     const list = h("div", { id: "classroom-days", "aria-busy": "true" }, h("p", { class: "loading" }, w("loading")));
     main.append(list);
@@ -445,13 +469,13 @@ const RENDER = {
       }
     });
     if (calls.size) {
-      main.append(h("h2", {}, w("openCovers")), h("ul", { class: "plain card" }, [...calls.values()].map((c) => h("li", { "data-call": c.call },
+      main.append(h("h2", {}, w("openCovers")), h("div", { class: "card" }, h("ul", { class: "plain" }, [...calls.values()].map((c) => h("li", { "data-call": c.call },
         h("div", { class: "time" }, `${fmtDate(c.date)} ${fmtHours(c.start, c.end)}`),
         h("div", {}, `${c.room} · ${w("askedBy", c.asked_by)}`),
-        h("div", { class: c.offers ? "badge ok" : "badge canceled" }, w("offers", c.offers))))));
+        h("div", { class: c.offers ? "badge ok" : "badge canceled" }, w("offers", c.offers)))))));
     }
     if (waiting.size) {
-      main.append(h("h2", {}, w("unanswered")), h("ul", { class: "plain card" }, [...waiting.values()].map((u) => {
+      main.append(h("h2", {}, w("unanswered")), h("div", { class: "card" }, h("ul", { class: "plain" }, [...waiting.values()].map((u) => {
         const slot = h("span", {});
         const draw = () => {
           const done = u.reminded || pending("remind", (a) => a.request === u.request && a.teacher === u.teacher);
@@ -461,7 +485,7 @@ const RENDER = {
         draw();
         return h("li", { class: "row", "data-teacher": u.teacher },
           h("span", { class: "grow" }, u.name, h("br", {}), h("span", { class: "muted small" }, `${u.room} · ${fmtMonth(u.month)}`)), slot);
-      })));
+      }))));
     }
   },
 };
@@ -475,7 +499,7 @@ function shiftCard(shift, several) {
   if (kind === "moved") badges.push(h("span", { class: "badge moved" }, w("moved", was ? `${fmtDate(was.date)} ${fmtHours(was.start, was.end)}` : "")));
   if (kind === "canceled") badges.push(h("span", { class: "badge canceled" }, w("canceled")));
   const slot = h("div", {});
-  card.append(h("div", { class: "row" },
+  card.append(h("div", { class: "row keep" },
     h("div", { class: "grow" }, h("div", { class: "time" }, fmtHours(shift.start, shift.end)),
       several ? h("div", { class: "what" }, classroomName(shift.classroom)) : null,
       shift.note ? h("div", { class: "what small" }, shift.note) : null,
@@ -528,7 +552,7 @@ function availabilityForm(request) {
   const room = state.person.classrooms.find((c) => c.key === request.classroom) || {};
   const late = request.late || todayIn(room.time_zone) > request.deadline;
   const days = daysOfMonth(request.month);
-  const form = h("section", { class: "card", "data-request": request.request, "aria-labelledby": `req-${request.request}` });
+  const form = h("section", { class: "card request", "data-request": request.request, "aria-labelledby": `req-${request.request}` });
   const count = h("p", { class: "small", "aria-live": "polite" });
   const grid = h("div", { class: "grid" }, w("weekdays").map((d, i) => h("div", { class: `wd${i === 5 ? " sat" : i === 6 ? " sun" : ""}`, "aria-hidden": "true" }, d)));
   for (let i = 0; i < weekday(days[0]); i++) grid.append(h("div", { "aria-hidden": "true" }));
@@ -543,8 +567,9 @@ function availabilityForm(request) {
     cell.className = `cell ${kind}${wd === 5 ? " sat" : wd === 6 ? " sun" : ""}`;
     cell.dataset.answer = kind;
     const mark = kind === "yes" ? "○" : kind === "no" ? "×" : "";
-    const hours = kind === "hours" ? h("span", { class: "hours" }, a.from || "", h("br", {}), a.to ? `–${a.to}` : "–") : null;
-    cell.replaceChildren(h("span", { class: "num" }, String(Number(date.slice(8)))), mark ? h("span", { class: "mark", "aria-hidden": "true" }, mark) : null, hours);
+    const hours = kind === "hours" ? h("span", { class: "hours" }, a.from || "", h("br", {}), a.to ? `–${a.to}` : "–")
+      : kind === "closed" ? h("span", { class: "hours", "aria-hidden": "true" }, w("closedMark")) : null;
+    cell.replaceChildren(...[h("span", { class: "num" }, String(Number(date.slice(8)))), mark ? h("span", { class: "mark", "aria-hidden": "true" }, mark) : null, hours].filter(Boolean));
     const said = kind === "closed" ? w("closedDay") : kind === "hours" ? fmtHours(a.from, a.to) : w(kind);
     cell.setAttribute("aria-label", `${fmtDate(date)}: ${said}`);
   };
@@ -629,4 +654,12 @@ async function copy(text, field) {
   }
 }
 
-boot();
+// Whatever else goes wrong (a document the page cannot read) ends on a screen that offers to start again.
+function started(run) {
+  Promise.resolve().then(run).catch(() => {
+    retryStep = () => location.reload();
+    screen(w("failed"), null, true);
+  });
+}
+
+started(boot);
