@@ -29,7 +29,8 @@ from core.texts import t
 
 _WEB = t("setting.rule.web_address")
 _DIGITS = re.compile(r"\d+")
-_LIFF_ID = re.compile(r"\d+-[A-Za-z0-9]{8,}")
+# As the relay takes it (relay/src/pages.ts): a LIFF ID the relay would refuse is refused here, when typed.
+_LIFF_ID = re.compile(r"\d{1,20}-[A-Za-z0-9]{8,40}")
 
 
 def _matching(pattern: re.Pattern[str], text: str) -> str:
@@ -87,7 +88,7 @@ LINE_ACK_SECRET = TextSetting("line.ack_secret", t("setting.label.line.ack_secre
 # tokens' audience), and the LIFF app LINE opens; both handed to the relay with the page's documents.
 LINE_LOGIN_CHANNEL_ID = TextSetting("line.login_channel_id", t("setting.label.line.login_channel_id"), max_length=20,
                                     rule=lambda text: _matching(_DIGITS, text), rule_says=t("setting.rule.digits"))
-LIFF_ID = TextSetting("line.liff_id", t("setting.label.line.liff_id"), max_length=100,
+LIFF_ID = TextSetting("line.liff_id", t("setting.label.line.liff_id"), max_length=61,
                       rule=lambda text: _matching(_LIFF_ID, text), rule_says=t("setting.rule.liff_id"))
 # The rich menu Shiftcast made the account's default (core/setup/rich_menu.py), deleted when it is replaced.
 LINE_RICH_MENU_ID = TextSetting("line.rich_menu_id", t("setting.label.line.rich_menu_id"), max_length=100)

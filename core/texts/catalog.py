@@ -960,8 +960,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
         "https:// のアドレス（http:// はこのコンピューター宛てのみ）"),
     "setting.rule.email": ("an e-mail address", "メールアドレス"),
     "setting.rule.digits": ("digits only", "数字のみ"),
-    "setting.rule.liff_id": ("a LIFF ID (digits, a hyphen, then 8 or more letters and digits)",
-                             "LIFF ID（数字、ハイフン、続いて8文字以上の英数字）"),
+    "setting.rule.liff_id": ("a LIFF ID (digits, a hyphen, then 8 to 40 letters and digits)",
+                             "LIFF ID（数字、ハイフン、続いて8〜40文字の英数字）"),
     "setting.rule.line_user_id": ("a LINE user ID (U and 32 characters of 0–9 and a–f)",
                                   "LINEのユーザーID（Uに続く0〜9とa〜fの32文字）"),
     # ----- deploying the relay to Cloudflare (core/setup/relay_deploy.py; Settings → Always on, `shiftcast relay deploy`) -----
