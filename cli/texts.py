@@ -327,6 +327,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                       "{teacher}さんの{month}の回答を{day_count}日分入力しました（締切後のため"
                                       "「締切後」として記録しました）。"),
     "cli.availability.entered_mark": ("(entered by the manager)", "（管理者が入力）"),
+    "cli.availability.page_mark": ("(from the teachers' page)", "（ページから）"),
     "cli.availability.state_none": ("not answered", "未回答"),
     "cli.availability.state_reminded": ("not answered (reminded {at})", "未回答（{at}にリマインド済み）"),
     "cli.availability.state_answered": ("answered {at}: days {day_count}, available {available_count}, "
