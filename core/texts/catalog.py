@@ -168,6 +168,14 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "copy.day": ("{day}: {reason}", "{day}: {reason}"),
     "copy.rejected": ("nothing was copied: {problems}", "コピーしていません: {problems}"),
     "copy.same_day": ("this is the day of the shift being copied", "コピー元のシフトと同じ日です。"),
+    # ----- each teacher's shifts in their phone's calendar (core/calendar/; `shiftcast export ics`, the teacher dialog) -----
+    # An event's title and the calendar's name, in the classroom's language.
+    "calendar.summary": ("{classroom} shift", "{classroom}のシフト"),
+    "calendar.name": ("{teacher}'s shifts", "{teacher}さんのシフト"),
+    "calendar.ambiguous_teacher": ("'{name}' could be any of these teachers: {names}; give the whole name",
+                                   "「{name}」に当てはまる講師が複数います（{names}）。名前を省略せずに入力してください。"),
+    "calendar.no_relay": ("a calendar address is on the relay: attach one first (Settings → Always on)",
+                          "カレンダーのアドレスは中継サーバーに置かれます。先に中継サーバーを接続してください（設定 → 常時稼働）。"),
     # ----- times of day -----
     "time.missing": ("no time given: write it like {examples}", "時刻が入力されていません。{examples} のように入力してください。"),
     "time.half_day_hour": ("bad time '{text}': after 午前 or 午後 the hour is 0–11",
