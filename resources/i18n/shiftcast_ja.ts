@@ -300,6 +300,45 @@
     </message>
 </context>
 <context>
+    <name>CalendarRow</name>
+    <message>
+        <source>Copy</source>
+        <translation>コピー</translation>
+    </message>
+    <message>
+        <source>Put the address of this teacher&apos;s calendar on the clipboard, to send them; their phone&apos;s calendar follows their shifts from it</source>
+        <translation>この講師のカレンダーのアドレスをクリップボードにコピーします。講師に送ると、スマートフォンのカレンダーにシフトが表示されるようになります</translation>
+    </message>
+    <message>
+        <source>New address…</source>
+        <translation>新しいアドレス…</translation>
+    </message>
+    <message>
+        <source>Give this teacher&apos;s calendar a new address: the old one stops working</source>
+        <translation>この講師のカレンダーのアドレスを新しくします（古いアドレスは使えなくなります）</translation>
+    </message>
+    <message>
+        <source>New calendar address</source>
+        <translation>カレンダーの新しいアドレス</translation>
+    </message>
+    <message>
+        <source>Give this teacher&apos;s calendar a new address?
+
+The old address stops working at the next sync with the relay: a phone that follows it no longer gets the shifts. Send the teacher the new one.</source>
+        <translation>この講師のカレンダーのアドレスを新しくしますか？
+
+古いアドレスは次の中継サーバーとの同期で使えなくなり、そのアドレスを登録したスマートフォンにはシフトが届かなくなります。新しいアドレスを講師に送ってください。</translation>
+    </message>
+    <message>
+        <source>Copied.</source>
+        <translation>コピーしました。</translation>
+    </message>
+    <message>
+        <source>New address copied.</source>
+        <translation>新しいアドレスをコピーしました。</translation>
+    </message>
+</context>
+<context>
     <name>ClassroomDialog</name>
     <message>
         <source>Add classroom</source>
@@ -4032,6 +4071,10 @@ Cancel it and tell the teacher?</source>
     <message>
         <source>Send &amp;to:</source>
         <translation>通知方法(&amp;T):</translation>
+    </message>
+    <message>
+        <source>Calendar address:</source>
+        <translation>カレンダーのアドレス:</translation>
     </message>
     <message>
         <source>Classrooms:</source>
