@@ -36,6 +36,9 @@ makes the teacher reachable again but does not bring consent back: that takes pa
 teacher sends a new code, which `issue_codes` gives every active teacher without consent) or the
 manager's explicit tick, which is consent not given on LINE by the teacher themselves.
 
+The manager pairs their own LINE the same way, with a code of this kind kept apart
+(core/receiving/manager_pairing.py): this handler checks it first and keeps the sender as the manager.
+
 Replies go out after the transaction commits (a reply saying "registered" must not precede a
 rollback), with the event's reply token, once: LINE's reply tokens are single-use and short-lived,
 so a failed reply is logged, not retried.
@@ -219,6 +222,11 @@ def issue_codes(session: Session, now: dt.datetime, classroom_id: int | None = N
     connected, whose language the replies use (teachers are not bound to one classroom)."""
     live = _live_codes(session, now)
     used = set(session.scalars(select(PairingCodeRow.code)))
+    from core.receiving import manager_pairing  # it builds on this module's codes
+
+    manager = manager_pairing.live(session, now)
+    if manager is not None:  # the manager's code is checked first: a teacher never gets the same
+        used.add(manager.code)
     out = []
     for teacher in reading.in_order(session.scalars(select(Teacher).where(Teacher.active.is_(True)))):
         if not _needs_pairing(teacher):
@@ -274,6 +282,11 @@ def held_codes(session: Session, at: dt.datetime) -> list[HeldCode]:
         teacher = session.get(Teacher, row.teacher_id)
         if teacher is not None and _needs_pairing(teacher):
             out.append(HeldCode(row.code, REPLIES[_language(session, row, teacher)]["paired"], row.expires_at))
+    from core.receiving import manager_pairing  # it builds on this module's codes
+
+    manager = manager_pairing.live(session, at)
+    if manager is not None:
+        out.append(HeldCode(manager.code, manager_pairing.reply(_first_language(session)), manager.expires_at))
     return out
 
 
@@ -318,6 +331,12 @@ class PairingHandler:
             reply_after_commit(session, self.line, token, _with_time(session, None, None, "paused", gate.until))
             return
         at = min(event.occurred_at or now, now)  # when the teacher sent it (a late redelivery still counts)
+        from core.receiving import manager_pairing  # it builds on this module's codes
+
+        if manager_pairing.bind(session, code, event.user_id, at):
+            log.info("the manager paired their LINE account")
+            reply_after_commit(session, self.line, token, manager_pairing.reply(_first_language(session)))
+            return
         row = session.scalar(select(PairingCodeRow).where(PairingCodeRow.code == code))
         teacher = session.get(Teacher, row.teacher_id) if row is not None else None
         if row is None or teacher is None or not is_live(row.expires_at, row.used_at, at) or not _needs_pairing(teacher):
@@ -346,6 +365,12 @@ class PairingHandler:
         if locked_until is not None:
             text += "\n\n" + _with_time(session, row, teacher, "locked", locked_until)
         reply_after_commit(session, self.line, token, text)
+
+
+def _first_language(session: Session) -> str:
+    """The language of the first classroom (the manager's code is for none in particular)."""
+    room = session.scalar(select(Classroom).order_by(Classroom.id).limit(1))
+    return room.language if room is not None and room.language in REPLIES else "ja"
 
 
 def _with_time(session: Session, row: PairingCodeRow | None, teacher: Teacher | None, reply: str,

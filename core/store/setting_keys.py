@@ -20,7 +20,9 @@ from core.store.settings import (
     ReceivingSetting,
     SettingFamily,
     TextSetting,
+    channel_id_digits,
     email_address,
+    liff_id,
     line_user_id,
     web_address,
 )
@@ -77,6 +79,14 @@ LINE_ACK_SECRET = TextSetting("line.ack_secret", t("setting.label.line.ack_secre
 # (core/setup/line_works.py); forgotten when the LINE WORKS values are saved again.
 LINE_WORKS_LAST_TEST = TextSetting("line_works.last_test", t("setting.label.line_works.last_test"), max_length=4000)
 
+# The teachers' page (docs/teachers_page.md): the LINE Login channel whose ID tokens the relay checks, the
+# LIFF app LINE opens, and the manager's opt-in to hand the relay the page's data (off until turned on).
+LINE_LOGIN_CHANNEL_ID = TextSetting("line.login_channel_id", t("setting.label.line.login_channel_id"), max_length=20,
+                                    rule=channel_id_digits, rule_says=t("setting.rule.login_channel_id"))
+LIFF_ID = TextSetting("line.liff_id", t("setting.label.line.liff_id"), max_length=100, rule=liff_id,
+                      rule_says=t("setting.rule.liff_id"))
+PAGES_ENABLED = FlagSetting("pages.enabled", t("setting.label.pages.enabled"))
+
 # ----- LINE WORKS (core/channels/line_works*.py); its client secret, bot secret and private key are in the keyring -----
 # The app's client ID and service account, and the bot that sends: the ids LINE WORKS' Developer Console shows.
 LINE_WORKS_CLIENT_ID = TextSetting("line_works.client_id", t("setting.label.line_works.client_id"), max_length=100)
@@ -127,6 +137,9 @@ ALERTS_EMAIL = TextSetting("alerts.email", t("setting.label.alerts.email"), max_
 # alerts' e-mail address gets it too); unset, nudges go by e-mail only.
 ALERTS_LINE_USER_ID = TextSetting("alerts.line_user_id", t("setting.label.alerts.line_user_id"), max_length=33,
                                   rule=line_user_id, rule_says=t("setting.rule.line_user_id"))
+# The code the manager sends the official account to pair their own LINE (core/receiving/manager_pairing.py):
+# JSON of the code and until when it works; unset once spent.
+ALERTS_MANAGER_CODE = TextSetting("alerts.manager_code", t("setting.label.alerts.manager_code"), max_length=200)
 # Per classroom: tell the manager when a reminder is not acknowledged, and how many hours before a shift
 # starts its reminder counts as not acknowledged (core/planning/unacknowledged.py).
 NUDGE_UNACKNOWLEDGED = SettingFamily(
@@ -165,6 +178,8 @@ RELAY_CODES = TextSetting("relay.codes", t("setting.label.relay.codes"), max_len
 # The month's pictures put on the relay (JSON, core/relay/images.py): its address, and per image its path
 # and when it was put, so a retry names the same addresses without a call.
 RELAY_IMAGES = TextSetting("relay.images", t("setting.label.relay.images"), max_length=100_000)
+# What the relay sync last put for the teachers' page (JSON: a fingerprint per entry), so unchanged ones are not put again.
+RELAY_PAGES = TextSetting("relay.pages", t("setting.label.relay.pages"), max_length=1_000_000)
 
 # ----- the desktop app -----
 UI_LANGUAGE = ChoiceSetting("ui.language", t("setting.label.ui.language"), ("auto", "ja", "en"), default="auto")
