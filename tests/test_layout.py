@@ -27,6 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("planning",),
     ("publication",),
     ("alerts",),
+    ("pages",),  # the teachers' page: its documents, addresses and buttons
     ("sending",),
     ("receiving",),
     ("relay",),

@@ -816,7 +816,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "setting.label.relay.images": ("the month's pictures the relay holds", "中継サーバーに預けた月の画像"),
     "setting.label.relay.pages": ("the teachers' page's documents the relay holds", "中継サーバーに預けた講師ページのデータ"),
     "setting.label.line.login_channel_id": ("the LINE Login channel ID", "LINEログインのチャネルID"),
-    "setting.label.line.liff_id": ("the LIFF ID", "LIFF ID"),
+    "setting.label.line.liff_id": ("the LIFF ID", "LIFFアプリのID（LIFF ID）"),
     "setting.label.pages.enabled": ("whether the relay keeps the teachers' page's data",
                                     "講師ページのデータを中継サーバーに預けるかどうか"),
     "setting.label.alerts.manager_code": ("the manager's pairing code", "管理者の登録コード"),
