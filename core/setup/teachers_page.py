@@ -18,6 +18,7 @@ from core.store.db import Database
 from core.texts import t
 
 ENDPOINT_PATH = "/liff/"
+LIFF_URL = "https://liff.line.me/"
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ def read(db: Database) -> PageSettings:
 def checked_ids(login_channel_id: str, liff_id: str, *, messaging_channel_id: str | None) -> tuple[str | None, str | None]:
     """Both IDs as they will be kept (both None: cleared), or ValidationError saying what is wrong (pure)."""
     channel = keys.LINE_LOGIN_CHANNEL_ID.check(login_channel_id)
-    app = keys.LIFF_ID.check(liff_id)
+    app = keys.LIFF_ID.check(liff_id.strip().removeprefix(LIFF_URL))  # the console shows the LIFF URL beside it
     if (channel is None) != (app is None):
         raise ValidationError(t("teachers_page.both_ids"))
     if channel is None or app is None:
