@@ -5,17 +5,23 @@ from __future__ import annotations
 
 import datetime as dt
 
+from PySide6.QtCore import Qt
 from sqlalchemy import select
 
 from core.emulator import LineEmulator
 from core.receiving import pairing
 from core.receiving.pairing import issue_codes
+from core.store import events as store_events
 from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import PairingCode
 from tests import factories as f
 from tests.linefixtures import FakeClock, user_id
 from tests.test_line_pairing import Handled, _replies, client, clock, handled, line, receiver  # noqa: F401
+from tests.ui_fixtures import ctx, settle  # noqa: F401
+from tests.waiting import PATIENCE_MS
+from ui.services.context import AppContext
+from ui.settings.email_alerts import AlertsSection
 
 MANAGER = user_id(900)
 
@@ -67,3 +73,22 @@ def test_the_code_is_kept_while_live_never_a_teacher_s_and_held_by_the_relay_wit
     with db.write() as s:
         renewed = pairing.issue_manager_code(s, first.expires_at)
     assert renewed.code != first.code
+
+
+def test_settings_shows_the_code_and_fills_in_the_manager_s_line_once_paired(
+        qtbot, ctx: AppContext, now: dt.datetime) -> None:
+    ctx.clock = lambda: now
+    section = AlertsSection(ctx)
+    qtbot.addWidget(section)
+    section.show()
+    settle(qtbot, ctx)
+    qtbot.mouseClick(section.pair, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "send this code" in section.pair_status.text(), timeout=PATIENCE_MS)
+    with ctx.db.read() as s:
+        code = pairing.live_manager_code(s, now)
+    assert code is not None and code.shown in section.pair_status.text()
+    with ctx.db.write() as s:  # what the pairing handler does when the code arrives
+        assert pairing.bind_manager(s, code.code, MANAGER, now)
+        store_events.emit(s, store_events.WebhookEventsHandled(1))
+    qtbot.waitUntil(lambda: section.manager_line.text() == MANAGER, timeout=PATIENCE_MS)
+    assert section.pair_status.text() == "Paired: your LINE is the manager's."
