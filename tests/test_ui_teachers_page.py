@@ -108,7 +108,8 @@ def test_bad_ids_are_said_and_kept_out_then_good_ones_turn_the_page_on(qtbot, ct
 
 def test_settings_has_the_same_fields_and_saves_them(qtbot, ctx: AppContext) -> None:
     _relay(ctx)
-    section = _settings(qtbot, ctx).teachers_page
+    view = _settings(qtbot, ctx)
+    section = view.teachers_page
     assert section.title() == "Teachers' page" and not section.save.isEnabled()
     assert section.fields.endpoint.text() == RELAY + "/liff/"
     qtbot.keyClicks(section.fields.channel_id, CHANNEL)
