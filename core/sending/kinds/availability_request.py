@@ -11,7 +11,9 @@ teacher on LINE is asked on LINE; a teacher reached by e-mail only is asked by e
 the manager, and the manager enters the reply
 (core/roster/availability.py `enter`). At send time it is canceled when the request is gone or the
 teacher cannot get it on its channel, and a reminder when the teacher answered (or their answer was
-entered) meanwhile. One LINE message each against the monthly quota; e-mails cost none of it.
+entered) meanwhile. One LINE message each against the monthly quota; e-mails cost none of it. While
+the teachers' page is ready, a teacher paired on LINE also gets "Open my page" at the request's
+calendar (on LINE a small bubble after the carousel: core/pages/buttons.py).
 """
 
 from __future__ import annotations

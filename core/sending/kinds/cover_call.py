@@ -8,7 +8,9 @@ picks one. At send time a call is canceled when the request is no longer waiting
 (assigned, declined, withdrawn), the shift has started, the classroom has no group any more, or a
 teacher cannot get it on the channel. It is called on LINE (`call`): a channel without buttons, such
 as e-mail, could show the call but not take the answer, so a copy that reaches one (a fallback) asks
-the teacher to tell the manager and carries no action.
+the teacher to tell the manager and carries no action. While the teachers' page is ready, a call on
+LINE (or to a teacher paired on LINE) also carries "Open my page" to the page's calls
+(core/pages/buttons.py).
 """
 
 from __future__ import annotations

@@ -21,6 +21,9 @@ copies go to the teachers who chose e-mail or whom LINE could not reach
 (core/planning/mailed_publication.py). At send time it is canceled when the publication is gone or a
 newer revision of the month replaces it, the classroom has no LINE group any more, or (by e-mail) the
 teacher cannot get it. On LINE it counts once per member of the group against the monthly quota.
+While the teachers' page is ready, the group's month also carries "See the month" to the classroom's
+month on the page (a small bubble after the cards, or a line of the announcement before the pages:
+core/pages/buttons.py).
 """
 
 from __future__ import annotations
