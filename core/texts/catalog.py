@@ -1269,10 +1269,6 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                         "channel made under the same provider",
                                         "{channel} はMessaging APIチャネルのIDです。講師ページには、同じプロバイダーで作成した"
                                         "LINEログインチャネルのIDが必要です。"),
-    "teachers_page.needs_relay": ("the teachers' page is served by your relay: attach one in Settings → Always on first",
-                                  "講師ページは中継サーバーから配信されます。先に「設定」→「常時稼働」で中継サーバーを設定してください。"),
-    "page.button.mine": ("Open my page", "マイページを開く"),
-    "page.button.classroom": ("See the month", "今月のシフトを見る"),
     "readiness.pages.ok": ("teachers' page on", "講師ページはオンです。"),
     "readiness.pages.no_ids": ("the teachers' page is on but its LINE Login channel ID or LIFF ID is missing: messages go "
                                "without its buttons",
