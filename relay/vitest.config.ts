@@ -17,12 +17,15 @@ export default defineConfig(async () => {
         main: "./src/index.ts",
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
-          bindings: { ...TEST_SECRETS, TEST_MIGRATIONS: migrations, LINE_API_BASE: "https://line.test" },
+          bindings: { ...TEST_SECRETS, TEST_MIGRATIONS: migrations, LINE_API_BASE: "https://line.test",
+                      LIFF_SDK_URL: "https://line.test/liff/sdk.js" },
+          // The teachers' page (page/) is imported as text, as wrangler.toml's [[rules]] bundle it.
+          modulesRules: [{ type: "Text", include: ["**/page/*.html", "**/page/*.js", "**/page/*.css"] }],
           workers: [{
             name: "line-stand-in", modules: true, scriptPath: "./test/line-stand-in.js", compatibilityDate: "2026-04-01",
             // The channel the stand-in answers for: the relay's test credentials.
             bindings: { CHANNEL_ID: TEST_SECRETS.LINE_CHANNEL_ID, CHANNEL_SECRET: TEST_SECRETS.LINE_CHANNEL_SECRET,
-                        ACCESS_TOKEN: TEST_SECRETS.LINE_CHANNEL_ACCESS_TOKEN },
+                        ACCESS_TOKEN: TEST_SECRETS.LINE_CHANNEL_ACCESS_TOKEN, ID_TOKEN_SECRET: "test-id-token-secret" },
           }],
           // Every request the relay makes reaches the stand-in, never the internet.
           outboundService: "line-stand-in",

@@ -25,9 +25,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("channels",),
     ("kinds",),
     ("planning",),
+    # the teachers' page's documents, read from the roster, the planning and the outbox; beside them each
+    # teacher's calendar, whose address a person document carries and whose text is one of the documents
+    ("pages", "calendar"),
     ("publication",),
     ("alerts",),
-    ("pages",),  # the teachers' page: its documents, addresses and buttons
     ("sending",),
     ("receiving",),
     ("relay",),

@@ -35,7 +35,7 @@ SOURCE = Path(__file__).resolve().parent.parent.parent / "relay"
 START_PATIENCE_S = 120.0  # wrangler's first start compiles the Worker: slow on a busy machine
 _READY = re.compile(r"Ready on (http://127\.0\.0\.1:\d+)")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
-_COPIED_FOLDERS = ("src", "migrations")
+_COPIED_FOLDERS = ("src", "migrations", "page")
 _COPIED_FILES = ("wrangler.toml", "package.json", "tsconfig.json")
 
 

@@ -446,22 +446,3 @@ def line_user_id(text: str) -> str:
         raise ValueError(text)
     return text
 
-
-# LINE Login's channel ID: digits (LINE's console shows ten).
-_DIGITS = re.compile(r"[0-9]{1,20}")
-
-
-def channel_id_digits(text: str) -> str:
-    if not _DIGITS.fullmatch(text):
-        raise ValueError(text)
-    return text
-
-
-# A LIFF app's ID: its LINE Login channel's ID, a hyphen, and LINE's 8 or more letters and digits.
-_LIFF_ID = re.compile(r"[0-9]+-[A-Za-z0-9]{8,}")
-
-
-def liff_id(text: str) -> str:
-    if not _LIFF_ID.fullmatch(text):
-        raise ValueError(text)
-    return text

@@ -8,11 +8,15 @@ import * as deliveries from "./deliveries";
 import { type Env, settings } from "./env";
 import * as events from "./events";
 import { BadRequest, cursor, json, parseObject, problem, through } from "./http";
+import { feed } from "./ics";
 import * as images from "./images";
+import { liffApi } from "./liffapi";
 import * as outcomes from "./outcomes";
+import * as pages from "./pages";
 import * as pairing from "./pairing";
 import { purge } from "./retention";
 import { send, type RunSummary } from "./sending";
+import { serve } from "./statics";
 import { RELAY_VERSION } from "./version";
 import { receive } from "./webhook";
 
@@ -43,6 +47,8 @@ async function api(request: Request, url: URL, body: Uint8Array, env: Env, now: 
   if (method === "GET" && path === "/api/outcomes") return json(await outcomes.pull(env.DB, cursor(url)));
   if (method === "POST" && path === "/api/outcomes/ack") return json(await outcomes.ack(env.DB, through(parseObject(body))));
   if (method === "PUT" && path === "/api/deliveries") return json(await deliveries.upload(env.DB, parseObject(body), now));
+  if (method === "PUT" && path === "/api/pages") return json(await pages.upload(env.DB, parseObject(body), now));
+  if (method === "DELETE" && path === "/api/pages") return json(await pages.removeAll(env.DB));
   if (method === "PUT" && path === "/api/pairing-codes") return json(await pairing.upload(env.DB, parseObject(body)));
   if (method === "POST" && path === "/api/heartbeat") {
     const sender = parseObject(body).sender;
@@ -63,6 +69,13 @@ export async function route(request: Request, env: Env, ctx: ExecutionContext, n
   }
   if ((request.method === "GET" || request.method === "HEAD") && url.pathname.startsWith("/i/")) {
     return images.get(env.DB, url.pathname.slice(3), request.method === "HEAD");
+  }
+  // The teachers' page: its own sign-in (LIFF), size limit and headers.
+  if (url.pathname.startsWith("/liff/api/")) return liffApi(request, url, env, config, now);
+  if (url.pathname.startsWith("/liff/")) return serve(request, url, env, config);
+  if (url.pathname === "/liff") return Response.redirect(`${url.origin}/liff/${url.search}`, 308);
+  if ((request.method === "GET" || request.method === "HEAD") && url.pathname.startsWith("/ics/")) {
+    return feed(env.DB, url.pathname, request.method === "HEAD");
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) return problem(413, "too_large", "the body is too large");

@@ -17,6 +17,7 @@ export interface Env {
   SENDER_QUIET_MINUTES?: string;
   MAX_SENDS_PER_RUN?: string;
   LINE_TIMEOUT_MS?: string;
+  LIFF_SDK_URL?: string;
 }
 
 export interface Settings {
@@ -25,16 +26,28 @@ export interface Settings {
   senderQuietMs: number;
   maxSendsPerRun: number;
   lineTimeoutMs: number;
+  liffSdkUrl: string;
 }
 
 // Free plan: 50 subrequests and 50 D1 queries per invocation. A cron run spends one fetch and one D1
 // batch per send and six queries besides (docs/relay.md): 20 sends make 46 even if D1 calls counted
 // as subrequests too.
 export const MAX_SENDS_CEILING = 20;
+export const DEFAULT_LIFF_SDK_URL = "https://static.line-scdn.net/liff/edge/2/sdk.js";
 
 function positive(value: string | undefined, fallback: number): number {
   const n = Number(value);
   return value !== undefined && value !== "" && Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+/** The LIFF SDK's address: the var when it is an http(s) URL, else LINE's. */
+function sdkUrl(value: string | undefined): string {
+  try {
+    const url = new URL(value ?? "");
+    return url.protocol === "https:" || url.protocol === "http:" ? url.href : DEFAULT_LIFF_SDK_URL;
+  } catch {
+    return DEFAULT_LIFF_SDK_URL;
+  }
 }
 
 export function settings(env: Env): Settings {
@@ -44,6 +57,7 @@ export function settings(env: Env): Settings {
     senderQuietMs: positive(env.SENDER_QUIET_MINUTES, 5) * 60_000,
     maxSendsPerRun: Math.min(Math.floor(positive(env.MAX_SENDS_PER_RUN, 10)), MAX_SENDS_CEILING),
     lineTimeoutMs: positive(env.LINE_TIMEOUT_MS, 10_000),
+    liffSdkUrl: sdkUrl(env.LIFF_SDK_URL),
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * What the relay keeps and for how long (docs/relay.md): nothing past 7 days; pulled events and
  * outcomes go at the app's ack, nonces once their timestamp would be refused, spent or expired pairing
- * codes at once, wrong-code counts after the hour they count in.
+ * codes at once, wrong-code counts after the hour they count in; the teachers' page's documents at the
+ * purge_after the app gave each, its answers not taken in after 7 days.
  */
 
 import { MISS_WINDOW_MS } from "./pairing";
@@ -21,5 +22,8 @@ export async function purge(db: D1Database, now: number): Promise<void> {
     db.prepare("DELETE FROM pairing_codes WHERE used_at <= ?").bind(now),
     db.prepare("DELETE FROM pairing_codes WHERE expires_at <= ?").bind(now),
     db.prepare("DELETE FROM pairing_misses WHERE at <= ?").bind(now - MISS_WINDOW_MS),
+    db.prepare("DELETE FROM pages WHERE purge_after < ?").bind(now),
+    // No index (the answers wait a minute for the app's next sync, so the table stays small).
+    db.prepare("DELETE FROM page_answers WHERE at < ?").bind(old),
   ]);
 }

@@ -3,5 +3,5 @@
  * migrations reach (migrations/, kept in the meta table).
  */
 
-export const RELAY_VERSION = "0.3.0";
-export const SCHEMA_VERSION = 3;
+export const RELAY_VERSION = "0.4.0";
+export const SCHEMA_VERSION = 4;

@@ -21,6 +21,7 @@ export interface Call {
   base?: string;
   unsigned?: boolean;
   alter?: (header: string) => string;
+  environment?: Cloudflare.Env;
 }
 
 function bytesOf(body: unknown): Uint8Array {
@@ -50,7 +51,7 @@ export async function call(path: string, options: Call = {}): Promise<Response> 
     headers.set("authorization", header);
   }
   const request = new Request(url, { method, headers, body: method === "GET" ? undefined : body });
-  return handle(request, now);
+  return handle(request, now, options.environment);
 }
 
 export async function handle(request: Request, now = Date.now(), environment: Cloudflare.Env = env): Promise<Response> {

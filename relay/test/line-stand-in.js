@@ -7,10 +7,17 @@
 // the channel ID and secret of its bindings; invalid_client otherwise) and takes, on every other call,
 // only the long-lived token of its bindings or a token it issued: anything else answers 401.
 //
+// It verifies LIFF ID tokens as LINE Login does (POST /oauth2/v2.1/verify, form id_token and client_id):
+// 200 with the claims, or 400 invalid_request "IdToken expired." / "Invalid IdToken." (forged or
+// malformed) / "Invalid IdToken Audience." (client_id is not the token's aud). Its tokens are JWTs
+// signed with HS256 and the ID_TOKEN_SECRET of its bindings, issued by /__id-token (LINE's are ES256;
+// the relay never looks inside a token, so the stand-in's own kind does).
+//
 //   POST /__script {to, answers: [{status, message?, hangMs?}]}   queue answers for a recipient
 //   GET  /__log                                                   what arrived, in order
 //   POST /__revoke                                                refuse every token issued so far
 //   POST /__reset                                                 forget everything
+//   POST /__id-token {user_id, channel_id, expires_in?, name?}    → {id_token}
 
 let log = [];
 let scripts = new Map();
@@ -39,6 +46,47 @@ function issue(form, env) {
   return answer(200, { token_type: "Bearer", access_token: token, expires_in: 899 });
 }
 
+const encoder = new TextEncoder();
+
+function base64url(bytes) {
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64url(text) {
+  return Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+}
+
+async function signingKey(env) {
+  return crypto.subtle.importKey("raw", encoder.encode(env.ID_TOKEN_SECRET), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+}
+
+async function idToken({ user_id, channel_id, expires_in = 3600, name = "Test User" }, env) {
+  const iat = Math.floor(Date.now() / 1000);
+  const part = (value) => base64url(encoder.encode(JSON.stringify(value)));
+  const unsigned = `${part({ alg: "HS256", typ: "JWT" })}.${part({
+    iss: "https://access.line.me", sub: user_id, aud: channel_id, exp: iat + expires_in, iat, amr: ["linesso"], name,
+  })}`;
+  const signature = new Uint8Array(await crypto.subtle.sign("HMAC", await signingKey(env), encoder.encode(unsigned)));
+  return `${unsigned}.${base64url(signature)}`;
+}
+
+async function verify(form, env) {
+  const refuse = (description) => answer(400, { error: "invalid_request", error_description: description });
+  const parts = (form.id_token ?? "").split(".");
+  let claims;
+  try {
+    if (parts.length !== 3) throw new Error("not a JWT");
+    const signed = await crypto.subtle.verify("HMAC", await signingKey(env), fromBase64url(parts[2]), encoder.encode(`${parts[0]}.${parts[1]}`));
+    if (!signed) throw new Error("forged");
+    claims = JSON.parse(new TextDecoder().decode(fromBase64url(parts[1])));
+  } catch {
+    return refuse("Invalid IdToken.");
+  }
+  if (claims.exp <= Math.floor(Date.now() / 1000)) return refuse("IdToken expired.");
+  if (claims.aud !== form.client_id) return refuse("Invalid IdToken Audience.");
+  return answer(200, claims);
+}
+
 export default {
   async fetch(request, env) {
     const url = new URL(request.url);
@@ -59,8 +107,15 @@ export default {
       scripts.set(to, [...(scripts.get(to) ?? []), ...answers]);
       return new Response("{}");
     }
-    const text = await request.text();
+    if (url.pathname === "/__id-token") return new Response(JSON.stringify({ id_token: await idToken(await request.json(), env) }));
+    // Decoded by hand: request.text() warns about a form body, which LINE's token and verify calls are.
+    const text = new TextDecoder().decode(await request.arrayBuffer());
     const authorization = request.headers.get("authorization");
+    if (url.pathname === "/oauth2/v2.1/verify") {
+      const form = Object.fromEntries(new URLSearchParams(text));
+      log.push({ path: url.pathname, retryKey: null, authorization, to: "", body: form });
+      return verify(form, env);
+    }
     if (url.pathname === "/oauth2/v3/token") {
       const form = Object.fromEntries(new URLSearchParams(text));
       log.push({ path: url.pathname, retryKey: null, authorization, to: "", body: form });

@@ -61,7 +61,9 @@ describe("pairing codes in messages", () => {
 describe("settings", () => {
   it("default as wrangler.toml says, and never allow more sends per run than the free plan bears", () => {
     const base = { DB: {} as D1Database, LINE_CHANNEL_SECRET: "", LINE_CHANNEL_ACCESS_TOKEN: "", RELAY_KEY: "" } satisfies Env;
-    expect(settings(base)).toEqual({ lineApiBase: "https://api.line.me", allowHttp: false, senderQuietMs: 5 * MINUTE, maxSendsPerRun: 10, lineTimeoutMs: 10_000 });
+    expect(settings(base)).toEqual({ lineApiBase: "https://api.line.me", allowHttp: false, senderQuietMs: 5 * MINUTE, maxSendsPerRun: 10, lineTimeoutMs: 10_000,
+      liffSdkUrl: "https://static.line-scdn.net/liff/edge/2/sdk.js" });
+    expect(settings({ ...base, LIFF_SDK_URL: "javascript:alert(1)" }).liffSdkUrl).toBe("https://static.line-scdn.net/liff/edge/2/sdk.js");
     expect(settings({ ...base, MAX_SENDS_PER_RUN: "1000" }).maxSendsPerRun).toBe(MAX_SENDS_CEILING);
     expect(settings({ ...base, SENDER_QUIET_MINUTES: "nonsense" }).senderQuietMs).toBe(5 * MINUTE);
   });

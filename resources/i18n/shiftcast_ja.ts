@@ -283,6 +283,10 @@
         <translation>{0}（管理者が入力）</translation>
     </message>
     <message>
+        <source>{0} (from the page)</source>
+        <translation>{0}（ページから）</translation>
+    </message>
+    <message>
         <source>{0} of {1} can</source>
         <translation>{1}日中 {0}日 出勤可</translation>
     </message>

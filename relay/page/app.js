@@ -1,0 +1,1 @@
+"use strict"; // The teachers page script (replaced by the page itself).
