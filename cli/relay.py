@@ -145,8 +145,9 @@ def _local(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     key = given or random.token_hex(32)
     relay_secrets = local.RelaySecrets(saved[relay_credentials.SECRET], saved.get(relay_credentials.TOKEN), key,
                                        channel_id=saved.get(relay_credentials.CHANNEL_ID))
-    relay = local.LocalRelay(paths.home / "relay-local", relay_secrets,
-                             port=args.port, line_api_base=base)
+    # With the LINE emulator, the teachers' page loads the emulator's LIFF SDK stand-in.
+    relay = local.LocalRelay(paths.home / "relay-local", relay_secrets, port=args.port, line_api_base=base,
+                             liff_sdk_url=local.emulator_sdk_url(base))
     signal.signal(signal.SIGTERM, _interrupt)  # a service manager's stop ends wrangler too, as Ctrl+C does
     try:
         url = relay.start()

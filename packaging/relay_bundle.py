@@ -5,9 +5,10 @@
 
 The built files are committed, so a packaged app, `make run` and the tests need no Node: only whoever
 changes relay/src or relay/migrations runs this (after `npm ci` in relay/), and tests/test_relay_bundle.py
-fails until they have. The bundle is one ES module (the Worker's entry point and everything it imports),
-the migrations as they are, and manifest.json: the version /health reports, the schema version the
-migrations reach, and what wrangler.toml says about the upload (compatibility date, cron, vars).
+fails until they have. The bundle is one ES module (the Worker's entry point and everything it imports,
+the teachers' page's HTML, script and style from relay/page/ as text), the migrations as they are, and
+manifest.json: the version /health reports, the schema version the migrations reach, and what
+wrangler.toml says about the upload (compatibility date, cron, vars).
 """
 
 from __future__ import annotations
@@ -58,8 +59,11 @@ def build(out: Path, relay: Path = RELAY) -> None:
     if out.exists():
         shutil.rmtree(out)
     (out / "migrations").mkdir(parents=True)
+    # The page's files are text to the Worker, as wrangler.toml's [[rules]] make them. The Worker's own code
+    # is TypeScript throughout, so the page's script is the only .js it imports.
     subprocess.run([str(esbuild), "src/index.ts", "--bundle", "--format=esm", "--target=es2022",
-                    "--platform=neutral", "--log-level=warning", f"--outfile={out / MAIN_MODULE}"],
+                    "--platform=neutral", "--log-level=warning", "--loader:.html=text", "--loader:.css=text",
+                    "--loader:.js=text", f"--outfile={out / MAIN_MODULE}"],
                    cwd=relay, check=True)
     for sql in sorted((relay / "migrations").glob("*.sql")):
         shutil.copyfile(sql, out / "migrations" / sql.name)

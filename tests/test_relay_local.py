@@ -88,6 +88,8 @@ def test_relay_local_starts_the_bundled_relay_attaches_it_and_stops_cleanly_on_c
         assert httpx.get(f"{url}/health", timeout=PATIENCE_S).json() == {"version": load().relay_version,
                                                                        "schema_version": load().schema_version}
         httpx.get(f"{url}/cdn-cgi/handler/scheduled", timeout=PATIENCE_S).raise_for_status()  # the cron, on demand
+        page = httpx.get(f"{url}/liff/", timeout=PATIENCE_S)  # the teachers' page loads the emulator's LIFF SDK
+        assert f'<script src="{emulator.base_url}/liff/sdk.js"></script>' in page.text, page.text
         with db.read() as s:
             assert RELAY_URL.read(s) == url  # attached: `relay sync` finds it
         assert (paths.home / "relay-local" / "state").is_dir()  # its D1 lives in the data folder

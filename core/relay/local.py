@@ -27,6 +27,7 @@ from pathlib import Path
 
 import httpx
 
+from core.channels.line import DEFAULT_BASE_URL
 from core.errors import ValidationError
 from core.texts import Text, t
 
@@ -35,7 +36,7 @@ SOURCE = Path(__file__).resolve().parent.parent.parent / "relay"
 START_PATIENCE_S = 120.0  # wrangler's first start compiles the Worker: slow on a busy machine
 _READY = re.compile(r"Ready on (http://127\.0\.0\.1:\d+)")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
-_COPIED_FOLDERS = ("src", "migrations", "page")
+_COPIED_FOLDERS = ("src", "migrations", "page")  # page/: the teachers' page, bundled as text
 _COPIED_FILES = ("wrangler.toml", "package.json", "tsconfig.json")
 
 
@@ -51,6 +52,13 @@ class RelaySecrets:
         values = {"LINE_CHANNEL_SECRET": self.channel_secret, "LINE_CHANNEL_ACCESS_TOKEN": self.access_token,
                   "LINE_CHANNEL_ID": self.channel_id, "RELAY_KEY": self.relay_key}
         return "".join(f"{name}={value}\n" for name, value in values.items() if value)
+
+
+def emulator_sdk_url(line_api_base: str) -> str | None:
+    """The LIFF SDK stand-in of the LINE emulator at `line_api_base` (it serves /liff/sdk.js beside LINE's
+    API), or None when that is LINE itself: the Worker's default, LINE's CDN, is then right."""
+    base = line_api_base.rstrip("/")
+    return None if base == DEFAULT_BASE_URL else f"{base}/liff/sdk.js"
 
 
 def wrangler(source: Path = SOURCE) -> Path:
@@ -103,10 +111,11 @@ class LocalRelay:
     """One local relay: `start` it (it answers at `url` when that returns), `stop` it (or use `with`)."""
 
     def __init__(self, folder: Path, secrets: RelaySecrets, *, port: int = 0, line_api_base: str | None = None,
-                 variables: Mapping[str, str] | None = None, source: Path = SOURCE) -> None:
+                 liff_sdk_url: str | None = None, variables: Mapping[str, str] | None = None,
+                 source: Path = SOURCE) -> None:
         self.folder, self.secrets, self.port, self.source = folder, secrets, port, source
-        self.variables = {"ALLOW_HTTP": "1"} | ({"LINE_API_BASE": line_api_base} if line_api_base else {}) | dict(
-            variables or {})
+        self.variables = ({"ALLOW_HTTP": "1"} | ({"LINE_API_BASE": line_api_base} if line_api_base else {})
+                          | ({"LIFF_SDK_URL": liff_sdk_url} if liff_sdk_url else {}) | dict(variables or {}))
         self.output: list[str] = []
         self.url = ""
         self._child: subprocess.Popen[str] | None = None

@@ -10,7 +10,7 @@
 
 import type { Env, Settings } from "./env";
 import { problem } from "./http";
-import { request } from "./line";
+import { request as lineRequest } from "./line";
 
 export const VERIFY_PATH = "/oauth2/v2.1/verify";
 // A JWT: three base64url parts. LINE's ID tokens are under 2 KB; the bound keeps a junk header cheap.
@@ -28,7 +28,7 @@ export function unauthorized(message: string, headers: Record<string, string>): 
 
 /** The LINE user ID LINE vouches for, or why not (words for the log and the page). */
 async function verify(config: Settings, token: string, clientId: string): Promise<{ userId: string } | { refused: string }> {
-  const { answer, text } = await request(config, VERIFY_PATH, {
+  const { answer, text } = await lineRequest(config, VERIFY_PATH, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ id_token: token, client_id: clientId }).toString(),
@@ -50,10 +50,10 @@ async function verify(config: Settings, token: string, clientId: string): Promis
  * (the settings) before LINE's check and one after (the person document, with `more` in its batch).
  */
 export async function viewer<T = never>(
-  request_: Request, env: Env, config: Settings, headers: Record<string, string>,
+  request: Request, env: Env, config: Settings, headers: Record<string, string>,
   more: (userId: string) => D1PreparedStatement[] = () => [],
 ): Promise<{ viewer: Viewer; more: D1Result<T>[] } | Response> {
-  const header = request_.headers.get("authorization") ?? "";
+  const header = request.headers.get("authorization") ?? "";
   const token = header.length <= MAX_TOKEN_CHARS ? BEARER.exec(header)?.[1] : undefined;
   if (token === undefined) return unauthorized("the Authorization header must be Bearer <LIFF ID token>", headers);
   const settings = await env.DB.prepare("SELECT login_channel_id FROM page_settings WHERE id = 1").first<{ login_channel_id: string }>();

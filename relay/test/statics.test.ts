@@ -93,6 +93,7 @@ describe("GET /ics/<token>.ics", () => {
     const token = "b".repeat(43);
     const hash = await sha256Hex(token);
     await putPages({ put: [entry("calendar", hash, "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")] });
+    expect((await get(`/ics/${token}.ics`)).status).toBe(200); // held: only the token itself opens it
     for (const path of [`/ics/${"c".repeat(43)}.ics`, `/ics/${token}`, `/ics/${token.slice(1)}.ics`, `/ics/${hash}.ics`, "/ics/"]) {
       expect([path, (await get(path)).status]).toEqual([path, 404]);
     }

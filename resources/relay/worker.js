@@ -157,21 +157,21 @@ function parse(value, now) {
     notAfter: instant(v.not_after, "not_after")
   };
 }
-function outcome(upload3, held) {
-  if (held === void 0) return upload3.kind === "send" ? "stored" : "canceled";
+function outcome(upload4, held) {
+  if (held === void 0) return upload4.kind === "send" ? "stored" : "canceled";
   if (held.state === "sent") return "already_sent";
-  if (upload3.kind === "cancel") return upload3.version >= held.version ? "canceled" : "ignored";
-  return upload3.version > held.version ? "replaced" : "ignored";
+  if (upload4.kind === "cancel") return upload4.version >= held.version ? "canceled" : "ignored";
+  return upload4.version > held.version ? "replaced" : "ignored";
 }
-function statement(db, upload3, now) {
-  if (upload3.kind === "cancel") {
+function statement(db, upload4, now) {
+  if (upload4.kind === "cancel") {
     return db.prepare(
       "INSERT INTO deliveries (id, subject_version, state, updated_at) VALUES (?, ?, 'canceled', ?) ON CONFLICT (id) DO UPDATE SET state = 'canceled', subject_version = excluded.subject_version, updated_at = excluded.updated_at WHERE deliveries.subject_version <= excluded.subject_version AND deliveries.state <> 'sent'"
-    ).bind(upload3.id, upload3.version, now);
+    ).bind(upload4.id, upload4.version, now);
   }
   return db.prepare(
     "INSERT INTO deliveries (id, subject_version, state, path, body, retry_key, retry_key_issued_at, due_at, not_after, attempts, next_attempt_at, updated_at) VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, 0, ?, ?) ON CONFLICT (id) DO UPDATE SET subject_version = excluded.subject_version, state = 'queued', path = excluded.path, body = excluded.body, retry_key = excluded.retry_key, retry_key_issued_at = excluded.retry_key_issued_at, due_at = excluded.due_at, not_after = excluded.not_after, attempts = 0, next_attempt_at = excluded.next_attempt_at, updated_at = excluded.updated_at WHERE deliveries.subject_version < excluded.subject_version AND deliveries.state <> 'sent'"
-  ).bind(upload3.id, upload3.version, upload3.path, upload3.body, upload3.retryKey, upload3.keyIssuedAt, upload3.dueAt, upload3.notAfter, upload3.dueAt, now);
+  ).bind(upload4.id, upload4.version, upload4.path, upload4.body, upload4.retryKey, upload4.keyIssuedAt, upload4.dueAt, upload4.notAfter, upload4.dueAt, now);
 }
 async function upload(db, body, now) {
   if (!Array.isArray(body.deliveries) || body.deliveries.length === 0 || body.deliveries.length > MAX_PER_CALL) {
@@ -189,9 +189,18 @@ async function upload(db, body, now) {
 
 // src/env.ts
 var MAX_SENDS_CEILING = 20;
+var DEFAULT_LIFF_SDK_URL = "https://static.line-scdn.net/liff/edge/2/sdk.js";
 function positive(value, fallback) {
   const n = Number(value);
   return value !== void 0 && value !== "" && Number.isFinite(n) && n > 0 ? n : fallback;
+}
+function sdkUrl(value) {
+  try {
+    const url = new URL(value ?? "");
+    return url.protocol === "https:" || url.protocol === "http:" ? url.href : DEFAULT_LIFF_SDK_URL;
+  } catch {
+    return DEFAULT_LIFF_SDK_URL;
+  }
 }
 function settings(env) {
   return {
@@ -199,7 +208,8 @@ function settings(env) {
     allowHttp: env.ALLOW_HTTP === "1",
     senderQuietMs: positive(env.SENDER_QUIET_MINUTES, 5) * 6e4,
     maxSendsPerRun: Math.min(Math.floor(positive(env.MAX_SENDS_PER_RUN, 10)), MAX_SENDS_CEILING),
-    lineTimeoutMs: positive(env.LINE_TIMEOUT_MS, 1e4)
+    lineTimeoutMs: positive(env.LINE_TIMEOUT_MS, 1e4),
+    liffSdkUrl: sdkUrl(env.LIFF_SDK_URL)
   };
 }
 function longestRunMs(config) {
@@ -221,6 +231,23 @@ async function pull(db, after) {
 async function ack(db, upTo) {
   const result = await db.prepare("DELETE FROM events WHERE seq <= ?").bind(upTo).run();
   return { removed: result.meta.changes };
+}
+
+// src/ics.ts
+var PATH = /^\/ics\/([A-Za-z0-9_-]{43})\.ics$/;
+async function feed(db, path, headOnly = false) {
+  const token = PATH.exec(path)?.[1];
+  if (token === void 0) return problem(404, "not_found", "no such calendar");
+  const row = await db.prepare("SELECT body FROM pages WHERE kind = 'calendar' AND key = ?").bind(await sha256Hex(token)).first();
+  if (row === null) return problem(404, "not_found", "no such calendar");
+  return new Response(headOnly ? null : row.body, {
+    headers: {
+      "content-type": "text/calendar; charset=utf-8",
+      "cache-control": "private, max-age=900",
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "no-referrer"
+    }
+  });
 }
 
 // src/images.ts
@@ -262,111 +289,90 @@ async function get(db, token, headOnly = false) {
   });
 }
 
-// src/outcomes.ts
-var PAGE2 = 100;
-async function pull2(db, after) {
-  const rows = await db.prepare("SELECT * FROM outcomes WHERE seq > ? ORDER BY seq LIMIT ?").bind(after, PAGE2).all();
-  const outcomes = rows.results.map((r) => ({
-    cursor: r.seq,
-    delivery_id: r.delivery_id,
-    subject_version: r.subject_version,
-    retry_key: r.retry_key,
-    at: iso(r.at),
-    http_status: r.http_status,
-    request_id: r.request_id,
-    accepted_request_id: r.accepted_request_id,
-    outcome: r.outcome,
-    error_code: r.error_code,
-    message: r.message,
-    next_attempt_at: iso(r.next_attempt_at),
-    duration_ms: r.duration_ms
-  }));
-  return { outcomes, next: rows.results.at(-1)?.seq ?? after };
+// src/answers.ts
+var DATE = /^(\d{4}-\d{2})-\d{2}$/;
+var TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+var MAX_ACK_CHARS = 300;
+function objects(value) {
+  return Array.isArray(value) ? value.filter((v) => typeof v === "object" && v !== null) : [];
 }
-async function ack2(db, upTo) {
-  const result = await db.prepare("DELETE FROM outcomes WHERE seq <= ?").bind(upTo).run();
-  return { removed: result.meta.changes };
+function id(value, name) {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) throw new BadRequest(`${name} must be a positive whole number`);
+  return value;
 }
-
-// src/pairing.ts
-var CODE_LENGTHS = /* @__PURE__ */ new Set([9, 6]);
-var SEPARATORS = /* @__PURE__ */ new Set([..." -\u3000	\n\u30FC\u2010\u2011\u2012\u2013\u2014\u2015\u2212"]);
-var MAX_MESSAGE = 40;
-var MISSES_PER_USER = 5;
-var MISSES_IN_ALL = 500;
-var MISS_WINDOW_MS = 60 * 6e4;
-var MAX_CODES_PER_CALL = 40;
-function asCode(text) {
-  if (text.length > MAX_MESSAGE) return null;
-  const folded = text.normalize("NFKC").toUpperCase();
-  const compact = [...folded].filter((c) => !SEPARATORS.has(c)).join("");
-  if (!CODE_LENGTHS.has(compact.length) || !/^[A-Z0-9]+$/.test(compact)) return null;
-  return /[0-9]/.test(compact) && /[A-Z]/.test(compact) ? compact : null;
+function realDate(text) {
+  const ms = Date.parse(`${text}T00:00:00Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === text;
 }
-function codeHash(salt, code2) {
-  return sha256Hex(salt + code2);
+function time(value, name) {
+  if (value === void 0 || value === null) return null;
+  if (typeof value !== "string" || !TIME.test(value)) throw new BadRequest(`${name} must be HH:MM or null`);
+  return value;
 }
-async function lockedOut(db, userId, now) {
-  const row = await db.prepare("SELECT count(*) AS everyone, sum(line_user_id = ?) AS theirs FROM pairing_misses WHERE at > ?").bind(userId, now - MISS_WINDOW_MS).first();
-  return row !== null && (row.everyone >= MISSES_IN_ALL || (row.theirs ?? 0) >= MISSES_PER_USER);
-}
-async function replyFor(db, userId, code2, now) {
-  if (await lockedOut(db, userId, now)) return null;
-  const live = await db.prepare("SELECT hash, salt, reply_text FROM pairing_codes WHERE used_at IS NULL AND expires_at > ?").bind(now).all();
-  for (const row of live.results) {
-    if (sameText(await codeHash(row.salt, code2), row.hash)) {
-      const spent = await db.prepare("UPDATE pairing_codes SET used_at = ? WHERE hash = ? AND used_at IS NULL").bind(now, row.hash).run();
-      return spent.meta.changes === 1 ? row.reply_text : null;
-    }
-  }
-  await db.prepare("INSERT INTO pairing_misses (line_user_id, at) VALUES (?, ?)").bind(userId, now).run();
-  return null;
-}
-function code(value) {
+function day(value, month, closed, i) {
+  if (typeof value !== "object" || value === null) throw new BadRequest(`days[${i}] must be an object`);
   const v = value;
-  if (typeof v !== "object" || v === null) throw new BadRequest("each code must be an object");
-  if (typeof v.salt !== "string" || v.salt.length < 16 || v.salt.length > 128) throw new BadRequest("salt must be 16\u2013128 characters");
-  if (typeof v.hash !== "string" || !/^[0-9a-f]{64}$/.test(v.hash)) throw new BadRequest("hash must be 64 lower-case hex digits");
-  if (typeof v.reply_text !== "string" || v.reply_text.length === 0 || v.reply_text.length > 5e3) {
-    throw new BadRequest("reply_text must be 1\u20135,000 characters (a LINE text message)");
+  const date = typeof v.date === "string" ? v.date : "";
+  if (!DATE.test(date) || !realDate(date)) throw new BadRequest(`days[${i}].date must be a date YYYY-MM-DD`);
+  if (date.slice(0, 7) !== month) throw new BadRequest(`${date} is not in the request's month ${month}`);
+  if (closed.has(date)) throw new BadRequest(`${date} is a closed day`);
+  if (v.answer === "yes" || v.answer === "no") {
+    if ((v.from ?? null) !== null || (v.to ?? null) !== null) throw new BadRequest(`${date}: from and to go with "hours" only`);
+    return { date, answer: v.answer };
   }
-  return { salt: v.salt, hash: v.hash, reply_text: v.reply_text, expires_at: instant(v.expires_at, "expires_at") };
+  if (v.answer !== "hours") throw new BadRequest(`${date}: answer must be yes, no or hours`);
+  const from = time(v.from, `${date}: from`);
+  const to = time(v.to, `${date}: to`);
+  if (from === null && to === null) throw new BadRequest(`${date}: hours need from, to or both`);
+  if (from !== null && to !== null && from >= to) throw new BadRequest(`${date}: from must be before to`);
+  return { date, answer: "hours", from, to };
 }
-async function upload2(db, body) {
-  if (!Array.isArray(body.codes) || body.codes.length > MAX_CODES_PER_CALL) {
-    throw new BadRequest(`codes must be a list of at most ${MAX_CODES_PER_CALL}`);
-  }
-  const codes = body.codes.map(code);
-  const statements = codes.map(
-    (c) => db.prepare(
-      "INSERT INTO pairing_codes (hash, salt, reply_text, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO UPDATE SET salt = excluded.salt, reply_text = excluded.reply_text, expires_at = excluded.expires_at"
-    ).bind(c.hash, c.salt, c.reply_text, c.expires_at)
-  );
-  if (body.replace_all === true) {
-    const keep = codes.map((c) => c.hash);
-    const others = keep.length > 0 ? ` WHERE hash NOT IN (${keep.map(() => "?").join(", ")})` : "";
-    statements.unshift(db.prepare(`DELETE FROM pairing_codes${others}`).bind(...keep));
-  }
-  if (statements.length > 0) await db.batch(statements);
-  return { stored: codes.length };
+function availability(v, person) {
+  const request2 = id(v.request, "request");
+  const open = objects(person.availability).find((a) => a.request === request2);
+  if (open === void 0) throw new BadRequest(`request ${request2} is not open to you`);
+  if (!Array.isArray(v.days) || v.days.length === 0 || v.days.length > 31) throw new BadRequest("days must list 1 to 31 days");
+  const month = typeof open.month === "string" ? open.month : "";
+  const closed = new Set(Array.isArray(open.closed_days) ? open.closed_days.filter((d) => typeof d === "string") : []);
+  const days = v.days.map((d, i) => day(d, month, closed, i));
+  if (new Set(days.map((d) => d.date)).size !== days.length) throw new BadRequest("a day is answered twice");
+  return { action: "availability", request: request2, days };
 }
-
-// src/retention.ts
-var KEEP_MS = 7 * 24 * 60 * 6e4;
-async function purge(db, now) {
-  const old = now - KEEP_MS;
-  await db.batch([
-    db.prepare("DELETE FROM events WHERE received_at < ?").bind(old),
-    db.prepare("DELETE FROM outcomes WHERE at < ?").bind(old),
-    db.prepare("DELETE FROM deliveries WHERE updated_at < ? AND (state <> 'queued' OR not_after < ?)").bind(old, old),
-    db.prepare("DELETE FROM images WHERE uploaded_at < ?").bind(old),
-    db.prepare("DELETE FROM heartbeats WHERE at < ?").bind(old),
-    db.prepare("DELETE FROM nonces WHERE expires_at < ?").bind(now),
-    // Two statements, so each uses its index: the cron runs every minute and D1 counts rows read.
-    db.prepare("DELETE FROM pairing_codes WHERE used_at <= ?").bind(now),
-    db.prepare("DELETE FROM pairing_codes WHERE expires_at <= ?").bind(now),
-    db.prepare("DELETE FROM pairing_misses WHERE at <= ?").bind(now - MISS_WINDOW_MS)
-  ]);
+function reminder(v, person) {
+  const request2 = id(v.request, "request");
+  const teacher = id(v.teacher, "teacher");
+  if (person.role !== "manager") throw new BadRequest("only the manager reminds");
+  const manager = typeof person.manager === "object" && person.manager !== null ? person.manager : {};
+  const listed = objects(manager.days).flatMap((d) => objects(d.classrooms)).flatMap((c) => objects(c.unanswered)).some((u) => u.request === request2 && u.teacher === teacher);
+  if (!listed) throw new BadRequest(`teacher ${teacher} is not waiting to answer request ${request2}`);
+  return { action: "remind", request: request2, teacher };
+}
+function accept(posted, person) {
+  if (typeof posted !== "object" || posted === null || Array.isArray(posted)) throw new BadRequest("an answer is a JSON object");
+  const v = posted;
+  switch (v.action) {
+    case "ack": {
+      const ack3 = v.ack;
+      if (typeof ack3 !== "string" || ack3 === "" || ack3.length > MAX_ACK_CHARS) throw new BadRequest("ack must be the ack of a shift");
+      if (!objects(person.shifts).some((s) => s.ack === ack3)) throw new BadRequest("this shift has nothing to acknowledge");
+      return { page: { action: "ack", ack: ack3 }, target: `ack:${ack3}` };
+    }
+    case "availability": {
+      const page = availability(v, person);
+      return { page, target: `availability:${page.request}` };
+    }
+    case "cover_offer": {
+      const call2 = id(v.call, "call");
+      if (!objects(person.covers).some((c) => c.call === call2)) throw new BadRequest(`cover call ${call2} was not offered to you`);
+      return { page: { action: "cover_offer", call: call2 }, target: `cover:${call2}` };
+    }
+    case "remind": {
+      const page = reminder(v, person);
+      return { page, target: `remind:${page.request}:${page.teacher}` };
+    }
+    default:
+      throw new BadRequest("action must be ack, availability, cover_offer or remind");
+  }
 }
 
 // src/line.ts
@@ -419,6 +425,366 @@ async function call(config, token, path, body, headers = {}) {
   return sent.answer;
 }
 
+// src/liffauth.ts
+var VERIFY_PATH = "/oauth2/v2.1/verify";
+var BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
+var MAX_TOKEN_CHARS = 8e3;
+function unauthorized(message, headers) {
+  return problem(401, "unauthorized", message, { ...headers, "www-authenticate": "Bearer" });
+}
+async function verify(config, token, clientId) {
+  const { answer: answer2, text } = await request(config, VERIFY_PATH, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ id_token: token, client_id: clientId }).toString()
+  });
+  if (answer2.status === null) return { refused: `LINE did not answer the sign-in check (${answer2.transport})` };
+  let claims = {};
+  try {
+    claims = JSON.parse(text);
+  } catch {
+  }
+  if (answer2.status === 200 && typeof claims.sub === "string" && claims.sub !== "") return { userId: claims.sub };
+  const said = typeof claims.error_description === "string" ? `: ${claims.error_description}` : "";
+  return { refused: `LINE did not confirm the sign-in (HTTP ${answer2.status}${said})` };
+}
+async function viewer(request2, env, config, headers, more = () => []) {
+  const header = request2.headers.get("authorization") ?? "";
+  const token = header.length <= MAX_TOKEN_CHARS ? BEARER.exec(header)?.[1] : void 0;
+  if (token === void 0) return unauthorized("the Authorization header must be Bearer <LIFF ID token>", headers);
+  const settings2 = await env.DB.prepare("SELECT login_channel_id FROM page_settings WHERE id = 1").first();
+  if (settings2 === null) return unauthorized("the teachers' page is not set up on this relay", headers);
+  const checked = await verify(config, token, settings2.login_channel_id);
+  if ("refused" in checked) return unauthorized(checked.refused, headers);
+  const [person, ...rest] = await env.DB.batch([
+    env.DB.prepare("SELECT body FROM pages WHERE kind = 'person' AND key = ?").bind(checked.userId),
+    ...more(checked.userId)
+  ]);
+  const body = person.results[0]?.body;
+  if (body === void 0) return problem(403, "not_paired", "this LINE account is not paired with a teacher of the classroom", headers);
+  return { viewer: { userId: checked.userId, person: body }, more: rest };
+}
+
+// page/index.html
+var page_default = '<!doctype html>\n<html lang="ja">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>Shiftcast</title>\n<link rel="stylesheet" href="app.css">\n<script src="{{LIFF_SDK_URL}}"></script>\n<script src="app.js" defer></script>\n</head>\n<body><main id="app"></main></body>\n</html>\n';
+
+// page/app.js
+var app_default = '"use strict"; // The teachers page script (replaced by the page itself).\n';
+
+// page/app.css
+var app_default2 = "body { font-family: sans-serif; }\n";
+
+// src/statics.ts
+var PLACEHOLDER = "{{LIFF_SDK_URL}}";
+var STATIC_CACHE = "public, max-age=300";
+var HTML = "text/html; charset=utf-8";
+var FILES = {
+  "/liff/": { type: HTML, text: page_default },
+  "/liff/index.html": { type: HTML, text: page_default },
+  "/liff/app.js": { type: "text/javascript; charset=utf-8", text: app_default },
+  "/liff/app.css": { type: "text/css; charset=utf-8", text: app_default2 }
+};
+function securityHeaders(config) {
+  const sdk = new URL(config.liffSdkUrl).origin;
+  return {
+    "content-security-policy": `default-src 'none'; script-src 'self' ${sdk}; style-src 'self'; img-src 'self' data:; connect-src 'self' ${sdk}; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`,
+    "x-frame-options": "DENY",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer"
+  };
+}
+function apiHeaders(config) {
+  return { ...securityHeaders(config), "cache-control": "no-store" };
+}
+function attribute(text) {
+  return text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+async function serve(request2, url, env, config) {
+  const headers = apiHeaders(config);
+  if (request2.method !== "GET" && request2.method !== "HEAD") return problem(405, "method_not_allowed", "only GET", { ...headers, allow: "GET, HEAD" });
+  if (url.pathname === "/liff/config") {
+    const row = await env.DB.prepare("SELECT liff_id FROM page_settings WHERE id = 1").first();
+    if (row === null) return problem(404, "not_found", "the app has not handed over the page's LIFF ID", headers);
+    return json({ liff_id: row.liff_id }, 200, headers);
+  }
+  const file = FILES[url.pathname];
+  if (file === void 0) return problem(404, "not_found", "no such file", headers);
+  const text = file.type === HTML ? file.text.replaceAll(PLACEHOLDER, attribute(config.liffSdkUrl)) : file.text;
+  return new Response(request2.method === "HEAD" ? null : text, {
+    headers: { ...securityHeaders(config), "content-type": file.type, "cache-control": STATIC_CACHE }
+  });
+}
+
+// src/liffapi.ts
+var MAX_ANSWER_BYTES = 2e4;
+var CLASSROOM = /^[A-Za-z0-9_-]{1,50}$/;
+var MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+function documentOf(text) {
+  const value = JSON.parse(text);
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
+}
+function jsonText(text, headers) {
+  return new Response(text, { headers: { ...headers, "content-type": "application/json; charset=utf-8" } });
+}
+async function me(request2, env, config, headers) {
+  const found = await viewer(request2, env, config, headers, (userId) => [
+    env.DB.prepare("SELECT body FROM page_answers WHERE user_id = ? ORDER BY at").bind(userId)
+  ]);
+  if (found instanceof Response) return found;
+  const answers = found.more[0].results.map((r) => r.body);
+  return jsonText(`{"person":${found.viewer.person},"answers":[${answers.join(",")}]}`, headers);
+}
+async function classroom(request2, url, env, config, headers) {
+  const key = url.searchParams.get("key") ?? "";
+  const month = url.searchParams.get("month") ?? "";
+  if (!CLASSROOM.test(key) || !MONTH.test(month)) throw new BadRequest("key must name a classroom and month be YYYY-MM");
+  const found = await viewer(request2, env, config, headers, () => [
+    env.DB.prepare("SELECT body FROM pages WHERE kind = 'classroom' AND key = ?").bind(`${key}/${month}`)
+  ]);
+  if (found instanceof Response) return found;
+  const classrooms = documentOf(found.viewer.person).classrooms;
+  const member = Array.isArray(classrooms) && classrooms.some((c) => c?.key === key);
+  if (!member) return problem(403, "not_member", "this classroom is not one of yours", headers);
+  const body = found.more[0].results[0]?.body;
+  if (body === void 0) return problem(404, "not_found", "this month of the classroom is not published", headers);
+  return jsonText(body, headers);
+}
+async function answer(request2, env, config, headers, now) {
+  const tooLarge = () => problem(413, "too_large", `an answer is at most ${MAX_ANSWER_BYTES} bytes`, headers);
+  if (Number(request2.headers.get("content-length") ?? "0") > MAX_ANSWER_BYTES) return tooLarge();
+  const raw = new Uint8Array(await request2.arrayBuffer());
+  if (raw.length > MAX_ANSWER_BYTES) return tooLarge();
+  const found = await viewer(request2, env, config, headers);
+  if (found instanceof Response) return found;
+  let posted;
+  try {
+    posted = JSON.parse(new TextDecoder().decode(raw));
+  } catch {
+    throw new BadRequest("the body is not JSON");
+  }
+  const { page, target: target2 } = accept(posted, documentOf(found.viewer.person));
+  const id2 = `page-${hex(crypto.getRandomValues(new Uint8Array(16)))}`;
+  const event = { type: "page", webhookEventId: id2, timestamp: now, mode: "active", source: { type: "user", userId: found.viewer.userId }, page };
+  const body = JSON.stringify(page);
+  await env.DB.batch([
+    env.DB.prepare("INSERT INTO events (webhook_event_id, body, received_at) VALUES (?, ?, ?)").bind(id2, JSON.stringify(event), now),
+    env.DB.prepare(
+      "INSERT INTO page_answers (user_id, target, body, event_seq, at) VALUES (?, ?, ?, (SELECT seq FROM events WHERE webhook_event_id = ?), ?) ON CONFLICT (user_id, target) DO UPDATE SET body = excluded.body, event_seq = excluded.event_seq, at = excluded.at"
+    ).bind(found.viewer.userId, target2, body, id2, now)
+  ]);
+  return json({ accepted: true }, 202, headers);
+}
+async function liffApi(request2, url, env, config, now) {
+  const headers = apiHeaders(config);
+  const { method } = request2;
+  const path = url.pathname;
+  try {
+    if (method === "GET" && path === "/liff/api/me") return await me(request2, env, config, headers);
+    if (method === "GET" && path === "/liff/api/classroom") return await classroom(request2, url, env, config, headers);
+    if (method === "POST" && path === "/liff/api/answers") return await answer(request2, env, config, headers, now);
+  } catch (error) {
+    if (error instanceof BadRequest) return problem(400, "bad_request", error.message, headers);
+    throw error;
+  }
+  return problem(404, "not_found", "no such route", headers);
+}
+
+// src/outcomes.ts
+var PAGE2 = 100;
+async function pull2(db, after) {
+  const rows = await db.prepare("SELECT * FROM outcomes WHERE seq > ? ORDER BY seq LIMIT ?").bind(after, PAGE2).all();
+  const outcomes = rows.results.map((r) => ({
+    cursor: r.seq,
+    delivery_id: r.delivery_id,
+    subject_version: r.subject_version,
+    retry_key: r.retry_key,
+    at: iso(r.at),
+    http_status: r.http_status,
+    request_id: r.request_id,
+    accepted_request_id: r.accepted_request_id,
+    outcome: r.outcome,
+    error_code: r.error_code,
+    message: r.message,
+    next_attempt_at: iso(r.next_attempt_at),
+    duration_ms: r.duration_ms
+  }));
+  return { outcomes, next: rows.results.at(-1)?.seq ?? after };
+}
+async function ack2(db, upTo) {
+  const result = await db.prepare("DELETE FROM outcomes WHERE seq <= ?").bind(upTo).run();
+  return { removed: result.meta.changes };
+}
+
+// src/pages.ts
+var MAX_ENTRIES = 40;
+var MAX_BODY_CHARS2 = 2e5;
+var KEYS = {
+  person: /^[A-Za-z0-9_-]{1,100}$/,
+  classroom: /^[A-Za-z0-9_-]{1,50}\/\d{4}-(0[1-9]|1[0-2])$/,
+  calendar: /^[0-9a-f]{64}$/
+};
+var CHANNEL_ID = /^\d{1,20}$/;
+var LIFF_ID = /^\d{1,20}-[A-Za-z0-9]{8,40}$/;
+function target(value, where) {
+  if (typeof value !== "object" || value === null) throw new BadRequest(`${where} must be an object`);
+  const { kind, key } = value;
+  if (typeof kind !== "string" || !(kind in KEYS)) throw new BadRequest(`${where}: kind must be person, classroom or calendar`);
+  if (typeof key !== "string" || !KEYS[kind].test(key)) throw new BadRequest(`${where}: not a ${kind} key: ${String(key).slice(0, 100)}`);
+  return { kind, key };
+}
+function put2(value, i) {
+  const where = `put[${i}]`;
+  const { kind, key } = target(value, where);
+  const { body, purge_after } = value;
+  if (typeof body !== "string" || body.length > MAX_BODY_CHARS2) throw new BadRequest(`${where}: body must be text of at most ${MAX_BODY_CHARS2} characters`);
+  if (kind === "calendar") {
+    if (!body.startsWith("BEGIN:VCALENDAR")) throw new BadRequest(`${where}: a calendar is iCalendar text`);
+  } else {
+    let parsed;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      throw new BadRequest(`${where}: body is not JSON`);
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new BadRequest(`${where}: body is not a JSON object`);
+  }
+  return { kind, key, body, purgeAfter: instant(purge_after, `${where}.purge_after`) };
+}
+function list(value, name) {
+  if (value === void 0) return [];
+  if (!Array.isArray(value)) throw new BadRequest(`${name} must be a list`);
+  return value;
+}
+function settingsOf(value) {
+  if (value === void 0) return null;
+  const { login_channel_id: channel, liff_id: liffId } = typeof value === "object" && value !== null ? value : {};
+  if (typeof channel !== "string" || !CHANNEL_ID.test(channel)) throw new BadRequest("settings.login_channel_id must be the LINE Login channel ID (digits)");
+  if (typeof liffId !== "string" || !LIFF_ID.test(liffId)) throw new BadRequest("settings.liff_id must be a LIFF ID (<channel ID>-<letters and digits>)");
+  return { channel, liffId };
+}
+async function upload2(db, body, now) {
+  const settings2 = settingsOf(body.settings);
+  const puts = list(body.put, "put").map(put2);
+  const deletes = list(body.delete, "delete").map((d, i) => target(d, `delete[${i}]`));
+  if (puts.length + deletes.length > MAX_ENTRIES) throw new BadRequest(`at most ${MAX_ENTRIES} entries in put and delete together`);
+  const named = [...puts, ...deletes].map((e) => `${e.kind} ${e.key}`);
+  if (new Set(named).size !== named.length) throw new BadRequest("an entry is named twice");
+  const through2 = body.events_through;
+  if (through2 !== void 0 && (typeof through2 !== "number" || !Number.isSafeInteger(through2) || through2 < 0)) {
+    throw new BadRequest("events_through must be a cursor");
+  }
+  const statements = [];
+  if (settings2 !== null) {
+    statements.push(db.prepare(
+      "INSERT INTO page_settings (id, login_channel_id, liff_id, updated_at) VALUES (1, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET login_channel_id = excluded.login_channel_id, liff_id = excluded.liff_id, updated_at = excluded.updated_at"
+    ).bind(settings2.channel, settings2.liffId, now));
+  }
+  const upsert = db.prepare(
+    "INSERT INTO pages (kind, key, body, purge_after, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (kind, key) DO UPDATE SET body = excluded.body, purge_after = excluded.purge_after, updated_at = excluded.updated_at"
+  );
+  statements.push(...puts.map((p) => upsert.bind(p.kind, p.key, p.body, p.purgeAfter, now)));
+  const remove = db.prepare("DELETE FROM pages WHERE kind = ? AND key = ?");
+  statements.push(...deletes.map((d) => remove.bind(d.kind, d.key)));
+  if (typeof through2 === "number") statements.push(db.prepare("DELETE FROM page_answers WHERE event_seq <= ?").bind(through2));
+  if (statements.length === 0) return { put: 0, deleted: 0 };
+  const results = await db.batch(statements);
+  const first = settings2 === null ? 0 : 1;
+  const deleted = results.slice(first + puts.length, first + puts.length + deletes.length).reduce((n, r) => n + r.meta.changes, 0);
+  return { put: puts.length, deleted };
+}
+async function removeAll(db) {
+  const [pages] = await db.batch([
+    db.prepare("DELETE FROM pages"),
+    db.prepare("DELETE FROM page_answers"),
+    db.prepare("DELETE FROM page_settings")
+  ]);
+  return { deleted: pages.meta.changes };
+}
+
+// src/pairing.ts
+var CODE_LENGTHS = /* @__PURE__ */ new Set([9, 6]);
+var SEPARATORS = /* @__PURE__ */ new Set([..." -\u3000	\n\u30FC\u2010\u2011\u2012\u2013\u2014\u2015\u2212"]);
+var MAX_MESSAGE = 40;
+var MISSES_PER_USER = 5;
+var MISSES_IN_ALL = 500;
+var MISS_WINDOW_MS = 60 * 6e4;
+var MAX_CODES_PER_CALL = 40;
+function asCode(text) {
+  if (text.length > MAX_MESSAGE) return null;
+  const folded = text.normalize("NFKC").toUpperCase();
+  const compact = [...folded].filter((c) => !SEPARATORS.has(c)).join("");
+  if (!CODE_LENGTHS.has(compact.length) || !/^[A-Z0-9]+$/.test(compact)) return null;
+  return /[0-9]/.test(compact) && /[A-Z]/.test(compact) ? compact : null;
+}
+function codeHash(salt, code2) {
+  return sha256Hex(salt + code2);
+}
+async function lockedOut(db, userId, now) {
+  const row = await db.prepare("SELECT count(*) AS everyone, sum(line_user_id = ?) AS theirs FROM pairing_misses WHERE at > ?").bind(userId, now - MISS_WINDOW_MS).first();
+  return row !== null && (row.everyone >= MISSES_IN_ALL || (row.theirs ?? 0) >= MISSES_PER_USER);
+}
+async function replyFor(db, userId, code2, now) {
+  if (await lockedOut(db, userId, now)) return null;
+  const live = await db.prepare("SELECT hash, salt, reply_text FROM pairing_codes WHERE used_at IS NULL AND expires_at > ?").bind(now).all();
+  for (const row of live.results) {
+    if (sameText(await codeHash(row.salt, code2), row.hash)) {
+      const spent = await db.prepare("UPDATE pairing_codes SET used_at = ? WHERE hash = ? AND used_at IS NULL").bind(now, row.hash).run();
+      return spent.meta.changes === 1 ? row.reply_text : null;
+    }
+  }
+  await db.prepare("INSERT INTO pairing_misses (line_user_id, at) VALUES (?, ?)").bind(userId, now).run();
+  return null;
+}
+function code(value) {
+  const v = value;
+  if (typeof v !== "object" || v === null) throw new BadRequest("each code must be an object");
+  if (typeof v.salt !== "string" || v.salt.length < 16 || v.salt.length > 128) throw new BadRequest("salt must be 16\u2013128 characters");
+  if (typeof v.hash !== "string" || !/^[0-9a-f]{64}$/.test(v.hash)) throw new BadRequest("hash must be 64 lower-case hex digits");
+  if (typeof v.reply_text !== "string" || v.reply_text.length === 0 || v.reply_text.length > 5e3) {
+    throw new BadRequest("reply_text must be 1\u20135,000 characters (a LINE text message)");
+  }
+  return { salt: v.salt, hash: v.hash, reply_text: v.reply_text, expires_at: instant(v.expires_at, "expires_at") };
+}
+async function upload3(db, body) {
+  if (!Array.isArray(body.codes) || body.codes.length > MAX_CODES_PER_CALL) {
+    throw new BadRequest(`codes must be a list of at most ${MAX_CODES_PER_CALL}`);
+  }
+  const codes = body.codes.map(code);
+  const statements = codes.map(
+    (c) => db.prepare(
+      "INSERT INTO pairing_codes (hash, salt, reply_text, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO UPDATE SET salt = excluded.salt, reply_text = excluded.reply_text, expires_at = excluded.expires_at"
+    ).bind(c.hash, c.salt, c.reply_text, c.expires_at)
+  );
+  if (body.replace_all === true) {
+    const keep = codes.map((c) => c.hash);
+    const others = keep.length > 0 ? ` WHERE hash NOT IN (${keep.map(() => "?").join(", ")})` : "";
+    statements.unshift(db.prepare(`DELETE FROM pairing_codes${others}`).bind(...keep));
+  }
+  if (statements.length > 0) await db.batch(statements);
+  return { stored: codes.length };
+}
+
+// src/retention.ts
+var KEEP_MS = 7 * 24 * 60 * 6e4;
+async function purge(db, now) {
+  const old = now - KEEP_MS;
+  await db.batch([
+    db.prepare("DELETE FROM events WHERE received_at < ?").bind(old),
+    db.prepare("DELETE FROM outcomes WHERE at < ?").bind(old),
+    db.prepare("DELETE FROM deliveries WHERE updated_at < ? AND (state <> 'queued' OR not_after < ?)").bind(old, old),
+    db.prepare("DELETE FROM images WHERE uploaded_at < ?").bind(old),
+    db.prepare("DELETE FROM heartbeats WHERE at < ?").bind(old),
+    db.prepare("DELETE FROM nonces WHERE expires_at < ?").bind(now),
+    // Two statements, so each uses its index: the cron runs every minute and D1 counts rows read.
+    db.prepare("DELETE FROM pairing_codes WHERE used_at <= ?").bind(now),
+    db.prepare("DELETE FROM pairing_codes WHERE expires_at <= ?").bind(now),
+    db.prepare("DELETE FROM pairing_misses WHERE at <= ?").bind(now - MISS_WINDOW_MS),
+    db.prepare("DELETE FROM pages WHERE purge_after < ?").bind(now),
+    // No index (the answers wait a minute for the app's next sync, so the table stays small).
+    db.prepare("DELETE FROM page_answers WHERE at < ?").bind(old)
+  ]);
+}
+
 // src/policy.ts
 var MONTHLY_LIMIT_MESSAGE = "You have reached your monthly limit.";
 var MAX_RETRIES = 5;
@@ -428,14 +794,14 @@ var THROTTLE_DELAY_MS = 5e3;
 var HOLD_DELAY_MS = 5 * 6e4;
 var RETRY_KEY_LIFETIME_MS = 24 * 60 * 6e4;
 var RETRY_KEY_MARGIN_MS = 10 * 6e4;
-function classify(answer) {
-  const { status } = answer;
-  if (status === null) return { outcome: "retry", code: answer.transport === "timeout" ? "TIMEOUT" : "CONNECTION_ERROR", stopRun: false };
+function classify(answer2) {
+  const { status } = answer2;
+  if (status === null) return { outcome: "retry", code: answer2.transport === "timeout" ? "TIMEOUT" : "CONNECTION_ERROR", stopRun: false };
   if (status >= 200 && status < 300) return { outcome: "sent", code: null, stopRun: false };
-  if (status === 409 && answer.acceptedRequestId) return { outcome: "sent", code: null, stopRun: false };
+  if (status === 409 && answer2.acceptedRequestId) return { outcome: "sent", code: null, stopRun: false };
   if (status >= 500) return { outcome: "retry", code: "LINE_5XX", stopRun: false };
   if (status === 429) {
-    if ((answer.message ?? "").trim() === MONTHLY_LIMIT_MESSAGE) return { outcome: "failed", code: "QUOTA_EXHAUSTED", stopRun: true };
+    if ((answer2.message ?? "").trim() === MONTHLY_LIMIT_MESSAGE) return { outcome: "failed", code: "QUOTA_EXHAUSTED", stopRun: true };
     return { outcome: "throttled", code: "RATE_LIMITED", stopRun: true };
   }
   if (status === 401) return { outcome: "hold", code: "AUTH_FAILED", stopRun: true };
@@ -487,7 +853,7 @@ async function issue(env, config, now) {
     client_id: env.LINE_CHANNEL_ID ?? "",
     client_secret: env.LINE_CHANNEL_SECRET
   });
-  const { answer, text } = await request(config, TOKEN_PATH, {
+  const { answer: answer2, text } = await request(config, TOKEN_PATH, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: form.toString()
@@ -497,14 +863,14 @@ async function issue(env, config, now) {
     parsed = JSON.parse(text);
   } catch {
   }
-  if (answer.status === 200 && typeof parsed.access_token === "string" && parsed.access_token !== "" && typeof parsed.expires_in === "number" && parsed.expires_in > 0) {
+  if (answer2.status === 200 && typeof parsed.access_token === "string" && parsed.access_token !== "" && typeof parsed.expires_in === "number" && parsed.expires_in > 0) {
     return { token: parsed.access_token, expiresAt: now + parsed.expires_in * 1e3 };
   }
-  if (answer.status === 400 || answer.status === 401 || answer.status === 200) {
+  if (answer2.status === 400 || answer2.status === 401 || answer2.status === 200) {
     const said = [parsed.error, parsed.error_description].filter((v) => typeof v === "string").join(": ");
-    return refusedAnswer(`LINE issued no token (HTTP ${answer.status}${said ? `: ${said}` : ""})`, answer);
+    return refusedAnswer(`LINE issued no token (HTTP ${answer2.status}${said ? `: ${said}` : ""})`, answer2);
   }
-  return answer;
+  return answer2;
 }
 async function accessToken(env, config, now) {
   if (env.LINE_CHANNEL_ACCESS_TOKEN) return { token: env.LINE_CHANNEL_ACCESS_TOKEN, stateless: false };
@@ -560,7 +926,7 @@ async function claim(db, config, now) {
 function handOn(db, d, next, at) {
   return next === void 0 ? db.prepare("UPDATE deliveries SET attempt_started_at = NULL WHERE id = ?").bind(d.id) : db.prepare("UPDATE deliveries SET attempt_started_at = CASE WHEN id = ? THEN ? END WHERE id IN (?, ?)").bind(next.id, at, d.id, next.id);
 }
-function record(db, d, at, decision, attempts, answer) {
+function record(db, d, at, decision, attempts, answer2) {
   const state = { sent: "sent", retry: "queued", throttled: "queued", hold: "queued" }[decision.outcome] ?? "failed";
   return [
     // Guarded: a newer version or a cancel that arrived during the send is not overwritten.
@@ -572,14 +938,14 @@ function record(db, d, at, decision, attempts, answer) {
       d.subject_version,
       d.retry_key,
       at,
-      answer?.status ?? null,
-      answer?.requestId ?? null,
-      answer?.acceptedRequestId ?? null,
+      answer2?.status ?? null,
+      answer2?.requestId ?? null,
+      answer2?.acceptedRequestId ?? null,
       decision.outcome,
       decision.code,
-      answer?.message ?? null,
+      answer2?.message ?? null,
       decision.nextAttemptAt,
-      answer?.durationMs ?? null
+      answer2?.durationMs ?? null
     )
   ];
 }
@@ -607,12 +973,12 @@ async function send(env, config, clock, random) {
       continue;
     }
     grant ??= await accessToken(env, config, at);
-    const answer = "refused" in grant ? grant.refused : await call(config, grant.token, d.path, d.body, { "x-line-retry-key": d.retry_key });
-    const verdict = classify(answer);
+    const answer2 = "refused" in grant ? grant.refused : await call(config, grant.token, d.path, d.body, { "x-line-retry-key": d.retry_key });
+    const verdict = classify(answer2);
     const attempts = verdict.outcome === "throttled" || verdict.outcome === "hold" ? d.attempts : d.attempts + 1;
     const decision = decide(verdict, d.attempts + 1, clock(), random());
-    const statements = record(env.DB, d, at, decision, attempts, answer);
-    if ("token" in grant && grant.stateless && answer.status === 401) statements.push(dropToken(env.DB, grant.token));
+    const statements = record(env.DB, d, at, decision, attempts, answer2);
+    if ("token" in grant && grant.stateless && answer2.status === 401) statements.push(dropToken(env.DB, grant.token));
     const stopping = verdict.stopRun || "refused" in grant;
     const rest = claimed.slice(i + 1);
     statements.push(handOn(env.DB, d, stopping ? void 0 : next, clock()));
@@ -626,7 +992,7 @@ async function send(env, config, clock, random) {
 }
 
 // src/version.ts
-var RELAY_VERSION = "0.3.0";
+var RELAY_VERSION = "0.4.0";
 
 // src/webhook.ts
 async function signatureValid(secret, body, header) {
@@ -647,14 +1013,14 @@ async function answerPairing(env, config, attempt, now) {
   const text = await replyFor(env.DB, attempt.userId, attempt.code, now);
   if (text === null) return;
   const grant = await accessToken(env, config, now);
-  const answer = "refused" in grant ? grant.refused : await call(
+  const answer2 = "refused" in grant ? grant.refused : await call(
     config,
     grant.token,
     "/v2/bot/message/reply",
     JSON.stringify({ replyToken: attempt.replyToken, messages: [{ type: "text", text }] })
   );
-  if ("token" in grant && grant.stateless && answer.status === 401) await dropToken(env.DB, grant.token).run();
-  if (answer.status !== 200) console.warn(`a pairing reply was refused: ${answer.status ?? answer.transport} ${answer.message ?? ""}`);
+  if ("token" in grant && grant.stateless && answer2.status === 401) await dropToken(env.DB, grant.token).run();
+  if (answer2.status !== 200) console.warn(`a pairing reply was refused: ${answer2.status ?? answer2.transport} ${answer2.message ?? ""}`);
 }
 async function receive(request2, body, env, config, ctx, now) {
   if (!await signatureValid(env.LINE_CHANNEL_SECRET, body, request2.headers.get("x-line-signature"))) {
@@ -705,7 +1071,9 @@ async function api(request2, url, body, env, now) {
   if (method === "GET" && path === "/api/outcomes") return json(await pull2(env.DB, cursor(url)));
   if (method === "POST" && path === "/api/outcomes/ack") return json(await ack2(env.DB, through(parseObject(body))));
   if (method === "PUT" && path === "/api/deliveries") return json(await upload(env.DB, parseObject(body), now));
-  if (method === "PUT" && path === "/api/pairing-codes") return json(await upload2(env.DB, parseObject(body)));
+  if (method === "PUT" && path === "/api/pages") return json(await upload2(env.DB, parseObject(body), now));
+  if (method === "DELETE" && path === "/api/pages") return json(await removeAll(env.DB));
+  if (method === "PUT" && path === "/api/pairing-codes") return json(await upload3(env.DB, parseObject(body)));
   if (method === "POST" && path === "/api/heartbeat") {
     const sender = parseObject(body).sender;
     if (typeof sender !== "string" || sender.length === 0 || sender.length > 100) throw new BadRequest("sender must name the app sender (1\u2013100 characters)");
@@ -723,6 +1091,12 @@ async function route(request2, env, ctx, now) {
   }
   if ((request2.method === "GET" || request2.method === "HEAD") && url.pathname.startsWith("/i/")) {
     return get(env.DB, url.pathname.slice(3), request2.method === "HEAD");
+  }
+  if (url.pathname.startsWith("/liff/api/")) return liffApi(request2, url, env, config, now);
+  if (url.pathname.startsWith("/liff/")) return serve(request2, url, env, config);
+  if (url.pathname === "/liff") return Response.redirect(`${url.origin}/liff/${url.search}`, 308);
+  if ((request2.method === "GET" || request2.method === "HEAD") && url.pathname.startsWith("/ics/")) {
+    return feed(env.DB, url.pathname, request2.method === "HEAD");
   }
   const declared = Number(request2.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) return problem(413, "too_large", "the body is too large");
