@@ -1,4 +1,5 @@
-"""The teachers' page in a relay sync: the documents that changed since the last sync are put on the relay,
+"""The teachers' page in a relay sync: the documents (core/pages/documents.py) and the teachers' calendars
+(core/calendar/feed.py) that changed since the last sync are put on the relay,
 those gone are deleted, 40 to a call, with the page's settings when they changed; the manager's opt-in
 turned off deletes everything the relay holds for the page, once.
 
@@ -18,6 +19,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.calendar import feed
 from core.pages import documents, jsontext
 from core.pages.entry import PageEntry
 from core.relay.client import RelayClient
@@ -77,8 +79,9 @@ def push_pages(db: Database, relay: RelayClient, *, now: dt.datetime, events_thr
         return 0
     if not liff_id or not login_channel:
         return 0
-    with db.read() as session:
+    with db.write() as session:  # a teacher's calendar address is made the first time
         found = documents.entries(session, now=now, relay_url=relay.url)
+        found += feed.calendar_entries(session, now=now, relay_url=relay.url)
     if memory is None or memory.relay != relay.url:
         memory = Memory(relay.url)
     settings = {"login_channel_id": login_channel, "liff_id": liff_id}
