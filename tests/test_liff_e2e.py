@@ -16,7 +16,10 @@ from collections.abc import Iterator
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
+import httpx
+import icalendar
 import pytest
 from selenium.webdriver.chrome.webdriver import WebDriver
 from selenium.webdriver.common.by import By
@@ -254,3 +257,21 @@ def test_the_manager_sees_today_and_reminds_a_teacher_who_has_not_answered(
                                                          AvailabilityAsked.teacher_id == jiro))
         assert asked is not None and asked.reminded_at is not None
         assert len(s.scalars(select(Delivery.id).where(Delivery.teacher_id == jiro)).all()) == before + 1
+
+
+@pytest.mark.slow
+def test_the_calendar_view_gives_an_address_the_relay_serves_her_shifts_at(world: liffscene.World, phone: WebDriver) -> None:
+    scene = world.scene
+    open_as(phone, world, liffscene.HANAKO, "calendar")
+    address = str(wait_for(phone, "#calendar-url").get_attribute("value"))
+    assert address.startswith(f"{world.relay.url}/ics/") and address.endswith(".ics")
+
+    # What a phone's calendar does when subscribed: a plain GET, no sign-in.
+    answer = httpx.get(address, timeout=60)
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/calendar")
+    feed = icalendar.Calendar.from_ical(answer.content)
+    starts = sorted(event.decoded("dtstart") for event in feed.walk("VEVENT"))
+    mine = shifts_of(world.db, scene.teachers[liffscene.HANAKO]).values()
+    tokyo = ZoneInfo("Asia/Tokyo")
+    assert starts == sorted(dt.datetime.combine(s.local_date, s.start_time, tokyo) for s in mine)
+    assert httpx.get(address.replace("/ics/", "/ics/A"), timeout=60).status_code == 404
