@@ -23,6 +23,7 @@ import pytest
 from sqlalchemy import select
 
 from core.emulator import LineEmulator
+from core.pages.entry import PageEntry, PageKind
 from core.relay import pages, signing, sync
 from core.relay.client import RelayClient, RelayError
 from core.roster import availability, rules
@@ -306,3 +307,15 @@ def test_the_real_relay_serves_what_a_sync_put_takes_a_page_answer_back_and_forg
         sync.sync(db, client, now=NOW + dt.timedelta(minutes=3), paths=paths, sender=None)
         assert page.get("/liff/config").status_code == 404
         assert page.get("/liff/api/me", headers=signed_in).status_code == 401
+
+
+def test_a_call_carries_at_most_forty_entries_and_a_million_and_a_half_bytes_and_an_oversized_document_stays() -> None:
+    def entry(n: int, chars: int) -> PageEntry:
+        return PageEntry(PageKind.CLASSROOM, f"c{n}/2026-12", json.dumps({"text": "あ" * chars}, ensure_ascii=False), NOW)
+
+    big = [("put", entry(n, 130_000)) for n in range(10)]  # 390,000 bytes each in UTF-8
+    assert [len(b) for b in pages._batches(big)] == [3, 3, 3, 1]
+    small = [("put", entry(n, 10)) for n in range(45)] + [("delete", "person:U1")]
+    assert [len(b) for b in pages._batches(small)] == [40, 6]
+    assert pages._batches([]) == [[]]  # one call for the settings or the events taken in alone
+    assert pages._fits(entry(0, 199_000)) and not pages._fits(entry(0, 200_000))
