@@ -111,7 +111,7 @@ class Release:
         expect(self.frozen.exe.is_file() and os.access(self.frozen.exe, os.X_OK), f"no executable {self.frozen.exe}")
         must = [
             "resources/icons/shiftcast.png", "resources/icons/shiftcast.ico",
-            "core/store/migrations/env.py", "core/store/migrations/script.py.mako",
+            "core/store/migrations/env.py", "core/store/migrations/script.py.mako", "core/emulator/liff_sdk.js",
             "tzdata/zoneinfo/Asia/Tokyo", "holidays/locale/ja/LC_MESSAGES/JP.mo",
             "PySide6/Qt/plugins/platforms/libqoffscreen.so", "PySide6/Qt/plugins/platforms/libqxcb.so",
             "PySide6/Qt/plugins/imageformats/libqjpeg.so", "PySide6/Qt/plugins/imageformats/libqico.so",

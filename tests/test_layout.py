@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("channels",),
     ("kinds",),
     ("planning",),
+    ("pages",),  # the teachers' page's documents, read from the roster, the planning and the outbox
     ("publication",),
     ("alerts",),
     ("sending",),

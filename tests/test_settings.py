@@ -50,6 +50,10 @@ def good_values(declared: Declared[Any]) -> list[Any]:
             return ["manager@example.com"]
         if str(declared.rule_says).startswith("a LINE user ID"):
             return ["U" + "0123456789abcdef" * 2]
+        if str(declared.rule_says) == "digits only":
+            return ["1234567890", "9" * declared.max_length]
+        if str(declared.rule_says).startswith("a LIFF ID"):
+            return ["1234567890-AbCdEfGh", "9" * 20 + "-" + "z" * 40]
         return ["本校 シフト", "x" * declared.max_length]
     if isinstance(declared, ChoiceSetting):
         return list(declared.choices)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from core.emulator import responses as r
 from core.emulator.control_api import PREFIX, ControlApi
 from core.emulator.exchange import Outcome, Request, Response
+from core.emulator.id_tokens import PATH as VERIFY_PATH
+from core.emulator.liff import SDK_PATH, sdk_response
 from core.emulator.line_api import LineApi
 from core.emulator.records import RequestRecord
 from core.emulator.state import EmulatorState
@@ -27,6 +29,10 @@ class EmulatorApp:
             return self.control.handle(request)
         if request.path == TOKEN_PATH:
             return self._issue_token(request)
+        if request.path == VERIFY_PATH:
+            return self._verify_id_token(request)
+        if request.path == SDK_PATH:
+            return sdk_response(request)  # LINE's CDN, not its API: not in the request log
         return self.line.handle(request)
 
     def blocks(self, request: Request) -> bool:
@@ -37,6 +43,14 @@ class EmulatorApp:
         state = self.state
         with state.lock:
             response = state.tokens.answer(request, state.clock())
+            state.record_locked(RequestRecord(request.method, request.path, response.status,
+                                              dict(response.headers)["X-Line-Request-Id"], None, state.clock()))
+        return response
+
+    def _verify_id_token(self, request: Request) -> Outcome:
+        state = self.state
+        response = state.id_tokens.answer(request, state.clock())  # no shared state: outside the lock
+        with state.lock:
             state.record_locked(RequestRecord(request.method, request.path, response.status,
                                               dict(response.headers)["X-Line-Request-Id"], None, state.clock()))
         return response

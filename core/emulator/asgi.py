@@ -148,7 +148,10 @@ async def _wait_unless_gone(delay: float, receive: Receive) -> bool:
 
 
 async def _send(send: Send, response: Response, *, keep_alive: bool) -> None:
-    headers = [_JSON, (b"content-length", str(len(response.body)).encode("latin-1"))]
+    # JSON unless the handler says otherwise (the LIFF SDK stand-in is JavaScript).
+    typed = any(name.lower() == "content-type" for name, _ in response.headers)
+    headers = [] if typed else [_JSON]
+    headers.append((b"content-length", str(len(response.body)).encode("latin-1")))
     headers.extend((name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in response.headers)
     if response.close or not keep_alive:
         headers.append(_CLOSE)

@@ -43,6 +43,8 @@ class ControlApi:
             ("GET", "webhook"): self._webhook_state,
             ("POST", "webhook"): self._webhook_switch,
             ("POST", "tokens/revoke"): self._revoke_tokens,
+            ("POST", "liff/id-token"): self._id_token,
+            ("GET", "rich-menus"): lambda _: self.state.rich_menus_json(),
             ("POST", "events/follow"): lambda q: self._event(q, lambda b: self.simulator.follow(
                 _field(b, "userId"), b.get("displayName"))),
             ("POST", "events/unfollow"): lambda q: self._event(q, lambda b: self.simulator.unfollow(_field(b, "userId"))),
@@ -142,6 +144,14 @@ class ControlApi:
         with self.state.lock:
             self.state.webhooks.active = active
         return {}
+
+    def _id_token(self, request: Request) -> dict[str, Any]:
+        body = _object(request)
+        expires_in = body.get("expires_in", 3600)
+        name = body.get("name")
+        token = self.state.issue_id_token(_field(body, "user_id"), _field(body, "channel_id"),
+                                          expires_in=expires_in, name=name, nonce=body.get("nonce"))
+        return {"id_token": token}
 
     def _revoke_tokens(self, request: Request) -> dict[str, Any]:
         with self.state.lock:

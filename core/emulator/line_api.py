@@ -28,6 +28,7 @@ from core.emulator.exchange import Hangup, Later, Outcome, Request, Response
 from core.emulator.faults import Fault
 from core.emulator.records import RequestRecord
 from core.emulator.retrykeys import Accepted, is_uuid
+from core.emulator.rich_menus import IMAGE_TYPES, UNSUPPORTED_IMAGE, RichMenuApi
 from core.emulator.simulate import Simulator
 from core.emulator.state import EmulatorState
 from core.emulator.validation import (
@@ -62,6 +63,7 @@ class _Route:
     handler: Handler
     sends: bool = False  # push/multicast: the retry key is allowed, faults apply
     body_optional: bool = False  # an empty body stands for {} (no Content-Type needed)
+    image_body: bool = False  # the body is an image (PNG or JPEG), handed over unparsed
 
 
 class LineApi:
@@ -93,6 +95,22 @@ class LineApi:
                                                  "PUT": _Route("PUT", self._set_endpoint)},
         }
         self._exact["/v2/bot/channel/webhook/test"] = _Route("POST", self._test_endpoint, body_optional=True)
+        rich = RichMenuApi(state.lock, state.clock, state.rich_menus)
+        self._exact["/v2/bot/richmenu"] = _Route("POST", lambda q, c, b, p: rich.create(b, c.request_id))
+        self._exact["/v2/bot/richmenu/list"] = _Route("GET", lambda q, c, b, p: rich.list(c.request_id))
+        self._methods["/v2/bot/user/all/richmenu"] = {
+            "GET": _Route("GET", lambda q, c, b, p: rich.get_default(c.request_id)),
+            "DELETE": _Route("DELETE", lambda q, c, b, p: rich.cancel_default(c.request_id))}
+        # Paths ending in a rich menu ID: (prefix, suffix) → method → route.
+        self._rich_paths: dict[tuple[str, str], dict[str, _Route]] = {
+            ("/v2/bot/richmenu/", ""): {"GET": _Route("GET", lambda q, c, b, p: rich.get(p, c.request_id)),
+                                        "DELETE": _Route("DELETE", lambda q, c, b, p: rich.delete(p, c.request_id))},
+            ("/v2/bot/richmenu/", "/content"): {
+                "POST": _Route("POST", lambda q, c, b, p: rich.upload(p, q, c.request_id), image_body=True),
+                "GET": _Route("GET", lambda q, c, b, p: rich.download(p, c.request_id))},
+            ("/v2/bot/user/all/richmenu/", ""): {
+                "POST": _Route("POST", lambda q, c, b, p: rich.set_default(p, c.request_id), body_optional=True)},
+        }
         self._profile = _Route("GET", self._get_profile)
         self._summary = _Route("GET", self._group_summary)
         self._count = _Route("GET", self._group_count)
@@ -132,6 +150,8 @@ class LineApi:
         rid = ctx.request_id
         route, param = self._route(request.path)
         by_method = self._methods.get(request.path)
+        if route is None and by_method is None:
+            by_method, param = self._rich_menu_route(request.path)
         if by_method is not None:
             route = by_method.get(request.method)
             if route is None:
@@ -148,6 +168,13 @@ class LineApi:
         if denied is not None:
             return denied
         has_body = route.method in ("POST", "PUT") and not (route.body_optional and not request.body.strip())
+        if route.image_body:
+            has_body = False  # handed to the handler as it came, after these checks
+            media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+            if media_type not in IMAGE_TYPES:
+                return r.error(415, UNSUPPORTED_IMAGE, rid)
+            if request.too_large:
+                return r.error(413, r.TOO_LARGE, rid)
         if has_body:
             media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
             if media_type != "application/json":
@@ -185,6 +212,14 @@ class LineApi:
                 return self._summary, parts[4]
             if len(parts) == 7 and parts[5:] == ["members", "count"]:
                 return self._count, parts[4]
+        return None, ""
+
+    def _rich_menu_route(self, path: str) -> tuple[dict[str, _Route] | None, str]:
+        for (prefix, suffix), routes in self._rich_paths.items():
+            if path.startswith(prefix) and path.endswith(suffix):
+                menu_id = path[len(prefix) : len(path) - len(suffix)]
+                if menu_id and "/" not in menu_id:
+                    return routes, menu_id
         return None, ""
 
     def reissue_token(self, token: str) -> None:

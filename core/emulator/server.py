@@ -313,6 +313,12 @@ class LineEmulator:
         with self._state.lock:
             self._state.tokens.revoke_all()
 
+    def issue_id_token(self, user_id: str, channel_id: str, *, expires_in: int = 3600, name: str | None = None) -> str:
+        """A LIFF ID token (ES256, signed by this emulator) for `user_id`, audience `channel_id` (the LINE
+        Login channel ID), as `liff.getIDToken()` would give it; `POST /oauth2/v2.1/verify` here accepts it.
+        expires_in zero or less makes one that is already expired."""
+        return self._state.issue_id_token(user_id, channel_id, expires_in=expires_in, name=name)
+
     @property
     def stateless_tokens_issued(self) -> int:
         with self._state.lock:

@@ -18,10 +18,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.emulator.faults import FaultDice, FaultPlan
+from core.emulator.id_tokens import IdTokens
 from core.emulator.quota import MonthlyQuota
 from core.emulator.ratelimit import RateLimits
 from core.emulator.records import InboxMessage, RequestRecord, Via
 from core.emulator.retrykeys import RetryKeyStore
+from core.emulator.rich_menus import RichMenus
 from core.emulator.tokens import StatelessTokens
 from core.emulator.validation import GROUP_ID, USER_ID
 from core.emulator.webhooks import WebhookSettings
@@ -85,6 +87,8 @@ class EmulatorState:
         # The other direction (webhooks) and the stateless tokens: arranged once, kept by reset().
         self.webhooks = WebhookSettings()
         self.tokens = StatelessTokens()
+        self.rich_menus = RichMenus()  # configuration, like the webhook: kept by reset()
+        self.id_tokens = IdTokens()  # LIFF ID tokens: this emulator's own signing key, kept by reset()
         self.reply_tokens: dict[str, ReplyToken] = {}
         # LINE message ids are numeric strings of about 18 digits; a counter keeps them unique.
         self._message_ids = itertools.count(500_000_000_000_000_001)
@@ -140,6 +144,20 @@ class EmulatorState:
             self.quota.clear()
             self.limits.refill()
             self.dice = FaultDice()
+
+    def rich_menus_json(self) -> dict[str, Any]:
+        with self.lock:
+            return self.rich_menus.to_json()
+
+    def issue_id_token(self, user_id: str, channel_id: str, *, expires_in: int = 3600, name: str | None = None,
+                       nonce: str | None = None) -> str:
+        """A LIFF ID token for the user; the name defaults to the user's display name when known."""
+        with self.lock:
+            now = self.clock()
+            user = self.users.get(user_id)
+        if name is None and user is not None:
+            name = user.display_name
+        return self.id_tokens.issue(user_id, channel_id, now=now, expires_in=expires_in, name=name, nonce=nonce)
 
     def restore_inbox(self, items: list[InboxMessage]) -> None:
         """Put back messages an earlier run received, as received then: no quota, no request log.

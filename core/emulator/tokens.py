@@ -47,31 +47,38 @@ class StatelessTokens:
 
     def answer(self, request: Request, now: dt.datetime) -> Response:
         rid = r.new_request_id()
-        if request.method != "POST":
-            response = r.error(405, r.METHOD_NOT_ALLOWED, rid)
-            response.headers.append(("Allow", "POST"))
-            return response
-        media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
-        if media_type != "application/x-www-form-urlencoded":
-            return _oauth_error(400, "invalid_request", "Content-Type must be application/x-www-form-urlencoded", rid)
-        try:
-            form = {k: v[-1] for k, v in parse_qs(request.body.decode("utf-8"), keep_blank_values=True).items()}
-        except UnicodeDecodeError:
-            return _oauth_error(400, "invalid_request", "the body is not UTF-8", rid)
+        form = oauth_form(request, rid)
+        if isinstance(form, Response):
+            return form
         if form.get("grant_type") != "client_credentials":
-            return _oauth_error(400, "unsupported_grant_type", "grant_type must be client_credentials", rid)
+            return oauth_error(400, "unsupported_grant_type", "grant_type must be client_credentials", rid)
         client_id, client_secret = form.get("client_id", ""), form.get("client_secret", "")
         if not client_id or not client_secret:
-            return _oauth_error(400, "invalid_request", "client_id and client_secret are required", rid)
+            return oauth_error(400, "invalid_request", "client_id and client_secret are required", rid)
         if self.channel_id is None or self.channel_secret is None or client_id != self.channel_id:
-            return _oauth_error(400, "invalid_client", "invalid client_id", rid)
+            return oauth_error(400, "invalid_client", "invalid client_id", rid)
         if not hmac.compare_digest(client_secret.encode(), self.channel_secret.encode()):
-            return _oauth_error(400, "invalid_client", "invalid client_secret", rid)
+            return oauth_error(400, "invalid_client", "invalid client_secret", rid)
         token = self.issue(now)
         return r.json_response(200, {"token_type": "Bearer", "access_token": token, "expires_in": EXPIRES_IN}, rid)
 
 
-def _oauth_error(status: int, error: str, description: str, rid: str) -> Response:
+def oauth_form(request: Request, rid: str) -> dict[str, str] | Response:
+    """The form fields of a POST to one of LINE's OAuth endpoints, or the answer refusing the request."""
+    if request.method != "POST":
+        response = r.error(405, r.METHOD_NOT_ALLOWED, rid)
+        response.headers.append(("Allow", "POST"))
+        return response
+    media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if media_type != "application/x-www-form-urlencoded":
+        return oauth_error(400, "invalid_request", "Content-Type must be application/x-www-form-urlencoded", rid)
+    try:
+        return {k: v[-1] for k, v in parse_qs(request.body.decode("utf-8"), keep_blank_values=True).items()}
+    except UnicodeDecodeError:
+        return oauth_error(400, "invalid_request", "the body is not UTF-8", rid)
+
+
+def oauth_error(status: int, error: str, description: str, rid: str) -> Response:
     # OAuth's error shape (channel-access-token.yml's ErrorResponse), not the Messaging API's.
     return Response(status, json.dumps({"error": error, "error_description": description}).encode(),
                     [("X-Line-Request-Id", rid)])

@@ -56,7 +56,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.channels.line import LineClient, access_from_settings
-from core.receiving import acknowledge, availability, cover, follow, groups, pairing_limits
+from core.receiving import acknowledge, availability, cover, follow, groups, page, pairing_limits
 from core.receiving.events import ReceivedEvent
 from core.receiving.handlers import EventHandler
 from core.receiving.replies import LineSource, reply_after_commit
@@ -359,10 +359,11 @@ def _with_time(session: Session, row: PairingCodeRow | None, teacher: Teacher | 
 
 def standard_handlers(line: LineSource) -> tuple[EventHandler, ...]:
     """Every handler of the receiver: follow/unfollow, groups, pairing, 了解 postbacks, cover requests and
-    availability answers. Postbacks go to every postback handler; each acts only on data with its own
+    availability answers, and the teachers' page's answers. Postbacks go to every postback handler; each acts only on data with its own
     prefix (`ack:`, `cv:`, `av:`)."""
     return (follow.FollowHandler(), groups.GroupHandler(line), PairingHandler(line), acknowledge.AckHandler(),
-            cover.CoverHandler(line), availability.AvailabilityHandler(line, is_code=lambda text: as_code(text) is not None))
+            cover.CoverHandler(line), availability.AvailabilityHandler(line, is_code=lambda text: as_code(text) is not None),
+            page.PageHandler())
 
 
 def line_from_settings(db: Database) -> LineSource:

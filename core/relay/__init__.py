@@ -5,7 +5,7 @@ signing (Shiftcast-HMAC, pure), client (the relay's HTTP API, each call signed),
 in the settings table, its key in the keyring), uploads (the LINE deliveries due soon as the requests the
 sender would make, and the cancels of those that no longer go), sync (heartbeat, push, pull outcomes as
 attempts and events into the app's own pipeline), codes (the pending pairing codes as salted hashes with
-their replies), local (the bundled Worker run on this computer with wrangler dev). It sits above sending
+their replies), pages (the teachers' page documents that changed, core/pages), local (the bundled Worker run on this computer with wrangler dev). It sits above sending
 and receiving, whose builders and event pipeline it uses, and may import them and every layer below;
 setup and app may import it.
 """

@@ -107,6 +107,15 @@ class RelayClient:
     def ack_events(self, through: int) -> dict[str, Any]:
         return self._call("POST", "/api/events/ack", {"through": through})
 
+    def put_pages(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Put and delete the teachers' page documents (at most 40 together), its settings when given, and
+        let the relay forget the page's answers whose events the app has taken in (`events_through`)."""
+        return self._call("PUT", "/api/pages", body)
+
+    def delete_pages(self) -> dict[str, Any]:
+        """The manager turned the page off: the relay removes every document, answer and page setting."""
+        return self._call("DELETE", "/api/pages")
+
     def put_image(self, name: str, data: bytes, content_type: str) -> dict[str, Any]:
         """Keep a PNG or JPEG under `name`: the answer's `path` (/i/…) is where anyone may fetch it, the
         same path again for the same bytes under the same name."""

@@ -8,7 +8,8 @@ then every handler runs on it), so a teacher's pairing code sent while every PC 
 the next sync. An ack follows the commit: a sync that dies between the two pulls the same again,
 which the outcomes and the events each record once.
 
-Last, the pending pairing codes (core/relay/codes.py), when they changed, so the relay answers a code
+Then the teachers' page's documents that changed (core/relay/pages.py), once the events' answers are
+in them. Last, the pending pairing codes (core/relay/codes.py), when they changed, so the relay answers a code
 sent at night at once. The relay spends the reply token of a code's message, so the app stores such
 events without it and does not reply a second time.
 """
@@ -22,7 +23,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from core.receiving import events, handlers, pairing
-from core.relay import codes, outcomes, uploads
+from core.relay import codes, outcomes, pages, uploads
 from core.relay.client import RelayClient
 from core.store import setting_keys as keys
 from core.store.db import Database
@@ -44,6 +45,7 @@ class Summary:
     events: int = 0
     events_new: int = 0
     events_handled: int = 0
+    pages: int = 0  # the teachers' page documents put on the relay or deleted there
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -111,17 +113,21 @@ def pull_outcomes(db: Database, relay: RelayClient, *, now: dt.datetime, summary
         relay.ack_outcomes(int(page["next"]))
 
 
-def pull_events(db: Database, relay: RelayClient, *, now: dt.datetime, summary: Summary) -> None:
+def pull_events(db: Database, relay: RelayClient, *, now: dt.datetime, summary: Summary) -> int | None:
+    """Pull, record and acknowledge the events; the last cursor acknowledged (None: there were none)."""
+    through: int | None = None
     for _ in range(MAX_PAGES):
         page = relay.events()
         found = [_answered_by_relay(e["event"]) for e in page.get("events", [])
                  if isinstance(e, dict) and isinstance(e.get("event"), dict)]
         if not found:
-            return
+            return through
         with db.write() as session:
             summary.events_new += events.record(session, found, now=now)
         summary.events += len(found)
-        relay.ack_events(int(page["next"]))
+        through = int(page["next"])
+        relay.ack_events(through)
+    return through
 
 
 def sync(db: Database, relay: RelayClient, *, now: dt.datetime, paths: DataPaths, sender: str | None,
@@ -134,10 +140,13 @@ def sync(db: Database, relay: RelayClient, *, now: dt.datetime, paths: DataPaths
         summary.heartbeat = True
     push(db, relay, now=now, paths=paths, summary=summary)
     pull_outcomes(db, relay, now=now, summary=summary)
-    pull_events(db, relay, now=now, summary=summary)
+    through = pull_events(db, relay, now=now, summary=summary)
     if handle and summary.events_new:
         summary.events_handled = handlers.handle_pending(
             db, pairing.standard_handlers(pairing.line_from_settings(db)), now=now).handled
+    # After the events are handled, so the documents include the answers the relay may then forget (a
+    # process that leaves the handling to its own dispatcher lets the relay keep them a sync longer).
+    summary.pages = pages.push_pages(db, relay, now=now, events_through=through if handle else None)
     # After the events: a code the relay spent and the app has just bound is not handed over again.
     push_codes(db, relay, now=now, summary=summary)
     log.info("relay sync: %s", summary.as_dict())

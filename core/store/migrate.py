@@ -30,7 +30,7 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 KEEP_BACKUPS = 10
 # The newest file in migrations/versions. A new migration must change this too; tests/test_migrations.py
 # fails while it differs from what Alembic's script folder says is head.
-HEAD_REVISION = "0028_classroom_rooms"
+HEAD_REVISION = "0029_calendar_feeds"
 VERSION_TABLE = "alembic_version"  # Alembic's default, which migrations/env.py keeps
 
 

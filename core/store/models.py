@@ -735,3 +735,16 @@ class AvailabilityAnswer(Base):
     late: Mapped[bool] = mapped_column(Boolean, default=False)
     source: Mapped[str] = mapped_column(String(16))  # buttons, text, or manager (entered by the manager)
     replaced_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+
+
+class CalendarFeed(Base):
+    """A teacher's private calendar address (core/calendar/feeds.py): the relay serves their shifts at
+    `<relay>/ics/<token>.ics`, knowing only the token's SHA-256. A new token is a new address; the old one
+    stops at the next sync."""
+
+    __tablename__ = "calendar_feeds"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    teacher_id: Mapped[int] = mapped_column(ForeignKey("teachers.id", ondelete="CASCADE"), unique=True)
+    token: Mapped[str] = mapped_column(String(43), unique=True)  # secrets.token_urlsafe(32)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)

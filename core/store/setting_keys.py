@@ -7,6 +7,7 @@ anywhere else. A new setting is one line here.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from core.store.settings import (
@@ -27,6 +28,16 @@ from core.store.settings import (
 from core.texts import t
 
 _WEB = t("setting.rule.web_address")
+_DIGITS = re.compile(r"\d+")
+# As the relay takes it (relay/src/pages.ts): a LIFF ID the relay would refuse is refused here, when typed.
+_LIFF_ID = re.compile(r"\d{1,20}-[A-Za-z0-9]{8,40}")
+
+
+def _matching(pattern: re.Pattern[str], text: str) -> str:
+    if not pattern.fullmatch(text):
+        raise ValueError(text)
+    return text
+
 
 # ----- LINE -----
 LINE_API_BASE = TextSetting("line.api_base", t("setting.label.line.api_base"), rule=web_address, rule_says=_WEB)
@@ -73,6 +84,12 @@ LINE_COVER_BUTTON = FlagSetting("line.cover_button", t("setting.label.line.cover
 # Where versions before kept the key the buttons' postback data is signed with. The key now lives in the
 # keyring (core/store/ack_key.py), which moves it from here at start-up and removes this row.
 LINE_ACK_SECRET = TextSetting("line.ack_secret", t("setting.label.line.ack_secret"), max_length=100)
+# The teachers' page (docs/teachers_page.md): the LINE Login channel whose ID tokens the relay checks (the
+# tokens' audience), and the LIFF app LINE opens; both handed to the relay with the page's documents.
+LINE_LOGIN_CHANNEL_ID = TextSetting("line.login_channel_id", t("setting.label.line.login_channel_id"), max_length=20,
+                                    rule=lambda text: _matching(_DIGITS, text), rule_says=t("setting.rule.digits"))
+LIFF_ID = TextSetting("line.liff_id", t("setting.label.line.liff_id"), max_length=61,
+                      rule=lambda text: _matching(_LIFF_ID, text), rule_says=t("setting.rule.liff_id"))
 # The last LINE WORKS test (JSON: when, and why it failed or null), so an offline check can say it
 # (core/setup/line_works.py); forgotten when the LINE WORKS values are saved again.
 LINE_WORKS_LAST_TEST = TextSetting("line_works.last_test", t("setting.label.line_works.last_test"), max_length=4000)
@@ -165,6 +182,12 @@ RELAY_CODES = TextSetting("relay.codes", t("setting.label.relay.codes"), max_len
 # The month's pictures put on the relay (JSON, core/relay/images.py): its address, and per image its path
 # and when it was put, so a retry names the same addresses without a call.
 RELAY_IMAGES = TextSetting("relay.images", t("setting.label.relay.images"), max_length=100_000)
+# The manager's opt-in to hand the relay the teachers' page's data (their names and shifts, kept there until
+# 7 days after each month ends): off, nothing is handed over, and what was is deleted at the next sync.
+PAGES_ENABLED = FlagSetting("pages.enabled", t("setting.label.pages.enabled"))
+# What the sync last put for the page (JSON, core/relay/pages.py): the relay's address and each document's
+# fingerprint, so an unchanged document is not put again and a gone one is deleted.
+RELAY_PAGES = TextSetting("relay.pages", t("setting.label.relay.pages"), max_length=2_000_000)
 
 # ----- the desktop app -----
 UI_LANGUAGE = ChoiceSetting("ui.language", t("setting.label.ui.language"), ("auto", "ja", "en"), default="auto")

@@ -168,6 +168,14 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "copy.day": ("{day}: {reason}", "{day}: {reason}"),
     "copy.rejected": ("nothing was copied: {problems}", "コピーしていません: {problems}"),
     "copy.same_day": ("this is the day of the shift being copied", "コピー元のシフトと同じ日です。"),
+    # ----- each teacher's shifts in their phone's calendar (core/calendar/; `shiftcast export ics`, the teacher dialog) -----
+    # An event's title and the calendar's name, in the classroom's language.
+    "calendar.summary": ("{classroom} shift", "{classroom}のシフト"),
+    "calendar.name": ("{teacher}'s shifts", "{teacher}さんのシフト"),
+    "calendar.ambiguous_teacher": ("'{name}' could be any of these teachers: {names}; give the whole name",
+                                   "「{name}」に当てはまる講師が複数います（{names}）。名前を省略せずに入力してください。"),
+    "calendar.no_relay": ("a calendar address is on the relay: attach one first (Settings → Always on)",
+                          "カレンダーのアドレスは中継サーバーに置かれます。先に中継サーバーを接続してください（設定 → 常時稼働）。"),
     # ----- times of day -----
     "time.missing": ("no time given: write it like {examples}", "時刻が入力されていません。{examples} のように入力してください。"),
     "time.half_day_hour": ("bad time '{text}': after 午前 or 午後 the hour is 0–11",
@@ -814,6 +822,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "setting.label.relay.last_sync": ("the relay's last sync", "中継サーバーとの最後の同期"),
     "setting.label.relay.codes": ("the pairing codes the relay holds", "中継サーバーに預けた登録コード"),
     "setting.label.relay.images": ("the month's pictures the relay holds", "中継サーバーに預けた月の画像"),
+    "setting.label.relay.pages": ("the teachers' page documents the relay holds", "中継サーバーに預けた講師ページのデータ"),
+    "setting.label.pages.enabled": ("hand the relay the teachers' page data", "講師ページのデータを中継サーバーに預ける"),
+    "setting.label.line.login_channel_id": ("the LINE Login channel ID", "LINEログインのチャネルID"),
+    "setting.label.line.liff_id": ("the LIFF ID of the teachers' page", "講師ページのLIFF ID"),
     "setting.label.line.account": ("the LINE account's name", "LINE公式アカウントの名前"),
     "setting.label.line.hold": ("the LINE hold", "LINEの配信停止の記録"),
     "setting.label.line.quota": ("LINE's monthly quota", "LINEの今月の送信数"),
@@ -937,6 +949,9 @@ CATALOG: dict[str, tuple[Template, Template]] = {
         "an https:// address (plain http:// only to this computer)",
         "https:// のアドレス（http:// はこのコンピューター宛てのみ）"),
     "setting.rule.email": ("an e-mail address", "メールアドレス"),
+    "setting.rule.digits": ("digits only", "数字のみ"),
+    "setting.rule.liff_id": ("a LIFF ID (digits, a hyphen, then 8 to 40 letters and digits)",
+                             "LIFF ID（数字、ハイフン、続いて8〜40文字の英数字）"),
     "setting.rule.line_user_id": ("a LINE user ID (U and 32 characters of 0–9 and a–f)",
                                   "LINEのユーザーID（Uに続く0〜9とa〜fの32文字）"),
     # ----- deploying the relay to Cloudflare (core/setup/relay_deploy.py; Settings → Always on, `shiftcast relay deploy`) -----
