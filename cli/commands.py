@@ -28,6 +28,7 @@ from cli import (
     fill,
     hours,
     lesson_slots,
+    line,
     line_works,
     needs,
     patterns,
@@ -60,7 +61,7 @@ __all__ = ["COMMANDS", "SCREEN_MODES", "UsageError", "build_parser", "fail_usage
 
 # In the order `--help` lists them.
 TOPICS: tuple[Topic, ...] = (screens, doctor, roster, closed_days, fill, patterns, lesson_slots, needs, cover, hours, draft,
-                             sending, deliveries, credentials, line_works, alerts, planning, publish, availability, emulator,
+                             sending, deliveries, credentials, line, line_works, alerts, planning, publish, availability, emulator,
                              webhook, relay)
 SCREEN_MODES = screens.SCREEN_MODES
 COMMANDS: dict[str, Verb] = {name: verb for topic in TOPICS for name, verb in topic.COMMANDS.items()}

@@ -364,6 +364,15 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                        "LINE WORKS の Client Secret（空欄なら保存済みのまま）: "),
     "cli.prompt.works_bot_secret": ("LINE WORKS bot secret (blank: keep the saved one): ",
                                     "LINE WORKS の Bot Secret（空欄なら保存済みのまま）: "),
+    "cli.rich_menu.set": ("The rich menu {id} is under the chat of everyone who has added the LINE account; its tiles "
+                          "open the teachers' page",
+                          "リッチメニュー {id} を、LINE公式アカウントを友だち追加した全員のトーク画面に表示しました。"
+                          "ボタンから講師ページを開けます。"),
+    "cli.rich_menu.replaced": ("The rich menu set before ({id}) is deleted", "以前のリッチメニュー（{id}）は削除しました。"),
+    "cli.rich_menu.removed": ("The rich menu {id} is deleted: LINE shows no menu under the chat now",
+                              "リッチメニュー {id} を削除しました。トーク画面にメニューは表示されません。"),
+    "cli.rich_menu.none": ("Shiftcast has set no rich menu: nothing to remove",
+                           "Shiftcastが設定したリッチメニューはありません。削除するものはありません。"),
     "cli.line_works.saved": ("LINE WORKS values saved (secrets and the private key in the keyring); "
                              "`shiftcast line-works test` tests them",
                              "LINE WORKS の値を保存しました（シークレットと秘密鍵はキーリングに保存）。"

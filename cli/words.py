@@ -277,6 +277,15 @@ HELP_JA: dict[str, str] = {
     "cancel a delivery that was not sent": "まだ送信していない配信を取り消します",
     "save the LINE channel access token (read from standard input) in the keyring":
         "LINEのチャネルアクセストークン（標準入力から読み込み）をキーリングに保存します",
+    "LINE: the rich menu under the chat that opens the teachers' page (rich-menu set, rich-menu remove)":
+        "LINE: 講師ページを開くトーク画面下のリッチメニュー（rich-menu set、rich-menu remove）",
+    "set or remove the rich menu that opens the teachers' page": "講師ページを開くリッチメニューを設定または削除します",
+    ("show everyone the menu (my shifts, availability, cover calls, my calendar); it replaces the one Shiftcast set "
+     "before"): ("全員にメニュー（自分のシフト、シフト希望、代講、カレンダー）を表示します。以前にShiftcastが設定した"
+                 "ものと置き換えます"),
+    "the language of the menu's words (default: this run's language)": "メニューの文言の言語（既定: この実行の言語）",
+    "a font file with Japanese glyphs for the menu's picture": "メニュー画像に使う、日本語の字形を含むフォントファイル",
+    "delete the rich menu Shiftcast set": "Shiftcastが設定したリッチメニューを削除します",
     "LINE WORKS: save the app's and the bot's values (credentials), or test them (test)":
         "LINE WORKS: アプリとボットの値を保存（credentials）、またはテスト（test）します",
     ("save the LINE WORKS values; the client secret and the bot secret are read from standard input, one a line "

@@ -4,10 +4,18 @@ SDK stand-in, and rich menus, all over real HTTP."""
 from __future__ import annotations
 
 import datetime as dt
+import html
 import io
 import json
 import os
+import re
+import shutil
+import subprocess
+import threading
 from collections.abc import Iterator
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -142,6 +150,66 @@ def test_the_sdk_stand_in_is_served_as_javascript_to_any_origin(emu: LineEmulato
                  "getContext:", "__LIFF_STAND_IN__", "shiftcast.liff.stand-in", "liff.state", "replaceState"):
         assert name in script, name
     assert httpx.post(f"{emu.base_url}/liff/sdk.js").status_code == 405
+
+
+BROWSER = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+_PAGE = """<!doctype html><html><head><meta charset="utf-8">{stand_in}
+<script src="{sdk}"></script></head><body><pre id="out">waiting</pre><script>
+liff.init({{liffId: "1234567890-AbCdEfGh"}}).then(function () {{
+  var before = liff.isLoggedIn();
+  liff.login();  // nobody to log in: the page stays where it is
+  document.getElementById("out").textContent = JSON.stringify({{
+    path: location.pathname, search: location.search, hash: location.hash, loggedIn: before,
+    token: liff.getIDToken(), language: liff.getLanguage(), inClient: liff.isInClient(),
+    context: liff.getContext(), id: liff.id}});
+}});
+</script></body></html>"""
+
+
+def _in_browser(emu: LineEmulator, folder: Path, query: str, stand_in: dict[str, str] | None) -> dict[str, Any]:
+    """What a page using the stand-in saw after liff.init(), in headless Chromium: the page is served from
+    another origin than the emulator, as the relay serves it."""
+    script = "" if stand_in is None else f"<script>window.__LIFF_STAND_IN__ = {json.dumps(stand_in)};</script>"
+    (folder / "liff").mkdir(exist_ok=True)
+    (folder / "liff" / "index.html").write_text(_PAGE.format(stand_in=script, sdk=f"{emu.base_url}/liff/sdk.js"),
+                                                encoding="utf-8")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(SimpleHTTPRequestHandler, directory=str(folder)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        assert BROWSER is not None
+        url = f"http://127.0.0.1:{server.server_address[1]}/liff/{query}#top"
+        done = subprocess.run([BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                               f"--user-data-dir={folder / 'profile'}", "--virtual-time-budget=10000", "--dump-dom",
+                               url], capture_output=True, text=True, timeout=120)
+    finally:
+        server.shutdown()
+        server.server_close()
+    found = re.search(r'<pre id="out">(.*?)</pre>', done.stdout, re.S)
+    assert found is not None and found.group(1) != "waiting", (done.stdout[-2000:], done.stderr[-2000:])
+    value: dict[str, Any] = json.loads(html.unescape(found.group(1)))
+    return value
+
+
+@pytest.mark.skipif(BROWSER is None, reason="no Chromium to run the LIFF SDK stand-in in")
+def test_in_a_browser_the_stand_in_restores_liff_state_and_gives_the_token(emu: LineEmulator, tmp_path: Path) -> None:
+    token = emu.issue_id_token(USER, LOGIN_CHANNEL)
+    seen = _in_browser(emu, tmp_path, "?liff.state=%3Fview%3Dcovers%26month%3D2026-12",
+                       {"idToken": token, "language": "en"})
+    assert (seen["path"], seen["search"], seen["hash"]) == ("/liff/", "?view=covers&month=2026-12", "#top")
+    assert (seen["loggedIn"], seen["inClient"], seen["language"], seen["id"]) == (True, True, "en", "1234567890-AbCdEfGh")
+    assert seen["context"] == {"type": "utou", "viewType": "full", "userId": USER}
+    assert _verify(emu, id_token=seen["token"], client_id=LOGIN_CHANNEL).json()["sub"] == USER
+    below = _in_browser(emu, tmp_path, "?liff.state=%2Fmonth%3Fview%3Dmonth", {"idToken": token, "language": "ja"})
+    assert (below["path"], below["search"]) == ("/liff/month", "?view=month")
+
+
+@pytest.mark.skipif(BROWSER is None, reason="no Chromium to run the LIFF SDK stand-in in")
+def test_in_a_browser_without_a_stand_in_nobody_is_logged_in(emu: LineEmulator, tmp_path: Path) -> None:
+    seen = _in_browser(emu, tmp_path, "?view=month", None)
+    assert (seen["path"], seen["search"]) == ("/liff/", "?view=month")  # no liff.state: left as it is
+    assert (seen["loggedIn"], seen["inClient"], seen["token"]) == (False, False, None)
+    assert seen["context"] == {"type": "utou", "viewType": "full"}
 
 
 def test_the_package_carries_the_sdk_stand_in() -> None:

@@ -7,18 +7,22 @@ call's Shiftcast-HMAC signature with the relay's key and keeps what it was given
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import secrets
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
+import httpx
 import pytest
 from sqlalchemy import select
 
+from core.emulator import LineEmulator
 from core.relay import pages, signing, sync
 from core.relay.client import RelayClient, RelayError
 from core.roster import availability, rules
@@ -26,8 +30,10 @@ from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import AvailabilityAnswer, Teacher
 from tests import factories as f
-from tests.linefixtures import user_id
+from tests.linefixtures import TOKEN, user_id
+from tests.relayfixtures import start_relay
 from tests.test_page_documents import NOW, seed
+from tests.waiting import PATIENCE_S
 
 LIFF_ID, LOGIN_CHANNEL = "1234567890-AbCdEfGh", "1234567890"
 
@@ -259,3 +265,41 @@ def test_a_sync_takes_in_a_page_answer_puts_the_document_with_it_and_lets_the_re
     relay.calls.clear()
     assert sync.sync(db, client, now=NOW + dt.timedelta(minutes=2), paths=paths, sender=None).pages == 0
     assert relay.page_calls() == []
+
+
+@pytest.mark.slow  # starts the relay with wrangler
+def test_the_real_relay_serves_what_a_sync_put_takes_a_page_answer_back_and_forgets_it_once_taken_in(
+        db: Database, tmp_path: Path, paths: Any) -> None:
+    seeded = seed(db)
+    turn_on(db)
+    with db.write() as s:
+        request = availability.ask(s, seeded.honcho, 2027, 1, dt.date(2026, 12, 20), [seeded.sato], now=NOW).id
+    with LineEmulator(token=TOKEN) as line, contextlib.contextmanager(start_relay)(tmp_path, line) as local, \
+            RelayClient(local.url, local.key) as client, httpx.Client(base_url=local.url, timeout=PATIENCE_S) as page:
+        token = line.issue_id_token(user_id(1), LOGIN_CHANNEL)
+        signed_in = {"Authorization": f"Bearer {token}"}
+        assert sync.sync(db, client, now=NOW, paths=paths, sender=None).pages == 5
+        assert page.get("/liff/config").json() == {"liff_id": LIFF_ID}
+        me = page.get("/liff/api/me", headers=signed_in).json()
+        assert (me["person"]["name"], len(me["person"]["shifts"]), me["answers"]) == ("佐藤 花子", 2, [])
+        assert page.get("/liff/api/classroom", params={"key": f"c{seeded.honcho}", "month": "2026-12"},
+                        headers=signed_in).json()["name"] == "本町教室"
+        assert page.get("/liff/api/classroom", params={"key": f"c{seeded.ekimae}", "month": "2026-12"},
+                        headers=signed_in).status_code == 403  # another classroom's month
+
+        answer = {"action": "availability", "request": request, "days": [{"date": "2027-01-04", "answer": "yes"}]}
+        assert page.post("/liff/api/answers", json=answer, headers=signed_in).status_code == 202
+        assert page.get("/liff/api/me", headers=signed_in).json()["answers"] == [answer]  # shown meanwhile
+        summary = sync.sync(db, client, now=NOW + dt.timedelta(minutes=1), paths=paths, sender=None)
+        assert (summary.events_handled, summary.pages) == (1, 1)
+        me = page.get("/liff/api/me", headers=signed_in).json()
+        assert me["answers"] == []  # taken in: the document shows it now
+        assert me["person"]["availability"][0]["answers"] == [
+            {"date": "2027-01-04", "answer": "yes", "from": None, "to": None, "source": "page"}]
+        assert sync.sync(db, client, now=NOW + dt.timedelta(minutes=2), paths=paths, sender=None).pages == 0
+
+        with db.write() as s:
+            keys.PAGES_ENABLED.write(s, False)
+        sync.sync(db, client, now=NOW + dt.timedelta(minutes=3), paths=paths, sender=None)
+        assert page.get("/liff/config").status_code == 404
+        assert page.get("/liff/api/me", headers=signed_in).status_code == 401

@@ -50,6 +50,7 @@ log = logging.getLogger(__name__)
 
 KEY = Channel.LINE.value  # what LINE's deliveries and contacts carry
 DEFAULT_BASE_URL = "https://api.line.me"
+DATA_BASE_URL = "https://api-data.line.me"  # LINE takes uploads (a rich menu's image) on its data host
 BASE_URL_ENV = "SHIFTCAST_LINE_API_BASE"
 MULTICAST_LIMIT = 500
 # LINE's published limits per endpoint, requests per second; kept under by a client-side bucket each.
@@ -347,6 +348,34 @@ class LineClient:
 
     def validate_push(self, messages: list[dict[str, Any]]) -> None:
         self._request("POST", "/v2/bot/message/validate/push", json={"messages": messages})
+
+    # ----- the rich menu (core/setup/rich_menu.py) -----
+
+    def create_rich_menu(self, menu: dict[str, Any]) -> str:
+        return str(self._request("POST", "/v2/bot/richmenu", json=menu)["richMenuId"])
+
+    def upload_rich_menu_image(self, rich_menu_id: str, image: bytes, content_type: str = "image/png") -> None:
+        # LINE's own API takes the image on its data host; the emulator or a configured address takes it itself.
+        host = DATA_BASE_URL if self.base_url == DEFAULT_BASE_URL else self.base_url
+        self._request("POST", f"{host}/v2/bot/richmenu/{rich_menu_id}/content", content=image,
+                      headers={"Content-Type": content_type})
+
+    def set_default_rich_menu(self, rich_menu_id: str) -> None:
+        self._request("POST", f"/v2/bot/user/all/richmenu/{rich_menu_id}", content=b"")
+
+    def default_rich_menu_id(self) -> str | None:
+        try:
+            return str(self._get("/v2/bot/user/all/richmenu")["richMenuId"])
+        except LineApiError as exc:
+            if exc.status == 404:  # no default rich menu
+                return None
+            raise
+
+    def rich_menus(self) -> list[dict[str, Any]]:
+        return list(self._get("/v2/bot/richmenu/list").get("richmenus", []))
+
+    def delete_rich_menu(self, rich_menu_id: str) -> None:
+        self._request("DELETE", f"/v2/bot/richmenu/{rich_menu_id}")
 
     def _get(self, path: str, *, params: dict[str, Any] | None = None) -> dict[str, Any]:
         return self._request("GET", path, params=params)

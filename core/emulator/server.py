@@ -340,6 +340,17 @@ class LineEmulator:
         """Each group's name, by its ID, as LINE's group summary gives it."""
         return self._state.group_names()
 
+    def rich_menus(self) -> dict[str, Any]:
+        """`{"default": ID or None, "richmenus": [...]}`: every rich menu the channel has, as
+        GET /_emulator/rich-menus answers."""
+        return self._state.rich_menus_json()
+
+    def rich_menu_image(self, rich_menu_id: str) -> bytes | None:
+        """The image uploaded for the menu (None: no such menu, or no image yet)."""
+        with self._state.lock:
+            menu = self._state.rich_menus.menus.get(rich_menu_id)
+            return None if menu is None else menu.image
+
     def restore_inbox(self, items: list[InboxMessage]) -> None:
         """Messages an earlier run received, back in the inboxes (the demo's history across restarts)."""
         self._state.restore_inbox(items)

@@ -90,6 +90,8 @@ LINE_LOGIN_CHANNEL_ID = TextSetting("line.login_channel_id", t("setting.label.li
                                     rule=lambda text: _matching(_DIGITS, text), rule_says=t("setting.rule.digits"))
 LIFF_ID = TextSetting("line.liff_id", t("setting.label.line.liff_id"), max_length=61,
                       rule=lambda text: _matching(_LIFF_ID, text), rule_says=t("setting.rule.liff_id"))
+# The rich menu Shiftcast made the account's default (core/setup/rich_menu.py), deleted when it is replaced.
+LINE_RICH_MENU_ID = TextSetting("line.rich_menu_id", t("setting.label.line.rich_menu_id"), max_length=100)
 # The last LINE WORKS test (JSON: when, and why it failed or null), so an offline check can say it
 # (core/setup/line_works.py); forgotten when the LINE WORKS values are saved again.
 LINE_WORKS_LAST_TEST = TextSetting("line_works.last_test", t("setting.label.line_works.last_test"), max_length=4000)
