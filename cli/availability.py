@@ -192,13 +192,14 @@ def _row(row: TeacherAnswers) -> str:
         yes = sum(1 for a in row.days.values() if a.answer != "no")
         state = t("cli.availability.state_late" if row.late else "cli.availability.state_answered",
                   day_count=len(row.days), available_count=yes, at=row.answered_at, correction_count=row.corrections)
-    entered = "  " + words.say(t("cli.availability.entered_mark")) if row.entered_by_manager else ""
+    mark = "entered_mark" if row.entered_by_manager else "page_mark" if row.from_page else None
+    entered = "  " + words.say(t(f"cli.availability.{mark}")) if mark else ""
     return f"  {row.name}  {words.say(state)}{entered}"
 
 
 def _as_json(row: TeacherAnswers) -> dict[str, object]:
     return {"name": row.name, "answered": row.answered, "late": row.late, "corrections": row.corrections,
-            "entered_by_manager": row.entered_by_manager,
+            "entered_by_manager": row.entered_by_manager, "from_page": row.from_page,
             "answered_at": row.answered_at.isoformat() if row.answered_at else None,
             "reminded_at": row.reminded_at.isoformat() if row.reminded_at else None,
             "days": {d.isoformat(): {"answer": a.answer, "from": a.start.isoformat() if a.start else None,

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from cli import (
     alerts,
     availability,
+    calendar,
     closed_days,
     cover,
     credentials,
@@ -62,13 +63,14 @@ __all__ = ["COMMANDS", "SCREEN_MODES", "UsageError", "build_parser", "fail_usage
 # In the order `--help` lists them.
 TOPICS: tuple[Topic, ...] = (screens, doctor, roster, closed_days, fill, patterns, lesson_slots, needs, cover, hours, draft,
                              sending, deliveries, credentials, line, line_works, alerts, planning, publish, availability, emulator,
-                             webhook, relay)
+                             webhook, relay, calendar)
 SCREEN_MODES = screens.SCREEN_MODES
 COMMANDS: dict[str, Verb] = {name: verb for topic in TOPICS for name, verb in topic.COMMANDS.items()}
 # Verbs that touch only the roster and the keyring: they never meet a message kind, so they do not
 # pay for loading the kinds (and with them the channels' HTTP clients) at start-up.
 ROSTER_ONLY = frozenset(roster.COMMANDS) | frozenset(closed_days.COMMANDS) | frozenset(fill.COMMANDS) | frozenset(
-    patterns.COMMANDS) | frozenset(lesson_slots.COMMANDS) | frozenset(needs.COMMANDS) | frozenset(hours.COMMANDS) | frozenset(credentials.COMMANDS)
+    patterns.COMMANDS) | frozenset(lesson_slots.COMMANDS) | frozenset(needs.COMMANDS) | frozenset(hours.COMMANDS) | frozenset(credentials.COMMANDS) | frozenset(
+    calendar.COMMANDS)
 
 
 class _Parser(argparse.ArgumentParser):

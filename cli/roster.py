@@ -27,11 +27,12 @@ def add_parsers(sub: Subcommands) -> None:
     imp.add_argument("what", choices=["teachers", "shifts"])
     imp.add_argument("file", type=Path)
 
-    exp = sub.add_parser("export", help="export teachers or shifts as CSV")
-    exp.add_argument("what", choices=["teachers", "shifts"])
+    exp = sub.add_parser("export", help="export teachers or shifts as CSV, or a teacher's shifts as iCalendar (ics)")
+    exp.add_argument("what", choices=["teachers", "shifts", "ics"])
     exp.add_argument("--classroom", help="only this classroom (shifts)")
-    exp.add_argument("--month", help="only this month, YYYY-MM (shifts)")
-    exp.add_argument("--output", "-o", type=Path, help="write to this file (UTF-8 with BOM, for Excel)")
+    exp.add_argument("--month", help="only this month, YYYY-MM (shifts, ics)")
+    exp.add_argument("--teacher", help="the teacher whose shifts (ics)")
+    exp.add_argument("--output", "-o", type=Path, help="write to this file (a CSV in UTF-8 with BOM, for Excel)")
 
     shifts = sub.add_parser("shifts", help="list a classroom's shifts for a month")
     shifts.add_argument("--classroom", required=True)
@@ -130,6 +131,12 @@ def cmd_import(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
 def cmd_export(db: Database, args: argparse.Namespace, paths: DataPaths) -> int:
     from core.roster import csv_files, rules
 
+    if args.what == "ics":
+        from cli import calendar
+
+        return calendar.export_ics(db, args)
+    if args.teacher:
+        raise UsageError(t("cli.export.not_with", option="--teacher", what=args.what))
     _register_channels()
     with db.read() as session:
         if args.what == "teachers":

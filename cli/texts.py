@@ -116,6 +116,17 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "cli.import.done": ("imported {what}: {added_count} added, {updated_count} updated",
                         "{what}をインポートしました: 追加 {added_count}件、更新 {updated_count}件"),
     "cli.wrote": ("wrote {path}", "{path} に保存しました。"),
+    "cli.export.ics_needs_teacher": ("export ics needs --teacher NAME: whose shifts to write",
+                                     "export ics には --teacher（講師の名前）が必要です。"),
+    "cli.export.not_with": ("{option} does not go with export {what}", "{option} は export {what} には指定できません。"),
+    "cli.calendar.revoked": ("{teacher}'s calendar has a new address; the old one stops working at the next sync "
+                             "with the relay",
+                             "{teacher}さんのカレンダーのアドレスを新しくしました。古いアドレスは次の中継サーバーとの同期で"
+                             "使えなくなります。"),
+    "cli.calendar.revoked_at": ("{teacher}'s calendar has a new address: {url} (the old one stops working at the next "
+                                "sync with the relay)",
+                                "{teacher}さんのカレンダーのアドレスを新しくしました: {url}（古いアドレスは次の中継サーバーとの"
+                                "同期で使えなくなります）"),
     "cli.shift_count": (Plural("count", "{count} shift", "{count} shifts"), "シフト {count}件"),
     "cli.teacher_count": (Plural("count", "{count} teacher", "{count} teachers"), "講師 {count}人"),
     # The flags `teachers` prints in brackets; English keeps the field names of the CSV and --json.
@@ -327,6 +338,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                                       "{teacher}さんの{month}の回答を{day_count}日分入力しました（締切後のため"
                                       "「締切後」として記録しました）。"),
     "cli.availability.entered_mark": ("(entered by the manager)", "（管理者が入力）"),
+    "cli.availability.page_mark": ("(from the teachers' page)", "（ページから）"),
     "cli.availability.state_none": ("not answered", "未回答"),
     "cli.availability.state_reminded": ("not answered (reminded {at})", "未回答（{at}にリマインド済み）"),
     "cli.availability.state_answered": ("answered {at}: days {day_count}, available {available_count}, "

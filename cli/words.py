@@ -154,7 +154,12 @@ HELP_JA: dict[str, str] = {
     "try Shiftcast with sample data and the built-in LINE simulator": "サンプルデータと内蔵のLINEシミュレーターで試します",
     "save a PNG of every main view and dialog (demo data)": "主な画面とダイアログをすべてPNGで保存します（デモデータ）",
     "import teachers or shifts from CSV (all or nothing)": "講師またはシフトをCSVからインポートします（問題があれば何もインポートしません）",
-    "export teachers or shifts as CSV": "講師またはシフトをCSVにエクスポートします",
+    "export teachers or shifts as CSV, or a teacher's shifts as iCalendar (ics)":
+        "講師またはシフトをCSVに、講師のシフトをiCalendar（ics）にエクスポートします",
+    "the teacher whose shifts (ics)": "シフトを書き出す講師（ics）",
+    "each teacher's shifts in their phone's calendar: revoke": "講師のシフトをスマートフォンのカレンダーに: revoke",
+    "give a teacher's calendar a new address: the old one stops working at the next sync with the relay":
+        "講師のカレンダーのアドレスを新しくします（古いアドレスは次の中継サーバーとの同期で使えなくなります）",
     "only this classroom (shifts)": "この教室だけ（シフト）",
     "each teacher's hours of a month for payroll: confirmed shifts only, by classroom and by weekday, Saturday, "
     "Sunday or holiday": "講師ごとの1か月の勤務時間を給与計算用に集計します（確定したシフトだけ、教室別、平日・土曜・日曜祝日別）",
@@ -181,8 +186,8 @@ HELP_JA: dict[str, str] = {
         "この秒数で探索をやめ、それまでに見つかった最良の下書きを出します（省略時はファイルの time_limit、なければ10秒）",
     "the CSV file's encoding: utf-8 (with BOM, the default) or shift_jis":
         "CSVファイルの文字コード: utf-8（BOM付き、既定）または shift_jis",
-    "only this month, YYYY-MM (shifts)": "この月だけ、YYYY-MM（シフト）",
-    "write to this file (UTF-8 with BOM, for Excel)": "このファイルにエクスポートします（Excel向けのBOM付きUTF-8）",
+    "only this month, YYYY-MM (shifts, ics)": "この月だけ、YYYY-MM（シフト、ics）",
+    "write to this file (a CSV in UTF-8 with BOM, for Excel)": "このファイルにエクスポートします（CSVはExcel向けのBOM付きUTF-8）",
     "list a classroom's shifts for a month": "教室の1か月分のシフトを一覧表示します",
     "YYYY-MM": "YYYY-MM（例: 2026-12）",
     "list a classroom's closed days of a month (national holidays unless opened), or close or open one day":

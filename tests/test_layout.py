@@ -25,7 +25,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("channels",),
     ("kinds",),
     ("planning",),
-    ("pages",),  # the teachers' page's documents, read from the roster, the planning and the outbox
+    # the teachers' page's documents, read from the roster, the planning and the outbox; beside them each
+    # teacher's calendar, whose address a person document carries and whose text is one of the documents
+    ("pages", "calendar"),
     ("publication",),
     ("alerts",),
     ("sending",),

@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from core.calendar import feeds
 from core.messages import ack
 from core.outbox import policy
 from core.pages import documents, jsontext
@@ -64,7 +65,7 @@ def seed(db: Database) -> Seeded:
 
 
 def built(db: Database, now: dt.datetime = NOW) -> dict[tuple[str, str], PageEntry]:
-    with db.read() as s:
+    with db.write() as s:  # a teacher's calendar address is made the first time
         return {(e.kind.value, e.key): e for e in documents.entries(s, now=now, relay_url=RELAY)}
 
 
@@ -105,7 +106,12 @@ def test_a_teacher_s_document_has_exactly_the_page_s_fields_and_only_their_own_c
          "end": "20:00", "note": "", "change": None, "acked": False, "ack": None},
         {"id": seeded.shifts["sato_7"], "classroom": f"c{seeded.honcho}", "date": "2026-12-07", "start": "16:00",
          "end": "20:00", "note": "国語", "change": None, "acked": False, "ack": None}]
-    assert (sato["availability"], sato["covers"], sato["calendar_url"], sato["manager"]) == ([], [], None, None)
+    assert (sato["availability"], sato["covers"], sato["manager"]) == ([], [], None)
+    with db.read() as s:
+        feed = feeds.feed_of(s, seeded.sato)
+        assert feed is not None
+    # The teacher's private calendar address, made once and kept.
+    assert sato["calendar_url"] == f"{RELAY}/ics/{feed.token}.ics" == body(built(db)[("person", user_id(1))])["calendar_url"]
     tanaka = body(found[("person", user_id(3))])
     assert [c["key"] for c in tanaka["classrooms"]] == [f"c{seeded.ekimae}"]
     assert [s["id"] for s in tanaka["shifts"]] == [seeded.shifts["tanaka_5"]]

@@ -7,11 +7,14 @@ import datetime as dt
 import secrets
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 
+import main
 from core.messages import ack
 from core.receiving import acknowledge, events, handlers, pairing
 from core.roster import availability, cover
+from core.roster.availability_text import DayAnswer
 from core.sending.kinds import cover_call
 from core.store import ack_key
 from core.store import setting_keys as keys
@@ -19,6 +22,7 @@ from core.store.db import Database
 from core.store.models import (
     AvailabilityAnswer,
     AvailabilityAsked,
+    AvailabilityRequest,
     CoverVolunteer,
     Delivery,
     DeliveryKind,
@@ -26,6 +30,9 @@ from core.store.models import (
 )
 from tests.linefixtures import user_id
 from tests.test_page_documents import MANAGER, NOW, Seeded, seed, sent_reminder
+from tests.ui_fixtures import ctx, settle  # noqa: F401 - ctx is a fixture
+from ui.availability.dialog import AvailabilityDialog
+from ui.services.context import AppContext
 
 
 def handle(db: Database, who: str, answer: dict[str, Any], *, at: dt.datetime = NOW) -> None:
@@ -140,3 +147,30 @@ def test_a_stranger_s_page_event_changes_nothing_and_is_marked_handled(db: Datab
     assert answers(db, request) == []
     with db.read() as s:
         assert all(e.handled_at is not None for e in s.scalars(select(WebhookEvent)))
+
+
+def test_the_availability_dialog_and_the_status_verb_say_which_answers_came_from_the_page(
+        qtbot, ctx: AppContext, db: Database, capsys: pytest.CaptureFixture[str]) -> None:
+    seeded = seed(db)
+    request = asked(db, seeded)
+    handle(db, user_id(1), {"action": "availability", "request": request, "days": [{"date": "2027-01-04", "answer": "yes"}]})
+    with db.write() as s:
+        availability.record(s, availability.latest(s, seeded.honcho, 2027, 1) or _absent(), seeded.suzuki,
+                            [DayAnswer(dt.date(2027, 1, 4), "no")], source=availability.TEXT, at=NOW)
+        rows = {a.name: a.from_page for a in availability.answers(s, request)}
+    assert rows == {"佐藤 花子": True, "鈴木 次郎": False}
+    ctx.clock = lambda: NOW
+    dialog = AvailabilityDialog(ctx, seeded.honcho, "本町教室", 2027, 1)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    settle(qtbot, ctx)
+    assert {dialog.table.item(r, 0).text(): dialog.table.item(r, 1).text()  # type: ignore[union-attr]
+            for r in range(dialog.table.rowCount())} == {"佐藤 花子": "Answered (from the page)", "鈴木 次郎": "Answered"}
+    assert main.main(["--lang", "ja", "availability", "status", "--classroom", "本町教室", "--month", "2027-01"]) == 0
+    out = capsys.readouterr().out
+    assert "佐藤 花子" in out and "（ページから）" in out.split("佐藤 花子")[1].splitlines()[0]
+    assert "（ページから）" not in out.split("鈴木 次郎")[1].splitlines()[0]
+
+
+def _absent() -> AvailabilityRequest:
+    raise AssertionError("the request is gone")

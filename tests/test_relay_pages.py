@@ -23,6 +23,7 @@ import pytest
 from sqlalchemy import select
 
 from core.emulator import LineEmulator
+from core.pages.entry import PageEntry, PageKind
 from core.relay import pages, signing, sync
 from core.relay.client import RelayClient, RelayError
 from core.roster import availability, rules
@@ -114,7 +115,9 @@ class PageRelay:
             return 400, {"error": "bad_request", "message": "too many or too large"}
         for entry in entries:
             assert set(entry) == {"kind", "key", "body", "purge_after"}
-            self.pages[(entry["kind"], entry["key"])] = {**entry, "body": json.loads(entry["body"])}
+            text = entry["body"]
+            self.pages[(entry["kind"], entry["key"])] = {
+                **entry, "body": text if entry["kind"] == "calendar" else json.loads(text)}
         for entry in gone:
             self.pages.pop((entry["kind"], entry["key"]), None)
         if "settings" in body:
@@ -177,9 +180,9 @@ def test_the_first_sync_puts_every_document_and_an_unchanged_one_is_not_put_agai
         db: Database, relay: PageRelay, client: RelayClient) -> None:
     seeded = seed(db)
     turn_on(db)
-    assert push(db, client) == 5  # three teachers, two classroom months
+    assert push(db, client) == 8  # three teachers, their calendars, two classroom months
     assert relay.settings == {"login_channel_id": LOGIN_CHANNEL, "liff_id": LIFF_ID}
-    assert sorted(relay.pages) == sorted([("classroom", f"c{seeded.honcho}/2026-12"), ("classroom", f"c{seeded.ekimae}/2026-12"),
+    assert sorted(k for k in relay.pages if k[0] != "calendar") == sorted([("classroom", f"c{seeded.honcho}/2026-12"), ("classroom", f"c{seeded.ekimae}/2026-12"),
                                           ("person", user_id(1)), ("person", user_id(2)), ("person", user_id(3))])
     assert relay.pages[("person", user_id(1))]["purge_after"] == "2027-01-07T15:00:00Z"
     calls = len(relay.calls)
@@ -202,9 +205,10 @@ def test_changed_documents_go_and_gone_ones_are_deleted(db: Database, relay: Pag
         f.line(teacher).address = None  # 鈴木's LINE is unpaired: his document goes
         keys.LIFF_ID.write(s, "1234567890-ZyXwVuTs")
     relay.calls.clear()
-    assert push(db, client) == 1  # 鈴木's document deleted, the others unchanged, the new LIFF ID with it
+    assert push(db, client) == 2  # 鈴木's document and calendar deleted, the others unchanged, the new LIFF ID with it
     [(method, body)] = relay.page_calls()
-    assert body is not None and body["delete"] == [{"kind": "person", "key": user_id(2)}]
+    assert body is not None and [d["kind"] for d in body["delete"]] == ["calendar", "person"]
+    assert body["delete"][1] == {"kind": "person", "key": user_id(2)}
     assert body["settings"]["liff_id"] == "1234567890-ZyXwVuTs"
     assert ("person", user_id(2)) not in relay.pages
 
@@ -219,9 +223,9 @@ def test_forty_to_a_call_and_a_failed_call_is_taken_up_at_the_next_sync(db: Data
     with pytest.raises(RelayError):
         push(db, client)
     assert relay.pages == {}
-    assert push(db, client) == 45
+    assert push(db, client) == 90  # each teacher's document and calendar
     sizes = [len(body["put"]) + len(body["delete"]) for _, body in relay.page_calls() if body]
-    assert sizes == [40, 40, 5]  # the failed first call, then the two that went
+    assert sizes == [40, 40, 40, 10]  # the failed first call, then the three that went
     relay.calls.clear()
     relay.fail_next_put = False
     assert push(db, client) == 0 and relay.calls == []
@@ -249,7 +253,7 @@ def test_a_sync_takes_in_a_page_answer_puts_the_document_with_it_and_lets_the_re
     with db.write() as s:
         request = availability.ask(s, seeded.honcho, 2027, 1, dt.date(2026, 12, 20), [seeded.sato], now=NOW).id
     first = sync.sync(db, client, now=NOW, paths=paths, sender=None)
-    assert first.pages == 5
+    assert first.pages == 8
     relay.page_event(user_id(1), {"action": "availability", "request": request,
                                   "days": [{"date": "2027-01-04", "answer": "yes"}]})
     relay.calls.clear()
@@ -278,7 +282,7 @@ def test_the_real_relay_serves_what_a_sync_put_takes_a_page_answer_back_and_forg
             RelayClient(local.url, local.key) as client, httpx.Client(base_url=local.url, timeout=PATIENCE_S) as page:
         token = line.issue_id_token(user_id(1), LOGIN_CHANNEL)
         signed_in = {"Authorization": f"Bearer {token}"}
-        assert sync.sync(db, client, now=NOW, paths=paths, sender=None).pages == 5
+        assert sync.sync(db, client, now=NOW, paths=paths, sender=None).pages == 8
         assert page.get("/liff/config").json() == {"liff_id": LIFF_ID}
         me = page.get("/liff/api/me", headers=signed_in).json()
         assert (me["person"]["name"], len(me["person"]["shifts"]), me["answers"]) == ("佐藤 花子", 2, [])
@@ -303,3 +307,15 @@ def test_the_real_relay_serves_what_a_sync_put_takes_a_page_answer_back_and_forg
         sync.sync(db, client, now=NOW + dt.timedelta(minutes=3), paths=paths, sender=None)
         assert page.get("/liff/config").status_code == 404
         assert page.get("/liff/api/me", headers=signed_in).status_code == 401
+
+
+def test_a_call_carries_at_most_forty_entries_and_a_million_and_a_half_bytes_and_an_oversized_document_stays() -> None:
+    def entry(n: int, chars: int) -> PageEntry:
+        return PageEntry(PageKind.CLASSROOM, f"c{n}/2026-12", json.dumps({"text": "あ" * chars}, ensure_ascii=False), NOW)
+
+    big = [("put", entry(n, 130_000)) for n in range(10)]  # 390,000 bytes each in UTF-8
+    assert [len(b) for b in pages._batches(big)] == [3, 3, 3, 1]
+    small = [("put", entry(n, 10)) for n in range(45)] + [("delete", "person:U1")]
+    assert [len(b) for b in pages._batches(small)] == [40, 6]
+    assert pages._batches([]) == [[]]  # one call for the settings or the events taken in alone
+    assert pages._fits(entry(0, 199_000)) and not pages._fits(entry(0, 200_000))

@@ -34,6 +34,7 @@ from tests.linefixtures import user_id
 from tests.ui_fixtures import computer_zone, ctx, running_app, settle  # noqa: F401
 from ui.connect_line.pages import AddressPage, CredentialsPage, NextStepsPage, WebhookPage
 from ui.connect_line.people import GroupPage, TeachersPage
+from ui.connect_line.teachers_page import TeachersPageStep
 from ui.connect_line.wizard import ConnectLineDialog
 from ui.services.context import AppContext
 from ui.settings.view import SettingsView
@@ -78,6 +79,13 @@ def _credentials(qtbot, ctx: AppContext, dialog: ConnectLineDialog) -> None:
     settle(qtbot, ctx)
 
 
+def _skip_the_teachers_page(qtbot, ctx: AppContext, dialog: ConnectLineDialog) -> None:
+    """The optional last step (tests/test_ui_teachers_page.py walks it): Skip."""
+    settle(qtbot, ctx)
+    assert isinstance(dialog.page, TeachersPageStep) and dialog.next.text() == "Skip"
+    qtbot.mouseClick(dialog.next, CLICK)
+
+
 def _keep(qtbot, ctx: AppContext, dialog: ConnectLineDialog, name: str) -> None:
     """With SHIFTCAST_SCREENSHOTS set, save the step as it stands (docs/screenshots/ is made this way)."""
     if shots := os.environ.get("SHIFTCAST_SCREENSHOTS"):
@@ -107,7 +115,8 @@ def test_the_wizard_connects_tests_and_puts_the_earlier_endpoint_back(
         assert keys.LINE_WEBHOOK_SAVED.read(s) == EARLIER and keys.LINE_WEBHOOK_RESTORE_PENDING.read(s)
     assert dialog.next.isEnabled()
     qtbot.mouseClick(dialog.next, CLICK)
-    for skipped, text in ((GroupPage, "Skip"), (TeachersPage, "Next")):  # no classroom, nobody to pair
+    # No classroom, nobody to pair, no teachers' page.
+    for skipped, text in ((GroupPage, "Skip"), (TeachersPage, "Next"), (TeachersPageStep, "Skip")):
         settle(qtbot, ctx)
         assert isinstance(dialog.page, skipped) and dialog.next.text() == text and dialog.next.isEnabled()
         qtbot.mouseClick(dialog.next, CLICK)
@@ -317,6 +326,7 @@ def test_the_whole_wizard_finds_the_group_pairs_three_teachers_and_puts_the_endp
     assert bound == {names[n]: (user_id(100 + n), True) for n in range(3)}
     assert dialog.next.text() == "Next"
     qtbot.mouseClick(dialog.next, CLICK)
+    _skip_the_teachers_page(qtbot, ctx, dialog)
 
     last = dialog.page
     assert isinstance(last, NextStepsPage)
@@ -358,6 +368,7 @@ def test_the_message_to_copy_is_in_the_classrooms_language_and_the_group_step_ca
     assert pasted.startswith("Hello Ken,") and f"Code: {code}" in pasted and "valid until 2026-12-0" in pasted
     assert dialog.next.text() == "Skip"  # Ken has not sent it yet
     qtbot.mouseClick(dialog.next, CLICK)
+    _skip_the_teachers_page(qtbot, ctx, dialog)
     last = dialog.page
     assert isinstance(last, NextStepsPage)
     assert "0 of 1 teachers" in last.done_label.text()

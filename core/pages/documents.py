@@ -1,5 +1,6 @@
 """Every document the app hands the relay for the teachers' page, apart from the calendars
-(core/calendar/feed.py): one per paired teacher, one for the manager's own LINE (the alerts' LINE user ID),
+(core/calendar/feed.py): one per paired teacher (whose calendar address is made the first time, so it is
+built in a write transaction), one for the manager's own LINE (the alerts' LINE user ID),
 and one per published classroom month the relay may still keep. The JSON is written one way
 (core/pages/jsontext.py), so an unchanged document has an unchanged fingerprint (core/relay/pages.py)."""
 
@@ -27,15 +28,16 @@ def entries(session: Session, *, now: dt.datetime, relay_url: str) -> list[PageE
     manager_made = False
     for teacher, user_id in person.paired(session):
         is_manager = user_id == manager_id
-        found.append(_person(session, teacher, user_id, published, now=now, as_manager=is_manager))
+        found.append(_person(session, teacher, user_id, published, now=now, relay_url=relay_url,
+                             as_manager=is_manager))
         manager_made = manager_made or is_manager
     if manager_id and not manager_made:
-        found.append(_person(session, None, manager_id, published, now=now, as_manager=True))
+        found.append(_person(session, None, manager_id, published, now=now, relay_url=relay_url, as_manager=True))
     return found
 
 
 def _person(session: Session, teacher: Teacher | None, user_id: str, published: dict[int, set[months.Month]], *,
-            now: dt.datetime, as_manager: bool) -> PageEntry:
+            now: dt.datetime, relay_url: str, as_manager: bool) -> PageEntry:
     """A teacher's document; the manager's is theirs with every classroom and the manager's part, or (a
     manager who is no teacher here) only those."""
     if as_manager:
@@ -46,7 +48,7 @@ def _person(session: Session, teacher: Teacher | None, user_id: str, published: 
     view = person.shown(session, rooms, published, now=now)
     document: dict[str, Any]
     if teacher is not None:
-        document = person.document(session, teacher, view, now=now)
+        document = person.document(session, teacher, view, now=now, relay_url=relay_url)
     else:
         document = {"v": 1, "role": "manager", "name": "", "language": person.language_of(view.rooms),
                     jsontext.BUILT_AT: jsontext.iso(now), "classrooms": person.room_views(view), "shifts": [],

@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from core.calendar import feeds
 from core.pages import classroom as classroom_page
 from core.pages import jsontext, months, shift_facts
 from core.pages.months import Month
@@ -180,11 +181,13 @@ def language_of(rooms: list[Classroom]) -> str:
     return next((room.language for room in rooms if room.language in ("ja", "en")), "ja")
 
 
-def document(session: Session, teacher: Teacher, view: Shown, *, now: dt.datetime) -> dict[str, Any]:
+def document(session: Session, teacher: Teacher, view: Shown, *, now: dt.datetime, relay_url: str) -> dict[str, Any]:
+    """The teacher's document; their calendar address is made the first time (a write)."""
     return {"v": 1, "role": "teacher", "name": teacher.display_name, "language": language_of(view.rooms),
             jsontext.BUILT_AT: jsontext.iso(now), "classrooms": room_views(view),
             "shifts": shifts(session, teacher, view), "availability": requests(session, teacher.id, now=now),
-            "covers": covers(session, teacher.id), "calendar_url": None, "manager": None}
+            "covers": covers(session, teacher.id), "calendar_url": feeds.feed_url(session, teacher.id, relay_url),
+            "manager": None}
 
 
 def shown_months(view: Shown, document_: dict[str, Any]) -> list[tuple[Month, str]]:

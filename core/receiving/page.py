@@ -33,7 +33,6 @@ from core.store.models import AvailabilityRequest, Channel, Teacher
 
 log = logging.getLogger(__name__)
 TYPES = frozenset({"page"})
-PAGE = "page"  # the availability answers' source
 
 
 class PageHandler:
@@ -111,7 +110,7 @@ def _availability(session: Session, teacher: Teacher, answer: dict[str, Any], *,
         return
     given = days_of(answer.get("days"), request, person.closed_in(session, request))
     if given:
-        availability.record(session, request, teacher.id, given, source=PAGE, at=at)
+        availability.record(session, request, teacher.id, given, source=availability.PAGE, at=at)
         log.info("teacher %s answered request %s on the page (days: %d)", teacher.id, request.id, len(given))
 
 

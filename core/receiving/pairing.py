@@ -36,6 +36,12 @@ makes the teacher reachable again but does not bring consent back: that takes pa
 teacher sends a new code, which `issue_codes` gives every active teacher without consent) or the
 manager's explicit tick, which is consent not given on LINE by the teacher themselves.
 
+The manager pairs their own LINE the same way (`issue_manager_code`): one code of this kind at a time,
+kept in the settings rather than the teachers' codes table because it names no teacher. This handler
+checks it first, keeps its sender's LINE user ID as the manager's (ALERTS_LINE_USER_ID: where notes for
+the manager go on LINE, and whom the teachers' page shows the manager's view), spends it and replies
+"paired as manager". Showing it again keeps a live one; a new one is made once it is spent or expired.
+
 Replies go out after the transaction commits (a reply saying "registered" must not precede a
 rollback), with the event's reply token, once: LINE's reply tokens are single-use and short-lived,
 so a failed reply is logged, not retried.
@@ -45,6 +51,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import json
 import logging
 import secrets
 import unicodedata
@@ -61,6 +68,7 @@ from core.receiving.events import ReceivedEvent
 from core.receiving.handlers import EventHandler
 from core.receiving.replies import LineSource, reply_after_commit
 from core.roster import clock, contacts, reading
+from core.store import setting_keys as keys
 from core.store.db import Database
 from core.store.models import Channel, Classroom, Shift, Teacher
 from core.store.models import PairingCode as PairingCodeRow
@@ -80,6 +88,7 @@ DEFAULT_ZONE = "Asia/Tokyo"  # the clock of a reply's time when there is no clas
 
 REPLIES = {
     "ja": {"paired": "登録できました。シフトのお知らせをこちらにお送りします。",
+           "manager": "管理者として登録しました。管理者へのお知らせをこちらにお送りします。",
            "wrong": "コードを確認できませんでした。お手数ですが、届いたコードをもう一度お確かめください。"
                     "期限切れの場合は教室の担当者にお問い合わせください。",
            "taken": "このLINEアカウントはすでに別の方で登録されています。教室の担当者にお問い合わせください。",
@@ -87,6 +96,7 @@ REPLIES = {
                      "{until}を過ぎてから、もう一度お送りください。",
            "paused": "ただいまLINEでの登録を一時的に止めています。お手数ですが、{until}以降にもう一度コードをお送りください。"},
     "en": {"paired": "You're registered. Shift reminders will arrive here.",
+           "manager": "Paired as manager. Notes for the manager will arrive here.",
            "wrong": "We couldn't match that code. Please check it and send it again, or ask the classroom "
                     "manager for a new one if it has expired.",
            "taken": "This LINE account is already registered for someone else. Please ask the classroom manager.",
@@ -219,6 +229,9 @@ def issue_codes(session: Session, now: dt.datetime, classroom_id: int | None = N
     connected, whose language the replies use (teachers are not bound to one classroom)."""
     live = _live_codes(session, now)
     used = set(session.scalars(select(PairingCodeRow.code)))
+    manager = live_manager_code(session, now)
+    if manager is not None:  # the manager's code is checked first: a teacher never gets the same
+        used.add(manager.code)
     out = []
     for teacher in reading.in_order(session.scalars(select(Teacher).where(Teacher.active.is_(True)))):
         if not _needs_pairing(teacher):
@@ -274,7 +287,56 @@ def held_codes(session: Session, at: dt.datetime) -> list[HeldCode]:
         teacher = session.get(Teacher, row.teacher_id)
         if teacher is not None and _needs_pairing(teacher):
             out.append(HeldCode(row.code, REPLIES[_language(session, row, teacher)]["paired"], row.expires_at))
+    manager = live_manager_code(session, at)
+    if manager is not None:
+        out.append(HeldCode(manager.code, REPLIES[_first_language(session)]["manager"], manager.expires_at))
     return out
+
+
+# ----- the manager's code -----
+
+
+@dataclass(frozen=True, slots=True)
+class ManagerCode:
+    code: str  # as stored, without hyphens
+    expires_at: dt.datetime
+
+    @property
+    def shown(self) -> str:
+        return shown(self.code)
+
+
+def live_manager_code(session: Session, at: dt.datetime) -> ManagerCode | None:
+    text = keys.ALERTS_MANAGER_CODE.read(session)
+    if not text:
+        return None
+    stored = json.loads(text)
+    found = ManagerCode(stored["code"], dt.datetime.fromisoformat(stored["expires_at"]))
+    return found if is_live(found.expires_at, None, at) else None
+
+
+def issue_manager_code(session: Session, now: dt.datetime) -> ManagerCode:
+    """The live manager code, made now if there is none; never one a teacher was ever given."""
+    found = live_manager_code(session, now)
+    if found is not None:
+        return found
+    used = set(session.scalars(select(PairingCodeRow.code)))
+    code = new_code()
+    while code in used:
+        code = new_code()
+    found = ManagerCode(code, now + CODE_LIFE)
+    keys.ALERTS_MANAGER_CODE.write(session, json.dumps({"code": code, "expires_at": found.expires_at.isoformat()}))
+    return found
+
+
+def bind_manager(session: Session, code: str, user_id: str, at: dt.datetime) -> bool:
+    """If `code` is the live manager code: keep `user_id` as the manager's LINE user ID and spend the code."""
+    found = live_manager_code(session, at)
+    if found is None or found.code != code:
+        return False
+    keys.ALERTS_LINE_USER_ID.write(session, user_id)
+    keys.ALERTS_MANAGER_CODE.write(session, None)
+    return True
 
 
 # ----- the message handler -----
@@ -318,6 +380,10 @@ class PairingHandler:
             reply_after_commit(session, self.line, token, _with_time(session, None, None, "paused", gate.until))
             return
         at = min(event.occurred_at or now, now)  # when the teacher sent it (a late redelivery still counts)
+        if bind_manager(session, code, event.user_id, at):
+            log.info("the manager paired their LINE account")
+            reply_after_commit(session, self.line, token, REPLIES[_first_language(session)]["manager"])
+            return
         row = session.scalar(select(PairingCodeRow).where(PairingCodeRow.code == code))
         teacher = session.get(Teacher, row.teacher_id) if row is not None else None
         if row is None or teacher is None or not is_live(row.expires_at, row.used_at, at) or not _needs_pairing(teacher):
@@ -346,6 +412,12 @@ class PairingHandler:
         if locked_until is not None:
             text += "\n\n" + _with_time(session, row, teacher, "locked", locked_until)
         reply_after_commit(session, self.line, token, text)
+
+
+def _first_language(session: Session) -> str:
+    """The language of the first classroom (the manager's code is for none in particular)."""
+    room = session.scalar(select(Classroom).order_by(Classroom.id).limit(1))
+    return room.language if room is not None and room.language in REPLIES else "ja"
 
 
 def _with_time(session: Session, row: PairingCodeRow | None, teacher: Teacher | None, reply: str,

@@ -1,4 +1,5 @@
-"""The teachers' page in a relay sync: the documents that changed since the last sync are put on the relay,
+"""The teachers' page in a relay sync: the documents (core/pages/documents.py) and the teachers' calendars
+(core/calendar/feed.py) that changed since the last sync are put on the relay,
 those gone are deleted, 40 to a call, with the page's settings when they changed; the manager's opt-in
 turned off deletes everything the relay holds for the page, once.
 
@@ -18,6 +19,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.calendar import feed
 from core.pages import documents, jsontext
 from core.pages.entry import PageEntry
 from core.relay.client import RelayClient
@@ -26,6 +28,8 @@ from core.store.db import Database
 
 log = logging.getLogger(__name__)
 BATCH = 40  # the relay's limit of puts and deletes together per call
+MAX_BODY_CHARS = 200_000  # the relay refuses a larger document (and with it the whole call)
+CALL_BYTES = 1_500_000  # a call's documents together, under the relay's 2 MB request body with room to spare
 
 
 @dataclass
@@ -77,28 +81,29 @@ def push_pages(db: Database, relay: RelayClient, *, now: dt.datetime, events_thr
         return 0
     if not liff_id or not login_channel:
         return 0
-    with db.read() as session:
+    with db.write() as session:  # a teacher's calendar address is made the first time
         found = documents.entries(session, now=now, relay_url=relay.url)
+        found += feed.calendar_entries(session, now=now, relay_url=relay.url)
     if memory is None or memory.relay != relay.url:
         memory = Memory(relay.url)
     settings = {"login_channel_id": login_channel, "liff_id": liff_id}
     prints = {ident(e.kind.value, e.key): jsontext.fingerprint(e) for e in found}
     changed: list[PageEntry] = [e for e in found if memory.documents.get(ident(e.kind.value, e.key)) != prints[
-        ident(e.kind.value, e.key)]]
+        ident(e.kind.value, e.key)] and _fits(e)]
     gone = sorted(set(memory.documents) - set(prints))
     settings_changed = memory.settings != _settings_print(settings)
     work: list[tuple[str, Any]] = [("put", e) for e in changed] + [("delete", g) for g in gone]
     if not work and not settings_changed and events_through is None:
         return 0
     done = 0
-    for start in range(0, max(len(work), 1), BATCH):
-        batch = work[start:start + BATCH]
+    batches = _batches(work)
+    for number, batch in enumerate(batches):
         body: dict[str, Any] = {
             "put": [e.as_put() for what, e in batch if what == "put"],
             "delete": [dict(zip(("kind", "key"), g.split(":", 1), strict=True)) for what, g in batch if what == "delete"]}
         if settings_changed:
             body["settings"] = settings
-        if events_through is not None and start + BATCH >= len(work):
+        if events_through is not None and number == len(batches) - 1:
             body["events_through"] = events_through  # with the last batch: every document now includes them
         relay.put_pages(body)
         for what, item in batch:
@@ -111,6 +116,30 @@ def push_pages(db: Database, relay: RelayClient, *, now: dt.datetime, events_thr
         _remember(db, memory)
         done += len(batch)
     return done
+
+
+def _fits(entry: PageEntry) -> bool:
+    """Counted as JavaScript counts a string's length (UTF-16 code units), as the relay does."""
+    if len(entry.body.encode("utf-16-le")) // 2 <= MAX_BODY_CHARS:
+        return True
+    log.warning("the teachers' page %s document %s is larger than the relay takes; it is not handed over",
+                entry.kind.value, entry.key)
+    return False
+
+
+def _batches(work: list[tuple[str, Any]]) -> list[list[tuple[str, Any]]]:
+    """At most BATCH entries a call, and no more than CALL_BYTES of documents (one call for nothing but
+    the settings or the events taken in)."""
+    batches: list[list[tuple[str, Any]]] = [[]]
+    size = 0
+    for what, item in work:
+        weight = len(item.body.encode("utf-8")) if what == "put" else 0
+        if len(batches[-1]) == BATCH or (batches[-1] and size + weight > CALL_BYTES):
+            batches.append([])
+            size = 0
+        batches[-1].append((what, item))
+        size += weight
+    return batches
 
 
 def _remember(db: Database, memory: Memory | None) -> None:

@@ -4,7 +4,7 @@ they can work, before building it, and each teacher answers day by day.
 A request names its classroom, month, deadline (a date on the classroom's clock) and who was asked.
 An answer is per teacher per day: available, not, or hours (from–to, either end open), with when it
 was given, whether after the deadline (late: kept, and shown as late), and how (the message's buttons,
-typed text, core/roster/availability_text.py, or entered by the manager: a teacher asked by e-mail
+typed text, core/roster/availability_text.py, the teachers' page, or entered by the manager: a teacher asked by e-mail
 replies to the manager, who enters the reply in the same words, `enter`). A teacher may correct an
 answer as often as they like: the newest is the current one, and each earlier one stays with the
 time it was replaced.
@@ -31,6 +31,7 @@ from core.texts import t
 
 BUTTONS, TEXT = "buttons", "text"
 MANAGER = "manager"  # entered by the manager from the teacher's reply to the e-mailed request (or a call)
+PAGE = "page"  # given on the teachers' page (core/receiving/page.py)
 
 
 # ----- pure rules -----
@@ -88,6 +89,7 @@ class TeacherAnswers:
     corrections: int
     reminded_at: dt.datetime | None
     entered_by_manager: bool = False  # some current answer was entered by the manager
+    from_page: bool = False  # some current answer was given on the teachers' page
 
     @property
     def answered(self) -> bool:
@@ -150,7 +152,7 @@ def answers(session: Session, request_id: int) -> list[TeacherAnswers]:
             {r.local_date: DayAnswer(r.local_date, r.answer, r.start_time, r.end_time) for r in current},
             max((r.answered_at for r in current), default=None), any(r.late for r in current),
             len({r.replaced_at for r in mine if r.replaced_at is not None}), asked[teacher.id].reminded_at,
-            any(r.source == MANAGER for r in current)))
+            any(r.source == MANAGER for r in current), any(r.source == PAGE for r in current)))
     return found
 
 

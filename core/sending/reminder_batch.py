@@ -26,6 +26,7 @@ from core.channels import line_render
 from core.channels.base import Outgoing
 from core.messages import ack, cover, texts
 from core.outbox import policy
+from core.pages import status
 from core.roster import clock, contacts
 from core.sending import message_facts, send_rules
 from core.sending.kinds import shift_reminder
@@ -152,6 +153,7 @@ def load(session: Session, ids: list[int], now: dt.datetime, paths: DataPaths) -
     found = rows(session, ids)
     # Once per batch: the 了解 and "Ask for cover" buttons' settings and key.
     sign, ask = (ack.signer(session), cover.ask_signer(session)) if found else (None, None)
+    liff_id = status.ready_liff_id(session) if found else None
     for one in found:
         row = one.row
         if row.retry_key is not None and not policy.retry_key_usable(row.retry_key_issued_at, now):
@@ -163,7 +165,9 @@ def load(session: Session, ids: list[int], now: dt.datetime, paths: DataPaths) -
         assert line is not None and line.address is not None  # the rules hold: a usable contact
         language = message_facts.language_of(row.language)
         message = shift_reminder.message(facts, language, message_facts.templates(language, paths),
-                                         shift_reminder.actions(sign, ask, row.id, language))
+                                         shift_reminder.actions(sign, ask, row.id, language,
+                                                                shift_reminder.page_button(liff_id, row.local_date,
+                                                                                           language)))
         push = line_render.push(line.address, message)
         ready[row.id] = Ready(row.id, row.dedup_key, row.shift_uid, (row.last_attempt or 0) + 1, row.attempt_count,
                               row.retry_key, row.retry_key_issued_at, row.first_attempt_at, row.due_at,

@@ -17,6 +17,7 @@ from core.receiving.groups import GroupProposal
 from core.receiving.pairing import TeacherPairing
 from core.roster import queries
 from core.roster.queries import ClassroomSettings
+from core.store import setting_keys as keys
 from core.store.db import Database
 from core.texts import Text
 
@@ -67,3 +68,15 @@ def recipient_names(db: Database, recipients: Collection[str]) -> Mapping[str, s
 
 def _progress(session: Session, now: dt.datetime) -> Progress:
     return Progress(tuple(pairing.pairing_progress(session, now)), tuple(pairing_limits.notices(session, now)))
+
+
+def manager_code(db: Database, now: dt.datetime) -> pairing.ManagerCode:
+    """The code the manager sends the account from their own LINE to be kept as the manager (a live one
+    is shown again)."""
+    with db.write() as session:
+        return pairing.issue_manager_code(session, now)
+
+
+def manager_line_user_id(db: Database) -> str | None:
+    with db.read() as session:
+        return keys.ALERTS_LINE_USER_ID.read(session)

@@ -37,7 +37,7 @@ from core.receiving import line_works_callback, server
 from core.roster import contacts, reading
 from core.sending import presence
 from core.sending.presence import SenderState
-from core.setup import hosting, line_works, receiving, relay_credentials
+from core.setup import hosting, line_works, receiving, relay_credentials, teachers_page
 from core.setup.receiving import ReceivingState
 from core.store import secrets
 from core.store import setting_keys as keys
@@ -68,12 +68,13 @@ class Fix(StrEnum):
     RELAY = "relay"  # Settings → Always on: deploying again gives the relay the credentials saved here
     LINE_WORKS = "line_works"  # Settings → LINE WORKS: its values, Test
     CLASSROOMS = "classrooms"  # Settings → Classrooms: a classroom's room on a channel other than LINE
+    TEACHERS_PAGE = "teachers_page"  # Connect LINE's Teachers' page step: its IDs, and the relay it needs
 
 
 @dataclass(frozen=True)
 class Requirement:
     # stable: "line", "receiving", "classroom_groups", "teachers", "month_image", "autostart", "sender",
-    # "acknowledged", "relay", "line_works", "line_works_rooms"
+    # "acknowledged", "relay", "line_works", "line_works_rooms", "teachers_page"
     key: str
     state: State
     says: Text  # what is the case
@@ -147,6 +148,8 @@ class Facts:
     works: line_works.WorksFacts | None = None
     # Another chat channel with buttons that answer back (LINE WORKS) is set up: a classroom can do without LINE.
     other_chat_ready: bool = False
+    # The teachers' page's settings (core/setup/teachers_page.py); None: not looked at.
+    pages: teachers_page.PageSettings | None = None
 
 
 # ----- reading -----
@@ -248,7 +251,7 @@ def facts(db: Database, *, now: dt.datetime, autostart: bool | None,
         receiving=receiving_now if receiving_now is not None else receiving_facts(db),
         ack_button=button, not_acknowledged=waiting, ack_window=window, relay=relay_credentials.held(db),
         other_image_host=other_host, works=line_works.facts(db), other_chat_ready=any(
-            registry.driver(key).postbacks for key in ready if key != Channel.LINE.value))
+            registry.driver(key).postbacks for key in ready if key != Channel.LINE.value), pages=teachers_page.read(db))
 
 
 def check(db: Database, *, now: dt.datetime, autostart: bool | None,
@@ -264,6 +267,7 @@ def assess(f: Facts) -> list[Requirement]:
     found = [_line(f), _receiving(f), _groups(f), _teachers(f), _month(f), _autostart(f), _sender(f)]
     found += [_acknowledged(f)] if f.ack_button else []
     found += [_line_works(f.works), *_line_works_rooms(f.works)] if f.works is not None and f.works.used else []
+    found += [_teachers_page(f.pages)] if f.pages is not None and f.pages.enabled else []
     return found + ([_relay(f)] if f.relay in (relay_credentials.Held.CURRENT, relay_credentials.Held.OLD) else [])
 
 
@@ -485,3 +489,14 @@ def _line_works_rooms(w: line_works.WorksFacts) -> list[Requirement]:
     return [Requirement("line_works_rooms", State.WARNING,
                         t("readiness.line_works.rooms_missing", count=len(names)), Fix.CLASSROOMS,
                         t("readiness.line_works.rooms_fix"), names)]
+
+
+def _teachers_page(p: teachers_page.PageSettings) -> Requirement:
+    """Only once the manager turned the page on; never blocking: messages go, without the page's buttons."""
+    if not p.has_ids:
+        return Requirement("teachers_page", State.WARNING, t("readiness.pages.no_ids"), Fix.TEACHERS_PAGE,
+                           t("readiness.pages.fix"))
+    if p.relay_url is None:
+        return Requirement("teachers_page", State.WARNING, t("readiness.pages.no_relay"), Fix.TEACHERS_PAGE,
+                           t("readiness.pages.fix"))
+    return Requirement("teachers_page", State.OK, t("readiness.pages.ok"), None, None)

@@ -146,6 +146,9 @@ ALERTS_EMAIL = TextSetting("alerts.email", t("setting.label.alerts.email"), max_
 # alerts' e-mail address gets it too); unset, nudges go by e-mail only.
 ALERTS_LINE_USER_ID = TextSetting("alerts.line_user_id", t("setting.label.alerts.line_user_id"), max_length=33,
                                   rule=line_user_id, rule_says=t("setting.rule.line_user_id"))
+# The code the manager sends the official account to pair their own LINE (core/receiving/pairing.py):
+# JSON of the code and until when it works; unset once spent.
+ALERTS_MANAGER_CODE = TextSetting("alerts.manager_code", t("setting.label.alerts.manager_code"), max_length=200)
 # Per classroom: tell the manager when a reminder is not acknowledged, and how many hours before a shift
 # starts its reminder counts as not acknowledged (core/planning/unacknowledged.py).
 NUDGE_UNACKNOWLEDGED = SettingFamily(

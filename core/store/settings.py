@@ -445,3 +445,4 @@ def line_user_id(text: str) -> str:
     if not _LINE_USER_ID.fullmatch(text):
         raise ValueError(text)
     return text
+

@@ -844,6 +844,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "setting.label.line.login_channel_id": ("the LINE Login channel ID", "LINEログインのチャネルID"),
     "setting.label.line.liff_id": ("the LIFF ID of the teachers' page", "講師ページのLIFF ID"),
     "setting.label.line.rich_menu_id": ("the rich menu Shiftcast set", "Shiftcastが設定したリッチメニュー"),
+    "setting.label.alerts.manager_code": ("the manager's pairing code", "管理者の登録コード"),
     "setting.label.line.account": ("the LINE account's name", "LINE公式アカウントの名前"),
     "setting.label.line.hold": ("the LINE hold", "LINEの配信停止の記録"),
     "setting.label.line.quota": ("LINE's monthly quota", "LINEの今月の送信数"),
@@ -1272,6 +1273,34 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                             "Cloudflare token is saved)",
                             "「設定」→「常時稼働」でもう一度設置してください（Cloudflare のトークンが保存されていれば、"
                             "次の起動時にも自動で更新します）。"),
+    # ----- the teachers' page: its settings and readiness (core/setup/teachers_page.py) -----
+    "teachers_page.opt_in": ("Your relay will keep each paired teacher's name and published shifts, open availability "
+                             "requests and cover calls, until 7 days after each month ends",
+                             "中継サーバーは、登録済みの各講師の名前と公開済みのシフト、受付中の希望調査と代講の募集を、"
+                             "各月の終わりから7日後まで保管します"),
+    "teachers_page.both_ids": ("paste both the LINE Login channel ID and the LIFF ID, or leave both empty",
+                               "LINEログインのチャネルIDとLIFF IDの両方を貼り付けるか、両方とも空にしてください。"),
+    "teachers_page.needs_ids": ("the teachers' page needs the LINE Login channel ID and the LIFF ID: paste them before "
+                                "turning it on",
+                                "講師ページにはLINEログインのチャネルIDとLIFF IDが必要です。オンにする前に貼り付けてください。"),
+    "teachers_page.other_channel": ("the LIFF ID {liff_id} belongs to LINE Login channel {owner}, not {channel}: add the "
+                                    "LIFF app to the channel whose ID you pasted, or paste that channel's ID",
+                                    "LIFF ID {liff_id} はLINEログインのチャネル {owner} のもので、{channel} のものではありません。"
+                                    "貼り付けたIDのチャネルにLIFFアプリを追加するか、そのチャネルのIDを貼り付けてください。"),
+    "teachers_page.messaging_channel": ("{channel} is the Messaging API channel's ID: the page needs the ID of a LINE Login "
+                                        "channel made under the same provider",
+                                        "{channel} はMessaging APIチャネルのIDです。講師ページには、同じプロバイダーで作成した"
+                                        "LINEログインチャネルのIDが必要です。"),
+    "page.button.mine": ("Open my page", "マイページを開く"),
+    "page.button.classroom": ("See the month", "今月のシフトを見る"),
+    "readiness.pages.ok": ("teachers' page on", "講師ページはオンです。"),
+    "readiness.pages.no_ids": ("the teachers' page is on but its LINE Login channel ID or LIFF ID is missing: messages go "
+                               "without its buttons",
+                               "講師ページはオンですが、LINEログインのチャネルIDまたはLIFF IDがありません。メッセージはボタンなしで送られます。"),
+    "readiness.pages.no_relay": ("the teachers' page is on but no relay is attached to serve it: messages go without its "
+                                 "buttons",
+                                 "講師ページはオンですが、配信する中継サーバーが設定されていません。メッセージはボタンなしで送られます。"),
+    "readiness.pages.fix": ("fill in the Teachers' page step of Connect LINE", "「LINEに接続」の「講師ページ」の手順を完了してください。"),
     # ----- LINE WORKS: set-up and readiness (core/setup/line_works.py) -----
     "line_works.state.not_set_up": ("LINE WORKS is not set up", "LINE WORKS はまだ設定されていません。"),
     "line_works.state.set_up": ("LINE WORKS is set up; not tested yet", "LINE WORKS は設定済みです（まだテストしていません）。"),

@@ -106,16 +106,32 @@
         <translation>このアドレスへのアラートは、上のメールサーバーから送信されます。</translation>
     </message>
     <message>
+        <source>Pair my LINE…</source>
+        <translation>自分のLINEを登録…</translation>
+    </message>
+    <message>
         <source>Your LINE user ID:</source>
         <translation>管理者のLINEユーザーID:</translation>
     </message>
     <message>
-        <source>Optional: where you are told on LINE that a teacher has not acknowledged a reminder (Classrooms section). Your e-mail address above is told too. LINE Developers console → your channel → Basic settings → Your user ID.</source>
-        <translation>任意です。講師がリマインダーに了解していないことをLINEでお知らせする宛先です（「教室」の設定）。上のメールアドレスにもお知らせします。LINE Developersコンソールのチャネルを開き、「チャネル基本設定」→「あなたのユーザーID」で確認できます。</translation>
+        <source>Optional: where you are told on LINE that a teacher has not acknowledged a reminder (Classrooms section); with the teachers&apos; page on, it also opens your manager&apos;s view. Your e-mail address above is told too. Pair my LINE shows a code to send the LINE Official Account from your own LINE, as teachers do; Shiftcast then fills this in.</source>
+        <translation>任意です。講師がリマインダーに了解していないことをLINEでお知らせする宛先です（「教室」の設定）。講師ページがオンのときは、管理者用の画面もこのLINEで開けます。上のメールアドレスにもお知らせします。「自分のLINEを登録」を押すとコードが表示されます。講師と同じように、ご自分のLINEからLINE公式アカウントに送ると、Shiftcastがここに入力します。</translation>
     </message>
     <message>
         <source>Save</source>
         <translation>保存</translation>
+    </message>
+    <message>
+        <source>Making your code…</source>
+        <translation>コードを作成しています…</translation>
+    </message>
+    <message>
+        <source>From your own LINE, send this code to the LINE Official Account: {0} (valid until {1}). It replies “paired as manager” and your LINE user ID appears here.</source>
+        <translation>ご自分のLINEから、LINE公式アカウントにこのコードを送ってください：{0}（{1}まで有効）。「管理者として登録しました」と返信があり、ここにLINEユーザーIDが表示されます。</translation>
+    </message>
+    <message>
+        <source>Paired: your LINE is the manager&apos;s.</source>
+        <translation>登録しました。このLINEが管理者のLINEです。</translation>
     </message>
     <message>
         <source>Saving…</source>
@@ -267,6 +283,10 @@
         <translation>{0}（管理者が入力）</translation>
     </message>
     <message>
+        <source>{0} (from the page)</source>
+        <translation>{0}（ページから）</translation>
+    </message>
+    <message>
         <source>{0} of {1} can</source>
         <translation>{1}日中 {0}日 出勤可</translation>
     </message>
@@ -293,6 +313,45 @@
         <translation>
             <numerusform>{0}さんの回答を%n日分入力しました。</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>CalendarRow</name>
+    <message>
+        <source>Copy</source>
+        <translation>コピー</translation>
+    </message>
+    <message>
+        <source>Put the address of this teacher&apos;s calendar on the clipboard, to send them; their phone&apos;s calendar follows their shifts from it</source>
+        <translation>この講師のカレンダーのアドレスをクリップボードにコピーします。講師に送ると、スマートフォンのカレンダーにシフトが表示されるようになります</translation>
+    </message>
+    <message>
+        <source>New address…</source>
+        <translation>新しいアドレス…</translation>
+    </message>
+    <message>
+        <source>Give this teacher&apos;s calendar a new address: the old one stops working</source>
+        <translation>この講師のカレンダーのアドレスを新しくします（古いアドレスは使えなくなります）</translation>
+    </message>
+    <message>
+        <source>New calendar address</source>
+        <translation>カレンダーの新しいアドレス</translation>
+    </message>
+    <message>
+        <source>Give this teacher&apos;s calendar a new address?
+
+The old address stops working at the next sync with the relay: a phone that follows it no longer gets the shifts. Send the teacher the new one.</source>
+        <translation>この講師のカレンダーのアドレスを新しくしますか？
+
+古いアドレスは次の中継サーバーとの同期で使えなくなり、そのアドレスを登録したスマートフォンにはシフトが届かなくなります。新しいアドレスを講師に送ってください。</translation>
+    </message>
+    <message>
+        <source>Copied.</source>
+        <translation>コピーしました。</translation>
+    </message>
+    <message>
+        <source>New address copied.</source>
+        <translation>新しいアドレスをコピーしました。</translation>
     </message>
 </context>
 <context>
@@ -2829,6 +2888,51 @@ Data folder: {1}</source>
     </message>
 </context>
 <context>
+    <name>PageFields</name>
+    <message>
+        <source>A page inside LINE where each paired teacher sees their month and the classroom&apos;s, answers availability on a calendar and offers to take cover calls. Your relay serves it; the buttons in Shiftcast&apos;s messages open it. In the LINE Developers Console:</source>
+        <translation>LINEの中で開くページです。登録済みの講師は、自分と教室の今月のシフトを見たり、カレンダーで希望を答えたり、代講の募集に応じたりできます。ページは中継サーバーから配信され、Shiftcastのメッセージのボタンから開きます。LINE Developers コンソールで次のように設定してください。</translation>
+    </message>
+    <message>
+        <source>1. Under the same provider as your Messaging API channel (so each teacher&apos;s LINE user ID is the same), create a LINE Login channel.
+2. In its LIFF tab, add a LIFF app: Size “Full”, Scopes “openid” and “profile”, and this Endpoint URL:</source>
+        <translation>1. Messaging APIチャネルと同じプロバイダーで、LINEログインチャネルを作成します（同じプロバイダーでないと、講師のLINEユーザーIDが一致しません）。
+2. そのチャネルの「LIFF」タブでLIFFアプリを追加します。サイズは「Full」、スコープは「openid」と「profile」、エンドポイントURLは次のとおりです。</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>コピー</translation>
+    </message>
+    <message>
+        <source>A relay is needed first: the page is served from it. Deploy one in Settings → Always on, then come back to this step.</source>
+        <translation>先に中継サーバーが必要です。ページは中継サーバーから配信されます。「設定」→「常時稼働」で設置してから、この手順に戻ってください。</translation>
+    </message>
+    <message>
+        <source>Open Settings → Always on</source>
+        <translation>「設定」→「常時稼働」を開く</translation>
+    </message>
+    <message>
+        <source>3. Paste the channel&apos;s ID and the LIFF app&apos;s ID here:</source>
+        <translation>3. チャネルIDとLIFF IDをここに貼り付けます。</translation>
+    </message>
+    <message>
+        <source>LINE Login channel ID:</source>
+        <translation>LINEログインのチャネルID：</translation>
+    </message>
+    <message>
+        <source>LIFF ID:</source>
+        <translation>LIFF ID：</translation>
+    </message>
+    <message>
+        <source>The channel ID is on the LINE Login channel&apos;s Basic settings tab (not the Messaging API channel&apos;s); the LIFF ID is in the list of its LIFF tab.</source>
+        <translation>チャネルIDはLINEログインチャネルの「チャネル基本設定」タブにあります（Messaging APIチャネルのものではありません）。LIFF IDは「LIFF」タブの一覧にあります。</translation>
+    </message>
+    <message>
+        <source>Turn the teachers&apos; page on</source>
+        <translation>講師ページをオンにする</translation>
+    </message>
+</context>
+<context>
     <name>PatternsEditor</name>
     <message>
         <source>Weekly patterns</source>
@@ -3283,6 +3387,10 @@ Data folder: {1}</source>
     <message>
         <source>Classroom settings</source>
         <translation>教室の設定</translation>
+    </message>
+    <message>
+        <source>Teachers&apos; page…</source>
+        <translation>講師ページ…</translation>
     </message>
     <message>
         <source>Hide</source>
@@ -4030,6 +4138,10 @@ Cancel it and tell the teacher?</source>
         <translation>通知方法(&amp;T):</translation>
     </message>
     <message>
+        <source>Calendar address:</source>
+        <translation>カレンダーのアドレス:</translation>
+    </message>
+    <message>
         <source>Classrooms:</source>
         <translation>所属教室:</translation>
     </message>
@@ -4348,6 +4460,67 @@ This cannot be undone.</source>
     <message>
         <source>The message for {0} is copied: paste it into an e-mail or a chat.</source>
         <translation>{0}さん宛てのメッセージをコピーしました。メールやチャットに貼り付けてください。</translation>
+    </message>
+</context>
+<context>
+    <name>TeachersPageDialog</name>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+</context>
+<context>
+    <name>TeachersPageSection</name>
+    <message>
+        <source>Teachers&apos; page</source>
+        <translation>講師ページ</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>保存中…</translation>
+    </message>
+    <message>
+        <source>Saved. The teachers&apos; page is on.</source>
+        <translation>保存しました。講師ページはオンです。</translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation>保存しました。</translation>
+    </message>
+</context>
+<context>
+    <name>TeachersPageStep</name>
+    <message>
+        <source>Teachers&apos; page (optional)</source>
+        <translation>講師ページ（任意）</translation>
+    </message>
+    <message>
+        <source>Reading the teachers&apos; page&apos;s settings…</source>
+        <translation>講師ページの設定を読み込んでいます…</translation>
+    </message>
+    <message>
+        <source>Save and continue</source>
+        <translation>保存して次へ</translation>
+    </message>
+    <message>
+        <source>Skip</source>
+        <translation>省略</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>保存中…</translation>
+    </message>
+    <message>
+        <source>The teachers&apos; page is on.</source>
+        <translation>講師ページはオンです。</translation>
+    </message>
+    <message>
+        <source>Deploy the relay in Settings → Always on: the teachers&apos; page is served from it.</source>
+        <translation>「設定」→「常時稼働」で中継サーバーを設置してください。講師ページは中継サーバーから配信されます。</translation>
     </message>
 </context>
 <context>

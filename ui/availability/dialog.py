@@ -131,7 +131,9 @@ class AvailabilityDialog(QDialog):
         if not row.answered:
             return self.tr("Not answered (reminded)") if row.reminded_at else self.tr("Not answered")
         state = self.tr("Answered late") if row.late else self.tr("Answered")
-        return self.tr("{0} (entered by you)").format(state) if row.entered_by_manager else state
+        if row.entered_by_manager:
+            return self.tr("{0} (entered by you)").format(state)
+        return self.tr("{0} (from the page)").format(state) if row.from_page else state
 
     def _days(self, row: TeacherAnswers) -> str:
         if not row.answered:

@@ -407,7 +407,7 @@ class NextStepsPage(WizardPage):
         results, left, bot = self.host.results, self.host.left, self.host.flow.bot
         lines = [self.tr("✓ Shiftcast is connected to the LINE Official Account “{0}”.").format(bot.display_name)
                  if bot is not None and bot.display_name else self.tr("✓ Shiftcast and your LINE channel are connected.")]
-        lines += ["✓ " + results[key] for key in ("group", "teachers") if key in results]
+        lines += ["✓ " + results[key] for key in ("group", "teachers", "page") if key in results]
         self.done_label.setText("\n".join(lines))
         steps: list[str] = []
         if "group" not in results:
@@ -415,7 +415,7 @@ class NextStepsPage(WizardPage):
                 "Invite the account into your teachers' LINE group: in the group, tap the menu, then “Invite”, and "
                 "choose the account. Shiftcast learns the group from LINE while it receives; open Connect LINE again "
                 "to choose it for a classroom."))
-        steps += [left[key] for key in ("teachers",) if key in left]
+        steps += [left[key] for key in ("teachers", "page") if key in left]
         if steps and not self.keep.isChecked():
             steps.append(self.tr("Keep receiving (below), or none of this reaches Shiftcast."))
         self.left_heading.setVisible(bool(steps))

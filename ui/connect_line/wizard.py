@@ -3,7 +3,7 @@
 It drives core/setup/line_connect.py one step per page (ui/connect_line/pages.py), each step on
 `ctx.tasks`, so the window never freezes on LINE or on cloudflared. `PAGES` is the order; the group
 and the teachers' pages (ui/connect_line/people.py) come after the webhook test, while LINE reaches
-the receiver.
+the receiver; the teachers' page (ui/connect_line/teachers_page.py), optional, last before the summary.
 
 Closing it before the end (Cancel, Esc, the window's ×) finishes the flow without keeping anything:
 LINE's earlier webhook address is put back and the tunnel and the receiver stop. A flow the owner
@@ -21,10 +21,11 @@ from core.setup.line_connect import ConnectLine
 from ui.common.wrapped_text import keep_text_visible
 from ui.connect_line.pages import AddressPage, CredentialsPage, NextStepsPage, WebhookPage, WizardPage
 from ui.connect_line.people import GroupPage, TeachersPage
+from ui.connect_line.teachers_page import TeachersPageStep
 from ui.services.context import AppContext
 
 PAGES: tuple[type[WizardPage], ...] = (CredentialsPage, AddressPage, WebhookPage, GroupPage, TeachersPage,
-                                       NextStepsPage)
+                                       TeachersPageStep, NextStepsPage)
 
 
 class _Kept(QObject):

@@ -214,6 +214,7 @@ class ReadinessPanel(QFrame):
             Fix.RELAY: self.tr("Always on settings"),
             Fix.LINE_WORKS: self.tr("LINE WORKS settings"),
             Fix.CLASSROOMS: self.tr("Classroom settings"),
+            Fix.TEACHERS_PAGE: self.tr("Teachers' page…"),
         }[fix]
 
     def _chosen(self, opened: bool) -> None:

@@ -18,9 +18,11 @@ from PySide6.QtWidgets import (
 )
 
 from core.channels import email as email_channel
+from core.receiving import pairing
 from core.setup import email, email_checks
 from core.setup.email_checks import LoginCheck, LoginFailure
 from core.store.db import Database
+from core.texts import formats
 from ui.common import i18n
 from ui.common.widgets import (
     Expander,
@@ -359,10 +361,18 @@ class AlertsSection(QGroupBox):
         self.manager_line = QLineEdit(self)
         self.manager_line.setObjectName("alertsLineUserId")
         self.manager_line.setPlaceholderText("U0123456789abcdef0123456789abcdef")
-        layout.addRow(self.tr("Your LINE user ID:"), stack(self.manager_line, note(self.tr(
+        self.pair = QPushButton(self.tr("Pair my LINE…"), self)
+        self.pair.setObjectName("alertsPairManager")
+        self.pair.clicked.connect(self._pair)
+        self.pair_status = StatusLabel(self)
+        self.pair_status.setObjectName("alertsPairStatus")
+        self._awaiting_pair = False  # a code is shown: LINE's events are looked at for the pairing
+        ctx.bridge.webhook_events_handled.connect(self._maybe_paired)
+        layout.addRow(self.tr("Your LINE user ID:"), stack(row(self.manager_line, self.pair), note(self.tr(
             "Optional: where you are told on LINE that a teacher has not acknowledged a reminder (Classrooms "
-            "section). Your e-mail address above is told too. LINE Developers console → your channel → Basic "
-            "settings → Your user ID."), self)))
+            "section); with the teachers' page on, it also opens your manager's view. Your e-mail address above "
+            "is told too. Pair my LINE shows a code to send the LINE Official Account from your own LINE, as "
+            "teachers do; Shiftcast then fills this in."), self), self.pair_status))
         self.save = QPushButton(self.tr("Save"), self)
         self.save.setObjectName("saveAlerts")
         self.save.setEnabled(False)
@@ -383,6 +393,35 @@ class AlertsSection(QGroupBox):
             self.webhook.setText(state.webhook_url or "")
             self.manager_email.setText(state.manager_email or "")
             self.manager_line.setText(state.manager_line_user_id or "")
+
+    def _pair(self) -> None:
+        from core.setup import line_people
+
+        self.pair_status.busy(self.tr("Making your code…"))
+        self.ctx.tasks.run(lambda: line_people.manager_code(self.ctx.db, self.ctx.clock()), self._paired_code,
+                           lambda exc: report(self, self.pair_status, exc, self.ctx.paths), owner=self)
+
+    def _paired_code(self, code: pairing.ManagerCode) -> None:
+        until = formats.wall_text(code.expires_at.astimezone(), i18n.current())
+        self.pair_status.ok(self.tr(
+            "From your own LINE, send this code to the LINE Official Account: {0} (valid until {1}). It replies "
+            "“paired as manager” and your LINE user ID appears here.").format(code.shown, until))
+        self._awaiting_pair = True
+
+    def _maybe_paired(self, _events: object) -> None:
+        """LINE events were handled: the manager's code may have been among them."""
+        from core.setup import line_people
+
+        if not self._awaiting_pair:
+            return
+        self.ctx.tasks.run(lambda: line_people.manager_line_user_id(self.ctx.db), self._manager_line,
+                           lambda _exc: None, owner=self)
+
+    def _manager_line(self, user_id: str | None) -> None:
+        if user_id and user_id != self.manager_line.text().strip():
+            self._awaiting_pair = False
+            self.manager_line.setText(user_id)
+            self.pair_status.ok(self.tr("Paired: your LINE is the manager's."))
 
     def _save(self) -> None:
         url, address, line_user = self.webhook.text(), self.manager_email.text(), self.manager_line.text()

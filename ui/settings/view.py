@@ -20,6 +20,7 @@ from ui.settings.hosting import HostingSection
 from ui.settings.line import LineSection
 from ui.settings.line_works import LineWorksSection
 from ui.settings.relay import RelaySection
+from ui.settings.teachers_page import TeachersPageSection
 
 # Long lines of explanation are hard to read on a wide window; the page keeps a comfortable width.
 PAGE_WIDTH = 820
@@ -36,6 +37,7 @@ class SettingsView(QWidget):
         self.classrooms = ClassroomSection(ctx)
         self.hosting = HostingSection(ctx)
         self.relay = RelaySection(ctx)
+        self.teachers_page = TeachersPageSection(ctx)
         self.language = LanguageSection(ctx)
         self.data_folder = DataFolderSection(ctx)
         self.autostart = AutostartSection(ctx)
@@ -45,7 +47,8 @@ class SettingsView(QWidget):
         page = QWidget()
         column = QVBoxLayout()
         column.setSpacing(12)
-        for section in (self.readiness, self.line, self.line_works, self.email, self.alerts, self.classrooms, self.hosting, self.relay, self.autostart, self.language,
+        for section in (self.readiness, self.line, self.line_works, self.email, self.alerts, self.classrooms, self.hosting, self.relay,
+                        self.teachers_page, self.autostart, self.language,
                         self.data_folder, self.database):
             column.addWidget(section)
         column.addStretch(1)
@@ -72,6 +75,6 @@ class SettingsView(QWidget):
         "autostart" or "classrooms" (from the readiness panel)."""
         sections: dict[str, QWidget] = {"email": self.email, "hosting": self.hosting, "autostart": self.autostart,
                                         "classrooms": self.classrooms, "relay": self.relay,
-                                        "line_works": self.line_works}
+                                        "line_works": self.line_works, "teachers_page": self.teachers_page}
         section = sections.get(name, self.line)
         self.page_scroll.verticalScrollBar().setValue(section.mapTo(self._scrolled, QPoint(0, 0)).y())

@@ -246,6 +246,10 @@ class MainWindow(QMainWindow):
             # app receives the account's joins, else the whole wizard, whose group step comes after LINE.
             self.ctx.tasks.run(self._group_step_ready, self._choose_group, lambda _exc: self._choose_group(False),
                                owner=self)
+        elif fix == "teachers_page":  # Connect LINE's step on its own
+            from ui.connect_line.teachers_page import open_teachers_page
+
+            open_teachers_page(self.ctx, self)
         elif fix == "receiving" and self.ctx.receiving is not None:
             # Stopped and started again on a pool thread (a tunnel takes seconds): it points LINE's webhook
             # back at this app; the status line and the panel follow its state.

@@ -42,6 +42,7 @@ from ui.common.form_dialog import SubmitDialog
 from ui.common.widgets import PROBLEM_COLOR, sentence
 from ui.common.wrapped_text import keep_text_visible
 from ui.services.context import AppContext
+from ui.teachers.calendar_row import CalendarRow
 from ui.teachers.friends_dialog import FriendsDialog
 from ui.teachers.limits import LimitsEditor
 from ui.teachers.line import display_name, explain
@@ -210,6 +211,14 @@ class TeacherEditDialog(SubmitDialog):
         form.addRow("", self.active)
         form.addRow(self.tr("Send &to:"), self.channel)
         form.addRow("", self.channel_hint)
+        # The teacher's calendar address, for a teacher saved already and only while the page serves it.
+        self.calendar_row: CalendarRow | None = None
+        if record is not None:
+            self.calendar_row = CalendarRow(ctx, record.id, self)
+            form.addRow(self.tr("Calendar address:"), self.calendar_row)
+            form.setRowVisible(self.calendar_row, False)
+            self.calendar_row.offered.connect(lambda shown: self._show_calendar(form, shown))
+            self.calendar_row.start()
         if self.classroom_boxes:
             form.addRow(self.tr("Classrooms:"), rooms)
         form.addRow(self.tr("&Weekly:"), self.weekly)
@@ -229,6 +238,10 @@ class TeacherEditDialog(SubmitDialog):
         self._update_hint()
         keep_text_visible(self)  # LINE's answers and the warning below can be several lines long
         self.name.setFocus()
+
+    def _show_calendar(self, form: QFormLayout, shown: bool) -> None:
+        if self.calendar_row is not None:
+            form.setRowVisible(self.calendar_row, shown)
 
     def _update_hint(self) -> None:
         """Say so when the choice and the consents leave the teacher with no way to be reached."""

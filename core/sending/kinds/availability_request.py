@@ -11,7 +11,9 @@ teacher on LINE is asked on LINE; a teacher reached by e-mail only is asked by e
 the manager, and the manager enters the reply
 (core/roster/availability.py `enter`). At send time it is canceled when the request is gone or the
 teacher cannot get it on its channel, and a reminder when the teacher answered (or their answer was
-entered) meanwhile. One LINE message each against the monthly quota; e-mails cost none of it.
+entered) meanwhile. One LINE message each against the monthly quota; e-mails cost none of it. While
+the teachers' page is ready, a teacher paired on LINE also gets "Open my page" at the request's
+calendar (on LINE a small bubble after the carousel: core/pages/buttons.py).
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from core.channels import registry as channels
 from core.channels.base import Outgoing
 from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import availability_flex, availability_mail
-from core.messages.message import Message
+from core.messages.message import ActionKind, Message
+from core.pages import buttons
 from core.planning.context import PlanningContext, Subject
 from core.roster import availability, contacts, membership, reading, rules
 from core.sending import send_checks, send_rules
@@ -86,7 +89,9 @@ def _checked(session: Session, delivery: Delivery, now: dt.datetime) -> tuple[Me
     request = _request(session, delivery)
     teacher = send_checks.checked_contact(session, delivery, send_checks.teacher_of(session, delivery), now)
     shown = _shown(session, delivery, request, teacher)
+    page = buttons.for_teacher(session, teacher, shown.language, "availability", request=request.id)
     message = Message.of_text(KEY, shown.language, availability_mail.text(shown), facts=availability_mail.fields(shown),
+                              actions=(page,) if page is not None else (),
                               accent=availability_flex.ACCENT, to_name=teacher.display_name,
                               variant=availability_mail.subject_name(shown))
     return message, shown
@@ -102,7 +107,9 @@ def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: Da
     back as answers (what only LINE's pickers can ask); it goes where LINE's driver sends the message."""
     message, shown = _checked(session, delivery, now)
     rendered = channels.driver(Channel.LINE.value).render(session, delivery, message, paths)
-    return replace(rendered, messages=tuple(availability_flex.messages(shown, signer(session))))
+    page = next((a for a in message.actions if a.kind is ActionKind.LINK), None)
+    return replace(rendered, messages=buttons.with_bubble(availability_flex.messages(shown, signer(session)), page,
+                                                          availability_flex.ACCENT))
 
 
 def channel_for(teacher: Teacher) -> str | None:

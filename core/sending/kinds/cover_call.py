@@ -8,7 +8,9 @@ picks one. At send time a call is canceled when the request is no longer waiting
 (assigned, declined, withdrawn), the shift has started, the classroom has no group any more, or a
 teacher cannot get it on the channel. It is called on LINE (`call`): a channel without buttons, such
 as e-mail, could show the call but not take the answer, so a copy that reaches one (a fallback) asks
-the teacher to tell the manager and carries no action.
+the teacher to tell the manager and carries no action. While the teachers' page is ready, a call on
+LINE (or to a teacher paired on LINE) also carries "Open my page" to the page's calls
+(core/pages/buttons.py).
 """
 
 from __future__ import annotations
@@ -27,12 +29,13 @@ from core.messages import email_text
 from core.messages.message import Action, Audience, Message
 from core.outbox import queue
 from core.outbox.policy import CancelReason
+from core.pages import buttons
 from core.planning.context import PlanningContext
 from core.roster import contacts, cover, rules
 from core.sending import message_facts, send_checks, send_rules
 from core.sending.outgoing import CancelDelivery
 from core.store.kinds import Channel, CoverStep, DeliveryKind, SubjectType
-from core.store.models import CoverRequest, CoverRequestStep, Delivery, Shift
+from core.store.models import CoverRequest, CoverRequestStep, Delivery, Shift, Teacher
 from core.store.paths import DataPaths
 from core.texts import t
 
@@ -56,10 +59,10 @@ def compose(session: Session, delivery: Delivery, now: dt.datetime, paths: DataP
     classroom's group, or to one teacher."""
     row, shift = checked_request(session, delivery, now)
     room = shift.classroom
-    to_name = ""
+    teacher = None
     if delivery.teacher_id is not None:
-        to_name = send_checks.checked_contact(session, delivery, send_checks.teacher_of(session, delivery),
-                                              now).display_name
+        teacher = send_checks.checked_contact(session, delivery, send_checks.teacher_of(session, delivery), now)
+    to_name = teacher.display_name if teacher is not None else ""
     sign = cover_messages.signer(session)
     if sign is None:  # no keyring: a call without its button would ask for an answer nobody can give
         raise CancelDelivery(CLOSED)
@@ -69,9 +72,18 @@ def compose(session: Session, delivery: Delivery, now: dt.datetime, paths: DataP
     text, take = cover_messages.call(facts, asker, row.reason, sign, delivery.id, room.language, button=button)
     return Message.of_text(KEY, cover_messages.language_of(room.language), text,
                            facts=email_text.shift_fields(facts, room.language),
-                           actions=(Action(take.label, take.data),) if button else (),
+                           actions=((Action(take.label, take.data),) if button else ()) + _page(
+                               session, delivery, teacher, room.language),
                            accent=cover_messages.CALL_ACCENT, to_name=to_name,
                            audience=Audience.GROUP if delivery.teacher_id is None else Audience.TEACHER)
+
+
+def _page(session: Session, delivery: Delivery, teacher: Teacher | None, language: str) -> tuple[Action, ...]:
+    """The teachers' page's cover calls, while it is ready (core/pages/buttons.py)."""
+    lang = cover_messages.language_of(language)
+    found = (buttons.for_teacher(session, teacher, lang, "covers") if teacher is not None
+             else buttons.for_group(session, delivery.channel, lang, "covers"))
+    return (found,) if found is not None else ()
 
 
 def call(session: Session, request_id: int, *, now: dt.datetime, to_group: bool = False,

@@ -21,6 +21,9 @@ copies go to the teachers who chose e-mail or whom LINE could not reach
 (core/planning/mailed_publication.py). At send time it is canceled when the publication is gone or a
 newer revision of the month replaces it, the classroom has no LINE group any more, or (by e-mail) the
 teacher cannot get it. On LINE it counts once per member of the group against the monthly quota.
+While the teachers' page is ready, the group's month also carries "See the month" to the classroom's
+month on the page (a small bubble after the cards, or a line of the announcement before the pages:
+core/pages/buttons.py).
 """
 
 from __future__ import annotations
@@ -42,8 +45,9 @@ from core.channels.base import Outgoing, RefusedBeforeSend
 from core.channels.email_draft import Part
 from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import email_text, month_flex, texts
-from core.messages.message import Audience, Message, Picture
+from core.messages.message import Action, Audience, Message, Picture
 from core.outbox.policy import CancelReason, ErrorCode
+from core.pages import buttons
 from core.planning import mailed_publication
 from core.publication import hosting, image_hosts, month_image
 from core.publication.image_store import ImageStore
@@ -65,9 +69,10 @@ def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: Da
     refusals = hosting_refusals(session, delivery.id)
     # Each recorded refusal passed over one host (core/publication/image_hosts.py): the next is asked.
     hosts = image_hosts.set_up(session)[refusals:]
+    page = _page(session, Channel.LINE.value, publication, room)
     if not hosts:
-        return _flex_push(publication, room)
-    month = _month_pictures(publication, room, ImageStore(paths.images))
+        return _flex_push(publication, room, page)
+    month = _month_pictures(publication, room, ImageStore(paths.images), page)
     signed_at = delivery.retry_key_issued_at or now
     refused: Text | str | None = None
     for host in hosts:
@@ -81,7 +86,7 @@ def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: Da
         publication.original_key, publication.preview_key = month.images[0].key, month.images[1].key
         return Outgoing("push", room.line_group_id, month.messages(placed.urls),
                         before_send=_refusing(placed.before_send))
-    flex = _flex_push(publication, room)
+    flex = _flex_push(publication, room, page)
     # Recorded once, with why (HOSTING_UNUSABLE): every later attempt sends the Flex month as it is.
     return replace(flex, before_send=_refuse(refused)) if refused is not None and not refusals else flex
 
@@ -122,13 +127,20 @@ def _refusing(upload: Callable[[], None] | None) -> Callable[[], None] | None:
     return guarded
 
 
-def _flex_push(publication: Publication, room: Classroom) -> Outgoing:
+def _page(session: Session, channel: str, publication: Publication, room: Classroom) -> Action | None:
+    """"See the month" on the teachers' page, for a LINE group while the page is ready."""
+    return buttons.for_group(session, channel, message_facts.language_of(room.language), "classroom",
+                             label=buttons.CLASSROOM, classroom=f"c{room.id}",
+                             month=buttons.month_of(publication.year, publication.month))
+
+
+def _flex_push(publication: Publication, room: Classroom, page: Action | None) -> Outgoing:
     try:
         messages = month_flex.group_messages(message_facts.month_facts(publication, room))
     except month_flex.MonthTooLarge as exc:
         raise CannotBuild("MONTH_TOO_LARGE", t("send_error.MONTH_TOO_LARGE", count=exc.messages)) from None
     assert room.line_group_id is not None  # checked before
-    return Outgoing("push", room.line_group_id, tuple(messages))
+    return Outgoing("push", room.line_group_id, buttons.with_bubble(messages, page))
 
 
 @dataclass(frozen=True)
@@ -137,7 +149,7 @@ class _MonthPictures:
     messages: Callable[[tuple[str, ...]], tuple[dict[str, Any], ...]]  # the push, given the images' addresses
 
 
-def _month_pictures(publication: Publication, room: Classroom, store: ImageStore) -> _MonthPictures:
+def _month_pictures(publication: Publication, room: Classroom, store: ImageStore, page: Action | None) -> _MonthPictures:
     """The announcement and one image message per page for phones (core/publication/month_pages.py);
     a revision published before pages existed: its Flex bubble with the wide grid."""
     base = f"shiftcast/{publication.document_id}"
@@ -153,10 +165,10 @@ def _month_pictures(publication: Publication, room: Classroom, store: ImageStore
         def card(urls: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
             open_url = (f"https://liff.line.me/{room.liff_id}?document={publication.document_id}" if room.liff_id
                         else urls[0])
-            return (texts.publication_flex(
+            return buttons.with_bubble((texts.publication_flex(
                 classroom=room.name, year=publication.year, month=publication.month, revision=publication.revision,
                 changed=changed, language=room.language, preview_url=urls[1], open_url=open_url,
-                width=publication.image_width, height=publication.image_height),)
+                width=publication.image_width, height=publication.image_height),), page)
         return _MonthPictures(images, card)
     pages = json.loads(publication.pages_json)
     images = tuple(image for n, page in enumerate(pages, start=1) for image in (
@@ -169,6 +181,8 @@ def _month_pictures(publication: Publication, room: Classroom, store: ImageStore
                                    room.language)
     if room.liff_id:
         words += f"\nhttps://liff.line.me/{room.liff_id}?document={publication.document_id}"
+    if page is not None:  # the pages follow the text: the address goes in it, which LINE shows as a link
+        words += f"\n{page.label}: {page.data}"
 
     def pages_push(urls: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
         return ({"type": "text", "text": words}, *({"type": "image", "originalContentUrl": urls[i],
@@ -198,7 +212,9 @@ def compose(session: Session, delivery: Delivery, now: dt.datetime, paths: DataP
     changed = len(json.loads(publication.changes_json or "[]"))
     text = email_text.publication_text(templates, fields, revision=publication.revision, changed=changed)
     picture = Picture(original.relative_to(paths.images).as_posix(), text.split("\n")[0], file_name=_stem(publication))
+    page = _page(session, delivery.channel, publication, room) if teacher is None else None
     return Message.of_text(KEY, message_facts.language_of(room.language), text, facts=fields, pictures=(picture,),
+                           actions=(page,) if page is not None else (),
                            to_name=teacher.display_name if teacher is not None else "",
                            variant="shift_publication_update" if publication.revision > 1 else "",
                            audience=Audience.TEACHER if teacher is not None else Audience.GROUP)

@@ -7,7 +7,7 @@ when the shift is gone, changed, started, no longer confirmed or no longer this 
 teacher cannot get it on the channel (`RULES` and the channel's teacher rules; the lean path,
 reminder_batch, runs the same rules and builds the same message). It counts as telling the teacher
 that version: a later change gets a correction. Its actions are 了解 and "Ask for cover", each while
-the manager has it on.
+the manager has it on, and "Open my page" while the teachers' page is ready.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import ack, cover, email_text, texts
 from core.messages.message import Action, Message
 from core.outbox.policy import CancelReason
+from core.pages import buttons
 from core.planning import reminders
 from core.sending import message_facts, send_checks, send_rules
 from core.store.kinds import DeliveryKind
@@ -40,13 +41,18 @@ def message(facts: texts.ShiftFacts, language: str, templates: dict[str, str], a
 
 
 def actions(ack_sign: Callable[[int], str] | None, ask_sign: cover.Signer | None, delivery_id: int,
-            language: str) -> tuple[Action, ...]:
-    """了解 and "Ask for cover", each while the manager has it on."""
+            language: str, page: Action | None = None) -> tuple[Action, ...]:
+    """了解 and "Ask for cover", each while the manager has it on, and the teachers' page while it is ready."""
     found = [] if ack_sign is None else [Action(ack.label(language), ack_sign(delivery_id))]
     if ask_sign is not None:
         button = cover.ask_button(ask_sign, delivery_id, language)
         found.append(Action(button.label, button.data))
-    return tuple(found)
+    return (*found, page) if page is not None else tuple(found)
+
+
+def page_button(liff_id: str | None, local_date: dt.date, language: str) -> Action | None:
+    """"Open my page" at the month of the shift (None without the page)."""
+    return buttons.link(liff_id, language, "month", month=buttons.month_of(local_date.year, local_date.month))
 
 
 def compose(session: Session, delivery: Delivery, now: dt.datetime, paths: DataPaths) -> Message:
@@ -56,7 +62,10 @@ def compose(session: Session, delivery: Delivery, now: dt.datetime, paths: DataP
     language = message_facts.language_of(room.language)
     return message(message_facts.facts_of(shift, room, shift.note), language,
                    message_facts.templates(language, paths),
-                   actions(ack.signer(session), cover.ask_signer(session), delivery.id, language), teacher.display_name)
+                   actions(ack.signer(session), cover.ask_signer(session), delivery.id, language,
+                           buttons.for_teacher(session, teacher, language, "month",
+                                               month=buttons.month_of(shift.local_date.year, shift.local_date.month))),
+                   teacher.display_name)
 
 
 KIND = MessageKind(

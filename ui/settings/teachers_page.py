@@ -1,0 +1,74 @@
+"""Settings → Teachers' page: the same fields as Connect LINE's step (ui/connect_line/teachers_page.py),
+saved with Save; read and saved on `ctx.tasks`."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import QGroupBox, QPushButton, QVBoxLayout, QWidget
+
+from core.setup import teachers_page
+from core.setup.teachers_page import PageSettings
+from ui.common.widgets import StatusLabel, report, row, stack
+from ui.common.wrapped_text import keep_text_visible
+from ui.connect_line.teachers_page import PageFields, show_relay_settings
+from ui.services.context import AppContext
+
+
+class TeachersPageSection(QGroupBox):
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTitle(self.tr("Teachers' page"))
+        self.setObjectName("teachersPageSection")
+        self.ctx = ctx
+        self.fields = PageFields(self)
+        self.fields.edited.connect(self._edited)
+        self.fields.relay_wanted.connect(show_relay_settings)
+        self.save = QPushButton(self.tr("Save"), self)
+        self.save.setObjectName("pageSave")
+        self.save.setEnabled(False)
+        self.save.clicked.connect(self._save)
+        self.status = StatusLabel(self)
+        self.status.setObjectName("pageStatus")
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.fields)
+        layout.addWidget(stack(row(self.save, stretch_last=True), self.status))
+        self._fitting = False
+        ctx.bridge.settings_changed.connect(self.reload)  # a relay attached or removed changes the endpoint
+        self.reload()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._fitting:  # once laid out at the page's width (ui/connect_line/teachers_page.py says why)
+            self._fitting = True
+            QTimer.singleShot(0, self, lambda: keep_text_visible(self))
+
+    def reload(self) -> None:
+        db = self.ctx.db
+        self.ctx.tasks.run(lambda: teachers_page.read(db), self._loaded, self._failed, owner=self)
+
+    def _loaded(self, saved: PageSettings) -> None:
+        if self.fields.saved is not None and self.fields.saved.relay_url != saved.relay_url and self.fields.changed():
+            # Keep what is being typed; only the relay's part follows.
+            saved = PageSettings(self.fields.channel_id.text(), self.fields.liff_id.text(),
+                                 self.fields.enabled.isChecked(), saved.relay_url)
+        self.fields.show_settings(saved)
+        self._edited()
+
+    def _edited(self) -> None:
+        self.save.setEnabled(self.fields.changed())
+
+    def _save(self) -> None:
+        self.save.setEnabled(False)
+        self.status.busy(self.tr("Saving…"))
+        fields, ctx = self.fields, self.ctx
+        ctx.tasks.run(lambda: fields.save(ctx), self._saved, self._failed, owner=self)
+
+    def _saved(self, saved: PageSettings) -> None:
+        self.fields.show_settings(saved)
+        self.status.ok(self.tr("Saved. The teachers' page is on.") if saved.ready else self.tr("Saved."))
+        self.ctx.bridge.settings_changed.emit()
+
+    def _failed(self, exc: BaseException) -> None:
+        self._edited()
+        report(self, self.status, exc, self.ctx.paths)
