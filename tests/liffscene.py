@@ -19,6 +19,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sqlalchemy import select
+
 from core.emulator import LineEmulator
 from core.outbox import queue
 from core.publication import publish as publication
@@ -33,7 +35,7 @@ from core.store import secrets as app_secrets
 from core.store import setting_keys as keys
 from core.store.bootstrap import open_database
 from core.store.db import Database
-from core.store.models import DeliveryKind, ShiftStatus, SubjectType
+from core.store.models import Delivery, DeliveryKind, DeliveryStatus, ShiftStatus, SubjectType
 from core.store.paths import DataPaths, data_paths
 from tests.linefixtures import TOKEN
 
@@ -76,8 +78,9 @@ def seed(db: Database, paths: DataPaths, emulator: LineEmulator, *, now: dt.date
     for user_id, name in NAMES.items():
         emulator.add_user(user_id, name)
     with db.write() as s:
-        room = rules.create_classroom(s, name="本町教室")
-        other = rules.create_classroom(s, name="駅前教室")
+        # No quiet hours: the reminder and the call go at once whatever the hour the tests run at.
+        room = rules.create_classroom(s, name="本町教室", quiet_hours=None)
+        other = rules.create_classroom(s, name="駅前教室", quiet_hours=None)
         today = clock.local_now(now, room.timezone).date()
         scene = Scene(now, today, f"c{room.id}", f"c{other.id}", f"{today:%Y-%m}")
         for user_id in (HANAKO, ICHIRO, JIRO):
@@ -124,6 +127,12 @@ def seed(db: Database, paths: DataPaths, emulator: LineEmulator, *, now: dt.date
         sender.run_until_idle()
     finally:
         sender.stop()
+    with db.read() as s:
+        sent = [s.get(Delivery, scene.reminder)] + list(s.scalars(select(Delivery).where(
+            Delivery.kind == DeliveryKind.COVER_CALL.value)))
+        # the page offers 了解 and the cover call only for what reached her
+        assert all(d is not None and d.status == DeliveryStatus.SENT for d in sent), [
+            (d.kind, d.status, d.last_error_code) for d in sent if d is not None]
     return scene
 
 
