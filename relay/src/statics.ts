@@ -4,7 +4,7 @@
  * No token: the page signs in with LIFF once it runs. The HTML loads the LIFF SDK from the LIFF_SDK_URL
  * var (LINE's CDN; the LINE emulator's stand-in in local runs and tests), written over the placeholder
  * {{LIFF_SDK_URL}}, and every /liff/ answer carries the same security headers: the page runs only its
- * own script and the SDK, talks only to the relay and the SDK's origin, and is framed by no one.
+ * own script and the SDK, talks only to the relay and the SDK's origin (and LINE's own hosts with LINE's SDK), and is framed by no one.
  */
 
 import html from "../page/index.html";
@@ -23,12 +23,18 @@ const FILES: Record<string, { type: string; text: string } | undefined> = {
   "/liff/app.css": { type: "text/css; charset=utf-8", text: style },
 };
 
+// LINE's own SDK talks to LINE's API and login hosts and loads its modules from its CDN: with it, the
+// page may reach those (LINE's, like the SDK itself) and nothing else but the relay.
+const LINE_SDK_HOSTS = "https://api.line.me https://access.line.me https://liffsdk.line-scdn.net";
+
 /** The headers of every /liff/ answer but its cache-control. */
 export function securityHeaders(config: Settings): Record<string, string> {
-  const sdk = new URL(config.liffSdkUrl).origin;
+  const sdk = new URL(config.liffSdkUrl);
+  const lines = sdk.protocol === "https:" && sdk.hostname.endsWith(".line-scdn.net");
+  const connect = lines ? `${sdk.origin} ${LINE_SDK_HOSTS}` : sdk.origin;
   return {
-    "content-security-policy": `default-src 'none'; script-src 'self' ${sdk}; style-src 'self'; img-src 'self' data:; ` +
-      `connect-src 'self' ${sdk}; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`,
+    "content-security-policy": `default-src 'none'; script-src 'self' ${sdk.origin}; style-src 'self'; img-src 'self' data:; ` +
+      `connect-src 'self' ${connect}; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`,
     "x-frame-options": "DENY",
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",

@@ -40,7 +40,7 @@ describe("the page's files", () => {
     expect(served.headers.get("content-security-policy")).toContain("script-src 'self' http://127.0.0.1:9000;");
     const deployed = await get("/liff/", { ...env, LIFF_SDK_URL: undefined });
     expect(await deployed.text()).toContain(`src="${DEFAULT_LIFF_SDK_URL}"`);
-    expect(deployed.headers.get("content-security-policy")).toContain("connect-src 'self' https://static.line-scdn.net;");
+    expect(deployed.headers.get("content-security-policy")).toContain("connect-src 'self' https://static.line-scdn.net https://api.line.me https://access.line.me https://liffsdk.line-scdn.net;");
   });
 
   it("answer 404 for anything else under /liff/, with the same headers; /liff goes to /liff/ with its query", async () => {
