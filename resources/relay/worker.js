@@ -504,6 +504,8 @@ var app_default2 = `/* The teachers' page: dark text on light, thumb-sized targe
   -webkit-text-size-adjust: 100%;
 }
 * { box-sizing: border-box; }
+/* What focus or a link scrolls into view stops above the fixed tab bar, not under it. */
+html { scroll-padding-bottom: calc(var(--tab) + 16px + env(safe-area-inset-bottom)); }
 body { margin: 0; min-height: 100vh; }
 main { padding: 12px 12px calc(var(--tab) + 56px + env(safe-area-inset-bottom)); max-width: 640px; margin: 0 auto; }
 main:focus { outline: none; }
