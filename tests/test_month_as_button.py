@@ -1,6 +1,6 @@
 """The month to a LINE group as a button to the teachers' page instead of pictures (PAGES_MONTH_AS_BUTTON),
 all real: the sender, the LINE emulator over HTTP, a real S3-compatible bucket (moto) and, as the relay, a
-loopback server that counts every request it gets. With the choice on and the page ready the group gets
+loopback server that counts every request it gets, or the relay itself (`wrangler dev`). With the choice on and the page ready the group gets
 one message, the announcement with the button to the page's classroom view, and no picture is uploaded
 anywhere; off, or the page not ready, the month goes as pictures as before. While the page is ready its
 classroom view also replaces the classroom's own LIFF link from before the page."""
@@ -28,9 +28,12 @@ from core.store.models import Classroom, Delivery, DeliveryStatus, Publication
 from core.store.paths import DataPaths
 from core.texts import render
 from tests import factories as f
-from tests.linefixtures import FakeClock
+from tests import test_relay_images as relay_images
+from tests.linefixtures import FakeClock, line_ready  # noqa: F401 - line_ready is a fixture
+from tests.relayfixtures import LocalRelay, relay  # noqa: F401 - relay is a fixture
 from tests.s3server import BUCKET, RefusingBucket, hosted, s3_endpoint  # noqa: F401 - fixtures
 from tests.test_publication import GROUP, line_group  # noqa: F401 - line_group is a fixture
+from tests.test_relay_images import emulator  # noqa: F401 - the relay's LINE
 
 LIFF = "1657000000-AbCdEfGh"
 ANNOUNCEMENT = "【シフト表】本校 2026年12月のシフト表を公開しました。"
@@ -215,3 +218,26 @@ def test_the_readiness_check_needs_no_image_host_while_the_month_goes_as_a_butto
     assert render(said.says, "en") == (
         "the month goes to the group as a button to the teachers' page: no image hosting needed")
     assert relay_address.requests == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("as_button", [True, False], ids=["button", "pictures"])
+def test_with_the_real_relay_the_pictures_are_put_there_only_when_the_month_goes_as_pictures(
+        db: Database, paths: DataPaths, relay: LocalRelay, line_ready: LineEmulator, as_button: bool) -> None:
+    """The relay (`wrangler dev`, local D1) as the page's relay and the only image host: what it was asked
+    is in the lines it prints, one a request."""
+    relay_settings.attach(db, relay.url, relay.key)
+    _page(db, as_button=as_button)
+    _, delivery_id = relay_images._published(db, paths, dt.datetime.now(dt.UTC))
+    Sender(db, paths=paths, config=SenderConfig(concurrency=2), clock=FakeClock(dt.datetime.now(dt.UTC))).run_until_idle()
+    assert _status(db, delivery_id) is DeliveryStatus.SENT
+    received = [m.message for m in line_ready.inbox(relay_images.GROUP)]
+    put = [line for line in relay.output if "PUT /api/images" in line]
+    with db.read() as s:
+        held = keys.RELAY_IMAGES.read(s)
+    if as_button:
+        assert [m["type"] for m in received] == ["flex"] and received[0]["altText"].startswith("【シフト表】")
+        assert put == [] and held is None
+    else:
+        assert [m["type"] for m in received][1:] == ["image"] * (len(received) - 1) and len(received) == 5
+        assert put and held is not None
