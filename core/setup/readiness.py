@@ -31,6 +31,7 @@ from enum import StrEnum
 from sqlalchemy import func, select
 
 from core.channels import registry
+from core.pages import month_message
 from core.planning import unacknowledged
 from core.publication import image_hosts
 from core.receiving import line_works_callback, server
@@ -137,6 +138,8 @@ class Facts:
     # Another image host set up (core/publication/image_hosts.py: "relay"), the month's route when the
     # manager's own bucket is not set up or does not work; None: none.
     other_image_host: str | None = None
+    # The month goes to LINE groups as a button to the teachers' page (core/pages/month_message.py): no host needed.
+    month_as_button: bool = False
     receiving: ReceivingFacts | None = None  # None: not looked at (the requirement says it cannot tell)
     ack_button: bool = False  # reminders carry the 了解 button
     # Shifts starting soon whose reminder waits for its 了解 (core/planning/unacknowledged.py), soonest first.
@@ -240,6 +243,7 @@ def facts(db: Database, *, now: dt.datetime, autostart: bool | None,
         window = max((unacknowledged.window_of(session, room) for room in session.scalars(select(Classroom.id))),
                      default=dt.timedelta(hours=unacknowledged.DEFAULT_HOURS))
         other_host = image_hosts.route(session, hosting_works=False)
+        as_button = month_message.chosen(session)
     saved = hosting.load(db)
     return Facts(
         line_ready=Channel.LINE.value in ready, keyring_problem=problem or saved.keyring_problem,
@@ -250,7 +254,7 @@ def facts(db: Database, *, now: dt.datetime, autostart: bool | None,
         hosting_problem=hosting.problem(db, saved),
         receiving=receiving_now if receiving_now is not None else receiving_facts(db),
         ack_button=button, not_acknowledged=waiting, ack_window=window, relay=relay_credentials.held(db),
-        other_image_host=other_host, works=line_works.facts(db), other_chat_ready=any(
+        other_image_host=other_host, month_as_button=as_button, works=line_works.facts(db), other_chat_ready=any(
             registry.driver(key).postbacks for key in ready if key != Channel.LINE.value), pages=teachers_page.read(db))
 
 
@@ -412,6 +416,8 @@ def _teachers(f: Facts) -> Requirement:
 
 
 def _month(f: Facts) -> Requirement:
+    if f.month_as_button:
+        return Requirement("month_image", State.OK, t("readiness.month.button"), None, None)
     if f.other_image_host == "relay" and not (f.hosting_ready and f.hosting_problem is None):
         # The pages go through the relay (core/relay/images.py) when the bucket is not there to take them.
         return Requirement("month_image", State.OK, t("readiness.month.relay"), None, None)

@@ -190,6 +190,9 @@ RELAY_IMAGES = TextSetting("relay.images", t("setting.label.relay.images"), max_
 # The manager's opt-in to hand the relay the teachers' page's data (their names and shifts, kept there until
 # 7 days after each month ends): off, nothing is handed over, and what was is deleted at the next sync.
 PAGES_ENABLED = FlagSetting("pages.enabled", t("setting.label.pages.enabled"))
+# While the page is ready, the month goes to a LINE group as its announcement with a button to the page's
+# classroom view instead of pictures at public addresses (core/pages/month_message.py): off, as pictures.
+PAGES_MONTH_AS_BUTTON = FlagSetting("pages.month_as_button", t("setting.label.pages.month_as_button"))
 # What the sync last put for the page (JSON, core/relay/pages.py): the relay's address and each document's
 # fingerprint, so an unchanged document is not put again and a gone one is deleted.
 RELAY_PAGES = TextSetting("relay.pages", t("setting.label.relay.pages"), max_length=2_000_000)

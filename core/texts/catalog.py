@@ -672,6 +672,7 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "publish.preview.pages": ("As pictures for phones", "スマートフォン向けの画像で届きます。"),
     "publish.preview.pages_relay": ("As pictures for phones, through the relay",
                                     "スマートフォン向けの画像で、中継サーバー経由で届きます。"),
+    "publish.preview.button": ("As a button to the teachers' page", "講師ページへのボタンで届きます。"),
     "publish.preview.later": ("What the LINE group will get once it is chosen: {form}",
                               "LINEグループを選ぶと、この内容が届きます。{form}"),
     "publish.not_yet": ("Not yet: {missing}", "現在の状況: {missing}"),
@@ -841,6 +842,10 @@ CATALOG: dict[str, tuple[Template, Template]] = {
     "setting.label.relay.images": ("the month's pictures the relay holds", "中継サーバーに預けた月の画像"),
     "setting.label.relay.pages": ("the teachers' page documents the relay holds", "中継サーバーに預けた講師ページのデータ"),
     "setting.label.pages.enabled": ("hand the relay the teachers' page data", "講師ページのデータを中継サーバーに預ける"),
+    "setting.label.pages.month_as_button": (
+        "Send the month to the group as a button to the teachers' page instead of pictures (the month's pictures "
+        "are not put online)",
+        "月のシフト表を画像ではなく講師ページへのボタンでグループに送る（月の画像はインターネット上に置きません）"),
     "setting.label.line.login_channel_id": ("the LINE Login channel ID", "LINEログインのチャネルID"),
     "setting.label.line.liff_id": ("the LIFF ID of the teachers' page", "講師ページのLIFF ID"),
     "setting.label.line.rich_menu_id": ("the rich menu Shiftcast set", "Shiftcastが設定したリッチメニュー"),
@@ -1244,6 +1249,8 @@ CATALOG: dict[str, tuple[Template, Template]] = {
                            "月のシフト表の画像は画像ホスティング経由で投稿します。"),
     "readiness.month.relay": ("the month image is posted through the relay",
                               "月のシフト表の画像は中継サーバー経由で投稿します。"),
+    "readiness.month.button": ("the month goes to the group as a button to the teachers' page: no image hosting needed",
+                               "月のシフト表は講師ページへのボタンでグループに送ります（画像ホスティングは不要です）。"),
     "readiness.month.no_hosting": ("no image hosting: the month goes to the group as a list, not as the image",
                                    "画像ホスティングがないため、月のシフト表は画像ではなく一覧でグループに送ります。"),
     "readiness.month.fix": ("set up image hosting in Settings", "設定で画像ホスティングを設定してください。"),

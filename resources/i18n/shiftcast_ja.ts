@@ -464,12 +464,12 @@ The old address stops working at the next sync with the relay: a phone that foll
         <translation>LINE WORKS を使う講師向けに、毎月のシフト表を投稿する LINE WORKS のトークルーム（チャンネル）です。ボットをトークルームに招待してください。チャンネルIDはトークルームのメニュー、またはボットが参加したときに受け取るコールバックで確認できます。</translation>
     </message>
     <message>
-        <source>LIFF ID:</source>
-        <translation>LIFF ID:</translation>
+        <source>Optional, from before the teachers&apos; page: a LIFF app of your own that opens the roster inside LINE. The teachers&apos; page (Settings → Teachers&apos; page) is the way to open the month inside LINE: while it is on, the month opens there and this field is not used.</source>
+        <translation>任意。講師ページより前からある、シフト表をLINEの中で開く独自のLIFFアプリです。LINEの中で月のシフト表を開くには、講師ページ（「設定」→「講師ページ」）を使ってください。講師ページがオンの間は、月のシフト表は講師ページで開き、この欄は使いません。</translation>
     </message>
     <message>
-        <source>Optional. A LIFF app (made in the LINE Developers console, LIFF tab) opens the roster inside LINE; without one, teachers open it in their web browser.</source>
-        <translation>任意。LIFFアプリ（LINE Developersコンソールの「LIFF」タブで作成）があると、シフト表をLINEの中で開けます。ない場合、講師はWebブラウザーで開きます。</translation>
+        <source>LIFF ID:</source>
+        <translation>LIFF ID:</translation>
     </message>
     <message>
         <source>Tell me when a reminder is not acknowledged</source>
@@ -4474,6 +4474,10 @@ This cannot be undone.</source>
     <message>
         <source>Teachers&apos; page</source>
         <translation>講師ページ</translation>
+    </message>
+    <message>
+        <source>Send the month to the group as a button to the teachers&apos; page instead of pictures (the month&apos;s pictures are not put online)</source>
+        <translation>月のシフト表を画像ではなく講師ページへのボタンでグループに送る（月の画像はインターネット上に置きません）</translation>
     </message>
     <message>
         <source>Save</source>

@@ -1,5 +1,5 @@
 """Settings → Classrooms: each classroom's LINE group, reminder lead time, quiet hours, message
-language, LIFF ID, and whether the manager is told of a reminder not acknowledged. Saved in one
+language, LIFF ID (hidden while the teachers' page is ready), and whether the manager is told of a reminder not acknowledged. Saved in one
 transaction, so a bad value changes nothing."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from core.planning import unacknowledged
 from core.planning.reminder_times import QUIET_MARGIN, QuietHours, reminder_due
 from core.roster import clock
 from core.roster.queries import ClassroomSettings
-from core.setup import classrooms, line
+from core.setup import classrooms, line, teachers_page
 from ui.common.widgets import StatusLabel, TimeField, form, note, report, row, stack
 from ui.common.wrapped_text import keep_text_visible
 from ui.services.context import AppContext
@@ -71,7 +71,7 @@ class ClassroomSection(QGroupBox):
         self._dirty = False  # unsaved edits: a reload must not overwrite them
         self._loading = False
         self._filling = False  # fields being set from the database, not typed by the manager
-        layout = form(self)
+        layout = self._form = form(self)
         self.classroom = QComboBox(self)
         self.classroom.setObjectName("classroom")
         self.classroom.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
@@ -139,9 +139,15 @@ class ClassroomSection(QGroupBox):
         self.liff_id = QLineEdit(self)
         self.liff_id.setObjectName("liffId")
         self.liff_id.setPlaceholderText(self.tr("Optional"))
-        layout.addRow(self.tr("LIFF ID:"), stack(self.liff_id, note(self.tr(
-            "Optional. A LIFF app (made in the LINE Developers console, LIFF tab) opens the roster inside LINE; "
-            "without one, teachers open it in their web browser."), self)))
+        # From before the teachers' page, kept for the classrooms that have one: while the page is ready its
+        # classroom view is what the month opens inside LINE (core/sending/kinds/shift_publication.py).
+        self.liff_note = note(self.tr(
+            "Optional, from before the teachers' page: a LIFF app of your own that opens the roster inside LINE. "
+            "The teachers' page (Settings → Teachers' page) is the way to open the month inside LINE: while it is "
+            "on, the month opens there and this field is not used."), self)
+        self.liff_row = stack(self.liff_id, self.liff_note)
+        self.liff_row.setObjectName("liffRow")
+        layout.addRow(self.tr("LIFF ID:"), self.liff_row)
 
         self.nudge = QCheckBox(self.tr("Tell me when a reminder is not acknowledged"), self)
         self.nudge.setObjectName("nudgeUnacknowledged")
@@ -169,6 +175,7 @@ class ClassroomSection(QGroupBox):
         self._update_quiet_hint()
         keep_text_visible(self)  # Qt's form layout would cut long notes and answers mid-sentence
         ctx.signals.roster_changed.connect(self.reload)
+        ctx.bridge.settings_changed.connect(self.reload)  # the teachers' page turned on or off
         self.reload()
 
     # ----- loading -----
@@ -182,14 +189,18 @@ class ClassroomSection(QGroupBox):
         if self._loading:
             return
         self._loading = True
-        self.ctx.tasks.run(lambda: classrooms.with_nudges(self.ctx.db), self._loaded, self._load_failed, owner=self)
+        db = self.ctx.db
+        self.ctx.tasks.run(lambda: (classrooms.with_nudges(db), teachers_page.read(db).ready), self._loaded,
+                           self._load_failed, owner=self)
 
     def _load_failed(self, exc: BaseException) -> None:
         self._loading = False
         report(self, self.status, exc, self.ctx.paths)
 
-    def _loaded(self, found: classrooms.Classrooms) -> None:
+    def _loaded(self, read: tuple[classrooms.Classrooms, bool]) -> None:
         self._loading = False
+        found, page_ready = read
+        self._form.setRowVisible(self.liff_row, not page_ready)
         current = self.selected()
         rooms, self._nudges = list(found.rooms), dict(found.nudges)
         self._rooms = rooms

@@ -1,13 +1,14 @@
 """Settings → Teachers' page: the same fields as Connect LINE's step (ui/connect_line/teachers_page.py),
+and, under the opt-in, how the month goes to LINE groups while the page is on (core/setup/month_as_button.py);
 saved with Save; read and saved on `ctx.tasks`."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import QGroupBox, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QGroupBox, QPushButton, QVBoxLayout, QWidget
 
-from core.setup import teachers_page
+from core.setup import month_as_button, teachers_page
 from core.setup.teachers_page import PageSettings
 from ui.common.widgets import StatusLabel, report, row, stack
 from ui.common.wrapped_text import keep_text_visible
@@ -24,6 +25,14 @@ class TeachersPageSection(QGroupBox):
         self.fields = PageFields(self)
         self.fields.edited.connect(self._edited)
         self.fields.relay_wanted.connect(show_relay_settings)
+        self.as_button = QCheckBox(self.tr(
+            "Send the month to the group as a button to the teachers' page instead of pictures "
+            "(the month's pictures are not put online)"), self)
+        self.as_button.setObjectName("pageMonthAsButton")
+        self.as_button.toggled.connect(lambda _on: self._edited())
+        self.fields.enabled.toggled.connect(self.as_button.setEnabled)  # it means something only with the page on
+        self.as_button.setEnabled(False)
+        self._as_button_saved: bool | None = None
         self.save = QPushButton(self.tr("Save"), self)
         self.save.setObjectName("pageSave")
         self.save.setEnabled(False)
@@ -32,6 +41,7 @@ class TeachersPageSection(QGroupBox):
         self.status.setObjectName("pageStatus")
         layout = QVBoxLayout(self)
         layout.addWidget(self.fields)
+        layout.addWidget(self.as_button)
         layout.addWidget(stack(row(self.save, stretch_last=True), self.status))
         self._fitting = False
         ctx.bridge.settings_changed.connect(self.reload)  # a relay attached or removed changes the endpoint
@@ -45,27 +55,39 @@ class TeachersPageSection(QGroupBox):
 
     def reload(self) -> None:
         db = self.ctx.db
-        self.ctx.tasks.run(lambda: teachers_page.read(db), self._loaded, self._failed, owner=self)
+        self.ctx.tasks.run(lambda: (teachers_page.read(db), month_as_button.read(db)), self._loaded, self._failed,
+                           owner=self)
 
-    def _loaded(self, saved: PageSettings) -> None:
+    def _loaded(self, read: tuple[PageSettings, bool]) -> None:
+        saved, as_button = read
+        if not self._as_button_changed():  # keep what is being ticked
+            self.as_button.setChecked(as_button)
+        self._as_button_saved = as_button
         if self.fields.saved is not None and self.fields.saved.relay_url != saved.relay_url and self.fields.changed():
             # Keep what is being typed; only the relay's part follows.
             saved = PageSettings(self.fields.channel_id.text(), self.fields.liff_id.text(),
                                  self.fields.enabled.isChecked(), saved.relay_url)
         self.fields.show_settings(saved)
+        self.as_button.setEnabled(self.fields.enabled.isChecked())
         self._edited()
 
+    def _as_button_changed(self) -> bool:
+        return self._as_button_saved is not None and self.as_button.isChecked() != self._as_button_saved
+
     def _edited(self) -> None:
-        self.save.setEnabled(self.fields.changed())
+        self.save.setEnabled(self.fields.changed() or self._as_button_changed())
 
     def _save(self) -> None:
         self.save.setEnabled(False)
         self.status.busy(self.tr("Saving…"))
-        fields, ctx = self.fields, self.ctx
-        ctx.tasks.run(lambda: fields.save(ctx), self._saved, self._failed, owner=self)
+        fields, ctx, as_button = self.fields, self.ctx, self.as_button.isChecked()
+        ctx.tasks.run(lambda: (fields.save(ctx), month_as_button.save(ctx.db, as_button)), self._saved, self._failed,
+                      owner=self)
 
-    def _saved(self, saved: PageSettings) -> None:
+    def _saved(self, done: tuple[PageSettings, bool]) -> None:
+        saved, self._as_button_saved = done
         self.fields.show_settings(saved)
+        self.as_button.setEnabled(saved.enabled)
         self.status.ok(self.tr("Saved. The teachers' page is on.") if saved.ready else self.tr("Saved."))
         self.ctx.bridge.settings_changed.emit()
 

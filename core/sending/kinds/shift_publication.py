@@ -22,8 +22,11 @@ copies go to the teachers who chose e-mail or whom LINE could not reach
 newer revision of the month replaces it, the classroom has no LINE group any more, or (by e-mail) the
 teacher cannot get it. On LINE it counts once per member of the group against the monthly quota.
 While the teachers' page is ready, the group's month also carries "See the month" to the classroom's
-month on the page (a small bubble after the cards, or a line of the announcement before the pages:
-core/pages/buttons.py).
+month on the page (a small bubble after the cards, a line of the announcement before the pages, or the
+old revision's card itself opening it: core/pages/buttons.py). When the manager chose so (PAGES_MONTH_AS_BUTTON), the page ready, the group's month
+is instead one message, the announcement with that button (core/pages/month_message.py), and no host is
+asked: the month's pictures are not put online. While the page is ready its classroom view also replaces
+the classroom's own LIFF link from before the page (Classroom.liff_id).
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ from core.kinds.registry import MessageKind, shared_reasons
 from core.messages import email_text, month_flex, texts
 from core.messages.message import Action, Audience, Message, Picture
 from core.outbox.policy import CancelReason, ErrorCode
-from core.pages import buttons
+from core.pages import buttons, month_message
 from core.planning import mailed_publication
 from core.publication import hosting, image_hosts, month_image
 from core.publication.image_store import ImageStore
@@ -70,6 +73,11 @@ def build_line(session: Session, delivery: Delivery, now: dt.datetime, paths: Da
     # Each recorded refusal passed over one host (core/publication/image_hosts.py): the next is asked.
     hosts = image_hosts.set_up(session)[refusals:]
     page = _page(session, Channel.LINE.value, publication, room)
+    button = month_message.for_group(
+        session, classroom=room.name, classroom_id=room.id, language=message_facts.language_of(room.language),
+        year=publication.year, month=publication.month, revision=publication.revision, changed=_changed(publication))
+    if button is not None:  # the page shows the month: no picture of it is put on any host
+        return Outgoing("push", room.line_group_id, (button,))
     if not hosts:
         return _flex_push(publication, room, page)
     month = _month_pictures(publication, room, ImageStore(paths.images), page)
@@ -134,6 +142,10 @@ def _page(session: Session, channel: str, publication: Publication, room: Classr
                              month=buttons.month_of(publication.year, publication.month))
 
 
+def _changed(publication: Publication) -> int:
+    return len(json.loads(publication.changes_json or "[]"))
+
+
 def _flex_push(publication: Publication, room: Classroom, page: Action | None) -> Outgoing:
     try:
         messages = month_flex.group_messages(message_facts.month_facts(publication, room))
@@ -153,7 +165,7 @@ def _month_pictures(publication: Publication, room: Classroom, store: ImageStore
     """The announcement and one image message per page for phones (core/publication/month_pages.py);
     a revision published before pages existed: its Flex bubble with the wide grid."""
     base = f"shiftcast/{publication.document_id}"
-    changed = len(json.loads(publication.changes_json or "[]"))
+    changed = _changed(publication)
     images: tuple[image_hosts.Image, ...]
     if not publication.pages_json:
         images = (image_hosts.Image(f"{base}/roster-r{publication.revision}.png",
@@ -163,12 +175,12 @@ def _month_pictures(publication: Publication, room: Classroom, store: ImageStore
         _check_files(publication, images)
 
         def card(urls: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
-            open_url = (f"https://liff.line.me/{room.liff_id}?document={publication.document_id}" if room.liff_id
-                        else urls[0])
-            return buttons.with_bubble((texts.publication_flex(
+            open_url = page.data if page is not None else _liff_link(publication, room) or urls[0]
+            # The card itself opens the page while it is ready: no second link after it.
+            return (texts.publication_flex(
                 classroom=room.name, year=publication.year, month=publication.month, revision=publication.revision,
                 changed=changed, language=room.language, preview_url=urls[1], open_url=open_url,
-                width=publication.image_width, height=publication.image_height),), page)
+                width=publication.image_width, height=publication.image_height),)
         return _MonthPictures(images, card)
     pages = json.loads(publication.pages_json)
     images = tuple(image for n, page in enumerate(pages, start=1) for image in (
@@ -179,15 +191,21 @@ def _month_pictures(publication: Publication, room: Classroom, store: ImageStore
     _check_files(publication, images)
     words = texts.publication_text(room.name, publication.year, publication.month, publication.revision, changed,
                                    room.language)
-    if room.liff_id:
-        words += f"\nhttps://liff.line.me/{room.liff_id}?document={publication.document_id}"
     if page is not None:  # the pages follow the text: the address goes in it, which LINE shows as a link
         words += f"\n{page.label}: {page.data}"
+    elif (old := _liff_link(publication, room)) is not None:
+        words += f"\n{old}"
 
     def pages_push(urls: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
         return ({"type": "text", "text": words}, *({"type": "image", "originalContentUrl": urls[i],
                                                    "previewImageUrl": urls[i + 1]} for i in range(0, len(urls), 2)))
     return _MonthPictures(images, pages_push)
+
+
+def _liff_link(publication: Publication, room: Classroom) -> str | None:
+    """The classroom's own LIFF app from before the teachers' page, kept for a manager who set one; while
+    the page is ready its classroom view takes this place."""
+    return f"https://liff.line.me/{room.liff_id}?document={publication.document_id}" if room.liff_id else None
 
 
 def _check_files(publication: Publication, images: tuple[image_hosts.Image, ...]) -> None:
@@ -209,7 +227,7 @@ def compose(session: Session, delivery: Delivery, now: dt.datetime, paths: DataP
         raise CannotBuild("IMAGE_MISSING", t("send_error.IMAGE_MISSING", revision=publication.revision))
     templates = email_render.templates(room.language, paths)
     fields = email_text.month_fields(room.name, publication.year, publication.month, publication.revision)
-    changed = len(json.loads(publication.changes_json or "[]"))
+    changed = _changed(publication)
     text = email_text.publication_text(templates, fields, revision=publication.revision, changed=changed)
     picture = Picture(original.relative_to(paths.images).as_posix(), text.split("\n")[0], file_name=_stem(publication))
     page = _page(session, delivery.channel, publication, room) if teacher is None else None
