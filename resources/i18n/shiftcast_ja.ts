@@ -3485,6 +3485,85 @@ Data folder: {1}</source>
     </message>
 </context>
 <context>
+    <name>RichMenuRow</name>
+    <message>
+        <source>Menu under the chat</source>
+        <translation>トーク画面下のメニュー</translation>
+    </message>
+    <message>
+        <source>Four buttons under your LINE chat open the teachers&apos; page: my shifts, availability, cover calls, my calendar.</source>
+        <translation>LINEのトーク画面の下に4つのボタンが表示され、講師ページ（自分のシフト・シフト希望・代講・カレンダー）を開けます。</translation>
+    </message>
+    <message>
+        <source>Set the menu</source>
+        <translation>メニューを設定</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>Setting the menu at LINE…</source>
+        <translation>LINEにメニューを設定しています…</translation>
+    </message>
+    <message>
+        <source>The teachers&apos; page is on: setting the menu under the chat…</source>
+        <translation>講師ページがオンになりました。トーク画面下のメニューを設定しています…</translation>
+    </message>
+    <message>
+        <source>Removing the menu at LINE…</source>
+        <translation>LINEからメニューを削除しています…</translation>
+    </message>
+    <message>
+        <source>The menu is set: everyone who has added the LINE account sees it under the chat.</source>
+        <translation>メニューを設定しました。LINE公式アカウントを友だち追加した全員のトーク画面下に表示されます。</translation>
+    </message>
+    <message>
+        <source>The menu set before is deleted.</source>
+        <translation>以前のメニューは削除しました。</translation>
+    </message>
+    <message>
+        <source>The teachers&apos; page is on, so the menu under the chat is set: everyone who has added the LINE account sees it. Remove takes it away.</source>
+        <translation>講師ページがオンになったため、トーク画面下のメニューを設定しました。LINE公式アカウントを友だち追加した全員に表示されます。「削除」で取り消せます。</translation>
+    </message>
+    <message>
+        <source>The menu is removed: LINE shows no menu under the chat now.</source>
+        <translation>メニューを削除しました。トーク画面下にメニューは表示されなくなりました。</translation>
+    </message>
+    <message>
+        <source>No menu was set: nothing to remove.</source>
+        <translation>メニューは設定されていないため、削除するものはありません。</translation>
+    </message>
+    <message>
+        <source>Set: everyone who has added the LINE account sees it.</source>
+        <translation>設定済み：LINE公式アカウントを友だち追加した全員に表示されています。</translation>
+    </message>
+    <message>
+        <source>Not set.</source>
+        <translation>未設定です。</translation>
+    </message>
+    <message>
+        <source>Set again</source>
+        <translation>もう一度設定</translation>
+    </message>
+    <message>
+        <source>To set it, enter the LINE Login channel ID and the LIFF ID above and save.</source>
+        <translation>設定するには、上でLINEログインのチャネルIDとLIFF IDを入力して保存してください。</translation>
+    </message>
+    <message>
+        <source>To set it, turn the teachers&apos; page on above and save.</source>
+        <translation>設定するには、上で講師ページをオンにして保存してください。</translation>
+    </message>
+    <message>
+        <source>To set it, attach a relay first (Settings → Always on): it serves the page.</source>
+        <translation>設定するには、先に中継サーバーを設置してください（「設定」→「常時稼働」）。ページは中継サーバーから配信されます。</translation>
+    </message>
+    <message>
+        <source>To set it, connect LINE first.</source>
+        <translation>設定するには、先にLINEを接続してください。</translation>
+    </message>
+</context>
+<context>
     <name>RosterCommands</name>
     <message>
         <source>Add shift {0}</source>

@@ -1,6 +1,7 @@
 """Settings → Teachers' page: the same fields as Connect LINE's step (ui/connect_line/teachers_page.py),
 and, under the opt-in, how the month goes to LINE groups while the page is on (core/setup/month_as_button.py);
-saved with Save; read and saved on `ctx.tasks`."""
+saved with Save; read and saved on `ctx.tasks`. Under them the menu under the chat (ui/settings/rich_menu_row.py),
+set at once when Save turns the page on."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from ui.common.widgets import StatusLabel, report, row, stack
 from ui.common.wrapped_text import keep_text_visible
 from ui.connect_line.teachers_page import PageFields, show_relay_settings
 from ui.services.context import AppContext
+from ui.settings.rich_menu_row import RichMenuRow
 
 
 class TeachersPageSection(QGroupBox):
@@ -39,10 +41,12 @@ class TeachersPageSection(QGroupBox):
         self.save.clicked.connect(self._save)
         self.status = StatusLabel(self)
         self.status.setObjectName("pageStatus")
+        self.menu = RichMenuRow(ctx, self)
         layout = QVBoxLayout(self)
         layout.addWidget(self.fields)
         layout.addWidget(self.as_button)
         layout.addWidget(stack(row(self.save, stretch_last=True), self.status))
+        layout.addWidget(self.menu)
         self._fitting = False
         ctx.bridge.settings_changed.connect(self.reload)  # a relay attached or removed changes the endpoint
         self.reload()
@@ -81,15 +85,18 @@ class TeachersPageSection(QGroupBox):
         self.save.setEnabled(False)
         self.status.busy(self.tr("Saving…"))
         fields, ctx, as_button = self.fields, self.ctx, self.as_button.isChecked()
-        ctx.tasks.run(lambda: (fields.save(ctx), month_as_button.save(ctx.db, as_button)), self._saved, self._failed,
-                      owner=self)
+        was_ready = fields.saved is not None and fields.saved.ready
+        ctx.tasks.run(lambda: (fields.save(ctx), month_as_button.save(ctx.db, as_button)),
+                      lambda done: self._saved(done, was_ready=was_ready), self._failed, owner=self)
 
-    def _saved(self, done: tuple[PageSettings, bool]) -> None:
+    def _saved(self, done: tuple[PageSettings, bool], *, was_ready: bool) -> None:
         saved, self._as_button_saved = done
         self.fields.show_settings(saved)
         self.as_button.setEnabled(saved.enabled)
         self.status.ok(self.tr("Saved. The teachers' page is on.") if saved.ready else self.tr("Saved."))
         self.ctx.bridge.settings_changed.emit()
+        if saved.ready and not was_ready:
+            self.menu.page_turned_on()  # the menu is what brings teachers to the page: set it at once
 
     def _failed(self, exc: BaseException) -> None:
         self._edited()
