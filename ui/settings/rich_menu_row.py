@@ -50,7 +50,7 @@ class RichMenuRow(QWidget):
 
     def reload(self) -> None:
         db = self.ctx.db
-        self.ctx.tasks.run(lambda: rich_menu_state.read(db), self._show, self._failed, owner=self, latest="state")
+        self.ctx.tasks.run(lambda: rich_menu_state.read(db), self._show, self._unread, owner=self, latest="state")
 
     def set_menu(self) -> None:
         self._start(self.tr("Setting the menu at LINE…"))
@@ -101,6 +101,10 @@ class RichMenuRow(QWidget):
     def _failed(self, exc: BaseException) -> None:
         report(self, self.status, exc, self.ctx.paths)
         self._finished()
+
+    def _unread(self, exc: BaseException) -> None:
+        """The state could not be read (e.g. no usable keyring): said, buttons left as they were, no retry."""
+        report(self, self.status, exc, self.ctx.paths)
 
     def _finished(self) -> None:
         self._busy = False
