@@ -150,6 +150,27 @@ def test_saving_the_page_on_sets_the_menu_at_once_and_says_so(qtbot, ctx: AppCon
     qtbot.waitUntil(lambda: row.set_button.text() == "Set again", timeout=PATIENCE_MS)
 
 
+def test_a_new_liff_id_saved_while_a_menu_is_set_sets_it_again_to_open_the_new_one(
+        qtbot, ctx: AppContext, line_ready: LineEmulator) -> None:
+    _page(ctx)
+    rich_menu.set_rich_menu(ctx.db, language="en")
+    old = _saved(ctx)
+    view, row = _settings(qtbot, ctx)
+    section = view.teachers_page
+    section.fields.liff_id.clear()
+    qtbot.keyClicks(section.fields.liff_id, "1657000000-NewLiffApp")
+    qtbot.mouseClick(section.save, CLICK)
+    qtbot.waitUntil(lambda: row.status.text().startswith("The menu under the chat is set again"), timeout=PATIENCE_MS)
+    new = _saved(ctx)
+    assert new is not None and new != old
+    seen = line_ready.rich_menus()
+    assert seen["default"] == new
+    [menu] = [m for m in seen["richmenus"] if m["richMenuId"] == new]
+    assert old not in [m["richMenuId"] for m in seen["richmenus"]]  # the old menu is deleted
+    uris = [area["action"]["uri"] for area in menu["areas"]]
+    assert uris and all(uri.startswith("https://liff.line.me/1657000000-NewLiffApp?") for uri in uris)
+
+
 def test_in_japanese_the_section_shows_the_row(qtbot, ctx: AppContext, qapp, tmp_path: Path,
                                               line_ready: LineEmulator) -> None:
     i18n.install(qapp, "ja", tmp_path)

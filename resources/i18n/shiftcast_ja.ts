@@ -3511,6 +3511,14 @@ Data folder: {1}</source>
         <translation>講師ページがオンになりました。トーク画面下のメニューを設定しています…</translation>
     </message>
     <message>
+        <source>The LIFF ID changed: setting the menu under the chat again…</source>
+        <translation>LIFF IDが変わりました。トーク画面下のメニューを設定し直しています…</translation>
+    </message>
+    <message>
+        <source>The menu under the chat is set again: its buttons open the page at the new LIFF ID.</source>
+        <translation>トーク画面下のメニューを設定し直しました。ボタンは新しいLIFF IDのページを開きます。</translation>
+    </message>
+    <message>
         <source>Removing the menu at LINE…</source>
         <translation>LINEからメニューを削除しています…</translation>
     </message>

@@ -70,6 +70,26 @@ class RichMenuRow(QWidget):
 
         self.ctx.tasks.run(set_if_none, self._set_on_its_own, self._failed, owner=self)
 
+    def page_moved(self) -> None:
+        """The LIFF ID changed while a menu was set: its tiles open the old LIFF app, so set it again."""
+        self._start(self.tr("The LIFF ID changed: setting the menu under the chat again…"))
+        db = self.ctx.db
+
+        def set_again_if_set() -> RichMenuResult | None:
+            state = rich_menu_state.read(db)
+            if not state.can_set or state.menu_id is None:
+                return None
+            return rich_menu.set_rich_menu(db, language=state.language)
+
+        self.ctx.tasks.run(set_again_if_set, self._set_after_move, self._failed, owner=self)
+
+    def _set_after_move(self, done: RichMenuResult | None) -> None:
+        if done is None:
+            self.status.clear_status()
+        else:
+            self.status.ok(self.tr("The menu under the chat is set again: its buttons open the page at the new LIFF ID."))
+        self._finished()
+
     def _remove(self) -> None:
         self._start(self.tr("Removing the menu at LINE…"))
         db = self.ctx.db

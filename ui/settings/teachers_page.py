@@ -86,10 +86,11 @@ class TeachersPageSection(QGroupBox):
         self.status.busy(self.tr("Saving…"))
         fields, ctx, as_button = self.fields, self.ctx, self.as_button.isChecked()
         was_ready = fields.saved is not None and fields.saved.ready
+        was_liff = fields.saved.liff_id if fields.saved is not None else None
         ctx.tasks.run(lambda: (fields.save(ctx), month_as_button.save(ctx.db, as_button)),
-                      lambda done: self._saved(done, was_ready=was_ready), self._failed, owner=self)
+                      lambda done: self._saved(done, was_ready=was_ready, was_liff=was_liff), self._failed, owner=self)
 
-    def _saved(self, done: tuple[PageSettings, bool], *, was_ready: bool) -> None:
+    def _saved(self, done: tuple[PageSettings, bool], *, was_ready: bool, was_liff: str | None = None) -> None:
         saved, self._as_button_saved = done
         self.fields.show_settings(saved)
         self.as_button.setEnabled(saved.enabled)
@@ -97,6 +98,8 @@ class TeachersPageSection(QGroupBox):
         self.ctx.bridge.settings_changed.emit()
         if saved.ready and not was_ready:
             self.menu.page_turned_on()  # the menu is what brings teachers to the page: set it at once
+        elif saved.ready and saved.liff_id != was_liff:
+            self.menu.page_moved()
 
     def _failed(self, exc: BaseException) -> None:
         self._edited()
