@@ -7,7 +7,8 @@
  *
  * An accepted answer becomes an event of type "page" in `events`, pulled by the app through
  * /api/events like LINE's, and replaces the viewer's earlier answer to the same thing in page_answers
- * (shown on the page until the app's next put says it has taken the event in), both in one D1 batch.
+ * (shown on the page until the app's next put says it has taken the event in), both in one D1 batch;
+ * the same answer again while that one waits makes no second event.
  * Per call: one LINE call (the token's check) and two D1 calls (three for an answer).
  */
 
@@ -74,14 +75,19 @@ async function answer(request: Request, env: Env, config: Settings, headers: Rec
   const id = `page-${hex(crypto.getRandomValues(new Uint8Array(16)))}`;
   const event = { type: "page", webhookEventId: id, timestamp: now, mode: "active", source: { type: "user", userId: found.viewer.userId }, page };
   const body = JSON.stringify(page);
-  await env.DB.batch([
-    env.DB.prepare("INSERT INTO events (webhook_event_id, body, received_at) VALUES (?, ?, ?)").bind(id, JSON.stringify(event), now),
+  // The same answer again while the app has not yet taken the first in (a second tap, a replayed
+  // request) makes no second event: a manager's Remind would otherwise reach the teacher twice.
+  const [stored] = await env.DB.batch([
     env.DB.prepare(
-      "INSERT INTO page_answers (user_id, target, body, event_seq, at) VALUES (?, ?, ?, (SELECT seq FROM events WHERE webhook_event_id = ?), ?) " +
+      "INSERT INTO events (webhook_event_id, body, received_at) SELECT ?, ?, ? " +
+        "WHERE NOT EXISTS (SELECT 1 FROM page_answers WHERE user_id = ? AND target = ? AND body = ?)",
+    ).bind(id, JSON.stringify(event), now, found.viewer.userId, target, body),
+    env.DB.prepare(
+      "INSERT INTO page_answers (user_id, target, body, event_seq, at) SELECT ?, ?, ?, seq, ? FROM events WHERE webhook_event_id = ? " +
         "ON CONFLICT (user_id, target) DO UPDATE SET body = excluded.body, event_seq = excluded.event_seq, at = excluded.at",
-    ).bind(found.viewer.userId, target, body, id, now),
+    ).bind(found.viewer.userId, target, body, now, id),
   ]);
-  return json({ accepted: true }, 202, headers);
+  return json({ accepted: true, repeated: stored!.meta.changes === 0 }, 202, headers);
 }
 
 /** A /liff/api/ call. */

@@ -84,7 +84,7 @@ describe("GET /liff/api/me and /liff/api/classroom", () => {
     await handOver();
     const teacher = await signedIn(TEACHER_ID);
     const other = await signedIn(OTHER_ID);
-    expect((await (await other("/liff/api/answers", { body: { action: "cover_offer", call: 9 } })).json())).toEqual({ accepted: true });
+    expect((await (await other("/liff/api/answers", { body: { action: "cover_offer", call: 9 } })).json())).toEqual({ accepted: true, repeated: false });
     const mine = (await (await teacher("/liff/api/me")).json()) as { person: { name: string }; answers: unknown[] };
     expect(mine).toMatchObject({ person: { name: "佐藤 花子" }, answers: [] });
     const theirs = (await (await other("/liff/api/me")).json()) as { person: { name: string }; answers: unknown[] };
@@ -125,7 +125,7 @@ describe("POST /liff/api/answers", () => {
     const response = await teacher("/liff/api/answers", { body: { ...posted, extra: "dropped" }, now });
     expect(response.status).toBe(202);
     expect(response.headers.get("cache-control")).toBe("no-store");
-    expect(await response.json()).toEqual({ accepted: true });
+    expect(await response.json()).toEqual({ accepted: true, repeated: false });
     const page = { action: "availability", request: 5, days: [
       { date: "2027-01-04", answer: "yes" }, { date: "2027-01-05", answer: "no" },
       { date: "2027-01-06", answer: "hours", from: "16:00", to: null }, { date: "2027-01-07", answer: "hours", from: "16:00", to: "20:00" }] };
@@ -167,6 +167,21 @@ describe("POST /liff/api/answers", () => {
       [MANAGER_ID, { action: "remind", request: 5, teacher: 12 }],
     ]);
     expect(await answerCount()).toBe(3);
+  });
+
+  it("makes no second event of the same answer while the first waits for the app: a replay or a double tap", async () => {
+    await handOver();
+    const boss = await signedIn(MANAGER_ID);
+    const remind = { body: { action: "remind", request: 5, teacher: 12 } };
+    expect(await (await boss("/liff/api/answers", remind)).json()).toEqual({ accepted: true, repeated: false });
+    expect(await (await boss("/liff/api/answers", remind)).json()).toEqual({ accepted: true, repeated: true });
+    const pulled = await pulledEvents();
+    expect(pulled).toHaveLength(1); // the teacher is reminded once
+    expect(await answerCount()).toBe(1);
+    // Once the app took it in, the manager may remind again: that is a new answer.
+    await putPages({ events_through: pulled[0]!.cursor });
+    expect(await (await boss("/liff/api/answers", remind)).json()).toEqual({ accepted: true, repeated: false });
+    expect(await pulledEvents()).toHaveLength(2);
   });
 
   it("refuses what the person's document does not offer, and stores nothing", async () => {

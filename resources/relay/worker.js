@@ -708,13 +708,15 @@ async function answer(request2, env, config, headers, now) {
   const id2 = `page-${hex(crypto.getRandomValues(new Uint8Array(16)))}`;
   const event = { type: "page", webhookEventId: id2, timestamp: now, mode: "active", source: { type: "user", userId: found.viewer.userId }, page };
   const body = JSON.stringify(page);
-  await env.DB.batch([
-    env.DB.prepare("INSERT INTO events (webhook_event_id, body, received_at) VALUES (?, ?, ?)").bind(id2, JSON.stringify(event), now),
+  const [stored] = await env.DB.batch([
     env.DB.prepare(
-      "INSERT INTO page_answers (user_id, target, body, event_seq, at) VALUES (?, ?, ?, (SELECT seq FROM events WHERE webhook_event_id = ?), ?) ON CONFLICT (user_id, target) DO UPDATE SET body = excluded.body, event_seq = excluded.event_seq, at = excluded.at"
-    ).bind(found.viewer.userId, target2, body, id2, now)
+      "INSERT INTO events (webhook_event_id, body, received_at) SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM page_answers WHERE user_id = ? AND target = ? AND body = ?)"
+    ).bind(id2, JSON.stringify(event), now, found.viewer.userId, target2, body),
+    env.DB.prepare(
+      "INSERT INTO page_answers (user_id, target, body, event_seq, at) SELECT ?, ?, ?, seq, ? FROM events WHERE webhook_event_id = ? ON CONFLICT (user_id, target) DO UPDATE SET body = excluded.body, event_seq = excluded.event_seq, at = excluded.at"
+    ).bind(found.viewer.userId, target2, body, now, id2)
   ]);
-  return json({ accepted: true }, 202, headers);
+  return json({ accepted: true, repeated: stored.meta.changes === 0 }, 202, headers);
 }
 async function liffApi(request2, url, env, config, now) {
   const headers = apiHeaders(config);
